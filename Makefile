@@ -1,0 +1,33 @@
+# The README's two commands are `make demo` and `make test`; CI runs `make test`.
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+export PYTHONDONTWRITEBYTECODE :=
+export GX_ANALYTICS_ENABLED := false
+export DAGSTER_HOME := $(CURDIR)/.dagster_home
+
+.PHONY: setup demo test bench dev clean
+
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@mkdir -p .dagster_home && cp -n pipelines/dagster.yaml .dagster_home/dagster.yaml 2>/dev/null || true
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/outfall demo --out demo_output
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest -q
+
+bench: $(STAMP)
+	$(VENV)/bin/python -m benchmarks.slugs
+
+dev: $(STAMP)
+	$(VENV)/bin/dagster dev -m pipelines.definitions
+
+clean:
+	rm -rf $(VENV) demo_output .dagster_home

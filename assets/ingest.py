@@ -1,0 +1,100 @@
+"""Ingestion assets: one per input folder of the contract (asset key = table).
+
+Each asset loads only files it has not loaded before (ledger
+``ingested_files``), in one transaction, and reports rows read, kept and
+quarantined per file so that read = kept + quarantined can be seen in the UI.
+"""
+
+
+import datetime as dt
+
+from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, MetadataValue, asset
+from dagster_duckdb import DuckDBResource
+
+from assets.common import GROUP_INGEST, warehouse
+from outfall.ingest.datasets import DATASETS, Context, Dataset
+from outfall.ingest.engine import DatasetReport, ingest_dataset
+from outfall.resources import OutfallSettings
+from outfall.rules import load_rules
+from outfall.warehouse import count, preview_markdown, transaction
+
+
+def _report_metadata(con, report: DatasetReport) -> dict:
+    files = [f for f in report.files if not f.skipped]
+    rows = "\n".join(
+        f"| {f.source_file} | {f.rows_read} | {f.rows_kept} | {f.rows_quarantined} | {f.rows_new} | {f.rows_superseded} |"
+        for f in files) or "| (no new files) | | | | | |"
+    totals = con.execute(
+        "SELECT coalesce(sum(rows_read),0), coalesce(sum(rows_kept),0), coalesce(sum(rows_quarantined),0) "
+        "FROM ingested_files WHERE dataset = ?", [report.dataset]).fetchall()[0]
+    return {
+        "dagster/row_count": count(con, report.dataset),
+        "files_loaded_this_run": report.files_loaded,
+        "files_already_loaded": report.files_skipped,
+        "rows_read_this_run": report.rows_read,
+        "rows_kept_this_run": report.rows_kept,
+        "rows_quarantined_this_run": report.rows_quarantined,
+        "rows_read_all_files": int(totals[0]),
+        "rows_kept_all_files": int(totals[1]),
+        "rows_quarantined_all_files": int(totals[2]),
+        "files": MetadataValue.md(
+            "| file | read | kept | quarantined | new/changed | superseded |\n|---|---|---|---|---|---|\n" + rows),
+        "preview": MetadataValue.md(preview_markdown(con, report.dataset)),
+    }
+
+
+def ingestion_context(settings: OutfallSettings) -> Context:
+    return Context(unit_schedule=load_rules("woodbury", settings.rules_path()).section("sewer_units"))
+
+
+def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
+    @asset(
+        name=ds.name,
+        group_name=GROUP_INGEST,
+        kinds={"duckdb", "pandas"},
+        description=f"{ds.description} Input folder `{ds.name}/` "
+                    f"({', '.join(ds.extensions)}); natural key {' + '.join(ds.key)}.",
+        metadata={"input_folder": ds.name, "natural_key": list(ds.key), "serves": ds.group},
+    )
+    def _ingest(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+        ctx = ingestion_context(settings)
+        now = dt.datetime.now(dt.timezone.utc)
+        with warehouse(duckdb) as con:
+            with transaction(con):
+                report = ingest_dataset(con, ds, settings.data_path(), ctx, now)
+            context.log.info(
+                f"{ds.name}: {report.files_loaded} new file(s), {report.rows_read} rows read, "
+                f"{report.rows_kept} kept, {report.rows_quarantined} quarantined")
+            return MaterializeResult(metadata=_report_metadata(con, report))
+
+    return _ingest
+
+
+CONTRACT_DATASETS = ("industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests",
+                     "parcels", "sewer_rates", "sites", "inspections", "rainfall")
+
+ingest_assets = [build_ingest_asset(DATASETS[name]) for name in CONTRACT_DATASETS]
+
+
+@asset(
+    group_name=GROUP_INGEST,
+    kinds={"duckdb"},
+    deps=list(CONTRACT_DATASETS),
+    description="Every rejected input row with the reason a clerk can act on (contract table `quarantine`). "
+                "Written by the ingestion assets; this asset reports it, by dataset and reason.",
+)
+def quarantine(duckdb: DuckDBResource) -> MaterializeResult:
+    with warehouse(duckdb) as con:
+        by_dataset = con.execute(
+            "SELECT dataset, count(*) AS n FROM quarantine GROUP BY dataset ORDER BY dataset").fetchall()
+        ledger = con.execute(
+            "SELECT dataset, sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM ingested_files "
+            "GROUP BY dataset ORDER BY dataset").fetchall()
+        table = "\n".join(f"| {d} | {r} | {k} | {q} | {'yes' if r == k + q else 'NO'} |" for d, r, k, q in ledger)
+        return MaterializeResult(metadata={
+            "dagster/row_count": count(con, "quarantine"),
+            "by_dataset": MetadataValue.json({d: int(n) for d, n in by_dataset}),
+            "rows_read_kept_quarantined": MetadataValue.md(
+                "| dataset | read | kept | quarantined | balanced |\n|---|---|---|---|---|\n" + (table or "| | | | | |")),
+            "preview": MetadataValue.md(preview_markdown(con, "quarantine", 20)),
+        })

@@ -1,0 +1,1 @@
+"""Dagster entry point of Outfall: ``pipelines.definitions:defs``."""

@@ -1,0 +1,113 @@
+"""The one Definitions of Outfall: `dagster dev -m pipelines.definitions`.
+
+Assets and asset checks are collected from the ``assets`` package. The DuckDB
+warehouse path comes from OUTFALL_WAREHOUSE (default ``warehouse/outfall.duckdb``
+in the repository) and the input folder from OUTFALL_DATA_DIR (default
+``demo_output/data``, where ``outfall demo`` writes the sample town).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
+
+from dagster import (  # noqa: E402
+    AssetSelection,
+    DefaultScheduleStatus,
+    DefaultSensorStatus,
+    Definitions,
+    RunRequest,
+    ScheduleDefinition,
+    SensorEvaluationContext,
+    SkipReason,
+    define_asset_job,
+    load_asset_checks_from_package_module,
+    load_assets_from_package_module,
+    sensor,
+)
+from dagster_duckdb import DuckDBResource  # noqa: E402
+
+import assets as assets_package  # noqa: E402
+from assets.ingest import CONTRACT_DATASETS  # noqa: E402
+from outfall.ingest.files import list_input_files  # noqa: E402
+from outfall.resources import OutfallSettings, default_data_dir, default_warehouse  # noqa: E402
+
+LOCAL_TZ = "America/New_York"
+
+all_assets = load_assets_from_package_module(assets_package)
+all_checks = load_asset_checks_from_package_module(assets_package)
+
+# `outfall run` materializes this job: every asset, with its checks.
+everything_job = define_asset_job("everything", selection=AssetSelection.all(), description=(
+    "Every asset of Outfall: ingestion, compliance, billing, stormwater, dashboards."))
+
+daily_compliance_job = define_asset_job(
+    "daily_compliance",
+    selection=AssetSelection.groups("sewer_administrator").upstream(),
+    description="The sewer administrator's morning run: new lab and meter data, violations, slugs.")
+stormwater_review_job = define_asset_job(
+    "stormwater_review",
+    selection=AssetSelection.groups("stormwater_officer").upstream(),
+    description="The stormwater officer's Monday review: inspections due, late and overdue, notices.")
+annual_billing_job = define_asset_job(
+    "annual_billing",
+    selection=AssetSelection.groups("billing").upstream(),
+    description="The clerk's annual sewer roll.")
+
+schedules = [
+    ScheduleDefinition(job=daily_compliance_job, cron_schedule="0 6 * * *", execution_timezone=LOCAL_TZ,
+                       name="daily_compliance_schedule", default_status=DefaultScheduleStatus.STOPPED),
+    ScheduleDefinition(job=stormwater_review_job, cron_schedule="0 7 * * 1", execution_timezone=LOCAL_TZ,
+                       name="monday_stormwater_review_schedule", default_status=DefaultScheduleStatus.STOPPED),
+    ScheduleDefinition(job=annual_billing_job, cron_schedule="0 8 2 1 *", execution_timezone=LOCAL_TZ,
+                       name="annual_billing_schedule", default_status=DefaultScheduleStatus.STOPPED),
+]
+
+
+def folder_fingerprint(folder: Path) -> str:
+    """Names, sizes and modification times of a folder's input files."""
+    parts = []
+    for path in list_input_files(folder):
+        stat = path.stat()
+        parts.append(f"{path.relative_to(folder).as_posix()}:{stat.st_size}:{stat.st_mtime_ns}")
+    return "|".join(parts)
+
+
+def build_folder_sensor(dataset: str):
+    job = define_asset_job(f"ingest_{dataset}", selection=AssetSelection.assets(dataset).downstream(),
+                           description=f"Load new files of `{dataset}/` and refresh everything that depends on them.")
+
+    @sensor(name=f"{dataset}_files_sensor", job=job, minimum_interval_seconds=60,
+            default_status=DefaultSensorStatus.STOPPED,
+            description=f"Starts a run when files land or change in the `{dataset}/` input folder.")
+    def _sensor(context: SensorEvaluationContext):
+        folder = Path(default_data_dir()) / dataset
+        fingerprint = folder_fingerprint(folder)
+        if not fingerprint or fingerprint == context.cursor:
+            return SkipReason(f"no new files in {folder}")
+        context.update_cursor(fingerprint)
+        return RunRequest(run_key=f"{dataset}:{abs(hash(fingerprint))}")
+
+    return job, _sensor
+
+
+_sensor_pairs = [build_folder_sensor(d) for d in CONTRACT_DATASETS]
+
+
+def build_resources(warehouse: str | None = None, **settings) -> dict:
+    path = Path(warehouse or default_warehouse())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return {"duckdb": DuckDBResource(database=str(path)), "settings": OutfallSettings(**settings)}
+
+
+defs = Definitions(
+    assets=all_assets,
+    asset_checks=all_checks,
+    jobs=[everything_job, daily_compliance_job, stormwater_review_job, annual_billing_job]
+    + [job for job, _ in _sensor_pairs],
+    schedules=schedules,
+    sensors=[s for _, s in _sensor_pairs],
+    resources=build_resources(),
+)

@@ -1,0 +1,3 @@
+-- Forget a file's earlier load (it changed on disk): its quarantine rows and ledger entry.
+DELETE FROM quarantine WHERE dataset = $dataset AND source_file = $source_file;
+DELETE FROM ingested_files WHERE dataset = $dataset AND source_file = $source_file;
