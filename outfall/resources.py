@@ -23,6 +23,10 @@ def default_data_dir() -> str:
     return os.environ.get("OUTFALL_DATA_DIR", str(DEFAULT_DATA_DIR))
 
 
+def default_rules_dir() -> str:
+    return os.environ.get("OUTFALL_RULES_DIR", "")
+
+
 def default_warehouse() -> str:
     return os.environ.get("OUTFALL_WAREHOUSE", str(DEFAULT_WAREHOUSE))
 
@@ -33,14 +37,14 @@ class OutfallSettings(ConfigurableResource):
     data_dir: the folder of input dataset folders (contract section 2).
     as_of: the day "overdue" is judged (YYYY-MM-DD); empty = today in America/New_York.
     year: the billing year; 0 = every year that has rates.
-    rules_dir: the folder of rules files; empty = the project's rules/.
+    rules_dir: the folder of rules files (OUTFALL_RULES_DIR); empty = the project's rules/.
     dashboards_dir: where the HTML dashboards are written; empty = <warehouse folder>/dashboards.
     """
 
     data_dir: str = Field(default_factory=default_data_dir)
     as_of: str = ""
     year: int = 0
-    rules_dir: str = ""
+    rules_dir: str = Field(default_factory=default_rules_dir)
     dashboards_dir: str = ""
 
     def as_of_date(self) -> dt.date:

@@ -1,0 +1,942 @@
+"""A deterministic, plausible town: the demo's sample input data, in the contract's format.
+
+:func:`generate` writes one folder per contract dataset under ``out_dir`` and
+returns the rows written per dataset. Everything random comes from numpy
+Generators seeded from ``seed`` (one independent stream per dataset, so
+changing one dataset's recipe does not move another's numbers); nothing reads
+the clock, and every loop runs over ordered lists, so the same ``seed`` and
+``scale`` give byte-identical files (the one ``.xlsx`` is written with fixed
+zip and document timestamps).
+
+What is in it, at ``scale=1.0`` (``scale`` multiplies the number of industrial
+users, parcels, sites and tests; it never changes the 15-minute cadence):
+
+- ``industrial_users``: 20 users in both districts. ``IU-007`` (a laundry) and
+  ``IU-019`` (the real 2008 flow meter) have no ``normal_avg_flow_gpd``, so
+  their slug baseline must come from the data. Permits: ``IU-003`` expires on
+  15 Dec and ``IU-010`` on 20 Feb of the next year (within 90 days of the year
+  end); ``IU-013`` expired on 30 Sep.
+- ``permit_limits``: special agreements for the brewery (BOD max 400 from
+  1 Apr), the plating shop (copper 1.0, zinc 2.0 mg/L) and the dairy (TSS max
+  450 until 30 Jun).
+- ``lab_results``: monthly composites and grabs of every user, quarterly files
+  (Q3 as ``.xlsx``), the real UCI plant record for ``IU-020``, and five bad
+  clerk rows in the Q4 file. Exceedances put there on purpose: see
+  :data:`INJECTED_EXCEEDANCES`; ``IU-012`` is chronic and TRC for BOD in H1.
+- ``flow``: 15-minute flow of every user for the whole year, one ``.parquet``
+  per user with ``timestamp`` as a timezone-aware UTC timestamp column
+  (``timestamp[us, tz=UTC]``), a few 45-90 minute slugs and some single
+  15-minute spikes, a month of a continuous pH probe for the plating shop,
+  and the real 2008 meter for ``IU-019`` as CSV (ISO text with ``+00:00``).
+- ``infiltration_tests``, ``parcels`` (every property class, boundary cases,
+  four bad rows), ``sewer_rates`` (two years), ``sites`` and ``inspections``
+  (logs up to :data:`LOG_END_MONTH_DAY` of the year), ``rainfall`` (the real
+  NOAA Albany record as ``ALB-1`` and the real 2008 gauge as ``RG-2008``).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import zipfile
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from outfall.demo import real
+
+DATASETS = (
+    "industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests",
+    "parcels", "sewer_rates", "sites", "inspections", "rainfall",
+)
+LOCAL_TZ = "America/New_York"
+#: Inspection logs are "as received" on this day of the demo year.
+LOG_END_MONTH_DAY = (11, 30)
+
+NOAA_GAUGE = "ALB-1"
+RG_GAUGE = "RG-2008"
+REAL_METER_USER = "IU-019"
+UCI_USER = "IU-020"
+PH_PROBE_USER = "IU-006"
+
+#: (user_id, month, parameter, result, unit): exceedances written on purpose.
+INJECTED_EXCEEDANCES = (
+    ("IU-002", 3, "BOD", "300", "mg/L"),
+    ("IU-017", 5, "COD", "900", "mg/L"),
+    ("IU-011", 8, "TSS", "450", "mg/L"),
+    ("IU-006", 2, "pH", "5.1", "s.u."),
+    ("IU-007", 10, "pH", "10.2", "s.u."),
+    ("IU-008", 11, "temperature", "160", "°F"),
+    ("IU-005", 10, "BOD", "420", "mg/L"),      # above the brewery's special 400
+    ("IU-004", 8, "TSS", "340", "mg/L"),       # after the dairy's agreement ended
+    ("IU-006", 7, "copper", "1400", "ug/L"),   # 1.4 mg/L > special 1.0
+    ("IU-006", 10, "zinc", "2600", "µg/L"),    # 2.6 mg/L > special 2.0
+)
+#: IU-012 (meat processing) BOD, January-June: 5 of 6 above 240 (chronic),
+#: 2 of 6 at or above 336 = 240 x 1.4 (TRC).
+CHRONIC_BOD_H1 = ("IU-012", (310, 280, 360, 220, 345, 260))
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _rng(seed: int, dataset: str, part: int = 0) -> np.random.Generator:
+    """An independent stream per dataset (and per ``part`` of one dataset's recipe)."""
+    return np.random.default_rng([seed, DATASETS.index(dataset), part])
+
+
+def _write_csv(df: pd.DataFrame, path: Path) -> int:
+    return real.write_csv(df, path)
+
+
+def _bool(values) -> list[str]:
+    return ["true" if bool(v) else "false" for v in values]
+
+
+def _scaled(base: int, scale: float, minimum: int) -> int:
+    return max(minimum, int(round(base * scale)))
+
+
+def _weekday(d: date) -> date:
+    """Move a Saturday back to Friday and a Sunday on to Monday."""
+    if d.weekday() == 5:
+        return d - timedelta(days=1)
+    if d.weekday() == 6:
+        return d + timedelta(days=1)
+    return d
+
+
+def _write_xlsx(rows: list[list], header: list[str], path: Path, year: int) -> None:
+    """An .xlsx whose bytes depend only on ``rows`` (fixed zip and core timestamps)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "results"
+    ws.append(header)
+    for row in rows:
+        ws.append(row)
+    stamp = datetime(year, 1, 1)
+    wb.properties.created = stamp
+    wb.properties.creator = "outfall demo generator"
+    buf = io.BytesIO()
+    wb.save(buf)  # openpyxl stamps 'modified' with the clock; rewritten below
+    iso = stamp.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+    with zipfile.ZipFile(buf) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                data = re.sub(rb"(<dcterms:(?:modified|created)[^>]*>)[^<]*(</dcterms:)",
+                              rb"\g<1>" + iso + rb"\g<2>", data)
+            fixed = zipfile.ZipInfo(info.filename, date_time=(year, 1, 1, 0, 0, 0))
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            fixed.external_attr = 0o644 << 16
+            dst.writestr(fixed, data)
+
+
+FIRST = ("James", "Maria", "Robert", "Linda", "Michael", "Patricia", "David", "Jennifer",
+         "William", "Elizabeth", "Joseph", "Susan", "Thomas", "Karen", "Daniel", "Nancy",
+         "Anthony", "Lisa", "Kevin", "Angela", "Brian", "Rosa", "Samuel", "Grace",
+         "Wei", "Priya", "Tomasz", "Aisha", "Diego", "Mei")
+LAST = ("Smith", "Johnson", "Rivera", "Brown", "O'Connor", "Garcia", "Miller", "Davis",
+        "Kowalski", "Nguyen", "Patel", "Murphy", "Schmidt", "Rossi", "Cohen", "Walsh",
+        "Kim", "Lopez", "Baker", "Fitzgerald", "Chen", "Novak", "Hughes", "Santos",
+        "Morrison", "Greenberg", "Dubois", "Okafor", "Lindqvist", "Haddad")
+STREETS = {
+    "consolidated": ("Main St", "Jericho Tpke", "Woodbury Rd", "Elm Dr", "Crestview Ln",
+                     "Park Ave", "Sycamore Ct", "Hillside Ave", "Orchard Ln", "Mill Pond Rd"),
+    "district_1": ("Harbor Rd", "Bayview Ave", "South Country Rd", "Station Rd",
+                   "Beaver Dam Rd", "Osprey Ln", "Bellport Ln", "Academy Ln"),
+}
+
+
+# --------------------------------------------------------- industrial users
+
+
+@dataclass(frozen=True)
+class _User:
+    user_id: str
+    name: str
+    district: str
+    address: str
+    kind: str            # diurnal profile: restaurant, day_shift, two_shift, institution
+    avg_gpd: float       # design average flow (written as normal_avg_flow_gpd unless hidden)
+    write_avg: bool = True
+    flow_unit: str = "gpm"
+    lab: str = "A"
+    strength: str = "general"
+    slugs: int = 0
+    spikes: int = 0
+    metals: bool = False
+
+
+ROSTER: tuple[_User, ...] = (
+    _User("IU-001", "Main Street Diner", "consolidated", "112 Main St", "restaurant", 4200, lab="A", strength="restaurant", spikes=1),
+    _User("IU-002", "Golden Wok Restaurant", "consolidated", "27 Jericho Tpke", "restaurant", 3600, lab="B", strength="restaurant", spikes=2),
+    _User("IU-003", "Harbor Lights Seafood House", "district_1", "4 Harbor Rd", "restaurant", 5200, lab="C", strength="restaurant"),
+    _User("IU-004", "Woodbury Creamery (dairy)", "consolidated", "350 Woodbury Rd", "two_shift", 38000, lab="A", strength="dairy", slugs=2),
+    _User("IU-005", "Old Mill Brewing Company", "district_1", "19 Mill Pond Rd", "two_shift", 22000, flow_unit="gpd", lab="B", strength="brewery", slugs=2, spikes=1),
+    _User("IU-006", "Precision Plating & Finishing", "consolidated", "88 Hillside Ave", "day_shift", 9500, lab="A", strength="plating", slugs=1, metals=True),
+    _User("IU-007", "Sunrise Laundry & Linen Service", "district_1", "210 South Country Rd", "day_shift", 16000, write_avg=False, lab="C", slugs=1, spikes=1),
+    _User("IU-008", "Woodbury General Hospital", "consolidated", "1 Crestview Ln", "institution", 95000, flow_unit="gpd", lab="B"),
+    _User("IU-009", "Bellport Bagel Bakery", "district_1", "61 Station Rd", "two_shift", 2800, lab="C", strength="restaurant", spikes=1),
+    _User("IU-010", "Crestview Nursing & Rehabilitation", "consolidated", "45 Crestview Ln", "institution", 18000, lab="A"),
+    _User("IU-011", "Quick Clean Car Wash", "consolidated", "500 Jericho Tpke", "day_shift", 7500, lab="B", spikes=2),
+    _User("IU-012", "Valley Meat Processing", "consolidated", "14 Park Ave", "two_shift", 26000, flow_unit="gpd", lab="A", strength="meat", slugs=1),
+    _User("IU-013", "Northside Auto Body", "district_1", "302 Beaver Dam Rd", "day_shift", 1500, lab="C"),
+    _User("IU-014", "Woodbury Country Club Kitchen", "consolidated", "9 Orchard Ln", "restaurant", 6400, lab="B", strength="restaurant"),
+    _User("IU-015", "Bellport Fitness & Aquatic Center", "district_1", "77 Academy Ln", "institution", 12000, lab="A"),
+    _User("IU-016", "Atlas Printing Company", "consolidated", "230 Sycamore Ct", "day_shift", 2100, lab="C", strength="dilute"),
+    _User("IU-017", "Green Valley Pickle Works", "consolidated", "18 Elm Dr", "two_shift", 14000, lab="A", strength="food", spikes=1),
+    _User("IU-018", "Harborview Hotel & Conference Center", "district_1", "150 Bayview Ave", "institution", 30000, flow_unit="gpd", lab="B"),
+    _User(REAL_METER_USER, "Bellport Industrial Park (master meter)", "district_1", "1 Osprey Ln", "institution", 1_300_000, write_avg=False, lab="C"),
+    _User(UCI_USER, "Eastbrook Regional Treatment Plant (inter-municipal contract)", "consolidated", "600 Mill Pond Rd", "institution", 250_000, flow_unit="gpd", lab="A", slugs=1),
+)
+#: Users kept at any scale: the ones that the special agreements, the pH probe,
+#: the data-derived baselines and the real records hang on.
+ESSENTIAL = ("IU-004", "IU-005", "IU-006", "IU-007", REAL_METER_USER, UCI_USER)
+
+
+def _users(scale: float, rng: np.random.Generator) -> list[_User]:
+    n = _scaled(len(ROSTER), scale, len(ESSENTIAL))
+    if n <= len(ROSTER):
+        keep = [u for u in ROSTER if u.user_id in ESSENTIAL]
+        keep += [u for u in ROSTER if u.user_id not in ESSENTIAL][: n - len(keep)]
+        return sorted(keep, key=lambda u: u.user_id)
+    users = list(ROSTER)
+    templates = [u for u in ROSTER if u.user_id not in (REAL_METER_USER, UCI_USER)]
+    for k in range(len(ROSTER), n):
+        t = templates[k % len(templates)]
+        district = "consolidated" if rng.random() < 0.6 else "district_1"
+        street = STREETS[district][int(rng.integers(len(STREETS[district])))]
+        users.append(replace(
+            t, user_id=f"IU-{k + 1:03d}", name=f"{t.name} #{k // len(templates) + 1}",
+            district=district, address=f"{int(rng.integers(1, 900))} {street}",
+            avg_gpd=float(round(t.avg_gpd * rng.uniform(0.7, 1.3), -1)), write_avg=True,
+        ))
+    return users
+
+
+def _industrial_users(users: list[_User], year: int, rng: np.random.Generator) -> pd.DataFrame:
+    rows = []
+    for i, u in enumerate(users):
+        eff = date(year - int(rng.integers(1, 5)), int(rng.integers(4, 13)), int(rng.integers(1, 29)))
+        if u.user_id == "IU-003":
+            eff = date(year - 5, 12, 16)
+        elif u.user_id == "IU-010":
+            eff = date(year - 4, 2, 21)
+        elif u.user_id == "IU-013":
+            eff = date(year - 5, 10, 1)
+        expires = date(eff.year + 5, eff.month, eff.day) - timedelta(days=1)
+        rows.append({
+            "user_id": u.user_id, "name": u.name, "district": u.district, "address": u.address,
+            "permit_no": f"SIU-{eff.year}-{i + 1:03d}",
+            "permit_effective": eff.isoformat(), "permit_expires": expires.isoformat(),
+            "normal_avg_flow_gpd": int(u.avg_gpd) if u.write_avg else None,
+        })
+    df = pd.DataFrame(rows)
+    df["normal_avg_flow_gpd"] = df["normal_avg_flow_gpd"].astype("Int64")
+    return df
+
+
+def _special_agreements(user_ids: set[str], year: int) -> pd.DataFrame:
+    rows = [
+        ("IU-005", "BOD", "max", 400, "mg/L",
+         f"Special agreement with Old Mill Brewing Co., Town Board resolution {year}-41 "
+         "(Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval (a)); "
+         "brewery surcharge paid", date(year, 4, 1), None),
+        ("IU-006", "copper", "max", 1.0, "mg/L",
+         f"Pretreatment agreement with Precision Plating & Finishing, resolution {year - 1}-77 "
+         "(ch. 253 Part 2, Town Board limits on metals)", date(year, 1, 1), None),
+        ("IU-006", "zinc", "max", 2.0, "mg/L",
+         f"Pretreatment agreement with Precision Plating & Finishing, resolution {year - 1}-77 "
+         "(ch. 253 Part 2, Town Board limits on metals)", date(year, 1, 1), None),
+        ("IU-004", "TSS", "max", 450, "mg/L",
+         f"Temporary agreement with Woodbury Creamery while its DAF unit is rebuilt, resolution "
+         f"{year - 1}-102 (ch. 253 Part 2 (d))", date(year, 1, 1), date(year, 6, 30)),
+    ]
+    df = pd.DataFrame(rows, columns=["user_id", "parameter", "limit_type", "value", "unit",
+                                     "basis", "effective_from", "effective_to"])
+    df = df[df["user_id"].isin(user_ids)].reset_index(drop=True)
+    df["value"] = [f"{v:g}" for v in df["value"]]
+    for col in ("effective_from", "effective_to"):
+        df[col] = [d.isoformat() if d else None for d in df[col]]
+    return df
+
+
+# -------------------------------------------------------------------- flow
+
+_HOURLY = {
+    "restaurant": [0.15] * 7 + [0.6] * 4 + [1.8] * 4 + [1.0] * 2 + [2.0] * 5 + [0.6] * 2,
+    "day_shift": [0.2] * 6 + [0.8] + [1.8] * 10 + [0.8] * 2 + [0.25] * 5,
+    "two_shift": [0.5] * 5 + [1.4] * 17 + [0.8] * 2,
+    "institution": [0.6] * 6 + [1.4] * 4 + [1.2] * 12 + [0.8] * 2,
+}
+_WEEKLY = {  # Monday .. Sunday
+    "restaurant": [0.8, 0.85, 0.9, 1.0, 1.2, 1.3, 1.0],
+    "day_shift": [1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 0.2],
+    "two_shift": [1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.5],
+    "institution": [1.0] * 7,
+}
+
+
+def _year_grid(year: int) -> pd.DatetimeIndex:
+    """Every 15 minutes from local midnight 1 January to local midnight 1 January next year, in UTC."""
+    start = pd.Timestamp(year=year, month=1, day=1, tz=LOCAL_TZ).tz_convert("UTC")
+    end = pd.Timestamp(year=year + 1, month=1, day=1, tz=LOCAL_TZ).tz_convert("UTC")
+    return pd.date_range(start, end, freq="15min", inclusive="left").as_unit("us")
+
+
+def _event_days(rng: np.random.Generator, n_days: int, count: int) -> np.ndarray:
+    return np.sort(rng.choice(np.arange(3, n_days - 3), size=count, replace=False))
+
+
+def _synthetic_flow(u: _User, grid: pd.DatetimeIndex, rng: np.random.Generator) -> pd.DataFrame:
+    local = grid.tz_convert(LOCAL_TZ)
+    hourly = np.asarray(_HOURLY[u.kind])
+    weekly = np.asarray(_WEEKLY[u.kind])
+    shape = hourly[local.hour.to_numpy()] * weekly[local.dayofweek.to_numpy()]
+    shape /= hourly.mean() * weekly.mean()
+    doy = local.dayofyear.to_numpy()
+    season = 1.0 + 0.08 * np.sin(2 * np.pi * (doy - 100) / 365.0)
+    noise = np.clip(rng.lognormal(0.0, 0.08, size=len(grid)), 0.75, 1.3)
+    level = u.avg_gpd * rng.uniform(0.8, 0.95)
+    gpd = np.maximum(level * shape * season * noise, 0.02 * u.avg_gpd)
+
+    # Slugs (45-90 min at 6.5-10x the design average) and lone 15-minute spikes,
+    # each on its own day, in working hours.
+    n_days = len(grid) // 96
+    days = _event_days(rng, n_days, u.slugs + u.spikes)
+    kinds = rng.permutation(np.array([True] * u.slugs + [False] * u.spikes, dtype=bool))
+    for day, is_slug in zip(days, kinds):
+        first = int(day) * 96 + int(rng.integers(8 * 4, 16 * 4))
+        length = int(rng.integers(3, 7)) if is_slug else 1
+        gpd[first:first + length] = u.avg_gpd * rng.uniform(6.5, 10.0, size=length)
+
+    keep = np.ones(len(grid), dtype=bool)
+    if u.user_id == "IU-011":  # a meter outage of six hours in May
+        start = (date(grid[0].year, 5, 12) - date(grid[0].year, 1, 1)).days * 96 + 40
+        keep[start:start + 24] = False
+
+    if u.flow_unit == "gpm":
+        value = np.round(gpd / 1440.0, 3)
+    else:
+        value = np.round(gpd, 1)
+    return pd.DataFrame({
+        "user_id": u.user_id,
+        "timestamp": grid[keep],
+        "value": value[keep],
+        "unit": u.flow_unit,
+        "constituent": "flow",
+    })
+
+
+def _ph_probe(u: _User, grid: pd.DatetimeIndex, year: int, rng: np.random.Generator) -> pd.DataFrame:
+    """June of a continuous pH probe: near-neutral with a diurnal swing and two excursions."""
+    local = grid.tz_convert(LOCAL_TZ)
+    june = (local.month == 6)
+    ts = grid[june]
+    hours = local[june].hour.to_numpy() + local[june].minute.to_numpy() / 60.0
+    ph = 7.1 + 0.35 * np.sin(2 * np.pi * (hours - 9) / 24) + rng.normal(0, 0.08, size=len(ts))
+    day_start = (date(year, 6, 9) - date(year, 6, 1)).days * 96 + 10 * 4
+    ph[day_start:day_start + 3] = [5.6, 4.9, 5.3]          # acid rinse dump, 45 minutes
+    day_start = (date(year, 6, 23) - date(year, 6, 1)).days * 96 + 14 * 4
+    ph[day_start:day_start + 2] = [10.1, 9.8]               # caustic cleaner, 30 minutes
+    return pd.DataFrame({
+        "user_id": u.user_id, "timestamp": ts, "value": np.round(np.clip(ph, 0, 14), 2),
+        "unit": "s.u.", "constituent": "pH",
+    })
+
+
+def _write_parquet(df: pd.DataFrame, path: Path) -> int:
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    pq.write_table(table, path, compression="snappy")
+    return len(df)
+
+
+def _flow(users: list[_User], out: Path, year: int, rng: np.random.Generator) -> int:
+    grid = _year_grid(year)
+    rows = 0
+    for u in users:
+        if u.user_id == REAL_METER_USER:
+            rows += _write_csv(real.flow_monitor(None, u.user_id, year),
+                               out / f"{u.user_id}_flow_monitor_2008_real.csv")
+            continue
+        rows += _write_parquet(_synthetic_flow(u, grid, rng), out / f"{u.user_id}_flow_{year}.parquet")
+        if u.user_id == PH_PROBE_USER:
+            rows += _write_parquet(_ph_probe(u, grid, year, rng),
+                                   out / f"{u.user_id}_ph_probe_{year}-06.parquet")
+    return rows
+
+
+# ------------------------------------------------------------- lab results
+
+LABS = {
+    "A": {"lab": "Suffolk Environmental Laboratories", "names": {},
+          "mg": ("mg/L",), "ph": "s.u.", "temp": "degF", "metal": ("ug/L",)},
+    "B": {"lab": "Pace Analytical Services, Melville NY",
+          "names": {"BOD": "BOD5", "FOG": "O&G", "TSS": "Total Suspended Solids"},
+          "mg": ("mg/l",), "ph": "SU", "temp": "°F", "metal": ("µg/L",)},
+    "C": {"lab": "EnviroTest Laboratories", "names": {},
+          "mg": ("ppm", "mg/L"), "ph": "pH units", "temp": "degC", "metal": ("ppb",)},
+}
+METHODS = {"BOD": "SM 5210 B", "COD": "EPA 410.4", "TSS": "SM 2540 D", "FOG": "EPA 1664A",
+           "chlorine_demand": "SM 2350 B", "pH": "SM 4500-H+ B", "temperature": "SM 2550 B",
+           "copper": "EPA 200.7", "zinc": "EPA 200.7", "nickel": "EPA 200.7"}
+#: mg/L ranges (low, high) of the composite parameters by user strength.
+STRENGTH = {
+    "general": {"BOD": (40, 180), "TSS": (40, 220), "FOG": (5, 60), "chlorine_demand": (2, 15)},
+    "restaurant": {"BOD": (120, 225), "TSS": (100, 250), "FOG": (30, 90), "chlorine_demand": (5, 15)},
+    "dairy": {"BOD": (150, 230), "TSS": (180, 280), "FOG": (40, 90), "chlorine_demand": (4, 12)},
+    "brewery": {"BOD": (170, 230), "TSS": (80, 200), "FOG": (5, 30), "chlorine_demand": (3, 10)},
+    "plating": {"BOD": (20, 60), "TSS": (30, 120), "FOG": (2, 20), "chlorine_demand": (2, 8)},
+    "meat": {"BOD": (150, 230), "TSS": (120, 260), "FOG": (50, 95), "chlorine_demand": (6, 18)},
+    "food": {"BOD": (120, 220), "TSS": (90, 240), "FOG": (10, 40), "chlorine_demand": (3, 12)},
+    "dilute": {"BOD": (2, 40), "TSS": (10, 60), "FOG": (1, 15), "chlorine_demand": (1, 6)},
+}
+LAB_HEADER = real.LAB_COLUMNS
+
+
+def _lab_rows_for_user(u: _User, year: int, rng: np.random.Generator) -> list[dict]:
+    style = LABS[u.lab]
+    ranges = STRENGTH[u.strength]
+    injected = {(m, p): (r, unit) for uid, m, p, r, unit in INJECTED_EXCEEDANCES if uid == u.user_id}
+    rows: list[dict] = []
+
+    def add(sample_id, collected, stype, parameter, result, unit, mdl=None):
+        rows.append({
+            "sample_id": sample_id, "user_id": u.user_id, "collected_at": collected,
+            "sample_type": stype, "parameter": style["names"].get(parameter, parameter),
+            "result": result, "unit": unit, "mdl": mdl, "lab": style["lab"],
+            "method": METHODS[parameter],
+        })
+
+    for month in range(1, 13):
+        day = _weekday(date(year, month, int(rng.integers(4, 25))))
+        composite_at = datetime(year, month, day.day, 8, 0)
+        grab_at = datetime(year, month, day.day, 9 + int(rng.integers(0, 4)), 5 * int(rng.integers(0, 12)))
+        cid = f"{u.user_id}-{day:%Y%m%d}-C"
+        gid = f"{u.user_id}-{day:%Y%m%d}-G"
+        mg_unit = style["mg"][int(rng.integers(len(style["mg"])))]
+
+        bod = float(rng.uniform(*ranges["BOD"]))
+        if u.strength == "brewery" and month >= 4:
+            bod = float(rng.uniform(260, 390))          # allowed by the special agreement
+        if u.user_id == CHRONIC_BOD_H1[0] and month <= 6:
+            bod = float(CHRONIC_BOD_H1[1][month - 1])
+        cod_ratio = rng.uniform(1.4, 1.5) if u.strength == "brewery" else rng.uniform(1.8, 2.3)
+        cod = min(bod * cod_ratio, 585.0)
+        tss = float(rng.uniform(*ranges["TSS"]))
+        if u.strength == "dairy" and month <= 6:
+            tss = float(rng.uniform(320, 430))           # allowed until 30 June
+        values = {
+            "BOD": f"{bod:.0f}", "COD": f"{cod:.0f}", "TSS": f"{tss:.0f}",
+            "FOG": f"{rng.uniform(*ranges['FOG']):.1f}",
+            "chlorine_demand": f"{rng.uniform(*ranges['chlorine_demand']):.1f}",
+        }
+        mdls: dict[str, float | None] = {p: None for p in values}
+        if u.strength == "dilute" and month in (2, 6, 9):
+            values["BOD"], mdls["BOD"] = "<2", 2.0
+        if u.user_id in ("IU-008", "IU-010", "IU-015") and month % 4 == 1:
+            values["FOG"], mdls["FOG"] = "ND", 1.4
+        if u.user_id == "IU-003" and month == 11:
+            values["FOG"], mdls["FOG"] = "<150", 150.0   # diluted sample: inconclusive
+        for parameter in ("BOD", "COD", "TSS", "FOG", "chlorine_demand"):
+            result, unit = values[parameter], mg_unit
+            if (month, parameter) in injected:
+                result, unit = injected[(month, parameter)]
+            add(cid, composite_at, "composite", parameter, result, unit, mdls[parameter])
+        if u.metals:
+            for metal, (lo, hi) in (("copper", (300, 900)), ("zinc", (500, 1600)), ("nickel", (100, 600))):
+                result, unit = f"{rng.uniform(lo, hi):.0f}", style["metal"][0]
+                if (month, metal) in injected:
+                    result, unit = injected[(month, metal)]
+                add(cid, composite_at, "composite", metal, result, unit)
+
+        ph = f"{np.clip(rng.normal(7.3, 0.45), 6.0, 8.9):.1f}"
+        ph_unit = style["ph"]
+        if (month, "pH") in injected:
+            ph, ph_unit = injected[(month, "pH")]
+        add(gid, grab_at, "grab", "pH", ph, ph_unit)
+        temp_f = float(rng.uniform(55, 95))
+        if style["temp"] == "degC":
+            temp, temp_unit = f"{(temp_f - 32) / 1.8:.1f}", "degC"
+        else:
+            temp, temp_unit = f"{temp_f:.0f}", style["temp"]
+        if (month, "temperature") in injected:
+            temp, temp_unit = injected[(month, "temperature")]
+        add(gid, grab_at, "grab", "temperature", temp, temp_unit)
+    return rows
+
+
+def _bad_lab_rows(year: int) -> list[dict]:
+    """What a clerk keys in on a bad day: each must be quarantined, the rest of the file kept."""
+    lab = LABS["A"]["lab"]
+    base = {"sample_type": "composite", "mdl": None, "lab": lab}
+    return [
+        {**base, "sample_id": f"IU-003-{year}1021-X", "user_id": "IU-003",
+         "collected_at": datetime(year, 10, 21, 8), "parameter": "BOD", "result": "150",
+         "unit": "furlongs", "method": "SM 5210 B"},
+        {**base, "sample_id": f"IU-009-{year}1104-X", "user_id": "IU-009",
+         "collected_at": datetime(year, 11, 4, 8), "parameter": "TSS", "result": "abc",
+         "unit": "mg/L", "method": "SM 2540 D"},
+        {**base, "sample_id": f"IU-013-{year}1112-X", "user_id": "IU-013",
+         "collected_at": datetime(year, 11, 12, 10, 30), "sample_type": "grab",
+         "parameter": "pH", "result": "15", "unit": "s.u.", "method": "SM 4500-H+ B"},
+        {**base, "sample_id": f"IU-014-{year}1201-X", "user_id": "IU-014",
+         "collected_at": datetime(year, 12, 1, 8), "parameter": "BOD", "result": "-12",
+         "unit": "mg/L", "method": "SM 5210 B"},
+        {**base, "sample_id": None, "user_id": "IU-016",
+         "collected_at": datetime(year, 12, 9, 8), "parameter": "COD", "result": "210",
+         "unit": "mg/L", "method": "EPA 410.4"},
+    ]
+
+
+def _lab_results(users: list[_User], out: Path, year: int, rng: np.random.Generator) -> int:
+    rows: list[dict] = []
+    for u in users:
+        if u.user_id != UCI_USER:
+            rows.extend(_lab_rows_for_user(u, year, rng))
+    rows.extend(_bad_lab_rows(year))  # all dated in Q4: they land in the Q4 file
+    df = pd.DataFrame(rows, columns=LAB_HEADER)
+    quarter = (pd.to_datetime(df["collected_at"]).dt.month - 1) // 3 + 1
+    written = 0
+    for q in (1, 2, 3, 4):
+        part = df[quarter == q].sort_values(["collected_at", "user_id", "sample_type"], kind="stable")
+        if q == 3:
+            records = [[_xlsx_cell(k, v) for k, v in zip(LAB_HEADER, r)]
+                       for r in part.itertuples(index=False)]
+            _write_xlsx(records, LAB_HEADER, out / f"lab_results_{year}_Q3.xlsx", year)
+            written += len(part)
+        else:
+            text = part.copy()
+            text["collected_at"] = pd.to_datetime(text["collected_at"]).dt.strftime("%Y-%m-%dT%H:%M:%S")
+            written += _write_csv(text, out / f"lab_results_{year}_Q{q}.csv")
+    if any(u.user_id == UCI_USER for u in users):
+        written += _write_csv(real.uci_lab_results(None, UCI_USER, target_year=year),
+                              out / f"{UCI_USER}_uci_plant_record.csv")
+    return written
+
+
+def _xlsx_cell(column: str, value):
+    """A spreadsheet cell as a lab's export has it: real datetimes, numbers as numbers."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.to_pydatetime()
+    if column == "result":
+        try:
+            return float(value)
+        except ValueError:
+            return value  # "<2", "ND"
+    return value
+
+
+# --------------------------------------------------------- infiltration tests
+
+
+def _infiltration_tests(scale: float, year: int, rng: np.random.Generator) -> pd.DataFrame:
+    n = _scaled(12, scale, 12)
+    diameters = np.array([8, 10, 12, 15, 18, 21, 24])
+    diam = rng.choice(diameters, size=n)
+    length = np.round(rng.uniform(200, 3000, size=n), -1)
+    factor = rng.uniform(0.2, 0.92, size=n)
+    fail = rng.choice(np.arange(1, n), size=3, replace=False)
+    factor[fail] = rng.uniform(1.15, 1.9, size=3)
+    diam[0], length[0], factor[0] = 8, 2640.0, 1.0   # exactly at the limit: 800 gpd passes
+    allowable = 200 * diam * length / 5280
+    measured = np.round(allowable * factor, 0)
+    days = np.sort(rng.integers(90, 300, size=n))
+    dates = [_weekday(date(year, 1, 1) + timedelta(days=int(d))).isoformat() for d in days]
+    return pd.DataFrame({
+        "section_id": [f"MH{101 + 2 * i:03d}-MH{102 + 2 * i:03d}" for i in range(n)],
+        "test_date": dates,
+        "diameter_in": diam.astype(int),
+        "length_ft": length.astype(int),
+        "measured_gpd": measured.astype(int),
+    })
+
+
+# ------------------------------------------------------------------ parcels
+
+CLASS_WEIGHTS = {
+    "single_family": 0.74, "two_family": 0.06, "three_family": 0.02, "apartment": 0.025,
+    "trailer_park": 0.003, "motel": 0.004, "commercial": 0.05, "laundromat": 0.004,
+    "large_establishment": 0.006, "senior_high_school": 0.001, "elementary_school": 0.002,
+    "restaurant": 0.012, "exempt": 0.02, "approved_lot": 0.02, "vacant": 0.035,
+}
+PARCEL_COLUMNS = ["parcel_id", "district", "property_class", "acres", "living_units", "bathrooms",
+                  "washing_machines", "people", "seats", "moratorium", "owner", "address"]
+_C, _D1 = "consolidated", "district_1"
+#: Boundary cases of Part 3 that every demo must bill, plus four bad rows.
+SPECIAL_PARCELS = (
+    {"district": _C, "property_class": "single_family", "acres": 3.0},
+    {"district": _C, "property_class": "single_family", "acres": 3.01},
+    {"district": _D1, "property_class": "single_family", "acres": 5.5},
+    {"district": _C, "property_class": "single_family", "acres": 74.0},
+    {"district": _C, "property_class": "single_family", "acres": 75.0},
+    {"district": _D1, "property_class": "single_family", "acres": 76.0},
+    {"district": _C, "property_class": "single_family", "acres": 120.0},
+    {"district": _D1, "property_class": "single_family", "acres": 0.5, "moratorium": True},
+    {"district": _C, "property_class": "two_family", "acres": 0.3},
+    {"district": _D1, "property_class": "three_family", "acres": 0.4},
+    {"district": _C, "property_class": "apartment", "acres": 2.1, "living_units": 24},
+    {"district": _D1, "property_class": "trailer_park", "acres": 9.5, "living_units": 55},
+    {"district": _C, "property_class": "motel", "acres": 3.2, "living_units": 32, "moratorium": True},
+    {"district": _C, "property_class": "commercial", "acres": 0.6, "bathrooms": 0},
+    {"district": _D1, "property_class": "commercial", "acres": 1.1, "bathrooms": 3},
+    {"district": _C, "property_class": "laundromat", "acres": 0.3, "bathrooms": 1, "washing_machines": 10},
+    {"district": _D1, "property_class": "laundromat", "acres": 0.4, "bathrooms": 2, "washing_machines": 11},
+    {"district": _C, "property_class": "large_establishment", "acres": 4.0, "people": 15},
+    {"district": _C, "property_class": "large_establishment", "acres": 6.0, "people": 16},
+    {"district": _D1, "property_class": "large_establishment", "acres": 2.5, "people": 301},
+    {"district": _C, "property_class": "senior_high_school", "acres": 38.0, "people": 1210},
+    {"district": _D1, "property_class": "elementary_school", "acres": 12.0, "people": 455},
+    {"district": _C, "property_class": "elementary_school", "acres": 1.5, "people": 14},
+    {"district": _C, "property_class": "restaurant", "acres": 0.4, "seats": 40},
+    {"district": _C, "property_class": "restaurant", "acres": 0.5, "seats": 50},
+    {"district": _D1, "property_class": "restaurant", "acres": 0.5, "seats": 51},
+    {"district": _C, "property_class": "restaurant", "acres": 0.8, "seats": 100},
+    {"district": _D1, "property_class": "restaurant", "acres": 0.9, "seats": 101},
+    {"district": _C, "property_class": "restaurant", "acres": 1.2, "seats": 150},
+    {"district": _C, "property_class": "exempt", "acres": 2.0},
+    {"district": _D1, "property_class": "approved_lot", "acres": 0.5},
+    {"district": _C, "property_class": "vacant", "acres": 12.0},
+    {"district": _C, "property_class": "vacant", "acres": 75.0},
+    {"district": _D1, "property_class": "vacant", "acres": 75.01},
+    {"district": _C, "property_class": "vacant", "acres": 160.0},
+    # bad rows
+    {"district": _C, "property_class": "castle", "acres": 1.0},
+    {"district": _D1, "property_class": "restaurant", "acres": 0.5},      # no seats
+    {"district": "district_9", "property_class": "single_family", "acres": 0.3},
+    {"district": _C, "property_class": "single_family", "acres": "two"},  # unparseable
+)
+
+
+def _parcels(scale: float, rng: np.random.Generator) -> pd.DataFrame:
+    n_total = _scaled(3000, scale, len(SPECIAL_PARCELS) + 50)
+    n = n_total - len(SPECIAL_PARCELS)
+    classes = np.array(list(CLASS_WEIGHTS))
+    weights = np.array(list(CLASS_WEIGHTS.values()))
+    cls = rng.choice(classes, size=n, p=weights / weights.sum())
+    district = np.where(rng.random(n) < 0.7, _C, _D1)
+    acres = np.round(np.clip(rng.lognormal(np.log(0.35), 0.6, n), 0.1, 2.95), 2)
+    big = (cls == "single_family") & (rng.random(n) < 0.03)
+    acres[big] = np.round(rng.uniform(3.05, 20, big.sum()), 2)
+    vac = cls == "vacant"
+    acres[vac] = np.round(rng.uniform(0.5, 60, vac.sum()), 2)
+
+    def ints(mask, lo, hi):
+        col = pd.array([pd.NA] * n, dtype="Int64")
+        col[mask] = rng.integers(lo, hi + 1, size=int(mask.sum()))
+        return col
+
+    living = ints(np.isin(cls, ["apartment"]), 4, 60)
+    living[cls == "trailer_park"] = rng.integers(20, 81, size=int((cls == "trailer_park").sum()))
+    living[cls == "motel"] = rng.integers(12, 61, size=int((cls == "motel").sum()))
+    baths = ints(cls == "commercial", 1, 6)
+    baths[cls == "laundromat"] = rng.integers(1, 3, size=int((cls == "laundromat").sum()))
+    machines = ints(cls == "laundromat", 8, 40)
+    people = ints(cls == "large_establishment", 20, 400)
+    people[cls == "senior_high_school"] = rng.integers(600, 1501, size=int((cls == "senior_high_school").sum()))
+    people[cls == "elementary_school"] = rng.integers(250, 701, size=int((cls == "elementary_school").sum()))
+    seats = ints(cls == "restaurant", 20, 160)
+    moratorium = rng.random(n) < 0.02
+
+    random_part = pd.DataFrame({
+        "district": district, "property_class": cls, "acres": acres.astype(object),
+        "living_units": living, "bathrooms": baths, "washing_machines": machines,
+        "people": people, "seats": seats, "moratorium": moratorium,
+    })
+    special = pd.DataFrame(list(SPECIAL_PARCELS))
+    special["moratorium"] = special["moratorium"].eq(True)
+    for col in ("living_units", "bathrooms", "washing_machines", "people", "seats"):
+        special[col] = special.get(col, pd.Series(dtype="float")).astype("Int64")
+    df = pd.concat([special, random_part], ignore_index=True)
+    df = df.iloc[rng.permutation(len(df))].reset_index(drop=True)
+    m = len(df)
+    idx = np.arange(m)
+    df.insert(0, "parcel_id", [f"{100 + i // 250:03d}.00-{(i // 25) % 10 + 1:02d}-{i % 25 + 1:03d}" for i in idx])
+    df["moratorium"] = _bool(df["moratorium"])
+    first = np.array(FIRST)[rng.integers(len(FIRST), size=m)]
+    last = np.array(LAST)[rng.integers(len(LAST), size=m)]
+    owners = pd.Series([f"{b}, {a}" for a, b in zip(first, last)])
+    business = ~df["property_class"].isin(["single_family", "two_family", "three_family", "vacant", "approved_lot"])
+    owners[business] = [f"{b} Holdings LLC" for b in last[business.to_numpy()]]
+    owners[df["property_class"].str.contains("school")] = "Woodbury Union Free School District"
+    owners[df["property_class"] == "exempt"] = "Town of Woodbury"
+    df["owner"] = owners
+    numbers = rng.integers(1, 999, size=m)
+    street_pick = rng.random(m)
+    df["address"] = [
+        f"{num} {STREETS[d if d in STREETS else _C][int(p * len(STREETS[d if d in STREETS else _C]))]}"
+        for num, d, p in zip(numbers, df["district"], street_pick)
+    ]
+    return df[PARCEL_COLUMNS]
+
+
+# -------------------------------------------------------------- sewer rates
+
+
+def _sewer_rates(year: int) -> pd.DataFrame:
+    current = {
+        _C: {"bond": 112.345, "om": 187.50, "street_lateral": 24.10, "house_lateral": 18.75},
+        _D1: {"bond": 96.80, "om": 201.25, "street_lateral": 31.40, "house_lateral": 22.60},
+    }
+    previous = {
+        _C: {"bond": 108.97, "om": 181.90, "street_lateral": 23.40, "house_lateral": 18.20},
+        _D1: {"bond": 94.15, "om": 195.35, "street_lateral": 30.45, "house_lateral": 21.95},
+    }
+    rows = [
+        {"year": y, "district": d, "component": c, "rate_per_unit": v}
+        for y, table in ((year - 1, previous), (year, current))
+        for d, comps in table.items() for c, v in comps.items()
+    ]
+    return pd.DataFrame(rows)
+
+
+# -------------------------------------------------------- sites + inspections
+
+
+@dataclass(frozen=True)
+class _Site:
+    site_id: str
+    jurisdiction: str
+    acres: float
+    start: tuple[int, int]
+    gauge: str
+    name: str
+    address: str
+    applicant: str
+    impaired: bool = False
+    single_family: bool = False
+    agricultural: bool = False
+    exempt: bool = False
+    final: tuple[int, int] | None = None
+    behaviour: str = "good"          # good, sloppy, stops, few, none
+    stop: tuple[int, int] | None = None
+
+
+SITES = (
+    _Site("S-W01", "woodbury", 12.0, (3, 16), NOAA_GAUGE, "Woodbury Commons retail center", "400 Jericho Tpke",
+          "Commons Development LLC", impaired=True, final=(10, 20)),
+    _Site("S-W02", "woodbury", 1.0, (4, 6), NOAA_GAUGE, "Rivera residence addition", "17 Elm Dr",
+          "M. Rivera", single_family=True, final=(8, 28)),
+    _Site("S-W03", "woodbury", 0.5, (5, 4), NOAA_GAUGE, "Garage and driveway", "8 Sycamore Ct",
+          "D. Kowalski", single_family=True, behaviour="few"),
+    _Site("S-W04", "woodbury", 4.9, (3, 2), RG_GAUGE, "Crestview Ln water main and road", "Crestview Ln",
+          "Town of Woodbury DPW", behaviour="sloppy"),
+    _Site("S-W05", "woodbury", 5.0, (6, 1), NOAA_GAUGE, "Orchard Ridge subdivision, phase 1", "Orchard Ln",
+          "Orchard Ridge Homes Inc.", behaviour="stops", stop=(8, 20)),
+    _Site("S-W06", "woodbury", 7.5, (4, 20), NOAA_GAUGE, "Hillside farm equipment barn", "300 Hillside Ave",
+          "Hillside Farms", agricultural=True, behaviour="sloppy"),
+    _Site("S-W07", "woodbury", 2.3, (5, 11), NOAA_GAUGE, "Town Hall parking lot resurfacing", "1 Main St",
+          "Town of Woodbury", exempt=True, behaviour="none"),
+    _Site("S-W08", "woodbury", 3.2, (7, 6), NOAA_GAUGE, "Park Ave medical office", "61 Park Ave",
+          "Park Ave Medical Partners", final=(9, 30)),
+    _Site("S-B01", "bellport", 0.5, (4, 13), NOAA_GAUGE, "Bayview Ave bulkhead and outfall", "22 Bayview Ave",
+          "Bayview Marina Corp.", impaired=True),
+    _Site("S-B02", "bellport", 4.9, (5, 18), NOAA_GAUGE, "Haddad house", "5 Osprey Ln",
+          "S. Haddad", single_family=True, behaviour="none"),
+    _Site("S-B03", "bellport", 4.9, (3, 23), NOAA_GAUGE, "Station Rd self storage", "90 Station Rd",
+          "Station Storage LLC", behaviour="sloppy"),
+    _Site("S-B04", "bellport", 5.0, (6, 15), NOAA_GAUGE, "Academy Ln estate", "12 Academy Ln",
+          "J. and K. Lindqvist", single_family=True, final=(10, 30)),
+    _Site("S-B05", "bellport", 1.0, (4, 27), NOAA_GAUGE, "Beaver Dam orchard irrigation pond", "410 Beaver Dam Rd",
+          "Beaver Dam Orchards", agricultural=True, behaviour="none"),
+    _Site("S-B06", "bellport", 12.0, (7, 20), NOAA_GAUGE, "South Country Rd school campus", "700 South Country Rd",
+          "South Country CSD", behaviour="stops", stop=(10, 1)),
+    _Site("S-B07", "bellport", 2.0, (8, 3), NOAA_GAUGE, "Harbor Rd fuel dock and store", "3 Harbor Rd",
+          "Harbor Fuel Inc.", final=(11, 10)),
+)
+INSPECTORS = {
+    "woodbury": ("R. Okafor, Woodbury Engineering", "L. Brennan, Woodbury Engineering",
+                 "M. Duarte, contractor's qualified inspector"),
+    "bellport": ("T. Nguyen, Bellport DPW", "K. Schaefer, CPESC"),
+}
+OFFICERS = {"woodbury": "J. Alvarez, Stormwater Management Officer",
+            "bellport": "P. Whitcomb, Village Engineer"}
+STORM_ODDS = {"good": (0.05, 0.10), "sloppy": (0.30, 0.25), "stops": (0.10, 0.10), "few": (0.0, 0.0)}
+
+
+def _sites(scale: float, rng: np.random.Generator) -> list[_Site]:
+    sites = list(SITES)
+    for k in range(len(SITES), _scaled(len(SITES), scale, len(SITES))):
+        juris = "woodbury" if rng.random() < 0.5 else "bellport"
+        district = _C if juris == "woodbury" else _D1
+        street = STREETS[district][int(rng.integers(len(STREETS[district])))]
+        sites.append(_Site(
+            f"S-X{k + 1:02d}", juris, float(np.round(rng.uniform(0.5, 12), 1)),
+            (int(rng.integers(3, 9)), int(rng.integers(1, 29))), NOAA_GAUGE,
+            f"{street} development #{k + 1}", f"{int(rng.integers(1, 900))} {street}",
+            f"{LAST[int(rng.integers(len(LAST)))]} Builders LLC",
+            impaired=bool(rng.random() < 0.2),
+            behaviour=("good", "sloppy")[int(rng.random() < 0.3)],
+        ))
+    return sites
+
+
+def _sites_frame(sites: list[_Site], year: int) -> pd.DataFrame:
+    return pd.DataFrame({
+        "site_id": [s.site_id for s in sites],
+        "jurisdiction": [s.jurisdiction for s in sites],
+        "disturbed_acres": [s.acres for s in sites],
+        "construction_start": [date(year, *s.start).isoformat() for s in sites],
+        "rain_gauge_id": [s.gauge for s in sites],
+        "name": [s.name for s in sites],
+        "address": [s.address for s in sites],
+        "applicant": [s.applicant for s in sites],
+        "impaired_water": _bool(s.impaired for s in sites),
+        "single_family": _bool(s.single_family for s in sites),
+        "agricultural": _bool(s.agricultural for s in sites),
+        "exempt": _bool(s.exempt for s in sites),
+        "final_stabilization": [date(year, *s.final).isoformat() if s.final else None for s in sites],
+    })
+
+
+def _site_inspections(site: _Site, storms: list[date], year: int, rng: np.random.Generator) -> list[dict]:
+    if site.behaviour == "none" or site.exempt:
+        return []
+    start = date(year, *site.start)
+    end = min(date(year, *site.final) if site.final else date(year, *LOG_END_MONTH_DAY),
+              date(year, *LOG_END_MONTH_DAY))
+    last_logged = date(year, *site.stop) if site.stop else end
+    visits: list[tuple[date, str]] = [(start + timedelta(days=int(rng.integers(0, 3))), "milestone")]
+    d = visits[0][0]
+    while True:
+        if site.behaviour == "few":
+            gap = int(rng.integers(20, 35))
+        elif site.behaviour == "sloppy" and rng.random() < 0.2:
+            gap = int(rng.integers(8, 11))
+        else:
+            gap = int(rng.integers(5, 8))
+        d += timedelta(days=gap)
+        if d > end:
+            break
+        visits.append((d, "routine"))
+    miss, late = STORM_ODDS[site.behaviour]
+    for day in storms:
+        if not (start <= day <= end) or site.behaviour == "few":
+            continue
+        u = rng.random()
+        if u < miss:
+            continue
+        lag = int(rng.integers(2, 4)) if u < miss + late else int(rng.integers(0, 2))
+        visits.append((day + timedelta(days=lag), "storm"))
+    for _ in range(int(rng.integers(1, 3))):
+        visits.append((start + timedelta(days=int(rng.integers(10, max(11, (end - start).days)))), "officer"))
+    if site.final:
+        visits.append((date(year, *site.final), "milestone"))
+
+    # one record per day (storm beats routine on the same day), none after the log stops
+    by_day: dict[date, str] = {}
+    rank = {"routine": 0, "storm": 1, "officer": 2, "milestone": 3}
+    for day, kind in sorted(visits, key=lambda v: (v[0], rank[v[1]])):
+        if day <= min(end, last_logged):
+            by_day[day] = kind
+    rows = []
+    lost = float(rng.uniform(0, 10))
+    inspectors = INSPECTORS[site.jurisdiction]
+    for day in sorted(by_day):
+        kind = by_day[day]
+        lost += float(rng.uniform(12, 25)) if kind == "storm" else float(rng.uniform(2, 10))
+        lost = min(lost, 95.0)
+        pct = int(round(lost))
+        if pct >= 50:
+            note = f"Sediment trap {pct}% full: cleanout ordered within 48 hours"
+            cleaned = True
+        elif kind == "storm":
+            note = "Post-storm check: silt fence holding, minor sediment at inlet protection"
+            cleaned = False
+        elif kind == "milestone":
+            note = "Final stabilization walk-through" if site.final and day == date(year, *site.final) \
+                else "Pre-construction meeting; perimeter controls installed"
+            cleaned = False
+        else:
+            note = ("Controls in place", "Construction entrance needs stone", "Silt fence repaired",
+                    "Stockpile covered", "Inlet protection cleaned")[int(rng.integers(5))]
+            cleaned = False
+        inspector = OFFICERS[site.jurisdiction] if kind == "officer" else inspectors[int(rng.integers(len(inspectors)))]
+        if site.jurisdiction == "bellport":
+            stamp = day.isoformat()
+        else:
+            stamp = datetime(day.year, day.month, day.day, 8 + int(rng.integers(0, 8)),
+                             5 * int(rng.integers(0, 12))).strftime("%Y-%m-%dT%H:%M:%S")
+        rows.append({"site_id": site.site_id, "inspected_at": stamp, "inspector": inspector,
+                     "kind": kind, "sediment_capacity_lost_pct": pct, "notes": note})
+        if cleaned:
+            lost = float(rng.uniform(0, 8))
+    return rows
+
+
+# ------------------------------------------------------------------ rainfall
+
+
+def _rainfall(year: int) -> dict[str, pd.DataFrame]:
+    source = real.noaa_source_year(year)
+    return {
+        NOAA_GAUGE: real.noaa_rainfall(None, NOAA_GAUGE, date(year, 1, 1), date(year, 12, 31), year - source),
+        RG_GAUGE: real.rain_gauge_daily(None, RG_GAUGE, year),
+    }
+
+
+# -------------------------------------------------------------------- main
+
+
+def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: int = 2026) -> dict[str, int]:
+    """Write the demo town's input data under ``out_dir/<dataset>/``; return rows written per dataset.
+
+    Each dataset folder is emptied first, so a smaller second run leaves no
+    stale files behind. Rows written include the deliberately bad rows.
+    """
+    if scale <= 0:
+        raise ValueError(f"scale must be positive, not {scale}")
+    out_dir = Path(out_dir)
+    folders = {}
+    for name in DATASETS:
+        folder = out_dir / name
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        folders[name] = folder
+    counts: dict[str, int] = {}
+
+    users = _users(scale, _rng(seed, "industrial_users", part=1))
+    user_ids = {u.user_id for u in users}
+    counts["industrial_users"] = _write_csv(
+        _industrial_users(users, year, _rng(seed, "industrial_users")),
+        folders["industrial_users"] / "users.csv")
+    counts["permit_limits"] = _write_csv(_special_agreements(user_ids, year),
+                                         folders["permit_limits"] / "special_agreements.csv")
+    counts["lab_results"] = _lab_results(users, folders["lab_results"], year, _rng(seed, "lab_results"))
+    counts["flow"] = _flow(users, folders["flow"], year, _rng(seed, "flow"))
+    counts["infiltration_tests"] = _write_csv(
+        _infiltration_tests(scale, year, _rng(seed, "infiltration_tests")),
+        folders["infiltration_tests"] / "tests.csv")
+    counts["parcels"] = _write_csv(_parcels(scale, _rng(seed, "parcels")), folders["parcels"] / "parcels.csv")
+    counts["sewer_rates"] = _write_csv(_sewer_rates(year), folders["sewer_rates"] / "rates.csv")
+
+    rain = _rainfall(year)
+    counts["rainfall"] = 0
+    for gauge, frame in rain.items():
+        counts["rainfall"] += _write_csv(frame, folders["rainfall"] / f"{gauge}_daily.csv")
+
+    sites = _sites(scale, _rng(seed, "sites"))
+    counts["sites"] = _write_csv(_sites_frame(sites, year), folders["sites"] / "sites.csv")
+    storm_days = {
+        gauge: sorted(date.fromisoformat(d) for d in frame.loc[frame["precip_in"] >= 0.5, "date"])
+        for gauge, frame in rain.items()
+    }
+    rng = _rng(seed, "inspections")
+    rows: list[dict] = []
+    for site in sites:
+        rows.extend(_site_inspections(site, storm_days[site.gauge], year, rng))
+    inspections = pd.DataFrame(rows, columns=["site_id", "inspected_at", "inspector", "kind",
+                                              "sediment_capacity_lost_pct", "notes"])
+    counts["inspections"] = _write_csv(inspections, folders["inspections"] / "inspections.csv")
+    return {name: counts[name] for name in DATASETS}
