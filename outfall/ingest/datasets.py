@@ -65,8 +65,10 @@ def _lower_in(options):
     return lambda v: opts.get(str(v).strip().lower())
 
 
-def _none() -> pd.Series:
-    return pd.Series(dtype=object)
+def map_unique(series: pd.Series, fn) -> pd.Series:
+    """Apply ``fn`` once per distinct value (columns hold few distinct values)."""
+    uniques = pd.unique(series.dropna())
+    return series.map({v: fn(v) for v in uniques})
 
 
 def _reason(mask: pd.Series, message) -> pd.Series:
@@ -91,12 +93,12 @@ def _convert_units(frame: pd.DataFrame, value_cols: list[str], unit_col: str, ki
                        "temperature": "temperature unit (degF, degC)",
                        "flow": "flow unit (gpm, gpd, mgd, L/s, m3/d)"})
     reasons = _reason(bad, "unit '" + reported.astype(str) + "' is not a " + label.astype(str) + " for " + subject.astype(str))
-    scale = canon.map(lambda u: vocab.LINEAR[u][0] if u else np.nan).astype(float)
-    offset = canon.map(lambda u: vocab.LINEAR[u][1] if u else np.nan).astype(float)
+    scale = canon.map({u: vocab.LINEAR[u][0] for u in vocab.LINEAR}).astype(float)
+    offset = canon.map({u: vocab.LINEAR[u][1] for u in vocab.LINEAR}).astype(float)
     for col in value_cols:
         frame[col] = frame[col] * scale + offset
     frame["unit_reported"] = reported
-    frame[unit_col] = canon.map(lambda u: vocab.CANONICAL_OF[u] if u else None)
+    frame[unit_col] = canon.map(vocab.CANONICAL_OF)
     return frame, reasons
 
 
@@ -115,8 +117,8 @@ def _range_checks(frame: pd.DataFrame, value: str, parameter: pd.Series) -> pd.S
 
 
 def _finish_permit_limits(frame, raw, ctx):
-    frame["parameter"] = frame["parameter"].map(vocab.canonical_parameter)
-    kinds = frame["parameter"].map(vocab.parameter_kind)
+    frame["parameter"] = map_unique(frame["parameter"], vocab.canonical_parameter)
+    kinds = map_unique(frame["parameter"], vocab.parameter_kind)
     frame["value_reported"] = frame["value"]
     frame, reasons = _convert_units(frame, ["value"], "unit", kinds, frame["parameter"])
     reasons = reasons + _range_checks(frame, "value", frame["parameter"])
@@ -144,8 +146,8 @@ def _finish_lab_results(frame, raw, ctx):
     frame["qualifier"] = np.where(is_lt, "<", np.where(is_nd, "ND", None))
     frame["result"] = result.astype(float)
     frame["parameter_reported"] = frame["parameter"]
-    frame["parameter"] = frame["parameter"].map(vocab.canonical_parameter)
-    kinds = frame["parameter"].map(vocab.parameter_kind)
+    frame["parameter"] = map_unique(frame["parameter"], vocab.canonical_parameter)
+    kinds = map_unique(frame["parameter"], vocab.parameter_kind)
     frame, unit_reasons = _convert_units(frame, ["result", "mdl"], "unit", kinds, frame["parameter"])
     reasons = reasons + np.where((reasons != "") & (unit_reasons != ""), "; ", "") + unit_reasons
     checks = _range_checks(frame, "result", frame["parameter"])
@@ -156,9 +158,10 @@ def _finish_lab_results(frame, raw, ctx):
 
 def _finish_flow(frame, raw, ctx):
     constituent = frame["constituent"].where(frame["constituent"].notna(), "flow")
-    constituent = constituent.map(lambda c: "flow" if str(c).strip().lower() == "flow" else vocab.canonical_parameter(c))
+    constituent = map_unique(constituent, lambda c: "flow" if str(c).strip().lower() == "flow"
+                             else vocab.canonical_parameter(c))
     frame["constituent"] = constituent
-    kinds = constituent.map(vocab.kind_for_constituent)
+    kinds = map_unique(constituent, vocab.kind_for_constituent)
     frame["value_reported"] = frame["value"]
     frame, reasons = _convert_units(frame, ["value"], "unit", kinds, constituent)
     checks = _range_checks(frame, "value", constituent)
@@ -194,6 +197,7 @@ def _finish_inspections(frame, raw, ctx):
 def _finish_rainfall(frame, raw, ctx):
     # `date` is a daily total's local date; a timestamp (sub-daily gauge data)
     # is kept as observed_at and summed to its local day downstream.
+    frame["observed_at"] = frame["date"]
     frame["date"] = frame["observed_at"].dt.tz_convert(LOCAL_TZ).dt.date
     return frame, pd.Series("", index=frame.index, dtype=object)
 
@@ -314,4 +318,4 @@ register(Dataset(
 ))
 
 # Columns renamed on the way into the table.
-RENAMES = {"flow": {"timestamp": "ts"}, "rainfall": {"date": "observed_at"}}
+RENAMES = {"flow": {"timestamp": "ts"}}

@@ -82,6 +82,17 @@ def run_script(con: duckdb.DuckDBPyConnection, text: str, params: dict) -> None:
 # validation (pure: frames in, frames out)
 
 
+def row_hash(frame: pd.DataFrame) -> pd.Series:
+    """A stable hash of each row's canonical values (same values, same hash)."""
+    cols = {}
+    for name in frame.columns:
+        col = frame[name]
+        if col.dtype == object:
+            col = col.fillna("\x00").astype(str)
+        cols[name] = col
+    return pd.util.hash_pandas_object(pd.DataFrame(cols), index=False).astype(str)
+
+
 def validate(raw: pd.DataFrame, ds: Dataset, ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Typed kept rows (with source_row, row_hash) and rejected rows
     (row_number, reason, raw)."""
@@ -125,7 +136,7 @@ def validate(raw: pd.DataFrame, ds: Dataset, ctx: Context) -> tuple[pd.DataFrame
     typed["source_row"] = raw["source_row"].to_numpy()
 
     value_cols = [c for c in typed.columns if c not in PROVENANCE]
-    typed["row_hash"] = pd.util.hash_pandas_object(typed[value_cols].astype(str), index=False).astype(str)
+    typed["row_hash"] = row_hash(typed[value_cols])
 
     # Two rows of one file with the same natural key: an exact repeat is
     # harmless; different values cannot both be right, so the later row is

@@ -149,12 +149,21 @@ def parse_text(series: pd.Series) -> pd.Series:
 
 
 def join_reasons(*parts: pd.Series) -> pd.Series:
-    """Combine per-column reasons into one '; '-separated reason per row."""
-    frame = pd.concat(parts, axis=1).fillna("")
-    if frame.empty:
-        return pd.Series("", index=frame.index, dtype=object)
-    joined = frame.astype(str).agg("; ".join, axis=1)
-    return joined.str.replace(r"(;\s*)+", "; ", regex=True).str.strip("; ").str.strip()
+    """Combine per-column reasons into one '; '-separated reason per row
+    (only rows with some reason are joined: most rows have none)."""
+    index = parts[0].index if parts else pd.RangeIndex(0)
+    out = pd.Series("", index=index, dtype=object)
+    if not parts:
+        return out
+    frame = pd.concat([p.fillna("").astype(str) for p in parts], axis=1)
+    flagged = (frame != "").any(axis=1)
+    if flagged.any():
+        rows = frame[flagged]
+        out[flagged] = [
+            "; ".join(piece.strip("; ").strip() for piece in row if piece.strip("; ").strip())
+            for row in rows.itertuples(index=False, name=None)
+        ]
+    return out
 
 
 def clean_header(name: object) -> str:
