@@ -1,0 +1,130 @@
+"""The stormwater officer's own input folders (docs/inputs-stormwater.md),
+declared for the ingestion engine: milestones, contractor_certifications,
+swppp_approvals, convictions and report_deliveries.
+
+Importing this module registers the datasets in ``outfall.ingest.datasets.DATASETS``;
+``assets/stormwater.py`` builds their ingestion assets with
+``assets.ingest.build_ingest_asset``. Their tables are created by
+``sql/create_stormwater_tables.sql``. Every folder is optional: an absent
+folder means "no such data" and its table stays empty.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from outfall import vocab
+from outfall.ingest.datasets import Column, Dataset, register
+
+# The eight milestones before which the applicant must give 48 hours' notice
+# (Woodbury ch. 267 inspections (1)(a)-(h); Bellport ch. 21 inspections (1)-(8)),
+# with the spellings a clerk may use: the law's words, its letter or number.
+MILESTONES: dict[str, tuple[str, ...]] = {
+    "start_of_construction": ("start of construction", "construction start", "start", "a", "1"),
+    "erosion_controls_installed": ("installation of sediment and erosion control measures",
+                                   "erosion control installation", "erosion controls installed",
+                                   "sediment and erosion controls installed", "erosion controls",
+                                   "sediment and erosion control measures", "b", "2"),
+    "site_clearing_completed": ("completion of site clearing", "site clearing complete", "clearing complete",
+                                "site clearing", "clearing", "c", "3"),
+    "rough_grading_completed": ("completion of rough grading", "rough grading complete", "rough grading", "d", "4"),
+    "final_grading_completed": ("completion of final grading", "final grading complete", "final grading", "e", "5"),
+    "construction_season_closed": ("close of the construction season", "close of construction season",
+                                   "end of construction season", "construction season close", "f", "6"),
+    "final_landscaping_completed": ("completion of final landscaping", "final landscaping complete",
+                                    "final landscaping", "g", "7"),
+    "public_landscaping_established": ("successful establishment of landscaping in public areas",
+                                       "public landscaping established", "landscaping in public areas",
+                                       "h", "8"),
+}
+
+
+def _key(text: object) -> str:
+    key = re.sub(r"[\s_\-]+", " ", str(text).strip().lower())
+    return key.strip("() .")
+
+
+_MILESTONE_LOOKUP = {_key(name): name for name in MILESTONES}
+_MILESTONE_LOOKUP.update({_key(s): name for name, syns in MILESTONES.items() for s in syns})
+
+
+def canonical_milestone(text: object) -> str | None:
+    """'Completion of rough grading', '(d)', '4', 'rough_grading_completed' -> 'rough_grading_completed'."""
+    return _MILESTONE_LOOKUP.get(_key(text))
+
+
+def _canonical_jurisdiction(text: object) -> str | None:
+    key = _key(text)
+    key = re.sub(r"^(town|village) of ", "", key)
+    return key if key in vocab.JURISDICTIONS else None
+
+
+def chapter_number(text: object) -> str | None:
+    """'ch. 267', 'Chapter 267', '267' -> '267' (the first number, without leading zeros)."""
+    m = re.search(r"\d+", str(text))
+    return (m.group(0).lstrip("0") or "0") if m else None
+
+
+def _finish_convictions(frame: pd.DataFrame, raw: pd.DataFrame, ctx) -> tuple[pd.DataFrame, pd.Series]:
+    numbers = frame["chapter"].map(lambda c: chapter_number(c) if c is not None else None)
+    bad = frame["chapter"].notna() & numbers.isna()
+    reasons = pd.Series("", index=frame.index, dtype=object)
+    if bad.any():
+        reasons[bad] = "chapter '" + frame.loc[bad, "chapter"].astype(str) + "' names no chapter number (e.g. 267)"
+    frame["chapter_number"] = numbers
+    return frame, reasons
+
+
+MILESTONE_NAMES = ", ".join(MILESTONES)
+
+STORMWATER_DATASETS: tuple[Dataset, ...] = (
+    register(Dataset(
+        "milestones",
+        (Column("site_id", required=True),
+         Column("milestone", "enum", required=True, canonical=canonical_milestone, allowed=MILESTONE_NAMES),
+         Column("occurs_on", "date", required=True),
+         Column("notified_at", "timestamp"), Column("occurs_at", "timestamp"),
+         Column("notified_by"), Column("notes")),
+        key=("site_id", "milestone", "occurs_on"), group="stormwater_officer",
+        description="Construction milestones and when the applicant notified the enforcement official "
+                    "(ch. 267 / ch. 21: at least 48 hours before each of eight milestones).",
+    )),
+    register(Dataset(
+        "contractor_certifications",
+        (Column("site_id", required=True), Column("contractor", required=True),
+         Column("first_work_on", "date", required=True), Column("title"), Column("signed_on", "date"),
+         Column("signer_name"), Column("firm_address"), Column("firm_phone")),
+        key=("site_id", "contractor"), group="stormwater_officer",
+        description="Contractors' SWPPP certification statements: signed before undertaking any land "
+                    "development activity.",
+    )),
+    register(Dataset(
+        "swppp_approvals",
+        (Column("site_id", required=True),
+         Column("approved_max_disturbed_acres", "number", required=True, nonnegative=True),
+         Column("approved_on", "date", required=True), Column("reference")),
+        key=("site_id", "approved_on"), group="stormwater_officer",
+        description="Approved SWPPPs allowing more than five acres disturbed at one time.",
+    )),
+    register(Dataset(
+        "convictions",
+        (Column("applicant", required=True), Column("convicted_on", "date", required=True),
+         Column("chapter", required=True), Column("site_id"),
+         Column("jurisdiction", "enum", canonical=_canonical_jurisdiction, allowed="woodbury, bellport"),
+         Column("court"), Column("docket")),
+        key=("applicant", "convicted_on", "chapter_number"), finish=_finish_convictions,
+        group="stormwater_officer",
+        description="Prior convictions of applicants, for the escalating penalties (offenses within five years).",
+    )),
+    register(Dataset(
+        "report_deliveries",
+        (Column("site_id", required=True), Column("report_date", "date", required=True),
+         Column("delivered_on", "date", required=True), Column("method")),
+        key=("site_id", "report_date", "delivered_on"), group="stormwater_officer",
+        description="Inspection reports delivered to the Stormwater Management Officer (Woodbury ch. 267: weekly).",
+    )),
+)
+
+STORMWATER_DATASET_NAMES = tuple(ds.name for ds in STORMWATER_DATASETS)

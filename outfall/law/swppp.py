@@ -1,0 +1,917 @@
+"""Construction-site stormwater law (SWPPP) as pure functions: no I/O.
+
+Sources: Woodbury Code ch. 267 (stormwater management; the definition of a
+land development activity is in ch. 185) and Bellport Code ch. 21, article on
+stormwater. Every number comes from the jurisdiction's rules file
+(``rules/<jurisdiction>.yaml``: the ``swppp`` and ``penalties.stormwater``
+sections and the ``swppp_*`` readings); the functions take either a loaded
+``Rules`` object or a plain mapping of the same shape.
+
+The contract's reading (section 4) of the inspection schedule:
+
+- A site needs inspections while active: from construction_start through
+  final_stabilization (or through --as-of), unless exempt. Bellport: only a
+  site meeting Condition A, B or C; Woodbury: every site disturbing >= 1 acre.
+- weekly: the first inspection is due by construction_start + 7 days, each
+  next one by the previous inspection's date + 7; trigger_date is the start or
+  the previous inspection's date.
+- storm: every active day D with >= 0.5 in of rain at the site's gauge needs
+  an inspection dated D or D + 1 (trigger_date D, due_by D + 1).
+- An inspection after due_by makes the finding ``late`` (satisfied_on = the
+  first such inspection); none, with due_by before --as-of, makes it
+  ``overdue``. A requirement whose due_by falls after final_stabilization is
+  not a finding, nor one not yet satisfied whose due_by is on or after --as-of.
+- Every inspection kind counts; inspections dated after --as-of or before
+  construction_start are ignored; several rainfall rows of one gauge and day
+  are summed.
+
+``days_late`` (an extra column): for a late finding satisfied_on - due_by; for
+an overdue one the days from due_by to --as-of, or to final_stabilization when
+the site was stabilized earlier (a continuing violation ends with the site's
+active period).
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import hashlib
+import math
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, Iterable, Mapping, Sequence
+from zoneinfo import ZoneInfo
+
+LOCAL_TZ = "America/New_York"
+UTC = dt.timezone.utc
+
+REQUIREMENTS = ("weekly", "storm")
+FINDING_STATUSES = ("late", "overdue")
+# Statuses of a requirement that is not a finding.
+OTHER_STATUSES = ("met", "pending", "after_stabilization")
+
+OTHER_FINDINGS = (
+    "disturbance_over_limit",
+    "sediment_not_removed",
+    "milestone_notice_late",
+    "contractor_not_certified",
+    "report_not_delivered",
+)
+
+# Rainfall is compared after rounding to a millionth of an inch, so that a
+# conversion such as 12.7 mm / 25.4 is not judged below 0.5 in by float noise.
+RAIN_DECIMALS = 6
+
+
+class SwpppRulesError(KeyError):
+    """A rule the SWPPP law needs is missing from the rules data."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; keep it readable
+        return str(self.args[0])
+
+
+# --------------------------------------------------------------------------
+# Rules access
+
+
+def swppp_rules(rules: Any) -> Mapping[str, Any]:
+    """The ``swppp`` section of a Rules object, a whole rules mapping, or the section itself."""
+    if hasattr(rules, "section"):
+        return rules.section("swppp")
+    if isinstance(rules, Mapping) and "swppp" in rules:
+        return rules["swppp"]
+    return rules
+
+
+def stormwater_penalty_rules(rules: Any) -> Mapping[str, Any]:
+    """``penalties.stormwater`` of a Rules object or a rules mapping."""
+    raw = rules.raw if hasattr(rules, "raw") else rules
+    try:
+        return raw["penalties"]["stormwater"]
+    except (KeyError, TypeError) as exc:
+        raise SwpppRulesError("rules: no 'penalties.stormwater' section") from exc
+
+
+def reading(rules: Any, name: str, default: Any) -> Any:
+    """A named reading (``readings.<name>.value``); ``default`` when the rules have none."""
+    raw = rules.raw if hasattr(rules, "raw") else rules
+    readings = raw.get("readings") if isinstance(raw, Mapping) else None
+    entry = (readings or {}).get(name)
+    return entry["value"] if isinstance(entry, Mapping) and "value" in entry else default
+
+
+def _need(mapping: Mapping[str, Any], key: str, where: str = "swppp") -> Any:
+    if key not in mapping or mapping[key] is None:
+        raise SwpppRulesError(f"rules: '{where}.{key}' is missing")
+    return mapping[key]
+
+
+def _days(n: Any) -> dt.timedelta:
+    return dt.timedelta(days=int(n))
+
+
+# --------------------------------------------------------------------------
+# Site classification
+
+
+@dataclass(frozen=True)
+class SiteFacts:
+    """What the law needs to know about a site (the contract's sites columns)."""
+
+    disturbed_acres: float | None
+    impaired_water: bool | None = False
+    single_family: bool | None = False
+    agricultural: bool | None = False
+    exempt: bool | None = False
+
+
+@dataclass(frozen=True)
+class Classification:
+    land_development_activity: bool
+    exempt: bool
+    condition_a: bool
+    condition_b: bool
+    condition_c: bool
+    inspections_required: bool
+    inspector: str | None
+    reports_to_officer_weekly: bool
+    reason: str
+    rule: str
+
+    @property
+    def conditions(self) -> str:
+        met = [c for c, flag in (("A", self.condition_a), ("B", self.condition_b), ("C", self.condition_c)) if flag]
+        return ", ".join(met)
+
+
+def _condition_specs(sw: Mapping[str, Any]) -> Mapping[str, Any]:
+    app = sw.get("applicability") or {}
+    if "condition_a" in app:
+        return app
+    if "conditions" in sw:
+        return sw["conditions"]
+    raise SwpppRulesError("rules: no Conditions A/B/C under 'swppp.applicability' or 'swppp.conditions'")
+
+
+def _acres(x: float) -> str:
+    return f"{x:g} acre{'' if x == 1 else 's'}"
+
+
+def classify_site(facts: SiteFacts, rules: Any) -> Classification:
+    """Land development activity or not, exemption, Conditions A/B/C and whether
+    (and by whom) inspections are required, with the sections that say so."""
+    sw = swppp_rules(rules)
+    acres = float(facts.disturbed_acres or 0.0)
+    flags = {
+        "impaired_water": bool(facts.impaired_water),
+        "single_family": bool(facts.single_family),
+        "agricultural": bool(facts.agricultural),
+        "exempt": bool(facts.exempt),
+    }
+    lda_rule = _need(sw, "land_development_activity")
+    lda_min = float(_need(lda_rule, "min_disturbed_acres", "swppp.land_development_activity"))
+    lda = acres >= lda_min
+    exempt = flags["exempt"]
+
+    specs = _condition_specs(sw)
+    spec_a, spec_b, spec_c = specs["condition_a"], specs["condition_b"], specs["condition_c"]
+    a_alone = bool(reading(rules, "swppp_condition_a_is_impaired_water_flag", True))
+    cond_a = flags.get(spec_a["flag"], False) and (a_alone or lda)
+    cond_b = acres >= float(spec_b["min_disturbed_acres"])
+    c_min, c_below = float(spec_c["min_disturbed_acres"]), float(spec_c["below_acres"])
+    c_excluded = [f for f in spec_c.get("excluded_flags", []) if flags.get(f, False)]
+    cond_c = c_min <= acres < c_below and not c_excluded
+
+    app = _need(sw, "applicability")
+    kind = app.get("rule")
+    if kind == "min_disturbed_acres":
+        app_min = float(app["min_disturbed_acres"])
+        needs = acres >= app_min
+        why_needs = (f"disturbs {_acres(acres)} (at least {_acres(app_min)}): every such site needs inspections"
+                     if needs else f"inspections are required of sites disturbing {_acres(app_min)} or more")
+    elif kind == "conditions_abc":
+        needs = cond_a or cond_b or cond_c
+        met = [n for n, f in (("A", cond_a), ("B", cond_b), ("C", cond_c)) if f]
+        if needs:
+            why_needs = f"meets Condition {' and '.join(met)}"
+        else:
+            why = []
+            if c_excluded and c_min <= acres < c_below:
+                why.append("Condition C excludes " + " and ".join(f.replace("_", "-") for f in c_excluded)
+                           + " construction")
+            why_needs = "meets none of Conditions A, B and C" + (f" ({'; '.join(why)})" if why else "")
+    else:
+        raise SwpppRulesError(f"rules: swppp.applicability.rule '{kind}' is not min_disturbed_acres or conditions_abc")
+
+    required = needs and not exempt
+    inspector = str(sw.get("inspector")) if required and sw.get("inspector") else None
+    weekly_reports = bool(sw.get("reports_delivered_weekly")) and required
+
+    lda_text = ("a land development activity" if lda
+                else f"not a land development activity ({_acres(acres)}, less than {_acres(lda_min)})")
+    if exempt:
+        reason = f"Exempt (site record): {lda_text}; no inspections required"
+    elif required:
+        reason = f"{lda_text[0].upper()}{lda_text[1:]}; {why_needs}"
+        if cond_a and not lda and kind == "conditions_abc":
+            reason += " (contract reading: Condition A applies whatever the acreage)"
+        reason += f"; inspections required, made by {inspector}"
+        if weekly_reports:
+            reason += ", reports delivered to the Stormwater Management Officer weekly"
+    else:
+        reason = f"{lda_text[0].upper()}{lda_text[1:]}; {why_needs}; no inspections required"
+
+    cites = [str(app.get("citation", "")), str(lda_rule.get("citation", ""))]
+    for flag, spec in ((cond_a, spec_a), (cond_b, spec_b), (cond_c, spec_c)):
+        if flag and spec.get("citation"):
+            cites.append(str(spec["citation"]))
+    if exempt and (sw.get("exemptions") or {}).get("citation"):
+        cites.append(str(sw["exemptions"]["citation"]))
+    if required:
+        cites.append(str(sw.get("citation_weekly", "")))
+    rule = "; ".join(dict.fromkeys(c for c in cites if c))
+    return Classification(lda, exempt, cond_a, cond_b, cond_c, required, inspector, weekly_reports, reason, rule)
+
+
+# --------------------------------------------------------------------------
+# Active period
+
+
+def active_through(final_stabilization: dt.date | None, as_of: dt.date) -> dt.date:
+    """Last day of the judged period: final_stabilization when before --as-of, else --as-of."""
+    if final_stabilization is not None and final_stabilization < as_of:
+        return final_stabilization
+    return as_of
+
+
+def is_active(start: dt.date, final_stabilization: dt.date | None, as_of: dt.date) -> bool:
+    """Under construction on --as-of (started, not yet finally stabilized before that day)."""
+    return start <= as_of and (final_stabilization is None or final_stabilization >= as_of)
+
+
+def _inspections_in_window(dates: Iterable[dt.date | None], start: dt.date, last: dt.date) -> list[dt.date]:
+    return sorted({d for d in dates if d is not None and start <= d <= last})
+
+
+# --------------------------------------------------------------------------
+# Weekly and storm inspections
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One inspection the law requires, and how it was met."""
+
+    requirement: str                    # weekly | storm
+    trigger_date: dt.date
+    due_by: dt.date
+    status: str                         # met | late | overdue | pending | after_stabilization
+    satisfied_on: dt.date | None = None
+    days_late: int | None = None
+    precip_in: float | None = None      # storm: the day's rainfall
+
+    @property
+    def is_finding(self) -> bool:
+        return self.status in FINDING_STATUSES
+
+
+def weekly_requirements(start: dt.date, final_stabilization: dt.date | None,
+                        inspection_dates: Iterable[dt.date | None], as_of: dt.date, rules: Any) -> list[Requirement]:
+    """Every weekly requirement from construction_start on, with its status.
+
+    The last one is the next inspection due (``pending``), an ``overdue`` one,
+    or the first falling after final stabilization (``after_stabilization``)."""
+    sw = swppp_rules(rules)
+    interval = _days(_need(sw, "weekly_interval_days"))
+    dates = _inspections_in_window(inspection_dates, start, as_of)
+    end = active_through(final_stabilization, as_of)
+    out: list[Requirement] = []
+    prev = start
+    for day in dates:
+        if day <= prev:          # an inspection on the start day: the first one is still due by start + 7
+            continue
+        due = prev + interval
+        if final_stabilization is not None and due > final_stabilization:
+            out.append(Requirement("weekly", prev, due, "after_stabilization"))
+            return out
+        if day <= due:
+            out.append(Requirement("weekly", prev, due, "met", day, 0))
+        else:
+            out.append(Requirement("weekly", prev, due, "late", day, (day - due).days))
+        prev = day
+    due = prev + interval
+    if final_stabilization is not None and due > final_stabilization:
+        out.append(Requirement("weekly", prev, due, "after_stabilization"))
+    elif due < as_of:
+        out.append(Requirement("weekly", prev, due, "overdue", None, max((end - due).days, 0)))
+    else:
+        out.append(Requirement("weekly", prev, due, "pending"))
+    return out
+
+
+def weekly_findings(start: dt.date, final_stabilization: dt.date | None,
+                    inspection_dates: Iterable[dt.date | None], as_of: dt.date, rules: Any) -> list[Requirement]:
+    """The weekly requirements that are findings (late or overdue)."""
+    return [r for r in weekly_requirements(start, final_stabilization, inspection_dates, as_of, rules) if r.is_finding]
+
+
+def daily_totals(rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]]) -> dict[dt.date, float]:
+    """Rain per day: several rows of one day (sub-daily data) are summed; blanks are skipped."""
+    pairs = rainfall.items() if isinstance(rainfall, Mapping) else rainfall
+    totals: dict[dt.date, float] = {}
+    for day, value in pairs:
+        if day is None or value is None or (isinstance(value, float) and math.isnan(value)):
+            continue
+        totals[day] = totals.get(day, 0.0) + float(value)
+    return totals
+
+
+def is_storm(precip_in: float, rules: Any) -> bool:
+    """A storm event producing the threshold (0.5 in) of precipitation or more."""
+    threshold = float(_need(swppp_rules(rules), "storm_threshold_in"))
+    return round(float(precip_in), RAIN_DECIMALS) >= threshold
+
+
+def storm_days(rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
+               first: dt.date, last: dt.date, rules: Any) -> list[dt.date]:
+    """Days from first through last whose (summed) rainfall makes a storm event."""
+    totals = daily_totals(rainfall)
+    return sorted(d for d, v in totals.items() if first <= d <= last and is_storm(v, rules))
+
+
+def storm_requirements(start: dt.date, final_stabilization: dt.date | None,
+                       inspection_dates: Iterable[dt.date | None],
+                       rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
+                       as_of: dt.date, rules: Any) -> list[Requirement]:
+    """One requirement per storm day of the active period, with its status."""
+    sw = swppp_rules(rules)
+    window = _days(_need(sw, "storm_window_days"))
+    end = active_through(final_stabilization, as_of)
+    dates = _inspections_in_window(inspection_dates, start, as_of)
+    totals = daily_totals(rainfall)
+    out: list[Requirement] = []
+    for day in storm_days(totals, start, end, rules):
+        due = day + window
+        rain = round(totals[day], RAIN_DECIMALS)
+        if final_stabilization is not None and due > final_stabilization:
+            out.append(Requirement("storm", day, due, "after_stabilization", precip_in=rain))
+            continue
+        i = bisect.bisect_left(dates, day)
+        first = dates[i] if i < len(dates) else None
+        if first is not None and first <= due:
+            out.append(Requirement("storm", day, due, "met", first, 0, rain))
+        elif first is not None:
+            out.append(Requirement("storm", day, due, "late", first, (first - due).days, rain))
+        elif due < as_of:
+            out.append(Requirement("storm", day, due, "overdue", None, max((end - due).days, 0), rain))
+        else:
+            out.append(Requirement("storm", day, due, "pending", precip_in=rain))
+    return out
+
+
+def storm_findings(start: dt.date, final_stabilization: dt.date | None,
+                   inspection_dates: Iterable[dt.date | None],
+                   rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
+                   as_of: dt.date, rules: Any) -> list[Requirement]:
+    """The storm requirements that are findings (late or overdue)."""
+    return [r for r in storm_requirements(start, final_stabilization, inspection_dates, rainfall, as_of, rules)
+            if r.is_finding]
+
+
+def upcoming_inspections(start: dt.date, final_stabilization: dt.date | None,
+                         inspection_dates: Iterable[dt.date | None],
+                         rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
+                         as_of: dt.date, rules: Any) -> list[Requirement]:
+    """For planning: the next weekly inspection (pending or already overdue) and
+    every storm inspection not yet made whose due_by is --as-of or the day after."""
+    dates = list(inspection_dates)
+    out: list[Requirement] = []
+    weekly = weekly_requirements(start, final_stabilization, dates, as_of, rules)
+    if weekly and weekly[-1].status in ("pending", "overdue"):
+        out.append(weekly[-1])
+    horizon = as_of + _days(_need(swppp_rules(rules), "storm_window_days"))
+    out.extend(r for r in storm_requirements(start, final_stabilization, dates, rainfall, as_of, rules)
+               if r.status == "pending" and r.due_by <= horizon)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Other findings of the law
+
+
+@dataclass(frozen=True)
+class OtherFinding:
+    """A violation other than a missed inspection.
+
+    trigger_date: the day the obligation arose (construction start, the first
+    inspection finding the trap half full, the milestone, first work, the
+    inspection reported); due_by: the last day to comply; satisfied_on: the
+    day it was complied with (late) or None (overdue)."""
+
+    finding: str
+    trigger_date: dt.date
+    due_by: dt.date
+    status: str                 # late | overdue
+    satisfied_on: dt.date | None
+    days_late: int
+    subject: str | None = None
+    detail: str = ""
+
+
+def disturbance_finding(disturbed_acres: float | None, start: dt.date, final_stabilization: dt.date | None,
+                        approvals: Iterable[tuple[float | None, dt.date | None]], as_of: dt.date,
+                        rules: Any) -> OtherFinding | None:
+    """More than five acres disturbed at one time without an approved SWPPP allowing it.
+
+    approvals: (approved_max_disturbed_acres, approved_on) of the site's SWPPP
+    approvals. An approval allowing at least the disturbed acreage, dated on or
+    before construction start, means no finding; dated later, the finding is
+    ``late`` (satisfied on the approval's date)."""
+    sw = swppp_rules(rules)
+    limit = float(_need(sw, "max_disturbed_acres_without_swppp_approval"))
+    acres = float(disturbed_acres or 0.0)
+    if acres <= limit or start > as_of:
+        return None
+    allowing = sorted(on for mx, on in approvals
+                      if mx is not None and on is not None and float(mx) >= acres and on <= as_of)
+    if allowing and allowing[0] <= start:
+        return None
+    base = (f"{_acres(acres)} disturbed from {start.isoformat()}, more than the "
+            f"{_acres(limit)} allowed at any one time without an approved SWPPP allowing more")
+    others = [(mx, on) for mx, on in approvals if on is not None and on <= as_of and mx is not None
+              and float(mx) < acres]
+    if others:
+        best = max(float(mx) for mx, _ in others)
+        base += f" (the approved SWPPP allows {_acres(best)})"
+    if allowing:
+        sat = allowing[0]
+        return OtherFinding("disturbance_over_limit", start, start, "late", sat, (sat - start).days, None,
+                            base + f"; an approved SWPPP allowing it is dated {sat.isoformat()}")
+    end = active_through(final_stabilization, as_of)
+    return OtherFinding("disturbance_over_limit", start, start, "overdue", None, max((end - start).days, 0), None,
+                        base + "; no approved SWPPP allows it")
+
+
+def sediment_findings(readings: Sequence[tuple[dt.date | None, float | None]], start: dt.date,
+                      as_of: dt.date, rules: Any) -> list[OtherFinding]:
+    """Sediment traps at or above 50% of design capacity lost at one inspection
+    and still at or above it at the next: one finding per episode, corrected
+    (``late``) at the first later inspection below the threshold.
+
+    readings: (inspected_on, sediment_capacity_lost_pct) in inspection-time
+    order; a day's last reading stands for the day."""
+    sw = swppp_rules(rules)
+    threshold = float(_need(sw, "sediment_cleanout_pct"))
+    with_reading = bool(reading(rules, "swppp_sediment_next_inspection_with_reading", True))
+    per_day: dict[dt.date, float | None] = {}
+    for day, pct in readings:
+        if day is None or not (start <= day <= as_of):
+            continue
+        if pct is not None and isinstance(pct, float) and math.isnan(pct):
+            pct = None
+        if pct is None and with_reading:
+            continue
+        if pct is None and day in per_day:
+            continue
+        per_day[day] = pct
+    rows = sorted(per_day.items())
+
+    def full(p: float | None) -> bool:
+        return p is not None and float(p) >= threshold
+
+    out: list[OtherFinding] = []
+    i = 0
+    while i < len(rows) - 1:
+        (d1, p1), (d2, p2) = rows[i], rows[i + 1]
+        if not (full(p1) and full(p2)):
+            i += 1
+            continue
+        k = i + 2
+        while k < len(rows) and not (rows[k][1] is not None and float(rows[k][1]) < threshold):
+            k += 1
+        detail = (f"sediment traps had lost {float(p1):g}% of design capacity at the inspection of {d1.isoformat()} "
+                  f"and still {float(p2):g}% at the next, on {d2.isoformat()} (cleanout required at {threshold:g}%)")
+        if k < len(rows):
+            sat = rows[k][0]
+            out.append(OtherFinding("sediment_not_removed", d1, d2, "late", sat, (sat - d2).days, None,
+                                    detail + f"; below {threshold:g}% on {sat.isoformat()}"))
+            i = k
+        else:
+            out.append(OtherFinding("sediment_not_removed", d1, d2, "overdue", None, max((as_of - d2).days, 0), None,
+                                    detail + "; no cleanout recorded since"))
+            break
+    return out
+
+
+def _local_time(value: Any) -> dt.time:
+    if isinstance(value, dt.time):
+        return value
+    return dt.time.fromisoformat(str(value))
+
+
+def milestone_notice_finding(milestone: str, occurs_on: dt.date, notified_at: dt.datetime | None, as_of: dt.date,
+                             rules: Any, occurs_at: dt.datetime | None = None, tz: str = LOCAL_TZ,
+                             label: str | None = None) -> OtherFinding | None:
+    """A milestone inspection without the 48 hours' notice the law requires.
+
+    The milestone occurs at ``occurs_at`` when known, else at the time of day
+    of the reading ``swppp_milestone_time_when_only_dated`` (00:00) on
+    occurs_on. Notice is in time when given at least 48 real hours before
+    (computed in UTC, so a daylight-saving change does not shift it). A
+    milestone after --as-of is not judged yet; a notice after --as-of is
+    treated as not given."""
+    sw = swppp_rules(rules)
+    hours = float(_need(sw, "milestone_notice_hours"))
+    zone = ZoneInfo(tz)
+    if occurs_at is None:
+        at = _local_time(reading(rules, "swppp_milestone_time_when_only_dated", "00:00"))
+        occurs_at = dt.datetime.combine(occurs_on, at, tzinfo=zone)
+    elif occurs_at.tzinfo is None:
+        occurs_at = occurs_at.replace(tzinfo=zone)
+    occurs_local = occurs_at.astimezone(zone)
+    occurs_day = occurs_local.date()
+    if occurs_day > as_of:
+        return None
+    deadline = (occurs_at.astimezone(UTC) - dt.timedelta(hours=hours)).astimezone(zone)
+    due = deadline.date()
+    if notified_at is not None and notified_at.tzinfo is None:
+        notified_at = notified_at.replace(tzinfo=zone)
+    notified_local = notified_at.astimezone(zone) if notified_at is not None else None
+    head = f"{label or milestone.replace('_', ' ')} on {occurs_day.isoformat()}"
+    if notified_local is not None and notified_local.date() <= as_of:
+        if notified_local <= deadline:
+            return None
+        ahead = (occurs_at - notified_local).total_seconds() / 3600.0
+        when = (f"only {ahead:.0f} hours before" if ahead > 0
+                else f"{-ahead:.0f} hours after the milestone" if ahead < 0 else "at the milestone")
+        sat = notified_local.date()
+        return OtherFinding("milestone_notice_late", occurs_day, due, "late", sat,
+                            max((min(sat, occurs_day) - due).days, 0), milestone,
+                            f"{head}: notice given {notified_local.strftime('%Y-%m-%d %H:%M %Z')}, {when} "
+                            f"({hours:g} hours required; deadline {deadline.strftime('%Y-%m-%d %H:%M %Z')})")
+    return OtherFinding("milestone_notice_late", occurs_day, due, "overdue", None, max((occurs_day - due).days, 0),
+                        milestone, f"{head}: no notice given ({hours:g} hours required; deadline "
+                                   f"{deadline.strftime('%Y-%m-%d %H:%M %Z')})")
+
+
+def certification_finding(contractor: str, signed_on: dt.date | None, first_work_on: dt.date,
+                          final_stabilization: dt.date | None, as_of: dt.date, rules: Any) -> OtherFinding | None:
+    """A contractor working before signing the SWPPP certification statement."""
+    if first_work_on > as_of:
+        return None
+    same_day = bool(reading(rules, "swppp_certification_same_day_counts_as_before", True))
+    due = first_work_on if same_day else first_work_on - dt.timedelta(days=1)
+    if signed_on is not None and signed_on <= as_of:
+        if signed_on <= due:
+            return None
+        return OtherFinding("contractor_not_certified", first_work_on, due, "late", signed_on,
+                            (signed_on - due).days, contractor,
+                            f"{contractor} began work on {first_work_on.isoformat()} and signed the SWPPP "
+                            f"certification on {signed_on.isoformat()}")
+    end = active_through(final_stabilization, as_of)
+    return OtherFinding("contractor_not_certified", first_work_on, due, "overdue", None, max((end - due).days, 0),
+                        contractor, f"{contractor} began work on {first_work_on.isoformat()} and has not signed "
+                                    f"the SWPPP certification")
+
+
+def report_delivery_findings(inspection_dates: Iterable[dt.date | None],
+                             deliveries: Mapping[dt.date, Iterable[dt.date | None]],
+                             start: dt.date, final_stabilization: dt.date | None, as_of: dt.date,
+                             rules: Any) -> list[OtherFinding]:
+    """Inspection reports not delivered to the Stormwater Management Officer
+    within the week (Woodbury; none where the rules have no ``report_delivery``).
+
+    deliveries: report (inspection) date -> the dates it was delivered."""
+    sw = swppp_rules(rules)
+    spec = sw.get("report_delivery")
+    if not spec:
+        return []
+    days = _days(_need(spec, "max_days_after_inspection", "swppp.report_delivery"))
+    out: list[OtherFinding] = []
+    for day in _inspections_in_window(inspection_dates, start, active_through(final_stabilization, as_of)):
+        due = day + days
+        got = sorted(d for d in deliveries.get(day, ()) if d is not None and d <= as_of)
+        if got and got[0] <= due:
+            continue
+        if got:
+            out.append(OtherFinding("report_not_delivered", day, due, "late", got[0], (got[0] - due).days, None,
+                                    f"report of the inspection of {day.isoformat()} delivered {got[0].isoformat()}"))
+        elif due < as_of:
+            out.append(OtherFinding("report_not_delivered", day, due, "overdue", None, (as_of - due).days, None,
+                                    f"report of the inspection of {day.isoformat()} not delivered"))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Penalties
+
+
+def years_before(day: dt.date, years: int) -> dt.date:
+    """The same calendar day ``years`` earlier (29 February -> 28 February)."""
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:
+        return day.replace(year=day.year - years, day=28)
+
+
+def normalize_chapter(chapter: Any) -> str | None:
+    """'ch. 267', 'Chapter 267', '267' -> '267'; None when no number."""
+    if chapter is None:
+        return None
+    m = re.search(r"\d+", str(chapter))
+    return (m.group(0).lstrip("0") or "0") if m else None
+
+
+def count_prior_convictions(conviction_dates: Iterable[dt.date | None], violation_on: dt.date, rules: Any) -> int:
+    """Convictions dated within the look-back (five years) before the day the violation began."""
+    lookback = int(_need(stormwater_penalty_rules(rules), "lookback_years", "penalties.stormwater"))
+    inclusive = bool(reading(rules, "swppp_conviction_lookback_includes_first_day", True))
+    first = years_before(violation_on, lookback)
+    return sum(1 for c in conviction_dates
+               if c is not None and c < violation_on and (c >= first if inclusive else c > first))
+
+
+@dataclass(frozen=True)
+class Penalty:
+    offense: int                 # 1 = first offense (prior convictions + 1)
+    tier: int                    # the tier applied: the last one covers "third or subsequent"
+    prior_convictions: int
+    min_usd: Decimal             # per violation
+    max_usd: Decimal
+    per: str                     # day | week: each one a separate violation
+    periods: int                 # violations counted through --as-of (days or weeks)
+    total_min_usd: Decimal
+    total_max_usd: Decimal
+    imprisonment_max_months: int | None
+    citation: str
+
+
+def _usd(value: Any) -> Decimal:
+    return Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def penalty_tier(prior_convictions: int, rules: Any) -> dict[str, Any]:
+    """The fine range of the offense that follows ``prior_convictions`` convictions."""
+    spec = stormwater_penalty_rules(rules)
+    tiers = sorted(_need(spec, "tiers", "penalties.stormwater"), key=lambda t: int(t["offense"]))
+    offense = max(int(prior_convictions), 0) + 1
+    chosen = tiers[0]
+    for tier in tiers:
+        if int(tier["offense"]) <= offense:
+            chosen = tier
+    return {"offense": offense, "tier": int(chosen["offense"]),
+            "min_usd": _usd(chosen["min_usd"]), "max_usd": _usd(chosen["max_usd"])}
+
+
+def violation_periods(days: int | None, per: str) -> int:
+    """How many separate violations a violation continuing ``days`` days makes:
+    each day (Woodbury) or each week or part of one (Bellport); at least one."""
+    n = max(int(days or 0), 1)
+    if per == "day":
+        return n
+    if per == "week":
+        return math.ceil(n / 7)
+    raise SwpppRulesError(f"rules: penalties.stormwater.per '{per}' is not 'day' or 'week'")
+
+
+def assess_penalty(prior_convictions: int, days: int | None, rules: Any) -> Penalty:
+    spec = stormwater_penalty_rules(rules)
+    tier = penalty_tier(prior_convictions, rules)
+    per = str(_need(spec, "per", "penalties.stormwater"))
+    periods = violation_periods(days, per)
+    months = (swppp_rules(rules).get("convictions") or {}).get("imprisonment_max_months")
+    return Penalty(tier["offense"], tier["tier"], int(prior_convictions), tier["min_usd"], tier["max_usd"], per, periods,
+                   _usd(tier["min_usd"] * periods), _usd(tier["max_usd"] * periods),
+                   int(months) if months is not None else None, str(spec.get("citation", "")))
+
+
+# --------------------------------------------------------------------------
+# Notices of violation and stop-work orders
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A finding of either findings table, as a notice needs it."""
+
+    site_id: str
+    finding: str                 # weekly | storm | one of OTHER_FINDINGS
+    trigger_date: dt.date
+    due_by: dt.date
+    status: str                  # late | overdue
+    satisfied_on: dt.date | None
+    days_late: int | None
+    rule: str
+    subject: str | None = None
+    detail: str = ""
+    precip_in: float | None = None
+    source_table: str = "swppp_inspection_findings"
+
+
+@dataclass(frozen=True)
+class SiteRecord:
+    site_id: str
+    jurisdiction: str
+    name: str | None
+    address: str | None
+    applicant: str | None
+    construction_start: dt.date
+    final_stabilization: dt.date | None = None
+    rain_gauge_id: str | None = None
+
+
+def _d(day: dt.date | None) -> str:
+    return f"{day:%B} {day.day}, {day.year}" if day else ""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+
+
+def _money(x: Decimal) -> str:
+    return f"${x:,.2f}"
+
+
+def notice_id(v: Violation, jurisdiction: str) -> str:
+    """A stable, readable identifier of the notice of one violation."""
+    codes = {"weekly": "WK", "storm": "ST", "disturbance_over_limit": "DA", "sediment_not_removed": "SD",
+             "milestone_notice_late": "MN", "contractor_not_certified": "CC", "report_not_delivered": "RD"}
+    key = "|".join([jurisdiction, v.site_id, v.finding, v.trigger_date.isoformat(), v.subject or ""])
+    digest = hashlib.sha1(key.encode("utf-8")).hexdigest()[:6]
+    site = re.sub(r"[^A-Za-z0-9]+", "-", v.site_id).strip("-")[:24] or "site"
+    return f"NOV-{jurisdiction[:1].upper()}-{site}-{codes.get(v.finding, 'XX')}-{v.trigger_date:%Y%m%d}-{digest}"
+
+
+def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
+    sw = swppp_rules(rules)
+    if v.finding == "weekly":
+        since = ("the start of construction on " + _d(v.trigger_date) if v.trigger_date == site.construction_start
+                 else "the previous inspection on " + _d(v.trigger_date))
+        interval = int(sw["weekly_interval_days"])
+        if v.status == "late":
+            return (f"The inspection of the site's erosion and sediment control practices due by {_d(v.due_by)} "
+                    f"({interval} days after {since}) was not made until {_d(v.satisfied_on)}, "
+                    f"{_plural(int(v.days_late or 0), 'day')} late.")
+        return (f"No inspection of the site's erosion and sediment control practices has been made since {since}. "
+                f"An inspection was due by {_d(v.due_by)}; none is recorded as of {_d(as_of)}.")
+    if v.finding == "storm":
+        rain = f"{v.precip_in:.2f} inches of precipitation" if v.precip_in is not None else "A storm event"
+        gauge = f" at rain gauge {site.rain_gauge_id}" if site.rain_gauge_id else ""
+        threshold = float(sw["storm_threshold_in"])
+        head = (f"{rain} fell on {_d(v.trigger_date)}{gauge}, a storm event producing {threshold:g} inch of "
+                f"precipitation or more. An inspection was required within 24 hours (by {_d(v.due_by)})")
+        if v.status == "late":
+            return head + f" but was not made until {_d(v.satisfied_on)}."
+        return head + f"; none is recorded as of {_d(as_of)}."
+    texts = {
+        "disturbance_over_limit": "More than the permitted area was disturbed at one time: ",
+        "sediment_not_removed": "Sediment was not removed from sediment traps or ponds: ",
+        "milestone_notice_late": "The required notice before a construction milestone was not given in time: ",
+        "contractor_not_certified": "A contractor undertook land development activity before signing the SWPPP "
+                                    "certification: ",
+        "report_not_delivered": "An inspection report was not delivered to the Stormwater Management Officer "
+                                "within the week: ",
+    }
+    return texts.get(v.finding, "") + v.detail + "."
+
+
+def _remedial(v: Violation, inspector: str | None, as_of: dt.date, rules: Any) -> tuple[str, dt.date | None]:
+    sw = swppp_rules(rules)
+    days_map = (sw.get("remedial_days") or {})
+    if v.status == "late" and v.finding != "milestone_notice_late":
+        keep = {
+            "weekly": "Keep to the schedule: an inspection at least every seven days and within 24 hours of any "
+                      "storm event producing 0.5 inch of precipitation or more.",
+            "storm": "Keep to the schedule: an inspection within 24 hours of any storm event producing 0.5 inch of "
+                     "precipitation or more.",
+            "sediment_not_removed": "Remove sediment from every trap or pond whenever its design capacity has been "
+                                    "reduced by 50%, before the next inspection.",
+            "disturbance_over_limit": "Keep the disturbed area within the approved SWPPP.",
+            "contractor_not_certified": "Have every contractor and subcontractor sign the certification before "
+                                        "undertaking any land development activity.",
+            "report_not_delivered": "Deliver every inspection report to the Stormwater Management Officer weekly.",
+        }.get(v.finding, "")
+        return (f"The violation was corrected on {_d(v.satisfied_on)}; no further remedial action is required for "
+                f"this occurrence. {keep}").strip(), None
+    n = days_map.get(v.finding)
+    due = as_of + dt.timedelta(days=int(n)) if n is not None else None
+    by = (f"by {_d(due)}" if n and int(n) > 0 else "before any further work") if due is not None else "promptly"
+    who = inspector or "a qualified inspector"
+    if v.finding in ("weekly", "storm"):
+        text = (f"Have {who} inspect the site and document the effectiveness of all erosion and sediment control "
+                f"practices {by}; thereafter inspect at least every {int(sw['weekly_interval_days'])} days and within "
+                f"24 hours of any storm event producing {float(sw['storm_threshold_in']):g} inch of precipitation or more")
+        if sw.get("reports_delivered_weekly"):
+            text += ", delivering the reports to the Stormwater Management Officer weekly and copying them to the site logbook"
+        return text + ".", due
+    if v.finding == "disturbance_over_limit":
+        limit = float(sw["max_disturbed_acres_without_swppp_approval"])
+        return (f"Stabilize the disturbed area down to no more than {limit:g} acres, or obtain approval of a SWPPP "
+                f"allowing the larger disturbance, {by}; until then no further clearing or grading except site "
+                f"stabilization."), due
+    if v.finding == "sediment_not_removed":
+        return (f"Remove the sediment from every sediment trap and pond whose design capacity has been reduced by "
+                f"{float(sw['sediment_cleanout_pct']):g}% or more, {by}, and record the cleanout in the next "
+                f"inspection report."), due
+    if v.finding == "milestone_notice_late":
+        return (f"No correction is possible for this milestone. Notify the enforcement official at least "
+                f"{float(sw['milestone_notice_hours']):g} hours before each remaining milestone."), None
+    if v.finding == "contractor_not_certified":
+        return (f"{v.subject or 'The contractor'} must stop soil disturbance and stormwater practice work until "
+                f"the SWPPP certification statement is signed and dated (with name and title, the firm's address "
+                f"and telephone number, the site and the date) and made part of the SWPPP; {by}."), due
+    if v.finding == "report_not_delivered":
+        return (f"Deliver the report of the inspection of {_d(v.trigger_date)} to the Stormwater Management "
+                f"Officer {by}, and every later report weekly."), due
+    return "Bring the land development activity into compliance.", due
+
+
+def _penalty_statement(p: Penalty, rules: Any, as_of: dt.date, status: str) -> str:
+    kind = _ordinal(p.offense) if p.offense == p.tier else f"{_ordinal(p.offense)} (a {_ordinal(p.tier)} or subsequent)"
+    text = (f"On conviction of a {kind} offense"
+            + (f" ({_plural(p.prior_convictions, 'prior conviction')} within five years on record)"
+               if p.prior_convictions else " (no prior conviction within five years on record)")
+            + f", a fine of {'not more than ' + _money(p.max_usd) if p.min_usd == 0 else 'not less than ' + _money(p.min_usd) + ' nor more than ' + _money(p.max_usd)} per violation")
+    if p.imprisonment_max_months:
+        text += f" or imprisonment for a period not to exceed {_plural(p.imprisonment_max_months, 'month')}, or both"
+    text += "."
+    unit = "day" if p.per == "day" else "week"
+    continued = ("has continued" if status == "overdue" else "continued")
+    text += (f" Each {unit}'s continued violation is a separate additional violation; this violation {continued} "
+             f"{_plural(p.periods, unit)}{' as of ' + _d(as_of) if status == 'overdue' else ''}, "
+             f"for fines of up to {_money(p.total_max_usd)}.")
+    return text + f" ({p.citation})"
+
+
+def build_notice(v: Violation, site: SiteRecord, inspector: str | None, prior_convictions: int,
+                 as_of: dt.date, rules: Any) -> dict[str, Any]:
+    """The six contents the law requires of a notice of violation, and the penalty.
+
+    1 the name and address of the landowner, developer or applicant; 2 the
+    site; 3 the nature of the violation; 4 the remedial measures and their
+    time schedule; 5 the penalties; 6 the right to appeal within 15 days and
+    where to file it."""
+    sw = swppp_rules(rules)
+    nov = sw.get("notice_of_violation") or {}
+    violation_on = v.due_by + dt.timedelta(days=1)
+    penalty = assess_penalty(prior_convictions, v.days_late, rules)
+    remedial, remedial_due = _remedial(v, inspector, as_of, rules)
+    appeal_days = int(_need(sw, "appeal_days"))
+    filed_with = str(nov.get("appeal_filed_with") or "the municipality")
+    appeal = (f"The determination of violation may be appealed to {filed_with} by filing a written notice of "
+              f"appeal within {appeal_days} days of service of this notice of violation. ({sw.get('citation_appeal', '')})")
+    missing = []
+    if not (site.applicant or "").strip():
+        missing.append("name of the landowner, developer or applicant")
+    if not (site.address or "").strip():
+        missing.append("address of the site")
+    place = ", ".join(x for x in ((site.name or "").strip(), (site.address or "").strip()) if x)
+    site_description = f"{place} (site {site.site_id})" if place else f"Site {site.site_id}"
+    return {
+        "notice_id": notice_id(v, site.jurisdiction),
+        "issued_on": as_of,
+        "jurisdiction": site.jurisdiction,
+        "site_id": site.site_id,
+        "source_table": v.source_table,
+        "finding": v.finding,
+        "subject": v.subject,
+        "trigger_date": v.trigger_date,
+        "due_by": v.due_by,
+        "satisfied_on": v.satisfied_on,
+        "status": v.status,
+        "days_late": v.days_late,
+        "violation_on": violation_on,
+        "recipient_name": (site.applicant or "").strip() or "Landowner, developer or applicant of record",
+        "recipient_address": (site.address or "").strip() or None,
+        "site_description": site_description,
+        "nature_of_violation": _nature(v, site, as_of, rules),
+        "remedial_measures": remedial,
+        "remedial_due_by": remedial_due,
+        "penalty_statement": _penalty_statement(penalty, rules, as_of, v.status),
+        "appeal_statement": appeal,
+        "appeal_days": appeal_days,
+        "appeal_filed_with": filed_with,
+        "prior_convictions": penalty.prior_convictions,
+        "offense_number": penalty.offense,
+        "fine_min_usd": penalty.min_usd,
+        "fine_max_usd": penalty.max_usd,
+        "penalty_per": penalty.per,
+        "violation_periods": penalty.periods,
+        "total_fine_min_usd": penalty.total_min_usd,
+        "total_fine_max_usd": penalty.total_max_usd,
+        "contents_complete": not missing,
+        "missing_contents": "; ".join(missing) or None,
+        "issuer": str(nov.get("issuer") or "Stormwater Management Officer"),
+        "rule": v.rule,
+    }
+
+
+def stop_work_warranted(v: Violation, site_active: bool, rules: Any) -> bool:
+    """Whether the law allows (and the rules' policy proposes) a stop-work order for this violation."""
+    spec = swppp_rules(rules).get("stop_work_order")
+    if not spec or not site_active:
+        return False
+    return v.finding in set(spec.get("for_findings") or ()) and v.status == spec.get("when_status", "overdue")
