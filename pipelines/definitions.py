@@ -30,7 +30,7 @@ from dagster import (  # noqa: E402
 from dagster_duckdb import DuckDBResource  # noqa: E402
 
 import assets as assets_package  # noqa: E402
-from assets.ingest import CONTRACT_DATASETS  # noqa: E402
+from outfall.ingest.datasets import DATASETS  # noqa: E402
 from outfall.ingest.files import list_input_files  # noqa: E402
 from outfall.resources import OutfallSettings, default_data_dir, default_warehouse  # noqa: E402
 
@@ -93,7 +93,10 @@ def build_folder_sensor(dataset: str):
     return job, _sensor
 
 
-_sensor_pairs = [build_folder_sensor(d) for d in CONTRACT_DATASETS]
+# One sensor per input folder: the contract's and those the areas register
+# (importing the assets package above registered them).
+_asset_names = {key.to_user_string() for a in all_assets for key in a.keys}
+_sensor_pairs = [build_folder_sensor(d) for d in sorted(DATASETS) if d in _asset_names]
 
 
 def build_resources(warehouse: str | None = None, **settings) -> dict:
