@@ -28,28 +28,28 @@ def sql(name: str) -> str:
 
 def configure(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     """Session settings every connection of ours uses: local dates are America/New_York."""
-    con.execute(f"SET TimeZone = '{LOCAL_TZ}'")
+    con.execute(f"SET TimeZone = '{LOCAL_TZ}'").fetchall()
     return con
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Create every table: the contract's (sql/create_tables.sql), then each
     area's own (sql/create_<area>_tables.sql)."""
-    con.execute(sql("create_tables"))
+    con.execute(sql("create_tables")).fetchall()
     for path in sorted(SQL_DIR.glob("create_*_tables.sql")):
-        con.execute(sql(path.stem))
+        con.execute(sql(path.stem)).fetchall()
 
 
 @contextlib.contextmanager
 def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
     """BEGIN ... COMMIT, or ROLLBACK on any error."""
-    con.execute("BEGIN TRANSACTION")
+    con.execute("BEGIN TRANSACTION").fetchall()
     try:
         yield con
     except BaseException:
-        con.execute("ROLLBACK")
+        con.execute("ROLLBACK").fetchall()
         raise
-    con.execute("COMMIT")
+    con.execute("COMMIT").fetchall()
 
 
 def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
@@ -65,7 +65,7 @@ def replace_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame
     missing columns become NULL). Call inside ``transaction``."""
     cols = table_columns(con, table)
     out = frame.reindex(columns=cols)
-    con.execute(f'DELETE FROM "{table}"')
+    con.execute(f'DELETE FROM "{table}"').fetchall()
     if len(out):
         con.register("_replace_rows_frame", out)
         try:

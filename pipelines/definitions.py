@@ -23,6 +23,7 @@ from dagster import (  # noqa: E402
     SensorEvaluationContext,
     SkipReason,
     define_asset_job,
+    in_process_executor,
     load_asset_checks_from_package_module,
     load_assets_from_package_module,
     sensor,
@@ -113,4 +114,7 @@ defs = Definitions(
     schedules=schedules,
     sensors=[s for _, s in _sensor_pairs],
     resources=build_resources(),
+    # One process: DuckDB allows a single writing process per file, and GX is
+    # imported once instead of once per step.
+    executor=in_process_executor,
 )

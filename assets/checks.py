@@ -1,0 +1,400 @@
+"""Data-quality asset checks of the input tables (they report, never fail a run).
+
+- ``check_expectations_<dataset>`` for the nine human-entered datasets: the
+  dataset's Great Expectations 1.x suite (``expectations/<dataset>.json``) run on
+  the kept rows read from DuckDB (only the columns the suite reads, no
+  provenance), through ``outfall.gx_adapter`` (not dagster-ge).
+- ``flow`` is too big for GX to be worth it: SQL checks in DuckDB
+  (``sql/check_*.sql``) of validity, uniqueness, gaps and references, plus the
+  flow suite on a fixed 50,000-row sample.
+- ``check_balance_quarantine_rows``: read = kept + quarantined for every dataset.
+- ``check_referential_lab_results_user``: results of users with no permit record.
+
+Each check has an explicit threshold and severity, a description a person can
+read, and metadata with counts. Severity is ERROR when a kept row breaks a
+promise of the contract (outputs built on it may be wrong) and WARN when the
+data is allowed but looks wrong. All checks are non-blocking: bad data shows up
+as a failed check, the run goes on. A check that cannot run at all (an
+unexpected error) reports a failed ERROR check with the message instead of
+failing the run.
+"""
+
+import datetime as dt
+import functools
+import time
+from typing import Any, Callable
+
+from dagster import (
+    AssetCheckExecutionContext,
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetChecksDefinition,
+    MetadataValue,
+    asset_check,
+)
+from dagster_duckdb import DuckDBResource
+
+from assets.common import warehouse
+from outfall.gx_adapter import ValidationSummary, suite_columns, suite_info, validate_frame
+from outfall.paths import EXPECTATIONS_DIR
+from outfall.warehouse import LOCAL_TZ, count, sql, table_columns
+
+ERROR = AssetCheckSeverity.ERROR
+WARN = AssetCheckSeverity.WARN
+
+# The human-entered datasets validated with GX in full (flow is checked in SQL).
+GX_DATASETS = ("industrial_users", "permit_limits", "lab_results", "infiltration_tests", "parcels",
+               "sewer_rates", "sites", "inspections", "rainfall")
+PROVENANCE = ("source_file", "source_row", "loaded_at", "row_hash")
+
+# Thresholds (explicit, named, shown in each check's metadata).
+PH_MIN, PH_MAX = 0, 14                    # s.u.; contract section 2
+MAX_FLOW_GAP_SECONDS = 24 * 3600          # a meter silent for more than a day
+MAX_FLOW_GAP_TEXT = "1 day"
+FLOW_SAMPLE_ROWS = 50_000                 # rows of flow given to GX
+EXAMPLES = 5                              # example rows per problem in metadata
+
+
+# ---------------------------------------------------------------------------
+# small helpers
+
+
+def _md(headers: list[str], rows: list[list[Any]]) -> MetadataValue:
+    if not rows:
+        return MetadataValue.md("_none_")
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(_text(v).replace("|", "\\|") for v in row) + " |" for row in rows]
+    return MetadataValue.md("\n".join(lines))
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            from zoneinfo import ZoneInfo
+
+            value = value.astimezone(ZoneInfo(LOCAL_TZ))
+        return value.strftime("%Y-%m-%d %H:%M %Z").strip()
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_text(v) for v in value)
+    return str(value)
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    seconds = float(seconds)
+    if seconds >= 2 * 86400:
+        return f"{seconds / 86400:.1f} d"
+    if seconds >= 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 60:.0f} min"
+
+
+def _reports_errors(fn: Callable[..., AssetCheckResult]) -> Callable[..., AssetCheckResult]:
+    """A check that cannot run reports a failed ERROR result with the reason instead of
+    failing the run (checks only report; `outfall run` exits 1 only for assets)."""
+
+    @functools.wraps(fn)
+    def wrapper(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+        started = time.perf_counter()
+        try:
+            result = fn(context, duckdb)
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            context.log.exception(f"{fn.__name__} could not run")
+            return AssetCheckResult(passed=False, severity=ERROR, metadata={
+                "error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
+                "seconds": round(time.perf_counter() - started, 3)})
+        metadata = dict(result.metadata or {})
+        metadata.setdefault("seconds", round(time.perf_counter() - started, 3))
+        return AssetCheckResult(passed=result.passed, severity=result.severity, metadata=metadata,
+                                description=result.description)
+
+    return wrapper
+
+
+# ---------------------------------------------------------------------------
+# Great Expectations suites
+
+
+def read_frame(con, table: str, columns: list[str]):
+    """The value columns of ``table`` that a suite reads (never provenance), as pandas."""
+    present = set(table_columns(con, table)) - set(PROVENANCE)
+    cols = [c for c in columns if c in present]
+    select = ", ".join(f'"{c}"' for c in cols) or "1 AS _no_columns"
+    return con.execute(f'SELECT {select} FROM "{table}"').df()
+
+
+def expectations_result(summary: ValidationSummary, suite_label: str, **extra: Any) -> AssetCheckResult:
+    """An AssetCheckResult from a GX validation summary, with readable counts."""
+    by_sev = summary.count_by_severity()
+    worst = summary.worst_severity
+    metadata: dict[str, Any] = {
+        "suite": suite_label,
+        "rows": summary.element_count,
+        "evaluated": summary.evaluated,
+        "failed": summary.failed_count,
+        "failed_error": by_sev["ERROR"],
+        "failed_warn": by_sev["WARN"],
+        "failures": MetadataValue.md(summary.markdown()),
+        "gx_seconds": summary.seconds,
+    }
+    metadata.update(extra)
+    if summary.failed:
+        metadata["failed_expectations"] = MetadataValue.json([
+            {k: f[k] for k in ("severity", "expectation", "column", "condition", "unexpected_count",
+                               "unexpected_percent", "unexpected_values", "description", "error")}
+            for f in summary.failed])
+    return AssetCheckResult(
+        passed=summary.success,
+        severity=ERROR if worst == "ERROR" else WARN,
+        metadata=metadata,
+        description=(f"{summary.failed_count} of {summary.evaluated} expectations failed "
+                     f"({by_sev['ERROR']} ERROR, {by_sev['WARN']} WARN) on {summary.element_count} rows"
+                     if summary.failed else f"all {summary.evaluated} expectations passed on "
+                                            f"{summary.element_count} rows"),
+    )
+
+
+def build_expectations_check(dataset: str) -> AssetChecksDefinition:
+    path = EXPECTATIONS_DIR / f"{dataset}.json"
+    info = suite_info(path)
+
+    @asset_check(
+        asset=dataset,
+        name=f"check_expectations_{dataset}",
+        blocking=False,
+        description=(f"Great Expectations suite expectations/{dataset}.json ({info['expectations']} "
+                     f"expectations: {info['error']} ERROR, {info['warn']} WARN) on the kept rows of "
+                     f"`{dataset}`: required values, vocabularies, ranges, unique natural key. "
+                     "Severity is ERROR if any failed expectation is ERROR, else WARN."),
+    )
+    @_reports_errors
+    def _check(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+        with warehouse(duckdb) as con:
+            frame = read_frame(con, dataset, suite_columns(path))
+        summary = validate_frame(frame, path)
+        return expectations_result(summary, f"expectations/{dataset}.json")
+
+    return _check
+
+
+expectation_checks = [build_expectations_check(d) for d in GX_DATASETS]
+
+
+@asset_check(
+    asset="flow",
+    name="check_expectations_flow_sample",
+    blocking=False,
+    description=(f"Great Expectations suite expectations/flow.json on a fixed sample of {FLOW_SAMPLE_ROWS:,} "
+                 "flow readings (those with the smallest hash of user_id + constituent + ts). The whole "
+                 "table is checked by the SQL checks; this shows the same rules in GX form."),
+)
+@_reports_errors
+def check_expectations_flow_sample(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+    path = EXPECTATIONS_DIR / "flow.json"
+    with warehouse(duckdb) as con:
+        total = count(con, "flow")
+        frame = con.execute(sql("check_expectations_flow_sample"), {"rows": FLOW_SAMPLE_ROWS}).df()
+    summary = validate_frame(frame, path)
+    return expectations_result(summary, "expectations/flow.json", table_rows=total,
+                               sampled=f"{len(frame):,} of {total:,} rows")
+
+
+# ---------------------------------------------------------------------------
+# flow: SQL checks in DuckDB
+
+
+@asset_check(
+    asset="flow",
+    name="check_validity_flow_value",
+    blocking=False,
+    description=(f"Kept flow readings are possible: no negative flow or probe concentration, pH within "
+                 f"{PH_MIN}-{PH_MAX} s.u., no missing value. Threshold: 0 such readings. Severity ERROR "
+                 "(ingestion should have quarantined them; slugs computed on them would be wrong)."),
+)
+@_reports_errors
+def check_validity_flow_value(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+    with warehouse(duckdb) as con:
+        total = count(con, "flow")
+        rows = con.execute(sql("check_validity_flow_value"),
+                           {"ph_min": PH_MIN, "ph_max": PH_MAX, "examples": EXAMPLES}).fetchall()
+    bad = sum(r[1] for r in rows)
+    examples = [[problem, e["user_id"], e["constituent"], e["ts"], e["value"], e["unit"]]
+                for problem, _, _, ex in rows for e in ex]
+    return AssetCheckResult(
+        passed=bad == 0,
+        severity=ERROR,
+        description=f"{bad} impossible reading(s) among {total} flow rows" if bad else None,
+        metadata={
+            "rows_checked": total,
+            "bad_readings": bad,
+            "threshold": "0 bad readings",
+            "ph_range_su": f"{PH_MIN}-{PH_MAX}",
+            "by_problem": _md(["problem", "readings", "users"], [[r[0], r[1], r[2]] for r in rows]),
+            "examples": _md(["problem", "user", "constituent", "time", "value", "unit"], examples),
+        },
+    )
+
+
+@asset_check(
+    asset="flow",
+    name="check_uniqueness_flow_key",
+    blocking=False,
+    description=("No two flow readings share user_id + constituent + ts (the natural key). Threshold: 0 "
+                 "repeated keys. Severity ERROR (a repeated reading doubles its weight in daily means "
+                 "and slug durations)."),
+)
+@_reports_errors
+def check_uniqueness_flow_key(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+    with warehouse(duckdb) as con:
+        total = count(con, "flow")
+        keys, extra, examples = con.execute(sql("check_uniqueness_flow_key"), {"examples": EXAMPLES}).fetchall()[0]
+    return AssetCheckResult(
+        passed=keys == 0,
+        severity=ERROR,
+        description=f"{keys} key(s) repeated, {extra} extra row(s)" if keys else None,
+        metadata={
+            "rows_checked": total,
+            "duplicate_keys": int(keys),
+            "extra_rows": int(extra),
+            "threshold": "0 repeated keys",
+            "examples": _md(["user", "constituent", "time", "copies"],
+                            [[e["user_id"], e["constituent"], e["ts"], e["copies"]] for e in examples]),
+        },
+    )
+
+
+@asset_check(
+    asset="flow",
+    name="check_freshness_flow_gaps",
+    blocking=False,
+    description=(f"Per user and constituent, the largest gap between consecutive readings against the usual "
+                 f"interval (median step). Threshold: a gap longer than {MAX_FLOW_GAP_TEXT}. "
+                 "Severity WARN (a silent meter: slugs in the gap cannot be seen, daily baselines have "
+                 "fewer days)."),
+)
+@_reports_errors
+def check_freshness_flow_gaps(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+    with warehouse(duckdb) as con:
+        rows = con.execute(sql("check_freshness_flow_gaps"), {"max_gap_seconds": MAX_FLOW_GAP_SECONDS}).fetchall()
+    flagged = [r for r in rows if r[6] is not None and r[6] > MAX_FLOW_GAP_SECONDS]
+    table = [[u, c, n, _duration(usual), _duration(largest),
+              f"{largest / usual:.0f}x" if usual and largest else "", gap_from, gap_to, over,
+              "yes" if (largest or 0) > MAX_FLOW_GAP_SECONDS else ""]
+             for u, c, n, _, _, usual, largest, gap_from, gap_to, over in rows]
+    return AssetCheckResult(
+        passed=not flagged,
+        severity=WARN,
+        description=(f"{len(flagged)} of {len(rows)} series have a gap over {MAX_FLOW_GAP_TEXT}"
+                     if flagged else None),
+        metadata={
+            "series_checked": len(rows),
+            "series_with_long_gaps": len(flagged),
+            "gaps_over_threshold": int(sum(r[9] for r in rows)),
+            "threshold": f"gap > {MAX_FLOW_GAP_TEXT} ({MAX_FLOW_GAP_SECONDS} s)",
+            "largest_gap": _duration(rows[0][6]) if rows and rows[0][6] is not None else "",
+            "series": _md(["user", "constituent", "readings", "usual interval", "largest gap", "vs usual",
+                           "gap from", "gap to", "gaps over threshold", "flagged"], table),
+        },
+    )
+
+
+@asset_check(
+    asset="flow",
+    name="check_referential_flow_user",
+    blocking=False,
+    additional_deps=["industrial_users"],
+    description=("Every flow reading belongs to a user in industrial_users. Threshold: 0 readings of unknown "
+                 "users. Severity WARN (such readings get no permit baseline and no name on reports)."),
+)
+@_reports_errors
+def check_referential_flow_user(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+    with warehouse(duckdb) as con:
+        total = count(con, "flow")
+        rows = con.execute(sql("check_referential_flow_user")).fetchall()
+    orphans = sum(r[1] for r in rows)
+    return AssetCheckResult(
+        passed=not rows,
+        severity=WARN,
+        description=f"{orphans} reading(s) of {len(rows)} unknown user(s)" if rows else None,
+        metadata={
+            "rows_checked": total,
+            "unknown_users": len(rows),
+            "readings_of_unknown_users": int(orphans),
+            "threshold": "0 readings of unknown users",
+            "unknown": _md(["user", "readings", "first", "last", "files"], [list(r) for r in rows[:50]]),
+        },
+    )
+
+
+# ---------------------------------------------------------------------------
+# lab_results and quarantine
+
+
+@asset_check(
+    asset="lab_results",
+    name="check_referential_lab_results_user",
+    blocking=False,
+    additional_deps=["industrial_users"],
+    description=("Every lab result belongs to a user in industrial_users. Threshold: 0 results of unknown "
+                 "users. Severity WARN (they are judged against the jurisdiction's limits only, and no "
+                 "permit names them)."),
+)
+@_reports_errors
+def check_referential_lab_results_user(context: AssetCheckExecutionContext,
+                                       duckdb: DuckDBResource) -> AssetCheckResult:
+    with warehouse(duckdb) as con:
+        total = count(con, "lab_results")
+        rows = con.execute(sql("check_referential_lab_results_user")).fetchall()
+    orphans = sum(r[1] for r in rows)
+    return AssetCheckResult(
+        passed=not rows,
+        severity=WARN,
+        description=f"{orphans} result(s) of {len(rows)} unknown user(s)" if rows else None,
+        metadata={
+            "rows_checked": total,
+            "unknown_users": len(rows),
+            "results_of_unknown_users": int(orphans),
+            "threshold": "0 results of unknown users",
+            "unknown": _md(["user", "results", "samples", "first", "last", "files"], [list(r) for r in rows[:50]]),
+        },
+    )
+
+
+@asset_check(
+    asset="quarantine",
+    name="check_balance_quarantine_rows",
+    blocking=False,
+    description=("For every dataset in the ledger ingested_files: rows read = rows kept + rows quarantined "
+                 "(in total and file by file), and the ledger's quarantined count equals the rows in the "
+                 "quarantine table. Threshold: 0 unbalanced datasets. Severity ERROR (a row was silently "
+                 "dropped or counted twice; contract section 2)."),
+)
+@_reports_errors
+def check_balance_quarantine_rows(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+    with warehouse(duckdb) as con:
+        rows = con.execute(sql("check_balance_quarantine_rows")).fetchall()
+    unbalanced = [r for r in rows if not (r[7] and r[8])]
+    table = [[d, files, read, kept, quar, stored, bad_files, "yes" if bal else "NO", "yes" if match else "NO"]
+             for d, files, read, kept, quar, bad_files, stored, bal, match in rows]
+    return AssetCheckResult(
+        passed=not unbalanced,
+        severity=ERROR,
+        description=(f"{len(unbalanced)} dataset(s) out of balance: " + ", ".join(r[0] for r in unbalanced)
+                     if unbalanced else None),
+        metadata={
+            "datasets_checked": len(rows),
+            "datasets_unbalanced": len(unbalanced),
+            "rows_read": int(sum(r[2] for r in rows)),
+            "rows_kept": int(sum(r[3] for r in rows)),
+            "rows_quarantined": int(sum(r[4] for r in rows)),
+            "threshold": "0 unbalanced datasets",
+            "balance": _md(["dataset", "files", "read", "kept", "quarantined (ledger)", "quarantine rows",
+                            "unbalanced files", "read = kept + quarantined", "ledger = quarantine table"],
+                           table),
+        },
+    )
