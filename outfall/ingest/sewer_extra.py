@@ -1,0 +1,137 @@
+"""The sewer administrator's enforcement input folders (docs/inputs-sewer.md),
+declared for the ingestion engine: reports, accidental_discharges,
+grease_traps and pumpouts.
+
+Importing this module registers the datasets in ``outfall.ingest.datasets.DATASETS``;
+``assets/enforcement.py`` builds their ingestion assets with
+``assets.ingest.build_ingest_asset``. Their tables are created by
+``sql/create_enforcement_tables.sql``. Every folder is optional: an absent
+folder means "no such data" and its table stays empty.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from outfall.ingest.datasets import Column, Dataset, register
+
+# Report types, with the spellings a clerk may use. `periodic` is the Part 2
+# periodic report (at intervals not exceeding six months); `slug` the written
+# report after a slug discharge (40 CFR 403.8(f)(2)(vi)); `violation_notice`
+# the user's notice of a violation its own sampling found (40 CFR 403.12(g)(2));
+# the others are 40 CFR 403.12 reports that count for SNC when late.
+REPORT_TYPES: dict[str, tuple[str, ...]] = {
+    "periodic": ("periodic report", "semiannual", "semi annual", "semiannual report", "six month",
+                 "six month report", "periodic compliance report", "pcr", "self monitoring report", "smr"),
+    "slug": ("slug report", "slug discharge", "slug discharge report", "slug notice"),
+    "violation_notice": ("violation notice", "24 hour notice", "24h notice", "noncompliance notice",
+                         "noncompliance notification", "notice of noncompliance"),
+    "baseline": ("baseline monitoring report", "bmr", "baseline report"),
+    "compliance_90_day": ("90 day compliance report", "90 day report", "90 day", "final compliance report"),
+    "compliance_schedule": ("compliance schedule", "compliance schedule report", "progress report"),
+    "other": ("other report",),
+}
+
+
+def _key(text: object) -> str:
+    key = re.sub(r"[\s_\-]+", " ", str(text).strip().lower())
+    return key.strip("() .")
+
+
+_REPORT_LOOKUP = {_key(name): name for name in REPORT_TYPES}
+_REPORT_LOOKUP.update({_key(s): name for name, syns in REPORT_TYPES.items() for s in syns})
+
+
+def canonical_report_type(text: object) -> str | None:
+    """'Semi-annual', 'PCR', 'periodic' -> 'periodic'; 'Slug report' -> 'slug'."""
+    return _REPORT_LOOKUP.get(_key(text))
+
+
+def _none(index) -> pd.Series:
+    return pd.Series("", index=index, dtype=object)
+
+
+def _add(reasons: pd.Series, mask: pd.Series, message: str) -> pd.Series:
+    mask = mask.fillna(False).astype(bool)
+    if mask.any():
+        reasons = reasons.copy()
+        reasons[mask] = reasons[mask].where(reasons[mask] == "", reasons[mask] + "; ") + message
+    return reasons
+
+
+def _finish_reports(frame: pd.DataFrame, raw: pd.DataFrame, ctx) -> tuple[pd.DataFrame, pd.Series]:
+    reasons = _none(frame.index)
+    both = frame["period_start"].notna() & frame["period_end"].notna()
+    backwards = pd.Series(False, index=frame.index)
+    if both.any():
+        backwards[both] = [e < s for s, e in zip(frame.loc[both, "period_start"], frame.loc[both, "period_end"])]
+    reasons = _add(reasons, backwards, "period_end is before period_start")
+    reasons = _add(reasons, (frame["report_type"] == "periodic") & frame["due_date"].isna(),
+                   "a periodic report needs its due_date (ch. 253 Part 2: at intervals not exceeding six months)")
+    return frame, reasons
+
+
+def _finish_accidental(frame: pd.DataFrame, raw: pd.DataFrame, ctx) -> tuple[pd.DataFrame, pd.Series]:
+    reasons = _none(frame.index)
+    occurred, notified = frame["occurred_at"], frame["notified_at"]
+    reasons = _add(reasons, occurred.notna() & notified.notna() & (notified < occurred),
+                   "notified_at is before occurred_at")
+    return frame, reasons
+
+
+def _finish_grease_traps(frame: pd.DataFrame, raw: pd.DataFrame, ctx) -> tuple[pd.DataFrame, pd.Series]:
+    reasons = _none(frame.index)
+    reasons = _add(reasons, frame["user_id"].isna() & frame["parcel_id"].isna(),
+                   "a grease trap needs user_id or parcel_id (whose premises it serves)")
+    interval = frame["pumpout_interval_days"]
+    reasons = _add(reasons, interval.notna() & (interval.astype(float) < 1),
+                   "pumpout_interval_days must be at least 1")
+    return frame, reasons
+
+
+ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
+    register(Dataset(
+        "reports",
+        (Column("user_id", required=True),
+         Column("report_type", "enum", required=True, canonical=canonical_report_type,
+                allowed=", ".join(REPORT_TYPES)),
+         Column("period_start", "date"), Column("period_end", "date"), Column("due_date", "date"),
+         Column("received_on", "date")),
+        key=("user_id", "report_type", "period_start", "period_end", "due_date"), finish=_finish_reports,
+        group="sewer_administrator",
+        description="Reports due from industrial users and when they came in: periodic reports (ch. 253 Part 2, "
+                    "at intervals not exceeding six months), slug reports (40 CFR 403.8(f)(2)(vi)), "
+                    "24-hour violation notices (40 CFR 403.12(g)(2)) and other 40 CFR 403.12 reports.",
+    )),
+    register(Dataset(
+        "accidental_discharges",
+        (Column("user_id", required=True), Column("occurred_at", "timestamp", required=True),
+         Column("notified_at", "timestamp"), Column("statement_received_on", "date"), Column("description")),
+        key=("user_id", "occurred_at"), finish=_finish_accidental, timestamp_groups=("user_id",),
+        group="sewer_administrator",
+        description="Accidental discharges, the user's notification and its written statement "
+                    "(ch. 253 Part 2: a detailed written statement within 15 days).",
+    )),
+    register(Dataset(
+        "grease_traps",
+        (Column("trap_id", required=True), Column("user_id"), Column("parcel_id"),
+         Column("establishment", required=True), Column("address"),
+         Column("pumpout_interval_days", "integer", required=True, nonnegative=True),
+         Column("set_on", "date", required=True)),
+        key=("trap_id", "set_on"), finish=_finish_grease_traps, group="sewer_administrator",
+        description="Grease interceptors and the cleaning and pumping frequency the administrator set for each "
+                    "establishment (ch. 253 Part 2, grease, oil and sand interceptors); a new set_on row changes "
+                    "the frequency from that day.",
+    )),
+    register(Dataset(
+        "pumpouts",
+        (Column("trap_id", required=True), Column("pumped_on", "date", required=True),
+         Column("hauler"), Column("invoice_no")),
+        key=("trap_id", "pumped_on"), group="sewer_administrator",
+        description="Grease trap pump-outs from the scavengers' receipted invoices (ch. 253 Part 2).",
+    )),
+)
+
+ENFORCEMENT_DATASET_NAMES = tuple(ds.name for ds in ENFORCEMENT_DATASETS)

@@ -1,0 +1,109 @@
+-- Tables of the sewer administrator's enforcement (issue 6: assets/enforcement.py),
+-- created if missing. ensure_schema runs this file after sql/create_tables.sql;
+-- the contract's snc_determinations is created there.
+
+-- Input folders (docs/inputs-sewer.md), loaded by the ingestion engine like the
+-- contract's inputs: canonical values plus provenance.
+
+CREATE TABLE IF NOT EXISTS reports (
+    user_id VARCHAR, report_type VARCHAR, period_start DATE, period_end DATE, due_date DATE,
+    received_on DATE,               -- NULL: not received
+    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS accidental_discharges (
+    user_id VARCHAR, occurred_at TIMESTAMPTZ,
+    notified_at TIMESTAMPTZ,        -- NULL: no notification recorded
+    statement_received_on DATE,     -- NULL: no written statement yet
+    description VARCHAR,
+    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS grease_traps (
+    trap_id VARCHAR, user_id VARCHAR, parcel_id VARCHAR, establishment VARCHAR, address VARCHAR,
+    pumpout_interval_days INTEGER, set_on DATE,
+    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS pumpouts (
+    trap_id VARCHAR, pumped_on DATE, hauler VARCHAR, invoice_no VARCHAR,
+    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
+);
+
+-- Outputs. Every user-facing row names its rule (citation from rules/woodbury.yaml).
+
+-- One notice of violation per sample result that breaks a per-sample limit
+-- (ch. 253 Part 2 enforcement: certified mail, at most 30 days to correct),
+-- with its follow-up as of --as-of and the § 253-55 A penalty.
+CREATE TABLE IF NOT EXISTS sewer_notices (
+    notice_id VARCHAR, user_id VARCHAR, name VARCHAR, address VARCHAR, permit_no VARCHAR,
+    sample_id VARCHAR, parameter VARCHAR, collected_at TIMESTAMPTZ, collected_date DATE,
+    sample_type VARCHAR, value DOUBLE, unit VARCHAR, limit_value DOUBLE, limit_type VARCHAR,
+    limit_source VARCHAR, violation_rule VARCHAR,
+    issued_on DATE, mailing VARCHAR, correction_days INTEGER, correct_by DATE,
+    next_sample_id VARCHAR, next_collected_date DATE, next_value DOUBLE, next_outcome VARCHAR,
+    corrected_on DATE,              -- the first later compliant result (by --as-of)
+    status VARCHAR,                 -- corrected | corrected_late | not_corrected | pending | overdue
+    corrected_in_time BOOLEAN,      -- NULL while pending
+    violation_days INTEGER,         -- the day of the violation + days past the period uncorrected
+    fine_max_usd DECIMAL(12,2), civil_penalty_max_usd DECIMAL(12,2), max_penalty_usd DECIMAL(12,2),
+    as_of DATE, letter_file VARCHAR, rule VARCHAR, penalty_rule VARCHAR
+);
+
+-- The deadlines engine: one row per obligation.
+CREATE TABLE IF NOT EXISTS obligations (
+    user_id VARCHAR, obligation VARCHAR, rule VARCHAR, trigger_date DATE, due DATE,
+    satisfied_on DATE,              -- NULL: not satisfied by --as-of
+    status VARCHAR,                 -- met | late | open | overdue
+    days_late INTEGER, reference VARCHAR, detail VARCHAR, as_of DATE
+);
+
+-- SNC arithmetic of every user, parameter and six-month period (met or not).
+CREATE TABLE IF NOT EXISTS snc_evaluations (
+    user_id VARCHAR, period_start DATE, period_end DATE, parameter VARCHAR,
+    measurements INTEGER, violations INTEGER, trc_results INTEGER,   -- trc_results NULL: never judged by TRC
+    chronic_pct_needed DOUBLE, trc_pct_needed DOUBLE, trc_factor DOUBLE,
+    chronic BOOLEAN, trc BOOLEAN, period_closed BOOLEAN, rule VARCHAR
+);
+
+-- The annual list of users in significant noncompliance, one row per year covered and user.
+CREATE TABLE IF NOT EXISTS snc_publication (
+    year INTEGER, user_id VARCHAR, name VARCHAR, address VARCHAR, permit_no VARCHAR,
+    criteria VARCHAR, parameters VARCHAR, periods VARCHAR, determinations INTEGER,
+    year_closed BOOLEAN, letter_file VARCHAR, rule VARCHAR
+);
+
+-- Surcharges for wastes stronger than the Part 2 limits, per user, month and parameter.
+CREATE TABLE IF NOT EXISTS surcharges (
+    user_id VARCHAR, name VARCHAR, period_start DATE, period_end DATE, parameter VARCHAR,
+    samples INTEGER, nondetects INTEGER, sample_type VARCHAR, concentration_mgl DOUBLE,
+    limit_mgl DOUBLE, excess_mgl DOUBLE,
+    flow_mg DOUBLE, flow_source VARCHAR,   -- meter | permit | none
+    flow_readings INTEGER, flow_mean_gpm DOUBLE,
+    pounds DOUBLE, rate_usd_per_lb DECIMAL(12,4), amount_usd DECIMAL(12,2),
+    period_closed BOOLEAN, rule VARCHAR
+);
+
+-- The samples each surcharge used.
+CREATE TABLE IF NOT EXISTS surcharge_samples (
+    user_id VARCHAR, period_start DATE, parameter VARCHAR, sample_id VARCHAR, collected_at TIMESTAMPTZ,
+    collected_date DATE, sample_type VARCHAR, value DOUBLE, nondetect BOOLEAN, value_used DOUBLE,
+    unit VARCHAR, rule VARCHAR
+);
+
+-- Grease interceptors: the frequency in force, the last pump-out, the next due.
+CREATE TABLE IF NOT EXISTS grease_trap_status (
+    trap_id VARCHAR, user_id VARCHAR, parcel_id VARCHAR, establishment VARCHAR, address VARCHAR,
+    pumpout_interval_days INTEGER, set_on DATE, pumpouts INTEGER, last_pumped_on DATE, next_due DATE,
+    status VARCHAR,                 -- current | overdue
+    days_overdue INTEGER, late_pumpouts INTEGER, pumpouts_without_invoice INTEGER,
+    as_of DATE, rule VARCHAR
+);
+
+-- Orders directing compliance, one per trap whose pump-out is overdue.
+CREATE TABLE IF NOT EXISTS grease_orders (
+    order_id VARCHAR, trap_id VARCHAR, user_id VARCHAR, parcel_id VARCHAR, establishment VARCHAR,
+    address VARCHAR, pumpout_interval_days INTEGER, last_pumped_on DATE, missed_due DATE,
+    days_overdue INTEGER, issued_on DATE, comply_by DATE, directive VARCHAR, letter_file VARCHAR,
+    rule VARCHAR
+);

@@ -1,0 +1,99 @@
+-- Tables of the sewer administrator's compliance core (assets/sewer.py), beside
+-- the contract's discharge_violations, slug_events and infiltration_results
+-- (sql/create_tables.sql). Created if missing (idempotent).
+
+-- The jurisdiction's per-sample and statistic limits as applied (rules file:
+-- discharge_limits and table_7_1), one row per limit entry.
+CREATE TABLE IF NOT EXISTS discharge_limit_defaults (
+    parameter VARCHAR, limit_type VARCHAR, value DOUBLE, unit VARCHAR,
+    effective_from DATE, effective_to DATE, source VARCHAR, rule VARCHAR,
+    rules_version VARCHAR
+);
+
+-- Every lab result compared with every per-sample limit (max, min) that
+-- applies to it: compliant, violation or inconclusive.
+CREATE TABLE IF NOT EXISTS discharge_evaluations (
+    user_id VARCHAR, sample_id VARCHAR, parameter VARCHAR, collected_at TIMESTAMPTZ,
+    collected_date DATE, sample_type VARCHAR, value DOUBLE, nondetect BOOLEAN, qualifier VARCHAR,
+    unit VARCHAR, limit_value DOUBLE, limit_type VARCHAR, limit_source VARCHAR, rule VARCHAR,
+    outcome VARCHAR, exceedance_ratio DOUBLE
+);
+
+-- Non-detects whose detection value is above a maximum limit (or, against a
+-- minimum, above it): neither compliant nor a violation.
+CREATE TABLE IF NOT EXISTS inconclusive_results (
+    user_id VARCHAR, sample_id VARCHAR, parameter VARCHAR, collected_at TIMESTAMPTZ,
+    detection_value DOUBLE, qualifier VARCHAR, unit VARCHAR, limit_value DOUBLE, limit_type VARCHAR,
+    limit_source VARCHAR, reason VARCHAR, rule VARCHAR
+);
+
+-- Results of a parameter with no limit of any type in effect: "no limit defined".
+CREATE TABLE IF NOT EXISTS unlimited_results (
+    user_id VARCHAR, sample_id VARCHAR, parameter VARCHAR, collected_at TIMESTAMPTZ,
+    collected_date DATE, sample_type VARCHAR, value DOUBLE, nondetect BOOLEAN, unit VARCHAR,
+    reason VARCHAR, rule VARCHAR
+);
+
+-- Non-detect averaging policy as applied, per parameter ('*' = default).
+CREATE TABLE IF NOT EXISTS nondetect_policies (
+    parameter VARCHAR, policy VARCHAR, rule VARCHAR
+);
+
+-- Daily-maximum and monthly-average limits: every period judged.
+CREATE TABLE IF NOT EXISTS statistic_results (
+    user_id VARCHAR, parameter VARCHAR, statistic VARCHAR, period_start DATE, period_end DATE,
+    value DOUBLE, limit_value DOUBLE, unit VARCHAR, samples INTEGER, nondetects INTEGER,
+    nondetect_policy VARCHAR, limit_source VARCHAR, passes BOOLEAN, exceedance_ratio DOUBLE,
+    rule VARCHAR
+);
+
+-- The periods that break their limit (strictly above it).
+CREATE TABLE IF NOT EXISTS statistic_violations (
+    user_id VARCHAR, parameter VARCHAR, statistic VARCHAR, period_start DATE, period_end DATE,
+    value DOUBLE, limit_value DOUBLE, unit VARCHAR, samples INTEGER, nondetects INTEGER,
+    nondetect_policy VARCHAR, limit_source VARCHAR, exceedance_ratio DOUBLE, rule VARCHAR
+);
+
+-- Slug detection state, kept between runs so that appended days are judged
+-- without re-reading the whole history: per user, constituent and local day
+-- the daily mean, the day's reading spacing and the baseline / threshold.
+CREATE TABLE IF NOT EXISTS slug_daily_stats (
+    user_id VARCHAR, constituent VARCHAR, local_day DATE, readings BIGINT, sum_value DOUBLE,
+    mean_value DOUBLE, max_value DOUBLE, first_ts TIMESTAMPTZ, last_ts TIMESTAMPTZ,
+    spacing_s DOUBLE, prior_days INTEGER, baseline DOUBLE, baseline_source VARCHAR, threshold DOUBLE
+);
+
+-- The usual reading interval of each user and constituent (seconds).
+CREATE TABLE IF NOT EXISTS slug_intervals (
+    user_id VARCHAR, constituent VARCHAR, interval_s DOUBLE, days INTEGER
+);
+
+-- What the last slug detection saw of the flow table (for incremental runs):
+-- its rows, newest reading, newest load time (loaded_at, as in the input
+-- tables) and the fingerprint of the rules and permit flows it used.
+CREATE TABLE IF NOT EXISTS slug_state (
+    flow_rows BIGINT, flow_max_ts TIMESTAMPTZ, loaded_at TIMESTAMPTZ,
+    fingerprint VARCHAR, mode VARCHAR, detected_from DATE
+);
+
+-- Users and constituents with days whose readings could not be judged.
+CREATE TABLE IF NOT EXISTS slug_baseline_gaps (
+    user_id VARCHAR, constituent VARCHAR, days_lacking INTEGER, first_day DATE, last_day DATE,
+    readings_not_judged BIGINT, reason VARCHAR, rule VARCHAR
+);
+
+-- Infiltration tests that fail: the finding, with the section of the law.
+CREATE TABLE IF NOT EXISTS infiltration_findings (
+    section_id VARCHAR, test_date DATE, measured_gpd DOUBLE, allowable_gpd DOUBLE,
+    excess_gpd DOUBLE, gpimd DOUBLE, finding VARCHAR, rule VARCHAR
+);
+
+-- Per industrial user and month (local): what was sampled and found.
+CREATE TABLE IF NOT EXISTS compliance_summary (
+    user_id VARCHAR, name VARCHAR, month DATE, samples_taken INTEGER, results INTEGER,
+    parameters_evaluated INTEGER, violations INTEGER, statistic_violations INTEGER,
+    inconclusive INTEGER, unlimited_results INTEGER, slugs INTEGER, flow_readings BIGINT,
+    worst_exceedance_ratio DOUBLE, worst_parameter VARCHAR, violations_year_to_date INTEGER,
+    permit_no VARCHAR, permit_expires DATE, days_left INTEGER, permit_expiry_flag BOOLEAN,
+    permit_status VARCHAR, as_of DATE, rule VARCHAR
+);

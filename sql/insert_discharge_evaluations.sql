@@ -1,0 +1,59 @@
+-- Every lab result against every per-sample limit (max, min) that applies to it
+-- (Woodbury ch. 253 Part 2; contract section 4).
+-- A permit limit (special agreement, table permit_limits) of the user in effect
+-- on the sample's local date replaces the default of the same parameter and
+-- limit type (rules: discharge_limit_defaults); of several, the latest
+-- effective_from, then the stricter. "In excess of" is strictly greater; a
+-- non-detect <X is compliant with a maximum when X <= limit, else inconclusive.
+-- Parameters: $permit_citation (rule text of a permit limit with no basis).
+INSERT INTO discharge_evaluations BY NAME
+WITH results AS (
+    SELECT rowid AS rid, user_id, sample_id, parameter, lower(parameter) AS pkey, collected_at,
+           coalesce(collected_date, collected_at::DATE) AS collected_date, sample_type,
+           result AS value, coalesce(nondetect, false) AS nondetect, qualifier, unit
+    FROM lab_results
+),
+permits AS (
+    SELECT user_id, arg_max(permit_no, coalesce(permit_effective, DATE '0001-01-01')) AS permit_no
+    FROM industrial_users GROUP BY user_id
+),
+limits AS (
+    SELECT pl.user_id, lower(pl.parameter) AS pkey, pl.limit_type, pl.value AS limit_value,
+           pl.effective_from, pl.effective_to, 1 AS priority, 'permit' AS limit_source,
+           coalesce(nullif(trim(pl.basis), ''), $permit_citation)
+               || coalesce(' (permit ' || p.permit_no || ')', '') AS rule
+    FROM permit_limits pl LEFT JOIN permits p USING (user_id)
+    WHERE pl.limit_type IN ('max', 'min') AND pl.value IS NOT NULL
+    UNION ALL
+    SELECT NULL, lower(parameter), limit_type, value, effective_from, effective_to, 2, source, rule
+    FROM discharge_limit_defaults
+    WHERE limit_type IN ('max', 'min')
+),
+candidates AS (
+    SELECT r.*, l.limit_type, l.limit_value, l.limit_source, l.rule,
+           row_number() OVER (
+               PARTITION BY r.rid, l.limit_type
+               ORDER BY l.priority, l.effective_from DESC NULLS LAST,
+                        CASE WHEN l.limit_type = 'max' THEN l.limit_value ELSE -l.limit_value END
+           ) AS pick
+    FROM results r
+    JOIN limits l
+      ON l.pkey = r.pkey
+     AND (l.user_id IS NULL OR l.user_id = r.user_id)
+     AND (l.effective_from IS NULL OR l.effective_from <= r.collected_date)
+     AND (l.effective_to IS NULL OR r.collected_date <= l.effective_to)
+)
+SELECT user_id, sample_id, parameter, collected_at, collected_date, sample_type, value, nondetect,
+       qualifier, unit, limit_value, limit_type, limit_source, rule,
+       CASE
+           WHEN value IS NULL THEN 'inconclusive'
+           WHEN nondetect AND limit_type = 'max' THEN CASE WHEN value <= limit_value THEN 'compliant' ELSE 'inconclusive' END
+           WHEN nondetect THEN CASE WHEN value <= limit_value THEN 'violation' ELSE 'inconclusive' END
+           WHEN limit_type = 'max' THEN CASE WHEN value > limit_value THEN 'violation' ELSE 'compliant' END
+           ELSE CASE WHEN value < limit_value THEN 'violation' ELSE 'compliant' END
+       END AS outcome,
+       CASE WHEN limit_type = 'max' THEN value / nullif(limit_value, 0)
+            ELSE limit_value / nullif(value, 0) END AS exceedance_ratio
+FROM candidates
+WHERE pick = 1
+ORDER BY user_id, collected_at, sample_id, parameter, limit_type

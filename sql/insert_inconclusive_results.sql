@@ -1,0 +1,15 @@
+-- Non-detects that can be judged neither compliant nor in violation.
+-- Parameters: $inconclusive_citation.
+INSERT INTO inconclusive_results BY NAME
+SELECT user_id, sample_id, parameter, collected_at, value AS detection_value,
+       coalesce(qualifier, CASE WHEN nondetect THEN '<' END) AS qualifier, unit, limit_value, limit_type,
+       limit_source,
+       CASE
+           WHEN value IS NULL THEN 'no result value (non-detect without a detection value)'
+           WHEN limit_type = 'max' THEN 'non-detect whose detection value is above the maximum limit'
+           ELSE 'non-detect whose detection value is above the minimum limit'
+       END AS reason,
+       $inconclusive_citation || '; limit: ' || rule AS rule
+FROM discharge_evaluations
+WHERE outcome = 'inconclusive'
+ORDER BY user_id, collected_at, sample_id, parameter, limit_type
