@@ -62,7 +62,7 @@ def snapshot(db: Path, tables) -> dict[str, list]:
         for table in tables:
             cols = [c for (c,) in con.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
-                [table]).fetchall() if c not in ("loaded_at", "quarantined_at", "superseded_at")]
+                [table]).fetchall() if c not in ("loaded_at", "quarantined_at", "superseded_at", "run_at")]
             select = ", ".join(f'"{c}"' for c in cols)
             out[table] = sorted(map(repr, con.execute(f'SELECT {select} FROM "{table}"').fetchall()))
         return out

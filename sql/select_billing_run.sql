@@ -1,0 +1,2 @@
+-- One billing run's record.
+SELECT * FROM billing_runs WHERE run_id = $run_id;
