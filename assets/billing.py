@@ -2,8 +2,7 @@
 
 Assets:
 - ``sewer_budget``: the input folder ``sewer_budget/`` (year, district,
-  component, amount), read by the project's ingestion engine like every
-  contract dataset (ledger, quarantine, supersede on re-send).
+  component, amount), declared in :mod:`outfall.ingest.billing_extra`.
 - ``sewer_bills`` (with ``billing_runs``, ``billing_run_totals``, ``bill_changes``,
   ``billing_summary``): one bill per parcel and billing year, written in ONE
   transaction. The unit rules are the rules file's ``sewer_units`` section,
@@ -39,10 +38,8 @@ from dagster import (AssetCheckResult, AssetCheckSeverity, AssetExecutionContext
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_BILLING, table_result, warehouse
-from assets.ingest import build_ingest_asset
 from outfall import vocab
 from outfall.billing_export import export_register, register_csv_bytes, sha256_hex, table_sha256
-from outfall.ingest.datasets import Column, Dataset, map_unique, register
 from outfall.law.billing import (COMPONENTS, PARCEL_FIELDS, BillingInputError, BudgetRateError, ParcelUnits,
                                  amount, budget_rate, fields_read, missing_rate_message, units_for_parcel)
 from outfall.resources import OutfallSettings
@@ -53,50 +50,9 @@ JURISDICTION = "woodbury"
 BILLING_TABLES = ("sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary")
 GENESIS_HASH = "0" * 64
 
-# ---------------------------------------------------------------------------
-# sewer_budget: an input folder of the billing area, read by the ingestion engine
+# sewer_budget is an input folder registered in outfall/ingest/billing_extra.py;
+# assets/ingest.py builds its ingestion asset with every other dataset's.
 
-_CENT = Decimal("0.01")
-_MAX_MONEY = Decimal("10000000000")  # DECIMAL(12,2)
-
-
-def _budget_amount_text(text: str) -> str:
-    """'1,234.5' -> '1234.50'; '' when not a whole number of cents or too large."""
-    try:
-        value = Decimal(str(text).strip().replace(",", "").lstrip("$"))
-    except ArithmeticError:
-        return ""
-    if not value.is_finite() or value != value.quantize(_CENT) or abs(value) >= _MAX_MONEY:
-        return ""
-    return str(value.quantize(_CENT))
-
-
-def _finish_sewer_budget(frame: pd.DataFrame, raw: pd.DataFrame, ctx) -> tuple[pd.DataFrame, pd.Series]:
-    # Keep the amount as exact decimal text (DECIMAL(12,2) in the table), not a float.
-    parsed = frame["amount"].notna()
-    text = map_unique(raw["amount"].astype(str), _budget_amount_text)
-    bad = parsed & (text == "")
-    reasons = pd.Series("", index=frame.index, dtype=object)
-    reasons[bad] = ("amount '" + raw["amount"].astype(str).str.strip()
-                    + "' is not a whole number of cents below 10,000,000,000")[bad]
-    frame["amount"] = text.where(parsed & ~bad, None)
-    return frame, reasons
-
-
-SEWER_BUDGET = register(Dataset(
-    "sewer_budget",
-    (Column("year", "integer", required=True),
-     Column("district", "enum", required=True, canonical=vocab.canonical_district,
-            allowed=", ".join(vocab.DISTRICTS)),
-     Column("component", "enum", required=True, canonical=vocab.canonical_component,
-            allowed=", ".join(vocab.COMPONENTS)),
-     Column("amount", "number", required=True, nonnegative=True)),
-    key=("year", "district", "component"), finish=_finish_sewer_budget, group="billing",
-    description="A district's budget (USD) for one component and billing year; a rate not adopted in "
-                "sewer_rates is this budget divided by the component's total units in the district.",
-))
-
-sewer_budget = build_ingest_asset(SEWER_BUDGET)
 
 
 # ---------------------------------------------------------------------------

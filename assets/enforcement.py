@@ -43,8 +43,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, table_result, warehouse
-from assets.ingest import build_ingest_asset
+from assets.common import GROUP_SEWER, letters_dir, table_result, warehouse
 from outfall.ingest.datasets import DATASETS
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
 from outfall.law import enforcement as law
@@ -98,7 +97,6 @@ STATUS_LABELS = {
 }
 
 # The enforcement input folders: ingestion assets (asset key = table name).
-enforcement_ingest_assets = [build_ingest_asset(DATASETS[name]) for name in ENFORCEMENT_DATASET_NAMES]
 
 
 # ---------------------------------------------------------------- helpers
@@ -125,16 +123,8 @@ def _reading_citation(rules: Rules, name: str) -> str:
 
 
 def letters_folder(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
-    """``<dashboards>/letters/sewer``: dashboards = settings.dashboards_dir, else a
-    ``dashboards`` folder beside the warehouse file (None for an in-memory warehouse)."""
-    if settings.dashboards_dir:
-        base = Path(settings.dashboards_dir)
-    else:
-        database = str(getattr(duckdb, "database", "") or "")
-        if not database or database.startswith(":memory:") or database.startswith("md:"):
-            return None
-        base = Path(database).expanduser().resolve().parent / "dashboards"
-    return base / "letters" / "sewer"
+    """``<dashboards>/letters/sewer`` (None for an in-memory warehouse)."""
+    return letters_dir(duckdb, settings, "sewer")
 
 
 def _records(con: duckdb.DuckDBPyConnection, name: str, params: Any = None) -> list[dict]:

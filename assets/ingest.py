@@ -12,8 +12,9 @@ from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, 
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_INGEST, warehouse
-from outfall.ingest.datasets import DATASETS, Context, Dataset
+from outfall.ingest.datasets import Context, Dataset
 from outfall.ingest.engine import DatasetReport, ingest_dataset
+from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
 from outfall.warehouse import count, preview_markdown, transaction
@@ -70,16 +71,15 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
     return _ingest
 
 
-CONTRACT_DATASETS = ("industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests",
-                     "parcels", "sewer_rates", "sites", "inspections", "rainfall")
-
-ingest_assets = [build_ingest_asset(DATASETS[name]) for name in CONTRACT_DATASETS]
+# One ingestion asset per input folder: the contract's and the areas' own.
+ingest_assets = [build_ingest_asset(ds) for ds in all_datasets().values()]
+INPUT_DATASETS = tuple(all_datasets())
 
 
 @asset(
     group_name=GROUP_INGEST,
     kinds={"duckdb"},
-    deps=list(CONTRACT_DATASETS),
+    deps=list(INPUT_DATASETS),
     description="Every rejected input row with the reason a clerk can act on (contract table `quarantine`). "
                 "Written by the ingestion assets; this asset reports it, by dataset and reason.",
 )
@@ -98,3 +98,11 @@ def quarantine(duckdb: DuckDBResource) -> MaterializeResult:
                 "| dataset | read | kept | quarantined | balanced |\n|---|---|---|---|---|\n" + (table or "| | | | | |")),
             "preview": MetadataValue.md(preview_markdown(con, "quarantine", 20)),
         })
+
+
+def ingest_asset(name: str) -> AssetsDefinition:
+    """The ingestion asset of one input dataset (for tests and selections)."""
+    for asset_def in ingest_assets:
+        if asset_def.key.to_user_string() == name:
+            return asset_def
+    raise KeyError(f"no ingestion asset for dataset '{name}'")

@@ -15,7 +15,8 @@ write the results (each asset all its tables in one transaction).
 - ``swppp_notices`` (+ ``swppp_stop_work_orders``, ``swppp_letters``): one
   notice of violation per finding with the six contents the law requires,
   the penalty range by prior convictions, and a printable HTML letter in
-  ``<dashboards_dir>/letters/`` (or ``letters/`` beside the warehouse file).
+  ``<dashboards>/letters/stormwater/`` (dashboards = settings.dashboards_dir or a
+  ``dashboards`` folder beside the warehouse file).
 - ``swppp_upcoming``: per active site, the next weekly inspection and any
   storm inspection due within 24 hours, and milestones of the coming week.
 
@@ -46,8 +47,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, table_result, warehouse
-from assets.ingest import build_ingest_asset
+from assets.common import GROUP_STORMWATER, letters_dir, table_result, warehouse
 from outfall import vocab
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
 from outfall.law import swppp as law
@@ -57,7 +57,6 @@ from outfall.rules import Rules, load_rules
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 # Ingestion assets of the officer's own input folders (asset key = table name).
-stormwater_ingest_assets = [build_ingest_asset(ds) for ds in STORMWATER_DATASETS]
 
 LETTER_PREFIX = "swppp_"
 NOTICE_TEMPLATE = "swppp_notice_of_violation.html"
@@ -347,17 +346,6 @@ def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> M
 # notices of violation, stop-work orders and their letters
 
 
-def letters_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
-    """<dashboards_dir>/letters, else a ``letters`` folder beside the warehouse file
-    (None for an in-memory warehouse)."""
-    if settings.dashboards_dir:
-        return Path(settings.dashboards_dir) / "letters"
-    database = str(getattr(duckdb, "database", "") or "")
-    if not database or database.startswith(":memory:") or database.startswith("md:"):
-        return None
-    return Path(database).expanduser().resolve().parent / "letters"
-
-
 def _letter_context(notice: dict, site: dict, r: Rules, as_of: dt.date) -> dict:
     sw = r.section("swppp")
     nov = sw.get("notice_of_violation") or {}
@@ -412,7 +400,7 @@ def _letter_context(notice: dict, site: dict, r: Rules, as_of: dt.date) -> dict:
 def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):
     as_of = settings.as_of_date()
     rules = _rules(settings)
-    folder = letters_dir(duckdb, settings)
+    folder = letters_dir(duckdb, settings, "stormwater")
     notices, orders, letters = [], [], []
     with warehouse(duckdb) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con)}

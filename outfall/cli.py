@@ -293,9 +293,13 @@ def cmd_demo(args) -> int:
 
 
 EXPORT_SKIP_PREFIXES = ("_",)
-INPUT_TABLES = {"industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests", "parcels",
-                "sewer_rates", "sites", "inspections", "rainfall", "ingested_files"}
-XLSX_MAX_ROWS = 1_048_575
+XLSX_MAX_ROWS = 100_000  # larger tables go to CSV only (the billing register has its own workbook)
+
+
+def input_tables() -> set[str]:
+    from outfall.ingest.registry import all_datasets
+
+    return set(all_datasets()) | {"ingested_files"}
 
 
 def export_all(warehouse: Path, out: Path) -> int:
@@ -311,7 +315,8 @@ def export_all(warehouse: Path, out: Path) -> int:
         tables = [r[0] for r in con.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' "
             "ORDER BY table_name").fetchall()]
-        tables = [t for t in tables if t not in INPUT_TABLES and not t.endswith("_history")
+        inputs = input_tables()
+        tables = [t for t in tables if t not in inputs and not t.endswith("_history")
                   and not t.startswith(EXPORT_SKIP_PREFIXES)]
         written = 0
         with pd.ExcelWriter(out / "outfall_tables.xlsx", engine="openpyxl") as xlsx:

@@ -19,8 +19,8 @@ from dagster_duckdb import DuckDBResource
 
 from assets.billing import (BillingError, bill, billing_exports, check_completeness_parcel_id,
                             check_integrity_run_hash, check_uniqueness_parcel_id, check_validity_total_usd,
-                            sewer_billing, sewer_budget, verify_run_chain)
-from assets.ingest import ingest_assets
+                            sewer_billing, verify_run_chain)
+from assets.ingest import ingest_asset, ingest_assets
 from outfall.billing_export import export_register, register_csv_bytes
 from outfall.rules import load_rules
 from outfall.warehouse import configure, count, ensure_schema, transaction
@@ -29,6 +29,7 @@ from tests.conftest import write
 RULES = load_rules("woodbury")
 T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.timezone.utc)
 INGEST = [a for a in ingest_assets if a.key.to_user_string() in ("parcels", "sewer_rates")]
+sewer_budget = ingest_asset("sewer_budget")
 BILLING = [sewer_budget, sewer_billing, billing_exports]
 CHECKS = [check_validity_total_usd, check_uniqueness_parcel_id, check_completeness_parcel_id, check_integrity_run_hash]
 

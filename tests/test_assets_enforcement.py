@@ -19,6 +19,8 @@ from dagster import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import enforcement as enf
+from assets.ingest import ingest_asset
+from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure, ensure_schema
 from tests.conftest import small_town, write
@@ -26,7 +28,8 @@ from tests.conftest import small_town, write
 AS_OF = "2026-06-30"
 NY = ZoneInfo("America/New_York")
 D = dt.date
-ALL = [*enf.enforcement_ingest_assets, enf.sewer_notices, enf.obligations, enf.snc_determinations,
+ENFORCEMENT_INGEST = [ingest_asset(name) for name in ENFORCEMENT_DATASET_NAMES]
+ALL = [*ENFORCEMENT_INGEST, enf.sewer_notices, enf.obligations, enf.snc_determinations,
        enf.snc_publication, enf.surcharges, enf.grease_trap_status]
 
 
@@ -167,7 +170,7 @@ def snc_fixture(tmp_path: Path) -> Path:
 
 def test_snc_determinations_at_each_boundary(tmp_path):
     data = snc_fixture(tmp_path)
-    result = run(tmp_path, data, [*enf.enforcement_ingest_assets, enf.snc_determinations, enf.snc_publication,
+    result = run(tmp_path, data, [*ENFORCEMENT_INGEST, enf.snc_determinations, enf.snc_publication,
                                   enf.check_validity_snc_determinations_pct], as_of=AS_OF)
     checks = result.get_asset_check_evaluations()
     assert [c.passed for c in checks] == [True]
@@ -199,7 +202,7 @@ def test_snc_determinations_at_each_boundary(tmp_path):
 
 def test_snc_publication_lists_each_user_once_per_year(tmp_path):
     data = snc_fixture(tmp_path)
-    run(tmp_path, data, [*enf.enforcement_ingest_assets, enf.snc_determinations, enf.snc_publication])
+    run(tmp_path, data, [*ENFORCEMENT_INGEST, enf.snc_determinations, enf.snc_publication])
     got = rows(tmp_path, "SELECT year, user_id, criteria, determinations, year_closed FROM snc_publication "
                          "ORDER BY user_id")
     assert [r[1] for r in got] == ["CHR66", "FLOAT", "H2", "LATE46", "OPEN46", "PH", "TRC33"]
@@ -325,7 +328,7 @@ def obligations_fixture(tmp_path: Path) -> Path:
 
 def test_obligations_deadlines(tmp_path):
     data = obligations_fixture(tmp_path)
-    run(tmp_path, data, [*enf.enforcement_ingest_assets, enf.obligations])
+    run(tmp_path, data, [*ENFORCEMENT_INGEST, enf.obligations])
     got = rows(tmp_path, "SELECT user_id, obligation, trigger_date, due, satisfied_on, status, days_late "
                          "FROM obligations ORDER BY user_id, obligation, due")
     assert got == [
@@ -418,7 +421,7 @@ def test_grease_trap_status_and_orders(tmp_path):
         GT-1,2026-04-29,Acme Septic,
         GT-2,2026-06-20,Acme Septic,INV-9
         """)
-    run(tmp_path, data, [*enf.enforcement_ingest_assets, enf.grease_trap_status])
+    run(tmp_path, data, [*ENFORCEMENT_INGEST, enf.grease_trap_status])
     status = rows(tmp_path, "SELECT trap_id, pumpout_interval_days, last_pumped_on, next_due, status, days_overdue, "
                             "pumpouts_without_invoice FROM grease_trap_status ORDER BY trap_id")
     assert status == [("GT-1", 60, D(2026, 4, 29), D(2026, 6, 28), "overdue", 2, 1),
@@ -445,7 +448,7 @@ def test_reports_folder_quarantines_bad_rows(tmp_path):
         U2,quarterly gossip,,,2026-07-31,
         U3,periodic,2026-06-30,2026-01-01,2026-07-31,
         """)
-    run(tmp_path, data, [*enf.enforcement_ingest_assets])
+    run(tmp_path, data, [*ENFORCEMENT_INGEST])
     reasons = [r[0] for r in rows(tmp_path, "SELECT reason FROM quarantine WHERE dataset = 'reports' "
                                             "ORDER BY row_number")]
     assert len(reasons) == 3
@@ -464,7 +467,7 @@ def test_end_to_end_with_the_compliance_core(tmp_path):
     data = small_town(tmp_path / "data")
     selected = [a for a in ingest.ingest_assets if a.key.to_user_string() in
                 ("industrial_users", "permit_limits", "lab_results", "flow")]
-    run(tmp_path, data, [*selected, sewer.discharge_violations, *enf.enforcement_ingest_assets, enf.sewer_notices,
+    run(tmp_path, data, [*selected, sewer.discharge_violations, *ENFORCEMENT_INGEST, enf.sewer_notices,
                          enf.snc_determinations, enf.obligations])
     violations = rows(tmp_path, "SELECT count(*) FROM discharge_violations")[0][0]
     assert violations > 0

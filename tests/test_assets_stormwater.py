@@ -11,13 +11,14 @@ from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets import stormwater as sw
+from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
 from outfall.resources import OutfallSettings
 from tests.conftest import write
 
 OUTPUTS = ["site_classification", "swppp_inspection_findings", "swppp_other_findings", "swppp_notices",
            "swppp_stop_work_orders", "swppp_letters", "swppp_upcoming"]
 ASSETS = ([a for a in ingest_assets.ingest_assets if a.key.path[-1] in ("sites", "inspections", "rainfall")]
-          + sw.stormwater_ingest_assets
+          + [ingest_assets.ingest_asset(ds.name) for ds in STORMWATER_DATASETS]
           + [sw.site_classification, sw.swppp_inspection_findings, sw.swppp_other_findings, sw.swppp_notices,
              sw.swppp_upcoming])
 CHECKS = [sw.check_validity_status, sw.check_completeness_rain_gauge, sw.check_completeness_notice_contents]
@@ -208,11 +209,11 @@ def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     wh.parent.mkdir()
     dash = tmp_path / "dash"
     run(data, wh, "2026-06-30", dashboards_dir=str(dash))
-    letters = sorted(p.name for p in (dash / "letters").glob("swppp_*.html"))
+    letters = sorted(p.name for p in (dash / "letters" / "stormwater").glob("swppp_*.html"))
     files = sorted(r[0] for r in rows(wh, "SELECT letter_file FROM swppp_notices")) + \
         sorted(r[0] for r in rows(wh, "SELECT letter_file FROM swppp_stop_work_orders"))
     assert letters == sorted(files) and len(letters) == 6    # 2 sites x (weekly + storm) + 2 stop-work
-    text = (dash / "letters" / files[0]).read_text()
+    text = (dash / "letters" / "stormwater" / files[0]).read_text()
     assert "<script>" not in text and "&lt;script&gt;x&lt;/script&gt; Sons" in text and "5 Oak &amp; Elm" in text
     stored = dict(rows(wh, "SELECT file_name, html FROM swppp_letters"))
     assert stored[files[0]] == text
@@ -224,13 +225,13 @@ def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     assert snapshot(wh) == before                                  # re-running changes nothing
 
     # Judged earlier, the storm is not yet a finding: its letters go away; without a
-    # dashboards folder the letters go beside the warehouse file.
+    # dashboards folder the letters go to dashboards/letters/stormwater beside the warehouse file.
     run(data, wh, "2026-05-20", dashboards_dir=str(dash))
-    assert sorted(p.name for p in (dash / "letters").glob("swppp_*.html")) == \
+    assert sorted(p.name for p in (dash / "letters" / "stormwater").glob("swppp_*.html")) == \
         sorted(r[0] for r in rows(wh, "SELECT file_name FROM swppp_letters"))
     assert rows(wh, "SELECT count(*) FROM swppp_notices WHERE finding = 'storm'")[0][0] == 0
     run(data, wh, "2026-06-30")
-    assert len(list((wh.parent / "letters").glob("swppp_*.html"))) == 6
+    assert len(list((wh.parent / "dashboards" / "letters" / "stormwater").glob("swppp_*.html"))) == 6
 
 
 def test_upcoming_week(tmp_path):

@@ -42,7 +42,7 @@ def parse_number(series: pd.Series, column: str) -> tuple[pd.Series, pd.Series]:
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
         values = series.astype(float)
         return values, _fail(pd.Series(False, index=series.index), "")
-    text = _text(series).str.replace(",", "", regex=False)
+    text = _text(series).str.replace(",", "", regex=False).str.replace(r"^\$\s*", "", regex=True)
     values = pd.to_numeric(text, errors="coerce")
     bad = values.isna() & ~blank(series)
     bad |= np.isinf(values.fillna(0))
