@@ -6,7 +6,7 @@ export PYTHONDONTWRITEBYTECODE :=
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_HOME := $(CURDIR)/.dagster_home
 
-.PHONY: setup demo test bench dev clean
+.PHONY: setup browser demo test bench dev clean
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,11 @@ setup: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/outfall demo --out demo_output
 
-test: $(STAMP)
+# Headless Chromium (Debian's package) for the dashboard browser test.
+browser:
+	sh scripts/install-chromium.sh
+
+test: $(STAMP) browser
 	$(VENV)/bin/python -m pytest -q
 
 bench: $(STAMP)

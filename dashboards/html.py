@@ -1,0 +1,529 @@
+"""Shared pieces of every dashboard page: escaping, the page shell, tables,
+KPI cards, notes and Plotly figures embedded as JSON and drawn by the page.
+
+Everything here is pure: values in, HTML text out. Text that may come from
+input files (names, addresses, notes, reasons, raw rows) always goes through
+``esc``; figures carry their text inside JSON that is made safe for a
+``<script>`` element (``script_json``) and Plotly draws it as text, not HTML.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+import plotly.io as pio
+
+PLOTLY_JS = "plotly.min.js"  # written once beside the pages (include_plotlyjs="directory" layout)
+
+PAGES = (  # (file, menu label)
+    ("index.html", "Overview"),
+    ("sewer.html", "Sewer administrator"),
+    ("stormwater.html", "Stormwater officer"),
+    ("billing.html", "Billing"),
+    ("quarantine.html", "Quarantined rows"),
+)
+
+# One palette for every page.
+COLORS = {
+    "result": "#2563eb",
+    "nondetect": "#6b7280",
+    "violation": "#dc2626",
+    "inconclusive": "#d97706",
+    "limit": "#991b1b",
+    "trend": "#94a3b8",
+    "flow": "#2563eb",
+    "slug": "#dc2626",
+    "slug_fill": "rgba(220,38,38,0.13)",
+    "gap_fill": "rgba(107,114,128,0.14)",
+    "baseline": "#047857",
+    "threshold": "#b45309",
+    "rain": "#93c5fd",
+    "storm": "#1d4ed8",
+    "late": "#d97706",
+    "overdue": "#dc2626",
+    "inspection": "#047857",
+    "active_fill": "rgba(16,185,129,0.07)",
+    "bond": "#1e3a8a",
+    "om": "#3b82f6",
+    "street_lateral": "#10b981",
+    "house_lateral": "#f59e0b",
+    "previous": "#cbd5e1",
+    "current": "#2563eb",
+}
+
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', Arial, sans-serif"
+
+
+# --------------------------------------------------------------------------- text
+
+
+def is_missing(value: Any) -> bool:
+    if value is None:
+        return True
+    if value is pd.NaT:
+        return True
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def esc(value: Any) -> str:
+    """HTML-escaped text of a value; blank for None/NaN/NaT."""
+    if is_missing(value):
+        return ""
+    return html.escape(str(value), quote=True)
+
+
+def fmt_date(value: Any) -> str:
+    if is_missing(value):
+        return ""
+    if isinstance(value, str):
+        return value[:10]
+    if isinstance(value, (pd.Timestamp, dt.datetime)):
+        return value.strftime("%Y-%m-%d")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def fmt_datetime(value: Any) -> str:
+    """Local wall-clock time, minutes (timestamps are shown in America/New_York)."""
+    if is_missing(value):
+        return ""
+    ts = pd.Timestamp(value)
+    if ts.tzinfo is not None:
+        ts = ts.tz_convert("America/New_York")
+    return ts.strftime("%Y-%m-%d %H:%M")
+
+
+def fmt_num(value: Any, digits: int = 0) -> str:
+    if is_missing(value):
+        return ""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"{number:,.{digits}f}"
+
+
+def fmt_usd(value: Any) -> str:
+    if is_missing(value):
+        return ""
+    number = float(value)
+    sign = "-" if number < 0 else ""
+    return f"{sign}${abs(number):,.2f}"
+
+
+def fmt_signed_usd(value: Any) -> str:
+    if is_missing(value):
+        return ""
+    number = float(value)
+    return ("+" if number > 0 else "") + fmt_usd(number)
+
+
+def fmt_pct(value: Any, digits: int = 1) -> str:
+    if is_missing(value):
+        return ""
+    number = float(value)
+    return ("+" if number > 0 else "") + f"{number:.{digits}f}%"
+
+
+def short_rule(rule: Any, limit: int = 70) -> str:
+    """A short label of a citation for chart annotations (the full text goes in hovers).
+
+    "Woodbury Code ch. 253 Part 2, discharges ..., (a): BOD in excess of 240 mg/l"
+    -> "Woodbury ch. 253 Part 2, discharges ..., (a)".
+    """
+    if is_missing(rule):
+        return ""
+    text = str(rule).strip().replace(" Code ", " ", 1)
+    head = text.split(":", 1)[0].strip()
+    if len(head) > limit:
+        parts = head.split(", ")
+        short = f"{parts[0]}, …, {parts[-1]}" if len(parts) >= 3 else ""
+        head = short if short and len(short) <= limit else head[: limit - 1].rstrip(" ,;") + "…"
+    return head
+
+
+def slug(value: Any) -> str:
+    """An HTML id fragment: letters, digits, '-' and '_' only."""
+    out = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in str(value))
+    return out.strip("-") or "x"
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (pd.Timestamp, dt.datetime)):
+        return value.strftime("%Y-%m-%d %H:%M")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if hasattr(value, "item"):  # numpy scalars
+        item = value.item()
+        if isinstance(item, float) and not math.isfinite(item):
+            return None
+        return item
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return str(value)
+
+
+def script_json(obj: Any) -> str:
+    """JSON text safe inside a <script> element (no '</script>', no '<!--'); NaN is refused
+    (JSON.parse would fail on it): figures carry None for gaps."""
+    text = obj if isinstance(obj, str) else json.dumps(obj, separators=(",", ":"), default=_json_default,
+                                                       allow_nan=False, ensure_ascii=False)
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def note(text: str, kind: str = "info") -> str:
+    """A boxed note; ``text`` is HTML (escape any data in it first)."""
+    return f'<p class="note note-{kind}">{text}</p>'
+
+
+def no_data(table: str, present: bool | None, what: str = "") -> str:
+    """The "no data yet" note for a table that is missing (present=False) or empty."""
+    if present is False:
+        why = f"table <code>{esc(table)}</code> does not exist yet (its asset has not run)"
+    else:
+        why = f"table <code>{esc(table)}</code> has no rows yet"
+    lead = f"{esc(what)}: " if what else ""
+    return note(f"<strong>No data yet.</strong> {lead}{why}.", "empty")
+
+
+@dataclass
+class Kpi:
+    label: str
+    value: str
+    detail: str = ""
+    tone: str = ""  # "", "bad", "warn", "good"
+    href: str = ""
+
+
+def kpis(cards: Sequence[Kpi]) -> str:
+    parts = []
+    for c in cards:
+        inner = (f'<div class="kpi-value">{esc(c.value)}</div><div class="kpi-label">{esc(c.label)}</div>'
+                 + (f'<div class="kpi-detail">{esc(c.detail)}</div>' if c.detail else ""))
+        cls = f"kpi {('kpi-' + c.tone) if c.tone else ''}".strip()
+        if c.href:
+            parts.append(f'<a class="{cls}" href="{esc(c.href)}">{inner}</a>')
+        else:
+            parts.append(f'<div class="{cls}">{inner}</div>')
+    return '<div class="kpis">' + "".join(parts) + "</div>"
+
+
+def badge(text: str, tone: str = "") -> str:
+    return f'<span class="badge{(" badge-" + tone) if tone else ""}">{esc(text)}</span>'
+
+
+@dataclass
+class Col:
+    """A table column: the frame's column, its header, and how a cell is shown.
+
+    ``fmt`` returns plain text (escaped here); ``html`` returns ready HTML (the
+    caller escapes data in it). ``num`` right-aligns the column."""
+
+    key: str
+    label: str
+    fmt: Callable[[Any], str] | None = None
+    html: Callable[[pd.Series], str] | None = None
+    num: bool = False
+    title: str = ""
+    nowrap: bool = False
+
+
+def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | None = None,
+          row_class: Callable[[pd.Series], str] | None = None, row_id: Callable[[pd.Series], str] | None = None,
+          caption: str = "", empty: str = "No rows.", table_class: str = "") -> str:
+    """An HTML table of ``frame``; every cell escaped unless the column renders HTML itself."""
+    if frame is None or frame.empty:
+        return note(esc(empty), "empty")
+    shown = frame if max_rows is None else frame.head(max_rows)
+    head = "".join(
+        f'<th{" class=num" if c.num else ""}{(" title=" + chr(34) + esc(c.title) + chr(34)) if c.title else ""}>'
+        f"{esc(c.label)}</th>" for c in cols)
+    body: list[str] = []
+    for _, row in shown.iterrows():
+        cells = []
+        for c in cols:
+            if c.html is not None:
+                content = c.html(row)
+            else:
+                value = row.get(c.key)
+                content = esc(c.fmt(value) if c.fmt is not None and not is_missing(value) else value)
+            cls_td = " ".join(n for n, on in (("num", c.num), ("nowrap", c.nowrap)) if on)
+            cells.append(f'<td{(" class=" + chr(34) + cls_td + chr(34)) if cls_td else ""}>{content}</td>')
+        attrs = ""
+        if row_class is not None:
+            cls = row_class(row)
+            if cls:
+                attrs += f' class="{esc(cls)}"'
+        if row_id is not None:
+            attrs += f' id="{esc(row_id(row))}"'
+        body.append(f"<tr{attrs}>" + "".join(cells) + "</tr>")
+    more = ""
+    if max_rows is not None and len(frame) > max_rows:
+        more = note(f"Showing the first {max_rows:,} of {len(frame):,} rows.", "info")
+    cap = f"<caption>{esc(caption)}</caption>" if caption else ""
+    cls = f' class="{esc(table_class)}"' if table_class else ""
+    return (f'<div class="table-wrap"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>{more}')
+
+
+def section(title: str, body: str, *, sid: str = "", lead: str = "") -> str:
+    id_attr = f' id="{esc(sid)}"' if sid else ""
+    lead_html = f'<p class="lead">{lead}</p>' if lead else ""
+    return f"<section{id_attr}><h2>{esc(title)}</h2>{lead_html}{body}</section>"
+
+
+# --------------------------------------------------------------------------- figures
+
+# The layout defaults every figure shares, sent once per page (not per figure).
+TEMPLATE: dict[str, Any] = {
+    "layout": {
+        "font": {"family": FONT, "size": 12, "color": "#1f2937"},
+        "paper_bgcolor": "#ffffff",
+        "plot_bgcolor": "#ffffff",
+        "colorway": ["#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563"],
+        "hovermode": "closest",
+        "hoverlabel": {"font": {"family": FONT, "size": 12}, "align": "left"},
+        "margin": {"l": 70, "r": 30, "t": 40, "b": 50},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0,
+                   "font": {"size": 11}},
+        "xaxis": {"showgrid": True, "gridcolor": "#eef2f7", "linecolor": "#9ca3af", "showline": True,
+                  "ticks": "outside", "tickcolor": "#9ca3af", "zeroline": False, "automargin": True},
+        "yaxis": {"showgrid": True, "gridcolor": "#eef2f7", "linecolor": "#9ca3af", "showline": True,
+                  "ticks": "outside", "tickcolor": "#9ca3af", "zeroline": False, "automargin": True},
+    }
+}
+
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "scrollZoom": False,
+                 "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+                 "toImageButtonOptions": {"format": "png", "scale": 2}}
+
+
+@dataclass
+class Chart:
+    """A figure placed on a page: drawn by the page's script when scrolled into view."""
+
+    chart_id: str
+    figure: Any  # a dict {"data", "layout"} (dashboards.figs) or a plotly go.Figure
+    title: str = ""
+    caption: str = ""   # HTML (escape data first)
+    height: int = 400
+    click_anchor_prefix: str = ""  # a click on a point with customdata[0] = X jumps to #<prefix>X
+    extra_class: str = ""
+
+    def spec(self) -> dict[str, Any]:
+        fig = self.figure
+        if isinstance(fig, go.Figure):
+            fig.update_layout(template="none")
+            data = json.loads(pio.to_json(fig, validate=False, remove_uids=True))
+        else:
+            data = {"data": fig.get("data", []), "layout": dict(fig.get("layout", {}))}
+        layout = data.get("layout", {})
+        layout.pop("template", None)
+        layout["height"] = self.height
+        out = {"data": data.get("data", []), "layout": layout, "config": PLOTLY_CONFIG}
+        if self.click_anchor_prefix:
+            out["clickAnchor"] = self.click_anchor_prefix
+        return out
+
+    def html(self) -> str:
+        spec_id = f"fig-{slug(self.chart_id)}"
+        title = f'<h3 class="chart-title">{esc(self.title)}</h3>' if self.title else ""
+        caption = f'<p class="chart-caption">{self.caption}</p>' if self.caption else ""
+        cls = f"chart {self.extra_class}".strip()
+        return (f'<figure class="chart-box">{title}'
+                f'<div class="{cls}" id="{spec_id}-div" data-fig="{spec_id}" style="min-height:{int(self.height)}px">'
+                f'<span class="chart-wait">Chart loading…</span></div>{caption}'
+                f'<script type="application/json" id="{spec_id}">{script_json(self.spec())}</script></figure>')
+
+
+def local_naive(series: pd.Series) -> pd.Series:
+    """Timestamps as local (America/New_York) wall-clock times without zone, for chart axes."""
+    s = pd.to_datetime(series)
+    if getattr(s.dt, "tz", None) is not None:
+        s = s.dt.tz_convert("America/New_York").dt.tz_localize(None)
+    return s
+
+
+def axis_times(series: pd.Series, with_time: bool = True) -> list[str]:
+    """Short date strings for a Plotly date axis (smaller than the default ISO with nanoseconds)."""
+    s = local_naive(series)
+    fmt = "%Y-%m-%d %H:%M" if with_time else "%Y-%m-%d"
+    return [v.strftime(fmt) if not pd.isna(v) else None for v in s]
+
+
+# --------------------------------------------------------------------------- page
+
+CSS = """
+*{box-sizing:border-box}
+body{margin:0;font-family:%(font)s;color:#1f2937;background:#f3f4f6;line-height:1.45}
+a{color:#1d4ed8}
+header.top{background:#0f2942;color:#fff;padding:14px 24px 0}
+header.top .brand{font-size:13px;letter-spacing:.06em;text-transform:uppercase;opacity:.8}
+header.top h1{margin:2px 0 4px;font-size:26px;font-weight:650}
+header.top .sub{opacity:.9;font-size:14px;margin-bottom:10px}
+nav.menu{display:flex;gap:2px;flex-wrap:wrap}
+nav.menu a{color:#dbeafe;text-decoration:none;padding:8px 14px;border-radius:6px 6px 0 0;font-size:14px}
+nav.menu a.on{background:#f3f4f6;color:#0f2942;font-weight:600}
+nav.menu a:hover:not(.on){background:rgba(255,255,255,.1)}
+main{max-width:1240px;margin:0 auto;padding:18px 24px 40px}
+section{background:#fff;border:1px solid #e5e7eb;border-radius:10px;padding:16px 20px;margin:0 0 18px}
+h2{margin:0 0 8px;font-size:20px;color:#0f2942}
+h3{margin:14px 0 6px;font-size:16px}
+p.lead{margin:0 0 12px;color:#4b5563;font-size:14px}
+.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(170px,1fr));gap:12px;margin:0 0 18px}
+.kpi{display:block;background:#fff;border:1px solid #e5e7eb;border-left:5px solid #2563eb;border-radius:8px;padding:10px 14px;text-decoration:none;color:inherit}
+.kpi-bad{border-left-color:#dc2626}.kpi-warn{border-left-color:#d97706}.kpi-good{border-left-color:#059669}
+.kpi-value{font-size:26px;font-weight:700;line-height:1.1}
+.kpi-label{font-size:13px;color:#374151;font-weight:600}
+.kpi-detail{font-size:12px;color:#6b7280}
+a.kpi:hover{background:#f8fafc}
+.note{border-radius:8px;padding:10px 14px;margin:8px 0;font-size:14px;background:#eff6ff;border:1px solid #bfdbfe}
+.note-empty{background:#f9fafb;border:1px dashed #9ca3af;color:#374151}
+.note-warn{background:#fffbeb;border-color:#fcd34d}
+.note-bad{background:#fef2f2;border-color:#fca5a5}
+.table-wrap{overflow:auto;max-height:560px;border:1px solid #e5e7eb;border-radius:8px;margin:6px 0}
+table{border-collapse:collapse;width:100%%;font-size:13px}
+caption{text-align:left;font-weight:600;padding:6px 8px}
+th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;white-space:nowrap;z-index:1}
+td{padding:5px 8px;border-bottom:1px solid #eef2f7;vertical-align:top}
+tbody tr:nth-child(even){background:#fafbfc}
+tbody tr:target{outline:2px solid #2563eb}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.nowrap{white-space:nowrap}
+tr.row-bad td:first-child{border-left:4px solid #dc2626}
+tr.row-warn td:first-child{border-left:4px solid #d97706}
+tr.row-good td:first-child{border-left:4px solid #059669}
+.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;background:#e5e7eb;color:#374151;white-space:nowrap}
+.badge-bad{background:#fee2e2;color:#991b1b}.badge-warn{background:#fef3c7;color:#92400e}
+.badge-good{background:#d1fae5;color:#065f46}.badge-info{background:#dbeafe;color:#1e40af}
+figure.chart-box{margin:8px 0 16px}
+h3.chart-title{margin:10px 0 2px}
+.chart{width:100%%;position:relative}
+.chart-wait{position:absolute;top:40%%;left:0;right:0;text-align:center;color:#9ca3af;font-size:13px}
+.chart-caption{margin:2px 0 0;font-size:12.5px;color:#4b5563}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:18px}
+@media (max-width:900px){.cols{grid-template-columns:1fr}}
+.toc{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0 0}
+.toc a{font-size:13px;padding:3px 9px;border:1px solid #cbd5e1;border-radius:14px;text-decoration:none;color:#1f2937;background:#fff}
+.toc a.bad{border-color:#fca5a5;background:#fef2f2}
+.entity-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:10px}
+.entity-head h2{margin:0}
+.facts{color:#4b5563;font-size:13.5px;margin:4px 0 6px}
+code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;background:#f3f4f6;padding:0 3px;border-radius:3px}
+.raw{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;white-space:pre-wrap;word-break:break-all;max-width:520px}
+footer{max-width:1240px;margin:0 auto;padding:0 24px 30px;color:#6b7280;font-size:12.5px}
+@media print{header.top nav{display:none}section{break-inside:avoid}body{background:#fff}}
+""" % {"font": FONT}
+
+# Draws each chart when it comes near the viewport (so a long page opens at
+# once); window.outfallRenderAll() draws every chart (used before printing and
+# by the browser test). <html data-charts-total / data-charts-rendered> count them;
+# data-first-chart-ms / data-all-charts-ms are when the first / last was drawn (ms after navigation).
+JS = """
+(function(){
+  var root=document.documentElement;
+  var divs=Array.prototype.slice.call(document.querySelectorAll('.chart[data-fig]'));
+  root.setAttribute('data-charts-total', String(divs.length));
+  root.setAttribute('data-charts-rendered', '0');
+  var rendered=0;
+  if(divs.length && typeof Plotly==='undefined'){
+    divs.forEach(function(d){d.innerHTML='<p class="note note-bad">The chart library plotly.min.js was not found beside this page.</p>';});
+    throw new Error('plotly.min.js is missing beside this page');
+  }
+  var template=JSON.parse(document.getElementById('outfall-template').textContent);
+  function draw(div){
+    if(div._outfall){return div._outfall;}
+    var t0=performance.now();
+    var spec=JSON.parse(document.getElementById(div.getAttribute('data-fig')).textContent);
+    spec.layout.template=template;
+    div.innerHTML='';
+    div._outfall=Plotly.newPlot(div, spec.data, spec.layout, spec.config).then(function(){
+      div.setAttribute('data-draw-ms', String(Math.round(performance.now()-t0)));
+      if(spec.clickAnchor){
+        div.on('plotly_click', function(ev){
+          var p=ev && ev.points && ev.points[0]; var cd=p && p.customdata;
+          var key=Array.isArray(cd)?cd[0]:cd;
+          if(key!==undefined && key!==null){location.hash=spec.clickAnchor+String(key);}
+        });
+      }
+      div.setAttribute('data-rendered','1');
+      rendered+=1; root.setAttribute('data-charts-rendered', String(rendered));
+      var now=String(Math.round(performance.now()));
+      if(rendered===1){root.setAttribute('data-first-chart-ms', now);}
+      if(rendered===divs.length){root.setAttribute('data-all-charts-ms', now);}
+    });
+    return div._outfall;
+  }
+  // one chart per task, so the page stays responsive while the rest are drawn
+  window.outfallRenderAll=function(){
+    return divs.reduce(function(p, d){
+      return p.then(function(){return new Promise(function(r){setTimeout(r, 0);});}).then(function(){return draw(d);});
+    }, Promise.resolve());
+  };
+  if('IntersectionObserver' in window){
+    var io=new IntersectionObserver(function(entries){
+      entries.forEach(function(e){if(e.isIntersecting){io.unobserve(e.target);draw(e.target);}});
+    },{rootMargin:'300px 0px'});
+    divs.forEach(function(d){io.observe(d);});
+  } else { window.outfallRenderAll(); }
+  window.addEventListener('beforeprint', function(){window.outfallRenderAll();});
+})();
+"""
+
+
+@dataclass
+class PageMeta:
+    """What a builder reports besides the HTML (for the asset's metadata and tests)."""
+
+    charts: int = 0
+    empty_sections: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def page(*, file: str, title: str, subtitle: str, body: str, as_of: dt.date | None,
+         generated_at: dt.datetime | None = None, has_charts: bool = True, footer_note: str = "",
+         extra_css: str = "") -> str:
+    """A complete, self-standing HTML page (plotly.min.js beside it when it has charts)."""
+    menu = "".join(
+        f'<a href="{f}"{" class=on" if f == file else ""}>{esc(label)}</a>' for f, label in PAGES)
+    scripts = ""
+    if has_charts:
+        scripts = (f'<script src="{PLOTLY_JS}" charset="utf-8"></script>'
+                   f'<script type="application/json" id="outfall-template">{script_json(TEMPLATE)}</script>'
+                   f"<script>{JS}</script>")
+    gen = f" · page written {esc(generated_at.strftime('%Y-%m-%d %H:%M'))}" if generated_at else ""
+    as_of_text = f"as of {esc(as_of.isoformat())}" if as_of else ""
+    foot = (f"<footer>Outfall · {as_of_text}{gen} · times in America/New_York. "
+            f"Opens without a server or internet; charts use {PLOTLY_JS} beside this page.{footer_note}</footer>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{esc(title)} · Outfall</title><style>{CSS}{extra_css}</style></head><body>"
+            f'<header class="top"><div class="brand">Outfall · sewer &amp; stormwater compliance</div>'
+            f"<h1>{esc(title)}</h1><div class=\"sub\">{subtitle}</div><nav class=\"menu\">{menu}</nav></header>"
+            f"<main>{body}</main>{foot}{scripts}</body></html>\n")
+
+
+def join(parts: Iterable[str]) -> str:
+    return "".join(p for p in parts if p)
+
+
+def finite(value: Any) -> bool:
+    try:
+        return not is_missing(value) and math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False

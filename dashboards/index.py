@@ -1,0 +1,213 @@
+"""The index page (links to every page, the as-of date, the data's date range
+and the rows quarantined per dataset) and the quarantine list page, so that
+bad data is seen, not hidden.
+
+Pure: ``build_index_page(IndexData)`` and ``build_quarantine_page(IndexData)``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from dashboards.html import (
+    Col, Kpi, PageMeta, esc, fmt_date, fmt_datetime, fmt_num, is_missing, join, kpis, no_data, note, page,
+    section, slug, table,
+)
+
+
+@dataclass
+class PageCard:
+    file: str
+    title: str
+    who: str
+    what: str
+    exists: bool = True
+    numbers: list[tuple[str, str, str]] = field(default_factory=list)  # (value, label, tone)
+
+
+@dataclass
+class IndexData:
+    """ingested: dataset, files, rows_read, rows_kept, rows_quarantined, last_loaded
+    ranges: dataset, what (the column), first, last, rows
+    quarantine_counts: dataset, reason, rows
+    quarantine: the quarantined rows shown (at most ``quarantine_limit``); quarantine_total: all of them."""
+
+    as_of: dt.date
+    generated_at: dt.datetime | None = None
+    cards: list[PageCard] = field(default_factory=list)
+    ingested: pd.DataFrame | None = None
+    ranges: pd.DataFrame | None = None
+    quarantine_counts: pd.DataFrame | None = None
+    quarantine: pd.DataFrame | None = None
+    quarantine_total: int = 0
+    quarantine_limit: int = 5000
+    present: dict[str, bool] = field(default_factory=dict)
+
+
+def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
+    return frame if frame is not None else pd.DataFrame()
+
+
+def _range_text(first: Any, last: Any) -> str:
+    if is_missing(first) and is_missing(last):
+        return ""
+    return f"{fmt_date(first)} to {fmt_date(last)}"
+
+
+def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
+    meta = PageMeta()
+    ingested = _frame(data.ingested)
+    ranges = _frame(data.ranges)
+    qcounts = _frame(data.quarantine_counts)
+    body: list[str] = []
+
+    q_total = int(data.quarantine_total)
+    observed = ranges[ranges["observed"].fillna(True).astype(bool)] if "observed" in ranges else ranges
+    first = pd.to_datetime(observed["first"]).min() if not observed.empty else None
+    last = pd.to_datetime(observed["last"]).max() if not observed.empty else None
+    rows_read = int(ingested["rows_read"].sum()) if not ingested.empty else 0
+    body.append(kpis([
+        Kpi("as of", data.as_of.isoformat(), "the day 'overdue' is judged"),
+        Kpi("data from", fmt_date(first) if first is not None and not pd.isna(first) else "no data",
+            f"to {fmt_date(last)}" if last is not None and not pd.isna(last) else ""),
+        Kpi("rows read", fmt_num(rows_read), f"{len(ingested)} datasets" if not ingested.empty else "no files yet"),
+        Kpi("rows quarantined", fmt_num(q_total), "rejected input rows: see the list",
+            "bad" if q_total else "good", "quarantine.html"),
+    ]))
+
+    cards = []
+    for c in data.cards:
+        nums = "".join(f'<div class="card-num card-{esc(tone)}"><b>{esc(v)}</b> {esc(label)}</div>'
+                       for v, label, tone in c.numbers)
+        state = "" if c.exists else '<p class="note note-empty">Not written yet: its asset has not run.</p>'
+        link_open = f'<a class="card" href="{esc(c.file)}">' if c.exists else '<div class="card">'
+        link_close = "</a>" if c.exists else "</div>"
+        cards.append(f'{link_open}<div class="card-who">{esc(c.who)}</div><h3>{esc(c.title)}</h3>'
+                     f'<p>{esc(c.what)}</p>{nums}{state}{link_close}')
+    body.append(section("Dashboards", f'<div class="cards">{"".join(cards)}</div>', sid="pages"))
+    if not observed.empty:
+        after = observed[pd.to_datetime(observed["last"]) > pd.Timestamp(data.as_of)]
+        if not after.empty:
+            body.insert(1, note("<strong>Data dated after the as-of date " + esc(data.as_of.isoformat()) + ":</strong> "
+                                + "; ".join(f"{esc(r['dataset'])} ({esc(r['what'])}) to {esc(fmt_date(r['last']))}"
+                                            for _, r in after.iterrows())
+                                + ". Check the as-of date or the files' dates.", "warn"))
+
+    # the data: rows per dataset and date ranges
+    if ingested.empty and ranges.empty:
+        d_html = no_data("ingested_files", data.present.get("ingested_files"), "input files loaded")
+    else:
+        merged = ingested.copy() if not ingested.empty else pd.DataFrame({"dataset": ranges["dataset"]})
+        if not ranges.empty:
+            merged = merged.merge(ranges, on="dataset", how="outer")
+        if not qcounts.empty:
+            q = qcounts.groupby("dataset", as_index=False)["rows"].sum().rename(columns={"rows": "quarantined_now"})
+            merged = merged.merge(q, on="dataset", how="left")
+        else:
+            merged["quarantined_now"] = 0
+        merged["quarantined_now"] = merged["quarantined_now"].fillna(0).astype(int)
+
+        def q_cell(r: pd.Series) -> str:
+            n = int(r.get("quarantined_now") or 0)
+            if not n:
+                return "0"
+            return f'<a class="bad-link" href="quarantine.html#q-{esc(slug(r["dataset"]))}">{n:,}</a>'
+
+        def balanced(r: pd.Series) -> str:
+            read, kept, qn = r.get("rows_read"), r.get("rows_kept"), r.get("rows_quarantined")
+            if any(is_missing(v) for v in (read, kept, qn)):
+                return ""
+            return "yes" if int(read) == int(kept) + int(qn) else "NO"
+
+        d_html = table(merged.sort_values("dataset"), [
+            Col("dataset", "Dataset", nowrap=True), Col("files", "Files", num=True, fmt=fmt_num),
+            Col("rows_read", "Rows read", num=True, fmt=fmt_num), Col("rows_kept", "Kept", num=True, fmt=fmt_num),
+            Col("quarantined_now", "Quarantined", num=True, html=q_cell),
+            Col("balance", "Read = kept + quarantined", html=lambda r: esc(balanced(r))),
+            Col("what", "Dates of"), Col("first", "Range", html=lambda r: esc(_range_text(r.get("first"), r.get("last"))),
+                                         nowrap=True),
+            Col("last_loaded", "Last loaded", fmt=fmt_datetime, nowrap=True)])
+    body.append(section("The data", d_html, sid="data",
+                        lead="Rows read from the input files, kept, and quarantined (rejected with a reason: "
+                             "click a count to see the rows), and the dates each dataset covers."))
+
+    if not qcounts.empty:
+        top = qcounts.sort_values(["rows", "dataset"], ascending=[False, True]).head(12)
+        body.append(section("Why rows were quarantined", table(top, [
+            Col("dataset", "Dataset", nowrap=True,
+                html=lambda r: f'<a href="quarantine.html#q-{esc(slug(r["dataset"]))}">{esc(r["dataset"])}</a>'),
+            Col("reason", "Reason"), Col("rows", "Rows", num=True, fmt=fmt_num)]),
+            sid="reasons", lead="The most frequent reasons. The full list is on the quarantine page."))
+
+    html_text = page(file="index.html", title="Outfall dashboards",
+                     subtitle=esc(f"Sewer and stormwater compliance · as of {data.as_of.isoformat()}"
+                                  + (f" · data {fmt_date(first)} to {fmt_date(last)}"
+                                     if first is not None and not pd.isna(first) else "")),
+                     body=join(body), extra_css=_CARD_CSS, as_of=data.as_of, generated_at=data.generated_at, has_charts=False)
+    meta.counts = {"quarantined": q_total, "datasets": len(ingested)}
+    return html_text, meta
+
+
+_CARD_CSS = """
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:14px}
+.card{display:block;border:1px solid #cbd5e1;border-radius:10px;padding:14px 16px;text-decoration:none;color:inherit;background:#fff}
+a.card:hover{border-color:#2563eb;box-shadow:0 2px 8px rgba(37,99,235,.15)}
+.card h3{margin:2px 0 6px;color:#1d4ed8;font-size:18px}
+.card p{margin:0 0 8px;font-size:13.5px;color:#4b5563}
+.card-who{font-size:12px;text-transform:uppercase;letter-spacing:.05em;color:#6b7280}
+.card-num{font-size:13.5px;margin:2px 0}.card-num b{font-size:17px}
+.card-bad b{color:#b91c1c}.card-warn b{color:#b45309}.card-good b{color:#047857}
+a.bad-link{color:#b91c1c;font-weight:700}
+"""
+
+
+def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
+    meta = PageMeta()
+    rows = _frame(data.quarantine)
+    qcounts = _frame(data.quarantine_counts)
+    body: list[str] = []
+    total = int(data.quarantine_total)
+    if data.quarantine is None:
+        body.append(section("Quarantined rows", no_data("quarantine", data.present.get("quarantine"),
+                                                        "rejected input rows")))
+    elif total == 0:
+        body.append(section("Quarantined rows", note("No input row was rejected: every row read was kept.",
+                                                     "info")))
+    else:
+        per = qcounts.groupby("dataset")["rows"].sum().sort_index() if not qcounts.empty else pd.Series(dtype=int)
+        toc = "".join(f'<a class="bad" href="#q-{esc(slug(d))}">{esc(d)} · {int(n):,}</a>' for d, n in per.items())
+        lead = (f"{total:,} rows of the input files could not be read as the data contract says. Each is listed "
+                "with its file, its row number (1 = the first data row; 0 = the whole file) and the reason; fix "
+                "the file and send it again.")
+        if len(rows) < total:
+            lead += (f" This page shows the first {len(rows):,}; every row is in the warehouse table "
+                     "<code>quarantine</code> and in the exports.")
+        body.append(section("Quarantined rows", f'<div class="toc">{toc}</div>', sid="top", lead=lead))
+        for dataset, frame in rows.groupby("dataset", sort=True):
+            reasons = qcounts[qcounts["dataset"] == dataset] if not qcounts.empty else qcounts
+            reason_html = ""
+            if not reasons.empty and 1 < len(reasons) < len(frame):
+                reason_html = "<p class=\"lead\">" + "; ".join(
+                    f"{esc(r['reason'])}: {int(r['rows']):,}" for _, r in reasons.head(8).iterrows()) + "</p>"
+            body.append(section(f"{dataset}: {int(per.get(dataset, len(frame))):,} rows", reason_html + table(
+                frame.sort_values(["source_file", "row_number"]), [
+                    Col("source_file", "File", nowrap=True), Col("row_number", "Row", num=True),
+                    Col("reason", "Reason"),
+                    Col("raw", "The row as received", html=lambda r: (
+                        f'<div class="raw">{esc(_clip(r.get("raw")))}</div>' if not is_missing(r.get("raw")) else "")),
+                    Col("quarantined_at", "When", fmt=fmt_datetime, nowrap=True)]), sid=f"q-{slug(dataset)}"))
+    meta.counts = {"quarantined": total, "shown": len(rows)}
+    html_text = page(file="quarantine.html", title="Quarantined input rows",
+                     subtitle=esc(f"Rows rejected on input, with the reason a clerk can act on · as of "
+                                  f"{data.as_of.isoformat()}"),
+                     body=join(body), as_of=data.as_of, generated_at=data.generated_at, has_charts=False)
+    return html_text, meta
+
+
+def _clip(text: Any, limit: int = 400) -> str:
+    s = str(text)
+    return s if len(s) <= limit else s[: limit - 1] + "…"

@@ -1,0 +1,853 @@
+"""The sewer administrator's page: per industrial user, control charts of
+every limited parameter (limit drawn and labelled with its section, violations
+marked, non-detects as open markers at the detection value), the flow trace
+with slug events and the baseline, a heat map of violations by user and month,
+and the compliance summary with permits expiring soon.
+
+Pure: ``build_sewer_page(SewerData) -> (html, PageMeta)``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dashboards.figs import MS_PER_HOUR, grid, layout_key, legend_entry, typed, vrect
+from dashboards.html import (
+    COLORS, Chart, Col, Kpi, PageMeta, axis_times, badge, esc, fmt_date, fmt_datetime, fmt_num, is_missing,
+    join, kpis, local_naive, no_data, note, page, section, short_rule, slug, table,
+)
+
+PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
+PARAMETER_LABEL = {"chlorine_demand": "chlorine demand", "temperature": "temperature"}
+
+
+@dataclass
+class SewerData:
+    """Frames read from the warehouse. ``None`` = the table does not exist yet.
+
+    users: industrial_users (user_id, name, district, address, permit_no, permit_expires, normal_avg_flow_gpd)
+    results: one row per lab result: user_id, sample_id, parameter, collected_at, value, nondetect,
+        qualifier, unit, sample_type, outcome (compliant | violation | inconclusive | None),
+        limit_value, limit_type, exceedance_ratio, rule (of the violation when there is one)
+    limits: the limit applied to each result: user_id, parameter, limit_type, limit_value, unit, rule,
+        limit_source, collected_at
+    violations: discharge_violations; statistic_violations; inconclusive: inconclusive_results
+    summary: compliance_summary (per user and month)
+    flow: downsampled flow: user_id, constituent, ts (local), value, unit, kind ('mean' | 'slug'), bucket_hours
+    slugs: slug_events; baselines: user_id, constituent, local_day, baseline, threshold, baseline_source
+    gaps: slug_baseline_gaps; snc: snc_determinations
+    """
+
+    as_of: dt.date
+    generated_at: dt.datetime | None = None
+    users: pd.DataFrame | None = None
+    results: pd.DataFrame | None = None
+    limits: pd.DataFrame | None = None
+    violations: pd.DataFrame | None = None
+    statistic_violations: pd.DataFrame | None = None
+    inconclusive: pd.DataFrame | None = None
+    summary: pd.DataFrame | None = None
+    flow: pd.DataFrame | None = None
+    slugs: pd.DataFrame | None = None
+    baselines: pd.DataFrame | None = None
+    gaps: pd.DataFrame | None = None
+    snc: pd.DataFrame | None = None
+    permit_warn_days: int = 90
+    permit_warn_rule: str = ""
+    slug_ratio: float = 5.0
+    slug_min_minutes: float = 15.0
+    slug_rule: str = ""
+    present: dict[str, bool] = field(default_factory=dict)  # table -> exists
+
+
+def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
+    return frame if frame is not None else pd.DataFrame()
+
+
+def _param_key(p: str) -> tuple[int, str]:
+    return (PARAMETER_ORDER.index(p) if p in PARAMETER_ORDER else len(PARAMETER_ORDER), str(p).lower())
+
+
+def param_label(p: Any) -> str:
+    return PARAMETER_LABEL.get(str(p), str(p))
+
+
+def _num(v: Any, digits: int = 3) -> str:
+    """A measurement without trailing zeros (240, 5.49, 0.012)."""
+    if is_missing(v):
+        return ""
+    text = f"{float(v):.{digits}f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+# ----------------------------------------------------------------------- summary
+
+
+def user_summary(data: SewerData) -> pd.DataFrame:
+    """One row per industrial user: permit, days left, and this year's counts to the as-of month."""
+    users = _frame(data.users)
+    summary = _frame(data.summary)
+    as_of = pd.Timestamp(data.as_of)
+    year_start = pd.Timestamp(dt.date(data.as_of.year, 1, 1))
+    rows: dict[str, dict[str, Any]] = {}
+    for _, u in users.iterrows():
+        rows[str(u["user_id"])] = {
+            "user_id": str(u["user_id"]), "name": u.get("name"), "district": u.get("district"),
+            "permit_no": u.get("permit_no"), "permit_expires": u.get("permit_expires")}
+    if not summary.empty:
+        s = summary.copy()
+        s["month"] = pd.to_datetime(s["month"])
+        ytd = s[(s["month"] >= year_start) & (s["month"] <= as_of)]
+        counts = ytd.groupby("user_id").agg(
+            samples=("samples_taken", "sum"), violations=("violations", "sum"),
+            statistic_violations=("statistic_violations", "sum"), inconclusive=("inconclusive", "sum"),
+            slugs=("slugs", "sum"), worst=("worst_exceedance_ratio", "max"))
+        worst_param = (ytd.dropna(subset=["worst_exceedance_ratio"])
+                       .sort_values("worst_exceedance_ratio").groupby("user_id")["worst_parameter"].last())
+        latest = s.sort_values("month").groupby("user_id").last()
+        for uid, r in latest.iterrows():
+            row = rows.setdefault(str(uid), {"user_id": str(uid)})
+            for key in ("name", "permit_no", "permit_expires", "days_left", "permit_expiry_flag", "permit_status"):
+                if key in r.index and not (key in row and not is_missing(row[key]) and is_missing(r[key])):
+                    row[key] = r[key]
+        for uid, r in counts.iterrows():
+            row = rows.setdefault(str(uid), {"user_id": str(uid)})
+            row.update({k: r[k] for k in counts.columns})
+            row["worst_parameter"] = worst_param.get(uid)
+    out = pd.DataFrame(list(rows.values()))
+    if out.empty:
+        return out
+    for col in ("samples", "violations", "statistic_violations", "inconclusive", "slugs"):
+        if col not in out:
+            out[col] = np.nan
+    # users without a compliance_summary row: days left and the flag from the permit's expiry date
+    expires = pd.to_datetime(out["permit_expires"]) if "permit_expires" in out else pd.Series(pd.NaT, index=out.index)
+    computed = (expires - as_of).dt.days
+    out["days_left"] = out["days_left"].fillna(computed) if "days_left" in out else computed
+    flag = out["days_left"].le(data.permit_warn_days)
+    out["permit_expiry_flag"] = (out["permit_expiry_flag"].astype(object).where(
+        out["permit_expiry_flag"].notna(), flag) if "permit_expiry_flag" in out else flag).astype(bool)
+    return out.sort_values("user_id").reset_index(drop=True)
+
+
+def monthly_violations(data: SewerData) -> pd.DataFrame:
+    """user_id, month (Timestamp), violations (per-sample + statistic)."""
+    summary = _frame(data.summary)
+    if not summary.empty:
+        s = summary[["user_id", "month"]].copy()
+        s["month"] = pd.to_datetime(summary["month"])
+        s["count"] = summary["violations"].fillna(0).astype(int) + summary.get(
+            "statistic_violations", pd.Series(0, index=summary.index)).fillna(0).astype(int)
+        return s.groupby(["user_id", "month"], as_index=False)["count"].sum()
+    parts = []
+    v = _frame(data.violations)
+    if not v.empty:
+        t = local_naive(v["collected_at"])
+        parts.append(pd.DataFrame({"user_id": v["user_id"], "month": t.dt.to_period("M").dt.to_timestamp()}))
+    sv = _frame(data.statistic_violations)
+    if not sv.empty:
+        t = pd.to_datetime(sv["period_start"])
+        parts.append(pd.DataFrame({"user_id": sv["user_id"], "month": t.dt.to_period("M").dt.to_timestamp()}))
+    if not parts:
+        return pd.DataFrame(columns=["user_id", "month", "count"])
+    allv = pd.concat(parts)
+    return allv.groupby(["user_id", "month"], as_index=False).size().rename(columns={"size": "count"})
+
+
+def _user_label(uid: str, names: dict[str, Any], width: int = 34) -> str:
+    name = names.get(uid)
+    if is_missing(name):
+        return uid
+    text = str(name)
+    if len(text) > width:
+        text = text[: width - 1] + "…"
+    return f"{uid} · {text}"
+
+
+def heatmap_chart(data: SewerData, summary: pd.DataFrame) -> Chart | None:
+    monthly = monthly_violations(data)
+    users = list(summary["user_id"]) if not summary.empty else []
+    users += sorted(set(monthly["user_id"]) - set(users))  # users with violations but no registration
+    if not users:
+        return None
+    names = dict(zip(summary["user_id"], summary["name"])) if not summary.empty and "name" in summary else {}
+    if monthly.empty:
+        months = [pd.Timestamp(data.as_of).to_period("M").to_timestamp()]
+    else:
+        months = list(pd.date_range(monthly["month"].min(), monthly["month"].max(), freq="MS"))
+    pivot = (monthly.pivot_table(index="user_id", columns="month", values="count", aggfunc="sum")
+             .reindex(index=users, columns=months).fillna(0))
+    totals = pivot.sum(axis=1)
+    order = sorted(users, key=lambda u: (-totals.get(u, 0), u))
+    z = pivot.reindex(order).to_numpy(dtype=float)
+    zmax = max(1.0, float(z.max()) if z.size else 1.0)
+    trace = {
+        "type": "heatmap", "z": z.astype(int).tolist(), "x": [m.strftime("%Y-%m") for m in months],
+        "y": [esc(_user_label(u, names)) for u in order],  # Plotly reads tags in labels: escape
+        "text": [[str(int(v)) if v else "" for v in row] for row in z], "texttemplate": "%{text}",
+        "customdata": [[u] * len(months) for u in order], "xgap": 2, "ygap": 2, "zmin": 0, "zmax": zmax,
+        "colorscale": [[0, "#f8fafc"], [0.0001, "#fee2e2"], [0.35, "#fca5a5"], [0.7, "#ef4444"], [1, "#7f1d1d"]],
+        "colorbar": {"title": {"text": "violations"}, "thickness": 12},
+        "hovertemplate": "%{y}<br>%{x}: %{z} violation(s)<extra>click: the user's charts</extra>"}
+    layout = {"margin": {"l": 250, "r": 20, "t": 20, "b": 60},
+              "xaxis": {"title": {"text": "month of the sample (local)"}, "type": "category", "showgrid": False},
+              "yaxis": {"autorange": "reversed", "showgrid": False, "type": "category", "ticks": ""}}
+    return Chart("violations-heatmap", {"data": [trace], "layout": layout},
+                 caption=("Per-sample and statistic (daily maximum, monthly average) violations by the local "
+                          "month of the sample; users with the most violations first. Click a row to open that "
+                          "user's control charts."),
+                 height=90 + 24 * len(order), click_anchor_prefix="user-")
+
+
+# ----------------------------------------------------------------------- control chart
+
+# outcome code -> (legend name, color, symbol, size)
+OUTCOME_STYLE = {
+    0: ("result", COLORS["result"], "circle", 6),
+    1: ("non-detect (open circle at the detection value)", COLORS["nondetect"], "circle-open", 8),
+    2: ("inconclusive: non-detect whose detection value is above the limit", COLORS["inconclusive"],
+        "diamond-open", 11),
+    3: ("violation", COLORS["violation"], "circle", 11),
+}
+_SCALE = [[0, OUTCOME_STYLE[0][1]], [0.25, OUTCOME_STYLE[0][1]], [0.25, OUTCOME_STYLE[1][1]],
+          [0.5, OUTCOME_STYLE[1][1]], [0.5, OUTCOME_STYLE[2][1]], [0.75, OUTCOME_STYLE[2][1]],
+          [0.75, OUTCOME_STYLE[3][1]], [1, OUTCOME_STYLE[3][1]]]
+
+
+def outcome_codes(rp: pd.DataFrame) -> np.ndarray:
+    """0 result, 1 non-detect, 2 inconclusive, 3 violation."""
+    nd = rp["nondetect"].fillna(False).astype(bool).to_numpy()
+    outcome = rp["outcome"].fillna("").to_numpy()
+    codes = np.where(nd, 1, 0)
+    codes = np.where(outcome == "inconclusive", 2, codes)
+    return np.where(outcome == "violation", 3, codes)
+
+
+def limit_steps(lim: pd.DataFrame) -> pd.DataFrame:
+    """The rows of one limit type (in time order, column ``t``) where its value or rule changes:
+    the corners of its step line and the starts of its labelled segments."""
+    if lim.empty:
+        return lim
+    vals = lim["limit_value"].to_numpy(dtype=float)
+    rules = lim["rule"].fillna("").astype(str).to_numpy()
+    change = np.r_[True, (vals[1:] != vals[:-1]) | (rules[1:] != rules[:-1])]
+    return lim[change]
+
+
+def _hover(code: int, sample_id: Any, value: float, qualifier: Any, unit: str, limit_value: Any,
+           limit_type: Any, ratio: Any, rule: Any) -> str:
+    if code == 0:
+        return ""
+    if code in (1, 2):
+        text = (f"ND at detection value {_num(value)} {unit}" if qualifier == "ND"
+                else f"non-detect {esc(qualifier or '<')}{_num(value)} {unit}")
+        text += f"<br>sample {esc(sample_id)}"
+        if code == 2:
+            text += "<br><b>inconclusive</b>: detection value above the limit (not a violation)"
+        return text
+    text = f"sample {esc(sample_id)}"
+    if not is_missing(limit_value):
+        r = f", {float(ratio):.2f}× the limit" if not is_missing(ratio) else ""
+        text += (f"<br><b>violation</b> of {esc(limit_type)} {_num(limit_value)} {unit}{r}"
+                 f"<br>{esc(short_rule(rule, 90))}")
+    else:
+        text += "<br><b>violation</b>"
+    return text
+
+
+def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Chart | None:
+    """One panel per limited parameter (two columns when there are three or more), one time axis.
+
+    ``results`` and ``limits`` are one user's, each with a local-time column ``t``."""
+    by_param = dict(tuple(results.groupby("parameter"))) if not results.empty else {}
+    limits_by_param = dict(tuple(limits.groupby("parameter"))) if not limits.empty else {}
+    params = sorted((p for p in limits_by_param if p in by_param), key=_param_key)
+    if not params:
+        return None
+    ncols = 2 if len(params) >= 3 else 1
+    nrows = -(-len(params) // ncols)
+    titles = []
+    for p in params:
+        rp = by_param[p]
+        nv = int((rp["outcome"] == "violation").sum())
+        nd = int(rp["nondetect"].fillna(False).astype(bool).sum())
+        unit = rp["unit"].dropna().iloc[0] if rp["unit"].notna().any() else ""
+        bits = [f"{len(rp)} result{'s' if len(rp) != 1 else ''}"]
+        if nv:
+            bits.append(f"<span style='color:{COLORS['violation']}'>{nv} violation{'s' if nv != 1 else ''}</span>")
+        if nd:
+            bits.append(f"{nd} non-detect{'s' if nd != 1 else ''}")
+        titles.append(f"<b>{esc(param_label(p))}</b> ({esc(unit)}): {', '.join(bits)}")
+    panel_px = 215
+    plot_h = panel_px * nrows
+    layout, refs = grid(nrows, ncols, titles=titles, vspace=min(0.3, 62 / plot_h) if nrows > 1 else 0,
+                        hspace=0.07, count=len(params))
+    traces: list[dict[str, Any]] = []
+    for code in (0, 1, 2, 3):
+        name, color, symbol, size = OUTCOME_STYLE[code]
+        traces.append(legend_entry(name, mode="markers", marker={"color": color, "symbol": symbol, "size": size,
+                                                                   "line": {"width": 2 if code in (1, 2) else 1,
+                                                                            "color": color}}))
+    traces.append(legend_entry("limit in effect (value and section labelled)", mode="lines",
+                               line={"color": COLORS["limit"], "dash": "dash", "width": 2}))
+    x_min, x_max = results["t"].min(), results["t"].max()
+    for i, p in enumerate(params):
+        xref, yref = refs[i]
+        rp = by_param[p].sort_values("t")
+        unit = rp["unit"].dropna().iloc[0] if rp["unit"].notna().any() else ""
+        codes = outcome_codes(rp)
+        hover = [_hover(int(c), *row, unit, *rest) for c, row, rest in zip(
+            codes, zip(rp["sample_id"], rp["value"], rp["qualifier"]),
+            zip(rp["limit_value"], rp["limit_type"], rp["exceedance_ratio"], rp["rule"]))]
+        traces.append({
+            "type": "scatter", "mode": "lines+markers", "xaxis": xref, "yaxis": yref, "showlegend": False,
+            "name": esc(param_label(p)), "x": axis_times(rp["t"]), "y": typed(rp["value"].astype(float)),
+            "line": {"color": COLORS["trend"], "width": 1},
+            "marker": {"color": codes.tolist(), "cmin": -0.5, "cmax": 3.5, "colorscale": _SCALE,
+                       "symbol": [OUTCOME_STYLE[c][2] for c in codes], "size": [OUTCOME_STYLE[c][3] for c in codes],
+                       "line": {"width": 2, "color": codes.tolist(), "cmin": -0.5, "cmax": 3.5,
+                                "colorscale": _SCALE}},
+            "text": hover,
+            "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{esc(param_label(p))} %{{y}} {esc(unit)}<br>%{{text}}"
+                             "<extra></extra>"})
+        for ltype, lim in limits_by_param[p].groupby("limit_type"):
+            lim = lim.sort_values("t").drop_duplicates(subset=["t"], keep="last")
+            steps = limit_steps(lim)
+            xs = list(steps["t"])
+            ys = [float(v) for v in steps["limit_value"]]
+            if x_min < xs[0]:
+                xs[0] = x_min
+            xs.append(max(x_max, lim["t"].iloc[-1]))
+            ys.append(ys[-1])
+            traces.append({
+                "type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "showlegend": False,
+                "x": axis_times(pd.Series(xs)), "y": ys, "line": {"color": COLORS["limit"], "width": 2,
+                                                                  "dash": "dash", "shape": "hv"},
+                "hovertemplate": f"{esc(ltype)} limit %{{y}} {esc(unit)}<extra></extra>"})
+            for x, v, rule in zip(xs[:-1], steps["limit_value"], steps["rule"]):
+                layout["annotations"].append({
+                    "x": x.strftime("%Y-%m-%d %H:%M"), "y": float(v), "xref": xref, "yref": yref,
+                    "text": esc(f"{ltype} {_num(v)} {unit} · {short_rule(rule, 72)}"),
+                    "showarrow": False, "xanchor": "left", "yanchor": "bottom" if ltype == "max" else "top",
+                    "font": {"size": 10, "color": COLORS["limit"]}, "bgcolor": "rgba(255,255,255,0.8)"})
+        n = i + 1
+        layout[layout_key(n, "y")].update({"title": {"text": esc(f"{param_label(p)} ({unit})"), "font": {"size": 11}}})
+        layout[layout_key(n, "x")].update({"type": "date", "showticklabels": True})
+    for n in range(len(params) - ncols + 1, len(params) + 1):
+        layout[layout_key(n, "x")]["title"] = {"text": "sample collected (local time)", "font": {"size": 11}}
+    layout["margin"] = {"l": 70, "r": 20, "t": 95, "b": 50}
+    layout["legend"] = {"orientation": "h", "yref": "container", "y": 1, "yanchor": "top", "x": 0}
+    return Chart(f"control-{uid}", {"data": traces, "layout": layout},
+                 title="Control charts: every limited parameter",
+                 caption=("Each dot is a result in time order. Open grey circles are non-detects drawn at their "
+                          "detection value; red dots break the limit; orange diamonds are non-detects whose "
+                          "detection value is above the limit (inconclusive, reported apart). The dashed line is "
+                          "the limit in effect at each sample, labelled with its value and section."),
+                 height=plot_h + 150)
+
+
+# ----------------------------------------------------------------------- flow
+
+
+def _regular_series(means: pd.DataFrame, hours: int) -> tuple[str, int, np.ndarray]:
+    """Means on a complete grid of buckets: (middle of the first bucket, step in ms, values with NaN gaps)."""
+    t = pd.to_datetime(means["t"])
+    start, end = t.min(), t.max()
+    grid_index = pd.date_range(start, end, freq=f"{hours}h")
+    series = pd.Series(means["value"].to_numpy(dtype=float), index=t)
+    series = series[~series.index.duplicated()].reindex(grid_index)
+    middle = start + pd.Timedelta(minutes=30 * hours)
+    return middle.strftime("%Y-%m-%d %H:%M"), hours * MS_PER_HOUR, series.to_numpy(dtype=np.float32)
+
+
+def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFrame, baselines: pd.DataFrame,
+               gaps: pd.DataFrame) -> Chart | None:
+    if flow.empty:
+        return None
+    constituents = sorted(flow["constituent"].dropna().unique(), key=lambda c: (c != "flow", str(c)))
+    n = len(constituents)
+    panel_px = 300
+    layout, refs = grid(n, 1, titles=[f"<b>{esc(c)}</b>" for c in constituents] if n > 1 else (),
+                        vspace=70 / (panel_px * n) if n > 1 else 0)
+    traces: list[dict[str, Any]] = []
+    shown: set[str] = set()
+
+    def legend(name: str) -> dict[str, Any]:
+        first = name not in shown
+        shown.add(name)
+        return {"name": name, "legendgroup": name, "showlegend": first}
+
+    mean_name = "mean"
+    mean_names: list[str] = []
+    for i, c in enumerate(constituents, start=1):
+        xref, yref = refs[i - 1]
+        fc = flow[flow["constituent"] == c].copy()
+        fc["t"] = local_naive(fc["ts"])
+        unit = fc["unit"].dropna().iloc[0] if "unit" in fc and fc["unit"].notna().any() else ""
+        means = fc[fc["kind"] == "mean"].sort_values("t")
+        hours = int(fc["bucket_hours"].dropna().max()) if fc["bucket_hours"].notna().any() else 1
+        mean_name = f"{'hourly' if hours == 1 else f'{hours}-hour'} mean"
+        if mean_name not in mean_names:
+            mean_names.append(mean_name)
+        if not means.empty:
+            x0, dx, ys = _regular_series(means, hours)
+            traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x0": x0, "dx": dx,
+                           "y": typed(ys, "f4"), "line": {"color": COLORS["flow"], "width": 1.2},
+                           "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{mean_name}: %{{y:.3g}} {esc(unit)}"
+                                            "<extra></extra>", **legend(mean_name)})
+        raw = fc[fc["kind"] == "slug"].sort_values("t")
+        if not raw.empty:
+            gaps_t = raw["t"].diff()
+            step = gaps_t.median() if gaps_t.notna().any() else pd.Timedelta(minutes=15)
+            brk = (gaps_t > max(step * 3, pd.Timedelta(minutes=1))).to_numpy()  # a new slug's window
+            xs: list[Any] = []
+            ys_raw: list[Any] = []
+            for t, v, b in zip(raw["t"], raw["value"], brk):
+                if b:
+                    xs.append(None)
+                    ys_raw.append(None)
+                xs.append(t.strftime("%Y-%m-%d %H:%M"))
+                ys_raw.append(round(float(v), 4))
+            traces.append({"type": "scatter", "mode": "lines+markers", "xaxis": xref, "yaxis": yref, "x": xs,
+                           "y": ys_raw, "line": {"color": COLORS["slug"], "width": 1},
+                           "marker": {"size": 3, "color": COLORS["slug"]},
+                           "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} {esc(unit)}<extra></extra>",
+                           **legend("every reading near a slug")})
+        bl = baselines[baselines["constituent"] == c].sort_values("local_day") if not baselines.empty else baselines
+        if bl.empty and c == "flow":
+            # no slug state yet: the permit's normal average flow, as the slug rule reads it
+            users = _frame(data.users)
+            gpd = (users.loc[users["user_id"] == uid, "normal_avg_flow_gpd"].dropna()
+                   if not users.empty and "normal_avg_flow_gpd" in users else pd.Series(dtype=float))
+            if not gpd.empty:
+                base = float(gpd.iloc[0]) / 1440.0
+                bl = pd.DataFrame({"local_day": [fc["t"].min().normalize(), fc["t"].max().normalize()],
+                                   "baseline": [base, base], "threshold": [base * data.slug_ratio] * 2,
+                                   "baseline_source": ["permit normal_avg_flow_gpd / 1440"] * 2})
+        if not bl.empty:
+            days = pd.to_datetime(bl["local_day"])
+            xs_b = axis_times(pd.Series(list(days) + [days.iloc[-1] + pd.Timedelta(days=1)]), with_time=False)
+            base = [round(float(v), 4) for v in bl["baseline"]] + [round(float(bl["baseline"].iloc[-1]), 4)]
+            thr = [round(float(v), 4) for v in bl["threshold"]] + [round(float(bl["threshold"].iloc[-1]), 4)]
+            source = bl["baseline_source"].dropna().mode() if "baseline_source" in bl else pd.Series(dtype=str)
+            src = f" ({source.iloc[0]})" if not source.empty else ""
+            traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x": xs_b, "y": base,
+                           "line": {"color": COLORS["baseline"], "width": 2, "shape": "hv"},
+                           "hovertemplate": f"baseline: %{{y:.3g}} {esc(unit)}{esc(src)}<extra></extra>",
+                           **legend("baseline" + src)})
+            ratio = _num(data.slug_ratio)
+            traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x": xs_b, "y": thr,
+                           "line": {"color": COLORS["threshold"], "width": 1.5, "dash": "dash", "shape": "hv"},
+                           "hovertemplate": f"slug threshold: %{{y:.3g}} {esc(unit)} ({ratio} × baseline)"
+                                            "<extra></extra>",
+                           **legend(f"slug threshold ({ratio} × baseline)")})
+            layout["annotations"].append({
+                "x": xs_b[-1], "y": thr[-1], "xref": xref, "yref": yref, "showarrow": False, "xanchor": "right",
+                "yanchor": "bottom", "font": {"size": 10, "color": COLORS["threshold"]},
+                "bgcolor": "rgba(255,255,255,0.8)",
+                "text": esc(f"slug threshold {ratio} × baseline · {short_rule(data.slug_rule, 60)}")})
+        sc = slugs[slugs["constituent"] == c] if not slugs.empty else slugs
+        if not sc.empty:
+            starts = local_naive(sc["start_at"])
+            ends = local_naive(sc["end_at"])
+            for t0, t1 in zip(starts, ends):
+                layout["shapes"].append(vrect(t0.strftime("%Y-%m-%d %H:%M"), t1.strftime("%Y-%m-%d %H:%M"),
+                                              xref, yref, COLORS["slug_fill"]))
+            hover = [f"<b>slug</b> {fmt_datetime(r['start_at'])} to {fmt_datetime(r['end_at'])[11:]}"
+                     f" ({int(r['duration_min'])} min)<br>peak {_num(r['peak_value'])} {esc(unit)} = "
+                     f"{float(r['peak_ratio']):.1f} × baseline {_num(r['baseline'])}"
+                     for _, r in sc.iterrows()]
+            traces.append({"type": "scatter", "mode": "markers+text", "xaxis": xref, "yaxis": yref,
+                           "x": axis_times(starts), "y": [float(v) for v in sc["peak_value"]],
+                           "marker": {"symbol": "triangle-down", "size": 12, "color": COLORS["slug"],
+                                      "line": {"color": "#7f1d1d", "width": 1}},
+                           "text": [f"{float(v):.1f}×" for v in sc["peak_ratio"]], "textposition": "top center",
+                           "textfont": {"size": 10, "color": COLORS["slug"]}, "hovertext": hover,
+                           "hovertemplate": "%{hovertext}<extra></extra>",
+                           **legend("slug event (peak, × baseline)")})
+        gc = gaps[gaps["constituent"] == c] if not gaps.empty else gaps
+        for _, g in gc.iterrows():
+            x0g = pd.Timestamp(g["first_day"]).strftime("%Y-%m-%d")
+            x1g = (pd.Timestamp(g["last_day"]) + pd.Timedelta(days=1)).strftime("%Y-%m-%d")
+            layout["shapes"].append(vrect(x0g, x1g, xref, yref, COLORS["gap_fill"]))
+            layout["annotations"].append({"x": x0g, "y": 0, "xref": xref, "yref": f"{yref} domain",
+                                          "text": "no baseline yet", "showarrow": False, "xanchor": "left",
+                                          "yanchor": "bottom", "font": {"size": 10, "color": "#4b5563"}})
+        layout[layout_key(i, "y")].update({"title": {"text": esc(f"{c} ({unit})")}, "rangemode": "tozero"})
+        layout[layout_key(i, "x")].update({"type": "date"})
+    layout[layout_key(n, "x")]["title"] = {"text": "local time"}
+    layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
+    layout["margin"] = {"l": 70, "r": 20, "t": 40 if n == 1 else 60, "b": 110}
+    rule = short_rule(data.slug_rule, 90)
+    caption = (f"{' and '.join(mean_names).capitalize()}s of the readings (the finest that keeps the page light), "
+               "plus every reading near each slug (red). Shaded red: "
+               f"slug events, readings more than {_num(data.slug_ratio)} × the baseline for longer than "
+               f"{_num(data.slug_min_minutes)} minutes ({esc(rule)}); the triangle marks the peak (zoom in to see "
+               f"the shading). Shaded grey: days without enough history for a baseline.")
+    return Chart(f"flow-{uid}", {"data": traces, "layout": layout}, title="Flow meter and continuous probes",
+                 caption=caption, height=panel_px * n + 130)
+
+
+
+# ----------------------------------------------------------------------- page
+
+
+def _status_badge(r: pd.Series) -> str:
+    days = r.get("days_left")
+    if is_missing(days):
+        return badge("no expiry date")
+    days = int(days)
+    if days < 0:
+        return badge(f"expired {-days} days ago", "bad")
+    if bool(r.get("permit_expiry_flag")):
+        return badge(f"expires in {days} days", "warn")
+    return badge(f"{days} days left", "good")
+
+
+def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
+    meta = PageMeta()
+    present = data.present
+    users = _frame(data.users)
+    results = _frame(data.results)
+    limits = _frame(data.limits)
+    violations = _frame(data.violations)
+    statv = _frame(data.statistic_violations)
+    inconc = _frame(data.inconclusive)
+    flow = _frame(data.flow)
+    slugs = _frame(data.slugs)
+    baselines = _frame(data.baselines)
+    gaps = _frame(data.gaps)
+    snc = _frame(data.snc)
+    summary = user_summary(data)
+    charts: list[Chart] = []
+    body: list[str] = []
+
+    # KPIs
+    n_users = int(summary["user_id"].nunique()) if not summary.empty else 0
+    flagged = summary[summary["permit_expiry_flag"]] if not summary.empty else summary
+    users_viol = int(violations["user_id"].nunique()) if not violations.empty else 0
+    body.append(kpis([
+        Kpi("per-sample violations", fmt_num(len(violations)), f"{users_viol} of {n_users} users",
+            "bad" if len(violations) else "good", "#violations"),
+        Kpi("statistic violations", fmt_num(len(statv)), "daily maximum / monthly average",
+            "bad" if len(statv) else "good", "#statistic"),
+        Kpi("inconclusive non-detects", fmt_num(len(inconc)), "detection value above the limit",
+            "warn" if len(inconc) else "good", "#inconclusive"),
+        Kpi("slug events", fmt_num(len(slugs)), f"{slugs['user_id'].nunique() if not slugs.empty else 0} users",
+            "bad" if len(slugs) else "good", "#slugs"),
+        Kpi("permits expiring or expired", fmt_num(len(flagged)), f"within {data.permit_warn_days} days",
+            "warn" if len(flagged) else "good", "#summary"),
+    ] + ([Kpi("in significant noncompliance", fmt_num(snc["user_id"].nunique()), "users, 40 CFR 403.8(f)(2)(viii)",
+              "bad" if len(snc) else "good", "#snc")] if data.snc is not None else [])))
+
+    # summary + permits
+    if summary.empty:
+        sbody = no_data("industrial_users", present.get("industrial_users"), "industrial users")
+    else:
+        parts = []
+        if not flagged.empty:
+            items = []
+            for _, r in flagged.sort_values("days_left").iterrows():
+                days = r.get("days_left")
+                when = ("expired " + fmt_date(r.get("permit_expires")) + f" ({-int(days)} days ago)"
+                        if not is_missing(days) and int(days) < 0 else
+                        "expires " + fmt_date(r.get("permit_expires")) +
+                        (f" (in {int(days)} days)" if not is_missing(days) else ""))
+                items.append(f'<li><a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a> '
+                             f'{esc(r.get("name"))}: permit {esc(r.get("permit_no"))} {esc(when)}</li>')
+            rule = f" ({esc(data.permit_warn_rule)})" if data.permit_warn_rule else ""
+            parts.append(note(f"<strong>Permits expiring within {data.permit_warn_days} days or expired{rule}:"
+                              f"</strong><ul>{''.join(items)}</ul>", "warn"))
+        if data.summary is None or _frame(data.summary).empty:
+            parts.append(no_data("compliance_summary", present.get("compliance_summary"),
+                                 "counts per user (permit dates shown from industrial_users)"))
+        ordered = summary.assign(
+            _v=summary["violations"].fillna(0) + summary["statistic_violations"].fillna(0)
+        ).sort_values(["permit_expiry_flag", "_v", "user_id"], ascending=[False, False, True])
+        parts.append(table(ordered, [
+            Col("user_id", "User", nowrap=True, html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a>'),
+            Col("name", "Name"),
+            Col("permit_no", "Permit", nowrap=True),
+            Col("permit_expires", "Expires", nowrap=True, fmt=fmt_date),
+            Col("days_left", "Permit status", html=_status_badge),
+            Col("samples", "Samples", fmt=lambda v: fmt_num(v), num=True),
+            Col("violations", "Violations", fmt=lambda v: fmt_num(v), num=True),
+            Col("statistic_violations", "Statistic viol.", fmt=lambda v: fmt_num(v), num=True),
+            Col("inconclusive", "Inconclusive", fmt=lambda v: fmt_num(v), num=True),
+            Col("slugs", "Slugs", fmt=lambda v: fmt_num(v), num=True),
+            Col("worst", "Worst exceedance", num=True, html=lambda r: "" if is_missing(r.get("worst")) else
+                esc(f"{float(r['worst']):.2f}× {param_label(r.get('worst_parameter')) if not is_missing(r.get('worst_parameter')) else ''}")),
+        ], row_class=lambda r: "row-bad" if (r.get("violations") or 0) + (r.get("statistic_violations") or 0) > 0
+            else ("row-warn" if r.get("permit_expiry_flag") else "")))
+        sbody = join(parts)
+    body.append(section(f"Compliance summary, {data.as_of.year} to {data.as_of:%B %d}", sbody, sid="summary",
+                        lead=("Counts from January 1 to the as-of month; permit status as of "
+                              f"{data.as_of.isoformat()}.")))
+
+    # heat map
+    hm = heatmap_chart(data, summary) if not summary.empty or not violations.empty else None
+    if hm is None:
+        body.append(section("Violations by user and month",
+                            no_data("discharge_violations", present.get("discharge_violations"), "violations")))
+    else:
+        charts.append(hm)
+        extra = ""
+        if (data.summary is None or _frame(data.summary).empty) and violations.empty:
+            extra = no_data("discharge_violations", present.get("discharge_violations"), "violations")
+        body.append(section("Violations by user and month", extra + hm.html(), sid="heatmap"))
+
+    # findings tables
+    f_parts = []
+    f_parts.append('<h3 id="violations">Per-sample violations</h3>')
+    if violations.empty:
+        f_parts.append(no_data("discharge_violations", present.get("discharge_violations"), "violations")
+                       if not present.get("discharge_violations") or results.empty else
+                       note("No sample broke a limit.", "info"))
+    else:
+        v = violations.sort_values("collected_at", ascending=False)
+        f_parts.append(table(v, [
+            Col("user_id", "User", nowrap=True, html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a>'),
+            Col("collected_at", "Collected", nowrap=True, fmt=fmt_datetime),
+            Col("sample_id", "Sample", nowrap=True),
+            Col("parameter", "Parameter", fmt=param_label),
+            Col("value", "Result", num=True, html=lambda r: esc(f"{_num(r['value'])} {r.get('unit') or ''}")),
+            Col("limit_value", "Limit", num=True,
+                html=lambda r: esc(f"{r.get('limit_type')} {_num(r['limit_value'])} {r.get('unit') or ''}")),
+            Col("exceedance_ratio", "× limit", num=True, fmt=lambda v: f"{float(v):.2f}×"),
+            Col("rule", "Rule (section)"),
+        ], max_rows=300))
+    f_parts.append('<h3 id="statistic">Statistic violations (daily maximum, monthly average)</h3>')
+    if statv.empty:
+        f_parts.append(no_data("statistic_violations", present.get("statistic_violations"))
+                       if not present.get("statistic_violations") else note("None.", "info"))
+    else:
+        f_parts.append(table(statv.sort_values("period_start", ascending=False), [
+            Col("user_id", "User", nowrap=True), Col("parameter", "Parameter", fmt=param_label), Col("statistic", "Statistic"),
+            Col("period_start", "From", nowrap=True, fmt=fmt_date), Col("period_end", "To", nowrap=True, fmt=fmt_date),
+            Col("value", "Value", num=True, html=lambda r: esc(f"{_num(r['value'])} {r.get('unit') or ''}")),
+            Col("limit_value", "Limit", num=True, fmt=_num), Col("samples", "Samples", num=True),
+            Col("rule", "Rule (section)")], max_rows=200))
+    f_parts.append('<h3 id="inconclusive">Inconclusive non-detects</h3>')
+    if inconc.empty:
+        f_parts.append(no_data("inconclusive_results", present.get("inconclusive_results"))
+                       if not present.get("inconclusive_results") else note("None.", "info"))
+    else:
+        f_parts.append(table(inconc.sort_values("collected_at", ascending=False), [
+            Col("user_id", "User", nowrap=True), Col("collected_at", "Collected", nowrap=True, fmt=fmt_datetime), Col("sample_id", "Sample", nowrap=True),
+            Col("parameter", "Parameter", fmt=param_label),
+            Col("detection_value", "Reported", num=True,
+                html=lambda r: esc(f"{r.get('qualifier') or '<'}{_num(r['detection_value'])} {r.get('unit') or ''}")),
+            Col("limit_value", "Limit", num=True, fmt=_num), Col("reason", "Why"), Col("rule", "Rule")],
+            max_rows=200))
+    f_parts.append('<h3 id="slugs">Slug events</h3>')
+    if slugs.empty:
+        f_parts.append(no_data("slug_events", present.get("slug_events"))
+                       if not present.get("slug_events") else note("No slug discharge detected.", "info"))
+    else:
+        f_parts.append(table(slugs.sort_values("start_at", ascending=False), [
+            Col("user_id", "User", nowrap=True, html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a>'),
+            Col("constituent", "Constituent"), Col("start_at", "Start", nowrap=True, fmt=fmt_datetime),
+            Col("end_at", "End", nowrap=True, fmt=fmt_datetime), Col("duration_min", "Minutes", num=True),
+            Col("peak_value", "Peak", num=True, html=lambda r: esc(f"{_num(r['peak_value'])} {r.get('unit') or ''}")),
+            Col("baseline", "Baseline", num=True, fmt=_num),
+            Col("peak_ratio", "× baseline", num=True, fmt=lambda v: f"{float(v):.1f}×"),
+            Col("rule", "Rule")], max_rows=200))
+    if data.snc is not None:
+        f_parts.append('<h3 id="snc">Significant noncompliance</h3>')
+        if snc.empty:
+            f_parts.append(note("No user meets a criterion of significant noncompliance.", "info"))
+        else:
+            f_parts.append(table(snc.sort_values(["period_start", "user_id"], ascending=[False, True]), [
+                Col("user_id", "User", nowrap=True,
+                    html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a>'),
+                Col("period_start", "From", fmt=fmt_date, nowrap=True),
+                Col("period_end", "To", fmt=fmt_date, nowrap=True),
+                Col("criterion", "Criterion", html=lambda r: badge(str(r.get("criterion") or "")
+                                                                   .replace("_", " "), "bad")),
+                Col("parameter", "Parameter", fmt=param_label),
+                Col("count", "Count", num=True), Col("measurements", "Of", num=True),
+                Col("pct", "%", num=True, fmt=lambda v: f"{float(v):.0f}%"), Col("rule", "Rule (section)")],
+                max_rows=200))
+    if not gaps.empty:
+        f_parts.append('<h3 id="baseline-gaps">Readings not judged for slugs (no baseline)</h3>')
+        f_parts.append(table(gaps, [
+            Col("user_id", "User", nowrap=True), Col("constituent", "Constituent"), Col("first_day", "From", nowrap=True, fmt=fmt_date),
+            Col("last_day", "To", nowrap=True, fmt=fmt_date), Col("days_lacking", "Days", num=True),
+            Col("readings_not_judged", "Readings not judged", num=True, fmt=fmt_num), Col("reason", "Why")]))
+    body.append(section("Findings", join(f_parts), sid="findings",
+                        lead="Which user broke which limit, when, by how much, and under which section."))
+
+    # per user
+    user_ids = sorted(set(summary["user_id"]) if not summary.empty else set()
+                      | (set(results["user_id"]) if not results.empty else set())
+                      | (set(flow["user_id"]) if not flow.empty else set()))
+    names = dict(zip(summary.get("user_id", []), summary.get("name", []))) if not summary.empty else {}
+    viol_by_user = violations.groupby("user_id").size().to_dict() if not violations.empty else {}
+    toc = "".join(
+        f'<a class="{"bad" if viol_by_user.get(u) else ""}" href="#user-{esc(slug(u))}">{esc(u)}'
+        f'{(" · " + str(viol_by_user[u])) if viol_by_user.get(u) else ""}</a>' for u in user_ids)
+    body.append(section("Industrial users", f'<div class="toc">{toc}</div>' if toc else
+                        no_data("industrial_users", present.get("industrial_users"), "industrial users"),
+                        sid="users", lead="Each user's control charts and flow trace. Red: users with violations "
+                                          "(count after the id)."))
+    if not results.empty:
+        results = results.assign(t=local_naive(results["collected_at"]))
+    if not limits.empty:
+        limits = limits.assign(t=local_naive(limits["collected_at"]))
+    res_by_user = dict(tuple(results.groupby("user_id"))) if not results.empty else {}
+    lim_by_user = dict(tuple(limits.groupby("user_id"))) if not limits.empty else {}
+    for u in user_ids:
+        ures = res_by_user.get(u, results.iloc[0:0])
+        ulim = lim_by_user.get(u, limits.iloc[0:0])
+        srow = summary[summary["user_id"] == u].iloc[0] if not summary.empty and (summary["user_id"] == u).any() else None
+        urow = users[users["user_id"] == u].iloc[0] if not users.empty and (users["user_id"] == u).any() else None
+        parts = []
+        facts = []
+        if urow is not None:
+            for label, key in (("address", "address"), ("district", "district"), ("permit", "permit_no")):
+                if not is_missing(urow.get(key)):
+                    facts.append(f"{label} {esc(urow.get(key))}")
+            if not is_missing(urow.get("permit_expires")):
+                facts.append(f"permit expires {esc(fmt_date(urow.get('permit_expires')))}")
+            if not is_missing(urow.get("normal_avg_flow_gpd")):
+                facts.append(f"normal average flow {fmt_num(urow.get('normal_avg_flow_gpd'))} gpd")
+        head_badges = ""
+        if srow is not None:
+            head_badges = _status_badge(srow)
+        nv = viol_by_user.get(u, 0)
+        if not snc.empty and (snc["user_id"] == u).any():
+            head_badges += " " + badge("significant noncompliance", "bad")
+        head_badges += " " + (badge(f"{nv} violation{'s' if nv != 1 else ''}", "bad") if nv else
+                              badge("no violations", "good"))
+        parts.append(f'<div class="entity-head"><h2>{esc(u)} · {esc(names.get(u) or "")}</h2>{head_badges}</div>'
+                     f'<div class="facts">{" · ".join(facts)}</div>')
+        if ures.empty:
+            parts.append(no_data("lab_results", present.get("lab_results"), "lab results for this user")
+                         if not present.get("lab_results") else note("No lab results for this user.", "empty"))
+        else:
+            limited = set(ulim["parameter"]) if not ulim.empty else set()
+            unlimited = sorted(set(ures["parameter"]) - limited, key=_param_key)
+            cc = control_chart(u, ures, ulim) if not ulim.empty else None
+            if cc is None:
+                parts.append(no_data("discharge_evaluations", present.get("discharge_evaluations"),
+                                     "limits applied to this user's results"))
+            else:
+                charts.append(cc)
+                parts.append(cc.html())
+            if unlimited:
+                parts.append(note("Also sampled, with no limit defined: " + ", ".join(
+                    esc(param_label(p)) for p in unlimited) + ".", "info"))
+        uflow = flow[flow["user_id"] == u] if not flow.empty else flow
+        if uflow.empty:
+            parts.append(note("No flow or probe readings for this user.", "empty") if present.get("flow")
+                         else no_data("flow", present.get("flow"), "flow readings"))
+        else:
+            fc = flow_chart(u, data, uflow,
+                            slugs[slugs["user_id"] == u] if not slugs.empty else slugs,
+                            baselines[baselines["user_id"] == u] if not baselines.empty else baselines,
+                            gaps[gaps["user_id"] == u] if not gaps.empty else gaps)
+            if fc is not None:
+                charts.append(fc)
+                parts.append(fc.html())
+        body.append(f'<section id="user-{esc(slug(u))}">{join(parts)}</section>')
+
+    meta.charts = len(charts)
+    meta.counts = {"users": len(user_ids), "violations": len(violations), "slugs": len(slugs)}
+    dates = []
+    if not results.empty:
+        t = local_naive(results["collected_at"])
+        dates = [t.min(), t.max()]
+    rng = f" · samples {dates[0]:%Y-%m-%d} to {dates[1]:%Y-%m-%d}" if dates else ""
+    html_text = page(file="sewer.html", title="Sewer administrator: industrial users",
+                     subtitle=esc(f"Woodbury ch. 253 Part 2 discharge limits and slugs · as of {data.as_of.isoformat()}{rng}"),
+                     body=join(body), as_of=data.as_of, generated_at=data.generated_at, has_charts=bool(charts))
+    return html_text, meta
+
+
+# ----------------------------------------------------------------------- shaping (pure, used by the asset)
+
+BUCKET_HOURS = (1, 2, 3, 4, 6, 8, 12, 24, 48, 168)
+
+
+def choose_bucket_hours(span_hours: float, max_points: int = 1500) -> int:
+    """The finest of 1, 2, 3, 4, 6, 8, 12, 24, 48 or 168 hours giving at most ``max_points`` means.
+
+    A month of readings gets hourly means; a year gets 6-hour means (1,460 points)."""
+    for hours in BUCKET_HOURS:
+        if span_hours / hours <= max_points:
+            return hours
+    return BUCKET_HOURS[-1]
+
+
+def label_results(lab: pd.DataFrame, evaluations: pd.DataFrame | None = None,
+                  violations: pd.DataFrame | None = None, inconclusive: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Each lab result with its outcome: from the per-sample evaluations when there are
+    any, else from the violation and inconclusive tables (other results are then
+    left unjudged, outcome None)."""
+    out = lab.copy()
+    key = ["user_id", "sample_id", "parameter"]
+    for col in ("outcome", "limit_value", "limit_type", "exceedance_ratio", "rule"):
+        out[col] = None
+    if out.empty:
+        return out
+    if evaluations is not None and not evaluations.empty:
+        ev = evaluations.copy()
+        rank = ev["outcome"].map({"violation": 2, "inconclusive": 1}).fillna(0)
+        ev["_rank"] = rank
+        ev["_ratio"] = ev["exceedance_ratio"].fillna(-1)
+        ev = ev.sort_values(key + ["_rank", "_ratio"]).groupby(key, as_index=False).last()
+        viol = ev["outcome"] == "violation"
+        for col in ("limit_value", "limit_type", "exceedance_ratio", "rule"):
+            ev[col] = ev[col].where(viol, None)
+        merged = out.drop(columns=["outcome", "limit_value", "limit_type", "exceedance_ratio", "rule"]).merge(
+            ev[key + ["outcome", "limit_value", "limit_type", "exceedance_ratio", "rule"]], on=key, how="left")
+        return merged
+    if violations is not None and not violations.empty:
+        v = (violations.sort_values("exceedance_ratio" if "exceedance_ratio" in violations else "value")
+             .groupby(key, as_index=False).last())
+        out = out.drop(columns=["limit_value", "limit_type", "exceedance_ratio", "rule"]).merge(
+            v[key + [c for c in ("limit_value", "limit_type", "exceedance_ratio", "rule") if c in v]],
+            on=key, how="left")
+        out.loc[out["limit_value"].notna(), "outcome"] = "violation"
+    if inconclusive is not None and not inconclusive.empty:
+        ik = set(map(tuple, inconclusive[key].astype(str).to_numpy()))
+        mask = [tuple(r) in ik for r in out[key].astype(str).to_numpy()]
+        out.loc[mask, "outcome"] = out.loc[mask, "outcome"].fillna("inconclusive")
+    return out
+
+
+def default_limits(results: pd.DataFrame, limits: list[dict[str, Any]]) -> pd.DataFrame:
+    """The jurisdiction's limits (rules file) applied to each result, when the
+    sewer assets have not written discharge_evaluations yet."""
+    cols = ["user_id", "parameter", "limit_type", "limit_value", "unit", "rule", "limit_source", "collected_at"]
+    if results.empty or not limits:
+        return pd.DataFrame(columns=cols)
+    rows = []
+    days = local_naive(results["collected_at"]).dt.date
+    for (_, r), day in zip(results.iterrows(), days):
+        for lim in limits:
+            if lim["parameter"] != r["parameter"]:
+                continue
+            start, end = lim.get("effective_from"), lim.get("effective_to")
+            if (start and day < start) or (end and day > end):
+                continue
+            rows.append({"user_id": r["user_id"], "parameter": r["parameter"], "limit_type": lim["limit_type"],
+                         "limit_value": float(lim["value"]), "unit": lim.get("unit"), "rule": lim.get("citation"),
+                         "limit_source": "rules", "collected_at": r["collected_at"]})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def compress_steps(frame: pd.DataFrame, keys: list[str], order: str, values: list[str]) -> pd.DataFrame:
+    """Keep only the rows where ``values`` change (and each group's last row): a step line's corners."""
+    if frame.empty:
+        return frame
+    f = frame.sort_values(keys + [order]).reset_index(drop=True)
+    same_group = (f[keys].shift() == f[keys]).all(axis=1)
+    same_vals = (f[values].shift() == f[values]).all(axis=1)
+    last = ~(f[keys].shift(-1) == f[keys]).all(axis=1)
+    return f[~(same_group & same_vals) | last].reset_index(drop=True)

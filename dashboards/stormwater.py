@@ -1,0 +1,450 @@
+"""The stormwater officer's page: the week's upcoming inspections, sites by
+status, and per site a timeline of inspections against daily rainfall with the
+storm threshold (0.5 in, from the rules) and the late and overdue findings.
+
+Pure: ``build_stormwater_page(StormwaterData) -> (html, PageMeta)``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from dashboards.figs import grid, layout_key, typed
+from dashboards.html import (
+    COLORS, Chart, Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_num, is_missing, join, kpis, no_data, note,
+    page, section, short_rule, slug, table,
+)
+
+KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
+STATUS_ORDER = {"overdue": 0, "late": 1, "in compliance": 2, "stabilized": 3, "not required": 4}
+STATUS_TONE = {"overdue": "bad", "late": "warn", "in compliance": "good", "stabilized": "info",
+               "not required": ""}
+
+
+@dataclass
+class StormRule:
+    threshold_in: float
+    citation_storm: str = ""
+    citation_weekly: str = ""
+
+
+@dataclass
+class StormwaterData:
+    """Frames read from the warehouse. ``None`` = the table does not exist yet.
+
+    sites: the sites input; classification: site_classification; findings: swppp_inspection_findings;
+    other: swppp_other_findings; notices: swppp_notices; upcoming: swppp_upcoming;
+    inspections: site_id, inspected_on, inspector, kind, sediment_capacity_lost_pct, notes;
+    rain: gauge_key (lower-case, trimmed gauge id), date, precip_in (daily total).
+    rules: jurisdiction -> StormRule (threshold and citations from the rules files).
+    letters: file name -> link (href relative to the page) of the notices' letters that exist.
+    """
+
+    as_of: dt.date
+    generated_at: dt.datetime | None = None
+    sites: pd.DataFrame | None = None
+    classification: pd.DataFrame | None = None
+    findings: pd.DataFrame | None = None
+    other: pd.DataFrame | None = None
+    notices: pd.DataFrame | None = None
+    upcoming: pd.DataFrame | None = None
+    inspections: pd.DataFrame | None = None
+    rain: pd.DataFrame | None = None
+    rules: dict[str, StormRule] = field(default_factory=dict)
+    letters: dict[str, str] = field(default_factory=dict)
+    present: dict[str, bool] = field(default_factory=dict)
+    week_days: int = 7
+
+
+def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
+    return frame if frame is not None else pd.DataFrame()
+
+
+def _d(value: Any) -> pd.Timestamp | None:
+    if is_missing(value):
+        return None
+    return pd.Timestamp(value).normalize()
+
+
+def site_status(data: StormwaterData) -> pd.DataFrame:
+    """One row per site: classification, counts of findings and notices, last inspection, status."""
+    sites = _frame(data.sites)
+    cls = _frame(data.classification)
+    findings = _frame(data.findings)
+    other = _frame(data.other)
+    notices = _frame(data.notices)
+    insp = _frame(data.inspections)
+    as_of = pd.Timestamp(data.as_of)
+    base_cols = ["site_id", "jurisdiction", "name", "applicant", "address", "disturbed_acres",
+                 "construction_start", "final_stabilization", "rain_gauge_id", "exempt"]
+    if not sites.empty:
+        out = sites[[c for c in base_cols if c in sites]].drop_duplicates("site_id").copy()
+    elif not cls.empty:
+        out = cls[[c for c in base_cols if c in cls]].drop_duplicates("site_id").copy()
+    else:
+        return pd.DataFrame()
+    if not cls.empty:
+        keep = [c for c in ("site_id", "conditions", "inspections_required", "active", "judged_through",
+                            "reason", "inspector") if c in cls]
+        out = out.merge(cls[keep].drop_duplicates("site_id"), on="site_id", how="left")
+    for col in ("conditions", "inspections_required", "active", "judged_through", "reason", "inspector"):
+        if col not in out:
+            out[col] = None
+
+    def count(frame: pd.DataFrame, mask=None) -> pd.Series:
+        if frame.empty:
+            return pd.Series(dtype=int)
+        f = frame if mask is None else frame[mask(frame)]
+        return f.groupby("site_id").size()
+
+    out["late"] = out["site_id"].map(count(findings, lambda f: f["status"] == "late")).fillna(0).astype(int)
+    out["overdue"] = out["site_id"].map(count(findings, lambda f: f["status"] == "overdue")).fillna(0).astype(int)
+    out["other_findings"] = out["site_id"].map(count(other)).fillna(0).astype(int)
+    out["notices"] = out["site_id"].map(count(notices)).fillna(0).astype(int)
+    if not insp.empty:
+        last = insp.groupby("site_id")["inspected_on"].max()
+        n = insp.groupby("site_id").size()
+        out["last_inspection"] = out["site_id"].map(last)
+        out["inspections"] = out["site_id"].map(n).fillna(0).astype(int)
+    else:
+        out["last_inspection"] = None
+        out["inspections"] = 0
+
+    def status(r: pd.Series) -> str:
+        if r["overdue"] > 0 or _other_overdue(other, r["site_id"]):
+            return "overdue"
+        if r["late"] > 0 or r["other_findings"] > 0:
+            return "late"
+        required = r.get("inspections_required")
+        if required is False or (is_missing(required) and bool(r.get("exempt"))):
+            return "not required"
+        stab = _d(r.get("final_stabilization"))
+        if stab is not None and stab <= as_of:
+            return "stabilized"
+        return "in compliance"
+
+    out["status"] = out.apply(status, axis=1)
+    out["_order"] = out["status"].map(STATUS_ORDER).fillna(9)
+    return out.sort_values(["_order", "site_id"]).drop(columns="_order").reset_index(drop=True)
+
+
+def _other_overdue(other: pd.DataFrame, site_id: str) -> bool:
+    if other.empty or "status" not in other:
+        return False
+    return bool(((other["site_id"] == site_id) & (other["status"] == "overdue")).any())
+
+
+def _rule_for(data: StormwaterData, jurisdiction: Any) -> StormRule:
+    if not is_missing(jurisdiction) and str(jurisdiction) in data.rules:
+        return data.rules[str(jurisdiction)]
+    if data.rules:
+        return next(iter(data.rules.values()))
+    return StormRule(threshold_in=0.5)
+
+
+def site_chart(site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: pd.DataFrame,
+               findings: pd.DataFrame) -> Chart:
+    """Daily rainfall at the site's gauge with the storm threshold, above a strip of inspections and findings."""
+    as_of = pd.Timestamp(data.as_of)
+    rule = _rule_for(data, site.get("jurisdiction"))
+    start = _d(site.get("construction_start"))
+    stab = _d(site.get("final_stabilization"))
+    end_active = min(stab, as_of) if stab is not None else as_of
+    dates = [d for d in [start, stab, as_of] if d is not None]
+    if not insp.empty:
+        dates += [pd.Timestamp(insp["inspected_on"].min()), pd.Timestamp(insp["inspected_on"].max())]
+    x0 = (min(dates) if start is None else start) - pd.Timedelta(days=7)
+    x1 = max(dates) + pd.Timedelta(days=7)
+    layout, refs = grid(2, 1, vspace=0.1, row_heights=[0.6, 0.4])
+    (xr1, yr1), (xr2, yr2) = refs
+    traces: list[dict[str, Any]] = []
+    r = rain.copy()
+    if not r.empty:
+        r["date"] = pd.to_datetime(r["date"])
+        r = r[(r["date"] >= x0) & (r["date"] <= x1)]
+    storm = r[r["precip_in"] >= rule.threshold_in] if not r.empty else r
+    light = r[r["precip_in"] < rule.threshold_in] if not r.empty else r
+    gauge = site.get("rain_gauge_id")
+    for frame, name, color in ((light, "daily rain", COLORS["rain"]),
+                               (storm, f"storm day (≥ {rule.threshold_in:g} in): inspection due within 24 h",
+                                COLORS["storm"])):
+        if frame.empty:
+            continue
+        traces.append({"type": "bar", "xaxis": xr1, "yaxis": yr1, "name": name,
+                       "x": [d.strftime("%Y-%m-%d") for d in frame["date"]],
+                       "y": typed(frame["precip_in"].astype(float), "f4"), "marker": {"color": color},
+                       "hovertemplate": f"%{{x|%Y-%m-%d}}: %{{y:.2f}} in at gauge {esc(gauge)}<extra></extra>"})
+    layout["shapes"].append({"type": "line", "xref": f"{xr1} domain", "yref": yr1, "x0": 0, "x1": 1,
+                             "y0": rule.threshold_in, "y1": rule.threshold_in,
+                             "line": {"color": COLORS["limit"], "dash": "dash", "width": 1.5}})
+    layout["annotations"].append({
+        "x": 1, "xref": f"{xr1} domain", "y": rule.threshold_in, "yref": yr1, "xanchor": "right",
+        "yanchor": "bottom", "showarrow": False, "font": {"size": 10, "color": COLORS["limit"]},
+        "bgcolor": "rgba(255,255,255,0.8)",
+        "text": esc(f"{rule.threshold_in:g} in storm threshold · {short_rule(rule.citation_storm, 70)}")})
+    if r.empty:
+        layout["annotations"].append({"x": 0.5, "y": 0.5, "xref": f"{xr1} domain", "yref": f"{yr1} domain",
+                                      "showarrow": False, "font": {"color": "#6b7280"},
+                                      "text": esc(f"no rainfall at gauge {gauge if not is_missing(gauge) else '?'} "
+                                                  "for these dates")})
+    # active period and as-of, across both panels
+    if start is not None:
+        for yr in (yr1, yr2):
+            layout["shapes"].append({"type": "rect", "xref": xr1, "yref": f"{yr} domain", "x0": start.strftime("%Y-%m-%d"),
+                                     "x1": end_active.strftime("%Y-%m-%d"), "y0": 0, "y1": 1,
+                                     "fillcolor": COLORS["active_fill"], "line": {"width": 0}, "layer": "below"})
+        layout["annotations"].append({"x": start.strftime("%Y-%m-%d"), "y": 1, "xref": xr1,
+                                      "yref": f"{yr1} domain", "xanchor": "left", "yanchor": "bottom",
+                                      "showarrow": False, "font": {"size": 10, "color": "#047857"},
+                                      "text": "construction start" + (
+                                          f" → final stabilization {stab:%Y-%m-%d}" if stab is not None else
+                                          " → still active")})
+    for yr in (yr1, yr2):
+        layout["shapes"].append({"type": "line", "xref": xr1, "yref": f"{yr} domain", "x0": as_of.strftime("%Y-%m-%d"),
+                                 "x1": as_of.strftime("%Y-%m-%d"), "y0": 0, "y1": 1,
+                                 "line": {"color": "#374151", "dash": "dot", "width": 1}})
+    layout["annotations"].append({"x": as_of.strftime("%Y-%m-%d"), "y": 1, "xref": xr2, "yref": f"{yr2} domain",
+                                  "xanchor": "right", "yanchor": "bottom", "showarrow": False,
+                                  "font": {"size": 10, "color": "#374151"}, "text": f"as of {data.as_of.isoformat()}"})
+    rows = ["inspections made", "weekly: late / overdue", "storm: late / overdue"]
+    # inspections
+    if not insp.empty:
+        for kind, frame in insp.groupby(insp["kind"].fillna("routine")):
+            hover = []
+            for _, i in frame.iterrows():
+                notes = str(i.get("notes") or "")
+                notes = notes if len(notes) <= 160 else notes[:159] + "…"
+                sed = i.get("sediment_capacity_lost_pct")
+                hover.append(f"{esc(kind)} inspection by {esc(i.get('inspector'))}"
+                             + (f"<br>sediment capacity lost {fmt_num(sed)}%" if not is_missing(sed) else "")
+                             + (f"<br>{esc(notes)}" if notes else ""))
+            traces.append({"type": "scatter", "mode": "markers", "xaxis": xr2, "yaxis": yr2,
+                           "name": esc(f"{kind} inspection"),
+                           "x": [pd.Timestamp(d).strftime("%Y-%m-%d") for d in frame["inspected_on"]],
+                           "y": [rows[0]] * len(frame),
+                           "marker": {"symbol": KIND_SYMBOL.get(str(kind), "circle"), "size": 10,
+                                      "color": COLORS["inspection"], "line": {"color": "#064e3b", "width": 1}},
+                           "hovertext": hover, "hovertemplate": "%{x|%Y-%m-%d}<br>%{hovertext}<extra></extra>"})
+    # findings: a bar from due date to the late inspection (late) or to the as-of date (overdue)
+    if not findings.empty:
+        for status, color in (("late", COLORS["late"]), ("overdue", COLORS["overdue"])):
+            f = findings[findings["status"] == status]
+            if f.empty:
+                continue
+            xs: list[Any] = []
+            ys: list[Any] = []
+            mx, my, hover = [], [], []
+            for _, g in f.iterrows():
+                row = rows[1] if g["requirement"] == "weekly" else rows[2]
+                due = pd.Timestamp(g["due_by"])
+                until = pd.Timestamp(g["satisfied_on"]) if not is_missing(g.get("satisfied_on")) else as_of
+                xs += [due.strftime("%Y-%m-%d"), until.strftime("%Y-%m-%d"), None]
+                ys += [row, row, None]
+                mx.append(due.strftime("%Y-%m-%d"))
+                my.append(row)
+                days = g.get("days_late")
+                hover.append(
+                    f"<b>{esc(status)}</b> {esc(g['requirement'])} inspection"
+                    f"<br>triggered {fmt_date(g['trigger_date'])}, due by {fmt_date(g['due_by'])}"
+                    + (f"<br>made {fmt_date(g['satisfied_on'])}" if not is_missing(g.get("satisfied_on"))
+                       else "<br>not made")
+                    + (f" ({int(days)} days late)" if not is_missing(days) else "")
+                    + f"<br>{esc(short_rule(g.get('rule'), 90))}")
+            traces.append({"type": "scatter", "mode": "lines", "xaxis": xr2, "yaxis": yr2, "x": xs, "y": ys,
+                           "line": {"color": color, "width": 6}, "hoverinfo": "skip", "showlegend": False,
+                           "legendgroup": status})
+            traces.append({"type": "scatter", "mode": "markers", "xaxis": xr2, "yaxis": yr2, "x": mx, "y": my,
+                           "name": f"{status} (bar: due date → {'inspection' if status == 'late' else 'today'})",
+                           "legendgroup": status,
+                           "marker": {"symbol": "x-thin-open" if status == "overdue" else "circle",
+                                      "size": 13 if status == "overdue" else 9, "color": color,
+                                      "line": {"width": 3 if status == "overdue" else 1, "color": color}},
+                           "hovertext": hover, "hovertemplate": "%{hovertext}<extra></extra>"})
+    xr = [x0.strftime("%Y-%m-%d"), x1.strftime("%Y-%m-%d")]
+    layout[layout_key(1, "x")].update({"type": "date", "range": xr, "showticklabels": False})
+    layout[layout_key(2, "x")].update({"type": "date", "range": xr, "title": {"text": "date (local)"}})
+    ymax = max(rule.threshold_in * 1.5, float(r["precip_in"].max()) * 1.1 if not r.empty else 0)
+    layout[layout_key(1, "y")].update({"title": {"text": "rain (in/day)"}, "range": [0, ymax]})
+    layout[layout_key(2, "y")].update({"type": "category", "categoryorder": "array", "categoryarray": rows[::-1],
+                                       "range": [-0.6, 2.6], "showgrid": False})
+    layout["bargap"] = 0.15
+    layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
+    layout["margin"] = {"l": 150, "r": 20, "t": 30, "b": 95}
+    sid = str(site["site_id"])
+    return Chart(f"site-{sid}", {"data": traces, "layout": layout}, height=420)
+
+
+def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
+    meta = PageMeta()
+    present = data.present
+    status = site_status(data)
+    findings = _frame(data.findings)
+    other = _frame(data.other)
+    notices = _frame(data.notices)
+    upcoming = _frame(data.upcoming)
+    insp = _frame(data.inspections)
+    rain = _frame(data.rain)
+    as_of = pd.Timestamp(data.as_of)
+    week_end = as_of + pd.Timedelta(days=data.week_days)
+    charts: list[Chart] = []
+    body: list[str] = []
+
+    n_overdue = int((findings["status"] == "overdue").sum()) if not findings.empty else 0
+    n_late = int((findings["status"] == "late").sum()) if not findings.empty else 0
+    if not upcoming.empty:
+        up = upcoming.copy()
+        up["due_by"] = pd.to_datetime(up["due_by"])
+        week = up[up["due_by"] <= week_end].sort_values(["due_by", "site_id"])
+        later = up[up["due_by"] > week_end]
+    else:
+        week = later = upcoming
+    active = int((status["status"].isin(["overdue", "late", "in compliance"])).sum()) if not status.empty else 0
+    body.append(kpis([
+        Kpi("overdue inspections", fmt_num(n_overdue), "due and never made", "bad" if n_overdue else "good",
+            "#sites"),
+        Kpi("late inspections", fmt_num(n_late), "made after the due date", "warn" if n_late else "good", "#sites"),
+        Kpi("due this week", fmt_num(len(week)), f"through {week_end:%a %b %d}", "warn" if len(week) else "good",
+            "#upcoming"),
+        Kpi("sites needing inspections", fmt_num(active), f"of {len(status)} sites", "", "#sites"),
+        Kpi("notices of violation", fmt_num(len(notices)), "written for the findings", "", "#other"),
+    ]))
+
+    # the week's inspections
+    if data.upcoming is None or upcoming.empty:
+        up_html = no_data("swppp_upcoming", present.get("swppp_upcoming"), "upcoming inspections")
+    elif week.empty:
+        up_html = note(f"No inspection is due by {week_end:%A %B %d}.", "info")
+    else:
+        def due_badge(r: pd.Series) -> str:
+            days = r.get("days_until_due")
+            st = str(r.get("status") or "")
+            tone = {"overdue": "bad", "due_today": "warn", "due_tomorrow": "warn"}.get(st, "info")
+            label = st.replace("_", " ") if st else ""
+            if not is_missing(days):
+                d = int(days)
+                label += f" ({-d} days ago)" if d < 0 else (f" (in {d} days)" if d > 1 else "")
+            return badge(label.strip(), tone)
+
+        up_html = table(week, [
+            Col("due_by", "Due by", fmt=lambda v: pd.Timestamp(v).strftime("%a %Y-%m-%d"), nowrap=True),
+            Col("status", "When", html=due_badge),
+            Col("site_id", "Site", nowrap=True,
+                html=lambda r: f'<a href="#site-{esc(slug(r["site_id"]))}">{esc(r["site_id"])}</a>'),
+            Col("site_name", "Name"), Col("requirement", "Inspection"), Col("inspector", "By"),
+            Col("detail", "Why"), Col("rule", "Rule (section)")],
+            row_class=lambda r: "row-bad" if r.get("status") == "overdue" else "row-warn")
+        if not later.empty:
+            up_html += note(f"{len(later)} more due after {week_end:%b %d}.", "info")
+    body.append(section(f"This week's inspections (through {week_end:%A %B %d})", up_html, sid="upcoming",
+                        lead="Overdue first, then by due date. Storm inspections are due within 24 hours of "
+                             "a day with rain at or above the storm threshold."))
+
+    # sites by status
+    if status.empty:
+        s_html = no_data("sites", present.get("sites"), "construction sites")
+    else:
+        s_html = ""
+        if data.classification is None or _frame(data.classification).empty:
+            s_html += no_data("site_classification", present.get("site_classification"),
+                              "which sites need inspections")
+        if data.findings is None:
+            s_html += no_data("swppp_inspection_findings", present.get("swppp_inspection_findings"),
+                              "late and overdue inspections")
+        s_html += table(status, [
+            Col("site_id", "Site", nowrap=True,
+                html=lambda r: f'<a href="#site-{esc(slug(r["site_id"]))}">{esc(r["site_id"])}</a>'
+                               f'<br><small>{esc(r.get("jurisdiction"))}</small>'),
+            Col("status", "Status", html=lambda r: badge(r["status"], STATUS_TONE.get(r["status"], ""))),
+            Col("name", "Name"), Col("applicant", "Applicant"),
+            Col("disturbed_acres", "Acres", num=True, fmt=lambda v: fmt_num(v, 1)),
+            Col("conditions", "Conditions"),
+            Col("construction_start", "Active", nowrap=True, html=lambda r: esc(
+                f"{fmt_date(r.get('construction_start'))} → ") + "<br>" + esc(
+                fmt_date(r.get("final_stabilization")) or "still active")),
+            Col("inspections", "Insp.", num=True, title="inspections made"),
+            Col("last_inspection", "Last insp.", fmt=fmt_date, nowrap=True),
+            Col("late", "Late", num=True), Col("overdue", "Overdue", num=True),
+            Col("other_findings", "Other", num=True, title="other findings: disturbance, sediment, "
+                "milestone notice, certification, report delivery"), Col("notices", "Notices", num=True),
+        ], row_class=lambda r: {"overdue": "row-bad", "late": "row-warn", "in compliance": "row-good"}.get(
+            r["status"], ""))
+    body.append(section("Sites by status", s_html, sid="sites",
+                        lead=f"Status as of {data.as_of.isoformat()}: overdue = an inspection due and not made; "
+                             "late = made after its due date; other findings are disturbance, sediment, "
+                             "milestone-notice, certification and report findings."))
+
+    # other findings
+    if not other.empty:
+        o_html = table(other.sort_values(["site_id", "trigger_date"]), [
+            Col("site_id", "Site", nowrap=True), Col("finding", "Finding", fmt=lambda v: str(v).replace("_", " ")),
+            Col("status", "Status", html=lambda r: badge(str(r["status"]), "bad" if r["status"] == "overdue"
+                                                         else "warn")),
+            Col("detail", "Detail"), Col("due_by", "Due by", fmt=fmt_date, nowrap=True),
+            Col("days_late", "Days late", num=True), Col("rule", "Rule (section)")], max_rows=300)
+        body.append(section("Other findings", o_html, sid="other"))
+    elif data.other is None:
+        body.append(section("Other findings", no_data("swppp_other_findings", False), sid="other"))
+
+    # per-site timelines
+    if status.empty:
+        body.append(section("Site timelines", no_data("sites", present.get("sites"), "construction sites")))
+    else:
+        insp_by_site = dict(tuple(insp.groupby("site_id"))) if not insp.empty else {}
+        find_by_site = dict(tuple(findings.groupby("site_id"))) if not findings.empty else {}
+        rain_by_gauge = dict(tuple(rain.groupby("gauge_key"))) if not rain.empty else {}
+        notices_by_site = dict(tuple(notices.groupby("site_id"))) if not notices.empty else {}
+        toc = "".join(
+            f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" href="#site-{esc(slug(r["site_id"]))}">'
+            f'{esc(r["site_id"])}</a>' for _, r in status.iterrows())
+        body.append(section("Site timelines", f'<div class="toc">{toc}</div>', sid="timelines",
+                            lead="Each site: daily rain at its gauge with the storm threshold, the inspections "
+                                 "made, and the inspections that were late or are overdue. Green band: the "
+                                 "period the site needs inspections."))
+        empty_frame = pd.DataFrame()
+        for _, site in status.iterrows():
+            sid = str(site["site_id"])
+            gauge = site.get("rain_gauge_id")
+            gkey = str(gauge).strip().lower() if not is_missing(gauge) else ""
+            chart = site_chart(site, data, rain_by_gauge.get(gkey, empty_frame),
+                               insp_by_site.get(sid, empty_frame), find_by_site.get(sid, empty_frame))
+            charts.append(chart)
+            facts = [f"{esc(site.get('jurisdiction'))}"]
+            for label, key in (("address", "address"), ("applicant", "applicant"), ("gauge", "rain_gauge_id")):
+                if not is_missing(site.get(key)):
+                    facts.append(f"{label} {esc(site.get(key))}")
+            if not is_missing(site.get("disturbed_acres")):
+                facts.append(f"{fmt_num(site.get('disturbed_acres'), 1)} acres disturbed")
+            if not is_missing(site.get("conditions")):
+                facts.append(f"conditions {esc(site.get('conditions'))}")
+            reason = f'<div class="facts">{esc(site.get("reason"))}</div>' if not is_missing(site.get("reason")) else ""
+            letters = ""
+            sn = notices_by_site.get(sid)
+            if sn is not None and not sn.empty:
+                links = []
+                for _, n in sn.sort_values("trigger_date").iterrows():
+                    href = data.letters.get(str(n.get("letter_file") or ""))
+                    what = str(n.get("finding") or "").replace("_", " ")
+                    label = esc(f"{fmt_date(n.get('trigger_date'))} {what}".strip())
+                    title = esc(n.get("notice_id"))
+                    links.append(f'<a href="{esc(href)}" title="{title}">{label}</a>' if href else
+                                 f'<span title="{title}">{label}</span>')
+                letters = (f'<div class="facts">Notices of violation ({len(links)}'
+                           + (", open a date for the letter" if data.letters else "") + "): "
+                           + ", ".join(links[:20]) + (" …" if len(links) > 20 else "") + "</div>")
+            head = (f'<div class="entity-head"><h2>{esc(sid)} · {esc(site.get("name") or "")}</h2>'
+                    f'{badge(site["status"], STATUS_TONE.get(site["status"], ""))}</div>'
+                    f'<div class="facts">{" · ".join(facts)}</div>{reason}{letters}')
+            body.append(f'<section id="site-{esc(slug(sid))}">{head}{chart.html()}</section>')
+
+    meta.charts = len(charts)
+    meta.counts = {"sites": len(status), "overdue": n_overdue, "late": n_late, "due_this_week": len(week)}
+    thresholds = ", ".join(f"{j}: {r.threshold_in:g} in" for j, r in sorted(data.rules.items()))
+    html_text = page(file="stormwater.html", title="Stormwater officer: construction sites",
+                     subtitle=esc(f"SWPPP inspections (Woodbury ch. 267, Bellport ch. 21) · as of "
+                                  f"{data.as_of.isoformat()}" + (f" · storm threshold {thresholds}" if thresholds else "")),
+                     body=join(body), as_of=data.as_of, generated_at=data.generated_at, has_charts=bool(charts))
+    return html_text, meta

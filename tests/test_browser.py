@@ -1,0 +1,216 @@
+"""The dashboards in a real browser: headless Chromium (Debian's chromium and
+chromium-driver, driven by Selenium) opens each page from a file:// URL, fails
+on any console error, on a chart that did not render (no ``.main-svg`` in a
+chart's div), on any request that is not a local file (the pages work with no
+internet), and saves a screenshot. Page weight and render times are measured
+and printed (run with -s to see them; also in <tmp>/browser_metrics.json).
+
+Not skipped when Chromium is missing: the test fails and says to run
+scripts/install-chromium.sh.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_dashboards import EVIL, PAGES, built_town  # noqa: F401  (session fixture: small town + pages)
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path(os.environ.get("OUTFALL_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("OUTFALL_CHROMEDRIVER", "/usr/bin/chromedriver"))
+INSTALL_HINT = "run scripts/install-chromium.sh (as root) to install Debian's chromium and chromium-driver"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1366,900")
+RENDER_TIMEOUT_S = 120
+MAX_PAGE_BYTES = 2_000_000
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+        missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+        pytest.fail(f"Chromium is not installed ({', '.join(missing)} missing): {INSTALL_HINT}", pytrace=False)
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.fail("the Python package selenium is missing: .venv/bin/pip install selenium==4.51.0", pytrace=False)
+    profile = tempfile.mkdtemp(prefix="outfall-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver.set_script_timeout(RENDER_TIMEOUT_S)
+    driver.set_page_load_timeout(RENDER_TIMEOUT_S)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("screenshots")
+
+
+METRICS: dict[str, dict] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report(shots):
+    yield
+    if METRICS:
+        (shots / "browser_metrics.json").write_text(json.dumps(METRICS, indent=2), encoding="utf-8")
+        print(f"\nDashboards in headless Chromium (screenshots in {shots}):")
+        print(f"  {'page':<17}{'KB':>8}{'charts':>8}{'load ms':>9}{'first chart ms':>16}{'all charts ms':>15}"
+              f"{'slowest chart ms':>18}")
+        for name, m in METRICS.items():
+            first = f"{m['first_chart_ms']:.0f}" if m["first_chart_ms"] is not None else "-"
+            slowest = f"{m['slowest_chart_ms']:.0f}" if m["slowest_chart_ms"] is not None else "-"
+            print(f"  {name:<17}{m['kb']:>8.0f}{m['charts']:>8}{m['load_ms']:>9.0f}{first:>16}"
+                  f"{m['all_charts_ms']:>15.0f}{slowest:>18}")
+
+
+def severe(entries: list[dict]) -> list[str]:
+    return [e["message"] for e in entries if e.get("level") == "SEVERE"]
+
+
+def open_page(driver, path: Path) -> float:
+    driver.get_log("browser")  # drop what earlier pages logged
+    started = time.perf_counter()
+    driver.get(path.as_uri())
+    while driver.execute_script("return document.readyState") != "complete":
+        time.sleep(0.05)
+    return (time.perf_counter() - started) * 1000
+
+
+def check_page(driver, path: Path, shot_dir: Path) -> dict:
+    """Open a page, draw every chart, check it and measure it; returns the metrics.
+
+    load: ms from navigation to the load event (the HTML and plotly.min.js parsed); first chart: ms from
+    scrolling the first chart into view to its being drawn; all charts: ms to draw every chart, one
+    after the other (a reader only waits for the ones scrolled to)."""
+    load_wall = open_page(driver, path)
+    nav = driver.execute_script(
+        "var n=performance.getEntriesByType('navigation')[0];"
+        "return n ? {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd} : null;")
+    total = int(driver.execute_script("return +(document.documentElement.dataset.chartsTotal || 0)"))
+    first_chart = None
+    if total:  # scroll the first chart into view: the page draws it on demand
+        first_chart = driver.execute_async_script(
+            "var done=arguments[arguments.length-1]; var d=document.querySelector('.chart[data-fig]');"
+            "var t=performance.now(); d.scrollIntoView();"
+            "(function wait(){ if(d.getAttribute('data-rendered')==='1'){done(performance.now()-t);}"
+            " else if(performance.now()-t>60000){done(-1);} else {requestAnimationFrame(wait);} })();")
+        assert first_chart >= 0, f"{path.name}: the first chart was not drawn when scrolled into view"
+    render_all = driver.execute_async_script(
+        "var done=arguments[arguments.length-1]; var t=performance.now();"
+        "if(!window.outfallRenderAll){done(0);return;}"
+        "window.outfallRenderAll().then(function(){done(performance.now()-t);},"
+        "function(e){done('error: '+e);});")
+    assert not isinstance(render_all, str), f"{path.name}: {render_all}"
+    draw_ms = driver.execute_script(
+        "return Array.prototype.slice.call(document.querySelectorAll('.chart[data-draw-ms]'))"
+        ".map(function(d){return +d.getAttribute('data-draw-ms');});")
+    bad = driver.execute_script(
+        "return Array.prototype.slice.call(document.querySelectorAll('.chart[data-fig]')).filter(function(d){"
+        "return !(d.classList.contains('js-plotly-plot') && d.querySelectorAll('.main-svg').length >= 1);"
+        "}).map(function(d){return d.id;});")
+    drawn = int(driver.execute_script("return document.querySelectorAll('.js-plotly-plot .main-svg').length"))
+    resources = driver.execute_script(
+        "return performance.getEntriesByType('resource').map(function(e){return e.name;});")
+    height = int(driver.execute_script("return document.documentElement.scrollHeight"))
+    driver.set_window_size(1366, min(max(height, 900), 14000))
+    time.sleep(0.3)
+    shot = shot_dir / f"{path.stem}.png"
+    driver.save_screenshot(str(shot))
+    driver.set_window_size(1366, 900)
+    logs = driver.get_log("browser")
+    errors = severe(logs)
+    assert not errors, f"{path.name}: console errors: {errors}"
+    assert not bad, f"{path.name}: charts that did not render: {bad}"
+    assert drawn >= total, f"{path.name}: {drawn} plot SVGs for {total} charts"
+    remote = [r for r in resources if not r.startswith("file:")]
+    assert not remote, f"{path.name}: requests beyond the local files: {remote}"
+    size = path.stat().st_size
+    assert size < MAX_PAGE_BYTES, f"{path.name}: {size / 1e6:.1f} MB, more than the ~2 MB a page may weigh"
+    assert shot.stat().st_size > 10_000
+    return {"kb": size / 1024, "charts": total, "load_ms": nav["load"] if nav else load_wall,
+            "dom_ready_ms": nav["dcl"] if nav else None, "first_chart_ms": first_chart,
+            "all_charts_ms": (first_chart or 0.0) + float(render_all),
+            "slowest_chart_ms": max(draw_ms) if draw_ms else None, "screenshot": str(shot),
+            "warnings": [e["message"] for e in logs if e.get("level") == "WARNING"]}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_renders_in_chromium(browser, built_town, shots, name):  # noqa: F811
+    path = built_town / "dashboards" / name
+    assert path.exists(), f"{name} was not written"
+    metrics = check_page(browser, path, shots)
+    METRICS[name] = metrics
+    least = {"sewer.html": 4, "stormwater.html": 2, "billing.html": 3}.get(name, 0)  # the town's users, sites
+    assert metrics["charts"] >= least, f"{name}: only {metrics['charts']} charts on a non-empty warehouse"
+    target = os.environ.get("OUTFALL_SCREENSHOT_DIR")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(metrics["screenshot"], Path(target) / Path(metrics["screenshot"]).name)
+
+
+def test_charts_draw_when_scrolled_into_view(browser, built_town):  # noqa: F811
+    """A long page opens at once: charts far below are drawn when they come into view."""
+    path = built_town / "dashboards" / "sewer.html"
+    open_page(browser, path)
+    last = browser.execute_script(
+        "var d=document.querySelectorAll('.chart[data-fig]'); return d[d.length-1].id;")
+    assert browser.execute_script(f"return document.getElementById('{last}').dataset.rendered") is None
+    browser.execute_script(f"document.getElementById('{last}').scrollIntoView()")
+    deadline = time.monotonic() + RENDER_TIMEOUT_S
+    while browser.execute_script(f"return document.getElementById('{last}').dataset.rendered") != "1":
+        assert time.monotonic() < deadline, "the chart scrolled into view was not drawn"
+        time.sleep(0.05)
+    assert browser.execute_script(f"return document.querySelectorAll('#{last} .main-svg').length") >= 1
+    assert not severe(browser.get_log("browser"))
+
+
+def test_names_from_input_files_show_as_text(browser, built_town):  # noqa: F811
+    open_page(browser, built_town / "dashboards" / "sewer.html")
+    assert browser.execute_script("return document.querySelectorAll('main img').length") == 0
+    text = browser.execute_script("return document.getElementById('user-IU-3').innerText")
+    assert EVIL in text
+    open_page(browser, built_town / "dashboards" / "stormwater.html")
+    assert browser.execute_script("return document.querySelectorAll('main script:not([type])').length") == 0
+    assert not severe(browser.get_log("browser"))
+
+
+def test_index_links_every_page_and_the_quarantine_list(browser, built_town):  # noqa: F811
+    folder = built_town / "dashboards"
+    open_page(browser, folder / "index.html")
+    hrefs = browser.execute_script(
+        "return Array.prototype.slice.call(document.querySelectorAll('main a')).map(function(a){return a.href;});")
+    targets = {h.split("#")[0].rsplit("/", 1)[-1] for h in hrefs}
+    assert {"sewer.html", "stormwater.html", "billing.html", "quarantine.html"} <= targets
+    for target in targets:
+        assert (folder / target).exists(), target
+    link = browser.execute_script(
+        "var a=document.querySelector('a.bad-link'); if(!a){return null;} a.click(); return a.getAttribute('href');")
+    assert link and link.startswith("quarantine.html#q-")
+    deadline = time.monotonic() + 30
+    while not browser.current_url.endswith(link):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    anchor = link.split("#", 1)[1]
+    rows = browser.execute_script(f"return document.querySelectorAll('#{anchor} tbody tr').length")
+    assert rows >= 1

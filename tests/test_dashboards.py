@@ -1,0 +1,566 @@
+"""Dashboards: the pure page builders on small frames, and the dashboard assets
+materialized on small warehouses (full pipeline, empty area tables, missing
+area tables). The browser test is tests/test_browser.py."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import re
+import warnings
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+from dashboards.billing import BillingData, build_billing_page
+from dashboards.html import PLOTLY_JS, Chart, esc, script_json, short_rule
+from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
+from dashboards.output import ensure_plotly_js, write_atomic
+from dashboards.sewer import (
+    SewerData, build_sewer_page, choose_bucket_hours, compress_steps, default_limits, label_results, limit_steps,
+    user_summary,
+)
+from dashboards.stormwater import StormRule, StormwaterData, build_stormwater_page, site_status
+from tests.conftest import small_town, write
+
+warnings.filterwarnings("ignore")
+
+AS_OF = dt.date(2026, 6, 30)
+EVIL = '<img src=x onerror="console.error(\'xss\')"> & "Sons" Metal'
+PAGES = ("index.html", "sewer.html", "stormwater.html", "billing.html", "quarantine.html")
+
+
+def figure_specs(page_html: str) -> dict[str, dict]:
+    """Every figure embedded in a page, parsed as the browser will parse it."""
+    specs = {}
+    for fid, text in re.findall(r'<script type="application/json" id="(fig-[^"]+)">(.*?)</script>', page_html, re.S):
+        specs[fid] = json.loads(text)
+    return specs
+
+
+# --------------------------------------------------------------------------- small frames
+
+
+def ts(text: str) -> pd.Timestamp:
+    return pd.Timestamp(text, tz="America/New_York")
+
+
+def sewer_frames() -> SewerData:
+    users = pd.DataFrame([
+        {"user_id": "IU-1", "name": "Acme Plating", "district": "consolidated", "address": "1 Main St",
+         "permit_no": "P-1", "permit_expires": pd.Timestamp("2026-08-01"), "normal_avg_flow_gpd": 14400.0},
+        {"user_id": "IU-2", "name": EVIL, "district": "district_1", "address": "<b>2 Mill</b>",
+         "permit_no": "P-2", "permit_expires": pd.Timestamp("2028-01-01"), "normal_avg_flow_gpd": None},
+    ])
+    rule_bod = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
+    rule_ph = "Woodbury Code ch. 253 Part 2, prohibited discharges, C: pH lower than 5.5"
+    lab = pd.DataFrame([
+        {"user_id": "IU-1", "sample_id": "S-1", "parameter": "BOD", "collected_at": ts("2026-02-02 09:00"),
+         "value": 240.0, "nondetect": False, "qualifier": None, "unit": "mg/L", "sample_type": "composite"},
+        {"user_id": "IU-1", "sample_id": "S-2", "parameter": "BOD", "collected_at": ts("2026-03-03 09:00"),
+         "value": 300.0, "nondetect": False, "qualifier": None, "unit": "mg/L", "sample_type": "composite"},
+        {"user_id": "IU-1", "sample_id": "S-3", "parameter": "BOD", "collected_at": ts("2026-04-03 09:00"),
+         "value": 5.0, "nondetect": True, "qualifier": "<", "unit": "mg/L", "sample_type": "composite"},
+        {"user_id": "IU-1", "sample_id": "S-4", "parameter": "BOD", "collected_at": ts("2026-05-03 09:00"),
+         "value": 250.0, "nondetect": True, "qualifier": "<", "unit": "mg/L", "sample_type": "composite"},
+        {"user_id": "IU-1", "sample_id": "S-5", "parameter": "pH", "collected_at": ts("2026-02-02 10:00"),
+         "value": 5.4, "nondetect": False, "qualifier": None, "unit": "s.u.", "sample_type": "grab"},
+        {"user_id": "IU-1", "sample_id": "S-6", "parameter": "copper", "collected_at": ts("2026-02-02 10:00"),
+         "value": 0.2, "nondetect": False, "qualifier": None, "unit": "mg/L", "sample_type": "grab"},
+        {"user_id": "IU-2", "sample_id": "S-7", "parameter": "BOD", "collected_at": ts("2026-02-05 09:00"),
+         "value": 100.0, "nondetect": False, "qualifier": None, "unit": "mg/L", "sample_type": "composite"},
+    ])
+    evals = []
+    for _, r in lab.iterrows():
+        if r["parameter"] == "BOD":
+            outcome = ("violation" if r["value"] > 240 and not r["nondetect"] else
+                       "inconclusive" if r["nondetect"] and r["value"] > 240 else "compliant")
+            evals.append({**r, "limit_type": "max", "limit_value": 240.0, "rule": rule_bod, "limit_source": "Part 2",
+                          "outcome": outcome, "exceedance_ratio": r["value"] / 240})
+        if r["parameter"] == "pH":
+            evals.append({**r, "limit_type": "min", "limit_value": 5.5, "rule": rule_ph, "limit_source": "Part 2",
+                          "outcome": "violation", "exceedance_ratio": 5.5 / 5.4})
+            evals.append({**r, "limit_type": "max", "limit_value": 9.5, "rule": "ch. 253 Part 2: pH over 9.5",
+                          "limit_source": "Part 2", "outcome": "compliant", "exceedance_ratio": 5.4 / 9.5})
+    evals = pd.DataFrame(evals)
+    violations = evals[evals["outcome"] == "violation"].assign(unit=lambda f: f["unit"])
+    inconclusive = pd.DataFrame([{"user_id": "IU-1", "sample_id": "S-4", "parameter": "BOD",
+                                  "collected_at": ts("2026-05-03 09:00"), "detection_value": 250.0, "qualifier": "<",
+                                  "unit": "mg/L", "limit_value": 240.0, "limit_type": "max",
+                                  "reason": "non-detect above the limit", "rule": "Contract section 4"}])
+    summary = pd.DataFrame([
+        {"user_id": "IU-1", "name": "Acme Plating", "month": pd.Timestamp("2026-03-01"), "samples_taken": 1,
+         "violations": 1, "statistic_violations": 0, "inconclusive": 0, "slugs": 1, "worst_exceedance_ratio": 1.25,
+         "worst_parameter": "BOD", "permit_no": "P-1", "permit_expires": pd.Timestamp("2026-08-01"),
+         "days_left": 32, "permit_expiry_flag": True, "permit_status": "expires soon"},
+        {"user_id": "IU-2", "name": EVIL, "month": pd.Timestamp("2026-02-01"), "samples_taken": 1,
+         "violations": 0, "statistic_violations": 0, "inconclusive": 0, "slugs": 0, "worst_exceedance_ratio": None,
+         "worst_parameter": None, "permit_no": "P-2", "permit_expires": pd.Timestamp("2028-01-01"),
+         "days_left": 550, "permit_expiry_flag": False, "permit_status": "in effect"},
+    ])
+    t = pd.date_range("2026-05-01", periods=48, freq="1h")
+    flow = pd.DataFrame({"user_id": "IU-1", "constituent": "flow", "ts": t, "value": 10.0, "unit": "gpm",
+                         "kind": "mean", "bucket_hours": 1})
+    flow = flow.drop(index=[5, 6])  # a gap in the means
+    raw = pd.DataFrame({"user_id": "IU-1", "constituent": "flow",
+                        "ts": pd.date_range("2026-05-02 10:00", periods=6, freq="15min"),
+                        "value": [10, 60, 61, 62, 10, 10], "unit": "gpm", "kind": "slug", "bucket_hours": 1})
+    slugs = pd.DataFrame([{"user_id": "IU-1", "constituent": "flow", "start_at": ts("2026-05-02 10:15"),
+                           "end_at": ts("2026-05-02 10:45"), "duration_min": 45, "baseline": 10.0,
+                           "peak_value": 62.0, "peak_ratio": 6.2, "unit": "gpm", "rule": "ch. 253 Part 2, SLUG"}])
+    baselines = pd.DataFrame({"user_id": "IU-1", "constituent": "flow",
+                              "local_day": pd.to_datetime(["2026-05-01", "2026-05-02"]),
+                              "baseline": [10.0, 10.0], "threshold": [50.0, 50.0],
+                              "baseline_source": "permit normal_avg_flow_gpd / 1440"})
+    results = label_results(lab, evals)
+    return SewerData(as_of=AS_OF, users=users, results=results, limits=evals, violations=violations,
+                     statistic_violations=pd.DataFrame(), inconclusive=inconclusive, summary=summary,
+                     flow=pd.concat([flow, raw], ignore_index=True), slugs=slugs, baselines=baselines,
+                     gaps=pd.DataFrame(), slug_rule="Woodbury Code ch. 253 Part 2, definitions: SLUG",
+                     present={t: True for t in ("industrial_users", "lab_results", "flow", "discharge_violations",
+                                                "statistic_violations", "inconclusive_results", "slug_events",
+                                                "compliance_summary", "discharge_evaluations")})
+
+
+def test_sewer_page_charts_limits_nondetects_and_escaping():
+    html_text, meta = build_sewer_page(sewer_frames())
+    specs = figure_specs(html_text)
+    assert meta.charts == len(specs) == 4  # heat map, IU-1 control + flow, IU-2 control
+    assert {"fig-violations-heatmap", "fig-control-IU-1", "fig-flow-IU-1", "fig-control-IU-2"} <= set(specs)
+    # names from input files are escaped in the HTML and never open a tag
+    assert EVIL not in html_text and "<img" not in html_text
+    assert esc(EVIL) in html_text and "&lt;b&gt;2 Mill&lt;/b&gt;" in html_text
+    # chart labels too (Plotly reads some tags in text): the heat map's row of IU-2
+    assert any(label.startswith("IU-2 · &lt;img") for label in specs["fig-violations-heatmap"]["data"][0]["y"])
+    control = specs["fig-control-IU-1"]
+    # the limit is drawn and labelled with its value and section
+    labels = [a["text"] for a in control["layout"]["annotations"]]
+    assert any(lab.startswith("max 240 mg/L · Woodbury ch. 253 Part 2") for lab in labels)
+    assert any(lab.startswith("min 5.5 s.u. · Woodbury ch. 253 Part 2, prohibited discharges, C") for lab in labels)
+    # points: a violation (300), a non-detect as an open circle, an inconclusive non-detect as an open diamond
+    bod = next(t for t in control["data"] if t.get("name") == "BOD")
+    symbols = dict(zip(bod["x"], bod["marker"]["symbol"]))
+    assert symbols["2026-03-03 09:00"] == "circle" and bod["marker"]["color"][1] == 3  # violation
+    assert symbols["2026-04-03 09:00"] == "circle-open"
+    assert symbols["2026-05-03 09:00"] == "diamond-open"
+    assert "non-detect &lt;5 mg/L" in bod["text"][2]
+    # the unlimited parameter is named, not charted
+    assert "no limit defined: copper" in html_text
+    # the flow: regular means as x0/dx with a gap, slug window shaded, baseline and threshold drawn
+    flow = specs["fig-flow-IU-1"]
+    means = next(t for t in flow["data"] if t.get("name") == "hourly mean")
+    assert means["x0"] == "2026-05-01 00:30" and means["dx"] == 3_600_000 and means["y"]["dtype"] == "f4"
+    assert any(s["type"] == "rect" and s["x0"] == "2026-05-02 10:15" for s in flow["layout"]["shapes"])
+    names = {t.get("name") for t in flow["data"]}
+    assert {"every reading near a slug", "slug event (peak, × baseline)"} <= names
+    assert any(n and n.startswith("baseline") for n in names)
+    # permits expiring soon are listed
+    assert "Permits expiring within 90 days" in html_text and "expires in 32 days" in html_text
+
+
+def test_sewer_page_without_any_table_says_no_data_yet():
+    html_text, meta = build_sewer_page(SewerData(as_of=AS_OF, present={"industrial_users": False}))
+    assert "No data yet" in html_text and "does not exist yet" in html_text
+    assert meta.charts == 0 and "plotly.min.js" not in html_text.split("<footer>")[0]
+
+
+def test_sewer_page_with_empty_tables():
+    empty = pd.DataFrame()
+    data = SewerData(as_of=AS_OF, users=empty, results=empty, limits=empty, violations=empty, summary=empty,
+                     flow=empty, slugs=empty, present={"industrial_users": True, "discharge_violations": True})
+    html_text, _ = build_sewer_page(data)
+    assert "No data yet" in html_text and "has no rows yet" in html_text
+
+
+def test_user_summary_counts_the_year_to_the_as_of_month():
+    data = sewer_frames()
+    s = user_summary(data).set_index("user_id")
+    assert int(s.loc["IU-1", "violations"]) == 1 and bool(s.loc["IU-1", "permit_expiry_flag"])
+    assert not bool(s.loc["IU-2", "permit_expiry_flag"])
+    # without compliance_summary: days left and the flag from industrial_users and the rules' warning days
+    data.summary = None
+    s = user_summary(data).set_index("user_id")
+    assert int(s.loc["IU-1", "days_left"]) == 32 and bool(s.loc["IU-1", "permit_expiry_flag"])
+
+
+@pytest.mark.parametrize("span,expected", [(0, 1), (1500, 1), (1500.5, 2), (3000, 2), (8760, 6), (17520, 12),
+                                           (10 ** 7, 168)])
+def test_choose_bucket_hours(span, expected):
+    assert choose_bucket_hours(span, 1500) == expected
+
+
+def test_label_results_prefers_evaluations_then_violation_tables():
+    data = sewer_frames()
+    lab = data.results.drop(columns=["outcome", "limit_value", "limit_type", "exceedance_ratio", "rule"])
+    out = label_results(lab, data.limits).set_index("sample_id")
+    assert out.loc["S-2", "outcome"] == "violation" and out.loc["S-2", "limit_value"] == 240
+    assert out.loc["S-4", "outcome"] == "inconclusive" and pd.isna(out.loc["S-4", "limit_value"])
+    assert out.loc["S-5", "outcome"] == "violation" and out.loc["S-5", "limit_type"] == "min"
+    assert pd.isna(out.loc["S-6", "outcome"])  # no limit
+    fallback = label_results(lab, None, data.violations, data.inconclusive).set_index("sample_id")
+    assert fallback.loc["S-2", "outcome"] == "violation" and fallback.loc["S-4", "outcome"] == "inconclusive"
+    assert pd.isna(fallback.loc["S-1", "outcome"])
+
+
+def test_default_limits_follow_effective_dates():
+    lab = sewer_frames().results
+    limits = [{"parameter": "BOD", "limit_type": "max", "value": 240, "unit": "mg/L", "citation": "ch. 253 (a)",
+               "effective_from": dt.date(2026, 3, 1), "effective_to": None}]
+    out = default_limits(lab, limits)
+    assert len(out) == 3 and set(out["limit_value"]) == {240.0}  # the BOD samples from March 1 on
+
+
+def test_limit_steps_and_compress_steps_keep_the_corners():
+    lim = pd.DataFrame({"t": pd.date_range("2026-01-01", periods=5, freq="D"),
+                        "limit_value": [240, 240, 400, 400, 240], "rule": ["a", "a", "b", "b", "a"]})
+    assert list(limit_steps(lim)["limit_value"]) == [240, 400, 240]
+    days = pd.DataFrame({"user_id": ["U"] * 4 + ["V"] * 2, "constituent": "flow",
+                         "local_day": list(pd.date_range("2026-01-01", periods=4)) + list(pd.date_range("2026-01-01", periods=2)),
+                         "baseline": [1, 1, 2, 2, 5, 5], "threshold": [5, 5, 10, 10, 25, 25]})
+    out = compress_steps(days, ["user_id", "constituent"], "local_day", ["baseline", "threshold"])
+    assert list(zip(out["user_id"], out["baseline"])) == [("U", 1), ("U", 2), ("U", 2), ("V", 5), ("V", 5)]
+
+
+def test_script_json_cannot_close_the_script_element():
+    text = script_json({"name": "</script><script>alert(1)</script><!--", "n": 1})
+    assert "</script" not in text and "<!--" not in text
+    assert json.loads(text)["name"].startswith("</script>")
+    with pytest.raises(ValueError):
+        script_json({"y": float("nan")})
+
+
+def test_short_rule_keeps_chapter_and_subsection():
+    rule = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
+    assert short_rule(rule) == "Woodbury ch. 253 Part 2, discharges requiring Town Board approval, (a)"
+    assert short_rule(rule, 40) == "Woodbury ch. 253 Part 2, …, (a)"
+
+
+def storm_frames() -> StormwaterData:
+    sites = pd.DataFrame([
+        {"site_id": "W-1", "jurisdiction": "woodbury", "name": "Oak <Ridge>", "applicant": "Builder & Co",
+         "address": "5 Oak", "disturbed_acres": 2.0, "construction_start": pd.Timestamp("2026-05-01"),
+         "final_stabilization": pd.NaT, "rain_gauge_id": " G1 ", "exempt": False},
+        {"site_id": "B-1", "jurisdiction": "bellport", "name": "Single home", "applicant": "Owner",
+         "address": "6 Oak", "disturbed_acres": 2.0, "construction_start": pd.Timestamp("2026-05-01"),
+         "final_stabilization": pd.NaT, "rain_gauge_id": "G1", "exempt": False},
+    ])
+    classification = pd.DataFrame([
+        {"site_id": "W-1", "conditions": None, "inspections_required": True, "active": True, "reason": "1+ acre"},
+        {"site_id": "B-1", "conditions": None, "inspections_required": False, "active": True, "reason": "single family"},
+    ])
+    findings = pd.DataFrame([
+        {"site_id": "W-1", "requirement": "weekly", "trigger_date": pd.Timestamp("2026-05-08"),
+         "due_by": pd.Timestamp("2026-05-15"), "satisfied_on": pd.Timestamp("2026-05-16"), "status": "late",
+         "days_late": 1, "rule": "Woodbury Code ch. 267, construction inspection: every seven days"},
+        {"site_id": "W-1", "requirement": "storm", "trigger_date": pd.Timestamp("2026-06-20"),
+         "due_by": pd.Timestamp("2026-06-21"), "satisfied_on": pd.NaT, "status": "overdue", "days_late": 9,
+         "rule": "Woodbury Code ch. 267, construction inspection: within 24 hours"},
+    ])
+    upcoming = pd.DataFrame([
+        {"site_id": "W-1", "site_name": "Oak <Ridge>", "requirement": "weekly", "due_by": pd.Timestamp("2026-07-02"),
+         "days_until_due": 2, "status": "upcoming", "inspector": "J. Smith", "detail": "7 days after", "rule": "r"},
+        {"site_id": "W-1", "site_name": "Oak <Ridge>", "requirement": "weekly", "due_by": pd.Timestamp("2026-07-20"),
+         "days_until_due": 20, "status": "upcoming", "inspector": "J. Smith", "detail": "later", "rule": "r"},
+    ])
+    inspections = pd.DataFrame([
+        {"site_id": "W-1", "inspected_on": pd.Timestamp("2026-05-08"), "inspector": "J. Smith", "kind": "routine",
+         "sediment_capacity_lost_pct": 10.0, "notes": "<script>alert('x')</script> silt fence ok"},
+        {"site_id": "W-1", "inspected_on": pd.Timestamp("2026-05-16"), "inspector": "J. Smith", "kind": "storm",
+         "sediment_capacity_lost_pct": None, "notes": None},
+    ])
+    rain = pd.DataFrame({"gauge_key": "g1", "date": pd.to_datetime(["2026-05-10", "2026-05-12", "2026-06-20"]),
+                         "precip_in": [0.49, 0.5, 1.2]})
+    return StormwaterData(as_of=AS_OF, sites=sites, classification=classification, findings=findings,
+                          other=pd.DataFrame(), notices=pd.DataFrame(), upcoming=upcoming, inspections=inspections,
+                          rain=rain, rules={"woodbury": StormRule(0.5, "Woodbury Code ch. 267, construction "
+                                                                       "inspection: within 24 hours of 0.5 inch")},
+                          present={"swppp_upcoming": True})
+
+
+def test_stormwater_page_timeline_threshold_findings_and_week():
+    html_text, meta = build_stormwater_page(storm_frames())
+    specs = figure_specs(html_text)
+    assert meta.charts == 2 and set(specs) == {"fig-site-W-1", "fig-site-B-1"}
+    w1 = specs["fig-site-W-1"]
+    labels = [a["text"] for a in w1["layout"]["annotations"]]
+    assert any(lab.startswith("0.5 in storm threshold · Woodbury ch. 267, construction inspection") for lab in labels)
+    assert any(s.get("y0") == 0.5 and s["type"] == "line" for s in w1["layout"]["shapes"])
+    names = [t.get("name") or "" for t in w1["data"]]
+    assert any(n.startswith("storm day") for n in names) and any(n.startswith("late") for n in names)
+    assert any(n.startswith("overdue") for n in names) and "routine inspection" in names
+    # the gauge id is matched without case or blanks; 0.49 in is not a storm day, 0.50 is
+    storm = next(t for t in w1["data"] if (t.get("name") or "").startswith("storm day"))
+    assert storm["x"] == ["2026-05-12", "2026-06-20"]
+    # notes and names escaped; only this week's inspection listed
+    assert "<script>alert" not in html_text and "Oak &lt;Ridge&gt;" in html_text
+    assert "2026-07-02" in html_text and "1 more due after" in html_text
+    status = site_status(storm_frames()).set_index("site_id")["status"].to_dict()
+    assert status == {"W-1": "overdue", "B-1": "not required"}
+
+
+def test_stormwater_page_without_tables():
+    html_text, meta = build_stormwater_page(StormwaterData(as_of=AS_OF, present={"sites": False}))
+    assert meta.charts == 0 and "No data yet" in html_text
+
+
+def billing_frames(prev: bool = True) -> BillingData:
+    rows = []
+    for year in ([2025, 2026] if prev else [2026]):
+        for district, cls, parcels, units in (("consolidated", "single_family", 2, 2), ("district_1", "restaurant", 1, 5)):
+            rate = 100 if year == 2025 else 110
+            rows.append({"year": year, "district": district, "property_class": cls, "parcels": parcels,
+                         **{f"units_{c}": units for c in ("bond", "om", "street_lateral", "house_lateral")},
+                         **{f"amount_{c}": units * rate for c in ("bond", "om", "street_lateral", "house_lateral")},
+                         "total_usd": 4 * units * rate})
+    largest = pd.DataFrame([{"parcel_id": "P-2", "district": "district_1", "property_class": "restaurant",
+                             "units_bond": 5, "units_om": 5, "units_street_lateral": 5, "units_house_lateral": 5,
+                             "total_usd": 2200.0, "explanation": "restaurant, 51 seats", "owner": "Diner <LLC>",
+                             "address": "2 Elm"}])
+    changes = pd.DataFrame([{"parcel_id": "P-2", "change": "amount_up", "class_before": "restaurant",
+                             "class_after": "restaurant", "total_before": 2000.0, "total_after": 2200.0,
+                             "total_change": 200.0, "detail": "rates up", "owner": "Diner <LLC>", "address": "2 Elm"}])
+    return BillingData(as_of=AS_OF, year=2026, previous_year=2025 if prev else None, totals=pd.DataFrame(rows),
+                       largest=largest, changes=changes if prev else None,
+                       change_counts=pd.DataFrame([{"change": "amount_up", "parcels": 3, "total_change": 280.0}]),
+                       present={"sewer_bills": True, "bill_changes": True})
+
+
+def test_billing_page_totals_changes_and_escaping():
+    html_text, meta = build_billing_page(billing_frames())
+    specs = figure_specs(html_text)
+    assert meta.charts == 3 and set(specs) == {"fig-billing-revenue", "fig-billing-units", "fig-billing-classes"}
+    rev = specs["fig-billing-revenue"]
+    assert rev["data"][0]["x"] == [["consolidated", "consolidated", "district 1", "district 1"],
+                                   ["2025", "2026", "2025", "2026"]]
+    assert rev["data"][0]["y"] == [200, 220, 500, 550]  # bond: units x rate
+    assert "$3,080" in html_text  # 2026 total: 4 x (2 + 5) x 110
+    assert "+10.0%" in html_text and "Diner &lt;LLC&gt;" in html_text and "Diner <LLC>" not in html_text
+    html_one, _ = build_billing_page(billing_frames(prev=False))
+    assert "No earlier billed year" in html_one
+
+
+def test_billing_page_without_bills():
+    html_text, meta = build_billing_page(BillingData(as_of=AS_OF, present={"sewer_bills": False}))
+    assert meta.charts == 0 and "No data yet" in html_text and "sewer_bills" in html_text
+
+
+def test_index_and_quarantine_pages_show_bad_rows():
+    q = pd.DataFrame([{"dataset": "lab_results", "source_file": "lab_results/q1.csv", "row_number": 9,
+                       "reason": "unit 'furlongs' is not a concentration unit", "raw": '{"unit": "<furlongs>"}',
+                       "quarantined_at": ts("2026-06-01 10:00")}])
+    data = IndexData(as_of=AS_OF, cards=[PageCard("sewer.html", "Industrial users", "Superintendent", "charts",
+                                                  True, [("3", "violations", "bad")]),
+                                         PageCard("billing.html", "Sewer roll", "Clerk", "bills", False)],
+                     ingested=pd.DataFrame([{"dataset": "lab_results", "files": 1, "rows_read": 10, "rows_kept": 9,
+                                             "rows_quarantined": 1, "last_loaded": ts("2026-06-01 10:00")}]),
+                     ranges=pd.DataFrame([{"dataset": "lab_results", "what": "samples collected",
+                                           "first": dt.date(2026, 2, 2), "last": dt.date(2026, 7, 2),
+                                           "observed": True}]),
+                     quarantine_counts=pd.DataFrame([{"dataset": "lab_results", "reason": "unit", "rows": 1}]),
+                     quarantine=q, quarantine_total=1)
+    index_html, _ = build_index_page(data)
+    assert 'href="quarantine.html#q-lab_results"' in index_html and 'href="sewer.html"' in index_html
+    assert "Not written yet" in index_html  # billing page not there
+    assert "2026-02-02 to 2026-07-02" in index_html and "Data dated after the as-of date" in index_html
+    q_html, meta = build_quarantine_page(data)
+    assert 'id="q-lab_results"' in q_html and "&lt;furlongs&gt;" in q_html and "<furlongs>" not in q_html
+    assert meta.counts == {"quarantined": 1, "shown": 1}
+    none_html, _ = build_quarantine_page(IndexData(as_of=AS_OF, quarantine=q.iloc[0:0], quarantine_total=0))
+    assert "No input row was rejected" in none_html
+
+
+def test_chart_html_is_lazy_and_pages_share_plotly(tmp_path: Path):
+    chart = Chart("x<1>", {"data": [{"type": "bar", "x": ["a"], "y": [1]}], "layout": {}}, title="T & U", height=300)
+    text = chart.html()
+    assert 'data-fig="fig-x-1"' in text and "T &amp; U" in text
+    js = ensure_plotly_js(tmp_path)
+    mtime = js.stat().st_mtime_ns
+    assert js.name == PLOTLY_JS and js.stat().st_size > 1_000_000
+    assert ensure_plotly_js(tmp_path).stat().st_mtime_ns == mtime  # written once
+    write_atomic(tmp_path / "p.html", "one")
+    write_atomic(tmp_path / "p.html", "two")
+    assert (tmp_path / "p.html").read_text() == "two"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.html", PLOTLY_JS]  # no temp files left
+
+
+# --------------------------------------------------------------------------- assets on small warehouses
+
+
+def dashboard_town(root: Path) -> Path:
+    """The conftest's small town plus what the dashboards show: a hostile user name, months of lab
+    results with non-detects, 40 days of 15-minute flow with a slug, rain and a previous billing year."""
+    small_town(root)
+    with open(root / "industrial_users" / "more.csv", "w", newline="", encoding="utf-8") as handle:
+        w = csv.writer(handle)
+        w.writerow(["user_id", "name", "district", "address", "permit_no", "permit_effective", "permit_expires",
+                    "normal_avg_flow_gpd"])
+        w.writerow(["IU-3", EVIL, "consolidated", "<b>3 Forge Ln</b>", "P-3", "2025-01-01", "2026-07-15", "7200"])
+    lab = ["sample_id,user_id,collected_at,sample_type,parameter,result,unit,mdl,lab,method"]
+    for month, bod, fog in ((1, "180", "40"), (3, "260", "<5"), (4, "<250", "ND"), (5, "230", "120"), (6, "250", "60")):
+        lab.append(f"T-{month},IU-3,2026-{month:02d}-10T09:00,composite,BOD,{bod},mg/L,,LabA,")
+        lab.append(f"T-{month},IU-3,2026-{month:02d}-10T09:00,composite,FOG,{fog},mg/L,,LabA,")
+        lab.append(f"G-{month},IU-3,2026-{month:02d}-10T10:00,grab,pH,{6 + month / 10:.1f},s.u.,,LabA,")
+    write(root, "lab_results/iu3.csv", "\n".join(lab) + "\n")
+    flow = ["user_id,timestamp,value,unit,constituent"]
+    start = dt.datetime(2026, 5, 2)
+    for i in range(40 * 96):
+        t = start + dt.timedelta(minutes=15 * i)
+        value = 5.0 + (2.0 if 8 <= t.hour < 18 else 0.0)
+        if t.date() == dt.date(2026, 6, 5) and dt.time(13, 0) <= t.time() < dt.time(13, 45):
+            value = 40.0  # 8 x the permit's 5 gpm for 45 minutes: a slug
+        flow.append(f"IU-3,{t:%Y-%m-%dT%H:%M}:00,{value},gpm,flow")
+    write(root, "flow/iu3.csv", "\n".join(flow) + "\n")
+    rain = ["gauge_id,date,precip_in"] + [f"G1,2026-{d:%m-%d},{p}" for d, p in (
+        (dt.date(2026, 5, 3), 0.2), (dt.date(2026, 5, 20), 0.8), (dt.date(2026, 6, 2), 0.1),
+        (dt.date(2026, 6, 15), 1.1))]
+    write(root, "rainfall/more.csv", "\n".join(rain) + "\n")
+    write(root, "inspections/more.csv", """
+        site_id,inspected_at,inspector,kind,sediment_capacity_lost_pct,notes
+        W-1,2026-05-21T09:00,J. Smith,storm,30,"<script>alert('notes')</script> fence repaired"
+        W-1,2026-05-28T09:00,J. Smith,routine,10,ok
+        """)
+    write(root, "sewer_rates/rates2025.csv", """
+        year,district,component,rate_per_unit
+        2025,consolidated,bond,95.00
+        2025,consolidated,om,48
+        2025,consolidated,street_lateral,10
+        2025,consolidated,house_lateral,5
+        2025,district_1,bond,115
+        2025,district_1,om,55
+        2025,district_1,street_lateral,12
+        2025,district_1,house_lateral,6
+        """)
+    return root
+
+
+def run_everything(data_dir: Path, warehouse: Path, as_of: str = "2026-06-30", dashboards_dir: str = ""):
+    """Every asset of the project, in process (as `outfall run` does)."""
+    from dagster import materialize
+
+    from pipelines.definitions import all_assets, build_resources
+
+    resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, dashboards_dir=dashboards_dir)
+    return materialize(all_assets, resources=resources, raise_on_error=True)
+
+
+@pytest.fixture(scope="session")
+def built_town(tmp_path_factory) -> Path:
+    """A small but complete warehouse with every asset materialized; pages in <root>/dashboards."""
+    root = tmp_path_factory.mktemp("dash_town")
+    dashboard_town(root / "data")
+    result = run_everything(root / "data", root / "w.duckdb")
+    assert result.success
+    return root
+
+
+def _metadata(result, key: str) -> dict:
+    for event in result.get_asset_materialization_events():
+        if event.asset_key.to_user_string() == key:
+            return {k: getattr(v, "value", v) for k, v in event.materialization.metadata.items()}
+    raise AssertionError(f"{key} not materialized")
+
+
+def test_assets_write_every_page_from_the_full_pipeline(built_town: Path):
+    folder = built_town / "dashboards"
+    names = sorted(p.name for p in folder.iterdir() if p.is_file())
+    assert set(PAGES) | {PLOTLY_JS} <= set(names)
+    assert not [n for n in names if n.endswith(".tmp")]
+    for name in PAGES:
+        text = (folder / name).read_text(encoding="utf-8")
+        assert len(text.encode()) < 2_000_000, name
+        assert "cdn" not in text.lower() and "https://" not in text
+        assert text.count(f'src="{PLOTLY_JS}"') <= 1 and "plotly.js v" not in text  # the library is not embedded
+        for fid, spec in figure_specs(text).items():
+            assert spec["data"], fid
+    sewer = (folder / "sewer.html").read_text(encoding="utf-8")
+    specs = figure_specs(sewer)
+    assert {"fig-violations-heatmap", "fig-control-IU-3", "fig-flow-IU-3", "fig-control-IU-1"} <= set(specs)
+    assert "<img" not in sewer and esc(EVIL) in sewer
+    flow = specs["fig-flow-IU-3"]
+    assert any(s["type"] == "rect" and s["x0"].startswith("2026-06-05 13:") for s in flow["layout"]["shapes"])
+    storm = (folder / "stormwater.html").read_text(encoding="utf-8")
+    assert "fig-site-W-1" in figure_specs(storm) and "<script>alert(" not in storm
+    billing = (folder / "billing.html").read_text(encoding="utf-8")
+    assert "2025 and 2026" in billing and "fig-billing-revenue" in billing
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    assert 'href="quarantine.html#q-' in index
+    quarantine = (folder / "quarantine.html").read_text(encoding="utf-8")
+    assert "furlongs" in quarantine
+
+
+def _ingest_only(data_dir: Path, warehouse: Path, **settings):
+    from dagster import materialize
+    from dagster_duckdb import DuckDBResource
+
+    from assets.dashboards import billing_dashboard, dashboard_index, sewer_dashboard, stormwater_dashboard
+    from assets.ingest import ingest_assets, quarantine
+    from outfall.resources import OutfallSettings
+
+    return materialize([*ingest_assets, quarantine, sewer_dashboard, stormwater_dashboard, billing_dashboard,
+                        dashboard_index],
+                       resources={"duckdb": DuckDBResource(database=str(warehouse)),
+                                  "settings": OutfallSettings(data_dir=str(data_dir), as_of="2026-06-30",
+                                                              **settings)}, raise_on_error=True)
+
+
+def test_assets_render_when_area_tables_are_empty(tmp_path: Path):
+    """Inputs loaded but no compliance, stormwater or billing asset run: pages say so, and still draw."""
+    data = small_town(tmp_path / "data")
+    out = tmp_path / "elsewhere" / "pages"
+    result = _ingest_only(data, tmp_path / "w.duckdb", dashboards_dir=str(out))
+    assert result.success
+    md = _metadata(result, "sewer_dashboard")
+    assert md["page"] == str(out / "sewer.html") and md["open_in_browser"] == (out / "sewer.html").as_uri()
+    assert md["charts"] >= 1 and md["page_kb"] > 0
+    sewer = (out / "sewer.html").read_text(encoding="utf-8")
+    assert "No data yet" in sewer and "compliance_summary" in sewer
+    assert "fig-control-IU-1" in figure_specs(sewer)  # limits from the rules file when not evaluated yet
+    billing = (out / "billing.html").read_text(encoding="utf-8")
+    assert "No data yet" in billing
+    assert (out / PLOTLY_JS).exists() and not (tmp_path / "dashboards").exists()
+    assert _metadata(result, "dashboard_index")["rows_quarantined"] >= 1
+
+
+def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
+    """A warehouse with only the contract's tables (other areas not installed): 'does not exist yet'."""
+    from dagster import materialize
+    from dagster_duckdb import DuckDBResource
+
+    from assets.dashboards import billing_dashboard, dashboard_index, sewer_dashboard, stormwater_dashboard
+    from outfall.resources import OutfallSettings
+    from outfall.warehouse import configure, sql
+
+    wh = tmp_path / "w.duckdb"
+    con = duckdb.connect(str(wh))
+    configure(con)
+    con.execute(sql("create_tables"))
+    con.execute("INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, parameter, result, "
+                "nondetect, unit) VALUES ('S', 'IU-9', TIMESTAMPTZ '2026-02-02 09:00:00-05', DATE '2026-02-02', "
+                "'BOD', 300, false, 'mg/L')").fetchall()
+    con.close()
+    result = materialize([sewer_dashboard, stormwater_dashboard, billing_dashboard, dashboard_index],
+                         resources={"duckdb": DuckDBResource(database=str(wh)),
+                                    "settings": OutfallSettings(data_dir=str(tmp_path), as_of="2026-06-30")},
+                         raise_on_error=True)
+    assert result.success
+    folder = tmp_path / "dashboards"
+    sewer = (folder / "sewer.html").read_text(encoding="utf-8")
+    assert "does not exist yet" in sewer and "fig-control-IU-9" in figure_specs(sewer)
+    storm = (folder / "stormwater.html").read_text(encoding="utf-8")
+    assert "No data yet" in storm
+    assert (folder / "index.html").exists() and (folder / "quarantine.html").exists()
+
+
+def test_definitions_have_the_dashboard_group():
+    from pipelines.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    group = {k.to_user_string() for k in graph.get_all_asset_keys()
+             if graph.get(k).group_name == "dashboards"}
+    assert {"sewer_dashboard", "stormwater_dashboard", "billing_dashboard", "dashboard_index"} <= group
+    deps = {k.to_user_string() for k in graph.get(
+        next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "dashboard_index")).parent_keys}
+    assert {"sewer_dashboard", "stormwater_dashboard", "billing_dashboard", "quarantine"} <= deps
