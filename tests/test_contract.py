@@ -126,3 +126,29 @@ def test_quarantine_names_dataset_file_row_and_reason(warehouse):
             "unit 'furlongs' is not a concentration unit (mg/L, ug/L) for BOD") in rows
     assert ("parcels", "parcels/parcels.csv", 4,
             "restaurant parcel has no seats; its sewer units depend on it (ch. 253 Part 3): fill in seats") in rows
+
+
+def test_slug_duration_is_not_stretched_by_a_missing_reading(tmp_path):
+    """Regression: a day of 15-minute readings with one missing reading kept its
+    usual interval at 15 minutes (it was read as 15.16, making a 2-reading slug 31 min)."""
+    data = tmp_path / "data"
+    (data / "industrial_users").mkdir(parents=True)
+    (data / "industrial_users" / "u.csv").write_text(
+        "user_id,name,district,normal_avg_flow_gpd\nIU-9,Dairy,consolidated,1440\n")
+    high = {"10:00", "10:15", "14:00", "16:00", "16:15", "16:45"}
+    lines = ["user_id,timestamp,value,unit"]
+    for i in range(96):
+        hhmm = f"{i * 15 // 60:02d}:{i * 15 % 60:02d}"
+        if hhmm in ("03:00", "16:30"):
+            continue  # missing readings; 16:30 splits the afternoon run
+        lines.append(f"IU-9,2026-05-01T{hhmm},{6.0 if hhmm in high else 1.0},gpm")
+    (data / "flow").mkdir()
+    (data / "flow" / "f.csv").write_text("\n".join(lines) + "\n")
+    db = tmp_path / "w.duckdb"
+    result = run_cli("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30")
+    assert result.returncode == 0, result.stderr
+    rows = query(db, "SELECT strftime(start_at AT TIME ZONE 'America/New_York', '%H:%M'), duration_min, "
+                     "baseline, peak_value, peak_ratio FROM slug_events ORDER BY start_at")
+    # 10:00-10:15: 15 + 15 = 30 min (slug); 14:00 alone: 15 min (not longer than 15);
+    # 16:00-16:15: 30 min (slug); 16:45 after a 30-minute gap (> 1.5 x 15) alone: not a slug
+    assert rows == [("10:00", 30, 1.0, 6.0, 6.0), ("16:00", 30, 1.0, 6.0, 6.0)]
