@@ -1,15 +1,29 @@
-"""The demo town generator (outfall.demo.generate): determinism, contract shape, and planted cases."""
+"""The demo town generator (outfall.demo.generate): determinism, contract shape, nothing
+dated after the as-of date, and planted cases."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from outfall.demo import generate as gen
 from outfall.demo.generate import DATASETS, INJECTED_EXCEEDANCES, generate
+from outfall.ingest.billing_extra import SEWER_BUDGET
+from outfall.ingest.registry import all_datasets
+from outfall.ingest.sewer_extra import ENFORCEMENT_DATASETS
+from outfall.ingest.stormwater_extra import STORMWATER_DATASETS, chapter_number
+
+AS_OF = date(2026, 11, 30)          # the demo's (outfall/cli.py DEMO_AS_OF)
+WINDOW_START = date(2025, 12, 1)    # AS_OF - 364 days
+TZ = "America/New_York"
+#: The areas' own folders: their specs (docs/inputs-stormwater.md, docs/inputs-sewer.md, billing).
+EXTRA_SPECS = {ds.name: ds for ds in (*STORMWATER_DATASETS, *ENFORCEMENT_DATASETS, SEWER_BUDGET)}
+#: Dates that are schedules, not observations: a permit in force expires after the as-of date.
+SCHEDULED = {("industrial_users", "permit_expires")}
 
 #: Contract section 2: required columns (*) and the optional ones, per dataset folder.
 REQUIRED = {
@@ -92,7 +106,14 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
 def test_every_dataset_with_the_contract_columns(town):
     root, counts = town
     assert list(counts) == list(DATASETS)
+    assert set(DATASETS) == set(REQUIRED) | set(EXTRA_SPECS) == set(all_datasets())
     for name in DATASETS:
+        if name in EXTRA_SPECS:
+            spec = EXTRA_SPECS[name].columns
+            required = {c.name for c in spec if c.required}
+            allowed = {c.name for c in spec} | {a for c in spec for a in c.aliases}
+        else:
+            required, allowed = REQUIRED[name], REQUIRED[name] | OPTIONAL[name]
         files = sorted((root / name).iterdir())
         assert files, name
         rows = 0
@@ -102,10 +123,65 @@ def test_every_dataset_with_the_contract_columns(town):
             assert path.suffix != ".parquet" or name == "flow"
             df = _read(path)
             columns = {c.strip().lower() for c in df.columns}
-            assert REQUIRED[name] <= columns, (path, REQUIRED[name] - columns)
-            assert columns <= REQUIRED[name] | OPTIONAL[name], (path, columns)
+            assert required <= columns, (path, required - columns)
+            assert columns <= allowed, (path, columns - allowed)
+            assert len(df) > 0, path
             rows += len(df)
         assert rows == counts[name], name
+
+
+def _local_dates(values: pd.Series) -> pd.Series:
+    """ISO dates and timestamps as local dates: with an offset, that instant in New York;
+    without, local time already (contract section 2)."""
+    if isinstance(values.dtype, pd.DatetimeTZDtype):
+        return values.dt.tz_convert(TZ).dt.date
+    if pd.api.types.is_datetime64_any_dtype(values):
+        return values.dt.date
+    text = values.dropna().astype(str).str.strip()
+    text = text[text != ""]
+    aware = text.str.contains(r"(?:[+-]\d\d:?\d\d|Z)$", regex=True) & text.str.contains("T")
+    out = pd.Series(index=text.index, dtype=object)
+    if aware.any():
+        out[aware] = pd.to_datetime(text[aware], utc=True, format="ISO8601").dt.tz_convert(TZ).dt.date
+    if (~aware).any():
+        out[~aware] = pd.to_datetime(text[~aware], format="ISO8601").dt.date
+    return out
+
+
+def test_nothing_dated_after_the_as_of_date(town):
+    """Every date and timestamp column of every dataset (by its ingestion spec), on or before
+    the as-of date, save the schedules in SCHEDULED; the meters and the rain gauge cover the
+    365 days to it."""
+    root, _ = town
+    checked = 0
+    for name, spec in all_datasets().items():
+        dated = [c.name for c in spec.columns if c.kind in ("date", "timestamp")]
+        for path in sorted((root / name).iterdir()):
+            df = _read(path)
+            df.columns = [c.strip().lower() for c in df.columns]
+            for column in dated:
+                if column not in df or (name, column) in SCHEDULED:
+                    continue
+                days = _local_dates(df[column])
+                if len(days):
+                    checked += 1
+                    assert max(days) <= AS_OF, (path.name, column, max(days))
+    assert checked >= 25
+    flow = pd.read_parquet(root / "flow" / "IU-004_flow_2025-12-01_2026-11-30.parquet", columns=["timestamp"])
+    local = flow["timestamp"].dt.tz_convert(TZ)
+    assert local.min() == pd.Timestamp("2025-12-01 00:00", tz=TZ)
+    assert local.max() == pd.Timestamp("2026-11-30 23:45", tz=TZ)
+    # the schedules that do lie ahead: the permits still in force
+    expires = pd.to_datetime(_dataset(root, "industrial_users")["permit_expires"]).dt.date
+    assert (expires > AS_OF).any()
+
+
+def test_as_of_must_leave_the_planted_cases_in_the_data(tmp_path):
+    with pytest.raises(ValueError, match="as_of"):
+        generate(tmp_path, scale=0.1, as_of=date(2026, 6, 30))
+    counts = generate(tmp_path, scale=0.1, as_of=date(2026, 12, 31))
+    rain = _dataset(tmp_path, "rainfall")
+    assert rain.loc[rain["gauge_id"] == "ALB-1", "date"].max() == "2026-12-31" and counts["flow"] > 0
 
 
 def test_scale_one_sizes(town):
@@ -116,6 +192,12 @@ def test_scale_one_sizes(town):
     assert 10 <= counts["infiltration_tests"] <= 14
     assert 14 <= counts["sites"] <= 16
     assert counts["sewer_rates"] == 16
+    assert 40 <= counts["milestones"] <= 90 and 20 <= counts["contractor_certifications"] <= 40
+    assert counts["swppp_approvals"] == 3 and counts["convictions"] == 3
+    assert 150 <= counts["report_deliveries"] <= 300
+    assert 45 <= counts["reports"] <= 60 and counts["accidental_discharges"] == 4
+    assert counts["grease_traps"] == 5 and 15 <= counts["pumpouts"] <= 35
+    assert counts["sewer_budget"] == 8
 
 
 def test_users_and_special_agreements(town):
@@ -189,13 +271,14 @@ def test_uci_record_for_iu_020(town):
 def test_flow_files(town):
     root, _ = town
     flow_dir = root / "flow"
-    schema = pq.read_schema(flow_dir / "IU-001_flow_2026.parquet")
+    name = "IU-001_flow_2025-12-01_2026-11-30.parquet"
+    schema = pq.read_schema(flow_dir / name)
     assert str(schema.field("timestamp").type) == "timestamp[us, tz=UTC]"
-    one = pd.read_parquet(flow_dir / "IU-001_flow_2026.parquet")
+    one = pd.read_parquet(flow_dir / name)
     assert len(one) == 365 * 96 and one["timestamp"].is_monotonic_increasing
     assert one["timestamp"].diff().dropna().eq(pd.Timedelta(minutes=15)).all()
     local = one["timestamp"].dt.tz_convert("America/New_York")
-    assert local.iloc[0] == pd.Timestamp("2026-01-01 00:00", tz="America/New_York")
+    assert local.iloc[0] == pd.Timestamp("2025-12-01 00:00", tz="America/New_York")
     units = {p.name: pd.read_parquet(p, columns=["unit"])["unit"].iloc[0] for p in flow_dir.glob("*_flow_*.parquet")}
     assert set(units.values()) == {"gpm", "gpd"}
     probe = pd.read_parquet(flow_dir / "IU-006_ph_probe_2026-06.parquet")
@@ -209,7 +292,7 @@ def test_flow_slugs_and_spikes(town):
     root, _ = town
     users = _dataset(root, "industrial_users").set_index("user_id")
     runs = []
-    for path in sorted((root / "flow").glob("IU-0*_flow_2026.parquet")):
+    for path in sorted((root / "flow").glob("IU-0*_flow_2025-12-01_2026-11-30.parquet")):
         df = pd.read_parquet(path)
         uid = df["user_id"].iloc[0]
         avg = users.loc[uid, "normal_avg_flow_gpd"]
@@ -262,7 +345,7 @@ def test_infiltration_rates_and_rainfall(town):
     assert "112.345" in set(rates["rate_per_unit"])
     rain = _dataset(root, "rainfall")
     alb = rain[rain["gauge_id"] == "ALB-1"]
-    assert len(alb) == 365 and alb["date"].min() == "2026-01-01" and alb["date"].max() == "2026-12-31"
+    assert len(alb) == 365 and alb["date"].min() == "2025-12-01" and alb["date"].max() == "2026-11-30"
 
 
 def test_sites_and_inspections(town):
@@ -306,3 +389,141 @@ def test_sites_and_inspections(town):
                 answered += hit
                 unanswered += not hit
     assert answered > 20 and unanswered >= 3
+
+
+# ------------------------------------------------------- the areas' own folders
+
+
+def test_stormwater_milestones_certifications_approvals_convictions(town):
+    root, _ = town
+    sites = _dataset(root, "sites").set_index("site_id")
+    start = pd.to_datetime(sites["construction_start"]).dt.date
+
+    m = _dataset(root, "milestones")
+    assert set(m["site_id"]) <= set(sites.index) and not m.duplicated(["site_id", "milestone", "occurs_on"]).any()
+    occurs = pd.to_datetime(m["occurs_at"].fillna(m["occurs_on"] + "T00:00:00")).dt.tz_localize(TZ)
+    notified = pd.to_datetime(m["notified_at"]).dt.tz_localize(TZ)
+    hours = (occurs - notified).dt.total_seconds() / 3600
+    short = m[hours < 48]
+    assert list(zip(short["site_id"], short["milestone"])) == [gen.MILESTONE_24H]
+    assert hours[hours < 48].tolist() == [24.0]
+    firsts = m[m["milestone"] == "start_of_construction"]
+    assert (pd.to_datetime(firsts["occurs_on"]).dt.date.to_numpy() == start[firsts["site_id"]].to_numpy()).all()
+
+    c = _dataset(root, "contractor_certifications")
+    assert not c.duplicated(["site_id", "contractor"]).any() and c["signed_on"].notna().all()
+    late = c[pd.to_datetime(c["signed_on"]) > pd.to_datetime(c["first_work_on"])]
+    assert list(zip(late["site_id"], late["contractor"])) == [gen.LATE_SIGNER]
+
+    a = _dataset(root, "swppp_approvals").set_index("site_id")
+    big = sites[sites["disturbed_acres"].astype(float) > 5].index
+    assert set(a.index) == set(big)
+    assert (pd.to_datetime(a["approved_on"]).dt.date <= start[a.index]).all()
+    allows = a["approved_max_disturbed_acres"].astype(float)
+    short_of = allows < sites.loc[a.index, "disturbed_acres"].astype(float)
+    assert {k: allows[k] for k in allows[short_of].index} == {gen.SHORT_APPROVAL[0]: gen.SHORT_APPROVAL[1]}
+    assert sites.loc[gen.SHORT_APPROVAL[0], "disturbed_acres"] == "12.0"
+
+    v = _dataset(root, "convictions")
+    chapters = {"woodbury": "267", "bellport": "21"}
+    by_applicant = sites.reset_index().set_index("applicant")
+    counting = [r.applicant for r in v.itertuples()
+                if r.applicant in by_applicant.index
+                and chapter_number(r.chapter) == chapters[by_applicant.loc[r.applicant, "jurisdiction"]]
+                and date.fromisoformat(r.convicted_on) >= AS_OF.replace(year=AS_OF.year - 5)]
+    assert counting == [gen.PRIOR_CONVICTION]
+    assert len(v) > 1  # and some that do not count: too old, or of no applicant this year
+
+
+def test_report_deliveries_cover_every_woodbury_inspection(town):
+    root, _ = town
+    sites = _dataset(root, "sites").set_index("site_id")
+    insp = _dataset(root, "inspections")
+    woodbury = insp[insp["site_id"].map(sites["jurisdiction"]).eq("woodbury") & (insp["kind"] != "officer")]
+    reports = set(zip(woodbury["site_id"], woodbury["inspected_at"].str[:10]))
+    d = _dataset(root, "report_deliveries")
+    assert set(zip(d["site_id"], d["report_date"])) == reports and len(d) == len(reports)
+    assert set(d["site_id"].map(sites["jurisdiction"])) == {"woodbury"}
+    lag = (pd.to_datetime(d["delivered_on"]) - pd.to_datetime(d["report_date"])).dt.days
+    assert lag.min() >= 0 and (lag > 7).sum() == gen.LATE_DELIVERIES and (lag <= 6).mean() > 0.95
+
+
+def _planted_slug_days(root: Path) -> dict[str, set[date]]:
+    """Local days of the runs of 3 or more readings above 5 x the permit average (the slugs)."""
+    users = _dataset(root, "industrial_users").set_index("user_id")
+    out: dict[str, set[date]] = {}
+    for path in sorted((root / "flow").glob("IU-0*_flow_2025-12-01_2026-11-30.parquet")):
+        df = pd.read_parquet(path)
+        uid = df["user_id"].iloc[0]
+        avg = users.loc[uid, "normal_avg_flow_gpd"]
+        if pd.isna(avg):
+            continue
+        gpd = df["value"] * (1440 if df["unit"].iloc[0] == "gpm" else 1)
+        high = gpd > 5 * float(avg)
+        run = (high != high.shift()).cumsum()
+        sizes = run[high].value_counts()
+        starts = df.loc[high & run.isin(sizes[sizes >= 3].index), "timestamp"].groupby(run).min()
+        if len(starts):
+            out[uid] = set(starts.dt.tz_convert(TZ).dt.date)
+    return out
+
+
+def test_reports_periodic_and_slug(town):
+    root, _ = town
+    users = set(_dataset(root, "industrial_users")["user_id"])
+    r = _dataset(root, "reports")
+    assert set(r["report_type"]) == {"periodic", "slug"} and r["received_on"].notna().all()
+    periodic = r[r["report_type"] == "periodic"]
+    assert periodic.groupby("user_id").size().to_dict() == {u: 2 for u in users}
+    assert set(zip(periodic["period_start"], periodic["period_end"])) == {("2025-07-01", "2025-12-31"),
+                                                                         ("2026-01-01", "2026-06-30")}
+    late = (pd.to_datetime(r["received_on"]) - pd.to_datetime(r["due_date"])).dt.days
+    over45 = r[late > 45]
+    assert over45[["user_id", "report_type", "due_date"]].values.tolist() == [
+        [gen.LATE_PERIODIC_USER, "periodic", "2026-01-30"]] and late.max() == 50
+
+    slug = r[r["report_type"] == "slug"]
+    covered = {(u, d) for u, a, b in zip(slug["user_id"], slug["period_start"], slug["period_end"])
+               for d in pd.date_range(a, b).date}
+    planted = _planted_slug_days(root)
+    assert len(planted) >= 4 and gen.SLUG_REPORT_MISSING in planted
+    for uid, days in planted.items():
+        for d in days:
+            assert ((uid, d) in covered) == (uid != gen.SLUG_REPORT_MISSING), (uid, d)
+    assert gen.REAL_METER_USER in set(slug["user_id"])      # the real meter's slugs too
+    assert slug.loc[late[slug.index] > 0, "user_id"].tolist() == [gen.SLUG_REPORT_LATE]
+
+
+def test_accidental_discharges_and_grease_traps(town):
+    root, _ = town
+    acc = _dataset(root, "accidental_discharges")
+    occurred, notified = pd.to_datetime(acc["occurred_at"]), pd.to_datetime(acc["notified_at"])
+    assert (notified >= occurred).all()
+    statement = (pd.to_datetime(acc["statement_received_on"]) - notified.dt.normalize()).dt.days
+    assert statement[statement > 15].tolist() == [20]
+    assert acc["statement_received_on"].isna().sum() == 1   # not received yet, not yet due
+
+    users = _dataset(root, "industrial_users").set_index("user_id")
+    traps = _dataset(root, "grease_traps").set_index("trap_id")
+    assert set(traps["user_id"]) == {"IU-001", "IU-002", "IU-003", "IU-009", "IU-014"}
+    assert (traps["establishment"] == users.loc[traps["user_id"], "name"].to_numpy()).all()
+    pumps = _dataset(root, "pumpouts")
+    assert set(pumps["trap_id"]) == set(traps.index) and pumps["invoice_no"].isna().sum() == 1
+    overdue = []
+    for trap_id, t in traps.iterrows():
+        days = sorted(pd.to_datetime(pumps.loc[pumps["trap_id"] == trap_id, "pumped_on"]).dt.date)
+        interval = timedelta(days=int(t["pumpout_interval_days"]))
+        previous = [date.fromisoformat(t["set_on"])] + days[:-1]
+        assert all(d <= p + interval for d, p in zip(days, previous)), trap_id   # each on time
+        if days[-1] + interval < AS_OF:
+            overdue.append(t["user_id"])
+    assert overdue == [gen.OVERDUE_TRAP_USER]
+
+
+def test_sewer_budget_for_the_next_year_only(town):
+    root, _ = town
+    budget = _dataset(root, "sewer_budget")
+    rates = _dataset(root, "sewer_rates")
+    assert set(budget["year"]) == {"2027"} and not set(budget["year"]) & set(rates["year"])
+    assert set(zip(budget["district"], budget["component"])) == set(zip(rates["district"], rates["component"]))
+    assert (budget["amount"].astype(float) > 0).all()

@@ -1,12 +1,20 @@
 """A deterministic, plausible town: the demo's sample input data, in the contract's format.
 
-:func:`generate` writes one folder per contract dataset under ``out_dir`` and
-returns the rows written per dataset. Everything random comes from numpy
-Generators seeded from ``seed`` (one independent stream per dataset, so
-changing one dataset's recipe does not move another's numbers); nothing reads
-the clock, and every loop runs over ordered lists, so the same ``seed`` and
-``scale`` give byte-identical files (the one ``.xlsx`` is written with fixed
-zip and document timestamps).
+:func:`generate` writes one folder per input dataset under ``out_dir`` (the
+contract's ten and the areas' own: docs/inputs-stormwater.md,
+docs/inputs-sewer.md, ``sewer_budget``) and returns the rows written per
+dataset. Everything random comes from numpy Generators seeded from ``seed``
+(one independent stream per dataset, so changing one dataset's recipe does not
+move another's numbers); nothing reads the clock, and every loop runs over
+ordered lists, so the same ``seed``, ``scale`` and ``as_of`` give
+byte-identical files (the one ``.xlsx`` is written with fixed zip and document
+timestamps).
+
+Nothing is dated after ``as_of`` (default 30 November of ``year``, the demo's
+as-of date): the meters, the labs and the rain gauge cover the 365 days
+``as_of - 364 days`` .. ``as_of`` (1 Dec 2025 .. 30 Nov 2026 for the demo).
+The only later dates are schedules, not observations: ``permit_expires`` of
+the permits still in force, and the ``sewer_budget`` of the next billing year.
 
 What is in it, at ``scale=1.0`` (``scale`` multiplies the number of industrial
 users, parcels, sites and tests; it never changes the 15-minute cadence):
@@ -19,19 +27,36 @@ users, parcels, sites and tests; it never changes the 15-minute cadence):
 - ``permit_limits``: special agreements for the brewery (BOD max 400 from
   1 Apr), the plating shop (copper 1.0, zinc 2.0 mg/L) and the dairy (TSS max
   450 until 30 Jun).
-- ``lab_results``: monthly composites and grabs of every user, quarterly files
-  (Q3 as ``.xlsx``), the real UCI plant record for ``IU-020``, and five bad
-  clerk rows in the Q4 file. Exceedances put there on purpose: see
-  :data:`INJECTED_EXCEEDANCES`; ``IU-012`` is chronic and TRC for BOD in H1.
-- ``flow``: 15-minute flow of every user for the whole year, one ``.parquet``
-  per user with ``timestamp`` as a timezone-aware UTC timestamp column
-  (``timestamp[us, tz=UTC]``), a few 45-90 minute slugs and some single
-  15-minute spikes, a month of a continuous pH probe for the plating shop,
-  and the real 2008 meter for ``IU-019`` as CSV (ISO text with ``+00:00``).
+- ``lab_results``: monthly composites and grabs of every user for the 12 whole
+  months up to ``as_of``, quarterly files (Q3 as ``.xlsx``), the real UCI plant
+  record for ``IU-020``, and five bad clerk rows in the last quarter's file.
+  Exceedances put there on purpose: see :data:`INJECTED_EXCEEDANCES`;
+  ``IU-012`` is chronic and TRC for BOD in H1.
+- ``flow``: 15-minute flow of every user for the 365 days to ``as_of``, one
+  ``.parquet`` per user with ``timestamp`` as a timezone-aware UTC timestamp
+  column (``timestamp[us, tz=UTC]``), a few 45-90 minute slugs and some single
+  15-minute spikes, a month of a continuous pH probe for the plating shop, and
+  the real 2008 meter for ``IU-019`` as CSV (ISO text with ``+00:00``).
 - ``infiltration_tests``, ``parcels`` (every property class, boundary cases,
   four bad rows), ``sewer_rates`` (two years), ``sites`` and ``inspections``
-  (logs up to :data:`LOG_END_MONTH_DAY` of the year), ``rainfall`` (the real
-  NOAA Albany record as ``ALB-1`` and the real 2008 gauge as ``RG-2008``).
+  (logs up to ``as_of``), ``rainfall`` (the real NOAA Albany record as
+  ``ALB-1`` and the real 2008 gauge as ``RG-2008``).
+- The stormwater officer's folders: ``milestones`` (one notified only 24 hours
+  ahead: :data:`MILESTONE_24H`), ``contractor_certifications`` (one contractor
+  who began before signing: :data:`LATE_SIGNER`), ``swppp_approvals`` (one
+  approval for 8 of 12 acres: :data:`SHORT_APPROVAL`), ``convictions`` (one
+  within five years: :data:`PRIOR_CONVICTION`) and ``report_deliveries`` (a
+  row for every Woodbury inspection report, a few delivered late).
+- The sewer administrator's folders: ``reports`` (a periodic report of every
+  user every six months, one 50 days late: :data:`LATE_PERIODIC_USER`; a slug
+  report for the planted slugs and the real meter's, one late and one
+  missing: :data:`SLUG_REPORT_LATE`, :data:`SLUG_REPORT_MISSING`),
+  ``accidental_discharges`` (one written statement 20 days after the
+  notification), ``grease_traps`` and ``pumpouts`` (the restaurants among the
+  users; one trap overdue: :data:`OVERDUE_TRAP_USER`).
+- ``sewer_budget``: the districts' budgets for ``year + 1``, adopted in
+  November, which the rates of the next billing year are derived from (no rate
+  is adopted for it in ``sewer_rates``).
 """
 
 from __future__ import annotations
@@ -52,13 +77,19 @@ import pyarrow.parquet as pq
 
 from outfall.demo import real
 
+#: Every folder written, contract datasets first. The order also numbers the
+#: random streams: append, never reorder.
 DATASETS = (
     "industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests",
     "parcels", "sewer_rates", "sites", "inspections", "rainfall",
+    # the stormwater officer's (docs/inputs-stormwater.md)
+    "milestones", "contractor_certifications", "swppp_approvals", "convictions", "report_deliveries",
+    # the sewer administrator's (docs/inputs-sewer.md) and billing's
+    "reports", "accidental_discharges", "grease_traps", "pumpouts", "sewer_budget",
 )
 LOCAL_TZ = "America/New_York"
-#: Inspection logs are "as received" on this day of the demo year.
-LOG_END_MONTH_DAY = (11, 30)
+#: The default as-of day (month, day) of the demo year: the data ends on it.
+AS_OF_MONTH_DAY = (11, 30)
 
 NOAA_GAUGE = "ALB-1"
 RG_GAUGE = "RG-2008"
@@ -285,18 +316,42 @@ _WEEKLY = {  # Monday .. Sunday
 }
 
 
-def _year_grid(year: int) -> pd.DatetimeIndex:
-    """Every 15 minutes from local midnight 1 January to local midnight 1 January next year, in UTC."""
-    start = pd.Timestamp(year=year, month=1, day=1, tz=LOCAL_TZ).tz_convert("UTC")
-    end = pd.Timestamp(year=year + 1, month=1, day=1, tz=LOCAL_TZ).tz_convert("UTC")
+def _window(as_of: date) -> tuple[date, date]:
+    """The 365 local days of the meters and the rain gauge: ``as_of - 364 days`` .. ``as_of``."""
+    return as_of - timedelta(days=364), as_of
+
+
+def _window_grid(as_of: date) -> pd.DatetimeIndex:
+    """Every 15 minutes from local midnight of the window's first day to local midnight after ``as_of``, in UTC."""
+    first, last = _window(as_of)
+    start = pd.Timestamp(first, tz=LOCAL_TZ).tz_convert("UTC")
+    end = pd.Timestamp(last + timedelta(days=1), tz=LOCAL_TZ).tz_convert("UTC")
     return pd.date_range(start, end, freq="15min", inclusive="left").as_unit("us")
 
 
+#: Slugs and spikes fall at least this many days inside the window: a slug has
+#: a data-derived baseline (7 days needed) and its 5-day report is due by as-of.
+EVENT_MARGIN_DAYS = 10
+
+
 def _event_days(rng: np.random.Generator, n_days: int, count: int) -> np.ndarray:
-    return np.sort(rng.choice(np.arange(3, n_days - 3), size=count, replace=False))
+    days = np.arange(EVENT_MARGIN_DAYS, n_days - EVENT_MARGIN_DAYS)
+    return np.sort(rng.choice(days, size=count, replace=False))
 
 
-def _synthetic_flow(u: _User, grid: pd.DatetimeIndex, rng: np.random.Generator) -> pd.DataFrame:
+@dataclass(frozen=True)
+class _Slug:
+    """A slug the generator planted (or, for the real meter, that the record holds)."""
+    user_id: str
+    start: pd.Timestamp      # UTC instant of the first high reading
+    readings: int
+
+    @property
+    def local_day(self) -> date:
+        return self.start.tz_convert(LOCAL_TZ).date()
+
+
+def _synthetic_flow(u: _User, grid: pd.DatetimeIndex, rng: np.random.Generator) -> tuple[pd.DataFrame, list[_Slug]]:
     local = grid.tz_convert(LOCAL_TZ)
     hourly = np.asarray(_HOURLY[u.kind])
     weekly = np.asarray(_WEEKLY[u.kind])
@@ -313,14 +368,19 @@ def _synthetic_flow(u: _User, grid: pd.DatetimeIndex, rng: np.random.Generator) 
     n_days = len(grid) // 96
     days = _event_days(rng, n_days, u.slugs + u.spikes)
     kinds = rng.permutation(np.array([True] * u.slugs + [False] * u.spikes, dtype=bool))
+    slugs: list[_Slug] = []
     for day, is_slug in zip(days, kinds):
         first = int(day) * 96 + int(rng.integers(8 * 4, 16 * 4))
         length = int(rng.integers(3, 7)) if is_slug else 1
         gpd[first:first + length] = u.avg_gpd * rng.uniform(6.5, 10.0, size=length)
+        if is_slug:
+            slugs.append(_Slug(u.user_id, grid[first], length))
 
     keep = np.ones(len(grid), dtype=bool)
     if u.user_id == "IU-011":  # a meter outage of six hours in May
-        start = (date(grid[0].year, 5, 12) - date(grid[0].year, 1, 1)).days * 96 + 40
+        first_day = grid[0].tz_convert(LOCAL_TZ).date()
+        may_12 = date(local[-1].year, 5, 12)
+        start = (may_12 - first_day).days * 96 + 40
         keep[start:start + 24] = False
 
     if u.flow_unit == "gpm":
@@ -333,7 +393,7 @@ def _synthetic_flow(u: _User, grid: pd.DatetimeIndex, rng: np.random.Generator) 
         "value": value[keep],
         "unit": u.flow_unit,
         "constituent": "flow",
-    })
+    }), slugs
 
 
 def _ph_probe(u: _User, grid: pd.DatetimeIndex, year: int, rng: np.random.Generator) -> pd.DataFrame:
@@ -359,19 +419,42 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> int:
     return len(df)
 
 
-def _flow(users: list[_User], out: Path, year: int, rng: np.random.Generator) -> int:
-    grid = _year_grid(year)
+def _real_meter_slugs(frame: pd.DataFrame) -> list[_Slug]:
+    """The slugs in the real meter's record, found by the project's reference reading
+    of the law (outfall.law.slug; data-derived baseline: the meter has no permit flow).
+    A repeated instant (the 2008 spring-forward hour) keeps its first reading, as the
+    ingestion does."""
+    from outfall.law import slug as slug_law
+
+    ts = pd.to_datetime(frame["timestamp"], utc=True)
+    first = ~ts.duplicated(keep="first")
+    readings = list(zip((t.to_pydatetime() for t in ts[first]), frame.loc[first, "value"].astype(float)))
+    events, _ = slug_law.detect(readings)
+    return [_Slug(str(frame["user_id"].iloc[0]), pd.Timestamp(e.start_at).tz_convert("UTC"), e.readings)
+            for e in events]
+
+
+def _flow(users: list[_User], out: Path, year: int, as_of: date,
+          rng: np.random.Generator) -> tuple[int, list[_Slug]]:
+    """Write the flow files; return the rows written and the slugs in them (the plan)."""
+    grid = _window_grid(as_of)
+    first, last = _window(as_of)
+    span = f"{first:%Y-%m-%d}_{last:%Y-%m-%d}"
     rows = 0
+    slugs: list[_Slug] = []
     for u in users:
         if u.user_id == REAL_METER_USER:
-            rows += _write_csv(real.flow_monitor(None, u.user_id, year),
-                               out / f"{u.user_id}_flow_monitor_2008_real.csv")
+            frame = real.flow_monitor(None, u.user_id, year)
+            rows += _write_csv(frame, out / f"{u.user_id}_flow_monitor_2008_real.csv")
+            slugs += _real_meter_slugs(frame)
             continue
-        rows += _write_parquet(_synthetic_flow(u, grid, rng), out / f"{u.user_id}_flow_{year}.parquet")
+        frame, planted = _synthetic_flow(u, grid, rng)
+        rows += _write_parquet(frame, out / f"{u.user_id}_flow_{span}.parquet")
+        slugs += planted
         if u.user_id == PH_PROBE_USER:
             rows += _write_parquet(_ph_probe(u, grid, year, rng),
                                    out / f"{u.user_id}_ph_probe_{year}-06.parquet")
-    return rows
+    return rows, sorted(slugs, key=lambda e: (e.user_id, e.start))
 
 
 # ------------------------------------------------------------- lab results
@@ -402,7 +485,19 @@ STRENGTH = {
 LAB_HEADER = real.LAB_COLUMNS
 
 
-def _lab_rows_for_user(u: _User, year: int, rng: np.random.Generator) -> list[dict]:
+def _lab_months(as_of: date) -> list[tuple[int, int]]:
+    """The 12 whole calendar months that end on or before ``as_of``, oldest first
+    (December of the year before .. November, for an as-of of 30 November)."""
+    last = as_of + timedelta(days=1)
+    y, m = (last.year, last.month)           # the month after the last whole month
+    months = []
+    for _ in range(12):
+        y, m = (y, m - 1) if m > 1 else (y - 1, 12)
+        months.append((y, m))
+    return months[::-1]
+
+
+def _lab_rows_for_user(u: _User, year: int, as_of: date, rng: np.random.Generator) -> list[dict]:
     style = LABS[u.lab]
     ranges = STRENGTH[u.strength]
     injected = {(m, p): (r, unit) for uid, m, p, r, unit in INJECTED_EXCEEDANCES if uid == u.user_id}
@@ -416,23 +511,24 @@ def _lab_rows_for_user(u: _User, year: int, rng: np.random.Generator) -> list[di
             "method": METHODS[parameter],
         })
 
-    for month in range(1, 13):
-        day = _weekday(date(year, month, int(rng.integers(4, 25))))
-        composite_at = datetime(year, month, day.day, 8, 0)
-        grab_at = datetime(year, month, day.day, 9 + int(rng.integers(0, 4)), 5 * int(rng.integers(0, 12)))
+    for sample_year, month in _lab_months(as_of):
+        this_year = sample_year == year              # the planted cases are all in the demo year
+        day = _weekday(date(sample_year, month, int(rng.integers(4, 25))))
+        composite_at = datetime(sample_year, month, day.day, 8, 0)
+        grab_at = datetime(sample_year, month, day.day, 9 + int(rng.integers(0, 4)), 5 * int(rng.integers(0, 12)))
         cid = f"{u.user_id}-{day:%Y%m%d}-C"
         gid = f"{u.user_id}-{day:%Y%m%d}-G"
         mg_unit = style["mg"][int(rng.integers(len(style["mg"])))]
 
         bod = float(rng.uniform(*ranges["BOD"]))
-        if u.strength == "brewery" and month >= 4:
+        if u.strength == "brewery" and this_year and month >= 4:
             bod = float(rng.uniform(260, 390))          # allowed by the special agreement
-        if u.user_id == CHRONIC_BOD_H1[0] and month <= 6:
+        if u.user_id == CHRONIC_BOD_H1[0] and this_year and month <= 6:
             bod = float(CHRONIC_BOD_H1[1][month - 1])
         cod_ratio = rng.uniform(1.4, 1.5) if u.strength == "brewery" else rng.uniform(1.8, 2.3)
         cod = min(bod * cod_ratio, 585.0)
         tss = float(rng.uniform(*ranges["TSS"]))
-        if u.strength == "dairy" and month <= 6:
+        if u.strength == "dairy" and this_year and month <= 6:
             tss = float(rng.uniform(320, 430))           # allowed until 30 June
         values = {
             "BOD": f"{bod:.0f}", "COD": f"{cod:.0f}", "TSS": f"{tss:.0f}",
@@ -444,38 +540,40 @@ def _lab_rows_for_user(u: _User, year: int, rng: np.random.Generator) -> list[di
             values["BOD"], mdls["BOD"] = "<2", 2.0
         if u.user_id in ("IU-008", "IU-010", "IU-015") and month % 4 == 1:
             values["FOG"], mdls["FOG"] = "ND", 1.4
-        if u.user_id == "IU-003" and month == 11:
+        if u.user_id == "IU-003" and this_year and month == 11:
             values["FOG"], mdls["FOG"] = "<150", 150.0   # diluted sample: inconclusive
+        injected_now = injected if this_year else {}
         for parameter in ("BOD", "COD", "TSS", "FOG", "chlorine_demand"):
             result, unit = values[parameter], mg_unit
-            if (month, parameter) in injected:
-                result, unit = injected[(month, parameter)]
+            if (month, parameter) in injected_now:
+                result, unit = injected_now[(month, parameter)]
             add(cid, composite_at, "composite", parameter, result, unit, mdls[parameter])
         if u.metals:
             for metal, (lo, hi) in (("copper", (300, 900)), ("zinc", (500, 1600)), ("nickel", (100, 600))):
                 result, unit = f"{rng.uniform(lo, hi):.0f}", style["metal"][0]
-                if (month, metal) in injected:
-                    result, unit = injected[(month, metal)]
+                if (month, metal) in injected_now:
+                    result, unit = injected_now[(month, metal)]
                 add(cid, composite_at, "composite", metal, result, unit)
 
         ph = f"{np.clip(rng.normal(7.3, 0.45), 6.0, 8.9):.1f}"
         ph_unit = style["ph"]
-        if (month, "pH") in injected:
-            ph, ph_unit = injected[(month, "pH")]
+        if (month, "pH") in injected_now:
+            ph, ph_unit = injected_now[(month, "pH")]
         add(gid, grab_at, "grab", "pH", ph, ph_unit)
         temp_f = float(rng.uniform(55, 95))
         if style["temp"] == "degC":
             temp, temp_unit = f"{(temp_f - 32) / 1.8:.1f}", "degC"
         else:
             temp, temp_unit = f"{temp_f:.0f}", style["temp"]
-        if (month, "temperature") in injected:
-            temp, temp_unit = injected[(month, "temperature")]
+        if (month, "temperature") in injected_now:
+            temp, temp_unit = injected_now[(month, "temperature")]
         add(gid, grab_at, "grab", "temperature", temp, temp_unit)
     return rows
 
 
 def _bad_lab_rows(year: int) -> list[dict]:
-    """What a clerk keys in on a bad day: each must be quarantined, the rest of the file kept."""
+    """What a clerk keys in on a bad day: each must be quarantined, the rest of the file kept.
+    All dated October-November of ``year``, before the as-of date."""
     lab = LABS["A"]["lab"]
     base = {"sample_type": "composite", "mdl": None, "lab": lab}
     return [
@@ -488,35 +586,37 @@ def _bad_lab_rows(year: int) -> list[dict]:
         {**base, "sample_id": f"IU-013-{year}1112-X", "user_id": "IU-013",
          "collected_at": datetime(year, 11, 12, 10, 30), "sample_type": "grab",
          "parameter": "pH", "result": "15", "unit": "s.u.", "method": "SM 4500-H+ B"},
-        {**base, "sample_id": f"IU-014-{year}1201-X", "user_id": "IU-014",
-         "collected_at": datetime(year, 12, 1, 8), "parameter": "BOD", "result": "-12",
+        {**base, "sample_id": f"IU-014-{year}1117-X", "user_id": "IU-014",
+         "collected_at": datetime(year, 11, 17, 8), "parameter": "BOD", "result": "-12",
          "unit": "mg/L", "method": "SM 5210 B"},
         {**base, "sample_id": None, "user_id": "IU-016",
-         "collected_at": datetime(year, 12, 9, 8), "parameter": "COD", "result": "210",
+         "collected_at": datetime(year, 11, 19, 8), "parameter": "COD", "result": "210",
          "unit": "mg/L", "method": "EPA 410.4"},
     ]
 
 
-def _lab_results(users: list[_User], out: Path, year: int, rng: np.random.Generator) -> int:
+def _lab_results(users: list[_User], out: Path, year: int, as_of: date, rng: np.random.Generator) -> int:
     rows: list[dict] = []
     for u in users:
         if u.user_id != UCI_USER:
-            rows.extend(_lab_rows_for_user(u, year, rng))
+            rows.extend(_lab_rows_for_user(u, year, as_of, rng))
     rows.extend(_bad_lab_rows(year))  # all dated in Q4: they land in the Q4 file
     df = pd.DataFrame(rows, columns=LAB_HEADER)
-    quarter = (pd.to_datetime(df["collected_at"]).dt.month - 1) // 3 + 1
+    when = pd.to_datetime(df["collected_at"])
+    quarter = list(zip(when.dt.year, (when.dt.month - 1) // 3 + 1))
     written = 0
-    for q in (1, 2, 3, 4):
-        part = df[quarter == q].sort_values(["collected_at", "user_id", "sample_type"], kind="stable")
-        if q == 3:
+    for y, q in sorted(set(quarter)):
+        part = df[[k == (y, q) for k in quarter]].sort_values(["collected_at", "user_id", "sample_type"],
+                                                              kind="stable")
+        if (y, q) == (year, 3):
             records = [[_xlsx_cell(k, v) for k, v in zip(LAB_HEADER, r)]
                        for r in part.itertuples(index=False)]
-            _write_xlsx(records, LAB_HEADER, out / f"lab_results_{year}_Q3.xlsx", year)
+            _write_xlsx(records, LAB_HEADER, out / f"lab_results_{y}_Q3.xlsx", year)
             written += len(part)
         else:
             text = part.copy()
             text["collected_at"] = pd.to_datetime(text["collected_at"]).dt.strftime("%Y-%m-%dT%H:%M:%S")
-            written += _write_csv(text, out / f"lab_results_{year}_Q{q}.csv")
+            written += _write_csv(text, out / f"lab_results_{y}_Q{q}.csv")
     if any(u.user_id == UCI_USER for u in users):
         written += _write_csv(real.uci_lab_results(None, UCI_USER, target_year=year),
                               out / f"{UCI_USER}_uci_plant_record.csv")
@@ -799,12 +899,12 @@ def _sites_frame(sites: list[_Site], year: int) -> pd.DataFrame:
     })
 
 
-def _site_inspections(site: _Site, storms: list[date], year: int, rng: np.random.Generator) -> list[dict]:
+def _site_inspections(site: _Site, storms: list[date], year: int, as_of: date,
+                      rng: np.random.Generator) -> list[dict]:
     if site.behaviour == "none" or site.exempt:
         return []
     start = date(year, *site.start)
-    end = min(date(year, *site.final) if site.final else date(year, *LOG_END_MONTH_DAY),
-              date(year, *LOG_END_MONTH_DAY))
+    end = min(date(year, *site.final) if site.final else as_of, as_of)
     last_logged = date(year, *site.stop) if site.stop else end
     visits: list[tuple[date, str]] = [(start + timedelta(days=int(rng.integers(0, 3))), "milestone")]
     d = visits[0][0]
@@ -877,25 +977,358 @@ def _site_inspections(site: _Site, storms: list[date], year: int, rng: np.random
 # ------------------------------------------------------------------ rainfall
 
 
-def _rainfall(year: int) -> dict[str, pd.DataFrame]:
+def _rainfall(year: int, as_of: date) -> dict[str, pd.DataFrame]:
+    """The real NOAA Albany days of the window (source year chosen for the demo year's
+    February) and the real 2008 gauge (February-May of the demo year)."""
     source = real.noaa_source_year(year)
+    first, last = _window(as_of)
     return {
-        NOAA_GAUGE: real.noaa_rainfall(None, NOAA_GAUGE, date(year, 1, 1), date(year, 12, 31), year - source),
+        NOAA_GAUGE: real.noaa_rainfall(None, NOAA_GAUGE, first, last, year - source),
         RG_GAUGE: real.rain_gauge_daily(None, RG_GAUGE, year),
     }
+
+
+# ------------------------------------------- the stormwater officer's folders
+
+#: (site_id, milestone): notified only 24 hours before (ch. 267 / ch. 21 require 48).
+MILESTONE_24H = ("S-W05", "rough_grading_completed")
+#: (site_id, contractor): began work six days before signing the SWPPP certification.
+LATE_SIGNER = ("S-W06", "Brookside Excavating Corp.")
+#: (site_id, approved acres): the approved SWPPP allows 8 of the site's 12 disturbed acres.
+SHORT_APPROVAL = ("S-W01", 8.0)
+#: The applicant with a prior conviction under ch. 267 within five years.
+PRIOR_CONVICTION = "Hillside Farms"
+#: Woodbury inspection reports delivered late: this many, from the sloppy sites.
+LATE_DELIVERIES = 3
+
+GENERAL_CONTRACTORS = (
+    ("Tri-County Site Development Inc.", "1450 Old Country Rd, Plainview NY", "516-555-0142"),
+    ("Meadowbrook Builders LLC", "77 Jericho Tpke, Syosset NY", "516-555-0178"),
+    ("South Shore Construction Co.", "310 Montauk Hwy, Patchogue NY", "631-555-0119"),
+    ("Harbor Hill Contracting Corp.", "25 Station Rd, Bellport NY", "631-555-0163"),
+)
+EXCAVATORS = (
+    ("Brookside Excavating Corp.", "9 Brookside Dr, Huntington NY", "631-555-0191"),
+    ("North Fork Earthworks Inc.", "400 Middle Country Rd, Coram NY", "631-555-0127"),
+    ("Long Island Site Work LLC", "62 Cantiague Rock Rd, Hicksville NY", "516-555-0136"),
+)
+LANDSCAPERS = (
+    ("Greenway Landscape Services", "18 Nursery Ln, Woodbury NY", "516-555-0155"),
+    ("Bayside Lawn & Land Inc.", "5 Bay Ave, East Patchogue NY", "631-555-0104"),
+)
+
+
+def _person(rng: np.random.Generator) -> str:
+    return f"{FIRST[int(rng.integers(len(FIRST)))]} {LAST[int(rng.integers(len(LAST)))]}"
+
+
+def _stamp(day: date, rng: np.random.Generator) -> str:
+    """A local office-hours time on ``day`` (ISO 8601 without offset = local time)."""
+    return datetime(day.year, day.month, day.day, 8 + int(rng.integers(0, 9)),
+                    5 * int(rng.integers(0, 12))).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def _tracked(site: _Site) -> bool:
+    """Sites with an applicant at work and a log: the ones with inspections."""
+    return site.behaviour != "none" and not site.exempt
+
+
+def _milestones(sites: list[_Site], year: int, as_of: date, rng: np.random.Generator) -> pd.DataFrame:
+    """The milestones each active site reached by ``as_of``, notified 3-7 days ahead,
+    except :data:`MILESTONE_24H` (24 hours ahead, with its time of day)."""
+    rows = []
+    for site in sites:
+        if not _tracked(site):
+            continue
+        start = date(year, *site.start)
+        final = date(year, *site.final) if site.final else None
+        end = min(final or as_of, as_of)
+        draws = [int(rng.integers(1, 4)), int(rng.integers(8, 21)), int(rng.integers(25, 51)),
+                 int(rng.integers(20, 36)), int(rng.integers(1, 7)), int(rng.integers(0, 6))]
+        plan = [("start_of_construction", start),
+                ("erosion_controls_installed", start + timedelta(days=draws[0])),
+                ("site_clearing_completed", start + timedelta(days=draws[1])),
+                ("rough_grading_completed", start + timedelta(days=draws[2]))]
+        if final:
+            plan += [("final_grading_completed", final - timedelta(days=draws[3])),
+                     ("final_landscaping_completed", final - timedelta(days=draws[4]))]
+        else:
+            plan.append(("construction_season_closed", date(year, 11, 20) + timedelta(days=draws[5])))
+        rep = f"{_person(rng)} for {site.applicant}"
+        last = None
+        for milestone, day in plan:
+            notified_at = _stamp(day - timedelta(days=int(rng.integers(3, 8))), rng)
+            if day > end or (last is not None and day <= last):
+                continue
+            last = day
+            row = {"site_id": site.site_id, "milestone": milestone, "occurs_on": day.isoformat(),
+                   "notified_at": notified_at, "occurs_at": None, "notified_by": rep, "notes": None}
+            if (site.site_id, milestone) == MILESTONE_24H:
+                row["occurs_at"] = f"{day.isoformat()}T07:00:00"
+                row["notified_at"] = f"{(day - timedelta(days=1)).isoformat()}T07:00:00"
+                row["notes"] = "Phoned in the morning before; grading crew already mobilized"
+            rows.append(row)
+    return pd.DataFrame(rows, columns=["site_id", "milestone", "occurs_on", "notified_at", "occurs_at",
+                                       "notified_by", "notes"])
+
+
+def _contractor_certifications(sites: list[_Site], year: int, as_of: date,
+                               rng: np.random.Generator) -> pd.DataFrame:
+    """A general contractor and an excavation subcontractor on every active site, a
+    landscaper where the site reached final stabilization; each signed the SWPPP
+    certification before starting, except :data:`LATE_SIGNER`."""
+    rows = []
+
+    def add(site, firm, title, first_work_on, signed_on):
+        name, address, phone = firm
+        rows.append({"site_id": site.site_id, "contractor": name, "first_work_on": first_work_on.isoformat(),
+                     "title": title, "signed_on": signed_on.isoformat() if signed_on else None,
+                     "signer_name": _person(rng), "firm_address": address, "firm_phone": phone})
+
+    for site in sites:
+        if not _tracked(site):
+            continue
+        start = date(year, *site.start)
+        gc = GENERAL_CONTRACTORS[int(rng.integers(len(GENERAL_CONTRACTORS)))]
+        add(site, gc, "General contractor", start, start - timedelta(days=int(rng.integers(3, 15))))
+        excavator = EXCAVATORS[int(rng.integers(len(EXCAVATORS)))]
+        if site.site_id == LATE_SIGNER[0]:
+            excavator = next(e for e in EXCAVATORS if e[0] == LATE_SIGNER[1])
+        first = start + timedelta(days=int(rng.integers(0, 3)))
+        signed = first - timedelta(days=int(rng.integers(0, 6)))   # the same day counts as before
+        if (site.site_id, excavator[0]) == LATE_SIGNER:
+            signed = first + timedelta(days=6)
+        add(site, excavator, "Excavation subcontractor", first, signed)
+        if site.final:
+            final = date(year, *site.final)
+            first = max(start + timedelta(days=1), final - timedelta(days=int(rng.integers(10, 26))))
+            landscaper = LANDSCAPERS[int(rng.integers(len(LANDSCAPERS)))]
+            add(site, landscaper, "Landscaping subcontractor", first, first - timedelta(days=int(rng.integers(0, 6))))
+    df = pd.DataFrame(rows, columns=["site_id", "contractor", "first_work_on", "title", "signed_on",
+                                     "signer_name", "firm_address", "firm_phone"])
+    return df[pd.to_datetime(df["first_work_on"]).dt.date <= as_of].reset_index(drop=True)
+
+
+def _swppp_approvals(sites: list[_Site], year: int, rng: np.random.Generator) -> pd.DataFrame:
+    """An approved SWPPP, dated before construction start, for every site disturbing
+    more than five acres; :data:`SHORT_APPROVAL` allows less than the site disturbs."""
+    rows = []
+    for site in sites:
+        if site.acres <= 5.0:
+            continue
+        start = date(year, *site.start)
+        allowed = SHORT_APPROVAL[1] if site.site_id == SHORT_APPROVAL[0] else site.acres
+        approved = start - timedelta(days=int(rng.integers(14, 60)))
+        town = "WB" if site.jurisdiction == "woodbury" else "BP"
+        rows.append({"site_id": site.site_id, "approved_max_disturbed_acres": allowed,
+                     "approved_on": approved.isoformat(),
+                     "reference": f"SWPPP-{town}-{approved.year}-{int(rng.integers(100, 999))}"})
+    return pd.DataFrame(rows, columns=["site_id", "approved_max_disturbed_acres", "approved_on", "reference"])
+
+
+def _convictions(sites: list[_Site], year: int) -> pd.DataFrame:
+    """The court's list: :data:`PRIOR_CONVICTION` within five years under ch. 267; one
+    conviction more than five years old; one of an applicant with no site this year."""
+    applicants = {s.applicant: s for s in sites}
+    rows = []
+    if PRIOR_CONVICTION in applicants:
+        site = applicants[PRIOR_CONVICTION]
+        rows.append({"applicant": PRIOR_CONVICTION, "convicted_on": date(year - 3, 9, 14).isoformat(),
+                     "chapter": "ch. 267", "site_id": None, "jurisdiction": f"Town of {site.jurisdiction.title()}",
+                     "court": "Woodbury Town Justice Court", "docket": f"TJ-{year - 3}-0412"})
+    if "Commons Development LLC" in applicants:
+        rows.append({"applicant": "Commons Development LLC", "convicted_on": date(year - 7, 5, 2).isoformat(),
+                     "chapter": "Chapter 267", "site_id": None, "jurisdiction": "woodbury",
+                     "court": "Woodbury Town Justice Court", "docket": f"TJ-{year - 7}-0088"})
+    rows.append({"applicant": "Crestline Excavating Corp.", "convicted_on": date(year - 2, 3, 27).isoformat(),
+                 "chapter": "21", "site_id": None, "jurisdiction": "Village of Bellport",
+                 "court": "Bellport Village Justice Court", "docket": f"VJ-{year - 2}-0031"})
+    return pd.DataFrame(rows, columns=["applicant", "convicted_on", "chapter", "site_id", "jurisdiction",
+                                       "court", "docket"])
+
+
+def _report_deliveries(inspections: pd.DataFrame, sites: list[_Site], as_of: date,
+                       rng: np.random.Generator) -> pd.DataFrame:
+    """A delivery row for every Woodbury inspection report (every kind but the officer's
+    own, which is no applicant's report): within the week, except :data:`LATE_DELIVERIES`
+    reports of the sloppy sites, delivered 9-14 days after the inspection."""
+    woodbury = {s.site_id for s in sites if s.jurisdiction == "woodbury"}
+    sloppy = {s.site_id for s in sites if s.behaviour == "sloppy"}
+    mine = inspections[inspections["site_id"].isin(woodbury) & (inspections["kind"] != "officer")]
+    days = [date.fromisoformat(t[:10]) for t in mine["inspected_at"]]
+    candidates = [i for i, (sid, d) in enumerate(zip(mine["site_id"], days))
+                  if sid in sloppy and d <= as_of - timedelta(days=30)]
+    late = set(rng.choice(candidates, size=min(LATE_DELIVERIES, len(candidates)), replace=False).tolist()) \
+        if candidates else set()
+    methods = ("email", "email", "hand delivered", "online portal")
+    rows = []
+    for i, (sid, day) in enumerate(zip(mine["site_id"], days)):
+        lag = int(rng.integers(9, 15)) if i in late else int(rng.integers(0, 7))
+        rows.append({"site_id": sid, "report_date": day.isoformat(),
+                     "delivered_on": min(day + timedelta(days=lag), as_of).isoformat(),
+                     "method": methods[int(rng.integers(len(methods)))]})
+    return pd.DataFrame(rows, columns=["site_id", "report_date", "delivered_on", "method"])
+
+
+# ------------------------------------------ the sewer administrator's folders
+
+#: The user whose periodic report for the second half of the year before came in 50 days late.
+LATE_PERIODIC_USER = "IU-007"
+LATE_PERIODIC_DAYS = 50
+#: Periodic reports are due this many days after their six-month period ends.
+PERIODIC_DUE_DAYS = 30
+#: The planted slug whose written report is late (received 9 days after) and the one with none.
+SLUG_REPORT_LATE = "IU-005"      # its last slug
+SLUG_REPORT_MISSING = "IU-006"   # its only slug
+SLUG_REPORT_DAYS = 5
+#: (user_id, occurred local time, minutes to the phone call, days to the written statement, description)
+ACCIDENTAL_DISCHARGES = (
+    ("IU-004", (3, 10, 14, 20), 45, 9, "Whey storage tank overflowed to a floor drain during a pump failure"),
+    ("IU-006", (6, 9, 10, 0), 90, 20, "Acid rinse tank valve failed open; rinse water reached the sanitary sewer "
+                                      "before the pH neutralization system"),
+    ("IU-011", (9, 2, 7, 40), 95, 10, "Oil-water separator bypassed while its pump was replaced"),
+    ("IU-005", (11, 20, 16, 10), 50, None, "Spent grain slurry washed to a floor drain during a clean-in-place cycle"),
+)
+#: The restaurant whose grease trap is overdue for pumping.
+OVERDUE_TRAP_USER = "IU-003"
+HAULERS = ("A-1 Grease Trap Service", "Nassau Suffolk Liquid Waste Inc.", "Island Environmental Pumping")
+
+
+def _reports(users: list[_User], slugs: list[_Slug], year: int, as_of: date,
+             rng: np.random.Generator) -> pd.DataFrame:
+    """Periodic reports of every user for the two six-month periods due by ``as_of``
+    (:data:`LATE_PERIODIC_USER`'s first one 50 days late), and a slug report for each
+    slug of the plan, grouped by run of days (one late, one missing)."""
+    rows = []
+    periods = [(date(year - 1, 7, 1), date(year - 1, 12, 31)), (date(year, 1, 1), date(year, 6, 30))]
+    for u in users:
+        for i, (ps, pe) in enumerate(periods):
+            due = pe + timedelta(days=PERIODIC_DUE_DAYS)
+            received = due - timedelta(days=int(rng.integers(0, 21)))
+            if u.user_id == LATE_PERIODIC_USER and i == 0:
+                received = due + timedelta(days=LATE_PERIODIC_DAYS)
+            if due <= as_of:
+                rows.append({"user_id": u.user_id, "report_type": "periodic", "period_start": ps.isoformat(),
+                             "period_end": pe.isoformat(), "due_date": due.isoformat(),
+                             "received_on": min(received, as_of).isoformat()})
+    late_slug = max((e for e in slugs if e.user_id == SLUG_REPORT_LATE), key=lambda e: e.start, default=None)
+    by_user: dict[str, list[date]] = {}
+    for e in slugs:
+        if e.user_id == SLUG_REPORT_MISSING:
+            continue
+        by_user.setdefault(e.user_id, []).append(e.local_day)
+    for uid in sorted(by_user):
+        days = sorted(set(by_user[uid]))
+        groups: list[list[date]] = []
+        for d in days:  # slugs on consecutive days are one incident and one report
+            if groups and (d - groups[-1][-1]).days <= 1:
+                groups[-1].append(d)
+            else:
+                groups.append([d])
+        for g in groups:
+            lag = int(rng.integers(1, 5))
+            if late_slug is not None and late_slug.user_id == uid and late_slug.local_day in g:
+                lag = SLUG_REPORT_DAYS + 4
+            rows.append({"user_id": uid, "report_type": "slug", "period_start": g[0].isoformat(),
+                         "period_end": g[-1].isoformat(),
+                         "due_date": (g[0] + timedelta(days=SLUG_REPORT_DAYS)).isoformat(),
+                         "received_on": min(g[-1] + timedelta(days=lag), as_of).isoformat()})
+    return pd.DataFrame(rows, columns=["user_id", "report_type", "period_start", "period_end", "due_date",
+                                       "received_on"])
+
+
+def _accidental_discharges(user_ids: set[str], year: int, as_of: date) -> pd.DataFrame:
+    rows = []
+    for uid, (month, day, hour, minute), call_min, statement_days, text in ACCIDENTAL_DISCHARGES:
+        if uid not in user_ids:
+            continue
+        occurred = datetime(year, month, day, hour, minute)
+        notified = occurred + timedelta(minutes=call_min)
+        statement = notified.date() + timedelta(days=statement_days) if statement_days is not None else None
+        if occurred.date() > as_of:
+            continue
+        rows.append({"user_id": uid, "occurred_at": occurred.strftime("%Y-%m-%dT%H:%M:%S"),
+                     "notified_at": notified.strftime("%Y-%m-%dT%H:%M:%S"),
+                     "statement_received_on": statement.isoformat() if statement and statement <= as_of else None,
+                     "description": text})
+    return pd.DataFrame(rows, columns=["user_id", "occurred_at", "notified_at", "statement_received_on",
+                                       "description"])
+
+
+def _grease(users: list[_User], as_of: date, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A grease trap for every restaurant among the users, its pump-out frequency set
+    before the window, and pump-outs on time through ``as_of``; :data:`OVERDUE_TRAP_USER`'s
+    stopped in the summer, and one pump-out has no invoice on file."""
+    first, _ = _window(as_of)
+    traps, pumps = [], []
+    invoice = 4100
+    restaurants = [u for u in users if u.kind == "restaurant" or u.strength == "restaurant"]
+    for n, u in enumerate(restaurants):
+        trap_id = f"GT-{u.user_id[3:]}"
+        interval = 60 if u.avg_gpd >= 5000 else 90
+        set_on = first - timedelta(days=int(rng.integers(5, 40)))
+        traps.append({"trap_id": trap_id, "user_id": u.user_id, "parcel_id": None, "establishment": u.name,
+                      "address": u.address, "pumpout_interval_days": interval, "set_on": set_on.isoformat()})
+        stop = as_of - timedelta(days=interval + 35) if u.user_id == OVERDUE_TRAP_USER else as_of
+        hauler = HAULERS[n % len(HAULERS)]
+        last = set_on
+        k = 0
+        while True:
+            nxt = last + timedelta(days=interval - int(rng.integers(0, 10)))
+            if nxt > stop:
+                break
+            invoice += int(rng.integers(3, 40))
+            k += 1
+            missing = n == 0 and k == 2   # the first restaurant's second pump-out: no invoice on file
+            pumps.append({"trap_id": trap_id, "pumped_on": nxt.isoformat(), "hauler": hauler,
+                          "invoice_no": None if missing else f"INV-{nxt.year}-{invoice:05d}"})
+            last = nxt
+    trap_df = pd.DataFrame(traps, columns=["trap_id", "user_id", "parcel_id", "establishment", "address",
+                                           "pumpout_interval_days", "set_on"])
+    pump_df = pd.DataFrame(pumps, columns=["trap_id", "pumped_on", "hauler", "invoice_no"])
+    return trap_df, pump_df
+
+
+# -------------------------------------------------------------- sewer budget
+
+#: The districts' budgets (USD) for the year after the demo year, at scale 1 (about
+#: 3.5% above that year's adopted rates x units). No rate is adopted for that year, so
+#: its rates come from these (rules billing.rate_sources: sewer_rates, then sewer_budget).
+NEXT_YEAR_BUDGET = {
+    _C: {"bond": 661_000, "om": 995_000, "street_lateral": 132_500, "house_lateral": 98_000},
+    _D1: {"bond": 276_000, "om": 511_500, "street_lateral": 84_500, "house_lateral": 59_250},
+}
+
+
+def _sewer_budget(year: int, n_parcels: int) -> pd.DataFrame:
+    """The next year's budget, scaled with the number of parcels (to the $10)."""
+    factor = n_parcels / 3000
+    rows = [{"year": year + 1, "district": d, "component": c,
+             "amount": f"{round(v * factor, -1):.2f}"}
+            for d, comps in NEXT_YEAR_BUDGET.items() for c, v in comps.items()]
+    return pd.DataFrame(rows, columns=["year", "district", "component", "amount"])
 
 
 # -------------------------------------------------------------------- main
 
 
-def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: int = 2026) -> dict[str, int]:
+def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: int = 2026,
+             as_of: date | None = None) -> dict[str, int]:
     """Write the demo town's input data under ``out_dir/<dataset>/``; return rows written per dataset.
 
-    Each dataset folder is emptied first, so a smaller second run leaves no
-    stale files behind. Rows written include the deliberately bad rows.
+    ``as_of`` (default 30 November of ``year``) is the day the demo judges on:
+    nothing observed is dated after it, and the meters, labs and rain gauge
+    cover the 365 days up to it. It must fall in 30 November .. 31 December of
+    ``year``, so that the cases planted in ``year`` (February to November) lie
+    in the data. Each dataset folder is emptied first, so a smaller second run
+    leaves no stale files behind. Rows written include the deliberately bad rows.
     """
     if scale <= 0:
         raise ValueError(f"scale must be positive, not {scale}")
+    as_of = date(year, *AS_OF_MONTH_DAY) if as_of is None else as_of
+    if not date(year, *AS_OF_MONTH_DAY) <= as_of <= date(year, 12, 31):
+        raise ValueError(f"as_of {as_of.isoformat()} must fall between {date(year, *AS_OF_MONTH_DAY).isoformat()} "
+                         f"and {date(year, 12, 31).isoformat()}: the planted cases are dated up to November {year}")
     out_dir = Path(out_dir)
     folders = {}
     for name in DATASETS:
@@ -913,15 +1346,16 @@ def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: i
         folders["industrial_users"] / "users.csv")
     counts["permit_limits"] = _write_csv(_special_agreements(user_ids, year),
                                          folders["permit_limits"] / "special_agreements.csv")
-    counts["lab_results"] = _lab_results(users, folders["lab_results"], year, _rng(seed, "lab_results"))
-    counts["flow"] = _flow(users, folders["flow"], year, _rng(seed, "flow"))
+    counts["lab_results"] = _lab_results(users, folders["lab_results"], year, as_of, _rng(seed, "lab_results"))
+    counts["flow"], slugs = _flow(users, folders["flow"], year, as_of, _rng(seed, "flow"))
     counts["infiltration_tests"] = _write_csv(
         _infiltration_tests(scale, year, _rng(seed, "infiltration_tests")),
         folders["infiltration_tests"] / "tests.csv")
-    counts["parcels"] = _write_csv(_parcels(scale, _rng(seed, "parcels")), folders["parcels"] / "parcels.csv")
+    parcels = _parcels(scale, _rng(seed, "parcels"))
+    counts["parcels"] = _write_csv(parcels, folders["parcels"] / "parcels.csv")
     counts["sewer_rates"] = _write_csv(_sewer_rates(year), folders["sewer_rates"] / "rates.csv")
 
-    rain = _rainfall(year)
+    rain = _rainfall(year, as_of)
     counts["rainfall"] = 0
     for gauge, frame in rain.items():
         counts["rainfall"] += _write_csv(frame, folders["rainfall"] / f"{gauge}_daily.csv")
@@ -935,8 +1369,32 @@ def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: i
     rng = _rng(seed, "inspections")
     rows: list[dict] = []
     for site in sites:
-        rows.extend(_site_inspections(site, storm_days[site.gauge], year, rng))
+        rows.extend(_site_inspections(site, storm_days[site.gauge], year, as_of, rng))
     inspections = pd.DataFrame(rows, columns=["site_id", "inspected_at", "inspector", "kind",
                                               "sediment_capacity_lost_pct", "notes"])
     counts["inspections"] = _write_csv(inspections, folders["inspections"] / "inspections.csv")
+
+    # the stormwater officer's folders
+    counts["milestones"] = _write_csv(_milestones(sites, year, as_of, _rng(seed, "milestones")),
+                                      folders["milestones"] / "milestones.csv")
+    counts["contractor_certifications"] = _write_csv(
+        _contractor_certifications(sites, year, as_of, _rng(seed, "contractor_certifications")),
+        folders["contractor_certifications"] / "certifications.csv")
+    counts["swppp_approvals"] = _write_csv(_swppp_approvals(sites, year, _rng(seed, "swppp_approvals")),
+                                           folders["swppp_approvals"] / "approvals.csv")
+    counts["convictions"] = _write_csv(_convictions(sites, year), folders["convictions"] / "convictions.csv")
+    counts["report_deliveries"] = _write_csv(
+        _report_deliveries(inspections, sites, as_of, _rng(seed, "report_deliveries")),
+        folders["report_deliveries"] / "deliveries.csv")
+
+    # the sewer administrator's folders, and billing's
+    counts["reports"] = _write_csv(_reports(users, slugs, year, as_of, _rng(seed, "reports")),
+                                   folders["reports"] / "reports.csv")
+    counts["accidental_discharges"] = _write_csv(_accidental_discharges(user_ids, year, as_of),
+                                                 folders["accidental_discharges"] / "accidental_discharges.csv")
+    traps, pumpouts = _grease(users, as_of, _rng(seed, "grease_traps"))
+    counts["grease_traps"] = _write_csv(traps, folders["grease_traps"] / "grease_traps.csv")
+    counts["pumpouts"] = _write_csv(pumpouts, folders["pumpouts"] / "pumpouts.csv")
+    counts["sewer_budget"] = _write_csv(_sewer_budget(year, len(parcels)),
+                                        folders["sewer_budget"] / f"budget_{year + 1}.csv")
     return {name: counts[name] for name in DATASETS}
