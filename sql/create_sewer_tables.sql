@@ -97,3 +97,22 @@ CREATE TABLE IF NOT EXISTS compliance_summary (
     permit_no VARCHAR, permit_expires DATE, days_left INTEGER, permit_expiry_flag BOOLEAN,
     permit_status VARCHAR, as_of DATE, rule VARCHAR
 );
+
+-- Every limit that may apply to a lab result, of every type: a user's permit
+-- limits (special agreements, priority 1) and the jurisdiction's defaults
+-- (priority 2). `basis_rule` is the permit's basis text with its permit number,
+-- NULL when the permit row gives no basis (the reader supplies the citation).
+-- Read by insert_discharge_evaluations.sql and insert_statistic_results.sql.
+CREATE OR REPLACE VIEW applicable_limit_sources AS
+WITH permits AS (
+    SELECT user_id, arg_max(permit_no, coalesce(permit_effective, DATE '0001-01-01')) AS permit_no
+    FROM industrial_users GROUP BY user_id
+)
+SELECT pl.user_id, lower(pl.parameter) AS pkey, pl.limit_type, pl.value AS limit_value,
+       pl.effective_from, pl.effective_to, 1 AS priority, 'permit' AS limit_source,
+       nullif(trim(pl.basis), '') AS basis, p.permit_no
+FROM permit_limits pl LEFT JOIN permits p USING (user_id)
+WHERE pl.value IS NOT NULL
+UNION ALL
+SELECT NULL, lower(parameter), limit_type, value, effective_from, effective_to, 2, source, rule, NULL
+FROM discharge_limit_defaults;

@@ -13,20 +13,12 @@ WITH results AS (
            result AS value, coalesce(nondetect, false) AS nondetect, qualifier, unit
     FROM lab_results
 ),
-permits AS (
-    SELECT user_id, arg_max(permit_no, coalesce(permit_effective, DATE '0001-01-01')) AS permit_no
-    FROM industrial_users GROUP BY user_id
-),
 limits AS (
-    SELECT pl.user_id, lower(pl.parameter) AS pkey, pl.limit_type, pl.value AS limit_value,
-           pl.effective_from, pl.effective_to, 1 AS priority, 'permit' AS limit_source,
-           coalesce(nullif(trim(pl.basis), ''), $permit_citation)
-               || coalesce(' (permit ' || p.permit_no || ')', '') AS rule
-    FROM permit_limits pl LEFT JOIN permits p USING (user_id)
-    WHERE pl.limit_type IN ('max', 'min') AND pl.value IS NOT NULL
-    UNION ALL
-    SELECT NULL, lower(parameter), limit_type, value, effective_from, effective_to, 2, source, rule
-    FROM discharge_limit_defaults
+    SELECT user_id, pkey, limit_type, limit_value, effective_from, effective_to, priority, limit_source,
+           CASE WHEN priority = 1
+                THEN coalesce(basis, $permit_citation) || coalesce(' (permit ' || permit_no || ')', '')
+                ELSE basis END AS rule
+    FROM applicable_limit_sources
     WHERE limit_type IN ('max', 'min')
 ),
 candidates AS (
