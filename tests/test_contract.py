@@ -122,9 +122,9 @@ def test_snc_determinations(warehouse):
 
 def test_quarantine_names_dataset_file_row_and_reason(warehouse):
     rows = query(warehouse, "SELECT dataset, source_file, row_number, reason FROM quarantine ORDER BY dataset")
-    assert ("lab_results", "lab_results/q1.csv", 9,
+    assert ("lab_results", "q1.csv", 9,
             "unit 'furlongs' is not a concentration unit (mg/L, ug/L) for BOD") in rows
-    assert ("parcels", "parcels/parcels.csv", 4,
+    assert ("parcels", "parcels.csv", 4,
             "restaurant parcel has no seats; its sewer units depend on it (ch. 253 Part 3): fill in seats") in rows
 
 

@@ -348,7 +348,7 @@ def test_billing_page_without_bills():
 
 
 def test_index_and_quarantine_pages_show_bad_rows():
-    q = pd.DataFrame([{"dataset": "lab_results", "source_file": "lab_results/q1.csv", "row_number": 9,
+    q = pd.DataFrame([{"dataset": "lab_results", "source_file": "q1.csv", "row_number": 9,
                        "reason": "unit 'furlongs' is not a concentration unit", "raw": '{"unit": "<furlongs>"}',
                        "quarantined_at": ts("2026-06-01 10:00")}])
     data = IndexData(as_of=AS_OF, cards=[PageCard("sewer.html", "Industrial users", "Superintendent", "charts",

@@ -101,11 +101,11 @@ def test_corrected_resend_supersedes_and_keeps_history(con, tmp_path):
     report = load(con, data, "lab_results")
     assert report.files[-1].rows_superseded == 1
     assert con.execute("SELECT parameter, result, source_file FROM lab_results ORDER BY parameter").fetchall() == [
-        ("BOD", 250.0, "lab_results/b_corrected.csv"), ("COD", 300.0, "lab_results/a.csv")]
+        ("BOD", 250.0, "b_corrected.csv"), ("COD", 300.0, "a.csv")]
     history = con.execute("SELECT parameter, result, source_file, superseded_by, superseded_at FROM "
                           "lab_results_history").fetchall()
     assert len(history) == 1
-    assert history[0][:4] == ("BOD", 2500.0, "lab_results/a.csv", "lab_results/b_corrected.csv")
+    assert history[0][:4] == ("BOD", 2500.0, "a.csv", "b_corrected.csv")
     assert history[0][4] is not None
 
 
@@ -137,7 +137,7 @@ def test_a_file_that_is_not_a_table_is_one_quarantine_row(con, tmp_path, name, c
     report = load(con, tmp_path / "d", "lab_results")
     assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (1, 0, 1)
     rows = con.execute("SELECT source_file, row_number, reason FROM quarantine").fetchall()
-    assert rows[0][0] == f"lab_results/{name}" and rows[0][1] == 0
+    assert rows[0][0] == name and rows[0][1] == 0
     assert expected in rows[0][2]
 
 

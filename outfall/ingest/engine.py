@@ -237,8 +237,10 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     report = DatasetReport(ds.name)
     ledger = dict(con.execute("SELECT source_file, sha256 FROM ingested_files WHERE dataset = ?",
                               [ds.name]).fetchall())
-    for path in list_input_files(data_dir / ds.name):
-        rel = path.relative_to(data_dir).as_posix()
+    folder = data_dir / ds.name
+    for path in list_input_files(folder):
+        # The file's name within its dataset folder (the `dataset` column names the folder).
+        rel = path.relative_to(folder).as_posix()
         digest = sha256_of(path)
         if ledger.get(rel) == digest:
             report.files.append(FileReport(rel, skipped=True))
