@@ -22,7 +22,7 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, output_dir
+from assets.common import GROUP_DASHBOARDS, letters_dir, output_dir
 from outfall.resources import OutfallSettings
 from outfall.rules import RulesError, load_rules
 from outfall.warehouse import LOCAL_TZ, configure
@@ -216,13 +216,8 @@ def sewer_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
 
 
 def letters_folder(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
-    """Where the stormwater notices' letters are written (assets/stormwater.py: letters_dir)."""
-    if settings.dashboards_dir:
-        return Path(settings.dashboards_dir).resolve() / "letters"
-    database = str(duckdb.database or "")
-    if not database or database.startswith(":memory:"):
-        return None
-    return Path(database).resolve().parent / "letters"
+    """Where the stormwater notices' letters are written: the one rule of assets/common.py."""
+    return letters_dir(duckdb, settings, "stormwater")
 
 
 def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings,

@@ -491,6 +491,22 @@ def test_assets_write_every_page_from_the_full_pipeline(built_town: Path):
     assert "furlongs" in quarantine
 
 
+def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Path):
+    """Regression: the page looked for letters in its own copy of the letters
+    folder rule, which stopped matching assets/stormwater.py; links vanished."""
+    import duckdb
+
+    con = duckdb.connect(str(built_town / "w.duckdb"), read_only=True)
+    files = [r[0] for r in con.execute("SELECT letter_file FROM swppp_notices WHERE letter_file IS NOT NULL")
+             .fetchall()]
+    con.close()
+    assert files, "the fixture town should produce stormwater notices"
+    storm = (built_town / "dashboards" / "stormwater.html").read_text(encoding="utf-8")
+    for name in files:
+        assert (built_town / "dashboards" / "letters" / "stormwater" / name).is_file()
+        assert f'href="letters/stormwater/{name}"' in storm, name
+
+
 def _ingest_only(data_dir: Path, warehouse: Path, **settings):
     from dagster import materialize
     from dagster_duckdb import DuckDBResource
