@@ -338,7 +338,7 @@ def export_all(warehouse: Path, out: Path) -> int:
             pass
     finally:
         con.close()
-    for name in ("dashboards", "letters"):
+    for name in ("dashboards",):  # pages, with letters/sewer and letters/stormwater inside
         src = warehouse.parent / name
         if src.is_dir() and src.resolve() != (out / name).resolve():
             shutil.copytree(src, out / name, dirs_exist_ok=True)
