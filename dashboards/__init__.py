@@ -9,13 +9,6 @@ pages (``output.write_atomic``) with plotly.min.js once beside them.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
+from outfall.warehouse import sql as query  # the pages' read-only queries live in sql/<area>/ too
 
-SQL_DIR = Path(__file__).resolve().parent / "sql"
-
-
-@lru_cache(maxsize=None)
-def query(name: str) -> str:
-    """Text of ``dashboards/sql/<name>.sql`` (the dashboards' read-only queries)."""
-    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+__all__ = ["query"]

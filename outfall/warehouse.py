@@ -15,15 +15,15 @@ from typing import Iterator, Sequence
 import duckdb
 import pandas as pd
 
-from outfall.paths import SQL_DIR
+from outfall.paths import SQL_DIR, sql_path
 
 LOCAL_TZ = "America/New_York"
 
 
 @lru_cache(maxsize=None)
 def sql(name: str) -> str:
-    """Text of ``sql/<name>.sql``."""
-    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+    """Text of the statement ``name``: ``sql/<area>/<name>.sql`` (names are unique across areas)."""
+    return sql_path(name).read_text(encoding="utf-8")
 
 
 def configure(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
@@ -36,7 +36,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Create every table: the contract's (sql/create_tables.sql), then each
     area's own (sql/create_<area>_tables.sql)."""
     con.execute(sql("create_tables")).fetchall()
-    for path in sorted(SQL_DIR.glob("create_*_tables.sql")):
+    for path in sorted(SQL_DIR.rglob("create_*_tables.sql"), key=lambda p: p.name):
         con.execute(sql(path.stem)).fetchall()
 
 
