@@ -242,8 +242,8 @@ def test_holidays_library_new_york_calendar_differs_only_as_documented():
 
     1. a holiday falling on Saturday is "observed" on the Friday before (GCL
        § 24 moves only Sunday holidays): e.g. Friday, July 3, 2026;
-    2. Susan B. Anthony Day, February 15 (a commemoration day in New York, not a
-       public holiday of GCL § 24);
+    2. Susan B. Anthony Day, February 15 (not among the GCL § 24 public holidays;
+       the library lists it for New York from 2004);
     3. general Election Day only in even years before 2015 (GCL § 24: each
        general election day, and New York holds one every year).
     """

@@ -27,8 +27,9 @@ rules say nothing about those years.
 
 Why not the ``holidays`` library: its New York calendar moves a Saturday
 holiday to the Friday before (so Friday, July 3, 2026 would not count), adds
-Susan B. Anthony Day (February 15, a commemoration, not a GCL § 24 public
-holiday) and had general Election Day only in even years before 2015. The
+Susan B. Anthony Day (February 15, which is not among the GCL § 24 public
+holidays) and has general Election Day only in even years from 2008 to 2014
+(none before 2008), where GCL § 24 has one every year. The
 test ``tests/test_law_calendar.py`` lists the differences; GCL § 24 as listed
 in the rules governs.
 
