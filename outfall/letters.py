@@ -205,10 +205,10 @@ def css_string(value: Any) -> Markup:
     every character other than letters, digits, blanks and plain punctuation as a CSS escape."""
     out = []
     for ch in str(value):
-        if ch.isascii() and (ch.isalnum() or ch in " .,:;-_()/#'"):
+        if ch.isascii() and (ch.isalnum() or ch in " .,:;-_()/#'&"):
             out.append(ch)
         else:
-            out.append(f"\\{ord(ch):06x}")
+            out.append(f"\\{ord(ch):06x} ")
     return Markup('"' + "".join(out) + '"')
 
 

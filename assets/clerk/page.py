@@ -8,7 +8,7 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
-from assets.pages import Reader, _now_local, _page_result, _rules, _write_page, dashboards_dir
+from assets.pages import Reader, _now_local, _page_result, _rules, _write_page, dashboards_dir, town_name
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure
 
@@ -24,7 +24,7 @@ TOP_BILLS = 15
 
 def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> BillingData:
     r = Reader(con)
-    data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local())
+    data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local(), town=town_name(settings, "woodbury"))
     rules = _rules(settings, "woodbury")
     if rules is not None and rules.has("sewer_units"):
         data.rule = str(rules.section("sewer_units").get("citation", ""))
