@@ -140,13 +140,15 @@ def read_letterhead(data_dir: Path | str | None) -> LetterheadStatus:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return LetterheadStatus(None, f"{LETTERHEAD_FILE} cannot be read ({first})", path)
+        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} cannot be read ({first})", path)
     if not isinstance(raw, dict):
-        return LetterheadStatus(None, f"{LETTERHEAD_FILE} must list the jurisdictions (woodbury:, bellport:)", path)
+        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} must list the jurisdictions "
+                                      f"(woodbury:, bellport:)", path)
     try:
         return LetterheadStatus(Letterhead.model_validate(raw), None, path)
     except ValidationError as exc:
-        return LetterheadStatus(None, f"{LETTERHEAD_FILE} is not usable: {_plain_errors(exc)}", path)
+        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} is not usable: {_plain_errors(exc)}",
+                                path)
 
 
 # --------------------------------------------------------------------------- filters
@@ -193,6 +195,12 @@ def _lines(value: Any) -> Markup:
     return Markup("<br>\n").join(escape(line) for line in items if str(line).strip())
 
 
+def _sentence(value: Any) -> str:
+    """The text with its first letter capitalized (the rest left as it is)."""
+    text = str(value)
+    return text[:1].upper() + text[1:]
+
+
 def _and_list(value: Iterable[Any], last: str = "and") -> str:
     items = [str(v) for v in value]
     if len(items) <= 2:
@@ -225,7 +233,8 @@ def environment(templates_dir: Path | None = None, override_dir: Path | None = N
         keep_trailing_newline=True,
     )
     env.filters.update(date=format_date, money=format_money, number=format_number, lines=_lines,
-                       and_list=_and_list, css_string=css_string)
+                       and_list=_and_list, css_string=css_string,
+                       sentence=_sentence)
     return env
 
 
@@ -273,12 +282,12 @@ class LetterWriter:
         else:
             issuer = self.letterhead.letterhead.issuer(jurisdiction)
             if issuer is None:
-                reasons.insert(0, f"{LETTERHEAD_FILE} has no entry for {jurisdiction.title()}")
+                reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) has no entry for {jurisdiction.title()}")
             else:
                 signatory = issuer.signatories.get(area)  # type: ignore[call-overload]
                 if signatory is None:
-                    reasons.insert(0, f"{LETTERHEAD_FILE} names no signatory for {area} letters of "
-                                      f"{jurisdiction.title()}")
+                    reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) names no signatory for {area} "
+                                      f"letters of {jurisdiction.title()}")
         values = {
             **context,
             "letterhead": issuer.model_dump() if issuer is not None else None,

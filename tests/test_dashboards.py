@@ -24,6 +24,7 @@ from dashboards.sewer import (
     user_summary,
 )
 from dashboards.stormwater import StormRule, StormwaterData, build_stormwater_page, site_status
+from outfall.demo.generate import write_letterhead
 from tests.conftest import small_town, write
 
 warnings.filterwarnings("ignore")
@@ -392,8 +393,10 @@ def test_chart_html_is_lazy_and_pages_share_plotly(tmp_path: Path):
 
 def dashboard_town(root: Path) -> Path:
     """The conftest's small town plus what the dashboards show: a hostile user name, months of lab
-    results with non-detects, 40 days of 15-minute flow with a slug, rain and a previous billing year."""
+    results with non-detects, 40 days of 15-minute flow with a slug, rain, a previous billing year,
+    and the demo's letterhead (so that the letters are ready to mail and printed)."""
     small_town(root)
+    write_letterhead(root)
     with open(root / "industrial_users" / "more.csv", "w", newline="", encoding="utf-8") as handle:
         w = csv.writer(handle)
         w.writerow(["user_id", "name", "district", "address", "permit_no", "permit_effective", "permit_expires",
