@@ -199,7 +199,8 @@ def _cards(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path, setti
 
 def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, folder: Path) -> IndexData:
     r = Reader(con)
-    data = IndexData(as_of=settings.as_of_date(), generated_at=_now_local(), quarantine_per_reason=QUARANTINE_ROWS_PER_REASON,
+    data = IndexData(as_of=settings.as_of_date(), generated_at=_now_local(),
+                     quarantine_per_reason=QUARANTINE_ROWS_PER_REASON,
                      town=town_name(settings, "woodbury", "bellport"))
     data.ingested = r.named("ingested_files", "select_dashboard_ingested")
     data.ranges = _ranges(con, r)

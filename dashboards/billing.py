@@ -236,7 +236,8 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
         body.append(section("Sewer roll", no_data("sewer_bills", present.get("sewer_bills"), "bills")))
         html_text = page(file="billing.html", title="Billing: annual sewer roll",
                          subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units · as of {data.as_of.isoformat()}"),
-                         body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at, has_charts=False)
+                         body=join(body), as_of=data.as_of, town=data.town,
+                         generated_at=data.generated_at, has_charts=False)
         return html_text, meta
     year, prev = int(data.year), (int(data.previous_year) if data.previous_year is not None else None)
     long = by_component(totals)
@@ -354,5 +355,6 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     html_text = page(file="billing.html", title=f"Billing: {year} sewer roll",
                      subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units and rates · billing year {year}"
                                   + (f" compared with {prev}" if prev else "") + f" · as of {data.as_of.isoformat()}"),
-                     body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at, has_charts=True)
+                     body=join(body), as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=True)
     return html_text, meta

@@ -577,7 +577,7 @@ def page(*, file: str, title: str, subtitle: str, body: str, as_of: dt.date | No
                    f'<script type="application/json" id="outfall-template">{script_json(TEMPLATE)}</script>'
                    f"<script>{JS}</script>")
     gen = f" · page written {esc(generated_at.strftime('%Y-%m-%d %H:%M'))}" if generated_at else ""
-    brand = f"{esc(town)} · sewer &amp; stormwater compliance" if town else "Outfall · sewer &amp; stormwater compliance"
+    brand = f"{esc(town) if town else 'Outfall'} · sewer &amp; stormwater compliance"
     as_of_text = f"as of {esc(as_of.isoformat())}" if as_of else ""
     foot = (f"<footer>Outfall · {as_of_text}{gen} · times in America/New_York. "
             f"Opens without a server or internet; charts use {PLOTLY_JS} beside this page.{footer_note}</footer>")

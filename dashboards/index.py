@@ -153,7 +153,8 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
                      subtitle=esc(f"Sewer and stormwater compliance · as of {data.as_of.isoformat()}"
                                   + (f" · data {fmt_date(first)} to {fmt_date(last)}"
                                      if first is not None and not pd.isna(first) else "")),
-                     body=join(body), extra_css=_CARD_CSS, as_of=data.as_of, town=data.town, generated_at=data.generated_at, has_charts=False)
+                     body=join(body), extra_css=_CARD_CSS, as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=False)
     meta.counts = {"quarantined": q_total, "datasets": len(ingested)}
     return html_text, meta
 
@@ -222,7 +223,8 @@ ALL_ROWS_WHERE = ("every rejected row is in the file quarantine.csv, in the csv 
 _QUARANTINE_CSS = """
 h3.reason{font-size:14.5px;margin:16px 0 4px}h3.reason .count{font-weight:400;color:#4b5563}
 td.blank{color:#9ca3af;font-style:italic}
-.received{white-space:pre-wrap;word-break:break-all;font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px}
+.received{white-space:pre-wrap;word-break:break-all;font-family:ui-monospace,'DejaVu Sans Mono',monospace;
+  font-size:12px}
 """
 
 

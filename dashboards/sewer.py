@@ -773,7 +773,8 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
     rng = f" · samples {dates[0]:%Y-%m-%d} to {dates[1]:%Y-%m-%d}" if dates else ""
     html_text = page(file="sewer.html", title="Sewer administrator: industrial users",
                      subtitle=esc(f"Woodbury ch. 253 Part 2 discharge limits and slugs · as of {data.as_of.isoformat()}{rng}"),
-                     body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at, has_charts=bool(charts))
+                     body=join(body), as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=bool(charts))
     return html_text, meta
 
 

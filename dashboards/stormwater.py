@@ -453,5 +453,6 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
     html_text = page(file="stormwater.html", title="Stormwater officer: construction sites",
                      subtitle=esc(f"SWPPP inspections (Woodbury ch. 267, Bellport ch. 21) · as of "
                                   f"{data.as_of.isoformat()}" + (f" · storm threshold {thresholds}" if thresholds else "")),
-                     body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at, has_charts=bool(charts))
+                     body=join(body), as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=bool(charts))
     return html_text, meta
