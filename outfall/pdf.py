@@ -1,8 +1,9 @@
 """Printing HTML files to PDF with headless Chromium, and joining PDFs.
 
 - ``print_pdfs(jobs)``: each (html, pdf) pair printed by one Chromium session
-  (selenium's ``print_page``; the page's own CSS ``@page`` rules set the paper,
-  the margins and the printed header and footer). A PDF whose recorded source
+  driven by selenium (its Chrome DevTools command ``Page.printToPDF``; the page's
+  own CSS ``@page`` rules set the paper, the margins and the printed header and
+  footer). A PDF whose recorded source
   (the SHA-256 of its HTML, kept in the PDF's metadata) matches the HTML is left
   as it is, so a re-run prints only the letters that changed.
 - ``join_pdfs(parts, out)``: one PDF of the parts in the given order (pypdf), a
@@ -184,22 +185,25 @@ class PdfPrinter:
     def pdf_bytes(self, html_path: Path) -> bytes:
         """The PDF of one HTML file, as its own CSS lays it out for print.
 
-        A page with charts drawn on demand (the dashboards' ``window.outfallRenderAll``)
-        has every chart drawn first."""
-        from selenium.webdriver.common.print_page_options import PrintOptions
-
+        A page with charts drawn on demand (the dashboards' ``window.outfallPrepareForPrint``)
+        has every chart drawn, as wide as the paper, first. Printed through selenium's Chrome
+        DevTools command (``Page.printToPDF``, the engine behind ``print_page``): chromedriver's
+        ``print_page`` gives up on a page that takes Chromium more than 10 s to lay out (the demo's
+        sewer page, 78 pages with 40 charts), the DevTools command waits for it."""
         driver = self._start()
         driver.get(Path(html_path).resolve().as_uri())
         driver.execute_async_script(
             "var done=arguments[arguments.length-1];"
-            "var go=function(){ if(window.outfallRenderAll){window.outfallRenderAll().then("
-            "function(){done(true);},function(){done(false);});} else {done(true);} };"
+            "var prepare=window.outfallPrepareForPrint||window.outfallRenderAll;"
+            "var go=function(){ if(prepare){prepare().then(function(){done(true);},function(){done(false);});}"
+            " else {done(true);} };"
             "if(document.fonts && document.fonts.ready){document.fonts.ready.then(go);} else {go();}")
-        options = PrintOptions()
-        options.background = True
-        # zero here: the page's @page rule sets the paper size and margins (and the margin boxes)
-        options.margin_top = options.margin_bottom = options.margin_left = options.margin_right = 0
-        return base64.b64decode(driver.print_page(options))
+        # margins zero and the CSS page size preferred: the page's @page rule sets the paper, the
+        # margins and the margin boxes (the printed header and footer)
+        result = driver.execute_cdp_cmd("Page.printToPDF", {
+            "printBackground": True, "preferCSSPageSize": True, "displayHeaderFooter": False,
+            "marginTop": 0, "marginBottom": 0, "marginLeft": 0, "marginRight": 0})
+        return base64.b64decode(result["data"])
 
     def print_file(self, html_path: Path, pdf_path: Path, *, force: bool = False) -> bool:
         """Print ``html_path`` to ``pdf_path``; False when the PDF already holds this very HTML."""
