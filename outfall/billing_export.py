@@ -45,23 +45,26 @@ import duckdb
 import pandas as pd
 import pyarrow.csv as pa_csv
 
-from outfall.exports import (FORMULA_PATTERN, Column, Sheet, Styles, formula_like, query_csv_bytes, sheet_title,
-                             write_atomic, xlsx_bytes)
+from outfall.exports import (FORMULA_PATTERN, LINE_POINTS, MAX_LINES, Column, Sheet, Styles, formula_like,
+                             line_chars, query_csv_bytes, sheet_title, text_lines, write_atomic, xlsx_bytes)
 from outfall.warehouse import sql
 
 # The district sheets' columns, in the order select_register_sheet_xml writes them (A-O).
+# Widths keep the sheet narrow enough to print one page wide in landscape.
 REGISTER_COLUMNS: tuple[Column, ...] = (
-    Column("Parcel", "text", 16),
-    Column("Owner", "text", 24, wrap=True),
-    Column("Mailing address", "text", 26, wrap=True),
-    Column("Property class", "text", 15, wrap=True),
-    Column("Bond units", "int", 8), Column("O&M units", "int", 8),
-    Column("Street lateral units", "int", 9), Column("House lateral units", "int", 9),
-    Column("Bond", "money", 13), Column("O&M", "money", 13), Column("Street lateral", "money", 13),
-    Column("House lateral", "money", 13), Column("Total", "money", 14),
-    Column("How the units were counted", "text", 50, wrap=True),
-    Column("Law", "text", 36, wrap=True),
+    Column("Parcel", "text", 14),
+    Column("Owner", "text", 22, wrap=True),
+    Column("Mailing address", "text", 24, wrap=True),
+    Column("Property class", "text", 13, wrap=True),
+    Column("Bond units", "int", 7), Column("O&M units", "int", 7),
+    Column("Street lateral units", "int", 7), Column("House lateral units", "int", 7),
+    Column("Bond", "money", 14), Column("O&M", "money", 14), Column("Street lateral", "money", 14),
+    Column("House lateral", "money", 14), Column("Total", "money", 15),
+    Column("How the units were counted", "text", 44, wrap=True),
+    Column("Law", "text", 40, wrap=True),
 )
+_CLASS, _OWNER, _ADDRESS = REGISTER_COLUMNS[3], REGISTER_COLUMNS[1], REGISTER_COLUMNS[2]
+_EXPLANATION, _LAW = REGISTER_COLUMNS[13], REGISTER_COLUMNS[14]
 SHEET_COLUMNS = REGISTER_COLUMNS
 
 # Words a reader knows for the warehouse's codes (display only).
@@ -182,11 +185,16 @@ def _district_sheet(con, year: int, title: str, totals: tuple) -> Sheet:
         n, body = con.execute(sql("select_register_sheet_xml"), {
             "year": year, "district": district, "first_row": first_row, "formula_pattern": FORMULA_PATTERN,
             "plain": styles.plain, "quoted": styles.quoted, "wrap": styles.wrap,
-            "wrap_quoted": styles.wrap_quoted, "money": styles.money}).fetchall()[0]
+            "wrap_quoted": styles.wrap_quoted, "money": styles.money,
+            # owner and address are wrapped by length (with room for word breaks); the shared texts' lines
+            # are counted word by word in register_strings
+            "owner_chars": int(line_chars(_OWNER.width) * 0.85),
+            "address_chars": int(line_chars(_ADDRESS.width) * 0.85),
+            "line_points": LINE_POINTS, "max_lines": MAX_LINES}).fetchall()[0]
         return int(n), body
 
     label = f"Total, {int(parcels):,} parcel{'s' if parcels != 1 else ''}"
-    return Sheet(title, REGISTER_COLUMNS, xml_rows=rows, row_count=int(parcels),
+    return Sheet(title, REGISTER_COLUMNS, xml_rows=rows, row_count=int(parcels), fit_width=True,
                  totals=(label, None, None, None, *sums, None, None))
 
 
@@ -237,7 +245,7 @@ def _changes_sheet(con, run: dict | None) -> Sheet:
 
 
 def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
-    columns = [Column("About this register", width=38, wrap=True), Column("", "auto", width=80, wrap=True)]
+    columns = [Column("About this register", width=38, wrap=True), Column("Details", "auto", width=80, wrap=True)]
     facts: list[tuple[str, Any]] = []
     if town:
         facts.append(("Town", town))
@@ -257,9 +265,10 @@ def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
             ("sha256 of the sewer rates", run["rates_sha256"]),
             ("sha256 of the sewer budget", run["budget_sha256"]),
             ("Rules", f"{run['rules_jurisdiction']} version {run['rules_version']} (sha256 {run['rules_sha256']})"),
-            ("Previous billing run", run["previous_run_id"] if run["previous_run_id"] is not None else "none"),
-            ("Previous run's hash", run["previous_run_hash"]),
-            ("This run's hash (each run's hash covers its record and the previous run's hash)", run["run_hash"]),
+            ("Previous run of this billing year",
+             run["previous_run_id"] if run["previous_run_id"] is not None else "none"),
+            ("Hash of the run before this one (any year)", run["previous_run_hash"]),
+            ("This run's hash (it covers this record and the hash before it)", run["run_hash"]),
         ]
     else:
         facts.append(("Billing run", "none recorded for these bills"))
@@ -279,10 +288,16 @@ def register_xlsx_bytes(con: duckdb.DuckDBPyConnection, year: int, run: dict | N
 
     def shared_strings(base: int):
         texts = [class_label(s) if kind == "class" else s for kind, s in found]
-        frame = pd.DataFrame({"kind": [k for k, _ in found], "s": [s for _, s in found],
-                              "i": range(base, base + len(found)), "q": [formula_like(t) for t in texts]},
-                             columns=["kind", "s", "i", "q"]).astype({"kind": object, "s": object, "i": "int64",
-                                                                      "q": bool})
+        kinds = [k for k, _ in found]
+        # lines each text takes in its column: class in Property class; other texts in
+        # How the units were counted (lines_n) and in Law (lines_o)
+        lines_n = [text_lines(t, line_chars((_CLASS if k == "class" else _EXPLANATION).width))
+                   for k, t in zip(kinds, texts)]
+        lines_o = [text_lines(t, line_chars(_LAW.width)) for t in texts]
+        frame = pd.DataFrame({"kind": kinds, "s": [s for _, s in found], "i": range(base, base + len(found)),
+                              "q": [formula_like(t) for t in texts], "lines_n": lines_n, "lines_o": lines_o},
+                             columns=["kind", "s", "i", "q", "lines_n", "lines_o"]).astype(
+            {"kind": object, "s": object, "i": "int64", "q": bool, "lines_n": "int64", "lines_o": "int64"})
         con.register("register_strings", frame)
         return texts, lambda: con.unregister("register_strings")
 

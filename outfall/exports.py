@@ -51,6 +51,7 @@ import math
 import os
 import re
 import shutil
+import textwrap
 import zipfile
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -158,6 +159,18 @@ RATE_FORMAT = '"$"#,##0.00####'
 DATE_FORMAT = "mm-dd-yy"          # built-in format 14: the reader's own short date (11/30/2026 in the US)
 DATETIME_FORMAT = "m/d/yy h:mm"   # built-in format 22: the reader's short date and time
 XLSX_MAX_CHARS = 32_767           # Excel's limit on the text of one cell
+# Row heights: neither Excel nor LibreOffice reliably grows a row for wrapped
+# text in a file it opens, so rows with wrapped text get a height from their
+# line count. A column width counts digit widths of the default font (Calibri
+# 11); ordinary text fits about 1.15 characters per unit. 15 points a line;
+# Excel's tallest row is 409 points.
+CHARS_PER_WIDTH = 1.15
+LINE_POINTS = 15
+MAX_LINES = 27
+# Wider than this (in character widths), a sheet printed one page wide would
+# shrink its text below about 6 points on letter paper: it prints at full size
+# across pages instead, its first column repeated on each.
+FIT_WIDTH_MAX = 260
 CUT_NOTE = " [cut here: a cell holds at most 32,767 characters; the CSV has the whole text]"
 
 
@@ -192,9 +205,17 @@ class Sheet:
     row_count: int | None = None
     totals: Sequence[Any] | None = None
     autofilter: bool = True
+    fit_width: bool | None = None     # print one page wide (None: when the columns are not too wide to read)
+    _widths: list[float] | None = field(default=None, repr=False)
 
     def data_rows(self) -> int:
         return self.row_count if self.xml_rows is not None else len(self.rows)
+
+    def widths(self) -> list[float]:
+        """Each column's width: given, or from its header and values."""
+        if self._widths is None:
+            self._widths = [_auto_width(c, self.rows, i) for i, c in enumerate(self.columns)]
+        return self._widths
 
 
 @dataclass(frozen=True)
@@ -255,6 +276,29 @@ def xml_text(text: str) -> str:
         text = _XML_ILLEGAL.sub("", text)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return text.replace("\r", "&#13;") if "\r" in text else text
+
+
+def line_chars(width: float) -> int:
+    """About how many characters of text fit on one line of a column this wide."""
+    return max(4, int(width * CHARS_PER_WIDTH))
+
+
+def text_lines(text: str, chars: int) -> int:
+    """Lines ``text`` takes when wrapped at word boundaries to ``chars`` a line
+    (at most MAX_LINES)."""
+    if len(text) <= chars and "\n" not in text:
+        return 1
+    lines = 0
+    for paragraph in text.split("\n"):
+        lines += max(1, len(textwrap.wrap(paragraph, chars, break_on_hyphens=False))) if len(paragraph) > chars else 1
+        if lines >= MAX_LINES:
+            return MAX_LINES
+    return lines
+
+
+def row_height(lines: int) -> str:
+    """The attributes that give a row ``lines`` lines of height ('' for one line)."""
+    return f' ht="{LINE_POINTS * min(lines, MAX_LINES)}" customHeight="1"' if lines > 1 else ""
 
 
 def cell_text(value: Any) -> str:
@@ -326,17 +370,23 @@ def _number(value: Any) -> str | None:
 class _CellWriter:
     """Turns Python values into <c> elements for one sheet's columns."""
 
-    def __init__(self, columns: Sequence[Column], styles: Styles, total: bool = False):
+    def __init__(self, columns: Sequence[Column], styles: Styles, total: bool = False,
+                 widths: Sequence[float] | None = None):
         self.columns = columns
         self.letters = [column_letter(i) for i in range(1, len(columns) + 1)]
         self.styles = styles
         self.total = total
+        self.chars = {id(c): line_chars(w) for c, w in zip(columns, widths or [c.width or 10 for c in columns])}
+        self.lines = 1          # the tallest wrapped cell of the row being written
         self._fast: list[Callable[[str, Any], str]] | None = None
 
-    def text(self, ref: str, text: str, wrap: bool) -> str:
+    def text(self, ref: str, text: str, wrap: bool, column: Column | None = None) -> str:
         if len(text) > XLSX_MAX_CHARS:
             text = text[:XLSX_MAX_CHARS - len(CUT_NOTE)] + CUT_NOTE
-        style = self.styles.total if self.total else self.styles.text(wrap or "\n" in text, formula_like(text))
+        wrap = wrap or "\n" in text
+        if wrap and column is not None:
+            self.lines = max(self.lines, text_lines(text, self.chars[id(column)]))
+        style = self.styles.total if self.total else self.styles.text(wrap, formula_like(text))
         space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
         return f'<c r="{ref}" s="{style}" t="inlineStr"><is><t{space}>{xml_text(text)}</t></is></c>'
 
@@ -356,8 +406,8 @@ class _CellWriter:
             if kind == "json" or (kind == "text" and text[:1] in "[{"):
                 readable = readable_json(text)
                 if readable:
-                    return self.text(ref, readable, wrap=True)
-            return self.text(ref, text, column.wrap)
+                    return self.text(ref, readable, True, column)
+            return self.text(ref, text, column.wrap, column)
         if kind == "bool" or isinstance(value, bool):
             s = f' s="{st.total}"' if self.total else f' s="{st.plain}"'
             return f'<c r="{ref}"{s} t="b"><v>{1 if value else 0}</v></c>'
@@ -368,10 +418,10 @@ class _CellWriter:
                 return self.number(ref, repr(serial), st.datetime)
             if isinstance(value, dt.date):
                 return self.number(ref, str((value - _EPOCH_DATE).days), st.date)
-            return self.text(ref, cell_text(value), column.wrap)
+            return self.text(ref, cell_text(value), column.wrap, column)
         number = _number(value)
         if number is None:
-            return "" if isinstance(value, (float, Decimal)) else self.text(ref, cell_text(value), column.wrap)
+            return "" if isinstance(value, (float, Decimal)) else self.text(ref, cell_text(value), column.wrap, column)
         if kind == "money":
             return self.number(ref, number, st.total_money if self.total else st.money)
         if kind == "rate":
@@ -405,11 +455,14 @@ class _CellWriter:
             return money
         if column.kind == "text":
             style = st.wrap if column.wrap else st.plain
+            chars = self.chars[id(column)]
 
             def text(ref: str, value: Any) -> str:
                 if (type(value) is str and value and not _SPECIAL_START.match(value)
                         and not value[-1].isspace() and not _NEEDS_ESCAPE.search(value)
                         and len(value) <= XLSX_MAX_CHARS):
+                    if column.wrap and len(value) > chars:
+                        self.lines = max(self.lines, text_lines(value, chars))
                     return f'<c r="{ref}" s="{style}" t="inlineStr"><is><t>{value}</t></is></c>'
                 return generic(ref, column, value)
             return text
@@ -426,9 +479,10 @@ class _CellWriter:
     def row(self, r: int, values: Sequence[Any]) -> str:
         if self._fast is None:
             self._fast = [self.fast(c) for c in self.columns]
+        self.lines = 1
         cells = "".join(f(f"{letter}{r}", value) for f, letter, value in zip(self._fast, self.letters, values)
                         if value is not None)
-        return f'<row r="{r}">{cells}</row>'
+        return f'<row r="{r}"{row_height(self.lines)}>{cells}</row>'
 
 
 # A text that needs more than the plain path: formula-like, JSON, leading space;
@@ -452,9 +506,10 @@ def _kind_of(value: Any) -> str:
 
 
 def rows_xml(columns: Sequence[Column], rows: Iterable[Sequence[Any]], styles: Styles, first_row: int,
-             total: bool = False) -> tuple[int, str]:
-    """(number of rows, their <row> elements) from row ``first_row`` on."""
-    writer = _CellWriter(columns, styles, total=total)
+             total: bool = False, widths: Sequence[float] | None = None) -> tuple[int, str]:
+    """(number of rows, their <row> elements) from row ``first_row`` on; a row
+    with wrapped text is as tall as its tallest cell's lines."""
+    writer = _CellWriter(columns, styles, total=total, widths=widths)
     parts = [writer.row(r, values) for r, values in enumerate(rows, start=first_row)]
     return len(parts), "".join(parts)
 
@@ -495,7 +550,7 @@ def _style_probes(wb) -> Styles:
     ws = wb.worksheets[0]
     top = Alignment(vertical="top")
     wrap = Alignment(vertical="top", wrap_text=True)
-    bold = Font(bold=True)
+    bold = Font(name="Calibri", size=11, family=2, bold=True)
     line = Border(top=Side(style="thin"), bottom=Side(style="double"))
     probes = {
         "plain": dict(alignment=top), "quoted": dict(alignment=top, quotePrefix=True),
@@ -524,7 +579,7 @@ def _prepare_sheet(wb, sheet: Sheet, town: str, title: str) -> None:
     from openpyxl.worksheet.properties import PageSetupProperties
 
     ws = wb.create_sheet(sheet.title)
-    header_font = Font(bold=True)
+    header_font = Font(name="Calibri", size=11, family=2, bold=True)
     header_fill = PatternFill("solid", start_color="DDE3EA", end_color="DDE3EA")
     header_align = Alignment(vertical="center", wrap_text=True)
     header_border = Border(bottom=Side(style="thin"))
@@ -532,7 +587,11 @@ def _prepare_sheet(wb, sheet: Sheet, town: str, title: str) -> None:
         cell = ws.cell(row=1, column=i, value=column.header)
         cell.data_type = "s"      # a header is text, whatever it begins with
         cell.font, cell.fill, cell.alignment, cell.border = header_font, header_fill, header_align, header_border
-        ws.column_dimensions[column_letter(i)].width = _auto_width(column, sheet.rows, i - 1)
+        ws.column_dimensions[column_letter(i)].width = sheet.widths()[i - 1]
+    header_lines = max((text_lines(c.header, line_chars(w)) for c, w in zip(sheet.columns, sheet.widths())),
+                       default=1)
+    if header_lines > 1:
+        ws.row_dimensions[1].height = LINE_POINTS * header_lines
     last_col = column_letter(max(1, len(sheet.columns)))
     n = sheet.data_rows()
     ws.freeze_panes = "A2"
@@ -541,9 +600,13 @@ def _prepare_sheet(wb, sheet: Sheet, town: str, title: str) -> None:
     ws.print_title_rows = "1:1"
     ws.page_setup.orientation = "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_LETTER
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
-    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    fit = sheet.fit_width if sheet.fit_width is not None else sum(sheet.widths()) <= FIT_WIDTH_MAX
+    if fit:
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0
+        ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    else:
+        ws.print_title_cols = "A:A"
     ws.print_options.gridLines = True
     ws.page_margins.left = ws.page_margins.right = 0.4
     ws.page_margins.top = ws.page_margins.bottom = 0.6
@@ -637,11 +700,11 @@ def _fill_sheet(xml: bytes, sheet: Sheet, styles: Styles) -> bytes:
             raise RuntimeError(f"sheet {sheet.title}: {n} rows written, {sheet.row_count} announced")
         body = body if isinstance(body, bytes) else body.encode("utf-8")
     else:
-        n, text = rows_xml(sheet.columns, sheet.rows, styles, 2)
+        n, text = rows_xml(sheet.columns, sheet.rows, styles, 2, widths=sheet.widths())
         body = text.encode("utf-8")
     last_row = n + 1
     if sheet.totals is not None:
-        _, text = rows_xml(sheet.columns, [sheet.totals], styles, n + 2, total=True)
+        _, text = rows_xml(sheet.columns, [sheet.totals], styles, n + 2, total=True, widths=sheet.widths())
         body += text.encode("utf-8")
         last_row += 1
     end = xml.index(b"</sheetData>")
@@ -759,13 +822,11 @@ def _table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str
 
 
 def _contents_sheet(exports: list[TableExport], town: str) -> Sheet:
-    columns = [Column("Sheet", width=28), Column("Table (and CSV file)", width=34), Column("Rows", "int", width=10),
-               Column("Note", width=80, wrap=True)]
-    rows = [(e.sheet or "(not in this workbook)", f"{e.table} (csv/{e.table}.csv)", e.rows, e.note)
-            for e in exports]
-    rows.append(("", "", None, f"Times are local {LOCAL_TZ.replace('_', ' ')} time; dates are shown in this "
-                 "computer's short-date form; money is in US dollars. Each sheet has the columns of its table; "
-                 "the CSV files hold the same rows."))
+    columns = [Column("Sheet"), Column("CSV file"), Column("Rows", "int", width=10), Column("Note", width=80, wrap=True)]
+    rows = [(e.sheet or "(not in this workbook)", f"csv/{e.table}.csv", e.rows, e.note) for e in exports]
+    rows.append(("", "", None, f"Times are local time ({LOCAL_TZ}); dates are shown in this computer's "
+                 "short-date form; money is in US dollars. Each sheet has the columns of its table; the CSV files "
+                 "hold the same rows. Wide sheets print across several pages, with the first column repeated."))
     if town:
         rows.append(("", "", None, f"Exported by Outfall for the {town}."))
     return Sheet("Contents", columns, rows, autofilter=False)

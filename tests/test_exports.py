@@ -217,6 +217,11 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
                 assert isinstance(row[col - 1].value, (int, float))
             for col in unit_cols:
                 assert isinstance(row[col - 1].value, int)
+            # wrapped text makes its row taller (readers do not grow rows by themselves)
+            law = row[headers.index("Law")]
+            assert law.alignment.wrap_text
+            lines = exports.text_lines(law.value, exports.line_chars(ws.column_dimensions["O"].width))
+            assert lines > 1 and (ws.row_dimensions[law.row].height or 15) >= 15 * lines
         # The totals row equals the sum of the rows, in the money format, bold.
         totals = ws[n + 2]
         assert totals[0].value == f"Total, {n} parcels" and totals[0].font.b
@@ -305,7 +310,7 @@ def test_export_all_tables(con, tmp_path):
     wb = openpyxl.load_workbook(path)
     assert wb.sheetnames[0] == "Contents"
     contents = {r[1]: r for r in wb["Contents"].iter_rows(min_row=2, values_only=True) if r[1]}
-    assert contents["quarantine (csv/quarantine.csv)"][2] == 1
+    assert contents["csv/quarantine.csv"][2] == 1
     for ws in wb.worksheets:
         assert ws.freeze_panes == "A2", ws.title
         assert ws.column_dimensions["A"].width and ws.column_dimensions["A"].width >= 8, ws.title
@@ -333,6 +338,11 @@ def test_export_all_tables(con, tmp_path):
     header = [c.value for c in runs[1]]
     rates = runs.cell(row=2, column=header.index("rates_json") + 1).value
     assert "{" not in rates and "district: consolidated" in rates and "rate per unit: " in rates
+    rates_cell = runs.cell(row=2, column=header.index("rates_json") + 1)
+    assert rates_cell.alignment.wrap_text and runs.row_dimensions[2].height >= 15 * rates.count("\n")
+    # A wide sheet prints at full size across pages, its first column repeated; a narrow one fits the width.
+    assert runs.print_title_cols == "$A:$A" and not runs.sheet_properties.pageSetUpPr.fitToPage
+    assert q.sheet_properties.pageSetUpPr.fitToPage and q.page_setup.fitToWidth == 1
     # the register came along
     assert (out / "billing" / "sewer_register_2026.xlsx").exists()
 

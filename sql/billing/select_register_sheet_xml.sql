@@ -14,6 +14,11 @@
 -- decimal text in the money style. The style ids are the workbook's ($plain,
 -- $quoted, $wrap, $wrap_quoted, $money).
 --
+-- A row is as tall as its tallest wrapped cell ($line_points a line, at most
+-- $max_lines lines): the class, explanation and law texts' lines come with the
+-- shared strings (lines_n: in their own column, lines_o: in the Law column);
+-- owner and address take a line per $owner_chars / $address_chars characters.
+--
 -- Each row is built by one concat(...) (a chain of || copies the growing row
 -- once per operator: three times slower on 100,000 rows).
 WITH parcel AS (
@@ -27,7 +32,10 @@ bills AS (
         b.parcel_id, p.owner, p.address,
         b.units_bond, b.units_om, b.units_street_lateral, b.units_house_lateral,
         b.amount_bond, b.amount_om, b.amount_street_lateral, b.amount_house_lateral, b.total_usd,
-        c.i AS class_i, c.q AS class_q, e.i AS explanation_i, e.q AS explanation_q, u.i AS rule_i, u.q AS rule_q
+        c.i AS class_i, c.q AS class_q, e.i AS explanation_i, e.q AS explanation_q, u.i AS rule_i, u.q AS rule_q,
+        least($max_lines, greatest(1, coalesce(c.lines_n, 1), coalesce(e.lines_n, 1), coalesce(u.lines_o, 1),
+                                   coalesce(CAST(ceil(length(p.owner) / $owner_chars) AS INTEGER), 1),
+                                   coalesce(CAST(ceil(length(p.address) / $address_chars) AS INTEGER), 1))) AS lines
     FROM sewer_bills AS b
     LEFT JOIN parcel AS p ON p.parcel_id = b.parcel_id
     LEFT JOIN register_strings AS c ON c.kind = 'class' AND c.s = b.property_class
@@ -58,7 +66,8 @@ xml AS (
     SELECT
         n,
         concat(
-            '<row r="', r, '">',
+            '<row r="', r, '"',
+            CASE WHEN lines > 1 THEN concat(' ht="', lines * $line_points, '" customHeight="1"') END, '>',
             CASE WHEN parcel_xml IS NOT NULL THEN concat(
                 '<c r="A', r, '" s="', CASE WHEN parcel_q THEN $quoted ELSE $plain END, '" t="inlineStr"><is><t',
                 CASE WHEN parcel_sp THEN ' xml:space="preserve"' END, '>', parcel_xml, '</t></is></c>') END,
