@@ -51,7 +51,6 @@ import math
 import os
 import re
 import shutil
-import textwrap
 import zipfile
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -285,12 +284,25 @@ def line_chars(width: float) -> int:
 
 def text_lines(text: str, chars: int) -> int:
     """Lines ``text`` takes when wrapped at word boundaries to ``chars`` a line
-    (at most MAX_LINES)."""
+    (at most MAX_LINES); a word longer than a line is broken."""
     if len(text) <= chars and "\n" not in text:
         return 1
     lines = 0
     for paragraph in text.split("\n"):
-        lines += max(1, len(textwrap.wrap(paragraph, chars, break_on_hyphens=False))) if len(paragraph) > chars else 1
+        n, used = 1, 0
+        if len(paragraph) > chars:
+            for word in paragraph.split():
+                size = len(word)
+                if used:
+                    if used + 1 + size <= chars:
+                        used += 1 + size
+                        continue
+                    n += 1
+                while size > chars:
+                    n += 1
+                    size -= chars
+                used = size
+        lines += n
         if lines >= MAX_LINES:
             return MAX_LINES
     return lines
