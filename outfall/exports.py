@@ -102,6 +102,10 @@ def _csv_ready(table: pa.Table) -> pa.Table:
         if pa.types.is_dictionary(typ):
             column = column.cast(typ.value_type)
             typ = column.type
+        if pa.types.is_nested(typ):   # lists and structs have no CSV form: JSON text
+            column = pa.chunked_array([pa.array([None if v is None else json.dumps(v, default=str)
+                                                 for v in column.to_pylist()], pa.string())])
+            typ = column.type
         if _is_text_type(typ):
             column = _neutralise_column(column)
         elif pa.types.is_timestamp(typ) and typ.tz:

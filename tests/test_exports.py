@@ -375,3 +375,10 @@ def test_the_benchmark_runs_and_reports(capsys):
     bench(["--parcels", "300"])
     printed = capsys.readouterr().out
     assert "export (CSV + XLSX" in printed and "sewer_register_2026.xlsx" in printed and "bill + export" in printed
+
+
+def test_lists_and_structs_become_json_text_in_a_csv():
+    con = duckdb.connect()
+    data = exports.query_csv_bytes(con, "SELECT ['=a', 'b'] AS ids, {'name': '@x'} AS who, -1.5 AS n")
+    header, *rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+    assert rows == [['["=a", "b"]', '{"name": "@x"}', "-1.5"]]
