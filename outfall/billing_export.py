@@ -232,8 +232,8 @@ def _changes_sheet(con, run: dict | None) -> Sheet:
     if run is not None:
         _, raw = _rows(con, "select_bill_change_counts", {"run_id": run["run_id"]})
         for compared_to, run_id, year, change, parcels, moved in raw:
-            against = (f"the year's previous billing run (run {run_id})" if compared_to == "previous_run"
-                       else f"the {year} register")
+            against = (f"The year's previous billing run (run {run_id})" if compared_to == "previous_run"
+                       else f"The {year} register")
             rows.append((against, CHANGE_LABELS.get(change, change), parcels, moved))
         if not rows:
             compared = run.get("previous_run_id") is not None or run.get("compared_year") is not None
