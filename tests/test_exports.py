@@ -283,6 +283,9 @@ def put_outputs(con) -> None:
                 ['{"parcel_id": "=1+1", "owner": "@SUM(1)", "acres": "-2+3"}'])
     con.execute("INSERT INTO infiltration_results (section_id, test_date, allowable_gpd, measured_gpd, gpimd, passes, "
                 "rule) VALUES ('+1+1', DATE '2026-05-01', 1600, -5.5, 200, false, 'ch. 253 § 253-12')")
+    for i, payload in enumerate(PAYLOADS):    # an industrial user's name and address, as a notice lists them
+        con.execute("INSERT INTO snc_publication (year, user_id, name, address, determinations, year_closed) "
+                    "VALUES (2026, ?, ?, ?, ?, true)", [f"IU-{i}", payload, payload, -i])
 
 
 def test_export_all_tables(con, tmp_path):
@@ -323,6 +326,14 @@ def test_export_all_tables(con, tmp_path):
     assert row["row_number"].value == 3 and row["row_number"].data_type == "n"
     assert row["quarantined_at"].is_date and row["quarantined_at"].value == dt.datetime(2026, 1, 2, 3, 0)
     assert q.auto_filter.ref == "A1:F2"
+    snc = wb["snc_publication"]
+    header = [c.value for c in snc[1]]
+    names = [r[header.index("name")] for r in snc.iter_rows(min_row=2)]
+    assert sorted(c.value for c in names) == sorted(PAYLOADS) and all(c.quotePrefix for c in names)
+    assert [r[header.index("determinations")].value for r in snc.iter_rows(min_row=2)] == [-i for i in range(7)]
+    header, rows = read_csv(out / "csv" / "snc_publication.csv")
+    assert sorted(r[header.index("name")] for r in rows) == sorted("'" + p for p in PAYLOADS)
+    assert [int(r[header.index("determinations")]) for r in rows] == [-i for i in range(7)]
     inf = wb["infiltration_results"]
     header = [c.value for c in inf[1]]
     row = {h: c for h, c in zip(header, inf[2])}
