@@ -891,9 +891,10 @@ def tables_workbook(con: duckdb.DuckDBPyConnection, tables: list[str]) -> tuple[
 
 def export_all(warehouse: Path, out: Path) -> int:
     """Every output table as CSV and in one XLSX workbook, the sewer register's
-    files under billing/, and the dashboards folder copied; returns the number
-    of tables exported."""
+    files under billing/, and the pages (letters inside) copied from where the
+    last run wrote them; returns the number of tables exported."""
     from outfall.billing_export import export_register
+    from outfall.outputs import last_run_dashboards, output_paths
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -907,10 +908,9 @@ def export_all(warehouse: Path, out: Path) -> int:
         data, _ = tables_workbook(con, tables)
         write_atomic(out / "outfall_tables.xlsx", data)
         export_register(con, out / "billing")
+        pages = last_run_dashboards(con) or output_paths(str(warehouse)).dashboards
     finally:
         con.close()
-    for name in ("dashboards",):  # pages, with letters/sewer and letters/stormwater inside
-        src = Path(warehouse).parent / name
-        if src.is_dir() and src.resolve() != (out / name).resolve():
-            shutil.copytree(src, out / name, dirs_exist_ok=True)
+    if pages is not None and pages.is_dir() and pages.resolve() != (out / "dashboards").resolve():
+        shutil.copytree(pages, out / "dashboards", dirs_exist_ok=True)
     return len(tables)

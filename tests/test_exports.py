@@ -19,12 +19,12 @@ import openpyxl
 import pyarrow as pa
 import pytest
 
-from assets.billing import bill, verify_run_chain
+from assets.clerk.billing import bill, verify_run_chain
 from outfall import exports
 from outfall.billing_export import REGISTER_COLUMNS, export_register, register_csv_bytes
-from outfall.cli import main
 from outfall.rules import load_rules
 from outfall.warehouse import configure, ensure_schema, transaction
+from pipelines.cli import main
 
 RULES = load_rules("woodbury")
 T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.timezone.utc)
