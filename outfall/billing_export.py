@@ -34,7 +34,6 @@ register gives the same workbook bytes. Works on a read-only connection.
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import io
 from decimal import Decimal
