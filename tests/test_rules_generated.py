@@ -1,0 +1,69 @@
+"""What is generated from the rules is checked in and kept fresh: rules/schema.json (from the models,
+for editors) and docs/rules.md (from the rules files, for the clerk)."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from outfall.paths import REPO_ROOT, RULES_DIR
+from outfall.rules import load_all
+from outfall.rules.generate import docs_text, schema_text
+from outfall.rules.loader import read_yaml
+
+STALE = "is stale: run `python -m outfall.rules {}` and commit the result"
+
+
+def test_schema_file_is_fresh():
+    assert (RULES_DIR / "schema.json").read_text(encoding="utf-8") == schema_text(), STALE.format("schema")
+
+
+def test_docs_file_is_fresh():
+    assert (REPO_ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == docs_text(load_all()), \
+        STALE.format("docs")
+
+
+def validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads((RULES_DIR / "schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+@pytest.mark.parametrize("jurisdiction", ["woodbury", "bellport"])
+def test_shipped_files_meet_the_schema_an_editor_checks(jurisdiction):
+    text = (RULES_DIR / f"{jurisdiction}.yaml").read_text(encoding="utf-8")
+    assert text.splitlines()[0] == "# yaml-language-server: $schema=schema.json"
+    data, _ = read_yaml(text, jurisdiction)
+    assert [e.message for e in validator().iter_errors(data)] == []
+
+
+@pytest.mark.parametrize("old,new,where", [
+    ("max_usd: 350}", 'max_usd: "five hundred"}', ["penalties", "stormwater", 0, "tiers", 0, "max_usd"]),
+    ("max_usd: 350}", "max_usd: -350}", ["penalties", "stormwater", 0, "tiers", 0, "max_usd"]),
+    ("    - days: 15\n", "    - dayz: 15\n", ["swppp", "appeal", 0]),
+    ("      per: week\n", "      per: fortnight\n", ["penalties", "stormwater", 0, "per"]),
+])
+def test_the_schema_flags_what_the_loader_refuses(old, new, where):
+    text = (RULES_DIR / "bellport.yaml").read_text(encoding="utf-8")
+    assert old in text
+    data, _ = read_yaml(text.replace(old, new, 1), "bellport")
+    errors = list(validator().iter_errors(data))
+    assert errors and any(list(e.absolute_path)[:len(where)] == where or list(e.absolute_path) == where[:-1]
+                          for e in errors), [(list(e.absolute_path), e.message) for e in errors]
+
+
+def test_docs_state_every_value_citation_and_date_for_a_clerk():
+    text = (REPO_ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    rules = load_all()
+    woodbury = rules["woodbury"]
+    for lim in woodbury.discharge_limits:
+        assert lim.citation in text
+    assert "| BOD | at most | 240 mg/L | from 1986-11-20 with no end date |" in text
+    assert "**None adopted by the Town Board.** The surcharges table reports the pounds" in text
+    assert "offense: 1; min_usd: $0.00; max_usd: $350.00" in text          # Bellport
+    assert "(`penalties.stormwater`)" in text and "per week" not in text.split("## Village of Bellport")[0]
+    for name in ("ratio", "threshold_in", "sewer_correction", "remedial_days", "adopted_by"):
+        assert name in text
+    assert "Traceback" not in text and "class '" not in text and "Versions(" not in text
