@@ -161,6 +161,8 @@ def _first_error(exc: ValidationError, data: Any, lines: dict[tuple, int], where
         ctx = error.get("ctx") or {}
         if "index" in ctx:  # an overlap: point at the later entry
             path = path + (ctx["index"],)
+        if "sub" in ctx:  # a check of a whole section that names one entry of it
+            path = path + tuple(ctx["sub"])
         if "key_name" in ctx:  # an unknown key: point at it
             path = path + (ctx["key_name"],)
             line = lines.get(path)

@@ -528,7 +528,7 @@ class Surcharge(Model):
         surcharged = {p for m in self.method for p in m.parameters}
         for i, rate in enumerate(self.rates):
             if rate.parameter not in surcharged:
-                raise _error("rates[{i}]: {parameter} is not surcharged (method lists {listed})", i=i,
+                raise _error("{parameter} is not surcharged (method lists {listed})", sub=["rates", i],
                              parameter=rate.parameter, listed=", ".join(sorted(surcharged)))
         return self
 
