@@ -67,3 +67,41 @@ def test_docs_state_every_value_citation_and_date_for_a_clerk():
     for name in ("ratio", "threshold_in", "sewer_correction", "remedial_days", "adopted_by"):
         assert name in text
     assert "Traceback" not in text and "class '" not in text and "Versions(" not in text
+
+
+def _recipe_blocks() -> dict[str, str]:
+    text = (REPO_ROOT / "docs" / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    recipes = text.split("## Recipes", 1)[1]
+    blocks = {}
+    for part in recipes.split("```yaml\n")[1:]:
+        block = part.split("```", 1)[0]
+        blocks[block.split(":", 1)[0]] = block
+    return blocks
+
+
+def _with_section(jurisdiction: str, section: str, block: str):
+    from pathlib import Path
+
+    from outfall.rules import parse_rules
+
+    text = (RULES_DIR / f"{jurisdiction}.yaml").read_text(encoding="utf-8")
+    start = text.index(f"\n{section}:\n") + 1
+    end = text.index("\n\n", start)
+    return parse_rules(text[:start] + block.rstrip("\n") + text[end:], Path(f"{jurisdiction}.yaml"))
+
+
+def test_the_recipes_examples_are_real_changes_of_the_shipped_rules():
+    import datetime as dt
+
+    blocks = _recipe_blocks()
+    assert set(blocks) == {"penalties", "slug"}
+    shipped = load_all()
+    bellport = _with_section("bellport", "penalties", blocks["penalties"])
+    old, new = bellport.penalties.stormwater
+    assert old.model_dump(exclude={"effective_to"}) == shipped["bellport"].penalties.stormwater[0].model_dump(
+        exclude={"effective_to"})
+    assert old.effective_to == new.effective_from - dt.timedelta(days=1)
+    woodbury = _with_section("woodbury", "slug", blocks["slug"])
+    old, new = woodbury.slug
+    assert old.model_dump(exclude={"effective_to"}) == shipped["woodbury"].slug[0].model_dump(exclude={"effective_to"})
+    assert (old.ratio, new.ratio) == (5, 4) and old.effective_to == new.effective_from - dt.timedelta(days=1)
