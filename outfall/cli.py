@@ -279,6 +279,7 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False) -> int:
 def cmd_demo(args) -> int:
     from outfall.demo.generate import generate
 
+    _check_rules()
     out = Path(args.out).resolve()
     data_dir = out / "data"
     warehouse = out / "outfall.duckdb"
