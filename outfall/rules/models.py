@@ -387,6 +387,7 @@ class SewerUnits(Dated):
     components: list[Component]
     """The components billed."""
     moratorium: Moratorium
+    """Property without service because of the sewer moratorium."""
     classes: dict[PropertyClass, UnitRule]
     """The unit rule of every property class."""
 
@@ -559,6 +560,7 @@ class SewerEnforcement(Dated):
     citation_not_corrected: Text
     """What follows when a violation is not corrected in time."""
     section_text: SewerEnforcementTexts
+    """The law's words quoted in letters."""
 
 
 class GreaseInterceptors(Dated):
