@@ -9,8 +9,8 @@ import duckdb
 from dagster import MaterializeResult, MetadataValue
 from dagster_duckdb import DuckDBResource
 
+from outfall.outputs import OutputPaths, output_paths
 from outfall.resources import OutfallSettings
-
 from outfall.warehouse import configure, count, ensure_schema, preview_markdown
 
 GROUP_SEWER = "sewer_administrator"
@@ -23,6 +23,9 @@ GROUP_DASHBOARDS = "dashboards"
 @contextlib.contextmanager
 def warehouse(resource: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
     """A configured connection with every table created."""
+    database = str(getattr(resource, "database", "") or "")
+    if database and not database.startswith((":memory:", "md:")):
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     with resource.get_connection() as con:
         try:
             configure(con)
@@ -45,18 +48,11 @@ def table_result(con: duckdb.DuckDBPyConnection, table: str, **metadata: Any) ->
     return MaterializeResult(metadata=md)
 
 
-def output_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
-    """Where pages and letters go: settings.dashboards_dir, else a ``dashboards``
-    folder beside the warehouse file (None for an in-memory warehouse)."""
-    if settings.dashboards_dir:
-        return Path(settings.dashboards_dir).expanduser().resolve()
-    database = str(getattr(duckdb, "database", "") or "")
-    if not database or database.startswith(":memory:") or database.startswith("md:"):
-        return None
-    return Path(database).expanduser().resolve().parent / "dashboards"
+def outputs(duckdb: DuckDBResource, settings: OutfallSettings) -> OutputPaths:
+    """Where this run writes pages, letters and exports (the one rule: ``outfall.outputs``)."""
+    return output_paths(getattr(duckdb, "database", ""), settings.dashboards_dir)
 
 
 def letters_dir(duckdb: DuckDBResource, settings: OutfallSettings, area: str) -> Path | None:
-    """``<dashboards>/letters/<area>`` (sewer, stormwater)."""
-    base = output_dir(duckdb, settings)
-    return None if base is None else base / "letters" / area
+    """``<dashboards>/letters/<area>`` (sewer, stormwater); None when nothing is written."""
+    return outputs(duckdb, settings).letters(area)

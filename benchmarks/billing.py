@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", metavar="DIR", help="build in DIR and keep it (default: a temporary folder)")
     args = parser.parse_args(argv)
 
-    from assets.billing import bill
+    from assets.clerk.billing import bill
     from outfall.billing_export import export_register
 
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="outfall_bench_billing_"))
@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         from dagster import materialize
         from dagster_duckdb import DuckDBResource
 
-        from assets.billing import billing_exports, sewer_billing
+        from assets.clerk.billing import billing_exports, sewer_billing
         from outfall.resources import OutfallSettings
 
         resources = {"duckdb": DuckDBResource(database=str(db)),

@@ -10,7 +10,7 @@ by side, each phase in its own process (so peak memory is the phase's own):
 - reference: a bare DuckDB scan of the same Parquet
   (``select user_id, count(*), avg(value), max(ts) ... group by user_id``);
 - full: slug detection over the year with the SAME SQL files and driver as
-  the ``slug_events`` asset (``assets.sewer.run_slug_detection``);
+  the ``slug_events`` asset (``assets.sewer_administrator.compliance.run_slug_detection``);
 - append: the same warehouse after the extra day arrives, judged incrementally;
 - verify (with --verify): a full detection over year + extra day, whose
   slug_events must equal the incremental result.
@@ -123,7 +123,7 @@ def phase(args: argparse.Namespace) -> dict:
         out = {"seconds": time.perf_counter() - t, "cpu_s": _cpu_s() - c, "rows": sum(r[1] for r in rows),
                "rss_before_mb": base}
     else:
-        from assets.sewer import run_slug_detection
+        from assets.sewer_administrator.compliance import run_slug_detection
         from outfall.rules import load_rules
         from outfall.warehouse import ensure_schema
 

@@ -3,7 +3,7 @@
 Page builders are pure (frames in, HTML out): ``sewer.build_sewer_page``,
 ``stormwater.build_stormwater_page``, ``billing.build_billing_page``,
 ``index.build_index_page`` and ``index.build_quarantine_page``. The Dagster
-assets in ``assets/dashboards.py`` read the warehouse, call them and write the
+assets in ``assets/pages.py`` read the warehouse, call them and write the
 pages (``output.write_atomic``) with plotly.min.js once beside them.
 """
 

@@ -1,7 +1,12 @@
-"""`python -m outfall ...` is `outfall ...`."""
+"""`python -m outfall ...` is `outfall ...` (the command line lives with the Definitions, in pipelines/cli.py)."""
 
 import sys
 
-from outfall.cli import main
 
-sys.exit(main())
+def _main() -> int:
+    from pipelines.cli import main
+
+    return main()
+
+
+sys.exit(_main())

@@ -29,9 +29,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Mapping
 
-from outfall.paths import REPO_ROOT
+from outfall.paths import TEMPLATES_DIR as _TEMPLATES
 
-TEMPLATES_DIR = REPO_ROOT / "templates" / "letters"
+TEMPLATES_DIR = _TEMPLATES / "letters"
 
 _PLACEHOLDER = re.compile(r"\{\{\s*(include:[A-Za-z0-9_.\-]+|[A-Za-z_][A-Za-z0-9_]*)\s*(?:\|\s*([a-z]+)\s*)?\}\}")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")

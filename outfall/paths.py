@@ -15,20 +15,20 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 _INSTALLED = Path(__file__).resolve().parent / "_data"
 
 
-def data_dir(name: str) -> Path:
-    """The folder ``name`` (sql, rules, templates, expectations) of this installation."""
+def data_dir(name: str, in_repo: str | None = None) -> Path:
+    """The folder ``name`` (sql, rules, templates, expectations, real) of this
+    installation: the wheel's package data, else the checkout's ``in_repo`` (default ``name``)."""
     installed = _INSTALLED / name
     if installed.is_dir():
         return installed
-    return REPO_ROOT / name
+    return REPO_ROOT / (in_repo or name)
 
 
 SQL_DIR = data_dir("sql")
 RULES_DIR = data_dir("rules")
 TEMPLATES_DIR = data_dir("templates")
 EXPECTATIONS_DIR = data_dir("expectations")
-REAL_DATA_DIR = REPO_ROOT / "data" / "real"
-DEFAULT_WAREHOUSE = REPO_ROOT / "warehouse" / "outfall.duckdb"
+REAL_DATA_DIR = data_dir("real", "data/real")
 
 
 @lru_cache(maxsize=1)

@@ -10,13 +10,14 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from dagster import ConfigurableResource
-from pydantic import Field
+from dagster import ConfigurableResource, InitResourceContext
+from pydantic import Field, PrivateAttr
 
-from outfall.paths import DEFAULT_WAREHOUSE, REPO_ROOT
 from outfall.warehouse import today_local
 
-DEFAULT_DATA_DIR = REPO_ROOT / "demo_output" / "data"
+# `dagster dev` from the folder you start it in (the repository, with `make dev`).
+DEFAULT_DATA_DIR = Path("demo_output") / "data"
+DEFAULT_WAREHOUSE = Path("warehouse") / "outfall.duckdb"
 
 
 def default_data_dir() -> str:
@@ -47,8 +48,24 @@ class OutfallSettings(ConfigurableResource):
     rules_dir: str = Field(default_factory=default_rules_dir)
     dashboards_dir: str = ""
 
+    # One clock per run: "today" is read once, when the run starts, and every
+    # asset of the run judges by that day (a run across midnight agrees with itself).
+    _run_as_of: dt.date | None = PrivateAttr(default=None)
+    _run_id: str = PrivateAttr(default="")
+
+    def setup_for_execution(self, context: InitResourceContext) -> None:
+        self._run_as_of = dt.date.fromisoformat(self.as_of) if self.as_of else today_local()
+        self._run_id = context.run_id or ""
+
     def as_of_date(self) -> dt.date:
-        return dt.date.fromisoformat(self.as_of) if self.as_of else today_local()
+        """The day "overdue" is judged: --as-of, else today in America/New_York when the run started."""
+        if self._run_as_of is None:
+            self._run_as_of = dt.date.fromisoformat(self.as_of) if self.as_of else today_local()
+        return self._run_as_of
+
+    @property
+    def run_id(self) -> str:
+        return self._run_id
 
     def data_path(self) -> Path:
         return Path(self.data_dir)

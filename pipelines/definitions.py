@@ -101,20 +101,27 @@ _sensor_pairs = [build_folder_sensor(d) for d in sorted(DATASETS) if d in _asset
 
 
 def build_resources(warehouse: str | None = None, **settings) -> dict:
-    path = Path(warehouse or default_warehouse())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return {"duckdb": DuckDBResource(database=str(path)), "settings": OutfallSettings(**settings)}
+    """The resources of a run: the DuckDB warehouse file and the run settings."""
+    return {"duckdb": DuckDBResource(database=str(Path(warehouse or default_warehouse()))),
+            "settings": OutfallSettings(**settings)}
 
 
-defs = Definitions(
-    assets=all_assets,
-    asset_checks=all_checks,
-    jobs=[everything_job, daily_compliance_job, stormwater_review_job, annual_billing_job]
-    + [job for job, _ in _sensor_pairs],
-    schedules=schedules,
-    sensors=[s for _, s in _sensor_pairs],
-    resources=build_resources(),
-    # One process: DuckDB allows a single writing process per file, and GX is
-    # imported once instead of once per step.
-    executor=in_process_executor,
-)
+def build_definitions(resources: dict | None = None) -> Definitions:
+    """The Definitions, bound to ``resources`` (default: the environment's). `dagster dev`
+    loads ``defs`` below; `outfall run` builds the same Definitions with the folders it
+    was given and executes its job ``everything``."""
+    return Definitions(
+        assets=all_assets,
+        asset_checks=all_checks,
+        jobs=[everything_job, daily_compliance_job, stormwater_review_job, annual_billing_job]
+        + [job for job, _ in _sensor_pairs],
+        schedules=schedules,
+        sensors=[s for _, s in _sensor_pairs],
+        resources=resources if resources is not None else build_resources(),
+        # One process: DuckDB allows a single writing process per file, and GX is
+        # imported once instead of once per step.
+        executor=in_process_executor,
+    )
+
+
+defs = build_definitions()

@@ -17,7 +17,7 @@ import pytest
 from dagster import materialize
 from dagster_duckdb import DuckDBResource
 
-from assets.billing import (BillingError, bill, billing_exports, check_completeness_parcel_id,
+from assets.clerk.billing import (BillingError, bill, billing_exports, check_completeness_parcel_id,
                             check_integrity_run_hash, check_uniqueness_parcel_id, check_validity_total_usd,
                             sewer_billing, verify_run_chain)
 from assets.ingest import ingest_asset, ingest_assets

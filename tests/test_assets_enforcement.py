@@ -1,4 +1,4 @@
-"""Enforcement assets (assets/enforcement.py) materialized in process on small
+"""Enforcement assets (assets/sewer_administrator/enforcement.py) materialized in process on small
 fixtures: rows inserted straight into discharge_evaluations, slug_events,
 lab_results, flow and industrial_users, plus the new input folders as CSV files.
 
@@ -19,7 +19,7 @@ import pytest
 from dagster import materialize
 from dagster_duckdb import DuckDBResource
 
-from assets import enforcement as enf
+from assets.sewer_administrator import enforcement as enf
 from assets.ingest import ingest_asset
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
@@ -509,7 +509,8 @@ def test_reports_folder_quarantines_bad_rows(tmp_path):
 
 
 def test_end_to_end_with_the_compliance_core(tmp_path):
-    from assets import ingest, sewer
+    from assets import ingest
+    from assets.sewer_administrator import compliance as sewer
 
     data = small_town(tmp_path / "data")
     selected = [a for a in ingest.ingest_assets if a.key.to_user_string() in

@@ -13,7 +13,7 @@ import pytest
 from dagster import materialize
 from dagster_duckdb import DuckDBResource
 
-from assets import sewer
+from assets.sewer_administrator import compliance as sewer
 from outfall.law import discharge as d
 from outfall.law import slug as s
 from outfall.resources import OutfallSettings

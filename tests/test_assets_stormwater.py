@@ -10,7 +10,7 @@ from dagster import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
-from assets import stormwater as sw
+from assets.stormwater_officer import swppp as sw
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
 from outfall.resources import OutfallSettings
 from tests.conftest import write

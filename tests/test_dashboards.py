@@ -493,7 +493,7 @@ def test_assets_write_every_page_from_the_full_pipeline(built_town: Path):
 
 def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Path):
     """Regression: the page looked for letters in its own copy of the letters
-    folder rule, which stopped matching assets/stormwater.py; links vanished."""
+    folder rule, which stopped matching assets/stormwater_officer/swppp.py; links vanished."""
     import duckdb
 
     con = duckdb.connect(str(built_town / "w.duckdb"), read_only=True)
@@ -511,7 +511,10 @@ def _ingest_only(data_dir: Path, warehouse: Path, **settings):
     from dagster import materialize
     from dagster_duckdb import DuckDBResource
 
-    from assets.dashboards import billing_dashboard, dashboard_index, sewer_dashboard, stormwater_dashboard
+    from assets.clerk.page import billing_dashboard
+    from assets.pages import dashboard_index
+    from assets.sewer_administrator.page import sewer_dashboard
+    from assets.stormwater_officer.page import stormwater_dashboard
     from assets.ingest import ingest_assets, quarantine
     from outfall.resources import OutfallSettings
 
@@ -545,7 +548,10 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     from dagster import materialize
     from dagster_duckdb import DuckDBResource
 
-    from assets.dashboards import billing_dashboard, dashboard_index, sewer_dashboard, stormwater_dashboard
+    from assets.clerk.page import billing_dashboard
+    from assets.pages import dashboard_index
+    from assets.sewer_administrator.page import sewer_dashboard
+    from assets.stormwater_officer.page import stormwater_dashboard
     from outfall.resources import OutfallSettings
     from outfall.warehouse import configure, sql
 

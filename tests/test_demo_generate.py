@@ -17,7 +17,7 @@ from outfall.ingest.registry import all_datasets
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASETS
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS, chapter_number
 
-AS_OF = date(2026, 11, 30)          # the demo's (outfall/cli.py DEMO_AS_OF)
+AS_OF = date(2026, 11, 30)          # the demo's (pipelines/cli.py DEMO_AS_OF)
 WINDOW_START = date(2025, 12, 1)    # AS_OF - 364 days
 TZ = "America/New_York"
 #: The areas' own folders: their specs (docs/inputs-stormwater.md, docs/inputs-sewer.md, billing).

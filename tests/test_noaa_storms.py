@@ -17,7 +17,7 @@ from dagster import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
-from assets import stormwater as sw
+from assets.stormwater_officer import swppp as sw
 from outfall.law import swppp as law
 from outfall.paths import REAL_DATA_DIR
 from outfall.resources import OutfallSettings

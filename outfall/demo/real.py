@@ -28,7 +28,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-REAL_DIR = Path(__file__).resolve().parents[2] / "data" / "real"
+from outfall.paths import REAL_DATA_DIR
+
+REAL_DIR = REAL_DATA_DIR
 NOAA_FILE = "ghcnd_USW00014735_albany_ny_daily.csv"
 FLOW_FILE = "sewer_flow_monitor_15min_2008.csv"
 RAIN_FILE = "rain_gauge_15min_2008.csv"

@@ -3,7 +3,7 @@ declared for the ingestion engine: reports, accidental_discharges,
 grease_traps and pumpouts.
 
 Importing this module registers the datasets in ``outfall.ingest.datasets.DATASETS``;
-``assets/enforcement.py`` builds their ingestion assets with
+``assets/sewer_administrator/enforcement.py`` builds their ingestion assets with
 ``assets.ingest.build_ingest_asset``. Their tables are created by
 ``sql/create_enforcement_tables.sql``. Every folder is optional: an absent
 folder means "no such data" and its table stays empty.

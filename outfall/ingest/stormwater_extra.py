@@ -3,7 +3,7 @@ declared for the ingestion engine: milestones, contractor_certifications,
 swppp_approvals, convictions and report_deliveries.
 
 Importing this module registers the datasets in ``outfall.ingest.datasets.DATASETS``;
-``assets/stormwater.py`` builds their ingestion assets with
+``assets/stormwater_officer/swppp.py`` builds their ingestion assets with
 ``assets.ingest.build_ingest_asset``. Their tables are created by
 ``sql/create_stormwater_tables.sql``. Every folder is optional: an absent
 folder means "no such data" and its table stays empty.

@@ -23,7 +23,7 @@ local day with at least two readings, (last - first) / (readings - 1); the
 usual interval is the median over the days. Every number comes from the
 rules' ``slug`` section.
 
-The production path is SQL (``sql/*slug*.sql``, run by ``assets/sewer.py``);
+The production path is SQL (``sql/*slug*.sql``, run by ``assets/sewer_administrator/compliance.py``);
 tests run both on the same inputs and compare.
 """
 

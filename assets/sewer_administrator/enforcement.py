@@ -44,7 +44,6 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, letters_dir, table_result, warehouse
-from outfall.ingest.datasets import DATASETS
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
 from outfall.law import enforcement as law
 from outfall.law.discharge import nondetect_value

@@ -37,7 +37,7 @@ from dagster import (AssetCheckResult, AssetCheckSeverity, AssetExecutionContext
                      MaterializeResult, MetadataValue, asset, asset_check, multi_asset)
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_BILLING, table_result, warehouse
+from assets.common import GROUP_BILLING, outputs, table_result, warehouse
 from outfall import vocab
 from outfall.billing_export import export_register, register_csv_bytes, sha256_hex, table_sha256
 from outfall.law.billing import (COMPONENTS, PARCEL_FIELDS, BillingInputError, BudgetRateError, ParcelUnits,
@@ -452,13 +452,8 @@ def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, settin
 
 
 def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
-    """``<warehouse folder>/exports/billing`` (or beside the dashboards folder for an in-memory warehouse)."""
-    database = str(getattr(duckdb, "database", "") or "")
-    if database and database != ":memory:" and not database.startswith("md:"):
-        return Path(database).resolve().parent / "exports" / "billing"
-    if settings.dashboards_dir:
-        return Path(settings.dashboards_dir).resolve().parent / "exports" / "billing"
-    return None
+    """``<warehouse folder>/exports/billing`` (the one rule: ``outfall.outputs``)."""
+    return outputs(duckdb, settings).billing_exports
 
 
 @asset(group_name=GROUP_BILLING, kinds={"duckdb", "xlsx", "csv"},

@@ -162,17 +162,17 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
                  dashboards: str = "") -> RunOutcome:
     """Materialize every asset and check, in process, into ``warehouse``."""
     warnings.filterwarnings("ignore")
-    from dagster import DagsterEventType, DagsterInstance, materialize
+    from dagster import DagsterEventType, DagsterInstance
 
-    from pipelines.definitions import all_assets, all_checks, build_resources
+    from pipelines.definitions import build_definitions, build_resources
 
     started = time.perf_counter()
     resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year,
                                 dashboards_dir=dashboards)
+    # The very job the Dagster UI shows as "everything", bound to this run's folders.
+    job = build_definitions(resources).get_job_def("everything")
     with DagsterInstance.ephemeral() as instance:
-        result = materialize(
-            [*all_assets, *all_checks],
-            resources=resources,
+        result = job.execute_in_process(
             instance=instance,
             raise_on_error=False,
             run_config={"loggers": {"console": {"config": {"log_level": "ERROR"}}}},
@@ -292,13 +292,15 @@ def cmd_demo(args) -> int:
     print(f"outfall demo: sample town written to {data_dir} in {time.perf_counter() - started:.1f} s "
           f"({sum(counts.values())} rows in {len(counts)} datasets)")
     with warehouse_lock(warehouse):
-        outcome = run_pipeline(data_dir, warehouse, DEMO_AS_OF, 0, str(out / "dashboards"))
+        outcome = run_pipeline(data_dir, warehouse, DEMO_AS_OF, 0)
     code = _report(outcome, warehouse)
     if code:
         return code
     written = export_all(warehouse, out / "exports")
     print(f"outfall demo: as of {DEMO_AS_OF}; {written} tables exported to {out / 'exports'}")
-    index = out / "dashboards" / "index.html"
+    from outfall.outputs import output_paths
+
+    index = (output_paths(str(warehouse)).dashboards or out / "dashboards") / "index.html"
     if index.exists():
         print(f"outfall demo: open {index} in a browser")
     return 0
@@ -318,6 +320,8 @@ def export_all(warehouse: Path, out: Path) -> int:
     """Every output table as CSV and as one XLSX workbook; dashboards and letters copied."""
     import duckdb
     import pandas as pd
+
+    from outfall.outputs import last_run_dashboards, output_paths
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "csv").mkdir(exist_ok=True)
@@ -342,18 +346,15 @@ def export_all(warehouse: Path, out: Path) -> int:
                             sheet[col] = sheet[col].dt.tz_localize(None)
                     sheet.to_excel(xlsx, sheet_name=table[:31], index=False)
                 written += 1
-        try:
-            from outfall.billing_export import export_register
+        from outfall.billing_export import export_register
 
-            export_register(con, out / "billing")
-        except ImportError:
-            pass
+        export_register(con, out / "billing")
+        # The pages (letters/sewer and letters/stormwater inside), from where the last run wrote them.
+        pages = last_run_dashboards(con) or output_paths(str(warehouse)).dashboards
     finally:
         con.close()
-    for name in ("dashboards",):  # pages, with letters/sewer and letters/stormwater inside
-        src = warehouse.parent / name
-        if src.is_dir() and src.resolve() != (out / name).resolve():
-            shutil.copytree(src, out / name, dirs_exist_ok=True)
+    if pages is not None and pages.is_dir() and pages.resolve() != (out / "dashboards").resolve():
+        shutil.copytree(pages, out / "dashboards", dirs_exist_ok=True)
     return written
 
 

@@ -1,0 +1,72 @@
+"""The clerk's billing page (billing.html), built by ``dashboards.billing``."""
+
+import duckdb as duckdb_module
+import pandas as pd
+from dagster import AssetExecutionContext, MaterializeResult, asset
+from dagster_duckdb import DuckDBResource
+
+from assets.common import GROUP_DASHBOARDS
+from assets.pages import Reader, _now_local, _rules, write_page
+from outfall.resources import OutfallSettings
+
+from dashboards import query
+from dashboards.billing import BillingData, build_billing_page
+
+# --------------------------------------------------------------------------- billing
+
+TOP_BILLS = 15
+
+def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> BillingData:
+    r = Reader(con)
+    data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local())
+    rules = _rules(settings, "woodbury")
+    if rules is not None and rules.has("sewer_units"):
+        data.rule = str(rules.section("sewer_units").get("citation", ""))
+    years_frame = r.named("sewer_bills", "select_dashboard_bill_years")
+    years = [int(y) for y in years_frame["year"]] if years_frame is not None else []
+    if not years:
+        data.totals = None if years_frame is None else pd.DataFrame()
+        data.present = r.present
+        return data
+    year = settings.year if settings.year and settings.year in years else max(years)
+    earlier = [y for y in years if y < year]
+    prev = max(earlier) if earlier else None
+    data.year, data.previous_year = year, prev
+    params = {"year": year, "previous_year": prev}
+    data.totals = r.named("sewer_bills", "select_dashboard_bill_totals", params)
+    data.largest = r.named("sewer_bills", "select_dashboard_largest_bills", {"year": year, "limit": TOP_BILLS})
+    if prev is not None:
+        changes = r.named("bill_changes", "select_dashboard_bill_changes", {"year": year, "limit": TOP_BILLS})
+        if changes is not None and not changes.empty:
+            data.changes = changes
+            data.change_counts = r.named("bill_changes", "select_dashboard_bill_change_counts", {"year": year})
+        else:
+            data.changes = con.execute(query("compare_dashboard_bill_years"),
+                                       {**params, "limit": TOP_BILLS}).df()
+    ids = sorted(set(_ids(data.largest)) | set(_ids(data.changes)))
+    names = r.named("parcels", "select_dashboard_parcel_names", {"parcel_ids": ids}) if ids else None
+    if names is not None and not names.empty:
+        data.largest = data.largest.merge(names, on="parcel_id", how="left")
+        if data.changes is not None and not data.changes.empty:
+            data.changes = data.changes.merge(names, on="parcel_id", how="left")
+    data.rates = r.named("billing_run_totals", "select_dashboard_billing_rates", params)
+    data.runs = r.named("billing_runs", "select_dashboard_billing_runs", params)
+    data.present = r.present
+    return data
+
+def _ids(frame: pd.DataFrame | None) -> list[str]:
+    return [] if frame is None or frame.empty else [str(p) for p in frame["parcel_id"].dropna()]
+
+@asset(
+    group_name=GROUP_DASHBOARDS,
+    kinds={"html", "plotly"},
+    deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary", "parcels"],
+    description="The clerk's billing page (billing.html): units and revenue by district, component and property "
+                "class (Woodbury ch. 253 Part 3), the change from the previous billed year, the largest bills and "
+                "the biggest changes.",
+)
+def billing_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
+                      settings: OutfallSettings) -> MaterializeResult:
+    return write_page(context, duckdb, settings, "billing.html",
+                      lambda con, folder: read_billing_data(con, settings), build_billing_page)
+

@@ -1,0 +1,44 @@
+"""The record of a run: the day it judges by and where it writes (table ``outfall_run``).
+
+The as-of day is fixed once, when the run's settings are set up (``OutfallSettings``):
+--as-of, else today in America/New_York at the start of the run. Every asset of the
+run reads that same day, and this asset writes it down with the folders the run
+writes to, so that a reader of the warehouse (and ``outfall export``) knows both.
+"""
+
+from dagster import MaterializeResult, asset
+from dagster_duckdb import DuckDBResource
+
+from assets.common import GROUP_INGEST, outputs, warehouse
+from outfall.resources import OutfallSettings
+from outfall.rules import RulesError, load_all
+from outfall.warehouse import sql, transaction
+
+
+def _rules_versions(settings: OutfallSettings) -> str:
+    try:
+        return ", ".join(f"{j} {r.version}" for j, r in load_all(settings.rules_path()).items())
+    except RulesError as exc:  # the rules are checked again (and fail loudly) by the assets that apply them
+        return f"unreadable: {exc}"
+
+
+@asset(
+    group_name=GROUP_INGEST,
+    kinds={"duckdb"},
+    description="The settings of the latest run (table outfall_run): the day it judges overdue work by, fixed once "
+                "when the run starts, the billing year, and the folders it reads and writes.",
+)
+def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+    paths = outputs(duckdb, settings)
+    as_of = settings.as_of_date()
+    with warehouse(duckdb) as con:
+        with transaction(con):
+            con.execute(sql("delete_outfall_run"))
+            con.execute(sql("insert_outfall_run"), {
+                "as_of": as_of,
+                "billing_year": settings.year or None, "data_dir": str(settings.data_path().resolve()),
+                "dashboards_dir": None if paths.dashboards is None else str(paths.dashboards),
+                "exports_dir": None if paths.exports is None else str(paths.exports),
+                "rules_versions": _rules_versions(settings),
+            })
+    return MaterializeResult(metadata={"as_of": str(as_of), "dashboards": str(paths.dashboards or "(none)")})

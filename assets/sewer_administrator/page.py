@@ -1,0 +1,108 @@
+"""The sewer administrator's page (sewer.html), built by ``dashboards.sewer``."""
+
+import duckdb as duckdb_module
+import pandas as pd
+from dagster import AssetExecutionContext, MaterializeResult, asset
+from dagster_duckdb import DuckDBResource
+
+from assets.common import GROUP_DASHBOARDS
+from assets.pages import Reader, _now_local, _rules, write_page
+from outfall.resources import OutfallSettings
+from outfall.warehouse import LOCAL_TZ
+
+from dashboards import query
+from dashboards.sewer import (
+    SewerData, build_sewer_page, choose_bucket_hours, compress_steps, default_limits, label_results,
+)
+
+MAX_FLOW_POINTS = 1500  # per meter series: means of the finest bucket that keeps to this many
+SLUG_CONTEXT_HOURS = 1  # every reading from an hour before each slug to an hour after it ...
+MAX_SLUG_READINGS = 20_000  # ... unless a series has more than this: then the readings inside the slugs only
+
+# --------------------------------------------------------------------------- sewer
+
+def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> SewerData:
+    r = Reader(con)
+    rules = _rules(settings, "woodbury")
+    notices = rules.section("notices") if rules is not None and rules.has("notices") else {}
+    slug_rules = rules.section("slug") if rules is not None and rules.has("slug") else {}
+    data = SewerData(as_of=settings.as_of_date(), generated_at=_now_local(),
+                     permit_warn_days=int(notices.get("permit_expiry_warning_days", 90)),
+                     permit_warn_rule=str(notices.get("citation_permit_expiry", "")),
+                     slug_ratio=float(slug_rules.get("ratio", 5)),
+                     slug_min_minutes=float(slug_rules.get("min_duration_min", 15)),
+                     slug_rule=str(slug_rules.get("citation", "")))
+    data.users = r.table("industrial_users")
+    lab = r.named("lab_results", "select_dashboard_lab_results")
+    evaluations = r.named("discharge_evaluations", "select_dashboard_evaluations")
+    data.violations = r.table("discharge_violations")
+    data.statistic_violations = r.table("statistic_violations")
+    data.inconclusive = r.table("inconclusive_results")
+    data.summary = r.table("compliance_summary")
+    data.slugs = r.table("slug_events")
+    data.gaps = r.table("slug_baseline_gaps")
+    data.snc = r.table("snc_determinations")
+    if lab is not None:
+        data.results = label_results(lab, evaluations, data.violations, data.inconclusive)
+        if evaluations is not None and not evaluations.empty:
+            data.limits = evaluations
+        else:
+            limits = [{"parameter": lim.parameter, "limit_type": lim.limit_type, "value": lim.value,
+                       "unit": lim.unit, "citation": lim.citation, "effective_from": lim.effective_from,
+                       "effective_to": lim.effective_to} for lim in (rules.discharge_limits if rules else ())]
+            data.limits = default_limits(lab, limits)
+    baselines = r.named("slug_daily_stats", "select_dashboard_slug_baselines")
+    if baselines is not None:
+        data.baselines = compress_steps(baselines, ["user_id", "constituent"], "local_day",
+                                        ["baseline", "threshold"])
+    data.flow = read_flow(con, r)
+    data.present = r.present
+    return data
+
+def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame | None:
+    """Each meter series as means of the finest bucket (1, 2, 3, 4, 6 ... hours) that keeps it
+    under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light)."""
+    spans = r.named("flow", "select_dashboard_flow_spans")
+    if spans is None:
+        return None
+    frames = []
+    with_slugs = r.has("slug_events")
+    for _, s in spans.iterrows():
+        span_h = (pd.Timestamp(s["last_ts"]) - pd.Timestamp(s["first_ts"])).total_seconds() / 3600.0
+        hours = choose_bucket_hours(span_h, MAX_FLOW_POINTS)
+        series = {"tz": LOCAL_TZ, "user_id": s["user_id"], "constituent": s["constituent"]}
+        means = con.execute(query("select_dashboard_flow_means"), {**series, "hours": hours}).df()
+        means["kind"] = "mean"
+        parts = [means]
+        if with_slugs:
+            raw = con.execute(query("select_dashboard_slug_readings"),
+                              {**series, "pad_hours": SLUG_CONTEXT_HOURS}).df()
+            if len(raw) > MAX_SLUG_READINGS:
+                raw = con.execute(query("select_dashboard_slug_readings"), {**series, "pad_hours": 0}).df()
+            raw["kind"] = "slug"
+            parts.append(raw)
+        part = pd.concat(parts, ignore_index=True)
+        part["user_id"] = s["user_id"]
+        part["constituent"] = s["constituent"]
+        part["unit"] = s["unit"]
+        part["bucket_hours"] = hours
+        frames.append(part)
+    if not frames:
+        return pd.DataFrame(columns=["user_id", "constituent", "ts", "value", "unit", "kind", "bucket_hours"])
+    return pd.concat(frames, ignore_index=True)
+
+@asset(
+    group_name=GROUP_DASHBOARDS,
+    kinds={"html", "plotly"},
+    deps=["industrial_users", "lab_results", "flow", "discharge_violations", "statistic_violations",
+          "slug_events", "compliance_summary", "snc_determinations"],
+    description="The sewer administrator's page (sewer.html): per industrial user, control charts of every "
+                "limited parameter with the limit and its section (Woodbury ch. 253 Part 2), violations and "
+                "non-detects marked; the flow trace with slug events and baseline; violations by user and "
+                "month; the compliance summary with permits expiring soon.",
+)
+def sewer_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
+                    settings: OutfallSettings) -> MaterializeResult:
+    return write_page(context, duckdb, settings, "sewer.html",
+                      lambda con, folder: read_sewer_data(con, settings), build_sewer_page)
+

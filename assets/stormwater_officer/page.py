@@ -1,0 +1,65 @@
+"""The stormwater officer's page (stormwater.html), built by ``dashboards.stormwater``."""
+
+import os
+from pathlib import Path
+
+import duckdb as duckdb_module
+from dagster import AssetExecutionContext, MaterializeResult, asset
+from dagster_duckdb import DuckDBResource
+
+from assets.common import GROUP_DASHBOARDS, letters_dir
+from assets.pages import Reader, _now_local, _rules, write_page
+from outfall.resources import OutfallSettings
+
+from dashboards.stormwater import StormRule, StormwaterData, build_stormwater_page
+
+# --------------------------------------------------------------------------- stormwater
+
+def letters_folder(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
+    """Where the stormwater notices' letters are written: the one rule of assets/common.py."""
+    return letters_dir(duckdb, settings, "stormwater")
+
+def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings,
+                         folder: Path, letters: Path | None) -> StormwaterData:
+    r = Reader(con)
+    data = StormwaterData(as_of=settings.as_of_date(), generated_at=_now_local())
+    data.sites = r.table("sites")
+    data.classification = r.table("site_classification")
+    data.findings = r.table("swppp_inspection_findings")
+    data.other = r.table("swppp_other_findings")
+    data.notices = r.table("swppp_notices", "SELECT notice_id, site_id, finding, status, trigger_date, letter_file "
+                                            "FROM swppp_notices")
+    data.upcoming = r.table("swppp_upcoming")
+    data.inspections = r.named("inspections", "select_dashboard_inspections")
+    data.rain = r.named("rainfall", "select_dashboard_rainfall")
+    for jurisdiction in ("woodbury", "bellport"):
+        rules = _rules(settings, jurisdiction)
+        if rules is None or not rules.has("swppp"):
+            continue
+        sw = rules.section("swppp")
+        if "storm_threshold_in" in sw:
+            data.rules[jurisdiction] = StormRule(threshold_in=float(sw["storm_threshold_in"]),
+                                                 citation_storm=str(sw.get("citation_storm", "")),
+                                                 citation_weekly=str(sw.get("citation_weekly", "")))
+    if letters is not None and letters.is_dir() and data.notices is not None and not data.notices.empty:
+        for name in data.notices["letter_file"].dropna().unique():
+            if (letters / str(name)).is_file():
+                data.letters[str(name)] = Path(os.path.relpath(letters / str(name), folder)).as_posix()
+    data.present = r.present
+    return data
+
+@asset(
+    group_name=GROUP_DASHBOARDS,
+    kinds={"html", "plotly"},
+    deps=["sites", "inspections", "rainfall", "site_classification", "swppp_inspection_findings",
+          "swppp_other_findings", "swppp_notices", "swppp_upcoming"],
+    description="The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
+                "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
+                "(0.5 in, Woodbury ch. 267 / Bellport ch. 21) and the late and overdue findings.",
+)
+def stormwater_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
+                         settings: OutfallSettings) -> MaterializeResult:
+    return write_page(context, duckdb, settings, "stormwater.html",
+                      lambda con, folder: read_stormwater_data(con, settings, folder, letters_folder(duckdb, settings)),
+                      build_stormwater_page)
+

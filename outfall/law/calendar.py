@@ -1,0 +1,275 @@
+"""Business days of New York General Construction Law § 24, as pure functions.
+
+Where the law counts "business days" (Woodbury Code § 185-13: the next business
+day, within three business days), a business day is a weekday named in the
+rules (Monday to Friday) that is not a public holiday. The public holidays are
+DATA, not code: each is a dated rule from the rules file (``business_days`` in
+``rules/woodbury.yaml``) with its citation, and this module only computes the
+dates of a year from those rules:
+
+- ``fixed``: a month and day (Lincoln's Birthday, February 12);
+- ``nth_weekday``: the n-th given weekday of a month (Labor Day, the first
+  Monday in September);
+- ``last_weekday``: the last given weekday of a month (Memorial Day);
+- ``weekday_after_nth_weekday``: the first given weekday after the n-th anchor
+  weekday of a month (general Election Day, the Tuesday after the first Monday
+  in November).
+
+A holiday that falls on a Sunday is also observed on the next day (GCL § 24:
+"if any of such days except Flag day is Sunday, the next day thereafter"),
+when its rule says so. Nothing moves a holiday that falls on a Saturday: that
+Saturday is not a business day anyway, and the Friday before stays one.
+
+A rule is in effect for a year when the holiday's own date lies within its
+``effective_from`` .. ``effective_to`` (both inclusive). Counting business days
+from a day before the earliest ``effective_from`` of the rules is refused: the
+rules say nothing about those years.
+
+Why not the ``holidays`` library: its New York calendar moves a Saturday
+holiday to the Friday before (so Friday, July 3, 2026 would not count), adds
+Susan B. Anthony Day (February 15, which is not among the GCL § 24 public
+holidays) and has general Election Day only in even years from 2008 to 2014
+(none before 2008), where GCL § 24 has one every year. The
+test ``tests/test_law_calendar.py`` lists the differences; GCL § 24 as listed
+in the rules governs.
+
+"n business days after X" is the n-th business day after X, X itself never
+counted (whether or not X is a business day): 3 business days after Friday,
+May 22, 2026 (Memorial Day is Monday, May 25) is Thursday, May 28, 2026.
+"""
+
+from __future__ import annotations
+
+import calendar as _cal
+import datetime as dt
+from functools import lru_cache
+from typing import Iterable, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+HolidayKind = Literal["fixed", "nth_weekday", "last_weekday", "weekday_after_nth_weekday"]
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+def _weekday_index(name: str) -> int:
+    return WEEKDAY_NAMES.index(name)
+
+
+class Dated(BaseModel):
+    """An entry of the rules with the dates it is in effect (both inclusive)."""
+
+    model_config = _FROZEN
+
+    effective_from: dt.date
+    effective_to: dt.date | None = None
+
+    def in_effect(self, day: dt.date) -> bool:
+        return self.effective_from <= day and (self.effective_to is None or day <= self.effective_to)
+
+
+D = TypeVar("D", bound=Dated)
+
+
+def in_effect_on(entries: Iterable[D], day: dt.date, what: str) -> D:
+    """The one entry of ``entries`` in effect on ``day``.
+
+    ValueError, naming ``what`` and the day, when none or more than one is."""
+    found = [e for e in entries if e.in_effect(day)]
+    if not found:
+        raise ValueError(f"No rule for {what} is in effect on {day.isoformat()}.")
+    if len(found) > 1:
+        raise ValueError(f"More than one rule for {what} is in effect on {day.isoformat()}; "
+                         "close the older one with effective_to.")
+    return found[0]
+
+
+# ------------------------------------------------------------------ rules
+
+
+class HolidayRule(Dated):
+    """One public holiday: how its date is found in a year, and its citation."""
+
+    name: str
+    kind: HolidayKind
+    month: int = Field(ge=1, le=12)
+    day: int | None = Field(default=None, ge=1, le=31)  # fixed
+    weekday: Weekday | None = None  # nth_weekday, last_weekday, weekday_after_nth_weekday
+    n: int | None = Field(default=None, ge=1, le=5)  # nth_weekday: which one (1 = first)
+    anchor_weekday: Weekday | None = None  # weekday_after_nth_weekday
+    anchor_n: int | None = Field(default=None, ge=1, le=5)
+    sunday_observed_next_day: bool
+    citation: str
+
+    @model_validator(mode="after")
+    def _fields_for_kind(self) -> "HolidayRule":
+        need = {
+            "fixed": ("day",),
+            "nth_weekday": ("weekday", "n"),
+            "last_weekday": ("weekday",),
+            "weekday_after_nth_weekday": ("weekday", "anchor_weekday", "anchor_n"),
+        }[self.kind]
+        missing = [f for f in need if getattr(self, f) is None]
+        if missing:
+            raise ValueError(f"holiday '{self.name}' ({self.kind}) needs {', '.join(missing)}")
+        if self.kind == "fixed":
+            last = _cal.monthrange(2000, self.month)[1]  # 2000: a leap year, so Feb 29 is allowed
+            if self.day > last:  # type: ignore[operator]
+                raise ValueError(f"holiday '{self.name}': {self.month}/{self.day} is not a day of the year")
+        return self
+
+    def natural_date(self, year: int) -> dt.date | None:
+        """The holiday's own date in ``year`` (before any Sunday observance);
+        None when the rule gives no such day that year (Feb 29 of a common
+        year, a fifth Monday that does not exist)."""
+        if self.kind == "fixed":
+            if self.day > _cal.monthrange(year, self.month)[1]:  # type: ignore[operator]
+                return None
+            return dt.date(year, self.month, self.day)  # type: ignore[arg-type]
+        if self.kind == "nth_weekday":
+            return nth_weekday(year, self.month, _weekday_index(self.weekday), self.n)  # type: ignore[arg-type]
+        if self.kind == "last_weekday":
+            return last_weekday(year, self.month, _weekday_index(self.weekday))  # type: ignore[arg-type]
+        anchor = nth_weekday(year, self.month, _weekday_index(self.anchor_weekday), self.anchor_n)  # type: ignore[arg-type]
+        if anchor is None:
+            return None
+        return first_weekday_after(anchor, _weekday_index(self.weekday))  # type: ignore[arg-type]
+
+    def dates(self, year: int) -> list[tuple[dt.date, str]]:
+        """(date, name) of the holiday in ``year`` while the rule is in effect on
+        its own date, plus the next day when it falls on a Sunday and the rule
+        says so."""
+        day = self.natural_date(year)
+        if day is None or not self.in_effect(day):
+            return []
+        out = [(day, self.name)]
+        if self.sunday_observed_next_day and day.weekday() == _weekday_index("sunday"):
+            out.append((day + dt.timedelta(days=1), f"{self.name} (observed)"))
+        return out
+
+
+class BusinessDayRules(BaseModel):
+    """The ``business_days`` section of a rules file."""
+
+    model_config = _FROZEN
+
+    business_weekdays: tuple[Weekday, ...] = Field(min_length=1)
+    holidays: tuple[HolidayRule, ...]
+    citation: str
+
+
+# ------------------------------------------------------------- date helpers
+
+
+def nth_weekday(year: int, month: int, weekday: int, n: int) -> dt.date | None:
+    """The n-th ``weekday`` (0 = Monday) of a month; None when the month has fewer."""
+    first = dt.date(year, month, 1)
+    day = first + dt.timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+    return day if day.month == month else None
+
+
+def last_weekday(year: int, month: int, weekday: int) -> dt.date:
+    last = dt.date(year, month, _cal.monthrange(year, month)[1])
+    return last - dt.timedelta(days=(last.weekday() - weekday) % 7)
+
+
+def first_weekday_after(day: dt.date, weekday: int) -> dt.date:
+    """The first ``weekday`` strictly after ``day``."""
+    return day + dt.timedelta(days=(weekday - day.weekday() - 1) % 7 + 1)
+
+
+# ---------------------------------------------------------------- calendar
+
+
+class BusinessCalendar:
+    """Business days under one set of holiday rules. Immutable; holiday dates
+    are computed per year from the rules and cached."""
+
+    def __init__(self, rules: BusinessDayRules):
+        self.rules = rules
+        self._workdays = frozenset(_weekday_index(w) for w in rules.business_weekdays)
+        self.starts: dt.date | None = min((h.effective_from for h in rules.holidays), default=None)
+        self._year = lru_cache(maxsize=256)(self._compute_year)
+
+    def _compute_year(self, year: int) -> dict[dt.date, str]:
+        out: dict[dt.date, str] = {}
+        # A holiday observed on Monday, January 2 of next year comes from
+        # December of this one's neighbour: compute the year before too.
+        for y in (year - 1, year):
+            for rule in self.rules.holidays:
+                for day, name in rule.dates(y):
+                    if day.year == year:
+                        out[day] = f"{out[day]}; {name}" if day in out else name
+        return dict(sorted(out.items()))
+
+    def holidays(self, year: int) -> dict[dt.date, str]:
+        """Every public holiday (and observed day) of ``year``, by date."""
+        return dict(self._year(year))
+
+    def _check(self, day: dt.date) -> None:
+        if self.starts is None or day < self.starts:
+            raise ValueError(
+                f"The holiday rules begin on {self.starts.isoformat() if self.starts else '(no rules)'}; "
+                f"business days cannot be counted on {day.isoformat()}.")
+
+    def holiday_name(self, day: dt.date) -> str | None:
+        self._check(day)
+        return self._year(day.year).get(day)
+
+    def is_business_day(self, day: dt.date) -> bool:
+        """A business weekday that is not a public holiday (nor its observed day)."""
+        self._check(day)
+        return day.weekday() in self._workdays and day not in self._year(day.year)
+
+    def add_business_days(self, day: dt.date, n: int) -> dt.date:
+        """The n-th business day after ``day``, ``day`` itself not counted.
+
+        n = 0 gives ``day`` unchanged; n < 0 is refused."""
+        if n < 0:
+            raise ValueError("count business days forward only (n >= 0)")
+        current, left = day, int(n)
+        while left:
+            current += dt.timedelta(days=1)
+            if self.is_business_day(current):
+                left -= 1
+        return current
+
+    def next_business_day(self, day: dt.date) -> dt.date:
+        """The first business day after ``day`` (a Friday's is the Monday, or
+        the Tuesday when that Monday is a holiday)."""
+        return self.add_business_days(day, 1)
+
+    def business_days_between(self, start: dt.date, end: dt.date) -> int:
+        """Business days after ``start`` through ``end`` (``start`` not counted);
+        0 when ``end`` is not after ``start``."""
+        count, current = 0, start
+        while current < end:
+            current += dt.timedelta(days=1)
+            if self.is_business_day(current):
+                count += 1
+        return count
+
+
+def holidays_in_year(year: int, calendar: BusinessCalendar) -> dict[dt.date, str]:
+    return calendar.holidays(year)
+
+
+def is_business_day(day: dt.date, calendar: BusinessCalendar) -> bool:
+    return calendar.is_business_day(day)
+
+
+def next_business_day(day: dt.date, calendar: BusinessCalendar) -> dt.date:
+    return calendar.next_business_day(day)
+
+
+def add_business_days(day: dt.date, n: int, calendar: BusinessCalendar) -> dt.date:
+    return calendar.add_business_days(day, n)
+
+
+def calendar_from_rules(section: dict | BusinessDayRules) -> BusinessCalendar:
+    """A calendar from the ``business_days`` mapping of a rules file."""
+    rules = section if isinstance(section, BusinessDayRules) else BusinessDayRules.model_validate(section)
+    return BusinessCalendar(rules)
+

@@ -1,0 +1,329 @@
+"""Illicit discharges (Woodbury Code ch. 185): deadlines and charges, as pure functions.
+
+Every number (days, business days, installments, rate, penalty) and every rule
+sentence comes in through ``IllicitTerms``, read from the ``illicit_discharges``
+section of ``rules/woodbury.yaml``; the business days through a
+``BusinessCalendar`` (``outfall.law.calendar``). Nothing here is a law number.
+
+Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
+
+- ``notify_town`` (release not hazardous, or not known to be): due the next
+  business day after discovery (§ 185-13); satisfied by ``notified_on``. A
+  hazardous release goes to emergency services at once and has neither this
+  row nor the next.
+- ``written_confirmation`` (not hazardous, notified): due 3 business days after
+  the notice, i.e. the third business day after it (§ 185-13).
+- ``appeal`` (notice of violation and appeal both dated): due 15 days after
+  the notice of violation (§ 185-15); satisfied by the appeal's receipt, so it
+  is ``met`` or ``late``, never open.
+- ``appeal_hearing`` (appeal received): due 15 days after receipt (§ 185-15);
+  satisfied by ``appeal_decided_on``.
+- ``abatement``: due 15 days after the appeal's decision when one was decided
+  (§ 185-16), otherwise the deadline set in the notice of violation (§ 185-14);
+  satisfied by ``abated_on``.
+- ``cost_notice`` (abated by the Town, on a known day): due 30 days after the
+  abatement (§ 185-17); satisfied by ``cost_notice_on``.
+- ``protest`` (cost notice and protest both dated): due 10 days after the cost
+  notice (§ 185-17); satisfied by the protest's receipt.
+
+Status: ``met`` (satisfied on or before due), ``late`` (after), ``open``
+(unsatisfied, due on or after --as-of), ``overdue`` (unsatisfied, due before
+--as-of). A date after --as-of has not happened yet on --as-of: an event dated
+later neither triggers nor satisfies anything (the project's rule, as in
+``outfall.law.enforcement``).
+
+Charges (``illicit_charges``), for a case with an abatement cost (§ 185-17, § 185-21):
+
+- principal = the abatement cost; 12 installments of principal / 12 rounded
+  half-up to the cent, the last one principal - 11 x installment (it absorbs
+  the rounding; below $0.66 of principal that formula would make it negative,
+  see ``installment_split``);
+- interest from discovery + 30 days (the 30th day following discovery), 18% a
+  year simple, actual/365: the exact sum, over each day from interest_from
+  through --as-of, of that day's unpaid principal x 0.18 / 365 (a February 29
+  is one more day, still 1/365 of a year), rounded half-up to the cent once;
+- a payment reduces the unpaid principal from the day after it was paid, so a
+  payment made on --as-of already counts in the balance but not yet in the
+  interest; payments dated after --as-of count for nothing yet;
+- payments beyond the principal: the unpaid principal never goes below zero,
+  so interest stops once the principal is paid; the balance (principal +
+  interest - payments) then goes below zero and is money owed back to the payer;
+- --as-of before interest_from: no interest (0.00);
+- max_penalty: $350 for each day from discovery through abatement (or through
+  --as-of while not abated), both ends counted; 0 when --as-of is before
+  discovery.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Iterable, Literal, Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from outfall.law.calendar import BusinessCalendar, Dated, in_effect_on
+from outfall.law.enforcement import deadline_status, seen
+
+OBLIGATIONS = ("notify_town", "written_confirmation", "appeal", "appeal_hearing",
+               "abatement", "cost_notice", "protest")
+
+CENT = Decimal("0.01")
+
+
+# ------------------------------------------------------------------- terms
+
+
+class IllicitRules(BaseModel):
+    """The sentence shown with each obligation (and with the charges)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    notify_town: str = Field(min_length=1)
+    written_confirmation: str = Field(min_length=1)
+    appeal: str = Field(min_length=1)
+    appeal_hearing: str = Field(min_length=1)
+    abatement: str = Field(min_length=1)
+    abatement_after_appeal: str = Field(min_length=1)
+    cost_notice: str = Field(min_length=1)
+    protest: str = Field(min_length=1)
+    charges: str = Field(min_length=1)
+
+
+class IllicitTerms(Dated):
+    """One version of the ``illicit_discharges`` rules (ch. 185)."""
+
+    citation: str
+    notify_business_days: int = Field(ge=1)
+    confirmation_business_days: int = Field(ge=1)
+    appeal_days: int = Field(ge=0)
+    hearing_days: int = Field(ge=0)
+    abatement_after_decision_days: int = Field(ge=0)
+    cost_notice_days: int = Field(ge=0)
+    protest_days: int = Field(ge=0)
+    installments: int = Field(ge=1)
+    interest_rate: Decimal = Field(ge=0)
+    interest_day_count: int = Field(ge=1)
+    interest_start_days: int = Field(ge=0)
+    penalty_per_day_usd: Decimal = Field(ge=0)
+    rules: IllicitRules
+
+
+def illicit_terms_on(section: Sequence[Mapping[str, Any] | IllicitTerms], day: dt.date) -> IllicitTerms:
+    """The version of the ``illicit_discharges`` rules in effect on ``day``
+    (the day the discharge was discovered)."""
+    versions = [v if isinstance(v, IllicitTerms) else IllicitTerms.model_validate(v) for v in section]
+    return in_effect_on(versions, day, "illicit discharges (Woodbury Code ch. 185)")
+
+
+# ------------------------------------------------------------------ inputs
+
+
+class IllicitCase(BaseModel):
+    """One row of ``illicit_discharges`` (contract 5.3). Extra columns are ignored."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    case_id: str
+    premises: str
+    discovered_on: dt.date
+    hazardous: bool | None = None
+    notified_on: dt.date | None = None
+    written_confirmation_on: dt.date | None = None
+    nov_on: dt.date | None = None
+    abatement_due: dt.date | None = None
+    appeal_received_on: dt.date | None = None
+    appeal_decided_on: dt.date | None = None
+    abated_on: dt.date | None = None
+    abated_by: Literal["owner", "town"] | None = None
+    abatement_cost_usd: Decimal | None = Field(default=None, ge=0)
+    cost_notice_on: dt.date | None = None
+    protest_received_on: dt.date | None = None
+
+
+class IllicitPayment(BaseModel):
+    """One row of ``illicit_payments``."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    case_id: str
+    paid_on: dt.date
+    amount_usd: Decimal = Field(ge=0)
+
+
+# ----------------------------------------------------------------- outputs
+
+
+@dataclass(frozen=True)
+class Deadline:
+    case_id: str
+    obligation: str
+    due: dt.date
+    satisfied_on: dt.date | None
+    status: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Charges:
+    case_id: str
+    principal_usd: Decimal
+    installments: int
+    installment_usd: Decimal
+    last_installment_usd: Decimal
+    interest_from: dt.date
+    interest_usd: Decimal
+    paid_usd: Decimal          # payments dated on or before --as-of
+    balance_usd: Decimal       # below zero: overpaid, owed back
+    penalty_days: int
+    max_penalty_usd: Decimal
+    rule: str
+
+
+# --------------------------------------------------------------- deadlines
+
+
+def illicit_deadlines(case: IllicitCase, terms: IllicitTerms, calendar: BusinessCalendar,
+                      as_of: dt.date) -> list[Deadline]:
+    """The deadlines of one case on --as-of, in the order of ``OBLIGATIONS``."""
+    rules = terms.rules
+    out: list[Deadline] = []
+
+    def add(obligation: str, due: dt.date, satisfied: dt.date | None, rule: str) -> None:
+        done = seen(satisfied, as_of)
+        out.append(Deadline(case.case_id, obligation, due, done, deadline_status(due, done, as_of), rule))
+
+    discovered = seen(case.discovered_on, as_of)
+    if discovered is None:
+        return out
+    if not case.hazardous:
+        add("notify_town", calendar.add_business_days(discovered, terms.notify_business_days),
+            case.notified_on, rules.notify_town)
+        notified = seen(case.notified_on, as_of)
+        if notified is not None:
+            add("written_confirmation", calendar.add_business_days(notified, terms.confirmation_business_days),
+                case.written_confirmation_on, rules.written_confirmation)
+
+    nov = seen(case.nov_on, as_of)
+    appealed = seen(case.appeal_received_on, as_of)
+    if nov is not None and appealed is not None:
+        add("appeal", _plus(nov, terms.appeal_days), appealed, rules.appeal)
+    if appealed is not None:
+        add("appeal_hearing", _plus(appealed, terms.hearing_days), case.appeal_decided_on, rules.appeal_hearing)
+
+    decided = seen(case.appeal_decided_on, as_of)
+    if decided is not None:
+        add("abatement", _plus(decided, terms.abatement_after_decision_days), case.abated_on,
+            rules.abatement_after_appeal)
+    elif case.abatement_due is not None and (case.nov_on is None or nov is not None):
+        # the deadline is set in the notice of violation: not before that notice is issued
+        add("abatement", case.abatement_due, case.abated_on, rules.abatement)
+
+    abated = seen(case.abated_on, as_of)
+    if case.abated_by == "town" and abated is not None:
+        add("cost_notice", _plus(abated, terms.cost_notice_days), case.cost_notice_on, rules.cost_notice)
+
+    noticed = seen(case.cost_notice_on, as_of)
+    protested = seen(case.protest_received_on, as_of)
+    if noticed is not None and protested is not None:
+        add("protest", _plus(noticed, terms.protest_days), protested, rules.protest)
+    return out
+
+
+def _plus(day: dt.date, days: int) -> dt.date:
+    """``day`` + ``days`` calendar days (weekends and holidays count)."""
+    return day + dt.timedelta(days=days)
+
+
+# ----------------------------------------------------------------- charges
+
+
+def cents(value: Fraction | Decimal | int) -> Decimal:
+    """An exact amount rounded half-up (away from zero at a half cent) to the cent."""
+    hundredths = Fraction(value) * 100
+    half = Fraction(1, 2)
+    n = math.floor(hundredths + half) if hundredths >= 0 else -math.floor(-hundredths + half)
+    return (Decimal(n) / 100).quantize(CENT)
+
+
+def installment_split(principal: Decimal, installments: int) -> tuple[Decimal, Decimal]:
+    """(installment, last installment): principal / n rounded half-up to the
+    cent, and principal - (n - 1) x installment.
+
+    The last one absorbs the rounding, so the n payments add up to the
+    principal exactly; it differs from the others by less than n/2 cents. With
+    12 installments it goes below zero only for a principal under $0.66 (e.g.
+    $0.06: 11 x $0.01 = $0.11 > $0.06); the formula is applied as it stands."""
+    installment = cents(Fraction(principal) / installments)
+    return installment, principal - (installments - 1) * installment
+
+
+def accrued_interest(principal: Decimal, payments: Iterable[tuple[dt.date, Decimal]],
+                     start: dt.date, end: dt.date, rate: Decimal, day_count: int) -> Fraction:
+    """Exact simple interest: the sum over each day from ``start`` through
+    ``end`` of that day's unpaid principal x rate / day_count.
+
+    A payment (paid_on, amount) reduces the unpaid principal from the day after
+    paid_on; the unpaid principal never goes below zero. Computed by stretches
+    of days with the same unpaid principal (the same sum as day by day)."""
+    if end < start:
+        return Fraction(0)
+    one = dt.timedelta(days=1)
+    changes = sorted((paid_on + one, Fraction(amount)) for paid_on, amount in payments)
+    unpaid = Fraction(principal)
+    i = 0
+    while i < len(changes) and changes[i][0] <= start:
+        unpaid -= changes[i][1]
+        i += 1
+    total = Fraction(0)
+    day, stop = start, end + one
+    while day < stop:
+        upto = min(changes[i][0], stop) if i < len(changes) else stop
+        total += max(unpaid, Fraction(0)) * (upto - day).days
+        day = upto
+        while i < len(changes) and changes[i][0] <= day:
+            unpaid -= changes[i][1]
+            i += 1
+    return total * Fraction(rate) / day_count
+
+
+def penalty_days(discovered_on: dt.date, abated_on: dt.date | None, as_of: dt.date) -> int:
+    """Days from discovery through abatement (or through --as-of while not
+    abated on --as-of), both ends counted; 0 when --as-of is before discovery."""
+    end = seen(abated_on, as_of) or as_of
+    return max(0, (end - discovered_on).days + 1)
+
+
+def illicit_charges(case: IllicitCase, payments: Iterable[IllicitPayment], terms: IllicitTerms,
+                    as_of: dt.date) -> Charges | None:
+    """The charges of one case on --as-of; None when it has no abatement cost.
+
+    ``payments`` may hold other cases' payments: only this case's count."""
+    if case.abatement_cost_usd is None:
+        return None
+    principal = cents(case.abatement_cost_usd)
+    installment, last = installment_split(principal, terms.installments)
+    paid = [(p.paid_on, p.amount_usd) for p in payments
+            if p.case_id == case.case_id and p.paid_on <= as_of]
+    paid_usd = cents(sum((Fraction(a) for _, a in paid), Fraction(0)))
+    interest_from = _plus(case.discovered_on, terms.interest_start_days)
+    interest = cents(accrued_interest(principal, paid, interest_from, as_of,
+                                      terms.interest_rate, terms.interest_day_count))
+    days = penalty_days(case.discovered_on, case.abated_on, as_of)
+    return Charges(
+        case_id=case.case_id,
+        principal_usd=principal,
+        installments=terms.installments,
+        installment_usd=installment,
+        last_installment_usd=last,
+        interest_from=interest_from,
+        interest_usd=interest,
+        paid_usd=paid_usd,
+        balance_usd=principal + interest - paid_usd,
+        penalty_days=days,
+        max_penalty_usd=cents(Fraction(terms.penalty_per_day_usd) * days),
+        rule=terms.rules.charges,
+    )
