@@ -105,3 +105,50 @@ def test_the_recipes_examples_are_real_changes_of_the_shipped_rules():
     old, new = woodbury.slug
     assert old.model_dump(exclude={"effective_to"}) == shipped["woodbury"].slug[0].model_dump(exclude={"effective_to"})
     assert (old.ratio, new.ratio) == (5, 4) and old.effective_to == new.effective_from - dt.timedelta(days=1)
+
+
+def _pasted_stage2(tmp_path):
+    """The rules files with docs/rules-stage2-draft.yaml pasted in, as its header says to."""
+    import shutil
+
+    import yaml
+
+    draft_text = (REPO_ROOT / "docs" / "rules-stage2-draft.yaml").read_text(encoding="utf-8")
+    folder = tmp_path / "rules"
+    shutil.copytree(RULES_DIR, folder)
+    for jurisdiction, sections in yaml.safe_load(draft_text).items():
+        block = draft_text.split(f"\n{jurisdiction}:\n", 1)[1].split("\nbellport:\n", 1)[0]
+        dedented = "\n".join(line[2:] if line.startswith("  ") else line for line in block.splitlines())
+        path = folder / f"{jurisdiction}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + dedented.strip("\n") + "\n")
+        assert set(sections) <= set(load_all(folder)[jurisdiction].raw)
+    return folder
+
+
+def test_the_stage2_draft_sections_load_when_pasted_in(tmp_path):
+    # Issue 13's sections (business days, illicit discharges, practices, fees) are typed by the models of
+    # the pure functions that apply them; pasted into the rules files they load, meet the schema and
+    # make docs, and a bad value in them is one line like any other.
+    import datetime as dt
+
+    from outfall.law.calendar import calendar_from_rules
+    from outfall.rules import RulesError, load_rules
+
+    folder = _pasted_stage2(tmp_path)
+    rules = load_all(folder)
+    woodbury = rules["woodbury"]
+    assert woodbury.illicit_discharges.at(dt.date(2026, 6, 1)).notify_business_days == 1
+    assert calendar_from_rules(woodbury.business_days).holidays(2026)
+    assert rules["bellport"].post_construction.at(dt.date(2026, 6, 1)).inspection_after_years == 1
+    assert woodbury.inspection_fees.entries[0].water_usd > 0
+    for jurisdiction in ("woodbury", "bellport"):
+        data, _ = read_yaml((folder / f"{jurisdiction}.yaml").read_text(encoding="utf-8"), jurisdiction)
+        assert [e.message for e in validator().iter_errors(data)] == []
+    text = docs_text(rules)
+    assert "(`illicit_discharges`)" in text and "(`business_days`)" in text and "Juneteenth" in text
+    path = folder / "woodbury.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("protest_days: 10 ", "protest_days: -10 ", 1))
+    with pytest.raises(RulesError) as err:
+        load_rules("woodbury", folder)
+    assert "illicit_discharges[0].protest_days: -10 is less than 0" in str(err.value)
+    assert "Input should" not in str(err.value)

@@ -70,21 +70,26 @@ class Dated(Model):
         return self.effective_from <= day and (self.effective_to is None or day <= self.effective_to)
 
     def period_text(self) -> str:
-        end = f"through {self.effective_to}" if self.effective_to else "with no end date"
-        return f"from {self.effective_from} {end}"
+        return period_text(self)
+
+
+def period_text(entry: Any) -> str:
+    """'from 2007-01-01 through 2026-12-31' or 'from 2007-01-01 with no end date' (any dated entry)."""
+    end = f"through {entry.effective_to}" if getattr(entry, "effective_to", None) else "with no end date"
+    return f"from {entry.effective_from} {end}"
 
 
 T = TypeVar("T", bound=Dated)
 
 
-def _overlap(a: Dated, b: Dated) -> dt.date | None:
+def _overlap(a: Any, b: Any) -> dt.date | None:
     """The first day both are in effect, or None."""
     start = max(a.effective_from, b.effective_from)
     ends = [e for e in (a.effective_to, b.effective_to) if e is not None]
     return start if not ends or start <= min(ends) else None
 
 
-def _check_overlaps(items: tuple[Dated, ...], key: Callable[[Any], Hashable],
+def _check_overlaps(items: tuple[Any, ...], key: Callable[[Any], Hashable],
                     label: Callable[[Any], str]) -> None:
     for j, later in enumerate(items):
         for i in range(j):
@@ -104,7 +109,7 @@ def _check_overlaps(items: tuple[Dated, ...], key: Callable[[Any], Hashable],
             raise PydanticCustomError(
                 "rules", "is in effect {b}, and so is entry [{other}]{what} ({a}): two entries of the same rule "
                 "may not both be in effect on {day}; {hint}",
-                {"day": str(day), "other": i, "what": what, "a": earlier.period_text(), "b": later.period_text(),
+                {"day": str(day), "other": i, "what": what, "a": period_text(earlier), "b": period_text(later),
                  "hint": hint, "index": j})
 
 
@@ -142,7 +147,7 @@ class _DatedList(tuple, Generic[T]):
         self.source, self.where = source, where
 
     def _no_entry(self, day: dt.date) -> RulesError:
-        cover = "; ".join(e.period_text() for e in sorted(self, key=lambda e: e.effective_from)) or "none"
+        cover = "; ".join(period_text(e) for e in sorted(self, key=lambda e: e.effective_from)) or "none"
         return RulesError(f"{self.source}: {self.where}: no entry in effect on {day} (entries: {cover}); "
                           f"add one that covers that day")
 

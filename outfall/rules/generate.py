@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from outfall.rules.dated import Dated, Entries, Versions
+from outfall.rules.dated import Dated, Entries, Versions, period_text
 from outfall.rules.models import Rules, TiersRule
 
 
@@ -41,7 +41,16 @@ def schema() -> dict[str, Any]:
     """The JSON Schema of a rules file, generated from the models."""
     out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
     out.update(Rules.model_json_schema(mode="validation"))
-    _optional_is_absent(out)
+    # Only in the rules' own models: in the law's models (stage 2 sections) null may mean something
+    # (an inspection fee's in_mall_or_business_park: null = either).
+    from outfall.rules import models
+
+    ours = {name for name, obj in vars(models).items()
+            if isinstance(obj, type) and issubclass(obj, BaseModel) and obj.__module__ == models.__name__}
+    _optional_is_absent({k: v for k, v in out.items() if k != "$defs"})
+    for name, definition in out.get("$defs", {}).items():
+        if name in ours:
+            _optional_is_absent(definition)
     out["title"] = "Outfall rules file (rules/<jurisdiction>.yaml)"
     out["description"] = ("The rules of one jurisdiction: every limit, schedule, deadline and penalty, each entry "
                           "with its citation and effective dates. Generated from outfall/rules/models.py by "
@@ -74,6 +83,10 @@ TITLES = {
     "sewer_compliance": "Rule texts of the compliance findings",
     "sewer_enforcement": "Sewer enforcement letters",
     "grease_interceptors": "Grease interceptors",
+    "business_days": "Business days and public holidays",
+    "illicit_discharges": "Illicit discharges",
+    "post_construction": "Post-construction stormwater practices",
+    "inspection_fees": "Water and sewer inspection fees",
 }
 
 INTRO = """\
@@ -104,9 +117,11 @@ def _description(model: type[BaseModel], name: str) -> str:
     return _words(field.description).rstrip(".") or name.replace("_", " ")
 
 
-def _value(value: Any) -> str:
+def _value(value: Any, name: str = "usd") -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, Decimal) and "usd" not in name:   # a rate, a factor: not money
+        return str(value)
     if isinstance(value, Decimal):
         return f"${value:,.2f}" if value == value.quantize(Decimal("0.01")) else f"${value}"
     if isinstance(value, float):
@@ -118,7 +133,7 @@ def _value(value: Any) -> str:
     if isinstance(value, dict):
         return "; ".join(f"{k}: {_value(v)}" for k, v in value.items()) if value else "none"
     if isinstance(value, BaseModel):
-        return "; ".join(f"{k}: {_value(v)}" for k, v in value if v is not None and k != "citation")
+        return "; ".join(f"{k}: {_value(v, k)}" for k, v in value if v is not None and k != "citation")
     return str(value)
 
 
@@ -141,18 +156,18 @@ def _fields(model: BaseModel, indent: str = "") -> list[str]:
             lines += _fields(value, indent + "  ")
             if "citation" in type(value).model_fields:
                 lines.append(f"{indent}  - Citation: {_words(value.citation)}")
-        elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
+        elif isinstance(value, (list, tuple)) and value and isinstance(value[0], BaseModel):
             lines.append(f"{indent}- {label} (`{name}`):")
             lines += [f"{indent}  - {_value(item)}" for item in value]
         elif isinstance(value, str) and len(value) > 100:
             lines.append(f"{indent}- {label} (`{name}`): \"{_words(value)}\"")
         else:
-            lines.append(f"{indent}- {label} (`{name}`): **{_value(value)}**")
+            lines.append(f"{indent}- {label} (`{name}`): **{_value(value, name)}**")
     return lines
 
 
 def _version(item: Dated, where: str) -> list[str]:
-    return [f"*In effect {item.period_text()}* ({_words(item.citation)})", "", *_fields(item), ""]
+    return [f"*In effect {period_text(item)}* ({_words(item.citation)})", "", *_fields(item), ""]
 
 
 def _versions(versions: Versions, where: str) -> list[str]:
@@ -240,7 +255,12 @@ def _section(rules: Rules, name: str) -> list[str]:
                       f"in effect {rate.period_text()} ({_words(rate.citation)})"]
         lines += [""] if value.rates else []
     elif isinstance(value, Versions):
-        lines += [_words(value[0].__doc__), ""] + _versions(value, name)
+        lines += [_words(doc or value[0].__doc__), ""] + _versions(value, name)
+    elif not any(isinstance(getattr(value, f), Versions) for f in type(value).model_fields):  # one mapping
+        citation = getattr(value, "citation", None)
+        lines += [_words(doc or type(value).__doc__), ""]
+        lines += [f"*{_words(citation)}*", ""] if citation else []
+        lines += [*_fields(value), ""]
     else:  # a section of named parts
         lines += [_words(type(value).__doc__), ""]
         for part in type(value).model_fields:

@@ -144,6 +144,10 @@ def legacy_raw(rules: "Rules", day: dt.date) -> dict[str, Any]:
             raw[name] = _entries(value)
         elif name.startswith("readings"):
             raw[name] = _readings(value, day)
+        elif name in ("business_days", "inspection_fees"):   # added after 2026.11.2: the file's own shape
+            raw[name] = value.model_dump(exclude_unset=True)
+        elif name in ("illicit_discharges", "post_construction"):
+            raw[name] = [v.model_dump(exclude_unset=True) for v in value]
         elif name == "penalties":
             raw[name] = {part: _version(v, day) for part, v in value if v is not None}
         elif isinstance(value, Versions):

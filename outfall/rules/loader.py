@@ -149,8 +149,19 @@ def _message(error: dict, value: Any) -> str:
         return f"{given} is not true or false"
     if kind.startswith("int_"):
         return f"{given} is not a whole number"
-    if kind.startswith("float_"):
+    if kind.startswith("float_") or kind.startswith("decimal_"):
         return f"{given} is not a number"
+    if kind.startswith("date_"):
+        return f"{given} is not a date (YYYY-MM-DD, e.g. 2027-01-01)"
+    if kind in ("bool_parsing",):
+        return f"{given} is not true or false"
+    bounds = {"greater_than_equal": ("ge", "less than"), "greater_than": ("gt", "not more than"),
+              "less_than_equal": ("le", "more than"), "less_than": ("lt", "not less than")}
+    if kind in bounds:
+        key, words = bounds[kind]
+        return f"{given} is {words} {show(ctx.get(key))}"
+    if kind == "string_too_short":
+        return "is empty; write the text"
     return str(error.get("msg", "is not valid")).replace("Value error, ", "")
 
 

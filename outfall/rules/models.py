@@ -28,6 +28,10 @@ from pydantic import Field, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from outfall import vocab
+from outfall.law.calendar import BusinessDayRules
+from outfall.law.fees import FeeSchedule
+from outfall.law.illicit import IllicitTerms
+from outfall.law.practices import PracticeTerms
 from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
 from outfall.rules.types import (
     Citation, ClockTime, Component, Count, Flag, Jurisdiction, KnownParameter, LimitType, Money,
@@ -940,6 +944,16 @@ class Rules(Model):
     sewer_compliance: Versions[SewerCompliance] | None = None
     sewer_enforcement: Versions[SewerEnforcement] | None = None
     grease_interceptors: Versions[GreaseInterceptors] | None = None
+    # Contract section 5 (issue 13): these sections' models are those of the pure functions that apply
+    # them (outfall/law/calendar.py, illicit.py, practices.py, fees.py); docs/rules-stage2-draft.yaml.
+    business_days: BusinessDayRules | None = None
+    """Business days: the weekdays counted and the public holidays of New York GCL § 24."""
+    illicit_discharges: Versions[IllicitTerms] | None = None
+    """Illicit discharges (Woodbury ch. 185): deadlines, charges and penalty."""
+    post_construction: Versions[PracticeTerms] | None = None
+    """Post-construction stormwater management practices: as-built plans, maintenance agreement, guarantee."""
+    inspection_fees: FeeSchedule | None = None
+    """Water and sewer inspection fees (Woodbury ch. 301)."""
 
     _source: Path = PrivateAttr(default=Path("rules.yaml"))
     _sha256: str = PrivateAttr(default="")
