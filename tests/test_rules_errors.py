@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -172,19 +173,24 @@ def test_empty_and_non_mapping_files():
         parse_rules("# nothing\n", Path("x.yaml"))
     with pytest.raises(RulesError, match="x.yaml: expected key: value lines at the top of the file, not a list"):
         parse_rules("- a\n- b\n", Path("x.yaml"))
-    with pytest.raises(RulesError, match=r"x.yaml, line 1: not valid YAML"):
+    with pytest.raises(RulesError, match=r"x.yaml, line \d+: not valid YAML: did not find expected"):
         parse_rules("a: [unclosed", Path("x.yaml"))
 
 
 # ------------------------------------------------------------ outfall run
 
 
-def run_outfall(folder: Path, data: Path, warehouse: Path) -> tuple[subprocess.CompletedProcess, float]:
+def run_outfall(folder: Path, data: Path, warehouse: Path) -> tuple[subprocess.CompletedProcess, float, float]:
+    """(result, wall seconds, the child's CPU seconds)."""
     env = dict(os.environ, OUTFALL_RULES_DIR=str(folder))
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse",
                              str(warehouse)], capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=60)
-    return result, time.perf_counter() - started
+    wall = time.perf_counter() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+    return result, wall, cpu
 
 
 @pytest.mark.parametrize("case", list(CORRUPTIONS))
@@ -193,7 +199,15 @@ def test_outfall_run_stops_on_a_bad_rules_file_before_any_asset(tmp_path, case):
     folder = corrupted(tmp_path, jurisdiction, old, new)
     (tmp_path / "data").mkdir()
     warehouse = tmp_path / "w.duckdb"
-    result, seconds = run_outfall(folder, tmp_path / "data", warehouse)
+    # The best of up to three runs: on a machine shared with other work, a run can wait for a processor;
+    # the program's own cost (its CPU time) is bounded on every run.
+    walls = []
+    for _ in range(3):
+        result, wall, cpu = run_outfall(folder, tmp_path / "data", warehouse)
+        assert cpu < CLI_SECONDS, f"{cpu:.2f} s of CPU"
+        walls.append(wall)
+        if wall < CLI_SECONDS:
+            break
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
@@ -201,4 +215,4 @@ def test_outfall_run_stops_on_a_bad_rules_file_before_any_asset(tmp_path, case):
     check_line(lines[0], jurisdiction, path, says)
     assert result.stdout == ""
     assert not warehouse.exists()           # nothing started: no warehouse, no lock taken
-    assert seconds < CLI_SECONDS, f"{seconds:.2f} s"
+    assert min(walls) < CLI_SECONDS, f"{', '.join(f'{w:.2f}' for w in walls)} s"

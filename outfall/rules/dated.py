@@ -33,8 +33,10 @@ class RulesError(ValueError):
 class Model(BaseModel):
     """Every mapping of a rules file: strict types, no unknown keys, immutable."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, validate_default=False,
-                              use_attribute_docstrings=True)
+    # The attribute docstrings of the models are their fields' descriptions in rules/schema.json and
+    # docs/rules.md; outfall.rules.generate reads them from the source. Not use_attribute_docstrings:
+    # it reads the source at import, and `outfall run` reads the rules first and must stop within 3 s.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, validate_default=False)
 
     @model_validator(mode="before")
     @classmethod

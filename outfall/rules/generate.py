@@ -6,15 +6,56 @@ test that fails when they are stale. Regenerate with
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
+import inspect
 import json
 from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from outfall.rules.dated import Dated, Entries, Versions, period_text
 from outfall.rules.models import Rules, TiersRule
+
+
+@lru_cache(maxsize=1)
+def field_docs() -> dict[str, dict[str, str]]:
+    """The attribute docstrings of the rules' models, {class name: {field: docstring}}, read from the
+    source (the fields' descriptions in the schema and the docs)."""
+    from outfall.rules import dated, models
+
+    out: dict[str, dict[str, str]] = {}
+    for module in (dated, models):
+        for node in ast.parse(Path(module.__file__).read_text(encoding="utf-8")).body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            docs = out.setdefault(node.name, {})
+            for stmt, following in zip(node.body, node.body[1:]):
+                if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                        and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
+                        and isinstance(following.value.value, str)):
+                    docs[stmt.target.id] = inspect.cleandoc(following.value.value)
+    return out
+
+
+def field_doc(model: type[BaseModel], name: str) -> str | None:
+    """The docstring of field ``name`` of ``model`` (or of the class it inherits it from)."""
+    for cls in model.__mro__:
+        doc = field_docs().get(cls.__name__, {}).get(name)
+        if doc:
+            return doc
+    return model.model_fields[name].description if name in model.model_fields else None
+
+
+def _describe(node: dict[str, Any], model: type[BaseModel]) -> None:
+    for name, prop in (node.get("properties") or {}).items():
+        doc = field_doc(model, name)
+        if doc:   # the field's own words first, then its type's (e.g. "US dollars, at most 2 decimal places")
+            kind = prop.get("description")
+            prop["description"] = doc if not kind or kind == doc else f"{doc} {kind}"
 
 
 def _optional_is_absent(node: Any) -> None:
@@ -47,10 +88,14 @@ def schema() -> dict[str, Any]:
 
     ours = {name for name, obj in vars(models).items()
             if isinstance(obj, type) and issubclass(obj, BaseModel) and obj.__module__ == models.__name__}
+    classes = {name: obj for name, obj in vars(models).items()
+               if isinstance(obj, type) and issubclass(obj, BaseModel) and obj.__module__ == models.__name__}
     _optional_is_absent({k: v for k, v in out.items() if k != "$defs"})
+    _describe(out, Rules)
     for name, definition in out.get("$defs", {}).items():
         if name in ours:
             _optional_is_absent(definition)
+            _describe(definition, classes[name])
     out["title"] = "Outfall rules file (rules/<jurisdiction>.yaml)"
     out["description"] = ("The rules of one jurisdiction: every limit, schedule, deadline and penalty, each entry "
                           "with its citation and effective dates. Generated from outfall/rules/models.py by "
@@ -113,8 +158,7 @@ def _words(text: str | None) -> str:
 
 
 def _description(model: type[BaseModel], name: str) -> str:
-    field = model.model_fields[name]
-    return _words(field.description).rstrip(".") or name.replace("_", " ")
+    return _words(field_doc(model, name)).rstrip(".") or name.replace("_", " ")
 
 
 def _value(value: Any, name: str = "usd") -> str:
@@ -226,9 +270,8 @@ def _units(versions: Versions) -> list[str]:
 
 def _section(rules: Rules, name: str) -> list[str]:
     value = getattr(rules, name)
-    model = type(rules).model_fields[name]
     lines = [f"### {TITLES.get(name, name)} (`{name}`)", ""]
-    doc = _words(model.description)
+    doc = _words(field_doc(Rules, name))
     if name == "discharge_limits":
         lines += [doc.rstrip(".") + ". A result above an upper limit (or below a lower one) breaks it.", ""]
         lines += _limits(value, "None.")
@@ -267,7 +310,7 @@ def _section(rules: Rules, name: str) -> list[str]:
             versions = getattr(value, part)
             if versions is None:
                 continue
-            label = _words(type(value).model_fields[part].description) or _words(versions[0].__doc__)
+            label = _words(field_doc(type(value), part)) or _words(versions[0].__doc__)
             lines += [f"#### {label.rstrip('.')} (`{name}.{part}`)", ""] + _versions(versions, f"{name}.{part}")
     return lines
 

@@ -16,7 +16,7 @@ The docstrings below become the descriptions of the JSON Schema
 for the person who edits a rules file.
 """
 
-from __future__ import annotations
+# (no "from __future__ import annotations": pydantic would evaluate every annotation string at import)
 
 import datetime as dt
 from functools import cached_property
