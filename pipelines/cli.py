@@ -237,11 +237,22 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
     return "\n".join(lines)
 
 
+def _check_rules() -> None:
+    """Every rules file, before any asset starts: a bad one is a one-line exit 2."""
+    from outfall.rules import RulesError, load_all
+
+    try:
+        load_all(os.environ.get("OUTFALL_RULES_DIR") or None)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def cmd_run(args) -> int:
     data_dir = _check_data_dir(args.data)
     warehouse = _check_warehouse(args.warehouse)
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
+    _check_rules()
     with warehouse_lock(warehouse):
         outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards)
     return _report(outcome, warehouse, quiet=args.quiet)
@@ -267,6 +278,7 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False) -> int:
 def cmd_demo(args) -> int:
     from outfall.demo.generate import generate
 
+    _check_rules()
     out = Path(args.out).resolve()
     data_dir = out / "data"
     warehouse = out / "outfall.duckdb"
