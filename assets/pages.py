@@ -13,7 +13,7 @@ with a "no data yet" note, never a failure.
 import datetime as dt
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 import duckdb as duckdb_module
@@ -29,7 +29,7 @@ from outfall.warehouse import LOCAL_TZ, configure
 from dashboards import query
 from dashboards.html import PageMeta
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
-from dashboards.output import write_atomic
+from dashboards.output import ensure_plotly_js, write_atomic
 
 # The quarantine page lists the first rows of each dataset and reason (one fix per reason); it says
 # how many share the reason, and that every row is in the export (csv/quarantine.csv).
@@ -98,6 +98,22 @@ def _page_result(context: AssetExecutionContext, path: Path, meta: PageMeta, sec
         md["no_data_yet"] = MetadataValue.json(sorted(set(meta.empty_sections)))
     md.update(extra)
     return MaterializeResult(metadata=md)
+
+
+def write_page(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, name: str,
+               read: Callable[[duckdb_module.DuckDBPyConnection, Path], Any],
+               build: Callable[[Any], tuple[str, PageMeta]], **extra: Any) -> MaterializeResult:
+    """Read a page's data (``read(con, folder)``), build it, write ``<dashboards>/<name>`` with
+    plotly.min.js beside it, and report. Every page asset is this call."""
+    started = time.perf_counter()
+    folder = dashboards_dir(duckdb, settings)
+    with duckdb.get_connection() as con:
+        configure(con)
+        data = read(con, folder)
+    html_text, meta = build(data)
+    ensure_plotly_js(folder)
+    path = _write_page(folder, name, html_text)
+    return _page_result(context, path, meta, time.perf_counter() - started, **extra)
 
 
 def _rules(settings: OutfallSettings, jurisdiction: str):

@@ -2,62 +2,99 @@
 
 ``export_register(con, out_dir)`` writes, for each billing year in ``sewer_bills``:
 
-- ``sewer_register_<year>.csv``: the register, byte for byte what
-  ``billing_runs.register_sha256`` hashes (:func:`register_csv_bytes`);
-- ``sewer_register_<year>.xlsx``: one sheet per district (money formatted,
-  header frozen), ``totals`` (per district and component: units, the rate and
-  whether it was adopted in sewer_rates or derived from sewer_budget, amount;
-  then the run's provenance), ``summary`` (by district and property class) and
-  ``changes`` (what the run changed against the previous run and year);
+- ``sewer_register_<year>.csv``: the register, one row per bill with the
+  columns of ``sewer_bills``; byte for byte what ``billing_runs.register_sha256``
+  hashes (:func:`register_csv_bytes`). The hash covers the whole file as
+  written, its UTF-8 byte-order mark included, so ``sha256sum`` of the file
+  equals the recorded hash. (Registers billed before the byte-order mark and
+  the formula neutralisation were added hashed the file without them: the
+  first billing run after the upgrade records a new run, with no bill changed.)
+- ``sewer_register_<year>.xlsx``, the workbook a clerk hands over:
+  one sheet per district (Parcel, Owner, Mailing address, Property class,
+  Bond units, O&M units, Street lateral units, House lateral units, Bond, O&M,
+  Street lateral, House lateral, Total, How the units were counted, Law; a
+  totals row under the bills), ``Totals`` (per district and component: units,
+  the rate and whether it was adopted or derived from the budget, amount),
+  ``Summary`` (by district and property class), ``Changes`` (what the run
+  changed against the previous run and year) and ``About`` (the run's record:
+  fingerprints, rules, hash chain);
 - ``bill_changes_<year>.csv``: the latest run's changes, parcel by parcel;
 
 and ``billing_summary.csv`` and ``billing_runs.csv`` for every year.
 
-The workbook is built with openpyxl (styles, number formats, frozen panes, the
-small sheets). The district sheets' rows, which can number 100,000, are written
-into the saved package as plain SpreadsheetML built by DuckDB
-(sql/select_register_sheet_xml.sql), with the repeated texts (class,
-explanation, rule) stored once as shared strings: openpyxl writes about
-150,000 cells a second, and the billing run must bill and export 100,000
-parcels within 5 s. The zip entries carry a fixed date and the document's dates
-are the run's, so the same register gives the same workbook bytes. Files are
-written to a temporary name and renamed, so a reader never sees half a file.
-Works on a read-only connection (nothing is written to the warehouse).
+Every file goes through the writers of :mod:`outfall.exports` (BOM, formula
+neutralisation, typed cells, print set-up). The district sheets' rows, which
+can number 100,000, are built as SpreadsheetML by DuckDB
+(sql/billing/select_register_sheet_xml.sql), with the repeated texts (class,
+explanation, law) stored once as shared strings: the billing run must bill
+and export 100,000 parcels within 5 s. Owner and mailing address are read from
+``parcels`` as it stands. The document's dates are the run's, so the same
+register gives the same workbook bytes. Works on a read-only connection.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import io
-import os
-import re
-import zipfile
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import duckdb
 import pandas as pd
 import pyarrow.csv as pa_csv
 
+from outfall.exports import (FORMULA_PATTERN, LINE_POINTS, MAX_LINES, Column, Sheet, Styles, formula_like,
+                             line_chars, query_csv_bytes, sheet_title, text_lines, write_atomic, xlsx_bytes)
 from outfall.warehouse import sql
 
-MONEY_FORMAT = "#,##0.00"
-RATE_FORMAT = "#,##0.00####"
-FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
-EPOCH = dt.datetime(2000, 1, 1)
-
-# The district sheets' columns, as select_register_sheet_rows returns them: (header, kind, width).
-SHEET_COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("parcel_id", "text", 14), ("property_class", "text", 20),
-    ("units_bond", "int", 11), ("units_om", "int", 10), ("units_street_lateral", "int", 12),
-    ("units_house_lateral", "int", 12),
-    ("amount_bond", "money", 14), ("amount_om", "money", 14), ("amount_street_lateral", "money", 14),
-    ("amount_house_lateral", "money", 14), ("total_usd", "money", 14),
-    ("explanation", "text", 90), ("rule", "text", 70),
+# The district sheets' columns, in the order select_register_sheet_xml writes them (A-O).
+# Widths keep the sheet narrow enough to print one page wide in landscape.
+REGISTER_COLUMNS: tuple[Column, ...] = (
+    Column("Parcel", "text", 14),
+    Column("Owner", "text", 22, wrap=True),
+    Column("Mailing address", "text", 24, wrap=True),
+    Column("Property class", "text", 13, wrap=True),
+    Column("Bond units", "int", 7), Column("O&M units", "int", 7),
+    Column("Street lateral units", "int", 7), Column("House lateral units", "int", 7),
+    Column("Bond", "money", 14), Column("O&M", "money", 14), Column("Street lateral", "money", 14),
+    Column("House lateral", "money", 14), Column("Total", "money", 15),
+    Column("How the units were counted", "text", 44, wrap=True),
+    Column("Law", "text", 40, wrap=True),
 )
-_COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
+_CLASS, _OWNER, _ADDRESS = REGISTER_COLUMNS[3], REGISTER_COLUMNS[1], REGISTER_COLUMNS[2]
+_EXPLANATION, _LAW = REGISTER_COLUMNS[13], REGISTER_COLUMNS[14]
+SHEET_COLUMNS = REGISTER_COLUMNS
+
+# Words a reader knows for the warehouse's codes (display only).
+DISTRICT_LABELS = {"consolidated": "Consolidated Sewer District", "district_1": "Sewer District #1"}
+COMPONENT_LABELS = {"bond": "Bond", "om": "O&M", "street_lateral": "Street lateral", "house_lateral": "House lateral"}
+RATE_SOURCE_LABELS = {"sewer_rates": "adopted rate (sewer rates)",
+                      "sewer_budget": "budget divided by the district's units (sewer budget)"}
+CHANGE_LABELS = {
+    "added": "New in the register", "removed": "No longer in the register",
+    "reclassed": "Property class changed", "moved_district": "Moved to another district",
+    "units_up": "More units", "units_down": "Fewer units", "units_changed": "Units changed (some up, some down)",
+    "amount_up": "Higher amount, same units", "amount_down": "Lower amount, same units",
+}
+
+
+def district_label(code: Any) -> str:
+    return DISTRICT_LABELS.get(code, str(code))
+
+
+def class_label(code: Any) -> str:
+    return str(code).replace("_", " ").capitalize()
+
+
+def component_label(code: Any) -> str:
+    return COMPONENT_LABELS.get(code, str(code))
+
+
+def rate_source_label(code: Any) -> str:
+    if code is None:
+        return ""
+    return " + ".join(RATE_SOURCE_LABELS.get(part, part) for part in str(code).split("+"))
 
 
 # ---------------------------------------------------------------------------
@@ -69,7 +106,10 @@ def sha256_hex(data: bytes) -> str:
 
 
 def table_csv_bytes(con: duckdb.DuckDBPyConnection, query: str, params: dict | None = None) -> bytes:
-    """A query's result as CSV bytes (header row; strings quoted; decimals exact)."""
+    """A query's result in canonical CSV form (header row; strings quoted;
+    decimals exact): what input fingerprints hash. Not a file a person opens
+    (no byte-order mark, nothing neutralised): files go through
+    :mod:`outfall.exports`."""
     relation = con.sql(query, params=params) if params else con.sql(query)
     table = relation.to_arrow_table()
     buffer = io.BytesIO()
@@ -83,19 +123,13 @@ def table_sha256(con: duckdb.DuckDBPyConnection, query: str, params: dict | None
 
 
 def register_csv_bytes(con: duckdb.DuckDBPyConnection, year: int) -> bytes:
-    """One billing year's register as CSV: what is hashed and what is exported."""
-    return table_csv_bytes(con, sql("select_sewer_register"), {"year": int(year)})
+    """One billing year's register as the CSV file's bytes (BOM included): what
+    is hashed (billing_runs.register_sha256) and what is exported."""
+    return query_csv_bytes(con, sql("select_sewer_register"), {"year": int(year)})
 
 
 # ---------------------------------------------------------------------------
 # files
-
-
-def _write_atomic(path: Path, data: bytes) -> Path:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-    return path
 
 
 def _rows(con, name: str, params: dict | None = None) -> tuple[list[str], list[tuple]]:
@@ -111,15 +145,15 @@ def export_register(con: duckdb.DuckDBPyConnection, out_dir: str | Path) -> list
     written: list[Path] = []
     years = [int(r[0]) for r in con.execute(sql("select_register_years")).fetchall()]
     for year in years:
-        written.append(_write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year)))
+        written.append(write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year)))
         run = _last_run(con, year)
-        written.append(_write_atomic(out / f"sewer_register_{year}.xlsx", register_xlsx_bytes(con, year, run)))
+        written.append(write_atomic(out / f"sewer_register_{year}.xlsx", register_xlsx_bytes(con, year, run)))
         if run is not None:
-            written.append(_write_atomic(out / f"bill_changes_{year}.csv",
-                                         table_csv_bytes(con, sql("select_bill_changes_of_run"),
-                                                         {"run_id": run["run_id"]})))
-    written.append(_write_atomic(out / "billing_summary.csv", table_csv_bytes(con, sql("select_billing_summary"))))
-    written.append(_write_atomic(out / "billing_runs.csv", table_csv_bytes(con, sql("select_billing_runs"))))
+            written.append(write_atomic(out / f"bill_changes_{year}.csv",
+                                        query_csv_bytes(con, sql("select_bill_changes_of_run"),
+                                                        {"run_id": run["run_id"]})))
+    written.append(write_atomic(out / "billing_summary.csv", query_csv_bytes(con, sql("select_billing_summary"))))
+    written.append(write_atomic(out / "billing_runs.csv", query_csv_bytes(con, sql("select_billing_runs"))))
     return written
 
 
@@ -132,248 +166,139 @@ def _last_run(con, year: int) -> dict | None:
 # the workbook
 
 
-def _sheet_title(name: str, taken: set[str]) -> str:
-    title = re.sub(r"[\[\]:*?/\\]", "_", str(name))[:31] or "district"
-    base, n = title, 2
-    while title.lower() in taken:
-        suffix = f"_{n}"
-        title = base[:31 - len(suffix)] + suffix
-        n += 1
-    taken.add(title.lower())
-    return title
+def _town(run: dict | None) -> str:
+    if run is None or not run.get("rules_jurisdiction"):
+        return ""
+    try:
+        from outfall.rules import load_rules
+
+        return load_rules(run["rules_jurisdiction"]).name
+    except Exception:  # noqa: BLE001 - a page header is not worth failing the register for
+        return ""
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, dt.datetime):
-        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") if value.tzinfo else str(value)
-    return value
+def _district_sheet(con, year: int, title: str, totals: tuple) -> Sheet:
+    district, parcels, *sums = totals
+
+    def rows(styles: Styles, first_row: int) -> tuple[int, str]:
+        n, body = con.execute(sql("select_register_sheet_xml"), {
+            "year": year, "district": district, "first_row": first_row, "formula_pattern": FORMULA_PATTERN,
+            "plain": styles.plain, "quoted": styles.quoted, "wrap": styles.wrap,
+            "wrap_quoted": styles.wrap_quoted, "money": styles.money,
+            # owner and address are wrapped by length (with room for word breaks); the shared texts' lines
+            # are counted word by word in register_strings
+            "owner_chars": int(line_chars(_OWNER.width) * 0.85),
+            "address_chars": int(line_chars(_ADDRESS.width) * 0.85),
+            "line_points": LINE_POINTS, "max_lines": MAX_LINES}).fetchall()[0]
+        return int(n), body
+
+    label = f"Total, {int(parcels):,} parcel{'s' if parcels != 1 else ''}"
+    return Sheet(title, REGISTER_COLUMNS, xml_rows=rows, row_count=int(parcels), fit_width=True,
+                 totals=(label, None, None, None, *sums, None, None))
 
 
-def _table_sheet(wb, title: str, header: Sequence[str], rows: Sequence[Sequence[Any]],
-                 formats: dict[int, str], widths: dict[int, int]):
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
-
-    ws = wb.create_sheet(title)
-    ws.append(list(header))
-    for cell in ws[1]:
-        cell.font = Font(bold=True)
-    ws.freeze_panes = "A2"
-    for row in rows:
-        ws.append([_plain(v) for v in row])
-    for col, fmt in formats.items():
-        for (cell,) in ws.iter_rows(min_row=2, min_col=col, max_col=col):
-            if isinstance(cell.value, (int, float, Decimal)) and not isinstance(cell.value, bool):
-                cell.number_format = fmt
-    for col, width in widths.items():
-        ws.column_dimensions[get_column_letter(col)].width = width
-    return ws
-
-
-def _add_totals(wb, con, year: int, run: dict | None) -> None:
-    header = ["district", "component", "parcels_charged", "units", "rate_per_unit", "rate_source", "budget_usd",
-              "amount_usd"]
+def _totals_sheet(con, year: int, run: dict | None) -> Sheet:
+    columns = [Column("District", width=28), Column("Component", width=14), Column("Parcels charged", "int", 10),
+               Column("Units", "int", 10), Column("Rate per unit", "rate", 14), Column("Rate from", width=34, wrap=True),
+               Column("Budget", "money", 16), Column("Amount", "money", 16)]
     if run is not None:
-        _, rows = _rows(con, "select_billing_run_totals", {"run_id": run["run_id"]})
+        _, raw = _rows(con, "select_billing_run_totals", {"run_id": run["run_id"]})
     else:  # bills written without a run record: totals only, rates unknown
-        _, raw = _rows(con, "select_billing_totals", {"year": year})
-        rows = [(d, c, p, u, None, None, None, a) for d, c, p, u, a in raw]
-    rows = [tuple(r) for r in rows]
-    total = sum((r[7] for r in rows if r[7] is not None), start=0)
-    body = rows + [("all districts", "all components", None, None, None, None, None, total)]
-    ws = _table_sheet(wb, "totals", header, body, {5: RATE_FORMAT, 7: MONEY_FORMAT, 8: MONEY_FORMAT},
-                      {1: 16, 2: 16, 3: 15, 4: 10, 5: 14, 6: 14, 7: 16, 8: 16})
-    ws.append([])
-    facts = [("billing year", year)]
-    if run is not None:
-        facts += [
-            ("billing run", run["run_id"]), ("run at", _plain(run["run_at"])),
-            ("rates from", run["rate_source"]), ("parcels billed", run["parcels_billed"]),
-            ("total USD", run["total_usd"]), ("register sha256 (sewer_register CSV)", run["register_sha256"]),
-            ("inputs sha256", run["inputs_sha256"]), ("parcels sha256", run["parcels_sha256"]),
-            ("sewer_rates sha256", run["rates_sha256"]), ("sewer_budget sha256", run["budget_sha256"]),
-            ("rules", f"{run['rules_jurisdiction']} {run['rules_version']} (sha256 {run['rules_sha256']})"),
-            ("previous run", run["previous_run_id"]), ("previous run hash", run["previous_run_hash"]),
-            ("run hash", run["run_hash"]), ("rule", run["rule"]),
-        ]
-    for key, value in facts:
-        ws.append([key, _plain(value)])
-        if key == "total USD":
-            ws.cell(row=ws.max_row, column=2).number_format = MONEY_FORMAT
+        _, plain = _rows(con, "select_billing_totals", {"year": year})
+        raw = [(d, c, p, u, None, None, None, a) for d, c, p, u, a in plain]
+    rows = [(district_label(d), component_label(c), p, u, rate, rate_source_label(src), budget, amount)
+            for d, c, p, u, rate, src, budget, amount in raw]
+    total = sum((r[7] for r in raw if r[7] is not None), start=Decimal("0"))
+    return Sheet("Totals", columns, rows, totals=("All districts", None, None, None, None, None, None, total))
 
 
-def _add_summary(wb, con, year: int) -> None:
-    names, rows = _rows(con, "select_billing_summary_of_year", {"year": year})
-    sums = [None, None] + [sum((r[i] for r in rows), start=0) for i in range(2, len(names))]
-    body = [tuple(r) for r in rows] + ([("all districts", "all classes", *sums[2:])] if rows else [])
-    _table_sheet(wb, "summary", names, body, {i: MONEY_FORMAT for i in range(8, 13)},
-                 {1: 16, 2: 22, **{i: 13 for i in range(3, 13)}})
+def _summary_sheet(con, year: int) -> Sheet:
+    _, raw = _rows(con, "select_billing_summary_of_year", {"year": year})
+    columns = [Column("District", width=28), Column("Property class", width=20), Column("Parcels", "int", 9),
+               Column("Bond units", "int", 9), Column("O&M units", "int", 9), Column("Street lateral units", "int", 9),
+               Column("House lateral units", "int", 9), Column("Bond", "money", 15), Column("O&M", "money", 15),
+               Column("Street lateral", "money", 15), Column("House lateral", "money", 15),
+               Column("Total", "money", 16)]
+    rows = [(district_label(r[0]), class_label(r[1]), *r[2:]) for r in raw]
+    sums = [sum((r[i] for r in raw if r[i] is not None), start=0) for i in range(2, 12)]
+    return Sheet("Summary", columns, rows, totals=("All districts", "All classes", *sums) if raw else None)
 
 
-def _add_changes(wb, con, run: dict | None) -> None:
-    header = ["compared_to", "compared_with", "change", "parcels", "total_change"]
-    rows = []
+def _changes_sheet(con, run: dict | None) -> Sheet:
+    columns = [Column("Compared with", width=34), Column("Change", width=34), Column("Parcels", "int", 10),
+               Column("Change in total billed", "money", 18)]
+    rows: list[tuple] = []
     if run is not None:
         _, raw = _rows(con, "select_bill_change_counts", {"run_id": run["run_id"]})
         for compared_to, run_id, year, change, parcels, moved in raw:
-            against = f"run {run_id}" if compared_to == "previous_run" else f"year {year}"
-            rows.append((compared_to, against, change, parcels, moved))
-    _table_sheet(wb, "changes", header, rows, {5: MONEY_FORMAT}, {1: 15, 2: 15, 3: 16, 4: 10, 5: 16})
+            against = (f"The year's previous billing run (run {run_id})" if compared_to == "previous_run"
+                       else f"The {year} register")
+            rows.append((against, CHANGE_LABELS.get(change, change), parcels, moved))
+        if not rows:
+            compared = run.get("previous_run_id") is not None or run.get("compared_year") is not None
+            rows.append(("", "No parcel's bill changed" if compared
+                         else "First register: no earlier run or year to compare with", None, None))
+    else:
+        rows.append(("", "No billing run is recorded for these bills", None, None))
+    return Sheet("Changes", columns, rows)
 
 
-def _district_template(wb, title: str) -> None:
-    """A district sheet with its header and one probe row of money cells (whose
-    style the streamed rows reuse); the rows themselves are streamed in later."""
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
-
-    ws = wb.create_sheet(title)
-    ws.append([name for name, _, _ in SHEET_COLUMNS])
-    for cell in ws[1]:
-        cell.font = Font(bold=True)
-    ws.freeze_panes = "A2"
-    for i, (_, kind, width) in enumerate(SHEET_COLUMNS, start=1):
-        ws.column_dimensions[get_column_letter(i)].width = width
-        if kind == "money":
-            ws.cell(row=2, column=i, value=0).number_format = MONEY_FORMAT
-
-
-_PROBE_ROW = re.compile(rb'<row r="2"[^>]*>.*?</row>', re.S)
-_STYLE = re.compile(rb' s="(\d+)"')
-_DIMENSION = re.compile(rb'<dimension ref="[^"]*"\s*/>')
-
-
-def _fill_district_sheet(xml: bytes, con, year: int, district: str) -> bytes:
-    """Put the district's bills (built as SpreadsheetML by DuckDB, with the
-    registered relation register_strings) where the template's probe row is,
-    in the probe's money style."""
-    from openpyxl.utils import get_column_letter
-
-    probe = _PROBE_ROW.search(xml)
-    style = _STYLE.search(probe.group(0)).group(1).decode() if probe else "0"
-    rows, body = con.execute(sql("select_register_sheet_xml"),
-                             {"year": year, "district": district, "money_style": style}).fetchall()[0]
-    last = f"{get_column_letter(len(SHEET_COLUMNS))}{int(rows) + 1}".encode()
-    head = xml[:probe.start()] if probe else xml[:xml.index(b"</sheetData>")]
-    tail = xml[probe.end():] if probe else xml[xml.index(b"</sheetData>"):]
-    head = _DIMENSION.sub(b'<dimension ref="A1:' + last + b'"/>', head, count=1)
-    return b"".join((head, body.encode("utf-8"), tail))
-
-
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
-_SST_PART = "xl/sharedStrings.xml"
-_SST_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
-_SST_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
-_SST_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-
-
-def _si(text: str) -> str:
-    text = _XML_ILLEGAL.sub("", text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    space = ' xml:space="preserve"' if text != text.strip() else ""
-    return f"<si><t{space}>{text}</t></si>"
-
-
-def _shared_strings(existing: bytes | None, strings: list[str]) -> tuple[int, bytes]:
-    """(index of the first added string, the shared-strings part with them appended)."""
-    added = "".join(_si(t) for t in strings).encode("utf-8")
-    if existing is None:
-        n = len(strings)
-        return 0, (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{_SST_NS}" '
-                   f'count="{n}" uniqueCount="{n}">').encode() + added + b"</sst>"
-    base = len(re.findall(rb"<si[ >]", existing))
-    total = str(base + len(strings)).encode()
-    head, _, _ = existing.rpartition(b"</sst>")
-    head = re.sub(rb'\s(?:count|uniqueCount)="\d+"', b"", head, count=2)
-    head = head.replace(b"<sst ", b'<sst count="' + total + b'" uniqueCount="' + total + b'" ', 1)
-    return base, head + added + b"</sst>"
-
-
-def _sheet_parts(package: zipfile.ZipFile) -> dict[str, str]:
-    """Sheet title -> its part name in the package (via workbook.xml and its rels)."""
-    workbook = package.read("xl/workbook.xml").decode("utf-8")
-    rels = package.read("xl/_rels/workbook.xml.rels").decode("utf-8")
-    targets = {}
-    for rel in re.finditer(r"<Relationship\b[^>]*>", rels):
-        tag = rel.group(0)
-        rid, target = re.search(r'Id="([^"]+)"', tag), re.search(r'Target="([^"]+)"', tag)
-        if rid and target:
-            t = target.group(1)
-            targets[rid.group(1)] = t.lstrip("/") if t.startswith("/") else f"xl/{t}"
-    parts = {}
-    for sheet in re.finditer(r"<sheet\b[^>]*>", workbook):
-        tag = sheet.group(0)
-        name = re.search(r'name="([^"]+)"', tag)
-        rid = re.search(r'r:id="([^"]+)"', tag) or re.search(r'\bid="([^"]+)"', tag)
-        if name and rid and rid.group(1) in targets:
-            title = name.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-            parts[title] = targets[rid.group(1)]
-    return parts
-
-
-_CORE_DATES = re.compile(rb"(<dcterms:(created|modified)[^>]*>)([^<]*)(</dcterms:\2>)")
+def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
+    columns = [Column("About this register", width=38, wrap=True), Column("Details", "auto", width=80, wrap=True)]
+    facts: list[tuple[str, Any]] = []
+    if town:
+        facts.append(("Town", town))
+    facts.append(("Billing year", year))
+    if run is not None:
+        facts += [
+            ("Billing run", run["run_id"]),
+            ("Run at (local time)", run["run_at"]),
+            ("Rates from", rate_source_label(run["rate_source"])),
+            ("Parcels billed", run["parcels_billed"]),
+            ("Total billed", run["total_usd"]),
+            ("Law", run["rule"]),
+            (f"sha256 of sewer_register_{year}.csv (the file as written, byte-order mark included)",
+             run["register_sha256"]),
+            ("sha256 of the inputs (parcels, sewer rates, sewer budget, rules)", run["inputs_sha256"]),
+            ("sha256 of the parcels", run["parcels_sha256"]),
+            ("sha256 of the sewer rates", run["rates_sha256"]),
+            ("sha256 of the sewer budget", run["budget_sha256"]),
+            ("Rules", f"{run['rules_jurisdiction']} version {run['rules_version']} (sha256 {run['rules_sha256']})"),
+            ("Previous run of this billing year",
+             run["previous_run_id"] if run["previous_run_id"] is not None else "none"),
+            ("Hash of the run before this one (any year)", run["previous_run_hash"]),
+            ("This run's hash (it covers this record and the hash before it)", run["run_hash"]),
+        ]
+    else:
+        facts.append(("Billing run", "none recorded for these bills"))
+    return Sheet("About", columns, facts, autofilter=False)
 
 
 def register_xlsx_bytes(con: duckdb.DuckDBPyConnection, year: int, run: dict | None = None) -> bytes:
     """One billing year's register as an XLSX workbook (see the module docstring)."""
-    import openpyxl
+    taken = {"totals", "summary", "changes", "about"}
+    districts = con.execute(sql("select_register_districts"), {"year": year}).fetchall()
+    town = _town(run)
+    sheets = [_district_sheet(con, year, sheet_title(district_label(d[0]), taken), tuple(d)) for d in districts]
+    sheets += [_totals_sheet(con, year, run), _summary_sheet(con, year), _changes_sheet(con, run),
+               _about_sheet(year, run, town)]
 
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    taken = {"totals", "summary", "changes"}
-    districts = [r[0] for r in con.execute(sql("select_register_districts"), {"year": year}).fetchall()]
-    titles = {}
-    for district in districts:
-        title = _sheet_title(district, taken)
-        titles[title] = district
-        _district_template(wb, title)
-    _add_totals(wb, con, year, run)
-    _add_summary(wb, con, year)
-    _add_changes(wb, con, run)
+    found = con.execute(sql("select_register_strings"), {"year": year}).fetchall()
+
+    def shared_strings(base: int):
+        texts = [class_label(s) if kind == "class" else s for kind, s in found]
+        kinds = [k for k, _ in found]
+        # lines each text takes in its column: class in Property class; other texts in
+        # How the units were counted (lines_n) and in Law (lines_o)
+        lines_n = [text_lines(t, line_chars((_CLASS if k == "class" else _EXPLANATION).width))
+                   for k, t in zip(kinds, texts)]
+        lines_o = [text_lines(t, line_chars(_LAW.width)) for t in texts]
+        frame = pd.DataFrame({"kind": kinds, "s": [s for _, s in found], "i": range(base, base + len(found)),
+                              "q": [formula_like(t) for t in texts], "lines_n": lines_n, "lines_o": lines_o},
+                             columns=["kind", "s", "i", "q", "lines_n", "lines_o"]).astype(
+            {"kind": object, "s": object, "i": "int64", "q": bool, "lines_n": "int64", "lines_o": "int64"})
+        con.register("register_strings", frame)
+        return texts, lambda: con.unregister("register_strings")
+
     stamp = run["run_at"] if run is not None and run.get("run_at") else None
-    stamp = stamp.astimezone(dt.timezone.utc).replace(tzinfo=None, microsecond=0) if stamp else EPOCH
-    wb.properties.created = stamp
-    wb.properties.creator = "Outfall"
-    wb.properties.title = f"Sewer register {year}"
-    template = io.BytesIO()
-    wb.save(template)
-
-    iso = stamp.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
-    strings = [r[0] for r in con.execute(sql("select_register_strings"), {"year": year}).fetchall()]
-    out = io.BytesIO()
-    with zipfile.ZipFile(template) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        parts = {part: titles[title] for title, part in _sheet_parts(src).items() if title in titles}
-        names = src.namelist()
-        had_sst = _SST_PART in names
-        base, sst = _shared_strings(src.read(_SST_PART) if had_sst else None, strings)
-
-        def put(name: str, data: bytes, level: int = 6) -> None:
-            entry = zipfile.ZipInfo(name, date_time=FIXED_ZIP_TIME)
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            entry.external_attr = 0o644 << 16
-            dst.writestr(entry, data, compresslevel=level)
-
-        con.register("register_strings", pd.DataFrame({"s": strings, "i": range(base, base + len(strings))},
-                                                      columns=["s", "i"]).astype({"s": object, "i": "int64"}))
-        try:
-            for name in names:
-                data = src.read(name)
-                if name in parts:
-                    put(name, _fill_district_sheet(data, con, year, parts[name]), level=1)
-                    continue
-                if name == _SST_PART:
-                    data = sst
-                elif name == "docProps/core.xml":
-                    data = _CORE_DATES.sub(lambda m: m.group(1) + iso + m.group(4), data)
-                elif name == "[Content_Types].xml" and not had_sst:
-                    data = data.replace(b"</Types>", f'<Override PartName="/{_SST_PART}" ContentType="{_SST_TYPE}"/>'
-                                                     f"</Types>".encode())
-                elif name == "xl/_rels/workbook.xml.rels" and not had_sst:
-                    data = data.replace(b"</Relationships>", f'<Relationship Type="{_SST_REL}" '
-                                                             f'Target="sharedStrings.xml" Id="rIdOutfallStrings"/>'
-                                                             f"</Relationships>".encode())
-                put(name, data)
-            if not had_sst:
-                put(_SST_PART, sst)
-        finally:
-            con.unregister("register_strings")
-    return out.getvalue()
+    return xlsx_bytes(sheets, title=f"Sewer register {year}", town=town, stamp=stamp, shared_strings=shared_strings)

@@ -13,7 +13,6 @@ import contextlib
 import datetime as dt
 import fcntl
 import os
-import shutil
 import sys
 import time
 import warnings
@@ -238,11 +237,22 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
     return "\n".join(lines)
 
 
+def _check_rules() -> None:
+    """Every rules file, before any asset starts: a bad one is a one-line exit 2."""
+    from outfall.rules import RulesError, load_all
+
+    try:
+        load_all(os.environ.get("OUTFALL_RULES_DIR") or None)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def cmd_run(args) -> int:
     data_dir = _check_data_dir(args.data)
     warehouse = _check_warehouse(args.warehouse)
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
+    _check_rules()
     with warehouse_lock(warehouse):
         outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards)
     return _report(outcome, warehouse, quiet=args.quiet)
@@ -268,6 +278,7 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False) -> int:
 def cmd_demo(args) -> int:
     from outfall.demo.generate import generate
 
+    _check_rules()
     out = Path(args.out).resolve()
     data_dir = out / "data"
     warehouse = out / "outfall.duckdb"
@@ -284,6 +295,8 @@ def cmd_demo(args) -> int:
     code = _report(outcome, warehouse)
     if code:
         return code
+    from outfall.exports import export_all
+
     written = export_all(warehouse, out / "exports")
     print(f"outfall demo: as of {DEMO_AS_OF}; {written} tables exported to {out / 'exports'}")
     from outfall.outputs import output_paths
@@ -294,58 +307,6 @@ def cmd_demo(args) -> int:
     return 0
 
 
-EXPORT_SKIP_PREFIXES = ("_",)
-XLSX_MAX_ROWS = 100_000  # larger tables go to CSV only (the billing register has its own workbook)
-
-
-def input_tables() -> set[str]:
-    from outfall.ingest.registry import all_datasets
-
-    return set(all_datasets()) | {"ingested_files"}
-
-
-def export_all(warehouse: Path, out: Path) -> int:
-    """Every output table as CSV and as one XLSX workbook; dashboards and letters copied."""
-    import duckdb
-    import pandas as pd
-
-    from outfall.outputs import last_run_dashboards, output_paths
-
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "csv").mkdir(exist_ok=True)
-    con = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        con.execute("SET TimeZone = 'America/New_York'").fetchall()
-        tables = [r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' "
-            "ORDER BY table_name").fetchall()]
-        inputs = input_tables()
-        tables = [t for t in tables if t not in inputs and not t.endswith("_history")
-                  and not t.startswith(EXPORT_SKIP_PREFIXES)]
-        written = 0
-        with pd.ExcelWriter(out / "outfall_tables.xlsx", engine="openpyxl") as xlsx:
-            for table in tables:
-                frame = con.execute(f'SELECT * FROM "{table}"').df()
-                frame.to_csv(out / "csv" / f"{table}.csv", index=False)
-                if len(frame) <= XLSX_MAX_ROWS:
-                    sheet = frame.copy()
-                    for col in sheet.columns:
-                        if isinstance(sheet[col].dtype, pd.DatetimeTZDtype):
-                            sheet[col] = sheet[col].dt.tz_localize(None)
-                    sheet.to_excel(xlsx, sheet_name=table[:31], index=False)
-                written += 1
-        from outfall.billing_export import export_register
-
-        export_register(con, out / "billing")
-        # The pages (letters/sewer and letters/stormwater inside), from where the last run wrote them.
-        pages = last_run_dashboards(con) or output_paths(str(warehouse)).dashboards
-    finally:
-        con.close()
-    if pages is not None and pages.is_dir() and pages.resolve() != (out / "dashboards").resolve():
-        shutil.copytree(pages, out / "dashboards", dirs_exist_ok=True)
-    return written
-
-
 def cmd_export(args) -> int:
     warehouse = _check_warehouse(args.warehouse, must_exist=True)
     out = Path(args.out)
@@ -353,6 +314,8 @@ def cmd_export(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create {out}: {exc.strerror}") from None
+    from outfall.exports import export_all
+
     written = export_all(warehouse, out)
     print(f"outfall export: {written} tables written to {out}")
     return 0

@@ -329,25 +329,31 @@ def test_exports(con, tmp_path):
             ElementTree.fromstring(package.read(name))
         assert "xl/sharedStrings.xml" in package.namelist()
     wb = openpyxl.load_workbook(out / "sewer_register_2026.xlsx")
-    assert wb.sheetnames == ["consolidated", "district_1", "totals", "summary", "changes"]
-    ws = wb["consolidated"]
+    assert wb.sheetnames == ["Consolidated Sewer District", "Sewer District #1", "Totals", "Summary", "Changes",
+                             "About"]
+    ws = wb["Consolidated Sewer District"]
     assert ws.freeze_panes == "A2"
     header = [c.value for c in ws[1]]
-    assert header[:3] == ["parcel_id", "property_class", "units_bond"] and "total_usd" in header
-    rows = {r[0]: r for r in ws.iter_rows(min_row=2, values_only=True)}
+    assert header[:4] == ["Parcel", "Owner", "Mailing address", "Property class"] and header[-1] == "Law"
     n_cons = sum(1 for p, _ in CASES if p[1] == "consolidated") + 1
+    rows = {r[0]: r for r in ws.iter_rows(min_row=2, max_row=n_cons + 1, values_only=True)}
     assert len(rows) == n_cons
-    assert rows["A&B <1>"][header.index("total_usd")] == pytest.approx(330.01)
-    assert "O&M" in rows["SF-76"][header.index("explanation")]
-    assert rows["R-51"][header.index("amount_om")] == pytest.approx(250.03)
-    assert rows["R-51"][header.index("explanation")].startswith("restaurant, 51 seats")
-    money = ws.cell(row=2, column=header.index("total_usd") + 1)
-    assert money.number_format == "#,##0.00"
-    assert wb["district_1"].max_row == len(CASES) + 1 - n_cons + 1
-    totals = [r for r in wb["totals"].iter_rows(min_row=2, values_only=True)]
-    assert ("district_1", "house_lateral") in {(r[0], r[1]) for r in totals}
-    assert any(r[0] == "rates from" and r[1] == "sewer_rates" for r in totals)
-    assert any(r[0] == "register sha256 (sewer_register CSV)" and r[1] == result.register_sha256 for r in totals)
+    assert rows["A&B <1>"][header.index("Total")] == pytest.approx(330.01)
+    assert "O&M" in rows["SF-76"][header.index("How the units were counted")]
+    assert rows["R-51"][header.index("O&M")] == pytest.approx(250.03)
+    assert rows["R-51"][header.index("How the units were counted")].startswith("restaurant, 51 seats")
+    assert rows["R-51"][header.index("Property class")] == "Restaurant"
+    money = ws.cell(row=2, column=header.index("Total") + 1)
+    assert money.number_format == '"$"#,##0.00'
+    assert ws.cell(row=n_cons + 2, column=1).value == f"Total, {n_cons} parcels"      # the totals row
+    assert wb["Sewer District #1"].max_row == len(CASES) + 1 - n_cons + 1 + 1
+    totals = [r for r in wb["Totals"].iter_rows(min_row=2, values_only=True)]
+    assert ("Sewer District #1", "House lateral") in {(r[0], r[1]) for r in totals}
+    assert totals[-1][0] == "All districts" and totals[-1][-1] == pytest.approx(float(result.total_usd))
+    about = {r[0]: r[1] for r in wb["About"].iter_rows(min_row=2, values_only=True)}
+    assert about["Rates from"] == "adopted rate (sewer rates)"
+    assert about["sha256 of sewer_register_2026.csv (the file as written, byte-order mark included)"] \
+        == result.register_sha256
 
 
 def test_export_on_a_read_only_connection(con, tmp_path):

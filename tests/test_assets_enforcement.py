@@ -9,6 +9,7 @@ correct vs 31, a 5-day slug report across a weekend."""
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -21,6 +22,7 @@ from dagster_duckdb import DuckDBResource
 from assets.sewer_administrator import enforcement as enf
 from assets.ingest import ingest_asset
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES
+from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure, ensure_schema
 from tests.conftest import small_town, write
@@ -86,12 +88,13 @@ def insert_lab(con, rows):
         [(s, u, d, d, t, p, r, nd, lab) for s, u, d, t, p, r, nd, lab in rows])
 
 
-def run(tmp_path: Path, data: Path | None = None, assets=None, as_of: str = AS_OF):
+def run(tmp_path: Path, data: Path | None = None, assets=None, as_of: str = AS_OF, rules_dir: str = ""):
     data = data or (tmp_path / "data")
     data.mkdir(parents=True, exist_ok=True)
     result = materialize(assets or ALL, resources={
         "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
-        "settings": OutfallSettings(data_dir=str(data), as_of=as_of, dashboards_dir=str(tmp_path / "dash")),
+        "settings": OutfallSettings(data_dir=str(data), as_of=as_of, dashboards_dir=str(tmp_path / "dash"),
+                                    rules_dir=rules_dir),
     })
     assert result.success
     return result
@@ -363,7 +366,23 @@ def test_obligations_deadlines(tmp_path):
 # ------------------------------------------------------------------ surcharges
 
 
-def test_surcharges_pounds_and_samples(tmp_path):
+# No Town Board has adopted a surcharge rate (issue 12 item 6): these are a test's own.
+TEST_RATES = """  rates:
+    - {parameter: BOD, usd_per_lb: 0.35, adopted_by: "Test Resolution 1", citation: "test", effective_from: 2026-01-01}
+    - {parameter: TSS, usd_per_lb: 0.30, adopted_by: "Test Resolution 1", citation: "test", effective_from: 2026-01-01}
+"""
+
+
+def rules_with_rates(tmp_path: Path, rates: str = TEST_RATES) -> str:
+    folder = tmp_path / "rules"
+    shutil.copytree(RULES_DIR, folder)
+    text = (folder / "woodbury.yaml").read_text()
+    assert text.count("  rates: []\n") == 1
+    (folder / "woodbury.yaml").write_text(text.replace("  rates: []\n", rates))
+    return str(folder)
+
+
+def surcharge_fixture(tmp_path: Path) -> None:
     con = open_warehouse(tmp_path / "w.duckdb")
     insert_users(con, [("METER", "Metered Dairy", None, "P-M", None, 99999.0),
                        ("PERMIT", "Permit Bakery", None, "P-P", None, 14400.0),
@@ -386,7 +405,11 @@ def test_surcharges_pounds_and_samples(tmp_path):
     con.executemany("INSERT INTO flow (user_id, constituent, ts, value, unit) VALUES (?, 'flow', ?, ?, 'gpm')",
                     readings)
     con.close()
-    run(tmp_path, assets=[enf.surcharges])
+
+
+def test_surcharges_pounds_and_samples(tmp_path):
+    surcharge_fixture(tmp_path)
+    run(tmp_path, assets=[enf.surcharges], rules_dir=rules_with_rates(tmp_path))
     got = {(r[0], r[1]): r[2:] for r in rows(
         tmp_path, "SELECT user_id, parameter, period_start, samples, concentration_mgl, flow_source, flow_mg, "
                   "pounds, amount_usd, period_closed FROM surcharges")}
@@ -402,6 +425,30 @@ def test_surcharges_pounds_and_samples(tmp_path):
     used = rows(tmp_path, "SELECT sample_id FROM surcharge_samples WHERE user_id = 'METER' AND parameter = 'BOD' "
                           "ORDER BY sample_id")
     assert used == [("M-1",), ("M-2",)]
+    texts = rows(tmp_path, "SELECT DISTINCT rule FROM surcharges")
+    assert len(texts) == 1 and "rate per pound adopted by Test Resolution 1" in texts[0][0]
+
+
+def test_surcharges_without_an_adopted_rate_report_pounds_and_no_amount(tmp_path):
+    # The shipped rules adopt no rate: the pounds are still computed, the amount is not invented.
+    surcharge_fixture(tmp_path)
+    run(tmp_path, assets=[enf.surcharges])
+    got = {(r[0], r[1]): r[2:] for r in rows(
+        tmp_path, "SELECT user_id, parameter, pounds, rate_usd_per_lb, amount_usd, rule FROM surcharges")}
+    pounds, rate, amount, rule = got[("METER", "BOD")]
+    assert pounds == pytest.approx(5404.32) and rate is None and amount is None
+    assert "no rate per pound adopted by the Town Board" in rule
+    assert all(r[2] is None for r in got.values())
+
+
+def test_surcharge_rate_adopted_from_a_date_prices_only_months_from_then(tmp_path):
+    surcharge_fixture(tmp_path)
+    later = TEST_RATES.replace("effective_from: 2026-01-01", "effective_from: 2026-07-01")
+    run(tmp_path, assets=[enf.surcharges], rules_dir=rules_with_rates(tmp_path, later), as_of="2026-07-31")
+    got = {(r[0], r[1], r[2]): r[3:] for r in rows(
+        tmp_path, "SELECT user_id, parameter, period_start, pounds, amount_usd FROM surcharges")}
+    assert got[("METER", "BOD", D(2026, 6, 1))][1] is None           # June: before the rate took effect
+    assert got[("METER", "BOD", D(2026, 7, 1))][1] is not None       # July: priced
 
 
 # ------------------------------------------------------------ grease traps

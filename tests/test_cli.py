@@ -142,16 +142,19 @@ def test_second_run_on_a_warehouse_in_use_fails_at_once(tmp_path):
 def test_a_failing_asset_exits_1_and_names_it(tmp_path):
     rules = tmp_path / "rules"
     shutil.copytree(REPO / "rules", rules)
-    text = (rules / "woodbury.yaml").read_text().replace("method: tiers", "method: guess")
-    (rules / "woodbury.yaml").write_text(text)
+    # A file the loader accepts (a bad file stops the run with exit 2 before any asset: test_rules_cli.py)
+    # but whose reading no asset implements.
+    text = (rules / "woodbury.yaml").read_text()
+    assert "value: composite_else_mean_of_grabs" in text
+    (rules / "woodbury.yaml").write_text(text.replace("value: composite_else_mean_of_grabs", "value: median_of_grabs"))
     data = small_town(tmp_path / "data")
     env = dict(os.environ, OUTFALL_RULES_DIR=str(rules))
     result = subprocess.run([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse",
                              str(tmp_path / "w.duckdb")], capture_output=True, text=True, env=env, cwd=REPO,
                             timeout=300)
     assert result.returncode == 1
-    assert "asset parcels failed" in result.stderr
-    assert "method 'guess' is not one of" in result.stderr
+    assert "asset discharge_violations failed" in result.stderr
+    assert "implements only 'composite_else_mean_of_grabs'" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -250,7 +250,8 @@ def test_surcharge_pounds_and_amount():
     # 1.5 MG x 8.34 x (340 - 240) = 1251 lb; x $0.35 = $437.85
     pounds = law.surcharge_pounds(1.5, 340, 240, lbs)
     assert pounds == pytest.approx(1251.0)
-    assert law.surcharge_amount(pounds, sc["rate_usd_per_lb"]["BOD"]) == Decimal("437.85")
+    assert sc["rate_usd_per_lb"] == {}                                       # no Town Board rate adopted
+    assert law.surcharge_amount(pounds, "0.35") == Decimal("437.85")         # a test rate
     assert law.surcharge_pounds(1.5, 200, 240, lbs) == 0.0                  # negatives count as zero
     assert law.surcharge_amount(0.0, 0.35) == Decimal("0.00")
     assert law.surcharge_pounds(None, 340, 240, lbs) is None

@@ -1,26 +1,20 @@
 """The clerk's billing page (billing.html), built by ``dashboards.billing``."""
 
-import time
-
 import duckdb as duckdb_module
 import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
-from assets.pages import Reader, _now_local, _page_result, _rules, _write_page, dashboards_dir, town_name
+from assets.pages import Reader, _now_local, _rules, town_name, write_page
 from outfall.resources import OutfallSettings
-from outfall.warehouse import configure
 
 from dashboards import query
-from dashboards.output import ensure_plotly_js
 from dashboards.billing import BillingData, build_billing_page
-
 
 # --------------------------------------------------------------------------- billing
 
 TOP_BILLS = 15
-
 
 def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> BillingData:
     r = Reader(con)
@@ -60,10 +54,8 @@ def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSe
     data.present = r.present
     return data
 
-
 def _ids(frame: pd.DataFrame | None) -> list[str]:
     return [] if frame is None or frame.empty else [str(p) for p in frame["parcel_id"].dropna()]
-
 
 @asset(
     group_name=GROUP_DASHBOARDS,
@@ -75,14 +67,6 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
 )
 def billing_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
                       settings: OutfallSettings) -> MaterializeResult:
-    started = time.perf_counter()
-    folder = dashboards_dir(duckdb, settings)
-    with duckdb.get_connection() as con:
-        configure(con)
-        data = read_billing_data(con, settings)
-    html_text, meta = build_billing_page(data)
-    ensure_plotly_js(folder)
-    path = _write_page(folder, "billing.html", html_text)
-    return _page_result(context, path, meta, time.perf_counter() - started)
-
+    return write_page(context, duckdb, settings, "billing.html",
+                      lambda con, folder: read_billing_data(con, settings), build_billing_page)
 

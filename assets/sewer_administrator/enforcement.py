@@ -646,10 +646,13 @@ def _part2_limit(rules: Rules, parameter: str, day: dt.date) -> float | None:
     return min(lim.value for lim in found) if found else None
 
 
+NO_RATE_ADOPTED = ("no rate per pound adopted by the Town Board (ch. 253 Part 2 leaves it to the Board): "
+                   "pounds reported, no amount charged")
+
+
 def build_surcharges(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> tuple[list[dict], list[dict]]:
     sc = rules.section("surcharge")
     parameters = [str(p) for p in sc["parameters"]]
-    rates = {str(k): v for k, v in (sc.get("rate_usd_per_lb") or {}).items()}
     lbs = float(sc["lbs_per_mg_per_mgl"])
     nd = rules.section("nondetect_averaging")
     nd_by = {str(k).lower(): str(v) for k, v in (nd.get("by_parameter") or {}).items()}
@@ -665,8 +668,10 @@ def build_surcharges(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.dat
     for (user_id, month, parameter), results in sorted(groups.items()):
         period_start, period_end = law.month_bounds(month)
         limit = _part2_limit(rules, parameter, period_start)
-        if limit is None or parameter not in rates:
+        if limit is None:
             continue
+        # The Town Board's rate in effect in the month; none adopted: pounds without an amount.
+        adopted = rules.surcharge.rate(parameter, period_start)
         policy = nd_by.get(parameter.lower(), str(nd["default"]))
         conc, used = law.month_concentration(
             [(r["sample_type"], r["value"], bool(r["nondetect"])) for r in results], policy)
@@ -692,9 +697,10 @@ def build_surcharges(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.dat
             "concentration_mgl": conc, "limit_mgl": limit,
             "excess_mgl": None if conc is None else max(0.0, conc - limit),
             "flow_mg": flow_mg, "flow_source": source, "flow_readings": readings, "flow_mean_gpm": mean_gpm,
-            "pounds": pounds, "rate_usd_per_lb": Decimal(str(rates[parameter])),
-            "amount_usd": law.surcharge_amount(pounds, rates[parameter]),
-            "period_closed": period_end < as_of, "rule": rule})
+            "pounds": pounds, "rate_usd_per_lb": adopted.usd_per_lb if adopted else None,
+            "amount_usd": law.surcharge_amount(pounds, adopted.usd_per_lb) if adopted else None,
+            "period_closed": period_end < as_of,
+            "rule": f"{rule}; rate per pound adopted by {adopted.adopted_by}" if adopted else f"{rule}; {NO_RATE_ADOPTED}"})
         for r in used_rows:
             value_used = r["value"]
             if r["nondetect"] and r["value"] is not None:

@@ -1,19 +1,16 @@
 """The sewer administrator's page (sewer.html), built by ``dashboards.sewer``."""
 
-import time
-
 import duckdb as duckdb_module
 import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
-from assets.pages import Reader, _now_local, _page_result, _rules, _write_page, dashboards_dir, town_name
+from assets.pages import Reader, _now_local, _rules, town_name, write_page
 from outfall.resources import OutfallSettings
-from outfall.warehouse import LOCAL_TZ, configure
+from outfall.warehouse import LOCAL_TZ
 
 from dashboards import query
-from dashboards.output import ensure_plotly_js
 from dashboards.sewer import (
     SewerData, build_sewer_page, choose_bucket_hours, compress_steps, default_limits, label_results,
 )
@@ -22,9 +19,7 @@ MAX_FLOW_POINTS = 1500  # per meter series: means of the finest bucket that keep
 SLUG_CONTEXT_HOURS = 1  # every reading from an hour before each slug to an hour after it ...
 MAX_SLUG_READINGS = 20_000  # ... unless a series has more than this: then the readings inside the slugs only
 
-
 # --------------------------------------------------------------------------- sewer
-
 
 def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> SewerData:
     r = Reader(con)
@@ -64,7 +59,6 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     data.present = r.present
     return data
 
-
 def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame | None:
     """Each meter series as means of the finest bucket (1, 2, 3, 4, 6 ... hours) that keeps it
     under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light)."""
@@ -97,7 +91,6 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
         return pd.DataFrame(columns=["user_id", "constituent", "ts", "value", "unit", "kind", "bucket_hours"])
     return pd.concat(frames, ignore_index=True)
 
-
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
@@ -110,14 +103,6 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
 )
 def sewer_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
                     settings: OutfallSettings) -> MaterializeResult:
-    started = time.perf_counter()
-    folder = dashboards_dir(duckdb, settings)
-    with duckdb.get_connection() as con:
-        configure(con)
-        data = read_sewer_data(con, settings)
-    html_text, meta = build_sewer_page(data)
-    ensure_plotly_js(folder)
-    path = _write_page(folder, "sewer.html", html_text)
-    return _page_result(context, path, meta, time.perf_counter() - started)
-
+    return write_page(context, duckdb, settings, "sewer.html",
+                      lambda con, folder: read_sewer_data(con, settings), build_sewer_page)
 

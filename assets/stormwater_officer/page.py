@@ -1,7 +1,6 @@
 """The stormwater officer's page (stormwater.html), built by ``dashboards.stormwater``."""
 
 import os
-import time
 from pathlib import Path
 
 import duckdb as duckdb_module
@@ -9,21 +8,16 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, letters_dir
-from assets.pages import Reader, _now_local, _page_result, _rules, _write_page, dashboards_dir, town_name
+from assets.pages import Reader, _now_local, _rules, town_name, write_page
 from outfall.resources import OutfallSettings
-from outfall.warehouse import configure
 
-from dashboards.output import ensure_plotly_js
 from dashboards.stormwater import StormRule, StormwaterData, build_stormwater_page
 
-
 # --------------------------------------------------------------------------- stormwater
-
 
 def letters_folder(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
     """Where the stormwater notices' letters are written: the one rule of assets/common.py."""
     return letters_dir(duckdb, settings, "stormwater")
-
 
 def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings,
                          folder: Path, letters: Path | None) -> StormwaterData:
@@ -55,7 +49,6 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     data.present = r.present
     return data
 
-
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
@@ -67,14 +60,7 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
 )
 def stormwater_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
                          settings: OutfallSettings) -> MaterializeResult:
-    started = time.perf_counter()
-    folder = dashboards_dir(duckdb, settings)
-    with duckdb.get_connection() as con:
-        configure(con)
-        data = read_stormwater_data(con, settings, folder, letters_folder(duckdb, settings))
-    html_text, meta = build_stormwater_page(data)
-    ensure_plotly_js(folder)
-    path = _write_page(folder, "stormwater.html", html_text)
-    return _page_result(context, path, meta, time.perf_counter() - started)
-
+    return write_page(context, duckdb, settings, "stormwater.html",
+                      lambda con, folder: read_stormwater_data(con, settings, folder, letters_folder(duckdb, settings)),
+                      build_stormwater_page)
 

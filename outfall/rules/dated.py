@@ -1,0 +1,228 @@
+"""Dated entries and the two kinds of dated lists of the rules files.
+
+- ``Versions``: successive versions of one rule (the slug definition, Bellport's
+  stormwater penalty...). At most one is in effect on a day; ``.at(day)`` is
+  that one, and a day no version covers is an error naming the section.
+- ``Entries``: several rules side by side, each with its own dates (the
+  discharge limits: one per parameter and limit type; the adopted surcharge
+  rates: one per parameter). Entries of the same thing may not overlap;
+  ``.at(day)`` is every entry in effect on the day (possibly none).
+
+Both ends of an entry's dates are inclusive; ``effective_to`` left out means
+"still in effect".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Callable, ClassVar, Generic, Hashable, Iterator, TypeVar, get_args
+
+from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, model_validator
+from pydantic_core import PydanticCustomError, core_schema
+
+from outfall.rules.types import Citation, Day
+
+
+class RulesError(ValueError):
+    """A rules file that cannot be used, or a rule asked for a day it does not cover.
+
+    The message is one line naming the file, the entry's path and what is wrong.
+    """
+
+
+class Model(BaseModel):
+    """Every mapping of a rules file: strict types, no unknown keys, immutable."""
+
+    # The attribute docstrings of the models are their fields' descriptions in rules/schema.json and
+    # docs/rules.md; outfall.rules.generate reads them from the source. Not use_attribute_docstrings:
+    # it reads the source at import, and `outfall run` reads the rules first and must stop within 3 s.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, validate_default=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = [str(k) for k in data if k not in cls.model_fields]
+            if unknown:
+                allowed = ", ".join(cls.model_fields)
+                raise PydanticCustomError(
+                    "rules", "unknown key {key} (the keys here are: {allowed})",
+                    {"key": repr(unknown[0]), "allowed": allowed, "key_name": unknown[0]})
+        return data
+
+
+class Dated(Model):
+    """An entry with its citation and the days it is in effect (both ends inclusive)."""
+
+    citation: Citation
+    effective_from: Day
+    """First day in effect."""
+    effective_to: Day | None = None
+    """Last day in effect; left out while the entry is still in effect."""
+
+    @model_validator(mode="after")
+    def _dates_in_order(self) -> "Dated":
+        if self.effective_to is not None and self.effective_to < self.effective_from:
+            raise PydanticCustomError("rules", "effective_to {to} is before effective_from {start}",
+                                      {"to": str(self.effective_to), "start": str(self.effective_from),
+                                       "key_name": "effective_to"})
+        return self
+
+    def in_effect(self, day: dt.date) -> bool:
+        return self.effective_from <= day and (self.effective_to is None or day <= self.effective_to)
+
+    def period_text(self) -> str:
+        return period_text(self)
+
+
+def period_text(entry: Any) -> str:
+    """'from 2007-01-01 through 2026-12-31' or 'from 2007-01-01 with no end date' (any dated entry)."""
+    end = f"through {entry.effective_to}" if getattr(entry, "effective_to", None) else "with no end date"
+    return f"from {entry.effective_from} {end}"
+
+
+T = TypeVar("T", bound=Dated)
+
+
+def _overlap(a: Any, b: Any) -> dt.date | None:
+    """The first day both are in effect, or None."""
+    start = max(a.effective_from, b.effective_from)
+    ends = [e for e in (a.effective_to, b.effective_to) if e is not None]
+    return start if not ends or start <= min(ends) else None
+
+
+def _check_overlaps(items: tuple[Any, ...], key: Callable[[Any], Hashable],
+                    label: Callable[[Any], str]) -> None:
+    for j, later in enumerate(items):
+        for i in range(j):
+            earlier = items[i]
+            if key(earlier) != key(later):
+                continue
+            day = _overlap(earlier, later)
+            if day is None:
+                continue
+            what = f" for {label(earlier)}" if label(earlier) else ""
+            first_i, first, second = min((i, earlier, later), (j, later, earlier), key=lambda t: t[1].effective_from)
+            if first.effective_from < second.effective_from:
+                hint = (f"give entry [{first_i}] effective_to: {second.effective_from - dt.timedelta(days=1)} "
+                        f"(the day before the other begins)")
+            else:
+                hint = "correct the dates"
+            raise PydanticCustomError(
+                "rules", "is in effect {b}, and so is entry [{other}]{what} ({a}): two entries of the same rule "
+                "may not both be in effect on {day}; {hint}",
+                {"day": str(day), "other": i, "what": what, "a": period_text(earlier), "b": period_text(later),
+                 "hint": hint, "index": j})
+
+
+class _DatedList(tuple, Generic[T]):
+    """A tuple of dated entries that knows its place in the file (for messages)."""
+
+    min_length: ClassVar[int] = 0
+    where: str = "?"
+    source: str = "rules"
+
+    @classmethod
+    def _key(cls, item: Any) -> Hashable | None:
+        return None
+
+    @classmethod
+    def _label(cls, item: Any) -> str:
+        return ""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        args = get_args(source)
+        item = args[0] if args else Dated
+        list_schema = core_schema.list_schema(handler.generate_schema(item), min_length=cls.min_length or None)
+
+        def build(items: list) -> "_DatedList":
+            made = cls(items)
+            _check_overlaps(made, cls._key, cls._label)
+            return made
+
+        return core_schema.no_info_after_validator_function(
+            build, list_schema,
+            serialization=core_schema.plain_serializer_function_ser_schema(list, return_schema=list_schema))
+
+    def bind(self, source: str, where: str) -> None:
+        self.source, self.where = source, where
+
+    def _no_entry(self, day: dt.date) -> RulesError:
+        cover = "; ".join(period_text(e) for e in sorted(self, key=lambda e: e.effective_from)) or "none"
+        return RulesError(f"{self.source}: {self.where}: no entry in effect on {day} (entries: {cover}); "
+                          f"add one that covers that day")
+
+    def __iter__(self) -> Iterator[T]:
+        return super().__iter__()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.where}: {list(self)!r})"
+
+
+class Versions(_DatedList[T]):
+    """Successive versions of one rule; ``.at(day)`` is the version in effect on ``day``."""
+
+    min_length = 1
+
+    @classmethod
+    def _key(cls, item: Any) -> Hashable | None:
+        return ()  # every version is a version of the same thing
+
+    def get(self, day: dt.date) -> T | None:
+        """The version in effect on ``day``, or None."""
+        for item in self:
+            if item.in_effect(day):
+                return item
+        return None
+
+    def at(self, day: dt.date) -> T:
+        """The version in effect on ``day`` (the day of the violation, inspection or bill).
+
+        RulesError, naming the file, the section and the day, when none is."""
+        found = self.get(day)
+        if found is None:
+            raise self._no_entry(day)
+        return found
+
+    def nearest(self, day: dt.date) -> T:
+        """The version in effect on ``day``; else the latest that began before it; else the first.
+
+        For the compatibility layer only (``Rules.section``): it never fails."""
+        found = self.get(day)
+        if found is not None:
+            return found
+        started = [v for v in self if v.effective_from <= day]
+        if started:
+            return max(started, key=lambda v: v.effective_from)
+        return min(self, key=lambda v: v.effective_from)
+
+
+class Entries(_DatedList[T]):
+    """Dated entries side by side; entries of the same thing (``item.key()``) may not overlap."""
+
+    @classmethod
+    def _key(cls, item: Any) -> Hashable | None:
+        return item.key()
+
+    @classmethod
+    def _label(cls, item: Any) -> str:
+        return item.label()
+
+    def at(self, day: dt.date) -> tuple[T, ...]:
+        """Every entry in effect on ``day`` (an empty tuple when none is)."""
+        return tuple(item for item in self if item.in_effect(day))
+
+    def one(self, day: dt.date, key: Hashable) -> T:
+        """The entry of ``key`` in effect on ``day``; RulesError when none is."""
+        for item in self:
+            if item.key() == key and item.in_effect(day):
+                return item
+        raise RulesError(f"{self.source}: {self.where}: no entry for {key!r} in effect on {day}")
+
+    def find(self, day: dt.date, key: Hashable) -> T | None:
+        """The entry of ``key`` in effect on ``day``, or None (e.g. a rate no one adopted)."""
+        for item in self:
+            if item.key() == key and item.in_effect(day):
+                return item
+        return None

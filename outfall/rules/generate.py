@@ -1,0 +1,330 @@
+"""What is generated from the rules: ``rules/schema.json`` (from the models) and
+``docs/rules.md`` (from the rules files), both checked in and both checked by a
+test that fails when they are stale. Regenerate with
+``python -m outfall.rules schema`` and ``python -m outfall.rules docs``.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import inspect
+import json
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from outfall.rules.dated import Dated, Entries, Versions, period_text
+from outfall.rules.models import Rules, TiersRule
+
+
+@lru_cache(maxsize=1)
+def field_docs() -> dict[str, dict[str, str]]:
+    """The attribute docstrings of the rules' models, {class name: {field: docstring}}, read from the
+    source (the fields' descriptions in the schema and the docs)."""
+    from outfall.rules import dated, models
+
+    out: dict[str, dict[str, str]] = {}
+    for module in (dated, models):
+        for node in ast.parse(Path(module.__file__).read_text(encoding="utf-8")).body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            docs = out.setdefault(node.name, {})
+            for stmt, following in zip(node.body, node.body[1:]):
+                if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                        and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
+                        and isinstance(following.value.value, str)):
+                    docs[stmt.target.id] = inspect.cleandoc(following.value.value)
+    return out
+
+
+def field_doc(model: type[BaseModel], name: str) -> str | None:
+    """The docstring of field ``name`` of ``model`` (or of the class it inherits it from)."""
+    for cls in model.__mro__:
+        doc = field_docs().get(cls.__name__, {}).get(name)
+        if doc:
+            return doc
+    return model.model_fields[name].description if name in model.model_fields else None
+
+
+def _describe(node: dict[str, Any], model: type[BaseModel]) -> None:
+    for name, prop in (node.get("properties") or {}).items():
+        doc = field_doc(model, name)
+        if doc:   # the field's own words first, then its type's (e.g. "US dollars, at most 2 decimal places")
+            kind = prop.get("description")
+            prop["description"] = doc if not kind or kind == doc else f"{doc} {kind}"
+
+
+def _optional_is_absent(node: Any) -> None:
+    """An optional key is one that may be left out, not one that may be null: drop the null
+    alternative (so an editor flags the wrong value itself, not the whole section)."""
+    if isinstance(node, dict):
+        required = set(node.get("required", ()))
+        for name, prop in (node.get("properties") or {}).items():
+            options = prop.get("anyOf")
+            if name not in required and options and {"type": "null"} in options and len(options) == 2:
+                inner = next(o for o in options if o != {"type": "null"})
+                del prop["anyOf"]
+                if prop.get("default", 0) is None:
+                    del prop["default"]
+                prop.update({k: v for k, v in inner.items() if k not in prop})
+        for value in node.values():
+            _optional_is_absent(value)
+    elif isinstance(node, list):
+        for value in node:
+            _optional_is_absent(value)
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of a rules file, generated from the models."""
+    out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    out.update(Rules.model_json_schema(mode="validation"))
+    # Only in the rules' own models: in the law's models (stage 2 sections) null may mean something
+    # (an inspection fee's in_mall_or_business_park: null = either).
+    from outfall.rules import models
+
+    ours = {name for name, obj in vars(models).items()
+            if isinstance(obj, type) and issubclass(obj, BaseModel) and obj.__module__ == models.__name__}
+    classes = {name: obj for name, obj in vars(models).items()
+               if isinstance(obj, type) and issubclass(obj, BaseModel) and obj.__module__ == models.__name__}
+    _optional_is_absent({k: v for k, v in out.items() if k != "$defs"})
+    _describe(out, Rules)
+    for name, definition in out.get("$defs", {}).items():
+        if name in ours:
+            _optional_is_absent(definition)
+            _describe(definition, classes[name])
+    out["title"] = "Outfall rules file (rules/<jurisdiction>.yaml)"
+    out["description"] = ("The rules of one jurisdiction: every limit, schedule, deadline and penalty, each entry "
+                          "with its citation and effective dates. Generated from outfall/rules/models.py by "
+                          "`python -m outfall.rules schema`; do not edit by hand.")
+    return out
+
+
+def schema_text() -> str:
+    return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+# ============================================================ docs/rules.md
+
+TITLES = {
+    "discharge_limits": "Discharge limits (each sample)",
+    "table_7_1": "Metals and Table 7-1 substances",
+    "nondetect_averaging": "Non-detects in daily and monthly averages",
+    "readings": "Readings of ambiguous law",
+    "readings_sewer_compliance": "Readings of Part 2 (compliance)",
+    "readings_enforcement": "Readings of the enforcement law",
+    "slug": "Slug discharges",
+    "infiltration": "Infiltration",
+    "sewer_units": "Sewer units (the billing schedule)",
+    "billing": "Bill arithmetic",
+    "swppp": "Stormwater inspections and notices (SWPPP)",
+    "penalties": "Penalties",
+    "notices": "Sewer notices and reports: deadlines",
+    "snc": "Significant noncompliance",
+    "surcharge": "Surcharges",
+    "sewer_compliance": "Rule texts of the compliance findings",
+    "sewer_enforcement": "Sewer enforcement letters",
+    "grease_interceptors": "Grease interceptors",
+    "business_days": "Business days and public holidays",
+    "illicit_discharges": "Illicit discharges",
+    "post_construction": "Post-construction stormwater practices",
+    "inspection_fees": "Water and sewer inspection fees",
+}
+
+INTRO = """\
+# The rules, as the pipeline applies them
+
+Generated from `rules/woodbury.yaml` and `rules/bellport.yaml` by `python -m outfall.rules docs`: do not edit
+this page by hand (a test fails when it is stale). To change a rule, follow the recipes in
+[CONTRIBUTING.md](CONTRIBUTING.md#recipes).
+
+How to read it. Each rule shows its values, where they come from (the citation) and the days it is in effect,
+both days included; "with no end date" means it is still in effect. When a rule changes by local law, the file
+keeps the old version (closed with its last day) and adds the new one, so a violation, an inspection or a bill
+is judged by the version in effect on its own day. A value the law leaves to the Town and that no one has
+adopted is shown as "none adopted": the pipeline then reports what it can and says so, it never uses a guess.
+
+The rules files are checked when they are read: `outfall run` stops before doing anything, with one line
+naming the file, the line, the entry and what is wrong, when a file has a mistake. Editors that understand
+the YAML language server check a file as it is typed, against `rules/schema.json`.
+"""
+
+
+def _words(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def _description(model: type[BaseModel], name: str) -> str:
+    return _words(field_doc(model, name)).rstrip(".") or name.replace("_", " ")
+
+
+def _value(value: Any, name: str = "usd") -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Decimal) and "usd" not in name:   # a rate, a factor: not money
+        return str(value)
+    if isinstance(value, Decimal):
+        return f"${value:,.2f}" if value == value.quantize(Decimal("0.01")) else f"${value}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value) if value else "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_value(v)}" for k, v in value.items()) if value else "none"
+    if isinstance(value, BaseModel):
+        return "; ".join(f"{k}: {_value(v, k)}" for k, v in value if v is not None and k != "citation")
+    return str(value)
+
+
+def _cell(text: str) -> str:
+    return _words(text).replace("|", "\\|")
+
+
+def _fields(model: BaseModel, indent: str = "") -> list[str]:
+    """Bullets: one per value of ``model`` other than its dates and citation."""
+    lines = []
+    for name in type(model).model_fields:
+        if name in ("citation", "effective_from", "effective_to"):
+            continue
+        value = getattr(model, name)
+        if value is None:
+            continue
+        label = _description(type(model), name)
+        if isinstance(value, BaseModel):
+            lines.append(f"{indent}- {label} (`{name}`):")
+            lines += _fields(value, indent + "  ")
+            if "citation" in type(value).model_fields:
+                lines.append(f"{indent}  - Citation: {_words(value.citation)}")
+        elif isinstance(value, (list, tuple)) and value and isinstance(value[0], BaseModel):
+            lines.append(f"{indent}- {label} (`{name}`):")
+            lines += [f"{indent}  - {_value(item)}" for item in value]
+        elif isinstance(value, str) and len(value) > 100:
+            lines.append(f"{indent}- {label} (`{name}`): \"{_words(value)}\"")
+        else:
+            lines.append(f"{indent}- {label} (`{name}`): **{_value(value, name)}**")
+    return lines
+
+
+def _version(item: Dated, where: str) -> list[str]:
+    return [f"*In effect {period_text(item)}* ({_words(item.citation)})", "", *_fields(item), ""]
+
+
+def _versions(versions: Versions, where: str) -> list[str]:
+    lines = []
+    for item in versions:
+        lines += _version(item, where)
+    return lines
+
+
+def _limits(entries: Entries, empty: str) -> list[str]:
+    if not entries:
+        return [empty, ""]
+    lines = ["| parameter | limit | value | in effect | citation |", "|---|---|---|---|---|"]
+    for lim in entries:
+        value, unit = lim.as_written
+        kind = {"max": "at most", "min": "at least", "daily_max": "daily maximum", "monthly_avg": "monthly average"}
+        adopted = f" (adopted by {lim.adopted_by})" if getattr(lim, "adopted_by", None) else ""
+        lines.append(f"| {lim.parameter} | {kind.get(lim.limit_type, lim.limit_type)} | {_value(value)} {unit} | "
+                     f"{lim.period_text()} | {_cell(lim.citation)}{_cell(adopted)} |")
+    return [*lines, ""]
+
+
+def _readings(group: BaseModel) -> list[str]:
+    lines = ["| reading | value | in effect | citation |", "|---|---|---|---|"]
+    for name, versions in group:
+        if versions is None:
+            continue
+        for item in versions:
+            lines.append(f"| `{name}`: {_cell(_description(type(group), name))} | {_cell(_value(item.value))} | "
+                         f"{item.period_text()} | {_cell(item.citation)} |")
+    return [*lines, ""]
+
+
+def _units(versions: Versions) -> list[str]:
+    lines = []
+    for units in versions:
+        lines += [f"*In effect {units.period_text()}* ({_words(units.citation)})", ""]
+        lines.append(f"- Components billed: **{_value(units.components)}**")
+        lines.append(f"- Property without service (sewer moratorium) is not charged: "
+                     f"**{_value(units.moratorium.zero_components)}** ({_words(units.moratorium.citation)})")
+        lines += ["", "| property class | rule | numbers |", "|---|---|---|"]
+        for name, rule in units.classes.items():
+            numbers = []
+            for field in type(rule).model_fields:
+                value = getattr(rule, field)
+                if field in ("label", "method") or value is None or value == []:
+                    continue
+                if isinstance(rule, TiersRule) and field == "tiers":
+                    value = ", ".join(f"up to {t.max}: {t.units}" if t.max is not None else f"more: {t.units}"
+                                      for t in rule.tiers)
+                numbers.append(f"{field}: {_value(value)}")
+            lines.append(f"| {name} | {_cell(rule.label)} ({rule.method}) | {_cell('; '.join(numbers))} |")
+        lines.append("")
+    return lines
+
+
+def _section(rules: Rules, name: str) -> list[str]:
+    value = getattr(rules, name)
+    lines = [f"### {TITLES.get(name, name)} (`{name}`)", ""]
+    doc = _words(field_doc(Rules, name))
+    if name == "discharge_limits":
+        lines += [doc.rstrip(".") + ". A result above an upper limit (or below a lower one) breaks it.", ""]
+        lines += _limits(value, "None.")
+    elif name == "table_7_1":
+        lines += [_words(type(value).__doc__), "", f"*Provision in effect {value.period_text()}* "
+                  f"({_words(value.citation)})", ""]
+        lines += _limits(value.limits, "**None adopted by the Town Board.** A limit takes effect when an entry "
+                                       "naming the act that adopted it (`adopted_by`) is added under "
+                                       "`table_7_1.limits`.")
+    elif name.startswith("readings"):
+        lines += [_words(type(value).__doc__), ""] + _readings(value)
+    elif name == "sewer_units":
+        lines += [_words(value[0].__doc__), ""] + _units(value)
+    elif name == "surcharge":
+        lines += [_words(type(value).__doc__), "", "#### How the pounds are computed (`surcharge.method`)", ""]
+        lines += _versions(value.method, "surcharge.method")
+        lines += ["#### Rates per pound (`surcharge.rates`)", ""]
+        if not value.rates:
+            lines += ["**None adopted by the Town Board.** The surcharges table reports the pounds and says that no "
+                      "rate is adopted; no amount is charged. A rate takes effect when an entry naming the act that "
+                      "adopted it (`adopted_by`) is added under `surcharge.rates`.", ""]
+        for rate in value.rates:
+            lines += [f"- {rate.parameter}: **{_value(rate.usd_per_lb)} per pound**, adopted by {rate.adopted_by}, "
+                      f"in effect {rate.period_text()} ({_words(rate.citation)})"]
+        lines += [""] if value.rates else []
+    elif isinstance(value, Versions):
+        lines += [_words(doc or value[0].__doc__), ""] + _versions(value, name)
+    elif not any(isinstance(getattr(value, f), Versions) for f in type(value).model_fields):  # one mapping
+        citation = getattr(value, "citation", None)
+        lines += [_words(doc or type(value).__doc__), ""]
+        lines += [f"*{_words(citation)}*", ""] if citation else []
+        lines += [*_fields(value), ""]
+    else:  # a section of named parts
+        lines += [_words(type(value).__doc__), ""]
+        for part in type(value).model_fields:
+            versions = getattr(value, part)
+            if versions is None:
+                continue
+            label = _words(field_doc(type(value), part)) or _words(versions[0].__doc__)
+            lines += [f"#### {label.rstrip('.')} (`{name}.{part}`)", ""] + _versions(versions, f"{name}.{part}")
+    return lines
+
+
+def docs_text(rules_by_jurisdiction: dict[str, Rules]) -> str:
+    lines = [INTRO]
+    for jurisdiction, rules in rules_by_jurisdiction.items():
+        lines += [f"## {rules.name} (`rules/{jurisdiction}.yaml`, version {rules.version})", ""]
+        lines += [f"Dates and days are local to {rules.timezone}.", ""]
+        for name in type(rules).model_fields:
+            if name in ("jurisdiction", "name", "version", "timezone") or getattr(rules, name) is None:
+                continue
+            lines += _section(rules, name)
+    text = "\n".join(lines).rstrip("\n") + "\n"
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text

@@ -1,0 +1,270 @@
+"""Reading a rules file: YAML to the typed ``Rules``, or one line saying what is wrong.
+
+A bad file raises ``RulesError`` with one line: the file, the line, the entry's
+path and what is wrong, in words for the person who edits the file, e.g.
+
+    rules/bellport.yaml, line 108: penalties.stormwater[0].tiers[0].max_usd: 'five hundred' is not an amount of money
+
+When a file has several problems, the first in the file is named and the count
+of the others follows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from outfall import vocab
+from outfall.rules.dated import RulesError, _DatedList
+from outfall.rules.models import Rules
+from outfall.rules.types import show
+
+# ----------------------------------------------------------------- YAML
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+class _DuplicateKey(yaml.constructor.ConstructorError):
+    pass
+
+
+_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's parser when present: 5x faster
+
+
+class _Loader(_BASE):  # type: ignore[misc, valid-type]
+    """Safe YAML that keeps dates as text (the models read them) and refuses a key given twice."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise _DuplicateKey(None, None, f"key '{key}' is given twice (first on line {seen[key]}); keep one",
+                                    key_node.start_mark)
+            seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep=deep)
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _lines(node: yaml.Node, path: tuple = (), out: dict | None = None) -> dict[tuple, int]:
+    """The line (1-based) of every path of the document: (key, index, ...) -> line."""
+    out = {} if out is None else out
+    out.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            here = path + (key_node.value,)
+            out[here] = key_node.start_mark.line + 1
+            _lines(value_node, here, out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            out[path + (i,)] = item.start_mark.line + 1
+            _lines(item, path + (i,), out)
+    return out
+
+
+def read_yaml(text: str, where: str) -> tuple[Any, dict[tuple, int]]:
+    """(data, line of each path); RulesError when the text is not YAML."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise RulesError(f"{where}: the file is empty")
+        data = loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f", line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if isinstance(exc, _DuplicateKey):
+            raise RulesError(f"{where}{line}: {problem}") from None
+        raise RulesError(f"{where}{line}: not valid YAML: {problem} (check the quotes, brackets and indentation "
+                         f"of this line and the one before)") from None
+    finally:
+        loader.dispose()
+    return data, _lines(node)
+
+
+# ------------------------------------------------------------ messages
+
+
+def _walk(data: Any, loc: tuple) -> tuple[tuple, Any, Any]:
+    """Follow pydantic's ``loc`` through the data, dropping the parts that are not in the file
+    (a union's tag, '[key]'). Returns (the file path, the value there, its parent)."""
+    path: list = []
+    node, parent = data, None
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            parent, node = node, node[part]
+            path.append(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            parent, node = node, node[part]
+            path.append(part)
+    return tuple(path), node, parent
+
+
+def path_text(path: tuple) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping (key: value lines)"
+    if isinstance(value, list):
+        return "a list"
+    return show(value)
+
+
+def _message(error: dict, value: Any) -> str:
+    """One pydantic error, in words for the person who edits the file."""
+    kind, ctx = error["type"], error.get("ctx") or {}
+    given = show(error.get("input"))
+    if kind == "rules":
+        return error["msg"]
+    if kind == "missing":
+        return f"missing '{error['loc'][-1]}'"
+    if kind == "extra_forbidden":
+        return f"unknown key '{error['loc'][-1]}'"
+    if kind == "literal_error":
+        if error["loc"] and error["loc"][-1] == "[key]":
+            return f"{given} is not one of {ctx.get('expected')}"
+        return f"{given} is not one of {ctx.get('expected')}"
+    if kind == "union_tag_invalid":
+        return (f"{ctx.get('discriminator', '').strip(chr(39))} {show(ctx.get('tag'))} is not one of "
+                f"{ctx.get('expected_tags')}")
+    if kind == "union_tag_not_found":
+        return f"missing '{ctx.get('discriminator', '').strip(chr(39))}'"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"expected key: value lines here, not {_kind(error.get('input'))}"
+    if kind == "list_type":
+        return f"expected a list (lines starting with '- '), not {_kind(error.get('input'))}"
+    if kind in ("too_short",):
+        return "needs at least one entry" if ctx.get("min_length") == 1 else f"needs at least {ctx.get('min_length')} entries"
+    if kind in ("string_type",):
+        return f"{given} is not text (put it in quotes)"
+    if kind in ("bool_type",):
+        return f"{given} is not true or false"
+    if kind.startswith("int_"):
+        return f"{given} is not a whole number"
+    if kind.startswith("float_") or kind.startswith("decimal_"):
+        return f"{given} is not a number"
+    if kind.startswith("date_"):
+        return f"{given} is not a date (YYYY-MM-DD, e.g. 2027-01-01)"
+    if kind in ("bool_parsing",):
+        return f"{given} is not true or false"
+    bounds = {"greater_than_equal": ("ge", "less than"), "greater_than": ("gt", "not more than"),
+              "less_than_equal": ("le", "more than"), "less_than": ("lt", "not less than")}
+    if kind in bounds:
+        key, words = bounds[kind]
+        return f"{given} is {words} {show(ctx.get(key))}"
+    if kind == "string_too_short":
+        return "is empty; write the text"
+    return str(error.get("msg", "is not valid")).replace("Value error, ", "")
+
+
+def _first_error(exc: ValidationError, data: Any, lines: dict[tuple, int], where: str) -> RulesError:
+    found = []
+    for error in exc.errors(include_url=False):
+        path, value, _ = _walk(data, tuple(error["loc"]))
+        ctx = error.get("ctx") or {}
+        if "index" in ctx:  # an overlap: point at the later entry
+            path = path + (ctx["index"],)
+        if "sub" in ctx:  # a check of a whole section that names one entry of it
+            path = path + tuple(ctx["sub"])
+        if "key_name" in ctx:  # an unknown key: point at it
+            path = path + (ctx["key_name"],)
+            line = lines.get(path)
+            path = path[:-1]
+        else:
+            line = lines.get(path) if path else None   # the whole file: no one line to point at
+        text = _message(error, value)
+        found.append((line or 0, path, text))
+    found.sort(key=lambda f: f[0])
+    line, path, text = found[0]
+    more = len({(p, t) for _, p, t in found}) - 1
+    at = f", line {line}" if line else ""
+    entry = f"{path_text(path)}: " if path else ""
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more > 0 else ""
+    return RulesError(f"{where}{at}: {entry}{text}{tail}")
+
+
+# ---------------------------------------------------------------- loading
+
+
+def _bind(model: BaseModel, source: str, path: str = "") -> None:
+    """Tell every dated list where it is, so that ``.at(day)`` can name it."""
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        here = f"{path}.{name}" if path else name
+        if isinstance(value, _DatedList):
+            value.bind(source, here)
+            for item in value:
+                _bind(item, source, f"{here}[?]")
+        elif isinstance(value, BaseModel):
+            _bind(value, source, here)
+
+
+def display_path(path: Path) -> str:
+    """The file as a person would type it: relative to the current folder when inside it."""
+    try:
+        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
+    except ValueError:
+        return str(path)
+
+
+def parse_rules(text: str, source: Path) -> Rules:
+    """Parse and check one rules file's text; RulesError (one line) when it is not usable."""
+    where = display_path(source)
+    data, lines = read_yaml(text, where)
+    if not isinstance(data, dict):
+        raise RulesError(f"{where}: expected key: value lines at the top of the file, not {_kind(data)}")
+    try:
+        rules = Rules.model_validate(data)
+    except ValidationError as exc:
+        raise _first_error(exc, data, lines, where) from None
+    rules._source = source
+    rules._sha256 = hashlib.sha256(text.encode()).hexdigest()
+    _bind(rules, source.name)
+    return rules
+
+
+@lru_cache(maxsize=8)
+def _load_cached(path: Path, mtime_ns: int, size: int) -> Rules:
+    return parse_rules(path.read_text(encoding="utf-8"), path)
+
+
+def load_rules(jurisdiction: str, rules_dir: Path | str | None = None) -> Rules:
+    """The typed rules of ``jurisdiction`` from ``<rules_dir>/<jurisdiction>.yaml`` (default: the
+    project's ``rules/``). RulesError, one line naming the file, the entry and what is wrong, when the
+    file is not usable."""
+    from outfall.paths import RULES_DIR
+
+    path = Path(rules_dir or RULES_DIR) / f"{jurisdiction}.yaml"
+    if not path.is_file():
+        raise RulesError(f"no rules file for jurisdiction '{jurisdiction}' at {display_path(path)}")
+    stat = path.stat()
+    try:
+        rules = _load_cached(path.resolve(), stat.st_mtime_ns, stat.st_size)
+    except UnicodeDecodeError:
+        raise RulesError(f"{display_path(path)}: not a text file (UTF-8)") from None
+    if rules.jurisdiction != jurisdiction:
+        raise RulesError(f"{display_path(path)}: jurisdiction: says '{rules.jurisdiction}', but the file is "
+                         f"the rules of '{jurisdiction}'")
+    return rules
+
+
+def load_all(rules_dir: Path | str | None = None) -> dict[str, Rules]:
+    """The rules of every jurisdiction (``vocab.JURISDICTIONS``)."""
+    return {j: load_rules(j, rules_dir) for j in vocab.JURISDICTIONS}

@@ -1,0 +1,1050 @@
+"""The rules files as typed models: one model per section, every entry dated and cited.
+
+A section whose values can change by local law is a list of dated versions
+(``Versions``: ``rules.slug.at(day)``) or a list of dated entries side by side
+(``Entries``: ``rules.discharge_limits.at(day)``). A section of several rules
+(``swppp``, ``notices``, ``penalties``, the readings) is a mapping of named
+parts, each a list of versions (``rules.swppp.storm_inspection.at(day)``).
+
+No model here carries a number of the law as a default: every value comes from
+the rules files. Where the law leaves a number to the town and none is adopted
+(Table 7-1 limits, surcharge rates), the list is empty and stays empty until an
+adopted entry, naming what adopted it, is added.
+
+The docstrings below become the descriptions of the JSON Schema
+(``rules/schema.json``) and the words of ``docs/rules.md``: they are written
+for the person who edits a rules file.
+"""
+
+# (no "from __future__ import annotations": pydantic would evaluate every annotation string at import)
+
+import datetime as dt
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+from zoneinfo import ZoneInfo
+
+from pydantic import Field, PrivateAttr, model_validator
+from pydantic_core import PydanticCustomError
+
+from outfall import vocab
+from outfall.law.calendar import BusinessDayRules
+from outfall.law.fees import FeeSchedule
+from outfall.law.illicit import IllicitTerms
+from outfall.law.practices import PracticeTerms
+from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
+from outfall.rules.types import (
+    Citation, ClockTime, Component, Count, Flag, Jurisdiction, KnownParameter, LimitType, Money,
+    NonNegativeNumber, Number, ParcelCount, Parameter, Percent, PositiveCount, PositiveNumber, PropertyClass,
+    Rate, Rounding, Text, TimeZone, show,
+)
+
+
+def _error(message: str, **ctx: Any) -> PydanticCustomError:
+    return PydanticCustomError("rules", message, ctx or None)
+
+
+# ============================================================ discharge limits
+
+_UNITS_OF_KIND = {"concentration": vocab.CONCENTRATION_UNITS, "ph": vocab.PH_UNITS,
+                  "temperature": vocab.TEMPERATURE_UNITS}
+
+
+class DischargeLimit(Dated):
+    """A per-sample limit on one parameter. Once loaded, ``value`` and ``unit`` are in the
+    canonical unit (mg/L, s.u. or degF); the file may use any unit of the parameter's kind."""
+
+    parameter: Parameter
+    """The parameter limited (BOD, COD, TSS, chlorine_demand, pH, FOG, temperature, or a metal's name)."""
+    limit_type: LimitType
+    """max: a result above the value breaks it; min: a result below it breaks it."""
+    value: Number
+    """The limit, in `unit`."""
+    unit: Text
+    """The unit of `value` (mg/L or ug/L for a concentration, s.u. for pH, degF or degC for temperature)."""
+
+    _written: tuple[float, str] = PrivateAttr(default=(0.0, ""))
+
+    @model_validator(mode="after")
+    def _to_canonical_unit(self) -> "DischargeLimit":
+        kind = vocab.parameter_kind(self.parameter)
+        unit = vocab.canonical_unit(self.unit, kind)
+        if unit is None:
+            raise _error("unit {unit} is not a {kind} unit for {parameter} (one of {units})",
+                         unit=show(self.unit), kind=kind, parameter=self.parameter,
+                         units=", ".join(_UNITS_OF_KIND[kind]), key_name="unit")
+        self._written = (self.value, self.unit)
+        scale, offset = vocab.LINEAR[unit]
+        object.__setattr__(self, "value", self.value * scale + offset)
+        object.__setattr__(self, "unit", vocab.CANONICAL_OF[unit])
+        return self
+
+    @property
+    def as_written(self) -> tuple[float, str]:
+        """(value, unit) as the rules file states them."""
+        return self._written
+
+    def key(self) -> tuple[str, str]:
+        return (self.parameter, self.limit_type)
+
+    def label(self) -> str:
+        return f"{self.parameter} {self.limit_type}"
+
+
+class TownBoardLimit(DischargeLimit):
+    """A limit the Town Board established (a metal, a Table 7-1 substance)."""
+
+    adopted_by: Text
+    """The Town Board's act that set the limit (e.g. "Resolution 2027-3")."""
+
+
+class Table71(Dated):
+    """Metals and Table 7-1 substances: the limits are the Town Board's. Until the Board adopts
+    some, `limits` is empty and a result of such a substance is reported as having no limit."""
+
+    limits: Entries[TownBoardLimit]
+    """The limits the Town Board adopted (empty: none adopted)."""
+
+
+# ============================================================ readings
+
+
+class FlagReading(Dated):
+    """A reading of ambiguous law that is a yes or a no."""
+
+    value: Flag
+
+
+class WordReading(Dated):
+    """A reading of ambiguous law, named by a word the code implements."""
+
+    value: Text
+
+
+class WordsReading(Dated):
+    """A reading of ambiguous law that is a list of words."""
+
+    value: list[Text]
+
+
+class TimeReading(Dated):
+    """A reading of ambiguous law that is a local time of day (HH:MM)."""
+
+    value: ClockTime
+
+
+class Readings(Model):
+    """The one reading of ambiguous law that the numbers follow (data contract section 4), by name."""
+
+    exceedance_is_strict: Versions[FlagReading] | None = None
+    """'In excess of' means strictly greater."""
+    nondetect_above_limit_is_inconclusive: Versions[FlagReading] | None = None
+    """A non-detect <X with X above the limit is inconclusive."""
+    temperature_compared_in_degF: Versions[FlagReading] | None = None
+    """Temperatures are compared in degrees Fahrenheit."""
+    swppp_condition_a_is_impaired_water_flag: Versions[FlagReading] | None = None
+    """Condition A is the site's impaired_water flag, whatever the acreage."""
+    swppp_agricultural_flag_is_condition_c_exclusion: Versions[FlagReading] | None = None
+    """The sites' agricultural flag only excludes a site from Condition C."""
+    swppp_milestone_time_when_only_dated: Versions[TimeReading] | None = None
+    """The local time a milestone known only by its date is taken to occur."""
+    swppp_certification_same_day_counts_as_before: Versions[FlagReading] | None = None
+    """A contractor certification signed on the day work begins counts as before it."""
+    swppp_sediment_next_inspection_with_reading: Versions[FlagReading] | None = None
+    """Sediment cleanout is judged at the next inspection that records a sediment reading."""
+    swppp_conviction_lookback_includes_first_day: Versions[FlagReading] | None = None
+    """The five-year look-back for prior convictions includes its first day."""
+    swppp_disturbed_acres_disturbed_at_one_time: Versions[FlagReading] | None = None
+    """A site's disturbed acres are taken as disturbed at one time."""
+
+
+class SewerComplianceReadings(Model):
+    """Readings of Part 2 where the law and the contract leave a choice (the code refuses a value it does
+    not implement)."""
+
+    daily_value: Versions[WordReading] | None = None
+    """How a day's value is formed for a daily-maximum limit."""
+    monthly_value: Versions[WordReading] | None = None
+    """How a month's value is formed for a monthly-average limit."""
+    overlapping_permit_limits: Versions[WordReading] | None = None
+    """Which permit limit applies when two are in effect on one day."""
+    nondetect_against_minimum: Versions[WordReading] | None = None
+    """How a non-detect is judged against a minimum limit."""
+    slug_usual_interval: Versions[WordReading] | None = None
+    """How a meter's usual reading interval is measured."""
+    slug_duration_display: Versions[WordReading] | None = None
+    """How a slug's duration is shown."""
+
+
+class EnforcementReadings(Model):
+    """Readings of the enforcement law where the text and the inputs leave a choice (the code refuses a
+    value it does not implement)."""
+
+    sewer_notice_date: Versions[WordReading] | None = None
+    """The day a notice of violation is dated."""
+    sewer_correction_judged_by: Versions[WordReading] | None = None
+    """What shows a violation corrected in time."""
+    sewer_penalty_days: Versions[WordReading] | None = None
+    """Which days count toward the § 253-55 A penalty."""
+    accidental_statement_from: Versions[WordReading] | None = None
+    """The day the accidental-discharge statement period runs from."""
+    self_monitoring_town_words: Versions[WordsReading] | None = None
+    """Words in a sample's lab or method that mark it as the Town's own sample."""
+    self_monitoring_aware_on: Versions[WordReading] | None = None
+    """The day a user is taken to become aware of a violation."""
+    resample_by_any_lab: Versions[FlagReading] | None = None
+    """Whether any later result satisfies the repeat sampling."""
+    late_report_not_received: Versions[WordReading] | None = None
+    """How late a report not yet received is."""
+    late_report_counts: Versions[WordReading] | None = None
+    """Which reports count for the late-report criterion."""
+    snc_publication_period: Versions[WordReading] | None = None
+    """The period the annual list of significant noncompliance covers."""
+    surcharge_threshold: Versions[WordReading] | None = None
+    """The concentration above which a surcharge is owed."""
+    surcharge_concentration: Versions[WordReading] | None = None
+    """How a month's concentration is formed for a surcharge."""
+    surcharge_flow: Versions[WordReading] | None = None
+    """How a month's volume is formed for a surcharge."""
+    grease_due_from: Versions[WordReading] | None = None
+    """The day a grease interceptor's next pump-out is counted from."""
+
+
+# ============================================================ sewer: compliance core
+
+
+NondetectPolicy = Literal["zero", "half_dl", "dl"]
+
+
+class NondetectAveraging(Dated):
+    """How non-detects enter daily maximums and monthly averages."""
+
+    default: NondetectPolicy
+    """zero, half_dl (half the detection value) or dl (the detection value)."""
+    by_parameter: dict[Parameter, NondetectPolicy] = Field(default_factory=dict)
+    """A different policy for some parameters (parameter: policy)."""
+
+
+class Slug(Dated):
+    """What a slug discharge is."""
+
+    ratio: PositiveNumber
+    """A reading is high when it is more than this many times the baseline."""
+    min_duration_min: NonNegativeNumber
+    """A run of high readings is a slug when it lasts longer than this many minutes."""
+    baseline_days: PositiveCount
+    """The baseline is the median of the daily means of this many local days before the reading's day."""
+    min_baseline_days: PositiveCount
+    """With fewer days of data than this, a reading is not judged."""
+    gap_factor: PositiveNumber
+    """A gap longer than this many times the usual reading interval splits a run."""
+
+    @model_validator(mode="after")
+    def _days(self) -> "Slug":
+        if self.min_baseline_days > self.baseline_days:
+            raise _error("min_baseline_days {n} is more than baseline_days {m}", n=self.min_baseline_days,
+                         m=self.baseline_days)
+        return self
+
+
+class Infiltration(Dated):
+    """How much infiltration a sewer section may take."""
+
+    gal_per_inch_diameter_per_mile_per_day: PositiveNumber
+    """Allowed gallons per inch of pipe diameter per mile of sewer per day."""
+    feet_per_mile: PositiveNumber
+    """Feet in a mile (to turn a section's length into miles)."""
+
+
+class SewerCompliance(Dated):
+    """The rule texts printed with findings of the compliance core."""
+
+    permit_limit_citation: Text
+    """Rule text of a permit limit whose basis is blank."""
+    no_limit_citation: Text
+    """Rule text of a result whose parameter has no limit."""
+    inconclusive_citation: Text
+    """Rule text of an inconclusive non-detect."""
+    statistic_citation: Text
+    """Rule text of a daily-maximum or monthly-average limit."""
+
+
+# ============================================================ sewer units and billing
+
+
+class _UnitRule(Model):
+    label: Text
+    """How the schedule words this class (printed on each bill line)."""
+    requires: list[ParcelCount] = Field(default_factory=list)
+    """The parcels columns this class needs (a parcel without them is quarantined)."""
+    components: list[Component] | None = None
+    """The components charged (left out: all four)."""
+
+
+class AcreageRule(_UnitRule):
+    """Units by acreage, with a small-lot rule and a cap (single-family residences)."""
+
+    method: Literal["acreage"]
+    small_lot_max_acres: NonNegativeNumber
+    """A lot of at most this many acres is a small lot."""
+    small_lot_units: Count
+    """Full units of a small lot."""
+    bond_acres_per_unit: PositiveNumber
+    """One bond unit for every this many acres or part thereof, up to the cap."""
+    bond_cap_acres: NonNegativeNumber
+    """Acres counted at that rate go up to this many."""
+    excess_from_acres: NonNegativeNumber
+    """Acres in excess of this many are counted at the excess rate."""
+    excess_acres_per_unit: PositiveNumber
+    """One bond unit for every this many excess acres or part thereof."""
+    large_lot_other_components: Count
+    """Units of each other component on a large lot."""
+
+
+class FixedRule(_UnitRule):
+    """A fixed number of units."""
+
+    method: Literal["fixed"]
+    units: Count
+    """Units charged."""
+
+
+class PlusCount(Model):
+    """Extra units for a second count."""
+
+    count: ParcelCount
+    """The parcels column counted."""
+    per: PositiveNumber
+    """One unit for every this many, or part thereof."""
+
+
+class PerCountRule(_UnitRule):
+    """Units per counted thing (living units, bathrooms, people)."""
+
+    method: Literal["per_count"]
+    count: ParcelCount
+    """The parcels column counted."""
+    per: PositiveNumber
+    """One unit for every this many, or part thereof."""
+    minimum: Count | None = None
+    """At least this many units."""
+    plus: PlusCount | None = None
+    """Extra units for a second count."""
+
+
+class Tier(Model):
+    """One step of a tiered schedule."""
+
+    max: Count | None
+    """Up to this count (null: any count above the previous step)."""
+    units: Count
+    """Units charged."""
+
+
+class TiersRule(_UnitRule):
+    """Units by steps of a count (restaurant seats)."""
+
+    method: Literal["tiers"]
+    count: ParcelCount
+    """The parcels column counted."""
+    tiers: list[Tier] = Field(min_length=1)
+    """The steps, smallest first; the last one's max is null."""
+
+    @model_validator(mode="after")
+    def _ascending(self) -> "TiersRule":
+        highs = [t.max for t in self.tiers]
+        if any(h is None for h in highs[:-1]):
+            raise _error("only the last tier may have max: null")
+        bounded = [h for h in highs if h is not None]
+        if bounded != sorted(set(bounded)):
+            raise _error("tiers must go from the smallest max to the largest")
+        return self
+
+
+class AcreageOnlyRule(_UnitRule):
+    """Bond units by acreage only, above a size (vacant parcels)."""
+
+    method: Literal["acreage_only"]
+    over_acres: NonNegativeNumber
+    """Only a parcel of more than this many acres is charged."""
+    bond_acres_per_unit: PositiveNumber
+    """One bond unit for every this many acres or part thereof."""
+
+
+UnitRule = Annotated[Union[AcreageRule, FixedRule, PerCountRule, TiersRule, AcreageOnlyRule],
+                     Field(discriminator="method")]
+
+
+class Moratorium(Model):
+    """Property without service because of the sewer moratorium."""
+
+    zero_components: list[Component]
+    """Components not charged to such property."""
+    citation: Citation
+
+
+class SewerUnits(Dated):
+    """The sewer use rate schedule: units of each component per property class."""
+
+    short_citation: Text | None = None
+    """A short form of the citation, ending each bill line's explanation."""
+    components: list[Component]
+    """The components billed."""
+    moratorium: Moratorium
+    """Property without service because of the sewer moratorium."""
+    classes: dict[PropertyClass, UnitRule]
+    """The unit rule of every property class."""
+
+    @model_validator(mode="after")
+    def _every_class(self) -> "SewerUnits":
+        missing = [c for c in vocab.PROPERTY_CLASSES if c not in self.classes]
+        if missing:
+            raise _error("no unit rule for property class(es) {missing}", missing=", ".join(missing))
+        return self
+
+
+class Billing(Dated):
+    """How bill amounts are computed and rounded."""
+
+    rounding: Rounding
+    """Rounding of each amount (units x rate)."""
+    budget_rate_rounding: Rounding | None = None
+    """Rounding of a rate derived from a budget (budget / total units)."""
+    rate_sources: list[Literal["sewer_rates", "sewer_budget"]] = Field(min_length=1)
+    """Where a component's rate comes from, first found wins."""
+    citation_budget_rate: Text | None = None
+    """The policy that derives a rate from a budget."""
+
+
+# ============================================================ sewer enforcement
+
+
+class SewerCorrection(Dated):
+    """The period a notice of violation gives to correct it."""
+
+    max_days: Count
+    """The law's maximum period, in days."""
+    days: Count | None = None
+    """The period the administrator gives (left out: the maximum)."""
+
+    @model_validator(mode="after")
+    def _within(self) -> "SewerCorrection":
+        if self.days is not None and self.days > self.max_days:
+            raise _error("days {days} is more than max_days {max}", days=self.days, max=self.max_days,
+                         key_name="days")
+        return self
+
+
+class DaysRule(Dated):
+    """A number of days."""
+
+    days: Count
+    """Days."""
+
+
+class PeriodicReport(Dated):
+    """How often periodic reports are due."""
+
+    max_months: PositiveCount
+    """At intervals not exceeding this many months."""
+
+
+class SelfMonitoring(Dated):
+    """What a user must do after its own sample shows a violation."""
+
+    notice_hours: Count
+    """Notify the POTW within this many hours."""
+    resample_days: Count
+    """Repeat the sampling within this many days."""
+
+
+class Notices(Model):
+    """Deadlines of sewer notices and reports."""
+
+    sewer_correction: Versions[SewerCorrection]
+    """The period to correct a violation."""
+    accidental_statement: Versions[DaysRule]
+    """Days to follow an accidental discharge's notification with a written statement."""
+    periodic_report: Versions[PeriodicReport]
+    """The interval of periodic reports."""
+    self_monitoring: Versions[SelfMonitoring]
+    """Notice and repeat sampling after a self-monitoring violation."""
+    slug_report: Versions[DaysRule]
+    """Days to send a written report of a slug discharge."""
+    permit_expiry_warning: Versions[DaysRule]
+    """Days before a permit's expiry from which it is flagged."""
+
+
+class Snc(Dated):
+    """Significant noncompliance of industrial users."""
+
+    chronic_pct: Percent
+    """Chronic: results breaking a limit are at least this percent of the measurements."""
+    trc_pct: Percent
+    """Technical review criteria: results at or above limit x factor are at least this percent."""
+    trc_factor_default: PositiveNumber
+    """The technical review factor of a parameter not listed below."""
+    trc_factor_by_parameter: dict[Parameter, PositiveNumber] = Field(default_factory=dict)
+    """The technical review factor of some parameters."""
+    trc_excluded_parameters: list[Parameter] = Field(default_factory=list)
+    """Parameters never judged by the technical review criteria."""
+    late_report_days: Count
+    """A report received more than this many days late counts."""
+    period_months: PositiveCount
+    """The length of a period, in months."""
+
+
+class SurchargeMethod(Dated):
+    """How a surcharge's pounds are computed."""
+
+    lbs_per_mg_per_mgl: PositiveNumber
+    """Pounds per million gallons per mg/L."""
+    parameters: list[KnownParameter] = Field(min_length=1)
+    """The parameters surcharged."""
+
+
+class SurchargeRate(Dated):
+    """A rate per pound the Town Board adopted for one parameter."""
+
+    parameter: KnownParameter
+    """The parameter the rate is for."""
+    usd_per_lb: Rate
+    """Dollars per pound."""
+    adopted_by: Text
+    """The Town Board's act that adopted the rate (e.g. "Resolution 2026-14")."""
+
+    def key(self) -> str:
+        return self.parameter
+
+    def label(self) -> str:
+        return self.parameter
+
+
+class Surcharge(Model):
+    """Surcharges for wastes stronger than the Part 2 limits."""
+
+    method: Versions[SurchargeMethod]
+    """How the pounds are computed."""
+    rates: Entries[SurchargeRate]
+    """Adopted rates per pound (empty: no rate adopted; pounds are reported without an amount)."""
+
+    @model_validator(mode="after")
+    def _rates_for_surcharged(self) -> "Surcharge":
+        surcharged = {p for m in self.method for p in m.parameters}
+        for i, rate in enumerate(self.rates):
+            if rate.parameter not in surcharged:
+                raise _error("{parameter} is not surcharged (method lists {listed})", sub=["rates", i],
+                             parameter=rate.parameter, listed=", ".join(sorted(surcharged)))
+        return self
+
+    def rate(self, parameter: str, day: dt.date) -> SurchargeRate | None:
+        """The adopted rate of ``parameter`` in effect on ``day``; None when none is adopted."""
+        return self.rates.find(day, vocab.canonical_parameter(parameter))
+
+
+class SewerEnforcementTexts(Model):
+    """The law's words quoted in sewer letters."""
+
+    enforcement: Text
+    """The enforcement section."""
+    penalties: Text
+    """§ 253-55 A, penalties."""
+    grease: Text
+    """Grease, oil and sand interceptors."""
+    citation: Citation
+
+
+class SewerEnforcement(Dated):
+    """Who issues sewer notices and how."""
+
+    issuer: Text
+    """The signer of notices."""
+    mailing: Text
+    """How notices are sent."""
+    citation_not_corrected: Text
+    """What follows when a violation is not corrected in time."""
+    section_text: SewerEnforcementTexts
+    """The law's words quoted in letters."""
+
+
+class GreaseInterceptors(Dated):
+    """Grease, oil and sand interceptors: pump-out frequency and orders."""
+
+    citation_invoices: Text
+    """The owner's duty to keep the scavenger's receipted invoices."""
+    order_compliance_days: Count
+    """Days an order directing compliance gives."""
+    citation_order_compliance: Text
+    """The law limiting that period."""
+
+
+# ============================================================ penalties
+
+
+class PenaltyTier(Model):
+    """The fine range of one offense."""
+
+    offense: PositiveCount
+    """1 = first offense, 2 = second, ... (the last tier covers every later one)."""
+    min_usd: Money
+    """Least fine, dollars."""
+    max_usd: Money
+    """Greatest fine, dollars."""
+
+    @model_validator(mode="after")
+    def _range(self) -> "PenaltyTier":
+        if self.min_usd > self.max_usd:
+            raise _error("min_usd {low} is more than max_usd {high}", low=show(self.min_usd), high=show(self.max_usd))
+        return self
+
+
+Per = Literal["day", "week"]
+
+
+class StormwaterPenalty(Dated):
+    """Fines for stormwater violations, rising with prior convictions."""
+
+    per: Per
+    """Each day or each week of a continued violation is a separate violation."""
+    lookback_years: PositiveCount
+    """Prior convictions count when within this many years."""
+    tiers: list[PenaltyTier] = Field(min_length=1)
+    """The fine range of each offense."""
+
+    @model_validator(mode="after")
+    def _offenses(self) -> "StormwaterPenalty":
+        offenses = sorted(t.offense for t in self.tiers)
+        if offenses != list(range(1, len(offenses) + 1)):
+            raise _error("tiers must be offenses 1, 2, 3 ... each once (found {found})",
+                         found=", ".join(map(str, offenses)))
+        return self
+
+    def tier(self, offense: int) -> PenaltyTier:
+        """The tier of the ``offense``-th offense (the last tier for every later one)."""
+        chosen = [t for t in self.tiers if t.offense <= max(int(offense), 1)]
+        return max(chosen, key=lambda t: t.offense)
+
+
+class SewerUsePenalty(Dated):
+    """The § 253-55 A fine and civil penalty."""
+
+    per: Per
+    """Each day (or week) a violation continues is a separate violation."""
+    fine_max_usd: Money
+    """Greatest fine per violation, dollars."""
+    civil_max_usd: Money
+    """Greatest civil penalty per violation, dollars."""
+
+
+class Penalties(Model):
+    """The most (and least) a violation may be fined."""
+
+    stormwater: Versions[StormwaterPenalty]
+    """Stormwater violations."""
+    sewer_use: Versions[SewerUsePenalty] | None = None
+    """Sewer use violations."""
+
+
+# ============================================================ stormwater (SWPPP)
+
+SiteFlag = Literal["impaired_water", "single_family", "agricultural", "exempt"]
+FindingName = Literal["weekly", "storm", "sediment_not_removed", "disturbance_over_limit",
+                      "contractor_not_certified", "milestone_notice_late", "report_not_delivered"]
+
+
+class ConditionA(Model):
+    """Condition A: discharge of a pollutant of concern to an impaired water."""
+
+    flag: SiteFlag
+    """The sites column that marks it."""
+    citation: Citation
+
+
+class ConditionB(Model):
+    """Condition B: a large disturbance."""
+
+    min_disturbed_acres: NonNegativeNumber
+    """Disturbing at least this many acres."""
+    citation: Citation
+
+
+class ConditionC(Model):
+    """Condition C: a middle-sized disturbance, with exclusions."""
+
+    min_disturbed_acres: NonNegativeNumber
+    """Disturbing at least this many acres ..."""
+    below_acres: NonNegativeNumber
+    """... and fewer than this many."""
+    excluded_flags: list[SiteFlag] = Field(default_factory=list)
+    """Sites with these flags are excluded."""
+    citation: Citation
+
+
+class MinAcresApplicability(Dated):
+    """Every site disturbing at least so many acres needs inspections (unless exempt)."""
+
+    rule: Literal["min_disturbed_acres"]
+    """min_disturbed_acres: every site disturbing at least so many acres needs inspections."""
+    min_disturbed_acres: NonNegativeNumber
+    """Acres from which a site needs inspections."""
+
+
+class ConditionsApplicability(Dated):
+    """Only a site meeting Condition A, B or C needs inspections (unless exempt)."""
+
+    rule: Literal["conditions_abc"]
+    """conditions_abc: a site needs inspections when it meets Condition A, B or C."""
+    condition_a: ConditionA
+    """Condition A: discharge of a pollutant of concern to an impaired water."""
+    condition_b: ConditionB
+    """Condition B: a large disturbance."""
+    condition_c: ConditionC
+    """Condition C: a middle-sized disturbance, with exclusions."""
+
+
+Applicability = Annotated[Union[MinAcresApplicability, ConditionsApplicability], Field(discriminator="rule")]
+
+
+class WeeklyInspection(Dated):
+    """Routine inspections during construction."""
+
+    interval_days: PositiveCount
+    """An inspection at least every this many days."""
+    inspector: Text
+    """Who inspects."""
+    reports_delivered_weekly: Flag
+    """Whether reports go to the Stormwater Management Officer weekly."""
+
+
+class StormInspection(Dated):
+    """Inspections after a storm."""
+
+    threshold_in: PositiveNumber
+    """A day with at least this many inches of rain is a storm."""
+    window_days: Count
+    """The inspection is due within this many days after the storm day."""
+
+
+class DisturbanceLimit(Dated):
+    """The most a site may disturb at one time without an approved SWPPP."""
+
+    max_acres_without_approval: NonNegativeNumber
+    """Acres."""
+
+
+class SedimentCleanout(Dated):
+    """When sediment must be removed from traps and ponds."""
+
+    capacity_lost_pct: Percent
+    """Once design capacity is reduced by this percent."""
+
+
+class MilestoneNotice(Dated):
+    """Notice before each construction milestone."""
+
+    hours: Count
+    """At least this many hours before."""
+
+
+class Appeal(Dated):
+    """Appeal of a notice of violation."""
+
+    days: Count
+    """Within this many days of service."""
+
+
+class LandDevelopmentActivity(Dated):
+    """What a land development activity is."""
+
+    min_disturbed_acres: NonNegativeNumber
+    """Land disturbance of at least this many acres."""
+
+
+class Conditions(Dated):
+    """Conditions A, B and C, reported for every site."""
+
+    condition_a: ConditionA
+    """Condition A: discharge of a pollutant of concern to an impaired water."""
+    condition_b: ConditionB
+    """Condition B: a large disturbance."""
+    condition_c: ConditionC
+    """Condition C: a middle-sized disturbance, with exclusions."""
+
+
+class CitedRule(Dated):
+    """A rule known by its citation."""
+
+
+class ReportDelivery(Dated):
+    """Delivery of inspection reports to the Stormwater Management Officer."""
+
+    max_days_after_inspection: Count
+    """Days after the inspection."""
+
+
+class Milestone(Model):
+    """A construction milestone."""
+
+    name: Text
+    """Its name in the milestones input."""
+    paragraph: Text
+    """The paragraph of the law that lists it."""
+    label: Text
+    """Its words in notices."""
+
+
+class Milestones(Dated):
+    """The milestones that need notice."""
+
+    items: list[Milestone] = Field(min_length=1)
+    """The milestones, in the law's order."""
+
+
+class NoticeOfViolation(Dated):
+    """Who issues stormwater notices of violation and where appeals go."""
+
+    issuer: Text
+    """The signer of notices."""
+    appeal_filed_with: Text
+    """Where an appeal is filed."""
+    law_name: Text
+    """The law's name as written in notices."""
+
+
+class StopWorkOrder(Dated):
+    """When a stop-work order is proposed."""
+
+    for_findings: list[FindingName]
+    """The findings that may lead to one."""
+    when_status: Literal["overdue", "late"]
+    """Only for findings with this status."""
+
+
+class Convictions(Dated):
+    """Prior convictions that raise the offense number."""
+
+    chapter: Text
+    """Convictions under this chapter count."""
+    imprisonment_max_months: Count
+    """Longest imprisonment, months."""
+
+
+class RemedialDays(Dated):
+    """Days after a notice's date to correct each finding (0 = before any further work)."""
+
+    weekly: Count | None = None
+    """Days to correct a weekly inspection not made in time."""
+    storm: Count | None = None
+    """Days to correct a storm inspection not made in time."""
+    sediment_not_removed: Count | None = None
+    """Days to correct sediment not removed."""
+    disturbance_over_limit: Count | None = None
+    """Days to correct too much land disturbed at one time."""
+    contractor_not_certified: Count | None = None
+    """Days to correct a contractor not certified before work."""
+    milestone_notice_late: Count | None = None
+    """Days to correct a milestone notified late."""
+    report_not_delivered: Count | None = None
+    """Days to correct inspection reports not delivered."""
+
+
+class SwpppTexts(Dated):
+    """The law's words quoted in findings and notices."""
+
+    weekly: Text | None = None
+    """The law's words on a weekly inspection not made in time."""
+    storm: Text | None = None
+    """The law's words on a storm inspection not made in time."""
+    disturbance_over_limit: Text | None = None
+    """The law's words on too much land disturbed at one time."""
+    sediment_not_removed: Text | None = None
+    """The law's words on sediment not removed."""
+    milestone_notice_late: Text | None = None
+    """The law's words on a milestone notified late."""
+    contractor_not_certified: Text | None = None
+    """The law's words on a contractor not certified before work."""
+    report_not_delivered: Text | None = None
+    """The law's words on inspection reports not delivered."""
+    stop_work_order: Text | None = None
+    """The law's words on a stop-work order."""
+    penalties: Text | None = None
+    """The law's words on penalties."""
+
+
+class Swppp(Model):
+    """Stormwater pollution prevention during construction: who needs inspections, how often, and the
+    notices that follow."""
+
+    applicability: Versions[Applicability]
+    """Which sites need inspections."""
+    weekly_inspection: Versions[WeeklyInspection]
+    storm_inspection: Versions[StormInspection]
+    disturbance_limit: Versions[DisturbanceLimit]
+    sediment_cleanout: Versions[SedimentCleanout]
+    milestone_notice: Versions[MilestoneNotice]
+    appeal: Versions[Appeal]
+    land_development_activity: Versions[LandDevelopmentActivity]
+    conditions: Versions[Conditions] | None = None
+    """Conditions A, B and C where they do not decide applicability."""
+    exemptions: Versions[CitedRule]
+    """Activities exempt from review."""
+    report_delivery: Versions[ReportDelivery] | None = None
+    milestones: Versions[Milestones]
+    contractor_certification: Versions[CitedRule]
+    """Each contractor signs the certification before work begins."""
+    notice_of_violation: Versions[NoticeOfViolation]
+    stop_work_order: Versions[StopWorkOrder]
+    convictions: Versions[Convictions]
+    remedial_days: Versions[RemedialDays]
+    section_text: Versions[SwpppTexts]
+
+    @model_validator(mode="after")
+    def _conditions_somewhere(self) -> "Swppp":
+        if self.conditions is None and any(isinstance(a, MinAcresApplicability) for a in self.applicability):
+            raise _error("missing 'conditions': with applicability rule min_disturbed_acres, Conditions A, B "
+                         "and C are listed under conditions")
+        return self
+
+
+# ============================================================ the file
+
+#: Sections the sewer side reads together: a file with one of them needs all.
+SEWER_SECTIONS = ("discharge_limits", "table_7_1", "nondetect_averaging", "slug", "infiltration", "sewer_units",
+                  "billing", "notices", "snc", "surcharge", "sewer_compliance", "sewer_enforcement",
+                  "grease_interceptors")
+
+
+class Rules(Model):
+    """The rules of one jurisdiction (``rules/<jurisdiction>.yaml``)."""
+
+    jurisdiction: Jurisdiction
+    """The file's jurisdiction (its file name without .yaml)."""
+    name: Text
+    """The jurisdiction's name as printed."""
+    version: Text
+    """The rules' version (bump it with every change; quote it: "2026.12.1")."""
+    timezone: TimeZone
+    """The local time zone of dates and days."""
+    discharge_limits: Entries[DischargeLimit] | None = None
+    """Per-sample discharge limits."""
+    table_7_1: Table71 | None = None
+    nondetect_averaging: Versions[NondetectAveraging] | None = None
+    readings: Readings | None = None
+    readings_sewer_compliance: SewerComplianceReadings | None = None
+    readings_enforcement: EnforcementReadings | None = None
+    slug: Versions[Slug] | None = None
+    infiltration: Versions[Infiltration] | None = None
+    sewer_units: Versions[SewerUnits] | None = None
+    billing: Versions[Billing] | None = None
+    swppp: Swppp | None = None
+    penalties: Penalties | None = None
+    notices: Notices | None = None
+    snc: Versions[Snc] | None = None
+    surcharge: Surcharge | None = None
+    sewer_compliance: Versions[SewerCompliance] | None = None
+    sewer_enforcement: Versions[SewerEnforcement] | None = None
+    grease_interceptors: Versions[GreaseInterceptors] | None = None
+    # Contract section 5 (issue 13): these sections' models are those of the pure functions that apply
+    # them (outfall/law/calendar.py, illicit.py, practices.py, fees.py); docs/rules-stage2-draft.yaml.
+    business_days: BusinessDayRules | None = None
+    """Business days: the weekdays counted and the public holidays of New York GCL § 24."""
+    illicit_discharges: Versions[IllicitTerms] | None = None
+    """Illicit discharges (Woodbury ch. 185): deadlines, charges and penalty."""
+    post_construction: Versions[PracticeTerms] | None = None
+    """Post-construction stormwater management practices: as-built plans, maintenance agreement, guarantee."""
+    inspection_fees: FeeSchedule | None = None
+    """Water and sewer inspection fees (Woodbury ch. 301)."""
+
+    _source: Path = PrivateAttr(default=Path("rules.yaml"))
+    _sha256: str = PrivateAttr(default="")
+
+    @model_validator(mode="after")
+    def _sections_together(self) -> "Rules":
+        present = [s for s in SEWER_SECTIONS if getattr(self, s) is not None]
+        missing = [s for s in SEWER_SECTIONS if getattr(self, s) is None]
+        if present and missing:
+            raise _error("has sewer rules ({present}) but no {missing}; the sewer rules go together",
+                         present=present[0] if len(present) == 1 else f"{present[0]} ...",
+                         missing=", ".join(missing))
+        if self.swppp is not None and self.penalties is None:
+            raise _error("has swppp but no penalties")
+        return self
+
+    # ------------------------------------------------------------- typed API
+
+    @property
+    def source(self) -> Path:
+        """The file these rules were read from."""
+        return self._source
+
+    @property
+    def sha256(self) -> str:
+        """The SHA-256 of the file's text (recorded with each billing run)."""
+        return self._sha256
+
+    def today(self) -> dt.date:
+        """Today in the rules' time zone."""
+        return dt.datetime.now(ZoneInfo(self.timezone)).date()
+
+    def require(self, name: str) -> Any:
+        """Section ``name``; RulesError naming the file when this jurisdiction has none."""
+        value = getattr(self, name, None) if name in type(self).model_fields else None
+        if value is None:
+            raise RulesError(f"{self.source.name}: no '{name}' section for {self.name}")
+        return value
+
+    def limits_at(self, day: dt.date) -> tuple[DischargeLimit, ...]:
+        """Part 2 and Town Board (Table 7-1) limits in effect on ``day``."""
+        part2 = self.discharge_limits.at(day) if self.discharge_limits else ()
+        board = self.table_7_1.limits.at(day) if self.table_7_1 else ()
+        return (*part2, *board)
+
+    def reading_at(self, group: str, name: str, day: dt.date) -> Any:
+        """The value of reading ``name`` of ``group`` (readings, readings_sewer_compliance,
+        readings_enforcement) in effect on ``day``."""
+        readings = self.require(group)
+        versions = getattr(readings, name, None) if name in type(readings).model_fields else None
+        if versions is None:
+            raise RulesError(f"{self.source.name}: no reading named '{name}' in {group}")
+        return versions.at(day).value
+
+    # ------------------------------------------ compatibility layer (deprecated)
+
+    @cached_property
+    def raw(self) -> dict[str, Any]:
+        """Deprecated: the file as the old untyped dictionaries, each section as in effect today.
+
+        Use the typed sections instead (see the migration table in ``outfall.rules``)."""
+        from outfall.rules.legacy import legacy_raw
+
+        return legacy_raw(self, self.today())
+
+    def raw_at(self, day: dt.date) -> dict[str, Any]:
+        """Transitional: the old dictionaries with every section in its version in effect on ``day``.
+
+        For a consumer (or an ``outfall.law`` function) that still takes the old shape: pass
+        ``rules.raw_at(violation_day)`` instead of ``rules`` to judge by the rules of that day."""
+        from outfall.rules.legacy import legacy_raw
+
+        return legacy_raw(self, day)
+
+    def section(self, name: str) -> Any:
+        """Deprecated: section ``name`` as the old dictionary, in the version in effect today.
+
+        Typed: ``rules.<name>.at(day)`` (see the migration table in ``outfall.rules``)."""
+        if name not in self.raw:
+            raise RulesError(f"{self.source.name}: no '{name}' section for {self.name}")
+        return self.raw[name]
+
+    def has(self, name: str) -> bool:
+        """Deprecated: whether the file has section ``name``. Typed: ``rules.<name> is not None``."""
+        return name in self.raw
+
+    def reading(self, name: str) -> Any:
+        """Deprecated: the value of ``readings.<name>`` in effect today.
+
+        Typed: ``rules.reading_at("readings", name, day)``."""
+        readings = self.raw.get("readings", {})
+        if name not in readings:
+            raise RulesError(f"{self.source.name}: no reading named '{name}'")
+        return readings[name]["value"]

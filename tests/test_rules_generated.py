@@ -1,0 +1,154 @@
+"""What is generated from the rules is checked in and kept fresh: rules/schema.json (from the models,
+for editors) and docs/rules.md (from the rules files, for the clerk)."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from outfall.paths import REPO_ROOT, RULES_DIR
+from outfall.rules import load_all
+from outfall.rules.generate import docs_text, schema_text
+from outfall.rules.loader import read_yaml
+
+STALE = "is stale: run `python -m outfall.rules {}` and commit the result"
+
+
+def test_schema_file_is_fresh():
+    assert (RULES_DIR / "schema.json").read_text(encoding="utf-8") == schema_text(), STALE.format("schema")
+
+
+def test_docs_file_is_fresh():
+    assert (REPO_ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == docs_text(load_all()), \
+        STALE.format("docs")
+
+
+def validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads((RULES_DIR / "schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+@pytest.mark.parametrize("jurisdiction", ["woodbury", "bellport"])
+def test_shipped_files_meet_the_schema_an_editor_checks(jurisdiction):
+    text = (RULES_DIR / f"{jurisdiction}.yaml").read_text(encoding="utf-8")
+    assert text.splitlines()[0] == "# yaml-language-server: $schema=schema.json"
+    data, _ = read_yaml(text, jurisdiction)
+    assert [e.message for e in validator().iter_errors(data)] == []
+
+
+@pytest.mark.parametrize("old,new,where", [
+    ("max_usd: 350}", 'max_usd: "five hundred"}', ["penalties", "stormwater", 0, "tiers", 0, "max_usd"]),
+    ("max_usd: 350}", "max_usd: -350}", ["penalties", "stormwater", 0, "tiers", 0, "max_usd"]),
+    ("    - days: 15\n", "    - dayz: 15\n", ["swppp", "appeal", 0]),
+    ("      per: week\n", "      per: fortnight\n", ["penalties", "stormwater", 0, "per"]),
+])
+def test_the_schema_flags_what_the_loader_refuses(old, new, where):
+    text = (RULES_DIR / "bellport.yaml").read_text(encoding="utf-8")
+    assert old in text
+    data, _ = read_yaml(text.replace(old, new, 1), "bellport")
+    errors = list(validator().iter_errors(data))
+    assert errors and any(list(e.absolute_path)[:len(where)] == where or list(e.absolute_path) == where[:-1]
+                          for e in errors), [(list(e.absolute_path), e.message) for e in errors]
+
+
+def test_docs_state_every_value_citation_and_date_for_a_clerk():
+    text = (REPO_ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    rules = load_all()
+    woodbury = rules["woodbury"]
+    for lim in woodbury.discharge_limits:
+        assert lim.citation in text
+    assert "| BOD | at most | 240 mg/L | from 1986-11-20 with no end date |" in text
+    assert "**None adopted by the Town Board.** The surcharges table reports the pounds" in text
+    assert "offense: 1; min_usd: $0.00; max_usd: $350.00" in text          # Bellport
+    assert "(`penalties.stormwater`)" in text and "per week" not in text.split("## Village of Bellport")[0]
+    for name in ("ratio", "threshold_in", "sewer_correction", "remedial_days", "adopted_by"):
+        assert name in text
+    assert "Traceback" not in text and "class '" not in text and "Versions(" not in text
+
+
+def _recipe_blocks() -> dict[str, str]:
+    text = (REPO_ROOT / "docs" / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    recipes = text.split("## Recipes", 1)[1]
+    blocks = {}
+    for part in recipes.split("```yaml\n")[1:]:
+        block = part.split("```", 1)[0]
+        blocks[block.split(":", 1)[0]] = block
+    return blocks
+
+
+def _with_section(jurisdiction: str, section: str, block: str):
+    from pathlib import Path
+
+    from outfall.rules import parse_rules
+
+    text = (RULES_DIR / f"{jurisdiction}.yaml").read_text(encoding="utf-8")
+    start = text.index(f"\n{section}:\n") + 1
+    end = text.index("\n\n", start)
+    return parse_rules(text[:start] + block.rstrip("\n") + text[end:], Path(f"{jurisdiction}.yaml"))
+
+
+def test_the_recipes_examples_are_real_changes_of_the_shipped_rules():
+    import datetime as dt
+
+    blocks = _recipe_blocks()
+    assert set(blocks) == {"penalties", "slug"}
+    shipped = load_all()
+    bellport = _with_section("bellport", "penalties", blocks["penalties"])
+    old, new = bellport.penalties.stormwater
+    assert old.model_dump(exclude={"effective_to"}) == shipped["bellport"].penalties.stormwater[0].model_dump(
+        exclude={"effective_to"})
+    assert old.effective_to == new.effective_from - dt.timedelta(days=1)
+    woodbury = _with_section("woodbury", "slug", blocks["slug"])
+    old, new = woodbury.slug
+    assert old.model_dump(exclude={"effective_to"}) == shipped["woodbury"].slug[0].model_dump(exclude={"effective_to"})
+    assert (old.ratio, new.ratio) == (5, 4) and old.effective_to == new.effective_from - dt.timedelta(days=1)
+
+
+def _pasted_stage2(tmp_path):
+    """The rules files with docs/rules-stage2-draft.yaml pasted in, as its header says to."""
+    import shutil
+
+    import yaml
+
+    draft_text = (REPO_ROOT / "docs" / "rules-stage2-draft.yaml").read_text(encoding="utf-8")
+    folder = tmp_path / "rules"
+    shutil.copytree(RULES_DIR, folder)
+    for jurisdiction, sections in yaml.safe_load(draft_text).items():
+        block = draft_text.split(f"\n{jurisdiction}:\n", 1)[1].split("\nbellport:\n", 1)[0]
+        dedented = "\n".join(line[2:] if line.startswith("  ") else line for line in block.splitlines())
+        path = folder / f"{jurisdiction}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + dedented.strip("\n") + "\n")
+        assert set(sections) <= set(load_all(folder)[jurisdiction].raw)
+    return folder
+
+
+def test_the_stage2_draft_sections_load_when_pasted_in(tmp_path):
+    # Issue 13's sections (business days, illicit discharges, practices, fees) are typed by the models of
+    # the pure functions that apply them; pasted into the rules files they load, meet the schema and
+    # make docs, and a bad value in them is one line like any other.
+    import datetime as dt
+
+    from outfall.law.calendar import calendar_from_rules
+    from outfall.rules import RulesError, load_rules
+
+    folder = _pasted_stage2(tmp_path)
+    rules = load_all(folder)
+    woodbury = rules["woodbury"]
+    assert woodbury.illicit_discharges.at(dt.date(2026, 6, 1)).notify_business_days == 1
+    assert calendar_from_rules(woodbury.business_days).holidays(2026)
+    assert rules["bellport"].post_construction.at(dt.date(2026, 6, 1)).inspection_after_years == 1
+    assert woodbury.inspection_fees.entries[0].water_usd > 0
+    for jurisdiction in ("woodbury", "bellport"):
+        data, _ = read_yaml((folder / f"{jurisdiction}.yaml").read_text(encoding="utf-8"), jurisdiction)
+        assert [e.message for e in validator().iter_errors(data)] == []
+    text = docs_text(rules)
+    assert "(`illicit_discharges`)" in text and "(`business_days`)" in text and "Juneteenth" in text
+    path = folder / "woodbury.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("protest_days: 10 ", "protest_days: -10 ", 1))
+    with pytest.raises(RulesError) as err:
+        load_rules("woodbury", folder)
+    assert "illicit_discharges[0].protest_days: -10 is less than 0" in str(err.value)
+    assert "Input should" not in str(err.value)
