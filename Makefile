@@ -17,10 +17,13 @@ $(STAMP): pyproject.toml requirements.lock
 
 setup: $(STAMP)
 
+# The demo prints its letters to PDF with headless Chromium: installed first, as for the tests.
+# Without it (no root to install it) the demo still runs and says the letters are HTML only.
 demo: $(STAMP)
+	-sh scripts/install-chromium.sh
 	$(VENV)/bin/outfall demo --out demo_output
 
-# Headless Chromium (Debian's package) for the dashboard browser test.
+# Headless Chromium (Debian's package) for the browser tests and the letters' PDFs.
 browser:
 	sh scripts/install-chromium.sh
 

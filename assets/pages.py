@@ -31,7 +31,9 @@ from dashboards.html import PageMeta
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
 
-QUARANTINE_PAGE_ROWS = 5000
+# The quarantine page lists the first rows of each dataset and reason (one fix per reason); it says
+# how many share the reason, and that every row is in the export (csv/quarantine.csv).
+QUARANTINE_ROWS_PER_REASON = 50
 
 
 # --------------------------------------------------------------------------- helpers
@@ -121,6 +123,15 @@ def _rules(settings: OutfallSettings, jurisdiction: str):
         return None
 
 
+def town_name(settings: OutfallSettings, *jurisdictions: str) -> str:
+    """Whom a page is about, from the rules files' names: "Town of Woodbury and Village of Bellport"."""
+    names = []
+    for jurisdiction in jurisdictions:
+        rules = _rules(settings, jurisdiction)
+        names.append(rules.name if rules is not None and rules.name else jurisdiction.title())
+    return " and ".join(names)
+
+
 # --------------------------------------------------------------------------- index and quarantine
 
 # dataset -> (column holding its dates, label, observed): identifiers from this constant only.
@@ -204,11 +215,13 @@ def _cards(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path, setti
 
 def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, folder: Path) -> IndexData:
     r = Reader(con)
-    data = IndexData(as_of=settings.as_of_date(), generated_at=_now_local(), quarantine_limit=QUARANTINE_PAGE_ROWS)
+    data = IndexData(as_of=settings.as_of_date(), generated_at=_now_local(),
+                     quarantine_per_reason=QUARANTINE_ROWS_PER_REASON,
+                     town=town_name(settings, "woodbury", "bellport"))
     data.ingested = r.named("ingested_files", "select_dashboard_ingested")
     data.ranges = _ranges(con, r)
     data.quarantine_counts = r.named("quarantine", "select_dashboard_quarantine_counts")
-    data.quarantine = r.named("quarantine", "select_dashboard_quarantine", {"limit": QUARANTINE_PAGE_ROWS})
+    data.quarantine = r.named("quarantine", "select_dashboard_quarantine", {"per_reason": QUARANTINE_ROWS_PER_REASON})
     data.quarantine_total = int(_scalar(con, r, "quarantine", "SELECT count(*) FROM quarantine") or 0)
     data.cards = _cards(con, r, folder, settings)
     data.present = r.present

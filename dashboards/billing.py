@@ -48,6 +48,7 @@ class BillingData:
     year: int | None = None
     previous_year: int | None = None
     generated_at: dt.datetime | None = None
+    town: str = ""  # whom the page is about (printed atop each paper page)
     totals: pd.DataFrame | None = None
     largest: pd.DataFrame | None = None
     changes: pd.DataFrame | None = None
@@ -235,7 +236,8 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
         body.append(section("Sewer roll", no_data("sewer_bills", present.get("sewer_bills"), "bills")))
         html_text = page(file="billing.html", title="Billing: annual sewer roll",
                          subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units · as of {data.as_of.isoformat()}"),
-                         body=join(body), as_of=data.as_of, generated_at=data.generated_at, has_charts=False)
+                         body=join(body), as_of=data.as_of, town=data.town,
+                         generated_at=data.generated_at, has_charts=False)
         return html_text, meta
     year, prev = int(data.year), (int(data.previous_year) if data.previous_year is not None else None)
     long = by_component(totals)
@@ -306,7 +308,9 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
             Col("district", "District", fmt=district_label), Col("property_class", "Class", fmt=class_label),
             Col("units", "Units (bond / O&M / street / house)", html=lambda r: esc(_units_text(r))),
             Col("total_usd", f"Bill {year}", num=True, fmt=fmt_usd), Col("explanation", "Why")])
-    body.append(section(f"Largest bills, {year}", l_html, sid="largest"))
+    body.append(section(f"Largest bills, {year}", l_html, sid="largest", lead=esc(
+        f"The {len(largest):,} largest of the {parcels_now:,} bills of {year}. Every bill is in the bill register, "
+        f"sewer_register_{year}.xlsx (and .csv) in the billing folder of the exports.") if not largest.empty else ""))
 
     # biggest changes
     changes = _frame(data.changes)
@@ -329,9 +333,12 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
             Col("total_before", f"Bill {prev}", num=True, fmt=fmt_usd),
             Col("total_after", f"Bill {year}", num=True, fmt=fmt_usd),
             Col("total_change", "Change", num=True, fmt=fmt_signed_usd), Col("detail", "Detail")])
+    shown = "" if changes.empty else (
+        f"The {len(changes):,} biggest" + (f" of {changed:,} changes" if changed else "")
+        + f"; every change is in bill_changes_{year}.csv in the billing folder of the exports. ")
     body.append(section(f"Biggest changes from {prev}" if prev else "Changes", c_html, sid="changes",
-                        lead="The parcels whose bill moved most, up or down: reclassed, units changed, added or "
-                             "removed parcels come first when they are the largest."))
+                        lead=esc(shown + "The parcels whose bill moved most, up or down: reclassed, units changed, "
+                                        "added or removed parcels come first when they are the largest.")))
 
     runs = _frame(data.runs)
     if not runs.empty:
@@ -348,5 +355,6 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     html_text = page(file="billing.html", title=f"Billing: {year} sewer roll",
                      subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units and rates · billing year {year}"
                                   + (f" compared with {prev}" if prev else "") + f" · as of {data.as_of.isoformat()}"),
-                     body=join(body), as_of=data.as_of, generated_at=data.generated_at, has_charts=True)
+                     body=join(body), as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=True)
     return html_text, meta

@@ -20,6 +20,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from outfall.letters import css_string
+
 PLOTLY_JS = "plotly.min.js"  # written once beside the pages (include_plotlyjs="directory" layout)
 
 PAGES = (  # (file, menu label)
@@ -192,13 +194,15 @@ def note(text: str, kind: str = "info") -> str:
 
 
 def no_data(table: str, present: bool | None, what: str = "") -> str:
-    """The "no data yet" note for a table that is missing (present=False) or empty."""
+    """The "no data yet" note for a table that is missing (present=False) or empty, in plain words
+    (the table's name is kept out of sight, in a data attribute, for tests and support)."""
     if present is False:
-        why = f"table <code>{esc(table)}</code> does not exist yet (its asset has not run)"
+        why = "the step of the run that works them out has not run yet"
     else:
-        why = f"table <code>{esc(table)}</code> has no rows yet"
-    lead = f"{esc(what)}: " if what else ""
-    return note(f"<strong>No data yet.</strong> {lead}{why}.", "empty")
+        why = "there are none in the data so far"
+    lead = f"{esc(what[:1].upper() + what[1:])}: " if what else ""
+    return (f'<p class="note note-empty" data-table="{esc(table)}"><strong>No data yet.</strong> '
+            f"{lead}{why}.</p>")
 
 
 @dataclass
@@ -243,10 +247,15 @@ class Col:
     nowrap: bool = False
 
 
-def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | None = None,
+def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | None = None, rest: str = "",
           row_class: Callable[[pd.Series], str] | None = None, row_id: Callable[[pd.Series], str] | None = None,
           caption: str = "", empty: str = "No rows.", table_class: str = "") -> str:
-    """An HTML table of ``frame``; every cell escaped unless the column renders HTML itself."""
+    """An HTML table of ``frame``; every cell escaped unless the column renders HTML itself.
+
+    ``max_rows`` shows only the first rows: then ``rest`` (plain text) must say where all of them are,
+    and the page says how many there are."""
+    if max_rows is not None and not rest:
+        raise ValueError("a table that shows only its first rows must say where the rest are (rest=...)")
     if frame is None or frame.empty:
         return note(esc(empty), "empty")
     shown = frame if max_rows is None else frame.head(max_rows)
@@ -274,7 +283,7 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
         body.append(f"<tr{attrs}>" + "".join(cells) + "</tr>")
     more = ""
     if max_rows is not None and len(frame) > max_rows:
-        more = note(f"Showing the first {max_rows:,} of {len(frame):,} rows.", "info")
+        more = note(esc(f"The first {max_rows:,} of {len(frame):,} rows are shown here; {rest}"), "info")
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     cls = f' class="{esc(table_class)}"' if table_class else ""
     return (f'<div class="table-wrap"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
@@ -427,7 +436,44 @@ h3.chart-title{margin:10px 0 2px}
 code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;background:#f3f4f6;padding:0 3px;border-radius:3px}
 .raw{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;white-space:pre-wrap;word-break:break-all;max-width:520px}
 footer{max-width:1240px;margin:0 auto;padding:0 24px 30px;color:#6b7280;font-size:12.5px}
-@media print{header.top nav{display:none}section{break-inside:avoid}body{background:#fff}}
+.print-only{display:none}
+""" % {"font": FONT}
+
+# Paper: every row of every table, headers repeated, no row split across pages, and on each
+# page the town, the page's title, the as-of day (the @page margin boxes of ``page``) and its number.
+PRINT_WIDTH_PX = 940  # charts are redrawn this wide for US Letter landscape before printing
+PRINT_CSS = """
+@page{size:letter landscape;margin:0.6in 0.45in 0.55in;
+  @bottom-right{content:"Page " counter(page) " of " counter(pages);font:9px %(font)s;color:#333}}
+@media print{
+  html,body{background:#fff}
+  body{font-size:11px;color:#000}
+  header.top{background:#fff;color:#000;padding:0 0 4px;border-bottom:1.5px solid #000;margin-bottom:8px}
+  header.top .brand,header.top .sub{opacity:1}
+  header.top h1{font-size:20px}
+  nav.menu,.toc,.chart-wait,.no-print,.modebar-container{display:none!important}
+  .entity-head,.facts,h3.reason{break-after:avoid;page-break-after:avoid}
+  .print-only{display:block}
+  main{max-width:none;margin:0;padding:0}
+  section{border:0;border-radius:0;padding:0;margin:0 0 14px;break-inside:auto;background:#fff}
+  h2,h3,h3.chart-title{break-after:avoid;page-break-after:avoid}
+  .table-wrap{overflow:visible!important;max-height:none!important;border:0;border-radius:0}
+  table{font-size:10px}
+  thead{display:table-header-group}
+  tfoot{display:table-footer-group}
+  th{position:static;background:#e5e7eb!important;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+  tr,td,th{break-inside:avoid;page-break-inside:avoid}
+  tbody tr:nth-child(even){background:#fff}
+  figure.chart-box{break-inside:avoid;page-break-inside:avoid;overflow:hidden}
+  .chart{max-width:100%%}
+  .kpis{grid-template-columns:repeat(6,1fr);gap:6px}
+  .kpi{padding:4px 8px;border-width:1px 1px 1px 4px}
+  .kpi-value{font-size:17px}
+  .cols{grid-template-columns:1fr}
+  a{color:#000;text-decoration:none}
+  .note{break-inside:avoid}
+  footer{padding:0;color:#333}
+}
 """ % {"font": FONT}
 
 # Draws each chart when it comes near the viewport (so a long page opens at
@@ -446,11 +492,12 @@ JS = """
     throw new Error('plotly.min.js is missing beside this page');
   }
   var template=JSON.parse(document.getElementById('outfall-template').textContent);
-  function draw(div){
+  function draw(div, width){
     if(div._outfall){return div._outfall;}
     var t0=performance.now();
     var spec=JSON.parse(document.getElementById(div.getAttribute('data-fig')).textContent);
     spec.layout.template=template;
+    if(width){spec.layout.width=width; spec.layout.autosize=false;}
     div.innerHTML='';
     div._outfall=Plotly.newPlot(div, spec.data, spec.layout, spec.config).then(function(){
       div.setAttribute('data-draw-ms', String(Math.round(performance.now()-t0)));
@@ -481,7 +528,18 @@ JS = """
     },{rootMargin:'300px 0px'});
     divs.forEach(function(d){io.observe(d);});
   } else { window.outfallRenderAll(); }
-  window.addEventListener('beforeprint', function(){window.outfallRenderAll();});
+  // Paper: every chart drawn, as wide as the printed page; back to the window's width after.
+  var printWidth=+(root.getAttribute('data-print-width')||0);
+  function fit(div, width){  // Plotly draws a relayout at once: the print dialog sees the new width
+    if(div.getAttribute('data-rendered')!=='1'){return draw(div, width);}
+    return width ? Plotly.relayout(div, {width: width, autosize: false})
+                 : Plotly.relayout(div, {autosize: true, width: null});
+  }
+  window.outfallPrepareForPrint=function(){
+    return divs.reduce(function(p, d){return p.then(function(){return fit(d, printWidth);});}, Promise.resolve());
+  };
+  window.addEventListener('beforeprint', function(){divs.forEach(function(d){fit(d, printWidth);});});
+  window.addEventListener('afterprint', function(){divs.forEach(function(d){if(d._outfall){fit(d, 0);}});});
 })();
 """
 
@@ -495,10 +553,22 @@ class PageMeta:
     counts: dict[str, int] = field(default_factory=dict)
 
 
+def print_header_css(town: str, title: str, as_of: dt.date | None) -> str:
+    """On each printed page: the town and the page's title at the top left, the as-of day at the top right."""
+    left = " · ".join(t for t in (town, title) if t)
+    right = f"as of {as_of:%B} {as_of.day}, {as_of.year}" if as_of else ""
+    return ("@page{"
+            f"@top-left{{content:{css_string(left)};font:10px {FONT};color:#000}}"
+            f"@top-right{{content:{css_string(right)};font:10px {FONT};color:#000}}}}")
+
+
 def page(*, file: str, title: str, subtitle: str, body: str, as_of: dt.date | None,
          generated_at: dt.datetime | None = None, has_charts: bool = True, footer_note: str = "",
-         extra_css: str = "") -> str:
-    """A complete, self-standing HTML page (plotly.min.js beside it when it has charts)."""
+         extra_css: str = "", town: str = "") -> str:
+    """A complete, self-standing HTML page (plotly.min.js beside it when it has charts).
+
+    ``town``: who the page is about (e.g. "Town of Woodbury"), printed atop every paper page
+    with the title and the as-of day."""
     menu = "".join(
         f'<a href="{f}"{" class=on" if f == file else ""}>{esc(label)}</a>' for f, label in PAGES)
     scripts = ""
@@ -507,13 +577,15 @@ def page(*, file: str, title: str, subtitle: str, body: str, as_of: dt.date | No
                    f'<script type="application/json" id="outfall-template">{script_json(TEMPLATE)}</script>'
                    f"<script>{JS}</script>")
     gen = f" · page written {esc(generated_at.strftime('%Y-%m-%d %H:%M'))}" if generated_at else ""
+    brand = f"{esc(town) if town else 'Outfall'} · sewer &amp; stormwater compliance"
     as_of_text = f"as of {esc(as_of.isoformat())}" if as_of else ""
     foot = (f"<footer>Outfall · {as_of_text}{gen} · times in America/New_York. "
             f"Opens without a server or internet; charts use {PLOTLY_JS} beside this page.{footer_note}</footer>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    return ("<!DOCTYPE html>\n<html lang=\"en\"" + f' data-print-width="{PRINT_WIDTH_PX}"><head><meta charset="utf-8">'
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(title)} · Outfall</title><style>{CSS}{extra_css}</style></head><body>"
-            f'<header class="top"><div class="brand">Outfall · sewer &amp; stormwater compliance</div>'
+            f"<title>{esc(title)} · Outfall</title><style>{CSS}{PRINT_CSS}{print_header_css(town, title, as_of)}"
+            f"{extra_css}</style></head><body>"
+            f'<header class="top"><div class="brand">{brand}</div>'
             f"<h1>{esc(title)}</h1><div class=\"sub\">{subtitle}</div><nav class=\"menu\">{menu}</nav></header>"
             f"<main>{body}</main>{foot}{scripts}</body></html>\n")
 

@@ -8,6 +8,7 @@ Pure: ``build_index_page(IndexData)`` and ``build_quarantine_page(IndexData)``.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,17 +35,19 @@ class IndexData:
     """ingested: dataset, files, rows_read, rows_kept, rows_quarantined, last_loaded
     ranges: dataset, what (the column), first, last, rows
     quarantine_counts: dataset, reason, rows
-    quarantine: the quarantined rows shown (at most ``quarantine_limit``); quarantine_total: all of them."""
+    quarantine: the quarantined rows shown (the first ``quarantine_per_reason`` of each dataset and reason,
+    with ``reason_rows``: how many share the reason); quarantine_total: all of them."""
 
     as_of: dt.date
     generated_at: dt.datetime | None = None
+    town: str = ""  # whom the page is about (printed atop each paper page)
     cards: list[PageCard] = field(default_factory=list)
     ingested: pd.DataFrame | None = None
     ranges: pd.DataFrame | None = None
     quarantine_counts: pd.DataFrame | None = None
     quarantine: pd.DataFrame | None = None
     quarantine_total: int = 0
-    quarantine_limit: int = 5000
+    quarantine_per_reason: int = 50
     present: dict[str, bool] = field(default_factory=dict)
 
 
@@ -141,13 +144,17 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
             Col("dataset", "Dataset", nowrap=True,
                 html=lambda r: f'<a href="quarantine.html#q-{esc(slug(r["dataset"]))}">{esc(r["dataset"])}</a>'),
             Col("reason", "Reason"), Col("rows", "Rows", num=True, fmt=fmt_num)]),
-            sid="reasons", lead="The most frequent reasons. The full list is on the quarantine page."))
+            sid="reasons", lead=esc(
+                f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row "
+                "is on the quarantine page." if len(qcounts) > len(top) else
+                "Every reason; the rejected rows are on the quarantine page.")))
 
     html_text = page(file="index.html", title="Outfall dashboards",
                      subtitle=esc(f"Sewer and stormwater compliance · as of {data.as_of.isoformat()}"
                                   + (f" · data {fmt_date(first)} to {fmt_date(last)}"
                                      if first is not None and not pd.isna(first) else "")),
-                     body=join(body), extra_css=_CARD_CSS, as_of=data.as_of, generated_at=data.generated_at, has_charts=False)
+                     body=join(body), extra_css=_CARD_CSS, as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=False)
     meta.counts = {"quarantined": q_total, "datasets": len(ingested)}
     return html_text, meta
 
@@ -180,32 +187,84 @@ def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
     else:
         per = qcounts.groupby("dataset")["rows"].sum().sort_index() if not qcounts.empty else pd.Series(dtype=int)
         toc = "".join(f'<a class="bad" href="#q-{esc(slug(d))}">{esc(d)} · {int(n):,}</a>' for d, n in per.items())
-        lead = (f"{total:,} rows of the input files could not be read as the data contract says. Each is listed "
-                "with its file, its row number (1 = the first data row; 0 = the whole file) and the reason; fix "
-                "the file and send it again.")
+        lead = (f"{total:,} rows of the input files could not be read and were set aside. They are grouped by "
+                "input folder and by reason, so that one fix mends every row with the same reason. Each row "
+                "shows its file, its row number (1 = the first data row; 0 = the whole file) and its values "
+                "as they were received; correct the file and run Outfall again.")
         if len(rows) < total:
-            lead += (f" This page shows the first {len(rows):,}; every row is in the warehouse table "
-                     "<code>quarantine</code> and in the exports.")
-        body.append(section("Quarantined rows", f'<div class="toc">{toc}</div>', sid="top", lead=lead))
+            lead += (f" Of a reason shared by more than {data.quarantine_per_reason:,} rows, the first "
+                     f"{data.quarantine_per_reason:,} are listed here; {ALL_ROWS_WHERE}")
+        body.append(section("Quarantined rows", f'<div class="toc">{toc}</div>', sid="top", lead=esc(lead)))
         for dataset, frame in rows.groupby("dataset", sort=True):
-            reasons = qcounts[qcounts["dataset"] == dataset] if not qcounts.empty else qcounts
-            reason_html = ""
-            if not reasons.empty and 1 < len(reasons) < len(frame):
-                reason_html = "<p class=\"lead\">" + "; ".join(
-                    f"{esc(r['reason'])}: {int(r['rows']):,}" for _, r in reasons.head(8).iterrows()) + "</p>"
-            body.append(section(f"{dataset}: {int(per.get(dataset, len(frame))):,} rows", reason_html + table(
-                frame.sort_values(["source_file", "row_number"]), [
-                    Col("source_file", "File", nowrap=True), Col("row_number", "Row", num=True),
-                    Col("reason", "Reason"),
-                    Col("raw", "The row as received", html=lambda r: (
-                        f'<div class="raw">{esc(_clip(r.get("raw")))}</div>' if not is_missing(r.get("raw")) else "")),
-                    Col("quarantined_at", "When", fmt=fmt_datetime, nowrap=True)]), sid=f"q-{slug(dataset)}"))
+            parts = []
+            for reason, group in frame.groupby("reason", sort=False):
+                n = int(group["reason_rows"].iloc[0]) if "reason_rows" in group else len(group)
+                parts.append(f'<h3 class="reason">{esc(reason)} <span class="count">'
+                             f'({n:,} row{"s" if n != 1 else ""})</span></h3>')
+                parts.append(received_table(group.sort_values(["source_file", "row_number"])))
+                if n > len(group):
+                    parts.append(note(esc(f"The first {len(group):,} of these {n:,} rows are listed; "
+                                          f"{ALL_ROWS_WHERE}"), "info"))
+            n_rows = int(per.get(dataset, len(frame)))
+            body.append(section(f"{dataset}: {n_rows:,} row{'s' if n_rows != 1 else ''}", join(parts),
+                                sid=f"q-{slug(dataset)}"))
     meta.counts = {"quarantined": total, "shown": len(rows)}
     html_text = page(file="quarantine.html", title="Quarantined input rows",
                      subtitle=esc(f"Rows rejected on input, with the reason a clerk can act on · as of "
                                   f"{data.as_of.isoformat()}"),
-                     body=join(body), as_of=data.as_of, generated_at=data.generated_at, has_charts=False)
+                     body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
+                     has_charts=False, extra_css=_QUARANTINE_CSS)
     return html_text, meta
+
+
+ALL_ROWS_WHERE = ("every rejected row is in the file quarantine.csv, in the csv folder that "
+                  "'outfall export' writes (and on the quarantine sheet of its workbook outfall_tables.xlsx).")
+
+_QUARANTINE_CSS = """
+h3.reason{font-size:14.5px;margin:16px 0 4px}h3.reason .count{font-weight:400;color:#4b5563}
+td.blank{color:#9ca3af;font-style:italic}
+.received{white-space:pre-wrap;word-break:break-all;font-family:ui-monospace,'DejaVu Sans Mono',monospace;
+  font-size:12px}
+"""
+
+
+def received_values(raw: Any) -> dict[str, str] | None:
+    """A quarantined row's values by column, as received (None: not a row of columns, e.g. a bad line)."""
+    if is_missing(raw):
+        return None
+    try:
+        value = json.loads(str(raw))
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    return {str(k): "" if v is None else str(v) for k, v in value.items()}
+
+
+def received_table(group: pd.DataFrame) -> str:
+    """The rejected rows of one reason as a table: file, row, then each column of the file with its value."""
+    values = [received_values(r) for r in group["raw"]]
+    columns: list[str] = []
+    for v in values:
+        for k in v or {}:
+            if k not in columns:
+                columns.append(k)
+    lines = [not is_missing(r) and v is None for r, v in zip(group["raw"], values)]
+    head = ("<th>File</th><th class=num>Row</th>" + "".join(f"<th>{esc(c)}</th>" for c in columns)
+            + ("<th>As received</th>" if any(lines) else ""))
+    body = []
+    for (_, r), v, is_line in zip(group.iterrows(), values, lines):
+        cells = [f'<td class="nowrap">{esc(r.get("source_file"))}</td>',
+                 f'<td class="num">{esc(fmt_num(r.get("row_number")))}</td>']
+        for c in columns:
+            text = (v or {}).get(c)
+            cells.append('<td class="blank">blank</td>' if v is not None and text == "" else
+                         f"<td>{esc(_clip(text)) if text is not None else ''}</td>")
+        if any(lines):
+            cells.append(f'<td><div class="received">{esc(_clip(r.get("raw"))) if is_line else ""}</div></td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
 def _clip(text: Any, limit: int = 400) -> str:

@@ -24,6 +24,7 @@ from dashboards.html import (
 
 PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
 PARAMETER_LABEL = {"chlorine_demand": "chlorine demand", "temperature": "temperature"}
+PERMIT_BASELINE = "the permit's normal average flow (gallons a day / 1,440 = gallons a minute)"
 
 
 @dataclass
@@ -45,6 +46,7 @@ class SewerData:
 
     as_of: dt.date
     generated_at: dt.datetime | None = None
+    town: str = ""  # whom the page is about (printed atop each paper page)
     users: pd.DataFrame | None = None
     results: pd.DataFrame | None = None
     limits: pd.DataFrame | None = None
@@ -75,6 +77,13 @@ def _param_key(p: str) -> tuple[int, str]:
 
 def param_label(p: Any) -> str:
     return PARAMETER_LABEL.get(str(p), str(p))
+
+
+def baseline_words(source: Any) -> str:
+    """Where a slug baseline came from, in words (a warehouse written before the words were plain
+    says "permit normal_avg_flow_gpd / 1440")."""
+    text = str(source)
+    return PERMIT_BASELINE if text.startswith("permit normal_avg_flow_gpd") else text
 
 
 def _num(v: Any, digits: int = 3) -> str:
@@ -428,13 +437,14 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
                 base = float(gpd.iloc[0]) / 1440.0
                 bl = pd.DataFrame({"local_day": [fc["t"].min().normalize(), fc["t"].max().normalize()],
                                    "baseline": [base, base], "threshold": [base * data.slug_ratio] * 2,
-                                   "baseline_source": ["permit normal_avg_flow_gpd / 1440"] * 2})
+                                   "baseline_source": [PERMIT_BASELINE] * 2})
         if not bl.empty:
             days = pd.to_datetime(bl["local_day"])
             xs_b = axis_times(pd.Series(list(days) + [days.iloc[-1] + pd.Timedelta(days=1)]), with_time=False)
             base = [round(float(v), 4) for v in bl["baseline"]] + [round(float(bl["baseline"].iloc[-1]), 4)]
             thr = [round(float(v), 4) for v in bl["threshold"]] + [round(float(bl["threshold"].iloc[-1]), 4)]
-            source = bl["baseline_source"].dropna().mode() if "baseline_source" in bl else pd.Series(dtype=str)
+            source = bl["baseline_source"].dropna().map(baseline_words).mode() if "baseline_source" in bl \
+                else pd.Series(dtype=str)
             src = f" ({source.iloc[0]})" if not source.empty else ""
             traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x": xs_b, "y": base,
                            "line": {"color": COLORS["baseline"], "width": 2, "shape": "hv"},
@@ -620,7 +630,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
                 html=lambda r: esc(f"{r.get('limit_type')} {_num(r['limit_value'])} {r.get('unit') or ''}")),
             Col("exceedance_ratio", "× limit", num=True, fmt=lambda v: f"{float(v):.2f}×"),
             Col("rule", "Rule (section)"),
-        ], max_rows=300))
+        ]))
     f_parts.append('<h3 id="statistic">Statistic violations (daily maximum, monthly average)</h3>')
     if statv.empty:
         f_parts.append(no_data("statistic_violations", present.get("statistic_violations"))
@@ -631,7 +641,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
             Col("period_start", "From", nowrap=True, fmt=fmt_date), Col("period_end", "To", nowrap=True, fmt=fmt_date),
             Col("value", "Value", num=True, html=lambda r: esc(f"{_num(r['value'])} {r.get('unit') or ''}")),
             Col("limit_value", "Limit", num=True, fmt=_num), Col("samples", "Samples", num=True),
-            Col("rule", "Rule (section)")], max_rows=200))
+            Col("rule", "Rule (section)")]))
     f_parts.append('<h3 id="inconclusive">Inconclusive non-detects</h3>')
     if inconc.empty:
         f_parts.append(no_data("inconclusive_results", present.get("inconclusive_results"))
@@ -642,8 +652,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
             Col("parameter", "Parameter", fmt=param_label),
             Col("detection_value", "Reported", num=True,
                 html=lambda r: esc(f"{r.get('qualifier') or '<'}{_num(r['detection_value'])} {r.get('unit') or ''}")),
-            Col("limit_value", "Limit", num=True, fmt=_num), Col("reason", "Why"), Col("rule", "Rule")],
-            max_rows=200))
+            Col("limit_value", "Limit", num=True, fmt=_num), Col("reason", "Why"), Col("rule", "Rule")]))
     f_parts.append('<h3 id="slugs">Slug events</h3>')
     if slugs.empty:
         f_parts.append(no_data("slug_events", present.get("slug_events"))
@@ -656,7 +665,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
             Col("peak_value", "Peak", num=True, html=lambda r: esc(f"{_num(r['peak_value'])} {r.get('unit') or ''}")),
             Col("baseline", "Baseline", num=True, fmt=_num),
             Col("peak_ratio", "× baseline", num=True, fmt=lambda v: f"{float(v):.1f}×"),
-            Col("rule", "Rule")], max_rows=200))
+            Col("rule", "Rule")]))
     if data.snc is not None:
         f_parts.append('<h3 id="snc">Significant noncompliance</h3>')
         if snc.empty:
@@ -671,8 +680,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
                                                                    .replace("_", " "), "bad")),
                 Col("parameter", "Parameter", fmt=param_label),
                 Col("count", "Count", num=True), Col("measurements", "Of", num=True),
-                Col("pct", "%", num=True, fmt=lambda v: f"{float(v):.0f}%"), Col("rule", "Rule (section)")],
-                max_rows=200))
+                Col("pct", "%", num=True, fmt=lambda v: f"{float(v):.0f}%"), Col("rule", "Rule (section)")]))
     if not gaps.empty:
         f_parts.append('<h3 id="baseline-gaps">Readings not judged for slugs (no baseline)</h3>')
         f_parts.append(table(gaps, [
@@ -765,7 +773,8 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
     rng = f" · samples {dates[0]:%Y-%m-%d} to {dates[1]:%Y-%m-%d}" if dates else ""
     html_text = page(file="sewer.html", title="Sewer administrator: industrial users",
                      subtitle=esc(f"Woodbury ch. 253 Part 2 discharge limits and slugs · as of {data.as_of.isoformat()}{rng}"),
-                     body=join(body), as_of=data.as_of, generated_at=data.generated_at, has_charts=bool(charts))
+                     body=join(body), as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=bool(charts))
     return html_text, meta
 
 

@@ -46,6 +46,7 @@ class StormwaterData:
 
     as_of: dt.date
     generated_at: dt.datetime | None = None
+    town: str = ""  # whom the page is about (printed atop each paper page)
     sites: pd.DataFrame | None = None
     classification: pd.DataFrame | None = None
     findings: pd.DataFrame | None = None
@@ -337,8 +338,14 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
             Col("site_name", "Name"), Col("requirement", "Inspection"), Col("inspector", "By"),
             Col("detail", "Why"), Col("rule", "Rule (section)")],
             row_class=lambda r: "row-bad" if r.get("status") == "overdue" else "row-warn")
-        if not later.empty:
-            up_html += note(f"{len(later)} more due after {week_end:%b %d}.", "info")
+    if data.upcoming is not None and not later.empty:
+        up_html += f"<h3>Due after {week_end:%A %B %d} ({len(later)})</h3>" + table(
+            later.sort_values(["due_by", "site_id"]), [
+                Col("due_by", "Due by", fmt=lambda v: pd.Timestamp(v).strftime("%a %Y-%m-%d"), nowrap=True),
+                Col("site_id", "Site", nowrap=True,
+                    html=lambda r: f'<a href="#site-{esc(slug(r["site_id"]))}">{esc(r["site_id"])}</a>'),
+                Col("site_name", "Name"), Col("requirement", "Inspection"), Col("inspector", "By"),
+                Col("detail", "Why"), Col("rule", "Rule (section)")])
     body.append(section(f"This week's inspections (through {week_end:%A %B %d})", up_html, sid="upcoming",
                         lead="Overdue first, then by due date. Storm inspections are due within 24 hours of "
                              "a day with rain at or above the storm threshold."))
@@ -384,7 +391,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
             Col("status", "Status", html=lambda r: badge(str(r["status"]), "bad" if r["status"] == "overdue"
                                                          else "warn")),
             Col("detail", "Detail"), Col("due_by", "Due by", fmt=fmt_date, nowrap=True),
-            Col("days_late", "Days late", num=True), Col("rule", "Rule (section)")], max_rows=300)
+            Col("days_late", "Days late", num=True), Col("rule", "Rule (section)")])
         body.append(section("Other findings", o_html, sid="other"))
     elif data.other is None:
         body.append(section("Other findings", no_data("swppp_other_findings", False), sid="other"))
@@ -434,7 +441,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
                                  f'<span title="{title}">{label}</span>')
                 letters = (f'<div class="facts">Notices of violation ({len(links)}'
                            + (", open a date for the letter" if data.letters else "") + "): "
-                           + ", ".join(links[:20]) + (" …" if len(links) > 20 else "") + "</div>")
+                           + ", ".join(links) + "</div>")
             head = (f'<div class="entity-head"><h2>{esc(sid)} · {esc(site.get("name") or "")}</h2>'
                     f'{badge(site["status"], STATUS_TONE.get(site["status"], ""))}</div>'
                     f'<div class="facts">{" · ".join(facts)}</div>{reason}{letters}')
@@ -446,5 +453,6 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
     html_text = page(file="stormwater.html", title="Stormwater officer: construction sites",
                      subtitle=esc(f"SWPPP inspections (Woodbury ch. 267, Bellport ch. 21) · as of "
                                   f"{data.as_of.isoformat()}" + (f" · storm threshold {thresholds}" if thresholds else "")),
-                     body=join(body), as_of=data.as_of, generated_at=data.generated_at, has_charts=bool(charts))
+                     body=join(body), as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=bool(charts))
     return html_text, meta

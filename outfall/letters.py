@@ -1,103 +1,324 @@
-"""Letters as printable HTML: notices of violation, stop-work orders, later the
-sewer notices.
+"""Letters as printable HTML: Jinja2 templates a town can edit, one base layout
+with the town's letterhead.
 
-``render_letter(template_name, context)`` fills a template file of
-``templates/letters/`` with values from ``context``. Every value is escaped
-with ``html.escape``: text from the inputs (names, addresses, notes) can never
-become markup. A template names its values with placeholders:
+- Templates: ``templates/letters/*.html`` (``base.html`` is the layout: the
+  letterhead, the date and reference, the recipient's address, the signature;
+  every letter ``{% extends "base.html" %}``). A town may override any of them
+  by putting a file of the same name in ``<data folder>/letter_templates/``.
+- Values are escaped (autoescape): text from the input files (names,
+  addresses, notes) can never become markup. A value the template names and
+  the context does not give is an error (StrictUndefined), so a letter is
+  never written with a hole in it.
+- Filters: ``date`` ("June 30, 2026"), ``money`` ("$1,234.50"), ``number``
+  (a measurement without trailing zeros), ``lines`` (one line per line of a
+  text, or per item of a list, ``<br>`` between), ``and_list`` ("BOD, TSS
+  and pH"), ``css_string`` (text for the page's printed header and footer).
+- The letterhead: ``<data folder>/letterhead.yaml`` (``Letterhead``, a small
+  typed file: per jurisdiction its name, mailing address, telephone and the
+  signatory of each kind of letter). Without it a letter still renders, says
+  plainly that the letterhead is not configured, and is not ready to mail.
 
-- ``{{ key }}``: the value as text (None -> empty);
-- ``{{ key|lines }}``: one escaped line per line of the value (``<br>`` between);
-- ``{{ key|list }}``: a sequence as ``<li>`` items (each escaped);
-- ``{{ key|date }}``: a date as "June 30, 2026";
-- ``{{ key|money }}``: a number as "$1,234.50";
-- ``{{ include:file.css }}``: the text of another file of the templates folder
-  (trusted, inserted as is; for the shared print style).
-
-A placeholder whose key is missing from the context is an error, so a letter
-is never sent with a hole in it.
+``LetterWriter(data_dir).render(template, context, jurisdiction=, area=,
+missing=)`` returns a ``Letter``: its HTML and whether it is ready to mail
+(with the reasons when not). ``write_letter`` writes one atomically;
+``letter_is_ready`` reads the flag back from a written file (for printing).
+See docs/letters.md.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import html
 import os
 import re
 import tempfile
-from decimal import Decimal
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Literal, Mapping
+
+import jinja2
+import yaml
+from markupsafe import Markup, escape
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from outfall.paths import TEMPLATES_DIR as _TEMPLATES
 
 TEMPLATES_DIR = _TEMPLATES / "letters"
+LETTERHEAD_FILE = "letterhead.yaml"
+OVERRIDE_FOLDER = "letter_templates"
+READY_META = "outfall-ready-to-mail"
 
-_PLACEHOLDER = re.compile(r"\{\{\s*(include:[A-Za-z0-9_.\-]+|[A-Za-z_][A-Za-z0-9_]*)\s*(?:\|\s*([a-z]+)\s*)?\}\}")
+AREAS = ("sewer", "stormwater")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
+_READY = re.compile(r'<meta name="' + READY_META + r'" content="(yes|no)"')
 
 
 class LetterError(ValueError):
-    """A template that cannot be filled: unknown template, key or filter."""
+    """A letter that cannot be written: unknown template, missing value, unknown filter."""
 
 
-def _template_path(name: str, templates_dir: Path | None) -> Path:
-    if not _SAFE_NAME.match(name) or name.startswith("."):
-        raise LetterError(f"letter template name '{name}' is not a plain file name")
-    path = Path(templates_dir or TEMPLATES_DIR) / name
+# --------------------------------------------------------------------------- the letterhead
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class Signatory(_Strict):
+    """Who signs a kind of letter."""
+
+    name: str = Field(min_length=1)
+    title: str = Field(min_length=1)
+    phone: str = Field(min_length=1)
+    email: str | None = None
+
+
+class Issuer(_Strict):
+    """One jurisdiction's letterhead: the municipality, its mailing address and its signatories."""
+
+    name: str = Field(min_length=1, description="e.g. Town of Woodbury")
+    address: list[str] = Field(min_length=2, description="mailing address, one line per item")
+    phone: str | None = None
+    email: str | None = None
+    website: str | None = None
+    signatories: dict[Literal["sewer", "stormwater"], Signatory] = Field(min_length=1)
+
+    @field_validator("address")
+    @classmethod
+    def _no_blank_lines(cls, lines: list[str]) -> list[str]:
+        lines = [str(line).strip() for line in lines]
+        if any(not line for line in lines):
+            raise ValueError("a line of the address is blank")
+        return lines
+
+
+class Letterhead(_Strict):
+    """The file ``letterhead.yaml``: one entry per jurisdiction that issues letters."""
+
+    woodbury: Issuer | None = None
+    bellport: Issuer | None = None
+
+    def issuer(self, jurisdiction: str) -> Issuer | None:
+        return getattr(self, jurisdiction, None) if jurisdiction in type(self).model_fields else None
+
+
+@dataclass(frozen=True)
+class LetterheadStatus:
+    """The letterhead as read from the data folder: the file's content, or why there is none."""
+
+    letterhead: Letterhead | None
+    problem: str | None  # plain words; None when the file was read
+    source: Path | None = None
+
+
+def _plain_errors(error: ValidationError) -> str:
+    parts = []
+    for e in error.errors():
+        where = " > ".join(str(p) for p in e.get("loc", ())) or "the file"
+        kind = e.get("type", "")
+        if kind == "missing":
+            what = "is missing"
+        elif kind == "extra_forbidden":
+            what = "is not a known entry (check its spelling)"
+        elif kind in ("too_short", "string_too_short"):
+            what = "is blank or too short"
+        else:
+            what = str(e.get("msg", "is not valid")).replace("Value error, ", "")
+        parts.append(f"{where} {what}")
+    return "; ".join(parts)
+
+
+def read_letterhead(data_dir: Path | str | None) -> LetterheadStatus:
+    """``<data_dir>/letterhead.yaml`` (only the data folder is read, as for the inputs)."""
+    if not data_dir:
+        return LetterheadStatus(None, "the letterhead is not configured (no data folder)")
+    path = Path(data_dir) / LETTERHEAD_FILE
     if not path.is_file():
-        raise LetterError(f"no letter template '{name}' in {path.parent}")
-    return path
+        return LetterheadStatus(None, f"the letterhead is not configured: add {LETTERHEAD_FILE} to the data "
+                                      f"folder (see docs/letters.md)", path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} cannot be read ({first})", path)
+    if not isinstance(raw, dict):
+        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} must list the jurisdictions "
+                                      f"(woodbury:, bellport:)", path)
+    try:
+        return LetterheadStatus(Letterhead.model_validate(raw), None, path)
+    except ValidationError as exc:
+        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} is not usable: {_plain_errors(exc)}",
+                                path)
+
+
+# --------------------------------------------------------------------------- filters
 
 
 def format_date(value: Any) -> str:
-    if value is None or value == "":
-        return ""
+    """June 30, 2026. A blank date is an error: a letter never shows a hole."""
+    if value is None or value == "" or isinstance(value, jinja2.Undefined):
+        raise LetterError("a date the letter needs is blank")
     if isinstance(value, dt.datetime):
         value = value.date()
     if not isinstance(value, dt.date):
-        value = dt.date.fromisoformat(str(value))
+        try:
+            value = dt.date.fromisoformat(str(value)[:10])
+        except ValueError:
+            raise LetterError(f"'{value}' is not a date") from None
     return f"{value:%B} {value.day}, {value.year}"
 
 
 def format_money(value: Any) -> str:
+    """$1,234.50 (negative: -$1,234.50). A blank amount is an error."""
+    if value is None or value == "" or isinstance(value, jinja2.Undefined):
+        raise LetterError("an amount the letter needs is blank")
+    try:
+        amount = Decimal(str(value)).quantize(Decimal("0.01"))
+    except InvalidOperation:
+        raise LetterError(f"'{value}' is not an amount of money") from None
+    sign = "-" if amount < 0 else ""
+    return f"{sign}${abs(amount):,.2f}"
+
+
+def format_number(value: Any, digits: int = 4) -> str:
+    """A measurement without trailing zeros: 240, 5.49, 0.012, 1,600."""
     if value is None or value == "":
-        return ""
-    return f"${Decimal(str(value)):,.2f}"
+        raise LetterError("a number the letter needs is blank")
+    text = f"{float(value):,.{digits}f}".rstrip("0").rstrip(".")
+    return text if text not in ("", "-0") else "0"
 
 
-def _text(value: Any) -> str:
+def _lines(value: Any) -> Markup:
     if value is None:
-        return ""
-    if isinstance(value, float) and value != value:  # NaN
-        return ""
-    return str(value)
+        return Markup("")
+    items = value.splitlines() if isinstance(value, str) else [str(v) for v in value]
+    return Markup("<br>\n").join(escape(line) for line in items if str(line).strip())
 
 
-def _fill(name: str, flt: str | None, context: Mapping[str, Any], templates_dir: Path | None) -> str:
-    if name.startswith("include:"):
-        return _template_path(name.split(":", 1)[1], templates_dir).read_text(encoding="utf-8")
-    if name not in context:
-        raise LetterError(f"letter template needs '{name}', which the context does not give")
-    value = context[name]
-    if flt is None:
-        return html.escape(_text(value))
-    if flt == "lines":
-        return "<br>\n".join(html.escape(line) for line in _text(value).splitlines())
-    if flt == "list":
-        items = [] if value is None else list(value)
-        return "\n".join(f"<li>{html.escape(_text(item))}</li>" for item in items)
-    if flt == "date":
-        return html.escape(format_date(value))
-    if flt == "money":
-        return html.escape(format_money(value))
-    raise LetterError(f"unknown letter filter '{flt}' (for '{name}')")
+def _sentence(value: Any) -> str:
+    """The text with its first letter capitalized (the rest left as it is)."""
+    text = str(value)
+    return text[:1].upper() + text[1:]
 
 
-def render_letter(template_name: str, context: Mapping[str, Any], templates_dir: Path | None = None) -> str:
-    """The HTML of one letter: ``templates/letters/<template_name>`` filled from ``context``."""
-    template = _template_path(template_name, templates_dir).read_text(encoding="utf-8")
-    return _PLACEHOLDER.sub(lambda m: _fill(m.group(1), m.group(2), context, templates_dir), template)
+def _and_list(value: Iterable[Any], last: str = "and") -> str:
+    items = [str(v) for v in value]
+    if len(items) <= 2:
+        return f" {last} ".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def css_string(value: Any) -> Markup:
+    """A quoted CSS string of any text (for ``content:`` in the page's margin boxes):
+    every character other than letters, digits, blanks and plain punctuation as a CSS escape."""
+    out = []
+    for ch in str(value):
+        if ch.isascii() and (ch.isalnum() or ch in " .,:;-_()/#'&"):
+            out.append(ch)
+        else:
+            out.append(f"\\{ord(ch):06x} ")
+    return Markup('"' + "".join(out) + '"')
+
+
+def environment(templates_dir: Path | None = None, override_dir: Path | None = None) -> jinja2.Environment:
+    """The Jinja2 environment of the letters: the town's overrides first, then the bundled templates."""
+    folders = [str(p) for p in (override_dir,) if p is not None and Path(p).is_dir()]
+    folders.append(str(templates_dir or TEMPLATES_DIR))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folders),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "j2"), default_for_string=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(date=format_date, money=format_money, number=format_number, lines=_lines,
+                       and_list=_and_list, css_string=css_string,
+                       sentence=_sentence)
+    return env
+
+
+# --------------------------------------------------------------------------- letters
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One rendered letter: its HTML and whether it may be mailed as it is."""
+
+    html: str
+    template: str
+    jurisdiction: str
+    area: str
+    not_ready: tuple[str, ...] = ()
+
+    @property
+    def ready_to_mail(self) -> bool:
+        return not self.not_ready
+
+
+class LetterWriter:
+    """Renders letters with one environment and the letterhead read once from the data folder."""
+
+    def __init__(self, data_dir: Path | str | None = None, *, templates_dir: Path | None = None,
+                 letterhead: LetterheadStatus | None = None):
+        self.letterhead = letterhead if letterhead is not None else read_letterhead(data_dir)
+        override = Path(data_dir) / OVERRIDE_FOLDER if data_dir else None
+        self.env = environment(templates_dir, override)
+
+    def render(self, template: str, context: Mapping[str, Any], *, jurisdiction: str, area: str,
+               missing: Iterable[str] = ()) -> Letter:
+        """The letter ``template`` filled from ``context``, on ``jurisdiction``'s letterhead,
+        signed by its ``area`` signatory. ``missing``: what the caller knows the letter lacks
+        (plain words, e.g. "the recipient's mailing address is not on file"); any of them, or
+        a letterhead that is not configured, makes the letter not ready to mail."""
+        if area not in AREAS:
+            raise LetterError(f"unknown kind of letter '{area}' (one of {', '.join(AREAS)})")
+        if not _SAFE_NAME.match(template) or template.startswith("."):
+            raise LetterError(f"letter template name '{template}' is not a plain file name")
+        reasons = [str(m) for m in missing if m]
+        issuer = signatory = None
+        if self.letterhead.letterhead is None:
+            reasons.insert(0, self.letterhead.problem or "the letterhead is not configured")
+        else:
+            issuer = self.letterhead.letterhead.issuer(jurisdiction)
+            if issuer is None:
+                reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) has no entry for {jurisdiction.title()}")
+            else:
+                signatory = issuer.signatories.get(area)  # type: ignore[call-overload]
+                if signatory is None:
+                    reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) names no signatory for {area} "
+                                      f"letters of {jurisdiction.title()}")
+        values = {
+            **context,
+            "letterhead": issuer.model_dump() if issuer is not None else None,
+            "signatory": signatory.model_dump() if signatory is not None else None,
+            "not_ready": reasons,
+            "ready_to_mail": not reasons,
+        }
+        try:
+            html_text = self.env.get_template(template).render(values)
+        except jinja2.TemplateNotFound as exc:
+            raise LetterError(f"no letter template '{exc.name}'") from None
+        except jinja2.UndefinedError as exc:
+            raise LetterError(f"letter template {template} needs a value the context does not give: "
+                              f"{exc.message}") from None
+        except jinja2.TemplateSyntaxError as exc:
+            raise LetterError(f"letter template {exc.name or template}, line {exc.lineno}: {exc.message}") from None
+        return Letter(html_text, template, jurisdiction, area, tuple(reasons))
+
+
+def render_letter(template_name: str, context: Mapping[str, Any], *, jurisdiction: str = "woodbury",
+                  area: str = "sewer", data_dir: Path | str | None = None,
+                  templates_dir: Path | None = None) -> str:
+    """The HTML of one letter (a one-off ``LetterWriter``; use a writer for many)."""
+    writer = LetterWriter(data_dir, templates_dir=templates_dir)
+    return writer.render(template_name, context, jurisdiction=jurisdiction, area=area).html
+
+
+def letter_is_ready(html_text: str) -> bool:
+    """Whether a written letter says it is ready to mail (the base layout's meta flag)."""
+    m = _READY.search(html_text[:4000])
+    return bool(m and m.group(1) == "yes")
 
 
 def safe_file_name(text: str) -> str:
@@ -106,12 +327,12 @@ def safe_file_name(text: str) -> str:
     return name or "letter"
 
 
-def write_letter(folder: Path, file_name: str, html_text: str) -> Path:
+def write_letter(folder: Path, file_name: str, letter: Letter | str) -> Path:
     """Write one letter atomically (a temporary file renamed into place); an
     unchanged letter is left untouched."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / safe_file_name(file_name)
-    data = html_text.encode("utf-8")
+    data = (letter.html if isinstance(letter, Letter) else letter).encode("utf-8")
     if path.exists() and path.read_bytes() == data:
         return path
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".html")

@@ -24,6 +24,7 @@ from dashboards.sewer import (
     user_summary,
 )
 from dashboards.stormwater import StormRule, StormwaterData, build_stormwater_page, site_status
+from outfall.demo.generate import write_letterhead
 from tests.conftest import small_town, write
 
 warnings.filterwarnings("ignore")
@@ -114,7 +115,7 @@ def sewer_frames() -> SewerData:
     baselines = pd.DataFrame({"user_id": "IU-1", "constituent": "flow",
                               "local_day": pd.to_datetime(["2026-05-01", "2026-05-02"]),
                               "baseline": [10.0, 10.0], "threshold": [50.0, 50.0],
-                              "baseline_source": "permit normal_avg_flow_gpd / 1440"})
+                              "baseline_source": "the permit's normal average flow"})
     results = label_results(lab, evals)
     return SewerData(as_of=AS_OF, users=users, results=results, limits=evals, violations=violations,
                      statistic_violations=pd.DataFrame(), inconclusive=inconclusive, summary=summary,
@@ -163,7 +164,7 @@ def test_sewer_page_charts_limits_nondetects_and_escaping():
 
 def test_sewer_page_without_any_table_says_no_data_yet():
     html_text, meta = build_sewer_page(SewerData(as_of=AS_OF, present={"industrial_users": False}))
-    assert "No data yet" in html_text and "does not exist yet" in html_text
+    assert "No data yet" in html_text and "has not run yet" in html_text
     assert meta.charts == 0 and "plotly.min.js" not in html_text.split("<footer>")[0]
 
 
@@ -172,7 +173,7 @@ def test_sewer_page_with_empty_tables():
     data = SewerData(as_of=AS_OF, users=empty, results=empty, limits=empty, violations=empty, summary=empty,
                      flow=empty, slugs=empty, present={"industrial_users": True, "discharge_violations": True})
     html_text, _ = build_sewer_page(data)
-    assert "No data yet" in html_text and "has no rows yet" in html_text
+    assert "No data yet" in html_text and "none in the data so far" in html_text
 
 
 def test_user_summary_counts_the_year_to_the_as_of_month():
@@ -294,9 +295,10 @@ def test_stormwater_page_timeline_threshold_findings_and_week():
     # the gauge id is matched without case or blanks; 0.49 in is not a storm day, 0.50 is
     storm = next(t for t in w1["data"] if (t.get("name") or "").startswith("storm day"))
     assert storm["x"] == ["2026-05-12", "2026-06-20"]
-    # notes and names escaped; only this week's inspection listed
+    # notes and names escaped; this week's inspection first, then every later one (on paper too)
     assert "<script>alert" not in html_text and "Oak &lt;Ridge&gt;" in html_text
-    assert "2026-07-02" in html_text and "1 more due after" in html_text
+    assert "2026-07-02" in html_text and "Due after Tuesday July 07 (1)</h3>" in html_text
+    assert html_text.index("2026-07-02") < html_text.index("Due after") < html_text.index("2026-07-20")
     status = site_status(storm_frames()).set_index("site_id")["status"].to_dict()
     assert status == {"W-1": "overdue", "B-1": "not required"}
 
@@ -391,8 +393,10 @@ def test_chart_html_is_lazy_and_pages_share_plotly(tmp_path: Path):
 
 def dashboard_town(root: Path) -> Path:
     """The conftest's small town plus what the dashboards show: a hostile user name, months of lab
-    results with non-detects, 40 days of 15-minute flow with a slug, rain and a previous billing year."""
+    results with non-detects, 40 days of 15-minute flow with a slug, rain, a previous billing year,
+    and the demo's letterhead (so that the letters are ready to mail and printed)."""
     small_town(root)
+    write_letterhead(root)
     with open(root / "industrial_users" / "more.csv", "w", newline="", encoding="utf-8") as handle:
         w = csv.writer(handle)
         w.writerow(["user_id", "name", "district", "address", "permit_no", "permit_effective", "permit_expires",
@@ -544,7 +548,7 @@ def test_assets_render_when_area_tables_are_empty(tmp_path: Path):
 
 
 def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
-    """A warehouse with only the contract's tables (other areas not installed): 'does not exist yet'."""
+    """A warehouse with only the contract's tables (other areas not installed): 'has not run yet'."""
     from dagster import materialize
     from dagster_duckdb import DuckDBResource
 
@@ -570,7 +574,7 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     assert result.success
     folder = tmp_path / "dashboards"
     sewer = (folder / "sewer.html").read_text(encoding="utf-8")
-    assert "does not exist yet" in sewer and "fig-control-IU-9" in figure_specs(sewer)
+    assert "has not run yet" in sewer and "fig-control-IU-9" in figure_specs(sewer)
     storm = (folder / "stormwater.html").read_text(encoding="utf-8")
     assert "No data yet" in storm
     assert (folder / "index.html").exists() and (folder / "quarantine.html").exists()

@@ -6,7 +6,7 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
-from assets.pages import Reader, _now_local, _rules, write_page
+from assets.pages import Reader, _now_local, _rules, town_name, write_page
 from outfall.resources import OutfallSettings
 
 from dashboards import query
@@ -18,7 +18,7 @@ TOP_BILLS = 15
 
 def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> BillingData:
     r = Reader(con)
-    data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local())
+    data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local(), town=town_name(settings, "woodbury"))
     rules = _rules(settings, "woodbury")
     if rules is not None and rules.has("sewer_units"):
         data.rule = str(rules.section("sewer_units").get("citation", ""))

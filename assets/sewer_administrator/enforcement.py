@@ -47,7 +47,7 @@ from assets.common import GROUP_SEWER, letters_dir, table_result, warehouse
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
 from outfall.law import enforcement as law
 from outfall.law.discharge import nondetect_value
-from outfall.letters import render_letter, safe_file_name, write_letter
+from outfall.letters import Letter, LetterWriter, safe_file_name, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
 from outfall.warehouse import count, replace_rows, sql, transaction
@@ -137,11 +137,16 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _write_letters(folder: Path | None, letters: dict[str, str]) -> None:
+def _write_letters(folder: Path | None, letters: dict[str, Letter]) -> None:
     if folder is None:
         return
     for name, html_text in letters.items():
         write_letter(folder, name, html_text)
+
+
+def _address_missing(address: Any) -> list[str]:
+    """Why a letter cannot be mailed for want of an address (plain words), if so."""
+    return [] if address and str(address).strip() else ["the recipient's mailing address is not on file"]
 
 
 def _remove_stale(folder: Path | None, prefix: str, keep: Iterable[str]) -> int:
@@ -224,8 +229,9 @@ def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
     fine, civil = Decimal(str(penalty["fine_max_usd"])), Decimal(str(penalty["civil_max_usd"]))
     rule = str(enforcement.get("citation") or notices_rules["citation_sewer_correction"])
     folder = letters_folder(duckdb, settings)
+    writer = LetterWriter(settings.data_path())
     notices: list[dict] = []
-    letters: dict[str, str] = {}
+    letters: dict[str, Letter] = {}
     with warehouse(duckdb) as con:
         for v in _records(con, "select_sewer_notice_violations", {"as_of": as_of}):
             issued_on = v["collected_date"]
@@ -255,8 +261,9 @@ def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                 "penalty_rule": penalty["citation"],
             }
             notices.append(notice)
-            letters[file_name] = render_letter("sewer_notice_of_violation.html",
-                                               _notice_context(notice, fu, enforcement, texts, penalty, as_of))
+            letters[file_name] = writer.render(
+                "sewer_notice_of_violation.html", _notice_context(notice, fu, enforcement, texts, penalty, as_of),
+                jurisdiction=JURISDICTION, area="sewer", missing=_address_missing(v["address"]))
         with transaction(con):
             replace_rows(con, "sewer_notices", _frame(notices))
             _write_letters(folder, letters)
@@ -576,12 +583,13 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
     late_days = int(snc["late_report_days"])
     citation = f"{snc['citation']}; {_reading_citation(rules, 'snc_publication_period')}".strip("; ")
     folder = letters_folder(duckdb, settings)
+    writer = LetterWriter(settings.data_path())
     with warehouse(duckdb) as con:
         by_year: dict[int, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
         for d in _records(con, "select_snc_publication_users"):
             by_year[d["period_start"].year][d["user_id"]].append(d)
         rows: list[dict] = []
-        letters: dict[str, str] = {}
+        letters: dict[str, Letter] = {}
         for year, users in sorted(by_year.items()):
             file_name = f"{PUBLICATION_PREFIX}{year}.html"
             closed = dt.date(year, 12, 31) < as_of
@@ -607,7 +615,7 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
                 where = f", {first['address']}" if first["address"] else ""
                 permit = f" (permit {first['permit_no']})" if first["permit_no"] else ""
                 entries.append(f"{who}{where}{permit}: {'; '.join(criteria)} ({period_text}).")
-            letters[file_name] = render_letter("sewer_snc_publication.html", {
+            letters[file_name] = writer.render("sewer_snc_publication.html", {
                 "year": year, "issuer": enforcement.get("issuer", ""), "as_of": as_of, "entries": entries,
                 "period_text": "; ".join(f"{_date_text(s)} - {_date_text(e)}"
                                          for s, e in law.publication_year_periods(year, int(snc.get("period_months", 6)))),
@@ -619,7 +627,8 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
                 "rule": citation,
                 "status_text": ("Final list for the year." if closed else
                                 f"Provisional: the year has not ended as of {_date_text(as_of)}."),
-            })
+            }, jurisdiction=JURISDICTION, area="sewer",
+                missing=[] if closed else [f"the year {year} has not ended: the list is provisional"])
         with transaction(con):
             replace_rows(con, "snc_publication", _frame(rows))
             _write_letters(folder, letters)
@@ -795,19 +804,21 @@ def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, s
     enforcement = rules.section("sewer_enforcement")
     texts = enforcement.get("section_text") or {}
     folder = letters_folder(duckdb, settings)
+    writer = LetterWriter(settings.data_path())
     with warehouse(duckdb) as con:
         status_rows, orders = build_grease(con, rules, as_of)
-        letters: dict[str, str] = {}
+        letters: dict[str, Letter] = {}
         for o in orders:
             file_name = f"{ORDER_PREFIX}{o['order_id']}.html"
             o["letter_file"] = file_name if folder is not None else None
             last = (f"The last pump-out on file was on {_date_text(o['last_pumped_on'])}."
                     if o["last_pumped_on"] else "No pump-out is on file since the frequency was set.")
-            letters[file_name] = render_letter("sewer_grease_order.html", {
+            letters[file_name] = writer.render("sewer_grease_order.html", {
                 **o, "issuer": enforcement.get("issuer", ""),
                 "address_block": o["address"] or "[address not on file]",
                 "set_on": next(s["set_on"] for s in status_rows if s["trap_id"] == o["trap_id"]),
-                "last_pumped_text": last, "section_text": texts.get("grease", "")})
+                "last_pumped_text": last, "section_text": texts.get("grease", "")},
+                jurisdiction=JURISDICTION, area="sewer", missing=_address_missing(o["address"]))
         with transaction(con):
             replace_rows(con, "grease_trap_status", _frame(status_rows))
             replace_rows(con, "grease_orders", _frame(orders))

@@ -6,7 +6,7 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
-from assets.pages import Reader, _now_local, _rules, write_page
+from assets.pages import Reader, _now_local, _rules, town_name, write_page
 from outfall.resources import OutfallSettings
 from outfall.warehouse import LOCAL_TZ
 
@@ -26,7 +26,7 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     rules = _rules(settings, "woodbury")
     notices = rules.section("notices") if rules is not None and rules.has("notices") else {}
     slug_rules = rules.section("slug") if rules is not None and rules.has("slug") else {}
-    data = SewerData(as_of=settings.as_of_date(), generated_at=_now_local(),
+    data = SewerData(as_of=settings.as_of_date(), generated_at=_now_local(), town=town_name(settings, "woodbury"),
                      permit_warn_days=int(notices.get("permit_expiry_warning_days", 90)),
                      permit_warn_rule=str(notices.get("citation_permit_expiry", "")),
                      slug_ratio=float(slug_rules.get("ratio", 5)),

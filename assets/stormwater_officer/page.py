@@ -8,7 +8,7 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, letters_dir
-from assets.pages import Reader, _now_local, _rules, write_page
+from assets.pages import Reader, _now_local, _rules, town_name, write_page
 from outfall.resources import OutfallSettings
 
 from dashboards.stormwater import StormRule, StormwaterData, build_stormwater_page
@@ -22,7 +22,8 @@ def letters_folder(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | 
 def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings,
                          folder: Path, letters: Path | None) -> StormwaterData:
     r = Reader(con)
-    data = StormwaterData(as_of=settings.as_of_date(), generated_at=_now_local())
+    data = StormwaterData(as_of=settings.as_of_date(), generated_at=_now_local(),
+                          town=town_name(settings, "woodbury", "bellport"))
     data.sites = r.table("sites")
     data.classification = r.table("site_classification")
     data.findings = r.table("swppp_inspection_findings")

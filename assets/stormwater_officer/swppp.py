@@ -51,7 +51,7 @@ from assets.common import GROUP_STORMWATER, letters_dir, table_result, warehouse
 from outfall import vocab
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
 from outfall.law import swppp as law
-from outfall.letters import render_letter, write_letter
+from outfall.letters import LetterWriter, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, load_rules
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
@@ -376,6 +376,16 @@ def _letter_context(notice: dict, site: dict, r: Rules, as_of: dt.date) -> dict:
     }
 
 
+def _not_ready(notice: dict) -> list[str]:
+    """Why a notice or order cannot be mailed as it is (plain words)."""
+    out = []
+    if notice.get("missing_contents"):
+        out.append(f"the notice lacks the {notice['missing_contents']}")
+    if not notice.get("recipient_address"):
+        out.append("the recipient's mailing address is not on file")
+    return out
+
+
 @multi_asset(
     specs=[
         AssetSpec("swppp_notices", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
@@ -401,6 +411,7 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
     as_of = settings.as_of_date()
     rules = _rules(settings)
     folder = letters_dir(duckdb, settings, "stormwater")
+    writer = LetterWriter(settings.data_path())
     notices, orders, letters = [], [], []
     with warehouse(duckdb) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con)}
@@ -440,7 +451,9 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             notice["stop_work_order"] = law.stop_work_warranted(v, bool(site["active"]), r)
             file_name = f"{LETTER_PREFIX}{notice['notice_id']}.html"
             notice["letter_file"] = file_name
-            html_text = render_letter(NOTICE_TEMPLATE, _letter_context(notice, site, r, as_of))
+            html_text = writer.render(NOTICE_TEMPLATE, _letter_context(notice, site, r, as_of),
+                                      jurisdiction=site["jurisdiction"], area="stormwater",
+                                      missing=_not_ready(notice)).html
             letters.append({"file_name": file_name, "kind": "notice_of_violation", "ref_id": notice["notice_id"],
                             "site_id": site["site_id"], "jurisdiction": site["jurisdiction"], "issued_on": as_of,
                             "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(), "html": html_text})
@@ -474,7 +487,8 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                         "recipient_address_block": order["recipient_address"] or "[mailing address not on file]",
                         "violations": violations, "section_text": (sw.get("section_text") or {}).get(
                             "stop_work_order", ""), "site_id_text": f"site {site_id}"}
-            html_text = render_letter(STOP_WORK_TEMPLATE, context_)
+            html_text = writer.render(STOP_WORK_TEMPLATE, context_, jurisdiction=site["jurisdiction"],
+                                      area="stormwater", missing=_not_ready(order)).html
             letters.append({"file_name": file_name, "kind": "stop_work_order", "ref_id": order_id,
                             "site_id": site_id, "jurisdiction": site["jurisdiction"], "issued_on": as_of,
                             "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(), "html": html_text})

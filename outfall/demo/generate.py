@@ -1312,6 +1312,49 @@ def _sewer_budget(year: int, n_parcels: int) -> pd.DataFrame:
 # -------------------------------------------------------------------- main
 
 
+# The demo's letterhead (docs/letters.md). Demo values for a town to replace: the signatories are
+# invented and the telephone numbers are from the 555-01xx range, which is never assigned.
+DEMO_LETTERHEAD = """\
+# The letterhead of the letters Outfall writes (docs/letters.md).
+# Demo values: the signatories and telephone numbers are invented; replace every value with your own.
+woodbury:
+  name: Town of Woodbury
+  address:
+    - Town Hall, 511 Route 32
+    - Highland Mills, NY 10930
+  phone: (845) 555-0100
+  signatories:
+    sewer:
+      name: Dana Whitfield
+      title: Administrator, Consolidated Sewer District
+      phone: (845) 555-0131
+    stormwater:
+      name: Morgan Ellery
+      title: Stormwater Management Officer
+      phone: (845) 555-0142
+bellport:
+  name: Village of Bellport
+  address:
+    - Village Hall, 29 Bellport Lane
+    - Bellport, NY 11713
+  phone: (631) 555-0170
+  signatories:
+    stormwater:
+      name: Riley Okafor
+      title: Stormwater Management Officer
+      phone: (631) 555-0188
+"""
+
+
+def write_letterhead(out_dir: Path) -> Path:
+    """The demo town's ``letterhead.yaml`` in the data folder (read by outfall.letters)."""
+    from outfall.letters import LETTERHEAD_FILE
+
+    path = Path(out_dir) / LETTERHEAD_FILE
+    path.write_text(DEMO_LETTERHEAD, encoding="utf-8")
+    return path
+
+
 def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: int = 2026,
              as_of: date | None = None) -> dict[str, int]:
     """Write the demo town's input data under ``out_dir/<dataset>/``; return rows written per dataset.
@@ -1397,4 +1440,5 @@ def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: i
     counts["pumpouts"] = _write_csv(pumpouts, folders["pumpouts"] / "pumpouts.csv")
     counts["sewer_budget"] = _write_csv(_sewer_budget(year, len(parcels)),
                                         folders["sewer_budget"] / f"budget_{year + 1}.csv")
+    write_letterhead(out_dir)
     return {name: counts[name] for name in DATASETS}

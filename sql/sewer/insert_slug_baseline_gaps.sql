@@ -8,7 +8,7 @@ SELECT d.user_id, d.constituent, count(*)::INTEGER AS days_lacking, min(d.local_
        CASE WHEN any_value(i.interval_s) IS NULL
             THEN 'no usual reading interval: no day has two readings'
             ELSE 'no baseline: fewer than ' || $min_days || ' days with readings in the '
-                 || $baseline_days || ' local days before, and no permit normal_avg_flow_gpd' END AS reason,
+                 || $baseline_days || ' local days before, and the permit gives no normal average flow' END AS reason,
        $citation AS rule
 FROM slug_daily_stats d
 LEFT JOIN slug_intervals i ON i.user_id = d.user_id AND i.constituent = d.constituent

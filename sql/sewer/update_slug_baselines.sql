@@ -21,7 +21,7 @@ FROM (
            CASE WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0 THEN p.normal_avg_flow_gpd / 1440.0
                 WHEN w.prior_days >= $min_days THEN w.prior_median END AS baseline,
            CASE WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0
-                    THEN 'permit normal_avg_flow_gpd / 1440'
+                    THEN 'the permit''s normal average flow (gallons a day / 1,440 = gallons a minute)'
                 WHEN w.prior_days >= $min_days
                     THEN 'median of the daily means of ' || w.prior_days || ' days in the '
                          || $baseline_days || ' days before'

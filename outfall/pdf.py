@@ -1,0 +1,293 @@
+"""Printing HTML files to PDF with headless Chromium, and joining PDFs.
+
+- ``print_pdfs(jobs)``: each (html, pdf) pair printed by one Chromium session
+  driven by selenium (its Chrome DevTools command ``Page.printToPDF``; the page's
+  own CSS ``@page`` rules set the paper, the margins and the printed header and
+  footer). A PDF whose recorded source
+  (the SHA-256 of its HTML, kept in the PDF's metadata) matches the HTML is left
+  as it is, so a re-run prints only the letters that changed.
+- ``join_pdfs(parts, out)``: one PDF of the parts in the given order (pypdf), a
+  bookmark per part: the batch a clerk prints and mails.
+- No Chromium: nothing is printed, and ``PrintReport.unavailable`` says in one
+  plain line what to install (``CHROMIUM_HINT``); the caller carries on with
+  the HTML.
+
+Chromium and chromedriver are found at OUTFALL_CHROMIUM / OUTFALL_CHROMEDRIVER,
+else on PATH (Debian's ``chromium`` and ``chromium-driver`` packages, which
+``scripts/install-chromium.sh`` installs).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+CHROMIUM_HINT = ("letters written as HTML only: PDFs need Chromium (install the chromium and chromium-driver "
+                 "packages: scripts/install-chromium.sh)")
+SOURCE_KEY = "/OutfallSource"  # PDF metadata: sha256 of the HTML it was printed from
+RENDERER = "outfall-pdf-1"  # part of the recorded source: a change of print settings reprints everything
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1100,1400")
+PAGE_TIMEOUT_S = 120
+
+
+class PdfError(RuntimeError):
+    """A file that could not be printed or joined."""
+
+
+@dataclass(frozen=True)
+class Browser:
+    chromium: Path
+    chromedriver: Path
+
+
+def find_browser() -> Browser | None:
+    """Chromium and chromedriver, or None when either is missing."""
+    chromium = os.environ.get("OUTFALL_CHROMIUM") or next(
+        (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
+    driver = os.environ.get("OUTFALL_CHROMEDRIVER") or shutil.which("chromedriver")
+    if not chromium or not driver or not Path(chromium).exists() or not Path(driver).exists():
+        return None
+    return Browser(Path(chromium), Path(driver))
+
+
+def source_digest(html_path: Path) -> str:
+    """What a PDF records of the HTML it was printed from."""
+    digest = hashlib.sha256(RENDERER.encode())
+    digest.update(Path(html_path).read_bytes())
+    return digest.hexdigest()
+
+
+def recorded_source(pdf_path: Path) -> str | None:
+    """The source digest a PDF printed here records (None: not one of ours, or unreadable)."""
+    from pypdf import PdfReader
+
+    try:
+        meta = PdfReader(str(pdf_path)).metadata
+    except Exception:  # noqa: BLE001 - a damaged or foreign PDF is simply printed again
+        return None
+    value = meta.get(SOURCE_KEY) if meta else None
+    return str(value) if value else None
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _stamp(pdf: bytes, source: str) -> bytes:
+    """The PDF with its source digest in the metadata (Chromium's own metadata kept)."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    writer.add_metadata({SOURCE_KEY: source})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@dataclass
+class PrintReport:
+    """What ``print_pdfs`` did, and how long it took."""
+
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    failed: list[tuple[Path, str]] = field(default_factory=list)  # (html, why)
+    unavailable: str | None = None  # one plain line when nothing could be printed
+    browser_start_s: float = 0.0
+    printing_s: float = 0.0
+
+    @property
+    def seconds_per_pdf(self) -> float | None:
+        return self.printing_s / len(self.written) if self.written else None
+
+    def summary(self) -> str:
+        if self.unavailable:
+            return self.unavailable
+        text = f"{len(self.written)} PDFs printed, {len(self.unchanged)} unchanged"
+        if self.written:
+            text += (f" (browser start {self.browser_start_s:.1f} s, "
+                     f"{self.seconds_per_pdf:.2f} s per PDF)")
+        if self.failed:
+            text += f"; {len(self.failed)} could not be printed: " + "; ".join(
+                f"{p.name}: {why}" for p, why in self.failed[:3])
+        return text
+
+
+class PdfPrinter:
+    """One headless Chromium session that prints many HTML files (started at the first one)."""
+
+    def __init__(self, browser: Browser | None = None):
+        self.browser = browser or find_browser()
+        self._driver = None
+        self._profile: str | None = None
+        self.start_s = 0.0
+
+    def __enter__(self) -> "PdfPrinter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def available(self) -> bool:
+        return self.browser is not None
+
+    @property
+    def started(self) -> bool:
+        return self._driver is not None
+
+    def _start(self):
+        if self._driver is not None:
+            return self._driver
+        if self.browser is None:
+            raise PdfError(CHROMIUM_HINT)
+        from selenium import webdriver
+        from selenium.common.exceptions import WebDriverException
+        from selenium.webdriver.chrome.service import Service
+
+        started = time.perf_counter()
+        self._profile = tempfile.mkdtemp(prefix="outfall-pdf-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = str(self.browser.chromium)
+        for flag in FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={self._profile}")
+        try:
+            self._driver = webdriver.Chrome(options=options, service=Service(str(self.browser.chromedriver)))
+        except WebDriverException as exc:
+            shutil.rmtree(self._profile, ignore_errors=True)
+            first = (exc.msg or str(exc)).strip().splitlines()[0] if (exc.msg or str(exc)) else "no reason given"
+            raise PdfError(f"Chromium did not start: {first}") from None
+        self._driver.set_page_load_timeout(PAGE_TIMEOUT_S)
+        self._driver.set_script_timeout(PAGE_TIMEOUT_S)
+        self.start_s = time.perf_counter() - started
+        return self._driver
+
+    def pdf_bytes(self, html_path: Path) -> bytes:
+        """The PDF of one HTML file, as its own CSS lays it out for print.
+
+        A page with charts drawn on demand (the dashboards' ``window.outfallPrepareForPrint``)
+        has every chart drawn, as wide as the paper, first. Printed through selenium's Chrome
+        DevTools command (``Page.printToPDF``, the engine behind ``print_page``): chromedriver's
+        ``print_page`` gives up on a page that takes Chromium more than 10 s to lay out (the demo's
+        sewer page, 78 pages with 40 charts), the DevTools command waits for it."""
+        driver = self._start()
+        driver.get(Path(html_path).resolve().as_uri())
+        driver.execute_async_script(
+            "var done=arguments[arguments.length-1];"
+            "var prepare=window.outfallPrepareForPrint||window.outfallRenderAll;"
+            "var go=function(){ if(prepare){prepare().then(function(){done(true);},function(){done(false);});}"
+            " else {done(true);} };"
+            "if(document.fonts && document.fonts.ready){document.fonts.ready.then(go);} else {go();}")
+        # margins zero and the CSS page size preferred: the page's @page rule sets the paper, the
+        # margins and the margin boxes (the printed header and footer)
+        result = driver.execute_cdp_cmd("Page.printToPDF", {
+            "printBackground": True, "preferCSSPageSize": True, "displayHeaderFooter": False,
+            "marginTop": 0, "marginBottom": 0, "marginLeft": 0, "marginRight": 0})
+        return base64.b64decode(result["data"])
+
+    def print_file(self, html_path: Path, pdf_path: Path, *, force: bool = False) -> bool:
+        """Print ``html_path`` to ``pdf_path``; False when the PDF already holds this very HTML."""
+        source = source_digest(html_path)
+        if not force and Path(pdf_path).exists() and recorded_source(pdf_path) == source:
+            return False
+        _write_atomic(Path(pdf_path), _stamp(self.pdf_bytes(html_path), source))
+        return True
+
+    def close(self) -> None:
+        if self._driver is not None:
+            try:
+                self._driver.quit()
+            finally:
+                self._driver = None
+        if self._profile:
+            shutil.rmtree(self._profile, ignore_errors=True)
+            self._profile = None
+
+
+def print_pdfs(jobs: Iterable[tuple[Path, Path]], *, force: bool = False,
+               browser: Browser | None = None) -> PrintReport:
+    """Print each (html, pdf) pair in one Chromium session; unchanged ones are skipped.
+
+    Never raises for a missing or broken Chromium: the report says why nothing was printed."""
+    jobs = [(Path(h), Path(p)) for h, p in jobs]
+    report = PrintReport()
+    todo = []
+    for html_path, pdf_path in jobs:
+        if not force and pdf_path.exists() and recorded_source(pdf_path) == source_digest(html_path):
+            report.unchanged.append(pdf_path)
+        else:
+            todo.append((html_path, pdf_path))
+    if not todo:
+        return report
+    printer = PdfPrinter(browser)
+    if not printer.available:
+        report.unavailable = CHROMIUM_HINT
+        return report
+    from selenium.common.exceptions import WebDriverException
+
+    with printer:
+        for html_path, pdf_path in todo:
+            was_started = printer.started
+            t0 = time.perf_counter()
+            try:
+                printer.print_file(html_path, pdf_path, force=True)
+            except PdfError as exc:  # Chromium did not start: nothing more can be printed
+                report.unavailable = f"letters written as HTML only: {exc}"
+                return report
+            except WebDriverException as exc:
+                report.failed.append((html_path, (exc.msg or type(exc).__name__).splitlines()[0]))
+                continue
+            took = time.perf_counter() - t0
+            if not was_started:  # this print started the browser: count that apart
+                report.browser_start_s = printer.start_s
+                took -= printer.start_s
+            report.printing_s += took
+            report.written.append(pdf_path)
+    return report
+
+
+def join_pdfs(parts: Sequence[Path], out: Path, *, titles: Sequence[str] | None = None) -> Path:
+    """One PDF of ``parts`` in the given order, with a bookmark per part (its title, else its file name).
+
+    Left as it is when it already joins these very parts, in this order, with these titles."""
+    from pypdf import PdfWriter
+
+    if titles is not None and len(titles) != len(parts):
+        raise PdfError(f"{len(titles)} titles for {len(parts)} PDFs")
+    names = list(titles) if titles is not None else [Path(p).stem for p in parts]
+    digest = hashlib.sha256(RENDERER.encode())
+    for part, name in zip(parts, names):
+        if not Path(part).is_file():
+            raise PdfError(f"cannot join {part}: no such PDF")
+        digest.update(hashlib.sha256(Path(part).read_bytes()).digest() + name.encode() + b"\0")
+    source = digest.hexdigest()
+    if Path(out).exists() and recorded_source(out) == source:
+        return Path(out)
+    writer = PdfWriter()
+    for part, name in zip(parts, names):
+        writer.append(str(part), outline_item=name)
+    writer.add_metadata({"/Title": Path(out).stem.replace("_", " "), SOURCE_KEY: source})
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    _write_atomic(Path(out), buffer.getvalue())
+    return Path(out)
