@@ -28,17 +28,31 @@ DEMO_SEED = 20261130
 
 
 class UsageError(Exception):
-    """Unusable arguments: exit 2 with this one-line message."""
+    """Unusable arguments: exit 2 with this one-line message (and the usage, for a command line
+    that cannot be parsed)."""
+
+    def __init__(self, message: str, usage: str = ""):
+        super().__init__(message)
+        self.usage = usage
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
-        raise UsageError(message)
+    def __init__(self, *args, **kwargs):
+        # "--dat" is not "--data": an abbreviated option is refused, never guessed.
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> None:
+        """Exit 2 with one line; with no command at all, the usage first (there is nothing else to go on)."""
+        if "required: {run,demo,export}" in message:
+            raise UsageError("say what to do: outfall run, outfall demo or outfall export (outfall -h for help)",
+                             usage=self.format_usage())
+        raise UsageError(f"{message} (see {self.prog} -h)")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="outfall", description="Sewer and stormwater compliance pipeline.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="{run,demo,export}")
     run = sub.add_parser("run", help="materialize every asset on the files under DIR into FILE.duckdb")
     run.add_argument("--data", required=True, metavar="DIR", help="folder holding one folder per dataset")
     run.add_argument("--warehouse", required=True, metavar="FILE.duckdb", help="DuckDB file (created if missing)")
@@ -103,6 +117,31 @@ def _check_year(value: str) -> int:
     if not value.isdigit() or not 1900 <= int(value) <= 2200:
         raise UsageError(f"--year '{value}' is not a year (YYYY)")
     return int(value)
+
+
+# What a data folder may hold besides the input folders (docs/letters.md).
+DATA_DIR_EXTRAS = ("letterhead.yaml", "letter_templates")
+
+
+def folder_warnings(data_dir: Path) -> list[str]:
+    """Plain warnings about a data folder that is likely not what the user meant: it holds
+    none of the input folders, or folders whose names Outfall does not read (a typo?)."""
+    import difflib
+
+    from outfall.ingest.registry import all_datasets
+
+    known = list(all_datasets())
+    entries = sorted(p.name for p in data_dir.iterdir() if not p.name.startswith("."))
+    unknown = [n for n in entries if n not in known and n not in DATA_DIR_EXTRAS]
+    lines = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        lines.append(f"'{name}' in {data_dir} is not an input folder Outfall reads{hint}; it is left alone")
+    if not any(n in known for n in entries):
+        lines.append(f"{data_dir} holds none of the input folders ({', '.join(known[:4])}, ...: "
+                     "see docs/inputs.md); the run finds no data and its tables stay empty")
+    return lines
 
 
 @contextlib.contextmanager
@@ -253,6 +292,8 @@ def cmd_run(args) -> int:
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
     _check_rules()
+    for line in folder_warnings(data_dir):
+        print(f"outfall: warning: {line}", file=sys.stderr)
     with warehouse_lock(warehouse):
         outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards)
     return _report(outcome, warehouse, quiet=args.quiet)
@@ -327,6 +368,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = {"run": cmd_run, "demo": cmd_demo, "export": cmd_export}[args.command]
         return handler(args)
     except UsageError as exc:
+        if exc.usage:
+            print(exc.usage.rstrip(), file=sys.stderr)
         print(f"outfall: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
