@@ -62,9 +62,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--dashboards", metavar="DIR", default="",
                      help="where HTML dashboards and letters go (default: beside the warehouse)")
     run.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    run.add_argument("--verbose", action="store_true",
+                     help="also print the full trace of a failure (it is always in outfall.log beside the warehouse)")
     demo = sub.add_parser("demo", help="make the bundled sample town, run everything, write dashboards and reports")
     demo.add_argument("--out", metavar="DIR", default="demo_output", help="output folder (default: demo_output)")
     demo.add_argument("--scale", type=float, default=1.0, help="size of the sample town (default 1.0)")
+    demo.add_argument("--verbose", action="store_true", help="also print the full trace of a failure")
     export = sub.add_parser("export", help="CSV and XLSX of every output table, dashboards, letters")
     export.add_argument("--warehouse", required=True, metavar="FILE.duckdb")
     export.add_argument("--out", required=True, metavar="DIR")
@@ -144,6 +147,27 @@ def folder_warnings(data_dir: Path) -> list[str]:
     return lines
 
 
+_CURRENT_LOG: list[Path] = []
+
+
+@contextlib.contextmanager
+def run_log(warehouse: Path) -> Iterator[None]:
+    """The run log (outfall.log beside the warehouse) for the length of a command."""
+    from outfall.runlog import close_log, log_path, open_log
+
+    logger = open_log(warehouse)
+    if logger is not None:
+        _CURRENT_LOG.append(log_path(warehouse))
+    try:
+        yield
+    except Exception:
+        if logger is not None:
+            logger.exception("outfall stopped on an unexpected error")
+        raise
+    finally:
+        close_log()
+
+
 @contextlib.contextmanager
 def warehouse_lock(path: Path) -> Iterator[None]:
     """One `outfall run` per warehouse at a time: a second one fails at once."""
@@ -191,7 +215,7 @@ def _check_duckdb_free(path: Path) -> None:
 class RunOutcome:
     ok: bool
     materialized: list[str] = field(default_factory=list)
-    failures: list[tuple[str, str]] = field(default_factory=list)  # (asset or step, message)
+    failures: list[tuple[str, object]] = field(default_factory=list)  # (asset or step, error info)
     checks_failed: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -204,7 +228,11 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
 
     from pipelines.definitions import build_definitions, build_resources
 
+    from outfall.runlog import log_failures, run_logger
+
     started = time.perf_counter()
+    run_logger().info("run: data %s, warehouse %s, as of %s, year %s, pages %s", data_dir, warehouse,
+                      as_of or "today", year or "every year with rates", dashboards or "beside the warehouse")
     resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year,
                                 dashboards_dir=dashboards)
     # The very job the Dagster UI shows as "everything", bound to this run's folders.
@@ -213,7 +241,9 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
         result = job.execute_in_process(
             instance=instance,
             raise_on_error=False,
-            run_config={"loggers": {"console": {"config": {"log_level": "ERROR"}}}},
+            # Nothing on the terminal from Dagster: failures are reported in plain words by
+            # _report, their traces go to the run log (outfall.runlog).
+            run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},
             tags={"outfall/command": "run"},
         )
     outcome = RunOutcome(ok=result.success, seconds=time.perf_counter() - started)
@@ -222,28 +252,15 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
             outcome.materialized.append(event.asset_key.to_user_string())
         elif event.event_type == DagsterEventType.STEP_FAILURE:
             error = event.step_failure_data.error if event.step_failure_data else None
-            message = _error_line(error)
-            outcome.failures.append((event.step_key or "?", message))
+            outcome.failures.append((event.step_key or "?", error))
         elif event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
             data = event.event_specific_data
             if data is not None and not data.passed:
                 outcome.checks_failed.append(f"{data.asset_key.to_user_string()}:{data.check_name}")
+    log_failures(outcome.failures)
+    run_logger().info("run %s in %.1f s: %d assets materialized, %d failed", "succeeded" if outcome.ok else "failed",
+                      outcome.seconds, len(set(outcome.materialized)), len(outcome.failures))
     return outcome
-
-
-def _error_line(error) -> str:
-    """The most specific message of a Dagster error chain, on one line."""
-    if error is None:
-        return "unknown error"
-    while getattr(error, "cause", None) is not None and "Error occurred while executing" in (error.message or ""):
-        error = error.cause
-    message = (error.message or "").strip().splitlines()
-    text = message[-1] if message else error.cls_name or "error"
-    for line in message:
-        if line.strip():
-            text = line.strip()
-            break
-    return text
 
 
 def _summary(warehouse: Path, outcome: RunOutcome) -> str:
@@ -294,18 +311,24 @@ def cmd_run(args) -> int:
     _check_rules()
     for line in folder_warnings(data_dir):
         print(f"outfall: warning: {line}", file=sys.stderr)
-    with warehouse_lock(warehouse):
+    with warehouse_lock(warehouse), run_log(warehouse):
         outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards)
-    return _report(outcome, warehouse, quiet=args.quiet)
+        return _report(outcome, warehouse, quiet=args.quiet, verbose=args.verbose)
 
 
-def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False) -> int:
+def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: bool = False) -> int:
+    from outfall.runlog import failure_line, log_path, run_logger, trace_text
+
+    log = log_path(warehouse) if run_logger().handlers else None
     if outcome.failures:
-        for step, message in outcome.failures:
-            print(f"outfall: asset {step} failed: {message}", file=sys.stderr)
+        for step, error in outcome.failures:
+            if verbose:
+                print(trace_text(error).rstrip(), file=sys.stderr)
+            print(failure_line(step, error, warehouse, log), file=sys.stderr)
         return 1
     if not outcome.ok:
-        print("outfall: the run failed before any asset could report why", file=sys.stderr)
+        where = f"; the details are in {log}" if log else ""
+        print(f"outfall: the run failed before any asset could report why{where}", file=sys.stderr)
         return 1
     if not quiet:
         print(_summary(warehouse, outcome))
@@ -331,9 +354,9 @@ def cmd_demo(args) -> int:
     counts = generate(data_dir, seed=DEMO_SEED, scale=args.scale, year=int(DEMO_AS_OF[:4]))
     print(f"outfall demo: sample town written to {data_dir} in {time.perf_counter() - started:.1f} s "
           f"({sum(counts.values())} rows in {len(counts)} datasets)")
-    with warehouse_lock(warehouse):
+    with warehouse_lock(warehouse), run_log(warehouse):
         outcome = run_pipeline(data_dir, warehouse, DEMO_AS_OF, 0)
-    code = _report(outcome, warehouse)
+        code = _report(outcome, warehouse, verbose=args.verbose)
     if code:
         return code
     from outfall.exports import export_all
@@ -376,9 +399,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("outfall: interrupted; every table is as it was before the interrupted asset", file=sys.stderr)
         return 1
     except Exception as exc:  # noqa: BLE001 - never a bare traceback
-        print(f"outfall: unexpected error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
-              file=sys.stderr)
-        if os.environ.get("OUTFALL_DEBUG"):
+        from outfall.runlog import explain
+
+        where = f" (the details are in {_CURRENT_LOG[-1]})" if _CURRENT_LOG else ""
+        print(f"outfall: stopped on an error Outfall did not expect: {explain(exc).why}{where}", file=sys.stderr)
+        if os.environ.get("OUTFALL_DEBUG") or "--verbose" in (argv if argv is not None else sys.argv):
             raise
         return 1
 
