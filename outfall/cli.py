@@ -159,17 +159,19 @@ class RunOutcome:
 
 
 def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0,
-                 dashboards: str = "") -> RunOutcome:
+                 dashboards: str = "", quiet: bool = False) -> RunOutcome:
     """Materialize every asset and check, in process, into ``warehouse``."""
     warnings.filterwarnings("ignore")
     from dagster import DagsterEventType, DagsterInstance, materialize
 
+    from outfall import progress
     from pipelines.definitions import all_assets, all_checks, build_resources
 
     started = time.perf_counter()
     resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year,
                                 dashboards_dir=dashboards)
-    with DagsterInstance.ephemeral() as instance:
+    with DagsterInstance.ephemeral() as instance, progress.shown(quiet):
+        progress.attach(instance)
         result = materialize(
             [*all_assets, *all_checks],
             resources=resources,
@@ -244,7 +246,7 @@ def cmd_run(args) -> int:
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
     with warehouse_lock(warehouse):
-        outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards)
+        outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards, quiet=args.quiet)
     return _report(outcome, warehouse, quiet=args.quiet)
 
 

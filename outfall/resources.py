@@ -27,6 +27,12 @@ def default_rules_dir() -> str:
     return os.environ.get("OUTFALL_RULES_DIR", "")
 
 
+def default_memory_limit() -> str:
+    from outfall.warehouse import memory_limit
+
+    return memory_limit()
+
+
 def default_warehouse() -> str:
     return os.environ.get("OUTFALL_WAREHOUSE", str(DEFAULT_WAREHOUSE))
 
@@ -39,6 +45,8 @@ class OutfallSettings(ConfigurableResource):
     year: the billing year; 0 = every year that has rates.
     rules_dir: the folder of rules files (OUTFALL_RULES_DIR); empty = the project's rules/.
     dashboards_dir: where the HTML dashboards are written; empty = <warehouse folder>/dashboards.
+    memory_limit: DuckDB's memory limit for ingestion (OUTFALL_MEMORY_LIMIT; default 1GB); larger work
+        spills to the temp folder beside the warehouse.
     """
 
     data_dir: str = Field(default_factory=default_data_dir)
@@ -46,6 +54,7 @@ class OutfallSettings(ConfigurableResource):
     year: int = 0
     rules_dir: str = Field(default_factory=default_rules_dir)
     dashboards_dir: str = ""
+    memory_limit: str = Field(default_factory=default_memory_limit)
 
     def as_of_date(self) -> dt.date:
         return dt.date.fromisoformat(self.as_of) if self.as_of else today_local()
