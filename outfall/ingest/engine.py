@@ -443,8 +443,9 @@ def _fall_back(con, ds: Dataset) -> None:
     """A local time that occurs twice (the fall-back hour) is daylight time the
     first time it appears within its group (a meter) and standard time after."""
     renamed = dict(ds.renames)
+    have = set(table_columns(con, "_judged"))
     for col in ds.columns:
-        if col.kind != "timestamp":
+        if col.kind != "timestamp" or "_amb_" + col.name not in have:
             continue
         flag = ident("_amb_" + col.name)
         target = ident(renamed.get(col.name, col.name))

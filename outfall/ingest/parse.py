@@ -80,7 +80,8 @@ def number_text(t: str) -> tuple[str, str]:
     ok = f"regexp_full_match({t}, '{NUMBER_RE}')"
     plain = f"replace(replace(ltrim({t}, '+'), '$', ''), ',', '')"
     # a leading sign before the $ ("-$5") is kept by ltrim of '+' only
-    value = f"CASE WHEN {ok} THEN TRY_CAST(replace({plain}, ' ', '') AS DOUBLE) END"
+    cast = f"TRY_CAST(replace({plain}, ' ', '') AS DOUBLE)"
+    value = f"CASE WHEN {ok} AND isfinite({cast}) THEN {cast} END"
     problem = (f"CASE WHEN {t} IS NULL THEN NULL "
                f"WHEN lower({t}) IN ({', '.join(lit(w) for w in _NONFINITE)}) THEN 'nonfinite' "
                f"WHEN {ok} THEN CASE WHEN isfinite(TRY_CAST(replace({plain}, ' ', '') AS DOUBLE)) THEN NULL "
@@ -92,7 +93,7 @@ def number_text(t: str) -> tuple[str, str]:
 
 def number_reason(problem: str, t: str, column: str, subject: str | None = None) -> str:
     """Reason text for a number problem of ``number_text``."""
-    where = f" in column {lit(column)[1:-1]}" if subject is None else ""
+    where = f" in column '{column}'" if subject is None else ""
     lead = "" if subject is None else f"{subject} "
     q = _quoted(t) + " || ''''"
     return (f"CASE {problem} "
