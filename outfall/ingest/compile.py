@@ -49,8 +49,9 @@ def lookup_rows(datasets, ctx: Context) -> dict[str, list[tuple]]:
     params = {}
     for canon, syns in vocab.PARAMETERS.items():
         for s in (canon, *syns):
-            for v in {s, s.replace("_", " ")}:
-                params[" ".join(v.strip().lower().split())] = vocab.canonical_parameter(v)
+            for v in {s, s.replace("_", " "), s.replace(" ", "_")}:
+                if vocab.canonical_parameter(v) == canon:
+                    params[" ".join(v.strip().lower().split())] = canon
     units = []
     for kind, table in (("concentration", vocab.CONCENTRATION_UNITS), ("ph", vocab.PH_UNITS),
                         ("temperature", vocab.TEMPERATURE_UNITS), ("flow", vocab.FLOW_UNITS)):
@@ -164,10 +165,12 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str]) -
     reason = f"nullif(concat_ws('; ', _source_reason, {', '.join(reasons) or 'NULL'}), '')"
     raw = ", ".join(f"{lit(c)}, left({ident('_raw_' + c)}, {RAW_CELL_MAX})" for c in cols if c in present)
     raw_sql = f"CASE WHEN reason IS NOT NULL THEN CAST(json_object({raw}) AS VARCHAR) END" if raw else "NULL"
-    final = (f"SELECT *, CAST(hash({', '.join(value_cols)}) AS VARCHAR) AS row_hash, {raw_sql} AS raw "
+    raws = [ident('_raw_' + c) for c in cols if c in present]
+    star = f"* EXCLUDE ({', '.join(raws)})" if raws else "*"
+    final = (f"SELECT {star}, CAST(hash({', '.join(value_cols)}) AS VARCHAR) AS row_hash, {raw_sql} AS raw "
              f"FROM (SELECT {', '.join(out)}, CAST(source_row AS INTEGER) AS source_row, {reason} AS reason"
              f"{''.join(', ' + ident(f) for f in flags)}, "
-             f"{', '.join(ident('_raw_' + c) for c in cols)} FROM {last})")
+             f"{', '.join(raws) or 'NULL AS _no_raw'} FROM {last})")
     return "WITH " + ",\n".join(ctes) + "\n" + final
 
 

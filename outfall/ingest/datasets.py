@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from outfall import vocab
-from outfall.ingest.parse import lit
+from outfall.ingest.parse import lit, squeeze
 
 # SQL type of each column kind in the input table.
 KIND_TYPES = {"text": "VARCHAR", "number": "DOUBLE", "integer": "INTEGER", "date": "DATE",
@@ -152,15 +152,10 @@ def _enum(name: str, vocabulary_: Vocabulary, allowed: str, required: bool = Fal
 # ---------------------------------------------------------------------------
 # SQL pieces of the finish steps (lookups: _param_vocab, _unit_vocab; see compile.py)
 
-PARAMETER_SQL = ("coalesce((SELECT canonical FROM _param_vocab p WHERE p.key = "
-                 "regexp_replace(lower({x}), '\\s+', ' ', 'g')), "
-                 "(SELECT canonical FROM _param_vocab p WHERE p.key = "
-                 "replace(regexp_replace(lower({x}), '\\s+', ' ', 'g'), '_', ' ')), {x})")
-
-
 def parameter_sql(x: str) -> str:
-    """Canonical parameter name (BOD5 -> BOD); other names kept as given."""
-    return PARAMETER_SQL.format(x=x)
+    """Canonical parameter name (BOD5 -> BOD, 'chlorine_demand' too); other names kept as given.
+    (_param_vocab holds every synonym with '_' as well as ' ', see compile.lookup_rows.)"""
+    return f"coalesce((SELECT canonical FROM _param_vocab p WHERE p.key = {squeeze(x)}), {x})"
 
 
 def kind_sql(parameter: str) -> str:
@@ -177,13 +172,14 @@ def unit_steps(value_cols: tuple[str, ...], subject: str, kind: str, reported: t
                ) -> tuple[Step, ...]:
     """Canonical unit per row from its kind; converts ``value_cols``; keeps
     unit_reported (and the given reported copies of values)."""
-    lookup = ("(SELECT {f} FROM _unit_vocab u WHERE u.kind = _kind AND "
-              "u.key = regexp_replace(lower(unit), '\\s+', ' ', 'g'))")
+    lookup = ("(SELECT struct_pack(unit_canonical, scale, off, converts_to) FROM _unit_vocab u "
+              f"WHERE u.kind = _kind AND u.key = {squeeze('unit')})")
     labels = " ".join(f"WHEN {lit(k)} THEN {lit(v)}" for k, v in UNIT_LABELS.items())
     return (
         Step(columns=(("_kind", kind), *reported)),
-        Step(columns=(("_unit", lookup.format(f="unit_canonical")), ("_scale", lookup.format(f="scale")),
-                      ("_offset", lookup.format(f="off")), ("_unit_to", lookup.format(f="converts_to")))),
+        Step(columns=(("_u", lookup),)),
+        Step(columns=(("_unit", "_u.unit_canonical"), ("_scale", "_u.scale"), ("_offset", "_u.off"),
+                      ("_unit_to", "_u.converts_to"))),
         Step(columns=(("unit_reported", "unit"), ("unit", "_unit_to"),
                       *((c, f"{c} * _scale + _offset") for c in value_cols)),
              reasons=(f"CASE WHEN _unit IS NULL AND unit IS NOT NULL THEN 'unit ''' || unit || "

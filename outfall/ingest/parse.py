@@ -222,8 +222,15 @@ def norm_key(t: str, style: str = "norm") -> str:
     'norm' = lower case, runs of blanks as one space; 'key' = also '_' and '-' as
     spaces and surrounding '() .' dropped (the areas' own vocabularies)."""
     if style == "norm":
-        return f"regexp_replace(lower({t}), '\\s+', ' ', 'g')"
+        return squeeze(t)
     return f"trim(regexp_replace(lower({t}), '[\\s_\\-]+', ' ', 'g'), '() .')"
+
+
+def squeeze(t: str) -> str:
+    """lower(t) with runs of blanks as one space; the regular expression runs only
+    for the rare cell that has such a run (most cells are one word)."""
+    odd = " OR ".join(f"contains({t}, {c})" for c in ("'  '", "chr(9)", "chr(10)", "chr(13)", "chr(160)"))
+    return f"CASE WHEN {odd} THEN regexp_replace(lower({t}), '\\s+', ' ', 'g') ELSE lower({t}) END"
 
 
 def enum_reason(t: str, value: str, column: str, allowed: str) -> str:
