@@ -8,7 +8,7 @@ from outfall.ingest.datasets import COMPONENT_VOCAB, DISTRICT_VOCAB, Column, Dat
 
 # Keep the amount as exact decimal text (DECIMAL(12,2) in the table), not a float:
 # a whole number of cents below 10,000,000,000.
-_EXACT = ("TRY_CAST(replace(replace(replace(_raw_amount, ',', ''), '$', ''), ' ', '') AS DECIMAL(38,10))")
+_EXACT = ("TRY_CAST(replace(replace(replace(trim(_raw_amount), ',', ''), '$', ''), ' ', '') AS DECIMAL(38,10))")
 _OK = f"({_EXACT} = round({_EXACT}, 2) AND abs({_EXACT}) < 10000000000)"
 
 SEWER_BUDGET = register(Dataset(
@@ -20,7 +20,7 @@ SEWER_BUDGET = register(Dataset(
     key=("year", "district", "component"),
     finish=(Step(columns=(("amount", f"CASE WHEN amount IS NOT NULL AND {_OK} THEN CAST({_EXACT} AS DECIMAL(12,2)) END"),),
                  reasons=(f"CASE WHEN amount IS NOT NULL AND NOT coalesce({_OK}, false) THEN 'amount ''' || "
-                          "_raw_amount || ''' is not a whole number of cents below 10,000,000,000' END",)),),
+                          "trim(_raw_amount) || ''' is not a whole number of cents below 10,000,000,000' END",)),),
     group="billing",
     description="A district's budget (USD) for one component and year; a rate not adopted in "
                 "sewer_rates is this budget divided by the component's total units in the district.",

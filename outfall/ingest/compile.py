@@ -143,7 +143,7 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str]) -
         ref = ident("r_" + col.name) if col.name in present else None
         value, why, amb, text = _typed(col, ref, present.get(col.name, "VARCHAR"))
         select.append(f"{value} AS {ident(col.name)}")
-        select.append(f"{text} AS {ident('_raw_' + col.name)}")
+        select.append(f"{ref if ref is not None else 'CAST(NULL AS VARCHAR)'} AS {ident('_raw_' + col.name)}")
         cols.append(col.name)
         for w in why:
             if w != "NULL":
@@ -163,11 +163,12 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str]) -
     out = [f"CAST({ident(by_table.get(n, n))} AS {t}) AS {ident(n)}" for n, t in table_cols]
     value_cols = [ident(n) for n, _ in table_cols]
     reason = f"nullif(concat_ws('; ', _source_reason, {', '.join(reasons) or 'NULL'}), '')"
-    raw = ", ".join(f"{lit(c)}, left({ident('_raw_' + c)}, {RAW_CELL_MAX})" for c in cols if c in present)
+    raw = ", ".join(f"{lit(c)}, left({parse.clean(ident('_raw_' + c), present[c])}, {RAW_CELL_MAX})"
+                    for c in cols if c in present)
     raw_sql = f"CASE WHEN reason IS NOT NULL THEN CAST(json_object({raw}) AS VARCHAR) END" if raw else "NULL"
     raws = [ident('_raw_' + c) for c in cols if c in present]
     star = f"* EXCLUDE ({', '.join(raws)})" if raws else "*"
-    final = (f"SELECT {star}, CAST(hash({', '.join(value_cols)}) AS VARCHAR) AS row_hash, {raw_sql} AS raw "
+    final = (f"SELECT {star}, to_hex(hash({', '.join(value_cols)})) AS row_hash, {raw_sql} AS raw "
              f"FROM (SELECT {', '.join(out)}, CAST(source_row AS INTEGER) AS source_row, {reason} AS reason"
              f"{''.join(', ' + ident(f) for f in flags)}, "
              f"{', '.join(raws) or 'NULL AS _no_raw'} FROM {last})")
@@ -185,8 +186,9 @@ def _step_sql(step: Step, known: set[str], reasons: list[str], prev: str) -> str
         known.add(reasons[-1])
         new.append(f"({expr}) AS {reasons[-1]}")
     star = f"s.* REPLACE ({', '.join(replace)})" if replace else "s.*"
-    return f"SELECT {', '.join([star, *new])} FROM {prev} AS s"
+    joins = "".join(f" LEFT JOIN {ident(table)} AS {alias} ON {on}" for alias, table, on in step.joins)
+    return f"SELECT {', '.join([star, *new])} FROM {prev} AS s{joins}"
 
 
 def hash_sql(ds: Dataset) -> str:
-    return f"CAST(hash({', '.join(ident(n) for n, _ in ds.table_columns())}) AS VARCHAR)"
+    return f"to_hex(hash({', '.join(ident(n) for n, _ in ds.table_columns())}))"

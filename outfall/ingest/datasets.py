@@ -58,6 +58,7 @@ class Step:
 
     columns: tuple[tuple[str, str], ...] = ()
     reasons: tuple[str, ...] = ()
+    joins: tuple[tuple[str, str, str], ...] = ()  # (alias, lookup table, ON condition over s.*): LEFT JOINs
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,17 @@ def _enum(name: str, vocabulary_: Vocabulary, allowed: str, required: bool = Fal
 # ---------------------------------------------------------------------------
 # SQL pieces of the finish steps (lookups: _param_vocab, _unit_vocab; see compile.py)
 
+def parameter_steps(x: str, target: str, flow: bool = False) -> tuple[Step, ...]:
+    """Canonical parameter name of column ``x`` into ``target`` (BOD5 -> BOD; other names
+    kept as given; for a flow file's constituent, blank or 'flow' is flow), by a join
+    with the lookup table _param_vocab."""
+    value = f"coalesce(pv.canonical, s.{x})"
+    if flow:
+        value = f"CASE WHEN s.{x} IS NULL OR lower(s.{x}) = 'flow' THEN 'flow' ELSE {value} END"
+    return (Step(columns=((f"_pkey_{target}", squeeze(x)),)),
+            Step(joins=(("pv", "_param_vocab", f"pv.key = s._pkey_{target}"),), columns=((target, value),)))
+
+
 def parameter_sql(x: str) -> str:
     """Canonical parameter name (BOD5 -> BOD, 'chlorine_demand' too); other names kept as given.
     (_param_vocab holds every synonym with '_' as well as ' ', see compile.lookup_rows.)"""
@@ -172,14 +184,13 @@ def unit_steps(value_cols: tuple[str, ...], subject: str, kind: str, reported: t
                ) -> tuple[Step, ...]:
     """Canonical unit per row from its kind; converts ``value_cols``; keeps
     unit_reported (and the given reported copies of values)."""
-    lookup = ("(SELECT struct_pack(unit_canonical, scale, off, converts_to) FROM _unit_vocab u "
-              f"WHERE u.kind = _kind AND u.key = {squeeze('unit')})")
+
     labels = " ".join(f"WHEN {lit(k)} THEN {lit(v)}" for k, v in UNIT_LABELS.items())
     return (
-        Step(columns=(("_kind", kind), *reported)),
-        Step(columns=(("_u", lookup),)),
-        Step(columns=(("_unit", "_u.unit_canonical"), ("_scale", "_u.scale"), ("_offset", "_u.off"),
-                      ("_unit_to", "_u.converts_to"))),
+        Step(columns=(("_kind", kind), ("_ukey", squeeze("unit")), *reported)),
+        Step(joins=(("uv", "_unit_vocab", "uv.kind = s._kind AND uv.key = s._ukey"),),
+             columns=(("_unit", "uv.unit_canonical"), ("_scale", "uv.scale"), ("_offset", "uv.off"),
+                      ("_unit_to", "uv.converts_to"))),
         Step(columns=(("unit_reported", "unit"), ("unit", "_unit_to"),
                       *((c, f"{c} * _scale + _offset") for c in value_cols)),
              reasons=(f"CASE WHEN _unit IS NULL AND unit IS NOT NULL THEN 'unit ''' || unit || "
@@ -229,7 +240,7 @@ register(Dataset(
      Column("effective_from", "date"), Column("effective_to", "date")),
     key=("user_id", "parameter", "limit_type", "effective_from"),
     finish=(
-        Step(columns=(("parameter", parameter_sql("parameter")),)),
+        *parameter_steps("parameter", "parameter"),
         *unit_steps(("value",), "parameter", kind_sql("parameter"), (("value_reported", "value"),)),
         Step(reasons=(*range_reasons("value", "parameter"),
                       "CASE WHEN effective_to < effective_from THEN 'effective_to is before effective_from' END")),
@@ -260,8 +271,8 @@ register(Dataset(
              + "') THEN replace(result, ',', '') END AS DOUBLE)"),
             ("result_reported", "result"),
             ("parameter_reported", "parameter"),
-            ("parameter", parameter_sql("parameter")),
         )),
+        *parameter_steps("parameter", "parameter"),
         Step(columns=(
             ("nondetect", "CASE WHEN result IS NULL THEN NULL ELSE _lt IS NOT NULL OR _nd END"),
             ("qualifier", "CASE WHEN _lt IS NOT NULL THEN '<' WHEN _nd THEN 'ND' END"),
@@ -297,8 +308,7 @@ register(Dataset(
      Column("value", "number", required=True), Column("unit", required=True), Column("constituent")),
     key=("user_id", "constituent", "ts"), extensions=(".csv", ".parquet"),
     finish=(
-        Step(columns=(("constituent", "CASE WHEN constituent IS NULL OR lower(constituent) = 'flow' THEN 'flow' "
-                                      f"ELSE {parameter_sql('constituent')} END"),)),
+        *parameter_steps("constituent", "constituent", flow=True),
         *unit_steps(("value",), "constituent",
                     f"CASE WHEN constituent = 'flow' THEN 'flow' ELSE {kind_sql('constituent')} END",
                     (("value_reported", "value"),)),
@@ -359,7 +369,7 @@ register(Dataset(
     key=("year", "district", "component"),
     # Keep the rate as exact decimal text (DECIMAL in the table), not a float.
     finish=(Step(columns=(("rate_per_unit", "CASE WHEN rate_per_unit IS NOT NULL THEN "
-                                            "TRY_CAST(replace(replace(replace(_raw_rate_per_unit, ',', ''), '$', ''), ' ', '') "
+                                            "TRY_CAST(replace(replace(replace(trim(_raw_rate_per_unit), ',', ''), '$', ''), ' ', '') "
                                             "AS DECIMAL(18,6)) END"),)),),
     group="billing",
     description="USD per unit by billing year, district and component.",

@@ -26,6 +26,8 @@ SHOWN_MAX = 80  # characters of a value echoed into a reason
 # characters spreadsheets and CSV writers produce).
 _BLANKS = "' ' || chr(9) || chr(10) || chr(13) || chr(11) || chr(12) || chr(160) || chr(8239) || chr(65279)"
 
+_EDGE_BLANK = r"^[\s\x{a0}\x{202f}\x{feff}]|[\s\x{a0}\x{202f}\x{feff}]$"
+
 # Numbers: plain decimals, scientific notation, or proper thousands grouping
 # (1,234 / 12,345.6); an optional leading $ and sign.
 NUMBER_RE = r"[+-]?\$?\s*(\d{1,3}(,\d{3})+(\.\d*)?|\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)"
@@ -56,7 +58,9 @@ def is_numeric(src_type: str) -> bool:
 def clean(ref: str, src_type: str = "VARCHAR") -> str:
     """The cell as trimmed text, NULL when blank."""
     text = ref if is_text(src_type) else f"CAST({ref} AS VARCHAR)"
-    return f"nullif(trim({text}, {_BLANKS}), '')"
+    # trim() with a set of characters is slow; most cells need no trimming at all
+    return (f"CASE WHEN {text} = '' THEN NULL WHEN regexp_matches({text}, '{_EDGE_BLANK}') "
+            f"THEN nullif(trim({text}, {_BLANKS}), '') ELSE {text} END")
 
 
 def shown(text_sql: str) -> str:
