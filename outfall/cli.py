@@ -165,12 +165,13 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
     from dagster import DagsterEventType, DagsterInstance, materialize
 
     from outfall import progress
+    from outfall.warehouse import kept_open
     from pipelines.definitions import all_assets, all_checks, build_resources
 
     started = time.perf_counter()
     resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year,
                                 dashboards_dir=dashboards)
-    with DagsterInstance.ephemeral() as instance, progress.shown(quiet):
+    with DagsterInstance.ephemeral() as instance, progress.shown(quiet), kept_open(warehouse):
         progress.attach(instance)
         result = materialize(
             [*all_assets, *all_checks],

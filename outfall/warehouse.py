@@ -64,10 +64,11 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     digest, so a connection to an up-to-date warehouse runs no DDL at all."""
     text = schema_sql()
     digest = hashlib.sha256(text.encode()).hexdigest()
-    present = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND schema_name = 'main' "
-                          "AND NOT temporary", [SCHEMA_MARKER]).fetchall()[0][0]
-    if present and con.execute(f"SELECT max(digest) FROM {SCHEMA_MARKER}").fetchall()[0][0] == digest:
-        return
+    try:
+        if con.execute(f"SELECT max(digest) FROM main.{SCHEMA_MARKER}").fetchall()[0][0] == digest:
+            return
+    except duckdb.CatalogException:
+        pass
     con.execute(text).fetchall()
     con.execute(f"CREATE OR REPLACE TABLE {SCHEMA_MARKER} AS SELECT ? AS digest", [digest]).fetchall()
 
@@ -135,3 +136,19 @@ def today_local() -> dt.date:
 
 def fetch_df(con: duckdb.DuckDBPyConnection, query: str, params: Sequence | dict | None = None) -> pd.DataFrame:
     return con.execute(query, params or []).df()
+
+
+@contextlib.contextmanager
+def kept_open(database: str | os.PathLike) -> Iterator[None]:
+    """Keep the warehouse's database open for the duration of a run.
+
+    Every asset opens and closes its own connection; DuckDB shares one open
+    database among a process's connections, so while this one is open each
+    asset's connection costs about 2 ms instead of about 110 ms (loading the
+    catalog, checkpointing on close) - seven seconds over a run of 70 steps.
+    Transactions commit as before (a killed run loses nothing committed)."""
+    con = duckdb.connect(str(database), config={"custom_user_agent": "dagster"})  # the config DuckDBResource uses
+    try:
+        yield
+    finally:
+        con.close()
