@@ -59,6 +59,16 @@ def schema_sql() -> str:
     return "\n".join(parts)
 
 
+def contract_schema_sql() -> str:
+    """The contract's tables only (sql/ingest/create_tables.sql and the input tables of the
+    contract's ten datasets, generated from their specs), without the areas' own."""
+    from outfall.ingest.compile import create_table_sql
+    from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
+
+    specs = all_datasets()
+    return "\n".join([sql("create_tables"), *(create_table_sql(specs[n]) for n in CONTRACT_DATASETS)])
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Create every table (idempotent). The warehouse remembers the schema's
     digest, so a connection to an up-to-date warehouse runs no DDL at all."""
