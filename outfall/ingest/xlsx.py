@@ -56,6 +56,21 @@ def _contains(path: Path, needle: bytes) -> bool:
     return False
 
 
+def _has_formulas(path: Path) -> bool:
+    """Whether any worksheet holds a formula (an <f> element), without parsing the workbook."""
+    with zipfile.ZipFile(path) as archive:
+        for name in archive.namelist():
+            if name.startswith("xl/worksheets/") and name.endswith(".xml"):
+                with archive.open(name) as part:
+                    tail = b""
+                    while chunk := part.read(1 << 20):
+                        data = tail + chunk
+                        if b"<f>" in data or b"<f " in data or b"<x:f" in data:
+                            return True
+                        tail = data[-8:]
+    return False
+
+
 def _text(value) -> str | None:
     if value is None:
         return None
@@ -130,7 +145,7 @@ def read_workbook(path: Path, spec_columns: list[str], required: list[str],
                 sheet.notes.append(None)
                 if nones:
                     missing_values.append((len(sheet.rows) - 1, nones))
-            if missing_values:
+            if missing_values and _has_formulas(path):
                 if formulas_wb is None:
                     formulas_wb = openpyxl.load_workbook(path, read_only=True, data_only=False)
                 _mark_uncalculated(formulas_wb[ws.title], header_index, sheet, missing_values, header)
