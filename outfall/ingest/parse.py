@@ -45,8 +45,11 @@ def ident(name: str) -> str:
     return f'"{name}"'
 
 
+CLEANED = "CLEANED"  # a source type: text already through clean() (trimmed, NULL when blank)
+
+
 def is_text(src_type: str) -> bool:
-    return src_type.upper() in ("VARCHAR", "TEXT", "STRING", "NULL", '"NULL"')
+    return src_type.upper() in ("VARCHAR", "TEXT", "STRING", "NULL", '"NULL"', CLEANED)
 
 
 def is_numeric(src_type: str) -> bool:
@@ -57,6 +60,8 @@ def is_numeric(src_type: str) -> bool:
 
 def clean(ref: str, src_type: str = "VARCHAR") -> str:
     """The cell as trimmed text, NULL when blank."""
+    if src_type == CLEANED:
+        return ref
     text = ref if is_text(src_type) else f"CAST({ref} AS VARCHAR)"
     # trim() with a set of characters is slow; most cells need no trimming at all
     return (f"CASE WHEN {text} = '' THEN NULL WHEN regexp_matches({text}, '{_EDGE_BLANK}') "
@@ -85,8 +90,12 @@ def number_text(t: str) -> tuple[str, str]:
     plain = f"replace(replace(ltrim({t}, '+'), '$', ''), ',', '')"
     # a leading sign before the $ ("-$5") is kept by ltrim of '+' only
     cast = f"TRY_CAST(replace({plain}, ' ', '') AS DOUBLE)"
-    value = f"CASE WHEN {ok} AND isfinite({cast}) THEN {cast} END"
-    problem = (f"CASE WHEN {t} IS NULL THEN NULL "
+    # Fast path: a cell with neither comma nor $ that DuckDB reads as a finite number
+    # (most cells of a meter's file); the regular expression only for the others.
+    simple = f"(NOT contains({t}, ',') AND NOT contains({t}, '$') AND isfinite(TRY_CAST({t} AS DOUBLE)))"
+    value = (f"CASE WHEN {t} IS NULL THEN NULL WHEN {simple} THEN TRY_CAST({t} AS DOUBLE) "
+             f"WHEN {ok} AND isfinite({cast}) THEN {cast} END")
+    problem = (f"CASE WHEN {t} IS NULL THEN NULL WHEN {simple} THEN NULL "
                f"WHEN lower({t}) IN ({', '.join(lit(w) for w in _NONFINITE)}) THEN 'nonfinite' "
                f"WHEN {ok} THEN CASE WHEN isfinite(TRY_CAST(replace({plain}, ' ', '') AS DOUBLE)) THEN NULL "
                f"ELSE 'nonfinite' END "
@@ -173,8 +182,11 @@ def local_instant(naive: str) -> tuple[str, str, str]:
     late = f"({c} + INTERVAL 1 HOUR)"
     instant = (f"CASE WHEN NOT {near} THEN {c} WHEN {valid(early)} THEN {early} WHEN {valid(c)} THEN {c} "
                f"WHEN {valid(late)} THEN {late} END")
-    ambiguous = (f"coalesce({near} AND (({valid(early)} AND {valid(c)}) OR ({valid(c)} AND {valid(late)})), false)")
-    nonexistent = f"coalesce({near} AND NOT {valid(early)} AND NOT {valid(c)} AND NOT {valid(late)}, false)"
+    # Each flag is a CASE, so the careful test runs only for the hours near a clock change.
+    ambiguous = (f"CASE WHEN {naive} IS NULL OR NOT {near} THEN false "
+                 f"ELSE coalesce(({valid(early)} AND {valid(c)}) OR ({valid(c)} AND {valid(late)}), false) END")
+    nonexistent = (f"CASE WHEN {naive} IS NULL OR NOT {near} THEN false "
+                   f"ELSE NOT ({valid(early)} OR {valid(c)} OR {valid(late)}) END")
     return instant, ambiguous, nonexistent
 
 
@@ -197,12 +209,16 @@ def parse_timestamp(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[s
              f"try_strptime({t}, [{', '.join(lit(f) for f in US_FORMATS)}])) END")
     instant, amb, nonexistent = local_instant(naive)
     value = f"CASE WHEN {offset} THEN TRY_CAST({t} AS TIMESTAMPTZ) ELSE {instant} END"
+    bad = (f"{_quoted(t)} || "
+           f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date or time (expected ISO 8601, e.g. 2026-03-01T08:30)')}")
+    # The reason does not recompute the instant: a failure is a text that casts to nothing.
     reason = (f"CASE WHEN {t} IS NULL THEN NULL "
-              f"WHEN NOT {offset} AND {naive} IS NOT NULL AND {nonexistent} THEN 'local time ' || {_quoted(t)} || "
+              f"WHEN {offset} THEN CASE WHEN TRY_CAST({t} AS TIMESTAMPTZ) IS NULL THEN {bad} END "
+              f"WHEN {naive} IS NULL THEN {bad} "
+              f"WHEN {nonexistent} THEN 'local time ' || {_quoted(t)} || "
               f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} "
-              f"WHEN {value} IS NULL THEN {_quoted(t)} || "
-              f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date or time (expected ISO 8601, e.g. 2026-03-01T08:30)')} END")
-    return value, reason, f"(NOT {offset} AND {amb})"
+              f"END")
+    return value, reason, f"CASE WHEN {t} IS NULL OR {offset} THEN false ELSE {amb} END"
 
 
 # ---------------------------------------------------------------------------
