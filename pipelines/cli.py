@@ -221,14 +221,15 @@ class RunOutcome:
 
 
 def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0,
-                 dashboards: str = "") -> RunOutcome:
+                 dashboards: str = "", quiet: bool = False) -> RunOutcome:
     """Materialize every asset and check, in process, into ``warehouse``."""
     warnings.filterwarnings("ignore")
     from dagster import DagsterEventType, DagsterInstance
 
-    from pipelines.definitions import build_definitions, build_resources
-
+    from outfall import progress
     from outfall.runlog import log_failures, run_logger
+    from outfall.warehouse import kept_open
+    from pipelines.definitions import build_definitions, build_resources
 
     started = time.perf_counter()
     run_logger().info("run: data %s, warehouse %s, as of %s, year %s, pages %s", data_dir, warehouse,
@@ -237,7 +238,8 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
                                 dashboards_dir=dashboards)
     # The very job the Dagster UI shows as "everything", bound to this run's folders.
     job = build_definitions(resources).get_job_def("everything")
-    with DagsterInstance.ephemeral() as instance:
+    with DagsterInstance.ephemeral() as instance, progress.shown(quiet), kept_open(warehouse):
+        progress.attach(instance)
         result = job.execute_in_process(
             instance=instance,
             raise_on_error=False,
@@ -312,7 +314,7 @@ def cmd_run(args) -> int:
     for line in folder_warnings(data_dir):
         print(f"outfall: warning: {line}", file=sys.stderr)
     with warehouse_lock(warehouse), run_log(warehouse):
-        outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards)
+        outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards, quiet=args.quiet)
         return _report(outcome, warehouse, quiet=args.quiet, verbose=args.verbose)
 
 
