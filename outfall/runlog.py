@@ -30,7 +30,8 @@ LOG_BACKUPS = 3
 
 _LOGGER = "outfall.run"
 # "dagster._core.definitions.events.Failure: ", "duckdb.duckdb.IOException: ", "OSError: " ...
-_CLASS_PREFIX = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure|Interrupt|Exit)?:\s+")
+_CLASS_PREFIX = re.compile(r"^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure|Interrupt|Exit)?"
+                           r"|[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3} Error):\s+")  # + DuckDB's "IO Error: ", "Binder Error: "
 _DISK_FULL = ("no space left on device", "file too large", "disk quota exceeded", "errno 28", "errno 27",
               "errno 122", "could not write all bytes", "not enough space")
 _NO_MEMORY = ("out of memory", "could not allocate", "memory_limit")
@@ -143,6 +144,10 @@ def explain(error, warehouse: Path | None = None) -> Explained:
         return Explained(disk_full_line(warehouse) if warehouse else
                          "the disk is full (or a file-size limit stopped the write); free some space and run again",
                          "disk_full")
+    # Outfall's own errors already say what happened and what to do ("... and run again").
+    own = [m for m in messages if "run again" in m.lower() and "the disk is full" not in m.lower()]
+    if own and not any(k in low for k in _DISK_FULL):
+        return Explained(plain(own[-1]), "denied" if any(k in low for k in _DENIED) else "other")
     if any(k in low for k in _NO_MEMORY):
         return Explained("DuckDB ran out of memory; give it more with the environment variable "
                          "OUTFALL_MEMORY_LIMIT (e.g. 2GB) or close other programs, and run again", "no_memory")
@@ -157,10 +162,23 @@ def explain(error, warehouse: Path | None = None) -> Explained:
     return Explained(plain(specific[0] if specific else (messages[0] if messages else "unknown error")), "other")
 
 
-def failure_line(step: str, error, warehouse: Path | None, log: Path | None) -> str:
+def group_failures(failures: Iterable[tuple[str, object]], warehouse: Path | None) -> list[tuple[list[str], object]]:
+    """Failures with the same explanation together (a full disk fails every asset that writes after it):
+    one line per cause, naming every asset it stopped, in the order they failed."""
+    groups: dict[str, tuple[list[str], object]] = {}
+    for step, error in failures:
+        why = explain(error, warehouse).why
+        groups.setdefault(why, ([], error))[0].append(step)
+    return list(groups.values())
+
+
+def failure_line(steps: str | list[str], error, warehouse: Path | None, log: Path | None) -> str:
+    names = [steps] if isinstance(steps, str) else list(steps)
     why = explain(error, warehouse).why
     tail = f" (the details are in {log})" if log is not None else ""
-    return f"outfall: asset {step} failed: {why}{tail}"
+    if len(names) == 1:
+        return f"outfall: asset {names[0]} failed: {why}{tail}"
+    return f"outfall: assets {', '.join(names)} failed: {why}{tail}"
 
 
 def trace_text(error) -> str:

@@ -84,6 +84,8 @@ def _check_data_dir(value: str) -> Path:
         raise UsageError(f"no such data folder: {value}")
     if not path.is_dir():
         raise UsageError(f"the data folder is not a folder: {value}")
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise UsageError(f"the data folder cannot be read (permission denied): {value}")
     return path.resolve()
 
 
@@ -319,14 +321,14 @@ def cmd_run(args) -> int:
 
 
 def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: bool = False) -> int:
-    from outfall.runlog import failure_line, log_path, run_logger, trace_text
+    from outfall.runlog import failure_line, group_failures, log_path, run_logger, trace_text
 
     log = log_path(warehouse) if run_logger().handlers else None
     if outcome.failures:
-        for step, error in outcome.failures:
+        for steps, error in group_failures(outcome.failures, warehouse):
             if verbose:
                 print(trace_text(error).rstrip(), file=sys.stderr)
-            print(failure_line(step, error, warehouse, log), file=sys.stderr)
+            print(failure_line(steps, error, warehouse, log), file=sys.stderr)
         return 1
     if not outcome.ok:
         where = f"; the details are in {log}" if log else ""

@@ -58,6 +58,15 @@ def _inside(target: str, root: str) -> bool:
         return False
 
 
+class FolderUnreadable(OSError):
+    """A dataset folder that exists but cannot be listed: the run cannot know what it holds."""
+
+    def __init__(self, folder: Path, cause: OSError):
+        why = cause.strerror.lower() if cause.strerror else "it cannot be listed"
+        super().__init__(cause.errno, f"the input folder {folder} cannot be read ({why}): give the user running "
+                                      "Outfall read access to it, or move the files elsewhere, and run again")
+
+
 def scan_folder(folder: Path, root: Path | None = None) -> list[InputEntry]:
     """Every input under ``folder`` (sub-folders included), in name order;
     hidden files and office lock files (``~$x.xlsx``) are skipped. ``root`` is
@@ -70,7 +79,9 @@ def scan_folder(folder: Path, root: Path | None = None) -> list[InputEntry]:
     def walk(directory: Path, prefix: str) -> None:
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
+        except OSError as exc:
+            if not prefix:  # the dataset folder itself: nothing of it can be read, the asset fails
+                raise FolderUnreadable(folder, exc) from exc
             out.append(InputEntry(prefix.rstrip("/") or ".", None,
                                   "the folder cannot be read (permission denied); check its permissions"))
             return
