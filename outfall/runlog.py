@@ -162,9 +162,13 @@ def explain(error, warehouse: Path | None = None) -> Explained:
     return Explained(plain(specific[0] if specific else (messages[0] if messages else "unknown error")), "other")
 
 
-def group_failures(failures: Iterable[tuple[str, object]], warehouse: Path | None) -> list[tuple[list[str], object]]:
-    """Failures with the same explanation together (a full disk fails every asset that writes after it):
-    one line per cause, naming every asset it stopped, in the order they failed."""
+def group_failures(failures: Iterable[tuple[str, object]], warehouse: Path | None,
+                   most_lines: int = 3) -> list[tuple[list[str], object]]:
+    """One line per failed asset; when there are more than ``most_lines`` (a full disk fails every asset
+    that writes after it), failures with the same explanation share a line naming each asset."""
+    failures = list(failures)
+    if len(failures) <= most_lines:
+        return [([step], error) for step, error in failures]
     groups: dict[str, tuple[list[str], object]] = {}
     for step, error in failures:
         why = explain(error, warehouse).why

@@ -136,7 +136,7 @@ def folder_warnings(data_dir: Path) -> list[str]:
     from outfall.ingest.registry import all_datasets
 
     known = list(all_datasets())
-    entries = sorted(p.name for p in data_dir.iterdir() if not p.name.startswith("."))
+    entries = sorted(p.name for p in data_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
     unknown = [n for n in entries if n not in known and n not in DATA_DIR_EXTRAS]
     lines = []
     for name in unknown:
@@ -313,9 +313,9 @@ def cmd_run(args) -> int:
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
     _check_rules()
-    for line in folder_warnings(data_dir):
-        print(f"outfall: warning: {line}", file=sys.stderr)
     with warehouse_lock(warehouse), run_log(warehouse):
+        for line in folder_warnings(data_dir):
+            print(f"outfall: warning: {line}", file=sys.stderr)
         outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards, quiet=args.quiet)
         return _report(outcome, warehouse, quiet=args.quiet, verbose=args.verbose)
 

@@ -47,7 +47,7 @@ def test_a_short_run_draws_nothing():
 
 def test_outfall_run_to_a_pipe_keeps_stderr_empty(tmp_path):
     data = tmp_path / "data"
-    data.mkdir()
+    (data / "lab_results").mkdir(parents=True)  # an input folder, empty: nothing to warn about either
     started = time.perf_counter()
     result = run_cli("run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"), "--as-of", "2026-06-30")
     elapsed = time.perf_counter() - started
