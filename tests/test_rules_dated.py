@@ -85,7 +85,7 @@ def test_bellport_penalty_changed_from_a_date_prices_only_violations_from_then(t
 
 
 def test_woodbury_slug_ratio_changed_from_a_date_applies_to_readings_from_that_day(tmp_path):
-    folder = changed(tmp_path, "woodbury", "reading of contract section 4\"\n    effective_from: 1986-11-20\n",
+    folder = changed(tmp_path, "woodbury", "the daily means of the 30 days before\"\n    effective_from: 1986-11-20\n",
                      NEW_SLUG_RATIO)
     rules = load_rules("woodbury", folder)
     baseline, reading = 100.0, 450.0                     # 4.5 times the baseline
@@ -101,7 +101,7 @@ def test_woodbury_slug_ratio_changed_from_a_date_applies_to_readings_from_that_d
 
 def test_a_new_version_without_closing_the_old_one_is_refused(tmp_path):
     text = NEW_SLUG_RATIO.split("\n", 1)[1]               # the new version, the old one left open
-    folder = changed(tmp_path, "woodbury", "reading of contract section 4\"\n    effective_from: 1986-11-20\n", text)
+    folder = changed(tmp_path, "woodbury", "the daily means of the 30 days before\"\n    effective_from: 1986-11-20\n", text)
     with pytest.raises(RulesError) as err:
         load_rules("woodbury", folder)
     assert "slug[1]: is in effect from 2027-01-01 with no end date, and so is entry [0]" in str(err.value)
@@ -110,7 +110,7 @@ def test_a_new_version_without_closing_the_old_one_is_refused(tmp_path):
 
 def test_a_gap_between_versions_is_an_error_on_the_days_it_leaves_uncovered(tmp_path):
     gap = NEW_SLUG_RATIO.replace("effective_to: 2026-12-31", "effective_to: 2026-11-30")
-    folder = changed(tmp_path, "woodbury", "reading of contract section 4\"\n    effective_from: 1986-11-20\n", gap)
+    folder = changed(tmp_path, "woodbury", "the daily means of the 30 days before\"\n    effective_from: 1986-11-20\n", gap)
     rules = load_rules("woodbury", folder)
     assert rules.slug.at(D(2026, 11, 30)).ratio == 5
     with pytest.raises(RulesError, match=r"woodbury.yaml: slug: no entry in effect on 2026-12-15 "

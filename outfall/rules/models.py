@@ -945,7 +945,7 @@ class Rules(Model):
     sewer_enforcement: Versions[SewerEnforcement] | None = None
     grease_interceptors: Versions[GreaseInterceptors] | None = None
     # Contract section 5 (issue 13): these sections' models are those of the pure functions that apply
-    # them (outfall/law/calendar.py, illicit.py, practices.py, fees.py); docs/rules-stage2-draft.yaml.
+    # them (outfall/law/calendar.py, illicit.py, practices.py, fees.py); they are in rules/woodbury.yaml and rules/bellport.yaml.
     business_days: BusinessDayRules | None = None
     """Business days: the weekdays counted and the public holidays of New York GCL § 24."""
     illicit_discharges: Versions[IllicitTerms] | None = None
