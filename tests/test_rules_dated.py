@@ -69,15 +69,15 @@ def test_bellport_penalty_changed_from_a_date_prices_only_violations_from_then(t
     assert penalty.at(D(2012, 5, 1)).tier(3).max_usd == Decimal("1000")       # history untouched
     assert penalty.at(CHANGE).tier(3).max_usd == Decimal("2000")
 
-    # A notice of violation priced by the rules of its violation's day (outfall.law.swppp, the oracle):
+    # A notice of violation priced by the rules of its violation's day (outfall.law.swppp), both notices
+    # written on the same day:
     site = swppp_law.SiteRecord("S-1", "bellport", "Harbor Lots", "1 Bay Rd", "Acme Builders", D(2026, 10, 1))
     notices = {}
     for due_by in (D(2026, 12, 30), D(2027, 1, 6)):       # violations on Dec 31, 2026 and Jan 7, 2027
         v = swppp_law.Violation("S-1", "weekly", due_by - dt.timedelta(days=7), due_by, "late", due_by + dt.timedelta(2),
                                 2, "Bellport Code ch. 21 (test)")
         day = due_by + dt.timedelta(days=1)
-        notices[day] = swppp_law.build_notice(v, site, "a qualified professional", 0, D(2027, 2, 1),
-                                              rules.raw_at(day))
+        notices[day] = swppp_law.build_notice(v, site, "a qualified professional", 0, D(2027, 2, 1), rules)
     before, after = notices[D(2026, 12, 31)], notices[D(2027, 1, 7)]
     assert (before["fine_max_usd"], after["fine_max_usd"]) == (Decimal("350.00"), Decimal("500.00"))
     assert "$350.00" in before["penalty_statement"] and "Bellport Code ch. 21" in before["penalty_statement"]

@@ -33,6 +33,11 @@ def usd(value: Any) -> str:
     return f"${d:,.0f}" if d == d.to_integral_value() else f"${d:,.2f}"
 
 
+def acres(value: Any) -> str:
+    """1 -> '1 acre', 5 -> '5 acres'."""
+    return "? acres" if value is None else f"{num(value)} acre{'' if num(value) == '1' else 's'}"
+
+
 def current(versions: Iterable[Any], day: dt.date | None = None) -> Any:
     """The version in effect on ``day`` (today), else the latest that began before it, else the first:
     for words about the rules, never for judging (judging asks ``.at(day)`` of the day judged)."""
@@ -188,7 +193,7 @@ class Describe:
         return ("Surcharges for wastes stronger than the Part 2 limits (ch. 253 Part 2: payment to cover the added "
                 f"cost of treating them): per user, calendar month and parameter ({params}), pounds = flow "
                 f"(million gallons) x {num(m.lbs_per_mg_per_mgl)} x (concentration - limit), negatives as zero, "
-                "computed in SQL by the rules of the month; x the Town Board's adopted rate per pound, when one is. "
+                "each month by the rules in effect on its first day; x the Town Board's adopted rate per pound, when one is. "
                 "Flow: the month's time-weighted mean meter flow x its minutes, else the permit's normal daily flow "
                 "x its days. Also writes surcharge_samples.")
 
@@ -198,30 +203,37 @@ class Describe:
         out = {}
         for j in ("woodbury", "bellport"):
             versions = self._get(j, "swppp", part)
-            if versions:
-                out[j] = getattr(current(versions), field)
+            value = getattr(current(versions), field, None) if versions else None
+            if value is not None:
+                out[j] = value
         return out
 
     def _both(self, part: str, field: str, unit: str = "") -> str:
+        """The value in both jurisdictions ('7 days'), or each's ('1 acre (Woodbury) / 5 acres (Bellport)')."""
         values = self._swppp(part, field)
+
+        def unit_of(v: Any) -> str:   # ' days' -> ' day' for 1
+            return unit[:-1] if unit.endswith("s") and num(v) == "1" else unit
+
         distinct = {num(v) for v in values.values()}
         if len(distinct) == 1:
-            return f"{distinct.pop()}{unit}"
-        return " / ".join(f"{num(v)}{unit} ({j.title()})" for j, v in values.items())
+            v = next(iter(values.values()))
+            return f"{num(v)}{unit_of(v)}"
+        return " / ".join(f"{num(v)}{unit_of(v)} ({j.title()})" for j, v in values.items())
 
     def site_classification(self) -> str:
         return ("Per site and jurisdiction: land development activity or not "
-                f"({self._both('land_development_activity', 'min_disturbed_acres', ' acre(s)')} or more), "
+                f"({self._both('land_development_activity', 'min_disturbed_acres', ' acres')} or more), "
                 "exemption, Conditions A/B/C, whether SWPPP inspections are required and who must make them "
-                "(Woodbury ch. 267: every site of "
-                f"{self._swppp('applicability', 'min_disturbed_acres').get('woodbury', '?')} acre(s) or more; "
+                f"(Woodbury ch. 267: every site of {acres(self._swppp('applicability', 'min_disturbed_acres').get('woodbury'))} "
+                "or more; "
                 "Bellport ch. 21: Conditions A/B/C only), by the rules in effect when construction started, with "
                 "the sections cited.")
 
     def swppp_inspection_findings(self) -> str:
         return ("Contract table: SWPPP inspections due and not made in time, as of the day judged. weekly: every "
                 f"{self._both('weekly_inspection', 'interval_days', ' days')} from construction start, then from "
-                f"each inspection; storm: within {self._both('storm_inspection', 'window_days', ' day(s)')} after "
+                f"each inspection; storm: within {self._both('storm_inspection', 'window_days', ' days')} after "
                 f"any day with {self._both('storm_inspection', 'threshold_in', ' in')} of rain or more at the site's "
                 "gauge (Woodbury ch. 267 maintenance during construction (2); Bellport ch. 21 maintenance and "
                 "inspection during construction (a)(2)), each requirement by the rules of the day that starts it. "
