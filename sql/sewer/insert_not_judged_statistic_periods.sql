@@ -7,5 +7,5 @@ SELECT $asset, user_id || ' ' || parameter || ' ' || replace(statistic, '_', ' '
        period_start, 'nondetect_averaging',
        'not judged: a non-detect of the period falls on a day no non-detect averaging policy of the rules covers'
 FROM statistic_results
-WHERE passes IS NULL AND samples > 0 AND nondetects > 0
+WHERE passes IS NULL   -- only a period left unjudged for want of a policy has no verdict
 ORDER BY user_id, parameter, statistic, period_start
