@@ -1,6 +1,6 @@
 """The stormwater officer's page: the week's upcoming inspections, sites by
 status, and per site a timeline of inspections against daily rainfall with the
-storm threshold (0.5 in, from the rules) and the late and overdue findings.
+storm threshold (from the rules) and the late and overdue findings.
 
 Pure: ``build_stormwater_page(StormwaterData) -> (html, PageMeta)``.
 """

@@ -86,6 +86,43 @@ def write_rule_tables(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
         k: k for k in ("permit_limit_citation", "no_limit_citation", "inconclusive_citation", "statistic_citation")}))
 
 
+# ------------------------------------------------- the judgements (the SQL of production)
+# Plain functions of a connection and the rules: the assets run them in their transaction, and
+# tests/test_oracles.py runs the same ones against the pure functions of outfall.law.
+
+
+def judge_discharges(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
+    """Every lab result against the per-sample limits in effect on its day."""
+    uncited = {"uncited": UNCITED}
+    write_rule_tables(con, rules)
+    con.execute(sql("delete_discharge_results")).fetchall()
+    con.execute(sql("insert_discharge_evaluations"), uncited).fetchall()
+    con.execute(sql("insert_discharge_violations")).fetchall()
+    con.execute(sql("insert_inconclusive_results"), uncited).fetchall()
+    con.execute(sql("insert_unlimited_results"), uncited).fetchall()
+
+
+def judge_statistics(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
+    """Every daily maximum and monthly average against its limit, non-detects by the policy of their day."""
+    write_rule_tables(con, rules)
+    replace_rows(con, "nondetect_policies", nondetect_policy_frame(rules))
+    con.execute(sql("delete_statistic_results")).fetchall()
+    con.execute(sql("insert_statistic_results"), {"uncited": UNCITED}).fetchall()
+    con.execute(sql("insert_statistic_violations")).fetchall()
+    record_not_judged(con, "statistic_violations", sql_name="insert_not_judged_statistic_periods")
+
+
+def judge_infiltration(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
+    """Every infiltration test against the infiltration rule in effect on its day."""
+    versions = rules.require("infiltration")
+    replace_rows(con, "infiltration_rules", versions_frame(versions, {
+        "gal_per_inch_mile_day": "gal_per_inch_diameter_per_mile_per_day", "feet_per_mile": "feet_per_mile"}))
+    con.execute(sql("delete_infiltration_results")).fetchall()
+    con.execute(sql("insert_infiltration_results"), {"coverage": coverage_text(versions)}).fetchall()
+    con.execute(sql("insert_infiltration_findings")).fetchall()
+    record_not_judged(con, "infiltration_results", sql_name="insert_not_judged_infiltration_tests")
+
+
 # ----------------------------------------------------------- discharge limits
 
 
@@ -126,15 +163,9 @@ _count_by = counts_by
 )
 def discharge_violations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     rules = sewer_rules(settings)
-    uncited = {"uncited": UNCITED}
     with warehouse(duckdb) as con:
         with transaction(con):
-            write_rule_tables(con, rules)
-            con.execute(sql("delete_discharge_results")).fetchall()
-            con.execute(sql("insert_discharge_evaluations"), uncited).fetchall()
-            con.execute(sql("insert_discharge_violations")).fetchall()
-            con.execute(sql("insert_inconclusive_results"), uncited).fetchall()
-            con.execute(sql("insert_unlimited_results"), uncited).fetchall()
+            judge_discharges(con, rules)
         return table_result(
             con, "discharge_violations",
             violations_by_parameter=_count_by(con, "discharge_violations", "parameter"),
@@ -156,12 +187,7 @@ def statistic_violations(duckdb: DuckDBResource, settings: OutfallSettings) -> M
     rules = sewer_rules(settings)
     with warehouse(duckdb) as con:
         with transaction(con):
-            write_rule_tables(con, rules)
-            replace_rows(con, "nondetect_policies", nondetect_policy_frame(rules))
-            con.execute(sql("delete_statistic_results")).fetchall()
-            con.execute(sql("insert_statistic_results"), {"uncited": UNCITED}).fetchall()
-            con.execute(sql("insert_statistic_violations")).fetchall()
-            record_not_judged(con, "statistic_violations", sql_name="insert_not_judged_statistic_periods")
+            judge_statistics(con, rules)
         return table_result(
             con, "statistic_violations",
             periods_judged=count(con, "statistic_results"),
@@ -353,15 +379,9 @@ def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, settings
 )
 def infiltration_results(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     rules = sewer_rules(settings)
-    versions = rules.require("infiltration")
     with warehouse(duckdb) as con:
         with transaction(con):
-            replace_rows(con, "infiltration_rules", versions_frame(versions, {
-                "gal_per_inch_mile_day": "gal_per_inch_diameter_per_mile_per_day", "feet_per_mile": "feet_per_mile"}))
-            con.execute(sql("delete_infiltration_results")).fetchall()
-            con.execute(sql("insert_infiltration_results"), {"coverage": coverage_text(versions)}).fetchall()
-            con.execute(sql("insert_infiltration_findings")).fetchall()
-            record_not_judged(con, "infiltration_results", sql_name="insert_not_judged_infiltration_tests")
+            judge_infiltration(con, rules)
         return table_result(con, "infiltration_results", failing_sections=count(con, "infiltration_findings"))
 
 
