@@ -45,7 +45,8 @@ def _report_metadata(con, report: DatasetReport) -> dict:
 
 
 def ingestion_context(settings: OutfallSettings) -> Context:
-    return Context(unit_schedule=load_rules("woodbury", settings.rules_path()).section("sewer_units"))
+    schedule = load_rules("woodbury", settings.rules_path()).sewer_units.at(settings.as_of_date())
+    return Context(unit_schedule=schedule.model_dump())   # the schedule in effect on the day judged
 
 
 def build_ingest_asset(ds: Dataset) -> AssetsDefinition:

@@ -6,12 +6,16 @@ run reads that same day, and this asset writes it down with the folders the run
 writes to, so that a reader of the warehouse (and ``outfall export``) knows both.
 """
 
+from typing import Iterable
+
+import duckdb
 from dagster import MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_INGEST, outputs, warehouse
 from outfall.resources import OutfallSettings
 from outfall.rules import RulesError, load_all
+from outfall.rules.tables import NotJudged
 from outfall.warehouse import sql, transaction
 
 
@@ -42,3 +46,22 @@ def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings) -> Materializ
                 "rules_versions": _rules_versions(settings),
             })
     return MaterializeResult(metadata={"as_of": str(as_of), "dashboards": str(paths.dashboards or "(none)")})
+
+
+def record_not_judged(con: duckdb.DuckDBPyConnection, asset_name: str, rows: Iterable[NotJudged] = (),
+                      sql_name: str | None = None) -> int:
+    """Replace what ``asset_name`` could not judge (table not_judged): ``rows`` from Python, and/or the
+    rows statement ``sql_name`` inserts from the asset's own tables. Call inside the asset's transaction."""
+    con.execute(sql("delete_not_judged_of_asset"), {"asset": asset_name}).fetchall()
+    for r in rows:
+        con.execute(sql("insert_not_judged"), {"asset": asset_name, "subject": r.subject, "day": r.day,
+                                               "section": r.section, "reason": r.reason}).fetchall()
+    if sql_name is not None:
+        con.execute(sql(sql_name), {"asset": asset_name}).fetchall()
+    return int(con.execute(sql("count_not_judged_of_asset"), {"asset": asset_name}).fetchall()[0][0])
+
+
+def counts_by(con: duckdb.DuckDBPyConnection, table: str, column: str) -> dict[str, int]:
+    """Rows of ``table`` per value of ``column`` (both identifiers from a constant of the caller)."""
+    rows = con.execute(sql("select_counts_by_column").format(table=table, column=column)).fetchall()
+    return {str(k): int(v) for k, v in rows}

@@ -42,6 +42,10 @@ class SewerData:
     flow: downsampled flow: user_id, constituent, ts (local), value, unit, kind ('mean' | 'slug'), bucket_hours
     slugs: slug_events; baselines: user_id, constituent, local_day, baseline, threshold, baseline_source
     gaps: slug_baseline_gaps; snc: snc_determinations
+    slug_rules: the slug definitions as applied (table slug_rules: effective_from, effective_to, ratio,
+        min_duration_min, rule), for the labels; permit_warn_days / permit_warn_rule: the Town's policy for
+        flagging expiring permits in effect on the as-of day (None: none is). Nothing here has a default
+        that restates the law: the labels say what the rules and the warehouse say.
     """
 
     as_of: dt.date
@@ -59,11 +63,9 @@ class SewerData:
     baselines: pd.DataFrame | None = None
     gaps: pd.DataFrame | None = None
     snc: pd.DataFrame | None = None
-    permit_warn_days: int = 90
+    slug_rules: pd.DataFrame | None = None
+    permit_warn_days: int | None = None
     permit_warn_rule: str = ""
-    slug_ratio: float = 5.0
-    slug_min_minutes: float = 15.0
-    slug_rule: str = ""
     present: dict[str, bool] = field(default_factory=dict)  # table -> exists
 
 
@@ -134,14 +136,33 @@ def user_summary(data: SewerData) -> pd.DataFrame:
     for col in ("samples", "violations", "statistic_violations", "inconclusive", "slugs"):
         if col not in out:
             out[col] = np.nan
-    # users without a compliance_summary row: days left and the flag from the permit's expiry date
+    # users without a compliance_summary row: days left from the permit's expiry date; the flag is the
+    # compliance summary's only (the page does not judge permits itself)
     expires = pd.to_datetime(out["permit_expires"]) if "permit_expires" in out else pd.Series(pd.NaT, index=out.index)
     computed = (expires - as_of).dt.days
     out["days_left"] = out["days_left"].fillna(computed) if "days_left" in out else computed
-    flag = out["days_left"].le(data.permit_warn_days)
-    out["permit_expiry_flag"] = (out["permit_expiry_flag"].astype(object).where(
-        out["permit_expiry_flag"].notna(), flag) if "permit_expiry_flag" in out else flag).astype(bool)
+    flag = out["permit_expiry_flag"] if "permit_expiry_flag" in out else pd.Series(False, index=out.index)
+    out["permit_expiry_flag"] = flag.astype(object).where(flag.notna(), False).astype(bool)
     return out.sort_values("user_id").reset_index(drop=True)
+
+
+def slug_words(rules: pd.DataFrame | None) -> tuple[str, str]:
+    """(the slug definition in words, its citation) from the slug rules as applied: one version, or each
+    with its first day ('from 2027-03-01: more than 4 × ...')."""
+    rules = _frame(rules)
+    if rules.empty:
+        return "readings above the slug threshold of their day", ""
+
+    def words(r: pd.Series) -> str:
+        return (f"readings more than {_num(r['ratio'])} × the baseline for longer than "
+                f"{_num(r['min_duration_min'])} minutes")
+
+    rows = rules.sort_values("effective_from")
+    if len(rows) == 1:
+        r = rows.iloc[0]
+        return words(r), str(r["rule"])
+    return ("; ".join(f"from {fmt_date(r['effective_from'])}: {words(r)}" for _, r in rows.iterrows()),
+            "; ".join(dict.fromkeys(str(r) for r in rows["rule"])))
 
 
 def monthly_violations(data: SewerData) -> pd.DataFrame:
@@ -428,16 +449,7 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
                            "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} {esc(unit)}<extra></extra>",
                            **legend("every reading near a slug")})
         bl = baselines[baselines["constituent"] == c].sort_values("local_day") if not baselines.empty else baselines
-        if bl.empty and c == "flow":
-            # no slug state yet: the permit's normal average flow, as the slug rule reads it
-            users = _frame(data.users)
-            gpd = (users.loc[users["user_id"] == uid, "normal_avg_flow_gpd"].dropna()
-                   if not users.empty and "normal_avg_flow_gpd" in users else pd.Series(dtype=float))
-            if not gpd.empty:
-                base = float(gpd.iloc[0]) / 1440.0
-                bl = pd.DataFrame({"local_day": [fc["t"].min().normalize(), fc["t"].max().normalize()],
-                                   "baseline": [base, base], "threshold": [base * data.slug_ratio] * 2,
-                                   "baseline_source": [PERMIT_BASELINE] * 2})
+        bl = bl.dropna(subset=["threshold"]) if not bl.empty else bl
         if not bl.empty:
             days = pd.to_datetime(bl["local_day"])
             xs_b = axis_times(pd.Series(list(days) + [days.iloc[-1] + pd.Timedelta(days=1)]), with_time=False)
@@ -450,7 +462,8 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
                            "line": {"color": COLORS["baseline"], "width": 2, "shape": "hv"},
                            "hovertemplate": f"baseline: %{{y:.3g}} {esc(unit)}{esc(src)}<extra></extra>",
                            **legend("baseline" + src)})
-            ratio = _num(data.slug_ratio)
+            ratios = sorted({round(float(t) / float(b), 6) for t, b in zip(bl["threshold"], bl["baseline"]) if b})
+            ratio = " or ".join(_num(r) for r in ratios)   # the ratio of each day's slug definition
             traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x": xs_b, "y": thr,
                            "line": {"color": COLORS["threshold"], "width": 1.5, "dash": "dash", "shape": "hv"},
                            "hovertemplate": f"slug threshold: %{{y:.3g}} {esc(unit)} ({ratio} × baseline)"
@@ -460,7 +473,7 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
                 "x": xs_b[-1], "y": thr[-1], "xref": xref, "yref": yref, "showarrow": False, "xanchor": "right",
                 "yanchor": "bottom", "font": {"size": 10, "color": COLORS["threshold"]},
                 "bgcolor": "rgba(255,255,255,0.8)",
-                "text": esc(f"slug threshold {ratio} × baseline · {short_rule(data.slug_rule, 60)}")})
+                "text": esc(f"slug threshold {ratio} × baseline · {short_rule(slug_words(data.slug_rules)[1], 60)}")})
         sc = slugs[slugs["constituent"] == c] if not slugs.empty else slugs
         if not sc.empty:
             starts = local_naive(sc["start_at"])
@@ -493,18 +506,22 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
     layout[layout_key(n, "x")]["title"] = {"text": "local time"}
     layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
     layout["margin"] = {"l": 70, "r": 20, "t": 40 if n == 1 else 60, "b": 110}
-    rule = short_rule(data.slug_rule, 90)
+    definition, citation = slug_words(data.slug_rules)
     caption = (f"{' and '.join(mean_names).capitalize()}s of the readings (the finest that keeps the page light), "
                "plus every reading near each slug (red). Shaded red: "
-               f"slug events, readings more than {_num(data.slug_ratio)} × the baseline for longer than "
-               f"{_num(data.slug_min_minutes)} minutes ({esc(rule)}); the triangle marks the peak (zoom in to see "
-               f"the shading). Shaded grey: days without enough history for a baseline.")
+               f"slug events, {esc(definition)} ({esc(short_rule(citation, 90))}); the triangle marks the peak "
+               f"(zoom in to see the shading). Shaded grey: days without enough history for a baseline.")
     return Chart(f"flow-{uid}", {"data": traces, "layout": layout}, title="Flow meter and continuous probes",
                  caption=caption, height=panel_px * n + 130)
 
 
 
 # ----------------------------------------------------------------------- page
+
+
+def _within(days: int | None) -> str:
+    """'within 90 days' (the Town's policy in effect on the as-of day), or what there is without one."""
+    return f"within {days} days" if days is not None else "as flagged (no policy in effect on the as-of day)"
 
 
 def _status_badge(r: pd.Series) -> str:
@@ -550,7 +567,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
             "warn" if len(inconc) else "good", "#inconclusive"),
         Kpi("slug events", fmt_num(len(slugs)), f"{slugs['user_id'].nunique() if not slugs.empty else 0} users",
             "bad" if len(slugs) else "good", "#slugs"),
-        Kpi("permits expiring or expired", fmt_num(len(flagged)), f"within {data.permit_warn_days} days",
+        Kpi("permits expiring or expired", fmt_num(len(flagged)), _within(data.permit_warn_days),
             "warn" if len(flagged) else "good", "#summary"),
     ] + ([Kpi("in significant noncompliance", fmt_num(snc["user_id"].nunique()), "users, 40 CFR 403.8(f)(2)(viii)",
               "bad" if len(snc) else "good", "#snc")] if data.snc is not None else [])))
@@ -571,7 +588,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
                 items.append(f'<li><a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a> '
                              f'{esc(r.get("name"))}: permit {esc(r.get("permit_no"))} {esc(when)}</li>')
             rule = f" ({esc(data.permit_warn_rule)})" if data.permit_warn_rule else ""
-            parts.append(note(f"<strong>Permits expiring within {data.permit_warn_days} days or expired{rule}:"
+            parts.append(note(f"<strong>Permits expiring {_within(data.permit_warn_days)} or expired{rule}:"
                               f"</strong><ul>{''.join(items)}</ul>", "warn"))
         if data.summary is None or _frame(data.summary).empty:
             parts.append(no_data("compliance_summary", present.get("compliance_summary"),
@@ -828,27 +845,6 @@ def label_results(lab: pd.DataFrame, evaluations: pd.DataFrame | None = None,
         mask = [tuple(r) in ik for r in out[key].astype(str).to_numpy()]
         out.loc[mask, "outcome"] = out.loc[mask, "outcome"].fillna("inconclusive")
     return out
-
-
-def default_limits(results: pd.DataFrame, limits: list[dict[str, Any]]) -> pd.DataFrame:
-    """The jurisdiction's limits (rules file) applied to each result, when the
-    sewer assets have not written discharge_evaluations yet."""
-    cols = ["user_id", "parameter", "limit_type", "limit_value", "unit", "rule", "limit_source", "collected_at"]
-    if results.empty or not limits:
-        return pd.DataFrame(columns=cols)
-    rows = []
-    days = local_naive(results["collected_at"]).dt.date
-    for (_, r), day in zip(results.iterrows(), days):
-        for lim in limits:
-            if lim["parameter"] != r["parameter"]:
-                continue
-            start, end = lim.get("effective_from"), lim.get("effective_to")
-            if (start and day < start) or (end and day > end):
-                continue
-            rows.append({"user_id": r["user_id"], "parameter": r["parameter"], "limit_type": lim["limit_type"],
-                         "limit_value": float(lim["value"]), "unit": lim.get("unit"), "rule": lim.get("citation"),
-                         "limit_source": "rules", "collected_at": r["collected_at"]})
-    return pd.DataFrame(rows, columns=cols)
 
 
 def compress_steps(frame: pd.DataFrame, keys: list[str], order: str, values: list[str]) -> pd.DataFrame:

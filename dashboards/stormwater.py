@@ -1,6 +1,6 @@
 """The stormwater officer's page: the week's upcoming inspections, sites by
 status, and per site a timeline of inspections against daily rainfall with the
-storm threshold (0.5 in, from the rules) and the late and overdue findings.
+storm threshold (from the rules) and the late and overdue findings.
 
 Pure: ``build_stormwater_page(StormwaterData) -> (html, PageMeta)``.
 """
@@ -14,6 +14,8 @@ from typing import Any
 import pandas as pd
 
 from dashboards.figs import grid, layout_key, typed
+from outfall.law import swppp as law
+from outfall.rules import RulesError
 from dashboards.html import (
     COLORS, Chart, Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_num, is_missing, join, kpis, no_data, note,
     page, section, short_rule, slug, table,
@@ -26,13 +28,6 @@ STATUS_TONE = {"overdue": "bad", "late": "warn", "in compliance": "good", "stabi
 
 
 @dataclass
-class StormRule:
-    threshold_in: float
-    citation_storm: str = ""
-    citation_weekly: str = ""
-
-
-@dataclass
 class StormwaterData:
     """Frames read from the warehouse. ``None`` = the table does not exist yet.
 
@@ -40,7 +35,9 @@ class StormwaterData:
     other: swppp_other_findings; notices: swppp_notices; upcoming: swppp_upcoming;
     inspections: site_id, inspected_on, inspector, kind, sediment_capacity_lost_pct, notes;
     rain: gauge_key (lower-case, trimmed gauge id), date, precip_in (daily total).
-    rules: jurisdiction -> StormRule (threshold and citations from the rules files).
+    rules: jurisdiction -> its typed rules (outfall.rules.Rules): a storm day is one that
+        outfall.law.swppp.is_storm says is (the page applies no threshold of its own), and the
+        threshold line and its citation are those in effect on the as-of day.
     letters: file name -> link (href relative to the page) of the notices' letters that exist.
     """
 
@@ -55,7 +52,7 @@ class StormwaterData:
     upcoming: pd.DataFrame | None = None
     inspections: pd.DataFrame | None = None
     rain: pd.DataFrame | None = None
-    rules: dict[str, StormRule] = field(default_factory=dict)
+    rules: dict[str, Any] = field(default_factory=dict)
     letters: dict[str, str] = field(default_factory=dict)
     present: dict[str, bool] = field(default_factory=dict)
     week_days: int = 7
@@ -139,19 +136,26 @@ def _other_overdue(other: pd.DataFrame, site_id: str) -> bool:
     return bool(((other["site_id"] == site_id) & (other["status"] == "overdue")).any())
 
 
-def _rule_for(data: StormwaterData, jurisdiction: Any) -> StormRule:
-    if not is_missing(jurisdiction) and str(jurisdiction) in data.rules:
-        return data.rules[str(jurisdiction)]
-    if data.rules:
-        return next(iter(data.rules.values()))
-    return StormRule(threshold_in=0.5)
+def _storm_rule(data: StormwaterData, jurisdiction: Any, day: dt.date) -> tuple[Any, Any]:
+    """(the jurisdiction's rules, its storm inspection rule in effect on ``day``); either may be None."""
+    rules = data.rules.get(str(jurisdiction)) if not is_missing(jurisdiction) else None
+    version = rules.swppp.storm_inspection.get(day) if rules is not None and rules.swppp else None
+    return rules, version
+
+
+def _is_storm(rules: Any, precip: float, day: dt.date) -> bool:
+    """The law's own judgement of a storm day (outfall.law.swppp.is_storm); no rule that day: not one."""
+    try:
+        return rules is not None and law.is_storm(precip, rules, day)
+    except RulesError:
+        return False
 
 
 def site_chart(site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: pd.DataFrame,
                findings: pd.DataFrame) -> Chart:
     """Daily rainfall at the site's gauge with the storm threshold, above a strip of inspections and findings."""
     as_of = pd.Timestamp(data.as_of)
-    rule = _rule_for(data, site.get("jurisdiction"))
+    rules, storm_rule = _storm_rule(data, site.get("jurisdiction"), data.as_of)
     start = _d(site.get("construction_start"))
     stab = _d(site.get("final_stabilization"))
     end_active = min(stab, as_of) if stab is not None else as_of
@@ -167,26 +171,30 @@ def site_chart(site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: 
     if not r.empty:
         r["date"] = pd.to_datetime(r["date"])
         r = r[(r["date"] >= x0) & (r["date"] <= x1)]
-    storm = r[r["precip_in"] >= rule.threshold_in] if not r.empty else r
-    light = r[r["precip_in"] < rule.threshold_in] if not r.empty else r
+    is_storm = (pd.Series([_is_storm(rules, float(p), d.date()) for p, d in zip(r["precip_in"], r["date"])],
+                          index=r.index, dtype=bool) if not r.empty else pd.Series(dtype=bool))
+    storm = r[is_storm] if not r.empty else r
+    light = r[~is_storm] if not r.empty else r
     gauge = site.get("rain_gauge_id")
-    for frame, name, color in ((light, "daily rain", COLORS["rain"]),
-                               (storm, f"storm day (≥ {rule.threshold_in:g} in): inspection due within 24 h",
-                                COLORS["storm"])):
+    storm_name = ("storm day: inspection due within "
+                  f"{storm_rule.window_days * 24} h" if storm_rule is not None else "storm day")
+    for frame, name, color in ((light, "daily rain", COLORS["rain"]), (storm, storm_name, COLORS["storm"])):
         if frame.empty:
             continue
         traces.append({"type": "bar", "xaxis": xr1, "yaxis": yr1, "name": name,
                        "x": [d.strftime("%Y-%m-%d") for d in frame["date"]],
                        "y": typed(frame["precip_in"].astype(float), "f4"), "marker": {"color": color},
                        "hovertemplate": f"%{{x|%Y-%m-%d}}: %{{y:.2f}} in at gauge {esc(gauge)}<extra></extra>"})
-    layout["shapes"].append({"type": "line", "xref": f"{xr1} domain", "yref": yr1, "x0": 0, "x1": 1,
-                             "y0": rule.threshold_in, "y1": rule.threshold_in,
-                             "line": {"color": COLORS["limit"], "dash": "dash", "width": 1.5}})
-    layout["annotations"].append({
-        "x": 1, "xref": f"{xr1} domain", "y": rule.threshold_in, "yref": yr1, "xanchor": "right",
-        "yanchor": "bottom", "showarrow": False, "font": {"size": 10, "color": COLORS["limit"]},
-        "bgcolor": "rgba(255,255,255,0.8)",
-        "text": esc(f"{rule.threshold_in:g} in storm threshold · {short_rule(rule.citation_storm, 70)}")})
+    if storm_rule is not None:   # the threshold in effect on the as-of day, with its citation
+        threshold = float(storm_rule.threshold_in)
+        layout["shapes"].append({"type": "line", "xref": f"{xr1} domain", "yref": yr1, "x0": 0, "x1": 1,
+                                 "y0": threshold, "y1": threshold,
+                                 "line": {"color": COLORS["limit"], "dash": "dash", "width": 1.5}})
+        layout["annotations"].append({
+            "x": 1, "xref": f"{xr1} domain", "y": threshold, "yref": yr1, "xanchor": "right",
+            "yanchor": "bottom", "showarrow": False, "font": {"size": 10, "color": COLORS["limit"]},
+            "bgcolor": "rgba(255,255,255,0.8)",
+            "text": esc(f"{threshold:g} in storm threshold · {short_rule(storm_rule.citation, 70)}")})
     if r.empty:
         layout["annotations"].append({"x": 0.5, "y": 0.5, "xref": f"{xr1} domain", "yref": f"{yr1} domain",
                                       "showarrow": False, "font": {"color": "#6b7280"},
@@ -268,7 +276,8 @@ def site_chart(site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: 
     xr = [x0.strftime("%Y-%m-%d"), x1.strftime("%Y-%m-%d")]
     layout[layout_key(1, "x")].update({"type": "date", "range": xr, "showticklabels": False})
     layout[layout_key(2, "x")].update({"type": "date", "range": xr, "title": {"text": "date (local)"}})
-    ymax = max(rule.threshold_in * 1.5, float(r["precip_in"].max()) * 1.1 if not r.empty else 0)
+    ymax = max(float(storm_rule.threshold_in) * 1.5 if storm_rule is not None else 0,
+               float(r["precip_in"].max()) * 1.1 if not r.empty else 0) or 1.0
     layout[layout_key(1, "y")].update({"title": {"text": "rain (in/day)"}, "range": [0, ymax]})
     layout[layout_key(2, "y")].update({"type": "category", "categoryorder": "array", "categoryarray": rows[::-1],
                                        "range": [-0.6, 2.6], "showgrid": False})
@@ -449,7 +458,8 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
 
     meta.charts = len(charts)
     meta.counts = {"sites": len(status), "overdue": n_overdue, "late": n_late, "due_this_week": len(week)}
-    thresholds = ", ".join(f"{j}: {r.threshold_in:g} in" for j, r in sorted(data.rules.items()))
+    thresholds = ", ".join(f"{j}: {float(v.threshold_in):g} in" for j in sorted(data.rules)
+                           if (v := _storm_rule(data, j, data.as_of)[1]) is not None)
     html_text = page(file="stormwater.html", title="Stormwater officer: construction sites",
                      subtitle=esc(f"SWPPP inspections (Woodbury ch. 267, Bellport ch. 21) · as of "
                                   f"{data.as_of.isoformat()}" + (f" · storm threshold {thresholds}" if thresholds else "")),

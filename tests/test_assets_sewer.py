@@ -23,6 +23,7 @@ from outfall.warehouse import configure, ensure_schema
 NY = ZoneInfo("America/New_York")
 UTC = dt.timezone.utc
 RULES = load_rules("woodbury")
+DAY = dt.date(2026, 6, 30)   # the fixtures' rules: those in effect in 2026
 SEWER_ASSETS = [sewer.discharge_violations, sewer.statistic_violations, sewer.slug_events,
                 sewer.infiltration_results, sewer.compliance_summary]
 
@@ -124,7 +125,7 @@ def python_limits() -> list[d.Limit]:
     out = [d.Limit(lim.parameter, lim.limit_type, lim.value, lim.citation, "Part 2", None,
                    lim.effective_from, lim.effective_to) for lim in RULES.discharge_limits]
     for p in PERMIT_LIMITS:
-        rule = d.permit_rule(p["basis"], "P-2", RULES.section("sewer_compliance")["permit_limit_citation"])
+        rule = d.permit_rule(p["basis"], "P-2", RULES.sewer_compliance.at(DAY).permit_limit_citation)
         out.append(d.Limit(p["parameter"], p["limit_type"], p["value"], rule, "permit", p["user_id"],
                            p["effective_from"], p["effective_to"]))
     return out
@@ -193,7 +194,7 @@ def test_nondetects_and_unlimited_parameters_are_reported_apart(discharge_db: Pa
 def test_statistic_limits(discharge_db: Path):
     rows = query(discharge_db, "SELECT parameter, statistic, period_start, period_end, value, limit_value, samples, "
                                "nondetects, passes FROM statistic_results ORDER BY statistic, period_start")
-    policy = RULES.section("nondetect_averaging")["default"]
+    policy = RULES.nondetect_averaging.at(DAY).default
     april = d.monthly_average([d.Result(150.0), d.Result(250.0), d.Result(100.0, nondetect=True)], policy)
     assert rows == [
         ("COD", "daily_max", dt.date(2026, 4, 10), dt.date(2026, 4, 10), 450.0, 500.0, 1, 0, True),
@@ -204,7 +205,7 @@ def test_statistic_limits(discharge_db: Path):
     assert april[0] == 150.0  # half the detection value under half_dl
     violations = query(discharge_db, "SELECT parameter, statistic, value, rule FROM statistic_violations ORDER BY 1")
     assert violations == [
-        ("COD", "daily_max", 525.0, RULES.section("sewer_compliance")["statistic_citation"] + " (permit P-2)"),
+        ("COD", "daily_max", 525.0, RULES.sewer_compliance.at(DAY).statistic_citation + " (permit P-2)"),
         ("TSS", "monthly_avg", 275.0, "Special agreement 2026-2 (permit P-2)")]
 
 
@@ -302,7 +303,7 @@ def reference_events(rows, users=USERS):
     for user, constituent in keys:
         series_ = [(r["ts"], r["value"]) for r in rows if (r["user_id"], r["constituent"]) == (user, constituent)]
         fixed = s.baseline_from_permit(gpd.get(user)) if constituent == "flow" else None
-        events, days = s.detect(series_, s.SlugParams.from_rules(RULES), fixed)
+        events, days = s.detect(series_, s.params_on(RULES.slug), RULES.timezone, fixed)
         for e in events:
             out.add((user, constituent, e.start_at, e.end_at, e.duration_min, e.readings,
                      round(e.baseline, 9), round(e.peak_value, 9)))
@@ -348,7 +349,7 @@ def test_sql_slugs_equal_the_reference(slug_db: Path):
 
 def test_slug_rows_name_the_rule_and_units(slug_db: Path):
     rows = query(slug_db, "SELECT DISTINCT unit, rule FROM slug_events")
-    assert rows == [("gpm", RULES.section("slug")["citation"])]
+    assert rows == [("gpm", RULES.slug.at(START.date()).citation)]
     assert query(slug_db, "SELECT count(*) FROM slug_events WHERE peak_ratio <= 5 OR duration_min <= 15") == [(0,)]
     dst = query(slug_db, "SELECT start_at, end_at, duration_min, baseline FROM slug_events "
                          "WHERE user_id = 'IU-1' AND duration_min = 30")[0]

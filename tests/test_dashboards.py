@@ -20,10 +20,11 @@ from dashboards.html import PLOTLY_JS, Chart, esc, script_json, short_rule
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
 from dashboards.sewer import (
-    SewerData, build_sewer_page, choose_bucket_hours, compress_steps, default_limits, label_results, limit_steps,
+    SewerData, build_sewer_page, choose_bucket_hours, compress_steps, label_results, limit_steps, slug_words,
     user_summary,
 )
-from dashboards.stormwater import StormRule, StormwaterData, build_stormwater_page, site_status
+from outfall.rules import load_rules
+from dashboards.stormwater import StormwaterData, build_stormwater_page, site_status
 from outfall.demo.generate import write_letterhead
 from tests.conftest import small_town, write
 
@@ -120,7 +121,9 @@ def sewer_frames() -> SewerData:
     return SewerData(as_of=AS_OF, users=users, results=results, limits=evals, violations=violations,
                      statistic_violations=pd.DataFrame(), inconclusive=inconclusive, summary=summary,
                      flow=pd.concat([flow, raw], ignore_index=True), slugs=slugs, baselines=baselines,
-                     gaps=pd.DataFrame(), slug_rule="Woodbury Code ch. 253 Part 2, definitions: SLUG",
+                     gaps=pd.DataFrame(), permit_warn_days=90, slug_rules=pd.DataFrame([{
+                         "effective_from": dt.date(1986, 11, 20), "effective_to": dt.date(9999, 12, 31),
+                         "ratio": 5.0, "min_duration_min": 15.0, "rule": "Woodbury Code ch. 253 Part 2, definitions: SLUG"}]),
                      present={t: True for t in ("industrial_users", "lab_results", "flow", "discharge_violations",
                                                 "statistic_violations", "inconclusive_results", "slug_events",
                                                 "compliance_summary", "discharge_evaluations")})
@@ -181,10 +184,11 @@ def test_user_summary_counts_the_year_to_the_as_of_month():
     s = user_summary(data).set_index("user_id")
     assert int(s.loc["IU-1", "violations"]) == 1 and bool(s.loc["IU-1", "permit_expiry_flag"])
     assert not bool(s.loc["IU-2", "permit_expiry_flag"])
-    # without compliance_summary: days left and the flag from industrial_users and the rules' warning days
+    # without compliance_summary: days left from industrial_users; the flag is the compliance summary's
+    # only (the page judges no permit itself, so none is flagged until the summary exists)
     data.summary = None
     s = user_summary(data).set_index("user_id")
-    assert int(s.loc["IU-1", "days_left"]) == 32 and bool(s.loc["IU-1", "permit_expiry_flag"])
+    assert int(s.loc["IU-1", "days_left"]) == 32 and not bool(s.loc["IU-1", "permit_expiry_flag"])
 
 
 @pytest.mark.parametrize("span,expected", [(0, 1), (1500, 1), (1500.5, 2), (3000, 2), (8760, 6), (17520, 12),
@@ -206,12 +210,16 @@ def test_label_results_prefers_evaluations_then_violation_tables():
     assert pd.isna(fallback.loc["S-1", "outcome"])
 
 
-def test_default_limits_follow_effective_dates():
-    lab = sewer_frames().results
-    limits = [{"parameter": "BOD", "limit_type": "max", "value": 240, "unit": "mg/L", "citation": "ch. 253 (a)",
-               "effective_from": dt.date(2026, 3, 1), "effective_to": None}]
-    out = default_limits(lab, limits)
-    assert len(out) == 3 and set(out["limit_value"]) == {240.0}  # the BOD samples from March 1 on
+def test_slug_labels_say_each_version_of_the_definition():
+    one = sewer_frames().slug_rules
+    assert slug_words(one) == ("readings more than 5 × the baseline for longer than 15 minutes",
+                               "Woodbury Code ch. 253 Part 2, definitions: SLUG")
+    two = pd.concat([one.assign(effective_to=dt.date(2027, 2, 28)),
+                     one.assign(effective_from=dt.date(2027, 3, 1), ratio=4.0, rule="Local Law No. 2 of 2027")])
+    words, citation = slug_words(two)
+    assert "from" in words and "more than 4 × the baseline" in words and "more than 5 ×" in words
+    assert "Local Law No. 2 of 2027" in citation
+    assert slug_words(None)[0] == "readings above the slug threshold of their day"   # no slug rules applied yet
 
 
 def test_limit_steps_and_compress_steps_keep_the_corners():
@@ -276,8 +284,7 @@ def storm_frames() -> StormwaterData:
                          "precip_in": [0.49, 0.5, 1.2]})
     return StormwaterData(as_of=AS_OF, sites=sites, classification=classification, findings=findings,
                           other=pd.DataFrame(), notices=pd.DataFrame(), upcoming=upcoming, inspections=inspections,
-                          rain=rain, rules={"woodbury": StormRule(0.5, "Woodbury Code ch. 267, construction "
-                                                                       "inspection: within 24 hours of 0.5 inch")},
+                          rain=rain, rules={"woodbury": load_rules("woodbury")},
                           present={"swppp_upcoming": True})
 
 
@@ -540,7 +547,8 @@ def test_assets_render_when_area_tables_are_empty(tmp_path: Path):
     assert md["charts"] >= 1 and md["page_kb"] > 0
     sewer = (out / "sewer.html").read_text(encoding="utf-8")
     assert "No data yet" in sewer and "compliance_summary" in sewer
-    assert "fig-control-IU-1" in figure_specs(sewer)  # limits from the rules file when not evaluated yet
+    # limits are drawn only as the compliance SQL applied them (the page applies no rule itself): none yet
+    assert "fig-control-IU-1" not in figure_specs(sewer) and "discharge_evaluations" in sewer
     billing = (out / "billing.html").read_text(encoding="utf-8")
     assert "No data yet" in billing
     assert (out / PLOTLY_JS).exists() and not (tmp_path / "dashboards").exists()
@@ -574,7 +582,7 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     assert result.success
     folder = tmp_path / "dashboards"
     sewer = (folder / "sewer.html").read_text(encoding="utf-8")
-    assert "has not run yet" in sewer and "fig-control-IU-9" in figure_specs(sewer)
+    assert "has not run yet" in sewer and "fig-control-IU-9" not in figure_specs(sewer)   # no limits applied yet
     storm = (folder / "stormwater.html").read_text(encoding="utf-8")
     assert "No data yet" in storm
     assert (folder / "index.html").exists() and (folder / "quarantine.html").exists()

@@ -15,7 +15,7 @@ from outfall.rules import load_rules
 from outfall.warehouse import configure, ensure_schema, transaction
 from tests.conftest import write
 
-CTX = Context(unit_schedule=load_rules("woodbury").section("sewer_units"))
+CTX = Context(unit_schedule=load_rules("woodbury").sewer_units.at(dt.date(2026, 6, 30)).model_dump())
 NOW = dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc)
 
 

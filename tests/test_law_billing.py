@@ -6,7 +6,7 @@ the rules file's, so these tests also prove that the data says what the law says
 
 from __future__ import annotations
 
-import copy
+import datetime as dt
 from decimal import Decimal
 
 import pytest
@@ -14,8 +14,10 @@ import pytest
 from outfall.law.billing import (BillingInputError, BudgetRateError, ParcelUnits, amount, budget_rate, fields_read,
                                  missing_rate_message, rounding_of, units_for_parcel)
 from outfall.rules import load_rules
+from outfall.rules.models import Tier
 
-SCHEDULE = load_rules("woodbury").section("sewer_units")
+RULES = load_rules("woodbury")
+SCHEDULE = RULES.sewer_units.at(dt.date(2026, 1, 1))   # the schedule billing 2026
 
 
 def units(pclass: str, **counts) -> tuple[int, int, int, int]:
@@ -205,19 +207,21 @@ def test_bad_parcels_raise(parcel, words):
 
 def test_requires_lists_cover_what_each_rule_reads():
     # The parcels ingestion quarantines on `requires`; billing must never need more.
-    for name, spec in SCHEDULE["classes"].items():
-        assert set(fields_read(spec)) == set(spec.get("requires") or []), name
+    for name, spec in SCHEDULE.classes.items():
+        assert set(fields_read(spec)) == set(spec.requires), name
 
 
 # ---------------------------------------------------------------- the schedule is data
 
 
 def test_a_changed_schedule_needs_no_code_change():
-    schedule = copy.deepcopy(SCHEDULE)
-    schedule["classes"]["restaurant"]["tiers"] = [{"max": 20, "units": 1}, {"max": None, "units": 7}]
-    schedule["classes"]["large_establishment"]["per"] = 20
-    schedule["classes"]["single_family"]["small_lot_max_acres"] = 5
-    schedule["moratorium"]["zero_components"] = ["om", "house_lateral"]
+    classes = dict(SCHEDULE.classes)
+    classes["restaurant"] = classes["restaurant"].model_copy(
+        update={"tiers": [Tier(max=20, units=1), Tier(max=None, units=7)]})
+    classes["large_establishment"] = classes["large_establishment"].model_copy(update={"per": 20})
+    classes["single_family"] = classes["single_family"].model_copy(update={"small_lot_max_acres": 5})
+    moratorium = SCHEDULE.moratorium.model_copy(update={"zero_components": ["om", "house_lateral"]})
+    schedule = SCHEDULE.model_copy(update={"classes": classes, "moratorium": moratorium})
     assert units_for_parcel({"property_class": "restaurant", "seats": 20}, schedule).bond == 1
     assert units_for_parcel({"property_class": "restaurant", "seats": 21}, schedule).bond == 7
     assert units_for_parcel({"property_class": "large_establishment", "people": 20}, schedule).bond == 1
@@ -249,12 +253,12 @@ def test_parcel_units_shape():
     (7, Decimal("10"), "70.00"),
 ])
 def test_amount_half_up_to_the_cent(n, rate, expected):
-    got = amount(n, rate)
+    got = amount(n, rate, RULES.billing.at(dt.date(2026, 1, 1)).rounding)
     assert got == Decimal(expected) and str(got) == expected
 
 
 def test_rounding_modes_come_from_the_rules():
-    assert rounding_of(load_rules("woodbury").section("billing")["rounding"]) == (Decimal("0.01"), "ROUND_HALF_UP")
+    assert rounding_of(RULES.billing.at(dt.date(2026, 1, 1)).rounding) == (Decimal("0.01"), "ROUND_HALF_UP")
     assert amount(1, "2.665", "half_even_cent") == Decimal("2.66")
     assert amount(1, "2.665", "half_up_cent") == Decimal("2.67")
     assert amount(3, "0.3333", "half_up_dollar") == Decimal("1")
@@ -275,7 +279,7 @@ def test_budget_rate(budget, total, expected):
 
 def test_budget_rate_needs_units():
     with pytest.raises(BudgetRateError, match="0 units"):
-        budget_rate("5.00", 0)
+        budget_rate("5.00", 0, "half_up_cent")
 
 
 def test_missing_rate_message_names_year_district_component():

@@ -33,7 +33,7 @@ def test_rules_hold_every_part2_limit():
     assert got == {("BOD", "max"): 240, ("chlorine_demand", "max"): 25, ("COD", "max"): 600,
                    ("TSS", "max"): 300, ("FOG", "max"): 100, ("temperature", "max"): 150,
                    ("pH", "min"): 5.5, ("pH", "max"): 9.5}
-    assert RULES.section("table_7_1")["limits"] == []  # the Town Board's table: empty until adopted
+    assert RULES.table_7_1.limits == ()  # the Town Board's table: empty until adopted
 
 
 @pytest.mark.parametrize("parameter,limit,over", [
@@ -144,4 +144,4 @@ def test_nondetect_policies_and_statistics():
     assert d.monthly_average(month, "half_dl") == (110, 3)
     assert d.monthly_average(month, "dl") == pytest.approx((120, 3))
     assert d.statistic_breaks(240.01, 240) and not d.statistic_breaks(240, 240)
-    assert RULES.section("nondetect_averaging")["default"] in d.NONDETECT_POLICIES
+    assert RULES.nondetect_averaging.at(DAY).default in d.NONDETECT_POLICIES

@@ -12,10 +12,11 @@ import pytest
 from outfall.law import enforcement as law
 from outfall.rules import load_rules
 
-RULES = load_rules("woodbury")
-SNC = RULES.section("snc")
-NOTICES = RULES.section("notices")
 D = dt.date
+RULES = load_rules("woodbury")
+DAY = D(2026, 6, 30)   # the law of 2026, each section in its version in effect that day
+SNC = RULES.snc.at(DAY)
+NOTICES = RULES.notices
 
 
 def ev(sample_id, value, limit=240.0, limit_type="max", nondetect=False, outcome=None):
@@ -44,10 +45,12 @@ def test_add_days_counts_weekends_and_add_months_clamps():
 
 
 def test_half_year_periods():
-    assert law.half_year(D(2026, 1, 1)) == (D(2026, 1, 1), D(2026, 6, 30))
-    assert law.half_year(D(2026, 6, 30)) == (D(2026, 1, 1), D(2026, 6, 30))
-    assert law.half_year(D(2026, 7, 1)) == (D(2026, 7, 1), D(2026, 12, 31))
-    assert law.publication_year_periods(2026) == [(D(2026, 1, 1), D(2026, 6, 30)), (D(2026, 7, 1), D(2026, 12, 31))]
+    months = SNC.period_months
+    assert law.half_year(D(2026, 1, 1), months) == (D(2026, 1, 1), D(2026, 6, 30))
+    assert law.half_year(D(2026, 6, 30), months) == (D(2026, 1, 1), D(2026, 6, 30))
+    assert law.half_year(D(2026, 7, 1), months) == (D(2026, 7, 1), D(2026, 12, 31))
+    assert law.publication_year_periods(2026, months) == [(D(2026, 1, 1), D(2026, 6, 30)),
+                                                          (D(2026, 7, 1), D(2026, 12, 31))]
     with pytest.raises(ValueError):
         law.half_year(D(2026, 1, 1), 5)
 
@@ -72,7 +75,7 @@ def test_deadline_status_met_late_open_overdue():
 
 
 def test_slug_report_five_days_across_a_weekend():
-    days = NOTICES["slug_report_days"]
+    days = NOTICES.slug_report.at(DAY).days
     assert days == 5
     thursday = D(2026, 6, 4)
     d = law.deadline(thursday, days, D(2026, 6, 9), D(2026, 6, 30))       # Tuesday: 5 calendar days
@@ -84,7 +87,7 @@ def test_slug_report_five_days_across_a_weekend():
 
 
 def test_24_hour_notice_is_the_next_day():
-    assert law.hours_as_days(NOTICES["self_monitoring_notice_hours"]) == 1
+    assert law.hours_as_days(NOTICES.self_monitoring.at(DAY).notice_hours) == 1
     assert law.hours_as_days(48) == 2 and law.hours_as_days(25) == 2
     d = law.deadline(D(2026, 3, 2), 1, D(2026, 3, 3), D(2026, 6, 30))
     assert d.status == "met"
@@ -97,7 +100,7 @@ def test_first_on_or_after():
 
 
 def test_self_monitoring_unless_town_or_potw():
-    words = RULES.section("readings_enforcement")["self_monitoring_town_words"]["value"]
+    words = RULES.readings_enforcement.self_monitoring_town_words.at(DAY).value
     assert law.is_self_monitoring("Suffolk Environmental Laboratories", "SM5210B", words)
     assert not law.is_self_monitoring("Town of Woodbury lab", None, words)
     assert not law.is_self_monitoring("Acme", "POTW split sample", words)
@@ -181,7 +184,7 @@ def test_nondetects_and_inconclusive_are_measurements_that_do_not_exceed():
 
 def test_late_report_45_vs_46_days():
     due = D(2026, 1, 15)
-    late_days = SNC["late_report_days"]
+    late_days = SNC.late_report_days
     assert not law.report_is_late_for_snc(due, law.add_days(due, 45), D(2026, 12, 31), late_days)
     assert law.report_is_late_for_snc(due, law.add_days(due, 46), D(2026, 12, 31), late_days)
     # not received: judged by the days from the due date to --as-of
@@ -199,10 +202,11 @@ def test_late_report_45_vs_46_days():
 
 
 def test_correction_period_from_rules_never_over_the_maximum():
-    assert law.correction_period_days(NOTICES) == 30
-    assert law.correction_period_days({"sewer_correction_max_days": 30, "sewer_correction_days": 10}) == 10
+    shipped = NOTICES.sewer_correction.at(DAY)
+    assert law.correction_period_days(shipped) == 30
+    assert law.correction_period_days(shipped.model_copy(update={"days": 10})) == 10
     with pytest.raises(ValueError):
-        law.correction_period_days({"sewer_correction_max_days": 30, "sewer_correction_days": 31})
+        law.correction_period_days(shipped.model_copy(update={"days": 31}))
 
 
 def test_corrected_within_30_days_vs_31():
@@ -236,8 +240,8 @@ def test_violation_days_and_penalty():
     assert law.violation_days(correct_by, D(2026, 4, 5), D(2026, 6, 30)) == 4      # Apr 2, 3, 4 continued
     assert law.violation_days(correct_by, None, D(2026, 4, 11)) == 11              # Apr 2..11
     assert law.violation_days(correct_by, None, D(2026, 3, 15)) == 1
-    pen = RULES.section("penalties")["sewer_use"]
-    assert law.max_penalty(1, pen["fine_max_usd"], pen["civil_max_usd"]) == Decimal("500")
+    pen = RULES.penalties.sewer_use.at(DAY)
+    assert law.max_penalty(1, pen.fine_max_usd, pen.civil_max_usd) == Decimal("500")
     assert law.max_penalty(11, 250, 250) == Decimal("5500")
 
 
@@ -245,12 +249,11 @@ def test_violation_days_and_penalty():
 
 
 def test_surcharge_pounds_and_amount():
-    sc = RULES.section("surcharge")
-    lbs = sc["lbs_per_mg_per_mgl"]
+    lbs = RULES.surcharge.method.at(DAY).lbs_per_mg_per_mgl
     # 1.5 MG x 8.34 x (340 - 240) = 1251 lb; x $0.35 = $437.85
     pounds = law.surcharge_pounds(1.5, 340, 240, lbs)
     assert pounds == pytest.approx(1251.0)
-    assert sc["rate_usd_per_lb"] == {}                                       # no Town Board rate adopted
+    assert RULES.surcharge.rates.at(DAY) == ()                              # no Town Board rate adopted
     assert law.surcharge_amount(pounds, "0.35") == Decimal("437.85")         # a test rate
     assert law.surcharge_pounds(1.5, 200, 240, lbs) == 0.0                  # negatives count as zero
     assert law.surcharge_amount(0.0, 0.35) == Decimal("0.00")
@@ -270,11 +273,15 @@ def test_flow_volume_and_time_weighted_mean():
 
 
 def test_month_concentration_prefers_composites_and_halves_nondetects():
-    conc, used = law.month_concentration([("composite", 300.0, False), ("grab", 900.0, False),
-                                          ("composite", 20.0, True)], "half_dl")
+    conc, used = law.month_concentration([("composite", 300.0, False, "half_dl"), ("grab", 900.0, False, "half_dl"),
+                                          ("composite", 20.0, True, "half_dl")])
     assert used == [0, 2] and conc == pytest.approx((300 + 10) / 2)
-    conc, used = law.month_concentration([("grab", 300.0, False), ("grab", 100.0, False)], "half_dl")
+    conc, used = law.month_concentration([("grab", 300.0, False, "half_dl"), ("grab", 100.0, False, "half_dl")])
     assert used == [0, 1] and conc == 200.0
+    # each result by the policy of its own day; a non-detect no policy covers leaves the month unjudged
+    conc, _ = law.month_concentration([("composite", 20.0, True, "dl"), ("composite", 20.0, True, "zero")])
+    assert conc == 10.0
+    assert law.month_concentration([("composite", 300.0, False, None), ("composite", 20.0, True, None)])[0] is None
 
 
 # ----------------------------------------------------- grease interceptors

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from outfall.rules import load_rules
 from outfall.law.fees import ConnectionPermit, FeeEntry, fee_schedule_from_rules, inspection_fees
 
-DRAFT = yaml.safe_load((Path(__file__).resolve().parents[1] / "docs" / "rules-stage2-draft.yaml").read_text())
-SCHEDULE = fee_schedule_from_rules(DRAFT["woodbury"]["inspection_fees"])
+SCHEDULE = fee_schedule_from_rules(load_rules("woodbury").inspection_fees)
 D = dt.date
 M = Decimal
 

@@ -7,14 +7,14 @@ import pytest
 from outfall.law import infiltration as inf
 from outfall.rules import load_rules
 
-SECTION = load_rules("woodbury").section("infiltration")
-GAL = SECTION["gal_per_inch_diameter_per_mile_per_day"]
-FPM = SECTION["feet_per_mile"]
+SECTION = load_rules("woodbury").infiltration.at(dt.date(2026, 5, 1))
+GAL = SECTION.gal_per_inch_diameter_per_mile_per_day
+FPM = SECTION.feet_per_mile
 
 
 def test_rules_numbers():
     assert (GAL, FPM) == (200, 5280)
-    assert "200 gallons per inch of pipe diameter per mile" in SECTION["citation"]
+    assert "200 gallons per inch of pipe diameter per mile" in SECTION.citation
 
 
 def test_allowable_is_200_gallons_per_inch_mile_day():

@@ -1,12 +1,12 @@
 """The stormwater (SWPPP) law as pure functions, at every boundary the law draws.
 
-Numbers come from the real rules files; where a test needs a changed reading
-it copies the rules mapping and overrides one entry.
+Numbers come from the real rules files, each part in its version in effect on
+the day it applies to; where a test needs a changed reading it copies the typed
+rules with that one reading replaced.
 """
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -15,7 +15,7 @@ import pytest
 
 from outfall.law import swppp as law
 from outfall.letters import render_letter
-from outfall.rules import load_rules
+from outfall.rules import Versions, load_rules
 
 W = load_rules("woodbury")
 B = load_rules("bellport")
@@ -27,10 +27,15 @@ def day(n: int, base: dt.date = D(2026, 5, 1)) -> dt.date:
     return base + dt.timedelta(days=n)
 
 
+ON = D(2026, 5, 1)   # the day the fixtures' sites start: the rules in effect then
+
+
 def with_reading(rules, name, value):
-    raw = copy.deepcopy(rules.raw)
-    raw.setdefault("readings", {})[name] = {"value": value, "citation": "test", "effective_from": "2000-01-01"}
-    return raw
+    """The rules with the named reading replaced by one version (a test's) in effect from 2000."""
+    old = getattr(rules.readings, name)[0]
+    version = type(old)(value=value, citation="test", effective_from=D(2000, 1, 1))
+    readings = rules.readings.model_copy(update={name: Versions([version])})
+    return rules.model_copy(update={"readings": readings})
 
 
 # --------------------------------------------------------------------------
@@ -44,7 +49,7 @@ def facts(acres, **flags):
 
 @pytest.mark.parametrize("acres, required", [(0.99, False), (1.0, True), (4.9, True), (5.0, True)])
 def test_woodbury_every_site_of_one_acre_or_more(acres, required):
-    c = law.classify_site(facts(acres), W)
+    c = law.classify_site(facts(acres), W, ON)
     assert c.inspections_required is required
     assert c.land_development_activity is required
     assert c.reports_to_officer_weekly is required
@@ -56,7 +61,7 @@ def test_woodbury_single_family_and_agricultural_still_need_inspections():
     # The contract: in Woodbury every site with disturbed_acres >= 1 needs them;
     # the Condition C exclusions only change which Conditions are met.
     for flags in ({"sf": True}, {"ag": True}):
-        c = law.classify_site(facts(2.0, **flags), W)
+        c = law.classify_site(facts(2.0, **flags), W, ON)
         assert c.inspections_required and not c.condition_c
 
 
@@ -72,7 +77,7 @@ def test_woodbury_single_family_and_agricultural_still_need_inspections():
     (2.0, True, False, True, "A", True),
 ])
 def test_bellport_conditions(acres, sf, ag, impaired, conditions, required):
-    c = law.classify_site(facts(acres, sf=sf, ag=ag, impaired=impaired), B)
+    c = law.classify_site(facts(acres, sf=sf, ag=ag, impaired=impaired), B, ON)
     assert c.conditions == conditions
     assert c.inspections_required is required
     assert c.inspector == ("a qualified professional" if required else None)
@@ -81,21 +86,21 @@ def test_bellport_conditions(acres, sf, ag, impaired, conditions, required):
 
 
 def test_bellport_condition_c_exclusion_is_explained():
-    c = law.classify_site(facts(2.0, sf=True), B)
+    c = law.classify_site(facts(2.0, sf=True), B, ON)
     assert "Condition C excludes single-family" in c.reason and "no inspections" in c.reason
 
 
 def test_exempt_site_needs_no_inspections_in_either_place():
     for rules in (W, B):
-        c = law.classify_site(facts(10.0, exempt=True), rules)
+        c = law.classify_site(facts(10.0, exempt=True), rules, ON)
         assert c.exempt and not c.inspections_required and c.inspector is None
         assert "exempt" in c.rule.lower()
 
 
 def test_condition_a_reading_can_require_a_land_development_activity():
     raw = with_reading(B, "swppp_condition_a_is_impaired_water_flag", False)
-    assert not law.classify_site(facts(0.5, impaired=True), raw).inspections_required
-    assert law.classify_site(facts(1.0, impaired=True), raw).condition_a
+    assert not law.classify_site(facts(0.5, impaired=True), raw, ON).inspections_required
+    assert law.classify_site(facts(1.0, impaired=True), raw, ON).condition_a
 
 
 # --------------------------------------------------------------------------
@@ -197,7 +202,7 @@ def test_storm_sub_daily_rows_are_summed_to_the_day():
 
 
 def test_storm_millimetre_conversion_at_the_threshold():
-    assert law.is_storm(12.7 / 25.4, W) and not law.is_storm(12.6 / 25.4, W)
+    assert law.is_storm(12.7 / 25.4, W, ON) and not law.is_storm(12.6 / 25.4, W, ON)
 
 
 def test_storm_only_on_active_days():
@@ -332,7 +337,7 @@ def test_report_delivery_within_the_week_woodbury_only():
     (B, 4, 5, "700.00", "1000.00"),
 ])
 def test_penalty_tiers_by_prior_convictions(rules, prior, offense, lo, hi):
-    tier = law.penalty_tier(prior, rules)
+    tier = law.penalty_tier(prior, rules, ON)
     assert (tier["offense"], tier["min_usd"], tier["max_usd"]) == (offense, Decimal(lo), Decimal(hi))
 
 
@@ -355,7 +360,7 @@ def test_each_day_or_week_a_separate_violation(days, per, periods):
 
 
 def test_same_facts_woodbury_vs_bellport_penalty():
-    w, b = law.assess_penalty(1, 10, W), law.assess_penalty(1, 10, B)
+    w, b = law.assess_penalty(1, 10, W, ON), law.assess_penalty(1, 10, B, ON)
     assert (w.per, w.periods, w.total_min_usd, w.total_max_usd) == ("day", 10, Decimal("5000.00"), Decimal("10000.00"))
     assert (b.per, b.periods, b.total_min_usd, b.total_max_usd) == ("week", 2, Decimal("700.00"), Decimal("1400.00"))
     assert w.imprisonment_max_months == b.imprisonment_max_months == 6
@@ -407,10 +412,10 @@ def test_corrected_violation_needs_no_remedial_date():
 
 
 def test_stop_work_only_for_uncorrected_continuing_violations_on_active_sites():
-    assert law.stop_work_warranted(violation(), True, W)
-    assert not law.stop_work_warranted(violation(), False, W)
-    assert not law.stop_work_warranted(violation("late", satisfied=day(18)), True, W)
-    assert not law.stop_work_warranted(violation(finding="milestone_notice_late"), True, B)
+    assert law.stop_work_warranted(violation(), True, W, AS_OF)
+    assert not law.stop_work_warranted(violation(), False, W, AS_OF)
+    assert not law.stop_work_warranted(violation("late", satisfied=day(18)), True, W, AS_OF)
+    assert not law.stop_work_warranted(violation(finding="milestone_notice_late"), True, B, AS_OF)
 
 
 # --------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""The rules loader: the shipped files load into typed models, every entry cited and dated,
-and the deprecated untyped view still answers in the old shape (for consumers not yet converted)."""
+"""The rules loader: the shipped files load into typed models, every entry cited and dated, each rule
+asked for the version in effect on a day; the old untyped view is gone."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-import yaml
+from pydantic import TypeAdapter
 
 from outfall import vocab
 from outfall.paths import RULES_DIR
-from outfall.rules import Dated, DischargeLimit, Entries, Rules, RulesError, Versions, load_all, load_rules
-from outfall.rules import _parse_limits
+from outfall.rules import (Dated, DischargeLimit, Entries, Rules, RulesError, TownBoardLimit, Versions, load_all,
+                           load_rules)
 from outfall.rules.loader import read_yaml
 
 D = dt.date
@@ -38,7 +38,7 @@ def test_shipped_rules_load_typed_and_cite_everything():
     rules = load_all()
     assert set(rules) == set(vocab.JURISDICTIONS)
     for jurisdiction, r in rules.items():
-        assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == "2026.12.1"
+        assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == "2026.12.2"
         dated = list(_walk_dated(r))
         assert len(dated) > 20
         for path, entry in dated:
@@ -70,7 +70,6 @@ def test_not_adopted_stays_empty():
     assert len(woodbury.table_7_1.limits) == 0
     assert len(woodbury.surcharge.rates) == 0
     assert woodbury.surcharge.rate("BOD", D(2026, 6, 1)) is None
-    assert woodbury.section("surcharge")["rate_usd_per_lb"] == {}
     text = (RULES_DIR / "woodbury.yaml").read_text()
     assert "0.35" not in text.split("rates: []")[1] and "rate_usd_per_lb" not in text
 
@@ -87,7 +86,8 @@ def test_discharge_limits_in_effect_and_canonical_units():
          effective_from: 2027-01-01}
       - {parameter: temperature, limit_type: max, value: 65, unit: degC, adopted_by: "Resolution 1", citation: c,
          effective_from: 2027-01-01}"""
-    copper, temperature = _parse_limits(yaml.safe_load(text), "test")
+    data, _ = read_yaml(text, "test")
+    copper, temperature = TypeAdapter(list[TownBoardLimit]).validate_python(data)
     assert (copper.value, copper.unit, copper.as_written) == (0.5, "mg/L", (500, "ug/L"))
     assert temperature.value == pytest.approx(149.0) and temperature.unit == "degF"
 
@@ -95,82 +95,69 @@ def test_discharge_limits_in_effect_and_canonical_units():
 def test_versions_at_a_day_none_covers_names_the_section_and_day():
     woodbury = load_rules("woodbury")
     with pytest.raises(RulesError) as err:
-        woodbury.nondetect_averaging.at(D(2025, 12, 31))        # the policy was adopted 2026-01-01
+        woodbury.nondetect_averaging.at(D(1986, 11, 19))        # dated from ch. 253 Part 2, 1986-11-20
     message = str(err.value)
-    assert "woodbury.yaml: nondetect_averaging: no entry in effect on 2025-12-31" in message
-    assert "from 2026-01-01" in message and "\n" not in message
-    with pytest.raises(RulesError, match=r"swppp\.storm_inspection: no entry in effect on 2006-12-31"):
-        woodbury.swppp.storm_inspection.at(D(2006, 12, 31))
+    assert "woodbury.yaml: nondetect_averaging: no entry in effect on 1986-11-19" in message
+    assert "from 1986-11-20" in message and "\n" not in message
+    with pytest.raises(RulesError, match=r"swppp\.storm_inspection: no entry in effect on 2007-05-02"):
+        woodbury.swppp.storm_inspection.at(D(2007, 5, 2))      # ch. 267 was adopted 2007-05-03
+    assert woodbury.swppp.storm_inspection.get(D(2007, 5, 2)) is None
     with pytest.raises(RulesError, match="no reading named 'no_such_reading' in readings"):
         woodbury.reading_at("readings", "no_such_reading", D(2026, 1, 1))
     assert woodbury.reading_at("readings_enforcement", "self_monitoring_town_words", D(2026, 1, 1)) == ["town", "potw"]
 
 
-# ------------------------------------------------- the deprecated untyped view
+# ------------------------------------------------- the untyped view is gone
 
 
-def test_compatibility_view_answers_in_the_old_shape():
-    woodbury, bellport = load_rules("woodbury"), load_rules("bellport")
-    # Sections as the consumers read them today.
-    assert woodbury.section("slug")["ratio"] == 5 and woodbury.section("slug")["citation"].startswith("Woodbury")
-    assert woodbury.section("notices")["sewer_correction_max_days"] == 30
-    assert woodbury.section("notices")["citation_permit_expiry"].startswith("Outfall administrative policy")
-    sw = woodbury.section("swppp")
-    assert (sw["weekly_interval_days"], sw["storm_threshold_in"], sw["storm_window_days"]) == (7, 0.5, 1)
-    assert sw["citation_storm"].startswith("Woodbury Code ch. 267") and sw["conditions"]["condition_b"]["min_disturbed_acres"] == 5
-    assert bellport.section("swppp")["applicability"]["rule"] == "conditions_abc"
-    assert "conditions" not in bellport.section("swppp") and "report_delivery" not in bellport.section("swppp")
-    assert bellport.raw["penalties"]["stormwater"]["tiers"][0] == {"offense": 1, "min_usd": 0, "max_usd": 350}
-    assert woodbury.section("sewer_units")["classes"]["restaurant"]["tiers"][-1] == {"max": None, "units": 10}
-    assert woodbury.reading("exceedance_is_strict") is True
-    assert woodbury.raw["readings_enforcement"]["self_monitoring_town_words"]["value"] == ["town", "potw"]
-    assert woodbury.raw["timezone"] == "America/New_York"
-    assert woodbury.has("sewer_units") and not bellport.has("sewer_units")
-    with pytest.raises(RulesError, match="no 'sewer_units' section for Village of Bellport"):
-        bellport.section("sewer_units")
-    with pytest.raises(RulesError, match="no reading named 'nope'"):
-        woodbury.reading("nope")
-
-
-def test_compatibility_view_keeps_every_value_of_the_old_files():
-    # The old files (rules 2026.11.2) as the consumers read them, section by section, against the
-    # compatibility view of the new ones: equal but for the version and the surcharge placeholders.
-    old = {
-        "slug": {"ratio": 5, "min_duration_min": 15, "baseline_days": 30, "min_baseline_days": 7, "gap_factor": 1.5},
-        "notices": {"sewer_correction_max_days": 30, "accidental_discharge_statement_days": 15,
-                    "periodic_report_max_months": 6, "self_monitoring_notice_hours": 24, "resample_days": 30,
-                    "slug_report_days": 5, "permit_expiry_warning_days": 90},
-        "snc": {"chronic_pct": 66, "trc_pct": 33, "trc_factor_default": 1.2, "late_report_days": 45,
-                "period_months": 6, "trc_factor_by_parameter": {"BOD": 1.4, "TSS": 1.4, "FOG": 1.4},
-                "trc_excluded_parameters": ["pH"]},
-        "infiltration": {"gal_per_inch_diameter_per_mile_per_day": 200, "feet_per_mile": 5280},
-        "grease_interceptors": {"order_compliance_days": 30},
-    }
+def test_the_untyped_access_is_gone():
+    # Every consumer asks a typed section for the version of its day; nothing can go back to the old
+    # dictionaries answered with the version of today (rules 2026.11.2's shape).
     woodbury = load_rules("woodbury")
-    for section, values in old.items():
-        got = woodbury.section(section)
-        for key, value in values.items():
-            assert got[key] == value and type(got[key]) is type(value), (section, key)
-    sw = load_rules("bellport").section("swppp")
-    assert (sw["max_disturbed_acres_without_swppp_approval"], sw["sediment_cleanout_pct"], sw["milestone_notice_hours"],
-            sw["appeal_days"], sw["inspector"], sw["reports_delivered_weekly"]) == (5, 50, 48, 15,
-                                                                                    "a qualified professional", False)
+    for name in ("raw", "raw_at", "section", "has", "reading"):
+        assert not hasattr(woodbury, name), name
+    import outfall.rules as package
+    assert not hasattr(package, "_parse_limits")
+    with pytest.raises(ModuleNotFoundError):
+        __import__("outfall.rules.legacy")
 
 
-def test_compatibility_view_is_the_version_in_effect_today(tmp_path):
+def test_the_old_values_are_the_typed_values_of_2026():
+    # The old files (rules 2026.11.2) section by section against the typed versions in effect in 2026.
+    day = D(2026, 6, 30)
+    woodbury = load_rules("woodbury")
+    slug = woodbury.slug.at(day)
+    assert (slug.ratio, slug.min_duration_min, slug.baseline_days, slug.min_baseline_days, slug.gap_factor) == \
+        (5, 15, 30, 7, 1.5)
+    n = woodbury.notices
+    assert (n.sewer_correction.at(day).max_days, n.accidental_statement.at(day).days,
+            n.periodic_report.at(day).max_months, n.self_monitoring.at(day).notice_hours,
+            n.self_monitoring.at(day).resample_days, n.slug_report.at(day).days,
+            n.permit_expiry_warning.at(day).days) == (30, 15, 6, 24, 30, 5, 90)
+    snc = woodbury.snc.at(day)
+    assert (snc.chronic_pct, snc.trc_pct, snc.trc_factor_default, snc.late_report_days, snc.period_months) == \
+        (66, 33, 1.2, 45, 6)
+    assert snc.trc_factor_by_parameter == {"BOD": 1.4, "TSS": 1.4, "FOG": 1.4} and snc.trc_excluded_parameters == ["pH"]
+    inf = woodbury.infiltration.at(day)
+    assert (inf.gal_per_inch_diameter_per_mile_per_day, inf.feet_per_mile) == (200, 5280)
+    assert woodbury.grease_interceptors.at(day).order_compliance_days == 30
+    sw = load_rules("bellport").swppp
+    assert (sw.disturbance_limit.at(day).max_acres_without_approval, sw.sediment_cleanout.at(day).capacity_lost_pct,
+            sw.milestone_notice.at(day).hours, sw.appeal.at(day).days, sw.weekly_inspection.at(day).inspector,
+            sw.weekly_inspection.at(day).reports_delivered_weekly) == (5, 50, 48, 15, "a qualified professional", False)
+    assert load_rules("bellport").swppp.conditions is None and load_rules("bellport").swppp.report_delivery is None
+
+
+def test_a_version_from_a_later_day_applies_from_that_day_only(tmp_path):
     text = (RULES_DIR / "woodbury.yaml").read_text()
-    old = """  - ratio: 5                 # "more than five times" the average 24-hour flow/concentration"""
-    assert old in text
-    # A new ratio from the day after tomorrow: today's view keeps 5; the day-correct view changes with the day.
     start = dt.date.today() + dt.timedelta(days=2)
-    text = _new_slug_version(text, start, 4)
     folder = tmp_path / "rules"
     folder.mkdir()
-    (folder / "woodbury.yaml").write_text(text)
+    (folder / "woodbury.yaml").write_text(_new_slug_version(text, start, 4))
     rules = load_rules("woodbury", folder)
-    assert rules.section("slug")["ratio"] == 5
-    assert rules.raw_at(start)["slug"]["ratio"] == 4
-    assert rules.raw_at(start - dt.timedelta(days=1))["slug"]["ratio"] == 5
+    assert rules.slug.at(start).ratio == 4
+    assert rules.slug.at(start - dt.timedelta(days=1)).ratio == 5
+    assert rules.slug.at(dt.date.today()).ratio == 5
 
 
 def _new_slug_version(text: str, start: dt.date, ratio: int) -> str:

@@ -44,11 +44,8 @@ CORRUPTIONS = {
                                                      "2027-01-01; give entry [0] effective_to: 2026-12-31"),
     "negative money": ("woodbury", "fine_max_usd: 250", "fine_max_usd: -250",
                        "penalties.sewer_use[0].fine_max_usd", "-250 is negative; an amount of money is never negative"),
-    "bad date": ("woodbury", "    gap_factor: 1.5          # a gap longer than 1.5 x the usual reading interval "
-                             "splits a run\n    citation: \"Woodbury Code ch. 253 Part 2, definitions: SLUG; reading "
-                             "of contract section 4\"\n    effective_from: 1986-11-20",
-                 "    gap_factor: 1.5\n    citation: \"Woodbury Code ch. 253 Part 2, definitions: SLUG\"\n"
-                 "    effective_from: 1986-11-31",
+    "bad date": ("woodbury", "of the daily means of the 30 days before\"\n    effective_from: 1986-11-20",
+                 "of the daily means of the 30 days before\"\n    effective_from: 1986-11-31",
                  "slug[0].effective_from", "'1986-11-31' is not a date (YYYY-MM-DD"),
     "effective_to before effective_from": (
         "woodbury", "of sewer per day\"\n    effective_from: 1986-11-20",
@@ -75,7 +72,7 @@ MORE = {
                                        "penalties.sewer_use[0].civil_max_usd", "250.005 has more than 2 decimal places"),
     "unknown jurisdiction": ("woodbury", "jurisdiction: woodbury", "jurisdiction: atlantis", "jurisdiction",
                              "'atlantis' is not one of 'woodbury' or 'bellport'"),
-    "version not quoted": ("bellport", 'version: "2026.12.1"', "version: 2026.12", "version",
+    "version not quoted": ("bellport", 'version: "2026.12.2"', "version: 2026.12", "version",
                            "2026.12 is not text (put it in quotes)"),
     "empty citation": ("bellport", 'citation: "Bellport Code ch. 21 stormwater article, penalties: each week\'s '
                                    'continued violation is an additional violation"', 'citation: "  "',

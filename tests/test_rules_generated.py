@@ -107,48 +107,71 @@ def test_the_recipes_examples_are_real_changes_of_the_shipped_rules():
     assert (old.ratio, new.ratio) == (5, 4) and old.effective_to == new.effective_from - dt.timedelta(days=1)
 
 
-def _pasted_stage2(tmp_path):
-    """The rules files with docs/rules-stage2-draft.yaml pasted in, as its header says to."""
-    import shutil
-
-    import yaml
-
-    draft_text = (REPO_ROOT / "docs" / "rules-stage2-draft.yaml").read_text(encoding="utf-8")
-    folder = tmp_path / "rules"
-    shutil.copytree(RULES_DIR, folder)
-    for jurisdiction, sections in yaml.safe_load(draft_text).items():
-        block = draft_text.split(f"\n{jurisdiction}:\n", 1)[1].split("\nbellport:\n", 1)[0]
-        dedented = "\n".join(line[2:] if line.startswith("  ") else line for line in block.splitlines())
-        path = folder / f"{jurisdiction}.yaml"
-        path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + dedented.strip("\n") + "\n")
-        assert set(sections) <= set(load_all(folder)[jurisdiction].raw)
-    return folder
-
-
-def test_the_stage2_draft_sections_load_when_pasted_in(tmp_path):
-    # Issue 13's sections (business days, illicit discharges, practices, fees) are typed by the models of
-    # the pure functions that apply them; pasted into the rules files they load, meet the schema and
-    # make docs, and a bad value in them is one line like any other.
+def test_the_stage2_sections_are_in_the_rules_files(tmp_path):
+    # Contract section 5's sections (business days, illicit discharges, practices, fees) are typed by the
+    # models of the pure functions that apply them; they load, meet the schema and make docs, and a bad
+    # value in them is one line like any other.
     import datetime as dt
+    import shutil
 
     from outfall.law.calendar import calendar_from_rules
     from outfall.rules import RulesError, load_rules
 
-    folder = _pasted_stage2(tmp_path)
-    rules = load_all(folder)
+    rules = load_all()
     woodbury = rules["woodbury"]
     assert woodbury.illicit_discharges.at(dt.date(2026, 6, 1)).notify_business_days == 1
     assert calendar_from_rules(woodbury.business_days).holidays(2026)
     assert rules["bellport"].post_construction.at(dt.date(2026, 6, 1)).inspection_after_years == 1
     assert woodbury.inspection_fees.entries[0].water_usd > 0
-    for jurisdiction in ("woodbury", "bellport"):
-        data, _ = read_yaml((folder / f"{jurisdiction}.yaml").read_text(encoding="utf-8"), jurisdiction)
-        assert [e.message for e in validator().iter_errors(data)] == []
     text = docs_text(rules)
     assert "(`illicit_discharges`)" in text and "(`business_days`)" in text and "Juneteenth" in text
+    folder = tmp_path / "rules"
+    shutil.copytree(RULES_DIR, folder)
     path = folder / "woodbury.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("protest_days: 10 ", "protest_days: -10 ", 1))
     with pytest.raises(RulesError) as err:
         load_rules("woodbury", folder)
     assert "illicit_discharges[0].protest_days: -10 is less than 0" in str(err.value)
     assert "Input should" not in str(err.value)
+
+
+# The law folder's README: cite by chapter and section, or by the paragraph's own heading or lettering where
+# the excerpt prints no section number. The ch. 185 excerpt prints only § 185-11 (and refers to § 185-7); the
+# Bellport article numbers only 21-600 and 21-606. A number inferred by counting sections is not a citation.
+PRINTED_SECTIONS = {"§ 185-7", "§ 185-11", "§ 253-55", "§ 267-7", "§ 267-9", "21-606", "21-600", "§ 24", "§ 8-100"}
+
+
+def _texts(value, where=""):
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _texts(v, f"{where}.{k}" if where else str(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _texts(v, f"{where}[{i}]")
+
+
+@pytest.mark.parametrize("jurisdiction", ["woodbury", "bellport"])
+def test_every_text_of_the_rules_cites_the_law_in_plain_words(jurisdiction):
+    import re
+
+    data, _ = read_yaml((RULES_DIR / f"{jurisdiction}.yaml").read_text(encoding="utf-8"), jurisdiction)
+    jargon = re.compile(r"\bcontract\b|\breading of\b|\bOutfall\b|\bIssue \d|--as-of|`|\b[a-z]+_[a-z_]+\b"
+                        r"|<X\b", re.I)
+    # the texts a reader sees: citations, rule texts, labels, issuers and quoted law (not names of things)
+    shown = ("citation", "rule", "label", "issuer", "law_name", "appeal_filed_with", "not_in_schedule",
+             "not_in_effect", "no_inspection", "short_citation", "mailing", "inspector")
+    bad = []
+    for where, text in _texts(data):
+        last = re.split(r"[.\[]", where)[-1]
+        parent = where.rsplit(".", 2)[-2] if where.count(".") >= 1 else ""
+        if not (last.startswith(shown) or last.startswith("citation") or parent in ("rules", "section_text")
+                or where.split(".")[-2:-1] == ["section_text"]) or " " not in text:
+            continue  # not a text a reader sees (a one-word value names a rule the code implements)
+        if jargon.search(text):
+            bad.append(f"{where}: {text[:100]}")
+        for section in re.findall(r"(?:§ ?|\b21-)\d+(?:-\d+)?", text):
+            if not any(section.replace(" ", "") .startswith(p.replace(" ", "")) for p in PRINTED_SECTIONS):
+                bad.append(f"{where}: cites {section}, which the excerpt does not print")
+    assert not bad, "\n".join(bad)

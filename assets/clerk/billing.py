@@ -5,9 +5,10 @@ Assets:
   component, amount), declared in :mod:`outfall.ingest.billing_extra`.
 - ``sewer_bills`` (with ``billing_runs``, ``billing_run_totals``, ``bill_changes``,
   ``billing_summary``): one bill per parcel and billing year, written in ONE
-  transaction. The unit rules are the rules file's ``sewer_units`` section,
-  applied by :mod:`outfall.law.billing` once per distinct combination of
-  billing inputs; everything per parcel happens in DuckDB.
+  transaction. The unit rules are the rules file's ``sewer_units`` section in
+  its version in effect on the billing year's first day (with the ``billing``
+  section of that day), applied by :mod:`outfall.law.billing` once per distinct
+  combination of billing inputs; everything per parcel happens in DuckDB.
 - ``billing_exports``: the register as CSV and XLSX under
   ``<warehouse folder>/exports/billing/`` (:func:`outfall.billing_export.export_register`).
 
@@ -44,6 +45,7 @@ from outfall.law.billing import (COMPONENTS, PARCEL_FIELDS, BillingInputError, B
                                  amount, budget_rate, fields_read, missing_rate_message, units_for_parcel)
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, load_rules
+from outfall.rules.tables import not_in_effect
 from outfall.warehouse import count, sql, transaction
 
 JURISDICTION = "woodbury"
@@ -121,11 +123,11 @@ class PreparedUnits:
         return sorted({d for d, _, _ in self.district_combos})
 
 
-def _prepare_units(con: duckdb.DuckDBPyConnection, schedule: dict) -> PreparedUnits:
+def _prepare_units(con: duckdb.DuckDBPyConnection, schedule: Any) -> PreparedUnits:
     """Number every parcel's billing inputs by distinct combination (the fields a
-    class's rule does not read are blanked first) and run the unit rule once per
-    combination."""
-    classes = schedule["classes"]
+    class's rule does not read are blanked first) and run the unit rule (a version
+    of ``sewer_units``) once per combination."""
+    classes = schedule.classes
     reads = {name: fields_read(spec) for name, spec in classes.items()}
     params = {f"{field}_classes": [c for c, fields in reads.items() if field in fields] for field in PARCEL_FIELDS}
     con.execute(sql("create_billing_parcel_inputs"), params)
@@ -146,9 +148,9 @@ def _prepare_units(con: duckdb.DuckDBPyConnection, schedule: dict) -> PreparedUn
 
 
 def _resolve_rates(con: duckdb.DuckDBPyConnection, year: int, districts: list[str],
-                   unit_totals: dict[tuple[str, str], int], billing: dict) -> dict[tuple[str, str], RateUsed]:
+                   unit_totals: dict[tuple[str, str], int], billing: Any) -> dict[tuple[str, str], RateUsed]:
     """The rate of each component in each district that has parcels, from the
-    sources in ``billing.rate_sources`` (first found wins)."""
+    sources in ``billing.rate_sources`` (first found wins; ``billing``: the year's version)."""
     def collect(name: str, what: str) -> dict[tuple[str, str], tuple[Decimal, str]]:
         found: dict[tuple[str, str], tuple[Decimal, str]] = {}
         for district, component, value, source_file, source_row in con.execute(sql(name), {"year": year}).fetchall():
@@ -162,11 +164,8 @@ def _resolve_rates(con: duckdb.DuckDBPyConnection, year: int, districts: list[st
 
     adopted = collect("select_sewer_rates_of_year", "sewer rates")
     budgets = collect("select_sewer_budget_of_year", "sewer budget amounts")
-    sources = list(billing.get("rate_sources") or ["sewer_rates"])
-    unknown = [s for s in sources if s not in ("sewer_rates", "sewer_budget")]
-    if unknown:
-        raise BillingError(f"rules billing.rate_sources: unknown source(s) {', '.join(unknown)}")
-    rounding = billing.get("budget_rate_rounding") or billing["rounding"]
+    sources = list(billing.rate_sources)
+    rounding = billing.budget_rate_rounding or billing.rounding
     used: dict[tuple[str, str], RateUsed] = {}
     missing: list[tuple[str, str]] = []
     for district in districts:
@@ -278,11 +277,10 @@ def _price(prepared: PreparedUnits, rates: dict[tuple[str, str], RateUsed], roun
 
 
 def _bill_year(con: duckdb.DuckDBPyConnection, rules: Rules, year: int, rates: dict[tuple[str, str], RateUsed],
-               prepared: PreparedUnits, parcels_sha256: str, now: dt.datetime) -> YearResult:
-    billing = rules.section("billing")
-    schedule = rules.section("sewer_units")
+               prepared: PreparedUnits, parcels_sha256: str, now: dt.datetime, law: "YearLaw") -> YearResult:
+    billing, schedule = law.billing, law.schedule
 
-    con.register("billing_priced_frame", _price(prepared, rates, billing["rounding"]))
+    con.register("billing_priced_frame", _price(prepared, rates, billing.rounding))
     try:
         con.execute(sql("create_billing_priced"))
     finally:
@@ -304,9 +302,9 @@ def _bill_year(con: duckdb.DuckDBPyConnection, rules: Rules, year: int, rates: d
     rows, _parcels, total_usd = _first(con, "select_billing_register_stats", {"year": year})
 
     last = _first(con, "select_last_billing_run", {"year": year})
-    run_rule = f"{billing['citation']}; {schedule['citation']}"
-    if "sewer_budget" in used_sources and billing.get("citation_budget_rate"):
-        run_rule += f"; {billing['citation_budget_rate']}"
+    run_rule = f"{billing.citation}; {schedule.citation}"
+    if "sewer_budget" in used_sources and billing.citation_budget_rate:
+        run_rule += f"; {billing.citation_budget_rate}"
 
     if last is not None and last[1] == inputs_sha256 and last[2] == register_sha256:
         run_id, new_run, vs_run, vs_year = int(last[0]), False, None, None
@@ -355,29 +353,62 @@ def _bill_year(con: duckdb.DuckDBPyConnection, rules: Rules, year: int, rates: d
         new_run = True
 
     con.execute(sql("delete_billing_summary_of_year"), {"year": year})
-    con.execute(sql("insert_billing_summary"), {"year": year, "run_id": run_id, "rule": schedule["citation"]})
+    con.execute(sql("insert_billing_summary"), {"year": year, "run_id": run_id, "rule": schedule.citation})
     return YearResult(year, run_id, new_run, int(rows), Decimal(total_usd), register_sha256, rate_source,
                       vs_run, vs_year)
 
 
+@dataclass(frozen=True)
+class YearLaw:
+    """The rules a billing year is billed by: the versions in effect on its first day."""
+
+    schedule: Any     # sewer_units
+    billing: Any      # billing
+
+
+def year_law(rules: Rules, year: int) -> YearLaw:
+    """The unit schedule and billing rule in effect on January 1 of ``year``; BillingError, naming the
+    year and the versions there are, when the rules give none for it."""
+    day = dt.date(year, 1, 1)
+    schedule, billing = rules.require("sewer_units").get(day), rules.require("billing").get(day)
+    for part, found, versions in (("sewer unit schedule", schedule, rules.sewer_units),
+                                  ("billing rule", billing, rules.billing)):
+        if found is None:
+            raise BillingError(f"{year} cannot be billed: {not_in_effect(part, day, versions)}; add a version "
+                               f"of it that covers {year} to {rules.source.name}")
+    return YearLaw(schedule, billing)
+
+
 def bill(con: duckdb.DuckDBPyConnection, rules: Rules, year: int = 0,
          now: dt.datetime | None = None) -> list[YearResult]:
-    """Bill every parcel for ``year`` (0: every year that has rates). Call inside
-    a transaction: a BillingError (missing rate, unbillable parcel) leaves
-    nothing written once it rolls back."""
+    """Bill every parcel for ``year`` (0: every year that has rates), each year by the rules in effect on
+    its first day. Call inside a transaction: a BillingError (missing rate, unbillable parcel, a year no
+    rules cover) leaves nothing written once it rolls back."""
     now = now or dt.datetime.now(dt.timezone.utc)
-    schedule = rules.section("sewer_units")
-    billing = rules.section("billing")
     years = billing_years(con, year)
     _check_parcels(con)
-    prepared = _prepare_units(con, schedule)
-    unit_totals = prepared.unit_totals()
+    laws = {y: year_law(rules, y) for y in years}
+    groups: dict[tuple[int, int], list[int]] = {}     # years billed by the same versions, in order
+    for y in years:
+        groups.setdefault((id(laws[y].schedule), id(laws[y].billing)), []).append(y)
     # Every year's rates are resolved before anything is written.
-    rates = {y: _resolve_rates(con, y, prepared.districts, unit_totals, billing) for y in years}
+    rates: dict[int, dict[tuple[str, str], RateUsed]] = {}
+    prepared: dict[tuple[int, int], PreparedUnits] = {}
+    in_temp_table = None          # the group whose inputs the temp table billing_parcel_inputs holds
+    for key, ys in groups.items():
+        prepared[key] = _prepare_units(con, laws[ys[0]].schedule)
+        in_temp_table = key
+        unit_totals = prepared[key].unit_totals()
+        for y in ys:
+            rates[y] = _resolve_rates(con, y, prepared[key].districts, unit_totals, laws[y].billing)
     if not years:
         return []
     parcels_sha256 = table_sha256(con, sql("select_billing_parcels_fingerprint"))
-    results = [_bill_year(con, rules, y, rates[y], prepared, parcels_sha256, now) for y in years]
+    results = []
+    for key, ys in groups.items():
+        if key != in_temp_table:
+            prepared[key], in_temp_table = _prepare_units(con, laws[ys[0]].schedule), key
+        results += [_bill_year(con, rules, y, rates[y], prepared[key], parcels_sha256, now, laws[y]) for y in ys]
     con.execute(sql("drop_billing_temp_tables"))
     return results
 

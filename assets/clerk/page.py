@@ -1,5 +1,7 @@
 """The clerk's billing page (billing.html), built by ``dashboards.billing``."""
 
+import datetime as dt
+
 import duckdb as duckdb_module
 import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, asset
@@ -20,8 +22,6 @@ def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSe
     r = Reader(con)
     data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local(), town=town_name(settings, "woodbury"))
     rules = _rules(settings, "woodbury")
-    if rules is not None and rules.has("sewer_units"):
-        data.rule = str(rules.section("sewer_units").get("citation", ""))
     years_frame = r.named("sewer_bills", "select_dashboard_bill_years")
     years = [int(y) for y in years_frame["year"]] if years_frame is not None else []
     if not years:
@@ -29,6 +29,8 @@ def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSe
         data.present = r.present
         return data
     year = settings.year if settings.year and settings.year in years else max(years)
+    schedule = rules.sewer_units.get(dt.date(year, 1, 1)) if rules is not None and rules.sewer_units else None
+    data.rule = schedule.citation if schedule is not None else ""   # the schedule the year was billed by
     earlier = [y for y in years if y < year]
     prev = max(earlier) if earlier else None
     data.year, data.previous_year = year, prev

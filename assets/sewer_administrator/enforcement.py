@@ -5,7 +5,7 @@ must follow a violation, and by when.
   ``accidental_discharges``, ``grease_traps``, ``pumpouts``;
 - ``sewer_notices``: a notice of violation per sample result that breaks a
   per-sample limit (ch. 253 Part 2 enforcement: certified mail, the nature of
-  the violation, at most 30 days to correct, the § 253-55 A penalty), with its
+  the violation, the period to correct and the § 253-55 A penalty in effect on its day), with its
   follow-up as of --as-of and a printable letter in
   ``<dashboards>/letters/sewer/``;
 - ``obligations``: the deadlines engine (periodic reports, accidental-discharge
@@ -20,8 +20,12 @@ must follow a violation, and by when.
 
 Numbers and citations come from ``rules/woodbury.yaml`` (sections notices, snc,
 surcharge, penalties.sewer_use, sewer_enforcement, grease_interceptors and the
-named readings in readings_enforcement); the arithmetic is
-``outfall/law/enforcement.py``.
+named readings in readings_enforcement), each in the version in effect on the
+day it applies to: the violation's day for a notice, the day that starts a
+deadline, the period for significant noncompliance, the month for a surcharge,
+the day judged for a grease order. What no version covers is written to
+``not_judged``, never guessed. The arithmetic is ``outfall/law/enforcement.py``
+(production: no SQL re-implements it).
 """
 
 import datetime as dt
@@ -44,12 +48,15 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, letters_dir, table_result, warehouse
+from assets.run import record_not_judged
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
 from outfall.law import enforcement as law
 from outfall.law.discharge import nondetect_value
 from outfall.letters import Letter, LetterWriter, safe_file_name, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
+from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
+from outfall.rules.words import DESCRIBE, parameter_words
 from outfall.warehouse import count, replace_rows, sql, transaction
 
 JURISDICTION = "woodbury"
@@ -71,7 +78,6 @@ IMPLEMENTED_READINGS: dict[str, Any] = {
     "surcharge_flow": "meter_time_weighted_else_permit",
     "grease_due_from": "later_of_set_on_and_last_pumpout",
 }
-DEFAULT_TOWN_WORDS = ("town", "potw")
 
 NOTICE_PREFIX = "sewer_nov_"
 ORDER_PREFIX = "sewer_grease_order_"
@@ -103,22 +109,54 @@ STATUS_LABELS = {
 
 def enforcement_rules(settings: OutfallSettings) -> Rules:
     rules = load_rules(JURISDICTION, settings.rules_path())
-    readings = rules.raw.get("readings_enforcement") or {}
-    for name, value in IMPLEMENTED_READINGS.items():
-        if name in readings and readings[name].get("value") != value:
-            raise RulesError(f"{rules.source.name}: readings_enforcement.{name} = "
-                             f"{readings[name].get('value')!r}; this version implements only {value!r}")
+    check_implemented(rules, "readings_enforcement", IMPLEMENTED_READINGS)
     return rules
 
 
-def _reading(rules: Rules, name: str, default: Any) -> Any:
-    entry = (rules.raw.get("readings_enforcement") or {}).get(name)
-    return default if entry is None else entry.get("value", default)
+class Dated:
+    """The rules of one day, asked by name (``on.get("snc")``, ``on.get("notices.slug_report")``,
+    ``on.get("readings_enforcement.surcharge_flow")``); a part with no version in effect on the day is
+    None, and ``missing`` lists it as something not judged, with the section and why."""
 
+    WORDS = {"notices.sewer_correction": "period to correct a sewer violation",
+             "penalties.sewer_use": "sewer use penalty", "sewer_enforcement": "sewer enforcement texts",
+             "notices.periodic_report": "periodic report interval",
+             "notices.accidental_statement": "accidental discharge statement period",
+             "notices.self_monitoring": "self-monitoring notice and resampling periods",
+             "notices.slug_report": "slug report period", "notices.permit_expiry_warning": "permit expiry policy",
+             "snc": "significant noncompliance criteria", "surcharge.method": "surcharge method",
+             "nondetect_averaging": "non-detect averaging policy", "grease_interceptors": "grease interceptor rules"}
 
-def _reading_citation(rules: Rules, name: str) -> str:
-    entry = (rules.raw.get("readings_enforcement") or {}).get(name) or {}
-    return str(entry.get("citation", ""))
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.missing: list[NotJudged] = []
+
+    def versions(self, section: str) -> Any:
+        value: Any = self.rules
+        for name in section.split("."):
+            value = getattr(value, name, None) if value is not None else None
+        if value is None:
+            raise RulesError(f"{self.rules.source.name}: no '{section}' section for {self.rules.name}")
+        return value
+
+    def get(self, section: str, day: dt.date, subject: str = "") -> Any:
+        versions = self.versions(section)
+        found = versions.get(day)
+        if found is None and subject:
+            what = self.WORDS.get(section, section.rsplit(".", 1)[-1].replace("_", " "))
+            self.missing.append(NotJudged(subject, day, section, not_in_effect(what, day, versions)))
+        return found
+
+    def each(self, sections: tuple[str, ...], day: dt.date, subject: str) -> list[Any] | None:
+        """The versions of ``sections`` in effect on ``day``; None (one thing not judged, for the first
+        section missing) when any has none."""
+        found = []
+        for section in sections:
+            version = self.get(section, day, subject)
+            if version is None:
+                return None
+            found.append(version)
+        return found
 
 
 def letters_folder(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
@@ -210,31 +248,27 @@ def _follow_up_text(fu: law.FollowUp, v: dict, correct_by: dt.date, as_of: dt.da
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
     deps=["discharge_violations", "industrial_users"],
-    description="A notice of violation for every sample result that breaks a per-sample limit (Woodbury "
-                "ch. 253 Part 2, enforcement): sent by certified mail, stating the measured value, the limit "
-                "and its section, a period to correct of at most 30 days (rules `notices`), the penalty of "
-                "§ 253-55 A ($250 fine plus a civil penalty up to $250 per violation, each day a separate "
-                "violation), and its follow-up as of --as-of (corrected in time when the next result of the "
-                "same user and parameter, within the period, complies). One printable HTML letter each in "
-                "<dashboards>/letters/sewer/.",
+    description=DESCRIBE.sewer_notices(),
 )
 def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     rules = enforcement_rules(settings)
     as_of = settings.as_of_date()
-    notices_rules = rules.section("notices")
-    days = law.correction_period_days(notices_rules)
-    penalty = rules.section("penalties")["sewer_use"]
-    enforcement = rules.section("sewer_enforcement")
-    texts = enforcement.get("section_text") or {}
-    fine, civil = Decimal(str(penalty["fine_max_usd"])), Decimal(str(penalty["civil_max_usd"]))
-    rule = str(enforcement.get("citation") or notices_rules["citation_sewer_correction"])
+    on = Dated(rules)
     folder = letters_folder(duckdb, settings)
     writer = LetterWriter(settings.data_path())
     notices: list[dict] = []
     letters: dict[str, Letter] = {}
     with warehouse(duckdb) as con:
         for v in _records(con, "select_sewer_notice_violations", {"as_of": as_of}):
+            # A notice is priced and worded by the rules in effect on the violation's day.
             issued_on = v["collected_date"]
+            subject = f"notice of violation: sample {v['sample_id']} of {v['user_id']}, {v['parameter']}"
+            parts = on.each(("notices.sewer_correction", "penalties.sewer_use", "sewer_enforcement"), issued_on, subject)
+            if parts is None:
+                continue
+            correction, penalty, enforcement = parts
+            days = law.correction_period_days(correction)
+            fine, civil = penalty.fine_max_usd, penalty.civil_max_usd
             correct_by = law.add_days(issued_on, days)
             nxt = (law.LaterResult(v["next_sample_id"], v["next_collected_date"], v["next_outcome"], v["next_value"])
                    if v["next_sample_id"] is not None else None)
@@ -248,7 +282,7 @@ def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                 "collected_at": v["collected_at"], "collected_date": v["collected_date"],
                 "sample_type": v["sample_type"], "value": v["value"], "unit": v["unit"],
                 "limit_value": v["limit_value"], "limit_type": v["limit_type"], "limit_source": v["limit_source"],
-                "violation_rule": v["rule"], "issued_on": issued_on, "mailing": enforcement.get("mailing"),
+                "violation_rule": v["rule"], "issued_on": issued_on, "mailing": enforcement.mailing,
                 "correction_days": days, "correct_by": correct_by,
                 "next_sample_id": nxt.sample_id if fu.next_result else None,
                 "next_collected_date": nxt.collected_date if fu.next_result else None,
@@ -257,27 +291,27 @@ def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                 "corrected_on": fu.corrected_on, "status": fu.status, "corrected_in_time": fu.corrected_in_time,
                 "violation_days": vdays, "fine_max_usd": fine, "civil_penalty_max_usd": civil,
                 "max_penalty_usd": law.max_penalty(vdays, fine, civil), "as_of": as_of,
-                "letter_file": file_name if folder is not None else None, "rule": rule,
-                "penalty_rule": penalty["citation"],
+                "letter_file": file_name if folder is not None else None, "rule": enforcement.citation,
+                "penalty_rule": penalty.citation,
             }
             notices.append(notice)
             letters[file_name] = writer.render(
-                "sewer_notice_of_violation.html", _notice_context(notice, fu, enforcement, texts, penalty, as_of),
+                "sewer_notice_of_violation.html", _notice_context(notice, fu, enforcement, penalty, as_of),
                 jurisdiction=JURISDICTION, area="sewer", missing=_address_missing(v["address"]))
         with transaction(con):
             replace_rows(con, "sewer_notices", _frame(notices))
+            record_not_judged(con, "sewer_notices", on.missing)
             _write_letters(folder, letters)
         removed = _remove_stale(folder, NOTICE_PREFIX, letters)
         if folder is None:
             context.log.warning("in-memory warehouse and no dashboards_dir: sewer notice letters not written")
-        return table_result(con, "sewer_notices", as_of=str(as_of), correction_days=days,
+        return table_result(con, "sewer_notices", as_of=str(as_of), not_judged=len(on.missing),
                             letters_folder=str(folder) if folder else "(none)", stale_letters_removed=removed,
                             by_status=MetadataValue.json(_counts(notices, "status")),
                             by_parameter=MetadataValue.json(_counts(notices, "parameter")))
 
 
-def _notice_context(n: dict, fu: law.FollowUp, enforcement: dict, texts: dict, penalty: dict,
-                    as_of: dt.date) -> dict:
+def _notice_context(n: dict, fu: law.FollowUp, enforcement: Any, penalty: Any, as_of: dt.date) -> dict:
     label = PARAMETER_LABELS.get(n["parameter"], n["parameter"])
     limit_word = "maximum" if n["limit_type"] == "max" else "minimum"
     breaks_word = "exceeds" if n["limit_type"] == "max" else "is below"
@@ -286,7 +320,7 @@ def _notice_context(n: dict, fu: law.FollowUp, enforcement: dict, texts: dict, p
     fine, civil = n["fine_max_usd"], n["civil_penalty_max_usd"]
     return {
         **n,
-        "issuer": enforcement.get("issuer", ""),
+        "issuer": enforcement.issuer,
         "recipient_name": n["name"] or f"Industrial user {n['user_id']}",
         "recipient_address_block": n["address"] or "[mailing address not on file]",
         "permit_text": f"permit {n['permit_no']}" if n["permit_no"] else f"user {n['user_id']}",
@@ -298,12 +332,12 @@ def _notice_context(n: dict, fu: law.FollowUp, enforcement: dict, texts: dict, p
                                 f"{_date_text(n['collected_date'])} was {value_text}, which {breaks_word} the "
                                 f"{limit_word} of {_num(n['limit_value'])} {n['unit']} that applies to your "
                                 f"discharge ({n['violation_rule']})."),
-        "enforcement_text": texts.get("enforcement", ""),
-        "penalty_text": texts.get("penalties", ""),
+        "enforcement_text": enforcement.section_text.enforcement,
+        "penalty_text": enforcement.section_text.penalties,
         "penalty_statement": (f"Each violation may be punished by a fine not exceeding ${fine:,.2f} and is "
-                              f"subject to a civil penalty not exceeding ${civil:,.2f}. Each day the violation "
-                              f"continues is a separate violation, subject to a separate fine and civil penalty "
-                              f"(at most ${fine + civil:,.2f} a day)."),
+                              f"subject to a civil penalty not exceeding ${civil:,.2f}. Each {penalty.per} the "
+                              f"violation continues is a separate violation, subject to a separate fine and civil "
+                              f"penalty (at most ${fine + civil:,.2f} a {penalty.per})."),
         "status_label": STATUS_LABELS.get(n["status"], n["status"]),
         "follow_up_text": _follow_up_text(fu, n, n["correct_by"], as_of),
     }
@@ -328,9 +362,9 @@ def _covering(reports: list[dict], user_id: str, day: dt.date) -> list[dt.date |
     return out
 
 
-def build_obligations(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> list[dict]:
-    """Every obligation of the deadlines engine, judged on ``as_of``."""
-    n = rules.section("notices")
+def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> list[dict]:
+    """Every obligation of the deadlines engine, judged on ``as_of``, each by the rules in effect on the
+    day that starts it (what no rule covers goes to ``on.missing``)."""
     rows: list[dict] = []
 
     def add(user_id: str, obligation: str, rule: str, d: law.Deadline, reference: str, detail: str) -> None:
@@ -343,9 +377,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.da
     for r in reports:
         by_type[r["report_type"]].append(r)
 
-    # Periodic reports (ch. 253 Part 2: at intervals not exceeding six months).
-    months = int(n["periodic_report_max_months"])
-    rule = str(n["citation_periodic"])
+    # Periodic reports (ch. 253 Part 2: at intervals not exceeding the rules' maximum).
     periodic: dict[str, list[dict]] = defaultdict(list)
     for r in by_type.get("periodic", []):
         periodic[r["user_id"]].append(r)
@@ -353,6 +385,11 @@ def build_obligations(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.da
         items.sort(key=lambda r: (r["due_date"], r["period_end"] or r["due_date"]))
         previous_due = None
         for r in items:
+            reference = f"{r['source_file']}:{r['source_row']}"
+            rule = on.get("notices.periodic_report", r["due_date"], f"periodic report {reference} of {user_id}")
+            if rule is None:
+                continue
+            months = rule.max_months
             notes = []
             if r["period_start"] or r["period_end"]:
                 notes.append(f"report for {r['period_start'] or '?'} to {r['period_end'] or '?'}")
@@ -361,73 +398,80 @@ def build_obligations(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.da
             if previous_due is not None and r["due_date"] > law.add_months(previous_due, months):
                 notes.append(f"due more than {months} months after the previous report's due date ({previous_due})")
             d = law.dated_deadline(r["period_end"] or r["due_date"], r["due_date"], r["received_on"], as_of)
-            add(user_id, "periodic_report", rule, d, f"{r['source_file']}:{r['source_row']}", "; ".join(notes))
+            add(user_id, "periodic_report", rule.citation, d, reference, "; ".join(notes))
             previous_due = r["due_date"]
         last = items[-1]["due_date"]
-        d = law.dated_deadline(last, law.add_months(last, months), None, as_of)
-        add(user_id, "periodic_report", rule, d, "next report",
-            f"the next periodic report is due at the latest {months} months after the last one's due date "
-            f"({last}); none is scheduled yet in `reports`")
+        rule = on.get("notices.periodic_report", last, f"next periodic report of {user_id}")
+        if rule is not None:
+            months = rule.max_months
+            d = law.dated_deadline(last, law.add_months(last, months), None, as_of)
+            add(user_id, "periodic_report", rule.citation, d, "next report",
+                f"the next periodic report is due at the latest {months} months after the last one's due date "
+                f"({last}); none is scheduled yet in the reports on file")
 
-    # Accidental discharges: written statement within 15 days of the notification.
-    days = int(n["accidental_discharge_statement_days"])
-    rule = str(n["citation_accidental"])
+    # Accidental discharges: a written statement within the rules' days of the notification.
     for a in _records(con, "select_accidental_discharges"):
         trigger = a["notified_on"] or a["occurred_on"]
-        d = law.deadline(trigger, days, a["statement_received_on"], as_of)
+        rule = on.get("notices.accidental_statement", trigger,
+                      f"accidental discharge of {a['user_id']} on {a['occurred_at'].isoformat()}")
+        if rule is None:
+            continue
+        d = law.deadline(trigger, rule.days, a["statement_received_on"], as_of)
         if a["notified_at"] is not None:
             hours = (a["notified_at"] - a["occurred_at"]).total_seconds() / 3600.0
             notice = f"notified {_num(hours)} hours after the discharge"
         else:
             notice = "no notification recorded (Part 2: notify the administrator immediately); counted from the discharge"
         detail = "; ".join(x for x in (a["description"], notice) if x)
-        add(a["user_id"], "accidental_statement", rule, d, f"discharge of {a['occurred_at'].isoformat()}", detail)
+        add(a["user_id"], "accidental_statement", rule.citation, d, f"discharge of {a['occurred_at'].isoformat()}",
+            detail)
 
-    # Violations found by the user's own sampling: notice within 24 hours, resample within 30 days.
-    words = _reading(rules, "self_monitoring_town_words", list(DEFAULT_TOWN_WORDS))
-    words = [words] if isinstance(words, str) else list(words)
-    notice_days = law.hours_as_days(n["self_monitoring_notice_hours"])
-    resample_days = int(n["resample_days"])
-    rule = str(n["citation_self_monitoring"])
+    # Violations found by the user's own sampling: notice, then a repeat result, within the rules' periods.
     notices = by_type.get("violation_notice", [])
     for v in _records(con, "select_self_monitoring_violations", {"as_of": as_of}):
-        if not law.is_self_monitoring(v["lab"], v["method"], words):
-            continue
         aware = v["collected_date"]
+        subject = f"self-monitoring deadlines of sample {v['sample_id']} of {v['user_id']}"
+        found = on.each(("notices.self_monitoring", "readings_enforcement.self_monitoring_town_words"), aware, subject)
+        if found is None:
+            continue
+        rule, town = found
+        if not law.is_self_monitoring(v["lab"], v["method"], town.value):
+            continue
         what = (f"{v['parameter']} {_num(v['value'])} {v['unit'] or ''} in sample {v['sample_id']} "
                 f"(lab: {v['lab'] or 'not given'})").replace("  ", " ")
         received = law.first_on_or_after(aware, _covering(notices, v["user_id"], aware))
-        add(v["user_id"], "violation_notice_24h", rule, law.deadline(aware, notice_days, received, as_of),
-            v["sample_id"], f"notify the Town of the violation: {what}")
-        resample = law.deadline(aware, resample_days, v["resampled_on"], as_of)
+        add(v["user_id"], "violation_notice_24h", rule.citation,
+            law.deadline(aware, law.hours_as_days(rule.notice_hours), received, as_of), v["sample_id"],
+            f"notify the Town of the violation: {what}")
+        resample = law.deadline(aware, rule.resample_days, v["resampled_on"], as_of)
         detail = f"repeat the sampling and submit the result: {what}"
         if v["resample_id"] is not None and resample.satisfied_on is not None:
             detail += f"; repeated by sample {v['resample_id']}"
-        add(v["user_id"], "resample_30d", rule, resample, v["sample_id"], detail)
+        add(v["user_id"], "resample_30d", rule.citation, resample, v["sample_id"], detail)
 
-    # Slug discharges: written report within 5 days (a `reports` row of type slug).
-    days = int(n["slug_report_days"])
-    rule = str(n["citation_slug_report"])
+    # Slug discharges: a written report within the rules' days (a `reports` row of type slug).
     slug_reports = by_type.get("slug", [])
     for e in _records(con, "select_slug_report_events"):
         trigger = e["start_on"]
+        rule = on.get("notices.slug_report", trigger, f"slug report of {e['user_id']} for the slug of {trigger}")
+        if rule is None:
+            continue
         received = law.first_on_or_after(trigger, _covering(slug_reports, e["user_id"], trigger))
-        d = law.deadline(trigger, days, received, as_of)
-        add(e["user_id"], "slug_report", rule, d, f"slug of {e['start_at'].isoformat()}",
+        d = law.deadline(trigger, rule.days, received, as_of)
+        add(e["user_id"], "slug_report", rule.citation, d, f"slug of {e['start_at'].isoformat()}",
             f"{e['constituent']} slug peaking at {_num(e['peak_value'])} {e['unit'] or ''} "
             f"({_num(e['peak_ratio'])} x baseline)".replace("  ", " "))
 
-    # Permits expiring within 90 days (or expired).
-    warn = int(n["permit_expiry_warning_days"])
-    rule = str(n["citation_permit_expiry"])
-    for u in _records(con, "select_permit_expirations"):
+    # Permits expiring soon (or expired), by the policy in effect on the day judged.
+    rule = on.get("notices.permit_expiry_warning", as_of, "permits expiring soon")
+    for u in _records(con, "select_permit_expirations") if rule is not None else ():
         expires = u["permit_expires"]
-        trigger = law.add_days(expires, -warn)
+        trigger = law.add_days(expires, -rule.days)
         if as_of < trigger:
             continue
         d = law.dated_deadline(trigger, expires, None, as_of)
         state = "expired" if expires < as_of else "expires"
-        add(u["user_id"], "permit_renewal", rule, d, u["permit_no"] or "",
+        add(u["user_id"], "permit_renewal", rule.citation, d, u["permit_no"] or "",
             f"permit {u['permit_no'] or '(no number)'} of {u['name']} {state} {expires}")
 
     rows.sort(key=lambda r: (r["user_id"], r["due"], r["obligation"], r["reference"]))
@@ -439,19 +483,16 @@ def build_obligations(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.da
     kinds={"duckdb"},
     deps=["reports", "accidental_discharges", "discharge_violations", "slug_events", "lab_results",
           "industrial_users"],
-    description="The deadlines engine (status met / late / open / overdue as of --as-of, calendar days): periodic "
-                "reports at intervals not exceeding six months and the written statement within 15 days of an "
-                "accidental discharge (ch. 253 Part 2); for a violation the user's own sampling found, notice "
-                "within 24 hours and a repeat result within 30 days (40 CFR 403.12(g)(2)); a written slug "
-                "report within 5 days (40 CFR 403.8(f)(2)(vi)); permits expiring within 90 days.",
+    description=DESCRIBE.obligations(),
 )
 def obligations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = enforcement_rules(settings)
+    on = Dated(enforcement_rules(settings))
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:
-        rows = build_obligations(con, rules, as_of)
+        rows = build_obligations(con, on, as_of)
         with transaction(con):
             replace_rows(con, "obligations", _frame(rows))
+            record_not_judged(con, "obligations", on.missing)
         by = defaultdict(int)
         for r in rows:
             by[f"{r['obligation']}:{r['status']}"] += 1
@@ -462,36 +503,52 @@ def obligations(duckdb: DuckDBResource, settings: OutfallSettings) -> Materializ
 # ------------------------------------------------- significant noncompliance
 
 
-def build_snc(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> tuple[list[dict], list[dict]]:
-    """(snc_determinations rows, snc_evaluations rows)."""
-    snc = rules.section("snc")
-    months = int(snc.get("period_months", 6))
-    citation = str(snc["citation"])
+def _period(on: Dated, day: dt.date, subject: str) -> tuple[dt.date, dt.date] | None:
+    """The period of the rules in effect on ``day`` that holds it (January-June, July-December for six
+    months); None (and a thing not judged) when no criteria are in effect that day."""
+    snc = on.get("snc", day, subject)
+    return None if snc is None else law.half_year(day, snc.period_months)
+
+
+def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tuple[list[dict], list[dict]]:
+    """(snc_determinations rows, snc_evaluations rows). A result belongs to the period the criteria in
+    effect on its day define; a period is judged by the criteria in effect on its last day."""
     groups: dict[tuple, dict[str, list[law.Evaluation]]] = defaultdict(lambda: defaultdict(list))
-    for r in _records(con, "select_snc_evaluations", {"period_months": months}):
-        key = (r["user_id"], r["parameter"], r["period_start"])
+    unjudged: dict[tuple, list[dt.date]] = defaultdict(list)
+    for r in _records(con, "select_snc_evaluations"):
+        period = _period(on, r["collected_date"], "")
+        if period is None:
+            unjudged[(r["user_id"], r["parameter"], r["collected_date"].year)].append(r["collected_date"])
+            continue
+        key = (r["user_id"], r["parameter"], *period)
         groups[key][r["sample_id"]].append(law.Evaluation(r["sample_id"], r["limit_type"], r["limit_value"],
                                                           r["value"], bool(r["nondetect"]), r["outcome"]))
+    for (user_id, parameter, year), days in sorted(unjudged.items()):
+        on.get("snc", min(days), f"{parameter} results of {user_id} in {year} ({len(days)} comparisons with a limit)")
     determinations: list[dict] = []
     evaluations: list[dict] = []
-    rule_chronic = (f"{citation}: chronic, results breaking the limit are {snc['chronic_pct']}% or more of the "
-                    f"measurements in the six-month period")
-    for (user_id, parameter, start), samples in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][2], kv[0][1])):
-        period_start, period_end = law.half_year(start, months)
+    for (user_id, parameter, period_start, period_end), samples in sorted(
+            groups.items(), key=lambda kv: (kv[0][0], kv[0][2], kv[0][1])):
+        snc = on.get("snc", period_end, f"{parameter} results of {user_id}, {period_start} to {period_end}")
+        if snc is None:
+            continue
+        span = f"the {snc.period_months}-month period"
         measurements, breaking, trc = law.snc_counts(parameter, samples, snc)
         met = law.criteria_met(measurements, breaking, trc, snc)
         factor = None if law.trc_excluded(parameter, snc) else law.trc_factor(parameter, snc)
-        rule_trc = (f"{citation}: technical review criteria, results equal to or above the limit x {factor} "
-                    f"are {snc['trc_pct']}% or more of the measurements in the six-month period")
+        rule_chronic = (f"{snc.citation}: chronic, results breaking the limit are {snc.chronic_pct}% or more of "
+                        f"the measurements in {span}")
+        rule_trc = (f"{snc.citation}: technical review criteria, results equal to or above the limit x {factor} "
+                    f"are {snc.trc_pct}% or more of the measurements in {span}")
         evaluations.append({
             "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": parameter,
             "measurements": measurements, "violations": breaking, "trc_results": trc,
-            "chronic_pct_needed": float(snc["chronic_pct"]), "trc_pct_needed": float(snc["trc_pct"]),
+            "chronic_pct_needed": float(snc.chronic_pct), "trc_pct_needed": float(snc.trc_pct),
             "trc_factor": float(factor) if factor is not None else None,
             "chronic": any(c.criterion == "chronic" for c in met), "trc": any(c.criterion == "trc" for c in met),
             "period_closed": period_end < as_of,
-            "rule": citation + ("" if factor is not None else f"; {parameter} is never judged by the technical "
-                                                              f"review criteria"),
+            "rule": snc.citation + ("" if factor is not None else f"; {parameter} is never judged by the technical "
+                                                                  f"review criteria"),
         })
         for c in met:
             determinations.append({
@@ -499,22 +556,24 @@ def build_snc(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> t
                 "parameter": parameter, "criterion": c.criterion, "measurements": c.measurements,
                 "count": c.count, "pct": c.pct, "rule": rule_chronic if c.criterion == "chronic" else rule_trc})
 
-    late_days = int(snc["late_report_days"])
     due: dict[tuple, list[tuple[dt.date, dt.date | None]]] = defaultdict(list)
     for r in _records(con, "select_enforcement_reports"):
         if r["due_date"] is None:
             continue
-        period = law.half_year(r["due_date"], months)
-        due[(r["user_id"], period)].append((r["due_date"], r["received_on"]))
-    rule_late = (f"{citation}: reports received more than {late_days} days after their due date (not received: "
-                 f"more than {late_days} days past due as of --as-of)")
+        period = _period(on, r["due_date"], f"report of {r['user_id']} due {r['due_date']}")
+        if period is not None:
+            due[(r["user_id"], period)].append((r["due_date"], r["received_on"]))
     for (user_id, (period_start, period_end)), items in sorted(due.items()):
-        c = law.late_report_criterion(items, as_of, late_days)
+        snc = on.get("snc", period_end, f"reports of {user_id} due {period_start} to {period_end}")
+        if snc is None:
+            continue
+        c = law.late_report_criterion(items, as_of, snc.late_report_days)
         if c is not None:
             determinations.append({
                 "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": None,
                 "criterion": c.criterion, "measurements": c.measurements, "count": c.count, "pct": c.pct,
-                "rule": rule_late})
+                "rule": (f"{snc.citation}: reports received more than {snc.late_report_days} days after their due "
+                         f"date (not received: more than {snc.late_report_days} days past due on the day judged)")})
     determinations.sort(key=lambda r: (r["user_id"], r["period_start"], r["criterion"], r["parameter"] or ""))
     return determinations, evaluations
 
@@ -523,41 +582,37 @@ def build_snc(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> t
     group_name=GROUP_SEWER,
     kinds={"duckdb"},
     deps=["discharge_violations", "reports"],
-    description="Significant noncompliance (40 CFR 403.8(f)(2)(viii)) per user, parameter and six-month period "
-                "(January-June, July-December): chronic (66% or more of the measurements break the limit, pH "
-                "included), technical review criteria (33% or more at or above the limit x 1.4 for BOD, TSS and "
-                "FOG, x 1.2 for others; pH never; non-detects never) and reports more than 45 days late. "
-                "Thresholds from rules `snc`, compared in exact arithmetic. Also writes snc_evaluations "
-                "(every period's counts, met or not).",
+    description=DESCRIBE.snc_determinations(),
 )
 def snc_determinations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = enforcement_rules(settings)
+    on = Dated(enforcement_rules(settings))
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:
-        determinations, evaluations = build_snc(con, rules, as_of)
+        determinations, evaluations = build_snc(con, on, as_of)
         with transaction(con):
             replace_rows(con, "snc_determinations", _frame(determinations))
             replace_rows(con, "snc_evaluations", _frame(evaluations))
+            record_not_judged(con, "snc_determinations", on.missing)
         return table_result(con, "snc_determinations", as_of=str(as_of),
                             periods_evaluated=len(evaluations),
                             by_criterion=MetadataValue.json(_counts(determinations, "criterion")),
                             users_in_snc=len({d["user_id"] for d in determinations}))
 
 
-def _criteria_text(snc: dict) -> str:
-    """The SNC criteria in words, from the rules (factors grouped by value)."""
+def _criteria_text(snc: Any) -> str:
+    """The SNC criteria in words, from a version of the rules (factors grouped by value)."""
     by_factor: dict[str, list[str]] = defaultdict(list)
-    for parameter, factor in (snc.get("trc_factor_by_parameter") or {}).items():
+    for parameter, factor in snc.trc_factor_by_parameter.items():
         by_factor[str(factor)].append(PARAMETER_LABELS.get(str(parameter), str(parameter)))
-    excluded = [PARAMETER_LABELS.get(str(p), str(p)) for p in snc.get("trc_excluded_parameters") or []]
+    excluded = [PARAMETER_LABELS.get(str(p), str(p)) for p in snc.trc_excluded_parameters]
     factors = "; ".join(f"times {f} for {', '.join(ps)}" for f, ps in by_factor.items())
-    others = f"times {snc['trc_factor_default']} for other parameters"
+    others = f"times {snc.trc_factor_default} for other parameters"
     if excluded:
         others += f" except {', '.join(excluded)}"
-    return (f"Significant noncompliance: chronic violations ({snc['chronic_pct']}% or more of a parameter's "
-            f"measurements in a six-month period exceed the limit); technical review criteria violations "
-            f"({snc['trc_pct']}% or more equal or exceed the limit {'; '.join(x for x in (factors, others) if x)}); "
-            f"reports more than {snc['late_report_days']} days late.")
+    return (f"Significant noncompliance: chronic violations ({snc.chronic_pct}% or more of a parameter's "
+            f"measurements in a {snc.period_months}-month period exceed the limit); technical review criteria "
+            f"violations ({snc.trc_pct}% or more equal or exceed the limit "
+            f"{'; '.join(x for x in (factors, others) if x)}); reports more than {snc.late_report_days} days late.")
 
 
 CRITERION_TEXT = {
@@ -576,12 +631,8 @@ CRITERION_TEXT = {
                 "one row per year and user, and an HTML page per year in <dashboards>/letters/sewer/.",
 )
 def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = enforcement_rules(settings)
+    on = Dated(enforcement_rules(settings))
     as_of = settings.as_of_date()
-    snc = rules.section("snc")
-    enforcement = rules.section("sewer_enforcement")
-    late_days = int(snc["late_report_days"])
-    citation = f"{snc['citation']}; {_reading_citation(rules, 'snc_publication_period')}".strip("; ")
     folder = letters_folder(duckdb, settings)
     writer = LetterWriter(settings.data_path())
     with warehouse(duckdb) as con:
@@ -591,6 +642,15 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
         rows: list[dict] = []
         letters: dict[str, Letter] = {}
         for year, users in sorted(by_year.items()):
+            # The list of a year is worded by the rules in effect on its last day.
+            end = dt.date(year, 12, 31)
+            subject = f"list of users in significant noncompliance in {year}"
+            found = on.each(("snc", "sewer_enforcement", "readings_enforcement.snc_publication_period"), end, subject)
+            if found is None:
+                continue
+            snc, enforcement, period = found
+            late_days = snc.late_report_days
+            citation = f"{snc.citation}; {period.citation}"
             file_name = f"{PUBLICATION_PREFIX}{year}.html"
             closed = dt.date(year, 12, 31) < as_of
             entries = []
@@ -616,9 +676,9 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
                 permit = f" (permit {first['permit_no']})" if first["permit_no"] else ""
                 entries.append(f"{who}{where}{permit}: {'; '.join(criteria)} ({period_text}).")
             letters[file_name] = writer.render("sewer_snc_publication.html", {
-                "year": year, "issuer": enforcement.get("issuer", ""), "as_of": as_of, "entries": entries,
+                "year": year, "issuer": enforcement.issuer, "as_of": as_of, "entries": entries,
                 "period_text": "; ".join(f"{_date_text(s)} - {_date_text(e)}"
-                                         for s, e in law.publication_year_periods(year, int(snc.get("period_months", 6)))),
+                                         for s, e in law.publication_year_periods(year, snc.period_months)),
                 "intro": (f"As required by 40 CFR 403.8(f)(2)(viii), the Consolidated Sewer District publishes the "
                           f"following industrial users, which at some time during {year} were in significant "
                           f"noncompliance with the pretreatment standards and requirements of the Town of Woodbury "
@@ -631,6 +691,7 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
                 missing=[] if closed else [f"the year {year} has not ended: the list is provisional"])
         with transaction(con):
             replace_rows(con, "snc_publication", _frame(rows))
+            record_not_judged(con, "snc_publication", on.missing)
             _write_letters(folder, letters)
         removed = _remove_stale(folder, PUBLICATION_PREFIX, letters)
         return table_result(con, "snc_publication", as_of=str(as_of), years=sorted(by_year),
@@ -641,8 +702,8 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
 
 
 def _part2_limit(rules: Rules, parameter: str, day: dt.date) -> float | None:
-    found = [lim for lim in rules.discharge_limits
-             if lim.parameter.lower() == parameter.lower() and lim.limit_type == "max" and lim.in_effect(day)]
+    found = [lim for lim in (rules.discharge_limits.at(day) if rules.discharge_limits else ())
+             if lim.parameter.lower() == parameter.lower() and lim.limit_type == "max"]
     return min(lim.value for lim in found) if found else None
 
 
@@ -650,50 +711,65 @@ NO_RATE_ADOPTED = ("no rate per pound adopted by the Town Board (ch. 253 Part 2 
                    "pounds reported, no amount charged")
 
 
-def build_surcharges(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> tuple[list[dict], list[dict]]:
-    sc = rules.section("surcharge")
-    parameters = [str(p) for p in sc["parameters"]]
-    lbs = float(sc["lbs_per_mg_per_mgl"])
-    nd = rules.section("nondetect_averaging")
-    nd_by = {str(k).lower(): str(v) for k, v in (nd.get("by_parameter") or {}).items()}
-    tz = str(rules.raw.get("timezone") or "America/New_York")
+def _policy(on: Dated, parameter: str, day: dt.date) -> str | None:
+    """The non-detect averaging policy of ``parameter`` in effect on ``day`` (None: none is)."""
+    version = on.versions("nondetect_averaging").get(day)
+    return None if version is None else version.by_parameter.get(parameter, version.default)
+
+
+def build_surcharges(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tuple[list[dict], list[dict]]:
+    """Surcharge pounds per user, month and parameter, each month by the rules in effect on its first day
+    (method, Part 2 limit, adopted rate) and each result by the non-detect policy of its own day."""
+    rules = on.rules
+    methods = on.versions("surcharge.method")
+    surcharged = sorted({p for m in methods for p in m.parameters})   # the results worth reading, every version
     flows = {(f["user_id"], f["month"]): f for f in _records(con, "select_monthly_flow", {"as_of": as_of})}
     users = {u["user_id"]: u for u in _records(con, "select_surcharge_users")}
     groups: dict[tuple, list[dict]] = defaultdict(list)
-    for r in _records(con, "select_surcharge_results", {"parameters": parameters, "as_of": as_of}):
+    for r in _records(con, "select_surcharge_results", {"parameters": surcharged, "as_of": as_of}):
         groups[(r["user_id"], r["month"], r["parameter"])].append(r)
-    rule = (f"{sc['citation']}; pounds = flow (MG) x {sc['lbs_per_mg_per_mgl']} x (concentration - limit); "
-            f"{_reading_citation(rules, 'surcharge_flow')}")
     surcharges, samples = [], []
     for (user_id, month, parameter), results in sorted(groups.items()):
         period_start, period_end = law.month_bounds(month)
+        subject = f"{parameter} surcharge of {user_id} for {period_start:%B %Y}"
+        found = on.each(("surcharge.method", "readings_enforcement.surcharge_flow",
+                         "readings_enforcement.surcharge_concentration"), period_start, subject)
+        if found is None or parameter not in found[0].parameters:
+            continue
+        method, flow_reading, conc_reading = found
         limit = _part2_limit(rules, parameter, period_start)
         if limit is None:
+            on.missing.append(NotJudged(subject, period_start, "discharge_limits", not_in_effect(
+                f"Part 2 maximum limit of {parameter}", period_start, rules.discharge_limits or ())))
             continue
         # The Town Board's rate in effect in the month; none adopted: pounds without an amount.
         adopted = rules.surcharge.rate(parameter, period_start)
-        policy = nd_by.get(parameter.lower(), str(nd["default"]))
+        policies = [_policy(on, parameter, r["collected_date"]) for r in results]
         conc, used = law.month_concentration(
-            [(r["sample_type"], r["value"], bool(r["nondetect"])) for r in results], policy)
+            [(r["sample_type"], r["value"], bool(r["nondetect"]), p) for r, p in zip(results, policies)])
+        if conc is None and any(bool(results[i]["nondetect"]) and policies[i] is None for i in used):
+            on.get("nondetect_averaging", min(results[i]["collected_date"] for i in used), subject)
         f = flows.get((user_id, month))
         user = users.get(user_id) or {}
         mean_gpm, readings = None, 0
         if f is not None:
             readings = int(f["readings"])
             mean_gpm = (f["integral_gpm_s"] / f["covered_s"]) if f["covered_s"] else f["mean_gpm"]
-            flow_mg, source = law.meter_volume_mg(mean_gpm, law.month_minutes(period_start, tz)), "meter"
+            flow_mg, source = law.meter_volume_mg(mean_gpm, law.month_minutes(period_start, rules.timezone)), "meter"
         elif user.get("normal_avg_flow_gpd") is not None:
             flow_mg = law.permit_volume_mg(user["normal_avg_flow_gpd"], (period_end - period_start).days + 1)
             source = "permit"
         else:
             flow_mg, source = None, "none"
-        pounds = law.surcharge_pounds(flow_mg, conc, limit, lbs)
-        used_rows = [results[i] for i in used]
+        pounds = law.surcharge_pounds(flow_mg, conc, limit, method.lbs_per_mg_per_mgl)
+        used_rows = [(results[i], policies[i]) for i in used]
+        rule = (f"{method.citation}; pounds = flow (MG) x {method.lbs_per_mg_per_mgl} x (concentration - limit); "
+                f"{flow_reading.citation}")
         surcharges.append({
             "user_id": user_id, "name": user.get("name"), "period_start": period_start, "period_end": period_end,
             "parameter": parameter, "samples": len(used_rows),
-            "nondetects": sum(1 for r in used_rows if r["nondetect"]),
-            "sample_type": ", ".join(sorted({str(r["sample_type"]) for r in used_rows})),
+            "nondetects": sum(1 for r, _ in used_rows if r["nondetect"]),
+            "sample_type": ", ".join(sorted({str(r["sample_type"]) for r, _ in used_rows})),
             "concentration_mgl": conc, "limit_mgl": limit,
             "excess_mgl": None if conc is None else max(0.0, conc - limit),
             "flow_mg": flow_mg, "flow_source": source, "flow_readings": readings, "flow_mean_gpm": mean_gpm,
@@ -701,16 +777,15 @@ def build_surcharges(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.dat
             "amount_usd": law.surcharge_amount(pounds, adopted.usd_per_lb) if adopted else None,
             "period_closed": period_end < as_of,
             "rule": f"{rule}; rate per pound adopted by {adopted.adopted_by}" if adopted else f"{rule}; {NO_RATE_ADOPTED}"})
-        for r in used_rows:
+        for r, policy in used_rows:
             value_used = r["value"]
             if r["nondetect"] and r["value"] is not None:
-                value_used = nondetect_value(r["value"], policy)
+                value_used = nondetect_value(r["value"], policy) if policy is not None else None
             samples.append({
                 "user_id": user_id, "period_start": period_start, "parameter": parameter,
                 "sample_id": r["sample_id"], "collected_at": r["collected_at"], "collected_date": r["collected_date"],
                 "sample_type": r["sample_type"], "value": r["value"], "nondetect": bool(r["nondetect"]),
-                "value_used": value_used, "unit": r["unit"],
-                "rule": _reading_citation(rules, "surcharge_concentration")})
+                "value_used": value_used, "unit": r["unit"], "rule": conc_reading.citation})
     return surcharges, samples
 
 
@@ -718,20 +793,17 @@ def build_surcharges(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.dat
     group_name=GROUP_SEWER,
     kinds={"duckdb"},
     deps=["lab_results", "flow", "industrial_users"],
-    description="Surcharges for wastes stronger than the Part 2 limits the Town Board accepts (ch. 253 Part 2: "
-                "payment to cover the added cost of treating them): per user, calendar month and parameter "
-                "(BOD, TSS), pounds = flow (million gallons) x 8.34 x (concentration - limit), negatives as zero, "
-                "x the rate per pound from rules `surcharge`. Flow: the month's time-weighted mean meter flow x "
-                "its minutes, else the permit's normal_avg_flow_gpd x its days. Also writes surcharge_samples.",
+    description=DESCRIBE.surcharges(),
 )
 def surcharges(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = enforcement_rules(settings)
+    on = Dated(enforcement_rules(settings))
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:
-        rows, samples = build_surcharges(con, rules, as_of)
+        rows, samples = build_surcharges(con, on, as_of)
         with transaction(con):
             replace_rows(con, "surcharges", _frame(rows))
             replace_rows(con, "surcharge_samples", _frame(samples))
+            record_not_judged(con, "surcharges", on.missing)
         total = sum((r["amount_usd"] for r in rows if r["amount_usd"] is not None), Decimal("0"))
         return table_result(con, "surcharges", as_of=str(as_of), total_usd=float(total),
                             by_flow_source=MetadataValue.json(_counts(rows, "flow_source")),
@@ -741,13 +813,17 @@ def surcharges(duckdb: DuckDBResource, settings: OutfallSettings) -> Materialize
 # ----------------------------------------------------- grease interceptors
 
 
-def build_grease(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> tuple[list[dict], list[dict]]:
-    g = rules.section("grease_interceptors")
-    comply_days = int(g["order_compliance_days"])
-    max_days = int(rules.section("notices")["sewer_correction_max_days"])
-    if comply_days > max_days:
-        raise RulesError(f"{rules.source.name}: grease_interceptors.order_compliance_days {comply_days} is more "
-                         f"than the {max_days} days the enforcement section allows")
+def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tuple[list[dict], list[dict]]:
+    """Pump-out status of every grease trap and an order for each overdue one, by the rules in effect on
+    the day judged (the day the order is issued)."""
+    g = on.get("grease_interceptors", as_of, "grease interceptors")
+    correction = on.get("notices.sewer_correction", as_of, "grease interceptors")
+    if g is None or correction is None:
+        return [], []
+    comply_days = g.order_compliance_days
+    if comply_days > correction.max_days:
+        raise RulesError(f"{on.rules.source.name}: grease_interceptors.order_compliance_days {comply_days} is more "
+                         f"than the {correction.max_days} days the enforcement section allows")
     traps: dict[str, list[dict]] = defaultdict(list)
     for t in _records(con, "select_grease_traps"):
         traps[t["trap_id"]].append(t)
@@ -771,7 +847,7 @@ def build_grease(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -
             "next_due": st.next_due, "status": st.status, "days_overdue": st.days_overdue,
             "late_pumpouts": st.late_pumpouts,
             "pumpouts_without_invoice": sum(1 for p in seen if not p["invoice_no"]),
-            "as_of": as_of, "rule": str(g["citation"])})
+            "as_of": as_of, "rule": g.citation})
         if st.status == "overdue":
             order_id = "GO-" + safe_file_name(f"{trap_id}-{st.next_due:%Y%m%d}")
             comply_by = law.add_days(as_of, comply_days)
@@ -785,7 +861,7 @@ def build_grease(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -
                               f"every {interval} days, and to make the receipted invoices of the scavenger "
                               f"service available to the administrator."),
                 "letter_file": None,
-                "rule": f"{g['citation']}; {g['citation_order_compliance']}"})
+                "rule": f"{g.citation}; {g.citation_order_compliance}"})
     return status_rows, orders
 
 
@@ -799,14 +875,13 @@ def build_grease(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -
                 "written to grease_orders.",
 )
 def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = enforcement_rules(settings)
+    on = Dated(enforcement_rules(settings))
     as_of = settings.as_of_date()
-    enforcement = rules.section("sewer_enforcement")
-    texts = enforcement.get("section_text") or {}
+    enforcement = on.get("sewer_enforcement", as_of, "grease interceptor orders")
     folder = letters_folder(duckdb, settings)
     writer = LetterWriter(settings.data_path())
     with warehouse(duckdb) as con:
-        status_rows, orders = build_grease(con, rules, as_of)
+        status_rows, orders = build_grease(con, on, as_of) if enforcement is not None else ([], [])
         letters: dict[str, Letter] = {}
         for o in orders:
             file_name = f"{ORDER_PREFIX}{o['order_id']}.html"
@@ -814,14 +889,15 @@ def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, s
             last = (f"The last pump-out on file was on {_date_text(o['last_pumped_on'])}."
                     if o["last_pumped_on"] else "No pump-out is on file since the frequency was set.")
             letters[file_name] = writer.render("sewer_grease_order.html", {
-                **o, "issuer": enforcement.get("issuer", ""),
+                **o, "issuer": enforcement.issuer,
                 "address_block": o["address"] or "[address not on file]",
                 "set_on": next(s["set_on"] for s in status_rows if s["trap_id"] == o["trap_id"]),
-                "last_pumped_text": last, "section_text": texts.get("grease", "")},
+                "last_pumped_text": last, "section_text": enforcement.section_text.grease},
                 jurisdiction=JURISDICTION, area="sewer", missing=_address_missing(o["address"]))
         with transaction(con):
             replace_rows(con, "grease_trap_status", _frame(status_rows))
             replace_rows(con, "grease_orders", _frame(orders))
+            record_not_judged(con, "grease_trap_status", on.missing)
             _write_letters(folder, letters)
         removed = _remove_stale(folder, ORDER_PREFIX, letters)
         return table_result(con, "grease_trap_status", as_of=str(as_of), orders=len(orders),
@@ -836,13 +912,13 @@ def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, s
              "exact arithmetic (count x 100 >= pct x measurements), with pct = 100 x count / measurements and "
              "no pH row under the technical review criteria.")
 def check_validity_snc_determinations_pct(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
-    snc = enforcement_rules(settings).section("snc")
+    versions = enforcement_rules(settings).require("snc")
     with warehouse(duckdb) as con:
-        rows = con.execute("SELECT user_id, period_start, parameter, criterion, measurements, count, pct "
-                           "FROM snc_determinations").fetchall()
-    needed = {"chronic": snc["chronic_pct"], "trc": snc["trc_pct"], "late_report": 0}
+        rows = con.execute(sql("select_snc_determination_counts")).fetchall()
     bad = []
-    for user_id, start, parameter, criterion, measurements, n, pct in rows:
+    for user_id, start, end, parameter, criterion, measurements, n, pct in rows:
+        snc = versions.get(end)   # a period is judged by the criteria in effect on its last day
+        needed = {} if snc is None else {"chronic": snc.chronic_pct, "trc": snc.trc_pct, "late_report": 0}
         ok = (criterion in needed and 0 < n <= measurements
               and law.pct_reached(n, measurements, needed[criterion])
               and abs(pct - 100.0 * n / measurements) < 1e-9
@@ -854,19 +930,21 @@ def check_validity_snc_determinations_pct(duckdb: DuckDBResource, settings: Outf
                                       "examples": MetadataValue.md("\n".join(f"- {b}" for b in bad[:20]) or "none")})
 
 
-@asset_check(asset=sewer_notices, description="Every violation collected by --as-of has exactly one notice of "
-             "violation, and every notice's period to correct is within the law's maximum.")
+@asset_check(asset=sewer_notices, description="Every violation collected by the day judged has exactly one notice "
+             "of violation (or is listed as not judged for want of a rule of its day), and every notice's period "
+             "to correct is within the maximum in effect on the violation's day.")
 def check_completeness_sewer_notices_violation(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    maximum = int(enforcement_rules(settings).section("notices")["sewer_correction_max_days"])
+    versions = enforcement_rules(settings).require("notices").sewer_correction
     with warehouse(duckdb) as con:
-        violations = con.execute("SELECT count(*) FROM discharge_evaluations WHERE outcome = 'violation' "
-                                 "AND collected_date <= ?", [as_of]).fetchall()[0][0]
-        notices = count(con, "sewer_notices")
-        distinct = con.execute("SELECT count(DISTINCT notice_id) FROM sewer_notices").fetchall()[0][0]
-        too_long = con.execute("SELECT count(*) FROM sewer_notices WHERE correction_days > ? "
-                               "OR correct_by > issued_on + correction_days", [maximum]).fetchall()[0][0]
-    passed = violations == notices == distinct and too_long == 0
+        violations, notices, distinct, not_judged = con.execute(
+            sql("select_sewer_notice_completeness"), {"as_of": as_of}).fetchall()[0]
+        periods = con.execute(sql("select_sewer_notice_periods")).fetchall()
+    too_long = sum(1 for issued_on, days, correct_by in periods
+                   if versions.get(issued_on) is None or days > versions.get(issued_on).max_days
+                   or correct_by > law.add_days(issued_on, days))
+    passed = violations == notices + not_judged and notices == distinct and too_long == 0
     return AssetCheckResult(passed=bool(passed), severity=AssetCheckSeverity.WARN,
                             metadata={"violations": int(violations), "notices": int(notices),
-                                      "distinct_notice_ids": int(distinct), "periods_over_maximum": int(too_long)})
+                                      "not_judged": int(not_judged), "distinct_notice_ids": int(distinct),
+                                      "periods_over_maximum": int(too_long)})

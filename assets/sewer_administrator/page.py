@@ -11,9 +11,7 @@ from outfall.resources import OutfallSettings
 from outfall.warehouse import LOCAL_TZ
 
 from dashboards import query
-from dashboards.sewer import (
-    SewerData, build_sewer_page, choose_bucket_hours, compress_steps, default_limits, label_results,
-)
+from dashboards.sewer import SewerData, build_sewer_page, choose_bucket_hours, compress_steps, label_results
 
 MAX_FLOW_POINTS = 1500  # per meter series: means of the finest bucket that keeps to this many
 SLUG_CONTEXT_HOURS = 1  # every reading from an hour before each slug to an hour after it ...
@@ -24,14 +22,14 @@ MAX_SLUG_READINGS = 20_000  # ... unless a series has more than this: then the r
 def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> SewerData:
     r = Reader(con)
     rules = _rules(settings, "woodbury")
-    notices = rules.section("notices") if rules is not None and rules.has("notices") else {}
-    slug_rules = rules.section("slug") if rules is not None and rules.has("slug") else {}
-    data = SewerData(as_of=settings.as_of_date(), generated_at=_now_local(), town=town_name(settings, "woodbury"),
-                     permit_warn_days=int(notices.get("permit_expiry_warning_days", 90)),
-                     permit_warn_rule=str(notices.get("citation_permit_expiry", "")),
-                     slug_ratio=float(slug_rules.get("ratio", 5)),
-                     slug_min_minutes=float(slug_rules.get("min_duration_min", 15)),
-                     slug_rule=str(slug_rules.get("citation", "")))
+    as_of = settings.as_of_date()
+    # The labels say what the rules say: the permit policy in effect on the as-of day, and the slug
+    # definitions as the slug asset applied them (table slug_rules).
+    warning = rules.notices.permit_expiry_warning.get(as_of) if rules is not None and rules.notices else None
+    data = SewerData(as_of=as_of, generated_at=_now_local(), town=town_name(settings, "woodbury"),
+                     permit_warn_days=warning.days if warning else None,
+                     permit_warn_rule=warning.citation if warning else "",
+                     slug_rules=r.table("slug_rules"))
     data.users = r.table("industrial_users")
     lab = r.named("lab_results", "select_dashboard_lab_results")
     evaluations = r.named("discharge_evaluations", "select_dashboard_evaluations")
@@ -44,13 +42,7 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     data.snc = r.table("snc_determinations")
     if lab is not None:
         data.results = label_results(lab, evaluations, data.violations, data.inconclusive)
-        if evaluations is not None and not evaluations.empty:
-            data.limits = evaluations
-        else:
-            limits = [{"parameter": lim.parameter, "limit_type": lim.limit_type, "value": lim.value,
-                       "unit": lim.unit, "citation": lim.citation, "effective_from": lim.effective_from,
-                       "effective_to": lim.effective_to} for lim in (rules.discharge_limits if rules else ())]
-            data.limits = default_limits(lab, limits)
+        data.limits = evaluations   # the limits the compliance SQL applied to each result; none yet: none drawn
     baselines = r.named("slug_daily_stats", "select_dashboard_slug_baselines")
     if baselines is not None:
         data.baselines = compress_steps(baselines, ["user_id", "constituent"], "local_day",

@@ -10,8 +10,9 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, letters_dir
 from assets.pages import Reader, _now_local, _rules, town_name, write_page
 from outfall.resources import OutfallSettings
+from outfall.rules.words import DESCRIBE
 
-from dashboards.stormwater import StormRule, StormwaterData, build_stormwater_page
+from dashboards.stormwater import StormwaterData, build_stormwater_page
 
 # --------------------------------------------------------------------------- stormwater
 
@@ -35,13 +36,8 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     data.rain = r.named("rainfall", "select_dashboard_rainfall")
     for jurisdiction in ("woodbury", "bellport"):
         rules = _rules(settings, jurisdiction)
-        if rules is None or not rules.has("swppp"):
-            continue
-        sw = rules.section("swppp")
-        if "storm_threshold_in" in sw:
-            data.rules[jurisdiction] = StormRule(threshold_in=float(sw["storm_threshold_in"]),
-                                                 citation_storm=str(sw.get("citation_storm", "")),
-                                                 citation_weekly=str(sw.get("citation_weekly", "")))
+        if rules is not None and rules.swppp is not None:
+            data.rules[jurisdiction] = rules
     if letters is not None and letters.is_dir() and data.notices is not None and not data.notices.empty:
         for name in data.notices["letter_file"].dropna().unique():
             if (letters / str(name)).is_file():
@@ -54,9 +50,7 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     kinds={"html", "plotly"},
     deps=["sites", "inspections", "rainfall", "site_classification", "swppp_inspection_findings",
           "swppp_other_findings", "swppp_notices", "swppp_upcoming"],
-    description="The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
-                "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
-                "(0.5 in, Woodbury ch. 267 / Bellport ch. 21) and the late and overdue findings.",
+    description=DESCRIBE.stormwater_dashboard(),
 )
 def stormwater_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
                          settings: OutfallSettings) -> MaterializeResult:

@@ -48,12 +48,15 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, letters_dir, table_result, warehouse
+from assets.run import record_not_judged
 from outfall import vocab
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
 from outfall.law import swppp as law
 from outfall.letters import LetterWriter, write_letter
 from outfall.resources import OutfallSettings
-from outfall.rules import Rules, load_rules
+from outfall.rules import Rules, RulesError, load_rules
+from outfall.rules.tables import NotJudged
+from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 # Ingestion assets of the officer's own input folders (asset key = table name).
@@ -74,15 +77,12 @@ OTHER_COLUMNS = ["site_id", "jurisdiction", "finding", "subject", "detail", "tri
 UPCOMING_COLUMNS = ["site_id", "jurisdiction", "site_name", "requirement", "trigger_date", "due_by",
                     "days_until_due", "status", "inspector", "detail", "rule"]
 
-FINDING_LABELS = {
-    "weekly": "Inspection at least every seven days",
-    "storm": "Inspection within 24 hours of a storm event of 0.5 inch or more",
-    "disturbance_over_limit": "Not more than five acres disturbed at one time without an approved SWPPP",
-    "sediment_not_removed": "Sediment removed when traps have lost 50% of capacity",
-    "milestone_notice_late": "48 hours' notice before a construction milestone",
-    "contractor_not_certified": "Contractor certification signed before work",
-    "report_not_delivered": "Inspection reports delivered to the Stormwater Management Officer weekly",
-}
+
+
+def _not_judged(subject: str, day: dt.date, exc: RulesError) -> NotJudged:
+    """A site or finding no version of the stormwater rules covers (the RulesError names the part and day)."""
+    message = str(exc).split(": ", 1)[-1]
+    return NotJudged(subject, day, message.split(":", 1)[0], f"not judged: {message}")
 
 
 # ---------------------------------------------------------------------------
@@ -90,6 +90,7 @@ FINDING_LABELS = {
 
 
 def _records(con, query: str, params: Any = None) -> list[dict]:
+    """Rows of a statement (the text of ``sql(name)``) as dicts."""
     cursor = con.execute(query, params or [])
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row)) for row in cursor.fetchall()]
@@ -146,27 +147,30 @@ def _counts(frame: pd.DataFrame, *cols: str) -> dict[str, int]:
     group_name=GROUP_STORMWATER,
     kinds={"duckdb"},
     deps=["sites"],
-    description="Per site and jurisdiction: land development activity or not (1 acre or more), exemption, "
-                "Conditions A/B/C, whether SWPPP inspections are required and who must make them (Woodbury "
-                "ch. 267: the applicant or developer, reports delivered to the officer weekly, every site of "
-                "1 acre or more; Bellport ch. 21: a qualified professional, Conditions A/B/C only), with the "
-                "sections cited.",
+    description=DESCRIBE.site_classification(),
 )
 def site_classification(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(settings)
-    rows = []
+    rows, not_judged = [], []
     with warehouse(duckdb) as con:
         for s in _records(con, sql("select_swppp_sites")):
             start, fs = s["construction_start"], s["final_stabilization"]
             row = {k: s.get(k) for k in ("site_id", "jurisdiction", "name", "applicant", "disturbed_acres",
                                          "construction_start", "final_stabilization")}
             r = rules.get(s["jurisdiction"])
+            day = start if start is not None and start <= as_of else as_of   # the law when construction started
+            c = None
             if r is None:
                 row.update(inspections_required=False, reason=f"no rules for jurisdiction '{s['jurisdiction']}'")
             else:
-                c = law.classify_site(law.SiteFacts(s["disturbed_acres"], s["impaired_water"], s["single_family"],
-                                                    s["agricultural"], s["exempt"]), r)
+                try:
+                    c = law.classify_site(law.SiteFacts(s["disturbed_acres"], s["impaired_water"], s["single_family"],
+                                                        s["agricultural"], s["exempt"]), r, day)
+                except RulesError as exc:
+                    not_judged.append(_not_judged(f"site {s['site_id']}", day, exc))
+                    row.update(inspections_required=False, reason=not_judged[-1].reason)
+            if c is not None:
                 row.update(land_development_activity=c.land_development_activity, exempt=c.exempt,
                            condition_a=c.condition_a, condition_b=c.condition_b, condition_c=c.condition_c,
                            conditions=c.conditions or None, inspections_required=c.inspections_required,
@@ -178,6 +182,7 @@ def site_classification(duckdb: DuckDBResource, settings: OutfallSettings) -> Ma
         frame = pd.DataFrame(rows, columns=CLASSIFICATION_COLUMNS)
         with transaction(con):
             replace_rows(con, "site_classification", frame)
+            record_not_judged(con, "site_classification", not_judged)
         return table_result(
             con, "site_classification",
             as_of=str(as_of),
@@ -197,16 +202,12 @@ def site_classification(duckdb: DuckDBResource, settings: OutfallSettings) -> Ma
     group_name=GROUP_STORMWATER,
     kinds={"duckdb"},
     deps=["site_classification", "sites", "inspections", "rainfall"],
-    description="Contract table: SWPPP inspections due and not made in time, as of --as-of. weekly: every 7 "
-                "days from construction start, then from each inspection; storm: within 24 hours (the day or "
-                "the next) of any day with 0.5 in of rain or more at the site's gauge (Woodbury ch. 267 "
-                "maintenance during construction (2); Bellport ch. 21 maintenance and inspection during "
-                "construction (a)(2)). late: made after due_by; overdue: none by --as-of.",
+    description=DESCRIBE.swppp_inspection_findings(),
 )
 def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(settings)
-    rows = []
+    rows, not_judged = [], []
     storm_requirements = 0
     sites_judged = 0
     with warehouse(duckdb) as con:
@@ -215,18 +216,22 @@ def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings)
         rain = _daily_rain(con)
         for s in sites:
             r = rules[s["jurisdiction"]]
-            sw = r.section("swppp")
             start, fs = s["construction_start"], s["final_stabilization"]
             if start is None or start > as_of:
                 continue
             sites_judged += 1
             dates = [i["inspected_on"] for i in inspections.get(s["site_id"], [])]
             gauge = rain.get(_gauge_key(s["rain_gauge_id"]), {})
-            weekly = law.weekly_findings(start, fs, dates, as_of, r)
-            storms = law.storm_requirements(start, fs, dates, gauge, as_of, r)
+            try:   # each requirement by the rules in effect on the day that starts it
+                weekly = law.weekly_findings(start, fs, dates, as_of, r)
+                storms = law.storm_requirements(start, fs, dates, gauge, as_of, r)
+                found = [(q, r.swppp.weekly_inspection.at(q.trigger_date).citation) for q in weekly] + \
+                        [(q, r.swppp.storm_inspection.at(q.trigger_date).citation) for q in storms if q.is_finding]
+            except RulesError as exc:
+                not_judged.append(_not_judged(f"inspections of site {s['site_id']}", start, exc))
+                continue
             storm_requirements += len(storms)
-            for req, citation in [(q, sw["citation_weekly"]) for q in weekly] + \
-                                 [(q, sw["citation_storm"]) for q in storms if q.is_finding]:
+            for req, citation in found:
                 rows.append({"site_id": s["site_id"], "requirement": req.requirement,
                              "trigger_date": req.trigger_date, "due_by": req.due_by,
                              "satisfied_on": req.satisfied_on, "status": req.status,
@@ -236,6 +241,7 @@ def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings)
             frame = frame.sort_values(["site_id", "requirement", "trigger_date"], kind="stable")
         with transaction(con):
             replace_rows(con, "swppp_inspection_findings", frame)
+            record_not_judged(con, "swppp_inspection_findings", not_judged)
         return table_result(
             con, "swppp_inspection_findings",
             as_of=str(as_of),
@@ -249,31 +255,17 @@ def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings)
 # other findings
 
 
-def _other_rule(sw: dict, finding: str) -> str:
-    return {
-        "disturbance_over_limit": sw.get("citation_disturbance"),
-        "sediment_not_removed": sw.get("citation_sediment"),
-        "milestone_notice_late": (sw.get("milestones") or {}).get("citation") or sw.get("citation_milestone"),
-        "contractor_not_certified": (sw.get("contractor_certification") or {}).get("citation"),
-        "report_not_delivered": (sw.get("report_delivery") or {}).get("citation"),
-    }.get(finding) or ""
-
-
 @asset(
     group_name=GROUP_STORMWATER,
     kinds={"duckdb"},
     deps=["site_classification", "sites", "inspections", "milestones", "contractor_certifications",
           "swppp_approvals", "report_deliveries"],
-    description="Further SWPPP violations as of --as-of: more than 5 acres disturbed at one time without an "
-                "approved SWPPP allowing it; sediment traps at or above 50% of capacity lost at one inspection "
-                "and still at the next; milestones without 48 hours' notice; contractors working before "
-                "signing the SWPPP certification; (Woodbury) inspection reports not delivered to the officer "
-                "within the week. Each row names its rule and quotes the section.",
+    description=DESCRIBE.swppp_other_findings(),
 )
 def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(settings)
-    rows = []
+    rows, not_judged = [], []
     with warehouse(duckdb) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if _subject_to_chapter(s)}
         inspections = _inspections(con)
@@ -294,46 +286,29 @@ def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> M
 
         for site_id, s in sites.items():
             r = rules[s["jurisdiction"]]
-            sw = r.section("swppp")
             start, fs = s["construction_start"], s["final_stabilization"]
             if start is None:
                 continue
-            found: list[law.OtherFinding] = []
-            d = law.disturbance_finding(s["disturbed_acres"], start, fs, approvals.get(site_id, []), as_of, r)
-            if d:
-                found.append(d)
-            visits = inspections.get(site_id, [])
-            found += law.sediment_findings([(i["inspected_on"], i["sediment_capacity_lost_pct"]) for i in visits],
-                                           start, as_of, r)
-            labels = {m["name"]: f"{m['label']} {m.get('paragraph', '')}".strip()
-                      for m in (sw.get("milestones") or {}).get("items", [])}
-            for m in milestones.get(site_id, []):
-                if m["milestone"] not in labels:
-                    continue
-                f = law.milestone_notice_finding(m["milestone"], m["occurs_on"], m["notified_at"], as_of, r,
-                                                 occurs_at=m["occurs_at"], label=labels[m["milestone"]])
-                if f:
-                    found.append(f)
-            for c in contractors.get(site_id, []):
-                f = law.certification_finding(c["contractor"], c["signed_on"], c["first_work_on"], fs, as_of, r)
-                if f:
-                    found.append(f)
-            if deliveries_tracked and s["reports_to_officer_weekly"]:
-                reported = [i["inspected_on"] for i in visits if (i["kind"] or "") != "officer"]
-                found += law.report_delivery_findings(reported, deliveries.get(site_id, {}), start, fs, as_of, r)
-            texts = sw.get("section_text") or {}
-            for f in found:
-                rows.append({"site_id": site_id, "jurisdiction": s["jurisdiction"], "finding": f.finding,
-                             "subject": f.subject, "detail": f.detail, "trigger_date": f.trigger_date,
-                             "due_by": f.due_by, "satisfied_on": f.satisfied_on, "status": f.status,
-                             "days_late": f.days_late, "rule": _other_rule(sw, f.finding),
-                             "section_text": texts.get(f.finding)})
+            try:   # each finding by the rules in effect on the day its obligation arose
+                found = _other_findings(r, s, start, fs, as_of, approvals.get(site_id, []),
+                                        inspections.get(site_id, []), milestones.get(site_id, []),
+                                        contractors.get(site_id, []),
+                                        deliveries.get(site_id, {}) if deliveries_tracked else None)
+                for f in found:
+                    rule, text = law.finding_rule(r, f.finding, f.trigger_date)
+                    rows.append({"site_id": site_id, "jurisdiction": s["jurisdiction"], "finding": f.finding,
+                                 "subject": f.subject, "detail": f.detail, "trigger_date": f.trigger_date,
+                                 "due_by": f.due_by, "satisfied_on": f.satisfied_on, "status": f.status,
+                                 "days_late": f.days_late, "rule": rule, "section_text": text})
+            except RulesError as exc:
+                not_judged.append(_not_judged(f"site {site_id}", start, exc))
         frame = pd.DataFrame(rows, columns=OTHER_COLUMNS)
         if len(frame):
             frame = frame.sort_values(["site_id", "finding", "trigger_date", "subject"], kind="stable",
                                       na_position="first")
         with transaction(con):
             replace_rows(con, "swppp_other_findings", frame)
+            record_not_judged(con, "swppp_other_findings", not_judged)
         return table_result(
             con, "swppp_other_findings",
             as_of=str(as_of),
@@ -342,14 +317,42 @@ def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> M
         )
 
 
+def _other_findings(r: Rules, s: dict, start: dt.date, fs: dt.date | None, as_of: dt.date, approvals: list,
+                    visits: list[dict], milestones: list[dict], contractors: list[dict],
+                    deliveries: dict | None) -> list[law.OtherFinding]:
+    """The findings other than missed inspections of one site (law.*: each by the rules of its day)."""
+    found: list[law.OtherFinding] = []
+    d = law.disturbance_finding(s["disturbed_acres"], start, fs, approvals, as_of, r)
+    if d:
+        found.append(d)
+    found += law.sediment_findings([(i["inspected_on"], i["sediment_capacity_lost_pct"]) for i in visits],
+                                   start, as_of, r)
+    for m in milestones:
+        items = {i.name: f"{i.label} {i.paragraph}".strip() for i in r.swppp.milestones.at(m["occurs_on"]).items}
+        if m["milestone"] not in items:
+            continue
+        f = law.milestone_notice_finding(m["milestone"], m["occurs_on"], m["notified_at"], as_of, r,
+                                         occurs_at=m["occurs_at"], label=items[m["milestone"]])
+        if f:
+            found.append(f)
+    for c in contractors:
+        f = law.certification_finding(c["contractor"], c["signed_on"], c["first_work_on"], fs, as_of, r)
+        if f:
+            found.append(f)
+    if deliveries is not None and s["reports_to_officer_weekly"]:
+        reported = [i["inspected_on"] for i in visits if (i["kind"] or "") != "officer"]
+        found += law.report_delivery_findings(reported, deliveries, start, fs, as_of, r)
+    return found
+
+
 # ---------------------------------------------------------------------------
 # notices of violation, stop-work orders and their letters
 
 
 def _letter_context(notice: dict, site: dict, r: Rules, as_of: dt.date) -> dict:
-    sw = r.section("swppp")
-    nov = sw.get("notice_of_violation") or {}
-    texts = sw.get("section_text") or {}
+    """A notice's letter, worded by the rules in effect on the notice's day."""
+    nov = r.swppp.notice_of_violation.at(as_of)
+    texts = r.swppp.section_text.at(as_of)
     address = notice["recipient_address"]
     if notice["status"] == "late":
         satisfied = f"{notice['satisfied_on']:%B} {notice['satisfied_on'].day}, {notice['satisfied_on'].year}"
@@ -365,12 +368,12 @@ def _letter_context(notice: dict, site: dict, r: Rules, as_of: dt.date) -> dict:
     return {
         **notice,
         "authority": r.name,
-        "law_name": nov.get("law_name") or r.name,
+        "law_name": nov.law_name,
         "recipient_address_block": address or "[mailing address not on file]",
-        "finding_label": FINDING_LABELS.get(notice["finding"], notice["finding"]),
+        "finding_label": law.finding_labels(r, as_of).get(notice["finding"], notice["finding"]),
         "satisfied_text": satisfied,
-        "section_text": texts.get(notice["finding"], ""),
-        "penalty_text": texts.get("penalties", ""),
+        "section_text": getattr(texts, notice["finding"], None) or "",
+        "penalty_text": texts.penalties or "",
         "remedial_due_text": remedial_due,
         "site_id_text": f"site {site['site_id']}",
     }
@@ -391,12 +394,7 @@ def _not_ready(notice: dict) -> list[str]:
         AssetSpec("swppp_notices", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
                   deps=["swppp_inspection_findings", "swppp_other_findings", "site_classification", "sites",
                         "convictions", "rainfall"],
-                  description="One notice of violation per stormwater finding, with the six contents the law "
-                              "requires (names and addresses; the site; the nature of the violation; remedial "
-                              "measures and schedule; penalties; the 15-day appeal and where to file it) and "
-                              "the fine range by prior convictions within five years (Woodbury ch. 267: "
-                              "$250-500 / $500-1,000 / $1,000-5,000 per day; Bellport ch. 21: up to $350 / "
-                              "$350-700 / $700-1,000 per week). Each notice is a printable HTML letter."),
+                  description=DESCRIBE.swppp_notices()),
         AssetSpec("swppp_stop_work_orders", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
                   deps=["swppp_notices"],
                   description="Proposed stop-work orders (ch. 267 / ch. 21 stop-work orders): one per active "
@@ -412,7 +410,7 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
     rules = _rules(settings)
     folder = letters_dir(duckdb, settings, "stormwater")
     writer = LetterWriter(settings.data_path())
-    notices, orders, letters = [], [], []
+    notices, orders, letters, not_judged = [], [], [], []
     with warehouse(duckdb) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con)}
         rain = _daily_rain(con)
@@ -429,29 +427,34 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             r = rules.get(f["jurisdiction"])
             if site is None or r is None:
                 continue
-            sw = r.section("swppp")
             precip = None
             if f["finding"] == "storm":
                 precip = rain.get(_gauge_key(site["rain_gauge_id"]), {}).get(f["trigger_date"])
             v = law.Violation(f["site_id"], f["finding"], f["trigger_date"], f["due_by"], f["status"],
                               f["satisfied_on"], f["days_late"], f["rule"] or "", f["subject"], f["detail"] or "",
                               precip, f["source_table"])
-            chapter = str((sw.get("convictions") or {}).get("chapter", ""))
-            applicant = _person_key(site["applicant"])
-            candidates = convictions.get(applicant, []) if applicant else by_site_id.get(site["site_id"], [])
-            dates = [c["convicted_on"] for c in candidates
-                     if law.normalize_chapter(c["chapter_number"]) == law.normalize_chapter(chapter)
-                     and (c["jurisdiction"] is None or c["jurisdiction"] == f["jurisdiction"])]
             violation_on = v.due_by + dt.timedelta(days=1)
-            prior = law.count_prior_convictions(dates, violation_on, r)
             record = law.SiteRecord(site["site_id"], site["jurisdiction"], site["name"], site["address"],
                                     site["applicant"], site["construction_start"], site["final_stabilization"],
                                     site["rain_gauge_id"])
-            notice = law.build_notice(v, record, site["inspector"], prior, as_of, r)
-            notice["stop_work_order"] = law.stop_work_warranted(v, bool(site["active"]), r)
+            try:   # priced by the penalty of the violation's day; worded by the rules of the notice's day
+                chapter = r.swppp.convictions.at(violation_on).chapter
+                applicant = _person_key(site["applicant"])
+                candidates = convictions.get(applicant, []) if applicant else by_site_id.get(site["site_id"], [])
+                dates = [c["convicted_on"] for c in candidates
+                         if law.normalize_chapter(c["chapter_number"]) == law.normalize_chapter(chapter)
+                         and (c["jurisdiction"] is None or c["jurisdiction"] == f["jurisdiction"])]
+                prior = law.count_prior_convictions(dates, violation_on, r)
+                notice = law.build_notice(v, record, site["inspector"], prior, as_of, r)
+                notice["stop_work_order"] = law.stop_work_warranted(v, bool(site["active"]), r, as_of)
+                context_ = _letter_context(notice, site, r, as_of)
+            except RulesError as exc:
+                not_judged.append(_not_judged(f"notice of violation: {f['finding']} at site {f['site_id']} due "
+                                              f"{f['due_by']}", violation_on, exc))
+                continue
             file_name = f"{LETTER_PREFIX}{notice['notice_id']}.html"
             notice["letter_file"] = file_name
-            html_text = writer.render(NOTICE_TEMPLATE, _letter_context(notice, site, r, as_of),
+            html_text = writer.render(NOTICE_TEMPLATE, context_,
                                       jurisdiction=site["jurisdiction"], area="stormwater",
                                       missing=_not_ready(notice)).html
             letters.append({"file_name": file_name, "kind": "notice_of_violation", "ref_id": notice["notice_id"],
@@ -467,12 +470,12 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
         for site_id, items in sorted(per_site.items()):
             site = sites[site_id]
             r = rules[site["jurisdiction"]]
-            sw = r.section("swppp")
-            spec = sw.get("stop_work_order") or {}
+            spec = r.swppp.stop_work_order.at(as_of)      # an order is issued by the rules of its day
+            labels = law.finding_labels(r, as_of)
             order_id = (f"SWO-{site['jurisdiction'][:1].upper()}-"
                         f"{re.sub(r'[^A-Za-z0-9]+', '-', site_id).strip('-')[:24] or 'site'}-{as_of:%Y%m%d}")
             file_name = f"{LETTER_PREFIX}{order_id}.html"
-            violations = [f"{n['notice_id']}: {FINDING_LABELS.get(n['finding'], n['finding'])}, due by "
+            violations = [f"{n['notice_id']}: {labels.get(n['finding'], n['finding'])}, due by "
                           f"{n['due_by']:%B} {n['due_by'].day}, {n['due_by'].year} ({n['status']})" for n in items]
             order = {
                 "order_id": order_id, "issued_on": as_of, "jurisdiction": site["jurisdiction"], "site_id": site_id,
@@ -480,13 +483,14 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                 "site_description": items[0]["site_description"],
                 "notice_ids": ", ".join(n["notice_id"] for n in items), "violations": len(items),
                 "basis": "; ".join(violations), "status": "proposed", "letter_file": file_name,
-                "rule": str(spec.get("citation", "")),
+                "rule": spec.citation,
             }
             context_ = {**order, "issuer": items[0]["issuer"], "authority": r.name,
-                        "law_name": (sw.get("notice_of_violation") or {}).get("law_name") or r.name,
+                        "law_name": r.swppp.notice_of_violation.at(as_of).law_name,
                         "recipient_address_block": order["recipient_address"] or "[mailing address not on file]",
-                        "violations": violations, "section_text": (sw.get("section_text") or {}).get(
-                            "stop_work_order", ""), "site_id_text": f"site {site_id}"}
+                        "violations": violations,
+                        "section_text": r.swppp.section_text.at(as_of).stop_work_order or "",
+                        "site_id_text": f"site {site_id}"}
             html_text = writer.render(STOP_WORK_TEMPLATE, context_, jurisdiction=site["jurisdiction"],
                                       area="stormwater", missing=_not_ready(order)).html
             letters.append({"file_name": file_name, "kind": "stop_work_order", "ref_id": order_id,
@@ -511,6 +515,7 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             replace_rows(con, "swppp_notices", notice_frame)
             replace_rows(con, "swppp_stop_work_orders", order_frame)
             replace_rows(con, "swppp_letters", letter_frame)
+            record_not_judged(con, "swppp_notices", not_judged)
         removed = 0
         if folder is not None and folder.is_dir():
             keep = {letter["file_name"] for letter in letters}
@@ -561,46 +566,52 @@ def _upcoming_status(due: dt.date, as_of: dt.date) -> str:
     group_name=GROUP_STORMWATER,
     kinds={"duckdb"},
     deps=["site_classification", "sites", "inspections", "rainfall", "milestones"],
-    description="The officer's week: per active site needing inspections, the next weekly inspection due "
-                "(7 days after the previous one), every storm inspection due within 24 hours (rain of 0.5 in "
-                "or more yesterday or today, not yet inspected), and construction milestones of the next 7 "
-                "days with whether the 48-hour notice was given.",
+    description=DESCRIBE.swppp_upcoming(),
 )
 def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(settings)
-    rows = []
+    rows, not_judged = [], []
     with warehouse(duckdb) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if s["inspections_required"] and s["active"]}
         inspections = _inspections(con)
         rain = _daily_rain(con)
         for site_id, s in sites.items():
             r = rules[s["jurisdiction"]]
-            sw = r.section("swppp")
             dates = [i["inspected_on"] for i in inspections.get(site_id, [])]
             gauge = rain.get(_gauge_key(s["rain_gauge_id"]), {})
             start, fs = s["construction_start"], s["final_stabilization"]
-            for q in law.upcoming_inspections(start, fs, dates, gauge, as_of, r):
+            try:
+                upcoming = law.upcoming_inspections(start, fs, dates, gauge, as_of, r)
+            except RulesError as exc:
+                not_judged.append(_not_judged(f"upcoming inspections of site {site_id}", as_of, exc))
+                continue
+            for q in upcoming:   # each by the rules in effect on the day that starts it
                 if q.requirement == "weekly":
+                    weekly = r.swppp.weekly_inspection.at(q.trigger_date)
                     since = "construction start" if q.trigger_date == start else "the previous inspection"
-                    detail = f"weekly inspection: {int(sw['weekly_interval_days'])} days after {since} on " \
-                             f"{q.trigger_date.isoformat()}"
-                    rule = sw["citation_weekly"]
+                    detail = (f"weekly inspection: {weekly.interval_days} days after {since} on "
+                              f"{q.trigger_date.isoformat()}")
+                    rule = weekly.citation
                 else:
                     detail = f"storm inspection: {q.precip_in:.2f} in of rain on {q.trigger_date.isoformat()}"
-                    rule = sw["citation_storm"]
+                    rule = r.swppp.storm_inspection.at(q.trigger_date).citation
                 rows.append({"site_id": site_id, "jurisdiction": s["jurisdiction"], "site_name": s["name"],
                              "requirement": q.requirement, "trigger_date": q.trigger_date, "due_by": q.due_by,
                              "days_until_due": (q.due_by - as_of).days, "status": _upcoming_status(q.due_by, as_of),
                              "inspector": s["inspector"], "detail": detail, "rule": rule})
-        horizon = {j: int(r.section("swppp")["weekly_interval_days"]) for j, r in rules.items()}
-        until = as_of + dt.timedelta(days=max(horizon.values()))
+        # The week ahead: the weekly interval in effect on the day judged, per jurisdiction.
+        horizon = {j: v.interval_days for j, r in rules.items()
+                   if (v := r.swppp.weekly_inspection.get(as_of)) is not None}
+        until = as_of + dt.timedelta(days=max(horizon.values(), default=0))
         for m in _records(con, sql("select_upcoming_milestones"), {"as_of": as_of, "until": until}):
             s = sites.get(m["site_id"])
-            if s is None or (m["occurs_on"] - as_of).days > horizon[s["jurisdiction"]]:
+            if s is None or s["jurisdiction"] not in horizon or (m["occurs_on"] - as_of).days > horizon[s["jurisdiction"]]:
                 continue
-            sw = rules[s["jurisdiction"]].section("swppp")
-            items = {i["name"]: i["label"] for i in (sw.get("milestones") or {}).get("items", [])}
+            milestones = rules[s["jurisdiction"]].swppp.milestones.get(m["occurs_on"])
+            if milestones is None:
+                continue
+            items = {i.name: i.label for i in milestones.items}
             notice = (f"notice given {m['notified_at'].astimezone(ZoneInfo(law.LOCAL_TZ)):%Y-%m-%d %H:%M %Z}"
                       if m["notified_at"] is not None else "no notice recorded yet")
             rows.append({"site_id": m["site_id"], "jurisdiction": s["jurisdiction"], "site_name": s["name"],
@@ -608,12 +619,13 @@ def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings) -> Materia
                          "days_until_due": (m["occurs_on"] - as_of).days,
                          "status": _upcoming_status(m["occurs_on"], as_of), "inspector": "Stormwater Management Officer",
                          "detail": f"milestone inspection: {items.get(m['milestone'], m['milestone'])}; {notice}",
-                         "rule": (sw.get("milestones") or {}).get("citation", "")})
+                         "rule": milestones.citation})
         frame = pd.DataFrame(rows, columns=UPCOMING_COLUMNS)
         if len(frame):
             frame = frame.sort_values(["due_by", "site_id", "requirement"], kind="stable")
         with transaction(con):
             replace_rows(con, "swppp_upcoming", frame)
+            record_not_judged(con, "swppp_upcoming", not_judged)
         return table_result(con, "swppp_upcoming", as_of=str(as_of), active_sites=len(sites),
                             by_requirement_and_status=MetadataValue.json(_counts(frame, "requirement", "status")))
 

@@ -425,11 +425,13 @@ def _real_meter_slugs(frame: pd.DataFrame) -> list[_Slug]:
     A repeated instant (the 2008 spring-forward hour) keeps its first reading, as the
     ingestion does."""
     from outfall.law import slug as slug_law
+    from outfall.rules import load_rules
 
+    rules = load_rules("woodbury")   # each reading judged by the slug definition of its day
     ts = pd.to_datetime(frame["timestamp"], utc=True)
     first = ~ts.duplicated(keep="first")
     readings = list(zip((t.to_pydatetime() for t in ts[first]), frame.loc[first, "value"].astype(float)))
-    events, _ = slug_law.detect(readings)
+    events, _ = slug_law.detect(readings, slug_law.params_on(rules.slug), rules.timezone)
     return [_Slug(str(frame["user_id"].iloc[0]), pd.Timestamp(e.start_at).tz_convert("UTC"), e.readings)
             for e in events]
 

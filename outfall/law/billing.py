@@ -1,7 +1,8 @@
 """Sewer units and bill amounts of Woodbury ch. 253 Part 3, as pure functions.
 
-The unit schedule is data (``rules/woodbury.yaml``, section ``sewer_units``);
-this module applies it. Each property class names one of five methods, and
+The unit schedule is data (``rules/woodbury.yaml``, section ``sewer_units``, a
+list of dated versions: a bill applies the version in effect on its billing
+year's first day, ``rules.sewer_units.at(day)``); this module applies it. Each property class names one of five methods, and
 every number a method uses (acres per unit, caps, tiers, minimums) comes from
 the class's entry, so a changed schedule needs no code change:
 
@@ -197,20 +198,21 @@ def _per_phrase(per: Any, field: str) -> str:
     return f"{_fmt(per_d)} {_noun(field, per_d)} or part thereof"
 
 
-def fields_read(spec: Mapping) -> tuple[str, ...]:
+def fields_read(spec: Any) -> tuple[str, ...]:
     """The parcel fields a class's unit rule reads (its ``requires``, counts and acres)."""
-    out: list[str] = list(spec.get("requires") or [])
-    if spec.get("count"):
-        out.append(spec["count"])
-    if isinstance(spec.get("plus"), Mapping) and spec["plus"].get("count"):
-        out.append(spec["plus"]["count"])
-    if spec.get("method") in _ACREAGE_METHODS:
+    out: list[str] = list(spec.requires or [])
+    if getattr(spec, "count", None):
+        out.append(spec.count)
+    plus = getattr(spec, "plus", None)
+    if plus is not None and plus.count:
+        out.append(plus.count)
+    if spec.method in _ACREAGE_METHODS:
         out.append("acres")
     return tuple(dict.fromkeys(out))
 
 
-def _components(schedule: Mapping) -> tuple[str, ...]:
-    comps = tuple(schedule.get("components") or COMPONENTS)
+def _components(schedule: Any) -> tuple[str, ...]:
+    comps = tuple(schedule.components or COMPONENTS)
     if set(comps) != set(COMPONENTS):
         raise ValueError(f"sewer_units.components {list(comps)} must be the four of the contract: {list(COMPONENTS)}")
     return comps
@@ -219,44 +221,44 @@ def _components(schedule: Mapping) -> tuple[str, ...]:
 # ---------------------------------------------------------------- the methods
 
 
-def _fixed(parcel: Mapping, pclass: str, spec: Mapping, all_comps: tuple[str, ...]):
-    comps = tuple(spec.get("components") or all_comps)
-    n = int(spec["units"])
+def _fixed(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]):
+    comps = tuple(spec.components or all_comps)
+    n = int(spec.units)
     return {c: n for c in comps}, _units_phrase(n, comps, all_comps), ""
 
 
-def _per_count(parcel: Mapping, pclass: str, spec: Mapping, all_comps: tuple[str, ...]):
-    comps = tuple(spec.get("components") or all_comps)
+def _per_count(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]):
+    comps = tuple(spec.components or all_comps)
     word = _unit_word(comps, all_comps)
-    field = spec["count"]
+    field = spec.count
     count = _count(parcel, field, pclass)
-    n = _ceil_div(count, spec.get("per", 1))
+    n = _ceil_div(count, spec.per)
     inputs = [f"{count} {_noun(field, count)}"]
-    reason = f"1 {word} per {_per_phrase(spec.get('per', 1), field)}"
-    plus = spec.get("plus")
-    if isinstance(plus, Mapping):
-        pfield = plus["count"]
+    reason = f"1 {word} per {_per_phrase(spec.per, field)}"
+    plus = spec.plus
+    if plus is not None:
+        pfield = plus.count
         pcount = _count(parcel, pfield, pclass)
-        extra = _ceil_div(pcount, plus.get("per", 1))
+        extra = _ceil_div(pcount, plus.per)
         inputs.append(f"{pcount} {_noun(pfield, pcount)}")
-        reason = f"{reason} ({n}) + 1 {word} per {_per_phrase(plus.get('per', 1), pfield)} ({extra})"
+        reason = f"{reason} ({n}) + 1 {word} per {_per_phrase(plus.per, pfield)} ({extra})"
         n += extra
-    minimum = spec.get("minimum")
+    minimum = spec.minimum
     if minimum is not None and n < int(minimum):
         n = int(minimum)
         reason = f"{reason}, at least {int(minimum)}"
     return {c: n for c in comps}, f"{reason} = {_units_phrase(n, comps, all_comps)}", ", ".join(inputs)
 
 
-def _tiers(parcel: Mapping, pclass: str, spec: Mapping, all_comps: tuple[str, ...]):
-    comps = tuple(spec.get("components") or all_comps)
-    field = spec["count"]
+def _tiers(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]):
+    comps = tuple(spec.components or all_comps)
+    field = spec.count
     count = _count(parcel, field, pclass)
     low = 0
-    for tier in spec["tiers"]:
-        high = tier.get("max")
+    for tier in spec.tiers:
+        high = tier.max
         if high is None or count <= _decimal(high):
-            n = int(tier["units"])
+            n = int(tier.units)
             plural = _noun(field, 2)
             if high is None:
                 band = f"{low} {plural} and over"
@@ -269,21 +271,21 @@ def _tiers(parcel: Mapping, pclass: str, spec: Mapping, all_comps: tuple[str, ..
     raise BillingInputError(f"{pclass}: {field} {count} is above every tier of sewer_units.classes.{pclass}.tiers")
 
 
-def _acreage(parcel: Mapping, pclass: str, spec: Mapping, all_comps: tuple[str, ...]):
+def _acreage(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]):
     acres = _acres(parcel, pclass)
     inputs = f"{_fmt(acres)} {_noun('acres', acres)}"
-    small_max = _decimal(spec["small_lot_max_acres"])
+    small_max = _decimal(spec.small_lot_max_acres)
     if acres <= small_max:
-        n = int(spec["small_lot_units"])
+        n = int(spec.small_lot_units)
         return {c: n for c in all_comps}, f"{_fmt(small_max)} acres or less = {_units_phrase(n, all_comps, all_comps)}", inputs
-    per = spec["bond_acres_per_unit"]
-    cap = _decimal(spec["bond_cap_acres"])
-    excess_from = _decimal(spec["excess_from_acres"])
-    excess_per = spec["excess_acres_per_unit"]
+    per = spec.bond_acres_per_unit
+    cap = _decimal(spec.bond_cap_acres)
+    excess_from = _decimal(spec.excess_from_acres)
+    excess_per = spec.excess_acres_per_unit
     base = _ceil_div(min(acres, cap), per)
     excess = _ceil_div(max(acres - excess_from, Decimal(0)), excess_per)
     bond = base + excess
-    other = int(spec["large_lot_other_components"])
+    other = int(spec.large_lot_other_components)
     reason = f"over {_fmt(small_max)} acres, bond 1 unit per {_fmt(_decimal(per))} acres or part thereof up to {_fmt(cap)} acres"
     if excess:
         reason += (f" ({base}) + 1 unit per {_fmt(_decimal(excess_per))} acres or part thereof over "
@@ -296,13 +298,13 @@ def _acreage(parcel: Mapping, pclass: str, spec: Mapping, all_comps: tuple[str, 
     return units, reason, inputs
 
 
-def _acreage_only(parcel: Mapping, pclass: str, spec: Mapping, all_comps: tuple[str, ...]):
-    comps = tuple(spec.get("components") or ("bond",))
+def _acreage_only(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]):
+    comps = tuple(spec.components or ("bond",))
     acres = _acres(parcel, pclass)
     inputs = f"{_fmt(acres)} {_noun('acres', acres)}"
-    over = _decimal(spec["over_acres"])
+    over = _decimal(spec.over_acres)
     if acres > over:
-        per = spec["bond_acres_per_unit"]
+        per = spec.bond_acres_per_unit
         n = _ceil_div(acres, per)
         named = _and([COMPONENT_LABELS.get(c, c) for c in comps])
         reason = (f"over {_fmt(over)} acres, {named} 1 unit per {_fmt(_decimal(per))} acres or part thereof"
@@ -315,43 +317,42 @@ _METHODS = {"fixed": _fixed, "per_count": _per_count, "tiers": _tiers, "acreage"
             "acreage_only": _acreage_only}
 
 
-def units_for_parcel(parcel: Mapping, schedule: dict) -> ParcelUnits:
+def units_for_parcel(parcel: Mapping, schedule: Any) -> ParcelUnits:
     """Units of bond, O&M, street lateral and house lateral for one parcel.
 
     ``parcel``: property_class, moratorium and the counts its class reads
     (acres, living_units, bathrooms, washing_machines, people, seats).
-    ``schedule``: the rules' ``sewer_units`` section. Raises BillingInputError
-    for an unknown class or a missing/negative/fractional count."""
+    ``schedule``: a version of the rules' ``sewer_units`` (``rules.sewer_units.at(day)``).
+    Raises BillingInputError for an unknown class or a missing/negative/fractional count."""
     all_comps = _components(schedule)
     pclass = parcel.get("property_class")
-    classes = schedule["classes"]
+    classes = schedule.classes
     if _missing(pclass) or pclass not in classes:
         raise BillingInputError(f"property class '{pclass}' has no unit rule in sewer_units.classes")
     spec = classes[pclass]
-    method = _METHODS.get(spec.get("method"))
+    method = _METHODS.get(spec.method)
     if method is None:
-        raise ValueError(f"sewer_units.classes.{pclass}: unknown method '{spec.get('method')}'")
-    for field in spec.get("requires") or []:
+        raise ValueError(f"sewer_units.classes.{pclass}: unknown method '{spec.method}'")
+    for field in spec.requires or []:
         if _missing(parcel.get(field)):
             raise BillingInputError(f"{pclass} needs {field} and it is missing (sewer_units.classes.{pclass}.requires)")
     units, reason, inputs = method(parcel, pclass, spec, all_comps)
     units = {c: int(units.get(c, 0)) for c in all_comps}
 
-    rule = f"{schedule['citation']}: {spec.get('label', pclass)}"
-    moratorium = schedule.get("moratorium") or {}
+    rule = f"{schedule.citation}: {spec.label or pclass}"
+    moratorium = schedule.moratorium
     if _truthy(parcel.get("moratorium")):
-        zeroed = [c for c in moratorium.get("zero_components", []) if units.get(c, 0)]
+        zeroed = [c for c in moratorium.zero_components if units.get(c, 0)]
         if zeroed:
             for c in zeroed:
                 units[c] = 0
             reason += f"; sewer moratorium: no {_and([COMPONENT_LABELS.get(c, c) for c in zeroed])} charge"
-            if moratorium.get("citation"):
-                rule += f"; {moratorium['citation']}"
+            rule += f"; {moratorium.citation}"
 
     head = pclass.replace("_", " ")
     if inputs:
         head += f", {inputs}"
-    short = schedule.get("short_citation") or schedule["citation"]
+    short = schedule.short_citation or schedule.citation
     return ParcelUnits(units["bond"], units["om"], units["street_lateral"], units["house_lateral"],
                        f"{head}: {reason} ({short})", rule)
 
@@ -369,7 +370,7 @@ def rounding_of(name: str) -> tuple[Decimal, str]:
     return _QUANTA[quantum], _MODES[mode]
 
 
-def amount(units: int, rate: Any, rounding: str = "half_up_cent") -> Decimal:
+def amount(units: int, rate: Any, rounding: str) -> Decimal:
     """units x rate, rounded (default half-up to the cent) in exact decimal arithmetic."""
     quantum, mode = rounding_of(rounding)
     with localcontext() as ctx:
@@ -377,7 +378,7 @@ def amount(units: int, rate: Any, rounding: str = "half_up_cent") -> Decimal:
         return (Decimal(int(units)) * _decimal(rate)).quantize(quantum, rounding=mode)
 
 
-def budget_rate(budget: Any, total_units: int, rounding: str = "half_up_cent") -> Decimal:
+def budget_rate(budget: Any, total_units: int, rounding: str) -> Decimal:
     """Rate per unit derived from a budget: budget / total units of the component
     in the district, rounded as given. A zero budget over zero units is a zero
     rate; a non-zero budget over zero units cannot be billed (BudgetRateError)."""

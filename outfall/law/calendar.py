@@ -1,6 +1,6 @@
 """Business days of New York General Construction Law § 24, as pure functions.
 
-Where the law counts "business days" (Woodbury Code § 185-13: the next business
+Where the law counts "business days" (Woodbury Code ch. 185, notification of spills: the next business
 day, within three business days), a business day is a weekday named in the
 rules (Monday to Friday) that is not a public holiday. The public holidays are
 DATA, not code: each is a dated rule from the rules file (``business_days`` in

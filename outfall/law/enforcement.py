@@ -23,8 +23,9 @@ What must follow a violation, and by when:
 - § 253-55 A: a fine not exceeding $250 plus a civil penalty not exceeding $250
   for each violation, each day a separate violation.
 
-Every number comes in as an argument (from ``rules/woodbury.yaml``): nothing
-here is a law number.
+Every number comes in as an argument: a version of a section of
+``rules/woodbury.yaml`` (``rules.snc.at(day)``, ``rules.notices.sewer_correction.at(day)``)
+or a value read from one. Nothing here is a law number.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 # ------------------------------------------------------------------ calendar
@@ -64,7 +65,7 @@ def hours_as_days(hours: float) -> int:
     return max(0, math.ceil(float(hours) / 24.0))
 
 
-def half_year(day: dt.date, months: int = 6) -> tuple[dt.date, dt.date]:
+def half_year(day: dt.date, months: int) -> tuple[dt.date, dt.date]:
     """The period of ``months`` months (6: January-June, July-December) holding ``day``."""
     if months <= 0 or 12 % months:
         raise ValueError(f"a period of {months} months does not divide the calendar year")
@@ -184,14 +185,15 @@ def _key(parameter: str) -> str:
     return str(parameter).strip().lower()
 
 
-def trc_excluded(parameter: str, snc: Mapping) -> bool:
-    return _key(parameter) in {_key(p) for p in snc.get("trc_excluded_parameters") or []}
+def trc_excluded(parameter: str, snc: Any) -> bool:
+    """``snc``: a version of the rules' snc section (``rules.snc.at(day)``)."""
+    return _key(parameter) in {_key(p) for p in snc.trc_excluded_parameters}
 
 
-def trc_factor(parameter: str, snc: Mapping) -> Decimal:
-    """The technical review criteria factor of a parameter (rules ``snc``)."""
-    by_parameter = {_key(p): f for p, f in (snc.get("trc_factor_by_parameter") or {}).items()}
-    return Decimal(str(by_parameter.get(_key(parameter), snc["trc_factor_default"])))
+def trc_factor(parameter: str, snc: Any) -> Decimal:
+    """The technical review criteria factor of a parameter (a version of the rules' ``snc``)."""
+    by_parameter = {_key(p): f for p, f in snc.trc_factor_by_parameter.items()}
+    return Decimal(str(by_parameter.get(_key(parameter), snc.trc_factor_default)))
 
 
 def trc_reached(value: float, limit_value: float, factor: Decimal | float | str) -> bool:
@@ -217,7 +219,7 @@ def sample_breaks(evaluations: Iterable[Evaluation]) -> bool:
     return any(e.outcome == "violation" for e in evaluations)
 
 
-def sample_reaches_trc(parameter: str, evaluations: Iterable[Evaluation], snc: Mapping) -> bool:
+def sample_reaches_trc(parameter: str, evaluations: Iterable[Evaluation], snc: Any) -> bool:
     """A detected result at or above its maximum limit x the TRC factor (never pH,
     never a non-detect, never against a minimum)."""
     if trc_excluded(parameter, snc):
@@ -235,7 +237,7 @@ class Criterion:
     pct: float
 
 
-def snc_counts(parameter: str, samples: Mapping[str, Sequence[Evaluation]], snc: Mapping) -> tuple[int, int, int | None]:
+def snc_counts(parameter: str, samples: Mapping[str, Sequence[Evaluation]], snc: Any) -> tuple[int, int, int | None]:
     """(measurements, results breaking the limit, results reaching TRC or None
     when the parameter is never judged by TRC). One measurement per sample."""
     measurements = len(samples)
@@ -246,17 +248,17 @@ def snc_counts(parameter: str, samples: Mapping[str, Sequence[Evaluation]], snc:
     return measurements, breaking, trc
 
 
-def snc_criteria(parameter: str, samples: Mapping[str, Sequence[Evaluation]], snc: Mapping) -> list[Criterion]:
+def snc_criteria(parameter: str, samples: Mapping[str, Sequence[Evaluation]], snc: Any) -> list[Criterion]:
     """The SNC criteria met by one user's results of one parameter in one period."""
     measurements, breaking, trc = snc_counts(parameter, samples, snc)
     return criteria_met(measurements, breaking, trc, snc)
 
 
-def criteria_met(measurements: int, breaking: int, trc: int | None, snc: Mapping) -> list[Criterion]:
+def criteria_met(measurements: int, breaking: int, trc: int | None, snc: Any) -> list[Criterion]:
     out = []
-    if breaking and pct_reached(breaking, measurements, snc["chronic_pct"]):
+    if breaking and pct_reached(breaking, measurements, snc.chronic_pct):
         out.append(Criterion("chronic", measurements, breaking, percent(breaking, measurements)))
-    if trc and pct_reached(trc, measurements, snc["trc_pct"]):
+    if trc and pct_reached(trc, measurements, snc.trc_pct):
         out.append(Criterion("trc", measurements, trc, percent(trc, measurements)))
     return out
 
@@ -282,7 +284,7 @@ def late_report_criterion(reports: Sequence[tuple[dt.date, dt.date | None]], as_
     return Criterion("late_report", len(reports), late, percent(late, len(reports)))
 
 
-def publication_year_periods(year: int, months: int = 6) -> list[tuple[dt.date, dt.date]]:
+def publication_year_periods(year: int, months: int) -> list[tuple[dt.date, dt.date]]:
     """The periods of one calendar year (the year an annual SNC list covers)."""
     periods, start = [], dt.date(year, 1, 1)
     while start.year == year:
@@ -297,11 +299,11 @@ CORRECTED, CORRECTED_LATE, NOT_CORRECTED, PENDING = "corrected", "corrected_late
 NOTICE_STATUSES = (CORRECTED, CORRECTED_LATE, NOT_CORRECTED, PENDING, OVERDUE)
 
 
-def correction_period_days(notices: Mapping) -> int:
-    """The period to correct (rules ``notices``): ``sewer_correction_days`` when
-    set, else the maximum; never more than the law's maximum."""
-    maximum = int(notices["sewer_correction_max_days"])
-    days = int(notices.get("sewer_correction_days", maximum))
+def correction_period_days(correction: Any) -> int:
+    """The period to correct (a version of the rules' ``notices.sewer_correction``): its ``days``
+    when set, else the maximum; never more than the law's maximum."""
+    maximum = int(correction.max_days)
+    days = int(correction.days if correction.days is not None else maximum)
     if days > maximum or days < 0:
         raise ValueError(f"sewer_correction_days {days} is outside 0-{maximum} (ch. 253 Part 2: not to exceed "
                          f"{maximum} days)")
@@ -410,11 +412,13 @@ def permit_volume_mg(normal_avg_flow_gpd: float, days: int) -> float:
     return float(normal_avg_flow_gpd) * int(days) / 1e6
 
 
-def month_concentration(results: Sequence[tuple[str, float | None, bool]], nondetect_policy: str
+def month_concentration(results: Sequence[tuple[str, float | None, bool, str | None]]
                         ) -> tuple[float | None, list[int]]:
     """The month's concentration for a surcharge and the indexes of the results
-    used: the mean of the composites, else of the grabs (non-detects per
-    ``nondetect_policy``: zero, half_dl or dl). ``results``: (sample_type, value, nondetect)."""
+    used: the mean of the composites, else of the grabs. ``results``: (sample_type,
+    value, nondetect, the non-detect policy in effect on the result's day: zero,
+    half_dl or dl). A non-detect on a day no policy covers (None) leaves the
+    month without a concentration: it is not judged."""
     from outfall.law.discharge import nondetect_value
 
     used = [i for i, r in enumerate(results) if r[0] == "composite"]
@@ -422,8 +426,10 @@ def month_concentration(results: Sequence[tuple[str, float | None, bool]], nonde
         used = list(range(len(results)))
     values = []
     for i in used:
-        sample_type, value, nd = results[i]
-        v = nondetect_value(value, nondetect_policy) if nd else value
+        sample_type, value, nd, policy = results[i]
+        if nd and policy is None:
+            return None, used
+        v = nondetect_value(value, policy) if nd else value
         if v is not None:
             values.append(float(v))
     return (sum(values) / len(values) if values else None), used

@@ -8,23 +8,23 @@ section of ``rules/woodbury.yaml``; the business days through a
 Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
 
 - ``notify_town`` (release not hazardous, or not known to be): due the next
-  business day after discovery (§ 185-13); satisfied by ``notified_on``. A
+  business day after discovery (ch. 185, notification of spills); satisfied by ``notified_on``. A
   hazardous release goes to emergency services at once and has neither this
   row nor the next.
 - ``written_confirmation`` (not hazardous, notified): due 3 business days after
-  the notice, i.e. the third business day after it (§ 185-13).
+  the notice, i.e. the third business day after it (ch. 185, notification of spills).
 - ``appeal`` (notice of violation and appeal both dated): due 15 days after
-  the notice of violation (§ 185-15); satisfied by the appeal's receipt, so it
+  the notice of violation (ch. 185, appeal); satisfied by the appeal's receipt, so it
   is ``met`` or ``late``, never open.
-- ``appeal_hearing`` (appeal received): due 15 days after receipt (§ 185-15);
+- ``appeal_hearing`` (appeal received): due 15 days after receipt (ch. 185, appeal);
   satisfied by ``appeal_decided_on``.
 - ``abatement``: due 15 days after the appeal's decision when one was decided
-  (§ 185-16), otherwise the deadline set in the notice of violation (§ 185-14);
+  (ch. 185, enforcement measures after an appeal), otherwise the deadline set in the notice of violation (ch. 185, notice of violation);
   satisfied by ``abated_on``.
 - ``cost_notice`` (abated by the Town, on a known day): due 30 days after the
-  abatement (§ 185-17); satisfied by ``cost_notice_on``.
+  abatement (ch. 185, cost of abatement); satisfied by ``cost_notice_on``.
 - ``protest`` (cost notice and protest both dated): due 10 days after the cost
-  notice (§ 185-17); satisfied by the protest's receipt.
+  notice (ch. 185, cost of abatement); satisfied by the protest's receipt.
 
 Status: ``met`` (satisfied on or before due), ``late`` (after), ``open``
 (unsatisfied, due on or after --as-of), ``overdue`` (unsatisfied, due before
@@ -32,7 +32,7 @@ Status: ``met`` (satisfied on or before due), ``late`` (after), ``open``
 later neither triggers nor satisfies anything (the project's rule, as in
 ``outfall.law.enforcement``).
 
-Charges (``illicit_charges``), for a case with an abatement cost (§ 185-17, § 185-21):
+Charges (``illicit_charges``), for a case with an abatement cost (ch. 185, cost of abatement, liability and criminal prosecution):
 
 - principal = the abatement cost; 12 installments of principal / 12 rounded
   half-up to the cent, the last one principal - 11 x installment (it absorbs

@@ -5,7 +5,9 @@ shall not exceed 200 gallons per inch of pipe diameter per mile of sewer per
 day." Contract section 4: allowable_gpd = 200 x diameter_in x length_ft / 5280;
 gpimd = measured_gpd / (diameter_in x length_ft / 5280); a section passes when
 measured_gpd <= allowable_gpd. The numbers come from the rules file
-(``infiltration`` section); the defaults here are only for doctests.
+(``infiltration`` section, the version in effect on the test's day); nothing
+here has a default. Production is SQL (``sql/sewer/insert_infiltration_results.sql``);
+this module is its independent test oracle (tests/test_oracles.py).
 """
 
 from __future__ import annotations
@@ -14,21 +16,21 @@ import datetime as dt
 from dataclasses import dataclass
 
 
-def inch_miles(diameter_in: float, length_ft: float, feet_per_mile: float = 5280) -> float:
+def inch_miles(diameter_in: float, length_ft: float, feet_per_mile: float) -> float:
     """Pipe size in inch-miles: diameter (in) x length (mi)."""
     return diameter_in * length_ft / feet_per_mile
 
 
-def allowable_gpd(diameter_in: float, length_ft: float, gal_per_inch_mile_day: float = 200,
-                  feet_per_mile: float = 5280) -> float:
-    """>>> allowable_gpd(8, 5280)
+def allowable_gpd(diameter_in: float, length_ft: float, gal_per_inch_mile_day: float,
+                  feet_per_mile: float) -> float:
+    """>>> allowable_gpd(8, 5280, 200, 5280)
     1600.0"""
     # Same order of operations as sql/insert_infiltration_results.sql, so the
     # two give the same double.
     return gal_per_inch_mile_day * diameter_in * length_ft / feet_per_mile
 
 
-def gpimd(measured_gpd: float, diameter_in: float, length_ft: float, feet_per_mile: float = 5280) -> float | None:
+def gpimd(measured_gpd: float, diameter_in: float, length_ft: float, feet_per_mile: float) -> float | None:
     """Gallons per inch-diameter per mile per day; None for a section of no size."""
     size = inch_miles(diameter_in, length_ft, feet_per_mile)
     return measured_gpd / size if size else None
@@ -50,7 +52,7 @@ class InfiltrationResult:
 
 
 def evaluate(section_id: str, test_date: dt.date, diameter_in: float, length_ft: float, measured_gpd: float,
-             gal_per_inch_mile_day: float = 200, feet_per_mile: float = 5280) -> InfiltrationResult:
+             gal_per_inch_mile_day: float, feet_per_mile: float) -> InfiltrationResult:
     allowed = allowable_gpd(diameter_in, length_ft, gal_per_inch_mile_day, feet_per_mile)
     return InfiltrationResult(section_id, test_date, allowed, measured_gpd,
                               gpimd(measured_gpd, diameter_in, length_ft, feet_per_mile),

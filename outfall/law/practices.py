@@ -11,12 +11,13 @@ file, through ``PracticeTerms``):
   certification (``as_built_pe_certified`` false or blank) is not the plan the
   law asks for: the finding stays open or overdue.
   Woodbury ch. 267 (stormwater management practice inspections) and Bellport
-  § 21-610 both require it "after final construction is completed"; neither
+  ch. 21 (inspections of stormwater management practices) both require it
+  "after final construction is completed"; neither
   text sets a number of days, the due day is the data contract's.
 - ``maintenance_agreement``: a maintenance agreement recorded before final plan
   approval: ``late`` when recorded after ``final_plan_approved_on`` (the same
   day is in time), ``open``/``overdue`` while not recorded. Both texts require
-  it: Woodbury § 267-9 (maintenance agreements), Bellport § 21-608(d).
+  it: Woodbury ch. 267 and Bellport ch. 21 (maintenance agreements).
 - ``one_year_inspection``: due one year after final acceptance; satisfied by
   ``one_year_inspection_on``.
 - ``guarantee_release``: the construction completion guarantee was released
@@ -28,8 +29,8 @@ file, through ``PracticeTerms``):
 
 Neither text requires the one-year inspection for its own sake: both make it a
 condition of releasing the construction completion guarantee. Woodbury requires
-that guarantee ("will require ... a performance bond"); Bellport § 21-614 only
-"may require" one, so in Bellport the one-year inspection and the release
+that guarantee ("will require ... a performance bond"); Bellport's paragraph
+on it only "may require" one, so in Bellport the one-year inspection and the release
 findings speak only where the village took a guarantee (the input has no column
 saying so). The rules keep all four findings for both jurisdictions; an entry
 ``required: false`` turns one off for a jurisdiction whose text does not ask for

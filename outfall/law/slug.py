@@ -21,10 +21,16 @@ Contract section 4, per user and constituent:
 The usual reading interval (rules reading ``slug_usual_interval``): for each
 local day with at least two readings, (last - first) / (readings - 1); the
 usual interval is the median over the days. Every number comes from the
-rules' ``slug`` section.
+rules' ``slug`` section, in its version of the day it applies to: a day's
+baseline, and whether a reading is high, by the version in effect on the
+reading's local day; whether a gap splits a run, by the version of the reading
+after the gap; whether a run lasted long enough, by the version of its first
+reading's day. A day no version covers has no baseline: its readings are not
+judged (and the day is reported as lacking one).
 
-The production path is SQL (``sql/*slug*.sql``, run by ``assets/sewer_administrator/compliance.py``);
-tests run both on the same inputs and compare.
+The production path is SQL (``sql/sewer/*slug*.sql``, run by
+``assets/sewer_administrator/compliance.py``); this module is its independent
+test oracle (tests/test_assets_sewer.py, tests/test_oracles.py).
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import math
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 from zoneinfo import ZoneInfo
 
 UTC = dt.timezone.utc
@@ -42,19 +48,35 @@ UTC = dt.timezone.utc
 
 @dataclass(frozen=True)
 class SlugParams:
-    ratio: float = 5.0
-    min_duration_min: float = 15.0
-    baseline_days: int = 30
-    min_baseline_days: int = 7
-    gap_factor: float = 1.5
-    timezone: str = "America/New_York"
+    """The slug definition of one day: a version of the rules' ``slug`` section (no defaults: every
+    number comes from the rules)."""
+
+    ratio: float
+    min_duration_min: float
+    baseline_days: int
+    min_baseline_days: int
+    gap_factor: float
 
     @classmethod
-    def from_rules(cls, rules: Any) -> "SlugParams":
-        s = rules.section("slug")
-        return cls(float(s["ratio"]), float(s["min_duration_min"]), int(s["baseline_days"]),
-                   int(s["min_baseline_days"]), float(s["gap_factor"]),
-                   str(rules.raw.get("timezone", "America/New_York")))
+    def of(cls, version: Any) -> "SlugParams":
+        """From a version of the rules' slug section (``rules.slug.at(day)``)."""
+        return cls(float(version.ratio), float(version.min_duration_min), int(version.baseline_days),
+                   int(version.min_baseline_days), float(version.gap_factor))
+
+
+ParamsOn = Callable[[dt.date], "SlugParams | None"]
+
+
+def params_on(versions: Any) -> ParamsOn:
+    """The slug definition in effect on a day (None: none is), from the rules' dated ``slug`` versions."""
+    def on(day: dt.date) -> SlugParams | None:
+        version = versions.get(day)
+        return None if version is None else SlugParams.of(version)
+    return on
+
+
+def _on(params: SlugParams | ParamsOn) -> ParamsOn:
+    return (lambda day: params) if isinstance(params, SlugParams) else params
 
 
 @dataclass(frozen=True)
@@ -75,7 +97,7 @@ class SlugEvent:
 # ---------------------------------------------------------------- small rules
 
 
-def is_high(value: float, baseline: float | None, ratio: float = 5.0) -> bool:
+def is_high(value: float, baseline: float | None, ratio: float) -> bool:
     """More than ``ratio`` times the baseline (strictly)."""
     return baseline is not None and value > ratio * baseline
 
@@ -85,12 +107,12 @@ def run_duration_s(first: dt.datetime, last: dt.datetime, interval_s: float) -> 
     return (last - first).total_seconds() + interval_s
 
 
-def is_slug(duration_s: float, min_duration_min: float = 15.0) -> bool:
+def is_slug(duration_s: float, min_duration_min: float) -> bool:
     """Longer than the minimum duration (strictly): 15 min is not a slug, 16 is."""
     return duration_s > min_duration_min * 60.0
 
 
-def splits(gap_s: float, interval_s: float, gap_factor: float = 1.5) -> bool:
+def splits(gap_s: float, interval_s: float, gap_factor: float) -> bool:
     """A gap longer than gap_factor x the usual interval splits a run (equal does not)."""
     return gap_s > gap_factor * interval_s
 
@@ -120,7 +142,7 @@ def _spacing(first: dt.datetime, last: dt.datetime, n: int) -> float | None:
     return (last - first).total_seconds() / (n - 1) if n >= 2 else None
 
 
-def usual_interval_s(timestamps: Iterable[dt.datetime], timezone: str = "America/New_York") -> float | None:
+def usual_interval_s(timestamps: Iterable[dt.datetime], timezone: str) -> float | None:
     """The usual reading interval in seconds: per local day with at least two
     readings, (last - first) / (readings - 1); the median over the days. None
     when no day has two readings."""
@@ -133,63 +155,78 @@ def usual_interval_s(timestamps: Iterable[dt.datetime], timezone: str = "America
     return statistics.median(spacings) if spacings else None
 
 
-def daily_baselines(readings: Sequence[tuple[dt.datetime, float]], params: SlugParams,
-                    fixed_baseline: float | None = None) -> dict[dt.date, float | None]:
-    """Baseline of every local day that has readings (None: not judged)."""
-    tz = ZoneInfo(params.timezone)
+def daily_baselines(readings: Sequence[tuple[dt.datetime, float]], params: SlugParams | ParamsOn,
+                    timezone: str, fixed_baseline: float | None = None) -> dict[dt.date, float | None]:
+    """Baseline of every local day that has readings (None: not judged), each by the slug
+    definition in effect on that day."""
+    tz = ZoneInfo(timezone)
+    on = _on(params)
     sums: dict[dt.date, list[float]] = defaultdict(list)
     for ts, value in readings:
         sums[_utc(ts).astimezone(tz).date()].append(value)
     means = {day: math.fsum(vals) / len(vals) for day, vals in sums.items()}
     out: dict[dt.date, float | None] = {}
     for day in means:
+        p = on(day)
+        if p is None:
+            out[day] = None
+            continue
         if fixed_baseline is not None:
             out[day] = fixed_baseline
             continue
         prior = [means[d] for d in means
-                 if day - dt.timedelta(days=params.baseline_days) <= d <= day - dt.timedelta(days=1)]
-        out[day] = statistics.median(prior) if len(prior) >= params.min_baseline_days else None
+                 if day - dt.timedelta(days=p.baseline_days) <= d <= day - dt.timedelta(days=1)]
+        out[day] = statistics.median(prior) if len(prior) >= p.min_baseline_days else None
     return out
 
 
-def detect(readings: Sequence[tuple[dt.datetime, float]], params: SlugParams = SlugParams(),
+def detect(readings: Sequence[tuple[dt.datetime, float]], params: SlugParams | ParamsOn, timezone: str,
            fixed_baseline: float | None = None) -> tuple[list[SlugEvent], list[dt.date]]:
     """Slug events of one user and constituent, and the local days lacking a baseline.
 
-    ``readings``: (timezone-aware instant, value in canonical unit);
-    ``fixed_baseline``: the permit baseline in the same unit (flow: gpm), if any.
+    ``readings``: (timezone-aware instant, value in canonical unit); ``params``: the slug
+    definition, or the function giving the one in effect on a day (``params_on(rules.slug)``);
+    ``timezone``: the rules' (local days); ``fixed_baseline``: the permit baseline in the same
+    unit (flow: gpm), if any.
     """
-    tz = ZoneInfo(params.timezone)
+    tz = ZoneInfo(timezone)
+    on = _on(params)
     rows = sorted(((_utc(ts), float(v)) for ts, v in readings), key=lambda r: (r[0], r[1]))
     if not rows:
         return [], []
-    baselines = daily_baselines(rows, params, fixed_baseline)
-    interval = usual_interval_s([ts for ts, _ in rows], params.timezone)
+    baselines = daily_baselines(rows, on, timezone, fixed_baseline)
+    interval = usual_interval_s([ts for ts, _ in rows], timezone)
     lacking = sorted(d for d, b in baselines.items() if b is None or interval is None)
     if interval is None:
         return [], lacking
 
     events: list[SlugEvent] = []
     run: list[tuple[dt.datetime, float, float]] = []  # (ts, value, baseline)
+    run_params: list[SlugParams] = []                 # the definition in effect when the run began
     prev: tuple[dt.datetime, bool] | None = None
 
     def close() -> None:
         if run:
             duration = run_duration_s(run[0][0], run[-1][0], interval)
-            if is_slug(duration, params.min_duration_min):
+            if is_slug(duration, run_params[0].min_duration_min):
                 peak = max(run, key=lambda r: r[1] / r[2])
                 events.append(SlugEvent(run[0][0], run[-1][0], duration, peak[2], peak[1],
                                         peak[1] / peak[2], len(run)))
             run.clear()
+            run_params.clear()
 
     for ts, value in rows:
-        baseline = baselines[ts.astimezone(tz).date()]
-        high = is_high(value, baseline, params.ratio)
+        day = ts.astimezone(tz).date()
+        p = on(day)
+        baseline = baselines[day]
+        high = p is not None and is_high(value, baseline, p.ratio)
         if high:
             continues = (prev is not None and prev[1]
-                         and not splits((ts - prev[0]).total_seconds(), interval, params.gap_factor))
+                         and not splits((ts - prev[0]).total_seconds(), interval, p.gap_factor))
             if not continues:
                 close()
+            if not run:
+                run_params.append(p)
             run.append((ts, value, baseline))  # type: ignore[arg-type]
         else:
             close()

@@ -4,8 +4,13 @@ Sources: Woodbury Code ch. 267 (stormwater management; the definition of a
 land development activity is in ch. 185) and Bellport Code ch. 21, article on
 stormwater. Every number comes from the jurisdiction's rules file
 (``rules/<jurisdiction>.yaml``: the ``swppp`` and ``penalties.stormwater``
-sections and the ``swppp_*`` readings); the functions take either a loaded
-``Rules`` object or a plain mapping of the same shape.
+sections and the ``swppp_*`` readings); the functions take the loaded, typed
+``Rules`` and ask each part for the version in effect on the day it applies to:
+a site's classification on the day asked (its construction start), a weekly
+inspection on the day that starts it, a storm inspection on the storm's day, a
+penalty on the violation's day, a notice's remedial schedule and appeal period
+on the notice's day. A day no version covers raises ``RulesError`` (naming the
+file, the part and the day); the assets report it as not judged.
 
 The contract's reading (section 4) of the inspection schedule:
 
@@ -43,6 +48,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
+from outfall.rules.words import num
+
 LOCAL_TZ = "America/New_York"
 UTC = dt.timezone.utc
 
@@ -64,47 +71,9 @@ OTHER_FINDINGS = (
 RAIN_DECIMALS = 6
 
 
-class SwpppRulesError(KeyError):
-    """A rule the SWPPP law needs is missing from the rules data."""
-
-    def __str__(self) -> str:  # KeyError quotes its message; keep it readable
-        return str(self.args[0])
-
-
-# --------------------------------------------------------------------------
-# Rules access
-
-
-def swppp_rules(rules: Any) -> Mapping[str, Any]:
-    """The ``swppp`` section of a Rules object, a whole rules mapping, or the section itself."""
-    if hasattr(rules, "section"):
-        return rules.section("swppp")
-    if isinstance(rules, Mapping) and "swppp" in rules:
-        return rules["swppp"]
-    return rules
-
-
-def stormwater_penalty_rules(rules: Any) -> Mapping[str, Any]:
-    """``penalties.stormwater`` of a Rules object or a rules mapping."""
-    raw = rules.raw if hasattr(rules, "raw") else rules
-    try:
-        return raw["penalties"]["stormwater"]
-    except (KeyError, TypeError) as exc:
-        raise SwpppRulesError("rules: no 'penalties.stormwater' section") from exc
-
-
-def reading(rules: Any, name: str, default: Any) -> Any:
-    """A named reading (``readings.<name>.value``); ``default`` when the rules have none."""
-    raw = rules.raw if hasattr(rules, "raw") else rules
-    readings = raw.get("readings") if isinstance(raw, Mapping) else None
-    entry = (readings or {}).get(name)
-    return entry["value"] if isinstance(entry, Mapping) and "value" in entry else default
-
-
-def _need(mapping: Mapping[str, Any], key: str, where: str = "swppp") -> Any:
-    if key not in mapping or mapping[key] is None:
-        raise SwpppRulesError(f"rules: '{where}.{key}' is missing")
-    return mapping[key]
+def reading(rules: Any, name: str, day: dt.date) -> Any:
+    """The value of the named reading (``readings.<name>``) in effect on ``day``."""
+    return rules.reading_at("readings", name, day)
 
 
 def _days(n: Any) -> dt.timedelta:
@@ -145,23 +114,15 @@ class Classification:
         return ", ".join(met)
 
 
-def _condition_specs(sw: Mapping[str, Any]) -> Mapping[str, Any]:
-    app = sw.get("applicability") or {}
-    if "condition_a" in app:
-        return app
-    if "conditions" in sw:
-        return sw["conditions"]
-    raise SwpppRulesError("rules: no Conditions A/B/C under 'swppp.applicability' or 'swppp.conditions'")
-
-
 def _acres(x: float) -> str:
     return f"{x:g} acre{'' if x == 1 else 's'}"
 
 
-def classify_site(facts: SiteFacts, rules: Any) -> Classification:
+def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
     """Land development activity or not, exemption, Conditions A/B/C and whether
-    (and by whom) inspections are required, with the sections that say so."""
-    sw = swppp_rules(rules)
+    (and by whom) inspections are required, with the sections that say so, by the
+    rules in effect on ``day`` (the site's construction start)."""
+    sw = rules.swppp
     acres = float(facts.disturbed_acres or 0.0)
     flags = {
         "impaired_water": bool(facts.impaired_water),
@@ -169,28 +130,27 @@ def classify_site(facts: SiteFacts, rules: Any) -> Classification:
         "agricultural": bool(facts.agricultural),
         "exempt": bool(facts.exempt),
     }
-    lda_rule = _need(sw, "land_development_activity")
-    lda_min = float(_need(lda_rule, "min_disturbed_acres", "swppp.land_development_activity"))
+    lda_rule = sw.land_development_activity.at(day)
+    lda_min = float(lda_rule.min_disturbed_acres)
     lda = acres >= lda_min
     exempt = flags["exempt"]
 
-    specs = _condition_specs(sw)
-    spec_a, spec_b, spec_c = specs["condition_a"], specs["condition_b"], specs["condition_c"]
-    a_alone = bool(reading(rules, "swppp_condition_a_is_impaired_water_flag", True))
-    cond_a = flags.get(spec_a["flag"], False) and (a_alone or lda)
-    cond_b = acres >= float(spec_b["min_disturbed_acres"])
-    c_min, c_below = float(spec_c["min_disturbed_acres"]), float(spec_c["below_acres"])
-    c_excluded = [f for f in spec_c.get("excluded_flags", []) if flags.get(f, False)]
+    app = sw.applicability.at(day)
+    specs = app if app.rule == "conditions_abc" else sw.conditions.at(day)
+    spec_a, spec_b, spec_c = specs.condition_a, specs.condition_b, specs.condition_c
+    a_alone = bool(reading(rules, "swppp_condition_a_is_impaired_water_flag", day))
+    cond_a = flags.get(spec_a.flag, False) and (a_alone or lda)
+    cond_b = acres >= float(spec_b.min_disturbed_acres)
+    c_min, c_below = float(spec_c.min_disturbed_acres), float(spec_c.below_acres)
+    c_excluded = [f for f in spec_c.excluded_flags if flags.get(f, False)]
     cond_c = c_min <= acres < c_below and not c_excluded
 
-    app = _need(sw, "applicability")
-    kind = app.get("rule")
-    if kind == "min_disturbed_acres":
-        app_min = float(app["min_disturbed_acres"])
+    if app.rule == "min_disturbed_acres":
+        app_min = float(app.min_disturbed_acres)
         needs = acres >= app_min
         why_needs = (f"disturbs {_acres(acres)} (at least {_acres(app_min)}): every such site needs inspections"
                      if needs else f"inspections are required of sites disturbing {_acres(app_min)} or more")
-    elif kind == "conditions_abc":
+    else:
         needs = cond_a or cond_b or cond_c
         met = [n for n, f in (("A", cond_a), ("B", cond_b), ("C", cond_c)) if f]
         if needs:
@@ -201,12 +161,11 @@ def classify_site(facts: SiteFacts, rules: Any) -> Classification:
                 why.append("Condition C excludes " + " and ".join(f.replace("_", "-") for f in c_excluded)
                            + " construction")
             why_needs = "meets none of Conditions A, B and C" + (f" ({'; '.join(why)})" if why else "")
-    else:
-        raise SwpppRulesError(f"rules: swppp.applicability.rule '{kind}' is not min_disturbed_acres or conditions_abc")
 
+    weekly = sw.weekly_inspection.at(day)
     required = needs and not exempt
-    inspector = str(sw.get("inspector")) if required and sw.get("inspector") else None
-    weekly_reports = bool(sw.get("reports_delivered_weekly")) and required
+    inspector = weekly.inspector if required else None
+    weekly_reports = bool(weekly.reports_delivered_weekly) and required
 
     lda_text = ("a land development activity" if lda
                 else f"not a land development activity ({_acres(acres)}, less than {_acres(lda_min)})")
@@ -214,22 +173,22 @@ def classify_site(facts: SiteFacts, rules: Any) -> Classification:
         reason = f"Exempt (site record): {lda_text}; no inspections required"
     elif required:
         reason = f"{lda_text[0].upper()}{lda_text[1:]}; {why_needs}"
-        if cond_a and not lda and kind == "conditions_abc":
-            reason += " (contract reading: Condition A applies whatever the acreage)"
+        if cond_a and not lda and app.rule == "conditions_abc":
+            reason += " (Condition A applies whatever the acreage disturbed)"
         reason += f"; inspections required, made by {inspector}"
         if weekly_reports:
             reason += ", reports delivered to the Stormwater Management Officer weekly"
     else:
         reason = f"{lda_text[0].upper()}{lda_text[1:]}; {why_needs}; no inspections required"
 
-    cites = [str(app.get("citation", "")), str(lda_rule.get("citation", ""))]
+    cites = [app.citation, lda_rule.citation]
     for flag, spec in ((cond_a, spec_a), (cond_b, spec_b), (cond_c, spec_c)):
-        if flag and spec.get("citation"):
-            cites.append(str(spec["citation"]))
-    if exempt and (sw.get("exemptions") or {}).get("citation"):
-        cites.append(str(sw["exemptions"]["citation"]))
+        if flag:
+            cites.append(spec.citation)
+    if exempt:
+        cites.append(sw.exemptions.at(day).citation)
     if required:
-        cites.append(str(sw.get("citation_weekly", "")))
+        cites.append(weekly.citation)
     rule = "; ".join(dict.fromkeys(c for c in cites if c))
     return Classification(lda, exempt, cond_a, cond_b, cond_c, required, inspector, weekly_reports, reason, rule)
 
@@ -280,9 +239,13 @@ def weekly_requirements(start: dt.date, final_stabilization: dt.date | None,
     """Every weekly requirement from construction_start on, with its status.
 
     The last one is the next inspection due (``pending``), an ``overdue`` one,
-    or the first falling after final stabilization (``after_stabilization``)."""
-    sw = swppp_rules(rules)
-    interval = _days(_need(sw, "weekly_interval_days"))
+    or the first falling after final stabilization (``after_stabilization``).
+    Each is due by the interval in effect on the day that starts it."""
+    weekly = rules.swppp.weekly_inspection
+
+    def interval(trigger: dt.date) -> dt.timedelta:
+        return _days(weekly.at(trigger).interval_days)
+
     dates = _inspections_in_window(inspection_dates, start, as_of)
     end = active_through(final_stabilization, as_of)
     out: list[Requirement] = []
@@ -290,7 +253,7 @@ def weekly_requirements(start: dt.date, final_stabilization: dt.date | None,
     for day in dates:
         if day <= prev:          # an inspection on the start day: the first one is still due by start + 7
             continue
-        due = prev + interval
+        due = prev + interval(prev)
         if final_stabilization is not None and due > final_stabilization:
             out.append(Requirement("weekly", prev, due, "after_stabilization"))
             return out
@@ -299,7 +262,7 @@ def weekly_requirements(start: dt.date, final_stabilization: dt.date | None,
         else:
             out.append(Requirement("weekly", prev, due, "late", day, (day - due).days))
         prev = day
-    due = prev + interval
+    due = prev + interval(prev)
     if final_stabilization is not None and due > final_stabilization:
         out.append(Requirement("weekly", prev, due, "after_stabilization"))
     elif due < as_of:
@@ -326,9 +289,9 @@ def daily_totals(rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.da
     return totals
 
 
-def is_storm(precip_in: float, rules: Any) -> bool:
-    """A storm event producing the threshold (0.5 in) of precipitation or more."""
-    threshold = float(_need(swppp_rules(rules), "storm_threshold_in"))
+def is_storm(precip_in: float, rules: Any, day: dt.date) -> bool:
+    """A storm event: the day's rain is at least the threshold in effect on that day."""
+    threshold = float(rules.swppp.storm_inspection.at(day).threshold_in)
     return round(float(precip_in), RAIN_DECIMALS) >= threshold
 
 
@@ -336,22 +299,21 @@ def storm_days(rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date
                first: dt.date, last: dt.date, rules: Any) -> list[dt.date]:
     """Days from first through last whose (summed) rainfall makes a storm event."""
     totals = daily_totals(rainfall)
-    return sorted(d for d, v in totals.items() if first <= d <= last and is_storm(v, rules))
+    return sorted(d for d, v in totals.items() if first <= d <= last and is_storm(v, rules, d))
 
 
 def storm_requirements(start: dt.date, final_stabilization: dt.date | None,
                        inspection_dates: Iterable[dt.date | None],
                        rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
                        as_of: dt.date, rules: Any) -> list[Requirement]:
-    """One requirement per storm day of the active period, with its status."""
-    sw = swppp_rules(rules)
-    window = _days(_need(sw, "storm_window_days"))
+    """One requirement per storm day of the active period, with its status (the window in effect on
+    the storm's day)."""
     end = active_through(final_stabilization, as_of)
     dates = _inspections_in_window(inspection_dates, start, as_of)
     totals = daily_totals(rainfall)
     out: list[Requirement] = []
     for day in storm_days(totals, start, end, rules):
-        due = day + window
+        due = day + _days(rules.swppp.storm_inspection.at(day).window_days)
         rain = round(totals[day], RAIN_DECIMALS)
         if final_stabilization is not None and due > final_stabilization:
             out.append(Requirement("storm", day, due, "after_stabilization", precip_in=rain))
@@ -389,7 +351,7 @@ def upcoming_inspections(start: dt.date, final_stabilization: dt.date | None,
     weekly = weekly_requirements(start, final_stabilization, dates, as_of, rules)
     if weekly and weekly[-1].status in ("pending", "overdue"):
         out.append(weekly[-1])
-    horizon = as_of + _days(_need(swppp_rules(rules), "storm_window_days"))
+    horizon = as_of + _days(rules.swppp.storm_inspection.at(as_of).window_days)
     out.extend(r for r in storm_requirements(start, final_stabilization, dates, rainfall, as_of, rules)
                if r.status == "pending" and r.due_by <= horizon)
     return out
@@ -426,9 +388,8 @@ def disturbance_finding(disturbed_acres: float | None, start: dt.date, final_sta
     approvals: (approved_max_disturbed_acres, approved_on) of the site's SWPPP
     approvals. An approval allowing at least the disturbed acreage, dated on or
     before construction start, means no finding; dated later, the finding is
-    ``late`` (satisfied on the approval's date)."""
-    sw = swppp_rules(rules)
-    limit = float(_need(sw, "max_disturbed_acres_without_swppp_approval"))
+    ``late`` (satisfied on the approval's date). The limit in effect on construction start applies."""
+    limit = float(rules.swppp.disturbance_limit.at(start).max_acres_without_approval)
     acres = float(disturbed_acres or 0.0)
     if acres <= limit or start > as_of:
         return None
@@ -459,10 +420,11 @@ def sediment_findings(readings: Sequence[tuple[dt.date | None, float | None]], s
     (``late``) at the first later inspection below the threshold.
 
     readings: (inspected_on, sediment_capacity_lost_pct) in inspection-time
-    order; a day's last reading stands for the day."""
-    sw = swppp_rules(rules)
-    threshold = float(_need(sw, "sediment_cleanout_pct"))
-    with_reading = bool(reading(rules, "swppp_sediment_next_inspection_with_reading", True))
+    order; a day's last reading stands for the day. The threshold is the one in
+    effect on the inspection that finds the trap full; the reading of the rules
+    on which inspection judges the cleanout, the one in effect on construction start."""
+    cleanout = rules.swppp.sediment_cleanout
+    with_reading = bool(reading(rules, "swppp_sediment_next_inspection_with_reading", start))
     per_day: dict[dt.date, float | None] = {}
     for day, pct in readings:
         if day is None or not (start <= day <= as_of):
@@ -475,14 +437,15 @@ def sediment_findings(readings: Sequence[tuple[dt.date | None, float | None]], s
             continue
         per_day[day] = pct
     rows = sorted(per_day.items())
-
-    def full(p: float | None) -> bool:
-        return p is not None and float(p) >= threshold
-
     out: list[OtherFinding] = []
     i = 0
     while i < len(rows) - 1:
         (d1, p1), (d2, p2) = rows[i], rows[i + 1]
+        threshold = float(cleanout.at(d1).capacity_lost_pct)
+
+        def full(p: float | None) -> bool:
+            return p is not None and float(p) >= threshold
+
         if not (full(p1) and full(p2)):
             i += 1
             continue
@@ -519,12 +482,11 @@ def milestone_notice_finding(milestone: str, occurs_on: dt.date, notified_at: dt
     occurs_on. Notice is in time when given at least 48 real hours before
     (computed in UTC, so a daylight-saving change does not shift it). A
     milestone after --as-of is not judged yet; a notice after --as-of is
-    treated as not given."""
-    sw = swppp_rules(rules)
-    hours = float(_need(sw, "milestone_notice_hours"))
+    treated as not given. The notice period in effect on the milestone's day applies."""
+    hours = float(rules.swppp.milestone_notice.at(occurs_on).hours)
     zone = ZoneInfo(tz)
     if occurs_at is None:
-        at = _local_time(reading(rules, "swppp_milestone_time_when_only_dated", "00:00"))
+        at = _local_time(reading(rules, "swppp_milestone_time_when_only_dated", occurs_on))
         occurs_at = dt.datetime.combine(occurs_on, at, tzinfo=zone)
     elif occurs_at.tzinfo is None:
         occurs_at = occurs_at.replace(tzinfo=zone)
@@ -559,7 +521,7 @@ def certification_finding(contractor: str, signed_on: dt.date | None, first_work
     """A contractor working before signing the SWPPP certification statement."""
     if first_work_on > as_of:
         return None
-    same_day = bool(reading(rules, "swppp_certification_same_day_counts_as_before", True))
+    same_day = bool(reading(rules, "swppp_certification_same_day_counts_as_before", first_work_on))
     due = first_work_on if same_day else first_work_on - dt.timedelta(days=1)
     if signed_on is not None and signed_on <= as_of:
         if signed_on <= due:
@@ -581,15 +543,14 @@ def report_delivery_findings(inspection_dates: Iterable[dt.date | None],
     """Inspection reports not delivered to the Stormwater Management Officer
     within the week (Woodbury; none where the rules have no ``report_delivery``).
 
-    deliveries: report (inspection) date -> the dates it was delivered."""
-    sw = swppp_rules(rules)
-    spec = sw.get("report_delivery")
-    if not spec:
+    deliveries: report (inspection) date -> the dates it was delivered. The
+    delivery period in effect on the inspection's day applies."""
+    spec = rules.swppp.report_delivery
+    if spec is None:
         return []
-    days = _days(_need(spec, "max_days_after_inspection", "swppp.report_delivery"))
     out: list[OtherFinding] = []
     for day in _inspections_in_window(inspection_dates, start, active_through(final_stabilization, as_of)):
-        due = day + days
+        due = day + _days(spec.at(day).max_days_after_inspection)
         got = sorted(d for d in deliveries.get(day, ()) if d is not None and d <= as_of)
         if got and got[0] <= due:
             continue
@@ -623,9 +584,10 @@ def normalize_chapter(chapter: Any) -> str | None:
 
 
 def count_prior_convictions(conviction_dates: Iterable[dt.date | None], violation_on: dt.date, rules: Any) -> int:
-    """Convictions dated within the look-back (five years) before the day the violation began."""
-    lookback = int(_need(stormwater_penalty_rules(rules), "lookback_years", "penalties.stormwater"))
-    inclusive = bool(reading(rules, "swppp_conviction_lookback_includes_first_day", True))
+    """Convictions dated within the look-back before the day the violation began (the penalty in effect
+    on that day says how many years)."""
+    lookback = int(rules.penalties.stormwater.at(violation_on).lookback_years)
+    inclusive = bool(reading(rules, "swppp_conviction_lookback_includes_first_day", violation_on))
     first = years_before(violation_on, lookback)
     return sum(1 for c in conviction_dates
                if c is not None and c < violation_on and (c >= first if inclusive else c > first))
@@ -644,23 +606,20 @@ class Penalty:
     total_max_usd: Decimal
     imprisonment_max_months: int | None
     citation: str
+    lookback_years: int          # prior convictions counted within this many years
 
 
 def _usd(value: Any) -> Decimal:
     return Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
-def penalty_tier(prior_convictions: int, rules: Any) -> dict[str, Any]:
-    """The fine range of the offense that follows ``prior_convictions`` convictions."""
-    spec = stormwater_penalty_rules(rules)
-    tiers = sorted(_need(spec, "tiers", "penalties.stormwater"), key=lambda t: int(t["offense"]))
+def penalty_tier(prior_convictions: int, rules: Any, day: dt.date) -> dict[str, Any]:
+    """The fine range of the offense that follows ``prior_convictions`` convictions, by the penalty in
+    effect on ``day`` (the violation's)."""
     offense = max(int(prior_convictions), 0) + 1
-    chosen = tiers[0]
-    for tier in tiers:
-        if int(tier["offense"]) <= offense:
-            chosen = tier
-    return {"offense": offense, "tier": int(chosen["offense"]),
-            "min_usd": _usd(chosen["min_usd"]), "max_usd": _usd(chosen["max_usd"])}
+    chosen = rules.penalties.stormwater.at(day).tier(offense)
+    return {"offense": offense, "tier": int(chosen.offense),
+            "min_usd": _usd(chosen.min_usd), "max_usd": _usd(chosen.max_usd)}
 
 
 def violation_periods(days: int | None, per: str) -> int:
@@ -671,18 +630,18 @@ def violation_periods(days: int | None, per: str) -> int:
         return n
     if per == "week":
         return math.ceil(n / 7)
-    raise SwpppRulesError(f"rules: penalties.stormwater.per '{per}' is not 'day' or 'week'")
+    raise ValueError(f"rules: penalties.stormwater.per '{per}' is not 'day' or 'week'")
 
 
-def assess_penalty(prior_convictions: int, days: int | None, rules: Any) -> Penalty:
-    spec = stormwater_penalty_rules(rules)
-    tier = penalty_tier(prior_convictions, rules)
-    per = str(_need(spec, "per", "penalties.stormwater"))
-    periods = violation_periods(days, per)
-    months = (swppp_rules(rules).get("convictions") or {}).get("imprisonment_max_months")
-    return Penalty(tier["offense"], tier["tier"], int(prior_convictions), tier["min_usd"], tier["max_usd"], per, periods,
-                   _usd(tier["min_usd"] * periods), _usd(tier["max_usd"] * periods),
-                   int(months) if months is not None else None, str(spec.get("citation", "")))
+def assess_penalty(prior_convictions: int, days: int | None, rules: Any, day: dt.date) -> Penalty:
+    """The fines of a violation that began on ``day``, by the penalty in effect that day."""
+    spec = rules.penalties.stormwater.at(day)
+    tier = penalty_tier(prior_convictions, rules, day)
+    periods = violation_periods(days, spec.per)
+    months = rules.swppp.convictions.at(day).imprisonment_max_months
+    return Penalty(tier["offense"], tier["tier"], int(prior_convictions), tier["min_usd"], tier["max_usd"], spec.per,
+                   periods, _usd(tier["min_usd"] * periods), _usd(tier["max_usd"] * periods),
+                   int(months) if months is not None else None, spec.citation, int(spec.lookback_years))
 
 
 # --------------------------------------------------------------------------
@@ -745,12 +704,18 @@ def notice_id(v: Violation, jurisdiction: str) -> str:
     return f"NOV-{jurisdiction[:1].upper()}-{site}-{codes.get(v.finding, 'XX')}-{v.trigger_date:%Y%m%d}-{digest}"
 
 
+def _hours(days: int) -> str:
+    """A window of whole days in the law's words: 1 -> 'within 24 hours'."""
+    return f"within {days * 24} hours"
+
+
 def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
-    sw = swppp_rules(rules)
+    """The nature of the violation, by the rules in effect on the day that started it."""
+    sw = rules.swppp
     if v.finding == "weekly":
         since = ("the start of construction on " + _d(v.trigger_date) if v.trigger_date == site.construction_start
                  else "the previous inspection on " + _d(v.trigger_date))
-        interval = int(sw["weekly_interval_days"])
+        interval = sw.weekly_inspection.at(v.trigger_date).interval_days
         if v.status == "late":
             return (f"The inspection of the site's erosion and sediment control practices due by {_d(v.due_by)} "
                     f"({interval} days after {since}) was not made until {_d(v.satisfied_on)}, "
@@ -760,9 +725,10 @@ def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
     if v.finding == "storm":
         rain = f"{v.precip_in:.2f} inches of precipitation" if v.precip_in is not None else "A storm event"
         gauge = f" at rain gauge {site.rain_gauge_id}" if site.rain_gauge_id else ""
-        threshold = float(sw["storm_threshold_in"])
-        head = (f"{rain} fell on {_d(v.trigger_date)}{gauge}, a storm event producing {threshold:g} inch of "
-                f"precipitation or more. An inspection was required within 24 hours (by {_d(v.due_by)})")
+        storm = sw.storm_inspection.at(v.trigger_date)
+        head = (f"{rain} fell on {_d(v.trigger_date)}{gauge}, a storm event producing {num(storm.threshold_in)} inch "
+                f"of precipitation or more. An inspection was required {_hours(storm.window_days)} "
+                f"(by {_d(v.due_by)})")
         if v.status == "late":
             return head + f" but was not made until {_d(v.satisfied_on)}."
         return head + f"; none is recorded as of {_d(as_of)}."
@@ -779,16 +745,20 @@ def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
 
 
 def _remedial(v: Violation, inspector: str | None, as_of: dt.date, rules: Any) -> tuple[str, dt.date | None]:
-    sw = swppp_rules(rules)
-    days_map = (sw.get("remedial_days") or {})
+    """The remedial measures and their schedule, by the rules in effect on the notice's day (``as_of``)."""
+    sw = rules.swppp
+    remedial = sw.remedial_days.get(as_of)   # none in effect: the notice asks for prompt correction
+    weekly, storm = sw.weekly_inspection.at(as_of), sw.storm_inspection.at(as_of)
+    schedule = (f"an inspection at least every {weekly.interval_days} days and {_hours(storm.window_days)} of any "
+                f"storm event producing {num(storm.threshold_in)} inch of precipitation or more")
+    cleanout = num(sw.sediment_cleanout.at(as_of).capacity_lost_pct)
     if v.status == "late" and v.finding != "milestone_notice_late":
         keep = {
-            "weekly": "Keep to the schedule: an inspection at least every seven days and within 24 hours of any "
-                      "storm event producing 0.5 inch of precipitation or more.",
-            "storm": "Keep to the schedule: an inspection within 24 hours of any storm event producing 0.5 inch of "
-                     "precipitation or more.",
+            "weekly": f"Keep to the schedule: {schedule}.",
+            "storm": f"Keep to the schedule: an inspection {_hours(storm.window_days)} of any storm event producing "
+                     f"{num(storm.threshold_in)} inch of precipitation or more.",
             "sediment_not_removed": "Remove sediment from every trap or pond whenever its design capacity has been "
-                                    "reduced by 50%, before the next inspection.",
+                                    f"reduced by {cleanout}%, before the next inspection.",
             "disturbance_over_limit": "Keep the disturbed area within the approved SWPPP.",
             "contractor_not_certified": "Have every contractor and subcontractor sign the certification before "
                                         "undertaking any land development activity.",
@@ -796,29 +766,28 @@ def _remedial(v: Violation, inspector: str | None, as_of: dt.date, rules: Any) -
         }.get(v.finding, "")
         return (f"The violation was corrected on {_d(v.satisfied_on)}; no further remedial action is required for "
                 f"this occurrence. {keep}").strip(), None
-    n = days_map.get(v.finding)
+    n = getattr(remedial, v.finding, None) if remedial is not None else None
     due = as_of + dt.timedelta(days=int(n)) if n is not None else None
     by = (f"by {_d(due)}" if n and int(n) > 0 else "before any further work") if due is not None else "promptly"
     who = inspector or "a qualified inspector"
     if v.finding in ("weekly", "storm"):
         text = (f"Have {who} inspect the site and document the effectiveness of all erosion and sediment control "
-                f"practices {by}; thereafter inspect at least every {int(sw['weekly_interval_days'])} days and within "
-                f"24 hours of any storm event producing {float(sw['storm_threshold_in']):g} inch of precipitation or more")
-        if sw.get("reports_delivered_weekly"):
+                f"practices {by}; thereafter {schedule.replace('an inspection at least', 'inspect at least', 1)}")
+        if weekly.reports_delivered_weekly:
             text += ", delivering the reports to the Stormwater Management Officer weekly and copying them to the site logbook"
         return text + ".", due
     if v.finding == "disturbance_over_limit":
-        limit = float(sw["max_disturbed_acres_without_swppp_approval"])
-        return (f"Stabilize the disturbed area down to no more than {limit:g} acres, or obtain approval of a SWPPP "
+        limit = num(sw.disturbance_limit.at(as_of).max_acres_without_approval)
+        return (f"Stabilize the disturbed area down to no more than {limit} acres, or obtain approval of a SWPPP "
                 f"allowing the larger disturbance, {by}; until then no further clearing or grading except site "
                 f"stabilization."), due
     if v.finding == "sediment_not_removed":
         return (f"Remove the sediment from every sediment trap and pond whose design capacity has been reduced by "
-                f"{float(sw['sediment_cleanout_pct']):g}% or more, {by}, and record the cleanout in the next "
+                f"{cleanout}% or more, {by}, and record the cleanout in the next "
                 f"inspection report."), due
     if v.finding == "milestone_notice_late":
         return (f"No correction is possible for this milestone. Notify the enforcement official at least "
-                f"{float(sw['milestone_notice_hours']):g} hours before each remaining milestone."), None
+                f"{num(sw.milestone_notice.at(as_of).hours)} hours before each remaining milestone."), None
     if v.finding == "contractor_not_certified":
         return (f"{v.subject or 'The contractor'} must stop soil disturbance and stormwater practice work until "
                 f"the SWPPP certification statement is signed and dated (with name and title, the firm's address "
@@ -832,8 +801,8 @@ def _remedial(v: Violation, inspector: str | None, as_of: dt.date, rules: Any) -
 def _penalty_statement(p: Penalty, rules: Any, as_of: dt.date, status: str) -> str:
     kind = _ordinal(p.offense) if p.offense == p.tier else f"{_ordinal(p.offense)} (a {_ordinal(p.tier)} or subsequent)"
     text = (f"On conviction of a {kind} offense"
-            + (f" ({_plural(p.prior_convictions, 'prior conviction')} within five years on record)"
-               if p.prior_convictions else " (no prior conviction within five years on record)")
+            + (f" ({_plural(p.prior_convictions, 'prior conviction')} within {p.lookback_years} years on record)"
+               if p.prior_convictions else f" (no prior conviction within {p.lookback_years} years on record)")
             + f", a fine of {'not more than ' + _money(p.max_usd) if p.min_usd == 0 else 'not less than ' + _money(p.min_usd) + ' nor more than ' + _money(p.max_usd)} per violation")
     if p.imprisonment_max_months:
         text += f" or imprisonment for a period not to exceed {_plural(p.imprisonment_max_months, 'month')}, or both"
@@ -852,17 +821,20 @@ def build_notice(v: Violation, site: SiteRecord, inspector: str | None, prior_co
 
     1 the name and address of the landowner, developer or applicant; 2 the
     site; 3 the nature of the violation; 4 the remedial measures and their
-    time schedule; 5 the penalties; 6 the right to appeal within 15 days and
-    where to file it."""
-    sw = swppp_rules(rules)
-    nov = sw.get("notice_of_violation") or {}
+    time schedule; 5 the penalties; 6 the right to appeal and where to
+    file it. The penalty is the one in effect on the violation's day (the day
+    after due_by); the remedial schedule, the appeal period and the issuer those
+    in effect on the notice's day (``as_of``)."""
+    sw = rules.swppp
+    nov = sw.notice_of_violation.at(as_of)
     violation_on = v.due_by + dt.timedelta(days=1)
-    penalty = assess_penalty(prior_convictions, v.days_late, rules)
+    penalty = assess_penalty(prior_convictions, v.days_late, rules, violation_on)
     remedial, remedial_due = _remedial(v, inspector, as_of, rules)
-    appeal_days = int(_need(sw, "appeal_days"))
-    filed_with = str(nov.get("appeal_filed_with") or "the municipality")
+    appeal_rule = sw.appeal.at(as_of)
+    appeal_days = appeal_rule.days
+    filed_with = nov.appeal_filed_with
     appeal = (f"The determination of violation may be appealed to {filed_with} by filing a written notice of "
-              f"appeal within {appeal_days} days of service of this notice of violation. ({sw.get('citation_appeal', '')})")
+              f"appeal within {appeal_days} days of service of this notice of violation. ({appeal_rule.citation})")
     missing = []
     if not (site.applicant or "").strip():
         missing.append("name of the landowner, developer or applicant")
@@ -904,14 +876,45 @@ def build_notice(v: Violation, site: SiteRecord, inspector: str | None, prior_co
         "total_fine_max_usd": penalty.total_max_usd,
         "contents_complete": not missing,
         "missing_contents": "; ".join(missing) or None,
-        "issuer": str(nov.get("issuer") or "Stormwater Management Officer"),
+        "issuer": nov.issuer,
         "rule": v.rule,
     }
 
 
-def stop_work_warranted(v: Violation, site_active: bool, rules: Any) -> bool:
-    """Whether the law allows (and the rules' policy proposes) a stop-work order for this violation."""
-    spec = swppp_rules(rules).get("stop_work_order")
-    if not spec or not site_active:
+def stop_work_warranted(v: Violation, site_active: bool, rules: Any, day: dt.date) -> bool:
+    """Whether the law allows (and the rules' policy in effect on ``day`` proposes) a stop-work order for
+    this violation."""
+    if not site_active:
         return False
-    return v.finding in set(spec.get("for_findings") or ()) and v.status == spec.get("when_status", "overdue")
+    spec = rules.swppp.stop_work_order.at(day)
+    return v.finding in set(spec.for_findings) and v.status == spec.when_status
+
+
+def finding_labels(rules: Any, day: dt.date) -> dict[str, str]:
+    """Each finding's requirement in words, by the rules in effect on ``day`` (a notice's day)."""
+    sw = rules.swppp
+    weekly, storm = sw.weekly_inspection.at(day), sw.storm_inspection.at(day)
+    labels = {
+        "weekly": f"Inspection at least every {weekly.interval_days} days",
+        "storm": f"Inspection {_hours(storm.window_days)} of a storm event of {num(storm.threshold_in)} inch or more",
+        "disturbance_over_limit": (f"Not more than {num(sw.disturbance_limit.at(day).max_acres_without_approval)} "
+                                   "acres disturbed at one time without an approved SWPPP"),
+        "sediment_not_removed": (f"Sediment removed when traps have lost "
+                                 f"{num(sw.sediment_cleanout.at(day).capacity_lost_pct)}% of capacity"),
+        "milestone_notice_late": f"{num(sw.milestone_notice.at(day).hours)} hours' notice before a construction milestone",
+        "contractor_not_certified": "Contractor certification signed before work",
+    }
+    if sw.report_delivery is not None:
+        labels["report_not_delivered"] = "Inspection reports delivered to the Stormwater Management Officer weekly"
+    return labels
+
+
+def finding_rule(rules: Any, finding: str, day: dt.date) -> tuple[str, str | None]:
+    """(citation, the law's words quoted) of a finding other than a missed inspection, by the rules in
+    effect on ``day`` (the day the obligation arose)."""
+    sw = rules.swppp
+    part = {"disturbance_over_limit": sw.disturbance_limit, "sediment_not_removed": sw.sediment_cleanout,
+            "milestone_notice_late": sw.milestones, "contractor_not_certified": sw.contractor_certification,
+            "report_not_delivered": sw.report_delivery}.get(finding)
+    citation = part.at(day).citation if part is not None else ""
+    return citation, getattr(sw.section_text.at(day), finding, None)

@@ -185,18 +185,6 @@ class Versions(_DatedList[T]):
             raise self._no_entry(day)
         return found
 
-    def nearest(self, day: dt.date) -> T:
-        """The version in effect on ``day``; else the latest that began before it; else the first.
-
-        For the compatibility layer only (``Rules.section``): it never fails."""
-        found = self.get(day)
-        if found is not None:
-            return found
-        started = [v for v in self if v.effective_from <= day]
-        if started:
-            return max(started, key=lambda v: v.effective_from)
-        return min(self, key=lambda v: v.effective_from)
-
 
 class Entries(_DatedList[T]):
     """Dated entries side by side; entries of the same thing (``item.key()``) may not overlap."""

@@ -19,7 +19,6 @@ for the person who edits a rules file.
 # (no "from __future__ import annotations": pydantic would evaluate every annotation string at import)
 
 import datetime as dt
-from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 from zoneinfo import ZoneInfo
@@ -945,7 +944,7 @@ class Rules(Model):
     sewer_enforcement: Versions[SewerEnforcement] | None = None
     grease_interceptors: Versions[GreaseInterceptors] | None = None
     # Contract section 5 (issue 13): these sections' models are those of the pure functions that apply
-    # them (outfall/law/calendar.py, illicit.py, practices.py, fees.py); docs/rules-stage2-draft.yaml.
+    # them (outfall/law/calendar.py, illicit.py, practices.py, fees.py); they are in rules/woodbury.yaml and rules/bellport.yaml.
     business_days: BusinessDayRules | None = None
     """Business days: the weekdays counted and the public holidays of New York GCL § 24."""
     illicit_discharges: Versions[IllicitTerms] | None = None
@@ -1007,44 +1006,3 @@ class Rules(Model):
         if versions is None:
             raise RulesError(f"{self.source.name}: no reading named '{name}' in {group}")
         return versions.at(day).value
-
-    # ------------------------------------------ compatibility layer (deprecated)
-
-    @cached_property
-    def raw(self) -> dict[str, Any]:
-        """Deprecated: the file as the old untyped dictionaries, each section as in effect today.
-
-        Use the typed sections instead (see the migration table in ``outfall.rules``)."""
-        from outfall.rules.legacy import legacy_raw
-
-        return legacy_raw(self, self.today())
-
-    def raw_at(self, day: dt.date) -> dict[str, Any]:
-        """Transitional: the old dictionaries with every section in its version in effect on ``day``.
-
-        For a consumer (or an ``outfall.law`` function) that still takes the old shape: pass
-        ``rules.raw_at(violation_day)`` instead of ``rules`` to judge by the rules of that day."""
-        from outfall.rules.legacy import legacy_raw
-
-        return legacy_raw(self, day)
-
-    def section(self, name: str) -> Any:
-        """Deprecated: section ``name`` as the old dictionary, in the version in effect today.
-
-        Typed: ``rules.<name>.at(day)`` (see the migration table in ``outfall.rules``)."""
-        if name not in self.raw:
-            raise RulesError(f"{self.source.name}: no '{name}' section for {self.name}")
-        return self.raw[name]
-
-    def has(self, name: str) -> bool:
-        """Deprecated: whether the file has section ``name``. Typed: ``rules.<name> is not None``."""
-        return name in self.raw
-
-    def reading(self, name: str) -> Any:
-        """Deprecated: the value of ``readings.<name>`` in effect today.
-
-        Typed: ``rules.reading_at("readings", name, day)``."""
-        readings = self.raw.get("readings", {})
-        if name not in readings:
-            raise RulesError(f"{self.source.name}: no reading named '{name}'")
-        return readings[name]["value"]

@@ -10,3 +10,16 @@ CREATE TABLE IF NOT EXISTS outfall_run (
     exports_dir     VARCHAR,
     rules_versions  VARCHAR             -- e.g. "woodbury 2026.11.2, bellport 2026.11.2"
 );
+
+-- What an asset could not judge for want of a rule in effect on the day it
+-- applies to (a sample taken before the rules' first version of a section, a
+-- site that started before its chapter): one row per thing not judged, with
+-- the day, the rules section and the reason in words. Each asset replaces its
+-- own rows (asset = its name), in its own transaction.
+CREATE TABLE IF NOT EXISTS not_judged (
+    asset       VARCHAR,
+    subject     VARCHAR,
+    day         DATE,
+    section     VARCHAR,
+    reason      VARCHAR
+);

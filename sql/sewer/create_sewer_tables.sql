@@ -34,9 +34,26 @@ CREATE TABLE IF NOT EXISTS unlimited_results (
     reason VARCHAR, rule VARCHAR
 );
 
--- Non-detect averaging policy as applied, per parameter ('*' = default).
+-- Non-detect averaging policy as applied, per parameter ('*' = default) and
+-- dated version of the rules (the policy in effect on a result's day applies).
 CREATE TABLE IF NOT EXISTS nondetect_policies (
     parameter VARCHAR, policy VARCHAR, rule VARCHAR
+);
+ALTER TABLE nondetect_policies ADD COLUMN IF NOT EXISTS effective_from DATE;
+ALTER TABLE nondetect_policies ADD COLUMN IF NOT EXISTS effective_to DATE;
+
+-- The dated rules the compliance SQL joins each row to, by the row's own day
+-- (outfall/rules/tables.py): effective_to 9999-12-31 = still in effect.
+CREATE TABLE IF NOT EXISTS sewer_compliance_rules (
+    effective_from DATE, effective_to DATE, permit_limit_citation VARCHAR, no_limit_citation VARCHAR,
+    inconclusive_citation VARCHAR, statistic_citation VARCHAR, rule VARCHAR
+);
+CREATE TABLE IF NOT EXISTS slug_rules (
+    effective_from DATE, effective_to DATE, ratio DOUBLE, min_duration_min DOUBLE, baseline_days INTEGER,
+    min_baseline_days INTEGER, gap_factor DOUBLE, rule VARCHAR
+);
+CREATE TABLE IF NOT EXISTS infiltration_rules (
+    effective_from DATE, effective_to DATE, gal_per_inch_mile_day DOUBLE, feet_per_mile DOUBLE, rule VARCHAR
 );
 
 -- Daily-maximum and monthly-average limits: every period judged.

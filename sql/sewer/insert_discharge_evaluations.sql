@@ -5,7 +5,9 @@
 -- limit type (rules: discharge_limit_defaults); of several, the latest
 -- effective_from, then the stricter. "In excess of" is strictly greater; a
 -- non-detect <X is compliant with a maximum when X <= limit, else inconclusive.
--- Parameters: $permit_citation (rule text of a permit limit with no basis).
+-- A permit limit with no basis is cited by the rules' special-agreement text in
+-- effect on the sample's day (table sewer_compliance_rules).
+-- Parameters: $uncited (the rule text when no such text is in effect).
 INSERT INTO discharge_evaluations BY NAME
 WITH results AS (
     SELECT rowid AS rid, user_id, sample_id, parameter, lower(parameter) AS pkey, collected_at,
@@ -15,14 +17,12 @@ WITH results AS (
 ),
 limits AS (
     SELECT user_id, pkey, limit_type, limit_value, effective_from, effective_to, priority, limit_source,
-           CASE WHEN priority = 1
-                THEN coalesce(basis, $permit_citation) || coalesce(' (permit ' || permit_no || ')', '')
-                ELSE basis END AS rule
+           basis, permit_no
     FROM applicable_limit_sources
     WHERE limit_type IN ('max', 'min')
 ),
 candidates AS (
-    SELECT r.*, l.limit_type, l.limit_value, l.limit_source, l.rule,
+    SELECT r.*, l.limit_type, l.limit_value, l.limit_source, l.priority, l.basis, l.permit_no,
            row_number() OVER (
                PARTITION BY r.rid, l.limit_type
                ORDER BY l.priority, l.effective_from DESC NULLS LAST,
@@ -36,7 +36,10 @@ candidates AS (
      AND (l.effective_to IS NULL OR r.collected_date <= l.effective_to)
 )
 SELECT user_id, sample_id, parameter, collected_at, collected_date, sample_type, value, nondetect,
-       qualifier, unit, limit_value, limit_type, limit_source, rule,
+       qualifier, unit, limit_value, limit_type, limit_source,
+       CASE WHEN priority = 1
+            THEN coalesce(basis, t.permit_limit_citation, $uncited) || coalesce(' (permit ' || permit_no || ')', '')
+            ELSE basis END AS rule,
        CASE
            WHEN value IS NULL THEN 'inconclusive'
            WHEN nondetect AND limit_type = 'max' THEN CASE WHEN value <= limit_value THEN 'compliant' ELSE 'inconclusive' END
@@ -47,5 +50,6 @@ SELECT user_id, sample_id, parameter, collected_at, collected_date, sample_type,
        CASE WHEN limit_type = 'max' THEN value / nullif(limit_value, 0)
             ELSE limit_value / nullif(value, 0) END AS exceedance_ratio
 FROM candidates
+LEFT JOIN sewer_compliance_rules t ON collected_date BETWEEN t.effective_from AND t.effective_to
 WHERE pick = 1
 ORDER BY user_id, collected_at, sample_id, parameter, limit_type

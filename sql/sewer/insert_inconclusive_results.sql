@@ -1,5 +1,6 @@
 -- Non-detects that can be judged neither compliant nor in violation.
--- Parameters: $inconclusive_citation.
+-- The rule text is the one in effect on the sample's day (sewer_compliance_rules).
+-- Parameters: $uncited (the rule text when none is in effect).
 INSERT INTO inconclusive_results BY NAME
 SELECT user_id, sample_id, parameter, collected_at, value AS detection_value,
        coalesce(qualifier, CASE WHEN nondetect THEN '<' END) AS qualifier, unit, limit_value, limit_type,
@@ -9,7 +10,8 @@ SELECT user_id, sample_id, parameter, collected_at, value AS detection_value,
            WHEN limit_type = 'max' THEN 'non-detect whose detection value is above the maximum limit'
            ELSE 'non-detect whose detection value is above the minimum limit'
        END AS reason,
-       $inconclusive_citation || '; limit: ' || rule AS rule
-FROM discharge_evaluations
+       coalesce(t.inconclusive_citation, $uncited) || '; limit: ' || e.rule AS rule
+FROM discharge_evaluations e
+LEFT JOIN sewer_compliance_rules t ON e.collected_date BETWEEN t.effective_from AND t.effective_to
 WHERE outcome = 'inconclusive'
 ORDER BY user_id, collected_at, sample_id, parameter, limit_type

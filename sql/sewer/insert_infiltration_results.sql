@@ -1,13 +1,18 @@
--- Infiltration tests (Woodbury ch. 253 Part 2; contract section 4):
--- allowable_gpd = 200 x diameter_in x length_ft / 5280; gpimd = measured_gpd /
--- (diameter_in x length_ft / 5280); passes when measured_gpd <= allowable_gpd.
--- Parameters: $gal (gallons per inch-diameter per mile per day), $feet_per_mile, $citation.
+-- Infiltration tests (Woodbury ch. 253 Part 2), each by the infiltration rule in
+-- effect on its test date (table infiltration_rules): allowable_gpd = gal x
+-- diameter_in x length_ft / feet_per_mile; gpimd = measured_gpd / (diameter_in x
+-- length_ft / feet_per_mile); passes when measured_gpd <= allowable_gpd. A test on
+-- a day no rule covers is not judged (allowable_gpd, gpimd and passes null).
+-- Parameters: $coverage (the days the rules cover, in words).
 INSERT INTO infiltration_results BY NAME
-SELECT section_id, test_date,
-       $gal * diameter_in * length_ft / $feet_per_mile AS allowable_gpd,
-       measured_gpd,
-       measured_gpd / nullif(diameter_in * length_ft / $feet_per_mile, 0) AS gpimd,
-       measured_gpd <= $gal * diameter_in * length_ft / $feet_per_mile AS passes,
-       diameter_in, length_ft, $citation AS rule
-FROM infiltration_tests
-ORDER BY test_date, section_id
+SELECT t.section_id, t.test_date,
+       r.gal_per_inch_mile_day * t.diameter_in * t.length_ft / r.feet_per_mile AS allowable_gpd,
+       t.measured_gpd,
+       t.measured_gpd / nullif(t.diameter_in * t.length_ft / r.feet_per_mile, 0) AS gpimd,
+       t.measured_gpd <= r.gal_per_inch_mile_day * t.diameter_in * t.length_ft / r.feet_per_mile AS passes,
+       t.diameter_in, t.length_ft,
+       coalesce(r.rule, 'not judged: the rules give no infiltration limit in effect on ' || t.test_date
+                        || ' (they give one ' || $coverage || ')') AS rule
+FROM infiltration_tests t
+LEFT JOIN infiltration_rules r ON t.test_date BETWEEN r.effective_from AND r.effective_to
+ORDER BY t.test_date, t.section_id

@@ -3,9 +3,13 @@
 -- daily_max: the day's composite (mean of the day's composites when several),
 --   else the mean of the day's grabs, per user, parameter and local date;
 -- monthly_avg: the mean of the calendar month's results;
--- non-detects enter averages per nondetect_policies (zero, half_dl, dl).
--- A period breaks its limit when its value is strictly above it.
--- Parameters: $statistic_citation (rule of a permit limit with no basis), $nd_default.
+-- a non-detect enters an average as the policy in effect on its own day says
+-- (table nondetect_policies: the parameter's own, else '*'; zero, half_dl, dl).
+-- A period with a non-detect on a day no policy covers is not judged (value
+-- and passes null, the rule says why). A period breaks its limit when its value
+-- is strictly above it. A permit limit with no basis is cited by the rules'
+-- statistic text in effect on the result's day (sewer_compliance_rules).
+-- Parameters: $uncited (the rule text when no such text is in effect).
 INSERT INTO statistic_results BY NAME
 WITH results AS (
     SELECT rowid AS rid, user_id, parameter, lower(parameter) AS pkey,
@@ -15,22 +19,28 @@ WITH results AS (
 ),
 limits AS (
     SELECT user_id, pkey, limit_type, limit_value, effective_from, effective_to, priority, limit_source,
-           CASE WHEN priority = 1
-                THEN coalesce(basis, $statistic_citation) || coalesce(' (permit ' || permit_no || ')', '')
-                ELSE basis END AS rule
+           basis, permit_no
     FROM applicable_limit_sources
     WHERE limit_type IN ('daily_max', 'monthly_avg')
 ),
 valued AS (
-    SELECT r.*, coalesce(p.policy, $nd_default) AS policy,
+    SELECT r.*, coalesce(own.policy, every.policy) AS policy,
+           r.nondetect AND coalesce(own.policy, every.policy) IS NULL AS unvalued,
            CASE WHEN NOT r.nondetect THEN r.result
-                WHEN coalesce(p.policy, $nd_default) = 'zero' THEN 0.0
-                WHEN coalesce(p.policy, $nd_default) = 'half_dl' THEN r.result / 2.0
-                ELSE r.result END AS avg_value
-    FROM results r LEFT JOIN nondetect_policies p ON lower(p.parameter) = r.pkey
+                WHEN coalesce(own.policy, every.policy) = 'zero' THEN 0.0
+                WHEN coalesce(own.policy, every.policy) = 'half_dl' THEN r.result / 2.0
+                WHEN coalesce(own.policy, every.policy) = 'dl' THEN r.result END AS avg_value
+    FROM results r
+    LEFT JOIN nondetect_policies own
+      ON lower(own.parameter) = r.pkey AND r.d BETWEEN own.effective_from AND own.effective_to
+    LEFT JOIN nondetect_policies every
+      ON every.parameter = '*' AND r.d BETWEEN every.effective_from AND every.effective_to
 ),
 matched AS (
-    SELECT v.*, l.limit_type, l.limit_value, l.limit_source, l.rule,
+    SELECT v.*, l.limit_type, l.limit_value, l.limit_source,
+           CASE WHEN l.priority = 1
+                THEN coalesce(l.basis, t.statistic_citation, $uncited) || coalesce(' (permit ' || l.permit_no || ')', '')
+                ELSE l.basis END AS rule,
            row_number() OVER (
                PARTITION BY v.rid, l.limit_type
                ORDER BY l.priority, l.effective_from DESC NULLS LAST, l.limit_value
@@ -41,6 +51,7 @@ matched AS (
      AND (l.user_id IS NULL OR l.user_id = v.user_id)
      AND (l.effective_from IS NULL OR l.effective_from <= v.d)
      AND (l.effective_to IS NULL OR v.d <= l.effective_to)
+    LEFT JOIN sewer_compliance_rules t ON v.d BETWEEN t.effective_from AND t.effective_to
 ),
 daily AS (
     SELECT user_id, any_value(parameter) AS parameter, 'daily_max' AS statistic, d AS period_start,
@@ -54,6 +65,9 @@ daily AS (
            CASE WHEN count(*) FILTER (WHERE sample_type = 'composite') > 0
                 THEN count(*) FILTER (WHERE sample_type = 'composite' AND nondetect)
                 ELSE count(*) FILTER (WHERE sample_type IS DISTINCT FROM 'composite' AND nondetect) END AS nondetects,
+           CASE WHEN count(*) FILTER (WHERE sample_type = 'composite') > 0
+                THEN bool_or(unvalued) FILTER (WHERE sample_type = 'composite')
+                ELSE bool_or(unvalued) FILTER (WHERE sample_type IS DISTINCT FROM 'composite') END AS unvalued,
            limit_value, any_value(unit) AS unit, any_value(policy) AS nondetect_policy, limit_source, rule
     FROM matched WHERE pick = 1 AND limit_type = 'daily_max'
     GROUP BY user_id, pkey, d, limit_value, limit_source, rule
@@ -63,13 +77,19 @@ monthly AS (
            date_trunc('month', d)::DATE AS period_start,
            (date_trunc('month', d) + INTERVAL 1 MONTH - INTERVAL 1 DAY)::DATE AS period_end,
            avg(avg_value) AS value, count(avg_value) AS samples, count(*) FILTER (WHERE nondetect) AS nondetects,
+           bool_or(unvalued) AS unvalued,
            limit_value, any_value(unit) AS unit, any_value(policy) AS nondetect_policy, limit_source, rule
     FROM matched WHERE pick = 1 AND limit_type = 'monthly_avg'
     GROUP BY user_id, pkey, date_trunc('month', d), limit_value, limit_source, rule
 )
-SELECT user_id, parameter, statistic, period_start, period_end, value, limit_value, unit,
+SELECT user_id, parameter, statistic, period_start, period_end,
+       CASE WHEN unvalued THEN NULL ELSE value END AS value, limit_value, unit,
        samples::INTEGER AS samples, nondetects::INTEGER AS nondetects, nondetect_policy, limit_source,
-       value IS NULL OR value <= limit_value AS passes,
-       value / nullif(limit_value, 0) AS exceedance_ratio, rule
+       CASE WHEN unvalued THEN NULL ELSE value IS NULL OR value <= limit_value END AS passes,
+       CASE WHEN unvalued THEN NULL ELSE value / nullif(limit_value, 0) END AS exceedance_ratio,
+       CASE WHEN unvalued
+            THEN rule || '; not judged: a non-detect of the period falls on a day no non-detect averaging '
+                 || 'policy of the rules covers'
+            ELSE rule END AS rule
 FROM (SELECT * FROM daily UNION ALL BY NAME SELECT * FROM monthly)
 ORDER BY user_id, parameter, statistic, period_start, limit_value

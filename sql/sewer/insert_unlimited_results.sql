@@ -1,7 +1,9 @@
 -- Results of a parameter with no limit of any type (max, min, daily_max,
 -- monthly_avg; permit or default) in effect on the sample's local date:
--- reported as "no limit defined", never dropped.
--- Parameters: $no_limit_citation.
+-- reported as "no limit defined", never dropped. A parameter the rules limit on
+-- other days (before the first version, say) is "no limit in effect" that day.
+-- The rule text is the one in effect on the sample's day (sewer_compliance_rules).
+-- Parameters: $uncited (the rule text when none is in effect).
 INSERT INTO unlimited_results BY NAME
 WITH results AS (
     SELECT user_id, sample_id, parameter, lower(parameter) AS pkey, collected_at,
@@ -16,8 +18,13 @@ limits AS (
     SELECT NULL, lower(parameter), effective_from, effective_to FROM discharge_limit_defaults
 )
 SELECT user_id, sample_id, parameter, collected_at, collected_date, sample_type, value, nondetect, unit,
-       'no limit defined' AS reason, $no_limit_citation AS rule
+       CASE WHEN EXISTS (SELECT 1 FROM discharge_limit_defaults d WHERE lower(d.parameter) = r.pkey)
+            THEN 'no limit in effect on ' || r.collected_date || ' (the rules limit ' || r.parameter
+                 || ' on other days)'
+            ELSE 'no limit defined' END AS reason,
+       coalesce(t.no_limit_citation, $uncited) AS rule
 FROM results r
+LEFT JOIN sewer_compliance_rules t ON r.collected_date BETWEEN t.effective_from AND t.effective_to
 WHERE NOT EXISTS (
     SELECT 1 FROM limits l
     WHERE l.pkey = r.pkey

@@ -1,33 +1,49 @@
--- Baseline and threshold of every day from $from_day on (contract section 4):
+-- Baseline and threshold of every day from $from_day on (Woodbury ch. 253 Part 2,
+-- definitions: SLUG), each day by the slug rule in effect on it (table slug_rules):
 -- the permit's normal_avg_flow_gpd / 1440 (gpm) for constituent flow when given,
--- else the median of the daily means of the $baseline_days local days before
--- the day, when at least $min_days of them have readings; threshold = $ratio x
--- baseline. A day's baseline depends only on earlier days, so appending days
--- leaves earlier baselines unchanged. View slug_permits: user_id, normal_avg_flow_gpd.
+-- else the median of the daily means of the rule's baseline_days local days before
+-- the day, when at least min_baseline_days of them have readings; threshold =
+-- the rule's ratio x baseline. A day no rule covers has no baseline: its readings
+-- are not judged. A day's baseline depends only on earlier days, so appending
+-- days leaves earlier baselines unchanged. View slug_permits: user_id,
+-- normal_avg_flow_gpd.
+-- Parameters: $from_day, $max_baseline_days (the longest baseline_days of slug_rules).
 UPDATE slug_daily_stats AS s
 SET prior_days = b.prior_days, baseline = b.baseline, baseline_source = b.baseline_source,
-    threshold = b.baseline * $ratio
+    threshold = b.baseline * b.ratio
 FROM (
-    WITH w AS (
-        SELECT user_id, constituent, local_day,
-               median(mean_value) OVER win AS prior_median,
-               count(*) OVER win AS prior_days
-        FROM slug_daily_stats
-        WHERE local_day >= $from_day - CAST($baseline_days AS INTEGER)
-        WINDOW win AS (PARTITION BY user_id, constituent ORDER BY (local_day - DATE '1970-01-01')
-                       RANGE BETWEEN CAST($baseline_days AS BIGINT) PRECEDING AND 1 PRECEDING)
+    WITH days AS (
+        SELECT d.user_id, d.constituent, d.local_day, d.mean_value,
+               r.ratio, r.baseline_days, r.min_baseline_days
+        FROM slug_daily_stats d
+        LEFT JOIN slug_rules r ON d.local_day BETWEEN r.effective_from AND r.effective_to
+        WHERE d.local_day >= $from_day - CAST($max_baseline_days AS INTEGER)
+    ),
+    windowed AS (
+        SELECT *, list({'day': local_day, 'mean': mean_value}) OVER (
+                      PARTITION BY user_id, constituent ORDER BY (local_day - DATE '1970-01-01')
+                      RANGE BETWEEN CAST($max_baseline_days AS BIGINT) PRECEDING AND 1 PRECEDING) AS prior
+        FROM days
+    ),
+    w AS (
+        SELECT user_id, constituent, local_day, ratio, baseline_days, min_baseline_days,
+               coalesce(list_transform(list_filter(prior, lambda p: p.day >= local_day - baseline_days),
+                                       lambda p: p.mean), []) AS means
+        FROM windowed
+        WHERE local_day >= $from_day
     )
-    SELECT w.user_id, w.constituent, w.local_day, w.prior_days::INTEGER AS prior_days,
-           CASE WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0 THEN p.normal_avg_flow_gpd / 1440.0
-                WHEN w.prior_days >= $min_days THEN w.prior_median END AS baseline,
-           CASE WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0
+    SELECT w.user_id, w.constituent, w.local_day, w.ratio, len(w.means)::INTEGER AS prior_days,
+           CASE WHEN w.ratio IS NULL THEN NULL
+                WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0 THEN p.normal_avg_flow_gpd / 1440.0
+                WHEN len(w.means) >= w.min_baseline_days THEN list_aggregate(w.means, 'median') END AS baseline,
+           CASE WHEN w.ratio IS NULL THEN 'none: no slug rule in effect on this day'
+                WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0
                     THEN 'the permit''s normal average flow (gallons a day / 1,440 = gallons a minute)'
-                WHEN w.prior_days >= $min_days
-                    THEN 'median of the daily means of ' || w.prior_days || ' days in the '
-                         || $baseline_days || ' days before'
-                ELSE 'none: ' || w.prior_days || ' of the ' || $baseline_days
-                     || ' days before have readings (' || $min_days || ' needed)' END AS baseline_source
+                WHEN len(w.means) >= w.min_baseline_days
+                    THEN 'median of the daily means of ' || len(w.means) || ' days in the '
+                         || w.baseline_days || ' days before'
+                ELSE 'none: ' || len(w.means) || ' of the ' || w.baseline_days
+                     || ' days before have readings (' || w.min_baseline_days || ' needed)' END AS baseline_source
     FROM w LEFT JOIN slug_permits p USING (user_id)
-    WHERE w.local_day >= $from_day
 ) AS b
 WHERE s.user_id = b.user_id AND s.constituent = b.constituent AND s.local_day = b.local_day

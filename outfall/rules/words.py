@@ -1,0 +1,277 @@
+"""The law's numbers in words, from the rules files: the one source of the assets'
+descriptions (what the Dagster UI shows) and of the pages' labels.
+
+Nothing here states a number of the law: every number is read from the rules,
+in the version in effect today (a description says what the asset applies now;
+each finding applies the version of its own day, and says which). When the
+rules change, the descriptions change with them.
+
+    from outfall.rules.words import DESCRIBE
+    @asset(description=DESCRIBE.slug_events())
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from functools import cached_property
+from typing import Any, Iterable
+
+from outfall.rules.dated import RulesError
+
+
+def num(value: Any) -> str:
+    """240 -> '240', 5.5 -> '5.5', Decimal('350.00') -> '350', 1.4 -> '1.4'."""
+    if isinstance(value, Decimal):
+        value = float(value)
+    return f"{float(value):g}" if isinstance(value, (int, float)) else str(value)
+
+
+def usd(value: Any) -> str:
+    """Decimal('1000.00') -> '$1,000'; Decimal('0.35') -> '$0.35'."""
+    d = Decimal(str(value))
+    return f"${d:,.0f}" if d == d.to_integral_value() else f"${d:,.2f}"
+
+
+def acres(value: Any) -> str:
+    """1 -> '1 acre', 5 -> '5 acres'."""
+    return "? acres" if value is None else f"{num(value)} acre{'' if num(value) == '1' else 's'}"
+
+
+def current(versions: Iterable[Any], day: dt.date | None = None) -> Any:
+    """The version in effect on ``day`` (today), else the latest that began before it, else the first:
+    for words about the rules, never for judging (judging asks ``.at(day)`` of the day judged)."""
+    items = sorted(versions, key=lambda v: v.effective_from)
+    day = day or dt.date.today()
+    for v in items:
+        if v.in_effect(day):
+            return v
+    started = [v for v in items if v.effective_from <= day]
+    return (started or items)[-1]
+
+
+def parameter_words(parameter: str) -> str:
+    return {"TSS": "TSS", "FOG": "FOG", "BOD": "BOD", "COD": "COD", "pH": "pH"}.get(
+        parameter, parameter.replace("_", " "))
+
+
+def limits_words(limits: Iterable[Any]) -> str:
+    """'BOD > 240 mg/L, ..., pH < 5.5 or > 9.5 s.u.' (per-sample limits, strict, in the file's order)."""
+    by_parameter: dict[str, list[Any]] = {}
+    for lim in limits:
+        by_parameter.setdefault(lim.parameter, []).append(lim)
+    parts = []
+    for parameter, items in by_parameter.items():
+        sides = [f"{'>' if lim.limit_type == 'max' else '<'} {num(lim.as_written[0])}"
+                 for lim in sorted(items, key=lambda lim: lim.limit_type != "min")]
+        parts.append(f"{parameter_words(parameter)} {' or '.join(sides)} {items[0].as_written[1]}")
+    return ", ".join(parts)
+
+
+def tiers_words(penalty: Any) -> str:
+    """'$250-500 / $500-1,000 / $1,000-5,000 per day' (up to $350 when a tier starts at $0)."""
+    tiers = []
+    for t in sorted(penalty.tiers, key=lambda t: t.offense):
+        tiers.append(f"up to {usd(t.max_usd)}" if t.min_usd == 0 else f"{usd(t.min_usd)}-{usd(t.max_usd)}")
+    return " / ".join(tiers) + f" per {penalty.per}"
+
+
+class Describe:
+    """Descriptions of the assets, from the shipped rules (loaded once, when first asked)."""
+
+    @cached_property
+    def rules(self) -> dict[str, Any]:
+        from outfall.rules.loader import load_all
+
+        try:
+            return load_all()
+        except RulesError:   # a broken rules file stops `outfall run` with its own message; words say so
+            return {}
+
+    def _get(self, jurisdiction: str, *path: str) -> Any:
+        value: Any = self.rules.get(jurisdiction)
+        for name in path:
+            value = getattr(value, name, None) if value is not None else None
+        return value
+
+    # ------------------------------------------------------------- sewer
+
+    def discharge_violations(self) -> str:
+        limits = self._get("woodbury", "discharge_limits")
+        now = limits.at(dt.date.today()) if limits is not None else ()
+        return ("Sample results that break a per-sample limit of Woodbury ch. 253 Part 2 "
+                f"({limits_words(now) or 'no limits in the rules'}; Table 7-1 and metal limits as the Town Board "
+                "adopts them), each result against the limits in effect on its own day, permit limits (special "
+                "agreements) replacing the default while in effect. Also writes discharge_evaluations, "
+                "inconclusive_results (non-detects above a limit) and unlimited_results (no limit in effect).")
+
+    def statistic_violations(self) -> str:
+        nd = self._get("woodbury", "nondetect_averaging")
+        policy = current(nd).default.replace("_", " ") if nd else "(no policy in the rules)"
+        return ("Daily-maximum (the day's composite, else the mean of its grabs) and monthly-average (mean of "
+                "the month's results) permit limits, strictly exceeded (Woodbury ch. 253 Part 2, special "
+                f"agreements); non-detects enter the averages as the rules' non-detect policy of their day says "
+                f"(now: {policy}). Also writes statistic_results (every period judged).")
+
+    def slug_events(self) -> str:
+        slug = self._get("woodbury", "slug")
+        if not slug:
+            return "Slug discharges (Woodbury ch. 253 Part 2, definitions: SLUG): no slug definition in the rules."
+        s = current(slug)
+        return ("Slug discharges (Woodbury ch. 253 Part 2, definitions: SLUG): per user and constituent, runs of "
+                f"readings above {num(s.ratio)} x the baseline (the permit's normal daily flow / 1,440, else the "
+                f"median of the daily means of the {s.baseline_days} local days before, at least "
+                f"{s.min_baseline_days} days needed) lasting longer than {num(s.min_duration_min)} minutes, each "
+                "reading by the slug definition in effect on its day. Days without a baseline are listed in "
+                "slug_baseline_gaps. Appended readings are judged incrementally.")
+
+    def infiltration_results(self) -> str:
+        inf = self._get("woodbury", "infiltration")
+        allowed = (f"{num(current(inf).gal_per_inch_diameter_per_mile_per_day)} gallons per inch of diameter per "
+                   "mile per day" if inf else "no limit in the rules")
+        return (f"Infiltration tests against Woodbury ch. 253 Part 2 (allowable: {allowed}, the rule in effect on "
+                "each test's day); a failing section is also a finding (infiltration_findings).")
+
+    def compliance_summary(self) -> str:
+        notices = self._get("woodbury", "notices")
+        days = current(notices.permit_expiry_warning).days if notices else None
+        within = f"within {days} days" if days is not None else "as the rules say"
+        return ("Per industrial user and month: samples taken, parameters evaluated, violations, slugs, worst "
+                f"exceedance ratio, and the permit's expiry with days left as of the day judged (flagged {within}, "
+                "by the Town's policy in effect on that day).")
+
+    def sewer_notices(self) -> str:
+        notices, penalties = self._get("woodbury", "notices"), self._get("woodbury", "penalties")
+        days = current(notices.sewer_correction).max_days if notices else "?"
+        pen = current(penalties.sewer_use) if penalties and penalties.sewer_use else None
+        penalty = (f"a fine up to {usd(pen.fine_max_usd)} plus a civil penalty up to {usd(pen.civil_max_usd)} per "
+                   f"violation, each {pen.per} a separate violation" if pen else "no penalty in the rules")
+        return ("A notice of violation for every sample result that breaks a per-sample limit (Woodbury ch. 253 "
+                "Part 2, enforcement): sent by certified mail, stating the measured value, the limit and its "
+                f"section, a period to correct of at most {days} days, the penalty of § 253-55 A ({penalty}), and "
+                "its follow-up as of the day judged (corrected in time when the next result of the same user and "
+                "parameter, within the period, complies), each by the rules in effect on the violation's day. One "
+                "printable HTML letter each in <dashboards>/letters/sewer/.")
+
+    def obligations(self) -> str:
+        n = self._get("woodbury", "notices")
+        if n is None:
+            return "The deadlines engine: no notices section in the rules."
+        periodic, accidental = current(n.periodic_report), current(n.accidental_statement)
+        sm, slug, warn = current(n.self_monitoring), current(n.slug_report), current(n.permit_expiry_warning)
+        return ("The deadlines engine (status met / late / open / overdue as of the day judged, calendar days), "
+                "each deadline by the rules in effect on the day that starts it: periodic reports at intervals "
+                f"not exceeding {periodic.max_months} months and the written statement within "
+                f"{accidental.days} days of an accidental discharge (ch. 253 Part 2); for a violation the user's own "
+                f"sampling found, notice within {num(sm.notice_hours)} hours and a repeat result within "
+                f"{sm.resample_days} days (40 CFR 403.12(g)(2)); a written slug report within {slug.days} days "
+                f"(40 CFR 403.8(f)(2)(vi)); permits expiring within {warn.days} days.")
+
+    def snc_determinations(self) -> str:
+        snc = self._get("woodbury", "snc")
+        if not snc:
+            return "Significant noncompliance: no criteria in the rules."
+        s = current(snc)
+        factors: dict[str, list[str]] = {}
+        for p, f in s.trc_factor_by_parameter.items():
+            factors.setdefault(num(f), []).append(parameter_words(p))
+        by = "; ".join(f"x {f} for {', '.join(ps)}" for f, ps in factors.items())
+        excluded = ", ".join(parameter_words(p) for p in s.trc_excluded_parameters)
+        return (f"Significant noncompliance (40 CFR 403.8(f)(2)(viii)) per user, parameter and {s.period_months}-month "
+                f"period: chronic ({num(s.chronic_pct)}% or more of the measurements break the limit), technical "
+                f"review criteria ({num(s.trc_pct)}% or more at or above the limit {by}, x "
+                f"{num(s.trc_factor_default)} for others; never {excluded or 'none'}; non-detects never) and "
+                f"reports more than {s.late_report_days} days late, each period by the criteria in effect on its "
+                "last day; compared in exact arithmetic. Also writes snc_evaluations (every period's counts).")
+
+    def surcharges(self) -> str:
+        sc = self._get("woodbury", "surcharge")
+        if sc is None:
+            return "Surcharges: no surcharge section in the rules."
+        m = current(sc.method)
+        params = ", ".join(parameter_words(p) for p in m.parameters)
+        return ("Surcharges for wastes stronger than the Part 2 limits (ch. 253 Part 2: payment to cover the added "
+                f"cost of treating them): per user, calendar month and parameter ({params}), pounds = flow "
+                f"(million gallons) x {num(m.lbs_per_mg_per_mgl)} x (concentration - limit), negatives as zero, "
+                "each month by the rules in effect on its first day; x the Town Board's adopted rate per pound, when one is. "
+                "Flow: the month's time-weighted mean meter flow x its minutes, else the permit's normal daily flow "
+                "x its days. Also writes surcharge_samples.")
+
+    # -------------------------------------------------------- stormwater
+
+    def _swppp(self, part: str, field: str) -> dict[str, Any]:
+        out = {}
+        for j in ("woodbury", "bellport"):
+            versions = self._get(j, "swppp", part)
+            value = getattr(current(versions), field, None) if versions else None
+            if value is not None:
+                out[j] = value
+        return out
+
+    def _both(self, part: str, field: str, unit: str = "") -> str:
+        """The value in both jurisdictions ('7 days'), or each's ('1 acre (Woodbury) / 5 acres (Bellport)')."""
+        values = self._swppp(part, field)
+
+        def unit_of(v: Any) -> str:   # ' days' -> ' day' for 1
+            return unit[:-1] if unit.endswith("s") and num(v) == "1" else unit
+
+        distinct = {num(v) for v in values.values()}
+        if len(distinct) == 1:
+            v = next(iter(values.values()))
+            return f"{num(v)}{unit_of(v)}"
+        return " / ".join(f"{num(v)}{unit_of(v)} ({j.title()})" for j, v in values.items())
+
+    def site_classification(self) -> str:
+        return ("Per site and jurisdiction: land development activity or not "
+                f"({self._both('land_development_activity', 'min_disturbed_acres', ' acres')} or more), "
+                "exemption, Conditions A/B/C, whether SWPPP inspections are required and who must make them "
+                f"(Woodbury ch. 267: every site of {acres(self._swppp('applicability', 'min_disturbed_acres').get('woodbury'))} "
+                "or more; "
+                "Bellport ch. 21: Conditions A/B/C only), by the rules in effect when construction started, with "
+                "the sections cited.")
+
+    def swppp_inspection_findings(self) -> str:
+        return ("Contract table: SWPPP inspections due and not made in time, as of the day judged. weekly: every "
+                f"{self._both('weekly_inspection', 'interval_days', ' days')} from construction start, then from "
+                f"each inspection; storm: within {self._both('storm_inspection', 'window_days', ' days')} after "
+                f"any day with {self._both('storm_inspection', 'threshold_in', ' in')} of rain or more at the site's "
+                "gauge (Woodbury ch. 267 maintenance during construction (2); Bellport ch. 21 maintenance and "
+                "inspection during construction (a)(2)), each requirement by the rules of the day that starts it. "
+                "late: made after due_by; overdue: none by the day judged.")
+
+    def swppp_other_findings(self) -> str:
+        return ("Further SWPPP violations as of the day judged: more than "
+                f"{self._both('disturbance_limit', 'max_acres_without_approval', ' acres')} disturbed at one time "
+                "without an approved SWPPP allowing it; sediment traps at or above "
+                f"{self._both('sediment_cleanout', 'capacity_lost_pct', '%')} of capacity lost at one inspection and "
+                f"still at the next; milestones without {self._both('milestone_notice', 'hours', ' hours')}' notice; "
+                "contractors working before signing the SWPPP certification; (Woodbury) inspection reports not "
+                "delivered to the officer within the week. Each row names its rule and quotes the section.")
+
+    def swppp_notices(self) -> str:
+        fines = []
+        for j, chapter in (("woodbury", "Woodbury ch. 267"), ("bellport", "Bellport ch. 21")):
+            penalty = self._get(j, "penalties", "stormwater")
+            if penalty:
+                fines.append(f"{chapter}: {tiers_words(current(penalty))}")
+        return ("One notice of violation per stormwater finding, with the six contents the law requires (names and "
+                "addresses; the site; the nature of the violation; remedial measures and schedule; penalties; the "
+                f"{self._both('appeal', 'days', '-day')} appeal and where to file it) and the fine range by prior "
+                "convictions (" + "; ".join(fines) + "), priced by the penalty in effect on the violation's day. "
+                "Each notice is a printable HTML letter.")
+
+    def swppp_upcoming(self) -> str:
+        return ("The officer's week: per active site needing inspections, the next weekly inspection due "
+                f"({self._both('weekly_inspection', 'interval_days', ' days')} after the previous one), every storm "
+                f"inspection due soon (rain of {self._both('storm_inspection', 'threshold_in', ' in')} or more, not "
+                "yet inspected), and construction milestones of the coming week with whether the "
+                f"{self._both('milestone_notice', 'hours', '-hour')} notice was given.")
+
+    def stormwater_dashboard(self) -> str:
+        return ("The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
+                "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
+                f"({self._both('storm_inspection', 'threshold_in', ' in')}, Woodbury ch. 267 / Bellport ch. 21) and "
+                "the late and overdue findings.")
+
+
+DESCRIBE = Describe()

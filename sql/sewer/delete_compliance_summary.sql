@@ -1,0 +1,2 @@
+-- Forget the last compliance summary (written again next).
+DELETE FROM compliance_summary
