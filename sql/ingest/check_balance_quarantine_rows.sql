@@ -1,6 +1,7 @@
 -- check_balance_quarantine_rows: for every dataset, rows read = rows kept + rows quarantined
 -- (the ledger ingested_files, summed over files and checked file by file), and the ledger's
--- quarantined count equals the rows actually in the quarantine table.
+-- quarantined count equals the rows actually in the quarantine table (those rejected while
+-- reading: not the rows an asset set aside later, judged_by).
 WITH ledger AS (
     SELECT dataset,
            count(*) AS files,
@@ -13,6 +14,7 @@ WITH ledger AS (
 ), stored AS (
     SELECT dataset, count(*) AS quarantine_rows
     FROM quarantine
+    WHERE judged_by IS NULL          -- rows set aside later by an asset are not in the ledger
     GROUP BY dataset
 ), joined AS (
     SELECT coalesce(l.dataset, s.dataset) AS dataset,
