@@ -27,6 +27,7 @@ named readings in readings_enforcement); the arithmetic is
 import datetime as dt
 from collections import defaultdict
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -462,6 +463,39 @@ def obligations(duckdb: DuckDBResource, settings: OutfallSettings) -> Materializ
 # ------------------------------------------------- significant noncompliance
 
 
+# Contract 5.2: the three sets of measurements of a user, parameter and period, in the order that
+# breaks a tie between them (equal pct: the per-sample set, then daily maxima, then monthly averages).
+SNC_BASES = ("sample", "daily_max", "monthly_avg")
+BASIS_WORDS = {"sample": ("results", "results"),
+               "daily_max": ("daily maximums above their limit", "daily maximums judged"),
+               "monthly_avg": ("monthly averages above their limit", "monthly averages judged")}
+
+
+def statistic_counts(parameter: str, values: list[tuple[float, float, bool]], snc: dict) -> tuple[int, int, int | None]:
+    """(measurements, breaking, reaching TRC or None) of one set of judged statistics: each
+    (value, limit, passes) is one measurement; it breaks its limit when it does not pass (strictly
+    above); TRC when value >= limit x the parameter's factor (never for a parameter TRC excludes)."""
+    measurements = len(values)
+    breaking = sum(1 for _, _, passes in values if not passes)
+    if law.trc_excluded(parameter, snc):
+        return measurements, breaking, None
+    factor = law.trc_factor(parameter, snc)
+    return measurements, breaking, sum(1 for v, limit, _ in values if law.trc_reached(v, limit, factor))
+
+
+def choose_basis(met: dict[str, list[law.Criterion]], criterion: str) -> tuple[str, law.Criterion] | None:
+    """The set a criterion is reported on: the highest pct (exact), a tie in SNC_BASES order."""
+    best = None
+    for basis in SNC_BASES:
+        for c in met.get(basis, []):
+            if c.criterion != criterion:
+                continue
+            ratio = Fraction(c.count, c.measurements)
+            if best is None or ratio > best[0]:
+                best = (ratio, basis, c)
+    return None if best is None else (best[1], best[2])
+
+
 def build_snc(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> tuple[list[dict], list[dict]]:
     """(snc_determinations rows, snc_evaluations rows)."""
     snc = rules.section("snc")
@@ -472,32 +506,59 @@ def build_snc(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> t
         key = (r["user_id"], r["parameter"], r["period_start"])
         groups[key][r["sample_id"]].append(law.Evaluation(r["sample_id"], r["limit_type"], r["limit_value"],
                                                           r["value"], bool(r["nondetect"]), r["outcome"]))
+    statistics: dict[tuple, dict[str, list[tuple[float, float, bool]]]] = defaultdict(lambda: defaultdict(list))
+    for r in _records(con, "select_snc_statistics", {"period_months": months}):
+        key = (r["user_id"], r["parameter"], r["period_start"])
+        statistics[key][r["statistic"]].append((r["value"], r["limit_value"], bool(r["passes"])))
     determinations: list[dict] = []
     evaluations: list[dict] = []
-    rule_chronic = (f"{citation}: chronic, results breaking the limit are {snc['chronic_pct']}% or more of the "
-                    f"measurements in the six-month period")
-    for (user_id, parameter, start), samples in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][2], kv[0][1])):
+
+    def rule_chronic(basis: str) -> str:
+        breaking, judged = BASIS_WORDS[basis]
+        what = "results breaking the limit" if basis == "sample" else breaking
+        return (f"{citation}: chronic, {what} are {snc['chronic_pct']}% or more of the "
+                f"{'measurements' if basis == 'sample' else judged} in the six-month period")
+
+    def rule_trc(basis: str, factor) -> str:
+        what = "results" if basis == "sample" else BASIS_WORDS[basis][1].replace(" judged", "")
+        return (f"{citation}: technical review criteria, {what} equal to or above the limit x {factor} "
+                f"are {snc['trc_pct']}% or more of the {'measurements' if basis == 'sample' else what} in the "
+                f"six-month period")
+
+    keys = sorted(set(groups) | set(statistics), key=lambda k: (k[0], k[2], k[1]))
+    for key in keys:
+        user_id, parameter, start = key
         period_start, period_end = law.half_year(start, months)
-        measurements, breaking, trc = law.snc_counts(parameter, samples, snc)
-        met = law.criteria_met(measurements, breaking, trc, snc)
         factor = None if law.trc_excluded(parameter, snc) else law.trc_factor(parameter, snc)
-        rule_trc = (f"{citation}: technical review criteria, results equal to or above the limit x {factor} "
-                    f"are {snc['trc_pct']}% or more of the measurements in the six-month period")
-        evaluations.append({
-            "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": parameter,
-            "measurements": measurements, "violations": breaking, "trc_results": trc,
-            "chronic_pct_needed": float(snc["chronic_pct"]), "trc_pct_needed": float(snc["trc_pct"]),
-            "trc_factor": float(factor) if factor is not None else None,
-            "chronic": any(c.criterion == "chronic" for c in met), "trc": any(c.criterion == "trc" for c in met),
-            "period_closed": period_end < as_of,
-            "rule": citation + ("" if factor is not None else f"; {parameter} is never judged by the technical "
-                                                              f"review criteria"),
-        })
-        for c in met:
+        counts: dict[str, tuple[int, int, int | None]] = {}
+        if key in groups:
+            counts["sample"] = law.snc_counts(parameter, groups[key], snc)
+        for basis in ("daily_max", "monthly_avg"):
+            if statistics.get(key, {}).get(basis):
+                counts[basis] = statistic_counts(parameter, statistics[key][basis], snc)
+        met = {basis: law.criteria_met(m, b, t, snc) for basis, (m, b, t) in counts.items()}
+        for basis, (measurements, breaking, trc) in counts.items():
+            evaluations.append({
+                "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": parameter,
+                "measurements": measurements, "violations": breaking, "trc_results": trc,
+                "chronic_pct_needed": float(snc["chronic_pct"]), "trc_pct_needed": float(snc["trc_pct"]),
+                "trc_factor": float(factor) if factor is not None else None,
+                "chronic": any(c.criterion == "chronic" for c in met[basis]),
+                "trc": any(c.criterion == "trc" for c in met[basis]),
+                "period_closed": period_end < as_of, "basis": basis,
+                "rule": citation + ("" if factor is not None else f"; {parameter} is never judged by the technical "
+                                                                  f"review criteria"),
+            })
+        for criterion in ("chronic", "trc"):
+            chosen = choose_basis(met, criterion)
+            if chosen is None:
+                continue
+            basis, c = chosen
             determinations.append({
                 "user_id": user_id, "period_start": period_start, "period_end": period_end,
                 "parameter": parameter, "criterion": c.criterion, "measurements": c.measurements,
-                "count": c.count, "pct": c.pct, "rule": rule_chronic if c.criterion == "chronic" else rule_trc})
+                "count": c.count, "pct": c.pct, "basis": basis,
+                "rule": rule_chronic(basis) if criterion == "chronic" else rule_trc(basis, factor)})
 
     late_days = int(snc["late_report_days"])
     due: dict[tuple, list[tuple[dt.date, dt.date | None]]] = defaultdict(list)
@@ -514,7 +575,7 @@ def build_snc(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> t
             determinations.append({
                 "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": None,
                 "criterion": c.criterion, "measurements": c.measurements, "count": c.count, "pct": c.pct,
-                "rule": rule_late})
+                "basis": None, "rule": rule_late})
     determinations.sort(key=lambda r: (r["user_id"], r["period_start"], r["criterion"], r["parameter"] or ""))
     return determinations, evaluations
 
@@ -522,13 +583,15 @@ def build_snc(con: duckdb.DuckDBPyConnection, rules: Rules, as_of: dt.date) -> t
 @asset(
     group_name=GROUP_SEWER,
     kinds={"duckdb"},
-    deps=["discharge_violations", "reports"],
+    deps=["discharge_violations", "statistic_violations", "reports"],
     description="Significant noncompliance (40 CFR 403.8(f)(2)(viii)) per user, parameter and six-month period "
                 "(January-June, July-December): chronic (66% or more of the measurements break the limit, pH "
                 "included), technical review criteria (33% or more at or above the limit x 1.4 for BOD, TSS and "
                 "FOG, x 1.2 for others; pH never; non-detects never) and reports more than 45 days late. "
-                "Thresholds from rules `snc`, compared in exact arithmetic. Also writes snc_evaluations "
-                "(every period's counts, met or not).",
+                "Per-sample results, judged daily maximums and judged monthly averages are three sets of "
+                "measurements, each judged on its own; `basis` names the set a criterion was met in (the highest "
+                "pct; a tie: sample, daily_max, monthly_avg). Thresholds from rules `snc`, compared in exact "
+                "arithmetic. Also writes snc_evaluations (every period's counts per set, met or not).",
 )
 def snc_determinations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     rules = enforcement_rules(settings)
