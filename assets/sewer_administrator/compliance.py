@@ -394,8 +394,10 @@ def infiltration_results(duckdb: DuckDBResource, settings: OutfallSettings) -> M
 @asset(
     group_name=GROUP_SEWER,
     kinds={"duckdb"},
-    deps=["discharge_violations", "statistic_violations", "slug_events", "industrial_users", "lab_results"],
-    description="Per industrial user and month: samples taken, parameters evaluated, violations, slugs, "
+    deps=["discharge_violations", "statistic_violations", "slug_events", "industrial_users", "lab_results",
+          "discharges_without_permit"],
+    description="Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
+                "discharge without a permit (ch. 253 Part 2), "
                 "worst exceedance ratio, and the permit's expiry with days left as of --as-of (flagged "
                 "within the rules' notices.permit_expiry_warning_days).",
 )
