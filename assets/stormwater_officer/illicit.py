@@ -49,7 +49,9 @@ JUDGED_BY = "illicit_discharge_deadlines"
 LETTER_PREFIX = "illicit_"
 NOV_TEMPLATE = "illicit_notice_of_violation.html"
 COST_TEMPLATE = "illicit_cost_notice.html"
-MEASURES = range(1, 7)  # the six things ch. 185 lets a notice of violation require, by their numbers
+MEASURES = range(1, 7)
+# The three tables are written together from the same inputs (the asset cannot be split).
+INPUTS = ["illicit_discharges", "illicit_payments", "parcels"]  # the six things ch. 185 lets a notice of violation require, by their numbers
 
 DEADLINE_COLUMNS = ["case_id", "obligation", "due", "satisfied_on", "status", "rule", "premises", "days_late",
                     "as_of"]
@@ -298,7 +300,7 @@ def _counts(rows: list[dict], *keys: str) -> dict[str, int]:
 @multi_asset(
     specs=[
         AssetSpec("illicit_discharge_deadlines", group_name=GROUP_STORMWATER, kinds={"duckdb"},
-                  deps=["illicit_discharges", "parcels"],
+                  deps=INPUTS,
                   description="Contract 5.3: per illicit discharge case, each obligation of Woodbury Code ch. 185 "
                               "whose trigger exists (notice to the Town by the next business day and its written "
                               "confirmation within three business days, unless hazardous; the 15-day appeal and "
@@ -306,14 +308,14 @@ def _counts(rows: list[dict], *keys: str) -> dict[str, int]:
                               "the Town's notice of the cost within 30 days of its abatement; the 10-day protest), "
                               "with due, satisfied_on and status (met, late, open, overdue) as of --as-of."),
         AssetSpec("illicit_discharge_charges", group_name=GROUP_STORMWATER, kinds={"duckdb"},
-                  deps=["illicit_discharges", "illicit_payments"],
+                  deps=INPUTS,
                   description="Contract 5.3: per case with a cost of abatement, the 12 equal payments (the last "
                               "takes the rounding), simple interest at 18% a year (actual/365) on the unpaid "
                               "principal from the 30th day after discovery through --as-of, payments, the balance, "
                               "and the largest criminal penalty ($350 for each day from discovery through "
                               "abatement), under Woodbury Code ch. 185."),
         AssetSpec("illicit_discharge_letters", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
-                  deps=["illicit_discharges", "illicit_payments", "parcels"],
+                  deps=INPUTS,
                   description="The letters of the cases: a notice of violation (the six measures ch. 185 lets it "
                               "require, the abatement deadline and what follows if it passes, the appeal to the "
                               "Justice Court within 15 days) and, for an abatement done by the Town, the notice of "
