@@ -49,6 +49,7 @@ class IndexData:
     quarantine_total: int = 0
     quarantine_per_reason: int = 50
     present: dict[str, bool] = field(default_factory=dict)
+    reports: list[tuple[str, str]] = field(default_factory=list)  # (file, label) of the annual reports written
 
 
 def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
@@ -92,6 +93,12 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
         cards.append(f'{link_open}<div class="card-who">{esc(c.who)}</div><h3>{esc(c.title)}</h3>'
                      f'<p>{esc(c.what)}</p>{nums}{state}{link_close}')
     body.append(section("Dashboards", f'<div class="cards">{"".join(cards)}</div>', sid="pages"))
+    if data.reports:
+        links = "".join(f'<li><a href="{esc(f)}">{esc(label)}</a></li>' for f, label in data.reports)
+        body.append(section("Annual pretreatment reports", f"<ul>{links}</ul>", sid="reports",
+                            lead="For the approval authority (40 CFR 403.12(i)), one per calendar year: the "
+                                 "industrial users, their sampling and violations, significant noncompliance and "
+                                 "the notices mailed, ready to print."))
     if not observed.empty:
         after = observed[pd.to_datetime(observed["last"]) > pd.Timestamp(data.as_of)]
         if not after.empty:

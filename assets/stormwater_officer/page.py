@@ -32,6 +32,13 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
                                             "FROM swppp_notices")
     data.upcoming = r.table("swppp_upcoming")
     data.inspections = r.named("inspections", "select_dashboard_inspections")
+    data.illicit_cases = r.table("illicit_discharges", "SELECT case_id, premises, discovered_on, description "
+                                                       "FROM illicit_discharges")
+    data.illicit_deadlines = r.table("illicit_discharge_deadlines")
+    data.illicit_charges = r.table("illicit_discharge_charges")
+    data.illicit_letters = r.table("illicit_discharge_letters", "SELECT case_id, kind, letter_file, draft, "
+                                                                "ready_to_mail FROM illicit_discharge_letters")
+    data.smp_findings = r.table("smp_findings")
     data.rain = r.named("rainfall", "select_dashboard_rainfall")
     for jurisdiction in ("woodbury", "bellport"):
         rules = _rules(settings, jurisdiction)
@@ -42,8 +49,13 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
             data.rules[jurisdiction] = StormRule(threshold_in=float(sw["storm_threshold_in"]),
                                                  citation_storm=str(sw.get("citation_storm", "")),
                                                  citation_weekly=str(sw.get("citation_weekly", "")))
-    if letters is not None and letters.is_dir() and data.notices is not None and not data.notices.empty:
-        for name in data.notices["letter_file"].dropna().unique():
+    names = []
+    if data.notices is not None and not data.notices.empty:
+        names += list(data.notices["letter_file"].dropna().unique())
+    if data.illicit_letters is not None and not data.illicit_letters.empty:
+        names += list(data.illicit_letters["letter_file"].dropna().unique())
+    if letters is not None and letters.is_dir():
+        for name in names:
             if (letters / str(name)).is_file():
                 data.letters[str(name)] = Path(os.path.relpath(letters / str(name), folder)).as_posix()
     data.present = r.present
@@ -53,10 +65,13 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
     deps=["sites", "inspections", "rainfall", "site_classification", "swppp_inspection_findings",
-          "swppp_other_findings", "swppp_notices", "swppp_upcoming"],
+          "swppp_other_findings", "swppp_notices", "swppp_upcoming", "illicit_discharge_deadlines",
+          "illicit_discharge_charges", "illicit_discharge_letters", "smp_findings"],
     description="The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
                 "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
-                "(0.5 in, Woodbury ch. 267 / Bellport ch. 21) and the late and overdue findings.",
+                "(0.5 in, Woodbury ch. 267 / Bellport ch. 21) and the late and overdue findings; illicit discharge "
+                "cases with their deadlines, charges and letters (Woodbury ch. 185); findings on permanent "
+                "stormwater management practices.",
 )
 def stormwater_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
                          settings: OutfallSettings) -> MaterializeResult:
