@@ -152,8 +152,12 @@ def test_letters(judged):
     assert nov.count("<td>Required</td>") == 3 and nov.count("<td>Not required</td>") == 3
     assert "June 30, 2026" in nov                                       # the notice's abatement deadline
     cost = (folder / letters[("IC-1", "cost_notice")][0]).read_text()
-    for text in ("$4,800.00", "$400.00", "$368.48", "$4,368.48", "September 20, 2026", "lien"):
+    # the account as it stood when the notice was sent, September 10: interest June 21 - September 10 is
+    # 82 days x $4,800 x 0.18 / 365 = 194.104...; no payment yet
+    for text in ("$4,800.00", "$400.00", "$194.10", "$4,994.10", "as of September 10, 2026", "September 20, 2026",
+                 "lien"):
         assert text in cost
+    assert "$368.48" not in cost and "October 1, 2026" not in cost
     ic2 = (folder / letters[("IC-2", "notice_of_violation")][0]).read_text()
     assert "does not say which of the six measures" in ic2               # nothing to require: not ready
 

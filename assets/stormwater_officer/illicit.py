@@ -155,15 +155,17 @@ def _cost_context(case: dict, charges: Any, payments: list[IllicitPayment], term
                   as_of: dt.date, issuer: str) -> tuple[dict, list[str]]:
     sent = case["cost_notice_on"] if case["cost_notice_on"] is not None and case["cost_notice_on"] <= as_of else None
     dated = sent or as_of
+    # the account as it stood on the notice's own date (a notice sent earlier is shown as it was sent)
+    charges = illicit_charges(_case(case), payments, terms, dated) or charges
     name, address = _recipient(case)
     missing = []
     if not name:
         missing.append("the name of the owner of the property is not on file")
     if not address:
         missing.append("the mailing address of the owner of the property is not on file")
-    paid = [p for p in payments if p.paid_on <= as_of]
+    paid = [p for p in payments if p.paid_on <= dated]
     context = {
-        "case_id": case["case_id"], "issued_on": dated, "draft": sent is None, "as_of": as_of, "issuer": issuer,
+        "case_id": case["case_id"], "issued_on": dated, "draft": sent is None, "as_of": dated, "issuer": issuer,
         "recipient_name": name or "[name of the owner not on file]",
         "recipient_address_block": address or "[mailing address not on file]",
         "premises_text": _premises_text(case), "discovered_on": case["discovered_on"],
