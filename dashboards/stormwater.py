@@ -67,6 +67,7 @@ class StormwaterData:
     illicit_charges: pd.DataFrame | None = None
     illicit_letters: pd.DataFrame | None = None
     smp_findings: pd.DataFrame | None = None
+    illicit_set_aside: set[str] = field(default_factory=set)  # cases set aside in the quarantine, not judged
 
 
 def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
@@ -546,7 +547,8 @@ def stage2_sections(data: StormwaterData) -> list[str]:
             Col("discovered_on", "Discovered", fmt=fmt_date, nowrap=True),
             Col("description", "What was found"),
             Col("status", "Worst deadline", html=lambda r: _status_badge(r["status"]) if not is_missing(r["status"])
-                else esc("not judged")),
+                else ('<a href="quarantine.html">not judged: see the quarantined rows</a>'
+                      if str(r["case_id"]) in data.illicit_set_aside else esc("no deadline yet"))),
             Col("next", "Of", html=lambda r: esc(OBLIGATION_LABELS.get(r["next"], r["next"]))
                 + (f"<br><small>due {esc(fmt_date(r['next_due']))}</small>" if not is_missing(r["next_due"]) else "")),
             Col("balance_usd", "Balance owed", num=True, fmt=fmt_usd),

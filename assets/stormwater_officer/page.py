@@ -39,6 +39,8 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     data.illicit_letters = r.table("illicit_discharge_letters", "SELECT case_id, kind, letter_file, draft, "
                                                                 "ready_to_mail FROM illicit_discharge_letters")
     data.smp_findings = r.table("smp_findings")
+    aside = r.named("quarantine", "select_illicit_cases_set_aside")
+    data.illicit_set_aside = set(aside["case_id"].dropna()) if aside is not None else set()
     data.rain = r.named("rainfall", "select_dashboard_rainfall")
     for jurisdiction in ("woodbury", "bellport"):
         rules = _rules(settings, jurisdiction)
