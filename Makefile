@@ -31,9 +31,12 @@ test: $(STAMP) browser
 	$(VENV)/bin/python -m pytest -q
 
 # Figures, not pass/fail: slug detection on 190 meters x a year of 1-minute
-# readings (~100M) against a bare DuckDB scan, then billing 100,000 parcels.
+# readings (~100M) against a bare DuckDB scan; `outfall run` end to end on the
+# same year as Parquet and 25M rows as CSV against a bare DuckDB load; then
+# billing 100,000 parcels.
 bench: $(STAMP)
 	$(VENV)/bin/python -m benchmarks.slugs --verify
+	$(VENV)/bin/python -m benchmarks.ingest
 	$(VENV)/bin/python -m benchmarks.billing --parcels 100000
 
 dev: $(STAMP)

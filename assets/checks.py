@@ -159,6 +159,18 @@ def expectations_result(summary: ValidationSummary, suite_label: str, **extra: A
     )
 
 
+def empty_result(path, suite_label: str) -> AssetCheckResult:
+    """An empty table passes its suite without starting Great Expectations: every
+    expectation of our suites is about column values (none about the row count),
+    and each holds when there is no row (GX says the same, after 3-4 s of import)."""
+    info = suite_info(path)
+    if info.get("table_expectations"):
+        raise RuntimeError(f"{suite_label} has table-level expectations; an empty table must be validated by GX")
+    return AssetCheckResult(passed=True, severity=WARN, description="no rows to validate", metadata={
+        "suite": suite_label, "rows": 0, "evaluated": 0, "failed": 0,
+        "skipped": "the table is empty: every expectation of the suite holds (no rows), GX was not started"})
+
+
 def build_expectations_check(dataset: str) -> AssetChecksDefinition:
     path = EXPECTATIONS_DIR / f"{dataset}.json"
     info = suite_info(path)
@@ -175,6 +187,8 @@ def build_expectations_check(dataset: str) -> AssetChecksDefinition:
     @_reports_errors
     def _check(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
         with warehouse(duckdb) as con:
+            if count(con, dataset) == 0:
+                return empty_result(path, f"expectations/{dataset}.json")
             frame = read_frame(con, dataset, suite_columns(path))
         summary = validate_frame(frame, path)
         return expectations_result(summary, f"expectations/{dataset}.json")
@@ -198,6 +212,8 @@ def check_expectations_flow_sample(context: AssetCheckExecutionContext, duckdb: 
     path = EXPECTATIONS_DIR / "flow.json"
     with warehouse(duckdb) as con:
         total = count(con, "flow")
+        if total == 0:
+            return empty_result(path, "expectations/flow.json")
         frame = con.execute(sql("check_expectations_flow_sample"), {"rows": FLOW_SAMPLE_ROWS}).df()
     summary = validate_frame(frame, path)
     return expectations_result(summary, "expectations/flow.json", table_rows=total,

@@ -17,7 +17,7 @@ from outfall.ingest.engine import DatasetReport, ingest_dataset
 from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
-from outfall.warehouse import count, preview_markdown, transaction
+from outfall.warehouse import configure, count, preview_markdown, transaction
 
 
 def _report_metadata(con, report: DatasetReport) -> dict:
@@ -52,7 +52,7 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
     @asset(
         name=ds.name,
         group_name=GROUP_INGEST,
-        kinds={"duckdb", "pandas"},
+        kinds={"duckdb"},
         description=f"{ds.description} Input folder `{ds.name}/` "
                     f"({', '.join(ds.extensions)}); natural key {' + '.join(ds.key)}.",
         metadata={"input_folder": ds.name, "natural_key": list(ds.key), "serves": ds.group},
@@ -61,6 +61,7 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
         ctx = ingestion_context(settings)
         now = dt.datetime.now(dt.timezone.utc)
         with warehouse(duckdb) as con:
+            configure(con, settings.memory_limit)
             with transaction(con):
                 report = ingest_dataset(con, ds, settings.data_path(), ctx, now)
             context.log.info(

@@ -118,6 +118,9 @@ def suite_info(suite_path: Path) -> dict:
         "expectations": len(exps),
         "error": sum(1 for e in exps if _severity(e) == "ERROR"),
         "warn": sum(1 for e in exps if _severity(e) == "WARN"),
+        # expectations about the table rather than column values (row counts, column sets):
+        # these can fail on an empty table, so an empty table is not skipped
+        "table_expectations": sum(1 for e in exps if str(e.get("type", "")).startswith("expect_table_")),
     }
 
 

@@ -28,6 +28,12 @@ def default_rules_dir() -> str:
     return os.environ.get("OUTFALL_RULES_DIR", "")
 
 
+def default_memory_limit() -> str:
+    from outfall.warehouse import memory_limit
+
+    return memory_limit()
+
+
 def default_warehouse() -> str:
     return os.environ.get("OUTFALL_WAREHOUSE", str(DEFAULT_WAREHOUSE))
 
@@ -40,6 +46,8 @@ class OutfallSettings(ConfigurableResource):
     year: the billing year; 0 = every year that has rates.
     rules_dir: the folder of rules files (OUTFALL_RULES_DIR); empty = the project's rules/.
     dashboards_dir: where the HTML dashboards are written; empty = <warehouse folder>/dashboards.
+    memory_limit: DuckDB's memory limit for ingestion (OUTFALL_MEMORY_LIMIT; default 1GB); larger work
+        spills to the temp folder beside the warehouse.
     """
 
     data_dir: str = Field(default_factory=default_data_dir)
@@ -47,6 +55,7 @@ class OutfallSettings(ConfigurableResource):
     year: int = 0
     rules_dir: str = Field(default_factory=default_rules_dir)
     dashboards_dir: str = ""
+    memory_limit: str = Field(default_factory=default_memory_limit)
 
     # One clock per run: "today" is read once, when the run starts, and every
     # asset of the run judges by that day (a run across midnight agrees with itself).

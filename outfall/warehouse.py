@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
+import os
 from functools import lru_cache
 from typing import Iterator, Sequence
 
@@ -18,6 +20,8 @@ import pandas as pd
 from outfall.paths import SQL_DIR, sql_path
 
 LOCAL_TZ = "America/New_York"
+DEFAULT_MEMORY_LIMIT = "1GB"  # DuckDB's memory_limit unless OUTFALL_MEMORY_LIMIT says otherwise
+SCHEMA_MARKER = "_outfall_schema"
 
 
 @lru_cache(maxsize=None)
@@ -26,18 +30,57 @@ def sql(name: str) -> str:
     return sql_path(name).read_text(encoding="utf-8")
 
 
-def configure(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-    """Session settings every connection of ours uses: local dates are America/New_York."""
+def memory_limit() -> str:
+    """DuckDB's memory limit for every connection: OUTFALL_MEMORY_LIMIT (e.g. '2GB'), default 1 GB."""
+    return os.environ.get("OUTFALL_MEMORY_LIMIT", "").strip() or DEFAULT_MEMORY_LIMIT
+
+
+def configure(con: duckdb.DuckDBPyConnection, limit: str | None = None) -> duckdb.DuckDBPyConnection:
+    """Session settings every connection of ours uses: local dates are America/New_York;
+    bounded memory (larger work spills to DuckDB's temp folder, ``<warehouse>.tmp``
+    beside the warehouse file)."""
     con.execute(f"SET TimeZone = '{LOCAL_TZ}'").fetchall()
+    con.execute("SET memory_limit = ?", [limit or memory_limit()]).fetchall()
     return con
 
 
-def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create every table: the contract's (sql/create_tables.sql), then each
-    area's own (sql/create_<area>_tables.sql)."""
-    con.execute(sql("create_tables")).fetchall()
+@lru_cache(maxsize=1)
+def schema_sql() -> str:
+    """Every CREATE TABLE of the warehouse: the contract's (sql/ingest/create_tables.sql),
+    the input tables generated from the dataset specs, then each area's own
+    (sql/<area>/create_*_tables.sql)."""
+    from outfall.ingest.compile import create_table_sql
+    from outfall.ingest.registry import all_datasets
+
+    parts = [sql("create_tables")]
+    parts += [create_table_sql(ds) for ds in all_datasets().values()]
     for path in sorted(SQL_DIR.rglob("create_*_tables.sql"), key=lambda p: p.name):
-        con.execute(sql(path.stem)).fetchall()
+        parts.append(sql(path.stem))
+    return "\n".join(parts)
+
+
+def contract_schema_sql() -> str:
+    """The contract's tables only (sql/ingest/create_tables.sql and the input tables of the
+    contract's ten datasets, generated from their specs), without the areas' own."""
+    from outfall.ingest.compile import create_table_sql
+    from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
+
+    specs = all_datasets()
+    return "\n".join([sql("create_tables"), *(create_table_sql(specs[n]) for n in CONTRACT_DATASETS)])
+
+
+def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Create every table (idempotent). The warehouse remembers the schema's
+    digest, so a connection to an up-to-date warehouse runs no DDL at all."""
+    text = schema_sql()
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    try:
+        if con.execute(f"SELECT max(digest) FROM main.{SCHEMA_MARKER}").fetchall()[0][0] == digest:
+            return
+    except duckdb.CatalogException:
+        pass
+    con.execute(text).fetchall()
+    con.execute(f"CREATE OR REPLACE TABLE {SCHEMA_MARKER} AS SELECT ? AS digest", [digest]).fetchall()
 
 
 @contextlib.contextmanager
@@ -103,3 +146,19 @@ def today_local() -> dt.date:
 
 def fetch_df(con: duckdb.DuckDBPyConnection, query: str, params: Sequence | dict | None = None) -> pd.DataFrame:
     return con.execute(query, params or []).df()
+
+
+@contextlib.contextmanager
+def kept_open(database: str | os.PathLike) -> Iterator[None]:
+    """Keep the warehouse's database open for the duration of a run.
+
+    Every asset opens and closes its own connection; DuckDB shares one open
+    database among a process's connections, so while this one is open each
+    asset's connection costs about 2 ms instead of about 110 ms (loading the
+    catalog, checkpointing on close) - seven seconds over a run of 70 steps.
+    Transactions commit as before (a killed run loses nothing committed)."""
+    con = duckdb.connect(str(database), config={"custom_user_agent": "dagster"})  # the config DuckDBResource uses
+    try:
+        yield
+    finally:
+        con.close()

@@ -28,17 +28,31 @@ DEMO_SEED = 20261130
 
 
 class UsageError(Exception):
-    """Unusable arguments: exit 2 with this one-line message."""
+    """Unusable arguments: exit 2 with this one-line message (and the usage, for a command line
+    that cannot be parsed)."""
+
+    def __init__(self, message: str, usage: str = ""):
+        super().__init__(message)
+        self.usage = usage
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
-        raise UsageError(message)
+    def __init__(self, *args, **kwargs):
+        # "--dat" is not "--data": an abbreviated option is refused, never guessed.
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> None:
+        """Exit 2 with one line; with no command at all, the usage first (there is nothing else to go on)."""
+        if "required: {run,demo,export}" in message:
+            raise UsageError("say what to do: outfall run, outfall demo or outfall export (outfall -h for help)",
+                             usage=self.format_usage())
+        raise UsageError(f"{message} (see {self.prog} -h)")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="outfall", description="Sewer and stormwater compliance pipeline.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="{run,demo,export}")
     run = sub.add_parser("run", help="materialize every asset on the files under DIR into FILE.duckdb")
     run.add_argument("--data", required=True, metavar="DIR", help="folder holding one folder per dataset")
     run.add_argument("--warehouse", required=True, metavar="FILE.duckdb", help="DuckDB file (created if missing)")
@@ -48,9 +62,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--dashboards", metavar="DIR", default="",
                      help="where HTML dashboards and letters go (default: beside the warehouse)")
     run.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    run.add_argument("--verbose", action="store_true",
+                     help="also print the full trace of a failure (it is always in outfall.log beside the warehouse)")
     demo = sub.add_parser("demo", help="make the bundled sample town, run everything, write dashboards and reports")
     demo.add_argument("--out", metavar="DIR", default="demo_output", help="output folder (default: demo_output)")
     demo.add_argument("--scale", type=float, default=1.0, help="size of the sample town (default 1.0)")
+    demo.add_argument("--verbose", action="store_true", help="also print the full trace of a failure")
     export = sub.add_parser("export", help="CSV and XLSX of every output table, dashboards, letters")
     export.add_argument("--warehouse", required=True, metavar="FILE.duckdb")
     export.add_argument("--out", required=True, metavar="DIR")
@@ -67,6 +84,8 @@ def _check_data_dir(value: str) -> Path:
         raise UsageError(f"no such data folder: {value}")
     if not path.is_dir():
         raise UsageError(f"the data folder is not a folder: {value}")
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise UsageError(f"the data folder cannot be read (permission denied): {value}")
     return path.resolve()
 
 
@@ -103,6 +122,52 @@ def _check_year(value: str) -> int:
     if not value.isdigit() or not 1900 <= int(value) <= 2200:
         raise UsageError(f"--year '{value}' is not a year (YYYY)")
     return int(value)
+
+
+# What a data folder may hold besides the input folders (docs/letters.md).
+DATA_DIR_EXTRAS = ("letterhead.yaml", "letter_templates")
+
+
+def folder_warnings(data_dir: Path) -> list[str]:
+    """Plain warnings about a data folder that is likely not what the user meant: it holds
+    none of the input folders, or folders whose names Outfall does not read (a typo?)."""
+    import difflib
+
+    from outfall.ingest.registry import all_datasets
+
+    known = list(all_datasets())
+    entries = sorted(p.name for p in data_dir.iterdir() if not p.name.startswith("."))
+    unknown = [n for n in entries if n not in known and n not in DATA_DIR_EXTRAS]
+    lines = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        lines.append(f"'{name}' in {data_dir} is not an input folder Outfall reads{hint}; it is left alone")
+    if not any(n in known for n in entries):
+        lines.append(f"{data_dir} holds none of the input folders ({', '.join(known[:4])}, ...: "
+                     "see docs/inputs.md); the run finds no data and its tables stay empty")
+    return lines
+
+
+_CURRENT_LOG: list[Path] = []
+
+
+@contextlib.contextmanager
+def run_log(warehouse: Path) -> Iterator[None]:
+    """The run log (outfall.log beside the warehouse) for the length of a command."""
+    from outfall.runlog import close_log, log_path, open_log
+
+    logger = open_log(warehouse)
+    if logger is not None:
+        _CURRENT_LOG.append(log_path(warehouse))
+    try:
+        yield
+    except Exception:
+        if logger is not None:
+            logger.exception("outfall stopped on an unexpected error")
+        raise
+    finally:
+        close_log()
 
 
 @contextlib.contextmanager
@@ -152,29 +217,37 @@ def _check_duckdb_free(path: Path) -> None:
 class RunOutcome:
     ok: bool
     materialized: list[str] = field(default_factory=list)
-    failures: list[tuple[str, str]] = field(default_factory=list)  # (asset or step, message)
+    failures: list[tuple[str, object]] = field(default_factory=list)  # (asset or step, error info)
     checks_failed: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
 
 def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0,
-                 dashboards: str = "") -> RunOutcome:
+                 dashboards: str = "", quiet: bool = False) -> RunOutcome:
     """Materialize every asset and check, in process, into ``warehouse``."""
     warnings.filterwarnings("ignore")
     from dagster import DagsterEventType, DagsterInstance
 
+    from outfall import progress
+    from outfall.runlog import log_failures, run_logger
+    from outfall.warehouse import kept_open
     from pipelines.definitions import build_definitions, build_resources
 
     started = time.perf_counter()
+    run_logger().info("run: data %s, warehouse %s, as of %s, year %s, pages %s", data_dir, warehouse,
+                      as_of or "today", year or "every year with rates", dashboards or "beside the warehouse")
     resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year,
                                 dashboards_dir=dashboards)
     # The very job the Dagster UI shows as "everything", bound to this run's folders.
     job = build_definitions(resources).get_job_def("everything")
-    with DagsterInstance.ephemeral() as instance:
+    with DagsterInstance.ephemeral() as instance, progress.shown(quiet), kept_open(warehouse):
+        progress.attach(instance)
         result = job.execute_in_process(
             instance=instance,
             raise_on_error=False,
-            run_config={"loggers": {"console": {"config": {"log_level": "ERROR"}}}},
+            # Nothing on the terminal from Dagster: failures are reported in plain words by
+            # _report, their traces go to the run log (outfall.runlog).
+            run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},
             tags={"outfall/command": "run"},
         )
     outcome = RunOutcome(ok=result.success, seconds=time.perf_counter() - started)
@@ -183,28 +256,15 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
             outcome.materialized.append(event.asset_key.to_user_string())
         elif event.event_type == DagsterEventType.STEP_FAILURE:
             error = event.step_failure_data.error if event.step_failure_data else None
-            message = _error_line(error)
-            outcome.failures.append((event.step_key or "?", message))
+            outcome.failures.append((event.step_key or "?", error))
         elif event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
             data = event.event_specific_data
             if data is not None and not data.passed:
                 outcome.checks_failed.append(f"{data.asset_key.to_user_string()}:{data.check_name}")
+    log_failures(outcome.failures)
+    run_logger().info("run %s in %.1f s: %d assets materialized, %d failed", "succeeded" if outcome.ok else "failed",
+                      outcome.seconds, len(set(outcome.materialized)), len(outcome.failures))
     return outcome
-
-
-def _error_line(error) -> str:
-    """The most specific message of a Dagster error chain, on one line."""
-    if error is None:
-        return "unknown error"
-    while getattr(error, "cause", None) is not None and "Error occurred while executing" in (error.message or ""):
-        error = error.cause
-    message = (error.message or "").strip().splitlines()
-    text = message[-1] if message else error.cls_name or "error"
-    for line in message:
-        if line.strip():
-            text = line.strip()
-            break
-    return text
 
 
 def _summary(warehouse: Path, outcome: RunOutcome) -> str:
@@ -253,18 +313,26 @@ def cmd_run(args) -> int:
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
     _check_rules()
-    with warehouse_lock(warehouse):
-        outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards)
-    return _report(outcome, warehouse, quiet=args.quiet)
+    for line in folder_warnings(data_dir):
+        print(f"outfall: warning: {line}", file=sys.stderr)
+    with warehouse_lock(warehouse), run_log(warehouse):
+        outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards, quiet=args.quiet)
+        return _report(outcome, warehouse, quiet=args.quiet, verbose=args.verbose)
 
 
-def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False) -> int:
+def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: bool = False) -> int:
+    from outfall.runlog import failure_line, group_failures, log_path, run_logger, trace_text
+
+    log = log_path(warehouse) if run_logger().handlers else None
     if outcome.failures:
-        for step, message in outcome.failures:
-            print(f"outfall: asset {step} failed: {message}", file=sys.stderr)
+        for steps, error in group_failures(outcome.failures, warehouse):
+            if verbose:
+                print(trace_text(error).rstrip(), file=sys.stderr)
+            print(failure_line(steps, error, warehouse, log), file=sys.stderr)
         return 1
     if not outcome.ok:
-        print("outfall: the run failed before any asset could report why", file=sys.stderr)
+        where = f"; the details are in {log}" if log else ""
+        print(f"outfall: the run failed before any asset could report why{where}", file=sys.stderr)
         return 1
     if not quiet:
         print(_summary(warehouse, outcome))
@@ -290,9 +358,9 @@ def cmd_demo(args) -> int:
     counts = generate(data_dir, seed=DEMO_SEED, scale=args.scale, year=int(DEMO_AS_OF[:4]))
     print(f"outfall demo: sample town written to {data_dir} in {time.perf_counter() - started:.1f} s "
           f"({sum(counts.values())} rows in {len(counts)} datasets)")
-    with warehouse_lock(warehouse):
+    with warehouse_lock(warehouse), run_log(warehouse):
         outcome = run_pipeline(data_dir, warehouse, DEMO_AS_OF, 0)
-    code = _report(outcome, warehouse)
+        code = _report(outcome, warehouse, verbose=args.verbose)
     if code:
         return code
     from outfall.exports import export_all
@@ -327,15 +395,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = {"run": cmd_run, "demo": cmd_demo, "export": cmd_export}[args.command]
         return handler(args)
     except UsageError as exc:
+        if exc.usage:
+            print(exc.usage.rstrip(), file=sys.stderr)
         print(f"outfall: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("outfall: interrupted; every table is as it was before the interrupted asset", file=sys.stderr)
         return 1
     except Exception as exc:  # noqa: BLE001 - never a bare traceback
-        print(f"outfall: unexpected error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
-              file=sys.stderr)
-        if os.environ.get("OUTFALL_DEBUG"):
+        from outfall.runlog import explain
+
+        where = f" (the details are in {_CURRENT_LOG[-1]})" if _CURRENT_LOG else ""
+        print(f"outfall: stopped on an error Outfall did not expect: {explain(exc).why}{where}", file=sys.stderr)
+        if os.environ.get("OUTFALL_DEBUG") or "--verbose" in (argv if argv is not None else sys.argv):
             raise
         return 1
 

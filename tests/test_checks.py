@@ -386,3 +386,13 @@ def test_checks_report_bad_data_without_failing_the_run(town, tmp_path):
     assert failed == {"check_expectations_lab_results": AssetCheckSeverity.ERROR,
                       "check_validity_flow_value": AssetCheckSeverity.ERROR,
                       "check_expectations_flow_sample": AssetCheckSeverity.ERROR}
+
+
+def test_an_empty_table_passes_its_suite_without_starting_gx(db, monkeypatch):
+    def no_gx(*args, **kwargs):
+        raise AssertionError("GX must not run on an empty table")
+
+    monkeypatch.setattr(checks, "validate_frame", no_gx)
+    for check_def in [*checks.expectation_checks, checks.check_expectations_flow_sample]:
+        result = run_check(check_def, db)
+        assert result.passed and md(result, "rows") == 0 and "GX was not started" in md(result, "skipped")

@@ -124,8 +124,10 @@ def test_conflicting_rows_in_one_file_are_quarantined_exact_repeats_are_not(con,
 @pytest.mark.parametrize("name,content,expected", [
     ("empty.csv", b"", "the file is empty"),
     ("blank.csv", b"\n\n  \n", "the file is empty"),
-    ("binary.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00", "the file is binary, not CSV text"),
-    ("latin1.csv", "sample_id,user_id\nS\xe9,x\n".encode("latin-1"), "not UTF-8"),
+    ("binary.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00", "the file is not a text table: it is a PNG image"),
+    ("noise.csv", bytes(range(256)) * 40, "the file is not a text table"),
+    # Latin-1 (Excel's "CSV" on Windows) is read now: this one simply lacks the required columns
+    ("latin1.csv", "sample_id,user_id\nS\xe9,x\n".encode("latin-1"), "no header row with the required column(s)"),
     ("noheader.csv", b"S1,IU-1,2026-03-01,composite,BOD,250,mg/L\n", "no header row with the required column(s)"),
     ("report.pdf", b"%PDF-1.4", "file type '.pdf' is not accepted for lab_results (use .csv or .xlsx)"),
     ("broken.xlsx", b"not a zip", "not a readable .xlsx workbook"),

@@ -1,22 +1,36 @@
 """The input datasets of the contract (section 2): columns, natural keys and the
-dataset-specific checks that turn raw text into canonical rows.
+dataset-specific steps that turn raw cells into canonical rows, as SQL.
 
-A dataset spec is data: the engine (``outfall.ingest.engine``) reads files,
-applies the column parsers, then the dataset's ``finish`` step, and stores the
-kept rows under the natural key. Extra datasets (areas' own input folders)
-register themselves with ``register``.
+A dataset spec is data: ``outfall.ingest.compile`` turns its columns into one
+typed expression and one reason expression each, then applies the dataset's
+``finish`` steps (SQL over the typed columns: unit conversion, non-detects,
+ranges, derived columns), and the engine stores the kept rows under the
+natural key. Extra datasets (areas' own input folders) register themselves
+with ``register``; their input tables are created from the spec
+(``outfall.ingest.compile.create_table_sql``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
-
-import numpy as np
-import pandas as pd
+from typing import Callable, Mapping
 
 from outfall import vocab
-from outfall.ingest.parse import LOCAL_TZ, blank, parse_text
+from outfall.ingest.parse import lit, squeeze
+
+# SQL type of each column kind in the input table.
+KIND_TYPES = {"text": "VARCHAR", "number": "DOUBLE", "integer": "INTEGER", "date": "DATE",
+              "timestamp": "TIMESTAMPTZ", "bool": "BOOLEAN", "enum": "VARCHAR"}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Accepted spellings of a vocabulary: normalized key -> canonical value.
+    ``style`` says how a cell is normalized before the lookup (parse.norm_key)."""
+
+    name: str
+    mapping: Mapping[str, str]
+    style: str = "norm"
 
 
 @dataclass(frozen=True)
@@ -25,12 +39,26 @@ class Column:
     kind: str = "text"  # text | number | integer | date | timestamp | bool | enum
     required: bool = False
     nonnegative: bool = False
-    canonical: Callable[[str], str | None] | None = None  # for enum
+    vocabulary: Vocabulary | None = None  # for enum
     allowed: str = ""  # for enum messages
     aliases: tuple[str, ...] = ()
+    sql_type: str = ""  # the table's type when not the kind's (e.g. DECIMAL)
+
+    @property
+    def table_type(self) -> str:
+        return self.sql_type or KIND_TYPES[self.kind]
 
 
-Finish = Callable[[pd.DataFrame, pd.DataFrame, "Context"], tuple[pd.DataFrame, pd.Series]]
+@dataclass(frozen=True)
+class Step:
+    """One stage of a dataset's finish, evaluated over the previous stage's
+    columns: ``columns`` adds or replaces columns (name, SQL), ``reasons`` are
+    SQL expressions giving a reason text or NULL. SQL may use $tz (the local
+    time zone) and the lookup tables of ``outfall.ingest.compile``."""
+
+    columns: tuple[tuple[str, str], ...] = ()
+    reasons: tuple[str, ...] = ()
+    joins: tuple[tuple[str, str, str], ...] = ()  # (alias, lookup table, ON condition over s.*): LEFT JOINs
 
 
 @dataclass(frozen=True)
@@ -46,173 +74,142 @@ class Dataset:
     columns: tuple[Column, ...]
     key: tuple[str, ...]
     extensions: tuple[str, ...] = (".csv",)
-    finish: Finish | None = None
+    finish: tuple[Step, ...] = ()
+    extra_columns: tuple[tuple[str, str], ...] = ()  # (name, SQL type) added by finish steps, table order
     timestamp_groups: tuple[str, ...] = ()  # columns grouping repeated local times (DST fall-back)
+    renames: tuple[tuple[str, str], ...] = ()  # column -> table column
     group: str = "ingestion"
     description: str = ""
+    context_steps: Callable[[Context], tuple[Step, ...]] | None = None  # finish steps from the rules
+    order: tuple[str, ...] = ()  # the table's column order, when not columns then extra_columns
 
     @property
     def required(self) -> list[str]:
         return [c.name for c in self.columns if c.required]
 
+    def steps(self, ctx: Context) -> tuple[Step, ...]:
+        extra = self.context_steps(ctx) if self.context_steps else ()
+        return (*self.finish, *extra)
 
-def _enum(name, canonical, allowed, required=False) -> Column:
-    return Column(name, "enum", required=required, canonical=canonical, allowed=allowed)
-
-
-def _lower_in(options):
-    opts = {o.lower(): o for o in options}
-    return lambda v: opts.get(str(v).strip().lower())
-
-
-def map_unique(series: pd.Series, fn) -> pd.Series:
-    """Apply ``fn`` once per distinct value (columns hold few distinct values)."""
-    uniques = pd.unique(series.dropna())
-    return series.map({v: fn(v) for v in uniques})
-
-
-def _reason(mask: pd.Series, message) -> pd.Series:
-    out = pd.Series("", index=mask.index, dtype=object)
-    if mask.any():
-        out[mask] = message[mask] if isinstance(message, pd.Series) else message
-    return out
-
-
-def _convert_units(frame: pd.DataFrame, value_cols: list[str], unit_col: str, kinds: pd.Series,
-                   subject: pd.Series) -> tuple[pd.DataFrame, pd.Series]:
-    """Canonical unit per row from its kind; converts ``value_cols`` in place.
-    Returns the frame (with unit_reported, unit canonical) and reasons."""
-    reported = frame[unit_col].astype(object)
-    canon = pd.Series(None, index=frame.index, dtype=object)
-    for kind in pd.unique(kinds):
-        rows = kinds == kind
-        mapping = {u: vocab.canonical_unit(u, kind) for u in pd.unique(reported[rows].dropna())}
-        canon[rows] = reported[rows].map(mapping)
-    bad = canon.isna() & reported.notna()
-    label = kinds.map({"concentration": "concentration unit (mg/L, ug/L)", "ph": "pH unit (s.u.)",
-                       "temperature": "temperature unit (degF, degC)",
-                       "flow": "flow unit (gpm, gpd, mgd, L/s, m3/d)"})
-    reasons = _reason(bad, "unit '" + reported.astype(str) + "' is not a " + label.astype(str) + " for " + subject.astype(str))
-    scale = canon.map({u: vocab.LINEAR[u][0] for u in vocab.LINEAR}).astype(float)
-    offset = canon.map({u: vocab.LINEAR[u][1] for u in vocab.LINEAR}).astype(float)
-    for col in value_cols:
-        frame[col] = frame[col] * scale + offset
-    frame["unit_reported"] = reported
-    frame[unit_col] = canon.map(vocab.CANONICAL_OF)
-    return frame, reasons
-
-
-def _range_checks(frame: pd.DataFrame, value: str, parameter: pd.Series) -> pd.Series:
-    v = frame[value]
-    ph_bad = (parameter == "pH") & v.notna() & ((v < 0) | (v > 14))
-    neg = (parameter != "pH") & (parameter != "temperature") & v.notna() & (v < 0)
-    r1 = _reason(ph_bad, "pH " + v.astype(str) + " is outside 0-14")
-    r2 = _reason(neg, "negative value " + v.astype(str) + " for " + parameter.astype(str)
-                 + " (flows and concentrations cannot be negative)")
-    return r1 + np.where((r1 != "") & (r2 != ""), "; ", "") + r2
+    def table_columns(self) -> list[tuple[str, str]]:
+        """(name, SQL type) of the input table's value columns, in order."""
+        renamed = dict(self.renames)
+        cols = [(renamed.get(c.name, c.name), c.table_type) for c in self.columns]
+        order = {name: i for i, (name, _) in enumerate(cols)}
+        out = list(cols)
+        for name, sql_type in self.extra_columns:
+            if name in order:
+                out[order[name]] = (name, sql_type)
+            else:
+                out.append((name, sql_type))
+        if self.order:
+            rank = {name: i for i, name in enumerate(self.order)}
+            if set(rank) != {name for name, _ in out}:
+                raise ValueError(f"{self.name}: order names {sorted(set(rank) ^ {n for n, _ in out})} wrongly")
+            out.sort(key=lambda c: rank[c[0]])
+        return out
 
 
 # ---------------------------------------------------------------------------
-# finish steps
+# vocabularies
 
 
-def _finish_permit_limits(frame, raw, ctx):
-    frame["parameter"] = map_unique(frame["parameter"], vocab.canonical_parameter)
-    kinds = map_unique(frame["parameter"], vocab.parameter_kind)
-    frame["value_reported"] = frame["value"]
-    frame, reasons = _convert_units(frame, ["value"], "unit", kinds, frame["parameter"])
-    reasons = reasons + _range_checks(frame, "value", frame["parameter"])
-    order = frame["effective_to"].notna() & frame["effective_from"].notna() & (
-        frame["effective_to"].astype(str) < frame["effective_from"].astype(str))
-    reasons = reasons + _reason(order, "; effective_to is before effective_from")
-    return frame, reasons
+def vocabulary(name: str, fn: Callable[[str], str | None], candidates, style: str = "norm") -> Vocabulary:
+    """A lookup built by applying ``fn`` to every spelling it accepts (with '_'
+    and ' ' swapped), so that SQL and ``fn`` agree (tests check it)."""
+    from outfall.ingest.parse import clean_header  # noqa: F401 - keeps one import style
+
+    mapping: dict[str, str] = {}
+    for c in candidates:
+        for variant in {c, c.replace("_", " "), c.replace(" ", "_")}:
+            value = fn(variant)
+            if value is not None:
+                mapping[_py_key(variant, style)] = value
+    return Vocabulary(name, mapping, style)
 
 
-_ND_WORDS = {"nd", "n.d.", "non-detect", "nondetect", "not detected", "bdl", "<mdl", "<dl"}
+def _py_key(text: str, style: str) -> str:
+    import re
+
+    if style == "norm":
+        return re.sub(r"\s+", " ", str(text).strip().lower())
+    return re.sub(r"[\s_\-]+", " ", str(text).strip().lower()).strip("() .")
 
 
-def _finish_lab_results(frame, raw, ctx):
-    text = raw["result"].astype(str).str.strip()
-    lt = text.str.extract(r"^<\s*=?\s*([0-9]*\.?[0-9]+(?:[eE][+-]?\d+)?)$")[0]
-    is_lt = lt.notna()
-    is_nd = text.str.lower().isin(_ND_WORDS)
-    number = pd.to_numeric(text.str.replace(",", "", regex=False), errors="coerce")
-    result = number.where(~is_lt, pd.to_numeric(lt, errors="coerce"))
-    result = result.where(~is_nd, frame["mdl"])
-    bad = ~is_lt & ~is_nd & number.isna() & ~blank(raw["result"])
-    reasons = _reason(bad, "result '" + text + "' is not a number, '<X' or 'ND'")
-    frame["result_reported"] = text
-    frame["nondetect"] = is_lt | is_nd
-    frame["qualifier"] = np.where(is_lt, "<", np.where(is_nd, "ND", None))
-    frame["result"] = result.astype(float)
-    frame["parameter_reported"] = frame["parameter"]
-    frame["parameter"] = map_unique(frame["parameter"], vocab.canonical_parameter)
-    kinds = map_unique(frame["parameter"], vocab.parameter_kind)
-    frame, unit_reasons = _convert_units(frame, ["result", "mdl"], "unit", kinds, frame["parameter"])
-    reasons = reasons + np.where((reasons != "") & (unit_reasons != ""), "; ", "") + unit_reasons
-    checks = _range_checks(frame, "result", frame["parameter"])
-    reasons = reasons + np.where((reasons != "") & (checks != ""), "; ", "") + checks
-    frame["collected_date"] = frame["collected_at"].dt.tz_convert(LOCAL_TZ).dt.date
-    return frame, pd.Series(reasons, index=frame.index)
+def lower_in(name: str, options) -> Vocabulary:
+    return Vocabulary(name, {o.lower(): o for o in options})
 
 
-def _finish_flow(frame, raw, ctx):
-    constituent = frame["constituent"].where(frame["constituent"].notna(), "flow")
-    constituent = map_unique(constituent, lambda c: "flow" if str(c).strip().lower() == "flow"
-                             else vocab.canonical_parameter(c))
-    frame["constituent"] = constituent
-    kinds = map_unique(constituent, vocab.kind_for_constituent)
-    frame["value_reported"] = frame["value"]
-    frame, reasons = _convert_units(frame, ["value"], "unit", kinds, constituent)
-    checks = _range_checks(frame, "value", constituent)
-    return frame, pd.Series(reasons + np.where((reasons != "") & (checks != ""), "; ", "") + checks, index=frame.index)
+DISTRICT_VOCAB = vocabulary("district", vocab.canonical_district, [*vocab.DISTRICTS, *vocab._DISTRICT_SYNONYMS])
+PROPERTY_CLASS_VOCAB = vocabulary("property_class", vocab.canonical_property_class,
+                                  [*vocab.PROPERTY_CLASSES, *vocab._CLASS_SYNONYMS])
+COMPONENT_VOCAB = vocabulary("component", vocab.canonical_component, [*vocab.COMPONENTS, *vocab._COMPONENT_SYNONYMS])
 
 
-def _finish_infiltration(frame, raw, ctx):
-    zero = (frame["diameter_in"] <= 0) | (frame["length_ft"] <= 0)
-    return frame, _reason(zero.fillna(False), "diameter_in and length_ft must be greater than zero")
+def _enum(name: str, vocabulary_: Vocabulary, allowed: str, required: bool = False) -> Column:
+    return Column(name, "enum", required=required, vocabulary=vocabulary_, allowed=allowed)
 
 
-def _finish_parcels(frame, raw, ctx):
-    reasons = pd.Series("", index=frame.index, dtype=object)
-    classes = ctx.unit_schedule.get("classes", {})
-    for cls, spec in classes.items():
-        rows = frame["property_class"] == cls
-        if not rows.any():
-            continue
-        for col in spec.get("requires", []):
-            missing = rows & frame[col].isna()
-            reasons = reasons + _reason(missing, f"{cls} parcel has no {col}; its sewer units depend on it "
-                                        f"(ch. 253 Part 3): fill in {col} ")
-    return frame, reasons.str.strip()
+# ---------------------------------------------------------------------------
+# SQL pieces of the finish steps (lookups: _param_vocab, _unit_vocab; see compile.py)
+
+def parameter_steps(x: str, target: str, flow: bool = False) -> tuple[Step, ...]:
+    """Canonical parameter name of column ``x`` into ``target`` (BOD5 -> BOD; other names
+    kept as given; for a flow file's constituent, blank or 'flow' is flow), by a join
+    with the lookup table _param_vocab."""
+    value = f"coalesce(pv.canonical, s.{x})"
+    if flow:
+        value = f"CASE WHEN s.{x} IS NULL OR lower(s.{x}) = 'flow' THEN 'flow' ELSE {value} END"
+    return (Step(columns=((f"_pkey_{target}", squeeze(x)),)),
+            Step(joins=(("pv", "_param_vocab", f"pv.key = s._pkey_{target}"),), columns=((target, value),)))
 
 
-def _finish_inspections(frame, raw, ctx):
-    pct = frame["sediment_capacity_lost_pct"]
-    bad = pct.notna() & ((pct < 0) | (pct > 100))
-    frame["inspected_on"] = frame["inspected_at"].dt.tz_convert(LOCAL_TZ).dt.date
-    return frame, _reason(bad, "sediment_capacity_lost_pct " + pct.astype(str) + " is outside 0-100")
+def parameter_sql(x: str) -> str:
+    """Canonical parameter name (BOD5 -> BOD, 'chlorine_demand' too); other names kept as given.
+    (_param_vocab holds every synonym with '_' as well as ' ', see compile.lookup_rows.)"""
+    return f"coalesce((SELECT canonical FROM _param_vocab p WHERE p.key = {squeeze(x)}), {x})"
 
 
-def _finish_rainfall(frame, raw, ctx):
-    # `date` is a daily total's local date; a timestamp (sub-daily gauge data)
-    # is kept as observed_at and summed to its local day downstream.
-    frame["observed_at"] = frame["date"]
-    frame["date"] = frame["observed_at"].dt.tz_convert(LOCAL_TZ).dt.date
-    return frame, pd.Series("", index=frame.index, dtype=object)
+def kind_sql(parameter: str) -> str:
+    """Unit kind of a canonical parameter (vocab.PARAMETER_KIND; others are concentrations)."""
+    whens = " ".join(f"WHEN {lit(p)} THEN {lit(k)}" for p, k in vocab.PARAMETER_KIND.items())
+    return f"CASE {parameter} {whens} ELSE 'concentration' END"
 
 
-def _finish_sewer_rates(frame, raw, ctx):
-    # Keep the rate as exact decimal text (DECIMAL in the table), not a float.
-    text = raw["rate_per_unit"].astype(str).str.strip().str.replace(",", "", regex=False).str.lstrip("$")
-    frame["rate_per_unit"] = text.where(frame["rate_per_unit"].notna(), None)
-    return frame, pd.Series("", index=frame.index, dtype=object)
+UNIT_LABELS = {"concentration": "concentration unit (mg/L, ug/L)", "ph": "pH unit (s.u.)",
+               "temperature": "temperature unit (degF, degC)", "flow": "flow unit (gpm, gpd, mgd, L/s, m3/d)"}
+
+
+def unit_steps(value_cols: tuple[str, ...], subject: str, kind: str, reported: tuple[tuple[str, str], ...] = ()
+               ) -> tuple[Step, ...]:
+    """Canonical unit per row from its kind; converts ``value_cols``; keeps
+    unit_reported (and the given reported copies of values)."""
+
+    labels = " ".join(f"WHEN {lit(k)} THEN {lit(v)}" for k, v in UNIT_LABELS.items())
+    return (
+        Step(columns=(("_kind", kind), ("_ukey", squeeze("unit")), *reported)),
+        Step(joins=(("uv", "_unit_vocab", "uv.kind = s._kind AND uv.key = s._ukey"),),
+             columns=(("_unit", "uv.unit_canonical"), ("_scale", "uv.scale"), ("_offset", "uv.off"),
+                      ("_unit_to", "uv.converts_to"))),
+        Step(columns=(("unit_reported", "unit"), ("unit", "_unit_to"),
+                      *((c, f"{c} * _scale + _offset") for c in value_cols)),
+             reasons=(f"CASE WHEN _unit IS NULL AND unit IS NOT NULL THEN 'unit ''' || unit || "
+                      f"''' is not a ' || CASE _kind {labels} END || ' for ' || {subject} END",)),
+    )
+
+
+def range_reasons(value: str, parameter: str) -> tuple[str, ...]:
+    """pH within 0-14; flows and concentrations not negative."""
+    return (
+        f"CASE WHEN {parameter} = 'pH' AND ({value} < 0 OR {value} > 14) THEN 'pH ' || CAST({value} AS VARCHAR) "
+        f"|| ' is outside 0-14' END",
+        f"CASE WHEN {parameter} NOT IN ('pH', 'temperature') AND {value} < 0 THEN 'negative value ' || "
+        f"CAST({value} AS VARCHAR) || ' for ' || {parameter} || ' (flows and concentrations cannot be negative)' END",
+    )
 
 
 # ---------------------------------------------------------------------------
 # the contract's datasets
-
-_district = lambda req=True: _enum("district", vocab.canonical_district, "consolidated, district_1", req)  # noqa: E731
 
 DATASETS: dict[str, Dataset] = {}
 
@@ -220,6 +217,10 @@ DATASETS: dict[str, Dataset] = {}
 def register(ds: Dataset) -> Dataset:
     DATASETS[ds.name] = ds
     return ds
+
+
+def _district(required: bool = True) -> Column:
+    return _enum("district", DISTRICT_VOCAB, "consolidated, district_1", required)
 
 
 register(Dataset(
@@ -230,67 +231,154 @@ register(Dataset(
     key=("user_id",), group="sewer_administrator",
     description="Permitted industrial users (ch. 253 Part 2 permits).",
 ))
+
 register(Dataset(
     "permit_limits",
     (Column("user_id", required=True), Column("parameter", required=True),
-     _enum("limit_type", _lower_in(vocab.LIMIT_TYPES), ", ".join(vocab.LIMIT_TYPES), True),
+     _enum("limit_type", lower_in("limit_type", vocab.LIMIT_TYPES), ", ".join(vocab.LIMIT_TYPES), True),
      Column("value", "number", required=True), Column("unit", required=True), Column("basis"),
      Column("effective_from", "date"), Column("effective_to", "date")),
-    key=("user_id", "parameter", "limit_type", "effective_from"), finish=_finish_permit_limits,
+    key=("user_id", "parameter", "limit_type", "effective_from"),
+    finish=(
+        *parameter_steps("parameter", "parameter"),
+        *unit_steps(("value",), "parameter", kind_sql("parameter"), (("value_reported", "value"),)),
+        Step(reasons=(*range_reasons("value", "parameter"),
+                      "CASE WHEN effective_to < effective_from THEN 'effective_to is before effective_from' END")),
+    ),
+    extra_columns=(("unit_reported", "VARCHAR"), ("value_reported", "DOUBLE")),
+    order=("user_id", "parameter", "limit_type", "value", "unit", "unit_reported", "value_reported", "basis",
+           "effective_from", "effective_to"),
     group="sewer_administrator",
     description="Permit-specific limits (Part 2 special agreements) replacing the jurisdiction's limit while in effect.",
 ))
+
+_ND_WORDS = ("nd", "n.d.", "non-detect", "nondetect", "not detected", "bdl", "<mdl", "<dl")
+_LT_RE = r"<\s*=?\s*([0-9]*\.?[0-9]+(?:[eE][+-]?\d+)?)"
+
 register(Dataset(
     "lab_results",
     (Column("sample_id", required=True), Column("user_id", required=True),
      Column("collected_at", "timestamp", required=True),
-     _enum("sample_type", _lower_in(vocab.SAMPLE_TYPES), "composite, grab", True),
+     _enum("sample_type", lower_in("sample_type", vocab.SAMPLE_TYPES), "composite, grab", True),
      Column("parameter", required=True), Column("result", "text", required=True), Column("unit", required=True),
      Column("mdl", "number", nonnegative=True), Column("lab"), Column("method")),
-    key=("sample_id", "parameter"), extensions=(".csv", ".xlsx"), finish=_finish_lab_results,
+    key=("sample_id", "parameter"), extensions=(".csv", ".xlsx"),
+    finish=(
+        Step(columns=(
+            ("_lt", f"TRY_CAST(regexp_extract(result, '^{_LT_RE}$', 1) AS DOUBLE)"),
+            ("_nd", f"lower(result) IN ({', '.join(lit(w) for w in _ND_WORDS)})"),
+            ("_num", "TRY_CAST(CASE WHEN regexp_full_match(result, '" + r"[+-]?(\d{1,3}(,\d{3})+(\.\d*)?|\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)"
+             + "') THEN replace(result, ',', '') END AS DOUBLE)"),
+            ("result_reported", "result"),
+            ("parameter_reported", "parameter"),
+        )),
+        *parameter_steps("parameter", "parameter"),
+        Step(columns=(
+            ("nondetect", "CASE WHEN result IS NULL THEN NULL ELSE _lt IS NOT NULL OR _nd END"),
+            ("qualifier", "CASE WHEN _lt IS NOT NULL THEN '<' WHEN _nd THEN 'ND' END"),
+            ("result", "CASE WHEN _lt IS NOT NULL THEN _lt WHEN _nd THEN mdl "
+                       "WHEN isfinite(_num) THEN _num END"),
+        ), reasons=(
+            "CASE WHEN result_reported IS NOT NULL AND _lt IS NULL AND NOT _nd AND (_num IS NULL OR NOT isfinite(_num)) "
+            "THEN CASE WHEN lower(result_reported) IN ('nan', 'inf', '+inf', '-inf', 'infinity', '-infinity') "
+            "     OR (_num IS NOT NULL AND NOT isfinite(_num)) "
+            "THEN 'result ''' || result_reported || ''' is not a finite number' "
+            "WHEN contains(result_reported, ',') AND regexp_full_match(result_reported, '[<=\\s]*[+-]?[0-9.,]*[0-9][0-9.,]*') "
+            "THEN 'result ''' || result_reported || ''' is ambiguous: a comma is read only as a thousands separator "
+            "(1,234 or 12,345.6); write a decimal with a point (2.5), or the number without the comma' "
+            "ELSE 'result ''' || CASE WHEN length(result_reported) > 80 THEN left(result_reported, 77) || '...' "
+            "ELSE result_reported END || ''' is not a number, ''<X'' or ''ND''' END END",
+        )),
+        *unit_steps(("result", "mdl"), "parameter", kind_sql("parameter")),
+        Step(columns=(("collected_date", "CAST(timezone($tz, collected_at) AS DATE)"),),
+             reasons=range_reasons("result", "parameter")),
+    ),
+    extra_columns=(("collected_date", "DATE"), ("parameter_reported", "VARCHAR"), ("nondetect", "BOOLEAN"),
+                   ("qualifier", "VARCHAR"), ("result_reported", "VARCHAR"), ("unit_reported", "VARCHAR"),
+                   ("result", "DOUBLE")),
+    order=("sample_id", "user_id", "collected_at", "collected_date", "sample_type", "parameter", "parameter_reported",
+           "result", "nondetect", "qualifier", "result_reported", "unit", "unit_reported", "mdl", "lab", "method"),
     group="sewer_administrator",
     description="Laboratory results of industrial users' samples (composites and grabs).",
 ))
+
 register(Dataset(
     "flow",
     (Column("user_id", required=True), Column("timestamp", "timestamp", required=True),
      Column("value", "number", required=True), Column("unit", required=True), Column("constituent")),
-    key=("user_id", "constituent", "ts"), extensions=(".csv", ".parquet"), finish=_finish_flow,
-    timestamp_groups=("user_id", "constituent"), group="sewer_administrator",
+    key=("user_id", "constituent", "ts"), extensions=(".csv", ".parquet"),
+    finish=(
+        *parameter_steps("constituent", "constituent", flow=True),
+        *unit_steps(("value",), "constituent",
+                    f"CASE WHEN constituent = 'flow' THEN 'flow' ELSE {kind_sql('constituent')} END",
+                    (("value_reported", "value"),)),
+        Step(reasons=range_reasons("value", "constituent")),
+    ),
+    extra_columns=(("unit_reported", "VARCHAR"), ("value_reported", "DOUBLE")),
+    order=("user_id", "constituent", "ts", "value", "unit", "unit_reported", "value_reported"),
+    timestamp_groups=("user_id", "constituent"), renames=(("timestamp", "ts"),),
+    group="sewer_administrator",
     description="Flow-meter and continuous-probe readings.",
 ))
+
 register(Dataset(
     "infiltration_tests",
     (Column("section_id", required=True), Column("test_date", "date", required=True),
      Column("diameter_in", "number", required=True, nonnegative=True),
      Column("length_ft", "number", required=True, nonnegative=True),
      Column("measured_gpd", "number", required=True, nonnegative=True)),
-    key=("section_id", "test_date"), finish=_finish_infiltration, group="sewer_administrator",
+    key=("section_id", "test_date"),
+    finish=(Step(reasons=("CASE WHEN diameter_in <= 0 OR length_ft <= 0 THEN "
+                          "'diameter_in and length_ft must be greater than zero' END",)),),
+    group="sewer_administrator",
     description="Infiltration tests of sewer sections (Part 2: 200 gal per inch-diameter per mile per day).",
 ))
+
+_PARCEL_COUNTS = ("acres", "living_units", "bathrooms", "washing_machines", "people", "seats")
+
+
+def _parcel_steps(ctx: Context) -> tuple[Step, ...]:
+    """Each property class's required counts (the rules' unit schedule, ch. 253
+    Part 3), as reasons; the classes and columns come from the lookup table
+    _parcel_requires(property_class, column_name) that the engine fills."""
+    missing = " ".join(f"WHEN {lit(c)} THEN s.{c} IS NULL" for c in _PARCEL_COUNTS)
+    return (Step(reasons=(
+        "(SELECT string_agg(r.property_class || ' parcel has no ' || r.column_name || "
+        "'; its sewer units depend on it (ch. 253 Part 3): fill in ' || r.column_name, '; ' ORDER BY r.position) "
+        "FROM _parcel_requires r WHERE r.property_class = s.property_class AND "
+        f"CASE r.column_name {missing} ELSE false END)",)),)
+
+
 register(Dataset(
     "parcels",
     (Column("parcel_id", required=True), _district(),
-     _enum("property_class", vocab.canonical_property_class, ", ".join(vocab.PROPERTY_CLASSES), True),
+     _enum("property_class", PROPERTY_CLASS_VOCAB, ", ".join(vocab.PROPERTY_CLASSES), True),
      Column("acres", "number", nonnegative=True), Column("living_units", "integer", nonnegative=True),
      Column("bathrooms", "integer", nonnegative=True), Column("washing_machines", "integer", nonnegative=True),
      Column("people", "integer", nonnegative=True), Column("seats", "integer", nonnegative=True),
      Column("moratorium", "bool"), Column("owner"), Column("address")),
-    key=("parcel_id",), finish=_finish_parcels, group="billing",
+    key=("parcel_id",), context_steps=_parcel_steps, group="billing",
     description="Tax parcels of the sewer districts with the counts the unit schedule needs.",
 ))
+
 register(Dataset(
     "sewer_rates",
     (Column("year", "integer", required=True), _district(),
-     _enum("component", vocab.canonical_component, ", ".join(vocab.COMPONENTS), True),
-     Column("rate_per_unit", "number", required=True, nonnegative=True)),
-    key=("year", "district", "component"), finish=_finish_sewer_rates, group="billing",
+     _enum("component", COMPONENT_VOCAB, ", ".join(vocab.COMPONENTS), True),
+     Column("rate_per_unit", "number", required=True, nonnegative=True, sql_type="DECIMAL(18,6)")),
+    key=("year", "district", "component"),
+    # Keep the rate as exact decimal text (DECIMAL in the table), not a float.
+    finish=(Step(columns=(("rate_per_unit", "CASE WHEN rate_per_unit IS NOT NULL THEN "
+                                            "TRY_CAST(replace(replace(replace(trim(_raw_rate_per_unit), ',', ''), '$', ''), ' ', '') "
+                                            "AS DECIMAL(18,6)) END"),)),),
+    group="billing",
     description="USD per unit by billing year, district and component.",
 ))
+
 register(Dataset(
     "sites",
     (Column("site_id", required=True),
-     _enum("jurisdiction", _lower_in(vocab.JURISDICTIONS), "woodbury, bellport", True),
+     _enum("jurisdiction", lower_in("jurisdiction", vocab.JURISDICTIONS), "woodbury, bellport", True),
      Column("disturbed_acres", "number", required=True, nonnegative=True),
      Column("construction_start", "date", required=True), Column("rain_gauge_id", required=True),
      Column("name"), Column("address"), Column("applicant"), Column("impaired_water", "bool"),
@@ -299,23 +387,36 @@ register(Dataset(
     key=("site_id",), group="stormwater_officer",
     description="Construction sites under a SWPPP.",
 ))
+
 register(Dataset(
     "inspections",
     (Column("site_id", required=True), Column("inspected_at", "timestamp", required=True),
      Column("inspector", required=True),
-     _enum("kind", _lower_in(vocab.INSPECTION_KINDS), ", ".join(vocab.INSPECTION_KINDS)),
+     _enum("kind", lower_in("kind", vocab.INSPECTION_KINDS), ", ".join(vocab.INSPECTION_KINDS)),
      Column("sediment_capacity_lost_pct", "number"), Column("notes")),
-    key=("site_id", "inspected_at", "inspector"), finish=_finish_inspections, group="stormwater_officer",
+    key=("site_id", "inspected_at", "inspector"),
+    finish=(Step(columns=(("inspected_on", "CAST(timezone($tz, inspected_at) AS DATE)"),),
+                 reasons=("CASE WHEN sediment_capacity_lost_pct < 0 OR sediment_capacity_lost_pct > 100 THEN "
+                          "'sediment_capacity_lost_pct ' || CAST(sediment_capacity_lost_pct AS VARCHAR) || "
+                          "' is outside 0-100' END",)),),
+    extra_columns=(("inspected_on", "DATE"),),
+    order=("site_id", "inspected_at", "inspected_on", "inspector", "kind", "sediment_capacity_lost_pct", "notes"),
+    group="stormwater_officer",
     description="SWPPP inspection reports.",
 ))
+
 register(Dataset(
     "rainfall",
     (Column("gauge_id", required=True), Column("date", "timestamp", required=True),
      Column("precip_in", "number", required=True, nonnegative=True)),
-    key=("gauge_id", "observed_at"), finish=_finish_rainfall, timestamp_groups=("gauge_id",),
-    group="stormwater_officer",
+    key=("gauge_id", "observed_at"),
+    # `date` is a daily total's local date; a timestamp (sub-daily gauge data)
+    # is kept as observed_at and summed to its local day downstream.
+    finish=(Step(columns=(("observed_at", "date"), ("date", "CAST(timezone($tz, date) AS DATE)"))),),
+    extra_columns=(("date", "DATE"), ("observed_at", "TIMESTAMPTZ")),
+    timestamp_groups=("gauge_id",), group="stormwater_officer",
     description="Rain-gauge totals (daily, or sub-daily summed to local days).",
 ))
 
-# Columns renamed on the way into the table.
-RENAMES = {"flow": {"timestamp": "ts"}}
+# Columns renamed on the way into the table (kept for readers of the old name).
+RENAMES = {name: dict(ds.renames) for name, ds in DATASETS.items() if ds.renames}

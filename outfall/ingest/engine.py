@@ -1,32 +1,43 @@
-"""Ingestion of one dataset folder into its DuckDB table.
+"""Ingestion of one dataset folder into its DuckDB table, in the database.
 
-For each file not loaded before (ledger ``ingested_files``: path + sha256):
-read it, parse every column, apply the dataset's own checks, send rejected
-rows to ``quarantine`` with their reason, and merge the kept rows under the
-natural key (a corrected re-send supersedes; the old row goes to
-``<table>_history``). Call it inside one transaction per dataset.
+For each file not loaded before (ledger ``ingested_files``: name + sha256):
+DuckDB reads it (``read_csv`` with every column as text, ``read_parquet``; a
+workbook through openpyxl and Arrow), one query compiled from the dataset's
+spec (``outfall.ingest.compile``) types every cell and gives every row its
+reason or none; rejected rows go to ``quarantine``, kept rows are merged under
+the natural key (a corrected re-send supersedes; the old row goes to
+``<table>_history``). No Python touches a row of a CSV or Parquet file. Call it
+inside one transaction per dataset.
 
 Invariant, per file and per dataset: rows read = rows kept + rows quarantined.
+
+Row numbers (``source_row``, quarantine ``row_number``): 1 is the first data
+row after the header; blank lines are not rows and are not counted; a quoted
+cell with line breaks is one row. DuckDB numbers rejected CSV lines by record
+with blank lines counted; the engine converts those numbers (see _renumber).
 """
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
-import json
+import io
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
-import numpy as np
-import pandas as pd
 
-from outfall.ingest import parse
-from outfall.ingest.datasets import RENAMES, Context, Dataset
-from outfall.ingest.files import ReadResult, list_input_files, read_table, sha256_of
+from outfall import progress
+from outfall.ingest import compile as cq
+from outfall.ingest import files as fs
+from outfall.ingest.datasets import Context, Dataset
+from outfall.ingest.parse import LOCAL_TZ, ident, lit
 from outfall.warehouse import sql, table_columns
 
-PROVENANCE = ("source_file", "source_row", "loaded_at", "row_hash")
+PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
 
 
 @dataclass
@@ -69,6 +80,10 @@ class DatasetReport:
         return sum(1 for f in self.files if f.skipped)
 
 
+class SchemaMismatch(RuntimeError):
+    """The warehouse's input table does not have the columns its spec declares."""
+
+
 def run_script(con: duckdb.DuckDBPyConnection, text: str, params: dict) -> None:
     """Run each statement of a SQL script, binding the named parameters it uses."""
     body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("--"))
@@ -78,200 +93,461 @@ def run_script(con: duckdb.DuckDBPyConnection, text: str, params: dict) -> None:
             con.execute(statement, used).fetchall()
 
 
-# ---------------------------------------------------------------------------
-# validation (pure: frames in, frames out)
-
-
-def row_hash(frame: pd.DataFrame) -> pd.Series:
-    """A stable hash of each row's canonical values (same values, same hash)."""
-    cols = {}
-    for name in frame.columns:
-        col = frame[name]
-        if col.dtype == object:
-            col = col.fillna("\x00").astype(str)
-        cols[name] = col
-    return pd.util.hash_pandas_object(pd.DataFrame(cols), index=False).astype(str)
-
-
-def validate(raw: pd.DataFrame, ds: Dataset, ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Typed kept rows (with source_row, row_hash) and rejected rows
-    (row_number, reason, raw)."""
-    typed = pd.DataFrame(index=raw.index)
-    parts: list[pd.Series] = []
-    groups = None
-    if ds.timestamp_groups:
-        cols = [raw[c].astype(str) if c in raw else pd.Series("", index=raw.index) for c in ds.timestamp_groups]
-        groups = cols[0]
-        for c in cols[1:]:
-            groups = groups + "|" + c
-    for col in ds.columns:
-        series = raw[col.name] if col.name in raw else pd.Series(None, index=raw.index, dtype=object)
-        empty = parse.blank(series)
-        if col.required:
-            parts.append(pd.Series(np.where(empty, f"missing required value for '{col.name}'", ""), index=raw.index))
-        if col.kind == "number":
-            values, why = parse.parse_number(series, col.name)
-        elif col.kind == "integer":
-            values, why = parse.parse_integer(series, col.name)
-        elif col.kind == "date":
-            values, why = parse.parse_date(series, col.name)
-        elif col.kind == "timestamp":
-            values, why = parse.parse_timestamp(series, col.name, groups)
-        elif col.kind == "bool":
-            values, why = parse.parse_bool(series, col.name)
-        elif col.kind == "enum":
-            values, why = parse.parse_enum(series, col.name, col.canonical, col.allowed)
-        else:
-            values, why = parse.parse_text(series), pd.Series("", index=raw.index, dtype=object)
-        if col.nonnegative and col.kind in ("number", "integer"):
-            neg = values.notna() & (values.astype(float) < 0)
-            why = why.where(~neg, f"negative value in column '{col.name}' (" + series.astype(str) + ")")
-        parts.append(why)
-        typed[col.name] = values
-    if ds.finish is not None:
-        typed, extra = ds.finish(typed, raw, ctx)
-        parts.append(pd.Series(extra, index=raw.index).fillna(""))
-    typed = typed.rename(columns=RENAMES.get(ds.name, {}))
-    reasons = parse.join_reasons(*parts) if parts else pd.Series("", index=raw.index)
-    typed["source_row"] = raw["source_row"].to_numpy()
-
-    value_cols = [c for c in typed.columns if c not in PROVENANCE]
-    typed["row_hash"] = row_hash(typed[value_cols])
-
-    # Two rows of one file with the same natural key: an exact repeat is
-    # harmless; different values cannot both be right, so the later row is
-    # set aside for the clerk to resolve.
-    ok = reasons == ""
-    key = list(ds.key)
-    if ok.any():
-        good = typed[ok]
-        first_row = good.groupby(key, dropna=False)["source_row"].transform("first")
-        first_hash = good.groupby(key, dropna=False)["row_hash"].transform("first")
-        later = good["source_row"] != first_row
-        conflict = later & (good["row_hash"] != first_hash)
-        repeat = later & ~conflict
-        if conflict.any():
-            msg = ("conflicts with row " + first_row[conflict].astype(str) + " of this file (same "
-                   + " + ".join(k for k in ds.key) + ", different values); send one corrected row")
-            reasons.loc[msg.index] = msg
-        drop_repeat = repeat[repeat].index
-    else:
-        drop_repeat = []
-    ok = reasons == ""
-    kept = typed[ok].drop(index=[i for i in drop_repeat if i in typed.index and ok.get(i, False)])
-    rejected_idx = reasons.index[~ok]
-    raw_cols = [c for c in raw.columns if c != "source_row"]
-    raw_json = [json.dumps({k: _jsonable(v) for k, v in rec.items()}, ensure_ascii=False)
-                for rec in raw.loc[rejected_idx, raw_cols].to_dict("records")]
-    rejected = pd.DataFrame({
-        "row_number": raw.loc[rejected_idx, "source_row"].astype(int).to_numpy(),
-        "reason": reasons.loc[rejected_idx].to_numpy(),
-        "raw": raw_json,
-    })
-    return kept, rejected
-
-
-def _jsonable(value):
-    if isinstance(value, (pd.Timestamp, dt.date, dt.datetime)):
-        return str(value)
-    if isinstance(value, float) and np.isnan(value):
-        return None
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (np.floating,)):
-        return float(value)
-    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+def check_table(con, ds: Dataset) -> None:
+    """Raise when the table's columns are not exactly the spec's (names and types)."""
+    rows = con.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
+                       "AND table_schema = 'main' ORDER BY ordinal_position", [ds.name]).fetchall()
+    have = {n: t for n, t in rows}
+    want = {n: t for n, t in cq.expected_columns(ds)}
+    norm = {"TIMESTAMPTZ": "TIMESTAMP WITH TIME ZONE"}
+    missing = [n for n in want if n not in have]
+    extra = [n for n in have if n not in want]
+    wrong = [f"{n} is {have[n]}, not {norm.get(t, t)}" for n, t in want.items()
+             if n in have and have[n] != norm.get(t, t)]
+    if missing or extra or wrong:
+        parts = ([f"missing {', '.join(missing)}"] if missing else []) + (
+            [f"unexpected {', '.join(extra)}"] if extra else []) + wrong
+        raise SchemaMismatch(f"the warehouse table {ds.name} does not match its dataset spec: {'; '.join(parts)}")
 
 
 # ---------------------------------------------------------------------------
-# loading into DuckDB
-
-
-def _key_match(ds: Dataset) -> str:
-    return " AND ".join(f't."{k}" IS NOT DISTINCT FROM i."{k}"' for k in ds.key)
-
-
-def _merge(con, ds: Dataset, kept: pd.DataFrame, source_file: str, now: dt.datetime) -> tuple[int, int]:
-    """Merge kept rows; returns (rows new or changed, rows superseded)."""
-    if kept.empty:
-        return 0, 0
-    cols = table_columns(con, ds.name)
-    frame = kept.copy()
-    frame["source_file"] = source_file
-    frame["loaded_at"] = pd.Timestamp(now)
-    frame = frame.reindex(columns=cols)
-    table, key_match = ds.name, _key_match(ds)
-    con.register("_incoming", frame)
-    try:
-        superseded = con.execute(
-            f'SELECT count(*) FROM "{table}" AS t JOIN _incoming AS i ON {key_match} WHERE t.row_hash <> i.row_hash'
-        ).fetchall()[0][0]
-        before = con.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0]
-        run_script(con, sql("merge_into_dataset").format(table=table, key_match=key_match),
-                   {"source_file": source_file, "now": now})
-        after = con.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0]
-    finally:
-        con.unregister("_incoming")
-    return int(after - before + superseded), int(superseded)
-
-
-def _quarantine(con, dataset: str, source_file: str, rejected: pd.DataFrame, now: dt.datetime) -> None:
-    if rejected.empty:
-        return
-    con.register("_rejected", rejected[["row_number", "reason", "raw"]])
-    try:
-        run_script(con, sql("insert_quarantine"), {"dataset": dataset, "source_file": source_file, "now": now})
-    finally:
-        con.unregister("_rejected")
-
-
-def ensure_history(con, ds: Dataset) -> None:
-    run_script(con, sql("create_history_table").format(table=ds.name), {})
+# one dataset
 
 
 def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context,
                    now: dt.datetime | None = None) -> DatasetReport:
     """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction)."""
+    from outfall.ingest.registry import all_datasets
+
     now = now or dt.datetime.now(dt.timezone.utc)
-    ensure_history(con, ds)
+    con.execute(cq.create_table_sql(ds)).fetchall()
+    check_table(con, ds)
     report = DatasetReport(ds.name)
     ledger = dict(con.execute("SELECT source_file, sha256 FROM ingested_files WHERE dataset = ?",
                               [ds.name]).fetchall())
-    folder = data_dir / ds.name
-    for path in list_input_files(folder):
-        # The file's name within its dataset folder (the `dataset` column names the folder).
-        rel = path.relative_to(folder).as_posix()
-        digest = sha256_of(path)
-        if ledger.get(rel) == digest:
-            report.files.append(FileReport(rel, skipped=True))
-            continue
-        if rel in ledger:
-            run_script(con, sql("delete_file_loads"), {"dataset": ds.name, "source_file": rel})
-        fr = _load_file(con, ds, path, rel, ctx, now)
-        run_script(con, sql("insert_ingested_file"), {
-            "dataset": ds.name, "source_file": rel, "sha256": digest, "size_bytes": path.stat().st_size,
-            "now": now, "rows_read": fr.rows_read, "rows_kept": fr.rows_kept,
-            "rows_quarantined": fr.rows_quarantined, "rows_new": fr.rows_new,
-            "rows_superseded": fr.rows_superseded})
-        report.files.append(fr)
+    folder = Path(data_dir) / ds.name
+    entries = fs.scan_folder(folder, Path(data_dir))
+    if not entries:
+        return report
+    cq.create_lookups(con, all_datasets().values(), ctx)
+    tmp = _scratch_dir(con)
+    try:
+        for entry in entries:
+            _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return report
 
 
-def _load_file(con, ds: Dataset, path: Path, rel: str, ctx: Context, now: dt.datetime) -> FileReport:
-    fr = FileReport(rel)
-    result: ReadResult = read_table(path, ds.name, ds.extensions, ds.required)
-    if result.problem:
-        _quarantine(con, ds.name, rel, pd.DataFrame({"row_number": [0], "reason": [result.problem],
-                                                     "raw": [None]}), now)
-        fr.rows_read = fr.rows_quarantined = 1
-        return fr
-    kept, rejected = validate(result.frame, ds, ctx)
-    if result.bad_rows:
-        extra = pd.DataFrame(result.bad_rows, columns=["row_number", "reason", "raw"])
-        rejected = pd.concat([rejected, extra], ignore_index=True).sort_values("row_number", kind="stable")
-    _quarantine(con, ds.name, rel, rejected, now)
-    fr.rows_read = len(result.frame) + len(result.bad_rows)
-    fr.rows_quarantined = len(rejected)
-    fr.rows_kept = fr.rows_read - fr.rows_quarantined
-    fr.rows_new, fr.rows_superseded = _merge(con, ds, kept, rel, now)
+def _scratch_dir(con) -> Path:
+    """A private folder for transcoded copies, in the warehouse's temp folder."""
+    base = None
+    try:
+        setting = con.execute("SELECT current_setting('temp_directory')").fetchall()[0][0]
+        if setting:
+            base = Path(setting)
+    except duckdb.Error:
+        pass
+    if base is None:
+        base = Path(tempfile.gettempdir())
+    base.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="outfall-ingest-", dir=base))
+
+
+def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp) -> None:
+    rel = entry.rel
+    facts = None
+    if entry.problem is None:
+        try:
+            facts = fs.inspect_file(entry.path, check_text=entry.path.suffix.lower() == ".csv"
+                                    or rel.lower().endswith(".csv"))
+        except PermissionError:
+            entry = fs.InputEntry(rel, None, "the file cannot be read (permission denied); check its permissions")
+        except OSError:
+            entry = fs.InputEntry(rel, None, "the file cannot be read; check that it is a regular file")
+    digest = facts.sha256 if facts else entry.pseudo_digest()
+    if ledger.get(rel) == digest:
+        report.files.append(FileReport(rel, skipped=True))
+        return
+    if rel in ledger:
+        run_script(con, sql("delete_file_loads"), {"dataset": ds.name, "source_file": rel})
+    progress.reading(ds.name, rel)
+    if entry.problem is not None:
+        fr = _whole_file_problem(con, ds, rel, entry.problem, now)
+        size = None
+    else:
+        fr = _load_file(con, ds, entry.path, rel, facts, ctx, now, tmp)
+        size = facts.size
+    run_script(con, sql("insert_ingested_file"), {
+        "dataset": ds.name, "source_file": rel, "sha256": digest, "size_bytes": size,
+        "now": now, "rows_read": fr.rows_read, "rows_kept": fr.rows_kept,
+        "rows_quarantined": fr.rows_quarantined, "rows_new": fr.rows_new,
+        "rows_superseded": fr.rows_superseded})
+    report.files.append(fr)
+    progress.rows(ds.name, fr.rows_read)
+
+
+def _whole_file_problem(con, ds, source_file: str, reason: str, now, fr: FileReport | None = None) -> FileReport:
+    con.execute("INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
+                "VALUES (?, ?, 0, ?, NULL, ?)", [ds.name, source_file, reason, now]).fetchall()
+    fr = fr or FileReport(source_file)
+    fr.rows_read += 1
+    fr.rows_quarantined += 1
     return fr
+
+
+def _aliases(ds: Dataset) -> dict[str, str]:
+    return {a: c.name for c in ds.columns for a in c.aliases}
+
+
+def _load_file(con, ds: Dataset, path: Path, rel: str, facts: fs.FileFacts, ctx, now, tmp) -> FileReport:
+    suffix = Path(rel).suffix.lower()
+    if suffix not in ds.extensions:
+        allowed = " or ".join(ds.extensions)
+        return _whole_file_problem(con, ds, rel, f"file type '{suffix or '(none)'}' is not accepted for {ds.name} "
+                                                 f"(use {allowed})", now)
+    if facts.size == 0:
+        return _whole_file_problem(con, ds, rel, "the file is empty", now)
+    if suffix == ".csv":
+        return _load_csv(con, ds, path, rel, facts, ctx, now, tmp)
+    if suffix == ".parquet":
+        return _load_parquet(con, ds, path, rel, ctx, now)
+    if suffix == ".xlsx":
+        return _load_xlsx(con, ds, path, rel, ctx, now)
+    return _whole_file_problem(con, ds, rel, f"unsupported file type '{suffix}'", now)  # pragma: no cover
+
+
+# ---------------------------------------------------------------------------
+# sources
+
+
+def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
+    enc = fs.decide_encoding(facts)
+    if enc.problem:
+        return _whole_file_problem(con, ds, rel, enc.problem, now)
+    read_path = path
+    if enc.codec != "utf-8":
+        try:
+            read_path = fs.transcode(path, enc.codec, tmp)
+        except (UnicodeDecodeError, UnicodeError):
+            return _whole_file_problem(con, ds, rel, "the file mixes text encodings (it is not all UTF-8, UTF-16 "
+                                                     "or Windows-1252); " + fs.SAVE_AS, now)
+        with open(read_path, "rb") as handle:
+            head = handle.read(fs.HEAD)
+    else:
+        head = facts.head
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    if not text.strip():
+        return _whole_file_problem(con, ds, rel, "the file is empty", now)
+    layout = fs.read_csv_layout(text, ds.required, _aliases(ds))
+    if layout.problem:
+        return _whole_file_problem(con, ds, rel, layout.problem, now)
+    dupes = fs.duplicate_names(layout.names)
+    if dupes:
+        return _whole_file_problem(con, ds, rel, dupes, now)
+    spec = {c.name for c in ds.columns}
+    where = {n: i for i, n in reversed(list(enumerate(layout.names))) if n in spec}
+    columns = "{" + ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(layout.names))) + "}"
+    con.execute("DROP TABLE IF EXISTS _rej_errors").fetchall()
+    con.execute("DROP TABLE IF EXISTS _rej_scans").fetchall()
+    ncols = len(layout.names)
+    swallowed = " ".join(
+        f"WHEN contains(c{i}, chr(10)) AND length(c{i}) - length(replace(c{i}, {lit(layout.delimiter)}, '')) "
+        f">= {max(ncols - 1, 1)} THEN {lit(_swallow_reason(name))}"
+        for name, i in where.items())
+    source = (f"SELECT row_number() OVER () AS source_row, "
+              f"{'CASE ' + swallowed + ' END' if swallowed else 'CAST(NULL AS VARCHAR)'} AS _source_reason, "
+              + ", ".join(f"c{i} AS {ident('r_' + n)}" for n, i in where.items())
+              + f" FROM read_csv($path, auto_detect = false, header = false, skip = {int(layout.skip)}, "
+                f"columns = {columns}, delim = {lit(layout.delimiter)}, quote = '\"', escape = '\"', "
+                f"strict_mode = true, store_rejects = true, rejects_table = '_rej_errors', "
+                f"rejects_scan = '_rej_scans', max_line_size = 2000000)")
+    present = {n: "VARCHAR" for n in where}
+    fr = FileReport(rel)
+    _judge(con, ds, ctx, source, present, {"path": str(read_path)}, rel, now)
+    rejects = _csv_rejects(con, read_path, layout, layout.names)
+    if rejects:
+        _renumber(con, rejects)
+    return _finish_file(con, ds, rel, now, fr, extra_rejects=len(rejects))
+
+
+def _swallow_reason(column: str) -> str:
+    return (f"the cell in column '{column}' runs over a line break and holds a whole row's worth of separators: "
+            "a quote was probably left open and swallowed the next line(s); close the quote and send the file again")
+
+
+def _csv_rejects(con, read_path: Path, layout: fs.CsvLayout, names: list[str]) -> list[tuple[int, str, str]]:
+    """Lines DuckDB could not read as a row: (row_number, reason, raw), blank lines left out."""
+    try:
+        rows = con.execute(
+            "SELECT line, min(line_byte_position), first(error_type ORDER BY column_idx), "
+            "first(error_message ORDER BY column_idx), first(csv_line), first(column_idx ORDER BY column_idx) "
+            "FROM _rej_errors GROUP BY line ORDER BY line").fetchall()
+    except duckdb.Error:
+        return []
+    real = [r for r in rows if (r[4] or "").strip()]
+    if not real:
+        return []
+    blanks = _blank_line_offsets(read_path, max(r[1] or 0 for r in real))
+    out = []
+    ncols = len(names)
+    for line, pos, etype, message, csv_line, idx in real:
+        before = sum(1 for b in blanks if b < (pos or 0))
+        number = int(line) - layout.header_line - before
+        text = (csv_line or "").strip("\r\n")
+        found = re.search(r"Found: (\d+)", message or "")
+        if etype in ("MISSING COLUMNS", "TOO MANY COLUMNS"):
+            try:
+                n = len(next(csv.reader(io.StringIO(text), delimiter=layout.delimiter)))
+            except (csv.Error, StopIteration):
+                n = int(found.group(1)) if found else text.count(layout.delimiter) + 1
+            reason = (f"row has {n} fields but the header has {ncols}; check for an unquoted "
+                      f"{'comma' if layout.delimiter == ',' else 'separator'}")
+        elif etype == "UNQUOTED VALUE":
+            column = names[idx] if idx is not None and 0 <= idx < ncols else "?"
+            lines = text.count("\n")
+            reason = (f"a quote in column '{column}' is not closed where the cell ends"
+                      + (f", so the {lines} line(s) after it were read into this row" if lines else "")
+                      + "; close the quote (or double a quote inside a cell: \"\") and send the file again")
+        elif etype == "LINE SIZE OVER MAXIMUM":
+            reason = "the row is longer than 2,000,000 bytes; no cell can be that long: shorten it"
+        elif etype and "UNICODE" in etype.upper() or etype and "ENCODING" in etype.upper():
+            reason = "the row is not UTF-8 text; " + fs.SAVE_AS
+        else:
+            reason = f"the row cannot be read as CSV ({(etype or 'error').lower()})"
+        out.append((number, reason, text[:cq.RAW_CELL_MAX]))
+    return out
+
+
+def _blank_line_offsets(path: Path, upto: int) -> list[int]:
+    """Byte offsets of blank (or blanks-only) lines outside quotes, up to ``upto``
+    (only needed to number rejected lines)."""
+    offsets: list[int] = []
+    pattern = re.compile(rb"(?<=\n)[ \t\r]*\n")
+    quotes = 0
+    base = 0
+    carry = b""
+    with open(path, "rb") as handle:
+        while base <= upto:
+            chunk = handle.read(fs.CHUNK)
+            if not chunk:
+                break
+            data = carry + chunk
+            start = base - len(carry)
+            for m in pattern.finditer(data):
+                if m.start() < len(carry):
+                    continue
+                if (quotes + data.count(b'"', len(carry), m.start())) % 2 == 0:
+                    offsets.append(start + m.start())
+            quotes += chunk.count(b'"')
+            carry = data[-1:]
+            base += len(chunk)
+    return offsets
+
+
+def _renumber(con, rejects: list[tuple[int, str, str]]) -> None:
+    """Give the read rows their place among the rejected ones: the read row n is
+    data row n + (how many rejected rows come before it)."""
+    positions = sorted(r[0] for r in rejects)
+    shifts = [(p - k,) for k, p in enumerate(positions, start=1)]
+    con.execute("CREATE OR REPLACE TEMP TABLE _shift (shift_at BIGINT)").fetchall()
+    con.executemany("INSERT INTO _shift VALUES (?)", shifts)
+    con.execute("UPDATE _judged SET source_row = source_row + s.n FROM "
+                "(SELECT j.source_row AS r, count(*) AS n FROM _judged j JOIN _shift ON _shift.shift_at < j.source_row "
+                "GROUP BY j.source_row) s WHERE _judged.source_row = s.r").fetchall()
+    con.execute("CREATE OR REPLACE TEMP TABLE _rejected_lines (row_number INTEGER, reason VARCHAR, raw VARCHAR)"
+                ).fetchall()
+    con.executemany("INSERT INTO _rejected_lines VALUES (?, ?, ?)", [list(r) for r in rejects])
+
+
+def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
+    try:
+        schema = con.execute("SELECT name, type FROM parquet_schema($path) WHERE name <> 'schema' "
+                             "AND num_children IS NULL OR num_children = 0", {"path": str(path)}).fetchall()
+        described = con.execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+    except duckdb.Error:
+        return _whole_file_problem(con, ds, rel, "the file is not a readable Parquet file; export it again "
+                                                 "(or send CSV)", now)
+    del schema
+    aliases = _aliases(ds)
+    names = [(aliases.get(fs.clean_header(n), fs.clean_header(n)), n, t) for n, t, *_ in described]
+    cleaned = [n for n, _, _ in names]
+    missing = [c for c in ds.required if c not in cleaned]
+    if missing:
+        return _whole_file_problem(con, ds, rel, fs.missing_header(ds.required, cleaned), now)
+    dupes = fs.duplicate_names(cleaned)
+    if dupes:
+        return _whole_file_problem(con, ds, rel, dupes, now)
+    spec = {c.name for c in ds.columns}
+    where = {n: (orig, t) for n, orig, t in names if n in spec}
+    quoted = lambda s: '"' + s.replace('"', '""') + '"'  # noqa: E731 - a column name of the file, quoted
+    source = ("SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
+              + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
+              + " FROM read_parquet($path, file_row_number = true)")
+    fr = FileReport(rel)
+    try:
+        _judge(con, ds, ctx, source, {n: t for n, (_, t) in where.items()}, {"path": str(path)}, rel, now)
+    except duckdb.InvalidInputException:
+        return _whole_file_problem(con, ds, rel, "the file is not a readable Parquet file; export it again "
+                                                 "(or send CSV)", now)
+    return _finish_file(con, ds, rel, now, fr)
+
+
+def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
+    from outfall.ingest import xlsx
+
+    problem = xlsx.workbook_problem(path)
+    if problem:
+        return _whole_file_problem(con, ds, rel, problem, now)
+    try:
+        sheets = xlsx.read_workbook(path, [c.name for c in ds.columns], ds.required, _aliases(ds))
+    except Exception as exc:  # noqa: BLE001 - any reader failure means "not a workbook we can read"
+        return _whole_file_problem(con, ds, rel, f"the file is not a readable .xlsx workbook "
+                                                 f"({type(exc).__name__}); open it in Excel and save it again", now)
+    fr = FileReport(rel)
+    if not sheets:
+        return _whole_file_problem(con, ds, rel, "the workbook is empty", now)
+    several = len(sheets) > 1
+    for sheet in sheets:
+        name = f"{rel} [{sheet.name}]" if several else rel
+        if sheet.problem:
+            _whole_file_problem(con, ds, name, sheet.problem, now, fr)
+            continue
+        table = xlsx.sheet_arrow(sheet)
+        con.register("_xlsx_source", table)
+        try:
+            present = {c: "VARCHAR" for c in sheet.columns}
+            _judge(con, ds, ctx, "SELECT * FROM _xlsx_source", present, {}, name, now)
+        finally:
+            con.unregister("_xlsx_source")
+        _finish_file(con, ds, name, now, fr)
+    return fr
+
+
+# ---------------------------------------------------------------------------
+# judging, quarantine and merge
+
+
+def _judge(con, ds, ctx, source: str, present: dict[str, str], params: dict, source_file: str, now) -> None:
+    query = cq.judge_sql(ds, ctx, source, present)
+    con.execute("DROP TABLE IF EXISTS _rejected_lines").fetchall()
+    con.execute("SET preserve_insertion_order = true").fetchall()  # row numbers follow the file's order
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _judged AS SELECT *, CAST($source_file AS VARCHAR) AS source_file, "
+                f"CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({query})",
+                {k: v for k, v in {**params, "tz": LOCAL_TZ, "source_file": source_file, "now": now}.items()
+                 if f"${k}" in query or k in ("source_file", "now")}).fetchall()
+    _fall_back(con, ds)
+
+
+def _fall_back(con, ds: Dataset) -> None:
+    """A local time that occurs twice (the fall-back hour) is daylight time the
+    first time it appears within its group (a meter) and standard time after."""
+    renamed = dict(ds.renames)
+    have = set(table_columns(con, "_judged"))
+    for col in ds.columns:
+        if col.kind != "timestamp" or "_amb_" + col.name not in have:
+            continue
+        flag = ident("_amb_" + col.name)
+        target = ident(renamed.get(col.name, col.name))
+        if not con.execute(f"SELECT count(*) FROM _judged WHERE {flag}").fetchall()[0][0]:
+            continue
+        groups = [ident(renamed.get(g, g)) for g in ds.timestamp_groups]
+        part = ", ".join([*groups, target])
+        con.execute(
+            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR WHERE source_row IN ("
+            f"SELECT source_row FROM (SELECT source_row, row_number() OVER (PARTITION BY {part} ORDER BY source_row) "
+            f"AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1)").fetchall()
+        con.execute(f"UPDATE _judged SET row_hash = {cq.hash_sql(ds)} WHERE {flag}").fetchall()
+
+
+def _finish_file(con, ds: Dataset, source_file: str, now, fr: FileReport, extra_rejects: int = 0) -> FileReport:
+    """Same-key conflicts within the file, quarantine, merge, counts."""
+    key = ", ".join(ident(k) for k in ds.key)
+    keys_text = " + ".join(ds.key)
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE _repeats AS "
+        f"WITH k AS (SELECT hash({key}) AS h FROM _judged WHERE reason IS NULL GROUP BY 1 HAVING count(*) > 1), "
+        f"c AS (SELECT source_row, row_hash, first_value(source_row) OVER w AS first_row, "
+        f"first_value(row_hash) OVER w AS first_hash FROM _judged "
+        f"WHERE reason IS NULL AND hash({key}) IN (SELECT h FROM k) "
+        f"WINDOW w AS (PARTITION BY {key} ORDER BY source_row)) "
+        f"SELECT source_row, first_row, row_hash = first_hash AS repeat FROM c WHERE source_row <> first_row"
+    ).fetchall()
+    con.execute(
+        "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this file (same "
+        + keys_text.replace("'", "''") + ", different values); send one corrected row' "
+        "FROM _repeats r WHERE _judged.source_row = r.source_row AND NOT r.repeat").fetchall()
+    has_lines = bool(con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = '_rejected_lines' "
+                                 "AND temporary").fetchall()[0][0])
+    lines = "UNION ALL SELECT row_number, reason, raw FROM _rejected_lines " if has_lines else ""
+    con.execute(
+        "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
+        "SELECT $dataset, $source_file, row_number, reason, raw, $now FROM ("
+        "SELECT source_row AS row_number, reason, raw FROM _judged WHERE reason IS NOT NULL " + lines +
+        ") ORDER BY row_number", {"dataset": ds.name, "source_file": source_file, "now": now}).fetchall()
+    read, quarantined = con.execute(
+        "SELECT count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged").fetchall()[0]
+    read += extra_rejects
+    quarantined += extra_rejects
+    fr.rows_read += int(read)
+    fr.rows_quarantined += int(quarantined)
+    fr.rows_kept += int(read - quarantined)
+    new, superseded = _merge(con, ds, source_file, now)
+    fr.rows_new += new
+    fr.rows_superseded += superseded
+    con.execute("DROP TABLE IF EXISTS _judged").fetchall()
+    con.execute("DROP TABLE IF EXISTS _repeats").fetchall()
+    con.execute("DROP TABLE IF EXISTS _rejected_lines").fetchall()
+    return fr
+
+
+def _key_match(ds: Dataset) -> str:
+    return " AND ".join(f"t.{ident(k)} IS NOT DISTINCT FROM i.{ident(k)}" for k in ds.key)
+
+
+def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
+    """Merge the kept rows of _judged; returns (rows new or changed, rows superseded)."""
+    table = ident(ds.name)
+    cols = [n for n, _ in ds.table_columns()]
+    select = ", ".join(ident(c) for c in cols)
+    con.execute(
+        f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, row_hash "
+        f"FROM _judged WHERE reason IS NULL AND source_row NOT IN (SELECT source_row FROM _repeats)").fetchall()
+    try:
+        incoming = con.execute("SELECT count(*) FROM _incoming").fetchall()[0][0]
+        if not incoming:
+            return 0, 0
+        # Existing rows that may share a key: only those within the incoming keys' ranges.
+        bounds = con.execute("SELECT " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
+                             + " FROM _incoming").fetchall()[0]
+        where, params = [], {}
+        for i, k in enumerate(ds.key):
+            lo, hi = bounds[2 * i], bounds[2 * i + 1]
+            if lo is None:
+                continue
+            where.append(f"(t.{ident(k)} BETWEEN $lo{i} AND $hi{i} OR t.{ident(k)} IS NULL)")
+            params[f"lo{i}"], params[f"hi{i}"] = lo, hi
+        t_filter = " AND ".join(where) or "true"
+        overlap = con.execute(f"SELECT count(*) FROM {table} AS t WHERE {t_filter}", params).fetchall()[0][0]
+        if not overlap:
+            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming").fetchall()
+            return int(incoming), 0
+        key_match = _key_match(ds)
+        superseded = con.execute(
+            f"SELECT count(*) FROM {table} AS t JOIN _incoming AS i ON {key_match} "
+            f"WHERE {t_filter} AND t.row_hash <> i.row_hash", params).fetchall()[0][0]
+        before = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+        run_script(con, sql("merge_into_dataset").format(table=ds.name, key_match=key_match, t_filter=t_filter),
+                   {"source_file": source_file, "now": now, **params})
+        after = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+        return int(after - before + superseded), int(superseded)
+    finally:
+        con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
+
+
+def raw_tables_cleanup(con) -> None:  # pragma: no cover - used by tests that inspect temp state
+    for name in ("_judged", "_repeats", "_rejected_lines", "_rej_errors", "_rej_scans", "_shift"):
+        con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
+
+
+__all__ = ["DatasetReport", "FileReport", "SchemaMismatch", "ingest_dataset", "check_table", "run_script"]

@@ -1,171 +1,267 @@
-"""Vectorised parsers for input columns: each returns (values, reasons).
+"""SQL for input cells: for each column kind, one typed expression and one reason expression.
 
-``reasons`` is a Series of str, "" where the value is fine, otherwise a reason a
-clerk can act on ("'abc' in column 'result' is not a number"). Blank input is
-not an error here (it is NaN/NaT/None); required-ness is checked separately.
-No Python loops over rows.
+Every function returns DuckDB SQL text built from a column reference (a quoted
+identifier of our own making) and the column's name from the dataset spec
+(never from the input file); values travel through the query, never into its
+text. A reason expression yields NULL where the value is fine, otherwise a
+reason a clerk can act on ("'abc' in column 'result' is not a number"). Blank
+input is not an error here (it is NULL); required-ness is checked separately.
+
+Text sources (CSV, XLSX) give VARCHAR cells; Parquet gives native types, and
+the expressions follow the source type (a DOUBLE is checked to be finite, a
+TIMESTAMP WITH TIME ZONE is already an instant, a naive TIMESTAMP is local).
 """
 
 from __future__ import annotations
 
 import re
 
-import numpy as np
-import pandas as pd
-
 LOCAL_TZ = "America/New_York"
 
-_OFFSET_RE = r"(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(?:Z|z|[+-]\d{2}(?::?\d{2})?)$"
-_TRUE = {"true", "t", "yes", "y", "1", "x"}
-_FALSE = {"false", "f", "no", "n", "0"}
+TRUE_WORDS = ("true", "t", "yes", "y", "1", "x")
+FALSE_WORDS = ("false", "f", "no", "n", "0")
+SHOWN_MAX = 80  # characters of a value echoed into a reason
+
+# Whitespace stripped around every cell (Python's str.strip() set, for the
+# characters spreadsheets and CSV writers produce).
+_BLANKS = "' ' || chr(9) || chr(10) || chr(13) || chr(11) || chr(12) || chr(160) || chr(8239) || chr(65279)"
+
+_EDGE_BLANK = r"^[\s\x{a0}\x{202f}\x{feff}]|[\s\x{a0}\x{202f}\x{feff}]$"
+
+# Numbers: plain decimals, scientific notation, or proper thousands grouping
+# (1,234 / 12,345.6); an optional leading $ and sign.
+NUMBER_RE = r"[+-]?\$?\s*(\d{1,3}(,\d{3})+(\.\d*)?|\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)"
+_NONFINITE = ("nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity")
 
 
-def blank(series: pd.Series) -> pd.Series:
-    """True where the cell is empty or only blanks."""
-    if series.dtype == object or pd.api.types.is_string_dtype(series):
-        return series.isna() | (series.astype(str).str.strip() == "")
-    return series.isna()
+def lit(text: str) -> str:
+    """A SQL string literal of a name from our own specs (quotes doubled)."""
+    return "'" + str(text).replace("'", "''") + "'"
 
 
-def _text(series: pd.Series) -> pd.Series:
-    return series.astype(str).str.strip()
+def ident(name: str) -> str:
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError(f"not a plain identifier: {name!r}")
+    return f'"{name}"'
 
 
-def _fail(mask: pd.Series, message: pd.Series | str) -> pd.Series:
-    out = pd.Series("", index=mask.index, dtype=object)
-    if mask.any():
-        out[mask] = message[mask] if isinstance(message, pd.Series) else message
-    return out
+CLEANED = "CLEANED"  # a source type: text already through clean() (trimmed, NULL when blank)
 
 
-def parse_number(series: pd.Series, column: str) -> tuple[pd.Series, pd.Series]:
-    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
-        values = series.astype(float)
-        return values, _fail(pd.Series(False, index=series.index), "")
-    text = _text(series).str.replace(",", "", regex=False).str.replace(r"^\$\s*", "", regex=True)
-    values = pd.to_numeric(text, errors="coerce")
-    bad = values.isna() & ~blank(series)
-    bad |= np.isinf(values.fillna(0))
-    values = values.where(~bad)
-    return values.astype(float), _fail(bad, "'" + _text(series) + f"' in column '{column}' is not a number")
+def is_text(src_type: str) -> bool:
+    return src_type.upper() in ("VARCHAR", "TEXT", "STRING", "NULL", '"NULL"', CLEANED)
 
 
-def parse_integer(series: pd.Series, column: str) -> tuple[pd.Series, pd.Series]:
-    values, reasons = parse_number(series, column)
-    frac = values.notna() & (values != np.floor(values.fillna(0)))
-    reasons = reasons.where(~frac, "'" + _text(series) + f"' in column '{column}' is not a whole number")
-    return values.where(~frac).astype("Int64"), reasons
+def is_numeric(src_type: str) -> bool:
+    t = src_type.upper()
+    return t in ("DOUBLE", "FLOAT", "REAL", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
+                 "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT") or t.startswith("DECIMAL")
 
 
-def parse_date(series: pd.Series, column: str) -> tuple[pd.Series, pd.Series]:
-    """Local calendar dates (YYYY-MM-DD; a time part, if any, is dropped)."""
-    if pd.api.types.is_datetime64_any_dtype(series):
-        ts = series.dt.tz_convert(LOCAL_TZ) if series.dt.tz is not None else series
-        return ts.dt.date.astype(object).where(ts.notna(), None), _fail(pd.Series(False, index=series.index), "")
-    text = _text(series)
-    parsed = pd.to_datetime(text.str.slice(0, 10), format="%Y-%m-%d", errors="coerce")
-    # Accept US-style M/D/YYYY, which spreadsheets love to produce.
-    us = parsed.isna() & text.str.match(r"^\d{1,2}/\d{1,2}/\d{4}$")
-    if us.any():
-        parsed[us] = pd.to_datetime(text[us], format="%m/%d/%Y", errors="coerce")
-    bad = parsed.isna() & ~blank(series)
-    dates = parsed.dt.date.astype(object).where(parsed.notna(), None)
-    return dates, _fail(bad, "'" + text + f"' in column '{column}' is not a date (expected YYYY-MM-DD)")
+def clean(ref: str, src_type: str = "VARCHAR") -> str:
+    """The cell as trimmed text, NULL when blank."""
+    if src_type == CLEANED:
+        return ref
+    text = ref if is_text(src_type) else f"CAST({ref} AS VARCHAR)"
+    # trim() with a set of characters is slow; most cells need no trimming at all
+    return (f"CASE WHEN {text} = '' THEN NULL WHEN regexp_matches({text}, '{_EDGE_BLANK}') "
+            f"THEN nullif(trim({text}, {_BLANKS}), '') ELSE {text} END")
 
 
-def parse_timestamp(series: pd.Series, column: str, groups: pd.Series | None = None) -> tuple[pd.Series, pd.Series]:
-    """UTC instants. With an offset (or Z) the text is that instant; without one
-    it is local America/New_York time. A local time that does not exist (the
-    spring-forward hour) is an error; one that occurs twice (fall-back) is read
-    as daylight time the first time it appears within its group and standard
-    time after that, which is how a meter logging local clock time writes it."""
-    index = series.index
-    ok = pd.Series(False, index=index)
-    if pd.api.types.is_datetime64_any_dtype(series):
-        if series.dt.tz is not None:
-            return series.dt.tz_convert("UTC"), _fail(ok, "")
-        naive = series
-        text = series.astype(str)
-    else:
-        text = _text(series)
-        naive = pd.Series(pd.NaT, index=index, dtype="datetime64[ns]")
-    result = pd.Series(pd.NaT, index=index, dtype="datetime64[ns, UTC]")
-    if not pd.api.types.is_datetime64_any_dtype(series):
-        has_offset = text.str.contains(_OFFSET_RE, regex=True)
-        if has_offset.any():
-            result[has_offset] = pd.to_datetime(text[has_offset], utc=True, format="ISO8601", errors="coerce")
-        local_text = text[~has_offset & ~blank(series)]
-        if len(local_text):
-            naive = naive.copy()
-            naive[local_text.index] = pd.to_datetime(local_text, format="ISO8601", errors="coerce")
-            still = naive[local_text.index].isna()
-            if still.any():  # US-style dates from spreadsheets: 3/1/2026 08:30
-                idx = still[still].index
-                naive[idx] = pd.to_datetime(text[idx], format="mixed", errors="coerce", dayfirst=False)
-    need_local = naive.notna()
-    nonexistent = pd.Series(False, index=index)
-    if need_local.any():
-        local = naive[need_local]
-        key = local.astype("int64").astype(str)
-        if groups is not None:
-            key = groups[need_local].astype(str) + "|" + key
-        first = (key.groupby(key).cumcount() == 0).to_numpy()
-        localized = local.dt.tz_localize(LOCAL_TZ, ambiguous=first, nonexistent="NaT")
-        flags = nonexistent.to_numpy(dtype=bool).copy()
-        flags[need_local.to_numpy(dtype=bool)] = localized.isna().to_numpy(dtype=bool)
-        nonexistent = pd.Series(flags, index=index)
-        result[need_local] = localized.dt.tz_convert("UTC")
-    bad = result.isna() & ~blank(series) & ~nonexistent
-    reasons = _fail(bad, "'" + text + f"' in column '{column}' is not a date or time (expected ISO 8601, e.g. 2026-03-01T08:30)")
-    reasons = reasons.where(~nonexistent, "local time '" + text + f"' in column '{column}' does not exist "
-                            "(clocks spring forward that night); give the time with its UTC offset")
-    return result, reasons
+def shown(text_sql: str) -> str:
+    """A value as echoed into a reason: at most SHOWN_MAX characters."""
+    return (f"CASE WHEN length({text_sql}) > {SHOWN_MAX} THEN left({text_sql}, {SHOWN_MAX - 3}) || '...' "
+            f"ELSE {text_sql} END")
 
 
-def parse_bool(series: pd.Series, column: str) -> tuple[pd.Series, pd.Series]:
-    if pd.api.types.is_bool_dtype(series):
-        return series.astype(object), _fail(pd.Series(False, index=series.index), "")
-    text = _text(series).str.lower()
-    values = pd.Series(None, index=series.index, dtype=object)
-    values[text.isin(_TRUE)] = True
-    values[text.isin(_FALSE)] = False
-    bad = values.isna() & ~blank(series)
-    return values, _fail(bad, "'" + _text(series) + f"' in column '{column}' is not true or false")
+def _quoted(text_sql: str) -> str:
+    """An opening quote and the value (the message that follows closes the quote)."""
+    return f"'''' || {shown(text_sql)}"
 
 
-def parse_enum(series: pd.Series, column: str, canonical, allowed: str) -> tuple[pd.Series, pd.Series]:
-    """``canonical`` maps a text to its canonical value or None."""
-    text = _text(series)
-    mapping = {v: canonical(v) for v in pd.unique(text[~blank(series)])}
-    values = text.map(mapping)
-    values = values.where(values.notna(), None)
-    bad = values.isna() & ~blank(series)
-    return values, _fail(bad, f"{column} '" + text + f"' is not one of {allowed}")
+# ---------------------------------------------------------------------------
+# numbers
 
 
-def parse_text(series: pd.Series) -> pd.Series:
-    text = _text(series)
-    return text.where(~blank(series), None)
+def number_text(t: str) -> tuple[str, str]:
+    """(DOUBLE value, kind of problem) of cleaned text ``t``: the problem is
+    NULL, 'ambiguous' (a comma that is not thousands grouping), 'nonfinite' or 'bad'."""
+    ok = f"regexp_full_match({t}, '{NUMBER_RE}')"
+    plain = f"replace(replace(ltrim({t}, '+'), '$', ''), ',', '')"
+    # a leading sign before the $ ("-$5") is kept by ltrim of '+' only
+    cast = f"TRY_CAST(replace({plain}, ' ', '') AS DOUBLE)"
+    # Fast path: a cell with neither comma nor $ that DuckDB reads as a finite number
+    # (most cells of a meter's file); the regular expression only for the others.
+    simple = f"(NOT contains({t}, ',') AND NOT contains({t}, '$') AND isfinite(TRY_CAST({t} AS DOUBLE)))"
+    value = (f"CASE WHEN {t} IS NULL THEN NULL WHEN {simple} THEN TRY_CAST({t} AS DOUBLE) "
+             f"WHEN {ok} AND isfinite({cast}) THEN {cast} END")
+    problem = (f"CASE WHEN {t} IS NULL THEN NULL WHEN {simple} THEN NULL "
+               f"WHEN lower({t}) IN ({', '.join(lit(w) for w in _NONFINITE)}) THEN 'nonfinite' "
+               f"WHEN {ok} THEN CASE WHEN isfinite(TRY_CAST(replace({plain}, ' ', '') AS DOUBLE)) THEN NULL "
+               f"ELSE 'nonfinite' END "
+               f"WHEN contains({t}, ',') AND regexp_full_match({t}, '[+-]?\\$?\\s*[0-9.,]*[0-9][0-9.,]*') "
+               f"THEN 'ambiguous' ELSE 'bad' END")
+    return value, problem
 
 
-def join_reasons(*parts: pd.Series) -> pd.Series:
-    """Combine per-column reasons into one '; '-separated reason per row
-    (only rows with some reason are joined: most rows have none)."""
-    index = parts[0].index if parts else pd.RangeIndex(0)
-    out = pd.Series("", index=index, dtype=object)
-    if not parts:
-        return out
-    frame = pd.concat([p.fillna("").astype(str) for p in parts], axis=1)
-    flagged = (frame != "").any(axis=1)
-    if flagged.any():
-        rows = frame[flagged]
-        out[flagged] = [
-            "; ".join(piece.strip("; ").strip() for piece in row if piece.strip("; ").strip())
-            for row in rows.itertuples(index=False, name=None)
-        ]
-    return out
+def number_reason(problem: str, t: str, column: str, subject: str | None = None) -> str:
+    """Reason text for a number problem of ``number_text``."""
+    where = f" in column '{column}'" if subject is None else ""
+    lead = "" if subject is None else f"{subject} "
+    q = _quoted(t) + " || ''''"
+    return (f"CASE {problem} "
+            f"WHEN 'ambiguous' THEN {lit(lead)} || {q} || {lit(where + ' is ambiguous: a comma is read only as a thousands separator (1,234 or 12,345.6); write a decimal with a point (2.5), or the number without the comma')} "
+            f"WHEN 'nonfinite' THEN {lit(lead)} || {q} || {lit(where + ' is not a finite number')} "
+            f"WHEN 'bad' THEN {lit(lead)} || {q} || {lit(where + ' is not a number')} END")
+
+
+def parse_number(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, str]:
+    if is_numeric(src_type):
+        v = f"CAST({ref} AS DOUBLE)"
+        return (f"CASE WHEN isfinite({v}) THEN {v} END",
+                f"CASE WHEN {v} IS NOT NULL AND NOT isfinite({v}) THEN '''' || CAST({v} AS VARCHAR) || "
+                f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a finite number')} END")
+    t = clean(ref, src_type)
+    value, problem = number_text(t)
+    return value, number_reason(problem, t, column)
+
+
+def parse_integer(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, str]:
+    value, reason = parse_number(ref, column, src_type)
+    t = clean(ref, src_type)
+    frac = f"({value} IS NOT NULL AND {value} <> floor({value}))"
+    big = f"({value} IS NOT NULL AND abs({value}) > 2147483647)"
+    return (f"CASE WHEN NOT {frac} AND NOT {big} THEN CAST({value} AS INTEGER) END",
+            f"coalesce({reason}, CASE WHEN {frac} THEN {_quoted(t)} || {lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a whole number')} "
+            f"WHEN {big} THEN {_quoted(t)} || {lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is too large')} END)")
+
+
+# ---------------------------------------------------------------------------
+# dates and times
+
+
+def parse_date(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, str]:
+    """Local calendar dates (YYYY-MM-DD, a time part dropped; US M/D/YYYY accepted)."""
+    st = src_type.upper()
+    if st == "DATE":
+        return ref, "NULL"
+    if st.startswith("TIMESTAMP WITH TIME ZONE") or st == "TIMESTAMPTZ":
+        return f"CAST(timezone($tz, {ref}) AS DATE)", "NULL"
+    if st.startswith("TIMESTAMP"):
+        return f"CAST({ref} AS DATE)", "NULL"
+    t = clean(ref, src_type)
+    value = (f"coalesce(TRY_CAST(left({t}, 10) AS DATE), "
+             f"CASE WHEN regexp_full_match({t}, '\\d{{1,2}}/\\d{{1,2}}/\\d{{4}}') "
+             f"THEN CAST(try_strptime({t}, '%m/%d/%Y') AS DATE) END)")
+    reason = (f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {_quoted(t)} || "
+              f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date (expected YYYY-MM-DD)')} END")
+    return value, reason
+
+
+US_FORMATS = ("%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S", "%m/%d/%Y %I:%M %p", "%m/%d/%Y %I:%M:%S %p", "%m/%d/%Y")
+
+
+def has_offset(t: str) -> str:
+    """The text ends with a UTC offset or Z after a time of day."""
+    return (f"(right({t}, 1) IN ('Z', 'z') OR (contains({t}, ':') AND "
+            f"(substr({t}, -6, 1) IN ('+', '-') OR substr({t}, -5, 1) IN ('+', '-') "
+            f"OR substr({t}, -3, 1) IN ('+', '-'))))")
+
+
+def local_instant(naive: str) -> tuple[str, str, str]:
+    """(instant, ambiguous flag, nonexistent flag) of a naive local TIMESTAMP.
+
+    Only the hours around the two clock changes (01:00-02:59 in March and
+    November) need the careful test; every other time is its local instant.
+    An ambiguous time (fall-back) is its first, daylight-time instant here;
+    the engine moves later repeats within a group to standard time."""
+    c = f"timezone($tz, {naive})"
+    near = f"(month({naive}) IN (3, 11) AND hour({naive}) BETWEEN 0 AND 3)"
+    valid = lambda x: f"(timezone($tz, {x}) = {naive})"  # noqa: E731
+    early = f"({c} - INTERVAL 1 HOUR)"
+    late = f"({c} + INTERVAL 1 HOUR)"
+    instant = (f"CASE WHEN NOT {near} THEN {c} WHEN {valid(early)} THEN {early} WHEN {valid(c)} THEN {c} "
+               f"WHEN {valid(late)} THEN {late} END")
+    # Each flag is a CASE, so the careful test runs only for the hours near a clock change.
+    ambiguous = (f"CASE WHEN {naive} IS NULL OR NOT {near} THEN false "
+                 f"ELSE coalesce(({valid(early)} AND {valid(c)}) OR ({valid(c)} AND {valid(late)}), false) END")
+    nonexistent = (f"CASE WHEN {naive} IS NULL OR NOT {near} THEN false "
+                   f"ELSE NOT ({valid(early)} OR {valid(c)} OR {valid(late)}) END")
+    return instant, ambiguous, nonexistent
+
+
+def parse_timestamp(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, str, str]:
+    """(UTC instant, reason, ambiguous flag). With an offset (or Z) the text is
+    that instant; without one it is local America/New_York time. A local time
+    that does not exist (the spring-forward hour) is refused."""
+    st = src_type.upper()
+    if st.startswith("TIMESTAMP WITH TIME ZONE") or st == "TIMESTAMPTZ":
+        return ref, "NULL", "false"
+    if st == "DATE" or st.startswith("TIMESTAMP"):
+        naive = f"CAST({ref} AS TIMESTAMP)"
+        instant, amb, nonexistent = local_instant(naive)
+        reason = (f"CASE WHEN {nonexistent} THEN 'local time ''' || CAST({naive} AS VARCHAR) || "
+                  f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} END")
+        return instant, reason, amb
+    t = clean(ref, src_type)
+    offset = has_offset(t)
+    naive = (f"CASE WHEN {t} IS NOT NULL AND NOT {offset} THEN coalesce(TRY_CAST({t} AS TIMESTAMP), "
+             f"try_strptime({t}, [{', '.join(lit(f) for f in US_FORMATS)}])) END")
+    instant, amb, nonexistent = local_instant(naive)
+    value = f"CASE WHEN {offset} THEN TRY_CAST({t} AS TIMESTAMPTZ) ELSE {instant} END"
+    bad = (f"{_quoted(t)} || "
+           f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date or time (expected ISO 8601, e.g. 2026-03-01T08:30)')}")
+    # The reason does not recompute the instant: a failure is a text that casts to nothing.
+    reason = (f"CASE WHEN {t} IS NULL THEN NULL "
+              f"WHEN {offset} THEN CASE WHEN TRY_CAST({t} AS TIMESTAMPTZ) IS NULL THEN {bad} END "
+              f"WHEN {naive} IS NULL THEN {bad} "
+              f"WHEN {nonexistent} THEN 'local time ' || {_quoted(t)} || "
+              f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} "
+              f"END")
+    return value, reason, f"CASE WHEN {t} IS NULL OR {offset} THEN false ELSE {amb} END"
+
+
+# ---------------------------------------------------------------------------
+# booleans, vocabularies, text
+
+
+def parse_bool(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, str]:
+    if src_type.upper() == "BOOLEAN":
+        return ref, "NULL"
+    t = clean(ref, src_type)
+    low = f"lower({t})"
+    value = (f"CASE WHEN {low} IN ({', '.join(lit(w) for w in TRUE_WORDS)}) THEN true "
+             f"WHEN {low} IN ({', '.join(lit(w) for w in FALSE_WORDS)}) THEN false END")
+    reason = (f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {_quoted(t)} || "
+              f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not true or false')} END")
+    return value, reason
+
+
+def norm_key(t: str, style: str = "norm") -> str:
+    """The lookup key of a vocabulary cell, as ``outfall.vocab`` normalizes it:
+    'norm' = lower case, runs of blanks as one space; 'key' = also '_' and '-' as
+    spaces and surrounding '() .' dropped (the areas' own vocabularies)."""
+    if style == "norm":
+        return squeeze(t)
+    return f"trim(regexp_replace(lower({t}), '[\\s_\\-]+', ' ', 'g'), '() .')"
+
+
+def squeeze(t: str) -> str:
+    """lower(t) with runs of blanks as one space; the regular expression runs only
+    for the rare cell that has such a run (most cells are one word)."""
+    odd = " OR ".join(f"contains({t}, {c})" for c in ("'  '", "chr(9)", "chr(10)", "chr(13)", "chr(160)"))
+    return f"CASE WHEN {odd} THEN regexp_replace(lower({t}), '\\s+', ' ', 'g') ELSE lower({t}) END"
+
+
+def enum_reason(t: str, value: str, column: str, allowed: str) -> str:
+    return (f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {lit(column + ' ')} || {_quoted(t)} || "
+            f"{lit(chr(39) + ' is not one of ' + allowed)} END")
+
+
+def parse_text(ref: str, src_type: str = "VARCHAR") -> str:
+    return clean(ref, src_type)
 
 
 def clean_header(name: object) -> str:
     """Column names are matched case-insensitively, surrounding blanks ignored."""
-    return re.sub(r"\s+", "_", str(name).strip().lower()).lstrip("\ufeff")
+    return re.sub(r"\s+", "_", str(name if name is not None else "").strip().lower()).lstrip("\ufeff")

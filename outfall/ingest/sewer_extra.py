@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import re
 
-import pandas as pd
-
-from outfall.ingest.datasets import Column, Dataset, register
+from outfall.ingest.datasets import Column, Dataset, Step, register, vocabulary
 
 # Report types, with the spellings a clerk may use. `periodic` is the Part 2
 # periodic report (at intervals not exceeding six months); `slug` the written
@@ -49,57 +47,21 @@ def canonical_report_type(text: object) -> str | None:
     return _REPORT_LOOKUP.get(_key(text))
 
 
-def _none(index) -> pd.Series:
-    return pd.Series("", index=index, dtype=object)
-
-
-def _add(reasons: pd.Series, mask: pd.Series, message: str) -> pd.Series:
-    mask = mask.fillna(False).astype(bool)
-    if mask.any():
-        reasons = reasons.copy()
-        reasons[mask] = reasons[mask].where(reasons[mask] == "", reasons[mask] + "; ") + message
-    return reasons
-
-
-def _finish_reports(frame: pd.DataFrame, raw: pd.DataFrame, ctx) -> tuple[pd.DataFrame, pd.Series]:
-    reasons = _none(frame.index)
-    both = frame["period_start"].notna() & frame["period_end"].notna()
-    backwards = pd.Series(False, index=frame.index)
-    if both.any():
-        backwards[both] = [e < s for s, e in zip(frame.loc[both, "period_start"], frame.loc[both, "period_end"])]
-    reasons = _add(reasons, backwards, "period_end is before period_start")
-    reasons = _add(reasons, (frame["report_type"] == "periodic") & frame["due_date"].isna(),
-                   "a periodic report needs its due_date (ch. 253 Part 2: at intervals not exceeding six months)")
-    return frame, reasons
-
-
-def _finish_accidental(frame: pd.DataFrame, raw: pd.DataFrame, ctx) -> tuple[pd.DataFrame, pd.Series]:
-    reasons = _none(frame.index)
-    occurred, notified = frame["occurred_at"], frame["notified_at"]
-    reasons = _add(reasons, occurred.notna() & notified.notna() & (notified < occurred),
-                   "notified_at is before occurred_at")
-    return frame, reasons
-
-
-def _finish_grease_traps(frame: pd.DataFrame, raw: pd.DataFrame, ctx) -> tuple[pd.DataFrame, pd.Series]:
-    reasons = _none(frame.index)
-    reasons = _add(reasons, frame["user_id"].isna() & frame["parcel_id"].isna(),
-                   "a grease trap needs user_id or parcel_id (whose premises it serves)")
-    interval = frame["pumpout_interval_days"]
-    reasons = _add(reasons, interval.notna() & (interval.astype(float) < 1),
-                   "pumpout_interval_days must be at least 1")
-    return frame, reasons
+REPORT_VOCAB = vocabulary("report_type", canonical_report_type,
+                          [*REPORT_TYPES, *(s for syns in REPORT_TYPES.values() for s in syns)], style="key")
 
 
 ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
     register(Dataset(
         "reports",
         (Column("user_id", required=True),
-         Column("report_type", "enum", required=True, canonical=canonical_report_type,
-                allowed=", ".join(REPORT_TYPES)),
+         Column("report_type", "enum", required=True, vocabulary=REPORT_VOCAB, allowed=", ".join(REPORT_TYPES)),
          Column("period_start", "date"), Column("period_end", "date"), Column("due_date", "date"),
          Column("received_on", "date")),
-        key=("user_id", "report_type", "period_start", "period_end", "due_date"), finish=_finish_reports,
+        key=("user_id", "report_type", "period_start", "period_end", "due_date"), finish=(Step(reasons=(
+            "CASE WHEN period_end < period_start THEN 'period_end is before period_start' END",
+            "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its due_date "
+            "(ch. 253 Part 2: at intervals not exceeding six months)' END")),),
         group="sewer_administrator",
         description="Reports due from industrial users and when they came in: periodic reports (ch. 253 Part 2, "
                     "at intervals not exceeding six months), slug reports (40 CFR 403.8(f)(2)(vi)), "
@@ -109,7 +71,8 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         "accidental_discharges",
         (Column("user_id", required=True), Column("occurred_at", "timestamp", required=True),
          Column("notified_at", "timestamp"), Column("statement_received_on", "date"), Column("description")),
-        key=("user_id", "occurred_at"), finish=_finish_accidental, timestamp_groups=("user_id",),
+        key=("user_id", "occurred_at"), finish=(Step(reasons=(
+            "CASE WHEN notified_at < occurred_at THEN 'notified_at is before occurred_at' END",)),), timestamp_groups=("user_id",),
         group="sewer_administrator",
         description="Accidental discharges, the user's notification and its written statement "
                     "(ch. 253 Part 2: a detailed written statement within 15 days).",
@@ -120,7 +83,10 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
          Column("establishment", required=True), Column("address"),
          Column("pumpout_interval_days", "integer", required=True, nonnegative=True),
          Column("set_on", "date", required=True)),
-        key=("trap_id", "set_on"), finish=_finish_grease_traps, group="sewer_administrator",
+        key=("trap_id", "set_on"), finish=(Step(reasons=(
+            "CASE WHEN user_id IS NULL AND parcel_id IS NULL THEN "
+            "'a grease trap needs user_id or parcel_id (whose premises it serves)' END",
+            "CASE WHEN pumpout_interval_days < 1 THEN 'pumpout_interval_days must be at least 1' END")),), group="sewer_administrator",
         description="Grease interceptors and the cleaning and pumping frequency the administrator set for each "
                     "establishment (ch. 253 Part 2, grease, oil and sand interceptors); a new set_on row changes "
                     "the frequency from that day.",

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import re
 
-import pandas as pd
-
 from outfall import vocab
-from outfall.ingest.datasets import Column, Dataset, register
+from outfall.ingest.datasets import Column, Dataset, Step, register, vocabulary
 
 # The eight milestones before which the applicant must give 48 hours' notice
 # (Woodbury ch. 267 inspections (1)(a)-(h); Bellport ch. 21 inspections (1)-(8)),
@@ -67,14 +65,17 @@ def chapter_number(text: object) -> str | None:
     return (m.group(0).lstrip("0") or "0") if m else None
 
 
-def _finish_convictions(frame: pd.DataFrame, raw: pd.DataFrame, ctx) -> tuple[pd.DataFrame, pd.Series]:
-    numbers = frame["chapter"].map(lambda c: chapter_number(c) if c is not None else None)
-    bad = frame["chapter"].notna() & numbers.isna()
-    reasons = pd.Series("", index=frame.index, dtype=object)
-    if bad.any():
-        reasons[bad] = "chapter '" + frame.loc[bad, "chapter"].astype(str) + "' names no chapter number (e.g. 267)"
-    frame["chapter_number"] = numbers
-    return frame, reasons
+MILESTONE_VOCAB = vocabulary("milestone", canonical_milestone,
+                             [*MILESTONES, *(s for syns in MILESTONES.values() for s in syns)], style="key")
+JURISDICTION_VOCAB = vocabulary("jurisdiction_named", _canonical_jurisdiction,
+                                [f"{p}{j}" for j in vocab.JURISDICTIONS for p in ("", "town of ", "village of ")],
+                                style="key")
+
+# chapter_number in SQL: the first run of digits without leading zeros.
+CHAPTER_NUMBER_SQL = ("CASE WHEN regexp_matches(chapter, '[0-9]') THEN "
+                      "coalesce(nullif(ltrim(regexp_extract(chapter, '[0-9]+'), '0'), ''), '0') END")
+CHAPTER_REASON_SQL = ("CASE WHEN chapter IS NOT NULL AND NOT regexp_matches(chapter, '[0-9]') THEN "
+                      "'chapter ''' || chapter || ''' names no chapter number (e.g. 267)' END")
 
 
 MILESTONE_NAMES = ", ".join(MILESTONES)
@@ -83,7 +84,7 @@ STORMWATER_DATASETS: tuple[Dataset, ...] = (
     register(Dataset(
         "milestones",
         (Column("site_id", required=True),
-         Column("milestone", "enum", required=True, canonical=canonical_milestone, allowed=MILESTONE_NAMES),
+         Column("milestone", "enum", required=True, vocabulary=MILESTONE_VOCAB, allowed=MILESTONE_NAMES),
          Column("occurs_on", "date", required=True),
          Column("notified_at", "timestamp"), Column("occurs_at", "timestamp"),
          Column("notified_by"), Column("notes")),
@@ -112,9 +113,11 @@ STORMWATER_DATASETS: tuple[Dataset, ...] = (
         "convictions",
         (Column("applicant", required=True), Column("convicted_on", "date", required=True),
          Column("chapter", required=True), Column("site_id"),
-         Column("jurisdiction", "enum", canonical=_canonical_jurisdiction, allowed="woodbury, bellport"),
+         Column("jurisdiction", "enum", vocabulary=JURISDICTION_VOCAB, allowed="woodbury, bellport"),
          Column("court"), Column("docket")),
-        key=("applicant", "convicted_on", "chapter_number"), finish=_finish_convictions,
+        key=("applicant", "convicted_on", "chapter_number"),
+        finish=(Step(columns=(("chapter_number", CHAPTER_NUMBER_SQL),), reasons=(CHAPTER_REASON_SQL,)),),
+        extra_columns=(("chapter_number", "VARCHAR"),),
         group="stormwater_officer",
         description="Prior convictions of applicants, for the escalating penalties (offenses within five years).",
     )),

@@ -1,8 +1,16 @@
 -- check_uniqueness_flow_key: readings sharing the natural key user_id + constituent + ts.
 -- One summary row: how many keys are repeated, how many rows are extra copies, and examples.
-WITH repeated AS (
+-- Candidates are found by one 64-bit hash of the key (one narrow column to group, which
+-- matters at 100M readings), then counted exactly.
+WITH candidates AS (
+    SELECT hash(user_id, constituent, ts) AS h
+    FROM flow
+    GROUP BY 1
+    HAVING count(*) > 1
+), repeated AS (
     SELECT user_id, constituent, ts, count(*) AS copies
     FROM flow
+    WHERE hash(user_id, constituent, ts) IN (SELECT h FROM candidates)
     GROUP BY user_id, constituent, ts
     HAVING count(*) > 1
 )

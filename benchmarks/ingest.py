@@ -1,0 +1,275 @@
+"""Benchmark of the real path (issue 10): `outfall run` on a year of 1-minute meter readings.
+
+    .venv/bin/python -m benchmarks.ingest [--meters 190 --days 365 --csv-days 91]
+
+Generates, with DuckDB, ``meters`` x ``days`` of 1-minute flow readings as
+Parquet (one file per month, ~100M readings at the defaults; the readings of
+benchmarks/slugs.py) and ``meters`` x ``csv_days`` as one CSV file (~25M rows,
+local times without offset, as a meter's export writes them), and the permits
+of the meters. Then, each in its own process (so peak memory is its own):
+
+- bare: DuckDB alone loads the same files into a table (timestamp parse and
+  time-zone conversion) and scans them grouped by meter;
+- outfall without the flow files, then with them: `python -m outfall run`, the
+  very command a town runs (ingestion, checks, slug detection, every other
+  asset, dashboards); the marginal time is the difference;
+- append: one more day of readings added to the loaded year, and the run again
+  (end to end), against a re-run with nothing new.
+
+Prints one table: bare vs marginal time, the ratio, rows per second, peak RSS.
+Targets (figures, not tests): marginal <= 5 x bare, peak RSS <= 2 GB for both
+formats, appending a day <= 5 % of the full run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.slugs import _GENERATE, START_EPOCH
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_DIR = Path(tempfile.gettempdir()) / "outfall_bench_ingest"
+AS_OF = "2026-01-31"
+
+
+def _con(memory_limit: str = "1GB"):
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'America/New_York'")
+    con.execute("SET memory_limit = ?", [memory_limit])
+    return con
+
+
+def _month_starts(days: int) -> list[tuple[int, int]]:
+    """(first day, number of days) of each calendar month within ``days`` from 2025-01-01."""
+    import datetime as dt
+
+    start = dt.date(2025, 1, 1)
+    out, day = [], 0
+    while day < days:
+        d = start + dt.timedelta(days=day)
+        nxt = (d.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+        n = min((nxt - d).days, days - day)
+        out.append((day, n))
+        day += n
+    return out
+
+
+def generate(root: Path, meters: int, days: int, csv_days: int) -> dict:
+    """The input folders (kept between runs: generated once)."""
+    t = time.perf_counter()
+    con = _con()
+    parquet = root / "parquet_data"
+    csv = root / "csv_data"
+    extra = root / "append_day.parquet"
+    for folder in (parquet, csv, root / "no_flow_data"):
+        (folder / "industrial_users").mkdir(parents=True, exist_ok=True)
+    users = "user_id,name,district\n" + "".join(f"IU-{m:04d},Meter {m},consolidated\n" for m in range(1, meters + 1))
+    for folder in (parquet, csv, root / "no_flow_data"):
+        (folder / "industrial_users" / "users.csv").write_text(users)
+    (parquet / "flow").mkdir(exist_ok=True)
+    (csv / "flow").mkdir(exist_ok=True)
+    jobs = [(parquet / "flow" / f"flow_{i + 1:02d}.parquet", first, n, "parquet")
+            for i, (first, n) in enumerate(_month_starts(days))]
+    jobs.append((extra, days, 1, "parquet"))
+    jobs.append((csv / "flow" / "flow.csv", 0, csv_days, "csv"))
+    for path, first, n, fmt in jobs:
+        if path.exists():
+            continue
+        tmp = path.with_name(path.name + ".tmp")
+        select = _GENERATE.strip()
+        select = select[select.index("(") + 1: select.rindex(") TO")]
+        if fmt == "parquet":
+            query = (f"COPY (SELECT user_id, ts AS timestamp, value, 'gpm' AS unit FROM ({select})) "
+                     f"TO '{tmp}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)")
+        else:
+            query = (f"COPY (SELECT user_id, strftime(timezone('America/New_York', ts), '%Y-%m-%dT%H:%M:%S') "
+                     f"AS timestamp, round(value, 3) AS value, 'gpm' AS unit FROM ({select})) "
+                     f"TO '{tmp}' (FORMAT csv, HEADER)")
+        con.execute(query, {"meters": meters, "minutes": n * 1440, "first_minute": first * 1440,
+                            "start_epoch": START_EPOCH})
+        tmp.rename(path)
+    return {"generate_s": time.perf_counter() - t}
+
+
+def _readings(root: Path) -> dict:
+    con = _con()
+    pq = str(root / "parquet_data" / "flow" / "*.parquet")
+    return {"parquet": con.execute(f"SELECT count(*) FROM read_parquet('{pq}')").fetchall()[0][0],
+            "csv": con.execute("SELECT count(*) FROM read_csv(?)", [str(root / "csv_data" / "flow" / "flow.csv")]
+                               ).fetchall()[0][0],
+            "parquet_bytes": sum(p.stat().st_size for p in (root / "parquet_data" / "flow").glob("*.parquet")),
+            "csv_bytes": (root / "csv_data" / "flow" / "flow.csv").stat().st_size}
+
+
+# ---------------------------------------------------------------------------
+# phases, each in a child process
+
+
+def bare(root: Path, fmt: str) -> None:
+    """DuckDB alone: load into a table (parse, time zone) and scan grouped by meter."""
+    db = root / f"bare_{fmt}.duckdb"
+    db.unlink(missing_ok=True)
+    import duckdb
+
+    con = duckdb.connect(str(db))
+    con.execute("SET TimeZone = 'America/New_York'")
+    con.execute("SET memory_limit = '1GB'")
+    if fmt == "parquet":
+        pq = str(root / "parquet_data" / "flow" / "*.parquet")
+        load = (f"CREATE TABLE flow AS SELECT user_id, timestamp AS ts, value, unit FROM read_parquet('{pq}')")
+    else:
+        path = str(root / "csv_data" / "flow" / "flow.csv")
+        load = ("CREATE TABLE flow AS SELECT user_id, timezone('America/New_York', CAST(timestamp AS TIMESTAMP)) AS ts, "
+                f"CAST(value AS DOUBLE) AS value, unit FROM read_csv('{path}', all_varchar = true)")
+    con.execute(load)
+    con.execute("SELECT user_id, count(*), avg(value), max(ts) FROM flow GROUP BY user_id").fetchall()
+    con.close()
+    db.unlink(missing_ok=True)
+
+
+def _child(cmd: list[str], env: dict | None = None) -> dict:
+    """Run a command; wall time and the child's own peak RSS (wait4)."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-3000:]}\n{out[-2000:]}")
+    return {"seconds": seconds, "peak_rss_mb": usage.ru_maxrss / 1024.0, "cpu_s": usage.ru_utime + usage.ru_stime}
+
+
+def _outfall(data: Path, warehouse: Path) -> dict:
+    env = dict(os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1")
+    return _child([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse),
+                   "--as-of", AS_OF, "--quiet"], env)
+
+
+def _fresh(warehouse: Path) -> None:
+    for suffix in ("", ".wal", ".lock"):
+        Path(str(warehouse) + suffix).unlink(missing_ok=True)
+    shutil.rmtree(warehouse.parent / "dashboards", ignore_errors=True)
+
+
+def run_all(root: Path) -> dict:
+    res: dict = {}
+    for fmt in ("parquet", "csv"):
+        res[f"bare_{fmt}"] = _child([sys.executable, "-m", "benchmarks.ingest", "--dir", str(root), "--bare", fmt])
+    runs = root / "runs"
+    runs.mkdir(exist_ok=True)
+    base = runs / "none" / "w.duckdb"
+    base.parent.mkdir(exist_ok=True)
+    _fresh(base)
+    _outfall(root / "no_flow_data", base)  # warm-up: file caches, first imports
+    _fresh(base)
+    res["outfall_without_flow"] = _outfall(root / "no_flow_data", base)
+    res["outfall_empty_rerun"] = _outfall(root / "no_flow_data", base)
+    for fmt in ("parquet", "csv"):
+        wh = runs / fmt / "w.duckdb"
+        wh.parent.mkdir(exist_ok=True)
+        _fresh(wh)
+        res[f"outfall_{fmt}"] = _outfall(root / f"{fmt}_data", wh)
+        with __import__("duckdb").connect(str(wh), read_only=True) as con:
+            res[f"outfall_{fmt}"]["flow_rows"] = con.execute("SELECT count(*) FROM flow").fetchall()[0][0]
+            res[f"outfall_{fmt}"]["slugs"] = con.execute("SELECT count(*) FROM slug_events").fetchall()[0][0]
+    wh = runs / "parquet" / "w.duckdb"
+    res["rerun_nothing_new"] = _outfall(root / "parquet_data", wh)
+    day = root / "parquet_data" / "flow" / "zz_append_day.parquet"
+    shutil.copy(root / "append_day.parquet", day)
+    try:
+        res["append_one_day"] = _outfall(root / "parquet_data", wh)
+    finally:
+        day.unlink(missing_ok=True)
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.ingest", description=__doc__.split("\n")[0])
+    ap.add_argument("--meters", type=int, default=190)
+    ap.add_argument("--days", type=int, default=365)
+    ap.add_argument("--csv-days", type=int, default=91, help="days of the CSV file (91 x 190 x 1440 = 24.9M rows)")
+    ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
+    ap.add_argument("--bare", choices=["parquet", "csv"], help=argparse.SUPPRESS)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    if args.bare:
+        bare(args.dir, args.bare)
+        return 0
+    marker = args.dir / f"generated_{args.meters}_{args.days}_{args.csv_days}"
+    if not marker.exists():
+        shutil.rmtree(args.dir, ignore_errors=True)
+    gen = generate(args.dir, args.meters, args.days, args.csv_days)
+    marker.touch()
+    counts = _readings(args.dir)
+    res = run_all(args.dir)
+    load = os.getloadavg()
+    base = res["outfall_without_flow"]["seconds"]
+    rows = {}
+    for fmt in ("parquet", "csv"):
+        b, o = res[f"bare_{fmt}"], res[f"outfall_{fmt}"]
+        marginal = o["seconds"] - base
+        rows[fmt] = {"readings": counts[fmt], "bare_s": round(b["seconds"], 2), "outfall_s": round(o["seconds"], 2),
+                     "marginal_s": round(marginal, 2), "ratio": round(marginal / b["seconds"], 2),
+                     "bare_rows_per_s": round(counts[fmt] / b["seconds"]),
+                     "outfall_rows_per_s": round(counts[fmt] / marginal) if marginal > 0 else 0,
+                     "bare_peak_rss_mb": round(b["peak_rss_mb"]), "outfall_peak_rss_mb": round(o["peak_rss_mb"]),
+                     "flow_rows_stored": o["flow_rows"], "slugs": o["slugs"]}
+    app, again = res["append_one_day"], res["rerun_nothing_new"]
+    figures = {"meters": args.meters, "days": args.days, "csv_days": args.csv_days, **counts,
+               "generate_s": round(gen["generate_s"], 1), "formats": rows,
+               "outfall_without_flow_s": round(base, 2),
+               "outfall_empty_rerun_s": round(res["outfall_empty_rerun"]["seconds"], 2),
+               "rerun_nothing_new_s": round(again["seconds"], 2),
+               "append_one_day_s": round(app["seconds"], 2),
+               "append_pct_of_full": round(100 * app["seconds"] / res["outfall_parquet"]["seconds"], 1),
+               "append_marginal_s": round(app["seconds"] - again["seconds"], 2),
+               "append_marginal_pct_of_full_marginal": round(
+                   100 * (app["seconds"] - again["seconds"]) / rows["parquet"]["marginal_s"], 1),
+               "append_peak_rss_mb": round(app["peak_rss_mb"]),
+               "load_average_after": [round(x, 2) for x in load], "cpus": os.cpu_count()}
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    w = 36
+    print(f"ingestion benchmark: {args.meters} meters, 1-minute readings; Parquet {args.days} days "
+          f"({counts['parquet']:,} readings, {counts['parquet_bytes'] / 1e6:,.0f} MB in 12 monthly files), "
+          f"CSV {args.csv_days} days ({counts['csv']:,} rows, {counts['csv_bytes'] / 1e6:,.0f} MB, one file)")
+    print(f"{'':{w}}{'Parquet':>14}{'CSV':>14}")
+    line = lambda label, key, fmt="{:>14,.2f}": print(  # noqa: E731
+        f"{label:{w}}" + "".join(fmt.format(rows[f][key]) for f in ("parquet", "csv")))
+    line("bare DuckDB load + scan (s)", "bare_s")
+    line("outfall run with the flow files (s)", "outfall_s")
+    print(f"{'outfall run without them (s)':{w}}{base:>14,.2f}{base:>14,.2f}")
+    line("outfall marginal (s)", "marginal_s")
+    line("ratio marginal / bare", "ratio")
+    line("rows per second, bare", "bare_rows_per_s", "{:>14,.0f}")
+    line("rows per second, outfall marginal", "outfall_rows_per_s", "{:>14,.0f}")
+    line("peak RSS, bare (MB)", "bare_peak_rss_mb", "{:>14,.0f}")
+    line("peak RSS, outfall run (MB)", "outfall_peak_rss_mb", "{:>14,.0f}")
+    line("flow rows stored", "flow_rows_stored", "{:>14,.0f}")
+    line("slug events found", "slugs", "{:>14,.0f}")
+    print(f"append one day to the loaded year: {app['seconds']:.2f} s end to end "
+          f"({figures['append_pct_of_full']} % of the full Parquet run); a re-run with nothing new "
+          f"{again['seconds']:.2f} s, so the day itself costs {figures['append_marginal_s']:.2f} s "
+          f"({figures['append_marginal_pct_of_full_marginal']} % of the full marginal); peak RSS "
+          f"{app['peak_rss_mb']:.0f} MB")
+    print(f"outfall run without flow: {base:.2f} s, re-run {figures['outfall_empty_rerun_s']:.2f} s; "
+          f"load average after the benchmark {figures['load_average_after']} on {os.cpu_count()} CPUs")
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

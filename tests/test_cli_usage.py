@@ -1,0 +1,50 @@
+"""The command line refuses what it cannot read and warns about a folder that is likely a mistake (issue 12 item 7)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from pipelines.cli import folder_warnings, main
+
+
+def test_a_missing_command_prints_the_usage_and_exits_2(capsys):
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: outfall")
+    assert "{run,demo,export}" in err
+
+
+def test_an_abbreviated_option_is_refused_not_guessed(tmp_path, capsys):
+    assert main(["run", "--dat", str(tmp_path), "--warehouse", str(tmp_path / "w.duckdb")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--data" in err[0] and "outfall run -h" in err[0]
+    assert not (tmp_path / "w.duckdb").exists()
+
+
+def test_a_folder_of_none_of_the_input_folders_is_warned_about(tmp_path):
+    (tmp_path / "lab_result").mkdir()
+    (tmp_path / "letterhead.yaml").write_text("")
+    lines = folder_warnings(tmp_path)
+    assert any("'lab_result'" in line and "did you mean lab_results?" in line for line in lines)
+    assert any("holds none of the input folders" in line for line in lines)
+    assert not any("letterhead.yaml" in line for line in lines)
+
+
+def test_a_folder_with_input_folders_gets_no_warning(tmp_path):
+    for name in ("lab_results", "flow", "letter_templates"):
+        (tmp_path / name).mkdir()
+    assert folder_warnings(tmp_path) == []
+
+
+@pytest.mark.slow
+def test_run_on_an_empty_folder_succeeds_with_a_warning(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    proc = subprocess.run([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse",
+                           str(tmp_path / "w.duckdb"), "--as-of", "2026-06-30", "--quiet"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "warning:" in proc.stderr and "holds none of the input folders" in proc.stderr

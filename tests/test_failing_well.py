@@ -1,0 +1,151 @@
+"""Failing well (issue 14): one plain line per failure on the terminal, the trace in the log
+beside the warehouse, a full disk named as such, and the warehouse left as it was."""
+
+from __future__ import annotations
+
+import errno
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from outfall.runlog import LOG_NAME, explain, plain
+from tests.conftest import REPO, small_town
+
+pytestmark = pytest.mark.slow
+
+
+def outfall(*args: str, env: dict | None = None, preexec=None, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "outfall", *args], capture_output=True, text=True,
+                          env=env, preexec_fn=preexec, timeout=timeout, cwd=REPO)
+
+
+def assert_plain_failure(proc: subprocess.CompletedProcess, code: int, max_lines: int = 3) -> list[str]:
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == code, proc.stderr
+    assert 1 <= len(lines) <= max_lines, proc.stderr
+    for bad in ("Traceback", "Stack Trace", "dagster._core", "Error:", "Exception:", "Failure:", 'File "'):
+        assert bad not in proc.stderr, proc.stderr
+    return lines
+
+
+def tables(db: Path) -> dict[str, list]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        names = [r[0] for r in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
+        return {n: sorted(map(repr, con.execute(f'SELECT * EXCLUDE (loaded_at) FROM "{n}"' if "loaded_at" in [
+            c[0] for c in con.execute(f'DESCRIBE "{n}"').fetchall()] else f'SELECT * FROM "{n}"').fetchall()))
+                for n in names}
+    finally:
+        con.close()
+
+
+def test_a_missing_rate_is_one_line_naming_year_district_component_and_the_log(tmp_path):
+    data = small_town(tmp_path / "data")
+    rates = data / "sewer_rates" / "rates.csv"
+    rates.write_text("\n".join(line for line in rates.read_text().splitlines()
+                               if not line.startswith("2026,district_1,house_lateral")) + "\n")
+    db = tmp_path / "w.duckdb"
+    proc = outfall("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30")
+    lines = assert_plain_failure(proc, 1)
+    failure = [line for line in lines if "failed" in line]
+    assert len(failure) == 1
+    assert "asset sewer_billing failed: no sewer rate for 2026, district_1, house_lateral" in failure[0]
+    assert str(tmp_path / LOG_NAME) in failure[0]
+    log = (tmp_path / LOG_NAME).read_text()
+    assert "Traceback" in log or "Stack Trace" in log or 'File "' in log
+    assert "no sewer rate for 2026, district_1, house_lateral" in log
+    verbose = outfall("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30", "--verbose")
+    assert verbose.returncode == 1 and 'File "' in verbose.stderr
+
+
+def test_a_rules_error_is_one_line_and_exit_2(tmp_path):
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO / "rules", rules)
+    text = (rules / "bellport.yaml").read_text()
+    (rules / "bellport.yaml").write_text(text.replace("max_usd: 350", "max_usd: five hundred", 1))
+    data = small_town(tmp_path / "data")
+    proc = outfall("run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"),
+                   env=dict(os.environ, OUTFALL_RULES_DIR=str(rules)), timeout=120)
+    (line,) = assert_plain_failure(proc, 2, max_lines=1)
+    assert "bellport.yaml" in line and "five hundred" in line
+
+
+def test_an_unreadable_input_folder_is_a_plain_failure(tmp_path, monkeypatch, capsys):
+    """lab_results/ cannot be listed (root reads everything, so the refusal is simulated where the
+    operating system would give it): the run fails in one plain line naming the folder."""
+    from outfall.ingest import files
+    from pipelines.cli import main
+
+    data = small_town(tmp_path / "data")
+    closed = str(data / "lab_results")
+    real_scandir = files.os.scandir
+
+    def scandir(path="."):
+        if str(path) == closed:
+            raise PermissionError(errno.EACCES, "Permission denied", closed)
+        return real_scandir(path)
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    code = main(["run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"), "--as-of", "2026-06-30",
+                 "--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    failed = [line for line in err if "failed" in line]
+    assert len(failed) == 1 and "asset lab_results failed" in failed[0]
+    assert "cannot be read" in failed[0] and closed in failed[0] and "run again" in failed[0]
+    assert not any("Traceback" in line or "Error:" in line for line in err)
+
+
+def test_an_unreadable_data_folder_is_refused_with_exit_2(tmp_path, monkeypatch, capsys):
+    from pipelines import cli
+
+    monkeypatch.setattr(cli.os, "access", lambda path, mode: False)
+    assert cli.main(["run", "--data", str(tmp_path), "--warehouse", str(tmp_path / "w.duckdb")]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "the data folder cannot be read" in line
+
+
+def _fsize_limit(limit: int):
+    def apply():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as on a full disk
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return apply
+
+
+def test_a_full_disk_is_named_and_the_warehouse_is_left_as_it_was(tmp_path):
+    data = small_town(tmp_path / "data")
+    db = tmp_path / "w.duckdb"
+    first = outfall("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30", "--quiet")
+    assert first.returncode == 0, first.stderr
+    before = tables(db)
+    # New meter data much larger than the room left: the flow asset cannot write it.
+    lines = ["user_id,timestamp,value,unit,constituent"]
+    lines += [f"IU-1,2026-05-02T00:00:00-04:00,{i},gpm,flow" for i in range(1)]
+    lines += [f"IU-2,2026-05-{2 + i // 1440:02d}T{(i % 1440) // 60:02d}:{i % 60:02d}:00-04:00,{i % 97},gpm,flow"
+              for i in range(20 * 1440)]
+    (data / "flow" / "big.csv").write_text("\n".join(lines) + "\n")
+    # Room for little: the new readings cannot be written (nor the journal of the last run replayed).
+    full = outfall("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30",
+                   preexec=_fsize_limit(1_000_000))
+    failures = assert_plain_failure(full, 1)
+    assert any("the disk is full" in line and str(db) in line and "free" in line for line in failures), full.stderr
+    assert tables(db) == before
+
+
+def test_explain_names_disk_full_memory_and_permissions_plainly(tmp_path):
+    full = OSError(errno.ENOSPC, "No space left on device")
+    assert "the disk is full" in explain(full, tmp_path / "w.duckdb").why
+    assert str(tmp_path / "w.duckdb") in explain(full, tmp_path / "w.duckdb").why
+    assert explain(duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block")).kind == "no_memory"
+    denied = explain(PermissionError(errno.EACCES, "Permission denied", "/srv/data/lab_results"))
+    assert denied.kind == "denied" and "/srv/data/lab_results" in denied.why
+    assert plain("dagster._core.definitions.events.Failure: no sewer rate for 2026") == "no sewer rate for 2026"
+    assert plain("duckdb.duckdb.IOException: IO Error: could not read") == "could not read"
