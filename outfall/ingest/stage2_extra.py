@@ -7,8 +7,8 @@
 
 Importing this module registers the datasets in ``outfall.ingest.datasets.DATASETS``
 (``outfall/ingest/registry.py`` imports it); ``assets/ingest.py`` builds one
-ingestion asset per dataset. Their tables are created by
-``sql/stormwater/create_stage2_input_tables.sql``. Every folder is optional: an
+ingestion asset per dataset. Their tables are created from the specs
+(``outfall.ingest.compile.create_table_sql``). Every folder is optional: an
 absent folder means "no such data" and its table stays empty. Columns, meanings and
 quarantine reasons: docs/inputs-stormwater.md and docs/inputs-billing.md.
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from outfall.ingest.datasets import Column, Dataset, register
+from outfall.ingest.datasets import Column, Dataset, register, vocabulary
 
 ABATED_BY = ("owner", "town")
 CONNECTION_USES = ("single_family", "commercial")
@@ -39,6 +39,10 @@ def _word(options: tuple[str, ...]):
 
 canonical_abated_by = _word(ABATED_BY)
 canonical_use = _word(CONNECTION_USES)
+# The same lookups as vocabularies of the SQL judging (cells normalized with blanks, '-' and '_' alike).
+ABATED_BY_VOCAB = vocabulary("abated_by", canonical_abated_by, ABATED_BY, style="key")
+USE_VOCAB = vocabulary("connection_use", canonical_use,
+                       [*CONNECTION_USES, *(u.replace("_", "-") for u in CONNECTION_USES)], style="key")
 
 _DATES = ("notified_on", "written_confirmation_on", "nov_on", "abatement_due", "appeal_received_on",
           "appeal_decided_on", "abated_on")
@@ -48,7 +52,7 @@ ILLICIT_DISCHARGES = register(Dataset(
     (Column("case_id", required=True), Column("premises", required=True),
      Column("discovered_on", "date", required=True), Column("hazardous", "bool"),
      *(Column(name, "date") for name in _DATES),
-     Column("abated_by", "enum", canonical=canonical_abated_by, allowed=", ".join(ABATED_BY)),
+     Column("abated_by", "enum", vocabulary=ABATED_BY_VOCAB, allowed=", ".join(ABATED_BY)),
      Column("abatement_cost_usd", "number", nonnegative=True),
      Column("cost_notice_on", "date"), Column("protest_received_on", "date"),
      # optional, for the letters: who is responsible and where to write, what was found,
@@ -86,7 +90,7 @@ SMP_PRACTICES = register(Dataset(
 CONNECTION_PERMITS = register(Dataset(
     "connection_permits",
     (Column("permit_id", required=True), Column("parcel_id", required=True),
-     Column("use", "enum", required=True, canonical=canonical_use, allowed=", ".join(CONNECTION_USES)),
+     Column("use", "enum", required=True, vocabulary=USE_VOCAB, allowed=", ".join(CONNECTION_USES)),
      Column("in_mall_or_business_park", "bool"), Column("water", "bool"), Column("sewer", "bool"),
      Column("applied_on", "date", required=True)),
     key=("permit_id",), group="billing",

@@ -2,33 +2,8 @@
 -- illicit discharges (5.3, Woodbury ch. 185) and post-construction stormwater
 -- management practices (5.4). ensure_schema runs this file after sql/ingest/create_tables.sql.
 
--- Input folders (docs/inputs-stormwater.md; specs in outfall/ingest/stage2_extra.py),
--- loaded by the ingestion engine: canonical values plus provenance.
-
-CREATE TABLE IF NOT EXISTS illicit_discharges (
-    case_id VARCHAR, premises VARCHAR, discovered_on DATE, hazardous BOOLEAN,
-    notified_on DATE, written_confirmation_on DATE, nov_on DATE, abatement_due DATE,
-    appeal_received_on DATE, appeal_decided_on DATE, abated_on DATE,
-    abated_by VARCHAR,              -- owner or town
-    abatement_cost_usd DOUBLE,
-    cost_notice_on DATE, protest_received_on DATE,
-    responsible_party VARCHAR, mailing_address VARCHAR, description VARCHAR,
-    nov_requires VARCHAR,           -- which of the six measures of ch. 185 the notice requires (1-6)
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
-CREATE TABLE IF NOT EXISTS illicit_payments (
-    case_id VARCHAR, paid_on DATE, amount_usd DOUBLE, receipt_no VARCHAR,
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
-CREATE TABLE IF NOT EXISTS smp_practices (
-    practice_id VARCHAR, site_id VARCHAR, practice_type VARCHAR,
-    as_built_received_on DATE, as_built_pe_certified BOOLEAN,
-    final_plan_approved_on DATE, maintenance_agreement_recorded_on DATE,
-    final_acceptance_on DATE, one_year_inspection_on DATE, guarantee_released_on DATE,
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
+-- The input folders (illicit_discharges, illicit_payments, smp_practices) have their tables
+-- created from their specs (outfall/ingest/stage2_extra.py; outfall.ingest.compile).
 
 -- Outputs (contract 5.3, 5.4). Every row names its rule (citation from rules/<jurisdiction>.yaml).
 
