@@ -12,9 +12,9 @@ the folder was read. The yearly totals are in the clerk's register workbook (she
 "Inspection fees") and on the billing page.
 """
 
+import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
-import pandas as pd
 
 from assets.common import GROUP_BILLING, warehouse
 from outfall.law.fees import ConnectionPermit, inspection_fees as law_fees
