@@ -223,9 +223,22 @@ def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     data.quarantine_counts = r.named("quarantine", "select_dashboard_quarantine_counts")
     data.quarantine = r.named("quarantine", "select_dashboard_quarantine", {"per_reason": QUARANTINE_ROWS_PER_REASON})
     data.quarantine_total = int(_scalar(con, r, "quarantine", "SELECT count(*) FROM quarantine") or 0)
+    data.set_aside = r.named("set_aside", "select_dashboard_set_aside")
     data.cards = _cards(con, r, folder, settings)
+    data.reports = _reports(con, r, folder)
     data.present = r.present
     return data
+
+
+def _reports(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path) -> list[tuple[str, str]]:
+    """(file, label) of each year's annual pretreatment report written in the folder."""
+    from dashboards.annual_report import report_file
+
+    if not r.has("pretreatment_annual_report"):
+        return []
+    years = [int(y) for (y,) in con.execute("SELECT DISTINCT year FROM pretreatment_annual_report "
+                                            "ORDER BY year DESC").fetchall()]
+    return [(report_file(y), f"Annual pretreatment report {y}") for y in years if (folder / report_file(y)).exists()]
 
 
 @asset(
@@ -233,7 +246,7 @@ def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     kinds={"html"},
     deps=["sewer_dashboard", "stormwater_dashboard", "billing_dashboard", "quarantine", "industrial_users",
           "lab_results", "flow", "rainfall", "inspections", "sites", "infiltration_tests", "sewer_rates", "parcels",
-          "permit_limits"],
+          "permit_limits", "pretreatment_report_pages", "illicit_discharge_deadlines", "smp_findings"],
     description="The dashboards' index (index.html): links to every page with headline numbers, the as-of date, "
                 "the data's date range and the rows quarantined per dataset, linking to the quarantine list page "
                 "(quarantine.html) so that bad data is seen, not hidden.",

@@ -35,7 +35,7 @@ def _say(line: str) -> None:
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"pdf"},
-    deps=["sewer_notices", "snc_publication", "grease_trap_status", "swppp_notices"],
+    deps=["sewer_notices", "snc_publication", "grease_trap_status", "swppp_notices", "illicit_discharge_letters"],
     description="Every letter that is ready to mail (letterhead configured, recipient's address on file), "
                 "printed to PDF beside its HTML (<dashboards>/letters/<area>/pdf/) with headless Chromium, "
                 "plus one ready_to_mail.pdf per area; only letters whose HTML changed are printed again. "

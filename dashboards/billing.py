@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageMeta, badge, esc, fmt_datetime, fmt_num, fmt_pct, fmt_signed_usd, fmt_usd,
+    COLORS, Chart, Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_datetime, fmt_num, fmt_pct, fmt_signed_usd, fmt_usd,
     is_missing, join, kpis, no_data, note, page, section, short_rule, table,
 )
 
@@ -57,6 +57,10 @@ class BillingData:
     runs: pd.DataFrame | None = None
     rule: str = ""
     present: dict[str, bool] = field(default_factory=dict)
+    # contract 5.5: water and sewer inspection fees (ch. 301) per year applied for (select_inspection_fee_totals)
+    # and the permits the schedule does not cover (permit_id, parcel_id, applied_on, rule)
+    fees: pd.DataFrame | None = None
+    fees_unpriced: pd.DataFrame | None = None
 
 
 def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
@@ -234,6 +238,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     charts: list[Chart] = []
     if totals.empty or data.year is None:
         body.append(section("Sewer roll", no_data("sewer_bills", present.get("sewer_bills"), "bills")))
+        body.append(fees_section(data))
         html_text = page(file="billing.html", title="Billing: annual sewer roll",
                          subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units · as of {data.as_of.isoformat()}"),
                          body=join(body), as_of=data.as_of, town=data.town,
@@ -350,11 +355,39 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
             Col("run_hash", "Run hash", html=lambda r: f"<code>{esc(str(r.get('run_hash') or '')[:16])}</code>")]),
             sid="runs", lead="Each run that changed a year's register; the hashes chain the runs together."))
 
+    body.append(fees_section(data))
+
     meta.charts = len(charts)
-    meta.counts = {"year": year, "parcels": parcels_now}
+    meta.counts = {"year": year, "parcels": parcels_now, "fee_years": len(_frame(data.fees))}
     html_text = page(file="billing.html", title=f"Billing: {year} sewer roll",
                      subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units and rates · billing year {year}"
                                   + (f" compared with {prev}" if prev else "") + f" · as of {data.as_of.isoformat()}"),
                      body=join(body), as_of=data.as_of, town=data.town,
                      generated_at=data.generated_at, has_charts=True)
     return html_text, meta
+
+
+def fees_section(data: BillingData) -> str:
+    """Water and sewer inspection fees (Woodbury ch. 301) per year applied for, and the permits the fee
+    schedule does not cover."""
+    fees = _frame(data.fees)
+    if data.fees is None or fees.empty:
+        html = no_data("inspection_fees", data.present.get("inspection_fees"), "connection permits")
+    else:
+        html = table(fees.sort_values("year", ascending=False), [
+            Col("year", "Year applied", num=True), Col("permits", "Permits", num=True, fmt=fmt_num),
+            Col("water_inspections", "Water inspections", num=True, fmt=fmt_num),
+            Col("sewer_inspections", "Sewer inspections", num=True, fmt=fmt_num),
+            Col("water_fees_usd", "Water fees", num=True, fmt=fmt_usd),
+            Col("sewer_fees_usd", "Sewer fees", num=True, fmt=fmt_usd),
+            Col("total_usd", "Total", num=True, fmt=fmt_usd),
+            Col("not_in_schedule", "Not in the schedule", num=True, fmt=fmt_num)])
+        unpriced = _frame(data.fees_unpriced)
+        if not unpriced.empty:
+            html += "<h3>Permits with no fee in the schedule</h3>" + table(unpriced, [
+                Col("permit_id", "Permit", nowrap=True), Col("parcel_id", "Parcel", nowrap=True),
+                Col("applied_on", "Applied on", fmt=fmt_date, nowrap=True), Col("rule", "Why")])
+    return section("Water and sewer inspection fees", html, sid="fees",
+                   lead="Woodbury Code ch. 301: the fees of the inspections asked for with each building permit, "
+                        "totalled by the year applied for. Each year's list is in the register workbook, sheet "
+                        "Inspection fees.")

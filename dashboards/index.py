@@ -48,7 +48,9 @@ class IndexData:
     quarantine: pd.DataFrame | None = None
     quarantine_total: int = 0
     quarantine_per_reason: int = 50
+    set_aside: pd.DataFrame | None = None  # rows kept but not judged by an asset (table set_aside)
     present: dict[str, bool] = field(default_factory=dict)
+    reports: list[tuple[str, str]] = field(default_factory=list)  # (file, label) of the annual reports written
 
 
 def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
@@ -92,6 +94,12 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
         cards.append(f'{link_open}<div class="card-who">{esc(c.who)}</div><h3>{esc(c.title)}</h3>'
                      f'<p>{esc(c.what)}</p>{nums}{state}{link_close}')
     body.append(section("Dashboards", f'<div class="cards">{"".join(cards)}</div>', sid="pages"))
+    if data.reports:
+        links = "".join(f'<li><a href="{esc(f)}">{esc(label)}</a></li>' for f, label in data.reports)
+        body.append(section("Annual pretreatment reports", f"<ul>{links}</ul>", sid="reports",
+                            lead="For the approval authority (40 CFR 403.12(i)), one per calendar year: the "
+                                 "industrial users, their sampling and violations, significant noncompliance and "
+                                 "the notices mailed, ready to print."))
     if not observed.empty:
         after = observed[pd.to_datetime(observed["last"]) > pd.Timestamp(data.as_of)]
         if not after.empty:
@@ -208,7 +216,18 @@ def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
             n_rows = int(per.get(dataset, len(frame)))
             body.append(section(f"{dataset}: {n_rows:,} row{'s' if n_rows != 1 else ''}", join(parts),
                                 sid=f"q-{slug(dataset)}"))
-    meta.counts = {"quarantined": total, "shown": len(rows)}
+    aside = _frame(data.set_aside)
+    if not aside.empty:
+        parts = []
+        for (dataset, reason), group in aside.groupby(["dataset", "reason"], sort=True):
+            parts.append(f'<h3 class="reason">{esc(dataset)}: {esc(reason)} <span class="count">'
+                         f'({len(group):,} row{"s" if len(group) != 1 else ""})</span></h3>')
+            parts.append(received_table(group.sort_values(["source_file", "row_number"])))
+        body.append(section("Rows kept but not judged", join(parts), sid="set-aside",
+                            lead=esc("These rows were read and kept, but they could not be judged against the law "
+                                     "(the reason says why). Correct them or the records they point to, and run "
+                                     "Outfall again.")))
+    meta.counts = {"quarantined": total, "shown": len(rows), "set_aside": len(aside)}
     html_text = page(file="quarantine.html", title="Quarantined input rows",
                      subtitle=esc(f"Rows rejected on input, with the reason a clerk can act on · as of "
                                   f"{data.as_of.isoformat()}"),

@@ -64,6 +64,10 @@ class SewerData:
     gaps: pd.DataFrame | None = None
     snc: pd.DataFrame | None = None
     slug_rules: pd.DataFrame | None = None
+    # days of discharge without a permit (discharges_without_permit) and users whose permit
+    # term is not on file (permit_dates_missing)
+    without_permit: pd.DataFrame | None = None
+    permit_dates_missing: pd.DataFrame | None = None
     permit_warn_days: int | None = None
     permit_warn_rule: str = ""
     present: dict[str, bool] = field(default_factory=dict)  # table -> exists
@@ -697,7 +701,9 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
                                                                    .replace("_", " "), "bad")),
                 Col("parameter", "Parameter", fmt=param_label),
                 Col("count", "Count", num=True), Col("measurements", "Of", num=True),
+                Col("basis", "Measured as", fmt=lambda v: SNC_BASIS_LABELS.get(str(v), str(v))),
                 Col("pct", "%", num=True, fmt=lambda v: f"{float(v):.0f}%"), Col("rule", "Rule (section)")]))
+    f_parts += permit_parts(data)
     if not gaps.empty:
         f_parts.append('<h3 id="baseline-gaps">Readings not judged for slugs (no baseline)</h3>')
         f_parts.append(table(gaps, [
@@ -856,3 +862,62 @@ def compress_steps(frame: pd.DataFrame, keys: list[str], order: str, values: lis
     same_vals = (f[values].shift() == f[values]).all(axis=1)
     last = ~(f[keys].shift(-1) == f[keys]).all(axis=1)
     return f[~(same_group & same_vals) | last].reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- discharges without a permit
+
+SNC_BASIS_LABELS = {"sample": "single samples", "daily_max": "daily maximums", "monthly_avg": "monthly averages"}
+PERMIT_FINDING_LABELS = {"permit_expired": "after the permit expired",
+                         "permit_not_yet_effective": "before the permit took effect"}
+
+
+def permit_spells(days: pd.DataFrame) -> pd.DataFrame:
+    """Consecutive days of one user and finding joined into one line: first and last day, days, samples,
+    flow readings, the permit's dates and the rule."""
+    if days.empty:
+        return pd.DataFrame(columns=["user_id", "name", "finding", "first_day", "last_day", "days", "samples",
+                                     "flow_readings", "permit_no", "permit_effective", "permit_expires", "rule"])
+    d = days.sort_values(["user_id", "finding", "day"]).copy()
+    day = pd.to_datetime(d["day"])
+    new = (d["user_id"] != d["user_id"].shift()) | (d["finding"] != d["finding"].shift()) | (
+        day.diff() != pd.Timedelta(days=1))
+    d["_spell"] = new.cumsum()
+    agg = d.groupby("_spell").agg(user_id=("user_id", "first"), name=("name", "first"), finding=("finding", "first"),
+                                  first_day=("day", "min"), last_day=("day", "max"), days=("day", "count"),
+                                  samples=("samples", "sum"), flow_readings=("flow_readings", "sum"),
+                                  permit_no=("permit_no", "first"), permit_effective=("permit_effective", "first"),
+                                  permit_expires=("permit_expires", "first"), rule=("rule", "first"))
+    return agg.reset_index(drop=True)
+
+
+def permit_parts(data: SewerData) -> list[str]:
+    parts: list[str] = []
+    if data.without_permit is None and data.permit_dates_missing is None:
+        return parts
+    parts.append('<h3 id="without-permit">Discharging without a permit</h3>')
+    spells = permit_spells(_frame(data.without_permit))
+    if spells.empty:
+        parts.append(no_data("discharges_without_permit", data.present.get("discharges_without_permit"),
+                             "samples or flow readings on days a permit was not in effect")
+                     if not data.present.get("discharges_without_permit") else
+                     note("No sample or flow reading on a day its user's permit was not in effect.", "info"))
+    else:
+        parts.append(table(spells, [
+            Col("user_id", "User", nowrap=True, html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">'
+                f'{esc(r["user_id"])}</a>' + (f"<br><small>{esc(r['name'])}</small>" if not is_missing(r["name"]) else "")),
+            Col("finding", "When", fmt=lambda v: PERMIT_FINDING_LABELS.get(v, v)),
+            Col("first_day", "From", fmt=fmt_date, nowrap=True), Col("last_day", "To", fmt=fmt_date, nowrap=True),
+            Col("days", "Days", num=True, fmt=fmt_num), Col("samples", "Samples", num=True, fmt=fmt_num),
+            Col("flow_readings", "Flow readings", num=True, fmt=fmt_num),
+            Col("permit_no", "Permit", html=lambda r: esc(f"{r['permit_no'] or ''} ({fmt_date(r['permit_effective']) or '…'}"
+                                                        f" to {fmt_date(r['permit_expires']) or '…'})")),
+            Col("rule", "Rule (section)")], row_class=lambda r: "row-bad"))
+    missing = _frame(data.permit_dates_missing)
+    if not missing.empty:
+        parts.append("<h4>Permit term not on file (not judged)</h4>" + table(missing, [
+            Col("user_id", "User", nowrap=True), Col("name", "Name"),
+            Col("first_day", "Samples or readings from", fmt=fmt_date, nowrap=True),
+            Col("last_day", "To", fmt=fmt_date, nowrap=True), Col("samples", "Samples", num=True, fmt=fmt_num),
+            Col("flow_readings", "Flow readings", num=True, fmt=fmt_num), Col("reason", "What to do"),
+            Col("rule", "Reading")]))
+    return parts

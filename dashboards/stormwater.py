@@ -17,7 +17,7 @@ from dashboards.figs import grid, layout_key, typed
 from outfall.law import swppp as law
 from outfall.rules import RulesError
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_num, is_missing, join, kpis, no_data, note,
+    COLORS, Chart, Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_num, fmt_usd, is_missing, join, kpis, no_data, note,
     page, section, short_rule, slug, table,
 )
 
@@ -56,6 +56,15 @@ class StormwaterData:
     letters: dict[str, str] = field(default_factory=dict)
     present: dict[str, bool] = field(default_factory=dict)
     week_days: int = 7
+    # contract 5.3 and 5.4: illicit discharge cases (illicit_discharges), their deadlines and charges,
+    # the cases' letters (case_id, kind, letter_file, draft, ready_to_mail; links in ``letters``),
+    # and the post-construction practice findings (smp_findings).
+    illicit_cases: pd.DataFrame | None = None
+    illicit_deadlines: pd.DataFrame | None = None
+    illicit_charges: pd.DataFrame | None = None
+    illicit_letters: pd.DataFrame | None = None
+    smp_findings: pd.DataFrame | None = None
+    illicit_set_aside: set[str] = field(default_factory=set)  # cases set aside in the quarantine, not judged
 
 
 def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
@@ -304,6 +313,8 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
     body: list[str] = []
 
     n_overdue = int((findings["status"] == "overdue").sum()) if not findings.empty else 0
+    illicit = _frame(data.illicit_deadlines)
+    n_illicit = int((illicit["status"] == "overdue").sum()) if not illicit.empty else 0
     n_late = int((findings["status"] == "late").sum()) if not findings.empty else 0
     if not upcoming.empty:
         up = upcoming.copy()
@@ -321,7 +332,8 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
             "#upcoming"),
         Kpi("sites needing inspections", fmt_num(active), f"of {len(status)} sites", "", "#sites"),
         Kpi("notices of violation", fmt_num(len(notices)), "written for the findings", "", "#other"),
-    ]))
+    ] + ([Kpi("illicit discharge deadlines overdue", fmt_num(n_illicit), "Woodbury ch. 185 cases",
+              "bad" if n_illicit else "good", "#illicit")] if data.illicit_deadlines is not None else [])))
 
     # the week's inspections
     if data.upcoming is None or upcoming.empty:
@@ -405,6 +417,8 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
     elif data.other is None:
         body.append(section("Other findings", no_data("swppp_other_findings", False), sid="other"))
 
+    body += stage2_sections(data)
+
     # per-site timelines
     if status.empty:
         body.append(section("Site timelines", no_data("sites", present.get("sites"), "construction sites")))
@@ -457,7 +471,11 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
             body.append(f'<section id="site-{esc(slug(sid))}">{head}{chart.html()}</section>')
 
     meta.charts = len(charts)
-    meta.counts = {"sites": len(status), "overdue": n_overdue, "late": n_late, "due_this_week": len(week)}
+    meta.counts = {"sites": len(status), "overdue": n_overdue, "late": n_late, "due_this_week": len(week),
+                   "illicit_cases": len(_frame(data.illicit_cases)),
+                   "illicit_overdue": int((_frame(data.illicit_deadlines).get("status", pd.Series(dtype=object))
+                                           == "overdue").sum()),
+                   "smp_findings": len(_frame(data.smp_findings))}
     thresholds = ", ".join(f"{j}: {float(v.threshold_in):g} in" for j in sorted(data.rules)
                            if (v := _storm_rule(data, j, data.as_of)[1]) is not None)
     html_text = page(file="stormwater.html", title="Stormwater officer: construction sites",
@@ -466,3 +484,131 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
                      body=join(body), as_of=data.as_of, town=data.town,
                      generated_at=data.generated_at, has_charts=bool(charts))
     return html_text, meta
+
+
+# --------------------------------------------------------------------------- contract 5.3 and 5.4
+
+OBLIGATION_LABELS = {
+    "notify_town": "Notice of the release to the Town (by the next business day)",
+    "written_confirmation": "Written confirmation of a notice given in person or by phone",
+    "appeal": "Notice of appeal received",
+    "appeal_hearing": "Hearing on the appeal",
+    "abatement": "Abatement or restoration",
+    "cost_notice": "Notice of the cost of abatement to the owner",
+    "protest": "Written protest of the cost",
+}
+SMP_LABELS = {
+    "as_built": "As-built plans certified by a professional engineer",
+    "maintenance_agreement": "Maintenance agreement recorded before final plan approval",
+    "one_year_inspection": "Inspection one year after final acceptance",
+    "guarantee_release": "Construction completion guarantee released too early",
+}
+DEADLINE_TONE = {"overdue": "bad", "late": "warn", "open": "info", "met": "good"}
+DEADLINE_ORDER = {"overdue": 0, "open": 1, "late": 2, "met": 3}
+
+
+def _status_badge(value: Any) -> str:
+    return badge(str(value), DEADLINE_TONE.get(str(value), ""))
+
+
+def _case_letters(data: StormwaterData, case_id: Any) -> str:
+    letters = _frame(data.illicit_letters)
+    if letters.empty:
+        return ""
+    links = []
+    for _, l in letters[letters["case_id"] == case_id].iterrows():
+        label = {"notice_of_violation": "notice of violation", "cost_notice": "notice of the cost"}.get(
+            str(l["kind"]), str(l["kind"]))
+        if bool(l.get("draft")):
+            label += " (draft)"
+        href = data.letters.get(str(l.get("letter_file") or ""))
+        links.append(f'<a href="{esc(href)}">{esc(label)}</a>' if href else esc(label))
+    return ", ".join(links)
+
+
+def stage2_sections(data: StormwaterData) -> list[str]:
+    """Illicit discharge cases, their deadlines and charges (Woodbury ch. 185), and the findings of the
+    post-construction stormwater management practices (both jurisdictions)."""
+    out: list[str] = []
+    cases = _frame(data.illicit_cases)
+    deadlines = _frame(data.illicit_deadlines)
+    charges = _frame(data.illicit_charges)
+    if data.illicit_cases is None or cases.empty:
+        c_html = no_data("illicit_discharges", data.present.get("illicit_discharges"), "illicit discharge cases")
+    else:
+        c = cases.copy()
+        if not deadlines.empty:
+            d = deadlines.copy()
+            d["_o"] = d["status"].map(DEADLINE_ORDER).fillna(9)
+            worst = d.sort_values(["_o", "due"]).drop_duplicates("case_id").set_index("case_id")
+            c["status"] = c["case_id"].map(worst["status"])
+            c["next"] = c["case_id"].map(worst["obligation"])
+            c["next_due"] = c["case_id"].map(worst["due"])
+        else:
+            c["status"] = c["next"] = c["next_due"] = None
+        if not charges.empty:
+            c["balance_usd"] = c["case_id"].map(charges.set_index("case_id")["balance_usd"])
+        else:
+            c["balance_usd"] = None
+        c["_o"] = c["status"].map(DEADLINE_ORDER).fillna(9)
+        c = c.sort_values(["_o", "discovered_on", "case_id"])
+        c_html = table(c, [
+            Col("case_id", "Case", nowrap=True), Col("premises", "Premises"),
+            Col("discovered_on", "Discovered", fmt=fmt_date, nowrap=True),
+            Col("description", "What was found"),
+            Col("status", "Worst deadline", html=lambda r: _status_badge(r["status"]) if not is_missing(r["status"])
+                else ('<a href="quarantine.html">not judged: see the quarantined rows</a>'
+                      if str(r["case_id"]) in data.illicit_set_aside else esc("no deadline yet"))),
+            Col("next", "Of", html=lambda r: esc(OBLIGATION_LABELS.get(r["next"], r["next"]))
+                + (f"<br><small>due {esc(fmt_date(r['next_due']))}</small>" if not is_missing(r["next_due"]) else "")),
+            Col("balance_usd", "Balance owed", num=True, fmt=fmt_usd),
+            Col("case_id", "Letters", html=lambda r: _case_letters(data, r["case_id"]))],
+            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""))
+    parts = [c_html]
+    if not deadlines.empty:
+        d = deadlines.copy()
+        d["_o"] = d["status"].map(DEADLINE_ORDER).fillna(9)
+        parts.append("<h3>Deadlines of the cases</h3>" + table(d.sort_values(["_o", "due", "case_id"]), [
+            Col("case_id", "Case", nowrap=True),
+            Col("obligation", "Obligation", fmt=lambda v: OBLIGATION_LABELS.get(v, v)),
+            Col("due", "Due", fmt=fmt_date, nowrap=True), Col("status", "Status", html=lambda r: _status_badge(r["status"])),
+            Col("satisfied_on", "Done on", fmt=fmt_date, nowrap=True),
+            Col("days_late", "Days late", num=True, fmt=fmt_num), Col("rule", "Rule (section)")],
+            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), "")))
+    if not charges.empty:
+        parts.append("<h3>Cost of abatement by the Town, payments and interest</h3>" + table(charges, [
+            Col("case_id", "Case", nowrap=True), Col("principal_usd", "Cost", num=True, fmt=fmt_usd),
+            Col("installment_usd", "Payments", html=lambda r: esc(
+                f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + {fmt_usd(r['last_installment_usd'])}")),
+            Col("interest_from", "Interest from", fmt=fmt_date, nowrap=True),
+            Col("interest_usd", "Interest to date", num=True, fmt=fmt_usd),
+            Col("paid_usd", "Paid", num=True, fmt=fmt_usd), Col("balance_usd", "Balance", num=True, fmt=fmt_usd),
+            Col("max_penalty_usd", "Largest criminal penalty", num=True, fmt=fmt_usd,
+                title="for each day from discovery through abatement"),
+            Col("rule", "Rule (section)")]))
+    out.append(section("Illicit discharges to the storm drain system", join(parts), sid="illicit",
+                       lead="Woodbury Code ch. 185: each case with its worst deadline first; the deadlines that were "
+                            "met are listed too. Business days leave out weekends and the public holidays of the "
+                            "General Construction Law."))
+
+    findings = _frame(data.smp_findings)
+    if data.smp_findings is None or findings.empty:
+        p_html = no_data("smp_findings", data.present.get("smp_findings"),
+                         "findings on permanent stormwater management practices")
+    else:
+        f = findings.copy()
+        f["_o"] = f["status"].map(DEADLINE_ORDER).fillna(9)
+        p_html = table(f.sort_values(["_o", "site_id", "practice_id", "due"]), [
+            Col("site_id", "Site", nowrap=True, html=lambda r: esc(r["site_id"])
+                + (f"<br><small>{esc(r.get('jurisdiction'))}</small>" if not is_missing(r.get("jurisdiction")) else "")),
+            Col("practice_id", "Practice", html=lambda r: esc(r["practice_id"])
+                + (f"<br><small>{esc(r.get('practice_type'))}</small>" if not is_missing(r.get("practice_type")) else "")),
+            Col("finding", "Requirement", fmt=lambda v: SMP_LABELS.get(v, v)),
+            Col("due", "Due", fmt=fmt_date, nowrap=True), Col("status", "Status", html=lambda r: _status_badge(r["status"])),
+            Col("rule", "Rule (section)")],
+            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""))
+    out.append(section("Permanent stormwater management practices", p_html, sid="practices",
+                       lead="After construction: as-built plans, the maintenance agreement, the one-year inspection "
+                            "and the construction completion guarantee (Woodbury ch. 267; Bellport ch. 21). "
+                            "Requirements met on time are not listed."))
+    return out

@@ -16,7 +16,9 @@
   totals row under the bills), ``Totals`` (per district and component: units,
   the rate and whether it was adopted or derived from the budget, amount),
   ``Summary`` (by district and property class), ``Changes`` (what the run
-  changed against the previous run and year) and ``About`` (the run's record:
+  changed against the previous run and year), ``Inspection fees`` (the water and
+  sewer inspection fees, Woodbury ch. 301, of the permits applied for that year,
+  with their total; only when there are some) and ``About`` (the run's record:
   fingerprints, rules, hash chain);
 - ``bill_changes_<year>.csv``: the latest run's changes, parcel by parcel;
 
@@ -274,14 +276,48 @@ def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
     return Sheet("About", columns, facts, autofilter=False)
 
 
+USE_LABELS = {"single_family": "Single-family residence", "commercial": "Commercial"}
+
+
+def _has_table(con, table: str) -> bool:
+    return bool(con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = ?",
+                            [table]).fetchall()[0][0])
+
+
+def _fees_sheet(con, year: int) -> Sheet | None:
+    """The water and sewer inspection fees (ch. 301) of the permits applied for in ``year``, with their
+    total; None when no permit was applied for that year."""
+    if not _has_table(con, "inspection_fees"):
+        return None
+    _, raw = _rows(con, "select_register_inspection_fees", {"year": year})
+    if not raw:
+        return None
+    columns = [Column("Permit", width=14), Column("Parcel", width=14), Column("Owner", width=22, wrap=True),
+               Column("Applied on", "date", 11), Column("Use", width=20), Column("In a mall or business park",
+                                                                                 width=11),
+               Column("Water inspection fee", "money", 13), Column("Sewer inspection fee", "money", 13),
+               Column("Total", "money", 13), Column("Law", width=50, wrap=True)]
+    rows = [(permit, parcel, owner, applied, USE_LABELS.get(use, use), "yes" if mall else "no",
+             water, sewer, total, rule)
+            for permit, parcel, owner, applied, use, mall, water, sewer, total, rule in raw]
+    sums = [sum((r[i] for r in raw if r[i] is not None), start=Decimal("0")) for i in (6, 7, 8)]
+    unpriced = sum(1 for r in raw if r[8] is None)
+    label = f"Total, {len(raw):,} permit{'s' if len(raw) != 1 else ''}"
+    note = f"{unpriced} not in the fee schedule" if unpriced else None
+    return Sheet("Inspection fees", columns, rows, totals=(label, None, None, None, None, None, *sums, note))
+
+
 def register_xlsx_bytes(con: duckdb.DuckDBPyConnection, year: int, run: dict | None = None) -> bytes:
     """One billing year's register as an XLSX workbook (see the module docstring)."""
-    taken = {"totals", "summary", "changes", "about"}
+    taken = {"totals", "summary", "changes", "about", "inspection fees"}
     districts = con.execute(sql("select_register_districts"), {"year": year}).fetchall()
     town = _town(run)
     sheets = [_district_sheet(con, year, sheet_title(district_label(d[0]), taken), tuple(d)) for d in districts]
-    sheets += [_totals_sheet(con, year, run), _summary_sheet(con, year), _changes_sheet(con, run),
-               _about_sheet(year, run, town)]
+    sheets += [_totals_sheet(con, year, run), _summary_sheet(con, year)]
+    fees = _fees_sheet(con, year)
+    if fees is not None:
+        sheets.append(fees)
+    sheets += [_changes_sheet(con, run), _about_sheet(year, run, town)]
 
     found = con.execute(sql("select_register_strings"), {"year": year}).fetchall()
 

@@ -15,13 +15,14 @@ from outfall.demo.generate import DATASETS, INJECTED_EXCEEDANCES, generate
 from outfall.ingest.billing_extra import SEWER_BUDGET
 from outfall.ingest.registry import all_datasets
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASETS
+from outfall.ingest.stage2_extra import STAGE2_DATASETS
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS, chapter_number
 
 AS_OF = date(2026, 11, 30)          # the demo's (pipelines/cli.py DEMO_AS_OF)
 WINDOW_START = date(2025, 12, 1)    # AS_OF - 364 days
 TZ = "America/New_York"
 #: The areas' own folders: their specs (docs/inputs-stormwater.md, docs/inputs-sewer.md, billing).
-EXTRA_SPECS = {ds.name: ds for ds in (*STORMWATER_DATASETS, *ENFORCEMENT_DATASETS, SEWER_BUDGET)}
+EXTRA_SPECS = {ds.name: ds for ds in (*STORMWATER_DATASETS, *ENFORCEMENT_DATASETS, SEWER_BUDGET, *STAGE2_DATASETS)}
 #: Dates that are schedules, not observations: a permit in force expires after the as-of date.
 SCHEDULED = {("industrial_users", "permit_expires")}
 
@@ -211,8 +212,14 @@ def test_users_and_special_agreements(town):
     assert ((expires - year_end).abs() <= pd.Timedelta(days=90)).sum() == 2
     assert (expires < pd.Timestamp("2026-11-30")).sum() == 1
     limits = _dataset(root, "permit_limits")
-    assert 2 <= limits["basis"].nunique() <= 3 and set(limits["user_id"]) <= set(users["user_id"])
+    assert 2 <= limits["basis"].nunique() <= 4 and set(limits["user_id"]) <= set(users["user_id"])
     assert limits["effective_to"].notna().sum() == 1
+    # one monthly-average limit (contract 5.2), under Part 2's 240 mg/L per sample
+    average = limits[limits["limit_type"] == "monthly_avg"]
+    assert average[["user_id", "parameter", "value"]].values.tolist() == [["IU-017", "BOD", "150"]]
+    # a permit that took effect during the year: samples before it are discharges without a permit
+    effective = dict(zip(users["user_id"], users["permit_effective"]))
+    assert effective[gen.NEW_PERMIT_USER] == "2026-02-01"
 
 
 def _canonical_results(root: Path) -> pd.DataFrame:
@@ -527,3 +534,30 @@ def test_sewer_budget_for_the_next_year_only(town):
     assert set(budget["year"]) == {"2027"} and not set(budget["year"]) & set(rates["year"])
     assert set(zip(budget["district"], budget["component"])) == set(zip(rates["district"], rates["component"]))
     assert (budget["amount"].astype(float) > 0).all()
+
+
+def test_stage2_cases(town):
+    """Contract section 5: the illicit discharge cases in their states, a case abated by the Town and paid
+    in part, practices with a missing as-built plan and an early guarantee release, permits for fees."""
+    root, counts = town
+    cases = _dataset(root, "illicit_discharges").set_index("case_id")
+    assert counts["illicit_discharges"] == 5
+    town_case = cases.loc[gen.TOWN_ABATED_CASE]
+    assert town_case["abated_by"] == "town" and float(town_case["abatement_cost_usd"]) == 6240.0
+    payments = _dataset(root, "illicit_payments")
+    paid = payments.loc[payments["case_id"] == gen.TOWN_ABATED_CASE, "amount_usd"].astype(float).sum()
+    assert 0 < paid < 6240.0                                          # paid in part
+    assert cases["hazardous"].eq("true").sum() == 1
+    assert cases.loc[gen.PRE_CHAPTER_CASE, "discovered_on"] < "2007-05-03"   # before ch. 185: set aside
+    assert date.fromisoformat(cases.loc["ID-2026-04", "discovered_on"]) == date(2026, 11, 25)  # before Thanksgiving
+    practices = _dataset(root, "smp_practices")
+    sites = _dataset(root, "sites").set_index("site_id")
+    assert set(practices["site_id"]) <= set(sites.index)
+    stabilized = practices["site_id"].map(sites["final_stabilization"]).notna()
+    assert (practices["as_built_received_on"].isna() & stabilized).sum() >= 1          # a missing as-built plan
+    early = practices[practices["guarantee_released_on"].notna()]
+    assert len(early) == 1 and early["one_year_inspection_on"].isna().all()           # released before inspection
+    permits = _dataset(root, "connection_permits")
+    assert set(permits["use"]) == {"single_family", "commercial", "residential"}      # one is neither word
+    assert permits.loc[permits["use"] == "commercial", "in_mall_or_business_park"].eq("true").sum() == 1
+    assert set(permits["parcel_id"]) <= set(_dataset(root, "parcels")["parcel_id"])

@@ -488,9 +488,11 @@ def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None
 
 
 @asset(group_name=GROUP_BILLING, kinds={"duckdb", "xlsx", "csv"},
-       deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary"],
+       deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary",
+             "inspection_fees"],
        description="The sewer register of each billing year as CSV (byte-identical to the hashed register) and "
-                   "XLSX (a sheet per district, totals with rates and their source, summary by class, changes), "
+                   "XLSX (a sheet per district, totals with rates and their source, summary by class, the year's "
+                   "inspection fees (ch. 301), changes), "
                    "written to <warehouse folder>/exports/billing/.")
 def billing_exports(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):
     out = export_dir(duckdb, settings)

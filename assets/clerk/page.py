@@ -21,6 +21,9 @@ TOP_BILLS = 15
 def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> BillingData:
     r = Reader(con)
     data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local(), town=town_name(settings, "woodbury"))
+    data.fees = r.named("inspection_fees", "select_inspection_fee_totals")
+    data.fees_unpriced = r.table("inspection_fees", "SELECT permit_id, parcel_id, applied_on, rule FROM inspection_fees "
+                                                    "WHERE total_usd IS NULL ORDER BY applied_on, permit_id")
     rules = _rules(settings, "woodbury")
     years_frame = r.named("sewer_bills", "select_dashboard_bill_years")
     years = [int(y) for y in years_frame["year"]] if years_frame is not None else []
@@ -62,10 +65,11 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
-    deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary", "parcels"],
+    deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary", "parcels",
+          "inspection_fees"],
     description="The clerk's billing page (billing.html): units and revenue by district, component and property "
                 "class (Woodbury ch. 253 Part 3), the change from the previous billed year, the largest bills and "
-                "the biggest changes.",
+                "the biggest changes; the water and sewer inspection fees per year (ch. 301).",
 )
 def billing_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
                       settings: OutfallSettings) -> MaterializeResult:

@@ -391,7 +391,8 @@ def infiltration_results(duckdb: DuckDBResource, settings: OutfallSettings) -> M
 @asset(
     group_name=GROUP_SEWER,
     kinds={"duckdb"},
-    deps=["discharge_violations", "statistic_violations", "slug_events", "industrial_users", "lab_results"],
+    deps=["discharge_violations", "statistic_violations", "slug_events", "industrial_users", "lab_results",
+          "discharges_without_permit"],
     description=DESCRIBE.compliance_summary(),
 )
 def compliance_summary(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:

@@ -31,6 +31,7 @@ the day judged for a grease order. What no version covers is written to
 import datetime as dt
 from collections import defaultdict
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -56,8 +57,8 @@ from outfall.letters import Letter, LetterWriter, safe_file_name, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
-from outfall.rules.words import DESCRIBE, parameter_words
-from outfall.warehouse import count, replace_rows, sql, transaction
+from outfall.rules.words import DESCRIBE
+from outfall.warehouse import replace_rows, sql, transaction
 
 JURISDICTION = "woodbury"
 
@@ -503,6 +504,14 @@ def obligations(duckdb: DuckDBResource, settings: OutfallSettings) -> Materializ
 # ------------------------------------------------- significant noncompliance
 
 
+# The three sets of measurements of a user, parameter and period, in the order that breaks a tie
+# between them (equal pct: the per-sample set, then daily maximums, then monthly averages).
+SNC_BASES = ("sample", "daily_max", "monthly_avg")
+BASIS_WORDS = {"sample": ("results breaking the limit", "measurements", "results"),
+               "daily_max": ("daily maximums above their limit", "daily maximums judged", "daily maximums"),
+               "monthly_avg": ("monthly averages above their limit", "monthly averages judged", "monthly averages")}
+
+
 def _period(on: Dated, day: dt.date, subject: str) -> tuple[dt.date, dt.date] | None:
     """The period of the rules in effect on ``day`` that holds it (January-June, July-December for six
     months); None (and a thing not judged) when no criteria are in effect that day."""
@@ -510,9 +519,36 @@ def _period(on: Dated, day: dt.date, subject: str) -> tuple[dt.date, dt.date] | 
     return None if snc is None else law.half_year(day, snc.period_months)
 
 
+def statistic_counts(parameter: str, values: list[tuple[float, float, bool]], snc) -> tuple[int, int, int | None]:
+    """(measurements, breaking, reaching TRC or None) of one set of judged statistics: each
+    (value, limit, passes) is one measurement; it breaks its limit when it does not pass (strictly
+    above); TRC when value >= limit x the parameter's factor (never for a parameter TRC excludes)."""
+    measurements = len(values)
+    breaking = sum(1 for _, _, passes in values if not passes)
+    if law.trc_excluded(parameter, snc):
+        return measurements, breaking, None
+    factor = law.trc_factor(parameter, snc)
+    return measurements, breaking, sum(1 for v, limit, _ in values if law.trc_reached(v, limit, factor))
+
+
+def choose_basis(met: dict[str, list[law.Criterion]], criterion: str) -> tuple[str, law.Criterion] | None:
+    """The set a criterion is reported on: the highest pct (exact), a tie in SNC_BASES order."""
+    best = None
+    for basis in SNC_BASES:
+        for c in met.get(basis, []):
+            if c.criterion != criterion:
+                continue
+            ratio = Fraction(c.count, c.measurements)
+            if best is None or ratio > best[0]:
+                best = (ratio, basis, c)
+    return None if best is None else (best[1], best[2])
+
+
 def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tuple[list[dict], list[dict]]:
-    """(snc_determinations rows, snc_evaluations rows). A result belongs to the period the criteria in
-    effect on its day define; a period is judged by the criteria in effect on its last day."""
+    """(snc_determinations rows, snc_evaluations rows). A result, daily maximum or monthly average belongs
+    to the period the criteria in effect on its (first) day define; a period is judged by the criteria in
+    effect on its last day. Per-sample results, judged daily maximums and judged monthly averages are three
+    sets of measurements, each judged on its own."""
     groups: dict[tuple, dict[str, list[law.Evaluation]]] = defaultdict(lambda: defaultdict(list))
     unjudged: dict[tuple, list[dt.date]] = defaultdict(list)
     for r in _records(con, "select_snc_evaluations"):
@@ -523,38 +559,59 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
         key = (r["user_id"], r["parameter"], *period)
         groups[key][r["sample_id"]].append(law.Evaluation(r["sample_id"], r["limit_type"], r["limit_value"],
                                                           r["value"], bool(r["nondetect"]), r["outcome"]))
+    statistics: dict[tuple, dict[str, list[tuple[float, float, bool]]]] = defaultdict(lambda: defaultdict(list))
+    for r in _records(con, "select_snc_statistics"):
+        period = _period(on, r["statistic_start"], "")
+        if period is None:
+            unjudged[(r["user_id"], r["parameter"], r["statistic_start"].year)].append(r["statistic_start"])
+            continue
+        key = (r["user_id"], r["parameter"], *period)
+        statistics[key][r["statistic"]].append((r["value"], r["limit_value"], bool(r["passes"])))
     for (user_id, parameter, year), days in sorted(unjudged.items()):
         on.get("snc", min(days), f"{parameter} results of {user_id} in {year} ({len(days)} comparisons with a limit)")
     determinations: list[dict] = []
     evaluations: list[dict] = []
-    for (user_id, parameter, period_start, period_end), samples in sorted(
-            groups.items(), key=lambda kv: (kv[0][0], kv[0][2], kv[0][1])):
+    keys = sorted(set(groups) | set(statistics), key=lambda k: (k[0], k[2], k[1]))
+    for key in keys:
+        user_id, parameter, period_start, period_end = key
         snc = on.get("snc", period_end, f"{parameter} results of {user_id}, {period_start} to {period_end}")
         if snc is None:
             continue
         span = f"the {snc.period_months}-month period"
-        measurements, breaking, trc = law.snc_counts(parameter, samples, snc)
-        met = law.criteria_met(measurements, breaking, trc, snc)
         factor = None if law.trc_excluded(parameter, snc) else law.trc_factor(parameter, snc)
-        rule_chronic = (f"{snc.citation}: chronic, results breaking the limit are {snc.chronic_pct}% or more of "
-                        f"the measurements in {span}")
-        rule_trc = (f"{snc.citation}: technical review criteria, results equal to or above the limit x {factor} "
-                    f"are {snc.trc_pct}% or more of the measurements in {span}")
-        evaluations.append({
-            "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": parameter,
-            "measurements": measurements, "violations": breaking, "trc_results": trc,
-            "chronic_pct_needed": float(snc.chronic_pct), "trc_pct_needed": float(snc.trc_pct),
-            "trc_factor": float(factor) if factor is not None else None,
-            "chronic": any(c.criterion == "chronic" for c in met), "trc": any(c.criterion == "trc" for c in met),
-            "period_closed": period_end < as_of,
-            "rule": snc.citation + ("" if factor is not None else f"; {parameter} is never judged by the technical "
-                                                                  f"review criteria"),
-        })
-        for c in met:
+        counts: dict[str, tuple[int, int, int | None]] = {}
+        if key in groups:
+            counts["sample"] = law.snc_counts(parameter, groups[key], snc)
+        for basis in ("daily_max", "monthly_avg"):
+            if statistics.get(key, {}).get(basis):
+                counts[basis] = statistic_counts(parameter, statistics[key][basis], snc)
+        met = {basis: law.criteria_met(m, b, t, snc) for basis, (m, b, t) in counts.items()}
+        for basis, (measurements, breaking, trc) in counts.items():
+            evaluations.append({
+                "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": parameter,
+                "measurements": measurements, "violations": breaking, "trc_results": trc,
+                "chronic_pct_needed": float(snc.chronic_pct), "trc_pct_needed": float(snc.trc_pct),
+                "trc_factor": float(factor) if factor is not None else None,
+                "chronic": any(c.criterion == "chronic" for c in met[basis]),
+                "trc": any(c.criterion == "trc" for c in met[basis]),
+                "period_closed": period_end < as_of, "basis": basis,
+                "rule": snc.citation + ("" if factor is not None else f"; {parameter} is never judged by the technical "
+                                                                      f"review criteria"),
+            })
+        for criterion in ("chronic", "trc"):
+            chosen = choose_basis(met, criterion)
+            if chosen is None:
+                continue
+            basis, c = chosen
+            breaking_words, judged_words, plural = BASIS_WORDS[basis]
+            rule = (f"{snc.citation}: chronic, {breaking_words} are {snc.chronic_pct}% or more of the "
+                    f"{judged_words} in {span}" if criterion == "chronic" else
+                    f"{snc.citation}: technical review criteria, {plural} equal to or above the limit x {factor} "
+                    f"are {snc.trc_pct}% or more of the {'measurements' if basis == 'sample' else plural} in {span}")
             determinations.append({
                 "user_id": user_id, "period_start": period_start, "period_end": period_end,
                 "parameter": parameter, "criterion": c.criterion, "measurements": c.measurements,
-                "count": c.count, "pct": c.pct, "rule": rule_chronic if c.criterion == "chronic" else rule_trc})
+                "count": c.count, "pct": c.pct, "basis": basis, "rule": rule})
 
     due: dict[tuple, list[tuple[dt.date, dt.date | None]]] = defaultdict(list)
     for r in _records(con, "select_enforcement_reports"):
@@ -572,6 +629,7 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
             determinations.append({
                 "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": None,
                 "criterion": c.criterion, "measurements": c.measurements, "count": c.count, "pct": c.pct,
+                "basis": None,
                 "rule": (f"{snc.citation}: reports received more than {snc.late_report_days} days after their due "
                          f"date (not received: more than {snc.late_report_days} days past due on the day judged)")})
     determinations.sort(key=lambda r: (r["user_id"], r["period_start"], r["criterion"], r["parameter"] or ""))
@@ -581,7 +639,7 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
 @asset(
     group_name=GROUP_SEWER,
     kinds={"duckdb"},
-    deps=["discharge_violations", "reports"],
+    deps=["discharge_violations", "statistic_violations", "reports"],
     description=DESCRIBE.snc_determinations(),
 )
 def snc_determinations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:

@@ -40,6 +40,8 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     data.slugs = r.table("slug_events")
     data.gaps = r.table("slug_baseline_gaps")
     data.snc = r.table("snc_determinations")
+    data.without_permit = r.table("discharges_without_permit")
+    data.permit_dates_missing = r.table("permit_dates_missing")
     if lab is not None:
         data.results = label_results(lab, evaluations, data.violations, data.inconclusive)
         data.limits = evaluations   # the limits the compliance SQL applied to each result; none yet: none drawn
@@ -87,7 +89,8 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
     deps=["industrial_users", "lab_results", "flow", "discharge_violations", "statistic_violations",
-          "slug_events", "compliance_summary", "snc_determinations"],
+          "slug_events", "compliance_summary", "snc_determinations", "discharges_without_permit",
+          "permit_dates_missing"],
     description="The sewer administrator's page (sewer.html): per industrial user, control charts of every "
                 "limited parameter with the limit and its section (Woodbury ch. 253 Part 2), violations and "
                 "non-detects marked; the flow trace with slug events and baseline; violations by user and "
@@ -98,3 +101,65 @@ def sewer_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
     return write_page(context, duckdb, settings, "sewer.html",
                       lambda con, folder: read_sewer_data(con, settings), build_sewer_page)
 
+
+
+# --------------------------------------------------------------------------- annual pretreatment report
+
+REPORT_PREFIX = "pretreatment_report_"
+
+
+def read_annual_report(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, year: int):
+    from dashboards.annual_report import AnnualReportData
+
+    r = Reader(con)
+    rules = _rules(settings, "woodbury")
+    data = AnnualReportData(year=year, as_of=settings.as_of_date(), generated_at=_now_local(),
+                            town=town_name(settings, "woodbury"),
+                            authority=f"Consolidated Sewer District, {rules.name}" if rules is not None else "")
+    params = {"year": year}
+    data.users = r.named("pretreatment_annual_report", "select_report_users", params)
+    data.violations = r.named("discharge_violations", "select_report_violations", params)
+    data.statistics = r.named("statistic_violations", "select_report_statistic_violations", params)
+    data.snc = r.named("snc_determinations", "select_report_snc", params)
+    data.notices = r.named("notices", "select_report_notices", params)
+    data.slugs = r.named("slug_events", "select_report_slugs", params)
+    data.present = r.present
+    return data
+
+
+@asset(
+    group_name=GROUP_DASHBOARDS,
+    kinds={"html"},
+    deps=["pretreatment_annual_report", "discharge_violations", "statistic_violations", "snc_determinations",
+          "slug_events", "industrial_users", "discharges_without_permit"],
+    description="The annual pretreatment report of each calendar year, printable, for the approval authority "
+                "(40 CFR 403.12(i)): the industrial users with their sampling and violations, the users in "
+                "significant noncompliance, the notices of violation mailed and the slug discharges, every row "
+                "(pretreatment_report_<year>.html beside the other pages, linked from the index page).",
+)
+def pretreatment_report_pages(context: AssetExecutionContext, duckdb: DuckDBResource,
+                              settings: OutfallSettings) -> MaterializeResult:
+    from assets.pages import dashboards_dir
+    from dashboards.annual_report import build_annual_report_page, report_file
+    from dashboards.output import write_atomic
+    from outfall.warehouse import configure
+
+    folder = dashboards_dir(duckdb, settings)
+    written = []
+    with duckdb.get_connection() as con:
+        configure(con)
+        r = Reader(con)
+        years = [int(y) for y in r.named("pretreatment_annual_report", "select_report_years")["year"]] \
+            if r.has("pretreatment_annual_report") else []
+        for year in years:
+            html_text, _ = build_annual_report_page(read_annual_report(con, settings, year))
+            written.append(write_atomic(folder / report_file(year), html_text))
+    keep = {p.name for p in written}
+    removed = 0
+    for stale in folder.glob(f"{REPORT_PREFIX}*.html") if folder.is_dir() else []:
+        if stale.name not in keep:
+            stale.unlink()
+            removed += 1
+    context.log.info(f"annual pretreatment reports: {len(written)} written in {folder}")
+    return MaterializeResult(metadata={"years": years, "pages": [p.name for p in written],
+                                       "stale_pages_removed": removed})

@@ -33,13 +33,27 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
                                             "FROM swppp_notices")
     data.upcoming = r.table("swppp_upcoming")
     data.inspections = r.named("inspections", "select_dashboard_inspections")
+    data.illicit_cases = r.table("illicit_discharges", "SELECT case_id, premises, discovered_on, description "
+                                                       "FROM illicit_discharges")
+    data.illicit_deadlines = r.table("illicit_discharge_deadlines")
+    data.illicit_charges = r.table("illicit_discharge_charges")
+    data.illicit_letters = r.table("illicit_discharge_letters", "SELECT case_id, kind, letter_file, draft, "
+                                                                "ready_to_mail FROM illicit_discharge_letters")
+    data.smp_findings = r.table("smp_findings")
+    aside = r.named("set_aside", "select_illicit_cases_set_aside")
+    data.illicit_set_aside = set(aside["case_id"].dropna()) if aside is not None else set()
     data.rain = r.named("rainfall", "select_dashboard_rainfall")
     for jurisdiction in ("woodbury", "bellport"):
         rules = _rules(settings, jurisdiction)
         if rules is not None and rules.swppp is not None:
             data.rules[jurisdiction] = rules
-    if letters is not None and letters.is_dir() and data.notices is not None and not data.notices.empty:
-        for name in data.notices["letter_file"].dropna().unique():
+    names = []
+    if data.notices is not None and not data.notices.empty:
+        names += list(data.notices["letter_file"].dropna().unique())
+    if data.illicit_letters is not None and not data.illicit_letters.empty:
+        names += list(data.illicit_letters["letter_file"].dropna().unique())
+    if letters is not None and letters.is_dir():
+        for name in names:
             if (letters / str(name)).is_file():
                 data.letters[str(name)] = Path(os.path.relpath(letters / str(name), folder)).as_posix()
     data.present = r.present
@@ -49,7 +63,8 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
     deps=["sites", "inspections", "rainfall", "site_classification", "swppp_inspection_findings",
-          "swppp_other_findings", "swppp_notices", "swppp_upcoming"],
+          "swppp_other_findings", "swppp_notices", "swppp_upcoming", "illicit_discharge_deadlines",
+          "illicit_discharge_charges", "illicit_discharge_letters", "smp_findings"],
     description=DESCRIBE.stormwater_dashboard(),
 )
 def stormwater_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,

@@ -29,7 +29,6 @@ import datetime as dt
 import hashlib
 import re
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 

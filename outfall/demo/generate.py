@@ -25,8 +25,10 @@ users, parcels, sites and tests; it never changes the 15-minute cadence):
   15 Dec and ``IU-010`` on 20 Feb of the next year (within 90 days of the year
   end); ``IU-013`` expired on 30 Sep.
 - ``permit_limits``: special agreements for the brewery (BOD max 400 from
-  1 Apr), the plating shop (copper 1.0, zinc 2.0 mg/L) and the dairy (TSS max
-  450 until 30 Jun).
+  1 Apr), the plating shop (copper 1.0, zinc 2.0 mg/L), the dairy (TSS max
+  450 until 30 Jun) and the pickle works (BOD monthly average 150 mg/L).
+  Permits: ``IU-016``'s took effect on 1 February (its December and January
+  samples and flow came before it).
 - ``lab_results``: monthly composites and grabs of every user for the 12 whole
   months up to ``as_of``, quarterly files (Q3 as ``.xlsx``), the real UCI plant
   record for ``IU-020``, and five bad clerk rows in the last quarter's file.
@@ -57,6 +59,16 @@ users, parcels, sites and tests; it never changes the 15-minute cadence):
 - ``sewer_budget``: the districts' budgets for ``year + 1``, adopted in
   November, which the rates of the next billing year are derived from (no rate
   is adopted for it in ``sewer_rates``).
+- Contract section 5: ``illicit_discharges`` (five cases: one abated by the
+  Town, its cost noticed and paid in part (:data:`TOWN_ABATED_CASE`), one
+  notified late and never confirmed, a hazardous one appealed, one discovered
+  the day before Thanksgiving with no notice yet, and one from before ch. 185
+  took effect (:data:`PRE_CHAPTER_CASE`), set aside) and ``illicit_payments``;
+  ``smp_practices`` (six practices of the stabilized sites: as-built plans
+  missing, late or uncertified, a maintenance agreement recorded after
+  approval, a guarantee released early); ``connection_permits`` (single
+  family, commercial, one in a shopping mall, one of last year, one whose use
+  is neither word).
 """
 
 from __future__ import annotations
@@ -86,6 +98,8 @@ DATASETS = (
     "milestones", "contractor_certifications", "swppp_approvals", "convictions", "report_deliveries",
     # the sewer administrator's (docs/inputs-sewer.md) and billing's
     "reports", "accidental_discharges", "grease_traps", "pumpouts", "sewer_budget",
+    # contract section 5: illicit discharges and post-construction practices (stormwater), fees (clerk)
+    "illicit_discharges", "illicit_payments", "smp_practices", "connection_permits",
 )
 LOCAL_TZ = "America/New_York"
 #: The default as-of day (month, day) of the demo year: the data ends on it.
@@ -110,6 +124,9 @@ INJECTED_EXCEEDANCES = (
     ("IU-006", 7, "copper", "1400", "ug/L"),   # 1.4 mg/L > special 1.0
     ("IU-006", 10, "zinc", "2600", "µg/L"),    # 2.6 mg/L > special 2.0
 )
+#: Its permit took effect on 1 February of the demo year: the samples and flow before it are
+#: discharges without a permit (ch. 253 Part 2), as are IU-013's after its permit expired on 30 September.
+NEW_PERMIT_USER = "IU-016"
 #: IU-012 (meat processing) BOD, January-June: 5 of 6 above 240 (chronic),
 #: 2 of 6 at or above 336 = 240 x 1.4 (TRC).
 CHRONIC_BOD_H1 = ("IU-012", (310, 280, 360, 220, 345, 260))
@@ -263,6 +280,8 @@ def _industrial_users(users: list[_User], year: int, rng: np.random.Generator) -
             eff = date(year - 4, 2, 21)
         elif u.user_id == "IU-013":
             eff = date(year - 5, 10, 1)
+        elif u.user_id == NEW_PERMIT_USER:
+            eff = date(year, 2, 1)       # a new permit: its December and January samples came before it
         expires = date(eff.year + 5, eff.month, eff.day) - timedelta(days=1)
         rows.append({
             "user_id": u.user_id, "name": u.name, "district": u.district, "address": u.address,
@@ -290,6 +309,11 @@ def _special_agreements(user_ids: set[str], year: int) -> pd.DataFrame:
         ("IU-004", "TSS", "max", 450, "mg/L",
          f"Temporary agreement with Woodbury Creamery while its DAF unit is rebuilt, resolution "
          f"{year - 1}-102 (ch. 253 Part 2 (d))", date(year, 1, 1), date(year, 6, 30)),
+        # a monthly-average limit under Part 2's 240 per sample: significant noncompliance on the
+        # monthly averages while every single sample stays under 240 (contract 5.2)
+        ("IU-017", "BOD", "monthly_avg", 150, "mg/L",
+         f"Pretreatment agreement with Green Valley Pickle Works, resolution {year - 1}-88: monthly average "
+         "(ch. 253 Part 2, special agreements)", date(year, 1, 1), None),
     ]
     df = pd.DataFrame(rows, columns=["user_id", "parameter", "limit_type", "value", "unit",
                                      "basis", "effective_from", "effective_to"])
@@ -1348,6 +1372,103 @@ bellport:
 """
 
 
+# ------------------------------------------------------- contract section 5
+
+#: The illicit discharge abated by the Town and paid in part (Woodbury ch. 185).
+TOWN_ABATED_CASE = "ID-2026-01"
+#: A case from the paper files, discovered before ch. 185 took effect: set aside with the reason.
+PRE_CHAPTER_CASE = "ID-2006-01"
+ILLICIT_COLUMNS = ["case_id", "premises", "discovered_on", "hazardous", "notified_on", "written_confirmation_on",
+                   "nov_on", "abatement_due", "appeal_received_on", "appeal_decided_on", "abated_on", "abated_by",
+                   "abatement_cost_usd", "cost_notice_on", "protest_received_on", "responsible_party",
+                   "mailing_address", "description", "nov_requires"]
+
+
+def _first_parcel(parcels: pd.DataFrame, property_class: str, skip: int = 0) -> pd.Series:
+    """The ``skip``-th parcel of a class in a real district, by parcel id (deterministic)."""
+    ok = parcels[(parcels["property_class"] == property_class) & parcels["district"].isin([_C, _D1])]
+    ok = ok[pd.to_numeric(ok["acres"], errors="coerce").notna()].sort_values("parcel_id")
+    return ok.iloc[skip]
+
+
+def _illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Five cases in the states ch. 185 knows, and the payments toward the Town's abatement."""
+    yard = _first_parcel(parcels, "commercial")
+    d = lambda m, day: date(year, m, day).isoformat()  # noqa: E731
+    cases = [
+        # Friday before Memorial Day: notice due Tuesday; abated by the Town after the notice's deadline,
+        # its cost noticed, paid in part
+        {"case_id": TOWN_ABATED_CASE, "premises": yard["parcel_id"], "discovered_on": d(5, 22), "hazardous": "false",
+         "notified_on": d(5, 26), "written_confirmation_on": d(5, 28), "nov_on": d(6, 3), "abatement_due": d(6, 30),
+         "abated_on": d(7, 21), "abated_by": "town", "abatement_cost_usd": "6240.00", "cost_notice_on": d(8, 14),
+         "description": "Wash water and degreaser from a service bay floor drain connected to the storm sewer",
+         "nov_requires": "2, 3, 4"},
+        # notified a business day late (Saturday July 4 is not moved to Friday), never confirmed in writing
+        {"case_id": "ID-2026-02", "premises": "27 Jericho Tpke", "discovered_on": d(7, 2), "hazardous": "false",
+         "notified_on": d(7, 6), "nov_on": d(7, 9), "responsible_party": "Golden Wok Restaurant",
+         "mailing_address": "27 Jericho Tpke\nWoodbury, NY 11797",
+         "description": "Kitchen grease washed into the curb inlet in front of the restaurant", "nov_requires": "2, 3"},
+        # hazardous: straight to emergency services; appealed, the hearing held late, abated by the owner in time
+        {"case_id": "ID-2026-03", "premises": "Orchard Ln", "discovered_on": d(9, 14), "hazardous": "true",
+         "nov_on": d(9, 16), "abatement_due": d(10, 16), "appeal_received_on": d(9, 28),
+         "appeal_decided_on": d(10, 20), "abated_on": d(11, 2), "abated_by": "owner",
+         "responsible_party": "Orchard Ridge Homes Inc.", "mailing_address": "Orchard Ln\nWoodbury, NY 11797",
+         "description": "Hydraulic oil from a ruptured excavator line reaching a catch basin", "nov_requires": "1, 2, 4, 6"},
+        # the day before Thanksgiving: notice due Friday; none yet; no one known to write to
+        {"case_id": "ID-2026-04", "premises": "Storm drain at 40 Bayview Ave", "discovered_on": d(11, 25),
+         "hazardous": "false", "description": "Milky discharge from an unknown connection"},
+        {"case_id": PRE_CHAPTER_CASE, "premises": "Mill Pond Rd culvert", "discovered_on": f"{year - 20}-08-10",
+         "hazardous": "false", "description": "Entered from the paper files"},
+    ]
+    payments = [
+        {"case_id": TOWN_ABATED_CASE, "paid_on": d(9, 15), "amount_usd": "520.00", "receipt_no": f"R-{year}-0917"},
+        {"case_id": TOWN_ABATED_CASE, "paid_on": d(10, 15), "amount_usd": "520.00", "receipt_no": f"R-{year}-1022"},
+    ]
+    return (pd.DataFrame(cases, columns=ILLICIT_COLUMNS),
+            pd.DataFrame(payments, columns=["case_id", "paid_on", "amount_usd", "receipt_no"]))
+
+
+SMP_COLUMNS = ["practice_id", "site_id", "practice_type", "as_built_received_on", "as_built_pe_certified",
+               "final_plan_approved_on", "maintenance_agreement_recorded_on", "final_acceptance_on",
+               "one_year_inspection_on", "guarantee_released_on"]
+
+
+def _smp_practices(sites: list[_Site], year: int) -> pd.DataFrame:
+    """Permanent practices of the stabilized sites: one as-built plan missing, one received late, one
+    without an engineer's certification, an agreement recorded after approval, a guarantee released early."""
+    d = lambda m, day: date(year, m, day).isoformat()  # noqa: E731
+    rows = [
+        ("SMP-W01-1", "S-W01", "wet detention pond", d(11, 2), "true", d(2, 20), d(2, 18), None, None, None),
+        ("SMP-W01-2", "S-W01", "bioretention area", None, None, d(2, 20), d(2, 18), None, None, None),
+        ("SMP-W02-1", "S-W02", "dry well", d(9, 2), "true", d(3, 25), d(3, 20), d(9, 10), None, d(11, 16)),
+        ("SMP-W08-1", "S-W08", "infiltration trench", d(10, 5), "false", d(6, 20), d(7, 1), None, None, None),
+        ("SMP-B04-1", "S-B04", "dry well", d(10, 30), "true", d(6, 1), d(5, 28), None, None, None),
+        ("SMP-B07-1", "S-B07", "oil-water separator", None, None, d(7, 15), d(7, 10), None, None, None),
+    ]
+    known = {s.site_id for s in sites}
+    return pd.DataFrame([r for r in rows if r[1] in known], columns=SMP_COLUMNS)
+
+
+def _connection_permits(parcels: pd.DataFrame, year: int) -> pd.DataFrame:
+    """Building permits with water and sewer inspections (ch. 301): single family, commercial, one in a
+    shopping mall (not in the schedule), one of last year, and a use that is neither word."""
+    sf = [_first_parcel(parcels, "single_family", k)["parcel_id"] for k in range(3)]
+    com = [_first_parcel(parcels, "commercial", k)["parcel_id"] for k in range(1, 4)]
+    rows = [
+        (f"CP-{year}-001", sf[0], "single_family", None, "true", "true", date(year, 3, 9)),
+        (f"CP-{year}-002", sf[1], "single_family", None, "false", "true", date(year, 4, 14)),
+        (f"CP-{year}-003", com[0], "commercial", "false", "true", "true", date(year, 5, 20)),
+        (f"CP-{year}-004", com[1], "commercial", "true", "true", "true", date(year, 6, 11)),   # in a mall
+        (f"CP-{year}-005", com[2], "commercial", "false", "true", "false", date(year, 9, 2)),
+        (f"CP-{year}-006", sf[2], "residential", None, "true", "true", date(year, 10, 5)),      # neither word
+        (f"CP-{year - 1}-014", sf[2], "single_family", None, "true", "true", date(year - 1, 10, 6)),
+    ]
+    df = pd.DataFrame(rows, columns=["permit_id", "parcel_id", "use", "in_mall_or_business_park", "water", "sewer",
+                                     "applied_on"])
+    df["applied_on"] = [x.isoformat() for x in df["applied_on"]]
+    return df
+
+
 def write_letterhead(out_dir: Path) -> Path:
     """The demo town's ``letterhead.yaml`` in the data folder (read by outfall.letters)."""
     from outfall.letters import LETTERHEAD_FILE
@@ -1442,5 +1563,12 @@ def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: i
     counts["pumpouts"] = _write_csv(pumpouts, folders["pumpouts"] / "pumpouts.csv")
     counts["sewer_budget"] = _write_csv(_sewer_budget(year, len(parcels)),
                                         folders["sewer_budget"] / f"budget_{year + 1}.csv")
+    # contract section 5
+    cases, payments = _illicit_discharges(parcels, year)
+    counts["illicit_discharges"] = _write_csv(cases, folders["illicit_discharges"] / "cases.csv")
+    counts["illicit_payments"] = _write_csv(payments, folders["illicit_payments"] / "payments.csv")
+    counts["smp_practices"] = _write_csv(_smp_practices(sites, year), folders["smp_practices"] / "practices.csv")
+    counts["connection_permits"] = _write_csv(_connection_permits(parcels, year),
+                                              folders["connection_permits"] / "permits.csv")
     write_letterhead(out_dir)
     return {name: counts[name] for name in DATASETS}

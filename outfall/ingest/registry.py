@@ -8,6 +8,7 @@ per dataset from it, so an area adds a folder by adding a spec, nothing more.
 from __future__ import annotations
 
 from outfall.ingest import billing_extra, sewer_extra, stormwater_extra  # noqa: F401 - they register
+from outfall.ingest import stage2_extra  # noqa: F401 - it registers (contract section 5)
 from outfall.ingest.datasets import DATASETS, Dataset
 
 CONTRACT_DATASETS = ("industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests",

@@ -173,6 +173,10 @@ class SewerComplianceReadings(Model):
     """How a meter's usual reading interval is measured."""
     slug_duration_display: Versions[WordReading] | None = None
     """How a slug's duration is shown."""
+    permit_in_effect: Versions[WordReading] | None = None
+    """Which days a user's permit is in effect, from its permit_effective and permit_expires dates."""
+    permit_term_unknown: Versions[WordReading] | None = None
+    """What a user with neither permit date means for the finding of discharges without a permit."""
 
 
 class EnforcementReadings(Model):
@@ -266,6 +270,9 @@ class SewerCompliance(Dated):
     """Rule text of an inconclusive non-detect."""
     statistic_citation: Text
     """Rule text of a daily-maximum or monthly-average limit."""
+    without_permit_citation: Text | None = None
+    """Rule text of a sample or flow reading of a user on a day its permit was not in effect (discharging
+    without a permit); left out: that finding is not made."""
 
 
 # ============================================================ sewer units and billing

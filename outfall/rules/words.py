@@ -136,7 +136,8 @@ class Describe:
         notices = self._get("woodbury", "notices")
         days = current(notices.permit_expiry_warning).days if notices else None
         within = f"within {days} days" if days is not None else "as the rules say"
-        return ("Per industrial user and month: samples taken, parameters evaluated, violations, slugs, worst "
+        return ("Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
+                "discharge without a permit in effect, worst "
                 f"exceedance ratio, and the permit's expiry with days left as of the day judged (flagged {within}, "
                 "by the Town's policy in effect on that day).")
 
@@ -182,7 +183,10 @@ class Describe:
                 f"review criteria ({num(s.trc_pct)}% or more at or above the limit {by}, x "
                 f"{num(s.trc_factor_default)} for others; never {excluded or 'none'}; non-detects never) and "
                 f"reports more than {s.late_report_days} days late, each period by the criteria in effect on its "
-                "last day; compared in exact arithmetic. Also writes snc_evaluations (every period's counts).")
+                "last day; compared in exact arithmetic. Per-sample results, judged daily maximums and judged "
+                "monthly averages are three sets of measurements, each judged on its own; basis names the set a "
+                "criterion was met in (the highest share; a tie: per sample, then daily maximums, then monthly "
+                "averages). Also writes snc_evaluations (every period's counts per set).")
 
     def surcharges(self) -> str:
         sc = self._get("woodbury", "surcharge")
@@ -271,7 +275,8 @@ class Describe:
         return ("The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
                 "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
                 f"({self._both('storm_inspection', 'threshold_in', ' in')}, Woodbury ch. 267 / Bellport ch. 21) and "
-                "the late and overdue findings.")
+                "the late and overdue findings; illicit discharge cases with their deadlines, charges and letters "
+                "(Woodbury ch. 185); findings on permanent stormwater management practices.")
 
 
 DESCRIBE = Describe()

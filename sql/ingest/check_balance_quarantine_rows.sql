@@ -1,6 +1,7 @@
 -- check_balance_quarantine_rows: for every dataset, rows read = rows kept + rows quarantined
 -- (the ledger ingested_files, summed over files and checked file by file), and the ledger's
--- quarantined count equals the rows actually in the quarantine table.
+-- quarantined count equals the rows actually in the quarantine table. (Rows an asset sets
+-- aside later stay kept: they are in table set_aside, not here.)
 WITH ledger AS (
     SELECT dataset,
            count(*) AS files,

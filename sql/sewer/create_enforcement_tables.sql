@@ -107,3 +107,8 @@ CREATE TABLE IF NOT EXISTS grease_orders (
     days_overdue INTEGER, issued_on DATE, comply_by DATE, directive VARCHAR, letter_file VARCHAR,
     rule VARCHAR
 );
+
+-- Contract 5.2: which set of measurements a determination was made on (sample, daily_max,
+-- monthly_avg; NULL for late_report), on the contract's table and on every period's counts.
+ALTER TABLE snc_determinations ADD COLUMN IF NOT EXISTS basis VARCHAR;
+ALTER TABLE snc_evaluations ADD COLUMN IF NOT EXISTS basis VARCHAR;

@@ -1,6 +1,6 @@
 -- Per industrial user and local month: samples taken, parameters evaluated,
 -- violations (per sample and statistic), inconclusive and unlimited results,
--- slugs, the worst exceedance ratio, and the permit's expiry as of $as_of
+-- slugs, days of discharge without a permit, the worst exceedance ratio, and the permit's expiry as of $as_of
 -- (flag when it expires within $warn_days days, or has expired).
 -- Users with no activity at all get one row for the month of $as_of.
 -- Parameters: $as_of, $warn_days, $tz, $citation.
@@ -47,11 +47,16 @@ flow_days AS (
     SELECT user_id, date_trunc('month', local_day)::DATE AS month, sum(readings) AS flow_readings
     FROM slug_daily_stats GROUP BY ALL
 ),
+unpermitted AS (
+    SELECT user_id, date_trunc('month', day)::DATE AS month, count(*) AS days_without_permit
+    FROM discharges_without_permit GROUP BY ALL
+),
 activity AS (
     SELECT user_id, month FROM samples
     UNION SELECT user_id, month FROM eval_months
     UNION SELECT user_id, month FROM slugs
     UNION SELECT user_id, month FROM flow_days
+    UNION SELECT user_id, month FROM unpermitted
 ),
 keys AS (
     SELECT user_id, month FROM activity
@@ -68,6 +73,7 @@ joined AS (
            coalesce(e.inconclusive, 0) AS inconclusive,
            coalesce(n.unlimited_results, 0) AS unlimited_results,
            coalesce(g.slugs, 0) AS slugs, coalesce(f.flow_readings, 0) AS flow_readings,
+           coalesce(w.days_without_permit, 0) AS days_without_permit,
            e.worst_exceedance_ratio, e.worst_parameter,
            u.permit_no, u.permit_expires,
            u.permit_expires - CAST($as_of AS DATE) AS days_left,
@@ -79,12 +85,14 @@ joined AS (
     LEFT JOIN unlimited n USING (user_id, month)
     LEFT JOIN slugs g USING (user_id, month)
     LEFT JOIN flow_days f USING (user_id, month)
+    LEFT JOIN unpermitted w USING (user_id, month)
 )
 SELECT user_id, name, month,
        samples_taken::INTEGER AS samples_taken, results::INTEGER AS results,
        parameters_evaluated::INTEGER AS parameters_evaluated, violations::INTEGER AS violations,
        statistic_violations::INTEGER AS statistic_violations, inconclusive::INTEGER AS inconclusive,
        unlimited_results::INTEGER AS unlimited_results, slugs::INTEGER AS slugs, flow_readings,
+       days_without_permit::INTEGER AS days_without_permit,
        worst_exceedance_ratio, worst_parameter,
        (sum(violations + statistic_violations) OVER (
             PARTITION BY user_id, year(month) ORDER BY month ROWS UNBOUNDED PRECEDING))::INTEGER

@@ -1,0 +1,64 @@
+"""Water and sewer inspection fees (Woodbury Code ch. 301; contract 5.5), for the clerk:
+``inspection_fees``, one row per connection permit.
+
+A single-family residence pays $300 for a water service line inspection and $300 for a
+house sewer lateral inspection; a commercial use not within a shopping mall or business
+park $400 and $400; a fee applies only to the inspection asked for. A commercial use
+within a shopping mall or business park is not in the schedule: both fees and the total
+are NULL and ``rule`` says so. The schedule is ``inspection_fees`` in
+``rules/woodbury.yaml`` (the entry in effect on the day the permit was applied for); the
+arithmetic is ``outfall/law/fees.py``. A ``use`` that is neither word was quarantined when
+the folder was read. The yearly totals are in the clerk's register workbook (sheet
+"Inspection fees") and on the billing page.
+"""
+
+import pandas as pd
+from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from dagster_duckdb import DuckDBResource
+
+from assets.common import GROUP_BILLING, warehouse
+from outfall.law.fees import ConnectionPermit, inspection_fees as law_fees
+from outfall.resources import OutfallSettings
+from outfall.rules import load_rules
+from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
+
+COLUMNS = ["permit_id", "parcel_id", "water_fee_usd", "sewer_fee_usd", "total_usd", "rule", "use",
+           "in_mall_or_business_park", "water", "sewer", "applied_on", "year"]
+
+
+@asset(
+    group_name=GROUP_BILLING,
+    kinds={"duckdb"},
+    deps=["connection_permits"],
+    description="Contract 5.5: the water and sewer inspection fees of each connection permit (Woodbury Code "
+                "ch. 301: single-family residences $300 water, $300 sewer; commercial uses not within a shopping "
+                "mall or business park $400 and $400; only the inspections asked for). A commercial use within a "
+                "mall or business park is not in the schedule: no fee, and the rule says so.",
+)
+def inspection_fees(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+    schedule = load_rules("woodbury", settings.rules_path()).inspection_fees
+    with warehouse(duckdb) as con:
+        cursor = con.execute(sql("select_connection_permits"))
+        names = [d[0] for d in cursor.description]
+        permits = [dict(zip(names, r)) for r in cursor.fetchall()]
+        rows = []
+        if schedule is None:
+            if permits:
+                context.log.warning(f"the rules have no inspection_fees schedule (Woodbury Code ch. 301): "
+                                    f"{len(permits)} permit(s) not priced")
+        else:
+            for p in permits:
+                fee = law_fees(ConnectionPermit.model_validate(p), schedule)
+                rows.append({**p, "water_fee_usd": fee.water_fee_usd, "sewer_fee_usd": fee.sewer_fee_usd,
+                             "total_usd": fee.total_usd, "rule": fee.rule, "year": p["applied_on"].year})
+        frame = pd.DataFrame(rows, columns=COLUMNS)
+        with transaction(con):
+            replace_rows(con, "inspection_fees", frame)
+        totals = con.execute("SELECT year, count(*), sum(total_usd)::DOUBLE, count(*) FILTER (WHERE total_usd IS NULL) "
+                             "FROM inspection_fees GROUP BY year ORDER BY year").fetchall()
+        return MaterializeResult(metadata={
+            "dagster/row_count": count(con, "inspection_fees"),
+            "not_priced": "no inspection_fees schedule in the rules" if schedule is None else "",
+            "by_year": MetadataValue.md("| year | permits | total USD | not in the schedule |\n|---|---|---|---|\n"
+                                        + "\n".join(f"| {y} | {n} | {t or 0:,.2f} | {u} |" for y, n, t, u in totals)),
+            "preview": MetadataValue.md(preview_markdown(con, "inspection_fees"))})

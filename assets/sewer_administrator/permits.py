@@ -1,0 +1,115 @@
+"""Discharging without a permit (Woodbury Code ch. 253 Part 2; issue 13), for the sewer
+administrator.
+
+Part 2 makes it unlawful to discharge into the public sewers of the Consolidated Sewer District
+except after the issuance of a permit by the administrator. A user's samples collected and flow
+readings taken on a day its permit was not in effect (before ``permit_effective`` or after
+``permit_expires`` in ``industrial_users``; both days are in effect, reading
+``permit_in_effect``) show it discharged then:
+
+- ``discharges_without_permit``: one row per user and local day, with the day's samples and
+  flow readings, whether the permit had expired or had not yet taken effect, and the section;
+- ``permit_dates_missing``: users with samples or readings whose permit term is not on file
+  (neither date, or no industrial user row): not judged (reading ``permit_term_unknown``: a
+  missing date is a gap in the records, not proof that no permit was issued), listed so the
+  dates can be filled in.
+
+The compliance summary counts each month's days without a permit. The work is SQL
+(``sql/sewer/insert_discharges_without_permit.sql``); both tables are written in one transaction.
+"""
+
+import pandas as pd
+from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, AssetSpec, MaterializeResult, \
+    MetadataValue, asset_check, multi_asset
+from dagster_duckdb import DuckDBResource
+
+from assets.common import GROUP_SEWER, warehouse
+from outfall.resources import OutfallSettings
+from outfall.rules import Rules, RulesError, load_rules
+from outfall.warehouse import count, preview_markdown, sql, transaction
+
+JURISDICTION = "woodbury"
+# Readings of the permit term this code implements (rules section readings_sewer_compliance).
+IMPLEMENTED_READINGS = {"permit_in_effect": "effective_through_expires", "permit_term_unknown": "not_judged"}
+
+
+def permit_rules(settings: OutfallSettings) -> tuple[Rules, pd.DataFrame, str]:
+    """The rules, the dated citations of discharging without a permit (a frame of effective_from,
+    effective_to, citation) and the rule text of an unknown permit term. Refuses a reading this code
+    does not implement."""
+    rules = load_rules(JURISDICTION, settings.rules_path())
+    as_of = settings.as_of_date()
+    readings = rules.readings_sewer_compliance
+    unknown_text = ""
+    for name, value in IMPLEMENTED_READINGS.items():
+        versions = getattr(readings, name, None) if readings is not None else None
+        reading = versions.get(as_of) if versions is not None else None
+        if reading is not None and reading.value != value:
+            raise RulesError(f"{rules.source.name}: readings_sewer_compliance.{name} = {reading.value!r}; this "
+                             f"version implements only {value!r}")
+        if name == "permit_term_unknown" and reading is not None:
+            unknown_text = reading.citation
+    versions = rules.sewer_compliance or ()
+    frame = pd.DataFrame([{"effective_from": v.effective_from, "effective_to": v.effective_to,
+                           "citation": v.without_permit_citation}
+                          for v in versions if v.without_permit_citation],
+                         columns=["effective_from", "effective_to", "citation"])
+    return rules, frame, unknown_text
+
+
+@multi_asset(
+    specs=[
+        AssetSpec("discharges_without_permit", group_name=GROUP_SEWER, kinds={"duckdb"},
+                  deps=["industrial_users", "lab_results", "flow"],
+                  description="Days on which an industrial user had samples collected or flow readings while its "
+                              "permit was not in effect (before it took effect or after it expired): discharging "
+                              "into the public sewers without a permit, which Woodbury Code ch. 253 Part 2 makes "
+                              "unlawful. One row per user and day, with the section."),
+        AssetSpec("permit_dates_missing", group_name=GROUP_SEWER, kinds={"duckdb"},
+                  deps=["industrial_users", "lab_results", "flow"],
+                  description="Users with samples or flow readings whose permit term is not on file (neither "
+                              "date, or no industrial user record): not judged for discharging without a permit; "
+                              "listed so that the dates can be filled in."),
+    ],
+)
+def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):
+    as_of = settings.as_of_date()
+    _, citations, unknown_text = permit_rules(settings)
+    if citations.empty:
+        context.log.warning("the rules give no citation for discharging without a permit "
+                            "(sewer_compliance.without_permit_citation): that finding is not made")
+    with warehouse(duckdb) as con:
+        con.register("_permit_rules", citations.astype({"citation": object}))
+        try:
+            with transaction(con):
+                con.execute("DELETE FROM discharges_without_permit").fetchall()
+                con.execute("DELETE FROM permit_dates_missing").fetchall()
+                if not citations.empty:
+                    con.execute(sql("insert_discharges_without_permit"), {"as_of": as_of}).fetchall()
+                con.execute(sql("insert_permit_dates_missing"), {"as_of": as_of, "citation": unknown_text}).fetchall()
+        finally:
+            con.unregister("_permit_rules")
+        by_user = con.execute("SELECT user_id, finding, count(*), min(day), max(day) FROM discharges_without_permit "
+                              "GROUP BY ALL ORDER BY 1, 2").fetchall()
+        yield MaterializeResult(asset_key="discharges_without_permit", metadata={
+            "dagster/row_count": count(con, "discharges_without_permit"), "as_of": str(as_of),
+            "by_user": MetadataValue.md("| user | finding | days | first | last |\n|---|---|---|---|---|\n" + "\n".join(
+                f"| {u} | {f} | {n} | {a} | {b} |" for u, f, n, a, b in by_user)),
+            "preview": MetadataValue.md(preview_markdown(con, "discharges_without_permit"))})
+        yield MaterializeResult(asset_key="permit_dates_missing", metadata={
+            "dagster/row_count": count(con, "permit_dates_missing"),
+            "preview": MetadataValue.md(preview_markdown(con, "permit_dates_missing"))})
+
+
+@asset_check(asset="discharges_without_permit", blocking=False,
+             description="Every day listed lies outside its user's permit term (before permit_effective or after "
+                         "permit_expires) and had a sample or a flow reading. Threshold: 0 rows that do not. "
+                         "Severity ERROR.")
+def check_validity_permit_day(duckdb: DuckDBResource) -> AssetCheckResult:
+    with warehouse(duckdb) as con:
+        bad = con.execute(
+            "SELECT count(*) FROM discharges_without_permit WHERE NOT (coalesce(day < permit_effective, false) "
+            "OR coalesce(day > permit_expires, false)) OR samples + flow_readings = 0").fetchall()[0][0]
+        total = count(con, "discharges_without_permit")
+    return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
+                            metadata={"rows": total, "invalid_rows": int(bad), "threshold": "0 rows"})

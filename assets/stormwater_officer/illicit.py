@@ -1,0 +1,392 @@
+"""Illicit discharges to the storm drain system (Woodbury Code ch. 185; contract 5.3), for
+the stormwater management officer.
+
+- ``illicit_discharge_deadlines``: per case, each obligation whose trigger exists (the
+  responsible person's notice to the Town by the next business day and its written
+  confirmation within three business days, the 15-day appeal and hearing, the abatement,
+  the Town's 30-day notice of the cost, the 10-day protest), due, satisfied and status;
+- ``illicit_discharge_charges``: per case with a cost of abatement, the 12 equal payments,
+  18% a year simple interest from the 30th day after discovery on the unpaid principal,
+  the balance and the largest criminal penalty ($350 a day);
+- ``illicit_discharge_letters``: a notice of violation per case (the six measures ch. 185
+  lets it require, the abatement deadline, the appeal to the Justice Court) and, for an
+  abatement done by the Town, the notice of its cost, written to
+  ``<dashboards>/letters/stormwater/illicit_*.html``.
+
+The arithmetic is ``outfall/law/illicit.py`` and ``outfall/law/calendar.py`` (business days
+of General Construction Law § 24); every number and rule sentence comes from
+``rules/woodbury.yaml`` (``illicit_discharges``, the version in effect on the day the
+discharge was discovered, and ``business_days``). A case the rules do not cover (discovered
+before ch. 185 took effect) and a payment that cannot be matched to a case's cost are set
+aside in ``quarantine`` with the reason. All three tables are written in one transaction.
+"""
+
+import datetime as dt
+import hashlib
+import re
+from collections import defaultdict
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, AssetSpec, MaterializeResult, \
+    MetadataValue, asset_check, multi_asset
+from dagster_duckdb import DuckDBResource
+
+from assets.common import GROUP_STORMWATER, letters_dir, warehouse
+from outfall.judged import SetAside, replace_judged
+from outfall.law.calendar import BusinessCalendar
+from outfall.law.enforcement import days_late
+from outfall.law.illicit import IllicitCase, IllicitPayment, IllicitTerms, illicit_charges, illicit_deadlines
+from outfall.letters import LetterWriter, write_letter
+from outfall.resources import OutfallSettings
+from outfall.rules import Rules, load_rules
+from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
+
+JURISDICTION = "woodbury"
+JUDGED_BY = "illicit_discharge_deadlines"
+LETTER_PREFIX = "illicit_"
+NOV_TEMPLATE = "illicit_notice_of_violation.html"
+COST_TEMPLATE = "illicit_cost_notice.html"
+MEASURES = range(1, 7)
+# The three tables are written together from the same inputs (the asset cannot be split).
+INPUTS = ["illicit_discharges", "illicit_payments", "parcels"]  # the six things ch. 185 lets a notice of violation require, by their numbers
+
+DEADLINE_COLUMNS = ["case_id", "obligation", "due", "satisfied_on", "status", "rule", "premises", "days_late",
+                    "as_of"]
+CHARGE_COLUMNS = ["case_id", "principal_usd", "installments", "installment_usd", "last_installment_usd",
+                  "interest_from", "interest_usd", "balance_usd", "max_penalty_usd", "paid_usd", "penalty_days",
+                  "as_of", "rule"]
+LETTER_COLUMNS = ["case_id", "kind", "letter_file", "dated", "draft", "ready_to_mail", "not_ready", "sha256", "html"]
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def _records(con, name: str, params: Any = None) -> list[dict]:
+    cursor = con.execute(sql(name), params or {})
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def _money(value: Any) -> Decimal | None:
+    """A DOUBLE from the input as the decimal it was written as (1234.56, not 1234.5599999)."""
+    return None if value is None or (isinstance(value, float) and value != value) else Decimal(repr(float(value)))
+
+
+def _case(row: dict) -> IllicitCase:
+    return IllicitCase.model_validate({**row, "abatement_cost_usd": _money(row["abatement_cost_usd"])})
+
+
+def parse_measures(text: Any) -> tuple[list[int], str | None]:
+    """The measures a notice requires, from '2, 3, 4', '(2)(4)', '2;4' or 'all':
+    (numbers 1-6 in order, the problem in plain words or None)."""
+    if text is None or not str(text).strip():
+        return [], None
+    raw = str(text).strip().lower()
+    if raw in ("all", "1-6", "1 to 6"):
+        return list(MEASURES), None
+    tokens = [t for t in re.split(r"[\s,;/()&+]+|and", raw) if t]
+    numbers = sorted({int(t) for t in tokens if t.isdigit() and int(t) in MEASURES})
+    if len(numbers) != len({t for t in tokens}) or any(not t.isdigit() for t in tokens):
+        return numbers, (f"the measures the notice requires ('{text}') are not all among the numbers 1 to 6 "
+                         f"of ch. 185's list")
+    return numbers, None
+
+
+def _rate_text(rate: Decimal) -> str:
+    return f"{(rate * 100).normalize():f}%"
+
+
+# ---------------------------------------------------------------------------- letters
+
+
+def _recipient(case: dict) -> tuple[str | None, str | None]:
+    """(name, mailing address): the case's responsible party, else the owner of the parcel named as
+    the premises; the address the case gives, else the parcel's, else the premises itself."""
+    name = case.get("responsible_party") or case.get("parcel_owner")
+    address = case.get("mailing_address") or case.get("parcel_address")
+    if address is None and case.get("parcel_owner") is None:
+        address = case.get("premises")
+    return name, address
+
+
+def _premises_text(case: dict) -> str:
+    if case.get("parcel_address"):
+        return f"{case['parcel_address']} (parcel {case['premises']})"
+    return str(case["premises"])
+
+
+def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str) -> tuple[dict, list[str]]:
+    issued = case["nov_on"] if case["nov_on"] is not None and case["nov_on"] <= as_of else None
+    dated = issued or as_of
+    measures, problem = parse_measures(case.get("nov_requires"))
+    name, address = _recipient(case)
+    missing = []
+    if not name:
+        missing.append("the name of the person responsible for the premises is not on file")
+    if not address:
+        missing.append("the mailing address of the person responsible is not on file")
+    if problem:
+        missing.append(problem)
+    elif not measures:
+        missing.append("the case does not say which of the six measures of ch. 185 the notice requires")
+    if 4 in measures and case["abatement_due"] is None:
+        missing.append("the notice requires abatement or restoration but sets no deadline for it "
+                       "(ch. 185: the notice shall set forth a deadline)")
+    context = {
+        "case_id": case["case_id"], "issued_on": dated, "draft": issued is None, "issuer": issuer,
+        "recipient_name": name or "[name of the person responsible not on file]",
+        "recipient_address_block": address or "[mailing address not on file]",
+        "premises_text": _premises_text(case), "discovered_on": case["discovered_on"],
+        "description": case.get("description") or "", "hazardous": bool(case.get("hazardous")),
+        "measures": measures, "abatement_due": case["abatement_due"],
+        "appeal_days": terms.appeal_days, "appeal_by": dated + dt.timedelta(days=terms.appeal_days),
+        "hearing_days": terms.hearing_days, "abatement_after_decision_days": terms.abatement_after_decision_days,
+        "installments": terms.installments, "penalty_per_day_usd": terms.penalty_per_day_usd,
+        "law_name": terms.citation, "rule_appeal": terms.rules.appeal, "rule_abatement": terms.rules.abatement,
+        "rule_charges": terms.rules.charges,
+    }
+    return context, missing
+
+
+def _cost_context(case: dict, charges: Any, payments: list[IllicitPayment], terms: IllicitTerms,
+                  as_of: dt.date, issuer: str) -> tuple[dict, list[str]]:
+    sent = case["cost_notice_on"] if case["cost_notice_on"] is not None and case["cost_notice_on"] <= as_of else None
+    dated = sent or as_of
+    # the account as it stood on the notice's own date (a notice sent earlier is shown as it was sent)
+    charges = illicit_charges(_case(case), payments, terms, dated) or charges
+    name, address = _recipient(case)
+    missing = []
+    if not name:
+        missing.append("the name of the owner of the property is not on file")
+    if not address:
+        missing.append("the mailing address of the owner of the property is not on file")
+    paid = [p for p in payments if p.paid_on <= dated]
+    context = {
+        "case_id": case["case_id"], "issued_on": dated, "draft": sent is None, "as_of": dated, "issuer": issuer,
+        "recipient_name": name or "[name of the owner not on file]",
+        "recipient_address_block": address or "[mailing address not on file]",
+        "premises_text": _premises_text(case), "discovered_on": case["discovered_on"],
+        "abated_on": case["abated_on"], "principal_usd": charges.principal_usd,
+        "installments": charges.installments, "installment_usd": charges.installment_usd,
+        "last_installment_usd": charges.last_installment_usd, "interest_from": charges.interest_from,
+        "interest_start_days": terms.interest_start_days,
+        "interest_rate": _rate_text(terms.interest_rate), "interest_usd": charges.interest_usd,
+        "paid_usd": charges.paid_usd, "balance_usd": charges.balance_usd,
+        "payments": [{"paid_on": p.paid_on, "amount_usd": p.amount_usd} for p in paid],
+        "protest_days": terms.protest_days, "protest_by": dated + dt.timedelta(days=terms.protest_days),
+        "law_name": terms.citation, "rule_cost_notice": terms.rules.cost_notice, "rule_protest": terms.rules.protest,
+        "rule_charges": terms.rules.charges,
+    }
+    return context, missing
+
+
+def _letter_row(case_id: str, kind: str, file_name: str, context: dict, letter) -> dict:
+    return {"case_id": case_id, "kind": kind, "letter_file": file_name, "dated": context["issued_on"],
+            "draft": context["draft"], "ready_to_mail": letter.ready_to_mail,
+            "not_ready": "; ".join(letter.not_ready) or None,
+            "sha256": hashlib.sha256(letter.html.encode("utf-8")).hexdigest(), "html": letter.html}
+
+
+def _file_stem(case_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", str(case_id)).strip("-")[:40] or "case"
+
+
+# ---------------------------------------------------------------------------- the asset
+
+
+def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
+                  ) -> tuple[list[dict], list[dict], list[dict], list[SetAside], str | None]:
+    """(deadlines, charges, letters, rows set aside, why nothing was judged or None)."""
+    versions = rules.illicit_discharges
+    holidays = rules.business_days
+    cases = _records(con, "select_illicit_cases")
+    payment_rows = _records(con, "select_illicit_payments")
+    if versions is None or holidays is None:
+        missing = " and ".join(n for n, v in (("illicit_discharges", versions), ("business_days", holidays))
+                               if v is None)
+        return [], [], [], [], (f"{rules.source.name} has no {missing} rules (Woodbury Code ch. 185; business "
+                                f"days of General Construction Law § 24): {len(cases)} case(s) not judged")
+    calendar = BusinessCalendar(holidays)
+    issuer = f"Stormwater Management Officer, {rules.name}"
+    first = min(versions, key=lambda v: v.effective_from)
+    deadlines: list[dict] = []
+    charges: list[dict] = []
+    letters: list[dict] = []
+    aside: list[SetAside] = []
+    judged: dict[str, tuple[dict, IllicitTerms]] = {}
+
+    payments_of: dict[str, list[IllicitPayment]] = defaultdict(list)
+    payment_source: dict[str, list[dict]] = defaultdict(list)
+    for p in payment_rows:
+        payment = IllicitPayment(case_id=p["case_id"], paid_on=p["paid_on"], amount_usd=_money(p["amount_usd"]))
+        payments_of[p["case_id"]].append(payment)
+        payment_source[p["case_id"]].append(p)
+
+    for row in cases:
+        case = _case(row)
+        terms = versions.get(case.discovered_on)
+        if terms is None:
+            when = ("before" if case.discovered_on < first.effective_from else "on a day no version covers; ")
+            aside.append(SetAside(
+                "illicit_discharges", row["source_file"], row["source_row"],
+                f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the rules of "
+                f"{first.citation} (in effect from {first.effective_from.isoformat()}): its deadlines and charges "
+                f"are not worked out; check the day of discovery",
+                {"case_id": case.case_id, "discovered_on": case.discovered_on}))
+            continue
+        try:
+            found = illicit_deadlines(case, terms, calendar, as_of)
+        except ValueError as exc:   # business days before the holiday rules begin
+            aside.append(SetAside("illicit_discharges", row["source_file"], row["source_row"],
+                                  f"case {case.case_id}: {exc} Check the dates of discovery and of the notice "
+                                  f"to the Town", {"case_id": case.case_id}))
+            continue
+        judged[case.case_id] = (row, terms)
+        for d in found:
+            deadlines.append({"case_id": d.case_id, "obligation": d.obligation, "due": d.due,
+                              "satisfied_on": d.satisfied_on, "status": d.status, "rule": d.rule,
+                              "premises": case.premises, "days_late": days_late(d.due, d.satisfied_on, as_of),
+                              "as_of": as_of})
+        c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of)
+        if c is not None:
+            charges.append({"case_id": c.case_id, "principal_usd": c.principal_usd, "installments": c.installments,
+                            "installment_usd": c.installment_usd, "last_installment_usd": c.last_installment_usd,
+                            "interest_from": c.interest_from, "interest_usd": c.interest_usd,
+                            "balance_usd": c.balance_usd, "max_penalty_usd": c.max_penalty_usd,
+                            "paid_usd": c.paid_usd, "penalty_days": c.penalty_days, "as_of": as_of, "rule": c.rule})
+        if writer is None:
+            continue
+        stem = _file_stem(case.case_id)
+        abated = case.abated_on is not None and case.abated_on <= as_of
+        if (case.nov_on is not None and case.nov_on <= as_of) or not abated:
+            context, missing = _nov_context(row, terms, as_of, issuer)
+            letter = writer.render(NOV_TEMPLATE, context, jurisdiction=JURISDICTION, area="stormwater",
+                                   missing=missing)
+            letters.append(_letter_row(case.case_id, "notice_of_violation", f"{LETTER_PREFIX}nov_{stem}.html",
+                                       context, letter))
+        if c is not None and case.abated_by == "town" and abated:
+            context, missing = _cost_context(row, c, payments_of.get(case.case_id, []), terms, as_of, issuer)
+            letter = writer.render(COST_TEMPLATE, context, jurisdiction=JURISDICTION, area="stormwater",
+                                   missing=missing)
+            letters.append(_letter_row(case.case_id, "cost_notice", f"{LETTER_PREFIX}cost_{stem}.html",
+                                       context, letter))
+
+    known = {r["case_id"] for r in cases}
+    with_cost = {cid for cid, (row, _) in judged.items() if row["abatement_cost_usd"] is not None}
+    for case_id, rows in sorted(payment_source.items()):
+        if case_id in with_cost:
+            continue
+        if case_id not in known:
+            why = f"payment toward case {case_id}, which is not among the illicit discharge cases: check the case number"
+        elif case_id not in judged:
+            why = f"payment toward case {case_id}, which could not be judged (see that case's row)"
+        else:
+            why = (f"payment toward case {case_id}, whose cost of abatement is not on file: enter the cost of "
+                   f"abatement in the case")
+        for p in rows:
+            aside.append(SetAside("illicit_payments", p["source_file"], p["source_row"], why,
+                                  {"case_id": case_id, "paid_on": p["paid_on"], "amount_usd": p["amount_usd"]}))
+    return deadlines, charges, letters, aside, None
+
+
+def _counts(rows: list[dict], *keys: str) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for r in rows:
+        out[" / ".join(str(r[k]) for k in keys)] += 1
+    return dict(sorted(out.items()))
+
+
+@multi_asset(
+    specs=[
+        AssetSpec("illicit_discharge_deadlines", group_name=GROUP_STORMWATER, kinds={"duckdb"},
+                  deps=INPUTS,
+                  description="Contract 5.3: per illicit discharge case, each obligation of Woodbury Code ch. 185 "
+                              "whose trigger exists (notice to the Town by the next business day and its written "
+                              "confirmation within three business days, unless hazardous; the 15-day appeal and "
+                              "hearing; abatement by the notice's deadline or 15 days after an appeal's decision; "
+                              "the Town's notice of the cost within 30 days of its abatement; the 10-day protest), "
+                              "with due, satisfied_on and status (met, late, open, overdue) as of --as-of."),
+        AssetSpec("illicit_discharge_charges", group_name=GROUP_STORMWATER, kinds={"duckdb"},
+                  deps=INPUTS,
+                  description="Contract 5.3: per case with a cost of abatement, the 12 equal payments (the last "
+                              "takes the rounding), simple interest at 18% a year (actual/365) on the unpaid "
+                              "principal from the 30th day after discovery through --as-of, payments, the balance, "
+                              "and the largest criminal penalty ($350 for each day from discovery through "
+                              "abatement), under Woodbury Code ch. 185."),
+        AssetSpec("illicit_discharge_letters", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
+                  deps=INPUTS,
+                  description="The letters of the cases: a notice of violation (the six measures ch. 185 lets it "
+                              "require, the abatement deadline and what follows if it passes, the appeal to the "
+                              "Justice Court within 15 days) and, for an abatement done by the Town, the notice of "
+                              "its cost (12 payments, interest, the 10-day protest, the lien)."),
+    ],
+)
+def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):
+    as_of = settings.as_of_date()
+    rules = load_rules(JURISDICTION, settings.rules_path())
+    folder = letters_dir(duckdb, settings, "stormwater")
+    writer = LetterWriter(settings.data_path())
+    with warehouse(duckdb) as con:
+        deadlines, charges, letters, aside, skipped = build_illicit(con, rules, as_of, writer)
+        if skipped:
+            context.log.warning(skipped)
+        with transaction(con):
+            replace_rows(con, "illicit_discharge_deadlines", pd.DataFrame(deadlines, columns=DEADLINE_COLUMNS))
+            replace_rows(con, "illicit_discharge_charges", pd.DataFrame(charges, columns=CHARGE_COLUMNS))
+            replace_rows(con, "illicit_discharge_letters", pd.DataFrame(letters, columns=LETTER_COLUMNS))
+            set_aside = replace_judged(con, JUDGED_BY, aside)
+        removed = _write_letters(folder, letters)
+        common = {"as_of": str(as_of), "rows_set_aside": set_aside}
+        if skipped:
+            common["not_judged"] = skipped
+        yield MaterializeResult(asset_key="illicit_discharge_deadlines", metadata={
+            **common, "dagster/row_count": count(con, "illicit_discharge_deadlines"),
+            "by_obligation_and_status": MetadataValue.json(_counts(deadlines, "obligation", "status")),
+            "preview": MetadataValue.md(preview_markdown(con, "illicit_discharge_deadlines"))})
+        yield MaterializeResult(asset_key="illicit_discharge_charges", metadata={
+            **common, "dagster/row_count": count(con, "illicit_discharge_charges"),
+            "balance_usd": float(sum((c["balance_usd"] for c in charges), Decimal(0))),
+            "preview": MetadataValue.md(preview_markdown(con, "illicit_discharge_charges"))})
+        yield MaterializeResult(asset_key="illicit_discharge_letters", metadata={
+            "dagster/row_count": count(con, "illicit_discharge_letters"),
+            "letters_dir": str(folder) if folder else "(none: in-memory warehouse)",
+            "stale_letters_removed": removed,
+            "files": MetadataValue.json(sorted(r["letter_file"] for r in letters)[:50])})
+
+
+def _write_letters(folder: Path | None, letters: list[dict]) -> int:
+    if folder is None:
+        return 0
+    for letter in letters:
+        write_letter(folder, letter["letter_file"], letter["html"])
+    removed = 0
+    if folder.is_dir():
+        keep = {letter["letter_file"] for letter in letters}
+        for stale in folder.glob(f"{LETTER_PREFIX}*.html"):
+            if stale.name not in keep:
+                stale.unlink()
+                removed += 1
+    return removed
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+@asset_check(asset="illicit_discharge_charges", blocking=False,
+             description="Every charge adds up: 11 installments plus the last make the principal, the balance is "
+                         "principal + interest - payments. Threshold: 0 rows that do not. Severity ERROR.")
+def check_validity_illicit_balance(duckdb: DuckDBResource) -> AssetCheckResult:
+    with warehouse(duckdb) as con:
+        rows = con.execute(
+            "SELECT case_id FROM illicit_discharge_charges WHERE "
+            "installment_usd * (installments - 1) + last_installment_usd <> principal_usd "
+            "OR principal_usd + interest_usd - paid_usd <> balance_usd ORDER BY case_id").fetchall()
+        total = count(con, "illicit_discharge_charges")
+    return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.ERROR,
+                            metadata={"rows": total, "bad_rows": len(rows),
+                                      "cases": MetadataValue.json([r[0] for r in rows[:20]]),
+                                      "threshold": "0 rows"})
+

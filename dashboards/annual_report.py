@@ -1,0 +1,208 @@
+"""The annual pretreatment report of one calendar year, printable, for the approval authority
+(40 CFR 403.12(i)): the industrial users with their sampling and violations, the list of users in
+significant noncompliance, the notices of violation mailed, and the slug discharges, every row.
+
+Pure: ``build_annual_report_page(AnnualReportData) -> (html, PageMeta)``; the file is
+``pretreatment_report_<year>.html`` (:func:`report_file`), written beside the other pages by
+``assets/sewer_administrator/page.py`` and linked from the index page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from dashboards.html import (
+    Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_datetime, fmt_num, is_missing, join, kpis, no_data, note, page,
+    section, table,
+)
+
+CRITERIA = {"chronic": "Chronic violations", "trc": "Technical review criteria violations",
+            "late_report": "Reports submitted late"}
+BASES = {"sample": "single samples", "daily_max": "daily maximums", "monthly_avg": "monthly averages"}
+STATISTICS = {"daily_max": "Daily maximum", "monthly_avg": "Monthly average"}
+LIMIT_TYPES = {"max": "maximum", "min": "minimum"}
+
+
+def report_file(year: int) -> str:
+    return f"pretreatment_report_{int(year)}.html"
+
+
+@dataclass
+class AnnualReportData:
+    """One year's report. Frames are ``None`` when their table does not exist yet.
+
+    users: select_report_users; violations: select_report_violations; statistics:
+    select_report_statistic_violations; snc: select_report_snc; notices: select_report_notices;
+    slugs: select_report_slugs."""
+
+    year: int
+    as_of: dt.date
+    generated_at: dt.datetime | None = None
+    town: str = ""
+    authority: str = ""                # who reports: the Control Authority's name
+    users: pd.DataFrame | None = None
+    violations: pd.DataFrame | None = None
+    statistics: pd.DataFrame | None = None
+    snc: pd.DataFrame | None = None
+    notices: pd.DataFrame | None = None
+    slugs: pd.DataFrame | None = None
+    present: dict[str, bool] = field(default_factory=dict)
+
+
+def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
+    return frame if frame is not None else pd.DataFrame()
+
+
+def _name(users: pd.DataFrame):
+    names = dict(zip(users["user_id"], users["name"])) if not users.empty and "name" in users else {}
+
+    def cell(r: pd.Series) -> str:
+        name = names.get(r["user_id"])
+        return esc(r["user_id"]) + (f"<br><small>{esc(name)}</small>" if not is_missing(name) else "")
+    return cell
+
+
+def _count_of(r: pd.Series) -> str:
+    what = BASES.get(str(r.get("basis")), "reports") if r.get("criterion") != "late_report" else "reports due"
+    return f"{int(r['count'])} of {int(r['measurements'])} {what} ({float(r['pct']):.0f}%)"
+
+
+def _term(r: pd.Series) -> str:
+    start, end = r.get("permit_effective"), r.get("permit_expires")
+    if is_missing(start) and is_missing(end):
+        return "not on file"
+    return f"{fmt_date(start) or '…'} to {fmt_date(end) or '…'}"
+
+
+def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
+    meta = PageMeta()
+    users = _frame(data.users)
+    violations = _frame(data.violations)
+    statistics = _frame(data.statistics)
+    snc = _frame(data.snc)
+    notices = _frame(data.notices)
+    slugs = _frame(data.slugs)
+    year_end = dt.date(data.year, 12, 31)
+    body: list[str] = []
+    name = _name(users)
+
+    in_snc = sorted(set(snc["user_id"])) if not snc.empty else []
+    body.append(kpis([
+        Kpi("industrial users", fmt_num(len(users)), "with samples, flow readings or notices in the year"),
+        Kpi("samples", fmt_num(users["samples"].sum() if not users.empty else 0), "collected"),
+        Kpi("violations", fmt_num((users["violations"].sum() + users["statistic_violations"].sum())
+                                  if not users.empty else 0),
+            "of single samples, daily maximums and monthly averages",
+            "bad" if not users.empty and (users["violations"].sum() + users["statistic_violations"].sum()) else "good"),
+        Kpi("in significant noncompliance", fmt_num(len(in_snc)), "users", "bad" if in_snc else "good", "#snc"),
+        Kpi("notices of violation mailed", fmt_num(len(notices)), "sewer notices"),
+    ]))
+    if data.as_of < year_end:
+        body.insert(0, note(esc(f"The year {data.year} has not ended: this report covers what is on file through "
+                                f"{data.as_of:%B} {data.as_of.day}, {data.as_of.year}."), "warn"))
+
+    # 1. the users
+    if users.empty:
+        u_html = no_data("pretreatment_annual_report", data.present.get("pretreatment_annual_report"),
+                         "industrial users with samples, flow readings or notices in the year")
+    else:
+        u_html = table(users, [
+            Col("user_id", "User", html=name, nowrap=True), Col("address", "Address"),
+            Col("permit_no", "Permit"), Col("permit_effective", "Permit term", html=lambda r: esc(_term(r))),
+            Col("samples", "Samples", num=True, fmt=fmt_num),
+            Col("violations", "Sample violations", num=True, fmt=fmt_num),
+            Col("statistic_violations", "Average and daily maximum violations", num=True, fmt=fmt_num),
+            Col("slugs", "Slug discharges", num=True, fmt=fmt_num),
+            Col("days_without_permit", "Days discharging without a permit", num=True, fmt=fmt_num),
+            Col("snc", "Significant noncompliance", html=lambda r: badge("yes", "bad") if bool(r["snc"]) else "no"),
+            Col("notices_mailed", "Notices mailed", num=True, fmt=fmt_num)],
+            row_class=lambda r: "row-bad" if bool(r["snc"]) else "")
+    body.append(section("1. Industrial users and their compliance", u_html, sid="users",
+                        lead="Every industrial user with a sample collected, a flow reading or a notice of violation "
+                             "mailed in the year: its sampling, the violations found and the enforcement taken."))
+
+    # 2. violations
+    v_parts = []
+    if data.violations is None:
+        v_parts.append(no_data("discharge_violations", data.present.get("discharge_violations"),
+                               "violations of single samples"))
+    else:
+        v_parts.append("<h3>Single samples above (or below) their limit</h3>" + table(violations, [
+            Col("user_id", "User", html=name, nowrap=True), Col("collected_on", "Collected", fmt=fmt_date, nowrap=True),
+            Col("sample_id", "Sample"), Col("parameter", "Parameter"),
+            Col("value", "Result", num=True, fmt=lambda v: fmt_num(v, 2)),
+            Col("limit_value", "Limit", num=True, html=lambda r: esc(
+                f"{LIMIT_TYPES.get(r['limit_type'], r['limit_type'])} {fmt_num(r['limit_value'], 2)} {r['unit']}")),
+            Col("rule", "Section")], empty="No sample broke its limit in the year."))
+    if data.statistics is None:
+        v_parts.append(no_data("statistic_violations", data.present.get("statistic_violations"),
+                               "violations of daily maximum and monthly average limits"))
+    else:
+        v_parts.append("<h3>Daily maximums and monthly averages above their limit</h3>" + table(statistics, [
+            Col("user_id", "User", html=name, nowrap=True),
+            Col("statistic", "Statistic", fmt=lambda v: STATISTICS.get(v, v)),
+            Col("period_start", "Period", html=lambda r: esc(fmt_date(r["period_start"]) if r["statistic"] == "daily_max"
+                                                             else f"{fmt_date(r['period_start'])} to "
+                                                                  f"{fmt_date(r['period_end'])}"), nowrap=True),
+            Col("parameter", "Parameter"), Col("value", "Value", num=True, fmt=lambda v: fmt_num(v, 2)),
+            Col("limit_value", "Limit", num=True, html=lambda r: esc(f"{fmt_num(r['limit_value'], 2)} {r['unit']}")),
+            Col("rule", "Limit from")], empty="No daily maximum or monthly average broke its limit in the year."))
+    body.append(section("2. Violations", join(v_parts), sid="violations"))
+
+    # 3. significant noncompliance
+    if data.snc is None:
+        s_html = no_data("snc_determinations", data.present.get("snc_determinations"), "significant noncompliance")
+    else:
+        s_html = table(snc, [
+            Col("user_id", "User", html=name, nowrap=True),
+            Col("period_start", "Six months", html=lambda r: esc(f"{fmt_date(r['period_start'])} to "
+                                                                 f"{fmt_date(r['period_end'])}"), nowrap=True),
+            Col("criterion", "Criterion", fmt=lambda v: CRITERIA.get(v, v)),
+            Col("parameter", "Parameter", fmt=lambda v: v if not is_missing(v) else ""),
+            Col("count", "How many", html=lambda r: esc(_count_of(r))), Col("rule", "Rule")],
+            empty="No industrial user was in significant noncompliance in the year.")
+    body.append(section("3. Industrial users in significant noncompliance", s_html, sid="snc",
+                        lead="40 CFR 403.8(f)(2)(viii), per six-month period. Single samples, daily maximums and "
+                             "monthly averages are each judged on their own."))
+
+    # 4. notices mailed
+    if data.notices is None:
+        n_html = no_data("notices", data.present.get("notices"), "notices of violation mailed")
+    else:
+        n_html = table(notices, [
+            Col("user_id", "User", html=name, nowrap=True), Col("period", "Violations of"),
+            Col("violations", "Violations", num=True, fmt=fmt_num),
+            Col("issued_on", "Mailed on", fmt=fmt_date, nowrap=True),
+            Col("correct_by", "To be corrected by", fmt=fmt_date, nowrap=True)],
+            empty="No notice of violation is recorded as mailed in the year.")
+    body.append(section("4. Notices of violation mailed", n_html, sid="notices"))
+
+    # 5. slugs
+    if data.slugs is None:
+        g_html = no_data("slug_events", data.present.get("slug_events"), "slug discharges")
+    else:
+        g_html = table(slugs, [
+            Col("user_id", "User", html=name, nowrap=True), Col("constituent", "Of"),
+            Col("start_at", "From", fmt=fmt_datetime, nowrap=True), Col("end_at", "To", fmt=fmt_datetime, nowrap=True),
+            Col("duration_min", "Minutes", num=True, fmt=fmt_num),
+            Col("peak_ratio", "Peak, times the usual", num=True, fmt=lambda v: fmt_num(v, 1))],
+            empty="No slug discharge in the year.")
+    body.append(section("5. Slug discharges", g_html, sid="slugs"))
+
+    body.append(section("What this report does not contain", note(
+        "The description of the pretreatment program and of any change to it, the inspections of the industrial "
+        "users and the list of users subject to categorical standards are not kept in these records; the "
+        "administrator adds them before the report is sent.", "info"), sid="not-contained"))
+
+    meta.counts = {"users": len(users), "violations": len(violations), "statistic_violations": len(statistics),
+                   "snc_users": len(in_snc), "notices": len(notices), "slugs": len(slugs)}
+    who = f"{data.authority} · " if data.authority else ""
+    html_text = page(file=report_file(data.year), title=f"Annual pretreatment report {data.year}",
+                     subtitle=esc(f"{who}report to the approval authority under 40 CFR 403.12(i) · calendar year "
+                                  f"{data.year} · as of {data.as_of.isoformat()}"),
+                     body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
+                     has_charts=False)
+    return html_text, meta

@@ -1,0 +1,53 @@
+-- The annual pretreatment report (contract 5.6; 40 CFR 403.12(i)): per industrial user and local
+-- calendar year with a lab sample, a flow reading or a mailed sewer notice:
+--   samples: distinct sample ids collected; violations: rows of discharge_violations;
+--   statistic_violations: by period_start's year; slugs: by start_at's local year;
+--   snc: a determination of either half of the year names the user;
+--   notices_mailed: sewer notices to the user, mailed, issued in the year.
+-- Local dates: the connection's time zone is America/New_York.
+INSERT INTO pretreatment_annual_report BY NAME
+WITH samples AS (
+    SELECT user_id, year(coalesce(collected_date, collected_at::DATE)) AS year, count(DISTINCT sample_id) AS samples
+    FROM lab_results GROUP BY ALL
+),
+readings AS (
+    SELECT DISTINCT user_id, year(ts::DATE) AS year FROM flow
+),
+mailed AS (
+    SELECT recipient_id AS user_id, year(issued_on) AS year, count(*) AS notices_mailed
+    FROM notices
+    WHERE kind = 'sewer' AND status = 'mailed' AND issued_on IS NOT NULL
+    GROUP BY ALL
+),
+keys AS (
+    SELECT user_id, year FROM samples
+    UNION SELECT user_id, year FROM readings
+    UNION SELECT user_id, year FROM mailed
+),
+violations AS (
+    SELECT user_id, year(collected_at::DATE) AS year, count(*) AS violations FROM discharge_violations GROUP BY ALL
+),
+statistics AS (
+    SELECT user_id, year(period_start) AS year, count(*) AS statistic_violations FROM statistic_violations GROUP BY ALL
+),
+slugs AS (
+    SELECT user_id, year(start_at::DATE) AS year, count(*) AS slugs FROM slug_events GROUP BY ALL
+),
+snc AS (
+    SELECT DISTINCT user_id, year(period_start) AS year FROM snc_determinations
+)
+SELECT k.user_id, k.year::INTEGER AS year,
+       coalesce(s.samples, 0)::INTEGER AS samples,
+       coalesce(v.violations, 0)::INTEGER AS violations,
+       coalesce(t.statistic_violations, 0)::INTEGER AS statistic_violations,
+       coalesce(g.slugs, 0)::INTEGER AS slugs,
+       n.user_id IS NOT NULL AS snc,
+       coalesce(m.notices_mailed, 0)::INTEGER AS notices_mailed
+FROM keys k
+LEFT JOIN samples s USING (user_id, year)
+LEFT JOIN violations v USING (user_id, year)
+LEFT JOIN statistics t USING (user_id, year)
+LEFT JOIN slugs g USING (user_id, year)
+LEFT JOIN snc n USING (user_id, year)
+LEFT JOIN mailed m USING (user_id, year)
+ORDER BY k.year, k.user_id;

@@ -1,0 +1,39 @@
+-- Tables of contract section 5 for the stormwater management officer, created if missing:
+-- illicit discharges (5.3, Woodbury ch. 185) and post-construction stormwater
+-- management practices (5.4). ensure_schema runs this file after sql/ingest/create_tables.sql.
+
+-- The input folders (illicit_discharges, illicit_payments, smp_practices) have their tables
+-- created from their specs (outfall/ingest/stage2_extra.py; outfall.ingest.compile).
+
+-- Outputs (contract 5.3, 5.4). Every row names its rule (citation from rules/<jurisdiction>.yaml).
+
+-- One row per obligation of a case whose trigger exists (contract 5.3).
+CREATE TABLE IF NOT EXISTS illicit_discharge_deadlines (
+    case_id VARCHAR, obligation VARCHAR, due DATE, satisfied_on DATE,
+    status VARCHAR,                 -- met, late, open, overdue
+    rule VARCHAR,
+    premises VARCHAR, days_late INTEGER, as_of DATE
+);
+
+-- One row per case with an abatement cost (contract 5.3): installments, interest, balance.
+CREATE TABLE IF NOT EXISTS illicit_discharge_charges (
+    case_id VARCHAR, principal_usd DECIMAL(12,2), installments INTEGER,
+    installment_usd DECIMAL(12,2), last_installment_usd DECIMAL(12,2),
+    interest_from DATE, interest_usd DECIMAL(12,2),
+    balance_usd DECIMAL(12,2),      -- below zero: paid beyond the amount owed
+    max_penalty_usd DECIMAL(12,2),
+    paid_usd DECIMAL(12,2), penalty_days INTEGER, as_of DATE, rule VARCHAR
+);
+
+-- The letters of the cases (notice of violation, notice of the cost of abatement), as written.
+CREATE TABLE IF NOT EXISTS illicit_discharge_letters (
+    case_id VARCHAR, kind VARCHAR, letter_file VARCHAR, dated DATE, draft BOOLEAN,
+    ready_to_mail BOOLEAN, not_ready VARCHAR, sha256 VARCHAR, html VARCHAR
+);
+
+-- Post-construction practice findings (contract 5.4), met rows left out.
+CREATE TABLE IF NOT EXISTS smp_findings (
+    practice_id VARCHAR, site_id VARCHAR, finding VARCHAR, rule VARCHAR, due DATE,
+    status VARCHAR,                 -- late, open, overdue
+    jurisdiction VARCHAR, practice_type VARCHAR, as_of DATE
+);

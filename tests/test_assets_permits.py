@@ -1,0 +1,85 @@
+"""Discharging without a permit (Woodbury ch. 253 Part 2; issue 13) materialized in process: samples and
+flow readings on days a user's permit had expired or had not yet taken effect, and users whose permit term
+is not on file."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import duckdb
+from dagster import materialize
+from dagster_duckdb import DuckDBResource
+
+from assets.ingest import ingest_asset
+from assets.sewer_administrator import compliance, permits
+from outfall.resources import OutfallSettings
+from tests.conftest import write
+
+D = dt.date
+
+USERS = """
+user_id,name,district,address,permit_no,permit_effective,permit_expires,normal_avg_flow_gpd
+U-1,Term Works,consolidated,1 A St,P-1,2026-02-01,2026-09-30,
+U-2,No Dates Works,consolidated,2 B St,P-2,,,
+U-3,Open End Works,consolidated,3 C St,P-3,2026-01-15,,
+"""
+LAB = """
+sample_id,user_id,collected_at,sample_type,parameter,result,unit
+S-1,U-1,2026-01-20T09:00,composite,BOD,100,mg/L
+S-2,U-1,2026-02-01T09:00,composite,BOD,100,mg/L
+S-3,U-1,2026-09-30T09:00,composite,BOD,100,mg/L
+S-4,U-1,2026-10-01T09:00,composite,BOD,100,mg/L
+S-5,U-2,2026-03-03T09:00,composite,BOD,100,mg/L
+S-6,U-3,2026-01-10T09:00,composite,BOD,100,mg/L
+S-7,U-9,2026-04-04T09:00,composite,BOD,100,mg/L
+"""
+# 2026-10-02T03:30Z is 23:30 on October 1 in New York; December 5 is after --as-of.
+FLOW = """
+user_id,timestamp,value,unit
+U-1,2026-10-01T10:00,12,gpm
+U-1,2026-10-02T03:30:00+00:00,11,gpm
+U-1,2026-12-05T10:00,10,gpm
+"""
+
+
+def run(tmp_path: Path) -> Path:
+    data = tmp_path / "data"
+    write(data, "industrial_users/u.csv", USERS)
+    write(data, "lab_results/r.csv", LAB)
+    write(data, "flow/f.csv", FLOW)
+    wh = tmp_path / "w.duckdb"
+    result = materialize([ingest_asset(n) for n in ("industrial_users", "lab_results", "flow")]
+                         + [permits.discharges_without_permit, compliance.compliance_summary,
+                            permits.check_validity_permit_day], resources={
+        "duckdb": DuckDBResource(database=str(wh)),
+        "settings": OutfallSettings(data_dir=str(data), as_of="2026-11-30")})
+    assert result.success
+    assert all(c.passed for c in result.get_asset_check_evaluations())
+    return wh
+
+
+def rows(wh: Path, query: str) -> list[tuple]:
+    con = duckdb.connect(str(wh), read_only=True)
+    try:
+        return con.execute(query).fetchall()
+    finally:
+        con.close()
+
+
+def test_days_outside_the_permit(tmp_path):
+    wh = run(tmp_path)
+    assert rows(wh, "SELECT user_id, day, finding, samples, flow_readings, days_outside FROM "
+                    "discharges_without_permit ORDER BY user_id, day") == [
+        ("U-1", D(2026, 1, 20), "permit_not_yet_effective", 1, 0, 12),   # 12 days before February 1
+        ("U-1", D(2026, 10, 1), "permit_expired", 1, 2, 1),              # the day after September 30
+        ("U-3", D(2026, 1, 10), "permit_not_yet_effective", 1, 0, 5),    # no expiry: only the start is judged
+    ]
+    (rule,) = {r[0] for r in rows(wh, "SELECT rule FROM discharges_without_permit")}
+    assert rule.startswith("Woodbury Code ch. 253 Part 2") and "permit" in rule
+    missing = rows(wh, "SELECT user_id, first_day, samples, reason FROM permit_dates_missing ORDER BY 1")
+    assert [m[:3] for m in missing] == [("U-2", D(2026, 3, 3), 1), ("U-9", D(2026, 4, 4), 1)]
+    assert "neither the date the permit took effect nor the date it expires" in missing[0][3]
+    assert "not among the industrial users" in missing[1][3]
+    assert rows(wh, "SELECT month, days_without_permit FROM compliance_summary WHERE user_id = 'U-1' "
+                    "AND days_without_permit > 0 ORDER BY month") == [(D(2026, 1, 1), 1), (D(2026, 10, 1), 1)]
