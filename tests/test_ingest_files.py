@@ -16,7 +16,7 @@ from outfall.ingest.engine import SchemaMismatch, ingest_dataset
 from outfall.rules import load_rules
 from outfall.warehouse import configure, ensure_schema, transaction
 
-CTX = Context(unit_schedule=load_rules("woodbury").section("sewer_units"))
+CTX = Context(unit_schedule=load_rules("woodbury").sewer_units.at(dt.date(2026, 6, 30)).model_dump())
 NOW = dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc)
 LAB_HEADER = "sample_id,user_id,collected_at,sample_type,parameter,result,unit,mdl,lab,method\n"
 USERS_HEADER = "user_id,name,district,address\n"
