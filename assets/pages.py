@@ -24,7 +24,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, outputs
 from outfall.resources import OutfallSettings
 from outfall.rules import RulesError, load_rules
-from outfall.warehouse import LOCAL_TZ, configure
+from outfall.warehouse import LOCAL_TZ, configure, sql
 
 from dashboards import query
 from dashboards.html import PageMeta
@@ -46,7 +46,7 @@ def dashboards_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path:
 
 
 def existing_tables(con: duckdb_module.DuckDBPyConnection) -> set[str]:
-    rows = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    rows = con.execute(sql("select_table_names")).fetchall()
     return {r[0] for r in rows}
 
 
@@ -236,8 +236,7 @@ def _reports(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path) -> 
 
     if not r.has("pretreatment_annual_report"):
         return []
-    years = [int(y) for (y,) in con.execute("SELECT DISTINCT year FROM pretreatment_annual_report "
-                                            "ORDER BY year DESC").fetchall()]
+    years = [int(y) for (y,) in con.execute(sql("select_annual_report_years")).fetchall()]
     return [(report_file(y), f"Annual pretreatment report {y}") for y in years if (folder / report_file(y)).exists()]
 
 

@@ -62,6 +62,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
+from outfall.warehouse import sql
+
 LOCAL_TZ = "America/New_York"
 
 # ---------------------------------------------------------------------------
@@ -851,7 +853,7 @@ def _contents_sheet(exports: list[TableExport], town: str) -> Sheet:
 def _town_name(con: duckdb.DuckDBPyConnection) -> str:
     """The town named by the rules the last billing run used ('' when none is known)."""
     try:
-        rows = con.execute("SELECT rules_jurisdiction FROM billing_runs ORDER BY run_id DESC LIMIT 1").fetchall()
+        rows = con.execute(sql("select_last_billing_jurisdiction")).fetchall()
     except duckdb.Error:
         return ""
     if not rows or not rows[0][0]:

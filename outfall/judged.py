@@ -42,10 +42,8 @@ def _raw_text(raw: dict[str, Any] | None) -> str | None:
                        for k, v in raw.items()}, ensure_ascii=False, default=str)
 
 
-def replace_judged(con: duckdb.DuckDBPyConnection, judged_by: str, rows: Iterable[SetAside],
-                   now: dt.datetime | None = None) -> int:
+def replace_judged(con: duckdb.DuckDBPyConnection, judged_by: str, rows: Iterable[SetAside]) -> int:
     """Replace the rows ``judged_by`` set aside on its previous run with ``rows``; returns their number."""
-    now = now or dt.datetime.now(dt.timezone.utc)
     con.execute(sql("delete_set_aside"), {"judged_by": judged_by}).fetchall()
     frame = pd.DataFrame([{"dataset": r.dataset, "source_file": r.source_file,
                            "row_number": None if r.row_number is None else int(r.row_number),
@@ -56,7 +54,7 @@ def replace_judged(con: duckdb.DuckDBPyConnection, judged_by: str, rows: Iterabl
     frame["row_number"] = frame["row_number"].astype("Int64")
     con.register("_judged", frame)
     try:
-        con.execute(sql("insert_set_aside"), {"now": now, "judged_by": judged_by}).fetchall()
+        con.execute(sql("insert_set_aside"), {"judged_by": judged_by}).fetchall()
     finally:
         con.unregister("_judged")
     return len(frame)

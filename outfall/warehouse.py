@@ -103,10 +103,23 @@ def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     return [r[0] for r in rows]
 
 
+class ColumnMismatch(ValueError):
+    """A frame given to ``replace_rows`` whose columns are not exactly the table's."""
+
+
 def replace_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> int:
-    """Replace every row of ``table`` with ``frame`` (columns matched by name;
-    missing columns become NULL). Call inside ``transaction``."""
+    """Replace every row of ``table`` with ``frame``, whose columns must be exactly the table's
+    (in any order): a missing or an extra column raises ``ColumnMismatch`` instead of being
+    NULL-filled or dropped without a word. A frame with no rows and no columns (nothing was
+    found) empties the table. Call inside ``transaction``."""
     cols = table_columns(con, table)
+    if len(frame.columns) or len(frame):
+        missing = [c for c in cols if c not in frame.columns]
+        extra = [str(c) for c in frame.columns if c not in cols]
+        if missing or extra:
+            raise ColumnMismatch(f"table {table}: the rows to write lack column(s) {missing} and have "
+                                 f"column(s) {extra} the table does not have; change the table's CREATE "
+                                 f"TABLE or the asset so they agree")
     out = frame.reindex(columns=cols)
     con.execute(f'DELETE FROM "{table}"').fetchall()
     if len(out):

@@ -271,22 +271,21 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
     import duckdb
 
     from outfall.ingest.datasets import DATASETS
+    from outfall.warehouse import count, sql
 
     lines = [f"outfall: {len(set(outcome.materialized))} assets materialized in {outcome.seconds:.1f} s "
              f"into {warehouse}"]
     con = duckdb.connect(str(warehouse), read_only=True)
     try:
-        rows = dict((d, (r, k, q)) for d, r, k, q in con.execute(
-            "SELECT dataset, sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM ingested_files "
-            "GROUP BY dataset").fetchall())
+        rows = dict((d, (r, k, q)) for d, r, k, q in con.execute(sql("select_ingested_totals")).fetchall())
         lines.append(f"  {'dataset':<22}{'read':>10}{'kept':>10}{'quarantined':>13}")
         for name in DATASETS:
             r, k, q = rows.get(name, (0, 0, 0))
             lines.append(f"  {name:<22}{int(r):>10}{int(k):>10}{int(q):>13}")
         outputs = ["discharge_violations", "slug_events", "infiltration_results", "sewer_bills",
                    "swppp_inspection_findings", "snc_determinations", "quarantine"]
-        existing = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
-        counts = [f"{t} {con.execute(f'SELECT count(*) FROM {t}').fetchall()[0][0]}" for t in outputs if t in existing]
+        existing = {r[0] for r in con.execute(sql("select_table_names")).fetchall()}
+        counts = [f"{t} {count(con, t)}" for t in outputs if t in existing]
         lines.append("  outputs: " + ", ".join(counts))
     finally:
         con.close()

@@ -101,3 +101,29 @@ def run_cli(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
     env = dict(os.environ, GX_ANALYTICS_ENABLED="false")
     return subprocess.run([sys.executable, "-m", "outfall", *args], capture_output=True, text=True,
                           timeout=timeout, cwd=REPO, env=env)
+
+
+def query_warehouse(db: Path, query: str, params=None) -> list[tuple]:
+    """The rows of ``query`` on the warehouse file ``db``, opened read-only and closed again."""
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(query, params).fetchall() if params is not None else con.execute(query).fetchall()
+    finally:
+        con.close()
+
+
+def materialize_town(assets: list, data: Path, warehouse: Path, as_of: str):
+    """``dagster.materialize`` of ``assets`` on the input folder ``data`` into ``warehouse``, as of ``as_of``;
+    asserts the run succeeded and returns its result."""
+    from dagster import materialize
+    from dagster_duckdb import DuckDBResource
+
+    from outfall.resources import OutfallSettings
+
+    result = materialize(assets, resources={"duckdb": DuckDBResource(database=str(warehouse)),
+                                            "settings": OutfallSettings(data_dir=str(data), as_of=as_of)})
+    assert result.success
+    return result
+

@@ -8,7 +8,6 @@ import datetime as dt
 from decimal import Decimal
 from pathlib import Path
 
-import duckdb
 import pytest
 from dagster import materialize
 from dagster_duckdb import DuckDBResource
@@ -16,7 +15,7 @@ from dagster_duckdb import DuckDBResource
 from assets import ingest as ingest_assets
 from assets.stormwater_officer import illicit
 from outfall.resources import OutfallSettings
-from tests.conftest import write
+from tests.conftest import write, query_warehouse as rows
 from tests.stage2_rules import stage2_rules_dir
 
 D = dt.date
@@ -61,12 +60,6 @@ def run(tmp_path: Path, as_of: str = "2026-11-30", dashboards: bool = True):
     return wh, result
 
 
-def rows(wh: Path, query: str, params=None) -> list[tuple]:
-    con = duckdb.connect(str(wh), read_only=True)
-    try:
-        return con.execute(query, params or []).fetchall()
-    finally:
-        con.close()
 
 
 @pytest.fixture(scope="module")

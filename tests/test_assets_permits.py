@@ -7,14 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import duckdb
-from dagster import materialize
-from dagster_duckdb import DuckDBResource
 
 from assets.ingest import ingest_asset
 from assets.sewer_administrator import compliance, permits
-from outfall.resources import OutfallSettings
-from tests.conftest import write
+from tests.conftest import materialize_town, write, query_warehouse as rows
 
 D = dt.date
 
@@ -49,22 +45,13 @@ def run(tmp_path: Path) -> Path:
     write(data, "lab_results/r.csv", LAB)
     write(data, "flow/f.csv", FLOW)
     wh = tmp_path / "w.duckdb"
-    result = materialize([ingest_asset(n) for n in ("industrial_users", "lab_results", "flow")]
+    result = materialize_town([ingest_asset(n) for n in ("industrial_users", "lab_results", "flow")]
                          + [permits.discharges_without_permit, compliance.compliance_summary,
-                            permits.check_validity_permit_day], resources={
-        "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(data), as_of="2026-11-30")})
-    assert result.success
+                            permits.check_validity_permit_day], data, wh, "2026-11-30")
     assert all(c.passed for c in result.get_asset_check_evaluations())
     return wh
 
 
-def rows(wh: Path, query: str) -> list[tuple]:
-    con = duckdb.connect(str(wh), read_only=True)
-    try:
-        return con.execute(query).fetchall()
-    finally:
-        con.close()
 
 
 def test_days_outside_the_permit(tmp_path):

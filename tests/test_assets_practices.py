@@ -6,14 +6,13 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import duckdb
 from dagster import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.stormwater_officer import practices
 from outfall.resources import OutfallSettings
-from tests.conftest import write
+from tests.conftest import write, query_warehouse as rows
 from tests.stage2_rules import stage2_rules_dir
 
 D = dt.date
@@ -49,12 +48,6 @@ def run(tmp_path: Path, as_of: str = "2026-11-30"):
     return wh, result
 
 
-def rows(wh: Path, query: str) -> list[tuple]:
-    con = duckdb.connect(str(wh), read_only=True)
-    try:
-        return con.execute(query).fetchall()
-    finally:
-        con.close()
 
 
 def test_findings_of_both_jurisdictions(tmp_path):

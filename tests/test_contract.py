@@ -15,10 +15,9 @@ import datetime as dt
 from decimal import Decimal
 from pathlib import Path
 
-import duckdb
 import pytest
 
-from tests.conftest import run_cli, small_town
+from tests.conftest import run_cli, small_town, query_warehouse as query
 
 D = dt.date
 
@@ -33,12 +32,6 @@ def warehouse(tmp_path_factory) -> Path:
     return db
 
 
-def query(db: Path, sql: str):
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def test_discharge_violations(warehouse):

@@ -9,16 +9,13 @@ import csv
 import datetime as dt
 from pathlib import Path
 
-import duckdb
 import pytest
-from dagster import materialize
-from dagster_duckdb import DuckDBResource
 
 from assets.ingest import ingest_asset
 from assets.sewer_administrator import compliance, enforcement as enf
 from outfall.demo import echo
 from outfall.demo.real import LAB_COLUMNS, REAL_DIR
-from outfall.resources import OutfallSettings
+from tests.conftest import materialize_town, query_warehouse as rows
 
 D = dt.date
 
@@ -60,18 +57,10 @@ def warehouse(tmp_path_factory) -> Path:
     wh = tmp / "w.duckdb"
     assets = [ingest_asset(n) for n in ("industrial_users", "permit_limits", "lab_results", "reports")] + [
         compliance.discharge_violations, compliance.statistic_violations, enf.snc_determinations]
-    result = materialize(assets, resources={"duckdb": DuckDBResource(database=str(wh)),
-                                            "settings": OutfallSettings(data_dir=str(data), as_of="2024-06-30")})
-    assert result.success
+    materialize_town(assets, data, wh, "2024-06-30")
     return wh
 
 
-def rows(wh: Path, query: str) -> list[tuple]:
-    con = duckdb.connect(str(wh), read_only=True)
-    try:
-        return con.execute(query).fetchall()
-    finally:
-        con.close()
 
 
 def test_everything_read_nothing_quarantined(warehouse):

@@ -9,16 +9,12 @@ import datetime as dt
 from types import SimpleNamespace
 from pathlib import Path
 
-import duckdb
 import pytest
-from dagster import materialize
-from dagster_duckdb import DuckDBResource
 
 from assets.ingest import ingest_asset
 from assets.sewer_administrator import compliance, enforcement as enf
 from outfall.law.enforcement import Criterion
-from outfall.resources import OutfallSettings
-from tests.conftest import write
+from tests.conftest import materialize_town, write, query_warehouse as rows
 
 D = dt.date
 ASSETS = [ingest_asset(n) for n in ("industrial_users", "permit_limits", "lab_results", "reports")] + [
@@ -59,20 +55,11 @@ def warehouse(tmp_path_factory) -> Path:
     write(data, "permit_limits/l.csv", LIMITS)
     write(data, "lab_results/r.csv", LAB)
     wh = tmp / "w.duckdb"
-    result = materialize(ASSETS, resources={
-        "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(data), as_of="2026-11-30")})
-    assert result.success
+    result = materialize_town(ASSETS, data, wh, "2026-11-30")
     assert all(c.passed for c in result.get_asset_check_evaluations())
     return wh
 
 
-def rows(wh: Path, query: str) -> list[tuple]:
-    con = duckdb.connect(str(wh), read_only=True)
-    try:
-        return con.execute(query).fetchall()
-    finally:
-        con.close()
 
 
 def test_monthly_averages_make_a_user_chronic_and_trc(warehouse):

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pytest
 
-from tests.conftest import run_cli, small_town, write
+from tests.conftest import run_cli, small_town, write, query_warehouse as query
 from tests.stage2_rules import stage2_rules_dir
 
 CONTRACT_COLUMNS = {
@@ -24,16 +23,9 @@ CONTRACT_COLUMNS = {
     "statistic_violations": ["user_id", "parameter", "statistic", "period_start", "period_end", "value",
                              "limit_value", "unit"],
 }
+STAMP = {"quarantine": "quarantined_at"}  # when, not what
 OUTPUTS = ["illicit_discharge_deadlines", "illicit_discharge_charges", "smp_findings", "inspection_fees",
-           "pretreatment_annual_report", "snc_determinations", "discharges_without_permit", "quarantine"]
-
-
-def query(db: Path, sql: str):
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
+           "pretreatment_annual_report", "snc_determinations", "discharges_without_permit", "quarantine", "set_aside"]
 
 
 def columns(db: Path, table: str) -> list[str]:
@@ -71,11 +63,11 @@ def test_run_with_stage2_folders_twice(tmp_path, monkeypatch):
     monkeypatch.setenv("OUTFALL_RULES_DIR", str(stage2_rules_dir(tmp_path / "rules")))
     first = run_cli("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30")
     assert first.returncode == 0, first.stderr
-    before = {t: query(db, f"SELECT * EXCLUDE (quarantined_at) FROM {t} ORDER BY ALL") if t == "quarantine"
+    before = {t: query(db, f"SELECT * EXCLUDE ({STAMP[t]}) FROM {t} ORDER BY ALL") if t in STAMP
               else query(db, f"SELECT * FROM {t} ORDER BY ALL") for t in OUTPUTS}
     second = run_cli("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30")
     assert second.returncode == 0, second.stderr
-    after = {t: query(db, f"SELECT * EXCLUDE (quarantined_at) FROM {t} ORDER BY ALL") if t == "quarantine"
+    after = {t: query(db, f"SELECT * EXCLUDE ({STAMP[t]}) FROM {t} ORDER BY ALL") if t in STAMP
              else query(db, f"SELECT * FROM {t} ORDER BY ALL") for t in OUTPUTS}
     assert after == before
     # Friday May 22: notice due Tuesday May 26 (Memorial Day), given May 27: late by a day
@@ -85,8 +77,13 @@ def test_run_with_stage2_folders_twice(tmp_path, monkeypatch):
     assert query(db, "SELECT permit_id, total_usd FROM inspection_fees") == [("CP-1", 600)]
     reasons = [r[0] for r in query(db, "SELECT reason FROM quarantine WHERE dataset IN "
                                        "('connection_permits', 'illicit_discharges') ORDER BY dataset")]
-    assert reasons[0] == "use 'warehouse' is not one of single_family, commercial"
-    assert "before the rules of Woodbury Code ch. 185" in reasons[1]
+    assert reasons == ["use 'warehouse' is not one of single_family, commercial"]
+    # a case before ch. 185 took effect is kept but set aside, not quarantined: rows read = kept + quarantined
+    aside = query(db, "SELECT dataset, reason FROM set_aside")
+    assert len(aside) == 1 and aside[0][0] == "illicit_discharges"
+    assert "before the rules of Woodbury Code ch. 185" in aside[0][1]
+    assert query(db, "SELECT rows_read, rows_kept, rows_quarantined FROM ingested_files "
+                     "WHERE dataset = 'illicit_discharges'") == [(2, 2, 0)]
     # S-1 .. S-9 of the small town are 2026 samples of IU-1 and IU-2
     assert {r[0] for r in query(db, "SELECT user_id FROM pretreatment_annual_report")} == {"IU-1", "IU-2"}
     assert query(db, "SELECT count(*) FROM smp_findings WHERE finding = 'maintenance_agreement'") == [(1,)]

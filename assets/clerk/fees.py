@@ -54,8 +54,7 @@ def inspection_fees(context: AssetExecutionContext, duckdb: DuckDBResource, sett
         frame = pd.DataFrame(rows, columns=COLUMNS)
         with transaction(con):
             replace_rows(con, "inspection_fees", frame)
-        totals = con.execute("SELECT year, count(*), sum(total_usd)::DOUBLE, count(*) FILTER (WHERE total_usd IS NULL) "
-                             "FROM inspection_fees GROUP BY year ORDER BY year").fetchall()
+        totals = con.execute(sql("select_inspection_fees_by_year")).fetchall()
         return MaterializeResult(metadata={
             "dagster/row_count": count(con, "inspection_fees"),
             "not_priced": "no inspection_fees schedule in the rules" if schedule is None else "",

@@ -33,11 +33,9 @@ def pretreatment_annual_report(duckdb: DuckDBResource) -> MaterializeResult:
     with warehouse(duckdb) as con:
         with transaction(con):
             con.execute(sql("create_notices_if_missing")).fetchall()
-            con.execute("DELETE FROM pretreatment_annual_report").fetchall()
+            con.execute(sql("delete_pretreatment_annual_report")).fetchall()
             con.execute(sql("insert_pretreatment_annual_report")).fetchall()
-        years = con.execute("SELECT year, count(*), count(*) FILTER (WHERE snc), sum(samples), sum(violations), "
-                            "sum(notices_mailed) FROM pretreatment_annual_report GROUP BY year ORDER BY year"
-                            ).fetchall()
+        years = con.execute(sql("select_annual_report_by_year")).fetchall()
         return MaterializeResult(metadata={
             "dagster/row_count": count(con, "pretreatment_annual_report"),
             "by_year": MetadataValue.md("| year | users | in SNC | samples | violations | notices mailed |\n"

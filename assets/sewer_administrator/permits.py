@@ -82,15 +82,14 @@ def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBReso
         con.register("_permit_rules", citations.astype({"citation": object}))
         try:
             with transaction(con):
-                con.execute("DELETE FROM discharges_without_permit").fetchall()
-                con.execute("DELETE FROM permit_dates_missing").fetchall()
+                con.execute(sql("delete_discharges_without_permit")).fetchall()
+                con.execute(sql("delete_permit_dates_missing")).fetchall()
                 if not citations.empty:
                     con.execute(sql("insert_discharges_without_permit"), {"as_of": as_of}).fetchall()
                 con.execute(sql("insert_permit_dates_missing"), {"as_of": as_of, "citation": unknown_text}).fetchall()
         finally:
             con.unregister("_permit_rules")
-        by_user = con.execute("SELECT user_id, finding, count(*), min(day), max(day) FROM discharges_without_permit "
-                              "GROUP BY ALL ORDER BY 1, 2").fetchall()
+        by_user = con.execute(sql("select_discharges_without_permit_by_user")).fetchall()
         yield MaterializeResult(asset_key="discharges_without_permit", metadata={
             "dagster/row_count": count(con, "discharges_without_permit"), "as_of": str(as_of),
             "by_user": MetadataValue.md("| user | finding | days | first | last |\n|---|---|---|---|---|\n" + "\n".join(

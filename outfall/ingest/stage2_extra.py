@@ -15,7 +15,8 @@ quarantine reasons: docs/inputs-stormwater.md and docs/inputs-billing.md.
 The specs are plain column declarations with no finish step: whatever needs the
 rules (a case before ch. 185 took effect, a practice on a site that is not in
 ``sites``) is judged by the assets that read these tables, which set such rows
-aside with a reason (``quarantine``, marked with the asset that judged them).
+aside with a reason (table ``set_aside``, marked with the asset that judged them;
+the rows stay kept).
 The two word lists (``abated_by``, ``use``) are enums: any other word is
 quarantined here, as the contract says.
 """

@@ -1,14 +1,9 @@
 -- Tables of the billing area (Woodbury ch. 253 Part 3 annual sewer bill),
--- besides the contract's sewer_bills (sql/create_tables.sql). Money is
+-- besides the contract's sewer_bills (sql/ingest/create_tables.sql). Money is
 -- DECIMAL(12,2), rates DECIMAL(18,6), unit counts INTEGER.
 
--- Input: a district's budget for one component and year (folder sewer_budget/),
--- read by the sewer_budget asset; a rate not adopted in sewer_rates is derived from it.
-CREATE TABLE IF NOT EXISTS sewer_budget (
-    year INTEGER, district VARCHAR, component VARCHAR, amount DECIMAL(12,2),
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
+-- The input sewer_budget (a district's budget for one component and year) is made
+-- from its dataset spec (outfall/ingest/billing_extra.py), not here.
 -- One row per billing run that changed a year's register. Append-only; each
 -- run_hash is the sha256 of the row's other values except run_at (previous_run_hash
 -- included), so the runs form a chain and the same history hashes the same anywhere.

@@ -8,6 +8,6 @@ CREATE TABLE IF NOT EXISTS set_aside (
     row_number BIGINT,
     reason VARCHAR NOT NULL,
     raw VARCHAR,
-    judged_by VARCHAR NOT NULL,
-    set_aside_at TIMESTAMP WITH TIME ZONE
+    judged_by VARCHAR NOT NULL       -- the asset that set the row aside
 );
+-- No time stamp: the same inputs set the same rows aside, so a rerun changes nothing.

@@ -1,34 +1,9 @@
--- Tables of the sewer administrator's enforcement (issue 6: assets/enforcement.py),
--- created if missing. ensure_schema runs this file after sql/create_tables.sql;
--- the contract's snc_determinations is created there.
+-- Tables of the sewer administrator's enforcement (assets/sewer_administrator/enforcement.py),
+-- created if missing. ensure_schema runs this file after sql/ingest/create_tables.sql,
+-- where the snc_determinations table of the data contract is created.
 
--- Input folders (docs/inputs-sewer.md), loaded by the ingestion engine like the
--- contract's inputs: canonical values plus provenance.
-
-CREATE TABLE IF NOT EXISTS reports (
-    user_id VARCHAR, report_type VARCHAR, period_start DATE, period_end DATE, due_date DATE,
-    received_on DATE,               -- NULL: not received
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
-CREATE TABLE IF NOT EXISTS accidental_discharges (
-    user_id VARCHAR, occurred_at TIMESTAMPTZ,
-    notified_at TIMESTAMPTZ,        -- NULL: no notification recorded
-    statement_received_on DATE,     -- NULL: no written statement yet
-    description VARCHAR,
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
-CREATE TABLE IF NOT EXISTS grease_traps (
-    trap_id VARCHAR, user_id VARCHAR, parcel_id VARCHAR, establishment VARCHAR, address VARCHAR,
-    pumpout_interval_days INTEGER, set_on DATE,
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
-CREATE TABLE IF NOT EXISTS pumpouts (
-    trap_id VARCHAR, pumped_on DATE, hauler VARCHAR, invoice_no VARCHAR,
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
+-- The input folders' tables (docs/inputs-sewer.md) are made from their dataset
+-- specs (outfall/ingest/sewer_extra.py), not here.
 
 -- Outputs. Every user-facing row names its rule (citation from rules/woodbury.yaml).
 

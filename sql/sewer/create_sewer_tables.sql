@@ -1,6 +1,6 @@
 -- Tables of the sewer administrator's compliance core (assets/sewer.py), beside
 -- the contract's discharge_violations, slug_events and infiltration_results
--- (sql/create_tables.sql). Created if missing (idempotent).
+-- (sql/ingest/create_tables.sql). Created if missing (idempotent).
 
 -- The jurisdiction's per-sample and statistic limits as applied (rules file:
 -- discharge_limits and table_7_1), one row per limit entry.

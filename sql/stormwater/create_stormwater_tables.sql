@@ -1,40 +1,8 @@
--- Tables of the stormwater officer's area (issue 5), created if missing.
--- ensure_schema runs this file after sql/create_tables.sql.
+-- Tables of the stormwater officer's area (assets/stormwater_officer/), created if missing.
+-- ensure_schema runs this file after sql/ingest/create_tables.sql.
 
--- Extra input folders (docs/inputs-stormwater.md), loaded by the ingestion
--- engine like the contract's inputs: canonical values plus provenance.
-
-CREATE TABLE IF NOT EXISTS milestones (
-    site_id VARCHAR, milestone VARCHAR, occurs_on DATE,
-    notified_at TIMESTAMPTZ,        -- NULL: no notice given
-    occurs_at TIMESTAMPTZ,          -- the milestone's time when known
-    notified_by VARCHAR, notes VARCHAR,
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
-CREATE TABLE IF NOT EXISTS contractor_certifications (
-    site_id VARCHAR, contractor VARCHAR, first_work_on DATE, title VARCHAR,
-    signed_on DATE,                 -- NULL: not signed
-    signer_name VARCHAR, firm_address VARCHAR, firm_phone VARCHAR,
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
-CREATE TABLE IF NOT EXISTS swppp_approvals (
-    site_id VARCHAR, approved_max_disturbed_acres DOUBLE, approved_on DATE, reference VARCHAR,
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
-CREATE TABLE IF NOT EXISTS convictions (
-    applicant VARCHAR, convicted_on DATE, chapter VARCHAR, site_id VARCHAR, jurisdiction VARCHAR,
-    court VARCHAR, docket VARCHAR,
-    chapter_number VARCHAR,         -- '267' from 'ch. 267'
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
-
-CREATE TABLE IF NOT EXISTS report_deliveries (
-    site_id VARCHAR, report_date DATE, delivered_on DATE, method VARCHAR,
-    source_file VARCHAR, source_row INTEGER, loaded_at TIMESTAMPTZ, row_hash VARCHAR
-);
+-- The input folders' tables (docs/inputs-stormwater.md) are made from their
+-- dataset specs (outfall/ingest/stormwater_extra.py), not here.
 
 -- Outputs. Every user-facing row names its rule (citation from rules/<jurisdiction>.yaml).
 
@@ -73,6 +41,7 @@ CREATE TABLE IF NOT EXISTS swppp_notices (
     remedial_measures VARCHAR, remedial_due_by DATE,                   -- (4)
     penalty_statement VARCHAR,                                         -- (5)
     appeal_statement VARCHAR, appeal_days INTEGER, appeal_filed_with VARCHAR,   -- (6)
+    issuer VARCHAR,                                                    -- who issues the notice
     prior_convictions INTEGER, offense_number INTEGER,
     fine_min_usd DECIMAL(12,2), fine_max_usd DECIMAL(12,2), penalty_per VARCHAR,
     violation_periods INTEGER, total_fine_min_usd DECIMAL(12,2), total_fine_max_usd DECIMAL(12,2),

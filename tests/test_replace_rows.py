@@ -1,0 +1,48 @@
+"""replace_rows writes exactly the table's columns or refuses: a column missing from the rows or one the
+table does not have raises, instead of being NULL-filled or dropped without a word (issue 11)."""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+import pytest
+
+from outfall.warehouse import ColumnMismatch, replace_rows, transaction
+
+
+@pytest.fixture()
+def con():
+    c = duckdb.connect()
+    c.execute("CREATE TABLE t (a INTEGER, b VARCHAR)").fetchall()
+    c.execute("INSERT INTO t VALUES (1, 'old')").fetchall()
+    yield c
+    c.close()
+
+
+def rows(con):
+    return con.execute("SELECT a, b FROM t ORDER BY a").fetchall()
+
+
+def test_the_same_columns_in_any_order_replace_every_row(con):
+    with transaction(con):
+        assert replace_rows(con, "t", pd.DataFrame({"b": ["x", "y"], "a": [2, 3]})) == 2
+    assert rows(con) == [(2, "x"), (3, "y")]
+
+
+def test_nothing_found_empties_the_table(con):
+    with transaction(con):
+        assert replace_rows(con, "t", pd.DataFrame()) == 0
+    assert rows(con) == []
+
+
+@pytest.mark.parametrize("frame, words", [
+    (pd.DataFrame({"a": [2]}), "lack column(s) ['b']"),
+    (pd.DataFrame({"a": [2], "b": ["x"], "c": [1.0]}), "have column(s) ['c']"),
+    (pd.DataFrame({"a": pd.Series([], dtype=int)}), "lack column(s) ['b']"),
+])
+def test_a_column_mismatch_raises_and_keeps_the_table(con, frame, words):
+    with pytest.raises(ColumnMismatch, match=r"table t: ") as raised:
+        with transaction(con):
+            replace_rows(con, "t", frame)
+    assert words in str(raised.value)
+    assert rows(con) == [(1, "old")]
