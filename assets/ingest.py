@@ -82,7 +82,7 @@ INPUT_DATASETS = tuple(all_datasets())
     group_name=GROUP_INGEST,
     kinds={"duckdb"},
     deps=list(INPUT_DATASETS),
-    description="Every rejected input row with the reason a clerk can act on (contract table `quarantine`). "
+    description="Every rejected input row with the reason a clerk can act on. "
                 "Written by the ingestion assets; this asset reports it, by dataset and reason.",
 )
 def quarantine(duckdb: DuckDBResource) -> MaterializeResult:

@@ -3,33 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
-import duckdb
 import pandas as pd
 import pytest
 
-from outfall.ingest.datasets import DATASETS, Context
-from outfall.ingest.engine import ingest_dataset
-from outfall.rules import load_rules
-from outfall.warehouse import configure, ensure_schema, transaction
 from tests.conftest import write
-
-CTX = Context(unit_schedule=load_rules("woodbury").sewer_units.at(dt.date(2026, 6, 30)).model_dump())
-NOW = dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc)
-
-
-@pytest.fixture
-def con(tmp_path):
-    c = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
-    ensure_schema(c)
-    yield c
-    c.close()
-
-
-def load(con, data: Path, name: str):
-    with transaction(con):
-        return ingest_dataset(con, DATASETS[name], data, CTX, NOW)
+from tests.ingesting import con, load  # noqa: F401 - con is a fixture
 
 
 def reasons(con, dataset: str) -> dict[int, str]:

@@ -6,33 +6,15 @@ import datetime as dt
 import os
 from pathlib import Path
 
-import duckdb
 import openpyxl
 import pandas as pd
 import pytest
 
-from outfall.ingest.datasets import DATASETS, Context
-from outfall.ingest.engine import SchemaMismatch, ingest_dataset
-from outfall.rules import load_rules
-from outfall.warehouse import configure, ensure_schema, transaction
+from outfall.ingest.engine import SchemaMismatch
+from tests.ingesting import con, load  # noqa: F401 - con is a fixture
 
-CTX = Context(unit_schedule=load_rules("woodbury").sewer_units.at(dt.date(2026, 6, 30)).model_dump())
-NOW = dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc)
 LAB_HEADER = "sample_id,user_id,collected_at,sample_type,parameter,result,unit,mdl,lab,method\n"
 USERS_HEADER = "user_id,name,district,address\n"
-
-
-@pytest.fixture
-def con(tmp_path):
-    c = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
-    ensure_schema(c)
-    yield c
-    c.close()
-
-
-def load(con, data: Path, name: str):
-    with transaction(con):
-        return ingest_dataset(con, DATASETS[name], data, CTX, NOW)
 
 
 def put(data: Path, relative: str, content: bytes) -> Path:

@@ -94,7 +94,7 @@ def test_the_recipes_examples_are_real_changes_of_the_shipped_rules():
     import datetime as dt
 
     blocks = _recipe_blocks()
-    assert set(blocks) == {"penalties", "slug"}
+    assert set(blocks) == {"penalties", "slug", "table_7_1"}
     shipped = load_all()
     bellport = _with_section("bellport", "penalties", blocks["penalties"])
     old, new = bellport.penalties.stormwater
@@ -105,6 +105,11 @@ def test_the_recipes_examples_are_real_changes_of_the_shipped_rules():
     old, new = woodbury.slug
     assert old.model_dump(exclude={"effective_to"}) == shipped["woodbury"].slug[0].model_dump(exclude={"effective_to"})
     assert (old.ratio, new.ratio) == (5, 4) and old.effective_to == new.effective_from - dt.timedelta(days=1)
+    woodbury = _with_section("woodbury", "table_7_1", blocks["table_7_1"])
+    assert woodbury.table_7_1.model_dump(exclude={"limits"}) == shipped["woodbury"].table_7_1.model_dump(
+        exclude={"limits"}) and len(shipped["woodbury"].table_7_1.limits) == 0
+    (copper,) = woodbury.table_7_1.limits
+    assert (copper.parameter, copper.value, copper.adopted_by) == ("copper", 0.2, "Resolution 2026-7")
 
 
 def test_the_stage2_sections_are_in_the_rules_files(tmp_path):

@@ -419,7 +419,7 @@ def bill(con: duckdb.DuckDBPyConnection, rules: Rules, year: int = 0,
 _SPECS = [
     AssetSpec("sewer_bills", group_name=GROUP_BILLING, kinds={"duckdb"},
               deps=["parcels", "sewer_rates", "sewer_budget"],
-              description="One bill per parcel and billing year (contract table sewer_bills): units of bond, O&M, "
+              description="One bill per parcel and billing year: units of bond, O&M, "
                           "street lateral and house lateral by the Woodbury ch. 253 Part 3 unit schedule "
                           "(rules sewer_units, moratorium included), amount = units x rate rounded half-up to the "
                           "cent; each line explains its units and names its rule."),
@@ -516,7 +516,7 @@ def _check_sql_rows(con, query: str) -> list[tuple]:
     return con.execute(query).fetchall()
 
 
-@asset_check(asset="sewer_bills", description="Every bill's total_usd is the sum of its four amounts (contract section 4).")
+@asset_check(asset="sewer_bills", description="Every bill's total is the sum of its four amounts.")
 def check_validity_total_usd(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         bad = _check_sql_rows(con, sql("select_bills_with_wrong_total"))
@@ -527,7 +527,7 @@ def check_validity_total_usd(duckdb: DuckDBResource) -> AssetCheckResult:
                   "threshold": "0 bills whose total differs from the sum of its amounts"})
 
 
-@asset_check(asset="sewer_bills", description="One bill per parcel and billing year (contract section 3).")
+@asset_check(asset="sewer_bills", description="One bill per parcel and billing year.")
 def check_uniqueness_parcel_id(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         dupes = _check_sql_rows(con, sql("select_duplicate_bills"))

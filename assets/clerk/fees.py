@@ -20,6 +20,7 @@ from assets.common import GROUP_BILLING, warehouse
 from outfall.law.fees import ConnectionPermit, inspection_fees as law_fees
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
+from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 COLUMNS = ["permit_id", "parcel_id", "water_fee_usd", "sewer_fee_usd", "total_usd", "rule", "use",
@@ -30,10 +31,7 @@ COLUMNS = ["permit_id", "parcel_id", "water_fee_usd", "sewer_fee_usd", "total_us
     group_name=GROUP_BILLING,
     kinds={"duckdb"},
     deps=["connection_permits"],
-    description="Contract 5.5: the water and sewer inspection fees of each connection permit (Woodbury Code "
-                "ch. 301: single-family residences $300 water, $300 sewer; commercial uses not within a shopping "
-                "mall or business park $400 and $400; only the inspections asked for). A commercial use within a "
-                "mall or business park is not in the schedule: no fee, and the rule says so.",
+    description=DESCRIBE.inspection_fees(),
 )
 def inspection_fees(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     schedule = load_rules("woodbury", settings.rules_path()).inspection_fees

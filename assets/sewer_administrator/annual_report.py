@@ -24,7 +24,7 @@ COLUMNS = ("user_id", "year", "samples", "violations", "statistic_violations", "
     kinds={"duckdb"},
     deps=["lab_results", "flow", "discharge_violations", "statistic_violations", "slug_events",
           "snc_determinations", "industrial_users"],
-    description="Contract 5.6, the annual pretreatment report to the approval authority (40 CFR 403.12(i)): per "
+    description="The annual pretreatment report to the approval authority (40 CFR 403.12(i)): per "
                 "industrial user and calendar year with a sample, a flow reading or a mailed notice, the samples "
                 "collected, violations, statistic violations, slugs, significant noncompliance in either half of "
                 "the year and the sewer notices of violation mailed.",

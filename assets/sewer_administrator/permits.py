@@ -84,10 +84,12 @@ def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBReso
             with transaction(con):
                 con.execute(sql("delete_discharges_without_permit")).fetchall()
                 con.execute(sql("delete_permit_dates_missing")).fetchall()
+                con.execute(sql("create_user_activity_days"), {"as_of": as_of}).fetchall()
                 if not citations.empty:
-                    con.execute(sql("insert_discharges_without_permit"), {"as_of": as_of}).fetchall()
-                con.execute(sql("insert_permit_dates_missing"), {"as_of": as_of, "citation": unknown_text}).fetchall()
+                    con.execute(sql("insert_discharges_without_permit")).fetchall()
+                con.execute(sql("insert_permit_dates_missing"), {"citation": unknown_text}).fetchall()
         finally:
+            con.execute(sql("drop_user_activity_days")).fetchall()
             con.unregister("_permit_rules")
         by_user = con.execute(sql("select_discharges_without_permit_by_user")).fetchall()
         yield MaterializeResult(asset_key="discharges_without_permit", metadata={

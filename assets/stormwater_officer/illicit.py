@@ -43,6 +43,7 @@ from outfall.letters import LetterWriter, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, load_rules
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
+from outfall.rules.words import DESCRIBE
 
 JURISDICTION = "woodbury"
 JUDGED_BY = "illicit_discharge_deadlines"
@@ -303,25 +304,13 @@ def _counts(rows: list[dict], *keys: str) -> dict[str, int]:
     specs=[
         AssetSpec("illicit_discharge_deadlines", group_name=GROUP_STORMWATER, kinds={"duckdb"},
                   deps=INPUTS,
-                  description="Contract 5.3: per illicit discharge case, each obligation of Woodbury Code ch. 185 "
-                              "whose trigger exists (notice to the Town by the next business day and its written "
-                              "confirmation within three business days, unless hazardous; the 15-day appeal and "
-                              "hearing; abatement by the notice's deadline or 15 days after an appeal's decision; "
-                              "the Town's notice of the cost within 30 days of its abatement; the 10-day protest), "
-                              "with due, satisfied_on and status (met, late, open, overdue) as of --as-of."),
+                  description=DESCRIBE.illicit_discharge_deadlines()),
         AssetSpec("illicit_discharge_charges", group_name=GROUP_STORMWATER, kinds={"duckdb"},
                   deps=INPUTS,
-                  description="Contract 5.3: per case with a cost of abatement, the 12 equal payments (the last "
-                              "takes the rounding), simple interest at 18% a year (actual/365) on the unpaid "
-                              "principal from the 30th day after discovery through --as-of, payments, the balance, "
-                              "and the largest criminal penalty ($350 for each day from discovery through "
-                              "abatement), under Woodbury Code ch. 185."),
+                  description=DESCRIBE.illicit_discharge_charges()),
         AssetSpec("illicit_discharge_letters", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
                   deps=INPUTS,
-                  description="The letters of the cases: a notice of violation (the six measures ch. 185 lets it "
-                              "require, the abatement deadline and what follows if it passes, the appeal to the "
-                              "Justice Court within 15 days) and, for an abatement done by the Town, the notice of "
-                              "its cost (12 payments, interest, the 10-day protest, the lien)."),
+                  description=DESCRIBE.illicit_discharge_letters()),
     ],
 )
 def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):

@@ -85,7 +85,7 @@ def build_practice_findings(con, rules: dict[str, Rules], as_of: dt.date
     group_name=GROUP_STORMWATER,
     kinds={"duckdb"},
     deps=["smp_practices", "sites"],
-    description="Contract 5.4: post-construction stormwater management practices as of --as-of: as-built plans "
+    description="Post-construction stormwater management practices on the day judged: as-built plans "
                 "certified by a professional engineer after final stabilization, the maintenance agreement "
                 "recorded before final plan approval, the inspection one year after final acceptance, and the "
                 "construction completion guarantee not released before that year and that inspection (Woodbury "
@@ -113,7 +113,7 @@ def smp_findings(context: AssetExecutionContext, duckdb: DuckDBResource, setting
 
 
 @asset_check(asset=smp_findings, blocking=False,
-             description="Every finding is one of the four, with a status of contract 5.4 (late, open or overdue; "
+             description="Every finding is one of the four, with a status of late, open or overdue ("
                          "a guarantee released early is overdue) and a rule citing its section. Threshold: 0 rows "
                          "that are not. Severity ERROR.")
 def check_validity_smp_status(duckdb: DuckDBResource) -> AssetCheckResult:

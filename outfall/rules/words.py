@@ -279,4 +279,62 @@ class Describe:
                 "(Woodbury ch. 185); findings on permanent stormwater management practices.")
 
 
+    # ------------------------------------------------------- illicit discharges (ch. 185)
+
+    def _illicit(self) -> Any:
+        versions = self._get("woodbury", "illicit_discharges")
+        return current(versions) if versions else None
+
+    def illicit_discharge_deadlines(self) -> str:
+        t = self._illicit()
+        if t is None:
+            return "Illicit discharges (Woodbury Code ch. 185): no deadlines in the rules."
+        notify = ("the next business day" if t.notify_business_days == 1
+                  else f"{t.notify_business_days} business days")
+        return ("Per illicit discharge case, each obligation of Woodbury Code ch. 185 whose trigger exists: notice "
+                f"to the Town by {notify} and its written confirmation within {t.confirmation_business_days} "
+                f"business days, unless hazardous; the {t.appeal_days}-day appeal and the hearing; abatement by the "
+                f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision; the Town's "
+                f"notice of the cost within {t.cost_notice_days} days of its abatement; the {t.protest_days}-day "
+                "protest; each with its due day, the day it was met and its status (met, late, open, overdue) on "
+                "the day judged.")
+
+    def illicit_discharge_charges(self) -> str:
+        t = self._illicit()
+        if t is None:
+            return "Illicit discharges (Woodbury Code ch. 185): no charges in the rules."
+        return (f"Per case with a cost of abatement, under Woodbury Code ch. 185: the {t.installments} equal "
+                f"payments (the last takes the rounding), simple interest at {num(t.interest_rate * 100)}% a year on "
+                f"the unpaid principal from the {t.interest_start_days}th day after discovery through the day judged, "
+                f"the payments, the balance, and the largest criminal penalty ({usd(t.penalty_per_day_usd)} for each "
+                "day from discovery through abatement).")
+
+    def illicit_discharge_letters(self) -> str:
+        t = self._illicit()
+        appeal = f"within {t.appeal_days} days" if t is not None else "as ch. 185 allows"
+        payments = f"{t.installments} payments" if t is not None else "payments"
+        protest = f"the {t.protest_days}-day protest" if t is not None else "the protest"
+        return ("The letters of the illicit discharge cases: a notice of violation (the measures Woodbury Code "
+                "ch. 185 lets it require, the abatement deadline and what follows if it passes, the appeal to the "
+                f"Justice Court {appeal}) and, for an abatement done by the Town, the notice of its cost ({payments}, "
+                f"interest, {protest}, the lien).")
+
+
+    # ------------------------------------------------------- the rest of the law
+
+    def inspection_fees(self) -> str:
+        sched = self._get("woodbury", "inspection_fees")
+        if sched is None:
+            return "Water and sewer inspection fees (Woodbury Code ch. 301): no fee schedule in the rules."
+        today = dt.date.today()
+        entries = [e for e in sched.entries if e.in_effect(today)] or list(sched.entries)
+        fees = "; ".join(
+            f"{e.use.replace('_', ' ')}{' not within a shopping mall or business park' if e.in_mall_or_business_park is False else ''}"
+            f"{' within a shopping mall or business park' if e.in_mall_or_business_park else ''}: "
+            f"{usd(e.water_usd)} water, {usd(e.sewer_usd)} sewer" for e in entries)
+        return ("The water and sewer inspection fees of each connection permit (Woodbury Code ch. 301: "
+                f"{fees}; only the inspections asked for). A use and place the schedule does not cover gets no "
+                "fee, and the rule says so.")
+
+
 DESCRIBE = Describe()

@@ -1,7 +1,7 @@
 -- Days on which an industrial user had samples collected or flow readings (local dates, through
--- $as_of) while its permit was not in effect: before permit_effective or after permit_expires
+-- the day judged) while its permit was not in effect: before permit_effective or after permit_expires
 -- (both days in effect; a missing date leaves that side open). Users with neither date are in
--- permit_dates_missing instead. Parameter: $as_of; each day's rule text is the version of
+-- permit_dates_missing instead. Reads _activity (create_user_activity_days). Each day's rule text is the version of
 -- sewer_compliance.without_permit_citation in effect on it (registered as _permit_rules:
 -- effective_from, effective_to, citation; a day no version covers is not judged).
 INSERT INTO discharges_without_permit BY NAME
@@ -9,19 +9,6 @@ WITH users AS (
     SELECT user_id, any_value(name) AS name, any_value(permit_no) AS permit_no,
            any_value(permit_effective) AS permit_effective, any_value(permit_expires) AS permit_expires
     FROM industrial_users GROUP BY user_id
-),
-samples AS (
-    SELECT user_id, coalesce(collected_date, collected_at::DATE) AS day, count(DISTINCT sample_id) AS samples
-    FROM lab_results GROUP BY ALL
-),
-readings AS (
-    SELECT user_id, ts::DATE AS day, count(*) AS flow_readings
-    FROM flow GROUP BY ALL
-),
-activity AS (
-    SELECT user_id, day, coalesce(s.samples, 0) AS samples, coalesce(r.flow_readings, 0) AS flow_readings
-    FROM samples s FULL OUTER JOIN readings r USING (user_id, day)
-    WHERE day <= CAST($as_of AS DATE)
 )
 SELECT a.user_id, u.name, a.day,
        CASE WHEN a.day < u.permit_effective THEN 'permit_not_yet_effective' ELSE 'permit_expired' END AS finding,
@@ -30,7 +17,7 @@ SELECT a.user_id, u.name, a.day,
        (CASE WHEN a.day < u.permit_effective THEN u.permit_effective - a.day
              ELSE a.day - u.permit_expires END)::INTEGER AS days_outside,
        pr.citation AS rule
-FROM activity a JOIN users u USING (user_id)
+FROM _activity a JOIN users u USING (user_id)
 JOIN _permit_rules pr ON a.day >= pr.effective_from AND (pr.effective_to IS NULL OR a.day <= pr.effective_to)
 WHERE ( (u.permit_effective IS NOT NULL AND a.day < u.permit_effective)
    OR (u.permit_expires IS NOT NULL AND a.day > u.permit_expires))

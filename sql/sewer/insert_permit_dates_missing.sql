@@ -1,24 +1,12 @@
--- Users with samples or flow readings (through $as_of) whose permit term is not on file: an
+-- Users with samples or flow readings (through the day judged) whose permit term is not on file: an
 -- industrial user with neither permit date, or a user_id with no industrial user row. Not judged
--- for discharging without a permit (reading permit_term_unknown). Parameters: $as_of, $citation.
+-- for discharging without a permit (reading permit_term_unknown). Reads _activity
+-- (create_user_activity_days). Parameter: $citation.
 INSERT INTO permit_dates_missing BY NAME
 WITH users AS (
     SELECT user_id, any_value(name) AS name, any_value(permit_no) AS permit_no,
            bool_and(permit_effective IS NULL AND permit_expires IS NULL) AS no_dates
     FROM industrial_users GROUP BY user_id
-),
-samples AS (
-    SELECT user_id, coalesce(collected_date, collected_at::DATE) AS day, count(DISTINCT sample_id) AS samples
-    FROM lab_results GROUP BY ALL
-),
-readings AS (
-    SELECT user_id, ts::DATE AS day, count(*) AS flow_readings
-    FROM flow GROUP BY ALL
-),
-activity AS (
-    SELECT user_id, day, coalesce(s.samples, 0) AS samples, coalesce(r.flow_readings, 0) AS flow_readings
-    FROM samples s FULL OUTER JOIN readings r USING (user_id, day)
-    WHERE day <= CAST($as_of AS DATE)
 )
 SELECT a.user_id, any_value(u.name) AS name, any_value(u.permit_no) AS permit_no,
        min(a.day) AS first_day, max(a.day) AS last_day, count(*)::INTEGER AS days,
@@ -28,7 +16,7 @@ SELECT a.user_id, any_value(u.name) AS name, any_value(u.permit_no) AS permit_no
             ELSE 'neither the date the permit took effect nor the date it expires is on file: fill them in' END
            AS reason,
        $citation AS rule
-FROM activity a LEFT JOIN users u USING (user_id)
+FROM _activity a LEFT JOIN users u USING (user_id)
 WHERE u.user_id IS NULL OR u.no_dates
 GROUP BY a.user_id
 ORDER BY a.user_id;
