@@ -80,7 +80,39 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     except duckdb.CatalogException:
         pass
     con.execute(text).fetchall()
+    upgrade_tables(con, text)
     con.execute(f"CREATE OR REPLACE TABLE {SCHEMA_MARKER} AS SELECT ? AS digest", [digest]).fetchall()
+
+
+def upgrade_tables(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
+    """Bring the tables of a warehouse made by an older Outfall to the columns ``text`` declares: a
+    column added since is added (empty), one no longer declared is dropped. (CREATE TABLE IF NOT EXISTS
+    leaves an existing table as it was, and ``replace_rows`` refuses a table whose columns differ.)
+    Returns what was changed, as 'table.column added|dropped'."""
+    declared: dict[str, list[tuple[str, str]]] = {}
+    scratch = duckdb.connect()
+    try:
+        scratch.execute(text).fetchall()
+        for table, column, kind in scratch.execute(sql("select_declared_columns")).fetchall():
+            declared.setdefault(table, []).append((column, kind))
+    finally:
+        scratch.close()
+    have: dict[str, set[str]] = {}
+    for table, column, _ in con.execute(sql("select_declared_columns")).fetchall():
+        have.setdefault(table, set()).add(column)
+    changed = []
+    for table, columns in declared.items():
+        if table not in have:
+            continue
+        names = {c for c, _ in columns}
+        for column, kind in columns:
+            if column not in have[table]:
+                con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}').fetchall()
+                changed.append(f"{table}.{column} added")
+        for column in sorted(have[table] - names):
+            con.execute(f'ALTER TABLE "{table}" DROP COLUMN "{column}"').fetchall()
+            changed.append(f"{table}.{column} dropped")
+    return changed
 
 
 @contextlib.contextmanager

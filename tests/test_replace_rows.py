@@ -46,3 +46,26 @@ def test_a_column_mismatch_raises_and_keeps_the_table(con, frame, words):
             replace_rows(con, "t", frame)
     assert words in str(raised.value)
     assert rows(con) == [(1, "old")]
+
+
+def test_a_warehouse_of_an_older_outfall_gets_the_columns_of_this_one(tmp_path):
+    # A table made before a column was added (swppp_notices without issuer) and with one since removed:
+    # the next connection adds the one and drops the other, so the assets write it again.
+    from outfall.warehouse import configure, ensure_schema, schema_sql, upgrade_tables
+
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    try:
+        ensure_schema(con)
+        con.execute("ALTER TABLE swppp_notices DROP COLUMN issuer").fetchall()
+        con.execute("ALTER TABLE quarantine ADD COLUMN judged_by VARCHAR").fetchall()
+        con.execute("INSERT INTO quarantine (dataset, source_file, row_number, reason) "
+                    "VALUES ('parcels', 'p.csv', 3, 'kept')").fetchall()
+        con.execute("DELETE FROM _outfall_schema").fetchall()     # as an older version left it
+        ensure_schema(con)
+        names = lambda t: [r[0] for r in con.execute(  # noqa: E731
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [t]).fetchall()]
+        assert "issuer" in names("swppp_notices") and "judged_by" not in names("quarantine")
+        assert con.execute("SELECT reason FROM quarantine").fetchall() == [("kept",)]
+        assert upgrade_tables(con, schema_sql()) == []             # nothing more to do
+    finally:
+        con.close()
