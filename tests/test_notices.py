@@ -207,3 +207,68 @@ def test_rerun_changes_nothing_and_an_empty_folder_gives_an_empty_table(fixture,
     empty = new_warehouse(tmp_path / "empty")
     run(empty, tmp_path / "nothing", [ingest_asset("notices_mailed"), notices])
     assert query(empty, "SELECT count(*) FROM notices") == [(0,)]
+
+
+# ------------------------------------------------------------------ end to end
+
+
+@pytest.mark.slow
+def test_outfall_run_writes_notices_as_the_contract_says(tmp_path):
+    from outfall.pdf import find_browser
+    from tests.conftest import run_cli, small_town, write
+
+    data = small_town(tmp_path / "data")
+    write_letterhead(data)
+    write(data, "industrial_users/users.csv", """
+        user_id,name,district,address,permit_no,permit_effective,permit_expires,normal_avg_flow_gpd,city,state,zip
+        IU-1,Acme Plating,consolidated,1 Main St,P-1,2025-01-01,2027-01-01,14400,Central Valley,NY,10917
+        IU-2,Blue Brewery,district_1,2 Mill Rd,P-2,2025-01-01,2026-08-01,,,,
+        """)
+    write(data, "notices_mailed/mailed.csv", """
+        kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days
+        sewer,IU-1,2026-02,2026-03-09,7001,
+        sewer,IU-1,2026-02,2026-03-02,7000,
+        sewer,IU-1,2026-01,2026-02-02,7002,
+        """)
+    db = tmp_path / "w.duckdb"
+    result = run_cli("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-11-30")
+    assert result.returncode == 0, result.stderr
+    types = [tuple(r) for r in query(db, "SELECT column_name, data_type FROM information_schema.columns "
+                                         "WHERE table_name = 'notices' ORDER BY ordinal_position")][:8]
+    assert types == [("kind", "VARCHAR"), ("recipient_id", "VARCHAR"), ("period", "VARCHAR"),
+                     ("violations", "INTEGER"), ("status", "VARCHAR"), ("issued_on", "DATE"),
+                     ("correct_by", "DATE"), ("letter", "VARCHAR")]
+    sewer_months = query(db, "SELECT user_id, strftime(collected_at, '%Y-%m'), count(*) FROM discharge_violations "
+                             "GROUP BY ALL ORDER BY ALL")
+    notices_rows = query(db, "SELECT recipient_id, period, violations FROM notices WHERE kind = 'sewer' ORDER BY ALL")
+    assert notices_rows == sewer_months and notices_rows
+    got = {(r[0], r[1]): r[2:] for r in query(
+        db, "SELECT recipient_id, period, status, issued_on, correct_by, ready_to_send FROM notices")}
+    assert got[("IU-1", "2026-02")] == ("mailed", D(2026, 3, 2), D(2026, 3, 2) + dt.timedelta(days=MAX), True)
+    assert ("IU-1", "2026-01") not in got       # a mailing with no violation makes no notice
+    drafts = [v for k, v in got.items() if k != ("IU-1", "2026-02")]
+    assert drafts and all(v[:3] == ("draft", None, None) for v in drafts)
+    assert query(db, "SELECT count(*) FROM notices WHERE letter IS NULL") == [(0,)]
+    dashboards = tmp_path / "dashboards"
+    for (letter,) in query(db, "SELECT letter FROM notices"):
+        assert (dashboards / letter).is_file(), letter
+    assert query(db, "SELECT notices_mailed FROM pretreatment_annual_report WHERE user_id = 'IU-1' AND year = 2026"
+                 ) == [(1,)]
+    first = query(db, "SELECT * EXCLUDE (as_of) FROM notices ORDER BY ALL")
+    again = run_cli("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-11-30")
+    assert again.returncode == 0, again.stderr
+    assert query(db, "SELECT * EXCLUDE (as_of) FROM notices ORDER BY ALL") == first
+    if find_browser() is None:
+        pytest.skip("Chromium is not installed: the PDFs are not printed")
+    from pypdf import PdfReader
+
+    batch = PdfReader(str(dashboards / "letters" / "mailed_notices.pdf"))
+    text = " ".join(page.extract_text() for page in batch.pages)
+    assert 1 <= len(batch.pages) <= 3
+    samples = [s for (s,) in query(db, "SELECT sample_id FROM discharge_violations WHERE user_id = 'IU-1' AND "
+                                       "strftime(collected_at, '%Y-%m') = '2026-02'")]
+    assert "Acme Plating" in text and "Central Valley, NY 10917" in text and "March 2, 2026" in text
+    assert samples and all(s in text for s in samples)
+    assert "Blue Brewery" not in text           # a draft gets no PDF
+    assert (dashboards / "letters" / "sewer" / "pdf" / "notice_IU-1_2026-02.pdf").is_file()
+    assert not list((dashboards / "letters" / "sewer" / "pdf").glob("notice_IU-2_*.pdf"))
