@@ -45,8 +45,11 @@ def _report_metadata(con, report: DatasetReport) -> dict:
 
 
 def ingestion_context(settings: OutfallSettings) -> Context:
-    schedule = load_rules("woodbury", settings.rules_path()).sewer_units.at(settings.as_of_date())
-    return Context(unit_schedule=schedule.model_dump())   # the schedule in effect on the day judged
+    rules = load_rules("woodbury", settings.rules_path())
+    schedule = rules.sewer_units.at(settings.as_of_date())
+    correction = tuple((v.effective_from, v.effective_to, v.max_days) for v in rules.notices.sewer_correction)
+    # the unit schedule in effect on the day judged; the notices' maximum period to correct, every version
+    return Context(unit_schedule=schedule.model_dump(), sewer_correction=correction)
 
 
 def build_ingest_asset(ds: Dataset) -> AssetsDefinition:

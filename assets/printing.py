@@ -1,13 +1,17 @@
 """Letters on paper: every letter that is ready to mail, printed to PDF.
 
-``letter_pdfs`` reads the letters the sewer and stormwater assets wrote to
-``<dashboards>/letters/<area>/`` and prints each one whose layout says it is
-ready to mail (``outfall.letters``: a configured letterhead, a recipient's
-address) to ``<dashboards>/letters/<area>/pdf/<letter>.pdf``, all in one
-headless Chromium session (``outfall.pdf``); a letter whose HTML did not change
-is not printed again. Per area, ``ready_to_mail.pdf`` joins them in the order
-of their file names. Without Chromium the run still succeeds with the HTML
-letters and says in one line what to install.
+``letter_pdfs`` prints, in one headless Chromium session (``outfall.pdf``), to
+``<dashboards>/letters/<area>/pdf/<letter>.pdf``:
+
+- each monthly notice of violation (table ``notices``, contract 5.1) that is mailed and ready to
+  send (a full mailing address, a configured letterhead); ``letters/mailed_notices.pdf`` joins
+  them in mailing order (mailing day, kind, recipient, month). A draft gets no PDF;
+- each other letter the sewer and stormwater assets wrote to ``<dashboards>/letters/<area>/``
+  whose layout says it is ready to mail (``outfall.letters``); per area, ``ready_to_mail.pdf``
+  joins them in the order of their file names.
+
+A letter whose HTML did not change is not printed again. Without Chromium the run still succeeds
+with the HTML letters and says in one line what to install.
 """
 
 import sys
@@ -17,14 +21,17 @@ from pathlib import Path
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, outputs
+from assets.common import GROUP_DASHBOARDS, outputs, warehouse
+from assets.notices import LETTER_PREFIX as NOTICE_PREFIX
 from outfall.letters import letter_is_ready, read_letterhead
 from outfall.pdf import join_pdfs, print_pdfs
 from outfall.resources import OutfallSettings
+from outfall.warehouse import sql
 
 AREAS = ("sewer", "stormwater")
 PDF_FOLDER = "pdf"
 BATCH = "ready_to_mail.pdf"
+NOTICES_BATCH = "mailed_notices.pdf"   # in <dashboards>/letters/
 
 
 def _say(line: str) -> None:
@@ -35,10 +42,12 @@ def _say(line: str) -> None:
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"pdf"},
-    deps=["sewer_notices", "snc_publication", "grease_trap_status", "swppp_notices", "illicit_discharge_letters"],
-    description="Every letter that is ready to mail (letterhead configured, recipient's address on file), "
-                "printed to PDF beside its HTML (<dashboards>/letters/<area>/pdf/) with headless Chromium, "
-                "plus one ready_to_mail.pdf per area; only letters whose HTML changed are printed again. "
+    deps=["notices", "sewer_notices", "snc_publication", "grease_trap_status", "swppp_notices", "illicit_discharge_letters"],
+    description="Every mailed notice of violation that is ready to send, and every other letter ready to mail "
+                "(letterhead configured, recipient's address on file), printed to PDF beside its HTML "
+                "(<dashboards>/letters/<area>/pdf/) with headless Chromium; the mailed notices joined in mailing "
+                "order (letters/mailed_notices.pdf) and the other letters in one ready_to_mail.pdf per area; "
+                "only letters whose HTML changed are printed again. "
                 "Without Chromium the HTML letters stand and the run says what to install.",
 )
 def letter_pdfs(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
@@ -49,11 +58,21 @@ def letter_pdfs(context: AssetExecutionContext, duckdb: DuckDBResource, settings
         return MaterializeResult(metadata={"pdfs": 0})
     ready: dict[str, list[tuple[Path, Path]]] = {}
     not_ready = 0
+    # The mailed notices ready to send, in mailing order (a draft or a notice not ready gets no PDF).
+    with warehouse(duckdb) as con:
+        mailed = con.execute(sql("select_notices_to_print")).fetchall()
+    notice_jobs: list[tuple[Path, Path]] = []
+    for _kind, _recipient, _period, _issued_on, letter in mailed:
+        html_path = paths.dashboards / letter
+        if html_path.is_file():
+            notice_jobs.append((html_path, html_path.parent / PDF_FOLDER / f"{html_path.stem}.pdf"))
     for area in AREAS:
         folder = paths.letters(area)
         letters = sorted(folder.glob("*.html")) if folder is not None and folder.is_dir() else []
-        jobs = []
+        jobs = [job for job in notice_jobs if job[0].parent == folder]
         for html_path in letters:
+            if html_path.name.startswith(NOTICE_PREFIX):
+                continue    # the notices: from the table above
             if letter_is_ready(html_path.read_text(encoding="utf-8", errors="replace")):
                 jobs.append((html_path, html_path.parent / PDF_FOLDER / f"{html_path.stem}.pdf"))
             else:
@@ -73,12 +92,19 @@ def letter_pdfs(context: AssetExecutionContext, duckdb: DuckDBResource, settings
                 stale.unlink()
                 removed += 1
         batch = folder / BATCH
-        parts = [pdf for _, pdf in jobs if pdf in keep]
+        parts = [pdf for html, pdf in jobs if pdf in keep and not html.name.startswith(NOTICE_PREFIX)]
         if parts:
             join_pdfs(parts, batch, titles=[p.stem for p in parts])
             batches += 1
         elif batch.exists():
             batch.unlink()
+    notices_batch = paths.dashboards / "letters" / NOTICES_BATCH
+    notice_parts = [pdf for _, pdf in notice_jobs if pdf in printed]
+    if notice_parts:
+        join_pdfs(notice_parts, notices_batch, titles=[p.stem for p in notice_parts])
+        batches += 1
+    elif notices_batch.exists():
+        notices_batch.unlink()
     if report.unavailable:
         _say(report.unavailable)
         context.log.warning(report.unavailable)
@@ -91,6 +117,7 @@ def letter_pdfs(context: AssetExecutionContext, duckdb: DuckDBResource, settings
         context.log.warning(f"{html_path.name} could not be printed: {why}")
     return MaterializeResult(metadata={
         "pdfs_printed": len(report.written),
+        "mailed_notices_printed": len(notice_parts),
         "pdfs_unchanged": len(report.unchanged),
         "pdfs_removed": removed,
         "letters_not_ready_to_mail": not_ready,

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from dashboards.figs import MS_PER_HOUR, grid, layout_key, legend_entry, typed, vrect
+from dashboards.notices import notices_table, sewer_follow_up
 from dashboards.html import (
     COLORS, Chart, Col, Kpi, PageMeta, axis_times, badge, esc, fmt_date, fmt_datetime, fmt_num, is_missing,
     join, kpis, local_naive, no_data, note, page, section, short_rule, slug, table,
@@ -70,6 +71,9 @@ class SewerData:
     permit_dates_missing: pd.DataFrame | None = None
     permit_warn_days: int | None = None
     permit_warn_rule: str = ""
+    # the monthly notices (table notices) and each violation's follow-up from its notice (sewer_notices)
+    notices: pd.DataFrame | None = None
+    follow_up: pd.DataFrame | None = None
     present: dict[str, bool] = field(default_factory=dict)  # table -> exists
 
 
@@ -712,6 +716,13 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
             Col("readings_not_judged", "Readings not judged", num=True, fmt=fmt_num), Col("reason", "Why")]))
     body.append(section("Findings", join(f_parts), sid="findings",
                         lead="Which user broke which limit, when, by how much, and under which section."))
+
+    # notices of violation (one per user and month) and the Town's follow-up of each violation
+    body.append(section("Notices of violation and follow-up", join([
+        '<h3 id="notices">Notices, one per user and month</h3>', notices_table(data.notices, "sewer", "User"),
+        '<h3 id="follow-up">Follow-up of each violation</h3>', sewer_follow_up(data.follow_up)]), sid="notices-section",
+        lead="Woodbury Code ch. 253 Part 2, enforcement: a notice by certified mail sets a period to correct; "
+             "§ 253-55 A penalty days count from the day after it. The Town's record, not sent to the user."))
 
     # per user
     user_ids = sorted(set(summary["user_id"]) if not summary.empty else set()

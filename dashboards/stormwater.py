@@ -16,6 +16,7 @@ import pandas as pd
 from dashboards.figs import grid, layout_key, typed
 from outfall.law import swppp as law
 from outfall.rules import RulesError
+from dashboards.notices import notices_table, stormwater_follow_up
 from dashboards.html import (
     COLORS, Chart, Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_num, fmt_usd, is_missing, join, kpis, no_data, note,
     page, section, short_rule, slug, table,
@@ -56,6 +57,9 @@ class StormwaterData:
     letters: dict[str, str] = field(default_factory=dict)
     present: dict[str, bool] = field(default_factory=dict)
     week_days: int = 7
+    # the monthly notices (table notices) and each missed inspection's follow-up from its notice
+    monthly_notices: pd.DataFrame | None = None
+    follow_up: pd.DataFrame | None = None
     # contract 5.3 and 5.4: illicit discharge cases (illicit_discharges), their deadlines and charges,
     # the cases' letters (case_id, kind, letter_file, draft, ready_to_mail; links in ``letters``),
     # and the post-construction practice findings (smp_findings).
@@ -416,6 +420,13 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
         body.append(section("Other findings", o_html, sid="other"))
     elif data.other is None:
         body.append(section("Other findings", no_data("swppp_other_findings", False), sid="other"))
+    body.append(section("Notices of violation and follow-up", join([
+        '<h3 id="monthly-notices">Notices, one per site and month</h3>',
+        notices_table(data.monthly_notices, "stormwater", "Site"),
+        '<h3 id="notice-follow-up">Follow-up of each missed inspection</h3>', stormwater_follow_up(data.follow_up)]),
+        sid="notices-section",
+        lead="Woodbury Code ch. 267 and Bellport Code ch. 21: the notice of violation sets the time schedule of the "
+             "remedial measures; it runs from the day the notice is mailed. The Town's record, not sent to the site."))
 
     body += stage2_sections(data)
 

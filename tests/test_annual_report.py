@@ -45,10 +45,9 @@ def seed(path: Path, with_notices: bool) -> None:
     con.execute("INSERT INTO snc_determinations (user_id, period_start, period_end, parameter, criterion, "
                 "measurements, count, pct) VALUES ('U-2', DATE '2026-01-01', DATE '2026-06-30', 'BOD', 'chronic', "
                 "1, 1, 100.0)")
-    if with_notices:   # the notices table as contract 5.1 defines it, written by its own asset
-        con.execute("CREATE TABLE notices (kind VARCHAR, recipient_id VARCHAR, period VARCHAR, violations INTEGER, "
-                    "status VARCHAR, issued_on DATE, correct_by DATE, letter VARCHAR)")
-        con.execute("INSERT INTO notices VALUES "
+    if with_notices:   # rows of the notices table (contract 5.1), as its own asset writes them
+        con.execute("INSERT INTO notices (kind, recipient_id, period, violations, status, issued_on, correct_by, "
+                    "letter) VALUES "
                     "('sewer', 'U-1', '2026-01', 1, 'mailed', DATE '2026-01-20', DATE '2026-02-19', 'a.html'), "
                     "('sewer', 'U-1', '2026-02', 1, 'draft', NULL, NULL, 'b.html'), "
                     "('stormwater', 'U-1', '2026-03', 1, 'mailed', DATE '2026-03-20', DATE '2026-04-19', 'c.html'), "

@@ -243,48 +243,56 @@ def notices_fixture(tmp_path: Path) -> None:
     con.close()
 
 
-def test_sewer_notices_follow_up_30_vs_31_days(tmp_path):
+def mail_notices(tmp_path: Path, mailed: list[tuple[str, str, dt.date, int]]) -> None:
+    """Monthly notices as the notices asset writes them (contract 5.1): (user, period, mailed_on, days)."""
+    con = open_warehouse(tmp_path / "w.duckdb")
+    for user_id, period, mailed_on, days in mailed:
+        con.execute("INSERT INTO notices (kind, recipient_id, period, violations, status, issued_on, correct_by, "
+                    "correct_within_days, letter, ready_to_send) VALUES ('sewer', ?, ?, 1, 'mailed', ?, ?, ?, ?, true)",
+                    [user_id, period, mailed_on, mailed_on + dt.timedelta(days=days), days,
+                     f"letters/sewer/notice_{user_id}_{period}.html"]).fetchall()
+    con.close()
+
+
+def test_sewer_notices_follow_up_30_vs_31_days_from_the_mailed_notice(tmp_path):
     notices_fixture(tmp_path)
+    march = D(2026, 3, 2)
+    mail_notices(tmp_path, [("IN30", "2026-03", march, 30), ("IN31", "2026-03", march, 30),
+                            ("AGAIN", "2026-03", march, 30), ("PH", "2026-05", D(2026, 5, 1), 30)])
     result = run(tmp_path, assets=[enf.sewer_notices, enf.check_completeness_sewer_notices_violation])
     assert [c.passed for c in result.get_asset_check_evaluations()] == [True]
     got = {(r[0], r[1]): r[2:] for r in rows(
         tmp_path, "SELECT user_id, sample_id, issued_on, correct_by, status, corrected_in_time, next_sample_id, "
-                  "violation_days, max_penalty_usd, correction_days, mailing FROM sewer_notices")}
+                  "violation_days, max_penalty_usd, correction_days, mailing, letter_file FROM sewer_notices")}
     assert set(got) == {("IN30", "A-1"), ("IN31", "B-1"), ("AGAIN", "C-1"), ("AGAIN", "C-2"), ("PEND", "D-1"),
                         ("PH", "E-1")}
-    assert got[("IN30", "A-1")][:6] == (D(2026, 3, 2), D(2026, 4, 1), "corrected", True, "A-2", 1)
-    assert got[("IN31", "B-1")][:6] == (D(2026, 3, 2), D(2026, 4, 1), "corrected_late", False, "B-3", 1)
+    # § 253-55 A days count from the day after correct_by: corrected on it or the day after, none
+    assert got[("IN30", "A-1")][:6] == (D(2026, 3, 2), D(2026, 4, 1), "corrected", True, "A-2", 0)
+    assert got[("IN31", "B-1")][:6] == (D(2026, 3, 2), D(2026, 4, 1), "corrected_late", False, "B-3", 0)
     assert got[("AGAIN", "C-1")][2:5] == ("not_corrected", False, "C-2")
     assert got[("AGAIN", "C-2")][2] == "overdue"
-    assert got[("PEND", "D-1")][2:4] == ("pending", None)
-    # pH below 5.5 on May 1: period to May 31; June 1..30 uncorrected -> 31 days, $500 a day
-    assert got[("PH", "E-1")][1:] == (D(2026, 5, 31), "overdue", False, None, 31, Decimal("15500.00"), 30,
-                                      "certified mail")
-    notice = (letters(tmp_path) / "sewer_nov_NOV-IN30-A-1-BOD-max.html").read_text()
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in notice and "<script>" not in notice
-    assert "Smith &amp; Sons" in notice
-    for text in ("certified mail", "300 mg/L", "maximum 240 mg/L", "Woodbury Code ch. 253 Part 2 (test)",
-                 "within 30 days, by <strong>April 1, 2026</strong>", "$250.00", "civil penalty",
-                 "Each day a violation continues"):
-        assert text in notice, text
-    # the administrator's follow-up is the Town's record, not the recipient's: not in the letter
-    assert "Corrected in time" not in notice and "Follow-up" not in notice
-    assert len(list(letters(tmp_path).glob("sewer_nov_*.html"))) == 6
+    # PEND's June notice is a draft (no mailing): no deadline, no penalty
+    assert got[("PEND", "D-1")][:6] == (None, None, "draft", None, None, 0)
+    assert got[("PEND", "D-1")][6] == Decimal("0.00")
+    # pH below 5.5 on May 1, notice mailed May 1: period to May 31; June 1..30 uncorrected -> 30 days, $500 a day
+    assert got[("PH", "E-1")][1:] == (D(2026, 5, 31), "overdue", False, None, 30, Decimal("15000.00"), 30,
+                                      "certified mail", "letters/sewer/notice_PH_2026-05.html")
+    # one letter per notice now (assets/notices.py): no letter per sample
+    assert not list(letters(tmp_path).glob("sewer_nov_*.html")) if letters(tmp_path).is_dir() else True
 
 
-def test_sewer_notices_rerun_is_identical_and_removes_stale_letters(tmp_path):
+def test_sewer_notices_rerun_is_identical_and_removes_old_per_sample_letters(tmp_path):
     notices_fixture(tmp_path)
+    mail_notices(tmp_path, [("IN30", "2026-03", D(2026, 3, 2), 30)])
+    old = letters(tmp_path) / "sewer_nov_NOV-PEND-D-1-FOG-max.html"
+    old.parent.mkdir(parents=True)
+    old.write_text("a letter of the old kind", encoding="utf-8")
     run(tmp_path, assets=[enf.sewer_notices])
     query = "SELECT * EXCLUDE (collected_at) FROM sewer_notices ORDER BY notice_id"
     first = rows(tmp_path, query)
     run(tmp_path, assets=[enf.sewer_notices])
     assert rows(tmp_path, query) == first
-    con = open_warehouse(tmp_path / "w.duckdb")
-    con.execute("DELETE FROM discharge_evaluations WHERE user_id = 'PEND'").fetchall()
-    con.close()
-    run(tmp_path, assets=[enf.sewer_notices])
-    assert not (letters(tmp_path) / "sewer_nov_NOV-PEND-D-1-FOG-max.html").exists()
-    assert len(list(letters(tmp_path).glob("sewer_nov_*.html"))) == 5
+    assert not old.exists()
 
 
 # ---------------------------------------------------------------- obligations

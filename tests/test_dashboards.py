@@ -514,8 +514,10 @@ def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Pa
     assert files, "the fixture town should produce stormwater notices"
     storm = (built_town / "dashboards" / "stormwater.html").read_text(encoding="utf-8")
     for name in files:
-        assert (built_town / "dashboards" / "letters" / "stormwater" / name).is_file()
-        assert f'href="letters/stormwater/{name}"' in storm, name
+        # a missed inspection's letter is its site's monthly notice, named relative to the dashboards folder
+        path = name if name.startswith("letters/") else f"letters/stormwater/{name}"
+        assert (built_town / "dashboards" / path).is_file()
+        assert f'href="{path}"' in storm, name
 
 
 def _ingest_only(data_dir: Path, warehouse: Path, **settings):

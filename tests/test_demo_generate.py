@@ -16,13 +16,15 @@ from outfall.ingest.billing_extra import SEWER_BUDGET
 from outfall.ingest.registry import all_datasets
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASETS
 from outfall.ingest.stage2_extra import STAGE2_DATASETS
+from outfall.ingest.notices_extra import NOTICES_MAILED
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS, chapter_number
 
 AS_OF = date(2026, 11, 30)          # the demo's (pipelines/cli.py DEMO_AS_OF)
 WINDOW_START = date(2025, 12, 1)    # AS_OF - 364 days
 TZ = "America/New_York"
 #: The areas' own folders: their specs (docs/inputs-stormwater.md, docs/inputs-sewer.md, billing).
-EXTRA_SPECS = {ds.name: ds for ds in (*STORMWATER_DATASETS, *ENFORCEMENT_DATASETS, SEWER_BUDGET, *STAGE2_DATASETS)}
+EXTRA_SPECS = {ds.name: ds for ds in (*STORMWATER_DATASETS, *ENFORCEMENT_DATASETS, SEWER_BUDGET, *STAGE2_DATASETS,
+                                      NOTICES_MAILED)}
 #: Dates that are schedules, not observations: a permit in force expires after the as-of date.
 SCHEDULED = {("industrial_users", "permit_expires")}
 
@@ -40,7 +42,9 @@ REQUIRED = {
     "rainfall": {"gauge_id", "date", "precip_in"},
 }
 OPTIONAL = {
-    "industrial_users": {"address", "permit_no", "permit_effective", "permit_expires", "normal_avg_flow_gpd"},
+    # + the optional mailing fields of notices (contract 5.1: a full mailing address; docs/inputs.md)
+    "industrial_users": {"address", "permit_no", "permit_effective", "permit_expires", "normal_avg_flow_gpd",
+                         "mailing_name", "mailing_address", "city", "state", "zip"},
     "permit_limits": {"basis", "effective_from", "effective_to"},
     "lab_results": {"mdl", "lab", "method"},
     "flow": {"constituent"},
@@ -49,7 +53,7 @@ OPTIONAL = {
                 "moratorium", "owner", "address"},
     "sewer_rates": set(),
     "sites": {"name", "address", "applicant", "impaired_water", "single_family", "agricultural",
-              "exempt", "final_stabilization"},
+              "exempt", "final_stabilization", "mailing_name", "mailing_address", "city", "state", "zip"},
     "inspections": {"kind", "sediment_capacity_lost_pct", "notes"},
     "rainfall": set(),
 }

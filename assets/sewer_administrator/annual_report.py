@@ -3,9 +3,9 @@
 ``pretreatment_annual_report``: per industrial user and local calendar year in which it has a
 lab sample, a flow reading or a mailed sewer notice, the year's samples, violations (per
 sample and of daily-maximum and monthly-average limits), slugs, whether it was in significant
-noncompliance in either half of the year, and the notices of violation mailed to it. The
-table ``notices`` (contract 5.1) is read when it has rows; until its asset exists it is created
-empty with the contract's columns, so the count is 0. The printable report per year for the
+noncompliance in either half of the year, and the notices of violation mailed to it (rows of
+``notices``, contract 5.1, of kind sewer, status mailed, issued in the year: written by the
+``notices`` asset, on which this one depends). The printable report per year for the
 approval authority is written by ``assets/sewer_administrator/page.py``
 (``dashboards/annual_report.py``) and linked from the index page.
 """
@@ -23,7 +23,7 @@ COLUMNS = ("user_id", "year", "samples", "violations", "statistic_violations", "
     group_name=GROUP_SEWER,
     kinds={"duckdb"},
     deps=["lab_results", "flow", "discharge_violations", "statistic_violations", "slug_events",
-          "snc_determinations", "industrial_users"],
+          "snc_determinations", "industrial_users", "notices"],
     description="The annual pretreatment report to the approval authority (40 CFR 403.12(i)): per "
                 "industrial user and calendar year with a sample, a flow reading or a mailed notice, the samples "
                 "collected, violations, statistic violations, slugs, significant noncompliance in either half of "
@@ -32,7 +32,6 @@ COLUMNS = ("user_id", "year", "samples", "violations", "statistic_violations", "
 def pretreatment_annual_report(duckdb: DuckDBResource) -> MaterializeResult:
     with warehouse(duckdb) as con:
         with transaction(con):
-            con.execute(sql("create_notices_if_missing")).fetchall()
             con.execute(sql("delete_pretreatment_annual_report")).fetchall()
             con.execute(sql("insert_pretreatment_annual_report")).fetchall()
         years = con.execute(sql("select_annual_report_by_year")).fetchall()

@@ -52,6 +52,7 @@ from assets.common import GROUP_SEWER, letters_dir, table_result, warehouse
 from assets.run import record_not_judged
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
 from outfall.law import enforcement as law
+from outfall.law import notices as notice_law
 from outfall.law.discharge import nondetect_value
 from outfall.letters import Letter, LetterWriter, safe_file_name, write_letter
 from outfall.resources import OutfallSettings
@@ -65,9 +66,9 @@ JURISDICTION = "woodbury"
 # Readings of the enforcement law this code implements (rules section
 # readings_enforcement); a rules file asking for another fails loudly.
 IMPLEMENTED_READINGS: dict[str, Any] = {
-    "sewer_notice_date": "collected_date",
+    "sewer_notice_date": "mailed_on",
     "sewer_correction_judged_by": "next_decided_result",
-    "sewer_penalty_days": "violation_day_plus_days_past_period",
+    "sewer_penalty_days": "days_after_correct_by",
     "accidental_statement_from": "notification_else_occurrence",
     "self_monitoring_aware_on": "collected_date",
     "resample_by_any_lab": True,
@@ -100,6 +101,7 @@ STATUS_LABELS = {
     law.NOT_CORRECTED: "Not corrected",
     law.PENDING: "Pending (the period to correct has not ended)",
     law.OVERDUE: "Overdue (the period to correct has ended with no later analysis)",
+    notice_law.DRAFT: "Draft notice, not mailed (no period to correct, no penalty)",
 }
 
 # The enforcement input folders: ingestion assets (asset key = table name).
@@ -247,101 +249,75 @@ def _follow_up_text(fu: law.FollowUp, v: dict, correct_by: dt.date, as_of: dt.da
 
 @asset(
     group_name=GROUP_SEWER,
-    kinds={"duckdb", "html"},
-    deps=["discharge_violations", "industrial_users"],
+    kinds={"duckdb"},
+    deps=["discharge_violations", "industrial_users", "notices"],
     description=DESCRIBE.sewer_notices(),
 )
 def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+    """The follow-up of each violation from the monthly notice that lists it (table ``notices``): dated
+    the notice's mailing day; a draft sets no deadline and accrues no penalty."""
     rules = enforcement_rules(settings)
     as_of = settings.as_of_date()
     on = Dated(rules)
     folder = letters_folder(duckdb, settings)
-    writer = LetterWriter(settings.data_path())
-    notices: list[dict] = []
-    letters: dict[str, Letter] = {}
+    rows: list[dict] = []
     with warehouse(duckdb) as con:
+        monthly = {(n["recipient_id"], n["period"]): n for n in _records(con, "select_notices_of_kind", {"kind": "sewer"})}
         for v in _records(con, "select_sewer_notice_violations", {"as_of": as_of}):
-            # A notice is priced and worded by the rules in effect on the violation's day.
-            issued_on = v["collected_date"]
+            n = monthly.get((v["user_id"], notice_law.period_of(v["collected_date"])))
+            issued_on = n["issued_on"] if n is not None else None
+            # A mailed notice is worded and priced by the rules of its mailing day; a draft by today's.
+            day = issued_on or as_of
             subject = f"notice of violation: sample {v['sample_id']} of {v['user_id']}, {v['parameter']}"
-            parts = on.each(("notices.sewer_correction", "penalties.sewer_use", "sewer_enforcement"), issued_on, subject)
+            parts = on.each(("notices.sewer_correction", "penalties.sewer_use", "sewer_enforcement"), day, subject)
             if parts is None:
                 continue
-            correction, penalty, enforcement = parts
-            days = law.correction_period_days(correction)
-            fine, civil = penalty.fine_max_usd, penalty.civil_max_usd
-            correct_by = law.add_days(issued_on, days)
+            _correction, penalty, enforcement = parts
+            days = n["correct_within_days"] if issued_on is not None else None
+            correct_by = n["correct_by"] if issued_on is not None else None
             nxt = (law.LaterResult(v["next_sample_id"], v["next_collected_date"], v["next_outcome"], v["next_value"])
                    if v["next_sample_id"] is not None else None)
-            fu = law.follow_up(correct_by, nxt, v["first_compliant_on"], as_of)
-            vdays = law.violation_days(correct_by, fu.corrected_on, as_of)
-            notice_id = _notice_id(v)
-            file_name = f"{NOTICE_PREFIX}{notice_id}.html"
-            notice = {
-                "notice_id": notice_id, "user_id": v["user_id"], "name": v["name"], "address": v["address"],
+            if correct_by is not None:
+                fu = law.follow_up(correct_by, nxt, v["first_compliant_on"], as_of)
+                status, in_time = fu.status, fu.corrected_in_time
+            else:   # a draft: no period to correct has started
+                seen_next = nxt if nxt is not None and nxt.collected_date <= as_of else None
+                fu = law.FollowUp(notice_law.DRAFT, None, seen_next, law.seen(v["first_compliant_on"], as_of))
+                status, in_time = notice_law.DRAFT, None
+            vdays = notice_law.penalty_days(correct_by, fu.corrected_on, as_of)
+            fine, civil = penalty.fine_max_usd, penalty.civil_max_usd
+            rows.append({
+                "notice_id": _notice_id(v), "user_id": v["user_id"], "name": v["name"], "address": v["address"],
                 "permit_no": v["permit_no"], "sample_id": v["sample_id"], "parameter": v["parameter"],
                 "collected_at": v["collected_at"], "collected_date": v["collected_date"],
                 "sample_type": v["sample_type"], "value": v["value"], "unit": v["unit"],
                 "limit_value": v["limit_value"], "limit_type": v["limit_type"], "limit_source": v["limit_source"],
                 "violation_rule": v["rule"], "issued_on": issued_on, "mailing": enforcement.mailing,
                 "correction_days": days, "correct_by": correct_by,
-                "next_sample_id": nxt.sample_id if fu.next_result else None,
-                "next_collected_date": nxt.collected_date if fu.next_result else None,
-                "next_value": nxt.value if fu.next_result else None,
-                "next_outcome": nxt.outcome if fu.next_result else None,
-                "corrected_on": fu.corrected_on, "status": fu.status, "corrected_in_time": fu.corrected_in_time,
+                "next_sample_id": fu.next_result.sample_id if fu.next_result else None,
+                "next_collected_date": fu.next_result.collected_date if fu.next_result else None,
+                "next_value": fu.next_result.value if fu.next_result else None,
+                "next_outcome": fu.next_result.outcome if fu.next_result else None,
+                "corrected_on": fu.corrected_on, "status": status, "corrected_in_time": in_time,
                 "violation_days": vdays, "fine_max_usd": fine, "civil_penalty_max_usd": civil,
                 "max_penalty_usd": law.max_penalty(vdays, fine, civil), "as_of": as_of,
-                "letter_file": file_name if folder is not None else None, "rule": enforcement.citation,
+                "letter_file": n["letter"] if n is not None else None, "rule": enforcement.citation,
                 "penalty_rule": penalty.citation,
-            }
-            notices.append(notice)
-            letters[file_name] = writer.render(
-                "sewer_notice_of_violation.html", _notice_context(notice, fu, enforcement, penalty, as_of),
-                jurisdiction=JURISDICTION, area="sewer", missing=_address_missing(v["address"]))
+                "notice_period": n["period"] if n is not None else None,
+                "notice_status": n["status"] if n is not None else None,
+                "follow_up": _follow_up_text(fu, v, correct_by, as_of) if correct_by is not None else
+                ("The notice listing this violation is a draft, not mailed: no period to correct has started and no "
+                 "penalty accrues."),
+            })
         with transaction(con):
-            replace_rows(con, "sewer_notices", _frame(notices))
+            replace_rows(con, "sewer_notices", _frame(rows))
             record_not_judged(con, "sewer_notices", on.missing)
-            _write_letters(folder, letters)
-        removed = _remove_stale(folder, NOTICE_PREFIX, letters)
-        if folder is None:
-            context.log.warning("in-memory warehouse and no dashboards_dir: sewer notice letters not written")
+        # One letter per notice now (assets/notices.py): the one-per-sample letters of old go.
+        removed = _remove_stale(folder, NOTICE_PREFIX, ())
         return table_result(con, "sewer_notices", as_of=str(as_of), not_judged=len(on.missing),
-                            letters_folder=str(folder) if folder else "(none)", stale_letters_removed=removed,
-                            by_status=MetadataValue.json(_counts(notices, "status")),
-                            by_parameter=MetadataValue.json(_counts(notices, "parameter")))
-
-
-def _notice_context(n: dict, fu: law.FollowUp, enforcement: Any, penalty: Any, as_of: dt.date) -> dict:
-    label = PARAMETER_LABELS.get(n["parameter"], n["parameter"])
-    limit_word = "maximum" if n["limit_type"] == "max" else "minimum"
-    breaks_word = "exceeds" if n["limit_type"] == "max" else "is below"
-    value_text = f"{_num(n['value'])} {n['unit']}"
-    limit_text = f"{limit_word} {_num(n['limit_value'])} {n['unit']} ({n['limit_source']} limit)"
-    fine, civil = n["fine_max_usd"], n["civil_penalty_max_usd"]
-    return {
-        **n,
-        "issuer": enforcement.issuer,
-        "recipient_name": n["name"] or f"Industrial user {n['user_id']}",
-        "recipient_address_block": n["address"] or "[mailing address not on file]",
-        "permit_text": f"permit {n['permit_no']}" if n["permit_no"] else f"user {n['user_id']}",
-        "parameter_label": label,
-        "collected_on": n["collected_date"],
-        "value_text": value_text,
-        "limit_text": limit_text,
-        "nature_of_violation": (f"The {label} of your {n['sample_type'] or ''} sample {n['sample_id']} collected on "
-                                f"{_date_text(n['collected_date'])} was {value_text}, which {breaks_word} the "
-                                f"{limit_word} of {_num(n['limit_value'])} {n['unit']} that applies to your "
-                                f"discharge ({n['violation_rule']})."),
-        "enforcement_text": enforcement.section_text.enforcement,
-        "penalty_text": enforcement.section_text.penalties,
-        "penalty_statement": (f"Each violation may be punished by a fine not exceeding ${fine:,.2f} and is "
-                              f"subject to a civil penalty not exceeding ${civil:,.2f}. Each {penalty.per} the "
-                              f"violation continues is a separate violation, subject to a separate fine and civil "
-                              f"penalty (at most ${fine + civil:,.2f} a {penalty.per})."),
-        "status_label": STATUS_LABELS.get(n["status"], n["status"]),
-        "follow_up_text": _follow_up_text(fu, n, n["correct_by"], as_of),
-    }
+                            old_letters_removed=removed,
+                            by_status=MetadataValue.json(_counts(rows, "status")),
+                            by_parameter=MetadataValue.json(_counts(rows, "parameter")))
 
 
 # ---------------------------------------------------------- obligations

@@ -32,6 +32,10 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     data.notices = r.table("swppp_notices", "SELECT notice_id, site_id, finding, status, trigger_date, letter_file "
                                             "FROM swppp_notices")
     data.upcoming = r.table("swppp_upcoming")
+    data.monthly_notices = r.table("notices")
+    data.follow_up = r.table("swppp_notices", "SELECT site_id, finding, due_by, status, notice_period, issued_on, "
+                                              "remedial_due_by, violation_periods, total_fine_max_usd "
+                                              "FROM swppp_notices WHERE notice_period IS NOT NULL")
     data.inspections = r.named("inspections", "select_dashboard_inspections")
     data.illicit_cases = r.table("illicit_discharges", "SELECT case_id, premises, discovered_on, description "
                                                        "FROM illicit_discharges")
@@ -56,6 +60,8 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
         for name in names:
             if (letters / str(name)).is_file():
                 data.letters[str(name)] = Path(os.path.relpath(letters / str(name), folder)).as_posix()
+            elif (folder / str(name)).is_file():   # a monthly notice's letter: relative to the dashboards folder
+                data.letters[str(name)] = Path(os.path.relpath(folder / str(name), folder)).as_posix()
     data.present = r.present
     return data
 
@@ -64,7 +70,7 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     kinds={"html", "plotly"},
     deps=["sites", "inspections", "rainfall", "site_classification", "swppp_inspection_findings",
           "swppp_other_findings", "swppp_notices", "swppp_upcoming", "illicit_discharge_deadlines",
-          "illicit_discharge_charges", "illicit_discharge_letters", "smp_findings"],
+          "illicit_discharge_charges", "illicit_discharge_letters", "smp_findings", "notices"],
     description=DESCRIBE.stormwater_dashboard(),
 )
 def stormwater_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,

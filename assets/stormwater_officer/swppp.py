@@ -50,6 +50,7 @@ from assets.common import GROUP_STORMWATER, letters_dir, table_result, warehouse
 from assets.run import record_not_judged
 from outfall import vocab
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
+from outfall.law import notices as notice_law
 from outfall.law import swppp as law
 from outfall.letters import LetterWriter, write_letter
 from outfall.resources import OutfallSettings
@@ -388,11 +389,30 @@ def _not_ready(notice: dict) -> list[str]:
     return out
 
 
+def _follow_monthly_notice(notice: dict, monthly: dict, r: Rules, as_of: dt.date) -> None:
+    """A missed inspection's notice is its site's monthly notice: dated its mailing day, corrected by its
+    last day to correct; a draft sets no deadline and accrues no penalty (contract 5.1). Once mailed, each
+    period (day or week, by the penalty in effect on the violation's day) the violation continues after the
+    last day to correct is a separate violation."""
+    notice["notice_period"], notice["notice_status"] = monthly["period"], monthly["status"]
+    notice["letter_file"] = monthly["letter"]
+    notice["issued_on"] = monthly["issued_on"]
+    notice["remedial_due_by"] = monthly["correct_by"]
+    days = notice_law.penalty_days(monthly["correct_by"], notice["satisfied_on"], as_of)
+    periods = law.violation_periods(days, notice["penalty_per"]) if days > 0 else 0
+    notice["violation_periods"] = periods
+    notice["total_fine_min_usd"] = law._usd(notice["fine_min_usd"] * periods)
+    notice["total_fine_max_usd"] = law._usd(notice["fine_max_usd"] * periods)
+    if monthly["issued_on"] is None:
+        notice["penalty_statement"] = ("The monthly notice listing this violation is a draft, not mailed: it sets no "
+                                       "time schedule and no penalty accrues until it is mailed.")
+
+
 @multi_asset(
     specs=[
         AssetSpec("swppp_notices", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
                   deps=["swppp_inspection_findings", "swppp_other_findings", "site_classification", "sites",
-                        "convictions", "rainfall"],
+                        "convictions", "rainfall", "notices"],
                   description=DESCRIBE.swppp_notices()),
         AssetSpec("swppp_stop_work_orders", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
                   deps=["swppp_notices"],
@@ -421,6 +441,8 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             if c["site_id"]:
                 by_site_id[c["site_id"]].append(c)
 
+        monthly = {(n["recipient_id"], n["period"]): n
+                   for n in _records(con, sql("select_notices_of_kind"), {"kind": "stormwater"})}
         for f in _records(con, sql("select_swppp_findings")):
             site = sites.get(f["site_id"])
             r = rules.get(f["jurisdiction"])
@@ -451,6 +473,15 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                 not_judged.append(_not_judged(f"notice of violation: {f['finding']} at site {f['site_id']} due "
                                               f"{f['due_by']}", violation_on, exc))
                 continue
+            monthly_notice = (monthly.get((f["site_id"], notice_law.period_of(f["due_by"])))
+                              if f["source_table"] == "swppp_inspection_findings" else None)
+            if monthly_notice is not None:
+                # A missed inspection is noticed in its site's monthly notice (contract 5.1, assets/notices.py):
+                # no letter of its own; its deadline and penalty run from that notice's mailing.
+                _follow_monthly_notice(notice, monthly_notice, r, as_of)
+                notices.append(notice)
+                continue
+            notice["notice_period"], notice["notice_status"] = None, None
             file_name = f"{LETTER_PREFIX}{notice['notice_id']}.html"
             notice["letter_file"] = file_name
             html_text = writer.render(NOTICE_TEMPLATE, context_,

@@ -100,6 +100,8 @@ DATASETS = (
     "reports", "accidental_discharges", "grease_traps", "pumpouts", "sewer_budget",
     # contract section 5: illicit discharges and post-construction practices (stormwater), fees (clerk)
     "illicit_discharges", "illicit_payments", "smp_practices", "connection_permits",
+    # contract section 5.1: the clerk's record of the notices of violation mailed
+    "notices_mailed",
 )
 LOCAL_TZ = "America/New_York"
 #: The default as-of day (month, day) of the demo year: the data ends on it.
@@ -110,6 +112,13 @@ RG_GAUGE = "RG-2008"
 REAL_METER_USER = "IU-019"
 UCI_USER = "IU-020"
 PH_PROBE_USER = "IU-006"
+#: The user whose mailing address is not on file (no city, state or ZIP code): its notices are
+#: listed as not ready to send.
+NO_MAILING_ADDRESS_USER = "IU-017"
+#: The post office of each district or village, for the mailing addresses (invented ZIP codes are
+#: not used: these are the real offices of the places the demo is named after).
+POST_OFFICES = {"consolidated": ("Central Valley", "NY", "10917"), "district_1": ("Highland Mills", "NY", "10930"),
+                "woodbury": ("Central Valley", "NY", "10917"), "bellport": ("Bellport", "NY", "11713")}
 
 #: (user_id, month, parameter, result, unit): exceedances written on purpose.
 INJECTED_EXCEEDANCES = (
@@ -288,6 +297,7 @@ def _industrial_users(users: list[_User], year: int, rng: np.random.Generator) -
             "permit_no": f"SIU-{eff.year}-{i + 1:03d}",
             "permit_effective": eff.isoformat(), "permit_expires": expires.isoformat(),
             "normal_avg_flow_gpd": int(u.avg_gpd) if u.write_avg else None,
+            **_mailing(u.district, u.user_id == NO_MAILING_ADDRESS_USER),
         })
     df = pd.DataFrame(rows)
     df["normal_avg_flow_gpd"] = df["normal_avg_flow_gpd"].astype("Int64")
@@ -922,7 +932,30 @@ def _sites_frame(sites: list[_Site], year: int) -> pd.DataFrame:
         "agricultural": _bool(s.agricultural for s in sites),
         "exempt": _bool(s.exempt for s in sites),
         "final_stabilization": [date(year, *s.final).isoformat() if s.final else None for s in sites],
+        **{k: [_mailing(s.jurisdiction)[k] for s in sites] for k in ("city", "state", "zip")},
     })
+
+
+def _mailing(place: str, missing: bool = False) -> dict:
+    """city, state and ZIP code of a recipient's mailing address (blank for the one without)."""
+    city, state, zip_code = POST_OFFICES.get(place, POST_OFFICES["consolidated"])
+    return {"city": None, "state": None, "zip": None} if missing else {"city": city, "state": state, "zip": zip_code}
+
+
+def _notices_mailed(year: int) -> pd.DataFrame:
+    """The clerk's record of notices mailed (contract 5.1): a few sewer and stormwater notices, one
+    recorded twice (the earlier mailing counts, with its blank days: the most the law allows), the
+    rest left as drafts. A row for a month with no violation makes no notice."""
+    rows = [
+        ("sewer", "IU-002", f"{year}-03", date(year, 4, 8), "7019 0140 0000 1111 0001", None),
+        ("sewer", "IU-002", f"{year}-03", date(year, 4, 15), "7019 0140 0000 1111 0002", 14),
+        ("sewer", "IU-011", f"{year}-08", date(year, 9, 3), "7019 0140 0000 1111 0003", 21),
+        ("stormwater", "S-W05", f"{year}-09", date(year, 10, 2), "7019 0140 0000 1111 0004", 10),
+        ("stormwater", "S-B06", f"{year}-10", date(year, 11, 3), "7019 0140 0000 1111 0005", 14),
+    ]
+    return pd.DataFrame([{"kind": k, "recipient_id": r, "period": p, "mailed_on": m.isoformat(),
+                          "certified_mail_no": c, "correct_within_days": d} for k, r, p, m, c, d in rows]
+                        ).astype({"correct_within_days": "Int64"})
 
 
 def _site_inspections(site: _Site, storms: list[date], year: int, as_of: date,
@@ -1570,5 +1603,6 @@ def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: i
     counts["smp_practices"] = _write_csv(_smp_practices(sites, year), folders["smp_practices"] / "practices.csv")
     counts["connection_permits"] = _write_csv(_connection_permits(parcels, year),
                                               folders["connection_permits"] / "permits.csv")
+    counts["notices_mailed"] = _write_csv(_notices_mailed(year), folders["notices_mailed"] / "mailed.csv")
     write_letterhead(out_dir)
     return {name: counts[name] for name in DATASETS}

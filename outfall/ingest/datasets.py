@@ -13,7 +13,7 @@ with ``register``; their input tables are created from the spec
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from outfall import vocab
 from outfall.ingest.parse import lit, squeeze
@@ -66,6 +66,9 @@ class Context:
     """What a finish step may need besides the rows: the rules."""
 
     unit_schedule: dict = field(default_factory=dict)
+    # The dated maximum periods to correct a sewer violation (rules notices.sewer_correction):
+    # (effective_from, effective_to or None, max_days), for the notices_mailed input.
+    sewer_correction: tuple[tuple[Any, Any, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -219,6 +222,13 @@ def register(ds: Dataset) -> Dataset:
     return ds
 
 
+# Optional mailing fields of a notice's recipient (contract 5.1: a notice needs a full mailing
+# address): the name and street line to write to (blank: the record's name or applicant and its
+# address), the city, the state and the ZIP code.
+MAILING_COLUMNS = (Column("mailing_name"), Column("mailing_address"), Column("city"), Column("state"),
+                   Column("zip"))
+
+
 def _district(required: bool = True) -> Column:
     return _enum("district", DISTRICT_VOCAB, "consolidated, district_1", required)
 
@@ -227,7 +237,7 @@ register(Dataset(
     "industrial_users",
     (Column("user_id", required=True), Column("name", required=True), _district(),
      Column("address"), Column("permit_no"), Column("permit_effective", "date"), Column("permit_expires", "date"),
-     Column("normal_avg_flow_gpd", "number", nonnegative=True)),
+     Column("normal_avg_flow_gpd", "number", nonnegative=True), *MAILING_COLUMNS),
     key=("user_id",), group="sewer_administrator",
     description="Permitted industrial users (ch. 253 Part 2 permits).",
 ))
@@ -383,7 +393,7 @@ register(Dataset(
      Column("construction_start", "date", required=True), Column("rain_gauge_id", required=True),
      Column("name"), Column("address"), Column("applicant"), Column("impaired_water", "bool"),
      Column("single_family", "bool"), Column("agricultural", "bool"), Column("exempt", "bool"),
-     Column("final_stabilization", "date")),
+     Column("final_stabilization", "date"), *MAILING_COLUMNS),
     key=("site_id",), group="stormwater_officer",
     description="Construction sites under a SWPPP.",
 ))

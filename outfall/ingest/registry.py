@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from outfall.ingest import billing_extra, sewer_extra, stormwater_extra  # noqa: F401 - they register
 from outfall.ingest import stage2_extra  # noqa: F401 - it registers (contract section 5)
+from outfall.ingest import notices_extra  # noqa: F401 - it registers (contract section 5.1)
 from outfall.ingest.datasets import DATASETS, Dataset
 
 CONTRACT_DATASETS = ("industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests",

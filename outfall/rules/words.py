@@ -147,12 +147,11 @@ class Describe:
         pen = current(penalties.sewer_use) if penalties and penalties.sewer_use else None
         penalty = (f"a fine up to {usd(pen.fine_max_usd)} plus a civil penalty up to {usd(pen.civil_max_usd)} per "
                    f"violation, each {pen.per} a separate violation" if pen else "no penalty in the rules")
-        return ("A notice of violation for every sample result that breaks a per-sample limit (Woodbury ch. 253 "
-                "Part 2, enforcement): sent by certified mail, stating the measured value, the limit and its "
-                f"section, a period to correct of at most {days} days, the penalty of § 253-55 A ({penalty}), and "
-                "its follow-up as of the day judged (corrected in time when the next result of the same user and "
-                "parameter, within the period, complies), each by the rules in effect on the violation's day. One "
-                "printable HTML letter each in <dashboards>/letters/sewer/.")
+        return ("The follow-up of every sample result that breaks a per-sample limit (Woodbury ch. 253 Part 2, "
+                "enforcement) from the monthly notice that lists it (table notices): sent by certified mail, with "
+                f"a period to correct of at most {days} days from the mailing and the penalty of § 253-55 A "
+                f"({penalty}) for each day after it, until the next result of the same user and parameter "
+                "complies. A notice not yet mailed is a draft: no period to correct, no penalty.")
 
     def obligations(self) -> str:
         n = self._get("woodbury", "notices")
@@ -262,7 +261,8 @@ class Describe:
                 "addresses; the site; the nature of the violation; remedial measures and schedule; penalties; the "
                 f"{self._both('appeal', 'days', '-day')} appeal and where to file it) and the fine range by prior "
                 "convictions (" + "; ".join(fines) + "), priced by the penalty in effect on the violation's day. "
-                "Each notice is a printable HTML letter.")
+                "A missed inspection is noticed in its site's monthly notice (table notices) and runs from its "
+                "mailing; each other finding has a printable HTML letter of its own.")
 
     def swppp_upcoming(self) -> str:
         return ("The officer's week: per active site needing inspections, the next weekly inspection due "

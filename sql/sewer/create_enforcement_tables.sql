@@ -20,10 +20,16 @@ CREATE TABLE IF NOT EXISTS sewer_notices (
     corrected_on DATE,              -- the first later compliant result (by --as-of)
     status VARCHAR,                 -- corrected | corrected_late | not_corrected | pending | overdue
     corrected_in_time BOOLEAN,      -- NULL while pending
-    violation_days INTEGER,         -- the day of the violation + days past the period uncorrected
+    violation_days INTEGER,         -- § 253-55 A days: from the day after correct_by, uncorrected (0 for a draft)
     fine_max_usd DECIMAL(12,2), civil_penalty_max_usd DECIMAL(12,2), max_penalty_usd DECIMAL(12,2),
     as_of DATE, letter_file VARCHAR, rule VARCHAR, penalty_rule VARCHAR
 );
+-- Each violation is followed up from the monthly notice that lists it (table notices, contract 5.1):
+-- issued_on and correct_by are that notice's (NULL while it is a draft, status 'draft');
+-- letter_file is its letter, relative to the dashboards folder.
+ALTER TABLE sewer_notices ADD COLUMN IF NOT EXISTS notice_period VARCHAR;
+ALTER TABLE sewer_notices ADD COLUMN IF NOT EXISTS notice_status VARCHAR;
+ALTER TABLE sewer_notices ADD COLUMN IF NOT EXISTS follow_up VARCHAR;
 
 -- The deadlines engine: one row per obligation.
 CREATE TABLE IF NOT EXISTS obligations (

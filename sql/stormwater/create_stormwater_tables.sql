@@ -48,6 +48,10 @@ CREATE TABLE IF NOT EXISTS swppp_notices (
     stop_work_order BOOLEAN, contents_complete BOOLEAN, missing_contents VARCHAR,
     letter_file VARCHAR, rule VARCHAR
 );
+-- A missed inspection is noticed in its site's monthly notice (table notices, contract 5.1): its
+-- issued_on, remedial_due_by and letter_file are that notice's (NULL dates while it is a draft).
+ALTER TABLE swppp_notices ADD COLUMN IF NOT EXISTS notice_period VARCHAR;
+ALTER TABLE swppp_notices ADD COLUMN IF NOT EXISTS notice_status VARCHAR;
 
 CREATE TABLE IF NOT EXISTS swppp_stop_work_orders (
     order_id VARCHAR, issued_on DATE, jurisdiction VARCHAR, site_id VARCHAR,

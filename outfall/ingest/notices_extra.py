@@ -1,0 +1,85 @@
+"""The input folder ``notices_mailed`` (contract section 5.1): the clerk's record of each
+notice of violation put in the mail.
+
+One row per mailing: kind (``sewer`` or ``stormwater``), the recipient (an industrial user's
+user_id or a construction site's site_id), the month the notice covers (``YYYY-MM``), the day
+it was mailed, the certified mail number and the days the notice gives to correct.
+
+- ``correct_within_days``, sewer: blank means the most the law allows (Woodbury Code ch. 253
+  Part 2, enforcement: a period not to exceed the maximum in the rules' ``notices.sewer_correction``
+  in effect on the mailing day, 30 days); more than that maximum is quarantined with the section.
+  The blank stays blank in the table: the ``notices`` asset applies the maximum of the mailing day.
+- ``correct_within_days``, stormwater: required, since the stormwater law (Woodbury Code ch. 267;
+  Bellport Code ch. 21) leaves the time schedule of the remedial measures to the officer.
+- Several rows for one notice are all kept (the natural key includes the mailing day); the
+  ``notices`` asset counts the earliest mailed_on, with that row's correct_within_days.
+
+The maximum comes from the rules through ``Context.sewer_correction`` (``assets/ingest.py``
+fills it from ``rules/woodbury.yaml``); nothing here restates the law's number.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from outfall.ingest.datasets import Column, Context, Dataset, Step, lower_in, register
+from outfall.ingest.parse import lit
+
+NOTICE_KINDS = ("sewer", "stormwater")
+KIND_VOCAB = lower_in("notice_kind", NOTICE_KINDS)
+
+_PERIOD = r"^\s*(\d{4})-(\d{1,2})\s*$"
+
+
+def _period_steps() -> tuple[Step, ...]:
+    """``period`` as ``YYYY-MM`` ('2026-3' is '2026-03'); anything else is quarantined."""
+    month = f"TRY_CAST(regexp_extract(period, {lit(_PERIOD)}, 2) AS INTEGER)"
+    ok = f"(regexp_matches(period, {lit(_PERIOD)}) AND {month} BETWEEN 1 AND 12)"
+    return (Step(
+        columns=(("period", f"CASE WHEN {ok} THEN regexp_extract(period, {lit(_PERIOD)}, 1) || '-' || "
+                            f"lpad(CAST({month} AS VARCHAR), 2, '0') ELSE period END"),),
+        reasons=(f"CASE WHEN period IS NOT NULL AND NOT {ok} THEN 'period ''' || period || ''' is not a month "
+                 f"written YYYY-MM (for example 2026-03)' END",)),)
+
+
+def _date_sql(day: dt.date | str | None) -> str:
+    return "NULL" if day is None else f"DATE {lit(str(day))}"
+
+
+def correction_steps(ctx: Context) -> tuple[Step, ...]:
+    """The period to correct: more than the maximum in effect on the mailing day (sewer) or blank
+    (stormwater) is quarantined, each with a reason that cites the law."""
+    whens = " ".join(
+        f"WHEN mailed_on >= {_date_sql(start)}"
+        + (f" AND mailed_on <= {_date_sql(end)}" if end is not None else "")
+        + f" THEN {int(days)}"
+        for start, end, days in ctx.sewer_correction)
+    maximum = f"(CASE {whens} END)" if whens else "CAST(NULL AS INTEGER)"
+    return (Step(reasons=(
+        f"CASE WHEN kind = 'sewer' AND correct_within_days IS NOT NULL AND mailed_on IS NOT NULL "
+        f"AND {maximum} IS NULL THEN 'no maximum period to correct a sewer violation (Woodbury Code ch. 253 "
+        f"Part 2, enforcement) is in the rules for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
+        f"CASE WHEN kind = 'sewer' AND correct_within_days > {maximum} THEN 'correct_within_days ' || "
+        f"correct_within_days || ' is more than the ' || {maximum} || ' days Woodbury Code ch. 253 Part 2 "
+        f"(enforcement) allows to correct a sewer violation; leave it blank to give the most allowed' END",
+        "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL THEN 'a stormwater notice needs "
+        "correct_within_days: the stormwater law (Woodbury Code ch. 267; Bellport Code ch. 21) leaves the time "
+        "schedule of the remedial measures to the officer, so the days given in the notice must be recorded' END",
+    )),)
+
+
+NOTICES_MAILED = register(Dataset(
+    "notices_mailed",
+    (Column("kind", "enum", required=True, vocabulary=KIND_VOCAB, allowed=", ".join(NOTICE_KINDS)),
+     Column("recipient_id", required=True), Column("period", required=True),
+     Column("mailed_on", "date", required=True), Column("certified_mail_no"),
+     Column("correct_within_days", "integer", nonnegative=True)),
+    key=("kind", "recipient_id", "period", "mailed_on"),
+    finish=_period_steps(),
+    context_steps=correction_steps,
+    group="notices",
+    description="Notices of violation put in the mail (one row per mailing): the clerk's record that turns "
+                "a drafted monthly notice into a mailed one, dated, with its period to correct.",
+))
+
+NOTICES_DATASET_NAMES = (NOTICES_MAILED.name,)

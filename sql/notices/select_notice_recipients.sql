@@ -1,0 +1,27 @@
+-- Who a notice goes to and where (contract 5.1): industrial users (sewer) and construction sites
+-- (stormwater), each with the name and address to write to. mailing_name / mailing_address when
+-- given, else the record's own name (a site's applicant) and address; city, state and zip as given.
+WITH users AS (
+    SELECT user_id,
+           arg_max(name, coalesce(permit_effective, DATE '0001-01-01')) AS name,
+           arg_max(address, coalesce(permit_effective, DATE '0001-01-01')) AS address,
+           arg_max(permit_no, coalesce(permit_effective, DATE '0001-01-01')) AS permit_no,
+           arg_max(mailing_name, coalesce(permit_effective, DATE '0001-01-01')) AS mailing_name,
+           arg_max(mailing_address, coalesce(permit_effective, DATE '0001-01-01')) AS mailing_address,
+           arg_max(city, coalesce(permit_effective, DATE '0001-01-01')) AS city,
+           arg_max(state, coalesce(permit_effective, DATE '0001-01-01')) AS state,
+           arg_max(zip, coalesce(permit_effective, DATE '0001-01-01')) AS zip
+    FROM industrial_users GROUP BY user_id
+)
+SELECT 'sewer' AS kind, user_id AS recipient_id, 'woodbury' AS jurisdiction,
+       coalesce(nullif(trim(mailing_name), ''), name) AS recipient_name,
+       coalesce(nullif(trim(mailing_address), ''), address) AS street,
+       city, state, zip, name AS record_name, address AS premises, permit_no
+FROM users
+UNION ALL
+SELECT 'stormwater', site_id, jurisdiction,
+       coalesce(nullif(trim(mailing_name), ''), applicant),
+       coalesce(nullif(trim(mailing_address), ''), address),
+       city, state, zip, name, address, NULL
+FROM sites
+ORDER BY 1, 2

@@ -1,0 +1,5 @@
+-- Every recorded mailing of a notice (input notices_mailed), for the notices asset to pick the one
+-- that counts (the earliest mailed_on) per kind, recipient and period.
+SELECT kind, recipient_id, period, mailed_on, certified_mail_no, correct_within_days
+FROM notices_mailed
+ORDER BY kind, recipient_id, period, mailed_on, certified_mail_no
