@@ -376,7 +376,7 @@ def test_index_and_quarantine_pages_show_bad_rows():
     assert "2026-02-02 to 2026-07-02" in index_html and "Data dated after the as-of date" in index_html
     q_html, meta = build_quarantine_page(data)
     assert 'id="q-lab_results"' in q_html and "&lt;furlongs&gt;" in q_html and "<furlongs>" not in q_html
-    assert meta.counts == {"quarantined": 1, "shown": 1}
+    assert meta.counts == {"quarantined": 1, "shown": 1, "set_aside": 0}
     none_html, _ = build_quarantine_page(IndexData(as_of=AS_OF, quarantine=q.iloc[0:0], quarantine_total=0))
     assert "No input row was rejected" in none_html
 
