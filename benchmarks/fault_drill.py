@@ -10,15 +10,18 @@ flow readings with two slugs, and a few hundred parcels to bill):
    warehouse and a run that is killed with SIGKILL (kill -9) at a seeded random
    point of that phase. The phase is found in the run's log (``outfall.log``
    beside the warehouse, which has one line per step started and finished), not
-   by sleeping blindly: the drill waits for the phase's first step to start,
-   then waits a seeded random part of the phase's length in the reference run;
+   by sleeping blindly: the drill waits for the phase's first step to start
+   (for ingestion: the flow readings' step), then waits a seeded random part of
+   the phase's length in the reference run, and kills; a kill that missed the
+   phase (it ended sooner than in the reference run) is made again;
 3. a copy of the killed warehouse with the write-ahead log it left behind
    (``<warehouse>.wal``) is opened read-only: DuckDB replays the log, and every
    table that a step finished before the kill wrote is already there;
 4. the same `outfall run` again on the killed warehouse: it must exit 0, every
    table of the warehouse must equal the reference's (same names, same rows in
    any order, ignoring only the columns that record the wall-clock time of a
-   run) and the dashboards folder must hold the same files.
+   run) and the dashboards and exports folders must hold the same files, each
+   text file with the same content but for the times of day it was written.
 
 Prints one table: phase, the step the kill landed in and how long after the
 phase started, whether a WAL was left, the rerun's seconds and whether the
@@ -68,6 +71,11 @@ def phase_steps() -> dict[str, frozenset[str]]:
         "billing": frozenset({"sewer_billing"}),  # sewer_bills, billing_runs, ... in one transaction
         "dashboards": frozenset(DASHBOARD_STEPS),
     }
+
+
+# The step whose start begins the drill's clock in a phase (default: the phase's first step): the
+# ingestion of the flow readings, the largest input, rather than the empty folders read before it.
+TRIGGERS = {"ingestion": frozenset({"flow"})}
 
 
 # ---------------------------------------------------------------------------
@@ -150,11 +158,12 @@ def steps_in_log(log: Path) -> list[tuple[dt.datetime, str, str]]:
     return out
 
 
-def phase_window(log: Path, steps: frozenset[str]) -> float:
-    """Seconds from the first step of a phase starting to its last step finishing, in a run's log."""
-    times = [(t, what) for t, step, what in steps_in_log(log) if step in steps]
-    starts = [t for t, what in times if what == "started"]
-    ends = [t for t, what in times if what == "finished"]
+def phase_window(log: Path, steps: frozenset[str], trigger: frozenset[str] | None = None) -> float:
+    """Seconds from the first step of a phase (or of ``trigger``) starting to its last step finishing,
+    in a run's log."""
+    found = steps_in_log(log)
+    starts = [t for t, step, what in found if step in (trigger or steps) and what == "started"]
+    ends = [t for t, step, what in found if step in steps and what == "finished"]
     if not starts or not ends:
         raise RuntimeError(f"the run log {log} shows none of the steps {sorted(steps)}")
     return max((max(ends) - min(starts)).total_seconds(), 0.0)
@@ -266,11 +275,32 @@ def table_differences(expected: dict, actual: dict, limit: int = 3) -> list[str]
     return problems
 
 
+# A time of day in a page or an export ("generated 2026-11-30 23:22", run_at): masked before comparing.
+_CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[+-]\d{2}:?\d{2}|Z)?")
+_TEXT_FILES = (".html", ".csv", ".css", ".js", ".json", ".txt", ".md")
+
+
 def files_under(folder: Path) -> set[str]:
     """Every file under ``folder`` (hidden ones too), relative to it."""
     if not folder.exists():
         return set()
     return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+
+
+def output_files(folder: Path) -> dict[str, str | None]:
+    """The files a run writes beside its warehouse (dashboards/, exports/), relative to ``folder``:
+    a text file's content with times of day and ``folder`` masked; None for other files (XLSX, PDF:
+    compared by name only)."""
+    out: dict[str, str | None] = {}
+    for sub in ("dashboards", "exports"):
+        for name in files_under(folder / sub):
+            path = folder / sub / name
+            text = None
+            if path.suffix.lower() in _TEXT_FILES:
+                text = _CLOCK.sub("<time>", path.read_text(encoding="utf-8", errors="replace"))
+                text = text.replace(str(folder.resolve()), "<warehouse folder>")
+            out[f"{sub}/{name}"] = text
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -284,7 +314,7 @@ class KillResult:
     killed_after: float          # seconds from the phase's start to the kill
     step: str                    # the step the kill landed in (or the last one finished before it)
     in_step: bool                # True: killed while ``step`` ran; False: between steps, after ``step``
-    in_phase: bool               # the kill landed in a step of the phase (or between two of its steps)
+    in_phase: bool               # the kill landed while a step of the phase ran
     wal_bytes: int | None        # the write-ahead log the kill left (None: none)
     wal_problems: list[str] = field(default_factory=list)   # a copy opened read-only lacks committed work
     attempts: int = 1            # runs killed to land one kill in the phase
@@ -292,20 +322,21 @@ class KillResult:
     rerun_seconds: float = 0.0
     rerun_stderr: str = ""
     differences: list[str] = field(default_factory=list)
-    dashboards_missing: set[str] = field(default_factory=set)
-    dashboards_extra: set[str] = field(default_factory=set)
+    files_missing: set[str] = field(default_factory=set)   # dashboards/ and exports/ against the reference
+    files_extra: set[str] = field(default_factory=set)
+    files_changed: set[str] = field(default_factory=set)
 
     @property
     def identical(self) -> bool:
-        return (self.rerun_exit == 0 and not self.differences and not self.dashboards_missing
-                and not self.dashboards_extra and not self.wal_problems)
+        return (self.rerun_exit == 0 and not self.differences and not self.files_missing
+                and not self.files_extra and not self.files_changed and not self.wal_problems)
 
 
 @dataclass
 class Drill:
     reference_seconds: float
     reference_tables: int
-    dashboards: set[str]
+    files: dict[str, str | None]   # dashboards/ and exports/ of the uninterrupted run
     kills: list[KillResult]
 
 
@@ -345,13 +376,14 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
     if done.returncode != 0:
         raise RuntimeError(f"the uninterrupted run failed (exit {done.returncode}): {done.stderr}")
     reference = warehouse_tables(ref_wh, ref_wh.parent)
-    ref_dash = files_under(ref_wh.parent / "dashboards")
-    log(f"reference run: {seconds:.1f} s, {len(reference)} tables, {len(ref_dash)} dashboard files")
+    ref_files = output_files(ref_wh.parent)
+    log(f"reference run: {seconds:.1f} s, {len(reference)} tables, {len(ref_files)} files written")
 
     kills = []
     for phase in chosen:
         steps = all_phases[phase]
-        window = phase_window(ref_wh.parent / LOG, steps)
+        trigger = TRIGGERS.get(phase, steps)
+        window = phase_window(ref_wh.parent / LOG, steps, trigger)
         delay = rng.uniform(0.0, 0.5 * window)   # a seeded point in the first half of the phase
         folder = root / f"killed_{phase.replace(' ', '_')}"
         warehouse = folder / WAREHOUSE
@@ -359,10 +391,9 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
         # made again, at once when the phase starts.
         for attempt in range(1, 4):
             shutil.rmtree(folder, ignore_errors=True)
-            killed_after = kill_during(data, warehouse, steps, delay if attempt == 1 else 0.0)
+            killed_after = kill_during(data, warehouse, trigger, delay if attempt == 1 else 0.0)
             step, in_step = running_at_end(folder / LOG)
-            started_in_phase = [s for _t, s, what in steps_in_log(folder / LOG) if what == "started" and s in steps]
-            in_phase = step in steps or (bool(started_in_phase) and not steps <= finished_steps(folder / LOG))
+            in_phase = in_step and step in steps   # killed while a step of the phase ran
             if in_phase:
                 break
             log(f"{phase}: the kill {killed_after:.2f} s after the phase started landed after it "
@@ -375,18 +406,19 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
         result.rerun_exit, result.rerun_stderr = rerun.returncode, rerun.stderr
         if rerun.returncode == 0:
             result.differences = table_differences(reference, warehouse_tables(warehouse, folder))
-            got = files_under(folder / "dashboards")
-            result.dashboards_missing, result.dashboards_extra = ref_dash - got, got - ref_dash
+            got = output_files(folder)
+            result.files_missing, result.files_extra = set(ref_files) - set(got), set(got) - set(ref_files)
+            result.files_changed = {f for f in set(ref_files) & set(got) if ref_files[f] != got[f]}
         kills.append(result)
         log(f"{phase}: killed {killed_after:.2f} s after the phase started, "
             f"{'in' if in_step else 'after'} {step}; rerun {result.rerun_seconds:.1f} s, "
             f"{'identical' if result.identical else 'DIFFERENT'}")
-    return Drill(seconds, len(reference), ref_dash, kills)
+    return Drill(seconds, len(reference), ref_files, kills)
 
 
 def table_text(result: Drill) -> str:
     lines = [f"uninterrupted run: {result.reference_seconds:.1f} s, {result.reference_tables} tables, "
-             f"{len(result.dashboards)} dashboard files",
+             f"{len(result.files)} files in dashboards/ and exports/",
              f"{'phase':<16}{'killed in':<32}{'after s':>8}{'WAL left':>12}{'rerun s':>9}  identical"]
     for k in result.kills:
         where = f"{'' if k.in_step else 'after '}{k.step}"
@@ -397,8 +429,9 @@ def table_text(result: Drill) -> str:
             lines.append(f"    {problem}")
         if k.rerun_exit != 0:
             lines.append(f"    rerun exit {k.rerun_exit}: {k.rerun_stderr.strip()[:300]}")
-        if k.dashboards_missing or k.dashboards_extra:
-            lines.append(f"    dashboards missing {sorted(k.dashboards_missing)}, extra {sorted(k.dashboards_extra)}")
+        if k.files_missing or k.files_extra or k.files_changed:
+            lines.append(f"    files missing {sorted(k.files_missing)}, extra {sorted(k.files_extra)}, "
+                         f"changed {sorted(k.files_changed)}")
     return "\n".join(lines)
 
 

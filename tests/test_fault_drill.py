@@ -21,6 +21,7 @@ import pytest
 from benchmarks.fault_drill import (
     WALL_CLOCK_COLUMNS,
     drill,
+    output_files,
     phase_steps,
     running_at_end,
     steps_in_log,
@@ -78,6 +79,23 @@ def test_comparison_finds_a_changed_a_duplicated_and_a_missing_row_and_table(tmp
     # Another folder for the dashboards is a difference (only the warehouse's own folder is relative).
     other = dict(expected, outfall_run=(("dashboards_dir",), Counter({("/elsewhere/dashboards",): 1})))
     assert table_differences(expected, other)
+
+
+def test_output_files_mask_the_time_of_day_and_folder_not_the_figures(tmp_path):
+    def page(folder: Path, generated: str, total: str) -> Path:
+        (folder / "dashboards").mkdir(parents=True)
+        (folder / "dashboards" / "index.html").write_text(
+            f"<p>generated {generated} from {folder.resolve()}/warehouse.duckdb; total ${total}</p>")
+        (folder / "exports").mkdir()
+        (folder / "exports" / "register.xlsx").write_bytes(generated.encode())
+        return folder
+
+    a = output_files(page(tmp_path / "a", "2026-11-30 23:22", "1,000.00"))
+    assert output_files(page(tmp_path / "b", "2026-11-30 23:25", "1,000.00")) == a
+    assert output_files(page(tmp_path / "c", "2026-11-30 23:22", "1,000.01")) != a
+    stray = page(tmp_path / "d", "2026-11-30 23:22", "1,000.00")
+    (stray / "dashboards" / ".sewer.html.tmp").write_text("half a page")   # what a kill mid-write leaves
+    assert set(output_files(stray)) - set(a) == {"dashboards/.sewer.html.tmp"}
 
 
 def _event(step: str, start: bool) -> SimpleNamespace:
@@ -156,8 +174,10 @@ def test_rerun_after_a_kill_equals_an_uninterrupted_run(drilled, phase):
     assert kill.rerun_exit == 0, kill.rerun_stderr
     assert kill.differences == []
     assert drilled.reference_tables > 50
-    assert not kill.dashboards_missing and not kill.dashboards_extra
-    assert {"index.html", "sewer.html", "stormwater.html", "billing.html"} <= drilled.dashboards
+    assert not kill.files_missing and not kill.files_extra, (kill.files_missing, kill.files_extra)
+    assert not kill.files_changed
+    assert {"dashboards/index.html", "dashboards/sewer.html", "dashboards/stormwater.html",
+            "dashboards/billing.html"} <= set(drilled.files)
 
 
 @pytest.mark.slow
