@@ -10,10 +10,11 @@ flow readings with two slugs, and a few hundred parcels to bill):
    warehouse and a run that is killed with SIGKILL (kill -9) at a seeded random
    point of that phase. The phase is found in the run's log (``outfall.log``
    beside the warehouse, which has one line per step started and finished), not
-   by sleeping blindly: the drill waits for the phase's first step to start
-   (for ingestion: the flow readings' step), then waits a seeded random part of
-   the phase's length in the reference run, and kills; a kill that missed the
-   phase (it ended sooner than in the reference run) is made again;
+   by sleeping blindly: the drill aims at one step of the phase (for ingestion
+   the flow readings' step; otherwise one drawn with the seed), waits for it to
+   start, then for a seeded random part of its length in the reference run, and
+   kills; a kill that missed the phase (the step ended sooner than in the
+   reference run) is made again, at once when the step starts;
 3. a copy of the killed warehouse with the write-ahead log it left behind
    (``<warehouse>.wal``) is opened read-only: DuckDB replays the log, and every
    table that a step finished before the kill wrote is already there;
@@ -24,8 +25,9 @@ flow readings with two slugs, and a few hundred parcels to bill):
    text file with the same content but for the times of day it was written.
 
 Prints one table: phase, the step the kill landed in and how long after the
-phase started, whether a WAL was left, the rerun's seconds and whether the
-rerun is identical to the reference. The test suite runs the same drill
+aimed step started, how many runs were killed to land it, the size of the WAL
+left behind, the rerun's seconds and whether the rerun is identical to the
+reference. The test suite runs the same drill
 (tests/test_fault_drill.py).
 """
 
@@ -73,9 +75,11 @@ def phase_steps() -> dict[str, frozenset[str]]:
     }
 
 
-# The step whose start begins the drill's clock in a phase (default: the phase's first step): the
-# ingestion of the flow readings, the largest input, rather than the empty folders read before it.
-TRIGGERS = {"ingestion": frozenset({"flow"})}
+# The step a kill aims at in a phase: for ingestion, the flow readings (the largest input), not the
+# empty folders read before it; in the other phases one of the phase's steps that runs at least
+# MIN_STEP_S in the reference run, drawn with the drill's seed.
+MIN_STEP_S = 0.1
+TRIGGERS = {"ingestion": "flow"}
 
 
 # ---------------------------------------------------------------------------
@@ -158,15 +162,27 @@ def steps_in_log(log: Path) -> list[tuple[dt.datetime, str, str]]:
     return out
 
 
-def phase_window(log: Path, steps: frozenset[str], trigger: frozenset[str] | None = None) -> float:
-    """Seconds from the first step of a phase (or of ``trigger``) starting to its last step finishing,
-    in a run's log."""
-    found = steps_in_log(log)
-    starts = [t for t, step, what in found if step in (trigger or steps) and what == "started"]
-    ends = [t for t, step, what in found if step in steps and what == "finished"]
-    if not starts or not ends:
-        raise RuntimeError(f"the run log {log} shows none of the steps {sorted(steps)}")
-    return max((max(ends) - min(starts)).total_seconds(), 0.0)
+def step_seconds(log: Path) -> dict[str, float]:
+    """How long each step ran, from a finished run's log."""
+    started: dict[str, dt.datetime] = {}
+    out = {}
+    for t, step, what in steps_in_log(log):
+        if what == "started":
+            started[step] = t
+        elif step in started:
+            out[step] = (t - started[step]).total_seconds()
+    return out
+
+
+def aim(phase: str, steps: frozenset[str], seconds: dict[str, float], rng: random.Random) -> tuple[str, float]:
+    """The step a kill in ``phase`` aims at and the seeded delay after it starts: a random point in
+    the first half of its length in the reference run."""
+    if not steps & set(seconds):
+        raise RuntimeError(f"the reference run's log shows none of the steps of {phase}: {sorted(steps)}")
+    long_enough = sorted(s for s in steps if seconds.get(s, 0.0) >= MIN_STEP_S)
+    target = TRIGGERS.get(phase) or (rng.choice(long_enough) if long_enough
+                                     else max(steps & set(seconds), key=seconds.__getitem__))
+    return target, rng.uniform(0.0, 0.5 * seconds.get(target, 0.0))
 
 
 def running_at_end(log: Path) -> tuple[str, bool]:
@@ -310,8 +326,9 @@ def output_files(folder: Path) -> dict[str, str | None]:
 @dataclass
 class KillResult:
     phase: str
-    delay: float                 # seconds waited after the phase started
-    killed_after: float          # seconds from the phase's start to the kill
+    target: str                  # the step the kill aimed at
+    delay: float                 # seconds waited after it started
+    killed_after: float          # seconds from the aimed step's start to the kill
     step: str                    # the step the kill landed in (or the last one finished before it)
     in_step: bool                # True: killed while ``step`` ran; False: between steps, after ``step``
     in_phase: bool               # the kill landed while a step of the phase ran
@@ -377,31 +394,30 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
         raise RuntimeError(f"the uninterrupted run failed (exit {done.returncode}): {done.stderr}")
     reference = warehouse_tables(ref_wh, ref_wh.parent)
     ref_files = output_files(ref_wh.parent)
+    ref_seconds = step_seconds(ref_wh.parent / LOG)
     log(f"reference run: {seconds:.1f} s, {len(reference)} tables, {len(ref_files)} files written")
 
     kills = []
     for phase in chosen:
         steps = all_phases[phase]
-        trigger = TRIGGERS.get(phase, steps)
-        window = phase_window(ref_wh.parent / LOG, steps, trigger)
-        delay = rng.uniform(0.0, 0.5 * window)   # a seeded point in the first half of the phase
+        target, delay = aim(phase, steps, ref_seconds, rng)
         folder = root / f"killed_{phase.replace(' ', '_')}"
         warehouse = folder / WAREHOUSE
-        # A one-step phase can end sooner than in the reference run: a kill that missed the phase is
-        # made again, at once when the phase starts.
+        # A step can end sooner than in the reference run: a kill that missed the phase is made
+        # again, at once when the step starts.
         for attempt in range(1, 4):
             shutil.rmtree(folder, ignore_errors=True)
-            killed_after = kill_during(data, warehouse, trigger, delay if attempt == 1 else 0.0)
+            killed_after = kill_during(data, warehouse, frozenset({target}), delay if attempt == 1 else 0.0)
             step, in_step = running_at_end(folder / LOG)
             in_phase = in_step and step in steps   # killed while a step of the phase ran
             if in_phase:
                 break
-            log(f"{phase}: the kill {killed_after:.2f} s after the phase started landed after it "
-                f"({step}); again")
+            log(f"{phase}: the kill {killed_after:.2f} s after {target} started landed "
+                f"{'in' if in_step else 'after'} {step}, outside the phase; again")
         wal_bytes, wal_problems = _replayed_copy(warehouse, folder / "replayed", reference,
                                                  finished_steps(folder / LOG))
         shutil.copy2(folder / LOG, folder / "killed_run.log")
-        result = KillResult(phase, delay, killed_after, step, in_step, in_phase, wal_bytes, wal_problems, attempt)
+        result = KillResult(phase, target, delay, killed_after, step, in_step, in_phase, wal_bytes, wal_problems, attempt)
         rerun, result.rerun_seconds = run(data, warehouse)
         result.rerun_exit, result.rerun_stderr = rerun.returncode, rerun.stderr
         if rerun.returncode == 0:
@@ -410,7 +426,7 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
             result.files_missing, result.files_extra = set(ref_files) - set(got), set(got) - set(ref_files)
             result.files_changed = {f for f in set(ref_files) & set(got) if ref_files[f] != got[f]}
         kills.append(result)
-        log(f"{phase}: killed {killed_after:.2f} s after the phase started, "
+        log(f"{phase}: killed {killed_after:.2f} s after {target} started, "
             f"{'in' if in_step else 'after'} {step}; rerun {result.rerun_seconds:.1f} s, "
             f"{'identical' if result.identical else 'DIFFERENT'}")
     return Drill(seconds, len(reference), ref_files, kills)
@@ -419,11 +435,11 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
 def table_text(result: Drill) -> str:
     lines = [f"uninterrupted run: {result.reference_seconds:.1f} s, {result.reference_tables} tables, "
              f"{len(result.files)} files in dashboards/ and exports/",
-             f"{'phase':<16}{'killed in':<32}{'after s':>8}{'WAL left':>12}{'rerun s':>9}  identical"]
+             f"{'phase':<16}{'killed in (after s)':<36}{'tries':>6}{'WAL left':>10}{'rerun s':>9}  identical"]
     for k in result.kills:
-        where = f"{'' if k.in_step else 'after '}{k.step}"
+        where = f"{'' if k.in_step else 'after '}{k.step} ({k.killed_after:.2f})"
         wal = f"{k.wal_bytes / 1024:,.0f} KB" if k.wal_bytes is not None else "none"
-        lines.append(f"{k.phase:<16}{where:<32}{k.killed_after:>8.2f}{wal:>12}{k.rerun_seconds:>9.1f}  "
+        lines.append(f"{k.phase:<16}{where:<36}{k.attempts:>6}{wal:>10}{k.rerun_seconds:>9.1f}  "
                      f"{'yes' if k.identical else 'NO'}")
         for problem in [*k.wal_problems, *k.differences][:5]:
             lines.append(f"    {problem}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import random
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,10 +21,12 @@ import pytest
 
 from benchmarks.fault_drill import (
     WALL_CLOCK_COLUMNS,
+    aim,
     drill,
     output_files,
     phase_steps,
     running_at_end,
+    step_seconds,
     steps_in_log,
     table_differences,
     table_text,
@@ -122,6 +125,26 @@ def test_run_log_has_a_line_per_step_started_and_finished(tmp_path):
     assert running_at_end(log) == ("slug_events", True)
     runlog.log_step(_event("sewer_billing", True))   # no log open: nothing, no error
     assert "sewer_billing" not in log.read_text()
+
+
+def test_a_kill_aims_at_a_step_of_its_phase_that_runs_long_enough(tmp_path):
+    log = tmp_path / "outfall.log"
+    log.write_text(
+        "2026-12-01 04:21:07,000 INFO step flow started\n"
+        "2026-12-01 04:21:08,000 INFO step flow finished\n"
+        "2026-12-01 04:21:08,000 INFO step sewer_dashboard started\n"
+        "2026-12-01 04:21:08,400 INFO step sewer_dashboard finished\n"
+        "2026-12-01 04:21:08,400 INFO step letter_pdfs started\n"
+        "2026-12-01 04:21:08,420 INFO step letter_pdfs finished\n")
+    seconds = step_seconds(log)
+    assert seconds == {"flow": 1.0, "sewer_dashboard": 0.4, "letter_pdfs": 0.02}
+    rng = random.Random(1)
+    for _ in range(20):
+        target, delay = aim("dashboards", frozenset({"sewer_dashboard", "letter_pdfs"}), seconds, rng)
+        assert target == "sewer_dashboard" and 0 <= delay <= 0.2
+    assert aim("ingestion", frozenset({"flow", "parcels"}), seconds, rng)[0] == "flow"
+    with pytest.raises(RuntimeError, match="none of the steps"):
+        aim("billing", frozenset({"sewer_billing"}), seconds, rng)
 
 
 def test_step_lines_stay_off_the_terminal(tmp_path, capsys):
