@@ -195,6 +195,21 @@ def trace_text(error) -> str:
     return "".join(traceback.format_exception(error))
 
 
+def log_step(entry) -> None:
+    """A Dagster event of the run (a listener, see ``outfall.progress.attach``): each step's start and
+    end as one INFO line of the run log, so the log shows how far a run got; a killed run's last
+    "started" line without its "finished" names the step it was in. Only in the log, never on the
+    terminal."""
+    event = getattr(entry, "dagster_event", None)
+    logger = run_logger()
+    if event is None or not logger.handlers:
+        return
+    if event.is_step_start:
+        logger.info("step %s started", event.step_key)
+    elif event.is_step_success:
+        logger.info("step %s finished", event.step_key)
+
+
 def log_failures(failures: Iterable[tuple[str, object]]) -> None:
     logger = run_logger()
     for step, error in failures:
