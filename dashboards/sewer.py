@@ -25,14 +25,14 @@ from dashboards.html import (
 
 PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
 PARAMETER_LABEL = {"chlorine_demand": "chlorine demand", "temperature": "temperature"}
-PERMIT_BASELINE = "the permit's normal average flow (gallons a day / 1,440 = gallons a minute)"
 
 
 @dataclass
 class SewerData:
     """Frames read from the warehouse. ``None`` = the table does not exist yet.
 
-    users: industrial_users (user_id, name, district, address, permit_no, permit_expires, normal_avg_flow_gpd)
+    users: industrial_users (user_id, name, district, address, permit_no, permit_expires, normal_flow_gpd: the
+    permit's average 24-hour flow in normal operation)
     results: one row per lab result: user_id, sample_id, parameter, collected_at, value, nondetect,
         qualifier, unit, sample_type, outcome (compliant | violation | inconclusive | None),
         limit_value, limit_type, exceedance_ratio, rule (of the violation when there is one)
@@ -87,13 +87,6 @@ def _param_key(p: str) -> tuple[int, str]:
 
 def param_label(p: Any) -> str:
     return PARAMETER_LABEL.get(str(p), str(p))
-
-
-def baseline_words(source: Any) -> str:
-    """Where a slug baseline came from, in words (a warehouse written before the words were plain
-    says "permit normal_avg_flow_gpd / 1440")."""
-    text = str(source)
-    return PERMIT_BASELINE if text.startswith("permit normal_avg_flow_gpd") else text
 
 
 def _num(v: Any, digits: int = 3) -> str:
@@ -463,7 +456,7 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
             xs_b = axis_times(pd.Series(list(days) + [days.iloc[-1] + pd.Timedelta(days=1)]), with_time=False)
             base = [round(float(v), 4) for v in bl["baseline"]] + [round(float(bl["baseline"].iloc[-1]), 4)]
             thr = [round(float(v), 4) for v in bl["threshold"]] + [round(float(bl["threshold"].iloc[-1]), 4)]
-            source = bl["baseline_source"].dropna().map(baseline_words).mode() if "baseline_source" in bl \
+            source = bl["baseline_source"].dropna().mode() if "baseline_source" in bl \
                 else pd.Series(dtype=str)
             src = f" ({source.iloc[0]})" if not source.empty else ""
             traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x": xs_b, "y": base,
@@ -756,8 +749,8 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
                     facts.append(f"{label} {esc(urow.get(key))}")
             if not is_missing(urow.get("permit_expires")):
                 facts.append(f"permit expires {esc(fmt_date(urow.get('permit_expires')))}")
-            if not is_missing(urow.get("normal_avg_flow_gpd")):
-                facts.append(f"normal average flow {fmt_num(urow.get('normal_avg_flow_gpd'))} gpd")
+            if not is_missing(urow.get("normal_flow_gpd")):
+                facts.append(f"normal average flow {fmt_num(urow.get('normal_flow_gpd'))} gpd")
         head_badges = ""
         if srow is not None:
             head_badges = _status_badge(srow)

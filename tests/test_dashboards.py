@@ -53,9 +53,9 @@ def ts(text: str) -> pd.Timestamp:
 def sewer_frames() -> SewerData:
     users = pd.DataFrame([
         {"user_id": "IU-1", "name": "Acme Plating", "district": "consolidated", "address": "1 Main St",
-         "permit_no": "P-1", "permit_expires": pd.Timestamp("2026-08-01"), "normal_avg_flow_gpd": 14400.0},
+         "permit_no": "P-1", "permit_expires": pd.Timestamp("2026-08-01"), "normal_flow_gpd": 14400.0},
         {"user_id": "IU-2", "name": EVIL, "district": "district_1", "address": "<b>2 Mill</b>",
-         "permit_no": "P-2", "permit_expires": pd.Timestamp("2028-01-01"), "normal_avg_flow_gpd": None},
+         "permit_no": "P-2", "permit_expires": pd.Timestamp("2028-01-01"), "normal_flow_gpd": None},
     ])
     rule_bod = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
     rule_ph = "Woodbury Code ch. 253 Part 2, prohibited discharges, C: pH lower than 5.5"

@@ -30,7 +30,7 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
                      permit_warn_days=warning.days if warning else None,
                      permit_warn_rule=warning.citation if warning else "",
                      slug_rules=r.table("slug_rules"))
-    data.users = r.table("industrial_users")
+    data.users = r.named("industrial_users", "select_dashboard_users")
     lab = r.named("lab_results", "select_dashboard_lab_results")
     evaluations = r.named("discharge_evaluations", "select_dashboard_evaluations")
     data.violations = r.table("discharge_violations")
