@@ -25,6 +25,7 @@ from outfall.billing_export import export_register, register_csv_bytes
 from outfall.rules import load_rules
 from outfall.warehouse import configure, count, ensure_schema, transaction
 from tests.conftest import write
+from tests.ingesting import con  # noqa: F401 - a fixture: a warehouse with every table
 
 RULES = load_rules("woodbury")
 T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.timezone.utc)
@@ -74,14 +75,6 @@ CASES = [
 
 # ---------------------------------------------------------------------------
 # helpers
-
-
-@pytest.fixture
-def con(tmp_path):
-    c = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
-    ensure_schema(c)
-    yield c
-    c.close()
 
 
 def put_parcels(con, rows) -> None:

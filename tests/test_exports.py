@@ -23,8 +23,9 @@ from assets.clerk.billing import bill, verify_run_chain
 from outfall import exports
 from outfall.billing_export import REGISTER_COLUMNS, export_register, register_csv_bytes
 from outfall.rules import load_rules
-from outfall.warehouse import configure, ensure_schema, transaction
+from outfall.warehouse import transaction
 from pipelines.cli import main
+from tests.ingesting import con  # noqa: F401 - a fixture: a warehouse with every table
 
 RULES = load_rules("woodbury")
 T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.timezone.utc)
@@ -37,14 +38,6 @@ RATES = {("consolidated", "bond"): "100.00", ("consolidated", "om"): "50.005",
          ("consolidated", "street_lateral"): "10", ("consolidated", "house_lateral"): "5",
          ("district_1", "bond"): "120", ("district_1", "om"): "60",
          ("district_1", "street_lateral"): "12", ("district_1", "house_lateral"): "6"}
-
-
-@pytest.fixture
-def con(tmp_path):
-    c = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
-    ensure_schema(c)
-    yield c
-    c.close()
 
 
 def put_town(con) -> list[tuple]:

@@ -25,6 +25,7 @@ from outfall.letters import (
     letter_is_ready, read_letterhead, write_letter,
 )
 from outfall.pdf import CHROMIUM_HINT, Browser, find_browser, join_pdfs, print_pdfs, recorded_source
+from tests.browsing import chromium  # noqa: F401 - a fixture
 
 EVIL = "<script>alert(1)</script> & Sons"
 
@@ -197,14 +198,6 @@ def _pdf_text(path: Path) -> list[str]:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    browser = find_browser()
-    if browser is None:
-        pytest.fail(f"Chromium is not installed: {CHROMIUM_HINT}", pytrace=False)
-    return browser
 
 
 @pytest.mark.browser

@@ -24,19 +24,12 @@ import pandas as pd
 import pytest
 
 from dashboards.sewer import SewerData, build_sewer_page
-from outfall.pdf import CHROMIUM_HINT, find_browser, print_pdfs
+from outfall.pdf import print_pdfs
 from tests.test_dashboards import PAGES, built_town  # noqa: F401  (session fixture: small town + pages + letters)
+from tests.browsing import chromium  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.browser
 AS_OF = dt.date(2026, 6, 30)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    browser = find_browser()
-    if browser is None:
-        pytest.fail(f"Chromium is not installed: {CHROMIUM_HINT}", pytrace=False)
-    return browser
 
 
 def pdf_pages(path: Path) -> list[str]:
