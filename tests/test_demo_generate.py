@@ -301,8 +301,18 @@ def test_flow_files(town):
 def test_flow_slugs_and_spikes(town):
     """High = above 5 x the permit average; runs of 3-6 readings are slugs, single readings are not."""
     root, _ = town
-    users = _dataset(root, "industrial_users").set_index("user_id")
     runs = []
+    for _, _, high, run in _high_runs(root):
+        runs += run[high].value_counts().tolist()
+    assert sum(1 for r in runs if r >= 3) >= 5          # slugs of 45-90 minutes
+    assert sum(1 for r in runs if r == 1) >= 5          # lone 15-minute spikes
+    assert all(r == 1 or 3 <= r <= 6 for r in runs)
+
+
+def _high_runs(root: Path):
+    """Per meter of a user with a permit average: (user_id, readings, high, run), where high marks the
+    readings above 5 x the permit average and run numbers the stretches of equal ``high``."""
+    users = _dataset(root, "industrial_users").set_index("user_id")
     for path in sorted((root / "flow").glob("IU-0*_flow_2025-12-01_2026-11-30.parquet")):
         df = pd.read_parquet(path)
         uid = df["user_id"].iloc[0]
@@ -311,10 +321,7 @@ def test_flow_slugs_and_spikes(town):
             continue
         gpd = df["value"] * (1440 if df["unit"].iloc[0] == "gpm" else 1)
         high = gpd > 5 * float(avg)
-        runs += (high != high.shift()).cumsum()[high].value_counts().tolist()
-    assert sum(1 for r in runs if r >= 3) >= 5          # slugs of 45-90 minutes
-    assert sum(1 for r in runs if r == 1) >= 5          # lone 15-minute spikes
-    assert all(r == 1 or 3 <= r <= 6 for r in runs)
+        yield uid, df, high, (high != high.shift()).cumsum()
 
 
 def test_parcels_every_class_and_the_bad_rows(town):
@@ -461,17 +468,8 @@ def test_report_deliveries_cover_every_woodbury_inspection(town):
 
 def _planted_slug_days(root: Path) -> dict[str, set[date]]:
     """Local days of the runs of 3 or more readings above 5 x the permit average (the slugs)."""
-    users = _dataset(root, "industrial_users").set_index("user_id")
     out: dict[str, set[date]] = {}
-    for path in sorted((root / "flow").glob("IU-0*_flow_2025-12-01_2026-11-30.parquet")):
-        df = pd.read_parquet(path)
-        uid = df["user_id"].iloc[0]
-        avg = users.loc[uid, "normal_avg_flow_gpd"]
-        if pd.isna(avg):
-            continue
-        gpd = df["value"] * (1440 if df["unit"].iloc[0] == "gpm" else 1)
-        high = gpd > 5 * float(avg)
-        run = (high != high.shift()).cumsum()
+    for uid, df, high, run in _high_runs(root):
         sizes = run[high].value_counts()
         starts = df.loc[high & run.isin(sizes[sizes >= 3].index), "timestamp"].groupby(run).min()
         if len(starts):
