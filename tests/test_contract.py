@@ -20,6 +20,8 @@ import pytest
 
 from tests.conftest import run_cli, small_town
 
+pytestmark = pytest.mark.slow  # `outfall run` end to end on contract folders
+
 D = dt.date
 
 
