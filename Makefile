@@ -6,7 +6,7 @@ export PYTHONDONTWRITEBYTECODE :=
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_HOME := $(CURDIR)/.dagster_home
 
-.PHONY: setup browser demo test bench dev clean
+.PHONY: setup browser demo test test-fast bench dev clean
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,17 @@ demo: $(STAMP)
 browser:
 	sh scripts/install-chromium.sh
 
+# Tests run in parallel (pytest-xdist, one worker per core; each test module stays on one
+# worker so that its module-scoped fixtures are built once).
+PYTEST := $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile
+
+# The whole suite (what CI runs): the law, the assets, `outfall run` end to end, the browser.
 test: $(STAMP) browser
-	$(VENV)/bin/python -m pytest -q
+	$(PYTEST)
+
+# The quick loop while editing: no end-to-end runs (`slow`), no headless Chromium (`browser`).
+test-fast: $(STAMP)
+	$(PYTEST) -m "not slow and not browser"
 
 # Figures, not pass/fail: slug detection on 190 meters x a year of 1-minute
 # readings (~100M) against a bare DuckDB scan; `outfall run` end to end on the

@@ -226,12 +226,12 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
                  dashboards: str = "", quiet: bool = False) -> RunOutcome:
     """Materialize every asset and check, in process, into ``warehouse``."""
     warnings.filterwarnings("ignore")
-    from dagster import DagsterEventType, DagsterInstance
+    from dagster import DagsterEventType
 
     from outfall import progress
     from outfall.runlog import log_failures, run_logger
     from outfall.warehouse import kept_open
-    from pipelines.definitions import build_definitions, build_resources
+    from pipelines.definitions import build_definitions, build_resources, run_instance
 
     started = time.perf_counter()
     run_logger().info("run: data %s, warehouse %s, as of %s, year %s, pages %s", data_dir, warehouse,
@@ -240,7 +240,7 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
                                 dashboards_dir=dashboards)
     # The very job the Dagster UI shows as "everything", bound to this run's folders.
     job = build_definitions(resources).get_job_def("everything")
-    with DagsterInstance.ephemeral() as instance, progress.shown(quiet), kept_open(warehouse):
+    with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
         progress.attach(instance)
         result = job.execute_in_process(
             instance=instance,

@@ -394,6 +394,7 @@ def test_appended_days_are_judged_incrementally_and_equal_a_full_run(tmp_path: P
     assert query(inc, "SELECT mode FROM slug_state") == [("full",)]
 
 
+@pytest.mark.slow  # the whole run end to end
 def test_benchmark_smoke(tmp_path: Path, capsys):
     from benchmarks import slugs
 

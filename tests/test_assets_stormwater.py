@@ -6,6 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 import duckdb
+import pytest
 from dagster import materialize
 from dagster_duckdb import DuckDBResource
 
@@ -125,6 +126,7 @@ def test_empty_inputs_give_empty_tables(tmp_path):
     assert not list((tmp_path / "letters").glob("swppp_*.html")) if (tmp_path / "letters").exists() else True
 
 
+@pytest.mark.slow  # every stormwater asset (about 18 s)
 def test_extra_inputs_findings_quarantine_and_convictions(tmp_path):
     data = tmp_path / "data"
     write(data, "sites/s.csv", SITES_HEADER + "\n".join([
@@ -197,6 +199,7 @@ def test_extra_inputs_findings_quarantine_and_convictions(tmp_path):
     assert offense == {"W-1": 3, "B-1": 2}
 
 
+@pytest.mark.slow  # writes every letter twice (about 40 s)
 def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     data = tmp_path / "data"
     write(data, "sites/s.csv", SITES_HEADER

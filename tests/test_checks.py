@@ -12,7 +12,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from dagster import AssetCheckSeverity, build_asset_check_context, materialize
+from dagster import AssetCheckSeverity, materialize
 from dagster_duckdb import DuckDBResource
 
 import assets.checks as checks
@@ -63,8 +63,9 @@ def insert_frame(con, table: str, frame: pd.DataFrame) -> None:
 
 
 def run_check(check_def, path: Path):
-    """Direct invocation of an asset check with its resource (Dagster 1.13)."""
-    return check_def(build_asset_check_context(resources={"duckdb": DuckDBResource(database=str(path))}))
+    """Direct invocation of one input check with its resource (the run runs them all in one step,
+    ``checks.input_checks``)."""
+    return check_def(DuckDBResource(database=str(path)))
 
 
 def md(result, key: str):
@@ -347,13 +348,9 @@ def test_a_check_that_cannot_run_reports_instead_of_failing(tmp_path):
 
 def test_check_names_assets_and_non_blocking():
     found = {}
-    for check_def in [*checks.expectation_checks, checks.check_expectations_flow_sample,
-                      checks.check_validity_flow_value, checks.check_uniqueness_flow_key,
-                      checks.check_freshness_flow_gaps, checks.check_referential_flow_user,
-                      checks.check_referential_lab_results_user, checks.check_balance_quarantine_rows]:
-        for spec in check_def.check_specs:
-            found[spec.name] = spec.asset_key.to_user_string()
-            assert not spec.blocking and spec.description
+    for spec in checks.input_checks.check_specs:
+        found[spec.name] = spec.asset_key.to_user_string()
+        assert not spec.blocking and spec.description
     expected = {f"check_expectations_{d}": d for d in CONTRACT_DATASETS if d != "flow"}
     expected.update({"check_validity_flow_value": "flow", "check_uniqueness_flow_key": "flow",
                      "check_freshness_flow_gaps": "flow", "check_referential_flow_user": "flow",
@@ -366,11 +363,7 @@ def test_check_names_assets_and_non_blocking():
 def test_checks_report_bad_data_without_failing_the_run(town, tmp_path):
     resources = {"duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
                  "settings": OutfallSettings(data_dir=str(town), as_of="2026-06-30")}
-    all_checks = [*checks.expectation_checks, checks.check_expectations_flow_sample,
-                  checks.check_validity_flow_value, checks.check_uniqueness_flow_key,
-                  checks.check_freshness_flow_gaps, checks.check_referential_flow_user,
-                  checks.check_referential_lab_results_user, checks.check_balance_quarantine_rows]
-    everything = [*ingest_assets, quarantine, *all_checks]
+    everything = [*ingest_assets, quarantine, checks.input_checks]
 
     first = materialize(everything, resources=resources)
     evaluations = {e.check_name: e for e in first.get_asset_check_evaluations()}

@@ -70,6 +70,7 @@ def snapshot(db: Path, tables) -> dict[str, list]:
         con.close()
 
 
+@pytest.mark.slow  # `outfall run` end to end
 def test_empty_folder_creates_every_contract_table(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
@@ -82,6 +83,7 @@ def test_empty_folder_creates_every_contract_table(tmp_path):
             assert schema[table].get(column) == dtype, (table, column, schema[table].get(column))
 
 
+@pytest.mark.slow  # `outfall run` end to end
 def test_run_loads_summarises_and_rerun_changes_nothing(tmp_path):
     data = small_town(tmp_path / "data")
     db = tmp_path / "w.duckdb"
@@ -139,6 +141,7 @@ def test_second_run_on_a_warehouse_in_use_fails_at_once(tmp_path):
     assert elapsed < 15
 
 
+@pytest.mark.slow  # `outfall run` end to end
 def test_a_failing_asset_exits_1_and_names_it(tmp_path):
     rules = tmp_path / "rules"
     shutil.copytree(REPO / "rules", rules)

@@ -19,6 +19,8 @@ import pytest
 
 from tests.conftest import run_cli, small_town, query_warehouse as query
 
+pytestmark = pytest.mark.slow  # `outfall run` end to end on contract folders
+
 D = dt.date
 
 

@@ -94,6 +94,7 @@ def _files(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow  # generates the demo town three times
 def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
     a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
     assert generate(a, scale=0.1) == generate(b, scale=0.1)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import time
 
+import pytest
+
 from outfall import progress
 from tests.conftest import run_cli
 
@@ -45,6 +47,7 @@ def test_a_short_run_draws_nothing():
     assert terminal.getvalue() == ""
 
 
+@pytest.mark.slow  # the whole run end to end
 def test_outfall_run_to_a_pipe_keeps_stderr_empty(tmp_path):
     data = tmp_path / "data"
     (data / "lab_results").mkdir(parents=True)  # an input folder, empty: nothing to warn about either

@@ -16,6 +16,8 @@ import pytest
 
 from outfall.paths import REPO_ROOT
 
+pytestmark = pytest.mark.slow  # builds a wheel and installs it into a fresh venv
+
 DATA_FOLDERS = {"sql": "sql", "rules": "rules", "templates": "templates", "expectations": "expectations",
                 "real": "data/real"}
 

@@ -33,6 +33,7 @@ def columns(db: Path, table: str) -> list[str]:
                                     f"'{table}' ORDER BY ordinal_position")]
 
 
+@pytest.mark.slow  # `outfall run` end to end
 def test_every_new_table_exists_empty_without_inputs(tmp_path):
     data = tmp_path / "data"
     write(data, "sites/s.csv", "site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id\n")

@@ -757,11 +757,14 @@ def build_surcharges(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) 
     rules = on.rules
     methods = on.versions("surcharge.method")
     surcharged = sorted({p for m in methods for p in m.parameters})   # the results worth reading, every version
-    flows = {(f["user_id"], f["month"]): f for f in _records(con, "select_monthly_flow", {"as_of": as_of})}
     users = {u["user_id"]: u for u in _records(con, "select_surcharge_users")}
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in _records(con, "select_surcharge_results", {"parameters": surcharged, "as_of": as_of}):
         groups[(r["user_id"], r["month"], r["parameter"])].append(r)
+    # Flow is read only for the users and months that have results worth a surcharge (one scan).
+    wanted = sorted({(user_id, month) for user_id, month, _ in groups})
+    flows = {(f["user_id"], f["month"]): f for f in _records(con, "select_monthly_flow", {
+        "as_of": as_of, "user_ids": [u for u, _ in wanted], "months": [m for _, m in wanted]})} if wanted else {}
     surcharges, samples = [], []
     for (user_id, month, parameter), results in sorted(groups.items()):
         period_start, period_end = law.month_bounds(month)

@@ -57,35 +57,37 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
 
 def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame | None:
     """Each meter series as means of the finest bucket (1, 2, 3, 4, 6 ... hours) that keeps it
-    under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light)."""
+    under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light).
+
+    Flow is read in SQL, all series at once: one grouped scan for the spans, one for the means
+    (each series with its own bucket width), one join for the readings near slugs; never a
+    query per meter."""
     spans = r.named("flow", "select_dashboard_flow_spans")
     if spans is None:
         return None
-    frames = []
-    with_slugs = r.has("slug_events")
-    for _, s in spans.iterrows():
-        span_h = (pd.Timestamp(s["last_ts"]) - pd.Timestamp(s["first_ts"])).total_seconds() / 3600.0
-        hours = choose_bucket_hours(span_h, MAX_FLOW_POINTS)
-        series = {"tz": LOCAL_TZ, "user_id": s["user_id"], "constituent": s["constituent"]}
-        means = con.execute(query("select_dashboard_flow_means"), {**series, "hours": hours}).df()
-        means["kind"] = "mean"
-        parts = [means]
-        if with_slugs:
-            raw = con.execute(query("select_dashboard_slug_readings"),
-                              {**series, "pad_hours": SLUG_CONTEXT_HOURS}).df()
-            if len(raw) > MAX_SLUG_READINGS:
-                raw = con.execute(query("select_dashboard_slug_readings"), {**series, "pad_hours": 0}).df()
-            raw["kind"] = "slug"
-            parts.append(raw)
-        part = pd.concat(parts, ignore_index=True)
-        part["user_id"] = s["user_id"]
-        part["constituent"] = s["constituent"]
-        part["unit"] = s["unit"]
-        part["bucket_hours"] = hours
-        frames.append(part)
-    if not frames:
+    columns = ["ts", "value", "kind", "user_id", "constituent", "unit", "bucket_hours"]
+    if spans.empty:
         return pd.DataFrame(columns=["user_id", "constituent", "ts", "value", "unit", "kind", "bucket_hours"])
-    return pd.concat(frames, ignore_index=True)
+    spans = spans.assign(bucket_hours=[
+        choose_bucket_hours((pd.Timestamp(last) - pd.Timestamp(first)).total_seconds() / 3600.0, MAX_FLOW_POINTS)
+        for first, last in zip(spans["first_ts"], spans["last_ts"])])
+    series = spans[["user_id", "constituent", "unit", "bucket_hours"]]
+    means = con.execute(query("select_dashboard_flow_means"), {
+        "tz": LOCAL_TZ, "user_ids": spans["user_id"].tolist(), "constituents": spans["constituent"].tolist(),
+        "hours": [int(h) for h in spans["bucket_hours"]]}).df()
+    means["kind"] = "mean"
+    parts = [means]
+    if r.has("slug_events"):
+        raw = con.execute(query("select_dashboard_slug_readings"), {
+            "tz": LOCAL_TZ, "pad_hours": SLUG_CONTEXT_HOURS, "max_readings": MAX_SLUG_READINGS}).df()
+        raw["kind"] = "slug"
+        parts.append(raw)
+    flow = pd.concat(parts, ignore_index=True).merge(series, on=["user_id", "constituent"], how="inner")
+    # Per series (in the spans' order): its means, then its readings near slugs, each by time.
+    order = {key: i for i, key in enumerate(zip(spans["user_id"], spans["constituent"]))}
+    flow["_series"] = [order[key] for key in zip(flow["user_id"], flow["constituent"])]
+    flow = flow.sort_values(["_series", "kind", "ts"], kind="stable").drop(columns="_series")
+    return flow[columns].reset_index(drop=True)
 
 @asset(
     group_name=GROUP_DASHBOARDS,

@@ -2,10 +2,18 @@
 -- 'flow', gpm), readings by $as_of: the number of readings, the plain mean and
 -- the trapezoid integral (gpm x seconds) between consecutive readings of the same
 -- month with the seconds they cover; time-weighted mean = integral / seconds.
-WITH f AS (
-    SELECT user_id, ts, value, CAST(date_trunc('month', CAST(ts AS DATE)) AS DATE) AS month
-    FROM flow
-    WHERE constituent = 'flow' AND value IS NOT NULL AND CAST(ts AS DATE) <= $as_of
+-- Only the (user, month) pairs asked for ($user_ids and $months: parallel lists).
+WITH wanted AS (
+    SELECT unnest($user_ids) AS user_id, unnest($months) AS month
+),
+f AS (
+    SELECT x.user_id, x.ts, x.value, x.month
+    FROM (
+        SELECT user_id, ts, value, CAST(date_trunc('month', CAST(ts AS DATE)) AS DATE) AS month
+        FROM flow
+        WHERE constituent = 'flow' AND value IS NOT NULL AND CAST(ts AS DATE) <= $as_of
+    ) x
+    SEMI JOIN wanted w ON x.user_id = w.user_id AND x.month = w.month
 ),
 seg AS (
     SELECT user_id, month, ts, value,

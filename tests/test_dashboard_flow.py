@@ -1,0 +1,87 @@
+"""The sewer page's flow traces are read in SQL for all meters at once (one grouped scan for the
+means, one join for the readings near slugs): the same frame as the former query per meter."""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+
+from assets.pages import Reader
+from assets.sewer_administrator import page
+from dashboards.sewer import choose_bucket_hours
+from outfall.warehouse import LOCAL_TZ, configure, ensure_schema
+
+# The former per-meter queries, kept here as the oracle.
+MEANS_OF_ONE_SERIES = """
+SELECT time_bucket(to_hours(CAST($hours AS BIGINT)), timezone($tz, ts)) AS ts, avg(value) AS value
+FROM flow WHERE user_id = $user_id AND constituent = $constituent AND value IS NOT NULL
+GROUP BY 1 ORDER BY 1"""
+SLUG_READINGS_OF_ONE_SERIES = """
+SELECT DISTINCT timezone($tz, f.ts) AS ts, f.value
+FROM flow f JOIN slug_events s
+  ON f.user_id = s.user_id AND f.constituent = s.constituent
+ AND f.ts BETWEEN s.start_at - to_hours(CAST($pad_hours AS BIGINT)) AND s.end_at + to_hours(CAST($pad_hours AS BIGINT))
+WHERE f.user_id = $user_id AND f.constituent = $constituent AND f.value IS NOT NULL
+ORDER BY 1"""
+
+
+def per_series(con, r) -> pd.DataFrame:
+    spans = r.named("flow", "select_dashboard_flow_spans")
+    frames = []
+    for _, s in spans.iterrows():
+        span_h = (pd.Timestamp(s["last_ts"]) - pd.Timestamp(s["first_ts"])).total_seconds() / 3600.0
+        hours = choose_bucket_hours(span_h, page.MAX_FLOW_POINTS)
+        series = {"tz": LOCAL_TZ, "user_id": s["user_id"], "constituent": s["constituent"]}
+        means = con.execute(MEANS_OF_ONE_SERIES, {**series, "hours": hours}).df()
+        means["kind"] = "mean"
+        raw = con.execute(SLUG_READINGS_OF_ONE_SERIES, {**series, "pad_hours": page.SLUG_CONTEXT_HOURS}).df()
+        if len(raw) > page.MAX_SLUG_READINGS:
+            raw = con.execute(SLUG_READINGS_OF_ONE_SERIES, {**series, "pad_hours": 0}).df()
+        raw["kind"] = "slug"
+        part = pd.concat([means, raw], ignore_index=True)
+        part["user_id"], part["constituent"], part["unit"], part["bucket_hours"] = (
+            s["user_id"], s["constituent"], s["unit"], hours)
+        frames.append(part)
+    return pd.concat(frames, ignore_index=True)
+
+
+def warehouse_with_flow() -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    configure(con)
+    ensure_schema(con)
+    # Three meters of 5-minute readings over different spans (a day, 20 days, 200 days: different
+    # bucket widths), a pH probe, and slugs: a short one with context, and on IU-3 a long one
+    # whose padded readings pass the cap (then only the readings inside it are kept).
+    con.execute("""
+        INSERT INTO flow (user_id, constituent, ts, value, unit)
+        SELECT u, c, TIMESTAMPTZ '2026-01-01 00:00:00-05' + to_minutes(5 * i),
+               CASE WHEN i % 97 = 0 THEN NULL ELSE (i % 13) + 1.5 END, unit
+        FROM (VALUES ('IU-1', 'flow', 288, 'gpm'), ('IU-1', 'pH', 288, 's.u.'),
+                     ('IU-2', 'flow', 20 * 288, 'gpm'), ('IU-3', 'flow', 200 * 288, 'gpm')) t(u, c, n, unit),
+             range(n) r(i)""").fetchall()
+    con.execute("""
+        INSERT INTO slug_events (user_id, constituent, start_at, end_at)
+        VALUES ('IU-1', 'flow', TIMESTAMPTZ '2026-01-01 10:00:00-05', TIMESTAMPTZ '2026-01-01 10:20:00-05'),
+               ('IU-2', 'flow', TIMESTAMPTZ '2026-01-05 03:00:00-05', TIMESTAMPTZ '2026-01-05 03:30:00-05'),
+               ('IU-2', 'flow', TIMESTAMPTZ '2026-01-05 03:50:00-05', TIMESTAMPTZ '2026-01-05 04:10:00-05'),
+               ('IU-3', 'flow', TIMESTAMPTZ '2026-02-01 00:00:00-05', TIMESTAMPTZ '2026-04-15 00:00:00-04')
+        """).fetchall()
+    return con
+
+
+def test_flow_of_every_meter_in_one_pass_equals_the_query_per_meter():
+    con = warehouse_with_flow()
+    new = page.read_flow(con, Reader(con))
+    old = per_series(con, Reader(con))[new.columns]
+    assert set(new["bucket_hours"]) == {1, 4} and len(new[new["kind"] == "slug"]) > 0
+    capped = new[(new["user_id"] == "IU-3") & (new["kind"] == "slug")]
+    assert len(capped) > page.MAX_SLUG_READINGS     # over the cap: only the readings inside the long slug
+    assert capped["ts"].min() == pd.Timestamp("2026-02-01") and capped["ts"].max() == pd.Timestamp("2026-04-15")
+    pd.testing.assert_frame_equal(new.reset_index(drop=True), old.reset_index(drop=True), check_dtype=False)
+
+
+def test_no_flow_is_an_empty_frame():
+    con = duckdb.connect()
+    configure(con)
+    ensure_schema(con)
+    assert page.read_flow(con, Reader(con)).empty
