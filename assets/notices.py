@@ -155,7 +155,10 @@ def _stormwater_context(n: dict, items: list[dict], r: Rules, day: dt.date) -> d
         "schedule_text": (f"an inspection at least every {weekly.interval_days} days and within "
                           f"{storm.window_days * 24} hours of any storm event producing "
                           f"{swppp_law.num(storm.threshold_in)} inch of precipitation or more"),
-        "section_text": " ".join(t for t in {getattr(texts, v["requirement"], None) or "" for v in items} if t),
+        # each requirement's text once, in one order whatever the hash seed (a set's order changed the
+        # letter from run to run: the fault drill found it)
+        "section_text": " ".join(t for t in (getattr(texts, req, None) or ""
+                                             for req in sorted({v["requirement"] for v in items})) if t),
         "penalty_statement": (f"Fines on conviction: {tiers_words(penalty)}, by the number of prior convictions "
                               f"within {penalty.lookback_years} years. ({penalty.citation})"),
         "penalty_text": texts.penalties or "",

@@ -2,6 +2,9 @@
 notices_mailed input, and the notices asset materialized in process on small fixtures."""
 
 import datetime as dt
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -17,6 +20,7 @@ from outfall.law import notices as law
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
 from outfall.warehouse import configure, ensure_schema
+from tests.conftest import REPO
 
 D = dt.date
 MAX = load_rules("woodbury").notices.sewer_correction.at(D(2026, 6, 30)).max_days
@@ -272,3 +276,25 @@ def test_outfall_run_writes_notices_as_the_contract_says(tmp_path):
     assert "Blue Brewery" not in text           # a draft gets no PDF
     assert (dashboards / "letters" / "sewer" / "pdf" / "notice_IU-1_2026-02.pdf").is_file()
     assert not list((dashboards / "letters" / "sewer" / "pdf").glob("notice_IU-2_*.pdf"))
+
+
+def test_a_stormwater_notice_reads_the_same_under_every_hash_seed():
+    # Regression (found by the fault drill): the law's texts of a month with both a weekly and a storm
+    # finding were joined in a set's order, which changes with PYTHONHASHSEED, so a rerun rewrote the
+    # letter. Two interpreters with different seeds must write the same words.
+    script = (
+        "import datetime as dt\n"
+        "from assets.notices import _stormwater_context\n"
+        "from outfall.rules import load_rules\n"
+        "items = [{'requirement': r, 'trigger_date': dt.date(2026, 5, 1), 'due_by': dt.date(2026, 5, 8),\n"
+        "          'satisfied_on': None, 'finding_status': 'overdue', 'rule': 'Bellport Code ch. 21'}\n"
+        "         for r in ('weekly', 'storm', 'weekly')]\n"
+        "n = {'recipient_id': 'S-1', 'period': '2026-05', 'as_of': dt.date(2026, 5, 31)}\n"
+        "print(_stormwater_context(n, items, load_rules('woodbury'), dt.date(2026, 5, 31))['section_text'])\n")
+    texts = set()
+    for seed in ("1", "2", "3", "4"):
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO,
+                             env=dict(os.environ, PYTHONHASHSEED=seed), timeout=120)
+        assert out.returncode == 0, out.stderr
+        texts.add(out.stdout)
+    assert len(texts) == 1 and "0.5 inch" in texts.pop()
