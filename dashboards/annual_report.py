@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_datetime, fmt_num, is_missing, join, kpis, no_data, note, page,
-    section, table,
+    Col, Kpi, PageMeta, as_frame, badge, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis,
+    no_data, note, page, section, table,
 )
 
 CRITERIA = {"chronic": "Chronic violations", "trc": "Technical review criteria violations",
@@ -52,10 +52,6 @@ class AnnualReportData:
     present: dict[str, bool] = field(default_factory=dict)
 
 
-def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
-    return frame if frame is not None else pd.DataFrame()
-
-
 def _name(users: pd.DataFrame):
     names = dict(zip(users["user_id"], users["name"])) if not users.empty and "name" in users else {}
 
@@ -79,12 +75,8 @@ def _term(r: pd.Series) -> str:
 
 def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
     meta = PageMeta()
-    users = _frame(data.users)
-    violations = _frame(data.violations)
-    statistics = _frame(data.statistics)
-    snc = _frame(data.snc)
-    notices = _frame(data.notices)
-    slugs = _frame(data.slugs)
+    users, violations, statistics, snc, notices, slugs = frames(
+        data, "users", "violations", "statistics", "snc", "notices", "slugs")
     year_end = dt.date(data.year, 12, 31)
     body: list[str] = []
     name = _name(users)

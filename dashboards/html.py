@@ -66,6 +66,16 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', Arial, sans
 # --------------------------------------------------------------------------- text
 
 
+def as_frame(value: pd.DataFrame | None) -> pd.DataFrame:
+    """The frame a page was given, or an empty one where it was given none."""
+    return value if value is not None else pd.DataFrame()
+
+
+def frames(data: Any, *names: str) -> list[pd.DataFrame]:
+    """``as_frame`` of each named field of a page's data, in order."""
+    return [as_frame(getattr(data, name)) for name in names]
+
+
 def is_missing(value: Any) -> bool:
     if value is None:
         return True

@@ -15,8 +15,8 @@ from typing import Any
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageMeta, esc, fmt_date, fmt_datetime, fmt_num, is_missing, join, kpis, no_data, note, page,
-    section, slug, table,
+    Col, Kpi, PageMeta, as_frame, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis, no_data, note,
+    page, section, slug, table,
 )
 
 
@@ -53,10 +53,6 @@ class IndexData:
     reports: list[tuple[str, str]] = field(default_factory=list)  # (file, label) of the annual reports written
 
 
-def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
-    return frame if frame is not None else pd.DataFrame()
-
-
 def _range_text(first: Any, last: Any) -> str:
     if is_missing(first) and is_missing(last):
         return ""
@@ -65,9 +61,7 @@ def _range_text(first: Any, last: Any) -> str:
 
 def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
     meta = PageMeta()
-    ingested = _frame(data.ingested)
-    ranges = _frame(data.ranges)
-    qcounts = _frame(data.quarantine_counts)
+    ingested, ranges, qcounts = frames(data, "ingested", "ranges", "quarantine_counts")
     body: list[str] = []
 
     q_total = int(data.quarantine_total)
@@ -182,8 +176,8 @@ a.bad-link{color:#b91c1c;font-weight:700}
 
 def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
     meta = PageMeta()
-    rows = _frame(data.quarantine)
-    qcounts = _frame(data.quarantine_counts)
+    rows = as_frame(data.quarantine)
+    qcounts = as_frame(data.quarantine_counts)
     body: list[str] = []
     total = int(data.quarantine_total)
     if data.quarantine is None:
@@ -216,7 +210,7 @@ def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
             n_rows = int(per.get(dataset, len(frame)))
             body.append(section(f"{dataset}: {n_rows:,} row{'s' if n_rows != 1 else ''}", join(parts),
                                 sid=f"q-{slug(dataset)}"))
-    aside = _frame(data.set_aside)
+    aside = as_frame(data.set_aside)
     if not aside.empty:
         parts = []
         for (dataset, reason), group in aside.groupby(["dataset", "reason"], sort=True):
