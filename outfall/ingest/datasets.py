@@ -236,6 +236,8 @@ DATASETS: dict[str, Dataset] = {}
 
 
 def register(ds: Dataset) -> Dataset:
+    """Adds ``ds`` to ``DATASETS`` (the modules declaring datasets call it on import). Every registered
+    folder is optional: an absent folder means "no such data" and its table stays empty."""
     DATASETS[ds.name] = ds
     return ds
 

@@ -2,11 +2,9 @@
 declared for the ingestion engine: reports, accidental_discharges,
 grease_traps and pumpouts.
 
-Importing this module registers the datasets in ``outfall.ingest.datasets.DATASETS``;
-``assets/sewer_administrator/enforcement.py`` builds their ingestion assets with
-``assets.ingest.build_ingest_asset``. Their tables are created by
-``sql/create_enforcement_tables.sql``. Every folder is optional: an absent
-folder means "no such data" and its table stays empty.
+Registered on import (``outfall.ingest.datasets.register``: every folder is optional); their
+ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables by
+``sql/sewer/create_enforcement_tables.sql``.
 """
 
 from __future__ import annotations

@@ -2,11 +2,9 @@
 declared for the ingestion engine: milestones, contractor_certifications,
 swppp_approvals, convictions and report_deliveries.
 
-Importing this module registers the datasets in ``outfall.ingest.datasets.DATASETS``;
-``assets/stormwater_officer/swppp.py`` builds their ingestion assets with
-``assets.ingest.build_ingest_asset``. Their tables are created by
-``sql/create_stormwater_tables.sql``. Every folder is optional: an absent
-folder means "no such data" and its table stays empty.
+Registered on import (``outfall.ingest.datasets.register``: every folder is optional); their
+ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables by
+``sql/stormwater/create_stormwater_tables.sql``.
 """
 
 from __future__ import annotations
