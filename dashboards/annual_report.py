@@ -10,12 +10,12 @@ Pure: ``build_annual_report_page(AnnualReportData) -> (html, PageMeta)``; the fi
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageMeta, as_frame, badge, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis,
+    Col, Kpi, PageData, PageMeta, as_frame, badge, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis,
     no_data, note, page, section, table,
 )
 
@@ -31,7 +31,7 @@ def report_file(year: int) -> str:
 
 
 @dataclass
-class AnnualReportData:
+class AnnualReportData(PageData):
     """One year's report. Frames are ``None`` when their table does not exist yet.
 
     users: select_report_users; violations: select_report_violations; statistics:
@@ -39,9 +39,6 @@ class AnnualReportData:
     slugs: select_report_slugs."""
 
     year: int
-    as_of: dt.date
-    generated_at: dt.datetime | None = None
-    town: str = ""
     authority: str = ""                # who reports: the Control Authority's name
     users: pd.DataFrame | None = None
     violations: pd.DataFrame | None = None
@@ -49,7 +46,6 @@ class AnnualReportData:
     snc: pd.DataFrame | None = None
     notices: pd.DataFrame | None = None
     slugs: pd.DataFrame | None = None
-    present: dict[str, bool] = field(default_factory=dict)
 
 
 def _name(users: pd.DataFrame):

@@ -9,14 +9,14 @@ the register in DuckDB, so the page's inputs stay small at any number of parcels
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageMeta, as_frame, badge, esc, fmt_date, fmt_datetime, fmt_num, fmt_pct, fmt_signed_usd,
-    fmt_usd, is_missing, join, kpis, no_data, note, page, section, short_rule, table,
+    COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, esc, fmt_date, fmt_datetime, fmt_num, fmt_pct,
+    fmt_signed_usd, fmt_usd, is_missing, join, kpis, no_data, note, page, section, short_rule, table,
 )
 
 COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
@@ -33,7 +33,7 @@ def district_label(value: Any) -> str:
 
 
 @dataclass
-class BillingData:
+class BillingData(PageData):
     """Frames read from the warehouse (already summed). ``None`` = the table does not exist yet.
 
     totals: year, district, property_class, parcels, units_<c>, amount_<c>, total_usd (summed sewer_bills)
@@ -44,11 +44,8 @@ class BillingData:
     runs: billing_runs of the years shown
     """
 
-    as_of: dt.date
     year: int | None = None
     previous_year: int | None = None
-    generated_at: dt.datetime | None = None
-    town: str = ""  # whom the page is about (printed atop each paper page)
     totals: pd.DataFrame | None = None
     largest: pd.DataFrame | None = None
     changes: pd.DataFrame | None = None
@@ -56,7 +53,6 @@ class BillingData:
     rates: pd.DataFrame | None = None
     runs: pd.DataFrame | None = None
     rule: str = ""
-    present: dict[str, bool] = field(default_factory=dict)
     # contract 5.5: water and sewer inspection fees (ch. 301) per year applied for (select_inspection_fee_totals)
     # and the permits the schedule does not cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None

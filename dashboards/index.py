@@ -15,8 +15,8 @@ from typing import Any
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageMeta, as_frame, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis, no_data, note,
-    page, section, slug, table,
+    Col, Kpi, PageData, PageMeta, as_frame, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis,
+    no_data, note, page, section, slug, table,
 )
 
 
@@ -31,16 +31,13 @@ class PageCard:
 
 
 @dataclass
-class IndexData:
+class IndexData(PageData):
     """ingested: dataset, files, rows_read, rows_kept, rows_quarantined, last_loaded
     ranges: dataset, what (the column), first, last, rows
     quarantine_counts: dataset, reason, rows
     quarantine: the quarantined rows shown (the first ``quarantine_per_reason`` of each dataset and reason,
     with ``reason_rows``: how many share the reason); quarantine_total: all of them."""
 
-    as_of: dt.date
-    generated_at: dt.datetime | None = None
-    town: str = ""  # whom the page is about (printed atop each paper page)
     cards: list[PageCard] = field(default_factory=list)
     ingested: pd.DataFrame | None = None
     ranges: pd.DataFrame | None = None
@@ -49,7 +46,6 @@ class IndexData:
     quarantine_total: int = 0
     quarantine_per_reason: int = 50
     set_aside: pd.DataFrame | None = None  # rows kept but not judged by an asset (table set_aside)
-    present: dict[str, bool] = field(default_factory=dict)
     reports: list[tuple[str, str]] = field(default_factory=list)  # (file, label) of the annual reports written
 
 

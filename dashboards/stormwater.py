@@ -18,8 +18,8 @@ from outfall.law import swppp as law
 from outfall.rules import RulesError
 from dashboards.notices import notices_table, stormwater_follow_up
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageMeta, as_frame, badge, esc, fmt_date, fmt_num, fmt_usd, frames, is_missing, join, kpis,
-    no_data, note, page, section, short_rule, slug, table,
+    COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, esc, fmt_date, fmt_num, fmt_usd, frames, is_missing,
+    join, kpis, no_data, note, page, section, short_rule, slug, table,
 )
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
@@ -29,7 +29,7 @@ STATUS_TONE = {"overdue": "bad", "late": "warn", "in compliance": "good", "stabi
 
 
 @dataclass
-class StormwaterData:
+class StormwaterData(PageData):
     """Frames read from the warehouse. ``None`` = the table does not exist yet.
 
     sites: the sites input; classification: site_classification; findings: swppp_inspection_findings;
@@ -42,9 +42,6 @@ class StormwaterData:
     letters: file name -> link (href relative to the page) of the notices' letters that exist.
     """
 
-    as_of: dt.date
-    generated_at: dt.datetime | None = None
-    town: str = ""  # whom the page is about (printed atop each paper page)
     sites: pd.DataFrame | None = None
     classification: pd.DataFrame | None = None
     findings: pd.DataFrame | None = None
@@ -55,7 +52,6 @@ class StormwaterData:
     rain: pd.DataFrame | None = None
     rules: dict[str, Any] = field(default_factory=dict)
     letters: dict[str, str] = field(default_factory=dict)
-    present: dict[str, bool] = field(default_factory=dict)
     week_days: int = 7
     # the monthly notices (table notices) and each missed inspection's follow-up from its notice
     monthly_notices: pd.DataFrame | None = None
