@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import duckdb
-from dagster import MaterializeResult, MetadataValue
+from dagster import MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
 from outfall.outputs import OutputPaths, output_paths
@@ -37,6 +37,11 @@ def warehouse(resource: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
             con.close()
 
 
+def table_asset(group: str, **kwargs: Any):
+    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``, ``description``."""
+    return asset(group_name=group, kinds={"duckdb"}, **kwargs)
+
+
 def table_result(con: duckdb.DuckDBPyConnection, table: str, **metadata: Any) -> MaterializeResult:
     """MaterializeResult with the table's row count, a preview and extra metadata."""
     md: dict[str, Any] = {
@@ -56,3 +61,12 @@ def outputs(duckdb: DuckDBResource, settings: OutfallSettings) -> OutputPaths:
 def letters_dir(duckdb: DuckDBResource, settings: OutfallSettings, area: str) -> Path | None:
     """``<dashboards>/letters/<area>`` (sewer, stormwater); None when nothing is written."""
     return outputs(duckdb, settings).letters(area)
+
+
+def check_rows(duckdb: DuckDBResource, query: str, params: list | None = None,
+               table: str | None = None) -> tuple[list[tuple], int | None]:
+    """What an asset check's query finds and, given ``table``, that table's row count, on one connection."""
+    with warehouse(duckdb) as con:
+        rows = con.execute(query, params).fetchall() if params else con.execute(query).fetchall()
+        total = count(con, table) if table else None
+    return rows, total

@@ -27,7 +27,7 @@ import pandas as pd
 from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, MaterializeResult, MetadataValue, asset, asset_check
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, outputs, table_result, warehouse
+from assets.common import GROUP_SEWER, check_rows, outputs, table_result, warehouse
 from outfall.law import notices as law
 from outfall.law import swppp as swppp_law
 from outfall.letters import LetterWriter, safe_file_name, write_letter
@@ -298,13 +298,13 @@ def _remove_stale(dashboards: Path | None, keep: set[str]) -> int:
 @asset_check(asset=notices, description="One notice per kind, recipient and month with a violation; a mailed "
              "notice has its mailing day and last day to correct, a draft neither; every notice names its letter.")
 def check_validity_notices_status(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
-        bad = con.execute(
-            "SELECT count(*) FILTER (WHERE letter IS NULL), "
-            "count(*) FILTER (WHERE status = 'mailed' AND (issued_on IS NULL OR correct_by IS NULL)), "
-            "count(*) FILTER (WHERE status = 'draft' AND (issued_on IS NOT NULL OR correct_by IS NOT NULL)), "
-            "count(*) - count(DISTINCT (kind, recipient_id, period)), count(*) FILTER (WHERE violations < 1) "
-            "FROM notices").fetchall()[0]
+    rows, _ = check_rows(
+        duckdb, "SELECT count(*) FILTER (WHERE letter IS NULL), "
+        "count(*) FILTER (WHERE status = 'mailed' AND (issued_on IS NULL OR correct_by IS NULL)), "
+        "count(*) FILTER (WHERE status = 'draft' AND (issued_on IS NOT NULL OR correct_by IS NOT NULL)), "
+        "count(*) - count(DISTINCT (kind, recipient_id, period)), count(*) FILTER (WHERE violations < 1) "
+        "FROM notices")
+    bad = rows[0]
     names = ("without a letter", "mailed without dates", "drafts with dates", "duplicates", "without violations")
     found = {k: int(v) for k, v in zip(names, bad)}
     return AssetCheckResult(passed=not any(found.values()), severity=AssetCheckSeverity.ERROR,

@@ -9,6 +9,7 @@ writes to, so that a reader of the warehouse (and ``outfall export``) knows both
 from typing import Iterable
 
 import duckdb
+import pandas as pd
 from dagster import MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
@@ -16,7 +17,7 @@ from assets.common import GROUP_INGEST, outputs, warehouse
 from outfall.resources import OutfallSettings
 from outfall.rules import RulesError, load_all
 from outfall.rules.tables import NotJudged
-from outfall.warehouse import sql, transaction
+from outfall.warehouse import replace_rows, sql, transaction
 
 
 def _rules_versions(settings: OutfallSettings) -> str:
@@ -59,6 +60,16 @@ def record_not_judged(con: duckdb.DuckDBPyConnection, asset_name: str, rows: Ite
     if sql_name is not None:
         con.execute(sql(sql_name), {"asset": asset_name}).fetchall()
     return int(con.execute(sql("count_not_judged_of_asset"), {"asset": asset_name}).fetchall()[0][0])
+
+
+
+def replace_judged(con: duckdb.DuckDBPyConnection, not_judged: Iterable[NotJudged],
+                   **tables: pd.DataFrame | list[dict]) -> None:
+    """Replace each table's rows (a list of rows becomes a frame) and record what the asset of the first
+    table, its own, could not judge. Call inside the asset's transaction."""
+    for table, rows in tables.items():
+        replace_rows(con, table, rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(rows))
+    record_not_judged(con, next(iter(tables)), not_judged)
 
 
 def counts_by(con: duckdb.DuckDBPyConnection, table: str, column: str) -> dict[str, int]:

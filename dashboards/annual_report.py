@@ -10,13 +10,13 @@ Pure: ``build_annual_report_page(AnnualReportData) -> (html, PageMeta)``; the fi
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_datetime, fmt_num, is_missing, join, kpis, no_data, note, page,
-    section, table,
+    Col, Kpi, PageData, PageMeta, as_frame, badge, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis,
+    no_data, note, page, section, table,
 )
 
 CRITERIA = {"chronic": "Chronic violations", "trc": "Technical review criteria violations",
@@ -31,7 +31,7 @@ def report_file(year: int) -> str:
 
 
 @dataclass
-class AnnualReportData:
+class AnnualReportData(PageData):
     """One year's report. Frames are ``None`` when their table does not exist yet.
 
     users: select_report_users; violations: select_report_violations; statistics:
@@ -39,9 +39,6 @@ class AnnualReportData:
     slugs: select_report_slugs."""
 
     year: int
-    as_of: dt.date
-    generated_at: dt.datetime | None = None
-    town: str = ""
     authority: str = ""                # who reports: the Control Authority's name
     users: pd.DataFrame | None = None
     violations: pd.DataFrame | None = None
@@ -49,11 +46,6 @@ class AnnualReportData:
     snc: pd.DataFrame | None = None
     notices: pd.DataFrame | None = None
     slugs: pd.DataFrame | None = None
-    present: dict[str, bool] = field(default_factory=dict)
-
-
-def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
-    return frame if frame is not None else pd.DataFrame()
 
 
 def _name(users: pd.DataFrame):
@@ -79,12 +71,8 @@ def _term(r: pd.Series) -> str:
 
 def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
     meta = PageMeta()
-    users = _frame(data.users)
-    violations = _frame(data.violations)
-    statistics = _frame(data.statistics)
-    snc = _frame(data.snc)
-    notices = _frame(data.notices)
-    slugs = _frame(data.slugs)
+    users, violations, statistics, snc, notices, slugs = frames(
+        data, "users", "violations", "statistics", "snc", "notices", "slugs")
     year_end = dt.date(data.year, 12, 31)
     body: list[str] = []
     name = _name(users)

@@ -9,14 +9,14 @@ the register in DuckDB, so the page's inputs stay small at any number of parcels
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_datetime, fmt_num, fmt_pct, fmt_signed_usd, fmt_usd,
-    is_missing, join, kpis, no_data, note, page, section, short_rule, table,
+    COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, esc, fmt_date, fmt_datetime, fmt_num, fmt_pct,
+    fmt_signed_usd, fmt_usd, is_missing, join, kpis, no_data, note, page, section, short_rule, table,
 )
 
 COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
@@ -33,7 +33,7 @@ def district_label(value: Any) -> str:
 
 
 @dataclass
-class BillingData:
+class BillingData(PageData):
     """Frames read from the warehouse (already summed). ``None`` = the table does not exist yet.
 
     totals: year, district, property_class, parcels, units_<c>, amount_<c>, total_usd (summed sewer_bills)
@@ -44,11 +44,8 @@ class BillingData:
     runs: billing_runs of the years shown
     """
 
-    as_of: dt.date
     year: int | None = None
     previous_year: int | None = None
-    generated_at: dt.datetime | None = None
-    town: str = ""  # whom the page is about (printed atop each paper page)
     totals: pd.DataFrame | None = None
     largest: pd.DataFrame | None = None
     changes: pd.DataFrame | None = None
@@ -56,15 +53,10 @@ class BillingData:
     rates: pd.DataFrame | None = None
     runs: pd.DataFrame | None = None
     rule: str = ""
-    present: dict[str, bool] = field(default_factory=dict)
     # contract 5.5: water and sewer inspection fees (ch. 301) per year applied for (select_inspection_fee_totals)
     # and the permits the schedule does not cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None
     fees_unpriced: pd.DataFrame | None = None
-
-
-def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
-    return frame if frame is not None else pd.DataFrame()
 
 
 def by_component(totals: pd.DataFrame) -> pd.DataFrame:
@@ -233,7 +225,7 @@ def _units_text(r: pd.Series) -> str:
 def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     meta = PageMeta()
     present = data.present
-    totals = _frame(data.totals)
+    totals = as_frame(data.totals)
     body: list[str] = []
     charts: list[Chart] = []
     if totals.empty or data.year is None:
@@ -252,7 +244,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     total_before = float(before["total_usd"].sum()) if prev is not None else None
     parcels_now = int(cur["parcels"].sum())
     change = total_now - total_before if total_before is not None else None
-    counts = _frame(data.change_counts)
+    counts = as_frame(data.change_counts)
     changed = int(counts["parcels"].sum()) if not counts.empty else None
     body.append(kpis([
         Kpi(f"billed for {year}", fmt_usd(total_now).split(".")[0], f"{parcels_now:,} parcels"),
@@ -261,11 +253,11 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
             "no earlier billed year", "warn" if change and change > 0 else ""),
         Kpi("parcels whose bill changed", fmt_num(changed) if changed is not None else "n/a",
             f"from {prev}" if prev else "", "", "#changes"),
-        Kpi("largest bill", fmt_usd(_frame(data.largest)["total_usd"].max()) if not _frame(data.largest).empty
+        Kpi("largest bill", fmt_usd(as_frame(data.largest)["total_usd"].max()) if not as_frame(data.largest).empty
             else "n/a", "", "", "#largest"),
     ]))
 
-    dc = district_component_table(long, _frame(data.rates), year, prev)
+    dc = district_component_table(long, as_frame(data.rates), year, prev)
     charts.append(revenue_chart(long, year, prev))
     dc_html = table(dc, [
         Col("district", "District", fmt=district_label, nowrap=True),
@@ -280,7 +272,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
         Col("change_pct", "%", num=True, fmt=fmt_pct),
         Col("rate_source", "Rate from"),
     ])
-    if data.rates is None or _frame(data.rates).empty:
+    if data.rates is None or as_frame(data.rates).empty:
         dc_html = no_data("billing_run_totals", present.get("billing_run_totals"), "rates per unit") + dc_html
     body.append(section("Revenue by district and component" + (f", {prev} and {year}" if prev else f", {year}"),
                         charts[-1].html() + dc_html, sid="districts",
@@ -304,7 +296,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
                         + ct_html, sid="classes"))
 
     # largest bills
-    largest = _frame(data.largest)
+    largest = as_frame(data.largest)
     if largest.empty:
         l_html = no_data("sewer_bills", present.get("sewer_bills"), "bills")
     else:
@@ -318,7 +310,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
         f"sewer_register_{year}.xlsx (and .csv) in the billing folder of the exports.") if not largest.empty else ""))
 
     # biggest changes
-    changes = _frame(data.changes)
+    changes = as_frame(data.changes)
     if prev is None:
         c_html = note(f"No earlier billed year to compare {year} with.", "info")
     elif changes.empty:
@@ -345,7 +337,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
                         lead=esc(shown + "The parcels whose bill moved most, up or down: reclassed, units changed, "
                                         "added or removed parcels come first when they are the largest.")))
 
-    runs = _frame(data.runs)
+    runs = as_frame(data.runs)
     if not runs.empty:
         body.append(section("Billing runs", table(runs, [
             Col("year", "Year", num=True), Col("run_id", "Run", num=True),
@@ -358,7 +350,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     body.append(fees_section(data))
 
     meta.charts = len(charts)
-    meta.counts = {"year": year, "parcels": parcels_now, "fee_years": len(_frame(data.fees))}
+    meta.counts = {"year": year, "parcels": parcels_now, "fee_years": len(as_frame(data.fees))}
     html_text = page(file="billing.html", title=f"Billing: {year} sewer roll",
                      subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units and rates · billing year {year}"
                                   + (f" compared with {prev}" if prev else "") + f" · as of {data.as_of.isoformat()}"),
@@ -370,7 +362,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
 def fees_section(data: BillingData) -> str:
     """Water and sewer inspection fees (Woodbury ch. 301) per year applied for, and the permits the fee
     schedule does not cover."""
-    fees = _frame(data.fees)
+    fees = as_frame(data.fees)
     if data.fees is None or fees.empty:
         html = no_data("inspection_fees", data.present.get("inspection_fees"), "connection permits")
     else:
@@ -382,7 +374,7 @@ def fees_section(data: BillingData) -> str:
             Col("sewer_fees_usd", "Sewer fees", num=True, fmt=fmt_usd),
             Col("total_usd", "Total", num=True, fmt=fmt_usd),
             Col("not_in_schedule", "Not in the schedule", num=True, fmt=fmt_num)])
-        unpriced = _frame(data.fees_unpriced)
+        unpriced = as_frame(data.fees_unpriced)
         if not unpriced.empty:
             html += "<h3>Permits with no fee in the schedule</h3>" + table(unpriced, [
                 Col("permit_id", "Permit", nowrap=True), Col("parcel_id", "Parcel", nowrap=True),

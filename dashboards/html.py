@@ -66,6 +66,27 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', Arial, sans
 # --------------------------------------------------------------------------- text
 
 
+@dataclass(kw_only=True)
+class PageData:
+    """What every page's data carries (keyword arguments): the day judged, when the page was made, whom it
+    is about (printed atop each paper page) and which tables exist (``present``)."""
+
+    as_of: dt.date
+    generated_at: dt.datetime | None = None
+    town: str = ""
+    present: dict[str, bool] = field(default_factory=dict)
+
+
+def as_frame(value: pd.DataFrame | None) -> pd.DataFrame:
+    """The frame a page was given, or an empty one where it was given none."""
+    return value if value is not None else pd.DataFrame()
+
+
+def frames(data: Any, *names: str) -> list[pd.DataFrame]:
+    """``as_frame`` of each named field of a page's data, in order."""
+    return [as_frame(getattr(data, name)) for name in names]
+
+
 def is_missing(value: Any) -> bool:
     if value is None:
         return True

@@ -15,8 +15,8 @@ from typing import Any
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageMeta, esc, fmt_date, fmt_datetime, fmt_num, is_missing, join, kpis, no_data, note, page,
-    section, slug, table,
+    Col, Kpi, PageData, PageMeta, as_frame, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis,
+    no_data, note, page, section, slug, table,
 )
 
 
@@ -31,16 +31,13 @@ class PageCard:
 
 
 @dataclass
-class IndexData:
+class IndexData(PageData):
     """ingested: dataset, files, rows_read, rows_kept, rows_quarantined, last_loaded
     ranges: dataset, what (the column), first, last, rows
     quarantine_counts: dataset, reason, rows
     quarantine: the quarantined rows shown (the first ``quarantine_per_reason`` of each dataset and reason,
     with ``reason_rows``: how many share the reason); quarantine_total: all of them."""
 
-    as_of: dt.date
-    generated_at: dt.datetime | None = None
-    town: str = ""  # whom the page is about (printed atop each paper page)
     cards: list[PageCard] = field(default_factory=list)
     ingested: pd.DataFrame | None = None
     ranges: pd.DataFrame | None = None
@@ -49,12 +46,7 @@ class IndexData:
     quarantine_total: int = 0
     quarantine_per_reason: int = 50
     set_aside: pd.DataFrame | None = None  # rows kept but not judged by an asset (table set_aside)
-    present: dict[str, bool] = field(default_factory=dict)
     reports: list[tuple[str, str]] = field(default_factory=list)  # (file, label) of the annual reports written
-
-
-def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
-    return frame if frame is not None else pd.DataFrame()
 
 
 def _range_text(first: Any, last: Any) -> str:
@@ -65,9 +57,7 @@ def _range_text(first: Any, last: Any) -> str:
 
 def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
     meta = PageMeta()
-    ingested = _frame(data.ingested)
-    ranges = _frame(data.ranges)
-    qcounts = _frame(data.quarantine_counts)
+    ingested, ranges, qcounts = frames(data, "ingested", "ranges", "quarantine_counts")
     body: list[str] = []
 
     q_total = int(data.quarantine_total)
@@ -182,8 +172,8 @@ a.bad-link{color:#b91c1c;font-weight:700}
 
 def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
     meta = PageMeta()
-    rows = _frame(data.quarantine)
-    qcounts = _frame(data.quarantine_counts)
+    rows = as_frame(data.quarantine)
+    qcounts = as_frame(data.quarantine_counts)
     body: list[str] = []
     total = int(data.quarantine_total)
     if data.quarantine is None:
@@ -216,7 +206,7 @@ def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
             n_rows = int(per.get(dataset, len(frame)))
             body.append(section(f"{dataset}: {n_rows:,} row{'s' if n_rows != 1 else ''}", join(parts),
                                 sid=f"q-{slug(dataset)}"))
-    aside = _frame(data.set_aside)
+    aside = as_frame(data.set_aside)
     if not aside.empty:
         parts = []
         for (dataset, reason), group in aside.groupby(["dataset", "reason"], sort=True):

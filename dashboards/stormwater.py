@@ -18,8 +18,8 @@ from outfall.law import swppp as law
 from outfall.rules import RulesError
 from dashboards.notices import notices_table, stormwater_follow_up
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageMeta, badge, esc, fmt_date, fmt_num, fmt_usd, is_missing, join, kpis, no_data, note,
-    page, section, short_rule, slug, table,
+    COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, esc, fmt_date, fmt_num, fmt_usd, frames, is_missing,
+    join, kpis, no_data, note, page, section, short_rule, slug, table,
 )
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
@@ -29,7 +29,7 @@ STATUS_TONE = {"overdue": "bad", "late": "warn", "in compliance": "good", "stabi
 
 
 @dataclass
-class StormwaterData:
+class StormwaterData(PageData):
     """Frames read from the warehouse. ``None`` = the table does not exist yet.
 
     sites: the sites input; classification: site_classification; findings: swppp_inspection_findings;
@@ -42,9 +42,6 @@ class StormwaterData:
     letters: file name -> link (href relative to the page) of the notices' letters that exist.
     """
 
-    as_of: dt.date
-    generated_at: dt.datetime | None = None
-    town: str = ""  # whom the page is about (printed atop each paper page)
     sites: pd.DataFrame | None = None
     classification: pd.DataFrame | None = None
     findings: pd.DataFrame | None = None
@@ -55,7 +52,6 @@ class StormwaterData:
     rain: pd.DataFrame | None = None
     rules: dict[str, Any] = field(default_factory=dict)
     letters: dict[str, str] = field(default_factory=dict)
-    present: dict[str, bool] = field(default_factory=dict)
     week_days: int = 7
     # the monthly notices (table notices) and each missed inspection's follow-up from its notice
     monthly_notices: pd.DataFrame | None = None
@@ -71,10 +67,6 @@ class StormwaterData:
     illicit_set_aside: set[str] = field(default_factory=set)  # cases set aside in the quarantine, not judged
 
 
-def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
-    return frame if frame is not None else pd.DataFrame()
-
-
 def _d(value: Any) -> pd.Timestamp | None:
     if is_missing(value):
         return None
@@ -83,12 +75,8 @@ def _d(value: Any) -> pd.Timestamp | None:
 
 def site_status(data: StormwaterData) -> pd.DataFrame:
     """One row per site: classification, counts of findings and notices, last inspection, status."""
-    sites = _frame(data.sites)
-    cls = _frame(data.classification)
-    findings = _frame(data.findings)
-    other = _frame(data.other)
-    notices = _frame(data.notices)
-    insp = _frame(data.inspections)
+    sites, cls, findings, other, notices, insp = frames(
+        data, "sites", "classification", "findings", "other", "notices", "inspections")
     as_of = pd.Timestamp(data.as_of)
     base_cols = ["site_id", "jurisdiction", "name", "applicant", "address", "disturbed_acres",
                  "construction_start", "final_stabilization", "rain_gauge_id", "exempt"]
@@ -305,19 +293,15 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
     meta = PageMeta()
     present = data.present
     status = site_status(data)
-    findings = _frame(data.findings)
-    other = _frame(data.other)
-    notices = _frame(data.notices)
-    upcoming = _frame(data.upcoming)
-    insp = _frame(data.inspections)
-    rain = _frame(data.rain)
+    findings, other, notices, upcoming, insp, rain = frames(
+        data, "findings", "other", "notices", "upcoming", "inspections", "rain")
     as_of = pd.Timestamp(data.as_of)
     week_end = as_of + pd.Timedelta(days=data.week_days)
     charts: list[Chart] = []
     body: list[str] = []
 
     n_overdue = int((findings["status"] == "overdue").sum()) if not findings.empty else 0
-    illicit = _frame(data.illicit_deadlines)
+    illicit = as_frame(data.illicit_deadlines)
     n_illicit = int((illicit["status"] == "overdue").sum()) if not illicit.empty else 0
     n_late = int((findings["status"] == "late").sum()) if not findings.empty else 0
     if not upcoming.empty:
@@ -380,7 +364,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
         s_html = no_data("sites", present.get("sites"), "construction sites")
     else:
         s_html = ""
-        if data.classification is None or _frame(data.classification).empty:
+        if data.classification is None or as_frame(data.classification).empty:
             s_html += no_data("site_classification", present.get("site_classification"),
                               "which sites need inspections")
         if data.findings is None:
@@ -483,10 +467,10 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
 
     meta.charts = len(charts)
     meta.counts = {"sites": len(status), "overdue": n_overdue, "late": n_late, "due_this_week": len(week),
-                   "illicit_cases": len(_frame(data.illicit_cases)),
-                   "illicit_overdue": int((_frame(data.illicit_deadlines).get("status", pd.Series(dtype=object))
+                   "illicit_cases": len(as_frame(data.illicit_cases)),
+                   "illicit_overdue": int((as_frame(data.illicit_deadlines).get("status", pd.Series(dtype=object))
                                            == "overdue").sum()),
-                   "smp_findings": len(_frame(data.smp_findings))}
+                   "smp_findings": len(as_frame(data.smp_findings))}
     thresholds = ", ".join(f"{j}: {float(v.threshold_in):g} in" for j in sorted(data.rules)
                            if (v := _storm_rule(data, j, data.as_of)[1]) is not None)
     html_text = page(file="stormwater.html", title="Stormwater officer: construction sites",
@@ -523,7 +507,7 @@ def _status_badge(value: Any) -> str:
 
 
 def _case_letters(data: StormwaterData, case_id: Any) -> str:
-    letters = _frame(data.illicit_letters)
+    letters = as_frame(data.illicit_letters)
     if letters.empty:
         return ""
     links = []
@@ -541,9 +525,9 @@ def stage2_sections(data: StormwaterData) -> list[str]:
     """Illicit discharge cases, their deadlines and charges (Woodbury ch. 185), and the findings of the
     post-construction stormwater management practices (both jurisdictions)."""
     out: list[str] = []
-    cases = _frame(data.illicit_cases)
-    deadlines = _frame(data.illicit_deadlines)
-    charges = _frame(data.illicit_charges)
+    cases = as_frame(data.illicit_cases)
+    deadlines = as_frame(data.illicit_deadlines)
+    charges = as_frame(data.illicit_charges)
     if data.illicit_cases is None or cases.empty:
         c_html = no_data("illicit_discharges", data.present.get("illicit_discharges"), "illicit discharge cases")
     else:
@@ -602,7 +586,7 @@ def stage2_sections(data: StormwaterData) -> list[str]:
                             "met are listed too. Business days leave out weekends and the public holidays of the "
                             "General Construction Law."))
 
-    findings = _frame(data.smp_findings)
+    findings = as_frame(data.smp_findings)
     if data.smp_findings is None or findings.empty:
         p_html = no_data("smp_findings", data.present.get("smp_findings"),
                          "findings on permanent stormwater management practices")

@@ -10,25 +10,22 @@ approval authority is written by ``assets/sewer_administrator/page.py``
 (``dashboards/annual_report.py``) and linked from the index page.
 """
 
-from dagster import MaterializeResult, MetadataValue, asset
+from dagster import MaterializeResult, MetadataValue
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, warehouse
+from assets.common import GROUP_SEWER, table_asset, warehouse
 from outfall.warehouse import count, preview_markdown, sql, transaction
 
 COLUMNS = ("user_id", "year", "samples", "violations", "statistic_violations", "slugs", "snc", "notices_mailed")
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    deps=["lab_results", "flow", "discharge_violations", "statistic_violations", "slug_events",
-          "snc_determinations", "industrial_users", "notices"],
-    description="The annual pretreatment report to the approval authority (40 CFR 403.12(i)): per "
-                "industrial user and calendar year with a sample, a flow reading or a mailed notice, the samples "
-                "collected, violations, statistic violations, slugs, significant noncompliance in either half of "
-                "the year and the sewer notices of violation mailed.",
-)
+@table_asset(GROUP_SEWER,
+             deps=["lab_results", "flow", "discharge_violations", "statistic_violations", "slug_events",
+                   "snc_determinations", "industrial_users", "notices"],
+             description="The annual pretreatment report to the approval authority (40 CFR 403.12(i)): per "
+                         "industrial user and calendar year with a sample, a flow reading or a mailed notice, the samples "
+                         "collected, violations, statistic violations, slugs, significant noncompliance in either half of "
+                         "the year and the sewer notices of violation mailed.")
 def pretreatment_annual_report(duckdb: DuckDBResource) -> MaterializeResult:
     with warehouse(duckdb) as con:
         with transaction(con):

@@ -23,13 +23,14 @@ test oracle (tests/test_oracles.py).
 """
 
 # No `from __future__ import annotations`: Dagster reads the `context` annotation at runtime.
+import contextlib
 import datetime as dt
 import functools
 import hashlib
 import json
 import resource
 import time
-from typing import Any
+from typing import Any, Callable, Iterator
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -39,12 +40,11 @@ from dagster import (
     AssetCheckSeverity,
     AssetExecutionContext,
     MaterializeResult,
-    asset,
     asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, table_result, warehouse
+from assets.common import GROUP_SEWER, table_asset, table_result, warehouse
 from assets.run import counts_by, record_not_judged
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
@@ -74,6 +74,18 @@ def sewer_rules(settings: OutfallSettings) -> Rules:
     rules = load_rules(JURISDICTION, settings.rules_path())
     check_implemented(rules, "readings_sewer_compliance", IMPLEMENTED_READINGS)
     return rules
+
+
+@contextlib.contextmanager
+def _judged(resource: DuckDBResource, settings: OutfallSettings,
+            judge: Callable[[duckdb.DuckDBPyConnection, Rules], Any]
+            ) -> Iterator[tuple[duckdb.DuckDBPyConnection, Rules]]:
+    """(connection, rules) once ``judge(con, rules)`` has written its tables in one transaction."""
+    rules = sewer_rules(settings)
+    with warehouse(resource) as con:
+        with transaction(con):
+            judge(con, rules)
+        yield con, rules
 
 
 UNCITED = "the rules give no citation text in effect on this day"
@@ -155,17 +167,11 @@ def nondetect_policy_frame(rules: Rules) -> pd.DataFrame:
 _count_by = counts_by
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    deps=["lab_results", "permit_limits", "industrial_users"],
-    description=DESCRIBE.discharge_violations(),
-)
+@table_asset(GROUP_SEWER,
+             deps=["lab_results", "permit_limits", "industrial_users"],
+             description=DESCRIBE.discharge_violations())
 def discharge_violations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = sewer_rules(settings)
-    with warehouse(duckdb) as con:
-        with transaction(con):
-            judge_discharges(con, rules)
+    with _judged(duckdb, settings, judge_discharges) as (con, rules):
         return table_result(
             con, "discharge_violations",
             violations_by_parameter=_count_by(con, "discharge_violations", "parameter"),
@@ -176,18 +182,12 @@ def discharge_violations(duckdb: DuckDBResource, settings: OutfallSettings) -> M
         )
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    # discharge_limit_defaults (the rules' limits as applied) is written by discharge_violations.
-    deps=["lab_results", "permit_limits", "industrial_users", "discharge_violations"],
-    description=DESCRIBE.statistic_violations(),
-)
+@table_asset(GROUP_SEWER,
+             # discharge_limit_defaults (the rules' limits as applied) is written by discharge_violations.
+             deps=["lab_results", "permit_limits", "industrial_users", "discharge_violations"],
+             description=DESCRIBE.statistic_violations())
 def statistic_violations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = sewer_rules(settings)
-    with warehouse(duckdb) as con:
-        with transaction(con):
-            judge_statistics(con, rules)
+    with _judged(duckdb, settings, judge_statistics) as (con, rules):
         return table_result(
             con, "statistic_violations",
             periods_judged=count(con, "statistic_results"),
@@ -334,12 +334,9 @@ def plan_slug_detection(con: duckdb.DuckDBPyConnection, fingerprint: str, tz: Zo
     return "incremental", new_min_ts.astimezone(tz).date()
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    deps=["flow", "industrial_users"],
-    description=DESCRIBE.slug_events(),
-)
+@table_asset(GROUP_SEWER,
+             deps=["flow", "industrial_users"],
+             description=DESCRIBE.slug_events())
 def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     rules = sewer_rules(settings)
     tz = ZoneInfo(rules.timezone)
@@ -371,30 +368,21 @@ def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, settings
 # -------------------------------------------------------------- infiltration
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    deps=["infiltration_tests"],
-    description=DESCRIBE.infiltration_results(),
-)
+@table_asset(GROUP_SEWER,
+             deps=["infiltration_tests"],
+             description=DESCRIBE.infiltration_results())
 def infiltration_results(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = sewer_rules(settings)
-    with warehouse(duckdb) as con:
-        with transaction(con):
-            judge_infiltration(con, rules)
+    with _judged(duckdb, settings, judge_infiltration) as (con, rules):
         return table_result(con, "infiltration_results", failing_sections=count(con, "infiltration_findings"))
 
 
 # ----------------------------------------------------------------- summary
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    deps=["discharge_violations", "statistic_violations", "slug_events", "industrial_users", "lab_results",
-          "discharges_without_permit"],
-    description=DESCRIBE.compliance_summary(),
-)
+@table_asset(GROUP_SEWER,
+             deps=["discharge_violations", "statistic_violations", "slug_events", "industrial_users", "lab_results",
+                   "discharges_without_permit"],
+             description=DESCRIBE.compliance_summary())
 def compliance_summary(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     rules = sewer_rules(settings)
     as_of = settings.as_of_date()

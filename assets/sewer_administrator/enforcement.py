@@ -28,15 +28,15 @@ the day judged for a grease order. What no version covers is written to
 (production: no SQL re-implements it).
 """
 
+import contextlib
 import datetime as dt
 from collections import defaultdict
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import duckdb
-import pandas as pd
 from dagster import (
     AssetCheckResult,
     AssetCheckSeverity,
@@ -48,8 +48,8 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, letters_dir, table_result, warehouse
-from assets.run import record_not_judged
+from assets.common import GROUP_SEWER, letters_dir, table_asset, table_result, warehouse
+from assets.run import replace_judged
 from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
 from outfall.law import enforcement as law
 from outfall.law import notices as notice_law
@@ -59,7 +59,7 @@ from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
 from outfall.rules.words import DESCRIBE
-from outfall.warehouse import replace_rows, sql, transaction
+from outfall.warehouse import sql, transaction
 
 JURISDICTION = "woodbury"
 
@@ -174,8 +174,17 @@ def _records(con: duckdb.DuckDBPyConnection, name: str, params: Any = None) -> l
     return [dict(zip(cols, row)) for row in cursor.fetchall()]
 
 
-def _frame(rows: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame(rows)
+@contextlib.contextmanager
+def _built(duckdb: DuckDBResource, settings: OutfallSettings, build: Callable, *tables: str) -> Iterator[tuple]:
+    """(connection, as-of day, what ``build(con, on, as_of)`` returned) once its rows (one list per table, the
+    asset's own table first) have replaced the tables' rows, with what was not judged, in one transaction."""
+    on = Dated(enforcement_rules(settings))
+    as_of = settings.as_of_date()
+    with warehouse(duckdb) as con:
+        built = build(con, on, as_of)
+        with transaction(con):
+            replace_judged(con, on.missing, **dict(zip(tables, built if len(tables) > 1 else (built,))))
+        yield con, as_of, built
 
 
 def _write_letters(folder: Path | None, letters: dict[str, Letter]) -> None:
@@ -247,12 +256,9 @@ def _follow_up_text(fu: law.FollowUp, v: dict, correct_by: dt.date, as_of: dt.da
             f"administrator may take action under § 253-55.")
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    deps=["discharge_violations", "industrial_users", "notices"],
-    description=DESCRIBE.sewer_notices(),
-)
+@table_asset(GROUP_SEWER,
+             deps=["discharge_violations", "industrial_users", "notices"],
+             description=DESCRIBE.sewer_notices())
 def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     """The follow-up of each violation from the monthly notice that lists it (table ``notices``): dated
     the notice's mailing day; a draft sets no deadline and accrues no penalty."""
@@ -310,8 +316,7 @@ def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                  "penalty accrues."),
             })
         with transaction(con):
-            replace_rows(con, "sewer_notices", _frame(rows))
-            record_not_judged(con, "sewer_notices", on.missing)
+            replace_judged(con, on.missing, sewer_notices=rows)
         # One letter per notice now (assets/notices.py): the one-per-sample letters of old go.
         removed = _remove_stale(folder, NOTICE_PREFIX, ())
         return table_result(con, "sewer_notices", as_of=str(as_of), not_judged=len(on.missing),
@@ -455,21 +460,12 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
     return rows
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    deps=["reports", "accidental_discharges", "discharge_violations", "slug_events", "lab_results",
-          "industrial_users"],
-    description=DESCRIBE.obligations(),
-)
+@table_asset(GROUP_SEWER,
+             deps=["reports", "accidental_discharges", "discharge_violations", "slug_events", "lab_results",
+                   "industrial_users"],
+             description=DESCRIBE.obligations())
 def obligations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    on = Dated(enforcement_rules(settings))
-    as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
-        rows = build_obligations(con, on, as_of)
-        with transaction(con):
-            replace_rows(con, "obligations", _frame(rows))
-            record_not_judged(con, "obligations", on.missing)
+    with _built(duckdb, settings, build_obligations, "obligations") as (con, as_of, rows):
         by = defaultdict(int)
         for r in rows:
             by[f"{r['obligation']}:{r['status']}"] += 1
@@ -612,21 +608,12 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
     return determinations, evaluations
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    deps=["discharge_violations", "statistic_violations", "reports"],
-    description=DESCRIBE.snc_determinations(),
-)
+@table_asset(GROUP_SEWER,
+             deps=["discharge_violations", "statistic_violations", "reports"],
+             description=DESCRIBE.snc_determinations())
 def snc_determinations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    on = Dated(enforcement_rules(settings))
-    as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
-        determinations, evaluations = build_snc(con, on, as_of)
-        with transaction(con):
-            replace_rows(con, "snc_determinations", _frame(determinations))
-            replace_rows(con, "snc_evaluations", _frame(evaluations))
-            record_not_judged(con, "snc_determinations", on.missing)
+    with _built(duckdb, settings, build_snc, "snc_determinations", "snc_evaluations") as (con, as_of, built):
+        determinations, evaluations = built
         return table_result(con, "snc_determinations", as_of=str(as_of),
                             periods_evaluated=len(evaluations),
                             by_criterion=MetadataValue.json(_counts(determinations, "criterion")),
@@ -724,8 +711,7 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
             }, jurisdiction=JURISDICTION, area="sewer",
                 missing=[] if closed else [f"the year {year} has not ended: the list is provisional"])
         with transaction(con):
-            replace_rows(con, "snc_publication", _frame(rows))
-            record_not_judged(con, "snc_publication", on.missing)
+            replace_judged(con, on.missing, snc_publication=rows)
             _write_letters(folder, letters)
         removed = _remove_stale(folder, PUBLICATION_PREFIX, letters)
         return table_result(con, "snc_publication", as_of=str(as_of), years=sorted(by_year),
@@ -826,21 +812,12 @@ def build_surcharges(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) 
     return surcharges, samples
 
 
-@asset(
-    group_name=GROUP_SEWER,
-    kinds={"duckdb"},
-    deps=["lab_results", "flow", "industrial_users"],
-    description=DESCRIBE.surcharges(),
-)
+@table_asset(GROUP_SEWER,
+             deps=["lab_results", "flow", "industrial_users"],
+             description=DESCRIBE.surcharges())
 def surcharges(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    on = Dated(enforcement_rules(settings))
-    as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
-        rows, samples = build_surcharges(con, on, as_of)
-        with transaction(con):
-            replace_rows(con, "surcharges", _frame(rows))
-            replace_rows(con, "surcharge_samples", _frame(samples))
-            record_not_judged(con, "surcharges", on.missing)
+    with _built(duckdb, settings, build_surcharges, "surcharges", "surcharge_samples") as (con, as_of, built):
+        rows, samples = built
         total = sum((r["amount_usd"] for r in rows if r["amount_usd"] is not None), Decimal("0"))
         return table_result(con, "surcharges", as_of=str(as_of), total_usd=float(total),
                             by_flow_source=MetadataValue.json(_counts(rows, "flow_source")),
@@ -932,9 +909,7 @@ def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, s
                 "last_pumped_text": last, "section_text": enforcement.section_text.grease},
                 jurisdiction=JURISDICTION, area="sewer", missing=_address_missing(o["address"]))
         with transaction(con):
-            replace_rows(con, "grease_trap_status", _frame(status_rows))
-            replace_rows(con, "grease_orders", _frame(orders))
-            record_not_judged(con, "grease_trap_status", on.missing)
+            replace_judged(con, on.missing, grease_trap_status=status_rows, grease_orders=orders)
             _write_letters(folder, letters)
         removed = _remove_stale(folder, ORDER_PREFIX, letters)
         return table_result(con, "grease_trap_status", as_of=str(as_of), orders=len(orders),

@@ -34,7 +34,7 @@ from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext,
     MetadataValue, asset_check, multi_asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, letters_dir, warehouse
+from assets.common import GROUP_STORMWATER, check_rows, letters_dir, warehouse
 from outfall.judged import SetAside, replace_judged
 from outfall.law.calendar import BusinessCalendar
 from outfall.law.enforcement import days_late
@@ -119,16 +119,19 @@ def _premises_text(case: dict) -> str:
     return str(case["premises"])
 
 
+def _not_on_file(name: str | None, address: str | None, whose_name: str, whose_address: str) -> list[str]:
+    """Why a letter cannot go out for want of its recipient: the name or the mailing address not on file."""
+    return [f"the {what} of {whose} is not on file"
+            for what, whose, value in (("name", whose_name, name), ("mailing address", whose_address, address))
+            if not value]
+
+
 def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str) -> tuple[dict, list[str]]:
     issued = case["nov_on"] if case["nov_on"] is not None and case["nov_on"] <= as_of else None
     dated = issued or as_of
     measures, problem = parse_measures(case.get("nov_requires"))
     name, address = _recipient(case)
-    missing = []
-    if not name:
-        missing.append("the name of the person responsible for the premises is not on file")
-    if not address:
-        missing.append("the mailing address of the person responsible is not on file")
+    missing = _not_on_file(name, address, "the person responsible for the premises", "the person responsible")
     if problem:
         missing.append(problem)
     elif not measures:
@@ -159,11 +162,7 @@ def _cost_context(case: dict, charges: Any, payments: list[IllicitPayment], term
     # the account as it stood on the notice's own date (a notice sent earlier is shown as it was sent)
     charges = illicit_charges(_case(case), payments, terms, dated) or charges
     name, address = _recipient(case)
-    missing = []
-    if not name:
-        missing.append("the name of the owner of the property is not on file")
-    if not address:
-        missing.append("the mailing address of the owner of the property is not on file")
+    missing = _not_on_file(name, address, "the owner of the property", "the owner of the property")
     paid = [p for p in payments if p.paid_on <= dated]
     context = {
         "case_id": case["case_id"], "issued_on": dated, "draft": sent is None, "as_of": dated, "issuer": issuer,
@@ -368,12 +367,11 @@ def _write_letters(folder: Path | None, letters: list[dict]) -> int:
              description="Every charge adds up: 11 installments plus the last make the principal, the balance is "
                          "principal + interest - payments. Threshold: 0 rows that do not. Severity ERROR.")
 def check_validity_illicit_balance(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
-        rows = con.execute(
-            "SELECT case_id FROM illicit_discharge_charges WHERE "
-            "installment_usd * (installments - 1) + last_installment_usd <> principal_usd "
-            "OR principal_usd + interest_usd - paid_usd <> balance_usd ORDER BY case_id").fetchall()
-        total = count(con, "illicit_discharge_charges")
+    rows, total = check_rows(
+        duckdb, "SELECT case_id FROM illicit_discharge_charges WHERE "
+        "installment_usd * (installments - 1) + last_installment_usd <> principal_usd "
+        "OR principal_usd + interest_usd - paid_usd <> balance_usd ORDER BY case_id",
+        table="illicit_discharge_charges")
     return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.ERROR,
                             metadata={"rows": total, "bad_rows": len(rows),
                                       "cases": MetadataValue.json([r[0] for r in rows[:20]]),

@@ -24,10 +24,10 @@ from collections import defaultdict
 
 import pandas as pd
 from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, MaterializeResult, MetadataValue, \
-    asset, asset_check
+    asset_check
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, warehouse
+from assets.common import GROUP_STORMWATER, check_rows, table_asset, warehouse
 from outfall import vocab
 from outfall.judged import SetAside, replace_judged
 from outfall.law.practices import Practice, smp_findings as law_findings
@@ -81,16 +81,13 @@ def build_practice_findings(con, rules: dict[str, Rules], as_of: dt.date
     return rows, aside, sorted(unruled)
 
 
-@asset(
-    group_name=GROUP_STORMWATER,
-    kinds={"duckdb"},
-    deps=["smp_practices", "sites"],
-    description="Post-construction stormwater management practices on the day judged: as-built plans "
-                "certified by a professional engineer after final stabilization, the maintenance agreement "
-                "recorded before final plan approval, the inspection one year after final acceptance, and the "
-                "construction completion guarantee not released before that year and that inspection (Woodbury "
-                "ch. 267; Bellport ch. 21, stormwater article), each finding citing its section; met rows left out.",
-)
+@table_asset(GROUP_STORMWATER,
+             deps=["smp_practices", "sites"],
+             description="Post-construction stormwater management practices on the day judged: as-built plans "
+                         "certified by a professional engineer after final stabilization, the maintenance agreement "
+                         "recorded before final plan approval, the inspection one year after final acceptance, and the "
+                         "construction completion guarantee not released before that year and that inspection (Woodbury "
+                         "ch. 267; Bellport ch. 21, stormwater article), each finding citing its section; met rows left out.")
 def smp_findings(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = {j: load_rules(j, settings.rules_path()) for j in vocab.JURISDICTIONS}
@@ -117,11 +114,10 @@ def smp_findings(context: AssetExecutionContext, duckdb: DuckDBResource, setting
                          "a guarantee released early is overdue) and a rule citing its section. Threshold: 0 rows "
                          "that are not. Severity ERROR.")
 def check_validity_smp_status(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
-        bad = con.execute(
-            "SELECT count(*) FROM smp_findings WHERE finding NOT IN ('as_built', 'maintenance_agreement', "
-            "'one_year_inspection', 'guarantee_release') OR status NOT IN ('late', 'open', 'overdue') "
-            "OR (finding = 'guarantee_release' AND status <> 'overdue') OR coalesce(rule, '') = ''").fetchall()[0][0]
-        total = count(con, "smp_findings")
+    rows, total = check_rows(
+        duckdb, "SELECT count(*) FROM smp_findings WHERE finding NOT IN ('as_built', 'maintenance_agreement', "
+        "'one_year_inspection', 'guarantee_release') OR status NOT IN ('late', 'open', 'overdue') "
+        "OR (finding = 'guarantee_release' AND status <> 'overdue') OR coalesce(rule, '') = ''", table="smp_findings")
+    bad = rows[0][0]
     return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
                             metadata={"rows": total, "invalid_rows": int(bad), "threshold": "0 rows"})

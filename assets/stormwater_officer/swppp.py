@@ -40,14 +40,13 @@ from dagster import (
     AssetSpec,
     MaterializeResult,
     MetadataValue,
-    asset,
     asset_check,
     multi_asset,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, letters_dir, table_result, warehouse
-from assets.run import record_not_judged
+from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset, table_result, warehouse
+from assets.run import replace_judged
 from outfall import vocab
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
 from outfall.law import notices as notice_law
@@ -57,7 +56,7 @@ from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
 from outfall.rules.tables import NotJudged
 from outfall.rules.words import DESCRIBE
-from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
+from outfall.warehouse import count, preview_markdown, sql, transaction
 
 # Ingestion assets of the officer's own input folders (asset key = table name).
 
@@ -143,12 +142,9 @@ def _counts(frame: pd.DataFrame, *cols: str) -> dict[str, int]:
 # site classification
 
 
-@asset(
-    group_name=GROUP_STORMWATER,
-    kinds={"duckdb"},
-    deps=["sites"],
-    description=DESCRIBE.site_classification(),
-)
+@table_asset(GROUP_STORMWATER,
+             deps=["sites"],
+             description=DESCRIBE.site_classification())
 def site_classification(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(settings)
@@ -181,8 +177,7 @@ def site_classification(duckdb: DuckDBResource, settings: OutfallSettings) -> Ma
             rows.append(row)
         frame = pd.DataFrame(rows, columns=CLASSIFICATION_COLUMNS)
         with transaction(con):
-            replace_rows(con, "site_classification", frame)
-            record_not_judged(con, "site_classification", not_judged)
+            replace_judged(con, not_judged, site_classification=frame)
         return table_result(
             con, "site_classification",
             as_of=str(as_of),
@@ -198,12 +193,9 @@ def site_classification(duckdb: DuckDBResource, settings: OutfallSettings) -> Ma
 # inspection findings (contract table)
 
 
-@asset(
-    group_name=GROUP_STORMWATER,
-    kinds={"duckdb"},
-    deps=["site_classification", "sites", "inspections", "rainfall"],
-    description=DESCRIBE.swppp_inspection_findings(),
-)
+@table_asset(GROUP_STORMWATER,
+             deps=["site_classification", "sites", "inspections", "rainfall"],
+             description=DESCRIBE.swppp_inspection_findings())
 def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(settings)
@@ -240,8 +232,7 @@ def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings)
         if len(frame):
             frame = frame.sort_values(["site_id", "requirement", "trigger_date"], kind="stable")
         with transaction(con):
-            replace_rows(con, "swppp_inspection_findings", frame)
-            record_not_judged(con, "swppp_inspection_findings", not_judged)
+            replace_judged(con, not_judged, swppp_inspection_findings=frame)
         return table_result(
             con, "swppp_inspection_findings",
             as_of=str(as_of),
@@ -255,13 +246,10 @@ def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings)
 # other findings
 
 
-@asset(
-    group_name=GROUP_STORMWATER,
-    kinds={"duckdb"},
-    deps=["site_classification", "sites", "inspections", "milestones", "contractor_certifications",
-          "swppp_approvals", "report_deliveries"],
-    description=DESCRIBE.swppp_other_findings(),
-)
+@table_asset(GROUP_STORMWATER,
+             deps=["site_classification", "sites", "inspections", "milestones", "contractor_certifications",
+                   "swppp_approvals", "report_deliveries"],
+             description=DESCRIBE.swppp_other_findings())
 def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(settings)
@@ -307,8 +295,7 @@ def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> M
             frame = frame.sort_values(["site_id", "finding", "trigger_date", "subject"], kind="stable",
                                       na_position="first")
         with transaction(con):
-            replace_rows(con, "swppp_other_findings", frame)
-            record_not_judged(con, "swppp_other_findings", not_judged)
+            replace_judged(con, not_judged, swppp_other_findings=frame)
         return table_result(
             con, "swppp_other_findings",
             as_of=str(as_of),
@@ -542,10 +529,8 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             for letter in letters:
                 write_letter(folder, letter["file_name"], letter["html"])
         with transaction(con):
-            replace_rows(con, "swppp_notices", notice_frame)
-            replace_rows(con, "swppp_stop_work_orders", order_frame)
-            replace_rows(con, "swppp_letters", letter_frame)
-            record_not_judged(con, "swppp_notices", not_judged)
+            replace_judged(con, not_judged, swppp_notices=notice_frame, swppp_stop_work_orders=order_frame,
+                           swppp_letters=letter_frame)
         removed = 0
         if folder is not None and folder.is_dir():
             keep = {letter["file_name"] for letter in letters}
@@ -592,12 +577,9 @@ def _upcoming_status(due: dt.date, as_of: dt.date) -> str:
     return "upcoming"
 
 
-@asset(
-    group_name=GROUP_STORMWATER,
-    kinds={"duckdb"},
-    deps=["site_classification", "sites", "inspections", "rainfall", "milestones"],
-    description=DESCRIBE.swppp_upcoming(),
-)
+@table_asset(GROUP_STORMWATER,
+             deps=["site_classification", "sites", "inspections", "rainfall", "milestones"],
+             description=DESCRIBE.swppp_upcoming())
 def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(settings)
@@ -654,8 +636,7 @@ def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings) -> Materia
         if len(frame):
             frame = frame.sort_values(["due_by", "site_id", "requirement"], kind="stable")
         with transaction(con):
-            replace_rows(con, "swppp_upcoming", frame)
-            record_not_judged(con, "swppp_upcoming", not_judged)
+            replace_judged(con, not_judged, swppp_upcoming=frame)
         return table_result(con, "swppp_upcoming", as_of=str(as_of), active_sites=len(sites),
                             by_requirement_and_status=MetadataValue.json(_counts(frame, "requirement", "status")))
 
@@ -669,13 +650,13 @@ def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings) -> Materia
                          "(satisfied_on null, due_by before --as-of), with due_by on or after trigger_date.")
 def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
-        bad = con.execute(
-            "SELECT count(*) FROM swppp_inspection_findings WHERE requirement NOT IN ('weekly', 'storm') "
-            "OR status NOT IN ('late', 'overdue') OR due_by < trigger_date "
-            "OR (status = 'late' AND (satisfied_on IS NULL OR satisfied_on <= due_by)) "
-            "OR (status = 'overdue' AND (satisfied_on IS NOT NULL OR due_by >= ?))", [as_of]).fetchall()[0][0]
-        total = count(con, "swppp_inspection_findings")
+    rows, total = check_rows(
+        duckdb, "SELECT count(*) FROM swppp_inspection_findings WHERE requirement NOT IN ('weekly', 'storm') "
+        "OR status NOT IN ('late', 'overdue') OR due_by < trigger_date "
+        "OR (status = 'late' AND (satisfied_on IS NULL OR satisfied_on <= due_by)) "
+        "OR (status = 'overdue' AND (satisfied_on IS NOT NULL OR due_by >= ?))", [as_of],
+        table="swppp_inspection_findings")
+    bad = rows[0][0]
     return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
                             metadata={"rows": total, "invalid_rows": int(bad), "as_of": str(as_of)})
 
@@ -684,12 +665,11 @@ def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> 
              description="Every active site needing inspections has rainfall at its gauge during its judged "
                          "period; without it no storm inspection can be required (WARN).")
 def check_completeness_rain_gauge(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
-        rows = con.execute(
-            "SELECT c.site_id, s.rain_gauge_id FROM site_classification AS c JOIN sites AS s USING (site_id) "
-            "WHERE c.inspections_required AND c.judged_through IS NOT NULL AND NOT EXISTS ("
-            "  SELECT 1 FROM rainfall AS r WHERE lower(trim(r.gauge_id)) = lower(trim(s.rain_gauge_id)) "
-            "  AND r.date BETWEEN s.construction_start AND c.judged_through) ORDER BY c.site_id").fetchall()
+    rows, _ = check_rows(
+        duckdb, "SELECT c.site_id, s.rain_gauge_id FROM site_classification AS c JOIN sites AS s USING (site_id) "
+        "WHERE c.inspections_required AND c.judged_through IS NOT NULL AND NOT EXISTS ("
+        "  SELECT 1 FROM rainfall AS r WHERE lower(trim(r.gauge_id)) = lower(trim(s.rain_gauge_id)) "
+        "  AND r.date BETWEEN s.construction_start AND c.judged_through) ORDER BY c.site_id")
     return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.WARN,
                             metadata={"sites_without_rainfall": len(rows),
                                       "sites": MetadataValue.json([f"{a} (gauge {b})" for a, b in rows[:50]])})
@@ -699,12 +679,10 @@ def check_completeness_rain_gauge(duckdb: DuckDBResource) -> AssetCheckResult:
              description="Every notice carries the six contents the law requires; a notice without the "
                          "applicant's name or the site's address is not ready to send (WARN).")
 def check_completeness_notice_contents(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
-        rows = con.execute(
-            "SELECT notice_id, missing_contents FROM swppp_notices WHERE NOT contents_complete "
-            "OR nature_of_violation IS NULL OR remedial_measures IS NULL OR penalty_statement IS NULL "
-            "OR appeal_statement IS NULL ORDER BY notice_id").fetchall()
-        total = count(con, "swppp_notices")
+    rows, total = check_rows(
+        duckdb, "SELECT notice_id, missing_contents FROM swppp_notices WHERE NOT contents_complete "
+        "OR nature_of_violation IS NULL OR remedial_measures IS NULL OR penalty_statement IS NULL "
+        "OR appeal_statement IS NULL ORDER BY notice_id", table="swppp_notices")
     return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.WARN,
                             metadata={"notices": total, "not_ready_to_send": len(rows),
                                       "examples": MetadataValue.json([f"{a}: {b}" for a, b in rows[:20]])})

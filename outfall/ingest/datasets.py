@@ -139,6 +139,24 @@ def _py_key(text: str, style: str) -> str:
     return re.sub(r"[\s_\-]+", " ", str(text).strip().lower()).strip("() .")
 
 
+def name_key(text: object) -> str:
+    """How a name and its synonyms are matched: 'Semi-Annual' -> 'semi annual', '(d)' -> 'd'."""
+    return _py_key(str(text), "key")
+
+
+def synonym_vocabulary(name: str, synonyms: dict[str, tuple[str, ...]]
+                       ) -> tuple[Callable[[object], str | None], Vocabulary]:
+    """For names each with the spellings a clerk may use: the function giving the name a spelling stands
+    for (None for an unknown one), and the vocabulary of every spelling, names included."""
+    lookup = {name_key(n): n for n in synonyms}
+    lookup.update({name_key(s): n for n, syns in synonyms.items() for s in syns})
+
+    def canonical(text: object) -> str | None:
+        return lookup.get(name_key(text))
+    spellings = [*synonyms, *(s for syns in synonyms.values() for s in syns)]
+    return canonical, vocabulary(name, canonical, spellings, style="key")
+
+
 def lower_in(name: str, options) -> Vocabulary:
     return Vocabulary(name, {o.lower(): o for o in options})
 
@@ -218,6 +236,8 @@ DATASETS: dict[str, Dataset] = {}
 
 
 def register(ds: Dataset) -> Dataset:
+    """Adds ``ds`` to ``DATASETS`` (the modules declaring datasets call it on import). Every registered
+    folder is optional: an absent folder means "no such data" and its table stays empty."""
     DATASETS[ds.name] = ds
     return ds
 

@@ -2,18 +2,14 @@
 declared for the ingestion engine: reports, accidental_discharges,
 grease_traps and pumpouts.
 
-Importing this module registers the datasets in ``outfall.ingest.datasets.DATASETS``;
-``assets/sewer_administrator/enforcement.py`` builds their ingestion assets with
-``assets.ingest.build_ingest_asset``. Their tables are created by
-``sql/create_enforcement_tables.sql``. Every folder is optional: an absent
-folder means "no such data" and its table stays empty.
+Registered on import (``outfall.ingest.datasets.register``: every folder is optional); their
+ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables by
+``sql/sewer/create_enforcement_tables.sql``.
 """
 
 from __future__ import annotations
 
-import re
-
-from outfall.ingest.datasets import Column, Dataset, Step, register, vocabulary
+from outfall.ingest.datasets import Column, Dataset, Step, register, synonym_vocabulary
 
 # Report types, with the spellings a clerk may use. `periodic` is the Part 2
 # periodic report (at intervals not exceeding six months); `slug` the written
@@ -33,71 +29,64 @@ REPORT_TYPES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _key(text: object) -> str:
-    key = re.sub(r"[\s_\-]+", " ", str(text).strip().lower())
-    return key.strip("() .")
+# canonical_report_type: 'Semi-annual', 'PCR', 'periodic' -> 'periodic'; 'Slug report' -> 'slug'.
+canonical_report_type, REPORT_VOCAB = synonym_vocabulary("report_type", REPORT_TYPES)
 
 
-_REPORT_LOOKUP = {_key(name): name for name in REPORT_TYPES}
-_REPORT_LOOKUP.update({_key(s): name for name, syns in REPORT_TYPES.items() for s in syns})
-
-
-def canonical_report_type(text: object) -> str | None:
-    """'Semi-annual', 'PCR', 'periodic' -> 'periodic'; 'Slug report' -> 'slug'."""
-    return _REPORT_LOOKUP.get(_key(text))
-
-
-REPORT_VOCAB = vocabulary("report_type", canonical_report_type,
-                          [*REPORT_TYPES, *(s for syns in REPORT_TYPES.values() for s in syns)], style="key")
+def _sewer_dataset(name: str, columns: tuple[Column, ...], key: tuple[str, ...], description: str,
+                   reasons: tuple[str, ...] = (), **kwargs) -> Dataset:
+    """A registered dataset of the sewer administrator; ``reasons``: SQL giving why a row is set aside."""
+    finish = (Step(reasons=reasons),) if reasons else ()
+    return register(Dataset(name, columns, key=key, finish=finish, group="sewer_administrator",
+                            description=description, **kwargs))
 
 
 ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
-    register(Dataset(
+    _sewer_dataset(
         "reports",
         (Column("user_id", required=True),
          Column("report_type", "enum", required=True, vocabulary=REPORT_VOCAB, allowed=", ".join(REPORT_TYPES)),
          Column("period_start", "date"), Column("period_end", "date"), Column("due_date", "date"),
          Column("received_on", "date")),
-        key=("user_id", "report_type", "period_start", "period_end", "due_date"), finish=(Step(reasons=(
-            "CASE WHEN period_end < period_start THEN 'period_end is before period_start' END",
-            "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its due_date "
-            "(ch. 253 Part 2: at intervals not exceeding six months)' END")),),
-        group="sewer_administrator",
-        description="Reports due from industrial users and when they came in: periodic reports (ch. 253 Part 2, "
-                    "at intervals not exceeding six months), slug reports (40 CFR 403.8(f)(2)(vi)), "
-                    "24-hour violation notices (40 CFR 403.12(g)(2)) and other 40 CFR 403.12 reports.",
-    )),
-    register(Dataset(
+        ("user_id", "report_type", "period_start", "period_end", "due_date"),
+        "Reports due from industrial users and when they came in: periodic reports (ch. 253 Part 2, "
+        "at intervals not exceeding six months), slug reports (40 CFR 403.8(f)(2)(vi)), "
+        "24-hour violation notices (40 CFR 403.12(g)(2)) and other 40 CFR 403.12 reports.",
+        ("CASE WHEN period_end < period_start THEN 'period_end is before period_start' END",
+         "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its due_date "
+         "(ch. 253 Part 2: at intervals not exceeding six months)' END"),
+    ),
+    _sewer_dataset(
         "accidental_discharges",
         (Column("user_id", required=True), Column("occurred_at", "timestamp", required=True),
          Column("notified_at", "timestamp"), Column("statement_received_on", "date"), Column("description")),
-        key=("user_id", "occurred_at"), finish=(Step(reasons=(
-            "CASE WHEN notified_at < occurred_at THEN 'notified_at is before occurred_at' END",)),), timestamp_groups=("user_id",),
-        group="sewer_administrator",
-        description="Accidental discharges, the user's notification and its written statement "
-                    "(ch. 253 Part 2: a detailed written statement within 15 days).",
-    )),
-    register(Dataset(
+        ("user_id", "occurred_at"),
+        "Accidental discharges, the user's notification and its written statement "
+        "(ch. 253 Part 2: a detailed written statement within 15 days).",
+        ("CASE WHEN notified_at < occurred_at THEN 'notified_at is before occurred_at' END",),
+        timestamp_groups=("user_id",),
+    ),
+    _sewer_dataset(
         "grease_traps",
         (Column("trap_id", required=True), Column("user_id"), Column("parcel_id"),
          Column("establishment", required=True), Column("address"),
          Column("pumpout_interval_days", "integer", required=True, nonnegative=True),
          Column("set_on", "date", required=True)),
-        key=("trap_id", "set_on"), finish=(Step(reasons=(
-            "CASE WHEN user_id IS NULL AND parcel_id IS NULL THEN "
-            "'a grease trap needs user_id or parcel_id (whose premises it serves)' END",
-            "CASE WHEN pumpout_interval_days < 1 THEN 'pumpout_interval_days must be at least 1' END")),), group="sewer_administrator",
-        description="Grease interceptors and the cleaning and pumping frequency the administrator set for each "
-                    "establishment (ch. 253 Part 2, grease, oil and sand interceptors); a new set_on row changes "
-                    "the frequency from that day.",
-    )),
-    register(Dataset(
+        ("trap_id", "set_on"),
+        "Grease interceptors and the cleaning and pumping frequency the administrator set for each "
+        "establishment (ch. 253 Part 2, grease, oil and sand interceptors); a new set_on row changes "
+        "the frequency from that day.",
+        ("CASE WHEN user_id IS NULL AND parcel_id IS NULL THEN "
+         "'a grease trap needs user_id or parcel_id (whose premises it serves)' END",
+         "CASE WHEN pumpout_interval_days < 1 THEN 'pumpout_interval_days must be at least 1' END"),
+    ),
+    _sewer_dataset(
         "pumpouts",
         (Column("trap_id", required=True), Column("pumped_on", "date", required=True),
          Column("hauler"), Column("invoice_no")),
-        key=("trap_id", "pumped_on"), group="sewer_administrator",
-        description="Grease trap pump-outs from the scavengers' receipted invoices (ch. 253 Part 2).",
-    )),
+        ("trap_id", "pumped_on"),
+        "Grease trap pump-outs from the scavengers' receipted invoices (ch. 253 Part 2).",
+    ),
 )
 
 ENFORCEMENT_DATASET_NAMES = tuple(ds.name for ds in ENFORCEMENT_DATASETS)

@@ -2,11 +2,9 @@
 declared for the ingestion engine: milestones, contractor_certifications,
 swppp_approvals, convictions and report_deliveries.
 
-Importing this module registers the datasets in ``outfall.ingest.datasets.DATASETS``;
-``assets/stormwater_officer/swppp.py`` builds their ingestion assets with
-``assets.ingest.build_ingest_asset``. Their tables are created by
-``sql/create_stormwater_tables.sql``. Every folder is optional: an absent
-folder means "no such data" and its table stays empty.
+Registered on import (``outfall.ingest.datasets.register``: every folder is optional); their
+ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables by
+``sql/stormwater/create_stormwater_tables.sql``.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from __future__ import annotations
 import re
 
 from outfall import vocab
-from outfall.ingest.datasets import Column, Dataset, Step, register, vocabulary
+from outfall.ingest.datasets import Column, Dataset, Step, name_key, register, synonym_vocabulary, vocabulary
 
 # The eight milestones before which the applicant must give 48 hours' notice
 # (Woodbury ch. 267 inspections (1)(a)-(h); Bellport ch. 21 inspections (1)-(8)),
@@ -39,22 +37,13 @@ MILESTONES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _key(text: object) -> str:
-    key = re.sub(r"[\s_\-]+", " ", str(text).strip().lower())
-    return key.strip("() .")
-
-
-_MILESTONE_LOOKUP = {_key(name): name for name in MILESTONES}
-_MILESTONE_LOOKUP.update({_key(s): name for name, syns in MILESTONES.items() for s in syns})
-
-
-def canonical_milestone(text: object) -> str | None:
-    """'Completion of rough grading', '(d)', '4', 'rough_grading_completed' -> 'rough_grading_completed'."""
-    return _MILESTONE_LOOKUP.get(_key(text))
+# canonical_milestone: 'Completion of rough grading', '(d)', '4', 'rough_grading_completed'
+# -> 'rough_grading_completed'.
+canonical_milestone, MILESTONE_VOCAB = synonym_vocabulary("milestone", MILESTONES)
 
 
 def _canonical_jurisdiction(text: object) -> str | None:
-    key = _key(text)
+    key = name_key(text)
     key = re.sub(r"^(town|village) of ", "", key)
     return key if key in vocab.JURISDICTIONS else None
 
@@ -65,8 +54,6 @@ def chapter_number(text: object) -> str | None:
     return (m.group(0).lstrip("0") or "0") if m else None
 
 
-MILESTONE_VOCAB = vocabulary("milestone", canonical_milestone,
-                             [*MILESTONES, *(s for syns in MILESTONES.values() for s in syns)], style="key")
 JURISDICTION_VOCAB = vocabulary("jurisdiction_named", _canonical_jurisdiction,
                                 [f"{p}{j}" for j in vocab.JURISDICTIONS for p in ("", "town of ", "village of ")],
                                 style="key")

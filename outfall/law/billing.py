@@ -136,14 +136,19 @@ def _ceil_div(x: Decimal | int, per: Any) -> int:
         return int((Decimal(x) / _decimal(per)).to_integral_value(rounding=ROUND_CEILING))
 
 
-def _count(parcel: Mapping, field: str, pclass: str) -> int:
+def _number(parcel: Mapping, field: str, pclass: str) -> tuple[Any, Decimal]:
+    """The parcel's ``field`` as given and as a number; an error naming the class when missing or not a number."""
     value = parcel.get(field)
     if _missing(value):
         raise BillingInputError(f"{pclass} needs {field} and it is missing (sewer_units.classes.{pclass})")
     try:
-        number = _decimal(value)
+        return value, _decimal(value)
     except (TypeError, ValueError, InvalidOperation) as exc:
         raise BillingInputError(f"{pclass}: {field} '{value}' is not a number") from exc
+
+
+def _count(parcel: Mapping, field: str, pclass: str) -> int:
+    value, number = _number(parcel, field, pclass)
     if number != number.to_integral_value():
         raise BillingInputError(f"{pclass}: {field} {value} is not a whole number")
     if number < 0:
@@ -152,13 +157,7 @@ def _count(parcel: Mapping, field: str, pclass: str) -> int:
 
 
 def _acres(parcel: Mapping, pclass: str) -> Decimal:
-    value = parcel.get("acres")
-    if _missing(value):
-        raise BillingInputError(f"{pclass} needs acres and it is missing (sewer_units.classes.{pclass})")
-    try:
-        acres = _decimal(value)
-    except (TypeError, ValueError, InvalidOperation) as exc:
-        raise BillingInputError(f"{pclass}: acres '{value}' is not a number") from exc
+    value, acres = _number(parcel, "acres", pclass)
     if not acres.is_finite() or acres < 0:
         raise BillingInputError(f"{pclass}: acres {value} is not a non-negative number")
     return acres
