@@ -335,11 +335,13 @@ def test_balance_quarantine_rows(db):
 
 def test_a_check_that_cannot_run_reports_instead_of_failing(tmp_path):
     broken = tmp_path / "w.duckdb"
-    with duckdb.connect(str(broken)) as con:  # a `flow` table without the contract's columns
-        con.execute("CREATE TABLE flow (reading VARCHAR)").fetchall()
+    # `flow` as a view someone made by hand: no table of that name can be made or upgraded (a table
+    # lacking columns no longer breaks a check: the warehouse gains them, warehouse.upgrade_tables)
+    with duckdb.connect(str(broken)) as con:
+        con.execute("CREATE VIEW flow AS SELECT 'x' AS reading").fetchall()
     result = run_check(checks.check_uniqueness_flow_key, broken)
     assert not result.passed and result.severity == AssetCheckSeverity.ERROR
-    assert "user_id" in md(result, "error")
+    assert "user_id" in md(result, "error") or "flow" in md(result, "error")
 
 
 # ---------------------------------------------------------------------------

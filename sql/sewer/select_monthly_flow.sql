@@ -3,6 +3,8 @@
 -- the trapezoid integral (gpm x seconds) between consecutive readings of the same
 -- month with the seconds they cover; time-weighted mean = integral / seconds.
 -- Only the (user, month) pairs asked for ($user_ids and $months: parallel lists).
+-- The sums run in time order, so a rerun adds the same doubles in the same order and
+-- gets the same last digit (a parallel sum's order varied between runs).
 WITH wanted AS (
     SELECT unnest($user_ids) AS user_id, unnest($months) AS month
 ),
@@ -21,9 +23,9 @@ seg AS (
     FROM f
     WINDOW w AS (PARTITION BY user_id, month ORDER BY ts)
 )
-SELECT user_id, month, count(*) AS readings, avg(value) AS mean_gpm,
-       sum((value + next_value) / 2.0 * epoch(next_ts - ts)) AS integral_gpm_s,
-       sum(epoch(next_ts - ts)) AS covered_s
+SELECT user_id, month, count(*) AS readings, avg(value ORDER BY ts) AS mean_gpm,
+       sum((value + next_value) / 2.0 * epoch(next_ts - ts) ORDER BY ts) AS integral_gpm_s,
+       sum(epoch(next_ts - ts) ORDER BY ts) AS covered_s
 FROM seg
 GROUP BY user_id, month
 ORDER BY user_id, month
