@@ -252,7 +252,7 @@ ROSTER: tuple[_User, ...] = (
     _User("IU-017", "Green Valley Pickle Works", "consolidated", "18 Elm Dr", "two_shift", 14000, lab="A", strength="food", spikes=1),
     _User("IU-018", "Harborview Hotel & Conference Center", "district_1", "150 Bayview Ave", "institution", 30000, flow_unit="gpd", lab="B"),
     _User(REAL_METER_USER, "Bellport Industrial Park (master meter)", "district_1", "1 Osprey Ln", "institution", 1_300_000, write_avg=False, lab="C"),
-    _User(UCI_USER, "Eastbrook Regional Treatment Plant (inter-municipal contract)", "consolidated", "600 Mill Pond Rd", "institution", 250_000, flow_unit="gpd", lab="A", slugs=1),
+    _User(UCI_USER, "Eastbrook Regional Treatment Plant (inter-municipal agreement)", "consolidated", "600 Mill Pond Rd", "institution", 250_000, flow_unit="gpd", lab="A", slugs=1),
 )
 #: Users kept at any scale: the ones that the special agreements, the pH probe,
 #: the data-derived baselines and the real records hang on.
