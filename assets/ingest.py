@@ -17,7 +17,7 @@ from outfall.ingest.engine import DatasetReport, ingest_dataset
 from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
-from outfall.warehouse import configure, count, preview_markdown, transaction
+from outfall.warehouse import configure, count, preview_markdown, sql, transaction
 
 
 def _report_metadata(con, report: DatasetReport) -> dict:
@@ -25,9 +25,7 @@ def _report_metadata(con, report: DatasetReport) -> dict:
     rows = "\n".join(
         f"| {f.source_file} | {f.rows_read} | {f.rows_kept} | {f.rows_quarantined} | {f.rows_new} | {f.rows_superseded} |"
         for f in files) or "| (no new files) | | | | | |"
-    totals = con.execute(
-        "SELECT coalesce(sum(rows_read),0), coalesce(sum(rows_kept),0), coalesce(sum(rows_quarantined),0) "
-        "FROM ingested_files WHERE dataset = ?", [report.dataset]).fetchall()[0]
+    totals = con.execute(sql("select_ingested_totals_of_dataset"), {"dataset": report.dataset}).fetchall()[0]
     return {
         "dagster/row_count": count(con, report.dataset),
         "files_loaded_this_run": report.files_loaded,
@@ -90,11 +88,8 @@ INPUT_DATASETS = tuple(all_datasets())
 )
 def quarantine(duckdb: DuckDBResource) -> MaterializeResult:
     with warehouse(duckdb) as con:
-        by_dataset = con.execute(
-            "SELECT dataset, count(*) AS n FROM quarantine GROUP BY dataset ORDER BY dataset").fetchall()
-        ledger = con.execute(
-            "SELECT dataset, sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM ingested_files "
-            "GROUP BY dataset ORDER BY dataset").fetchall()
+        by_dataset = con.execute(sql("select_quarantine_by_dataset")).fetchall()
+        ledger = con.execute(sql("select_ingested_totals")).fetchall()
         table = "\n".join(f"| {d} | {r} | {k} | {q} | {'yes' if r == k + q else 'NO'} |" for d, r, k, q in ledger)
         return MaterializeResult(metadata={
             "dagster/row_count": count(con, "quarantine"),

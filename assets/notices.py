@@ -299,11 +299,7 @@ def _remove_stale(dashboards: Path | None, keep: set[str]) -> int:
              "notice has its mailing day and last day to correct, a draft neither; every notice names its letter.")
 def check_validity_notices_status(duckdb: DuckDBResource) -> AssetCheckResult:
     rows, _ = check_rows(
-        duckdb, "SELECT count(*) FILTER (WHERE letter IS NULL), "
-        "count(*) FILTER (WHERE status = 'mailed' AND (issued_on IS NULL OR correct_by IS NULL)), "
-        "count(*) FILTER (WHERE status = 'draft' AND (issued_on IS NOT NULL OR correct_by IS NOT NULL)), "
-        "count(*) - count(DISTINCT (kind, recipient_id, period)), count(*) FILTER (WHERE violations < 1) "
-        "FROM notices")
+        duckdb, sql("check_validity_notices_status"))
     bad = rows[0]
     names = ("without a letter", "mailed without dates", "drafts with dates", "duplicates", "without violations")
     found = {k: int(v) for k, v in zip(names, bad)}

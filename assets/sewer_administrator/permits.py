@@ -108,9 +108,7 @@ def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBReso
                          "Severity ERROR.")
 def check_validity_permit_day(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
-        bad = con.execute(
-            "SELECT count(*) FROM discharges_without_permit WHERE NOT (coalesce(day < permit_effective, false) "
-            "OR coalesce(day > permit_expires, false)) OR samples + flow_readings = 0").fetchall()[0][0]
+        bad = con.execute(sql("check_validity_permit_day")).fetchall()[0][0]
         total = count(con, "discharges_without_permit")
     return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
                             metadata={"rows": total, "invalid_rows": int(bad), "threshold": "0 rows"})

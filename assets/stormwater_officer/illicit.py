@@ -364,13 +364,11 @@ def _write_letters(folder: Path | None, letters: list[dict]) -> int:
 
 
 @asset_check(asset="illicit_discharge_charges", blocking=False,
-             description="Every charge adds up: 11 installments plus the last make the principal, the balance is "
+             description="Every charge adds up: the equal installments plus the last make the principal, the balance is "
                          "principal + interest - payments. Threshold: 0 rows that do not. Severity ERROR.")
 def check_validity_illicit_balance(duckdb: DuckDBResource) -> AssetCheckResult:
     rows, total = check_rows(
-        duckdb, "SELECT case_id FROM illicit_discharge_charges WHERE "
-        "installment_usd * (installments - 1) + last_installment_usd <> principal_usd "
-        "OR principal_usd + interest_usd - paid_usd <> balance_usd ORDER BY case_id",
+        duckdb, sql("check_validity_illicit_balance"),
         table="illicit_discharge_charges")
     return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.ERROR,
                             metadata={"rows": total, "bad_rows": len(rows),

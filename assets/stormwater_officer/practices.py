@@ -115,9 +115,7 @@ def smp_findings(context: AssetExecutionContext, duckdb: DuckDBResource, setting
                          "that are not. Severity ERROR.")
 def check_validity_smp_status(duckdb: DuckDBResource) -> AssetCheckResult:
     rows, total = check_rows(
-        duckdb, "SELECT count(*) FROM smp_findings WHERE finding NOT IN ('as_built', 'maintenance_agreement', "
-        "'one_year_inspection', 'guarantee_release') OR status NOT IN ('late', 'open', 'overdue') "
-        "OR (finding = 'guarantee_release' AND status <> 'overdue') OR coalesce(rule, '') = ''", table="smp_findings")
+        duckdb, sql("check_validity_smp_status"), table="smp_findings")
     bad = rows[0][0]
     return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
                             metadata={"rows": total, "invalid_rows": int(bad), "threshold": "0 rows"})

@@ -651,10 +651,7 @@ def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings) -> Materia
 def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
     as_of = settings.as_of_date()
     rows, total = check_rows(
-        duckdb, "SELECT count(*) FROM swppp_inspection_findings WHERE requirement NOT IN ('weekly', 'storm') "
-        "OR status NOT IN ('late', 'overdue') OR due_by < trigger_date "
-        "OR (status = 'late' AND (satisfied_on IS NULL OR satisfied_on <= due_by)) "
-        "OR (status = 'overdue' AND (satisfied_on IS NOT NULL OR due_by >= ?))", [as_of],
+        duckdb, sql("check_validity_status"), [as_of],
         table="swppp_inspection_findings")
     bad = rows[0][0]
     return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
@@ -666,10 +663,7 @@ def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> 
                          "period; without it no storm inspection can be required (WARN).")
 def check_completeness_rain_gauge(duckdb: DuckDBResource) -> AssetCheckResult:
     rows, _ = check_rows(
-        duckdb, "SELECT c.site_id, s.rain_gauge_id FROM site_classification AS c JOIN sites AS s USING (site_id) "
-        "WHERE c.inspections_required AND c.judged_through IS NOT NULL AND NOT EXISTS ("
-        "  SELECT 1 FROM rainfall AS r WHERE lower(trim(r.gauge_id)) = lower(trim(s.rain_gauge_id)) "
-        "  AND r.date BETWEEN s.construction_start AND c.judged_through) ORDER BY c.site_id")
+        duckdb, sql("check_completeness_rain_gauge"))
     return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.WARN,
                             metadata={"sites_without_rainfall": len(rows),
                                       "sites": MetadataValue.json([f"{a} (gauge {b})" for a, b in rows[:50]])})
@@ -680,9 +674,7 @@ def check_completeness_rain_gauge(duckdb: DuckDBResource) -> AssetCheckResult:
                          "applicant's name or the site's address is not ready to send (WARN).")
 def check_completeness_notice_contents(duckdb: DuckDBResource) -> AssetCheckResult:
     rows, total = check_rows(
-        duckdb, "SELECT notice_id, missing_contents FROM swppp_notices WHERE NOT contents_complete "
-        "OR nature_of_violation IS NULL OR remedial_measures IS NULL OR penalty_statement IS NULL "
-        "OR appeal_statement IS NULL ORDER BY notice_id", table="swppp_notices")
+        duckdb, sql("check_completeness_notice_contents"), table="swppp_notices")
     return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.WARN,
                             metadata={"notices": total, "not_ready_to_send": len(rows),
                                       "examples": MetadataValue.json([f"{a}: {b}" for a, b in rows[:20]])})

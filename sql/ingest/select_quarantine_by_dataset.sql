@@ -1,0 +1,2 @@
+-- Quarantined rows per dataset.
+SELECT dataset, count(*) AS n FROM quarantine GROUP BY dataset ORDER BY dataset;
