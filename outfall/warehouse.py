@@ -69,18 +69,26 @@ def contract_schema_sql() -> str:
     return "\n".join([sql("create_tables"), *(create_table_sql(specs[n]) for n in CONTRACT_DATASETS)])
 
 
+@lru_cache(maxsize=1)
+def schema_digest() -> str:
+    """SHA-256 of ``schema_sql()``: what a warehouse records of the schema it was built with."""
+    return hashlib.sha256(schema_sql().encode()).hexdigest()
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Create every table (idempotent). The warehouse remembers the schema's
     digest, so a connection to an up-to-date warehouse runs no DDL at all."""
     text = schema_sql()
-    digest = hashlib.sha256(text.encode()).hexdigest()
+    digest = schema_digest()
     try:
         if con.execute(f"SELECT max(digest) FROM main.{SCHEMA_MARKER}").fetchall()[0][0] == digest:
             return
     except duckdb.CatalogException:
         pass
+    new = con.execute(sql("count_tables")).fetchall()[0][0] == 0
     con.execute(text).fetchall()
-    upgrade_tables(con, text)
+    if not new:     # a new warehouse has nothing made by an older Outfall to upgrade
+        upgrade_tables(con, text)
     con.execute(f"CREATE OR REPLACE TABLE {SCHEMA_MARKER} AS SELECT ? AS digest", [digest]).fetchall()
 
 
@@ -128,10 +136,7 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
 
 
 def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
-    rows = con.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
-        [table],
-    ).fetchall()
+    rows = con.execute(sql("select_table_columns"), {"table": table, "schema": None}).fetchall()
     return [r[0] for r in rows]
 
 
@@ -168,9 +173,11 @@ def count(con: duckdb.DuckDBPyConnection, table: str) -> int:
 
 
 def preview_markdown(con: duckdb.DuckDBPyConnection, table: str, limit: int = 10) -> str:
-    frame = con.execute(f'SELECT * FROM "{table}" LIMIT {int(limit)}').df()
-    if frame.empty:
-        return "_no rows_"
+    cursor = con.execute(f'SELECT * FROM "{table}" LIMIT {int(limit)}')
+    rows = cursor.fetchall()
+    if not rows:
+        return "_no rows_"     # (most tables of a small town: no DataFrame built for nothing)
+    frame = pd.DataFrame.from_records(rows, columns=[d[0] for d in cursor.description])
     return frame.to_markdown(index=False) if _has_tabulate() else frame.to_string(index=False)
 
 

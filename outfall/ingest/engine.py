@@ -95,8 +95,7 @@ def run_script(con: duckdb.DuckDBPyConnection, text: str, params: dict) -> None:
 
 def check_table(con, ds: Dataset) -> None:
     """Raise when the table's columns are not exactly the spec's (names and types)."""
-    rows = con.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
-                       "AND table_schema = 'main' ORDER BY ordinal_position", [ds.name]).fetchall()
+    rows = con.execute(sql("select_table_columns"), {"table": ds.name, "schema": "main"}).fetchall()
     have = {n: t for n, t in rows}
     want = {n: t for n, t in cq.expected_columns(ds)}
     norm = {"TIMESTAMPTZ": "TIMESTAMP WITH TIME ZONE"}
