@@ -41,6 +41,7 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import warehouse
+from outfall import gx_worker
 from outfall.gx_adapter import ValidationSummary, suite_columns, suite_info, validate_frame
 from outfall.paths import EXPECTATIONS_DIR
 from outfall.warehouse import LOCAL_TZ, count, sql, table_columns
@@ -220,8 +221,9 @@ def build_expectations_check(dataset: str) -> Callable[[DuckDBResource], AssetCh
         with warehouse(duckdb) as con:
             if count(con, dataset) == 0:
                 return empty_result(path, f"expectations/{dataset}.json")
-            frame = read_frame(con, dataset, suite_columns(path))
-        summary = validate_frame(frame, path)
+            summary = gx_worker.take(_worker_key(duckdb, dataset))
+            if summary is None:
+                summary = validate_frame(read_frame(con, dataset, suite_columns(path)), path)
         return expectations_result(summary, f"expectations/{dataset}.json")
 
     return _check
@@ -244,10 +246,36 @@ def check_expectations_flow_sample(duckdb: DuckDBResource) -> AssetCheckResult:
         total = count(con, "flow")
         if total == 0:
             return empty_result(path, "expectations/flow.json")
-        frame = con.execute(sql("check_expectations_flow_sample"), {"rows": FLOW_SAMPLE_ROWS}).df()
-    summary = validate_frame(frame, path)
+        summary = gx_worker.take(_worker_key(duckdb, "flow"))
+        if summary is None:
+            summary = validate_frame(_flow_sample(con), path)
     return expectations_result(summary, "expectations/flow.json", table_rows=total,
-                               sampled=f"{len(frame):,} of {total:,} rows")
+                               sampled=f"{summary.element_count:,} of {total:,} rows")
+
+
+def _flow_sample(con):
+    return con.execute(sql("check_expectations_flow_sample"), {"rows": FLOW_SAMPLE_ROWS}).df()
+
+
+# ---------------------------------------------------------------------------
+# Great Expectations in a second process during `outfall run` (outfall.gx_worker)
+
+_run: dict[str, str] = {"id": ""}  # the Dagster run whose input checks are running
+
+
+def _worker_key(duckdb: DuckDBResource, dataset: str) -> gx_worker.Key:
+    return (_run["id"], str(getattr(duckdb, "database", "")), dataset)
+
+
+def validate_in_background(run_id: str, duckdb: DuckDBResource, con, dataset: str) -> None:
+    """Called by ``dataset``'s ingestion asset once its rows are committed: during `outfall run`,
+    its suite starts validating them in the worker process (the check step takes the result).
+    Nothing happens outside `outfall run`, for a dataset GX does not validate, or an empty table."""
+    if not gx_worker.active() or (dataset not in GX_DATASETS and dataset != "flow") or count(con, dataset) == 0:
+        return
+    path = EXPECTATIONS_DIR / f"{dataset}.json"
+    frame = _flow_sample(con) if dataset == "flow" else read_frame(con, dataset, suite_columns(path))
+    gx_worker.submit((run_id, str(getattr(duckdb, "database", "")), dataset), frame, path)
 
 
 # ---------------------------------------------------------------------------
@@ -447,6 +475,10 @@ def check_balance_quarantine_rows(duckdb: DuckDBResource) -> AssetCheckResult:
 )
 def input_checks(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> Iterator[AssetCheckResult]:
     selected = context.selected_asset_check_keys
-    for key, check in INPUT_CHECKS.items():
-        if key in selected:
-            yield check(duckdb)
+    _run["id"] = context.run.run_id
+    try:
+        for key, check in INPUT_CHECKS.items():
+            if key in selected:
+                yield check(duckdb)
+    finally:
+        _run["id"] = ""

@@ -222,34 +222,54 @@ class RunOutcome:
     seconds: float = 0.0
 
 
+def _validated_inputs_present(data_dir: Path) -> bool:
+    """Whether an input folder that Great Expectations validates (one with a suite under
+    expectations/) holds a file: only then is its worker process worth starting."""
+    from outfall.paths import EXPECTATIONS_DIR
+
+    for suite in EXPECTATIONS_DIR.glob("*.json"):
+        folder = data_dir / suite.stem
+        try:
+            if folder.is_dir() and any(entry.is_file() for entry in os.scandir(folder)):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0,
                  dashboards: str = "", quiet: bool = False) -> RunOutcome:
     """Materialize every asset and check, in process, into ``warehouse``."""
     warnings.filterwarnings("ignore")
     from dagster import DagsterEventType
 
-    from outfall import progress
-    from outfall.runlog import log_failures, run_logger
-    from outfall.warehouse import kept_open
-    from pipelines.definitions import build_definitions, build_resources, run_instance
+    from outfall import gx_worker
 
     started = time.perf_counter()
-    run_logger().info("run: data %s, warehouse %s, as of %s, year %s, pages %s", data_dir, warehouse,
-                      as_of or "today", year or "every year with rates", dashboards or "beside the warehouse")
-    resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year,
-                                dashboards_dir=dashboards)
-    # The very job the Dagster UI shows as "everything", bound to this run's folders.
-    job = build_definitions(resources).get_job_def("everything")
-    with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
-        progress.attach(instance)
-        result = job.execute_in_process(
-            instance=instance,
-            raise_on_error=False,
-            # Nothing on the terminal from Dagster: failures are reported in plain words by
-            # _report, their traces go to the run log (outfall.runlog).
-            run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},
-            tags={"outfall/command": "run"},
-        )
+    with gx_worker.background():
+        if _validated_inputs_present(data_dir):
+            gx_worker.start()   # the worker imports Great Expectations while this process goes on
+        from outfall import progress
+        from outfall.runlog import log_failures, run_logger
+        from outfall.warehouse import kept_open
+        from pipelines.definitions import build_definitions, build_resources, run_instance
+
+        run_logger().info("run: data %s, warehouse %s, as of %s, year %s, pages %s", data_dir, warehouse,
+                          as_of or "today", year or "every year with rates", dashboards or "beside the warehouse")
+        resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year,
+                                    dashboards_dir=dashboards)
+        # The very job the Dagster UI shows as "everything", bound to this run's folders.
+        job = build_definitions(resources).get_job_def("everything")
+        with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
+            progress.attach(instance)
+            result = job.execute_in_process(
+                instance=instance,
+                raise_on_error=False,
+                # Nothing on the terminal from Dagster: failures are reported in plain words by
+                # _report, their traces go to the run log (outfall.runlog).
+                run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},
+                tags={"outfall/command": "run"},
+            )
     outcome = RunOutcome(ok=result.success, seconds=time.perf_counter() - started)
     for event in result.all_events:
         if event.event_type == DagsterEventType.ASSET_MATERIALIZATION:

@@ -1,0 +1,102 @@
+"""Great Expectations in a second process while `outfall run` goes on.
+
+Importing Great Expectations takes 3-4 s and validating a town's nine human-entered tables a few
+seconds more, all in one Python thread; the run's other steps are single-threaded too, and these
+machines have two cores. So during `outfall run` (``background()``, opened by the CLI) GX runs in
+one worker process: it is started as soon as the run sees an input GX will validate, imports GX
+while the run goes on, and validates each table's kept rows as soon as its ingestion asset has
+committed them (``submit``). The check step then takes the summary (``take``) instead of
+validating in its own step.
+
+What is validated is exactly what the step would validate: the same columns of the same kept
+rows, read from the warehouse after the ingestion asset's transaction, by the same
+``gx_adapter.validate_frame``; only input tables are read, and nothing but their ingestion asset
+writes them. Results are keyed by the Dagster run, the warehouse and the dataset, so a result is
+only ever used by the run that asked for it. Outside ``background()`` (the Dagster UI, the tests'
+``materialize``) nothing is started and every check validates in its own step, as does a check
+whose worker failed for any reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from outfall.gx_adapter import ValidationSummary
+
+Key = tuple[str, str, str]  # (Dagster run id, warehouse database, dataset)
+
+_state: dict = {"active": False, "pool": None, "pending": {}}
+
+
+def _warm() -> None:
+    """The worker's first task: import GX and build its ephemeral context."""
+    from outfall import gx_adapter
+
+    gx_adapter._batch_definition()
+
+
+def _validate(frame: "pd.DataFrame", suite_path: str) -> "ValidationSummary":
+    from outfall.gx_adapter import validate_frame
+
+    return validate_frame(frame, Path(suite_path))
+
+
+def active() -> bool:
+    """Whether validations are taken up by a worker process (inside ``background()``)."""
+    return bool(_state["active"])
+
+
+def _pool() -> ProcessPoolExecutor:
+    if _state["pool"] is None:
+        # spawn, not fork: the parent holds DuckDB and Dagster threads that must not be copied.
+        _state["pool"] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_warm)
+    return _state["pool"]
+
+
+def start() -> None:
+    """Start the worker now (it imports GX while the caller goes on); nothing outside ``background()``."""
+    if active():
+        _pool().submit(int, 0)
+
+
+def submit(key: Key, frame: "pd.DataFrame", suite_path: Path) -> None:
+    """Validate ``frame`` against ``suite_path`` in the worker; ``take(key)`` gives the summary."""
+    if not active():
+        return
+    try:
+        _state["pending"][key] = _pool().submit(_validate, frame, str(suite_path))
+    except Exception:  # noqa: BLE001 - a worker that cannot start: the check validates in its step
+        _state["pending"].pop(key, None)
+
+
+def take(key: Key) -> "ValidationSummary | None":
+    """The summary submitted under ``key`` (waiting for it), or None: the caller validates itself."""
+    future: Future | None = _state["pending"].pop(key, None)
+    if future is None:
+        return None
+    try:
+        return future.result()
+    except Exception:  # noqa: BLE001 - a broken worker or a failed validation: done again in the step
+        return None
+
+
+@contextlib.contextmanager
+def background() -> Iterator[None]:
+    """Validations of this block may run in a worker process; it is stopped when the block ends."""
+    _state["active"] = True
+    try:
+        yield
+    finally:
+        _state["active"] = False
+        _state["pending"].clear()
+        pool, _state["pool"] = _state["pool"], None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

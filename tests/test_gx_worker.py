@@ -1,0 +1,56 @@
+"""Great Expectations in a second process during `outfall run` (outfall.gx_worker): nothing is
+started outside a run, a worker's summary is the one the step would have computed, and a worker
+that fails leaves the step to validate by itself."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+
+import pandas as pd
+import pytest
+
+from outfall import gx_worker
+from outfall.gx_adapter import validate_frame
+from outfall.paths import EXPECTATIONS_DIR
+
+SUITE = EXPECTATIONS_DIR / "rainfall.json"
+
+
+def _frame() -> pd.DataFrame:
+    days = pd.to_datetime(["2026-05-01", "2026-05-02", "2026-05-03"]).date
+    return pd.DataFrame({"gauge_id": ["G-1", "G-1", "G-1"], "date": days, "precip_in": [0.2, 0.5, -1.0]})
+
+
+def test_nothing_is_started_outside_a_run():
+    assert not gx_worker.active()
+    gx_worker.start()
+    gx_worker.submit(("run", "w.duckdb", "rainfall"), _frame(), SUITE)
+    assert gx_worker._state["pool"] is None
+    assert gx_worker.take(("run", "w.duckdb", "rainfall")) is None
+
+
+def test_a_failed_worker_leaves_the_check_to_validate_in_its_step():
+    with gx_worker.background():
+        failed: Future = Future()
+        failed.set_exception(RuntimeError("the worker died"))
+        gx_worker._state["pending"][("run", "w.duckdb", "rainfall")] = failed
+        assert gx_worker.take(("run", "w.duckdb", "rainfall")) is None
+        assert gx_worker.take(("run", "w.duckdb", "rainfall")) is None   # taken once
+    assert gx_worker._state["pending"] == {} and not gx_worker.active()
+
+
+@pytest.mark.slow
+def test_the_worker_gives_the_summary_the_step_would_compute():
+    frame = _frame()
+    with gx_worker.background():
+        gx_worker.start()
+        gx_worker.submit(("run-1", "w.duckdb", "rainfall"), frame, SUITE)
+        from_worker = gx_worker.take(("run-1", "w.duckdb", "rainfall"))
+        assert gx_worker.take(("run-2", "w.duckdb", "rainfall")) is None   # another run's key: nothing
+    assert gx_worker._state["pool"] is None
+    here = validate_frame(frame, SUITE)
+    assert from_worker is not None
+    assert (from_worker.success, from_worker.evaluated, from_worker.element_count) == (
+        here.success, here.evaluated, here.element_count)
+    assert from_worker.failed == here.failed
+    assert not here.success   # the planted negative rainfall is found, in both
