@@ -63,7 +63,9 @@ class Reader:
         return self.present[table]
 
     def table(self, table: str, sql_text: str | None = None, params: Any = None) -> pd.DataFrame | None:
-        """The rows of ``table`` (or of ``sql_text`` over it); None when the table does not exist."""
+        """The rows of ``table`` (or of ``sql_text`` over it); None when the table does not exist.
+        Statements come from sql/ (``named``); only the whole-table read is built here, its one
+        variable part the quoted table name (an identifier, not a value)."""
         if not self.has(table):
             return None
         text = sql_text or f'SELECT * FROM "{table}"'
@@ -136,6 +138,8 @@ def town_name(settings: OutfallSettings, *jurisdictions: str) -> str:
 
 # dataset -> (column holding its dates, label, observed): identifiers from this constant only.
 # The data's date range (index page) spans the observed datasets: samples, readings, rain, inspections, tests.
+# _ranges builds its statement in code, the one page statement not in sql/: what varies is the table and
+# column (identifiers, which a bind parameter cannot carry), never a value.
 DATE_COLUMNS = {
     "lab_results": ("collected_date", "samples collected", True),
     "flow": ("ts", "meter readings", True),
@@ -161,36 +165,32 @@ def _ranges(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["dataset", "what", "first", "last", "observed"])
 
 
-def _scalar(con: duckdb_module.DuckDBPyConnection, r: Reader, table: str, sql_text: str, params: Any = None):
+def _counts(r: Reader, table: str, name: str, params: Any = None) -> tuple | None:
+    """The one row of the count statement ``name`` (sql/<area>/count_dashboard_*.sql) over ``table``;
+    None when the table does not exist yet (its card then shows "–")."""
     if not r.has(table):
         return None
-    return con.execute(sql_text, params or []).fetchall()[0][0]
+    return r.con.execute(sql(name), params or {}).fetchall()[0]
 
 
-def _cards(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path, settings: OutfallSettings) -> list[PageCard]:
+def _cards(r: Reader, folder: Path, settings: OutfallSettings) -> list[PageCard]:
     as_of = settings.as_of_date()
 
     def n(value: Any) -> str:
         return "–" if value is None else f"{int(value):,}"
 
-    viol = _scalar(con, r, "discharge_violations", "SELECT count(*) FROM discharge_violations")
-    users = _scalar(con, r, "discharge_violations", "SELECT count(DISTINCT user_id) FROM discharge_violations")
-    slugs = _scalar(con, r, "slug_events", "SELECT count(*) FROM slug_events")
-    expiring = _scalar(con, r, "compliance_summary",
-                       "SELECT count(DISTINCT user_id) FROM compliance_summary WHERE permit_expiry_flag")
-    overdue = _scalar(con, r, "swppp_inspection_findings",
-                      "SELECT count(*) FROM swppp_inspection_findings WHERE status = 'overdue'")
-    late = _scalar(con, r, "swppp_inspection_findings",
-                   "SELECT count(*) FROM swppp_inspection_findings WHERE status = 'late'")
-    week = _scalar(con, r, "swppp_upcoming", "SELECT count(*) FROM swppp_upcoming WHERE due_by <= ?",
-                   [as_of + dt.timedelta(days=7)])
-    year = _scalar(con, r, "sewer_bills", "SELECT max(year) FROM sewer_bills")
+    viol, users = _counts(r, "discharge_violations", "count_dashboard_violations") or (None, None)
+    (slugs,) = _counts(r, "slug_events", "count_dashboard_slug_events") or (None,)
+    (expiring,) = _counts(r, "compliance_summary", "count_dashboard_expiring_permits") or (None,)
+    overdue, late = _counts(r, "swppp_inspection_findings", "count_dashboard_missed_inspections") or (None, None)
+    (week,) = _counts(r, "swppp_upcoming", "count_dashboard_inspections_due",
+                      {"due_by": as_of + dt.timedelta(days=7)}) or (None,)
+    years = r.named("sewer_bills", "select_dashboard_bill_years")
+    year = int(years["year"].max()) if years is not None and not years.empty else None
     if settings.year and r.has("sewer_bills"):
         year = settings.year
-    billed = (_scalar(con, r, "sewer_bills", "SELECT sum(total_usd)::DOUBLE FROM sewer_bills WHERE year = ?", [year])
-              if year is not None else None)
-    parcels = (_scalar(con, r, "sewer_bills", "SELECT count(*) FROM sewer_bills WHERE year = ?", [year])
-               if year is not None else None)
+    bills = _counts(r, "sewer_bills", "count_dashboard_bills_of_year", {"year": year}) if year is not None else None
+    billed, parcels = bills or (None, None)
 
     def tone(value: Any, bad: str = "bad") -> str:
         return "" if value is None else (bad if value else "good")
@@ -222,9 +222,10 @@ def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     data.ranges = _ranges(con, r)
     data.quarantine_counts = r.named("quarantine", "select_dashboard_quarantine_counts")
     data.quarantine = r.named("quarantine", "select_dashboard_quarantine", {"per_reason": QUARANTINE_ROWS_PER_REASON})
-    data.quarantine_total = int(_scalar(con, r, "quarantine", "SELECT count(*) FROM quarantine") or 0)
+    counts = data.quarantine_counts   # rows per dataset and reason: their sum is every row quarantined
+    data.quarantine_total = int(counts["rows"].sum()) if counts is not None else 0
     data.set_aside = r.named("set_aside", "select_dashboard_set_aside")
-    data.cards = _cards(con, r, folder, settings)
+    data.cards = _cards(r, folder, settings)
     data.reports = _reports(con, r, folder)
     data.present = r.present
     return data

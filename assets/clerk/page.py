@@ -22,8 +22,7 @@ def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSe
     r = Reader(con)
     data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local(), town=town_name(settings, "woodbury"))
     data.fees = r.named("inspection_fees", "select_inspection_fee_totals")
-    data.fees_unpriced = r.table("inspection_fees", "SELECT permit_id, parcel_id, applied_on, rule FROM inspection_fees "
-                                                    "WHERE total_usd IS NULL ORDER BY applied_on, permit_id")
+    data.fees_unpriced = r.named("inspection_fees", "select_dashboard_unpriced_fees")
     rules = _rules(settings, "woodbury")
     years_frame = r.named("sewer_bills", "select_dashboard_bill_years")
     years = [int(y) for y in years_frame["year"]] if years_frame is not None else []

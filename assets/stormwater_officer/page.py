@@ -29,20 +29,15 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     data.classification = r.table("site_classification")
     data.findings = r.table("swppp_inspection_findings")
     data.other = r.table("swppp_other_findings")
-    data.notices = r.table("swppp_notices", "SELECT notice_id, site_id, finding, status, trigger_date, letter_file "
-                                            "FROM swppp_notices")
+    data.notices = r.named("swppp_notices", "select_dashboard_swppp_notices")
     data.upcoming = r.table("swppp_upcoming")
     data.monthly_notices = r.table("notices")
-    data.follow_up = r.table("swppp_notices", "SELECT site_id, finding, due_by, status, notice_period, issued_on, "
-                                              "remedial_due_by, violation_periods, total_fine_max_usd "
-                                              "FROM swppp_notices WHERE notice_period IS NOT NULL")
+    data.follow_up = r.named("swppp_notices", "select_dashboard_swppp_follow_up")
     data.inspections = r.named("inspections", "select_dashboard_inspections")
-    data.illicit_cases = r.table("illicit_discharges", "SELECT case_id, premises, discovered_on, description "
-                                                       "FROM illicit_discharges")
+    data.illicit_cases = r.named("illicit_discharges", "select_dashboard_illicit_cases")
     data.illicit_deadlines = r.table("illicit_discharge_deadlines")
     data.illicit_charges = r.table("illicit_discharge_charges")
-    data.illicit_letters = r.table("illicit_discharge_letters", "SELECT case_id, kind, letter_file, draft, "
-                                                                "ready_to_mail FROM illicit_discharge_letters")
+    data.illicit_letters = r.named("illicit_discharge_letters", "select_dashboard_illicit_letters")
     data.smp_findings = r.table("smp_findings")
     aside = r.named("set_aside", "select_illicit_cases_set_aside")
     data.illicit_set_aside = set(aside["case_id"].dropna()) if aside is not None else set()
