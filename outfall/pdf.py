@@ -38,8 +38,6 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1100,1400")
 PAGE_TIMEOUT_S = 120
-SESSIONS = 2                 # Chromium sessions printing at once, at most (and no more than the cores)
-JOBS_PER_EXTRA_SESSION = 4   # a second session starts only for at least this many letters each
 
 
 class PdfError(RuntimeError):
@@ -241,35 +239,6 @@ def print_pdfs(jobs: Iterable[tuple[Path, Path]], *, force: bool = False,
             todo.append((html_path, pdf_path))
     if not todo:
         return report
-    if find_browser() is None and browser is None:
-        report.unavailable = CHROMIUM_HINT
-        return report
-    # Two Chromium sessions print half the letters each when there are enough of them to pay
-    # for the second start: Chromium does the work, on the machine's second core.
-    sessions = max(1, min(SESSIONS, os.cpu_count() or 1, len(todo) // JOBS_PER_EXTRA_SESSION or 1))
-    shares = [todo[k::sessions] for k in range(sessions)]
-    if sessions == 1:
-        parts = [_print_share(shares[0], browser)]
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=sessions) as pool:
-            parts = list(pool.map(lambda share: _print_share(share, browser), shares))
-    order = {pdf: n for n, (_, pdf) in enumerate(todo)}
-    for part in parts:
-        report.written += part.written
-        report.failed += part.failed
-        report.printing_s += part.printing_s
-        report.browser_start_s = max(report.browser_start_s, part.browser_start_s)
-        report.unavailable = report.unavailable or part.unavailable
-    report.written.sort(key=order.__getitem__)
-    report.failed.sort(key=lambda f: [n for n, (h, _) in enumerate(todo) if h == f[0]][0])
-    return report
-
-
-def _print_share(todo: list[tuple[Path, Path]], browser: Browser | None) -> PrintReport:
-    """Print ``todo`` in order in one Chromium session."""
-    report = PrintReport()
     printer = PdfPrinter(browser)
     if not printer.available:
         report.unavailable = CHROMIUM_HINT
