@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
@@ -32,14 +35,29 @@ if TYPE_CHECKING:
 
 Key = tuple[str, str, str]  # (Dagster run id, warehouse database, dataset)
 
+PARENT_POLL_S = 0.5  # how often the worker looks whether the run that started it is still there
+
 _state: dict = {"active": False, "pool": None, "pending": {}}
 
 
-def _warm() -> None:
-    """The worker's first task: import GX and build its ephemeral context."""
+def _warm(parent: int) -> None:
+    """The worker's first task: watch its parent (the run), import GX and build its ephemeral context."""
+    _exit_with_parent(parent)
     from outfall import gx_adapter
 
     gx_adapter._batch_definition()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A run killed outright (kill -9) cannot stop its worker: the worker stops itself within half
+    a second of its parent's end, instead of waiting forever for work (and holding its memory)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="outfall-parent-watch", daemon=True).start()
 
 
 def _validate(frame: "pd.DataFrame", suite_path: str) -> "ValidationSummary":
@@ -57,7 +75,7 @@ def _pool() -> ProcessPoolExecutor:
     if _state["pool"] is None:
         # spawn, not fork: the parent holds DuckDB and Dagster threads that must not be copied.
         _state["pool"] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_warm)
+                                             initializer=_warm, initargs=(os.getpid(),))
     return _state["pool"]
 
 

@@ -4,7 +4,12 @@ that fails leaves the step to validate by itself."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
 from concurrent.futures import Future
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -12,6 +17,7 @@ import pytest
 from outfall import gx_worker
 from outfall.gx_adapter import validate_frame
 from outfall.paths import EXPECTATIONS_DIR
+from tests.conftest import REPO
 
 SUITE = EXPECTATIONS_DIR / "rainfall.json"
 
@@ -54,3 +60,32 @@ def test_the_worker_gives_the_summary_the_step_would_compute():
         here.success, here.evaluated, here.element_count)
     assert from_worker.failed == here.failed
     assert not here.success   # the planted negative rainfall is found, in both
+
+
+@pytest.mark.slow
+def test_the_worker_of_a_killed_run_does_not_outlive_it(tmp_path):
+    """kill -9 of the run leaves no Great Expectations process behind (regression: the worker of a
+    killed run waited forever for work, holding its memory)."""
+    script = ("import time\n"
+              "from outfall import gx_worker\n"
+              "with gx_worker.background():\n"
+              "    gx_worker.start()\n"
+              "    print(list(gx_worker._state['pool']._processes), flush=True)\n"
+              "    time.sleep(60)\n")
+    run = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    worker = int(run.stdout.readline().strip("[]\n"))
+    assert _alive(worker)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(worker)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
