@@ -5,15 +5,12 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import duckdb
-import numpy as np
-import pandas as pd
 import pytest
 
 from tests.conftest import REPO, run_cli, small_town
@@ -161,34 +158,3 @@ def test_a_failing_asset_exits_1_and_names_it(tmp_path):
     assert "Traceback" not in result.stderr
 
 
-def _big_flow(data: Path, users: int = 6, days: int = 120) -> None:
-    """Enough 15-minute flow that a run takes a few seconds."""
-    (data / "flow").mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(7)
-    start = pd.Timestamp("2026-01-01", tz="UTC")
-    ts = start + pd.to_timedelta(np.arange(days * 96) * 15, unit="min")
-    for u in range(users):
-        pd.DataFrame({"user_id": f"IU-{u}", "timestamp": ts, "value": rng.gamma(4, 5, len(ts)),
-                      "unit": "gpm", "constituent": "flow"}).to_parquet(data / "flow" / f"u{u}.parquet")
-
-
-@pytest.mark.slow
-def test_killed_run_then_rerun_equals_an_uninterrupted_run(tmp_path):
-    data = small_town(tmp_path / "data")
-    _big_flow(data)
-    clean = tmp_path / "clean.duckdb"
-    assert run_cli("run", "--data", str(data), "--warehouse", str(clean), "--as-of", "2026-06-30").returncode == 0
-    tables = sorted(columns(clean))
-    expected = snapshot(clean, tables)
-
-    crashed = tmp_path / "crashed.duckdb"
-    for delay in (2.5, 4.0):
-        proc = subprocess.Popen([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse",
-                                 str(crashed), "--as-of", "2026-06-30"], cwd=REPO,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-    result = run_cli("run", "--data", str(data), "--warehouse", str(crashed), "--as-of", "2026-06-30")
-    assert result.returncode == 0, result.stderr
-    assert snapshot(crashed, tables) == expected

@@ -474,6 +474,7 @@ def _metadata(result, key: str) -> dict:
     raise AssertionError(f"{key} not materialized")
 
 
+@pytest.mark.slow  # the whole job on the small town
 def test_assets_write_every_page_from_the_full_pipeline(built_town: Path):
     folder = built_town / "dashboards"
     names = sorted(p.name for p in folder.iterdir() if p.is_file())
@@ -502,6 +503,7 @@ def test_assets_write_every_page_from_the_full_pipeline(built_town: Path):
     assert "furlongs" in quarantine
 
 
+@pytest.mark.slow  # the whole job on the small town
 def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Path):
     """Regression: the page looked for letters in its own copy of the letters
     folder rule, which stopped matching assets/stormwater_officer/swppp.py; links vanished."""

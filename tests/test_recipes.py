@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import duckdb
+import pytest
 
 from tests.conftest import REPO, small_town
 
@@ -26,6 +27,7 @@ COPPER = """table_7_1:
 """
 
 
+@pytest.mark.slow  # `outfall run` end to end
 def test_add_a_parameter_limit_touches_only_the_rules_file(tmp_path):
     rules = tmp_path / "rules"
     shutil.copytree(REPO / "rules", rules)
