@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from dagster import materialize
+from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import pages

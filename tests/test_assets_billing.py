@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 import duckdb
 import openpyxl
 import pytest
-from dagster import materialize
+from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets.clerk.billing import (BillingError, bill, billing_exports, check_completeness_parcel_id,

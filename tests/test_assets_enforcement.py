@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
-from dagster import materialize
+from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets.sewer_administrator import enforcement as enf

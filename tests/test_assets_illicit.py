@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from dagster import materialize
+from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pandas as pd
 import pytest
-from dagster import materialize
+from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets.sewer_administrator import compliance as sewer

@@ -12,7 +12,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from dagster import AssetCheckSeverity, materialize
+from dagster import AssetCheckSeverity
+
+from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 import assets.checks as checks

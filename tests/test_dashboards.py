@@ -449,7 +449,7 @@ def dashboard_town(root: Path) -> Path:
 
 def run_everything(data_dir: Path, warehouse: Path, as_of: str = "2026-06-30", dashboards_dir: str = ""):
     """Every asset of the project, in process (as `outfall run` does)."""
-    from dagster import materialize
+    from tests.conftest import materialize
 
     from pipelines.definitions import all_assets, build_resources
 
@@ -523,7 +523,7 @@ def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Pa
 
 
 def _ingest_only(data_dir: Path, warehouse: Path, **settings):
-    from dagster import materialize
+    from tests.conftest import materialize
     from dagster_duckdb import DuckDBResource
 
     from assets.clerk.page import billing_dashboard
@@ -561,7 +561,7 @@ def test_assets_render_when_area_tables_are_empty(tmp_path: Path):
 
 def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     """A warehouse with only the contract's tables (other areas not installed): 'has not run yet'."""
-    from dagster import materialize
+    from tests.conftest import materialize
     from dagster_duckdb import DuckDBResource
 
     from assets.clerk.page import billing_dashboard

@@ -257,7 +257,7 @@ def test_many_letters_in_one_session_and_a_batch_in_mailing_order(chromium, data
 @pytest.mark.browser
 def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
     """The asset letter_pdfs on a warehouse's letters folder: only ready letters become PDFs."""
-    from dagster import materialize
+    from tests.conftest import materialize
 
     from assets.printing import letter_pdfs
     from pipelines.definitions import build_resources

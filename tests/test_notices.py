@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from dagster import materialize
+from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets.ingest import ingest_asset

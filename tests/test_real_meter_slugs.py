@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
-from dagster import materialize
+from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from outfall.paths import REAL_DATA_DIR

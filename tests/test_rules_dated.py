@@ -157,7 +157,7 @@ def test_surcharge_rate_adopted_from_a_date():
 
 
 def _materialize(assets, data: Path, warehouse: Path, rules: Path, as_of: str):
-    from dagster import materialize
+    from tests.conftest import materialize
     from dagster_duckdb import DuckDBResource
 
     from outfall.resources import OutfallSettings

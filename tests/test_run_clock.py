@@ -9,7 +9,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from dagster import asset, materialize
+from dagster import asset
+
+from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 import outfall.resources as resources
