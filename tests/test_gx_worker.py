@@ -89,3 +89,25 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_a_suite_that_cannot_be_read_never_fails_the_ingestion(tmp_path, monkeypatch):
+    """Handing a table to the worker is a side errand of its ingestion asset: a suite that cannot be
+    read leaves the check step to validate (and report the problem), the ingestion goes on."""
+    import duckdb
+    from dagster_duckdb import DuckDBResource
+
+    from assets import checks
+
+    db = tmp_path / "w.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE rainfall AS SELECT 'G-1' AS gauge_id, DATE '2026-05-01' AS date, 0.2 AS precip_in")
+
+    def unreadable(path):
+        raise ValueError(f"{path} is not JSON")
+
+    monkeypatch.setattr(checks, "suite_columns", unreadable)
+    with gx_worker.background():
+        checks.validate_in_background("run", DuckDBResource(database=str(db)), con, "rainfall")
+        assert gx_worker._state["pending"] == {} and gx_worker._state["pool"] is None
+    con.close()
