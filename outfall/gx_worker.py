@@ -117,4 +117,18 @@ def background() -> Iterator[None]:
         _state["pending"].clear()
         pool, _state["pool"] = _state["pool"], None
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            _stop(pool)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the worker now, even in the middle of importing GX or validating (nothing waits for it any
+    more), and wait for the pool's manager thread to end. Left running, that thread raced the
+    interpreter's exit and printed a traceback ("Bad file descriptor") after the run's last line."""
+    processes = list((pool._processes or {}).values())   # ProcessPoolExecutor has no public handle on them
+    manager = pool._executor_manager_thread
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    if manager is not None:
+        manager.join(timeout=10)

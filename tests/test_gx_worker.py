@@ -111,3 +111,17 @@ def test_a_suite_that_cannot_be_read_never_fails_the_ingestion(tmp_path, monkeyp
         checks.validate_in_background("run", DuckDBResource(database=str(db)), con, "rainfall")
         assert gx_worker._state["pending"] == {} and gx_worker._state["pool"] is None
     con.close()
+
+
+@pytest.mark.slow
+def test_a_run_that_ends_while_the_worker_imports_exits_without_a_traceback():
+    """Regression: a run that ended while its worker was still importing GX printed a traceback from
+    the pool's manager thread at exit ("Bad file descriptor"), after its last line."""
+    script = ("from outfall import gx_worker\n"
+              "with gx_worker.background():\n"
+              "    gx_worker.start()\n"
+              "print('done', flush=True)\n")
+    for _ in range(3):
+        run = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and run.stdout == "done\n"
+        assert "Traceback" not in run.stderr, run.stderr
