@@ -121,14 +121,9 @@ def background() -> Iterator[None]:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop the worker now, even in the middle of importing GX or validating (nothing waits for it any
-    more), and wait for the pool's manager thread to end. Left running, that thread raced the
-    interpreter's exit and printed a traceback ("Bad file descriptor") after the run's last line."""
-    processes = list((pool._processes or {}).values())   # ProcessPoolExecutor has no public handle on them
-    manager = pool._executor_manager_thread
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    if manager is not None:
-        manager.join(timeout=10)
+    """Cancel what the worker has not started, let it finish what it is doing (by the end of a run it
+    is normally idle: the check step took every result) and wait for the pool to close. Not sooner:
+    a manager thread left running raced the interpreter's exit and printed a traceback ("Bad file
+    descriptor"); a worker terminated while waiting for work left a semaphore behind, and Python
+    warned of it on the run's stderr."""
+    pool.shutdown(wait=True, cancel_futures=True)
