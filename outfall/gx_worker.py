@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -41,7 +42,10 @@ _state: dict = {"active": False, "pool": None, "pending": {}}
 
 
 def _warm(parent: int) -> None:
-    """The worker's first task: watch its parent (the run), import GX and build its ephemeral context."""
+    """The worker's first task: watch its parent (the run), import GX and build its ephemeral context.
+    Ctrl-C reaches the whole process group: the run answers it and closes the pool; the worker, which
+    would only print a traceback, ignores it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent(parent)
     from outfall import gx_adapter
 

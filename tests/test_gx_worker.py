@@ -4,6 +4,7 @@ that fails leaves the step to validate by itself."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -130,3 +131,26 @@ def test_a_run_ends_with_nothing_on_stderr_from_its_worker(work):
         run = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120)
         assert run.returncode == 0 and run.stdout == "done\n", run.stderr
         assert run.stderr == ""
+
+
+@pytest.mark.slow
+def test_ctrl_c_is_answered_by_the_run_not_by_its_worker():
+    """Ctrl-C reaches every process of the terminal's group; the worker ignores it and the run, which
+    answers it, closes the pool: nothing from the worker on stderr (regression: its traceback)."""
+    script = ("import time\n"
+              "from outfall import gx_worker\n"
+              "try:\n"
+              "    with gx_worker.background():\n"
+              "        gx_worker.start()\n"
+              "        print(list(gx_worker._state['pool']._processes), flush=True)\n"
+              "        time.sleep(60)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('interrupted', flush=True)\n")
+    run = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, start_new_session=True)
+    run.stdout.readline()
+    time.sleep(1.0)   # the worker is importing GX
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert out == "interrupted\n" and run.returncode == 0
+    assert err == ""
