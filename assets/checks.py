@@ -221,9 +221,9 @@ def build_expectations_check(dataset: str) -> Callable[[DuckDBResource], AssetCh
         with warehouse(duckdb) as con:
             if count(con, dataset) == 0:
                 return empty_result(path, f"expectations/{dataset}.json")
-            summary = gx_worker.take(_worker_key(duckdb, dataset))
+            summary = gx_worker.take(_worker_key(_run["id"], duckdb, dataset))
             if summary is None:
-                summary = validate_frame(read_frame(con, dataset, suite_columns(path)), path)
+                summary = validate_frame(_suite_frame(con, dataset), path)
         return expectations_result(summary, f"expectations/{dataset}.json")
 
     return _check
@@ -246,15 +246,19 @@ def check_expectations_flow_sample(duckdb: DuckDBResource) -> AssetCheckResult:
         total = count(con, "flow")
         if total == 0:
             return empty_result(path, "expectations/flow.json")
-        summary = gx_worker.take(_worker_key(duckdb, "flow"))
+        summary = gx_worker.take(_worker_key(_run["id"], duckdb, "flow"))
         if summary is None:
-            summary = validate_frame(_flow_sample(con), path)
+            summary = validate_frame(_suite_frame(con, "flow"), path)
     return expectations_result(summary, "expectations/flow.json", table_rows=total,
                                sampled=f"{summary.element_count:,} of {total:,} rows")
 
 
-def _flow_sample(con):
-    return con.execute(sql("check_expectations_flow_sample"), {"rows": FLOW_SAMPLE_ROWS}).df()
+def _suite_frame(con, dataset: str):
+    """What ``dataset``'s suite validates: the columns it reads of every kept row, or for flow a
+    fixed sample of FLOW_SAMPLE_ROWS readings (the same frame in the step and in the GX worker)."""
+    if dataset == "flow":
+        return con.execute(sql("check_expectations_flow_sample"), {"rows": FLOW_SAMPLE_ROWS}).df()
+    return read_frame(con, dataset, suite_columns(EXPECTATIONS_DIR / f"{dataset}.json"))
 
 
 # ---------------------------------------------------------------------------
@@ -263,25 +267,24 @@ def _flow_sample(con):
 _run: dict[str, str] = {"id": ""}  # the Dagster run whose input checks are running
 
 
-def _worker_key(duckdb: DuckDBResource, dataset: str) -> gx_worker.Key:
-    return (_run["id"], str(getattr(duckdb, "database", "")), dataset)
+def _worker_key(run_id: str, duckdb: DuckDBResource, dataset: str) -> gx_worker.Key:
+    return (run_id, str(getattr(duckdb, "database", "")), dataset)
 
 
 def validate_in_background(run_id: str, duckdb: DuckDBResource, con, dataset: str) -> None:
     """Called by ``dataset``'s ingestion asset once its rows are committed: during `outfall run`,
     its suite starts validating them in the worker process (the check step takes the result).
     Nothing happens outside `outfall run`, for a dataset GX does not validate, or an empty table."""
-    if not gx_worker.active() or (dataset not in GX_DATASETS and dataset != "flow"):
+    if not gx_worker.active() or dataset not in (*GX_DATASETS, "flow"):
         return
     try:
         if count(con, dataset) == 0:
             return
-        path = EXPECTATIONS_DIR / f"{dataset}.json"
-        frame = _flow_sample(con) if dataset == "flow" else read_frame(con, dataset, suite_columns(path))
+        frame = _suite_frame(con, dataset)
     except Exception:  # noqa: BLE001 - never fails the ingestion: the check runs in its step and reports it
         get_dagster_logger().warning(f"{dataset}: validation left to the check step", exc_info=True)
         return
-    gx_worker.submit((run_id, str(getattr(duckdb, "database", "")), dataset), frame, path)
+    gx_worker.submit(_worker_key(run_id, duckdb, dataset), frame, EXPECTATIONS_DIR / f"{dataset}.json")
 
 
 # ---------------------------------------------------------------------------
