@@ -32,6 +32,10 @@ AREAS = ("sewer", "stormwater")
 PDF_FOLDER = "pdf"
 BATCH = "ready_to_mail.pdf"
 NOTICES_BATCH = "mailed_notices.pdf"   # in <dashboards>/letters/
+# The assets whose letters are printed: `outfall run` starts Chromium (outfall.pdf.warm) when the
+# first of them starts, so that the browser is up by the time the letters are.
+LETTER_SOURCES = ("notices", "sewer_notices", "snc_publication", "grease_trap_status", "swppp_notices",
+                  "illicit_discharge_letters")
 
 
 def _say(line: str) -> None:
@@ -42,7 +46,7 @@ def _say(line: str) -> None:
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"pdf"},
-    deps=["notices", "sewer_notices", "snc_publication", "grease_trap_status", "swppp_notices", "illicit_discharge_letters"],
+    deps=list(LETTER_SOURCES),
     description="Every mailed notice of violation that is ready to send, and every other letter ready to mail "
                 "(letterhead configured, recipient's address on file), printed to PDF beside its HTML "
                 "(<dashboards>/letters/<area>/pdf/) with headless Chromium; the mailed notices joined in mailing "

@@ -5,7 +5,16 @@
   own CSS ``@page`` rules set the paper, the margins and the printed header and
   footer). A PDF whose recorded source
   (the SHA-256 of its HTML, kept in the PDF's metadata) matches the HTML is left
-  as it is, so a re-run prints only the letters that changed.
+  as it is, so a re-run prints only the letters that changed. Letters of one folder
+  without scripts are loaded into the open page (``Page.setDocumentContent``, 20 ms)
+  instead of navigated to (75 ms); each PDF is stamped and written by a second thread
+  while Chromium prints the next.
+- ``warm()``: start the Chromium session in the background before the letters are
+  ready (``outfall run`` does when the steps the letters come from start), so that
+  ``print_pdfs`` finds it running; ``cool()`` closes it if nothing used it.
+- Chromium and chromedriver run in their own process group, watched by a small
+  process that ends the group when the process that started them is gone (a run
+  killed with ``kill -9`` leaves no browser behind).
 - ``join_pdfs(parts, out)``: one PDF of the parts in the given order (pypdf), a
   bookmark per part: the batch a clerk prints and mails.
 - No Chromium: nothing is printed, and ``PrintReport.unavailable`` says in one
@@ -24,8 +33,12 @@ import hashlib
 import io
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -38,6 +51,20 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1100,1400")
 PAGE_TIMEOUT_S = 120
+# The watchdog of one Chromium session: when the process that started it is gone (killed outright),
+# it ends the session's process group (chromedriver and every Chromium process) and removes the
+# session's profile folder. argv: the starter's pid, the process group, the profile folder.
+WATCHDOG = (
+    "import os, shutil, signal, sys, time\n"
+    "parent, group, profile = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]\n"
+    "signal.signal(signal.SIGTERM, lambda *_: os._exit(0))\n"
+    "while os.getppid() == parent:\n"
+    "    time.sleep(0.5)\n"
+    "try:\n"
+    "    os.killpg(group, signal.SIGKILL)\n"
+    "except OSError:\n"
+    "    pass\n"
+    "shutil.rmtree(profile, ignore_errors=True)\n")
 
 
 class PdfError(RuntimeError):
@@ -139,6 +166,9 @@ class PdfPrinter:
         self.browser = browser or find_browser()
         self._driver = None
         self._profile: str | None = None
+        self._watchdog: subprocess.Popen | None = None
+        self._folder: str | None = None   # the folder of the page open now, when a letter may replace it
+        self._frame: str | None = None    # that page's frame (Chrome DevTools)
         self.start_s = 0.0
 
     def __enter__(self) -> "PdfPrinter":
@@ -171,16 +201,56 @@ class PdfPrinter:
         for flag in FLAGS:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={self._profile}")
+        # chromedriver, and the Chromium it starts, in a process group of their own: Ctrl-C at the
+        # terminal does not reach them (close() ends them), and the watchdog can end them all.
+        service = Service(str(self.browser.chromedriver), popen_kw={"start_new_session": True})
         try:
-            self._driver = webdriver.Chrome(options=options, service=Service(str(self.browser.chromedriver)))
+            self._driver = webdriver.Chrome(options=options, service=service)
         except WebDriverException as exc:
             shutil.rmtree(self._profile, ignore_errors=True)
             first = (exc.msg or str(exc)).strip().splitlines()[0] if (exc.msg or str(exc)) else "no reason given"
             raise PdfError(f"Chromium did not start: {first}") from None
+        self._watch(service)
         self._driver.set_page_load_timeout(PAGE_TIMEOUT_S)
         self._driver.set_script_timeout(PAGE_TIMEOUT_S)
         self.start_s = time.perf_counter() - started
         return self._driver
+
+    def _watch(self, service) -> None:
+        process = getattr(service, "process", None)
+        if process is None:  # pragma: no cover - a selenium that starts no local service
+            return
+        try:
+            self._watchdog = subprocess.Popen(
+                [sys.executable, "-S", "-c", WATCHDOG, str(os.getpid()), str(os.getpgid(process.pid)),
+                 str(self._profile)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True)
+        except OSError:  # pragma: no cover - without it only a killed run's cleanup is lost
+            self._watchdog = None
+
+    def _load(self, html_path: Path) -> None:
+        """Open ``html_path``: into the open page when it comes from the same folder and has no
+        scripts (nothing of the page before can then act on it: same base for relative links, no
+        script state), else by navigating to it."""
+        driver = self._driver
+        uri = Path(html_path).resolve().as_uri()
+        folder = uri.rsplit("/", 1)[0]
+        data = Path(html_path).read_bytes()
+        scripted = b"<script" in data.lower()
+        if self._folder == folder and self._frame and not scripted:
+            try:
+                html = data.decode("utf-8")
+            except UnicodeDecodeError:
+                html = None
+            if html is not None:
+                driver.execute_cdp_cmd("Page.setDocumentContent", {"frameId": self._frame, "html": html})
+                return
+        driver.get(uri)
+        self._folder, self._frame = None, None
+        if not scripted:
+            self._frame = driver.execute_cdp_cmd("Page.getFrameTree", {})["frameTree"]["frame"]["id"]
+            self._folder = folder
 
     def pdf_bytes(self, html_path: Path) -> bytes:
         """The PDF of one HTML file, as its own CSS lays it out for print.
@@ -191,7 +261,7 @@ class PdfPrinter:
         ``print_page`` gives up on a page that takes Chromium more than 10 s to lay out (the demo's
         sewer page, 78 pages with 40 charts), the DevTools command waits for it."""
         driver = self._start()
-        driver.get(Path(html_path).resolve().as_uri())
+        self._load(html_path)
         driver.execute_async_script(
             "var done=arguments[arguments.length-1];"
             "var prepare=window.outfallPrepareForPrint||window.outfallRenderAll;"
@@ -214,11 +284,16 @@ class PdfPrinter:
         return True
 
     def close(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.terminate()
+            self._watchdog.wait()
+            self._watchdog = None
         if self._driver is not None:
             try:
                 self._driver.quit()
             finally:
                 self._driver = None
+                self._folder = self._frame = None
         if self._profile:
             shutil.rmtree(self._profile, ignore_errors=True)
             self._profile = None
@@ -239,31 +314,89 @@ def print_pdfs(jobs: Iterable[tuple[Path, Path]], *, force: bool = False,
             todo.append((html_path, pdf_path))
     if not todo:
         return report
-    printer = PdfPrinter(browser)
+    printer = (_take_warm() if browser is None else None) or PdfPrinter(browser)
     if not printer.available:
         report.unavailable = CHROMIUM_HINT
         return report
     from selenium.common.exceptions import WebDriverException
 
-    with printer:
+    if printer.started:  # started ahead by warm(): its start is not part of the printing
+        report.browser_start_s = printer.start_s
+    # Stamping and writing a PDF (pypdf, about 40 ms) is done by a second thread while Chromium
+    # prints the next one; a failure to write is raised here, as it would be without the thread.
+    writes: list[tuple[Path, Future]] = []
+    with printer, ThreadPoolExecutor(max_workers=1, thread_name_prefix="outfall-pdf-write") as writer:
         for html_path, pdf_path in todo:
             was_started = printer.started
             t0 = time.perf_counter()
             try:
-                printer.print_file(html_path, pdf_path, force=True)
+                source = source_digest(html_path)
+                data = printer.pdf_bytes(html_path)
             except PdfError as exc:  # Chromium did not start: nothing more can be printed
                 report.unavailable = f"letters written as HTML only: {exc}"
-                return report
+                break
             except WebDriverException as exc:
                 report.failed.append((html_path, (exc.msg or type(exc).__name__).splitlines()[0]))
                 continue
+            writes.append((pdf_path, writer.submit(_stamp_and_write, pdf_path, data, source)))
             took = time.perf_counter() - t0
             if not was_started:  # this print started the browser: count that apart
                 report.browser_start_s = printer.start_s
                 took -= printer.start_s
             report.printing_s += took
-            report.written.append(pdf_path)
+    for pdf_path, done in writes:
+        done.result()
+        report.written.append(pdf_path)
     return report
+
+
+def _stamp_and_write(pdf_path: Path, data: bytes, source: str) -> None:
+    _write_atomic(pdf_path, _stamp(data, source))
+
+
+# ---------------------------------------------------------------------------
+# a session started ahead
+
+
+_warm: dict = {"thread": None, "printer": None}
+
+
+def warm(browser: Browser | None = None) -> bool:
+    """Start a Chromium session in the background for the next ``print_pdfs`` (once; False when
+    there is no Chromium). A session that fails to start is dropped: ``print_pdfs`` then starts
+    its own and reports why it could not."""
+    if _warm["thread"] is not None:
+        return True
+    printer = PdfPrinter(browser)
+    if not printer.available:
+        return False
+
+    def start() -> None:
+        try:
+            printer._start()
+        except Exception:  # noqa: BLE001 - print_pdfs tries again and says why
+            printer.close()
+
+    thread = threading.Thread(target=start, name="outfall-pdf-warm", daemon=True)
+    _warm.update(thread=thread, printer=printer)
+    thread.start()
+    return True
+
+
+def _take_warm() -> PdfPrinter | None:
+    thread, printer = _warm["thread"], _warm["printer"]
+    if thread is None:
+        return None
+    thread.join()
+    _warm.update(thread=None, printer=None)
+    return printer if printer.started else None
+
+
+def cool() -> None:
+    """Close a session ``warm()`` started that no ``print_pdfs`` took."""
+    printer = _take_warm()
+    if printer is not None:
+        printer.close()
 
 
 def join_pdfs(parts: Sequence[Path], out: Path, *, titles: Sequence[str] | None = None) -> Path:

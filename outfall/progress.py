@@ -119,16 +119,17 @@ def listen(entry) -> None:
         asset(event.step_key or "")
 
 
-def attach(instance) -> None:
+def attach(instance, *more) -> None:
     """Listen to every run of a Dagster instance (an ephemeral one, made for one
     `outfall run`). Dagster keeps listeners per run id, which is not known before
     the run starts: every run id gets ours. Without it, progress shows no asset. The run log
-    listens too (``outfall.runlog.log_step``: each step's start and end)."""
+    listens too (``outfall.runlog.log_step``: each step's start and end), and so does each of
+    ``more``."""
     from collections import defaultdict
 
     from outfall.runlog import log_step
 
     try:
-        instance._subscribers = defaultdict(lambda: [listen, log_step])  # noqa: SLF001 - see docstring
+        instance._subscribers = defaultdict(lambda: [listen, log_step, *more])  # noqa: SLF001 - see docstring
     except AttributeError:  # pragma: no cover - another Dagster
         pass

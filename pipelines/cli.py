@@ -237,6 +237,28 @@ def _validated_inputs_present(data_dir: Path) -> bool:
     return False
 
 
+def _warm_for_letters(entry) -> None:
+    """When the first step whose letters are printed starts, Chromium starts in the background
+    (outfall.pdf.warm), so that it is up when the letters are (its start takes about a second)."""
+    from assets.printing import LETTER_SOURCES
+    from outfall import pdf
+
+    event = getattr(entry, "dagster_event", None)
+    if event is not None and event.is_step_start and event.step_key in LETTER_SOURCES:
+        pdf.warm()
+
+
+@contextlib.contextmanager
+def _letters_warmed() -> Iterator[None]:
+    """A Chromium session started for the letters is closed when the run ends, used or not."""
+    from outfall import pdf
+
+    try:
+        yield
+    finally:
+        pdf.cool()
+
+
 def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0,
                  dashboards: str = "", quiet: bool = False) -> RunOutcome:
     """Materialize every asset and check, in process, into ``warehouse``."""
@@ -246,8 +268,9 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
     from outfall import gx_worker
 
     started = time.perf_counter()
-    with gx_worker.background():
-        if _validated_inputs_present(data_dir):
+    inputs = _validated_inputs_present(data_dir)
+    with gx_worker.background(), _letters_warmed():
+        if inputs:
             gx_worker.start()   # the worker imports Great Expectations while this process goes on
         from outfall import progress
         from outfall.runlog import log_failures, run_logger
@@ -261,7 +284,7 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
         # The very job the Dagster UI shows as "everything", bound to this run's folders.
         job = build_definitions(resources).get_job_def("everything")
         with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
-            progress.attach(instance)
+            progress.attach(instance, *([_warm_for_letters] if inputs else []))
             result = job.execute_in_process(
                 instance=instance,
                 raise_on_error=False,

@@ -293,3 +293,113 @@ def test_chromium_variables_point_at_the_browser(monkeypatch, tmp_path: Path):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert find_browser() is None
     assert os.environ["OUTFALL_CHROMIUM"] == str(chromium)
+
+
+@pytest.mark.browser
+def test_letters_of_one_folder_replace_the_open_page_each_with_its_own_text_and_title(chromium, tmp_path: Path):
+    """Letters of one folder without scripts are loaded into the open page instead of navigated to:
+    each PDF holds its own letter only and its own title; a page with a script, or in another
+    folder, is navigated to."""
+    from pypdf import PdfReader
+
+    pages = {
+        tmp_path / "a" / "one.html": "<title>Letter one</title><p>ALPHA text</p>",
+        tmp_path / "a" / "two.html": "<title>Letter two</title><p>BRAVO text</p>",
+        tmp_path / "a" / "three.html": "<title>Letter three</title><p id=x>CHARLIE</p>"
+                                       "<script>document.getElementById('x').textContent += ' scripted';</script>",
+        tmp_path / "a" / "four.html": "<title>Letter four</title><p>DELTA text</p>",
+        tmp_path / "b" / "five.html": "<title>Letter five</title><p>ECHO text</p>",
+    }
+    jobs = []
+    for path, body in pages.items():
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'>{body}</body></html>")
+        jobs.append((path, path.parent / "pdf" / f"{path.stem}.pdf"))
+    report = print_pdfs(jobs, browser=chromium)
+    assert report.written == [pdf for _, pdf in jobs]
+    words = ["ALPHA", "BRAVO", "CHARLIE scripted", "DELTA", "ECHO"]
+    titles = ["Letter one", "Letter two", "Letter three", "Letter four", "Letter five"]
+    for (_, pdf), word, title in zip(jobs, words, titles):
+        text = _one_line(" ".join(_pdf_text(pdf)))
+        assert word in text and all(w.split()[0] not in text for w in words if w != word), (pdf.name, text)
+        assert PdfReader(str(pdf)).metadata["/Title"] == title
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.browser
+def test_a_run_killed_outright_leaves_no_browser_behind(chromium, tmp_path: Path):
+    """Chromium and chromedriver run in their own process group; when the process that started them
+    is killed with SIGKILL, the watchdog ends the group and removes the session's profile folder."""
+    import signal
+    import subprocess
+    import sys
+
+    script = ("import os, sys, time\n"
+              "from outfall.pdf import PdfPrinter\n"
+              "p = PdfPrinter(); p._start()\n"
+              "print(os.getpgid(p._driver.service.process.pid), p._profile, flush=True)\n"
+              "time.sleep(60)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                             cwd=Path(__file__).resolve().parents[1])
+    group, profile = child.stdout.readline().split()
+    group = int(group)
+    assert _group_alive(group) and Path(profile).is_dir()
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    deadline = time.monotonic() + 10
+    while (_group_alive(group) or Path(profile).exists()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _group_alive(group), "Chromium outlived the run that started it"
+    assert not Path(profile).exists()
+
+
+@pytest.mark.browser
+def test_a_session_started_ahead_is_used_or_closed(tmp_path: Path, chromium):
+    """warm() starts Chromium in the background: the next print_pdfs uses it; cool() closes one no
+    print used (its process group ends)."""
+    from outfall import pdf
+
+    html_path = tmp_path / "a.html"
+    html_path.write_text("<!DOCTYPE html><title>A</title><p>ahead</p>")
+    assert pdf.warm()
+    report = print_pdfs([(html_path, tmp_path / "a.pdf")])
+    assert report.written == [tmp_path / "a.pdf"] and report.browser_start_s > 0
+    assert pdf._warm["thread"] is None  # taken
+    assert pdf.warm()
+    printer = pdf._warm["printer"]
+    pdf._warm["thread"].join()
+    group = os.getpgid(printer._driver.service.process.pid)
+    pdf.cool()
+    deadline = time.monotonic() + 10
+    while _group_alive(group) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _group_alive(group) and pdf._warm["thread"] is None
+
+
+def test_the_run_starts_chromium_when_the_first_letters_step_starts(monkeypatch):
+    """`outfall run` warms Chromium at the start of a step whose letters are printed, not before."""
+    from types import SimpleNamespace
+
+    from assets.printing import LETTER_SOURCES
+    from outfall import pdf
+    from pipelines.cli import _warm_for_letters
+
+    calls = []
+    monkeypatch.setattr(pdf, "warm", lambda *a: calls.append(a) or True)
+
+    def entry(step: str, start: bool = True):
+        return SimpleNamespace(dagster_event=SimpleNamespace(is_step_start=start, step_key=step))
+
+    _warm_for_letters(entry("flow"))
+    _warm_for_letters(entry(LETTER_SOURCES[0], start=False))
+    _warm_for_letters(SimpleNamespace(dagster_event=None))
+    assert calls == []
+    _warm_for_letters(entry(LETTER_SOURCES[0]))
+    assert len(calls) == 1
