@@ -132,13 +132,14 @@ def _typed(col: Column, ref: str | None, src_type: str) -> tuple[str, list[str],
     return value, reasons, amb, t
 
 
-def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str]) -> str:
+def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], carry: tuple[str, ...] = ()) -> str:
     """The query judging every row of ``source`` (a SQL relation) for dataset
-    ``ds``; ``present`` maps each spec column found in the file to its source type."""
+    ``ds``; ``present`` maps each spec column found in the file to its source type;
+    ``carry`` names columns of the source passed through as they are (a row's file)."""
     cols: list[str] = []
     reasons: list[str] = []
-    select = ["source_row", "_source_reason"]
-    flags: list[str] = []
+    select = ["source_row", "_source_reason", *(ident(c) for c in carry)]
+    flags: list[str] = [*carry]
     # Text cells are cleaned once, in their own stage (an expression that uses a cell
     # many times, as a timestamp's does, would otherwise clean it each time).
     cleaned = [f"{parse.clean(ident('r_' + c), t)} AS {ident('_t_' + c)}" for c, t in present.items()

@@ -11,6 +11,14 @@ inside one transaction per dataset.
 
 Invariant, per file and per dataset: rows read = rows kept + rows quarantined.
 
+New Parquet files of one layout are judged together, up to ``BATCH_MAX_ROWS`` rows in one
+statement (one query over many small files uses every core; one per file ran on one core and
+paid a dozen statements per file), with each row's file carried along: file by file, the rows,
+row numbers, quarantine, ledger and counts are those of loading them one at a time. The batch is
+merged in one insert only when no two of its files share a natural key and none of its keys is
+in the table already; otherwise each file is loaded on its own, in order (a later file
+supersedes an earlier one, as always).
+
 Row numbers (``source_row``, quarantine ``row_number``): 1 is the first data
 row after the header; blank lines are not rows and are not counted; a quoted
 cell with line breaks is one row. DuckDB numbers rejected CSV lines by record
@@ -38,6 +46,7 @@ from outfall.ingest.parse import LOCAL_TZ, ident, lit
 from outfall.warehouse import sql, table_columns
 
 PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
+BATCH_MAX_ROWS = 2_000_000  # rows of new Parquet files judged in one statement (0: one file at a time)
 
 
 @dataclass
@@ -131,8 +140,16 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     cq.create_lookups(con, all_datasets().values(), ctx)
     tmp = _scratch_dir(con)
     try:
+        pending: list[tuple[fs.InputEntry, fs.FileFacts]] = []
         for entry in entries:
+            facts = _new_parquet(ds, entry, ledger)
+            if facts is not None:
+                pending.append((entry, facts))
+                continue
+            _ingest_batch(con, ds, pending, ledger, ctx, now, report, tmp)
+            pending = []
             _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp)
+        _ingest_batch(con, ds, pending, ledger, ctx, now, report, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return report
@@ -153,10 +170,10 @@ def _scratch_dir(con) -> Path:
     return Path(tempfile.mkdtemp(prefix="outfall-ingest-", dir=base))
 
 
-def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp) -> None:
+def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
+                  facts: fs.FileFacts | None = None) -> None:
     rel = entry.rel
-    facts = None
-    if entry.problem is None:
+    if entry.problem is None and facts is None:
         try:
             facts = fs.inspect_file(entry.path, check_text=entry.path.suffix.lower() == ".csv"
                                     or rel.lower().endswith(".csv"))
@@ -177,13 +194,159 @@ def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp) 
     else:
         fr = _load_file(con, ds, entry.path, rel, facts, ctx, now, tmp)
         size = facts.size
+    _record_file(con, ds, fr, digest, size, now, report)
+
+
+def _record_file(con, ds, fr: FileReport, digest: str, size: int | None, now, report: DatasetReport) -> None:
+    """The file's ledger entry and its report."""
     run_script(con, sql("insert_ingested_file"), {
-        "dataset": ds.name, "source_file": rel, "sha256": digest, "size_bytes": size,
+        "dataset": ds.name, "source_file": fr.source_file, "sha256": digest, "size_bytes": size,
         "now": now, "rows_read": fr.rows_read, "rows_kept": fr.rows_kept,
         "rows_quarantined": fr.rows_quarantined, "rows_new": fr.rows_new,
         "rows_superseded": fr.rows_superseded})
     report.files.append(fr)
     progress.rows(ds.name, fr.rows_read)
+
+
+# ---------------------------------------------------------------------------
+# new Parquet files, judged together
+
+
+def _new_parquet(ds: Dataset, entry: fs.InputEntry, ledger) -> fs.FileFacts | None:
+    """The facts of a Parquet file never loaded before, which may be judged with others; else None."""
+    if BATCH_MAX_ROWS <= 0 or entry.problem is not None or entry.rel in ledger:
+        return None
+    if Path(entry.rel).suffix.lower() != ".parquet" or ".parquet" not in ds.extensions:
+        return None
+    try:
+        facts = fs.inspect_file(entry.path, check_text=False)
+    except OSError:
+        return None  # loaded on its own, which says what is wrong
+    return facts if facts.size else None
+
+
+def _parquet_layout(con, ds: Dataset, path: Path) -> tuple | None:
+    """The file's columns as (spec name, file's name, type), when all is in order for a batch."""
+    try:
+        described = con.execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+    except duckdb.Error:
+        return None
+    aliases = _aliases(ds)
+    names = [(aliases.get(fs.clean_header(n), fs.clean_header(n)), n, t) for n, t, *_ in described]
+    cleaned = [n for n, _, _ in names]
+    if any(c not in cleaned for c in ds.required) or fs.duplicate_names(cleaned):
+        return None
+    return tuple(names)
+
+
+def _ingest_batch(con, ds, pending: list[tuple[fs.InputEntry, fs.FileFacts]], ledger, ctx, now,
+                  report: DatasetReport, tmp) -> None:
+    """New Parquet files: consecutive ones of one layout judged and merged together (in groups of
+    up to BATCH_MAX_ROWS rows); every other one, and every group that cannot be merged at once,
+    file by file. Files are loaded, and their ledger and report entries written, in their order."""
+    if len(pending) < 2:
+        for entry, facts in pending:
+            _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, facts)
+        return
+    try:
+        rows = dict(con.execute("SELECT file_name, num_rows FROM parquet_file_metadata($paths)",
+                                {"paths": [str(e.path) for e, _ in pending]}).fetchall())
+    except duckdb.Error:
+        rows = {}
+    # Runs of consecutive files of one layout: the files stay in their order (a later file
+    # supersedes an earlier one), so a file of another layout ends the run.
+    groups: list[tuple[tuple | None, list[tuple[fs.InputEntry, fs.FileFacts]]]] = []
+    held = 0
+    for entry, facts in pending:
+        layout = _parquet_layout(con, ds, entry.path) if str(entry.path) in rows else None
+        size = rows.get(str(entry.path), 0)
+        if layout is None or not groups or groups[-1][0] != layout or held + size > BATCH_MAX_ROWS:
+            groups.append((layout, []))
+            held = 0
+        groups[-1][1].append((entry, facts))
+        held += size
+    for layout, group in groups:
+        if len(group) < 2 or not _load_parquet_group(con, ds, group, layout, ctx, now, report):
+            for entry, facts in group:
+                _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, facts)
+
+
+def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report: DatasetReport) -> bool:
+    """Judge and merge Parquet files of one layout in one pass; False (nothing written) when they
+    cannot be merged at once."""
+    spec = {c.name for c in ds.columns}
+    where = {n: (orig, t) for n, orig, t in layout if n in spec}
+    quoted = lambda s: '"' + s.replace('"', '""') + '"'  # noqa: E731 - a column name of the file, quoted
+    paths = [str(entry.path) for entry, _ in group]
+    con.execute("CREATE OR REPLACE TEMP TABLE _batch_files (path VARCHAR, rel VARCHAR)").fetchall()
+    con.executemany("INSERT INTO _batch_files VALUES (?, ?)", [[str(e.path), e.rel] for e, _ in group])
+    source = ("SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
+              + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
+              + ", filename AS _source_file FROM read_parquet($paths, file_row_number = true, filename = true)")
+    for entry, _ in group:
+        progress.reading(ds.name, entry.rel)
+    try:
+        _judge(con, ds, ctx, source, {n: t for n, (_, t) in where.items()}, {"paths": paths}, None, now)
+    except duckdb.InvalidInputException:
+        _drop_scratch(con)
+        return False
+    _mark_repeats(con, ds)
+    con.execute(_incoming_view(ds)).fetchall()
+    new = _merge_at_once(con, ds)
+    if new is None:
+        _drop_scratch(con)
+        return False
+    _quarantine_judged(con, ds, now)
+    counts = {f: (int(r), int(q)) for f, r, q in con.execute(
+        "SELECT source_file, count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged GROUP BY 1"
+    ).fetchall()}
+    con.execute(f"INSERT INTO {ident(ds.name)} BY NAME SELECT * FROM _incoming").fetchall()
+    _drop_scratch(con)
+    for entry, facts in group:
+        read, quarantined = counts.get(entry.rel, (0, 0))
+        fr = FileReport(entry.rel, rows_read=read, rows_quarantined=quarantined, rows_kept=read - quarantined,
+                        rows_new=int(new.get(entry.rel, 0)))
+        _record_file(con, ds, fr, facts.sha256, facts.size, now, report)
+    return True
+
+
+def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
+    """Each file's count of rows in _incoming (rows of several new files) when they can be inserted
+    as they are: no natural key in two of its files, none in the table already; else None.
+    One pass gives each file's key ranges: files whose ranges are apart on some key column share
+    no key (a meter per file, a month per file); only when two files' ranges meet on every column
+    are their keys compared."""
+    keys = [ident(k) for k in ds.key]
+    per_file = con.execute(
+        "SELECT source_file, count(*), count(*) FILTER (WHERE " + " OR ".join(f"{k} IS NULL" for k in keys) + "), "
+        + ", ".join(f"min({k}), max({k})" for k in keys) + " FROM _incoming GROUP BY source_file").fetchall()
+    if not per_file:
+        return {}
+    nulls = sum(r[2] for r in per_file)
+    boxes = [r[3:] for r in per_file]
+
+    def meet(a, b) -> bool:
+        return all(a[2 * i] <= b[2 * i + 1] and b[2 * i] <= a[2 * i + 1] for i in range(len(keys)))
+
+    if nulls or any(meet(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]):
+        shared = con.execute(f"SELECT count(*) FROM (SELECT 1 FROM _incoming GROUP BY {', '.join(keys)} "
+                             f"HAVING count(DISTINCT source_file) > 1)").fetchall()[0][0]
+        if shared:
+            return None
+    bounds = []
+    for i in range(len(keys)):
+        lows = [b[2 * i] for b in boxes if b[2 * i] is not None]
+        highs = [b[2 * i + 1] for b in boxes if b[2 * i + 1] is not None]
+        bounds += [min(lows) if lows else None, max(highs) if highs else None]
+    if _overlap(con, ds, tuple(bounds))[2]:
+        return None
+    return {r[0]: int(r[1]) for r in per_file}
+
+
+def _drop_scratch(con) -> None:
+    con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
+    for name in ("_judged", "_repeats", "_rejected_lines", "_batch_files"):
+        con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
 
 
 def _whole_file_problem(con, ds, source_file: str, reason: str, now, fr: FileReport | None = None) -> FileReport:
@@ -427,14 +590,23 @@ def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
 # judging, quarantine and merge
 
 
-def _judge(con, ds, ctx, source: str, present: dict[str, str], params: dict, source_file: str, now) -> None:
-    query = cq.judge_sql(ds, ctx, source, present)
+def _judge(con, ds, ctx, source: str, present: dict[str, str], params: dict, source_file: str | None,
+           now) -> None:
+    """The judged rows of ``source`` in _judged; ``source_file`` None: several files, each row's
+    from the source's ``_source_file`` (a path of _batch_files)."""
+    batch = source_file is None
+    query = cq.judge_sql(ds, ctx, source, present, carry=("_source_file",) if batch else ())
     con.execute("DROP TABLE IF EXISTS _rejected_lines").fetchall()
     con.execute("SET preserve_insertion_order = true").fetchall()  # row numbers follow the file's order
-    con.execute(f"CREATE OR REPLACE TEMP TABLE _judged AS SELECT *, CAST($source_file AS VARCHAR) AS source_file, "
-                f"CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({query})",
+    if batch:
+        select = ("SELECT q.* EXCLUDE (_source_file), f.rel AS source_file, CAST($now AS TIMESTAMPTZ) AS loaded_at "
+                  f"FROM ({query}) AS q JOIN _batch_files AS f ON f.path = q._source_file")
+    else:
+        select = (f"SELECT *, CAST($source_file AS VARCHAR) AS source_file, "
+                  f"CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({query})")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _judged AS {select}",
                 {k: v for k, v in {**params, "tz": LOCAL_TZ, "source_file": source_file, "now": now}.items()
-                 if f"${k}" in query or k in ("source_file", "now")}).fetchall()
+                 if f"${k}" in select}).fetchall()
     _fall_back(con, ds)
 
 
@@ -451,7 +623,7 @@ def _fall_back(con, ds: Dataset) -> None:
         if not con.execute(f"SELECT count(*) FROM _judged WHERE {flag}").fetchall()[0][0]:
             continue
         groups = [ident(renamed.get(g, g)) for g in ds.timestamp_groups]
-        part = ", ".join([*groups, target])
+        part = ", ".join(["source_file", *groups, target])
         con.execute(
             f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR WHERE source_row IN ("
             f"SELECT source_row FROM (SELECT source_row, row_number() OVER (PARTITION BY {part} ORDER BY source_row) "
@@ -459,31 +631,46 @@ def _fall_back(con, ds: Dataset) -> None:
         con.execute(f"UPDATE _judged SET row_hash = {cq.hash_sql(ds)} WHERE {flag}").fetchall()
 
 
-def _finish_file(con, ds: Dataset, source_file: str, now, fr: FileReport, extra_rejects: int = 0) -> FileReport:
-    """Same-key conflicts within the file, quarantine, merge, counts."""
+def _mark_repeats(con, ds: Dataset) -> None:
+    """Rows of one file with the same natural key: a repeat of the first is dropped (_repeats), a
+    different row is quarantined as a conflict naming the first."""
     key = ", ".join(ident(k) for k in ds.key)
     keys_text = " + ".join(ds.key)
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE _repeats AS "
-        f"WITH k AS (SELECT hash({key}) AS h FROM _judged WHERE reason IS NULL GROUP BY 1 HAVING count(*) > 1), "
-        f"c AS (SELECT source_row, row_hash, first_value(source_row) OVER w AS first_row, "
+        f"WITH k AS (SELECT hash(source_file, {key}) AS h FROM _judged WHERE reason IS NULL GROUP BY 1 "
+        f"HAVING count(*) > 1), "
+        f"c AS (SELECT source_file, source_row, row_hash, first_value(source_row) OVER w AS first_row, "
         f"first_value(row_hash) OVER w AS first_hash FROM _judged "
-        f"WHERE reason IS NULL AND hash({key}) IN (SELECT h FROM k) "
-        f"WINDOW w AS (PARTITION BY {key} ORDER BY source_row)) "
-        f"SELECT source_row, first_row, row_hash = first_hash AS repeat FROM c WHERE source_row <> first_row"
+        f"WHERE reason IS NULL AND hash(source_file, {key}) IN (SELECT h FROM k) "
+        f"WINDOW w AS (PARTITION BY source_file, {key} ORDER BY source_row)) "
+        f"SELECT source_file, source_row, first_row, row_hash = first_hash AS repeat FROM c "
+        f"WHERE source_row <> first_row"
     ).fetchall()
     con.execute(
         "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this file (same "
         + keys_text.replace("'", "''") + ", different values); send one corrected row' "
-        "FROM _repeats r WHERE _judged.source_row = r.source_row AND NOT r.repeat").fetchall()
-    has_lines = bool(con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = '_rejected_lines' "
-                                 "AND temporary").fetchall()[0][0])
-    lines = "UNION ALL SELECT row_number, reason, raw FROM _rejected_lines " if has_lines else ""
+        "FROM _repeats r WHERE _judged.source_file = r.source_file AND _judged.source_row = r.source_row "
+        "AND NOT r.repeat").fetchall()
+
+
+def _quarantine_judged(con, ds: Dataset, now, source_file: str | None = None) -> None:
+    """The rejected rows of _judged (and a CSV's unreadable lines, of ``source_file``) into quarantine."""
+    has_lines = source_file is not None and bool(con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = '_rejected_lines' AND temporary").fetchall()[0][0])
+    lines = "UNION ALL SELECT $source_file, row_number, reason, raw FROM _rejected_lines " if has_lines else ""
     con.execute(
         "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
-        "SELECT $dataset, $source_file, row_number, reason, raw, $now FROM ("
-        "SELECT source_row AS row_number, reason, raw FROM _judged WHERE reason IS NOT NULL " + lines +
-        ") ORDER BY row_number", {"dataset": ds.name, "source_file": source_file, "now": now}).fetchall()
+        "SELECT $dataset, source_file, row_number, reason, raw, $now FROM ("
+        "SELECT source_file, source_row AS row_number, reason, raw FROM _judged WHERE reason IS NOT NULL " + lines +
+        ") ORDER BY source_file, row_number",
+        {"dataset": ds.name, "now": now, **({"source_file": source_file} if has_lines else {})}).fetchall()
+
+
+def _finish_file(con, ds: Dataset, source_file: str, now, fr: FileReport, extra_rejects: int = 0) -> FileReport:
+    """Same-key conflicts within the file, quarantine, merge, counts."""
+    _mark_repeats(con, ds)
+    _quarantine_judged(con, ds, now, source_file)
     read, quarantined = con.execute(
         "SELECT count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged").fetchall()[0]
     read += extra_rejects
@@ -504,30 +691,42 @@ def _key_match(ds: Dataset) -> str:
     return " AND ".join(f"t.{ident(k)} IS NOT DISTINCT FROM i.{ident(k)}" for k in ds.key)
 
 
+def _incoming_view(ds: Dataset) -> str:
+    """The view _incoming: the kept rows of _judged, less the repeats within a file."""
+    select = ", ".join(ident(c) for c, _ in ds.table_columns())
+    return (f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, row_hash "
+            f"FROM _judged AS j WHERE reason IS NULL AND NOT EXISTS (SELECT 1 FROM _repeats AS r "
+            f"WHERE r.source_file = j.source_file AND r.source_row = j.source_row)")
+
+
+def _overlap(con, ds: Dataset, bounds: tuple | None = None) -> tuple[str, dict, int]:
+    """Existing rows that may share a key with _incoming: only those within the incoming keys'
+    ranges (``bounds``: each key column's min and max, else read from _incoming). Returns (the
+    filter on the table as t, its parameters, how many rows it finds)."""
+    if bounds is None:
+        bounds = con.execute("SELECT " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
+                             + " FROM _incoming").fetchall()[0]
+    where, params = [], {}
+    for i, k in enumerate(ds.key):
+        lo, hi = bounds[2 * i], bounds[2 * i + 1]
+        if lo is None:
+            continue
+        where.append(f"(t.{ident(k)} BETWEEN $lo{i} AND $hi{i} OR t.{ident(k)} IS NULL)")
+        params[f"lo{i}"], params[f"hi{i}"] = lo, hi
+    t_filter = " AND ".join(where) or "true"
+    overlap = con.execute(f"SELECT count(*) FROM {ident(ds.name)} AS t WHERE {t_filter}", params).fetchall()[0][0]
+    return t_filter, params, int(overlap)
+
+
 def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
     """Merge the kept rows of _judged; returns (rows new or changed, rows superseded)."""
     table = ident(ds.name)
-    cols = [n for n, _ in ds.table_columns()]
-    select = ", ".join(ident(c) for c in cols)
-    con.execute(
-        f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, row_hash "
-        f"FROM _judged WHERE reason IS NULL AND source_row NOT IN (SELECT source_row FROM _repeats)").fetchall()
+    con.execute(_incoming_view(ds)).fetchall()
     try:
         incoming = con.execute("SELECT count(*) FROM _incoming").fetchall()[0][0]
         if not incoming:
             return 0, 0
-        # Existing rows that may share a key: only those within the incoming keys' ranges.
-        bounds = con.execute("SELECT " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
-                             + " FROM _incoming").fetchall()[0]
-        where, params = [], {}
-        for i, k in enumerate(ds.key):
-            lo, hi = bounds[2 * i], bounds[2 * i + 1]
-            if lo is None:
-                continue
-            where.append(f"(t.{ident(k)} BETWEEN $lo{i} AND $hi{i} OR t.{ident(k)} IS NULL)")
-            params[f"lo{i}"], params[f"hi{i}"] = lo, hi
-        t_filter = " AND ".join(where) or "true"
-        overlap = con.execute(f"SELECT count(*) FROM {table} AS t WHERE {t_filter}", params).fetchall()[0][0]
+        t_filter, params, overlap = _overlap(con, ds)
         if not overlap:
             con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming").fetchall()
             return int(incoming), 0
@@ -545,7 +744,7 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
 
 
 def raw_tables_cleanup(con) -> None:  # pragma: no cover - used by tests that inspect temp state
-    for name in ("_judged", "_repeats", "_rejected_lines", "_rej_errors", "_rej_scans", "_shift"):
+    for name in ("_judged", "_repeats", "_rejected_lines", "_rej_errors", "_rej_scans", "_shift", "_batch_files"):
         con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
 
 
