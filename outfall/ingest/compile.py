@@ -97,7 +97,8 @@ def create_lookups(con, datasets, ctx: Context) -> None:
 # the judging query
 
 
-def _typed(col: Column, ref: str | None, src_type: str) -> tuple[str, list[str], str | None, str]:
+def _typed(col: Column, ref: str | None, src_type: str,
+           hoist: parse.Hoist = parse.inline) -> tuple[str, list[str], str | None, str]:
     """(value SQL, reason SQLs, ambiguous-flag SQL or None, cleaned text SQL) of one column."""
     name = col.name
     if ref is None:  # optional column absent from the file
@@ -109,19 +110,19 @@ def _typed(col: Column, ref: str | None, src_type: str) -> tuple[str, list[str],
         reasons.append(f"CASE WHEN {blank} THEN {lit(f'missing required value for {chr(39)}{name}{chr(39)}')} END")
     amb = None
     if col.kind == "number":
-        value, why = parse.parse_number(ref, name, src_type)
+        value, why = parse.parse_number(ref, name, src_type, hoist)
     elif col.kind == "integer":
-        value, why = parse.parse_integer(ref, name, src_type)
+        value, why = parse.parse_integer(ref, name, src_type, hoist)
     elif col.kind == "date":
-        value, why = parse.parse_date(ref, name, src_type)
+        value, why = parse.parse_date(ref, name, src_type, hoist)
     elif col.kind == "timestamp":
-        value, why, amb = parse.parse_timestamp(ref, name, src_type)
+        value, why, amb = parse.parse_timestamp(ref, name, src_type, hoist)
     elif col.kind == "bool":
         value, why = parse.parse_bool(ref, name, src_type)
     elif col.kind == "enum":
         v = col.vocabulary
-        value = (f"(SELECT canonical FROM _vocab v WHERE v.vocabulary = {lit(v.name)} "
-                 f"AND v.key = {parse.norm_key(t, v.style)})")
+        value = hoist(f"_e_{name}", f"(SELECT canonical FROM _vocab v WHERE v.vocabulary = {lit(v.name)} "
+                                    f"AND v.key = {parse.norm_key(t, v.style)})")
         why = parse.enum_reason(t, value, name, col.allowed)
     else:
         value, why = t, "NULL"
@@ -144,13 +145,20 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
     # many times, as a timestamp's does, would otherwise clean it each time).
     cleaned = [f"{parse.clean(ident('r_' + c), t)} AS {ident('_t_' + c)}" for c, t in present.items()
                if parse.is_text(t)]
+    # Values a column's expressions use more than once, computed once in stage p (parse.Hoist).
+    hoisted: list[str] = []
+
+    def hoist(name: str, expr: str) -> str:
+        hoisted.append(f"{expr} AS {ident(name)}")
+        return ident(name)
+
     for col in ds.columns:
         src_type = present.get(col.name, "VARCHAR")
         if col.name in present and parse.is_text(src_type):
             ref, src_type = ident("_t_" + col.name), parse.CLEANED
         else:
             ref = ident("r_" + col.name) if col.name in present else None
-        value, why, amb, text = _typed(col, ref, src_type)
+        value, why, amb, text = _typed(col, ref, src_type, hoist)
         select.append(f"{value} AS {ident(col.name)}")
         raw_ref = ident("r_" + col.name) if col.name in present else "CAST(NULL AS VARCHAR)"
         select.append(f"{raw_ref} AS {ident('_raw_' + col.name)}")
@@ -163,11 +171,12 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
             flags.append("_amb_" + col.name)
             select.append(f"{amb} AS {ident('_amb_' + col.name)}")
     ctes = [f"c AS (SELECT *{''.join(', ' + x for x in cleaned)} FROM ({source}) AS src)",
-            f"s0 AS (SELECT {', '.join(select)} FROM c)"]
+            f"p AS (SELECT *{''.join(', ' + x for x in hoisted)} FROM c)",
+            f"s0 AS (SELECT {', '.join(select)} FROM p)"]
     known = set(cols) | {"_raw_" + c for c in cols} | set(reasons) | set(flags) | {"source_row", "_source_reason"}
     for i, step in enumerate(ds.steps(ctx), start=1):
         ctes.append(f"s{i} AS ({_step_sql(step, known, reasons, f's{i - 1}')})")
-    last = f"s{len(ctes) - 2}"
+    last = f"s{len(ctes) - 3}"
     renamed = dict(ds.renames)
     table_cols = ds.table_columns()
     by_table = {renamed.get(c, c): c for c in known if not c.startswith("_")}

@@ -10,11 +10,27 @@ input is not an error here (it is NULL); required-ness is checked separately.
 Text sources (CSV, XLSX) give VARCHAR cells; Parquet gives native types, and
 the expressions follow the source type (a DOUBLE is checked to be finite, a
 TIMESTAMP WITH TIME ZONE is already an instant, a naive TIMESTAMP is local).
+
+A value that the typed and reason expressions both use (a cell's number, date, naive local time,
+whether it has a UTC offset) is given to ``hoist(name, expr)``, which returns what to write in
+its place: by default the expression itself; the judging query (``outfall.ingest.compile``)
+computes it once in a stage of its own and gets back the column's name. Written out inline, a
+timestamp's expressions repeat the parse some thirty times and DuckDB spends more time planning
+the query than running it on a small file.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Callable
+
+Hoist = Callable[[str, str], str]  # (a column name of our own, its expression) -> what stands for it
+
+
+def inline(name: str, expr: str) -> str:
+    """The default ``hoist``: the expression itself, in parentheses."""
+    del name
+    return f"({expr})"
 
 LOCAL_TZ = "America/New_York"
 
@@ -115,7 +131,7 @@ def number_reason(problem: str, t: str, column: str, subject: str | None = None)
             f"WHEN 'bad' THEN {lit(lead)} || {q} || {lit(where + ' is not a number')} END")
 
 
-def parse_number(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, str]:
+def parse_number(ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist = inline) -> tuple[str, str]:
     if is_numeric(src_type):
         v = f"CAST({ref} AS DOUBLE)"
         return (f"CASE WHEN isfinite({v}) THEN {v} END",
@@ -123,11 +139,12 @@ def parse_number(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str,
                 f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a finite number')} END")
     t = clean(ref, src_type)
     value, problem = number_text(t)
+    value, problem = hoist(f"_v_{column}", value), hoist(f"_p_{column}", problem)
     return value, number_reason(problem, t, column)
 
 
-def parse_integer(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, str]:
-    value, reason = parse_number(ref, column, src_type)
+def parse_integer(ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist = inline) -> tuple[str, str]:
+    value, reason = parse_number(ref, column, src_type, hoist)
     t = clean(ref, src_type)
     frac = f"({value} IS NOT NULL AND {value} <> floor({value}))"
     big = f"({value} IS NOT NULL AND abs({value}) > 2147483647)"
@@ -140,7 +157,7 @@ def parse_integer(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str
 # dates and times
 
 
-def parse_date(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, str]:
+def parse_date(ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist = inline) -> tuple[str, str]:
     """Local calendar dates (YYYY-MM-DD, a time part dropped; US M/D/YYYY accepted)."""
     st = src_type.upper()
     if st == "DATE":
@@ -150,9 +167,9 @@ def parse_date(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, s
     if st.startswith("TIMESTAMP"):
         return f"CAST({ref} AS DATE)", "NULL"
     t = clean(ref, src_type)
-    value = (f"coalesce(TRY_CAST(left({t}, 10) AS DATE), "
-             f"CASE WHEN regexp_full_match({t}, '\\d{{1,2}}/\\d{{1,2}}/\\d{{4}}') "
-             f"THEN CAST(try_strptime({t}, '%m/%d/%Y') AS DATE) END)")
+    value = hoist(f"_d_{column}", f"coalesce(TRY_CAST(left({t}, 10) AS DATE), "
+                  f"CASE WHEN regexp_full_match({t}, '\\d{{1,2}}/\\d{{1,2}}/\\d{{4}}') "
+                  f"THEN CAST(try_strptime({t}, '%m/%d/%Y') AS DATE) END)")
     reason = (f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {_quoted(t)} || "
               f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date (expected YYYY-MM-DD)')} END")
     return value, reason
@@ -190,7 +207,8 @@ def local_instant(naive: str) -> tuple[str, str, str]:
     return instant, ambiguous, nonexistent
 
 
-def parse_timestamp(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, str, str]:
+def parse_timestamp(ref: str, column: str, src_type: str = "VARCHAR",
+                    hoist: Hoist = inline) -> tuple[str, str, str]:
     """(UTC instant, reason, ambiguous flag). With an offset (or Z) the text is
     that instant; without one it is local America/New_York time. A local time
     that does not exist (the spring-forward hour) is refused."""
@@ -198,15 +216,16 @@ def parse_timestamp(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[s
     if st.startswith("TIMESTAMP WITH TIME ZONE") or st == "TIMESTAMPTZ":
         return ref, "NULL", "false"
     if st == "DATE" or st.startswith("TIMESTAMP"):
-        naive = f"CAST({ref} AS TIMESTAMP)"
+        naive = hoist(f"_n_{column}", f"CAST({ref} AS TIMESTAMP)")
         instant, amb, nonexistent = local_instant(naive)
         reason = (f"CASE WHEN {nonexistent} THEN 'local time ''' || CAST({naive} AS VARCHAR) || "
                   f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} END")
         return instant, reason, amb
     t = clean(ref, src_type)
     offset = has_offset(t)
-    naive = (f"CASE WHEN {t} IS NOT NULL AND NOT {offset} THEN coalesce(TRY_CAST({t} AS TIMESTAMP), "
-             f"try_strptime({t}, [{', '.join(lit(f) for f in US_FORMATS)}])) END")
+    naive = hoist(f"_n_{column}", f"CASE WHEN {t} IS NOT NULL AND NOT {offset} THEN coalesce(TRY_CAST({t} AS TIMESTAMP), "
+                  f"try_strptime({t}, [{', '.join(lit(f) for f in US_FORMATS)}])) END")
+    offset = hoist(f"_o_{column}", offset)
     instant, amb, nonexistent = local_instant(naive)
     value = f"CASE WHEN {offset} THEN TRY_CAST({t} AS TIMESTAMPTZ) ELSE {instant} END"
     bad = (f"{_quoted(t)} || "
