@@ -291,7 +291,7 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
         _drop_scratch(con)
         return False
     _mark_repeats(con, ds)
-    con.execute(_incoming_view(ds)).fetchall()
+    con.execute(_incoming_view(con, ds)).fetchall()
     new = _merge_at_once(con, ds)
     if new is None:
         _drop_scratch(con)
@@ -691,12 +691,16 @@ def _key_match(ds: Dataset) -> str:
     return " AND ".join(f"t.{ident(k)} IS NOT DISTINCT FROM i.{ident(k)}" for k in ds.key)
 
 
-def _incoming_view(ds: Dataset) -> str:
-    """The view _incoming: the kept rows of _judged, less the repeats within a file."""
+def _incoming_view(con, ds: Dataset) -> str:
+    """The view _incoming: the kept rows of _judged, less the repeats within a file. Without
+    repeats (nearly always) it is a plain filter: the anti-join costs about 1.8 s per reading of
+    8.5M rows even against an empty _repeats, and the view is read three times."""
     select = ", ".join(ident(c) for c, _ in ds.table_columns())
+    repeats = con.execute("SELECT EXISTS (SELECT 1 FROM _repeats)").fetchall()[0][0]
+    less = (" AND NOT EXISTS (SELECT 1 FROM _repeats AS r "
+            "WHERE r.source_file = j.source_file AND r.source_row = j.source_row)") if repeats else ""
     return (f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, row_hash "
-            f"FROM _judged AS j WHERE reason IS NULL AND NOT EXISTS (SELECT 1 FROM _repeats AS r "
-            f"WHERE r.source_file = j.source_file AND r.source_row = j.source_row)")
+            f"FROM _judged AS j WHERE reason IS NULL{less}")
 
 
 def _overlap(con, ds: Dataset, bounds: tuple | None = None) -> tuple[str, dict, int]:
@@ -721,12 +725,15 @@ def _overlap(con, ds: Dataset, bounds: tuple | None = None) -> tuple[str, dict, 
 def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
     """Merge the kept rows of _judged; returns (rows new or changed, rows superseded)."""
     table = ident(ds.name)
-    con.execute(_incoming_view(ds)).fetchall()
+    con.execute(_incoming_view(con, ds)).fetchall()
     try:
-        incoming = con.execute("SELECT count(*) FROM _incoming").fetchall()[0][0]
+        # the count and each key column's bounds in one reading of _incoming
+        incoming, *bounds = con.execute(
+            "SELECT count(*), " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
+            + " FROM _incoming").fetchall()[0]
         if not incoming:
             return 0, 0
-        t_filter, params, overlap = _overlap(con, ds)
+        t_filter, params, overlap = _overlap(con, ds, tuple(bounds))
         if not overlap:
             con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming").fetchall()
             return int(incoming), 0
