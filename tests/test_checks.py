@@ -292,6 +292,31 @@ def test_freshness_flow_gaps_warns_on_a_gap_over_one_day(db):
         md(result, "series"))
 
 
+def test_freshness_flow_gaps_runs_within_the_memory_limit_on_many_readings(db, monkeypatch):
+    """Regression: the gap check sorted every reading with its series' names and held every step
+    for the median; on a year of 1-minute readings (100M) it ran out of DuckDB's 1 GB and the check
+    reported an error instead of the gaps. The same shape in small: 6M readings under 40 MB, which
+    the old query could not do."""
+    with open_db(db) as con:
+        insert(con, "industrial_users", USERS)
+        con.execute(
+            "INSERT INTO flow (user_id, constituent, ts, value, unit, source_file, source_row) "
+            "SELECT 'IU-' || lpad(CAST(s AS VARCHAR), 3, '0'), 'flow', "
+            "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(m), 1.0, 'gpm', 'f.csv', m "
+            "FROM range(100) AS r(s), range(60000) AS q(m) "
+            "WHERE NOT (s = 7 AND m BETWEEN 1000 AND 2500)").fetchall()  # IU-007 silent for 25 h 1 min
+    monkeypatch.setenv("OUTFALL_MEMORY_LIMIT", "40MB")
+    result = run_check(checks.check_freshness_flow_gaps, db)
+    assert "error" not in result.metadata
+    assert md(result, "series_checked") == 100 and md(result, "series_with_long_gaps") == 1
+    assert md(result, "largest_gap") == "25.0 h"
+    assert "| IU-007 | flow | 58499 | 1 min | 25.0 h | 1502x | 2026-05-01 16:39 EDT | 2026-05-02 17:41 EDT | 1 | yes |" in (
+        md(result, "series"))
+    # a series of equal steps names its first one, the same on every run
+    assert "| IU-000 | flow | 60000 | 1 min | 1 min | 1x | 2026-05-01 00:00 EDT | 2026-05-01 00:01 EDT | 0 |  |" in (
+        md(result, "series"))
+
+
 def test_freshness_flow_gaps_exactly_one_day_is_not_a_gap(db):
     with open_db(db) as con:
         clean_flow(con)
