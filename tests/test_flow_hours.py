@@ -1,0 +1,67 @@
+"""Flow is grouped per UTC hour before any local time is taken (the page's bucket means, the
+days a user discharged, the years of the annual report): New York's offsets are whole hours, so
+this equals applying the time zone to every reading. Checked against the per-reading queries on
+readings that cross both nights the clocks change and local midnights, for buckets of 1, 3 and
+24 hours."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from outfall.warehouse import LOCAL_TZ, configure, ensure_schema, sql
+
+PER_READING_MEANS = """
+SELECT user_id, constituent, time_bucket(to_hours(CAST($hours AS BIGINT)), timezone($tz, ts)) AS ts,
+       avg(value) AS value
+FROM flow WHERE user_id = $user_id AND value IS NOT NULL GROUP BY ALL ORDER BY 1, 2, 3"""
+PER_READING_DAYS = "SELECT user_id, ts::DATE AS day, count(*) FROM flow GROUP BY ALL ORDER BY ALL"
+PER_READING_YEARS = "SELECT DISTINCT user_id, year(ts::DATE) FROM flow ORDER BY ALL"
+
+
+@pytest.fixture(scope="module")
+def con():
+    con = duckdb.connect()
+    configure(con)
+    ensure_schema(con)
+    # 7-minute readings (they straddle hour and bucket edges) from 30 Oct 2026 (the fall-back night
+    # is 1 Nov) to 10 Jan 2027, and from 6 to 10 March 2026 (spring forward on 8 March)
+    con.execute("""
+        INSERT INTO flow (user_id, constituent, ts, value, unit)
+        SELECT u, 'flow', start + to_minutes(7 * i), CASE WHEN i % 31 = 0 THEN NULL ELSE (i % 17) * 0.25 END, 'gpm'
+        FROM (VALUES ('IU-1', TIMESTAMPTZ '2026-10-30 00:00:00-04', 72 * 24 * 60 // 7),
+                     ('IU-2', TIMESTAMPTZ '2026-03-06 00:00:00-05', 4 * 24 * 60 // 7)) t(u, start, n),
+             range(n) r(i)""").fetchall()
+    yield con
+    con.close()
+
+
+def _sql(name: str) -> str:
+    return "\n".join(line for line in sql(name).splitlines() if not line.strip().startswith("--"))
+
+
+@pytest.mark.parametrize("hours", [1, 3, 24])
+@pytest.mark.parametrize("user", ["IU-1", "IU-2"])
+def test_bucket_means_equal_the_per_reading_means(con, user, hours):
+    new = con.execute(_sql("select_dashboard_flow_means"),
+                      {"user_ids": [user], "constituents": ["flow"], "hours": [hours], "tz": LOCAL_TZ}).fetchall()
+    old = con.execute(PER_READING_MEANS, {"user_id": user, "hours": hours, "tz": LOCAL_TZ}).fetchall()
+    assert [r[:3] for r in new] == [r[:3] for r in old] and len(new) >= 5
+    assert all(a[3] == pytest.approx(b[3], rel=1e-12, abs=1e-12) for a, b in zip(new, old))
+
+
+def test_days_with_readings_equal_the_per_reading_days(con):
+    con.execute(_sql("create_user_activity_days"), {"as_of": "2027-12-31"}).fetchall()
+    new = con.execute("SELECT user_id, day, flow_readings FROM _activity ORDER BY ALL").fetchall()
+    assert new == con.execute(PER_READING_DAYS).fetchall()
+    # the fall-back day has 25 hours of readings, the spring-forward day 23
+    days = {(u, str(d)): n for u, d, n in new}
+    assert days[("IU-1", "2026-11-01")] > days[("IU-1", "2026-11-02")] > 0
+    assert days[("IU-2", "2026-03-08")] < days[("IU-2", "2026-03-07")]
+
+
+def test_years_with_readings_equal_the_per_reading_years(con):
+    new = con.execute("SELECT DISTINCT user_id, year(make_timestamptz(h * 3600000000)::DATE) FROM "
+                      "(SELECT DISTINCT user_id, epoch_us(ts) // 3600000000 AS h FROM flow) ORDER BY ALL").fetchall()
+    assert new == con.execute(PER_READING_YEARS).fetchall() == [("IU-1", 2026), ("IU-1", 2027), ("IU-2", 2026)]
+    assert "epoch_us(ts) // 3600000000" in sql("insert_pretreatment_annual_report")
