@@ -736,6 +736,9 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
         limits = limits.assign(t=local_naive(limits["collected_at"]))
     res_by_user = dict(tuple(results.groupby("user_id"))) if not results.empty else {}
     lim_by_user = dict(tuple(limits.groupby("user_id"))) if not limits.empty else {}
+    # each user's readings, split once (a boolean filter of the whole frame per user cost 3 s for
+    # 190 meters' 572,000 points)
+    flow_of = dict(tuple(flow.groupby("user_id", sort=False))) if not flow.empty else {}
     for u in user_ids:
         ures = res_by_user.get(u, results.iloc[0:0])
         ulim = lim_by_user.get(u, limits.iloc[0:0])
@@ -777,7 +780,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
             if unlimited:
                 parts.append(note("Also sampled, with no limit defined: " + ", ".join(
                     esc(param_label(p)) for p in unlimited) + ".", "info"))
-        uflow = flow[flow["user_id"] == u] if not flow.empty else flow
+        uflow = flow_of.get(u, flow.iloc[0:0])
         if uflow.empty:
             parts.append(note("No flow or probe readings for this user.", "empty") if present.get("flow")
                          else no_data("flow", present.get("flow"), "flow readings"))

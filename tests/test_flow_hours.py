@@ -65,3 +65,27 @@ def test_years_with_readings_equal_the_per_reading_years(con):
                       "(SELECT DISTINCT user_id, epoch_us(ts) // 3600000000 AS h FROM flow) ORDER BY ALL").fetchall()
     assert new == con.execute(PER_READING_YEARS).fetchall() == [("IU-1", 2026), ("IU-1", 2027), ("IU-2", 2026)]
     assert "epoch_us(ts) // 3600000000" in sql("insert_pretreatment_annual_report")
+
+
+def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_taken(con):
+    """Regression: two readings of the fall-back hour share a local time, and the page listed them
+    in whichever order the query's threads gave (a year of readings rendered two different pages)."""
+    con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit) SELECT 'IU-3', 'flow', "
+                "TIMESTAMPTZ '2026-11-01 00:00:00-04' + to_minutes(5 * i), 100 - i, 'gpm' FROM range(48) r(i)"
+                ).fetchall()
+    con.execute("INSERT INTO slug_events (user_id, constituent, start_at, end_at) VALUES "
+                "('IU-3', 'flow', TIMESTAMPTZ '2026-11-01 01:00:00-04', TIMESTAMPTZ '2026-11-01 01:55:00-05')"
+                ).fetchall()
+    try:
+        got = con.execute(_sql("select_dashboard_slug_readings"),
+                          {"tz": LOCAL_TZ, "pad_hours": 0, "max_readings": 10_000}).fetchall()
+        taken = con.execute(
+            "SELECT user_id, constituent, timezone($tz, ts), value FROM flow WHERE user_id = 'IU-3' "
+            "AND ts BETWEEN TIMESTAMPTZ '2026-11-01 01:00:00-04' AND TIMESTAMPTZ '2026-11-01 01:55:00-05' "
+            "ORDER BY ts", {"tz": LOCAL_TZ}).fetchall()
+    finally:
+        con.execute("DELETE FROM slug_events").fetchall()
+        con.execute("DELETE FROM flow WHERE user_id = 'IU-3'").fetchall()
+    expected = sorted(taken, key=lambda r: r[2])  # stable: readings of one local time in the order taken
+    assert len(taken) == 24 and len({r[2] for r in taken}) == 12  # each local time twice
+    assert got == expected

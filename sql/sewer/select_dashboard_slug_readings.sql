@@ -3,7 +3,8 @@
 -- only those inside its slugs.
 WITH near AS (
     SELECT f.user_id, f.constituent, timezone($tz, f.ts) AS ts, f.value,
-           bool_or(f.ts BETWEEN s.start_at AND s.end_at) AS inside
+           bool_or(f.ts BETWEEN s.start_at AND s.end_at) AS inside,
+           min(f.ts) AS instant
     FROM flow f
     JOIN slug_events s
       ON f.user_id = s.user_id AND f.constituent = s.constituent
@@ -17,4 +18,5 @@ WITH near AS (
 SELECT user_id, constituent, ts, value
 FROM counted
 WHERE readings <= $max_readings OR inside
-ORDER BY 1, 2, 3;
+-- two readings of the fall-back hour share a local time: the earlier instant first, on every run
+ORDER BY 1, 2, 3, instant;
