@@ -219,6 +219,7 @@ class RunOutcome:
     materialized: list[str] = field(default_factory=list)
     failures: list[tuple[str, object]] = field(default_factory=list)  # (asset or step, error info)
     checks_failed: list[str] = field(default_factory=list)
+    checks_not_run: list[tuple[str, str]] = field(default_factory=list)  # (asset:check, the error's first line)
     seconds: float = 0.0
 
 
@@ -303,7 +304,11 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
         elif event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
             data = event.event_specific_data
             if data is not None and not data.passed:
-                outcome.checks_failed.append(f"{data.asset_key.to_user_string()}:{data.check_name}")
+                name = f"{data.asset_key.to_user_string()}:{data.check_name}"
+                outcome.checks_failed.append(name)
+                error = (data.metadata or {}).get("error")
+                if error is not None:   # the check could not run (assets/checks.py: _reports_errors)
+                    outcome.checks_not_run.append((name, str(getattr(error, "value", error))))
     log_failures(outcome.failures)
     run_logger().info("run %s in %.1f s: %d assets materialized, %d failed", "succeeded" if outcome.ok else "failed",
                       outcome.seconds, len(set(outcome.materialized)), len(outcome.failures))
@@ -363,7 +368,7 @@ def cmd_run(args) -> int:
 
 
 def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: bool = False) -> int:
-    from outfall.runlog import failure_line, group_failures, log_path, run_logger, trace_text
+    from outfall.runlog import explain, failure_line, group_failures, log_path, run_logger, trace_text
 
     log = log_path(warehouse) if run_logger().handlers else None
     if outcome.failures:
@@ -376,6 +381,13 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
         where = f"; the details are in {log}" if log else ""
         print(f"outfall: the run failed before any asset could report why{where}", file=sys.stderr)
         return 1
+    # A check that could not run is a failure of the tool, not a finding about the data: said on
+    # stderr even with --quiet (the run still exits 0: every asset materialized).
+    for name, error in outcome.checks_not_run:
+        asset, _, check = name.partition(":")
+        why = explain(RuntimeError(error)).why or "see the check in the Dagster UI"
+        print(f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no result "
+              f"for it: {why}", file=sys.stderr)
     if not quiet:
         print(_summary(warehouse, outcome))
     return 0

@@ -149,3 +149,33 @@ def test_explain_names_disk_full_memory_and_permissions_plainly(tmp_path):
     assert denied.kind == "denied" and "/srv/data/lab_results" in denied.why
     assert plain("dagster._core.definitions.events.Failure: no sewer rate for 2026") == "no sewer rate for 2026"
     assert plain("duckdb.duckdb.IOException: IO Error: could not read") == "could not read"
+
+
+def test_a_check_that_cannot_run_is_said_on_stderr_even_when_quiet(tmp_path, monkeypatch, capsys):
+    """Regression: the flow gap check ran out of memory on a year of readings; it reported an
+    error in its own result and the run printed nothing of it (exit 0, and --quiet drops the
+    summary). A check that could not run is now one plain line on stderr; the run still exits 0."""
+    import assets.checks as checks
+    from pipelines import cli
+
+    key = next(k for k in checks.INPUT_CHECKS if k.name == "check_freshness_flow_gaps")
+
+    def out_of_memory(resource):
+        raise duckdb.OutOfMemoryException("Out of Memory Error: failed to pin block of size 256.0 KiB")
+
+    monkeypatch.setitem(checks.INPUT_CHECKS, key, checks._reports_errors(out_of_memory, key))
+    data = tmp_path / "data"
+    (data / "flow").mkdir(parents=True)
+    (data / "flow" / "meter.csv").write_text("user_id,timestamp,value,unit\nIU-1,2026-11-02 08:00,12.5,gpm\n"
+                                            "IU-1,2026-11-02 08:15,12.0,gpm\n")
+    capsys.readouterr()
+    code = cli.main(["run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"),
+                     "--as-of", "2026-11-30", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    lines = [ln for ln in err.splitlines() if "could not run" in ln]
+    assert lines == ["outfall: warning: the check check_freshness_flow_gaps of the flow table could not run, so this "
+                     "run has no result for it: DuckDB ran out of memory; give it more with the environment variable "
+                     "OUTFALL_MEMORY_LIMIT (e.g. 2GB) or close other programs, and run again"], err
+    for bad in ("Traceback", "Exception:", "Error:"):
+        assert bad not in err
