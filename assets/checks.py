@@ -42,6 +42,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import warehouse
 from outfall import gx_worker
+from outfall.flow_hours import ensure_flow_hours
 from outfall.gx_adapter import ValidationSummary, suite_columns, suite_info, validate_frame
 from outfall.paths import EXPECTATIONS_DIR
 from outfall.warehouse import LOCAL_TZ, count, sql, table_columns
@@ -333,7 +334,13 @@ def check_validity_flow_value(duckdb: DuckDBResource) -> AssetCheckResult:
 def check_uniqueness_flow_key(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         total = count(con, "flow")
-        keys, extra, examples = con.execute(sql("check_uniqueness_flow_key"), {"examples": EXAMPLES}).fetchall()[0]
+        ensure_flow_hours(con)
+        hours, timeless = con.execute(sql("check_uniqueness_flow_hours")).fetchall()[0]
+        if hours or timeless > 1:   # only then can a key repeat: flow itself is searched
+            keys, extra, examples = con.execute(sql("check_uniqueness_flow_key"), {"examples": EXAMPLES}
+                                                ).fetchall()[0]
+        else:
+            keys, extra, examples = 0, 0, []
     return AssetCheckResult(
         passed=keys == 0,
         severity=ERROR,
@@ -360,6 +367,7 @@ def check_uniqueness_flow_key(duckdb: DuckDBResource) -> AssetCheckResult:
 )
 def check_freshness_flow_gaps(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
+        ensure_flow_hours(con)
         rows = con.execute(sql("check_freshness_flow_gaps"), {"max_gap_seconds": MAX_FLOW_GAP_SECONDS}).fetchall()
     flagged = [r for r in rows if r[6] is not None and r[6] > MAX_FLOW_GAP_SECONDS]
     table = [[u, c, n, _duration(usual), _duration(largest),

@@ -19,7 +19,7 @@ from dagster_duckdb import DuckDBResource
 
 import assets.checks as checks
 from assets.ingest import CONTRACT_DATASETS, ingest_assets, quarantine
-from outfall import gx_adapter
+from outfall import flow_hours, gx_adapter
 from outfall.paths import EXPECTATIONS_DIR, REPO_ROOT
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure, ensure_schema, table_columns
@@ -296,7 +296,7 @@ def test_freshness_flow_gaps_runs_within_the_memory_limit_on_many_readings(db, m
     """Regression: the gap check sorted every reading with its series' names and held every step
     for the median; on a year of 1-minute readings (100M) it ran out of DuckDB's 1 GB and the check
     reported an error instead of the gaps. The same shape in small: 6M readings under 40 MB, which
-    the old query could not do."""
+    the old query could not do (it reads the hourly summaries now, made a chunk at a time)."""
     with open_db(db) as con:
         insert(con, "industrial_users", USERS)
         con.execute(
@@ -306,6 +306,9 @@ def test_freshness_flow_gaps_runs_within_the_memory_limit_on_many_readings(db, m
             "FROM range(100) AS r(s), range(60000) AS q(m) "
             "WHERE NOT (s = 7 AND m BETWEEN 1000 AND 2500)").fetchall()  # IU-007 silent for 25 h 1 min
     monkeypatch.setenv("OUTFALL_MEMORY_LIMIT", "40MB")
+    # the hourly summaries are made a chunk of hours at a time (a month; here a week): memory
+    # follows the chunk, not the table
+    monkeypatch.setattr(flow_hours, "CHUNK_HOURS", 7 * 24)
     result = run_check(checks.check_freshness_flow_gaps, db)
     assert "error" not in result.metadata
     assert md(result, "series_checked") == 100 and md(result, "series_with_long_gaps") == 1

@@ -89,3 +89,111 @@ def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_
     expected = sorted(taken, key=lambda r: r[2])  # stable: readings of one local time in the order taken
     assert len(taken) == 24 and len({r[2] for r in taken}) == 12  # each local time twice
     assert got == expected
+
+
+# ---------------------------------------------------------------------------
+# the hourly summaries of flow (outfall/flow_hours.py): the gap check read from them equals the
+# query over every reading, and a refresh of the touched hours equals making them all again
+
+from outfall.flow_hours import ensure_flow_hours  # noqa: E402
+
+# The gap check over every reading (this project's query before the summaries), the oracle.
+GAPS_OVER_EVERY_READING = """
+WITH steps AS (
+    SELECT user_id, constituent, ts, lag(ts) OVER (PARTITION BY user_id, constituent ORDER BY ts) AS prev_ts
+    FROM flow WHERE ts IS NOT NULL
+), gaps AS (SELECT user_id, constituent, ts, prev_ts, epoch_us(ts) - epoch_us(prev_ts) AS gap_us FROM steps)
+SELECT user_id, constituent, count(*), min(ts), max(ts), quantile_cont(gap_us, 0.5) / 1e6, max(gap_us) / 1e6,
+       arg_max(prev_ts, [gap_us, -epoch_us(ts)]) FILTER (WHERE gap_us IS NOT NULL),
+       arg_max(ts, [gap_us, -epoch_us(ts)]) FILTER (WHERE gap_us IS NOT NULL),
+       count(*) FILTER (WHERE gap_us > CAST($max_gap_seconds AS BIGINT) * 1000000)
+FROM gaps GROUP BY user_id, constituent
+ORDER BY 7 DESC NULLS LAST, user_id, constituent"""
+
+
+def _summaries(con) -> tuple[list, list]:
+    return (con.execute("SELECT * FROM _flow_hours ORDER BY ALL").fetchall(),
+            con.execute("SELECT * FROM _flow_hour_steps ORDER BY ALL").fetchall())
+
+
+def _rebuilt(con) -> tuple[list, list]:
+    """The summaries made again from nothing, on the same flow."""
+    con.execute("DELETE FROM _flow_hours_state").fetchall()
+    con.execute("DELETE FROM _flow_hours").fetchall()
+    con.execute("DELETE FROM _flow_hour_steps").fetchall()
+    assert ensure_flow_hours(con) == "rebuilt"
+    return _summaries(con)
+
+
+@pytest.fixture
+def meters():
+    con = duckdb.connect()
+    configure(con)
+    ensure_schema(con)
+    # irregular steps (1 to 9 minutes), a reading repeated at one time (a step of 0), a silent
+    # day, the fall-back night, a series with one reading, readings without a value
+    con.execute("""
+        INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at)
+        SELECT 'IU-1', 'flow', TIMESTAMPTZ '2026-10-31 00:00:00-04' + to_minutes(i * 5 + (i * 7) % 4),
+               CASE WHEN i % 11 = 0 THEN NULL ELSE 1.0 END, 'gpm', TIMESTAMPTZ '2026-11-03 08:00:00-05'
+        FROM range(900) r(i) WHERE i NOT BETWEEN 400 AND 700
+        UNION ALL SELECT 'IU-1', 'flow', TIMESTAMPTZ '2026-10-31 00:20:00-04', 2.0, 'gpm', TIMESTAMPTZ '2026-11-03 08:00:00-05'
+        UNION ALL SELECT 'IU-1', 'pH', TIMESTAMPTZ '2026-10-31 00:00:00-04' + to_minutes(15 * i), 7.0, 's.u.',
+               TIMESTAMPTZ '2026-11-03 08:00:00-05' FROM range(300) r(i)
+        UNION ALL SELECT 'IU-2', 'flow', TIMESTAMPTZ '2026-11-01 01:30:00-05', 3.0, 'gpm', TIMESTAMPTZ '2026-11-03 08:00:00-05'
+        """).fetchall()
+    yield con
+    con.close()
+
+
+def test_the_gap_check_from_the_summaries_equals_the_query_over_every_reading(meters):
+    assert ensure_flow_hours(meters) == "rebuilt"
+    params = {"max_gap_seconds": 3600}
+    got = meters.execute(_sql("check_freshness_flow_gaps"), params).fetchall()
+    want = meters.execute(GAPS_OVER_EVERY_READING, params).fetchall()
+    assert got == want
+    assert [r[:3] for r in got][-1] == ("IU-2", "flow", 1)       # one reading: no step
+    assert got[0][0:2] == ("IU-1", "flow") and got[0][9] == 1    # the silent day, over the hour given
+
+
+def test_a_second_look_with_nothing_new_does_nothing(meters):
+    assert ensure_flow_hours(meters) == "rebuilt"
+    assert ensure_flow_hours(meters) == "current"
+
+
+def test_new_readings_and_a_corrected_one_remake_only_their_hours_and_equal_a_rebuild(meters):
+    ensure_flow_hours(meters)
+    before = meters.execute("SELECT count(*) FROM _flow_hours").fetchall()[0][0]
+    # a day more, and one reading of the first day corrected (superseded: same time, a later load)
+    meters.execute("""
+        INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at)
+        SELECT 'IU-1', 'flow', TIMESTAMPTZ '2026-11-05 00:00:00-05' + to_minutes(3 * i), 1.5, 'gpm',
+               TIMESTAMPTZ '2026-11-06 08:00:00-05' FROM range(480) r(i)""").fetchall()
+    meters.execute("UPDATE flow SET value = 9.0, loaded_at = TIMESTAMPTZ '2026-11-06 08:00:00-05' "
+                   "WHERE user_id = 'IU-1' AND constituent = 'pH' AND ts = TIMESTAMPTZ '2026-10-31 03:00:00-04'"
+                   ).fetchall()
+    assert ensure_flow_hours(meters) == "touched"
+    touched = _summaries(meters)
+    assert len(touched[0]) == before + 24
+    assert touched == _rebuilt(meters)
+
+
+def test_readings_removed_make_every_summary_again(meters):
+    ensure_flow_hours(meters)
+    # a file re-sent without some of its readings: they are deleted and the rest loaded again
+    meters.execute("DELETE FROM flow WHERE user_id = 'IU-1' AND constituent = 'flow' "
+                   "AND ts < TIMESTAMPTZ '2026-10-31 06:00:00-04'").fetchall()
+    meters.execute("UPDATE flow SET loaded_at = TIMESTAMPTZ '2026-11-07 08:00:00-05' "
+                   "WHERE user_id = 'IU-1' AND constituent = 'flow' AND ts < TIMESTAMPTZ '2026-10-31 09:00:00-04'"
+                   ).fetchall()
+    assert ensure_flow_hours(meters) == "rebuilt"
+    assert _summaries(meters) == _rebuilt(meters)
+    got = meters.execute(_sql("check_freshness_flow_gaps"), {"max_gap_seconds": 3600}).fetchall()
+    assert got == meters.execute(GAPS_OVER_EVERY_READING, {"max_gap_seconds": 3600}).fetchall()
+
+
+def test_a_flow_table_not_made_by_outfall_is_named():
+    con = duckdb.connect()
+    con.execute("CREATE VIEW flow AS SELECT 'x' AS reading").fetchall()
+    with pytest.raises(RuntimeError, match="the flow table lacks the column"):
+        ensure_flow_hours(con)

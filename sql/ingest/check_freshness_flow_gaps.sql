@@ -1,56 +1,59 @@
 -- check_freshness_flow_gaps: per user and constituent, the usual interval between readings
--- (median step), the largest gap and where it falls (the earliest, when several are as long), and how many gaps exceed $max_gap_seconds.
+-- (median step), the largest gap and where it falls (the earliest, when several are as long),
+-- and how many gaps exceed $max_gap_seconds.
 -- A series with a single reading has no step: usual_s and largest_s are NULL.
--- A year of 1-minute readings is 100M rows: the window sorts only a small series number and the
--- time in microseconds (the series' names sorted along with every reading did not fit in the
--- 1 GB memory limit), and the median step comes exactly from each series' histogram of steps
--- (median() would hold every step of a series in memory).
-WITH series AS (
-    SELECT user_id, constituent, row_number() OVER (ORDER BY user_id, constituent) AS sid
-    FROM (SELECT DISTINCT user_id, constituent FROM flow WHERE ts IS NOT NULL)
+-- Read from the hourly summaries of flow (outfall/flow_hours.py; a year of 1-minute readings is
+-- 100M rows, 1.7M hours): the steps within each hour are counted there by length, and each step
+-- across hours is the first reading of an hour less the last reading of the hour before it with
+-- a reading. Every step between consecutive readings is one of the two, so the median is exact.
+WITH hours AS (
+    SELECT user_id, constituent, h, readings, first_us, last_us, step_max, step_max_to,
+           first_us - lag(last_us) OVER (PARTITION BY user_id, constituent ORDER BY h) AS across
+    FROM _flow_hours
 ), steps AS (
-    SELECT sid, t, t - lag(t) OVER (PARTITION BY sid ORDER BY t) AS step
-    FROM (SELECT s.sid, epoch_us(f.ts) AS t
-          FROM flow AS f
-          JOIN series AS s ON s.user_id IS NOT DISTINCT FROM f.user_id
-                          AND s.constituent IS NOT DISTINCT FROM f.constituent
-          WHERE f.ts IS NOT NULL)
+    SELECT user_id, constituent, step, sum(n) AS n
+    FROM (SELECT user_id, constituent, step, steps AS n FROM _flow_hour_steps
+          UNION ALL
+          SELECT user_id, constituent, across, 1 FROM hours WHERE across IS NOT NULL)
+    GROUP BY user_id, constituent, step
+), ends AS (
+    -- the steps that may be the largest, each with the reading that ends it
+    SELECT user_id, constituent, step_max AS step, step_max_to AS to_t FROM hours WHERE step_max IS NOT NULL
+    UNION ALL
+    SELECT user_id, constituent, across, first_us FROM hours WHERE across IS NOT NULL
+), largest AS (
+    SELECT user_id, constituent, max(step) AS largest, arg_min(to_t, [-step, to_t]) AS to_t
+    FROM ends
+    GROUP BY user_id, constituent
 ), per_series AS (
-    SELECT sid,
-           count(*) AS readings,
-           min(t) AS first_t,
-           max(t) AS last_t,
-           max(step) AS largest,
-           -- the earliest of the largest gaps
-           arg_max(t, [step, -t]) FILTER (WHERE step IS NOT NULL) AS to_t,
-           count(*) FILTER (WHERE step > CAST($max_gap_seconds AS BIGINT) * 1000000) AS over_threshold,
-           histogram(step) FILTER (WHERE step IS NOT NULL) AS steps
-    FROM steps
-    GROUP BY sid
+    SELECT user_id, constituent, sum(readings) AS readings, min(first_us) AS first_t, max(last_us) AS last_t
+    FROM hours
+    GROUP BY user_id, constituent
 ), counted AS (
     -- each distinct step with how many steps come before it, and the 0-based places of the middle
-    SELECT sid, e.key AS step, e.value AS n,
-           sum(e.value) OVER (PARTITION BY sid ORDER BY e.key) - e.value AS before,
-           sum(e.value) OVER (PARTITION BY sid) AS total
-    FROM (SELECT sid, unnest(map_entries(steps)) AS e FROM per_series)
+    SELECT user_id, constituent, step, n,
+           sum(n) OVER (PARTITION BY user_id, constituent ORDER BY step) - n AS before,
+           sum(n) OVER (PARTITION BY user_id, constituent) AS total
+    FROM steps
 ), medians AS (
-    SELECT sid,
+    SELECT user_id, constituent,
            (min(step) FILTER (WHERE before <= floor((total - 1) / 2) AND floor((total - 1) / 2) < before + n)
             + min(step) FILTER (WHERE before <= ceil((total - 1) / 2) AND ceil((total - 1) / 2) < before + n))
-           / 2 AS usual
+           / 2 AS usual,
+           sum(n) FILTER (WHERE step > CAST($max_gap_seconds AS BIGINT) * 1000000) AS over_threshold
     FROM counted
-    GROUP BY sid
+    GROUP BY user_id, constituent
 )
-SELECT s.user_id, s.constituent,
+SELECT p.user_id, p.constituent,
        p.readings,
        make_timestamptz(p.first_t) AS first_ts,
        make_timestamptz(p.last_t) AS last_ts,
        m.usual / 1e6 AS usual_s,
-       p.largest / 1e6 AS largest_s,
-       make_timestamptz(p.to_t - p.largest) AS gap_from,
-       make_timestamptz(p.to_t) AS gap_to,
-       p.over_threshold AS gaps_over_threshold
+       l.largest / 1e6 AS largest_s,
+       make_timestamptz(l.to_t - l.largest) AS gap_from,
+       make_timestamptz(l.to_t) AS gap_to,
+       coalesce(m.over_threshold, 0) AS gaps_over_threshold
 FROM per_series AS p
-JOIN series AS s USING (sid)
-LEFT JOIN medians AS m USING (sid)
-ORDER BY largest_s DESC NULLS LAST, s.user_id, s.constituent;
+LEFT JOIN largest AS l ON l.user_id IS NOT DISTINCT FROM p.user_id AND l.constituent IS NOT DISTINCT FROM p.constituent
+LEFT JOIN medians AS m ON m.user_id IS NOT DISTINCT FROM p.user_id AND m.constituent IS NOT DISTINCT FROM p.constituent
+ORDER BY largest_s DESC NULLS LAST, p.user_id, p.constituent;
