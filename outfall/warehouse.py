@@ -22,6 +22,9 @@ from outfall.paths import SQL_DIR, sql_path
 LOCAL_TZ = "America/New_York"
 DEFAULT_MEMORY_LIMIT = "1GB"  # DuckDB's memory_limit unless OUTFALL_MEMORY_LIMIT says otherwise
 SCHEMA_MARKER = "_outfall_schema"
+# Tables made from other tables (outfall/flow_hours.py: the hourly summaries of flow): when their
+# columns change, a warehouse's copies are dropped and made again instead of altered.
+DERIVED_TABLES = ("_flow_hours", "_flow_hour_steps", "_flow_hours_state")
 
 
 @lru_cache(maxsize=None)
@@ -103,12 +106,20 @@ def upgrade_tables(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
         scratch.execute(text).fetchall()
         for table, column, kind in scratch.execute(sql("select_declared_columns")).fetchall():
             declared.setdefault(table, []).append((column, kind))
+        derived = {t: table_columns(scratch, t) for t in DERIVED_TABLES}
     finally:
         scratch.close()
+    changed = []
+    # Summaries made from other tables are not altered but dropped when their columns change, and
+    # made again (empty, so that their maker rebuilds them) by the CREATE TABLE IF NOT EXISTS below.
+    if any(table_columns(con, t) not in ([], want) for t, want in derived.items()):
+        for table in DERIVED_TABLES:
+            con.execute(f'DROP TABLE IF EXISTS "{table}"').fetchall()
+            changed.append(f"{table} made again")
+        con.execute(text).fetchall()
     have: dict[str, set[str]] = {}
     for table, column, _ in con.execute(sql("select_declared_columns")).fetchall():
         have.setdefault(table, set()).add(column)
-    changed = []
     for table, columns in declared.items():
         if table not in have:
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
+from outfall.flow_hours import ensure_flow_hours
 from outfall.warehouse import LOCAL_TZ, configure, ensure_schema, sql
 
 PER_READING_MEANS = """
@@ -95,7 +96,6 @@ def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_
 # the hourly summaries of flow (outfall/flow_hours.py): the gap check read from them equals the
 # query over every reading, and a refresh of the touched hours equals making them all again
 
-from outfall.flow_hours import ensure_flow_hours  # noqa: E402
 
 # The gap check over every reading (this project's query before the summaries), the oracle.
 GAPS_OVER_EVERY_READING = """
@@ -197,3 +197,23 @@ def test_a_flow_table_not_made_by_outfall_is_named():
     con.execute("CREATE VIEW flow AS SELECT 'x' AS reading").fetchall()
     with pytest.raises(RuntimeError, match="the flow table lacks the column"):
         ensure_flow_hours(con)
+
+
+def test_summaries_of_an_older_layout_are_made_again(tmp_path):
+    """Summaries of an older Outfall (fewer columns) are dropped and made again from flow when the
+    warehouse is upgraded, not given empty columns that would read as if no step were there."""
+    from outfall.warehouse import SCHEMA_MARKER, table_columns
+
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    ensure_schema(con)
+    con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "
+                "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), 2.0, 'gpm', now() FROM range(200) r(i)"
+                ).fetchall()
+    assert ensure_flow_hours(con) == "rebuilt"
+    con.execute("ALTER TABLE _flow_hours DROP COLUMN step_max_to").fetchall()    # as an older Outfall made it
+    con.execute(f"UPDATE {SCHEMA_MARKER} SET digest = 'older'").fetchall()
+    ensure_schema(con)
+    assert "step_max_to" in table_columns(con, "_flow_hours")
+    assert ensure_flow_hours(con) == "rebuilt"
+    assert con.execute("SELECT sum(readings), count(step_max_to) FROM _flow_hours").fetchall() == [(200, 50)]
+    con.close()
