@@ -20,7 +20,7 @@ from __future__ import annotations
 import duckdb
 
 from outfall.ingest.engine import run_script
-from outfall.warehouse import sql, table_columns
+from outfall.warehouse import sql, table_columns, transaction
 
 CHUNK_HOURS = 31 * 24
 
@@ -34,8 +34,7 @@ def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
     rows, loaded_at, summarised, summarised_at, states = con.execute(sql("select_flow_version")).fetchall()[0]
     if states == 1 and summarised == rows and summarised_at == loaded_at:
         return "current"
-    con.execute("BEGIN TRANSACTION").fetchall()
-    try:
+    with transaction(con):
         done = "rebuilt"
         if states == 1 and summarised_at is not None:
             run_script(con, sql("create_flow_hours_touched"), {"since": summarised_at})
@@ -54,21 +53,14 @@ def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
             done = "rebuilt"
         con.execute("DELETE FROM _flow_hours_state").fetchall()
         con.execute("INSERT INTO _flow_hours_state VALUES (?, ?)", [rows, loaded_at]).fetchall()
-    except BaseException:
-        con.execute("ROLLBACK").fetchall()
-        raise
-    con.execute("COMMIT").fetchall()
     return done
-
-
-ONLY_TOUCHED = ("\n        AND EXISTS (SELECT 1 FROM _touched_hours AS x WHERE x.user_id IS NOT DISTINCT FROM f.user_id "
-                "AND x.constituent IS NOT DISTINCT FROM f.constituent AND x.h = epoch_us(f.ts) // 3600000000)")
 
 
 def _make(con: duckdb.DuckDBPyConnection, lo: int, hi: int, every: bool) -> None:
     """The summaries of hours lo..hi (all of them, or only the touched ones), a chunk at a time."""
-    text = sql("insert_flow_hours").format(only_touched="" if every else ONLY_TOUCHED,
-                                           only_touched_note="" if every else " that are out of date")
+    touched = "" if every else "\n" + "\n".join(
+        line for line in sql("flow_hours_touched_filter").splitlines() if not line.startswith("--"))
+    text = sql("insert_flow_hours").format(touched=touched)
     for start in range(int(lo), int(hi) + 1, CHUNK_HOURS):
         run_script(con, text, {"lo": start, "hi": start + CHUNK_HOURS})
 

@@ -76,7 +76,10 @@ def run_logger() -> logging.Logger:
 
 
 def _messages(error) -> list[str]:
-    """The messages of an error chain, outermost first (SerializableErrorInfo or exception)."""
+    """The messages of an error chain, outermost first (SerializableErrorInfo, exception, or a
+    message already taken from one)."""
+    if isinstance(error, str):
+        return [error]
     out: list[str] = []
     seen = 0
     while error is not None and seen < 20:

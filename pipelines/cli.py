@@ -385,7 +385,7 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
     # stderr even with --quiet (the run still exits 0: every asset materialized).
     for name, error in outcome.checks_not_run:
         asset, _, check = name.partition(":")
-        why = explain(RuntimeError(error)).why or "see the check in the Dagster UI"
+        why = explain(error).why or "see the check in the Dagster UI"
         print(f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no result "
               f"for it: {why}", file=sys.stderr)
     if not quiet:

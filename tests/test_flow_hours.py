@@ -210,10 +210,10 @@ def test_summaries_of_an_older_layout_are_made_again(tmp_path):
                 "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), 2.0, 'gpm', now() FROM range(200) r(i)"
                 ).fetchall()
     assert ensure_flow_hours(con) == "rebuilt"
-    con.execute("ALTER TABLE _flow_hours DROP COLUMN step_max_to").fetchall()    # as an older Outfall made it
+    con.execute("ALTER TABLE _flow_hours DROP COLUMN last_us").fetchall()        # as an older Outfall made it
     con.execute(f"UPDATE {SCHEMA_MARKER} SET digest = 'older'").fetchall()
     ensure_schema(con)
-    assert "step_max_to" in table_columns(con, "_flow_hours")
+    assert "last_us" in table_columns(con, "_flow_hours")
     assert ensure_flow_hours(con) == "rebuilt"
-    assert con.execute("SELECT sum(readings), count(step_max_to) FROM _flow_hours").fetchall() == [(200, 50)]
+    assert con.execute("SELECT sum(readings), count(last_us) FROM _flow_hours").fetchall() == [(200, 50)]
     con.close()

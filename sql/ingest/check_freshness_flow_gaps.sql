@@ -7,23 +7,22 @@
 -- across hours is the first reading of an hour less the last reading of the hour before it with
 -- a reading. Every step between consecutive readings is one of the two, so the median is exact.
 WITH hours AS (
-    SELECT user_id, constituent, h, readings, first_us, last_us, step_max, step_max_to,
+    SELECT user_id, constituent, h, readings, first_us, last_us,
            first_us - lag(last_us) OVER (PARTITION BY user_id, constituent ORDER BY h) AS across
     FROM _flow_hours
+), every_step AS (
+    -- every step, by length: those within an hour as counted there, each one across hours alone;
+    -- each with the reading that ends its first occurrence
+    SELECT user_id, constituent, step, steps AS n, first_end FROM _flow_hour_steps
+    UNION ALL
+    SELECT user_id, constituent, across, 1, first_us FROM hours WHERE across IS NOT NULL
 ), steps AS (
     SELECT user_id, constituent, step, sum(n) AS n
-    FROM (SELECT user_id, constituent, step, steps AS n FROM _flow_hour_steps
-          UNION ALL
-          SELECT user_id, constituent, across, 1 FROM hours WHERE across IS NOT NULL)
+    FROM every_step
     GROUP BY user_id, constituent, step
-), ends AS (
-    -- the steps that may be the largest, each with the reading that ends it
-    SELECT user_id, constituent, step_max AS step, step_max_to AS to_t FROM hours WHERE step_max IS NOT NULL
-    UNION ALL
-    SELECT user_id, constituent, across, first_us FROM hours WHERE across IS NOT NULL
 ), largest AS (
-    SELECT user_id, constituent, max(step) AS largest, arg_min(to_t, [-step, to_t]) AS to_t
-    FROM ends
+    SELECT user_id, constituent, max(step) AS largest, arg_min(first_end, [-step, first_end]) AS to_t
+    FROM every_step
     GROUP BY user_id, constituent
 ), per_series AS (
     SELECT user_id, constituent, sum(readings) AS readings, min(first_us) AS first_t, max(last_us) AS last_t
