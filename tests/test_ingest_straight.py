@@ -1,0 +1,84 @@
+"""A Parquet file loaded on its own is judged straight into its table (outfall.ingest.engine,
+_load_straight): the kept rows are inserted as they are judged, then checked. What lands in every
+table (the dataset, its history, quarantine, the ledger) and each file's counts are exactly those
+of the careful way (a scratch copy of the judged rows, then repeats, quarantine and merge), whatever
+the files hold; where the check finds something only the careful way handles (repeated keys, keys
+already stored, a local time that occurs twice), the rows just written are taken out again."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+import outfall.ingest.engine as engine
+from tests.ingesting import load
+from tests.test_ingest_batch import _counts, _readings, _scenario_first, _scenario_second, _tables, _write
+
+
+def _scenario_more(data: Path) -> None:
+    flow = data / "flow"
+    # local times without a zone, across the fall-back hour of 2026-11-01: 01:30 occurs twice
+    naive = pd.DataFrame({
+        "user_id": ["IU-9"] * 4,
+        "timestamp": pd.to_datetime(["2026-11-01 00:30", "2026-11-01 01:30", "2026-11-01 01:30",
+                                     "2026-11-01 02:30"]),
+        "value": [1.0, 2.0, 3.0, 4.0], "unit": ["gpm"] * 4, "constituent": ["flow"] * 4})
+    _write(flow, "l_iu9_fall_back.parquet", naive)
+    only_bad = _readings("IU-10", "2026-03-01", 3)
+    only_bad["value"] = [float("inf"), -1.0, float("nan")]
+    _write(flow, "m_iu10_all_bad.parquet", only_bad)
+    some_bad = _readings("IU-11", "2026-03-01", 6)
+    some_bad.loc[2, "unit"] = "furlongs"
+    _write(flow, "n_iu11_some_bad.parquet", some_bad)
+
+
+def test_straight_in_lands_exactly_as_the_careful_way(tmp_path: Path, monkeypatch):
+    import duckdb
+
+    from outfall.warehouse import configure, ensure_schema
+
+    data = tmp_path / "data"
+    _scenario_first(data)
+    _scenario_more(data)
+    outcomes: list[tuple[str, bool]] = []
+    real = engine._load_straight
+
+    def spy(con, ds, ctx, source, present, params, rel, now, rows):
+        done = real(con, ds, ctx, source, present, params, rel, now, rows)
+        outcomes.append((rel, done is not None))
+        return done
+
+    monkeypatch.setattr(engine, "BATCH_MAX_ROWS", 0)  # every Parquet file on its own
+    results = {}
+    for mode in ("careful", "straight"):
+        monkeypatch.setattr(engine, "_load_straight", spy if mode == "straight" else (lambda *a, **k: None))
+        copy = tmp_path / mode / "data"
+        copy.parent.mkdir()
+        shutil.copytree(data, copy)
+        con = configure(duckdb.connect(str(tmp_path / mode / "w.duckdb")))
+        ensure_schema(con)
+        first = _counts(load(con, copy, "flow"))
+        _scenario_second(copy)
+        second = _counts(load(con, copy, "flow"))
+        results[mode] = (first, second, _tables(con))
+        con.close()
+    assert results["straight"] == results["careful"]
+    done = dict(outcomes)
+    # straight in: new keys, with or without rows to quarantine
+    assert done["a_iu1.parquet"] and done["h_iu1_april.parquet"] and done["j_iu8.parquet"]
+    assert done["m_iu10_all_bad.parquet"] and done["n_iu11_some_bad.parquet"]
+    # taken out again and loaded the careful way: a repeat and a conflict within the file, keys
+    # already stored (a corrected re-send), a local time that occurs twice
+    assert not done["b_iu2.parquet"] and not done["i_iu3_again.parquet"] and not done["k_iu8_too.parquet"]
+    assert not done["l_iu9_fall_back.parquet"]
+    first, second, tables = results["straight"]
+    n = next(f for f in first if f[0] == "n_iu11_some_bad.parquet")
+    assert n[1:5] == (6, 5, 1, 5)
+    assert [r[2:4] for r in tables["quarantine"] if r[1] == "n_iu11_some_bad.parquet"] == [
+        (3, "unit 'furlongs' is not a flow unit (gpm, gpd, mgd, L/s, m3/d) for flow")]
+    m = next(f for f in first if f[0] == "m_iu10_all_bad.parquet")
+    assert m[1:5] == (3, 0, 3, 0)
+    fall = [r for r in tables["flow"] if r[0] == "IU-9"]
+    assert len(fall) == 4  # 01:30 daylight time, then 01:30 standard time: two readings an hour apart
