@@ -73,7 +73,7 @@ def synthetic_parcels(n: int, seed: int = 7) -> pd.DataFrame:
     frame["source_file"] = "parcels/synthetic.csv"
     frame["source_row"] = np.arange(1, n + 1)
     frame["loaded_at"] = pd.Timestamp("2026-01-02T08:00:00Z")
-    frame["row_hash"] = "x"
+    frame["row_hash"] = np.arange(1, n + 1, dtype=np.uint64)
     return frame
 
 

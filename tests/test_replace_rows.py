@@ -69,3 +69,35 @@ def test_a_warehouse_of_an_older_outfall_gets_the_columns_of_this_one(tmp_path):
         assert upgrade_tables(con, schema_sql()) == []             # nothing more to do
     finally:
         con.close()
+
+
+def test_row_hashes_stored_as_text_by_an_older_outfall_become_numbers(tmp_path):
+    # An older Outfall stored each row's hash as hexadecimal text; the upgrade converts it to the
+    # number itself, so a stored row and the same row read again still compare equal: re-sending a
+    # changed file whose rows are partly unchanged supersedes only the changed ones.
+    from outfall.warehouse import configure, ensure_schema
+    from tests.ingesting import load
+
+    data = tmp_path / "data"
+    (data / "flow").mkdir(parents=True)
+    body = "user_id,timestamp,value,unit\nIU-1,2026-03-01T00:00:00Z,5,gpm\nIU-1,2026-03-01T00:01:00Z,6,gpm\n"
+    (data / "flow" / "f.csv").write_text(body)
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    try:
+        ensure_schema(con)
+        load(con, data, "flow")
+        for table in ("flow", "flow_history"):   # as an older Outfall stored them
+            con.execute(f"ALTER TABLE {table} ALTER COLUMN row_hash SET DATA TYPE VARCHAR "
+                        "USING to_hex(row_hash)").fetchall()
+        con.execute("DELETE FROM _outfall_schema").fetchall()
+        ensure_schema(con)
+        kinds = con.execute("SELECT DISTINCT data_type FROM information_schema.columns "
+                            "WHERE column_name = 'row_hash' AND table_name IN ('flow', 'flow_history')").fetchall()
+        assert kinds == [("UBIGINT",)]
+        (data / "flow" / "f.csv").write_text(body.replace(",6,gpm", ",7,gpm"))
+        report = load(con, data, "flow")
+        assert (report.files[0].rows_new, report.files[0].rows_superseded) == (1, 1)
+        assert con.execute("SELECT value FROM flow ORDER BY ts").fetchall() == [(5.0,), (7.0,)]
+        assert con.execute("SELECT value FROM flow_history").fetchall() == [(6.0,)]
+    finally:
+        con.close()

@@ -19,7 +19,7 @@ from outfall.ingest.datasets import Column, Context, Dataset, Step
 from outfall.ingest.parse import ident, lit
 
 PROVENANCE = (("source_file", "VARCHAR"), ("source_row", "INTEGER"), ("loaded_at", "TIMESTAMPTZ"),
-              ("row_hash", "VARCHAR"))
+              ("row_hash", "UBIGINT"))
 RAW_CELL_MAX = 1000  # characters of a cell kept in quarantine.raw
 
 
@@ -188,7 +188,7 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
     raw_sql = f"CASE WHEN reason IS NOT NULL THEN CAST(json_object({raw}) AS VARCHAR) END" if raw else "NULL"
     raws = [ident('_raw_' + c) for c in cols if c in present]
     star = f"* EXCLUDE ({', '.join(raws)})" if raws else "*"
-    final = (f"SELECT {star}, to_hex(hash({', '.join(value_cols)})) AS row_hash, {raw_sql} AS raw "
+    final = (f"SELECT {star}, hash({', '.join(value_cols)}) AS row_hash, {raw_sql} AS raw "
              f"FROM (SELECT {', '.join(out)}, CAST(source_row AS INTEGER) AS source_row, {reason} AS reason"
              f"{''.join(', ' + ident(f) for f in flags)}, "
              f"{', '.join(raws) or 'NULL AS _no_raw'} FROM {last})")
@@ -213,4 +213,4 @@ def _step_sql(step: Step, known: set[str], reasons: list[str], prev: str) -> str
 
 
 def hash_sql(ds: Dataset) -> str:
-    return f"to_hex(hash({', '.join(ident(n) for n, _ in ds.table_columns())}))"
+    return f"hash({', '.join(ident(n) for n, _ in ds.table_columns())})"
