@@ -1,4 +1,4 @@
-"""A Parquet file loaded on its own is judged straight into its table (outfall.ingest.engine,
+"""A Parquet or CSV file loaded on its own is judged straight into its table (outfall.ingest.engine,
 _load_straight): the kept rows are inserted as they are judged, then checked. What lands in every
 table (the dataset, its history, quarantine, the ledger) and each file's counts are exactly those
 of the careful way (a scratch copy of the judged rows, then repeats, quarantine and merge), whatever
@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 import outfall.ingest.engine as engine
-from tests.ingesting import load
+from tests.ingesting import con, load  # noqa: F401 - a fixture
 from tests.test_ingest_batch import _counts, _readings, _scenario_first, _scenario_second, _tables, _write
 
 
@@ -32,6 +32,16 @@ def _scenario_more(data: Path) -> None:
     some_bad = _readings("IU-11", "2026-03-01", 6)
     some_bad.loc[2, "unit"] = "furlongs"
     _write(flow, "n_iu11_some_bad.parquet", some_bad)
+    head = "user_id,timestamp,value,unit\n"
+    # CSV: a clean file with local times; one with rows to quarantine and a blank line; one with a
+    # line that is not a row (too many fields); one across the fall-back hour
+    (flow / "o_iu12.csv").write_text(head + "".join(f"IU-12,2026-03-02 08:{m:02d},{m},gpm\n" for m in range(30)))
+    (flow / "p_iu13.csv").write_text(head + "IU-13,2026-03-02 08:00,1,gpm\n\nIU-13,2026-03-02 08:01,2,2,gpm\n"
+                                     "IU-13,2026-03-02 08:02,x,gpm\nIU-13,2026-03-02 08:03,4,gpm\n")
+    (flow / "q_iu14.csv").write_text(head + "IU-14,2026-03-02 08:00,1,gpm\n\nIU-14,2026-03-02 08:02,x,gpm\n"
+                                     "IU-14,,4,gpm\nIU-14,2026-03-02 08:03,5,furlongs\nIU-14,2026-03-02 08:04,6,gpm\n")
+    (flow / "r_iu15.csv").write_text(head + "IU-15,2026-11-01 01:30,1,gpm\nIU-15,2026-11-01 01:30,2,gpm\n"
+                                     "IU-15,2026-11-01 02:30,3,gpm\n")
 
 
 def test_straight_in_lands_exactly_as_the_careful_way(tmp_path: Path, monkeypatch):
@@ -73,6 +83,9 @@ def test_straight_in_lands_exactly_as_the_careful_way(tmp_path: Path, monkeypatc
     # already stored (a corrected re-send), a local time that occurs twice
     assert not done["b_iu2.parquet"] and not done["i_iu3_again.parquet"] and not done["k_iu8_too.parquet"]
     assert not done["l_iu9_fall_back.parquet"]
+    assert done["o_iu12.csv"] and done["q_iu14.csv"]
+    assert "p_iu13.csv" not in done  # an unreadable line: its rows are numbered the careful way
+    assert not done["r_iu15.csv"]
     first, second, tables = results["straight"]
     n = next(f for f in first if f[0] == "n_iu11_some_bad.parquet")
     assert n[1:5] == (6, 5, 1, 5)
@@ -80,5 +93,24 @@ def test_straight_in_lands_exactly_as_the_careful_way(tmp_path: Path, monkeypatc
         (3, "unit 'furlongs' is not a flow unit (gpm, gpd, mgd, L/s, m3/d) for flow")]
     m = next(f for f in first if f[0] == "m_iu10_all_bad.parquet")
     assert m[1:5] == (3, 0, 3, 0)
+    q = next(f for f in first if f[0] == "q_iu14.csv")
+    assert q[1:5] == (5, 2, 3, 2)
+    assert [r[2] for r in tables["quarantine"] if r[1] == "q_iu14.csv"] == [2, 3, 4]
+    assert [r[2] for r in tables["quarantine"] if r[1] == "p_iu13.csv"] == [2, 3]
+    assert len([r for r in tables["flow"] if r[0] == "IU-15"]) == 3
     fall = [r for r in tables["flow"] if r[0] == "IU-9"]
     assert len(fall) == 4  # 01:30 daylight time, then 01:30 standard time: two readings an hour apart
+
+
+def test_a_file_changed_and_loaded_again_at_the_same_time_keeps_its_history(tmp_path: Path, con):  # noqa: F811
+    # Regression: the straight way tells its new rows by file and load time; when the older rows of
+    # the file carry that same load time (two loads in one clock tick), it must not take them for new
+    # ones (it deleted them, and the history of the changed reading was lost).
+    flow = tmp_path / "flow"
+    _write(flow, "m.parquet", _readings("IU-1", "2026-03-01", 4))
+    load(con, tmp_path, "flow")
+    _write(flow, "m.parquet", _readings("IU-1", "2026-03-01", 4).assign(value=[100.0, 101.0, 7.0, 103.0]))
+    report = load(con, tmp_path, "flow")
+    assert (report.files[0].rows_new, report.files[0].rows_superseded) == (1, 1)
+    assert con.execute("SELECT list(value ORDER BY ts) FROM flow").fetchall() == [([100.0, 101.0, 7.0, 103.0],)]
+    assert con.execute("SELECT value FROM flow_history").fetchall() == [(102.0,)]
