@@ -383,6 +383,8 @@ class Chart:
 
 def local_naive(series: pd.Series) -> pd.Series:
     """Timestamps as local (America/New_York) wall-clock times without zone, for chart axes."""
+    if isinstance(series, pd.Series) and pd.api.types.is_datetime64_dtype(series.dtype):
+        return series  # local wall-clock times already (what the pages' queries give)
     s = pd.to_datetime(series)
     if getattr(s.dt, "tz", None) is not None:
         s = s.dt.tz_convert("America/New_York").dt.tz_localize(None)

@@ -2,8 +2,9 @@
 
 A year of 1-minute readings of 190 meters is 100M rows. The checks that need every reading
 in time order (the gaps between readings, the natural key) read instead, per user,
-constituent and UTC hour: how many readings, how many distinct times, the first and last,
-and how many steps of each length lie between consecutive readings within the hour
+constituent and UTC hour: how many readings, the first and last, and how many steps of each
+length lie between consecutive readings within the hour; and the pages' hourly means read
+the hour's unit and the sum and number of its values
 (``sql/ingest/create_flow_hours_tables.sql``). The steps across hours follow from the last
 reading of one hour and the first of the next, so the summaries hold every step exactly.
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 import duckdb
 
 from outfall.ingest.engine import run_script
-from outfall.warehouse import sql, table_columns, transaction
+from outfall.warehouse import DERIVED_TABLES, sql, table_columns, transaction
 
 CHUNK_HOURS = 31 * 24
 
@@ -31,6 +32,8 @@ def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
     if missing:
         raise RuntimeError(f"the flow table lacks the column(s) {', '.join(missing)}: it was not made by Outfall; "
                            "remove it (or the warehouse) and run again")
+    if any(not table_columns(con, t) for t in DERIVED_TABLES):   # a warehouse of the contract's tables only
+        run_script(con, sql("create_flow_hours_tables"), {})
     rows, loaded_at, summarised, summarised_at, states = con.execute(sql("select_flow_version")).fetchall()[0]
     if states == 1 and summarised == rows and summarised_at == loaded_at:
         return "current"

@@ -1,5 +1,6 @@
-"""The sewer page's flow traces are read in SQL for all meters at once (one grouped scan for the
-means, one join for the readings near slugs): the same frame as the former query per meter."""
+"""The sewer page's flow traces are read in SQL for all meters at once (the spans and means from the
+hourly summaries of flow, one join for the readings near slugs): the same frame as the former
+queries of flow itself, per meter."""
 
 from __future__ import annotations
 
@@ -25,8 +26,15 @@ WHERE f.user_id = $user_id AND f.constituent = $constituent AND f.value IS NOT N
 ORDER BY 1"""
 
 
+SPANS_OF_EVERY_SERIES = """
+SELECT user_id, constituent, min(ts) AS first_ts, max(ts) AS last_ts, count(*) AS readings,
+       any_value(unit) AS unit
+FROM flow WHERE ts IS NOT NULL AND value IS NOT NULL
+GROUP BY user_id, constituent ORDER BY user_id, constituent"""
+
+
 def per_series(con, r) -> pd.DataFrame:
-    spans = r.named("flow", "select_dashboard_flow_spans")
+    spans = con.execute(SPANS_OF_EVERY_SERIES).df()
     frames = []
     for _, s in spans.iterrows():
         span_h = (pd.Timestamp(s["last_ts"]) - pd.Timestamp(s["first_ts"])).total_seconds() / 3600.0

@@ -1,4 +1,5 @@
-"""Flow is grouped per UTC hour before any local time is taken (the page's bucket means, the
+"""Flow is grouped per UTC hour before any local time is taken (the page's bucket means, from the
+hourly summaries of flow; the
 days a user discharged, the years of the annual report): New York's offsets are whole hours, so
 this equals applying the time zone to every reading. Checked against the per-reading queries on
 readings that cross both nights the clocks change and local midnights, for buckets of 1, 3 and
@@ -44,6 +45,8 @@ def _sql(name: str) -> str:
 @pytest.mark.parametrize("hours", [1, 3, 24])
 @pytest.mark.parametrize("user", ["IU-1", "IU-2"])
 def test_bucket_means_equal_the_per_reading_means(con, user, hours):
+    # the page's means come from the hourly summaries (their value sums and counts, NULLs left out)
+    ensure_flow_hours(con)
     new = con.execute(_sql("select_dashboard_flow_means"),
                       {"user_ids": [user], "constituents": ["flow"], "hours": [hours], "tz": LOCAL_TZ}).fetchall()
     old = con.execute(PER_READING_MEANS, {"user_id": user, "hours": hours, "tz": LOCAL_TZ}).fetchall()

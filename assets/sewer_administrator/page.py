@@ -7,6 +7,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
 from assets.pages import Reader, _now_local, _rules, town_name, write_page
+from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings
 from outfall.warehouse import LOCAL_TZ
 
@@ -59,9 +60,13 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
     """Each meter series as means of the finest bucket (1, 2, 3, 4, 6 ... hours) that keeps it
     under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light).
 
-    Flow is read in SQL, all series at once: one grouped scan for the spans, one for the means
+    Flow is read in SQL, all series at once: one grouped read for the spans, one for the means
     (each series with its own bucket width), one join for the readings near slugs; never a
-    query per meter."""
+    query per meter. The spans and means come from the hourly summaries of flow, brought up to date
+    first (nothing to do when the input checks did it)."""
+    if not r.has("flow"):
+        return None
+    ensure_flow_hours(con)
     spans = r.named("flow", "select_dashboard_flow_spans")
     if spans is None:
         return None

@@ -1,14 +1,25 @@
 -- The summaries of the hours from $lo to $hi (UTC hour numbers, $hi excluded), of every hour or
 -- of the touched ones only (outfall/flow_hours.py puts in sql/ingest/flow_hours_touched_filter.sql
--- where the readings are chosen): each reading of
--- those hours with its step from the reading before it in its hour, then counted per hour and
--- per step length. The window sorts a small series number and microseconds, not the series'
--- names, so a month of 190 meters' 1-minute readings stays within the memory limit.
+-- where the readings are chosen): per series and hour, the readings counted with their first and
+-- last, unit and the sum of their values; and each reading's step from the reading before it in
+-- its hour, counted per hour and per step length. The window sorts a small series number and
+-- microseconds, not the series' names, so a month of 190 meters' 1-minute readings stays within
+-- the memory limit.
 CREATE OR REPLACE TEMP TABLE _hour_series AS
 SELECT user_id, constituent, row_number() OVER (ORDER BY user_id, constituent) AS sid
 FROM (SELECT DISTINCT f.user_id, f.constituent
       FROM flow AS f
       WHERE f.ts >= make_timestamptz($lo * 3600000000) AND f.ts < make_timestamptz($hi * 3600000000){touched});
+INSERT INTO _flow_hours
+SELECT s.user_id, s.constituent, x.h, x.readings, x.first_us, x.last_us, x.unit, x.value_sum, x.valued
+FROM (SELECT s.sid, epoch_us(f.ts) // 3600000000 AS h, count(*) AS readings, epoch_us(min(f.ts)) AS first_us,
+             epoch_us(max(f.ts)) AS last_us, any_value(f.unit) AS unit, sum(f.value) AS value_sum,
+             count(f.value) AS valued
+      FROM flow AS f
+      JOIN _hour_series AS s ON s.user_id IS NOT DISTINCT FROM f.user_id AND s.constituent IS NOT DISTINCT FROM f.constituent
+      WHERE f.ts >= make_timestamptz($lo * 3600000000) AND f.ts < make_timestamptz($hi * 3600000000){touched}
+      GROUP BY s.sid, h) AS x
+JOIN _hour_series AS s USING (sid);
 CREATE OR REPLACE TEMP TABLE _hour_steps AS
 WITH readings AS (
     SELECT s.sid, epoch_us(f.ts) AS t
@@ -19,11 +30,6 @@ WITH readings AS (
 SELECT sid, t // 3600000000 AS h, t,
        t - lag(t) OVER (PARTITION BY sid, t // 3600000000 ORDER BY t) AS step
 FROM readings;
-INSERT INTO _flow_hours
-SELECT s.user_id, s.constituent, x.h, x.readings, x.first_us, x.last_us
-FROM (SELECT sid, h, count(*) AS readings, min(t) AS first_us, max(t) AS last_us
-      FROM _hour_steps GROUP BY sid, h) AS x
-JOIN _hour_series AS s USING (sid);
 INSERT INTO _flow_hour_steps
 SELECT s.user_id, s.constituent, x.h, x.step, x.steps, x.first_end
 FROM (SELECT sid, h, step, count(*) AS steps, min(t) AS first_end

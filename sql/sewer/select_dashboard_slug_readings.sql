@@ -6,8 +6,13 @@ WITH near AS (
            bool_or(f.ts BETWEEN s.start_at AND s.end_at) AS inside,
            min(f.ts) AS instant
     FROM flow f
-    JOIN slug_events s
-      ON f.user_id = s.user_id AND f.constituent = s.constituent
+    -- each slug once per UTC hour it touches, padded: readings are matched on their series and
+    -- hour, an equality (a range join of every reading with every slug of its series took 2.5
+    -- times as long on a year of readings)
+    JOIN (SELECT s.*, unnest(range(epoch_us(s.start_at - to_hours(CAST($pad_hours AS BIGINT))) // 3600000000,
+                                   epoch_us(s.end_at + to_hours(CAST($pad_hours AS BIGINT))) // 3600000000 + 1)) AS h
+          FROM slug_events s) s
+      ON f.user_id = s.user_id AND f.constituent = s.constituent AND epoch_us(f.ts) // 3600000000 = s.h
      AND f.ts BETWEEN s.start_at - to_hours(CAST($pad_hours AS BIGINT))
                   AND s.end_at + to_hours(CAST($pad_hours AS BIGINT))
     WHERE f.value IS NOT NULL
