@@ -32,8 +32,7 @@ def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
     if missing:
         raise RuntimeError(f"the flow table lacks the column(s) {', '.join(missing)}: it was not made by Outfall; "
                            "remove it (or the warehouse) and run again")
-    if any(not table_columns(con, t) for t in DERIVED_TABLES):   # a warehouse of the contract's tables only
-        run_script(con, sql("create_flow_hours_tables"), {})
+    _tables(con)
     rows, loaded_at, summarised, summarised_at, states = con.execute(sql("select_flow_version")).fetchall()[0]
     if states == 1 and summarised == rows and summarised_at == loaded_at:
         return "current"
@@ -59,6 +58,12 @@ def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
     return done
 
 
+def _tables(con: duckdb.DuckDBPyConnection) -> None:
+    """The summaries' tables, made when missing (a warehouse of the contract's tables only)."""
+    if any(not table_columns(con, t) for t in DERIVED_TABLES):
+        run_script(con, sql("create_flow_hours_tables"), {})
+
+
 def _make(con: duckdb.DuckDBPyConnection, lo: int, hi: int, every: bool) -> None:
     """The summaries of hours lo..hi (all of them, or only the touched ones), a chunk at a time."""
     touched = "" if every else "\n" + "\n".join(
@@ -68,4 +73,70 @@ def _make(con: duckdb.DuckDBPyConnection, lo: int, hi: int, every: bool) -> None
         run_script(con, text, {"lo": start, "hi": start + CHUNK_HOURS})
 
 
-__all__ = ["ensure_flow_hours", "CHUNK_HOURS"]
+
+
+# ---------------------------------------------------------------------------
+# summaries made by ingestion, file by file (outfall/ingest/engine.py, straight loads)
+#
+# A file loaded straight into flow has its new rows checked (no two share a key ...). For flow
+# that check is made from the new rows' hourly summaries (a time repeated is a step of length 0),
+# which are then kept: the summaries of a year of readings come with the check, instead of a
+# second pass over the readings after the load. They are kept only while they describe flow
+# exactly: when they did before the load, and every file of the load that changed flow added its
+# own summaries of hours not summarised yet. Otherwise nothing is lost: the next
+# ensure_flow_hours makes the touched hours again (or all of them) as always.
+
+_NEW_ROWS = "f.source_file = $source_file AND f.loaded_at = $now"
+
+
+def summaries_current(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the summaries describe flow as it is (or both are empty)."""
+    _tables(con)
+    rows, loaded_at, summarised, summarised_at, states = con.execute(sql("select_flow_version")).fetchall()[0]
+    if states == 1 and summarised == rows and summarised_at == loaded_at:
+        return True
+    return rows == 0 and not con.execute("SELECT EXISTS (SELECT 1 FROM _flow_hours) OR EXISTS "
+                                         "(SELECT 1 FROM _flow_hour_steps)").fetchall()[0][0]
+
+
+def stage_new_rows(con: duckdb.DuckDBPyConnection, source_file: str, now, kept: int) -> tuple:
+    """Summarise the ``kept`` rows a file just added to flow (staged, not yet kept); returns what the
+    load's check needs: (keys repeated, rows lacking a key, then the min and max of each column of
+    flow's natural key: user_id, constituent, ts)."""
+    params = {"source_file": source_file, "now": now}
+    run_script(con, sql("create_flow_hours_of_new_rows").format(new=_NEW_ROWS), params)
+    repeated, with_time, without_series, _, *bounds = con.execute(
+        sql("select_flow_hours_of_new_rows_facts")).fetchall()[0]
+    return (int(repeated), int(without_series) + int(kept) - int(with_time), *bounds)
+
+
+def keep_staged(con: duckdb.DuckDBPyConnection) -> bool:
+    """Add the staged summaries of a file's new rows; False (nothing added) when an hour of them is
+    summarised already (its steps across the old and new readings are not known here)."""
+    if not table_columns(con, "_new_flow_hours"):
+        return True  # the file added no rows
+    try:
+        overlap = con.execute(sql("select_flow_hours_of_new_rows_facts")).fetchall()[0][3]
+        if overlap:
+            return False
+        con.execute("INSERT INTO _flow_hours SELECT * FROM _new_flow_hours").fetchall()
+        con.execute("INSERT INTO _flow_hour_steps SELECT * FROM _new_flow_hour_steps").fetchall()
+        return True
+    finally:
+        drop_staged(con)
+
+
+def drop_staged(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute("DROP TABLE IF EXISTS _new_flow_hours").fetchall()
+    con.execute("DROP TABLE IF EXISTS _new_flow_hour_steps").fetchall()
+
+
+def mark_current(con: duckdb.DuckDBPyConnection) -> None:
+    """Record that the summaries describe flow as it is now (after a load that kept them so)."""
+    rows, loaded_at = con.execute(sql("select_flow_version")).fetchall()[0][:2]
+    con.execute("DELETE FROM _flow_hours_state").fetchall()
+    con.execute("INSERT INTO _flow_hours_state VALUES (?, ?)", [rows, loaded_at]).fetchall()
+
+
+__all__ = ["ensure_flow_hours", "CHUNK_HOURS", "summaries_current", "stage_new_rows", "keep_staged", "drop_staged",
+           "mark_current"]

@@ -114,3 +114,67 @@ def test_a_file_changed_and_loaded_again_at_the_same_time_keeps_its_history(tmp_
     assert (report.files[0].rows_new, report.files[0].rows_superseded) == (1, 1)
     assert con.execute("SELECT list(value ORDER BY ts) FROM flow").fetchall() == [([100.0, 101.0, 7.0, 103.0],)]
     assert con.execute("SELECT value FROM flow_history").fetchall() == [(102.0,)]
+
+
+def _load_at(con, data: Path, hour: int):
+    """A load of flow at its own time (each run of Outfall loads at the time it runs)."""
+    import datetime as dt
+
+    from outfall.warehouse import transaction
+    from tests.ingesting import CTX, DATASETS
+
+    with transaction(con):
+        return engine.ingest_dataset(con, DATASETS["flow"], data, CTX,
+                                     dt.datetime(2026, 7, 1, hour, tzinfo=dt.timezone.utc))
+
+
+def _summaries(con) -> tuple[list, list]:
+    return (con.execute("SELECT user_id, constituent, h, readings, first_us, last_us, unit, round(value_sum, 6), "
+                        "valued FROM _flow_hours ORDER BY ALL").fetchall(),
+            con.execute("SELECT * FROM _flow_hour_steps ORDER BY ALL").fetchall())
+
+
+def _rebuilt(con) -> tuple[list, list]:
+    from outfall.flow_hours import ensure_flow_hours
+
+    kept = _summaries(con)
+    con.execute("DELETE FROM _flow_hours_state").fetchall()
+    assert ensure_flow_hours(con) == "rebuilt"
+    return kept, _summaries(con)
+
+
+def test_straight_loads_keep_the_hourly_summaries_of_flow_exact(tmp_path: Path, con, monkeypatch):  # noqa: F811
+    """Each file loaded straight adds the hourly summaries of its readings, made by its check: after
+    such a load the summaries are current (nothing to make again) and equal to summaries made from
+    flow anew. A file whose readings share an hour with summarised ones, or a corrected re-send,
+    leaves them to be made again for the hours it touched, as before."""
+    from outfall.flow_hours import ensure_flow_hours
+
+    monkeypatch.setattr(engine, "BATCH_MAX_ROWS", 0)  # small files, each on its own (batches keep none)
+    flow = tmp_path / "flow"
+    _write(flow, "a.parquet", _readings("IU-1", "2026-03-01", 40))
+    _write(flow, "b.parquet", _readings("IU-2", "2026-03-01", 40))
+    gap = _readings("IU-1", "2026-03-03", 30)
+    _write(flow, "c.parquet", gap.drop(index=[5, 6, 7, 20]))          # a gap of an hour, a repeat-free file
+    (flow / "d.csv").write_text("user_id,timestamp,value,unit\n" + "".join(
+        f"IU-3,2026-03-02 08:{m:02d},{m},gpm\n" for m in range(0, 60, 7)))
+    report = _load_at(con, tmp_path, 1)
+    assert [(f.source_file, f.straight) for f in report.files] == [(n, True) for n in ("a.parquet", "b.parquet", "c.parquet", "d.csv")]
+    assert report.summaries is True
+    assert ensure_flow_hours(con) == "current"
+    kept, anew = _rebuilt(con)
+    assert kept == anew and len(kept[0]) > 20 and any(s[3] == 3_600_000_000 for s in kept[1]) is False
+    # readings in an hour summarised already (IU-1, 2026-03-01 02:00 UTC, other minutes)
+    _write(flow, "e.parquet", _readings("IU-1", "2026-03-01 02:05", 2))
+    report = _load_at(con, tmp_path, 2)
+    assert [f.straight for f in report.files if not f.skipped] == [True] and report.summaries is False
+    assert ensure_flow_hours(con) == "touched"
+    kept, anew = _rebuilt(con)
+    assert kept == anew
+    # a corrected re-send: loaded the careful way, the summaries are made again where it touched
+    _write(flow, "a.parquet", _readings("IU-1", "2026-03-01", 40).assign(value=7.0))
+    report = _load_at(con, tmp_path, 3)
+    assert report.summaries is False
+    assert ensure_flow_hours(con) == "touched"
+    kept, anew = _rebuilt(con)
+    assert kept == anew

@@ -85,6 +85,7 @@ class Dataset:
     description: str = ""
     context_steps: Callable[[Context], tuple[Step, ...]] | None = None  # finish steps from the rules
     order: tuple[str, ...] = ()  # the table's column order, when not columns then extra_columns
+    hourly_summaries: bool = False  # flow: kept up to date by its loads (outfall/flow_hours.py)
 
     @property
     def required(self) -> list[str]:
@@ -346,7 +347,7 @@ register(Dataset(
     ),
     extra_columns=(("unit_reported", "VARCHAR"), ("value_reported", "DOUBLE")),
     order=("user_id", "constituent", "ts", "value", "unit", "unit_reported", "value_reported"),
-    timestamp_groups=("user_id", "constituent"), renames=(("timestamp", "ts"),),
+    timestamp_groups=("user_id", "constituent"), renames=(("timestamp", "ts"),), hourly_summaries=True,
     group="sewer_administrator",
     description="Flow-meter and continuous-probe readings.",
 ))

@@ -58,12 +58,16 @@ class FileReport:
     rows_new: int = 0
     rows_superseded: int = 0
     skipped: bool = False  # already loaded, unchanged
+    straight: bool = False  # judged straight into the table (_load_straight)
 
 
 @dataclass
 class DatasetReport:
     dataset: str
     files: list[FileReport] = field(default_factory=list)
+    # the hourly summaries (a dataset that has them): whether they still describe the table, every
+    # file that changed it having added its own (outfall/flow_hours.py); None: a dataset without
+    summaries: bool | None = None
 
     def total(self, attr: str) -> int:
         return sum(getattr(f, attr) for f in self.files if not f.skipped)
@@ -131,6 +135,10 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     con.execute(cq.create_table_sql(ds)).fetchall()
     check_table(con, ds)
     report = DatasetReport(ds.name)
+    if ds.hourly_summaries:
+        from outfall import flow_hours
+
+        report.summaries = flow_hours.summaries_current(con)
     ledger = dict(con.execute("SELECT source_file, sha256 FROM ingested_files WHERE dataset = ?",
                               [ds.name]).fetchall())
     folder = Path(data_dir) / ds.name
@@ -152,6 +160,10 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
         _ingest_batch(con, ds, pending, ledger, ctx, now, report, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if report.summaries and report.files_loaded:
+        from outfall import flow_hours
+
+        flow_hours.mark_current(con)
     return report
 
 
@@ -205,6 +217,14 @@ def _record_file(con, ds, fr: FileReport, digest: str, size: int | None, now, re
         "rows_quarantined": fr.rows_quarantined, "rows_new": fr.rows_new,
         "rows_superseded": fr.rows_superseded})
     report.files.append(fr)
+    if report.summaries is not None:
+        from outfall import flow_hours
+
+        if fr.straight and report.summaries:
+            report.summaries = flow_hours.keep_staged(con)
+        else:
+            flow_hours.drop_staged(con)
+            report.summaries = report.summaries and not (fr.rows_new or fr.rows_superseded)
     progress.rows(ds.name, fr.rows_read)
 
 
@@ -616,7 +636,7 @@ def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], 
     kept = int(con.execute(
         f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS TIMESTAMPTZ) "
         f"AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})", args).fetchall()[0][0])
-    ok = kept == 0 or _straight_rows_fit(con, ds, new, {"source_file": rel, "now": now})
+    ok = kept == 0 or _straight_rows_fit(con, ds, new, {"source_file": rel, "now": now}, kept)
     quarantined = 0
     if ok and kept < rows:
         quarantined = int(con.execute(
@@ -625,25 +645,37 @@ def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], 
             "WHERE reason IS NOT NULL ORDER BY source_row", {**args, "dataset": ds.name}).fetchall()[0][0])
         ok = kept + quarantined == rows
     if not ok:
+        if ds.hourly_summaries:
+            from outfall import flow_hours
+
+            flow_hours.drop_staged(con)
         con.execute(f"DELETE FROM {table} AS t WHERE {new}", {"source_file": rel, "now": now}).fetchall()
         if quarantined:
             con.execute("DELETE FROM quarantine WHERE dataset = $dataset AND source_file = $source_file "
                         "AND quarantined_at = $now", {"dataset": ds.name, "source_file": rel, "now": now}).fetchall()
         return None
-    return FileReport(rel, rows_read=rows, rows_kept=kept, rows_quarantined=quarantined, rows_new=kept)
+    return FileReport(rel, rows_read=rows, rows_kept=kept, rows_quarantined=quarantined, rows_new=kept, straight=True)
 
 
-def _straight_rows_fit(con, ds: Dataset, new: str, params: dict) -> bool:
-    """Whether the rows just inserted (``new``: a filter on the table as t) can stay as they are: no
-    two share a natural key, none has a key column empty, none shares its key with an older row."""
+def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> bool:
+    """Whether the ``kept`` rows just inserted (``new``: a filter on the table as t) can stay as they
+    are: no two share a natural key, none has a key column empty, none shares its key with an older
+    row. A dataset with hourly summaries learns the first two from its new rows' summaries, made
+    (and staged) here; they are kept once the file is (_record_file)."""
     table = ident(ds.name)
     keys = [ident(k) for k in ds.key]
-    # Keys are told apart by their hash, one number (half the time of grouping by the key's columns):
-    # two keys with one hash would read as a repeat, and the careful way would sort them out.
-    repeated, empty, *bounds = con.execute(
-        f"SELECT count(*) - count(DISTINCT hash({', '.join(keys)})), count(*) FILTER (WHERE "
-        + " OR ".join(f"{k} IS NULL" for k in keys) + "), " + ", ".join(f"min({k}), max({k})" for k in keys)
-        + f" FROM {table} AS t WHERE {new}", params).fetchall()[0]
+    if ds.hourly_summaries:
+        from outfall import flow_hours
+
+        repeated, empty, *bounds = flow_hours.stage_new_rows(con, params["source_file"], params["now"], kept)
+    else:
+        # Keys are told apart by their hash, one number (half the time of grouping by the key's
+        # columns): two keys with one hash would read as a repeat, and the careful way would sort
+        # them out.
+        repeated, empty, *bounds = con.execute(
+            f"SELECT count(*) - count(DISTINCT hash({', '.join(keys)})), count(*) FILTER (WHERE "
+            + " OR ".join(f"{k} IS NULL" for k in keys) + "), " + ", ".join(f"min({k}), max({k})" for k in keys)
+            + f" FROM {table} AS t WHERE {new}", params).fetchall()[0]
     if repeated or empty:
         return False
     t_filter, range_params, overlap = _overlap(con, ds, tuple(bounds), exclude=(new, params))
