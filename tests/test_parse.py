@@ -182,3 +182,25 @@ def test_unit_conversions(con, unit, value, expected):
     got = con.execute("SELECT ? * scale + off FROM _unit_vocab WHERE unit_canonical = ? LIMIT 1",
                       [value, unit]).fetchall()[0][0]
     assert got == pytest.approx(expected, rel=1e-6)
+
+
+def test_a_cell_is_trimmed_exactly_when_the_regular_expression_said_so():
+    """The edge test by code point (parse.clean) agrees with the regular expression it replaced,
+    ^[\\s\\xa0\\u202f\\ufeff]|[\\s\\xa0\\u202f\\ufeff]$, on every blank at either end, in the middle,
+    alone, next to letters outside ASCII and before a combining accent."""
+    import duckdb
+
+    from outfall.ingest import parse
+
+    old = (r"CASE WHEN x = '' THEN NULL WHEN regexp_matches(x, '^[\s\x{a0}\x{202f}\x{feff}]|[\s\x{a0}\x{202f}\x{feff}]$') "
+           f"THEN nullif(trim(x, {parse._BLANKS}), '') ELSE x END")
+    blanks = [" ", "\t", "\n", "\x0b", "\x0c", "\r", "\xa0", "\u202f", "\ufeff", "\u2003"]
+    cells = ["", "a", "é", "日本", "a b", "x \u0301", "\u0301x"]
+    cells += [c for b in blanks for c in (b, b + "a", "a" + b, "é" + b, b + "日", "a" + b + "b", b + b)]
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (i INTEGER, x VARCHAR)")
+    con.executemany("INSERT INTO t VALUES (?, ?)", list(enumerate(cells)))
+    rows = con.execute(f"SELECT i, {parse.clean('x')} = ({old}) OR ({parse.clean('x')} IS NULL AND ({old}) IS NULL) "
+                       "FROM t ORDER BY i").fetchall()
+    assert [cells[i] for i, same in rows if not same] == []
+    assert con.execute(f"SELECT {parse.clean('x')} FROM (SELECT ' a' || chr(160) AS x)").fetchall() == [("a",)]
