@@ -55,6 +55,7 @@ def test_bucket_means_equal_the_per_reading_means(con, user, hours):
 
 
 def test_days_with_readings_equal_the_per_reading_days(con):
+    ensure_flow_hours(con)
     con.execute(_sql("create_user_activity_days"), {"as_of": "2027-12-31"}).fetchall()
     new = con.execute("SELECT user_id, day, flow_readings FROM _activity ORDER BY ALL").fetchall()
     assert new == con.execute(PER_READING_DAYS).fetchall()
@@ -65,10 +66,12 @@ def test_days_with_readings_equal_the_per_reading_days(con):
 
 
 def test_years_with_readings_equal_the_per_reading_years(con):
+    ensure_flow_hours(con)
     new = con.execute("SELECT DISTINCT user_id, year(make_timestamptz(h * 3600000000)::DATE) FROM "
-                      "(SELECT DISTINCT user_id, epoch_us(ts) // 3600000000 AS h FROM flow) ORDER BY ALL").fetchall()
+                      "_flow_hours ORDER BY ALL").fetchall()
     assert new == con.execute(PER_READING_YEARS).fetchall() == [("IU-1", 2026), ("IU-1", 2027), ("IU-2", 2026)]
-    assert "epoch_us(ts) // 3600000000" in sql("insert_pretreatment_annual_report")
+    assert "year(make_timestamptz(h * 3600000000)::DATE) AS year\n    FROM _flow_hours" in sql(
+        "insert_pretreatment_annual_report")
 
 
 def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_taken(con):

@@ -14,6 +14,7 @@ from dagster import MaterializeResult, MetadataValue
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, table_asset, warehouse
+from outfall.flow_hours import ensure_flow_hours
 from outfall.warehouse import count, preview_markdown, sql, transaction
 
 COLUMNS = ("user_id", "year", "samples", "violations", "statistic_violations", "slugs", "snc", "notices_mailed")
@@ -28,6 +29,7 @@ COLUMNS = ("user_id", "year", "samples", "violations", "statistic_violations", "
                          "the year and the sewer notices of violation mailed.")
 def pretreatment_annual_report(duckdb: DuckDBResource) -> MaterializeResult:
     with warehouse(duckdb) as con:
+        ensure_flow_hours(con)  # the years with readings come from the hourly summaries of flow
         with transaction(con):
             con.execute(sql("delete_pretreatment_annual_report")).fetchall()
             con.execute(sql("insert_pretreatment_annual_report")).fetchall()

@@ -24,6 +24,7 @@ from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext,
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, warehouse
+from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
 from outfall.warehouse import count, preview_markdown, sql, transaction
@@ -79,6 +80,7 @@ def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBReso
         context.log.warning("the rules give no citation for discharging without a permit "
                             "(sewer_compliance.without_permit_citation): that finding is not made")
     with warehouse(duckdb) as con:
+        ensure_flow_hours(con)  # the days with readings come from the hourly summaries of flow
         con.register("_permit_rules", citations.astype({"citation": object}))
         try:
             with transaction(con):

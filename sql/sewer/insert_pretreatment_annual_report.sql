@@ -11,9 +11,10 @@ WITH samples AS (
     FROM lab_results GROUP BY ALL
 ),
 readings AS (
-    -- the local year of each UTC hour with a reading (offsets are whole hours), not of every reading
+    -- the local year of each UTC hour with a reading (offsets are whole hours), not of every
+    -- reading: the hours of the hourly summaries of flow (outfall/flow_hours.py)
     SELECT DISTINCT user_id, year(make_timestamptz(h * 3600000000)::DATE) AS year
-    FROM (SELECT DISTINCT user_id, epoch_us(ts) // 3600000000 AS h FROM flow)
+    FROM _flow_hours
 ),
 mailed AS (
     SELECT recipient_id AS user_id, year(issued_on) AS year, count(*) AS notices_mailed
