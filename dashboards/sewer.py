@@ -386,14 +386,19 @@ def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Char
 
 
 def _regular_series(means: pd.DataFrame, hours: int) -> tuple[str, int, np.ndarray]:
-    """Means on a complete grid of buckets: (middle of the first bucket, step in ms, values with NaN gaps)."""
-    t = pd.to_datetime(means["t"])
-    start, end = t.min(), t.max()
-    grid_index = pd.date_range(start, end, freq=f"{hours}h")
-    series = pd.Series(means["value"].to_numpy(dtype=float), index=t)
-    series = series[~series.index.duplicated()].reindex(grid_index)
-    middle = start + pd.Timedelta(minutes=30 * hours)
-    return middle.strftime("%Y-%m-%d %H:%M"), hours * MS_PER_HOUR, series.to_numpy(dtype=np.float32)
+    """Means on a complete grid of buckets: (middle of the first bucket, step in ms, values with NaN gaps).
+    A bucket's value is its first mean; a time off the grid is left out."""
+    t = pd.to_datetime(means["t"]).to_numpy(dtype="datetime64[ns]")
+    start = t.min()
+    step = np.timedelta64(hours, "h")
+    offset = t - start
+    place = offset // step
+    on_grid = offset % step == np.timedelta64(0, "ns")
+    values = np.full(int(place.max()) + 1, np.nan)
+    # the first mean of each bucket wins: later ones are written first, then overwritten
+    values[place[on_grid][::-1]] = means["value"].to_numpy(dtype=float)[on_grid][::-1]
+    middle = pd.Timestamp(start) + pd.Timedelta(minutes=30 * hours)
+    return middle.strftime("%Y-%m-%d %H:%M"), hours * MS_PER_HOUR, values.astype(np.float32)
 
 
 def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFrame, baselines: pd.DataFrame,
@@ -415,6 +420,7 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
 
     mean_name = "mean"
     mean_names: list[str] = []
+    definition, citation = slug_words(data.slug_rules)
     for i, c in enumerate(constituents, start=1):
         xref, yref = refs[i - 1]
         fc = flow[flow["constituent"] == c].copy()
@@ -473,7 +479,7 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
                 "x": xs_b[-1], "y": thr[-1], "xref": xref, "yref": yref, "showarrow": False, "xanchor": "right",
                 "yanchor": "bottom", "font": {"size": 10, "color": COLORS["threshold"]},
                 "bgcolor": "rgba(255,255,255,0.8)",
-                "text": esc(f"slug threshold {ratio} × baseline · {short_rule(slug_words(data.slug_rules)[1], 60)}")})
+                "text": esc(f"slug threshold {ratio} × baseline · {short_rule(citation, 60)}")})
         sc = slugs[slugs["constituent"] == c] if not slugs.empty else slugs
         if not sc.empty:
             starts = local_naive(sc["start_at"])
@@ -506,7 +512,6 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
     layout[layout_key(n, "x")]["title"] = {"text": "local time"}
     layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
     layout["margin"] = {"l": 70, "r": 20, "t": 40 if n == 1 else 60, "b": 110}
-    definition, citation = slug_words(data.slug_rules)
     caption = (f"{' and '.join(mean_names).capitalize()}s of the readings (the finest that keeps the page light), "
                "plus every reading near each slug (red). Shaded red: "
                f"slug events, {esc(definition)} ({esc(short_rule(citation, 90))}); the triangle marks the peak "
