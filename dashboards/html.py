@@ -395,6 +395,8 @@ def axis_times(series: pd.Series, with_time: bool = True) -> list[str]:
     """Short date strings for a Plotly date axis (smaller than the default ISO with nanoseconds)."""
     s = local_naive(series)
     fmt = "%Y-%m-%d %H:%M" if with_time else "%Y-%m-%d"
+    if isinstance(s, pd.Series) and pd.api.types.is_datetime64_dtype(s.dtype):  # all at once
+        return [v if isinstance(v, str) else None for v in s.dt.strftime(fmt).tolist()]
     return [v.strftime(fmt) if not pd.isna(v) else None for v in s]
 
 
