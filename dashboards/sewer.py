@@ -541,6 +541,14 @@ def _status_badge(r: pd.Series) -> str:
     return badge(f"{days} days left", "good")
 
 
+def _first_rows(frame: pd.DataFrame) -> dict[Any, pd.Series]:
+    """Each user's first row of ``frame`` (by user_id)."""
+    if frame.empty or "user_id" not in frame:
+        return {}
+    firsts = frame.drop_duplicates("user_id")
+    return {u: firsts.iloc[i] for i, u in enumerate(firsts["user_id"])}
+
+
 def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
     meta = PageMeta()
     present = data.present
@@ -743,11 +751,15 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
     # each user's readings, split once (a boolean filter of the whole frame per user cost 3 s for
     # 190 meters' 572,000 points)
     flow_of = dict(tuple(flow.groupby("user_id", sort=False))) if not flow.empty else {}
+    # each user's first row of the summary and of the users, and who is in SNC, looked up once
+    summary_of = _first_rows(summary)
+    user_of = _first_rows(users)
+    in_snc = set(snc["user_id"]) if not snc.empty else set()
     for u in user_ids:
         ures = res_by_user.get(u, results.iloc[0:0])
         ulim = lim_by_user.get(u, limits.iloc[0:0])
-        srow = summary[summary["user_id"] == u].iloc[0] if not summary.empty and (summary["user_id"] == u).any() else None
-        urow = users[users["user_id"] == u].iloc[0] if not users.empty and (users["user_id"] == u).any() else None
+        srow = summary_of.get(u)
+        urow = user_of.get(u)
         parts = []
         facts = []
         if urow is not None:
@@ -762,7 +774,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
         if srow is not None:
             head_badges = _status_badge(srow)
         nv = viol_by_user.get(u, 0)
-        if not snc.empty and (snc["user_id"] == u).any():
+        if u in in_snc:
             head_badges += " " + badge("significant noncompliance", "bad")
         head_badges += " " + (badge(f"{nv} violation{'s' if nv != 1 else ''}", "bad") if nv else
                               badge("no violations", "good"))
