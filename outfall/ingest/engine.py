@@ -9,6 +9,13 @@ the natural key (a corrected re-send supersedes; the old row goes to
 ``<table>_history``). No Python touches a row of a CSV or Parquet file. Call it
 inside one transaction per dataset.
 
+A file loaded on its own is first tried straight (``_load_straight``): its kept rows
+are inserted as they are judged, then checked (no two share a key, none shares one
+with a stored row, no local time occurs twice, every row kept or quarantined). Only
+when a check fails are they deleted again and the file loaded the careful way above,
+through a scratch copy of its judged rows (``_judged``). Flow's check is made from its
+new rows' hourly summaries, which are then kept (``outfall.flow_hours``).
+
 Invariant, per file and per dataset: rows read = rows kept + rows quarantined.
 
 New Parquet files of one layout are judged together, up to ``BATCH_MAX_ROWS`` rows in one
