@@ -238,6 +238,10 @@ def main(argv: list[str] | None = None) -> int:
                "append_marginal_pct_of_full_marginal": round(
                    100 * (app["seconds"] - again["seconds"]) / rows["parquet"]["marginal_s"], 1),
                "append_peak_rss_mb": round(app["peak_rss_mb"]),
+               # what a loaded year adds to every run, and the day's run against a run without flow
+               "rerun_over_without_flow_s": round(again["seconds"] - base, 2),
+               "append_over_without_flow_pct_of_full_marginal": round(
+                   100 * (app["seconds"] - base) / rows["parquet"]["marginal_s"], 1),
                "load_average_after": [round(x, 2) for x in load], "cpus": os.cpu_count()}
     if args.json:
         print(json.dumps(figures))
@@ -265,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{again['seconds']:.2f} s, so the day itself costs {figures['append_marginal_s']:.2f} s "
           f"({figures['append_marginal_pct_of_full_marginal']} % of the full marginal); peak RSS "
           f"{app['peak_rss_mb']:.0f} MB")
+    print(f"a loaded year adds {figures['rerun_over_without_flow_s']:.2f} s to every run (a re-run with nothing new "
+          f"against a run without flow); the appended day's run less a run without flow is "
+          f"{figures['append_over_without_flow_pct_of_full_marginal']} % of the full marginal")
     print(f"outfall run without flow: {base:.2f} s, re-run {figures['outfall_empty_rerun_s']:.2f} s; "
           f"load average after the benchmark {figures['load_average_after']} on {os.cpu_count()} CPUs")
     print(json.dumps(figures))
