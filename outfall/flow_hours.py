@@ -68,7 +68,9 @@ def _make(con: duckdb.DuckDBPyConnection, lo: int, hi: int, every: bool) -> None
     """The summaries of hours lo..hi (all of them, or only the touched ones), a chunk at a time."""
     touched = "" if every else "\n" + "\n".join(
         line for line in sql("flow_hours_touched_filter").splitlines() if not line.startswith("--"))
-    text = sql("insert_flow_hours").format(touched=touched)
+    text = sql("insert_flow_hours").format(
+        readings=f"f.ts >= make_timestamptz($lo * 3600000000) AND f.ts < make_timestamptz($hi * 3600000000){touched}",
+        hours="_flow_hours", steps="_flow_hour_steps")
     for start in range(int(lo), int(hi) + 1, CHUNK_HOURS):
         run_script(con, text, {"lo": start, "hi": start + CHUNK_HOURS})
 
@@ -86,7 +88,7 @@ def _make(con: duckdb.DuckDBPyConnection, lo: int, hi: int, every: bool) -> None
 # own summaries of hours not summarised yet. Otherwise nothing is lost: the next
 # ensure_flow_hours makes the touched hours again (or all of them) as always.
 
-_NEW_ROWS = "f.source_file = $source_file AND f.loaded_at = $now"
+_NEW_ROWS = "f.source_file = $source_file AND f.loaded_at = $now AND f.ts IS NOT NULL"
 
 
 def summaries_current(con: duckdb.DuckDBPyConnection) -> bool:
@@ -104,7 +106,10 @@ def stage_new_rows(con: duckdb.DuckDBPyConnection, source_file: str, now, kept: 
     load's check needs: (keys repeated, rows lacking a key, then the min and max of each column of
     flow's natural key: user_id, constituent, ts)."""
     params = {"source_file": source_file, "now": now}
-    run_script(con, sql("create_flow_hours_of_new_rows").format(new=_NEW_ROWS), params)
+    con.execute("CREATE OR REPLACE TEMP TABLE _new_flow_hours AS SELECT * FROM _flow_hours LIMIT 0").fetchall()
+    con.execute("CREATE OR REPLACE TEMP TABLE _new_flow_hour_steps AS SELECT * FROM _flow_hour_steps LIMIT 0").fetchall()
+    run_script(con, sql("insert_flow_hours").format(readings=_NEW_ROWS, hours="_new_flow_hours",
+                                                    steps="_new_flow_hour_steps"), params)
     repeated, with_time, without_series, _, *bounds = con.execute(
         sql("select_flow_hours_of_new_rows_facts")).fetchall()[0]
     return (int(repeated), int(without_series) + int(kept) - int(with_time), *bounds)

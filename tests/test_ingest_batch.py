@@ -51,6 +51,27 @@ def _counts(report) -> list[tuple]:
             for f in report.files]
 
 
+def two_loads(folder: Path, data: Path) -> tuple[list, list, dict]:
+    """A copy of ``data`` loaded into a new warehouse in ``folder``, then again after the second
+    scenario's files are added: each load's counts, and every table after both."""
+    import duckdb
+
+    from outfall.warehouse import configure, ensure_schema
+
+    copy = folder / "data"
+    folder.mkdir()
+    shutil.copytree(data, copy)
+    con = configure(duckdb.connect(str(folder / "w.duckdb")))
+    try:
+        ensure_schema(con)
+        first = _counts(load(con, copy, "flow"))
+        _scenario_second(copy)
+        second = _counts(load(con, copy, "flow"))
+        return first, second, _tables(con)
+    finally:
+        con.close()
+
+
 def _scenario_first(data: Path) -> None:
     flow = data / "flow"
     _write(flow, "a_iu1.parquet", _readings("IU-1", "2026-03-01", 40))
@@ -81,10 +102,6 @@ def test_files_judged_together_land_exactly_as_one_at_a_time(tmp_path: Path, mon
     """Two loads (the second adds files, some sharing keys with the table or with each other), in a
     warehouse loaded file by file and in one loaded in batches: every table and count is the same.
     With a small batch size the files are judged in several groups."""
-    import duckdb
-
-    from outfall.warehouse import configure, ensure_schema
-
     data = tmp_path / "data"
     _scenario_first(data)
     results = {}
@@ -98,17 +115,8 @@ def test_files_judged_together_land_exactly_as_one_at_a_time(tmp_path: Path, mon
 
     monkeypatch.setattr(engine, "_load_parquet_group", spy)
     for mode, rows in (("one at a time", 0), ("together", batch_rows)):
-        copy = tmp_path / mode / "data"
-        copy.parent.mkdir()
-        shutil.copytree(data, copy)
-        con = configure(duckdb.connect(str(tmp_path / mode / "w.duckdb")))
-        ensure_schema(con)
         monkeypatch.setattr(engine, "BATCH_MAX_ROWS", rows)
-        first = _counts(load(con, copy, "flow"))
-        _scenario_second(copy)
-        second = _counts(load(con, copy, "flow"))
-        results[mode] = (first, second, _tables(con))
-        con.close()
+        results[mode] = two_loads(tmp_path / mode, data)
     assert results["together"] == results["one at a time"]
     first, second, tables = results["together"]
     # the files were judged together where they could be, and file by file where they could not

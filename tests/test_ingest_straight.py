@@ -7,14 +7,13 @@ already stored, a local time that occurs twice), the rows just written are taken
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pandas as pd
 
 import outfall.ingest.engine as engine
 from tests.ingesting import con, load  # noqa: F401 - a fixture
-from tests.test_ingest_batch import _counts, _readings, _scenario_first, _scenario_second, _tables, _write
+from tests.test_ingest_batch import _readings, _scenario_first, _write, two_loads
 
 
 def _scenario_more(data: Path) -> None:
@@ -45,10 +44,6 @@ def _scenario_more(data: Path) -> None:
 
 
 def test_straight_in_lands_exactly_as_the_careful_way(tmp_path: Path, monkeypatch):
-    import duckdb
-
-    from outfall.warehouse import configure, ensure_schema
-
     data = tmp_path / "data"
     _scenario_first(data)
     _scenario_more(data)
@@ -64,16 +59,7 @@ def test_straight_in_lands_exactly_as_the_careful_way(tmp_path: Path, monkeypatc
     results = {}
     for mode in ("careful", "straight"):
         monkeypatch.setattr(engine, "_load_straight", spy if mode == "straight" else (lambda *a, **k: None))
-        copy = tmp_path / mode / "data"
-        copy.parent.mkdir()
-        shutil.copytree(data, copy)
-        con = configure(duckdb.connect(str(tmp_path / mode / "w.duckdb")))
-        ensure_schema(con)
-        first = _counts(load(con, copy, "flow"))
-        _scenario_second(copy)
-        second = _counts(load(con, copy, "flow"))
-        results[mode] = (first, second, _tables(con))
-        con.close()
+        results[mode] = two_loads(tmp_path / mode, data)
     assert results["straight"] == results["careful"]
     done = dict(outcomes)
     # straight in: new keys, with or without rows to quarantine
