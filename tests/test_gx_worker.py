@@ -149,8 +149,11 @@ def test_ctrl_c_is_answered_by_the_run_not_by_its_worker(delay):
               "        time.sleep(60)\n"
               "except KeyboardInterrupt:\n"
               "    print('interrupted', flush=True)\n")
+    # Ctrl-C answered as at a terminal, however the suite was started (a shell's background job
+    # starts with Ctrl-C ignored, and a Python started so never sees it)
     run = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, start_new_session=True)
+                           stderr=subprocess.PIPE, text=True, start_new_session=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     run.stdout.readline()
     time.sleep(delay)   # at once, or while the worker imports GX
     os.killpg(run.pid, signal.SIGINT)
