@@ -14,6 +14,10 @@ reading loaded since are made again from flow; and when the summaries then do no
 every reading (readings removed, as when a file is re-sent without them, or written without
 a load time), all of them are made again. Each call is one transaction. Hours are made in
 chunks of about a month, so that memory stays bounded.
+
+A file loaded straight into flow makes the summaries of its own new readings as it checks them
+(``stage_new_rows``, ``keep_staged``); after a load whose every file did so, there is nothing
+left for ``ensure_flow_hours`` to do.
 """
 
 from __future__ import annotations
@@ -73,8 +77,6 @@ def _make(con: duckdb.DuckDBPyConnection, lo: int, hi: int, every: bool) -> None
         hours="_flow_hours", steps="_flow_hour_steps")
     for start in range(int(lo), int(hi) + 1, CHUNK_HOURS):
         run_script(con, text, {"lo": start, "hi": start + CHUNK_HOURS})
-
-
 
 
 # ---------------------------------------------------------------------------
