@@ -83,28 +83,10 @@ def _pool() -> ProcessPoolExecutor:
     return _state["pool"]
 
 
-@contextlib.contextmanager
-def _born_ignoring_ctrl_c() -> Iterator[None]:
-    """A worker started inside this block ignores Ctrl-C from its first instant: an ignored signal
-    stays ignored in a new process (and Python keeps it so). Its initializer ignores it too, but
-    only once the new process has started Python and read its task: a Ctrl-C in that first second
-    or so made the worker print a traceback. The run itself ignores Ctrl-C only while it starts the
-    worker (signals can be set from the main thread only; elsewhere nothing changes)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def start() -> None:
     """Start the worker now (it imports GX while the caller goes on); nothing outside ``background()``."""
     if active():
-        with _born_ignoring_ctrl_c():
-            _pool().submit(int, 0)
+        _pool().submit(int, 0)
 
 
 def submit(key: Key, frame: "pd.DataFrame", suite_path: Path) -> None:
@@ -112,8 +94,7 @@ def submit(key: Key, frame: "pd.DataFrame", suite_path: Path) -> None:
     if not active():
         return
     try:
-        with _born_ignoring_ctrl_c():
-            _state["pending"][key] = _pool().submit(_validate, frame, str(suite_path))
+        _state["pending"][key] = _pool().submit(_validate, frame, str(suite_path))
     except Exception:  # noqa: BLE001 - a worker that cannot start: the check validates in its step
         _state["pending"].pop(key, None)
 
