@@ -36,9 +36,8 @@ def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
     if missing:
         raise RuntimeError(f"the flow table lacks the column(s) {', '.join(missing)}: it was not made by Outfall; "
                            "remove it (or the warehouse) and run again")
-    _tables(con)
-    rows, loaded_at, summarised, summarised_at, states = con.execute(sql("select_flow_version")).fetchall()[0]
-    if states == 1 and summarised == rows and summarised_at == loaded_at:
+    rows, loaded_at, summarised_at, states, current = _version(con)
+    if current:
         return "current"
     with transaction(con):
         done = "rebuilt"
@@ -57,9 +56,22 @@ def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
             if lo is not None:
                 _make(con, lo, hi, every=True)
             done = "rebuilt"
-        con.execute("DELETE FROM _flow_hours_state").fetchall()
-        con.execute("INSERT INTO _flow_hours_state VALUES (?, ?)", [rows, loaded_at]).fetchall()
+        _record(con, rows, loaded_at)
     return done
+
+
+def _version(con: duckdb.DuckDBPyConnection) -> tuple:
+    """(flow's row count, its latest load, the load the summaries were made from, how many records
+    of that there are, whether the summaries describe flow as it is); the tables made if missing."""
+    _tables(con)
+    rows, loaded_at, summarised, summarised_at, states = con.execute(sql("select_flow_version")).fetchall()[0]
+    return rows, loaded_at, summarised_at, states, states == 1 and summarised == rows and summarised_at == loaded_at
+
+
+def _record(con: duckdb.DuckDBPyConnection, rows: int, loaded_at) -> None:
+    """Record what the summaries were made from: flow's row count and latest load."""
+    con.execute("DELETE FROM _flow_hours_state").fetchall()
+    con.execute("INSERT INTO _flow_hours_state VALUES (?, ?)", [rows, loaded_at]).fetchall()
 
 
 def _tables(con: duckdb.DuckDBPyConnection) -> None:
@@ -95,9 +107,8 @@ _NEW_ROWS = "f.source_file = $source_file AND f.loaded_at = $now AND f.ts IS NOT
 
 def summaries_current(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the summaries describe flow as it is (or both are empty)."""
-    _tables(con)
-    rows, loaded_at, summarised, summarised_at, states = con.execute(sql("select_flow_version")).fetchall()[0]
-    if states == 1 and summarised == rows and summarised_at == loaded_at:
+    rows, _, _, _, current = _version(con)
+    if current:
         return True
     return rows == 0 and not con.execute("SELECT EXISTS (SELECT 1 FROM _flow_hours) OR EXISTS "
                                          "(SELECT 1 FROM _flow_hour_steps)").fetchall()[0][0]
@@ -140,9 +151,8 @@ def drop_staged(con: duckdb.DuckDBPyConnection) -> None:
 
 def mark_current(con: duckdb.DuckDBPyConnection) -> None:
     """Record that the summaries describe flow as it is now (after a load that kept them so)."""
-    rows, loaded_at = con.execute(sql("select_flow_version")).fetchall()[0][:2]
-    con.execute("DELETE FROM _flow_hours_state").fetchall()
-    con.execute("INSERT INTO _flow_hours_state VALUES (?, ?)", [rows, loaded_at]).fetchall()
+    rows, loaded_at, *_ = _version(con)
+    _record(con, rows, loaded_at)
 
 
 __all__ = ["ensure_flow_hours", "CHUNK_HOURS", "summaries_current", "stage_new_rows", "keep_staged", "drop_staged",
