@@ -164,3 +164,39 @@ def test_straight_loads_keep_the_hourly_summaries_of_flow_exact(tmp_path: Path, 
     assert ensure_flow_hours(con) == "touched"
     kept, anew = _rebuilt(con)
     assert kept == anew
+
+
+def test_a_parquet_column_stored_as_a_dictionary_is_cleaned_as_one_stored_plainly(tmp_path: Path):
+    """The same readings, their text with blanks at the edges (a vertical tab, a no-break space, a
+    byte-order mark) and a blank cell, written once with dictionary pages and once without: the
+    first is cleaned by trim() once per distinct value, the second by the edge test cell by cell;
+    what is stored and quarantined is the same."""
+    import duckdb
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from outfall.warehouse import configure, ensure_schema
+
+    frame = _readings("IU-1", "2026-03-01", 8)
+    frame["user_id"] = [" IU-1", "IU-1\x0b", "\ufeffIU-1", "IU-1\xa0", "IU-1", "\x0bIU-1 ", "   ", "IU-1"]
+    frame["unit"] = [" gpm", "gpm ", "GPM", "gpm\t", "gpm", "gpm", "gpm", "\u202fgpm"]
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    seen, stored = {}, {}
+    for name, encoded in (("dictionary", True), ("plain", False)):
+        data = tmp_path / name
+        (data / "flow").mkdir(parents=True)
+        path = data / "flow" / "readings.parquet"
+        pq.write_table(table, path, use_dictionary=encoded)
+        with configure(duckdb.connect(str(tmp_path / f"{name}.duckdb"))) as con:
+            ensure_schema(con)
+            seen[name] = engine._dictionary_columns(con, path)
+            report = load(con, data, "flow")
+            assert report.files[0].straight
+            stored[name] = (
+                con.execute("SELECT source_row, user_id, unit, value FROM flow ORDER BY source_row").fetchall(),
+                con.execute("SELECT row_number, reason FROM quarantine").fetchall())
+    assert {"user_id", "unit"} <= seen["dictionary"] and not seen["plain"] & {"user_id", "unit"}
+    assert stored["dictionary"] == stored["plain"]
+    rows, reasons = stored["dictionary"]
+    assert [r[:3] for r in rows] == [(r, "IU-1", "gpm") for r in (1, 2, 3, 4, 5, 6, 8)]
+    assert reasons == [(7, "missing required value for 'user_id'")]

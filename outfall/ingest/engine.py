@@ -48,6 +48,7 @@ import duckdb
 from outfall import progress
 from outfall.ingest import compile as cq
 from outfall.ingest import files as fs
+from outfall.ingest import parse
 from outfall.ingest.datasets import Context, Dataset
 from outfall.ingest.parse import LOCAL_TZ, ident, lit
 from outfall.warehouse import sql, table_columns
@@ -591,7 +592,9 @@ def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
               + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
               + " FROM read_parquet($path, file_row_number = true)")
     fr = FileReport(rel)
-    present = {n: t for n, (_, t) in where.items()}
+    dictionary = _dictionary_columns(con, path)
+    present = {n: parse.DICTIONARY_TEXT if t == "VARCHAR" and orig in dictionary else t
+               for n, (orig, t) in where.items()}
     try:
         straight = _load_straight(con, ds, ctx, source, present, {"path": str(path)}, rel, now,
                                   _parquet_rows(con, path))
@@ -602,6 +605,21 @@ def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
         return _whole_file_problem(con, ds, rel, "the file is not a readable Parquet file; export it again "
                                                  "(or send CSV)", now)
     return _finish_file(con, ds, rel, now, fr)
+
+
+def _dictionary_columns(con, path: Path) -> set[str]:
+    """The columns of a Parquet file stored as a dictionary on every data page of every row group
+    (the file's own page statistics say so; none when it does not keep them): their text is
+    cleaned once per distinct value (parse.DICTIONARY_TEXT)."""
+    try:
+        return {name for name, ok in con.execute(
+            "SELECT path_in_schema, bool_and(encoding_stats IS NOT NULL "
+            "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%')) > 0 "
+            "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%' "
+            "AND e.encoding NOT IN ('PLAIN_DICTIONARY', 'RLE_DICTIONARY'))) = 0) "
+            "FROM parquet_metadata($path) GROUP BY path_in_schema", {"path": str(path)}).fetchall() if ok}
+    except duckdb.Error:
+        return set()
 
 
 def _parquet_rows(con, path: Path) -> int | None:
