@@ -9,7 +9,9 @@
 -- per step length. The window sorts a small series number and microseconds, not the series'
 -- names, so a month of 190 meters' 1-minute readings stays within the memory limit; it sorts each
 -- series, and a step is within an hour when the reading before is in the same hour (a window per
--- series and hour cost half as much again).
+-- series and hour cost half as much again). The steps are counted as the window yields them, not
+-- written to a scratch table of every reading first (a second copy of the readings: 0.15 s more
+-- per monthly file of 8.5M readings).
 CREATE OR REPLACE TEMP TABLE _hour_series AS
 SELECT user_id, constituent, row_number() OVER (ORDER BY user_id, constituent) AS sid
 FROM (SELECT DISTINCT f.user_id, f.constituent FROM flow AS f WHERE {readings});
@@ -23,19 +25,16 @@ FROM (SELECT s.sid, epoch_us(f.ts) // 3600000000 AS h, count(*) AS readings, epo
       WHERE {readings}
       GROUP BY s.sid, h) AS x
 JOIN _hour_series AS s USING (sid);
-CREATE OR REPLACE TEMP TABLE _hour_steps AS
-WITH readings AS (
-    SELECT s.sid, epoch_us(f.ts) AS t
-    FROM flow AS f
-    JOIN _hour_series AS s ON s.user_id IS NOT DISTINCT FROM f.user_id AND s.constituent IS NOT DISTINCT FROM f.constituent
-    WHERE {readings}
-)
-SELECT sid, h, t, CASE WHEN before // 3600000000 = h THEN t - before END AS step
-FROM (SELECT sid, t // 3600000000 AS h, t, lag(t) OVER (PARTITION BY sid ORDER BY t) AS before FROM readings);
 INSERT INTO {steps}
 SELECT s.user_id, s.constituent, x.h, x.step, x.steps, x.first_end
 FROM (SELECT sid, h, step, count(*) AS steps, min(t) AS first_end
-      FROM _hour_steps WHERE step IS NOT NULL GROUP BY sid, h, step) AS x
+      FROM (SELECT sid, h, t, CASE WHEN before // 3600000000 = h THEN t - before END AS step
+            FROM (SELECT sid, t // 3600000000 AS h, t, lag(t) OVER (PARTITION BY sid ORDER BY t) AS before
+                  FROM (SELECT s.sid, epoch_us(f.ts) AS t
+                        FROM flow AS f
+                        JOIN _hour_series AS s ON s.user_id IS NOT DISTINCT FROM f.user_id
+                         AND s.constituent IS NOT DISTINCT FROM f.constituent
+                        WHERE {readings})))
+      WHERE step IS NOT NULL GROUP BY sid, h, step) AS x
 JOIN _hour_series AS s USING (sid);
-DROP TABLE _hour_steps;
 DROP TABLE _hour_series;
