@@ -385,26 +385,43 @@ def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Char
 # ----------------------------------------------------------------------- flow
 
 
-def _regular_series(means: pd.DataFrame, hours: int) -> tuple[str, int, np.ndarray]:
+def _regular_series(t: np.ndarray, values: np.ndarray, hours: int) -> tuple[str, int, np.ndarray]:
     """Means on a complete grid of buckets: (middle of the first bucket, step in ms, values with NaN gaps).
-    A bucket's value is its first mean; a time off the grid is left out."""
-    t = pd.to_datetime(means["t"]).to_numpy(dtype="datetime64[ns]")
+    ``t``: the buckets' local times (datetime64[ns]), ``values`` their means. A bucket's value is
+    its first mean; a time off the grid is left out."""
     start = t.min()
     step = np.timedelta64(hours, "h")
     offset = t - start
     place = offset // step
     on_grid = offset % step == np.timedelta64(0, "ns")
-    values = np.full(int(place.max()) + 1, np.nan)
+    grid_values = np.full(int(place.max()) + 1, np.nan)
     # the first mean of each bucket wins: later ones are written first, then overwritten
-    values[place[on_grid][::-1]] = means["value"].to_numpy(dtype=float)[on_grid][::-1]
+    grid_values[place[on_grid][::-1]] = values[on_grid][::-1]
     middle = pd.Timestamp(start) + pd.Timedelta(minutes=30 * hours)
-    return middle.strftime("%Y-%m-%d %H:%M"), hours * MS_PER_HOUR, values.astype(np.float32)
+    return middle.strftime("%Y-%m-%d %H:%M"), hours * MS_PER_HOUR, grid_values.astype(np.float32)
+
+
+def _by_time(t: np.ndarray) -> np.ndarray:
+    """The order of ``t`` by time, ties in their given order (the readings' queries give them in
+    time order already: then nothing moves)."""
+    if len(t) < 2 or bool((t[1:] >= t[:-1]).all()):
+        return np.arange(len(t))
+    return np.argsort(t, kind="stable")
+
+
+def _minutes(t: np.ndarray) -> np.ndarray:
+    """Local times (datetime64) as 'YYYY-MM-DD HH:MM', all at once."""
+    return np.char.replace(np.datetime_as_string(t.astype("datetime64[m]"), unit="m"), "T", " ")
 
 
 def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFrame, baselines: pd.DataFrame,
-               gaps: pd.DataFrame) -> Chart | None:
+               gaps: pd.DataFrame, words: tuple[str, str] | None = None) -> Chart | None:
+    """One user's flow and probe traces (``flow``: that user's rows of SewerData.flow; the slugs,
+    baselines and gaps: that user's rows). ``words``: slug_words(data.slug_rules), when the caller
+    has it already. The readings are handled as arrays, a series at a time: a page draws 190 meters."""
     if flow.empty:
         return None
+    constituent_of = flow["constituent"].to_numpy(dtype=object)
     constituents = sorted(flow["constituent"].dropna().unique(), key=lambda c: (c != "flow", str(c)))
     n = len(constituents)
     panel_px = 300
@@ -420,35 +437,44 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
 
     mean_name = "mean"
     mean_names: list[str] = []
-    definition, citation = slug_words(data.slug_rules)
+    definition, citation = words if words is not None else slug_words(data.slug_rules)
+    times = local_naive(flow["ts"]).to_numpy(dtype="datetime64[ns]")
+    kinds = flow["kind"].to_numpy(dtype=object)
+    values = flow["value"].to_numpy(dtype=float)
+    units = flow["unit"].to_numpy(dtype=object) if "unit" in flow else np.full(len(flow), None, dtype=object)
+    buckets = flow["bucket_hours"].to_numpy(dtype=float)
     for i, c in enumerate(constituents, start=1):
         xref, yref = refs[i - 1]
-        fc = flow[flow["constituent"] == c].copy()
-        fc["t"] = local_naive(fc["ts"])
-        unit = fc["unit"].dropna().iloc[0] if "unit" in fc and fc["unit"].notna().any() else ""
-        means = fc[fc["kind"] == "mean"].sort_values("t")
-        hours = int(fc["bucket_hours"].dropna().max()) if fc["bucket_hours"].notna().any() else 1
+        rows = np.flatnonzero(constituent_of == c)
+        named_units = units[rows][~pd.isna(units[rows])]
+        unit = named_units[0] if len(named_units) else ""
+        known = buckets[rows][~np.isnan(buckets[rows])]
+        hours = int(known.max()) if len(known) else 1
         mean_name = f"{'hourly' if hours == 1 else f'{hours}-hour'} mean"
         if mean_name not in mean_names:
             mean_names.append(mean_name)
-        if not means.empty:
-            x0, dx, ys = _regular_series(means, hours)
+        means = rows[kinds[rows] == "mean"]
+        if len(means):
+            means = means[_by_time(times[means])]
+            x0, dx, ys = _regular_series(times[means], values[means], hours)
             traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x0": x0, "dx": dx,
                            "y": typed(ys, "f4"), "line": {"color": COLORS["flow"], "width": 1.2},
                            "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{mean_name}: %{{y:.3g}} {esc(unit)}"
                                             "<extra></extra>", **legend(mean_name)})
-        raw = fc[fc["kind"] == "slug"].sort_values("t")
-        if not raw.empty:
-            gaps_t = raw["t"].diff()
-            step = gaps_t.median() if gaps_t.notna().any() else pd.Timedelta(minutes=15)
-            brk = (gaps_t > max(step * 3, pd.Timedelta(minutes=1))).to_numpy()  # a new slug's window
+        raw = rows[kinds[rows] == "slug"]
+        if len(raw):
+            raw = raw[_by_time(times[raw])]
+            t_raw = times[raw]
+            gaps_t = np.diff(t_raw)
+            step = pd.Series(gaps_t).median() if len(gaps_t) else pd.Timedelta(minutes=15)
+            wide = max(step * 3, pd.Timedelta(minutes=1)).to_timedelta64()
+            brk = np.concatenate([[False], gaps_t > wide])  # a new slug's window
             # a gap (None) before each new window; the times formatted all at once (one by one, the
             # readings near a year's slugs took seconds)
             at = np.flatnonzero(brk)
-            minutes = np.char.replace(np.datetime_as_string(raw["t"].to_numpy(dtype="datetime64[m]"), unit="m"), "T", " ")
-            xs: list[Any] = np.insert(minutes.astype(object), at, None).tolist()
-            ys_raw: list[Any] = np.insert(np.array([round(v, 4) for v in raw["value"].astype(float).tolist()],
-                                                   dtype=object), at, None).tolist()
+            xs: list[Any] = np.insert(_minutes(t_raw).astype(object), at, None).tolist()
+            ys_raw: list[Any] = np.insert(np.array([round(v, 4) for v in values[raw].tolist()], dtype=object),
+                                          at, None).tolist()
             traces.append({"type": "scatter", "mode": "lines+markers", "xaxis": xref, "yaxis": yref, "x": xs,
                            "y": ys_raw, "line": {"color": COLORS["slug"], "width": 1},
                            "marker": {"size": 3, "color": COLORS["slug"]},
@@ -487,10 +513,12 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
             for t0, t1 in zip(starts, ends):
                 layout["shapes"].append(vrect(t0.strftime("%Y-%m-%d %H:%M"), t1.strftime("%Y-%m-%d %H:%M"),
                                               xref, yref, COLORS["slug_fill"]))
-            hover = [f"<b>slug</b> {fmt_datetime(r['start_at'])} to {fmt_datetime(r['end_at'])[11:]}"
-                     f" ({int(r['duration_min'])} min)<br>peak {_num(r['peak_value'])} {esc(unit)} = "
-                     f"{float(r['peak_ratio']):.1f} × baseline {_num(r['baseline'])}"
-                     for _, r in sc.iterrows()]
+            hover = [f"<b>slug</b> {fmt_datetime(start)} to {fmt_datetime(end)[11:]}"
+                     f" ({int(minutes)} min)<br>peak {_num(peak)} {esc(unit)} = "
+                     f"{float(ratio_of):.1f} × baseline {_num(base_of)}"
+                     for start, end, minutes, peak, ratio_of, base_of in zip(
+                         sc["start_at"], sc["end_at"], sc["duration_min"], sc["peak_value"], sc["peak_ratio"],
+                         sc["baseline"])]
             traces.append({"type": "scatter", "mode": "markers+text", "xaxis": xref, "yaxis": yref,
                            "x": axis_times(starts), "y": [float(v) for v in sc["peak_value"]],
                            "marker": {"symbol": "triangle-down", "size": 12, "color": COLORS["slug"],
@@ -751,6 +779,10 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
     # each user's readings, split once (a boolean filter of the whole frame per user cost 3 s for
     # 190 meters' 572,000 points)
     flow_of = dict(tuple(flow.groupby("user_id", sort=False))) if not flow.empty else {}
+    slugs_of = dict(tuple(slugs.groupby("user_id", sort=False))) if not slugs.empty else {}
+    baselines_of = dict(tuple(baselines.groupby("user_id", sort=False))) if not baselines.empty else {}
+    gaps_of = dict(tuple(gaps.groupby("user_id", sort=False))) if not gaps.empty else {}
+    words = slug_words(data.slug_rules)
     # each user's first row of the summary and of the users, and who is in SNC, looked up once
     summary_of = _first_rows(summary)
     user_of = _first_rows(users)
@@ -801,10 +833,8 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
             parts.append(note("No flow or probe readings for this user.", "empty") if present.get("flow")
                          else no_data("flow", present.get("flow"), "flow readings"))
         else:
-            fc = flow_chart(u, data, uflow,
-                            slugs[slugs["user_id"] == u] if not slugs.empty else slugs,
-                            baselines[baselines["user_id"] == u] if not baselines.empty else baselines,
-                            gaps[gaps["user_id"] == u] if not gaps.empty else gaps)
+            fc = flow_chart(u, data, uflow, slugs_of.get(u, slugs.iloc[0:0]),
+                            baselines_of.get(u, baselines.iloc[0:0]), gaps_of.get(u, gaps.iloc[0:0]), words)
             if fc is not None:
                 charts.append(fc)
                 parts.append(fc.html())

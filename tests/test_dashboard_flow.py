@@ -93,3 +93,37 @@ def test_no_flow_is_an_empty_frame():
     configure(con)
     ensure_schema(con)
     assert page.read_flow(con, Reader(con)).empty
+
+
+def test_readings_of_the_fall_back_hour_are_drawn_earlier_instant_first():
+    """On 2025-11-02 01:00-01:59 occurs twice. Near a slug then, the chart draws each local minute's
+    two readings in the order of their instants, as the query gives them (the former sort of the
+    chart's times, not a stable one, swapped some of the pairs)."""
+    import json
+
+    from dashboards.sewer import SewerData, flow_chart
+
+    con = duckdb.connect()
+    configure(con)
+    ensure_schema(con)
+    # one reading a minute from 00:00 EDT to 03:00 EST; the value is the minute's number, so the
+    # order of the instants is the order of the values
+    con.execute("""
+        INSERT INTO flow (user_id, constituent, ts, value, unit)
+        SELECT 'IU-1', 'flow', TIMESTAMPTZ '2025-11-02 00:00:00-04' + to_minutes(i), i, 'gpm' FROM range(240) r(i)
+        """).fetchall()
+    con.execute("""
+        INSERT INTO slug_events (user_id, constituent, start_at, end_at, duration_min, baseline, peak_value, peak_ratio)
+        VALUES ('IU-1', 'flow', TIMESTAMPTZ '2025-11-02 01:10:00-04', TIMESTAMPTZ '2025-11-02 01:40:00-05',
+                90, 10, 200, 20)""").fetchall()
+    flow = page.read_flow(con, Reader(con))
+    chart = flow_chart("IU-1", SewerData(as_of=pd.Timestamp("2025-11-03").date()), flow,
+                       con.execute("SELECT * FROM slug_events").df(), pd.DataFrame(), pd.DataFrame())
+    trace = next(t for t in chart.figure["data"] if t.get("name") == "every reading near a slug")
+    pairs = {}
+    for x, y in zip(trace["x"], trace["y"]):
+        if x is not None and x.startswith("2025-11-02 01:"):
+            pairs.setdefault(x, []).append(y)
+    assert len(pairs) == 60 and all(len(v) == 2 for v in pairs.values())
+    assert all(a < b for a, b in pairs.values()), "the earlier instant first"
+    json.dumps(chart.figure)  # the chart is plain data
