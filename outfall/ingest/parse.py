@@ -44,9 +44,10 @@ _BLANKS = "' ' || chr(9) || chr(10) || chr(13) || chr(11) || chr(12) || chr(160)
 
 # A cell needs trimming when its first or last character is one of these, the characters of
 # _BLANKS by code point: space, tab, line feed, vertical tab, form feed, carriage return, no-break
-# space, narrow no-break space and the byte-order mark. Tested by code point (ascii() is the first
-# character's): a third faster than a regular expression on every cell of a file. The two sets are
-# the same, so that clean() is exactly nullif(trim(cell, _BLANKS), '') however it is written.
+# space, narrow no-break space and the byte-order mark. The first character's code is ascii(cell),
+# the last's ascii(substr(cell, -1)) (a third faster than right(cell, 1)); the pair is faster than a
+# regular expression on every cell of a file. The two sets are the same, so that clean() is exactly
+# nullif(trim(cell, _BLANKS), '') however it is written.
 _EDGE_CODES = "(32, 9, 10, 11, 12, 13, 160, 8239, 65279)"
 
 # Numbers: plain decimals, scientific notation, or proper thousands grouping
@@ -94,7 +95,7 @@ def clean(ref: str, src_type: str = "VARCHAR") -> str:
     text = ref if is_text(src_type) else f"CAST({ref} AS VARCHAR)"
     # trim() with a set of characters is slow; most cells need no trimming at all
     return (f"CASE WHEN {text} = '' THEN NULL WHEN ascii({text}) IN {_EDGE_CODES} "
-            f"OR ascii(right({text}, 1)) IN {_EDGE_CODES} THEN nullif(trim({text}, {_BLANKS}), '') ELSE {text} END")
+            f"OR ascii(substr({text}, -1)) IN {_EDGE_CODES} THEN nullif(trim({text}, {_BLANKS}), '') ELSE {text} END")
 
 
 def shown(text_sql: str) -> str:
