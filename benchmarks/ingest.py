@@ -10,9 +10,15 @@ of the meters. Then, each in its own process (so peak memory is its own):
 
 - bare: DuckDB alone loads the same files into a table (timestamp parse and
   time-zone conversion) and scans them grouped by meter;
-- outfall without the flow files, then with them: `python -m outfall run`, the
+- outfall with the flow files, then without them: `python -m outfall run`, the
   very command a town runs (ingestion, checks, slug detection, every other
-  asset, dashboards); the marginal time is the difference;
+  asset, dashboards), each in a new warehouse; the marginal time is the
+  difference.
+
+These three side by side make a round (``--rounds``, 3 by default, per format);
+each round's ratio is its own marginal over its own bare load, and the table
+gives the medians. Then:
+
 - append: one more day of readings added to the loaded year, and the run again
   (end to end), against a re-run with nothing new.
 
@@ -109,6 +115,7 @@ def _readings(root: Path) -> dict:
             "csv": con.execute("SELECT count(*) FROM read_csv(?)", [str(root / "csv_data" / "flow" / "flow.csv")]
                                ).fetchall()[0][0],
             "parquet_bytes": sum(p.stat().st_size for p in (root / "parquet_data" / "flow").glob("*.parquet")),
+            "parquet_files": len(list((root / "parquet_data" / "flow").glob("*.parquet"))),
             "csv_bytes": (root / "csv_data" / "flow" / "flow.csv").stat().st_size}
 
 
@@ -152,7 +159,10 @@ def _child(cmd: list[str], env: dict | None = None) -> dict:
 
 
 def _outfall(data: Path, warehouse: Path) -> dict:
-    env = dict(os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1")
+    # as `make` runs it: Python writes its compiled modules (the warm-up's), and every later run
+    # reads them, as an installed Outfall does (PYTHONDONTWRITEBYTECODE set would compile every
+    # module again in every run: 1.5 s each)
+    env = dict(os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1", PYTHONDONTWRITEBYTECODE="")
     return _child([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse),
                    "--as-of", AS_OF, "--quiet"], env)
 
@@ -163,27 +173,33 @@ def _fresh(warehouse: Path) -> None:
     shutil.rmtree(warehouse.parent / "dashboards", ignore_errors=True)
 
 
-def run_all(root: Path) -> dict:
-    res: dict = {}
-    for fmt in ("parquet", "csv"):
-        res[f"bare_{fmt}"] = _child([sys.executable, "-m", "benchmarks.ingest", "--dir", str(root), "--bare", fmt])
+def run_all(root: Path, rounds: int) -> dict:
+    """``rounds`` rounds per format, each three runs side by side: the bare load, `outfall run` with
+    the flow files and without them, each in a new warehouse. A round's ratio is its own marginal
+    over its own bare load, timed a minute apart: the machine's speed drifts by a quarter within
+    an evening, and a bare load timed minutes before the runs moved the ratio by as much."""
     runs = root / "runs"
     runs.mkdir(exist_ok=True)
     base = runs / "none" / "w.duckdb"
     base.parent.mkdir(exist_ok=True)
     _fresh(base)
     _outfall(root / "no_flow_data", base)  # warm-up: file caches, first imports
-    _fresh(base)
-    res["outfall_without_flow"] = _outfall(root / "no_flow_data", base)
-    res["outfall_empty_rerun"] = _outfall(root / "no_flow_data", base)
+    res: dict = {"rounds": {"parquet": [], "csv": []}}
     for fmt in ("parquet", "csv"):
         wh = runs / fmt / "w.duckdb"
         wh.parent.mkdir(exist_ok=True)
-        _fresh(wh)
-        res[f"outfall_{fmt}"] = _outfall(root / f"{fmt}_data", wh)
+        for _ in range(rounds):
+            bare_run = _child([sys.executable, "-m", "benchmarks.ingest", "--dir", str(root), "--bare", fmt])
+            _fresh(wh)
+            with_flow = _outfall(root / f"{fmt}_data", wh)
+            _fresh(base)
+            without = _outfall(root / "no_flow_data", base)
+            res["rounds"][fmt].append({"bare": bare_run, "with": with_flow, "without": without})
         with __import__("duckdb").connect(str(wh), read_only=True) as con:
-            res[f"outfall_{fmt}"]["flow_rows"] = con.execute("SELECT count(*) FROM flow").fetchall()[0][0]
-            res[f"outfall_{fmt}"]["slugs"] = con.execute("SELECT count(*) FROM slug_events").fetchall()[0][0]
+            res[f"flow_rows_{fmt}"] = con.execute("SELECT count(*) FROM flow").fetchall()[0][0]
+            res[f"slugs_{fmt}"] = con.execute("SELECT count(*) FROM slug_events").fetchall()[0][0]
+    res["outfall_empty_rerun"] = _outfall(root / "no_flow_data", base)
+    # the last round's Parquet warehouse holds the year: a re-run with nothing new, then one more day
     wh = runs / "parquet" / "w.duckdb"
     res["rerun_nothing_new"] = _outfall(root / "parquet_data", wh)
     day = root / "parquet_data" / "flow" / "zz_append_day.parquet"
@@ -192,7 +208,15 @@ def run_all(root: Path) -> dict:
         res["append_one_day"] = _outfall(root / "parquet_data", wh)
     finally:
         day.unlink(missing_ok=True)
+    _fresh(base)
+    res["outfall_without_flow"] = _outfall(root / "no_flow_data", base)
     return res
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -202,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv-days", type=int, default=91, help="days of the CSV file (91 x 190 x 1440 = 24.9M rows)")
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     ap.add_argument("--bare", choices=["parquet", "csv"], help=argparse.SUPPRESS)
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of side-by-side runs per format (default 3)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.bare:
@@ -213,19 +238,32 @@ def main(argv: list[str] | None = None) -> int:
     gen = generate(args.dir, args.meters, args.days, args.csv_days)
     marker.touch()
     counts = _readings(args.dir)
-    res = run_all(args.dir)
+    res = run_all(args.dir, args.rounds)
     load = os.getloadavg()
-    base = res["outfall_without_flow"]["seconds"]
     rows = {}
     for fmt in ("parquet", "csv"):
-        b, o = res[f"bare_{fmt}"], res[f"outfall_{fmt}"]
-        marginal = o["seconds"] - base
-        rows[fmt] = {"readings": counts[fmt], "bare_s": round(b["seconds"], 2), "outfall_s": round(o["seconds"], 2),
-                     "marginal_s": round(marginal, 2), "ratio": round(marginal / b["seconds"], 2),
-                     "bare_rows_per_s": round(counts[fmt] / b["seconds"]),
-                     "outfall_rows_per_s": round(counts[fmt] / marginal) if marginal > 0 else 0,
-                     "bare_peak_rss_mb": round(b["peak_rss_mb"]), "outfall_peak_rss_mb": round(o["peak_rss_mb"]),
-                     "flow_rows_stored": o["flow_rows"], "slugs": o["slugs"]}
+        rounds = res["rounds"][fmt]
+        bare_s = [r["bare"]["seconds"] for r in rounds]
+        with_s = [r["with"]["seconds"] for r in rounds]
+        without_s = [r["without"]["seconds"] for r in rounds]
+        marginal = [w - o for w, o in zip(with_s, without_s)]
+        ratios = [m / b for m, b in zip(marginal, bare_s)]
+        m_bare, m_marginal = _median(bare_s), _median(marginal)
+        rows[fmt] = {"readings": counts[fmt], "rounds": len(rounds),
+                     "bare_s": round(m_bare, 2), "outfall_s": round(_median(with_s), 2),
+                     "without_s": round(_median(without_s), 2), "marginal_s": round(m_marginal, 2),
+                     "ratio": round(_median(ratios), 2),
+                     "ratios": [round(r, 2) for r in ratios],
+                     "bare_rows_per_s": round(counts[fmt] / m_bare),
+                     "outfall_rows_per_s": round(counts[fmt] / m_marginal) if m_marginal > 0 else 0,
+                     "bare_peak_rss_mb": round(max(r["bare"]["peak_rss_mb"] for r in rounds)),
+                     "outfall_peak_rss_mb": round(max(r["with"]["peak_rss_mb"] for r in rounds)),
+                     "flow_rows_stored": res[f"flow_rows_{fmt}"], "slugs": res[f"slugs_{fmt}"],
+                     "per_round": [{k: round(r[k]["seconds"], 2) for k in ("bare", "with", "without")}
+                                   for r in rounds]}
+    base = res["outfall_without_flow"]["seconds"]
+    year = res["rounds"]["parquet"][-1]["with"]["seconds"]
+    year_marginal = year - base
     app, again = res["append_one_day"], res["rerun_nothing_new"]
     figures = {"meters": args.meters, "days": args.days, "csv_days": args.csv_days, **counts,
                "generate_s": round(gen["generate_s"], 1), "formats": rows,
@@ -233,31 +271,35 @@ def main(argv: list[str] | None = None) -> int:
                "outfall_empty_rerun_s": round(res["outfall_empty_rerun"]["seconds"], 2),
                "rerun_nothing_new_s": round(again["seconds"], 2),
                "append_one_day_s": round(app["seconds"], 2),
-               "append_pct_of_full": round(100 * app["seconds"] / res["outfall_parquet"]["seconds"], 1),
+               "append_pct_of_full": round(100 * app["seconds"] / year, 1),
                "append_marginal_s": round(app["seconds"] - again["seconds"], 2),
                "append_marginal_pct_of_full_marginal": round(
-                   100 * (app["seconds"] - again["seconds"]) / rows["parquet"]["marginal_s"], 1),
+                   100 * (app["seconds"] - again["seconds"]) / year_marginal, 1),
                "append_peak_rss_mb": round(app["peak_rss_mb"]),
                # what a loaded year adds to every run, and the day's run against a run without flow
                "rerun_over_without_flow_s": round(again["seconds"] - base, 2),
                "append_over_without_flow_pct_of_full_marginal": round(
-                   100 * (app["seconds"] - base) / rows["parquet"]["marginal_s"], 1),
+                   100 * (app["seconds"] - base) / year_marginal, 1),
                "load_average_after": [round(x, 2) for x in load], "cpus": os.cpu_count()}
     if args.json:
         print(json.dumps(figures))
         return 0
     w = 36
     print(f"ingestion benchmark: {args.meters} meters, 1-minute readings; Parquet {args.days} days "
-          f"({counts['parquet']:,} readings, {counts['parquet_bytes'] / 1e6:,.0f} MB in 12 monthly files), "
+          f"({counts['parquet']:,} readings, {counts['parquet_bytes'] / 1e6:,.0f} MB in {counts['parquet_files']} monthly files), "
           f"CSV {args.csv_days} days ({counts['csv']:,} rows, {counts['csv_bytes'] / 1e6:,.0f} MB, one file)")
     print(f"{'':{w}}{'Parquet':>14}{'CSV':>14}")
     line = lambda label, key, fmt="{:>14,.2f}": print(  # noqa: E731
         f"{label:{w}}" + "".join(fmt.format(rows[f][key]) for f in ("parquet", "csv")))
+    print(f"medians of {rows['parquet']['rounds']} rounds per format; each round: the bare load, then outfall run "
+          "with the flow files and without them, side by side")
     line("bare DuckDB load + scan (s)", "bare_s")
     line("outfall run with the flow files (s)", "outfall_s")
-    print(f"{'outfall run without them (s)':{w}}{base:>14,.2f}{base:>14,.2f}")
+    line("outfall run without them (s)", "without_s")
     line("outfall marginal (s)", "marginal_s")
-    line("ratio marginal / bare", "ratio")
+    line("ratio marginal / bare (median)", "ratio")
+    print(f"{'  ratio of each round':{w}}" + "".join(
+        f"{' '.join(f'{r:.2f}' for r in rows[f]['ratios']):>14}" for f in ("parquet", "csv")))
     line("rows per second, bare", "bare_rows_per_s", "{:>14,.0f}")
     line("rows per second, outfall marginal", "outfall_rows_per_s", "{:>14,.0f}")
     line("peak RSS, bare (MB)", "bare_peak_rss_mb", "{:>14,.0f}")
