@@ -189,7 +189,7 @@ def test_a_parquet_column_stored_as_a_dictionary_is_cleaned_as_one_stored_plainl
         pq.write_table(table, path, use_dictionary=encoded)
         with configure(duckdb.connect(str(tmp_path / f"{name}.duckdb"))) as con:
             ensure_schema(con)
-            seen[name] = engine._dictionary_columns(con, path)
+            seen[name] = engine._dictionary_columns(path)
             report = load(con, data, "flow")
             assert report.files[0].straight
             stored[name] = (
@@ -200,3 +200,14 @@ def test_a_parquet_column_stored_as_a_dictionary_is_cleaned_as_one_stored_plainl
     rows, reasons = stored["dictionary"]
     assert [r[:3] for r in rows] == [(r, "IU-1", "gpm") for r in (1, 2, 3, 4, 5, 6, 8)]
     assert reasons == [(7, "missing required value for 'user_id'")]
+
+
+def test_a_footer_that_cannot_be_read_for_its_encodings_leaves_the_load_going(tmp_path: Path, con):  # noqa: F811
+    """The page statistics are read on a connection of their own: a file they cannot be read from
+    gives no dictionary columns, and the load's transaction goes on."""
+    bad = tmp_path / "not.parquet"
+    bad.write_bytes(b"PAR1 not really")
+    con.execute("BEGIN TRANSACTION")
+    assert engine._dictionary_columns(bad) == set()
+    assert con.execute("SELECT count(*) FROM flow").fetchall() == [(0,)]
+    con.execute("ROLLBACK")

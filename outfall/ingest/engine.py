@@ -592,7 +592,7 @@ def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
               + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
               + " FROM read_parquet($path, file_row_number = true)")
     fr = FileReport(rel)
-    dictionary = _dictionary_columns(con, path)
+    dictionary = _dictionary_columns(path)
     present = {n: parse.DICTIONARY_TEXT if t == "VARCHAR" and orig in dictionary else t
                for n, (orig, t) in where.items()}
     try:
@@ -607,17 +607,19 @@ def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     return _finish_file(con, ds, rel, now, fr)
 
 
-def _dictionary_columns(con, path: Path) -> set[str]:
+def _dictionary_columns(path: Path) -> set[str]:
     """The columns of a Parquet file stored as a dictionary on every data page of every row group
     (the file's own page statistics say so; none when it does not keep them): their text is
-    cleaned once per distinct value (parse.DICTIONARY_TEXT)."""
+    cleaned once per distinct value (parse.DICTIONARY_TEXT). Read on a connection of its own: a
+    footer it cannot read is then only a reason to clean the usual way, never a failed transaction."""
+    query = ("SELECT path_in_schema, bool_and(encoding_stats IS NOT NULL "
+             "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%')) > 0 "
+             "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%' "
+             "AND e.encoding NOT IN ('PLAIN_DICTIONARY', 'RLE_DICTIONARY'))) = 0) "
+             "FROM parquet_metadata($path) GROUP BY path_in_schema")
     try:
-        return {name for name, ok in con.execute(
-            "SELECT path_in_schema, bool_and(encoding_stats IS NOT NULL "
-            "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%')) > 0 "
-            "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%' "
-            "AND e.encoding NOT IN ('PLAIN_DICTIONARY', 'RLE_DICTIONARY'))) = 0) "
-            "FROM parquet_metadata($path) GROUP BY path_in_schema", {"path": str(path)}).fetchall() if ok}
+        with duckdb.connect() as meta:
+            return {name for name, ok in meta.execute(query, {"path": str(path)}).fetchall() if ok}
     except duckdb.Error:
         return set()
 
