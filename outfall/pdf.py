@@ -33,6 +33,7 @@ import hashlib
 import io
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,10 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1100,1400")
 PAGE_TIMEOUT_S = 120
+# How long any one command may wait for chromedriver's answer. Selenium's own default is no limit:
+# a Chromium that stopped answering stopped the run with it (once seen in a test run: 15 minutes,
+# until chromedriver was killed). Longer than a page may take to load or print.
+COMMAND_TIMEOUT_S = PAGE_TIMEOUT_S + 60
 # The watchdog of one Chromium session: when the process that started it is gone (killed outright),
 # it ends the session's process group (chromedriver and every Chromium process) and removes the
 # session's profile folder. argv: the starter's pid, the process group, the profile folder.
@@ -169,6 +174,8 @@ class PdfPrinter:
         self._watchdog: subprocess.Popen | None = None
         self._folder: str | None = None   # the folder of the page open now, when a letter may replace it
         self._frame: str | None = None    # that page's frame (Chrome DevTools)
+        self._group: int | None = None    # the process group of chromedriver and its Chromium
+        self._service = None              # selenium's chromedriver service (its process is ours)
         self.start_s = 0.0
 
     def __enter__(self) -> "PdfPrinter":
@@ -210,7 +217,10 @@ class PdfPrinter:
             shutil.rmtree(self._profile, ignore_errors=True)
             first = (exc.msg or str(exc)).strip().splitlines()[0] if (exc.msg or str(exc)) else "no reason given"
             raise PdfError(f"Chromium did not start: {first}") from None
+        self._service = service
+        self._group = os.getpgid(service.process.pid) if getattr(service, "process", None) else None
         self._watch(service)
+        self._driver.command_executor.client_config.timeout = COMMAND_TIMEOUT_S
         self._driver.set_page_load_timeout(PAGE_TIMEOUT_S)
         self._driver.set_script_timeout(PAGE_TIMEOUT_S)
         self.start_s = time.perf_counter() - started
@@ -260,7 +270,18 @@ class PdfPrinter:
         DevTools command (``Page.printToPDF``, the engine behind ``print_page``): chromedriver's
         ``print_page`` gives up on a page that takes Chromium more than 10 s to lay out (the demo's
         sewer page, 78 pages with 40 charts), the DevTools command waits for it."""
+        import urllib3
+
         driver = self._start()
+        try:
+            return self._print(driver, html_path)
+        except urllib3.exceptions.HTTPError:
+            # chromedriver did not answer in COMMAND_TIMEOUT_S: the session is ended, and nothing
+            # more is printed in this run (the letters stay as HTML)
+            self._kill()
+            raise PdfError(f"Chromium did not answer within {COMMAND_TIMEOUT_S} s and was stopped") from None
+
+    def _print(self, driver, html_path: Path) -> bytes:
         self._load(html_path)
         driver.execute_async_script(
             "var done=arguments[arguments.length-1];"
@@ -283,17 +304,39 @@ class PdfPrinter:
         _write_atomic(Path(pdf_path), _stamp(self.pdf_bytes(html_path), source))
         return True
 
+    def _kill(self) -> None:
+        """End the session's process group (chromedriver and its Chromium) without asking them."""
+        if self._group is not None:
+            try:
+                os.killpg(self._group, signal.SIGKILL)
+            except OSError:
+                pass
+            self._group = None
+            process = getattr(self._service, "process", None)
+            if process is not None:
+                try:
+                    process.wait(timeout=10)  # chromedriver is our child: reaped, not left a zombie
+                except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
+                    pass
+        self._driver = None
+        self._folder = self._frame = None
+
     def close(self) -> None:
         if self._watchdog is not None:
             self._watchdog.terminate()
             self._watchdog.wait()
             self._watchdog = None
         if self._driver is not None:
+            import urllib3
+
             try:
                 self._driver.quit()
+            except urllib3.exceptions.HTTPError:  # chromedriver does not answer: ended outright
+                self._kill()
             finally:
                 self._driver = None
                 self._folder = self._frame = None
+                self._group = None
         if self._profile:
             shutil.rmtree(self._profile, ignore_errors=True)
             self._profile = None

@@ -383,6 +383,35 @@ def test_a_session_started_ahead_is_used_or_closed(tmp_path: Path, chromium):
     assert not _group_alive(group) and pdf._warm["thread"] is None
 
 
+@pytest.mark.browser
+def test_a_chromium_that_stops_answering_ends_the_printing_not_the_run(tmp_path: Path, chromium, monkeypatch):
+    """Every command to chromedriver waits at most COMMAND_TIMEOUT_S (Selenium's default is no
+    limit): a session that stops answering (here its processes are stopped) is ended, and the
+    report says in one line that the letters stay as HTML."""
+    import signal
+
+    from outfall import pdf
+
+    monkeypatch.setattr(pdf, "COMMAND_TIMEOUT_S", 3)
+    html_path = tmp_path / "a.html"
+    html_path.write_text("<!DOCTYPE html><title>A</title><p>never printed</p>")
+    assert pdf.warm()
+    pdf._warm["thread"].join()
+    printer = pdf._warm["printer"]
+    assert printer._driver.command_executor.client_config.timeout == 3
+    group = os.getpgid(printer._driver.service.process.pid)
+    os.killpg(group, signal.SIGSTOP)
+    started = time.monotonic()
+    report = print_pdfs([(html_path, tmp_path / "a.pdf")])
+    assert time.monotonic() - started < 60
+    assert report.unavailable == "letters written as HTML only: Chromium did not answer within 3 s and was stopped"
+    assert not report.written and not (tmp_path / "a.pdf").exists()
+    deadline = time.monotonic() + 10
+    while _group_alive(group) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _group_alive(group)
+
+
 def test_the_run_starts_chromium_when_the_first_letters_step_starts(monkeypatch):
     """`outfall run` warms Chromium at the start of a step whose letters are printed, not before."""
     from types import SimpleNamespace
