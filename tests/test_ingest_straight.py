@@ -211,3 +211,36 @@ def test_a_footer_that_cannot_be_read_for_its_encodings_leaves_the_load_going(tm
     assert engine._dictionary_columns(bad) == set()
     assert con.execute("SELECT count(*) FROM flow").fetchall() == [(0,)]
     con.execute("ROLLBACK")
+
+
+def test_times_in_the_meters_plain_form_are_read_as_every_other_text_would_be(tmp_path: Path, monkeypatch):
+    """A time written 2026-03-01T08:30:00 (or with a space) is read by a strict format first, which
+    spares the test for a UTC offset; everything then is as the general reading gives it: the
+    spring-forward hour refused, the fall-back hour's repeat moved to standard time, offsets,
+    other forms, leading zeros left out, impossible dates."""
+    import duckdb
+
+    from outfall.ingest import parse
+    from outfall.warehouse import configure, ensure_schema
+
+    times = ["2025-03-09T02:30:00", "2025-03-09 02:30:00", "2025-03-09T01:59:59", "2025-03-09T03:00:00",
+             "2025-11-02T01:30:00", "2025-11-02T01:30:00", "2025-11-02 00:59:59", "2025-11-02T02:00:00",
+             "2025-01-01T00:00:00", "2025-1-1T0:0:0", "2025-01-01 00:00", "2025-01-01T00:00:00Z",
+             "2025-01-01T00:00:00-05:00", "2025-07-01T00:00:00+02:00", "2025-01-01T00:00:00.5",
+             "01/02/2025 3:04 PM", "2025-02-30T00:00:00", " 2025-06-01T12:00:00 ", "garbage",
+             "2024-02-29T12:00:00", "2025-12-31T23:59:59", "2025-01-01T24:00:00", "2025-01-01T00:00:00x"]
+    text = "user_id,timestamp,value,unit\n" + "".join(f"IU-1,{t},{i},gpm\n" for i, t in enumerate(times))
+    stored = {}
+    for mode, formats in (("plain first", parse.PLAIN_FORMATS), ("general only", ())):
+        monkeypatch.setattr(parse, "PLAIN_FORMATS", formats)
+        data = tmp_path / mode
+        (data / "flow").mkdir(parents=True)
+        (data / "flow" / "readings.csv").write_text(text)
+        with configure(duckdb.connect(str(tmp_path / f"{mode}.duckdb"))) as con:
+            ensure_schema(con)
+            load(con, data, "flow")
+            stored[mode] = (con.execute("SELECT source_row, ts, value FROM flow ORDER BY source_row").fetchall(),
+                            con.execute("SELECT row_number, reason FROM quarantine ORDER BY row_number").fetchall())
+    assert stored["plain first"] == stored["general only"]
+    rows, reasons = stored["plain first"]
+    assert len(rows) + len(reasons) == len(times) and len(reasons) >= 4   # spring-forward, bad dates, garbage

@@ -145,11 +145,14 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
     # many times, as a timestamp's does, would otherwise clean it each time).
     cleaned = [f"{parse.clean(ident('r_' + c), t)} AS {ident('_t_' + c)}" for c, t in present.items()
                if parse.is_text(t)]
-    # Values a column's expressions use more than once, computed once in stage p (parse.Hoist).
-    hoisted: list[str] = []
+    # Values a column's expressions use more than once, computed once in the stages p1, p2, ...
+    # (parse.Hoist): a value that uses another hoisted value is computed a stage after it.
+    hoisted: list[tuple[int, str]] = []
+    level: dict[str, int] = {}
 
     def hoist(name: str, expr: str) -> str:
-        hoisted.append(f"{expr} AS {ident(name)}")
+        level[ident(name)] = 1 + max((level[n] for n in level if n in expr), default=0)
+        hoisted.append((level[ident(name)], f"{expr} AS {ident(name)}"))
         return ident(name)
 
     for col in ds.columns:
@@ -170,13 +173,17 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
         if amb is not None:
             flags.append("_amb_" + col.name)
             select.append(f"{amb} AS {ident('_amb_' + col.name)}")
-    ctes = [f"c AS (SELECT *{''.join(', ' + x for x in cleaned)} FROM ({source}) AS src)",
-            f"p AS (SELECT *{''.join(', ' + x for x in hoisted)} FROM c)",
-            f"s0 AS (SELECT {', '.join(select)} FROM p)"]
+    ctes = [f"c AS (SELECT *{''.join(', ' + x for x in cleaned)} FROM ({source}) AS src)"]
+    stages = max((n for n, _ in hoisted), default=0)
+    for n in range(1, stages + 1):
+        ctes.append(f"p{n} AS (SELECT *{''.join(', ' + x for k, x in hoisted if k == n)} "
+                    f"FROM {'c' if n == 1 else f'p{n - 1}'})")
+    ctes.append(f"s0 AS (SELECT {', '.join(select)} FROM {f'p{stages}' if stages else 'c'})")
     known = set(cols) | {"_raw_" + c for c in cols} | set(reasons) | set(flags) | {"source_row", "_source_reason"}
-    for i, step in enumerate(ds.steps(ctx), start=1):
+    steps = ds.steps(ctx)
+    for i, step in enumerate(steps, start=1):
         ctes.append(f"s{i} AS ({_step_sql(step, known, reasons, f's{i - 1}')})")
-    last = f"s{len(ctes) - 3}"
+    last = f"s{len(steps)}"
     renamed = dict(ds.renames)
     table_cols = ds.table_columns()
     by_table = {renamed.get(c, c): c for c in known if not c.startswith("_")}

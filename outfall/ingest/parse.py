@@ -189,6 +189,9 @@ def parse_date(ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist = 
     return value, reason
 
 
+# Times without offset in the form meters export (read first, by a strict format: nothing may
+# follow the seconds, so no offset either).
+PLAIN_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S")
 US_FORMATS = ("%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S", "%m/%d/%Y %I:%M %p", "%m/%d/%Y %I:%M:%S %p", "%m/%d/%Y")
 
 
@@ -236,10 +239,15 @@ def parse_timestamp(ref: str, column: str, src_type: str = "VARCHAR",
                   f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} END")
         return instant, reason, amb
     t = clean(ref, src_type)
-    offset = has_offset(t)
-    naive = hoist(f"_n_{column}", f"CASE WHEN {t} IS NOT NULL AND NOT {offset} THEN coalesce(TRY_CAST({t} AS TIMESTAMP), "
+    # A meter's export writes one plain form, 2026-03-01T08:30:00 (or with a space): read by a
+    # strict format, which is a time without offset, and spares the offset test of every other text
+    # (a third of the time of judging a 1-minute CSV). Any other text goes the general way.
+    plain = hoist(f"_i_{column}", f"try_strptime({t}, [{', '.join(lit(f) for f in PLAIN_FORMATS)}])"
+                  if PLAIN_FORMATS else "CAST(NULL AS TIMESTAMP)")
+    offset = hoist(f"_o_{column}", f"CASE WHEN {plain} IS NOT NULL THEN false ELSE {has_offset(t)} END")
+    naive = hoist(f"_n_{column}", f"CASE WHEN {plain} IS NOT NULL THEN {plain} "
+                  f"WHEN {t} IS NOT NULL AND NOT {offset} THEN coalesce(TRY_CAST({t} AS TIMESTAMP), "
                   f"try_strptime({t}, [{', '.join(lit(f) for f in US_FORMATS)}])) END")
-    offset = hoist(f"_o_{column}", offset)
     instant, amb, nonexistent = local_instant(naive)
     value = f"CASE WHEN {offset} THEN TRY_CAST({t} AS TIMESTAMPTZ) ELSE {instant} END"
     bad = (f"{_quoted(t)} || "
