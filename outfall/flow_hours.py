@@ -116,26 +116,26 @@ def summaries_current(con: duckdb.DuckDBPyConnection) -> bool:
 
 def stage_new_rows(con: duckdb.DuckDBPyConnection, source_file: str, now, kept: int) -> tuple:
     """Summarise the ``kept`` rows a file just added to flow (staged, not yet kept); returns what the
-    load's check needs: (keys repeated, rows lacking a key, then the min and max of each column of
-    flow's natural key: user_id, constituent, ts)."""
+    load's check needs: (keys repeated, rows lacking a key, whether an hour of them is summarised
+    already, then the min and max of each column of flow's natural key: user_id, constituent, ts)."""
     params = {"source_file": source_file, "now": now}
     con.execute("CREATE OR REPLACE TEMP TABLE _new_flow_hours AS SELECT * FROM _flow_hours LIMIT 0").fetchall()
     con.execute("CREATE OR REPLACE TEMP TABLE _new_flow_hour_steps AS SELECT * FROM _flow_hour_steps LIMIT 0").fetchall()
     run_script(con, sql("insert_flow_hours").format(readings=_NEW_ROWS, hours="_new_flow_hours",
                                                     steps="_new_flow_hour_steps"), params)
-    repeated, with_time, without_series, _, *bounds = con.execute(
+    repeated, with_time, without_series, summarised, *bounds = con.execute(
         sql("select_flow_hours_of_new_rows_facts")).fetchall()[0]
-    return (int(repeated), int(without_series) + int(kept) - int(with_time), *bounds)
+    return (int(repeated), int(without_series) + int(kept) - int(with_time), bool(summarised), *bounds)
 
 
-def keep_staged(con: duckdb.DuckDBPyConnection) -> bool:
+def keep_staged(con: duckdb.DuckDBPyConnection, summarised: bool) -> bool:
     """Add the staged summaries of a file's new rows; False (nothing added) when an hour of them is
-    summarised already (its steps across the old and new readings are not known here)."""
+    summarised already (``summarised``, as stage_new_rows found: the steps across the old and new
+    readings are not known here)."""
     if not table_columns(con, "_new_flow_hours"):
         return True  # the file added no rows
     try:
-        overlap = con.execute(sql("select_flow_hours_of_new_rows_facts")).fetchall()[0][3]
-        if overlap:
+        if summarised:
             return False
         con.execute("INSERT INTO _flow_hours SELECT * FROM _new_flow_hours").fetchall()
         con.execute("INSERT INTO _flow_hour_steps SELECT * FROM _new_flow_hour_steps").fetchall()

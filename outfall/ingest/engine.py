@@ -67,6 +67,7 @@ class FileReport:
     rows_superseded: int = 0
     skipped: bool = False  # already loaded, unchanged
     straight: bool = False  # judged straight into the table (_load_straight)
+    hours_summarised: bool = False  # flow: an hour of its new rows was summarised already
 
 
 @dataclass
@@ -229,7 +230,7 @@ def _record_file(con, ds, fr: FileReport, digest: str, size: int | None, now, re
         from outfall import flow_hours
 
         if fr.straight and report.summaries:
-            report.summaries = flow_hours.keep_staged(con)
+            report.summaries = flow_hours.keep_staged(con, fr.hours_summarised)
         else:
             flow_hours.drop_staged(con)
             report.summaries = report.summaries and not (fr.rows_new or fr.rows_superseded)
@@ -663,7 +664,8 @@ def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], 
     kept = int(con.execute(
         f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS TIMESTAMPTZ) "
         f"AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})", args).fetchall()[0][0])
-    ok = kept == 0 or _straight_rows_fit(con, ds, new, {"source_file": rel, "now": now}, kept)
+    ok, summarised = (True, False) if kept == 0 else _straight_rows_fit(
+        con, ds, new, {"source_file": rel, "now": now}, kept)
     quarantined = 0
     if ok and kept < rows:
         quarantined = int(con.execute(
@@ -681,20 +683,24 @@ def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], 
             con.execute("DELETE FROM quarantine WHERE dataset = $dataset AND source_file = $source_file "
                         "AND quarantined_at = $now", {"dataset": ds.name, "source_file": rel, "now": now}).fetchall()
         return None
-    return FileReport(rel, rows_read=rows, rows_kept=kept, rows_quarantined=quarantined, rows_new=kept, straight=True)
+    return FileReport(rel, rows_read=rows, rows_kept=kept, rows_quarantined=quarantined, rows_new=kept, straight=True,
+                      hours_summarised=summarised)
 
 
-def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> bool:
+def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> tuple[bool, bool]:
     """Whether the ``kept`` rows just inserted (``new``: a filter on the table as t) can stay as they
     are: no two share a natural key, none has a key column empty, none shares its key with an older
-    row. A dataset with hourly summaries learns the first two from its new rows' summaries, made
-    (and staged) here; they are kept once the file is (_record_file)."""
+    row; and whether an hour of them is summarised already. A dataset with hourly summaries learns
+    the first two from its new rows' summaries, made (and staged) here; they are kept once the file
+    is (_record_file), unless an hour of them was summarised already."""
     table = ident(ds.name)
     keys = [ident(k) for k in ds.key]
+    summarised = False
     if ds.hourly_summaries:
         from outfall import flow_hours
 
-        repeated, empty, *bounds = flow_hours.stage_new_rows(con, params["source_file"], params["now"], kept)
+        repeated, empty, summarised, *bounds = flow_hours.stage_new_rows(
+            con, params["source_file"], params["now"], kept)
     else:
         # Keys are told apart by their hash, one number (half the time of grouping by the key's
         # columns): two keys with one hash would read as a repeat, and the careful way would sort
@@ -704,14 +710,14 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> b
             + " OR ".join(f"{k} IS NULL" for k in keys) + "), " + ", ".join(f"min({k}), max({k})" for k in keys)
             + f" FROM {table} AS t WHERE {new}", params).fetchall()[0]
     if repeated or empty:
-        return False
+        return False, summarised
     t_filter, range_params, overlap = _overlap(con, ds, tuple(bounds), exclude=(new, params))
     if not overlap:
-        return True
+        return True, summarised
     shared = con.execute(
         f"SELECT count(*) FROM {table} AS t JOIN (SELECT {', '.join(keys)} FROM {table} AS t WHERE {new}) AS i "
         f"ON {_key_match(ds)} WHERE {t_filter} AND NOT ({new})", {**params, **range_params}).fetchall()[0][0]
-    return not shared
+    return not shared, summarised
 
 
 def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
