@@ -257,6 +257,27 @@ def test_flow_checks_pass_on_clean_data(db):
     assert md(gaps, "series_checked") == 3 and md(gaps, "largest_gap") == "15 min"
 
 
+def test_flow_sample_is_stretches_spread_over_the_table(db, monkeypatch):
+    """GX's sample of flow: FLOW_SAMPLE_STRETCHES stretches of consecutive stored rows at evenly
+    spaced places (read by rowid, not by ordering every reading); the whole table when it is small,
+    rows deleted from it included."""
+    with open_db(db) as con:
+        clean_flow(con)   # 384 readings: IU-1 flow (192), IU-2 flow (96), IU-1 pH (96), as stored
+        every = checks.flow_sample(con)
+        assert len(every) == 384
+        monkeypatch.setattr(checks, "FLOW_SAMPLE_ROWS", 40)
+        monkeypatch.setattr(checks, "FLOW_SAMPLE_STRETCHES", 4)
+        sample = checks.flow_sample(con)
+        stored = con.execute("SELECT user_id, constituent, ts, value, unit FROM flow ORDER BY rowid").df()
+        want = pd.concat([stored.iloc[start:start + 10] for start in (0, 96, 192, 288)], ignore_index=True)
+        pd.testing.assert_frame_equal(sample, want)
+        assert list(sample.columns) == ["user_id", "constituent", "ts", "value", "unit"]
+        assert sample.equals(checks.flow_sample(con))   # the same rows on every run
+        monkeypatch.setattr(checks, "FLOW_SAMPLE_ROWS", 50_000)
+        con.execute("DELETE FROM flow WHERE user_id = 'IU-1' AND constituent = 'flow'").fetchall()
+        assert len(checks.flow_sample(con)) == 192
+
+
 def test_validity_flow_value_counts_negative_flow_and_bad_ph(db):
     with open_db(db) as con:
         clean_flow(con)
