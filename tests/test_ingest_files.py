@@ -334,3 +334,65 @@ def test_a_table_that_does_not_match_its_spec_stops_the_load(con, tmp_path):
     con.execute("ALTER TABLE industrial_users DROP COLUMN permit_no").fetchall()
     with pytest.raises(SchemaMismatch, match="missing permit_no"):
         load(con, data, "industrial_users")
+
+
+# ---------------------------------------------------------------------------
+# a file loaded before is not read again while its stamp is unchanged
+
+
+USERS_CSV = USERS_HEADER + "IU-1,Acme Plating,consolidated,1 Main St\n"
+
+
+def test_an_unchanged_file_is_not_read_again(con, tmp_path, monkeypatch):
+    """A re-run finds each loaded file by its stamp (size, times, inode) and reads none of it;
+    a file changed in any way, even to the same size and modification time, is read again."""
+    from outfall.ingest import files as fs
+
+    monkeypatch.setattr(fs, "STAMP_SETTLE_S", 0.0)
+    path = put(tmp_path, "industrial_users/users.csv", USERS_CSV.encode())
+    assert load(con, tmp_path, "industrial_users").files_loaded == 1
+    stamp = con.execute("SELECT file_stamp FROM ingested_files").fetchall()[0][0]
+    assert stamp == fs.current_stamp(path) and stamp.startswith(f"{len(USERS_CSV)}:")
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("an unchanged file was read again")
+
+    monkeypatch.setattr(fs, "inspect_file", no_reading)
+    again = load(con, tmp_path, "industrial_users")
+    assert (again.files_loaded, again.files_skipped) == (0, 1)
+    monkeypatch.undo()
+    monkeypatch.setattr(fs, "STAMP_SETTLE_S", 0.0)
+
+    # the same size and the same modification time, another name: only the change time tells
+    before = os.stat(path)
+    import time
+    time.sleep(0.02)   # past a tick of the clock that sets the change time
+    path.write_bytes(USERS_CSV.replace("Acme Plating", "Acme Platers").encode())
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(path).st_mtime_ns == before.st_mtime_ns and os.stat(path).st_size == before.st_size
+    changed = load(con, tmp_path, "industrial_users")
+    assert changed.files_loaded == 1
+    assert con.execute("SELECT name FROM industrial_users").fetchall() == [("Acme Platers",)]
+
+
+def test_a_file_just_written_is_hashed_on_the_next_run(con, tmp_path, monkeypatch):
+    """A file changed within STAMP_SETTLE_S of being read gets no stamp (a coarse clock could give a
+    second write in the same tick the same times): the next run hashes it, and skips it when its
+    bytes are the same."""
+    from outfall.ingest import files as fs
+
+    monkeypatch.setattr(fs, "STAMP_SETTLE_S", 3600.0)
+    put(tmp_path, "industrial_users/users.csv", USERS_CSV.encode())
+    load(con, tmp_path, "industrial_users")
+    assert con.execute("SELECT file_stamp FROM ingested_files").fetchall() == [(None,)]
+    hashed = []
+    inspect = fs.inspect_file
+    monkeypatch.setattr(fs, "inspect_file", lambda *a, **k: hashed.append(a[0]) or inspect(*a, **k))
+    again = load(con, tmp_path, "industrial_users")
+    assert (again.files_loaded, again.files_skipped, len(hashed)) == (0, 1, 1)
+    # once it has settled, the run that finds it unchanged by its hash stamps it: the next reads nothing
+    monkeypatch.setattr(fs, "STAMP_SETTLE_S", 0.0)
+    load(con, tmp_path, "industrial_users")
+    assert len(hashed) == 2 and con.execute("SELECT file_stamp FROM ingested_files").fetchall()[0][0]
+    load(con, tmp_path, "industrial_users")
+    assert len(hashed) == 2

@@ -1,6 +1,7 @@
 """Ingestion of one dataset folder into its DuckDB table, in the database.
 
-For each file not loaded before (ledger ``ingested_files``: name + sha256):
+For each file not loaded before (ledger ``ingested_files``: name + sha256; a file whose stamp
+of size, times and inode is the ledger's is not read at all):
 DuckDB reads it (``read_csv`` with every column as text, ``read_parquet``; a
 workbook through openpyxl and Arrow), one query compiled from the dataset's
 spec (``outfall.ingest.compile``) types every cell and gives every row its
@@ -148,8 +149,9 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
         from outfall import flow_hours
 
         report.summaries = flow_hours.summaries_current(con)
-    ledger = dict(con.execute("SELECT source_file, sha256 FROM ingested_files WHERE dataset = ?",
-                              [ds.name]).fetchall())
+    # name -> (sha256, stamp) of the file as last loaded
+    ledger = {name: (digest, stamp) for name, digest, stamp in con.execute(
+        sql("select_ingested_ledger"), {"dataset": ds.name}).fetchall()}
     folder = Path(data_dir) / ds.name
     entries = fs.scan_folder(folder, Path(data_dir))
     if not entries:
@@ -194,6 +196,10 @@ def _scratch_dir(con) -> Path:
 def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
                   facts: fs.FileFacts | None = None) -> None:
     rel = entry.rel
+    if entry.problem is None and facts is None and rel in ledger and ledger[rel][1] is not None \
+            and fs.current_stamp(entry.path) == ledger[rel][1]:
+        report.files.append(FileReport(rel, skipped=True))   # the file loaded then: not read again
+        return
     if entry.problem is None and facts is None:
         try:
             facts = fs.inspect_file(entry.path, check_text=entry.path.suffix.lower() == ".csv"
@@ -203,7 +209,10 @@ def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
         except OSError:
             entry = fs.InputEntry(rel, None, "the file cannot be read; check that it is a regular file")
     digest = facts.sha256 if facts else entry.pseudo_digest()
-    if ledger.get(rel) == digest:
+    if rel in ledger and ledger[rel][0] == digest:
+        if facts is not None and facts.stamp is not None and facts.stamp != ledger[rel][1]:
+            run_script(con, sql("update_ingested_file_stamp"), {
+                "dataset": ds.name, "source_file": rel, "sha256": digest, "file_stamp": facts.stamp})
         report.files.append(FileReport(rel, skipped=True))
         return
     if rel in ledger:
@@ -215,13 +224,15 @@ def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
     else:
         fr = _load_file(con, ds, entry.path, rel, facts, ctx, now, tmp)
         size = facts.size
-    _record_file(con, ds, fr, digest, size, now, report)
+    _record_file(con, ds, fr, digest, size, now, report, facts.stamp if facts else None)
 
 
-def _record_file(con, ds, fr: FileReport, digest: str, size: int | None, now, report: DatasetReport) -> None:
+def _record_file(con, ds, fr: FileReport, digest: str, size: int | None, now, report: DatasetReport,
+                 stamp: str | None = None) -> None:
     """The file's ledger entry and its report."""
     run_script(con, sql("insert_ingested_file"), {
         "dataset": ds.name, "source_file": fr.source_file, "sha256": digest, "size_bytes": size,
+        "file_stamp": stamp,
         "now": now, "rows_read": fr.rows_read, "rows_kept": fr.rows_kept,
         "rows_quarantined": fr.rows_quarantined, "rows_new": fr.rows_new,
         "rows_superseded": fr.rows_superseded})
@@ -335,7 +346,7 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
         read, quarantined = counts.get(entry.rel, (0, 0))
         fr = FileReport(entry.rel, rows_read=read, rows_quarantined=quarantined, rows_kept=read - quarantined,
                         rows_new=int(new.get(entry.rel, 0)))
-        _record_file(con, ds, fr, facts.sha256, facts.size, now, report)
+        _record_file(con, ds, fr, facts.sha256, facts.size, now, report, facts.stamp)
     return True
 
 

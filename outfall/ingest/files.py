@@ -23,6 +23,7 @@ import hashlib
 import io
 import os
 import stat
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,6 +137,30 @@ class FileFacts:
     head: bytes
     utf8: bool = True        # every byte sequence is valid UTF-8
     ascii: bool = True
+    stamp: str | None = None  # file_stamp() as the file was opened
+
+
+# A file's stamp: its size, modification and change times (ns), inode and device. A file whose
+# stamp is the one in the ledger is the file loaded then, and is not read again, as git, make and
+# rsync judge: rewriting a file, copying over it or touching it changes its change time, which
+# no program can set. A file changed within STAMP_SETTLE_S of being stamped gets no stamp (the
+# clock that sets those times may tick coarsely: a second write in the same tick would keep the
+# stamp), so it is read and hashed on the next run again, until it settles.
+STAMP_SETTLE_S = 2.0
+
+
+def file_stamp(st: os.stat_result) -> str | None:
+    if time.time() - max(st.st_mtime, st.st_ctime) < STAMP_SETTLE_S:
+        return None
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
+
+
+def current_stamp(path: Path) -> str | None:
+    """The stamp of the file at ``path`` now (None when it cannot be read or has not settled)."""
+    try:
+        return file_stamp(os.stat(path))
+    except OSError:
+        return None
 
 
 def inspect_file(path: Path, check_text: bool) -> FileFacts:
@@ -150,7 +175,8 @@ def inspect_file(path: Path, check_text: bool) -> FileFacts:
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     fd = os.open(path, flags)
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        opened = os.fstat(handle.fileno())
+        if not stat.S_ISREG(opened.st_mode):
             raise IsADirectoryError(str(path))
         while chunk := handle.read(CHUNK):
             digest.update(chunk)
@@ -168,7 +194,7 @@ def inspect_file(path: Path, check_text: bool) -> FileFacts:
                 decoder.decode(b"", final=True)
             except UnicodeDecodeError:
                 utf8 = False
-    return FileFacts(digest.hexdigest(), size, head, utf8, ascii_)
+    return FileFacts(digest.hexdigest(), size, head, utf8, ascii_, file_stamp(opened))
 
 
 def sha256_of(path: Path) -> str:

@@ -23,7 +23,10 @@ CREATE TABLE IF NOT EXISTS ingested_files (
     rows_kept INTEGER,
     rows_quarantined INTEGER,
     rows_new INTEGER,
-    rows_superseded INTEGER
+    rows_superseded INTEGER,
+    -- size, modification and change times (ns), inode and device of the file as it was read: a
+    -- file found with the same stamp is not read again (null: read and hashed on the next run)
+    file_stamp VARCHAR
 );
 
 -- Output tables of the contract (section 3).

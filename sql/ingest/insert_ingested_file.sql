@@ -1,4 +1,4 @@
 INSERT INTO ingested_files (dataset, source_file, sha256, size_bytes, loaded_at, rows_read, rows_kept,
-                            rows_quarantined, rows_new, rows_superseded)
+                            rows_quarantined, rows_new, rows_superseded, file_stamp)
 VALUES ($dataset, $source_file, $sha256, $size_bytes, $now, $rows_read, $rows_kept, $rows_quarantined,
-        $rows_new, $rows_superseded);
+        $rows_new, $rows_superseded, $file_stamp);
