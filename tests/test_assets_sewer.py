@@ -358,6 +358,15 @@ def test_slug_rows_name_the_rule_and_units(slug_db: Path):
     assert dst[3] == 100.0  # 144,000 gpd / 1440
 
 
+KEPT_BESIDE_SLUGS = ("SELECT user_id, constituent, start_at, end_at, ts, value, inside FROM _slug_event_readings "
+                     "ORDER BY ALL")
+BESIDE_SLUGS = """
+SELECT s.user_id, s.constituent, s.start_at, s.end_at, f.ts, f.value, f.ts BETWEEN s.start_at AND s.end_at
+FROM flow f JOIN slug_events s ON f.user_id = s.user_id AND f.constituent = s.constituent
+ AND f.ts BETWEEN s.start_at - INTERVAL 1 HOUR AND s.end_at + INTERVAL 1 HOUR
+WHERE f.value IS NOT NULL ORDER BY ALL"""
+
+
 @pytest.mark.parametrize("cut_minute", [0, 7])
 def test_appended_days_are_judged_incrementally_and_equal_a_full_run(tmp_path: Path, cut_minute: int):
     t1, t2 = dt.datetime(2026, 3, 10, tzinfo=UTC), dt.datetime(2026, 3, 11, tzinfo=UTC)
@@ -383,6 +392,10 @@ def test_appended_days_are_judged_incrementally_and_equal_a_full_run(tmp_path: P
     run(full, tmp_path, [sewer.slug_events])
     assert sql_events(inc) == sql_events(full)
     assert query(inc, "SELECT * FROM slug_baseline_gaps ORDER BY ALL") == query(full, "SELECT * FROM slug_baseline_gaps ORDER BY ALL")
+    # the readings kept beside the slugs for the page: only the slugs judged again are read, and
+    # they are those of a full run, and of every reading within an hour of every slug
+    assert query(inc, KEPT_BESIDE_SLUGS) == query(full, KEPT_BESIDE_SLUGS) == query(full, BESIDE_SLUGS)
+    assert len(query(full, KEPT_BESIDE_SLUGS)) > 100
     # nothing new: nothing to do, nothing changes (not even the state)
     run(inc, tmp_path, [sewer.slug_events])
     assert query(inc, "SELECT mode FROM slug_state") == [("incremental",)]
@@ -392,6 +405,30 @@ def test_appended_days_are_judged_incrementally_and_equal_a_full_run(tmp_path: P
                               loaded_at=dt.datetime(2026, 3, 12, tzinfo=UTC))])
     run(inc, tmp_path, [sewer.slug_events])
     assert query(inc, "SELECT mode FROM slug_state") == [("full",)]
+
+
+def test_readings_appended_beside_an_unchanged_slug_are_kept_with_it(tmp_path: Path):
+    """A slug ending in the last half hour of the readings stored is judged again, the same, when the
+    next day is appended: the appended readings within an hour of it are read and kept with it."""
+    day = dt.datetime(2026, 3, 3, tzinfo=NY)
+    t1, t2 = dt.datetime(2026, 3, 10, tzinfo=UTC), dt.datetime(2026, 3, 11, tzinfo=UTC)
+
+    def minutes(first: int, last: int, loaded_at) -> list[dict]:   # IU-1's permit baseline: 100 gpm
+        return [{"user_id": "IU-1", "constituent": "flow", "ts": day + dt.timedelta(minutes=i), "unit": "gpm",
+                 "value": 1000.0 if 23 * 60 <= i < 23 * 60 + 30 else 50.0, "loaded_at": loaded_at}
+                for i in range(first, last)]
+
+    db = new_warehouse(tmp_path)
+    insert(db, "industrial_users", USERS)
+    insert(db, "flow", minutes(0, 24 * 60, t1))
+    run(db, tmp_path, [sewer.slug_events])
+    assert len(query(db, KEPT_BESIDE_SLUGS)) == 120   # 22:00 to 23:59: the readings stop there
+    insert(db, "flow", minutes(24 * 60, 26 * 60, t2))
+    run(db, tmp_path, [sewer.slug_events])
+    assert query(db, "SELECT mode FROM slug_state") == [("incremental",)]
+    assert query(db, "SELECT count(*) FROM slug_events") == [(1,)]
+    assert query(db, KEPT_BESIDE_SLUGS) == query(db, BESIDE_SLUGS)
+    assert len(query(db, KEPT_BESIDE_SLUGS)) == 150   # 22:00 to 00:29
 
 
 @pytest.mark.slow  # the whole run end to end

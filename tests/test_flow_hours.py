@@ -11,6 +11,7 @@ import duckdb
 import pytest
 
 from outfall.flow_hours import ensure_flow_hours
+from outfall.slug_context import refresh_slug_context
 from outfall.warehouse import LOCAL_TZ, configure, ensure_schema, sql
 
 PER_READING_MEANS = """
@@ -84,14 +85,16 @@ def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_
                 "('IU-3', 'flow', TIMESTAMPTZ '2026-11-01 01:00:00-04', TIMESTAMPTZ '2026-11-01 01:55:00-05')"
                 ).fetchall()
     try:
+        refresh_slug_context(con, pad_hours=0)
         got = con.execute(_sql("select_dashboard_slug_readings"),
-                          {"tz": LOCAL_TZ, "pad_hours": 0, "max_readings": 10_000}).fetchall()
+                          {"tz": LOCAL_TZ, "max_readings": 10_000}).fetchall()
         taken = con.execute(
             "SELECT user_id, constituent, timezone($tz, ts), value FROM flow WHERE user_id = 'IU-3' "
             "AND ts BETWEEN TIMESTAMPTZ '2026-11-01 01:00:00-04' AND TIMESTAMPTZ '2026-11-01 01:55:00-05' "
             "ORDER BY ts", {"tz": LOCAL_TZ}).fetchall()
     finally:
         con.execute("DELETE FROM slug_events").fetchall()
+        con.execute("DELETE FROM _slug_event_readings").fetchall()
         con.execute("DELETE FROM flow WHERE user_id = 'IU-3'").fetchall()
     expected = sorted(taken, key=lambda r: r[2])  # stable: readings of one local time in the order taken
     assert len(taken) == 24 and len({r[2] for r in taken}) == 12  # each local time twice

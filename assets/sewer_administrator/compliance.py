@@ -50,6 +50,7 @@ from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
 from outfall.rules.tables import NotJudged, check_implemented, coverage_text, not_in_effect, versions_frame
 from outfall.rules.words import DESCRIBE
+from outfall.slug_context import SLUG_CONTEXT_HOURS, refresh_slug_context
 from outfall.warehouse import count, replace_rows, sql, transaction
 
 JURISDICTION = "woodbury"
@@ -345,14 +346,26 @@ def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, settings
             con.execute(sql("create_slug_views")).fetchall()
             fingerprint = _slug_fingerprint(con, rules)
             mode, since = plan_slug_detection(con, fingerprint, tz)
+            found = con.execute(sql("select_slug_state")).fetchall()
+            judged_to = found[0][1] if found else None   # the newest reading the last detection saw
             timings: dict[str, float] = {}
             info: dict[str, Any] = {"mode": mode}
+            stale_from = None
             if mode != "unchanged":  # nothing new: the tables and the state stay as they are
                 info = run_slug_detection(con, rules, since if mode == "incremental" else None, timings)
+                if info["mode"] == "incremental":
+                    # slugs judged again, and slugs whose padding reaches the readings appended
+                    stale_from = _local_midnight(info["detected_from"], tz)
+                    if judged_to is not None:
+                        stale_from = min(stale_from, judged_to - dt.timedelta(hours=SLUG_CONTEXT_HOURS))
                 rows, max_ts, max_loaded = con.execute(sql("select_flow_extent")).fetchall()[0]
                 con.execute(sql("delete_slug_state")).fetchall()
                 con.execute(sql("insert_slug_state"), [rows, max_ts, max_loaded, fingerprint, info["mode"],
                                                        info.get("detected_from")]).fetchall()
+            t = time.perf_counter()
+            info["slugs_read_for_context"] = refresh_slug_context(
+                con, stale_from, everything=info["mode"] == "full")
+            timings["context_s"] = time.perf_counter() - t
             record_not_judged(con, "slug_events", sql_name="insert_not_judged_slug_days")
         context.log.info(f"slug detection: {info}")
         return table_result(

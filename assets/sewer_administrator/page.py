@@ -9,14 +9,15 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS
 from assets.pages import Reader, _now_local, _rules, town_name, write_page
 from outfall.flow_hours import ensure_flow_hours
+from outfall.slug_context import SLUG_CONTEXT_HOURS, refresh_slug_context  # noqa: F401 - the padding, for tests
 from outfall.resources import OutfallSettings
-from outfall.warehouse import LOCAL_TZ
+from outfall.warehouse import LOCAL_TZ, transaction
 
 from dashboards import query
 from dashboards.sewer import SewerData, build_sewer_page, choose_bucket_hours, compress_steps, label_results
 
 MAX_FLOW_POINTS = 1500  # per meter series: means of the finest bucket that keeps to this many
-SLUG_CONTEXT_HOURS = 1  # every reading from an hour before each slug to an hour after it ...
+# every reading from SLUG_CONTEXT_HOURS before each slug to as long after it (outfall/slug_context.py) ...
 MAX_SLUG_READINGS = 20_000  # ... unless a series has more than this: then the readings inside the slugs only
 
 # --------------------------------------------------------------------------- sewer
@@ -59,7 +60,8 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
 
 def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame | None:
     """Each meter series as means of the finest bucket (1, 2, 3, 4, 6 ... hours) that keeps it
-    under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light).
+    under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light), as kept
+    beside the slugs by their detection (outfall/slug_context.py).
 
     Flow is read in SQL, all series at once: one grouped read for the spans, one for the means
     (each series with its own bucket width), one join for the readings near slugs; never a
@@ -84,8 +86,10 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
     means["kind"] = "mean"
     parts = [means]
     if r.has("slug_events"):
+        with transaction(con):   # the readings beside slugs the slug detection did not keep (none in a run)
+            refresh_slug_context(con)
         raw = con.execute(query("select_dashboard_slug_readings"), {
-            "tz": LOCAL_TZ, "pad_hours": SLUG_CONTEXT_HOURS, "max_readings": MAX_SLUG_READINGS}).df()
+            "tz": LOCAL_TZ, "max_readings": MAX_SLUG_READINGS}).df()
         raw["kind"] = "slug"
         parts.append(raw)
     flow = pd.concat(parts, ignore_index=True)

@@ -93,6 +93,13 @@ CREATE TABLE IF NOT EXISTS slug_state (
     fingerprint VARCHAR, mode VARCHAR, detected_from DATE
 );
 
+-- The readings beside each slug event, for the sewer page (outfall/slug_context.py): one row per
+-- slug and reading from pad_hours before the slug to pad_hours after it.
+CREATE TABLE IF NOT EXISTS _slug_event_readings (
+    user_id VARCHAR, constituent VARCHAR, start_at TIMESTAMPTZ, end_at TIMESTAMPTZ, pad_hours INTEGER,
+    ts TIMESTAMPTZ, value DOUBLE, inside BOOLEAN
+);
+
 -- Users and constituents with days whose readings could not be judged.
 CREATE TABLE IF NOT EXISTS slug_baseline_gaps (
     user_id VARCHAR, constituent VARCHAR, days_lacking INTEGER, first_day DATE, last_day DATE,

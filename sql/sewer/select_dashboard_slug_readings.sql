@@ -1,22 +1,13 @@
--- Every reading inside a slug event or within $pad_hours of one (local time), for every
--- series in one pass over flow; a series with more than $max_readings such readings keeps
--- only those inside its slugs.
+-- Every reading inside a slug event or within the padding of one (local time), for every series,
+-- from the readings kept beside the slugs (_slug_event_readings, outfall/slug_context.py); a
+-- series with more than $max_readings such readings keeps only those inside its slugs. A reading
+-- beside two slugs is drawn once.
 WITH near AS (
-    SELECT f.user_id, f.constituent, timezone($tz, f.ts) AS ts, f.value,
-           bool_or(f.ts BETWEEN s.start_at AND s.end_at) AS inside,
-           min(f.ts) AS instant
-    FROM flow f
-    -- each slug once per UTC hour it touches, padded: readings are matched on their series and
-    -- hour, an equality (a range join of every reading with every slug of its series took 2.5
-    -- times as long on a year of readings)
-    JOIN (SELECT s.*, unnest(range(epoch_us(s.start_at - to_hours(CAST($pad_hours AS BIGINT))) // 3600000000,
-                                   epoch_us(s.end_at + to_hours(CAST($pad_hours AS BIGINT))) // 3600000000 + 1)) AS h
-          FROM slug_events s) s
-      ON f.user_id = s.user_id AND f.constituent = s.constituent AND epoch_us(f.ts) // 3600000000 = s.h
-     AND f.ts BETWEEN s.start_at - to_hours(CAST($pad_hours AS BIGINT))
-                  AND s.end_at + to_hours(CAST($pad_hours AS BIGINT))
-    WHERE f.value IS NOT NULL
-    GROUP BY f.user_id, f.constituent, timezone($tz, f.ts), f.value
+    SELECT user_id, constituent, timezone($tz, ts) AS ts, value,
+           bool_or(inside) AS inside,
+           min(ts) AS instant
+    FROM _slug_event_readings
+    GROUP BY user_id, constituent, timezone($tz, ts), value
 ), counted AS (
     SELECT *, count(*) OVER (PARTITION BY user_id, constituent) AS readings FROM near
 )
