@@ -414,6 +414,14 @@ def _minutes(t: np.ndarray) -> np.ndarray:
     return np.char.replace(np.datetime_as_string(t.astype("datetime64[m]"), unit="m"), "T", " ")
 
 
+def _of(frame: pd.DataFrame, constituent: str) -> pd.DataFrame:
+    """The rows of one constituent (the frame itself when it has no other: a meter's usual case)."""
+    if frame.empty:
+        return frame
+    mine = frame["constituent"].to_numpy() == constituent
+    return frame if mine.all() else frame[mine]
+
+
 def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFrame, baselines: pd.DataFrame,
                gaps: pd.DataFrame, words: tuple[str, str] | None = None) -> Chart | None:
     """One user's flow and probe traces (``flow``: that user's rows of SewerData.flow; the slugs,
@@ -473,15 +481,17 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
             # readings near a year's slugs took seconds)
             at = np.flatnonzero(brk)
             xs: list[Any] = np.insert(_minutes(t_raw).astype(object), at, None).tolist()
-            ys_raw: list[Any] = np.insert(np.array([round(v, 4) for v in values[raw].tolist()], dtype=object),
-                                          at, None).tolist()
+            ys_raw: list[Any] = np.insert(np.round(values[raw], 4).astype(object), at, None).tolist()
             traces.append({"type": "scatter", "mode": "lines+markers", "xaxis": xref, "yaxis": yref, "x": xs,
                            "y": ys_raw, "line": {"color": COLORS["slug"], "width": 1},
                            "marker": {"size": 3, "color": COLORS["slug"]},
                            "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} {esc(unit)}<extra></extra>",
                            **legend("every reading near a slug")})
-        bl = baselines[baselines["constituent"] == c].sort_values("local_day") if not baselines.empty else baselines
-        bl = bl.dropna(subset=["threshold"]) if not bl.empty else bl
+        bl = _of(baselines, c)
+        if not bl.empty and not bl["local_day"].is_monotonic_increasing:
+            bl = bl.sort_values("local_day")
+        if not bl.empty and bl["threshold"].isna().any():
+            bl = bl.dropna(subset=["threshold"])
         if not bl.empty:
             days = pd.to_datetime(bl["local_day"])
             xs_b = axis_times(pd.Series(list(days) + [days.iloc[-1] + pd.Timedelta(days=1)]), with_time=False)
@@ -506,28 +516,29 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
                 "yanchor": "bottom", "font": {"size": 10, "color": COLORS["threshold"]},
                 "bgcolor": "rgba(255,255,255,0.8)",
                 "text": esc(f"slug threshold {ratio} × baseline · {short_rule(citation, 60)}")})
-        sc = slugs[slugs["constituent"] == c] if not slugs.empty else slugs
+        sc = _of(slugs, c)
         if not sc.empty:
+            # the slugs' local times formatted all at once ("YYYY-MM-DD HH:MM"; a slug is never missing them)
             starts = local_naive(sc["start_at"])
-            ends = local_naive(sc["end_at"])
-            for t0, t1 in zip(starts, ends):
-                layout["shapes"].append(vrect(t0.strftime("%Y-%m-%d %H:%M"), t1.strftime("%Y-%m-%d %H:%M"),
-                                              xref, yref, COLORS["slug_fill"]))
-            hover = [f"<b>slug</b> {fmt_datetime(start)} to {fmt_datetime(end)[11:]}"
+            from_text = _minutes(starts.to_numpy(dtype="datetime64[ns]")).tolist()
+            to_text = _minutes(local_naive(sc["end_at"]).to_numpy(dtype="datetime64[ns]")).tolist()
+            for t0, t1 in zip(from_text, to_text):
+                layout["shapes"].append(vrect(t0, t1, xref, yref, COLORS["slug_fill"]))
+            hover = [f"<b>slug</b> {start} to {end[11:]}"
                      f" ({int(minutes)} min)<br>peak {_num(peak)} {esc(unit)} = "
                      f"{float(ratio_of):.1f} × baseline {_num(base_of)}"
                      for start, end, minutes, peak, ratio_of, base_of in zip(
-                         sc["start_at"], sc["end_at"], sc["duration_min"], sc["peak_value"], sc["peak_ratio"],
+                         from_text, to_text, sc["duration_min"], sc["peak_value"], sc["peak_ratio"],
                          sc["baseline"])]
             traces.append({"type": "scatter", "mode": "markers+text", "xaxis": xref, "yaxis": yref,
-                           "x": axis_times(starts), "y": [float(v) for v in sc["peak_value"]],
+                           "x": from_text, "y": [float(v) for v in sc["peak_value"]],
                            "marker": {"symbol": "triangle-down", "size": 12, "color": COLORS["slug"],
                                       "line": {"color": "#7f1d1d", "width": 1}},
                            "text": [f"{float(v):.1f}×" for v in sc["peak_ratio"]], "textposition": "top center",
                            "textfont": {"size": 10, "color": COLORS["slug"]}, "hovertext": hover,
                            "hovertemplate": "%{hovertext}<extra></extra>",
                            **legend("slug event (peak, × baseline)")})
-        gc = gaps[gaps["constituent"] == c] if not gaps.empty else gaps
+        gc = _of(gaps, c)
         for _, g in gc.iterrows():
             x0g = pd.Timestamp(g["first_day"]).strftime("%Y-%m-%d")
             x1g = (pd.Timestamp(g["last_day"]) + pd.Timedelta(days=1)).strftime("%Y-%m-%d")
@@ -779,8 +790,17 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
     # each user's readings, split once (a boolean filter of the whole frame per user cost 3 s for
     # 190 meters' 572,000 points)
     flow_of = dict(tuple(flow.groupby("user_id", sort=False))) if not flow.empty else {}
-    slugs_of = dict(tuple(slugs.groupby("user_id", sort=False))) if not slugs.empty else {}
-    baselines_of = dict(tuple(baselines.groupby("user_id", sort=False))) if not baselines.empty else {}
+    # the charts' slugs in local wall-clock time, and their baselines (those with a threshold, in day
+    # order, the days as times), made once for every meter, not once per meter
+    chart_slugs = slugs.assign(start_at=local_naive(slugs["start_at"]), end_at=local_naive(slugs["end_at"])) \
+        if not slugs.empty else slugs
+    chart_baselines = baselines
+    if not baselines.empty:
+        chart_baselines = baselines.dropna(subset=["threshold"]).sort_values(
+            ["user_id", "constituent", "local_day"], kind="stable")
+        chart_baselines = chart_baselines.assign(local_day=pd.to_datetime(chart_baselines["local_day"]))
+    slugs_of = dict(tuple(chart_slugs.groupby("user_id", sort=False))) if not slugs.empty else {}
+    baselines_of = dict(tuple(chart_baselines.groupby("user_id", sort=False))) if not baselines.empty else {}
     gaps_of = dict(tuple(gaps.groupby("user_id", sort=False))) if not gaps.empty else {}
     words = slug_words(data.slug_rules)
     # each user's first row of the summary and of the users, and who is in SNC, looked up once
