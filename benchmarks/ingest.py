@@ -298,8 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     line("outfall run without them (s)", "without_s")
     line("outfall marginal (s)", "marginal_s")
     line("ratio marginal / bare (median)", "ratio")
-    print(f"{'  ratio of each round':{w}}" + "".join(
-        f"{' '.join(f'{r:.2f}' for r in rows[f]['ratios']):>14}" for f in ("parquet", "csv")))
+    for f, name in (("parquet", "Parquet"), ("csv", "CSV")):
+        print(f"{'  ratio of each round, ' + name:{w}}" + " " * 4 + ", ".join(f"{r:.2f}" for r in rows[f]["ratios"]))
     line("rows per second, bare", "bare_rows_per_s", "{:>14,.0f}")
     line("rows per second, outfall marginal", "outfall_rows_per_s", "{:>14,.0f}")
     line("peak RSS, bare (MB)", "bare_peak_rss_mb", "{:>14,.0f}")
