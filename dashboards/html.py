@@ -284,7 +284,8 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
         f'<th{" class=num" if c.num else ""}{(" title=" + chr(34) + esc(c.title) + chr(34)) if c.title else ""}>'
         f"{esc(c.label)}</th>" for c in cols)
     body: list[str] = []
-    for _, row in shown.iterrows():
+    # the rows as dicts, not a Series each (iterrows: 40 us a row; a page of 190 meters has thousands)
+    for row in shown.to_dict("records"):
         cells = []
         for c in cols:
             if c.html is not None:

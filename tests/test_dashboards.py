@@ -602,3 +602,15 @@ def test_definitions_have_the_dashboard_group():
     deps = {k.to_user_string() for k in graph.get(
         next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "dashboard_index")).parent_keys}
     assert {"sewer_dashboard", "stormwater_dashboard", "billing_dashboard", "quarantine"} <= deps
+
+
+def test_a_table_of_whole_numbers_shows_them_whole():
+    """Regression: each row was read as a Series, which makes every number of a row of numbers only a
+    float: the billing page's inspection fees read 'Year applied 2026.0'."""
+    from dashboards.html import Col, table
+
+    frame = pd.DataFrame({"year": [2026, 2025], "permits": [5, 1], "fees": [1100.0, 300.5]})
+    out = table(frame, [Col("year", "Year applied"), Col("permits", "Permits", num=True),
+                        Col("fees", "Fees", num=True, fmt=lambda v: f"${v:,.2f}")])
+    assert "<td>2026</td>" in out and "2026.0" not in out and ">5</td>" in out
+    assert ">$1,100.00</td>" in out and ">$300.50</td>" in out
