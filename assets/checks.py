@@ -60,7 +60,7 @@ PH_MIN, PH_MAX = 0, 14                    # s.u.; contract section 2
 MAX_FLOW_GAP_SECONDS = 24 * 3600          # a meter silent for more than a day
 MAX_FLOW_GAP_TEXT = "1 day"
 FLOW_SAMPLE_ROWS = 50_000                 # rows of flow given to GX ...
-FLOW_SAMPLE_STRETCHES = 50                #   ... as this many stretches of consecutive stored rows
+FLOW_SAMPLE_STRETCHES = 10                #   ... as this many stretches of consecutive stored rows
 EXAMPLES = 5                              # example rows per problem in metadata
 
 
