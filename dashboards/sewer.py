@@ -477,13 +477,16 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
             step = pd.Series(gaps_t).median() if len(gaps_t) else pd.Timedelta(minutes=15)
             wide = max(step * 3, pd.Timedelta(minutes=1)).to_timedelta64()
             brk = np.concatenate([[False], gaps_t > wide])  # a new slug's window
-            # a gap (None) before each new window; the times formatted all at once (one by one, the
-            # readings near a year's slugs took seconds)
+            # a gap before each new window: a point without a value at the last one's time. Times and
+            # values as typed arrays (the times the local minutes, in ms as a date axis reads them):
+            # 290,000 readings near a year's slugs as text took half a second and 8 MB of the page
             at = np.flatnonzero(brk)
-            xs: list[Any] = np.insert(_minutes(t_raw).astype(object), at, None).tolist()
-            ys_raw: list[Any] = np.insert(np.round(values[raw], 4).astype(object), at, None).tolist()
-            traces.append({"type": "scatter", "mode": "lines+markers", "xaxis": xref, "yaxis": yref, "x": xs,
-                           "y": ys_raw, "line": {"color": COLORS["slug"], "width": 1},
+            minute_ms = t_raw.astype("datetime64[m]").astype(np.int64).astype(np.float64) * 60_000.0
+            xs = np.insert(minute_ms, at, minute_ms[at - 1])
+            ys_raw = np.insert(np.round(values[raw], 4), at, np.nan)
+            traces.append({"type": "scatter", "mode": "lines+markers", "xaxis": xref, "yaxis": yref,
+                           "x": typed(xs, "f8"),
+                           "y": typed(ys_raw, "f8"), "line": {"color": COLORS["slug"], "width": 1},
                            "marker": {"size": 3, "color": COLORS["slug"]},
                            "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} {esc(unit)}<extra></extra>",
                            **legend("every reading near a slug")})

@@ -4,7 +4,10 @@ queries of flow itself, per meter."""
 
 from __future__ import annotations
 
+import base64
+
 import duckdb
+import numpy as np
 import pandas as pd
 
 from assets.pages import Reader
@@ -120,9 +123,13 @@ def test_readings_of_the_fall_back_hour_are_drawn_earlier_instant_first():
     chart = flow_chart("IU-1", SewerData(as_of=pd.Timestamp("2025-11-03").date()), flow,
                        con.execute("SELECT * FROM slug_events").df(), pd.DataFrame(), pd.DataFrame())
     trace = next(t for t in chart.figure["data"] if t.get("name") == "every reading near a slug")
+    # typed arrays: the local minute in ms since 1970 (as a date axis reads it), and the value
+    xs = np.frombuffer(base64.b64decode(trace["x"]["bdata"]), dtype=np.float64)
+    ys = np.frombuffer(base64.b64decode(trace["y"]["bdata"]), dtype=np.float64)
+    minutes = np.datetime_as_string(xs.astype(np.int64).astype("datetime64[ms]"), unit="m")
     pairs = {}
-    for x, y in zip(trace["x"], trace["y"]):
-        if x is not None and x.startswith("2025-11-02 01:"):
+    for x, y in zip(minutes, ys):
+        if not np.isnan(y) and x.startswith("2025-11-02T01:"):
             pairs.setdefault(x, []).append(y)
     assert len(pairs) == 60 and all(len(v) == 2 for v in pairs.values())
     assert all(a < b for a, b in pairs.values()), "the earlier instant first"
