@@ -496,10 +496,12 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
         if not bl.empty and bl["threshold"].isna().any():
             bl = bl.dropna(subset=["threshold"])
         if not bl.empty:
-            days = pd.to_datetime(bl["local_day"])
-            xs_b = axis_times(pd.Series(list(days) + [days.iloc[-1] + pd.Timedelta(days=1)]), with_time=False)
-            base = [round(float(v), 4) for v in bl["baseline"]] + [round(float(bl["baseline"].iloc[-1]), 4)]
-            thr = [round(float(v), 4) for v in bl["threshold"]] + [round(float(bl["threshold"].iloc[-1]), 4)]
+            # each day's step, and one more day to close the last: as arrays (a year's steps of 190 meters)
+            days = pd.to_datetime(bl["local_day"]).to_numpy(dtype="datetime64[D]")
+            xs_b = np.datetime_as_string(np.append(days, days[-1] + 1), unit="D").tolist()
+            base_of_day, thr_of_day = bl["baseline"].to_numpy(dtype=float), bl["threshold"].to_numpy(dtype=float)
+            base = np.round(np.append(base_of_day, base_of_day[-1]), 4).tolist()
+            thr = np.round(np.append(thr_of_day, thr_of_day[-1]), 4).tolist()
             source = bl["baseline_source"].dropna().mode() if "baseline_source" in bl \
                 else pd.Series(dtype=str)
             src = f" ({source.iloc[0]})" if not source.empty else ""
@@ -507,7 +509,8 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
                            "line": {"color": COLORS["baseline"], "width": 2, "shape": "hv"},
                            "hovertemplate": f"baseline: %{{y:.3g}} {esc(unit)}{esc(src)}<extra></extra>",
                            **legend("baseline" + src)})
-            ratios = sorted({round(float(t) / float(b), 6) for t, b in zip(bl["threshold"], bl["baseline"]) if b})
+            judged = base_of_day != 0
+            ratios = sorted({round(float(r), 6) for r in np.unique(thr_of_day[judged] / base_of_day[judged])})
             ratio = " or ".join(_num(r) for r in ratios)   # the ratio of each day's slug definition
             traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x": xs_b, "y": thr,
                            "line": {"color": COLORS["threshold"], "width": 1.5, "dash": "dash", "shape": "hv"},
