@@ -19,8 +19,9 @@ These three side by side make a round (``--rounds``, 3 by default, per format);
 each round's ratio is its own marginal over its own bare load, and the table
 gives the medians. Then:
 
-- append: one more day of readings added to the loaded year, and the run again
-  (end to end), against a re-run with nothing new.
+- append: APPEND_DAYS times, one more day of readings added to the loaded year
+  and the run again (end to end), side by side with a re-run with nothing new
+  and a run without flow; the table gives the medians.
 
 Prints one table: bare vs marginal time, the ratio, rows per second, peak RSS.
 Targets (figures, not tests): marginal <= 5 x bare, peak RSS <= 2 GB for both
@@ -45,6 +46,7 @@ from benchmarks.slugs import _GENERATE, START_EPOCH
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DIR = Path(tempfile.gettempdir()) / "outfall_bench_ingest"
 AS_OF = "2026-01-31"
+APPEND_DAYS = 3   # days appended one after another to the loaded year, each run side by side
 
 
 def _con(memory_limit: str = "1GB"):
@@ -77,7 +79,6 @@ def generate(root: Path, meters: int, days: int, csv_days: int) -> dict:
     con = _con()
     parquet = root / "parquet_data"
     csv = root / "csv_data"
-    extra = root / "append_day.parquet"
     for folder in (parquet, csv, root / "no_flow_data"):
         (folder / "industrial_users").mkdir(parents=True, exist_ok=True)
     users = "user_id,name,district\n" + "".join(f"IU-{m:04d},Meter {m},consolidated\n" for m in range(1, meters + 1))
@@ -87,7 +88,7 @@ def generate(root: Path, meters: int, days: int, csv_days: int) -> dict:
     (csv / "flow").mkdir(exist_ok=True)
     jobs = [(parquet / "flow" / f"flow_{i + 1:02d}.parquet", first, n, "parquet")
             for i, (first, n) in enumerate(_month_starts(days))]
-    jobs.append((extra, days, 1, "parquet"))
+    jobs += [(_append_day(root, k), days + k, 1, "parquet") for k in range(APPEND_DAYS)]
     jobs.append((csv / "flow" / "flow.csv", 0, csv_days, "csv"))
     for path, first, n, fmt in jobs:
         if path.exists():
@@ -106,6 +107,11 @@ def generate(root: Path, meters: int, days: int, csv_days: int) -> dict:
                             "start_epoch": START_EPOCH})
         tmp.rename(path)
     return {"generate_s": time.perf_counter() - t}
+
+
+def _append_day(root: Path, k: int) -> Path:
+    """The k-th day appended after the year (0 = the day after its last)."""
+    return root / ("append_day.parquet" if k == 0 else f"append_day_{k + 1}.parquet")
 
 
 def _readings(root: Path) -> dict:
@@ -199,17 +205,23 @@ def run_all(root: Path, rounds: int) -> dict:
             res[f"flow_rows_{fmt}"] = con.execute("SELECT count(*) FROM flow").fetchall()[0][0]
             res[f"slugs_{fmt}"] = con.execute("SELECT count(*) FROM slug_events").fetchall()[0][0]
     res["outfall_empty_rerun"] = _outfall(root / "no_flow_data", base)
-    # the last round's Parquet warehouse holds the year: a re-run with nothing new, then one more day
+    # The last round's Parquet warehouse holds the year. Each day in turn is appended and the run
+    # made, then side by side a re-run with nothing new (what the loaded year, now with that day,
+    # costs any run) and a run without flow in a new warehouse.
     wh = runs / "parquet" / "w.duckdb"
-    res["rerun_nothing_new"] = _outfall(root / "parquet_data", wh)
-    day = root / "parquet_data" / "flow" / "zz_append_day.parquet"
-    shutil.copy(root / "append_day.parquet", day)
+    res["appends"] = []
+    added = [root / "parquet_data" / "flow" / f"zz_append_day_{k + 1}.parquet" for k in range(APPEND_DAYS)]
     try:
-        res["append_one_day"] = _outfall(root / "parquet_data", wh)
+        for k, day in enumerate(added):
+            shutil.copy(_append_day(root, k), day)
+            appended = _outfall(root / "parquet_data", wh)
+            again = _outfall(root / "parquet_data", wh)
+            _fresh(base)
+            res["appends"].append({"append": appended, "again": again,
+                                   "without": _outfall(root / "no_flow_data", base)})
     finally:
-        day.unlink(missing_ok=True)
-    _fresh(base)
-    res["outfall_without_flow"] = _outfall(root / "no_flow_data", base)
+        for day in added:
+            day.unlink(missing_ok=True)
     return res
 
 
@@ -261,25 +273,34 @@ def main(argv: list[str] | None = None) -> int:
                      "flow_rows_stored": res[f"flow_rows_{fmt}"], "slugs": res[f"slugs_{fmt}"],
                      "per_round": [{k: round(r[k]["seconds"], 2) for k in ("bare", "with", "without")}
                                    for r in rounds]}
-    base = res["outfall_without_flow"]["seconds"]
-    year = res["rounds"]["parquet"][-1]["with"]["seconds"]
-    year_marginal = year - base
-    app, again = res["append_one_day"], res["rerun_nothing_new"]
+    appends = res["appends"]
+    app_s = [a["append"]["seconds"] for a in appends]
+    again_s = [a["again"]["seconds"] for a in appends]
+    base_s = [a["without"]["seconds"] for a in appends]
+    base = _median(base_s)
+    year = rows["parquet"]["outfall_s"]
+    year_marginal = rows["parquet"]["marginal_s"]
+    day_s = [a - r for a, r in zip(app_s, again_s)]            # the day itself
+    loaded_s = [r - b for r, b in zip(again_s, base_s)]         # what the loaded year adds to a run
+    end_to_end = [100 * (a - b) / year_marginal for a, b in zip(app_s, base_s)]
     figures = {"meters": args.meters, "days": args.days, "csv_days": args.csv_days, **counts,
                "generate_s": round(gen["generate_s"], 1), "formats": rows,
                "outfall_without_flow_s": round(base, 2),
                "outfall_empty_rerun_s": round(res["outfall_empty_rerun"]["seconds"], 2),
-               "rerun_nothing_new_s": round(again["seconds"], 2),
-               "append_one_day_s": round(app["seconds"], 2),
-               "append_pct_of_full": round(100 * app["seconds"] / year, 1),
-               "append_marginal_s": round(app["seconds"] - again["seconds"], 2),
-               "append_marginal_pct_of_full_marginal": round(
-                   100 * (app["seconds"] - again["seconds"]) / year_marginal, 1),
-               "append_peak_rss_mb": round(app["peak_rss_mb"]),
+               # medians of the APPEND_DAYS appended days, each run side by side with a re-run with
+               # nothing new and a run without flow
+               "appended_days": len(appends),
+               "rerun_nothing_new_s": round(_median(again_s), 2),
+               "append_one_day_s": round(_median(app_s), 2),
+               "append_pct_of_full": round(100 * _median(app_s) / year, 1),
+               "append_marginal_s": round(_median(day_s), 2),
+               "append_marginal_s_each": [round(d, 2) for d in day_s],
+               "append_marginal_pct_of_full_marginal": round(100 * _median(day_s) / year_marginal, 1),
+               "append_peak_rss_mb": round(max(a["append"]["peak_rss_mb"] for a in appends)),
                # what a loaded year adds to every run, and the day's run against a run without flow
-               "rerun_over_without_flow_s": round(again["seconds"] - base, 2),
-               "append_over_without_flow_pct_of_full_marginal": round(
-                   100 * (app["seconds"] - base) / year_marginal, 1),
+               "rerun_over_without_flow_s": round(_median(loaded_s), 2),
+               "append_over_without_flow_pct_of_full_marginal": round(_median(end_to_end), 1),
+               "append_over_without_flow_pct_each": [round(e, 1) for e in end_to_end],
                "load_average_after": [round(x, 2) for x in load], "cpus": os.cpu_count()}
     if args.json:
         print(json.dumps(figures))
@@ -306,14 +327,16 @@ def main(argv: list[str] | None = None) -> int:
     line("peak RSS, outfall run (MB)", "outfall_peak_rss_mb", "{:>14,.0f}")
     line("flow rows stored", "flow_rows_stored", "{:>14,.0f}")
     line("slug events found", "slugs", "{:>14,.0f}")
-    print(f"append one day to the loaded year: {app['seconds']:.2f} s end to end "
-          f"({figures['append_pct_of_full']} % of the full Parquet run); a re-run with nothing new "
-          f"{again['seconds']:.2f} s, so the day itself costs {figures['append_marginal_s']:.2f} s "
-          f"({figures['append_marginal_pct_of_full_marginal']} % of the full marginal); peak RSS "
-          f"{app['peak_rss_mb']:.0f} MB")
+    print(f"one more day appended to the loaded year, {len(appends)} days one after another, medians: "
+          f"{figures['append_one_day_s']:.2f} s end to end ({figures['append_pct_of_full']} % of the full "
+          f"Parquet run); a re-run with nothing new {figures['rerun_nothing_new_s']:.2f} s, so the day itself "
+          f"costs {figures['append_marginal_s']:.2f} s ({figures['append_marginal_pct_of_full_marginal']} % of "
+          f"the full marginal; each day {figures['append_marginal_s_each']} s); peak RSS "
+          f"{figures['append_peak_rss_mb']:.0f} MB")
     print(f"a loaded year adds {figures['rerun_over_without_flow_s']:.2f} s to every run (a re-run with nothing new "
           f"against a run without flow); the appended day's run less a run without flow is "
-          f"{figures['append_over_without_flow_pct_of_full_marginal']} % of the full marginal")
+          f"{figures['append_over_without_flow_pct_of_full_marginal']} % of the full marginal "
+          f"(each day {figures['append_over_without_flow_pct_each']} %)")
     print(f"outfall run without flow: {base:.2f} s, re-run {figures['outfall_empty_rerun_s']:.2f} s; "
           f"load average after the benchmark {figures['load_average_after']} on {os.cpu_count()} CPUs")
     print(json.dumps(figures))
