@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 import duckdb
 import pandas as pd
@@ -209,3 +210,46 @@ def test_a_cell_is_cleaned_as_trim_of_its_blanks_however_the_cleaning_is_written
     assert con.execute(f"SELECT {parse.clean('x')} FROM (SELECT chr(11) || 'a' AS x)").fetchall() == [("a",)]
     assert con.execute(f"SELECT {parse.clean('x')} FROM (SELECT 'a' || chr(8195) AS x)").fetchall() == [
         ("a\u2003",)]  # an em space is not one of the blanks
+
+
+def _clock_changes(first_year: int, last_year: int):
+    """Every change of America/New_York's offset from first_year to last_year (the zone database's):
+    (the last local time before it, the change's size in hours, positive = clocks forward)."""
+    zone = ZoneInfo(TZ)
+    out = []
+    t = dt.datetime(first_year, 1, 1, tzinfo=dt.timezone.utc)
+    end = dt.datetime(last_year + 1, 1, 1, tzinfo=dt.timezone.utc)
+    before = t.astimezone(zone).utcoffset()
+    while t < end:
+        t += dt.timedelta(hours=1)
+        now = t.astimezone(zone).utcoffset()
+        if now != before:
+            out.append(((t - dt.timedelta(hours=1)).astimezone(zone).replace(tzinfo=None),
+                        (now - before).total_seconds() / 3600))
+            before = now
+    return out
+
+
+def test_every_clock_change_since_1970_is_known(con):
+    """Regression: the careful test of local times ran only in March and November (the rule since
+    2007), so a time of an April spring-forward hour before 2007 was shifted without a word. Every
+    change the zone database knows since 1970 (April and October before 2007; January 1974 and
+    February 1975): the hour skipped is refused, the hour repeated flagged."""
+    changes = _clock_changes(1970, 2030)
+    assert len(changes) == 2 * 61   # one forward and one back each year
+    value_sql, reason_sql, amb_sql = parse.parse_timestamp('"v"', "t")
+    texts = []
+    for last_before, forward in changes:
+        # 30 minutes into the hour skipped (02:00-02:59) or repeated (01:00-01:59)
+        inside = last_before + dt.timedelta(minutes=90 if forward > 0 else 30)
+        texts.append((inside.strftime("%Y-%m-%dT%H:%M"), forward > 0))
+    rows = con.execute(f"SELECT v, {value_sql}, {reason_sql}, {amb_sql} FROM (SELECT unnest($texts) AS v)",
+                       {"tz": TZ, "texts": [t for t, _ in texts]}).fetchall()
+    got = {r[0]: r for r in rows}
+    for text, forward in texts:
+        _, value, reason, ambiguous = got[text]
+        if forward:
+            assert value is None and "does not exist" in reason, (text, reason)
+        else:
+            assert not reason and value is not None and ambiguous is True, (text, value, reason, ambiguous)
+    assert {t[:4] for t, f in texts if f and t[5:7] == "04"} >= {"1987", "2006"}

@@ -205,12 +205,15 @@ def has_offset(t: str) -> str:
 def local_instant(naive: str) -> tuple[str, str, str]:
     """(instant, ambiguous flag, nonexistent flag) of a naive local TIMESTAMP.
 
-    Only the hours around the two clock changes (01:00-02:59 in March and
-    November) need the careful test; every other time is its local instant.
+    Only the hours around a clock change need the careful test (00:00-03:59 of
+    a day in March or November since 2007, when the United States' present
+    rule began; of any day before, when the changes fell in other months:
+    April and October, and January 1974 and February 1975); every other time
+    is its local instant.
     An ambiguous time (fall-back) is its first, daylight-time instant here;
     the engine moves later repeats within a group to standard time."""
     c = f"timezone($tz, {naive})"
-    near = f"(month({naive}) IN (3, 11) AND hour({naive}) BETWEEN 0 AND 3)"
+    near = f"(hour({naive}) BETWEEN 0 AND 3 AND (month({naive}) IN (3, 11) OR year({naive}) < 2007))"
     valid = lambda x: f"(timezone($tz, {x}) = {naive})"  # noqa: E731
     early = f"({c} - INTERVAL 1 HOUR)"
     late = f"({c} + INTERVAL 1 HOUR)"
