@@ -42,7 +42,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import warehouse
 from outfall import gx_worker
-from outfall.flow_hours import ensure_flow_hours
+from outfall.flow_hours import ensure_flow_hours, flow_gap_steps
 from outfall.gx_adapter import ValidationSummary, suite_columns, suite_info, validate_frame
 from outfall.paths import EXPECTATIONS_DIR
 from outfall.warehouse import LOCAL_TZ, count, sql, table_columns
@@ -387,7 +387,7 @@ def check_uniqueness_flow_key(duckdb: DuckDBResource) -> AssetCheckResult:
 )
 def check_freshness_flow_gaps(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
-        ensure_flow_hours(con)
+        flow_gap_steps(con)   # the steps of the hours appended since, or all made anew
         rows = con.execute(sql("check_freshness_flow_gaps"), {"max_gap_seconds": MAX_FLOW_GAP_SECONDS}).fetchall()
     flagged = [r for r in rows if r[6] is not None and r[6] > MAX_FLOW_GAP_SECONDS]
     table = [[u, c, n, _duration(usual), _duration(largest),

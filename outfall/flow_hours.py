@@ -57,6 +57,8 @@ def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
                 _make(con, lo, hi, every=True)
             done = "rebuilt"
         _record(con, rows, loaded_at)
+        # hours made again may differ anywhere: the gap check's steps are made anew when next read
+        con.execute("DELETE FROM _flow_gap_state").fetchall()
     return done
 
 
@@ -137,6 +139,7 @@ def keep_staged(con: duckdb.DuckDBPyConnection, summarised: bool) -> bool:
     try:
         if summarised:
             return False
+        con.execute(sql("forget_flow_gap_steps_before_staged")).fetchall()
         con.execute("INSERT INTO _flow_hours SELECT * FROM _new_flow_hours").fetchall()
         con.execute("INSERT INTO _flow_hour_steps SELECT * FROM _new_flow_hour_steps").fetchall()
         return True
@@ -155,5 +158,29 @@ def mark_current(con: duckdb.DuckDBPyConnection) -> None:
     _record(con, rows, loaded_at)
 
 
-__all__ = ["ensure_flow_hours", "CHUNK_HOURS", "summaries_current", "stage_new_rows", "keep_staged", "drop_staged",
+# ---------------------------------------------------------------------------
+# the gap check's steps (check_freshness_flow_gaps): every step of every series by length
+#
+# Made from the summaries, then kept; when hours are only added after each series' last
+# described hour (a day appended, loaded straight), only the steps of those hours are added. Any
+# other change forgets them (ensure_flow_hours making hours again, a file's hours before a series'
+# last, a new meter), and they are made anew from all the summaries when next read.
+
+
+def flow_gap_steps(con: duckdb.DuckDBPyConnection) -> str:
+    """Bring the summaries and the gap check's steps up to date; returns what was done to the steps:
+    'current', 'appended' or 'made'."""
+    ensure_flow_hours(con)
+    with transaction(con):
+        state, after = con.execute(sql("select_flow_gap_version")).fetchall()[0]
+        if state == "current":
+            return state
+        if state == "appended" and after is not None:
+            run_script(con, sql("append_flow_gap_steps"), {"after": int(after)})
+            return state
+        run_script(con, sql("make_flow_gap_steps"), {})
+        return "made"
+
+
+__all__ = ["ensure_flow_hours", "flow_gap_steps", "CHUNK_HOURS", "summaries_current", "stage_new_rows", "keep_staged", "drop_staged",
            "mark_current"]

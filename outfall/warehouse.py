@@ -24,7 +24,8 @@ DEFAULT_MEMORY_LIMIT = "1GB"  # DuckDB's memory_limit unless OUTFALL_MEMORY_LIMI
 SCHEMA_MARKER = "_outfall_schema"
 # Tables made from other tables (outfall/flow_hours.py: the hourly summaries of flow): when their
 # columns change, a warehouse's copies are dropped and made again instead of altered.
-DERIVED_TABLES = ("_flow_hours", "_flow_hour_steps", "_flow_hours_state")
+DERIVED_TABLES = ("_flow_hours", "_flow_hour_steps", "_flow_hours_state", "_flow_gap_steps", "_flow_gap_series",
+                  "_flow_gap_state")
 # Columns whose type changed since an older Outfall made the table: (column, old type, new type) ->
 # the expression that converts a stored value (any other change is a plain CAST). A row's hash was
 # its hexadecimal text; it is the number itself (a text per row cost a tenth of a meter file's load).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from outfall.flow_hours import ensure_flow_hours
+from outfall.flow_hours import ensure_flow_hours, flow_gap_steps
 from outfall.slug_context import refresh_slug_context
 from outfall.warehouse import LOCAL_TZ, configure, ensure_schema, sql
 
@@ -157,6 +157,7 @@ def meters():
 
 def test_the_gap_check_from_the_summaries_equals_the_query_over_every_reading(meters):
     assert ensure_flow_hours(meters) == "rebuilt"
+    assert flow_gap_steps(meters) == "made"
     params = {"max_gap_seconds": 3600}
     got = meters.execute(_sql("check_freshness_flow_gaps"), params).fetchall()
     want = meters.execute(GAPS_OVER_EVERY_READING, params).fetchall()
@@ -197,8 +198,79 @@ def test_readings_removed_make_every_summary_again(meters):
                    ).fetchall()
     assert ensure_flow_hours(meters) == "rebuilt"
     assert _summaries(meters) == _rebuilt(meters)
+    assert flow_gap_steps(meters) == "made"
     got = meters.execute(_sql("check_freshness_flow_gaps"), {"max_gap_seconds": 3600}).fetchall()
     assert got == meters.execute(GAPS_OVER_EVERY_READING, {"max_gap_seconds": 3600}).fetchall()
+
+
+# ---------------------------------------------------------------------------
+# the gap check's steps: made once, then only the hours appended since are added
+
+
+def _gaps(con, hours: int = 1) -> list:
+    flow_gap_steps(con)
+    return con.execute(_sql("check_freshness_flow_gaps"), {"max_gap_seconds": hours * 3600}).fetchall()
+
+
+def _load_straight(tmp_path, con, name: str, rows_sql: str) -> None:
+    """A Parquet file of flow readings loaded as outfall run loads it (straight in, its hours kept)."""
+    import datetime as dt
+
+    from outfall.ingest.datasets import DATASETS
+    from outfall.ingest.engine import ingest_dataset
+    from outfall.warehouse import transaction
+    from tests.ingesting import CTX
+
+    folder = tmp_path / "data" / "flow"
+    folder.mkdir(parents=True, exist_ok=True)
+    con.execute(f"COPY ({rows_sql}) TO '{folder / name}' (FORMAT parquet)").fetchall()
+    with transaction(con):
+        report = ingest_dataset(con, DATASETS["flow"], tmp_path / "data", CTX,
+                                dt.datetime.now(dt.timezone.utc))
+    assert report.files_loaded == 1 and report.rows_quarantined == 0
+
+
+DAY_OF_READINGS = """SELECT u AS user_id,
+       TIMESTAMPTZ '{day} 00:00:00-05' + to_minutes({step} * i) + to_seconds((i * 7) % 30) AS timestamp,
+       1.0 + i % 5 AS value, 'gpm' AS unit
+FROM (VALUES ('IU-1'), ('IU-2')) t(u), range({n}) r(i)"""
+
+
+def test_days_appended_add_only_their_steps_and_equal_the_query_over_every_reading(tmp_path):
+    """Each day loaded straight adds its hours after every series' last: the gap check's steps get
+    only theirs (the step across midnight included), and equal the query over every reading; a
+    month sent late (hours before a series' last), a new meter and a re-send make them anew."""
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    ensure_schema(con)
+    _load_straight(tmp_path, con, "d1.parquet", DAY_OF_READINGS.format(day="2026-11-02", step=2, n=700))
+    assert flow_gap_steps(con) == "made"
+    want = lambda: con.execute(GAPS_OVER_EVERY_READING, {"max_gap_seconds": 3600}).fetchall()  # noqa: E731
+    assert _gaps(con) == want()
+    # the next days: the first ends early (a gap over the hour across midnight), the second is regular
+    _load_straight(tmp_path, con, "d2.parquet", DAY_OF_READINGS.format(day="2026-11-03", step=1, n=1440))
+    _load_straight(tmp_path, con, "d3.parquet", DAY_OF_READINGS.format(day="2026-11-04", step=3, n=480))
+    assert flow_gap_steps(con) == "appended"
+    assert _gaps(con) == want() and _gaps(con, hours=24) == want_at(con, 24)
+    assert flow_gap_steps(con) == "current"
+    # a day before the first: made anew, and the same as over every reading
+    _load_straight(tmp_path, con, "d0.parquet", DAY_OF_READINGS.format(day="2026-11-01", step=5, n=200))
+    assert flow_gap_steps(con) == "made" and _gaps(con) == want()
+    # a new meter
+    _load_straight(tmp_path, con, "d5.parquet", DAY_OF_READINGS.format(day="2026-11-05", step=4, n=300)
+                   .replace("('IU-1'), ('IU-2')", "('IU-1'), ('IU-2'), ('IU-3')"))
+    assert flow_gap_steps(con) == "made" and _gaps(con) == want()
+    _load_straight(tmp_path, con, "d6.parquet", DAY_OF_READINGS.format(day="2026-11-06", step=2, n=600)
+                   .replace("('IU-1'), ('IU-2')", "('IU-1'), ('IU-2'), ('IU-3')"))
+    assert flow_gap_steps(con) == "appended" and _gaps(con) == want()
+    # a file re-sent with its first readings corrected: their hours made again, the steps anew
+    _load_straight(tmp_path, con, "d6.parquet", DAY_OF_READINGS.format(day="2026-11-06", step=2, n=100)
+                   .replace("('IU-1'), ('IU-2')", "('IU-1'), ('IU-2'), ('IU-3')").replace("1.0 + i % 5", "9.0"))
+    assert flow_gap_steps(con) == "made" and _gaps(con) == want()
+    con.close()
+
+
+def want_at(con, hours: int) -> list:
+    return con.execute(GAPS_OVER_EVERY_READING, {"max_gap_seconds": hours * 3600}).fetchall()
 
 
 def test_a_flow_table_not_made_by_outfall_is_named():

@@ -2,32 +2,18 @@
 -- (median step), the largest gap and where it falls (the earliest, when several are as long),
 -- and how many gaps exceed $max_gap_seconds.
 -- A series with a single reading has no step: usual_s and largest_s are NULL.
--- Read from the hourly summaries of flow (outfall/flow_hours.py; a year of 1-minute readings is
--- 100M rows, 1.7M hours): the steps within each hour are counted there by length, and each step
--- across hours is the first reading of an hour less the last reading of the hour before it with
--- a reading. Every step between consecutive readings is one of the two, so the median is exact.
-WITH hours AS (
-    SELECT user_id, constituent, h, readings, first_us, last_us,
-           first_us - lag(last_us) OVER (PARTITION BY user_id, constituent ORDER BY h) AS across
-    FROM _flow_hours
-), every_step AS (
-    -- every step, by length: those within an hour as counted there, each one across hours alone;
-    -- each with the reading that ends its first occurrence
-    SELECT user_id, constituent, step, steps AS n, first_end FROM _flow_hour_steps
-    UNION ALL
-    SELECT user_id, constituent, across, 1, first_us FROM hours WHERE across IS NOT NULL
-), steps AS (
-    SELECT user_id, constituent, step, sum(n) AS n
-    FROM every_step
-    GROUP BY user_id, constituent, step
+-- Read from the gap check's steps (outfall/flow_hours.py: flow_gap_steps): per series, every step
+-- between consecutive readings by length, with the reading that ends the first of each length,
+-- made from the hourly summaries of flow and then only for the hours appended since. A year of
+-- 1-minute readings is 100M rows, 1.7M hours, and a few hundred such lengths: the median is exact.
+WITH steps AS (
+    SELECT user_id, constituent, step, n FROM _flow_gap_steps
 ), largest AS (
     SELECT user_id, constituent, max(step) AS largest, arg_min(first_end, [-step, first_end]) AS to_t
-    FROM every_step
+    FROM _flow_gap_steps
     GROUP BY user_id, constituent
 ), per_series AS (
-    SELECT user_id, constituent, sum(readings) AS readings, min(first_us) AS first_t, max(last_us) AS last_t
-    FROM hours
-    GROUP BY user_id, constituent
+    SELECT user_id, constituent, readings, first_us AS first_t, last_us AS last_t FROM _flow_gap_series
 ), counted AS (
     -- each distinct step with how many steps come before it, and the 0-based places of the middle
     SELECT user_id, constituent, step, n,

@@ -30,3 +30,30 @@ CREATE TABLE IF NOT EXISTS _flow_hours_state (
     flow_rows BIGINT,
     loaded_at TIMESTAMPTZ
 );
+-- The steps of every series for the gap check (check_freshness_flow_gaps), made from the summaries
+-- and then only for the hours appended since (outfall/flow_hours.py: flow_gap_steps).
+-- _flow_gap_steps: per user and constituent, every step between consecutive readings by length
+-- (within an hour and across hours): how many, and the reading that ends the first of them.
+CREATE TABLE IF NOT EXISTS _flow_gap_steps (
+    user_id VARCHAR,
+    constituent VARCHAR,
+    step BIGINT,
+    n BIGINT,
+    first_end BIGINT
+);
+-- _flow_gap_series: per user and constituent, the hours and readings they describe, the first
+-- reading, and the last hour with its last reading (hours after it are appended ones).
+CREATE TABLE IF NOT EXISTS _flow_gap_series (
+    user_id VARCHAR,
+    constituent VARCHAR,
+    hours BIGINT,
+    readings BIGINT,
+    first_us BIGINT,
+    last_h BIGINT,
+    last_us BIGINT
+);
+-- _flow_gap_state: the summaries' state (_flow_hours_state) they describe; no row: made again.
+CREATE TABLE IF NOT EXISTS _flow_gap_state (
+    flow_rows BIGINT,
+    loaded_at TIMESTAMPTZ
+);
