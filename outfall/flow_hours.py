@@ -178,7 +178,8 @@ def flow_gap_steps(con: duckdb.DuckDBPyConnection) -> str:
         if state == "appended" and after is not None:
             run_script(con, sql("append_flow_gap_steps"), {"after": int(after)})
             return state
-        run_script(con, sql("make_flow_gap_steps"), {})
+        run_script(con, sql("forget_flow_gap_steps"), {})   # then every hour is one after none described
+        run_script(con, sql("append_flow_gap_steps"), {"after": -(2 ** 62)})
         return "made"
 
 

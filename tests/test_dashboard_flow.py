@@ -13,6 +13,7 @@ import pandas as pd
 from assets.pages import Reader
 from assets.sewer_administrator import page
 from dashboards.sewer import choose_bucket_hours
+from outfall.slug_context import SLUG_CONTEXT_HOURS
 from outfall.warehouse import LOCAL_TZ, configure, ensure_schema
 
 # The former per-meter queries, kept here as the oracle.
@@ -45,7 +46,7 @@ def per_series(con, r) -> pd.DataFrame:
         series = {"tz": LOCAL_TZ, "user_id": s["user_id"], "constituent": s["constituent"]}
         means = con.execute(MEANS_OF_ONE_SERIES, {**series, "hours": hours}).df()
         means["kind"] = "mean"
-        raw = con.execute(SLUG_READINGS_OF_ONE_SERIES, {**series, "pad_hours": page.SLUG_CONTEXT_HOURS}).df()
+        raw = con.execute(SLUG_READINGS_OF_ONE_SERIES, {**series, "pad_hours": SLUG_CONTEXT_HOURS}).df()
         if len(raw) > page.MAX_SLUG_READINGS:
             raw = con.execute(SLUG_READINGS_OF_ONE_SERIES, {**series, "pad_hours": 0}).df()
         raw["kind"] = "slug"

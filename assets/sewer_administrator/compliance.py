@@ -314,25 +314,28 @@ def _slug_fingerprint(con: duckdb.DuckDBPyConnection, rules: Rules) -> str:
     return hashlib.sha256(json.dumps([rules.sha256, permits], default=str).encode()).hexdigest()
 
 
-def plan_slug_detection(con: duckdb.DuckDBPyConnection, fingerprint: str, tz: ZoneInfo) -> tuple[str, dt.date | None]:
-    """('full', None), ('incremental', first new local day) or ('unchanged', None).
+def plan_slug_detection(con: duckdb.DuckDBPyConnection, fingerprint: str,
+                        tz: ZoneInfo) -> tuple[str, dt.date | None, dt.datetime | None]:
+    """('full', None), ('incremental', first new local day) or ('unchanged', None), and the newest
+    reading the last detection saw (None when there was none).
 
     Incremental only when the flow table changed by appending readings later
     than every reading already judged (loaded_at tells the new rows), and the
     rules and permits' normal flows are those of the last run."""
     found = con.execute(sql("select_slug_state")).fetchall()
     state = found[0] if found else None
+    judged_to = state[1] if state is not None else None
     rows, _, max_loaded = con.execute(sql("select_flow_extent")).fetchall()[0]
     if state is None or state[3] != fingerprint or state[2] is None or max_loaded is None:
-        return "full", None
+        return "full", None, judged_to
     new_rows, new_min_ts = con.execute(sql("select_flow_loaded_after"), {"loaded_at": state[2]}).fetchall()[0]
     if new_rows != rows - state[0]:
-        return "full", None
+        return "full", None, judged_to
     if new_rows == 0:
-        return "unchanged", None
+        return "unchanged", None, judged_to
     if state[1] is not None and new_min_ts <= state[1]:
-        return "full", None
-    return "incremental", new_min_ts.astimezone(tz).date()
+        return "full", None, judged_to
+    return "incremental", new_min_ts.astimezone(tz).date(), judged_to
 
 
 @table_asset(GROUP_SEWER,
@@ -345,9 +348,7 @@ def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, settings
         with transaction(con):
             con.execute(sql("create_slug_views")).fetchall()
             fingerprint = _slug_fingerprint(con, rules)
-            mode, since = plan_slug_detection(con, fingerprint, tz)
-            found = con.execute(sql("select_slug_state")).fetchall()
-            judged_to = found[0][1] if found else None   # the newest reading the last detection saw
+            mode, since, judged_to = plan_slug_detection(con, fingerprint, tz)
             timings: dict[str, float] = {}
             info: dict[str, Any] = {"mode": mode}
             stale_from = None

@@ -9,7 +9,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS
 from assets.pages import Reader, _now_local, _rules, town_name, write_page
 from outfall.flow_hours import ensure_flow_hours
-from outfall.slug_context import SLUG_CONTEXT_HOURS, refresh_slug_context  # noqa: F401 - the padding, for tests
+from outfall.slug_context import refresh_slug_context
 from outfall.resources import OutfallSettings
 from outfall.warehouse import LOCAL_TZ, transaction
 

@@ -1,13 +1,15 @@
--- The gap check's steps (outfall/flow_hours.py: flow_gap_steps) of the hours appended after each
--- series' last described hour: their steps within the hour, and across from the hour before
--- (for the first, the series' last described hour). $after: the earliest of those last hours;
--- only the summaries of later hours are read.
+-- The gap check's steps (outfall/flow_hours.py: flow_gap_steps) of the hours after each series'
+-- last described hour (every hour of a series not described yet): their steps within the hour, as
+-- counted there, and each across from the hour before with a reading (for the first, the series'
+-- last described hour). Every step between consecutive readings is one of the two. $after: the
+-- earliest of those last hours; only the summaries of later hours are read. With nothing described
+-- (the tables emptied) and $after before every hour, this makes them all.
 CREATE OR REPLACE TEMP TABLE _gap_new_hours AS
 SELECT f.user_id, f.constituent, f.h, f.readings, f.first_us, f.last_us
 FROM _flow_hours AS f
-JOIN _flow_gap_series AS s
+LEFT JOIN _flow_gap_series AS s
   ON f.user_id IS NOT DISTINCT FROM s.user_id AND f.constituent IS NOT DISTINCT FROM s.constituent
-WHERE f.h > $after AND f.h > s.last_h;
+WHERE f.h > $after AND (s.last_h IS NULL OR f.h > s.last_h);
 CREATE OR REPLACE TEMP TABLE _gap_new_steps AS
 WITH chained AS (
     SELECT user_id, constituent, last_h AS h, CAST(NULL AS BIGINT) AS first_us, last_us, false AS appended
@@ -51,6 +53,12 @@ FROM (SELECT user_id, constituent, count(*) AS hours, sum(readings) AS readings,
       FROM _gap_new_hours
       GROUP BY user_id, constituent) AS a
 WHERE s.user_id IS NOT DISTINCT FROM a.user_id AND s.constituent IS NOT DISTINCT FROM a.constituent;
+INSERT INTO _flow_gap_series (user_id, constituent, hours, readings, first_us, last_h, last_us)
+SELECT n.user_id, n.constituent, count(*), sum(n.readings), min(n.first_us), max(n.h), arg_max(n.last_us, n.h)
+FROM _gap_new_hours AS n
+WHERE NOT EXISTS (SELECT 1 FROM _flow_gap_series AS s
+                  WHERE s.user_id IS NOT DISTINCT FROM n.user_id AND s.constituent IS NOT DISTINCT FROM n.constituent)
+GROUP BY n.user_id, n.constituent;
 DELETE FROM _flow_gap_state;
 INSERT INTO _flow_gap_state SELECT flow_rows, loaded_at FROM _flow_hours_state;
 DROP TABLE _gap_new_hours;
