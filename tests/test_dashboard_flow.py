@@ -1,10 +1,12 @@
 """The sewer page's flow traces are read in SQL for all meters at once (the spans and means from the
 hourly summaries of flow, one join for the readings near slugs): the same frame as the former
-queries of flow itself, per meter."""
+queries of flow itself, per meter. The page splits every meter's rows at once: the same charts as
+one meter's frames give."""
 
 from __future__ import annotations
 
 import base64
+import datetime as dt
 
 import duckdb
 import numpy as np
@@ -135,3 +137,82 @@ def test_readings_of_the_fall_back_hour_are_drawn_earlier_instant_first():
     assert len(pairs) == 60 and all(len(v) == 2 for v in pairs.values())
     assert all(a < b for a, b in pairs.values()), "the earlier instant first"
     json.dumps(chart.figure)  # the chart is plain data
+
+
+def _interleaved_page_frames():
+    """Three users' rows interleaved (not grouped by user, as a test or an older caller may give
+    them): IU-B with a flow meter and a pH probe, slugs on two constituents, baselines out of day
+    order with a day without a threshold and two sources, and a gap."""
+    t = pd.date_range("2026-03-01", periods=30, freq="6h")
+    rows = []
+    for i, ts in enumerate(t):
+        for user, constituent, unit in (("IU-C", "flow", "gpm"), ("IU-A", "flow", "gpm"),
+                                        ("IU-B", "pH", "s.u."), ("IU-B", "flow", "gpm")):
+            rows.append({"user_id": user, "constituent": constituent, "ts": ts, "value": float(i % 7) + 1,
+                         "unit": unit, "kind": "mean", "bucket_hours": 6})
+    for j, ts in enumerate(pd.date_range("2026-03-03 10:00", periods=12, freq="15min")):
+        rows.append({"user_id": "IU-B", "constituent": "flow", "ts": ts, "value": 40.0 + j, "unit": "gpm",
+                     "kind": "slug", "bucket_hours": 6})
+    flow = pd.DataFrame(rows).sample(frac=1.0, random_state=7).reset_index(drop=True)
+    utc = lambda s: pd.Timestamp(s, tz="America/New_York").tz_convert("UTC")  # noqa: E731
+    slugs = pd.DataFrame([
+        {"user_id": u, "constituent": c, "start_at": utc(a), "end_at": utc(b), "duration_min": 45, "baseline": 8.0,
+         "peak_value": 52.0, "peak_ratio": 6.5}
+        for u, c, a, b in (("IU-B", "flow", "2026-03-03 10:30", "2026-03-03 11:15"),
+                           ("IU-A", "flow", "2026-03-04 01:00", "2026-03-04 01:45"),
+                           ("IU-B", "pH", "2026-03-05 09:00", "2026-03-05 09:30"))])
+    days = pd.to_datetime(["2026-03-04", "2026-03-02", "2026-03-03", "2026-03-05"])
+    baselines = pd.concat([pd.DataFrame({
+        "user_id": u, "constituent": c, "local_day": days, "baseline": [8.0, 8.0, 9.0, 10.0],
+        "threshold": [40.0, None, 45.0, 50.0],
+        "baseline_source": ["median of the prior days", "the permit's normal average flow",
+                            "the permit's normal average flow", "median of the prior days"]})
+        for u, c in (("IU-C", "flow"), ("IU-B", "flow"), ("IU-A", "flow"))], ignore_index=True)
+    gaps = pd.DataFrame([{"user_id": "IU-A", "constituent": "flow", "first_day": dt.date(2026, 3, 1),
+                          "last_day": dt.date(2026, 3, 1)}])
+    return flow, slugs, baselines, gaps
+
+
+def test_the_page_splits_every_meter_at_once_as_one_meter_is_drawn():
+    """The page splits all meters' rows by position once (flow_inputs); a chart drawn from one user's
+    frames (flow_chart) is the same chart, for users whose rows come interleaved."""
+    import json
+
+    from dashboards.sewer import SewerData, draw_flow_chart, flow_chart, flow_inputs, slug_words
+
+    flow, slugs, baselines, gaps = _interleaved_page_frames()
+    words = slug_words(None)
+    split = flow_inputs(flow, slugs, baselines, gaps)
+    assert sorted(split) == ["IU-A", "IU-B", "IU-C"]
+    data = SewerData(as_of=dt.date(2026, 3, 31))
+    for user in split:
+        mine = lambda f: f[f["user_id"] == user] if not f.empty else f  # noqa: E731
+        alone = flow_chart(user, data, mine(flow), mine(slugs), mine(baselines), mine(gaps), words)
+        together = draw_flow_chart(user, split[user], words)
+        assert json.dumps(together.figure, sort_keys=True) == json.dumps(alone.figure, sort_keys=True)
+        assert together.caption == alone.caption and together.height == alone.height
+    figure = draw_flow_chart("IU-B", split["IU-B"], words).figure
+    # two panels (flow first), the slug of each constituent on its own, the readings near it in time order
+    assert [a["text"] for a in figure["layout"]["annotations"][:2]] == ["<b>flow</b>", "<b>pH</b>"]
+    marks = [t for t in figure["data"] if t.get("name") == "slug event (peak, × baseline)"]
+    assert [(t["yaxis"], t["x"]) for t in marks] == [("y", ["2026-03-03 10:30"]), ("y2", ["2026-03-05 09:00"])]
+    near = next(t for t in figure["data"] if t.get("name") == "every reading near a slug")
+    ys = np.frombuffer(base64.b64decode(near["y"]["bdata"]), dtype=np.float64)
+    assert ys.tolist() == [40.0 + j for j in range(12)]
+    # the baseline in day order, the day without a threshold left out; the source most of its days name
+    base = next(t for t in figure["data"] if str(t.get("name", "")).startswith("baseline"))
+    assert base["x"] == ["2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06"] and base["y"] == [9.0, 8.0, 10.0, 10.0]
+    assert base["name"] == "baseline (median of the prior days)"
+    gap_shapes = [s for s in draw_flow_chart("IU-A", split["IU-A"], words).figure["layout"]["shapes"]
+                  if s["x0"] == "2026-03-01"]
+    assert len(gap_shapes) == 1 and gap_shapes[0]["x1"] == "2026-03-02"
+
+
+def test_the_most_frequent_source_is_pandas_mode():
+    from dashboards.sewer import _mode
+
+    cases = [["b", "a", "b", None], ["b", "a"], [None, np.nan], ["x"], ["c", "c", "a", "a", np.nan, "b"]]
+    for values in cases:
+        expected = pd.Series(values, dtype=object).dropna().mode()
+        got = _mode(np.array(values, dtype=object))
+        assert got == (expected.iloc[0] if not expected.empty else None), values

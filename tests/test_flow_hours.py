@@ -48,8 +48,11 @@ def _sql(name: str) -> str:
 def test_bucket_means_equal_the_per_reading_means(con, user, hours):
     # the page's means come from the hourly summaries (their value sums and counts, NULLs left out)
     ensure_flow_hours(con)
-    new = con.execute(_sql("select_dashboard_flow_means"),
-                      {"user_ids": [user], "constituents": ["flow"], "hours": [hours], "tz": LOCAL_TZ}).fetchall()
+    drawn = con.execute(_sql("select_dashboard_flow"),
+                        {"user_ids": [user], "constituents": ["flow"], "hours": [hours], "tz": LOCAL_TZ,
+                         "with_readings": False, "max_readings": 0}).fetchall()
+    new = [(user, "flow", ts, value) for series, kind, ts, value in drawn]
+    assert {(series, kind) for series, kind, _, _ in drawn} == {(0, 0)}   # the one series' means
     old = con.execute(PER_READING_MEANS, {"user_id": user, "hours": hours, "tz": LOCAL_TZ}).fetchall()
     assert [r[:3] for r in new] == [r[:3] for r in old] and len(new) >= 5
     assert all(a[3] == pytest.approx(b[3], rel=1e-12, abs=1e-12) for a, b in zip(new, old))
@@ -71,8 +74,8 @@ def test_years_with_readings_equal_the_per_reading_years(con):
     new = con.execute("SELECT DISTINCT user_id, year(make_timestamptz(h * 3600000000)::DATE) FROM "
                       "_flow_hours ORDER BY ALL").fetchall()
     assert new == con.execute(PER_READING_YEARS).fetchall() == [("IU-1", 2026), ("IU-1", 2027), ("IU-2", 2026)]
-    assert "year(make_timestamptz(h * 3600000000)::DATE) AS year\n    FROM _flow_hours" in sql(
-        "insert_pretreatment_annual_report")
+    assert ("year(make_timestamptz(h * 3600000000)::DATE) AS year FROM (SELECT DISTINCT h FROM _flow_hours)"
+            in sql("insert_pretreatment_annual_report"))
 
 
 def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_taken(con):
@@ -86,8 +89,10 @@ def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_
                 ).fetchall()
     try:
         refresh_slug_context(con, pad_hours=0)
-        got = con.execute(_sql("select_dashboard_slug_readings"),
-                          {"tz": LOCAL_TZ, "max_readings": 10_000}).fetchall()
+        drawn = con.execute(_sql("select_dashboard_flow"),
+                            {"user_ids": ["IU-3"], "constituents": ["flow"], "hours": [1], "tz": LOCAL_TZ,
+                             "with_readings": True, "max_readings": 10_000}).fetchall()
+        got = [("IU-3", "flow", ts, value) for series, kind, ts, value in drawn if kind == 1]
         taken = con.execute(
             "SELECT user_id, constituent, timezone($tz, ts), value FROM flow WHERE user_id = 'IU-3' "
             "AND ts BETWEEN TIMESTAMPTZ '2026-11-01 01:00:00-04' AND TIMESTAMPTZ '2026-11-01 01:55:00-05' "

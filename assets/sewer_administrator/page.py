@@ -63,10 +63,11 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
     under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light), as kept
     beside the slugs by their detection (outfall/slug_context.py).
 
-    Flow is read in SQL, all series at once: one grouped read for the spans, one for the means
-    (each series with its own bucket width), one join for the readings near slugs; never a
-    query per meter. The spans and means come from the hourly summaries of flow, brought up to date
-    first (nothing to do when the input checks did it)."""
+    Flow is read in SQL, all series at once (sql/sewer/select_dashboard_flow.sql): one grouped read
+    for the spans, then one read of the means (each series with its own bucket width) and the
+    readings near slugs, ordered as the page draws them, each row naming its series by position;
+    never a query per meter. The spans and means come from the hourly summaries of flow, brought
+    up to date first (nothing to do when the input checks did it)."""
     if not r.has("flow"):
         return None
     ensure_flow_hours(con)
@@ -76,34 +77,24 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
     columns = ["ts", "value", "kind", "user_id", "constituent", "unit", "bucket_hours"]
     if spans.empty:
         return pd.DataFrame(columns=["user_id", "constituent", "ts", "value", "unit", "kind", "bucket_hours"])
-    spans = spans.assign(bucket_hours=[
-        choose_bucket_hours((pd.Timestamp(last) - pd.Timestamp(first)).total_seconds() / 3600.0, MAX_FLOW_POINTS)
-        for first, last in zip(spans["first_ts"], spans["last_ts"])])
-    series = spans[["user_id", "constituent", "unit", "bucket_hours"]]
-    means = con.execute(query("select_dashboard_flow_means"), {
-        "tz": LOCAL_TZ, "user_ids": spans["user_id"].tolist(), "constituents": spans["constituent"].tolist(),
-        "hours": [int(h) for h in spans["bucket_hours"]]}).df()
-    means["kind"] = "mean"
-    parts = [means]
-    if r.has("slug_events"):
+    hours = [choose_bucket_hours((pd.Timestamp(last) - pd.Timestamp(first)).total_seconds() / 3600.0,
+                                 MAX_FLOW_POINTS) for first, last in zip(spans["first_ts"], spans["last_ts"])]
+    with_readings = r.has("slug_events")
+    if with_readings:
         with transaction(con):   # the readings beside slugs the slug detection did not keep (none in a run)
             refresh_slug_context(con)
-        raw = con.execute(query("select_dashboard_slug_readings"), {
-            "tz": LOCAL_TZ, "max_readings": MAX_SLUG_READINGS}).df()
-        raw["kind"] = "slug"
-        parts.append(raw)
-    flow = pd.concat(parts, ignore_index=True)
-    # Each row's series, by its position among the spans (a row of no span is left out); then per
-    # series, in the spans' order: its means, then its readings near slugs, each by time (ties in
-    # the order the queries gave them). Arrays, not a merge and a sort of frames: 572,000 rows.
-    keys = pd.MultiIndex.from_frame(series[["user_id", "constituent"]])
-    at = keys.get_indexer(pd.MultiIndex.from_arrays([flow["user_id"], flow["constituent"]]))
-    kind = (flow["kind"].to_numpy() != "mean").astype(np.int8)   # "mean" before "slug"
-    order = np.lexsort((flow["ts"].to_numpy(), kind, at))
-    order = order[at[order] >= 0]
-    flow = flow.iloc[order].reset_index(drop=True)
-    flow["unit"] = series["unit"].to_numpy()[at[order]]
-    flow["bucket_hours"] = series["bucket_hours"].to_numpy()[at[order]]
+    drawn = con.execute(query("select_dashboard_flow"), {
+        "tz": LOCAL_TZ, "user_ids": spans["user_id"].tolist(), "constituents": spans["constituent"].tolist(),
+        "hours": hours, "with_readings": with_readings, "max_readings": MAX_SLUG_READINGS}).df()
+    # each row's series by position: its names, unit and bucket taken from the spans, not joined as text
+    at = drawn["series"].to_numpy(dtype=np.int64)
+    flow = pd.DataFrame({
+        "ts": drawn["ts"], "value": drawn["value"],
+        "kind": np.array(["mean", "slug"], dtype=object)[drawn["kind"].to_numpy(dtype=np.int64)],
+        "user_id": spans["user_id"].to_numpy(dtype=object)[at],
+        "constituent": spans["constituent"].to_numpy(dtype=object)[at],
+        "unit": spans["unit"].to_numpy(dtype=object)[at],
+        "bucket_hours": np.asarray(hours, dtype=np.int64)[at]})
     return flow[columns]
 
 @asset(

@@ -10,11 +10,14 @@ WITH samples AS (
     SELECT user_id, year(coalesce(collected_date, collected_at::DATE)) AS year, count(DISTINCT sample_id) AS samples
     FROM lab_results GROUP BY ALL
 ),
-readings AS (
+local_years AS (
     -- the local year of each UTC hour with a reading (offsets are whole hours), not of every
-    -- reading: the hours of the hourly summaries of flow (outfall/flow_hours.py)
-    SELECT DISTINCT user_id, year(make_timestamptz(h * 3600000000)::DATE) AS year
-    FROM _flow_hours
+    -- reading: the hours of the hourly summaries of flow (outfall/flow_hours.py), each hour's
+    -- time zone applied once (8,760 a year), not once per meter
+    SELECT h, year(make_timestamptz(h * 3600000000)::DATE) AS year FROM (SELECT DISTINCT h FROM _flow_hours)
+),
+readings AS (
+    SELECT DISTINCT user_id, year FROM _flow_hours JOIN local_years USING (h)
 ),
 mailed AS (
     SELECT recipient_id AS user_id, year(issued_on) AS year, count(*) AS notices_mailed
