@@ -141,7 +141,8 @@ def user_summary(data: SewerData) -> pd.DataFrame:
     # compliance summary's only (the page does not judge permits itself)
     expires = pd.to_datetime(out["permit_expires"]) if "permit_expires" in out else pd.Series(pd.NaT, index=out.index)
     computed = (expires - as_of).dt.days
-    out["days_left"] = out["days_left"].fillna(computed) if "days_left" in out else computed
+    out["days_left"] = (pd.to_numeric(out["days_left"], errors="coerce").fillna(computed) if "days_left" in out
+                        else computed)
     flag = out["permit_expiry_flag"] if "permit_expiry_flag" in out else pd.Series(False, index=out.index)
     out["permit_expiry_flag"] = flag.astype(object).where(flag.notna(), False).astype(bool)
     return out.sort_values("user_id").reset_index(drop=True)

@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -614,3 +615,32 @@ def test_a_table_of_whole_numbers_shows_them_whole():
                         Col("fees", "Fees", num=True, fmt=lambda v: f"${v:,.2f}")])
     assert "<td>2026</td>" in out and "2026.0" not in out and ">5</td>" in out
     assert ">$1,100.00</td>" in out and ">$300.50</td>" in out
+
+
+def test_times_shown_local_as_pandas_converts_them():
+    """fmt_datetime converts a datetime or Timestamp as a Python datetime (ten times faster for the
+    tables of a loaded year): the same local minute as pandas' conversion, across both clock changes,
+    for every kind of value a page's frames hold."""
+    import zoneinfo
+
+    from dashboards.html import fmt_datetime, is_missing
+
+    def by_pandas(value):
+        ts = pd.Timestamp(value)
+        return (ts.tz_convert("America/New_York") if ts.tzinfo is not None else ts).strftime("%Y-%m-%d %H:%M")
+
+    instants = pd.date_range("2025-03-09 05:00", "2025-03-09 09:00", freq="20min", tz="UTC").append(
+        pd.date_range("2025-11-02 04:30", "2025-11-02 07:30", freq="15min", tz="UTC"))
+    values = list(instants) + [t.to_pydatetime() for t in instants]
+    values += [t.tz_convert("Europe/Berlin") for t in instants[:4]]
+    values += [t.to_pydatetime().astimezone(zoneinfo.ZoneInfo("Asia/Tokyo")) for t in instants[:4]]
+    values += [pd.Timestamp("2026-01-05 08:30:00.000000500", tz="UTC"), pd.Timestamp("2026-01-05 08:30"),
+               dt.datetime(2026, 1, 5, 8, 30), "2026-01-05T08:30:00Z", np.datetime64("2026-01-05T08:30")]
+    for value in values:
+        assert fmt_datetime(value) == by_pandas(value), value
+    assert fmt_datetime(pd.Timestamp("2025-11-02 05:30", tz="UTC")) == "2025-11-02 01:30"   # EDT
+    assert fmt_datetime(pd.Timestamp("2025-11-02 06:30", tz="UTC")) == "2025-11-02 01:30"   # EST
+    for missing in (None, pd.NaT, float("nan"), np.float64("nan"), pd.NA, np.datetime64("NaT")):
+        assert is_missing(missing) and fmt_datetime(missing) == ""
+    for present in ("", "nan", 0.0, float("inf"), np.float64(2.5), 0, dt.date(2026, 1, 1)):
+        assert not is_missing(present)
