@@ -390,6 +390,9 @@ def test_chart_html_is_lazy_and_pages_share_plotly(tmp_path: Path):
     mtime = js.stat().st_mtime_ns
     assert js.name == PLOTLY_JS and js.stat().st_size > 1_000_000
     assert ensure_plotly_js(tmp_path).stat().st_mtime_ns == mtime  # written once
+    good = js.read_bytes()
+    js.write_bytes(good[:-1] + b"!")   # the same size, another last byte (a damaged copy): written again
+    assert ensure_plotly_js(tmp_path).read_bytes() == good
     write_atomic(tmp_path / "p.html", "one")
     write_atomic(tmp_path / "p.html", "two")
     assert (tmp_path / "p.html").read_text() == "two"
