@@ -156,7 +156,10 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     entries = fs.scan_folder(folder, Path(data_dir))
     if not entries:
         return report
-    cq.create_lookups(con, all_datasets().values(), ctx)
+    # the vocabularies the judging reads, only when a file may be read (0.035 s each dataset that has
+    # files, on every run, for files unchanged since they were loaded)
+    if not all(_unchanged(entry, ledger) for entry in entries):
+        cq.create_lookups(con, all_datasets().values(), ctx)
     tmp = _scratch_dir(con)
     try:
         pending: list[tuple[fs.InputEntry, fs.FileFacts]] = []
@@ -193,11 +196,16 @@ def _scratch_dir(con) -> Path:
     return Path(tempfile.mkdtemp(prefix="outfall-ingest-", dir=base))
 
 
+def _unchanged(entry: fs.InputEntry, ledger) -> bool:
+    """Whether the file is as it was loaded: its stamp (size, times, inode) that of the ledger."""
+    stamp = ledger.get(entry.rel, (None, None))[1]
+    return entry.problem is None and stamp is not None and fs.current_stamp(entry.path) == stamp
+
+
 def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
                   facts: fs.FileFacts | None = None) -> None:
     rel = entry.rel
-    if entry.problem is None and facts is None and rel in ledger and ledger[rel][1] is not None \
-            and fs.current_stamp(entry.path) == ledger[rel][1]:
+    if facts is None and _unchanged(entry, ledger):
         report.files.append(FileReport(rel, skipped=True))   # the file loaded then: not read again
         return
     if entry.problem is None and facts is None:
