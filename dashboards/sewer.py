@@ -417,15 +417,12 @@ def _minutes(t: np.ndarray) -> np.ndarray:
 
 # A meter's chart is made from its rows as arrays (FlowInputs), a page's 190 meters split once by
 # position: per-meter frames, their columns read and filtered with pandas, cost 2.8 ms a chart.
-FLOW_COLUMNS = ("constituent", "ts", "kind", "value", "unit", "bucket_hours")
-SLUG_COLUMNS = ("constituent", "start", "end", "head", "tail", "peak_value", "peak_text")
-BASELINE_COLUMNS = ("constituent", "day", "baseline", "threshold", "baseline_source")
-GAP_COLUMNS = ("constituent", "first_day", "last_day")
-
-
 @dataclass
 class FlowInputs:
-    """One user's rows for the flow chart, each a dict of equal-length arrays (columns above)."""
+    """One user's rows for the flow chart, each a dict of equal-length arrays: flow (constituent,
+    ts, kind, value, unit, bucket_hours: flow_arrays), slugs (constituent, start, end, head, tail,
+    peak_value, peak_text: slug_arrays), baselines (constituent, day, baseline, threshold,
+    baseline_source: baseline_arrays), gaps (constituent, first_day, last_day: gap_arrays)."""
 
     flow: dict[str, np.ndarray]
     slugs: dict[str, np.ndarray] | None = None

@@ -206,3 +206,10 @@ def test_a_run_in_process_leaves_the_collector_as_it_found_it(tmp_path):
             raise RuntimeError("an asset's failure")
     assert seen == [False, (True, cli.FULL_PASS_EVERY, True)]
     assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == (*before, 0)
+    gc.disable()   # a caller that had the collector off finds it off again
+    try:
+        with cli._startup_objects_set_apart() as set_apart:
+            set_apart()
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
