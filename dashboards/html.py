@@ -22,8 +22,9 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from outfall.letters import css_string
+from outfall.warehouse import LOCAL_TZ
 
-LOCAL_ZONE = zoneinfo.ZoneInfo("America/New_York")
+LOCAL_ZONE = zoneinfo.ZoneInfo(LOCAL_TZ)
 
 PLOTLY_JS = "plotly.min.js"  # written once beside the pages (include_plotlyjs="directory" layout)
 
@@ -135,7 +136,7 @@ def fmt_datetime(value: Any) -> str:
         return plain.strftime("%Y-%m-%d %H:%M")
     ts = pd.Timestamp(value)
     if ts.tzinfo is not None:
-        ts = ts.tz_convert("America/New_York")
+        ts = ts.tz_convert(LOCAL_TZ)
     return ts.strftime("%Y-%m-%d %H:%M")
 
 

@@ -460,9 +460,9 @@ def slug_arrays(slugs: pd.DataFrame) -> dict[str, np.ndarray]:
             "peak_text": np.array([f"{float(v):.1f}×" for v in slugs["peak_ratio"]], dtype=object)}
 
 
-def baseline_arrays(baselines: pd.DataFrame) -> dict[str, np.ndarray]:
-    """The days with a threshold, in day order within each series (ties in their order)."""
-    bl = baselines.dropna(subset=["threshold"])
+def baseline_arrays(bl: pd.DataFrame) -> dict[str, np.ndarray]:
+    """The baselines' days in the frame's order (flow_inputs: those with a threshold, in day order
+    within each series)."""
     return {"constituent": _column(bl, "constituent"),
             "day": pd.to_datetime(bl["local_day"]).to_numpy(dtype="datetime64[D]"),
             "baseline": bl["baseline"].to_numpy(dtype=float), "threshold": bl["threshold"].to_numpy(dtype=float),
@@ -484,8 +484,8 @@ def split_by_user(users: np.ndarray, arrays: dict[str, np.ndarray]) -> dict[Any,
     grouped by user already (the page's queries give them grouped)."""
     if not len(users):
         return {}
-    codes, uniques = pd.factorize(users, use_na_sentinel=False)
-    if (np.diff(codes) < 0).any() or len(np.flatnonzero(np.diff(codes))) + 1 != len(uniques):
+    codes, uniques = pd.factorize(users, use_na_sentinel=False)   # numbered in order of first appearance
+    if (np.diff(codes) < 0).any():   # a user's rows come after another's: not grouped
         order = np.argsort(codes, kind="stable")
         codes = codes[order]
         arrays = _take(arrays, order)
@@ -509,9 +509,9 @@ def _mode(values: np.ndarray) -> Any:
     """The most frequent value that is not missing, the first in sort order among ties (pandas'
     mode); None when every value is missing."""
     codes, distinct = pd.factorize(values)   # a missing value: code -1
-    counts = np.bincount(codes[codes >= 0], minlength=len(distinct))
     if not len(distinct):
         return None
+    counts = np.bincount(codes[codes >= 0], minlength=len(distinct))
     return min(distinct[counts == counts.max()])
 
 
@@ -520,12 +520,9 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
     """One user's flow and probe traces from that user's rows of SewerData.flow, slugs, baselines
     and gaps (frames). ``words``: slug_words(data.slug_rules), when the caller has it already. The
     page splits every meter's rows at once instead (flow_inputs) and calls draw_flow_chart."""
-    if flow.empty:
+    inputs = flow_inputs(flow, slugs, baselines, gaps).get(uid)
+    if inputs is None:
         return None
-    inputs = FlowInputs(
-        flow_arrays(flow), slug_arrays(slugs) if not slugs.empty else None,
-        baseline_arrays(baselines.sort_values("local_day", kind="stable")) if not baselines.empty else None,
-        gap_arrays(gaps) if not gaps.empty else None)
     return draw_flow_chart(uid, inputs, words if words is not None else slug_words(data.slug_rules))
 
 
@@ -547,9 +544,9 @@ def flow_inputs(flow: pd.DataFrame, slugs: pd.DataFrame, baselines: pd.DataFrame
 
     attach(slugs, slug_arrays, "slugs")
     if not baselines.empty:
-        ordered = baselines.dropna(subset=["threshold"]).sort_values(["user_id", "constituent", "local_day"],
-                                                                     kind="stable")
-        attach(ordered, baseline_arrays, "baselines")
+        drawn = baselines.dropna(subset=["threshold"])
+        attach(drawn.sort_values(["user_id", "constituent", "local_day"], kind="stable"), baseline_arrays,
+               "baselines")
     attach(gaps, gap_arrays, "gaps")
     return out
 
