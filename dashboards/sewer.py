@@ -403,8 +403,10 @@ def _regular_series(t: np.ndarray, values: np.ndarray, hours: int) -> tuple[str,
 
 
 def _by_time(t: np.ndarray) -> np.ndarray:
-    """The order of ``t`` by time, ties in their given order (the readings' queries give them in
-    time order already: then nothing moves)."""
+    """The order of ``t`` by time, ties in their given order (the page's query gives the means in
+    time order and the readings in the order of their instants: then nothing moves, except a
+    series with readings in a fall-back hour, whose repeated local times keep their instants'
+    order)."""
     if len(t) < 2 or bool((t[1:] >= t[:-1]).all()):
         return np.arange(len(t))
     return np.argsort(t, kind="stable")

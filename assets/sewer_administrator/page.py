@@ -65,7 +65,7 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
 
     Flow is read in SQL, all series at once (sql/sewer/select_dashboard_flow.sql): one grouped read
     for the spans, then one read of the means (each series with its own bucket width) and the
-    readings near slugs, ordered as the page draws them, each row naming its series by position;
+    readings near slugs, grouped and ordered as the page draws them, each row naming its series by position;
     never a query per meter. The spans and means come from the hourly summaries of flow, brought
     up to date first (nothing to do when the input checks did it)."""
     if not r.has("flow"):
