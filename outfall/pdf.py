@@ -56,6 +56,10 @@ PAGE_TIMEOUT_S = 120
 # a Chromium that stopped answering stopped the run with it (once seen in a test run: 15 minutes,
 # until chromedriver was killed). Longer than a page may take to load or print.
 COMMAND_TIMEOUT_S = PAGE_TIMEOUT_S + 60
+# How long close() waits for the watchdog to end once asked (SIGTERM) before ending it outright
+# (SIGKILL). Once seen in a test run: the watchdog outlived the signal, and close() waited on it
+# for 17 minutes until the watchdog was killed by hand.
+WATCHDOG_STOP_S = 5
 # The watchdog of one Chromium session: when the process that started it is gone (killed outright),
 # it ends the session's process group (chromedriver and every Chromium process) and removes the
 # session's profile folder. argv: the starter's pid, the process group, the profile folder.
@@ -324,7 +328,11 @@ class PdfPrinter:
     def close(self) -> None:
         if self._watchdog is not None:
             self._watchdog.terminate()
-            self._watchdog.wait()
+            try:
+                self._watchdog.wait(timeout=WATCHDOG_STOP_S)
+            except subprocess.TimeoutExpired:
+                self._watchdog.kill()
+                self._watchdog.wait()
             self._watchdog = None
         if self._driver is not None:
             import urllib3

@@ -360,6 +360,35 @@ def test_a_run_killed_outright_leaves_no_browser_behind(chromium, tmp_path: Path
     assert not Path(profile).exists()
 
 
+def test_closing_does_not_wait_forever_on_a_watchdog_that_outlives_its_signal(monkeypatch, tmp_path: Path):
+    """Regression: close() asked the session's watchdog to end (SIGTERM) and waited for it without a
+    limit; once, in a test run, the watchdog outlived the signal and the run waited 17 minutes. A
+    watchdog that ignores the signal is now ended outright after WATCHDOG_STOP_S."""
+    import subprocess
+    import sys
+
+    from outfall import pdf
+
+    monkeypatch.setattr(pdf, "WATCHDOG_STOP_S", 1, raising=False)
+    printer = pdf.PdfPrinter(Browser(tmp_path / "chromium", tmp_path / "chromedriver"))
+    stubborn = subprocess.Popen(
+        [sys.executable, "-S", "-c", "import signal, sys, time\n"
+         "signal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('ready', flush=True)\ntime.sleep(30)"],
+        stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert stubborn.stdout.readline().strip() == "ready"   # the signal is ignored from here on
+        printer._watchdog = stubborn
+        started = time.monotonic()
+        printer.close()
+        assert time.monotonic() - started < 10
+        assert stubborn.poll() is not None and printer._watchdog is None
+    finally:
+        if stubborn.poll() is None:
+            stubborn.kill()
+        stubborn.wait()
+        stubborn.stdout.close()
+
+
 @pytest.mark.browser
 def test_a_session_started_ahead_is_used_or_closed(tmp_path: Path, chromium):
     """warm() starts Chromium in the background: the next print_pdfs uses it; cool() closes one no
