@@ -372,7 +372,7 @@ def test_closing_does_not_wait_forever_on_a_watchdog_that_outlives_its_signal(mo
     monkeypatch.setattr(pdf, "WATCHDOG_STOP_S", 1, raising=False)
     printer = pdf.PdfPrinter(Browser(tmp_path / "chromium", tmp_path / "chromedriver"))
     stubborn = subprocess.Popen(
-        [sys.executable, "-S", "-c", "import signal, sys, time\n"
+        [sys.executable, "-S", "-c", "import signal, time\n"
          "signal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('ready', flush=True)\ntime.sleep(30)"],
         stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:

@@ -44,13 +44,13 @@ WITH chosen AS (
 ), counted AS (
     SELECT *, count(*) OVER (PARTITION BY user_id, constituent) AS readings FROM near
 ), drawn AS (
-    SELECT series, 0 AS kind, ts, value, NULL::TIMESTAMPTZ AS instant FROM means
+    SELECT series, 0 AS kind, ts, value, epoch_us(ts) AS at_us FROM means
     UNION ALL
-    SELECT c.series, 1 AS kind, n.ts, n.value, n.instant
+    SELECT c.series, 1 AS kind, n.ts, n.value, epoch_us(n.instant) AS at_us
     FROM counted n
     JOIN chosen c ON n.user_id = c.user_id AND n.constituent = c.constituent
     WHERE n.readings <= $max_readings OR n.inside
 )
 SELECT series, kind, ts, value
 FROM drawn
-ORDER BY series, kind, CASE WHEN kind = 0 THEN epoch_us(ts) ELSE epoch_us(instant) END;
+ORDER BY series, kind, at_us;
