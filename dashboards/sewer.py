@@ -1036,17 +1036,6 @@ def label_results(lab: pd.DataFrame, evaluations: pd.DataFrame | None = None,
     return out
 
 
-def compress_steps(frame: pd.DataFrame, keys: list[str], order: str, values: list[str]) -> pd.DataFrame:
-    """Keep only the rows where ``values`` change (and each group's last row): a step line's corners."""
-    if frame.empty:
-        return frame
-    f = frame.sort_values(keys + [order]).reset_index(drop=True)
-    same_group = (f[keys].shift() == f[keys]).all(axis=1)
-    same_vals = (f[values].shift() == f[values]).all(axis=1)
-    last = ~(f[keys].shift(-1) == f[keys]).all(axis=1)
-    return f[~(same_group & same_vals) | last].reset_index(drop=True)
-
-
 # --------------------------------------------------------------------------- discharges without a permit
 
 SNC_BASIS_LABELS = {"sample": "single samples", "daily_max": "daily maximums", "monthly_avg": "monthly averages"}

@@ -21,7 +21,7 @@ from dashboards.html import PLOTLY_JS, Chart, esc, script_json, short_rule
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
 from dashboards.sewer import (
-    SewerData, build_sewer_page, choose_bucket_hours, compress_steps, label_results, limit_steps, slug_words,
+    SewerData, build_sewer_page, choose_bucket_hours, label_results, limit_steps, slug_words,
     user_summary,
 )
 from outfall.rules import load_rules
@@ -223,15 +223,29 @@ def test_slug_labels_say_each_version_of_the_definition():
     assert slug_words(None)[0] == "readings above the slug threshold of their day"   # no slug rules applied yet
 
 
-def test_limit_steps_and_compress_steps_keep_the_corners():
+def test_limit_steps_keep_the_corners():
     lim = pd.DataFrame({"t": pd.date_range("2026-01-01", periods=5, freq="D"),
                         "limit_value": [240, 240, 400, 400, 240], "rule": ["a", "a", "b", "b", "a"]})
     assert list(limit_steps(lim)["limit_value"]) == [240, 400, 240]
-    days = pd.DataFrame({"user_id": ["U"] * 4 + ["V"] * 2, "constituent": "flow",
-                         "local_day": list(pd.date_range("2026-01-01", periods=4)) + list(pd.date_range("2026-01-01", periods=2)),
-                         "baseline": [1, 1, 2, 2, 5, 5], "threshold": [5, 5, 10, 10, 25, 25]})
-    out = compress_steps(days, ["user_id", "constituent"], "local_day", ["baseline", "threshold"])
-    assert list(zip(out["user_id"], out["baseline"])) == [("U", 1), ("U", 2), ("U", 2), ("V", 5), ("V", 5)]
+
+
+def test_the_pages_baselines_are_the_corners_of_each_step_line():
+    """sql/sewer/select_dashboard_slug_baselines.sql: the first and last day of each meter, and every
+    day whose baseline or threshold is not the day before's; a day without a threshold is kept."""
+    from dashboards import query
+
+    con = duckdb.connect()
+    days = pd.DataFrame({
+        "user_id": ["U"] * 6 + ["V"] * 2, "constituent": "flow",
+        "local_day": list(pd.date_range("2026-01-01", periods=6).date) + list(pd.date_range("2026-01-01", periods=2).date),
+        "baseline": [1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 5.0, 5.0],
+        "threshold": [5.0, 5.0, 10.0, None, None, 10.0, 25.0, 25.0],
+        "baseline_source": "trailing"})
+    con.execute("CREATE TABLE slug_daily_stats AS SELECT * FROM days")
+    con.execute("INSERT INTO slug_daily_stats VALUES ('U', 'flow', DATE '2026-01-07', NULL, NULL, 'none')")
+    out = con.execute(query("select_dashboard_slug_baselines")).df()
+    assert [(u, d.day, b) for u, d, b in zip(out["user_id"], out["local_day"], out["baseline"])] == [
+        ("U", 1, 1.0), ("U", 3, 2.0), ("U", 4, 2.0), ("U", 5, 2.0), ("U", 6, 2.0), ("V", 1, 5.0), ("V", 2, 5.0)]
 
 
 def test_script_json_cannot_close_the_script_element():
