@@ -36,6 +36,10 @@ _DISK_FULL = ("no space left on device", "file too large", "disk quota exceeded"
               "errno 122", "could not write all bytes", "not enough space")
 _NO_MEMORY = ("out of memory", "could not allocate", "memory_limit")
 _DENIED = ("permission denied", "errno 13", "read-only file system", "errno 30")
+# Ctrl-C (or another stop signal) during a step: Dagster raises DagsterExecutionInterruptedError in
+# it, DuckDB an InterruptException when the signal lands inside a statement
+_INTERRUPTED = ("dagsterexecutioninterruptederror", "keyboardinterrupt", "interruptexception", "interrupt error",
+                "query interrupted")
 
 
 def log_path(warehouse: Path) -> Path:
@@ -135,7 +139,7 @@ def disk_full_line(warehouse: Path) -> str:
 @dataclass(frozen=True)
 class Explained:
     why: str
-    kind: str  # disk_full | no_memory | denied | other
+    kind: str  # interrupted | disk_full | no_memory | denied | other
 
 
 def explain(error, warehouse: Path | None = None) -> Explained:
@@ -143,6 +147,9 @@ def explain(error, warehouse: Path | None = None) -> Explained:
     messages = _messages(error)
     low = " | ".join(messages).lower()
     code = _errno_of(error) if isinstance(error, BaseException) else None
+    if any(k in low for k in _INTERRUPTED):
+        return Explained("the run was interrupted (Ctrl-C or a stop signal) while it was running; the tables "
+                         "are as they were before it, and run again to finish", "interrupted")
     if code in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT) or any(k in low for k in _DISK_FULL):
         return Explained(disk_full_line(warehouse) if warehouse else
                          "the disk is full (or a file-size limit stopped the write); free some space and run again",
@@ -181,8 +188,15 @@ def group_failures(failures: Iterable[tuple[str, object]], warehouse: Path | Non
 
 def failure_line(steps: str | list[str], error, warehouse: Path | None, log: Path | None) -> str:
     names = [steps] if isinstance(steps, str) else list(steps)
-    why = explain(error, warehouse).why
+    explained = explain(error, warehouse)
+    why = explained.why
     tail = f" (the details are in {log})" if log is not None else ""
+    if explained.kind == "interrupted":
+        if len(names) == 1:
+            return (f"outfall: interrupted while the asset {names[0]} was running: its tables are as they were "
+                    f"before it; run again to finish{tail}")
+        return (f"outfall: interrupted while the assets {', '.join(names)} were running: their tables are as they "
+                f"were before them; run again to finish{tail}")
     if len(names) == 1:
         return f"outfall: asset {names[0]} failed: {why}{tail}"
     return f"outfall: assets {', '.join(names)} failed: {why}{tail}"

@@ -213,3 +213,43 @@ def test_a_run_in_process_leaves_the_collector_as_it_found_it(tmp_path):
         assert not gc.isenabled() and gc.get_freeze_count() == 0
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("interruption", ["dagster", "duckdb"])
+def test_an_interrupted_run_says_so_in_one_plain_line(tmp_path, monkeypatch, capsys, interruption):
+    """Regression: Ctrl-C while an asset ran printed "asset flow failed:
+    dagster._core.errors.DagsterExecutionInterruptedError" (or, inside a DuckDB statement, "failed:
+    Query interrupted"), as if the data or Outfall were at fault. Dagster turns the signal into
+    DagsterExecutionInterruptedError in the running step; DuckDB, when the signal lands inside a
+    statement, into InterruptException. Either way the run now says it was interrupted, in which
+    asset, that the tables are as they were before it, and what to do; exit 1 as for any asset
+    that did not finish."""
+    import assets.ingest as ingest
+    from dagster._core.errors import DagsterExecutionInterruptedError
+
+    from pipelines import cli
+
+    real = ingest.ingest_dataset
+
+    def interrupted(con, ds, *args, **kwargs):
+        if ds.name == "flow":
+            if interruption == "dagster":
+                raise DagsterExecutionInterruptedError()
+            raise duckdb.InterruptException("INTERRUPT Error: Interrupted!")
+        return real(con, ds, *args, **kwargs)
+
+    monkeypatch.setattr(ingest, "ingest_dataset", interrupted)
+    data = tmp_path / "data"
+    (data / "flow").mkdir(parents=True)
+    (data / "flow" / "meter.csv").write_text("user_id,timestamp,value,unit\nIU-1,2026-11-02 08:00,12.5,gpm\n")
+    capsys.readouterr()
+    code = cli.main(["run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"),
+                     "--as-of", "2026-11-30", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("outfall: interrupted while the asset flow was running: "), err
+    assert "as they were before it" in lines[0] and "run again" in lines[0] and LOG_NAME in lines[0], err
+    for bad in ("dagster._core", "Error", "Exception", "Traceback", "failed"):
+        assert bad not in err, err
