@@ -222,6 +222,7 @@ class RunOutcome:
     checks_failed: list[str] = field(default_factory=list)
     checks_not_run: list[tuple[str, str]] = field(default_factory=list)  # (asset:check, the error's first line)
     seconds: float = 0.0
+    run_error: object = None   # why the run itself failed, when it says (an interruption before any step)
 
 
 def _validated_inputs_present(data_dir: Path) -> bool:
@@ -308,7 +309,7 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
             if inputs:
                 gx_worker.start()   # the worker imports Great Expectations while this process goes on
             from outfall import progress
-            from outfall.runlog import log_failures, run_logger
+            from outfall.runlog import log_failures, run_logger, trace_text
             from outfall.warehouse import kept_open
             from pipelines.definitions import build_definitions, build_resources, run_instance
 
@@ -336,6 +337,8 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
         elif event.event_type == DagsterEventType.STEP_FAILURE:
             error = event.step_failure_data.error if event.step_failure_data else None
             outcome.failures.append((event.step_key or "?", error))
+        elif event.event_type == DagsterEventType.RUN_FAILURE:
+            outcome.run_error = getattr(event.event_specific_data, "error", None)
         elif event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
             data = event.event_specific_data
             if data is not None and not data.passed:
@@ -345,6 +348,8 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
                 if error is not None:   # the check could not run (assets/checks.py: _reports_errors)
                     outcome.checks_not_run.append((name, str(getattr(error, "value", error))))
     log_failures(outcome.failures)
+    if outcome.run_error is not None and not outcome.failures:
+        run_logger().error("the run failed before any asset could report why:\n%s", trace_text(outcome.run_error))
     run_logger().info("run %s in %.1f s: %d assets materialized, %d failed", "succeeded" if outcome.ok else "failed",
                       outcome.seconds, len(set(outcome.materialized)), len(outcome.failures))
     return outcome
@@ -414,7 +419,11 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
         return 1
     if not outcome.ok:
         where = f"; the details are in {log}" if log else ""
-        print(f"outfall: the run failed before any asset could report why{where}", file=sys.stderr)
+        if outcome.run_error is not None and explain(outcome.run_error).kind == "interrupted":
+            print(f"outfall: interrupted before any asset had started: every table is as it was; run again{where}",
+                  file=sys.stderr)
+        else:
+            print(f"outfall: the run failed before any asset could report why{where}", file=sys.stderr)
         return 1
     # A check that could not run is a failure of the tool, not a finding about the data: said on
     # stderr even with --quiet (the run still exits 0: every asset materialized).

@@ -253,3 +253,20 @@ def test_an_interrupted_run_says_so_in_one_plain_line(tmp_path, monkeypatch, cap
     assert "as they were before it" in lines[0] and "run again" in lines[0] and LOG_NAME in lines[0], err
     for bad in ("dagster._core", "Error", "Exception", "Traceback", "failed"):
         assert bad not in err, err
+
+
+def test_a_run_interrupted_before_its_first_asset_says_so(tmp_path, capsys):
+    """Regression: Ctrl-C after the run had started but before its first step (Dagster then fails the
+    run itself, with DagsterExecutionInterruptedError) printed "the run failed before any asset could
+    report why". Any other failure of the run as a whole still says that."""
+    from dagster._core.errors import DagsterExecutionInterruptedError
+
+    from pipelines import cli
+
+    for error, said in ((DagsterExecutionInterruptedError(),
+                         "outfall: interrupted before any asset had started: every table is as it was; run again"),
+                        (RuntimeError("the executor could not start"),
+                         "outfall: the run failed before any asset could report why")):
+        assert cli._report(cli.RunOutcome(ok=False, run_error=error), tmp_path / "w.duckdb") == 1
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(said), lines   # then where the run log is, if one is kept
