@@ -44,7 +44,7 @@ _state: dict = {"active": False, "pool": None, "pending": {}}
 def _warm(parent: int) -> None:
     """The worker's first task: watch its parent (the run), import GX and build its ephemeral context.
     Ctrl-C reaches the whole process group: the run answers it and closes the pool; the worker, which
-    would only print a traceback, ignores it."""
+    would only print a traceback, ignores it (it is started ignoring it: _ctrl_c_set_aside_for_the_worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent(parent)
     from outfall import gx_adapter
@@ -75,6 +75,40 @@ def active() -> bool:
     return bool(_state["active"])
 
 
+def _only_thread() -> bool:
+    """Whether this process runs one thread only (Linux: its tasks), this one."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _ctrl_c_set_aside_for_the_worker() -> Iterator[None]:
+    """The worker started ignoring Ctrl-C, from its first instruction: a process started while Ctrl-C
+    is ignored ignores it too, and Python then never turns it into KeyboardInterrupt. Without this, a
+    Ctrl-C in the moment Python and multiprocessing started up in the worker, before ``_warm`` could
+    set it aside, printed the worker's traceback.
+
+    Meanwhile this process holds Ctrl-C back (blocked, not lost: it is answered as soon as the worker
+    is started). A blocked signal stays pending only if no other thread could take it, so this is
+    done only while this is the process's one thread, as when a run starts its worker; otherwise
+    (and on the first submit of a pool already started, or outside the main thread) nothing changes."""
+    pool = _state["pool"]
+    starting = pool is None or not getattr(pool, "_processes", None)
+    if (not starting or threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "pthread_sigmask") or not _only_thread()):
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 def _pool() -> ProcessPoolExecutor:
     if _state["pool"] is None:
         # spawn, not fork: the parent holds DuckDB and Dagster threads that must not be copied.
@@ -86,7 +120,8 @@ def _pool() -> ProcessPoolExecutor:
 def start() -> None:
     """Start the worker now (it imports GX while the caller goes on); nothing outside ``background()``."""
     if active():
-        _pool().submit(int, 0)
+        with _ctrl_c_set_aside_for_the_worker():
+            _pool().submit(int, 0)
 
 
 def submit(key: Key, frame: "pd.DataFrame", suite_path: Path) -> None:
@@ -94,7 +129,8 @@ def submit(key: Key, frame: "pd.DataFrame", suite_path: Path) -> None:
     if not active():
         return
     try:
-        _state["pending"][key] = _pool().submit(_validate, frame, str(suite_path))
+        with _ctrl_c_set_aside_for_the_worker():
+            _state["pending"][key] = _pool().submit(_validate, frame, str(suite_path))
     except Exception:  # noqa: BLE001 - a worker that cannot start: the check validates in its step
         _state["pending"].pop(key, None)
 

@@ -157,3 +157,31 @@ def test_ctrl_c_is_answered_by_the_run_not_by_its_worker():
     out, err = run.communicate(timeout=60)
     assert out == "interrupted\n" and run.returncode == 0
     assert err == ""
+
+
+@pytest.mark.slow
+def test_ctrl_c_as_the_worker_starts_is_answered_by_the_run_alone():
+    """Regression: Ctrl-C in the moment the worker was starting (before its first task could set
+    Ctrl-C aside) printed the worker's traceback from multiprocessing's own start-up. The worker is
+    now started ignoring Ctrl-C, from its first instruction; the run still answers it."""
+    script = ("import time\n"
+              "from outfall import gx_worker\n"
+              "try:\n"
+              "    with gx_worker.background():\n"
+              "        gx_worker.start()\n"
+              "        pid = list(gx_worker._state['pool']._processes)[0]\n"
+              "        ignored = int(next(l for l in open(f'/proc/{pid}/status') if l.startswith('SigIgn:')).split()[1], 16)\n"
+              "        print(pid, bool(ignored & (1 << (2 - 1))), flush=True)\n"
+              "        for _ in range(300):\n"
+              "            time.sleep(0.1)   # Ctrl-C taken by another thread is answered within 0.1 s\n"
+              "except KeyboardInterrupt:\n"
+              "    print('interrupted', flush=True)\n")
+    run = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, start_new_session=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    first = run.stdout.readline().split()
+    os.killpg(run.pid, signal.SIGINT)   # at once: the worker is still starting
+    out, err = run.communicate(timeout=90)
+    assert first[1:] == ["True"], (first, err)
+    assert out == "interrupted\n" and run.returncode == 0, (out, err)
+    assert err == ""
