@@ -3,33 +3,10 @@
 from __future__ import annotations
 
 import functools
-import os
-import tempfile
 from pathlib import Path
 
 from dashboards.html import PLOTLY_JS
-
-
-def write_atomic(path: Path, data: str | bytes) -> Path:
-    """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(raw)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+from outfall.atomic import sweep_stale, write_atomic  # write_atomic: the pages' writer too
 
 
 def plotly_js_text() -> str:
@@ -51,6 +28,7 @@ def ensure_plotly_js(folder: Path) -> Path:
     text = _plotly_js_bytes()
     try:
         if target.stat().st_size == len(text) and target.read_bytes() == text:
+            sweep_stale(target)   # what a run killed while writing it left beside it
             return target
     except FileNotFoundError:
         pass

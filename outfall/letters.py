@@ -28,9 +28,7 @@ See docs/letters.md.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -330,18 +328,12 @@ def safe_file_name(text: str) -> str:
 def write_letter(folder: Path, file_name: str, letter: Letter | str) -> Path:
     """Write one letter atomically (a temporary file renamed into place); an
     unchanged letter is left untouched."""
+    from outfall.atomic import sweep_stale, write_atomic
+
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / safe_file_name(file_name)
     data = (letter.html if isinstance(letter, Letter) else letter).encode("utf-8")
     if path.exists() and path.read_bytes() == data:
+        sweep_stale(path)   # what a run killed while writing it left beside it
         return path
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".html")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return write_atomic(path, data, durable=False)

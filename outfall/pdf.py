@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from outfall.atomic import sweep_stale, write_atomic
+
 CHROMIUM_HINT = ("letters written as HTML only: PDFs need Chromium (install the chromium and chromium-driver "
                  "packages: scripts/install-chromium.sh)")
 SOURCE_KEY = "/OutfallSource"  # PDF metadata: sha256 of the HTML it was printed from
@@ -116,17 +118,7 @@ def recorded_source(pdf_path: Path) -> str | None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, data, durable=False)
 
 
 def _stamp(pdf: bytes, source: str) -> bytes:
@@ -304,6 +296,7 @@ class PdfPrinter:
         """Print ``html_path`` to ``pdf_path``; False when the PDF already holds this very HTML."""
         source = source_digest(html_path)
         if not force and Path(pdf_path).exists() and recorded_source(pdf_path) == source:
+            sweep_stale(Path(pdf_path))   # what a run killed while writing it left beside it
             return False
         _write_atomic(Path(pdf_path), _stamp(self.pdf_bytes(html_path), source))
         return True
@@ -361,6 +354,7 @@ def print_pdfs(jobs: Iterable[tuple[Path, Path]], *, force: bool = False,
     for html_path, pdf_path in jobs:
         if not force and pdf_path.exists() and recorded_source(pdf_path) == source_digest(html_path):
             report.unchanged.append(pdf_path)
+            sweep_stale(pdf_path)
         else:
             todo.append((html_path, pdf_path))
     if not todo:
@@ -466,6 +460,7 @@ def join_pdfs(parts: Sequence[Path], out: Path, *, titles: Sequence[str] | None 
         digest.update(hashlib.sha256(Path(part).read_bytes()).digest() + name.encode() + b"\0")
     source = digest.hexdigest()
     if Path(out).exists() and recorded_source(out) == source:
+        sweep_stale(Path(out))
         return Path(out)
     writer = PdfWriter()
     for part, name in zip(parts, names):

@@ -661,3 +661,32 @@ def test_times_shown_local_as_pandas_converts_them():
         assert is_missing(missing) and fmt_datetime(missing) == ""
     for present in ("", "nan", 0.0, float("inf"), np.float64(2.5), 0, dt.date(2026, 1, 1)):
         assert not is_missing(present)
+
+
+def test_what_a_killed_write_left_is_gone_after_the_next_write(tmp_path):
+    """Regression (the fault drill, a kill -9 while billing.html was written): the temporary file of
+    the killed write stayed in the dashboards folder after the next run, which wrote the page again
+    beside it. The next write of a file removes what killed writes of it left; one whose content is
+    unchanged (a letter, plotly.js) too. Other files' temporary files are not touched."""
+    from outfall.letters import write_letter
+
+    page = tmp_path / "billing.html"
+    stale = [tmp_path / ".billing.html.4qan4d4i.tmp", tmp_path / ".billing.html.x.tmp"]
+    other = tmp_path / ".sewer.html.abc.tmp"
+    for f in (*stale, other):
+        f.write_text("half a page")
+    write_atomic(page, "<p>the page</p>")
+    assert page.read_text() == "<p>the page</p>"
+    assert not any(f.exists() for f in stale) and other.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".sewer.html.abc.tmp", "billing.html"]
+
+    letters = tmp_path / "letters"
+    first = write_letter(letters, "NOV_IU-1_2026-11.html", "<p>a letter</p>")
+    (letters / f".{first.name}.k1ll3d.tmp").write_text("half a letter")
+    assert write_letter(letters, "NOV_IU-1_2026-11.html", "<p>a letter</p>") == first   # unchanged
+    assert [p.name for p in letters.iterdir()] == [first.name]
+
+    js = ensure_plotly_js(tmp_path)
+    (tmp_path / f".{js.name}.k1ll3d.tmp").write_text("half of plotly")
+    ensure_plotly_js(tmp_path)   # unchanged: not written again
+    assert not list(tmp_path.glob(f".{js.name}.*.tmp"))
