@@ -39,6 +39,7 @@ import yaml
 from markupsafe import Markup, escape
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from outfall.atomic import sweep_stale, write_atomic
 from outfall.paths import TEMPLATES_DIR as _TEMPLATES
 
 TEMPLATES_DIR = _TEMPLATES / "letters"
@@ -328,8 +329,6 @@ def safe_file_name(text: str) -> str:
 def write_letter(folder: Path, file_name: str, letter: Letter | str) -> Path:
     """Write one letter atomically (a temporary file renamed into place); an
     unchanged letter is left untouched."""
-    from outfall.atomic import sweep_stale, write_atomic
-
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / safe_file_name(file_name)
     data = (letter.html if isinstance(letter, Letter) else letter).encode("utf-8")

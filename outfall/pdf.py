@@ -117,10 +117,6 @@ def recorded_source(pdf_path: Path) -> str | None:
     return str(value) if value else None
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    write_atomic(path, data, durable=False)
-
-
 def _stamp(pdf: bytes, source: str) -> bytes:
     """The PDF with its source digest in the metadata (Chromium's own metadata kept)."""
     from pypdf import PdfReader, PdfWriter
@@ -298,7 +294,7 @@ class PdfPrinter:
         if not force and Path(pdf_path).exists() and recorded_source(pdf_path) == source:
             sweep_stale(Path(pdf_path))   # what a run killed while writing it left beside it
             return False
-        _write_atomic(Path(pdf_path), _stamp(self.pdf_bytes(html_path), source))
+        write_atomic(Path(pdf_path), _stamp(self.pdf_bytes(html_path), source), durable=False)
         return True
 
     def _kill(self) -> None:
@@ -396,7 +392,7 @@ def print_pdfs(jobs: Iterable[tuple[Path, Path]], *, force: bool = False,
 
 
 def _stamp_and_write(pdf_path: Path, data: bytes, source: str) -> None:
-    _write_atomic(pdf_path, _stamp(data, source))
+    write_atomic(pdf_path, _stamp(data, source), durable=False)
 
 
 # ---------------------------------------------------------------------------
@@ -468,5 +464,5 @@ def join_pdfs(parts: Sequence[Path], out: Path, *, titles: Sequence[str] | None 
     writer.add_metadata({"/Title": Path(out).stem.replace("_", " "), SOURCE_KEY: source})
     buffer = io.BytesIO()
     writer.write(buffer)
-    _write_atomic(Path(out), buffer.getvalue())
+    write_atomic(Path(out), buffer.getvalue(), durable=False)
     return Path(out)
