@@ -1,87 +1,61 @@
-"""Notices of violation, one per recipient and month (contract section 5.1).
+"""Notices of violation: every violation found, noticed once, one notice per recipient and month.
 
-``notices``: one row per kind (``sewer``, ``stormwater``), recipient and month that has at least
-one violation (sewer: rows of ``discharge_violations`` collected in that local month; stormwater:
-rows of ``swppp_inspection_findings`` whose due_by is in that month), with one letter each in
-``<dashboards>/letters/<kind>/notice_<recipient>_<YYYY-MM>.html`` listing every violation of
-the month. A notice is a ``draft`` (undated, no deadline, no penalty) until the clerk records its
-mailing in ``notices_mailed``; the earliest mailing counts, dates the notice (issued_on) and sets
-its last day to correct (correct_by = issued_on + the days given; sewer: blank = the maximum of
-``rules/woodbury.yaml`` notices.sewer_correction in effect on the mailing day).
+``notices``: one row per kind (``sewer``, ``stormwater``), recipient and month that has at least one
+item (``notice_items``: per-sample results, daily maximums, monthly averages, discharging without a
+permit, late reports and missed testing for a sewer user; missed inspections and other findings for
+a construction site), each with one letter in ``<dashboards>/letters/<kind>/notice_<recipient>_<YYYY-MM>.html``
+with a section per kind of item.
 
-A notice needs a full mailing address (name, street, city, state, ZIP code) and a configured
-letterhead; otherwise it is listed as not ready to send, with why (``ready_to_send``,
-``not_ready_reason``). The per-violation tables (``sewer_notices``, ``swppp_notices``) stay as the
-detail behind each notice and follow each violation up from its notice's mailing. The arithmetic
-is ``outfall/law/notices.py``; the letters are ``templates/letters/sewer_notice.html`` and
-``stormwater_notice.html``.
+- A notice is a ``draft`` (undated, no deadline, no penalty) until the clerk records its mailing in
+  ``notices_mailed``; the earliest mailing counts, dates the notice (issued_on) and sets its last day
+  to correct (correct_by = issued_on + the days given, moved to the next business day when it ends on
+  a weekend or holiday: General Construction Law § 25-a). A row with ``withdrawn_reason`` and no
+  mailing day withdraws a draft.
+- A mailed notice is a record: its letter is written once, from the facts as they stood on its
+  issued_on (``outfall.law.notices.letter_items``), and never rewritten or deleted; the items it
+  lists are kept in ``notice_items_issued``, the file's hash in ``documents_issued``
+  (``assets/records.py``). Items of its month found later are listed in ``notice_items`` as not in
+  its letter; items of its letter the data no longer show make it ``needs_review``.
+
+The words of each item are ``outfall/notice_words.py``; the letters
+``templates/letters/sewer_notice.html`` and ``stormwater_notice.html``.
 """
 
 import datetime as dt
-import re
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pandas as pd
 from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, MaterializeResult, MetadataValue, asset, asset_check
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, check_rows, outputs, table_result, warehouse
+from outfall import notice_words as words
 from outfall.law import notices as law
 from outfall.law import swppp as swppp_law
-from outfall.letters import LetterWriter, safe_file_name, write_letter
+from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, load_rules
 from outfall.rules.words import tiers_words
-from outfall.warehouse import replace_rows, sql, transaction
+from outfall.warehouse import replace_rows, sql, table_columns, transaction
 
 LETTER_PREFIX = "notice_"
 TEMPLATES = {"sewer": "sewer_notice.html", "stormwater": "stormwater_notice.html"}
-ZIP = re.compile(r"^\d{5}(-\d{4})?$")
-STATE = re.compile(r"^[A-Za-z]{2}$")
-
-PARAMETER_LABELS = {
-    "BOD": "BOD (5-day biochemical oxygen demand)", "COD": "COD (chemical oxygen demand)",
-    "TSS": "suspended solids (TSS)", "chlorine_demand": "chlorine demand",
-    "FOG": "fats, oils and grease (FOG)", "pH": "pH", "temperature": "temperature",
-}
+LETTER_KINDS = {"sewer": "sewer_notice", "stormwater": "stormwater_notice"}
 INPUT_FILE = {"sewer": "the industrial users' file", "stormwater": "the construction sites' file"}
+SEWER_JURISDICTION = "woodbury"
 
 
 def letter_path(kind: str, recipient_id: str, period: str) -> str:
-    """The letter's file, relative to the dashboards folder (contract 5.1: never null)."""
+    """The letter's file, relative to the dashboards folder (never null)."""
     return f"letters/{kind}/{LETTER_PREFIX}{safe_file_name(recipient_id)}_{period}.html"
 
 
-def address_problems(kind: str, recipient: dict | None) -> list[str]:
-    """Why a notice cannot be mailed to this recipient as the records stand (plain words)."""
-    if recipient is None:
-        what = "industrial user" if kind == "sewer" else "construction site"
-        return [f"the {what} is not on file, so there is no name or mailing address to send it to"]
-    lacks = [label for label, key in (("the name", "recipient_name"), ("the street address", "street"),
-                                       ("the city", "city"), ("the state", "state"), ("the ZIP code", "zip"))
-             if not str(recipient.get(key) or "").strip()]
-    out = []
-    if lacks:
-        listed = lacks[0] if len(lacks) == 1 else ", ".join(lacks[:-1]) + " and " + lacks[-1]
-        out.append(f"the mailing address on file lacks {listed} (add it to {INPUT_FILE[kind]})")
-    state, zip_code = str(recipient.get("state") or "").strip(), str(recipient.get("zip") or "").strip()
-    if state and not STATE.match(state):
-        out.append(f"the state '{state}' is not a two-letter postal abbreviation (for example NY)")
-    if zip_code and not ZIP.match(zip_code):
-        out.append(f"the ZIP code '{zip_code}' is not five digits (or five and four)")
-    return out
-
-
-def address_lines(recipient: dict | None) -> list[str]:
-    if recipient is None:
-        return []
-    street = str(recipient.get("street") or "").strip()
-    place = " ".join(x for x in (
-        ", ".join(x for x in (str(recipient.get("city") or "").strip(), str(recipient.get("state") or "").strip()) if x),
-        str(recipient.get("zip") or "").strip()) if x)
-    return [line for line in (street, place) if line]
+def notice_number(kind: str, recipient_id: str, period: str) -> str:
+    return f"NOV-{kind[:2].upper()}-{recipient_id}-{period}"
 
 
 def _records(con, name: str, params: Any = None) -> list[dict]:
@@ -90,75 +64,129 @@ def _records(con, name: str, params: Any = None) -> list[dict]:
     return [dict(zip(cols, row)) for row in cursor.fetchall()]
 
 
-def _num(value: Any) -> str:
-    if value is None:
-        return "(no value)"
-    text = f"{float(value):,.4f}".rstrip("0").rstrip(".")
-    return text if text not in ("", "-0") else "0"
+def _has_table(con, table: str) -> bool:
+    return bool(table_columns(con, table))
 
 
-def _month_words(period: str) -> str:
-    year, month = (int(x) for x in period.split("-"))
-    return f"{dt.date(year, month, 1):%B} {year}"
+# ------------------------------------------------------------------ the items
 
 
-def _d(day: dt.date) -> str:
-    return f"{day:%B} {day.day}, {day.year}"
+def _item(kind: str, item: str, row: dict, sub: str, skip: tuple[str, ...] = ()) -> law.Item:
+    core = ("recipient_id", "ref", "rule", "month_day", "known_on", "resolved_on", "item", *skip)
+    facts = tuple((k, v) for k, v in row.items() if k not in core)
+    return law.Item(kind, row["recipient_id"], item, str(row["ref"]), row["rule"] or "", row["month_day"],
+                    row["known_on"], row["resolved_on"], facts, sub)
+
+
+def _no_permit_items(rows: list[dict]) -> list[law.Item]:
+    """One item per user and local month in which it discharged without a permit (contract 6.5: a
+    sample, or a flow reading above 0): the month's days, samples and readings as its facts."""
+    by_month: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in rows:
+        by_month[(r["recipient_id"], law.period_of(r["day"]))].append(r)
+    out = []
+    for (user, _period), days in sorted(by_month.items()):
+        first, last = days[0], days[-1]
+        facts = (("days", tuple(d["day"] for d in days)),
+                 ("samples_by_day", tuple(int(d["samples"] or 0) for d in days)),
+                 ("readings_by_day", tuple(int(d["flow_readings"] or 0) for d in days)),
+                 ("finding", last["finding"]), ("permit_no", last["permit_no"]),
+                 ("permit_effective", last["permit_effective"]), ("permit_expires", last["permit_expires"]))
+        month_start = first["day"].replace(day=1)
+        out.append(law.Item("sewer", user, "no_permit", month_start.isoformat(), first["rule"] or "", first["day"],
+                            first["day"], None, facts, ""))
+    return out
+
+
+def collect_items(con: duckdb.DuckDBPyConnection, tz: str) -> list[law.Item]:
+    """Every violation the data show now, as notice items (contract 6.1)."""
+    items = [_item("sewer", "sample", r, f"{r['parameter']}|{r['limit_type']}")
+             for r in _records(con, "select_notice_sample_items", {"tz": tz})]
+    items += [_item("sewer", r["item"], r, str(r["parameter"]))
+              for r in _records(con, "select_notice_statistic_items")]
+    items += _no_permit_items(_records(con, "select_notice_no_permit_days"))
+    items += [_item("sewer", "late_report", r, f"{r['obligation']}|{r['reference']}")
+              for r in _records(con, "select_notice_report_items")]
+    if _has_table(con, "required_testing"):
+        items += [_item("sewer", "missed_testing", r, f"{r['parameter']}|{r['sample_type'] or ''}")
+                  for r in _records(con, "select_notice_testing_items")]
+    items += [_item("stormwater", "inspection", r, str(r["trigger_date"]))
+              for r in _records(con, "select_notice_inspection_items")]
+    items += [_item("stormwater", "other", r, f"{r['subject'] or ''}|{r['trigger_date']}")
+              for r in _records(con, "select_notice_other_items")]
+    return items
+
+
+def _issued_items(con) -> dict[str, list[law.Item]]:
+    """The items each recorded letter lists, by document: as written."""
+    out: dict[str, list[law.Item]] = defaultdict(list)
+    for r in _records(con, "select_notice_items_issued"):
+        facts = (("description", r["description"]),)
+        out[r["document_id"]].append(law.Item(r["kind"], r["recipient_id"], r["item"], r["ref"], r["rule"] or "",
+                                              r["item_on"], r["known_on"], r["resolved_on"], facts, r["sub"] or ""))
+    return out
+
+
+# ------------------------------------------------------------------ recipients and mailings
+
+
+def recipients(con) -> dict[tuple[str, str], dict]:
+    """(kind, recipient_id) -> who a notice goes to: name, address, the record's own name and premises."""
+    out = {}
+    for r in _records(con, "select_notice_recipients"):
+        r["recipient"] = Recipient(r["recipient_name"], r["street"], r["city"], r["state"], r["zip"])
+        out[(r["kind"], r["recipient_id"])] = r
+    return out
+
+
+def mailings(con) -> dict[tuple[str, str, str], list[law.Mailing]]:
+    out: dict[tuple[str, str, str], list[law.Mailing]] = defaultdict(list)
+    for m in _records(con, "select_notices_mailed"):
+        out[(m["kind"], m["recipient_id"], m["period"])].append(
+            law.Mailing(m["mailed_on"], m["correct_within_days"], m["certified_mail_no"], m["withdrawn_reason"]))
+    return out
 
 
 # ------------------------------------------------------------------ letters
 
 
-def _sewer_context(n: dict, items: list[dict], rules: Rules, day: dt.date) -> dict:
+def _period_words(period: str) -> str:
+    year, month = (int(x) for x in period.split("-"))
+    return words.month_words(dt.date(year, month, 1))
+
+
+def _sewer_context(n: dict, items: list[law.Item], rules: Rules, day: dt.date) -> dict:
     enforcement = rules.sewer_enforcement.at(day)
     penalty = rules.penalties.sewer_use.at(day)
-    fine, civil = penalty.fine_max_usd, penalty.civil_max_usd
-    rows = []
-    for v in items:
-        label = PARAMETER_LABELS.get(v["parameter"], v["parameter"])
-        limit_word = "maximum" if v["limit_type"] == "max" else "minimum"
-        rows.append({"sample_id": v["sample_id"], "collected_on": v["violation_on"], "parameter": label,
-                     "value": f"{_num(v['value'])} {v['unit']}",
-                     "limit": f"{limit_word} {_num(v['limit_value'])} {v['unit']}", "rule": v["rule"]})
     return {
         "issuer": enforcement.issuer, "mailing": enforcement.mailing,
         "enforcement_text": enforcement.section_text.enforcement, "rule": enforcement.citation,
         "penalty_text": enforcement.section_text.penalties, "penalty_rule": penalty.citation,
-        "penalty_statement": (f"Each violation may be punished by a fine not exceeding ${fine:,.2f} and is subject "
-                              f"to a civil penalty not exceeding ${civil:,.2f} (Woodbury Code ch. 253 § 253-55 A). "
-                              f"Each {penalty.per} a violation continues after the last day to correct is a separate "
-                              f"violation, subject to a separate fine and civil penalty."),
-        "violation_rows": rows,
+        "fine_max_usd": penalty.fine_max_usd, "civil_max_usd": penalty.civil_max_usd, "penalty_per": penalty.per,
+        "sections": words.sewer_sections(items, day, rules),
         "permit_text": f"permit {n['permit_no']}" if n.get("permit_no") else f"industrial user {n['recipient_id']}",
     }
 
 
-def _stormwater_context(n: dict, items: list[dict], r: Rules, day: dt.date) -> dict:
+def _stormwater_context(n: dict, items: list[law.Item], r: Rules, day: dt.date) -> dict:
     sw = r.swppp
     nov = sw.notice_of_violation.at(day)
     appeal = sw.appeal.at(day)
-    labels = swppp_law.finding_labels(r, day)
     texts = sw.section_text.at(day)
     penalty = r.penalties.stormwater.at(day)
     weekly, storm = sw.weekly_inspection.at(day), sw.storm_inspection.at(day)
-    rows = []
-    for v in items:
-        done = (f"inspected {_d(v['satisfied_on'])}, late" if v["finding_status"] == "late"
-                else f"no inspection recorded as of {_d(n['as_of'])}")
-        rows.append({"requirement": labels.get(v["requirement"], v["requirement"]), "arose_on": v["trigger_date"],
-                     "due_by": v["due_by"], "done": done, "rule": v["rule"]})
     place = ", ".join(x for x in (str(n.get("site_name") or "").strip(), str(n.get("premises") or "").strip()) if x)
+    # each requirement's text once, in one order whatever the hash seed (a set's order changed the letter
+    # from run to run: the fault drill found it)
+    subjects = sorted({str(i.fact("requirement") or i.fact("finding")) for i in items})
     return {
         "issuer": nov.issuer, "authority": r.name, "law_name": nov.law_name,
         "site_description": f"{place} (site {n['recipient_id']})" if place else f"Site {n['recipient_id']}",
-        "violation_rows": rows,
+        "sections": words.stormwater_sections(items, day, r, swppp_law.finding_labels(r, day)),
         "schedule_text": (f"an inspection at least every {weekly.interval_days} days and within "
                           f"{storm.window_days * 24} hours of any storm event producing "
                           f"{swppp_law.num(storm.threshold_in)} inch of precipitation or more"),
-        # each requirement's text once, in one order whatever the hash seed (a set's order changed the
-        # letter from run to run: the fault drill found it)
-        "section_text": " ".join(t for t in (getattr(texts, req, None) or ""
-                                             for req in sorted({v["requirement"] for v in items})) if t),
+        "section_text": " ".join(t for t in (getattr(texts, s, None) or "" for s in subjects) if t),
         "penalty_statement": (f"Fines on conviction: {tiers_words(penalty)}, by the number of prior convictions "
                               f"within {penalty.lookback_years} years. ({penalty.citation})"),
         "penalty_text": texts.penalties or "",
@@ -168,121 +196,258 @@ def _stormwater_context(n: dict, items: list[dict], r: Rules, day: dt.date) -> d
     }
 
 
-# ------------------------------------------------------------------ the asset
+@dataclass
+class Notice:
+    """One notice as this run sees it."""
+
+    kind: str
+    recipient_id: str
+    period: str
+    row: dict
+    items: list[dict] = field(default_factory=list)       # rows of notice_items
+    html: str | None = None                                # a letter to write this run (None: leave it)
+    issued_items: list[dict] = field(default_factory=list)  # rows of notice_items_issued to record
 
 
-def build_notices(con, settings: OutfallSettings, rules: dict[str, Rules], writer: LetterWriter
-                  ) -> tuple[list[dict], dict[str, str]]:
-    """Every notice (rows of table ``notices``) and its letter (file relative to the dashboards folder ->
-    HTML)."""
-    as_of = settings.as_of_date()
-    woodbury = rules["woodbury"]
-    by_notice: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
-    for v in _records(con, "select_notice_violations", {"tz": woodbury.timezone}):
-        by_notice[(v["kind"], v["recipient_id"], v["period"])].append(v)
-    recipients = {(r["kind"], r["recipient_id"]): r for r in _records(con, "select_notice_recipients")}
-    mailings: dict[tuple[str, str, str], list[law.Mailing]] = defaultdict(list)
-    for m in _records(con, "select_notices_mailed"):
-        mailings[(m["kind"], m["recipient_id"], m["period"])].append(
-            law.Mailing(m["mailed_on"], m["correct_within_days"], m["certified_mail_no"]))
-    rows, letters = [], {}
-    for (kind, recipient_id, period), items in sorted(by_notice.items()):
-        recipient = recipients.get((kind, recipient_id))
-        jurisdiction = (recipient or {}).get("jurisdiction") or (items[0]["jurisdiction"] if kind == "stormwater"
-                                                                 else "woodbury")
-        r = rules.get(jurisdiction, woodbury)
-        mailing = law.earliest_mailing(mailings.get((kind, recipient_id, period), ()))
-        issued_on = mailing.mailed_on if mailing else None
-        days = None
-        if mailing is not None:
-            maximum = None
-            if kind == "sewer":
-                version = woodbury.notices.sewer_correction.get(issued_on)
-                maximum = version.max_days if version is not None else None
-            days = law.correction_days(kind, mailing.correct_within_days, maximum)
-        correct_by = law.correct_by(issued_on, days)
-        day = issued_on or as_of            # a notice is worded by the rules of its mailing day (draft: today)
-        problems = address_problems(kind, recipient)
-        lines = address_lines(recipient)
-        letter = letter_path(kind, recipient_id, period)
-        n = {
-            "kind": kind, "recipient_id": recipient_id, "period": period, "violations": len(items),
-            "status": law.status(mailing), "issued_on": issued_on, "correct_by": correct_by, "letter": letter,
-            "jurisdiction": jurisdiction, "certified_mail_no": mailing.certified_mail_no if mailing else None,
-            "correct_within_days": days, "mailings": len(mailings.get((kind, recipient_id, period), ())),
+@dataclass
+class NoticeRun:
+    """What the notices asset computed: the notices, their letters to write and the records kept."""
+
+    notices: list[Notice]
+    recorded_files: set[str]
+
+    def rows(self) -> list[dict]:
+        return [n.row for n in self.notices]
+
+    def item_rows(self) -> list[dict]:
+        return [i for n in self.notices for i in n.items]
+
+    def letters(self) -> dict[str, str]:
+        return {n.row["letter"]: n.html for n in self.notices if n.html is not None}
+
+
+class NoticeBuilder:
+    """Builds every notice of a run from the items, the mailings and the records already kept."""
+
+    def __init__(self, con, settings: OutfallSettings, rules: dict[str, Rules], writer: LetterWriter):
+        self.as_of = settings.as_of_date()
+        self.rules = rules
+        self.sewer_rules = rules[SEWER_JURISDICTION]
+        self.writer = writer
+        self.items: dict[tuple[str, str, str], list[law.Item]] = defaultdict(list)
+        for i in collect_items(con, self.sewer_rules.timezone):
+            if i.known_on <= self.as_of:
+                self.items[(i.kind, i.recipient_id, i.period)].append(i)
+        self.recipients = recipients(con)
+        self.mailings = mailings(con)
+        self.records = {r["document_id"]: r for r in _records(con, "select_notice_documents")}
+        self.issued = _issued_items(con)
+        self.calendar = _calendar(self.sewer_rules)
+
+    def keys(self) -> list[tuple[str, str, str]]:
+        recorded = {(r["kind"], r["recipient_id"], r["period"]) for r in self.records.values()}
+        return sorted(set(self.items) | recorded)
+
+    def build(self) -> NoticeRun:
+        built = [self.notice(*key) for key in self.keys()]
+        files = {f for r in self.records.values() for f in (r["file"], r["html_file"]) if f}
+        return NoticeRun([n for n in built if n is not None], files)
+
+    # -- one notice
+
+    def notice(self, kind: str, recipient_id: str, period: str) -> Notice | None:
+        number = notice_number(kind, recipient_id, period)
+        record = self.records.get(number)
+        found = self.mailings.get((kind, recipient_id, period), [])
+        mailing = law.earliest_mailing(found)
+        current = law.sort_items(self.items.get((kind, recipient_id, period), []))
+        if record is None and not current:
+            return None
+        recipient = self.recipients.get((kind, recipient_id))
+        jurisdiction = (recipient or {}).get("jurisdiction") or SEWER_JURISDICTION
+        r = self.rules.get(jurisdiction, self.sewer_rules)
+        issued_on = record["issued_on"] if record is not None else (mailing.mailed_on if mailing else None)
+        withdrawn = None if issued_on is not None else law.withdrawal(found)
+        days, correct_by = self._correction(kind, record, mailing, issued_on)
+        n = Notice(kind, recipient_id, period, {
+            "kind": kind, "recipient_id": recipient_id, "period": period, "notice_id": number,
+            "status": law.MAILED if issued_on is not None else law.status(None, withdrawn),
+            "issued_on": issued_on, "correct_by": correct_by, "correct_within_days": days,
+            "letter": letter_path(kind, recipient_id, period), "jurisdiction": jurisdiction,
+            "certified_mail_no": (record or {}).get("certified_mail_no") or (mailing.certified_mail_no if mailing
+                                                                             else None),
+            "mailings": len(found), "withdrawn_reason": withdrawn,
             "recipient_name": (recipient or {}).get("recipient_name"),
-            "mailing_address": "; ".join(lines) or None,
-            "first_violation_on": min(v["violation_on"] for v in items),
-            "last_violation_on": max(v["violation_on"] for v in items), "as_of": as_of,
-        }
-        base = {**n, "permit_no": (recipient or {}).get("permit_no"), "site_name": (recipient or {}).get("record_name"),
-                "premises": (recipient or {}).get("premises")}
-        if kind == "sewer":
-            context = _sewer_context(base, items, r, day)
-            n["rule"] = context["rule"]
+            "mailing_address": "; ".join(recipient["recipient"].lines()) if recipient else None,
+            "as_of": self.as_of})
+        day = issued_on or self.as_of
+        if record is not None:
+            listed = self.issued.get(number, [])
+            self._items(n, listed, current, in_letter_known=True)
+            n.row.update(ready_to_send=bool(record.get("ready")), not_ready_reason=record.get("not_ready_reason"))
         else:
-            context = _stormwater_context(base, items, r, day)
-            n["rule"] = r.swppp.notice_of_violation.at(day).law_name
-        what = "industrial user" if kind == "sewer" else "site"
+            listed = law.letter_items(current, day) if issued_on is not None else current
+            self._items(n, listed, current, in_letter_known=issued_on is not None)
+            self._letter(n, r, recipient, listed, day, mailing is not None)
+            if issued_on is not None:
+                n.issued_items = [{"document_id": number, **self._issued_row(i, r, day)} for i in listed]
+        n.row["violations"] = len(n.items)
+        n.row["rule"] = (r.sewer_enforcement.at(day).citation if kind == "sewer"
+                         else r.swppp.notice_of_violation.at(day).law_name)
+        return n
+
+    def _correction(self, kind: str, record: dict | None, mailing: law.Mailing | None,
+                    issued_on: dt.date | None) -> tuple[int | None, dt.date | None]:
+        if record is not None:
+            return record["correct_within_days"], record["correct_by"]
+        if mailing is None or issued_on is None:
+            return None, None
+        maximum = None
+        if kind == "sewer":
+            version = self.sewer_rules.notices.sewer_correction.get(issued_on)
+            maximum = version.max_days if version is not None else None
+        days = law.correction_days(kind, mailing.correct_within_days, maximum)
+        return days, law.correct_by(issued_on, days, self.calendar)
+
+    def _items(self, n: Notice, listed: list[law.Item], current: list[law.Item], in_letter_known: bool) -> None:
+        """notice_items: what the letter lists (supported or not by the data now), then what it could not."""
+        now = {i.key for i in current}
+        in_letter = {i.key for i in listed}
+        r = self.rules.get(n.row["jurisdiction"], self.sewer_rules)
+        day = n.row["issued_on"] or self.as_of
+        for i in listed:
+            n.items.append(self._item_row(n, i, r, day, in_letter=True, supported=i.key in now))
+        for i in current:
+            if i.key not in in_letter:
+                n.items.append(self._item_row(n, i, r, self.as_of, in_letter=False, supported=True))
+        if n.row["status"] == law.MAILED:
+            n.row["items_in_letter"] = len(listed)
+            n.row["items_not_in_letter"] = sum(1 for i in current if i.key not in in_letter)
+            n.row["items_unsupported"] = sum(1 for i in listed if i.key not in now)
+            n.row["needs_review"] = n.row["items_unsupported"] > 0 or not listed
+        else:
+            n.row.update(items_in_letter=None, items_not_in_letter=None, items_unsupported=None, needs_review=False)
+        days = [i.month_day for i in (listed or current)]
+        n.row["first_violation_on"] = min(days) if days else None
+        n.row["last_violation_on"] = max(days) if days else None
+
+    def _describe(self, i: law.Item, r: Rules, day: dt.date) -> str:
+        if i.fact("description") is not None and len(i.facts) == 1:      # an item as recorded
+            return str(i.fact("description"))
+        labels = swppp_law.finding_labels(r, day) if i.kind == "stormwater" else None
+        return words.describe(i, day, r, labels)
+
+    def _item_row(self, n: Notice, i: law.Item, r: Rules, day: dt.date, in_letter: bool, supported: bool) -> dict:
+        return {"kind": n.kind, "recipient_id": n.recipient_id, "period": n.period, "item": i.item, "ref": i.ref,
+                "rule": i.rule, "item_on": i.month_day, "known_on": i.known_on, "resolved_on": i.resolved_on,
+                "description": self._describe(i, r, day), "in_letter": in_letter, "supported": supported,
+                "notice_status": n.row["status"]}
+
+    def _issued_row(self, i: law.Item, r: Rules, day: dt.date) -> dict:
+        return {"kind": i.kind, "recipient_id": i.recipient_id, "period": i.period, "item": i.item, "ref": i.ref,
+                "sub": i.sub, "rule": i.rule, "item_on": i.month_day, "known_on": i.known_on,
+                "resolved_on": i.resolved_on, "description": self._describe(i, r, day)}
+
+    def _letter(self, n: Notice, r: Rules, recipient: dict | None, listed: list[law.Item], day: dt.date,
+                mailed: bool) -> None:
+        row = n.row
+        base = {**row, "permit_no": (recipient or {}).get("permit_no"), "site_name": (recipient or {}).get("record_name"),
+                "premises": (recipient or {}).get("premises")}
+        context = (_sewer_context if n.kind == "sewer" else _stormwater_context)(base, listed, r, day)
+        what = "industrial user" if n.kind == "sewer" else "site"
+        person = recipient["recipient"] if recipient else None
         context.update({
-            "notice_id": f"NOV-{kind[:2].upper()}-{recipient_id}-{period}", "period_words": _month_words(period),
-            "draft": mailing is None, "issued_on": issued_on, "correct_by": correct_by, "correction_days": days,
-            "certified_mail_no": n["certified_mail_no"], "violation_count": len(items),
-            "recipient_name": n["recipient_name"] or f"Recipient of record, {what} {recipient_id}",
-            "recipient_address_block": lines or ["[mailing address not on file]"],
+            "notice_id": row["notice_id"], "period_words": _period_words(n.period), "draft": not mailed,
+            "issued_on": row["issued_on"], "correction_days": row["correct_within_days"],
+            "certified_mail_no": row["certified_mail_no"], "violation_count": len(listed),
+            "recipient_name": row["recipient_name"] or f"Recipient of record, {what} {n.recipient_id}",
+            "recipient_address_block": (person.lines() if person else []) or ["[mailing address not on file]"],
         })
-        draft_reason = ["this notice is a draft: it has not been mailed, so it sets no deadline; record its mailing "
-                        "in the notices mailed file and run again"] if mailing is None else []
-        rendered = writer.render(TEMPLATES[kind], context, jurisdiction=jurisdiction, area=kind,
-                                 missing=[*draft_reason, *problems])
-        reasons = [x for x in rendered.not_ready if x not in draft_reason]
-        n["ready_to_send"] = not reasons
-        n["not_ready_reason"] = "; ".join(reasons) or None
-        rows.append(n)
-        letters[letter] = rendered.html
-    return rows, letters
+        problems = address_problems(person, INPUT_FILE[n.kind])
+        if mailed and not listed:
+            problems.append(f"the mailing recorded on {words.day_words(day)} is dated before any violation of "
+                            f"{_period_words(n.period)} was known: check the mailing day")
+        draft = [] if mailed else ["this notice is a draft: it has not been mailed, so it sets no deadline; record "
+                                   "its mailing in the notices mailed file and run again"]
+        if row["status"] == law.WITHDRAWN:
+            draft = [f"this draft was withdrawn ({row['withdrawn_reason']})"]
+        rendered = self.writer.render(TEMPLATES[n.kind], context, jurisdiction=row["jurisdiction"], area=n.kind,
+                                      missing=[*draft, *problems])
+        reasons = [x for x in rendered.not_ready if x not in draft]
+        if row["status"] == law.WITHDRAWN:
+            reasons = [*draft, *reasons]
+        row["ready_to_send"] = not reasons
+        row["not_ready_reason"] = "; ".join(reasons) or None
+        n.html = rendered.html
+
+
+def _calendar(rules: Rules):
+    """General Construction Law § 25-a as the rules give it: a period that ends on a day that is not a
+    business day ends on the next one (None when the rules have no business days)."""
+    from outfall.law.calendar import BusinessCalendar
+
+    if rules.business_days is None:
+        return None
+    calendar = BusinessCalendar(rules.business_days)
+    return getattr(calendar, "period_end", None)
 
 
 def notice_rules(settings: OutfallSettings) -> dict[str, Rules]:
     return {j: load_rules(j, settings.rules_path()) for j in ("woodbury", "bellport")}
 
 
+# ------------------------------------------------------------------ the asset
+
+
 @asset(
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
-    deps=["discharge_violations", "swppp_inspection_findings", "notices_mailed", "industrial_users", "sites"],
-    description="Notices of violation, one per recipient and month (sewer: the per-sample limit violations "
-                "collected in the month, Woodbury Code ch. 253 Part 2 enforcement; stormwater: the inspections "
-                "due in the month and missed, Woodbury Code ch. 267 and Bellport Code ch. 21), each with one "
-                "letter listing every violation of the month. A draft until its mailing is recorded in "
-                "notices_mailed (the earliest counts); then dated the mailing day, with its last day to correct. "
-                "A notice without a full mailing address is listed as not ready to send, with why.",
+    deps=["discharge_violations", "statistic_violations", "discharges_without_permit", "obligations",
+          "swppp_inspection_findings", "swppp_other_findings", "notices_mailed",
+          "industrial_users", "sites"],
+    description="Notices of violation, one per recipient and month with a violation: for a sewer user its sample "
+                "results over a limit, daily maximums and monthly averages over its permit's limits, days "
+                "discharged without a permit, late reports and missed testing (Woodbury Code ch. 253 Part 2, "
+                "enforcement); for a construction site its missed inspections and other violations (Woodbury Code "
+                "ch. 267, Bellport Code ch. 21). Each has one letter with a section per kind, and the table "
+                "notice_items lists what it covers. A draft until its mailing is recorded in notices_mailed; a "
+                "mailed notice's letter is written once, as the facts stood on its mailing day, and kept.",
 )
 def notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = notice_rules(settings)
     paths = outputs(duckdb, settings)
     writer = LetterWriter(settings.data_path())
     with warehouse(duckdb) as con:
-        rows, letters = build_notices(con, settings, rules, writer)
+        built = NoticeBuilder(con, settings, notice_rules(settings), writer).build()
+        rows = built.rows()
         with transaction(con):
             replace_rows(con, "notices", pd.DataFrame(rows))
+            replace_rows(con, "notice_items", pd.DataFrame(built.item_rows()))
+            for n in built.notices:
+                if n.issued_items or n.html is not None and n.row["status"] == law.MAILED:
+                    con.execute(sql("delete_notice_items_issued"), {"document_id": n.row["notice_id"]}).fetchall()
+                    if n.issued_items:
+                        con.register("_issued", pd.DataFrame(n.issued_items))
+                        con.execute(sql("insert_notice_items_issued")).fetchall()
+                        con.unregister("_issued")
             if paths.dashboards is not None:
-                for rel, html_text in letters.items():
+                for rel, html_text in built.letters().items():
                     target = paths.dashboards / rel
                     write_letter(target.parent, target.name, html_text)
-        removed = _remove_stale(paths.dashboards, set(letters))
+        removed = _remove_stale(paths.dashboards, set(built.letters()) | built.recorded_files)
         if paths.dashboards is None:
             context.log.warning("in-memory warehouse and no dashboards folder: notice letters not written")
-        counts = defaultdict(int)
+        counts: dict[str, int] = defaultdict(int)
         for n in rows:
             counts[f"{n['kind']} {n['status']}"] += 1
-        return table_result(con, "notices", letters_written=len(letters) if paths.dashboards else 0,
-                            stale_letters_removed=removed,
+        return table_result(con, "notices", letters_written=len(built.letters()) if paths.dashboards else 0,
+                            items=len(built.item_rows()), stale_letters_removed=removed,
                             not_ready_to_send=sum(1 for n in rows if not n["ready_to_send"]),
+                            needs_review=sum(1 for n in rows if n["needs_review"]),
                             by_kind_and_status=MetadataValue.json(dict(sorted(counts.items()))))
 
 
 def _remove_stale(dashboards: Path | None, keep: set[str]) -> int:
+    """Remove the draft letters of notices that no longer exist; never a letter of the record."""
     if dashboards is None:
         return 0
     removed = 0
@@ -296,12 +461,12 @@ def _remove_stale(dashboards: Path | None, keep: set[str]) -> int:
 
 
 @asset_check(asset=notices, description="One notice per kind, recipient and month with a violation; a mailed "
-             "notice has its mailing day and last day to correct, a draft neither; every notice names its letter.")
+             "notice has its mailing day and last day to correct, a draft neither; every notice names its letter "
+             "and counts its items.")
 def check_validity_notices_status(duckdb: DuckDBResource) -> AssetCheckResult:
-    rows, _ = check_rows(
-        duckdb, sql("check_validity_notices_status"))
-    bad = rows[0]
-    names = ("without a letter", "mailed without dates", "drafts with dates", "duplicates", "without violations")
-    found = {k: int(v) for k, v in zip(names, bad)}
+    rows, _ = check_rows(duckdb, sql("check_validity_notices_status"))
+    names = ("without a letter", "mailed without dates", "drafts with dates", "duplicates", "without violations",
+             "counts unlike their items")
+    found = {k: int(v) for k, v in zip(names, rows[0])}
     return AssetCheckResult(passed=not any(found.values()), severity=AssetCheckSeverity.ERROR,
                             metadata={k.replace(" ", "_"): v for k, v in found.items()})

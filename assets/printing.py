@@ -1,17 +1,18 @@
 """Letters on paper: every letter that is ready to mail, printed to PDF.
 
-``letter_pdfs`` prints, in one headless Chromium session (``outfall.pdf``), to
-``<dashboards>/letters/<area>/pdf/<letter>.pdf``:
+``letter_pdfs`` reads the table ``letters`` (``assets/records.py``) and prints, in one headless
+Chromium session (``outfall.pdf``), to ``<dashboards>/letters/<area>/pdf/<letter>.pdf``:
 
-- each monthly notice of violation (table ``notices``, contract 5.1) that is mailed and ready to
-  send (a full mailing address, a configured letterhead); ``letters/mailed_notices.pdf`` joins
-  them in mailing order (mailing day, kind, recipient, month). A draft gets no PDF;
-- each other letter the sewer and stormwater assets wrote to ``<dashboards>/letters/<area>/``
-  whose layout says it is ready to mail (``outfall.letters``); per area, ``ready_to_mail.pdf``
-  joins them in the order of their file names.
+- each mailed notice of violation that is ready to send and not yet on record; ``letters/mailed_notices.pdf``
+  joins the mailed notices ready to send in mailing order (mailing day, kind, recipient, month). A draft
+  gets no PDF;
+- each other letter that is ready to mail; per area, ``ready_to_mail.pdf`` joins them in the order of their
+  file names. The annual list of users in significant noncompliance is printed but, being for publication,
+  is in no batch to mail.
 
-A letter whose HTML did not change is not printed again. Without Chromium the run still succeeds
-with the HTML letters and says in one line what to install.
+A letter that is not ready is in no batch. A document on record (``documents_issued``) is never printed
+again and its PDF never removed. A letter whose HTML did not change is not printed again. Without
+Chromium the run still succeeds with the HTML letters and says in one line what to install.
 """
 
 import sys
@@ -22,20 +23,20 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, outputs, warehouse
-from assets.notices import LETTER_PREFIX as NOTICE_PREFIX
-from outfall.letters import letter_is_ready, read_letterhead
+from assets.records import pdf_of
+from outfall.letters import read_letterhead
 from outfall.pdf import join_pdfs, print_pdfs
 from outfall.resources import OutfallSettings
 from outfall.warehouse import sql
 
 AREAS = ("sewer", "stormwater")
-PDF_FOLDER = "pdf"
 BATCH = "ready_to_mail.pdf"
 NOTICES_BATCH = "mailed_notices.pdf"   # in <dashboards>/letters/
+NOTICE_KINDS = ("sewer_notice", "stormwater_notice")
+NOT_MAIL = ("snc_publication",)        # printed, but for publication: in no batch to mail
 # The assets whose letters are printed: `outfall run` starts Chromium (outfall.pdf.warm) when the
 # first of them starts, so that the browser is up by the time the letters are.
-LETTER_SOURCES = ("notices", "sewer_notices", "snc_publication", "grease_trap_status", "swppp_notices",
-                  "illicit_discharge_letters")
+LETTER_SOURCES = ("notices", "snc_publication", "grease_trap_status", "swppp_notices", "illicit_discharge_letters")
 
 
 def _say(line: str) -> None:
@@ -43,88 +44,82 @@ def _say(line: str) -> None:
     print(f"outfall: {line}", file=sys.stderr)
 
 
+def _batch(parts: list[Path], out: Path) -> int:
+    """Join ``parts`` into ``out`` (or remove ``out`` when there is nothing to join); 1 when written."""
+    if parts:
+        join_pdfs(parts, out, titles=[p.stem for p in parts])
+        return 1
+    if out.exists():
+        out.unlink()
+    return 0
+
+
+def _remove_stale_pdfs(dashboards: Path, keep: set[Path]) -> int:
+    removed = 0
+    for area in AREAS:
+        folder = dashboards / "letters" / area / "pdf"
+        for stale in sorted(folder.glob("*.pdf")) if folder.is_dir() else []:
+            if stale not in keep:
+                stale.unlink()
+                removed += 1
+    return removed
+
+
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"pdf"},
-    deps=list(LETTER_SOURCES),
+    deps=["letters"],
     description="Every mailed notice of violation that is ready to send, and every other letter ready to mail "
-                "(letterhead configured, recipient's address on file), printed to PDF beside its HTML "
+                "(letterhead configured, recipient's full address on file), printed to PDF beside its HTML "
                 "(<dashboards>/letters/<area>/pdf/) with headless Chromium; the mailed notices joined in mailing "
-                "order (letters/mailed_notices.pdf) and the other letters in one ready_to_mail.pdf per area; "
-                "only letters whose HTML changed are printed again. "
+                "order (letters/mailed_notices.pdf) and the other letters in one ready_to_mail.pdf per area. A "
+                "letter not ready is in no batch; a document on record is never printed again. "
                 "Without Chromium the HTML letters stand and the run says what to install.",
 )
 def letter_pdfs(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     started = time.perf_counter()
-    paths = outputs(duckdb, settings)
-    if paths.dashboards is None:
+    dashboards = outputs(duckdb, settings).dashboards
+    if dashboards is None:
         context.log.warning("in-memory warehouse and no dashboards folder: no letters to print")
         return MaterializeResult(metadata={"pdfs": 0})
-    ready: dict[str, list[tuple[Path, Path]]] = {}
-    not_ready = 0
-    # The mailed notices ready to send, in mailing order (a draft or a notice not ready gets no PDF).
     with warehouse(duckdb) as con:
-        mailed = con.execute(sql("select_notices_to_print")).fetchall()
-    notice_jobs: list[tuple[Path, Path]] = []
-    for _kind, _recipient, _period, _issued_on, letter in mailed:
-        html_path = paths.dashboards / letter
-        if html_path.is_file():
-            notice_jobs.append((html_path, html_path.parent / PDF_FOLDER / f"{html_path.stem}.pdf"))
+        rows = con.execute(sql("select_letters_to_print")).fetchall()
+        not_ready = con.execute(sql("count_letters_not_ready")).fetchall()[0][0]
+    jobs, recorded = [], set()
+    for letter, kind, _area, _dated, is_recorded, _ready in rows:
+        html = dashboards / letter
+        if is_recorded:
+            recorded.add(pdf_of(html))
+        elif html.is_file():
+            jobs.append((html, pdf_of(html), kind))
+    report = print_pdfs((html, pdf) for html, pdf, _kind in jobs)
+    printed = set(report.written) | set(report.unchanged) | {p for p in recorded if p.is_file()}
+    removed = _remove_stale_pdfs(dashboards, printed)
+    batches = 0
     for area in AREAS:
-        folder = paths.letters(area)
-        letters = sorted(folder.glob("*.html")) if folder is not None and folder.is_dir() else []
-        jobs = [job for job in notice_jobs if job[0].parent == folder]
-        for html_path in letters:
-            if html_path.name.startswith(NOTICE_PREFIX):
-                continue    # the notices: from the table above
-            if letter_is_ready(html_path.read_text(encoding="utf-8", errors="replace")):
-                jobs.append((html_path, html_path.parent / PDF_FOLDER / f"{html_path.stem}.pdf"))
-            else:
-                not_ready += 1
-        ready[area] = jobs
-    report = print_pdfs(job for jobs in ready.values() for job in jobs)
-    printed = set(report.written) | set(report.unchanged)
-    removed = batches = 0
-    for area, jobs in ready.items():
-        folder = paths.letters(area)
-        if folder is None:
-            continue
-        keep = {pdf for _, pdf in jobs if pdf in printed}
-        pdf_folder = folder / PDF_FOLDER
-        for stale in sorted(pdf_folder.glob("*.pdf")) if pdf_folder.is_dir() else []:
-            if stale not in keep:
-                stale.unlink()
-                removed += 1
-        batch = folder / BATCH
-        parts = [pdf for html, pdf in jobs if pdf in keep and not html.name.startswith(NOTICE_PREFIX)]
-        if parts:
-            join_pdfs(parts, batch, titles=[p.stem for p in parts])
-            batches += 1
-        elif batch.exists():
-            batch.unlink()
-    notices_batch = paths.dashboards / "letters" / NOTICES_BATCH
-    notice_parts = [pdf for _, pdf in notice_jobs if pdf in printed]
-    if notice_parts:
-        join_pdfs(notice_parts, notices_batch, titles=[p.stem for p in notice_parts])
-        batches += 1
-    elif notices_batch.exists():
-        notices_batch.unlink()
+        parts = [pdf_of(dashboards / letter) for letter, kind, a, _d, _r, ready in rows
+                 if a == area and ready and kind not in NOTICE_KINDS and kind not in NOT_MAIL]
+        batches += _batch([p for p in parts if p in printed], dashboards / "letters" / area / BATCH)
+    notice_parts = [pdf_of(dashboards / letter) for letter, kind, _a, _d, _r, ready in
+                    sorted(rows, key=lambda r: (r[3] or r[0], r[0])) if kind in NOTICE_KINDS and ready]
+    notice_parts = [p for p in notice_parts if p in printed]
+    batches += _batch(notice_parts, dashboards / "letters" / NOTICES_BATCH)
     if report.unavailable:
         _say(report.unavailable)
         context.log.warning(report.unavailable)
     if not_ready:
         problem = read_letterhead(settings.data_path()).problem
-        why = problem or "each says why at its top"
-        _say(f"{not_ready} letter{'s' if not_ready != 1 else ''} not ready to mail, written as HTML only "
-             f"({why})")
+        why = problem or "the letters table and the top of each letter say why"
+        _say(f"{not_ready} letter{'s' if not_ready != 1 else ''} not ready to mail, kept out of the batches to "
+             f"print ({why})")
     for html_path, why in report.failed:
         context.log.warning(f"{html_path.name} could not be printed: {why}")
     return MaterializeResult(metadata={
         "pdfs_printed": len(report.written),
-        "mailed_notices_printed": len(notice_parts),
+        "mailed_notices_in_batch": len(notice_parts),
         "pdfs_unchanged": len(report.unchanged),
         "pdfs_removed": removed,
-        "letters_not_ready_to_mail": not_ready,
+        "letters_not_ready_to_mail": int(not_ready),
         "batches": batches,
         "chromium": "not installed" if report.unavailable else "ok",
         "browser_start_s": round(report.browser_start_s, 2),

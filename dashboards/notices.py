@@ -11,12 +11,18 @@ import pandas as pd
 
 from dashboards.html import Col, badge, esc, fmt_date, fmt_num, fmt_usd, is_missing, note, table
 
-STATUS_WORDS = {"draft": ("draft, not mailed", "warn"), "mailed": ("mailed", "good")}
+STATUS_WORDS = {"draft": ("draft, not mailed", "warn"), "mailed": ("mailed", "good"),
+                "withdrawn": ("withdrawn", "")}
 
 
 def _status(r: pd.Series) -> str:
     words, tone = STATUS_WORDS.get(str(r.get("status")), (str(r.get("status")), ""))
-    return badge(words, tone)
+    out = badge(words, tone)
+    if bool(r.get("needs_review")):
+        out += " " + badge("review: the data no longer show every violation it lists", "bad")
+    if str(r.get("status")) == "withdrawn" and not is_missing(r.get("withdrawn_reason")):
+        out += " " + esc(r.get("withdrawn_reason"))
+    return out
 
 
 def _letter(r: pd.Series) -> str:
@@ -38,10 +44,11 @@ def notices_table(frame: pd.DataFrame | None, kind: str, who: str) -> str:
     if rows.empty:
         return note("No month has a violation: no notice to send.", "info")
     mailed = int((rows["status"] == "mailed").sum())
-    not_ready = int((~rows["ready_to_send"].astype(bool)).sum())
-    lead = note(esc(f"{len(rows)} notices: {mailed} mailed, {len(rows) - mailed} drafts; {not_ready} not ready to "
-                    f"send. A draft sets no deadline and accrues no penalty until its mailing is recorded in the "
-                    f"notices mailed file."), "info")
+    withdrawn = int((rows["status"] == "withdrawn").sum())
+    not_ready = int((~rows["ready_to_send"].astype(bool) & (rows["status"] != "withdrawn")).sum())
+    lead = note(esc(f"{len(rows)} notices: {mailed} mailed, {len(rows) - mailed - withdrawn} drafts, {withdrawn} "
+                    f"withdrawn; {not_ready} not ready to send. A draft sets no deadline and accrues no penalty until "
+                    f"its mailing is recorded in the notices mailed file."), "info")
     return lead + table(rows.sort_values(["period", "recipient_id"], ascending=[False, True]), [
         Col("recipient_id", who, nowrap=True), Col("recipient_name", "Name"),
         Col("period", "Month", nowrap=True), Col("violations", "Violations", num=True, fmt=fmt_num),

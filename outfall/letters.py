@@ -48,12 +48,77 @@ OVERRIDE_FOLDER = "letter_templates"
 READY_META = "outfall-ready-to-mail"
 
 AREAS = ("sewer", "stormwater")
+ZIP_CODE = re.compile(r"^\d{5}(-?\d{4})?$")          # five digits, or nine (12345-6789)
+STATE_CODE = re.compile(r"^[A-Za-z]{2}$")
+_LAST_LINE = re.compile(r"^(?P<city>.*?),?\s+(?P<state>[A-Za-z]{2})\.?\s+(?P<zip>\d{5}(?:-?\d{4})?)$")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
 _READY = re.compile(r'<meta name="' + READY_META + r'" content="(yes|no)"')
 
 
 class LetterError(ValueError):
     """A letter that cannot be written: unknown template, missing value, unknown filter."""
+
+
+# --------------------------------------------------------------------------- the recipient's address
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """Who a letter goes to and where: the one address rule of every letter (contract 6.5)."""
+
+    name: str | None
+    street: str | None
+    city: str | None = None
+    state: str | None = None
+    zip: str | None = None
+
+    def lines(self) -> list[str]:
+        """The address as printed: the street, then 'City, ST 12345'."""
+        place = ", ".join(x for x in (_text(self.city), _text(self.state)) if x)
+        last = " ".join(x for x in (place, _text(self.zip)) if x)
+        return [line for line in (_text(self.street), last) if line]
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def parse_address_block(text: Any) -> tuple[str | None, str | None, str | None, str | None]:
+    """(street, city, state, zip) of an address written as text: its last line 'City, ST 12345' (or one
+    line 'street, City, ST 12345'); what cannot be read stays in the street and the rest is None."""
+    lines = [line.strip() for line in _text(text).replace(";", "\n").splitlines() if line.strip()]
+    if not lines:
+        return None, None, None, None
+    last = _LAST_LINE.match(lines[-1])
+    if last and len(lines) > 1:
+        return ", ".join(lines[:-1]), last["city"].strip() or None, last["state"].upper(), last["zip"]
+    if last and "," in last["city"]:
+        street, city = last["city"].rsplit(",", 1)
+        return street.strip(), city.strip() or None, last["state"].upper(), last["zip"]
+    return ", ".join(lines), None, None, None
+
+
+def address_problems(recipient: Recipient | None, fix: str) -> list[str]:
+    """Why a letter cannot be mailed to ``recipient`` as the records stand, in plain words (empty: it
+    can). A letter is ready to mail only when its recipient has a name, a street address, a city, a
+    state and a five- or nine-digit ZIP code. ``fix`` says where to add what is missing (e.g. 'the
+    industrial users' file')."""
+    if recipient is None:
+        return [f"the recipient is not on file, so there is no name or mailing address to send it to (add it to "
+                f"{fix})"]
+    lacks = [label for label, value in (("the name", recipient.name), ("the street address", recipient.street),
+                                        ("the city", recipient.city), ("the state", recipient.state),
+                                        ("the ZIP code", recipient.zip)) if not _text(value)]
+    out = []
+    if lacks:
+        listed = lacks[0] if len(lacks) == 1 else ", ".join(lacks[:-1]) + " and " + lacks[-1]
+        out.append(f"the mailing address on file lacks {listed} (add it to {fix})")
+    state, zip_code = _text(recipient.state), _text(recipient.zip)
+    if state and not STATE_CODE.match(state):
+        out.append(f"the state '{state}' is not a two-letter postal abbreviation (for example NY)")
+    if zip_code and not ZIP_CODE.match(zip_code):
+        out.append(f"the ZIP code '{zip_code}' is not five digits (or five and four)")
+    return out
 
 
 # --------------------------------------------------------------------------- the letterhead

@@ -45,15 +45,17 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:
         """Exit 2 with one line; with no command at all, the usage first (there is nothing else to go on)."""
-        if "required: {run,demo,export}" in message:
-            raise UsageError("say what to do: outfall run, outfall demo or outfall export (outfall -h for help)",
+        if "required: {run,demo,export,verify}" in message:
+            raise UsageError("say what to do: outfall run, outfall demo, outfall export or outfall verify "
+                             "(outfall -h for help)",
                              usage=self.format_usage())
         raise UsageError(f"{message} (see {self.prog} -h)")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="outfall", description="Sewer and stormwater compliance pipeline.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="{run,demo,export}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="{run,demo,export,verify}")
     run = sub.add_parser("run", help="materialize every asset on the files under DIR into FILE.duckdb")
     run.add_argument("--data", required=True, metavar="DIR", help="folder holding one folder per dataset")
     run.add_argument("--warehouse", required=True, metavar="FILE.duckdb", help="DuckDB file (created if missing)")
@@ -72,6 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="CSV and XLSX of every output table, dashboards, letters")
     export.add_argument("--warehouse", required=True, metavar="FILE.duckdb")
     export.add_argument("--out", required=True, metavar="DIR")
+    verify = sub.add_parser("verify", help="check that every mailed letter is as it was issued, and the chain of records")
+    verify.add_argument("--warehouse", required=True, metavar="FILE.duckdb")
+    verify.add_argument("--dashboards", metavar="DIR", default="",
+                        help="where the letters are (default: where the last run wrote them)")
     return parser
 
 
@@ -487,10 +493,45 @@ def cmd_export(args) -> int:
     return 0
 
 
+def cmd_verify(args) -> int:
+    """Exit 0 when every mailed document's files and the chain of records match; 1 with one line naming the
+    first document that does not (contract 6.2)."""
+    import duckdb
+
+    from outfall.outputs import last_run_dashboards, output_paths
+    from outfall.records import verify_records
+
+    warehouse = _check_warehouse(args.warehouse, must_exist=True)
+    try:
+        con = duckdb.connect(str(warehouse), read_only=True)
+    except duckdb.Error as exc:
+        raise UsageError(f"cannot open the warehouse {args.warehouse}: {str(exc).splitlines()[0]}") from None
+    try:
+        if args.dashboards:
+            dashboards = Path(args.dashboards).resolve()
+            if not dashboards.is_dir():
+                raise UsageError(f"no such dashboards folder: {args.dashboards}")
+        else:
+            dashboards = last_run_dashboards(con) or output_paths(str(warehouse)).dashboards
+        try:
+            problems = verify_records(con, dashboards)
+            total = con.execute("SELECT count(*) FROM documents_issued").fetchall()[0][0]
+        except duckdb.CatalogException:
+            raise UsageError(f"{args.warehouse} holds no record of mailed documents (run outfall run first)") from None
+    finally:
+        con.close()
+    if problems:
+        print(f"outfall verify: {problems[0].line()}", file=sys.stderr)
+        return 1
+    print(f"outfall verify: {total} mailed document{'s' if total != 1 else ''} as issued, and the chain of records "
+          f"is unbroken")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        handler = {"run": cmd_run, "demo": cmd_demo, "export": cmd_export}[args.command]
+        handler = {"run": cmd_run, "demo": cmd_demo, "export": cmd_export, "verify": cmd_verify}[args.command]
         return handler(args)
     except UsageError as exc:
         if exc.usage:

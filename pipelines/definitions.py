@@ -46,15 +46,15 @@ everything_job = define_asset_job("everything", selection=AssetSelection.all(), 
 
 daily_compliance_job = define_asset_job(
     "daily_compliance",
-    selection=AssetSelection.groups("sewer_administrator").upstream(),
+    selection=AssetSelection.groups("sewer_administrator").upstream().required_multi_asset_neighbors(),
     description="The sewer administrator's morning run: new lab and meter data, violations, slugs.")
 stormwater_review_job = define_asset_job(
     "stormwater_review",
-    selection=AssetSelection.groups("stormwater_officer").upstream(),
+    selection=AssetSelection.groups("stormwater_officer").upstream().required_multi_asset_neighbors(),
     description="The stormwater officer's Monday review: inspections due, late and overdue, notices.")
 annual_billing_job = define_asset_job(
     "annual_billing",
-    selection=AssetSelection.groups("billing").upstream(),
+    selection=AssetSelection.groups("billing").upstream().required_multi_asset_neighbors(),
     description="The clerk's annual sewer roll.")
 
 schedules = [

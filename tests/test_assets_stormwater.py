@@ -11,6 +11,7 @@ from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
+from assets.notices import notices
 from assets.stormwater_officer import swppp as sw
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
 from outfall.resources import OutfallSettings
@@ -20,6 +21,7 @@ OUTPUTS = ["site_classification", "swppp_inspection_findings", "swppp_other_find
            "swppp_stop_work_orders", "swppp_letters", "swppp_upcoming"]
 ASSETS = ([a for a in ingest_assets.ingest_assets if a.key.path[-1] in ("sites", "inspections", "rainfall")]
           + [ingest_assets.ingest_asset(ds.name) for ds in STORMWATER_DATASETS]
+          + [ingest_assets.ingest_asset("notices_mailed"), notices]
           + [sw.site_classification, sw.swppp_inspection_findings, sw.swppp_other_findings, sw.swppp_notices,
              sw.swppp_upcoming])
 CHECKS = [sw.check_validity_status, sw.check_completeness_rain_gauge, sw.check_completeness_notice_contents]
@@ -61,6 +63,10 @@ def test_same_facts_woodbury_vs_bellport(tmp_path):
     write(data, "inspections/i.csv", "site_id,inspected_at,inspector,kind,sediment_capacity_lost_pct,notes\n"
           + "\n".join(insp) + "\n")
     write(data, "rainfall/r.csv", "gauge_id,date,precip_in\nG1,2026-05-03,0.49\nG1,2026-05-04,0.5\n")
+    # the May notices of two sites mailed on Monday 18 May with no days to correct: a penalty accrues only
+    # through a mailed notice, from the day after its last day to correct (19 May)
+    write(data, "notices_mailed/m.csv", "kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days\n"
+          "stormwater,W-C,2026-05,2026-05-18,1,0\nstormwater,B-C,2026-05,2026-05-18,2,0\n")
     wh = tmp_path / "w.duckdb"
     run(data, wh, "2026-05-31")
 
@@ -85,7 +91,9 @@ def test_same_facts_woodbury_vs_bellport(tmp_path):
     pen = {r[0]: r[1:] for r in rows(
         wh, "SELECT site_id, penalty_per, violation_periods, fine_min_usd, fine_max_usd, appeal_filed_with "
             "FROM swppp_notices WHERE finding = 'weekly' AND status = 'overdue'")}
-    assert pen["W-C"][:2] == ("day", 15) and pen["B-C"][:2] == ("week", 3)
+    assert pen["W-C"][:2] == ("day", 13) and pen["B-C"][:2] == ("week", 2)
+    # W-SF's notice is a draft: no penalty accrues
+    assert rows(wh, "SELECT sum(violation_periods) FROM swppp_notices WHERE site_id = 'W-SF'") == [(0,)]
     assert float(pen["W-C"][2]) == 250 and float(pen["W-C"][3]) == 500
     assert float(pen["B-C"][2]) == 0 and float(pen["B-C"][3]) == 350
     assert "justice court" in pen["W-C"][4] and "Bellport" in pen["B-C"][4]
@@ -212,14 +220,19 @@ def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     wh.parent.mkdir()
     dash = tmp_path / "dash"
     run(data, wh, "2026-06-30", dashboards_dir=str(dash))
-    letters = sorted(p.name for p in (dash / "letters" / "stormwater").glob("swppp_*.html"))
-    files = sorted(r[0] for r in rows(wh, "SELECT letter_file FROM swppp_notices")) + \
-        sorted(r[0] for r in rows(wh, "SELECT letter_file FROM swppp_stop_work_orders"))
-    assert letters == sorted(files) and len(letters) == 6    # 2 sites x (weekly + storm) + 2 stop-work
-    text = (dash / "letters" / "stormwater" / files[0]).read_text()
-    assert "<script>" not in text and "&lt;script&gt;x&lt;/script&gt; Sons" in text and "5 Oak &amp; Elm" in text
+    folder = dash / "letters" / "stormwater"
+    # the findings are noticed in each site's monthly notice (notice_*.html); swppp_notices writes only the
+    # proposed stop-work orders (swppp_*.html)
+    orders = sorted(p.name for p in folder.glob("swppp_*.html"))
+    assert orders == sorted(r[0] for r in rows(wh, "SELECT letter_file FROM swppp_stop_work_orders")) and len(orders) == 2
+    assert rows(wh, "SELECT count(*) FROM swppp_notices WHERE letter_file LIKE 'letters/stormwater/notice_W-_%'") == \
+        rows(wh, "SELECT count(*) FROM swppp_notices")
+    monthly = sorted(p.name for p in folder.glob("notice_*.html"))
+    assert monthly == sorted(f"notice_{s}_{m}.html" for s, m in rows(wh, "SELECT recipient_id, period FROM notices"))
+    for text in [(folder / name).read_text() for name in (*orders, *monthly) if "W-1" in name]:
+        assert "<script>" not in text and "&lt;script&gt;x&lt;/script&gt; Sons" in text and "5 Oak &amp; Elm" in text
     stored = dict(rows(wh, "SELECT file_name, html FROM swppp_letters"))
-    assert stored[files[0]] == text
+    assert stored[orders[0]] == (folder / orders[0]).read_text()
     assert dict(rows(wh, "SELECT site_id, contents_complete FROM swppp_notices WHERE finding = 'weekly'")) == \
         {"W-1": True, "W-2": False}
 
@@ -227,14 +240,14 @@ def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     run(data, wh, "2026-06-30", dashboards_dir=str(dash))
     assert snapshot(wh) == before                                  # re-running changes nothing
 
-    # Judged earlier, the storm is not yet a finding: its letters go away; without a
-    # dashboards folder the letters go to dashboards/letters/stormwater beside the warehouse file.
+    # Judged earlier, the storm is not yet a finding: its items go away; without a dashboards folder the
+    # letters go to dashboards/letters/stormwater beside the warehouse file.
     run(data, wh, "2026-05-20", dashboards_dir=str(dash))
-    assert sorted(p.name for p in (dash / "letters" / "stormwater").glob("swppp_*.html")) == \
+    assert sorted(p.name for p in folder.glob("swppp_*.html")) == \
         sorted(r[0] for r in rows(wh, "SELECT file_name FROM swppp_letters"))
     assert rows(wh, "SELECT count(*) FROM swppp_notices WHERE finding = 'storm'")[0][0] == 0
     run(data, wh, "2026-06-30")
-    assert len(list((wh.parent / "dashboards" / "letters" / "stormwater").glob("swppp_*.html"))) == 6
+    assert len(list((wh.parent / "dashboards" / "letters" / "stormwater").glob("swppp_*.html"))) == 2
 
 
 def test_upcoming_week(tmp_path):

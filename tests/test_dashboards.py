@@ -451,6 +451,15 @@ def dashboard_town(root: Path) -> Path:
         W-1,2026-05-21T09:00,J. Smith,storm,30,"<script>alert('notes')</script> fence repaired"
         W-1,2026-05-28T09:00,J. Smith,routine,10,ok
         """)
+    # a site with a full mailing address and its May notice mailed: a letter printed and on record
+    write(root, "sites/w1_mailing.csv", """
+        site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id,name,address,applicant,impaired_water,single_family,agricultural,exempt,final_stabilization,city,state,zip
+        W-1,woodbury,2.0,2026-05-01,G1,Oak Ridge,5 Oak,Builder Co,false,false,false,false,,Central Valley,NY,10917
+        """)
+    write(root, "notices_mailed/mailed.csv", """
+        kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days
+        stormwater,W-1,2026-05,2026-06-01,7019 0001,14
+        """)
     write(root, "sewer_rates/rates2025.csv", """
         year,district,component,rate_per_unit
         2025,consolidated,bond,95.00

@@ -426,10 +426,20 @@ def test_stop_work_only_for_uncorrected_continuing_violations_on_active_sites():
 
 
 def test_notice_template_renders_every_placeholder():
-    n = law.build_notice(violation(), site(applicant="A <b>bold</b> applicant"), "x", 0, AS_OF, W)
-    ctx = {**n, "authority": "Town of Woodbury", "law_name": "Chapter 267", "recipient_address_block": "5 Oak",
-           "finding_label": "weekly", "satisfied_text": "not yet", "section_text": "text", "penalty_text": "p",
-           "remedial_due_text": "soon", "site_id_text": "site S-1"}
-    html_text = render_letter("swppp_notice_of_violation.html", ctx)
+    from assets.notices import _stormwater_context
+    from outfall.law.notices import Item
+
+    due = day(12)
+    items = [Item("stormwater", "S-1", "inspection", "weekly 2026-05-12", "Woodbury Code ch. 267", due, due, None,
+                  (("requirement", "weekly"), ("trigger_date", day(5)), ("due_by", due)), "weekly"),
+             Item("stormwater", "S-1", "other", "milestone_notice_late", "Woodbury Code ch. 267", due, due, None,
+                  (("finding", "milestone_notice_late"), ("subject", "rough_grading"), ("trigger_date", day(5)),
+                   ("due_by", due)), "")]
+    n = {"recipient_id": "S-1", "site_name": "Oak <i>Ridge</i>", "premises": "5 Oak"}
+    ctx = {**_stormwater_context(n, items, W, AS_OF), "notice_id": "NOV-ST-S-1-2026-05", "period_words": "May 2026",
+           "draft": False, "issued_on": AS_OF, "correction_days": 10, "certified_mail_no": "7001",
+           "violation_count": 2, "recipient_name": "A <b>bold</b> applicant", "recipient_address_block": ["5 Oak"]}
+    html_text = render_letter("stormwater_notice.html", ctx)
     assert "{{" not in html_text and "A &lt;b&gt;bold&lt;/b&gt; applicant" in html_text
+    assert "Oak &lt;i&gt;Ridge&lt;/i&gt;" in html_text and "rough grading" in html_text
     assert "@page" in html_text            # the shared print style is included

@@ -256,7 +256,7 @@ def test_many_letters_in_one_session_and_a_batch_in_mailing_order(chromium, data
 
 @pytest.mark.browser
 def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
-    """The asset letter_pdfs on a warehouse's letters folder: only ready letters become PDFs."""
+    """The asset letter_pdfs on the letters a run wrote: only ready letters become PDFs."""
     from tests.conftest import materialize
 
     from assets.printing import letter_pdfs
@@ -273,6 +273,18 @@ def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
                                                       area="stormwater", missing=["no address"]))
     (letters / "pdf").mkdir()
     (letters / "pdf" / "gone.pdf").write_bytes(b"%PDF-1.4 stale")
+    # the table letters says which letters were written and whether each is ready (assets/records.py)
+    import duckdb
+
+    from outfall.warehouse import configure, ensure_schema
+
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
+        configure(con)
+        ensure_schema(con)
+        con.execute("INSERT INTO letters (letter, letter_kind, area, ready, reason, mailed, recorded) VALUES "
+                    "('letters/stormwater/ready.html', 'stop_work_order', 'stormwater', true, NULL, false, false), "
+                    "('letters/stormwater/draft.html', 'stop_work_order', 'stormwater', false, 'no address', false, "
+                    "false)").fetchall()
     resources = build_resources(str(tmp_path / "w.duckdb"), data_dir=str(data), as_of="2026-06-30")
     result = materialize([letter_pdfs], resources=resources, selection=["letter_pdfs"])
     assert result.success

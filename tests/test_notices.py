@@ -14,7 +14,8 @@ from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets.ingest import ingest_asset
-from assets.notices import address_problems, notices
+from assets.notices import notices
+from outfall.letters import Recipient, address_problems
 from outfall.demo.generate import write_letterhead
 from outfall.law import notices as law
 from outfall.resources import OutfallSettings
@@ -77,12 +78,16 @@ def test_period_of_a_local_day():
 
 
 def test_a_full_mailing_address_or_why_not():
-    full = {"recipient_name": "Acme", "street": "1 Main St", "city": "Woodbury", "state": "NY", "zip": "10930"}
-    assert address_problems("sewer", full) == []
-    why = address_problems("sewer", {**full, "city": None, "zip": " "})
+    full = Recipient("Acme", "1 Main St", "Woodbury", "NY", "10930")
+    where = "the industrial users' file"
+    assert address_problems(full, where) == []
+    assert address_problems(Recipient("Acme", "1 Main St", "Woodbury", "NY", "10930-1234"), where) == []
+    assert address_problems(Recipient("Acme", "1 Main St", "Woodbury", "NY", "109301234"), where) == []
+    why = address_problems(Recipient("Acme", "1 Main St", None, "NY", " "), where)
     assert why == ["the mailing address on file lacks the city and the ZIP code (add it to the industrial users' file)"]
-    assert "ZIP code '1093'" in address_problems("stormwater", {**full, "zip": "1093"})[0]
-    assert "not on file" in address_problems("sewer", None)[0]
+    assert "ZIP code '1093'" in address_problems(Recipient("Acme", "1 Main St", "Woodbury", "NY", "1093"), where)[0]
+    assert "ZIP code '1093012'" in address_problems(Recipient("Acme", "1 Main St", "W", "NY", "1093012"), where)[0]
+    assert "not on file" in address_problems(None, where)[0]
 
 
 # ------------------------------------------------------------------ fixtures
@@ -197,7 +202,8 @@ def test_notices_mailed_and_draft(fixture, tmp_path):
     draft = (letters / "sewer" / "notice_IU-1_2026-04.html").read_text(encoding="utf-8")
     assert "DRAFT" in draft and "not mailed" in draft and 'content="no"' in draft
     storm = (letters / "stormwater" / "notice_S-1_2026-04.html").read_text(encoding="utf-8")
-    assert "May 15, 2026" in storm and "PO Box 9" in storm
+    assert "within <strong>14 days of the date of this notice</strong>" in storm and "PO Box 9" in storm
+    assert "May 15, 2026" not in storm      # the last day to correct is after the notice's date: not in it
     for text in (march, draft, storm):
         assert "contract" not in text.lower() and '{"' not in text
 
@@ -244,8 +250,11 @@ def test_outfall_run_writes_notices_as_the_contract_says(tmp_path):
                      ("correct_by", "DATE"), ("letter", "VARCHAR")]
     sewer_months = query(db, "SELECT user_id, strftime(collected_at, '%Y-%m'), count(*) FROM discharge_violations "
                              "GROUP BY ALL ORDER BY ALL")
-    notices_rows = query(db, "SELECT recipient_id, period, violations FROM notices WHERE kind = 'sewer' ORDER BY ALL")
-    assert notices_rows == sewer_months and notices_rows
+    sample_items = query(db, "SELECT recipient_id, period, count(*) FROM notice_items WHERE item = 'sample' "
+                             "GROUP BY ALL ORDER BY ALL")
+    assert sample_items == sewer_months and sample_items
+    assert query(db, "SELECT count(*) FROM notices n WHERE violations <> (SELECT count(*) FROM notice_items i "
+                     "WHERE (i.kind, i.recipient_id, i.period) = (n.kind, n.recipient_id, n.period))") == [(0,)]
     got = {(r[0], r[1]): r[2:] for r in query(
         db, "SELECT recipient_id, period, status, issued_on, correct_by, ready_to_send FROM notices")}
     assert got[("IU-1", "2026-02")] == ("mailed", D(2026, 3, 2), D(2026, 3, 2) + dt.timedelta(days=MAX), True)
@@ -272,6 +281,8 @@ def test_outfall_run_writes_notices_as_the_contract_says(tmp_path):
     samples = [s for (s,) in query(db, "SELECT sample_id FROM discharge_violations WHERE user_id = 'IU-1' AND "
                                        "strftime(collected_at, '%Y-%m') = '2026-02'")]
     assert "Acme Plating" in text and "Central Valley, NY 10917" in text and "March 2, 2026" in text
+    flat = " ".join(text.split())
+    assert "imprisonment or civil penalty" in flat and "after the last day to correct is" not in flat
     assert samples and all(s in text for s in samples)
     assert "Blue Brewery" not in text           # a draft gets no PDF
     assert (dashboards / "letters" / "sewer" / "pdf" / "notice_IU-1_2026-02.pdf").is_file()
@@ -285,9 +296,11 @@ def test_a_stormwater_notice_reads_the_same_under_every_hash_seed():
     script = (
         "import datetime as dt\n"
         "from assets.notices import _stormwater_context\n"
+        "from outfall.law.notices import Item\n"
         "from outfall.rules import load_rules\n"
-        "items = [{'requirement': r, 'trigger_date': dt.date(2026, 5, 1), 'due_by': dt.date(2026, 5, 8),\n"
-        "          'satisfied_on': None, 'finding_status': 'overdue', 'rule': 'Bellport Code ch. 21'}\n"
+        "d = dt.date(2026, 5, 8)\n"
+        "items = [Item('stormwater', 'S-1', 'inspection', f'{r} 2026-05-08', 'Bellport Code ch. 21', d, d, None,\n"
+        "              (('requirement', r), ('trigger_date', dt.date(2026, 5, 1)), ('due_by', d)), r)\n"
         "         for r in ('weekly', 'storm', 'weekly')]\n"
         "n = {'recipient_id': 'S-1', 'period': '2026-05', 'as_of': dt.date(2026, 5, 31)}\n"
         "print(_stormwater_context(n, items, load_rules('woodbury'), dt.date(2026, 5, 31))['section_text'])\n")

@@ -54,7 +54,7 @@ from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES  # importing it
 from outfall.law import enforcement as law
 from outfall.law import notices as notice_law
 from outfall.law.discharge import nondetect_value
-from outfall.letters import Letter, LetterWriter, safe_file_name, write_letter
+from outfall.letters import Letter, LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
@@ -192,11 +192,6 @@ def _write_letters(folder: Path | None, letters: dict[str, Letter]) -> None:
         return
     for name, html_text in letters.items():
         write_letter(folder, name, html_text)
-
-
-def _address_missing(address: Any) -> list[str]:
-    """Why a letter cannot be mailed for want of an address (plain words), if so."""
-    return [] if address and str(address).strip() else ["the recipient's mailing address is not on file"]
 
 
 def _remove_stale(folder: Path | None, prefix: str, keep: Iterable[str]) -> int:
@@ -827,6 +822,17 @@ def surcharges(duckdb: DuckDBResource, settings: OutfallSettings) -> Materialize
 # ----------------------------------------------------- grease interceptors
 
 
+def grease_recipient(t: dict) -> Recipient:
+    """The owner of the establishment: at the mailing address of its industrial user when the trap names
+    one (the user's city, state and ZIP code), else at the trap's own address, whose city, state and ZIP
+    code are not on file."""
+    name = f"Owner, {t['establishment']}" if t.get("establishment") else (t.get("mailing_name") or t.get("user_name"))
+    if t.get("user_id") and (t.get("user_name") or t.get("mailing_address")):
+        street = t.get("mailing_address") or t.get("address") or t.get("user_address")
+        return Recipient(name, street, t.get("city"), t.get("state"), t.get("zip"))
+    return Recipient(name, t.get("address"))
+
+
 def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tuple[list[dict], list[dict]]:
     """Pump-out status of every grease trap and an order for each overdue one, by the rules in effect on
     the day judged (the day the order is issued)."""
@@ -854,6 +860,7 @@ def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> t
         seen = [p for p in pumps.get(trap_id, []) if p["pumped_on"] <= as_of]
         st = law.pumpout_status(t["set_on"], interval, [p["pumped_on"] for p in seen], as_of)
         address = t["address"] or t["user_address"]
+        recipient = grease_recipient(t)
         status_rows.append({
             "trap_id": trap_id, "user_id": t["user_id"], "parcel_id": t["parcel_id"],
             "establishment": t["establishment"], "address": address, "pumpout_interval_days": interval,
@@ -875,7 +882,9 @@ def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> t
                               f"every {interval} days, and to make the receipted invoices of the scavenger "
                               f"service available to the administrator."),
                 "letter_file": None,
-                "rule": f"{g.citation}; {g.citation_order_compliance}"})
+                "rule": f"{g.citation}; {g.citation_order_compliance}",
+                "recipient_name": recipient.name, "mailing_address": "; ".join(recipient.lines()) or None,
+                "recipient": recipient, "ready_to_mail": None, "not_ready_reason": None})
     return status_rows, orders
 
 
@@ -902,12 +911,16 @@ def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, s
             o["letter_file"] = file_name if folder is not None else None
             last = (f"The last pump-out on file was on {_date_text(o['last_pumped_on'])}."
                     if o["last_pumped_on"] else "No pump-out is on file since the frequency was set.")
-            letters[file_name] = writer.render("sewer_grease_order.html", {
+            recipient = o.pop("recipient")
+            letter = writer.render("sewer_grease_order.html", {
                 **o, "issuer": enforcement.issuer,
-                "address_block": o["address"] or "[address not on file]",
+                "address_block": recipient.lines()[-2:] if recipient.lines() else ["[address not on file]"],
                 "set_on": next(s["set_on"] for s in status_rows if s["trap_id"] == o["trap_id"]),
                 "last_pumped_text": last, "section_text": enforcement.section_text.grease},
-                jurisdiction=JURISDICTION, area="sewer", missing=_address_missing(o["address"]))
+                jurisdiction=JURISDICTION, area="sewer",
+                missing=address_problems(recipient, "the industrial users' file or the grease traps' file"))
+            o["ready_to_mail"], o["not_ready_reason"] = letter.ready_to_mail, "; ".join(letter.not_ready) or None
+            letters[file_name] = letter
         with transaction(con):
             replace_judged(con, on.missing, grease_trap_status=status_rows, grease_orders=orders)
             _write_letters(folder, letters)

@@ -46,12 +46,13 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset, table_result, warehouse
+from assets.notices import notice_number, recipients
 from assets.run import replace_judged
 from outfall import vocab
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
 from outfall.law import notices as notice_law
 from outfall.law import swppp as law
-from outfall.letters import LetterWriter, write_letter
+from outfall.letters import LetterWriter, address_problems, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, RulesError, load_rules
 from outfall.rules.tables import NotJudged
@@ -61,7 +62,6 @@ from outfall.warehouse import count, preview_markdown, sql, transaction
 # Ingestion assets of the officer's own input folders (asset key = table name).
 
 LETTER_PREFIX = "swppp_"
-NOTICE_TEMPLATE = "swppp_notice_of_violation.html"
 STOP_WORK_TEMPLATE = "swppp_stop_work_order.html"
 
 CLASSIFICATION_COLUMNS = [
@@ -336,63 +336,35 @@ def _other_findings(r: Rules, s: dict, start: dt.date, fs: dt.date | None, as_of
 # notices of violation, stop-work orders and their letters
 
 
-def _letter_context(notice: dict, site: dict, r: Rules, as_of: dt.date) -> dict:
-    """A notice's letter, worded by the rules in effect on the notice's day."""
-    nov = r.swppp.notice_of_violation.at(as_of)
-    texts = r.swppp.section_text.at(as_of)
-    address = notice["recipient_address"]
-    if notice["status"] == "late":
-        satisfied = f"{notice['satisfied_on']:%B} {notice['satisfied_on'].day}, {notice['satisfied_on'].year}"
-    else:
-        satisfied = f"Not as of {as_of:%B} {as_of.day}, {as_of.year}"
-    due = notice["remedial_due_by"]
-    if due is not None and due > as_of:
-        remedial_due = f"{due:%B} {due.day}, {due.year}"
-    elif due is not None:
-        remedial_due = "Before any further work"
-    else:
-        remedial_due = "No further action for this occurrence"
-    return {
-        **notice,
-        "authority": r.name,
-        "law_name": nov.law_name,
-        "recipient_address_block": address or "[mailing address not on file]",
-        "finding_label": law.finding_labels(r, as_of).get(notice["finding"], notice["finding"]),
-        "satisfied_text": satisfied,
-        "section_text": getattr(texts, notice["finding"], None) or "",
-        "penalty_text": texts.penalties or "",
-        "remedial_due_text": remedial_due,
-        "site_id_text": f"site {site['site_id']}",
-    }
+STATUS_WORDS = {"late": "made late", "overdue": "not made"}
 
 
-def _not_ready(notice: dict) -> list[str]:
-    """Why a notice or order cannot be mailed as it is (plain words)."""
-    out = []
-    if notice.get("missing_contents"):
-        out.append(f"the notice lacks the {notice['missing_contents']}")
-    if not notice.get("recipient_address"):
-        out.append("the recipient's mailing address is not on file")
-    return out
-
-
-def _follow_monthly_notice(notice: dict, monthly: dict, r: Rules, as_of: dt.date) -> None:
-    """A missed inspection's notice is its site's monthly notice: dated its mailing day, corrected by its
-    last day to correct; a draft sets no deadline and accrues no penalty (contract 5.1). Once mailed, each
-    period (day or week, by the penalty in effect on the violation's day) the violation continues after the
-    last day to correct is a separate violation."""
+def _follow_monthly_notice(notice: dict, monthly: dict | None, in_letter: bool, r: Rules, as_of: dt.date) -> None:
+    """A finding's notice is its site's monthly notice: dated its mailing day, corrected by its last day to
+    correct. A penalty accrues only through a mailed notice whose letter lists the finding (contract 6.1): a
+    draft, a withdrawn draft, or a finding found after its month's notice was mailed accrues none. Once
+    mailed, each period (day or week, by the penalty in effect on the violation's day) the violation
+    continues after the last day to correct is a separate violation."""
+    monthly = monthly or {"period": None, "status": None, "letter": None, "issued_on": None, "correct_by": None}
     notice["notice_period"], notice["notice_status"] = monthly["period"], monthly["status"]
     notice["letter_file"] = monthly["letter"]
-    notice["issued_on"] = monthly["issued_on"]
-    notice["remedial_due_by"] = monthly["correct_by"]
-    days = notice_law.penalty_days(monthly["correct_by"], notice["satisfied_on"], as_of)
+    counted = monthly["issued_on"] is not None and in_letter
+    notice["issued_on"] = monthly["issued_on"] if counted else None
+    notice["remedial_due_by"] = monthly["correct_by"] if counted else None
+    days = notice_law.penalty_days(notice["remedial_due_by"], notice["satisfied_on"], as_of)
     periods = law.violation_periods(days, notice["penalty_per"]) if days > 0 else 0
     notice["violation_periods"] = periods
     notice["total_fine_min_usd"] = law._usd(notice["fine_min_usd"] * periods)
     notice["total_fine_max_usd"] = law._usd(notice["fine_max_usd"] * periods)
     if monthly["issued_on"] is None:
-        notice["penalty_statement"] = ("The monthly notice listing this violation is a draft, not mailed: it sets no "
-                                       "time schedule and no penalty accrues until it is mailed.")
+        why = ("The monthly notice listing this violation is a draft, not mailed: it sets no time schedule and no "
+               "penalty accrues until it is mailed." if monthly["status"] else
+               "No mailed notice lists this violation yet: no penalty accrues until one does.")
+        notice["penalty_statement"] = f"{notice['penalty_statement']} {why}"
+    elif not in_letter:
+        notice["penalty_statement"] = (f"{notice['penalty_statement']} This violation was found after its month's "
+                                       f"notice was mailed and is not in that letter: no penalty accrues until a "
+                                       f"mailed notice lists it.")
 
 
 @multi_asset(
@@ -428,8 +400,11 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             if c["site_id"]:
                 by_site_id[c["site_id"]].append(c)
 
+        people = recipients(con)
         monthly = {(n["recipient_id"], n["period"]): n
                    for n in _records(con, sql("select_notices_of_kind"), {"kind": "stormwater"})}
+        listed = {(i["recipient_id"], i["item"], i["ref"], i["item_on"])
+                  for i in _records(con, sql("select_notice_items_in_letters"), {"kind": "stormwater"})}
         for f in _records(con, sql("select_swppp_findings")):
             site = sites.get(f["site_id"])
             r = rules.get(f["jurisdiction"])
@@ -455,28 +430,18 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                 prior = law.count_prior_convictions(dates, violation_on, r)
                 notice = law.build_notice(v, record, site["inspector"], prior, as_of, r)
                 notice["stop_work_order"] = law.stop_work_warranted(v, bool(site["active"]), r, as_of)
-                context_ = _letter_context(notice, site, r, as_of)
             except RulesError as exc:
                 not_judged.append(_not_judged(f"notice of violation: {f['finding']} at site {f['site_id']} due "
                                               f"{f['due_by']}", violation_on, exc))
                 continue
-            monthly_notice = (monthly.get((f["site_id"], notice_law.period_of(f["due_by"])))
-                              if f["source_table"] == "swppp_inspection_findings" else None)
-            if monthly_notice is not None:
-                # A missed inspection is noticed in its site's monthly notice (contract 5.1, assets/notices.py):
-                # no letter of its own; its deadline and penalty run from that notice's mailing.
-                _follow_monthly_notice(notice, monthly_notice, r, as_of)
-                notices.append(notice)
-                continue
-            notice["notice_period"], notice["notice_status"] = None, None
-            file_name = f"{LETTER_PREFIX}{notice['notice_id']}.html"
-            notice["letter_file"] = file_name
-            html_text = writer.render(NOTICE_TEMPLATE, context_,
-                                      jurisdiction=site["jurisdiction"], area="stormwater",
-                                      missing=_not_ready(notice)).html
-            letters.append({"file_name": file_name, "kind": "notice_of_violation", "ref_id": notice["notice_id"],
-                            "site_id": site["site_id"], "jurisdiction": site["jurisdiction"], "issued_on": as_of,
-                            "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(), "html": html_text})
+            # Every finding is noticed in its site's monthly notice (assets/notices.py): no letter of its own;
+            # its deadline and penalty run from that notice's mailing, and only when the mailed letter lists it.
+            inspection = f["source_table"] == "swppp_inspection_findings"
+            month_day = f["due_by"] if f["due_by"] is not None else f["trigger_date"]
+            ref = f"{f['finding']} {f['due_by']:%Y-%m-%d}" if inspection else f["finding"]
+            key = (f["site_id"], "inspection" if inspection else "other", ref, month_day)
+            monthly_notice = monthly.get((f["site_id"], notice_law.period_of(month_day)))
+            _follow_monthly_notice(notice, monthly_notice, key in listed, r, as_of)
             notices.append(notice)
 
         # Stop-work orders: one per active site with uncorrected violations the rules name.
@@ -492,24 +457,34 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             order_id = (f"SWO-{site['jurisdiction'][:1].upper()}-"
                         f"{re.sub(r'[^A-Za-z0-9]+', '-', site_id).strip('-')[:24] or 'site'}-{as_of:%Y%m%d}")
             file_name = f"{LETTER_PREFIX}{order_id}.html"
-            violations = [f"{n['notice_id']}: {labels.get(n['finding'], n['finding'])}, due by "
-                          f"{n['due_by']:%B} {n['due_by'].day}, {n['due_by'].year} ({n['status']})" for n in items]
+            numbers = sorted({notice_number("stormwater", site_id, n["notice_period"])
+                              for n in items if n["notice_period"]})
+            violations = [f"{labels.get(n['finding'], n['finding'])}, due by {n['due_by']:%B} {n['due_by'].day}, "
+                          f"{n['due_by'].year}, {STATUS_WORDS.get(n['status'], n['status'])}"
+                          + (f" (notice {notice_number('stormwater', site_id, n['notice_period'])})"
+                             if n["notice_period"] else "") for n in items]
+            person = people.get(("stormwater", site_id))
+            recipient = person["recipient"] if person else None
             order = {
                 "order_id": order_id, "issued_on": as_of, "jurisdiction": site["jurisdiction"], "site_id": site_id,
-                "recipient_name": items[0]["recipient_name"], "recipient_address": items[0]["recipient_address"],
+                "recipient_name": recipient.name if recipient else items[0]["recipient_name"],
+                "recipient_address": "; ".join(recipient.lines()) if recipient else None,
                 "site_description": items[0]["site_description"],
-                "notice_ids": ", ".join(n["notice_id"] for n in items), "violations": len(items),
+                "notice_ids": ", ".join(numbers), "violations": len(items),
                 "basis": "; ".join(violations), "status": "proposed", "letter_file": file_name,
                 "rule": spec.citation,
             }
             context_ = {**order, "issuer": items[0]["issuer"], "authority": r.name,
                         "law_name": r.swppp.notice_of_violation.at(as_of).law_name,
-                        "recipient_address_block": order["recipient_address"] or "[mailing address not on file]",
+                        "recipient_address_block": (recipient.lines() if recipient else None)
+                        or ["[mailing address not on file]"],
                         "violations": violations,
                         "section_text": r.swppp.section_text.at(as_of).stop_work_order or "",
                         "site_id_text": f"site {site_id}"}
-            html_text = writer.render(STOP_WORK_TEMPLATE, context_, jurisdiction=site["jurisdiction"],
-                                      area="stormwater", missing=_not_ready(order)).html
+            letter = writer.render(STOP_WORK_TEMPLATE, context_, jurisdiction=site["jurisdiction"],
+                                   area="stormwater", missing=address_problems(recipient, "the construction sites' file"))
+            order["ready_to_mail"], order["not_ready_reason"] = letter.ready_to_mail, "; ".join(letter.not_ready) or None
+            html_text = letter.html
             letters.append({"file_name": file_name, "kind": "stop_work_order", "ref_id": order_id,
                             "site_id": site_id, "jurisdiction": site["jurisdiction"], "issued_on": as_of,
                             "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(), "html": html_text})

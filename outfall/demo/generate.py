@@ -112,9 +112,12 @@ RG_GAUGE = "RG-2008"
 REAL_METER_USER = "IU-019"
 UCI_USER = "IU-020"
 PH_PROBE_USER = "IU-006"
-#: The user whose mailing address is not on file (no city, state or ZIP code): its notices are
-#: listed as not ready to send.
+#: The user whose mailing address lacks its ZIP code: its notices are not ready to send, and its May
+#: notice, recorded as mailed, is held back from the batch to print until the ZIP code is added.
 NO_MAILING_ADDRESS_USER = "IU-017"
+#: A draft withdrawn by the administrator (contract 6.4): the user's oldest month.
+WITHDRAWN_NOTICE = ("sewer", "IU-020", "2025-01", "the January 2025 results are the plant's historical record, "
+                    "entered for comparison, not samples of this user's discharge")
 #: The post office of each district or village, for the mailing addresses (invented ZIP codes are
 #: not used: these are the real offices of the places the demo is named after).
 POST_OFFICES = {"consolidated": ("Central Valley", "NY", "10917"), "district_1": ("Highland Mills", "NY", "10930"),
@@ -937,25 +940,29 @@ def _sites_frame(sites: list[_Site], year: int) -> pd.DataFrame:
 
 
 def _mailing(place: str, missing: bool = False) -> dict:
-    """city, state and ZIP code of a recipient's mailing address (blank for the one without)."""
+    """city, state and ZIP code of a recipient's mailing address (the ZIP code blank for the one without)."""
     city, state, zip_code = POST_OFFICES.get(place, POST_OFFICES["consolidated"])
-    return {"city": None, "state": None, "zip": None} if missing else {"city": city, "state": state, "zip": zip_code}
+    return {"city": city, "state": state, "zip": None if missing else zip_code}
 
 
 def _notices_mailed(year: int) -> pd.DataFrame:
-    """The clerk's record of notices mailed (contract 5.1): a few sewer and stormwater notices, one
-    recorded twice (the earlier mailing counts, with its blank days: the most the law allows), the
-    rest left as drafts. A row for a month with no violation makes no notice."""
+    """The clerk's record of notices mailed (contract 5.1, 6.4): a few sewer and stormwater notices, one
+    recorded twice (the earlier mailing counts, with its blank days: the most the law allows), one whose
+    last day to correct is a public holiday (S-W05: October 12 is Columbus Day, so it ends on the 13th,
+    General Construction Law § 25-a), one held back for want of a ZIP code (IU-017), one draft withdrawn;
+    the rest left as drafts. A row for a month with no violation makes no notice."""
     rows = [
-        ("sewer", "IU-002", f"{year}-03", date(year, 4, 8), "7019 0140 0000 1111 0001", None),
-        ("sewer", "IU-002", f"{year}-03", date(year, 4, 15), "7019 0140 0000 1111 0002", 14),
-        ("sewer", "IU-011", f"{year}-08", date(year, 9, 3), "7019 0140 0000 1111 0003", 21),
-        ("stormwater", "S-W05", f"{year}-09", date(year, 10, 2), "7019 0140 0000 1111 0004", 10),
-        ("stormwater", "S-B06", f"{year}-10", date(year, 11, 3), "7019 0140 0000 1111 0005", 14),
+        ("sewer", "IU-002", f"{year}-03", date(year, 4, 8), "7019 0140 0000 1111 0001", None, None),
+        ("sewer", "IU-002", f"{year}-03", date(year, 4, 15), "7019 0140 0000 1111 0002", 14, None),
+        ("sewer", "IU-011", f"{year}-08", date(year, 9, 3), "7019 0140 0000 1111 0003", 21, None),
+        ("sewer", NO_MAILING_ADDRESS_USER, f"{year}-05", date(year, 6, 10), "7019 0140 0000 1111 0006", 30, None),
+        ("stormwater", "S-W05", f"{year}-09", date(year, 10, 2), "7019 0140 0000 1111 0004", 10, None),
+        ("stormwater", "S-B06", f"{year}-10", date(year, 11, 3), "7019 0140 0000 1111 0005", 14, None),
+        (*WITHDRAWN_NOTICE[:3], None, None, None, WITHDRAWN_NOTICE[3]),
     ]
-    return pd.DataFrame([{"kind": k, "recipient_id": r, "period": p, "mailed_on": m.isoformat(),
-                          "certified_mail_no": c, "correct_within_days": d} for k, r, p, m, c, d in rows]
-                        ).astype({"correct_within_days": "Int64"})
+    return pd.DataFrame([{"kind": k, "recipient_id": r, "period": p, "mailed_on": m.isoformat() if m else None,
+                          "certified_mail_no": c, "correct_within_days": d, "withdrawn_reason": w}
+                         for k, r, p, m, c, d, w in rows]).astype({"correct_within_days": "Int64"})
 
 
 def _site_inspections(site: _Site, storms: list[date], year: int, as_of: date,

@@ -13,6 +13,9 @@ it was mailed, the certified mail number and the days the notice gives to correc
   Bellport Code ch. 21) leaves the time schedule of the remedial measures to the officer.
 - Several rows for one notice are all kept (the natural key includes the mailing day); the
   ``notices`` asset counts the earliest mailed_on, with that row's correct_within_days.
+- ``withdrawn_reason``: a row with a reason and no mailing day withdraws a draft (it stays in the
+  notices table with the reason, in no batch to mail, with no deadline). A row with neither a mailing
+  day nor a reason is quarantined; one with both is a mailing (what was mailed stays mailed).
 
 The maximum comes from the rules through ``Context.sewer_correction`` (``assets/ingest.py``
 fills it from ``rules/woodbury.yaml``); nothing here restates the law's number.
@@ -62,24 +65,32 @@ def correction_steps(ctx: Context) -> tuple[Step, ...]:
         f"CASE WHEN kind = 'sewer' AND correct_within_days > {maximum} THEN 'correct_within_days ' || "
         f"correct_within_days || ' is more than the ' || {maximum} || ' days Woodbury Code ch. 253 Part 2 "
         f"(enforcement) allows to correct a sewer violation; leave it blank to give the most allowed' END",
-        "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL THEN 'a stormwater notice needs "
+        "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL THEN 'a stormwater notice needs "
         "correct_within_days: the stormwater law (Woodbury Code ch. 267; Bellport Code ch. 21) leaves the time "
         "schedule of the remedial measures to the officer, so the days given in the notice must be recorded' END",
     )),)
+
+
+def _mailed_or_withdrawn_steps() -> tuple[Step, ...]:
+    """A row records a mailing (mailed_on) or withdraws a draft (withdrawn_reason): one of the two."""
+    return (Step(reasons=(
+        "CASE WHEN mailed_on IS NULL AND nullif(trim(withdrawn_reason), '') IS NULL THEN 'mailed_on is blank: give "
+        "the day the notice was mailed, or a withdrawn_reason to withdraw the draft' END",)),)
 
 
 NOTICES_MAILED = register(Dataset(
     "notices_mailed",
     (Column("kind", "enum", required=True, vocabulary=KIND_VOCAB, allowed=", ".join(NOTICE_KINDS)),
      Column("recipient_id", required=True), Column("period", required=True),
-     Column("mailed_on", "date", required=True), Column("certified_mail_no"),
-     Column("correct_within_days", "integer", nonnegative=True)),
+     Column("mailed_on", "date"), Column("certified_mail_no"),
+     Column("correct_within_days", "integer", nonnegative=True), Column("withdrawn_reason")),
     key=("kind", "recipient_id", "period", "mailed_on"),
-    finish=_period_steps(),
+    finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
     context_steps=correction_steps,
     group="notices",
     description="Notices of violation put in the mail (one row per mailing): the clerk's record that turns "
-                "a drafted monthly notice into a mailed one, dated, with its period to correct.",
+                "a drafted monthly notice into a mailed one, dated, with its period to correct; or a draft "
+                "withdrawn, with the reason.",
 ))
 
 NOTICES_DATASET_NAMES = (NOTICES_MAILED.name,)

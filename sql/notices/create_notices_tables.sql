@@ -5,16 +5,55 @@
 CREATE TABLE IF NOT EXISTS notices (
     kind VARCHAR, recipient_id VARCHAR, period VARCHAR, violations INTEGER, status VARCHAR,
     issued_on DATE, correct_by DATE, letter VARCHAR,
+    notice_id VARCHAR,               -- the number printed on the letter
     jurisdiction VARCHAR,
     certified_mail_no VARCHAR,
     correct_within_days INTEGER,
     mailings INTEGER,                -- notices_mailed rows matching
+    withdrawn_reason VARCHAR,        -- a draft withdrawn: why (status withdrawn)
     recipient_name VARCHAR,
     mailing_address VARCHAR,         -- the full address, lines joined by '; '
     ready_to_send BOOLEAN,
     not_ready_reason VARCHAR,        -- plain words; NULL when ready
+    items_in_letter INTEGER,         -- mailed: the items its letter lists (the record)
+    items_not_in_letter INTEGER,     -- mailed: items of its month found after it was mailed
+    items_unsupported INTEGER,       -- mailed: items of its letter the data no longer show
+    needs_review BOOLEAN,            -- mailed: the data no longer support every item it lists
     first_violation_on DATE,
     last_violation_on DATE,
     as_of DATE,
     rule VARCHAR
+);
+
+-- What each notice covers (contract 6.1): one row per item. For a mailed notice, the items its
+-- letter lists (as they stood on its issued_on, in_letter true) and any item of its month the data
+-- show now but the letter could not (in_letter false); supported is false for an item of the letter
+-- the data no longer show (a result corrected below its limit).
+CREATE TABLE IF NOT EXISTS notice_items (
+    kind VARCHAR, recipient_id VARCHAR, period VARCHAR, item VARCHAR, ref VARCHAR, rule VARCHAR,
+    item_on DATE,                    -- the day that puts the item in its month
+    known_on DATE,                   -- the first day it was a violation
+    resolved_on DATE,                -- the later fact that ended it (an inspection made late, ...)
+    description VARCHAR,             -- the item in words, as the letter says it
+    in_letter BOOLEAN, supported BOOLEAN, notice_status VARCHAR
+);
+
+-- The record of every document written for a mailing (contract 6.2). Kept across runs and never
+-- rewritten but for the chain: a document dated earlier than one already recorded moves the chain
+-- values of the later ones. sha256 is of `file` (the PDF where one was printed, else the HTML).
+CREATE TABLE IF NOT EXISTS documents_issued (
+    document_id VARCHAR, letter_kind VARCHAR, recipient_id VARCHAR, issued_on DATE,
+    file VARCHAR, sha256 VARCHAR, prev_sha256 VARCHAR, chain_sha256 VARCHAR,
+    html_file VARCHAR, html_sha256 VARCHAR,
+    area VARCHAR,                    -- sewer or stormwater (the letters folder)
+    period VARCHAR,                  -- a notice's month (YYYY-MM); NULL for other letters
+    certified_mail_no VARCHAR, correct_within_days INTEGER, correct_by DATE,
+    ready BOOLEAN, not_ready_reason VARCHAR,   -- as the letter was written
+    recorded_at TIMESTAMPTZ
+);
+
+-- The items each mailed notice's letter lists, as written (with documents_issued: the record).
+CREATE TABLE IF NOT EXISTS notice_items_issued (
+    document_id VARCHAR, kind VARCHAR, recipient_id VARCHAR, period VARCHAR, item VARCHAR, ref VARCHAR,
+    sub VARCHAR, rule VARCHAR, item_on DATE, known_on DATE, resolved_on DATE, description VARCHAR
 );

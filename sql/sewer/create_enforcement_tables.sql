@@ -86,7 +86,9 @@ CREATE TABLE IF NOT EXISTS grease_orders (
     order_id VARCHAR, trap_id VARCHAR, user_id VARCHAR, parcel_id VARCHAR, establishment VARCHAR,
     address VARCHAR, pumpout_interval_days INTEGER, last_pumped_on DATE, missed_due DATE,
     days_overdue INTEGER, issued_on DATE, comply_by DATE, directive VARCHAR, letter_file VARCHAR,
-    rule VARCHAR
+    rule VARCHAR,
+    recipient_name VARCHAR, mailing_address VARCHAR,   -- who the order goes to, the address lines joined by '; '
+    ready_to_mail BOOLEAN, not_ready_reason VARCHAR    -- the letter's state (the one address rule of letters)
 );
 
 -- Contract 5.2: which set of measurements a determination was made on (sample, daily_max,

@@ -58,7 +58,8 @@ CREATE TABLE IF NOT EXISTS swppp_stop_work_orders (
     recipient_name VARCHAR, recipient_address VARCHAR, site_description VARCHAR,
     notice_ids VARCHAR, violations INTEGER, basis VARCHAR,
     status VARCHAR,         -- proposed: the officer decides whether to serve it
-    letter_file VARCHAR, rule VARCHAR
+    letter_file VARCHAR, rule VARCHAR,
+    ready_to_mail BOOLEAN, not_ready_reason VARCHAR    -- the letter's state (the one address rule of letters)
 );
 
 CREATE TABLE IF NOT EXISTS swppp_letters (

@@ -1,0 +1,4 @@
+-- The records of mailed documents with their chain values, for the chain to be set in order.
+SELECT document_id, issued_on, sha256, prev_sha256, chain_sha256
+FROM documents_issued
+ORDER BY issued_on, document_id
