@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from dashboards.html import Col, badge, esc, is_missing, no_data, note, section, slug, table
+from dashboards.html import Col, badge, esc, is_missing, no_data, note, section, short_rule, slug, table
 
 CALENDAR_MONTHS = 12
 FREQUENCY_WORDS = {"monthly": "monthly", "quarterly": "every quarter", "semiannual": "every half-year",
@@ -22,7 +22,8 @@ SAMPLE_WORDS = {"composite": "composite sample", "grab": "grab sample"}
 #: status -> (background, text colour, words)
 STATUS_LOOK = {"met": ("#d1fae5", "#065f46", "met"), "missed": ("#fee2e2", "#991b1b", "missed"),
                "open": ("#dbeafe", "#1e40af", "open")}
-CELL = "text-align:center;font-size:12px;-webkit-print-color-adjust:exact;print-color-adjust:exact"
+CELL = ("text-align:center;font-size:12px;border:2px solid #fff;-webkit-print-color-adjust:exact;"
+        "print-color-adjust:exact")
 
 
 def _months(as_of: dt.date) -> list[dt.date]:
@@ -75,12 +76,15 @@ def calendar_row(periods: pd.DataFrame, months: list[dt.date]) -> str:
 
 
 def calendar_table(frame: pd.DataFrame, as_of: dt.date) -> str:
-    """One row per user and required test, one column per month of the last twelve."""
+    """One row per user and required test, one column per month of the last twelve; the users who missed
+    testing in them first."""
     months = _months(as_of)
     frame = frame[pd.to_datetime(frame["period_end"]) >= pd.Timestamp(months[0])]
     head = "".join(f'<th style="text-align:center">{m:%b}<br>{m:%Y}</th>' for m in months)
     body = []
     keys = ["user_id", "parameter", "sample_type", "frequency"]
+    missed = set(frame.loc[frame["status"] == "missed", "user_id"])
+    frame = frame.assign(_first=~frame["user_id"].isin(missed)).sort_values("_first", kind="stable")
     for key, periods in frame.groupby(keys, dropna=False, sort=False):
         first = periods.iloc[0]
         name = "" if is_missing(first["name"]) else f" · {esc(first['name'])}"
@@ -112,7 +116,7 @@ def missed_table(frame: pd.DataFrame) -> str:
         Col("parameter", "Testing required", html=lambda r: esc(requirement_words(r))),
         Col("period_start", "Period", nowrap=True, html=lambda r: esc(period_words(r))),
         Col("status", "Status", html=lambda r: badge("missed", "bad")),
-        Col("basis", "Set by"), Col("rule", "Rule (section)")])
+        Col("basis", "Set by"), Col("rule", "Rule (section)", fmt=short_rule)])
 
 
 def required_testing_section(frame: pd.DataFrame | None, as_of: dt.date, present: bool | None) -> str:
@@ -122,7 +126,8 @@ def required_testing_section(frame: pd.DataFrame | None, as_of: dt.date, present
         return section("Required testing", body, sid="testing")
     rules = sorted({str(r) for r in frame["rule"] if not is_missing(r)})
     lead = ("The testing the administrator requires of each user, period by period, over the last twelve "
-            "months" + (f" ({esc('; '.join(rules))})" if rules else "") + ".")
+            "months" + (f" ({esc('; '.join(rules))})" if rules else "") + ". Users who missed testing in them "
+            "come first.")
     body = "".join([legend(as_of), calendar_table(frame, as_of), '<h3 id="missed-testing">Missed testing</h3>',
                     missed_table(frame)])
     return section("Required testing", body, sid="testing", lead=lead)
