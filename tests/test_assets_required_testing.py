@@ -36,6 +36,7 @@ A-2,U-1,2026-08-20T09:00,composite,BOD,120,mg/L
 A-3,U-1,2026-10-01T02:30:00+00:00,composite,BOD,110,mg/L
 A-4,U-1,2026-10-14T10:00,grab,BOD,90,mg/L
 F-1,U-1,2026-03-02T10:00,grab,oil and grease,20,mg/L
+C-1,U-1,2026-11-03T10:00,grab,copper,0.3,mg/L
 B-1,U-2,2026-05-05T09:00,composite,TSS,80,mg/L
 B-2,U-2,2026-12-02T09:00,composite,TSS,80,mg/L
 """
@@ -43,7 +44,7 @@ REQUIREMENTS = """
 user_id,parameter,frequency,sample_type,effective_from,effective_to,basis
 U-1,BOD,monthly,composite,2026-08-15,,Permit condition C.1
 U-1,FOG,quarterly,,,2026-08-15,Letter of 2026-02-01
-U-1,copper,monthly,grab,2026-11-01,,
+U-1,Copper,monthly,grab,2026-11-01,,
 U-2,TSS,semiannual,composite,,,
 U-9,pH,annual,grab,,,
 """
@@ -74,10 +75,11 @@ def test_periods_samples_and_status(tmp_path):
         ("U-1", "BOD", "composite", D(2026, 9, 1), D(2026, 9, 30), 1, "met", "monthly"),
         ("U-1", "BOD", "composite", D(2026, 10, 1), D(2026, 10, 31), 0, "missed", "monthly"),
         ("U-1", "BOD", "composite", D(2026, 11, 1), D(2026, 11, 30), 0, "open", "monthly"),
+        # a name outside the vocabulary, kept as given and matched without regard to case
+        ("U-1", "Copper", "grab", D(2026, 11, 1), D(2026, 11, 30), 1, "met", "monthly"),
         # blank effective_from: from the permit (February 10), so Q1 counts; ends August 15, so Q3 does not
         ("U-1", "FOG", None, D(2026, 1, 1), D(2026, 3, 31), 1, "met", "quarterly"),
         ("U-1", "FOG", None, D(2026, 4, 1), D(2026, 6, 30), 0, "missed", "quarterly"),
-        ("U-1", "copper", "grab", D(2026, 11, 1), D(2026, 11, 30), 0, "open", "monthly"),
         # no permit date: from the first sample (May 5); the sample of December 2 is after the as-of day
         ("U-2", "TSS", "composite", D(2026, 1, 1), D(2026, 6, 30), 1, "met", "semiannual"),
         ("U-2", "TSS", "composite", D(2026, 7, 1), D(2026, 12, 31), 0, "open", "semiannual"),
