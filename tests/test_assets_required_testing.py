@@ -153,4 +153,4 @@ def test_empty_without_inputs_and_not_judged_without_a_rule(tmp_path):
     reasons = rows(wh2, "SELECT subject, reason FROM not_judged WHERE asset = 'required_testing' ORDER BY day, subject")
     assert len(reasons) == 10
     assert reasons[0][0] == "quarterly FOG testing of U-1 from 2026-01-01"
-    assert "no rule of required testing in effect on 2026-03-31" in reasons[0][1]
+    assert reasons[0][1] == "not judged: woodbury.yaml has no required_testing section"

@@ -55,10 +55,11 @@ def testing_periods(requirements: list[dict], rules: Rules, as_of: dt.date
         for period_start, period_end in periods(r["frequency"], start, r["effective_to"], as_of):
             version = versions.get(period_end) if versions is not None else None
             if version is None:
+                reason = (not_in_effect("rule of required testing", period_end, versions) if versions else
+                          f"not judged: {rules.source.name} has no required_testing section")
                 not_judged.append(NotJudged(
                     f"{r['frequency']} {r['parameter']} testing of {r['user_id']} from {period_start}",
-                    period_end, "required_testing", not_in_effect("rule of required testing", period_end,
-                                                                  versions or ())))
+                    period_end, "required_testing", reason))
                 continue
             rows.append({"user_id": r["user_id"], "parameter": r["parameter"], "sample_type": r["sample_type"],
                          "period_start": period_start, "period_end": period_end, "name": r["name"],
