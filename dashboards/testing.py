@@ -80,6 +80,8 @@ def calendar_table(frame: pd.DataFrame, as_of: dt.date) -> str:
     testing in them first."""
     months = _months(as_of)
     frame = frame[pd.to_datetime(frame["period_end"]) >= pd.Timestamp(months[0])]
+    if frame.empty:
+        return note("No testing was required in the last twelve months.", "empty")
     head = "".join(f'<th style="text-align:center">{m:%b}<br>{m:%Y}</th>' for m in months)
     body = []
     keys = ["user_id", "parameter", "sample_type", "frequency"]
@@ -101,7 +103,7 @@ def legend(as_of: dt.date) -> str:
                  (*STATUS_LOOK["met"], "at least one sample was taken in the period (the number is shown)"),
                  (*STATUS_LOOK["missed"], "the period ended with no sample: a violation, listed in the notice "
                                           "of the month the period ended"),
-                 (*STATUS_LOOK["open"], f"no sample yet, and the period has not ended before {as_of:%B %d, %Y}"))]
+                 (*STATUS_LOOK["open"], f"no sample yet, and the period has not ended before {as_of:%B} {as_of.day}, {as_of.year}"))]
     return note("; ".join(parts) + ". A blank month: no testing required then. A quarter, half-year or year "
                 "is one cell across its months.", "info")
 

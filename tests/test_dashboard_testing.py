@@ -79,3 +79,12 @@ def test_the_sewer_page_holds_the_panel_or_says_there_is_nothing():
     assert 'id="testing"' in page and "Required testing" in page and "BOD, composite sample, monthly" in page
     empty, _ = build_sewer_page(SewerData(as_of=AS_OF, present={"required_testing": False}))
     assert 'data-table="required_testing"' in empty and "has not run yet" in empty
+
+
+def test_only_older_periods_leave_the_calendar_empty_but_list_the_missed():
+    old = _frame()[lambda f: f["parameter"] == "chlorine_demand"]
+    html = required_testing_section(old, AS_OF, True)
+    assert "No testing was required in the last twelve months." in html and "colspan" not in html
+    assert "chlorine demand, grab sample, every year" in html and ">2024<" in html
+    assert "before December 5, 2026" in required_testing_section(_frame(), D(2026, 12, 5), True)
+
