@@ -2,7 +2,8 @@
 every limited parameter (limit drawn and labelled with its section, violations
 marked, non-detects as open markers at the detection value), the flow trace
 with slug events and the baseline, a heat map of violations by user and month,
-and the compliance summary with permits expiring soon.
+the compliance summary with permits expiring soon, and a calendar of the testing
+required of each user (``dashboards.testing``).
 
 Pure: ``build_sewer_page(SewerData) -> (html, PageMeta)``.
 """
@@ -18,6 +19,7 @@ import pandas as pd
 
 from dashboards.figs import MS_PER_HOUR, grid, layout_key, legend_entry, typed, vrect
 from dashboards.notices import notices_table, sewer_follow_up
+from dashboards.testing import required_testing_section
 from dashboards.html import (
     COLORS, Chart, Col, Kpi, PageMeta, axis_times, badge, esc, fmt_date, fmt_datetime, fmt_num, is_missing,
     join, kpis, local_naive, no_data, note, page, section, short_rule, slug, table,
@@ -74,6 +76,8 @@ class SewerData:
     # the monthly notices (table notices) and each violation's follow-up from its notice (sewer_notices)
     notices: pd.DataFrame | None = None
     follow_up: pd.DataFrame | None = None
+    # each period of required testing (table required_testing, contract 6.3)
+    required_testing: pd.DataFrame | None = None
     present: dict[str, bool] = field(default_factory=dict)  # table -> exists
 
 
@@ -890,6 +894,9 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
         '<h3 id="follow-up">Follow-up of each violation</h3>', sewer_follow_up(data.follow_up)]), sid="notices-section",
         lead="Woodbury Code ch. 253 Part 2, enforcement: a notice by certified mail sets a period to correct; "
              "§ 253-55 A penalty days count from the day after it. The Town's record, not sent to the user."))
+
+    # the testing required of each user, period by period (dashboards/testing.py)
+    body.append(required_testing_section(data.required_testing, data.as_of, present.get("required_testing")))
 
     # per user
     user_ids = sorted(set(summary["user_id"]) if not summary.empty else set()

@@ -14,7 +14,7 @@ from outfall.demo import generate as gen
 from outfall.demo.generate import DATASETS, INJECTED_EXCEEDANCES, generate
 from outfall.ingest.billing_extra import SEWER_BUDGET
 from outfall.ingest.registry import all_datasets
-from outfall.ingest.sewer_extra import ENFORCEMENT_DATASETS
+from outfall.ingest.sewer_extra import ENFORCEMENT_DATASETS, MONITORING_REQUIREMENTS
 from outfall.ingest.stage2_extra import STAGE2_DATASETS
 from outfall.ingest.notices_extra import NOTICES_MAILED
 from outfall.ingest.stormwater_extra import STORMWATER_DATASETS, chapter_number
@@ -24,7 +24,7 @@ WINDOW_START = date(2025, 12, 1)    # AS_OF - 364 days
 TZ = "America/New_York"
 #: The areas' own folders: their specs (docs/inputs-stormwater.md, docs/inputs-sewer.md, billing).
 EXTRA_SPECS = {ds.name: ds for ds in (*STORMWATER_DATASETS, *ENFORCEMENT_DATASETS, SEWER_BUDGET, *STAGE2_DATASETS,
-                                      NOTICES_MAILED)}
+                                      NOTICES_MAILED, MONITORING_REQUIREMENTS)}
 #: Dates that are schedules, not observations: a permit in force expires after the as-of date.
 SCHEDULED = {("industrial_users", "permit_expires")}
 
@@ -564,3 +564,37 @@ def test_stage2_cases(town):
     assert set(permits["use"]) == {"single_family", "commercial", "residential"}      # one is neither word
     assert permits.loc[permits["use"] == "commercial", "in_mall_or_business_park"].eq("true").sum() == 1
     assert set(permits["parcel_id"]) <= set(_dataset(root, "parcels")["parcel_id"])
+
+
+def test_required_testing_most_met_and_a_missed_month(town, tmp_path):
+    """Contract 6.3 on the demo, as of its day: the requirements ingested and judged in process. The hotel
+    stopped sampling after August: its September and October testing is missed, November (the current
+    month) open; every other period is met."""
+    from assets.ingest import ingest_asset
+    from assets.sewer_administrator.testing import required_testing
+    from tests.conftest import materialize_town, query_warehouse
+
+    root, counts = town
+    req = _dataset(root, "monitoring_requirements")
+    assert counts["monitoring_requirements"] == len(req) and not req.duplicated().any()
+    users = set(_dataset(root, "industrial_users")["user_id"])
+    assert set(req["user_id"]) == users - {gen.REAL_METER_USER, gen.UCI_USER}     # most users
+    assert {"monthly", "quarterly", "semiannual", "annual"} == set(req["frequency"])
+    assert req["sample_type"].isna().any() and {"composite", "grab"} <= set(req["sample_type"].dropna())
+    user, month = gen.STOPPED_SAMPLING
+    lab = _canonical_results(root)
+    last = pd.to_datetime(lab.loc[lab["user_id"] == user, "collected_at"]).max()
+    assert (last.year, last.month) == (2026, month)
+
+    wh = tmp_path / "w.duckdb"
+    materialize_town([ingest_asset(n) for n in ("industrial_users", "lab_results", "monitoring_requirements")]
+                     + [required_testing], root, wh, AS_OF.isoformat())
+    status = dict(query_warehouse(wh, "SELECT status, count(*) FROM required_testing GROUP BY ALL"))
+    assert status["met"] > 20 * (status["missed"] + status["open"])
+    assert query_warehouse(wh, "SELECT user_id, parameter, period_start, status FROM required_testing "
+                               "WHERE status <> 'met' ORDER BY ALL") == [
+        (user, "BOD", date(2026, 9, 1), "missed"), (user, "BOD", date(2026, 10, 1), "missed"),
+        (user, "BOD", date(2026, 11, 1), "open"),
+        (user, "TSS", date(2026, 9, 1), "missed"), (user, "TSS", date(2026, 10, 1), "missed"),
+        (user, "TSS", date(2026, 11, 1), "open")]
+

@@ -38,8 +38,9 @@ def test_shipped_rules_load_typed_and_cite_everything():
     rules = load_all()
     assert set(rules) == set(vocab.JURISDICTIONS)
     for jurisdiction, r in rules.items():
-        # woodbury 2026.12.3: the readings of the notice date and the penalty days follow contract 5.1
-        version = {"woodbury": "2026.12.3", "bellport": "2026.12.2"}[jurisdiction]
+        # woodbury 2026.12.3: the readings of the notice date and the penalty days follow contract 5.1;
+        # 2026.12.4: required testing (contract 6.3)
+        version = {"woodbury": "2026.12.4", "bellport": "2026.12.2"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20
@@ -55,6 +56,10 @@ def test_shipped_rules_load_typed_and_cite_everything():
     assert rules["bellport"].penalties.stormwater.at(D(2026, 1, 1)).per == "week"
     assert woodbury.penalties.stormwater.at(D(2026, 1, 1)).per == "day"
     assert woodbury.timezone == "America/New_York"
+    testing = woodbury.required_testing.at(D(2026, 1, 1))
+    assert "frequency of testing" in testing.citation and "253 Part 2" in testing.citation
+    assert testing.start_when_blank == "permit_effective_else_first_sample"
+    assert rules["bellport"].required_testing is None
 
 
 def test_money_is_decimal_and_dates_are_dates():

@@ -30,7 +30,7 @@ users, parcels, sites and tests; it never changes the 15-minute cadence):
   Permits: ``IU-016``'s took effect on 1 February (its December and January
   samples and flow came before it).
 - ``lab_results``: monthly composites and grabs of every user for the 12 whole
-  months up to ``as_of``, quarterly files (Q3 as ``.xlsx``), the real UCI plant
+  months up to ``as_of`` (but the hotel's after August: :data:`STOPPED_SAMPLING`), quarterly files (Q3 as ``.xlsx``), the real UCI plant
   record for ``IU-020``, and five bad clerk rows in the last quarter's file.
   Exceedances put there on purpose: see :data:`INJECTED_EXCEEDANCES`;
   ``IU-012`` is chronic and TRC for BOD in H1.
@@ -69,6 +69,11 @@ users, parcels, sites and tests; it never changes the 15-minute cadence):
   approval, a guarantee released early); ``connection_permits`` (single
   family, commercial, one in a shopping mall, one of last year, one whose use
   is neither word).
+- Contract section 6.3: ``monitoring_requirements`` (monthly BOD and TSS
+  composites of every user, oil and grease every quarter of the restaurants, a
+  few more); the hotel stopped sampling after August
+  (:data:`STOPPED_SAMPLING`): its September and October testing is missed,
+  November's open.
 """
 
 from __future__ import annotations
@@ -102,6 +107,8 @@ DATASETS = (
     "illicit_discharges", "illicit_payments", "smp_practices", "connection_permits",
     # contract section 5.1: the clerk's record of the notices of violation mailed
     "notices_mailed",
+    # contract section 6.3: the testing the administrator requires of each user
+    "monitoring_requirements",
 )
 LOCAL_TZ = "America/New_York"
 #: The default as-of day (month, day) of the demo year: the data ends on it.
@@ -139,6 +146,9 @@ INJECTED_EXCEEDANCES = (
 #: Its permit took effect on 1 February of the demo year: the samples and flow before it are
 #: discharges without a permit (ch. 253 Part 2), as are IU-013's after its permit expired on 30 September.
 NEW_PERMIT_USER = "IU-016"
+#: (user_id, month): the user who stopped sampling after that month of the demo year (the hotel), so that
+#: its required testing of September and October is missed and November's is open (contract 6.3).
+STOPPED_SAMPLING = ("IU-018", 8)
 #: IU-012 (meat processing) BOD, January-June: 5 of 6 above 240 (chronic),
 #: 2 of 6 at or above 336 = 240 x 1.4 (TRC).
 CHRONIC_BOD_H1 = ("IU-012", (310, 280, 360, 220, 345, 260))
@@ -634,11 +644,20 @@ def _bad_lab_rows(year: int) -> list[dict]:
     ]
 
 
+def _stop_sampling(rows: list[dict], year: int) -> list[dict]:
+    """``rows`` without the samples of :data:`STOPPED_SAMPLING`'s user after its last month (taken out after
+    they were drawn, so that every other user's numbers stay as they were)."""
+    user, month = STOPPED_SAMPLING
+    first_missing = datetime(year, month + 1, 1)
+    return [r for r in rows if r["user_id"] != user or r["collected_at"] < first_missing]
+
+
 def _lab_results(users: list[_User], out: Path, year: int, as_of: date, rng: np.random.Generator) -> int:
     rows: list[dict] = []
     for u in users:
         if u.user_id != UCI_USER:
             rows.extend(_lab_rows_for_user(u, year, as_of, rng))
+    rows = _stop_sampling(rows, year)
     rows.extend(_bad_lab_rows(year))  # all dated in Q4: they land in the Q4 file
     df = pd.DataFrame(rows, columns=LAB_HEADER)
     when = pd.to_datetime(df["collected_at"])
@@ -1518,6 +1537,41 @@ def write_letterhead(out_dir: Path) -> Path:
     return path
 
 
+#: Required testing beyond the monthly BOD and TSS composites of every user: (user_id, parameter as the
+#: clerk writes it, frequency, sample type (blank: either)).
+EXTRA_TESTING = (
+    ("IU-006", "copper", "quarterly", "composite"),
+    ("IU-006", "pH", "monthly", "grab"),
+    ("IU-008", "temperature", "semiannual", "grab"),
+    ("IU-010", "chlorine demand", "annual", "composite"),
+    ("IU-011", "pH", "monthly", "grab"),
+)
+#: Its permit expired on 30 September: its requirements end with it.
+EXPIRED_PERMIT_USER = "IU-013"
+
+
+def _monitoring_requirements(users: list[_User], year: int) -> pd.DataFrame:
+    """The testing the administrator requires (contract 6.3), from the schedule letter that took effect on
+    1 December of the year before: monthly BOD5 and TSS composites of every user (not the industrial park's
+    master meter nor the treatment plant, which report under their own agreements), oil and grease every
+    quarter of the restaurants (any sample), and :data:`EXTRA_TESTING`. The new permit's requirements have no
+    start date (they run from its permit); the expired permit's end with it."""
+    letter = f"Superintendent's monitoring schedule letter of {year - 1}-11-14"
+    rows = []
+    for u in users:
+        if u.user_id in (REAL_METER_USER, UCI_USER):
+            continue
+        tests = [("BOD5", "monthly", "composite"), ("TSS", "monthly", "composite")]
+        if u.strength == "restaurant":
+            tests.append(("oil and grease", "quarterly", ""))
+        tests += [t[1:] for t in EXTRA_TESTING if t[0] == u.user_id]
+        start = "" if u.user_id == NEW_PERMIT_USER else date(year - 1, 12, 1).isoformat()
+        end = date(year, 9, 30).isoformat() if u.user_id == EXPIRED_PERMIT_USER else ""
+        rows += [(u.user_id, p, f, t, start, end, letter) for p, f, t in tests]
+    return pd.DataFrame(rows, columns=["user_id", "parameter", "frequency", "sample_type", "effective_from",
+                                       "effective_to", "basis"]).replace("", None)
+
+
 def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: int = 2026,
              as_of: date | None = None) -> dict[str, int]:
     """Write the demo town's input data under ``out_dir/<dataset>/``; return rows written per dataset.
@@ -1611,5 +1665,7 @@ def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: i
     counts["connection_permits"] = _write_csv(_connection_permits(parcels, year),
                                               folders["connection_permits"] / "permits.csv")
     counts["notices_mailed"] = _write_csv(_notices_mailed(year), folders["notices_mailed"] / "mailed.csv")
+    counts["monitoring_requirements"] = _write_csv(_monitoring_requirements(users, year),
+                                                   folders["monitoring_requirements"] / "requirements.csv")
     write_letterhead(out_dir)
     return {name: counts[name] for name in DATASETS}

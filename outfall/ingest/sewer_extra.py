@@ -1,6 +1,7 @@
 """The sewer administrator's enforcement input folders (docs/inputs-sewer.md),
 declared for the ingestion engine: reports, accidental_discharges,
-grease_traps and pumpouts.
+grease_traps and pumpouts; and monitoring_requirements (contract 6.3), the
+testing the administrator specified for each user.
 
 Registered on import (``outfall.ingest.datasets.register``: every folder is optional); their
 ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables by
@@ -9,7 +10,9 @@ ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables
 
 from __future__ import annotations
 
-from outfall.ingest.datasets import Column, Dataset, Step, register, synonym_vocabulary
+from outfall import vocab
+from outfall.ingest.datasets import Column, Dataset, Step, lower_in, parameter_steps, register, synonym_vocabulary
+from outfall.law.testing import FREQUENCIES
 
 # Report types, with the spellings a clerk may use. `periodic` is the Part 2
 # periodic report (at intervals not exceeding six months); `slug` the written
@@ -90,3 +93,38 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
 )
 
 ENFORCEMENT_DATASET_NAMES = tuple(ds.name for ds in ENFORCEMENT_DATASETS)
+
+
+# How often a parameter must be sampled (calendar periods, outfall/law/testing.py), with the spellings a
+# clerk may use.
+FREQUENCY_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "monthly": ("month", "once a month", "every month"),
+    "quarterly": ("quarter", "once a quarter", "every quarter"),
+    "semiannual": ("semi annual", "semiannually", "semi annually", "half yearly", "half year"),
+    "annual": ("annually", "yearly", "year", "once a year", "every year"),
+}
+assert tuple(FREQUENCY_SPELLINGS) == FREQUENCIES
+canonical_frequency, FREQUENCY_VOCAB = synonym_vocabulary("frequency", FREQUENCY_SPELLINGS)
+
+MONITORING_REQUIREMENTS = register(Dataset(
+    "monitoring_requirements",
+    (Column("user_id", required=True), Column("parameter", required=True),
+     Column("frequency", "enum", required=True, vocabulary=FREQUENCY_VOCAB,
+            allowed=", ".join(FREQUENCIES) + " (calendar months, quarters, half-years, years)"),
+     Column("sample_type", "enum", vocabulary=lower_in("sample_type", vocab.SAMPLE_TYPES),
+            allowed=", ".join(vocab.SAMPLE_TYPES) + " (or blank for either)"),
+     Column("effective_from", "date"), Column("effective_to", "date"), Column("basis")),
+    key=("user_id", "parameter", "frequency", "sample_type", "effective_from"),
+    finish=(
+        *parameter_steps("parameter", "parameter"),   # BOD5 -> BOD; a name not in the vocabulary is kept
+        Step(reasons=("CASE WHEN effective_to < effective_from THEN 'effective_to ' || "
+                      "strftime(effective_to, '%Y-%m-%d') || ' is before effective_from ' || "
+                      "strftime(effective_from, '%Y-%m-%d') || ': the requirement would never be in effect; "
+                      "correct one of the two dates' END",)),
+    ),
+    group="sewer_administrator",
+    description="The testing the administrator specified for each industrial user (ch. 253 Part 2: the types "
+                "and frequency of testing are specified by the administrator): which parameter, how often "
+                "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when "
+                "to when.",
+))

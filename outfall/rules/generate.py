@@ -132,6 +132,7 @@ TITLES = {
     "illicit_discharges": "Illicit discharges",
     "post_construction": "Post-construction stormwater practices",
     "inspection_fees": "Water and sewer inspection fees",
+    "required_testing": "Required testing (monitoring requirements)",
 }
 
 INTRO = """\

@@ -912,6 +912,22 @@ class Swppp(Model):
         return self
 
 
+# ============================================================ required testing
+
+
+class RequiredTesting(Dated):
+    """Required testing (contract 6.3): the testing the administrator specifies for each industrial user
+    (input monitoring_requirements), judged per calendar period. ``citation`` is printed as the rule of each
+    period, by the version in effect on the period's last day."""
+
+    start_when_blank: Literal["permit_effective_else_first_sample"]
+    """Where a requirement with a blank effective_from starts; the one reading implemented: the day the
+    user's permit took effect, else the day of its first sample, and with neither only the period holding
+    the day judged."""
+    start_when_blank_citation: Text
+    """That reading in words, with the section it reads."""
+
+
 # ============================================================ the file
 
 #: Sections the sewer side reads together: a file with one of them needs all.
@@ -960,6 +976,9 @@ class Rules(Model):
     """Post-construction stormwater management practices: as-built plans, maintenance agreement, guarantee."""
     inspection_fees: FeeSchedule | None = None
     """Water and sewer inspection fees (Woodbury ch. 301)."""
+    # Contract section 6.3.
+    required_testing: Versions[RequiredTesting] | None = None
+    """Required testing: the rule of each period of a monitoring requirement (Woodbury ch. 253 Part 2)."""
 
     _source: Path = PrivateAttr(default=Path("rules.yaml"))
     _sha256: str = PrivateAttr(default="")
