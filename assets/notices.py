@@ -40,7 +40,7 @@ from outfall.letters import LetterWriter, Recipient, address_problems, safe_file
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, load_rules
 from outfall.rules.words import tiers_words
-from outfall.warehouse import replace_rows, sql, table_columns, transaction
+from outfall.warehouse import replace_rows, sql, transaction
 
 LETTER_PREFIX = "notice_"
 TEMPLATES = {"sewer": "sewer_notice.html", "stormwater": "stormwater_notice.html"}
@@ -62,10 +62,6 @@ def _records(con, name: str, params: Any = None) -> list[dict]:
     cursor = con.execute(sql(name), params or {})
     cols = [d[0] for d in cursor.description]
     return [dict(zip(cols, row)) for row in cursor.fetchall()]
-
-
-def _has_table(con, table: str) -> bool:
-    return bool(table_columns(con, table))
 
 
 # ------------------------------------------------------------------ the items
@@ -107,14 +103,21 @@ def collect_items(con: duckdb.DuckDBPyConnection, tz: str) -> list[law.Item]:
     items += _no_permit_items(_records(con, "select_notice_no_permit_days"))
     items += [_item("sewer", "late_report", r, f"{r['obligation']}|{r['reference']}")
               for r in _records(con, "select_notice_report_items")]
-    if _has_table(con, "required_testing"):
-        items += [_item("sewer", "missed_testing", r, f"{r['parameter']}|{r['sample_type'] or ''}")
-                  for r in _records(con, "select_notice_testing_items")]
+    items += [_item("sewer", "missed_testing", r, f"{r['parameter']}|{r['sample_type'] or ''}")
+              for r in _records(con, "select_notice_testing_items")]
     items += [_item("stormwater", "inspection", r, str(r["trigger_date"]))
               for r in _records(con, "select_notice_inspection_items")]
     items += [_item("stormwater", "other", r, f"{r['subject'] or ''}|{r['trigger_date']}")
               for r in _records(con, "select_notice_other_items")]
     return items
+
+
+def _parameter(i: law.Item) -> str | None:
+    """The parameter of an item (a recorded item keeps it at the head of its sub)."""
+    found = i.fact("parameter")
+    if found is None and i.item in ("sample", "daily_max", "monthly_avg", "missed_testing") and i.sub:
+        found = i.sub.split("|")[0]
+    return None if found is None else str(found)
 
 
 def _issued_items(con) -> dict[str, list[law.Item]]:
@@ -339,7 +342,7 @@ class NoticeBuilder:
 
     def _item_row(self, n: Notice, i: law.Item, r: Rules, day: dt.date, in_letter: bool, supported: bool) -> dict:
         return {"kind": n.kind, "recipient_id": n.recipient_id, "period": n.period, "item": i.item, "ref": i.ref,
-                "rule": i.rule, "item_on": i.month_day, "known_on": i.known_on, "resolved_on": i.resolved_on,
+                "rule": i.rule, "parameter": _parameter(i), "item_on": i.month_day, "known_on": i.known_on, "resolved_on": i.resolved_on,
                 "description": self._describe(i, r, day), "in_letter": in_letter, "supported": supported,
                 "notice_status": n.row["status"]}
 
@@ -403,7 +406,7 @@ def notice_rules(settings: OutfallSettings) -> dict[str, Rules]:
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
     deps=["discharge_violations", "statistic_violations", "discharges_without_permit", "obligations",
-          "swppp_inspection_findings", "swppp_other_findings", "notices_mailed",
+          "required_testing", "swppp_inspection_findings", "swppp_other_findings", "notices_mailed",
           "industrial_users", "sites"],
     description="Notices of violation, one per recipient and month with a violation: for a sewer user its sample "
                 "results over a limit, daily maximums and monthly averages over its permit's limits, days "

@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS notices (
 -- the data no longer show (a result corrected below its limit).
 CREATE TABLE IF NOT EXISTS notice_items (
     kind VARCHAR, recipient_id VARCHAR, period VARCHAR, item VARCHAR, ref VARCHAR, rule VARCHAR,
+    parameter VARCHAR,               -- the parameter of a sample, statistic or testing item (else NULL)
     item_on DATE,                    -- the day that puts the item in its month
     known_on DATE,                   -- the first day it was a violation
     resolved_on DATE,                -- the later fact that ended it (an inspection made late, ...)
