@@ -38,8 +38,9 @@ def test_shipped_rules_load_typed_and_cite_everything():
     rules = load_all()
     assert set(rules) == set(vocab.JURISDICTIONS)
     for jurisdiction, r in rules.items():
-        # woodbury 2026.12.3: the readings of the notice date and the penalty days follow contract 5.1
-        version = {"woodbury": "2026.12.3", "bellport": "2026.12.2"}[jurisdiction]
+        # woodbury 2026.12.3: the readings of the notice date and the penalty days follow contract 5.1;
+        # 2026.12.4: deadlines that end on a weekend or holiday (GCL § 25-a, contract 6.5)
+        version = {"woodbury": "2026.12.4", "bellport": "2026.12.2"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20
