@@ -90,8 +90,6 @@ from outfall.law.enforcement import deadline_status, seen
 OBLIGATIONS = ("notify_town", "written_confirmation", "appeal", "appeal_hearing",
                "abatement", "cost_notice", "protest")
 SUSPENDED = "suspended"     # the abatement while an appeal is pending (besides met, late, open, overdue)
-STATUSES = ("met", "late", "open", "overdue", SUSPENDED)
-APPEAL_OUTCOMES = ("upheld", "modified", "vacated")
 
 CENT = Decimal("0.01")
 
