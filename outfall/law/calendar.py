@@ -266,8 +266,9 @@ class BusinessCalendar:
         § 25-a: ``day`` itself when it is a business day, otherwise the next business day.
 
         Saturday and Sunday move to Monday, or to Tuesday when that Monday is a holiday (or a
-        Sunday holiday's observed day); a holiday on a weekday moves to the day after it (Christmas
-        on a Friday: the Monday after). ValueError for a day before the holiday rules begin."""
+        Sunday holiday's observed day); a holiday on a weekday moves to the next business day
+        (Christmas on a Friday: the Monday after). ValueError for a day before the holiday rules
+        begin."""
         return day if self.is_business_day(day) else self.next_business_day(day)
 
     def business_days_between(self, start: dt.date, end: dt.date) -> int:
