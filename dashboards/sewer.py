@@ -1079,7 +1079,7 @@ def permit_parts(data: SewerData) -> list[str]:
         parts.append(no_data("discharges_without_permit", data.present.get("discharges_without_permit"),
                              "samples or flow readings on days a permit was not in effect")
                      if not data.present.get("discharges_without_permit") else
-                     note("No sample or flow reading on a day its user's permit was not in effect.", "info"))
+                     note("No sample or flow reading above 0 on a day its user's permit was not in effect.", "info"))
     else:
         parts.append(table(spells, [
             Col("user_id", "User", nowrap=True, html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">'
@@ -1087,7 +1087,9 @@ def permit_parts(data: SewerData) -> list[str]:
             Col("finding", "When", fmt=lambda v: PERMIT_FINDING_LABELS.get(v, v)),
             Col("first_day", "From", fmt=fmt_date, nowrap=True), Col("last_day", "To", fmt=fmt_date, nowrap=True),
             Col("days", "Days", num=True, fmt=fmt_num), Col("samples", "Samples", num=True, fmt=fmt_num),
-            Col("flow_readings", "Flow readings", num=True, fmt=fmt_num),
+            Col("flow_readings", "Flow readings above 0", num=True, fmt=fmt_num,
+                title="readings of flow above 0 (a probe's pH or temperature readings, and zero flow, are not a "
+                      "discharge)"),
             Col("permit_no", "Permit", html=lambda r: esc(f"{r['permit_no'] or ''} ({fmt_date(r['permit_effective']) or '…'}"
                                                         f" to {fmt_date(r['permit_expires']) or '…'})")),
             Col("rule", "Rule (section)")], row_class=lambda r: "row-bad"))
@@ -1097,6 +1099,6 @@ def permit_parts(data: SewerData) -> list[str]:
             Col("user_id", "User", nowrap=True), Col("name", "Name"),
             Col("first_day", "Samples or readings from", fmt=fmt_date, nowrap=True),
             Col("last_day", "To", fmt=fmt_date, nowrap=True), Col("samples", "Samples", num=True, fmt=fmt_num),
-            Col("flow_readings", "Flow readings", num=True, fmt=fmt_num), Col("reason", "What to do"),
+            Col("flow_readings", "Flow readings above 0", num=True, fmt=fmt_num), Col("reason", "What to do"),
             Col("rule", "Reading")]))
     return parts

@@ -498,8 +498,9 @@ SMP_LABELS = {
     "one_year_inspection": "Inspection one year after final acceptance",
     "guarantee_release": "Construction completion guarantee released too early",
 }
-DEADLINE_TONE = {"overdue": "bad", "late": "warn", "open": "info", "met": "good"}
-DEADLINE_ORDER = {"overdue": 0, "open": 1, "late": 2, "met": 3}
+# suspended: the abatement of an illicit discharge case while an appeal is pending (Woodbury ch. 185)
+DEADLINE_TONE = {"overdue": "bad", "late": "warn", "open": "info", "suspended": "info", "met": "good"}
+DEADLINE_ORDER = {"overdue": 0, "open": 1, "suspended": 2, "late": 3, "met": 4}
 
 
 def _status_badge(value: Any) -> str:
@@ -566,7 +567,9 @@ def stage2_sections(data: StormwaterData) -> list[str]:
         parts.append("<h3>Deadlines of the cases</h3>" + table(d.sort_values(["_o", "due", "case_id"]), [
             Col("case_id", "Case", nowrap=True),
             Col("obligation", "Obligation", fmt=lambda v: OBLIGATION_LABELS.get(v, v)),
-            Col("due", "Due", fmt=fmt_date, nowrap=True), Col("status", "Status", html=lambda r: _status_badge(r["status"])),
+            Col("due", "Due", html=lambda r: esc("none while the appeal is pending") if str(r["status"]) == "suspended"
+                else esc(fmt_date(r["due"])), nowrap=True),
+            Col("status", "Status", html=lambda r: _status_badge(r["status"])),
             Col("satisfied_on", "Done on", fmt=fmt_date, nowrap=True),
             Col("days_late", "Days late", num=True, fmt=fmt_num), Col("rule", "Rule (section)")],
             row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), "")))
@@ -579,12 +582,15 @@ def stage2_sections(data: StormwaterData) -> list[str]:
             Col("interest_usd", "Interest to date", num=True, fmt=fmt_usd),
             Col("paid_usd", "Paid", num=True, fmt=fmt_usd), Col("balance_usd", "Balance", num=True, fmt=fmt_usd),
             Col("max_penalty_usd", "Largest criminal penalty", num=True, fmt=fmt_usd,
-                title="for each day from discovery through abatement"),
+                title="for each day from discovery through abatement, except the days an appeal was pending "
+                      "(and none after the notice of violation when the appeal vacated it)"),
             Col("rule", "Rule (section)")]))
     out.append(section("Illicit discharges to the storm drain system", join(parts), sid="illicit",
                        lead="Woodbury Code ch. 185: each case with its worst deadline first; the deadlines that were "
                             "met are listed too. Business days leave out weekends and the public holidays of the "
-                            "General Construction Law."))
+                            "General Construction Law; a period to appeal, abate or protest that ends on a weekend "
+                            "or holiday ends on the next business day (General Construction Law § 25-a). While an "
+                            "appeal is pending the abatement is suspended."))
 
     findings = as_frame(data.smp_findings)
     if data.smp_findings is None or findings.empty:

@@ -21,14 +21,18 @@ from tests.stage2_rules import stage2_rules_dir
 D = dt.date
 ASSETS = [ingest_assets.ingest_asset(n) for n in ("illicit_discharges", "illicit_payments", "parcels")] + [
     illicit.illicit_discharges_judged]
-CHECKS = [illicit.check_validity_illicit_balance]
+CHECKS = [illicit.check_validity_illicit_balance, illicit.check_validity_illicit_status]
 
 CASES = """
-case_id,premises,discovered_on,hazardous,notified_on,written_confirmation_on,nov_on,abatement_due,appeal_received_on,appeal_decided_on,abated_on,abated_by,abatement_cost_usd,cost_notice_on,protest_received_on,responsible_party,mailing_address,description,nov_requires
-IC-1,P-10,2026-05-22,false,2026-05-26,2026-06-01,2026-06-03,2026-06-30,2026-06-18,2026-07-10,2026-08-14,town,4800.00,2026-09-10,2026-09-18,,,Wash water from a truck yard into a catch basin,"2, 3, 4"
-IC-2,14 Elm Dr,2026-07-02,,2026-07-06,,,,,,,,,,,R. Roe,14 Elm Dr,Paint in the gutter,
-IC-3,200 Mill Pond Rd,2026-10-20,true,,,2026-10-22,2026-12-15,,,,,,,,Mill Pond Fuels Inc.,PO Box 9,Fuel oil,all
-IC-4,9 Old Rd,2006-01-10,false,,,,,,,,,,,,,,,
+case_id,premises,discovered_on,hazardous,notified_on,written_confirmation_on,nov_on,abatement_due,appeal_received_on,appeal_decided_on,abated_on,abated_by,abatement_cost_usd,cost_notice_on,protest_received_on,responsible_party,mailing_address,description,nov_requires,hearing_on,appeal_outcome
+IC-1,P-10,2026-05-22,false,2026-05-26,2026-06-01,2026-06-03,2026-06-30,2026-06-18,2026-07-10,2026-08-14,town,4800.00,2026-09-10,2026-09-18,,,Wash water from a truck yard into a catch basin,"2, 3, 4",,
+IC-2,14 Elm Dr,2026-07-02,,2026-07-06,,,,,,,,,,,R. Roe,14 Elm Dr,Paint in the gutter,,,
+IC-3,200 Mill Pond Rd,2026-10-20,true,,,2026-10-22,2026-12-15,,,,,,,,Mill Pond Fuels Inc.,PO Box 9,Fuel oil,all,,
+IC-4,9 Old Rd,2006-01-10,false,,,,,,,,,,,,,,,,,
+IC-5,3 Dock St,2026-06-01,true,,,2026-06-05,2026-07-15,2026-06-22,,,,,,,Dock Marine Inc.,3 Dock St,Bilge water,"2, 4",,
+IC-6,8 Hill Rd,2026-08-03,true,,,2026-08-05,2026-09-04,2026-08-12,2026-08-25,,,,,,H. Hill,8 Hill Rd,Car wash water,"2, 4",2026-08-20,Vacated
+IC-7,5 Bay Rd,2026-08-03,true,,,2026-08-05,,2026-08-12,2026-08-25,,,,,,,,,,,dismissed
+IC-8,6 Bay Rd,2026-08-03,true,,,2026-08-05,,2026-08-12,,,,,,,,,,,,upheld
 """
 PAYMENTS = """
 case_id,paid_on,amount_usd,receipt_no
@@ -82,12 +86,14 @@ def test_deadlines_of_each_obligation(judged):
         ("IC-1", "appeal"): (D(2026, 6, 18), D(2026, 6, 18), "met", None),
         # hearing within 15 days of June 18 = July 3; decided July 10.
         ("IC-1", "appeal_hearing"): (D(2026, 7, 3), D(2026, 7, 10), "late", 7),
-        # after the decision: July 10 + 15 = July 25 (not the notice's June 30); abated August 14.
-        ("IC-1", "abatement"): (D(2026, 7, 25), D(2026, 8, 14), "late", 20),
+        # after the decision: July 10 + 15 = Saturday July 25 (not the notice's June 30), so Monday July 27
+        # (General Construction Law § 25-a); abated August 14.
+        ("IC-1", "abatement"): (D(2026, 7, 27), D(2026, 8, 14), "late", 18),
         # abated by the Town August 14 + 30 = September 13; cost notice September 10.
         ("IC-1", "cost_notice"): (D(2026, 9, 13), D(2026, 9, 10), "met", None),
-        # cost notice September 10 + 10 = September 20; protest received September 18.
-        ("IC-1", "protest"): (D(2026, 9, 20), D(2026, 9, 18), "met", None),
+        # cost notice September 10 + 10 = Sunday September 20, so Monday September 21; protest received
+        # September 18.
+        ("IC-1", "protest"): (D(2026, 9, 21), D(2026, 9, 18), "met", None),
         # Thursday July 2: the next business day is Friday July 3 (July 4 is a Saturday and GCL § 24 moves
         # no holiday off a Saturday); notified Monday July 6.
         ("IC-2", "notify_town"): (D(2026, 7, 3), D(2026, 7, 6), "late", 3),
@@ -95,9 +101,39 @@ def test_deadlines_of_each_obligation(judged):
         ("IC-2", "written_confirmation"): (D(2026, 7, 9), None, "overdue", 144),
         # hazardous: no notice rows; the abatement deadline of the notice is still to come.
         ("IC-3", "abatement"): (D(2026, 12, 15), None, "open", None),
+        # notice Friday June 5 + 15 = Saturday June 20, so Monday June 22: the appeal received that Monday is met.
+        ("IC-5", "appeal"): (D(2026, 6, 22), D(2026, 6, 22), "met", None),
+        # June 22 + 15 = July 7; neither heard nor decided: overdue on Nov 30 (146 days).
+        ("IC-5", "appeal_hearing"): (D(2026, 7, 7), None, "overdue", 146),
+        # the appeal is pending: the notice's July 15 does not run; no due day
+        ("IC-5", "abatement"): (None, None, "suspended", None),
+        # August 5 + 15 = August 20; received August 12. Heard August 20 (due August 27), decided August 25.
+        ("IC-6", "appeal"): (D(2026, 8, 20), D(2026, 8, 12), "met", None),
+        ("IC-6", "appeal_hearing"): (D(2026, 8, 27), D(2026, 8, 20), "met", None),
+        # vacated: the case ends, no abatement row (IC-7 was quarantined when read, IC-8 set aside)
     }
     rules = [r[0] for r in rows(wh, "SELECT rule FROM illicit_discharge_deadlines")]
     assert rules and all("Woodbury Code" in r and "185" in r for r in rules)
+    moved = dict(rows(wh, "SELECT case_id || ' ' || obligation, rule FROM illicit_discharge_deadlines "
+                          "WHERE rule LIKE '%§ 25-a%'"))
+    assert set(moved) == {"IC-1 abatement", "IC-1 protest", "IC-5 appeal"}
+    assert "Saturday, June 20, 2026, which is not a business day, so it ends on Monday, June 22, 2026" in \
+        moved["IC-5 appeal"]
+    assert "while an appeal is pending" in rows(wh, "SELECT rule FROM illicit_discharge_deadlines "
+                                                    "WHERE status = 'suspended'")[0][0]
+
+
+def test_an_appeal_outcome_that_is_not_one_of_the_three_words_is_quarantined(judged):
+    _, wh, _ = judged
+    (reason,) = rows(wh, "SELECT reason FROM quarantine WHERE dataset = 'illicit_discharges'")[0]
+    assert "appeal_outcome" in reason and "'dismissed'" in reason and "upheld, modified, vacated" in reason
+    assert rows(wh, "SELECT appeal_outcome FROM illicit_discharges WHERE case_id = 'IC-6'") == [("vacated",)]
+
+
+def test_the_status_check_accepts_suspended(judged):
+    _, _, result = judged
+    (check,) = [c for c in result.get_asset_check_evaluations() if c.check_name == "check_validity_illicit_status"]
+    assert check.passed
 
 
 def test_charges_with_two_partial_payments(judged):
@@ -108,9 +144,10 @@ def test_charges_with_two_partial_payments(judged):
     # interest from May 22 + 30 = June 21. Unpaid $4,800 June 21 - Oct 1 (103 days), $4,400 Oct 2 - Nov 2
     # (32 days), $4,000 Nov 3 - Nov 30 (28 days): 0.18 / 365 x (494,400 + 140,800 + 112,000) = 368.4821...
     # The payment of December 1 is after --as-of and counts for nothing yet.
-    # Penalty: May 22 through August 14, both counted = 85 days x $350.
+    # Penalty: May 22 through August 14, both counted = 85 days, less the days the appeal was pending, June 18
+    # (received) through July 9 (decided July 10) = 13 + 9 = 22: 63 days x $350.
     assert row == ("IC-1", Decimal("4800.00"), 12, Decimal("400.00"), Decimal("400.00"), D(2026, 6, 21),
-                   Decimal("368.48"), Decimal("4368.48"), Decimal("29750.00"), Decimal("800.00"), 85)
+                   Decimal("368.48"), Decimal("4368.48"), Decimal("22050.00"), Decimal("800.00"), 63)
     types = dict(rows(wh, "SELECT column_name, data_type FROM information_schema.columns "
                           "WHERE table_name = 'illicit_discharge_charges'"))
     assert types["principal_usd"] == types["balance_usd"] == "DECIMAL(12,2)" and types["installments"] == "INTEGER"
@@ -121,11 +158,12 @@ def test_cases_and_payments_that_cannot_be_judged_are_set_aside(judged):
     got = rows(wh, "SELECT dataset, source_file, row_number, reason FROM set_aside "
                    "WHERE judged_by IS NOT NULL ORDER BY dataset, row_number")
     assert [(d, f, n) for d, f, n, _ in got] == [
-        ("illicit_discharges", "cases.csv", 4), ("illicit_payments", "payments.csv", 4),
-        ("illicit_payments", "payments.csv", 5)]
+        ("illicit_discharges", "cases.csv", 4), ("illicit_discharges", "cases.csv", 8),
+        ("illicit_payments", "payments.csv", 4), ("illicit_payments", "payments.csv", 5)]
     assert "before the rules of Woodbury Code ch. 185" in got[0][3] and "check the day of discovery" in got[0][3]
-    assert "IC-9" in got[1][3] and "not among the illicit discharge cases" in got[1][3]
-    assert "cost of abatement is not on file" in got[2][3]
+    assert "IC-8" in got[1][3] and "outcome (upheld) is given but not the day it was decided" in got[1][3]
+    assert "IC-9" in got[2][3] and "not among the illicit discharge cases" in got[2][3]
+    assert "cost of abatement is not on file" in got[3][3]
     # the ledger still balances: these rows were kept when read
     assert rows(wh, "SELECT sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM ingested_files "
                     "WHERE dataset = 'illicit_payments'") == [(5, 5, 0)]
@@ -136,7 +174,8 @@ def test_letters(judged):
     letters = {(c, k): (f, draft, ready) for c, k, f, draft, ready in rows(
         wh, "SELECT case_id, kind, letter_file, draft, ready_to_mail FROM illicit_discharge_letters")}
     assert set(letters) == {("IC-1", "notice_of_violation"), ("IC-1", "cost_notice"),
-                            ("IC-2", "notice_of_violation"), ("IC-3", "notice_of_violation")}
+                            ("IC-2", "notice_of_violation"), ("IC-3", "notice_of_violation"),
+                            ("IC-5", "notice_of_violation"), ("IC-6", "notice_of_violation")}
     assert letters[("IC-2", "notice_of_violation")][1] is True          # no notice issued yet: a draft
     folder = tmp / "dash" / "letters" / "stormwater"
     nov = (folder / letters[("IC-1", "notice_of_violation")][0]).read_text()
@@ -147,10 +186,15 @@ def test_letters(judged):
     cost = (folder / letters[("IC-1", "cost_notice")][0]).read_text()
     # the account as it stood when the notice was sent, September 10: interest June 21 - September 10 is
     # 82 days x $4,800 x 0.18 / 365 = 194.104...; no payment yet
-    for text in ("$4,800.00", "$400.00", "$194.10", "$4,994.10", "as of September 10, 2026", "September 20, 2026",
-                 "lien"):
+    # the protest: September 10 + 10 = Sunday September 20, so by Monday September 21 (GCL § 25-a)
+    for text in ("$4,800.00", "$400.00", "$194.10", "$4,994.10", "as of September 10, 2026", "September 21, 2026",
+                 "Sunday, September 20, 2026, which is not a business day", "§ 25-a", "lien"):
         assert text in cost
     assert "$368.48" not in cost and "October 1, 2026" not in cost
+    assert "§ 25-a" not in nov and "the deadline for abatement does not run" in nov
+    # IC-5: June 5 + 15 = Saturday June 20: the appeal may be received by Monday June 22
+    ic5 = (folder / letters[("IC-5", "notice_of_violation")][0]).read_text()
+    assert "June 22, 2026" in ic5 and "Saturday, June 20, 2026, which is not a business day" in ic5
     ic2 = (folder / letters[("IC-2", "notice_of_violation")][0]).read_text()
     assert "does not say which of the six measures" in ic2               # nothing to require: not ready
 

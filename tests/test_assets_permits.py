@@ -70,3 +70,47 @@ def test_days_outside_the_permit(tmp_path):
     assert "not among the industrial users" in missing[1][3]
     assert rows(wh, "SELECT month, days_without_permit FROM compliance_summary WHERE user_id = 'U-1' "
                     "AND days_without_permit > 0 ORDER BY month") == [(D(2026, 1, 1), 1), (D(2026, 10, 1), 1)]
+
+
+# Contract 6.5: a discharge is a sample, or a reading of constituent flow above 0. U-4's term is February 1 to
+# September 30, 2026; outside it, October 5 has only probe readings (pH, temperature), October 6 only a flow of 0,
+# October 7 a flow of 0 and one of 3 gpm. U-5, U-6 and U-7 have no permit dates: only a pH reading, only a flow
+# of 0, and a flow of 0.5 gpm.
+PROBE_USERS = """
+user_id,name,district,address,permit_no,permit_effective,permit_expires,normal_avg_flow_gpd
+U-4,Probe Works,consolidated,4 D St,P-4,2026-02-01,2026-09-30,
+U-5,Probe Only Works,consolidated,5 E St,P-5,,,
+U-6,Zero Flow Works,consolidated,6 F St,P-6,,,
+U-7,Trickle Works,consolidated,7 G St,P-7,,,
+"""
+PROBE_FLOW = """
+user_id,timestamp,value,unit,constituent
+U-4,2026-06-01T10:00,5,gpm,flow
+U-4,2026-10-05T10:00,7.1,s.u.,pH
+U-4,2026-10-05T10:00,68,degF,temperature
+U-4,2026-10-06T10:00,0,gpm,flow
+U-4,2026-10-07T10:00,0,gpm,flow
+U-4,2026-10-07T10:15,3,gpm,
+U-5,2026-03-03T09:00,7.0,s.u.,pH
+U-6,2026-03-03T09:00,0,gpm,flow
+U-7,2026-03-04T09:00,0.5,gpm,flow
+U-7,2026-03-04T09:15,0,gpm,flow
+"""
+
+
+def test_probe_readings_and_zero_flow_are_not_discharges(tmp_path):
+    data = tmp_path / "data"
+    write(data, "industrial_users/u.csv", PROBE_USERS)
+    write(data, "flow/f.csv", PROBE_FLOW)
+    wh = tmp_path / "w.duckdb"
+    result = materialize_town([ingest_asset(n) for n in ("industrial_users", "lab_results", "flow")]
+                              + [permits.discharges_without_permit, permits.check_validity_permit_day],
+                              data, wh, "2026-11-30")
+    assert all(c.passed for c in result.get_asset_check_evaluations())
+    assert rows(wh, "SELECT count(*) FROM quarantine") == [(0,)]
+    # only October 7, with its one reading above 0 (a blank constituent is flow)
+    assert rows(wh, "SELECT user_id, day, finding, samples, flow_readings FROM discharges_without_permit") == [
+        ("U-4", D(2026, 10, 7), "permit_expired", 0, 1)]
+    # the users without dates: only U-7, which discharged
+    assert rows(wh, "SELECT user_id, first_day, last_day, days, samples, flow_readings FROM permit_dates_missing") == [
+        ("U-7", D(2026, 3, 4), D(2026, 3, 4), 1, 0, 1)]

@@ -544,7 +544,7 @@ def test_stage2_cases(town):
     in part, practices with a missing as-built plan and an early guarantee release, permits for fees."""
     root, counts = town
     cases = _dataset(root, "illicit_discharges").set_index("case_id")
-    assert counts["illicit_discharges"] == 5
+    assert counts["illicit_discharges"] == 7
     town_case = cases.loc[gen.TOWN_ABATED_CASE]
     assert town_case["abated_by"] == "town" and float(town_case["abatement_cost_usd"]) == 6240.0
     payments = _dataset(root, "illicit_payments")
@@ -553,6 +553,17 @@ def test_stage2_cases(town):
     assert cases["hazardous"].eq("true").sum() == 1
     assert cases.loc[gen.PRE_CHAPTER_CASE, "discovered_on"] < "2007-05-03"   # before ch. 185: set aside
     assert date.fromisoformat(cases.loc["ID-2026-04", "discovered_on"]) == date(2026, 11, 25)  # before Thanksgiving
+    # contract 6.5: an appeal pending on the as-of day, received on the Monday after its 15th day, a Saturday
+    pending = cases.loc[gen.PENDING_APPEAL_CASE]
+    fifteenth = date.fromisoformat(pending["nov_on"]) + timedelta(days=15)
+    received = date.fromisoformat(pending["appeal_received_on"])
+    assert fifteenth.weekday() == 5 and received == fifteenth + timedelta(days=2) <= AS_OF
+    assert pd.isna(pending["appeal_decided_on"]) and pd.isna(pending["appeal_outcome"])
+    assert date.fromisoformat(pending["abatement_due"]) < AS_OF          # suspended, else overdue
+    # and one the decision vacated
+    vacated = cases.loc[gen.VACATED_CASE]
+    assert vacated["appeal_outcome"] == "vacated" and date.fromisoformat(vacated["appeal_decided_on"]) <= AS_OF
+    assert set(cases["appeal_outcome"].dropna()) <= {"upheld", "modified", "vacated"}
     practices = _dataset(root, "smp_practices")
     sites = _dataset(root, "sites").set_index("site_id")
     assert set(practices["site_id"]) <= set(sites.index)

@@ -18,7 +18,9 @@ PER_READING_MEANS = """
 SELECT user_id, constituent, time_bucket(to_hours(CAST($hours AS BIGINT)), timezone($tz, ts)) AS ts,
        avg(value) AS value
 FROM flow WHERE user_id = $user_id AND value IS NOT NULL GROUP BY ALL ORDER BY 1, 2, 3"""
-PER_READING_DAYS = "SELECT user_id, ts::DATE AS day, count(*) FROM flow GROUP BY ALL ORDER BY ALL"
+# the days a user discharged (contract 6.5): readings of flow above 0 (the fixture has zeros and NULLs)
+PER_READING_DAYS = ("SELECT user_id, ts::DATE AS day, count(*) FROM flow WHERE constituent = 'flow' AND value > 0 "
+                    "GROUP BY ALL ORDER BY ALL")
 PER_READING_YEARS = "SELECT DISTINCT user_id, year(ts::DATE) FROM flow ORDER BY ALL"
 
 
@@ -310,4 +312,26 @@ def test_summaries_of_an_older_layout_are_made_again(tmp_path):
     assert "last_us" in table_columns(con, "_flow_hours")
     assert ensure_flow_hours(con) == "rebuilt"
     assert con.execute("SELECT sum(readings), count(last_us) FROM _flow_hours").fetchall() == [(200, 50)]
+    con.close()
+
+
+def test_summaries_made_before_the_count_of_readings_above_zero_are_made_again(tmp_path):
+    """A warehouse whose summaries were made before they counted the readings above 0 (the days a user
+    discharged, contract 6.5) gets them made again, never a NULL count that would read as no discharge."""
+    from outfall.warehouse import SCHEMA_MARKER, table_columns
+
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    ensure_schema(con)
+    # 200 readings of 15 minutes from May 1: every fifth is 0
+    con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "
+                "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), CASE WHEN i % 5 = 0 THEN 0 ELSE 2.0 END, "
+                "'gpm', now() FROM range(200) r(i)").fetchall()
+    assert ensure_flow_hours(con) == "rebuilt"
+    con.execute("ALTER TABLE _flow_hours DROP COLUMN positive").fetchall()       # as the previous Outfall made it
+    con.execute(f"UPDATE {SCHEMA_MARKER} SET digest = 'older'").fetchall()
+    ensure_schema(con)
+    assert "positive" in table_columns(con, "_flow_hours")
+    assert ensure_flow_hours(con) == "rebuilt"
+    assert con.execute("SELECT sum(readings), sum(positive), count(*) - count(positive) FROM _flow_hours"
+                       ).fetchall() == [(200, 160, 0)]
     con.close()

@@ -20,9 +20,12 @@ from outfall.rules import load_rules
 from outfall.law.calendar import (
     BusinessCalendar,
     BusinessDayRules,
+    DeadlineExtension,
     HolidayRule,
     add_business_days,
     calendar_from_rules,
+    extend_to_business_day,
+    extended_due,
     in_effect_on,
     is_business_day,
     next_business_day,
@@ -201,6 +204,71 @@ def test_business_days_between():
     assert CAL.business_days_between(D(2026, 5, 28), D(2026, 5, 22)) == 0
 
 
+# ------------------------------------- periods ending on a weekend or holiday (GCL § 25-a)
+
+
+@pytest.mark.parametrize("day, end, why", [
+    (D(2026, 6, 5), D(2026, 6, 5), "an ordinary Friday stays"),
+    (D(2026, 6, 8), D(2026, 6, 8), "an ordinary Monday stays"),
+    (D(2026, 6, 6), D(2026, 6, 8), "Saturday -> Monday"),
+    (D(2026, 6, 7), D(2026, 6, 8), "Sunday -> Monday"),
+    (D(2026, 7, 3), D(2026, 7, 3), "Friday before a Saturday holiday stays (July 4 is not moved to it)"),
+    (D(2026, 7, 4), D(2026, 7, 6), "a Saturday holiday (Independence Day) -> Monday"),
+    (D(2026, 7, 5), D(2026, 7, 6), "the Sunday after it -> Monday"),
+    (D(2022, 6, 18), D(2022, 6, 21), "Saturday before Juneteenth observed on Monday -> Tuesday"),
+    (D(2022, 6, 19), D(2022, 6, 21), "Sunday holiday observed on Monday -> Tuesday"),
+    (D(2022, 6, 20), D(2022, 6, 21), "the observed Monday itself -> Tuesday"),
+    (D(2026, 12, 25), D(2026, 12, 28), "Christmas on a Friday -> Monday"),
+    (D(2026, 12, 24), D(2026, 12, 24), "Christmas Eve (Thursday) is a business day and stays"),
+    (D(2026, 12, 26), D(2026, 12, 28), "the Saturday after it -> Monday"),
+    (D(2026, 5, 23), D(2026, 5, 26), "Saturday before Memorial Day -> Tuesday"),
+    (D(2026, 5, 25), D(2026, 5, 26), "Memorial Day (Monday) -> Tuesday"),
+    (D(2026, 11, 3), D(2026, 11, 4), "Election Day (Tuesday) -> Wednesday"),
+    (D(2026, 11, 26), D(2026, 11, 27), "Thanksgiving (Thursday) -> the Friday after, a business day"),
+    (D(2022, 12, 31), D(2023, 1, 3), "Saturday, Dec 31 -> over New Year's Day observed Monday Jan 2 -> Tuesday"),
+])
+def test_a_period_ending_on_a_day_that_is_not_a_business_day_ends_on_the_next(day, end, why):
+    assert CAL.period_end(day) == end, why
+    assert extend_to_business_day(day, CAL) == end, why
+
+
+def test_a_period_end_before_the_holiday_rules_begin_is_refused():
+    with pytest.raises(ValueError, match="2007-05-03"):
+        CAL.period_end(D(2007, 5, 2))
+    assert CAL.period_end(D(2007, 5, 3)) == D(2007, 5, 3)   # Thursday, the first day covered
+
+
+def _extension(**kw):
+    kw.setdefault("citation", "N.Y. General Construction Law § 25-a")
+    kw.setdefault("effective_from", D(2007, 5, 3))
+    kw.setdefault("periods", ("illicit_discharges.appeal", "notices.correct_by"))
+    return DeadlineExtension(**kw)
+
+
+def test_extended_due_applies_the_version_in_effect_on_the_day_and_only_to_its_periods():
+    ext = _extension(effective_to=D(2026, 6, 30))
+    saturday = D(2026, 6, 20)
+    assert extended_due(saturday, "illicit_discharges.appeal", CAL, [ext]) == (D(2026, 6, 22), ext)
+    assert extended_due(saturday, "notices.correct_by", CAL, [ext]) == (D(2026, 6, 22), ext)
+    # a period the version does not list, no version, no version in effect on the day: unchanged
+    assert extended_due(saturday, "illicit_discharges.protest", CAL, [ext]) == (saturday, None)
+    assert extended_due(saturday, "illicit_discharges.appeal", CAL, None) == (saturday, None)
+    assert extended_due(D(2026, 7, 4), "illicit_discharges.appeal", CAL, [ext]) == (D(2026, 7, 4), None)
+    # a business day is not moved, and no version is named as moving it
+    assert extended_due(D(2026, 6, 18), "illicit_discharges.appeal", CAL, [ext]) == (D(2026, 6, 18), None)
+    with pytest.raises(ValidationError):
+        _extension(periods=("illicit_discharges.appeal_hearing",))   # the Town's own act: not a period it extends
+    with pytest.raises(ValidationError):
+        _extension(periods=())
+
+
+def test_the_rules_file_extends_the_recipients_periods():
+    ext = RULES.deadline_extension.at(D(2026, 6, 1))
+    assert "§ 25-a" in ext.citation and "next succeeding business day" in ext.citation
+    assert set(ext.periods) == {"illicit_discharges.appeal", "illicit_discharges.abatement",
+                                "illicit_discharges.protest", "notices.correct_by"}
+
+
 # ---------------------------------------------------------- rule checking
 
 
@@ -287,6 +355,15 @@ def test_one_more_business_day_is_later(day, n):
     # n + 1 business days after X = the next business day after (n business days after X)
     if n:
         assert add_business_days(day, n + 1, CAL) == next_business_day(add_business_days(day, n, CAL), CAL)
+
+
+@settings(max_examples=300, deadline=None)
+@given(day=days)
+def test_a_period_ends_on_the_first_business_day_on_or_after_its_last_day(day):
+    end = CAL.period_end(day)
+    assert end >= day and CAL.is_business_day(end)
+    assert all(not CAL.is_business_day(day + dt.timedelta(days=i)) for i in range((end - day).days))
+    assert end == (day if CAL.is_business_day(day) else next_business_day(day, CAL))
 
 
 @settings(max_examples=300, deadline=None)

@@ -24,6 +24,8 @@ from outfall.law.illicit import (
     IllicitCase,
     IllicitPayment,
     accrued_interest,
+    case_penalty_days,
+    case_problem,
     cents,
     illicit_charges,
     illicit_deadlines,
@@ -36,6 +38,7 @@ RULES = load_rules("woodbury")
 D = dt.date
 M = Decimal
 CAL = calendar_from_rules(RULES.business_days)
+EXT = RULES.deadline_extension   # General Construction Law § 25-a
 TERMS = illicit_terms_on(RULES.illicit_discharges, D(2024, 1, 26))
 
 
@@ -74,7 +77,7 @@ FULL = case(
 
 
 def test_every_deadline_of_a_full_case():
-    rows = illicit_deadlines(FULL, TERMS, CAL, D(2024, 6, 1))
+    rows = illicit_deadlines(FULL, TERMS, CAL, D(2024, 6, 1), EXT)
     assert [r.obligation for r in rows] == list(OBLIGATIONS)
     got = {r.obligation: (r.due, r.satisfied_on, r.status) for r in rows}
     # notify: next business day after Fri Jan 26 = Mon Jan 29; told Jan 29: met.
@@ -92,12 +95,12 @@ def test_every_deadline_of_a_full_case():
     assert got["abatement"] == (D(2024, 3, 19), D(2024, 3, 25), "late")
     # cost notice: Mar 25 + 30 = Apr 24 (Mar 25 + 6 = Mar 31, + 24 = Apr 24); sent Apr 24: met.
     assert got["cost_notice"] == (D(2024, 4, 24), D(2024, 4, 24), "met")
-    # protest: Apr 24 + 10 = May 4; received May 6: late.
-    assert got["protest"] == (D(2024, 5, 4), D(2024, 5, 6), "late")
+    # protest: Apr 24 + 10 = Saturday May 4, so under GCL § 25-a Monday May 6; received May 6: met.
+    assert got["protest"] == (D(2024, 5, 6), D(2024, 5, 6), "met")
 
 
 def test_rules_cite_chapter_185_by_its_paragraphs_in_words():
-    rows = by_obligation(illicit_deadlines(FULL, TERMS, CAL, D(2024, 6, 1)))
+    rows = by_obligation(illicit_deadlines(FULL, TERMS, CAL, D(2024, 6, 1), EXT))
     assert rows["notify_town"].rule.startswith("Woodbury Code ch. 185, notification of spills: a release")
     assert rows["written_confirmation"].rule.startswith("Woodbury Code ch. 185, notification of spills: a notice")
     assert rows["appeal"].rule.startswith("Woodbury Code ch. 185, appeal of a notice of violation: a notice")
@@ -108,14 +111,14 @@ def test_rules_cite_chapter_185_by_its_paragraphs_in_words():
     for r in rows.values():
         assert "contract" not in r.rule.lower() and r.rule.endswith(".")
     no_appeal = by_obligation(illicit_deadlines(case(discovered_on=D(2024, 1, 26), abatement_due=D(2024, 3, 1)),
-                                                TERMS, CAL, D(2024, 6, 1)))
+                                                TERMS, CAL, D(2024, 6, 1), EXT))
     assert no_appeal["abatement"].rule.startswith("Woodbury Code ch. 185, notice of violation:")
 
 
 def test_notify_over_a_weekend_and_a_monday_holiday():
     # Discovered Fri May 22, 2026: Sat, Sun, Mon 25 Memorial Day -> due Tue May 26.
     c = case(discovered_on=D(2026, 5, 22), notified_on=D(2026, 5, 26), written_confirmation_on=D(2026, 5, 29))
-    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30)))
+    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT))
     assert (rows["notify_town"].due, rows["notify_town"].status) == (D(2026, 5, 26), "met")
     # confirmation: 3 business days after Tue May 26 = Wed 27, Thu 28, Fri 29: met on the 29th.
     assert (rows["written_confirmation"].due, rows["written_confirmation"].status) == (D(2026, 5, 29), "met")
@@ -123,14 +126,14 @@ def test_notify_over_a_weekend_and_a_monday_holiday():
 
 def test_notify_when_discovered_on_a_saturday():
     # Sat Jun 6, 2026 -> Sun 7 -> Mon Jun 8.
-    rows = by_obligation(illicit_deadlines(case(discovered_on=D(2026, 6, 6)), TERMS, CAL, D(2026, 6, 8)))
+    rows = by_obligation(illicit_deadlines(case(discovered_on=D(2026, 6, 6)), TERMS, CAL, D(2026, 6, 8), EXT))
     assert (rows["notify_town"].due, rows["notify_town"].status) == (D(2026, 6, 8), "open")
 
 
 def test_notify_before_a_saturday_holiday_is_due_friday():
     # Discovered Thu Jul 2, 2026: Fri Jul 3 is a business day (Jul 4 Sat is not moved).
     c = case(discovered_on=D(2026, 7, 2), notified_on=D(2026, 7, 6))
-    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 31)))
+    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 31), EXT))
     assert (rows["notify_town"].due, rows["notify_town"].satisfied_on, rows["notify_town"].status) == \
         (D(2026, 7, 3), D(2026, 7, 6), "late")
     # confirmation after Mon Jul 6: Tue 7, Wed 8, Thu 9; none mailed by Jul 31: overdue.
@@ -141,70 +144,250 @@ def test_election_day_is_not_a_business_day():
     # Discovered Mon Nov 2, 2026: Tue Nov 3 is Election Day -> due Wed Nov 4.
     # Notified Mon Nov 2: confirmation Wed 4, Thu 5, Fri 6 -> due Fri Nov 6.
     c = case(discovered_on=D(2026, 11, 2), notified_on=D(2026, 11, 2))
-    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 11, 6)))
+    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 11, 6), EXT))
     assert rows["notify_town"].due == D(2026, 11, 4)
     assert (rows["written_confirmation"].due, rows["written_confirmation"].status) == (D(2026, 11, 6), "open")
 
 
 def test_sunday_holiday_observed_on_monday():
     # Discovered Fri Jun 17, 2022: Sat 18, Sun 19 Juneteenth, Mon 20 observed -> Tue Jun 21.
-    rows = by_obligation(illicit_deadlines(case(discovered_on=D(2022, 6, 17)), TERMS, CAL, D(2022, 6, 22)))
+    rows = by_obligation(illicit_deadlines(case(discovered_on=D(2022, 6, 17)), TERMS, CAL, D(2022, 6, 22), EXT))
     assert (rows["notify_town"].due, rows["notify_town"].status) == (D(2022, 6, 21), "overdue")
 
 
 def test_open_on_the_due_day_overdue_the_day_after():
     c = case(discovered_on=D(2026, 5, 22))  # due Tue May 26, 2026
-    assert illicit_deadlines(c, TERMS, CAL, D(2026, 5, 26))[0].status == "open"
-    assert illicit_deadlines(c, TERMS, CAL, D(2026, 5, 27))[0].status == "overdue"
+    assert illicit_deadlines(c, TERMS, CAL, D(2026, 5, 26), EXT)[0].status == "open"
+    assert illicit_deadlines(c, TERMS, CAL, D(2026, 5, 27), EXT)[0].status == "overdue"
 
 
 def test_an_event_after_as_of_has_not_happened_yet():
     # Notified May 28, 2026, judged on May 27: still unsatisfied (overdue), no
     # confirmation row yet (its trigger, the notice, is in the future).
     c = case(discovered_on=D(2026, 5, 22), notified_on=D(2026, 5, 28))
-    rows = illicit_deadlines(c, TERMS, CAL, D(2026, 5, 27))
+    rows = illicit_deadlines(c, TERMS, CAL, D(2026, 5, 27), EXT)
     assert [(r.obligation, r.satisfied_on, r.status) for r in rows] == [("notify_town", None, "overdue")]
     # discovered after --as-of: nothing at all
-    assert illicit_deadlines(c, TERMS, CAL, D(2026, 5, 21)) == []
+    assert illicit_deadlines(c, TERMS, CAL, D(2026, 5, 21), EXT) == []
 
 
 def test_hazardous_release_has_no_notice_rows_and_blank_is_not_hazardous():
     hazardous = case(discovered_on=D(2026, 5, 22), hazardous=True, notified_on=D(2026, 5, 22))
-    assert illicit_deadlines(hazardous, TERMS, CAL, D(2026, 6, 30)) == []
+    assert illicit_deadlines(hazardous, TERMS, CAL, D(2026, 6, 30), EXT) == []
     blank = case(discovered_on=D(2026, 5, 22), hazardous=None)
-    assert [r.obligation for r in illicit_deadlines(blank, TERMS, CAL, D(2026, 6, 30))] == ["notify_town"]
+    assert [r.obligation for r in illicit_deadlines(blank, TERMS, CAL, D(2026, 6, 30), EXT)] == ["notify_town"]
 
 
 def test_appeal_rows_need_their_triggers():
     # NOV without an appeal: no appeal, no hearing row; a late appeal is late.
     c = case(discovered_on=D(2026, 1, 5), hazardous=True, nov_on=D(2026, 2, 2))
-    assert illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30)) == []
+    assert illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT) == []
     late = case(discovered_on=D(2026, 1, 5), hazardous=True, nov_on=D(2026, 2, 2), appeal_received_on=D(2026, 2, 18))
-    rows = by_obligation(illicit_deadlines(late, TERMS, CAL, D(2026, 6, 30)))
+    rows = by_obligation(illicit_deadlines(late, TERMS, CAL, D(2026, 6, 30), EXT))
     # Feb 2 + 15 = Feb 17; received Feb 18: late. Hearing Feb 18 + 15 = Mar 5, no decision: overdue.
     assert (rows["appeal"].due, rows["appeal"].status) == (D(2026, 2, 17), "late")
     assert (rows["appeal_hearing"].due, rows["appeal_hearing"].status) == (D(2026, 3, 5), "overdue")
-    assert "abatement" not in rows
+    # the appeal is pending (received, not decided): the abatement is suspended, with no due day
+    assert (rows["abatement"].due, rows["abatement"].satisfied_on, rows["abatement"].status) == (
+        None, None, "suspended")
+    assert "while an appeal is pending" in rows["abatement"].rule
 
 
 def test_abatement_set_in_the_notice_and_the_town_cost_notice():
     # No appeal: due = the notice's Jun 30; not abated on Jul 1: overdue.
     c = case(discovered_on=D(2026, 5, 4), hazardous=True, nov_on=D(2026, 6, 1), abatement_due=D(2026, 6, 30))
-    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 1)))
+    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 1), EXT))
     assert (rows["abatement"].due, rows["abatement"].status) == (D(2026, 6, 30), "overdue")
     # Abated by the owner: no cost notice. By the Town with no date: none either.
     owner = c.model_copy(update={"abated_on": D(2026, 6, 30), "abated_by": "owner"})
-    assert "cost_notice" not in by_obligation(illicit_deadlines(owner, TERMS, CAL, D(2026, 9, 1)))
+    assert "cost_notice" not in by_obligation(illicit_deadlines(owner, TERMS, CAL, D(2026, 9, 1), EXT))
     undated = c.model_copy(update={"abated_by": "town"})
-    assert "cost_notice" not in by_obligation(illicit_deadlines(undated, TERMS, CAL, D(2026, 9, 1)))
+    assert "cost_notice" not in by_obligation(illicit_deadlines(undated, TERMS, CAL, D(2026, 9, 1), EXT))
     # By the Town on Jun 30: cost notice due Jun 30 + 30 = Jul 30, none sent: open on Jul 30.
     town = c.model_copy(update={"abated_on": D(2026, 6, 30), "abated_by": "town"})
-    rows = by_obligation(illicit_deadlines(town, TERMS, CAL, D(2026, 7, 30)))
+    rows = by_obligation(illicit_deadlines(town, TERMS, CAL, D(2026, 7, 30), EXT))
     assert (rows["abatement"].status, rows["cost_notice"].due, rows["cost_notice"].status) == \
         ("met", D(2026, 7, 30), "open")
     # the notice set for a day after --as-of is not issued yet: no abatement row
     future_nov = c.model_copy(update={"nov_on": D(2026, 7, 2)})
-    assert illicit_deadlines(future_nov, TERMS, CAL, D(2026, 7, 1)) == []
+    assert illicit_deadlines(future_nov, TERMS, CAL, D(2026, 7, 1), EXT) == []
+
+
+# ------------------------------------- periods that end on a weekend or holiday (GCL § 25-a)
+# June 2026: Fri 5, Sat 20, Sun 21, Mon 22, Tue 23; Jun 24 + 10 = Sat Jul 4 (Independence Day), Mon Jul 6;
+# Dec 25, 2026 is a Friday (Christmas), Dec 28 the Monday. Jun 4, 2022 + 15 = Sun Jun 19, 2022 (Juneteenth),
+# observed Mon Jun 20, so Tue Jun 21.
+
+
+def test_an_appeal_due_on_a_saturday_and_received_on_the_monday_is_met():
+    # Regression: notice of violation Friday June 5, 2026 + 15 days = Saturday June 20: the appeal may be
+    # received on the next business day, Monday June 22.
+    c = case(discovered_on=D(2026, 6, 1), hazardous=True, nov_on=D(2026, 6, 5), appeal_received_on=D(2026, 6, 22))
+    row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT))["appeal"]
+    assert (row.due, row.satisfied_on, row.status) == (D(2026, 6, 22), D(2026, 6, 22), "met")
+    assert row.rule.startswith("Woodbury Code ch. 185, appeal of a notice of violation")
+    assert "Saturday, June 20, 2026, which is not a business day, so it ends on Monday, June 22, 2026" in row.rule
+    assert "General Construction Law § 25-a" in row.rule and row.rule.endswith(".")
+    # the Tuesday is late; the Saturday itself is in time
+    late = c.model_copy(update={"appeal_received_on": D(2026, 6, 23)})
+    assert by_obligation(illicit_deadlines(late, TERMS, CAL, D(2026, 6, 30), EXT))["appeal"].status == "late"
+    early = c.model_copy(update={"appeal_received_on": D(2026, 6, 20)})
+    assert by_obligation(illicit_deadlines(early, TERMS, CAL, D(2026, 6, 30), EXT))["appeal"].status == "met"
+    # without the rules of § 25-a (none given) the period ends on the Saturday, and Monday is late
+    assert by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), None))["appeal"].status == "late"
+
+
+def test_an_appeal_due_on_a_business_day_is_not_moved_and_its_rule_says_nothing_more():
+    c = case(discovered_on=D(2026, 6, 1), hazardous=True, nov_on=D(2026, 6, 3), appeal_received_on=D(2026, 6, 18))
+    row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT))["appeal"]
+    assert (row.due, row.status) == (D(2026, 6, 18), "met")     # Thursday
+    assert "25-a" not in row.rule
+
+
+def test_an_appeal_due_on_a_sunday_holiday_observed_on_monday_ends_on_tuesday():
+    c = case(discovered_on=D(2022, 6, 1), hazardous=True, nov_on=D(2022, 6, 4), appeal_received_on=D(2022, 6, 21))
+    row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2022, 7, 1), EXT))["appeal"]
+    assert (row.due, row.status) == (D(2022, 6, 21), "met")
+
+
+def test_an_abatement_deadline_on_christmas_friday_ends_on_the_monday():
+    c = case(discovered_on=D(2026, 12, 1), hazardous=True, nov_on=D(2026, 12, 2), abatement_due=D(2026, 12, 25))
+    rows = lambda as_of, **kw: by_obligation(illicit_deadlines(c.model_copy(update=kw), TERMS, CAL, as_of, EXT))
+    assert (rows(D(2026, 12, 28))["abatement"].due, rows(D(2026, 12, 28))["abatement"].status) == (
+        D(2026, 12, 28), "open")
+    assert rows(D(2026, 12, 29))["abatement"].status == "overdue"
+    assert rows(D(2027, 1, 5), abated_on=D(2026, 12, 28))["abatement"].status == "met"
+    assert rows(D(2027, 1, 5), abated_on=D(2026, 12, 29))["abatement"].status == "late"
+    assert "Friday, December 25, 2026" in rows(D(2026, 12, 28))["abatement"].rule
+
+
+def test_an_abatement_after_the_decision_that_ends_on_a_saturday_ends_on_monday():
+    # decided Friday June 5, 2026 + 15 = Saturday June 20 -> Monday June 22.
+    c = case(discovered_on=D(2026, 5, 1), hazardous=True, nov_on=D(2026, 5, 4), appeal_received_on=D(2026, 5, 15),
+             appeal_decided_on=D(2026, 6, 5), appeal_outcome="upheld", abated_on=D(2026, 6, 22))
+    row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT))["abatement"]
+    assert (row.due, row.status) == (D(2026, 6, 22), "met")
+    assert row.rule.startswith("Woodbury Code ch. 185, enforcement measures after an appeal")
+
+
+def test_a_protest_due_on_a_saturday_holiday_ends_on_monday_and_the_towns_own_deadlines_stay():
+    # abated by the Town Friday June 5, 2026: the cost notice is the Town's act, due June 5 + 30 = Sunday
+    # July 5, not moved. Cost notice Wednesday June 24 + 10 = Saturday July 4 (Independence Day) -> Monday July 6.
+    c = case(discovered_on=D(2026, 5, 1), hazardous=True, abated_on=D(2026, 6, 5), abated_by="town",
+             cost_notice_on=D(2026, 6, 24), protest_received_on=D(2026, 7, 6))
+    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 31), EXT))
+    assert (rows["cost_notice"].due, rows["cost_notice"].status) == (D(2026, 7, 5), "met")
+    assert "25-a" not in rows["cost_notice"].rule
+    assert (rows["protest"].due, rows["protest"].status) == (D(2026, 7, 6), "met")
+
+
+def test_the_hearing_due_on_a_saturday_is_not_moved():
+    # the Town's own act: received Friday June 5, 2026 + 15 = Saturday June 20; heard Monday June 22: late.
+    c = case(discovered_on=D(2026, 5, 1), hazardous=True, nov_on=D(2026, 5, 25), appeal_received_on=D(2026, 6, 5),
+             hearing_on=D(2026, 6, 22), appeal_decided_on=D(2026, 6, 26))
+    row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT))["appeal_hearing"]
+    assert (row.due, row.satisfied_on, row.status) == (D(2026, 6, 20), D(2026, 6, 22), "late")
+
+
+# -------------------------------------------------------------------- appeals
+
+APPEALED = case(discovered_on=D(2026, 6, 1), hazardous=True, nov_on=D(2026, 6, 3), abatement_due=D(2026, 6, 30),
+                appeal_received_on=D(2026, 6, 10))
+
+
+def test_the_hearing_is_met_by_the_hearing_day_or_else_by_the_decision():
+    # received June 10 + 15 = June 25 (Thursday)
+    heard = APPEALED.model_copy(update={"hearing_on": D(2026, 6, 24), "appeal_decided_on": D(2026, 7, 8)})
+    row = by_obligation(illicit_deadlines(heard, TERMS, CAL, D(2026, 7, 31), EXT))["appeal_hearing"]
+    assert (row.due, row.satisfied_on, row.status) == (D(2026, 6, 25), D(2026, 6, 24), "met")
+    decided = APPEALED.model_copy(update={"appeal_decided_on": D(2026, 7, 8)})
+    row = by_obligation(illicit_deadlines(decided, TERMS, CAL, D(2026, 7, 31), EXT))["appeal_hearing"]
+    assert (row.satisfied_on, row.status) == (D(2026, 7, 8), "late")
+    # a hearing held, no decision yet: the hearing is met, the appeal still pending
+    pending = APPEALED.model_copy(update={"hearing_on": D(2026, 6, 24)})
+    rows = by_obligation(illicit_deadlines(pending, TERMS, CAL, D(2026, 7, 31), EXT))
+    assert rows["appeal_hearing"].status == "met" and rows["abatement"].status == "suspended"
+
+
+def test_the_abatement_is_suspended_from_the_day_the_appeal_is_received_until_the_day_it_is_decided():
+    at = lambda as_of, **kw: by_obligation(illicit_deadlines(APPEALED.model_copy(update=kw), TERMS, CAL, as_of, EXT))
+    # the day before the appeal is received: the notice's deadline, open
+    assert (at(D(2026, 6, 9))["abatement"].due, at(D(2026, 6, 9))["abatement"].status) == (D(2026, 6, 30), "open")
+    # from the day it is received: suspended, with no due day, past the notice's deadline too
+    for day in (D(2026, 6, 10), D(2026, 7, 31)):
+        row = at(day)["abatement"]
+        assert (row.due, row.satisfied_on, row.status) == (None, None, "suspended"), day
+    # decided July 8 (upheld): from that day, due July 8 + 15 = July 23; a decision dated after --as-of
+    # has not happened yet (and neither has its outcome)
+    assert at(D(2026, 7, 7), appeal_decided_on=D(2026, 7, 8), appeal_outcome="vacated")["abatement"].status == \
+        "suspended"
+    row = at(D(2026, 7, 8), appeal_decided_on=D(2026, 7, 8), appeal_outcome="upheld")["abatement"]
+    assert (row.due, row.status) == (D(2026, 7, 23), "open")
+    # an abatement made while the appeal is pending shows, the row stays suspended
+    row = at(D(2026, 7, 1), abated_on=D(2026, 6, 20))["abatement"]
+    assert (row.due, row.satisfied_on, row.status) == (None, D(2026, 6, 20), "suspended")
+
+
+@pytest.mark.parametrize("outcome", ["upheld", "modified", None])
+def test_an_appeal_upheld_modified_or_of_unknown_outcome_gives_15_days_from_the_decision(outcome):
+    c = APPEALED.model_copy(update={"appeal_decided_on": D(2026, 7, 8), "appeal_outcome": outcome})
+    row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 31), EXT))["abatement"]
+    assert (row.due, row.status) == (D(2026, 7, 23), "overdue")
+
+
+def test_a_vacated_appeal_ends_the_case():
+    c = APPEALED.model_copy(update={"appeal_decided_on": D(2026, 7, 8), "appeal_outcome": "vacated"})
+    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 31), EXT))
+    assert set(rows) == {"appeal", "appeal_hearing"}                  # no abatement row
+    # before the decision it was suspended
+    assert by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 7), EXT))["abatement"].status == "suspended"
+
+
+def test_an_outcome_without_the_day_of_the_decision_cannot_be_judged():
+    assert case_problem(APPEALED) is None
+    problem = case_problem(APPEALED.model_copy(update={"appeal_outcome": "vacated"}))
+    assert "outcome (vacated) is given but not the day it was decided" in problem
+    with pytest.raises(ValidationError):
+        case(discovered_on=D(2026, 1, 1), appeal_outcome="dismissed")
+
+
+def test_penalty_days_leave_out_the_days_an_appeal_was_pending():
+    # discovered June 1, 2026, not abated, judged June 30: 30 days.
+    at = lambda as_of, **kw: case_penalty_days(case(discovered_on=D(2026, 6, 1), **kw), as_of)
+    assert at(D(2026, 6, 30)) == 30
+    # received June 10, decided June 20: June 10 .. 19 left out (10 days); the decision day counts again.
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 20)) == 20
+    # pending on --as-of: June 10 through June 30 left out: June 1 .. 9.
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10)) == 9
+    # received on --as-of itself: that day is left out already
+    assert at(D(2026, 6, 10), appeal_received_on=D(2026, 6, 10)) == 9
+    # received after --as-of: not yet
+    assert at(D(2026, 6, 9), appeal_received_on=D(2026, 6, 10)) == 9
+    # decided the day it was received: nothing left out; the day after: one day
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 10)) == 30
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 11)) == 29
+    # a decision after --as-of has not happened: pending through --as-of
+    assert at(D(2026, 6, 15), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 20)) == 9
+    # abated June 14 while pending: June 1 .. 14, less June 10 .. 14 = 9
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), abated_on=D(2026, 6, 14)) == 9
+    # received on the day of discovery and still pending: nothing
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 1)) == 0
+
+
+def test_no_penalty_after_the_notice_once_the_appeal_vacates_it():
+    base = dict(discovered_on=D(2026, 6, 1), nov_on=D(2026, 6, 5), appeal_received_on=D(2026, 6, 10),
+                appeal_decided_on=D(2026, 6, 20))
+    # vacated: June 1 .. 5 (the notice's day counts), nothing after, abated or not
+    assert case_penalty_days(case(**base, appeal_outcome="vacated"), D(2026, 6, 30)) == 5
+    assert case_penalty_days(case(**base, appeal_outcome="vacated", abated_on=D(2026, 6, 25)), D(2026, 6, 30)) == 5
+    # upheld: June 1 .. 30 less June 10 .. 19
+    assert case_penalty_days(case(**base, appeal_outcome="upheld"), D(2026, 6, 30)) == 20
+    # vacated with no notice day on file: through the day before the appeal was received
+    no_nov = {**base, "nov_on": None}
+    assert case_penalty_days(case(**no_nov, appeal_outcome="vacated"), D(2026, 6, 30)) == 9
+    # the charges use it: a vacated case with a cost of abatement, $350 x 5
+    c = case(**base, appeal_outcome="vacated", abatement_cost_usd=M("100"))
+    assert illicit_charges(c, [], TERMS, D(2026, 6, 30)).max_penalty_usd == M("1750.00")
 
 
 def test_a_bad_case_is_refused():
@@ -233,7 +416,8 @@ def test_charges_with_a_leap_day_and_a_partial_payment():
     #          = 4,968 / 365 = 13.6109... -> $13.61.
     # balance = 1000 + 13.61 - 400 = $613.61.
     # penalty: Jan 26..Mar 25 both counted = 6 (Jan) + 29 (Feb) + 25 (Mar) = 60
-    # days x $350 = $21,000.00.
+    # days, less the appeal's pending days, received Feb 16 through Mar 3 (decided
+    # Mar 4) = 14 (Feb 16..29) + 3 = 17: 43 days x $350 = $15,050.00.
     got = illicit_charges(FULL, [pay(D(2024, 3, 10), "400.00"), pay(D(2024, 3, 1), "999", "OTHER")],
                           TERMS, D(2024, 3, 31))
     assert (got.principal_usd, got.installments, got.installment_usd, got.last_installment_usd) == \
@@ -241,7 +425,7 @@ def test_charges_with_a_leap_day_and_a_partial_payment():
     assert got.interest_from == D(2024, 2, 25)
     assert got.interest_usd == M("13.61")
     assert (got.paid_usd, got.balance_usd) == (M("400.00"), M("613.61"))
-    assert (got.penalty_days, got.max_penalty_usd) == (60, M("21000.00"))
+    assert (got.penalty_days, got.max_penalty_usd) == (43, M("15050.00"))
     assert got.rule.startswith("Woodbury Code ch. 185, liability for the violation") and "criminal prosecution" in got.rule
 
 

@@ -2,14 +2,17 @@
 administrator.
 
 Part 2 makes it unlawful to discharge into the public sewers of the Consolidated Sewer District
-except after the issuance of a permit by the administrator. A user's samples collected and flow
-readings taken on a day its permit was not in effect (before ``permit_effective`` or after
+except after the issuance of a permit by the administrator. A discharge (contract 6.5) is a
+sample collected, or a flow reading of constituent flow whose value is above 0; a probe's
+readings (pH, temperature, any other constituent) and flow readings of 0 are not. A user's
+discharges on a day its permit was not in effect (before ``permit_effective`` or after
 ``permit_expires`` in ``industrial_users``; both days are in effect, reading
-``permit_in_effect``) show it discharged then:
+``permit_in_effect``) show it discharged without a permit then:
 
 - ``discharges_without_permit``: one row per user and local day, with the day's samples and
-  flow readings, whether the permit had expired or had not yet taken effect, and the section;
-- ``permit_dates_missing``: users with samples or readings whose permit term is not on file
+  flow readings above 0, whether the permit had expired or had not yet taken effect, and the
+  section;
+- ``permit_dates_missing``: users with such discharges whose permit term is not on file
   (neither date, or no industrial user row): not judged (reading ``permit_term_unknown``: a
   missing date is a gap in the records, not proof that no permit was issued), listed so the
   dates can be filled in.
@@ -62,13 +65,14 @@ def permit_rules(settings: OutfallSettings) -> tuple[Rules, pd.DataFrame, str]:
     specs=[
         AssetSpec("discharges_without_permit", group_name=GROUP_SEWER, kinds={"duckdb"},
                   deps=["industrial_users", "lab_results", "flow"],
-                  description="Days on which an industrial user had samples collected or flow readings while its "
-                              "permit was not in effect (before it took effect or after it expired): discharging "
-                              "into the public sewers without a permit, which Woodbury Code ch. 253 Part 2 makes "
-                              "unlawful. One row per user and day, with the section."),
+                  description="Days on which an industrial user had samples collected or flow readings above 0 "
+                              "while its permit was not in effect (before it took effect or after it expired): "
+                              "discharging into the public sewers without a permit, which Woodbury Code ch. 253 "
+                              "Part 2 makes unlawful. A probe's pH or temperature readings and zero flow are not a "
+                              "discharge. One row per user and day, with the section."),
         AssetSpec("permit_dates_missing", group_name=GROUP_SEWER, kinds={"duckdb"},
                   deps=["industrial_users", "lab_results", "flow"],
-                  description="Users with samples or flow readings whose permit term is not on file (neither "
+                  description="Users with samples or flow readings above 0 whose permit term is not on file (neither "
                               "date, or no industrial user record): not judged for discharging without a permit; "
                               "listed so that the dates can be filled in."),
     ],
@@ -106,7 +110,7 @@ def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBReso
 
 @asset_check(asset="discharges_without_permit", blocking=False,
              description="Every day listed lies outside its user's permit term (before permit_effective or after "
-                         "permit_expires) and had a sample or a flow reading. Threshold: 0 rows that do not. "
+                         "permit_expires) and had a sample or a flow reading above 0. Threshold: 0 rows that do not. "
                          "Severity ERROR.")
 def check_validity_permit_day(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:

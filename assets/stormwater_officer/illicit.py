@@ -5,6 +5,9 @@ the stormwater management officer.
   responsible person's notice to the Town by the next business day and its written
   confirmation within three business days, the 15-day appeal and hearing, the abatement,
   the Town's 30-day notice of the cost, the 10-day protest), due, satisfied and status;
+  the abatement is ``suspended`` while an appeal is pending and gone once one vacates the
+  notice; the recipient's periods that end on a weekend or holiday end on the next business
+  day (General Construction Law § 25-a, ``deadline_extension`` in the rules);
 - ``illicit_discharge_charges``: per case with a cost of abatement, the 12 equal payments,
   18% a year simple interest from the 30th day after discovery on the unpaid principal,
   the balance and the largest criminal penalty ($350 a day);
@@ -16,9 +19,10 @@ the stormwater management officer.
 The arithmetic is ``outfall/law/illicit.py`` and ``outfall/law/calendar.py`` (business days
 of General Construction Law § 24); every number and rule sentence comes from
 ``rules/woodbury.yaml`` (``illicit_discharges``, the version in effect on the day the
-discharge was discovered, and ``business_days``). A case the rules do not cover (discovered
-before ch. 185 took effect) and a payment that cannot be matched to a case's cost are set
-aside in ``quarantine`` with the reason. All three tables are written in one transaction.
+discharge was discovered, ``business_days`` and ``deadline_extension``). A case the rules do
+not cover (discovered before ch. 185 took effect), a case whose appeal's outcome is given
+without the day of the decision, and a payment that cannot be matched to a case's cost are
+set aside in ``quarantine`` with the reason. All three tables are written in one transaction.
 """
 
 import datetime as dt
@@ -36,9 +40,10 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, warehouse
 from outfall.judged import SetAside, replace_judged
-from outfall.law.calendar import BusinessCalendar
+from outfall.law.calendar import BusinessCalendar, DeadlineExtension, ExtendedPeriod, extended_due
 from outfall.law.enforcement import days_late
-from outfall.law.illicit import IllicitCase, IllicitPayment, IllicitTerms, illicit_charges, illicit_deadlines
+from outfall.law.illicit import IllicitCase, IllicitPayment, IllicitTerms, case_problem, extension_note, \
+    illicit_charges, illicit_deadlines
 from outfall.letters import LetterWriter, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, load_rules
@@ -126,9 +131,24 @@ def _not_on_file(name: str | None, address: str | None, whose_name: str, whose_a
             if not value]
 
 
-def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str) -> tuple[dict, list[str]]:
+def _period_end(ends: dt.date | None, period: ExtendedPeriod, calendar: BusinessCalendar,
+                extensions: list[DeadlineExtension] | None) -> tuple[dt.date | None, str | None]:
+    """(the day a period that would end on ``ends`` ends, the sentence saying General Construction
+    Law § 25-a moved it, or None when it did not)."""
+    if ends is None:
+        return None, None
+    due, moved_by = extended_due(ends, period, calendar, extensions)
+    return due, (extension_note(ends, due, moved_by) if moved_by is not None else None)
+
+
+def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str, calendar: BusinessCalendar,
+                 extensions: list[DeadlineExtension] | None) -> tuple[dict, list[str]]:
     issued = case["nov_on"] if case["nov_on"] is not None and case["nov_on"] <= as_of else None
     dated = issued or as_of
+    appeal_by, appeal_note = _period_end(dated + dt.timedelta(days=terms.appeal_days), "illicit_discharges.appeal",
+                                         calendar, extensions)
+    abatement_by, abatement_note = _period_end(case["abatement_due"], "illicit_discharges.abatement", calendar,
+                                               extensions)
     measures, problem = parse_measures(case.get("nov_requires"))
     name, address = _recipient(case)
     missing = _not_on_file(name, address, "the person responsible for the premises", "the person responsible")
@@ -145,8 +165,8 @@ def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str) -
         "recipient_address_block": address or "[mailing address not on file]",
         "premises_text": _premises_text(case), "discovered_on": case["discovered_on"],
         "description": case.get("description") or "", "hazardous": bool(case.get("hazardous")),
-        "measures": measures, "abatement_due": case["abatement_due"],
-        "appeal_days": terms.appeal_days, "appeal_by": dated + dt.timedelta(days=terms.appeal_days),
+        "measures": measures, "abatement_due": abatement_by, "abatement_note": abatement_note,
+        "appeal_days": terms.appeal_days, "appeal_by": appeal_by, "appeal_note": appeal_note,
         "hearing_days": terms.hearing_days, "abatement_after_decision_days": terms.abatement_after_decision_days,
         "installments": terms.installments, "penalty_per_day_usd": terms.penalty_per_day_usd,
         "law_name": terms.citation, "rule_appeal": terms.rules.appeal, "rule_abatement": terms.rules.abatement,
@@ -156,9 +176,12 @@ def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str) -
 
 
 def _cost_context(case: dict, charges: Any, payments: list[IllicitPayment], terms: IllicitTerms,
-                  as_of: dt.date, issuer: str) -> tuple[dict, list[str]]:
+                  as_of: dt.date, issuer: str, calendar: BusinessCalendar,
+                  extensions: list[DeadlineExtension] | None) -> tuple[dict, list[str]]:
     sent = case["cost_notice_on"] if case["cost_notice_on"] is not None and case["cost_notice_on"] <= as_of else None
     dated = sent or as_of
+    protest_by, protest_note = _period_end(dated + dt.timedelta(days=terms.protest_days), "illicit_discharges.protest",
+                                           calendar, extensions)
     # the account as it stood on the notice's own date (a notice sent earlier is shown as it was sent)
     charges = illicit_charges(_case(case), payments, terms, dated) or charges
     name, address = _recipient(case)
@@ -176,7 +199,7 @@ def _cost_context(case: dict, charges: Any, payments: list[IllicitPayment], term
         "interest_rate": _rate_text(terms.interest_rate), "interest_usd": charges.interest_usd,
         "paid_usd": charges.paid_usd, "balance_usd": charges.balance_usd,
         "payments": [{"paid_on": p.paid_on, "amount_usd": p.amount_usd} for p in paid],
-        "protest_days": terms.protest_days, "protest_by": dated + dt.timedelta(days=terms.protest_days),
+        "protest_days": terms.protest_days, "protest_by": protest_by, "protest_note": protest_note,
         "law_name": terms.citation, "rule_cost_notice": terms.rules.cost_notice, "rule_protest": terms.rules.protest,
         "rule_charges": terms.rules.charges,
     }
@@ -237,8 +260,13 @@ def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
                 f"are not worked out; check the day of discovery",
                 {"case_id": case.case_id, "discovered_on": case.discovered_on}))
             continue
+        problem = case_problem(case)
+        if problem is not None:
+            aside.append(SetAside("illicit_discharges", row["source_file"], row["source_row"],
+                                  f"case {case.case_id}: {problem}", {"case_id": case.case_id}))
+            continue
         try:
-            found = illicit_deadlines(case, terms, calendar, as_of)
+            found = illicit_deadlines(case, terms, calendar, as_of, rules.deadline_extension)
         except ValueError as exc:   # business days before the holiday rules begin
             aside.append(SetAside("illicit_discharges", row["source_file"], row["source_row"],
                                   f"case {case.case_id}: {exc} Check the dates of discovery and of the notice "
@@ -248,7 +276,8 @@ def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
         for d in found:
             deadlines.append({"case_id": d.case_id, "obligation": d.obligation, "due": d.due,
                               "satisfied_on": d.satisfied_on, "status": d.status, "rule": d.rule,
-                              "premises": case.premises, "days_late": days_late(d.due, d.satisfied_on, as_of),
+                              "premises": case.premises,
+                              "days_late": days_late(d.due, d.satisfied_on, as_of) if d.due is not None else None,
                               "as_of": as_of})
         c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of)
         if c is not None:
@@ -262,13 +291,14 @@ def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
         stem = _file_stem(case.case_id)
         abated = case.abated_on is not None and case.abated_on <= as_of
         if (case.nov_on is not None and case.nov_on <= as_of) or not abated:
-            context, missing = _nov_context(row, terms, as_of, issuer)
+            context, missing = _nov_context(row, terms, as_of, issuer, calendar, rules.deadline_extension)
             letter = writer.render(NOV_TEMPLATE, context, jurisdiction=JURISDICTION, area="stormwater",
                                    missing=missing)
             letters.append(_letter_row(case.case_id, "notice_of_violation", f"{LETTER_PREFIX}nov_{stem}.html",
                                        context, letter))
         if c is not None and case.abated_by == "town" and abated:
-            context, missing = _cost_context(row, c, payments_of.get(case.case_id, []), terms, as_of, issuer)
+            context, missing = _cost_context(row, c, payments_of.get(case.case_id, []), terms, as_of, issuer,
+                                             calendar, rules.deadline_extension)
             letter = writer.render(COST_TEMPLATE, context, jurisdiction=JURISDICTION, area="stormwater",
                                    missing=missing)
             letters.append(_letter_row(case.case_id, "cost_notice", f"{LETTER_PREFIX}cost_{stem}.html",
@@ -375,3 +405,16 @@ def check_validity_illicit_balance(duckdb: DuckDBResource) -> AssetCheckResult:
                                       "cases": MetadataValue.json([r[0] for r in rows[:20]]),
                                       "threshold": "0 rows"})
 
+
+
+@asset_check(asset="illicit_discharge_deadlines", blocking=False,
+             description="Every deadline's status is met, late, open, overdue or suspended and agrees with its days: "
+                         "suspended only for an abatement while an appeal is pending (the one status without a due "
+                         "day), met and late satisfied in time and after it, open and overdue not satisfied, due on "
+                         "or after and before the day judged. Threshold: 0 rows that do not. Severity ERROR.")
+def check_validity_illicit_status(duckdb: DuckDBResource) -> AssetCheckResult:
+    rows, total = check_rows(duckdb, sql("check_validity_illicit_status"), table="illicit_discharge_deadlines")
+    return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.ERROR,
+                            metadata={"rows": total, "bad_rows": len(rows),
+                                      "deadlines": MetadataValue.json([f"{c} {o}: {s}" for c, o, s in rows[:20]]),
+                                      "threshold": "0 rows"})

@@ -59,11 +59,14 @@ users, parcels, sites and tests; it never changes the 15-minute cadence):
 - ``sewer_budget``: the districts' budgets for ``year + 1``, adopted in
   November, which the rates of the next billing year are derived from (no rate
   is adopted for it in ``sewer_rates``).
-- Contract section 5: ``illicit_discharges`` (five cases: one abated by the
+- Contract section 5: ``illicit_discharges`` (seven cases: one abated by the
   Town, its cost noticed and paid in part (:data:`TOWN_ABATED_CASE`), one
-  notified late and never confirmed, a hazardous one appealed, one discovered
-  the day before Thanksgiving with no notice yet, and one from before ch. 185
-  took effect (:data:`PRE_CHAPTER_CASE`), set aside) and ``illicit_payments``;
+  notified late and never confirmed, a hazardous one appealed and upheld, one
+  discovered the day before Thanksgiving with no notice yet, one from before
+  ch. 185 took effect (:data:`PRE_CHAPTER_CASE`), set aside; contract 6.5: one
+  whose appeal is pending, its abatement suspended, the appeal received on the
+  Monday after its 15th day, a Saturday (:data:`PENDING_APPEAL_CASE`), and one
+  whose appeal vacated the notice (:data:`VACATED_CASE`)) and ``illicit_payments``;
   ``smp_practices`` (six practices of the stabilized sites: as-built plans
   missing, late or uncertified, a maintenance agreement recorded after
   approval, a guarantee released early); ``connection_permits`` (single
@@ -1437,10 +1440,15 @@ bellport:
 TOWN_ABATED_CASE = "ID-2026-01"
 #: A case from the paper files, discovered before ch. 185 took effect: set aside with the reason.
 PRE_CHAPTER_CASE = "ID-2006-01"
+#: An appeal received and not decided on the demo's as-of day (the abatement suspended); its 15th day was a
+#: Saturday, so the appeal received on the Monday is in time (General Construction Law § 25-a).
+PENDING_APPEAL_CASE = "ID-2026-05"
+#: An appeal that vacated the notice of violation: the case ends (no abatement).
+VACATED_CASE = "ID-2026-06"
 ILLICIT_COLUMNS = ["case_id", "premises", "discovered_on", "hazardous", "notified_on", "written_confirmation_on",
                    "nov_on", "abatement_due", "appeal_received_on", "appeal_decided_on", "abated_on", "abated_by",
                    "abatement_cost_usd", "cost_notice_on", "protest_received_on", "responsible_party",
-                   "mailing_address", "description", "nov_requires"]
+                   "mailing_address", "description", "nov_requires", "hearing_on", "appeal_outcome"]
 
 
 def _first_parcel(parcels: pd.DataFrame, property_class: str, skip: int = 0) -> pd.Series:
@@ -1451,7 +1459,7 @@ def _first_parcel(parcels: pd.DataFrame, property_class: str, skip: int = 0) -> 
 
 
 def _illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Five cases in the states ch. 185 knows, and the payments toward the Town's abatement."""
+    """Seven cases in the states ch. 185 knows, and the payments toward the Town's abatement."""
     yard = _first_parcel(parcels, "commercial")
     d = lambda m, day: date(year, m, day).isoformat()  # noqa: E731
     cases = [
@@ -1470,7 +1478,7 @@ def _illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame,
         # hazardous: straight to emergency services; appealed, the hearing held late, abated by the owner in time
         {"case_id": "ID-2026-03", "premises": "Orchard Ln", "discovered_on": d(9, 14), "hazardous": "true",
          "nov_on": d(9, 16), "abatement_due": d(10, 16), "appeal_received_on": d(9, 28),
-         "appeal_decided_on": d(10, 20), "abated_on": d(11, 2), "abated_by": "owner",
+         "appeal_decided_on": d(10, 20), "appeal_outcome": "upheld", "abated_on": d(11, 2), "abated_by": "owner",
          "responsible_party": "Orchard Ridge Homes Inc.", "mailing_address": "Orchard Ln\nWoodbury, NY 11797",
          "description": "Hydraulic oil from a ruptured excavator line reaching a catch basin", "nov_requires": "1, 2, 4, 6"},
         # the day before Thanksgiving: notice due Friday; none yet; no one known to write to
@@ -1478,6 +1486,21 @@ def _illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame,
          "hazardous": "false", "description": "Milky discharge from an unknown connection"},
         {"case_id": PRE_CHAPTER_CASE, "premises": "Mill Pond Rd culvert", "discovered_on": f"{year - 20}-08-10",
          "hazardous": "false", "description": "Entered from the paper files"},
+        # notice of violation Friday October 30: its 15th day is Saturday November 14, so the appeal received
+        # Monday November 16 is in time (GCL § 25-a); not decided yet: the abatement (due November 20) is suspended
+        {"case_id": PENDING_APPEAL_CASE, "premises": "112 Harbor Rd", "discovered_on": d(10, 26), "hazardous": "false",
+         "notified_on": d(10, 27), "written_confirmation_on": d(10, 29), "nov_on": d(10, 30),
+         "abatement_due": d(11, 20), "appeal_received_on": d(11, 16), "responsible_party": "Harbor Boat Works LLC",
+         "mailing_address": "112 Harbor Rd\nWoodbury, NY 11797",
+         "description": "Hull wash water with antifouling paint hosed into a storm drain", "nov_requires": "2, 3, 4"},
+        # heard and decided in time; the decision vacated the notice: no abatement, no penalty after the notice
+        {"case_id": VACATED_CASE, "premises": "9 Woodbury Rd", "discovered_on": d(8, 10), "hazardous": "false",
+         "notified_on": d(8, 10), "written_confirmation_on": d(8, 12), "nov_on": d(8, 13), "abatement_due": d(9, 14),
+         "appeal_received_on": d(8, 21), "hearing_on": d(9, 1), "appeal_decided_on": d(9, 3),
+         "appeal_outcome": "vacated", "responsible_party": "Woodbury Auto Spa",
+         "mailing_address": "9 Woodbury Rd\nWoodbury, NY 11797",
+         "description": "Rinse water running to a catch basin (the appeal showed it came from the Town's hydrant "
+                        "flushing)", "nov_requires": "2, 3"},
     ]
     payments = [
         {"case_id": TOWN_ABATED_CASE, "paid_on": d(9, 15), "amount_usd": "520.00", "receipt_no": f"R-{year}-0917"},

@@ -17,7 +17,7 @@ rules (a case before ch. 185 took effect, a practice on a site that is not in
 ``sites``) is judged by the assets that read these tables, which set such rows
 aside with a reason (table ``set_aside``, marked with the asset that judged them;
 the rows stay kept).
-The two word lists (``abated_by``, ``use``) are enums: any other word is
+The three word lists (``abated_by``, ``appeal_outcome``, ``use``) are enums: any other word is
 quarantined here, as the contract says.
 """
 
@@ -28,6 +28,7 @@ import re
 from outfall.ingest.datasets import Column, Dataset, register, vocabulary
 
 ABATED_BY = ("owner", "town")
+APPEAL_OUTCOMES = ("upheld", "modified", "vacated")   # contract 6.5; blank while the appeal is pending
 CONNECTION_USES = ("single_family", "commercial")
 
 
@@ -39,9 +40,11 @@ def _word(options: tuple[str, ...]):
 
 
 canonical_abated_by = _word(ABATED_BY)
+canonical_appeal_outcome = _word(APPEAL_OUTCOMES)
 canonical_use = _word(CONNECTION_USES)
 # The same lookups as vocabularies of the SQL judging (cells normalized with blanks, '-' and '_' alike).
 ABATED_BY_VOCAB = vocabulary("abated_by", canonical_abated_by, ABATED_BY, style="key")
+APPEAL_OUTCOME_VOCAB = vocabulary("appeal_outcome", canonical_appeal_outcome, APPEAL_OUTCOMES, style="key")
 USE_VOCAB = vocabulary("connection_use", canonical_use,
                        [*CONNECTION_USES, *(u.replace("_", "-") for u in CONNECTION_USES)], style="key")
 
@@ -56,6 +59,9 @@ ILLICIT_DISCHARGES = register(Dataset(
      Column("abated_by", "enum", vocabulary=ABATED_BY_VOCAB, allowed=", ".join(ABATED_BY)),
      Column("abatement_cost_usd", "number", nonnegative=True),
      Column("cost_notice_on", "date"), Column("protest_received_on", "date"),
+     # the appeal's hearing and outcome (contract 6.5)
+     Column("hearing_on", "date"),
+     Column("appeal_outcome", "enum", vocabulary=APPEAL_OUTCOME_VOCAB, allowed=", ".join(APPEAL_OUTCOMES)),
      # optional, for the letters: who is responsible and where to write, what was found,
      # which of the six measures of ch. 185 the notice of violation requires
      Column("responsible_party"), Column("mailing_address"), Column("description"),

@@ -36,6 +36,15 @@ in the rules governs.
 "n business days after X" is the n-th business day after X, X itself never
 counted (whether or not X is a business day): 3 business days after Friday,
 May 22, 2026 (Memorial Day is Monday, May 25) is Thursday, May 28, 2026.
+
+A period that ends on a day that is not a business day (General Construction Law
+§ 25-a: "when a period of time within which an act is to be performed ends on a
+Saturday, Sunday or a public holiday, the act may be done on the next succeeding
+business day") ends instead on the next business day: ``BusinessCalendar.period_end``
+(also ``extend_to_business_day``). Which periods the section extends is data too
+(``deadline_extension`` in ``rules/woodbury.yaml``, dated, one ``DeadlineExtension``
+per version); ``extended_due`` applies the version in effect on the day the period
+would end.
 """
 
 from __future__ import annotations
@@ -50,6 +59,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 HolidayKind = Literal["fixed", "nth_weekday", "last_weekday", "weekday_after_nth_weekday"]
+# The periods a recipient must act within that GCL § 25-a may extend, by the name the rules give them.
+ExtendedPeriod = Literal["illicit_discharges.appeal", "illicit_discharges.abatement", "illicit_discharges.protest",
+                         "notices.correct_by"]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -160,6 +172,14 @@ class BusinessDayRules(BaseModel):
     citation: str
 
 
+class DeadlineExtension(Dated):
+    """One version of the ``deadline_extension`` rules: General Construction Law § 25-a, and the
+    periods it extends (a period within which a recipient must act)."""
+
+    citation: str = Field(min_length=1)
+    periods: tuple[ExtendedPeriod, ...] = Field(min_length=1, description="Periods extended")
+
+
 # ------------------------------------------------------------- date helpers
 
 
@@ -241,6 +261,16 @@ class BusinessCalendar:
         the Tuesday when that Monday is a holiday)."""
         return self.add_business_days(day, 1)
 
+    def period_end(self, day: dt.date) -> dt.date:
+        """The last day of a period that would end on ``day``, under General Construction Law
+        § 25-a: ``day`` itself when it is a business day, otherwise the next business day.
+
+        Saturday and Sunday move to Monday, or to Tuesday when that Monday is a holiday (or a
+        Sunday holiday's observed day); a holiday on a weekday moves to the next business day
+        (Christmas on a Friday: the Monday after). ValueError for a day before the holiday rules
+        begin."""
+        return day if self.is_business_day(day) else self.next_business_day(day)
+
     def business_days_between(self, start: dt.date, end: dt.date) -> int:
         """Business days after ``start`` through ``end`` (``start`` not counted);
         0 when ``end`` is not after ``start``."""
@@ -266,6 +296,25 @@ def next_business_day(day: dt.date, calendar: BusinessCalendar) -> dt.date:
 
 def add_business_days(day: dt.date, n: int, calendar: BusinessCalendar) -> dt.date:
     return calendar.add_business_days(day, n)
+
+
+def extend_to_business_day(day: dt.date, calendar: BusinessCalendar) -> dt.date:
+    """General Construction Law § 25-a: ``calendar.period_end(day)``."""
+    return calendar.period_end(day)
+
+
+def extended_due(due: dt.date, period: ExtendedPeriod, calendar: BusinessCalendar,
+                 extensions: Iterable[DeadlineExtension] | None) -> tuple[dt.date, DeadlineExtension | None]:
+    """(the day a period that would end on ``due`` ends, the version of ``deadline_extension`` that
+    moved it or None).
+
+    The version in effect on ``due`` applies when it names ``period``; it moves ``due`` only when
+    ``due`` is not a business day. No version in effect (or none at all): ``due`` unchanged."""
+    version = next((e for e in extensions or () if e.in_effect(due)), None)
+    if version is None or period not in version.periods:
+        return due, None
+    end = calendar.period_end(due)
+    return (end, version) if end != due else (due, None)
 
 
 def calendar_from_rules(section: dict | BusinessDayRules) -> BusinessCalendar:

@@ -3,7 +3,9 @@
 Every number (days, business days, installments, rate, penalty) and every rule
 sentence comes in through ``IllicitTerms``, read from the ``illicit_discharges``
 section of ``rules/woodbury.yaml``; the business days through a
-``BusinessCalendar`` (``outfall.law.calendar``). Nothing here is a law number.
+``BusinessCalendar`` (``outfall.law.calendar``); which periods General
+Construction Law § 25-a extends through the ``deadline_extension`` section.
+Nothing here is a law number.
 
 Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
 
@@ -17,19 +19,31 @@ Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
   the notice of violation (ch. 185, appeal); satisfied by the appeal's receipt, so it
   is ``met`` or ``late``, never open.
 - ``appeal_hearing`` (appeal received): due 15 days after receipt (ch. 185, appeal);
-  satisfied by ``appeal_decided_on``.
+  satisfied by ``hearing_on``, or by ``appeal_decided_on`` when no hearing day is on file.
 - ``abatement``: due 15 days after the appeal's decision when one was decided
   (ch. 185, enforcement measures after an appeal), otherwise the deadline set in the notice of violation (ch. 185, notice of violation);
-  satisfied by ``abated_on``.
+  satisfied by ``abated_on``. While an appeal is pending (received, not yet
+  decided on --as-of) the row is ``suspended``, with no due day (its
+  satisfied_on still shows an abatement made meanwhile). An appeal decided
+  ``vacated`` ends the case: no abatement row. An appeal decided with no
+  outcome on file is read as upholding the notice (the law's words).
 - ``cost_notice`` (abated by the Town, on a known day): due 30 days after the
   abatement (ch. 185, cost of abatement); satisfied by ``cost_notice_on``.
 - ``protest`` (cost notice and protest both dated): due 10 days after the cost
   notice (ch. 185, cost of abatement); satisfied by the protest's receipt.
 
+The recipient's periods (``appeal``, ``abatement``, ``protest``: those the
+``deadline_extension`` version in effect on the day names) that end on a
+Saturday, Sunday or public holiday end instead on the next business day
+(General Construction Law § 25-a); the row's rule then says so. The
+business-day deadlines and the Town's own (``appeal_hearing``,
+``cost_notice``) are not moved.
+
 Status: ``met`` (satisfied on or before due), ``late`` (after), ``open``
 (unsatisfied, due on or after --as-of), ``overdue`` (unsatisfied, due before
---as-of). A date after --as-of has not happened yet on --as-of: an event dated
-later neither triggers nor satisfies anything (the project's rule, as in
+--as-of), ``suspended`` (the abatement, while an appeal is pending). A date
+after --as-of has not happened yet on --as-of: an event dated later neither
+triggers nor satisfies anything (the project's rule, as in
 ``outfall.law.enforcement``).
 
 Charges (``illicit_charges``), for a case with an abatement cost (ch. 185, cost of abatement, liability and criminal prosecution):
@@ -49,9 +63,13 @@ Charges (``illicit_charges``), for a case with an abatement cost (ch. 185, cost 
   so interest stops once the principal is paid; the balance (principal +
   interest - payments) then goes below zero and is money owed back to the payer;
 - --as-of before interest_from: no interest (0.00);
-- max_penalty: $350 for each day from discovery through abatement (or through
-  --as-of while not abated), both ends counted; 0 when --as-of is before
-  discovery.
+- max_penalty: $350 for each penalty day (``case_penalty_days``): each day
+  from discovery through abatement (or through --as-of while not abated),
+  both ends counted, except the days an appeal was pending (from
+  appeal_received_on through the day before appeal_decided_on, or through
+  --as-of while undecided; the day of the decision counts again) and, when
+  the appeal was decided ``vacated``, every day after the notice of violation;
+  0 when --as-of is before discovery.
 """
 
 from __future__ import annotations
@@ -65,11 +83,13 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from outfall.law.calendar import BusinessCalendar, Dated, in_effect_on
+from outfall.law.calendar import BusinessCalendar, Dated, DeadlineExtension, ExtendedPeriod, extended_due, \
+    in_effect_on
 from outfall.law.enforcement import deadline_status, seen
 
 OBLIGATIONS = ("notify_town", "written_confirmation", "appeal", "appeal_hearing",
                "abatement", "cost_notice", "protest")
+SUSPENDED = "suspended"     # the abatement while an appeal is pending (besides met, late, open, overdue)
 
 CENT = Decimal("0.01")
 
@@ -88,6 +108,7 @@ class IllicitRules(BaseModel):
     appeal_hearing: str = Field(min_length=1)
     abatement: str = Field(min_length=1)
     abatement_after_appeal: str = Field(min_length=1)
+    abatement_suspended: str = Field(min_length=1)
     cost_notice: str = Field(min_length=1)
     protest: str = Field(min_length=1)
     charges: str = Field(min_length=1)
@@ -137,6 +158,8 @@ class IllicitCase(BaseModel):
     abatement_due: dt.date | None = None
     appeal_received_on: dt.date | None = None
     appeal_decided_on: dt.date | None = None
+    hearing_on: dt.date | None = None
+    appeal_outcome: Literal["upheld", "modified", "vacated"] | None = None
     abated_on: dt.date | None = None
     abated_by: Literal["owner", "town"] | None = None
     abatement_cost_usd: Decimal | None = Field(default=None, ge=0)
@@ -161,7 +184,7 @@ class IllicitPayment(BaseModel):
 class Deadline:
     case_id: str
     obligation: str
-    due: dt.date
+    due: dt.date | None         # None only while suspended
     satisfied_on: dt.date | None
     status: str
     rule: str
@@ -186,15 +209,44 @@ class Charges:
 # --------------------------------------------------------------- deadlines
 
 
-def illicit_deadlines(case: IllicitCase, terms: IllicitTerms, calendar: BusinessCalendar,
-                      as_of: dt.date) -> list[Deadline]:
-    """The deadlines of one case on --as-of, in the order of ``OBLIGATIONS``."""
+def case_problem(case: IllicitCase) -> str | None:
+    """Why a case cannot be judged as entered, in plain words, or None.
+
+    An appeal's outcome without the day it was decided: the days the appeal was pending (no
+    abatement due, no penalty) end on that day, so it is needed."""
+    if case.appeal_outcome is not None and case.appeal_decided_on is None:
+        return (f"the appeal's outcome ({case.appeal_outcome}) is given but not the day it was decided "
+                f"(appeal_decided_on): enter that day")
+    return None
+
+
+def appeal_pending(case: IllicitCase, as_of: dt.date) -> bool:
+    """An appeal received on or before --as-of and not decided by then."""
+    return seen(case.appeal_received_on, as_of) is not None and seen(case.appeal_decided_on, as_of) is None
+
+
+def appeal_vacated(case: IllicitCase, as_of: dt.date) -> bool:
+    """An appeal decided on or before --as-of that vacated the notice of violation."""
+    return seen(case.appeal_decided_on, as_of) is not None and case.appeal_outcome == "vacated"
+
+
+def illicit_deadlines(case: IllicitCase, terms: IllicitTerms, calendar: BusinessCalendar, as_of: dt.date,
+                      extensions: Iterable[DeadlineExtension] | None) -> list[Deadline]:
+    """The deadlines of one case on --as-of, in the order of ``OBLIGATIONS``.
+
+    ``extensions``: the ``deadline_extension`` rules (General Construction Law § 25-a); the
+    recipient's periods they name that end on a day that is not a business day end on the next."""
     rules = terms.rules
     out: list[Deadline] = []
 
     def add(obligation: str, due: dt.date, satisfied: dt.date | None, rule: str) -> None:
         done = seen(satisfied, as_of)
         out.append(Deadline(case.case_id, obligation, due, done, deadline_status(due, done, as_of), rule))
+
+    def add_period(obligation: str, period: ExtendedPeriod, ends: dt.date, satisfied: dt.date | None,
+                   rule: str) -> None:
+        due, moved_by = extended_due(ends, period, calendar, extensions)
+        add(obligation, due, satisfied, rule if moved_by is None else f"{rule} {extension_note(ends, due, moved_by)}")
 
     discovered = seen(case.discovered_on, as_of)
     if discovered is None:
@@ -210,17 +262,23 @@ def illicit_deadlines(case: IllicitCase, terms: IllicitTerms, calendar: Business
     nov = seen(case.nov_on, as_of)
     appealed = seen(case.appeal_received_on, as_of)
     if nov is not None and appealed is not None:
-        add("appeal", _plus(nov, terms.appeal_days), appealed, rules.appeal)
+        add_period("appeal", "illicit_discharges.appeal", _plus(nov, terms.appeal_days), appealed, rules.appeal)
     if appealed is not None:
-        add("appeal_hearing", _plus(appealed, terms.hearing_days), case.appeal_decided_on, rules.appeal_hearing)
+        heard = case.hearing_on if case.hearing_on is not None else case.appeal_decided_on
+        add("appeal_hearing", _plus(appealed, terms.hearing_days), heard, rules.appeal_hearing)
 
     decided = seen(case.appeal_decided_on, as_of)
-    if decided is not None:
-        add("abatement", _plus(decided, terms.abatement_after_decision_days), case.abated_on,
-            rules.abatement_after_appeal)
+    if appeal_pending(case, as_of):
+        out.append(Deadline(case.case_id, "abatement", None, seen(case.abated_on, as_of), SUSPENDED,
+                            rules.abatement_suspended))
+    elif appeal_vacated(case, as_of):
+        pass    # the notice of violation is vacated: nothing to abate
+    elif decided is not None:
+        add_period("abatement", "illicit_discharges.abatement", _plus(decided, terms.abatement_after_decision_days),
+                   case.abated_on, rules.abatement_after_appeal)
     elif case.abatement_due is not None and (case.nov_on is None or nov is not None):
         # the deadline is set in the notice of violation: not before that notice is issued
-        add("abatement", case.abatement_due, case.abated_on, rules.abatement)
+        add_period("abatement", "illicit_discharges.abatement", case.abatement_due, case.abated_on, rules.abatement)
 
     abated = seen(case.abated_on, as_of)
     if case.abated_by == "town" and abated is not None:
@@ -229,8 +287,20 @@ def illicit_deadlines(case: IllicitCase, terms: IllicitTerms, calendar: Business
     noticed = seen(case.cost_notice_on, as_of)
     protested = seen(case.protest_received_on, as_of)
     if noticed is not None and protested is not None:
-        add("protest", _plus(noticed, terms.protest_days), protested, rules.protest)
+        add_period("protest", "illicit_discharges.protest", _plus(noticed, terms.protest_days), protested,
+                   rules.protest)
     return out
+
+
+def extension_note(ends: dt.date, due: dt.date, extension: DeadlineExtension) -> str:
+    """The sentence that says a period was moved by General Construction Law § 25-a (rows, letters)."""
+    return (f"The period would end on {_day_text(ends)}, which is not a business day, so it ends on "
+            f"{_day_text(due)} ({extension.citation}).")
+
+
+def _day_text(day: dt.date) -> str:
+    """'Saturday, June 20, 2026'."""
+    return f"{day:%A}, {day:%B} {day.day}, {day.year}"
 
 
 def _plus(day: dt.date, days: int) -> dt.date:
@@ -290,11 +360,41 @@ def accrued_interest(principal: Decimal, payments: Iterable[tuple[dt.date, Decim
     return total * Fraction(rate) / day_count
 
 
-def penalty_days(discovered_on: dt.date, abated_on: dt.date | None, as_of: dt.date) -> int:
-    """Days from discovery through abatement (or through --as-of while not
-    abated on --as-of), both ends counted; 0 when --as-of is before discovery."""
+def penalty_days(discovered_on: dt.date, abated_on: dt.date | None, as_of: dt.date,
+                 paused: tuple[dt.date, dt.date] | None = None, last_day: dt.date | None = None) -> int:
+    """Days from discovery through abatement (or through --as-of while not abated on --as-of), both
+    ends counted, and through ``last_day`` at the latest; less the days from ``paused[0]`` through
+    ``paused[1]`` (both counted) that fall among them. 0 when --as-of is before discovery."""
     end = seen(abated_on, as_of) or as_of
-    return max(0, (end - discovered_on).days + 1)
+    if last_day is not None:
+        end = min(end, last_day)
+    days = max(0, (end - discovered_on).days + 1)
+    if paused is not None:
+        first, last = max(paused[0], discovered_on), min(paused[1], end)
+        days -= max(0, (last - first).days + 1)
+    return days
+
+
+def case_penalty_days(case: IllicitCase, as_of: dt.date) -> int:
+    """The penalty days of a case on --as-of (``penalty_days``), an appeal taken into account:
+
+    - while the appeal was pending no penalty accrues: the days from appeal_received_on through
+      the day before appeal_decided_on are left out (through --as-of while it is not decided on
+      --as-of); the day of the decision counts again;
+    - an appeal decided ``vacated`` ends the case: no day after nov_on counts (after the day
+      before the appeal was received, or decided, when the notice's day is not on file).
+
+    Dates after --as-of have not happened yet."""
+    received = seen(case.appeal_received_on, as_of)
+    decided = seen(case.appeal_decided_on, as_of)
+    paused = None
+    if received is not None:
+        paused = (received, decided - dt.timedelta(days=1) if decided is not None else as_of)
+    last_day = None
+    if appeal_vacated(case, as_of):
+        nov = seen(case.nov_on, as_of)
+        last_day = nov if nov is not None else (received or decided) - dt.timedelta(days=1)  # type: ignore[operator]
+    return penalty_days(case.discovered_on, case.abated_on, as_of, paused, last_day)
 
 
 def illicit_charges(case: IllicitCase, payments: Iterable[IllicitPayment], terms: IllicitTerms,
@@ -312,7 +412,7 @@ def illicit_charges(case: IllicitCase, payments: Iterable[IllicitPayment], terms
     interest_from = _plus(case.discovered_on, terms.interest_start_days)
     interest = cents(accrued_interest(principal, paid, interest_from, as_of,
                                       terms.interest_rate, terms.interest_day_count))
-    days = penalty_days(case.discovered_on, case.abated_on, as_of)
+    days = case_penalty_days(case, as_of)
     return Charges(
         case_id=case.case_id,
         principal_usd=principal,

@@ -129,6 +129,7 @@ TITLES = {
     "sewer_enforcement": "Sewer enforcement letters",
     "grease_interceptors": "Grease interceptors",
     "business_days": "Business days and public holidays",
+    "deadline_extension": "Deadlines that end on a weekend or holiday",
     "illicit_discharges": "Illicit discharges",
     "post_construction": "Post-construction stormwater practices",
     "inspection_fees": "Water and sewer inspection fees",

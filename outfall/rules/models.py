@@ -27,7 +27,7 @@ from pydantic import Field, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from outfall import vocab
-from outfall.law.calendar import BusinessDayRules
+from outfall.law.calendar import BusinessDayRules, DeadlineExtension
 from outfall.law.fees import FeeSchedule
 from outfall.law.illicit import IllicitTerms
 from outfall.law.practices import PracticeTerms
@@ -970,6 +970,9 @@ class Rules(Model):
     # them (outfall/law/calendar.py, illicit.py, practices.py, fees.py); they are in rules/woodbury.yaml and rules/bellport.yaml.
     business_days: BusinessDayRules | None = None
     """Business days: the weekdays counted and the public holidays of New York GCL § 24."""
+    deadline_extension: Versions[DeadlineExtension] | None = None
+    """Deadlines that end on a weekend or holiday (New York GCL § 25-a): the periods within which a recipient
+    must act that end instead on the next business day."""
     illicit_discharges: Versions[IllicitTerms] | None = None
     """Illicit discharges (Woodbury ch. 185): deadlines, charges and penalty."""
     post_construction: Versions[PracticeTerms] | None = None

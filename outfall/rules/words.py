@@ -294,10 +294,12 @@ class Describe:
         return ("Per illicit discharge case, each obligation of Woodbury Code ch. 185 whose trigger exists: notice "
                 f"to the Town by {notify} and its written confirmation within {t.confirmation_business_days} "
                 f"business days, unless hazardous; the {t.appeal_days}-day appeal and the hearing; abatement by the "
-                f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision; the Town's "
+                f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision (suspended "
+                "while the appeal is pending, none once it vacates the notice); the Town's "
                 f"notice of the cost within {t.cost_notice_days} days of its abatement; the {t.protest_days}-day "
-                "protest; each with its due day, the day it was met and its status (met, late, open, overdue) on "
-                "the day judged.")
+                "protest; each with its due day (a period to appeal, abate or protest that ends on a weekend or "
+                "holiday ends on the next business day, General Construction Law § 25-a), the day it was met and its "
+                "status (met, late, open, overdue, suspended) on the day judged.")
 
     def illicit_discharge_charges(self) -> str:
         t = self._illicit()
@@ -307,7 +309,8 @@ class Describe:
                 f"payments (the last takes the rounding), simple interest at {num(t.interest_rate * 100)}% a year on "
                 f"the unpaid principal from the {t.interest_start_days}th day after discovery through the day judged, "
                 f"the payments, the balance, and the largest criminal penalty ({usd(t.penalty_per_day_usd)} for each "
-                "day from discovery through abatement).")
+                "day from discovery through abatement, except the days an appeal was pending, and none after the "
+                "notice of violation once an appeal vacates it).")
 
     def illicit_discharge_letters(self) -> str:
         t = self._illicit()

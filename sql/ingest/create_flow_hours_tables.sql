@@ -3,7 +3,8 @@
 -- Times as integers (microseconds since the epoch) and counts: the same on every run.
 -- _flow_hours: per user, constituent and UTC hour (h = epoch microseconds // 3,600,000,000) with
 -- a reading: how many readings, the first and the last; the unit, and the sum and number of the
--- values (for the pages' hourly means).
+-- values (for the pages' hourly means); and how many values are above 0 (a flow reading above 0 is a
+-- discharge, contract 6.5: the days discharged without a permit).
 CREATE TABLE IF NOT EXISTS _flow_hours (
     user_id VARCHAR,
     constituent VARCHAR,
@@ -13,7 +14,8 @@ CREATE TABLE IF NOT EXISTS _flow_hours (
     last_us BIGINT,
     unit VARCHAR,
     value_sum DOUBLE,
-    valued BIGINT
+    valued BIGINT,
+    positive BIGINT
 );
 -- _flow_hour_steps: the steps between consecutive readings within each hour, counted by length,
 -- with the reading that ends the first step of that length (a step of length 0 is a time repeated).

@@ -1,5 +1,5 @@
 -- Asset check check_validity_permit_day: every day of discharge without a permit lies outside the
--- permit's term and has a sample or a flow reading. The rows that do not.
+-- permit's term and has a sample or a flow reading above 0. The rows that do not.
 SELECT count(*)
 FROM discharges_without_permit
 WHERE NOT (coalesce(day < permit_effective, false) OR coalesce(day > permit_expires, false))

@@ -1,8 +1,9 @@
 -- Discharging without a permit (Woodbury ch. 253 Part 2; issue 13), created if missing.
 
--- One row per industrial user and local day on which it had samples collected or flow readings
--- while its permit was not in effect (before permit_effective or after permit_expires; both days
--- are in effect: reading permit_in_effect).
+-- One row per industrial user and local day on which it discharged, that is had samples collected
+-- or flow readings of constituent flow above 0 (flow_readings counts those; a probe's readings and
+-- zero flow are not a discharge, contract 6.5), while its permit was not in effect (before
+-- permit_effective or after permit_expires; both days are in effect: reading permit_in_effect).
 CREATE TABLE IF NOT EXISTS discharges_without_permit (
     user_id VARCHAR, name VARCHAR, day DATE,
     finding VARCHAR,                -- permit_expired or permit_not_yet_effective
@@ -12,7 +13,7 @@ CREATE TABLE IF NOT EXISTS discharges_without_permit (
     rule VARCHAR
 );
 
--- Users with samples or flow readings whose permit term is not on file (neither date, or no
+-- Users with samples or flow readings above 0 (as above) whose permit term is not on file (neither date, or no
 -- industrial user row at all): not judged (reading permit_term_unknown), listed so the dates
 -- can be filled in.
 CREATE TABLE IF NOT EXISTS permit_dates_missing (

@@ -1,5 +1,5 @@
--- Days on which an industrial user had samples collected or flow readings (local dates, through
--- the day judged) while its permit was not in effect: before permit_effective or after permit_expires
+-- Days on which an industrial user discharged, with samples collected or flow readings above 0
+-- (local dates, through the day judged) while its permit was not in effect: before permit_effective or after permit_expires
 -- (both days in effect; a missing date leaves that side open). Users with neither date are in
 -- permit_dates_missing instead. Reads _activity (create_user_activity_days). Each day's rule text is the version of
 -- sewer_compliance.without_permit_citation in effect on it (registered as _permit_rules:

@@ -1,4 +1,5 @@
--- Users with samples or flow readings (through the day judged) whose permit term is not on file: an
+-- Users with samples or flow readings above 0 (through the day judged; a probe's readings and zero
+-- flow are not a discharge) whose permit term is not on file: an
 -- industrial user with neither permit date, or a user_id with no industrial user row. Not judged
 -- for discharging without a permit (reading permit_term_unknown). Reads _activity
 -- (create_user_activity_days). Parameter: $citation.
