@@ -35,6 +35,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_SEWER, check_rows, outputs, table_result, warehouse
 from outfall import notice_words as words
 from outfall.law import notices as law
+from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law import swppp as swppp_law
 from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings
@@ -245,7 +246,6 @@ class NoticeBuilder:
         self.mailings = mailings(con)
         self.records = {r["document_id"]: r for r in _records(con, "select_notice_documents")}
         self.issued = _issued_items(con)
-        self.calendar = _calendar(self.sewer_rules)
 
     def keys(self) -> list[tuple[str, str, str]]:
         recorded = {(r["kind"], r["recipient_id"], r["period"]) for r in self.records.values()}
@@ -271,7 +271,7 @@ class NoticeBuilder:
         r = self.rules.get(jurisdiction, self.sewer_rules)
         issued_on = record["issued_on"] if record is not None else (mailing.mailed_on if mailing else None)
         withdrawn = None if issued_on is not None else law.withdrawal(found)
-        days, correct_by = self._correction(kind, record, mailing, issued_on)
+        days, correct_by = self._correction(kind, record, mailing, issued_on, r)
         n = Notice(kind, recipient_id, period, {
             "kind": kind, "recipient_id": recipient_id, "period": period, "notice_id": number,
             "status": law.MAILED if issued_on is not None else law.status(None, withdrawn),
@@ -300,7 +300,7 @@ class NoticeBuilder:
         return n
 
     def _correction(self, kind: str, record: dict | None, mailing: law.Mailing | None,
-                    issued_on: dt.date | None) -> tuple[int | None, dt.date | None]:
+                    issued_on: dt.date | None, r: Rules) -> tuple[int | None, dt.date | None]:
         if record is not None:
             return record["correct_within_days"], record["correct_by"]
         if mailing is None or issued_on is None:
@@ -310,7 +310,7 @@ class NoticeBuilder:
             version = self.sewer_rules.notices.sewer_correction.get(issued_on)
             maximum = version.max_days if version is not None else None
         days = law.correction_days(kind, mailing.correct_within_days, maximum)
-        return days, law.correct_by(issued_on, days, self.calendar)
+        return days, law.correct_by(issued_on, days, period_end(r))
 
     def _items(self, n: Notice, listed: list[law.Item], current: list[law.Item], in_letter_known: bool) -> None:
         """notice_items: what the letter lists (supported or not by the data now), then what it could not."""
@@ -365,6 +365,7 @@ class NoticeBuilder:
             "certified_mail_no": row["certified_mail_no"], "violation_count": len(listed),
             "recipient_name": row["recipient_name"] or f"Recipient of record, {what} {n.recipient_id}",
             "recipient_address_block": (person.lines() if person else []) or ["[mailing address not on file]"],
+            "period_end_rule": extension_law(r.deadline_extension, day, "notices.correct_by"),
         })
         problems = address_problems(person, INPUT_FILE[n.kind])
         if mailed and not listed:
@@ -384,15 +385,13 @@ class NoticeBuilder:
         n.html = rendered.html
 
 
-def _calendar(rules: Rules):
-    """General Construction Law § 25-a as the rules give it: a period that ends on a day that is not a
-    business day ends on the next one (None when the rules have no business days)."""
-    from outfall.law.calendar import BusinessCalendar
-
-    if rules.business_days is None:
+def period_end(rules: Rules):
+    """General Construction Law § 25-a as the rules give it: a notice's period to correct that ends on a
+    Saturday, Sunday or public holiday ends on the next business day (None: the rules have no calendar)."""
+    if rules.business_days is None or rules.deadline_extension is None:
         return None
     calendar = BusinessCalendar(rules.business_days)
-    return getattr(calendar, "period_end", None)
+    return lambda day: extended_due(day, "notices.correct_by", calendar, rules.deadline_extension)[0]
 
 
 def notice_rules(settings: OutfallSettings) -> dict[str, Rules]:

@@ -40,11 +40,11 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, warehouse
 from outfall.judged import SetAside, replace_judged
-from outfall.law.calendar import BusinessCalendar, DeadlineExtension, ExtendedPeriod, extended_due
+from outfall.law.calendar import BusinessCalendar, DeadlineExtension, ExtendedPeriod, extended_due, extension_law
 from outfall.law.enforcement import days_late
 from outfall.law.illicit import IllicitCase, IllicitPayment, IllicitTerms, case_problem, extension_note, \
     illicit_charges, illicit_deadlines
-from outfall.letters import LetterWriter, write_letter
+from outfall.letters import LetterWriter, Recipient, address_problems, parse_address_block, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, load_rules
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
@@ -108,14 +108,15 @@ def _rate_text(rate: Decimal) -> str:
 # ---------------------------------------------------------------------------- letters
 
 
-def _recipient(case: dict) -> tuple[str | None, str | None]:
-    """(name, mailing address): the case's responsible party, else the owner of the parcel named as
-    the premises; the address the case gives, else the parcel's, else the premises itself."""
+def _recipient(case: dict) -> Recipient:
+    """Who the case's letters go to: the case's responsible party, else the owner of the parcel named as the
+    premises; at the mailing address the case gives, else the parcel's, else the premises itself (its last
+    line read as 'City, ST 12345')."""
     name = case.get("responsible_party") or case.get("parcel_owner")
     address = case.get("mailing_address") or case.get("parcel_address")
     if address is None and case.get("parcel_owner") is None:
         address = case.get("premises")
-    return name, address
+    return Recipient(name, *parse_address_block(address))
 
 
 def _premises_text(case: dict) -> str:
@@ -124,11 +125,7 @@ def _premises_text(case: dict) -> str:
     return str(case["premises"])
 
 
-def _not_on_file(name: str | None, address: str | None, whose_name: str, whose_address: str) -> list[str]:
-    """Why a letter cannot go out for want of its recipient: the name or the mailing address not on file."""
-    return [f"the {what} of {whose} is not on file"
-            for what, whose, value in (("name", whose_name, name), ("mailing address", whose_address, address))
-            if not value]
+ADDRESS_FIX = "the illicit discharges file: responsible_party and mailing_address"
 
 
 def _period_end(ends: dt.date | None, period: ExtendedPeriod, calendar: BusinessCalendar,
@@ -145,13 +142,11 @@ def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str, c
                  extensions: list[DeadlineExtension] | None) -> tuple[dict, list[str]]:
     issued = case["nov_on"] if case["nov_on"] is not None and case["nov_on"] <= as_of else None
     dated = issued or as_of
-    appeal_by, appeal_note = _period_end(dated + dt.timedelta(days=terms.appeal_days), "illicit_discharges.appeal",
-                                         calendar, extensions)
     abatement_by, abatement_note = _period_end(case["abatement_due"], "illicit_discharges.abatement", calendar,
                                                extensions)
     measures, problem = parse_measures(case.get("nov_requires"))
-    name, address = _recipient(case)
-    missing = _not_on_file(name, address, "the person responsible for the premises", "the person responsible")
+    recipient = _recipient(case)
+    missing = address_problems(recipient, ADDRESS_FIX)
     if problem:
         missing.append(problem)
     elif not measures:
@@ -161,12 +156,13 @@ def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str, c
                        "(ch. 185: the notice shall set forth a deadline)")
     context = {
         "case_id": case["case_id"], "issued_on": dated, "draft": issued is None, "issuer": issuer,
-        "recipient_name": name or "[name of the person responsible not on file]",
-        "recipient_address_block": address or "[mailing address not on file]",
+        "recipient_name": recipient.name or "[name of the person responsible not on file]",
+        "recipient_address_block": recipient.lines() or ["[mailing address not on file]"],
         "premises_text": _premises_text(case), "discovered_on": case["discovered_on"],
         "description": case.get("description") or "", "hazardous": bool(case.get("hazardous")),
         "measures": measures, "abatement_due": abatement_by, "abatement_note": abatement_note,
-        "appeal_days": terms.appeal_days, "appeal_by": appeal_by, "appeal_note": appeal_note,
+        "appeal_days": terms.appeal_days,
+        "period_end_rule": extension_law(extensions, dated, "illicit_discharges.appeal"),
         "hearing_days": terms.hearing_days, "abatement_after_decision_days": terms.abatement_after_decision_days,
         "installments": terms.installments, "penalty_per_day_usd": terms.penalty_per_day_usd,
         "law_name": terms.citation, "rule_appeal": terms.rules.appeal, "rule_abatement": terms.rules.abatement,
@@ -180,17 +176,15 @@ def _cost_context(case: dict, charges: Any, payments: list[IllicitPayment], term
                   extensions: list[DeadlineExtension] | None) -> tuple[dict, list[str]]:
     sent = case["cost_notice_on"] if case["cost_notice_on"] is not None and case["cost_notice_on"] <= as_of else None
     dated = sent or as_of
-    protest_by, protest_note = _period_end(dated + dt.timedelta(days=terms.protest_days), "illicit_discharges.protest",
-                                           calendar, extensions)
     # the account as it stood on the notice's own date (a notice sent earlier is shown as it was sent)
     charges = illicit_charges(_case(case), payments, terms, dated) or charges
-    name, address = _recipient(case)
-    missing = _not_on_file(name, address, "the owner of the property", "the owner of the property")
+    recipient = _recipient(case)
+    missing = address_problems(recipient, ADDRESS_FIX)
     paid = [p for p in payments if p.paid_on <= dated]
     context = {
         "case_id": case["case_id"], "issued_on": dated, "draft": sent is None, "as_of": dated, "issuer": issuer,
-        "recipient_name": name or "[name of the owner not on file]",
-        "recipient_address_block": address or "[mailing address not on file]",
+        "recipient_name": recipient.name or "[name of the owner not on file]",
+        "recipient_address_block": recipient.lines() or ["[mailing address not on file]"],
         "premises_text": _premises_text(case), "discovered_on": case["discovered_on"],
         "abated_on": case["abated_on"], "principal_usd": charges.principal_usd,
         "installments": charges.installments, "installment_usd": charges.installment_usd,
@@ -199,7 +193,8 @@ def _cost_context(case: dict, charges: Any, payments: list[IllicitPayment], term
         "interest_rate": _rate_text(terms.interest_rate), "interest_usd": charges.interest_usd,
         "paid_usd": charges.paid_usd, "balance_usd": charges.balance_usd,
         "payments": [{"paid_on": p.paid_on, "amount_usd": p.amount_usd} for p in paid],
-        "protest_days": terms.protest_days, "protest_by": protest_by, "protest_note": protest_note,
+        "protest_days": terms.protest_days,
+        "period_end_rule": extension_law(extensions, dated, "illicit_discharges.protest"),
         "law_name": terms.citation, "rule_cost_notice": terms.rules.cost_notice, "rule_protest": terms.rules.protest,
         "rule_charges": terms.rules.charges,
     }
@@ -349,6 +344,8 @@ def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBReso
     writer = LetterWriter(settings.data_path())
     with warehouse(duckdb) as con:
         deadlines, charges, letters, aside, skipped = build_illicit(con, rules, as_of, writer)
+        recorded = recorded_letter_files(con)
+        letters = keep_records(letters, folder, recorded)
         if skipped:
             context.log.warning(skipped)
         with transaction(con):
@@ -356,7 +353,7 @@ def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBReso
             replace_rows(con, "illicit_discharge_charges", pd.DataFrame(charges, columns=CHARGE_COLUMNS))
             replace_rows(con, "illicit_discharge_letters", pd.DataFrame(letters, columns=LETTER_COLUMNS))
             set_aside = replace_judged(con, JUDGED_BY, aside)
-        removed = _write_letters(folder, letters)
+        removed = _write_letters(folder, letters, recorded)
         common = {"as_of": str(as_of), "rows_set_aside": set_aside}
         if skipped:
             common["not_judged"] = skipped
@@ -375,14 +372,36 @@ def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBReso
             "files": MetadataValue.json(sorted(r["letter_file"] for r in letters)[:50])})
 
 
-def _write_letters(folder: Path | None, letters: list[dict]) -> int:
+def recorded_letter_files(con) -> set[str]:
+    """The letters already on record as mailed documents (documents_issued): never written again."""
+    return {Path(f).name for (f,) in con.execute(sql("select_recorded_letter_files"), {"area": "stormwater"}
+                                                 ).fetchall()}
+
+
+def keep_records(letters: list[dict], folder: Path | None, recorded: set[str]) -> list[dict]:
+    """Each letter on record as it was issued: its file's own text instead of this run's wording (a ch. 185
+    letter dated by its notice is a record; later facts and later wording never change it)."""
+    out = []
+    for letter in letters:
+        path = folder / letter["letter_file"] if folder is not None else None
+        if letter["letter_file"] in recorded and path is not None and path.is_file():
+            html = path.read_text(encoding="utf-8")
+            letter = {**letter, "html": html, "sha256": hashlib.sha256(html.encode("utf-8")).hexdigest(),
+                      "recorded": True}
+        out.append(letter)
+    return out
+
+
+def _write_letters(folder: Path | None, letters: list[dict], recorded: set[str]) -> int:
+    """Write this run's letters (never one on record) and remove the drafts no case has any more."""
     if folder is None:
         return 0
     for letter in letters:
-        write_letter(folder, letter["letter_file"], letter["html"])
+        if not letter.get("recorded"):
+            write_letter(folder, letter["letter_file"], letter["html"])
     removed = 0
     if folder.is_dir():
-        keep = {letter["letter_file"] for letter in letters}
+        keep = {letter["letter_file"] for letter in letters} | recorded
         for stale in folder.glob(f"{LETTER_PREFIX}*.html"):
             if stale.name not in keep:
                 stale.unlink()

@@ -317,6 +317,15 @@ def extended_due(due: dt.date, period: ExtendedPeriod, calendar: BusinessCalenda
     return (end, version) if end != due else (due, None)
 
 
+def extension_law(extensions: Iterable[DeadlineExtension] | None, day: dt.date, period: ExtendedPeriod) -> str | None:
+    """The law that moves ``period``'s last day off a weekend or holiday, by the version in effect on ``day``
+    (a letter's date), as a short citation ('N.Y. General Construction Law § 25-a'); None when none does."""
+    version = next((e for e in extensions or () if e.in_effect(day)), None)
+    if version is None or period not in version.periods:
+        return None
+    return version.citation.split(":", 1)[0].strip()
+
+
 def calendar_from_rules(section: dict | BusinessDayRules) -> BusinessCalendar:
     """A calendar from the ``business_days`` mapping of a rules file."""
     rules = section if isinstance(section, BusinessDayRules) else BusinessDayRules.model_validate(section)

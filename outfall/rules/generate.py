@@ -134,6 +134,7 @@ TITLES = {
     "post_construction": "Post-construction stormwater practices",
     "inspection_fees": "Water and sewer inspection fees",
     "required_testing": "Required testing (monitoring requirements)",
+    "worklist": "What to do next: the week of actions due",
 }
 
 INTRO = """\

@@ -928,6 +928,13 @@ class RequiredTesting(Dated):
     """That reading in words, with the section it reads."""
 
 
+class Worklist(Dated):
+    """The worklist (contract 6.4): when an action counts as due rather than upcoming."""
+
+    due_within_days: Count
+    """An action due on the day judged or within this many days after it is listed as due this week."""
+
+
 # ============================================================ the file
 
 #: Sections the sewer side reads together: a file with one of them needs all.
@@ -981,6 +988,8 @@ class Rules(Model):
     """Water and sewer inspection fees (Woodbury ch. 301)."""
     # Contract section 6.3.
     required_testing: Versions[RequiredTesting] | None = None
+    worklist: Versions[Worklist] | None = None
+    """What each person must do next: the week of actions due."""
     """Required testing: the rule of each period of a monitoring requirement (Woodbury ch. 253 Part 2)."""
 
     _source: Path = PrivateAttr(default=Path("rules.yaml"))
