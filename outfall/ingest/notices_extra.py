@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from outfall.ingest.datasets import Column, Context, Dataset, Step, lower_in, register
+from outfall.ingest.datasets import BY_HAND, Column, Context, Dataset, Step, lower_in, register
 from outfall.ingest.parse import lit
 
 NOTICE_KINDS = ("sewer", "stormwater")
@@ -84,7 +84,8 @@ NOTICES_MAILED = register(Dataset(
      Column("recipient_id", required=True), Column("period", required=True),
      Column("mailed_on", "date"), Column("certified_mail_no"),
      Column("correct_within_days", "integer", nonnegative=True), Column("withdrawn_reason")),
-    key=("kind", "recipient_id", "period", "mailed_on"),
+    key=("kind", "recipient_id", "period", "mailed_on"), extensions=BY_HAND,
+    answers=("mailed_on", "withdrawn_reason"),
     finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
     context_steps=correction_steps,
     group="notices",
