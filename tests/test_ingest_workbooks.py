@@ -70,16 +70,15 @@ def test_a_folder_reads_its_own_sheet_and_leaves_the_others_for_their_folders(co
     assert quarantine(con, "inspections") == [
         ("office.xlsx [Notes]", 0, quarantine(con, "inspections")[0][2])]
     assert "sheet 'Notes' was not read" in quarantine(con, "inspections")[0][2]
-    notes = "\n".join(report.notes)
-    for sheet, folder in (("notices_mailed", "notices_mailed"), ("lab_results", "lab_results")):
-        assert f"office.xlsx: sheet '{sheet}' was not read here: it belongs to the {folder} folder" in notes
-    assert "sheet 'Read me' was not read: it holds notes for people" in notes
-    assert "Empty" not in notes and balanced(con, "inspections")
+    assert report.notes == [
+        "office.xlsx: sheets 'notices_mailed', 'lab_results' not read here: each belongs to the input folder "
+        "of its name", "office.xlsx: sheet 'Read me' not read: it holds notes for people, not rows"]
+    assert balanced(con, "inspections")
     mailed = load(con, data, "notices_mailed")
     assert (mailed.rows_read, mailed.rows_kept) == (2, 1)
     assert con.execute("SELECT recipient_id, mailed_on FROM notices_mailed").fetchall() == [
         ("IU-1", dt.date(2026, 4, 2))]
-    assert "it belongs to the inspections folder" in "\n".join(mailed.notes)
+    assert "sheets 'Inspections', 'lab_results' not read here" in mailed.notes[0]
     assert load(con, data, "inspections").files_skipped == 1     # a re-run reads nothing again
 
 

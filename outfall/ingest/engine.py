@@ -766,11 +766,11 @@ def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
     fr = FileReport(rel)
     if not sheets:
         return _whole_file_problem(con, ds, rel, "the workbook is empty", now)
+    fr.notes = _skipped_sheets(rel, sheets)
     several = len(sheets) > 1
     for sheet in sheets:
         name = f"{rel} [{sheet.name}]" if several else rel
         if sheet.skipped:
-            fr.notes.append(f"{rel}: {sheet.skipped}")
             continue
         if sheet.problem:
             _whole_file_problem(con, ds, name, sheet.problem, now, fr)
@@ -784,6 +784,21 @@ def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
             con.unregister("_xlsx_source")
         _finish_file(con, ds, name, now, fr)
     return fr
+
+
+def _skipped_sheets(rel: str, sheets) -> list[str]:
+    """The run log's lines about the sheets of a workbook that are not this folder's."""
+    from outfall.ingest import xlsx
+
+    elsewhere = [f"'{s.name}'" for s in sheets if s.skipped == xlsx.OTHER_FOLDER]
+    notes = [f"'{s.name}'" for s in sheets if s.skipped == xlsx.NOTES]
+    lines = []
+    if elsewhere:
+        lines.append(f"{rel}: sheet{'s' if len(elsewhere) > 1 else ''} {', '.join(elsewhere)} not read here: "
+                     f"{'each' if len(elsewhere) > 1 else 'it'} belongs to the input folder of its name")
+    if notes:
+        lines.append(f"{rel}: sheet {', '.join(notes)} not read: it holds notes for people, not rows")
+    return lines
 
 
 # ---------------------------------------------------------------------------

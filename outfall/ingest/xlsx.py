@@ -31,6 +31,7 @@ from outfall.ingest.parse import clean_header
 # The sheet of notes Outfall puts first in the workbooks it writes (``outfall.workbooks``).
 NOTES_SHEET = "Read me"
 NOTES_SHEET_KEY = clean_header(NOTES_SHEET)
+OTHER_FOLDER, NOTES = "another folder's", "notes"   # why a sheet is skipped
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ENCRYPTED_MARK = "EncryptedPackage".encode("utf-16-le")
 
@@ -42,7 +43,7 @@ class Sheet:
     rows: list[int] = field(default_factory=list)           # row_number of each row
     notes: list[str | None] = field(default_factory=list)   # a reason from the workbook itself
     problem: str | None = None
-    skipped: str | None = None   # not this folder's: why, for the run log (never quarantined)
+    skipped: str | None = None   # not this folder's (OTHER_FOLDER, NOTES): named in the run log, never quarantined
 
 
 def workbook_problem(path: Path) -> str | None:
@@ -179,12 +180,11 @@ def _read_sheet(ws, spec_columns: list[str], required: list[str], aliases: dict[
     if first_names is None:
         return None, None, 0, []
     if key in others and key != dataset:
-        sheet.skipped = (f"sheet '{ws.title}' was not read here: it belongs to the {key} folder "
-                         f"(a workbook saved there reads it)")
+        sheet.skipped = OTHER_FOLDER
         return sheet, None, 0, []
     if header is None:
         if key == NOTES_SHEET_KEY:
-            sheet.skipped = f"sheet '{ws.title}' was not read: it holds notes for people, not rows"
+            sheet.skipped = NOTES
         else:
             sheet.problem = f"sheet '{ws.title}' was not read: " + missing_header(required, first_names)
         return sheet, None, 0, []
