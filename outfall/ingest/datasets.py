@@ -43,6 +43,10 @@ class Column:
     allowed: str = ""  # for enum messages
     aliases: tuple[str, ...] = ()
     sql_type: str = ""  # the table's type when not the kind's (e.g. DECIMAL)
+    # The words a workbook offers in a list for a text column whose words a finish step judges
+    # (units, parameters): other spellings are read too (outfall/workbooks.py).
+    choices: tuple[str, ...] = ()
+    example: str = ""  # a value a workbook's header note shows, when the kind alone does not say it
 
     @property
     def table_type(self) -> str:
@@ -192,6 +196,12 @@ PROPERTY_CLASS_VOCAB = vocabulary("property_class", vocab.canonical_property_cla
 COMPONENT_VOCAB = vocabulary("component", vocab.canonical_component, [*vocab.COMPONENTS, *vocab._COMPONENT_SYNONYMS])
 
 
+# The words a workbook offers for a parameter and for the units of each kind of reading.
+PARAMETER_CHOICES = tuple(vocab.PARAMETERS)
+LAB_UNIT_CHOICES = (*vocab.CONCENTRATION_UNITS, *vocab.PH_UNITS, *vocab.TEMPERATURE_UNITS)
+FLOW_UNIT_CHOICES = (*vocab.FLOW_UNITS, *LAB_UNIT_CHOICES)
+
+
 def _enum(name: str, vocabulary_: Vocabulary, allowed: str, required: bool = False) -> Column:
     return Column(name, "enum", required=required, vocabulary=vocabulary_, allowed=allowed)
 
@@ -289,9 +299,10 @@ register(Dataset(
 
 register(Dataset(
     "permit_limits",
-    (Column("user_id", required=True), Column("parameter", required=True),
+    (Column("user_id", required=True), Column("parameter", required=True, choices=PARAMETER_CHOICES),
      _enum("limit_type", lower_in("limit_type", vocab.LIMIT_TYPES), ", ".join(vocab.LIMIT_TYPES), True),
-     Column("value", "number", required=True), Column("unit", required=True), Column("basis"),
+     Column("value", "number", required=True), Column("unit", required=True, choices=LAB_UNIT_CHOICES),
+     Column("basis"),
      Column("effective_from", "date"), Column("effective_to", "date")),
     key=("user_id", "parameter", "limit_type", "effective_from"), extensions=BY_HAND,
     finish=(
@@ -315,7 +326,8 @@ register(Dataset(
     (Column("sample_id", required=True), Column("user_id", required=True),
      Column("collected_at", "timestamp", required=True),
      _enum("sample_type", lower_in("sample_type", vocab.SAMPLE_TYPES), "composite, grab", True),
-     Column("parameter", required=True), Column("result", "text", required=True), Column("unit", required=True),
+     Column("parameter", required=True, choices=PARAMETER_CHOICES), Column("result", "text", required=True),
+     Column("unit", required=True, choices=LAB_UNIT_CHOICES),
      Column("mdl", "number", nonnegative=True), Column("lab"), Column("method")),
     key=("sample_id", "parameter"), extensions=BY_HAND, answers=("sample_id", "collected_at", "result", "unit"),
     finish=(
@@ -360,7 +372,8 @@ register(Dataset(
 register(Dataset(
     "flow",
     (Column("user_id", required=True), Column("timestamp", "timestamp", required=True),
-     Column("value", "number", required=True), Column("unit", required=True), Column("constituent")),
+     Column("value", "number", required=True), Column("unit", required=True, choices=FLOW_UNIT_CHOICES),
+     Column("constituent", choices=("flow", *PARAMETER_CHOICES))),
     key=("user_id", "constituent", "ts"), extensions=(".csv", ".parquet"),
     finish=(
         *parameter_steps("constituent", "constituent", flow=True),

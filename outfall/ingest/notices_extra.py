@@ -81,7 +81,7 @@ def _mailed_or_withdrawn_steps() -> tuple[Step, ...]:
 NOTICES_MAILED = register(Dataset(
     "notices_mailed",
     (Column("kind", "enum", required=True, vocabulary=KIND_VOCAB, allowed=", ".join(NOTICE_KINDS)),
-     Column("recipient_id", required=True), Column("period", required=True),
+     Column("recipient_id", required=True), Column("period", required=True, example="2026-03"),
      Column("mailed_on", "date"), Column("certified_mail_no"),
      Column("correct_within_days", "integer", nonnegative=True), Column("withdrawn_reason")),
     key=("kind", "recipient_id", "period", "mailed_on"), extensions=BY_HAND,

@@ -11,8 +11,8 @@ ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables
 from __future__ import annotations
 
 from outfall import vocab
-from outfall.ingest.datasets import (BY_HAND, Column, Dataset, Step, lower_in, parameter_steps, register,
-                                     synonym_vocabulary)
+from outfall.ingest.datasets import (BY_HAND, PARAMETER_CHOICES, Column, Dataset, Step, lower_in, parameter_steps,
+                                     register, synonym_vocabulary)
 from outfall.law.testing import FREQUENCIES
 
 # Report types, with the spellings a clerk may use. `periodic` is the Part 2
@@ -109,7 +109,7 @@ canonical_frequency, FREQUENCY_VOCAB = synonym_vocabulary("frequency", FREQUENCY
 
 MONITORING_REQUIREMENTS = register(Dataset(
     "monitoring_requirements",
-    (Column("user_id", required=True), Column("parameter", required=True),
+    (Column("user_id", required=True), Column("parameter", required=True, choices=PARAMETER_CHOICES),
      Column("frequency", "enum", required=True, vocabulary=FREQUENCY_VOCAB,
             allowed=", ".join(FREQUENCIES) + " (calendar months, quarters, half-years, years)"),
      Column("sample_type", "enum", vocabulary=lower_in("sample_type", vocab.SAMPLE_TYPES),
