@@ -129,6 +129,22 @@ def whole_number_check(low: int, high: int | None, rows: Iterable[str]) -> DataV
     return check
 
 
+# A text beginning with one of these is a formula to Excel (or becomes one when the cell is edited).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def put(cell, value) -> None:
+    """``value`` into ``cell``; a text is always text, never a formula (a site named '=HYPERLINK(...)' in an
+    input file stays that name), with Excel's quote prefix when it begins like one."""
+    cell.value = value
+    if isinstance(value, str):
+        cell.data_type = "s"
+        if value.startswith(FORMULA_STARTS):
+            cell.quotePrefix = True
+    elif isinstance(value, dt.date):
+        cell.number_format = FORMATS["timestamp" if isinstance(value, dt.datetime) else "date"]
+
+
 def write_header(ws, ds: Dataset, helpers: Sequence[tuple[str, str]] = (), marker: bool = False) -> dict[str, str]:
     """Row 1 of a dataset's sheet: its columns (each with its note), then ``helpers`` (name, note: grey
     columns for reading, which the folder does not read), then, with ``marker``, the hidden column that
