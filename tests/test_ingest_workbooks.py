@@ -82,6 +82,17 @@ def test_a_folder_reads_its_own_sheet_and_leaves_the_others_for_their_folders(co
     assert load(con, data, "inspections").files_skipped == 1     # a re-run reads nothing again
 
 
+def test_a_workbook_with_no_sheet_for_its_folder_says_so(con, tmp_path):
+    """Saved into the wrong folder, the workbook is one quarantine row naming its folders, not silence."""
+    data = tmp_path / "d"
+    workbook(data / "sites" / "to_record.xlsx", {"Read me": [["notes"]], "notices_mailed": [MAILED],
+                                                 "inspections": [INSPECTED, ["S-1", "2026-05-04", "J. Park"]]})
+    report = load(con, data, "sites")
+    assert (report.rows_read, report.rows_quarantined) == (1, 1)
+    assert quarantine(con, "sites") == [("to_record.xlsx", 0, "the workbook has no sheet for sites: its sheets are "
+                                         "for the folders inspections, notices_mailed; save it into those folders")]
+
+
 def test_the_notes_sheet_is_read_when_it_holds_the_folders_rows(con, tmp_path):
     """Only a notes sheet without the header is left unread: a real table named "Read me" is data."""
     data = tmp_path / "d"

@@ -51,7 +51,7 @@ from outfall.ingest import compile as cq
 from outfall.ingest import files as fs
 from outfall.ingest import parse
 from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
-from outfall.ingest.parse import LOCAL_TZ, ident, lit
+from outfall.ingest.parse import LOCAL_TZ, clean_header, ident, lit
 from outfall.warehouse import sql, table_columns
 
 PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
@@ -766,6 +766,11 @@ def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
     fr = FileReport(rel)
     if not sheets:
         return _whole_file_problem(con, ds, rel, "the workbook is empty", now)
+    if all(s.skipped for s in sheets) and any(s.skipped == xlsx.OTHER_FOLDER for s in sheets):
+        # saved into the wrong folder: nothing of it is this folder's, and saying nothing would hide that
+        folders = ", ".join(sorted({clean_header(s.name) for s in sheets if s.skipped == xlsx.OTHER_FOLDER}))
+        return _whole_file_problem(con, ds, rel, f"the workbook has no sheet for {ds.name}: its sheets are for the "
+                                                 f"folders {folders}; save it into those folders", now)
     fr.notes = _skipped_sheets(rel, sheets)
     several = len(sheets) > 1
     for sheet in sheets:
