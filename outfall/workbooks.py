@@ -16,7 +16,7 @@ import zipfile
 from typing import Iterable, Sequence
 
 from openpyxl.comments import Comment
-from openpyxl.styles import Font, PatternFill
+from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
@@ -28,6 +28,7 @@ LIST_MAX = 255      # characters Excel allows in a list written into its check
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDEBF7")
 HELPER_FILL = PatternFill("solid", fgColor="EDEDED")
+WRAPPED = Alignment(wrap_text=True, vertical="top")
 AUTHOR = "Outfall"
 
 # Who fills a folder, by the group of its spec.
@@ -197,6 +198,8 @@ def notes_sheet(wb, paragraphs: Sequence[str], table: Sequence[Sequence[str]] = 
             cell.font, cell.fill = HEADER_FONT, HEADER_FILL
         for row in table[1:]:
             ws.append(list(row))
+            for cell in ws[ws.max_row]:
+                cell.alignment = WRAPPED
     for letter, width in zip("ABCD", (28, 30, 70, 70)):
         ws.column_dimensions[letter].width = width
     return ws
