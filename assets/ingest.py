@@ -18,6 +18,7 @@ from outfall.ingest.engine import DatasetReport, ingest_dataset
 from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
+from outfall.runlog import run_logger
 from outfall.warehouse import configure, count, preview_markdown, sql, transaction
 
 
@@ -71,6 +72,9 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
             context.log.info(
                 f"{ds.name}: {report.files_loaded} new file(s), {report.rows_read} rows read, "
                 f"{report.rows_kept} kept, {report.rows_quarantined} quarantined")
+            for note in report.notes:   # sheets of a workbook that belong to other folders: not quarantined
+                context.log.info(f"{ds.name}: {note}")
+                run_logger().info("%s: %s", ds.name, note)
             return MaterializeResult(metadata=_report_metadata(con, report))
 
     return _ingest

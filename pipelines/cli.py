@@ -1,4 +1,4 @@
-"""`outfall run | demo | export` (contract section 1).
+"""`outfall run | demo | export | verify | templates` (contract section 1).
 
 Exit status: 0 when every asset materialized (whatever violations were found
 and however many rows were quarantined); 1 when an asset failed, naming it and
@@ -37,6 +37,9 @@ class UsageError(Exception):
         self.usage = usage
 
 
+COMMANDS = "{run,demo,export,verify,templates}"
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         # "--dat" is not "--data": an abbreviated option is refused, never guessed.
@@ -45,9 +48,9 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:
         """Exit 2 with one line; with no command at all, the usage first (there is nothing else to go on)."""
-        if "required: {run,demo,export,verify}" in message:
-            raise UsageError("say what to do: outfall run, outfall demo, outfall export or outfall verify "
-                             "(outfall -h for help)",
+        if f"required: {COMMANDS}" in message:
+            raise UsageError("say what to do: outfall run, outfall demo, outfall export, outfall verify or "
+                             "outfall templates (outfall -h for help)",
                              usage=self.format_usage())
         raise UsageError(f"{message} (see {self.prog} -h)")
 
@@ -55,7 +58,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="outfall", description="Sewer and stormwater compliance pipeline.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
-                                metavar="{run,demo,export,verify}")
+                                metavar=COMMANDS)
     run = sub.add_parser("run", help="materialize every asset on the files under DIR into FILE.duckdb")
     run.add_argument("--data", required=True, metavar="DIR", help="folder holding one folder per dataset")
     run.add_argument("--warehouse", required=True, metavar="FILE.duckdb", help="DuckDB file (created if missing)")
@@ -78,6 +81,10 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--warehouse", required=True, metavar="FILE.duckdb")
     verify.add_argument("--dashboards", metavar="DIR", default="",
                         help="where the letters are (default: where the last run wrote them)")
+    templates = sub.add_parser("templates", help="write an empty form of every input folder: a CSV in each "
+                                                 "folder and one workbook, outfall_inputs.xlsx")
+    templates.add_argument("--out", required=True, metavar="DIR",
+                           help="folder to write them in (new, or holding none of the forms yet)")
     return parser
 
 
@@ -528,10 +535,32 @@ def cmd_verify(args) -> int:
     return 0
 
 
+def cmd_templates(args) -> int:
+    """The empty forms of every input folder under --out; never over a file already there."""
+    from outfall.input_templates import WORKBOOK, template_paths, write_templates
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"the output folder is a file, not a folder: {args.out}")
+    there = [p for p in template_paths(out) if p.exists() or p.is_symlink()]
+    if there:
+        raise UsageError(f"{there[0]} exists already; templates are written only where none of them is, so that "
+                         "no data are overwritten: give a new folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        written = write_templates(out)
+    except OSError as exc:
+        raise UsageError(f"cannot write the templates in {args.out}: {exc.strerror or exc}") from None
+    print(f"outfall templates: {len(written) - 1} folders, each with an empty CSV form, and {WORKBOOK} "
+          f"(a sheet per folder) written to {out}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        handler = {"run": cmd_run, "demo": cmd_demo, "export": cmd_export, "verify": cmd_verify}[args.command]
+        handler = {"run": cmd_run, "demo": cmd_demo, "export": cmd_export, "verify": cmd_verify,
+                   "templates": cmd_templates}[args.command]
         return handler(args)
     except UsageError as exc:
         if exc.usage:

@@ -4,7 +4,7 @@ common ingestion engine: year*, district*, component*, amount* (USD)."""
 from __future__ import annotations
 
 from outfall import vocab
-from outfall.ingest.datasets import COMPONENT_VOCAB, DISTRICT_VOCAB, Column, Dataset, Step, register
+from outfall.ingest.datasets import BY_HAND, COMPONENT_VOCAB, DISTRICT_VOCAB, Column, Dataset, Step, register
 
 # Keep the amount as exact decimal text (DECIMAL(12,2) in the table), not a float:
 # a whole number of cents below 10,000,000,000.
@@ -17,7 +17,7 @@ SEWER_BUDGET = register(Dataset(
      Column("district", "enum", required=True, vocabulary=DISTRICT_VOCAB, allowed=", ".join(vocab.DISTRICTS)),
      Column("component", "enum", required=True, vocabulary=COMPONENT_VOCAB, allowed=", ".join(vocab.COMPONENTS)),
      Column("amount", "number", required=True, nonnegative=True, sql_type="DECIMAL(12,2)")),
-    key=("year", "district", "component"),
+    key=("year", "district", "component"), extensions=BY_HAND,
     finish=(Step(columns=(("amount", f"CASE WHEN amount IS NOT NULL AND {_OK} THEN CAST({_EXACT} AS DECIMAL(12,2)) END"),),
                  reasons=(f"CASE WHEN amount IS NOT NULL AND NOT coalesce({_OK}, false) THEN 'amount ''' || "
                           "trim(_raw_amount) || ''' is not a whole number of cents below 10,000,000,000' END",)),),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from outfall import vocab
 from outfall.ingest import parse
-from outfall.ingest.datasets import Column, Context, Dataset, Step
+from outfall.ingest.datasets import PREFILLED_KEY, Column, Context, Dataset, Step
 from outfall.ingest.parse import ident, lit
 
 PROVENANCE = (("source_file", "VARCHAR"), ("source_row", "INTEGER"), ("loaded_at", "TIMESTAMPTZ"),
@@ -173,13 +173,17 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
         if amb is not None:
             flags.append("_amb_" + col.name)
             select.append(f"{amb} AS {ident('_amb_' + col.name)}")
+    unanswered = _unanswered_sql(ds, present)
+    if unanswered:
+        select.append(f"{unanswered} AS _unanswered")
     ctes = [f"c AS (SELECT *{''.join(', ' + x for x in cleaned)} FROM ({source}) AS src)"]
     stages = max((n for n, _ in hoisted), default=0)
     for n in range(1, stages + 1):
         ctes.append(f"p{n} AS (SELECT *{''.join(', ' + x for k, x in hoisted if k == n)} "
                     f"FROM {'c' if n == 1 else f'p{n - 1}'})")
     ctes.append(f"s0 AS (SELECT {', '.join(select)} FROM {f'p{stages}' if stages else 'c'})")
-    known = set(cols) | {"_raw_" + c for c in cols} | set(reasons) | set(flags) | {"source_row", "_source_reason"}
+    known = (set(cols) | {"_raw_" + c for c in cols} | set(reasons) | set(flags)
+             | {"source_row", "_source_reason", "_unanswered"})
     steps = ds.steps(ctx)
     for i, step in enumerate(steps, start=1):
         ctes.append(f"s{i} AS ({_step_sql(step, known, reasons, f's{i - 1}')})")
@@ -190,6 +194,8 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
     out = [f"CAST({ident(by_table.get(n, n))} AS {t}) AS {ident(n)}" for n, t in table_cols]
     value_cols = [ident(n) for n, _ in table_cols]
     reason = f"nullif(concat_ws('; ', _source_reason, {', '.join(reasons) or 'NULL'}), '')"
+    if unanswered:   # the one plain reason, not every blank answer's
+        reason = f"CASE WHEN _unanswered THEN {lit(ds.unanswered_reason)} ELSE {reason} END"
     raw = ", ".join(f"{lit(c)}, left({parse.clean(ident('_raw_' + c), present[c])}, {RAW_CELL_MAX})"
                     for c in cols if c in present)
     raw_sql = f"CASE WHEN reason IS NOT NULL THEN CAST(json_object({raw}) AS VARCHAR) END" if raw else "NULL"
@@ -202,6 +208,17 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
     # The local time zone is our constant, written into the query rather than bound: a
     # bound time zone is looked up again for every row (10 times slower on 25M rows).
     return ("WITH " + ",\n".join(ctes) + "\n" + final).replace("$tz", lit(parse.LOCAL_TZ))
+
+
+def _unanswered_sql(ds: Dataset, present: dict[str, str]) -> str | None:
+    """A row Outfall prefilled (its hidden marker cell not blank) whose answers are all blank; None when
+    the file has no marker column or the dataset no answers. Only the marker and the answers decide:
+    a row without the marker, or with any answer given, is judged as every row is."""
+    if PREFILLED_KEY not in present or not ds.answers:
+        return None
+    marked = f"{ident('_t_' + PREFILLED_KEY)} IS NOT NULL"
+    blanks = [f"{ident('_t_' + a)} IS NULL" for a in ds.answers if a in present]
+    return "(" + " AND ".join([marked, *blanks]) + ")"
 
 
 def _step_sql(step: Step, known: set[str], reasons: list[str], prev: str) -> str:

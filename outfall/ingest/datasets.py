@@ -43,6 +43,10 @@ class Column:
     allowed: str = ""  # for enum messages
     aliases: tuple[str, ...] = ()
     sql_type: str = ""  # the table's type when not the kind's (e.g. DECIMAL)
+    # The words a workbook offers in a list for a text column whose words a finish step judges
+    # (units, parameters): other spellings are read too (outfall/workbooks.py).
+    choices: tuple[str, ...] = ()
+    example: str = ""  # a value a workbook's header note shows, when the kind alone does not say it
 
     @property
     def table_type(self) -> str:
@@ -86,6 +90,19 @@ class Dataset:
     context_steps: Callable[[Context], tuple[Step, ...]] | None = None  # finish steps from the rules
     order: tuple[str, ...] = ()  # the table's column order, when not columns then extra_columns
     hourly_summaries: bool = False  # flow: kept up to date by its loads (outfall/flow_hours.py)
+    # The columns a person fills in to answer a row Outfall prefilled (exports/to_record.xlsx): a row
+    # marked in the hidden column PREFILLED_COLUMN whose answers are all blank was left unanswered.
+    answers: tuple[str, ...] = ()
+
+    @property
+    def unanswered_reason(self) -> str:
+        """Why a prefilled row left unanswered is quarantined, and what to do: 'fill a or b' when any one
+        answer will do (none is required), 'fill a and b' when each is required."""
+        names = list(self.answers)
+        required = set(self.required)
+        joined = names[0] if len(names) == 1 else (
+            ", ".join(names[:-1]) + (" and " if all(n in required for n in names) else " or ") + names[-1])
+        return f"left unanswered: fill {joined}, or delete the row"
 
     @property
     def required(self) -> list[str]:
@@ -112,6 +129,17 @@ class Dataset:
                 raise ValueError(f"{self.name}: order names {sorted(set(rank) ^ {n for n, _ in out})} wrongly")
             out.sort(key=lambda c: rank[c[0]])
         return out
+
+
+# The files of a folder people fill by hand: CSV, and Excel workbooks (outfall/ingest/xlsx.py). Folders
+# of instruments' readings (flow, rainfall), which may be far larger than a workbook holds, take CSV
+# (and Parquet for flow) only.
+BY_HAND = (".csv", ".xlsx")
+
+# The hidden column of a sheet Outfall prefills for a person to answer (exports/to_record.xlsx): "yes"
+# in each row it wrote. Read with the spec's columns when the dataset has answers; never stored.
+PREFILLED_COLUMN = "prefilled by Outfall"
+PREFILLED_KEY = "prefilled_by_outfall"   # as its header is matched (parse.clean_header)
 
 
 # ---------------------------------------------------------------------------
@@ -166,6 +194,12 @@ DISTRICT_VOCAB = vocabulary("district", vocab.canonical_district, [*vocab.DISTRI
 PROPERTY_CLASS_VOCAB = vocabulary("property_class", vocab.canonical_property_class,
                                   [*vocab.PROPERTY_CLASSES, *vocab._CLASS_SYNONYMS])
 COMPONENT_VOCAB = vocabulary("component", vocab.canonical_component, [*vocab.COMPONENTS, *vocab._COMPONENT_SYNONYMS])
+
+
+# The words a workbook offers for a parameter and for the units of each kind of reading.
+PARAMETER_CHOICES = tuple(vocab.PARAMETERS)
+LAB_UNIT_CHOICES = (*vocab.CONCENTRATION_UNITS, *vocab.PH_UNITS, *vocab.TEMPERATURE_UNITS)
+FLOW_UNIT_CHOICES = (*vocab.FLOW_UNITS, *LAB_UNIT_CHOICES)
 
 
 def _enum(name: str, vocabulary_: Vocabulary, allowed: str, required: bool = False) -> Column:
@@ -259,17 +293,18 @@ register(Dataset(
     (Column("user_id", required=True), Column("name", required=True), _district(),
      Column("address"), Column("permit_no"), Column("permit_effective", "date"), Column("permit_expires", "date"),
      Column("normal_avg_flow_gpd", "number", nonnegative=True), *MAILING_COLUMNS),
-    key=("user_id",), group="sewer_administrator",
+    key=("user_id",), extensions=BY_HAND, group="sewer_administrator",
     description="Permitted industrial users (ch. 253 Part 2 permits).",
 ))
 
 register(Dataset(
     "permit_limits",
-    (Column("user_id", required=True), Column("parameter", required=True),
+    (Column("user_id", required=True), Column("parameter", required=True, choices=PARAMETER_CHOICES),
      _enum("limit_type", lower_in("limit_type", vocab.LIMIT_TYPES), ", ".join(vocab.LIMIT_TYPES), True),
-     Column("value", "number", required=True), Column("unit", required=True), Column("basis"),
+     Column("value", "number", required=True), Column("unit", required=True, choices=LAB_UNIT_CHOICES),
+     Column("basis"),
      Column("effective_from", "date"), Column("effective_to", "date")),
-    key=("user_id", "parameter", "limit_type", "effective_from"),
+    key=("user_id", "parameter", "limit_type", "effective_from"), extensions=BY_HAND,
     finish=(
         *parameter_steps("parameter", "parameter"),
         *unit_steps(("value",), "parameter", kind_sql("parameter"), (("value_reported", "value"),)),
@@ -291,9 +326,10 @@ register(Dataset(
     (Column("sample_id", required=True), Column("user_id", required=True),
      Column("collected_at", "timestamp", required=True),
      _enum("sample_type", lower_in("sample_type", vocab.SAMPLE_TYPES), "composite, grab", True),
-     Column("parameter", required=True), Column("result", "text", required=True), Column("unit", required=True),
+     Column("parameter", required=True, choices=PARAMETER_CHOICES), Column("result", "text", required=True),
+     Column("unit", required=True, choices=LAB_UNIT_CHOICES),
      Column("mdl", "number", nonnegative=True), Column("lab"), Column("method")),
-    key=("sample_id", "parameter"), extensions=(".csv", ".xlsx"),
+    key=("sample_id", "parameter"), extensions=BY_HAND, answers=("sample_id", "collected_at", "result", "unit"),
     finish=(
         Step(columns=(
             ("_lt", f"TRY_CAST(regexp_extract(result, '^{_LT_RE}$', 1) AS DOUBLE)"),
@@ -336,7 +372,8 @@ register(Dataset(
 register(Dataset(
     "flow",
     (Column("user_id", required=True), Column("timestamp", "timestamp", required=True),
-     Column("value", "number", required=True), Column("unit", required=True), Column("constituent")),
+     Column("value", "number", required=True), Column("unit", required=True, choices=FLOW_UNIT_CHOICES),
+     Column("constituent", choices=("flow", *PARAMETER_CHOICES))),
     key=("user_id", "constituent", "ts"), extensions=(".csv", ".parquet"),
     finish=(
         *parameter_steps("constituent", "constituent", flow=True),
@@ -358,7 +395,7 @@ register(Dataset(
      Column("diameter_in", "number", required=True, nonnegative=True),
      Column("length_ft", "number", required=True, nonnegative=True),
      Column("measured_gpd", "number", required=True, nonnegative=True)),
-    key=("section_id", "test_date"),
+    key=("section_id", "test_date"), extensions=BY_HAND,
     finish=(Step(reasons=("CASE WHEN diameter_in <= 0 OR length_ft <= 0 THEN "
                           "'diameter_in and length_ft must be greater than zero' END",)),),
     group="sewer_administrator",
@@ -388,7 +425,7 @@ register(Dataset(
      Column("bathrooms", "integer", nonnegative=True), Column("washing_machines", "integer", nonnegative=True),
      Column("people", "integer", nonnegative=True), Column("seats", "integer", nonnegative=True),
      Column("moratorium", "bool"), Column("owner"), Column("address")),
-    key=("parcel_id",), context_steps=_parcel_steps, group="billing",
+    key=("parcel_id",), extensions=BY_HAND, context_steps=_parcel_steps, group="billing",
     description="Tax parcels of the sewer districts with the counts the unit schedule needs.",
 ))
 
@@ -397,7 +434,7 @@ register(Dataset(
     (Column("year", "integer", required=True), _district(),
      _enum("component", COMPONENT_VOCAB, ", ".join(vocab.COMPONENTS), True),
      Column("rate_per_unit", "number", required=True, nonnegative=True, sql_type="DECIMAL(18,6)")),
-    key=("year", "district", "component"),
+    key=("year", "district", "component"), extensions=BY_HAND,
     # Keep the rate as exact decimal text (DECIMAL in the table), not a float.
     finish=(Step(columns=(("rate_per_unit", "CASE WHEN rate_per_unit IS NOT NULL THEN "
                                             "TRY_CAST(replace(replace(replace(trim(_raw_rate_per_unit), ',', ''), '$', ''), ' ', '') "
@@ -415,7 +452,7 @@ register(Dataset(
      Column("name"), Column("address"), Column("applicant"), Column("impaired_water", "bool"),
      Column("single_family", "bool"), Column("agricultural", "bool"), Column("exempt", "bool"),
      Column("final_stabilization", "date"), *MAILING_COLUMNS),
-    key=("site_id",), group="stormwater_officer",
+    key=("site_id",), extensions=BY_HAND, group="stormwater_officer",
     description="Construction sites under a SWPPP.",
 ))
 
@@ -425,7 +462,7 @@ register(Dataset(
      Column("inspector", required=True),
      _enum("kind", lower_in("kind", vocab.INSPECTION_KINDS), ", ".join(vocab.INSPECTION_KINDS)),
      Column("sediment_capacity_lost_pct", "number"), Column("notes")),
-    key=("site_id", "inspected_at", "inspector"),
+    key=("site_id", "inspected_at", "inspector"), extensions=BY_HAND, answers=("inspected_at", "inspector"),
     finish=(Step(columns=(("inspected_on", "CAST(timezone($tz, inspected_at) AS DATE)"),),
                  reasons=("CASE WHEN sediment_capacity_lost_pct < 0 OR sediment_capacity_lost_pct > 100 THEN "
                           "'sediment_capacity_lost_pct ' || CAST(sediment_capacity_lost_pct AS VARCHAR) || "

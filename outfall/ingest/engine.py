@@ -50,8 +50,8 @@ from outfall import progress
 from outfall.ingest import compile as cq
 from outfall.ingest import files as fs
 from outfall.ingest import parse
-from outfall.ingest.datasets import Context, Dataset
-from outfall.ingest.parse import LOCAL_TZ, ident, lit
+from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
+from outfall.ingest.parse import LOCAL_TZ, clean_header, ident, lit
 from outfall.warehouse import sql, table_columns
 
 PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
@@ -69,6 +69,7 @@ class FileReport:
     skipped: bool = False  # already loaded, unchanged
     straight: bool = False  # judged straight into the table (_load_straight)
     hours_summarised: bool = False  # flow: an hour of its new rows was summarised already
+    notes: list[str] = field(default_factory=list)  # for the run log: what was left for other folders
 
 
 @dataclass
@@ -93,6 +94,10 @@ class DatasetReport:
     @property
     def rows_quarantined(self) -> int:
         return self.total("rows_quarantined")
+
+    @property
+    def notes(self) -> list[str]:
+        return [n for f in self.files for n in f.notes]
 
     @property
     def files_loaded(self) -> int:
@@ -410,6 +415,12 @@ def _aliases(ds: Dataset) -> dict[str, str]:
     return {a: c.name for c in ds.columns for a in c.aliases}
 
 
+def _read_columns(ds: Dataset) -> list[str]:
+    """The columns read from a file: the spec's, and the hidden marker of a sheet Outfall prefilled when
+    the dataset has answers (compile._unanswered_sql); any other column is left unread, never stored."""
+    return [c.name for c in ds.columns] + ([PREFILLED_KEY] if ds.answers else [])
+
+
 def _load_file(con, ds: Dataset, path: Path, rel: str, facts: fs.FileFacts, ctx, now, tmp) -> FileReport:
     suffix = Path(rel).suffix.lower()
     if suffix not in ds.extensions:
@@ -455,7 +466,7 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
     dupes = fs.duplicate_names(layout.names)
     if dupes:
         return _whole_file_problem(con, ds, rel, dupes, now)
-    spec = {c.name for c in ds.columns}
+    spec = set(_read_columns(ds))
     where = {n: i for i, n in reversed(list(enumerate(layout.names))) if n in spec}
     columns = "{" + ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(layout.names))) + "}"
     con.execute("DROP TABLE IF EXISTS _rej_errors").fetchall()
@@ -741,21 +752,31 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> t
 
 def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
     from outfall.ingest import xlsx
+    from outfall.ingest.registry import all_datasets
 
     problem = xlsx.workbook_problem(path)
     if problem:
         return _whole_file_problem(con, ds, rel, problem, now)
     try:
-        sheets = xlsx.read_workbook(path, [c.name for c in ds.columns], ds.required, _aliases(ds))
+        sheets = xlsx.read_workbook(path, _read_columns(ds), ds.required, _aliases(ds), ds.name,
+                                    frozenset(all_datasets()) - {ds.name})
     except Exception as exc:  # noqa: BLE001 - any reader failure means "not a workbook we can read"
         return _whole_file_problem(con, ds, rel, f"the file is not a readable .xlsx workbook "
                                                  f"({type(exc).__name__}); open it in Excel and save it again", now)
     fr = FileReport(rel)
     if not sheets:
         return _whole_file_problem(con, ds, rel, "the workbook is empty", now)
+    if all(s.skipped for s in sheets) and any(s.skipped == xlsx.OTHER_FOLDER for s in sheets):
+        # saved into the wrong folder: nothing of it is this folder's, and saying nothing would hide that
+        folders = ", ".join(sorted({clean_header(s.name) for s in sheets if s.skipped == xlsx.OTHER_FOLDER}))
+        return _whole_file_problem(con, ds, rel, f"the workbook has no sheet for {ds.name}: its sheets are for the "
+                                                 f"folders {folders}; save it into those folders", now)
+    fr.notes = _skipped_sheets(rel, sheets)
     several = len(sheets) > 1
     for sheet in sheets:
         name = f"{rel} [{sheet.name}]" if several else rel
+        if sheet.skipped:
+            continue
         if sheet.problem:
             _whole_file_problem(con, ds, name, sheet.problem, now, fr)
             continue
@@ -768,6 +789,21 @@ def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
             con.unregister("_xlsx_source")
         _finish_file(con, ds, name, now, fr)
     return fr
+
+
+def _skipped_sheets(rel: str, sheets) -> list[str]:
+    """The run log's lines about the sheets of a workbook that are not this folder's."""
+    from outfall.ingest import xlsx
+
+    elsewhere = [f"'{s.name}'" for s in sheets if s.skipped == xlsx.OTHER_FOLDER]
+    notes = [f"'{s.name}'" for s in sheets if s.skipped == xlsx.NOTES]
+    lines = []
+    if elsewhere:
+        lines.append(f"{rel}: sheet{'s' if len(elsewhere) > 1 else ''} {', '.join(elsewhere)} not read here: "
+                     f"{'each' if len(elsewhere) > 1 else 'it'} belongs to the input folder of its name")
+    if notes:
+        lines.append(f"{rel}: sheet {', '.join(notes)} not read: it holds notes for people, not rows")
+    return lines
 
 
 # ---------------------------------------------------------------------------

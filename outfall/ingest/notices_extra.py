@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from outfall.ingest.datasets import Column, Context, Dataset, Step, lower_in, register
+from outfall.ingest.datasets import BY_HAND, Column, Context, Dataset, Step, lower_in, register
 from outfall.ingest.parse import lit
 
 NOTICE_KINDS = ("sewer", "stormwater")
@@ -81,10 +81,11 @@ def _mailed_or_withdrawn_steps() -> tuple[Step, ...]:
 NOTICES_MAILED = register(Dataset(
     "notices_mailed",
     (Column("kind", "enum", required=True, vocabulary=KIND_VOCAB, allowed=", ".join(NOTICE_KINDS)),
-     Column("recipient_id", required=True), Column("period", required=True),
+     Column("recipient_id", required=True), Column("period", required=True, example="2026-03"),
      Column("mailed_on", "date"), Column("certified_mail_no"),
      Column("correct_within_days", "integer", nonnegative=True), Column("withdrawn_reason")),
-    key=("kind", "recipient_id", "period", "mailed_on"),
+    key=("kind", "recipient_id", "period", "mailed_on"), extensions=BY_HAND,
+    answers=("mailed_on", "withdrawn_reason"),
     finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
     context_steps=correction_steps,
     group="notices",

@@ -11,7 +11,8 @@ ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables
 from __future__ import annotations
 
 from outfall import vocab
-from outfall.ingest.datasets import Column, Dataset, Step, lower_in, parameter_steps, register, synonym_vocabulary
+from outfall.ingest.datasets import (BY_HAND, PARAMETER_CHOICES, Column, Dataset, Step, lower_in, parameter_steps,
+                                     register, synonym_vocabulary)
 from outfall.law.testing import FREQUENCIES
 
 # Report types, with the spellings a clerk may use. `periodic` is the Part 2
@@ -40,7 +41,7 @@ def _sewer_dataset(name: str, columns: tuple[Column, ...], key: tuple[str, ...],
                    reasons: tuple[str, ...] = (), **kwargs) -> Dataset:
     """A registered dataset of the sewer administrator; ``reasons``: SQL giving why a row is set aside."""
     finish = (Step(reasons=reasons),) if reasons else ()
-    return register(Dataset(name, columns, key=key, finish=finish, group="sewer_administrator",
+    return register(Dataset(name, columns, key=key, finish=finish, extensions=BY_HAND, group="sewer_administrator",
                             description=description, **kwargs))
 
 
@@ -108,13 +109,13 @@ canonical_frequency, FREQUENCY_VOCAB = synonym_vocabulary("frequency", FREQUENCY
 
 MONITORING_REQUIREMENTS = register(Dataset(
     "monitoring_requirements",
-    (Column("user_id", required=True), Column("parameter", required=True),
+    (Column("user_id", required=True), Column("parameter", required=True, choices=PARAMETER_CHOICES),
      Column("frequency", "enum", required=True, vocabulary=FREQUENCY_VOCAB,
             allowed=", ".join(FREQUENCIES) + " (calendar months, quarters, half-years, years)"),
      Column("sample_type", "enum", vocabulary=lower_in("sample_type", vocab.SAMPLE_TYPES),
             allowed=", ".join(vocab.SAMPLE_TYPES) + " (or blank for either)"),
      Column("effective_from", "date"), Column("effective_to", "date"), Column("basis")),
-    key=("user_id", "parameter", "frequency", "sample_type", "effective_from"),
+    key=("user_id", "parameter", "frequency", "sample_type", "effective_from"), extensions=BY_HAND,
     finish=(
         *parameter_steps("parameter", "parameter"),   # BOD5 -> BOD; a name not in the vocabulary is kept
         Step(reasons=("CASE WHEN effective_to < effective_from THEN 'effective_to ' || "

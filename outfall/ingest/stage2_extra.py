@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from outfall.ingest.datasets import Column, Dataset, register, vocabulary
+from outfall.ingest.datasets import BY_HAND, Column, Dataset, register, vocabulary
 
 ABATED_BY = ("owner", "town")
 APPEAL_OUTCOMES = ("upheld", "modified", "vacated")   # contract 6.5; blank while the appeal is pending
@@ -66,7 +66,7 @@ ILLICIT_DISCHARGES = register(Dataset(
      # which of the six measures of ch. 185 the notice of violation requires
      Column("responsible_party"), Column("mailing_address"), Column("description"),
      Column("nov_requires")),
-    key=("case_id",), group="stormwater_officer",
+    key=("case_id",), extensions=BY_HAND, group="stormwater_officer",
     description="Illicit discharges to the storm drain system (Woodbury Code ch. 185): discovery, the "
                 "responsible person's notice to the Town, the notice of violation, appeal, abatement and "
                 "the cost of an abatement done by the Town.",
@@ -76,7 +76,7 @@ ILLICIT_PAYMENTS = register(Dataset(
     "illicit_payments",
     (Column("case_id", required=True), Column("paid_on", "date", required=True),
      Column("amount_usd", "number", required=True, nonnegative=True), Column("receipt_no")),
-    key=("case_id", "paid_on", "amount_usd", "receipt_no"), group="stormwater_officer",
+    key=("case_id", "paid_on", "amount_usd", "receipt_no"), extensions=BY_HAND, group="stormwater_officer",
     description="Payments toward the cost of an abatement done by the Town (Woodbury Code ch. 185: in not more "
                 "than 12 equal payments, 18% a year on the balance).",
 ))
@@ -88,7 +88,7 @@ SMP_PRACTICES = register(Dataset(
      Column("final_plan_approved_on", "date"), Column("maintenance_agreement_recorded_on", "date"),
      Column("final_acceptance_on", "date"), Column("one_year_inspection_on", "date"),
      Column("guarantee_released_on", "date")),
-    key=("practice_id",), group="stormwater_officer",
+    key=("practice_id",), extensions=BY_HAND, group="stormwater_officer",
     description="Permanent stormwater management practices of the construction sites: as-built plans, the "
                 "maintenance agreement, final acceptance, the one-year inspection and the release of the "
                 "construction completion guarantee.",
@@ -100,7 +100,7 @@ CONNECTION_PERMITS = register(Dataset(
      Column("use", "enum", required=True, vocabulary=USE_VOCAB, allowed=", ".join(CONNECTION_USES)),
      Column("in_mall_or_business_park", "bool"), Column("water", "bool"), Column("sewer", "bool"),
      Column("applied_on", "date", required=True)),
-    key=("permit_id",), group="billing",
+    key=("permit_id",), extensions=BY_HAND, group="billing",
     description="Building permits asking for a water service or sewer lateral inspection (Woodbury Code "
                 "ch. 301 inspection fees).",
 ))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from outfall import vocab
-from outfall.ingest.datasets import Column, Dataset, Step, name_key, register, synonym_vocabulary, vocabulary
+from outfall.ingest.datasets import (BY_HAND, Column, Dataset, Step, name_key, register, synonym_vocabulary,
+                                     vocabulary)
 
 # The eight milestones before which the applicant must give 48 hours' notice
 # (Woodbury ch. 267 inspections (1)(a)-(h); Bellport ch. 21 inspections (1)-(8)),
@@ -75,7 +76,7 @@ STORMWATER_DATASETS: tuple[Dataset, ...] = (
          Column("occurs_on", "date", required=True),
          Column("notified_at", "timestamp"), Column("occurs_at", "timestamp"),
          Column("notified_by"), Column("notes")),
-        key=("site_id", "milestone", "occurs_on"), group="stormwater_officer",
+        key=("site_id", "milestone", "occurs_on"), extensions=BY_HAND, group="stormwater_officer",
         description="Construction milestones and when the applicant notified the enforcement official "
                     "(ch. 267 / ch. 21: at least 48 hours before each of eight milestones).",
     )),
@@ -84,7 +85,7 @@ STORMWATER_DATASETS: tuple[Dataset, ...] = (
         (Column("site_id", required=True), Column("contractor", required=True),
          Column("first_work_on", "date", required=True), Column("title"), Column("signed_on", "date"),
          Column("signer_name"), Column("firm_address"), Column("firm_phone")),
-        key=("site_id", "contractor"), group="stormwater_officer",
+        key=("site_id", "contractor"), extensions=BY_HAND, group="stormwater_officer",
         description="Contractors' SWPPP certification statements: signed before undertaking any land "
                     "development activity.",
     )),
@@ -93,7 +94,7 @@ STORMWATER_DATASETS: tuple[Dataset, ...] = (
         (Column("site_id", required=True),
          Column("approved_max_disturbed_acres", "number", required=True, nonnegative=True),
          Column("approved_on", "date", required=True), Column("reference")),
-        key=("site_id", "approved_on"), group="stormwater_officer",
+        key=("site_id", "approved_on"), extensions=BY_HAND, group="stormwater_officer",
         description="Approved SWPPPs allowing more than five acres disturbed at one time.",
     )),
     register(Dataset(
@@ -105,14 +106,14 @@ STORMWATER_DATASETS: tuple[Dataset, ...] = (
         key=("applicant", "convicted_on", "chapter_number"),
         finish=(Step(columns=(("chapter_number", CHAPTER_NUMBER_SQL),), reasons=(CHAPTER_REASON_SQL,)),),
         extra_columns=(("chapter_number", "VARCHAR"),),
-        group="stormwater_officer",
+        extensions=BY_HAND, group="stormwater_officer",
         description="Prior convictions of applicants, for the escalating penalties (offenses within five years).",
     )),
     register(Dataset(
         "report_deliveries",
         (Column("site_id", required=True), Column("report_date", "date", required=True),
          Column("delivered_on", "date", required=True), Column("method")),
-        key=("site_id", "report_date", "delivered_on"), group="stormwater_officer",
+        key=("site_id", "report_date", "delivered_on"), extensions=BY_HAND, group="stormwater_officer",
         description="Inspection reports delivered to the Stormwater Management Officer (Woodbury ch. 267: weekly).",
     )),
 )

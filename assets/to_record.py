@@ -1,0 +1,171 @@
+"""What waits for a person's answer, as one workbook to fill: ``exports/to_record.xlsx``.
+
+A sheet per input folder a person records in, named after it, one prefilled row per open item:
+
+- ``notices_mailed`` (the clerk): each draft notice, for the day it was mailed (or why it was withdrawn);
+- ``inspections`` (the stormwater management officer): each inspection coming due or overdue
+  (table ``swppp_upcoming``), for when it was made and by whom;
+- ``lab_results`` (the Superintendent of Sewage): each testing period still open (table
+  ``required_testing``), for the sample's result.
+
+Each sheet has its folder's columns (the key of the item prefilled, the answers blank, with Excel's
+checks: ``outfall.workbooks``), grey columns for reading only (the folder does not read them) and a
+hidden column marking the rows Outfall wrote, so that a row saved back unanswered is quarantined with
+a plain reason (``Dataset.answers``). Saved into each of the three folders, the workbook is read as any
+input file. Written whole (``outfall.atomic``) where exports go (``outfall.outputs``); nothing is written
+without a folder (an in-memory warehouse).
+"""
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from dagster import MaterializeResult, MetadataValue, asset
+from dagster_duckdb import DuckDBResource
+
+from assets.common import GROUP_DASHBOARDS, outputs, warehouse
+from outfall import workbooks
+from outfall.atomic import write_atomic
+from outfall.ingest.datasets import PREFILLED_COLUMN
+from outfall.ingest.registry import all_datasets
+from outfall.outputs import OutputPaths
+from outfall.resources import OutfallSettings
+from outfall.rules import load_rules
+from outfall.warehouse import sql
+
+FILE = "to_record.xlsx"
+SEWER_JURISDICTION = "woodbury"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    dataset: str
+    query: str                                 # sql/<area>/<query>.sql: one row per open item
+    prefilled: tuple[str, ...]                 # the folder's columns filled from the row (same names)
+    helpers: tuple[tuple[str, str, str], ...]  # (header, note, the row's column): for reading only
+
+
+SHEETS = (
+    Sheet("notices_mailed", "select_notices_to_record", ("kind", "recipient_id", "period"), (
+        ("recipient name", "Who the notice is addressed to.", "recipient_name"),
+        ("violations", "How many violations the notice lists.", "violations"),
+        ("letter file", "The notice's letter, to print and mail.", "letter"),
+        ("not ready to send because", "What the address on file lacks, when it lacks something.",
+         "not_ready_reason"))),
+    Sheet("inspections", "select_inspections_to_record", ("site_id", "kind"), (
+        ("site name", "The construction site.", "site_name"),
+        ("inspection due", "Which inspection is due, and why.", "detail"),
+        ("due by", "The last day for it.", "due_by"),
+        ("status", "Overdue, due today, due tomorrow or upcoming, on the day Outfall ran.", "status"))),
+    Sheet("lab_results", "select_testing_to_record", ("user_id", "parameter", "sample_type"), (
+        ("user name", "The industrial user.", "name"),
+        ("how often", "How often the testing is required.", "frequency"),
+        ("period from", "The first day of the testing period.", "period_start"),
+        ("due by", "The last day of the testing period: the sample is taken by then.", "period_end"))),
+)
+
+
+def _records(con, name: str) -> list[dict]:
+    cursor = con.execute(sql(name))
+    cols = [d[0] for d in cursor.description]
+    return [dict(zip(cols, row)) for row in cursor.fetchall()]
+
+
+def _helper_value(value, key: str, paths: OutputPaths):
+    if key == "letter" and value and paths.dashboards is not None:
+        return str(paths.dashboards / value)
+    return value
+
+
+def write_sheet(wb, sheet: Sheet, rows: list[dict], paths: OutputPaths):
+    """The sheet of one folder: its header, then one prefilled row per item; the sheet and its letters."""
+    ds = all_datasets()[sheet.dataset]
+    ws = wb.create_sheet(sheet.dataset)
+    letters = workbooks.write_header(ws, ds, [(h, note) for h, note, _ in sheet.helpers], marker=True)
+    workbooks.add_checks(ws, ds, letters, skip=("correct_within_days",) if sheet.dataset == "notices_mailed" else ())
+    for number, row in enumerate(rows, start=2):
+        for name in sheet.prefilled:
+            value = row.get(name)
+            workbooks.put(ws[f"{letters[name]}{number}"], None if value is None else str(value))
+        for header, _, key in sheet.helpers:
+            cell = ws[f"{letters[header]}{number}"]
+            workbooks.put(cell, _helper_value(row.get(key), key, paths))
+            cell.fill = workbooks.HELPER_FILL
+        workbooks.put(ws[f"{letters[PREFILLED_COLUMN]}{number}"], "yes")
+    return ws, letters
+
+
+def correction_checks(ws, letter: str, rows: list[dict], sewer_max: int | None) -> None:
+    """The days to correct (column ``letter``): a whole number from 0 to the most the sewer law allows on
+    a sewer notice's row; any whole number from 0 on a stormwater notice's (the law leaves it to the
+    officer) and below the rows."""
+    sewer = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if r["kind"] == "sewer"]
+    other = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if r["kind"] != "sewer"]
+    other.append(f"{letter}{len(rows) + 2}:{letter}{workbooks.LAST_ROW}")
+    if sewer:
+        ws.add_data_validation(workbooks.whole_number_check(0, sewer_max, sewer))
+    ws.add_data_validation(workbooks.whole_number_check(0, None, other))
+
+
+def read_me(as_of: dt.date, counts: dict[str, int]) -> tuple[list[str], list[tuple[str, ...]]]:
+    paragraphs = [
+        f"What waits for an answer, as Outfall found it on {as_of.isoformat()}: a row per item, on the sheet of "
+        "the person who answers it.",
+        "Fill the white cells of each row; the grey columns are there to help and are not read. A row you "
+        "cannot answer yet may stay: it goes to the quarantine list with a plain reason, and comes back in the "
+        "next workbook. You may also type new rows below. Each header cell has a note on what it holds.",
+        "Then save this workbook into each of the folders notices_mailed, inspections and lab_results of the "
+        "data folder (each reads its own sheet and leaves the others), and run Outfall again.",
+    ]
+    table = [("sheet (and folder)", "who answers it", "what each row is", "rows")]
+    what = {"notices_mailed": "a draft notice: the day it was mailed, or why it was withdrawn",
+            "inspections": "an inspection coming due or overdue: when it was made, and by whom",
+            "lab_results": "testing still to do this period: the sample and its result"}
+    for sheet in SHEETS:
+        ds = all_datasets()[sheet.dataset]
+        table.append((sheet.dataset, workbooks.person(ds), what[sheet.dataset], str(counts[sheet.dataset])))
+    return paragraphs, table
+
+
+def build_workbook(rows: dict[str, list[dict]], as_of: dt.date, sewer_max: int | None, paths: OutputPaths):
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for sheet in SHEETS:
+        ws, letters = write_sheet(wb, sheet, rows[sheet.dataset], paths)
+        if sheet.dataset == "notices_mailed":
+            correction_checks(ws, letters["correct_within_days"], rows[sheet.dataset], sewer_max)
+    paragraphs, table = read_me(as_of, {name: len(r) for name, r in rows.items()})
+    workbooks.notes_sheet(wb, paragraphs, table)
+    wb.active = 0
+    return wb
+
+
+def _sewer_max(settings: OutfallSettings, as_of: dt.date) -> int | None:
+    """The most days the sewer law allows to correct, on the day judged (None: no version in effect)."""
+    version = load_rules(SEWER_JURISDICTION, settings.rules_path()).notices.sewer_correction.get(as_of)
+    return None if version is None else int(version.max_days)
+
+
+@asset(
+    group_name=GROUP_DASHBOARDS,
+    kinds={"excel"},
+    deps=["notices", "required_testing", "swppp_upcoming"],
+    description="What waits for a person's answer, as one workbook to fill and save back into the input folders "
+                "(exports/to_record.xlsx): the draft notices to record as mailed or withdrawn (notices_mailed), the "
+                "inspections coming due or overdue (inspections) and the testing periods still open (lab_results), "
+                "each row prefilled, with Excel's checks of what is typed.",
+)
+def to_record(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+    paths = outputs(duckdb, settings)
+    as_of = settings.as_of_date()
+    with warehouse(duckdb) as con:
+        rows = {sheet.dataset: _records(con, sheet.query) for sheet in SHEETS}
+    counts = {f"rows_{name}": len(r) for name, r in rows.items()}
+    if paths.exports is None:
+        return MaterializeResult(metadata={**counts, "written": "no: the warehouse has no folder (in memory)"})
+    wb = build_workbook(rows, as_of, _sewer_max(settings, as_of), paths)
+    path = write_atomic(Path(paths.exports) / FILE,
+                        workbooks.workbook_bytes(wb, dt.datetime.combine(as_of, dt.time())))
+    return MaterializeResult(metadata={**counts, "path": MetadataValue.path(str(path))})

@@ -1,0 +1,74 @@
+"""The empty forms of every input folder (``outfall templates --out DIR``): one CSV with the header row
+in each folder, as ``outfall run --data DIR`` reads them, and one workbook, ``outfall_inputs.xlsx``,
+with a sheet per folder (its header noted column by column, Excel's checks of what is typed) after a
+"Read me" sheet saying what each sheet is, who fills it and where it is saved. Everything comes from
+the dataset specs (``outfall.ingest.registry``); no row is written, so nothing needs deleting.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from outfall import workbooks
+from outfall.atomic import write_atomic
+from outfall.ingest.datasets import Dataset
+from outfall.ingest.registry import all_datasets
+
+WORKBOOK = "outfall_inputs.xlsx"
+# The day written inside the workbook: a fixed one, so that the same specs give the same file.
+WRITTEN = dt.datetime(2026, 1, 1)
+
+
+def template_paths(out: Path) -> list[Path]:
+    """Every file ``write_templates`` writes under ``out``."""
+    return [out / name / f"{name}.csv" for name in all_datasets()] + [out / WORKBOOK]
+
+
+def csv_header(ds: Dataset) -> str:
+    return ",".join(c.name for c in ds.columns) + "\n"
+
+
+def _how_to_save(ds: Dataset) -> str:
+    how = f"Save the sheet as 'CSV UTF-8 (Comma delimited)' into the folder {ds.name}"
+    if ".xlsx" in ds.extensions:
+        return how + ", or save the whole workbook there (that folder reads its own sheet)."
+    return how + " (that folder reads CSV files only)."
+
+
+READ_ME = (
+    "Outfall reads one folder per kind of record. Each sheet of this workbook is the form of one folder, "
+    "and is named after it; the CSV file in each folder is the same form.",
+    "Type your rows under the header of a sheet. Each header cell has a note (point at it) saying what the "
+    "column holds, whether it must be filled, and an example. The sheets hold no example rows: nothing needs "
+    "deleting.",
+    "Excel checks what you type in most columns: dates, numbers, whole numbers, and words picked from a list.",
+    "To hand a sheet to Outfall, save it into the folder of the same name in the data folder (the table below "
+    "says how). Any file name will do. A file saved again under the same name is read again.",
+)
+
+
+def build_workbook():
+    """The workbook: "Read me", then a sheet per dataset."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    table = [("sheet (and folder)", "who fills it", "what it is", "how to save it")]
+    for name, ds in all_datasets().items():
+        ws = wb.create_sheet(name)
+        letters = workbooks.write_header(ws, ds)
+        workbooks.add_checks(ws, ds, letters)
+        table.append((name, workbooks.person(ds), ds.description, _how_to_save(ds)))
+    workbooks.notes_sheet(wb, READ_ME, table)
+    wb.active = 0
+    return wb
+
+
+def write_templates(out: Path) -> list[Path]:
+    """Write every form under ``out``; the files written."""
+    written = []
+    for name, ds in all_datasets().items():
+        written.append(write_atomic(out / name / f"{name}.csv", csv_header(ds)))
+    written.append(write_atomic(out / WORKBOOK, workbooks.workbook_bytes(build_workbook(), WRITTEN)))
+    return written
