@@ -28,10 +28,10 @@ from pydantic_core import PydanticCustomError
 
 from outfall import vocab
 from outfall.law.calendar import BusinessDayRules, DeadlineExtension
-from outfall.law.practices import PracticeTerms
 from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
 from outfall.rules.fees import FeeSchedule
 from outfall.rules.illicit import IllicitTerms
+from outfall.rules.practices import PracticeTerms
 from outfall.rules.types import (
     Citation, ClockTime, Component, Count, Flag, Jurisdiction, KnownParameter, LimitType, Money,
     NonNegativeNumber, Number, ParcelCount, Parameter, Percent, PositiveCount, PositiveNumber, PropertyClass,
