@@ -83,8 +83,9 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from outfall.law.calendar import BusinessCalendar, DeadlineExtension, ExtendedPeriod, extended_due
+from outfall.law.calendar import BusinessCalendar, extended_due
 from outfall.law.enforcement import deadline_status, seen
+from outfall.rules.calendar import DeadlineExtension, ExtendedPeriod
 from outfall.rules.dated import in_effect_on
 from outfall.rules.illicit import IllicitTerms
 

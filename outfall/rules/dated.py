@@ -15,7 +15,7 @@ Both ends of an entry's dates are inclusive; ``effective_to`` left out means
 effect on a day, RulesError naming what and the day when none is or when more
 than one is. ``find_in_effect`` is the same lookup with None when none is.
 ``Versions`` and ``Entries`` use it, and so do the law's functions that take a
-section's versions (``outfall.law.illicit.illicit_terms_on``, ...).
+section's versions (``illicit_terms_on``, ``practice_terms_on`` of ``law/``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each entry names a use (``single_family`` or ``commercial``), whether it applies within a shopping mall or
 business park (true, false, or null for either), the water and sewer fees, its sentence citing ch. 301 and
-its dates. The pure function that prices a permit by it is ``outfall.law.fees.inspection_fees``.
+its dates. The law's pure function that prices a permit by it is ``inspection_fees`` (``law/fees.py``).
 """
 
 # (no "from __future__ import annotations": pydantic would evaluate every annotation string at import)

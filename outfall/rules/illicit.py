@@ -2,7 +2,7 @@
 
 One ``IllicitTerms`` per version: the days, business days, installments, interest and penalty of the law,
 and the sentence shown with each obligation. The pure functions that apply them (deadlines, charges,
-penalty days) are in ``outfall.law.illicit``; the version applied is the one in effect on the day the
+penalty days) are the law's (``law/illicit.py``); the version applied is the one in effect on the day the
 discharge was discovered.
 """
 

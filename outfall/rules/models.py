@@ -27,7 +27,7 @@ from pydantic import Field, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from outfall import vocab
-from outfall.law.calendar import BusinessDayRules, DeadlineExtension
+from outfall.rules.calendar import BusinessDayRules, DeadlineExtension
 from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
 from outfall.rules.fees import FeeSchedule
 from outfall.rules.illicit import IllicitTerms
@@ -973,8 +973,8 @@ class Rules(Model):
     sewer_compliance: Versions[SewerCompliance] | None = None
     sewer_enforcement: Versions[SewerEnforcement] | None = None
     grease_interceptors: Versions[GreaseInterceptors] | None = None
-    # Contract section 5 (issue 13): these sections' models are those of the pure functions that apply
-    # them (outfall/law/calendar.py, illicit.py, practices.py, fees.py); they are in rules/woodbury.yaml and rules/bellport.yaml.
+    # Contract section 5 (issue 13): their models are in outfall/rules/calendar.py, illicit.py, practices.py and
+    # fees.py; the pure functions that apply them are the law's (law/, modules of the same names).
     business_days: BusinessDayRules | None = None
     """Business days: the weekdays counted and the public holidays of New York GCL § 24."""
     deadline_extension: Versions[DeadlineExtension] | None = None

@@ -3,7 +3,7 @@
 One ``PracticeTerms`` per version: the years before the one-year inspection and before a guarantee may be
 released, the day one year after February 29 is, and each of the four findings (whether the
 jurisdiction's text asks for it, and the sentence citing its section). The pure functions that apply them
-are in ``outfall.law.practices``; the version applied is the one in effect on the day the site's
+are the law's (``law/practices.py``); the version applied is the one in effect on the day the site's
 construction began.
 """
 
