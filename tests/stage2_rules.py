@@ -3,7 +3,7 @@ post_construction, inspection_fees), for the tests of the stage-2 assets.
 
 When rules/woodbury.yaml and rules/bellport.yaml already carry those sections, the folder is a
 copy of rules/ as it is. Until they do, the draft entries (docs/rules-stage2-draft.yaml, the
-entries the models of outfall/law/ were written against) are appended to the copies, so the
+entries the models of these sections were written against) are appended to the copies, so the
 assets are tested against the same typed rules either way.
 """
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from outfall.rules import load_rules
-from outfall.law.fees import ConnectionPermit, FeeEntry, fee_schedule_from_rules, inspection_fees
+from outfall.law.fees import ConnectionPermit, fee_schedule_from_rules, inspection_fees
+from outfall.rules.fees import FeeEntry
 
 SCHEDULE = fee_schedule_from_rules(load_rules("woodbury").inspection_fees)
 D = dt.date

@@ -118,6 +118,25 @@ def test_a_gap_between_versions_is_an_error_on_the_days_it_leaves_uncovered(tmp_
         rules.slug.at(D(2026, 12, 15))
 
 
+def test_the_one_in_effect_lookup_names_what_and_the_day():
+    # outfall.rules.dated.in_effect_on: the lookup Versions, Entries and the law's functions share.
+    from outfall.rules.dated import find_in_effect, in_effect_on
+    from outfall.rules.models import CitedRule
+
+    old = CitedRule(citation="A, as adopted", effective_from=D(2010, 1, 1), effective_to=D(2019, 12, 31))
+    new = CitedRule(citation="A, as amended", effective_from=D(2020, 1, 1))
+    assert in_effect_on([old, new], D(2019, 12, 31), "A") is old
+    assert in_effect_on([old, new], D(2020, 1, 1), "A") is new
+    assert find_in_effect([old, new], D(2009, 12, 31), "A") is None
+    with pytest.raises(RulesError, match=r"^No rule for A is in effect on 2009-12-31\.$"):
+        in_effect_on([old, new], D(2009, 12, 31), "A")
+    overlapping = new.model_copy(update={"effective_from": D(2019, 6, 1)})
+    for lookup in (in_effect_on, find_in_effect):
+        with pytest.raises(RulesError, match=r"^More than one rule for A is in effect on 2019-07-01; close the older "
+                                             r"one with effective_to\.$"):
+            lookup([old, overlapping], D(2019, 7, 1), "A")
+
+
 def test_both_ends_are_included():
     rules = load_rules("bellport")
     first = rules.penalties.stormwater[0]

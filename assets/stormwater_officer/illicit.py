@@ -40,13 +40,15 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, warehouse
 from outfall.judged import SetAside, replace_judged
-from outfall.law.calendar import BusinessCalendar, DeadlineExtension, ExtendedPeriod, extended_due, extension_law
+from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.enforcement import days_late
-from outfall.law.illicit import IllicitCase, IllicitPayment, IllicitTerms, case_problem, extension_note, \
-    illicit_charges, illicit_deadlines
+from outfall.law.illicit import IllicitCase, IllicitPayment, case_problem, extension_note, illicit_charges, \
+    illicit_deadlines
 from outfall.letters import LetterWriter, Recipient, address_problems, parse_address_block, write_letter
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, load_rules
+from outfall.rules.calendar import DeadlineExtension, ExtendedPeriod
+from outfall.rules.illicit import IllicitTerms
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 from outfall.rules.words import DESCRIBE
 

@@ -4,8 +4,9 @@ Where the law counts "business days" (Woodbury Code ch. 185, notification of spi
 day, within three business days), a business day is a weekday named in the
 rules (Monday to Friday) that is not a public holiday. The public holidays are
 DATA, not code: each is a dated rule from the rules file (``business_days`` in
-``rules/woodbury.yaml``) with its citation, and this module only computes the
-dates of a year from those rules:
+``rules/woodbury.yaml``, typed by ``outfall.rules.calendar.HolidayRule``) with
+its citation, and this module only computes the dates of a year from those rules
+(``holiday_date``, ``holiday_dates``):
 
 - ``fixed``: a month and day (Lincoln's Birthday, February 12);
 - ``nth_weekday``: the n-th given weekday of a month (Labor Day, the first
@@ -43,8 +44,8 @@ Saturday, Sunday or a public holiday, the act may be done on the next succeeding
 business day") ends instead on the next business day: ``BusinessCalendar.period_end``
 (also ``extend_to_business_day``). Which periods the section extends is data too
 (``deadline_extension`` in ``rules/woodbury.yaml``, dated, one ``DeadlineExtension``
-per version); ``extended_due`` applies the version in effect on the day the period
-would end.
+of ``outfall.rules.calendar`` per version); ``extended_due`` applies the version in
+effect on the day the period would end (found by the rules' one in-effect lookup).
 """
 
 from __future__ import annotations
@@ -52,132 +53,17 @@ from __future__ import annotations
 import calendar as _cal
 import datetime as dt
 from functools import lru_cache
-from typing import Iterable, Literal, TypeVar
+from typing import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from outfall.rules.calendar import WEEKDAY_NAMES, BusinessDayRules, DeadlineExtension, ExtendedPeriod, HolidayRule
+from outfall.rules.dated import find_in_effect
 
-WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-HolidayKind = Literal["fixed", "nth_weekday", "last_weekday", "weekday_after_nth_weekday"]
-# The periods a recipient must act within that GCL § 25-a may extend, by the name the rules give them.
-ExtendedPeriod = Literal["illicit_discharges.appeal", "illicit_discharges.abatement", "illicit_discharges.protest",
-                         "notices.correct_by"]
-
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
+# The section of the rules that extends periods, as named in an error about it.
+_EXTENSION = "periods that end on a weekend or holiday (General Construction Law § 25-a)"
 
 
 def _weekday_index(name: str) -> int:
     return WEEKDAY_NAMES.index(name)
-
-
-class Dated(BaseModel):
-    """An entry of the rules with the dates it is in effect (both inclusive)."""
-
-    model_config = _FROZEN
-
-    effective_from: dt.date
-    effective_to: dt.date | None = None
-
-    def in_effect(self, day: dt.date) -> bool:
-        return self.effective_from <= day and (self.effective_to is None or day <= self.effective_to)
-
-
-D = TypeVar("D", bound=Dated)
-
-
-def in_effect_on(entries: Iterable[D], day: dt.date, what: str) -> D:
-    """The one entry of ``entries`` in effect on ``day``.
-
-    ValueError, naming ``what`` and the day, when none or more than one is."""
-    found = [e for e in entries if e.in_effect(day)]
-    if not found:
-        raise ValueError(f"No rule for {what} is in effect on {day.isoformat()}.")
-    if len(found) > 1:
-        raise ValueError(f"More than one rule for {what} is in effect on {day.isoformat()}; "
-                         "close the older one with effective_to.")
-    return found[0]
-
-
-# ------------------------------------------------------------------ rules
-
-
-class HolidayRule(Dated):
-    """One public holiday: how its date is found in a year, and its citation."""
-
-    name: str
-    kind: HolidayKind
-    month: int = Field(ge=1, le=12)
-    day: int | None = Field(default=None, ge=1, le=31)  # fixed
-    weekday: Weekday | None = None  # nth_weekday, last_weekday, weekday_after_nth_weekday
-    n: int | None = Field(default=None, ge=1, le=5)  # nth_weekday: which one (1 = first)
-    anchor_weekday: Weekday | None = None  # weekday_after_nth_weekday
-    anchor_n: int | None = Field(default=None, ge=1, le=5)
-    sunday_observed_next_day: bool
-    citation: str
-
-    @model_validator(mode="after")
-    def _fields_for_kind(self) -> "HolidayRule":
-        need = {
-            "fixed": ("day",),
-            "nth_weekday": ("weekday", "n"),
-            "last_weekday": ("weekday",),
-            "weekday_after_nth_weekday": ("weekday", "anchor_weekday", "anchor_n"),
-        }[self.kind]
-        missing = [f for f in need if getattr(self, f) is None]
-        if missing:
-            raise ValueError(f"holiday '{self.name}' ({self.kind}) needs {', '.join(missing)}")
-        if self.kind == "fixed":
-            last = _cal.monthrange(2000, self.month)[1]  # 2000: a leap year, so Feb 29 is allowed
-            if self.day > last:  # type: ignore[operator]
-                raise ValueError(f"holiday '{self.name}': {self.month}/{self.day} is not a day of the year")
-        return self
-
-    def natural_date(self, year: int) -> dt.date | None:
-        """The holiday's own date in ``year`` (before any Sunday observance);
-        None when the rule gives no such day that year (Feb 29 of a common
-        year, a fifth Monday that does not exist)."""
-        if self.kind == "fixed":
-            if self.day > _cal.monthrange(year, self.month)[1]:  # type: ignore[operator]
-                return None
-            return dt.date(year, self.month, self.day)  # type: ignore[arg-type]
-        if self.kind == "nth_weekday":
-            return nth_weekday(year, self.month, _weekday_index(self.weekday), self.n)  # type: ignore[arg-type]
-        if self.kind == "last_weekday":
-            return last_weekday(year, self.month, _weekday_index(self.weekday))  # type: ignore[arg-type]
-        anchor = nth_weekday(year, self.month, _weekday_index(self.anchor_weekday), self.anchor_n)  # type: ignore[arg-type]
-        if anchor is None:
-            return None
-        return first_weekday_after(anchor, _weekday_index(self.weekday))  # type: ignore[arg-type]
-
-    def dates(self, year: int) -> list[tuple[dt.date, str]]:
-        """(date, name) of the holiday in ``year`` while the rule is in effect on
-        its own date, plus the next day when it falls on a Sunday and the rule
-        says so."""
-        day = self.natural_date(year)
-        if day is None or not self.in_effect(day):
-            return []
-        out = [(day, self.name)]
-        if self.sunday_observed_next_day and day.weekday() == _weekday_index("sunday"):
-            out.append((day + dt.timedelta(days=1), f"{self.name} (observed)"))
-        return out
-
-
-class BusinessDayRules(BaseModel):
-    """The ``business_days`` section of a rules file."""
-
-    model_config = _FROZEN
-
-    business_weekdays: tuple[Weekday, ...] = Field(min_length=1)
-    holidays: tuple[HolidayRule, ...]
-    citation: str
-
-
-class DeadlineExtension(Dated):
-    """One version of the ``deadline_extension`` rules: General Construction Law § 25-a, and the
-    periods it extends (a period within which a recipient must act)."""
-
-    citation: str = Field(min_length=1)
-    periods: tuple[ExtendedPeriod, ...] = Field(min_length=1, description="Periods extended")
 
 
 # ------------------------------------------------------------- date helpers
@@ -200,6 +86,35 @@ def first_weekday_after(day: dt.date, weekday: int) -> dt.date:
     return day + dt.timedelta(days=(weekday - day.weekday() - 1) % 7 + 1)
 
 
+def holiday_date(rule: HolidayRule, year: int) -> dt.date | None:
+    """The holiday's own date in ``year`` (before any Sunday observance); None when the rule gives no
+    such day that year (Feb 29 of a common year, a fifth Monday that does not exist)."""
+    if rule.kind == "fixed":
+        if rule.day > _cal.monthrange(year, rule.month)[1]:  # type: ignore[operator]
+            return None
+        return dt.date(year, rule.month, rule.day)  # type: ignore[arg-type]
+    if rule.kind == "nth_weekday":
+        return nth_weekday(year, rule.month, _weekday_index(rule.weekday), rule.n)  # type: ignore[arg-type]
+    if rule.kind == "last_weekday":
+        return last_weekday(year, rule.month, _weekday_index(rule.weekday))  # type: ignore[arg-type]
+    anchor = nth_weekday(year, rule.month, _weekday_index(rule.anchor_weekday), rule.anchor_n)  # type: ignore[arg-type]
+    if anchor is None:
+        return None
+    return first_weekday_after(anchor, _weekday_index(rule.weekday))  # type: ignore[arg-type]
+
+
+def holiday_dates(rule: HolidayRule, year: int) -> list[tuple[dt.date, str]]:
+    """(date, name) of the holiday in ``year`` while the rule is in effect on its own date, plus the
+    next day when it falls on a Sunday and the rule says so."""
+    day = holiday_date(rule, year)
+    if day is None or not rule.in_effect(day):
+        return []
+    out = [(day, rule.name)]
+    if rule.sunday_observed_next_day and day.weekday() == _weekday_index("sunday"):
+        out.append((day + dt.timedelta(days=1), f"{rule.name} (observed)"))
+    return out
+
+
 # ---------------------------------------------------------------- calendar
 
 
@@ -219,7 +134,7 @@ class BusinessCalendar:
         # December of this one's neighbour: compute the year before too.
         for y in (year - 1, year):
             for rule in self.rules.holidays:
-                for day, name in rule.dates(y):
+                for day, name in holiday_dates(rule, y):
                     if day.year == year:
                         out[day] = f"{out[day]}; {name}" if day in out else name
         return dict(sorted(out.items()))
@@ -310,7 +225,7 @@ def extended_due(due: dt.date, period: ExtendedPeriod, calendar: BusinessCalenda
 
     The version in effect on ``due`` applies when it names ``period``; it moves ``due`` only when
     ``due`` is not a business day. No version in effect (or none at all): ``due`` unchanged."""
-    version = next((e for e in extensions or () if e.in_effect(due)), None)
+    version = find_in_effect(extensions or (), due, _EXTENSION)
     if version is None or period not in version.periods:
         return due, None
     end = calendar.period_end(due)
@@ -320,7 +235,7 @@ def extended_due(due: dt.date, period: ExtendedPeriod, calendar: BusinessCalenda
 def extension_law(extensions: Iterable[DeadlineExtension] | None, day: dt.date, period: ExtendedPeriod) -> str | None:
     """The law that moves ``period``'s last day off a weekend or holiday, by the version in effect on ``day``
     (a letter's date), as a short citation ('N.Y. General Construction Law § 25-a'); None when none does."""
-    version = next((e for e in extensions or () if e.in_effect(day)), None)
+    version = find_in_effect(extensions or (), day, _EXTENSION)
     if version is None or period not in version.periods:
         return None
     return version.citation.split(":", 1)[0].strip()

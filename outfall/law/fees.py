@@ -1,9 +1,10 @@
 """Water and sewer inspection fees (Woodbury Code ch. 301), as a pure function.
 
-The schedule is data (``inspection_fees`` in ``rules/woodbury.yaml``): each
-entry names a use (``single_family`` or ``commercial``), whether it applies
-within a shopping mall or business park (true, false, or blank for either),
-the water and sewer fees, its sentence citing ch. 301, and its dates.
+The schedule is data (``inspection_fees`` in ``rules/woodbury.yaml``, typed by
+``outfall.rules.fees.FeeSchedule``): each entry names a use (``single_family``
+or ``commercial``), whether it applies within a shopping mall or business park
+(true, false, or blank for either), the water and sewer fees, its sentence
+citing ch. 301, and its dates.
 
 - A permit pays the fee of each inspection it asks for; an inspection not asked
   for is 0.00, and a permit asking for neither pays 0.00 in all.
@@ -22,38 +23,15 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Literal, Mapping
+from typing import Any, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from outfall.law.calendar import Dated
+from outfall.rules.dated import find_in_effect
+from outfall.rules.fees import FeeSchedule, Use
 
-Use = Literal["single_family", "commercial"]
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
-
-
-class FeeEntry(Dated):
-    use: Use
-    in_mall_or_business_park: bool | None = None  # None: either
-    water_usd: Decimal = Field(ge=0)
-    sewer_usd: Decimal = Field(ge=0)
-    rule: str = Field(min_length=1)
-
-    def covers(self, use: str, in_mall: bool) -> bool:
-        return self.use == use and self.in_mall_or_business_park in (None, in_mall)
-
-
-class FeeSchedule(BaseModel):
-    """The ``inspection_fees`` section of a rules file."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    citation: str
-    not_in_schedule: str = Field(min_length=1)   # no entry covers the use and place
-    not_in_effect: str = Field(min_length=1)     # an entry covers it, but not on the day applied for
-    no_inspection: str = Field(min_length=1)     # neither inspection asked for
-    entries: tuple[FeeEntry, ...]
 
 
 def fee_schedule_from_rules(section: Mapping[str, Any] | FeeSchedule) -> FeeSchedule:
@@ -90,13 +68,10 @@ def inspection_fees(permit: ConnectionPermit, schedule: FeeSchedule) -> Fee:
     covering = [e for e in schedule.entries if e.covers(permit.use, in_mall)]
     if not covering:
         return Fee(permit.permit_id, permit.parcel_id, None, None, None, schedule.not_in_schedule)
-    in_force = [e for e in covering if e.in_effect(permit.applied_on)]
-    if not in_force:
+    entry = find_in_effect(covering, permit.applied_on,
+                           f"the inspection fees of a {permit.use} permit ({schedule.citation})")
+    if entry is None:
         return Fee(permit.permit_id, permit.parcel_id, None, None, None, schedule.not_in_effect)
-    if len(in_force) > 1:
-        raise ValueError(f"More than one inspection fee of {schedule.citation} covers a {permit.use} permit "
-                         f"applied for on {permit.applied_on.isoformat()}; close the older entry with effective_to.")
-    entry = in_force[0]
     water = entry.water_usd.quantize(CENT) if permit.water else ZERO
     sewer = entry.sewer_usd.quantize(CENT) if permit.sewer else ZERO
     rule = entry.rule if (permit.water or permit.sewer) else schedule.no_inspection

@@ -1,11 +1,11 @@
 """Illicit discharges (Woodbury Code ch. 185): deadlines and charges, as pure functions.
 
 Every number (days, business days, installments, rate, penalty) and every rule
-sentence comes in through ``IllicitTerms``, read from the ``illicit_discharges``
-section of ``rules/woodbury.yaml``; the business days through a
-``BusinessCalendar`` (``outfall.law.calendar``); which periods General
-Construction Law § 25-a extends through the ``deadline_extension`` section.
-Nothing here is a law number.
+sentence comes in through ``IllicitTerms`` (``outfall.rules.illicit``), read
+from the ``illicit_discharges`` section of ``rules/woodbury.yaml``; the business
+days through a ``BusinessCalendar`` (``outfall.law.calendar``); which periods
+General Construction Law § 25-a extends through the ``deadline_extension``
+section. Nothing here is a law number.
 
 Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
 
@@ -83,9 +83,11 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from outfall.law.calendar import BusinessCalendar, Dated, DeadlineExtension, ExtendedPeriod, extended_due, \
-    in_effect_on
+from outfall.law.calendar import BusinessCalendar, extended_due
 from outfall.law.enforcement import deadline_status, seen
+from outfall.rules.calendar import DeadlineExtension, ExtendedPeriod
+from outfall.rules.dated import in_effect_on
+from outfall.rules.illicit import IllicitTerms
 
 OBLIGATIONS = ("notify_town", "written_confirmation", "appeal", "appeal_hearing",
                "abatement", "cost_notice", "protest")
@@ -95,42 +97,6 @@ CENT = Decimal("0.01")
 
 
 # ------------------------------------------------------------------- terms
-
-
-class IllicitRules(BaseModel):
-    """The sentence shown with each obligation (and with the charges)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    notify_town: str = Field(min_length=1)
-    written_confirmation: str = Field(min_length=1)
-    appeal: str = Field(min_length=1)
-    appeal_hearing: str = Field(min_length=1)
-    abatement: str = Field(min_length=1)
-    abatement_after_appeal: str = Field(min_length=1)
-    abatement_suspended: str = Field(min_length=1)
-    cost_notice: str = Field(min_length=1)
-    protest: str = Field(min_length=1)
-    charges: str = Field(min_length=1)
-
-
-class IllicitTerms(Dated):
-    """One version of the ``illicit_discharges`` rules (ch. 185)."""
-
-    citation: str
-    notify_business_days: int = Field(ge=1)
-    confirmation_business_days: int = Field(ge=1)
-    appeal_days: int = Field(ge=0)
-    hearing_days: int = Field(ge=0)
-    abatement_after_decision_days: int = Field(ge=0)
-    cost_notice_days: int = Field(ge=0)
-    protest_days: int = Field(ge=0)
-    installments: int = Field(ge=1)
-    interest_rate: Decimal = Field(ge=0)
-    interest_day_count: int = Field(ge=1)
-    interest_start_days: int = Field(ge=0)
-    penalty_per_day_usd: Decimal = Field(ge=0)
-    rules: IllicitRules
 
 
 def illicit_terms_on(section: Sequence[Mapping[str, Any] | IllicitTerms], day: dt.date) -> IllicitTerms:

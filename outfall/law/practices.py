@@ -2,7 +2,7 @@
 
 Four findings per practice, each citing its own section (the sentences and the
 numbers come from the ``post_construction`` section of each jurisdiction's rules
-file, through ``PracticeTerms``):
+file, through ``PracticeTerms`` of ``outfall.rules.practices``):
 
 - ``as_built``: once the site's final stabilization is on or before --as-of, a
   professional-engineer-certified as-built plan is due, dated the final
@@ -46,40 +46,15 @@ from __future__ import annotations
 import calendar as _cal
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from outfall.law.calendar import Dated, in_effect_on
 from outfall.law.enforcement import MET, OVERDUE, deadline_status, seen
+from outfall.rules.dated import in_effect_on
+from outfall.rules.practices import LeapDay, PracticeTerms
 
 FINDINGS = ("as_built", "maintenance_agreement", "one_year_inspection", "guarantee_release")
-
-
-class FindingRule(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    required: bool
-    rule: str = Field(min_length=1)
-
-
-class PracticeFindingRules(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    as_built: FindingRule
-    maintenance_agreement: FindingRule
-    one_year_inspection: FindingRule
-    guarantee_release: FindingRule
-
-
-class PracticeTerms(Dated):
-    """One version of a jurisdiction's ``post_construction`` rules."""
-
-    citation: str
-    inspection_after_years: int = Field(ge=1)
-    guarantee_min_years: int = Field(ge=1)
-    leap_day_year_later: Literal["feb_28", "mar_1"]
-    findings: PracticeFindingRules
 
 
 def practice_terms_on(section: Sequence[Mapping[str, Any] | PracticeTerms], day: dt.date,
@@ -116,7 +91,7 @@ class Finding:
     status: str
 
 
-def add_years(day: dt.date, years: int, leap_day: Literal["feb_28", "mar_1"]) -> dt.date:
+def add_years(day: dt.date, years: int, leap_day: LeapDay) -> dt.date:
     """The same day ``years`` years later; February 29 of a year with none
     becomes February 28 (``feb_28``) or March 1 (``mar_1``)."""
     year = day.year + years

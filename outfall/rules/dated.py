@@ -10,12 +10,18 @@
 
 Both ends of an entry's dates are inclusive; ``effective_to`` left out means
 "still in effect".
+
+``in_effect_on(entries, day, what)`` is the one in-effect lookup: the entry in
+effect on a day, RulesError naming what and the day when none is or when more
+than one is. ``find_in_effect`` is the same lookup with None when none is.
+``Versions`` and ``Entries`` use it, and so do the law's functions that take a
+section's versions (``illicit_terms_on``, ``practice_terms_on`` of ``law/``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Callable, ClassVar, Generic, Hashable, Iterator, TypeVar, get_args
+from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, model_validator
 from pydantic_core import PydanticCustomError, core_schema
@@ -82,6 +88,28 @@ def period_text(entry: Any) -> str:
 
 
 T = TypeVar("T", bound=Dated)
+
+
+def find_in_effect(entries: Iterable[T], day: dt.date, what: str) -> T | None:
+    """The entry of ``entries`` in effect on ``day`` (both ends inclusive), or None when none is.
+
+    RulesError, naming ``what`` and the day, when more than one is: two versions of one rule may not
+    both be in effect on a day."""
+    found = [e for e in entries if e.in_effect(day)]
+    if len(found) > 1:
+        raise RulesError(f"More than one rule for {what} is in effect on {day.isoformat()}; "
+                         "close the older one with effective_to.")
+    return found[0] if found else None
+
+
+def in_effect_on(entries: Iterable[T], day: dt.date, what: str) -> T:
+    """The one entry of ``entries`` in effect on ``day`` (both ends inclusive).
+
+    RulesError, naming ``what`` and the day, when none is or more than one is."""
+    found = find_in_effect(entries, day, what)
+    if found is None:
+        raise RulesError(f"No rule for {what} is in effect on {day.isoformat()}.")
+    return found
 
 
 def _overlap(a: Any, b: Any) -> dt.date | None:
@@ -171,10 +199,7 @@ class Versions(_DatedList[T]):
 
     def get(self, day: dt.date) -> T | None:
         """The version in effect on ``day``, or None."""
-        for item in self:
-            if item.in_effect(day):
-                return item
-        return None
+        return find_in_effect(self, day, f"{self.source}: {self.where}")
 
     def at(self, day: dt.date) -> T:
         """The version in effect on ``day`` (the day of the violation, inspection or bill).
@@ -203,14 +228,12 @@ class Entries(_DatedList[T]):
 
     def one(self, day: dt.date, key: Hashable) -> T:
         """The entry of ``key`` in effect on ``day``; RulesError when none is."""
-        for item in self:
-            if item.key() == key and item.in_effect(day):
-                return item
-        raise RulesError(f"{self.source}: {self.where}: no entry for {key!r} in effect on {day}")
+        found = self.find(day, key)
+        if found is None:
+            raise RulesError(f"{self.source}: {self.where}: no entry for {key!r} in effect on {day}")
+        return found
 
     def find(self, day: dt.date, key: Hashable) -> T | None:
         """The entry of ``key`` in effect on ``day``, or None (e.g. a rate no one adopted)."""
-        for item in self:
-            if item.key() == key and item.in_effect(day):
-                return item
-        return None
+        return find_in_effect((item for item in self if item.key() == key), day,
+                              f"{self.source}: {self.where}: {key!r}")

@@ -10,10 +10,11 @@ import ast
 import datetime as dt
 import inspect
 import json
+import sys
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel
 
@@ -21,15 +22,35 @@ from outfall.rules.dated import Dated, Entries, Versions, period_text
 from outfall.rules.models import Rules, TiersRule
 
 
+def rules_models() -> dict[str, type[BaseModel]]:
+    """Every model a rules file is made of, by class name: ``Rules`` and the models of its fields, and of
+    theirs, and the classes they inherit from; only those of ``outfall.rules``."""
+    out: dict[str, type[BaseModel]] = {}
+
+    def visit(annotation: Any) -> None:
+        for arg in get_args(annotation):
+            visit(arg)
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return
+        for cls in annotation.__mro__:
+            if (isinstance(cls, type) and issubclass(cls, BaseModel) and cls.__name__ not in out
+                    and cls.__module__.split(".")[:2] == ["outfall", "rules"]):
+                out[cls.__name__] = cls
+                for field in cls.model_fields.values():
+                    visit(field.annotation)
+
+    visit(Rules)
+    return out
+
+
 @lru_cache(maxsize=1)
 def field_docs() -> dict[str, dict[str, str]]:
     """The attribute docstrings of the rules' models, {class name: {field: docstring}}, read from the
-    source (the fields' descriptions in the schema and the docs)."""
-    from outfall.rules import dated, models
-
+    source of every module that defines one (the fields' descriptions in the schema and the docs)."""
+    modules = sorted({sys.modules[cls.__module__].__file__ for cls in rules_models().values()})
     out: dict[str, dict[str, str]] = {}
-    for module in (dated, models):
-        for node in ast.parse(Path(module.__file__).read_text(encoding="utf-8")).body:
+    for module in modules:
+        for node in ast.parse(Path(module).read_text(encoding="utf-8")).body:
             if not isinstance(node, ast.ClassDef):
                 continue
             docs = out.setdefault(node.name, {})
@@ -82,23 +103,18 @@ def schema() -> dict[str, Any]:
     """The JSON Schema of a rules file, generated from the models."""
     out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
     out.update(Rules.model_json_schema(mode="validation"))
-    # Only in the rules' own models: in the law's models (stage 2 sections) null may mean something
-    # (an inspection fee's in_mall_or_business_park: null = either).
-    from outfall.rules import models
-
-    ours = {name for name, obj in vars(models).items()
-            if isinstance(obj, type) and issubclass(obj, BaseModel) and obj.__module__ == models.__name__}
-    classes = {name: obj for name, obj in vars(models).items()
-               if isinstance(obj, type) and issubclass(obj, BaseModel) and obj.__module__ == models.__name__}
+    # A null that means something is a value of its type (types.FlagOrNull: "type": ["boolean", "null"]),
+    # which _optional_is_absent leaves alone.
+    classes = rules_models()
     _optional_is_absent({k: v for k, v in out.items() if k != "$defs"})
     _describe(out, Rules)
     for name, definition in out.get("$defs", {}).items():
-        if name in ours:
+        if name in classes:
             _optional_is_absent(definition)
             _describe(definition, classes[name])
     out["title"] = "Outfall rules file (rules/<jurisdiction>.yaml)"
     out["description"] = ("The rules of one jurisdiction: every limit, schedule, deadline and penalty, each entry "
-                          "with its citation and effective dates. Generated from outfall/rules/models.py by "
+                          "with its citation and effective dates. Generated from the models of outfall/rules/ by "
                           "`python -m outfall.rules schema`; do not edit by hand.")
     return out
 

@@ -27,11 +27,11 @@ from pydantic import Field, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from outfall import vocab
-from outfall.law.calendar import BusinessDayRules, DeadlineExtension
-from outfall.law.fees import FeeSchedule
-from outfall.law.illicit import IllicitTerms
-from outfall.law.practices import PracticeTerms
+from outfall.rules.calendar import BusinessDayRules, DeadlineExtension
 from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
+from outfall.rules.fees import FeeSchedule
+from outfall.rules.illicit import IllicitTerms
+from outfall.rules.practices import PracticeTerms
 from outfall.rules.types import (
     Citation, ClockTime, Component, Count, Flag, Jurisdiction, KnownParameter, LimitType, Money,
     NonNegativeNumber, Number, ParcelCount, Parameter, Percent, PositiveCount, PositiveNumber, PropertyClass,
@@ -973,8 +973,8 @@ class Rules(Model):
     sewer_compliance: Versions[SewerCompliance] | None = None
     sewer_enforcement: Versions[SewerEnforcement] | None = None
     grease_interceptors: Versions[GreaseInterceptors] | None = None
-    # Contract section 5 (issue 13): these sections' models are those of the pure functions that apply
-    # them (outfall/law/calendar.py, illicit.py, practices.py, fees.py); they are in rules/woodbury.yaml and rules/bellport.yaml.
+    # Contract section 5 (issue 13): their models are in outfall/rules/calendar.py, illicit.py, practices.py and
+    # fees.py; the pure functions that apply them are the law's (law/, modules of the same names).
     business_days: BusinessDayRules | None = None
     """Business days: the weekdays counted and the public holidays of New York GCL § 24."""
     deadline_extension: Versions[DeadlineExtension] | None = None

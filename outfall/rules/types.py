@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AfterValidator, BeforeValidator, PlainValidator, WithJsonSchema
@@ -134,6 +134,15 @@ Count = Annotated[int, BeforeValidator(_whole), _at_least(0),
 """A whole number of days, hours, units ... (0 or more)."""
 PositiveCount = Annotated[int, BeforeValidator(_whole), _at_least(1),
                           WithJsonSchema({"type": "integer", "minimum": 1})]
+Month = Annotated[int, BeforeValidator(_whole), _at_least(1), _at_most(12),
+                  WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 12})]
+"""A month of the year: 1 (January) to 12 (December)."""
+DayOfMonth = Annotated[int, BeforeValidator(_whole), _at_least(1), _at_most(31),
+                       WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 31})]
+"""A day of a month: 1 to 31."""
+WeekOfMonth = Annotated[int, BeforeValidator(_whole), _at_least(1), _at_most(5),
+                        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 5})]
+"""Which of a month's weekdays of one name: 1 (the first) to 5 (the fifth)."""
 
 
 def _flag(value: Any) -> bool:
@@ -143,17 +152,20 @@ def _flag(value: Any) -> bool:
 
 
 Flag = Annotated[bool, BeforeValidator(_flag), WithJsonSchema({"type": "boolean"})]
+FlagOrNull = Annotated[Union[Flag, None], WithJsonSchema({"type": ["boolean", "null"]})]
+"""true, false or null, where null means something the field says (e.g. "either"): unlike an optional
+key, a null here is a value, and the schema allows it."""
 
 
 # ------------------------------------------------------------------ money
 
 
-def _decimal(value: Any, places: int, what: str) -> Decimal:
+def _decimal(value: Any, places: int, what: str, example: str = "350 or 350.00") -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
         raise _fail("{value} is not " + what, value=show(value))
     text = str(value).strip()
     if isinstance(value, str) and not re.fullmatch(r"-?\d+(\.\d+)?", text):
-        raise _fail("{value} is not " + what + " (write digits, e.g. 350 or 350.00)", value=show(value))
+        raise _fail("{value} is not " + what + " (write digits, e.g. " + example + ")", value=show(value))
     try:
         amount = Decimal(text)
     except InvalidOperation:
@@ -167,15 +179,26 @@ def _decimal(value: Any, places: int, what: str) -> Decimal:
     return amount
 
 
+def _decimal_schema(places: int, description: str) -> WithJsonSchema:
+    """A number, or the same digits in quotes ("350"): the loader reads both, so the schema allows both."""
+    return WithJsonSchema({"anyOf": [{"type": "number", "minimum": 0},
+                                     {"type": "string", "pattern": rf"^\d+(\.\d{{1,{places}}})?$"}],
+                           "description": description})
+
+
 Money = Annotated[Decimal, BeforeValidator(lambda v: _decimal(v, 2, "an amount of money")),
-                  WithJsonSchema({"type": "number", "minimum": 0,
-                                  "description": "US dollars, at most 2 decimal places, never negative"})]
+                  _decimal_schema(2, "US dollars, at most 2 decimal places, never negative")]
 """US dollars and cents: a Decimal with at most 2 places, never negative."""
 
 Rate = Annotated[Decimal, BeforeValidator(lambda v: _decimal(v, 4, "a rate in dollars")),
-                 WithJsonSchema({"type": "number", "minimum": 0,
-                                 "description": "US dollars per unit, at most 4 decimal places, never negative"})]
+                 _decimal_schema(4, "US dollars per unit, at most 4 decimal places, never negative")]
 """Dollars per unit (per pound, per unit of service): at most 4 decimal places, never negative."""
+
+Proportion = Annotated[Decimal, BeforeValidator(lambda v: _decimal(v, 6, "a proportion", "0.18 for 18%")),
+                       _decimal_schema(6, "a proportion written as a decimal (0.18 for 18%), at most 6 decimal "
+                                          "places, never negative")]
+"""A proportion written as a decimal (an interest rate of 18% a year is 0.18): a Decimal, so exact, with at
+most 6 places, never negative."""
 
 
 # --------------------------------------------------------- vocabularies
