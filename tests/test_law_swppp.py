@@ -438,7 +438,8 @@ def test_notice_template_renders_every_placeholder():
     n = {"recipient_id": "S-1", "site_name": "Oak <i>Ridge</i>", "premises": "5 Oak"}
     ctx = {**_stormwater_context(n, items, W, AS_OF), "notice_id": "NOV-ST-S-1-2026-05", "period_words": "May 2026",
            "draft": False, "issued_on": AS_OF, "correction_days": 10, "certified_mail_no": "7001",
-           "violation_count": 2, "recipient_name": "A <b>bold</b> applicant", "recipient_address_block": ["5 Oak"]}
+           "violation_count": 2, "recipient_name": "A <b>bold</b> applicant", "recipient_address_block": ["5 Oak"],
+           "period_end_rule": "N.Y. General Construction Law § 25-a"}
     html_text = render_letter("stormwater_notice.html", ctx)
     assert "{{" not in html_text and "A &lt;b&gt;bold&lt;/b&gt; applicant" in html_text
     assert "Oak &lt;i&gt;Ridge&lt;/i&gt;" in html_text and "rough grading" in html_text

@@ -72,7 +72,7 @@ MORE = {
                                        "penalties.sewer_use[0].civil_max_usd", "250.005 has more than 2 decimal places"),
     "unknown jurisdiction": ("woodbury", "jurisdiction: woodbury", "jurisdiction: atlantis", "jurisdiction",
                              "'atlantis' is not one of 'woodbury' or 'bellport'"),
-    "version not quoted": ("bellport", 'version: "2026.12.2"', "version: 2026.12", "version",
+    "version not quoted": ("bellport", 'version: "2026.12.3"', "version: 2026.12", "version",
                            "2026.12 is not text (put it in quotes)"),
     "empty citation": ("bellport", 'citation: "Bellport Code ch. 21 stormwater article, penalties: each week\'s '
                                    'continued violation is an additional violation"', 'citation: "  "',
