@@ -39,8 +39,8 @@ def test_shipped_rules_load_typed_and_cite_everything():
     assert set(rules) == set(vocab.JURISDICTIONS)
     for jurisdiction, r in rules.items():
         # woodbury 2026.12.3: the readings of the notice date and the penalty days follow contract 5.1;
-        # 2026.12.4: required testing (contract 6.3)
-        version = {"woodbury": "2026.12.4", "bellport": "2026.12.2"}[jurisdiction]
+        # 2026.12.4: required testing (contract 6.3); 2026.12.5: the sewer districts' names (Part 3)
+        version = {"woodbury": "2026.12.5", "bellport": "2026.12.2"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20
