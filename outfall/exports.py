@@ -92,6 +92,8 @@ def _is_text_type(typ: pa.DataType) -> bool:
 
 def _neutralise_column(column: pa.ChunkedArray) -> pa.ChunkedArray:
     hit = pc.match_substring_regex(column, FORMULA_PATTERN)
+    if not pc.any(hit).as_py():      # the common case: nothing to change, so no copy of the column's text
+        return column
     return pc.if_else(hit, pc.binary_join_element_wise("'", column, ""), column)
 
 
