@@ -1,35 +1,42 @@
 """The clerk's billing page: units and revenue by district, component and
 property class; the change from the previous billed year; the largest bills
-and the biggest changes.
+and the biggest changes; the billing runs; the inspection fees.
 
-Pure: ``build_billing_page(BillingData) -> (html, PageMeta)``. The asset sums
-the register in DuckDB, so the page's inputs stay small at any number of parcels.
+Pure: ``build_billing_page(BillingData) -> (html, PageMeta)``, a list of panel
+functions. The asset sums the register in DuckDB, so the page's inputs stay
+small at any number of parcels. Everything shown is in words: districts by
+their names in the rules, classes, changes and rate sources by
+:mod:`outfall.billing_words`; money with "$" and thousands separators; every
+figure with its billing year; each parcel with its owner; a rule as its short
+citation, the full text one click away; the runs' fingerprints only in a block
+for the auditor.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, esc, fmt_date, fmt_datetime, fmt_num, fmt_pct,
-    fmt_signed_usd, fmt_usd, is_missing, join, kpis, no_data, note, page, section, short_rule, table,
+    COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, cited, details, esc, fmt_date, fmt_datetime,
+    fmt_num, fmt_pct, fmt_signed_usd, fmt_usd, is_missing, join, kpis, no_data, note, page, section, table,
 )
+from outfall.billing_words import change_word, class_word, district_word, rate_source_word
 
 COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
-COMPONENT_LABEL = {"bond": "bond", "om": "operation & maintenance", "street_lateral": "street lateral",
+COMPONENT_LABEL = {"bond": "bond", "om": "operation and maintenance", "street_lateral": "street lateral",
                    "house_lateral": "house lateral"}
 
 
 def class_label(value: Any) -> str:
-    return "" if is_missing(value) else str(value).replace("_", " ")
+    return class_word(value)
 
 
-def district_label(value: Any) -> str:
-    return "" if is_missing(value) else str(value).replace("_", " ")
+def district_label(value: Any, names: dict[str, str] | None = None) -> str:
+    return district_word(value, names or {})
 
 
 @dataclass
@@ -52,7 +59,11 @@ class BillingData(PageData):
     change_counts: pd.DataFrame | None = None
     rates: pd.DataFrame | None = None
     runs: pd.DataFrame | None = None
-    rule: str = ""
+    rule: str = ""              # the unit schedule's citation (full)
+    rule_short: str = ""        # its short form ("ch. 253 Part 3")
+    bill_rule: str = ""         # how an amount is computed (the billing rule's citation, full)
+    district_names: dict[str, str] = field(default_factory=dict)   # the rules' names of the districts
+    billed_years: list[int] = field(default_factory=list)          # the years that have a register
     # contract 5.5: water and sewer inspection fees (ch. 301) per year applied for (select_inspection_fee_totals)
     # and the permits the schedule does not cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None
@@ -131,14 +142,14 @@ def class_table(totals: pd.DataFrame, year: int, prev: int | None) -> pd.DataFra
     return cur.sort_values("total_now", ascending=False).reset_index(drop=True)
 
 
-def revenue_chart(long: pd.DataFrame, year: int, prev: int | None) -> Chart:
+def revenue_chart(long: pd.DataFrame, year: int, prev: int | None, names: dict[str, str] | None = None) -> Chart:
     years = [y for y in (prev, year) if y is not None]
     g = long[long["year"].isin(years)].groupby(["district", "year", "component"], as_index=False)["amount"].sum()
     districts = sorted(g["district"].unique())
     xs_d, xs_y = [], []
     for d in districts:
         for y in years:
-            xs_d.append(esc(district_label(d)))
+            xs_d.append(esc(district_label(d, names)))
             xs_y.append(str(y))
     traces = []
     for c in COMPONENTS:
@@ -154,7 +165,7 @@ def revenue_chart(long: pd.DataFrame, year: int, prev: int | None) -> Chart:
     for d in districts:
         for y in years:
             totals[(d, y)] = float(g[(g["district"] == d) & (g["year"] == y)]["amount"].sum())
-    annotations = [{"x": [esc(district_label(d)), str(y)], "y": v, "text": fmt_usd(v).split(".")[0],
+    annotations = [{"x": [esc(district_label(d, names)), str(y)], "y": v, "text": fmt_usd(v).split(".")[0],
                     "showarrow": False, "yanchor": "bottom", "font": {"size": 11}}
                    for (d, y), v in totals.items()]
     layout = {"barmode": "stack", "xaxis": {"type": "multicategory", "title": {"text": "district and billing year"}},
@@ -163,7 +174,8 @@ def revenue_chart(long: pd.DataFrame, year: int, prev: int | None) -> Chart:
                          "traceorder": "normal"},
               "margin": {"l": 90, "r": 20, "t": 50, "b": 80}, "annotations": annotations}
     return Chart("billing-revenue", {"data": traces, "layout": layout},
-                 caption="Each bar is one district's sewer roll for the year, stacked by component.", height=430)
+                 caption="Each bar is one district's sewer roll for the billing year, stacked by component.",
+                 height=430)
 
 
 def units_chart(long: pd.DataFrame, year: int) -> Chart:
@@ -176,13 +188,14 @@ def units_chart(long: pd.DataFrame, year: int) -> Chart:
                        "y": [esc(class_label(p)) for p in order], "x": [int(v) for v in part],
                        "marker": {"color": COLORS[c]},
                        "hovertemplate": f"%{{y}}<br>{COMPONENT_LABEL[c]}: %{{x:,}} units<extra></extra>"})
-    layout = {"barmode": "stack", "xaxis": {"title": {"text": f"units billed in {year}"}, "tickformat": ",d"},
+    layout = {"barmode": "stack", "xaxis": {"title": {"text": f"units billed, billing year {year}"},
+                                            "tickformat": ",d"},
               "yaxis": {"title": {"text": ""}, "automargin": True},
               "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0,
                          "traceorder": "normal"},
               "margin": {"l": 150, "r": 20, "t": 36, "b": 110}}
     return Chart("billing-units", {"data": traces, "layout": layout},
-                 title=f"Units by property class and component, {year}",
+                 title=f"Units by property class and component, billing year {year}",
                  caption="A full unit is one unit of each of the four components (ch. 253 Part 3); classes "
                          "with partial units (approved lots, vacant land, moratorium, high schools) show it here.",
                  height=166 + 30 * max(3, len(order)))
@@ -194,15 +207,15 @@ def class_change_chart(ct: pd.DataFrame, year: int, prev: int | None) -> Chart:
     labels = [esc(class_label(p)) for p in order]
     traces = []
     if prev is not None:
-        traces.append({"type": "bar", "orientation": "h", "name": str(prev), "y": labels,
+        traces.append({"type": "bar", "orientation": "h", "name": f"billing year {prev}", "y": labels,
                        "x": [round(float(v), 2) if not is_missing(v) else 0 for v in c["total_before"]],
                        "marker": {"color": COLORS["previous"]},
-                       "hovertemplate": f"%{{y}}<br>{prev}: $%{{x:,.2f}}<extra></extra>"})
+                       "hovertemplate": f"%{{y}}<br>billing year {prev}: $%{{x:,.2f}}<extra></extra>"})
     text = [fmt_pct(p) if not is_missing(p) else "new" if prev is not None else "" for p in c["change_pct"]]
-    traces.append({"type": "bar", "orientation": "h", "name": str(year), "y": labels,
+    traces.append({"type": "bar", "orientation": "h", "name": f"billing year {year}", "y": labels,
                    "x": [round(float(v), 2) for v in c["total_now"]], "marker": {"color": COLORS["current"]},
                    "text": text, "textposition": "outside", "cliponaxis": False,
-                   "hovertemplate": f"%{{y}}<br>{year}: $%{{x:,.2f}} (%{{text}})<extra></extra>"})
+                   "hovertemplate": f"%{{y}}<br>billing year {year}: $%{{x:,.2f}} (%{{text}})<extra></extra>"})
     layout = {"barmode": "group", "xaxis": {"title": {"text": "billed (USD)"}, "tickprefix": "$",
                                             "tickformat": ",.0f"},
               "yaxis": {"automargin": True},
@@ -210,153 +223,246 @@ def class_change_chart(ct: pd.DataFrame, year: int, prev: int | None) -> Chart:
                          "traceorder": "reversed"},
               "margin": {"l": 150, "r": 70, "t": 36, "b": 100}, "bargap": 0.25}
     return Chart("billing-classes", {"data": traces, "layout": layout},
-                 title="Billed by property class" + (f", {prev} vs {year}" if prev else f", {year}"),
-                 caption="The label is the change from the previous billed year.",
+                 title="Billed by property class, billing year" + (f"s {prev} and {year}" if prev else f" {year}"),
+                 caption="The label is the change from the previous billed year." if prev else "",
                  height=146 + (34 if prev else 24) * max(3, len(order)))
 
 
-def _units_text(r: pd.Series) -> str:
+def _units_text(r: dict) -> str:
     vals = [r.get(f"units_{c}") for c in COMPONENTS]
     if all(not is_missing(v) for v in vals) and len({int(v) for v in vals}) == 1:
         return f"{int(vals[0])} full"
     return " / ".join("" if is_missing(v) else str(int(v)) for v in vals)
 
 
-def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
-    meta = PageMeta()
-    present = data.present
-    totals = as_frame(data.totals)
-    body: list[str] = []
-    charts: list[Chart] = []
-    if totals.empty or data.year is None:
-        body.append(section("Sewer roll", no_data("sewer_bills", present.get("sewer_bills"), "bills")))
-        body.append(fees_section(data))
-        html_text = page(file="billing.html", title="Billing: annual sewer roll",
-                         subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units · as of {data.as_of.isoformat()}"),
-                         body=join(body), as_of=data.as_of, town=data.town,
-                         generated_at=data.generated_at, has_charts=False)
-        return html_text, meta
-    year, prev = int(data.year), (int(data.previous_year) if data.previous_year is not None else None)
-    long = by_component(totals)
-    cur = totals[totals["year"] == year]
-    before = totals[totals["year"] == prev] if prev is not None else totals.iloc[0:0]
-    total_now = float(cur["total_usd"].sum())
-    total_before = float(before["total_usd"].sum()) if prev is not None else None
-    parcels_now = int(cur["parcels"].sum())
-    change = total_now - total_before if total_before is not None else None
-    counts = as_frame(data.change_counts)
-    changed = int(counts["parcels"].sum()) if not counts.empty else None
-    body.append(kpis([
-        Kpi(f"billed for {year}", fmt_usd(total_now).split(".")[0], f"{parcels_now:,} parcels"),
-        Kpi(f"change from {prev}" if prev else "previous year", fmt_signed_usd(change).split(".")[0]
-            if change is not None else "none", fmt_pct(_change_pct(total_before, total_now)) if total_before else
-            "no earlier billed year", "warn" if change and change > 0 else ""),
-        Kpi("parcels whose bill changed", fmt_num(changed) if changed is not None else "n/a",
-            f"from {prev}" if prev else "", "", "#changes"),
-        Kpi("largest bill", fmt_usd(as_frame(data.largest)["total_usd"].max()) if not as_frame(data.largest).empty
-            else "n/a", "", "", "#largest"),
-    ]))
+def _rate(value: Any) -> str:
+    return "" if is_missing(value) else f"${float(value):,.3f}"
 
-    dc = district_component_table(long, as_frame(data.rates), year, prev)
-    charts.append(revenue_chart(long, year, prev))
-    dc_html = table(dc, [
-        Col("district", "District", fmt=district_label, nowrap=True),
-        Col("component", "Component", fmt=lambda v: COMPONENT_LABEL.get(v, v)),
-        Col("units_before", f"Units {prev}" if prev else "Units (prev.)", num=True, fmt=fmt_num),
-        Col("units_now", f"Units {year}", num=True, fmt=fmt_num),
-        Col("rate_before", f"Rate {prev}" if prev else "Rate (prev.)", num=True, fmt=lambda v: f"${float(v):,.3f}"),
-        Col("rate_now", f"Rate {year}", num=True, fmt=lambda v: f"${float(v):,.3f}"),
-        Col("amount_before", f"Billed {prev}" if prev else "Billed (prev.)", num=True, fmt=fmt_usd),
-        Col("amount_now", f"Billed {year}", num=True, fmt=fmt_usd),
-        Col("change", "Change", num=True, fmt=fmt_signed_usd),
-        Col("change_pct", "%", num=True, fmt=fmt_pct),
-        Col("rate_source", "Rate from"),
+
+def _by(year: Any) -> str:
+    """A column header's period: "billing year 2026" (or "the previous billing year")."""
+    return f"billing year {year}" if year is not None else "the previous billing year"
+
+
+@dataclass
+class _Year:
+    """What every panel of a billed year needs: the year shown, the one before, the sums."""
+
+    year: int
+    prev: int | None
+    totals: pd.DataFrame
+    long: pd.DataFrame
+    names: dict[str, str]
+    total_now: float
+    total_before: float | None
+    parcels_now: int
+    changed: int | None
+
+    @classmethod
+    def of(cls, data: BillingData) -> "_Year":
+        totals = as_frame(data.totals)
+        year = int(data.year)
+        prev = int(data.previous_year) if data.previous_year is not None else None
+        cur = totals[totals["year"] == year]
+        before = totals[totals["year"] == prev] if prev is not None else None
+        counts = as_frame(data.change_counts)
+        return cls(year, prev, totals, by_component(totals), data.district_names, float(cur["total_usd"].sum()),
+                    float(before["total_usd"].sum()) if before is not None else None, int(cur["parcels"].sum()),
+                    int(counts["parcels"].sum()) if not counts.empty else None)
+
+
+def kpi_panel(y: _Year, data: BillingData) -> str:
+    largest = as_frame(data.largest)
+    change = y.total_now - y.total_before if y.total_before is not None else None
+    top = largest.iloc[0] if not largest.empty else None
+    return kpis([
+        Kpi(f"billed, {_by(y.year)}", fmt_usd(y.total_now).split(".")[0], f"{y.parcels_now:,} parcels"),
+        Kpi(f"change from {_by(y.prev)}" if y.prev else "previous billing year",
+            fmt_signed_usd(change).split(".")[0] if change is not None else "none",
+            fmt_pct(_change_pct(y.total_before, y.total_now)) if y.total_before else "no earlier billed year",
+            "warn" if change and change > 0 else ""),
+        Kpi(f"parcels whose bill changed from {_by(y.prev)}" if y.prev else "parcels whose bill changed",
+            fmt_num(y.changed) if y.changed is not None else "none recorded", "", "", "#changes"),
+        Kpi(f"largest bill, {_by(y.year)}", fmt_usd(top["total_usd"]) if top is not None else "none",
+            " ".join(str(v) for v in (top.get("parcel_id"), top.get("owner")) if not is_missing(v))
+            if top is not None else "", "", "#largest"),
     ])
-    if data.rates is None or as_frame(data.rates).empty:
-        dc_html = no_data("billing_run_totals", present.get("billing_run_totals"), "rates per unit") + dc_html
-    body.append(section("Revenue by district and component" + (f", {prev} and {year}" if prev else f", {year}"),
-                        charts[-1].html() + dc_html, sid="districts",
-                        lead=esc(f"Units x rate per unit, rounded half-up to the cent "
-                                 f"({short_rule(data.rule, 90) or 'Woodbury ch. 253 Part 3'}).")))
 
-    ct = class_table(totals, year, prev)
-    charts.append(units_chart(long, year))
-    charts.append(class_change_chart(ct, year, prev))
+
+def districts_panel(y: _Year, data: BillingData, charts: list[Chart]) -> str:
+    dc = district_component_table(y.long, as_frame(data.rates), y.year, y.prev)
+    charts.append(revenue_chart(y.long, y.year, y.prev, y.names))
+    dc_html = table(dc, [
+        Col("district", "District", fmt=lambda v: district_label(v, y.names), nowrap=True),
+        Col("component", "Component", fmt=lambda v: COMPONENT_LABEL.get(v, v)),
+        Col("units_before", f"Units, {_by(y.prev)}", num=True, fmt=fmt_num),
+        Col("units_now", f"Units, {_by(y.year)}", num=True, fmt=fmt_num),
+        Col("rate_before", f"Rate per unit, {_by(y.prev)}", num=True, fmt=_rate),
+        Col("rate_now", f"Rate per unit, {_by(y.year)}", num=True, fmt=_rate),
+        Col("amount_before", f"Billed, {_by(y.prev)}", num=True, fmt=fmt_usd),
+        Col("amount_now", f"Billed, {_by(y.year)}", num=True, fmt=fmt_usd),
+        Col("change", "Change", num=True, fmt=fmt_signed_usd),
+        Col("change_pct", "Change (%)", num=True, fmt=fmt_pct),
+        Col("rate_source", f"Rate of {_by(y.year)} from", fmt=rate_source_word),
+    ], table_class="wrap-head")
+    if data.rates is None or as_frame(data.rates).empty:
+        dc_html = no_data("billing_run_totals", data.present.get("billing_run_totals"), "rates per unit") + dc_html
+    years = f"billing years {y.prev} and {y.year}" if y.prev else _by(y.year)
+    law = ('<div class="law">Law: ' + cited(data.rule_short or "ch. 253 Part 3",
+                                          "; ".join(r for r in (data.bill_rule, data.rule) if r)) + "</div>")
+    return section(f"Revenue by district and component, {years}", law + charts[-1].html() + dc_html,
+                   sid="districts", lead="Each amount is the parcel's units times the rate per unit, rounded half-up "
+                                         "to the cent.")
+
+
+def classes_panel(y: _Year, charts: list[Chart]) -> str:
+    ct = class_table(y.totals, y.year, y.prev)
+    charts.append(units_chart(y.long, y.year))
+    charts.append(class_change_chart(ct, y.year, y.prev))
     ct_html = table(ct, [
         Col("property_class", "Property class", fmt=class_label, nowrap=True),
-        Col("parcels", f"Parcels {year}", num=True, fmt=fmt_num),
-        Col("units_bond", "Bond units", num=True, fmt=fmt_num), Col("units_om", "O&M units", num=True, fmt=fmt_num),
-        Col("units_street_lateral", "Street lat.", num=True, fmt=fmt_num),
-        Col("units_house_lateral", "House lat.", num=True, fmt=fmt_num),
-        Col("total_before", f"Billed {prev}" if prev else "Billed (prev.)", num=True, fmt=fmt_usd),
-        Col("total_now", f"Billed {year}", num=True, fmt=fmt_usd),
-        Col("change", "Change", num=True, fmt=fmt_signed_usd), Col("change_pct", "%", num=True, fmt=fmt_pct)])
-    body.append(section("Units and revenue by property class",
-                        f'<div class="cols"><div>{charts[-2].html()}</div><div>{charts[-1].html()}</div></div>'
-                        + ct_html, sid="classes"))
+        Col("parcels", f"Parcels, {_by(y.year)}", num=True, fmt=fmt_num),
+        Col("units_bond", f"Bond units, {_by(y.year)}", num=True, fmt=fmt_num),
+        Col("units_om", f"Operation and maintenance units, {_by(y.year)}", num=True, fmt=fmt_num),
+        Col("units_street_lateral", f"Street lateral units, {_by(y.year)}", num=True, fmt=fmt_num),
+        Col("units_house_lateral", f"House lateral units, {_by(y.year)}", num=True, fmt=fmt_num),
+        Col("total_before", f"Billed, {_by(y.prev)}", num=True, fmt=fmt_usd),
+        Col("total_now", f"Billed, {_by(y.year)}", num=True, fmt=fmt_usd),
+        Col("change", "Change", num=True, fmt=fmt_signed_usd), Col("change_pct", "Change (%)", num=True,
+                                                                      fmt=fmt_pct)], table_class="wrap-head")
+    return section("Units and revenue by property class",
+                   f'<div class="cols"><div>{charts[-2].html()}</div><div>{charts[-1].html()}</div></div>'
+                   + ct_html, sid="classes")
 
-    # largest bills
+
+def _why(r: dict) -> str:
+    """How the units were counted, with the rule's full text one click away."""
+    why = esc(r.get("explanation"))
+    rule = r.get("rule")
+    return why + (" " + cited("the rule's words", rule) if not is_missing(rule) else "")
+
+
+def largest_panel(y: _Year, data: BillingData) -> str:
     largest = as_frame(data.largest)
     if largest.empty:
-        l_html = no_data("sewer_bills", present.get("sewer_bills"), "bills")
-    else:
-        l_html = table(largest, [
-            Col("parcel_id", "Parcel", nowrap=True), Col("owner", "Owner"), Col("address", "Address"),
-            Col("district", "District", fmt=district_label), Col("property_class", "Class", fmt=class_label),
-            Col("units", "Units (bond / O&M / street / house)", html=lambda r: esc(_units_text(r))),
-            Col("total_usd", f"Bill {year}", num=True, fmt=fmt_usd), Col("explanation", "Why")])
-    body.append(section(f"Largest bills, {year}", l_html, sid="largest", lead=esc(
-        f"The {len(largest):,} largest of the {parcels_now:,} bills of {year}. Every bill is in the bill register, "
-        f"sewer_register_{year}.xlsx (and .csv) in the billing folder of the exports.") if not largest.empty else ""))
+        return section(f"Largest bills, {_by(y.year)}", no_data("sewer_bills", data.present.get("sewer_bills"),
+                                                                 "bills"), sid="largest")
+    l_html = table(largest, [
+        Col("parcel_id", "Parcel", nowrap=True), Col("owner", "Owner"), Col("address", "Mailing address"),
+        Col("district", "District", fmt=lambda v: district_label(v, y.names)),
+        Col("property_class", "Property class", fmt=class_label),
+        Col("units", "Units: bond / operation and maintenance / street lateral / house lateral", nowrap=True,
+            html=lambda r: esc(_units_text(r))),
+        Col("total_usd", f"Bill, {_by(y.year)}", num=True, fmt=fmt_usd),
+        Col("explanation", "How the units were counted", html=_why)], table_class="wrap-head")
+    lead = (f"The {len(largest):,} largest of the {y.parcels_now:,} bills of billing year {y.year}. Every bill is "
+            f"in the register, sewer_register_{y.year}.xlsx (and .csv, ready for a mail merge) in the billing "
+            f"folder of the exports.")
+    return section(f"Largest bills, {_by(y.year)}", l_html, sid="largest", lead=esc(lead))
 
-    # biggest changes
+
+def what_changed(r: dict, names: dict[str, str]) -> str:
+    """What moved a parcel's bill besides its amount, in words: class, district, units (the total is said
+    once, in its own column)."""
+    parts = []
+    for label, before, after, word in (("property class", "class_before", "class_after", class_label),
+                                       ("district", "district_before", "district_after",
+                                        lambda v: district_label(v, names))):
+        b, a = r.get(before), r.get(after)
+        if not is_missing(b) and not is_missing(a) and b != a:
+            parts.append(f"{label} {word(b)} → {word(a)}")
+    for c in COMPONENTS:
+        d = r.get(f"units_{c}_change")
+        if not is_missing(d) and int(d) != 0:
+            parts.append(f"{COMPONENT_LABEL[c]} units {int(d):+d}")
+    return "; ".join(parts) or ("the rate per unit" if r.get("change") in ("amount_up", "amount_down") else "")
+
+
+def _bill_move(r: dict) -> str:
+    """'$32,394.50 → $33,522.00 (+$1,127.50)': the change, said once."""
+    before, after = r.get("total_before"), r.get("total_after")
+    text = f"{fmt_usd(before) or 'no bill'} → {fmt_usd(after) or 'no bill'}"
+    return text + (f" ({fmt_signed_usd(r.get('total_change'))})" if not is_missing(r.get("total_change")) else "")
+
+
+def changes_panel(y: _Year, data: BillingData) -> str:
     changes = as_frame(data.changes)
-    if prev is None:
-        c_html = note(f"No earlier billed year to compare {year} with.", "info")
-    elif changes.empty:
-        c_html = (no_data("bill_changes", present.get("bill_changes"), f"changes from {prev}")
-                  if not present.get("bill_changes") else note(f"No bill changed from {prev}.", "info"))
-    else:
-        summary = ""
-        if not counts.empty:
-            summary = note("Changes from " + esc(str(prev)) + ": " + ", ".join(
-                f"{esc(str(r['change']).replace('_', ' '))} {int(r['parcels']):,}" for _, r in counts.iterrows())
-                + ".", "info")
-        c_html = summary + table(changes, [
-            Col("parcel_id", "Parcel", nowrap=True), Col("owner", "Owner"), Col("address", "Address"),
-            Col("change", "Change", html=lambda r: badge(str(r.get("change") or "").replace("_", " "),
-                                                         "warn" if (r.get("total_change") or 0) > 0 else "info")),
-            Col("class_before", "Class before", fmt=class_label), Col("class_after", "Class now", fmt=class_label),
-            Col("total_before", f"Bill {prev}", num=True, fmt=fmt_usd),
-            Col("total_after", f"Bill {year}", num=True, fmt=fmt_usd),
-            Col("total_change", "Change", num=True, fmt=fmt_signed_usd), Col("detail", "Detail")])
-    shown = "" if changes.empty else (
-        f"The {len(changes):,} biggest" + (f" of {changed:,} changes" if changed else "")
-        + f"; every change is in bill_changes_{year}.csv in the billing folder of the exports. ")
-    body.append(section(f"Biggest changes from {prev}" if prev else "Changes", c_html, sid="changes",
-                        lead=esc(shown + "The parcels whose bill moved most, up or down: reclassed, units changed, "
-                                        "added or removed parcels come first when they are the largest.")))
+    title = f"Biggest changes from {_by(y.prev)} to {y.year}" if y.prev else "Changes"
+    if y.prev is None:
+        return section(title, note(f"No earlier billed year to compare billing year {y.year} with.", "info"),
+                       sid="changes")
+    if changes.empty:
+        body = (no_data("bill_changes", data.present.get("bill_changes"), f"changes from billing year {y.prev}")
+                if not data.present.get("bill_changes") else note(f"No bill changed from billing year {y.prev}.",
+                                                                  "info"))
+        return section(title, body, sid="changes")
+    counts = as_frame(data.change_counts)
+    summary = "" if counts.empty else note(esc(f"Changes from billing year {y.prev} to {y.year}: " + ", ".join(
+        f"{change_word(r['change']).lower()}: {int(r['parcels']):,} parcels" for r in counts.to_dict("records"))
+        + "."), "info")
+    c_html = summary + table(changes, [
+        Col("parcel_id", "Parcel", nowrap=True), Col("owner", "Owner"),
+        Col("change", "Change", html=lambda r: badge(change_word(r.get("change")),
+                                                     "warn" if (r.get("total_change") or 0) > 0 else "info")),
+        Col("what", "What changed", html=lambda r: esc(what_changed(r, y.names))),
+        Col("total_change", f"Bill, {_by(y.prev)} → {y.year}", num=True, html=lambda r: esc(_bill_move(r)))])
+    shown = (f"The {len(changes):,} biggest" + (f" of {y.changed:,} changes" if y.changed else "")
+             + f"; every change is in bill_changes_{y.year}.csv in the billing folder of the exports. The parcels "
+               "whose bill moved most, up or down: reclassed, units changed, added or removed parcels come first "
+               "when they are the largest.")
+    return section(title, c_html, sid="changes", lead=esc(shown))
 
+
+def runs_panel(y: _Year, data: BillingData) -> str:
     runs = as_frame(data.runs)
-    if not runs.empty:
-        body.append(section("Billing runs", table(runs, [
-            Col("year", "Year", num=True), Col("run_id", "Run", num=True),
-            Col("run_at", "Run at", fmt=fmt_datetime, nowrap=True), Col("rules_version", "Rules"),
-            Col("rate_source", "Rates from"), Col("parcels_billed", "Parcels", num=True, fmt=fmt_num),
-            Col("total_usd", "Total", num=True, fmt=fmt_usd),
-            Col("run_hash", "Run hash", html=lambda r: f"<code>{esc(str(r.get('run_hash') or '')[:16])}</code>")]),
-            sid="runs", lead="Each run that changed a year's register; the hashes chain the runs together."))
+    if runs.empty:
+        return ""
+    shown = table(runs, [
+        Col("year", "Billing year", num=True), Col("run_id", "Billing run", num=True),
+        Col("run_at", "Run at (local time)", fmt=fmt_datetime, nowrap=True),
+        Col("rules_version", "Rules version"), Col("rate_source", "Rates per unit from", fmt=rate_source_word),
+        Col("parcels_billed", "Parcels", num=True, fmt=fmt_num), Col("total_usd", "Total billed", num=True,
+                                                                     fmt=fmt_usd)])
+    auditor = details("For the auditor: each run's fingerprint", table(runs, [
+        Col("run_id", "Billing run", num=True),
+        Col("run_hash", "sha256 of the run's record and of the run before it",
+            html=lambda r: f"<code>{esc(r.get('run_hash'))}</code>")]))
+    return section("Billing runs", shown + auditor, sid="runs",
+                   lead="Each run that changed a billing year's register. Each run's record is chained to the one "
+                        "before it, so a changed record shows.")
 
-    body.append(fees_section(data))
 
+def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
+    meta = PageMeta()
+    if as_frame(data.totals).empty or data.year is None:
+        body = [section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills")),
+                fees_section(data)]
+        return page(file="billing.html", title="Billing: annual sewer roll",
+                    subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units · as of {data.as_of.isoformat()}"),
+                    body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
+                    has_charts=False), meta
+    y = _Year.of(data)
+    charts: list[Chart] = []
+    body = [kpi_panel(y, data), districts_panel(y, data, charts), classes_panel(y, charts), largest_panel(y, data),
+            changes_panel(y, data), runs_panel(y, data), fees_section(data)]
     meta.charts = len(charts)
-    meta.counts = {"year": year, "parcels": parcels_now, "fee_years": len(as_frame(data.fees))}
-    html_text = page(file="billing.html", title=f"Billing: {year} sewer roll",
-                     subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units and rates · billing year {year}"
-                                  + (f" compared with {prev}" if prev else "") + f" · as of {data.as_of.isoformat()}"),
-                     body=join(body), as_of=data.as_of, town=data.town,
-                     generated_at=data.generated_at, has_charts=True)
-    return html_text, meta
+    meta.counts = {"year": y.year, "parcels": y.parcels_now, "fee_years": len(as_frame(data.fees))}
+    subtitle = (f"Woodbury ch. 253 Part 3 sewer units and rates · billing year {y.year}"
+                + (f" compared with billing year {y.prev}" if y.prev else "") + f" · as of {data.as_of.isoformat()}")
+    return page(file="billing.html", title=f"Billing: sewer roll, billing year {y.year}", subtitle=esc(subtitle),
+                body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
+                has_charts=True), meta
+
+
+def _fees_listed_in(year: Any, billed: list[int]) -> str:
+    """Where a year's permits are listed: its register workbook when the year was billed."""
+    if is_missing(year):
+        return ""
+    year = int(year)
+    if year in billed:
+        return f"sewer_register_{year}.xlsx, sheet Inspection fees"
+    return (f"no register for {year} (the year was not billed): inspection_fees.csv in the csv folder of the "
+            f"exports")
 
 
 def fees_section(data: BillingData) -> str:
@@ -367,19 +473,22 @@ def fees_section(data: BillingData) -> str:
         html = no_data("inspection_fees", data.present.get("inspection_fees"), "connection permits")
     else:
         html = table(fees.sort_values("year", ascending=False), [
-            Col("year", "Year applied", num=True), Col("permits", "Permits", num=True, fmt=fmt_num),
+            Col("year", "Year applied for", num=True), Col("permits", "Permits", num=True, fmt=fmt_num),
             Col("water_inspections", "Water inspections", num=True, fmt=fmt_num),
             Col("sewer_inspections", "Sewer inspections", num=True, fmt=fmt_num),
             Col("water_fees_usd", "Water fees", num=True, fmt=fmt_usd),
             Col("sewer_fees_usd", "Sewer fees", num=True, fmt=fmt_usd),
             Col("total_usd", "Total", num=True, fmt=fmt_usd),
-            Col("not_in_schedule", "Not in the schedule", num=True, fmt=fmt_num)])
+            Col("not_in_schedule", "Not in the schedule", num=True, fmt=fmt_num),
+            Col("listed", "Each permit listed in", html=lambda r: esc(_fees_listed_in(r.get("year"),
+                                                                                        data.billed_years)))])
         unpriced = as_frame(data.fees_unpriced)
         if not unpriced.empty:
             html += "<h3>Permits with no fee in the schedule</h3>" + table(unpriced, [
                 Col("permit_id", "Permit", nowrap=True), Col("parcel_id", "Parcel", nowrap=True),
-                Col("applied_on", "Applied on", fmt=fmt_date, nowrap=True), Col("rule", "Why")])
+                Col("owner", "Owner"), Col("applied_on", "Applied on", fmt=fmt_date, nowrap=True),
+                Col("rule", "Why", html=lambda r: cited("not in the fee schedule (ch. 301)", r.get("rule")))])
     return section("Water and sewer inspection fees", html, sid="fees",
                    lead="Woodbury Code ch. 301: the fees of the inspections asked for with each building permit, "
-                        "totalled by the year applied for. Each year's list is in the register workbook, sheet "
-                        "Inspection fees.")
+                        "totalled by the year applied for. Each billing year's register workbook has a sheet "
+                        "Inspection fees, which says so when that year has none.")

@@ -330,6 +330,20 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
             f'<tbody>{"".join(body)}</tbody></table></div>{more}')
 
 
+def details(summary: str, body: str, cls: str = "more") -> str:
+    """A short text a reader can open to see more: ``summary`` and ``body`` are HTML (escape any data in
+    them first). Used for a rule's short citation with its full text one click away."""
+    return f'<details class="{esc(cls)}"><summary>{summary}</summary>{body}</details>'
+
+
+def cited(short: Any, full: Any) -> str:
+    """A rule as its short citation, the full text one click away (``<details>``); plain text in, HTML out."""
+    short_text = esc(short) or esc(short_rule(full))
+    if is_missing(full) or str(full).strip() == str(short).strip():
+        return short_text
+    return details(short_text, f'<span class="full">{esc(full)}</span>', "rule")
+
+
 def section(title: str, body: str, *, sid: str = "", lead: str = "") -> str:
     id_attr = f' id="{esc(sid)}"' if sid else ""
     lead_html = f'<p class="lead">{lead}</p>' if lead else ""
@@ -481,6 +495,12 @@ code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;backgr
 .raw{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;white-space:pre-wrap;word-break:break-all;max-width:520px}
 footer{max-width:1240px;margin:0 auto;padding:0 24px 30px;color:#6b7280;font-size:12.5px}
 .print-only{display:none}
+table.wrap-head th{white-space:normal;vertical-align:bottom;min-width:6em}
+.law{font-size:14px;color:#4b5563;margin:0 0 8px}
+details.rule,details.more{display:inline}
+details.rule summary,details.more summary{cursor:pointer;color:#1d4ed8;display:inline}
+details.rule[open],details.more[open]{display:block}
+details.rule .full{display:block;font-size:12.5px;color:#374151;margin:2px 0 4px;max-width:70ch}
 """ % {"font": FONT}
 
 # Paper: every row of every table, headers repeated, no row split across pages, and on each

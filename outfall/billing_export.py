@@ -1,28 +1,34 @@
-"""The sewer register's files: CSV (the hashed register itself) and XLSX.
+"""The sewer register's files: CSV (the clerk's register, and the bills as billed) and XLSX.
 
 ``export_register(con, out_dir)`` writes, for each billing year in ``sewer_bills``:
 
-- ``sewer_register_<year>.csv``: the register, one row per bill with the
-  columns of ``sewer_bills``; byte for byte what ``billing_runs.register_sha256``
-  hashes (:func:`register_csv_bytes`). The hash covers the whole file as
-  written, its UTF-8 byte-order mark included, so ``sha256sum`` of the file
-  equals the recorded hash. (Registers billed before the byte-order mark and
-  the formula neutralisation were added hashed the file without them: the
-  first billing run after the upgrade records a new run, with no bill changed.)
+- ``sewer_register_<year>.csv``: the register as the clerk reads it and a mail merge
+  takes it: headers in words ("Parcel", "Owner", "Operation and maintenance amount
+  (USD)"), the owner, the mailing address, city, state and ZIP in columns of their
+  own (from ``parcels`` as it stands; blank where the parcels input has none),
+  districts and property classes in words (:mod:`outfall.billing_words`; the
+  districts' names from the rules);
+- ``sewer_bills_<year>.csv``: the same bills with the warehouse's codes and the
+  columns of ``sewer_bills``, the machine-readable register; byte for byte what
+  ``billing_runs.register_sha256`` hashes (:func:`bills_csv_bytes`), its UTF-8
+  byte-order mark included, so ``sha256sum`` of the file equals the recorded hash.
+  Owners and addresses are not in it: they are not billing inputs;
 - ``sewer_register_<year>.xlsx``, the workbook a clerk hands over:
   one sheet per district (Parcel, Owner, Mailing address, Property class,
   Bond units, O&M units, Street lateral units, House lateral units, Bond, O&M,
   Street lateral, House lateral, Total, How the units were counted, Law; a
   totals row under the bills), ``Totals`` (per district and component: units,
   the rate and whether it was adopted or derived from the budget, amount),
-  ``Summary`` (by district and property class), ``Changes`` (what the run
-  changed against the previous run and year), ``Inspection fees`` (the water and
-  sewer inspection fees, Woodbury ch. 301, of the permits applied for that year,
-  with their total; only when there are some) and ``About`` (the run's record:
-  fingerprints, rules, hash chain);
-- ``bill_changes_<year>.csv``: the latest run's changes, parcel by parcel;
+  ``Summary`` (by district and property class), ``Inspection fees`` (the water
+  and sewer inspection fees, Woodbury ch. 301, of the permits applied for that
+  year, with their total; one sentence when there are none), ``Changes`` (what
+  the run changed against the previous run and year) and ``About`` (the run's
+  record: fingerprints, rules, hash chain). Every total is a ``SUBTOTAL(9, ...)``
+  formula over the rows above it, its value cached in the file;
+- ``bill_changes_<year>.csv``: the latest run's changes, parcel by parcel, in words;
 
-and ``billing_summary.csv`` and ``billing_runs.csv`` for every year.
+and ``billing_summary.csv`` (in words) and ``billing_runs.csv`` (the runs' record as
+kept, for an auditor: codes, JSON and hashes) for every year.
 
 Every file goes through the writers of :mod:`outfall.exports` (BOM, formula
 neutralisation, typed cells, print set-up). The district sheets' rows, which
@@ -46,6 +52,8 @@ import duckdb
 import pandas as pd
 import pyarrow.csv as pa_csv
 
+from outfall.billing_words import (change_word, class_word, component_word, district_names, district_word,
+                                   rate_source_word, word_lists)
 from outfall.exports import (FORMULA_PATTERN, LINE_POINTS, MAX_LINES, Column, Sheet, Styles, formula_like,
                              line_chars, query_csv_bytes, sheet_title, text_lines, write_atomic, xlsx_bytes)
 from outfall.warehouse import sql
@@ -68,35 +76,10 @@ _CLASS, _OWNER, _ADDRESS = REGISTER_COLUMNS[3], REGISTER_COLUMNS[1], REGISTER_CO
 _EXPLANATION, _LAW = REGISTER_COLUMNS[13], REGISTER_COLUMNS[14]
 SHEET_COLUMNS = REGISTER_COLUMNS
 
-# Words a reader knows for the warehouse's codes (display only).
-DISTRICT_LABELS = {"consolidated": "Consolidated Sewer District", "district_1": "Sewer District #1"}
-COMPONENT_LABELS = {"bond": "Bond", "om": "O&M", "street_lateral": "Street lateral", "house_lateral": "House lateral"}
-RATE_SOURCE_LABELS = {"sewer_rates": "adopted rate (sewer rates)",
-                      "sewer_budget": "budget divided by the district's units (sewer budget)"}
-CHANGE_LABELS = {
-    "added": "New in the register", "removed": "No longer in the register",
-    "reclassed": "Property class changed", "moved_district": "Moved to another district",
-    "units_up": "More units", "units_down": "Fewer units", "units_changed": "Units changed (some up, some down)",
-    "amount_up": "Higher amount, same units", "amount_down": "Lower amount, same units",
-}
-
-
-def district_label(code: Any) -> str:
-    return DISTRICT_LABELS.get(code, str(code))
-
-
 def class_label(code: Any) -> str:
-    return str(code).replace("_", " ").capitalize()
-
-
-def component_label(code: Any) -> str:
-    return COMPONENT_LABELS.get(code, str(code))
-
-
-def rate_source_label(code: Any) -> str:
-    if code is None:
-        return ""
-    return " + ".join(RATE_SOURCE_LABELS.get(part, part) for part in str(code).split("+"))
+    """A property class as the workbook shows it: "Single-family"."""
+    word = class_word(code)
+    return word[:1].upper() + word[1:]
 
 
 # ---------------------------------------------------------------------------
@@ -124,10 +107,16 @@ def table_sha256(con: duckdb.DuckDBPyConnection, query: str, params: dict | None
     return sha256_hex(table_csv_bytes(con, query, params))
 
 
-def register_csv_bytes(con: duckdb.DuckDBPyConnection, year: int) -> bytes:
-    """One billing year's register as the CSV file's bytes (BOM included): what
-    is hashed (billing_runs.register_sha256) and what is exported."""
+def bills_csv_bytes(con: duckdb.DuckDBPyConnection, year: int) -> bytes:
+    """One billing year's bills with the warehouse's codes as the file's bytes (BOM included):
+    ``sewer_bills_<year>.csv``, what is hashed (billing_runs.register_sha256)."""
     return query_csv_bytes(con, sql("select_sewer_register"), {"year": int(year)})
+
+
+def register_csv_bytes(con: duckdb.DuckDBPyConnection, year: int, names: dict[str, str]) -> bytes:
+    """One billing year's register in words, for the clerk and a mail merge
+    (``sewer_register_<year>.csv``); ``names``: the districts' names (:func:`district_names`)."""
+    return query_csv_bytes(con, sql("select_register_for_mail_merge"), {"year": int(year), **word_lists(names)})
 
 
 # ---------------------------------------------------------------------------
@@ -139,22 +128,31 @@ def _rows(con, name: str, params: dict | None = None) -> tuple[list[str], list[t
     return [d[0] for d in cursor.description], cursor.fetchall()
 
 
-def export_register(con: duckdb.DuckDBPyConnection, out_dir: str | Path) -> list[Path]:
-    """Write the register of every billing year (CSV and XLSX), its changes, the
-    summary and the run records into ``out_dir``; returns the paths written."""
+def export_register(con: duckdb.DuckDBPyConnection, out_dir: str | Path, rules: Any = None) -> list[Path]:
+    """Write the register of every billing year (CSV in words, CSV of the bills as billed, XLSX), its
+    changes, the summary and the run records into ``out_dir``; returns the paths written. ``rules``: the
+    rules the districts' names come from (default: those the last billing run of each year used)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     years = [int(r[0]) for r in con.execute(sql("select_register_years")).fetchall()]
+    latest_names: dict[str, str] = {}
     for year in years:
-        written.append(write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year)))
         run = _last_run(con, year)
-        written.append(write_atomic(out / f"sewer_register_{year}.xlsx", register_xlsx_bytes(con, year, run)))
+        year_rules = rules if rules is not None else _run_rules(run)
+        names = district_names(year_rules, year)
+        latest_names = names or latest_names
+        written.append(write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year, names)))
+        written.append(write_atomic(out / f"sewer_bills_{year}.csv", bills_csv_bytes(con, year)))
+        written.append(write_atomic(out / f"sewer_register_{year}.xlsx",
+                                    register_xlsx_bytes(con, year, run, names=names,
+                                                        town=year_rules.name if year_rules is not None else "")))
         if run is not None:
             written.append(write_atomic(out / f"bill_changes_{year}.csv",
-                                        query_csv_bytes(con, sql("select_bill_changes_of_run"),
-                                                        {"run_id": run["run_id"]})))
-    written.append(write_atomic(out / "billing_summary.csv", query_csv_bytes(con, sql("select_billing_summary"))))
+                                        query_csv_bytes(con, sql("select_bill_changes_in_words"),
+                                                        {"run_id": run["run_id"], **word_lists(names, changes=True)})))
+    written.append(write_atomic(out / "billing_summary.csv",
+                                query_csv_bytes(con, sql("select_billing_summary_in_words"), word_lists(latest_names))))
     written.append(write_atomic(out / "billing_runs.csv", query_csv_bytes(con, sql("select_billing_runs"))))
     return written
 
@@ -168,15 +166,16 @@ def _last_run(con, year: int) -> dict | None:
 # the workbook
 
 
-def _town(run: dict | None) -> str:
+def _run_rules(run: dict | None) -> Any:
+    """The rules a billing run used (by its jurisdiction), or None."""
     if run is None or not run.get("rules_jurisdiction"):
-        return ""
+        return None
     try:
         from outfall.rules import load_rules
 
-        return load_rules(run["rules_jurisdiction"]).name
-    except Exception:  # noqa: BLE001 - a page header is not worth failing the register for
-        return ""
+        return load_rules(run["rules_jurisdiction"])
+    except Exception:  # noqa: BLE001 - names and a page header are not worth failing the register for
+        return None
 
 
 def _district_sheet(con, year: int, title: str, totals: tuple) -> Sheet:
@@ -199,7 +198,7 @@ def _district_sheet(con, year: int, title: str, totals: tuple) -> Sheet:
                  totals=(label, None, None, None, *sums, None, None))
 
 
-def _totals_sheet(con, year: int, run: dict | None) -> Sheet:
+def _totals_sheet(con, year: int, run: dict | None, names: dict[str, str]) -> Sheet:
     columns = [Column("District", width=28), Column("Component", width=14), Column("Parcels charged", "int", 10),
                Column("Units", "int", 10), Column("Rate per unit", "rate", 14), Column("Rate from", width=34, wrap=True),
                Column("Budget", "money", 16), Column("Amount", "money", 16)]
@@ -208,20 +207,20 @@ def _totals_sheet(con, year: int, run: dict | None) -> Sheet:
     else:  # bills written without a run record: totals only, rates unknown
         _, plain = _rows(con, "select_billing_totals", {"year": year})
         raw = [(d, c, p, u, None, None, None, a) for d, c, p, u, a in plain]
-    rows = [(district_label(d), component_label(c), p, u, rate, rate_source_label(src), budget, amount)
+    rows = [(district_word(d, names), component_word(c), p, u, rate, rate_source_word(src), budget, amount)
             for d, c, p, u, rate, src, budget, amount in raw]
     total = sum((r[7] for r in raw if r[7] is not None), start=Decimal("0"))
     return Sheet("Totals", columns, rows, totals=("All districts", None, None, None, None, None, None, total))
 
 
-def _summary_sheet(con, year: int) -> Sheet:
+def _summary_sheet(con, year: int, names: dict[str, str]) -> Sheet:
     _, raw = _rows(con, "select_billing_summary_of_year", {"year": year})
     columns = [Column("District", width=28), Column("Property class", width=20), Column("Parcels", "int", 9),
                Column("Bond units", "int", 9), Column("O&M units", "int", 9), Column("Street lateral units", "int", 9),
                Column("House lateral units", "int", 9), Column("Bond", "money", 15), Column("O&M", "money", 15),
                Column("Street lateral", "money", 15), Column("House lateral", "money", 15),
                Column("Total", "money", 16)]
-    rows = [(district_label(r[0]), class_label(r[1]), *r[2:]) for r in raw]
+    rows = [(district_word(r[0], names), class_label(r[1]), *r[2:]) for r in raw]
     sums = [sum((r[i] for r in raw if r[i] is not None), start=0) for i in range(2, 12)]
     return Sheet("Summary", columns, rows, totals=("All districts", "All classes", *sums) if raw else None)
 
@@ -235,7 +234,7 @@ def _changes_sheet(con, run: dict | None) -> Sheet:
         for compared_to, run_id, year, change, parcels, moved in raw:
             against = (f"The year's previous billing run (run {run_id})" if compared_to == "previous_run"
                        else f"The {year} register")
-            rows.append((against, CHANGE_LABELS.get(change, change), parcels, moved))
+            rows.append((against, change_word(change), parcels, moved))
         if not rows:
             compared = run.get("previous_run_id") is not None or run.get("compared_year") is not None
             rows.append(("", "No parcel's bill changed" if compared
@@ -255,12 +254,12 @@ def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
         facts += [
             ("Billing run", run["run_id"]),
             ("Run at (local time)", run["run_at"]),
-            ("Rates from", rate_source_label(run["rate_source"])),
+            ("Rates from", rate_source_word(run["rate_source"])),
             ("Parcels billed", run["parcels_billed"]),
             ("Total billed", run["total_usd"]),
             ("Law", run["rule"]),
-            (f"sha256 of sewer_register_{year}.csv (the file as written, byte-order mark included)",
-             run["register_sha256"]),
+            (f"sha256 of sewer_bills_{year}.csv, the bills as billed (the file as written, byte-order mark "
+             f"included)", run["register_sha256"]),
             ("sha256 of the inputs (parcels, sewer rates, sewer budget, rules)", run["inputs_sha256"]),
             ("sha256 of the parcels", run["parcels_sha256"]),
             ("sha256 of the sewer rates", run["rates_sha256"]),
@@ -284,19 +283,20 @@ def _has_table(con, table: str) -> bool:
                             [table]).fetchall()[0][0])
 
 
-def _fees_sheet(con, year: int) -> Sheet | None:
+def _fees_sheet(con, year: int) -> Sheet:
     """The water and sewer inspection fees (ch. 301) of the permits applied for in ``year``, with their
-    total; None when no permit was applied for that year."""
-    if not _has_table(con, "inspection_fees"):
-        return None
-    _, raw = _rows(con, "select_register_inspection_fees", {"year": year})
-    if not raw:
-        return None
+    total; one plain sentence when no permit was applied for that year."""
     columns = [Column("Permit", width=14), Column("Parcel", width=14), Column("Owner", width=22, wrap=True),
                Column("Applied on", "date", 11), Column("Use", width=20), Column("In a mall or business park",
                                                                                  width=11),
                Column("Water inspection fee", "money", 13), Column("Sewer inspection fee", "money", 13),
                Column("Total", "money", 13), Column("Law", width=50, wrap=True)]
+    raw = _rows(con, "select_register_inspection_fees", {"year": year})[1] if _has_table(con, "inspection_fees") else []
+    if not raw:
+        sentence = (f"No connection permit applied for in {year} has a water or sewer inspection fee "
+                    f"(Woodbury Code ch. 301).")
+        return Sheet("Inspection fees", [Column("Inspection fees", width=110, wrap=True)], [(sentence,)],
+                     autofilter=False)
     rows = [(permit, parcel, owner, applied, USE_LABELS.get(use, use), "yes" if mall else "no",
              water, sewer, total, rule)
             for permit, parcel, owner, applied, use, mall, water, sewer, total, rule in raw]
@@ -307,17 +307,19 @@ def _fees_sheet(con, year: int) -> Sheet | None:
     return Sheet("Inspection fees", columns, rows, totals=(label, None, None, None, None, None, *sums, note))
 
 
-def register_xlsx_bytes(con: duckdb.DuckDBPyConnection, year: int, run: dict | None = None) -> bytes:
-    """One billing year's register as an XLSX workbook (see the module docstring)."""
+def register_xlsx_bytes(con: duckdb.DuckDBPyConnection, year: int, run: dict | None = None, *,
+                        names: dict[str, str] | None = None, town: str | None = None) -> bytes:
+    """One billing year's register as an XLSX workbook (see the module docstring). ``names``: the
+    districts' names and ``town``: the town's (default: from the rules the run used)."""
     taken = {"totals", "summary", "changes", "about", "inspection fees"}
     districts = con.execute(sql("select_register_districts"), {"year": year}).fetchall()
-    town = _town(run)
-    sheets = [_district_sheet(con, year, sheet_title(district_label(d[0]), taken), tuple(d)) for d in districts]
-    sheets += [_totals_sheet(con, year, run), _summary_sheet(con, year)]
-    fees = _fees_sheet(con, year)
-    if fees is not None:
-        sheets.append(fees)
-    sheets += [_changes_sheet(con, run), _about_sheet(year, run, town)]
+    if names is None or town is None:
+        rules = _run_rules(run)
+        names = district_names(rules, year) if names is None else names
+        town = (rules.name if rules is not None else "") if town is None else town
+    sheets = [_district_sheet(con, year, sheet_title(district_word(d[0], names), taken), tuple(d)) for d in districts]
+    sheets += [_totals_sheet(con, year, run, names), _summary_sheet(con, year, names), _fees_sheet(con, year),
+               _changes_sheet(con, run), _about_sheet(year, run, town)]
 
     found = con.execute(sql("select_register_strings"), {"year": year}).fetchall()
 

@@ -92,6 +92,8 @@ def _is_text_type(typ: pa.DataType) -> bool:
 
 def _neutralise_column(column: pa.ChunkedArray) -> pa.ChunkedArray:
     hit = pc.match_substring_regex(column, FORMULA_PATTERN)
+    if not pc.any(hit).as_py():      # the common case: nothing to change, so no copy of the column's text
+        return column
     return pc.if_else(hit, pc.binary_join_element_wise("'", column, ""), column)
 
 
@@ -201,7 +203,11 @@ class Sheet:
     columns' order) or ``xml_rows``, SpreadsheetML built elsewhere: called
     with the workbook's :class:`Styles` and the first row number, it returns
     ``(rows, xml)`` and must return exactly ``row_count`` rows. ``totals`` is
-    one more row under the data, in bold, outside the filter."""
+    one more row under the data, in bold, outside the filter; with ``subtotals``
+    each number in it is written as the formula ``SUBTOTAL(9, <its column's
+    rows>)`` (the sum of the rows a filter shows) with the given value cached,
+    so the total follows a corrected row and a reader that does not recalculate
+    still shows it. The given value must be that sum."""
 
     title: str
     columns: Sequence[Column]
@@ -209,6 +215,7 @@ class Sheet:
     xml_rows: Callable[["Styles", int], tuple[int, bytes]] | None = None
     row_count: int | None = None
     totals: Sequence[Any] | None = None
+    subtotals: bool = True            # the totals row's numbers are SUBTOTAL(9, ...) formulas, values cached
     autofilter: bool = True
     fit_width: bool | None = None     # print one page wide (None: when the columns are not too wide to read)
     _widths: list[float] | None = field(default=None, repr=False)
@@ -389,8 +396,9 @@ class _CellWriter:
     """Turns Python values into <c> elements for one sheet's columns."""
 
     def __init__(self, columns: Sequence[Column], styles: Styles, total: bool = False,
-                 widths: Sequence[float] | None = None):
+                 widths: Sequence[float] | None = None, subtotal_rows: tuple[int, int] | None = None):
         self.columns = columns
+        self.subtotal_rows = subtotal_rows if total else None   # (first, last) data row a total sums
         self.letters = [column_letter(i) for i in range(1, len(columns) + 1)]
         self.styles = styles
         self.total = total
@@ -440,11 +448,22 @@ class _CellWriter:
         number = _number(value)
         if number is None:
             return "" if isinstance(value, (float, Decimal)) else self.text(ref, cell_text(value), column.wrap, column)
+        if self.subtotal_rows is not None:
+            return self.subtotal(ref, number, {"money": st.total_money, "rate": st.total_rate}.get(kind, st.total))
         if kind == "money":
             return self.number(ref, number, st.total_money if self.total else st.money)
         if kind == "rate":
             return self.number(ref, number, st.total_rate if self.total else st.rate)
         return self.number(ref, number, st.total if self.total else st.plain)
+
+    def subtotal(self, ref: str, number: str, style: int) -> str:
+        """A total as ``SUBTOTAL(9, <column><first>:<column><last>)`` with its value cached
+        (``<v>``): Excel and LibreOffice recalculate it when a row changes, and what does not
+        recalculate (a previewer, openpyxl's data_only) shows the cached value."""
+        letter = ref.rstrip("0123456789")
+        first, last = self.subtotal_rows
+        formula = f"SUBTOTAL(9,{letter}{first}:{letter}{last})"
+        return f'<c r="{ref}" s="{style}"><f>{formula}</f><v>{number}</v></c>'
 
     def fast(self, column: Column) -> Callable[[str, Any], str]:
         """The cell function for one column: the common value of its kind
@@ -524,10 +543,12 @@ def _kind_of(value: Any) -> str:
 
 
 def rows_xml(columns: Sequence[Column], rows: Iterable[Sequence[Any]], styles: Styles, first_row: int,
-             total: bool = False, widths: Sequence[float] | None = None) -> tuple[int, str]:
+             total: bool = False, widths: Sequence[float] | None = None,
+             subtotal_rows: tuple[int, int] | None = None) -> tuple[int, str]:
     """(number of rows, their <row> elements) from row ``first_row`` on; a row
-    with wrapped text is as tall as its tallest cell's lines."""
-    writer = _CellWriter(columns, styles, total=total, widths=widths)
+    with wrapped text is as tall as its tallest cell's lines. ``subtotal_rows``
+    (a totals row): its numbers are SUBTOTAL formulas over those rows."""
+    writer = _CellWriter(columns, styles, total=total, widths=widths, subtotal_rows=subtotal_rows)
     parts = [writer.row(r, values) for r, values in enumerate(rows, start=first_row)]
     return len(parts), "".join(parts)
 
@@ -722,7 +743,9 @@ def _fill_sheet(xml: bytes, sheet: Sheet, styles: Styles) -> bytes:
         body = text.encode("utf-8")
     last_row = n + 1
     if sheet.totals is not None:
-        _, text = rows_xml(sheet.columns, [sheet.totals], styles, n + 2, total=True, widths=sheet.widths())
+        over = (2, n + 1) if sheet.subtotals and n > 0 else None
+        _, text = rows_xml(sheet.columns, [sheet.totals], styles, n + 2, total=True, widths=sheet.widths(),
+                           subtotal_rows=over)
         body += text.encode("utf-8")
         last_row += 1
     end = xml.index(b"</sheetData>")

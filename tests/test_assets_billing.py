@@ -21,7 +21,7 @@ from assets.clerk.billing import (BillingError, bill, billing_exports, check_com
                             check_integrity_run_hash, check_uniqueness_parcel_id, check_validity_total_usd,
                             sewer_billing, verify_run_chain)
 from assets.ingest import ingest_asset, ingest_assets
-from outfall.billing_export import export_register, register_csv_bytes
+from outfall.billing_export import bills_csv_bytes, export_register
 from outfall.rules import load_rules
 from outfall.warehouse import configure, count, ensure_schema, transaction
 from tests.conftest import write
@@ -152,7 +152,7 @@ def test_run_record_and_summary(con):
     assert len(run_row) == 1
     run_id, year, version, rules_sha, source, reg_sha, parcels, total, prev, totals_json, rates_json = run_row[0]
     assert (run_id, year, version, rules_sha, source) == (1, 2026, RULES.version, RULES.sha256, "sewer_rates")
-    assert reg_sha == hashlib.sha256(register_csv_bytes(con, 2026)).hexdigest() == result.register_sha256
+    assert reg_sha == hashlib.sha256(bills_csv_bytes(con, 2026)).hexdigest() == result.register_sha256
     assert parcels == len(CASES) and prev == "0" * 64
     assert '"rate_per_unit":"50.005000"' in rates_json and '"component":"house_lateral"' in totals_json
     totals = con.execute("SELECT district, component, units, rate_per_unit, rate_source, amount_usd "
@@ -170,13 +170,13 @@ def test_same_inputs_same_register_and_no_new_run(con, tmp_path):
     put_parcels(con, [p for p, _ in CASES])
     put_rates(con, 2026, RATES_2026)
     [first] = run(con, now=T0)
-    register = register_csv_bytes(con, 2026)
+    register = bills_csv_bytes(con, 2026)
     tables = {t: table_bytes(con, t) for t in ("sewer_bills", "billing_runs", "billing_run_totals", "bill_changes",
                                                "billing_summary")}
     [again] = run(con, now=T0 + dt.timedelta(days=30))
     assert not again.new_run and again.run_id == first.run_id
     assert again.register_sha256 == first.register_sha256
-    assert register_csv_bytes(con, 2026) == register
+    assert bills_csv_bytes(con, 2026) == register
     assert {t: table_bytes(con, t) for t in tables} == tables
 
     # A second warehouse with the same inputs, billed at another time: the same register bytes.
@@ -187,7 +187,7 @@ def test_same_inputs_same_register_and_no_new_run(con, tmp_path):
     with transaction(other):
         [elsewhere] = bill(other, RULES, 2026, T0 + dt.timedelta(days=400))
     assert elsewhere.register_sha256 == first.register_sha256
-    assert register_csv_bytes(other, 2026) == register
+    assert bills_csv_bytes(other, 2026) == register
     # The same history gives the same chain of run hashes (run_at is not hashed).
     hashes = "SELECT run_hash FROM billing_runs ORDER BY run_id"
     assert other.execute(hashes).fetchall() == con.execute(hashes).fetchall()
@@ -275,7 +275,7 @@ def test_missing_rate_fails_and_leaves_the_previous_register(con):
     assert {t: table_bytes(con, t) for t in before} == before
     with pytest.raises(BillingError, match="no sewer rate for 2028, consolidated, bond"):
         run(con, year=2028)
-    assert register_csv_bytes(con, 2026) and bills(con, 2026)
+    assert bills_csv_bytes(con, 2026) and bills(con, 2026)
 
 
 def test_unbillable_parcel_is_not_billed_by_guess(con):
@@ -309,9 +309,9 @@ def test_exports(con, tmp_path):
     out = tmp_path / "exports"
     files = export_register(con, out)
     names = {p.name for p in files}
-    assert {"sewer_register_2026.csv", "sewer_register_2026.xlsx", "bill_changes_2026.csv",
+    assert {"sewer_register_2026.csv", "sewer_bills_2026.csv", "sewer_register_2026.xlsx", "bill_changes_2026.csv",
             "billing_summary.csv", "billing_runs.csv"} <= names
-    csv_bytes = (out / "sewer_register_2026.csv").read_bytes()
+    csv_bytes = (out / "sewer_bills_2026.csv").read_bytes()        # the bills as billed: the hashed file
     assert hashlib.sha256(csv_bytes).hexdigest() == result.register_sha256
     xlsx = (out / "sewer_register_2026.xlsx").read_bytes()
     export_register(con, out)
@@ -322,8 +322,8 @@ def test_exports(con, tmp_path):
             ElementTree.fromstring(package.read(name))
         assert "xl/sharedStrings.xml" in package.namelist()
     wb = openpyxl.load_workbook(out / "sewer_register_2026.xlsx")
-    assert wb.sheetnames == ["Consolidated Sewer District", "Sewer District #1", "Totals", "Summary", "Changes",
-                             "About"]
+    assert wb.sheetnames == ["Consolidated Sewer District", "Sewer District #1", "Totals", "Summary",
+                             "Inspection fees", "Changes", "About"]
     ws = wb["Consolidated Sewer District"]
     assert ws.freeze_panes == "A2"
     header = [c.value for c in ws[1]]
@@ -336,17 +336,21 @@ def test_exports(con, tmp_path):
     assert rows["R-51"][header.index("O&M")] == pytest.approx(250.03)
     assert rows["R-51"][header.index("How the units were counted")].startswith("restaurant, 51 seats")
     assert rows["R-51"][header.index("Property class")] == "Restaurant"
+    assert rows["SF-76"][header.index("Property class")] == "Single-family"
     money = ws.cell(row=2, column=header.index("Total") + 1)
     assert money.number_format == '"$"#,##0.00'
     assert ws.cell(row=n_cons + 2, column=1).value == f"Total, {n_cons} parcels"      # the totals row
     assert wb["Sewer District #1"].max_row == len(CASES) + 1 - n_cons + 1 + 1
     totals = [r for r in wb["Totals"].iter_rows(min_row=2, values_only=True)]
     assert ("Sewer District #1", "House lateral") in {(r[0], r[1]) for r in totals}
-    assert totals[-1][0] == "All districts" and totals[-1][-1] == pytest.approx(float(result.total_usd))
+    assert totals[-1][0] == "All districts" and totals[-1][-1] == "=SUBTOTAL(9,H2:H9)"
+    cached = openpyxl.load_workbook(out / "sewer_register_2026.xlsx", data_only=True)
+    assert [r for r in cached["Totals"].iter_rows(min_row=2, values_only=True)][-1][-1] \
+        == pytest.approx(float(result.total_usd))
     about = {r[0]: r[1] for r in wb["About"].iter_rows(min_row=2, values_only=True)}
-    assert about["Rates from"] == "adopted rate (sewer rates)"
-    assert about["sha256 of sewer_register_2026.csv (the file as written, byte-order mark included)"] \
-        == result.register_sha256
+    assert about["Rates from"] == "the rate the Town Board adopted"
+    assert about["sha256 of sewer_bills_2026.csv, the bills as billed (the file as written, byte-order mark "
+                 "included)"] == result.register_sha256
 
 
 def test_export_on_a_read_only_connection(con, tmp_path):

@@ -73,17 +73,28 @@ def test_fees_of_each_permit(tmp_path):
 def test_yearly_totals_in_the_register_workbook(tmp_path):
     wh = run(tmp_path)
     con = duckdb.connect(str(wh), read_only=True)
-    wb = openpyxl.load_workbook(io.BytesIO(register_xlsx_bytes(con, 2026)))
+    data = register_xlsx_bytes(con, 2026)
+    none_that_year = register_xlsx_bytes(con, 2031)
     con.close()
+    wb = openpyxl.load_workbook(io.BytesIO(data))
     assert "Inspection fees" in wb.sheetnames
     ws = wb["Inspection fees"]
     rows = list(ws.iter_rows(min_row=2, values_only=True))
     assert [r[0] for r in rows[:-1]] == ["CP-1", "CP-2", "CP-3", "CP-4"]     # 2026 only, by day applied
     total = rows[-1]
-    # water 300 + 400 + 0 = 700; sewer 300 + 0 + 0 = 300; CP-3 has no fee
-    assert total[0] == "Total, 4 permits" and total[6:9] == (700, 300, 1000)
+    # water 300 + 400 + 0 = 700; sewer 300 + 0 + 0 = 300; CP-3 has no fee: formulas, their values cached
+    assert total[0] == "Total, 4 permits" and total[6:9] == ("=SUBTOTAL(9,G2:G5)", "=SUBTOTAL(9,H2:H5)",
+                                                              "=SUBTOTAL(9,I2:I5)")
+    shown = list(openpyxl.load_workbook(io.BytesIO(data), data_only=True)["Inspection fees"].iter_rows(
+        min_row=2, values_only=True))[-1]
+    assert shown[6:9] == (700, 300, 1000)
     assert total[9] == "1 not in the fee schedule"
     assert rows[0][3] == dt.datetime(2026, 3, 2)
+    # A year no permit was applied for still has the sheet, with one sentence saying so.
+    ws = openpyxl.load_workbook(io.BytesIO(none_that_year))["Inspection fees"]
+    assert [[c for c in r if c is not None] for r in ws.iter_rows(values_only=True)] == [
+        ["Inspection fees"],
+        ["No connection permit applied for in 2031 has a water or sewer inspection fee (Woodbury Code ch. 301)."]]
 
 
 def test_empty_without_inputs(tmp_path):

@@ -343,13 +343,35 @@ def billing_frames(prev: bool = True) -> BillingData:
                              "units_bond": 5, "units_om": 5, "units_street_lateral": 5, "units_house_lateral": 5,
                              "total_usd": 2200.0, "explanation": "restaurant, 51 seats", "owner": "Diner <LLC>",
                              "address": "2 Elm"}])
-    changes = pd.DataFrame([{"parcel_id": "P-2", "change": "amount_up", "class_before": "restaurant",
-                             "class_after": "restaurant", "total_before": 2000.0, "total_after": 2200.0,
-                             "total_change": 200.0, "detail": "rates up", "owner": "Diner <LLC>", "address": "2 Elm"}])
+    changes = pd.DataFrame([
+        {"parcel_id": "P-2", "change": "amount_up", "class_before": "restaurant", "class_after": "restaurant",
+         "district_before": "district_1", "district_after": "district_1", "units_bond_change": 0,
+         "units_om_change": 0, "units_street_lateral_change": 0, "units_house_lateral_change": 0,
+         "total_before": 32394.5, "total_after": 33522.0, "total_change": 1127.5,
+         "detail": "total 32394.50 -> 33522.00 USD (+1127.50)", "owner": "Diner <LLC>", "address": "2 Elm"},
+        {"parcel_id": "P-1", "change": "reclassed", "class_before": "single_family", "class_after": "two_family",
+         "district_before": "consolidated", "district_after": "consolidated", "units_bond_change": 1,
+         "units_om_change": 1, "units_street_lateral_change": 1, "units_house_lateral_change": 1,
+         "total_before": 440.0, "total_after": 880.0, "total_change": 440.0,
+         "detail": "class single_family -> two_family; total 440.00 -> 880.00 USD (+440.00)", "owner": "Muñoz, Ana",
+         "address": "1 Elm"}])
+    rates = pd.DataFrame([{"year": y, "district": d, "component": c, "rate_per_unit": r, "rate_source": src}
+                          for y, r in ((2025, 100.0), (2026, 110.0)) for d in ("consolidated", "district_1")
+                          for c, src in (("bond", "sewer_rates"), ("om", "sewer_budget"),
+                                         ("street_lateral", "sewer_rates"), ("house_lateral", "sewer_rates"))])
+    runs = pd.DataFrame([{"year": 2026, "run_id": 2, "run_at": pd.Timestamp("2026-01-02 08:00", tz="UTC"),
+                          "rules_version": "2026.12.5", "rate_source": "sewer_rates+sewer_budget",
+                          "parcels_billed": 3, "total_usd": 3080.0, "run_hash": "ab" * 32}])
     return BillingData(as_of=AS_OF, year=2026, previous_year=2025 if prev else None, totals=pd.DataFrame(rows),
-                       largest=largest, changes=changes if prev else None,
+                       largest=largest, changes=changes if prev else None, rates=rates, runs=runs,
                        change_counts=pd.DataFrame([{"change": "amount_up", "parcels": 3, "total_change": 280.0}]),
+                       rule="Woodbury Code ch. 253 Part 3, Sewer Use Rate Schedule (L.L. No. 2-1986)",
+                       rule_short="ch. 253 Part 3", bill_rule="Woodbury Code ch. 253 Part 3: units times the rate",
+                       district_names=NAMES, billed_years=[2025, 2026],
                        present={"sewer_bills": True, "bill_changes": True})
+
+
+NAMES = {"consolidated": "Consolidated Sewer District", "district_1": "Sewer District #1"}
 
 
 def test_billing_page_totals_changes_and_escaping():
@@ -357,13 +379,62 @@ def test_billing_page_totals_changes_and_escaping():
     specs = figure_specs(html_text)
     assert meta.charts == 3 and set(specs) == {"fig-billing-revenue", "fig-billing-units", "fig-billing-classes"}
     rev = specs["fig-billing-revenue"]
-    assert rev["data"][0]["x"] == [["consolidated", "consolidated", "district 1", "district 1"],
-                                   ["2025", "2026", "2025", "2026"]]
+    assert rev["data"][0]["x"] == [["Consolidated Sewer District", "Consolidated Sewer District",
+                                    "Sewer District #1", "Sewer District #1"], ["2025", "2026", "2025", "2026"]]
     assert rev["data"][0]["y"] == [200, 220, 500, 550]  # bond: units x rate
     assert "$3,080" in html_text  # 2026 total: 4 x (2 + 5) x 110
     assert "+10.0%" in html_text and "Diner &lt;LLC&gt;" in html_text and "Diner <LLC>" not in html_text
     html_one, _ = build_billing_page(billing_frames(prev=False))
     assert "No earlier billed year" in html_one
+
+
+def test_billing_page_in_plain_words():
+    """The clerk's page: no code word, each change said once, money with "$" and separators, every figure
+    with its billing year, each parcel with its owner, rules one click from their short citation, the
+    runs' fingerprints only in the auditor's block."""
+    from tests.test_print import BILLING_FORBIDDEN, figure_strings, hits, visible_text
+
+    html_text, _ = build_billing_page(billing_frames())
+    text = visible_text(html_text)
+    assert hits(text, BILLING_FORBIDDEN) == {} and hits(figure_strings(html_text), BILLING_FORBIDDEN) == {}
+    for code in ("single_family", "two_family", "consolidated ", "rate_source", "sewer_rates", "run_hash"):
+        assert code not in text, code
+    assert text.count("$32,394.50 → $33,522.00 (+$1,127.50)") == 1
+    assert "32394.50" not in text and " -> " not in text and "USD (" not in text       # said once, in words
+    assert "property class single-family → two-family; bond units +1" in text
+    assert "Higher amount, same units" in text and "Property class changed" in text
+    assert "the district's budget divided by its units" in text and "the rate the Town Board adopted" in text
+    assert "billed, billing year 2026" in text and "change from billing year 2025" in text
+    assert "P-2 Diner <LLC>" in text                                         # the owner beside the parcel
+    # The rule: its short citation, the full text in a <details> one click away.
+    assert re.search(r'<details class="rule"><summary>ch\. 253 Part 3</summary><span class="full">Woodbury Code '
+                     r"ch\. 253 Part 3: units times the rate; Woodbury Code ch\. 253 Part 3, Sewer Use Rate",
+                     html_text)
+    # The fingerprint only inside the auditor's block.
+    auditor = re.search(r"<details class=\"more\"><summary>For the auditor.*?</details>", html_text, re.S)
+    assert auditor and "ab" * 32 in auditor.group(0) and html_text.count("ab" * 32) == 1
+    # Where each year's inspection fees are listed is true for every year.
+    fees = pd.DataFrame([{"year": y, "permits": 1, "water_inspections": 1, "sewer_inspections": 0,
+                          "water_fees_usd": 300.0, "sewer_fees_usd": 0.0, "total_usd": 300.0, "not_in_schedule": 0}
+                         for y in (2024, 2026)])
+    data = billing_frames()
+    data.fees = fees
+    text = visible_text(build_billing_page(data)[0])
+    assert "sewer_register_2026.xlsx, sheet Inspection fees" in text and "sewer_register_2024" not in text
+    assert "no register for 2024 (the year was not billed)" in text
+
+
+def test_billing_page_functions_are_short():
+    """A page is a list of panels: no function of the billing page is longer than about 60 lines."""
+    import ast
+    import inspect
+
+    import dashboards.billing as module
+
+    tree = ast.parse(inspect.getsource(module))
+    long = {f.name: f.end_lineno - f.lineno + 1 for f in ast.walk(tree)
+            if isinstance(f, ast.FunctionDef) and f.end_lineno - f.lineno + 1 > 60}
+    assert long == {}
 
 
 def test_billing_page_without_bills():

@@ -9,6 +9,9 @@ import csv
 import datetime as dt
 import hashlib
 import io
+import re
+import shutil
+import subprocess
 import zipfile
 from decimal import Decimal
 from pathlib import Path
@@ -21,7 +24,7 @@ import pytest
 
 from assets.clerk.billing import bill, verify_run_chain
 from outfall import exports
-from outfall.billing_export import REGISTER_COLUMNS, export_register, register_csv_bytes
+from outfall.billing_export import REGISTER_COLUMNS, bills_csv_bytes, export_register
 from outfall.rules import load_rules
 from outfall.warehouse import transaction
 from pipelines.cli import main
@@ -84,19 +87,28 @@ def assert_no_formula_text(header: list[str], rows: list[list[str]], where: str)
                 f"{where}: {name} = {value!r} is not neutralised"
 
 
+SUBTOTAL = re.compile(r"=SUBTOTAL\(9,([A-Z]+)2:\1(\d+)\)")
+
+
 def assert_no_formula_cells(path: Path) -> None:
-    """No cell of any sheet is a formula (read by openpyxl and in the raw XML)."""
+    """No cell of any sheet is a formula, but the totals rows' SUBTOTAL(9, <the column's rows above>)
+    (read by openpyxl and in the raw XML): no text becomes a formula."""
     wb = openpyxl.load_workbook(path)
     for ws in wb.worksheets:
         for row in ws.iter_rows():
             for cell in row:
-                assert cell.data_type != "f", f"{path.name}!{ws.title}!{cell.coordinate} is a formula"
+                if cell.data_type == "f":
+                    where = f"{path.name}!{ws.title}!{cell.coordinate}"
+                    found = SUBTOTAL.fullmatch(cell.value)
+                    assert found and found.group(1) == cell.column_letter, f"{where} is a formula: {cell.value}"
+                    assert cell.row == ws.max_row and int(found.group(2)) == cell.row - 1, where
     with zipfile.ZipFile(path) as package:
         for name in package.namelist():
             data = package.read(name)
             ElementTree.fromstring(data)                     # every part is well-formed XML
             if name.startswith("xl/worksheets/"):
-                assert b"<f>" not in data and b"<f " not in data, name
+                assert b"<f " not in data, name
+                assert all(f.startswith(b"SUBTOTAL(9,") for f in re.findall(rb"<f>([^<]*)</f>", data)), name
 
 
 # ---------------------------------------------------------------------------
@@ -138,29 +150,33 @@ def test_register_csv_files_are_neutralised_with_bom_and_hash_the_file(con, tmp_
     out = tmp_path / "billing"
     files = export_register(con, out)
     csvs = [p for p in files if p.suffix == ".csv"]
-    assert {p.name for p in csvs} == {"sewer_register_2026.csv", "bill_changes_2026.csv", "billing_summary.csv",
-                                      "billing_runs.csv"}
+    assert {p.name for p in csvs} == {"sewer_register_2026.csv", "sewer_bills_2026.csv", "bill_changes_2026.csv",
+                                      "billing_summary.csv", "billing_runs.csv"}
     for path in csvs:
         header, rows = read_csv(path)
         assert_no_formula_text(header, rows, path.name)
-    header, rows = read_csv(out / "sewer_register_2026.csv")
-    ids = [r[header.index("parcel_id")] for r in rows]
-    for payload in PAYLOADS:
-        assert "'" + payload in ids
-    # Numbers stay numbers: every amount parses, none carries an apostrophe.
-    for r in rows:
-        assert Decimal(r[header.index("total_usd")]) >= 0
-        assert int(r[header.index("units_bond")]) >= 0
-    # The recorded hash is the file's, byte-order mark included; the chain holds.
-    data = (out / "sewer_register_2026.csv").read_bytes()
-    assert data == register_csv_bytes(con, 2026)
+    for name, parcel, owner, total, units in (
+            ("sewer_register_2026.csv", "Parcel", "Owner", "Total (USD)", "Bond units"),
+            ("sewer_bills_2026.csv", "parcel_id", None, "total_usd", "units_bond")):
+        header, rows = read_csv(out / name)
+        ids = [r[header.index(parcel)] for r in rows]
+        for payload in PAYLOADS:
+            assert "'" + payload in ids
+            assert owner is None or "'" + payload in [r[header.index(owner)] for r in rows]
+        # Numbers stay numbers: every amount parses, none carries an apostrophe.
+        for r in rows:
+            assert Decimal(r[header.index(total)]) >= 0
+            assert int(r[header.index(units)]) >= 0
+    # The recorded hash is the bills file's, byte-order mark included; the chain holds.
+    data = (out / "sewer_bills_2026.csv").read_bytes()
+    assert data == bills_csv_bytes(con, 2026)
     assert hashlib.sha256(data).hexdigest() == result.register_sha256
     assert verify_run_chain(con) == []
     assert "Café § 1 Müller" not in data.decode("utf-8")                 # owners are not in the hashed register
 
 
 def _district_sheets(wb) -> list:
-    return [ws for ws in wb.worksheets if ws.title not in ("Totals", "Summary", "Changes", "About")]
+    return [ws for ws in wb.worksheets if ws.title not in ("Totals", "Summary", "Inspection fees", "Changes", "About")]
 
 
 def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
@@ -170,8 +186,9 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
     path = out / "sewer_register_2026.xlsx"
     assert_no_formula_cells(path)
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["Consolidated Sewer District", "Sewer District #1", "Totals", "Summary", "Changes",
-                             "About"]
+    cached = openpyxl.load_workbook(path, data_only=True)     # what a reader that does not recalculate shows
+    assert wb.sheetnames == ["Consolidated Sewer District", "Sewer District #1", "Totals", "Summary",
+                             "Inspection fees", "Changes", "About"]
     headers = ["Parcel", "Owner", "Mailing address", "Property class", "Bond units", "O&M units",
                "Street lateral units", "House lateral units", "Bond", "O&M", "Street lateral", "House lateral",
                "Total", "How the units were counted", "Law"]
@@ -215,15 +232,18 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
             assert law.alignment.wrap_text
             lines = exports.text_lines(law.value, exports.line_chars(ws.column_dimensions["O"].width))
             assert lines > 1 and (ws.row_dimensions[law.row].height or 15) >= 15 * lines
-        # The totals row equals the sum of the rows, in the money format, bold.
-        totals = ws[n + 2]
+        # The totals row is SUBTOTAL(9, ...) of the rows above, its cached value their sum, in the money
+        # format, bold.
+        totals, shown = ws[n + 2], cached[ws.title][n + 2]
         assert totals[0].value == f"Total, {n} parcels" and totals[0].font.b
         for col in money_cols + unit_cols:
+            letter = totals[col - 1].column_letter
+            assert totals[col - 1].value == f"=SUBTOTAL(9,{letter}2:{letter}{n + 1})"
             column_sum = sum(Decimal(str(r[col - 1].value)) for r in body)
-            assert Decimal(str(totals[col - 1].value)) == column_sum, (ws.title, headers[col - 1])
+            assert Decimal(str(shown[col - 1].value)) == column_sum, (ws.title, headers[col - 1])
         for col in money_cols:
             assert totals[col - 1].number_format == '"$"#,##0.00'
-        grand_total += Decimal(str(totals[headers.index("Total")].value))
+        grand_total += Decimal(str(shown[headers.index("Total")].value))
     # Every payload is there exactly as it came (the cell is text, not a formula).
     for payload in PAYLOADS:
         assert payload in seen_ids
@@ -235,13 +255,14 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
     assert header == ["District", "Component", "Parcels charged", "Units", "Rate per unit", "Rate from", "Budget",
                       "Amount"]
     rows = list(totals.iter_rows(min_row=2))
-    assert rows[-1][0].value == "All districts"
-    assert Decimal(str(rows[-1][7].value)) == sum(Decimal(str(r[7].value)) for r in rows[:-1]) == result.total_usd
+    assert rows[-1][0].value == "All districts" and rows[-1][7].value == f"=SUBTOTAL(9,H2:H{len(rows)})"
+    shown = list(cached["Totals"].iter_rows(min_row=2))
+    assert Decimal(str(shown[-1][7].value)) == sum(Decimal(str(r[7].value)) for r in rows[:-1]) == result.total_usd
     assert rows[0][7].number_format == '"$"#,##0.00' and rows[0][4].number_format == '"$"#,##0.00####'
     assert totals.auto_filter.ref == f"A1:H{len(rows)}"
     summary = wb["Summary"]
     assert [c.value for c in summary[1]][:4] == ["District", "Property class", "Parcels", "Bond units"]
-    last = list(summary.iter_rows(min_row=2, values_only=True))[-1]
+    last = list(cached["Summary"].iter_rows(min_row=2, values_only=True))[-1]
     assert last[0] == "All districts" and last[2] == len(parcels)
     assert Decimal(str(last[-1])) == result.total_usd
     about = {r[0]: r[1] for r in wb["About"].iter_rows(min_row=2, values_only=True)}
@@ -250,6 +271,116 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
     for ws in wb.worksheets:                                   # every sheet prints the same way
         assert ws.freeze_panes == "A2" and ws.print_title_rows == "$1:$1"
         assert ws.page_setup.orientation == "landscape"
+
+
+MAIL_MERGE_HEADER = [
+    "Billing year", "Parcel", "Owner", "Mailing address", "City", "State", "ZIP", "District", "Property class",
+    "Bond units", "Operation and maintenance units", "Street lateral units", "House lateral units",
+    "Bond amount (USD)", "Operation and maintenance amount (USD)", "Street lateral amount (USD)",
+    "House lateral amount (USD)", "Total (USD)", "How the units were counted", "Law"]
+
+
+def put_mailing_town(con) -> None:
+    """Three parcels: one with a full mailing address and an accented owner, one whose owner's name could
+    run as a formula and whose mail goes to a PO box, one whose parcels row has no city, state or ZIP."""
+    parcels = [
+        ("P-1", "consolidated", "single_family", 1.0, None, False, "Muñoz, Ana", "12 Elm St", None, "Woodbury", "NY",
+         "10930"),
+        ("P-2", "district_1", "restaurant", None, 51, False, "=cmd|' /C calc'!A0", "3 Main St", "PO Box 7",
+         "Central Valley", "NY", "10917-0007"),
+        ("P-3", "district_1", "approved_lot", None, None, False, "Nguyễn Holdings", "9 Oak Ln", None, None, None,
+         None)]
+    for p in parcels:
+        con.execute("INSERT INTO parcels (parcel_id, district, property_class, acres, seats, moratorium, owner, "
+                    "address, mailing_address, city, state, zip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", list(p))
+    for year, scale in ((2025, Decimal("0.9")), (2026, Decimal("1"))):
+        for (district, component), rate in RATES.items():
+            con.execute("INSERT INTO sewer_rates (year, district, component, rate_per_unit, source_file, source_row) "
+                        "VALUES (?, ?, ?, ?, 'test', 1)", [year, district, component, str(Decimal(rate) * scale)])
+    with transaction(con):
+        bill(con, RULES, 0, T0)
+
+
+def test_register_csv_feeds_a_mail_merge(con, tmp_path):
+    put_mailing_town(con)
+    export_register(con, tmp_path)
+    path = tmp_path / "sewer_register_2026.csv"
+    data = path.read_bytes()
+    # Excel on Windows reads a CSV without a byte-order mark in the system's code page: "Muñoz" would show as
+    # "MuÃ±oz". The mark makes it read UTF-8.
+    assert data.startswith(BOM) and "Muñoz, Ana".encode("utf-8") in data
+    assert "Muñoz".encode("utf-8").decode("cp1252") == "MuÃ±oz"
+    # Read as a mail merge reads it: a header row of field names, one record per bill.
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        assert reader.fieldnames == MAIL_MERGE_HEADER
+        records = {r["Parcel"]: r for r in reader}
+    one, two, three = records["P-1"], records["P-2"], records["P-3"]
+    assert (one["Owner"], one["Mailing address"], one["City"], one["State"], one["ZIP"]) == (
+        "Muñoz, Ana", "12 Elm St", "Woodbury", "NY", "10930")
+    assert (one["District"], one["Property class"], one["Billing year"]) == (
+        "Consolidated Sewer District", "single-family", "2026")
+    assert (one["Bond units"], one["Operation and maintenance amount (USD)"], one["Total (USD)"]) == (
+        "1", "50.01", "165.01")                                        # 100 + 50.005 half-up + 10 + 5
+    assert two["Owner"] == "'=cmd|' /C calc'!A0"                        # never a formula in Excel
+    assert (two["Mailing address"], two["ZIP"]) == ("PO Box 7", "10917-0007")   # the mailing street line wins
+    assert (two["District"], two["Property class"]) == ("Sewer District #1", "restaurant")
+    assert (three["Owner"], three["Mailing address"]) == ("Nguyễn Holdings", "9 Oak Ln")
+    assert (three["City"], three["State"], three["ZIP"], three["Property class"]) == ("", "", "", "approved lot")
+    text = data.decode("utf-8-sig")
+    for code in ("district_1", "single_family", "units_om", "amount_om", "total_usd", "approved_lot"):
+        assert code not in text, code
+    # The bills as billed keep the codes, and are the hashed file.
+    with (tmp_path / "sewer_bills_2026.csv").open(encoding="utf-8-sig", newline="") as handle:
+        bills = {r["parcel_id"]: r for r in csv.DictReader(handle)}
+    assert (bills["P-2"]["district"], bills["P-2"]["property_class"]) == ("district_1", "restaurant")
+    assert "owner" not in bills["P-2"]
+
+
+def test_changes_and_summary_csv_in_words(con, tmp_path):
+    put_mailing_town(con)
+    export_register(con, tmp_path)
+    with (tmp_path / "bill_changes_2026.csv").open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        assert reader.fieldnames[:6] == ["Billing year", "Parcel", "Owner", "Compared with", "Change",
+                                         "District before"]
+        changes = {r["Parcel"]: r for r in reader}
+    one = changes["P-1"]
+    assert (one["Owner"], one["Compared with"], one["Change"]) == ("Muñoz, Ana", "The 2025 register",
+                                                                   "Higher amount, same units")
+    assert (one["District now"], one["Property class now"]) == ("Consolidated Sewer District", "single-family")
+    assert Decimal(one["Change in total (USD)"]) == Decimal(one["Total now (USD)"]) - Decimal(one["Total before (USD)"])
+    text = (tmp_path / "bill_changes_2026.csv").read_text(encoding="utf-8-sig")
+    assert "amount_up" not in text and "previous_year" not in text and " -> " not in text
+    with (tmp_path / "billing_summary.csv").open(encoding="utf-8-sig", newline="") as handle:
+        summary = list(csv.DictReader(handle))
+    assert {(r["Billing year"], r["District"], r["Property class"]) for r in summary} >= {
+        ("2026", "Sewer District #1", "restaurant"), ("2025", "Consolidated Sewer District", "single-family")}
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed (Debian: libreoffice-calc)")
+def test_libreoffice_recalculates_the_totals_of_a_corrected_row(con, tmp_path):
+    """The totals row is live in a spreadsheet program: one amount corrected, LibreOffice's total follows."""
+    put_town(con)
+    export_register(con, tmp_path)
+    wb = openpyxl.load_workbook(tmp_path / "sewer_register_2026.xlsx")
+    ws = wb["Sewer District #1"]
+    n = ws.max_row - 2
+    total_col = [c.value for c in ws[1]].index("Total") + 1
+    before = sum(Decimal(str(ws.cell(row=r, column=total_col).value)) for r in range(2, n + 2))
+    ws.cell(row=2, column=total_col).value = float(Decimal(str(ws.cell(row=2, column=total_col).value)) + 1000)
+    wb.active = wb.sheetnames.index("Sewer District #1")
+    edited = tmp_path / "edited.xlsx"
+    wb.save(edited)                               # openpyxl keeps the formulas, not their values: LibreOffice computes
+    profile = tmp_path / "lo-profile"
+    done = subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to",
+                           "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,2",
+                           "--outdir", str(tmp_path / "lo"), str(edited)], capture_output=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    [out] = list((tmp_path / "lo").glob("*.csv"))
+    rows = list(csv.reader(out.read_text(encoding="utf-8").splitlines()))
+    assert rows[n + 1][0] == f"Total, {n} parcels"
+    assert Decimal(rows[n + 1][total_col - 1]) == before + 1000
 
 
 def test_register_text_edge_cases_are_kept(con, tmp_path):

@@ -40,8 +40,8 @@ def test_shipped_rules_load_typed_and_cite_everything():
     for jurisdiction, r in rules.items():
         # woodbury 2026.12.3: the readings of the notice date and the penalty days follow contract 5.1;
         # 2026.12.4: required testing (contract 6.3); deadlines that end on a weekend or holiday (GCL § 25-a,
-        # contract 6.5); 2026.12.5: the worklist's week (contract 6.4)
-        version = {"woodbury": "2026.12.5", "bellport": "2026.12.3"}[jurisdiction]
+        # contract 6.5); 2026.12.6: the worklist's week (contract 6.4), the sewer districts' names (Part 3)
+        version = {"woodbury": "2026.12.6", "bellport": "2026.12.3"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20

@@ -40,7 +40,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_BILLING, outputs, table_result, warehouse
 from outfall import vocab
-from outfall.billing_export import export_register, register_csv_bytes, sha256_hex, table_sha256
+from outfall.billing_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
 from outfall.law.billing import (COMPONENTS, PARCEL_FIELDS, BillingInputError, BudgetRateError, ParcelUnits,
                                  amount, budget_rate, fields_read, missing_rate_message, units_for_parcel)
 from outfall.resources import OutfallSettings
@@ -290,7 +290,7 @@ def _bill_year(con: duckdb.DuckDBPyConnection, rules: Rules, year: int, rates: d
     con.execute(sql("create_billing_compare_register"), {"year": year})
     con.execute(sql("delete_sewer_bills_of_year"), {"year": year})
     con.execute(sql("insert_sewer_bills"), {"year": year})
-    register_sha256 = sha256_hex(register_csv_bytes(con, year))
+    register_sha256 = sha256_hex(bills_csv_bytes(con, year))
 
     rates_sha256 = table_sha256(con, sql("select_sewer_rates_fingerprint"), {"year": year})
     budget_sha256 = table_sha256(con, sql("select_sewer_budget_fingerprint"), {"year": year})
@@ -490,7 +490,8 @@ def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None
 @asset(group_name=GROUP_BILLING, kinds={"duckdb", "xlsx", "csv"},
        deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary",
              "inspection_fees"],
-       description="The sewer register of each billing year as CSV (byte-identical to the hashed register) and "
+       description="The sewer register of each billing year as CSV in words for a mail merge (owner, mailing "
+                   "address), as CSV of the bills as billed (byte-identical to the hashed register) and "
                    "XLSX (a sheet per district, totals with rates and their source, summary by class, the year's "
                    "inspection fees (ch. 301), changes), "
                    "written to <warehouse folder>/exports/billing/.")
@@ -498,8 +499,9 @@ def billing_exports(context: AssetExecutionContext, duckdb: DuckDBResource, sett
     out = export_dir(duckdb, settings)
     if out is None:
         return MaterializeResult(metadata={"skipped": "in-memory warehouse and no dashboards_dir: nowhere to write"})
+    rules = load_rules(JURISDICTION, settings.rules_path())
     with _warehouse(duckdb) as con:
-        written = export_register(con, out)
+        written = export_register(con, out, rules)
     context.log.info(f"billing exports: {len(written)} files in {out}")
     return MaterializeResult(metadata={
         "folder": MetadataValue.path(str(out)),

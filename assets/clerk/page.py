@@ -9,6 +9,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
 from assets.pages import Reader, _now_local, _rules, town_name, write_page
+from outfall.billing_words import district_names
 from outfall.resources import OutfallSettings
 
 from dashboards import query
@@ -26,13 +27,20 @@ def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSe
     rules = _rules(settings, "woodbury")
     years_frame = r.named("sewer_bills", "select_dashboard_bill_years")
     years = [int(y) for y in years_frame["year"]] if years_frame is not None else []
+    data.billed_years = years
     if not years:
         data.totals = None if years_frame is None else pd.DataFrame()
         data.present = r.present
         return data
     year = settings.year if settings.year and settings.year in years else max(years)
-    schedule = rules.sewer_units.get(dt.date(year, 1, 1)) if rules is not None and rules.sewer_units else None
+    data.billed_years = years
+    first_day = dt.date(year, 1, 1)
+    schedule = rules.sewer_units.get(first_day) if rules is not None and rules.sewer_units else None
+    billing = rules.billing.get(first_day) if rules is not None and rules.billing else None
     data.rule = schedule.citation if schedule is not None else ""   # the schedule the year was billed by
+    data.rule_short = (schedule.short_citation or "") if schedule is not None else ""
+    data.bill_rule = billing.citation if billing is not None else ""
+    data.district_names = district_names(rules, year)
     earlier = [y for y in years if y < year]
     prev = max(earlier) if earlier else None
     data.year, data.previous_year = year, prev

@@ -424,7 +424,10 @@ register(Dataset(
      Column("acres", "number", nonnegative=True), Column("living_units", "integer", nonnegative=True),
      Column("bathrooms", "integer", nonnegative=True), Column("washing_machines", "integer", nonnegative=True),
      Column("people", "integer", nonnegative=True), Column("seats", "integer", nonnegative=True),
-     Column("moratorium", "bool"), Column("owner"), Column("address")),
+     Column("moratorium", "bool"), Column("owner"), Column("address"),
+     # the owner's mailing address for the sewer register's mail merge: the street line (blank: address),
+     # city, state, ZIP; all optional, left blank in the register when absent
+     *MAILING_COLUMNS[1:]),
     key=("parcel_id",), extensions=BY_HAND, context_steps=_parcel_steps, group="billing",
     description="Tax parcels of the sewer districts with the counts the unit schedule needs.",
 ))

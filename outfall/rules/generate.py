@@ -269,6 +269,9 @@ def _units(versions: Versions) -> list[str]:
     for units in versions:
         lines += [f"*In effect {units.period_text()}* ({_words(units.citation)})", ""]
         lines.append(f"- Components billed: **{_value(units.components)}**")
+        if units.districts is not None:
+            names = "; ".join(f"{code}: {name}" for code, name in units.districts.names.items())
+            lines.append(f"- Districts: **{_cell(names)}** ({_words(units.districts.citation)})")
         lines.append(f"- Property without service (sewer moratorium) is not charged: "
                      f"**{_value(units.moratorium.zero_components)}** ({_words(units.moratorium.citation)})")
         lines += ["", "| property class | rule | numbers |", "|---|---|---|"]

@@ -35,7 +35,7 @@ from outfall.rules.practices import PracticeTerms
 from outfall.rules.types import (
     Citation, ClockTime, Component, Count, Flag, Jurisdiction, KnownParameter, LimitType, Money,
     NonNegativeNumber, Number, ParcelCount, Parameter, Percent, PositiveCount, PositiveNumber, PropertyClass,
-    Rate, Rounding, Text, TimeZone, show,
+    Rate, Rounding, SewerDistrictCode, Text, TimeZone, show,
 )
 
 
@@ -389,6 +389,14 @@ class Moratorium(Model):
     citation: Citation
 
 
+class SewerDistricts(Model):
+    """The sewer districts the rate schedule is for, by the word the inputs use for each."""
+
+    names: dict[SewerDistrictCode, Text]
+    """Each district's name as the law writes it (bills, the register and the billing page show it)."""
+    citation: Citation
+
+
 class SewerUnits(Dated):
     """The sewer use rate schedule: units of each component per property class."""
 
@@ -400,6 +408,8 @@ class SewerUnits(Dated):
     """Property without service because of the sewer moratorium."""
     classes: dict[PropertyClass, UnitRule]
     """The unit rule of every property class."""
+    districts: SewerDistricts | None = None
+    """The districts' names (left out: the inputs' words are shown)."""
 
     @model_validator(mode="after")
     def _every_class(self) -> "SewerUnits":

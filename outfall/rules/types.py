@@ -258,6 +258,7 @@ Rounding = Annotated[str, BeforeValidator(_rounding), WithJsonSchema({
 
 Component = Literal[vocab.COMPONENTS]  # type: ignore[valid-type]
 PropertyClass = Literal[vocab.PROPERTY_CLASSES]  # type: ignore[valid-type]
+SewerDistrictCode = Literal[vocab.DISTRICTS]  # type: ignore[valid-type]
 Jurisdiction = Literal[vocab.JURISDICTIONS]  # type: ignore[valid-type]
 LimitType = Literal[vocab.LIMIT_TYPES]  # type: ignore[valid-type]
 ParcelCount = Literal["acres", "living_units", "bathrooms", "washing_machines", "people", "seats"]

@@ -1,5 +1,7 @@
--- Inspection fee applications the fee schedule (Woodbury ch. 301) does not price, for the clerk's page.
-SELECT permit_id, parcel_id, applied_on, rule
-FROM inspection_fees
-WHERE total_usd IS NULL
-ORDER BY applied_on, permit_id;
+-- Inspection fee applications the fee schedule (Woodbury ch. 301) does not price, for the clerk's page,
+-- with the parcel's owner.
+SELECT f.permit_id, f.parcel_id, p.owner, f.applied_on, f.rule
+FROM inspection_fees AS f
+LEFT JOIN (SELECT parcel_id, arg_max(owner, loaded_at) AS owner FROM parcels GROUP BY parcel_id) AS p USING (parcel_id)
+WHERE f.total_usd IS NULL
+ORDER BY f.applied_on, f.permit_id;

@@ -1,8 +1,9 @@
 -- One district's bills of one year as the <row> elements of its XLSX sheet
 -- (SpreadsheetML, rows from $first_row on, under the header), in the column
 -- order of outfall.billing_export.REGISTER_COLUMNS (A-O): parcel, owner and
--- mailing address (from parcels), property class, the four unit counts, the
--- four amounts and the total, how the units were counted, the law.
+-- mailing address (from parcels; street, city, state and ZIP on one line),
+-- property class, the four unit counts, the four amounts and the total, how
+-- the units were counted, the law.
 --
 -- Parcel, owner and address are inline text, XML-escaped and stripped of
 -- characters XML cannot hold. Class, explanation and law are indexes into the
@@ -22,9 +23,12 @@
 -- Each row is built by one concat(...) (a chain of || copies the growing row
 -- once per operator: three times slower on 100,000 rows).
 WITH parcel AS (
-    SELECT parcel_id, min(owner) AS owner, min(address) AS address
+    -- the mailing address on one line: street (mailing_address, else address), city, state and ZIP
+    SELECT parcel_id, owner,
+           nullif(concat_ws(', ', coalesce(mailing_address, address), city, nullif(concat_ws(' ', state, zip), '')),
+                  '') AS address
     FROM parcels
-    GROUP BY parcel_id
+    QUALIFY row_number() OVER (PARTITION BY parcel_id ORDER BY loaded_at DESC, source_file, source_row) = 1
 ),
 bills AS (
     SELECT

@@ -1,5 +1,7 @@
--- One billing year's register, in a fixed order: written as sewer_register_<year>.csv
--- and hashed (billing_runs.register_sha256).
+-- One billing year's bills with the warehouse's codes, in a fixed order: written as
+-- sewer_bills_<year>.csv (the machine-readable register) and hashed
+-- (billing_runs.register_sha256). Owners and addresses are not in it: they are not
+-- billing inputs, so a new owner makes no new billing run.
 SELECT
     year, parcel_id, district, property_class,
     units_bond, units_om, units_street_lateral, units_house_lateral,
