@@ -194,9 +194,10 @@ def test_letters(judged):
         assert text in cost, text
     assert "$368.48" not in cost and "October 1, 2026" not in cost and "September 21, 2026" not in cost
     assert "the deadline for abatement does not run" in nov
-    # IC-5: June 5 + 15 = Saturday June 20: the appeal may be received by Monday June 22
+    # IC-5: June 5 + 15 = Saturday June 20: the appeal may be received by Monday June 22 (the deadlines table
+    # says so); the letter gives the 15 days and the law that moves their end, no later date
     ic5 = (folder / letters[("IC-5", "notice_of_violation")][0]).read_text()
-    assert "June 22, 2026" in ic5 and "Saturday, June 20, 2026, which is not a business day" in ic5
+    assert "15 days from the date of this notice" in ic5 and "§ 25-a" in ic5 and "June 22, 2026" not in ic5
     ic2 = (folder / letters[("IC-2", "notice_of_violation")][0]).read_text()
     assert "does not say which of the six measures" in ic2               # nothing to require: not ready
 

@@ -180,7 +180,8 @@ def test_notices_mailed_and_draft(fixture, tmp_path):
     rows = query(db, "SELECT kind, recipient_id, period, violations, status, issued_on, correct_by, letter, "
                      "ready_to_send FROM notices ORDER BY kind, recipient_id, period")
     assert rows == [
-        ("sewer", "IU-1", "2026-03", 3, "mailed", D(2026, 4, 2), D(2026, 4, 2) + dt.timedelta(days=MAX),
+        # April 2 + 30 days = Saturday May 2: the period ends on Monday May 4 (GCL § 25-a)
+        ("sewer", "IU-1", "2026-03", 3, "mailed", D(2026, 4, 2), D(2026, 5, 4),
          "letters/sewer/notice_IU-1_2026-03.html", True),
         ("sewer", "IU-1", "2026-04", 1, "draft", None, None, "letters/sewer/notice_IU-1_2026-04.html", True),
         ("sewer", "IU-2", "2026-03", 1, "mailed", D(2026, 4, 2), D(2026, 4, 22),
