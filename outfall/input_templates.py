@@ -14,15 +14,37 @@ from outfall import workbooks
 from outfall.atomic import write_atomic
 from outfall.ingest.datasets import Dataset
 from outfall.ingest.registry import all_datasets
+from outfall.rules import load_all
 
 WORKBOOK = "outfall_inputs.xlsx"
 # The day written inside the workbook: a fixed one, so that the same specs give the same file.
 WRITTEN = dt.datetime(2026, 1, 1)
 
 
+LETTERHEAD = "letterhead.yaml"
+
+
 def template_paths(out: Path) -> list[Path]:
     """Every file ``write_templates`` writes under ``out``."""
-    return [out / name / f"{name}.csv" for name in all_datasets()] + [out / WORKBOOK]
+    return [out / name / f"{name}.csv" for name in all_datasets()] + [out / WORKBOOK, out / LETTERHEAD]
+
+
+def letterhead_form() -> str:
+    """The letterhead file to fill (docs/letters.md): an entry per jurisdiction of the rules, every value
+    blank. Left blank, each letter says which line is missing and is not ready to mail."""
+    lines = ["# Who the letters come from and who signs them (docs/letters.md). Fill in every value; a",
+             "# jurisdiction whose letters you do not send may be deleted.", ""]
+    for jurisdiction, rules in load_all().items():
+        lines += [f"{jurisdiction}:                  # {rules.name}",
+                  '  name: ""                    # e.g. Town of ...',
+                  "  address:                    # the mailing address, one line per item (at least two)",
+                  '    - ""', '    - ""',
+                  '  phone: ""', "  signatories:"]
+        for area in ("sewer", "stormwater"):
+            lines += [f"    {area}:                     # who signs the {area} letters",
+                      '      name: ""', '      title: ""', '      phone: ""']
+        lines.append("")
+    return "\n".join(lines)
 
 
 def csv_header(ds: Dataset) -> str:
@@ -71,4 +93,5 @@ def write_templates(out: Path) -> list[Path]:
     for name, ds in all_datasets().items():
         written.append(write_atomic(out / name / f"{name}.csv", csv_header(ds)))
     written.append(write_atomic(out / WORKBOOK, workbooks.workbook_bytes(build_workbook(), WRITTEN)))
+    written.append(write_atomic(out / LETTERHEAD, letterhead_form()))
     return written

@@ -537,7 +537,7 @@ def cmd_verify(args) -> int:
 
 def cmd_templates(args) -> int:
     """The empty forms of every input folder under --out; never over a file already there."""
-    from outfall.input_templates import WORKBOOK, template_paths, write_templates
+    from outfall.input_templates import LETTERHEAD, WORKBOOK, template_paths, write_templates
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -551,8 +551,8 @@ def cmd_templates(args) -> int:
         written = write_templates(out)
     except OSError as exc:
         raise UsageError(f"cannot write the templates in {args.out}: {exc.strerror or exc}") from None
-    print(f"outfall templates: {len(written) - 1} folders, each with an empty CSV form, and {WORKBOOK} "
-          f"(a sheet per folder) written to {out}")
+    print(f"outfall templates: {len(written) - 2} folders, each with an empty CSV form, {WORKBOOK} "
+          f"(a sheet per folder) and {LETTERHEAD} (fill it in before the first run) written to {out}")
     return 0
 
 

@@ -105,3 +105,13 @@ def test_arguments_it_cannot_use_exit_2_with_one_line(forms, tmp_path, capsys):
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 3 and all(line.startswith("outfall: ") for line in lines)
     assert "exists already" in lines[0] and "not a folder" in lines[1] and "--out" in lines[2]
+
+
+def test_the_letterhead_form_names_what_is_missing(tmp_path):
+    from outfall.input_templates import LETTERHEAD, write_templates
+    from outfall.letters import read_letterhead
+
+    write_templates(tmp_path)
+    status = read_letterhead(tmp_path)
+    assert (tmp_path / LETTERHEAD).is_file() and status.letterhead is None
+    assert "woodbury > name is blank" in status.problem and "signatories" in status.problem
