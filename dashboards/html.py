@@ -698,7 +698,7 @@ PRINT_CSS = """
   tbody tr:nth-child(even){background:#fff}
   figure.chart-box{break-inside:avoid;page-break-inside:avoid;overflow:hidden}
   figure.chart-small{margin:2px 0 6px}
-  section.user{break-inside:avoid;page-break-inside:avoid}
+  section.user,section.site{break-inside:avoid;page-break-inside:avoid}
   h3.chart-title{font-size:12px;margin:4px 0 0}
   figure.chart-small .chart{min-height:0!important}
   figure.chart-small .chart-caption,figure.chart-small h3.chart-title{display:none}
