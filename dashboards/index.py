@@ -15,9 +15,10 @@ from typing import Any
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageData, PageMeta, as_frame, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis,
-    no_data, note, page, section, slug, table,
+    Col, Kpi, PageData, PageMeta, as_frame, day_words, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join,
+    kpis, no_data, note, page, section, slug, table,
 )
+from dashboards.worklist import worklist_summary
 
 
 @dataclass
@@ -47,6 +48,7 @@ class IndexData(PageData):
     quarantine_per_reason: int = 50
     set_aside: pd.DataFrame | None = None  # rows kept but not judged by an asset (table set_aside)
     reports: list[tuple[str, str]] = field(default_factory=list)  # (file, label) of the annual reports written
+    worklist: pd.DataFrame | None = None  # what each person must do next (table worklist)
 
 
 def _range_text(first: Any, last: Any) -> str:
@@ -83,7 +85,11 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
         link_close = "</a>" if c.exists else "</div>"
         cards.append(f'{link_open}<div class="card-who">{esc(c.who)}</div><h3>{esc(c.title)}</h3>'
                      f'<p>{esc(c.what)}</p>{nums}{state}{link_close}')
-    body.append(section("Dashboards", f'<div class="cards">{"".join(cards)}</div>', sid="pages"))
+    body.insert(0, section("What to do next", worklist_summary(data.worklist), sid="worklist",
+                           lead=esc(f"Each person's actions as of {day_words(data.as_of)}: overdue, due within the "
+                                    f"week, upcoming. Click a person for their whole list.")))
+    body.append(section("Dashboards", f'<div class="cards">{"".join(cards)}</div>', sid="pages",
+                        lead="Each number says the period it counts; the pages count the same way."))
     if data.reports:
         links = "".join(f'<li><a href="{esc(f)}">{esc(label)}</a></li>' for f, label in data.reports)
         body.append(section("Annual pretreatment reports", f"<ul>{links}</ul>", sid="reports",

@@ -798,6 +798,14 @@ class SewerView:
     def ytd(self) -> str:
         return to_date_words(self.data.as_of)
 
+    @property
+    def flow_period(self) -> str:
+        """The months of the flow readings: the period the slugs are found in."""
+        if self.flow.empty:
+            return "no flow reading yet"
+        t = local_naive(self.flow["ts"])
+        return months_words(t.min(), t.max())
+
     def user(self, short: bool = True) -> Col:
         """The column of a user: its id (a link to its section) and its name beside it."""
         def cell(r: dict) -> str:
@@ -863,7 +871,7 @@ def panel_headline(view: SewerView) -> str:
             f"counts them)", "bad" if ytd else "good", "#summary"),
         Kpi(f"inconclusive non-detects, {view.period}", fmt_num(len(view.inconc)), "detection value above the limit",
             "warn" if len(view.inconc) else "good", "#inconclusive"),
-        Kpi(f"slug events, {view.period}", fmt_num(len(view.slugs)),
+        Kpi(f"slug events, {view.flow_period}", fmt_num(len(view.slugs)),
             f"{view.slugs['user_id'].nunique() if not view.slugs.empty else 0} users",
             "bad" if len(view.slugs) else "good", "#slugs"),
         Kpi(f"permits expiring {_within(data.permit_warn_days)} or expired", fmt_num(len(flagged)),
@@ -1065,7 +1073,7 @@ def panel_slugs(view: SewerView) -> str:
             Col("readings_not_judged", "Readings not judged", num=True, fmt=fmt_num), Col("reason", "Why")]))
     parts.append(rules.notes())
     words, _ = slug_words(view.data.slug_rules)
-    return section(f"Slug discharges, {view.period}", join(parts), sid="slug-section",
+    return section(f"Slug discharges, {view.flow_period}", join(parts), sid="slug-section",
                    lead=esc(f"A slug: {words}. Peaks and baselines in the meter's unit (gpm: gallons per minute)."))
 
 

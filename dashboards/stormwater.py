@@ -329,10 +329,10 @@ class StormwaterView:
 
     @property
     def period(self) -> str:
-        """The months of the findings' due dates: 'March 2026 to November 2026'."""
-        days = [pd.to_datetime(f[c]) for f, c in ((self.findings, "due_by"), (self.other, "due_by"))
-                if not f.empty and c in f]
-        days = pd.concat(days).dropna() if days else pd.Series(dtype="datetime64[ns]")
+        """The months of the inspections' due days: 'March 2026 to November 2026'."""
+        if self.findings.empty:
+            return "no finding yet"
+        days = pd.to_datetime(self.findings["due_by"]).dropna()
         return months_words(days.min(), days.max()) if len(days) else "no finding yet"
 
     def week(self) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -368,15 +368,16 @@ def panel_worklist(view: StormwaterView) -> str:
     return worklist_panel(view.data.worklist, "stormwater_officer", view.data.as_of)
 
 
-def _notice_counts(view: StormwaterView) -> tuple[int, int, int, int]:
-    """(notices, mailed, drafts, findings listed) of the stormwater notices."""
+def _notice_counts(view: StormwaterView) -> tuple[int, int, int, int, str]:
+    """(notices, mailed, drafts, findings listed, their months) of the stormwater notices."""
     notices = as_frame(view.data.monthly_notices)
     rows = notices[notices["kind"] == "stormwater"] if not notices.empty else notices
     if rows.empty:
-        return 0, 0, 0, 0
+        return 0, 0, 0, 0, "none yet"
     mailed = int((rows["status"] == "mailed").sum())
     drafts = int((rows["status"] == "draft").sum())
-    return len(rows), mailed, drafts, int(rows["violations"].sum())
+    months = pd.to_datetime(rows["period"].astype(str) + "-01", errors="coerce")
+    return len(rows), mailed, drafts, int(rows["violations"].sum()), months_words(months.min(), months.max())
 
 
 def panel_headline(view: StormwaterView) -> str:
@@ -386,7 +387,7 @@ def panel_headline(view: StormwaterView) -> str:
     week, _later = view.week()
     week_overdue = int((week["status"] == "overdue").sum()) if not week.empty else 0
     active = int((status["status"].isin(["overdue", "late", "in compliance"])).sum()) if not status.empty else 0
-    notices, mailed, drafts, listed = _notice_counts(view)
+    notices, mailed, drafts, listed, months = _notice_counts(view)
     day = day_words(data.as_of)
     cards = [
         Kpi(f"inspections overdue, {view.period}", fmt_num(n_overdue), f"due and not made by {day}",
@@ -396,7 +397,7 @@ def panel_headline(view: StormwaterView) -> str:
         Kpi(f"inspections due by {view.week_end:%A %B} {view.week_end.day}", fmt_num(len(week)),
             f"{week_overdue} of them overdue already", "warn" if len(week) else "good", "#upcoming"),
         Kpi(f"sites needing inspections on {day}", fmt_num(active), f"of {len(status)} sites", "", "#sites"),
-        Kpi(f"notices of violation, {view.period}", fmt_num(notices),
+        Kpi(f"notices of violation, {months}", fmt_num(notices),
             f"one per site and month: {mailed} mailed, {drafts} drafts; they list {listed} findings", "",
             "#monthly-notices")]
     if data.illicit_deadlines is not None:
@@ -506,7 +507,7 @@ def panel_sites(view: StormwaterView) -> str:
     return section("Sites by status", s_html, sid="sites", lead=esc(
         f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made after its due "
         f"date; other findings are disturbance, sediment, milestone-notice, certification and report findings. "
-        f"Counts of {view.period}."))
+        f"Counts of all the findings on file (inspections due {view.period})."))
 
 
 def panel_other(view: StormwaterView) -> str:
@@ -521,7 +522,7 @@ def panel_other(view: StormwaterView) -> str:
                                                      "bad" if r["status"] == "overdue" else "warn")),
         Col("detail", "Detail"), Col("due_by", "Due by", fmt=fmt_date, nowrap=True),
         Col("days_late", "Days late", num=True), rules.col("rule", "Rule (section)", limit=40)])
-    return section(f"Other findings, {view.period}", o_html + rules.notes(), sid="other")
+    return section("Other findings", o_html + rules.notes(), sid="other")
 
 
 def panel_notices(view: StormwaterView) -> str:

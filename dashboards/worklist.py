@@ -172,8 +172,8 @@ def worklist_panel(frame: pd.DataFrame | None, person: str, as_of: dt.date | Non
     return section("What to do next", worklist_table(rows), sid="worklist", lead=lead)
 
 
-def worklist_summary(frame: pd.DataFrame | None, most_urgent: int = 8) -> str:
-    """For the index: each person's counts, and the most urgent actions of all."""
+def worklist_summary(frame: pd.DataFrame | None, most_urgent: int = 4) -> str:
+    """For the index: each person's counts, and each person's ``most_urgent`` lines overdue or due this week."""
     if frame is None:
         return note("The list of what to do is made at the end of each run.", "empty")
     cards = []
@@ -185,13 +185,15 @@ def worklist_summary(frame: pd.DataFrame | None, most_urgent: int = 8) -> str:
                          f"{overdue} overdue, {int(counts.get('due', 0))} due this week",
                          "bad" if overdue else "", f"{page_file}#worklist"))
     urgent = frame[frame["status"].isin(["overdue", "due"])] if len(frame) else frame
-    top = _grouped(urgent).head(most_urgent) if len(urgent) else urgent
+    lines = _grouped(urgent) if len(urgent) else urgent
+    top = (pd.concat([lines[lines["person"] == p].head(most_urgent) for p in PEOPLE])
+           if len(lines) else lines)
     rest = "each person's page lists all of them" if len(urgent) else ""
     cols = [Col("person", "Whose", html=lambda r: esc(PEOPLE.get(r.get("person"), (r.get("person"), ""))[0])),
             Col("status", "When", html=_status_html, nowrap=True),
             Col("first_due", "Due", html=lambda r: esc(_due_text(r)), nowrap=True),
             Col("subject_id", "Who or what", html=_subject_html),
             Col("action", "What to do", html=_action_html)]
-    lead = note(esc(f"The {len(top)} most urgent of {len(_grouped(urgent))} lines overdue or due this week; "
+    lead = note(esc(f"Each person's most urgent: {len(top)} of the {len(lines)} lines overdue or due this week; "
                     + rest + "."), "info") if len(urgent) else ""
     return kpis(cards) + lead + table(top, cols, empty="Nothing overdue or due this week.")
