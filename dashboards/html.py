@@ -14,6 +14,7 @@ import html
 import json
 import math
 import os
+import re
 import zoneinfo
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -203,6 +204,13 @@ def unit_text(unit: Any) -> str:
     if is_missing(unit):
         return ""
     return UNIT_WORDS.get(str(unit), str(unit))
+
+
+def units_in_words(text: Any) -> str:
+    """A sentence built elsewhere with its units as a reader writes them: '160 degF' -> '160 °F'."""
+    if is_missing(text):
+        return ""
+    return re.sub(r"(\d) deg([FC])\b", lambda m: f"{m.group(1)} °{m.group(2)}", str(text))
 
 
 def fmt_measure(value: Any, unit: Any = "", *, exact: bool = False) -> str:

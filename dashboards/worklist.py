@@ -17,7 +17,7 @@ import re
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, badge, day_words, esc, fmt_date, is_missing, kpis, note, section, table,
+    Col, Kpi, badge, day_words, esc, fmt_date, is_missing, kpis, note, section, table, units_in_words,
 )
 
 PEOPLE = {"superintendent": ("Superintendent of Sewage", "sewer.html"),
@@ -119,7 +119,7 @@ def action_words(r: dict) -> str:
     name = r.get("subject_name")
     if not is_missing(name) and text.endswith(f" from {name}"):
         text = text[: -len(f" from {name}")]
-    return text
+    return units_in_words(text)
 
 
 def _action_html(r: dict) -> str:
@@ -129,7 +129,7 @@ def _action_html(r: dict) -> str:
     if not is_missing(r.get("link")):
         text = f'<a href="{esc(r["link"])}">{text}</a>'
     if not is_missing(r.get("detail")) and r.get("count", 1) == 1:
-        text += f'<br><span class="muted">{esc(r["detail"])}</span>'
+        text += f'<br><span class="muted">{esc(units_in_words(r["detail"]))}</span>'
     return text
 
 
