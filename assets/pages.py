@@ -191,8 +191,8 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str, str,
         count, users, ytd, first, last = samples
         total = count + stats[0]
         period = months_words(first, last) or "no sample yet"
-        numbers += [(f"{total:,}", f"violations, {period} ({count:,} single samples, {stats[0]:,} daily maximums "
-                                   f"or monthly averages; {len(set(users or []) | set(stats[1] or [])):,} users)",
+        numbers += [(f"{total:,}", f"violations, {period}: {count:,} single samples, {stats[0]:,} daily maximums "
+                                   f"or monthly averages; {len(set(users or []) | set(stats[1] or [])):,} users",
                      _tone(total)),
                     (f"{ytd + stats[2]:,}", f"violations, {to_date_words(as_of)}", _tone(ytd + stats[2]))]
     flow = _flow_span(r)
@@ -217,7 +217,7 @@ def _stormwater_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str,
     (week,) = _counts(r, "swppp_upcoming", "count_dashboard_inspections_due", {"due_by": week_end}) or (None,)
     notices = _counts(r, "notices", "count_dashboard_notices", {"kind": "stormwater"})
     period = months_words(first, last) or "no finding yet"
-    numbers = [(_n(overdue), f"inspections overdue, {period} (due and not made by {day_words(as_of)})", _tone(overdue)),
+    numbers = [(_n(overdue), f"inspections overdue, {period}: due and not made by {day_words(as_of)}", _tone(overdue)),
                (_n(late), f"inspections made late, {period}", _tone(late, "warn")),
                (_n(week), f"inspections due by {week_end:%A %B} {week_end.day}", _tone(week, "warn"))]
     if notices is not None:
