@@ -207,10 +207,13 @@ def unit_text(unit: Any) -> str:
 
 
 def units_in_words(text: Any) -> str:
-    """A sentence built elsewhere with its units as a reader writes them: '160 degF' -> '160 °F'."""
+    """A sentence built elsewhere with its units and roundings as a reader writes them: '160 degF' ->
+    '160 °F', 'peaking at 65.177 gpm (9.8795 x baseline)' -> 'peaking at 65.2 gpm (9.9 × baseline)'."""
     if is_missing(text):
         return ""
-    return re.sub(r"(\d) deg([FC])\b", lambda m: f"{m.group(1)} °{m.group(2)}", str(text))
+    out = re.sub(r"(\d) deg([FC])\b", lambda m: f"{m.group(1)} °{m.group(2)}", str(text))
+    out = re.sub(r"\b(\d+\.\d+) (gpm|gpd|mgd)\b", lambda m: fmt_measure(m.group(1), m.group(2)), out)
+    return re.sub(r"\b(\d+(?:\.\d+)?) x baseline\b", lambda m: f"{float(m.group(1)):.1f} × baseline", out)
 
 
 def fmt_measure(value: Any, unit: Any = "", *, exact: bool = False) -> str:
@@ -633,7 +636,8 @@ a.kpi:hover{background:#f8fafc}
 .table-wrap{overflow:auto;max-height:560px;border:1px solid #e5e7eb;border-radius:8px;margin:6px 0}
 table{border-collapse:collapse;width:100%%;font-size:13px}
 caption{text-align:left;font-weight:600;padding:6px 8px}
-th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;white-space:nowrap;z-index:1}
+th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;z-index:1;vertical-align:bottom}
+th.num{white-space:normal}
 td{padding:5px 8px;border-bottom:1px solid #eef2f7;vertical-align:top}
 tbody tr:nth-child(even){background:#fafbfc}
 tbody tr:target{outline:2px solid #2563eb}

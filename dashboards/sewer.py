@@ -919,14 +919,14 @@ def panel_summary(view: SewerView) -> str:
     parts.append(table(ordered, [
         Col("user_id", "User", width="26%", html=lambda r: named(r["user_id"], view.names.get(r["user_id"]),
                                                                     f"#user-{slug(r['user_id'])}")),
-        Col("permit_no", "Permit", nowrap=True, html=lambda r: esc(r.get("permit_no")) + " " + _status_badge(r)),
+        Col("permit_no", "Permit", html=lambda r: esc(r.get("permit_no")) + " " + _status_badge(r)),
         Col("permit_expires", "Expires", nowrap=True, fmt=fmt_date),
         Col("samples", "Samples", fmt=count, num=True),
         Col("violations", "Single-sample violations", fmt=count, num=True),
         Col("statistic_violations", "Daily maximum or monthly average violations", fmt=count, num=True),
         Col("inconclusive", "Inconclusive", fmt=count, num=True),
         Col("slugs", "Slugs", fmt=count, num=True),
-        Col("worst", "Worst exceedance", num=True, html=lambda r: "" if is_missing(r.get("worst")) else
+        Col("worst", "Worst exceedance", html=lambda r: "" if is_missing(r.get("worst")) else
             esc(f"{float(r['worst']):.2f} × the limit, {param_label(r.get('worst_parameter')) if not is_missing(r.get('worst_parameter')) else ''}")),
         Col("period_violations", f"All violations, {view.period}", fmt=count, num=True),
     ], row_class=lambda r: "row-bad" if (r.get("violations") or 0) + (r.get("statistic_violations") or 0) > 0

@@ -716,6 +716,8 @@ def test_values_carry_their_units_and_counts_their_period():
     assert months_words("2026-03-02", "2026-03-30") == "March 2026"
     assert to_date_words(dt.date(2026, 11, 30)) == "2026 to date (January 1 to November 30)"
     assert units_in_words("temperature 160 degF in sample S-1") == "temperature 160 °F in sample S-1"
+    assert units_in_words("flow slug peaking at 8256.944 gpm (9.8795 x baseline)") == \
+        "flow slug peaking at 8,257 gpm (9.9 × baseline)"
 
 
 def test_a_rule_is_cited_short_and_its_text_listed_once():
