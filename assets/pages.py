@@ -27,7 +27,7 @@ from outfall.rules import RulesError, load_rules
 from outfall.warehouse import LOCAL_TZ, configure, sql
 
 from dashboards import query
-from dashboards.html import PageMeta
+from dashboards.html import PageMeta, day_words, months_words, to_date_words
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
 
@@ -173,43 +173,89 @@ def _counts(r: Reader, table: str, name: str, params: Any = None) -> tuple | Non
     return r.con.execute(sql(name), params or {}).fetchall()[0]
 
 
-def _cards(r: Reader, folder: Path, settings: OutfallSettings) -> list[PageCard]:
+def _sewer_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str, str, str]]:
+    """The sewer card's numbers, each with the period it covers, as the sewer page counts them."""
     as_of = settings.as_of_date()
-
-    def n(value: Any) -> str:
-        return "–" if value is None else f"{int(value):,}"
-
-    viol, users = _counts(r, "discharge_violations", "count_dashboard_violations") or (None, None)
+    year = {"year": as_of.year}
+    samples = _counts(r, "discharge_violations", "count_dashboard_violations", year)
+    stats = _counts(r, "statistic_violations", "count_dashboard_statistic_violations", year) or (0, [], 0)
     (slugs,) = _counts(r, "slug_events", "count_dashboard_slug_events") or (None,)
     (expiring,) = _counts(r, "compliance_summary", "count_dashboard_expiring_permits") or (None,)
-    overdue, late = _counts(r, "swppp_inspection_findings", "count_dashboard_missed_inspections") or (None, None)
-    (week,) = _counts(r, "swppp_upcoming", "count_dashboard_inspections_due",
-                      {"due_by": as_of + dt.timedelta(days=7)}) or (None,)
+    rules = _rules(settings, "woodbury")
+    warning = rules.notices.permit_expiry_warning.get(as_of) if rules is not None and rules.notices else None
+    within = f"within {warning.days} days " if warning else ""
+    numbers = []
+    if samples is None:
+        numbers.append(("–", "violations", ""))
+    else:
+        count, users, ytd, first, last = samples
+        total = count + stats[0]
+        period = months_words(first, last) or "no sample yet"
+        numbers += [(f"{total:,}", f"violations, {period}: {count:,} single samples, {stats[0]:,} daily maximums "
+                                   f"or monthly averages; {len(set(users or []) | set(stats[1] or [])):,} users",
+                     _tone(total)),
+                    (f"{ytd + stats[2]:,}", f"violations, {to_date_words(as_of)}", _tone(ytd + stats[2]))]
+    flow = _flow_span(r)
+    numbers.append((_n(slugs), "slug events" + (f", {flow}" if flow else ""), _tone(slugs)))
+    numbers.append((_n(expiring), f"permits expiring {within}or expired", _tone(expiring, "warn")))
+    return numbers
+
+
+def _flow_span(r: Reader) -> str:
+    """The months of the flow readings on file (the period the slugs come from)."""
+    ranges = _ranges(r.con, r)
+    rows = ranges[ranges["dataset"] == "flow"]
+    return months_words(rows["first"].iloc[0], rows["last"].iloc[0]) if not rows.empty else ""
+
+
+def _stormwater_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str, str, str]]:
+    """The stormwater card's numbers, each with the period it covers, as the stormwater page counts them."""
+    as_of = settings.as_of_date()
+    week_end = as_of + dt.timedelta(days=7)
+    overdue, late, first, last = _counts(r, "swppp_inspection_findings", "count_dashboard_missed_inspections") \
+        or (None, None, None, None)
+    (week,) = _counts(r, "swppp_upcoming", "count_dashboard_inspections_due", {"due_by": week_end}) or (None,)
+    notices = _counts(r, "notices", "count_dashboard_notices", {"kind": "stormwater"})
+    period = months_words(first, last) or "no finding yet"
+    numbers = [(_n(overdue), f"inspections overdue, {period}: due and not made by {day_words(as_of)}", _tone(overdue)),
+               (_n(late), f"inspections made late, {period}", _tone(late, "warn")),
+               (_n(week), f"inspections due by {week_end:%A %B} {week_end.day}", _tone(week, "warn"))]
+    if notices is not None:
+        count, mailed, drafts, items, first_month, last_month = notices
+        months = months_words(*(f"{m}-01" if m else None for m in (first_month, last_month))) or "none yet"
+        numbers.append((_n(count), f"notices of violation, {months}: {mailed} mailed, {drafts} drafts, listing "
+                                   f"{items} findings", ""))
+    return numbers
+
+
+def _n(value: Any) -> str:
+    return "–" if value is None else f"{int(value):,}"
+
+
+def _tone(value: Any, bad: str = "bad") -> str:
+    return "" if value is None else (bad if value else "good")
+
+
+def _cards(r: Reader, folder: Path, settings: OutfallSettings) -> list[PageCard]:
     years = r.named("sewer_bills", "select_dashboard_bill_years")
     year = int(years["year"].max()) if years is not None and not years.empty else None
     if settings.year and r.has("sewer_bills"):
         year = settings.year
     bills = _counts(r, "sewer_bills", "count_dashboard_bills_of_year", {"year": year}) if year is not None else None
     billed, parcels = bills or (None, None)
-
-    def tone(value: Any, bad: str = "bad") -> str:
-        return "" if value is None else (bad if value else "good")
-
     return [
         PageCard("sewer.html", "Industrial users", "Superintendent of Sewage",
-                 "Control charts of every limited parameter, flow with slugs, violations by month, permits.",
-                 (folder / "sewer.html").exists(),
-                 [(n(viol), f"violations ({n(users)} users)", tone(viol)), (n(slugs), "slug events", tone(slugs)),
-                  (n(expiring), "permits expiring or expired", tone(expiring, "warn"))]),
+                 "What to do next, violations and slugs, notices, required testing; each user's control charts and "
+                 "flow.", (folder / "sewer.html").exists(), _sewer_numbers(r, settings)),
         PageCard("stormwater.html", "Construction sites", "Stormwater management officer",
-                 "Inspections against rainfall per site, late and overdue findings, this week's inspections.",
-                 (folder / "stormwater.html").exists(),
-                 [(n(overdue), "overdue inspections", tone(overdue)), (n(late), "late inspections", tone(late, "warn")),
-                  (n(week), "due this week", tone(week, "warn"))]),
+                 "What to do next, this week's inspections, late and overdue findings, notices, illicit discharges; "
+                 "each site's inspections against rainfall.", (folder / "stormwater.html").exists(),
+                 _stormwater_numbers(r, settings)),
         PageCard("billing.html", f"Sewer roll {year}" if year else "Sewer roll", "Clerk",
                  "Units and revenue by district, component and class; changes from last year; largest bills.",
                  (folder / "billing.html").exists(),
-                 [("–" if billed is None else f"${billed:,.0f}", "billed", ""), (n(parcels), "parcels", "")]),
+                 [("–" if billed is None else f"${billed:,.0f}", f"billed for {year}" if year else "billed", ""),
+                  (_n(parcels), "parcels", "")]),
     ]
 
 
@@ -226,6 +272,7 @@ def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     data.quarantine_total = int(counts["rows"].sum()) if counts is not None else 0
     data.set_aside = r.named("set_aside", "select_dashboard_set_aside")
     data.cards = _cards(r, folder, settings)
+    data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.reports = _reports(con, r, folder)
     data.present = r.present
     return data
@@ -246,8 +293,10 @@ def _reports(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path) -> 
     kinds={"html"},
     deps=["sewer_dashboard", "stormwater_dashboard", "billing_dashboard", "quarantine", "industrial_users",
           "lab_results", "flow", "rainfall", "inspections", "sites", "infiltration_tests", "sewer_rates", "parcels",
-          "permit_limits", "pretreatment_report_pages", "illicit_discharge_deadlines", "smp_findings"],
-    description="The dashboards' index (index.html): links to every page with headline numbers, the as-of date, "
+          "permit_limits", "pretreatment_report_pages", "illicit_discharge_deadlines", "smp_findings", "worklist",
+          "notices", "statistic_violations"],
+    description="The dashboards' index (index.html): each person's worklist counts and the most urgent actions; "
+                "links to every page with headline numbers, each with its period, the as-of date, "
                 "the data's date range and the rows quarantined per dataset, linking to the quarantine list page "
                 "(quarantine.html) so that bad data is seen, not hidden.",
 )

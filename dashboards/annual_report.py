@@ -15,15 +15,28 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageData, PageMeta, as_frame, badge, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis,
-    no_data, note, page, section, table,
+    Col, Kpi, PageData, PageMeta, RuleNotes, as_frame, badge, day_words, esc, fmt_date, fmt_datetime, fmt_measure,
+    fmt_num, frames, is_missing, join, kpis, month_words, no_data, note, page, section, table,
 )
+from dashboards.notices import period_words
 
 CRITERIA = {"chronic": "Chronic violations", "trc": "Technical review criteria violations",
             "late_report": "Reports submitted late"}
 BASES = {"sample": "single samples", "daily_max": "daily maximums", "monthly_avg": "monthly averages"}
 STATISTICS = {"daily_max": "Daily maximum", "monthly_avg": "Monthly average"}
-LIMIT_TYPES = {"max": "maximum", "min": "minimum"}
+LIMIT_TYPES = {"max": "max", "min": "min"}
+PARAMETERS = {"chlorine_demand": "chlorine demand"}
+
+
+def parameter_words(value) -> str:
+    return "" if is_missing(value) else PARAMETERS.get(str(value), str(value))
+
+
+def year_words(year: int, as_of: dt.date) -> str:
+    """'calendar year 2025'; the year not ended: 'calendar year 2026 (January 1 to November 30)'."""
+    if as_of >= dt.date(year, 12, 31):
+        return f"calendar year {year}"
+    return f"calendar year {year} (January 1 to {as_of:%B} {as_of.day})"
 
 
 def report_file(year: int) -> str:
@@ -69,37 +82,58 @@ def _term(r: pd.Series) -> str:
     return f"{fmt_date(start) or '…'} to {fmt_date(end) or '…'}"
 
 
-def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
-    meta = PageMeta()
-    users, violations, statistics, snc, notices, slugs = frames(
-        data, "users", "violations", "statistics", "snc", "notices", "slugs")
-    year_end = dt.date(data.year, 12, 31)
-    body: list[str] = []
-    name = _name(users)
+@dataclass
+class ReportView:
+    """What the report's panels share: its frames, the users' name cells and the period in words."""
 
-    in_snc = sorted(set(snc["user_id"])) if not snc.empty else []
-    body.append(kpis([
-        Kpi("industrial users", fmt_num(len(users)), "with samples, flow readings or notices in the year"),
-        Kpi("samples", fmt_num(users["samples"].sum() if not users.empty else 0), "collected"),
-        Kpi("violations", fmt_num((users["violations"].sum() + users["statistic_violations"].sum())
-                                  if not users.empty else 0),
-            "of single samples, daily maximums and monthly averages",
-            "bad" if not users.empty and (users["violations"].sum() + users["statistic_violations"].sum()) else "good"),
-        Kpi("in significant noncompliance", fmt_num(len(in_snc)), "users", "bad" if in_snc else "good", "#snc"),
-        Kpi("notices of violation mailed", fmt_num(len(notices)), "sewer notices"),
-    ]))
-    if data.as_of < year_end:
-        body.insert(0, note(esc(f"The year {data.year} has not ended: this report covers what is on file through "
-                                f"{data.as_of:%B} {data.as_of.day}, {data.as_of.year}."), "warn"))
+    data: AnnualReportData
+    users: pd.DataFrame
+    violations: pd.DataFrame
+    statistics: pd.DataFrame
+    snc: pd.DataFrame
+    notices: pd.DataFrame
+    slugs: pd.DataFrame
 
-    # 1. the users
+    @property
+    def when(self) -> str:
+        return year_words(self.data.year, self.data.as_of)
+
+    def user(self) -> Col:
+        return Col("user_id", "User", html=_name(self.users), width="18%")
+
+
+def panel_headline(view: ReportView) -> str:
+    users, when = view.users, view.when
+    single = int(users["violations"].sum()) if not users.empty else 0
+    stats = int(users["statistic_violations"].sum()) if not users.empty else 0
+    in_snc = view.snc["user_id"].nunique() if not view.snc.empty else 0
+    cards = kpis([
+        Kpi(f"industrial users, {when}", fmt_num(len(users)), "with samples, flow readings or notices in the year"),
+        Kpi(f"samples collected, {when}", fmt_num(users["samples"].sum() if not users.empty else 0),
+            "distinct samples"),
+        Kpi(f"violations, {when}", fmt_num(single + stats),
+            f"{single} single samples, {stats} daily maximums or monthly averages (a sample by the day it was "
+            f"collected, an average by its first day)", "bad" if single + stats else "good", "#violations"),
+        Kpi(f"users in significant noncompliance, {when}", fmt_num(in_snc), "in either six-month period",
+            "bad" if in_snc else "good", "#snc"),
+        Kpi(f"notices of violation mailed, {when}", fmt_num(len(view.notices)), "sewer notices, by the day mailed"),
+    ])
+    if view.data.as_of < dt.date(view.data.year, 12, 31):
+        d = view.data.as_of
+        cards = note(esc(f"The year {view.data.year} has not ended: this report covers what is on file through "
+                         f"{d:%B} {d.day}, {d.year}."), "warn") + cards
+    return cards
+
+
+def panel_users(view: ReportView) -> str:
+    data, users = view.data, view.users
     if users.empty:
         u_html = no_data("pretreatment_annual_report", data.present.get("pretreatment_annual_report"),
                          "industrial users with samples, flow readings or notices in the year")
     else:
         u_html = table(users, [
-            Col("user_id", "User", html=name, nowrap=True), Col("address", "Address"),
-            Col("permit_no", "Permit"), Col("permit_effective", "Permit term", html=lambda r: esc(_term(r))),
+            view.user(), Col("address", "Address", width="12%"), Col("permit_no", "Permit", nowrap=True),
+            Col("permit_effective", "Permit term", nowrap=True, html=lambda r: esc(_term(r))),
             Col("samples", "Samples", num=True, fmt=fmt_num),
             Col("violations", "Sample violations", num=True, fmt=fmt_num),
             Col("statistic_violations", "Average and daily maximum violations", num=True, fmt=fmt_num),
@@ -108,89 +142,121 @@ def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
             Col("snc", "Significant noncompliance", html=lambda r: badge("yes", "bad") if bool(r["snc"]) else "no"),
             Col("notices_mailed", "Notices mailed", num=True, fmt=fmt_num)],
             row_class=lambda r: "row-bad" if bool(r["snc"]) else "")
-    body.append(section("1. Industrial users and their compliance", u_html, sid="users",
-                        lead="Every industrial user with a sample collected, a flow reading or a notice of violation "
-                             "mailed in the year: its sampling, the violations found and the enforcement taken."))
+    return section(f"1. Industrial users and their compliance, {view.when}", u_html, sid="users",
+                   lead="Every industrial user with a sample collected, a flow reading or a notice of violation "
+                        "mailed in the year: its sampling, the violations found and the enforcement taken.")
 
-    # 2. violations
-    v_parts = []
+
+def panel_violations(view: ReportView) -> str:
+    data = view.data
+    rules = RuleNotes("rule-report")
+    parts = []
     if data.violations is None:
-        v_parts.append(no_data("discharge_violations", data.present.get("discharge_violations"),
-                               "violations of single samples"))
+        parts.append(no_data("discharge_violations", data.present.get("discharge_violations"),
+                             "violations of single samples"))
     else:
-        v_parts.append("<h3>Single samples above (or below) their limit</h3>" + table(violations, [
-            Col("user_id", "User", html=name, nowrap=True), Col("collected_on", "Collected", fmt=fmt_date, nowrap=True),
-            Col("sample_id", "Sample"), Col("parameter", "Parameter"),
-            Col("value", "Result", num=True, fmt=lambda v: fmt_num(v, 2)),
+        parts.append("<h3>Single samples above (or below) their limit</h3>" + table(view.violations, [
+            view.user(), Col("collected_on", "Collected", fmt=fmt_date, nowrap=True),
+            Col("sample_id", "Sample"), Col("parameter", "Parameter", fmt=parameter_words),
+            Col("value", "Result", num=True, html=lambda r: esc(fmt_measure(r["value"], r["unit"], exact=True))),
             Col("limit_value", "Limit", num=True, html=lambda r: esc(
-                f"{LIMIT_TYPES.get(r['limit_type'], r['limit_type'])} {fmt_num(r['limit_value'], 2)} {r['unit']}")),
-            Col("rule", "Section")], empty="No sample broke its limit in the year."))
+                f"{LIMIT_TYPES.get(r['limit_type'], r['limit_type'] or '')} "
+                f"{fmt_measure(r['limit_value'], r['unit'], exact=True)}".strip())),
+            rules.col("rule", "Section", limit=40)], empty="No sample broke its limit in the year."))
     if data.statistics is None:
-        v_parts.append(no_data("statistic_violations", data.present.get("statistic_violations"),
-                               "violations of daily maximum and monthly average limits"))
+        parts.append(no_data("statistic_violations", data.present.get("statistic_violations"),
+                             "violations of daily maximum and monthly average limits"))
     else:
-        v_parts.append("<h3>Daily maximums and monthly averages above their limit</h3>" + table(statistics, [
-            Col("user_id", "User", html=name, nowrap=True),
-            Col("statistic", "Statistic", fmt=lambda v: STATISTICS.get(v, v)),
+        parts.append("<h3>Daily maximums and monthly averages above their limit</h3>" + table(view.statistics, [
+            view.user(), Col("statistic", "Statistic", fmt=lambda v: STATISTICS.get(v, v)),
             Col("period_start", "Period", html=lambda r: esc(fmt_date(r["period_start"]) if r["statistic"] == "daily_max"
-                                                             else f"{fmt_date(r['period_start'])} to "
-                                                                  f"{fmt_date(r['period_end'])}"), nowrap=True),
-            Col("parameter", "Parameter"), Col("value", "Value", num=True, fmt=lambda v: fmt_num(v, 2)),
-            Col("limit_value", "Limit", num=True, html=lambda r: esc(f"{fmt_num(r['limit_value'], 2)} {r['unit']}")),
-            Col("rule", "Limit from")], empty="No daily maximum or monthly average broke its limit in the year."))
-    body.append(section("2. Violations", join(v_parts), sid="violations"))
+                                                             else month_words(r["period_start"])), nowrap=True),
+            Col("parameter", "Parameter", fmt=parameter_words),
+            Col("value", "Value", num=True, html=lambda r: esc(fmt_measure(r["value"], r["unit"]))),
+            Col("limit_value", "Limit", num=True, html=lambda r: esc(fmt_measure(r["limit_value"], r["unit"],
+                                                                                  exact=True))),
+            rules.col("rule", "Limit from", limit=40)],
+            empty="No daily maximum or monthly average broke its limit in the year."))
+    return section(f"2. Violations, {view.when}", join(parts) + rules.notes(), sid="violations")
 
-    # 3. significant noncompliance
+
+def panel_snc(view: ReportView) -> str:
+    data = view.data
+    rules = RuleNotes("rule-report-snc")
     if data.snc is None:
         s_html = no_data("snc_determinations", data.present.get("snc_determinations"), "significant noncompliance")
     else:
-        s_html = table(snc, [
-            Col("user_id", "User", html=name, nowrap=True),
+        s_html = table(view.snc, [
+            view.user(),
             Col("period_start", "Six months", html=lambda r: esc(f"{fmt_date(r['period_start'])} to "
                                                                  f"{fmt_date(r['period_end'])}"), nowrap=True),
             Col("criterion", "Criterion", fmt=lambda v: CRITERIA.get(v, v)),
-            Col("parameter", "Parameter", fmt=lambda v: v if not is_missing(v) else ""),
-            Col("count", "How many", html=lambda r: esc(_count_of(r))), Col("rule", "Rule")],
-            empty="No industrial user was in significant noncompliance in the year.")
-    body.append(section("3. Industrial users in significant noncompliance", s_html, sid="snc",
-                        lead="40 CFR 403.8(f)(2)(viii), per six-month period. Single samples, daily maximums and "
-                             "monthly averages are each judged on their own."))
+            Col("parameter", "Parameter", fmt=parameter_words),
+            Col("count", "How many", html=lambda r: esc(_count_of(r))), rules.col("rule", "Rule", limit=26)],
+            empty="No industrial user was in significant noncompliance in the year.") + rules.notes()
+    return section(f"3. Industrial users in significant noncompliance, {view.when}", s_html, sid="snc",
+                   lead="40 CFR 403.8(f)(2)(viii), per six-month period. Single samples, daily maximums and "
+                        "monthly averages are each judged on their own.")
 
-    # 4. notices mailed
+
+def panel_notices(view: ReportView) -> str:
+    data = view.data
     if data.notices is None:
         n_html = no_data("notices", data.present.get("notices"), "notices of violation mailed")
     else:
-        n_html = table(notices, [
-            Col("user_id", "User", html=name, nowrap=True), Col("period", "Violations of"),
-            Col("violations", "Violations", num=True, fmt=fmt_num),
+        n_html = table(view.notices, [
+            view.user(), Col("period", "Violations of", fmt=period_words),
+            Col("violations", "Violations listed", num=True, fmt=fmt_num,
+                title="every item of the notice: single samples, daily maximums and monthly averages, months "
+                      "without a permit, missed testing, late reports"),
             Col("issued_on", "Mailed on", fmt=fmt_date, nowrap=True),
             Col("correct_by", "To be corrected by", fmt=fmt_date, nowrap=True)],
             empty="No notice of violation is recorded as mailed in the year.")
-    body.append(section("4. Notices of violation mailed", n_html, sid="notices"))
+    return section(f"4. Notices of violation mailed, {view.when}", n_html, sid="notices",
+                   lead="A notice lists every violation of its month: besides the violations above, the months "
+                        "without a permit, the missed testing and the late reports.")
 
-    # 5. slugs
+
+def panel_slugs(view: ReportView) -> str:
+    data = view.data
     if data.slugs is None:
         g_html = no_data("slug_events", data.present.get("slug_events"), "slug discharges")
     else:
-        g_html = table(slugs, [
-            Col("user_id", "User", html=name, nowrap=True), Col("constituent", "Of"),
+        g_html = table(view.slugs, [
+            view.user(), Col("constituent", "Of"),
             Col("start_at", "From", fmt=fmt_datetime, nowrap=True), Col("end_at", "To", fmt=fmt_datetime, nowrap=True),
             Col("duration_min", "Minutes", num=True, fmt=fmt_num),
+            Col("peak_value", "Peak", num=True, html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit")))),
+            Col("baseline", "Usual (baseline)", num=True, html=lambda r: esc(fmt_measure(r["baseline"],
+                                                                                          r.get("unit")))),
             Col("peak_ratio", "Peak, times the usual", num=True, fmt=lambda v: fmt_num(v, 1))],
             empty="No slug discharge in the year.")
-    body.append(section("5. Slug discharges", g_html, sid="slugs"))
+    return section(f"5. Slug discharges, {view.when}", g_html, sid="slugs")
 
-    body.append(section("What this report does not contain", note(
+
+def panel_not_contained(view: ReportView) -> str:
+    return section("What this report does not contain", note(
         "The description of the pretreatment program and of any change to it, the inspections of the industrial "
         "users and the list of users subject to categorical standards are not kept in these records; the "
-        "administrator adds them before the report is sent.", "info"), sid="not-contained"))
+        "administrator adds them before the report is sent.", "info"), sid="not-contained")
 
-    meta.counts = {"users": len(users), "violations": len(violations), "statistic_violations": len(statistics),
-                   "snc_users": len(in_snc), "notices": len(notices), "slugs": len(slugs)}
+
+# The report, top to bottom: its counts, then each part the regulation names.
+REPORT_PANELS = (panel_headline, panel_users, panel_violations, panel_snc, panel_notices, panel_slugs,
+                 panel_not_contained)
+
+
+def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
+    view = ReportView(data, *frames(data, "users", "violations", "statistics", "snc", "notices", "slugs"))
+    body = join(panel(view) for panel in REPORT_PANELS)
+    in_snc = sorted(set(view.snc["user_id"])) if not view.snc.empty else []
+    meta = PageMeta(counts={"users": len(view.users), "violations": len(view.violations),
+                            "statistic_violations": len(view.statistics), "snc_users": len(in_snc),
+                            "notices": len(view.notices), "slugs": len(view.slugs)})
     who = f"{data.authority} · " if data.authority else ""
     html_text = page(file=report_file(data.year), title=f"Annual pretreatment report {data.year}",
                      subtitle=esc(f"{who}report to the approval authority under 40 CFR 403.12(i) · calendar year "
-                                  f"{data.year} · as of {data.as_of.isoformat()}"),
-                     body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
+                                  f"{data.year} · as of {day_words(data.as_of)}"),
+                     body=body, as_of=data.as_of, town=data.town, generated_at=data.generated_at,
                      has_charts=False)
     return html_text, meta

@@ -13,6 +13,8 @@ import datetime as dt
 import html
 import json
 import math
+import os
+import re
 import zoneinfo
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -185,8 +187,167 @@ def short_rule(rule: Any, limit: int = 70) -> str:
     if len(head) > limit:
         parts = head.split(", ")
         short = f"{parts[0]}, …, {parts[-1]}" if len(parts) >= 3 else ""
-        head = short if short and len(short) <= limit else head[: limit - 1].rstrip(" ,;") + "…"
+        if short and len(short) <= limit:
+            return short
+        cut = head[: limit - 1]
+        if " " in cut and not head[limit - 1].isspace():   # at a word's end, not inside one
+            cut = cut[: cut.rindex(" ")]
+        head = cut.rstrip(" ,;") + "…"
     return head
+
+
+UNIT_WORDS = {"degF": "°F", "degC": "°C", "s.u.": "s.u.", "SU": "s.u."}
+
+
+def unit_text(unit: Any) -> str:
+    """A unit as a reader writes it: °F for degF, °C for degC; others as they are."""
+    if is_missing(unit):
+        return ""
+    return UNIT_WORDS.get(str(unit), str(unit))
+
+
+def units_in_words(text: Any) -> str:
+    """A sentence built elsewhere with its units and roundings as a reader writes them: '160 degF' ->
+    '160 °F', 'peaking at 65.177 gpm (9.8795 x baseline)' -> 'peaking at 65.2 gpm (9.9 × baseline)'."""
+    if is_missing(text):
+        return ""
+    out = re.sub(r"(\d) deg([FC])\b", lambda m: f"{m.group(1)} °{m.group(2)}", str(text))
+    out = re.sub(r"\b(\d+\.\d+) (gpm|gpd|mgd)\b", lambda m: fmt_measure(m.group(1), m.group(2)), out)
+    return re.sub(r"\b(\d+(?:\.\d+)?) x baseline\b", lambda m: f"{float(m.group(1)):.1f} × baseline", out)
+
+
+def fmt_measure(value: Any, unit: Any = "", *, exact: bool = False) -> str:
+    """A value with its unit, rounded as a reader wants it: '8,257 gpm', '26.4 gpm', '5.49 s.u.', '150 °F'.
+
+    ``exact``: a lab result as reported (up to three decimals, never rounded to a whole number, so a result
+    of 240.01 stays above its limit of 240); otherwise a computed value (a peak, a baseline, an average)
+    keeps three significant figures, and whole numbers from 100 up."""
+    if is_missing(value):
+        return ""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return f"{value} {unit_text(unit)}".strip()
+    size = abs(number)
+    if exact:
+        digits = 3
+    elif size >= 100 or number == 0:
+        digits = 0
+    else:
+        digits = max(0, 2 - int(math.floor(math.log10(size))))
+    text = f"{number:,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return f"{text} {unit_text(unit)}".strip()
+
+
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+               "October", "November", "December")
+
+
+def day_words(value: Any) -> str:
+    """'November 30, 2026'."""
+    if is_missing(value):
+        return ""
+    day = pd.Timestamp(value)
+    return f"{MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
+
+
+def month_words(value: Any) -> str:
+    """'November 2026'."""
+    if is_missing(value):
+        return ""
+    day = pd.Timestamp(value)
+    return f"{MONTH_NAMES[day.month - 1]} {day.year}"
+
+
+def months_words(first: Any, last: Any) -> str:
+    """The months a count covers: 'January 2025 to November 2026', 'March 2026' (one month)."""
+    if is_missing(first) or is_missing(last):
+        return ""
+    a, b = month_words(first), month_words(last)
+    return a if a == b else f"{a} to {b}"
+
+
+def to_date_words(as_of: dt.date) -> str:
+    """The year to the day judged: '2026 to date (January 1 to November 30)'."""
+    return f"{as_of.year} to date (January 1 to {MONTH_NAMES[as_of.month - 1]} {as_of.day})"
+
+
+def named(ident: Any, name: Any, href: str = "") -> str:
+    """An id with its name beside it (HTML): 'IU-020 · Eastbrook Regional Treatment Plant'; the id a link
+    when ``href`` is given."""
+    head = f'<a href="{esc(href)}">{esc(ident)}</a>' if href else esc(ident)
+    return head + (f' <span class="who">{esc(name)}</span>' if not is_missing(name) and str(name) else "")
+
+
+def short_name(name: Any, width: int = 36) -> str:
+    """A name short enough for a long table's column: a long name's closing remark in brackets left off,
+    then cut with '…' (the whole name is in the page's summary and the subject's own section)."""
+    if is_missing(name):
+        return ""
+    text = str(name)
+    if len(text) > width and text.endswith(")") and " (" in text:
+        text = text[: text.rindex(" (")]
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+class RuleNotes:
+    """The rules a section cites: each cell holds the short citation and a numbered link to the full text,
+    listed once at the section's end (on screen and on paper), not repeated in every row."""
+
+    def __init__(self, prefix: str):
+        self.prefix = slug(prefix)
+        self.numbers: dict[str, int] = {}
+
+    def number(self, rule: Any) -> int:
+        text = " ".join(str(rule).split())
+        if text not in self.numbers:
+            self.numbers[text] = len(self.numbers) + 1
+        return self.numbers[text]
+
+    def cite(self, rule: Any, limit: int = 60) -> str:
+        """HTML: 'Woodbury ch. 253 Part 2, …, (a)' and its note's number."""
+        if is_missing(rule) or not str(rule).strip():
+            return ""
+        n = self.number(rule)
+        return (f'<span class="cite">{esc(short_rule(rule, limit))}<sup class="rule-ref"><a href="#{self.prefix}-{n}">'
+                f"[{n}]</a></sup></span>")
+
+    def col(self, key: str = "rule", label: str = "Rule", limit: int = 60) -> "Col":
+        return Col(key, label, html=lambda r: self.cite(r.get(key), limit))
+
+    def mark(self, text: Any) -> str:
+        """HTML: the numbered link to ``text``, listed in full at the end (a reason shared by many rows)."""
+        if is_missing(text) or not str(text).strip():
+            return ""
+        n = self.number(text)
+        return f'<sup class="rule-ref"><a href="#{self.prefix}-{n}">[{n}]</a></sup>'
+
+    def notes(self, title: str = "The rules cited, in full") -> str:
+        """The numbered texts, once each. Texts of one citation that share their words up to a colon (the
+        criteria of one rule) give those words once, each text's own words numbered under them."""
+        if not self.numbers:
+            return ""
+
+        def item(text: str, n: int) -> str:
+            return f'<li id="{self.prefix}-{n}" value="{n}">{esc(text)}</li>'
+
+        groups: dict[str, list[tuple[str, int]]] = {}
+        for text, n in sorted(self.numbers.items(), key=lambda kv: kv[1]):
+            groups.setdefault(short_rule(text, 1000), []).append((text, n))
+        items = []
+        for head, members in groups.items():
+            shared = os.path.commonprefix([t for t, _ in members]) if len(members) > 1 else ""
+            cut = shared.rfind(": ")
+            if cut <= len(head):
+                items += [item(t, n) for t, n in members]
+                continue
+            inner = "".join(item(t[cut + 2:], n) for t, n in members)
+            items.append(f'<li class="shared">{esc(shared[:cut + 1])}<ol>{inner}</ol></li>')
+        return f'<div class="rule-notes"><h4>{esc(title)}</h4><ol>{"".join(items)}</ol></div>'
 
 
 def slug(value: Any) -> str:
@@ -279,22 +440,32 @@ class Col:
     num: bool = False
     title: str = ""
     nowrap: bool = False
+    screen_only: bool = False   # left off paper (a long sentence the paper says elsewhere or in a note)
+    width: str = ""   # the column's share of the table ("24%"): a long name keeps to one line
 
 
 def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | None = None, rest: str = "",
           row_class: Callable[[pd.Series], str] | None = None, row_id: Callable[[pd.Series], str] | None = None,
-          caption: str = "", empty: str = "No rows.", table_class: str = "") -> str:
+          caption: str = "", empty: str = "No rows.", table_class: str = "",
+          detail: Callable[[dict], str] | None = None) -> str:
     """An HTML table of ``frame``; every cell escaped unless the column renders HTML itself.
 
     ``max_rows`` shows only the first rows: then ``rest`` (plain text) must say where all of them are,
-    and the page says how many there are."""
+    and the page says how many there are. ``detail``: a second line under a row, across every column (HTML;
+    blank for none), kept on the same paper page as its row: a long sentence there leaves the columns their
+    width."""
     if max_rows is not None and not rest:
         raise ValueError("a table that shows only its first rows must say where the rest are (rest=...)")
     if frame is None or frame.empty:
         return note(esc(empty), "empty")
     shown = frame if max_rows is None else frame.head(max_rows)
+    def th_class(c: Col) -> str:
+        names = " ".join(n for n, on in (("num", c.num), ("no-print", c.screen_only)) if on)
+        return f' class="{names}"' if names else ""
+
     head = "".join(
-        f'<th{" class=num" if c.num else ""}{(" title=" + chr(34) + esc(c.title) + chr(34)) if c.title else ""}>'
+        f'<th{th_class(c)}{(" title=" + chr(34) + esc(c.title) + chr(34)) if c.title else ""}'
+        f'{(" style=" + chr(34) + "width:" + esc(c.width) + chr(34)) if c.width else ""}>'
         f"{esc(c.label)}</th>" for c in cols)
     # The cells a column at a time (each column's opening tag is the same all the way down), then
     # joined row by row; the rows as dicts, not a Series each (iterrows: 40 us a row; a page of 190
@@ -302,7 +473,7 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
     records = shown.to_dict("records")
     cells: list[list[str]] = []
     for c in cols:
-        cls_td = " ".join(n for n, on in (("num", c.num), ("nowrap", c.nowrap)) if on)
+        cls_td = " ".join(n for n, on in (("num", c.num), ("nowrap", c.nowrap), ("no-print", c.screen_only)) if on)
         td = f'<td class="{cls_td}">' if cls_td else "<td>"
         if c.html is not None:
             contents = [c.html(r) for r in records]
@@ -320,14 +491,20 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
                 attrs += f' class="{esc(cls)}"'
         if row_id is not None:
             attrs += f' id="{esc(row_id(row))}"'
-        body.append(f"<tr{attrs}>{''.join(row_cells)}</tr>")
+        line = f"<tr{attrs}>{''.join(row_cells)}</tr>"
+        if detail is not None:
+            extra = detail(row)
+            line = (f'<tbody class="pair">{line}<tr class="detail"><td colspan="{len(cols)}">{extra}</td></tr>'
+                    f"</tbody>" if extra else f'<tbody class="pair">{line}</tbody>')
+        body.append(line)
     more = ""
     if max_rows is not None and len(frame) > max_rows:
         more = note(esc(f"The first {max_rows:,} of {len(frame):,} rows are shown here; {rest}"), "info")
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     cls = f' class="{esc(table_class)}"' if table_class else ""
+    rows_html = "".join(body) if detail is not None else f'<tbody>{"".join(body)}</tbody>'
     return (f'<div class="table-wrap"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></div>{more}')
+            f'{rows_html}</table></div>{more}')
 
 
 def details(summary: str, body: str, cls: str = "more") -> str:
@@ -387,6 +564,9 @@ class Chart:
     height: int = 400
     click_anchor_prefix: str = ""  # a click on a point with customdata[0] = X jumps to #<prefix>X
     extra_class: str = ""
+    print_height: int = 0   # on paper: drawn this tall (0: as on screen)
+    printed: bool = True    # False: on screen only (the page says where the rest are)
+    print_layout: dict[str, Any] = field(default_factory=dict)   # on paper: these layout changes too
 
     def spec(self) -> dict[str, Any]:
         fig = self.figure
@@ -408,8 +588,12 @@ class Chart:
         title = f'<h3 class="chart-title">{esc(self.title)}</h3>' if self.title else ""
         caption = f'<p class="chart-caption">{self.caption}</p>' if self.caption else ""
         cls = f"chart {self.extra_class}".strip()
-        return (f'<figure class="chart-box">{title}'
-                f'<div class="{cls}" id="{spec_id}-div" data-fig="{spec_id}" style="min-height:{int(self.height)}px">'
+        box = "chart-box" + ("" if self.printed else " no-print") + (" chart-small" if self.print_height else "")
+        tall = f' data-print-height="{int(self.print_height)}"' if self.print_height else ""
+        if self.print_layout:
+            tall += f' data-print-layout="{esc(script_json(self.print_layout))}"'
+        return (f'<figure class="{box}">{title}'
+                f'<div class="{cls}" id="{spec_id}-div" data-fig="{spec_id}"{tall} style="min-height:{int(self.height)}px">'
                 f'<span class="chart-wait">Chart loading…</span></div>{caption}'
                 f'<script type="application/json" id="{spec_id}">{script_json(self.spec())}</script></figure>')
 
@@ -466,7 +650,8 @@ a.kpi:hover{background:#f8fafc}
 .table-wrap{overflow:auto;max-height:560px;border:1px solid #e5e7eb;border-radius:8px;margin:6px 0}
 table{border-collapse:collapse;width:100%%;font-size:13px}
 caption{text-align:left;font-weight:600;padding:6px 8px}
-th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;white-space:nowrap;z-index:1}
+th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;z-index:1;vertical-align:bottom}
+th.num{white-space:normal}
 td{padding:5px 8px;border-bottom:1px solid #eef2f7;vertical-align:top}
 tbody tr:nth-child(even){background:#fafbfc}
 tbody tr:target{outline:2px solid #2563eb}
@@ -501,6 +686,19 @@ details.rule,details.more{display:inline}
 details.rule summary,details.more summary{cursor:pointer;color:#1d4ed8;display:inline}
 details.rule[open],details.more[open]{display:block}
 details.rule .full{display:block;font-size:12.5px;color:#374151;margin:2px 0 4px;max-width:70ch}
+.who{color:#374151}
+.muted{color:#6b7280}
+sup.rule-ref{font-size:10px;margin-left:2px;line-height:0}
+span.cite{white-space:nowrap}
+.rule-notes{font-size:12.5px;color:#374151;margin:10px 0 0;border-top:1px solid #e5e7eb;padding-top:6px}
+.rule-notes h4{margin:0 0 4px;font-size:13px}
+.rule-notes ol{margin:0;padding-left:26px}
+.rule-notes li:target{background:#eff6ff}
+.rule-notes li.shared{list-style:none;margin-left:-18px}
+tr.detail td{border-top:0;padding-top:0;color:#374151;font-size:12.5px}
+.legend{font-size:13px;margin:6px 0}
+.legend dt{font-weight:600;float:left;clear:left;margin-right:6px}
+.legend dd{margin:0 0 2px}
 """ % {"font": FONT}
 
 # Paper: every row of every table, headers repeated, no row split across pages, and on each
@@ -525,11 +723,34 @@ PRINT_CSS = """
   table{font-size:10px}
   thead{display:table-header-group}
   tfoot{display:table-footer-group}
-  th{position:static;background:#e5e7eb!important;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+  th{position:static;background:#e5e7eb!important;-webkit-print-color-adjust:exact;print-color-adjust:exact;
+     white-space:normal}
+  th.num{white-space:normal}
   tr,td,th{break-inside:avoid;page-break-inside:avoid}
   tbody tr:nth-child(even){background:#fff}
   figure.chart-box{break-inside:avoid;page-break-inside:avoid;overflow:hidden}
+  figure.chart-small{margin:2px 0 6px}
+  section.user,section.site{break-inside:avoid;page-break-inside:avoid}
+  h3.chart-title{font-size:12px;margin:4px 0 0}
+  figure.chart-small .chart{min-height:0!important}
+  figure.chart-small .chart-caption,figure.chart-small h3.chart-title{display:none}
   .chart{max-width:100%%}
+  td{padding:2px 5px;line-height:1.3}
+  th{padding:3px 5px}
+  tbody.pair{break-inside:avoid;page-break-inside:avoid}
+  tr.detail td{font-size:9.5px;padding-bottom:3px}
+  .rule-notes{font-size:9.5px;break-inside:auto}
+  .rule-notes li{break-inside:avoid}
+  p.lead{font-size:11px;margin:0 0 6px}
+  h2{font-size:16px}
+  .no-print,.no-print *{display:none!important}
+  .badge{font-size:9.5px;padding:0 5px}
+  .note{padding:4px 8px;margin:4px 0;font-size:10.5px}
+  .entity-head h2{font-size:14px}.facts{font-size:10.5px;margin:2px 0}
+  table.calendar td{font-size:8.5px!important;padding:1px 2px}
+  table.calendar td br{display:none}
+  table.calendar td strong::after{content:" "}
+  .kpi-label{font-size:10.5px}.kpi-detail{font-size:9.5px}
   .kpis{grid-template-columns:repeat(6,1fr);gap:6px}
   .kpi{padding:4px 8px;border-width:1px 1px 1px 4px}
   .kpi-value{font-size:17px}
@@ -594,15 +815,32 @@ JS = """
   } else { window.outfallRenderAll(); }
   // Paper: every chart drawn, as wide as the printed page; back to the window's width after.
   var printWidth=+(root.getAttribute('data-print-width')||0);
+  function onPaper(div){return !div.closest('.no-print');}
   function fit(div, width){  // Plotly draws a relayout at once: the print dialog sees the new width
-    if(div.getAttribute('data-rendered')!=='1'){return draw(div, width);}
-    return width ? Plotly.relayout(div, {width: width, autosize: false})
-                 : Plotly.relayout(div, {autosize: true, width: null});
+    var tall=+(div.getAttribute('data-print-height')||0);
+    var paper=JSON.parse(div.getAttribute('data-print-layout')||'{}');
+    var first=div.getAttribute('data-rendered')!=='1';
+    var drawn=first ? draw(div, width) : Promise.resolve();
+    return Promise.resolve(drawn).then(function(){
+      if(width){  // on paper: as wide as the page, and as tall and plain as the page says
+        var size=Object.assign({width: width, autosize: false}, paper);
+        if(tall){size.height=tall;}
+        return Plotly.relayout(div, size);
+      }
+      if(first){return null;}
+      if(tall || Object.keys(paper).length){  // back as it was drawn on screen
+        var spec=JSON.parse(document.getElementById(div.getAttribute('data-fig')).textContent);
+        spec.layout.template=template;
+        return Plotly.react(div, spec.data, spec.layout, spec.config);
+      }
+      return Plotly.relayout(div, {autosize: true, width: null});
+    });
   }
   window.outfallPrepareForPrint=function(){
-    return divs.reduce(function(p, d){return p.then(function(){return fit(d, printWidth);});}, Promise.resolve());
+    return divs.filter(onPaper).reduce(function(p, d){return p.then(function(){return fit(d, printWidth);});},
+                                       Promise.resolve());
   };
-  window.addEventListener('beforeprint', function(){divs.forEach(function(d){fit(d, printWidth);});});
+  window.addEventListener('beforeprint', function(){divs.filter(onPaper).forEach(function(d){fit(d, printWidth);});});
   window.addEventListener('afterprint', function(){divs.forEach(function(d){if(d._outfall){fit(d, 0);}});});
 })();
 """

@@ -15,9 +15,10 @@ from typing import Any
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageData, PageMeta, as_frame, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join, kpis,
-    no_data, note, page, section, slug, table,
+    Col, Kpi, PageData, PageMeta, as_frame, day_words, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join,
+    kpis, no_data, note, page, section, slug, table,
 )
+from dashboards.worklist import worklist_summary
 
 
 @dataclass
@@ -47,6 +48,7 @@ class IndexData(PageData):
     quarantine_per_reason: int = 50
     set_aside: pd.DataFrame | None = None  # rows kept but not judged by an asset (table set_aside)
     reports: list[tuple[str, str]] = field(default_factory=list)  # (file, label) of the annual reports written
+    worklist: pd.DataFrame | None = None  # what each person must do next (table worklist)
 
 
 def _range_text(first: Any, last: Any) -> str:
@@ -55,25 +57,53 @@ def _range_text(first: Any, last: Any) -> str:
     return f"{fmt_date(first)} to {fmt_date(last)}"
 
 
-def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
-    meta = PageMeta()
-    ingested, ranges, qcounts = frames(data, "ingested", "ranges", "quarantine_counts")
-    body: list[str] = []
+def _observed(data: IndexData) -> pd.DataFrame:
+    """The date ranges of the datasets observed (samples, readings, rain, inspections, tests)."""
+    ranges = as_frame(data.ranges)
+    return ranges[ranges["observed"].fillna(True).astype(bool)] if "observed" in ranges else ranges
 
-    q_total = int(data.quarantine_total)
-    observed = ranges[ranges["observed"].fillna(True).astype(bool)] if "observed" in ranges else ranges
-    first = pd.to_datetime(observed["first"]).min() if not observed.empty else None
-    last = pd.to_datetime(observed["last"]).max() if not observed.empty else None
+
+def _span(data: IndexData) -> tuple[Any, Any]:
+    observed = _observed(data)
+    if observed.empty:
+        return None, None
+    first, last = pd.to_datetime(observed["first"]).min(), pd.to_datetime(observed["last"]).max()
+    return (None if pd.isna(first) else first), (None if pd.isna(last) else last)
+
+
+def panel_worklist(data: IndexData) -> str:
+    return section("What to do next", worklist_summary(data.worklist), sid="worklist",
+                   lead=esc(f"Each person's actions as of {day_words(data.as_of)}: overdue, due within the week, "
+                            f"upcoming. Click a person for their whole list."))
+
+
+def panel_after_as_of(data: IndexData) -> str:
+    observed = _observed(data)
+    after = observed[pd.to_datetime(observed["last"]) > pd.Timestamp(data.as_of)] if not observed.empty else observed
+    if after.empty:
+        return ""
+    return note("<strong>Data dated after the as-of date " + esc(data.as_of.isoformat()) + ":</strong> "
+                + "; ".join(f"{esc(r['dataset'])} ({esc(r['what'])}) to {esc(fmt_date(r['last']))}"
+                            for _, r in after.iterrows())
+                + ". Check the as-of date or the files' dates.", "warn")
+
+
+def panel_run(data: IndexData) -> str:
+    ingested = as_frame(data.ingested)
+    first, last = _span(data)
     rows_read = int(ingested["rows_read"].sum()) if not ingested.empty else 0
-    body.append(kpis([
+    q_total = int(data.quarantine_total)
+    return kpis([
         Kpi("as of", data.as_of.isoformat(), "the day 'overdue' is judged"),
-        Kpi("data from", fmt_date(first) if first is not None and not pd.isna(first) else "no data",
-            f"to {fmt_date(last)}" if last is not None and not pd.isna(last) else ""),
+        Kpi("data from", fmt_date(first) if first is not None else "no data",
+            f"to {fmt_date(last)}" if last is not None else ""),
         Kpi("rows read", fmt_num(rows_read), f"{len(ingested)} datasets" if not ingested.empty else "no files yet"),
         Kpi("rows quarantined", fmt_num(q_total), "rejected input rows: see the list",
             "bad" if q_total else "good", "quarantine.html"),
-    ]))
+    ])
 
+
+def panel_cards(data: IndexData) -> str:
     cards = []
     for c in data.cards:
         nums = "".join(f'<div class="card-num card-{esc(tone)}"><b>{esc(v)}</b> {esc(label)}</div>'
@@ -83,78 +113,92 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
         link_close = "</a>" if c.exists else "</div>"
         cards.append(f'{link_open}<div class="card-who">{esc(c.who)}</div><h3>{esc(c.title)}</h3>'
                      f'<p>{esc(c.what)}</p>{nums}{state}{link_close}')
-    body.append(section("Dashboards", f'<div class="cards">{"".join(cards)}</div>', sid="pages"))
-    if data.reports:
-        links = "".join(f'<li><a href="{esc(f)}">{esc(label)}</a></li>' for f, label in data.reports)
-        body.append(section("Annual pretreatment reports", f"<ul>{links}</ul>", sid="reports",
-                            lead="For the approval authority (40 CFR 403.12(i)), one per calendar year: the "
-                                 "industrial users, their sampling and violations, significant noncompliance and "
-                                 "the notices mailed, ready to print."))
-    if not observed.empty:
-        after = observed[pd.to_datetime(observed["last"]) > pd.Timestamp(data.as_of)]
-        if not after.empty:
-            body.insert(1, note("<strong>Data dated after the as-of date " + esc(data.as_of.isoformat()) + ":</strong> "
-                                + "; ".join(f"{esc(r['dataset'])} ({esc(r['what'])}) to {esc(fmt_date(r['last']))}"
-                                            for _, r in after.iterrows())
-                                + ". Check the as-of date or the files' dates.", "warn"))
+    return section("Dashboards", f'<div class="cards">{"".join(cards)}</div>', sid="pages",
+                   lead="Each number says the period it counts; the pages count the same way.")
 
-    # the data: rows per dataset and date ranges
-    if ingested.empty and ranges.empty:
+
+def panel_reports(data: IndexData) -> str:
+    if not data.reports:
+        return ""
+    links = "".join(f'<li><a href="{esc(f)}">{esc(label)}</a></li>' for f, label in data.reports)
+    return section("Annual pretreatment reports", f"<ul>{links}</ul>", sid="reports",
+                   lead="For the approval authority (40 CFR 403.12(i)), one per calendar year: the industrial users, "
+                        "their sampling and violations, significant noncompliance and the notices mailed, ready to "
+                        "print.")
+
+
+def _datasets(data: IndexData) -> pd.DataFrame:
+    """Rows per dataset, with its date range and the rows it has in the quarantine now."""
+    ingested, ranges, qcounts = frames(data, "ingested", "ranges", "quarantine_counts")
+    merged = ingested.copy() if not ingested.empty else pd.DataFrame({"dataset": ranges["dataset"]})
+    if not ranges.empty:
+        merged = merged.merge(ranges, on="dataset", how="outer")
+    if not qcounts.empty:
+        q = qcounts.groupby("dataset", as_index=False)["rows"].sum().rename(columns={"rows": "quarantined_now"})
+        merged = merged.merge(q, on="dataset", how="left")
+    else:
+        merged["quarantined_now"] = 0
+    merged["quarantined_now"] = merged["quarantined_now"].fillna(0).astype(int)
+    return merged.sort_values("dataset")
+
+
+def _quarantined_cell(r: pd.Series) -> str:
+    n = int(r.get("quarantined_now") or 0)
+    return f'<a class="bad-link" href="quarantine.html#q-{esc(slug(r["dataset"]))}">{n:,}</a>' if n else "0"
+
+
+def _balanced(r: pd.Series) -> str:
+    read, kept, qn = r.get("rows_read"), r.get("rows_kept"), r.get("rows_quarantined")
+    if any(is_missing(v) for v in (read, kept, qn)):
+        return ""
+    return "yes" if int(read) == int(kept) + int(qn) else "NO"
+
+
+def panel_data(data: IndexData) -> str:
+    if as_frame(data.ingested).empty and as_frame(data.ranges).empty:
         d_html = no_data("ingested_files", data.present.get("ingested_files"), "input files loaded")
     else:
-        merged = ingested.copy() if not ingested.empty else pd.DataFrame({"dataset": ranges["dataset"]})
-        if not ranges.empty:
-            merged = merged.merge(ranges, on="dataset", how="outer")
-        if not qcounts.empty:
-            q = qcounts.groupby("dataset", as_index=False)["rows"].sum().rename(columns={"rows": "quarantined_now"})
-            merged = merged.merge(q, on="dataset", how="left")
-        else:
-            merged["quarantined_now"] = 0
-        merged["quarantined_now"] = merged["quarantined_now"].fillna(0).astype(int)
-
-        def q_cell(r: pd.Series) -> str:
-            n = int(r.get("quarantined_now") or 0)
-            if not n:
-                return "0"
-            return f'<a class="bad-link" href="quarantine.html#q-{esc(slug(r["dataset"]))}">{n:,}</a>'
-
-        def balanced(r: pd.Series) -> str:
-            read, kept, qn = r.get("rows_read"), r.get("rows_kept"), r.get("rows_quarantined")
-            if any(is_missing(v) for v in (read, kept, qn)):
-                return ""
-            return "yes" if int(read) == int(kept) + int(qn) else "NO"
-
-        d_html = table(merged.sort_values("dataset"), [
+        d_html = table(_datasets(data), [
             Col("dataset", "Dataset", nowrap=True), Col("files", "Files", num=True, fmt=fmt_num),
             Col("rows_read", "Rows read", num=True, fmt=fmt_num), Col("rows_kept", "Kept", num=True, fmt=fmt_num),
-            Col("quarantined_now", "Quarantined", num=True, html=q_cell),
-            Col("balance", "Read = kept + quarantined", html=lambda r: esc(balanced(r))),
+            Col("quarantined_now", "Quarantined", num=True, html=_quarantined_cell),
+            Col("balance", "Read = kept + quarantined", html=lambda r: esc(_balanced(r))),
             Col("what", "Dates of"), Col("first", "Range", html=lambda r: esc(_range_text(r.get("first"), r.get("last"))),
                                          nowrap=True),
             Col("last_loaded", "Last loaded", fmt=fmt_datetime, nowrap=True)])
-    body.append(section("The data", d_html, sid="data",
-                        lead="Rows read from the input files, kept, and quarantined (rejected with a reason: "
-                             "click a count to see the rows), and the dates each dataset covers."))
+    return section("The data", d_html, sid="data",
+                   lead="Rows read from the input files, kept, and quarantined (rejected with a reason: click a "
+                        "count to see the rows), and the dates each dataset covers.")
 
-    if not qcounts.empty:
-        top = qcounts.sort_values(["rows", "dataset"], ascending=[False, True]).head(12)
-        body.append(section("Why rows were quarantined", table(top, [
-            Col("dataset", "Dataset", nowrap=True,
-                html=lambda r: f'<a href="quarantine.html#q-{esc(slug(r["dataset"]))}">{esc(r["dataset"])}</a>'),
-            Col("reason", "Reason"), Col("rows", "Rows", num=True, fmt=fmt_num)]),
-            sid="reasons", lead=esc(
-                f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row "
-                "is on the quarantine page." if len(qcounts) > len(top) else
-                "Every reason; the rejected rows are on the quarantine page.")))
 
+def panel_reasons(data: IndexData) -> str:
+    qcounts = as_frame(data.quarantine_counts)
+    if qcounts.empty:
+        return ""
+    top = qcounts.sort_values(["rows", "dataset"], ascending=[False, True]).head(12)
+    return section("Why rows were quarantined", table(top, [
+        Col("dataset", "Dataset", nowrap=True,
+            html=lambda r: f'<a href="quarantine.html#q-{esc(slug(r["dataset"]))}">{esc(r["dataset"])}</a>'),
+        Col("reason", "Reason"), Col("rows", "Rows", num=True, fmt=fmt_num)]),
+        sid="reasons", lead=esc(
+            f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row is on the "
+            "quarantine page." if len(qcounts) > len(top) else
+            "Every reason; the rejected rows are on the quarantine page."))
+
+
+# The index, top to bottom: what to do, the run, the pages and their numbers, then the data.
+INDEX_PANELS = (panel_worklist, panel_after_as_of, panel_run, panel_cards, panel_reports, panel_data, panel_reasons)
+
+
+def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
+    first, last = _span(data)
     html_text = page(file="index.html", title="Outfall dashboards",
                      subtitle=esc(f"Sewer and stormwater compliance · as of {data.as_of.isoformat()}"
-                                  + (f" · data {fmt_date(first)} to {fmt_date(last)}"
-                                     if first is not None and not pd.isna(first) else "")),
-                     body=join(body), extra_css=_CARD_CSS, as_of=data.as_of, town=data.town,
-                     generated_at=data.generated_at, has_charts=False)
-    meta.counts = {"quarantined": q_total, "datasets": len(ingested)}
-    return html_text, meta
+                                  + (f" · data {fmt_date(first)} to {fmt_date(last)}" if first is not None else "")),
+                     body=join(panel(data) for panel in INDEX_PANELS), extra_css=_CARD_CSS, as_of=data.as_of,
+                     town=data.town, generated_at=data.generated_at, has_charts=False)
+    return html_text, PageMeta(counts={"quarantined": int(data.quarantine_total),
+                                       "datasets": len(as_frame(data.ingested))})
 
 
 _CARD_CSS = """

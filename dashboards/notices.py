@@ -1,18 +1,44 @@
-"""The monthly notices of violation on the pages (contract 5.1), and the Town's follow-up of each
-violation from its notice: which notices are mailed or still drafts, which cannot be sent and why,
-the last day to correct, and for each violation its status, the days past that day and the most
+"""The monthly notices of violation on the pages (contract 5.1 and 6.1), and the Town's follow-up of each
+violation from its notice: which notices are mailed or still drafts, which cannot be sent and why, the last
+day to correct, and for each violation on a mailed notice its status, the days past that day and the most
 the law allows (the letter carries only what goes to the recipient; this is the Town's record)."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from dashboards.html import Col, badge, esc, fmt_date, fmt_num, fmt_usd, is_missing, note, table
+from dashboards.html import (
+    Col, RuleNotes, badge, esc, fmt_date, fmt_num, fmt_usd, is_missing, month_words, months_words, named, note,
+    short_name, slug, table,
+)
 
 STATUS_WORDS = {"draft": ("draft, not mailed", "warn"), "mailed": ("mailed", "good"),
                 "withdrawn": ("withdrawn", "")}
+# what a stormwater finding is, in words (swppp_inspection_findings.requirement, swppp_other_findings.finding)
+FINDING_WORDS = {
+    "weekly": "weekly inspection", "storm": "inspection after a storm",
+    "report_not_delivered": "inspection report not delivered in time",
+    "disturbance_over_limit": "more land disturbed than allowed",
+    "milestone_notice_late": "milestone notice given late", "contractor_not_certified": "contractor not certified",
+    "sediment_not_removed": "sediment not removed",
+}
+PENALTY_PER = {"day": ("day", "days"), "week": ("week", "weeks")}
+
+
+def finding_words(value: Any) -> str:
+    return FINDING_WORDS.get(str(value), str(value).replace("_", " "))
+
+
+def period_words(period: Any) -> str:
+    """A notice's month, 'YYYY-MM', in words: 'March 2026'."""
+    if is_missing(period):
+        return ""
+    try:
+        return month_words(pd.Timestamp(f"{period}-01"))
+    except ValueError:
+        return str(period)
 
 
 def _status(r: pd.Series) -> str:
@@ -30,81 +56,169 @@ def _letter(r: pd.Series) -> str:
     return f'<a href="{esc(path)}">letter</a>' if not is_missing(path) else ""
 
 
-def _ready(r: pd.Series) -> str:
+def _ready(r: pd.Series, reasons: RuleNotes) -> str:
     if bool(r.get("ready_to_send")):
         return badge("ready", "good")
-    return badge("not ready", "bad") + " " + esc(r.get("not_ready_reason") or "")
+    if str(r.get("status")) == "withdrawn":
+        return ""
+    return badge("not ready", "bad") + reasons.mark(r.get("not_ready_reason"))
 
 
-def notices_table(frame: pd.DataFrame | None, kind: str, who: str) -> str:
-    """The notices of one kind, newest month first."""
+def _mailed(r: pd.Series) -> str:
+    if is_missing(r.get("issued_on")):
+        return ""
+    number = r.get("certified_mail_no")
+    return esc(fmt_date(r["issued_on"])) + (f"<br><small>certified mail {esc(number)}</small>"
+                                            if not is_missing(number) else "")
+
+
+# what a notice lists (notice_items.item), one and many
+ITEM_WORDS = {
+    "sample": ("single sample", "single samples"), "daily_max": ("daily maximum", "daily maximums"),
+    "monthly_avg": ("monthly average", "monthly averages"),
+    "no_permit": ("month of discharging without a permit", "months of discharging without a permit"),
+    "late_report": ("report or notice owed by the user and late or missing",
+                    "reports or notices owed by the user and late or missing"),
+    "missed_testing": ("period of required testing missed", "periods of required testing missed"),
+    "inspection": ("inspection late or not made", "inspections late or not made"),
+    "other": ("other finding", "other findings"),
+}
+
+
+def items_words(items: pd.DataFrame | None, kind: str) -> str:
+    """'183 single samples, 10 monthly averages and 4 periods of required testing missed'."""
+    if items is None or items.empty:
+        return ""
+    rows = items[items["kind"] == kind]
+    parts = []
+    for item, n in zip(rows["item"], rows["items"]):
+        one, many = ITEM_WORDS.get(str(item), (str(item).replace("_", " "),) * 2)
+        parts.append(f"{int(n):,} {one if int(n) == 1 else many}")
+    if len(parts) > 1:
+        parts = parts[:-2] + [f"{parts[-2]} and {parts[-1]}"]
+    return ", ".join(parts)
+
+
+def notices_table(frame: pd.DataFrame | None, kind: str, who: str, names: Mapping[Any, Any] | None = None,
+                  items: pd.DataFrame | None = None) -> str:
+    """The notices of one kind, newest month first; each recipient by id and name (``names``: id -> name,
+    else the name the notice is addressed to). ``items``: what the notices list, counted by kind of item
+    (kind, item, items), said in the lead so that their count is not read as the count of another panel."""
     if frame is None:
         return note("The notices have not been drafted yet (run Outfall).", "empty")
     rows = frame[frame["kind"] == kind] if not frame.empty else frame
     if rows.empty:
         return note("No month has a violation: no notice to send.", "info")
+    names = names or {}
     mailed = int((rows["status"] == "mailed").sum())
     withdrawn = int((rows["status"] == "withdrawn").sum())
-    not_ready = int((~rows["ready_to_send"].astype(bool) & (rows["status"] != "withdrawn")).sum())
-    lead = note(esc(f"{len(rows)} notices: {mailed} mailed, {len(rows) - mailed - withdrawn} drafts, {withdrawn} "
-                    f"withdrawn; {not_ready} not ready to send. A draft sets no deadline and accrues no penalty until "
-                    f"its mailing is recorded in the notices mailed file."), "info")
-    return lead + table(rows.sort_values(["period", "recipient_id"], ascending=[False, True]), [
-        Col("recipient_id", who, nowrap=True), Col("recipient_name", "Name"),
-        Col("period", "Month", nowrap=True), Col("violations", "Violations", num=True, fmt=fmt_num),
-        Col("status", "Status", html=_status), Col("issued_on", "Mailed", nowrap=True, fmt=fmt_date),
-        Col("certified_mail_no", "Certified mail no."),
+    not_ready = int((~rows["ready_to_send"].fillna(False).astype(bool) & (rows["status"] != "withdrawn")).sum())
+    months = pd.to_datetime(rows["period"].astype(str) + "-01", errors="coerce")
+    span = months_words(months.min(), months.max())
+    lead = note(esc(f"{len(rows)} notices, one per {who.lower()} and month with a violation, {span}: {mailed} "
+                    f"mailed, {len(rows) - mailed - withdrawn} drafts, {withdrawn} withdrawn; {not_ready} not ready "
+                    f"to send. They list {fmt_num(rows['violations'].sum())} violations"
+                    + (f": {items_words(items, kind)}" if items_words(items, kind) else "")
+                    + ". A draft sets no deadline and accrues no penalty until its mailing is recorded in the notices "
+                      "mailed file."), "info")
+
+    def recipient(r: dict) -> str:
+        name = names.get(r["recipient_id"])
+        cell = named(r["recipient_id"], short_name(name if name is not None else r.get("recipient_name")))
+        if name is not None and not is_missing(r.get("recipient_name")) and r.get("recipient_name") != name:
+            cell += f"<br><small>to {esc(r['recipient_name'])}</small>"
+        return cell
+
+    reasons = RuleNotes(f"not-ready-{kind}")
+    listed = table(rows.sort_values(["period", "recipient_id"], ascending=[False, True]), [
+        Col("recipient_id", who, html=recipient, width="28%"),
+        Col("period", "Month", nowrap=True, fmt=period_words), Col("violations", "Violations", num=True, fmt=fmt_num),
+        Col("status", "Status", html=_status), Col("issued_on", "Mailed", nowrap=True, html=_mailed),
         Col("correct_by", "Correct by", nowrap=True, fmt=fmt_date),
-        Col("ready_to_send", "Ready to send", html=_ready), Col("letter", "Letter", html=_letter),
+        Col("ready_to_send", "Ready to send", nowrap=True, html=lambda r: _ready(r, reasons)),
+        Col("letter", "Letter", html=_letter),
     ])
+    return lead + listed + reasons.notes("Why a notice is not ready to send")
 
 
 SEWER_FOLLOW_UP = {
-    "draft": ("draft notice", "warn"), "pending": ("pending", ""), "overdue": ("overdue", "bad"),
+    "draft": ("draft notice", "warn"), "pending": ("within the period to correct", ""), "overdue": ("overdue", "bad"),
     "corrected": ("corrected in time", "good"), "corrected_late": ("corrected late", "warn"),
     "not_corrected": ("not corrected", "bad"),
 }
 
 
-def sewer_follow_up(frame: pd.DataFrame | None) -> str:
-    """Each violation's follow-up from its notice (table sewer_notices): status, days to correct,
-    § 253-55 A days accrued and the most the law allows."""
+def sewer_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None = None) -> str:
+    """The follow-up of each violation on a mailed notice (table sewer_notices): its status, the days to
+    correct, § 253-55 A days accrued and the most the law allows, the follow-up in words on a second line.
+    The violations on drafts and withdrawn notices are counted in a note (they have no period to correct and
+    accrue no penalty; the violations table names each one's notice)."""
     if frame is None or frame.empty:
         return note("No violation to follow up.", "info")
+    names = names or {}
+    mailed = frame[frame["notice_status"] == "mailed"] if "notice_status" in frame else frame
+    rest = frame.drop(index=mailed.index)
+    lead = ""
+    if not rest.empty:
+        counts = rest.groupby(rest["notice_status"].fillna("none")).agg(
+            violations=("sample_id", "size"), notices=("notice_period", lambda p: len(set(
+                zip(rest.loc[p.index, "user_id"], p)))))
+        words = "; ".join(f"{int(c['violations'])} on {int(c['notices'])} "
+                          f"{'withdrawn' if s == 'withdrawn' else 'draft' if s == 'draft' else s} notice"
+                          f"{'s' if int(c['notices']) != 1 else ''}" for s, c in counts.iterrows())
+        lead = note(esc(f"{len(rest)} of the {len(frame)} violations are on notices not mailed ({words}): no period "
+                        f"to correct has started and no penalty accrues. The violations table above names each "
+                        f"one's notice."), "info")
+    if mailed.empty:
+        return lead + note("No violation is on a mailed notice yet.", "info")
 
     def status(r: pd.Series) -> str:
         words, tone = SEWER_FOLLOW_UP.get(str(r.get("status")), (str(r.get("status")), ""))
         return badge(words, tone)
 
-    return table(frame.sort_values(["collected_date", "user_id"], ascending=[False, True]), [
-        Col("user_id", "User", nowrap=True), Col("sample_id", "Sample", nowrap=True), Col("parameter", "Parameter"),
+    return lead + table(mailed.sort_values(["collected_date", "user_id"], ascending=[False, True]), [
+        Col("user_id", "User", width="22%", html=lambda r: named(r["user_id"], names.get(r["user_id"], r.get("name")),
+                                                                  f"#user-{slug(r['user_id'])}")),
+        Col("sample_id", "Sample", nowrap=True), Col("parameter", "Parameter", fmt=lambda v: str(v).replace("_", " ")),
         Col("collected_date", "Collected", nowrap=True, fmt=fmt_date),
-        Col("notice_period", "Notice (month)", nowrap=True),
+        Col("notice_period", "Notice of", nowrap=True, fmt=period_words),
         Col("issued_on", "Mailed", nowrap=True, fmt=fmt_date),
         Col("correction_days", "Days to correct", num=True, fmt=fmt_num),
         Col("correct_by", "Correct by", nowrap=True, fmt=fmt_date),
         Col("status", "Status", html=status),
         Col("corrected_on", "Corrected on", nowrap=True, fmt=fmt_date),
-        Col("violation_days", "Penalty days", num=True, fmt=fmt_num,
+        Col("violation_days", "Days of penalty", num=True, fmt=fmt_num,
             title="Days counted under Woodbury Code ch. 253 § 253-55 A: from the day after the last day to correct"),
         Col("max_penalty_usd", "Most allowed (§ 253-55 A)", num=True, fmt=fmt_usd),
-        Col("follow_up", "Follow-up"),
-    ])
+    ], detail=lambda r: esc(r.get("follow_up") or ""))
 
 
-def stormwater_follow_up(frame: pd.DataFrame | None) -> str:
-    """Each finding's follow-up from its monthly notice (table swppp_notices)."""
+def _penalty_periods(r: dict) -> str:
+    n = r.get("violation_periods")
+    if is_missing(n):
+        return ""
+    one, many = PENALTY_PER.get(str(r.get("penalty_per")), ("period", "periods"))
+    return f"{int(n)} {one if int(n) == 1 else many}"
+
+
+def stormwater_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None = None) -> str:
+    """Each finding and its monthly notice (table swppp_notices), with the days (or weeks) of penalty counted."""
     if frame is None or frame.empty:
         return note("No finding to follow up.", "info")
+    names = names or {}
     cols: Sequence[Col] = [
-        Col("site_id", "Site", nowrap=True), Col("finding", "Finding"), Col("due_by", "Due by", nowrap=True, fmt=fmt_date),
-        Col("status", "Finding status"), Col("notice_period", "Notice (month)", nowrap=True),
+        Col("site_id", "Site", width="26%", html=lambda r: named(r["site_id"], names.get(r["site_id"]),
+                                                                  f"#site-{slug(r['site_id'])}")),
+        Col("finding", "Finding", fmt=finding_words), Col("due_by", "Due by", nowrap=True, fmt=fmt_date),
+        Col("status", "Finding status", html=lambda r: badge(str(r["status"]).capitalize(),
+                                                             "bad" if r["status"] == "overdue" else "warn")),
+        Col("notice_period", "Notice of", nowrap=True, fmt=period_words),
         Col("issued_on", "Mailed", nowrap=True, fmt=fmt_date),
         Col("remedial_due_by", "Correct by", nowrap=True, fmt=fmt_date),
-        Col("violation_periods", "Penalty periods", num=True, fmt=fmt_num),
+        Col("violation_periods", "Days (or weeks) of penalty", num=True, html=lambda r: esc(_penalty_periods(r)),
+            title="counted from the day after the day to correct, in the unit the law sets (each day or each "
+                  "week a violation continues is a separate violation)"),
         Col("total_fine_max_usd", "Most allowed", num=True, fmt=fmt_usd),
     ]
     present = [c for c in cols if c.key in frame.columns]
     return table(frame.sort_values(["due_by", "site_id"], ascending=[False, True]), present)
-
-

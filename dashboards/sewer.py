@@ -20,13 +20,18 @@ import pandas as pd
 from dashboards.figs import MS_PER_HOUR, grid, layout_key, legend_entry, typed, vrect
 from dashboards.notices import notices_table, sewer_follow_up
 from dashboards.testing import required_testing_section
+from dashboards.worklist import worklist_panel
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageMeta, axis_times, badge, esc, fmt_date, fmt_datetime, fmt_num, is_missing,
-    join, kpis, local_naive, no_data, note, page, section, short_rule, slug, table,
+    COLORS, Chart, Col, Kpi, PageMeta, RuleNotes, axis_times, badge, day_words, esc, fmt_date, fmt_datetime,
+    fmt_measure, fmt_num, is_missing, join, kpis, local_naive, month_words, months_words, named, no_data, note, page,
+    section, short_name, short_rule, slug, table, to_date_words, unit_text,
 )
 
 PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
 PARAMETER_LABEL = {"chlorine_demand": "chlorine demand", "temperature": "temperature"}
+# On paper a chart is drawn smaller: each control chart's row of panels, and each flow panel, this tall (px).
+PRINT_PANEL_PX = 78
+PRINT_FLOW_PX = 140
 
 
 @dataclass
@@ -78,6 +83,10 @@ class SewerData:
     follow_up: pd.DataFrame | None = None
     # each period of required testing (table required_testing, contract 6.3)
     required_testing: pd.DataFrame | None = None
+    # what each person must do next (table worklist): the page opens with the superintendent's
+    worklist: pd.DataFrame | None = None
+    # what the notices list, by kind of item (kind, item, items)
+    notice_items: pd.DataFrame | None = None
     present: dict[str, bool] = field(default_factory=dict)  # table -> exists
 
 
@@ -223,7 +232,7 @@ def heatmap_chart(data: SewerData, summary: pd.DataFrame) -> Chart | None:
     z = pivot.reindex(order).to_numpy(dtype=float)
     zmax = max(1.0, float(z.max()) if z.size else 1.0)
     trace = {
-        "type": "heatmap", "z": z.astype(int).tolist(), "x": [m.strftime("%Y-%m") for m in months],
+        "type": "heatmap", "z": z.astype(int).tolist(), "x": [m.strftime("%b %Y") for m in months],
         "y": [esc(_user_label(u, names)) for u in order],  # Plotly reads tags in labels: escape
         "text": [[str(int(v)) if v else "" for v in row] for row in z], "texttemplate": "%{text}",
         "customdata": [[u] * len(months) for u in order], "xgap": 2, "ygap": 2, "zmin": 0, "zmax": zmax,
@@ -234,10 +243,10 @@ def heatmap_chart(data: SewerData, summary: pd.DataFrame) -> Chart | None:
               "xaxis": {"title": {"text": "month of the sample (local)"}, "type": "category", "showgrid": False},
               "yaxis": {"autorange": "reversed", "showgrid": False, "type": "category", "ticks": ""}}
     return Chart("violations-heatmap", {"data": [trace], "layout": layout},
-                 caption=("Per-sample and statistic (daily maximum, monthly average) violations by the local "
-                          "month of the sample; users with the most violations first. Click a row to open that "
-                          "user's control charts."),
-                 height=90 + 24 * len(order), click_anchor_prefix="user-")
+                 caption=(f"Violations of single samples, daily maximums and monthly averages by the local "
+                          f"month of the sample, {months_words(months[0], months[-1])}; users with the most "
+                          f"violations first. Click a row to open that user's control charts."),
+                 height=90 + 24 * len(order), print_height=80 + 18 * len(order), click_anchor_prefix="user-")
 
 
 # ----------------------------------------------------------------------- control chart
@@ -312,7 +321,7 @@ def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Char
         rp = by_param[p]
         nv = int((rp["outcome"] == "violation").sum())
         nd = int(rp["nondetect"].fillna(False).astype(bool).sum())
-        unit = rp["unit"].dropna().iloc[0] if rp["unit"].notna().any() else ""
+        unit = unit_text(rp["unit"].dropna().iloc[0]) if rp["unit"].notna().any() else ""
         bits = [f"{len(rp)} result{'s' if len(rp) != 1 else ''}"]
         if nv:
             bits.append(f"<span style='color:{COLORS['violation']}'>{nv} violation{'s' if nv != 1 else ''}</span>")
@@ -335,7 +344,7 @@ def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Char
     for i, p in enumerate(params):
         xref, yref = refs[i]
         rp = by_param[p].sort_values("t")
-        unit = rp["unit"].dropna().iloc[0] if rp["unit"].notna().any() else ""
+        unit = unit_text(rp["unit"].dropna().iloc[0]) if rp["unit"].notna().any() else ""
         codes = outcome_codes(rp)
         hover = [_hover(int(c), *row, unit, *rest) for c, row, rest in zip(
             codes, zip(rp["sample_id"], rp["value"], rp["qualifier"]),
@@ -384,7 +393,40 @@ def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Char
                           "detection value; red dots break the limit; orange diamonds are non-detects whose "
                           "detection value is above the limit (inconclusive, reported apart). The dashed line is "
                           "the limit in effect at each sample, labelled with its value and section."),
-                 height=plot_h + 150)
+                 height=plot_h + 150, print_height=PRINT_PANEL_PX * -(-len(params) // print_columns(len(params))) + 50,
+                 print_layout=control_print_layout(layout, titles, ncols))
+
+
+def print_columns(panels: int) -> int:
+    """On paper, panels side by side: up to three (the page is wide and short)."""
+    return panels if panels <= 3 else (2 if panels == 4 else 3)
+
+
+def control_print_layout(layout: dict[str, Any], titles: list[str], screen_columns: int) -> dict[str, Any]:
+    """The changes that draw a control chart on paper: its panels three to a row, no legend (the caption
+    says what each mark is), small labels, each axis titled by its panel's title only."""
+    count = len(titles)
+    cols = print_columns(count)
+    rows = -(-count // cols)
+    plot_px = PRINT_PANEL_PX * rows
+    paper, _refs = grid(rows, cols, titles=titles, vspace=min(0.3, 42 / plot_px) if rows > 1 else 0,
+                        hspace=0.06, count=count)
+    out: dict[str, Any] = {"showlegend": False, "margin.t": 22, "margin.b": 22, "margin.l": 50,
+                           "margin.autoexpand": False}
+    for n in range(1, count + 1):
+        for axis in ("x", "y"):
+            out[f"{layout_key(n, axis)}.domain"] = paper[layout_key(n, axis)]["domain"]
+        out[f"{layout_key(n, 'x')}.title.text"] = ""
+        out[f"{layout_key(n, 'y')}.title.text"] = ""
+        out[f"{layout_key(n, 'x')}.tickfont.size"] = 9
+        out[f"{layout_key(n, 'y')}.tickfont.size"] = 9
+    for i, title in enumerate(paper["annotations"]):   # the panels' titles come first in both layouts
+        out[f"annotations[{i}].x"], out[f"annotations[{i}].y"] = title["x"], title["y"]
+        out[f"annotations[{i}].font.size"] = 10
+    for i in range(len(paper["annotations"]), len(layout["annotations"])):   # a limit's label: its value
+        out[f"annotations[{i}].font.size"] = 8
+        out[f"annotations[{i}].text"] = str(layout["annotations"][i]["text"]).split(" · ")[0]
+    return out
 
 
 # ----------------------------------------------------------------------- flow
@@ -456,9 +498,9 @@ def slug_arrays(slugs: pd.DataFrame) -> dict[str, np.ndarray]:
     after the unit, the peak and its ratio's label, formatted all at once."""
     start = _minutes(local_naive(slugs["start_at"]).to_numpy(dtype="datetime64[ns]"))
     end = _minutes(local_naive(slugs["end_at"]).to_numpy(dtype="datetime64[ns]"))
-    head = [f"<b>slug</b> {s} to {e[11:]} ({int(minutes)} min)<br>peak {_num(peak)} "
+    head = [f"<b>slug</b> {s} to {e[11:]} ({int(minutes)} min)<br>peak {fmt_measure(peak)} "
             for s, e, minutes, peak in zip(start, end, slugs["duration_min"], slugs["peak_value"])]
-    tail = [f" = {float(ratio):.1f} × baseline {_num(base)}"
+    tail = [f" = {float(ratio):.1f} × baseline {fmt_measure(base)}"
             for ratio, base in zip(slugs["peak_ratio"], slugs["baseline"])]
     return {"constituent": _column(slugs, "constituent"), "start": start.astype(object), "end": end.astype(object),
             "head": np.array(head, dtype=object), "tail": np.array(tail, dtype=object),
@@ -587,7 +629,7 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
     for i, c in enumerate(constituents, start=1):
         xref, yref = refs[i - 1]
         rows = np.flatnonzero(constituent_of == c)
-        unit = next((u for u in units[rows] if not is_missing(u)), "")
+        unit = unit_text(next((u for u in units[rows] if not is_missing(u)), ""))
         known = buckets[rows][~np.isnan(buckets[rows])]
         hours = int(known.max()) if len(known) else 1
         mean_name = f"{'hourly' if hours == 1 else f'{hours}-hour'} mean"
@@ -656,14 +698,14 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
             from_text, to_text = sc["start"].tolist(), sc["end"].tolist()
             for t0, t1 in zip(from_text, to_text):
                 layout["shapes"].append(vrect(t0, t1, xref, yref, COLORS["slug_fill"]))
-            unit_text = esc(unit)
+            unit_html = esc(unit)
             traces.append({"type": "scatter", "mode": "markers+text", "xaxis": xref, "yaxis": yref,
                            "x": from_text, "y": sc["peak_value"].tolist(),
                            "marker": {"symbol": "triangle-down", "size": 12, "color": COLORS["slug"],
                                       "line": {"color": "#7f1d1d", "width": 1}},
                            "text": sc["peak_text"].tolist(), "textposition": "top center",
                            "textfont": {"size": 10, "color": COLORS["slug"]},
-                           "hovertext": [h + unit_text + t for h, t in zip(sc["head"], sc["tail"])],
+                           "hovertext": [h + unit_html + t for h, t in zip(sc["head"], sc["tail"])],
                            "hovertemplate": "%{hovertext}<extra></extra>",
                            **legend("slug event (peak, × baseline)")})
         gc = _of(inputs.gaps, c)
@@ -684,10 +726,17 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
                f"slug events, {esc(definition)} ({esc(short_rule(citation, 90))}); the triangle marks the peak "
                f"(zoom in to see the shading). Shaded grey: days without enough history for a baseline.")
     return Chart(f"flow-{uid}", {"data": traces, "layout": layout}, title="Flow meter and continuous probes",
-                 caption=caption, height=panel_px * n + 130)
+                 caption=caption, height=panel_px * n + 130, print_height=PRINT_FLOW_PX * n + 40,
+                 print_layout={"showlegend": False, "margin.t": 12 if n == 1 else 36, "margin.b": 26, "margin.l": 60,
+                               "margin.autoexpand": False, f"{layout_key(n, 'x')}.title.text": ""})
 
 
-# ----------------------------------------------------------------------- page
+# ----------------------------------------------------------------------- page: a list of panels
+
+STATISTIC_WORDS = {"daily_max": "daily maximum", "monthly_avg": "monthly average"}
+LIMIT_WORDS = {"max": "at most", "min": "at least"}
+CRITERION_WORDS = {"chronic": "chronic violations", "trc": "technical review criteria",
+                   "late_report": "reports submitted late"}
 
 
 def _within(days: int | None) -> str:
@@ -715,279 +764,550 @@ def _first_rows(frame: pd.DataFrame) -> dict[Any, pd.Series]:
     return {u: firsts.iloc[i] for i, u in enumerate(firsts["user_id"])}
 
 
-def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
-    meta = PageMeta()
-    present = data.present
-    users = _frame(data.users)
-    results = _frame(data.results)
-    limits = _frame(data.limits)
-    violations = _frame(data.violations)
-    statv = _frame(data.statistic_violations)
-    inconc = _frame(data.inconclusive)
-    flow = _frame(data.flow)
-    slugs = _frame(data.slugs)
-    baselines = _frame(data.baselines)
-    gaps = _frame(data.gaps)
-    snc = _frame(data.snc)
-    summary = user_summary(data)
-    charts: list[Chart] = []
-    body: list[str] = []
+def when_collected(value: Any) -> str:
+    """The local day a sample was collected, with its time when one was given (not midnight)."""
+    text = fmt_datetime(value)
+    return text[:10] if text.endswith(" 00:00") else text
 
-    # KPIs
+
+@dataclass
+class SewerView:
+    """What the panels share, worked out once: the frames, the users' names, the days the counts cover
+    (the first and last sample collected) and the charts drawn so far."""
+
+    data: SewerData
+    frames: dict[str, pd.DataFrame]
+    summary: pd.DataFrame
+    names: dict[Any, Any]
+    first: Any = None
+    last: Any = None
+    charts: list[Chart] = field(default_factory=list)
+
+    def __getattr__(self, name: str) -> pd.DataFrame:
+        frames = self.__dict__.get("frames", {})
+        if name in frames:
+            return frames[name]
+        raise AttributeError(name)
+
+    @property
+    def period(self) -> str:
+        """'January 2025 to November 2026': the months of the samples the counts cover."""
+        return months_words(self.first, self.last) or "no sample yet"
+
+    @property
+    def ytd(self) -> str:
+        return to_date_words(self.data.as_of)
+
+    @property
+    def flow_period(self) -> str:
+        """The months of the flow readings: the period the slugs are found in."""
+        if self.flow.empty:
+            return "no flow reading yet"
+        t = local_naive(self.flow["ts"])
+        return months_words(t.min(), t.max())
+
+    def user(self, short: bool = True) -> Col:
+        """The column of a user: its id (a link to its section) and its name beside it."""
+        def cell(r: dict) -> str:
+            name = self.names.get(r["user_id"])
+            return named(r["user_id"], short_name(name) if short else name, f"#user-{slug(r['user_id'])}")
+        return Col("user_id", "User", html=cell, width="24%" if short else "")
+
+    def violations_by_user(self) -> dict[Any, int]:
+        """Violations in the period per user: single samples, daily maximums and monthly averages."""
+        counts: dict[Any, int] = {}
+        for frame in (self.violations, self.statv):
+            if not frame.empty:
+                for u, n in frame.groupby("user_id").size().items():
+                    counts[u] = counts.get(u, 0) + int(n)
+        return counts
+
+    def year_to_date(self) -> tuple[int, int]:
+        """(single-sample violations, daily maximum and monthly average violations) of the as-of year: a
+        sample's local day, a statistic's first day (as the annual report counts them)."""
+        year = self.data.as_of.year
+        v, s = self.violations, self.statv
+        samples = int((local_naive(v["collected_at"]).dt.year == year).sum()) if not v.empty else 0
+        stats = int((pd.to_datetime(s["period_start"]).dt.year == year).sum()) if not s.empty else 0
+        return samples, stats
+
+
+def sewer_view(data: SewerData) -> SewerView:
+    names = ("users", "results", "limits", "violations", "statistic_violations", "inconclusive", "flow", "slugs",
+             "baselines", "gaps", "snc")
+    frames = {n: _frame(getattr(data, n)) for n in names}
+    frames["statv"], frames["inconc"] = frames.pop("statistic_violations"), frames.pop("inconclusive")
+    summary = user_summary(data)
+    names_of = {}
+    for frame in (frames["users"], summary):
+        if not frame.empty and "name" in frame:
+            names_of.update({u: n for u, n in zip(frame["user_id"], frame["name"]) if not is_missing(n)})
+    source = frames["results"] if not frames["results"].empty else frames["violations"]
+    first = last = None
+    if not source.empty:
+        t = local_naive(source["collected_at"])
+        first, last = t.min(), t.max()
+    return SewerView(data, frames, summary, names_of, first, last)
+
+
+def panel_worklist(view: SewerView) -> str:
+    return worklist_panel(view.data.worklist, "superintendent", view.data.as_of)
+
+
+def panel_headline(view: SewerView) -> str:
+    """The counts of the page, each with the period it covers."""
+    data, summary, v, statv = view.data, view.summary, view.violations, view.statv
     n_users = int(summary["user_id"].nunique()) if not summary.empty else 0
     flagged = summary[summary["permit_expiry_flag"]] if not summary.empty else summary
-    users_viol = int(violations["user_id"].nunique()) if not violations.empty else 0
-    body.append(kpis([
-        Kpi("per-sample violations", fmt_num(len(violations)), f"{users_viol} of {n_users} users",
-            "bad" if len(violations) else "good", "#violations"),
-        Kpi("statistic violations", fmt_num(len(statv)), "daily maximum / monthly average",
-            "bad" if len(statv) else "good", "#statistic"),
-        Kpi("inconclusive non-detects", fmt_num(len(inconc)), "detection value above the limit",
-            "warn" if len(inconc) else "good", "#inconclusive"),
-        Kpi("slug events", fmt_num(len(slugs)), f"{slugs['user_id'].nunique() if not slugs.empty else 0} users",
-            "bad" if len(slugs) else "good", "#slugs"),
-        Kpi("permits expiring or expired", fmt_num(len(flagged)), _within(data.permit_warn_days),
-            "warn" if len(flagged) else "good", "#summary"),
-    ] + ([Kpi("in significant noncompliance", fmt_num(snc["user_id"].nunique()), "users, 40 CFR 403.8(f)(2)(viii)",
-              "bad" if len(snc) else "good", "#snc")] if data.snc is not None else [])))
-
-    # summary + permits
-    if summary.empty:
-        sbody = no_data("industrial_users", present.get("industrial_users"), "industrial users")
-    else:
-        parts = []
-        if not flagged.empty:
-            items = []
-            for _, r in flagged.sort_values("days_left").iterrows():
-                days = r.get("days_left")
-                when = ("expired " + fmt_date(r.get("permit_expires")) + f" ({-int(days)} days ago)"
-                        if not is_missing(days) and int(days) < 0 else
-                        "expires " + fmt_date(r.get("permit_expires")) +
-                        (f" (in {int(days)} days)" if not is_missing(days) else ""))
-                items.append(f'<li><a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a> '
-                             f'{esc(r.get("name"))}: permit {esc(r.get("permit_no"))} {esc(when)}</li>')
-            rule = f" ({esc(data.permit_warn_rule)})" if data.permit_warn_rule else ""
-            parts.append(note(f"<strong>Permits expiring {_within(data.permit_warn_days)} or expired{rule}:"
-                              f"</strong><ul>{''.join(items)}</ul>", "warn"))
-        if data.summary is None or _frame(data.summary).empty:
-            parts.append(no_data("compliance_summary", present.get("compliance_summary"),
-                                 "counts per user (permit dates shown from industrial_users)"))
-        ordered = summary.assign(
-            _v=summary["violations"].fillna(0) + summary["statistic_violations"].fillna(0)
-        ).sort_values(["permit_expiry_flag", "_v", "user_id"], ascending=[False, False, True])
-        parts.append(table(ordered, [
-            Col("user_id", "User", nowrap=True, html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a>'),
-            Col("name", "Name"),
-            Col("permit_no", "Permit", nowrap=True),
-            Col("permit_expires", "Expires", nowrap=True, fmt=fmt_date),
-            Col("days_left", "Permit status", html=_status_badge),
-            Col("samples", "Samples", fmt=lambda v: fmt_num(v), num=True),
-            Col("violations", "Violations", fmt=lambda v: fmt_num(v), num=True),
-            Col("statistic_violations", "Statistic viol.", fmt=lambda v: fmt_num(v), num=True),
-            Col("inconclusive", "Inconclusive", fmt=lambda v: fmt_num(v), num=True),
-            Col("slugs", "Slugs", fmt=lambda v: fmt_num(v), num=True),
-            Col("worst", "Worst exceedance", num=True, html=lambda r: "" if is_missing(r.get("worst")) else
-                esc(f"{float(r['worst']):.2f}× {param_label(r.get('worst_parameter')) if not is_missing(r.get('worst_parameter')) else ''}")),
-        ], row_class=lambda r: "row-bad" if (r.get("violations") or 0) + (r.get("statistic_violations") or 0) > 0
-            else ("row-warn" if r.get("permit_expiry_flag") else "")))
-        sbody = join(parts)
-    body.append(section(f"Compliance summary, {data.as_of.year} to {data.as_of:%B %d}", sbody, sid="summary",
-                        lead=("Counts from January 1 to the as-of month; permit status as of "
-                              f"{data.as_of.isoformat()}.")))
-
-    # heat map
-    hm = heatmap_chart(data, summary) if not summary.empty or not violations.empty else None
-    if hm is None:
-        body.append(section("Violations by user and month",
-                            no_data("discharge_violations", present.get("discharge_violations"), "violations")))
-    else:
-        charts.append(hm)
-        extra = ""
-        if (data.summary is None or _frame(data.summary).empty) and violations.empty:
-            extra = no_data("discharge_violations", present.get("discharge_violations"), "violations")
-        body.append(section("Violations by user and month", extra + hm.html(), sid="heatmap"))
-
-    # findings tables
-    f_parts = []
-    f_parts.append('<h3 id="violations">Per-sample violations</h3>')
-    if violations.empty:
-        f_parts.append(no_data("discharge_violations", present.get("discharge_violations"), "violations")
-                       if not present.get("discharge_violations") or results.empty else
-                       note("No sample broke a limit.", "info"))
-    else:
-        v = violations.sort_values("collected_at", ascending=False)
-        f_parts.append(table(v, [
-            Col("user_id", "User", nowrap=True, html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a>'),
-            Col("collected_at", "Collected", nowrap=True, fmt=fmt_datetime),
-            Col("sample_id", "Sample", nowrap=True),
-            Col("parameter", "Parameter", fmt=param_label),
-            Col("value", "Result", num=True, html=lambda r: esc(f"{_num(r['value'])} {r.get('unit') or ''}")),
-            Col("limit_value", "Limit", num=True,
-                html=lambda r: esc(f"{r.get('limit_type')} {_num(r['limit_value'])} {r.get('unit') or ''}")),
-            Col("exceedance_ratio", "× limit", num=True, fmt=lambda v: f"{float(v):.2f}×"),
-            Col("rule", "Rule (section)"),
-        ]))
-    f_parts.append('<h3 id="statistic">Statistic violations (daily maximum, monthly average)</h3>')
-    if statv.empty:
-        f_parts.append(no_data("statistic_violations", present.get("statistic_violations"))
-                       if not present.get("statistic_violations") else note("None.", "info"))
-    else:
-        f_parts.append(table(statv.sort_values("period_start", ascending=False), [
-            Col("user_id", "User", nowrap=True), Col("parameter", "Parameter", fmt=param_label), Col("statistic", "Statistic"),
-            Col("period_start", "From", nowrap=True, fmt=fmt_date), Col("period_end", "To", nowrap=True, fmt=fmt_date),
-            Col("value", "Value", num=True, html=lambda r: esc(f"{_num(r['value'])} {r.get('unit') or ''}")),
-            Col("limit_value", "Limit", num=True, fmt=_num), Col("samples", "Samples", num=True),
-            Col("rule", "Rule (section)")]))
-    f_parts.append('<h3 id="inconclusive">Inconclusive non-detects</h3>')
-    if inconc.empty:
-        f_parts.append(no_data("inconclusive_results", present.get("inconclusive_results"))
-                       if not present.get("inconclusive_results") else note("None.", "info"))
-    else:
-        f_parts.append(table(inconc.sort_values("collected_at", ascending=False), [
-            Col("user_id", "User", nowrap=True), Col("collected_at", "Collected", nowrap=True, fmt=fmt_datetime), Col("sample_id", "Sample", nowrap=True),
-            Col("parameter", "Parameter", fmt=param_label),
-            Col("detection_value", "Reported", num=True,
-                html=lambda r: esc(f"{r.get('qualifier') or '<'}{_num(r['detection_value'])} {r.get('unit') or ''}")),
-            Col("limit_value", "Limit", num=True, fmt=_num), Col("reason", "Why"), Col("rule", "Rule")]))
-    f_parts.append('<h3 id="slugs">Slug events</h3>')
-    if slugs.empty:
-        f_parts.append(no_data("slug_events", present.get("slug_events"))
-                       if not present.get("slug_events") else note("No slug discharge detected.", "info"))
-    else:
-        f_parts.append(table(slugs.sort_values("start_at", ascending=False), [
-            Col("user_id", "User", nowrap=True, html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a>'),
-            Col("constituent", "Constituent"), Col("start_at", "Start", nowrap=True, fmt=fmt_datetime),
-            Col("end_at", "End", nowrap=True, fmt=fmt_datetime), Col("duration_min", "Minutes", num=True),
-            Col("peak_value", "Peak", num=True, html=lambda r: esc(f"{_num(r['peak_value'])} {r.get('unit') or ''}")),
-            Col("baseline", "Baseline", num=True, fmt=_num),
-            Col("peak_ratio", "× baseline", num=True, fmt=lambda v: f"{float(v):.1f}×"),
-            Col("rule", "Rule")]))
+    by_user = view.violations_by_user()
+    ytd_samples, ytd_stats = view.year_to_date()
+    total, ytd = len(v) + len(statv), ytd_samples + ytd_stats
+    cards = [
+        Kpi(f"violations, {view.period}", fmt_num(total),
+            f"{fmt_num(len(v))} single samples, {fmt_num(len(statv))} daily maximums or monthly averages; "
+            f"{len(by_user)} of {n_users} users", "bad" if total else "good", "#violations"),
+        Kpi(f"violations, {view.ytd}", fmt_num(ytd),
+            f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual report "
+            f"counts them)", "bad" if ytd else "good", "#summary"),
+        Kpi(f"inconclusive non-detects, {view.period}", fmt_num(len(view.inconc)), "detection value above the limit",
+            "warn" if len(view.inconc) else "good", "#inconclusive"),
+        Kpi(f"slug events, {view.flow_period}", fmt_num(len(view.slugs)),
+            f"{view.slugs['user_id'].nunique() if not view.slugs.empty else 0} users",
+            "bad" if len(view.slugs) else "good", "#slugs"),
+        Kpi(f"permits expiring {_within(data.permit_warn_days)} or expired", fmt_num(len(flagged)),
+            f"as of {day_words(data.as_of)}", "warn" if len(flagged) else "good", "#summary")]
     if data.snc is not None:
-        f_parts.append('<h3 id="snc">Significant noncompliance</h3>')
-        if snc.empty:
-            f_parts.append(note("No user meets a criterion of significant noncompliance.", "info"))
-        else:
-            f_parts.append(table(snc.sort_values(["period_start", "user_id"], ascending=[False, True]), [
-                Col("user_id", "User", nowrap=True,
-                    html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">{esc(r["user_id"])}</a>'),
-                Col("period_start", "From", fmt=fmt_date, nowrap=True),
-                Col("period_end", "To", fmt=fmt_date, nowrap=True),
-                Col("criterion", "Criterion", html=lambda r: badge(str(r.get("criterion") or "")
-                                                                   .replace("_", " "), "bad")),
-                Col("parameter", "Parameter", fmt=param_label),
-                Col("count", "Count", num=True), Col("measurements", "Of", num=True),
-                Col("basis", "Measured as", fmt=lambda v: SNC_BASIS_LABELS.get(str(v), str(v))),
-                Col("pct", "%", num=True, fmt=lambda v: f"{float(v):.0f}%"), Col("rule", "Rule (section)")]))
-    f_parts += permit_parts(data)
+        cards.append(Kpi("users in significant noncompliance", fmt_num(view.snc["user_id"].nunique()),
+                         f"in a six-month period, {view.period}", "bad" if len(view.snc) else "good", "#snc"))
+    return kpis(cards)
+
+
+def _expiring_note(view: SewerView, flagged: pd.DataFrame) -> str:
+    items = []
+    for _, r in flagged.sort_values("days_left").iterrows():
+        days = r.get("days_left")
+        when = ("expired " + fmt_date(r.get("permit_expires")) + f" ({-int(days)} days ago)"
+                if not is_missing(days) and int(days) < 0 else
+                "expires " + fmt_date(r.get("permit_expires")) + (f" (in {int(days)} days)" if not is_missing(days) else ""))
+        items.append(f'<li>{named(r["user_id"], r.get("name"), "#user-" + slug(r["user_id"]))}: permit '
+                     f'{esc(r.get("permit_no"))} {esc(when)}</li>')
+    rule = view.data.permit_warn_rule
+    cite = f" ({esc(short_rule(rule, 40))})" if rule else ""
+    return note(f"<strong>Permits expiring {_within(view.data.permit_warn_days)} or expired{cite}:</strong>"
+                f"<ul>{''.join(items)}</ul>", "warn")
+
+
+def panel_summary(view: SewerView) -> str:
+    """One line per user: its permit, and its counts of the year to date beside its violations of the period."""
+    data, summary = view.data, view.summary
+    if summary.empty:
+        body = no_data("industrial_users", data.present.get("industrial_users"), "industrial users")
+        return section(f"Compliance summary, {view.ytd}", body, sid="summary")
+    parts = []
+    flagged = summary[summary["permit_expiry_flag"]]
+    if not flagged.empty:
+        parts.append(_expiring_note(view, flagged))
+    if data.summary is None or _frame(data.summary).empty:
+        parts.append(no_data("compliance_summary", data.present.get("compliance_summary"),
+                             "counts per user (permit dates shown from industrial_users)"))
+    by_user = view.violations_by_user()
+    ordered = summary.assign(
+        _v=summary["violations"].fillna(0) + summary["statistic_violations"].fillna(0),
+        period_violations=summary["user_id"].map(by_user).fillna(0),
+    ).sort_values(["permit_expiry_flag", "_v", "user_id"], ascending=[False, False, True])
+    count = lambda v: fmt_num(v)  # noqa: E731
+    parts.append(table(ordered, [
+        Col("user_id", "User", width="26%", html=lambda r: named(r["user_id"], view.names.get(r["user_id"]),
+                                                                    f"#user-{slug(r['user_id'])}")),
+        Col("permit_no", "Permit", html=lambda r: esc(r.get("permit_no")) + " " + _status_badge(r)),
+        Col("permit_expires", "Expires", nowrap=True, fmt=fmt_date),
+        Col("samples", "Samples", fmt=count, num=True),
+        Col("violations", "Single-sample violations", fmt=count, num=True),
+        Col("statistic_violations", "Daily maximum or monthly average violations", fmt=count, num=True),
+        Col("inconclusive", "Inconclusive", fmt=count, num=True),
+        Col("slugs", "Slugs", fmt=count, num=True),
+        Col("worst", "Worst exceedance", html=lambda r: "" if is_missing(r.get("worst")) else
+            esc(f"{float(r['worst']):.2f} × the limit, {param_label(r.get('worst_parameter')) if not is_missing(r.get('worst_parameter')) else ''}")),
+        Col("period_violations", f"All violations, {view.period}", fmt=count, num=True),
+    ], row_class=lambda r: "row-bad" if (r.get("violations") or 0) + (r.get("statistic_violations") or 0) > 0
+        else ("row-warn" if r.get("permit_expiry_flag") else "")))
+    lead = (f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on each "
+            f"user's chip below); permit status as of {day_words(data.as_of)}.")
+    return section(f"Compliance summary, {view.ytd}", join(parts), sid="summary", lead=esc(lead))
+
+
+def panel_heatmap(view: SewerView) -> str:
+    data = view.data
+    hm = heatmap_chart(data, view.summary) if not view.summary.empty or not view.violations.empty else None
+    title = f"Violations by user and month, {view.period}"
+    if hm is None:
+        return section(title, no_data("discharge_violations", data.present.get("discharge_violations"), "violations"))
+    view.charts.append(hm)
+    extra = ""
+    if (data.summary is None or _frame(data.summary).empty) and view.violations.empty:
+        extra = no_data("discharge_violations", data.present.get("discharge_violations"), "violations")
+    return section(title, extra + hm.html(), sid="heatmap")
+
+
+def _notice_of(view: SewerView) -> dict[tuple, dict]:
+    """Each violation's notice (its month, status and mailing day), by user, sample and parameter."""
+    follow = _frame(view.data.follow_up)
+    if follow.empty:
+        return {}
+    keys = zip(follow["user_id"], follow["sample_id"], follow["parameter"])
+    return {k: r for k, r in zip(keys, follow.to_dict("records"))}
+
+
+def notice_words(r: dict | None) -> str:
+    """'March 2026, draft'; 'April 2026, mailed 2026-05-03'; blank when the violation has no notice."""
+    if not r or is_missing(r.get("notice_period")):
+        return ""
+    month = month_words(pd.Timestamp(f"{r['notice_period']}-01"))
+    status = str(r.get("notice_status") or "")
+    if status == "mailed" and not is_missing(r.get("issued_on")):
+        return f"{month}, mailed {fmt_date(r['issued_on'])}"
+    return f"{month}, {status}"
+
+
+def violations_table(view: SewerView, rules: RuleNotes) -> str:
+    """Every single-sample violation, a table per user (most violations first), newest first, each with its
+    notice."""
+    v, data = view.violations, view.data
+    if v.empty:
+        return (no_data("discharge_violations", data.present.get("discharge_violations"))
+                if not data.present.get("discharge_violations") or view.results.empty else
+                note("No sample broke a limit.", "info"))
+    notices = _notice_of(view)
+    cols = [Col("collected_at", "Collected", nowrap=True, fmt=when_collected),
+            Col("sample_id", "Sample", nowrap=True), Col("parameter", "Parameter", fmt=param_label),
+            Col("value", "Result", num=True, html=lambda r: esc(fmt_measure(r["value"], r.get("unit"), exact=True))),
+            Col("limit_value", "Limit", num=True, html=lambda r: esc(
+                f"{r.get('limit_type') or ''} {fmt_measure(r['limit_value'], r.get('unit'), exact=True)}".strip())),
+            Col("exceedance_ratio", "× limit", num=True, fmt=lambda x: f"{float(x):.2f}×"),
+            rules.col("rule", "Rule (section)", limit=32)]
+    if notices:
+        cols.append(Col("notice", "Notice of the month", nowrap=True, html=lambda r: esc(notice_words(
+            notices.get((r["user_id"], r["sample_id"], r["parameter"]))))))
+    counts = v.groupby("user_id").size().sort_values(ascending=False, kind="stable")
+    order = sorted(counts.index, key=lambda u: (-counts[u], str(u)))
+    parts = []
+    for u, rows in ((u, v[v["user_id"] == u]) for u in order):
+        n = len(rows)
+        parts.append(f'<h4 class="of-user">{named(u, view.names.get(u), f"#user-{slug(u)}")}: {n} single '
+                     f'sample{"s" if n != 1 else ""}</h4>')
+        parts.append(table(rows.sort_values("collected_at", ascending=False), cols))
+    return join(parts)
+
+
+def statistics_table(view: SewerView, rules: RuleNotes) -> str:
+    statv, present = view.statv, view.data.present
+    if statv.empty:
+        return (no_data("statistic_violations", present.get("statistic_violations"))
+                if not present.get("statistic_violations") else note("None.", "info"))
+
+    def period(r: dict) -> str:
+        if r.get("statistic") == "monthly_avg":
+            return month_words(r["period_start"])
+        return fmt_date(r["period_start"]) if fmt_date(r["period_start"]) == fmt_date(r["period_end"]) else \
+            f"{fmt_date(r['period_start'])} to {fmt_date(r['period_end'])}"
+
+    return table(statv.sort_values("period_start", ascending=False), [
+        view.user(), Col("parameter", "Parameter", fmt=param_label),
+        Col("statistic", "Of", nowrap=True, fmt=lambda x: STATISTIC_WORDS.get(str(x), str(x))),
+        Col("period_start", "Period", nowrap=True, html=lambda r: esc(period(r))),
+        Col("value", "Value", num=True, html=lambda r: esc(fmt_measure(r["value"], r.get("unit")))),
+        Col("limit_value", "Limit", num=True, html=lambda r: esc(fmt_measure(r["limit_value"], r.get("unit"),
+                                                                              exact=True))),
+        Col("samples", "Samples", num=True), rules.col("rule", "Rule (section)")])
+
+
+def inconclusive_table(view: SewerView, rules: RuleNotes) -> str:
+    inconc, present = view.inconc, view.data.present
+    if inconc.empty:
+        return (no_data("inconclusive_results", present.get("inconclusive_results"))
+                if not present.get("inconclusive_results") else note("None.", "info"))
+    return table(inconc.sort_values("collected_at", ascending=False), [
+        view.user(), Col("collected_at", "Collected", nowrap=True, fmt=when_collected),
+        Col("sample_id", "Sample", nowrap=True), Col("parameter", "Parameter", fmt=param_label),
+        Col("detection_value", "Reported", num=True, html=lambda r: esc(
+            f"{r.get('qualifier') or '<'}{fmt_measure(r['detection_value'], r.get('unit'), exact=True)}")),
+        Col("limit_value", "Limit", num=True, html=lambda r: esc(fmt_measure(r["limit_value"], r.get("unit"),
+                                                                              exact=True))),
+        Col("reason", "Why"), rules.col("rule", "Rule")])
+
+
+def panel_violations(view: SewerView) -> str:
+    """Which user broke which limit, when, by how much and under which section."""
+    rules = RuleNotes("rule-violations")
+    body = join(['<h3 id="violations">Single samples above (or below) their limit</h3>', violations_table(view, rules),
+                 '<h3 id="statistic">Daily maximums and monthly averages above their limit</h3>',
+                 statistics_table(view, rules),
+                 '<h3 id="inconclusive">Inconclusive non-detects</h3>', inconclusive_table(view, rules),
+                 rules.notes()])
+    lead = (f"Every violation in the samples collected {view.period}, newest first: which user broke which limit, "
+            "when, by how much and under which section (numbered: the full text of each section is at the end), "
+            "and the notice of violation that lists it.")
+    return section(f"Violations, {view.period}", body, sid="findings", lead=esc(lead))
+
+
+def panel_slugs(view: SewerView) -> str:
+    slugs, gaps, present = view.slugs, view.gaps, view.data.present
+    rules = RuleNotes("rule-slugs")
+    parts = ['<h3 id="slugs">Slug events</h3>']
+    if slugs.empty:
+        parts.append(no_data("slug_events", present.get("slug_events"))
+                     if not present.get("slug_events") else note("No slug discharge detected.", "info"))
+    else:
+        parts.append(table(slugs.sort_values("start_at", ascending=False), [
+            view.user(), Col("constituent", "Of"), Col("start_at", "Start", nowrap=True, fmt=fmt_datetime),
+            Col("end_at", "End", nowrap=True, fmt=fmt_datetime), Col("duration_min", "Minutes", num=True, fmt=fmt_num),
+            Col("peak_value", "Peak", num=True, html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit")))),
+            Col("baseline", "Baseline", num=True, html=lambda r: esc(fmt_measure(r["baseline"], r.get("unit")))),
+            Col("peak_ratio", "Peak × baseline", num=True, fmt=lambda x: f"{float(x):.1f}×"),
+            rules.col("rule", "Rule")]))
     if not gaps.empty:
-        f_parts.append('<h3 id="baseline-gaps">Readings not judged for slugs (no baseline)</h3>')
-        f_parts.append(table(gaps, [
-            Col("user_id", "User", nowrap=True), Col("constituent", "Constituent"), Col("first_day", "From", nowrap=True, fmt=fmt_date),
+        parts.append('<h3 id="baseline-gaps">Readings not judged for slugs (no baseline)</h3>')
+        parts.append(table(gaps, [
+            view.user(), Col("constituent", "Of"), Col("first_day", "From", nowrap=True, fmt=fmt_date),
             Col("last_day", "To", nowrap=True, fmt=fmt_date), Col("days_lacking", "Days", num=True),
             Col("readings_not_judged", "Readings not judged", num=True, fmt=fmt_num), Col("reason", "Why")]))
-    body.append(section("Findings", join(f_parts), sid="findings",
-                        lead="Which user broke which limit, when, by how much, and under which section."))
+    parts.append(rules.notes())
+    words, _ = slug_words(view.data.slug_rules)
+    return section(f"Slug discharges, {view.flow_period}", join(parts), sid="slug-section",
+                   lead=esc(f"A slug: {words}. Peaks and baselines in the meter's unit (gpm: gallons per minute)."))
 
-    # notices of violation (one per user and month) and the Town's follow-up of each violation
-    body.append(section("Notices of violation and follow-up", join([
-        '<h3 id="notices">Notices, one per user and month</h3>', notices_table(data.notices, "sewer", "User"),
-        '<h3 id="follow-up">Follow-up of each violation</h3>', sewer_follow_up(data.follow_up)]), sid="notices-section",
-        lead="Woodbury Code ch. 253 Part 2, enforcement: a notice by certified mail sets a period to correct; "
-             "§ 253-55 A penalty days count from the day after it. The Town's record, not sent to the user."))
 
-    # the testing required of each user, period by period (dashboards/testing.py)
-    body.append(required_testing_section(data.required_testing, data.as_of, present.get("required_testing")))
+def _snc_count(r: dict) -> str:
+    if r.get("criterion") == "late_report":
+        return f"{int(r['count'])} of {int(r['measurements'])} reports due ({float(r['pct']):.0f}%)"
+    what = SNC_BASIS_LABELS.get(str(r.get("basis")), "measurements")
+    return f"{int(r['count'])} of {int(r['measurements'])} {what} ({float(r['pct']):.0f}%)"
 
-    # per user
-    user_ids = sorted(set(summary["user_id"]) if not summary.empty else set()
-                      | (set(results["user_id"]) if not results.empty else set())
-                      | (set(flow["user_id"]) if not flow.empty else set()))
-    names = dict(zip(summary.get("user_id", []), summary.get("name", []))) if not summary.empty else {}
-    viol_by_user = violations.groupby("user_id").size().to_dict() if not violations.empty else {}
+
+def panel_snc(view: SewerView) -> str:
+    if view.data.snc is None:
+        return ""
+    snc = view.snc
+    rules = RuleNotes("rule-snc")
+    if snc.empty:
+        body = note("No user meets a criterion of significant noncompliance.", "info")
+    else:
+        body = table(snc.sort_values(["period_start", "user_id"], ascending=[False, True]), [
+            view.user(),
+            Col("period_start", "Six months", nowrap=True,
+                html=lambda r: esc(months_words(r["period_start"], r["period_end"]))),
+            Col("criterion", "Criterion", html=lambda r: badge(CRITERION_WORDS.get(str(r.get("criterion")),
+                                                                                   str(r.get("criterion"))), "bad")),
+            Col("parameter", "Parameter", fmt=param_label),
+            Col("count", "How many", html=lambda r: esc(_snc_count(r))),
+            rules.col("rule", "Rule", limit=26)]) + rules.notes()
+    lead = ("40 CFR 403.8(f)(2)(viii), per user and six-month period (January to June, July to December). Single "
+            "samples, daily maximums and monthly averages are each judged on their own; each criterion's rule is "
+            "in full at the end of the section.")
+    return section(f"Significant noncompliance, {view.period}", body, sid="snc", lead=esc(lead))
+
+
+def panel_permits(view: SewerView) -> str:
+    parts = permit_parts(view)
+    if not parts:
+        return ""
+    return section("Discharging without a permit", join(parts), sid="without-permit",
+                   lead=esc(f"Days with a sample or a flow reading above 0 when the user's permit was not in effect, "
+                            f"{view.period}."))
+
+
+def panel_notices(view: SewerView) -> str:
+    """The monthly notices of violation, and the follow-up of each violation on a mailed notice."""
+    body = join(['<h3 id="notices">Notices, one per user and month</h3>',
+                 notices_table(view.data.notices, "sewer", "User", view.names, view.data.notice_items),
+                 '<h3 id="follow-up">Follow-up of the violations on mailed notices</h3>',
+                 sewer_follow_up(view.data.follow_up, view.names)])
+    return section("Notices of violation and follow-up", body, sid="notices-section",
+                   lead="Woodbury Code ch. 253 Part 2, enforcement: a notice by certified mail sets a period to "
+                        "correct; § 253-55 A penalty days count from the day after it. The Town's record, not sent "
+                        "to the user.")
+
+
+def panel_testing(view: SewerView) -> str:
+    return required_testing_section(view.data.required_testing, view.data.as_of,
+                                    view.data.present.get("required_testing"))
+
+
+def year_to_date_users(view: SewerView) -> tuple[set, set]:
+    """(the users with a violation: single sample, daily maximum or monthly average; the users with a slug)
+    in the as-of year: on paper, their control charts and their flow traces print."""
+    year = view.data.as_of.year
+
+    def users(frame: pd.DataFrame, column: str, local: bool = True) -> set:
+        if frame.empty:
+            return set()
+        t = local_naive(frame[column]) if local else pd.to_datetime(frame[column])
+        return set(frame.loc[(t.dt.year == year).to_numpy(), "user_id"])
+
+    return (users(view.violations, "collected_at") | users(view.statv, "period_start", local=False),
+            users(view.slugs, "start_at"))
+
+
+def _user_ids(view: SewerView) -> list:
+    ids = set(view.summary["user_id"]) if not view.summary.empty else set()
+    for frame in (view.results, view.flow):
+        if not frame.empty:
+            ids |= set(frame["user_id"])
+    return sorted(ids)
+
+
+def panel_users(view: SewerView) -> str:
+    """The users' chips, then each user's section: its facts, control charts and flow trace."""
+    data = view.data
+    user_ids = _user_ids(view)
+    by_user = view.violations_by_user()
     toc = "".join(
-        f'<a class="{"bad" if viol_by_user.get(u) else ""}" href="#user-{esc(slug(u))}">{esc(u)}'
-        f'{(" · " + str(viol_by_user[u])) if viol_by_user.get(u) else ""}</a>' for u in user_ids)
-    body.append(section("Industrial users", f'<div class="toc">{toc}</div>' if toc else
-                        no_data("industrial_users", present.get("industrial_users"), "industrial users"),
-                        sid="users", lead="Each user's control charts and flow trace. Red: users with violations "
-                                          "(count after the id)."))
+        f'<a class="{"bad" if by_user.get(u) else ""}" href="#user-{esc(slug(u))}">{esc(u)}'
+        f'{(" " + esc(short_name(view.names[u], 24))) if u in view.names else ""}'
+        f'{(" · " + str(by_user[u])) if by_user.get(u) else ""}</a>' for u in user_ids)
+    with_violations, with_slugs = year_to_date_users(view)
+    printed = [u for u in user_ids if u in with_violations or u in with_slugs]
+    rest = [u for u in user_ids if u not in printed]
+    paper = (f"On paper, smaller: the control charts of the {len(with_violations)} users with a violation in "
+             f"{view.ytd}, and the flow traces of the {len(with_slugs)} users with a slug in it. "
+             + (f"The other {len(rest)} users' charts ({', '.join(rest)}) are on screen only, under their names "
+                f"here, as are the charts of the printed users that had no violation or no slug in the year."
+                if rest else "The others are on screen only, under their names here."))
+    reading = ('<p class="print-only">How to read the charts on paper: in the control charts each dot is a '
+               'result in time order, red dots break the limit, open grey circles are non-detects drawn at their '
+               'detection value, orange diamonds are non-detects whose detection value is above the limit '
+               '(inconclusive), and the dashed line is the limit in effect, labelled with its value (its section is '
+               'listed with the violations). In the flow traces the blue line is the mean of the readings, red the '
+               'readings near each slug, the green line the baseline and the dashed line the slug threshold; the '
+               'triangle marks each slug\'s peak, with how many times the baseline it reached.</p>')
+    head = section("Industrial users", (f'<div class="toc">{toc}</div>' if toc else
+                                        no_data("industrial_users", data.present.get("industrial_users"),
+                                                "industrial users")) + note(esc(paper), "info") + reading,
+                   sid="users", lead=esc(f"Each user's control charts and flow trace. Red: users with violations; "
+                                         f"the count after the name is of all its violations, {view.period}."))
+    inputs = user_chart_inputs(view)
+    return head + join(user_section(view, u, inputs, u in with_violations, u in with_slugs) for u in user_ids)
+
+
+@dataclass
+class UserChartInputs:
+    """Every user's rows for its charts, split once (a boolean filter of the whole frame per user cost 3 s
+    for 190 meters' 572,000 points, a frame per user 0.7 s)."""
+
+    results: dict[Any, pd.DataFrame]
+    limits: dict[Any, pd.DataFrame]
+    flow: dict[Any, FlowInputs]
+    words: tuple[str, str]
+    summary: dict[Any, pd.Series]
+    users: dict[Any, pd.Series]
+    in_snc: set
+
+
+def user_chart_inputs(view: SewerView) -> UserChartInputs:
+    results, limits = view.results, view.limits
     if not results.empty:
         results = results.assign(t=local_naive(results["collected_at"]))
     if not limits.empty:
         limits = limits.assign(t=local_naive(limits["collected_at"]))
-    res_by_user = dict(tuple(results.groupby("user_id"))) if not results.empty else {}
-    lim_by_user = dict(tuple(limits.groupby("user_id"))) if not limits.empty else {}
-    # every meter's readings, slugs, baselines and gaps as arrays, split by user once (a boolean filter
-    # of the whole frame per user cost 3 s for 190 meters' 572,000 points, a frame per user 0.7 s)
-    flow_of = flow_inputs(flow, slugs, baselines, gaps)
-    words = slug_words(data.slug_rules)
-    # each user's first row of the summary and of the users, and who is in SNC, looked up once
-    summary_of = _first_rows(summary)
-    user_of = _first_rows(users)
-    in_snc = set(snc["user_id"]) if not snc.empty else set()
-    for u in user_ids:
-        ures = res_by_user.get(u, results.iloc[0:0])
-        ulim = lim_by_user.get(u, limits.iloc[0:0])
-        srow = summary_of.get(u)
-        urow = user_of.get(u)
-        parts = []
-        facts = []
-        if urow is not None:
-            for label, key in (("address", "address"), ("district", "district"), ("permit", "permit_no")):
-                if not is_missing(urow.get(key)):
-                    facts.append(f"{label} {esc(urow.get(key))}")
-            if not is_missing(urow.get("permit_expires")):
-                facts.append(f"permit expires {esc(fmt_date(urow.get('permit_expires')))}")
-            if not is_missing(urow.get("normal_flow_gpd")):
-                facts.append(f"normal average flow {fmt_num(urow.get('normal_flow_gpd'))} gpd")
-        head_badges = ""
-        if srow is not None:
-            head_badges = _status_badge(srow)
-        nv = viol_by_user.get(u, 0)
-        if u in in_snc:
-            head_badges += " " + badge("significant noncompliance", "bad")
-        head_badges += " " + (badge(f"{nv} violation{'s' if nv != 1 else ''}", "bad") if nv else
-                              badge("no violations", "good"))
-        parts.append(f'<div class="entity-head"><h2>{esc(u)} · {esc(names.get(u) or "")}</h2>{head_badges}</div>'
-                     f'<div class="facts">{" · ".join(facts)}</div>')
-        if ures.empty:
-            parts.append(no_data("lab_results", present.get("lab_results"), "lab results for this user")
-                         if not present.get("lab_results") else note("No lab results for this user.", "empty"))
-        else:
-            limited = set(ulim["parameter"]) if not ulim.empty else set()
-            unlimited = sorted(set(ures["parameter"]) - limited, key=_param_key)
-            cc = control_chart(u, ures, ulim) if not ulim.empty else None
-            if cc is None:
-                parts.append(no_data("discharge_evaluations", present.get("discharge_evaluations"),
-                                     "limits applied to this user's results"))
-            else:
-                charts.append(cc)
-                parts.append(cc.html())
-            if unlimited:
-                parts.append(note("Also sampled, with no limit defined: " + ", ".join(
-                    esc(param_label(p)) for p in unlimited) + ".", "info"))
-        uflow = flow_of.get(u)
-        if uflow is None:
-            parts.append(note("No flow or probe readings for this user.", "empty") if present.get("flow")
-                         else no_data("flow", present.get("flow"), "flow readings"))
-        else:
-            fc = draw_flow_chart(u, uflow, words)
-            if fc is not None:
-                charts.append(fc)
-                parts.append(fc.html())
-        body.append(f'<section id="user-{esc(slug(u))}">{join(parts)}</section>')
+    return UserChartInputs(
+        results=dict(tuple(results.groupby("user_id"))) if not results.empty else {},
+        limits=dict(tuple(limits.groupby("user_id"))) if not limits.empty else {},
+        flow=flow_inputs(view.flow, view.slugs, view.baselines, view.gaps),
+        words=slug_words(view.data.slug_rules), summary=_first_rows(view.summary), users=_first_rows(view.users),
+        in_snc=set(view.snc["user_id"]) if not view.snc.empty else set())
 
-    meta.charts = len(charts)
-    meta.counts = {"users": len(user_ids), "violations": len(violations), "slugs": len(slugs)}
-    dates = []
-    if not results.empty:
-        t = local_naive(results["collected_at"])
-        dates = [t.min(), t.max()]
-    rng = f" · samples {dates[0]:%Y-%m-%d} to {dates[1]:%Y-%m-%d}" if dates else ""
+
+def _user_head(view: SewerView, u: Any, inputs: UserChartInputs) -> str:
+    urow, srow = inputs.users.get(u), inputs.summary.get(u)
+    facts = []
+    if urow is not None:
+        for label, key in (("address", "address"), ("district", "district"), ("permit", "permit_no")):
+            if not is_missing(urow.get(key)):
+                value = str(urow.get(key)).replace("_", " ") if key == "district" else urow.get(key)
+                facts.append(f"{label} {esc(value)}")
+        if not is_missing(urow.get("permit_expires")):
+            facts.append(f"permit expires {esc(fmt_date(urow.get('permit_expires')))}")
+        if not is_missing(urow.get("normal_flow_gpd")):
+            facts.append(f"normal average flow {fmt_num(urow.get('normal_flow_gpd'))} gallons a day")
+    badges = _status_badge(srow) if srow is not None else ""
+    n = view.violations_by_user().get(u, 0)
+    if u in inputs.in_snc:
+        badges += " " + badge("significant noncompliance", "bad")
+    badges += " " + (badge(f"{n} violation{'s' if n != 1 else ''}, {view.period}", "bad") if n else
+                     badge(f"no violations, {view.period}", "good"))
+    return (f'<div class="entity-head"><h2>{esc(u)} · {esc(view.names.get(u) or "")}</h2>{badges}</div>'
+            f'<div class="facts">{" · ".join(facts)}</div>')
+
+
+def _control_part(view: SewerView, u: Any, inputs: UserChartInputs, printed: bool) -> list[str]:
+    present = view.data.present
+    ures = inputs.results.get(u, view.results.iloc[0:0])
+    ulim = inputs.limits.get(u, view.limits.iloc[0:0])
+    if ures.empty:
+        return [no_data("lab_results", present.get("lab_results"), "lab results for this user")
+                if not present.get("lab_results") else note("No lab results for this user.", "empty")]
+    parts = []
+    limited = set(ulim["parameter"]) if not ulim.empty else set()
+    unlimited = sorted(set(ures["parameter"]) - limited, key=_param_key)
+    cc = control_chart(u, ures, ulim) if not ulim.empty else None
+    if cc is None:
+        parts.append(no_data("discharge_evaluations", present.get("discharge_evaluations"),
+                             "limits applied to this user's results"))
+    else:
+        cc.printed = printed
+        view.charts.append(cc)
+        parts.append(cc.html())
+    if unlimited:
+        parts.append(note("Also sampled, with no limit defined: " + ", ".join(
+            esc(param_label(p)) for p in unlimited) + ".", "info"))
+    return parts
+
+
+def _flow_part(view: SewerView, u: Any, inputs: UserChartInputs, printed: bool) -> list[str]:
+    present = view.data.present
+    uflow = inputs.flow.get(u)
+    if uflow is None:
+        return [note("No flow or probe readings for this user.", "empty") if present.get("flow")
+                else no_data("flow", present.get("flow"), "flow readings")]
+    fc = draw_flow_chart(u, uflow, inputs.words)
+    if fc is None:
+        return []
+    fc.printed = printed
+    view.charts.append(fc)
+    return [fc.html()]
+
+
+def user_section(view: SewerView, u: Any, inputs: UserChartInputs, control: bool, flow: bool) -> str:
+    """A user's facts, control charts and flow trace; on paper the control charts print when ``control``, the
+    flow trace when ``flow``, and the section not at all when neither."""
+    paper = ""
+    if control != flow:
+        which = "flow trace" if control else "control charts"
+        paper = (f'<div class="print-only facts">Its {which}: on screen only (no {"slug" if control else "violation"} '
+                 f'in {esc(view.ytd)}).</div>')
+    parts = [_user_head(view, u, inputs) + paper] + _control_part(view, u, inputs, control) + \
+        _flow_part(view, u, inputs, flow)
+    cls = "user" if control or flow else "user no-print"
+    return f'<section id="user-{esc(slug(u))}" class="{cls}">{join(parts)}</section>'
+
+
+# The sewer page, top to bottom: what to do, the counts, then the detail.
+SEWER_PANELS = (panel_worklist, panel_headline, panel_summary, panel_heatmap, panel_violations, panel_slugs,
+                panel_snc, panel_permits, panel_notices, panel_testing, panel_users)
+
+
+def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
+    view = sewer_view(data)
+    body = join(panel(view) for panel in SEWER_PANELS)
+    meta = PageMeta(charts=len(view.charts),
+                    counts={"users": len(_user_ids(view)), "violations": len(view.violations),
+                            "slugs": len(view.slugs)})
+    rng = f" · samples collected {view.period}" if view.first is not None else ""
     html_text = page(file="sewer.html", title="Sewer administrator: industrial users",
-                     subtitle=esc(f"Woodbury ch. 253 Part 2 discharge limits and slugs · as of {data.as_of.isoformat()}{rng}"),
-                     body=join(body), as_of=data.as_of, town=data.town,
-                     generated_at=data.generated_at, has_charts=bool(charts))
+                     subtitle=esc(f"Woodbury ch. 253 Part 2 discharge limits and slugs · as of "
+                                  f"{day_words(data.as_of)}{rng}"),
+                     body=body, as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=bool(view.charts))
     return html_text, meta
 
 
@@ -1069,11 +1389,14 @@ def permit_spells(days: pd.DataFrame) -> pd.DataFrame:
     return agg.reset_index(drop=True)
 
 
-def permit_parts(data: SewerData) -> list[str]:
+def permit_parts(view: SewerView) -> list[str]:
+    """The days each user discharged without a permit in effect, joined into spells, and the users whose
+    permit term is not on file; the rules cited in full at the end."""
+    data = view.data
     parts: list[str] = []
     if data.without_permit is None and data.permit_dates_missing is None:
         return parts
-    parts.append('<h3 id="without-permit">Discharging without a permit</h3>')
+    rules = RuleNotes("rule-permits")
     spells = permit_spells(_frame(data.without_permit))
     if spells.empty:
         parts.append(no_data("discharges_without_permit", data.present.get("discharges_without_permit"),
@@ -1082,8 +1405,8 @@ def permit_parts(data: SewerData) -> list[str]:
                      note("No sample or flow reading above 0 on a day its user's permit was not in effect.", "info"))
     else:
         parts.append(table(spells, [
-            Col("user_id", "User", nowrap=True, html=lambda r: f'<a href="#user-{esc(slug(r["user_id"]))}">'
-                f'{esc(r["user_id"])}</a>' + (f"<br><small>{esc(r['name'])}</small>" if not is_missing(r["name"]) else "")),
+            Col("user_id", "User", width="22%", html=lambda r: named(r["user_id"], short_name(r["name"]),
+                                                                      f"#user-{slug(r['user_id'])}")),
             Col("finding", "When", fmt=lambda v: PERMIT_FINDING_LABELS.get(v, v)),
             Col("first_day", "From", fmt=fmt_date, nowrap=True), Col("last_day", "To", fmt=fmt_date, nowrap=True),
             Col("days", "Days", num=True, fmt=fmt_num), Col("samples", "Samples", num=True, fmt=fmt_num),
@@ -1092,13 +1415,14 @@ def permit_parts(data: SewerData) -> list[str]:
                       "discharge)"),
             Col("permit_no", "Permit", html=lambda r: esc(f"{r['permit_no'] or ''} ({fmt_date(r['permit_effective']) or '…'}"
                                                         f" to {fmt_date(r['permit_expires']) or '…'})")),
-            Col("rule", "Rule (section)")], row_class=lambda r: "row-bad"))
+            rules.col("rule", "Rule (section)")], row_class=lambda r: "row-bad"))
     missing = _frame(data.permit_dates_missing)
     if not missing.empty:
         parts.append("<h4>Permit term not on file (not judged)</h4>" + table(missing, [
-            Col("user_id", "User", nowrap=True), Col("name", "Name"),
+            Col("user_id", "User", html=lambda r: named(r["user_id"], r.get("name"))),
             Col("first_day", "Samples or readings from", fmt=fmt_date, nowrap=True),
             Col("last_day", "To", fmt=fmt_date, nowrap=True), Col("samples", "Samples", num=True, fmt=fmt_num),
             Col("flow_readings", "Flow readings above 0", num=True, fmt=fmt_num), Col("reason", "What to do"),
-            Col("rule", "Reading")]))
+            rules.col("rule", "Reading")]))
+    parts.append(rules.notes())
     return parts

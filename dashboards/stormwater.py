@@ -16,10 +16,12 @@ import pandas as pd
 from dashboards.figs import grid, layout_key, typed
 from outfall.law import swppp as law
 from outfall.rules import RulesError
-from dashboards.notices import notices_table, stormwater_follow_up
+from dashboards.notices import finding_words, notices_table, period_words, stormwater_follow_up
+from dashboards.worklist import worklist_panel
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, esc, fmt_date, fmt_num, fmt_usd, frames, is_missing,
-    join, kpis, no_data, note, page, section, short_rule, slug, table,
+    COLORS, Chart, Col, Kpi, PageData, PageMeta, RuleNotes, as_frame, badge, day_words, esc, fmt_date, fmt_num,
+    fmt_usd, frames, is_missing, join, kpis, months_words, named, no_data, note, page, section, short_name,
+    short_rule, slug, table,
 )
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
@@ -65,6 +67,10 @@ class StormwaterData(PageData):
     illicit_letters: pd.DataFrame | None = None
     smp_findings: pd.DataFrame | None = None
     illicit_set_aside: set[str] = field(default_factory=set)  # cases set aside in the quarantine, not judged
+    # what each person must do next (table worklist): the page opens with the stormwater officer's
+    worklist: pd.DataFrame | None = None
+    # what the notices list, by kind of item (kind, item, items)
+    notice_items: pd.DataFrame | None = None
 
 
 def _d(value: Any) -> pd.Timestamp | None:
@@ -286,198 +292,353 @@ def site_chart(site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: 
     layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
     layout["margin"] = {"l": 150, "r": 20, "t": 30, "b": 95}
     sid = str(site["site_id"])
-    return Chart(f"site-{sid}", {"data": traces, "layout": layout}, height=420)
+    return Chart(f"site-{sid}", {"data": traces, "layout": layout}, height=420, print_height=235,
+                 print_layout={"margin.b": 70})
 
 
-def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
-    meta = PageMeta()
-    present = data.present
+# --------------------------------------------------------------------------- page: a list of panels
+
+UPCOMING_WORDS = {"overdue": ("Overdue", "bad"), "due_today": ("Due today", "warn"),
+                  "due_tomorrow": ("Due tomorrow", "warn"), "upcoming": ("Upcoming", "info")}
+REQUIREMENT_WORDS = {"weekly": "weekly inspection", "storm": "inspection after a storm",
+                     "milestone": "milestone inspection"}
+
+
+@dataclass
+class StormwaterView:
+    """What the panels share, worked out once: the frames, each site's status and name, the months the
+    findings cover, the jurisdictions' names and the charts drawn so far."""
+
+    data: StormwaterData
+    status: pd.DataFrame
+    findings: pd.DataFrame
+    other: pd.DataFrame
+    upcoming: pd.DataFrame
+    insp: pd.DataFrame
+    rain: pd.DataFrame
+    names: dict[Any, Any]
+    charts: list[Chart] = field(default_factory=list)
+
+    @property
+    def as_of(self) -> pd.Timestamp:
+        return pd.Timestamp(self.data.as_of)
+
+    @property
+    def week_end(self) -> pd.Timestamp:
+        return self.as_of + pd.Timedelta(days=self.data.week_days)
+
+    @property
+    def period(self) -> str:
+        """The months of the inspections' due days: 'March 2026 to November 2026'."""
+        if self.findings.empty:
+            return "no finding yet"
+        days = pd.to_datetime(self.findings["due_by"]).dropna()
+        return months_words(days.min(), days.max()) if len(days) else "no finding yet"
+
+    def week(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The upcoming inspections due by the week's end (overdue ones too), and the later ones."""
+        up = self.upcoming
+        if up.empty:
+            return up, up
+        up = up.assign(due_by=pd.to_datetime(up["due_by"]))
+        return (up[up["due_by"] <= self.week_end].sort_values(["due_by", "site_id"]),
+                up[up["due_by"] > self.week_end])
+
+    def jurisdiction(self, value: Any) -> str:
+        """'Village of Bellport' for bellport: the rules file's name."""
+        rules = self.data.rules.get(str(value)) if not is_missing(value) else None
+        return rules.name if rules is not None and rules.name else str(value or "").title()
+
+    def site(self, width: str = "24%") -> Col:
+        return Col("site_id", "Site", width=width, html=lambda r: named(
+            r["site_id"], short_name(self.names.get(r["site_id"])), f"#site-{slug(r['site_id'])}"))
+
+
+def stormwater_view(data: StormwaterData) -> StormwaterView:
     status = site_status(data)
-    findings, other, notices, upcoming, insp, rain = frames(
-        data, "findings", "other", "notices", "upcoming", "inspections", "rain")
-    as_of = pd.Timestamp(data.as_of)
-    week_end = as_of + pd.Timedelta(days=data.week_days)
-    charts: list[Chart] = []
-    body: list[str] = []
+    findings, other, upcoming, insp, rain = frames(data, "findings", "other", "upcoming", "inspections", "rain")
+    names: dict[Any, Any] = {}
+    for frame, column in ((as_frame(data.sites), "name"), (status, "name"), (upcoming, "site_name")):
+        if not frame.empty and column in frame:
+            names.update({s: n for s, n in zip(frame["site_id"], frame[column]) if not is_missing(n)})
+    return StormwaterView(data, status, findings, other, upcoming, insp, rain, names)
 
+
+def panel_worklist(view: StormwaterView) -> str:
+    return worklist_panel(view.data.worklist, "stormwater_officer", view.data.as_of)
+
+
+def _notice_counts(view: StormwaterView) -> tuple[int, int, int, int, str]:
+    """(notices, mailed, drafts, findings listed, their months) of the stormwater notices."""
+    notices = as_frame(view.data.monthly_notices)
+    rows = notices[notices["kind"] == "stormwater"] if not notices.empty else notices
+    if rows.empty:
+        return 0, 0, 0, 0, "none yet"
+    mailed = int((rows["status"] == "mailed").sum())
+    drafts = int((rows["status"] == "draft").sum())
+    months = pd.to_datetime(rows["period"].astype(str) + "-01", errors="coerce")
+    return len(rows), mailed, drafts, int(rows["violations"].sum()), months_words(months.min(), months.max())
+
+
+def panel_headline(view: StormwaterView) -> str:
+    data, findings, status = view.data, view.findings, view.status
     n_overdue = int((findings["status"] == "overdue").sum()) if not findings.empty else 0
-    illicit = as_frame(data.illicit_deadlines)
-    n_illicit = int((illicit["status"] == "overdue").sum()) if not illicit.empty else 0
     n_late = int((findings["status"] == "late").sum()) if not findings.empty else 0
-    if not upcoming.empty:
-        up = upcoming.copy()
-        up["due_by"] = pd.to_datetime(up["due_by"])
-        week = up[up["due_by"] <= week_end].sort_values(["due_by", "site_id"])
-        later = up[up["due_by"] > week_end]
-    else:
-        week = later = upcoming
+    week, _later = view.week()
+    week_overdue = int((week["status"] == "overdue").sum()) if not week.empty else 0
     active = int((status["status"].isin(["overdue", "late", "in compliance"])).sum()) if not status.empty else 0
-    body.append(kpis([
-        Kpi("overdue inspections", fmt_num(n_overdue), "due and never made", "bad" if n_overdue else "good",
-            "#sites"),
-        Kpi("late inspections", fmt_num(n_late), "made after the due date", "warn" if n_late else "good", "#sites"),
-        Kpi("due this week", fmt_num(len(week)), f"through {week_end:%a %b %d}", "warn" if len(week) else "good",
-            "#upcoming"),
-        Kpi("sites needing inspections", fmt_num(active), f"of {len(status)} sites", "", "#sites"),
-        Kpi("notices of violation", fmt_num(len(notices)), "written for the findings", "", "#other"),
-    ] + ([Kpi("illicit discharge deadlines overdue", fmt_num(n_illicit), "Woodbury ch. 185 cases",
-              "bad" if n_illicit else "good", "#illicit")] if data.illicit_deadlines is not None else [])))
+    notices, mailed, drafts, listed, months = _notice_counts(view)
+    day = day_words(data.as_of)
+    cards = [
+        Kpi(f"inspections overdue, {view.period}", fmt_num(n_overdue), f"due and not made by {day}",
+            "bad" if n_overdue else "good", "#sites"),
+        Kpi(f"inspections made late, {view.period}", fmt_num(n_late), "made after the day they were due",
+            "warn" if n_late else "good", "#sites"),
+        Kpi(f"inspections due by {view.week_end:%A %B} {view.week_end.day}", fmt_num(len(week)),
+            f"{week_overdue} of them overdue already", "warn" if len(week) else "good", "#upcoming"),
+        Kpi(f"sites needing inspections on {day}", fmt_num(active), f"of {len(status)} sites", "", "#sites"),
+        Kpi(f"notices of violation, {months}", fmt_num(notices),
+            f"one per site and month: {mailed} mailed, {drafts} drafts; they list {listed} findings", "",
+            "#monthly-notices")]
+    if data.illicit_deadlines is not None:
+        illicit = as_frame(data.illicit_deadlines)
+        n = int((illicit["status"] == "overdue").sum()) if not illicit.empty else 0
+        cards.append(Kpi("illicit discharge deadlines overdue", fmt_num(n), f"Woodbury ch. 185 cases, on {day}",
+                         "bad" if n else "good", "#illicit"))
+    return kpis(cards)
 
-    # the week's inspections
-    if data.upcoming is None or upcoming.empty:
-        up_html = no_data("swppp_upcoming", present.get("swppp_upcoming"), "upcoming inspections")
+
+def _due_badge(r: pd.Series) -> str:
+    words, tone = UPCOMING_WORDS.get(str(r.get("status") or ""), (str(r.get("status") or "").replace("_", " "), "info"))
+    days = r.get("days_until_due")
+    if not is_missing(days):
+        d = int(days)
+        words += f" ({-d} days ago)" if d < 0 else (f" (in {d} days)" if d > 1 else "")
+    return badge(words, tone)
+
+
+def _upcoming_cols(view: StormwaterView, rules: RuleNotes, with_status: bool) -> list[Col]:
+    cols = [Col("due_by", "Due by", fmt=lambda v: pd.Timestamp(v).strftime("%a %Y-%m-%d"), nowrap=True)]
+    if with_status:
+        cols.append(Col("status", "When", html=_due_badge, nowrap=True))
+    return cols + [view.site(), Col("requirement", "Inspection", fmt=lambda v: REQUIREMENT_WORDS.get(v, v)),
+                   Col("inspector", "By"), Col("detail", "Why"), rules.col("rule", "Rule (section)", limit=40)]
+
+
+def panel_upcoming(view: StormwaterView) -> str:
+    data = view.data
+    week, later = view.week()
+    rules = RuleNotes("rule-upcoming")
+    if data.upcoming is None or view.upcoming.empty:
+        html_text = no_data("swppp_upcoming", data.present.get("swppp_upcoming"), "upcoming inspections")
     elif week.empty:
-        up_html = note(f"No inspection is due by {week_end:%A %B %d}.", "info")
+        html_text = note(f"No inspection is due by {view.week_end:%A %B %d}.", "info")
     else:
-        def due_badge(r: pd.Series) -> str:
-            days = r.get("days_until_due")
-            st = str(r.get("status") or "")
-            tone = {"overdue": "bad", "due_today": "warn", "due_tomorrow": "warn"}.get(st, "info")
-            label = st.replace("_", " ") if st else ""
-            if not is_missing(days):
-                d = int(days)
-                label += f" ({-d} days ago)" if d < 0 else (f" (in {d} days)" if d > 1 else "")
-            return badge(label.strip(), tone)
-
-        up_html = table(week, [
-            Col("due_by", "Due by", fmt=lambda v: pd.Timestamp(v).strftime("%a %Y-%m-%d"), nowrap=True),
-            Col("status", "When", html=due_badge),
-            Col("site_id", "Site", nowrap=True,
-                html=lambda r: f'<a href="#site-{esc(slug(r["site_id"]))}">{esc(r["site_id"])}</a>'),
-            Col("site_name", "Name"), Col("requirement", "Inspection"), Col("inspector", "By"),
-            Col("detail", "Why"), Col("rule", "Rule (section)")],
-            row_class=lambda r: "row-bad" if r.get("status") == "overdue" else "row-warn")
+        html_text = table(week, _upcoming_cols(view, rules, True),
+                          row_class=lambda r: "row-bad" if r.get("status") == "overdue" else "row-warn")
     if data.upcoming is not None and not later.empty:
-        up_html += f"<h3>Due after {week_end:%A %B %d} ({len(later)})</h3>" + table(
-            later.sort_values(["due_by", "site_id"]), [
-                Col("due_by", "Due by", fmt=lambda v: pd.Timestamp(v).strftime("%a %Y-%m-%d"), nowrap=True),
-                Col("site_id", "Site", nowrap=True,
-                    html=lambda r: f'<a href="#site-{esc(slug(r["site_id"]))}">{esc(r["site_id"])}</a>'),
-                Col("site_name", "Name"), Col("requirement", "Inspection"), Col("inspector", "By"),
-                Col("detail", "Why"), Col("rule", "Rule (section)")])
-    body.append(section(f"This week's inspections (through {week_end:%A %B %d})", up_html, sid="upcoming",
-                        lead="Overdue first, then by due date. Storm inspections are due within 24 hours of "
-                             "a day with rain at or above the storm threshold."))
+        html_text += (f"<h3>Due after {view.week_end:%A %B %d} ({len(later)})</h3>"
+                      + table(later.sort_values(["due_by", "site_id"]), _upcoming_cols(view, rules, False)))
+    return section(f"This week's inspections (through {view.week_end:%A %B %d})", html_text + rules.notes(),
+                   sid="upcoming", lead="Overdue first, then by due date. Storm inspections are due within 24 hours "
+                                        "of a day with rain at or above the storm threshold.")
 
-    # sites by status
+
+def conditions_legend(view: StormwaterView) -> str:
+    """Conditions A, B and C in the rules' own words, with where each says so."""
+    as_of = view.data.as_of
+    found: dict[str, dict[str, list[str]]] = {}
+    for j, rules in sorted(view.data.rules.items()):
+        versions = [rules.swppp.applicability.get(as_of)]
+        if rules.swppp.conditions is not None:
+            versions.append(rules.swppp.conditions.get(as_of))
+        for version in versions:
+            for letter in ("a", "b", "c"):
+                condition = getattr(version, f"condition_{letter}", None)
+                if condition is None:
+                    continue
+                head, _, words = condition.citation.partition(": ")
+                found.setdefault(letter.upper(), {}).setdefault(words or head, []).append(
+                    f"{view.jurisdiction(j)}, {short_rule(head.rsplit(', Condition', 1)[0], 60)}")
+    if not found:
+        return ""
+    items = "".join(f"<dt>Condition {esc(letter)}</dt><dd>{esc(words[:1].upper() + words[1:])} "
+                    f"<span class=\"muted\">({esc('; '.join(where))})</span></dd>"
+                    for letter, texts in sorted(found.items()) for words, where in texts.items())
+    return f'<dl class="legend">{items}</dl>'
+
+
+def _conditions(r: pd.Series) -> str:
+    value = r.get("conditions")
+    if is_missing(value) or not str(value).strip():
+        return "none"
+    letters = [c.strip() for c in str(value).split(",") if c.strip()]
+    return ("Condition " if len(letters) == 1 else "Conditions ") + " and ".join(letters)
+
+
+def panel_sites(view: StormwaterView) -> str:
+    data, status = view.data, view.status
     if status.empty:
-        s_html = no_data("sites", present.get("sites"), "construction sites")
+        s_html = no_data("sites", data.present.get("sites"), "construction sites")
     else:
         s_html = ""
         if data.classification is None or as_frame(data.classification).empty:
-            s_html += no_data("site_classification", present.get("site_classification"),
+            s_html += no_data("site_classification", data.present.get("site_classification"),
                               "which sites need inspections")
         if data.findings is None:
-            s_html += no_data("swppp_inspection_findings", present.get("swppp_inspection_findings"),
+            s_html += no_data("swppp_inspection_findings", data.present.get("swppp_inspection_findings"),
                               "late and overdue inspections")
         s_html += table(status, [
-            Col("site_id", "Site", nowrap=True,
-                html=lambda r: f'<a href="#site-{esc(slug(r["site_id"]))}">{esc(r["site_id"])}</a>'
-                               f'<br><small>{esc(r.get("jurisdiction"))}</small>'),
+            Col("site_id", "Site", width="22%", html=lambda r: named(r["site_id"], r.get("name"),
+                                                                      f"#site-{slug(r['site_id'])}")
+                + f'<br><small>{esc(view.jurisdiction(r.get("jurisdiction")))}</small>'),
             Col("status", "Status", html=lambda r: badge(r["status"], STATUS_TONE.get(r["status"], ""))),
-            Col("name", "Name"), Col("applicant", "Applicant"),
-            Col("disturbed_acres", "Acres", num=True, fmt=lambda v: fmt_num(v, 1)),
-            Col("conditions", "Conditions"),
+            Col("applicant", "Applicant"), Col("disturbed_acres", "Acres", num=True, fmt=lambda v: fmt_num(v, 1)),
+            Col("conditions", "Conditions met", html=lambda r: esc(_conditions(r))),
             Col("construction_start", "Active", nowrap=True, html=lambda r: esc(
-                f"{fmt_date(r.get('construction_start'))} → ") + "<br>" + esc(
+                f"{fmt_date(r.get('construction_start'))} to ") + "<br>" + esc(
                 fmt_date(r.get("final_stabilization")) or "still active")),
-            Col("inspections", "Insp.", num=True, title="inspections made"),
-            Col("last_inspection", "Last insp.", fmt=fmt_date, nowrap=True),
-            Col("late", "Late", num=True), Col("overdue", "Overdue", num=True),
-            Col("other_findings", "Other", num=True, title="other findings: disturbance, sediment, "
-                "milestone notice, certification, report delivery"), Col("notices", "Notices", num=True),
+            Col("inspections", "Inspections made", num=True), Col("last_inspection", "Last", fmt=fmt_date, nowrap=True),
+            Col("late", "Made late", num=True), Col("overdue", "Not made", num=True),
+            Col("other_findings", "Other findings", num=True, title="disturbance, sediment, milestone notice, "
+                "certification, report delivery"), Col("notices", "Findings on notices", num=True),
         ], row_class=lambda r: {"overdue": "row-bad", "late": "row-warn", "in compliance": "row-good"}.get(
-            r["status"], ""))
-    body.append(section("Sites by status", s_html, sid="sites",
-                        lead=f"Status as of {data.as_of.isoformat()}: overdue = an inspection due and not made; "
-                             "late = made after its due date; other findings are disturbance, sediment, "
-                             "milestone-notice, certification and report findings."))
+            r["status"], "")) + conditions_legend(view)
+    return section("Sites by status", s_html, sid="sites", lead=esc(
+        f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made after its due "
+        f"date; other findings are disturbance, sediment, milestone-notice, certification and report findings. "
+        f"Counts of all the findings on file (inspections due {view.period})."))
 
-    # other findings
-    if not other.empty:
-        o_html = table(other.sort_values(["site_id", "trigger_date"]), [
-            Col("site_id", "Site", nowrap=True), Col("finding", "Finding", fmt=lambda v: str(v).replace("_", " ")),
-            Col("status", "Status", html=lambda r: badge(str(r["status"]), "bad" if r["status"] == "overdue"
-                                                         else "warn")),
-            Col("detail", "Detail"), Col("due_by", "Due by", fmt=fmt_date, nowrap=True),
-            Col("days_late", "Days late", num=True), Col("rule", "Rule (section)")])
-        body.append(section("Other findings", o_html, sid="other"))
-    elif data.other is None:
-        body.append(section("Other findings", no_data("swppp_other_findings", False), sid="other"))
-    body.append(section("Notices of violation and follow-up", join([
-        '<h3 id="monthly-notices">Notices, one per site and month</h3>',
-        notices_table(data.monthly_notices, "stormwater", "Site"),
-        '<h3 id="notice-follow-up">Follow-up of each missed inspection</h3>', stormwater_follow_up(data.follow_up)]),
-        sid="notices-section",
-        lead="Woodbury Code ch. 267 and Bellport Code ch. 21: the notice of violation sets the time schedule of the "
-             "remedial measures; it runs from the day the notice is mailed. The Town's record, not sent to the site."))
 
-    body += stage2_sections(data)
+def panel_other(view: StormwaterView) -> str:
+    other = view.other
+    if other.empty:
+        return section("Other findings", no_data("swppp_other_findings", False), sid="other") \
+            if view.data.other is None else ""
+    rules = RuleNotes("rule-other")
+    o_html = table(other.sort_values(["site_id", "trigger_date"]), [
+        view.site(), Col("finding", "Finding", fmt=finding_words),
+        Col("status", "Status", html=lambda r: badge(str(r["status"]).capitalize(),
+                                                     "bad" if r["status"] == "overdue" else "warn")),
+        Col("detail", "Detail"), Col("due_by", "Due by", fmt=fmt_date, nowrap=True),
+        Col("days_late", "Days late", num=True), rules.col("rule", "Rule (section)", limit=40)])
+    return section("Other findings", o_html + rules.notes(), sid="other")
 
-    # per-site timelines
+
+def panel_notices(view: StormwaterView) -> str:
+    data = view.data
+    body = join(['<h3 id="monthly-notices">Notices, one per site and month</h3>',
+                 notices_table(data.monthly_notices, "stormwater", "Site", view.names, data.notice_items),
+                 '<h3 id="notice-follow-up">Each finding and its notice</h3>',
+                 stormwater_follow_up(data.follow_up, view.names)])
+    periods = []
+    for j, rules in sorted(data.rules.items()):
+        penalty = rules.penalties.stormwater.get(data.as_of) if rules.penalties and rules.penalties.stormwater else None
+        if penalty is not None:
+            periods.append(f"each {penalty.per} in the {view.jurisdiction(j)}")
+    counted = (f" Penalties count {' and '.join(periods)} that a violation continues after the day to correct."
+               if periods else "")
+    return section("Notices of violation and follow-up", body, sid="notices-section",
+                   lead=esc("Woodbury Code ch. 267 and Bellport Code ch. 21: the notice of violation sets the time "
+                            "schedule of the remedial measures; it runs from the day the notice is mailed." + counted
+                            + " The Town's record, not sent to the site."))
+
+
+def panel_illicit(view: StormwaterView) -> str:
+    return illicit_section(view.data)
+
+
+def panel_practices(view: StormwaterView) -> str:
+    return practices_section(view)
+
+
+def _site_head(view: StormwaterView, site: pd.Series, letters: str) -> str:
+    sid = str(site["site_id"])
+    facts = [esc(view.jurisdiction(site.get("jurisdiction")))]
+    for label, key in (("address", "address"), ("applicant", "applicant"), ("rain gauge", "rain_gauge_id")):
+        if not is_missing(site.get(key)):
+            facts.append(f"{label} {esc(site.get(key))}")
+    if not is_missing(site.get("disturbed_acres")):
+        facts.append(f"{fmt_num(site.get('disturbed_acres'), 1)} acres disturbed")
+    facts.append(esc(_conditions(site).replace("none", "no condition met")))
+    reason = f'<div class="facts">{esc(site.get("reason"))}</div>' if not is_missing(site.get("reason")) else ""
+    return (f'<div class="entity-head"><h2>{esc(sid)} · {esc(site.get("name") or "")}</h2>'
+            f'{badge(site["status"], STATUS_TONE.get(site["status"], ""))}</div>'
+            f'<div class="facts">{" · ".join(facts)}</div>{reason}{letters}')
+
+
+def _site_letters(view: StormwaterView, sid: str) -> str:
+    """The site's monthly notices, each a link to its letter."""
+    notices = as_frame(view.data.monthly_notices)
+    if notices.empty:
+        return ""
+    mine = notices[(notices["kind"] == "stormwater") & (notices["recipient_id"] == sid)].sort_values("period")
+    if mine.empty:
+        return ""
+    links = []
+    for _, n in mine.iterrows():
+        label = esc(f"{period_words(n['period'])} ({n['status']})")
+        links.append(f'<a href="{esc(n["letter"])}">{label}</a>' if not is_missing(n.get("letter")) else label)
+    return f'<div class="facts">Notices of violation ({len(links)}): {", ".join(links)}</div>'
+
+
+def panel_sites_timelines(view: StormwaterView) -> str:
+    data, status = view.data, view.status
     if status.empty:
-        body.append(section("Site timelines", no_data("sites", present.get("sites"), "construction sites")))
-    else:
-        insp_by_site = dict(tuple(insp.groupby("site_id"))) if not insp.empty else {}
-        find_by_site = dict(tuple(findings.groupby("site_id"))) if not findings.empty else {}
-        rain_by_gauge = dict(tuple(rain.groupby("gauge_key"))) if not rain.empty else {}
-        notices_by_site = dict(tuple(notices.groupby("site_id"))) if not notices.empty else {}
-        toc = "".join(
-            f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" href="#site-{esc(slug(r["site_id"]))}">'
-            f'{esc(r["site_id"])}</a>' for _, r in status.iterrows())
-        body.append(section("Site timelines", f'<div class="toc">{toc}</div>', sid="timelines",
-                            lead="Each site: daily rain at its gauge with the storm threshold, the inspections "
-                                 "made, and the inspections that were late or are overdue. Green band: the "
-                                 "period the site needs inspections."))
-        empty_frame = pd.DataFrame()
-        for _, site in status.iterrows():
-            sid = str(site["site_id"])
-            gauge = site.get("rain_gauge_id")
-            gkey = str(gauge).strip().lower() if not is_missing(gauge) else ""
-            chart = site_chart(site, data, rain_by_gauge.get(gkey, empty_frame),
-                               insp_by_site.get(sid, empty_frame), find_by_site.get(sid, empty_frame))
-            charts.append(chart)
-            facts = [f"{esc(site.get('jurisdiction'))}"]
-            for label, key in (("address", "address"), ("applicant", "applicant"), ("gauge", "rain_gauge_id")):
-                if not is_missing(site.get(key)):
-                    facts.append(f"{label} {esc(site.get(key))}")
-            if not is_missing(site.get("disturbed_acres")):
-                facts.append(f"{fmt_num(site.get('disturbed_acres'), 1)} acres disturbed")
-            if not is_missing(site.get("conditions")):
-                facts.append(f"conditions {esc(site.get('conditions'))}")
-            reason = f'<div class="facts">{esc(site.get("reason"))}</div>' if not is_missing(site.get("reason")) else ""
-            letters = ""
-            sn = notices_by_site.get(sid)
-            if sn is not None and not sn.empty:
-                links = []
-                for _, n in sn.sort_values("trigger_date").iterrows():
-                    href = data.letters.get(str(n.get("letter_file") or ""))
-                    what = str(n.get("finding") or "").replace("_", " ")
-                    label = esc(f"{fmt_date(n.get('trigger_date'))} {what}".strip())
-                    title = esc(n.get("notice_id"))
-                    links.append(f'<a href="{esc(href)}" title="{title}">{label}</a>' if href else
-                                 f'<span title="{title}">{label}</span>')
-                letters = (f'<div class="facts">Notices of violation ({len(links)}'
-                           + (", open a date for the letter" if data.letters else "") + "): "
-                           + ", ".join(links) + "</div>")
-            head = (f'<div class="entity-head"><h2>{esc(sid)} · {esc(site.get("name") or "")}</h2>'
-                    f'{badge(site["status"], STATUS_TONE.get(site["status"], ""))}</div>'
-                    f'<div class="facts">{" · ".join(facts)}</div>{reason}{letters}')
-            body.append(f'<section id="site-{esc(slug(sid))}">{head}{chart.html()}</section>')
+        return section("Site timelines", no_data("sites", data.present.get("sites"), "construction sites"))
+    insp_by_site = dict(tuple(view.insp.groupby("site_id"))) if not view.insp.empty else {}
+    find_by_site = dict(tuple(view.findings.groupby("site_id"))) if not view.findings.empty else {}
+    rain_by_gauge = dict(tuple(view.rain.groupby("gauge_key"))) if not view.rain.empty else {}
+    toc = "".join(
+        f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" href="#site-{esc(slug(r["site_id"]))}">'
+        f'{esc(r["site_id"])}</a>' for _, r in status.iterrows())
+    unprinted = [str(s) for s, st in zip(status["site_id"], status["status"]) if st == "not required"]
+    paper = ("On paper, smaller, the timeline of each site that needs inspections"
+             + (f"; the timelines of the {len(unprinted)} sites that need none ({', '.join(unprinted)}) are on "
+                f"screen only." if unprinted else "."))
+    parts = [section("Site timelines", f'<div class="toc">{toc}</div>' + note(esc(paper), "info"), sid="timelines",
+                     lead="Each site: daily rain at its gauge with the storm threshold, the inspections made, and "
+                          "the inspections that were late or are overdue. Green band: the period the site needs "
+                          "inspections.")]
+    empty = pd.DataFrame()
+    for _, site in status.iterrows():
+        sid = str(site["site_id"])
+        gauge = site.get("rain_gauge_id")
+        gkey = str(gauge).strip().lower() if not is_missing(gauge) else ""
+        chart = site_chart(site, data, rain_by_gauge.get(gkey, empty), insp_by_site.get(sid, empty),
+                           find_by_site.get(sid, empty))
+        chart.printed = site["status"] != "not required"
+        view.charts.append(chart)
+        cls = "site" + ("" if chart.printed else " no-print")
+        parts.append(f'<section id="site-{esc(slug(sid))}" class="{cls}">'
+                     f'{_site_head(view, site, _site_letters(view, sid))}{chart.html()}</section>')
+    return join(parts)
 
-    meta.charts = len(charts)
-    meta.counts = {"sites": len(status), "overdue": n_overdue, "late": n_late, "due_this_week": len(week),
-                   "illicit_cases": len(as_frame(data.illicit_cases)),
-                   "illicit_overdue": int((as_frame(data.illicit_deadlines).get("status", pd.Series(dtype=object))
-                                           == "overdue").sum()),
-                   "smp_findings": len(as_frame(data.smp_findings))}
-    thresholds = ", ".join(f"{j}: {float(v.threshold_in):g} in" for j in sorted(data.rules)
+
+# The stormwater page, top to bottom: what to do, the counts, then the detail.
+STORMWATER_PANELS = (panel_worklist, panel_headline, panel_upcoming, panel_sites, panel_other, panel_notices,
+                     panel_illicit, panel_practices, panel_sites_timelines)
+
+
+def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
+    view = stormwater_view(data)
+    body = join(panel(view) for panel in STORMWATER_PANELS)
+    findings = view.findings
+    week, _later = view.week()
+    meta = PageMeta(charts=len(view.charts), counts={
+        "sites": len(view.status), "overdue": int((findings["status"] == "overdue").sum()) if not findings.empty else 0,
+        "late": int((findings["status"] == "late").sum()) if not findings.empty else 0, "due_this_week": len(week),
+        "illicit_cases": len(as_frame(data.illicit_cases)),
+        "illicit_overdue": int((as_frame(data.illicit_deadlines).get("status", pd.Series(dtype=object))
+                                == "overdue").sum()),
+        "smp_findings": len(as_frame(data.smp_findings))})
+    thresholds = ", ".join(f"{view.jurisdiction(j)}: {float(v.threshold_in):g} in" for j in sorted(data.rules)
                            if (v := _storm_rule(data, j, data.as_of)[1]) is not None)
     html_text = page(file="stormwater.html", title="Stormwater officer: construction sites",
-                     subtitle=esc(f"SWPPP inspections (Woodbury ch. 267, Bellport ch. 21) · as of "
-                                  f"{data.as_of.isoformat()}" + (f" · storm threshold {thresholds}" if thresholds else "")),
-                     body=join(body), as_of=data.as_of, town=data.town,
-                     generated_at=data.generated_at, has_charts=bool(charts))
+                     subtitle=esc(f"Construction site inspections (Woodbury ch. 267, Bellport ch. 21) · as of "
+                                  f"{day_words(data.as_of)}" + (f" · storm threshold {thresholds}" if thresholds else "")),
+                     body=body, as_of=data.as_of, town=data.town,
+                     generated_at=data.generated_at, has_charts=bool(view.charts))
     return html_text, meta
 
 
@@ -500,11 +661,12 @@ SMP_LABELS = {
 }
 # suspended: the abatement of an illicit discharge case while an appeal is pending (Woodbury ch. 185)
 DEADLINE_TONE = {"overdue": "bad", "late": "warn", "open": "info", "suspended": "info", "met": "good"}
+DEADLINE_WORDS = {"overdue": "Overdue", "late": "Late", "open": "Open", "suspended": "Suspended", "met": "Met"}
 DEADLINE_ORDER = {"overdue": 0, "open": 1, "suspended": 2, "late": 3, "met": 4}
 
 
 def _status_badge(value: Any) -> str:
-    return badge(str(value), DEADLINE_TONE.get(str(value), ""))
+    return badge(DEADLINE_WORDS.get(str(value), str(value)), DEADLINE_TONE.get(str(value), ""))
 
 
 def _case_letters(data: StormwaterData, case_id: Any) -> str:
@@ -514,7 +676,7 @@ def _case_letters(data: StormwaterData, case_id: Any) -> str:
     links = []
     for _, l in letters[letters["case_id"] == case_id].iterrows():
         label = {"notice_of_violation": "notice of violation", "cost_notice": "notice of the cost"}.get(
-            str(l["kind"]), str(l["kind"]))
+            str(l["kind"]), str(l["kind"]).replace("_", " "))
         if bool(l.get("draft")):
             label += " (draft)"
         href = data.letters.get(str(l.get("letter_file") or ""))
@@ -522,48 +684,47 @@ def _case_letters(data: StormwaterData, case_id: Any) -> str:
     return ", ".join(links)
 
 
-def stage2_sections(data: StormwaterData) -> list[str]:
-    """Illicit discharge cases, their deadlines and charges (Woodbury ch. 185), and the findings of the
-    post-construction stormwater management practices (both jurisdictions)."""
-    out: list[str] = []
-    cases = as_frame(data.illicit_cases)
-    deadlines = as_frame(data.illicit_deadlines)
-    charges = as_frame(data.illicit_charges)
-    if data.illicit_cases is None or cases.empty:
-        c_html = no_data("illicit_discharges", data.present.get("illicit_discharges"), "illicit discharge cases")
-    else:
-        c = cases.copy()
-        if not deadlines.empty:
-            d = deadlines.copy()
-            d["_o"] = d["status"].map(DEADLINE_ORDER).fillna(9)
-            worst = d.sort_values(["_o", "due"]).drop_duplicates("case_id").set_index("case_id")
-            c["status"] = c["case_id"].map(worst["status"])
-            c["next"] = c["case_id"].map(worst["obligation"])
-            c["next_due"] = c["case_id"].map(worst["due"])
-        else:
-            c["status"] = c["next"] = c["next_due"] = None
-        if not charges.empty:
-            c["balance_usd"] = c["case_id"].map(charges.set_index("case_id")["balance_usd"])
-        else:
-            c["balance_usd"] = None
-        c["_o"] = c["status"].map(DEADLINE_ORDER).fillna(9)
-        c = c.sort_values(["_o", "discovered_on", "case_id"])
-        c_html = table(c, [
-            Col("case_id", "Case", nowrap=True), Col("premises", "Premises"),
-            Col("discovered_on", "Discovered", fmt=fmt_date, nowrap=True),
-            Col("description", "What was found"),
-            Col("status", "Worst deadline", html=lambda r: _status_badge(r["status"]) if not is_missing(r["status"])
-                else ('<a href="quarantine.html">not judged: see the quarantined rows</a>'
-                      if str(r["case_id"]) in data.illicit_set_aside else esc("no deadline yet"))),
-            Col("next", "Of", html=lambda r: esc(OBLIGATION_LABELS.get(r["next"], r["next"]))
-                + (f"<br><small>due {esc(fmt_date(r['next_due']))}</small>" if not is_missing(r["next_due"]) else "")),
-            Col("balance_usd", "Balance owed", num=True, fmt=fmt_usd),
-            Col("case_id", "Letters", html=lambda r: _case_letters(data, r["case_id"]))],
-            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""))
-    parts = [c_html]
+def _cases(data: StormwaterData) -> pd.DataFrame:
+    """Each case with its worst deadline (the one to act on first) and the balance owed."""
+    c = as_frame(data.illicit_cases).copy()
+    deadlines, charges = as_frame(data.illicit_deadlines), as_frame(data.illicit_charges)
     if not deadlines.empty:
-        d = deadlines.copy()
-        d["_o"] = d["status"].map(DEADLINE_ORDER).fillna(9)
+        d = deadlines.assign(_o=deadlines["status"].map(DEADLINE_ORDER).fillna(9))
+        worst = d.sort_values(["_o", "due"]).drop_duplicates("case_id").set_index("case_id")
+        c["status"] = c["case_id"].map(worst["status"])
+        c["next"] = c["case_id"].map(worst["obligation"])
+        c["next_due"] = c["case_id"].map(worst["due"])
+    else:
+        c["status"] = c["next"] = c["next_due"] = None
+    c["balance_usd"] = c["case_id"].map(charges.set_index("case_id")["balance_usd"]) if not charges.empty else None
+    c["_o"] = c["status"].map(DEADLINE_ORDER).fillna(9)
+    return c.sort_values(["_o", "discovered_on", "case_id"])
+
+
+def _cases_table(data: StormwaterData) -> str:
+    cases = as_frame(data.illicit_cases)
+    if data.illicit_cases is None or cases.empty:
+        return no_data("illicit_discharges", data.present.get("illicit_discharges"), "illicit discharge cases")
+    return table(_cases(data), [
+        Col("case_id", "Case", nowrap=True), Col("premises", "Premises"),
+        Col("discovered_on", "Discovered", fmt=fmt_date, nowrap=True), Col("description", "What was found"),
+        Col("status", "Worst deadline", html=lambda r: _status_badge(r["status"]) if not is_missing(r["status"])
+            else ('<a href="quarantine.html">not judged: see the quarantined rows</a>'
+                  if str(r["case_id"]) in data.illicit_set_aside else esc("no deadline yet"))),
+        Col("next", "Of", html=lambda r: esc(OBLIGATION_LABELS.get(r["next"], r["next"]))
+            + (f"<br><small>due {esc(fmt_date(r['next_due']))}</small>" if not is_missing(r["next_due"]) else "")),
+        Col("balance_usd", "Balance owed", num=True, fmt=fmt_usd),
+        Col("case_id", "Letters", html=lambda r: _case_letters(data, r["case_id"]))],
+        row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""))
+
+
+def illicit_section(data: StormwaterData) -> str:
+    """Illicit discharge cases, their deadlines and charges (Woodbury ch. 185)."""
+    deadlines, charges = as_frame(data.illicit_deadlines), as_frame(data.illicit_charges)
+    rules = RuleNotes("rule-illicit")
+    parts = [_cases_table(data)]
+    if not deadlines.empty:
+        d = deadlines.assign(_o=deadlines["status"].map(DEADLINE_ORDER).fillna(9))
         parts.append("<h3>Deadlines of the cases</h3>" + table(d.sort_values(["_o", "due", "case_id"]), [
             Col("case_id", "Case", nowrap=True),
             Col("obligation", "Obligation", fmt=lambda v: OBLIGATION_LABELS.get(v, v)),
@@ -571,7 +732,7 @@ def stage2_sections(data: StormwaterData) -> list[str]:
                 else esc(fmt_date(r["due"])), nowrap=True),
             Col("status", "Status", html=lambda r: _status_badge(r["status"])),
             Col("satisfied_on", "Done on", fmt=fmt_date, nowrap=True),
-            Col("days_late", "Days late", num=True, fmt=fmt_num), Col("rule", "Rule (section)")],
+            Col("days_late", "Days late", num=True, fmt=fmt_num), rules.col("rule", "Rule (section)", limit=45)],
             row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), "")))
     if not charges.empty:
         parts.append("<h3>Cost of abatement by the Town, payments and interest</h3>" + table(charges, [
@@ -584,32 +745,51 @@ def stage2_sections(data: StormwaterData) -> list[str]:
             Col("max_penalty_usd", "Largest criminal penalty", num=True, fmt=fmt_usd,
                 title="for each day from discovery through abatement, except the days an appeal was pending "
                       "(and none after the notice of violation when the appeal vacated it)"),
-            Col("rule", "Rule (section)")]))
-    out.append(section("Illicit discharges to the storm drain system", join(parts), sid="illicit",
-                       lead="Woodbury Code ch. 185: each case with its worst deadline first; the deadlines that were "
-                            "met are listed too. Business days leave out weekends and the public holidays of the "
-                            "General Construction Law; a period to appeal, abate or protest that ends on a weekend "
-                            "or holiday ends on the next business day (General Construction Law § 25-a). While an "
-                            "appeal is pending the abatement is suspended."))
+            rules.col("rule", "Rule (section)", limit=45)]))
+    parts.append(rules.notes())
+    return section("Illicit discharges to the storm drain system", join(parts), sid="illicit",
+                   lead="Woodbury Code ch. 185: each case with its worst deadline first; the deadlines that were "
+                        "met are listed too. Business days leave out weekends and the public holidays of the "
+                        "General Construction Law; a period to appeal, abate or protest that ends on a weekend "
+                        "or holiday ends on the next business day (General Construction Law § 25-a). While an "
+                        "appeal is pending the abatement is suspended.")
 
+
+def practice_due(r: dict) -> str:
+    """The due day in words; an early release of a guarantee has happened: its day is the earliest the law
+    allowed it, not a deadline."""
+    if r.get("finding") == "guarantee_release" and not is_missing(r.get("due")):
+        return f"released early; could not be released before {day_words(r['due'])}"
+    return fmt_date(r.get("due"))
+
+
+def practice_status(r: dict) -> str:
+    if r.get("finding") == "guarantee_release":
+        return badge("Released too early", "bad")
+    return _status_badge(r["status"])
+
+
+def practices_section(view: StormwaterView) -> str:
+    data = view.data
     findings = as_frame(data.smp_findings)
+    rules = RuleNotes("rule-practices")
     if data.smp_findings is None or findings.empty:
         p_html = no_data("smp_findings", data.present.get("smp_findings"),
                          "findings on permanent stormwater management practices")
     else:
-        f = findings.copy()
-        f["_o"] = f["status"].map(DEADLINE_ORDER).fillna(9)
+        f = findings.assign(_o=findings["status"].map(DEADLINE_ORDER).fillna(9))
         p_html = table(f.sort_values(["_o", "site_id", "practice_id", "due"]), [
-            Col("site_id", "Site", nowrap=True, html=lambda r: esc(r["site_id"])
-                + (f"<br><small>{esc(r.get('jurisdiction'))}</small>" if not is_missing(r.get("jurisdiction")) else "")),
+            Col("site_id", "Site", width="22%", html=lambda r: named(r["site_id"], short_name(view.names.get(
+                r["site_id"])), f"#site-{slug(r['site_id'])}")
+                + (f"<br><small>{esc(view.jurisdiction(r.get('jurisdiction')))}</small>"
+                   if not is_missing(r.get("jurisdiction")) else "")),
             Col("practice_id", "Practice", html=lambda r: esc(r["practice_id"])
                 + (f"<br><small>{esc(r.get('practice_type'))}</small>" if not is_missing(r.get("practice_type")) else "")),
             Col("finding", "Requirement", fmt=lambda v: SMP_LABELS.get(v, v)),
-            Col("due", "Due", fmt=fmt_date, nowrap=True), Col("status", "Status", html=lambda r: _status_badge(r["status"])),
-            Col("rule", "Rule (section)")],
-            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""))
-    out.append(section("Permanent stormwater management practices", p_html, sid="practices",
-                       lead="After construction: as-built plans, the maintenance agreement, the one-year inspection "
-                            "and the construction completion guarantee (Woodbury ch. 267; Bellport ch. 21). "
-                            "Requirements met on time are not listed."))
-    return out
+            Col("due", "Due", html=lambda r: esc(practice_due(r))),
+            Col("status", "Status", html=practice_status), rules.col("rule", "Rule (section)", limit=45)],
+            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), "")) + rules.notes()
+    return section("Permanent stormwater management practices", p_html, sid="practices",
+                   lead="After construction: as-built plans, the maintenance agreement, the one-year inspection "
+                        "and the construction completion guarantee (Woodbury ch. 267; Bellport ch. 21). "
+                        "Requirements met on time are not listed.")

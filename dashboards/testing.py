@@ -92,7 +92,8 @@ def calendar_table(frame: pd.DataFrame, as_of: dt.date) -> str:
         name = "" if is_missing(first["name"]) else f" · {esc(first['name'])}"
         who = f'<a href="#user-{esc(slug(key[0]))}">{esc(key[0])}</a>{name}'
         body.append(f'<tr><td>{who}</td><td>{esc(requirement_words(first))}</td>{calendar_row(periods, months)}</tr>')
-    return (f'<div class="table-wrap"><table><thead><tr><th>User</th><th>Testing required</th>{head}</tr></thead>'
+    return (f'<div class="table-wrap"><table class="calendar"><thead><tr><th style="width:17%">User</th>'
+            f'<th style="width:14%">Testing required</th>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
 
 

@@ -770,3 +770,116 @@ def test_what_a_killed_write_left_is_gone_after_the_next_write(tmp_path):
     (tmp_path / f".{js.name}.k1ll3d.tmp").write_text("half of plotly")
     ensure_plotly_js(tmp_path)   # unchanged: not written again
     assert not list(tmp_path.glob(f".{js.name}.*.tmp"))
+
+
+# --------------------------------------------------------------------------- plain words, periods, panels (issue 28)
+
+
+def test_values_carry_their_units_and_counts_their_period():
+    from dashboards.html import fmt_measure, months_words, to_date_words, units_in_words
+
+    assert fmt_measure(8256.944, "gpm") == "8,257 gpm" and fmt_measure(26.388889, "gpm") == "26.4 gpm"
+    assert fmt_measure(769.184, "gpm") == "769 gpm" and fmt_measure(150, "degF") == "150 °F"
+    assert fmt_measure(240.01, "mg/L", exact=True) == "240.01 mg/L"   # a result is never rounded onto its limit
+    assert fmt_measure(5.49, "s.u.", exact=True) == "5.49 s.u." and fmt_measure(0.01234, "mg/L") == "0.0123 mg/L"
+    assert fmt_measure(None, "gpm") == "" and fmt_measure(0, "gpm") == "0 gpm"
+    assert months_words(dt.date(2025, 1, 1), dt.date(2026, 11, 23)) == "January 2025 to November 2026"
+    assert months_words("2026-03-02", "2026-03-30") == "March 2026"
+    assert to_date_words(dt.date(2026, 11, 30)) == "2026 to date (January 1 to November 30)"
+    assert units_in_words("temperature 160 degF in sample S-1") == "temperature 160 °F in sample S-1"
+    assert units_in_words("flow slug peaking at 8256.944 gpm (9.8795 x baseline)") == \
+        "flow slug peaking at 8,257 gpm (9.9 × baseline)"
+
+
+def test_a_rule_is_cited_short_and_its_text_listed_once():
+    from dashboards.html import RuleNotes
+
+    notes = RuleNotes("r")
+    head = "40 CFR 403.8(f)(2)(viii) as published 2005-10-14 (70 FR 60134): significant noncompliance"
+    chronic, trc = f"{head}; no earlier criteria: chronic, 66%", f"{head}; no earlier criteria: technical review, 33%"
+    bod = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
+    cells = [notes.cite(chronic, 26), notes.cite(bod, 32), notes.cite(chronic, 26), notes.cite(trc, 26)]
+    assert cells[0] == cells[2] and "40 CFR 403.8(f)(2)(viii)…" in cells[0] and 'href="#r-1">[1]' in cells[0]
+    assert "Woodbury ch. 253 Part 2, …, (a)" in cells[1] and "in excess" not in "".join(cells)
+    listed = notes.notes()
+    assert listed.count("no earlier criteria") == 1 and listed.count("BOD in excess of 240 mg/l") == 1
+    assert 'id="r-1" value="1">chronic, 66%' in listed and 'id="r-3" value="3">technical review, 33%' in listed
+    assert RuleNotes("empty").notes() == ""
+
+
+def test_a_table_keeps_a_long_sentence_on_a_second_line():
+    from dashboards.html import Col, table
+
+    frame = pd.DataFrame({"id": ["S-1", "S-2"], "why": ["a long sentence", ""]})
+    out = table(frame, [Col("id", "Sample", width="20%"), Col("why", "Why", screen_only=True)],
+                detail=lambda r: esc(r["why"]))
+    assert '<th style="width:20%">Sample</th>' in out and '<th class="no-print">Why</th>' in out
+    assert out.count('<tbody class="pair">') == 2 and '<td colspan="2">a long sentence</td>' in out
+    assert out.count('class="detail"') == 1   # no empty second line
+
+
+def test_the_sewer_page_opens_with_the_worklist_and_counts_with_periods():
+    data = sewer_frames()
+    data.worklist = pd.DataFrame([
+        {"person": "superintendent", "action": "Renew the permit of Acme Plating (P-1)", "subject_id": "IU-1",
+         "due": dt.date(2026, 8, 1), "status": "upcoming", "source": "obligations", "ref": "permit_renewal P-1",
+         "subject_name": "Acme Plating", "days_left": 32, "link": "sewer.html#user-IU-1", "detail": None}])
+    data.snc = pd.DataFrame([{"user_id": "IU-1", "period_start": dt.date(2026, 1, 1), "period_end": dt.date(2026, 6, 30),
+                              "parameter": "BOD", "criterion": "trc", "measurements": 3, "count": 1, "pct": 33.3,
+                              "basis": "sample", "rule": "40 CFR 403.8(f)(2)(viii): technical review criteria"}])
+    data.statistic_violations = pd.DataFrame([{
+        "user_id": "IU-1", "parameter": "BOD", "statistic": "monthly_avg", "period_start": dt.date(2026, 3, 1),
+        "period_end": dt.date(2026, 3, 31), "value": 181.25, "limit_value": 150.0, "unit": "mg/L", "samples": 2,
+        "rule": "Permit P-1: monthly average"}])
+    html_text, _ = build_sewer_page(data)
+    main = html_text.split("<main>", 1)[1]
+    assert main.index('id="worklist"') < main.index('class="kpis"') < main.index('id="summary"')
+    assert "Renew the permit of Acme Plating (P-1)" in main
+    # each count with its period; the year to date as the annual report counts it
+    assert "violations, February 2026 to May 2026" in main and "violations, 2026 to date (January 1 to June 30)" in main
+    assert ">3</div><div class=\"kpi-label\">violations, February 2026 to May 2026" in main   # 2 samples + 1 average
+    # words, units and names, not codes
+    assert "technical review criteria" in main and "monthly average" in main and ">trc<" not in main
+    assert "150 mg/L" in main and "181 mg/L" in main and "62 gpm" in main and "10 gpm" in main
+    assert '<a href="#user-IU-1">IU-1</a> <span class="who">Acme Plating</span>' in main
+    assert "max 240 mg/L" in main and "[1]" in main and "The rules cited, in full" in main
+
+
+def test_the_follow_up_lists_the_violations_on_mailed_notices_and_counts_the_rest():
+    from dashboards.notices import sewer_follow_up
+
+    base = {"user_id": "IU-1", "parameter": "BOD", "collected_date": dt.date(2026, 3, 3), "correction_days": 30,
+            "violation_days": 0, "max_penalty_usd": 0}
+    frame = pd.DataFrame([
+        {**base, "sample_id": "S-1", "notice_period": "2026-03", "notice_status": "mailed", "status": "corrected",
+         "issued_on": dt.date(2026, 4, 2), "correct_by": dt.date(2026, 5, 2),
+         "follow_up": "The next analysis complied with the limit within the period to correct."},
+        *({**base, "sample_id": f"S-{i}", "notice_period": "2026-04", "notice_status": "draft", "status": "draft",
+           "follow_up": "The notice listing this violation is a draft"} for i in (2, 3))])
+    out = sewer_follow_up(frame, {"IU-1": "Acme Plating"})
+    assert "S-1" in out and "S-2" not in out and "Acme Plating" in out
+    assert "2 of the 3 violations are on notices not mailed (2 on 1 draft notice)" in out
+    assert '<tr class="detail"><td colspan="12">The next analysis complied' in out and "corrected in time" in out
+
+
+def test_the_stormwater_page_says_its_codes_in_words():
+    data = storm_frames()
+    data.rules["bellport"] = load_rules("bellport")
+    data.classification = data.classification.assign(conditions=["A, B", None])
+    data.smp_findings = pd.DataFrame([{"practice_id": "SMP-1", "site_id": "W-1", "finding": "guarantee_release",
+                                       "rule": "Woodbury Code ch. 267, performance guarantee A: not before a year",
+                                       "due": dt.date(2027, 9, 10), "status": "overdue", "jurisdiction": "woodbury",
+                                       "practice_type": "dry well"}])
+    data.follow_up = pd.DataFrame([{"site_id": "W-1", "finding": "report_not_delivered", "due_by": dt.date(2026, 6, 1),
+                                    "status": "late", "notice_period": "2026-06", "issued_on": dt.date(2026, 6, 5),
+                                    "remedial_due_by": dt.date(2026, 6, 12), "violation_periods": 2,
+                                    "penalty_per": "week", "total_fine_max_usd": 700}])
+    html_text, _ = build_stormwater_page(data)
+    text = re.sub(r"<[^>]+>", " ", html_text)
+    assert "Town of Woodbury" in text and "Village of Bellport" in text and " woodbury " not in text
+    assert "Conditions A and B" in html_text and "<dt>Condition A</dt>" in html_text
+    assert "Discharge of a pollutant of concern" in html_text            # the legend, in the rules' own words
+    assert "released early; could not be released before September 10, 2027" in html_text
+    assert "Released too early" in html_text and ">Overdue<" not in html_text.split('id="practices"')[1][:3000]
+    assert "inspection report not delivered in time" in html_text and "2 weeks" in html_text
+    assert "Penalty periods" not in html_text and "Days (or weeks) of penalty" in html_text

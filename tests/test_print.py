@@ -120,6 +120,16 @@ FORBIDDEN = {
     "reading of": re.compile(r"\breading of\b", re.I),
     "normal_avg_flow_gpd": re.compile(r"normal_avg_flow_gpd"),
     "a JSON blob": re.compile(r'\{"'),
+    # the code words the pages used to show (issue 28): criteria, statistics, statuses, findings, places
+    **{word: re.compile(rf"\b{word}\b") for word in (
+        "trc", "monthly_avg", "daily_max", "late_report", "due_today", "due_tomorrow", "chlorine_demand",
+        "report_not_delivered", "disturbance_over_limit", "milestone_notice_late", "contractor_not_certified",
+        "sediment_not_removed", "guarantee_release", "as_built", "maintenance_agreement", "one_year_inspection",
+        "permit_expired", "permit_not_yet_effective", "notify_town", "written_confirmation", "appeal_hearing",
+        "cost_notice", "violation_notice_24h", "periodic_report", "missed_testing", "no_permit")},
+    "a jurisdiction's code (bellport)": re.compile(r"\bbellport\b"),   # "Village of Bellport"
+    "a jurisdiction's code (woodbury)": re.compile(r"\bwoodbury\b"),   # "Town of Woodbury"
+    "Penalty periods": re.compile(r"\bpenalty periods\b", re.I),       # "days (or weeks) of penalty"
 }
 # The billing page is the clerk's: none of the warehouse's billing codes, nor the runs' hashes in its tables.
 BILLING_FORBIDDEN = {**FORBIDDEN, **{word: re.compile(re.escape(word))

@@ -87,3 +87,28 @@ def test_the_worklist_of_each_person(tmp_path):
     assert "Overdue" in panel and panel.index("Overdue") < panel.index("Due this week") < panel.index("Upcoming")
     summary = worklist_summary(frame)
     assert "Superintendent of Sewage" in summary and "sewer.html#worklist" in summary
+
+
+def test_alike_actions_are_one_line():
+    """A recipient's draft notices are one line with their months; the same report expected from many users on
+    one day is one line naming them; a line does not repeat what its other columns say."""
+    def row(action, subject, due, source, ref, name, status="upcoming"):
+        return {"person": "superintendent", "action": action, "subject_id": subject, "due": due, "status": status,
+                "source": source, "ref": ref, "subject_name": name, "days_left": None if due is None else
+                (due - AS_OF).days, "link": None, "detail": None}
+
+    rows = [row(f"Mail the notice of violation for {m} 2026 ({n} violation{'s' if n > 1 else ''}) by certified mail "
+                f"and record the mailing, or withdraw it", "IU-1", None, "notices", f"NOV-{m}", "Acme")
+            for m, n in (("March", 1), ("January", 2))]
+    rows += [row(f"Expect the periodic report from {name}", uid, D(2027, 1, 30), "obligations",
+                 f"periodic_report 2026-H2 {uid}", name) for uid, name in (("IU-1", "Acme"), ("IU-2", "Bolt"),
+                                                                           ("IU-3", "Cork"))]
+    rows.append(row("Overdue: follow up on the slug report from Acme", "IU-1", D(2026, 11, 2), "obligations",
+                    "slug_report x", "Acme", "overdue"))
+    panel = worklist_panel(pd.DataFrame(rows), "superintendent", AS_OF)
+    assert panel.count("<tr") == 1 + 3
+    assert ("Mail the 2 draft notices of violation (January 2026, March 2026; 3 violations) by certified mail and "
+            "record each mailing, or withdraw them") in panel
+    assert "Expect the periodic report from each of these 3 users" in panel
+    assert "Acme <span class=\"muted\">(IU-1)</span>; Bolt" in panel
+    assert "Follow up on the slug report</" in panel and "Overdue: follow" not in panel

@@ -48,6 +48,8 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     data.notices = r.table("notices")
     data.follow_up = r.table("sewer_notices")
     data.required_testing = r.named("required_testing", "select_dashboard_required_testing")
+    data.worklist = r.named("worklist", "select_dashboard_worklist")
+    data.notice_items = r.named("notice_items", "select_dashboard_notice_item_counts")
     if lab is not None:
         data.results = label_results(lab, evaluations, data.violations, data.inconclusive)
         data.limits = evaluations   # the limits the compliance SQL applied to each result; none yet: none drawn
@@ -101,8 +103,9 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
     kinds={"html", "plotly"},
     deps=["industrial_users", "lab_results", "flow", "discharge_violations", "statistic_violations",
           "slug_events", "compliance_summary", "snc_determinations", "discharges_without_permit",
-          "permit_dates_missing", "notices", "sewer_notices", "required_testing"],
-    description="The sewer administrator's page (sewer.html): per industrial user, control charts of every "
+          "permit_dates_missing", "notices", "sewer_notices", "required_testing", "worklist"],
+    description="The sewer administrator's page (sewer.html): the superintendent's worklist first; per "
+                "industrial user, control charts of every "
                 "limited parameter with the limit and its section (Woodbury ch. 253 Part 2), violations and "
                 "non-detects marked; the flow trace with slug events and baseline; violations by user and "
                 "month; the compliance summary with permits expiring soon; the monthly notices of violation and "

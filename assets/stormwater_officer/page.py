@@ -39,6 +39,8 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     data.illicit_charges = r.table("illicit_discharge_charges")
     data.illicit_letters = r.named("illicit_discharge_letters", "select_dashboard_illicit_letters")
     data.smp_findings = r.table("smp_findings")
+    data.worklist = r.named("worklist", "select_dashboard_worklist")
+    data.notice_items = r.named("notice_items", "select_dashboard_notice_item_counts")
     aside = r.named("set_aside", "select_illicit_cases_set_aside")
     data.illicit_set_aside = set(aside["case_id"].dropna()) if aside is not None else set()
     data.rain = r.named("rainfall", "select_dashboard_rainfall")
@@ -65,7 +67,7 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     kinds={"html", "plotly"},
     deps=["sites", "inspections", "rainfall", "site_classification", "swppp_inspection_findings",
           "swppp_other_findings", "swppp_notices", "swppp_upcoming", "illicit_discharge_deadlines",
-          "illicit_discharge_charges", "illicit_discharge_letters", "smp_findings", "notices"],
+          "illicit_discharge_charges", "illicit_discharge_letters", "smp_findings", "notices", "worklist"],
     description=DESCRIBE.stormwater_dashboard(),
 )
 def stormwater_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
