@@ -24,6 +24,7 @@ from dashboards.html import (
     COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, cited, details, esc, fmt_date, fmt_datetime,
     fmt_num, fmt_pct, fmt_signed_usd, fmt_usd, is_missing, join, kpis, no_data, note, page, section, table,
 )
+from dashboards.worklist import worklist_panel
 from outfall.billing_words import change_word, class_word, district_word, rate_source_word
 
 COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
@@ -59,6 +60,7 @@ class BillingData(PageData):
     change_counts: pd.DataFrame | None = None
     rates: pd.DataFrame | None = None
     runs: pd.DataFrame | None = None
+    worklist: pd.DataFrame | None = None   # the clerk's actions open (table worklist)
     rule: str = ""              # the unit schedule's citation (full)
     rule_short: str = ""        # its short form ("ch. 253 Part 3")
     bill_rule: str = ""         # how an amount is computed (the billing rule's citation, full)
@@ -435,7 +437,8 @@ def runs_panel(y: _Year, data: BillingData) -> str:
 def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     meta = PageMeta()
     if as_frame(data.totals).empty or data.year is None:
-        body = [section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills")),
+        body = [worklist_panel(data.worklist, "clerk", data.as_of),
+                section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills")),
                 fees_section(data)]
         return page(file="billing.html", title="Billing: annual sewer roll",
                     subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units · as of {data.as_of.isoformat()}"),
@@ -443,7 +446,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
                     has_charts=False), meta
     y = _Year.of(data)
     charts: list[Chart] = []
-    body = [kpi_panel(y, data), districts_panel(y, data, charts), classes_panel(y, charts), largest_panel(y, data),
+    body = [worklist_panel(data.worklist, "clerk", data.as_of), kpi_panel(y, data), districts_panel(y, data, charts), classes_panel(y, charts), largest_panel(y, data),
             changes_panel(y, data), runs_panel(y, data), fees_section(data)]
     meta.charts = len(charts)
     meta.counts = {"year": y.year, "parcels": y.parcels_now, "fee_years": len(as_frame(data.fees))}

@@ -22,6 +22,7 @@ TOP_BILLS = 15
 def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> BillingData:
     r = Reader(con)
     data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local(), town=town_name(settings, "woodbury"))
+    data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.fees = r.named("inspection_fees", "select_inspection_fee_totals")
     data.fees_unpriced = r.named("inspection_fees", "select_dashboard_unpriced_fees")
     rules = _rules(settings, "woodbury")
@@ -73,8 +74,8 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
     deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary", "parcels",
-          "inspection_fees"],
-    description="The clerk's billing page (billing.html): units and revenue by district, component and property "
+          "inspection_fees", "worklist"],
+    description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and revenue by district, component and property "
                 "class (Woodbury ch. 253 Part 3), the change from the previous billed year, the largest bills and "
                 "the biggest changes; the water and sewer inspection fees per year (ch. 301).",
 )
