@@ -245,3 +245,20 @@ def test_readings_near_a_slug_are_drawn_at_their_local_times(browser, built_town
     assert found["inside"] > 0, found
     assert found["first"].startswith("2026-06-05 1"), found   # local wall-clock time, as the shading's text
     assert not severe(browser.get_log("browser"))
+
+
+@pytest.mark.parametrize("name, person", [("sewer.html", "Superintendent of Sewage"),
+                                          ("stormwater.html", "Stormwater Management Officer"),
+                                          ("billing.html", "Clerk")])
+def test_each_persons_page_opens_with_their_worklist(browser, built_town, name, person, tmp_path):
+    """In the browser, the first section a person sees on their page is what to do next, at the top of the
+    window, with its title and the person's counts."""
+    browser.get((built_town / "dashboards" / name).as_uri())
+    first = browser.execute_script(
+        "const s = document.querySelector('main section, body section');"
+        "const r = s.getBoundingClientRect();"
+        "return [s.id, s.querySelector('h2').innerText, r.top, s.innerText];")
+    assert first[0] == "worklist" and first[1] == "What to do next", (name, first[:2])
+    assert 0 <= first[2] < 900, "the worklist is not in the first screen"
+    assert person in first[3] and "As of" in first[3]
+    browser.save_screenshot(str(tmp_path / f"{name}.png"))
