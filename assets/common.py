@@ -9,7 +9,7 @@ import duckdb
 from dagster import MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from outfall.outputs import OutputPaths, output_paths
+from outfall.output_folders import OutputPaths, output_paths
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure, count, ensure_schema, preview_markdown
 
@@ -54,7 +54,7 @@ def table_result(con: duckdb.DuckDBPyConnection, table: str, **metadata: Any) ->
 
 
 def outputs(duckdb: DuckDBResource, settings: OutfallSettings) -> OutputPaths:
-    """Where this run writes pages, letters and exports (the one rule: ``outfall.outputs``)."""
+    """Where this run writes pages, letters and exports (the one rule: ``outfall.output_folders``)."""
     return output_paths(getattr(duckdb, "database", ""), settings.dashboards_dir)
 
 

@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from assets.clerk.billing import bill
-    from outfall.billing_export import export_register
+    from outfall.register_export import export_register
 
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="outfall_bench_billing_"))
     work.mkdir(parents=True, exist_ok=True)

@@ -474,11 +474,11 @@ def cmd_demo(args) -> int:
         code = _report(outcome, warehouse, verbose=args.verbose)
     if code:
         return code
-    from outfall.exports import export_all
+    from outfall.exports_folder import export_all
 
     written = export_all(warehouse, out / "exports")
     print(f"outfall demo: as of {DEMO_AS_OF}; {written} tables exported to {out / 'exports'}")
-    from outfall.outputs import output_paths
+    from outfall.output_folders import output_paths
 
     index = (output_paths(str(warehouse)).dashboards or out / "dashboards") / "index.html"
     if index.exists():
@@ -493,7 +493,7 @@ def cmd_export(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create {out}: {exc.strerror}") from None
-    from outfall.exports import export_all
+    from outfall.exports_folder import export_all
 
     written = export_all(warehouse, out)
     print(f"outfall export: {written} tables written to {out}")
@@ -505,7 +505,7 @@ def cmd_verify(args) -> int:
     first document that does not (contract 6.2)."""
     import duckdb
 
-    from outfall.outputs import last_run_dashboards, output_paths
+    from outfall.output_folders import last_run_dashboards, output_paths
     from outfall.records import verify_records
 
     warehouse = _check_warehouse(args.warehouse, must_exist=True)

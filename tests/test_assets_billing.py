@@ -21,7 +21,7 @@ from assets.clerk.billing import (BillingError, bill, billing_exports, check_com
                             check_integrity_run_hash, check_uniqueness_parcel_id, check_validity_total_usd,
                             sewer_billing, verify_run_chain)
 from assets.ingest import ingest_asset, ingest_assets
-from outfall.billing_export import bills_csv_bytes, export_register
+from outfall.register_export import bills_csv_bytes, export_register
 from outfall.rules import load_rules
 from outfall.warehouse import configure, count, ensure_schema, transaction
 from tests.conftest import write

@@ -15,7 +15,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.clerk import fees
-from outfall.billing_export import register_xlsx_bytes
+from outfall.register_export import register_xlsx_bytes
 from outfall.resources import OutfallSettings
 from tests.conftest import write
 from tests.stage2_rules import stage2_rules_dir

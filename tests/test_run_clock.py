@@ -16,7 +16,7 @@ from dagster_duckdb import DuckDBResource
 
 import outfall.resources as resources
 from assets.run import outfall_run
-from outfall.outputs import output_paths
+from outfall.output_folders import output_paths
 from outfall.resources import OutfallSettings
 
 
