@@ -11,6 +11,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import os
+import re
 from functools import lru_cache
 from typing import Iterator, Sequence
 
@@ -36,6 +37,15 @@ RETYPED = {("row_hash", "VARCHAR", "UBIGINT"): "CAST('0x' || \"{column}\" AS UBI
 def sql(name: str) -> str:
     """Text of the statement ``name``: ``sql/<area>/<name>.sql`` (names are unique across areas)."""
     return sql_path(name).read_text(encoding="utf-8")
+
+
+def run_script(con: duckdb.DuckDBPyConnection, text: str, params: dict) -> None:
+    """Run each statement of a SQL script, binding the named parameters it uses."""
+    body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("--"))
+    for statement in (s.strip() for s in body.split(";")):
+        if statement:
+            used = {k: v for k, v in params.items() if re.search(rf"\${k}\b", statement)}
+            con.execute(statement, used).fetchall()
 
 
 def memory_limit() -> str:
