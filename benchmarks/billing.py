@@ -32,6 +32,7 @@ import pandas as pd
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 
+from assets.common import schema_ddl  # noqa: E402
 from outfall.rules import load_rules  # noqa: E402
 from outfall.warehouse import configure, count, ensure_schema, transaction  # noqa: E402
 
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     setup = time.perf_counter()
     parcels = synthetic_parcels(args.parcels, args.seed)
     con = configure(duckdb.connect(str(db)))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     load_inputs(con, parcels)
     setup = time.perf_counter() - setup
     t: dict[str, float] = {}

@@ -62,51 +62,32 @@ def configure(con: duckdb.DuckDBPyConnection, limit: str | None = None) -> duckd
     return con
 
 
-@lru_cache(maxsize=1)
-def schema_sql() -> str:
-    """Every CREATE TABLE of the warehouse: the contract's (sql/ingest/create_tables.sql),
-    the input tables generated from the dataset specs, then each area's own
-    (sql/<area>/create_*_tables.sql)."""
-    from outfall.ingest.compile import create_table_sql
-    from outfall.ingest.registry import all_datasets
-
-    parts = [sql("create_tables")]
-    parts += [create_table_sql(ds) for ds in all_datasets().values()]
-    for path in sorted(SQL_DIR.rglob("create_*_tables.sql"), key=lambda p: p.name):
-        parts.append(sql(path.stem))
-    return "\n".join(parts)
+def area_tables_sql() -> str:
+    """Each area's own tables: every ``sql/<area>/create_*_tables.sql``, in file-name order."""
+    return "\n".join(sql(path.stem) for path in sorted(SQL_DIR.rglob("create_*_tables.sql"), key=lambda p: p.name))
 
 
-def contract_schema_sql() -> str:
-    """The contract's tables only (sql/ingest/create_tables.sql and the input tables of the
-    contract's ten datasets, generated from their specs), without the areas' own."""
-    from outfall.ingest.compile import create_table_sql
-    from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
-
-    specs = all_datasets()
-    return "\n".join([sql("create_tables"), *(create_table_sql(specs[n]) for n in CONTRACT_DATASETS)])
+@lru_cache(maxsize=8)
+def schema_digest(ddl: str) -> str:
+    """SHA-256 of a schema's DDL: what a warehouse records of the schema it was built with."""
+    return hashlib.sha256(ddl.encode()).hexdigest()
 
 
-@lru_cache(maxsize=1)
-def schema_digest() -> str:
-    """SHA-256 of ``schema_sql()``: what a warehouse records of the schema it was built with."""
-    return hashlib.sha256(schema_sql().encode()).hexdigest()
-
-
-def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create every table (idempotent). The warehouse remembers the schema's
-    digest, so a connection to an up-to-date warehouse runs no DDL at all."""
-    text = schema_sql()
-    digest = schema_digest()
+def ensure_schema(con: duckdb.DuckDBPyConnection, ddl: str) -> None:
+    """Create every table ``ddl`` declares (idempotent), and bring tables an older Outfall made to its
+    columns. The warehouse remembers the DDL's digest, so a connection to an up-to-date warehouse runs
+    no DDL at all. The caller assembles ``ddl`` (``assets.common.schema_ddl``: the contract's tables,
+    the input tables made from the dataset specs, the areas' own)."""
+    digest = schema_digest(ddl)
     try:
         if con.execute(f"SELECT max(digest) FROM main.{SCHEMA_MARKER}").fetchall()[0][0] == digest:
             return
     except duckdb.CatalogException:
         pass
     new = con.execute(sql("count_tables")).fetchall()[0][0] == 0
-    con.execute(text).fetchall()
+    con.execute(ddl).fetchall()
     if not new:     # a new warehouse has nothing made by an older Outfall to upgrade
-        upgrade_tables(con, text)
+        upgrade_tables(con, ddl)
     con.execute(f"CREATE OR REPLACE TABLE {SCHEMA_MARKER} AS SELECT ? AS digest", [digest]).fetchall()
 
 

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
+from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
@@ -40,7 +41,7 @@ ALL = [*ENFORCEMENT_INGEST, enf.sewer_notices, enf.obligations, enf.snc_determin
 
 def open_warehouse(path: Path) -> duckdb.DuckDBPyConnection:
     con = configure(duckdb.connect(str(path)))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     return con
 
 

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pandas as pd
 import pytest
+from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
@@ -35,7 +36,7 @@ def new_warehouse(tmp_path: Path, name: str = "w.duckdb") -> Path:
     path = tmp_path / name
     with duckdb.connect(str(path)) as con:
         configure(con)
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
     return path
 
 

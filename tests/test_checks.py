@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from dagster import AssetCheckSeverity
 
+from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
@@ -43,7 +44,7 @@ def db(tmp_path) -> Path:
 @contextlib.contextmanager
 def open_db(path: Path):
     con = configure(duckdb.connect(str(path)))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     try:
         yield con
     finally:

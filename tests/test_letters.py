@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from assets.common import schema_ddl
 from outfall.demo.generate import write_letterhead
 from outfall.letters import (
     LETTERHEAD_FILE, OVERRIDE_FOLDER, Letter, LetterError, LetterWriter, format_date, format_money, format_number,
@@ -280,7 +281,7 @@ def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
 
     with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
         configure(con)
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
         con.execute("INSERT INTO letters (letter, letter_kind, area, ready, reason, mailed, recorded) VALUES "
                     "('letters/stormwater/ready.html', 'stop_work_order', 'stormwater', true, NULL, false, false), "
                     "('letters/stormwater/draft.html', 'stop_work_order', 'stormwater', false, 'no address', false, "
