@@ -51,6 +51,8 @@ from pathlib import Path
 
 import duckdb
 
+from outfall.ingest.registry import all_datasets
+
 REPO = Path(__file__).resolve().parents[1]
 AS_OF = "2026-11-30"
 WAREHOUSE = "warehouse.duckdb"
@@ -65,8 +67,6 @@ DASHBOARD_STEPS = ("billing_dashboard", "sewer_dashboard", "stormwater_dashboard
 
 
 def phase_steps() -> dict[str, frozenset[str]]:
-    from outfall.ingest.registry import all_datasets
-
     return {
         "ingestion": frozenset(all_datasets()),   # one ingestion asset per input folder
         "slug detection": frozenset({"slug_events"}),

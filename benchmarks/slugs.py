@@ -123,6 +123,7 @@ def phase(args: argparse.Namespace) -> dict:
         out = {"seconds": time.perf_counter() - t, "cpu_s": _cpu_s() - c, "rows": sum(r[1] for r in rows),
                "rss_before_mb": base}
     else:
+        # Imported here, in this phase's own process: the reference phase's memory is DuckDB's alone.
         from assets.common import schema_ddl
         from assets.sewer_administrator.compliance import run_slug_detection
         from outfall.rules import load_rules

@@ -47,7 +47,7 @@ def _warm(parent: int) -> None:
     would only print a traceback, ignores it (it is started ignoring it: _ctrl_c_set_aside_for_the_worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent(parent)
-    from outfall import gx_adapter
+    from outfall import gx_adapter  # Great Expectations: imported by the worker, never by the run
 
     gx_adapter._batch_definition()
 
@@ -65,7 +65,7 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _validate(frame: "pd.DataFrame", suite_path: str) -> "ValidationSummary":
-    from outfall.gx_adapter import validate_frame
+    from outfall.gx_adapter import validate_frame  # Great Expectations: imported by the worker, never by the run
 
     return validate_frame(frame, Path(suite_path))
 

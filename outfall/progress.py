@@ -16,7 +16,10 @@ import contextlib
 import sys
 import threading
 import time
+from collections import defaultdict
 from typing import Iterator
+
+from outfall.runlog import log_step
 
 DELAY_S = 2.0  # nothing is drawn for runs shorter than this
 
@@ -125,10 +128,6 @@ def attach(instance, *more) -> None:
     the run starts: every run id gets ours. Without it, progress shows no asset. The run log
     listens too (``outfall.runlog.log_step``: each step's start and end), and so does each of
     ``more``."""
-    from collections import defaultdict
-
-    from outfall.runlog import log_step
-
     try:
         instance._subscribers = defaultdict(lambda: [listen, log_step, *more])  # noqa: SLF001 - see docstring
     except AttributeError:  # pragma: no cover - another Dagster

@@ -149,8 +149,6 @@ PREFILLED_KEY = "prefilled_by_outfall"   # as its header is matched (parse.clean
 def vocabulary(name: str, fn: Callable[[str], str | None], candidates, style: str = "norm") -> Vocabulary:
     """A lookup built by applying ``fn`` to every spelling it accepts (with '_'
     and ' ' swapped), so that SQL and ``fn`` agree (tests check it)."""
-    from outfall.ingest.parse import clean_header  # noqa: F401 - keeps one import style
-
     mapping: dict[str, str] = {}
     for c in candidates:
         for variant in {c, c.replace("_", " "), c.replace(" ", "_")}:

@@ -731,7 +731,6 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> t
 
 
 def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
-    from outfall.ingest import xlsx
     problem = xlsx.workbook_problem(path)
     if problem:
         return _whole_file_problem(con, ds, rel, problem, now)
