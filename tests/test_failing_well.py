@@ -225,7 +225,7 @@ def test_an_interrupted_run_says_so_in_one_plain_line(tmp_path, monkeypatch, cap
     asset, that the tables are as they were before it, and what to do; exit 1 as for any asset
     that did not finish."""
     import assets.ingest as ingest
-    from dagster._core.errors import DagsterExecutionInterruptedError
+    from dagster import DagsterExecutionInterruptedError
 
     from pipelines import cli
 
@@ -259,7 +259,7 @@ def test_a_run_interrupted_before_its_first_asset_says_so(tmp_path, capsys):
     """Regression: Ctrl-C after the run had started but before its first step (Dagster then fails the
     run itself, with DagsterExecutionInterruptedError) printed "the run failed before any asset could
     report why". Any other failure of the run as a whole still says that."""
-    from dagster._core.errors import DagsterExecutionInterruptedError
+    from dagster import DagsterExecutionInterruptedError
 
     from pipelines import cli
 
