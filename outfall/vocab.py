@@ -118,6 +118,9 @@ JURISDICTIONS = ("woodbury", "bellport")
 SAMPLE_TYPES = ("composite", "grab")
 LIMIT_TYPES = ("max", "min", "daily_max", "monthly_avg")
 INSPECTION_KINDS = ("routine", "storm", "milestone", "officer")
+# How often the administrator may require a parameter to be sampled: calendar months, quarters,
+# half-years, years (outfall/law/testing.py counts the months of each).
+TESTING_FREQUENCIES = ("monthly", "quarterly", "semiannual", "annual")
 
 
 def _norm(text: object) -> str:
