@@ -27,7 +27,6 @@ os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 # Only light modules here: Dagster, DuckDB, pandas and pydantic are imported by the commands that
 # use them, so that a usage error, `outfall -h` or `outfall templates` answers at once.
 from outfall import gx_worker, pdf, progress  # noqa: E402
-from outfall.ingest.datasets import DATASETS  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
 from outfall.paths import EXPECTATIONS_DIR  # noqa: E402
 from outfall.runlog import (close_log, explain, failure_line, group_failures, log_failures, log_path,  # noqa: E402
@@ -376,7 +375,7 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
     try:
         rows = dict((d, (r, k, q)) for d, r, k, q in con.execute(sql("select_ingested_totals")).fetchall())
         lines.append(f"  {'dataset':<22}{'read':>10}{'kept':>10}{'quarantined':>13}")
-        for name in DATASETS:
+        for name in all_datasets():
             r, k, q = rows.get(name, (0, 0, 0))
             lines.append(f"  {name:<22}{int(r):>10}{int(k):>10}{int(q):>13}")
         outputs = ["discharge_violations", "slug_events", "infiltration_results", "sewer_bills",

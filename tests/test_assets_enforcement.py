@@ -22,7 +22,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.sewer_administrator import enforcement as enf
 from assets.ingest import ingest_asset
-from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES
+from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure, ensure_schema

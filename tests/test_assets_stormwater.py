@@ -13,14 +13,14 @@ from dagster_duckdb import DuckDBResource
 from assets import ingest as ingest_assets
 from assets.notices import notices
 from assets.stormwater_officer import swppp as sw
-from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
+from outfall.ingest.stormwater import SWPPP_DATASETS
 from outfall.resources import OutfallSettings
 from tests.conftest import write
 
 OUTPUTS = ["site_classification", "swppp_inspection_findings", "swppp_other_findings", "swppp_notices",
            "swppp_stop_work_orders", "swppp_letters", "swppp_upcoming"]
 ASSETS = ([a for a in ingest_assets.ingest_assets if a.key.path[-1] in ("sites", "inspections", "rainfall")]
-          + [ingest_assets.ingest_asset(ds.name) for ds in STORMWATER_DATASETS]
+          + [ingest_assets.ingest_asset(ds.name) for ds in SWPPP_DATASETS]
           + [ingest_assets.ingest_asset("notices_mailed"), notices]
           + [sw.site_classification, sw.swppp_inspection_findings, sw.swppp_other_findings, sw.swppp_notices,
              sw.swppp_upcoming])

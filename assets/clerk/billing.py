@@ -2,7 +2,7 @@
 
 Assets:
 - ``sewer_budget``: the input folder ``sewer_budget/`` (year, district,
-  component, amount), declared in :mod:`outfall.ingest.billing_extra`.
+  component, amount), declared in :mod:`outfall.ingest.billing`.
 - ``sewer_bills`` (with ``billing_runs``, ``billing_run_totals``, ``bill_changes``,
   ``billing_summary``): one bill per parcel and billing year, written in ONE
   transaction. The unit rules are the rules file's ``sewer_units`` section in
@@ -52,7 +52,7 @@ JURISDICTION = "woodbury"
 BILLING_TABLES = ("sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary")
 GENESIS_HASH = "0" * 64
 
-# sewer_budget is an input folder registered in outfall/ingest/billing_extra.py;
+# sewer_budget is an input folder registered in outfall/ingest/billing.py;
 # assets/ingest.py builds its ingestion asset with every other dataset's.
 
 

@@ -50,7 +50,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, letters_dir, table_asset, table_result, warehouse
 from assets.run import replace_judged
-from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
+from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
 from outfall.law import enforcement as law
 from outfall.law import notices as notice_law
 from outfall.law.discharge import nondetect_value

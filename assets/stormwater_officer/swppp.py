@@ -22,7 +22,7 @@ write the results (each asset all its tables in one transaction).
 
 The extra input folders (milestones, contractor_certifications,
 swppp_approvals, convictions, report_deliveries) are declared in
-``outfall/ingest/stormwater_extra.py`` and loaded by the ingestion engine.
+``outfall/ingest/stormwater.py`` and loaded by the ingestion engine.
 """
 
 import datetime as dt
@@ -49,7 +49,7 @@ from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset
 from assets.notices import notice_number, recipients
 from assets.run import replace_judged
 from outfall import vocab
-from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
+from outfall.ingest.stormwater import SWPPP_DATASETS
 from outfall.law import notices as notice_law
 from outfall.law import swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter

@@ -12,6 +12,7 @@ with ``register``; their input tables are created from the spec
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -186,6 +187,14 @@ def synonym_vocabulary(name: str, synonyms: dict[str, tuple[str, ...]]
 
 def lower_in(name: str, options) -> Vocabulary:
     return Vocabulary(name, {o.lower(): o for o in options})
+
+
+def key_vocabulary(name: str, options: tuple[str, ...], spellings=()) -> Vocabulary:
+    """The words ``options`` in any case, blanks, hyphens and underscores alike ('Single family',
+    'single-family' -> 'single_family'); ``spellings``: more forms the SQL judging is to know."""
+    table = {re.sub(r"[\s_\-]+", "_", o.lower()): o for o in options}
+    return vocabulary(name, lambda text: table.get(re.sub(r"[\s_\-]+", "_", str(text).strip().lower())),
+                      [*options, *spellings], style="key")
 
 
 DISTRICT_VOCAB = vocabulary("district", vocab.canonical_district, [*vocab.DISTRICTS, *vocab._DISTRICT_SYNONYMS])
