@@ -1,4 +1,4 @@
-"""Fault drill (issue 14 item 5): `outfall run` killed with SIGKILL in each phase, then run again.
+"""Fault drill: `outfall run` killed with SIGKILL in each phase, then run again.
 
     .venv/bin/python -m benchmarks.fault_drill [--seed 14] [--out DIR] [--keep]
 

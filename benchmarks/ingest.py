@@ -1,4 +1,4 @@
-"""Benchmark of the real path (issue 10): `outfall run` on a year of 1-minute meter readings.
+"""Benchmark of the real path: `outfall run` on a year of 1-minute meter readings.
 
     .venv/bin/python -m benchmarks.ingest [--meters 190 --days 365 --csv-days 91]
 

@@ -1,4 +1,4 @@
-"""Benchmark of slug detection at scale (issue 3).
+"""Benchmark of slug detection at scale.
 
     .venv/bin/python -m benchmarks.slugs --meters 190 --days 365
 

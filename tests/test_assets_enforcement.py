@@ -375,7 +375,7 @@ def test_obligations_deadlines(tmp_path):
 # ------------------------------------------------------------------ surcharges
 
 
-# No Town Board has adopted a surcharge rate (issue 12 item 6): these are a test's own.
+# No Town Board has adopted a surcharge rate: these are a test's own.
 TEST_RATES = """  rates:
     - {parameter: BOD, usd_per_lb: 0.35, adopted_by: "Test Resolution 1", citation: "test", effective_from: 2026-01-01}
     - {parameter: TSS, usd_per_lb: 0.30, adopted_by: "Test Resolution 1", citation: "test", effective_from: 2026-01-01}

@@ -135,7 +135,7 @@ def test_empty_inputs_give_empty_tables(tmp_path):
 
 
 @pytest.mark.slow  # every stormwater asset (about 18 s)
-def test_extra_inputs_findings_quarantine_and_convictions(tmp_path):
+def test_the_officers_own_folders_findings_quarantine_and_convictions(tmp_path):
     data = tmp_path / "data"
     write(data, "sites/s.csv", SITES_HEADER + "\n".join([
         "W-1,woodbury,7.5,2026-05-01,G1,Big dig,9 Hill Rd,Builder Co,false,false,false,false,",

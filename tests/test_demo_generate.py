@@ -23,7 +23,7 @@ AS_OF = date(2026, 11, 30)          # the demo's (pipelines/cli.py DEMO_AS_OF)
 WINDOW_START = date(2025, 12, 1)    # AS_OF - 364 days
 TZ = "America/New_York"
 #: The areas' own folders: their specs (docs/inputs-stormwater.md, docs/inputs-sewer.md, billing).
-EXTRA_SPECS = {ds.name: ds for ds in (*SWPPP_DATASETS, stormwater.ILLICIT_DISCHARGES, stormwater.ILLICIT_PAYMENTS,
+AREA_SPECS = {ds.name: ds for ds in (*SWPPP_DATASETS, stormwater.ILLICIT_DISCHARGES, stormwater.ILLICIT_PAYMENTS,
                                       stormwater.SMP_PRACTICES, *ENFORCEMENT_DATASETS, MONITORING_REQUIREMENTS,
                                       SEWER_BUDGET, CONNECTION_PERMITS, NOTICES_MAILED)}
 #: Dates that are schedules, not observations: a permit in force expires after the as-of date.
@@ -113,10 +113,10 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
 def test_every_dataset_with_the_contract_columns(town):
     root, counts = town
     assert list(counts) == list(DATASETS)
-    assert set(DATASETS) == set(REQUIRED) | set(EXTRA_SPECS) == set(all_datasets())
+    assert set(DATASETS) == set(REQUIRED) | set(AREA_SPECS) == set(all_datasets())
     for name in DATASETS:
-        if name in EXTRA_SPECS:
-            spec = EXTRA_SPECS[name].columns
+        if name in AREA_SPECS:
+            spec = AREA_SPECS[name].columns
             required = {c.name for c in spec if c.required}
             allowed = {c.name for c in spec} | {a for c in spec for a in c.aliases}
         else:

@@ -1,4 +1,4 @@
-"""Failing well (issue 14): one plain line per failure on the terminal, the trace in the log
+"""Failing well: one plain line per failure on the terminal, the trace in the log
 beside the warehouse, a full disk named as such, and the warehouse left as it was."""
 
 from __future__ import annotations

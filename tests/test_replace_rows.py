@@ -1,5 +1,5 @@
 """replace_rows writes exactly the table's columns or refuses: a column missing from the rows or one the
-table does not have raises, instead of being NULL-filled or dropped without a word (issue 11)."""
+table does not have raises, instead of being NULL-filled or dropped without a word."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One run, one clock, one place for outputs (issue 11 item 4)."""
+"""One run, one clock, one place for outputs."""
 
 from __future__ import annotations
 

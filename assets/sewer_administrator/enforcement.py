@@ -1,5 +1,5 @@
-"""Assets of the sewer administrator's enforcement (issue 6): what the law says
-must follow a violation, and by when.
+"""Assets of the sewer administrator's enforcement: what the law says must follow a
+violation, and by when.
 
 - ingestion of the enforcement input folders (docs/inputs-sewer.md): ``reports``,
   ``accidental_discharges``, ``grease_traps``, ``pumpouts``;

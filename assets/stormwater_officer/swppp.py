@@ -1,4 +1,4 @@
-"""The stormwater management officer's assets (issue 5).
+"""The stormwater management officer's assets for construction sites and their SWPPPs.
 
 Woodbury Code ch. 267 and Bellport Code ch. 21 (stormwater article), read as
 the data contract (section 4) fixes. The law's arithmetic is in
