@@ -167,7 +167,7 @@ def _child(cmd: list[str], env: dict | None = None) -> dict:
 def _outfall(data: Path, warehouse: Path) -> dict:
     # as `make` runs it: Python writes its compiled modules (the warm-up's), and every later run
     # reads them, as an installed Outfall does (PYTHONDONTWRITEBYTECODE set would compile every
-    # module again in every run: 1.5 s each)
+    # module again in every run, and the figure would measure the compiler)
     env = dict(os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1", PYTHONDONTWRITEBYTECODE="")
     return _child([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse),
                    "--as-of", AS_OF, "--quiet"], env)

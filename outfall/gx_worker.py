@@ -1,7 +1,7 @@
 """Great Expectations in a second process while `outfall run` goes on.
 
-Importing Great Expectations takes 3-4 s and validating a town's nine human-entered tables a few
-seconds more, all in one Python thread; the run's other steps are single-threaded too, and these
+Importing Great Expectations and validating a town's nine human-entered tables take seconds, all in
+one Python thread; the run's other steps are single-threaded too, and these
 machines have two cores. So during `outfall run` (``background()``, opened by the CLI) GX runs in
 one worker process: it is started as soon as the run sees an input GX will validate, imports GX
 while the run goes on, and validates each table's kept rows as soon as its ingestion asset has

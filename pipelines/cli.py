@@ -257,7 +257,7 @@ def _validated_inputs_present(data_dir: Path) -> bool:
 
 def _warm_for_letters(entry) -> None:
     """When the first step whose letters are printed starts, Chromium starts in the background
-    (outfall.pdf.warm), so that it is up when the letters are (its start takes about a second)."""
+    (outfall.pdf.warm), so that it is up when the letters are (its start is slow)."""
     from assets.printing import LETTER_SOURCES  # an asset module (Dagster): imported once a run is under way
 
     event = getattr(entry, "dagster_event", None)
@@ -281,7 +281,7 @@ FULL_PASS_EVERY = 1000  # the collector's full pass during a run: after this man
 def _startup_objects_set_apart() -> Iterator[Callable[[], None]]:
     """The objects a run makes before its first asset (the imported modules, Dagster's definitions:
     about 280,000 the collector tracks) live as long as the run. Without this, each of the
-    collector's full passes traverses them again (seven a run, 1.1-1.3 s). The collector is off
+    collector's full passes traverses them again, every pass of every run. The collector is off
     while they are made; the function this yields sets them apart (gc.freeze) and turns it on
     again. When the run ends they are collectable as before (gc.unfreeze), and the collector is as
     the caller had it: a process that runs again, as the tests do, keeps nothing longer than it

@@ -389,7 +389,7 @@ def step_errors(result) -> str:
     return "\n".join(texts)
 
 
-@pytest.mark.slow  # every billing asset end to end (about 20 s)
+@pytest.mark.slow  # every billing asset end to end
 def test_assets_end_to_end(tmp_path, town):
     write(town, "sewer_budget/budget.csv", """
         year,district,component,amount

@@ -134,7 +134,7 @@ def test_empty_inputs_give_empty_tables(tmp_path):
     assert not list((tmp_path / "letters").glob("swppp_*.html")) if (tmp_path / "letters").exists() else True
 
 
-@pytest.mark.slow  # every stormwater asset (about 18 s)
+@pytest.mark.slow  # every stormwater asset
 def test_the_officers_own_folders_findings_quarantine_and_convictions(tmp_path):
     data = tmp_path / "data"
     write(data, "sites/s.csv", SITES_HEADER + "\n".join([
@@ -207,7 +207,7 @@ def test_the_officers_own_folders_findings_quarantine_and_convictions(tmp_path):
     assert offense == {"W-1": 3, "B-1": 2}
 
 
-@pytest.mark.slow  # writes every letter twice (about 40 s)
+@pytest.mark.slow  # writes every letter twice
 def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     data = tmp_path / "data"
     write(data, "sites/s.csv", SITES_HEADER

@@ -183,8 +183,8 @@ def test_a_check_that_cannot_run_is_said_on_stderr_even_when_quiet(tmp_path, mon
 
 def test_a_run_in_process_leaves_the_collector_as_it_found_it(tmp_path):
     """run_pipeline sets the objects made before the first asset apart from the collector's full
-    passes (gc.freeze, and no full pass during the run: 1.1-1.3 s of every run went to passes over
-    Dagster's definitions). After a run, and after a failure inside it, the collector is on, with
+    passes (gc.freeze, and no full pass during the run: each pass would go over Dagster's
+    definitions again). After a run, and after a failure inside it, the collector is on, with
     its thresholds, and nothing stays frozen: a process that runs again (the tests) keeps nothing
     longer than it would have."""
     import gc

@@ -196,7 +196,7 @@ def _rows(warehouse: Path, query: str) -> list[tuple]:
         return con.execute(query).fetchall()
 
 
-@pytest.mark.slow  # two runs of the stormwater assets (about 25 s)
+@pytest.mark.slow  # two runs of the stormwater assets
 def test_bellport_penalty_changed_from_a_date_reprices_only_notices_of_violations_from_then(tmp_path):
     from assets import ingest as ingest_assets
     from assets.stormwater_officer import swppp as sw

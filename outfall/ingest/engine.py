@@ -149,8 +149,8 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     entries = fs.scan_folder(folder, Path(data_dir))
     if not entries:
         return report
-    # the vocabularies the judging reads, only when a file may be read (0.035 s each dataset that has
-    # files, on every run, for files unchanged since they were loaded)
+    # the vocabularies the judging reads, only when a file may be read (else every run would make
+    # them for every folder with files, for files unchanged since they were loaded)
     if not all(_unchanged(entry, ledger) for entry in entries):
         cq.create_lookups(con, all_datasets().values(), ctx)
     tmp = _scratch_dir(con)
@@ -888,8 +888,8 @@ def _key_match(ds: Dataset) -> str:
 
 def _incoming_view(con, ds: Dataset) -> str:
     """The view _incoming: the kept rows of _judged, less the repeats within a file. Without
-    repeats (nearly always) it is a plain filter: the anti-join costs about 1.8 s per reading of
-    8.5M rows even against an empty _repeats, and the view is read three times."""
+    repeats (nearly always) it is a plain filter: the anti-join reads every row even against an
+    empty _repeats, and the view is read three times."""
     select = ", ".join(ident(c) for c, _ in ds.table_columns())
     repeats = con.execute("SELECT EXISTS (SELECT 1 FROM _repeats)").fetchall()[0][0]
     less = (" AND NOT EXISTS (SELECT 1 FROM _repeats AS r "
