@@ -25,7 +25,7 @@ def allowable_gpd(diameter_in: float, length_ft: float, gal_per_inch_mile_day: f
                   feet_per_mile: float) -> float:
     """>>> allowable_gpd(8, 5280, 200, 5280)
     1600.0"""
-    # Same order of operations as sql/insert_infiltration_results.sql, so the
+    # Same order of operations as sql/sewer/insert_infiltration_results.sql, so the
     # two give the same double.
     return gal_per_inch_mile_day * diameter_in * length_ft / feet_per_mile
 
