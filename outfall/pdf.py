@@ -287,15 +287,6 @@ class PdfPrinter:
             "marginTop": 0, "marginBottom": 0, "marginLeft": 0, "marginRight": 0})
         return base64.b64decode(result["data"])
 
-    def print_file(self, html_path: Path, pdf_path: Path, *, force: bool = False) -> bool:
-        """Print ``html_path`` to ``pdf_path``; False when the PDF already holds this very HTML."""
-        source = source_digest(html_path)
-        if not force and Path(pdf_path).exists() and recorded_source(pdf_path) == source:
-            sweep_stale(Path(pdf_path))   # what a run killed while writing it left beside it
-            return False
-        write_atomic(Path(pdf_path), _stamp(self.pdf_bytes(html_path), source), durable=False)
-        return True
-
     def _kill(self) -> None:
         """End the session's process group (chromedriver and its Chromium) without asking them."""
         if self._group is not None:

@@ -4,7 +4,7 @@ CSV (:func:`csv_bytes`, :func:`query_csv_bytes`, :func:`write_csv`)
     UTF-8 with a byte-order mark, so that Excel reads "§" as "§" and not "Â§";
     a header row; text quoted; numbers, dates and booleans as they are.
 
-XLSX (:func:`xlsx_bytes`, :func:`write_xlsx`), built from :class:`Sheet` specs
+XLSX (:func:`xlsx_bytes`), built from :class:`Sheet` specs
     Every sheet has a bold header row that stays in view (frozen) and repeats
     on every printed page, column widths, filter buttons over its rows, an
     optional totals row under them (outside the filter), and a print set-up a
@@ -720,10 +720,6 @@ def xlsx_bytes(sheets: Sequence[Sheet], *, title: str, town: str = "",
         finally:
             done()
     return out.getvalue()
-
-
-def write_xlsx(path: Path, sheets: Sequence[Sheet], **kwargs) -> Path:
-    return write_atomic(path, xlsx_bytes(sheets, **kwargs))
 
 
 def _fill_sheet(xml: bytes, sheet: Sheet, styles: Styles) -> bytes:

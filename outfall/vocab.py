@@ -145,14 +145,6 @@ def canonical_unit(unit: object, kind: str) -> str | None:
     return table.get(key)
 
 
-def any_unit_kind(unit: object) -> str | None:
-    key = _norm(unit)
-    for kind, table in (("concentration", _CONC), ("ph", _PH), ("temperature", _TEMP), ("flow", _FLOW)):
-        if key in table:
-            return kind
-    return None
-
-
 def canonical_district(value: object) -> str | None:
     return _DISTRICT_SYNONYMS.get(_norm(value))
 
@@ -169,8 +161,3 @@ def canonical_component(value: object) -> str | None:
     return key if key in COMPONENTS else _COMPONENT_SYNONYMS.get(key)
 
 
-def kind_for_constituent(constituent: str) -> str:
-    """Unit kind of a flow-file constituent: flow, pH, temperature or a concentration."""
-    if constituent == "flow":
-        return "flow"
-    return parameter_kind(constituent)

@@ -13,7 +13,7 @@ import hashlib
 import os
 import re
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Iterator
 
 import duckdb
 import pandas as pd
@@ -207,10 +207,6 @@ def today_local() -> dt.date:
     from zoneinfo import ZoneInfo
 
     return dt.datetime.now(ZoneInfo(LOCAL_TZ)).date()
-
-
-def fetch_df(con: duckdb.DuckDBPyConnection, query: str, params: Sequence | dict | None = None) -> pd.DataFrame:
-    return con.execute(query, params or []).df()
 
 
 @contextlib.contextmanager

@@ -20,7 +20,6 @@ from outfall.ingest.sewer import ENFORCEMENT_DATASETS, MONITORING_REQUIREMENTS
 from outfall.ingest.stormwater import SWPPP_DATASETS, chapter_number
 
 AS_OF = date(2026, 11, 30)          # the demo's (pipelines/cli.py DEMO_AS_OF)
-WINDOW_START = date(2025, 12, 1)    # AS_OF - 364 days
 TZ = "America/New_York"
 #: The areas' own folders: their specs (docs/inputs-stormwater.md, docs/inputs-sewer.md, billing).
 AREA_SPECS = {ds.name: ds for ds in (*SWPPP_DATASETS, stormwater.ILLICIT_DISCHARGES, stormwater.ILLICIT_PAYMENTS,

@@ -39,7 +39,6 @@ from dagster import (AssetCheckResult, AssetCheckSeverity, AssetExecutionContext
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_BILLING, outputs, table_result, warehouse
-from outfall import vocab
 from outfall.register_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
 from outfall.law.billing import (COMPONENTS, PARCEL_FIELDS, BillingInputError, BudgetRateError, ParcelUnits,
                                  amount, budget_rate, fields_read, missing_rate_message, units_for_parcel)

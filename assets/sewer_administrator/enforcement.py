@@ -95,14 +95,6 @@ PARAMETER_LABELS = {
     "temperature": "temperature",
 }
 
-STATUS_LABELS = {
-    law.CORRECTED: "Corrected in time",
-    law.CORRECTED_LATE: "Corrected after the period to correct",
-    law.NOT_CORRECTED: "Not corrected",
-    law.PENDING: "Pending (the period to correct has not ended)",
-    law.OVERDUE: "Overdue (the period to correct has ended with no later analysis)",
-    notice_law.DRAFT: "Draft notice, not mailed (no period to correct, no penalty)",
-}
 
 # The enforcement input folders: ingestion assets (asset key = table name).
 

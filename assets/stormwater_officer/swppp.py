@@ -49,7 +49,6 @@ from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset
 from assets.notices import notice_number, recipients
 from assets.run import replace_judged
 from outfall import vocab
-from outfall.ingest.stormwater import SWPPP_DATASETS
 from outfall.law import notices as notice_law
 from outfall.law import swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter

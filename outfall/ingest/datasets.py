@@ -496,5 +496,3 @@ register(Dataset(
     description="Rain-gauge totals (daily, or sub-daily summed to local days).",
 ))
 
-# Columns renamed on the way into the table (kept for readers of the old name).
-RENAMES = {name: dict(ds.renames) for name, ds in DATASETS.items() if ds.renames}

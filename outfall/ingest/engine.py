@@ -949,10 +949,4 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
         con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
 
 
-def raw_tables_cleanup(con) -> None:  # pragma: no cover - used by tests that inspect temp state
-    for name in ("_judged", "_repeats", "_rejected_lines", "_rej_errors", "_rej_scans", "_shift", "_batch_files",
-                 "_csv_rows"):
-        con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
-
-
 __all__ = ["DatasetReport", "FileReport", "SchemaMismatch", "ingest_dataset", "check_table"]

@@ -303,10 +303,6 @@ def enum_reason(t: str, value: str, column: str, allowed: str) -> str:
             f"{lit(chr(39) + ' is not one of ' + allowed)} END")
 
 
-def parse_text(ref: str, src_type: str = "VARCHAR") -> str:
-    return clean(ref, src_type)
-
-
 def clean_header(name: object) -> str:
     """Column names are matched case-insensitively, surrounding blanks ignored."""
     return re.sub(r"\s+", "_", str(name if name is not None else "").strip().lower()).lstrip("\ufeff")

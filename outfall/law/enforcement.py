@@ -298,7 +298,6 @@ def publication_year_periods(year: int, months: int) -> list[tuple[dt.date, dt.d
 # -------------------------------------------------- notices of violation
 
 CORRECTED, CORRECTED_LATE, NOT_CORRECTED, PENDING = "corrected", "corrected_late", "not_corrected", "pending"
-NOTICE_STATUSES = (CORRECTED, CORRECTED_LATE, NOT_CORRECTED, PENDING, OVERDUE)
 
 
 def correction_period_days(correction: Any) -> int:
