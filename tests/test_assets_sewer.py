@@ -16,7 +16,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.sewer_administrator import compliance as sewer
 from outfall.law import discharge as d
-from outfall.law import slug as s
+from outfall.demo import slugs as s
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
 from outfall.warehouse import configure, ensure_schema

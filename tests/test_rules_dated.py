@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from outfall.law import slug as slug_law
+from outfall.demo import slugs as slug_law
 from outfall.law import swppp as swppp_law
 from outfall.paths import RULES_DIR
 from outfall.rules import RulesError, load_rules, parse_rules

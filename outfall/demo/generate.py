@@ -96,7 +96,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from outfall.demo import real
-from outfall.law import slug as slug_law
+from outfall.demo import slugs as slug_law
 from outfall.letters import LETTERHEAD_FILE
 from outfall.rules import load_rules
 
@@ -474,7 +474,7 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> int:
 
 def _real_meter_slugs(frame: pd.DataFrame) -> list[_Slug]:
     """The slugs in the real meter's record, found by the project's reference reading
-    of the law (outfall.law.slug; data-derived baseline: the meter has no permit flow).
+    of the law (outfall.demo.slugs; data-derived baseline: the meter has no permit flow).
     A repeated instant (the 2008 spring-forward hour) keeps its first reading, as the
     ingestion does."""
     rules = load_rules("woodbury")   # each reading judged by the slug definition of its day
