@@ -19,8 +19,9 @@ from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 import assets.checks as checks
-from assets.ingest import CONTRACT_DATASETS, ingest_assets, quarantine
+from assets.ingest import ingest_assets, quarantine
 from outfall import flow_hours, gx_adapter
+from outfall.ingest.registry import CONTRACT_DATASETS
 from outfall.paths import EXPECTATIONS_DIR, REPO_ROOT
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure, ensure_schema, table_columns
