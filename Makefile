@@ -6,7 +6,7 @@ export PYTHONDONTWRITEBYTECODE :=
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_HOME := $(CURDIR)/.dagster_home
 
-.PHONY: setup browser demo test test-fast bench dev clean
+.PHONY: setup browser demo lint test test-fast bench dev clean
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,14 @@ browser:
 # worker so that its module-scoped fixtures are built once).
 PYTEST := $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile
 
-# The whole suite (what CI runs): the law, the assets, `outfall run` end to end, the browser.
-test: $(STAMP) browser
+# Static checks, one command a line. lint-imports: each layer of pyproject.toml's contract imports
+# only from the layers below it.
+lint: $(STAMP)
+	$(VENV)/bin/lint-imports --no-cache
+
+# The whole suite (what CI runs): the static checks, the law, the assets, `outfall run` end to end,
+# the browser.
+test: $(STAMP) browser lint
 	$(PYTEST)
 
 # The quick loop while editing: no end-to-end runs (`slow`), no headless Chromium (`browser`).

@@ -20,7 +20,7 @@ failing the run.
 
 The sixteen checks run in one Dagster step, ``input_checks`` (a multi-asset check
 that can be subset): each is still its own check in the UI with its own result, but
-Dagster's per-step cost (about 70 ms on these machines) is paid once, not sixteen times.
+Dagster's per-step cost is paid once, not sixteen times.
 """
 
 import datetime as dt
@@ -197,7 +197,7 @@ def expectations_result(summary: ValidationSummary, suite_label: str, **extra: A
 def empty_result(path, suite_label: str) -> AssetCheckResult:
     """An empty table passes its suite without starting Great Expectations: every
     expectation of our suites is about column values (none about the row count),
-    and each holds when there is no row (GX says the same, after 3-4 s of import)."""
+    and each holds when there is no row (GX says the same, but only after its slow import)."""
     info = suite_info(path)
     if info.get("table_expectations"):
         raise RuntimeError(f"{suite_label} has table-level expectations; an empty table must be validated by GX")

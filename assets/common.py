@@ -2,6 +2,7 @@
 
 
 import contextlib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -9,15 +10,25 @@ import duckdb
 from dagster import MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from outfall.outputs import OutputPaths, output_paths
+from outfall.ingest.compile import create_table_sql
+from outfall.ingest.registry import all_datasets
+from outfall.output_folders import OutputPaths, output_paths
 from outfall.resources import OutfallSettings
-from outfall.warehouse import configure, count, ensure_schema, preview_markdown
+from outfall.warehouse import area_tables_sql, configure, count, ensure_schema, preview_markdown, sql
 
 GROUP_SEWER = "sewer_administrator"
 GROUP_STORMWATER = "stormwater_officer"
 GROUP_BILLING = "billing"
 GROUP_INGEST = "ingestion"
 GROUP_DASHBOARDS = "dashboards"
+
+
+@lru_cache(maxsize=1)
+def schema_ddl() -> str:
+    """Every CREATE TABLE of the warehouse: the contract's (sql/ingest/create_tables.sql), the input
+    tables made from the dataset specs, then each area's own (sql/<area>/create_*_tables.sql)."""
+    specs = (create_table_sql(ds) for ds in all_datasets().values())
+    return "\n".join([sql("create_tables"), *specs, area_tables_sql()])
 
 
 @contextlib.contextmanager
@@ -29,7 +40,7 @@ def warehouse(resource: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
     with resource.get_connection() as con:
         try:
             configure(con)
-            ensure_schema(con)
+            ensure_schema(con, schema_ddl())
             yield con
         finally:
             # Close even when the step fails, so the file is not left open in
@@ -54,7 +65,7 @@ def table_result(con: duckdb.DuckDBPyConnection, table: str, **metadata: Any) ->
 
 
 def outputs(duckdb: DuckDBResource, settings: OutfallSettings) -> OutputPaths:
-    """Where this run writes pages, letters and exports (the one rule: ``outfall.outputs``)."""
+    """Where this run writes pages, letters and exports (the one rule: ``outfall.output_folders``)."""
     return output_paths(getattr(duckdb, "database", ""), settings.dashboards_dir)
 
 

@@ -15,7 +15,7 @@ from assets.checks import validate_in_background
 from assets.common import GROUP_INGEST, warehouse
 from outfall.ingest.datasets import Context, Dataset
 from outfall.ingest.engine import DatasetReport, ingest_dataset
-from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
+from outfall.ingest.registry import all_datasets
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
 from outfall.runlog import run_logger

@@ -45,7 +45,6 @@ from outfall.warehouse import replace_rows, sql, transaction
 
 LETTER_PREFIX = "notice_"
 TEMPLATES = {"sewer": "sewer_notice.html", "stormwater": "stormwater_notice.html"}
-LETTER_KINDS = {"sewer": "sewer_notice", "stormwater": "stormwater_notice"}
 INPUT_FILE = {"sewer": "the industrial users' file", "stormwater": "the construction sites' file"}
 SEWER_JURISDICTION = "woodbury"
 

@@ -12,7 +12,7 @@ Each sheet has its folder's columns (the key of the item prefilled, the answers 
 checks: ``outfall.workbooks``), grey columns for reading only (the folder does not read them) and a
 hidden column marking the rows Outfall wrote, so that a row saved back unanswered is quarantined with
 a plain reason (``Dataset.answers``). Saved into each of the three folders, the workbook is read as any
-input file. Written whole (``outfall.atomic``) where exports go (``outfall.outputs``); nothing is written
+input file. Written whole (``outfall.atomic``) where exports go (``outfall.output_folders``); nothing is written
 without a folder (an in-memory warehouse).
 """
 
@@ -28,7 +28,7 @@ from outfall import workbooks
 from outfall.atomic import write_atomic
 from outfall.ingest.datasets import PREFILLED_COLUMN
 from outfall.ingest.registry import all_datasets
-from outfall.outputs import OutputPaths
+from outfall.output_folders import OutputPaths
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
 from outfall.warehouse import sql

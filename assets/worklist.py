@@ -19,7 +19,7 @@ the tables and the rules.
 """
 
 import datetime as dt
-from typing import Any, Callable
+from typing import Any
 
 import pandas as pd
 from dagster import AssetCheckResult, AssetCheckSeverity, MaterializeResult, MetadataValue, asset, asset_check

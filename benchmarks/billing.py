@@ -32,6 +32,10 @@ import pandas as pd
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 
+from assets.clerk.billing import bill, billing_exports, sewer_billing  # noqa: E402
+from assets.common import schema_ddl  # noqa: E402
+from outfall.register_export import export_register  # noqa: E402
+from outfall.resources import OutfallSettings  # noqa: E402
 from outfall.rules import load_rules  # noqa: E402
 from outfall.warehouse import configure, count, ensure_schema, transaction  # noqa: E402
 
@@ -120,9 +124,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", metavar="DIR", help="build in DIR and keep it (default: a temporary folder)")
     args = parser.parse_args(argv)
 
-    from assets.clerk.billing import bill
-    from outfall.billing_export import export_register
-
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="outfall_bench_billing_"))
     work.mkdir(parents=True, exist_ok=True)
     db = work / "bench.duckdb"
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     setup = time.perf_counter()
     parcels = synthetic_parcels(args.parcels, args.seed)
     con = configure(duckdb.connect(str(db)))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     load_inputs(con, parcels)
     setup = time.perf_counter() - setup
     t: dict[str, float] = {}
@@ -182,9 +183,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.dagster:
         from dagster import materialize
         from dagster_duckdb import DuckDBResource
-
-        from assets.clerk.billing import billing_exports, sewer_billing
-        from outfall.resources import OutfallSettings
 
         resources = {"duckdb": DuckDBResource(database=str(db)),
                      "settings": OutfallSettings(data_dir=str(work / "no_data"), year=YEAR)}

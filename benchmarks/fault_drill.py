@@ -1,4 +1,4 @@
-"""Fault drill (issue 14 item 5): `outfall run` killed with SIGKILL in each phase, then run again.
+"""Fault drill: `outfall run` killed with SIGKILL in each phase, then run again.
 
     .venv/bin/python -m benchmarks.fault_drill [--seed 14] [--out DIR] [--keep]
 
@@ -51,6 +51,8 @@ from pathlib import Path
 
 import duckdb
 
+from outfall.ingest.registry import all_datasets
+
 REPO = Path(__file__).resolve().parents[1]
 AS_OF = "2026-11-30"
 WAREHOUSE = "warehouse.duckdb"
@@ -65,8 +67,6 @@ DASHBOARD_STEPS = ("billing_dashboard", "sewer_dashboard", "stormwater_dashboard
 
 
 def phase_steps() -> dict[str, frozenset[str]]:
-    from outfall.ingest.registry import all_datasets
-
     return {
         "ingestion": frozenset(all_datasets()),   # one ingestion asset per input folder
         "slug detection": frozenset({"slug_events"}),

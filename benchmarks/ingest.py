@@ -1,4 +1,4 @@
-"""Benchmark of the real path (issue 10): `outfall run` on a year of 1-minute meter readings.
+"""Benchmark of the real path: `outfall run` on a year of 1-minute meter readings.
 
     .venv/bin/python -m benchmarks.ingest [--meters 190 --days 365 --csv-days 91]
 
@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -167,7 +166,7 @@ def _child(cmd: list[str], env: dict | None = None) -> dict:
 def _outfall(data: Path, warehouse: Path) -> dict:
     # as `make` runs it: Python writes its compiled modules (the warm-up's), and every later run
     # reads them, as an installed Outfall does (PYTHONDONTWRITEBYTECODE set would compile every
-    # module again in every run: 1.5 s each)
+    # module again in every run, and the figure would measure the compiler)
     env = dict(os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1", PYTHONDONTWRITEBYTECODE="")
     return _child([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse),
                    "--as-of", AS_OF, "--quiet"], env)

@@ -1,4 +1,4 @@
-"""Benchmark of slug detection at scale (issue 3).
+"""Benchmark of slug detection at scale.
 
     .venv/bin/python -m benchmarks.slugs --meters 190 --days 365
 
@@ -123,6 +123,8 @@ def phase(args: argparse.Namespace) -> dict:
         out = {"seconds": time.perf_counter() - t, "cpu_s": _cpu_s() - c, "rows": sum(r[1] for r in rows),
                "rss_before_mb": base}
     else:
+        # Imported here, in this phase's own process: the reference phase's memory is DuckDB's alone.
+        from assets.common import schema_ddl
         from assets.sewer_administrator.compliance import run_slug_detection
         from outfall.rules import load_rules
         from outfall.warehouse import ensure_schema
@@ -133,7 +135,7 @@ def phase(args: argparse.Namespace) -> dict:
             for suffix in ("", ".wal"):
                 Path(str(db) + suffix).unlink(missing_ok=True)
         con = _duckdb(args.threads, args.memory_limit, str(db))
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
         sources = [year] if args.phase == "full" else [year, append]
         _views(con, sources, args.meters)
         if args.phase == "full":  # warm the file cache as the reference does

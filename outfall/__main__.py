@@ -2,11 +2,6 @@
 
 import sys
 
+from pipelines.cli import main
 
-def _main() -> int:
-    from pipelines.cli import main
-
-    return main()
-
-
-sys.exit(_main())
+sys.exit(main())

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import duckdb
 
-from outfall.ingest.engine import run_script
-from outfall.warehouse import DERIVED_TABLES, sql, table_columns, transaction
+from outfall.warehouse import DERIVED_TABLES, run_script, sql, table_columns, transaction
 
 CHUNK_HOURS = 31 * 24
 

@@ -5,8 +5,8 @@ suite JSON), validates the frame in an ephemeral GX context and returns a
 ``ValidationSummary`` of plain Python values: success, how many expectations
 were evaluated and which failed, with counts a person can read.
 
-- ``great_expectations`` is imported inside the functions that need it (the
-  import costs 3-4 s), with ``GX_ANALYTICS_ENABLED=false`` set first.
+- ``great_expectations`` is imported inside the functions that need it (its
+  import takes seconds), with ``GX_ANALYTICS_ENABLED=false`` set first.
 - One ephemeral context, data source, asset and batch definition per process
   (module-level cache), progress bars off, no data docs, no stores on disk:
   nothing is written anywhere.

@@ -1,7 +1,7 @@
 """Great Expectations in a second process while `outfall run` goes on.
 
-Importing Great Expectations takes 3-4 s and validating a town's nine human-entered tables a few
-seconds more, all in one Python thread; the run's other steps are single-threaded too, and these
+Importing Great Expectations and validating a town's nine human-entered tables take seconds, all in
+one Python thread; the run's other steps are single-threaded too, and these
 machines have two cores. So during `outfall run` (``background()``, opened by the CLI) GX runs in
 one worker process: it is started as soon as the run sees an input GX will validate, imports GX
 while the run goes on, and validates each table's kept rows as soon as its ingestion asset has
@@ -47,7 +47,7 @@ def _warm(parent: int) -> None:
     would only print a traceback, ignores it (it is started ignoring it: _ctrl_c_set_aside_for_the_worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent(parent)
-    from outfall import gx_adapter
+    from outfall import gx_adapter  # Great Expectations: imported by the worker, never by the run
 
     gx_adapter._batch_definition()
 
@@ -65,7 +65,7 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _validate(frame: "pd.DataFrame", suite_path: str) -> "ValidationSummary":
-    from outfall.gx_adapter import validate_frame
+    from outfall.gx_adapter import validate_frame  # Great Expectations: imported by the worker, never by the run
 
     return validate_frame(frame, Path(suite_path))
 

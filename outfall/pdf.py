@@ -6,8 +6,8 @@
   footer). A PDF whose recorded source
   (the SHA-256 of its HTML, kept in the PDF's metadata) matches the HTML is left
   as it is, so a re-run prints only the letters that changed. Letters of one folder
-  without scripts are loaded into the open page (``Page.setDocumentContent``, 20 ms)
-  instead of navigated to (75 ms); each PDF is stamped and written by a second thread
+  without scripts are loaded into the open page (``Page.setDocumentContent``) instead
+  of navigated to, which is slower; each PDF is stamped and written by a second thread
   while Chromium prints the next.
 - ``warm()``: start the Chromium session in the background before the letters are
   ready (``outfall run`` does when the steps the letters come from start), so that
@@ -55,12 +55,11 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1100,1400")
 PAGE_TIMEOUT_S = 120
 # How long any one command may wait for chromedriver's answer. Selenium's own default is no limit:
-# a Chromium that stopped answering stopped the run with it (once seen in a test run: 15 minutes,
-# until chromedriver was killed). Longer than a page may take to load or print.
+# a Chromium that stops answering would stop the run with it. Longer than a page may take to load
+# or print.
 COMMAND_TIMEOUT_S = PAGE_TIMEOUT_S + 60
 # How long close() waits for the watchdog to end once asked (SIGTERM) before ending it outright
-# (SIGKILL). Once seen in a test run: the watchdog outlived the signal, and close() waited on it
-# for 17 minutes until the watchdog was killed by hand.
+# (SIGKILL): a watchdog can outlive the signal, and close() must not wait on it for ever.
 WATCHDOG_STOP_S = 5
 # The watchdog of one Chromium session: when the process that started it is gone (killed outright),
 # it ends the session's process group (chromedriver and every Chromium process) and removes the
@@ -288,15 +287,6 @@ class PdfPrinter:
             "marginTop": 0, "marginBottom": 0, "marginLeft": 0, "marginRight": 0})
         return base64.b64decode(result["data"])
 
-    def print_file(self, html_path: Path, pdf_path: Path, *, force: bool = False) -> bool:
-        """Print ``html_path`` to ``pdf_path``; False when the PDF already holds this very HTML."""
-        source = source_digest(html_path)
-        if not force and Path(pdf_path).exists() and recorded_source(pdf_path) == source:
-            sweep_stale(Path(pdf_path))   # what a run killed while writing it left beside it
-            return False
-        write_atomic(Path(pdf_path), _stamp(self.pdf_bytes(html_path), source), durable=False)
-        return True
-
     def _kill(self) -> None:
         """End the session's process group (chromedriver and its Chromium) without asking them."""
         if self._group is not None:
@@ -363,7 +353,7 @@ def print_pdfs(jobs: Iterable[tuple[Path, Path]], *, force: bool = False,
 
     if printer.started:  # started ahead by warm(): its start is not part of the printing
         report.browser_start_s = printer.start_s
-    # Stamping and writing a PDF (pypdf, about 40 ms) is done by a second thread while Chromium
+    # Stamping and writing a PDF (pypdf) is done by a second thread while Chromium
     # prints the next one; a failure to write is raised here, as it would be without the thread.
     writes: list[tuple[Path, Future]] = []
     with printer, ThreadPoolExecutor(max_workers=1, thread_name_prefix="outfall-pdf-write") as writer:

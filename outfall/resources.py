@@ -13,7 +13,7 @@ from pathlib import Path
 from dagster import ConfigurableResource, InitResourceContext
 from pydantic import Field, PrivateAttr
 
-from outfall.warehouse import today_local
+from outfall.warehouse import memory_limit, today_local
 
 # `dagster dev` from the folder you start it in (the repository, with `make dev`).
 DEFAULT_DATA_DIR = Path("demo_output") / "data"
@@ -29,8 +29,6 @@ def default_rules_dir() -> str:
 
 
 def default_memory_limit() -> str:
-    from outfall.warehouse import memory_limit
-
     return memory_limit()
 
 

@@ -1,7 +1,7 @@
 """The readings beside each slug event, kept with the events for the sewer page.
 
 The page draws every reading from SLUG_CONTEXT_HOURS before each slug to as long after it. Read
-from flow on every run, they cost a join of a year's 100M readings (about a second). They are kept
+from flow on every run, they would cost a join of a year's readings on every run. They are kept
 instead in ``_slug_event_readings``, one row per slug and reading, and only a slug's own are
 read: when it is first found, and when the slug detection judged its stretch again.
 

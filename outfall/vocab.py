@@ -118,6 +118,9 @@ JURISDICTIONS = ("woodbury", "bellport")
 SAMPLE_TYPES = ("composite", "grab")
 LIMIT_TYPES = ("max", "min", "daily_max", "monthly_avg")
 INSPECTION_KINDS = ("routine", "storm", "milestone", "officer")
+# How often the administrator may require a parameter to be sampled: calendar months, quarters,
+# half-years, years (outfall/law/testing.py counts the months of each).
+TESTING_FREQUENCIES = ("monthly", "quarterly", "semiannual", "annual")
 
 
 def _norm(text: object) -> str:
@@ -142,14 +145,6 @@ def canonical_unit(unit: object, kind: str) -> str | None:
     return table.get(key)
 
 
-def any_unit_kind(unit: object) -> str | None:
-    key = _norm(unit)
-    for kind, table in (("concentration", _CONC), ("ph", _PH), ("temperature", _TEMP), ("flow", _FLOW)):
-        if key in table:
-            return kind
-    return None
-
-
 def canonical_district(value: object) -> str | None:
     return _DISTRICT_SYNONYMS.get(_norm(value))
 
@@ -166,8 +161,3 @@ def canonical_component(value: object) -> str | None:
     return key if key in COMPONENTS else _COMPONENT_SYNONYMS.get(key)
 
 
-def kind_for_constituent(constituent: str) -> str:
-    """Unit kind of a flow-file constituent: flow, pH, temperature or a concentration."""
-    if constituent == "flow":
-        return "flow"
-    return parameter_kind(constituent)

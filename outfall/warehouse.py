@@ -11,8 +11,9 @@ import contextlib
 import datetime as dt
 import hashlib
 import os
+import re
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Iterator
 
 import duckdb
 import pandas as pd
@@ -28,7 +29,7 @@ DERIVED_TABLES = ("_flow_hours", "_flow_hour_steps", "_flow_hours_state", "_flow
                   "_flow_gap_state")
 # Columns whose type changed since an older Outfall made the table: (column, old type, new type) ->
 # the expression that converts a stored value (any other change is a plain CAST). A row's hash was
-# its hexadecimal text; it is the number itself (a text per row cost a tenth of a meter file's load).
+# its hexadecimal text; it is the number itself (a text per row weighed on every load of a meter file).
 RETYPED = {("row_hash", "VARCHAR", "UBIGINT"): "CAST('0x' || \"{column}\" AS UBIGINT)"}
 
 
@@ -36,6 +37,15 @@ RETYPED = {("row_hash", "VARCHAR", "UBIGINT"): "CAST('0x' || \"{column}\" AS UBI
 def sql(name: str) -> str:
     """Text of the statement ``name``: ``sql/<area>/<name>.sql`` (names are unique across areas)."""
     return sql_path(name).read_text(encoding="utf-8")
+
+
+def run_script(con: duckdb.DuckDBPyConnection, text: str, params: dict) -> None:
+    """Run each statement of a SQL script, binding the named parameters it uses."""
+    body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("--"))
+    for statement in (s.strip() for s in body.split(";")):
+        if statement:
+            used = {k: v for k, v in params.items() if re.search(rf"\${k}\b", statement)}
+            con.execute(statement, used).fetchall()
 
 
 def memory_limit() -> str:
@@ -52,51 +62,32 @@ def configure(con: duckdb.DuckDBPyConnection, limit: str | None = None) -> duckd
     return con
 
 
-@lru_cache(maxsize=1)
-def schema_sql() -> str:
-    """Every CREATE TABLE of the warehouse: the contract's (sql/ingest/create_tables.sql),
-    the input tables generated from the dataset specs, then each area's own
-    (sql/<area>/create_*_tables.sql)."""
-    from outfall.ingest.compile import create_table_sql
-    from outfall.ingest.registry import all_datasets
-
-    parts = [sql("create_tables")]
-    parts += [create_table_sql(ds) for ds in all_datasets().values()]
-    for path in sorted(SQL_DIR.rglob("create_*_tables.sql"), key=lambda p: p.name):
-        parts.append(sql(path.stem))
-    return "\n".join(parts)
+def area_tables_sql() -> str:
+    """Each area's own tables: every ``sql/<area>/create_*_tables.sql``, in file-name order."""
+    return "\n".join(sql(path.stem) for path in sorted(SQL_DIR.rglob("create_*_tables.sql"), key=lambda p: p.name))
 
 
-def contract_schema_sql() -> str:
-    """The contract's tables only (sql/ingest/create_tables.sql and the input tables of the
-    contract's ten datasets, generated from their specs), without the areas' own."""
-    from outfall.ingest.compile import create_table_sql
-    from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
-
-    specs = all_datasets()
-    return "\n".join([sql("create_tables"), *(create_table_sql(specs[n]) for n in CONTRACT_DATASETS)])
+@lru_cache(maxsize=8)
+def schema_digest(ddl: str) -> str:
+    """SHA-256 of a schema's DDL: what a warehouse records of the schema it was built with."""
+    return hashlib.sha256(ddl.encode()).hexdigest()
 
 
-@lru_cache(maxsize=1)
-def schema_digest() -> str:
-    """SHA-256 of ``schema_sql()``: what a warehouse records of the schema it was built with."""
-    return hashlib.sha256(schema_sql().encode()).hexdigest()
-
-
-def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create every table (idempotent). The warehouse remembers the schema's
-    digest, so a connection to an up-to-date warehouse runs no DDL at all."""
-    text = schema_sql()
-    digest = schema_digest()
+def ensure_schema(con: duckdb.DuckDBPyConnection, ddl: str) -> None:
+    """Create every table ``ddl`` declares (idempotent), and bring tables an older Outfall made to its
+    columns. The warehouse remembers the DDL's digest, so a connection to an up-to-date warehouse runs
+    no DDL at all. The caller assembles ``ddl`` (``assets.common.schema_ddl``: the contract's tables,
+    the input tables made from the dataset specs, the areas' own)."""
+    digest = schema_digest(ddl)
     try:
         if con.execute(f"SELECT max(digest) FROM main.{SCHEMA_MARKER}").fetchall()[0][0] == digest:
             return
     except duckdb.CatalogException:
         pass
     new = con.execute(sql("count_tables")).fetchall()[0][0] == 0
-    con.execute(text).fetchall()
+    con.execute(ddl).fetchall()
     if not new:     # a new warehouse has nothing made by an older Outfall to upgrade
-        upgrade_tables(con, text)
+        upgrade_tables(con, ddl)
     con.execute(f"CREATE OR REPLACE TABLE {SCHEMA_MARKER} AS SELECT ? AS digest", [digest]).fetchall()
 
 
@@ -218,18 +209,14 @@ def today_local() -> dt.date:
     return dt.datetime.now(ZoneInfo(LOCAL_TZ)).date()
 
 
-def fetch_df(con: duckdb.DuckDBPyConnection, query: str, params: Sequence | dict | None = None) -> pd.DataFrame:
-    return con.execute(query, params or []).df()
-
-
 @contextlib.contextmanager
 def kept_open(database: str | os.PathLike) -> Iterator[None]:
     """Keep the warehouse's database open for the duration of a run.
 
     Every asset opens and closes its own connection; DuckDB shares one open
-    database among a process's connections, so while this one is open each
-    asset's connection costs about 2 ms instead of about 110 ms (loading the
-    catalog, checkpointing on close) - seven seconds over a run of 70 steps.
+    database among a process's connections, so while this one is open an
+    asset's connection does not load the catalog again nor checkpoint on close,
+    which every step of a run would otherwise pay.
     Transactions commit as before (a killed run loses nothing committed)."""
     con = duckdb.connect(str(database), config={"custom_user_agent": "dagster"})  # the config DuckDBResource uses
     try:

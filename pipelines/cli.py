@@ -24,6 +24,14 @@ from typing import Callable, Iterator, Sequence
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 
+# Only light modules here: Dagster, DuckDB, pandas and pydantic are imported by the commands that
+# use them, so that a usage error, `outfall -h` or `outfall templates` answers at once.
+from outfall import gx_worker, pdf, progress  # noqa: E402
+from outfall.ingest.registry import all_datasets  # noqa: E402
+from outfall.paths import EXPECTATIONS_DIR  # noqa: E402
+from outfall.runlog import (close_log, explain, failure_line, group_failures, log_failures, log_path,  # noqa: E402
+                            open_log, run_logger, trace_text)
+
 DEMO_AS_OF = "2026-11-30"
 DEMO_SEED = 20261130
 
@@ -147,8 +155,6 @@ def folder_warnings(data_dir: Path) -> list[str]:
     none of the input folders, or folders whose names Outfall does not read (a typo?)."""
     import difflib
 
-    from outfall.ingest.registry import all_datasets
-
     known = list(all_datasets())
     entries = sorted(p.name for p in data_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
     unknown = [n for n in entries if n not in known and n not in DATA_DIR_EXTRAS]
@@ -169,8 +175,6 @@ _CURRENT_LOG: list[Path] = []
 @contextlib.contextmanager
 def run_log(warehouse: Path) -> Iterator[None]:
     """The run log (outfall.log beside the warehouse) for the length of a command."""
-    from outfall.runlog import close_log, log_path, open_log
-
     logger = open_log(warehouse)
     if logger is not None:
         _CURRENT_LOG.append(log_path(warehouse))
@@ -241,8 +245,6 @@ class RunOutcome:
 def _validated_inputs_present(data_dir: Path) -> bool:
     """Whether an input folder that Great Expectations validates (one with a suite under
     expectations/) holds a file: only then is its worker process worth starting."""
-    from outfall.paths import EXPECTATIONS_DIR
-
     for suite in EXPECTATIONS_DIR.glob("*.json"):
         folder = data_dir / suite.stem
         try:
@@ -255,9 +257,8 @@ def _validated_inputs_present(data_dir: Path) -> bool:
 
 def _warm_for_letters(entry) -> None:
     """When the first step whose letters are printed starts, Chromium starts in the background
-    (outfall.pdf.warm), so that it is up when the letters are (its start takes about a second)."""
-    from assets.printing import LETTER_SOURCES
-    from outfall import pdf
+    (outfall.pdf.warm), so that it is up when the letters are (its start is slow)."""
+    from assets.printing import LETTER_SOURCES  # an asset module (Dagster): imported once a run is under way
 
     event = getattr(entry, "dagster_event", None)
     if event is not None and event.is_step_start and event.step_key in LETTER_SOURCES:
@@ -267,8 +268,6 @@ def _warm_for_letters(entry) -> None:
 @contextlib.contextmanager
 def _letters_warmed() -> Iterator[None]:
     """A Chromium session started for the letters is closed when the run ends, used or not."""
-    from outfall import pdf
-
     try:
         yield
     finally:
@@ -282,7 +281,7 @@ FULL_PASS_EVERY = 1000  # the collector's full pass during a run: after this man
 def _startup_objects_set_apart() -> Iterator[Callable[[], None]]:
     """The objects a run makes before its first asset (the imported modules, Dagster's definitions:
     about 280,000 the collector tracks) live as long as the run. Without this, each of the
-    collector's full passes traverses them again (seven a run, 1.1-1.3 s). The collector is off
+    collector's full passes traverses them again, every pass of every run. The collector is off
     while they are made; the function this yields sets them apart (gc.freeze) and turns it on
     again. When the run ends they are collectable as before (gc.unfreeze), and the collector is as
     the caller had it: a process that runs again, as the tests do, keeps nothing longer than it
@@ -314,15 +313,12 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
         warnings.filterwarnings("ignore")
         from dagster import DagsterEventType
 
-        from outfall import gx_worker
-
         started = time.perf_counter()
         inputs = _validated_inputs_present(data_dir)
         with gx_worker.background(), _letters_warmed():
             if inputs:
                 gx_worker.start()   # the worker imports Great Expectations while this process goes on
-            from outfall import progress
-            from outfall.runlog import log_failures, run_logger, trace_text
+            # Dagster, every asset and DuckDB: imported here, while the collector is off (see above).
             from outfall.warehouse import kept_open
             from pipelines.definitions import build_definitions, build_resources, run_instance
 
@@ -371,8 +367,7 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
 def _summary(warehouse: Path, outcome: RunOutcome) -> str:
     import duckdb
 
-    from outfall.ingest.datasets import DATASETS
-    from outfall.warehouse import count, sql
+    from outfall.warehouse import count, sql  # DuckDB and pandas: only once a run has ended
 
     lines = [f"outfall: {len(set(outcome.materialized))} assets materialized in {outcome.seconds:.1f} s "
              f"into {warehouse}"]
@@ -380,7 +375,7 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
     try:
         rows = dict((d, (r, k, q)) for d, r, k, q in con.execute(sql("select_ingested_totals")).fetchall())
         lines.append(f"  {'dataset':<22}{'read':>10}{'kept':>10}{'quarantined':>13}")
-        for name in DATASETS:
+        for name in all_datasets():
             r, k, q = rows.get(name, (0, 0, 0))
             lines.append(f"  {name:<22}{int(r):>10}{int(k):>10}{int(q):>13}")
         outputs = ["discharge_violations", "slug_events", "infiltration_results", "sewer_bills",
@@ -399,7 +394,7 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
 
 def _check_rules() -> None:
     """Every rules file, before any asset starts: a bad one is a one-line exit 2."""
-    from outfall.rules import RulesError, load_all
+    from outfall.rules import RulesError, load_all  # pydantic and the rules' models: not for a usage error
 
     try:
         load_all(os.environ.get("OUTFALL_RULES_DIR") or None)
@@ -421,8 +416,6 @@ def cmd_run(args) -> int:
 
 
 def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: bool = False) -> int:
-    from outfall.runlog import explain, failure_line, group_failures, log_path, run_logger, trace_text
-
     log = log_path(warehouse) if run_logger().handlers else None
     if outcome.failures:
         for steps, error in group_failures(outcome.failures, warehouse):
@@ -455,7 +448,7 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
 
 
 def cmd_demo(args) -> int:
-    from outfall.demo.generate import generate
+    from outfall.demo.generate import generate  # numpy, pandas and pyarrow: only for the demo
 
     _check_rules()
     out = Path(args.out).resolve()
@@ -474,12 +467,11 @@ def cmd_demo(args) -> int:
         code = _report(outcome, warehouse, verbose=args.verbose)
     if code:
         return code
-    from outfall.exports import export_all
+    from outfall.exports_folder import export_all  # DuckDB, pyarrow and openpyxl: only to export
+    from outfall.output_folders import output_paths
 
     written = export_all(warehouse, out / "exports")
     print(f"outfall demo: as of {DEMO_AS_OF}; {written} tables exported to {out / 'exports'}")
-    from outfall.outputs import output_paths
-
     index = (output_paths(str(warehouse)).dashboards or out / "dashboards") / "index.html"
     if index.exists():
         print(f"outfall demo: open {index} in a browser")
@@ -493,7 +485,7 @@ def cmd_export(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create {out}: {exc.strerror}") from None
-    from outfall.exports import export_all
+    from outfall.exports_folder import export_all  # DuckDB, pyarrow and openpyxl: only to export
 
     written = export_all(warehouse, out)
     print(f"outfall export: {written} tables written to {out}")
@@ -505,7 +497,8 @@ def cmd_verify(args) -> int:
     first document that does not (contract 6.2)."""
     import duckdb
 
-    from outfall.outputs import last_run_dashboards, output_paths
+    # DuckDB and pandas: only to verify
+    from outfall.output_folders import last_run_dashboards, output_paths
     from outfall.records import verify_records
 
     warehouse = _check_warehouse(args.warehouse, must_exist=True)
@@ -537,7 +530,7 @@ def cmd_verify(args) -> int:
 
 def cmd_templates(args) -> int:
     """The empty forms of every input folder under --out; never over a file already there."""
-    from outfall.input_templates import LETTERHEAD, WORKBOOK, template_paths, write_templates
+    from outfall.input_templates import LETTERHEAD, WORKBOOK, template_paths, write_templates  # openpyxl: only for the forms
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -571,8 +564,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("outfall: interrupted; every table is as it was before the interrupted asset", file=sys.stderr)
         return 1
     except Exception as exc:  # noqa: BLE001 - never a bare traceback
-        from outfall.runlog import explain
-
         where = f" (the details are in {_CURRENT_LOG[-1]})" if _CURRENT_LOG else ""
         print(f"outfall: stopped on an error Outfall did not expect: {explain(exc).why}{where}", file=sys.stderr)
         if os.environ.get("OUTFALL_DEBUG") or "--verbose" in (argv if argv is not None else sys.argv):

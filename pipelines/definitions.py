@@ -8,6 +8,7 @@ in the repository) and the input folder from OUTFALL_DATA_DIR (default
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -15,6 +16,7 @@ os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 
 from dagster import (  # noqa: E402
     AssetSelection,
+    DagsterInstance,
     DefaultScheduleStatus,
     DefaultSensorStatus,
     Definitions,
@@ -100,37 +102,30 @@ _asset_names = {key.to_user_string() for a in all_assets for key in a.keys}
 _sensor_pairs = [build_folder_sensor(d) for d in sorted(DATASETS) if d in _asset_names]
 
 
-def run_instance():
+def run_instance() -> DagsterInstance:
     """The Dagster instance of one `outfall run`: Dagster's ephemeral instance (nothing on disk),
-    except that its in-memory event log keeps one SQLite connection for the run instead of
-    opening a new one, with two PRAGMAs, for each of the ~2,000 reads and writes of a run's
-    events (about 0.6 s of CPU on an empty folder)."""
-    import contextlib
+    its event log on one held connection (``_hold_event_log_connection``)."""
+    instance = DagsterInstance.ephemeral()
+    _hold_event_log_connection(instance.event_log_storage)
+    return instance
 
-    from dagster._core.instance.instance import DagsterInstance
-    from dagster._core.instance.types import InstanceType
-    from dagster._core.launcher.sync_in_memory_run_launcher import SyncInMemoryRunLauncher
-    from dagster._core.run_coordinator import DefaultRunCoordinator
-    from dagster._core.storage.event_log import InMemoryEventLogStorage
-    from dagster._core.storage.noop_compute_log_manager import NoOpComputeLogManager
-    from dagster._core.storage.root import TemporaryLocalArtifactStorage
-    from dagster._core.storage.runs import InMemoryRunStorage
 
-    class _HeldConnectionEventLog(InMemoryEventLogStorage):
-        @contextlib.contextmanager
-        def _connect(self):
-            with self._db_lock, self._held_conn.begin():
-                yield self._held_conn
+def _hold_event_log_connection(storage) -> None:
+    """Make the in-memory event log use the one SQLite connection it already holds, instead of
+    opening a new one, with two PRAGMAs, for each of the thousands of reads and writes of a run's
+    events. Dagster has no public setting for it, so this reaches into the private ``_connect``,
+    ``_db_lock`` and ``_held_conn`` of its ``InMemoryEventLogStorage``; on a Dagster without them
+    the storage is left as it is (slower, nothing else changes)."""
+    lock, held = getattr(storage, "_db_lock", None), getattr(storage, "_held_conn", None)
+    if lock is None or held is None or not hasattr(storage, "_connect"):
+        return
 
-    return DagsterInstance(
-        instance_type=InstanceType.EPHEMERAL,
-        local_artifact_storage=TemporaryLocalArtifactStorage(),
-        run_storage=InMemoryRunStorage(),
-        event_storage=_HeldConnectionEventLog(),
-        compute_log_manager=NoOpComputeLogManager(),
-        run_coordinator=DefaultRunCoordinator(),
-        run_launcher=SyncInMemoryRunLauncher(),
-    )
+    @contextlib.contextmanager
+    def connect():
+        with lock, held.begin():
+            yield held
+
+    storage._connect = connect  # noqa: SLF001 - see the docstring
 
 
 def build_resources(warehouse: str | None = None, **settings) -> dict:

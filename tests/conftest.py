@@ -116,8 +116,8 @@ def query_warehouse(db: Path, query: str, params=None) -> list[tuple]:
 
 def materialize(assets, *args, **kwargs):
     """``dagster.materialize``, with the warehouse kept open for the run as `outfall run` keeps it
-    (``outfall.warehouse.kept_open``): each asset's connection then costs about 2 ms instead of
-    opening the file, loading its catalog and checkpointing on close (30-40 ms a step). Every asset
+    (``outfall.warehouse.kept_open``): each asset's connection then shares the open database instead
+    of opening the file, loading its catalog and checkpointing on close at every step. Every asset
     test uses it; the run itself is Dagster's, unchanged."""
     import contextlib
 

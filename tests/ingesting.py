@@ -1,5 +1,5 @@
 """What the ingestion tests share: the context rules give the engine, a fixed load time, an empty
-warehouse with every table, and loading one input folder in one transaction."""
+warehouse with every table (or with the contract's only), and loading one input folder in one transaction."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from assets.common import schema_ddl
+from outfall.ingest.compile import create_table_sql
 from outfall.ingest.datasets import DATASETS, Context
 from outfall.ingest.engine import ingest_dataset
+from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.rules import load_rules
-from outfall.warehouse import configure, ensure_schema, transaction
+from outfall.warehouse import configure, ensure_schema, sql, transaction
 
 CTX = Context(unit_schedule=load_rules("woodbury").sewer_units.at(dt.date(2026, 6, 30)).model_dump())
 NOW = dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc)
@@ -22,7 +25,7 @@ NOW = dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc)
 def con(tmp_path):
     """A warehouse file with every table created, closed after the test."""
     c = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
-    ensure_schema(c)
+    ensure_schema(c, schema_ddl())
     yield c
     c.close()
 
@@ -31,3 +34,10 @@ def load(con, data: Path, name: str):
     """Ingest the input folder ``name`` under ``data`` in one transaction; the engine's result."""
     with transaction(con):
         return ingest_dataset(con, DATASETS[name], data, CTX, NOW)
+
+
+def contract_ddl() -> str:
+    """The contract's tables only (sql/ingest/create_tables.sql and the input tables of the contract's
+    ten datasets, made from their specs), without the areas' own."""
+    specs = all_datasets()
+    return "\n".join([sql("create_tables"), *(create_table_sql(specs[n]) for n in CONTRACT_DATASETS)])

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
@@ -25,7 +26,7 @@ CONTRACT_COLUMNS = ["user_id", "year", "samples", "violations", "statistic_viola
 
 def seed(path: Path, with_notices: bool) -> None:
     con = configure(duckdb.connect(str(path)))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     lab = [("S-1", "U-1", "2025-12-31 23:30:00-05", "2025-12-31"),    # local 2025, though 04:30 UTC on Jan 1
            ("S-2", "U-1", "2026-01-05 09:00:00-05", "2026-01-05"),
            ("S-2", "U-1", "2026-01-05 09:00:00-05", "2026-01-05"),    # a second parameter of the same sample

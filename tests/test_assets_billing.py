@@ -14,6 +14,7 @@ from xml.etree import ElementTree
 import duckdb
 import openpyxl
 import pytest
+from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
@@ -21,7 +22,7 @@ from assets.clerk.billing import (BillingError, bill, billing_exports, check_com
                             check_integrity_run_hash, check_uniqueness_parcel_id, check_validity_total_usd,
                             sewer_billing, verify_run_chain)
 from assets.ingest import ingest_asset, ingest_assets
-from outfall.billing_export import bills_csv_bytes, export_register
+from outfall.register_export import bills_csv_bytes, export_register
 from outfall.rules import load_rules
 from outfall.warehouse import configure, count, ensure_schema, transaction
 from tests.conftest import write
@@ -181,7 +182,7 @@ def test_same_inputs_same_register_and_no_new_run(con, tmp_path):
 
     # A second warehouse with the same inputs, billed at another time: the same register bytes.
     other = configure(duckdb.connect(str(tmp_path / "other.duckdb")))
-    ensure_schema(other)
+    ensure_schema(other, schema_ddl())
     put_parcels(other, reversed([p for p, _ in CASES]))
     put_rates(other, 2026, RATES_2026)
     with transaction(other):
@@ -388,7 +389,7 @@ def step_errors(result) -> str:
     return "\n".join(texts)
 
 
-@pytest.mark.slow  # every billing asset end to end (about 20 s)
+@pytest.mark.slow  # every billing asset end to end
 def test_assets_end_to_end(tmp_path, town):
     write(town, "sewer_budget/budget.csv", """
         year,district,component,amount

@@ -16,12 +16,13 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
+from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets.sewer_administrator import enforcement as enf
 from assets.ingest import ingest_asset
-from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES
+from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure, ensure_schema
@@ -40,7 +41,7 @@ ALL = [*ENFORCEMENT_INGEST, enf.sewer_notices, enf.obligations, enf.snc_determin
 
 def open_warehouse(path: Path) -> duckdb.DuckDBPyConnection:
     con = configure(duckdb.connect(str(path)))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     return con
 
 
@@ -374,7 +375,7 @@ def test_obligations_deadlines(tmp_path):
 # ------------------------------------------------------------------ surcharges
 
 
-# No Town Board has adopted a surcharge rate (issue 12 item 6): these are a test's own.
+# No Town Board has adopted a surcharge rate: these are a test's own.
 TEST_RATES = """  rates:
     - {parameter: BOD, usd_per_lb: 0.35, adopted_by: "Test Resolution 1", citation: "test", effective_from: 2026-01-01}
     - {parameter: TSS, usd_per_lb: 0.30, adopted_by: "Test Resolution 1", citation: "test", effective_from: 2026-01-01}

@@ -15,10 +15,9 @@ from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.clerk import fees
-from outfall.billing_export import register_xlsx_bytes
+from outfall.register_export import register_xlsx_bytes
 from outfall.resources import OutfallSettings
 from tests.conftest import write
-from tests.stage2_rules import stage2_rules_dir
 
 PERMITS = """
 permit_id,parcel_id,use,in_mall_or_business_park,water,sewer,applied_on
@@ -38,8 +37,7 @@ def run(tmp_path: Path) -> Path:
     wh = tmp_path / "w.duckdb"
     result = materialize([ingest_assets.ingest_asset("connection_permits"), fees.inspection_fees], resources={
         "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(data), as_of="2026-11-30",
-                                    rules_dir=str(stage2_rules_dir(tmp_path / "rules")))})
+        "settings": OutfallSettings(data_dir=str(data), as_of="2026-11-30")})
     assert result.success
     return wh
 
@@ -101,8 +99,7 @@ def test_empty_without_inputs(tmp_path):
     wh = tmp_path / "w.duckdb"
     result = materialize([fees.inspection_fees], resources={
         "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30",
-                                    rules_dir=str(stage2_rules_dir(tmp_path / "rules")))})
+        "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30")})
     assert result.success
     con = duckdb.connect(str(wh), read_only=True)
     cols = [r[0] for r in con.execute("SELECT column_name FROM information_schema.columns "

@@ -16,7 +16,6 @@ from assets import ingest as ingest_assets
 from assets.stormwater_officer import illicit
 from outfall.resources import OutfallSettings
 from tests.conftest import write, query_warehouse as rows
-from tests.stage2_rules import stage2_rules_dir
 
 D = dt.date
 ASSETS = [ingest_assets.ingest_asset(n) for n in ("illicit_discharges", "illicit_payments", "parcels")] + [
@@ -53,11 +52,10 @@ def run(tmp_path: Path, as_of: str = "2026-11-30", dashboards: bool = True):
     write(data, "illicit_discharges/cases.csv", CASES)
     write(data, "illicit_payments/payments.csv", PAYMENTS)
     write(data, "parcels/p.csv", PARCELS)
-    rules = stage2_rules_dir(tmp_path / "rules")
     wh = tmp_path / "w.duckdb"
     result = materialize(ASSETS + CHECKS, resources={
         "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(data), as_of=as_of, rules_dir=str(rules),
+        "settings": OutfallSettings(data_dir=str(data), as_of=as_of,
                                     dashboards_dir=str(tmp_path / "dash") if dashboards else ""),
     })
     assert result.success
@@ -210,7 +208,7 @@ def test_rerun_changes_nothing(judged, tmp_path):
     result = materialize(ASSETS + CHECKS, resources={
         "duckdb": DuckDBResource(database=str(wh)),
         "settings": OutfallSettings(data_dir=str(tmp / "data"), as_of="2026-11-30",
-                                    rules_dir=str(tmp / "rules"), dashboards_dir=str(tmp / "dash"))})
+                                    dashboards_dir=str(tmp / "dash"))})
     assert result.success
     assert {t: rows(wh, f"SELECT * FROM {t} ORDER BY ALL") for t in before} == before
     assert rows(wh, "SELECT count(*) FROM quarantine") == quarantined
@@ -220,8 +218,7 @@ def test_tables_exist_empty_without_inputs(tmp_path):
     wh = tmp_path / "w.duckdb"
     result = materialize(ASSETS, resources={
         "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30",
-                                    rules_dir=str(stage2_rules_dir(tmp_path / "rules")))})
+        "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30")})
     assert result.success
     for table, columns in {
         "illicit_discharge_deadlines": ["case_id", "obligation", "due", "satisfied_on", "status", "rule"],

@@ -1,4 +1,4 @@
-"""Discharging without a permit (Woodbury ch. 253 Part 2; issue 13) materialized in process: samples and
+"""Discharging without a permit (Woodbury ch. 253 Part 2) materialized in process: samples and
 flow readings on days a user's permit had expired or had not yet taken effect, and users whose permit term
 is not on file."""
 

@@ -13,7 +13,6 @@ from assets import ingest as ingest_assets
 from assets.stormwater_officer import practices
 from outfall.resources import OutfallSettings
 from tests.conftest import write, query_warehouse as rows
-from tests.stage2_rules import stage2_rules_dir
 
 D = dt.date
 ASSETS = [ingest_assets.ingest_asset(n) for n in ("sites", "smp_practices")] + [practices.smp_findings]
@@ -42,8 +41,7 @@ def run(tmp_path: Path, as_of: str = "2026-11-30"):
     wh = tmp_path / "w.duckdb"
     result = materialize(ASSETS + [practices.check_validity_smp_status], resources={
         "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(data), as_of=as_of,
-                                    rules_dir=str(stage2_rules_dir(tmp_path / "rules")))})
+        "settings": OutfallSettings(data_dir=str(data), as_of=as_of)})
     assert result.success
     return wh, result
 
@@ -88,8 +86,7 @@ def test_empty_without_inputs(tmp_path):
     wh = tmp_path / "w.duckdb"
     result = materialize([practices.smp_findings], resources={
         "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30",
-                                    rules_dir=str(stage2_rules_dir(tmp_path / "rules")))})
+        "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30")})
     assert result.success
     cols = [r[0] for r in rows(wh, "SELECT column_name FROM information_schema.columns "
                                    "WHERE table_name = 'smp_findings' ORDER BY ordinal_position")]

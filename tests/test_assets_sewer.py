@@ -10,12 +10,13 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pandas as pd
 import pytest
+from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets.sewer_administrator import compliance as sewer
 from outfall.law import discharge as d
-from outfall.law import slug as s
+from outfall.demo import slugs as s
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules
 from outfall.warehouse import configure, ensure_schema
@@ -35,7 +36,7 @@ def new_warehouse(tmp_path: Path, name: str = "w.duckdb") -> Path:
     path = tmp_path / name
     with duckdb.connect(str(path)) as con:
         configure(con)
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
     return path
 
 

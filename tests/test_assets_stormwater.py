@@ -13,14 +13,14 @@ from dagster_duckdb import DuckDBResource
 from assets import ingest as ingest_assets
 from assets.notices import notices
 from assets.stormwater_officer import swppp as sw
-from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
+from outfall.ingest.stormwater import SWPPP_DATASETS
 from outfall.resources import OutfallSettings
 from tests.conftest import write
 
 OUTPUTS = ["site_classification", "swppp_inspection_findings", "swppp_other_findings", "swppp_notices",
            "swppp_stop_work_orders", "swppp_letters", "swppp_upcoming"]
 ASSETS = ([a for a in ingest_assets.ingest_assets if a.key.path[-1] in ("sites", "inspections", "rainfall")]
-          + [ingest_assets.ingest_asset(ds.name) for ds in STORMWATER_DATASETS]
+          + [ingest_assets.ingest_asset(ds.name) for ds in SWPPP_DATASETS]
           + [ingest_assets.ingest_asset("notices_mailed"), notices]
           + [sw.site_classification, sw.swppp_inspection_findings, sw.swppp_other_findings, sw.swppp_notices,
              sw.swppp_upcoming])
@@ -134,8 +134,8 @@ def test_empty_inputs_give_empty_tables(tmp_path):
     assert not list((tmp_path / "letters").glob("swppp_*.html")) if (tmp_path / "letters").exists() else True
 
 
-@pytest.mark.slow  # every stormwater asset (about 18 s)
-def test_extra_inputs_findings_quarantine_and_convictions(tmp_path):
+@pytest.mark.slow  # every stormwater asset
+def test_the_officers_own_folders_findings_quarantine_and_convictions(tmp_path):
     data = tmp_path / "data"
     write(data, "sites/s.csv", SITES_HEADER + "\n".join([
         "W-1,woodbury,7.5,2026-05-01,G1,Big dig,9 Hill Rd,Builder Co,false,false,false,false,",
@@ -207,7 +207,7 @@ def test_extra_inputs_findings_quarantine_and_convictions(tmp_path):
     assert offense == {"W-1": 3, "B-1": 2}
 
 
-@pytest.mark.slow  # writes every letter twice (about 40 s)
+@pytest.mark.slow  # writes every letter twice
 def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     data = tmp_path / "data"
     write(data, "sites/s.csv", SITES_HEADER

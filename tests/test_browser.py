@@ -217,8 +217,8 @@ def test_index_links_every_page_and_the_quarantine_list(browser, built_town):  #
 
 
 def test_readings_near_a_slug_are_drawn_at_their_local_times(browser, built_town):  # noqa: F811
-    """The readings near slugs come as typed arrays of local minutes in ms (text took half a second
-    and 8 MB on a year of 190 meters): on the chart's date axis they fall where the slug's shading
+    """The readings near slugs come as typed arrays of local minutes in ms (text is slow and large on a
+    year of readings): on the chart's date axis they fall where the slug's shading
     (given as local time text) is, and a gap separates the windows of separate slugs."""
     open_page(browser, built_town / "dashboards" / "sewer.html")
     chart = "fig-flow-IU-3-div"

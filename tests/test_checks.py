@@ -14,12 +14,14 @@ import pandas as pd
 import pytest
 from dagster import AssetCheckSeverity
 
+from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 import assets.checks as checks
-from assets.ingest import CONTRACT_DATASETS, ingest_assets, quarantine
+from assets.ingest import ingest_assets, quarantine
 from outfall import flow_hours, gx_adapter
+from outfall.ingest.registry import CONTRACT_DATASETS
 from outfall.paths import EXPECTATIONS_DIR, REPO_ROOT
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure, ensure_schema, table_columns
@@ -43,7 +45,7 @@ def db(tmp_path) -> Path:
 @contextlib.contextmanager
 def open_db(path: Path):
     con = configure(duckdb.connect(str(path)))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     try:
         yield con
     finally:

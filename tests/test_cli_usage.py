@@ -1,4 +1,4 @@
-"""The command line refuses what it cannot read and warns about a folder that is likely a mistake (issue 12 item 7)."""
+"""The command line refuses what it cannot read and warns about a folder that is likely a mistake."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from assets.common import schema_ddl
 from assets.pages import Reader
 from assets.sewer_administrator import page
 from dashboards.sewer import choose_bucket_hours
@@ -62,7 +63,7 @@ def per_series(con, r) -> pd.DataFrame:
 def warehouse_with_flow() -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
     configure(con)
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     # Three meters of 5-minute readings over different spans (a day, 20 days, 200 days: different
     # bucket widths), a pH probe, and slugs: a short one with context, and on IU-3 a long one
     # whose padded readings pass the cap (then only the readings inside it are kept).
@@ -97,7 +98,7 @@ def test_flow_of_every_meter_in_one_pass_equals_the_query_per_meter():
 def test_no_flow_is_an_empty_frame():
     con = duckdb.connect()
     configure(con)
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     assert page.read_flow(con, Reader(con)).empty
 
 
@@ -111,7 +112,7 @@ def test_readings_of_the_fall_back_hour_are_drawn_earlier_instant_first():
 
     con = duckdb.connect()
     configure(con)
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     # one reading a minute from 00:00 EDT to 03:00 EST; the value is the minute's number, so the
     # order of the instants is the order of the values
     con.execute("""

@@ -667,12 +667,13 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     from assets.sewer_administrator.page import sewer_dashboard
     from assets.stormwater_officer.page import stormwater_dashboard
     from outfall.resources import OutfallSettings
-    from outfall.warehouse import configure, contract_schema_sql
+    from outfall.warehouse import configure
+    from tests.ingesting import contract_ddl
 
     wh = tmp_path / "w.duckdb"
     con = duckdb.connect(str(wh))
     configure(con)
-    con.execute(contract_schema_sql())
+    con.execute(contract_ddl())
     con.execute("INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, parameter, result, "
                 "nondetect, unit) VALUES ('S', 'IU-9', TIMESTAMPTZ '2026-02-02 09:00:00-05', DATE '2026-02-02', "
                 "'BOD', 300, false, 'mg/L')").fetchall()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from dagster import build_sensor_context
 
-from assets.ingest import CONTRACT_DATASETS
+from outfall.ingest.registry import CONTRACT_DATASETS
 
 
 def test_definitions_load():

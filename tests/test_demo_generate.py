@@ -12,19 +12,19 @@ import pytest
 
 from outfall.demo import generate as gen
 from outfall.demo.generate import DATASETS, INJECTED_EXCEEDANCES, generate
-from outfall.ingest.billing_extra import SEWER_BUDGET
+from outfall.ingest import stormwater
+from outfall.ingest.billing import CONNECTION_PERMITS, SEWER_BUDGET
+from outfall.ingest.notices import NOTICES_MAILED
 from outfall.ingest.registry import all_datasets
-from outfall.ingest.sewer_extra import ENFORCEMENT_DATASETS, MONITORING_REQUIREMENTS
-from outfall.ingest.stage2_extra import STAGE2_DATASETS
-from outfall.ingest.notices_extra import NOTICES_MAILED
-from outfall.ingest.stormwater_extra import STORMWATER_DATASETS, chapter_number
+from outfall.ingest.sewer import ENFORCEMENT_DATASETS, MONITORING_REQUIREMENTS
+from outfall.ingest.stormwater import SWPPP_DATASETS, chapter_number
 
 AS_OF = date(2026, 11, 30)          # the demo's (pipelines/cli.py DEMO_AS_OF)
-WINDOW_START = date(2025, 12, 1)    # AS_OF - 364 days
 TZ = "America/New_York"
 #: The areas' own folders: their specs (docs/inputs-stormwater.md, docs/inputs-sewer.md, billing).
-EXTRA_SPECS = {ds.name: ds for ds in (*STORMWATER_DATASETS, *ENFORCEMENT_DATASETS, SEWER_BUDGET, *STAGE2_DATASETS,
-                                      NOTICES_MAILED, MONITORING_REQUIREMENTS)}
+AREA_SPECS = {ds.name: ds for ds in (*SWPPP_DATASETS, stormwater.ILLICIT_DISCHARGES, stormwater.ILLICIT_PAYMENTS,
+                                      stormwater.SMP_PRACTICES, *ENFORCEMENT_DATASETS, MONITORING_REQUIREMENTS,
+                                      SEWER_BUDGET, CONNECTION_PERMITS, NOTICES_MAILED)}
 #: Dates that are schedules, not observations: a permit in force expires after the as-of date.
 SCHEDULED = {("industrial_users", "permit_expires")}
 
@@ -112,10 +112,10 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
 def test_every_dataset_with_the_contract_columns(town):
     root, counts = town
     assert list(counts) == list(DATASETS)
-    assert set(DATASETS) == set(REQUIRED) | set(EXTRA_SPECS) == set(all_datasets())
+    assert set(DATASETS) == set(REQUIRED) | set(AREA_SPECS) == set(all_datasets())
     for name in DATASETS:
-        if name in EXTRA_SPECS:
-            spec = EXTRA_SPECS[name].columns
+        if name in AREA_SPECS:
+            spec = AREA_SPECS[name].columns
             required = {c.name for c in spec if c.required}
             allowed = {c.name for c in spec} | {a for c in spec for a in c.aliases}
         else:
@@ -539,7 +539,7 @@ def test_sewer_budget_for_the_next_year_only(town):
     assert (budget["amount"].astype(float) > 0).all()
 
 
-def test_stage2_cases(town):
+def test_illicit_discharges_practices_and_connection_permits(town):
     """Contract section 5: the illicit discharge cases in their states, a case abated by the Town and paid
     in part, practices with a missing as-built plan and an early guarantee release, permits for fees."""
     root, counts = town

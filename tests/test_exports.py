@@ -23,8 +23,8 @@ import pyarrow as pa
 import pytest
 
 from assets.clerk.billing import bill, verify_run_chain
-from outfall import exports
-from outfall.billing_export import REGISTER_COLUMNS, bills_csv_bytes, export_register
+from outfall import spreadsheets
+from outfall.register_export import REGISTER_COLUMNS, bills_csv_bytes, export_register
 from outfall.rules import load_rules
 from outfall.warehouse import transaction
 from pipelines.cli import main
@@ -83,7 +83,7 @@ def assert_no_formula_text(header: list[str], rows: list[list[str]], where: str)
     the triggers, or is a plain number (-5.5 in a number column)."""
     for row in rows:
         for name, value in zip(header, row):
-            assert not value.startswith(exports.FORMULA_TRIGGERS) or _number(value), \
+            assert not value.startswith(spreadsheets.FORMULA_TRIGGERS) or _number(value), \
                 f"{where}: {name} = {value!r} is not neutralised"
 
 
@@ -117,21 +117,21 @@ def assert_no_formula_cells(path: Path) -> None:
 
 @pytest.mark.parametrize("text", PAYLOADS + ["=1", "+", "-", "@", "\t", "\r"])
 def test_formula_like_text_gets_an_apostrophe(text):
-    assert exports.formula_like(text)
-    assert exports.neutralise(text) == "'" + text
+    assert spreadsheets.formula_like(text)
+    assert spreadsheets.neutralise(text) == "'" + text
 
 
 @pytest.mark.parametrize("value", ["", "Plain text", " =1 (leading space)", "1-2", "'=already", "A=B", None, -2.5,
                                    -3, Decimal("-1.25"), 0, True, dt.date(2026, 1, 2)])
 def test_everything_else_is_left_alone(value):
-    assert not exports.formula_like(value)
-    assert exports.neutralise(value) is value or exports.neutralise(value) == value
+    assert not spreadsheets.formula_like(value)
+    assert spreadsheets.neutralise(value) is value or spreadsheets.neutralise(value) == value
 
 
 def test_csv_writer_neutralises_text_and_keeps_numbers_numeric():
     table = pa.table({"name": PAYLOADS + ["Café §"], "amount": [-2.5] * len(PAYLOADS) + [3.0],
                       "money": pa.array([Decimal("-12.50")] * (len(PAYLOADS) + 1), pa.decimal128(12, 2))})
-    data = exports.csv_bytes(table)
+    data = spreadsheets.csv_bytes(table)
     assert data.startswith(BOM)
     reader = csv.DictReader(io.StringIO(data[len(BOM):].decode("utf-8"), newline=""))
     rows = list(reader)
@@ -220,7 +220,7 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
             assert row[0].data_type == "s"
             assert (row[1].value, row[2].value) == owners[parcel]
             for cell in row:
-                if isinstance(cell.value, str) and cell.value.startswith(exports.FORMULA_TRIGGERS):
+                if isinstance(cell.value, str) and cell.value.startswith(spreadsheets.FORMULA_TRIGGERS):
                     assert cell.data_type == "s" and cell.quotePrefix, (ws.title, cell.coordinate)
             for col in money_cols:
                 assert row[col - 1].number_format == '"$"#,##0.00'
@@ -230,7 +230,7 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
             # wrapped text makes its row taller (readers do not grow rows by themselves)
             law = row[headers.index("Law")]
             assert law.alignment.wrap_text
-            lines = exports.text_lines(law.value, exports.line_chars(ws.column_dimensions["O"].width))
+            lines = spreadsheets.text_lines(law.value, spreadsheets.line_chars(ws.column_dimensions["O"].width))
             assert lines > 1 and (ws.row_dimensions[law.row].height or 15) >= 15 * lines
         # The totals row is SUBTOTAL(9, ...) of the rows above, its cached value their sum, in the money
         # format, bold.
@@ -488,18 +488,19 @@ def test_export_of_a_missing_warehouse_exits_2(tmp_path, capsys):
 
 
 def test_a_long_text_is_cut_to_what_a_cell_holds():
-    columns = [exports.Column("text", "text")]
-    data = exports.xlsx_bytes([exports.Sheet("s", columns, [("x" * 40_000,), ("=" + "y" * 40_000,)])], title="t")
+    columns = [spreadsheets.Column("text", "text")]
+    rows = [("x" * 40_000,), ("=" + "y" * 40_000,)]
+    data = spreadsheets.xlsx_bytes([spreadsheets.Sheet("s", columns, rows)], title="t")
     ws = openpyxl.load_workbook(io.BytesIO(data))["s"]
-    assert len(ws["A2"].value) == exports.XLSX_MAX_CHARS and ws["A2"].value.endswith(exports.CUT_NOTE)
+    assert len(ws["A2"].value) == spreadsheets.XLSX_MAX_CHARS and ws["A2"].value.endswith(spreadsheets.CUT_NOTE)
     assert ws["A3"].data_type == "s" and ws["A3"].quotePrefix
 
 
 def test_same_rows_same_workbook_bytes():
-    columns = [exports.Column("a", "text"), exports.Column("b", "money"), exports.Column("c", "date")]
+    columns = [spreadsheets.Column("a", "text"), spreadsheets.Column("b", "money"), spreadsheets.Column("c", "date")]
     rows = [("x", Decimal("1.50"), dt.date(2026, 1, 2))]
-    one = exports.xlsx_bytes([exports.Sheet("s", columns, rows)], title="t", town="Town")
-    two = exports.xlsx_bytes([exports.Sheet("s", columns, rows)], title="t", town="Town")
+    one = spreadsheets.xlsx_bytes([spreadsheets.Sheet("s", columns, rows)], title="t", town="Town")
+    two = spreadsheets.xlsx_bytes([spreadsheets.Sheet("s", columns, rows)], title="t", town="Town")
     assert one == two
 
 
@@ -514,6 +515,6 @@ def test_the_benchmark_runs_and_reports(capsys):
 
 def test_lists_and_structs_become_json_text_in_a_csv():
     con = duckdb.connect()
-    data = exports.query_csv_bytes(con, "SELECT ['=a', 'b'] AS ids, {'name': '@x'} AS who, -1.5 AS n")
+    data = spreadsheets.query_csv_bytes(con, "SELECT ['=a', 'b'] AS ids, {'name': '@x'} AS who, -1.5 AS n")
     header, *rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
     assert rows == [['["=a", "b"]', '{"name": "@x"}', "-1.5"]]

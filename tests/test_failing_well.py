@@ -1,4 +1,4 @@
-"""Failing well (issue 14): one plain line per failure on the terminal, the trace in the log
+"""Failing well: one plain line per failure on the terminal, the trace in the log
 beside the warehouse, a full disk named as such, and the warehouse left as it was."""
 
 from __future__ import annotations
@@ -183,8 +183,8 @@ def test_a_check_that_cannot_run_is_said_on_stderr_even_when_quiet(tmp_path, mon
 
 def test_a_run_in_process_leaves_the_collector_as_it_found_it(tmp_path):
     """run_pipeline sets the objects made before the first asset apart from the collector's full
-    passes (gc.freeze, and no full pass during the run: 1.1-1.3 s of every run went to passes over
-    Dagster's definitions). After a run, and after a failure inside it, the collector is on, with
+    passes (gc.freeze, and no full pass during the run: each pass would go over Dagster's
+    definitions again). After a run, and after a failure inside it, the collector is on, with
     its thresholds, and nothing stays frozen: a process that runs again (the tests) keeps nothing
     longer than it would have."""
     import gc
@@ -225,7 +225,7 @@ def test_an_interrupted_run_says_so_in_one_plain_line(tmp_path, monkeypatch, cap
     asset, that the tables are as they were before it, and what to do; exit 1 as for any asset
     that did not finish."""
     import assets.ingest as ingest
-    from dagster._core.errors import DagsterExecutionInterruptedError
+    from dagster import DagsterExecutionInterruptedError
 
     from pipelines import cli
 
@@ -259,7 +259,7 @@ def test_a_run_interrupted_before_its_first_asset_says_so(tmp_path, capsys):
     """Regression: Ctrl-C after the run had started but before its first step (Dagster then fails the
     run itself, with DagsterExecutionInterruptedError) printed "the run failed before any asset could
     report why". Any other failure of the run as a whole still says that."""
-    from dagster._core.errors import DagsterExecutionInterruptedError
+    from dagster import DagsterExecutionInterruptedError
 
     from pipelines import cli
 

@@ -1,4 +1,4 @@
-"""The fault drill (issue 14 item 5): `outfall run` killed with SIGKILL during ingestion, slug
+"""The fault drill: `outfall run` killed with SIGKILL during ingestion, slug
 detection, billing and dashboards, each followed by a rerun whose warehouse equals an uninterrupted
 run's, table by table, with the same dashboard files; the WAL a kill leaves is replayed.
 

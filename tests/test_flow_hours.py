@@ -10,6 +10,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
+from assets.common import schema_ddl
 from outfall.flow_hours import ensure_flow_hours, flow_gap_steps
 from outfall.slug_context import refresh_slug_context
 from outfall.warehouse import LOCAL_TZ, configure, ensure_schema, sql
@@ -28,7 +29,7 @@ PER_READING_YEARS = "SELECT DISTINCT user_id, year(ts::DATE) FROM flow ORDER BY 
 def con():
     con = duckdb.connect()
     configure(con)
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     # 7-minute readings (they straddle hour and bucket edges) from 30 Oct 2026 (the fall-back night
     # is 1 Nov) to 10 Jan 2027, and from 6 to 10 March 2026 (spring forward on 8 March)
     con.execute("""
@@ -153,7 +154,7 @@ def _rebuilt(con) -> tuple[list, list]:
 def meters():
     con = duckdb.connect()
     configure(con)
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     # irregular steps (1 to 9 minutes), a reading repeated at one time (a step of 0), a silent
     # day, the fall-back night, a series with one reading, readings without a value
     con.execute("""
@@ -256,7 +257,7 @@ def test_days_appended_add_only_their_steps_and_equal_the_query_over_every_readi
     only theirs (the step across midnight included), and equal the query over every reading; a
     month sent late (hours before a series' last), a new meter and a re-send make them anew."""
     con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     _load_straight(tmp_path, con, "d1.parquet", DAY_OF_READINGS.format(day="2026-11-02", step=2, n=700))
     assert flow_gap_steps(con) == "made"
     want = lambda: con.execute(GAPS_OVER_EVERY_READING, {"max_gap_seconds": 3600}).fetchall()  # noqa: E731
@@ -301,14 +302,14 @@ def test_summaries_of_an_older_layout_are_made_again(tmp_path):
     from outfall.warehouse import SCHEMA_MARKER, table_columns
 
     con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "
                 "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), 2.0, 'gpm', now() FROM range(200) r(i)"
                 ).fetchall()
     assert ensure_flow_hours(con) == "rebuilt"
     con.execute("ALTER TABLE _flow_hours DROP COLUMN last_us").fetchall()        # as an older Outfall made it
     con.execute(f"UPDATE {SCHEMA_MARKER} SET digest = 'older'").fetchall()
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     assert "last_us" in table_columns(con, "_flow_hours")
     assert ensure_flow_hours(con) == "rebuilt"
     assert con.execute("SELECT sum(readings), count(last_us) FROM _flow_hours").fetchall() == [(200, 50)]
@@ -321,7 +322,7 @@ def test_summaries_made_before_the_count_of_readings_above_zero_are_made_again(t
     from outfall.warehouse import SCHEMA_MARKER, table_columns
 
     con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     # 200 readings of 15 minutes from May 1: every fifth is 0
     con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "
                 "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), CASE WHEN i % 5 = 0 THEN 0 ELSE 2.0 END, "
@@ -329,7 +330,7 @@ def test_summaries_made_before_the_count_of_readings_above_zero_are_made_again(t
     assert ensure_flow_hours(con) == "rebuilt"
     con.execute("ALTER TABLE _flow_hours DROP COLUMN positive").fetchall()       # as the previous Outfall made it
     con.execute(f"UPDATE {SCHEMA_MARKER} SET digest = 'older'").fetchall()
-    ensure_schema(con)
+    ensure_schema(con, schema_ddl())
     assert "positive" in table_columns(con, "_flow_hours")
     assert ensure_flow_hours(con) == "rebuilt"
     assert con.execute("SELECT sum(readings), sum(positive), count(*) - count(positive) FROM _flow_hours"

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 import outfall.ingest.engine as engine
+from assets.common import schema_ddl
 from tests.ingesting import con, load  # noqa: F401 - a fixture
 
 def _readings(user: str, start: str, n: int, value: float = 100.0, **extra) -> pd.DataFrame:
@@ -63,7 +64,7 @@ def two_loads(folder: Path, data: Path) -> tuple[list, list, dict]:
     shutil.copytree(data, copy)
     con = configure(duckdb.connect(str(folder / "w.duckdb")))
     try:
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
         first = _counts(load(con, copy, "flow"))
         _scenario_second(copy)
         second = _counts(load(con, copy, "flow"))

@@ -1,4 +1,4 @@
-"""What offices send (issue 10) and files that must not be read (issue 14): each a regression test."""
+"""What offices send and files that must not be read: each a regression test."""
 
 from __future__ import annotations
 

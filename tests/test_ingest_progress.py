@@ -1,4 +1,4 @@
-"""Progress on stderr (issue 10 item 6): a live line on a terminal after two seconds; nothing
+"""Progress on stderr: a live line on a terminal after two seconds; nothing
 on a pipe or with --quiet."""
 
 from __future__ import annotations

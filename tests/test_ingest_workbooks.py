@@ -1,4 +1,4 @@
-"""Workbooks people fill (issue 28): a workbook saved into a folder gives it the sheet named after it and
+"""Workbooks people fill: a workbook saved into a folder gives it the sheet named after it and
 leaves the other folders' sheets alone; a row Outfall prefilled and nobody answered is quarantined with
 one plain reason, never stored and never dropped; columns the folder does not read are left unread."""
 

@@ -116,7 +116,7 @@ def test_restaurant_tiers(seats, expected):
     assert units("restaurant", seats=seats) == full(expected)
 
 
-def test_restaurant_explanation_reads_as_the_issue_asks():
+def test_restaurant_explanation_names_seats_tier_and_units():
     u = units_for_parcel({"property_class": "restaurant", "seats": 64}, SCHEDULE)
     assert u.explanation == "restaurant, 64 seats: 51-100 seats = 5 full units (ch. 253 Part 3)"
     assert u.rule.startswith("Woodbury Code ch. 253 Part 3")

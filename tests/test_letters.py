@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from assets.common import schema_ddl
 from outfall.demo.generate import write_letterhead
 from outfall.letters import (
     LETTERHEAD_FILE, OVERRIDE_FOLDER, Letter, LetterError, LetterWriter, format_date, format_money, format_number,
@@ -280,7 +281,7 @@ def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
 
     with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
         configure(con)
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
         con.execute("INSERT INTO letters (letter, letter_kind, area, ready, reason, mailed, recorded) VALUES "
                     "('letters/stormwater/ready.html', 'stop_work_order', 'stormwater', true, NULL, false, false), "
                     "('letters/stormwater/draft.html', 'stop_work_order', 'stormwater', false, 'no address', false, "
@@ -374,8 +375,8 @@ def test_a_run_killed_outright_leaves_no_browser_behind(chromium, tmp_path: Path
 
 def test_closing_does_not_wait_forever_on_a_watchdog_that_outlives_its_signal(monkeypatch, tmp_path: Path):
     """Regression: close() asked the session's watchdog to end (SIGTERM) and waited for it without a
-    limit; once, in a test run, the watchdog outlived the signal and the run waited 17 minutes. A
-    watchdog that ignores the signal is now ended outright after WATCHDOG_STOP_S."""
+    limit, so a watchdog that outlived the signal kept the run waiting. A watchdog that ignores the
+    signal is now ended outright after WATCHDOG_STOP_S."""
     import subprocess
     import sys
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
+from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
@@ -98,7 +99,7 @@ def new_warehouse(tmp_path: Path) -> Path:
     path = tmp_path / "w.duckdb"
     with duckdb.connect(str(path)) as con:
         configure(con)
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
     return path
 
 

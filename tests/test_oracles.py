@@ -2,10 +2,10 @@
 inputs hypothesis draws at the law's boundaries, with rules that change from a date.
 
 Production runs one implementation of each rule. Where that is SQL (per-sample discharge limits,
-daily-maximum and monthly-average limits, slugs, infiltration), outfall/law/ states the same reading
-in plain Python and these tests run both on the same inputs: the very functions the assets run
+daily-maximum and monthly-average limits, slugs, infiltration), a plain-Python reading states the same
+rule and these tests run both on the same inputs: the very functions the assets run
 (assets.sewer_administrator.compliance.judge_*, run_slug_detection) against outfall.law.discharge,
-.infiltration and .slug. Each test's rules change from 2027-01-01 (a BOD limit, the infiltration
+tests/oracles/infiltration.py and outfall/demo/slugs.py. Each test's rules change from 2027-01-01 (a BOD limit, the infiltration
 allowance, the slug ratio), and the drawn days fall on both sides of the change.
 """
 
@@ -22,13 +22,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from assets.common import schema_ddl
 from assets.sewer_administrator import compliance
+from outfall.demo import slugs as s
 from outfall.law import discharge as d
-from outfall.law import infiltration as inf
-from outfall.law import slug as s
 from outfall.paths import RULES_DIR
 from outfall.rules import load_rules
 from outfall.warehouse import configure, ensure_schema, sql
+from tests.oracles import infiltration as inf
 
 D = dt.date
 NY = ZoneInfo("America/New_York")
@@ -68,7 +69,7 @@ def rules(tmp_path_factory):
 @pytest.fixture(scope="module")
 def con():
     connection = configure(duckdb.connect())
-    ensure_schema(connection)
+    ensure_schema(connection, schema_ddl())
     yield connection
     connection.close()
 

@@ -1,5 +1,5 @@
 """The page readers keep their SQL in sql/<area>/ files: no statement written inline in
-assets/pages.py or assets/<area>/page.py (issue 11, one home per area), so a page's
+assets/pages.py or assets/<area>/page.py (one home per area), so a page's
 query is found, reviewed and changed in one place."""
 
 from __future__ import annotations

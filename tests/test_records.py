@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from dagster_duckdb import DuckDBResource
 
+from assets.common import schema_ddl
 from assets.ingest import ingest_asset
 from assets.notices import notices
 from assets.records import documents_issued, letters
@@ -95,7 +96,7 @@ def new_warehouse(root: Path) -> Path:
     path = root / "w.duckdb"
     with duckdb.connect(str(path)) as con:
         configure(con)
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
     return path
 
 

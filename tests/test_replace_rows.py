@@ -1,5 +1,5 @@
 """replace_rows writes exactly the table's columns or refuses: a column missing from the rows or one the
-table does not have raises, instead of being NULL-filled or dropped without a word (issue 11)."""
+table does not have raises, instead of being NULL-filled or dropped without a word."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import duckdb
 import pandas as pd
 import pytest
 
+from assets.common import schema_ddl
 from outfall.warehouse import ColumnMismatch, replace_rows, transaction
 
 
@@ -51,22 +52,22 @@ def test_a_column_mismatch_raises_and_keeps_the_table(con, frame, words):
 def test_a_warehouse_of_an_older_outfall_gets_the_columns_of_this_one(tmp_path):
     # A table made before a column was added (swppp_notices without issuer) and with one since removed:
     # the next connection adds the one and drops the other, so the assets write it again.
-    from outfall.warehouse import configure, ensure_schema, schema_sql, upgrade_tables
+    from outfall.warehouse import configure, ensure_schema, upgrade_tables
 
     con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
     try:
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
         con.execute("ALTER TABLE swppp_notices DROP COLUMN issuer").fetchall()
         con.execute("ALTER TABLE quarantine ADD COLUMN judged_by VARCHAR").fetchall()
         con.execute("INSERT INTO quarantine (dataset, source_file, row_number, reason) "
                     "VALUES ('parcels', 'p.csv', 3, 'kept')").fetchall()
         con.execute("DELETE FROM _outfall_schema").fetchall()     # as an older version left it
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
         names = lambda t: [r[0] for r in con.execute(  # noqa: E731
             "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [t]).fetchall()]
         assert "issuer" in names("swppp_notices") and "judged_by" not in names("quarantine")
         assert con.execute("SELECT reason FROM quarantine").fetchall() == [("kept",)]
-        assert upgrade_tables(con, schema_sql()) == []             # nothing more to do
+        assert upgrade_tables(con, schema_ddl()) == []             # nothing more to do
     finally:
         con.close()
 
@@ -84,13 +85,13 @@ def test_row_hashes_stored_as_text_by_an_older_outfall_become_numbers(tmp_path):
     (data / "flow" / "f.csv").write_text(body)
     con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
     try:
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
         load(con, data, "flow")
         for table in ("flow", "flow_history"):   # as an older Outfall stored them
             con.execute(f"ALTER TABLE {table} ALTER COLUMN row_hash SET DATA TYPE VARCHAR "
                         "USING to_hex(row_hash)").fetchall()
         con.execute("DELETE FROM _outfall_schema").fetchall()
-        ensure_schema(con)
+        ensure_schema(con, schema_ddl())
         kinds = con.execute("SELECT DISTINCT data_type FROM information_schema.columns "
                             "WHERE column_name = 'row_hash' AND table_name IN ('flow', 'flow_history')").fetchall()
         assert kinds == [("UBIGINT",)]

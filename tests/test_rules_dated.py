@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from outfall.law import slug as slug_law
+from outfall.demo import slugs as slug_law
 from outfall.law import swppp as swppp_law
 from outfall.paths import RULES_DIR
 from outfall.rules import RulesError, load_rules, parse_rules
@@ -196,7 +196,7 @@ def _rows(warehouse: Path, query: str) -> list[tuple]:
         return con.execute(query).fetchall()
 
 
-@pytest.mark.slow  # two runs of the stormwater assets (about 25 s)
+@pytest.mark.slow  # two runs of the stormwater assets
 def test_bellport_penalty_changed_from_a_date_reprices_only_notices_of_violations_from_then(tmp_path):
     from assets import ingest as ingest_assets
     from assets.stormwater_officer import swppp as sw

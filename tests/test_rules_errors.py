@@ -28,7 +28,7 @@ BELLPORT_SECOND_PENALTY = """
       effective_from: 2027-01-01
 """
 
-# (file, old text, new text, the entry's path, what the line says): the ten corruptions of issue 11.
+# (file, old text, new text, the entry's path, what the line says): ten ways a rules file goes wrong.
 CORRUPTIONS = {
     "wrong type": ("bellport", "max_usd: 350}", 'max_usd: "five hundred"}',
                    "penalties.stormwater[0].tiers[0].max_usd", "'five hundred' is not an amount of money"),

@@ -112,7 +112,7 @@ def test_the_recipes_examples_are_real_changes_of_the_shipped_rules():
     assert (copper.parameter, copper.value, copper.adopted_by) == ("copper", 0.2, "Resolution 2026-7")
 
 
-def test_the_stage2_sections_are_in_the_rules_files(tmp_path):
+def test_the_sections_of_contract_section5_are_in_the_rules_files(tmp_path):
     # Contract section 5's sections (business days, illicit discharges, practices, fees) are typed by rules
     # models like any other (outfall/rules/calendar.py, illicit.py, practices.py, fees.py); they load, meet the
     # schema and make docs, and a bad value in them is one line like any other.

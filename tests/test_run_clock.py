@@ -1,4 +1,4 @@
-"""One run, one clock, one place for outputs (issue 11 item 4)."""
+"""One run, one clock, one place for outputs."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from dagster_duckdb import DuckDBResource
 
 import outfall.resources as resources
 from assets.run import outfall_run
-from outfall.outputs import output_paths
+from outfall.output_folders import output_paths
 from outfall.resources import OutfallSettings
 
 

@@ -1,4 +1,4 @@
-"""`outfall templates --out DIR` (issue 28): an empty form of every input folder, as a CSV in each folder
+"""`outfall templates --out DIR`: an empty form of every input folder, as a CSV in each folder
 and one workbook with a sheet per folder, every column noted and checked, all from the dataset specs."""
 
 from __future__ import annotations

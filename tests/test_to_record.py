@@ -1,4 +1,4 @@
-"""exports/to_record.xlsx (issue 28): what waits for a person's answer, prefilled, filled in Excel as a clerk
+"""exports/to_record.xlsx: what waits for a person's answer, prefilled, filled in Excel as a clerk
 would, saved back into the input folders and read as any input file: a draft notice becomes mailed, dated as
 filled; a row left unanswered is quarantined with a plain reason; a re-run changes nothing."""
 

@@ -2,7 +2,7 @@
 
 Assets:
 - ``sewer_budget``: the input folder ``sewer_budget/`` (year, district,
-  component, amount), declared in :mod:`outfall.ingest.billing_extra`.
+  component, amount), declared in :mod:`outfall.ingest.billing`.
 - ``sewer_bills`` (with ``billing_runs``, ``billing_run_totals``, ``bill_changes``,
   ``billing_summary``): one bill per parcel and billing year, written in ONE
   transaction. The unit rules are the rules file's ``sewer_units`` section in
@@ -10,7 +10,7 @@ Assets:
   section of that day), applied by :mod:`outfall.law.billing` once per distinct
   combination of billing inputs; everything per parcel happens in DuckDB.
 - ``billing_exports``: the register as CSV and XLSX under
-  ``<warehouse folder>/exports/billing/`` (:func:`outfall.billing_export.export_register`).
+  ``<warehouse folder>/exports/billing/`` (:func:`outfall.register_export.export_register`).
 
 A billing run is a record: its inputs' fingerprints, the rules' version and
 sha256, the rates used and their source, totals by district and component and
@@ -39,8 +39,7 @@ from dagster import (AssetCheckResult, AssetCheckSeverity, AssetExecutionContext
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_BILLING, outputs, table_result, warehouse
-from outfall import vocab
-from outfall.billing_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
+from outfall.register_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
 from outfall.law.billing import (COMPONENTS, PARCEL_FIELDS, BillingInputError, BudgetRateError, ParcelUnits,
                                  amount, budget_rate, fields_read, missing_rate_message, units_for_parcel)
 from outfall.resources import OutfallSettings
@@ -52,7 +51,7 @@ JURISDICTION = "woodbury"
 BILLING_TABLES = ("sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary")
 GENESIS_HASH = "0" * 64
 
-# sewer_budget is an input folder registered in outfall/ingest/billing_extra.py;
+# sewer_budget is an input folder registered in outfall/ingest/billing.py;
 # assets/ingest.py builds its ingestion asset with every other dataset's.
 
 
@@ -483,7 +482,7 @@ def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, settin
 
 
 def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
-    """``<warehouse folder>/exports/billing`` (the one rule: ``outfall.outputs``)."""
+    """``<warehouse folder>/exports/billing`` (the one rule: ``outfall.output_folders``)."""
     return outputs(duckdb, settings).billing_exports
 
 

@@ -1,5 +1,5 @@
-"""Assets of the sewer administrator's enforcement (issue 6): what the law says
-must follow a violation, and by when.
+"""Assets of the sewer administrator's enforcement: what the law says must follow a
+violation, and by when.
 
 - ingestion of the enforcement input folders (docs/inputs-sewer.md): ``reports``,
   ``accidental_discharges``, ``grease_traps``, ``pumpouts``;
@@ -50,7 +50,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, letters_dir, table_asset, table_result, warehouse
 from assets.run import replace_judged
-from outfall.ingest.sewer_extra import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
+from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
 from outfall.law import enforcement as law
 from outfall.law import notices as notice_law
 from outfall.law.discharge import nondetect_value
@@ -95,14 +95,6 @@ PARAMETER_LABELS = {
     "temperature": "temperature",
 }
 
-STATUS_LABELS = {
-    law.CORRECTED: "Corrected in time",
-    law.CORRECTED_LATE: "Corrected after the period to correct",
-    law.NOT_CORRECTED: "Not corrected",
-    law.PENDING: "Pending (the period to correct has not ended)",
-    law.OVERDUE: "Overdue (the period to correct has ended with no later analysis)",
-    notice_law.DRAFT: "Draft notice, not mailed (no period to correct, no penalty)",
-}
 
 # The enforcement input folders: ingestion assets (asset key = table name).
 

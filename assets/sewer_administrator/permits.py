@@ -1,4 +1,4 @@
-"""Discharging without a permit (Woodbury Code ch. 253 Part 2; issue 13), for the sewer
+"""Discharging without a permit (Woodbury Code ch. 253 Part 2), for the sewer
 administrator.
 
 Part 2 makes it unlawful to discharge into the public sewers of the Consolidated Sewer District

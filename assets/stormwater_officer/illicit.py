@@ -39,7 +39,7 @@ from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext,
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, warehouse
-from outfall.judged import SetAside, replace_judged
+from outfall.set_aside import SetAside, replace_set_aside
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.enforcement import days_late
 from outfall.law.illicit import IllicitCase, IllicitPayment, case_problem, extension_note, illicit_charges, \
@@ -354,7 +354,7 @@ def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBReso
             replace_rows(con, "illicit_discharge_deadlines", pd.DataFrame(deadlines, columns=DEADLINE_COLUMNS))
             replace_rows(con, "illicit_discharge_charges", pd.DataFrame(charges, columns=CHARGE_COLUMNS))
             replace_rows(con, "illicit_discharge_letters", pd.DataFrame(letters, columns=LETTER_COLUMNS))
-            set_aside = replace_judged(con, JUDGED_BY, aside)
+            set_aside = replace_set_aside(con, JUDGED_BY, aside)
         removed = _write_letters(folder, letters, recorded)
         common = {"as_of": str(as_of), "rows_set_aside": set_aside}
         if skipped:

@@ -29,7 +29,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, table_asset, warehouse
 from outfall import vocab
-from outfall.judged import SetAside, replace_judged
+from outfall.set_aside import SetAside, replace_set_aside
 from outfall.law.practices import Practice, smp_findings as law_findings
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, load_rules
@@ -98,7 +98,7 @@ def smp_findings(context: AssetExecutionContext, duckdb: DuckDBResource, setting
         frame = pd.DataFrame(rows, columns=COLUMNS)
         with transaction(con):
             replace_rows(con, "smp_findings", frame)
-            set_aside = replace_judged(con, JUDGED_BY, aside)
+            set_aside = replace_set_aside(con, JUDGED_BY, aside)
         by = defaultdict(int)
         for r in rows:
             by[f"{r['jurisdiction']} / {r['finding']} / {r['status']}"] += 1

@@ -1,4 +1,4 @@
-"""The stormwater management officer's assets (issue 5).
+"""The stormwater management officer's assets for construction sites and their SWPPPs.
 
 Woodbury Code ch. 267 and Bellport Code ch. 21 (stormwater article), read as
 the data contract (section 4) fixes. The law's arithmetic is in
@@ -22,7 +22,7 @@ write the results (each asset all its tables in one transaction).
 
 The extra input folders (milestones, contractor_certifications,
 swppp_approvals, convictions, report_deliveries) are declared in
-``outfall/ingest/stormwater_extra.py`` and loaded by the ingestion engine.
+``outfall/ingest/stormwater.py`` and loaded by the ingestion engine.
 """
 
 import datetime as dt
@@ -49,7 +49,6 @@ from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset
 from assets.notices import notice_number, recipients
 from assets.run import replace_judged
 from outfall import vocab
-from outfall.ingest.stormwater_extra import STORMWATER_DATASETS
 from outfall.law import notices as notice_law
 from outfall.law import swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter

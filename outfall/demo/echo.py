@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from outfall.demo.real import LAB_COLUMNS, REAL_DIR
+from outfall.demo.real import LAB_COLUMNS, REAL_DIR, write_csv
 
 ECHO_FILE = "echo_effluent_chart_TX0119407.csv"
 ECHO_LAB = "EPA ECHO discharge monitoring report"
@@ -156,8 +156,6 @@ def echo_inputs(path: Path | str | None = None, district: str = "consolidated") 
 
 def write_echo_inputs(out_dir: Path | str, path: Path | str | None = None) -> dict[str, int]:
     """Write the three folders under ``out_dir`` (``<dataset>/echo_TX0119407.csv``); rows per dataset."""
-    from outfall.demo.real import write_csv
-
     written = {}
     for dataset, frame in echo_inputs(path).items():
         written[dataset] = write_csv(frame, Path(out_dir) / dataset / "echo_TX0119407.csv")

@@ -96,6 +96,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from outfall.demo import real
+from outfall.demo import slugs as slug_law
+from outfall.letters import LETTERHEAD_FILE
+from outfall.rules import load_rules
 
 #: Every folder written, contract datasets first. The order also numbers the
 #: random streams: append, never reorder.
@@ -471,12 +474,9 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> int:
 
 def _real_meter_slugs(frame: pd.DataFrame) -> list[_Slug]:
     """The slugs in the real meter's record, found by the project's reference reading
-    of the law (outfall.law.slug; data-derived baseline: the meter has no permit flow).
+    of the law (outfall.demo.slugs; data-derived baseline: the meter has no permit flow).
     A repeated instant (the 2008 spring-forward hour) keeps its first reading, as the
     ingestion does."""
-    from outfall.law import slug as slug_law
-    from outfall.rules import load_rules
-
     rules = load_rules("woodbury")   # each reading judged by the slug definition of its day
     ts = pd.to_datetime(frame["timestamp"], utc=True)
     first = ~ts.duplicated(keep="first")
@@ -1553,8 +1553,6 @@ def _connection_permits(parcels: pd.DataFrame, year: int) -> pd.DataFrame:
 
 def write_letterhead(out_dir: Path) -> Path:
     """The demo town's ``letterhead.yaml`` in the data folder (read by outfall.letters)."""
-    from outfall.letters import LETTERHEAD_FILE
-
     path = Path(out_dir) / LETTERHEAD_FILE
     path.write_text(DEMO_LETTERHEAD, encoding="utf-8")
     return path

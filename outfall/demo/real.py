@@ -70,10 +70,6 @@ def _real(path: Path | str | None, name: str) -> Path:
     return REAL_DIR / name if path is None else Path(path)
 
 
-def _iso_date(values: pd.Series) -> pd.Series:
-    return pd.to_datetime(values).dt.strftime("%Y-%m-%d")
-
-
 def write_csv(df: pd.DataFrame, path: Path | str) -> int:
     """Write ``df`` as a contract CSV (UTF-8, header, ``\\n`` line ends); return its row count."""
     path = Path(path)

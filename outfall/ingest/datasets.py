@@ -12,6 +12,7 @@ with ``register``; their input tables are created from the spec
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -149,8 +150,6 @@ PREFILLED_KEY = "prefilled_by_outfall"   # as its header is matched (parse.clean
 def vocabulary(name: str, fn: Callable[[str], str | None], candidates, style: str = "norm") -> Vocabulary:
     """A lookup built by applying ``fn`` to every spelling it accepts (with '_'
     and ' ' swapped), so that SQL and ``fn`` agree (tests check it)."""
-    from outfall.ingest.parse import clean_header  # noqa: F401 - keeps one import style
-
     mapping: dict[str, str] = {}
     for c in candidates:
         for variant in {c, c.replace("_", " "), c.replace(" ", "_")}:
@@ -188,6 +187,14 @@ def synonym_vocabulary(name: str, synonyms: dict[str, tuple[str, ...]]
 
 def lower_in(name: str, options) -> Vocabulary:
     return Vocabulary(name, {o.lower(): o for o in options})
+
+
+def key_vocabulary(name: str, options: tuple[str, ...], spellings=()) -> Vocabulary:
+    """The words ``options`` in any case, blanks, hyphens and underscores alike ('Single family',
+    'single-family' -> 'single_family'); ``spellings``: more forms the SQL judging is to know."""
+    table = {re.sub(r"[\s_\-]+", "_", o.lower()): o for o in options}
+    return vocabulary(name, lambda text: table.get(re.sub(r"[\s_\-]+", "_", str(text).strip().lower())),
+                      [*options, *spellings], style="key")
 
 
 DISTRICT_VOCAB = vocabulary("district", vocab.canonical_district, [*vocab.DISTRICTS, *vocab._DISTRICT_SYNONYMS])
@@ -489,5 +496,3 @@ register(Dataset(
     description="Rain-gauge totals (daily, or sub-daily summed to local days).",
 ))
 
-# Columns renamed on the way into the table (kept for readers of the old name).
-RENAMES = {name: dict(ds.renames) for name, ds in DATASETS.items() if ds.renames}

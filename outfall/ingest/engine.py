@@ -46,13 +46,14 @@ from pathlib import Path
 
 import duckdb
 
-from outfall import progress
+from outfall import flow_hours, progress
 from outfall.ingest import compile as cq
 from outfall.ingest import files as fs
-from outfall.ingest import parse
+from outfall.ingest import parse, xlsx
 from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
 from outfall.ingest.parse import LOCAL_TZ, clean_header, ident, lit
-from outfall.warehouse import sql, table_columns
+from outfall.ingest.registry import all_datasets
+from outfall.warehouse import run_script, sql, table_columns
 
 PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
 BATCH_MAX_ROWS = 2_000_000  # rows of new Parquet files judged in one statement (0: one file at a time)
@@ -112,15 +113,6 @@ class SchemaMismatch(RuntimeError):
     """The warehouse's input table does not have the columns its spec declares."""
 
 
-def run_script(con: duckdb.DuckDBPyConnection, text: str, params: dict) -> None:
-    """Run each statement of a SQL script, binding the named parameters it uses."""
-    body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("--"))
-    for statement in (s.strip() for s in body.split(";")):
-        if statement:
-            used = {k: v for k, v in params.items() if re.search(rf"\${k}\b", statement)}
-            con.execute(statement, used).fetchall()
-
-
 def check_table(con, ds: Dataset) -> None:
     """Raise when the table's columns are not exactly the spec's (names and types)."""
     rows = con.execute(sql("select_table_columns"), {"table": ds.name, "schema": "main"}).fetchall()
@@ -144,15 +136,11 @@ def check_table(con, ds: Dataset) -> None:
 def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context,
                    now: dt.datetime | None = None) -> DatasetReport:
     """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction)."""
-    from outfall.ingest.registry import all_datasets
-
     now = now or dt.datetime.now(dt.timezone.utc)
     con.execute(cq.create_table_sql(ds)).fetchall()
     check_table(con, ds)
     report = DatasetReport(ds.name)
     if ds.hourly_summaries:
-        from outfall import flow_hours
-
         report.summaries = flow_hours.summaries_current(con)
     # name -> (sha256, stamp) of the file as last loaded
     ledger = {name: (digest, stamp) for name, digest, stamp in con.execute(
@@ -161,8 +149,8 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     entries = fs.scan_folder(folder, Path(data_dir))
     if not entries:
         return report
-    # the vocabularies the judging reads, only when a file may be read (0.035 s each dataset that has
-    # files, on every run, for files unchanged since they were loaded)
+    # the vocabularies the judging reads, only when a file may be read (else every run would make
+    # them for every folder with files, for files unchanged since they were loaded)
     if not all(_unchanged(entry, ledger) for entry in entries):
         cq.create_lookups(con, all_datasets().values(), ctx)
     tmp = _scratch_dir(con)
@@ -180,8 +168,6 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if report.summaries and report.files_loaded:
-        from outfall import flow_hours
-
         flow_hours.mark_current(con)
     return report
 
@@ -251,8 +237,6 @@ def _record_file(con, ds, fr: FileReport, digest: str, size: int | None, now, re
         "rows_superseded": fr.rows_superseded})
     report.files.append(fr)
     if report.summaries is not None:
-        from outfall import flow_hours
-
         if fr.straight and report.summaries:
             report.summaries = flow_hours.keep_staged(con, fr.hours_summarised)
         else:
@@ -705,9 +689,7 @@ def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], 
         ok = kept + quarantined == rows
     if not ok:
         if ds.hourly_summaries:
-            from outfall import flow_hours
-
-            flow_hours.drop_staged(con)
+                flow_hours.drop_staged(con)
         con.execute(f"DELETE FROM {table} AS t WHERE {new}", {"source_file": rel, "now": now}).fetchall()
         if quarantined:
             con.execute("DELETE FROM quarantine WHERE dataset = $dataset AND source_file = $source_file "
@@ -727,8 +709,6 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> t
     keys = [ident(k) for k in ds.key]
     summarised = False
     if ds.hourly_summaries:
-        from outfall import flow_hours
-
         repeated, empty, summarised, *bounds = flow_hours.stage_new_rows(
             con, params["source_file"], params["now"], kept)
     else:
@@ -751,9 +731,6 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> t
 
 
 def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
-    from outfall.ingest import xlsx
-    from outfall.ingest.registry import all_datasets
-
     problem = xlsx.workbook_problem(path)
     if problem:
         return _whole_file_problem(con, ds, rel, problem, now)
@@ -793,8 +770,6 @@ def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
 
 def _skipped_sheets(rel: str, sheets) -> list[str]:
     """The run log's lines about the sheets of a workbook that are not this folder's."""
-    from outfall.ingest import xlsx
-
     elsewhere = [f"'{s.name}'" for s in sheets if s.skipped == xlsx.OTHER_FOLDER]
     notes = [f"'{s.name}'" for s in sheets if s.skipped == xlsx.NOTES]
     lines = []
@@ -913,8 +888,8 @@ def _key_match(ds: Dataset) -> str:
 
 def _incoming_view(con, ds: Dataset) -> str:
     """The view _incoming: the kept rows of _judged, less the repeats within a file. Without
-    repeats (nearly always) it is a plain filter: the anti-join costs about 1.8 s per reading of
-    8.5M rows even against an empty _repeats, and the view is read three times."""
+    repeats (nearly always) it is a plain filter: the anti-join reads every row even against an
+    empty _repeats, and the view is read three times."""
     select = ", ".join(ident(c) for c, _ in ds.table_columns())
     repeats = con.execute("SELECT EXISTS (SELECT 1 FROM _repeats)").fetchall()[0][0]
     less = (" AND NOT EXISTS (SELECT 1 FROM _repeats AS r "
@@ -974,10 +949,4 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
         con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
 
 
-def raw_tables_cleanup(con) -> None:  # pragma: no cover - used by tests that inspect temp state
-    for name in ("_judged", "_repeats", "_rejected_lines", "_rej_errors", "_rej_scans", "_shift", "_batch_files",
-                 "_csv_rows"):
-        con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
-
-
-__all__ = ["DatasetReport", "FileReport", "SchemaMismatch", "ingest_dataset", "check_table", "run_script"]
+__all__ = ["DatasetReport", "FileReport", "SchemaMismatch", "ingest_dataset", "check_table"]

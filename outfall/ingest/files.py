@@ -197,10 +197,6 @@ def inspect_file(path: Path, check_text: bool) -> FileFacts:
     return FileFacts(digest.hexdigest(), size, head, utf8, ascii_, file_stamp(opened))
 
 
-def sha256_of(path: Path) -> str:
-    return inspect_file(path, check_text=False).sha256
-
-
 # ---------------------------------------------------------------------------
 # encodings
 

@@ -70,8 +70,8 @@ def ident(name: str) -> str:
 CLEANED = "CLEANED"  # a source type: text already through clean() (trimmed, NULL when blank)
 # A source type: a Parquet text column stored as a dictionary on every page. DuckDB reads such a
 # column as a dictionary of its distinct values, and a plain function of the cell (not a CASE) is
-# then computed once per distinct value: its cleaning is trim() itself, four times faster than the
-# edge test on a meter's file. On text read row by row trim() with a set of characters is the slow
+# then computed once per distinct value: its cleaning is trim() itself, cheaper there than the edge
+# test. On text read row by row trim() with a set of characters is the slow
 # part, and the edge test spares it.
 DICTIONARY_TEXT = "VARCHAR (dictionary)"
 
@@ -301,10 +301,6 @@ def squeeze(t: str) -> str:
 def enum_reason(t: str, value: str, column: str, allowed: str) -> str:
     return (f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {lit(column + ' ')} || {_quoted(t)} || "
             f"{lit(chr(39) + ' is not one of ' + allowed)} END")
-
-
-def parse_text(ref: str, src_type: str = "VARCHAR") -> str:
-    return clean(ref, src_type)
 
 
 def clean_header(name: object) -> str:

@@ -1,15 +1,14 @@
 """Every input dataset Outfall reads: the contract's and each area's own folders.
 
 Importing this module registers the areas' datasets (their specs live beside
-the engine, in ``*_extra.py``); ``assets/ingest.py`` builds one ingestion asset
-per dataset from it, so an area adds a folder by adding a spec, nothing more.
+the engine, one module per area: ``billing.py``, ``notices.py``, ``sewer.py``,
+``stormwater.py``); ``assets/ingest.py`` builds one ingestion asset per dataset
+from it, so an area adds a folder by adding a spec, nothing more.
 """
 
 from __future__ import annotations
 
-from outfall.ingest import billing_extra, sewer_extra, stormwater_extra  # noqa: F401 - they register
-from outfall.ingest import stage2_extra  # noqa: F401 - it registers (contract section 5)
-from outfall.ingest import notices_extra  # noqa: F401 - it registers (contract section 5.1)
+from outfall.ingest import billing, notices, sewer, stormwater  # noqa: F401 - importing them registers their folders
 from outfall.ingest.datasets import DATASETS, Dataset
 
 CONTRACT_DATASETS = ("industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests",

@@ -197,10 +197,6 @@ class BusinessCalendar:
         return count
 
 
-def holidays_in_year(year: int, calendar: BusinessCalendar) -> dict[dt.date, str]:
-    return calendar.holidays(year)
-
-
 def is_business_day(day: dt.date, calendar: BusinessCalendar) -> bool:
     return calendar.is_business_day(day)
 

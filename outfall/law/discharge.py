@@ -1,7 +1,7 @@
 """Discharge limits of Woodbury ch. 253 Part 2, as pure functions.
 
-The SQL of the sewer assets (``sql/insert_discharge_evaluations.sql``,
-``sql/insert_statistic_results.sql``) applies the same readings to whole
+The SQL of the sewer assets (``sql/sewer/insert_discharge_evaluations.sql``,
+``sql/sewer/insert_statistic_results.sql``) applies the same readings to whole
 tables; the tests cross-check the two on the law's boundaries.
 
 Readings (contract section 4 and ``rules/woodbury.yaml``):
@@ -34,7 +34,6 @@ VIOLATION = "violation"
 INCONCLUSIVE = "inconclusive"
 
 PER_SAMPLE_TYPES = ("max", "min")
-STATISTIC_TYPES = ("daily_max", "monthly_avg")
 NONDETECT_POLICIES = ("zero", "half_dl", "dl")
 
 

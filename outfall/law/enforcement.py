@@ -40,6 +40,8 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
+from outfall.law.discharge import nondetect_value
+
 # ------------------------------------------------------------------ calendar
 
 MET, LATE, OPEN, OVERDUE = "met", "late", "open", "overdue"
@@ -296,7 +298,6 @@ def publication_year_periods(year: int, months: int) -> list[tuple[dt.date, dt.d
 # -------------------------------------------------- notices of violation
 
 CORRECTED, CORRECTED_LATE, NOT_CORRECTED, PENDING = "corrected", "corrected_late", "not_corrected", "pending"
-NOTICE_STATUSES = (CORRECTED, CORRECTED_LATE, NOT_CORRECTED, PENDING, OVERDUE)
 
 
 def correction_period_days(correction: Any) -> int:
@@ -419,8 +420,6 @@ def month_concentration(results: Sequence[tuple[str, float | None, bool, str | N
     value, nondetect, the non-detect policy in effect on the result's day: zero,
     half_dl or dl). A non-detect on a day no policy covers (None) leaves the
     month without a concentration: it is not judged."""
-    from outfall.law.discharge import nondetect_value
-
     used = [i for i, r in enumerate(results) if r[0] == "composite"]
     if not used:
         used = list(range(len(results)))

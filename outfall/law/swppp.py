@@ -55,8 +55,6 @@ UTC = dt.timezone.utc
 
 REQUIREMENTS = ("weekly", "storm")
 FINDING_STATUSES = ("late", "overdue")
-# Statuses of a requirement that is not a finding.
-OTHER_STATUSES = ("met", "pending", "after_stabilization")
 
 OTHER_FINDINGS = (
     "disturbance_over_limit",

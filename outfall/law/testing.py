@@ -27,9 +27,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Iterator
 
+from outfall import vocab
+
 #: Months in each frequency's calendar period (periods start in January: months 1, 4, 7, 10 ...).
 FREQUENCY_MONTHS = {"monthly": 1, "quarterly": 3, "semiannual": 6, "annual": 12}
-FREQUENCIES = tuple(FREQUENCY_MONTHS)
+FREQUENCIES = vocab.TESTING_FREQUENCIES
+assert tuple(FREQUENCY_MONTHS) == FREQUENCIES
 
 MET, OPEN, MISSED = "met", "open", "missed"
 STATUSES = (MET, OPEN, MISSED)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from outfall.paths import REPO_ROOT, RULES_DIR
 from outfall.rules import RulesError, load_all
+from outfall.rules.generate import docs_text, schema_text
 
 SCHEMA_FILE = RULES_DIR / "schema.json"
 DOCS_FILE = REPO_ROOT / "docs" / "rules.md"
@@ -32,8 +33,6 @@ def main(argv: list[str] | None = None) -> int:
             for jurisdiction, r in rules.items():
                 print(f"{r.source}: {r.name}, version {r.version}: ok")
             return 0
-        from outfall.rules.generate import docs_text, schema_text
-
         if args.command == "schema":
             _write(SCHEMA_FILE, schema_text())
         else:

@@ -983,7 +983,7 @@ class Rules(Model):
     sewer_compliance: Versions[SewerCompliance] | None = None
     sewer_enforcement: Versions[SewerEnforcement] | None = None
     grease_interceptors: Versions[GreaseInterceptors] | None = None
-    # Contract section 5 (issue 13): their models are in outfall/rules/calendar.py, illicit.py, practices.py and
+    # Contract section 5: their models are in outfall/rules/calendar.py, illicit.py, practices.py and
     # fees.py; the pure functions that apply them are the law's (law/, modules of the same names).
     business_days: BusinessDayRules | None = None
     """Business days: the weekdays counted and the public holidays of New York GCL § 24."""

@@ -20,6 +20,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from outfall.rules.dated import RulesError
+
 OPEN_END = dt.date(9999, 12, 31)   # effective_to of a version still in effect, in the SQL tables
 
 
@@ -71,8 +73,6 @@ def check_implemented(rules: Any, group: str, implemented: dict[str, Any]) -> No
     """Refuse a rules file whose readings (``readings_sewer_compliance``, ``readings_enforcement``) ask,
     in any of their versions, for a reading this code does not implement: RulesError naming the file,
     the entry and the value."""
-    from outfall.rules.dated import RulesError
-
     readings = getattr(rules, group, None)
     if readings is None:
         return

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any, Iterable
 
 from outfall.rules.dated import RulesError
+from outfall.rules.loader import load_all
 
 
 def num(value: Any) -> str:
@@ -81,8 +82,6 @@ class Describe:
 
     @cached_property
     def rules(self) -> dict[str, Any]:
-        from outfall.rules.loader import load_all
-
         try:
             return load_all()
         except RulesError:   # a broken rules file stops `outfall run` with its own message; words say so

@@ -3,7 +3,7 @@
 -- DECIMAL(12,2), rates DECIMAL(18,6), unit counts INTEGER.
 
 -- The input sewer_budget (a district's budget for one component and year) is made
--- from its dataset spec (outfall/ingest/billing_extra.py), not here.
+-- from its dataset spec (outfall/ingest/billing.py), not here.
 -- One row per billing run that changed a year's register. Append-only; each
 -- run_hash is the sha256 of the row's other values except run_at (previous_run_hash
 -- included), so the runs form a chain and the same history hashes the same anywhere.

@@ -1,7 +1,7 @@
 -- Water and sewer inspection fees (contract 5.5, Woodbury ch. 301), created if missing.
 
 -- The input folder connection_permits has its table created from its spec
--- (outfall/ingest/stage2_extra.py; outfall.ingest.compile).
+-- (outfall/ingest/billing.py; outfall.ingest.compile).
 
 -- One row per connection permit: the fees of the inspections asked for. Both fees and the
 -- total are NULL for a use the schedule does not cover, and `rule` says so.

@@ -1,6 +1,6 @@
 -- One district's bills of one year as the <row> elements of its XLSX sheet
 -- (SpreadsheetML, rows from $first_row on, under the header), in the column
--- order of outfall.billing_export.REGISTER_COLUMNS (A-O): parcel, owner and
+-- order of outfall.register_export.REGISTER_COLUMNS (A-O): parcel, owner and
 -- mailing address (from parcels; street, city, state and ZIP on one line),
 -- property class, the four unit counts, the four amounts and the total, how
 -- the units were counted, the law.
@@ -21,7 +21,7 @@
 -- owner and address take a line per $owner_chars / $address_chars characters.
 --
 -- Each row is built by one concat(...) (a chain of || copies the growing row
--- once per operator: three times slower on 100,000 rows).
+-- once per operator).
 WITH parcel AS (
     -- the mailing address on one line: street (mailing_address, else address), city, state and ZIP
     SELECT parcel_id, owner,

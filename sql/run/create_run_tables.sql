@@ -13,9 +13,12 @@ CREATE TABLE IF NOT EXISTS outfall_run (
 
 -- What an asset could not judge for want of a rule in effect on the day it
 -- applies to (a sample taken before the rules' first version of a section, a
--- site that started before its chapter): one row per thing not judged, with
--- the day, the rules section and the reason in words. Each asset replaces its
--- own rows (asset = its name), in its own transaction.
+-- site that started before its chapter): one row per thing not judged (a
+-- subject and a day, not an input row), with the rules section and the reason
+-- in words; what is missing is a version of the rules, not a correction of a
+-- file. Input rows an asset could not judge are in `set_aside`, rows ingestion
+-- refused in `quarantine`. Each asset replaces its own rows (asset = its name),
+-- in its own transaction (assets/run.py: record_not_judged).
 CREATE TABLE IF NOT EXISTS not_judged (
     asset       VARCHAR,
     subject     VARCHAR,

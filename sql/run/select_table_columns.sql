@@ -1,6 +1,6 @@
 -- The columns of one table (of the warehouse, or a temporary one of this connection), in order,
--- with their types. duckdb_columns() rather than information_schema.columns: the same rows in a
--- third of the time (about 2 ms instead of 5), and this runs for every table an asset writes.
+-- with their types. duckdb_columns() rather than information_schema.columns: the same rows, sooner,
+-- and this runs for every table an asset writes.
 SELECT column_name, data_type
 FROM duckdb_columns()
 WHERE table_name = $table AND NOT internal

@@ -3,7 +3,7 @@
 -- where the snc_determinations table of the data contract is created.
 
 -- The input folders' tables (docs/inputs-sewer.md) are made from their dataset
--- specs (outfall/ingest/sewer_extra.py), not here.
+-- specs (outfall/ingest/sewer.py), not here.
 
 -- Outputs. Every user-facing row names its rule (citation from rules/woodbury.yaml).
 

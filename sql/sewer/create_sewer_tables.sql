@@ -1,4 +1,4 @@
--- Tables of the sewer administrator's compliance core (assets/sewer.py), beside
+-- Tables of the sewer administrator's compliance core (assets/sewer_administrator/compliance.py), beside
 -- the contract's discharge_violations, slug_events and infiltration_results
 -- (sql/ingest/create_tables.sql). Created if missing (idempotent).
 
@@ -141,6 +141,6 @@ UNION ALL
 SELECT NULL, lower(parameter), limit_type, value, effective_from, effective_to, 2, source, rule, NULL
 FROM discharge_limit_defaults;
 
--- Issue 13: the compliance summary counts the month's days of discharge without a permit
+-- The compliance summary also counts the month's days of discharge without a permit
 -- (discharges_without_permit, sql/sewer/create_permit_tables.sql).
 ALTER TABLE compliance_summary ADD COLUMN IF NOT EXISTS days_without_permit INTEGER;

@@ -2,7 +2,7 @@
 -- ensure_schema runs this file after sql/ingest/create_tables.sql.
 
 -- The input folders' tables (docs/inputs-stormwater.md) are made from their
--- dataset specs (outfall/ingest/stormwater_extra.py), not here.
+-- dataset specs (outfall/ingest/stormwater.py), not here.
 
 -- Outputs. Every user-facing row names its rule (citation from rules/<jurisdiction>.yaml).
 

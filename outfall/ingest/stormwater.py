@@ -1,10 +1,21 @@
-"""The stormwater officer's own input folders (docs/inputs-stormwater.md),
-declared for the ingestion engine: milestones, contractor_certifications,
-swppp_approvals, convictions and report_deliveries.
+"""The stormwater management officer's own input folders (docs/inputs-stormwater.md), declared
+for the ingestion engine:
 
-Registered on import (``outfall.ingest.datasets.register``: every folder is optional); their
-ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables by
-``sql/stormwater/create_stormwater_tables.sql``.
+- for the SWPPP tracking (``SWPPP_DATASETS``): milestones, contractor_certifications,
+  swppp_approvals, convictions and report_deliveries;
+- illicit_discharges and illicit_payments (contract section 5.3, Woodbury ch. 185);
+- smp_practices (contract section 5.4, post-construction stormwater management practices).
+
+Registered on import (``outfall.ingest.datasets.register``: every folder is optional; an absent
+folder means "no such data" and its table stays empty); their ingestion assets are built by
+``assets.ingest.build_ingest_asset``, their tables from the specs
+(``outfall.ingest.compile.create_table_sql``).
+
+The specs of the last three are plain column declarations with no finish step: whatever needs the
+rules (a case before ch. 185 took effect, a practice on a site that is not in ``sites``) is judged
+by the assets that read these tables, which list such rows in table ``set_aside`` with a reason
+(the rows stay kept). Their word lists (``abated_by``, ``appeal_outcome``) are enums: any other
+word is quarantined here, as the contract says.
 """
 
 from __future__ import annotations
@@ -12,8 +23,8 @@ from __future__ import annotations
 import re
 
 from outfall import vocab
-from outfall.ingest.datasets import (BY_HAND, Column, Dataset, Step, name_key, register, synonym_vocabulary,
-                                     vocabulary)
+from outfall.ingest.datasets import (BY_HAND, Column, Dataset, Step, key_vocabulary, name_key, register,
+                                     synonym_vocabulary, vocabulary)
 
 # The eight milestones before which the applicant must give 48 hours' notice
 # (Woodbury ch. 267 inspections (1)(a)-(h); Bellport ch. 21 inspections (1)-(8)),
@@ -68,7 +79,7 @@ CHAPTER_REASON_SQL = ("CASE WHEN chapter IS NOT NULL AND NOT regexp_matches(chap
 
 MILESTONE_NAMES = ", ".join(MILESTONES)
 
-STORMWATER_DATASETS: tuple[Dataset, ...] = (
+SWPPP_DATASETS: tuple[Dataset, ...] = (
     register(Dataset(
         "milestones",
         (Column("site_id", required=True),
@@ -118,4 +129,57 @@ STORMWATER_DATASETS: tuple[Dataset, ...] = (
     )),
 )
 
-STORMWATER_DATASET_NAMES = tuple(ds.name for ds in STORMWATER_DATASETS)
+
+# ---------------------------------------------------------------------------
+# illicit discharges (Woodbury ch. 185) and permanent practices
+
+ABATED_BY = ("owner", "town")
+APPEAL_OUTCOMES = ("upheld", "modified", "vacated")   # contract 6.5; blank while the appeal is pending
+ABATED_BY_VOCAB = key_vocabulary("abated_by", ABATED_BY)
+APPEAL_OUTCOME_VOCAB = key_vocabulary("appeal_outcome", APPEAL_OUTCOMES)
+
+_DATES = ("notified_on", "written_confirmation_on", "nov_on", "abatement_due", "appeal_received_on",
+          "appeal_decided_on", "abated_on")
+
+ILLICIT_DISCHARGES = register(Dataset(
+    "illicit_discharges",
+    (Column("case_id", required=True), Column("premises", required=True),
+     Column("discovered_on", "date", required=True), Column("hazardous", "bool"),
+     *(Column(name, "date") for name in _DATES),
+     Column("abated_by", "enum", vocabulary=ABATED_BY_VOCAB, allowed=", ".join(ABATED_BY)),
+     Column("abatement_cost_usd", "number", nonnegative=True),
+     Column("cost_notice_on", "date"), Column("protest_received_on", "date"),
+     # the appeal's hearing and outcome (contract 6.5)
+     Column("hearing_on", "date"),
+     Column("appeal_outcome", "enum", vocabulary=APPEAL_OUTCOME_VOCAB, allowed=", ".join(APPEAL_OUTCOMES)),
+     # optional, for the letters: who is responsible and where to write, what was found,
+     # which of the six measures of ch. 185 the notice of violation requires
+     Column("responsible_party"), Column("mailing_address"), Column("description"),
+     Column("nov_requires")),
+    key=("case_id",), extensions=BY_HAND, group="stormwater_officer",
+    description="Illicit discharges to the storm drain system (Woodbury Code ch. 185): discovery, the "
+                "responsible person's notice to the Town, the notice of violation, appeal, abatement and "
+                "the cost of an abatement done by the Town.",
+))
+
+ILLICIT_PAYMENTS = register(Dataset(
+    "illicit_payments",
+    (Column("case_id", required=True), Column("paid_on", "date", required=True),
+     Column("amount_usd", "number", required=True, nonnegative=True), Column("receipt_no")),
+    key=("case_id", "paid_on", "amount_usd", "receipt_no"), extensions=BY_HAND, group="stormwater_officer",
+    description="Payments toward the cost of an abatement done by the Town (Woodbury Code ch. 185: in not more "
+                "than 12 equal payments, 18% a year on the balance).",
+))
+
+SMP_PRACTICES = register(Dataset(
+    "smp_practices",
+    (Column("practice_id", required=True), Column("site_id", required=True), Column("practice_type"),
+     Column("as_built_received_on", "date"), Column("as_built_pe_certified", "bool"),
+     Column("final_plan_approved_on", "date"), Column("maintenance_agreement_recorded_on", "date"),
+     Column("final_acceptance_on", "date"), Column("one_year_inspection_on", "date"),
+     Column("guarantee_released_on", "date")),
+    key=("practice_id",), extensions=BY_HAND, group="stormwater_officer",
+    description="Permanent stormwater management practices of the construction sites: as-built plans, the "
+                "maintenance agreement, final acceptance, the one-year inspection and the release of the "
+                "construction completion guarantee.",
+))

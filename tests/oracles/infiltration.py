@@ -1,4 +1,4 @@
-"""Infiltration limit of Woodbury ch. 253 Part 2, as pure functions.
+"""Test oracle: the infiltration limit of Woodbury ch. 253 Part 2, as pure functions.
 
 "The maximum allowable rate of infiltration into any section of a sewage system
 shall not exceed 200 gallons per inch of pipe diameter per mile of sewer per
@@ -6,8 +6,9 @@ day." Contract section 4: allowable_gpd = 200 x diameter_in x length_ft / 5280;
 gpimd = measured_gpd / (diameter_in x length_ft / 5280); a section passes when
 measured_gpd <= allowable_gpd. The numbers come from the rules file
 (``infiltration`` section, the version in effect on the test's day); nothing
-here has a default. Production is SQL (``sql/sewer/insert_infiltration_results.sql``);
-this module is its independent test oracle (tests/test_oracles.py).
+here has a default. Production is SQL (``sql/sewer/insert_infiltration_results.sql``, run by
+``assets/sewer_administrator/compliance.py``); this module is its independent test oracle
+(tests/test_oracles.py), and nothing outside tests/ imports it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def allowable_gpd(diameter_in: float, length_ft: float, gal_per_inch_mile_day: f
                   feet_per_mile: float) -> float:
     """>>> allowable_gpd(8, 5280, 200, 5280)
     1600.0"""
-    # Same order of operations as sql/insert_infiltration_results.sql, so the
+    # Same order of operations as sql/sewer/insert_infiltration_results.sql, so the
     # two give the same double.
     return gal_per_inch_mile_day * diameter_in * length_ft / feet_per_mile
 

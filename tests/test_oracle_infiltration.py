@@ -1,10 +1,10 @@
-"""Infiltration limit of Woodbury ch. 253 Part 2 at its boundary (pure functions)."""
+"""The infiltration oracle (tests/oracles/infiltration.py) at the boundary of Woodbury ch. 253 Part 2."""
 
 import datetime as dt
 
 import pytest
 
-from outfall.law import infiltration as inf
+from tests.oracles import infiltration as inf
 from outfall.rules import load_rules
 
 SECTION = load_rules("woodbury").infiltration.at(dt.date(2026, 5, 1))

@@ -30,7 +30,7 @@
 and ``billing_summary.csv`` (in words) and ``billing_runs.csv`` (the runs' record as
 kept, for an auditor: codes, JSON and hashes) for every year.
 
-Every file goes through the writers of :mod:`outfall.exports` (BOM, formula
+Every file goes through the writers of :mod:`outfall.spreadsheets` (BOM, formula
 neutralisation, typed cells, print set-up). The district sheets' rows, which
 can number 100,000, are built as SpreadsheetML by DuckDB
 (sql/billing/select_register_sheet_xml.sql), with the repeated texts (class,
@@ -54,8 +54,9 @@ import pyarrow.csv as pa_csv
 
 from outfall.billing_words import (change_word, class_word, component_word, district_names, district_word,
                                    rate_source_word, word_lists)
-from outfall.exports import (FORMULA_PATTERN, LINE_POINTS, MAX_LINES, Column, Sheet, Styles, formula_like,
-                             line_chars, query_csv_bytes, sheet_title, text_lines, write_atomic, xlsx_bytes)
+from outfall.rules import load_rules
+from outfall.spreadsheets import (FORMULA_PATTERN, LINE_POINTS, MAX_LINES, Column, Sheet, Styles, formula_like,
+                                  line_chars, query_csv_bytes, sheet_title, text_lines, write_atomic, xlsx_bytes)
 from outfall.warehouse import sql
 
 # The district sheets' columns, in the order select_register_sheet_xml writes them (A-O).
@@ -74,7 +75,7 @@ REGISTER_COLUMNS: tuple[Column, ...] = (
 )
 _CLASS, _OWNER, _ADDRESS = REGISTER_COLUMNS[3], REGISTER_COLUMNS[1], REGISTER_COLUMNS[2]
 _EXPLANATION, _LAW = REGISTER_COLUMNS[13], REGISTER_COLUMNS[14]
-SHEET_COLUMNS = REGISTER_COLUMNS
+
 
 def class_label(code: Any) -> str:
     """A property class as the workbook shows it: "Single-family"."""
@@ -94,7 +95,7 @@ def table_csv_bytes(con: duckdb.DuckDBPyConnection, query: str, params: dict | N
     """A query's result in canonical CSV form (header row; strings quoted;
     decimals exact): what input fingerprints hash. Not a file a person opens
     (no byte-order mark, nothing neutralised): files go through
-    :mod:`outfall.exports`."""
+    :mod:`outfall.spreadsheets`."""
     relation = con.sql(query, params=params) if params else con.sql(query)
     table = relation.to_arrow_table()
     buffer = io.BytesIO()
@@ -171,8 +172,6 @@ def _run_rules(run: dict | None) -> Any:
     if run is None or not run.get("rules_jurisdiction"):
         return None
     try:
-        from outfall.rules import load_rules
-
         return load_rules(run["rules_jurisdiction"])
     except Exception:  # noqa: BLE001 - names and a page header are not worth failing the register for
         return None

@@ -4,7 +4,7 @@ CSV (:func:`csv_bytes`, :func:`query_csv_bytes`, :func:`write_csv`)
     UTF-8 with a byte-order mark, so that Excel reads "§" as "§" and not "Â§";
     a header row; text quoted; numbers, dates and booleans as they are.
 
-XLSX (:func:`xlsx_bytes`, :func:`write_xlsx`), built from :class:`Sheet` specs
+XLSX (:func:`xlsx_bytes`), built from :class:`Sheet` specs
     Every sheet has a bold header row that stays in view (frozen) and repeats
     on every printed page, column widths, filter buttons over its rows, an
     optional totals row under them (outside the filter), and a print set-up a
@@ -17,10 +17,9 @@ XLSX (:func:`xlsx_bytes`, :func:`write_xlsx`), built from :class:`Sheet` specs
     sheet settings, print titles); the rows are written straight into each
     sheet as SpreadsheetML, by :func:`rows_xml` here or by DuckDB for the
     100,000-row district sheets of the sewer register (see
-    :mod:`outfall.billing_export`), because openpyxl (without lxml) writes
-    about 15,000 cells a second here (the demo's all-tables export took 23 s
-    through pandas.to_excel). The zip entries carry a fixed date, so the same
-    rows give the same bytes.
+    :mod:`outfall.register_export`), because openpyxl (without lxml) writes
+    cell by cell, far too slowly for sheets of that size. The zip entries
+    carry a fixed date, so the same rows give the same bytes.
 
 Formula injection (OWASP "CSV injection") is neutralised in both: a text value
 that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return
@@ -36,10 +35,9 @@ Only text is touched: numbers stay numbers, so -2.5 in a number column is the
 number -2.5. A text that merely looks like a negative number ("-5" in a text
 column) is text and is neutralised like any other.
 
-:func:`export_all` (``outfall export`` and ``outfall demo``) writes every output
-table as ``csv/<table>.csv`` and as one sheet of ``outfall_tables.xlsx``, the
-sewer register's files (:func:`outfall.billing_export.export_register`) under
-``billing/``, and a copy of the dashboards folder.
+What is written with them: every output table (:mod:`outfall.table_exports`),
+the sewer register (:mod:`outfall.register_export`), both gathered into the
+folder ``outfall export`` writes by :mod:`outfall.exports_folder`.
 """
 
 from __future__ import annotations
@@ -50,7 +48,6 @@ import json
 import math
 import os
 import re
-import shutil
 import zipfile
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -61,8 +58,6 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
-
-from outfall.warehouse import sql
 
 LOCAL_TZ = "America/New_York"
 
@@ -727,10 +722,6 @@ def xlsx_bytes(sheets: Sequence[Sheet], *, title: str, town: str = "",
     return out.getvalue()
 
 
-def write_xlsx(path: Path, sheets: Sequence[Sheet], **kwargs) -> Path:
-    return write_atomic(path, xlsx_bytes(sheets, **kwargs))
-
-
 def _fill_sheet(xml: bytes, sheet: Sheet, styles: Styles) -> bytes:
     """The sheet's part with its rows (and totals row) after the header row."""
     if sheet.xml_rows is not None:
@@ -801,141 +792,3 @@ def _sheet_parts(package: zipfile.ZipFile) -> dict[str, str]:
                      .replace("&apos;", "'").replace("&amp;", "&"))
             parts[title] = targets[rid.group(1)]
     return parts
-
-
-# ---------------------------------------------------------------------------
-# every output table (outfall export)
-
-EXPORT_SKIP_PREFIXES = ("_",)
-XLSX_MAX_ROWS = 100_000  # larger tables go to CSV only (the billing register has its own workbook)
-
-
-def input_tables() -> set[str]:
-    from outfall.ingest.registry import all_datasets
-
-    return set(all_datasets()) | {"ingested_files"}
-
-
-def column_kind(name: str, data_type: str) -> str:
-    """The sheet column kind of a warehouse column."""
-    t = data_type.upper()
-    if t.startswith("DECIMAL") or t.startswith("NUMERIC"):
-        scale = re.search(r",\s*(\d+)\)", t)
-        return "rate" if scale and int(scale.group(1)) > 2 else "money"
-    if t in ("DOUBLE", "FLOAT", "REAL"):
-        return "money" if name.endswith("_usd") else "number"
-    if t in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-             "UBIGINT"):
-        return "int"
-    if t == "DATE":
-        return "date"
-    if t.startswith("TIMESTAMP"):
-        return "datetime"
-    if t == "BOOLEAN":
-        return "bool"
-    if t == "JSON":
-        return "json"
-    return "text"
-
-
-@dataclass
-class TableExport:
-    table: str
-    rows: int
-    sheet: str | None = None
-    note: str = ""
-    columns: list[tuple[str, str]] = field(default_factory=list)
-
-
-def _output_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
-    tables = [r[0] for r in con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' "
-        "AND table_schema = current_schema() ORDER BY table_name").fetchall()]
-    inputs = input_tables()
-    return [t for t in tables if t not in inputs and not t.endswith("_history")
-            and not t.startswith(EXPORT_SKIP_PREFIXES)]
-
-
-def _table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str]]:
-    return [(r[0], r[1]) for r in con.execute(
-        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
-        "AND table_schema = current_schema() ORDER BY ordinal_position", [table]).fetchall()]
-
-
-def _contents_sheet(exports: list[TableExport], town: str) -> Sheet:
-    columns = [Column("Sheet"), Column("CSV file"), Column("Rows", "int", width=10), Column("Note", width=80, wrap=True)]
-    rows = [(e.sheet or "(not in this workbook)", f"csv/{e.table}.csv", e.rows, e.note) for e in exports]
-    rows.append(("", "", None, f"Times are local time ({LOCAL_TZ}); dates are shown in this computer's "
-                 "short-date form; money is in US dollars. Each sheet has the columns of its table; the CSV files "
-                 "hold the same rows. Wide sheets print across several pages, with the first column repeated."))
-    if town:
-        rows.append(("", "", None, f"Exported by Outfall for the {town}."))
-    return Sheet("Contents", columns, rows, autofilter=False)
-
-
-def _town_name(con: duckdb.DuckDBPyConnection) -> str:
-    """The town named by the rules the last billing run used ('' when none is known)."""
-    try:
-        rows = con.execute(sql("select_last_billing_jurisdiction")).fetchall()
-    except duckdb.Error:
-        return ""
-    if not rows or not rows[0][0]:
-        return ""
-    try:
-        from outfall.rules import load_rules
-
-        return load_rules(rows[0][0]).name
-    except Exception:  # noqa: BLE001 - a page header is not worth failing an export for
-        return ""
-
-
-def tables_workbook(con: duckdb.DuckDBPyConnection, tables: list[str]) -> tuple[bytes, list[TableExport]]:
-    """``outfall_tables.xlsx``: a Contents sheet, then one sheet per table (up to
-    :data:`XLSX_MAX_ROWS` rows; larger tables are in their CSV only)."""
-    taken = {"contents"}
-    sheets: list[Sheet] = []
-    exports: list[TableExport] = []
-    for table in tables:
-        columns = _table_columns(con, table)
-        n = int(con.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0])
-        export = TableExport(table, n, columns=columns)
-        exports.append(export)
-        if n > XLSX_MAX_ROWS:
-            export.note = (f"{n:,} rows: more than this workbook holds per sheet ({XLSX_MAX_ROWS:,}); "
-                           f"open csv/{table}.csv")
-            continue
-        rows = con.execute(f'SELECT * FROM "{table}"').fetchall()
-        export.sheet = sheet_title(table, taken)
-        if n == 0:
-            export.note = "no rows"
-        sheets.append(Sheet(export.sheet, [Column(name, column_kind(name, typ)) for name, typ in columns], rows))
-    town = _town_name(con)
-    contents = _contents_sheet(exports, town)
-    return xlsx_bytes([contents, *sheets], title="Outfall tables", town=town), exports
-
-
-def export_all(warehouse: Path, out: Path) -> int:
-    """Every output table as CSV and in one XLSX workbook, the sewer register's
-    files under billing/, and the pages (letters inside) copied from where the
-    last run wrote them; returns the number of tables exported."""
-    from outfall.billing_export import export_register
-    from outfall.outputs import last_run_dashboards, output_paths
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "csv").mkdir(exist_ok=True)
-    con = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        con.execute(f"SET TimeZone = '{LOCAL_TZ}'").fetchall()
-        tables = _output_tables(con)
-        for table in tables:
-            write_csv(out / "csv" / f"{table}.csv", con, f'SELECT * FROM "{table}"')
-        data, _ = tables_workbook(con, tables)
-        write_atomic(out / "outfall_tables.xlsx", data)
-        export_register(con, out / "billing")
-        pages = last_run_dashboards(con) or output_paths(str(warehouse)).dashboards
-    finally:
-        con.close()
-    if pages is not None and pages.is_dir() and pages.resolve() != (out / "dashboards").resolve():
-        shutil.copytree(pages, out / "dashboards", dirs_exist_ok=True)
-    return len(tables)

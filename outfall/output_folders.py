@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from outfall.warehouse import sql
+
 
 def _file_database(database: str | None) -> Path | None:
     text = str(database or "")
@@ -55,20 +57,8 @@ def output_paths(database: str | None, dashboards_dir: str | None = "") -> Outpu
 
 def last_run_dashboards(con) -> Path | None:
     """The pages folder of the warehouse's most recent run (None: no run recorded, or none written)."""
-    from outfall.warehouse import sql
-
     try:
         row = con.execute(sql("select_outfall_run")).fetchone()
     except Exception:  # noqa: BLE001 - a warehouse from before runs were recorded
         return None
     return Path(row[3]) if row and row[3] else None
-
-
-def relative_to_pages(path: Path, paths: OutputPaths) -> str:
-    """``path`` as the pages link to it (relative to the dashboards folder, with '/')."""
-    if paths.dashboards is None:
-        return path.name
-    try:
-        return path.resolve().relative_to(paths.dashboards).as_posix()
-    except ValueError:
-        return path.resolve().as_posix()

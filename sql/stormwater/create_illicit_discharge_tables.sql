@@ -1,11 +1,7 @@
--- Tables of contract section 5 for the stormwater management officer, created if missing:
--- illicit discharges (5.3, Woodbury ch. 185) and post-construction stormwater
--- management practices (5.4). ensure_schema runs this file after sql/ingest/create_tables.sql.
-
--- The input folders (illicit_discharges, illicit_payments, smp_practices) have their tables
--- created from their specs (outfall/ingest/stage2_extra.py; outfall.ingest.compile).
-
--- Outputs (contract 5.3, 5.4). Every row names its rule (citation from rules/<jurisdiction>.yaml).
+-- The illicit discharge cases' tables (contract 5.3, Woodbury ch. 185), created if missing; written
+-- by assets/stormwater_officer/illicit.py. Every row names its rule (citation from
+-- rules/<jurisdiction>.yaml). The input folders illicit_discharges and illicit_payments have their
+-- tables made from their specs (outfall/ingest/stormwater.py; outfall.ingest.compile).
 
 -- One row per obligation of a case whose trigger exists (contract 5.3).
 CREATE TABLE IF NOT EXISTS illicit_discharge_deadlines (
@@ -29,11 +25,4 @@ CREATE TABLE IF NOT EXISTS illicit_discharge_charges (
 CREATE TABLE IF NOT EXISTS illicit_discharge_letters (
     case_id VARCHAR, kind VARCHAR, letter_file VARCHAR, dated DATE, draft BOOLEAN,
     ready_to_mail BOOLEAN, not_ready VARCHAR, sha256 VARCHAR, html VARCHAR
-);
-
--- Post-construction practice findings (contract 5.4), met rows left out.
-CREATE TABLE IF NOT EXISTS smp_findings (
-    practice_id VARCHAR, site_id VARCHAR, finding VARCHAR, rule VARCHAR, due DATE,
-    status VARCHAR,                 -- late, open, overdue
-    jurisdiction VARCHAR, practice_type VARCHAR, as_of DATE
 );

@@ -1,5 +1,6 @@
-"""`outfall run` end to end with the stage-2 folders (contract section 5): every new table exists with the
-contract's columns, empty without its inputs; with them, the run fills them, sets aside what it cannot judge,
+"""`outfall run` end to end with the folders of contract section 5 (illicit discharges and their
+payments, practices, connection permits): every table of the section exists with the contract's
+columns, empty without its inputs; with them, the run fills them, sets aside what it cannot judge,
 and a second run on the same folder changes nothing."""
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli, small_town, write, query_warehouse as query
-from tests.stage2_rules import stage2_rules_dir
 
 CONTRACT_COLUMNS = {
     "illicit_discharge_deadlines": ["case_id", "obligation", "due", "satisfied_on", "status", "rule"],
@@ -34,7 +34,7 @@ def columns(db: Path, table: str) -> list[str]:
 
 
 @pytest.mark.slow  # `outfall run` end to end
-def test_every_new_table_exists_empty_without_inputs(tmp_path):
+def test_every_table_of_the_section_exists_empty_without_inputs(tmp_path):
     data = tmp_path / "data"
     write(data, "sites/s.csv", "site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id\n")
     db = tmp_path / "w.duckdb"
@@ -48,7 +48,7 @@ def test_every_new_table_exists_empty_without_inputs(tmp_path):
 
 
 @pytest.mark.slow
-def test_run_with_stage2_folders_twice(tmp_path, monkeypatch):
+def test_run_with_the_section5_folders_twice(tmp_path):
     data = small_town(tmp_path / "data")
     write(data, "illicit_discharges/c.csv", """
         case_id,premises,discovered_on,hazardous,notified_on,nov_on,abatement_due,abated_on,abated_by,abatement_cost_usd
@@ -61,7 +61,6 @@ def test_run_with_stage2_folders_twice(tmp_path, monkeypatch):
                                              "CP-1,P-1,single family,true,true,2026-03-01\n"
                                              "CP-2,P-2,warehouse,true,true,2026-03-01\n")
     db = tmp_path / "w.duckdb"
-    monkeypatch.setenv("OUTFALL_RULES_DIR", str(stage2_rules_dir(tmp_path / "rules")))
     first = run_cli("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30")
     assert first.returncode == 0, first.stderr
     before = {t: query(db, f"SELECT * EXCLUDE ({STAMP[t]}) FROM {t} ORDER BY ALL") if t in STAMP

@@ -1,6 +1,6 @@
-"""The stage-2 sections of the pages, built from frames (pure): illicit discharge cases and practice findings
-on the stormwater page, discharges without a permit and the SNC basis on the sewer page, inspection fees per
-year on the billing page."""
+"""The pages' sections of contract section 5, built from frames (pure): illicit discharge cases and
+practice findings on the stormwater page, discharges without a permit and the SNC basis on the sewer
+page, inspection fees per year on the billing page."""
 
 from __future__ import annotations
 

@@ -1,14 +1,19 @@
-"""Rows an asset could not judge, set aside in table ``set_aside`` with a reason.
+"""Input rows kept by ingestion that an asset could not judge: table ``set_aside``, with a reason.
 
-Ingestion keeps every row it can read; some can only be judged against the
-rules or other tables (a case dated before its chapter took effect, a payment
-for a case that is not on file). The asset that finds such a row lists it in
-``set_aside`` with its file, row and a reason a clerk can act on, marked
-``judged_by`` = the asset's name (sql/ingest/create_set_aside_tables.sql). The
-row stays in its input table, so it is not in ``quarantine`` and the ledger's
-balance (rows read = kept + quarantined) holds. Each run replaces the asset's
-own rows (call inside the asset's transaction), so re-running never duplicates
-them. The quarantine page lists them apart.
+Three tables hold what could not be processed, and this is the middle one:
+
+- ``quarantine`` (the contract's): rows ingestion refused (a value it cannot read, a required value
+  missing); they are not in their input table;
+- ``set_aside`` (here): rows ingestion kept that can only be judged against the rules or other
+  tables, and were not (a case dated before its chapter took effect, a payment for a case that is not
+  on file). One row per input row, with its file, row number and a reason a clerk can act on, marked
+  ``judged_by`` = the asset's name (sql/ingest/create_set_aside_tables.sql). The row stays in its
+  input table, so the ledger's balance (rows read = kept + quarantined) holds;
+- ``not_judged`` (``assets.run.record_not_judged``): what an asset could not judge for want of a
+  rule in effect on its day (a subject and a day, with the rules section), not an input row.
+
+Each run replaces the asset's own rows (call inside the asset's transaction), so re-running never
+duplicates them. The quarantine page lists them apart.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ def _raw_text(raw: dict[str, Any] | None) -> str | None:
                        for k, v in raw.items()}, ensure_ascii=False, default=str)
 
 
-def replace_judged(con: duckdb.DuckDBPyConnection, judged_by: str, rows: Iterable[SetAside]) -> int:
+def replace_set_aside(con: duckdb.DuckDBPyConnection, judged_by: str, rows: Iterable[SetAside]) -> int:
     """Replace the rows ``judged_by`` set aside on its previous run with ``rows``; returns their number."""
     con.execute(sql("delete_set_aside"), {"judged_by": judged_by}).fetchall()
     frame = pd.DataFrame([{"dataset": r.dataset, "source_file": r.source_file,

@@ -94,4 +94,3 @@ NOTICES_MAILED = register(Dataset(
                 "withdrawn, with the reason.",
 ))
 
-NOTICES_DATASET_NAMES = (NOTICES_MAILED.name,)

@@ -1,12 +1,12 @@
 """Slug discharges (Woodbury ch. 253 Part 2, definition of SLUG) at the law's
-boundaries: the plain-Python reference of outfall.law.slug."""
+boundaries: the plain-Python reading of outfall.demo.slugs, the oracle of the slug SQL."""
 
 import datetime as dt
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from outfall.law import slug as s
+from outfall.demo import slugs as s
 from outfall.rules import load_rules
 
 NY = ZoneInfo("America/New_York")

@@ -13,7 +13,6 @@ from __future__ import annotations
 from outfall import vocab
 from outfall.ingest.datasets import (BY_HAND, PARAMETER_CHOICES, Column, Dataset, Step, lower_in, parameter_steps,
                                      register, synonym_vocabulary)
-from outfall.law.testing import FREQUENCIES
 
 # Report types, with the spellings a clerk may use. `periodic` is the Part 2
 # periodic report (at intervals not exceeding six months); `slug` the written
@@ -98,6 +97,7 @@ ENFORCEMENT_DATASET_NAMES = tuple(ds.name for ds in ENFORCEMENT_DATASETS)
 
 # How often a parameter must be sampled (calendar periods, outfall/law/testing.py), with the spellings a
 # clerk may use.
+FREQUENCIES = vocab.TESTING_FREQUENCIES
 FREQUENCY_SPELLINGS: dict[str, tuple[str, ...]] = {
     "monthly": ("month", "once a month", "every month"),
     "quarterly": ("quarter", "once a quarter", "every quarter"),

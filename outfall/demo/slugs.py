@@ -1,5 +1,7 @@
 """Slug discharges (Woodbury ch. 253 Part 2, definition of SLUG): a plain-Python
-reference of the contract's reading, for small inputs.
+reading of the contract's definition, for small inputs. The demo town finds with it the
+slugs in its real meter's record, to plan the slug reports its users sent; the tests use it
+as the independent oracle of the SQL.
 
 "Any discharge ... which in concentration of any given constituent or in
 quantity of flow exceeds for any period of duration longer than 15 minutes more
@@ -29,8 +31,8 @@ reading's day. A day no version covers has no baseline: its readings are not
 judged (and the day is reported as lacking one).
 
 The production path is SQL (``sql/sewer/*slug*.sql``, run by
-``assets/sewer_administrator/compliance.py``); this module is its independent
-test oracle (tests/test_assets_sewer.py, tests/test_oracles.py).
+``assets/sewer_administrator/compliance.py``), not this module; the tests check the SQL
+against it (tests/test_assets_sewer.py, tests/test_oracles.py, tests/test_oracle_slug.py).
 """
 
 from __future__ import annotations
