@@ -143,3 +143,19 @@ def materialize_town(assets: list, data: Path, warehouse: Path, as_of: str):
     assert result.success
     return result
 
+
+
+@pytest.fixture(scope="session")
+def demo_town(tmp_path_factory, worker_id) -> Path:
+    """The demo town as `outfall demo` makes it, made once for the whole test session (the pytest-xdist
+    workers share it through a lock): read it, never change it (copy it first, as test_demo_town does)."""
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
+    out = shared / "demo_town"
+    with FileLock(str(shared / "demo_town.lock")):
+        if not (out / "demo_finished").exists():
+            result = run_cli("demo", "--out", str(out), timeout=900)
+            assert result.returncode == 0, result.stderr
+            (out / "demo_finished").write_text("", encoding="utf-8")
+    return out
