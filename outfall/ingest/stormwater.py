@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 
 from outfall import vocab
-from outfall.ingest.datasets import (BY_HAND, Column, Dataset, Step, key_vocabulary, name_key, register,
+from outfall.ingest.datasets import (BY_HAND, Column, Dataset, Step, jurisdiction_vocabulary, key_vocabulary,
+                                     name_key, register,
                                      synonym_vocabulary, vocabulary)
 
 # The eight milestones before which the applicant must give 48 hours' notice
@@ -54,21 +55,15 @@ MILESTONES: dict[str, tuple[str, ...]] = {
 canonical_milestone, MILESTONE_VOCAB = synonym_vocabulary("milestone", MILESTONES)
 
 
-def _canonical_jurisdiction(text: object) -> str | None:
-    key = name_key(text)
-    key = re.sub(r"^(town|village) of ", "", key)
-    return key if key in vocab.JURISDICTIONS else None
-
-
 def chapter_number(text: object) -> str | None:
     """'ch. 267', 'Chapter 267', '267' -> '267' (the first number, without leading zeros)."""
     m = re.search(r"\d+", str(text))
     return (m.group(0).lstrip("0") or "0") if m else None
 
 
-JURISDICTION_VOCAB = vocabulary("jurisdiction_named", _canonical_jurisdiction,
-                                [f"{p}{j}" for j in vocab.JURISDICTIONS for p in ("", "town of ", "village of ")],
-                                style="key")
+# A jurisdiction as a court record may name it: 'springfield', 'Town of Springfield', 'Village of ...'.
+JURISDICTION_VOCAB = jurisdiction_vocabulary(
+    "jurisdiction_named", lambda j: tuple(f"{p}{j}" for p in ("", "town of ", "village of ", "city of ")), style="key")
 
 # chapter_number in SQL: the first run of digits without leading zeros.
 CHAPTER_NUMBER_SQL = ("CASE WHEN regexp_matches(chapter, '[0-9]') THEN "
@@ -112,7 +107,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
         "convictions",
         (Column("applicant", required=True), Column("convicted_on", "date", required=True),
          Column("chapter", required=True), Column("site_id"),
-         Column("jurisdiction", "enum", vocabulary=JURISDICTION_VOCAB, allowed="woodbury, bellport"),
+         Column("jurisdiction", "enum", vocabulary=JURISDICTION_VOCAB, allowed="a jurisdiction of the rules files"),
          Column("court"), Column("docket")),
         key=("applicant", "convicted_on", "chapter_number"),
         finish=(Step(columns=(("chapter_number", CHAPTER_NUMBER_SQL),), reasons=(CHAPTER_REASON_SQL,)),),

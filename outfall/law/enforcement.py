@@ -82,7 +82,7 @@ def month_bounds(day: dt.date) -> tuple[dt.date, dt.date]:
     return start, dt.date(day.year, day.month, calendar.monthrange(day.year, day.month)[1])
 
 
-def month_minutes(month_start: dt.date, tz: str = "America/New_York") -> float:
+def month_minutes(month_start: dt.date, tz: str) -> float:
     """Minutes from the local start of the month to the local start of the next
     (a month with a daylight-saving change has an hour more or less)."""
     zone = ZoneInfo(tz)

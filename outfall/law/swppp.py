@@ -50,7 +50,6 @@ from zoneinfo import ZoneInfo
 
 from outfall.rules.words import num
 
-LOCAL_TZ = "America/New_York"
 UTC = dt.timezone.utc
 
 REQUIREMENTS = ("weekly", "storm")
@@ -471,7 +470,7 @@ def _local_time(value: Any) -> dt.time:
 
 
 def milestone_notice_finding(milestone: str, occurs_on: dt.date, notified_at: dt.datetime | None, as_of: dt.date,
-                             rules: Any, occurs_at: dt.datetime | None = None, tz: str = LOCAL_TZ,
+                             rules: Any, occurs_at: dt.datetime | None = None, tz: str | None = None,
                              label: str | None = None) -> OtherFinding | None:
     """A milestone inspection without the 48 hours' notice the law requires.
 
@@ -482,7 +481,7 @@ def milestone_notice_finding(milestone: str, occurs_on: dt.date, notified_at: dt
     milestone after --as-of is not judged yet; a notice after --as-of is
     treated as not given. The notice period in effect on the milestone's day applies."""
     hours = float(rules.swppp.milestone_notice.at(occurs_on).hours)
-    zone = ZoneInfo(tz)
+    zone = ZoneInfo(tz or rules.timezone)   # local time: the jurisdiction's
     if occurs_at is None:
         at = _local_time(reading(rules, "swppp_milestone_time_when_only_dated", occurs_on))
         occurs_at = dt.datetime.combine(occurs_on, at, tzinfo=zone)
