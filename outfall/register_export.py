@@ -20,7 +20,7 @@
   totals row under the bills), ``Totals`` (per district and component: units,
   the rate and whether it was adopted or derived from the budget, amount),
   ``Summary`` (by district and property class), ``Inspection fees`` (the water
-  and sewer inspection fees, Woodbury ch. 301, of the permits applied for that
+  and sewer inspection fees, the inspection fee law, of the permits applied for that
   year, with their total; one sentence when there are none), ``Changes`` (what
   the run changed against the previous run and year) and ``About`` (the run's
   record: fingerprints, rules, hash chain). Every total is a ``SUBTOTAL(9, ...)``
@@ -293,7 +293,7 @@ def _fees_sheet(con, year: int) -> Sheet:
     raw = _rows(con, "select_register_inspection_fees", {"year": year})[1] if _has_table(con, "inspection_fees") else []
     if not raw:
         sentence = (f"No connection permit applied for in {year} has a water or sewer inspection fee "
-                    f"(Woodbury Code ch. 301).")
+                    f"(the inspection fee law).")
         return Sheet("Inspection fees", [Column("Inspection fees", width=110, wrap=True)], [(sentence,)],
                      autofilter=False)
     rows = [(permit, parcel, owner, applied, USE_LABELS.get(use, use), "yes" if mall else "no",

@@ -5,7 +5,7 @@ its sections and keys, in its order, with its comments. The jurisdiction is the 
 and time zone are left to fill in, and so is every limit, number and citation of the law: each is
 emptied (``""``) and commented with the model's value and the model's citation, e.g.
 
-    value: ""    # model: 240 (Woodbury Code ch. 253 Part 2, ...: BOD in excess of 240 mg/l) - replace with your town's
+    value: ""    # model: 240 (the sewer use law, ...: BOD in excess of 240 mg/l) - replace with your town's
 
 Such a file does not load until it is filled in: the loader names the first value still empty, with
 its line. Kept as they are: the names the code reads (methods, kinds, parameters, units, components,
