@@ -66,7 +66,7 @@ def correction_steps(ctx: Context) -> tuple[Step, ...]:
         f"correct_within_days || ' is more than the ' || {maximum} || ' days the sewer use law "
         f"(enforcement) allows to correct a sewer violation; leave it blank to give the most allowed' END",
         "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL THEN 'a stormwater notice needs "
-        "correct_within_days: the stormwater law of the site's jurisdiction leaves the time "
+        "correct_within_days: the stormwater law of the jurisdiction of the site leaves the time "
         "schedule of the remedial measures to the officer, so the days given in the notice must be recorded' END",
     )),)
 
