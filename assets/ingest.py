@@ -49,9 +49,10 @@ def ingestion_context(settings: OutfallSettings, rules: RulesResource) -> Contex
     correct, every version (a town without sewer rules has neither)."""
     town = rules.town_rules()
     schedule = town.sewer_units.at(settings.as_of_date()).model_dump() if town.sewer_units else {}
-    correction = (tuple((v.effective_from, v.effective_to, v.max_days) for v in town.notices.sewer_correction)
-                  if town.notices else ())
-    return Context(unit_schedule=schedule, sewer_correction=correction, timezone=rules.timezone(),
+    correction = (tuple((v.effective_from, v.effective_to, v.max_days, v.citation)
+                        for v in town.notices.sewer_correction) if town.notices else ())
+    law = town.law("sewer_use").short if town.law_names and town.law_names.sewer_use else ""
+    return Context(unit_schedule=schedule, sewer_correction=correction, sewer_law=law, timezone=rules.timezone(),
                    jurisdictions=rules.jurisdictions(), rules_files=rules.load().files_found())
 
 

@@ -353,31 +353,32 @@ class LetterWriter:
             raise LetterError(f"letter template name '{template}' is not a plain file name")
         reasons = [str(m) for m in missing if m]
         issuer = signatory = None
+        law = self.rules.get(jurisdiction)
+        town = law.name if law is not None else jurisdiction
         if self.letterhead.letterhead is None:
             reasons.insert(0, self.letterhead.problem or "the letterhead is not configured")
         else:
             issuer = self.letterhead.letterhead.issuer(jurisdiction)
             if issuer is None:
-                reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) has no entry for {jurisdiction}")
+                reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) has no entry for {town}")
             else:
                 signatory = issuer.signatories.get(area)  # type: ignore[call-overload]
                 if signatory is None:
                     reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) names no signatory for {area} "
-                                      f"letters of {jurisdiction}")
-        law = self.rules.get(jurisdiction)
-        day = _letter_day(context)
-        values = {
-            # the names of the jurisdiction's laws as of the letter's day (``law.sewer_use.name``, ...)
-            "law": {name: ln.model_dump() for name, ln in law.laws(day).items()} if law is not None else {},
-            "town_name": law.name if law is not None else "",
-            **context,
-            "letterhead": issuer.model_dump() if issuer is not None else None,
-            "signatory": signatory.model_dump() if signatory is not None else None,
-            "not_ready": reasons,
-            "ready_to_mail": not reasons,
-        }
+                                      f"letters of the {town}")
+        # the names of the jurisdiction's laws as of the letter's day (``law.sewer_use.name``, ...); a
+        # law the rules do not name keeps the letter from the mail, with the reason on it
+        names = _LawNames({name: ln.model_dump() for name, ln in law.laws(_letter_day(context)).items()}
+                          if law is not None else {})
+        values = {"law": names, "town_name": law.name if law is not None else "", **context,
+                  "letterhead": issuer.model_dump() if issuer is not None else None,
+                  "signatory": signatory.model_dump() if signatory is not None else None}
         try:
-            html_text = self.env.get_template(template).render(values)
+            html_text = self.env.get_template(template).render(values, not_ready=reasons, ready_to_mail=not reasons)
+            if names.missing:
+                reasons += [f"the rules of the {town} do not name "
+                            f"the {m.replace('_', ' ')} law this letter cites" for m in sorted(names.missing)]
+                html_text = self.env.get_template(template).render(values, not_ready=reasons, ready_to_mail=False)
         except jinja2.TemplateNotFound as exc:
             raise LetterError(f"no letter template '{exc.name}'") from None
         except jinja2.UndefinedError as exc:
@@ -386,6 +387,18 @@ class LetterWriter:
         except jinja2.TemplateSyntaxError as exc:
             raise LetterError(f"letter template {exc.name or template}, line {exc.lineno}: {exc.message}") from None
         return Letter(html_text, template, jurisdiction, area, tuple(reasons))
+
+
+class _LawNames(dict):
+    """The law names a letter may cite; one the rules lack reads as a placeholder and is noted."""
+
+    def __init__(self, names: Mapping[str, Any]):
+        super().__init__(names)
+        self.missing: set[str] = set()
+
+    def __missing__(self, key: str) -> dict[str, str]:
+        self.missing.add(key)
+        return {"name": "[law not named]", "short": "[law not named]", "citation": "[law not named]"}
 
 
 def _letter_day(context: Mapping[str, Any]) -> dt.date | None:

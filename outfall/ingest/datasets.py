@@ -91,8 +91,10 @@ class Context:
 
     unit_schedule: dict = field(default_factory=dict)
     # The dated maximum periods to correct a sewer violation (rules notices.sewer_correction):
-    # (effective_from, effective_to or None, max_days), for the notices_mailed input.
-    sewer_correction: tuple[tuple[Any, Any, int], ...] = ()
+    # (effective_from, effective_to or None, max_days, citation), for the notices_mailed input, and the
+    # short name of the sewer use law they come from.
+    sewer_correction: tuple[tuple[Any, Any, int, str], ...] = ()
+    sewer_law: str = ""
     # The town's local time zone (its rules' timezone): a time written without an offset is local time.
     timezone: str = ""
     # The jurisdictions of the rules files found (a site's jurisdiction is one), and those files in words.

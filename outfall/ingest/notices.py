@@ -51,22 +51,27 @@ def _date_sql(day: dt.date | str | None) -> str:
 
 def correction_steps(ctx: Context) -> tuple[Step, ...]:
     """The period to correct: more than the maximum in effect on the mailing day (sewer) or blank
-    (stormwater) is quarantined, each with a reason that cites the law."""
-    whens = " ".join(
-        f"WHEN mailed_on >= {_date_sql(start)}"
-        + (f" AND mailed_on <= {_date_sql(end)}" if end is not None else "")
-        + f" THEN {int(days)}"
-        for start, end, days in ctx.sewer_correction)
-    maximum = f"(CASE {whens} END)" if whens else "CAST(NULL AS INTEGER)"
+    (stormwater) is quarantined, each with a reason that cites the law (the rules' citation)."""
+    def in_effect(value, sql_type: str) -> str:
+        whens = " ".join(
+            f"WHEN mailed_on >= {_date_sql(start)}"
+            + (f" AND mailed_on <= {_date_sql(end)}" if end is not None else "")
+            + f" THEN {value(days, citation)}"
+            for start, end, days, citation in ctx.sewer_correction)
+        return f"(CASE {whens} END)" if whens else f"CAST(NULL AS {sql_type})"
+
+    maximum = in_effect(lambda days, _: int(days), "INTEGER")
+    cited = in_effect(lambda _, citation: lit(citation), "VARCHAR")
+    law = lit(ctx.sewer_law or "the sewer use law")
     return (Step(reasons=(
         f"CASE WHEN kind = 'sewer' AND correct_within_days IS NOT NULL AND mailed_on IS NOT NULL "
-        f"AND {maximum} IS NULL THEN 'no maximum period to correct a sewer violation (the sewer use "
-        f"law, enforcement) is in the rules for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
+        f"AND {maximum} IS NULL THEN 'the rules give no maximum period to correct a sewer violation (' || {law} "
+        f"|| ') for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
         f"CASE WHEN kind = 'sewer' AND correct_within_days > {maximum} THEN 'correct_within_days ' || "
-        f"correct_within_days || ' is more than the ' || {maximum} || ' days the sewer use law "
-        f"(enforcement) allows to correct a sewer violation; leave it blank to give the most allowed' END",
-        "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL THEN 'a stormwater notice needs "
-        "correct_within_days: the stormwater law of the jurisdiction of the site leaves the time "
+        f"correct_within_days || ' is more than the ' || {maximum} || ' days allowed to correct a sewer "
+        f"violation (' || {cited} || '); leave it blank to give the most allowed' END",
+        "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL THEN 'a stormwater "
+        "notice needs correct_within_days: the stormwater law of the jurisdiction of the site leaves the time "
         "schedule of the remedial measures to the officer, so the days given in the notice must be recorded' END",
     )),)
 

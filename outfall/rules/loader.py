@@ -281,8 +281,10 @@ def load_rules(jurisdiction: str, rules_dir: Path | str | None = None) -> Rules:
     except UnicodeDecodeError:
         raise RulesError(f"{display_path(path)}: not a text file (UTF-8)") from None
     if rules.jurisdiction != jurisdiction:
-        raise RulesError(f"{display_path(path)}: jurisdiction: says '{rules.jurisdiction}', but the file is "
-                         f"the rules of '{jurisdiction}'")
+        line = next((n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                     if text.startswith("jurisdiction:")), 0)
+        raise RulesError(f"{display_path(path)}, line {line}: jurisdiction: says '{rules.jurisdiction}', but the "
+                         f"file is the rules of '{jurisdiction}' (its name without .yaml)")
     return rules
 
 
