@@ -125,6 +125,13 @@ def materialize(assets, *args, **kwargs):
 
     from outfall.warehouse import kept_open
 
+    resources = kwargs.get("resources")
+    if resources is not None and "rules" not in resources and "settings" in resources:
+        # the rules of the run: the same folder and town as the settings (pipelines.definitions.build_resources)
+        from outfall.resources import RulesResource
+
+        settings = resources["settings"]
+        kwargs["resources"] = {**resources, "rules": RulesResource(rules_dir=settings.rules_dir, town=settings.town)}
     database = str(getattr((kwargs.get("resources") or {}).get("duckdb"), "database", "") or "")
     keep = kept_open(database) if database and not database.startswith((":memory:", "md:")) else contextlib.nullcontext()
     with keep:

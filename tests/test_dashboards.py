@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from outfall.rules import local_timezone
 from dashboards.billing import BillingData, build_billing_page
 from dashboards.html import PLOTLY_JS, Chart, esc, script_json, short_rule
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
@@ -672,7 +673,7 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
 
     wh = tmp_path / "w.duckdb"
     con = duckdb.connect(str(wh))
-    configure(con)
+    configure(con, timezone=local_timezone())
     con.execute(contract_ddl())
     con.execute("INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, parameter, result, "
                 "nondetect, unit) VALUES ('S', 'IU-9', TIMESTAMPTZ '2026-02-02 09:00:00-05', DATE '2026-02-02', "
