@@ -22,50 +22,81 @@ from dagster import (  # noqa: E402
     Definitions,
     RunRequest,
     ScheduleDefinition,
+    ScheduleEvaluationContext,
     SensorEvaluationContext,
     SkipReason,
     define_asset_job,
     in_process_executor,
     load_asset_checks_from_package_module,
     load_assets_from_package_module,
+    schedule,
     sensor,
 )
 from dagster_duckdb import DuckDBResource  # noqa: E402
 
 import assets as assets_package  # noqa: E402
+from assets.common import BILLING_YEARS  # noqa: E402
 from outfall.ingest.datasets import DATASETS  # noqa: E402
 from outfall.ingest.files import list_input_files  # noqa: E402
 from outfall.resources import RulesResource, default_data_dir, default_warehouse, run_resources  # noqa: E402
+from pipelines.stages import Stage, asset_graph, plan_stages  # noqa: E402
 
 all_assets = load_assets_from_package_module(assets_package)
 all_checks = load_asset_checks_from_package_module(assets_package)
 
-# `outfall run` materializes this job: every asset, with its checks.
-everything_job = define_asset_job("everything", selection=AssetSelection.all(), description=(
-    "Every asset of Outfall: ingestion, compliance, billing, stormwater, dashboards."))
+# A Dagster run targets one partitions definition, so every asset is a few jobs run in order (the
+# stages, pipelines.stages): the inputs, the readings by month, billing by year, then what reads them.
+# `outfall run` runs them one after the other; in the UI, "Materialize all" on the asset graph, or a
+# backfill of a month or a billing year, does the same.
+STAGES: list[Stage] = plan_stages(all_assets)
+PARTITIONS, PARENTS = asset_graph(all_assets)
+PARTITIONED = [k for k, d in PARTITIONS.items() if d is not None]
+_STAGE_WORDS = {"unpartitioned": "Assets without partitions", "by_month": "Readings by month",
+                "by_billing_year": "Billing by year"}
+stage_jobs = [define_asset_job(
+    stage.job_name, selection=AssetSelection.assets(*stage.keys), partitions_def=stage.partitions_def,
+    description=f"Step {stage.index + 1} of {len(STAGES)} of a run of everything (outfall run): "
+                f"{_STAGE_WORDS.get(stage.label, stage.label).lower()}.") for stage in STAGES]
+
+
+def _unpartitioned(selection: AssetSelection) -> AssetSelection:
+    """``selection`` without the partitioned assets: those run by month or by billing year."""
+    return selection.required_multi_asset_neighbors() - AssetSelection.assets(*PARTITIONED)
+
 
 daily_compliance_job = define_asset_job(
     "daily_compliance",
-    selection=AssetSelection.groups("sewer_administrator").upstream().required_multi_asset_neighbors(),
-    description="The sewer administrator's morning run: new lab and meter data, violations, slugs.")
+    selection=_unpartitioned(AssetSelection.groups("sewer_administrator").upstream()),
+    description="The sewer administrator's morning run: new lab and meter data, violations (slugs are "
+                "judged by month: the readings' jobs and sensors).")
 stormwater_review_job = define_asset_job(
     "stormwater_review",
-    selection=AssetSelection.groups("stormwater_officer").upstream().required_multi_asset_neighbors(),
+    selection=_unpartitioned(AssetSelection.groups("stormwater_officer").upstream()),
     description="The stormwater officer's Monday review: inspections due, late and overdue, notices.")
 annual_billing_job = define_asset_job(
     "annual_billing",
-    selection=AssetSelection.groups("billing").upstream().required_multi_asset_neighbors(),
-    description="The clerk's annual sewer roll.")
+    selection=AssetSelection.assets(*[k for k in PARTITIONED if PARTITIONS[k] == BILLING_YEARS]),
+    partitions_def=BILLING_YEARS,
+    description="The clerk's annual sewer roll: one billing year (a partition), its bills and register.")
 
 def build_schedules(timezone: str) -> list[ScheduleDefinition]:
     """The three schedules, at the town's local hours (``timezone``: its rules')."""
+
+    @schedule(job=annual_billing_job, cron_schedule="0 8 2 1 *", execution_timezone=timezone,
+              name="annual_billing_schedule", default_status=DefaultScheduleStatus.STOPPED,
+              description="On January 2, bills the new year (its partition), once it has rates.")
+    def annual_billing_schedule(context: ScheduleEvaluationContext):
+        year = str(context.scheduled_execution_time.year)
+        if year not in context.instance.get_dynamic_partitions(BILLING_YEARS.name):
+            return SkipReason(f"{year} has no rates yet: nothing to bill")
+        return RunRequest(run_key=f"billing {year}", partition_key=year)
+
     return [
         ScheduleDefinition(job=daily_compliance_job, cron_schedule="0 6 * * *", execution_timezone=timezone,
                            name="daily_compliance_schedule", default_status=DefaultScheduleStatus.STOPPED),
         ScheduleDefinition(job=stormwater_review_job, cron_schedule="0 7 * * 1", execution_timezone=timezone,
                            name="monday_stormwater_review_schedule", default_status=DefaultScheduleStatus.STOPPED),
-        ScheduleDefinition(job=annual_billing_job, cron_schedule="0 8 2 1 *", execution_timezone=timezone,
-                           name="annual_billing_schedule", default_status=DefaultScheduleStatus.STOPPED),
+        annual_billing_schedule,
     ]
 
 
@@ -79,8 +110,10 @@ def folder_fingerprint(folder: Path) -> str:
 
 
 def build_folder_sensor(dataset: str):
-    job = define_asset_job(f"ingest_{dataset}", selection=AssetSelection.assets(dataset).downstream(),
-                           description=f"Load new files of `{dataset}/` and refresh everything that depends on them.")
+    first = AssetSelection.assets(*STAGES[0].keys)   # the unpartitioned stage that loads the folders
+    job = define_asset_job(f"ingest_{dataset}", selection=AssetSelection.assets(dataset).downstream() & first,
+                           description=f"Load new files of `{dataset}/` and refresh what depends on them "
+                                       "(the partitions they touch are requested apart).")
 
     @sensor(name=f"{dataset}_files_sensor", job=job, minimum_interval_seconds=60,
             default_status=DefaultSensorStatus.STOPPED,
@@ -143,7 +176,7 @@ def build_definitions(resources: dict | None = None) -> Definitions:
     return Definitions(
         assets=all_assets,
         asset_checks=all_checks,
-        jobs=[everything_job, daily_compliance_job, stormwater_review_job, annual_billing_job]
+        jobs=[*stage_jobs, daily_compliance_job, stormwater_review_job, annual_billing_job]
         + [job for job, _ in _sensor_pairs],
         schedules=build_schedules(_timezone(resources)),
         sensors=[s for _, s in _sensor_pairs],

@@ -16,7 +16,9 @@ def test_definitions_load():
     keys = {k.to_user_string() for k in repo.assets_defs_by_key}
     assert set(CONTRACT_DATASETS) | {"quarantine"} <= keys
     jobs = {j.name for j in repo.get_all_jobs()}
-    assert {"everything", "daily_compliance", "stormwater_review", "annual_billing"} <= jobs
+    assert {"daily_compliance", "stormwater_review", "annual_billing"} <= jobs
+    # everything is a few jobs run in order, one per partitions definition (pipelines.stages)
+    assert {"everything_1_unpartitioned", "everything_2_by_billing_year"} <= jobs
     assert {s.name for s in repo.schedule_defs} == {
         "daily_compliance_schedule", "monday_stormwater_review_schedule", "annual_billing_schedule"}
     assert {f"{d}_files_sensor" for d in CONTRACT_DATASETS} <= {s.name for s in repo.sensor_defs}

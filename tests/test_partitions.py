@@ -1,0 +1,153 @@
+"""Partitions: billing by year (a dynamic partition per year that has rates), the stages of a run of
+everything, re-running one partition, and the Definitions the Dagster UI loads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from dagster import (AssetKey, BackfillPolicy, DagsterInstance, Definitions, DynamicPartitionsDefinition,
+                     MonthlyPartitionsDefinition)
+from dagster_duckdb import DuckDBResource
+
+from assets.clerk.billing import billing_exports, billing_year_partitions, sewer_billing
+from assets.common import BILLING_YEARS, READING_MONTHS
+from assets.ingest import ingest_asset, ingest_assets
+from outfall.resources import OutfallSettings
+from pipelines.stages import partition_key_for, plan_stages, run_tags
+from tests.conftest import materialize, run_cli, write
+
+INGEST = [a for a in ingest_assets if a.key.to_user_string() in ("parcels", "sewer_rates")]
+BILLING = [ingest_asset("sewer_budget"), billing_year_partitions, sewer_billing, billing_exports]
+RATES = """
+    year,district,component,rate_per_unit
+    {year},consolidated,bond,{bond}
+    {year},consolidated,om,50
+    {year},consolidated,street_lateral,10
+    {year},consolidated,house_lateral,5
+    {year},district_1,bond,120
+    {year},district_1,om,60
+    {year},district_1,street_lateral,12
+    {year},district_1,house_lateral,6
+    """
+
+
+def _resources(tmp_path: Path, data: Path) -> dict:
+    return {"duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
+            "settings": OutfallSettings(data_dir=str(data), as_of="2026-06-30")}
+
+
+def _rows(warehouse: Path, query: str) -> list[tuple]:
+    con = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        return sorted(con.execute(query).fetchall(), key=repr)
+    finally:
+        con.close()
+
+
+# ---------------------------------------------------------------------------
+# the definitions
+
+
+def test_billing_assets_are_partitioned_by_billing_year():
+    from pipelines.definitions import defs
+
+    Definitions.validate_loadable(defs)
+    graph = defs.resolve_asset_graph()
+    assert isinstance(BILLING_YEARS, DynamicPartitionsDefinition) and BILLING_YEARS.name == "billing_year"
+    for name in ("sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary",
+                 "billing_exports"):
+        node = graph.get(AssetKey(name))
+        assert node.partitions_def == BILLING_YEARS, name
+        assert node.backfill_policy == BackfillPolicy.single_run(), name
+    assert graph.get(AssetKey("billing_years")).partitions_def is None
+    assert isinstance(READING_MONTHS, MonthlyPartitionsDefinition)
+    job = defs.resolve_job_def("annual_billing")
+    assert job.partitions_def == BILLING_YEARS
+
+
+def test_a_run_of_everything_is_one_run_per_partitions_definition_in_order():
+    from pipelines.definitions import PARENTS, STAGES
+
+    where = {k: s.index for s in STAGES for k in s.keys}
+    for key, parents in PARENTS.items():
+        assert all(where[p] <= where[key] for p in parents), key
+    for stage in STAGES:
+        assert len({repr(d) for d in [stage.partitions_def]}) == 1
+    # the inputs first, without partitions; the billing years between them and what reads them
+    assert STAGES[0].partitions_def is None and AssetKey("flow") in STAGES[0].keys
+    billing = next(s for s in STAGES if s.partitions_def == BILLING_YEARS)
+    assert AssetKey("sewer_bills") in billing.keys
+    assert any(AssetKey("billing_dashboard") in s.keys and s.index > billing.index for s in STAGES)
+
+
+def test_stages_and_partition_keys():
+    stages = plan_stages([*INGEST, *BILLING])
+    assert [s.label for s in stages] == ["unpartitioned", "by_billing_year"]
+    assert partition_key_for(READING_MONTHS, "2026-03") == "2026-03-01"
+    assert partition_key_for(BILLING_YEARS, "2026") == "2026"
+    assert partition_key_for(BILLING_YEARS, "2026-03") is None and partition_key_for(READING_MONTHS, "2026") is None
+    instance = DagsterInstance.ephemeral()
+    assert run_tags(BILLING_YEARS, ["2026"], instance) == {"dagster/partition": "2026"}
+    # years added later come after those known: the range runs in the order they were added
+    assert run_tags(BILLING_YEARS, ["2027", "2025"], instance) == {
+        "dagster/asset_partition_range_start": "2025", "dagster/asset_partition_range_end": "2027"}
+    assert instance.get_dynamic_partitions("billing_year") == ["2026", "2025", "2027"]
+    assert run_tags(READING_MONTHS, ["2026-03-01", "2025-12-01"], instance) == {
+        "dagster/asset_partition_range_start": "2025-12-01", "dagster/asset_partition_range_end": "2026-03-01"}
+
+
+# ---------------------------------------------------------------------------
+# billing by year
+
+
+def test_billing_years_asset_adds_the_years_that_have_rates(tmp_path, town):
+    write(town, "sewer_rates/rates_2025.csv", RATES.format(year=2025, bond=90))
+    instance = DagsterInstance.ephemeral()
+    assert materialize([*INGEST, *BILLING], resources=_resources(tmp_path, town), instance=instance).success
+    assert instance.get_dynamic_partitions("billing_year") == ["2025", "2026"]
+    years = _rows(tmp_path / "w.duckdb", "SELECT DISTINCT year FROM sewer_bills")
+    assert years == [(2025,), (2026,)]
+
+
+def test_rebilling_2026_leaves_2025_rows_and_files_alone(tmp_path, town):
+    write(town, "sewer_rates/rates_2025.csv", RATES.format(year=2025, bond=90))
+    res = _resources(tmp_path, town)
+    instance = DagsterInstance.ephemeral()
+    assert materialize([*INGEST, *BILLING], resources=res, instance=instance).success
+    w = tmp_path / "w.duckdb"
+    out = tmp_path / "exports" / "billing"
+    files_2025 = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.glob("*2025*")}
+    assert {"sewer_register_2025.csv", "sewer_bills_2025.csv", "sewer_register_2025.xlsx"} <= set(files_2025)
+    of_2025 = {t: _rows(w, f"SELECT * FROM {t} WHERE year = 2025")
+               for t in ("sewer_bills", "billing_runs", "billing_run_totals", "billing_summary", "bill_changes")}
+    bills_2026 = _rows(w, "SELECT parcel_id, amount_bond FROM sewer_bills WHERE year = 2026")
+
+    # 2026's bond rate changes, and 2025's rates are edited in the file too: only 2026 is billed again
+    write(town, "sewer_rates/rates.csv", RATES.format(year=2026, bond=200))
+    write(town, "sewer_rates/rates_2025.csv", RATES.format(year=2025, bond=1))
+    assert materialize(INGEST, resources=res, instance=instance).success
+    result = materialize([sewer_billing, billing_exports], resources=res, instance=instance, partition_key="2026")
+    assert result.success
+    partitions = {e.partition for e in result.get_asset_materialization_events()}
+    assert partitions == {"2026"}
+    assert {t: _rows(w, f"SELECT * FROM {t} WHERE year = 2025") for t in of_2025} == of_2025
+    assert {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.glob("*2025*")} == files_2025
+    assert _rows(w, "SELECT parcel_id, amount_bond FROM sewer_bills WHERE year = 2026") != bills_2026
+    assert _rows(w, "SELECT count(*) FROM billing_runs WHERE year = 2026") == [(2,)]
+
+
+@pytest.mark.slow  # three `outfall run`s
+def test_outfall_run_partition_equals_a_full_run_for_that_year(tmp_path, town):
+    write(town, "sewer_rates/rates_2025.csv", RATES.format(year=2025, bond=90))
+    full, part = tmp_path / "full" / "w.duckdb", tmp_path / "part" / "w.duckdb"
+    for args in (("--warehouse", str(full)), ("--warehouse", str(part), "--partition", "2026")):
+        result = run_cli("run", "--data", str(town), "--as-of", "2026-06-30", *args, "--quiet")
+        assert result.returncode == 0, result.stderr
+    query = "SELECT * FROM sewer_bills WHERE year = 2026"
+    assert _rows(part, query) == _rows(full, query) != []
+    assert _rows(part, "SELECT DISTINCT year FROM sewer_bills") == [(2026,)]
+    assert (part.parent / "dashboards" / "billing.html").exists()
+    bad = run_cli("run", "--data", str(town), "--warehouse", str(part), "--partition", "2026-13")
+    assert bad.returncode == 2 and "--partition '2026-13'" in bad.stderr
