@@ -2,6 +2,7 @@
 
 
 import contextlib
+import datetime as dt
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
@@ -34,6 +35,13 @@ BILLING_YEARS = DynamicPartitionsDefinition(name="billing_year")
 READING_MONTHS = MonthlyPartitionsDefinition(start_date="2000-01-01", end_offset=1)
 # A range of partitions (a year's months, every billing year) runs as one run, one pass over the rows.
 ONE_RUN = BackfillPolicy.single_run()
+
+
+def run_started(context: Any) -> dt.datetime:
+    """When this step's run was made: rows loaded since were loaded by this run (or one going on)."""
+    record = context.instance.get_run_record_by_id(context.run_id)
+    created = record.create_timestamp if record is not None else None
+    return created if created is not None else dt.datetime.now(dt.timezone.utc)
 
 
 @lru_cache(maxsize=1)

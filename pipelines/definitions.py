@@ -15,16 +15,19 @@ from pathlib import Path
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 
 from dagster import (  # noqa: E402
+    AssetKey,
     AssetSelection,
     DagsterInstance,
     DefaultScheduleStatus,
     DefaultSensorStatus,
     Definitions,
+    EventLogEntry,
     RunRequest,
     ScheduleDefinition,
     ScheduleEvaluationContext,
     SensorEvaluationContext,
     SkipReason,
+    asset_sensor,
     define_asset_job,
     in_process_executor,
     load_asset_checks_from_package_module,
@@ -35,11 +38,11 @@ from dagster import (  # noqa: E402
 from dagster_duckdb import DuckDBResource  # noqa: E402
 
 import assets as assets_package  # noqa: E402
-from assets.common import BILLING_YEARS  # noqa: E402
+from assets.common import BILLING_YEARS, READING_MONTHS  # noqa: E402
 from outfall.ingest.datasets import DATASETS  # noqa: E402
 from outfall.ingest.files import list_input_files  # noqa: E402
 from outfall.resources import RulesResource, default_data_dir, default_warehouse, run_resources  # noqa: E402
-from pipelines.stages import Stage, asset_graph, plan_stages  # noqa: E402
+from pipelines.stages import RANGE_END, RANGE_START, Stage, asset_graph, plan_stages  # noqa: E402
 
 all_assets = load_assets_from_package_module(assets_package)
 all_checks = load_asset_checks_from_package_module(assets_package)
@@ -134,6 +137,44 @@ def build_folder_sensor(dataset: str):
 _asset_names = {key.to_user_string() for a in all_assets for key in a.keys}
 _sensor_pairs = [build_folder_sensor(d) for d in sorted(DATASETS) if d in _asset_names]
 
+# The partitions new files touch: the folder sensors' runs record them (the assets reading_months and
+# billing_years), and these two sensors request just those partitions.
+_month_stage = next(s for s in STAGES if s.partitions_def == READING_MONTHS)
+_year_stage = next(s for s in STAGES if s.partitions_def == BILLING_YEARS)
+monthly_readings_job = stage_jobs[_month_stage.index]
+billing_years_job = stage_jobs[_year_stage.index]
+
+
+def partition_requests(keys: list[str], run_key: str, job_name: str) -> list[RunRequest]:
+    """One run over ``keys``: the partition, or the range from the first to the last."""
+    keys = sorted(keys)
+    if not keys:
+        return []
+    if len(keys) == 1:
+        return [RunRequest(run_key=run_key, partition_key=keys[0], job_name=job_name)]
+    return [RunRequest(run_key=run_key, job_name=job_name,
+                       tags={RANGE_START: keys[0], RANGE_END: keys[-1]})]
+
+
+@asset_sensor(asset_key=AssetKey("reading_months"), job=monthly_readings_job, name="reading_months_sensor",
+              default_status=DefaultSensorStatus.STOPPED,
+              description="Judges slugs again in the months of readings that new files touched: one run over "
+                          "those months, once the files are loaded.")
+def reading_months_sensor(context: SensorEvaluationContext, asset_event: EventLogEntry):
+    months = asset_event.asset_materialization.metadata["months_touched"].value
+    requests = partition_requests(list(months), f"months {asset_event.run_id}", monthly_readings_job.name)
+    return requests or SkipReason("the new files touched no month of readings")
+
+
+@asset_sensor(asset_key=AssetKey("billing_years"), job=billing_years_job, name="billing_years_sensor",
+              default_status=DefaultSensorStatus.STOPPED,
+              description="Bills again the years whose rates, budget or parcels new files changed.")
+def billing_years_sensor(context: SensorEvaluationContext, asset_event: EventLogEntry):
+    years = asset_event.asset_materialization.metadata["years_touched"].value
+    requests = [RunRequest(run_key=f"billing {asset_event.run_id} {y}", partition_key=y,
+                           job_name=billing_years_job.name) for y in years]
+    return requests or SkipReason("the new files changed no billing year")
+
 
 def run_instance() -> DagsterInstance:
     """The Dagster instance of one `outfall run`: Dagster's ephemeral instance (nothing on disk),
@@ -179,7 +220,7 @@ def build_definitions(resources: dict | None = None) -> Definitions:
         jobs=[*stage_jobs, daily_compliance_job, stormwater_review_job, annual_billing_job]
         + [job for job, _ in _sensor_pairs],
         schedules=build_schedules(_timezone(resources)),
-        sensors=[s for _, s in _sensor_pairs],
+        sensors=[s for _, s in _sensor_pairs] + [reading_months_sensor, billing_years_sensor],
         resources=resources,
         # One process: DuckDB allows a single writing process per file, and GX is
         # imported once instead of once per step.

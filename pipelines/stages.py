@@ -17,8 +17,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from dagster import (AssetKey, AssetsDefinition, DagsterEventType, DagsterInstance, DynamicPartitionsDefinition,
-                     MonthlyPartitionsDefinition, PartitionsDefinition, TimeWindowPartitionsDefinition)
+from dagster import (AssetKey, AssetsDefinition, DagsterEventType, DagsterInstance,
+                     DynamicPartitionsDefinition, MonthlyPartitionsDefinition, PartitionsDefinition,
+                     TimeWindowPartitionsDefinition)
 
 from outfall.warehouse import sql
 
@@ -119,7 +120,7 @@ YEAR = re.compile(r"^\d{4}$")
 
 
 def partition_key_for(partitions_def: PartitionsDefinition, asked: str) -> str | None:
-    """The key of ``partitions_def`` that ``asked`` names (``2026-03`` a month, ``2026`` a year), else None."""
+    """The key of ``partitions_def`` that ``asked`` names (``2026-03`` a month, ``2026`` a year), or None."""
     if isinstance(partitions_def, TimeWindowPartitionsDefinition) and MONTH.match(asked):
         return f"{asked}-01"
     if isinstance(partitions_def, DynamicPartitionsDefinition) and YEAR.match(asked):
@@ -133,7 +134,8 @@ def keys_in_order(partitions_def: PartitionsDefinition, instance: DagsterInstanc
     return list(partitions_def.get_partition_keys(dynamic_partitions_store=instance))
 
 
-def run_tags(partitions_def: PartitionsDefinition, wanted: list[str], instance: DagsterInstance) -> dict | None:
+def run_tags(partitions_def: PartitionsDefinition, wanted: list[str],
+             instance: DagsterInstance) -> dict | None:
     """The tags of one run over ``wanted`` (a key, or the range from the first to the last of them in
     the definition's order); None when none of them is a partition."""
     if isinstance(partitions_def, DynamicPartitionsDefinition):

@@ -136,7 +136,9 @@ def materialize(assets, *args, **kwargs):
     keep = kept_open(database) if database and not database.startswith((":memory:", "md:")) else contextlib.nullcontext()
     with keep:
         partitioned = any(getattr(a, "partitions_def", None) is not None for a in assets)
-        if not partitioned or "partition_key" in kwargs:
+        tags = kwargs.get("tags") or {}
+        asked = "partition_key" in kwargs or "dagster/asset_partition_range_start" in tags
+        if not partitioned or asked:
             return dagster_materialize(assets, *args, **kwargs)
         return materialize_in_stages(assets, dagster_materialize, **kwargs)
 

@@ -38,7 +38,7 @@ from dagster import (AssetCheckResult, AssetCheckSeverity, AssetExecutionContext
                      MaterializeResult, MetadataValue, asset, asset_check, multi_asset)
 from dagster_duckdb import DuckDBResource
 
-from assets.common import BILLING_YEARS, GROUP_BILLING, ONE_RUN, outputs, table_result, warehouse
+from assets.common import BILLING_YEARS, GROUP_BILLING, ONE_RUN, outputs, run_started, table_result, warehouse
 from outfall.register_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
 from outfall.law.billing import (COMPONENTS, PARCEL_FIELDS, BillingInputError, BudgetRateError, ParcelUnits,
                                  amount, budget_rate, fields_read, missing_rate_message, units_for_parcel)
@@ -459,14 +459,19 @@ def _warehouse(duckdb: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
                    "partition of the billing assets (the sewer bills, the register's files), so that one "
                    "year can be billed again without touching another.")
 def billing_year_partitions(context: AssetExecutionContext, duckdb: DuckDBResource) -> MaterializeResult:
+    since = run_started(context)
     with warehouse(duckdb) as con:
         years = [str(y) for y in billing_years(con)]
+        touched = [str(r[0]) for r in con.execute(sql("select_billing_years_loaded_since"),
+                                                   {"since": since}).fetchall()]
     known = set(context.instance.get_dynamic_partitions(BILLING_YEARS.name))
     added = [y for y in years if y not in known]
     if added:
         context.instance.add_dynamic_partitions(BILLING_YEARS.name, added)
+    # years_touched: what the sensor `billing_years_sensor` bills again (pipelines/definitions.py)
     return MaterializeResult(metadata={"years": ", ".join(years) or "none",
-                                       "added": ", ".join(added) or "none"})
+                                       "added": ", ".join(added) or "none",
+                                       "years_touched": MetadataValue.json(touched)})
 
 
 def partition_years(context: AssetExecutionContext) -> list[int]:
