@@ -6,7 +6,9 @@ On one small data folder (tests/conftest.py ``small_town`` plus a few thousand
 flow readings with two slugs, and a few hundred parcels to bill):
 
 1. an uninterrupted run into its own warehouse: the reference;
-2. for each phase (ingestion, slug detection, billing, dashboards) a fresh
+2. for each phase (ingestion, slug detection, billing, dashboards; and a re-run of one month,
+   `outfall run --partition 2026-05`, and of one billing year, `--partition 2026`, each on a copy
+   of the reference's loaded warehouse and pages, rerun with the same command) a fresh
    warehouse and a run that is killed with SIGKILL (kill -9) at a seeded random
    point of that phase. The phase is found in the run's log (``outfall.log``
    beside the warehouse, which has one line per step started and finished), not
@@ -72,7 +74,16 @@ def phase_steps() -> dict[str, frozenset[str]]:
         "slug detection": frozenset({"slug_events"}),
         "billing": frozenset({"sewer_billing"}),  # sewer_bills, billing_runs, ... in one transaction
         "dashboards": frozenset(DASHBOARD_STEPS),
+        # `outfall run --partition`, on a copy of the reference's loaded warehouse
+        "month re-run": frozenset({"slug_events"}),
+        "billing year re-run": frozenset({"sewer_billing"}),
     }
+
+
+# The phases that re-run one partition of a loaded warehouse (a copy of the reference's), and the
+# partition: May 2026 of the readings (the drill's town also has June's: May alone is judged again),
+# the billing year 2026.
+PARTITION_RERUNS = {"month re-run": "2026-05", "billing year re-run": "2026"}
 
 
 # The step a kill aims at in a phase: for ingestion, the flow readings (the largest input), not the
@@ -107,6 +118,11 @@ def make_town(root: Path, seed: int = 14) -> Path:
             lines += ["IU-2,2026-05-12T00:00:00,-5,gpm,flow", "IU-2,2026-05-12T00:05:00,12,furlongs,flow",
                       "IU-2,not a time,12,gpm,flow"]
         (root / "flow" / f"drill_{user.lower()}.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # two days of June for IU-1, one file: a month of readings besides May's
+    june = ["user_id,timestamp,value,unit,constituent"] + [
+        f"IU-1,{dt.datetime(2026, 6, 1) + dt.timedelta(minutes=5 * i):%Y-%m-%dT%H:%M:%S},"
+        f"{round(10.0 * rng.uniform(0.8, 1.2), 2)},gpm,flow" for i in range(2 * 288)]
+    (root / "flow" / "drill_june.csv").write_text("\n".join(june) + "\n", encoding="utf-8")
     rows = ["parcel_id,district,property_class,acres,living_units,bathrooms,washing_machines,people,seats,"
             "moratorium,owner,address"]
     classes = ("single_family", "single_family", "single_family", "two_family", "apartment", "commercial",
@@ -129,20 +145,21 @@ def make_town(root: Path, seed: int = 14) -> Path:
 # running and killing
 
 
-def command(data: Path, warehouse: Path) -> list[str]:
+def command(data: Path, warehouse: Path, partition: str = "") -> list[str]:
     return [sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse),
-            "--as-of", AS_OF]
+            "--as-of", AS_OF, *(["--partition", partition] if partition else [])]
 
 
 def _env() -> dict[str, str]:
     return dict(os.environ, GX_ANALYTICS_ENABLED="false")
 
 
-def run(data: Path, warehouse: Path, timeout: float = 600) -> tuple[subprocess.CompletedProcess, float]:
+def run(data: Path, warehouse: Path, timeout: float = 600,
+        partition: str = "") -> tuple[subprocess.CompletedProcess, float]:
     """`outfall run` to the end; (the finished process, its seconds)."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    done = subprocess.run(command(data, warehouse), capture_output=True, text=True, timeout=timeout,
+    done = subprocess.run(command(data, warehouse, partition), capture_output=True, text=True, timeout=timeout,
                           cwd=REPO, env=_env())
     return done, time.perf_counter() - started
 
@@ -206,13 +223,13 @@ def finished_steps(log: Path) -> set[str]:
 
 
 def kill_during(data: Path, warehouse: Path, steps: frozenset[str], delay: float,
-                timeout: float = 600) -> float:
+                timeout: float = 600, partition: str = "") -> float:
     """Start `outfall run`, wait for one of ``steps`` to start (polling the run log), wait ``delay``
     seconds, then SIGKILL the run. Returns the seconds from the phase's start to the kill."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     log = warehouse.parent / LOG
     with open(warehouse.parent / "killed_run.out", "w") as out:
-        proc = subprocess.Popen(command(data, warehouse), stdout=out, stderr=subprocess.STDOUT, cwd=REPO,
+        proc = subprocess.Popen(command(data, warehouse, partition), stdout=out, stderr=subprocess.STDOUT, cwd=REPO,
                                 env=_env(), start_new_session=True)
         try:
             deadline = time.monotonic() + timeout
@@ -405,9 +422,14 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
         warehouse = folder / WAREHOUSE
         # A step can end sooner than in the reference run: a kill that missed the phase is made
         # again, at once when the step starts.
+        partition = PARTITION_RERUNS.get(phase, "")
         for attempt in range(1, 4):
             shutil.rmtree(folder, ignore_errors=True)
-            killed_after = kill_during(data, warehouse, frozenset({target}), delay if attempt == 1 else 0.0)
+            if partition:   # the loaded warehouse and its pages, as the reference run left them
+                shutil.copytree(ref_wh.parent, folder)
+                (folder / LOG).unlink()
+            killed_after = kill_during(data, warehouse, frozenset({target}), delay if attempt == 1 else 0.0,
+                                       partition=partition)
             step, in_step = running_at_end(folder / LOG)
             in_phase = in_step and step in steps   # killed while a step of the phase ran
             if in_phase:
@@ -417,8 +439,9 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
         wal_bytes, wal_problems = _replayed_copy(warehouse, folder / "replayed", reference,
                                                  finished_steps(folder / LOG))
         shutil.copy2(folder / LOG, folder / "killed_run.log")
-        result = KillResult(phase, target, delay, killed_after, step, in_step, in_phase, wal_bytes, wal_problems, attempt)
-        rerun, result.rerun_seconds = run(data, warehouse)
+        result = KillResult(phase, target, delay, killed_after, step, in_step, in_phase, wal_bytes, wal_problems,
+                            attempt)
+        rerun, result.rerun_seconds = run(data, warehouse, partition=partition)
         result.rerun_exit, result.rerun_stderr = rerun.returncode, rerun.stderr
         if rerun.returncode == 0:
             result.differences = table_differences(reference, warehouse_tables(warehouse, folder))

@@ -34,7 +34,7 @@ from benchmarks.fault_drill import (
 )
 from outfall import runlog
 
-PHASES = ("ingestion", "slug detection", "billing", "dashboards")
+PHASES = ("ingestion", "slug detection", "billing", "dashboards", "month re-run", "billing year re-run")
 
 
 # ---------------------------------------------------------------------------

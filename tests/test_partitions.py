@@ -63,6 +63,10 @@ def test_billing_assets_are_partitioned_by_billing_year():
         assert node.backfill_policy == BackfillPolicy.single_run(), name
     assert graph.get(AssetKey("billing_years")).partitions_def is None
     assert isinstance(READING_MONTHS, MonthlyPartitionsDefinition)
+    slugs = graph.get(AssetKey("slug_events"))
+    assert slugs.partitions_def == READING_MONTHS and slugs.backfill_policy == BackfillPolicy.single_run()
+    assert "2026-03-01" in READING_MONTHS.get_partition_keys()          # a month the UI can backfill
+    assert defs.resolve_job_def("everything_2_by_month").partitions_def == READING_MONTHS
     job = defs.resolve_job_def("annual_billing")
     assert job.partitions_def == BILLING_YEARS
 
