@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -66,7 +67,10 @@ def run_multiprocess(max_concurrent: int) -> dict:
         def run_one(stage, keys, tags):
             job = build_reconstructable_job("benchmarks.executors", "stage_job",
                                             reconstructable_args=(stage.index, max_concurrent))
+            t = time.perf_counter()
             result = execute_job(job, instance=instance, tags=tags, raise_on_error=False)
+            print(f"{stage.job_name}: {time.perf_counter() - t:.1f} s, success {result.success}",
+                  file=sys.stderr, flush=True)
             for event in result.all_events:
                 if event.event_type == DagsterEventType.STEP_FAILURE:
                     error = event.step_failure_data.error if event.step_failure_data else None
@@ -90,7 +94,7 @@ def counts(warehouse: Path) -> dict[str, int]:
         con.close()
 
 
-def measure(mode: str, data: Path, work: Path) -> dict:
+def measure(mode: str, data: Path, work: Path, timeout: float = 1800) -> dict:
     warehouse = work / mode / "w.duckdb"
     shutil.rmtree(warehouse.parent, ignore_errors=True)
     warehouse.parent.mkdir(parents=True)
@@ -106,7 +110,23 @@ def measure(mode: str, data: Path, work: Path) -> dict:
         cmd = [sys.executable, "-c", "import json, benchmarks.executors as e; "
                f"print(json.dumps(e.run_multiprocess({concurrent})))"]
     started = time.perf_counter()
-    done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=3600)
+    err_path = warehouse.parent / "stderr.txt"
+    try:
+        with open(err_path, "w") as err:
+            # its own process group: a run that times out is ended with every step process it started
+            proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=err, text=True,
+                                    start_new_session=True)
+            try:
+                out, _ = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                raise
+        done = subprocess.CompletedProcess(cmd, proc.returncode, out, err_path.read_text())
+    except subprocess.TimeoutExpired:
+        stages = [line for line in err_path.read_text().splitlines() if line.startswith("everything_")]
+        return {"mode": mode, "seconds": timeout, "exit": -1,
+                "stderr": f"did not finish in {timeout} s; stages done: {'; '.join(stages) or 'none'}"}
     seconds = time.perf_counter() - started
     info = {"mode": mode, "seconds": round(seconds, 1), "exit": done.returncode}
     if not mode.startswith("in_process") and done.returncode == 0:
@@ -123,11 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", required=True, type=Path)
     parser.add_argument("--modes", default="in_process,in_process_1,multiprocess,multiprocess_1")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "outfall_bench_executors")
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds a mode may take")
     args = parser.parse_args(argv)
-    results = [measure(mode, args.data.resolve(), args.work) for mode in args.modes.split(",")]
-    reference = next((r.get("counts") for r in results if r["mode"] == "in_process"), None)
-    print(f"{'mode':<16}{'seconds':>9}  ok   same rows as in_process  failed steps")
-    for r in results:
+    print(f"{'mode':<16}{'seconds':>9}  ok   same rows as in_process  failed steps", flush=True)
+    reference = None
+    for mode in args.modes.split(","):
+        r = measure(mode, args.data.resolve(), args.work, args.timeout)
+        if mode == "in_process":
+            reference = r.get("counts")
         same = "" if reference is None or "counts" not in r else (
             "yes" if r["counts"] == reference else
             "no: " + ", ".join(t for t in reference if r["counts"].get(t) != reference[t])[:80])
@@ -136,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         for failure in r.get("failures", [])[:6]:
             print(f"    {failure}")
         if "stderr" in r:
-            print("    " + r["stderr"].strip().splitlines()[-1][:200])
+            print("    " + (r["stderr"].strip().splitlines() or [""])[-1][:200])
+        sys.stdout.flush()
     return 0
 
 

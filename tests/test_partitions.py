@@ -156,6 +156,13 @@ def test_outfall_run_partition_equals_a_full_run_for_that_year(tmp_path, town):
     assert _rows(part, query) == _rows(full, query) != []
     assert _rows(part, "SELECT DISTINCT year FROM sewer_bills") == [(2026,)]
     assert (part.parent / "dashboards" / "billing.html").exists()
+    # and a month of readings: May 2026, the town's one day of flow
+    month = run_cli("run", "--data", str(town), "--as-of", "2026-06-30", "--warehouse", str(part),
+                    "--partition", "2026-05", "--quiet")
+    assert month.returncode == 0, month.stderr
+    for table in ("slug_daily_stats", "slug_events", "slug_baseline_gaps"):
+        assert _rows(part, f"SELECT * FROM {table}") == _rows(full, f"SELECT * FROM {table}"), table
+    assert _rows(part, "SELECT count(*) FROM slug_daily_stats") == [(1,)]
     bad = run_cli("run", "--data", str(town), "--warehouse", str(part), "--partition", "2026-13")
     assert bad.returncode == 2 and "--partition '2026-13'" in bad.stderr
 
