@@ -159,7 +159,8 @@ def run(data: Path, warehouse: Path, timeout: float = 600,
     """`outfall run` to the end; (the finished process, its seconds)."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    done = subprocess.run(command(data, warehouse, partition), capture_output=True, text=True, timeout=timeout,
+    done = subprocess.run(command(data, warehouse, partition), capture_output=True, text=True,
+                          timeout=timeout,
                           cwd=REPO, env=_env())
     return done, time.perf_counter() - started
 
@@ -229,7 +230,8 @@ def kill_during(data: Path, warehouse: Path, steps: frozenset[str], delay: float
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     log = warehouse.parent / LOG
     with open(warehouse.parent / "killed_run.out", "w") as out:
-        proc = subprocess.Popen(command(data, warehouse, partition), stdout=out, stderr=subprocess.STDOUT, cwd=REPO,
+        proc = subprocess.Popen(command(data, warehouse, partition), stdout=out, stderr=subprocess.STDOUT,
+                                cwd=REPO,
                                 env=_env(), start_new_session=True)
         try:
             deadline = time.monotonic() + timeout
@@ -439,8 +441,8 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
         wal_bytes, wal_problems = _replayed_copy(warehouse, folder / "replayed", reference,
                                                  finished_steps(folder / LOG))
         shutil.copy2(folder / LOG, folder / "killed_run.log")
-        result = KillResult(phase, target, delay, killed_after, step, in_step, in_phase, wal_bytes, wal_problems,
-                            attempt)
+        result = KillResult(phase, target, delay, killed_after, step, in_step, in_phase, wal_bytes,
+                            wal_problems, attempt)
         rerun, result.rerun_seconds = run(data, warehouse, partition=partition)
         result.rerun_exit, result.rerun_stderr = rerun.returncode, rerun.stderr
         if rerun.returncode == 0:
@@ -458,11 +460,11 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
 def table_text(result: Drill) -> str:
     lines = [f"uninterrupted run: {result.reference_seconds:.1f} s, {result.reference_tables} tables, "
              f"{len(result.files)} files in dashboards/ and exports/",
-             f"{'phase':<16}{'killed in (after s)':<36}{'tries':>6}{'WAL left':>10}{'rerun s':>9}  identical"]
+             f"{'phase':<21}{'killed in (after s)':<36}{'tries':>6}{'WAL left':>10}{'rerun s':>9}  identical"]
     for k in result.kills:
         where = f"{'' if k.in_step else 'after '}{k.step} ({k.killed_after:.2f})"
         wal = f"{k.wal_bytes / 1024:,.0f} KB" if k.wal_bytes is not None else "none"
-        lines.append(f"{k.phase:<16}{where:<36}{k.attempts:>6}{wal:>10}{k.rerun_seconds:>9.1f}  "
+        lines.append(f"{k.phase:<21}{where:<36}{k.attempts:>6}{wal:>10}{k.rerun_seconds:>9.1f}  "
                      f"{'yes' if k.identical else 'NO'}")
         for problem in [*k.wal_problems, *k.differences][:5]:
             lines.append(f"    {problem}")

@@ -84,7 +84,7 @@ def plan_stages(assets_defs: Iterable[AssetsDefinition]) -> list[Stage]:
             for i, (d, m) in enumerate(zip(stage_defs, members))]
 
 
-def _topo_rank(parents: dict) -> callable:
+def _topo_rank(parents: dict) -> Callable:
     """Sort key: depth in the graph, then name (a stable order whatever the dict order)."""
     depth: dict = {}
 
