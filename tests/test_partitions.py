@@ -284,3 +284,22 @@ def test_sensors_request_only_the_partitions_new_files_touch(tmp_path, town):
                        resources=res, instance=instance).success
     assert [r.partition_key for r in reading_months_sensor(months_ctx)] == ["2026-05-01"]
     assert [r.partition_key for r in billing_years_sensor(years_ctx)] == ["2026"]
+
+
+def test_readings_dated_after_this_month_are_judged_with_this_months_partition(tmp_path):
+    """No partition holds a month after the current one yet: the latest partition judges its readings."""
+    from assets.sewer_administrator.compliance import slug_events
+
+    last = READING_MONTHS.get_last_partition_key()          # this month
+    year, month = int(last[:4]), int(last[5:7])
+    later = f"{year + (month == 12):04d}-{month % 12 + 1:02d}-02"   # a day of next month
+    data = tmp_path / "d"
+    rows = [f"IU-1,{later}T{h:02d}:{m:02d}:00-05:00,{600 if h == 12 and m < 30 else 100},gpm,flow"
+            for h in range(24) for m in range(0, 60, 5)]
+    write(data, "flow/f.csv", "user_id,timestamp,value,unit,constituent\n" + "\n".join(rows) + "\n")
+    write(data, "industrial_users/u.csv",
+          "user_id,name,district,normal_avg_flow_gpd\nIU-1,Acme,consolidated,144000\n")
+    res = _resources(tmp_path, data)
+    inputs = [a for a in ingest_assets if a.key.path[-1] in ("flow", "industrial_users")]
+    assert materialize([*inputs, slug_events], resources=res).success
+    assert _rows(tmp_path / "w.duckdb", "SELECT count(*) FROM slug_events") == [(1,)]

@@ -389,10 +389,15 @@ def plan_slug_detection(con: duckdb.DuckDBPyConnection, fingerprint: str,
     return "incremental", new_min_ts.astimezone(tz).date(), judged_to
 
 
-def partition_days(context: AssetExecutionContext) -> tuple[dt.date, dt.date]:
-    """The first and last local day of the months of this run (a month partition, or a range of them)."""
+def partition_days(context: AssetExecutionContext, months: list[dt.date]) -> tuple[dt.date, dt.date]:
+    """The first and last local day of the months of this run (a month partition, or a range of them).
+    The latest partition (this month) also holds the readings dated after it (``months``: the months
+    that have readings), which no partition has yet."""
     window = context.partition_time_window
-    return window.start.date(), window.end.date() - dt.timedelta(days=1)
+    first, last = window.start.date(), window.end.date() - dt.timedelta(days=1)
+    if months and context.partition_keys[-1] == READING_MONTHS.get_last_partition_key():
+        last = max(last, _month_end(months[-1]))
+    return first, last
 
 
 @table_asset(GROUP_SEWER,
@@ -401,11 +406,11 @@ def partition_days(context: AssetExecutionContext) -> tuple[dt.date, dt.date]:
 def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
     town = sewer_rules(rules)
     tz = ZoneInfo(town.timezone)
-    first_day, last_day = partition_days(context)
     with warehouse(duckdb) as con:
         with transaction(con):
             con.execute(sql("create_slug_views")).fetchall()
             months = [r[0] for r in con.execute(sql("select_reading_months")).fetchall()]
+            first_day, last_day = partition_days(context, months)
             timings: dict[str, float] = {}
             if months and (first_day > months[0] or last_day < _month_end(months[-1])):
                 # some months only: judged again apart from the others (their rows stay)
