@@ -47,6 +47,9 @@ class IndexData(PageData):
     quarantine_total: int = 0
     quarantine_per_reason: int = 50
     set_aside: pd.DataFrame | None = None  # rows kept but not judged by an asset (table set_aside)
+    # what an asset could not judge for want of a rule in effect on its day (table not_judged): asset, section,
+    # reason, items, first_day, last_day, examples (the first few things by name)
+    not_judged: pd.DataFrame | None = None
     reports: list[tuple[str, str]] = field(default_factory=list)  # (file, label) of the annual reports written
     worklist: pd.DataFrame | None = None  # what each person must do next (table worklist)
 
@@ -278,13 +281,47 @@ def panel_set_aside(data: IndexData) -> str:
                             "Outfall again."))
 
 
-# The quarantine page, top to bottom: the rows refused on input, then the rows kept but not judged.
-QUARANTINE_PANELS = (panel_quarantined, panel_quarantined_rows, panel_set_aside)
+def _days_text(first: Any, last: Any) -> str:
+    """'1999-01-31 to 1999-07-31', or the one day."""
+    return fmt_date(first) if fmt_date(first) == fmt_date(last) else _range_text(first, last)
+
+
+def _not_judged_what(r: dict) -> str:
+    """The first things not judged by name, and how many more there are."""
+    examples = r.get("examples")
+    names = [] if examples is None else [str(e) for e in examples]
+    more = int(r["items"]) - len(names)
+    return "; ".join(names) + (f"; and {more:,} more" if more > 0 else "")
+
+
+def panel_not_judged(data: IndexData) -> str:
+    """What an asset could not judge because no version of the rules covers its day (table not_judged): one
+    line per asset, rules section and reason. What mends it is a version of the rules, not a file."""
+    frame = as_frame(data.not_judged)
+    if frame.empty:
+        return ""
+    body = table(frame, [
+        Col("asset", "Found by", nowrap=True, html=lambda r: f"<code>{esc(r['asset'])}</code>"),
+        Col("section", "Rules section", nowrap=True, html=lambda r: f"<code>{esc(r['section'])}</code>"),
+        Col("reason", "Why"), Col("items", "How many", num=True, fmt=fmt_num),
+        Col("first_day", "Days", nowrap=True, html=lambda r: esc(_days_text(r.get("first_day"), r.get("last_day")))),
+        Col("examples", "What", html=lambda r: esc(_not_judged_what(r)))])
+    return section("Not judged: no rule in effect on the day", body, sid="not-judged", lead=esc(
+        "What a step of the run could not judge because no version of the rules covers its day (a sample "
+        "before the rules' first limits, a slug day, a testing period). Nothing is guessed: these are judged "
+        "once the rules file has a version in effect on those days (docs/rules.md lists each section's "
+        "versions), at the next run."))
+
+
+# The quarantine page, top to bottom: the rows refused on input, the rows kept but not judged, and what
+# could not be judged for want of a rule.
+QUARANTINE_PANELS = (panel_quarantined, panel_quarantined_rows, panel_set_aside, panel_not_judged)
 
 
 def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
     meta = PageMeta(counts={"quarantined": int(data.quarantine_total), "shown": len(as_frame(data.quarantine)),
-                            "set_aside": len(as_frame(data.set_aside))})
+                            "set_aside": len(as_frame(data.set_aside)),
+                            "not_judged": int(as_frame(data.not_judged).get("items", pd.Series(dtype=int)).sum())})
     html_text = page(file="quarantine.html", title="Quarantined input rows",
                      subtitle=esc(f"Rows rejected on input, with the reason a clerk can act on · as of "
                                   f"{data.as_of.isoformat()}"),
