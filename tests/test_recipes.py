@@ -55,3 +55,42 @@ def test_add_a_parameter_limit_touches_only_the_rules_file(tmp_path):
     sample_id, parameter, value, unit, limit_value, limit_type, rule = got[0]
     assert (sample_id, parameter, unit, limit_value, limit_type) == ("S-8", "copper", "mg/L", 0.2, "max")
     assert abs(value - 0.25) < 1e-9 and "copper beyond the limit established by the Town Board" in rule
+
+
+def _recipe(title: str) -> str:
+    text = (REPO / "docs" / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    return text.split(f"### {title}\n", 1)[1].split("\n### ", 1)[0]
+
+
+def test_the_panel_recipe_names_what_there_is():
+    """Every file, list of panels, helper and test the recipe "Add a panel to a page" names exists."""
+    import re
+
+    import dashboards.html as html
+    import dashboards.index as index
+    import dashboards.sewer as sewer
+    import dashboards.stormwater as stormwater
+    from assets import pages
+    from tests import test_dashboards, test_print
+
+    recipe = _recipe("Add a panel to a page")
+    paths = {p for p in re.findall(r"`([\w./]+\.(?:py|sql))`", recipe)}
+    assert {"tests/test_dashboards.py", "assets/pages.py", "tests/test_page_sql.py"} <= paths
+    for path in paths:
+        assert (REPO / path).is_file(), path
+    assert (REPO / "sql" / "run" / "select_dashboard_not_judged.sql").is_file()
+    for module, names in ((sewer, ("SEWER_PANELS", "SewerView", "SewerData")),
+                          (stormwater, ("STORMWATER_PANELS", "StormwaterView", "StormwaterData")),
+                          (index, ("INDEX_PANELS", "QUARANTINE_PANELS", "IndexData", "panel_not_judged")),
+                          (html, ("section", "table", "Col", "no_data", "RuleNotes", "Kpi", "kpis", "esc",
+                                  "PRINT_CSS", "PageMeta")),
+                          (pages, ("Reader", "NOT_JUDGED_EXAMPLES", "read_index_data")),
+                          (test_print, ("visible_text",)),
+                          (test_dashboards, ("test_page_functions_are_short",
+                                             "test_the_quarantine_pages_reader_groups_what_was_not_judged"))):
+        for name in names:
+            assert name in recipe and hasattr(module, name), (module.__name__, name)
+    assert index.panel_not_judged in index.QUARANTINE_PANELS
+    for words in ("screen_only=True", "no-print", "print-only", "printed=False", "max_rows", "print_pdfs"):
+        assert words in recipe, words
+    assert "screen_only" in html.Col.__dataclass_fields__ and ".no-print" in html.PRINT_CSS
