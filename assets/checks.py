@@ -47,7 +47,8 @@ from outfall.flow_hours import ensure_flow_hours, flow_gap_steps
 from outfall.gx_adapter import ValidationSummary, suite_columns, suite_info, validate_frame
 from outfall.ingest.registry import all_datasets
 from outfall.paths import EXPECTATIONS_DIR
-from outfall.warehouse import LOCAL_TZ, count, sql, table_columns
+from outfall.rules import local_timezone
+from outfall.warehouse import count, sql, table_columns
 
 ERROR = AssetCheckSeverity.ERROR
 WARN = AssetCheckSeverity.WARN
@@ -86,7 +87,7 @@ def _text(value: Any) -> str:
         if value.tzinfo is not None:
             from zoneinfo import ZoneInfo
 
-            value = value.astimezone(ZoneInfo(LOCAL_TZ))
+            value = value.astimezone(ZoneInfo(local_timezone()))
         return value.strftime("%Y-%m-%d %H:%M %Z").strip()
     if isinstance(value, float):
         return f"{value:.6g}"

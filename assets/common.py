@@ -14,6 +14,7 @@ from outfall.ingest.compile import create_table_sql
 from outfall.ingest.registry import all_datasets
 from outfall.output_folders import OutputPaths, output_paths
 from outfall.resources import OutfallSettings
+from outfall.rules import local_timezone
 from outfall.warehouse import area_tables_sql, configure, count, ensure_schema, preview_markdown, sql
 
 GROUP_SEWER = "sewer_administrator"
@@ -32,14 +33,15 @@ def schema_ddl() -> str:
 
 
 @contextlib.contextmanager
-def warehouse(resource: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A configured connection with every table created."""
+def warehouse(resource: DuckDBResource, timezone: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A configured connection with every table created; local times in ``timezone``, by default the
+    town's of the run (``outfall.rules.local_timezone``, which the rules resource sets)."""
     database = str(getattr(resource, "database", "") or "")
     if database and not database.startswith((":memory:", "md:")):
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     with resource.get_connection() as con:
         try:
-            configure(con)
+            configure(con, timezone=timezone or local_timezone())
             ensure_schema(con, schema_ddl())
             yield con
         finally:

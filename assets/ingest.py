@@ -16,8 +16,7 @@ from assets.common import GROUP_INGEST, warehouse
 from outfall.ingest.datasets import Context, Dataset
 from outfall.ingest.engine import DatasetReport, ingest_dataset
 from outfall.ingest.registry import all_datasets
-from outfall.resources import OutfallSettings
-from outfall.rules import load_rules
+from outfall.resources import OutfallSettings, RulesResource
 from outfall.runlog import run_logger
 from outfall.warehouse import configure, count, preview_markdown, sql, transaction
 
@@ -44,12 +43,17 @@ def _report_metadata(con, report: DatasetReport) -> dict:
     }
 
 
-def ingestion_context(settings: OutfallSettings) -> Context:
-    rules = load_rules("woodbury", settings.rules_path())
-    schedule = rules.sewer_units.at(settings.as_of_date())
-    correction = tuple((v.effective_from, v.effective_to, v.max_days) for v in rules.notices.sewer_correction)
-    # the unit schedule in effect on the day judged; the notices' maximum period to correct, every version
-    return Context(unit_schedule=schedule.model_dump(), sewer_correction=correction)
+def ingestion_context(settings: OutfallSettings, rules: RulesResource) -> Context:
+    """What reading the input folders needs of the rules: the town's local time zone, the jurisdictions
+    found (a site's), the unit schedule in effect on the day judged and the notices' maximum period to
+    correct, every version (a town without sewer rules has neither)."""
+    town = rules.town_rules()
+    schedule = town.sewer_units.at(settings.as_of_date()).model_dump() if town.sewer_units else {}
+    correction = (tuple((v.effective_from, v.effective_to, v.max_days, v.citation)
+                        for v in town.notices.sewer_correction) if town.notices else ())
+    law = town.law("sewer_use").short if town.law_names and town.law_names.sewer_use else ""
+    return Context(unit_schedule=schedule, sewer_correction=correction, sewer_law=law, timezone=rules.timezone(),
+                   jurisdictions=rules.jurisdictions(), rules_files=rules.load().files_found())
 
 
 def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
@@ -61,11 +65,12 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
                     f"({', '.join(ds.extensions)}); natural key {' + '.join(ds.key)}.",
         metadata={"input_folder": ds.name, "natural_key": list(ds.key), "serves": ds.group},
     )
-    def _ingest(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-        ctx = ingestion_context(settings)
+    def _ingest(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                rules: RulesResource) -> MaterializeResult:
+        ctx = ingestion_context(settings, rules)
         now = dt.datetime.now(dt.timezone.utc)
-        with warehouse(duckdb) as con:
-            configure(con, settings.memory_limit)
+        with warehouse(duckdb, ctx.timezone) as con:
+            configure(con, settings.memory_limit, timezone=ctx.timezone)
             with transaction(con):
                 report = ingest_dataset(con, ds, settings.data_path(), ctx, now)
             validate_in_background(context.run.run_id, duckdb, con, ds.name)

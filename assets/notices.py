@@ -38,15 +38,14 @@ from outfall.law import notices as law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law import swppp as swppp_law
 from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules
 from outfall.rules.words import tiers_words
 from outfall.warehouse import replace_rows, sql, transaction
 
 LETTER_PREFIX = "notice_"
 TEMPLATES = {"sewer": "sewer_notice.html", "stormwater": "stormwater_notice.html"}
 INPUT_FILE = {"sewer": "the industrial users' file", "stormwater": "the construction sites' file"}
-SEWER_JURISDICTION = "woodbury"
 
 
 def letter_path(kind: str, recipient_id: str, period: str) -> str:
@@ -133,10 +132,11 @@ def _issued_items(con) -> dict[str, list[law.Item]]:
 # ------------------------------------------------------------------ recipients and mailings
 
 
-def recipients(con) -> dict[tuple[str, str], dict]:
-    """(kind, recipient_id) -> who a notice goes to: name, address, the record's own name and premises."""
+def recipients(con, town: str) -> dict[tuple[str, str], dict]:
+    """(kind, recipient_id) -> who a notice goes to: name, address, the record's own name and premises, the
+    jurisdiction (an industrial user's: ``town``, the town running Outfall)."""
     out = {}
-    for r in _records(con, "select_notice_recipients"):
+    for r in _records(con, "select_notice_recipients", {"town": town}):
         r["recipient"] = Recipient(r["recipient_name"], r["street"], r["city"], r["state"], r["zip"])
         out[(r["kind"], r["recipient_id"])] = r
     return out
@@ -232,16 +232,17 @@ class NoticeRun:
 class NoticeBuilder:
     """Builds every notice of a run from the items, the mailings and the records already kept."""
 
-    def __init__(self, con, settings: OutfallSettings, rules: dict[str, Rules], writer: LetterWriter):
+    def __init__(self, con, settings: OutfallSettings, rules: RulesResource, writer: LetterWriter):
         self.as_of = settings.as_of_date()
-        self.rules = rules
-        self.sewer_rules = rules[SEWER_JURISDICTION]
+        self.rules = rules.all_rules()
+        self.town = rules.jurisdiction()
+        self.sewer_rules = rules.town_rules()
         self.writer = writer
         self.items: dict[tuple[str, str, str], list[law.Item]] = defaultdict(list)
         for i in collect_items(con, self.sewer_rules.timezone):
             if i.known_on <= self.as_of:
                 self.items[(i.kind, i.recipient_id, i.period)].append(i)
-        self.recipients = recipients(con)
+        self.recipients = recipients(con, self.town)
         self.mailings = mailings(con)
         self.records = {r["document_id"]: r for r in _records(con, "select_notice_documents")}
         self.issued = _issued_items(con)
@@ -266,7 +267,7 @@ class NoticeBuilder:
         if record is None and not current:
             return None
         recipient = self.recipients.get((kind, recipient_id))
-        jurisdiction = (recipient or {}).get("jurisdiction") or SEWER_JURISDICTION
+        jurisdiction = (recipient or {}).get("jurisdiction") or self.town
         r = self.rules.get(jurisdiction, self.sewer_rules)
         issued_on = record["issued_on"] if record is not None else (mailing.mailed_on if mailing else None)
         withdrawn = None if issued_on is not None else law.withdrawal(found)
@@ -393,10 +394,6 @@ def period_end(rules: Rules):
     return lambda day: extended_due(day, "notices.correct_by", calendar, rules.deadline_extension)[0]
 
 
-def notice_rules(settings: OutfallSettings) -> dict[str, Rules]:
-    return {j: load_rules(j, settings.rules_path()) for j in ("woodbury", "bellport")}
-
-
 # ------------------------------------------------------------------ the asset
 
 
@@ -408,17 +405,18 @@ def notice_rules(settings: OutfallSettings) -> dict[str, Rules]:
           "industrial_users", "sites"],
     description="Notices of violation, one per recipient and month with a violation: for a sewer user its sample "
                 "results over a limit, daily maximums and monthly averages over its permit's limits, days "
-                "discharged without a permit, late reports and missed testing (Woodbury Code ch. 253 Part 2, "
-                "enforcement); for a construction site its missed inspections and other violations (Woodbury Code "
-                "ch. 267, Bellport Code ch. 21). Each has one letter with a section per kind, and the table "
+                "discharged without a permit, late reports and missed testing (the sewer use law's "
+                "enforcement); for a construction site its missed inspections and other violations (the "
+                "stormwater law of its jurisdiction). Each has one letter with a section per kind, and the table "
                 "notice_items lists what it covers. A draft until its mailing is recorded in notices_mailed; a "
                 "mailed notice's letter is written once, as the facts stood on its mailing day, and kept.",
 )
-def notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+            rules: RulesResource) -> MaterializeResult:
     paths = outputs(duckdb, settings)
-    writer = LetterWriter(settings.data_path())
+    writer = LetterWriter(settings.data_path(), rules.all_rules())
     with warehouse(duckdb) as con:
-        built = NoticeBuilder(con, settings, notice_rules(settings), writer).build()
+        built = NoticeBuilder(con, settings, rules, writer).build()
         rows = built.rows()
         with transaction(con):
             replace_rows(con, "notices", pd.DataFrame(rows))

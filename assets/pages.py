@@ -22,9 +22,9 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, outputs
-from outfall.resources import OutfallSettings
-from outfall.rules import RulesError, load_rules
-from outfall.warehouse import LOCAL_TZ, configure, sql
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import local_timezone
+from outfall.warehouse import configure, sql
 
 from dashboards import query
 from dashboards.html import PageMeta, day_words, months_words, to_date_words
@@ -78,7 +78,7 @@ class Reader:
 
 
 def _now_local() -> dt.datetime:
-    return dt.datetime.now(ZoneInfo(LOCAL_TZ)).replace(microsecond=0)
+    return dt.datetime.now(ZoneInfo(local_timezone())).replace(microsecond=0)
 
 
 def _write_page(folder: Path, name: str, html_text: str) -> Path:
@@ -104,15 +104,15 @@ def _page_result(context: AssetExecutionContext, path: Path, meta: PageMeta, sec
     return MaterializeResult(metadata=md)
 
 
-def write_page(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, name: str,
-               read: Callable[[duckdb_module.DuckDBPyConnection, Path], Any],
+def write_page(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+               rules: RulesResource, name: str, read: Callable[[duckdb_module.DuckDBPyConnection, Path], Any],
                build: Callable[[Any], tuple[str, PageMeta]], **extra: Any) -> MaterializeResult:
     """Read a page's data (``read(con, folder)``), build it, write ``<dashboards>/<name>`` with
     plotly.min.js beside it, and report. Every page asset is this call."""
     started = time.perf_counter()
     folder = dashboards_dir(duckdb, settings)
     with duckdb.get_connection() as con:
-        configure(con)
+        configure(con, timezone=rules.timezone())
         data = read(con, folder)
     html_text, meta = build(data)
     ensure_plotly_js(folder)
@@ -120,20 +120,16 @@ def write_page(context: AssetExecutionContext, duckdb: DuckDBResource, settings:
     return _page_result(context, path, meta, time.perf_counter() - started, **extra)
 
 
-def _rules(settings: OutfallSettings, jurisdiction: str):
-    try:
-        return load_rules(jurisdiction, settings.rules_path())
-    except (RulesError, FileNotFoundError, OSError):
-        return None
-
-
-def town_name(settings: OutfallSettings, *jurisdictions: str) -> str:
-    """Whom a page is about, from the rules files' names: "Town of Woodbury and Village of Bellport"."""
-    names = []
-    for jurisdiction in jurisdictions:
-        rules = _rules(settings, jurisdiction)
-        names.append(rules.name if rules is not None and rules.name else jurisdiction.title())
-    return " and ".join(names)
+def page_laws(rules: RulesResource, day: dt.date) -> dict[str, str]:
+    """The laws a page cites, by the rules' ``law_names`` as of ``day``, short: the town's, and for the
+    stormwater law every jurisdiction's that has one, the town's first ("A Code ch. 1 and B Code ch. 2")."""
+    laws = {name: law.short for name, law in rules.town_rules().laws(day).items()}
+    town = rules.jurisdiction()
+    stormwater = [r.law("stormwater", day).short for j, r in sorted(rules.all_rules().items(), key=lambda jr: jr[0] != town)
+                  if r.law_names is not None and r.law_names.stormwater]
+    if stormwater:
+        laws["stormwater"] = " and ".join(stormwater)
+    return laws
 
 
 # --------------------------------------------------------------------------- index and quarantine
@@ -175,7 +171,7 @@ def _counts(r: Reader, table: str, name: str, params: Any = None) -> tuple | Non
     return r.con.execute(sql(name), params or {}).fetchall()[0]
 
 
-def _sewer_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str, str, str]]:
+def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -> list[tuple[str, str, str]]:
     """The sewer card's numbers, each with the period it covers, as the sewer page counts them."""
     as_of = settings.as_of_date()
     year = {"year": as_of.year}
@@ -183,8 +179,8 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str, str,
     stats = _counts(r, "statistic_violations", "count_dashboard_statistic_violations", year) or (0, [], 0)
     (slugs,) = _counts(r, "slug_events", "count_dashboard_slug_events") or (None,)
     (expiring,) = _counts(r, "compliance_summary", "count_dashboard_expiring_permits") or (None,)
-    rules = _rules(settings, "woodbury")
-    warning = rules.notices.permit_expiry_warning.get(as_of) if rules is not None and rules.notices else None
+    town = rules.town_rules()
+    warning = town.notices.permit_expiry_warning.get(as_of) if town.notices else None
     within = f"within {warning.days} days " if warning else ""
     numbers = []
     if samples is None:
@@ -238,7 +234,7 @@ def _tone(value: Any, bad: str = "bad") -> str:
     return "" if value is None else (bad if value else "good")
 
 
-def _cards(r: Reader, folder: Path, settings: OutfallSettings) -> list[PageCard]:
+def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResource) -> list[PageCard]:
     years = r.named("sewer_bills", "select_dashboard_bill_years")
     year = int(years["year"].max()) if years is not None and not years.empty else None
     if settings.year and r.has("sewer_bills"):
@@ -248,7 +244,7 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings) -> list[PageCard]
     return [
         PageCard("sewer.html", "Industrial users", "Superintendent of Sewage",
                  "What to do next, violations and slugs, notices, required testing; each user's control charts and "
-                 "flow.", (folder / "sewer.html").exists(), _sewer_numbers(r, settings)),
+                 "flow.", (folder / "sewer.html").exists(), _sewer_numbers(r, settings, rules)),
         PageCard("stormwater.html", "Construction sites", "Stormwater management officer",
                  "What to do next, this week's inspections, late and overdue findings, notices, illicit discharges; "
                  "each site's inspections against rainfall.", (folder / "stormwater.html").exists(),
@@ -261,11 +257,12 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings) -> list[PageCard]
     ]
 
 
-def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, folder: Path) -> IndexData:
+def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, rules: RulesResource,
+                    folder: Path) -> IndexData:
     r = Reader(con)
     data = IndexData(as_of=settings.as_of_date(), generated_at=_now_local(),
-                     quarantine_per_reason=QUARANTINE_ROWS_PER_REASON,
-                     town=town_name(settings, "woodbury", "bellport"))
+                     quarantine_per_reason=QUARANTINE_ROWS_PER_REASON, town=rules.names(),
+                     laws=page_laws(rules, settings.as_of_date()))
     data.ingested = r.named("ingested_files", "select_dashboard_ingested")
     data.ranges = _ranges(con, r)
     data.quarantine_counts = r.named("quarantine", "select_dashboard_quarantine_counts")
@@ -274,7 +271,7 @@ def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     data.quarantine_total = int(counts["rows"].sum()) if counts is not None else 0
     data.set_aside = r.named("set_aside", "select_dashboard_set_aside")
     data.not_judged = r.named("not_judged", "select_dashboard_not_judged", {"examples": NOT_JUDGED_EXAMPLES})
-    data.cards = _cards(r, folder, settings)
+    data.cards = _cards(r, folder, settings, rules)
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.reports = _reports(con, r, folder)
     data.present = r.present
@@ -304,12 +301,12 @@ def _reports(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path) -> 
                 "(quarantine.html) so that bad data is seen, not hidden.",
 )
 def dashboard_index(context: AssetExecutionContext, duckdb: DuckDBResource,
-                    settings: OutfallSettings) -> MaterializeResult:
+                    settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     started = time.perf_counter()
     folder = dashboards_dir(duckdb, settings)
     with duckdb.get_connection() as con:
-        configure(con)
-        data = read_index_data(con, settings, folder)
+        configure(con, timezone=rules.timezone())
+        data = read_index_data(con, settings, rules, folder)
     quarantine_html, _ = build_quarantine_page(data)
     _write_page(folder, "quarantine.html", quarantine_html)
     html_text, meta = build_index_page(data)

@@ -1,7 +1,7 @@
 """The record of a run: the day it judges by and where it writes (table ``outfall_run``).
 
 The as-of day is fixed once, when the run's settings are set up (``OutfallSettings``):
---as-of, else today in America/New_York at the start of the run. Every asset of the
+--as-of, else today in the town's time zone at the start of the run. Every asset of the
 run reads that same day, and this asset writes it down with the folders the run
 writes to, so that a reader of the warehouse (and ``outfall export``) knows both.
 """
@@ -14,15 +14,15 @@ from dagster import MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_INGEST, outputs, warehouse
-from outfall.resources import OutfallSettings
-from outfall.rules import RulesError, load_all
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import RulesError
 from outfall.rules.tables import NotJudged
 from outfall.warehouse import replace_rows, sql, transaction
 
 
-def _rules_versions(settings: OutfallSettings) -> str:
+def _rules_versions(rules: RulesResource) -> str:
     try:
-        return ", ".join(f"{j} {r.version}" for j, r in load_all(settings.rules_path()).items())
+        return ", ".join(f"{j} {r.version}" for j, r in rules.all_rules().items())
     except RulesError as exc:  # the rules are checked again (and fail loudly) by the assets that apply them
         return f"unreadable: {exc}"
 
@@ -33,7 +33,7 @@ def _rules_versions(settings: OutfallSettings) -> str:
     description="The settings of the latest run (table outfall_run): the day it judges overdue work by, fixed once "
                 "when the run starts, the billing year, and the folders it reads and writes.",
 )
-def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     paths = outputs(duckdb, settings)
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:
@@ -44,7 +44,7 @@ def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings) -> Materializ
                 "billing_year": settings.year or None, "data_dir": str(settings.data_path().resolve()),
                 "dashboards_dir": None if paths.dashboards is None else str(paths.dashboards),
                 "exports_dir": None if paths.exports is None else str(paths.exports),
-                "rules_versions": _rules_versions(settings),
+                "rules_versions": _rules_versions(rules),
             })
     return MaterializeResult(metadata={"as_of": str(as_of), "dashboards": str(paths.dashboards or "(none)")})
 

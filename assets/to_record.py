@@ -29,12 +29,10 @@ from outfall.atomic import write_atomic
 from outfall.ingest.datasets import PREFILLED_COLUMN
 from outfall.ingest.registry import all_datasets
 from outfall.output_folders import OutputPaths
-from outfall.resources import OutfallSettings
-from outfall.rules import load_rules
+from outfall.resources import OutfallSettings, RulesResource
 from outfall.warehouse import sql
 
 FILE = "to_record.xlsx"
-SEWER_JURISDICTION = "woodbury"
 
 
 @dataclass(frozen=True)
@@ -142,9 +140,10 @@ def build_workbook(rows: dict[str, list[dict]], as_of: dt.date, sewer_max: int |
     return wb
 
 
-def _sewer_max(settings: OutfallSettings, as_of: dt.date) -> int | None:
+def _sewer_max(rules: RulesResource, as_of: dt.date) -> int | None:
     """The most days the sewer law allows to correct, on the day judged (None: no version in effect)."""
-    version = load_rules(SEWER_JURISDICTION, settings.rules_path()).notices.sewer_correction.get(as_of)
+    notices = rules.town_rules().notices
+    version = notices.sewer_correction.get(as_of) if notices is not None else None
     return None if version is None else int(version.max_days)
 
 
@@ -157,7 +156,7 @@ def _sewer_max(settings: OutfallSettings, as_of: dt.date) -> int | None:
                 "inspections coming due or overdue (inspections) and the testing periods still open (lab_results), "
                 "each row prefilled, with Excel's checks of what is typed.",
 )
-def to_record(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def to_record(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     paths = outputs(duckdb, settings)
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:
@@ -165,7 +164,7 @@ def to_record(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeR
     counts = {f"rows_{name}": len(r) for name, r in rows.items()}
     if paths.exports is None:
         return MaterializeResult(metadata={**counts, "written": "no: the warehouse has no folder (in memory)"})
-    wb = build_workbook(rows, as_of, _sewer_max(settings, as_of), paths)
+    wb = build_workbook(rows, as_of, _sewer_max(rules, as_of), paths)
     path = write_atomic(Path(paths.exports) / FILE,
                         workbooks.workbook_bytes(wb, dt.datetime.combine(as_of, dt.time())))
     return MaterializeResult(metadata={**counts, "path": MetadataValue.path(str(path))})

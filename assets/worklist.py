@@ -8,7 +8,7 @@ the letter or the page section it concerns. The rows come from the tables that j
 - every draft notice (to mail or withdraw), and every mailed notice the data no longer support, that has
   violations found after its mailing, or that cannot be mailed as it is;
 - every open or overdue deadline of the sewer engine (``obligations``: reports owed, permits expiring);
-- the Town's own acts under ch. 185 (the appeal hearing, the notice of the cost of an abatement);
+- the Town's own acts under the illicit discharge law (the appeal hearing, the notice of the cost of an abatement);
 - post-construction practice findings open or overdue (``smp_findings``);
 - required testing open or missed (``required_testing``);
 - inspections coming due at active sites (``swppp_upcoming``);
@@ -28,11 +28,10 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, table_result, warehouse
 from outfall import notice_words as words
 from outfall.law import worklist as law
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules
 from outfall.warehouse import replace_rows, sql, transaction
 
-SEWER_JURISDICTION = "woodbury"
 PERSON_OF_KIND = {"sewer": law.SUPERINTENDENT, "stormwater": law.STORMWATER_OFFICER}
 COLUMNS = ["person", "action", "subject_id", "due", "status", "source", "ref", "subject_name", "days_left", "link",
            "detail", "as_of"]
@@ -202,11 +201,10 @@ def build_worklist(con, as_of: dt.date, rules: Rules) -> pd.DataFrame:
                 "management officer and the clerk, one row per open action in plain words, with its due date, "
                 "whether it is overdue, due within the week or upcoming, and a link to the letter or record.",
 )
-def worklist(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
-    rules = load_rules(SEWER_JURISDICTION, settings.rules_path())
     with warehouse(duckdb) as con:
-        frame = build_worklist(con, as_of, rules)
+        frame = build_worklist(con, as_of, rules.town_rules())
         with transaction(con):
             replace_rows(con, "worklist", frame)
         counts = frame.groupby(["person", "status"]).size().to_dict() if len(frame) else {}
@@ -218,9 +216,10 @@ def worklist(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeRe
 @asset_check(asset=worklist, description="Every row's status agrees with its due date and the day judged: overdue "
              "before it, due within the rules' week, upcoming after it or with no due date. Threshold: 0 rows that "
              "do not. Severity ERROR.")
-def check_validity_worklist_status(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
+def check_validity_worklist_status(duckdb: DuckDBResource, settings: OutfallSettings,
+                                   rules: RulesResource) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    window = load_rules(SEWER_JURISDICTION, settings.rules_path()).worklist.at(as_of).due_within_days
+    window = rules.town_rules().require("worklist").at(as_of).due_within_days
     with warehouse(duckdb) as con:
         bad, total = con.execute(sql("check_validity_worklist_status"), {"as_of": as_of, "window": window}
                                  ).fetchall()[0]

@@ -36,7 +36,7 @@ from assets.clerk.billing import bill, billing_exports, sewer_billing  # noqa: E
 from assets.common import schema_ddl  # noqa: E402
 from outfall.register_export import export_register  # noqa: E402
 from outfall.resources import OutfallSettings  # noqa: E402
-from outfall.rules import load_rules  # noqa: E402
+from outfall.rules import load_town  # noqa: E402
 from outfall.warehouse import configure, count, ensure_schema, transaction  # noqa: E402
 
 YEAR = 2026
@@ -129,10 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     db = work / "bench.duckdb"
     if db.exists():
         db.unlink()
-    rules = load_rules("woodbury")
+    rules = load_town().town
     setup = time.perf_counter()
     parcels = synthetic_parcels(args.parcels, args.seed)
-    con = configure(duckdb.connect(str(db)))
+    con = configure(duckdb.connect(str(db)), timezone=rules.timezone)
     ensure_schema(con, schema_ddl())
     load_inputs(con, parcels)
     setup = time.perf_counter() - setup

@@ -126,10 +126,10 @@ def phase(args: argparse.Namespace) -> dict:
         # Imported here, in this phase's own process: the reference phase's memory is DuckDB's alone.
         from assets.common import schema_ddl
         from assets.sewer_administrator.compliance import run_slug_detection
-        from outfall.rules import load_rules
+        from outfall.rules import load_town
         from outfall.warehouse import ensure_schema
 
-        rules = load_rules("woodbury")
+        rules = load_town().town
         db = args.dir / ("verify.duckdb" if args.phase == "verify" else "bench.duckdb")
         if args.phase in ("full", "verify"):
             for suffix in ("", ".wal"):

@@ -22,7 +22,7 @@ import pandas as pd
 
 from dashboards.html import (
     COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, cited, details, esc, fmt_date, fmt_datetime,
-    fmt_num, fmt_pct, fmt_signed_usd, fmt_usd, is_missing, join, kpis, no_data, note, page, section, table,
+    fmt_num, fmt_pct, fmt_signed_usd, fmt_usd, is_missing, join, kpis, law_cited, no_data, note, page, section, table,
 )
 from dashboards.worklist import worklist_panel
 from outfall.billing_words import change_word, class_word, district_word, rate_source_word
@@ -62,7 +62,7 @@ class BillingData(PageData):
     runs: pd.DataFrame | None = None
     worklist: pd.DataFrame | None = None   # the clerk's actions open (table worklist)
     rule: str = ""              # the unit schedule's citation (full)
-    rule_short: str = ""        # its short form ("ch. 253 Part 3")
+    rule_short: str = ""        # its short form (the schedule's short_citation)
     bill_rule: str = ""         # how an amount is computed (the billing rule's citation, full)
     district_names: dict[str, str] = field(default_factory=dict)   # the rules' names of the districts
     billed_years: list[int] = field(default_factory=list)          # the years that have a register
@@ -198,7 +198,7 @@ def units_chart(long: pd.DataFrame, year: int) -> Chart:
               "margin": {"l": 150, "r": 20, "t": 36, "b": 110}}
     return Chart("billing-units", {"data": traces, "layout": layout},
                  title=f"Units by property class and component, billing year {year}",
-                 caption="A full unit is one unit of each of the four components (ch. 253 Part 3); classes "
+                 caption="A full unit is one unit of each of the four components (the unit schedule); classes "
                          "with partial units (approved lots, vacant land, moratorium, high schools) show it here.",
                  height=166 + 30 * max(3, len(order)))
 
@@ -310,7 +310,7 @@ def districts_panel(y: _Year, data: BillingData, charts: list[Chart]) -> str:
     if data.rates is None or as_frame(data.rates).empty:
         dc_html = no_data("billing_run_totals", data.present.get("billing_run_totals"), "rates per unit") + dc_html
     years = f"billing years {y.prev} and {y.year}" if y.prev else _by(y.year)
-    law = ('<div class="law">Law: ' + cited(data.rule_short or "ch. 253 Part 3",
+    law = ('<div class="law">Law: ' + cited(data.rule_short or law_cited(data.laws, "sewer_rates"),
                                           "; ".join(r for r in (data.bill_rule, data.rule) if r)) + "</div>")
     return section(f"Revenue by district and component, {years}", law + charts[-1].html() + dc_html,
                    sid="districts", lead="Each amount is the parcel's units times the rate per unit, rounded half-up "
@@ -441,7 +441,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
                 section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills")),
                 fees_section(data)]
         return page(file="billing.html", title="Billing: annual sewer roll",
-                    subtitle=esc(f"Woodbury ch. 253 Part 3 sewer units · as of {data.as_of.isoformat()}"),
+                    subtitle=esc(f"{law_cited(data.laws, 'sewer_rates')} sewer units · as of {data.as_of.isoformat()}"),
                     body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
                     has_charts=False), meta
     y = _Year.of(data)
@@ -450,7 +450,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
             changes_panel(y, data), runs_panel(y, data), fees_section(data)]
     meta.charts = len(charts)
     meta.counts = {"year": y.year, "parcels": y.parcels_now, "fee_years": len(as_frame(data.fees))}
-    subtitle = (f"Woodbury ch. 253 Part 3 sewer units and rates · billing year {y.year}"
+    subtitle = (f"{law_cited(data.laws, 'sewer_rates')} sewer units and rates · billing year {y.year}"
                 + (f" compared with billing year {y.prev}" if y.prev else "") + f" · as of {data.as_of.isoformat()}")
     return page(file="billing.html", title=f"Billing: sewer roll, billing year {y.year}", subtitle=esc(subtitle),
                 body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
@@ -469,7 +469,7 @@ def _fees_listed_in(year: Any, billed: list[int]) -> str:
 
 
 def fees_section(data: BillingData) -> str:
-    """Water and sewer inspection fees (Woodbury ch. 301) per year applied for, and the permits the fee
+    """Water and sewer inspection fees (the inspection fee law) per year applied for, and the permits the fee
     schedule does not cover."""
     fees = as_frame(data.fees)
     if data.fees is None or fees.empty:
@@ -490,8 +490,9 @@ def fees_section(data: BillingData) -> str:
             html += "<h3>Permits with no fee in the schedule</h3>" + table(unpriced, [
                 Col("permit_id", "Permit", nowrap=True), Col("parcel_id", "Parcel", nowrap=True),
                 Col("owner", "Owner"), Col("applied_on", "Applied on", fmt=fmt_date, nowrap=True),
-                Col("rule", "Why", html=lambda r: cited("not in the fee schedule (ch. 301)", r.get("rule")))])
+                Col("rule", "Why", html=lambda r: cited(f"not in the fee schedule ({law_cited(data.laws, 'inspection_fees')})",
+                                                        r.get("rule")))])
     return section("Water and sewer inspection fees", html, sid="fees",
-                   lead="Woodbury Code ch. 301: the fees of the inspections asked for with each building permit, "
-                        "totalled by the year applied for. Each billing year's register workbook has a sheet "
-                        "Inspection fees, which says so when that year has none.")
+                   lead=esc(f"{law_cited(data.laws, 'inspection_fees')}: the fees of the inspections asked for with "
+                            "each building permit, totalled by the year applied for. Each billing year's register "
+                            "workbook has a sheet Inspection fees, which says so when that year has none."))

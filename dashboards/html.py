@@ -24,9 +24,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from outfall.letters import css_string
-from outfall.warehouse import LOCAL_TZ
-
-LOCAL_ZONE = zoneinfo.ZoneInfo(LOCAL_TZ)
+from outfall.rules import local_timezone
 
 PLOTLY_JS = "plotly.min.js"  # written once beside the pages (include_plotlyjs="directory" layout)
 
@@ -80,7 +78,20 @@ class PageData:
     as_of: dt.date
     generated_at: dt.datetime | None = None
     town: str = ""
+    laws: dict[str, str] = field(default_factory=dict)
     present: dict[str, bool] = field(default_factory=dict)
+
+
+#: How a page names a law the rules do not name (``law_names`` of the rules files).
+LAW_WORDS = {"sewer_use": "the sewer use law", "sewer_rates": "the sewer rate schedule",
+             "sewer_penalty": "the penalty section of the sewer use law", "sewer_district": "the sewer district",
+             "stormwater": "the stormwater law", "illicit_discharges": "the illicit discharge law",
+             "inspection_fees": "the inspection fee law"}
+
+
+def law_cited(laws: dict[str, str] | None, name: str) -> str:
+    """How a page cites the law ``name``: the rules' short name (``law_names``), else plain words."""
+    return (laws or {}).get(name) or LAW_WORDS.get(name, name.replace("_", " "))
 
 
 def as_frame(value: pd.DataFrame | None) -> pd.DataFrame:
@@ -126,7 +137,7 @@ def fmt_date(value: Any) -> str:
 
 
 def fmt_datetime(value: Any) -> str:
-    """Local wall-clock time, minutes (timestamps are shown in America/New_York)."""
+    """Local wall-clock time, minutes (timestamps are shown in the town's time zone)."""
     if is_missing(value):
         return ""
     if isinstance(value, dt.datetime) and not getattr(value, "nanosecond", 0):
@@ -134,11 +145,11 @@ def fmt_datetime(value: Any) -> str:
         # Python datetime: a tenth of the time of a Timestamp's conversion
         plain = value.to_pydatetime() if isinstance(value, pd.Timestamp) else value
         if plain.tzinfo is not None:
-            plain = plain.astimezone(LOCAL_ZONE)
+            plain = plain.astimezone(zoneinfo.ZoneInfo(local_timezone()))
         return plain.strftime("%Y-%m-%d %H:%M")
     ts = pd.Timestamp(value)
     if ts.tzinfo is not None:
-        ts = ts.tz_convert(LOCAL_TZ)
+        ts = ts.tz_convert(local_timezone())
     return ts.strftime("%Y-%m-%d %H:%M")
 
 
@@ -177,8 +188,8 @@ def fmt_pct(value: Any, digits: int = 1) -> str:
 def short_rule(rule: Any, limit: int = 70) -> str:
     """A short label of a citation for chart annotations (the full text goes in hovers).
 
-    "Woodbury Code ch. 253 Part 2, discharges ..., (a): BOD in excess of 240 mg/l"
-    -> "Woodbury ch. 253 Part 2, discharges ..., (a)".
+    "<Town> Code ch. 12 Part 2, discharges ..., (a): BOD in excess of 240 mg/l"
+    -> "<Town> ch. 12 Part 2, discharges ..., (a)".
     """
     if is_missing(rule):
         return ""
@@ -309,7 +320,7 @@ class RuleNotes:
         return self.numbers[text]
 
     def cite(self, rule: Any, limit: int = 60) -> str:
-        """HTML: 'Woodbury ch. 253 Part 2, …, (a)' and its note's number."""
+        """HTML: '<Town> ch. 12 Part 2, …, (a)' and its note's number."""
         if is_missing(rule) or not str(rule).strip():
             return ""
         n = self.number(rule)
@@ -601,12 +612,12 @@ class Chart:
 
 
 def local_naive(series: pd.Series) -> pd.Series:
-    """Timestamps as local (America/New_York) wall-clock times without zone, for chart axes."""
+    """Timestamps as local (the town's time zone) wall-clock times without zone, for chart axes."""
     if isinstance(series, pd.Series) and pd.api.types.is_datetime64_dtype(series.dtype):
         return series  # local wall-clock times already (what the pages' queries give)
     s = pd.to_datetime(series)
     if getattr(s.dt, "tz", None) is not None:
-        s = s.dt.tz_convert("America/New_York").dt.tz_localize(None)
+        s = s.dt.tz_convert(local_timezone()).dt.tz_localize(None)
     return s
 
 
@@ -871,7 +882,7 @@ def page(*, file: str, title: str, subtitle: str, body: str, as_of: dt.date | No
          extra_css: str = "", town: str = "") -> str:
     """A complete, self-standing HTML page (plotly.min.js beside it when it has charts).
 
-    ``town``: who the page is about (e.g. "Town of Woodbury"), printed atop every paper page
+    ``town``: who the page is about (the rules file's name, e.g. "Town of ..."), printed atop every paper page
     with the title and the as-of day."""
     menu = "".join(
         f'<a href="{f}"{" class=on" if f == file else ""}>{esc(label)}</a>' for f, label in PAGES)
@@ -883,7 +894,7 @@ def page(*, file: str, title: str, subtitle: str, body: str, as_of: dt.date | No
     gen = f" · page written {esc(generated_at.strftime('%Y-%m-%d %H:%M'))}" if generated_at else ""
     brand = f"{esc(town) if town else 'Outfall'} · sewer &amp; stormwater compliance"
     as_of_text = f"as of {esc(as_of.isoformat())}" if as_of else ""
-    foot = (f"<footer>Outfall · {as_of_text}{gen} · times in America/New_York. "
+    foot = (f"<footer>Outfall · {as_of_text}{gen} · times in {esc(local_timezone())}. "
             f"Opens without a server or internet; charts use {PLOTLY_JS} beside this page.{footer_note}</footer>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"" + f' data-print-width="{PRINT_WIDTH_PX}"><head><meta charset="utf-8">'
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"

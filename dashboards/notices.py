@@ -148,9 +148,10 @@ SEWER_FOLLOW_UP = {
 }
 
 
-def sewer_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None = None) -> str:
+def sewer_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None = None,
+                    penalty_law: str = "the penalty section of the sewer use law") -> str:
     """The follow-up of each violation on a mailed notice (table sewer_notices): its status, the days to
-    correct, § 253-55 A days accrued and the most the law allows, the follow-up in words on a second line.
+    correct, the penalty days accrued (``penalty_law``: the section that counts them) and the most the law allows, the follow-up in words on a second line.
     The violations on drafts and withdrawn notices are counted in a note (they have no period to correct and
     accrue no penalty; the violations table names each one's notice)."""
     if frame is None or frame.empty:
@@ -188,8 +189,8 @@ def sewer_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None 
         Col("status", "Status", html=status),
         Col("corrected_on", "Corrected on", nowrap=True, fmt=fmt_date),
         Col("violation_days", "Days of penalty", num=True, fmt=fmt_num,
-            title="Days counted under Woodbury Code ch. 253 § 253-55 A: from the day after the last day to correct"),
-        Col("max_penalty_usd", "Most allowed (§ 253-55 A)", num=True, fmt=fmt_usd),
+            title=f"Days counted under {penalty_law}: from the day after the last day to correct"),
+        Col("max_penalty_usd", f"Most allowed ({penalty_law})", num=True, fmt=fmt_usd),
     ], detail=lambda r: esc(r.get("follow_up") or ""))
 
 

@@ -24,7 +24,7 @@ from dashboards.worklist import worklist_panel
 from dashboards.html import (
     COLORS, Chart, Col, Kpi, PageMeta, RuleNotes, axis_times, badge, day_words, esc, fmt_date, fmt_datetime,
     fmt_measure, fmt_num, is_missing, join, kpis, local_naive, month_words, months_words, named, no_data, note, page,
-    section, short_name, short_rule, slug, table, to_date_words, unit_text,
+    law_cited, section, short_name, short_rule, slug, table, to_date_words, unit_text,
 )
 
 PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
@@ -61,6 +61,7 @@ class SewerData:
     as_of: dt.date
     generated_at: dt.datetime | None = None
     town: str = ""  # whom the page is about (printed atop each paper page)
+    laws: dict[str, str] = field(default_factory=dict)  # the laws the page cites (html.law_cited)
     users: pd.DataFrame | None = None
     results: pd.DataFrame | None = None
     limits: pd.DataFrame | None = None
@@ -1189,11 +1190,11 @@ def panel_notices(view: SewerView) -> str:
     body = join(['<h3 id="notices">Notices, one per user and month</h3>',
                  notices_table(view.data.notices, "sewer", "User", view.names, view.data.notice_items),
                  '<h3 id="follow-up">Follow-up of the violations on mailed notices</h3>',
-                 sewer_follow_up(view.data.follow_up, view.names)])
+                 sewer_follow_up(view.data.follow_up, view.names, law_cited(view.data.laws, "sewer_penalty"))])
     return section("Notices of violation and follow-up", body, sid="notices-section",
-                   lead="Woodbury Code ch. 253 Part 2, enforcement: a notice by certified mail sets a period to "
-                        "correct; § 253-55 A penalty days count from the day after it. The Town's record, not sent "
-                        "to the user.")
+                   lead=esc(f"{law_cited(view.data.laws, 'sewer_use')}, enforcement: a notice by certified mail sets "
+                            f"a period to correct; {law_cited(view.data.laws, 'sewer_penalty')} penalty days count "
+                            "from the day after it. The Town's record, not sent to the user."))
 
 
 def panel_testing(view: SewerView) -> str:
@@ -1372,7 +1373,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
                             "slugs": len(view.slugs)})
     rng = f" · samples collected {view.period}" if view.first is not None else ""
     html_text = page(file="sewer.html", title="Sewer administrator: industrial users",
-                     subtitle=esc(f"Woodbury ch. 253 Part 2 discharge limits and slugs · as of "
+                     subtitle=esc(f"{law_cited(data.laws, 'sewer_use')} discharge limits and slugs · as of "
                                   f"{day_words(data.as_of)}{rng}"),
                      body=body, as_of=data.as_of, town=data.town,
                      generated_at=data.generated_at, has_charts=bool(view.charts))

@@ -21,7 +21,7 @@ from dashboards.worklist import worklist_panel
 from dashboards.html import (
     COLORS, Chart, Col, Kpi, PageData, PageMeta, RuleNotes, as_frame, badge, day_words, esc, fmt_date, fmt_num,
     fmt_usd, frames, is_missing, join, kpis, months_words, named, no_data, note, page, section, short_name,
-    short_rule, slug, table,
+    law_cited, short_rule, slug, table,
 )
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
@@ -148,6 +148,16 @@ def _storm_rule(data: StormwaterData, jurisdiction: Any, day: dt.date) -> tuple[
     rules = data.rules.get(str(jurisdiction)) if not is_missing(jurisdiction) else None
     version = rules.swppp.storm_inspection.get(day) if rules is not None and rules.swppp else None
     return rules, version
+
+
+def _storm_window_words(data: StormwaterData) -> str:
+    """'on the day of or the day after' (a window of 1 day), from each jurisdiction's storm rule of the day."""
+    windows = sorted({int(v.window_days) for j in data.rules if (v := _storm_rule(data, j, data.as_of)[1]) is not None})
+    if not windows:
+        return "by the rules' window after"
+    words = ["on the day of" if w == 0 else "on the day of or the day after" if w == 1
+             else f"on the day of or within {w} days after" for w in windows]
+    return " or ".join(words)
 
 
 def _is_storm(rules: Any, precip: float, day: dt.date) -> bool:
@@ -398,7 +408,7 @@ class StormwaterView:
                 up[up["due_by"] > self.week_end])
 
     def jurisdiction(self, value: Any) -> str:
-        """'Village of Bellport' for bellport: the rules file's name."""
+        """The jurisdiction's name as its rules file gives it ("Village of ...")."""
         rules = self.data.rules.get(str(value)) if not is_missing(value) else None
         return rules.name if rules is not None and rules.name else str(value or "").title()
 
@@ -456,7 +466,8 @@ def panel_headline(view: StormwaterView) -> str:
     if data.illicit_deadlines is not None:
         illicit = as_frame(data.illicit_deadlines)
         n = int((illicit["status"] == "overdue").sum()) if not illicit.empty else 0
-        cards.append(Kpi("illicit discharge deadlines overdue", fmt_num(n), f"Woodbury ch. 185 cases, on {day}",
+        cards.append(Kpi("illicit discharge deadlines overdue", fmt_num(n),
+                         f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}",
                          "bad" if n else "good", "#illicit"))
     return kpis(cards)
 
@@ -493,8 +504,9 @@ def panel_upcoming(view: StormwaterView) -> str:
         html_text += (f"<h3>Due after {view.week_end:%A %B %d} ({len(later)})</h3>"
                       + table(later.sort_values(["due_by", "site_id"]), _upcoming_cols(view, rules, False)))
     return section(f"This week's inspections (through {view.week_end:%A %B %d})", html_text + rules.notes(),
-                   sid="upcoming", lead="Overdue first, then by due date. Storm inspections are due within 24 hours "
-                                        "of a day with rain at or above the storm threshold.")
+                   sid="upcoming", lead=esc(f"Overdue first, then by due date. Storm inspections are due "
+                                            f"{_storm_window_words(data)} a day with rain at or above the storm "
+                                            "threshold."))
 
 
 def conditions_legend(view: StormwaterView) -> str:
@@ -592,7 +604,7 @@ def panel_notices(view: StormwaterView) -> str:
     counted = (f" Penalties count {' and '.join(periods)} that a violation continues after the day to correct."
                if periods else "")
     return section("Notices of violation and follow-up", body, sid="notices-section",
-                   lead=esc("Woodbury Code ch. 267 and Bellport Code ch. 21: the notice of violation sets the time "
+                   lead=esc(f"{law_cited(data.laws, 'stormwater')}: the notice of violation sets the time "
                             "schedule of the remedial measures; it runs from the day the notice is mailed." + counted
                             + " The Town's record, not sent to the site."))
 
@@ -688,7 +700,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
     thresholds = ", ".join(f"{view.jurisdiction(j)}: {float(v.threshold_in):g} in" for j in sorted(data.rules)
                            if (v := _storm_rule(data, j, data.as_of)[1]) is not None)
     html_text = page(file="stormwater.html", title="Stormwater officer: construction sites",
-                     subtitle=esc(f"Construction site inspections (Woodbury ch. 267, Bellport ch. 21) · as of "
+                     subtitle=esc(f"Construction site inspections ({law_cited(data.laws, 'stormwater')}) · as of "
                                   f"{day_words(data.as_of)}" + (f" · storm threshold {thresholds}" if thresholds else "")),
                      body=body, as_of=data.as_of, town=data.town,
                      generated_at=data.generated_at, has_charts=bool(view.charts))
@@ -712,7 +724,7 @@ SMP_LABELS = {
     "one_year_inspection": "Inspection one year after final acceptance",
     "guarantee_release": "Construction completion guarantee released too early",
 }
-# suspended: the abatement of an illicit discharge case while an appeal is pending (Woodbury ch. 185)
+# suspended: the abatement of an illicit discharge case while an appeal is pending (the illicit discharge law)
 DEADLINE_TONE = {"overdue": "bad", "late": "warn", "open": "info", "suspended": "info", "met": "good"}
 DEADLINE_WORDS = {"overdue": "Overdue", "late": "Late", "open": "Open", "suspended": "Suspended", "met": "Met"}
 DEADLINE_ORDER = {"overdue": 0, "open": 1, "suspended": 2, "late": 3, "met": 4}
@@ -772,7 +784,7 @@ def _cases_table(data: StormwaterData) -> str:
 
 
 def illicit_section(data: StormwaterData) -> str:
-    """Illicit discharge cases, their deadlines and charges (Woodbury ch. 185)."""
+    """Illicit discharge cases, their deadlines and charges (the illicit discharge law)."""
     deadlines, charges = as_frame(data.illicit_deadlines), as_frame(data.illicit_charges)
     rules = RuleNotes("rule-illicit")
     parts = [_cases_table(data)]
@@ -801,8 +813,8 @@ def illicit_section(data: StormwaterData) -> str:
             rules.col("rule", "Rule (section)", limit=45)]))
     parts.append(rules.notes())
     return section("Illicit discharges to the storm drain system", join(parts), sid="illicit",
-                   lead="Woodbury Code ch. 185: each case with its worst deadline first; the deadlines that were "
-                        "met are listed too. Business days leave out weekends and the public holidays of the "
+                   lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline "
+                        "first; the deadlines that were met are listed too. Business days leave out weekends and the public holidays of the "
                         "General Construction Law; a period to appeal, abate or protest that ends on a weekend "
                         "or holiday ends on the next business day (General Construction Law § 25-a). While an "
                         "appeal is pending the abatement is suspended.")
@@ -844,5 +856,5 @@ def practices_section(view: StormwaterView) -> str:
             row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), "")) + rules.notes()
     return section("Permanent stormwater management practices", p_html, sid="practices",
                    lead="After construction: as-built plans, the maintenance agreement, the one-year inspection "
-                        "and the construction completion guarantee (Woodbury ch. 267; Bellport ch. 21). "
+                        f"and the construction completion guarantee ({esc(law_cited(data.laws, 'stormwater'))}). "
                         "Requirements met on time are not listed.")

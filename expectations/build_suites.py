@@ -40,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from outfall import vocab  # noqa: E402
+from outfall.rules import jurisdictions  # noqa: E402
 
 GX_SEVERITY = {"ERROR": "critical", "WARN": "warning"}
 CANONICAL_UNITS = ("mg/L", "s.u.", "degF")
@@ -211,7 +212,7 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         *required("site_id", "jurisdiction", "disturbed_acres", "construction_start", "rain_gauge_id",
                   dataset="sites"),
         unique(["site_id"], "site_id is the natural key: one row per site."),
-        in_set("jurisdiction", vocab.JURISDICTIONS, "jurisdiction is woodbury or bellport."),
+        in_set("jurisdiction", jurisdictions(), "jurisdiction is one of the rules files' jurisdictions."),
         between("disturbed_acres", "disturbed_acres is not negative.", min_value=0),
         ordered("construction_start", "final_stabilization", "A site is not stabilized before construction "
                 "starts (construction_start <= final_stabilization where given); otherwise it never needs "

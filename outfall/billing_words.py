@@ -3,8 +3,8 @@ page and the billing files show where the warehouse keeps a code.
 
 The warehouse tables keep the inputs' codes (``district_1``, ``single_family``,
 ``amount_up``); everything a person reads says them in words, from here. The
-districts' names are data: the rules' ``sewer_units.districts`` (Woodbury ch. 253
-Part 3 names both districts in its heading), in the version in effect on the
+districts' names are data: the rules' ``sewer_units.districts`` (the model
+town's rate schedule names both districts in its heading), in the version in effect on the
 billing year's first day. Rules without them leave the inputs' word, its
 underscores made spaces ("district 1"): never a name made up here.
 """

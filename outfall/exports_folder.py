@@ -13,7 +13,7 @@ import duckdb
 
 from outfall.output_folders import last_run_dashboards, output_paths
 from outfall.register_export import export_register
-from outfall.spreadsheets import LOCAL_TZ
+from outfall.rules import local_timezone
 from outfall.table_exports import write_tables
 
 
@@ -25,7 +25,7 @@ def export_all(warehouse: Path, out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(str(warehouse), read_only=True)
     try:
-        con.execute(f"SET TimeZone = '{LOCAL_TZ}'").fetchall()
+        con.execute("SET TimeZone = '" + local_timezone().replace("'", "''") + "'").fetchall()
         tables = write_tables(con, out)
         export_register(con, out / "billing")
         pages = last_run_dashboards(con) or output_paths(str(warehouse)).dashboards

@@ -37,10 +37,12 @@ from typing import Any, Iterable, Literal, Mapping
 import jinja2
 import yaml
 from markupsafe import Markup, escape
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, field_validator
 
 from outfall.atomic import sweep_stale, write_atomic
 from outfall.paths import TEMPLATES_DIR as _TEMPLATES
+from outfall.rules import Rules, load_all
+from outfall.rules import jurisdictions as rules_jurisdictions
 
 TEMPLATES_DIR = _TEMPLATES / "letters"
 LETTERHEAD_FILE = "letterhead.yaml"
@@ -140,7 +142,7 @@ class Signatory(_Strict):
 class Issuer(_Strict):
     """One jurisdiction's letterhead: the municipality, its mailing address and its signatories."""
 
-    name: str = Field(min_length=1, description="e.g. Town of Woodbury")
+    name: str = Field(min_length=1, description="e.g. Town of ...")
     address: list[str] = Field(min_length=2, description="mailing address, one line per item")
     phone: str | None = None
     email: str | None = None
@@ -156,14 +158,15 @@ class Issuer(_Strict):
         return lines
 
 
-class Letterhead(_Strict):
-    """The file ``letterhead.yaml``: one entry per jurisdiction that issues letters."""
-
-    woodbury: Issuer | None = None
-    bellport: Issuer | None = None
+class Letterhead(RootModel[dict[str, Issuer]]):
+    """The file ``letterhead.yaml``: one entry per jurisdiction that issues letters, keyed by the
+    jurisdiction's name as its rules file is named (``rules/<jurisdiction>.yaml``)."""
 
     def issuer(self, jurisdiction: str) -> Issuer | None:
-        return getattr(self, jurisdiction, None) if jurisdiction in type(self).model_fields else None
+        return self.root.get(jurisdiction)
+
+    def jurisdictions(self) -> tuple[str, ...]:
+        return tuple(self.root)
 
 
 @dataclass(frozen=True)
@@ -192,8 +195,10 @@ def _plain_errors(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def read_letterhead(data_dir: Path | str | None) -> LetterheadStatus:
-    """``<data_dir>/letterhead.yaml`` (only the data folder is read, as for the inputs)."""
+def read_letterhead(data_dir: Path | str | None, jurisdictions: Iterable[str] | None = None) -> LetterheadStatus:
+    """``<data_dir>/letterhead.yaml`` (only the data folder is read, as for the inputs). ``jurisdictions``: those
+    of the rules files found (default: the rules folder's, OUTFALL_RULES_DIR or the project's); an entry for
+    any other is a mistake, named."""
     if not data_dir:
         return LetterheadStatus(None, "the letterhead is not configured (no data folder)")
     path = Path(data_dir) / LETTERHEAD_FILE
@@ -205,9 +210,15 @@ def read_letterhead(data_dir: Path | str | None) -> LetterheadStatus:
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} cannot be read ({first})", path)
+    known = tuple(jurisdictions) if jurisdictions is not None else rules_jurisdictions()
     if not isinstance(raw, dict):
         return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} must list the jurisdictions "
-                                      f"(woodbury:, bellport:)", path)
+                                      f"({', '.join(f'{j}:' for j in known)})", path)
+    unknown = [str(k) for k in raw if str(k) not in known]
+    if unknown:
+        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} is not usable: {unknown[0]} is not a "
+                                      f"jurisdiction of the rules files found ({', '.join(f'{j}.yaml' for j in known)})",
+                                path)
     try:
         return LetterheadStatus(Letterhead.model_validate(raw), None, path)
     except ValidationError as exc:
@@ -323,9 +334,10 @@ class Letter:
 class LetterWriter:
     """Renders letters with one environment and the letterhead read once from the data folder."""
 
-    def __init__(self, data_dir: Path | str | None = None, *, templates_dir: Path | None = None,
-                 letterhead: LetterheadStatus | None = None):
-        self.letterhead = letterhead if letterhead is not None else read_letterhead(data_dir)
+    def __init__(self, data_dir: Path | str | None = None, rules: Mapping[str, Rules] | None = None, *,
+                 templates_dir: Path | None = None, letterhead: LetterheadStatus | None = None):
+        self.rules = dict(rules) if rules is not None else load_all()
+        self.letterhead = letterhead if letterhead is not None else read_letterhead(data_dir, tuple(self.rules))
         override = Path(data_dir) / OVERRIDE_FOLDER if data_dir else None
         self.env = environment(templates_dir, override)
 
@@ -341,26 +353,32 @@ class LetterWriter:
             raise LetterError(f"letter template name '{template}' is not a plain file name")
         reasons = [str(m) for m in missing if m]
         issuer = signatory = None
+        law = self.rules.get(jurisdiction)
+        town = law.name if law is not None else jurisdiction
         if self.letterhead.letterhead is None:
             reasons.insert(0, self.letterhead.problem or "the letterhead is not configured")
         else:
             issuer = self.letterhead.letterhead.issuer(jurisdiction)
             if issuer is None:
-                reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) has no entry for {jurisdiction.title()}")
+                reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) has no entry for {town}")
             else:
                 signatory = issuer.signatories.get(area)  # type: ignore[call-overload]
                 if signatory is None:
                     reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) names no signatory for {area} "
-                                      f"letters of {jurisdiction.title()}")
-        values = {
-            **context,
-            "letterhead": issuer.model_dump() if issuer is not None else None,
-            "signatory": signatory.model_dump() if signatory is not None else None,
-            "not_ready": reasons,
-            "ready_to_mail": not reasons,
-        }
+                                      f"letters of the {town}")
+        # the names of the jurisdiction's laws as of the letter's day (``law.sewer_use.name``, ...); a
+        # law the rules do not name keeps the letter from the mail, with the reason on it
+        names = _LawNames({name: ln.model_dump() for name, ln in law.laws(_letter_day(context)).items()}
+                          if law is not None else {})
+        values = {"law": names, "town_name": law.name if law is not None else "", **context,
+                  "letterhead": issuer.model_dump() if issuer is not None else None,
+                  "signatory": signatory.model_dump() if signatory is not None else None}
         try:
-            html_text = self.env.get_template(template).render(values)
+            html_text = self.env.get_template(template).render(values, not_ready=reasons, ready_to_mail=not reasons)
+            if names.missing:
+                reasons += [f"the rules of the {town} do not name "
+                            f"the {m.replace('_', ' ')} law this letter cites" for m in sorted(names.missing)]
+                html_text = self.env.get_template(template).render(values, not_ready=reasons, ready_to_mail=False)
         except jinja2.TemplateNotFound as exc:
             raise LetterError(f"no letter template '{exc.name}'") from None
         except jinja2.UndefinedError as exc:
@@ -371,11 +389,34 @@ class LetterWriter:
         return Letter(html_text, template, jurisdiction, area, tuple(reasons))
 
 
-def render_letter(template_name: str, context: Mapping[str, Any], *, jurisdiction: str = "woodbury",
+class _LawNames(dict):
+    """The law names a letter may cite; one the rules lack reads as a placeholder and is noted."""
+
+    def __init__(self, names: Mapping[str, Any]):
+        super().__init__(names)
+        self.missing: set[str] = set()
+
+    def __missing__(self, key: str) -> dict[str, str]:
+        self.missing.add(key)
+        return {"name": "[law not named]", "short": "[law not named]", "citation": "[law not named]"}
+
+
+def _letter_day(context: Mapping[str, Any]) -> dt.date | None:
+    """The day a letter speaks as of: its issued_on, else its as_of (None: today)."""
+    for key in ("issued_on", "as_of"):
+        value = context.get(key)
+        if isinstance(value, dt.datetime):
+            return value.date()
+        if isinstance(value, dt.date):
+            return value
+    return None
+
+
+def render_letter(template_name: str, context: Mapping[str, Any], *, jurisdiction: str,
                   area: str = "sewer", data_dir: Path | str | None = None,
-                  templates_dir: Path | None = None) -> str:
+                  templates_dir: Path | None = None, rules: Mapping[str, Rules] | None = None) -> str:
     """The HTML of one letter (a one-off ``LetterWriter``; use a writer for many)."""
-    writer = LetterWriter(data_dir, templates_dir=templates_dir)
+    writer = LetterWriter(data_dir, rules, templates_dir=templates_dir)
     return writer.render(template_name, context, jurisdiction=jurisdiction, area=area).html
 
 

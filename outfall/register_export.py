@@ -20,7 +20,7 @@
   totals row under the bills), ``Totals`` (per district and component: units,
   the rate and whether it was adopted or derived from the budget, amount),
   ``Summary`` (by district and property class), ``Inspection fees`` (the water
-  and sewer inspection fees, Woodbury ch. 301, of the permits applied for that
+  and sewer inspection fees, the inspection fee law, of the permits applied for that
   year, with their total; one sentence when there are none), ``Changes`` (what
   the run changed against the previous run and year) and ``About`` (the run's
   record: fingerprints, rules, hash chain). Every total is a ``SUBTOTAL(9, ...)``
@@ -42,6 +42,7 @@ register gives the same workbook bytes. Works on a read-only connection.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import io
 from decimal import Decimal
@@ -54,7 +55,7 @@ import pyarrow.csv as pa_csv
 
 from outfall.billing_words import (change_word, class_word, component_word, district_names, district_word,
                                    rate_source_word, word_lists)
-from outfall.rules import load_rules
+from outfall.rules import RulesError, load_rules
 from outfall.spreadsheets import (FORMULA_PATTERN, LINE_POINTS, MAX_LINES, Column, Sheet, Styles, formula_like,
                                   line_chars, query_csv_bytes, sheet_title, text_lines, write_atomic, xlsx_bytes)
 from outfall.warehouse import sql
@@ -147,7 +148,8 @@ def export_register(con: duckdb.DuckDBPyConnection, out_dir: str | Path, rules: 
         written.append(write_atomic(out / f"sewer_bills_{year}.csv", bills_csv_bytes(con, year)))
         written.append(write_atomic(out / f"sewer_register_{year}.xlsx",
                                     register_xlsx_bytes(con, year, run, names=names,
-                                                        town=year_rules.name if year_rules is not None else "")))
+                                                        town=year_rules.name if year_rules is not None else "",
+                                                        rules=year_rules)))
         if run is not None:
             written.append(write_atomic(out / f"bill_changes_{year}.csv",
                                         query_csv_bytes(con, sql("select_bill_changes_in_words"),
@@ -282,7 +284,15 @@ def _has_table(con, table: str) -> bool:
                             [table]).fetchall()[0][0])
 
 
-def _fees_sheet(con, year: int) -> Sheet:
+def _fees_law(rules: Any, year: int) -> str:
+    """The short name of the town's inspection fee law in ``year``, from its rules ("" without one)."""
+    try:
+        return rules.law("inspection_fees", dt.date(year, 12, 31)).short if rules is not None else ""
+    except RulesError:
+        return ""
+
+
+def _fees_sheet(con, year: int, law: str = "") -> Sheet:
     """The water and sewer inspection fees (ch. 301) of the permits applied for in ``year``, with their
     total; one plain sentence when no permit was applied for that year."""
     columns = [Column("Permit", width=14), Column("Parcel", width=14), Column("Owner", width=22, wrap=True),
@@ -292,8 +302,8 @@ def _fees_sheet(con, year: int) -> Sheet:
                Column("Total", "money", 13), Column("Law", width=50, wrap=True)]
     raw = _rows(con, "select_register_inspection_fees", {"year": year})[1] if _has_table(con, "inspection_fees") else []
     if not raw:
-        sentence = (f"No connection permit applied for in {year} has a water or sewer inspection fee "
-                    f"(Woodbury Code ch. 301).")
+        sentence = f"No connection permit applied for in {year} has a water or sewer inspection fee"
+        sentence += f" ({law})." if law else "."
         return Sheet("Inspection fees", [Column("Inspection fees", width=110, wrap=True)], [(sentence,)],
                      autofilter=False)
     rows = [(permit, parcel, owner, applied, USE_LABELS.get(use, use), "yes" if mall else "no",
@@ -307,17 +317,18 @@ def _fees_sheet(con, year: int) -> Sheet:
 
 
 def register_xlsx_bytes(con: duckdb.DuckDBPyConnection, year: int, run: dict | None = None, *,
-                        names: dict[str, str] | None = None, town: str | None = None) -> bytes:
+                        names: dict[str, str] | None = None, town: str | None = None, rules: Any = None) -> bytes:
     """One billing year's register as an XLSX workbook (see the module docstring). ``names``: the
-    districts' names and ``town``: the town's (default: from the rules the run used)."""
+    districts' names, ``town``: the town's and ``rules``: those the laws cited come from (default: from
+    the rules the run used)."""
     taken = {"totals", "summary", "changes", "about", "inspection fees"}
     districts = con.execute(sql("select_register_districts"), {"year": year}).fetchall()
+    rules = rules if rules is not None else _run_rules(run)
     if names is None or town is None:
-        rules = _run_rules(run)
         names = district_names(rules, year) if names is None else names
         town = (rules.name if rules is not None else "") if town is None else town
     sheets = [_district_sheet(con, year, sheet_title(district_word(d[0], names), taken), tuple(d)) for d in districts]
-    sheets += [_totals_sheet(con, year, run, names), _summary_sheet(con, year, names), _fees_sheet(con, year),
+    sheets += [_totals_sheet(con, year, run, names), _summary_sheet(con, year, names), _fees_sheet(con, year, _fees_law(rules, year)),
                _changes_sheet(con, run), _about_sheet(year, run, town)]
 
     found = con.execute(sql("select_register_strings"), {"year": year}).fetchall()

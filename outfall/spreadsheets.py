@@ -12,7 +12,7 @@ XLSX (:func:`xlsx_bytes`), built from :class:`Sheet` specs
     the workbook's title, the sheet's name and "Page n of m" on each page.
     Cells are typed: numbers are numbers, money has a dollar format, dates are
     dates (shown in the reader's own short-date form), times are local
-    (America/New_York) date-times, booleans are TRUE/FALSE, and JSON becomes
+    (the town's time zone) date-times, booleans are TRUE/FALSE, and JSON becomes
     "key: value; key: value". openpyxl builds the workbook's skeleton (styles,
     sheet settings, print titles); the rows are written straight into each
     sheet as SpreadsheetML, by :func:`rows_xml` here or by DuckDB for the
@@ -59,7 +59,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-LOCAL_TZ = "America/New_York"
+from outfall.rules import local_timezone
+
 
 # ---------------------------------------------------------------------------
 # formula injection
@@ -371,7 +372,7 @@ def _localize(value: dt.datetime) -> dt.datetime:
     if value.tzinfo is not None:
         from zoneinfo import ZoneInfo
 
-        value = value.astimezone(ZoneInfo(LOCAL_TZ)).replace(tzinfo=None)
+        value = value.astimezone(ZoneInfo(local_timezone())).replace(tzinfo=None)
     return value
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import duckdb
 
 from outfall.ingest.registry import all_datasets
-from outfall.rules import load_rules
-from outfall.spreadsheets import LOCAL_TZ, Column, Sheet, sheet_title, write_atomic, write_csv, xlsx_bytes
+from outfall.rules import load_rules, local_timezone
+from outfall.spreadsheets import Column, Sheet, sheet_title, write_atomic, write_csv, xlsx_bytes
 from outfall.warehouse import sql
 
 EXPORT_SKIP_PREFIXES = ("_",)
@@ -78,7 +78,7 @@ def _table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str
 def _contents_sheet(exports: list[TableExport], town: str) -> Sheet:
     columns = [Column("Sheet"), Column("CSV file"), Column("Rows", "int", width=10), Column("Note", width=80, wrap=True)]
     rows = [(e.sheet or "(not in this workbook)", f"csv/{e.table}.csv", e.rows, e.note) for e in exports]
-    rows.append(("", "", None, f"Times are local time ({LOCAL_TZ}); dates are shown in this computer's "
+    rows.append(("", "", None, f"Times are local time ({local_timezone()}); dates are shown in this computer's "
                  "short-date form; money is in US dollars. Each sheet has the columns of its table; the CSV files "
                  "hold the same rows. Wide sheets print across several pages, with the first column repeated."))
     if town:

@@ -114,7 +114,7 @@ COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
 _COMPONENT_SYNONYMS = {"o&m": "om", "operation_and_maintenance": "om", "street lateral": "street_lateral",
                        "house lateral": "house_lateral"}
 
-JURISDICTIONS = ("woodbury", "bellport")
+# The jurisdictions are not a list here: each is a rules file, found by name (outfall.rules.jurisdictions).
 SAMPLE_TYPES = ("composite", "grab")
 LIMIT_TYPES = ("max", "min", "daily_max", "monthly_avg")
 INSPECTION_KINDS = ("routine", "storm", "milestone", "officer")

@@ -8,7 +8,6 @@ it is after it, never half-written.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import hashlib
 import os
 import re
@@ -20,7 +19,6 @@ import pandas as pd
 
 from outfall.paths import SQL_DIR, sql_path
 
-LOCAL_TZ = "America/New_York"
 DEFAULT_MEMORY_LIMIT = "1GB"  # DuckDB's memory_limit unless OUTFALL_MEMORY_LIMIT says otherwise
 SCHEMA_MARKER = "_outfall_schema"
 # Tables made from other tables (outfall/flow_hours.py: the hourly summaries of flow): when their
@@ -53,13 +51,19 @@ def memory_limit() -> str:
     return os.environ.get("OUTFALL_MEMORY_LIMIT", "").strip() or DEFAULT_MEMORY_LIMIT
 
 
-def configure(con: duckdb.DuckDBPyConnection, limit: str | None = None) -> duckdb.DuckDBPyConnection:
-    """Session settings every connection of ours uses: local dates are America/New_York;
-    bounded memory (larger work spills to DuckDB's temp folder, ``<warehouse>.tmp``
-    beside the warehouse file)."""
-    con.execute(f"SET TimeZone = '{LOCAL_TZ}'").fetchall()
+def configure(con: duckdb.DuckDBPyConnection, limit: str | None = None, *,
+              timezone: str) -> duckdb.DuckDBPyConnection:
+    """Session settings every connection of ours uses: local dates and times are in ``timezone`` (the
+    town's, from its rules); bounded memory (larger work spills to DuckDB's temp folder,
+    ``<warehouse>.tmp`` beside the warehouse file)."""
+    con.execute(f"SET TimeZone = {_quoted(timezone)}").fetchall()
     con.execute("SET memory_limit = ?", [limit or memory_limit()]).fetchall()
     return con
+
+
+def _quoted(text: str) -> str:
+    """A SQL string literal (SET takes no bound parameter)."""
+    return "'" + str(text).replace("'", "''") + "'"
 
 
 def area_tables_sql() -> str:
@@ -201,12 +205,6 @@ def _has_tabulate() -> bool:
     except ImportError:
         return False
     return True
-
-
-def today_local() -> dt.date:
-    from zoneinfo import ZoneInfo
-
-    return dt.datetime.now(ZoneInfo(LOCAL_TZ)).date()
 
 
 @contextlib.contextmanager

@@ -22,6 +22,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from outfall.ingest.datasets import PREFILLED_COLUMN, Column, Dataset
 from outfall.ingest.xlsx import NOTES_SHEET
+from outfall.rules import jurisdictions
 
 LAST_ROW = 1048576  # Excel's last row: a column's checks cover every row a person may type in
 LIST_MAX = 255      # characters Excel allows in a list written into its check
@@ -58,7 +59,8 @@ def words(col: Column) -> tuple[str, ...]:
     """The words a column's list offers: its vocabulary's own names (enum), yes and no (bool), or the
     choices a finish step judges (units, parameters); none for other columns."""
     if col.kind == "enum" and col.vocabulary is not None:
-        return tuple(dict.fromkeys(col.vocabulary.mapping.values()))
+        # a site's jurisdiction: one of the rules files found
+        return tuple(dict.fromkeys(col.vocabulary.for_jurisdictions(jurisdictions()).values()))
     if col.kind == "bool":
         return ("yes", "no")
     return col.choices

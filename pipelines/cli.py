@@ -1,4 +1,4 @@
-"""`outfall run | demo | export | verify | templates` (contract section 1).
+"""`outfall run | demo | export | verify | templates | new-town` (contract section 1).
 
 Exit status: 0 when every asset materialized (whatever violations were found
 and however many rows were quarantined); 1 when an asset failed, naming it and
@@ -45,7 +45,7 @@ class UsageError(Exception):
         self.usage = usage
 
 
-COMMANDS = "{run,demo,export,verify,templates}"
+COMMANDS = "{run,demo,export,verify,templates,new-town}"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -57,8 +57,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:
         """Exit 2 with one line; with no command at all, the usage first (there is nothing else to go on)."""
         if f"required: {COMMANDS}" in message:
-            raise UsageError("say what to do: outfall run, outfall demo, outfall export, outfall verify or "
-                             "outfall templates (outfall -h for help)",
+            raise UsageError("say what to do: outfall run, outfall demo, outfall export, outfall verify, "
+                             "outfall templates or outfall new-town (outfall -h for help)",
                              usage=self.format_usage())
         raise UsageError(f"{message} (see {self.prog} -h)")
 
@@ -71,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--data", required=True, metavar="DIR", help="folder holding one folder per dataset")
     run.add_argument("--warehouse", required=True, metavar="FILE.duckdb", help="DuckDB file (created if missing)")
     run.add_argument("--as-of", metavar="YYYY-MM-DD", default="",
-                     help="day on which 'overdue' is judged (default: today, America/New_York)")
+                     help="day on which 'overdue' is judged (default: today in the town's time zone, its rules')")
     run.add_argument("--year", metavar="YYYY", default="", help="billing year (default: every year that has rates)")
     run.add_argument("--dashboards", metavar="DIR", default="",
                      help="where HTML dashboards and letters go (default: beside the warehouse)")
@@ -93,6 +93,12 @@ def _parser() -> argparse.ArgumentParser:
                                                  "folder and one workbook, outfall_inputs.xlsx")
     templates.add_argument("--out", required=True, metavar="DIR",
                            help="folder to write them in (new, or holding none of the forms yet)")
+    new_town = sub.add_parser("new-town", help="write a starting rules file for another town, every value to fill "
+                                               "in, from the model town's rules")
+    new_town.add_argument("name", metavar="NAME", help="the town's jurisdiction: lower-case letters, digits and _ "
+                                                       "(the file's name, e.g. springfield)")
+    new_town.add_argument("--out", required=True, metavar="FILE.yaml",
+                          help="the file to write (rules/NAME.yaml; never over an existing file)")
     return parser
 
 
@@ -393,11 +399,13 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
 
 
 def _check_rules() -> None:
-    """Every rules file, before any asset starts: a bad one is a one-line exit 2."""
-    from outfall.rules import RulesError, load_all  # pydantic and the rules' models: not for a usage error
+    """Every rules file and the town running Outfall, before any asset starts: a bad file, or a folder that
+    leaves the town open, is a one-line exit 2."""
+    from outfall.rules import RulesError, load_town  # pydantic and the rules' models: not for a usage error
+    from outfall.rules.town import default_rules_dir, default_town
 
     try:
-        load_all(os.environ.get("OUTFALL_RULES_DIR") or None)
+        load_town(default_rules_dir() or None, default_town())
     except RulesError as exc:
         raise UsageError(str(exc)) from None
 
@@ -549,11 +557,25 @@ def cmd_templates(args) -> int:
     return 0
 
 
+def cmd_new_town(args) -> int:
+    """A starting rules file for another town, from the model (the project's rules of the town running
+    Outfall): never over a file already there."""
+    from outfall.rules.new_town import NewTownError, write_new_town  # pydantic and YAML: only for this command
+
+    try:
+        path, emptied = write_new_town(args.name, Path(args.out))
+    except NewTownError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"outfall new-town: {path} written: {emptied} values to fill in (each says the model's value and "
+          f"citation); check it with python -m outfall.rules check --rules-dir {path.parent}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         handler = {"run": cmd_run, "demo": cmd_demo, "export": cmd_export, "verify": cmd_verify,
-                   "templates": cmd_templates}[args.command]
+                   "templates": cmd_templates, "new-town": cmd_new_town}[args.command]
         return handler(args)
     except UsageError as exc:
         if exc.usage:

@@ -35,9 +35,7 @@ from dagster_duckdb import DuckDBResource  # noqa: E402
 import assets as assets_package  # noqa: E402
 from outfall.ingest.datasets import DATASETS  # noqa: E402
 from outfall.ingest.files import list_input_files  # noqa: E402
-from outfall.resources import OutfallSettings, default_data_dir, default_warehouse  # noqa: E402
-
-LOCAL_TZ = "America/New_York"
+from outfall.resources import RulesResource, default_data_dir, default_warehouse, run_resources  # noqa: E402
 
 all_assets = load_assets_from_package_module(assets_package)
 all_checks = load_asset_checks_from_package_module(assets_package)
@@ -59,14 +57,16 @@ annual_billing_job = define_asset_job(
     selection=AssetSelection.groups("billing").upstream().required_multi_asset_neighbors(),
     description="The clerk's annual sewer roll.")
 
-schedules = [
-    ScheduleDefinition(job=daily_compliance_job, cron_schedule="0 6 * * *", execution_timezone=LOCAL_TZ,
-                       name="daily_compliance_schedule", default_status=DefaultScheduleStatus.STOPPED),
-    ScheduleDefinition(job=stormwater_review_job, cron_schedule="0 7 * * 1", execution_timezone=LOCAL_TZ,
-                       name="monday_stormwater_review_schedule", default_status=DefaultScheduleStatus.STOPPED),
-    ScheduleDefinition(job=annual_billing_job, cron_schedule="0 8 2 1 *", execution_timezone=LOCAL_TZ,
-                       name="annual_billing_schedule", default_status=DefaultScheduleStatus.STOPPED),
-]
+def build_schedules(timezone: str) -> list[ScheduleDefinition]:
+    """The three schedules, at the town's local hours (``timezone``: its rules')."""
+    return [
+        ScheduleDefinition(job=daily_compliance_job, cron_schedule="0 6 * * *", execution_timezone=timezone,
+                           name="daily_compliance_schedule", default_status=DefaultScheduleStatus.STOPPED),
+        ScheduleDefinition(job=stormwater_review_job, cron_schedule="0 7 * * 1", execution_timezone=timezone,
+                           name="monday_stormwater_review_schedule", default_status=DefaultScheduleStatus.STOPPED),
+        ScheduleDefinition(job=annual_billing_job, cron_schedule="0 8 2 1 *", execution_timezone=timezone,
+                           name="annual_billing_schedule", default_status=DefaultScheduleStatus.STOPPED),
+    ]
 
 
 def folder_fingerprint(folder: Path) -> str:
@@ -129,27 +129,35 @@ def _hold_event_log_connection(storage) -> None:
 
 
 def build_resources(warehouse: str | None = None, **settings) -> dict:
-    """The resources of a run: the DuckDB warehouse file and the run settings."""
+    """The resources of a run: the DuckDB warehouse file, the run settings and the rules of the run (the
+    rules folder and the town from ``settings``' rules_dir and town, else OUTFALL_RULES_DIR and OUTFALL_TOWN)."""
     return {"duckdb": DuckDBResource(database=str(Path(warehouse or default_warehouse()))),
-            "settings": OutfallSettings(**settings)}
+            **run_resources(**settings)}
 
 
 def build_definitions(resources: dict | None = None) -> Definitions:
     """The Definitions, bound to ``resources`` (default: the environment's). `dagster dev`
     loads ``defs`` below; `outfall run` builds the same Definitions with the folders it
     was given and executes its job ``everything``."""
+    resources = resources if resources is not None else build_resources()
     return Definitions(
         assets=all_assets,
         asset_checks=all_checks,
         jobs=[everything_job, daily_compliance_job, stormwater_review_job, annual_billing_job]
         + [job for job, _ in _sensor_pairs],
-        schedules=schedules,
+        schedules=build_schedules(_timezone(resources)),
         sensors=[s for _, s in _sensor_pairs],
-        resources=resources if resources is not None else build_resources(),
+        resources=resources,
         # One process: DuckDB allows a single writing process per file, and GX is
         # imported once instead of once per step.
         executor=in_process_executor,
     )
+
+
+def _timezone(resources: dict | None) -> str:
+    """The town's time zone: the rules resource's (the schedules run at the town's hours)."""
+    rules = (resources or {}).get("rules")
+    return (rules if isinstance(rules, RulesResource) else RulesResource()).timezone()
 
 
 defs = build_definitions()

@@ -125,6 +125,13 @@ def materialize(assets, *args, **kwargs):
 
     from outfall.warehouse import kept_open
 
+    resources = kwargs.get("resources")
+    if resources is not None and "rules" not in resources and "settings" in resources:
+        # the rules of the run: the same folder and town as the settings (pipelines.definitions.build_resources)
+        from outfall.resources import RulesResource
+
+        settings = resources["settings"]
+        kwargs["resources"] = {**resources, "rules": RulesResource(rules_dir=settings.rules_dir, town=settings.town)}
     database = str(getattr((kwargs.get("resources") or {}).get("duckdb"), "database", "") or "")
     keep = kept_open(database) if database and not database.startswith((":memory:", "md:")) else contextlib.nullcontext()
     with keep:
@@ -143,3 +150,19 @@ def materialize_town(assets: list, data: Path, warehouse: Path, as_of: str):
     assert result.success
     return result
 
+
+
+@pytest.fixture(scope="session")
+def demo_town(tmp_path_factory, worker_id) -> Path:
+    """The demo town as `outfall demo` makes it, made once for the whole test session (the pytest-xdist
+    workers share it through a lock): read it, never change it (copy it first, as test_demo_town does)."""
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
+    out = shared / "demo_town"
+    with FileLock(str(shared / "demo_town.lock")):
+        if not (out / "demo_finished").exists():
+            result = run_cli("demo", "--out", str(out), timeout=900)
+            assert result.returncode == 0, result.stderr
+            (out / "demo_finished").write_text("", encoding="utf-8")
+    return out

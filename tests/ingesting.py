@@ -14,17 +14,19 @@ from outfall.ingest.compile import create_table_sql
 from outfall.ingest.datasets import DATASETS, Context
 from outfall.ingest.engine import ingest_dataset
 from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
-from outfall.rules import load_rules
+from outfall.rules import load_town
 from outfall.warehouse import configure, ensure_schema, sql, transaction
 
-CTX = Context(unit_schedule=load_rules("woodbury").sewer_units.at(dt.date(2026, 6, 30)).model_dump())
+TOWN = load_town()
+CTX = Context(unit_schedule=TOWN.town.sewer_units.at(dt.date(2026, 6, 30)).model_dump(), timezone=TOWN.timezone,
+              jurisdictions=TOWN.jurisdictions, rules_files=TOWN.files_found())
 NOW = dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc)
 
 
 @pytest.fixture
 def con(tmp_path):
     """A warehouse file with every table created, closed after the test."""
-    c = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    c = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=TOWN.timezone)
     ensure_schema(c, schema_ddl())
     yield c
     c.close()

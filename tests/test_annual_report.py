@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
@@ -16,7 +17,7 @@ from dagster_duckdb import DuckDBResource
 from assets import pages
 from assets.sewer_administrator import annual_report, page as sewer_page
 from dashboards.annual_report import AnnualReportData, build_annual_report_page, report_file
-from outfall.resources import OutfallSettings
+from outfall.resources import OutfallSettings, RulesResource
 from outfall.warehouse import configure, ensure_schema
 
 NY = dt.timezone(dt.timedelta(hours=-5))
@@ -25,7 +26,7 @@ CONTRACT_COLUMNS = ["user_id", "year", "samples", "violations", "statistic_viola
 
 
 def seed(path: Path, with_notices: bool) -> None:
-    con = configure(duckdb.connect(str(path)))
+    con = configure(duckdb.connect(str(path)), timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     lab = [("S-1", "U-1", "2025-12-31 23:30:00-05", "2025-12-31"),    # local 2025, though 04:30 UTC on Jan 1
            ("S-2", "U-1", "2026-01-05 09:00:00-05", "2026-01-05"),
@@ -105,8 +106,9 @@ def test_without_the_notices_asset_the_count_is_zero(tmp_path):
 def test_the_index_links_each_years_report(tmp_path):
     run(tmp_path, with_notices=True)
     con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
-    configure(con)
-    data = pages.read_index_data(con, OutfallSettings(data_dir=str(tmp_path), as_of="2026-11-30"), tmp_path / "dash")
+    configure(con, timezone=local_timezone())
+    data = pages.read_index_data(con, OutfallSettings(data_dir=str(tmp_path), as_of="2026-11-30"), RulesResource(),
+                                 tmp_path / "dash")
     con.close()
     assert data.reports == [(report_file(2026), "Annual pretreatment report 2026"),
                             (report_file(2025), "Annual pretreatment report 2025")]

@@ -14,6 +14,7 @@ from xml.etree import ElementTree
 import duckdb
 import openpyxl
 import pytest
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
@@ -181,7 +182,7 @@ def test_same_inputs_same_register_and_no_new_run(con, tmp_path):
     assert {t: table_bytes(con, t) for t in tables} == tables
 
     # A second warehouse with the same inputs, billed at another time: the same register bytes.
-    other = configure(duckdb.connect(str(tmp_path / "other.duckdb")))
+    other = configure(duckdb.connect(str(tmp_path / "other.duckdb")), timezone=local_timezone())
     ensure_schema(other, schema_ddl())
     put_parcels(other, reversed([p for p, _ in CASES]))
     put_rates(other, 2026, RATES_2026)

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
@@ -40,7 +41,7 @@ ALL = [*ENFORCEMENT_INGEST, enf.sewer_notices, enf.obligations, enf.snc_determin
 
 
 def open_warehouse(path: Path) -> duckdb.DuckDBPyConnection:
-    con = configure(duckdb.connect(str(path)))
+    con = configure(duckdb.connect(str(path)), timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     return con
 
@@ -102,7 +103,7 @@ def run(tmp_path: Path, data: Path | None = None, assets=None, as_of: str = AS_O
 
 
 def rows(tmp_path: Path, query: str, params=None):
-    con = configure(duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True))
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True), timezone=local_timezone())
     try:
         return con.execute(query, params or []).fetchall()
     finally:

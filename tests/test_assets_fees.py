@@ -15,6 +15,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.clerk import fees
+from outfall.rules import load_rules
 from outfall.register_export import register_xlsx_bytes
 from outfall.resources import OutfallSettings
 from tests.conftest import write
@@ -72,7 +73,7 @@ def test_yearly_totals_in_the_register_workbook(tmp_path):
     wh = run(tmp_path)
     con = duckdb.connect(str(wh), read_only=True)
     data = register_xlsx_bytes(con, 2026)
-    none_that_year = register_xlsx_bytes(con, 2031)
+    none_that_year = register_xlsx_bytes(con, 2031, rules=load_rules("woodbury"))
     con.close()
     wb = openpyxl.load_workbook(io.BytesIO(data))
     assert "Inspection fees" in wb.sheetnames

@@ -9,6 +9,7 @@ covers only the period holding the as-of day; a sample dated after the as-of day
 from __future__ import annotations
 
 import datetime as dt
+import re
 import shutil
 
 from assets.ingest import ingest_asset
@@ -143,7 +144,9 @@ def test_empty_without_inputs_and_not_judged_without_a_rule(tmp_path):
     shutil.copytree(RULES_DIR, rules_dir)
     woodbury = rules_dir / "woodbury.yaml"
     text = woodbury.read_text()
-    woodbury.write_text(text[:text.index("\nrequired_testing:")] + "\n")
+    start = text.index("\nrequired_testing:")
+    end = re.search(r"\n[a-z_]+:", text[start + 1:])        # the next section
+    woodbury.write_text(text[:start] + (text[start + 1 + end.start():] if end else "\n"))
     wh2 = tmp_path / "w2.duckdb"
     result = materialize(ASSETS[:-1], resources={
         "duckdb": DuckDBResource(database=str(wh2)),

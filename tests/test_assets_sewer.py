@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pandas as pd
 import pytest
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
@@ -35,7 +36,7 @@ SEWER_ASSETS = [sewer.discharge_violations, sewer.statistic_violations, sewer.sl
 def new_warehouse(tmp_path: Path, name: str = "w.duckdb") -> Path:
     path = tmp_path / name
     with duckdb.connect(str(path)) as con:
-        configure(con)
+        configure(con, timezone=local_timezone())
         ensure_schema(con, schema_ddl())
     return path
 
@@ -44,7 +45,7 @@ def insert(db: Path, table: str, rows: list[dict]) -> None:
     if not rows:
         return
     with duckdb.connect(str(db)) as con:
-        configure(con)
+        configure(con, timezone=local_timezone())
         con.register("_rows", pd.DataFrame(rows))
         con.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _rows')
 
@@ -59,7 +60,7 @@ def run(db: Path, tmp_path: Path, assets=None, as_of: str = "2026-06-30"):
 
 def query(db: Path, sql: str, params=None) -> list[tuple]:
     with duckdb.connect(str(db), read_only=True) as con:
-        configure(con)
+        configure(con, timezone=local_timezone())
         return con.execute(sql, params or []).fetchall()
 
 

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from dagster import AssetCheckSeverity
 
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
@@ -44,7 +45,7 @@ def db(tmp_path) -> Path:
 
 @contextlib.contextmanager
 def open_db(path: Path):
-    con = configure(duckdb.connect(str(path)))
+    con = configure(duckdb.connect(str(path)), timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     try:
         yield con

@@ -17,7 +17,8 @@ from assets.pages import Reader
 from assets.sewer_administrator import page
 from dashboards.sewer import choose_bucket_hours
 from outfall.slug_context import SLUG_CONTEXT_HOURS
-from outfall.warehouse import LOCAL_TZ, configure, ensure_schema
+from outfall.rules import local_timezone
+from outfall.warehouse import configure, ensure_schema
 
 # The former per-meter queries, kept here as the oracle.
 MEANS_OF_ONE_SERIES = """
@@ -46,7 +47,7 @@ def per_series(con, r) -> pd.DataFrame:
     for _, s in spans.iterrows():
         span_h = (pd.Timestamp(s["last_ts"]) - pd.Timestamp(s["first_ts"])).total_seconds() / 3600.0
         hours = choose_bucket_hours(span_h, page.MAX_FLOW_POINTS)
-        series = {"tz": LOCAL_TZ, "user_id": s["user_id"], "constituent": s["constituent"]}
+        series = {"tz": local_timezone(), "user_id": s["user_id"], "constituent": s["constituent"]}
         means = con.execute(MEANS_OF_ONE_SERIES, {**series, "hours": hours}).df()
         means["kind"] = "mean"
         raw = con.execute(SLUG_READINGS_OF_ONE_SERIES, {**series, "pad_hours": SLUG_CONTEXT_HOURS}).df()
@@ -62,7 +63,7 @@ def per_series(con, r) -> pd.DataFrame:
 
 def warehouse_with_flow() -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
-    configure(con)
+    configure(con, timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     # Three meters of 5-minute readings over different spans (a day, 20 days, 200 days: different
     # bucket widths), a pH probe, and slugs: a short one with context, and on IU-3 a long one
@@ -86,7 +87,7 @@ def warehouse_with_flow() -> duckdb.DuckDBPyConnection:
 
 def test_flow_of_every_meter_in_one_pass_equals_the_query_per_meter():
     con = warehouse_with_flow()
-    new = page.read_flow(con, Reader(con))
+    new = page.read_flow(con, Reader(con), local_timezone())
     old = per_series(con, Reader(con))[new.columns]
     assert set(new["bucket_hours"]) == {1, 4} and len(new[new["kind"] == "slug"]) > 0
     capped = new[(new["user_id"] == "IU-3") & (new["kind"] == "slug")]
@@ -97,9 +98,9 @@ def test_flow_of_every_meter_in_one_pass_equals_the_query_per_meter():
 
 def test_no_flow_is_an_empty_frame():
     con = duckdb.connect()
-    configure(con)
+    configure(con, timezone=local_timezone())
     ensure_schema(con, schema_ddl())
-    assert page.read_flow(con, Reader(con)).empty
+    assert page.read_flow(con, Reader(con), local_timezone()).empty
 
 
 def test_readings_of_the_fall_back_hour_are_drawn_earlier_instant_first():
@@ -111,7 +112,7 @@ def test_readings_of_the_fall_back_hour_are_drawn_earlier_instant_first():
     from dashboards.sewer import SewerData, flow_chart
 
     con = duckdb.connect()
-    configure(con)
+    configure(con, timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     # one reading a minute from 00:00 EDT to 03:00 EST; the value is the minute's number, so the
     # order of the instants is the order of the values
@@ -123,7 +124,7 @@ def test_readings_of_the_fall_back_hour_are_drawn_earlier_instant_first():
         INSERT INTO slug_events (user_id, constituent, start_at, end_at, duration_min, baseline, peak_value, peak_ratio)
         VALUES ('IU-1', 'flow', TIMESTAMPTZ '2025-11-02 01:10:00-04', TIMESTAMPTZ '2025-11-02 01:40:00-05',
                 90, 10, 200, 20)""").fetchall()
-    flow = page.read_flow(con, Reader(con))
+    flow = page.read_flow(con, Reader(con), local_timezone())
     chart = flow_chart("IU-1", SewerData(as_of=pd.Timestamp("2025-11-03").date()), flow,
                        con.execute("SELECT * FROM slug_events").df(), pd.DataFrame(), pd.DataFrame())
     trace = next(t for t in chart.figure["data"] if t.get("name") == "every reading near a slug")

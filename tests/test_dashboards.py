@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from outfall.rules import local_timezone
 from dashboards.billing import BillingData, build_billing_page
 from dashboards.html import PLOTLY_JS, Chart, esc, script_json, short_rule
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
@@ -496,17 +497,19 @@ def test_the_quarantine_pages_reader_groups_what_was_not_judged(tmp_path):
     from assets.common import schema_ddl
     from assets.pages import NOT_JUDGED_EXAMPLES, read_index_data
     from assets.run import record_not_judged
-    from outfall.resources import OutfallSettings
+    from outfall.resources import OutfallSettings, RulesResource
     from outfall.rules.tables import NotJudged
     from outfall.warehouse import configure, ensure_schema
     from tests.test_print import visible_text
 
-    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     why = "not judged: no slug rule of the rules is in effect on the day"
     record_not_judged(con, "slug_events", [NotJudged(f"IU-{n:02d} flow readings", dt.date(1999, 1, n), "slug", why)
                                            for n in range(9, 0, -1)])
-    data = read_index_data(con, OutfallSettings(data_dir=str(tmp_path), as_of="2026-11-30"), tmp_path / "dash")
+    settings = OutfallSettings(data_dir=str(tmp_path), as_of="2026-11-30")
+    rules = RulesResource(rules_dir=settings.rules_dir, town=settings.town)
+    data = read_index_data(con, settings, rules, tmp_path / "dash")
     con.close()
     rows = data.not_judged.to_dict("records")
     assert len(rows) == 1 and data.present["not_judged"]
@@ -723,7 +726,7 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
 
     wh = tmp_path / "w.duckdb"
     con = duckdb.connect(str(wh))
-    configure(con)
+    configure(con, timezone=local_timezone())
     con.execute(contract_ddl())
     con.execute("INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, parameter, result, "
                 "nondetect, unit) VALUES ('S', 'IU-9', TIMESTAMPTZ '2026-02-02 09:00:00-05', DATE '2026-02-02', "

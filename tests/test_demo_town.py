@@ -21,11 +21,8 @@ ZIP_LINE = re.compile(r"[A-Za-z .]+, [A-Z]{2} \d{5}(-\d{4})?")
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("demo")
-    result = run_cli("demo", "--out", str(out), timeout=600)
-    assert result.returncode == 0, result.stderr
-    return out
+def demo(demo_town) -> Path:
+    return demo_town
 
 
 def q(demo: Path, text: str) -> list[tuple]:
@@ -70,7 +67,9 @@ def test_the_demo_shows_each_case(demo):
     assert q(demo, "SELECT count(*) FROM required_testing WHERE status = 'missed'")[0][0] >= 1
 
 
-def test_mailed_letters_stay_as_issued_on_a_later_day(demo, tmp_path):
+def test_mailed_letters_stay_as_issued_on_a_later_day(demo_town, tmp_path):
+    demo = tmp_path / "town"                 # a copy: the demo town is shared with other tests
+    shutil.copytree(demo_town, demo)
     folder = demo / "dashboards"
     records = q(demo, "SELECT document_id, issued_on, file, html_file FROM documents_issued ORDER BY 1")
     assert len(records) >= 4

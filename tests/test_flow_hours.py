@@ -13,7 +13,8 @@ import pytest
 from assets.common import schema_ddl
 from outfall.flow_hours import ensure_flow_hours, flow_gap_steps
 from outfall.slug_context import refresh_slug_context
-from outfall.warehouse import LOCAL_TZ, configure, ensure_schema, sql
+from outfall.rules import local_timezone
+from outfall.warehouse import configure, ensure_schema, sql
 
 PER_READING_MEANS = """
 SELECT user_id, constituent, time_bucket(to_hours(CAST($hours AS BIGINT)), timezone($tz, ts)) AS ts,
@@ -28,7 +29,7 @@ PER_READING_YEARS = "SELECT DISTINCT user_id, year(ts::DATE) FROM flow ORDER BY 
 @pytest.fixture(scope="module")
 def con():
     con = duckdb.connect()
-    configure(con)
+    configure(con, timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     # 7-minute readings (they straddle hour and bucket edges) from 30 Oct 2026 (the fall-back night
     # is 1 Nov) to 10 Jan 2027, and from 6 to 10 March 2026 (spring forward on 8 March)
@@ -52,11 +53,11 @@ def test_bucket_means_equal_the_per_reading_means(con, user, hours):
     # the page's means come from the hourly summaries (their value sums and counts, NULLs left out)
     ensure_flow_hours(con)
     drawn = con.execute(_sql("select_dashboard_flow"),
-                        {"user_ids": [user], "constituents": ["flow"], "hours": [hours], "tz": LOCAL_TZ,
+                        {"user_ids": [user], "constituents": ["flow"], "hours": [hours], "tz": local_timezone(),
                          "with_readings": False, "max_readings": 0}).fetchall()
     new = [(user, "flow", ts, value) for series, kind, ts, value in drawn]
     assert {(series, kind) for series, kind, _, _ in drawn} == {(0, 0)}   # the one series' means
-    old = con.execute(PER_READING_MEANS, {"user_id": user, "hours": hours, "tz": LOCAL_TZ}).fetchall()
+    old = con.execute(PER_READING_MEANS, {"user_id": user, "hours": hours, "tz": local_timezone()}).fetchall()
     assert [r[:3] for r in new] == [r[:3] for r in old] and len(new) >= 5
     assert all(a[3] == pytest.approx(b[3], rel=1e-12, abs=1e-12) for a, b in zip(new, old))
 
@@ -99,13 +100,13 @@ def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_
     try:
         refresh_slug_context(con, pad_hours=0)
         drawn = con.execute(_sql("select_dashboard_flow"),
-                            {"user_ids": ["IU-3"], "constituents": ["flow"], "hours": [1], "tz": LOCAL_TZ,
+                            {"user_ids": ["IU-3"], "constituents": ["flow"], "hours": [1], "tz": local_timezone(),
                              "with_readings": True, "max_readings": 10_000}).fetchall()
         got = [("IU-3", "flow", ts, value) for series, kind, ts, value in drawn if kind == 1]
         taken = con.execute(
             "SELECT user_id, constituent, timezone($tz, ts), value FROM flow WHERE user_id = 'IU-3' "
             "AND ts BETWEEN TIMESTAMPTZ '2026-11-01 01:00:00-04' AND TIMESTAMPTZ '2026-11-01 01:55:00-05' "
-            "ORDER BY ts", {"tz": LOCAL_TZ}).fetchall()
+            "ORDER BY ts", {"tz": local_timezone()}).fetchall()
     finally:
         con.execute("DELETE FROM slug_events").fetchall()
         con.execute("DELETE FROM _slug_event_readings").fetchall()
@@ -153,7 +154,7 @@ def _rebuilt(con) -> tuple[list, list]:
 @pytest.fixture
 def meters():
     con = duckdb.connect()
-    configure(con)
+    configure(con, timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     # irregular steps (1 to 9 minutes), a reading repeated at one time (a step of 0), a silent
     # day, the fall-back night, a series with one reading, readings without a value
@@ -256,7 +257,7 @@ def test_days_appended_add_only_their_steps_and_equal_the_query_over_every_readi
     """Each day loaded straight adds its hours after every series' last: the gap check's steps get
     only theirs (the step across midnight included), and equal the query over every reading; a
     month sent late (hours before a series' last), a new meter and a re-send make them anew."""
-    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     _load_straight(tmp_path, con, "d1.parquet", DAY_OF_READINGS.format(day="2026-11-02", step=2, n=700))
     assert flow_gap_steps(con) == "made"
@@ -301,7 +302,7 @@ def test_summaries_of_an_older_layout_are_made_again(tmp_path):
     warehouse is upgraded, not given empty columns that would read as if no step were there."""
     from outfall.warehouse import SCHEMA_MARKER, table_columns
 
-    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "
                 "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), 2.0, 'gpm', now() FROM range(200) r(i)"
@@ -321,7 +322,7 @@ def test_summaries_made_before_the_count_of_readings_above_zero_are_made_again(t
     discharged, contract 6.5) gets them made again, never a NULL count that would read as no discharge."""
     from outfall.warehouse import SCHEMA_MARKER, table_columns
 
-    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     # 200 readings of 15 minutes from May 1: every fifth is 0
     con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 import outfall.ingest.engine as engine
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from tests.ingesting import con, load  # noqa: F401 - a fixture
 
@@ -62,7 +63,7 @@ def two_loads(folder: Path, data: Path) -> tuple[list, list, dict]:
     copy = folder / "data"
     folder.mkdir()
     shutil.copytree(data, copy)
-    con = configure(duckdb.connect(str(folder / "w.duckdb")))
+    con = configure(duckdb.connect(str(folder / "w.duckdb")), timezone=local_timezone())
     try:
         ensure_schema(con, schema_ddl())
         first = _counts(load(con, copy, "flow"))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 import outfall.ingest.engine as engine
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from tests.ingesting import con, load  # noqa: F401 - a fixture
 from tests.test_ingest_batch import _readings, _scenario_first, _write, two_loads
@@ -188,7 +189,7 @@ def test_a_parquet_column_stored_as_a_dictionary_is_cleaned_as_one_stored_plainl
         (data / "flow").mkdir(parents=True)
         path = data / "flow" / "readings.parquet"
         pq.write_table(table, path, use_dictionary=encoded)
-        with configure(duckdb.connect(str(tmp_path / f"{name}.duckdb"))) as con:
+        with configure(duckdb.connect(str(tmp_path / f"{name}.duckdb")), timezone=local_timezone()) as con:
             ensure_schema(con, schema_ddl())
             seen[name] = engine._dictionary_columns(path)
             report = load(con, data, "flow")
@@ -239,7 +240,7 @@ def test_times_in_the_meters_plain_form_are_read_as_every_other_text_would_be(tm
         data = tmp_path / mode
         (data / "flow").mkdir(parents=True)
         (data / "flow" / "readings.csv").write_text(text)
-        with configure(duckdb.connect(str(tmp_path / f"{mode}.duckdb"))) as con:
+        with configure(duckdb.connect(str(tmp_path / f"{mode}.duckdb")), timezone=local_timezone()) as con:
             ensure_schema(con, schema_ddl())
             load(con, data, "flow")
             stored[mode] = (con.execute("SELECT source_row, ts, value FROM flow ORDER BY source_row").fetchall(),

@@ -56,9 +56,9 @@ def test_half_year_periods():
 
 
 def test_month_minutes_follow_daylight_saving():
-    assert law.month_minutes(D(2026, 6, 1)) == 30 * 1440
-    assert law.month_minutes(D(2026, 3, 1)) == 31 * 1440 - 60    # spring forward
-    assert law.month_minutes(D(2026, 11, 1)) == 30 * 1440 + 60   # fall back
+    assert law.month_minutes(D(2026, 6, 1), "America/New_York") == 30 * 1440
+    assert law.month_minutes(D(2026, 3, 1), "America/New_York") == 31 * 1440 - 60    # spring forward
+    assert law.month_minutes(D(2026, 11, 1), "America/New_York") == 30 * 1440 + 60   # fall back
 
 
 def test_deadline_status_met_late_open_overdue():

@@ -440,7 +440,7 @@ def test_notice_template_renders_every_placeholder():
            "draft": False, "issued_on": AS_OF, "correction_days": 10, "certified_mail_no": "7001",
            "violation_count": 2, "recipient_name": "A <b>bold</b> applicant", "recipient_address_block": ["5 Oak"],
            "period_end_rule": "N.Y. General Construction Law § 25-a"}
-    html_text = render_letter("stormwater_notice.html", ctx)
+    html_text = render_letter("stormwater_notice.html", ctx, jurisdiction="woodbury", area="stormwater")
     assert "{{" not in html_text and "A &lt;b&gt;bold&lt;/b&gt; applicant" in html_text
     assert "Oak &lt;i&gt;Ridge&lt;/i&gt;" in html_text and "rough grading" in html_text
     assert "@page" in html_text            # the shared print style is included

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from outfall.demo.generate import write_letterhead
 from outfall.letters import (
@@ -119,7 +120,9 @@ def test_the_letterhead_heads_and_signs_every_letter(data_dir: Path):
         "trap_id": "T-1", "pumpout_interval_days": 60, "set_on": dt.date(2026, 1, 2), "last_pumped_text": "",
         "missed_due": dt.date(2026, 5, 1), "days_overdue": 60, "directive": "Pump it.", "section_text": "s",
         "rule": "r", "issuer": "Administrator"}, jurisdiction="bellport", area="sewer")
-    assert not sewer.ready_to_mail and "names no signatory for sewer letters of Bellport" in sewer.html
+    assert not sewer.ready_to_mail and "names no signatory for sewer letters of the Village of Bellport" in sewer.html
+    # nor is a letter citing a law the jurisdiction's rules do not name
+    assert "do not name the sewer use law this letter cites" in sewer.html
     # what the caller knows is missing keeps a letter from the mail, with its reason on the letter
     no_address = writer.render("swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater",
                                missing=["the recipient's mailing address is not on file"])
@@ -128,7 +131,7 @@ def test_the_letterhead_heads_and_signs_every_letter(data_dir: Path):
 
 @pytest.mark.parametrize("text, why", [
     ("woodbury:\n  name: Town of Woodbury\n", "woodbury > address is missing"),
-    ("woodbry:\n  name: X\n", "woodbry is not a known entry"),
+    ("woodbry:\n  name: X\n", "woodbry is not a jurisdiction of the rules files found"),
     ("woodbury: [1, 2]\n", "woodbury"),
     ("- just a list\n", "must list the jurisdictions"),
     ("woodbury: {name: 'x\n", "cannot be read"),
@@ -280,7 +283,7 @@ def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
     from outfall.warehouse import configure, ensure_schema
 
     with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
-        configure(con)
+        configure(con, timezone=local_timezone())
         ensure_schema(con, schema_ddl())
         con.execute("INSERT INTO letters (letter, letter_kind, area, ready, reason, mailed, recorded) VALUES "
                     "('letters/stormwater/ready.html', 'stop_work_order', 'stormwater', true, NULL, false, false), "

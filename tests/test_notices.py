@@ -10,6 +10,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
@@ -98,14 +99,14 @@ def new_warehouse(tmp_path: Path) -> Path:
     tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "w.duckdb"
     with duckdb.connect(str(path)) as con:
-        configure(con)
+        configure(con, timezone=local_timezone())
         ensure_schema(con, schema_ddl())
     return path
 
 
 def insert(db: Path, table: str, rows: list[dict]) -> None:
     with duckdb.connect(str(db)) as con:
-        configure(con)
+        configure(con, timezone=local_timezone())
         con.register("_rows", pd.DataFrame(rows))
         con.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _rows').fetchall()
 

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from assets.sewer_administrator import compliance
 from outfall.demo import slugs as s
@@ -68,7 +69,7 @@ def rules(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def con():
-    connection = configure(duckdb.connect())
+    connection = configure(duckdb.connect(), timezone=local_timezone())
     ensure_schema(connection, schema_ddl())
     yield connection
     connection.close()

@@ -15,7 +15,7 @@ import pytest
 from dashboards.annual_report import report_file
 from dashboards.html import months_words, to_date_words
 from tests.browsing import chromium  # noqa: F401 - a fixture
-from tests.conftest import query_warehouse, run_cli
+from tests.conftest import query_warehouse
 from tests.test_print import assert_headed, ids_in, print_page
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -24,11 +24,8 @@ MAX_SEWER_PAGES = 30
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("demo_pages")
-    result = run_cli("demo", "--out", str(out), timeout=900)
-    assert result.returncode == 0, result.stderr
-    return out
+def demo(demo_town) -> Path:
+    return demo_town
 
 
 def read(demo: Path, name: str) -> str:

@@ -10,19 +10,21 @@ import pandas as pd
 import pytest
 
 from outfall import vocab
+from outfall.rules import load_town
 from outfall.ingest import parse
 from outfall.ingest.compile import create_lookups
 from outfall.ingest.datasets import DISTRICT_VOCAB, Context
 from outfall.ingest.registry import all_datasets
 
-TZ = parse.LOCAL_TZ
+TOWN = load_town()
+TZ = TOWN.timezone
 
 
 @pytest.fixture(scope="module")
 def con():
     c = duckdb.connect()
     c.execute(f"SET TimeZone = '{TZ}'")
-    create_lookups(c, all_datasets().values(), Context())
+    create_lookups(c, all_datasets().values(), Context(timezone=TZ, jurisdictions=TOWN.jurisdictions))
     yield c
     c.close()
 

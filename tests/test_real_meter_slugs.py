@@ -22,6 +22,7 @@ import pytest
 from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
+from outfall.rules import local_timezone
 from outfall.paths import REAL_DATA_DIR
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure
@@ -120,7 +121,7 @@ def meter_warehouse(tmp_path_factory) -> Path:
 
 def test_storm_days_surface_as_slugs(meter_warehouse: Path):
     with duckdb.connect(str(meter_warehouse), read_only=True) as con:
-        configure(con)
+        configure(con, timezone=local_timezone())
         kept = con.execute("SELECT count(*) FROM flow").fetchone()[0]
         events = con.execute("SELECT start_at, end_at, duration_min, baseline, peak_ratio, unit FROM slug_events "
                              "ORDER BY start_at").fetchall()

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from dagster_duckdb import DuckDBResource
 
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from assets.ingest import ingest_asset
 from assets.notices import notices
@@ -95,14 +96,14 @@ def new_warehouse(root: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     path = root / "w.duckdb"
     with duckdb.connect(str(path)) as con:
-        configure(con)
+        configure(con, timezone=local_timezone())
         ensure_schema(con, schema_ddl())
     return path
 
 
 def insert(db: Path, table: str, rows: list[dict]) -> None:
     with duckdb.connect(str(db)) as con:
-        configure(con)
+        configure(con, timezone=local_timezone())
         con.register("_rows", pd.DataFrame(rows))
         con.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _rows').fetchall()
 

@@ -7,6 +7,7 @@ import duckdb
 import pandas as pd
 import pytest
 
+from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from outfall.warehouse import ColumnMismatch, replace_rows, transaction
 
@@ -54,7 +55,7 @@ def test_a_warehouse_of_an_older_outfall_gets_the_columns_of_this_one(tmp_path):
     # the next connection adds the one and drops the other, so the assets write it again.
     from outfall.warehouse import configure, ensure_schema, upgrade_tables
 
-    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=local_timezone())
     try:
         ensure_schema(con, schema_ddl())
         con.execute("ALTER TABLE swppp_notices DROP COLUMN issuer").fetchall()
@@ -83,7 +84,7 @@ def test_row_hashes_stored_as_text_by_an_older_outfall_become_numbers(tmp_path):
     (data / "flow").mkdir(parents=True)
     body = "user_id,timestamp,value,unit\nIU-1,2026-03-01T00:00:00Z,5,gpm\nIU-1,2026-03-01T00:01:00Z,6,gpm\n"
     (data / "flow" / "f.csv").write_text(body)
-    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")))
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=local_timezone())
     try:
         ensure_schema(con, schema_ddl())
         load(con, data, "flow")

@@ -12,8 +12,8 @@ from pydantic import TypeAdapter
 
 from outfall import vocab
 from outfall.paths import RULES_DIR
-from outfall.rules import (Dated, DischargeLimit, Entries, Rules, RulesError, TownBoardLimit, Versions, load_all,
-                           load_rules)
+from outfall.rules import (Dated, DischargeLimit, Entries, Rules, RulesError, TownBoardLimit, Versions,
+                           jurisdictions, load_all, load_rules)
 from outfall.rules.loader import read_yaml
 
 D = dt.date
@@ -36,12 +36,13 @@ def _walk_dated(value, path=""):
 
 def test_shipped_rules_load_typed_and_cite_everything():
     rules = load_all()
-    assert set(rules) == set(vocab.JURISDICTIONS)
+    assert set(rules) == set(jurisdictions()) == {"woodbury", "bellport"}
     for jurisdiction, r in rules.items():
         # woodbury 2026.12.3: the readings of the notice date and the penalty days follow contract 5.1;
         # 2026.12.4: required testing (contract 6.3); deadlines that end on a weekend or holiday (GCL § 25-a,
         # contract 6.5); 2026.12.6: the worklist's week (contract 6.4), the sewer districts' names (Part 3)
-        version = {"woodbury": "2026.12.6", "bellport": "2026.12.3"}[jurisdiction]
+        # 2026.12.7 / 2026.12.4: the names of the laws letters and pages cite (law_names)
+        version = {"woodbury": "2026.12.7", "bellport": "2026.12.4"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20

@@ -22,7 +22,7 @@ from outfall.resources import OutfallSettings
 
 def test_a_run_across_midnight_judges_every_asset_by_the_same_day(tmp_path, monkeypatch):
     days = iter(dt.date(2026, 11, 30) + dt.timedelta(days=i) for i in range(100))
-    monkeypatch.setattr(resources, "today_local", lambda: next(days))
+    monkeypatch.setattr(resources.TownRules, "today", lambda self: next(days))
     seen: list[dt.date] = []
 
     @asset

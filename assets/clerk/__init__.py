@@ -1,2 +1,2 @@
-"""Assets of the clerk: the annual sewer bill register (Woodbury ch. 253 Part 3,
+"""Assets of the clerk: the annual sewer bill register (the sewer rate schedule,
 ``billing``) and the billing page (``page``). Their SQL lives in ``sql/billing/``."""

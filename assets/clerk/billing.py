@@ -1,4 +1,4 @@
-"""The clerk's annual sewer billing run (Woodbury ch. 253 Part 3).
+"""The clerk's annual sewer billing run (the sewer rate schedule of the town's rules).
 
 Assets:
 - ``sewer_budget``: the input folder ``sewer_budget/`` (year, district,
@@ -42,12 +42,11 @@ from assets.common import GROUP_BILLING, outputs, table_result, warehouse
 from outfall.register_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
 from outfall.law.billing import (COMPONENTS, PARCEL_FIELDS, BillingInputError, BudgetRateError, ParcelUnits,
                                  amount, budget_rate, fields_read, missing_rate_message, units_for_parcel)
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules
 from outfall.rules.tables import not_in_effect
 from outfall.warehouse import count, sql, transaction
 
-JURISDICTION = "woodbury"
 BILLING_TABLES = ("sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary")
 GENESIS_HASH = "0" * 64
 
@@ -419,7 +418,7 @@ _SPECS = [
     AssetSpec("sewer_bills", group_name=GROUP_BILLING, kinds={"duckdb"},
               deps=["parcels", "sewer_rates", "sewer_budget"],
               description="One bill per parcel and billing year: units of bond, O&M, "
-                          "street lateral and house lateral by the Woodbury ch. 253 Part 3 unit schedule "
+                          "street lateral and house lateral by the town's unit schedule "
                           "(rules sewer_units, moratorium included), amount = units x rate rounded half-up to the "
                           "cent; each line explains its units and names its rule."),
     AssetSpec("billing_runs", group_name=GROUP_BILLING, kinds={"duckdb"}, deps=["parcels", "sewer_rates", "sewer_budget"],
@@ -452,12 +451,13 @@ def _warehouse(duckdb: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
 
 
 @multi_asset(specs=_SPECS, can_subset=False)
-def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):
-    rules = load_rules(JURISDICTION, settings.rules_path())
+def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                  rules: RulesResource):
+    town = rules.town_rules()
     with _warehouse(duckdb) as con:
         try:
             with transaction(con):
-                results = bill(con, rules, settings.year)
+                results = bill(con, town, settings.year)
         except BillingError as exc:
             raise Failure(description=str(exc), metadata={"billing_year": settings.year or "all years with rates"}) from exc
         for r in results:
@@ -474,7 +474,7 @@ def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             "runs": MetadataValue.md("| year | bills | total USD | rates from | run | new run | changes vs run "
                                      "| changes vs year | register sha256 |\n|---|---|---|---|---|---|---|---|---|\n"
                                      + years_md),
-            "rules_version": rules.version,
+            "rules_version": town.version,
         }
         for key in BILLING_TABLES:
             result = table_result(con, key, **common)
@@ -492,15 +492,15 @@ def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None
        description="The sewer register of each billing year as CSV in words for a mail merge (owner, mailing "
                    "address), as CSV of the bills as billed (byte-identical to the hashed register) and "
                    "XLSX (a sheet per district, totals with rates and their source, summary by class, the year's "
-                   "inspection fees (ch. 301), changes), "
+                   "inspection fees, changes), "
                    "written to <warehouse folder>/exports/billing/.")
-def billing_exports(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):
+def billing_exports(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                    rules: RulesResource):
     out = export_dir(duckdb, settings)
     if out is None:
         return MaterializeResult(metadata={"skipped": "in-memory warehouse and no dashboards_dir: nowhere to write"})
-    rules = load_rules(JURISDICTION, settings.rules_path())
     with _warehouse(duckdb) as con:
-        written = export_register(con, out, rules)
+        written = export_register(con, out, rules.town_rules())
     context.log.info(f"billing exports: {len(written)} files in {out}")
     return MaterializeResult(metadata={
         "folder": MetadataValue.path(str(out)),

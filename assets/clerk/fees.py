@@ -1,12 +1,11 @@
-"""Water and sewer inspection fees (Woodbury Code ch. 301; contract 5.5), for the clerk:
+"""Water and sewer inspection fees (the town's inspection fee law; contract 5.5), for the clerk:
 ``inspection_fees``, one row per connection permit.
 
-A single-family residence pays $300 for a water service line inspection and $300 for a
-house sewer lateral inspection; a commercial use not within a shopping mall or business
-park $400 and $400; a fee applies only to the inspection asked for. A commercial use
-within a shopping mall or business park is not in the schedule: both fees and the total
-are NULL and ``rule`` says so. The schedule is ``inspection_fees`` in
-``rules/woodbury.yaml`` (the entry in effect on the day the permit was applied for); the
+Each use (and place) the schedule prices pays its water fee and its sewer fee; a fee applies
+only to the inspection asked for. A use and place the schedule does not cover (the demo town's:
+a commercial use within a shopping mall or business park) gets no fee: both fees and the total
+are NULL and ``rule`` says so. The schedule is ``inspection_fees`` in the town's rules file
+(the entry in effect on the day the permit was applied for); the
 arithmetic is ``outfall/law/fees.py``. A ``use`` that is neither word was quarantined when
 the folder was read. The yearly totals are in the clerk's register workbook (sheet
 "Inspection fees") and on the billing page.
@@ -18,8 +17,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_BILLING, warehouse
 from outfall.law.fees import ConnectionPermit, inspection_fees as law_fees
-from outfall.resources import OutfallSettings
-from outfall.rules import load_rules
+from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
@@ -33,8 +31,8 @@ COLUMNS = ["permit_id", "parcel_id", "water_fee_usd", "sewer_fee_usd", "total_us
     deps=["connection_permits"],
     description=DESCRIBE.inspection_fees(),
 )
-def inspection_fees(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    schedule = load_rules("woodbury", settings.rules_path()).inspection_fees
+def inspection_fees(context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+    schedule = rules.town_rules().inspection_fees
     with warehouse(duckdb) as con:
         cursor = con.execute(sql("select_connection_permits"))
         names = [d[0] for d in cursor.description]
@@ -42,7 +40,7 @@ def inspection_fees(context: AssetExecutionContext, duckdb: DuckDBResource, sett
         rows = []
         if schedule is None:
             if permits:
-                context.log.warning(f"the rules have no inspection_fees schedule (Woodbury Code ch. 301): "
+                context.log.warning(f"the rules have no inspection_fees schedule: "
                                     f"{len(permits)} permit(s) not priced")
         else:
             for p in permits:

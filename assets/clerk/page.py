@@ -8,9 +8,9 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
-from assets.pages import Reader, _now_local, _rules, town_name, write_page
+from assets.pages import Reader, _now_local, page_laws, write_page
 from outfall.billing_words import district_names
-from outfall.resources import OutfallSettings
+from outfall.resources import OutfallSettings, RulesResource
 
 from dashboards import query
 from dashboards.billing import BillingData, build_billing_page
@@ -19,13 +19,15 @@ from dashboards.billing import BillingData, build_billing_page
 
 TOP_BILLS = 15
 
-def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> BillingData:
+def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings,
+                      town_rules: RulesResource) -> BillingData:
     r = Reader(con)
-    data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local(), town=town_name(settings, "woodbury"))
+    rules = town_rules.town_rules()
+    data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local(), town=rules.name,
+                       laws=page_laws(town_rules, settings.as_of_date()))
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.fees = r.named("inspection_fees", "select_inspection_fee_totals")
     data.fees_unpriced = r.named("inspection_fees", "select_dashboard_unpriced_fees")
-    rules = _rules(settings, "woodbury")
     years_frame = r.named("sewer_bills", "select_dashboard_bill_years")
     years = [int(y) for y in years_frame["year"]] if years_frame is not None else []
     data.billed_years = years
@@ -36,8 +38,8 @@ def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSe
     year = settings.year if settings.year and settings.year in years else max(years)
     data.billed_years = years
     first_day = dt.date(year, 1, 1)
-    schedule = rules.sewer_units.get(first_day) if rules is not None and rules.sewer_units else None
-    billing = rules.billing.get(first_day) if rules is not None and rules.billing else None
+    schedule = rules.sewer_units.get(first_day) if rules.sewer_units else None
+    billing = rules.billing.get(first_day) if rules.billing else None
     data.rule = schedule.citation if schedule is not None else ""   # the schedule the year was billed by
     data.rule_short = (schedule.short_citation or "") if schedule is not None else ""
     data.bill_rule = billing.citation if billing is not None else ""
@@ -76,11 +78,11 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
     deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary", "parcels",
           "inspection_fees", "worklist"],
     description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and revenue by district, component and property "
-                "class (Woodbury ch. 253 Part 3), the change from the previous billed year, the largest bills and "
-                "the biggest changes; the water and sewer inspection fees per year (ch. 301).",
+                "class (the sewer rate schedule), the change from the previous billed year, the largest bills and "
+                "the biggest changes; the water and sewer inspection fees per year.",
 )
 def billing_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
-                      settings: OutfallSettings) -> MaterializeResult:
-    return write_page(context, duckdb, settings, "billing.html",
-                      lambda con, folder: read_billing_data(con, settings), build_billing_page)
+                      settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+    return write_page(context, duckdb, settings, rules, "billing.html",
+                      lambda con, folder: read_billing_data(con, settings, rules), build_billing_page)
 

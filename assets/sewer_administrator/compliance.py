@@ -1,4 +1,4 @@
-"""Assets of the sewer administrator: the compliance core of Woodbury ch. 253 Part 2.
+"""Assets of the sewer administrator: the compliance core of the sewer use law.
 
 - ``discharge_violations``: every lab result against every per-sample limit
   (Part 2 defaults, Table 7-1 from the rules, permit limits replacing them);
@@ -13,7 +13,7 @@
 - ``infiltration_results`` (+ ``infiltration_findings``).
 - ``compliance_summary``: per industrial user and month.
 
-The law's numbers come from ``rules/woodbury.yaml``, each in its version of the
+The law's numbers come from the town's rules file (the rules resource), each in its version of the
 day it applies to: the assets write the dated versions as small tables
 (``discharge_limit_defaults``, ``nondetect_policies``, ``sewer_compliance_rules``,
 ``slug_rules``, ``infiltration_rules``) and the SQL in ``sql/sewer/`` joins each row
@@ -46,14 +46,13 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, table_asset, table_result, warehouse
 from assets.run import counts_by, record_not_judged
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, RulesError, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged, check_implemented, coverage_text, not_in_effect, versions_frame
 from outfall.rules.words import DESCRIBE
 from outfall.slug_context import SLUG_CONTEXT_HOURS, refresh_slug_context
 from outfall.warehouse import count, replace_rows, sql, transaction
 
-JURISDICTION = "woodbury"
 UTC = dt.timezone.utc
 FAR_PAST = dt.datetime(1900, 1, 1, tzinfo=UTC)
 FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=UTC)
@@ -71,18 +70,19 @@ IMPLEMENTED_READINGS = {
 }
 
 
-def sewer_rules(settings: OutfallSettings) -> Rules:
-    rules = load_rules(JURISDICTION, settings.rules_path())
+def sewer_rules(resource: RulesResource) -> Rules:
+    """The town's rules, once checked to ask only for readings this code implements."""
+    rules = resource.town_rules()
     check_implemented(rules, "readings_sewer_compliance", IMPLEMENTED_READINGS)
     return rules
 
 
 @contextlib.contextmanager
-def _judged(resource: DuckDBResource, settings: OutfallSettings,
+def _judged(resource: DuckDBResource, town: RulesResource,
             judge: Callable[[duckdb.DuckDBPyConnection, Rules], Any]
             ) -> Iterator[tuple[duckdb.DuckDBPyConnection, Rules]]:
     """(connection, rules) once ``judge(con, rules)`` has written its tables in one transaction."""
-    rules = sewer_rules(settings)
+    rules = sewer_rules(town)
     with warehouse(resource) as con:
         with transaction(con):
             judge(con, rules)
@@ -171,15 +171,15 @@ _count_by = counts_by
 @table_asset(GROUP_SEWER,
              deps=["lab_results", "permit_limits", "industrial_users"],
              description=DESCRIBE.discharge_violations())
-def discharge_violations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    with _judged(duckdb, settings, judge_discharges) as (con, rules):
+def discharge_violations(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+    with _judged(duckdb, rules, judge_discharges) as (con, town):
         return table_result(
             con, "discharge_violations",
             violations_by_parameter=_count_by(con, "discharge_violations", "parameter"),
             evaluations=_count_by(con, "discharge_evaluations", "outcome"),
             inconclusive_results=count(con, "inconclusive_results"),
             unlimited_results=count(con, "unlimited_results"),
-            rules_version=rules.version,
+            rules_version=town.version,
         )
 
 
@@ -187,8 +187,8 @@ def discharge_violations(duckdb: DuckDBResource, settings: OutfallSettings) -> M
              # discharge_limit_defaults (the rules' limits as applied) is written by discharge_violations.
              deps=["lab_results", "permit_limits", "industrial_users", "discharge_violations"],
              description=DESCRIBE.statistic_violations())
-def statistic_violations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    with _judged(duckdb, settings, judge_statistics) as (con, rules):
+def statistic_violations(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+    with _judged(duckdb, rules, judge_statistics) as (con, _):
         return table_result(
             con, "statistic_violations",
             periods_judged=count(con, "statistic_results"),
@@ -341,19 +341,19 @@ def plan_slug_detection(con: duckdb.DuckDBPyConnection, fingerprint: str,
 @table_asset(GROUP_SEWER,
              deps=["flow", "industrial_users"],
              description=DESCRIBE.slug_events())
-def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = sewer_rules(settings)
-    tz = ZoneInfo(rules.timezone)
+def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+    town = sewer_rules(rules)
+    tz = ZoneInfo(town.timezone)
     with warehouse(duckdb) as con:
         with transaction(con):
             con.execute(sql("create_slug_views")).fetchall()
-            fingerprint = _slug_fingerprint(con, rules)
+            fingerprint = _slug_fingerprint(con, town)
             mode, since, judged_to = plan_slug_detection(con, fingerprint, tz)
             timings: dict[str, float] = {}
             info: dict[str, Any] = {"mode": mode}
             stale_from = None
             if mode != "unchanged":  # nothing new: the tables and the state stay as they are
-                info = run_slug_detection(con, rules, since if mode == "incremental" else None, timings)
+                info = run_slug_detection(con, town, since if mode == "incremental" else None, timings)
                 if info["mode"] == "incremental":
                     # slugs judged again, and slugs whose padding reaches the readings appended
                     stale_from = _local_midnight(info["detected_from"], tz)
@@ -385,8 +385,8 @@ def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, settings
 @table_asset(GROUP_SEWER,
              deps=["infiltration_tests"],
              description=DESCRIBE.infiltration_results())
-def infiltration_results(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    with _judged(duckdb, settings, judge_infiltration) as (con, rules):
+def infiltration_results(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+    with _judged(duckdb, rules, judge_infiltration) as (con, _):
         return table_result(con, "infiltration_results", failing_sections=count(con, "infiltration_findings"))
 
 
@@ -397,10 +397,10 @@ def infiltration_results(duckdb: DuckDBResource, settings: OutfallSettings) -> M
              deps=["discharge_violations", "statistic_violations", "slug_events", "industrial_users", "lab_results",
                    "discharges_without_permit"],
              description=DESCRIBE.compliance_summary())
-def compliance_summary(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    rules = sewer_rules(settings)
+def compliance_summary(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+    town = sewer_rules(rules)
     as_of = settings.as_of_date()
-    versions = rules.require("notices").permit_expiry_warning
+    versions = town.require("notices").permit_expiry_warning
     warning = versions.get(as_of)   # permits are flagged by the policy in effect on the day judged
     not_judged = [] if warning is not None else [NotJudged(
         "expiring permits", as_of, "notices.permit_expiry_warning",
@@ -409,7 +409,7 @@ def compliance_summary(duckdb: DuckDBResource, settings: OutfallSettings) -> Mat
         with transaction(con):
             con.execute(sql("delete_compliance_summary")).fetchall()
             con.execute(sql("insert_compliance_summary"), {
-                "as_of": as_of, "warn_days": warning.days if warning else None, "tz": rules.timezone,
+                "as_of": as_of, "warn_days": warning.days if warning else None, "tz": town.timezone,
                 "citation": warning.citation if warning else not_judged[0].reason}).fetchall()
             record_not_judged(con, "compliance_summary", not_judged)
         flagged = con.execute(sql("select_flagged_permit_users")).fetchall()

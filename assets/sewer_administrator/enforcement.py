@@ -4,8 +4,8 @@ violation, and by when.
 - ingestion of the enforcement input folders (docs/inputs-sewer.md): ``reports``,
   ``accidental_discharges``, ``grease_traps``, ``pumpouts``;
 - ``sewer_notices``: a notice of violation per sample result that breaks a
-  per-sample limit (ch. 253 Part 2 enforcement: certified mail, the nature of
-  the violation, the period to correct and the § 253-55 A penalty in effect on its day), with its
+  per-sample limit (the sewer use law's enforcement: certified mail, the nature of
+  the violation, the period to correct and the penalty in effect on its day), with its
   follow-up as of --as-of and a printable letter in
   ``<dashboards>/letters/sewer/``;
 - ``obligations``: the deadlines engine (periodic reports, accidental-discharge
@@ -14,11 +14,11 @@ violation, and by when.
 - ``snc_determinations`` (+ ``snc_evaluations``): significant noncompliance per
   40 CFR 403.8(f)(2)(viii) over six-month periods;
 - ``snc_publication``: the annual list for newspaper publication (+ HTML page);
-- ``surcharges`` (+ ``surcharge_samples``): wastes stronger than the Part 2
-  limits, per user and month;
+- ``surcharges`` (+ ``surcharge_samples``): wastes stronger than the sewer use
+  law's limits, per user and month;
 - ``grease_trap_status`` (+ ``grease_orders`` and their letters).
 
-Numbers and citations come from ``rules/woodbury.yaml`` (sections notices, snc,
+Numbers and citations come from the town's rules file (sections notices, snc,
 surcharge, penalties.sewer_use, sewer_enforcement, grease_interceptors and the
 named readings in readings_enforcement), each in the version in effect on the
 day it applies to: the violation's day for a notice, the day that starts a
@@ -55,13 +55,12 @@ from outfall.law import enforcement as law
 from outfall.law import notices as notice_law
 from outfall.law.discharge import nondetect_value
 from outfall.letters import Letter, LetterWriter, Recipient, address_problems, safe_file_name, write_letter
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, RulesError, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import sql, transaction
 
-JURISDICTION = "woodbury"
 
 # Readings of the enforcement law this code implements (rules section
 # readings_enforcement); a rules file asking for another fails loudly.
@@ -102,8 +101,9 @@ PARAMETER_LABELS = {
 # ---------------------------------------------------------------- helpers
 
 
-def enforcement_rules(settings: OutfallSettings) -> Rules:
-    rules = load_rules(JURISDICTION, settings.rules_path())
+def enforcement_rules(resource: RulesResource) -> Rules:
+    """The town's rules, once checked to ask only for readings this code implements."""
+    rules = resource.town_rules()
     check_implemented(rules, "readings_enforcement", IMPLEMENTED_READINGS)
     return rules
 
@@ -167,10 +167,11 @@ def _records(con: duckdb.DuckDBPyConnection, name: str, params: Any = None) -> l
 
 
 @contextlib.contextmanager
-def _built(duckdb: DuckDBResource, settings: OutfallSettings, build: Callable, *tables: str) -> Iterator[tuple]:
+def _built(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource, build: Callable,
+           *tables: str) -> Iterator[tuple]:
     """(connection, as-of day, what ``build(con, on, as_of)`` returned) once its rows (one list per table, the
     asset's own table first) have replaced the tables' rows, with what was not judged, in one transaction."""
-    on = Dated(enforcement_rules(settings))
+    on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:
         built = build(con, on, as_of)
@@ -224,14 +225,15 @@ def _notice_id(v: dict) -> str:
     return "NOV-" + safe_file_name("-".join(str(p) for p in parts))
 
 
-def _follow_up_text(fu: law.FollowUp, v: dict, correct_by: dt.date, as_of: dt.date) -> str:
+def _follow_up_text(fu: law.FollowUp, v: dict, correct_by: dt.date, as_of: dt.date, penalty_section: str) -> str:
+    """The follow-up in words; ``penalty_section``: where the law says what the administrator may do next."""
     nxt = fu.next_result
     label = PARAMETER_LABELS.get(v["parameter"], v["parameter"])
     if fu.status == law.PENDING:
         return (f"No later analysis of {label} yet; the period to correct runs to {_date_text(correct_by)}.")
     if fu.status == law.OVERDUE:
         return (f"No later analysis of {label} by {_date_text(as_of)}; the period to correct ended "
-                f"{_date_text(correct_by)}. The administrator may take action under § 253-55.")
+                f"{_date_text(correct_by)}. The administrator may take action under {penalty_section}.")
     assert nxt is not None
     where = f"sample {nxt.sample_id} collected {_date_text(nxt.collected_date)} ({_num(nxt.value)} {v['unit']})"
     if fu.status == law.CORRECTED:
@@ -240,18 +242,19 @@ def _follow_up_text(fu: law.FollowUp, v: dict, correct_by: dt.date, as_of: dt.da
         return (f"No analysis within the period to correct (to {_date_text(correct_by)}); the next, {where}, "
                 f"complied.")
     return (f"The next analysis, {where}, again broke the limit: the violation was not corrected. The "
-            f"administrator may take action under § 253-55.")
+            f"administrator may take action under {penalty_section}.")
 
 
 @table_asset(GROUP_SEWER,
              deps=["discharge_violations", "industrial_users", "notices"],
              description=DESCRIBE.sewer_notices())
-def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                  rules: RulesResource) -> MaterializeResult:
     """The follow-up of each violation from the monthly notice that lists it (table ``notices``): dated
     the notice's mailing day; a draft sets no deadline and accrues no penalty."""
-    rules = enforcement_rules(settings)
+    town = enforcement_rules(rules)
     as_of = settings.as_of_date()
-    on = Dated(rules)
+    on = Dated(town)
     folder = letters_folder(duckdb, settings)
     rows: list[dict] = []
     with warehouse(duckdb) as con:
@@ -298,7 +301,7 @@ def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                 "penalty_rule": penalty.citation,
                 "notice_period": n["period"] if n is not None else None,
                 "notice_status": n["status"] if n is not None else None,
-                "follow_up": _follow_up_text(fu, v, correct_by, as_of) if correct_by is not None else
+                "follow_up": _follow_up_text(fu, v, correct_by, as_of, town.law("sewer_penalty", day).short) if correct_by is not None else
                 ("The notice listing this violation is a draft, not mailed: no period to correct has started and no "
                  "penalty accrues."),
             })
@@ -346,7 +349,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
     for r in reports:
         by_type[r["report_type"]].append(r)
 
-    # Periodic reports (ch. 253 Part 2: at intervals not exceeding the rules' maximum).
+    # Periodic reports (the sewer use law: at intervals not exceeding the rules' maximum).
     periodic: dict[str, list[dict]] = defaultdict(list)
     for r in by_type.get("periodic", []):
         periodic[r["user_id"]].append(r)
@@ -451,8 +454,8 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
              deps=["reports", "accidental_discharges", "discharge_violations", "slug_events", "lab_results",
                    "industrial_users"],
              description=DESCRIBE.obligations())
-def obligations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    with _built(duckdb, settings, build_obligations, "obligations") as (con, as_of, rows):
+def obligations(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+    with _built(duckdb, settings, rules, build_obligations, "obligations") as (con, as_of, rows):
         by = defaultdict(int)
         for r in rows:
             by[f"{r['obligation']}:{r['status']}"] += 1
@@ -598,8 +601,8 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
 @table_asset(GROUP_SEWER,
              deps=["discharge_violations", "statistic_violations", "reports"],
              description=DESCRIBE.snc_determinations())
-def snc_determinations(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    with _built(duckdb, settings, build_snc, "snc_determinations", "snc_evaluations") as (con, as_of, built):
+def snc_determinations(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+    with _built(duckdb, settings, rules, build_snc, "snc_determinations", "snc_evaluations") as (con, as_of, built):
         determinations, evaluations = built
         return table_result(con, "snc_determinations", as_of=str(as_of),
                             periods_evaluated=len(evaluations),
@@ -638,11 +641,13 @@ CRITERION_TEXT = {
                 "year (its two six-month periods), ready for newspaper publication (40 CFR 403.8(f)(2)(viii)): "
                 "one row per year and user, and an HTML page per year in <dashboards>/letters/sewer/.",
 )
-def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    on = Dated(enforcement_rules(settings))
+def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                    rules: RulesResource) -> MaterializeResult:
+    town = enforcement_rules(rules)
+    on = Dated(town)
     as_of = settings.as_of_date()
     folder = letters_folder(duckdb, settings)
-    writer = LetterWriter(settings.data_path())
+    writer = LetterWriter(settings.data_path(), rules.all_rules())
     with warehouse(duckdb) as con:
         by_year: dict[int, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
         for d in _records(con, "select_snc_publication_users"):
@@ -687,15 +692,15 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
                 "year": year, "issuer": enforcement.issuer, "as_of": as_of, "entries": entries,
                 "period_text": "; ".join(f"{_date_text(s)} - {_date_text(e)}"
                                          for s, e in law.publication_year_periods(year, snc.period_months)),
-                "intro": (f"As required by 40 CFR 403.8(f)(2)(viii), the Consolidated Sewer District publishes the "
-                          f"following industrial users, which at some time during {year} were in significant "
-                          f"noncompliance with the pretreatment standards and requirements of the Town of Woodbury "
-                          f"Sewer Use Regulations (Woodbury Code ch. 253 Part 2)."),
+                "intro": (f"As required by 40 CFR 403.8(f)(2)(viii), the {town.law('sewer_district', end).name} "
+                          f"publishes the following industrial users, which at some time during {year} were in "
+                          f"significant noncompliance with the pretreatment standards and requirements of the "
+                          f"{town.name} {town.law('sewer_use', end).name}."),
                 "criteria_text": _criteria_text(snc),
                 "rule": citation,
                 "status_text": ("Final list for the year." if closed else
                                 f"Provisional: the year has not ended as of {_date_text(as_of)}."),
-            }, jurisdiction=JURISDICTION, area="sewer",
+            }, jurisdiction=rules.jurisdiction(), area="sewer",
                 missing=[] if closed else [f"the year {year} has not ended: the list is provisional"])
         with transaction(con):
             replace_judged(con, on.missing, snc_publication=rows)
@@ -714,7 +719,7 @@ def _part2_limit(rules: Rules, parameter: str, day: dt.date) -> float | None:
     return min(lim.value for lim in found) if found else None
 
 
-NO_RATE_ADOPTED = ("no rate per pound adopted by the Town Board (ch. 253 Part 2 leaves it to the Board): "
+NO_RATE_ADOPTED = ("no rate per pound adopted by the Town Board (the sewer use law leaves it to the Board): "
                    "pounds reported, no amount charged")
 
 
@@ -802,8 +807,8 @@ def build_surcharges(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) 
 @table_asset(GROUP_SEWER,
              deps=["lab_results", "flow", "industrial_users"],
              description=DESCRIBE.surcharges())
-def surcharges(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    with _built(duckdb, settings, build_surcharges, "surcharges", "surcharge_samples") as (con, as_of, built):
+def surcharges(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+    with _built(duckdb, settings, rules, build_surcharges, "surcharges", "surcharge_samples") as (con, as_of, built):
         rows, samples = built
         total = sum((r["amount_usd"] for r in rows if r["amount_usd"] is not None), Decimal("0"))
         return table_result(con, "surcharges", as_of=str(as_of), total_usd=float(total),
@@ -884,17 +889,18 @@ def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> t
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
     deps=["grease_traps", "pumpouts", "industrial_users"],
-    description="Grease interceptors (ch. 253 Part 2): the cleaning and pumping frequency the administrator set "
+    description="Grease interceptors (the sewer use law): the cleaning and pumping frequency the administrator set "
                 "for each establishment, the last pump-out, the next one due and whether it is overdue as of "
                 "--as-of; an order directing compliance (with a printable letter) for every overdue trap, "
                 "written to grease_orders.",
 )
-def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    on = Dated(enforcement_rules(settings))
+def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                       rules: RulesResource) -> MaterializeResult:
+    on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
     enforcement = on.get("sewer_enforcement", as_of, "grease interceptor orders")
     folder = letters_folder(duckdb, settings)
-    writer = LetterWriter(settings.data_path())
+    writer = LetterWriter(settings.data_path(), rules.all_rules())
     with warehouse(duckdb) as con:
         status_rows, orders = build_grease(con, on, as_of) if enforcement is not None else ([], [])
         letters: dict[str, Letter] = {}
@@ -909,7 +915,7 @@ def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, s
                 "address_block": recipient.lines()[-2:] if recipient.lines() else ["[address not on file]"],
                 "set_on": next(s["set_on"] for s in status_rows if s["trap_id"] == o["trap_id"]),
                 "last_pumped_text": last, "section_text": enforcement.section_text.grease},
-                jurisdiction=JURISDICTION, area="sewer",
+                jurisdiction=rules.jurisdiction(), area="sewer",
                 missing=address_problems(recipient, "the industrial users' file or the grease traps' file"))
             o["ready_to_mail"], o["not_ready_reason"] = letter.ready_to_mail, "; ".join(letter.not_ready) or None
             letters[file_name] = letter
@@ -928,8 +934,8 @@ def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, s
 @asset_check(asset=snc_determinations, description="Every SNC determination meets its criterion's threshold in "
              "exact arithmetic (count x 100 >= pct x measurements), with pct = 100 x count / measurements and "
              "no pH row under the technical review criteria.")
-def check_validity_snc_determinations_pct(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
-    versions = enforcement_rules(settings).require("snc")
+def check_validity_snc_determinations_pct(duckdb: DuckDBResource, rules: RulesResource) -> AssetCheckResult:
+    versions = enforcement_rules(rules).require("snc")
     with warehouse(duckdb) as con:
         rows = con.execute(sql("select_snc_determination_counts")).fetchall()
     bad = []
@@ -950,9 +956,10 @@ def check_validity_snc_determinations_pct(duckdb: DuckDBResource, settings: Outf
 @asset_check(asset=sewer_notices, description="Every violation collected by the day judged has exactly one notice "
              "of violation (or is listed as not judged for want of a rule of its day), and every notice's period "
              "to correct is within the maximum in effect on the violation's day.")
-def check_completeness_sewer_notices_violation(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
+def check_completeness_sewer_notices_violation(duckdb: DuckDBResource, settings: OutfallSettings,
+                                               rules: RulesResource) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    versions = enforcement_rules(settings).require("notices").sewer_correction
+    versions = enforcement_rules(rules).require("notices").sewer_correction
     with warehouse(duckdb) as con:
         violations, notices, distinct, not_judged = con.execute(
             sql("select_sewer_notice_completeness"), {"as_of": as_of}).fetchall()[0]

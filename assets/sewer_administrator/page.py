@@ -1,5 +1,7 @@
 """The sewer administrator's page (sewer.html), built by ``dashboards.sewer``."""
 
+import datetime as dt
+
 import duckdb as duckdb_module
 import numpy as np
 import pandas as pd
@@ -7,11 +9,11 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
-from assets.pages import Reader, _now_local, _rules, town_name, write_page
+from assets.pages import Reader, _now_local, page_laws, write_page
 from outfall.flow_hours import ensure_flow_hours
 from outfall.slug_context import refresh_slug_context
-from outfall.resources import OutfallSettings
-from outfall.warehouse import LOCAL_TZ, transaction
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.warehouse import transaction
 
 from dashboards import query
 from dashboards.sewer import SewerData, build_sewer_page, choose_bucket_hours, label_results
@@ -22,14 +24,15 @@ MAX_SLUG_READINGS = 20_000  # ... unless a series has more than this: then the r
 
 # --------------------------------------------------------------------------- sewer
 
-def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings) -> SewerData:
+def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings,
+                    rules: RulesResource) -> SewerData:
     r = Reader(con)
-    rules = _rules(settings, "woodbury")
+    town = rules.town_rules()
     as_of = settings.as_of_date()
     # The labels say what the rules say: the permit policy in effect on the as-of day, and the slug
     # definitions as the slug asset applied them (table slug_rules).
-    warning = rules.notices.permit_expiry_warning.get(as_of) if rules is not None and rules.notices else None
-    data = SewerData(as_of=as_of, generated_at=_now_local(), town=town_name(settings, "woodbury"),
+    warning = town.notices.permit_expiry_warning.get(as_of) if town.notices else None
+    data = SewerData(as_of=as_of, generated_at=_now_local(), town=town.name, laws=page_laws(rules, as_of),
                      permit_warn_days=warning.days if warning else None,
                      permit_warn_rule=warning.citation if warning else "",
                      slug_rules=r.table("slug_rules"))
@@ -55,11 +58,11 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
         data.limits = evaluations   # the limits the compliance SQL applied to each result; none yet: none drawn
     # the corners of each baseline's step line (a year of 190 meters: 29,000 of its 69,000 days)
     data.baselines = r.named("slug_daily_stats", "select_dashboard_slug_baselines")
-    data.flow = read_flow(con, r)
+    data.flow = read_flow(con, r, rules.timezone())
     data.present = r.present
     return data
 
-def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame | None:
+def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader, timezone: str) -> pd.DataFrame | None:
     """Each meter series as means of the finest bucket (1, 2, 3, 4, 6 ... hours) that keeps it
     under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light), as kept
     beside the slugs by their detection (outfall/slug_context.py).
@@ -85,7 +88,7 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
         with transaction(con):   # the readings beside slugs the slug detection did not keep (none in a run)
             refresh_slug_context(con)
     drawn = con.execute(query("select_dashboard_flow"), {
-        "tz": LOCAL_TZ, "user_ids": spans["user_id"].tolist(), "constituents": spans["constituent"].tolist(),
+        "tz": timezone, "user_ids": spans["user_id"].tolist(), "constituents": spans["constituent"].tolist(),
         "hours": hours, "with_readings": with_readings, "max_readings": MAX_SLUG_READINGS}).df()
     # each row's series by position: its names, unit and bucket taken from the spans, not joined as text
     at = drawn["series"].to_numpy(dtype=np.int64)
@@ -106,16 +109,16 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame 
           "permit_dates_missing", "notices", "sewer_notices", "required_testing", "worklist"],
     description="The sewer administrator's page (sewer.html): the superintendent's worklist first; per "
                 "industrial user, control charts of every "
-                "limited parameter with the limit and its section (Woodbury ch. 253 Part 2), violations and "
+                "limited parameter with the limit and its section (the sewer use law), violations and "
                 "non-detects marked; the flow trace with slug events and baseline; violations by user and "
                 "month; the compliance summary with permits expiring soon; the monthly notices of violation and "
                 "the Town's follow-up of each violation from its notice; the testing required of each user, "
                 "period by period (met, missed or open).",
 )
 def sewer_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
-                    settings: OutfallSettings) -> MaterializeResult:
-    return write_page(context, duckdb, settings, "sewer.html",
-                      lambda con, folder: read_sewer_data(con, settings), build_sewer_page)
+                    settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+    return write_page(context, duckdb, settings, rules, "sewer.html",
+                      lambda con, folder: read_sewer_data(con, settings, rules), build_sewer_page)
 
 
 
@@ -124,14 +127,16 @@ def sewer_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
 REPORT_PREFIX = "pretreatment_report_"
 
 
-def read_annual_report(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, year: int):
+def read_annual_report(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, rules: RulesResource,
+                       year: int):
     from dashboards.annual_report import AnnualReportData
 
     r = Reader(con)
-    rules = _rules(settings, "woodbury")
-    data = AnnualReportData(year=year, as_of=settings.as_of_date(), generated_at=_now_local(),
-                            town=town_name(settings, "woodbury"),
-                            authority=f"Consolidated Sewer District, {rules.name}" if rules is not None else "")
+    town = rules.town_rules()
+    end = dt.date(year, 12, 31)
+    data = AnnualReportData(year=year, as_of=settings.as_of_date(), generated_at=_now_local(), town=town.name,
+                            laws=page_laws(rules, end),
+                            authority=f"{town.law('sewer_district', end).name}, {town.name}")
     params = {"year": year}
     data.users = r.named("pretreatment_annual_report", "select_report_users", params)
     data.violations = r.named("discharge_violations", "select_report_violations", params)
@@ -154,7 +159,7 @@ def read_annual_report(con: duckdb_module.DuckDBPyConnection, settings: OutfallS
                 "(pretreatment_report_<year>.html beside the other pages, linked from the index page).",
 )
 def pretreatment_report_pages(context: AssetExecutionContext, duckdb: DuckDBResource,
-                              settings: OutfallSettings) -> MaterializeResult:
+                              settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     from assets.pages import dashboards_dir
     from dashboards.annual_report import build_annual_report_page, report_file
     from dashboards.output import write_atomic
@@ -163,12 +168,12 @@ def pretreatment_report_pages(context: AssetExecutionContext, duckdb: DuckDBReso
     folder = dashboards_dir(duckdb, settings)
     written = []
     with duckdb.get_connection() as con:
-        configure(con)
+        configure(con, timezone=rules.timezone())
         r = Reader(con)
         years = [int(y) for y in r.named("pretreatment_annual_report", "select_report_years")["year"]] \
             if r.has("pretreatment_annual_report") else []
         for year in years:
-            html_text, _ = build_annual_report_page(read_annual_report(con, settings, year))
+            html_text, _ = build_annual_report_page(read_annual_report(con, settings, rules, year))
             written.append(write_atomic(folder / report_file(year), html_text))
     keep = {p.name for p in written}
     removed = 0

@@ -1,7 +1,7 @@
-"""Discharging without a permit (Woodbury Code ch. 253 Part 2), for the sewer
+"""Discharging without a permit (the sewer use law), for the sewer
 administrator.
 
-Part 2 makes it unlawful to discharge into the public sewers of the Consolidated Sewer District
+The sewer use law makes it unlawful to discharge into the public sewers of the sewer district
 except after the issuance of a permit by the administrator. A discharge (contract 6.5) is a
 sample collected, or a flow reading of constituent flow whose value is above 0; a probe's
 readings (pH, temperature, any other constituent) and flow readings of 0 are not. A user's
@@ -28,20 +28,19 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, warehouse
 from outfall.flow_hours import ensure_flow_hours
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, RulesError, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules, RulesError
 from outfall.warehouse import count, preview_markdown, sql, transaction
 
-JURISDICTION = "woodbury"
 # Readings of the permit term this code implements (rules section readings_sewer_compliance).
 IMPLEMENTED_READINGS = {"permit_in_effect": "effective_through_expires", "permit_term_unknown": "not_judged"}
 
 
-def permit_rules(settings: OutfallSettings) -> tuple[Rules, pd.DataFrame, str]:
+def permit_rules(settings: OutfallSettings, resource: RulesResource) -> tuple[Rules, pd.DataFrame, str]:
     """The rules, the dated citations of discharging without a permit (a frame of effective_from,
     effective_to, citation) and the rule text of an unknown permit term. Refuses a reading this code
     does not implement."""
-    rules = load_rules(JURISDICTION, settings.rules_path())
+    rules = resource.town_rules()
     as_of = settings.as_of_date()
     readings = rules.readings_sewer_compliance
     unknown_text = ""
@@ -67,8 +66,8 @@ def permit_rules(settings: OutfallSettings) -> tuple[Rules, pd.DataFrame, str]:
                   deps=["industrial_users", "lab_results", "flow"],
                   description="Days on which an industrial user had samples collected or flow readings above 0 "
                               "while its permit was not in effect (before it took effect or after it expired): "
-                              "discharging into the public sewers without a permit, which Woodbury Code ch. 253 "
-                              "Part 2 makes unlawful. A probe's pH or temperature readings and zero flow are not a "
+                              "discharging into the public sewers without a permit, which the sewer use law makes "
+                              "unlawful. A probe's pH or temperature readings and zero flow are not a "
                               "discharge. One row per user and day, with the section."),
         AssetSpec("permit_dates_missing", group_name=GROUP_SEWER, kinds={"duckdb"},
                   deps=["industrial_users", "lab_results", "flow"],
@@ -77,9 +76,10 @@ def permit_rules(settings: OutfallSettings) -> tuple[Rules, pd.DataFrame, str]:
                               "listed so that the dates can be filled in."),
     ],
 )
-def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):
+def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                              rules: RulesResource):
     as_of = settings.as_of_date()
-    _, citations, unknown_text = permit_rules(settings)
+    _, citations, unknown_text = permit_rules(settings, rules)
     if citations.empty:
         context.log.warning("the rules give no citation for discharging without a permit "
                             "(sewer_compliance.without_permit_citation): that finding is not made")

@@ -1,6 +1,6 @@
 """Required testing (contract 6.3), for the sewer administrator: ``required_testing``.
 
-Woodbury Code ch. 253 Part 2 leaves "the types of testing and frequency of testing" of each
+The sewer use law leaves "the types of testing and frequency of testing" of each
 industrial user to the administrator, who records them in the input ``monitoring_requirements``
 (a parameter, a frequency of calendar periods, a sample type or either, the dates in effect).
 Each requirement is judged per calendar period (``outfall/law/testing.py``): the periods whose
@@ -25,12 +25,11 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_SEWER, check_rows, table_asset, warehouse
 from assets.run import record_not_judged
 from outfall.law.testing import STATUSES, period_status, periods, requirement_start
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules
 from outfall.rules.tables import NotJudged, not_in_effect
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
-JURISDICTION = "woodbury"
 TABLE = "required_testing"
 COLUMNS = ["user_id", "parameter", "sample_type", "period_start", "period_end", "samples", "status", "name",
            "frequency", "basis", "rule", "as_of"]
@@ -95,17 +94,17 @@ def required_testing_frame(con, rules: Rules, as_of: dt.date) -> tuple[pd.DataFr
              description="The testing each industrial user must do, period by period: one row per monitoring "
                          "requirement and calendar period (month, quarter, half-year or year) in effect, with the "
                          "samples collected in it and its status: met, open (none yet, still time) or missed (a "
-                         "violation of Woodbury Code ch. 253 Part 2: the types and frequency of testing are "
-                         "specified by the administrator).")
+                         "violation of the sewer use law: the types and frequency of testing are specified by "
+                         "the administrator).")
 def required_testing(context: AssetExecutionContext, duckdb: DuckDBResource,
-                     settings: OutfallSettings) -> MaterializeResult:
+                     settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
-    rules = load_rules(JURISDICTION, settings.rules_path())
-    if rules.required_testing is None:
-        context.log.warning(f"{rules.source.name} has no required_testing section: no period of a monitoring "
+    town = rules.town_rules()
+    if town.required_testing is None:
+        context.log.warning(f"{town.source.name} has no required_testing section: no period of a monitoring "
                             "requirement is judged")
     with warehouse(duckdb) as con:
-        frame, not_judged = required_testing_frame(con, rules, as_of)
+        frame, not_judged = required_testing_frame(con, town, as_of)
         with transaction(con):
             replace_rows(con, TABLE, frame)
             unjudged = record_not_judged(con, TABLE, not_judged)

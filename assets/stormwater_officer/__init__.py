@@ -1,3 +1,3 @@
-"""Assets of the stormwater management officer (Woodbury ch. 267, Bellport ch. 21):
+"""Assets of the stormwater management officer (the stormwater law of each jurisdiction):
 SWPPP inspections, findings and notices (``swppp``) and the stormwater page (``page``).
 Their SQL lives in ``sql/stormwater/``."""

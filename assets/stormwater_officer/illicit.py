@@ -1,4 +1,4 @@
-"""Illicit discharges to the storm drain system (Woodbury Code ch. 185; contract 5.3), for
+"""Illicit discharges to the storm drain system (the town's illicit discharge law; contract 5.3), for
 the stormwater management officer.
 
 - ``illicit_discharge_deadlines``: per case, each obligation whose trigger exists (the
@@ -18,7 +18,7 @@ the stormwater management officer.
 
 The arithmetic is ``outfall/law/illicit.py`` and ``outfall/law/calendar.py`` (business days
 of General Construction Law § 24); every number and rule sentence comes from
-``rules/woodbury.yaml`` (``illicit_discharges``, the version in effect on the day the
+the town's rules file (``illicit_discharges``, the version in effect on the day the
 discharge was discovered, ``business_days`` and ``deadline_extension``). A case the rules do
 not cover (discovered before ch. 185 took effect), a case whose appeal's outcome is given
 without the day of the decision, and a payment that cannot be matched to a case's cost are
@@ -45,14 +45,13 @@ from outfall.law.enforcement import days_late
 from outfall.law.illicit import IllicitCase, IllicitPayment, case_problem, extension_note, illicit_charges, \
     illicit_deadlines
 from outfall.letters import LetterWriter, Recipient, address_problems, parse_address_block, write_letter
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules
 from outfall.rules.calendar import DeadlineExtension, ExtendedPeriod
 from outfall.rules.illicit import IllicitTerms
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 from outfall.rules.words import DESCRIBE
 
-JURISDICTION = "woodbury"
 JUDGED_BY = "illicit_discharge_deadlines"
 LETTER_PREFIX = "illicit_"
 NOV_TEMPLATE = "illicit_notice_of_violation.html"
@@ -227,7 +226,7 @@ def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
     if versions is None or holidays is None:
         missing = " and ".join(n for n, v in (("illicit_discharges", versions), ("business_days", holidays))
                                if v is None)
-        return [], [], [], [], (f"{rules.source.name} has no {missing} rules (Woodbury Code ch. 185; business "
+        return [], [], [], [], (f"{rules.source.name} has no {missing} rules (the illicit discharge law; business "
                                 f"days of General Construction Law § 24): {len(cases)} case(s) not judged")
     calendar = BusinessCalendar(holidays)
     issuer = f"Stormwater Management Officer, {rules.name}"
@@ -289,14 +288,14 @@ def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
         abated = case.abated_on is not None and case.abated_on <= as_of
         if (case.nov_on is not None and case.nov_on <= as_of) or not abated:
             context, missing = _nov_context(row, terms, as_of, issuer, calendar, rules.deadline_extension)
-            letter = writer.render(NOV_TEMPLATE, context, jurisdiction=JURISDICTION, area="stormwater",
+            letter = writer.render(NOV_TEMPLATE, context, jurisdiction=rules.jurisdiction, area="stormwater",
                                    missing=missing)
             letters.append(_letter_row(case.case_id, "notice_of_violation", f"{LETTER_PREFIX}nov_{stem}.html",
                                        context, letter))
         if c is not None and case.abated_by == "town" and abated:
             context, missing = _cost_context(row, c, payments_of.get(case.case_id, []), terms, as_of, issuer,
                                              calendar, rules.deadline_extension)
-            letter = writer.render(COST_TEMPLATE, context, jurisdiction=JURISDICTION, area="stormwater",
+            letter = writer.render(COST_TEMPLATE, context, jurisdiction=rules.jurisdiction, area="stormwater",
                                    missing=missing)
             letters.append(_letter_row(case.case_id, "cost_notice", f"{LETTER_PREFIX}cost_{stem}.html",
                                        context, letter))
@@ -339,13 +338,13 @@ def _counts(rows: list[dict], *keys: str) -> dict[str, int]:
                   description=DESCRIBE.illicit_discharge_letters()),
     ],
 )
-def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):
+def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                              rules: RulesResource):
     as_of = settings.as_of_date()
-    rules = load_rules(JURISDICTION, settings.rules_path())
     folder = letters_dir(duckdb, settings, "stormwater")
-    writer = LetterWriter(settings.data_path())
+    writer = LetterWriter(settings.data_path(), rules.all_rules())
     with warehouse(duckdb) as con:
-        deadlines, charges, letters, aside, skipped = build_illicit(con, rules, as_of, writer)
+        deadlines, charges, letters, aside, skipped = build_illicit(con, rules.town_rules(), as_of, writer)
         recorded = recorded_letter_files(con)
         letters = keep_records(letters, folder, recorded)
         if skipped:

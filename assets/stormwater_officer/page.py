@@ -8,8 +8,8 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, letters_dir
-from assets.pages import Reader, _now_local, _rules, town_name, write_page
-from outfall.resources import OutfallSettings
+from assets.pages import Reader, _now_local, page_laws, write_page
+from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules.words import DESCRIBE
 
 from dashboards.stormwater import StormwaterData, build_stormwater_page
@@ -20,11 +20,11 @@ def letters_folder(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | 
     """Where the stormwater notices' letters are written: the one rule of assets/common.py."""
     return letters_dir(duckdb, settings, "stormwater")
 
-def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings,
+def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, rules: RulesResource,
                          folder: Path, letters: Path | None) -> StormwaterData:
     r = Reader(con)
-    data = StormwaterData(as_of=settings.as_of_date(), generated_at=_now_local(),
-                          town=town_name(settings, "woodbury", "bellport"))
+    data = StormwaterData(as_of=settings.as_of_date(), generated_at=_now_local(), town=rules.names(),
+                          laws=page_laws(rules, settings.as_of_date()))
     data.sites = r.table("sites")
     data.classification = r.table("site_classification")
     data.findings = r.table("swppp_inspection_findings")
@@ -44,10 +44,9 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     aside = r.named("set_aside", "select_illicit_cases_set_aside")
     data.illicit_set_aside = set(aside["case_id"].dropna()) if aside is not None else set()
     data.rain = r.named("rainfall", "select_dashboard_rainfall")
-    for jurisdiction in ("woodbury", "bellport"):
-        rules = _rules(settings, jurisdiction)
-        if rules is not None and rules.swppp is not None:
-            data.rules[jurisdiction] = rules
+    for jurisdiction, jurisdiction_rules in rules.all_rules().items():
+        if jurisdiction_rules.swppp is not None:
+            data.rules[jurisdiction] = jurisdiction_rules
     names = []
     if data.notices is not None and not data.notices.empty:
         names += list(data.notices["letter_file"].dropna().unique())
@@ -71,8 +70,9 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
     description=DESCRIBE.stormwater_dashboard(),
 )
 def stormwater_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
-                         settings: OutfallSettings) -> MaterializeResult:
-    return write_page(context, duckdb, settings, "stormwater.html",
-                      lambda con, folder: read_stormwater_data(con, settings, folder, letters_folder(duckdb, settings)),
+                         settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+    return write_page(context, duckdb, settings, rules, "stormwater.html",
+                      lambda con, folder: read_stormwater_data(con, settings, rules, folder,
+                                                               letters_folder(duckdb, settings)),
                       build_stormwater_page)
 

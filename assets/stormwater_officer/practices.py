@@ -4,7 +4,7 @@ management officer: ``smp_findings``.
 Per practice (input ``smp_practices``) on a construction site (``sites``), as of --as-of:
 
 - ``as_built``: once the site's final stabilization is on or before --as-of, an as-built
-  plan certified by a professional engineer is due (Woodbury ch. 267 and Bellport ch. 21,
+  plan certified by a professional engineer is due (the stormwater law of each jurisdiction,
   stormwater management practice inspections);
 - ``maintenance_agreement``: recorded before final plan approval (the same day is in time;
   both jurisdictions' texts require it);
@@ -28,11 +28,10 @@ from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext,
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, table_asset, warehouse
-from outfall import vocab
 from outfall.set_aside import SetAside, replace_set_aside
 from outfall.law.practices import Practice, smp_findings as law_findings
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 JUDGED_BY = "smp_findings"
@@ -86,13 +85,14 @@ def build_practice_findings(con, rules: dict[str, Rules], as_of: dt.date
              description="Post-construction stormwater management practices on the day judged: as-built plans "
                          "certified by a professional engineer after final stabilization, the maintenance agreement "
                          "recorded before final plan approval, the inspection one year after final acceptance, and the "
-                         "construction completion guarantee not released before that year and that inspection (Woodbury "
-                         "ch. 267; Bellport ch. 21, stormwater article), each finding citing its section; met rows left out.")
-def smp_findings(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+                         "construction completion guarantee not released before that year and that inspection (the "
+                         "stormwater law of the site's jurisdiction), each finding citing its section; met rows left "
+                         "out.")
+def smp_findings(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                 rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
-    rules = {j: load_rules(j, settings.rules_path()) for j in vocab.JURISDICTIONS}
     with warehouse(duckdb) as con:
-        rows, aside, unruled = build_practice_findings(con, rules, as_of)
+        rows, aside, unruled = build_practice_findings(con, rules.all_rules(), as_of)
         if unruled:
             context.log.warning(f"no post_construction rules for {', '.join(unruled)}: their practices are not judged")
         frame = pd.DataFrame(rows, columns=COLUMNS)

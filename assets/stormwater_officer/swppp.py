@@ -1,7 +1,7 @@
 """The stormwater management officer's assets for construction sites and their SWPPPs.
 
-Woodbury Code ch. 267 and Bellport Code ch. 21 (stormwater article), read as
-the data contract (section 4) fixes. The law's arithmetic is in
+The stormwater law of each jurisdiction (its rules file), read as the data
+contract (section 4) fixes. The law's arithmetic is in
 ``outfall/law/swppp.py``; these assets only read the warehouse, call it and
 write the results (each asset all its tables in one transaction).
 
@@ -11,14 +11,14 @@ write the results (each asset all its tables in one transaction).
   late or overdue as of --as-of.
 - ``swppp_other_findings``: more than five acres disturbed without an approved
   SWPPP, sediment traps left half full, milestone notices short of 48 hours,
-  uncertified contractors, reports not delivered within the week (Woodbury).
+  uncertified contractors, reports not delivered within the week (where the rules ask for it).
 - ``swppp_notices`` (+ ``swppp_stop_work_orders``, ``swppp_letters``): one
   notice of violation per finding with the six contents the law requires,
   the penalty range by prior convictions, and a printable HTML letter in
   ``<dashboards>/letters/stormwater/`` (dashboards = settings.dashboards_dir or a
   ``dashboards`` folder beside the warehouse file).
 - ``swppp_upcoming``: per active site, the next weekly inspection and any
-  storm inspection due within 24 hours, and milestones of the coming week.
+  storm inspection due within the rules' window, and milestones of the coming week.
 
 The extra input folders (milestones, contractor_certifications,
 swppp_approvals, convictions, report_deliveries) are declared in
@@ -48,12 +48,11 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset, table_result, warehouse
 from assets.notices import notice_number, recipients
 from assets.run import replace_judged
-from outfall import vocab
 from outfall.law import notices as notice_law
 from outfall.law import swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter
-from outfall.resources import OutfallSettings
-from outfall.rules import Rules, RulesError, load_rules
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, preview_markdown, sql, transaction
@@ -94,8 +93,9 @@ def _records(con, query: str, params: Any = None) -> list[dict]:
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
-def _rules(settings: OutfallSettings) -> dict[str, Rules]:
-    return {j: load_rules(j, settings.rules_path()) for j in vocab.JURISDICTIONS}
+def _rules(resource: RulesResource) -> dict[str, Rules]:
+    """Every jurisdiction's rules, by name (a site is judged by its own jurisdiction's)."""
+    return resource.all_rules()
 
 
 def _gauge_key(gauge: Any) -> str:
@@ -144,9 +144,9 @@ def _counts(frame: pd.DataFrame, *cols: str) -> dict[str, int]:
 @table_asset(GROUP_STORMWATER,
              deps=["sites"],
              description=DESCRIBE.site_classification())
-def site_classification(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def site_classification(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
-    rules = _rules(settings)
+    rules = _rules(rules)
     rows, not_judged = [], []
     with warehouse(duckdb) as con:
         for s in _records(con, sql("select_swppp_sites")):
@@ -195,9 +195,9 @@ def site_classification(duckdb: DuckDBResource, settings: OutfallSettings) -> Ma
 @table_asset(GROUP_STORMWATER,
              deps=["site_classification", "sites", "inspections", "rainfall"],
              description=DESCRIBE.swppp_inspection_findings())
-def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
-    rules = _rules(settings)
+    rules = _rules(rules)
     rows, not_judged = [], []
     storm_requirements = 0
     sites_judged = 0
@@ -249,9 +249,9 @@ def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings)
              deps=["site_classification", "sites", "inspections", "milestones", "contractor_certifications",
                    "swppp_approvals", "report_deliveries"],
              description=DESCRIBE.swppp_other_findings())
-def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
-    rules = _rules(settings)
+    rules = _rules(rules)
     rows, not_judged = [], []
     with warehouse(duckdb) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if _subject_to_chapter(s)}
@@ -382,11 +382,13 @@ def _follow_monthly_notice(notice: dict, monthly: dict | None, in_letter: bool, 
                   description="The HTML of every notice and stop-work letter, as written to the letters folder."),
     ],
 )
-def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings):
+def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
+                  rules: RulesResource):
     as_of = settings.as_of_date()
-    rules = _rules(settings)
+    town = rules.jurisdiction()
+    rules = _rules(rules)
     folder = letters_dir(duckdb, settings, "stormwater")
-    writer = LetterWriter(settings.data_path())
+    writer = LetterWriter(settings.data_path(), rules)
     notices, orders, letters, not_judged = [], [], [], []
     with warehouse(duckdb) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con)}
@@ -399,7 +401,7 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             if c["site_id"]:
                 by_site_id[c["site_id"]].append(c)
 
-        people = recipients(con)
+        people = recipients(con, town)
         monthly = {(n["recipient_id"], n["period"]): n
                    for n in _records(con, sql("select_notices_of_kind"), {"kind": "stormwater"})}
         listed = {(i["recipient_id"], i["item"], i["ref"], i["item_on"])
@@ -554,9 +556,9 @@ def _upcoming_status(due: dt.date, as_of: dt.date) -> str:
 @table_asset(GROUP_STORMWATER,
              deps=["site_classification", "sites", "inspections", "rainfall", "milestones"],
              description=DESCRIBE.swppp_upcoming())
-def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
-    rules = _rules(settings)
+    rules = _rules(rules)
     rows, not_judged = [], []
     with warehouse(duckdb) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if s["inspections_required"] and s["active"]}
@@ -598,7 +600,7 @@ def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings) -> Materia
             if milestones is None:
                 continue
             items = {i.name: i.label for i in milestones.items}
-            notice = (f"notice given {m['notified_at'].astimezone(ZoneInfo(law.LOCAL_TZ)):%Y-%m-%d %H:%M %Z}"
+            notice = (f"notice given {m['notified_at'].astimezone(ZoneInfo(rules[s['jurisdiction']].timezone)):%Y-%m-%d %H:%M %Z}"
                       if m["notified_at"] is not None else "no notice recorded yet")
             rows.append({"site_id": m["site_id"], "jurisdiction": s["jurisdiction"], "site_name": s["name"],
                          "requirement": "milestone", "trigger_date": m["occurs_on"], "due_by": m["occurs_on"],

@@ -3,7 +3,7 @@
 - ``sewer_budget``: a district's budget for one component and year (year*, district*,
   component*, amount* in USD), from which a rate not adopted in ``sewer_rates`` is derived;
 - ``connection_permits`` (contract section 5.5): the building permits asking for a water service
-  or sewer lateral inspection, whose fees Woodbury ch. 301 sets.
+  or sewer lateral inspection, whose fees the inspection fee law sets.
 
 Registered on import (``outfall.ingest.datasets.register``: every folder is optional); their tables
 are made from the specs (``outfall.ingest.compile.create_table_sql``).
@@ -48,6 +48,6 @@ CONNECTION_PERMITS = register(Dataset(
      Column("sewer", "bool", doc="a sewer lateral inspection is asked for"),
      Column("applied_on", "date", required=True)),
     key=("permit_id",), extensions=BY_HAND, group="billing",
-    description="Building permits asking for a water service or sewer lateral inspection (Woodbury Code "
-                "ch. 301 inspection fees).",
+    description="Building permits asking for a water service or sewer lateral inspection (the inspection "
+                "fee law).",
 ))

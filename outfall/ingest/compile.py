@@ -13,6 +13,8 @@ Identifiers in the SQL come from the specs, never from the file.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from outfall import vocab
 from outfall.ingest import parse
 from outfall.ingest.datasets import PREFILLED_KEY, Column, Context, Dataset, Step
@@ -63,7 +65,7 @@ def lookup_rows(datasets, ctx: Context) -> dict[str, list[tuple]]:
     for ds in datasets:
         for col in ds.columns:
             if col.vocabulary is not None:
-                for key, value in col.vocabulary.mapping.items():
+                for key, value in col.vocabulary.for_context(ctx).items():
                     vocabs[(col.vocabulary.name, key)] = value
     requires = []
     for cls, spec in (ctx.unit_schedule or {}).get("classes", {}).items():
@@ -155,7 +157,11 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
         hoisted.append((level[ident(name)], f"{expr} AS {ident(name)}"))
         return ident(name)
 
+    if not ctx.timezone:
+        raise ValueError("the ingestion context names no time zone (the town's rules' timezone)")
     for col in ds.columns:
+        if col.vocabulary is not None and col.vocabulary.jurisdiction_spellings is not None:
+            col = replace(col, allowed=ctx.allowed_jurisdictions())
         src_type = present.get(col.name, "VARCHAR")
         if col.name in present and parse.is_text(src_type):
             ref, src_type = ident("_t_" + col.name), parse.CLEANED
@@ -205,9 +211,9 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
              f"FROM (SELECT {', '.join(out)}, CAST(source_row AS INTEGER) AS source_row, {reason} AS reason"
              f"{''.join(', ' + ident(f) for f in flags)}, "
              f"{', '.join(raws) or 'NULL AS _no_raw'} FROM {last})")
-    # The local time zone is our constant, written into the query rather than bound: a
+    # The town's time zone is the run's constant, written into the query rather than bound: a
     # bound time zone is looked up again for every row.
-    return ("WITH " + ",\n".join(ctes) + "\n" + final).replace("$tz", lit(parse.LOCAL_TZ))
+    return ("WITH " + ",\n".join(ctes) + "\n" + final).replace("$tz", lit(ctx.timezone))
 
 
 def _unanswered_sql(ds: Dataset, present: dict[str, str]) -> str | None:

@@ -32,6 +32,25 @@ class Vocabulary:
     name: str
     mapping: Mapping[str, str]
     style: str = "norm"
+    # The spellings of one jurisdiction, for a vocabulary of the jurisdictions the run's rules files name
+    # (Context.jurisdictions): its mapping is made per run (``for_context``), ``mapping`` stays empty.
+    jurisdiction_spellings: Callable[[str], tuple[str, ...]] | None = None
+
+    def for_jurisdictions(self, jurisdictions: tuple[str, ...]) -> Mapping[str, str]:
+        """The mapping: its own, or that of the jurisdictions given."""
+        if self.jurisdiction_spellings is None:
+            return self.mapping
+        return {_py_key(variant, self.style): j for j in jurisdictions for c in self.jurisdiction_spellings(j)
+                for variant in {c, c.replace("_", " "), c.replace(" ", "_")}}
+
+    def for_context(self, ctx: "Context") -> Mapping[str, str]:
+        return self.for_jurisdictions(ctx.jurisdictions)
+
+
+def jurisdiction_vocabulary(name: str, spellings: Callable[[str], tuple[str, ...]] = lambda j: (j,),
+                            style: str = "norm") -> Vocabulary:
+    """The jurisdictions of the run's rules files (one per ``<jurisdiction>.yaml``), each with ``spellings``."""
+    return Vocabulary(name, {}, style, spellings)
 
 
 @dataclass(frozen=True)
@@ -75,8 +94,19 @@ class Context:
 
     unit_schedule: dict = field(default_factory=dict)
     # The dated maximum periods to correct a sewer violation (rules notices.sewer_correction):
-    # (effective_from, effective_to or None, max_days), for the notices_mailed input.
-    sewer_correction: tuple[tuple[Any, Any, int], ...] = ()
+    # (effective_from, effective_to or None, max_days, citation), for the notices_mailed input, and the
+    # short name of the sewer use law they come from.
+    sewer_correction: tuple[tuple[Any, Any, int, str], ...] = ()
+    sewer_law: str = ""
+    # The town's local time zone (its rules' timezone): a time written without an offset is local time.
+    timezone: str = ""
+    # The jurisdictions of the rules files found (a site's jurisdiction is one), and those files in words.
+    jurisdictions: tuple[str, ...] = ()
+    rules_files: str = ""
+
+    def allowed_jurisdictions(self) -> str:
+        """What a quarantined jurisdiction is told: the rules files found."""
+        return f"the jurisdictions of the rules files found ({self.rules_files or 'none'})"
 
 
 @dataclass(frozen=True)
@@ -475,7 +505,7 @@ register(Dataset(
 register(Dataset(
     "sites",
     (Column("site_id", required=True),
-     _enum("jurisdiction", lower_in("jurisdiction", vocab.JURISDICTIONS), "woodbury, bellport", True),
+     _enum("jurisdiction", jurisdiction_vocabulary("jurisdiction"), "a jurisdiction of the rules files", True),
      Column("disturbed_acres", "number", required=True, nonnegative=True),
      Column("construction_start", "date", required=True),
      Column("rain_gauge_id", required=True,

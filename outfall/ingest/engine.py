@@ -51,7 +51,7 @@ from outfall.ingest import compile as cq
 from outfall.ingest import files as fs
 from outfall.ingest import parse, xlsx
 from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
-from outfall.ingest.parse import LOCAL_TZ, clean_header, ident, lit
+from outfall.ingest.parse import clean_header, ident, lit
 from outfall.ingest.registry import all_datasets
 from outfall.warehouse import run_script, sql, table_columns
 
@@ -800,7 +800,7 @@ def _judge(con, ds, ctx, source: str, present: dict[str, str], params: dict, sou
         select = (f"SELECT *, CAST($source_file AS VARCHAR) AS source_file, "
                   f"CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({query})")
     con.execute(f"CREATE OR REPLACE TEMP TABLE _judged AS {select}",
-                {k: v for k, v in {**params, "tz": LOCAL_TZ, "source_file": source_file, "now": now}.items()
+                {k: v for k, v in {**params, "tz": ctx.timezone, "source_file": source_file, "now": now}.items()
                  if f"${k}" in select}).fetchall()
     _fall_back(con, ds)
 

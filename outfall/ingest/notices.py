@@ -5,12 +5,12 @@ One row per mailing: kind (``sewer`` or ``stormwater``), the recipient (an indus
 user_id or a construction site's site_id), the month the notice covers (``YYYY-MM``), the day
 it was mailed, the certified mail number and the days the notice gives to correct.
 
-- ``correct_within_days``, sewer: blank means the most the law allows (Woodbury Code ch. 253
-  Part 2, enforcement: a period not to exceed the maximum in the rules' ``notices.sewer_correction``
+- ``correct_within_days``, sewer: blank means the most the law allows (the sewer use law's
+  enforcement: a period not to exceed the maximum in the rules' ``notices.sewer_correction``
   in effect on the mailing day, 30 days); more than that maximum is quarantined with the section.
   The blank stays blank in the table: the ``notices`` asset applies the maximum of the mailing day.
-- ``correct_within_days``, stormwater: required, since the stormwater law (Woodbury Code ch. 267;
-  Bellport Code ch. 21) leaves the time schedule of the remedial measures to the officer.
+- ``correct_within_days``, stormwater: required, since the stormwater law (each
+  jurisdiction's) leaves the time schedule of the remedial measures to the officer.
 - Several rows for one notice are all kept (the natural key includes the mailing day); the
   ``notices`` asset counts the earliest mailed_on, with that row's correct_within_days.
 - ``withdrawn_reason``: a row with a reason and no mailing day withdraws a draft (it stays in the
@@ -18,7 +18,7 @@ it was mailed, the certified mail number and the days the notice gives to correc
   day nor a reason is quarantined; one with both is a mailing (what was mailed stays mailed).
 
 The maximum comes from the rules through ``Context.sewer_correction`` (``assets/ingest.py``
-fills it from ``rules/woodbury.yaml``); nothing here restates the law's number.
+fills it from the town's rules file); nothing here restates the law's number.
 """
 
 from __future__ import annotations
@@ -51,22 +51,27 @@ def _date_sql(day: dt.date | str | None) -> str:
 
 def correction_steps(ctx: Context) -> tuple[Step, ...]:
     """The period to correct: more than the maximum in effect on the mailing day (sewer) or blank
-    (stormwater) is quarantined, each with a reason that cites the law."""
-    whens = " ".join(
-        f"WHEN mailed_on >= {_date_sql(start)}"
-        + (f" AND mailed_on <= {_date_sql(end)}" if end is not None else "")
-        + f" THEN {int(days)}"
-        for start, end, days in ctx.sewer_correction)
-    maximum = f"(CASE {whens} END)" if whens else "CAST(NULL AS INTEGER)"
+    (stormwater) is quarantined, each with a reason that cites the law (the rules' citation)."""
+    def in_effect(value, sql_type: str) -> str:
+        whens = " ".join(
+            f"WHEN mailed_on >= {_date_sql(start)}"
+            + (f" AND mailed_on <= {_date_sql(end)}" if end is not None else "")
+            + f" THEN {value(days, citation)}"
+            for start, end, days, citation in ctx.sewer_correction)
+        return f"(CASE {whens} END)" if whens else f"CAST(NULL AS {sql_type})"
+
+    maximum = in_effect(lambda days, _: int(days), "INTEGER")
+    cited = in_effect(lambda _, citation: lit(citation), "VARCHAR")
+    law = lit(ctx.sewer_law or "the sewer use law")
     return (Step(reasons=(
         f"CASE WHEN kind = 'sewer' AND correct_within_days IS NOT NULL AND mailed_on IS NOT NULL "
-        f"AND {maximum} IS NULL THEN 'no maximum period to correct a sewer violation (Woodbury Code ch. 253 "
-        f"Part 2, enforcement) is in the rules for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
+        f"AND {maximum} IS NULL THEN 'the rules give no maximum period to correct a sewer violation (' || {law} "
+        f"|| ') for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
         f"CASE WHEN kind = 'sewer' AND correct_within_days > {maximum} THEN 'correct_within_days ' || "
-        f"correct_within_days || ' is more than the ' || {maximum} || ' days Woodbury Code ch. 253 Part 2 "
-        f"(enforcement) allows to correct a sewer violation; leave it blank to give the most allowed' END",
-        "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL THEN 'a stormwater notice needs "
-        "correct_within_days: the stormwater law (Woodbury Code ch. 267; Bellport Code ch. 21) leaves the time "
+        f"correct_within_days || ' is more than the ' || {maximum} || ' days allowed to correct a sewer "
+        f"violation (' || {cited} || '); leave it blank to give the most allowed' END",
+        "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL THEN 'a stormwater "
+        "notice needs correct_within_days: the stormwater law of the jurisdiction of the site leaves the time "
         "schedule of the remedial measures to the officer, so the days given in the notice must be recorded' END",
     )),)
 

@@ -32,8 +32,6 @@ def inline(name: str, expr: str) -> str:
     del name
     return f"({expr})"
 
-LOCAL_TZ = "America/New_York"
-
 TRUE_WORDS = ("true", "t", "yes", "y", "1", "x")
 FALSE_WORDS = ("false", "f", "no", "n", "0")
 SHOWN_MAX = 80  # characters of a value echoed into a reason
@@ -230,7 +228,8 @@ def local_instant(naive: str) -> tuple[str, str, str]:
 def parse_timestamp(ref: str, column: str, src_type: str = "VARCHAR",
                     hoist: Hoist = inline) -> tuple[str, str, str]:
     """(UTC instant, reason, ambiguous flag). With an offset (or Z) the text is
-    that instant; without one it is local America/New_York time. A local time
+    that instant; without one it is local time in the town's time zone ($tz, the
+    rules' timezone). A local time
     that does not exist (the spring-forward hour) is refused."""
     st = src_type.upper()
     if st.startswith("TIMESTAMP WITH TIME ZONE") or st == "TIMESTAMPTZ":

@@ -3,7 +3,7 @@ for the ingestion engine:
 
 - for the SWPPP tracking (``SWPPP_DATASETS``): milestones, contractor_certifications,
   swppp_approvals, convictions and report_deliveries;
-- illicit_discharges and illicit_payments (contract section 5.3, Woodbury ch. 185);
+- illicit_discharges and illicit_payments (contract section 5.3, the illicit discharge law);
 - smp_practices (contract section 5.4, post-construction stormwater management practices).
 
 Registered on import (``outfall.ingest.datasets.register``: every folder is optional; an absent
@@ -23,11 +23,12 @@ from __future__ import annotations
 import re
 
 from outfall import vocab
-from outfall.ingest.datasets import (BY_HAND, Column, Dataset, Step, key_vocabulary, name_key, register,
+from outfall.ingest.datasets import (BY_HAND, Column, Dataset, Step, jurisdiction_vocabulary, key_vocabulary,
+                                     name_key, register,
                                      synonym_vocabulary, vocabulary)
 
 # The eight milestones before which the applicant must give 48 hours' notice
-# (Woodbury ch. 267 inspections (1)(a)-(h); Bellport ch. 21 inspections (1)-(8)),
+# (the stormwater laws' inspections: the model town's (1)(a)-(h), the village's (1)-(8)),
 # with the spellings a clerk may use: the law's words, its letter or number.
 MILESTONES: dict[str, tuple[str, ...]] = {
     "start_of_construction": ("start of construction", "construction start", "start", "a", "1"),
@@ -54,21 +55,15 @@ MILESTONES: dict[str, tuple[str, ...]] = {
 canonical_milestone, MILESTONE_VOCAB = synonym_vocabulary("milestone", MILESTONES)
 
 
-def _canonical_jurisdiction(text: object) -> str | None:
-    key = name_key(text)
-    key = re.sub(r"^(town|village) of ", "", key)
-    return key if key in vocab.JURISDICTIONS else None
-
-
 def chapter_number(text: object) -> str | None:
     """'ch. 267', 'Chapter 267', '267' -> '267' (the first number, without leading zeros)."""
     m = re.search(r"\d+", str(text))
     return (m.group(0).lstrip("0") or "0") if m else None
 
 
-JURISDICTION_VOCAB = vocabulary("jurisdiction_named", _canonical_jurisdiction,
-                                [f"{p}{j}" for j in vocab.JURISDICTIONS for p in ("", "town of ", "village of ")],
-                                style="key")
+# A jurisdiction as a court record may name it: 'springfield', 'Town of Springfield', 'Village of ...'.
+JURISDICTION_VOCAB = jurisdiction_vocabulary(
+    "jurisdiction_named", lambda j: tuple(f"{p}{j}" for p in ("", "town of ", "village of ", "city of ")), style="key")
 
 # chapter_number in SQL: the first run of digits without leading zeros.
 CHAPTER_NUMBER_SQL = ("CASE WHEN regexp_matches(chapter, '[0-9]') THEN "
@@ -118,11 +113,12 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
     register(Dataset(
         "convictions",
         (Column("applicant", required=True), Column("convicted_on", "date", required=True),
-         Column("chapter", required=True, doc="the chapter the conviction was under: `267`, `ch. 267`, "
-                                              "`Chapter 21`..."),
+         Column("chapter", required=True,
+                doc="the number of the chapter the conviction was under: `21`, `ch. 21`, `Chapter 21`..."),
          Column("site_id"),
-         Column("jurisdiction", "enum", vocabulary=JURISDICTION_VOCAB, allowed="woodbury, bellport",
-                doc="also written `Town of ...` or `Village of ...`"),
+         Column("jurisdiction", "enum", vocabulary=JURISDICTION_VOCAB, allowed="a jurisdiction of the rules files",
+                doc="the name of the town's or village's rules file, without `.yaml`; also written `Town of ...`, "
+                    "`Village of ...` or `City of ...`"),
          Column("court"), Column("docket")),
         key=("applicant", "convicted_on", "chapter_number"),
         key_doc="applicant + convicted_on + chapter number",
@@ -139,13 +135,13 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
                 doc="the day the Stormwater Management Officer received it"),
          Column("method")),
         key=("site_id", "report_date", "delivered_on"), extensions=BY_HAND, group="stormwater_officer",
-        description="Inspection reports delivered to the Stormwater Management Officer (Woodbury ch. 267: weekly).",
+        description="Inspection reports delivered to the Stormwater Management Officer (where the rules ask for it: weekly).",
     )),
 )
 
 
 # ---------------------------------------------------------------------------
-# illicit discharges (Woodbury ch. 185) and permanent practices
+# illicit discharges (the illicit discharge law) and permanent practices
 
 ABATED_BY = ("owner", "town")
 APPEAL_OUTCOMES = ("upheld", "modified", "vacated")   # contract 6.5; blank while the appeal is pending
@@ -176,7 +172,7 @@ ILLICIT_DISCHARGES = register(Dataset(
      Column("nov_requires", doc="which of the six measures of the law the notice requires: their numbers "
                                 "1-6, e.g. `2, 3, 4`, or `all`")),
     key=("case_id",), extensions=BY_HAND, group="stormwater_officer",
-    description="Illicit discharges to the storm drain system (Woodbury Code ch. 185): discovery, the "
+    description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, the "
                 "responsible person's notice to the Town, the notice of violation, appeal, abatement and "
                 "the cost of an abatement done by the Town.",
 ))
@@ -188,7 +184,7 @@ ILLICIT_PAYMENTS = register(Dataset(
      Column("receipt_no",
             doc="two payments of the same amount on the same day need different receipt numbers")),
     key=("case_id", "paid_on", "amount_usd", "receipt_no"), extensions=BY_HAND, group="stormwater_officer",
-    description="Payments toward the cost of an abatement done by the Town (Woodbury Code ch. 185: in not more "
+    description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: in not more "
                 "than 12 equal payments, 18% a year on the balance).",
 ))
 

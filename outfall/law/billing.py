@@ -1,6 +1,6 @@
-"""Sewer units and bill amounts of Woodbury ch. 253 Part 3, as pure functions.
+"""Sewer units and bill amounts of the sewer rate schedule, as pure functions.
 
-The unit schedule is data (``rules/woodbury.yaml``, section ``sewer_units``, a
+The unit schedule is data (the town's rules file, section ``sewer_units``, a
 list of dated versions: a bill applies the version in effect on its billing
 year's first day, ``rules.sewer_units.at(day)``); this module applies it. Each property class names one of five methods, and
 every number a method uses (acres per unit, caps, tiers, minimums) comes from

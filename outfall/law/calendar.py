@@ -1,10 +1,10 @@
 """Business days of New York General Construction Law § 24, as pure functions.
 
-Where the law counts "business days" (Woodbury Code ch. 185, notification of spills: the next business
+Where the law counts "business days" (the illicit discharge law, notification of spills: the next business
 day, within three business days), a business day is a weekday named in the
 rules (Monday to Friday) that is not a public holiday. The public holidays are
 DATA, not code: each is a dated rule from the rules file (``business_days`` in
-``rules/woodbury.yaml``, typed by ``outfall.rules.calendar.HolidayRule``) with
+the town's rules file, typed by ``outfall.rules.calendar.HolidayRule``) with
 its citation, and this module only computes the dates of a year from those rules
 (``holiday_date``, ``holiday_dates``):
 
@@ -43,7 +43,7 @@ A period that ends on a day that is not a business day (General Construction Law
 Saturday, Sunday or a public holiday, the act may be done on the next succeeding
 business day") ends instead on the next business day: ``BusinessCalendar.period_end``
 (also ``extend_to_business_day``). Which periods the section extends is data too
-(``deadline_extension`` in ``rules/woodbury.yaml``, dated, one ``DeadlineExtension``
+(``deadline_extension`` in the town's rules file, dated, one ``DeadlineExtension``
 of ``outfall.rules.calendar`` per version); ``extended_due`` applies the version in
 effect on the day the period would end (found by the rules' one in-effect lookup).
 """

@@ -1,10 +1,10 @@
-"""Discharge limits of Woodbury ch. 253 Part 2, as pure functions.
+"""Discharge limits of the sewer use law, as pure functions.
 
 The SQL of the sewer assets (``sql/sewer/insert_discharge_evaluations.sql``,
 ``sql/sewer/insert_statistic_results.sql``) applies the same readings to whole
 tables; the tests cross-check the two on the law's boundaries.
 
-Readings (contract section 4 and ``rules/woodbury.yaml``):
+Readings (contract section 4 and the town's rules file):
 - "in excess of" is strictly greater: 240 mg/L is compliant, 240.01 breaks BOD;
 - a minimum limit (pH 5.5) is broken strictly below it: 5.5 complies, 5.49 breaks;
 - a non-detect ``<X`` never breaks a maximum limit when X is at or below it; with

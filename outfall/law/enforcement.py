@@ -1,4 +1,4 @@
-"""Enforcement arithmetic of Woodbury ch. 253 Part 2 and 40 CFR 403, as pure functions.
+"""Enforcement arithmetic of the sewer use law and 40 CFR 403, as pure functions.
 
 What must follow a violation, and by when:
 
@@ -24,7 +24,7 @@ What must follow a violation, and by when:
   for each violation, each day a separate violation.
 
 Every number comes in as an argument: a version of a section of
-``rules/woodbury.yaml`` (``rules.snc.at(day)``, ``rules.notices.sewer_correction.at(day)``)
+the town's rules file (``rules.snc.at(day)``, ``rules.notices.sewer_correction.at(day)``)
 or a value read from one. Nothing here is a law number.
 """
 
@@ -82,7 +82,7 @@ def month_bounds(day: dt.date) -> tuple[dt.date, dt.date]:
     return start, dt.date(day.year, day.month, calendar.monthrange(day.year, day.month)[1])
 
 
-def month_minutes(month_start: dt.date, tz: str = "America/New_York") -> float:
+def month_minutes(month_start: dt.date, tz: str) -> float:
     """Minutes from the local start of the month to the local start of the next
     (a month with a daylight-saving change has an hour more or less)."""
     zone = ZoneInfo(tz)

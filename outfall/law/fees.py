@@ -1,6 +1,6 @@
-"""Water and sewer inspection fees (Woodbury Code ch. 301), as a pure function.
+"""Water and sewer inspection fees (the inspection fee law), as a pure function.
 
-The schedule is data (``inspection_fees`` in ``rules/woodbury.yaml``, typed by
+The schedule is data (``inspection_fees`` in the town's rules file, typed by
 ``outfall.rules.fees.FeeSchedule``): each entry names a use (``single_family``
 or ``commercial``), whether it applies within a shopping mall or business park
 (true, false, or blank for either), the water and sewer fees, its sentence

@@ -1,8 +1,8 @@
-"""Illicit discharges (Woodbury Code ch. 185): deadlines and charges, as pure functions.
+"""Illicit discharges (the illicit discharge law): deadlines and charges, as pure functions.
 
 Every number (days, business days, installments, rate, penalty) and every rule
 sentence comes in through ``IllicitTerms`` (``outfall.rules.illicit``), read
-from the ``illicit_discharges`` section of ``rules/woodbury.yaml``; the business
+from the ``illicit_discharges`` section of the town's rules file; the business
 days through a ``BusinessCalendar`` (``outfall.law.calendar``); which periods
 General Construction Law § 25-a extends through the ``deadline_extension``
 section. Nothing here is a law number.
@@ -103,7 +103,7 @@ def illicit_terms_on(section: Sequence[Mapping[str, Any] | IllicitTerms], day: d
     """The version of the ``illicit_discharges`` rules in effect on ``day``
     (the day the discharge was discovered)."""
     versions = [v if isinstance(v, IllicitTerms) else IllicitTerms.model_validate(v) for v in section]
-    return in_effect_on(versions, day, "illicit discharges (Woodbury Code ch. 185)")
+    return in_effect_on(versions, day, "illicit discharges (the illicit discharge law)")
 
 
 # ------------------------------------------------------------------ inputs

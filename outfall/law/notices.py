@@ -10,9 +10,9 @@
   issued_on + the days it gives (correct_by). A draft starts no deadline and accrues no penalty.
 - When several mailings are recorded for one notice, the earliest mailed_on counts, with that
   row's days to correct.
-- Sewer (Woodbury Code ch. 253 Part 2, enforcement): the days to correct may not exceed the
+- Sewer (the sewer use law, enforcement): the days to correct may not exceed the
   maximum in the rules in effect on the mailing day; blank means that maximum.
-- Stormwater (Woodbury Code ch. 267; Bellport Code ch. 21): the law leaves the schedule to the
+- Stormwater (the stormwater law of each jurisdiction): the law leaves the schedule to the
   officer, so the days must be given.
 - § 253-55 A penalty days count from the day after correct_by until the first later compliant
   result (exclusive) or the day judged (inclusive).

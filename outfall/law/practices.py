@@ -10,14 +10,14 @@ file, through ``PracticeTerms`` of ``outfall.rules.practices``):
   received; ``late`` when received after that day. A plan received without PE
   certification (``as_built_pe_certified`` false or blank) is not the plan the
   law asks for: the finding stays open or overdue.
-  Woodbury ch. 267 (stormwater management practice inspections) and Bellport
-  ch. 21 (inspections of stormwater management practices) both require it
+  The stormwater laws of both shipped jurisdictions (stormwater management practice inspections)
+  require it
   "after final construction is completed"; neither
   text sets a number of days, the due day is the data contract's.
 - ``maintenance_agreement``: a maintenance agreement recorded before final plan
   approval: ``late`` when recorded after ``final_plan_approved_on`` (the same
   day is in time), ``open``/``overdue`` while not recorded. Both texts require
-  it: Woodbury ch. 267 and Bellport ch. 21 (maintenance agreements).
+  it: the stormwater law of each jurisdiction (maintenance agreements).
 - ``one_year_inspection``: due one year after final acceptance; satisfied by
   ``one_year_inspection_on``.
 - ``guarantee_release``: the construction completion guarantee was released
@@ -28,9 +28,9 @@ file, through ``PracticeTerms`` of ``outfall.rules.practices``):
   with no final acceptance on record has no such day and is not reported here.
 
 Neither text requires the one-year inspection for its own sake: both make it a
-condition of releasing the construction completion guarantee. Woodbury requires
-that guarantee ("will require ... a performance bond"); Bellport's paragraph
-on it only "may require" one, so in Bellport the one-year inspection and the release
+condition of releasing the construction completion guarantee. The model town requires
+that guarantee ("will require ... a performance bond"); the village's paragraph
+on it only "may require" one, so in the village the one-year inspection and the release
 findings speak only where the village took a guarantee (the input has no column
 saying so). The rules keep all four findings for both jurisdictions; an entry
 ``required: false`` turns one off for a jurisdiction whose text does not ask for
@@ -105,7 +105,7 @@ def smp_findings(practice: Practice, site_final_stabilization: dt.date | None, j
                  include_met: bool = False) -> list[Finding]:
     """The findings of one practice on --as-of, in the order of ``FINDINGS``.
 
-    ``terms`` maps each jurisdiction (``woodbury``, ``bellport``) to the version
+    ``terms`` maps each jurisdiction (its rules file's name) to the version
     of its rules that applies; ``jurisdiction`` is the site's."""
     key = str(jurisdiction).strip().lower()
     if key not in terms:

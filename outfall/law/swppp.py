@@ -1,7 +1,7 @@
 """Construction-site stormwater law (SWPPP) as pure functions: no I/O.
 
-Sources: Woodbury Code ch. 267 (stormwater management; the definition of a
-land development activity is in ch. 185) and Bellport Code ch. 21, article on
+Sources: the stormwater law of each jurisdiction (the model town's chapter on
+stormwater management, whose definitions are in its illicit discharge law, and the village's article on
 stormwater. Every number comes from the jurisdiction's rules file
 (``rules/<jurisdiction>.yaml``: the ``swppp`` and ``penalties.stormwater``
 sections and the ``swppp_*`` readings); the functions take the loaded, typed
@@ -15,8 +15,8 @@ file, the part and the day); the assets report it as not judged.
 The contract's reading (section 4) of the inspection schedule:
 
 - A site needs inspections while active: from construction_start through
-  final_stabilization (or through --as-of), unless exempt. Bellport: only a
-  site meeting Condition A, B or C; Woodbury: every site disturbing >= 1 acre.
+  final_stabilization (or through --as-of), unless exempt. Under rules ``conditions_abc`` only a
+  site meeting Condition A, B or C; under ``min_disturbed_acres``, every site disturbing that much.
 - weekly: the first inspection is due by construction_start + 7 days, each
   next one by the previous inspection's date + 7; trigger_date is the start or
   the previous inspection's date.
@@ -50,7 +50,6 @@ from zoneinfo import ZoneInfo
 
 from outfall.rules.words import num
 
-LOCAL_TZ = "America/New_York"
 UTC = dt.timezone.utc
 
 REQUIREMENTS = ("weekly", "storm")
@@ -471,7 +470,7 @@ def _local_time(value: Any) -> dt.time:
 
 
 def milestone_notice_finding(milestone: str, occurs_on: dt.date, notified_at: dt.datetime | None, as_of: dt.date,
-                             rules: Any, occurs_at: dt.datetime | None = None, tz: str = LOCAL_TZ,
+                             rules: Any, occurs_at: dt.datetime | None = None, tz: str | None = None,
                              label: str | None = None) -> OtherFinding | None:
     """A milestone inspection without the 48 hours' notice the law requires.
 
@@ -482,7 +481,7 @@ def milestone_notice_finding(milestone: str, occurs_on: dt.date, notified_at: dt
     milestone after --as-of is not judged yet; a notice after --as-of is
     treated as not given. The notice period in effect on the milestone's day applies."""
     hours = float(rules.swppp.milestone_notice.at(occurs_on).hours)
-    zone = ZoneInfo(tz)
+    zone = ZoneInfo(tz or rules.timezone)   # local time: the jurisdiction's
     if occurs_at is None:
         at = _local_time(reading(rules, "swppp_milestone_time_when_only_dated", occurs_on))
         occurs_at = dt.datetime.combine(occurs_on, at, tzinfo=zone)
@@ -539,7 +538,7 @@ def report_delivery_findings(inspection_dates: Iterable[dt.date | None],
                              start: dt.date, final_stabilization: dt.date | None, as_of: dt.date,
                              rules: Any) -> list[OtherFinding]:
     """Inspection reports not delivered to the Stormwater Management Officer
-    within the week (Woodbury; none where the rules have no ``report_delivery``).
+    within the week (none where the rules have no ``report_delivery``).
 
     deliveries: report (inspection) date -> the dates it was delivered. The
     delivery period in effect on the inspection's day applies."""
@@ -622,7 +621,7 @@ def penalty_tier(prior_convictions: int, rules: Any, day: dt.date) -> dict[str, 
 
 def violation_periods(days: int | None, per: str) -> int:
     """How many separate violations a violation continuing ``days`` days makes:
-    each day (Woodbury) or each week or part of one (Bellport); at least one."""
+    each day or each week or part of one (the penalty's ``per``); at least one."""
     n = max(int(days or 0), 1)
     if per == "day":
         return n

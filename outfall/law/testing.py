@@ -1,4 +1,4 @@
-"""Required testing (contract 6.3; Woodbury Code ch. 253 Part 2: "The types of testing and frequency of
+"""Required testing (contract 6.3; the sewer use law: "The types of testing and frequency of
 testing for each such person ... shall be specified by the administrator"), as pure functions.
 
 The administrator specifies, per industrial user and parameter, how often it must be sampled

@@ -1,19 +1,21 @@
 """The rules of each jurisdiction (``rules/<jurisdiction>.yaml``), typed and dated.
 
 Every limit, schedule, deadline and penalty the pipeline applies comes from
-these files. ``load_rules("woodbury")`` reads and checks a file once and
+these files, one per jurisdiction, found by name in the rules folder
+(``load_town(rules_dir)``: every jurisdiction, and the town running Outfall;
+``outfall.rules.town``). ``load_rules(jurisdiction)`` reads and checks a file once and
 returns a typed ``Rules`` (models in ``outfall.rules.models``); a bad file
 raises ``RulesError`` with one line naming the file, the line, the entry's path
 and what is wrong::
 
-    rules/bellport.yaml, line 108: penalties.stormwater[0].tiers[0].max_usd: 'five hundred' is not an amount of money
+    rules/<jurisdiction>.yaml, line 108: penalties.stormwater[0].tiers[0].max_usd: 'five hundred' is not an amount of money
 
 A rule that can change by local law is a list of dated versions; ask for the
 version in effect on the day of the violation, inspection or bill::
 
-    rules = load_rules("bellport")
-    rules.penalties.stormwater.at(violation_day).tier(offense).max_usd   # Decimal
-    load_rules("woodbury").slug.at(reading_day).ratio
+    town = load_town()                  # the town running Outfall and every jurisdiction
+    town.of(site_jurisdiction).penalties.stormwater.at(violation_day).tier(offense).max_usd   # Decimal
+    town.town.slug.at(reading_day).ratio
 
 ``.at(day)`` on a day no version covers raises RulesError naming the file, the
 section and the day.
@@ -43,9 +45,11 @@ Money (penalties) is ``Decimal`` with at most 2 places; a surcharge rate is
 from __future__ import annotations
 
 from outfall.rules.dated import Dated, Entries, RulesError, Versions
-from outfall.rules.loader import load_all, load_rules, parse_rules
+from outfall.rules.loader import files_found, jurisdictions, load_all, load_rules, parse_rules
 from outfall.rules.models import DischargeLimit, Rules, TownBoardLimit
+from outfall.rules.town import TownRules, load_town, local_timezone, timezone_in_use
 
-__all__ = ["Dated", "DischargeLimit", "Entries", "Rules", "RulesError", "TownBoardLimit", "Versions",
-           "load_all", "load_rules", "parse_rules"]
+__all__ = ["Dated", "DischargeLimit", "Entries", "Rules", "RulesError", "TownBoardLimit", "TownRules", "Versions",
+           "files_found", "jurisdictions", "load_all", "load_rules", "load_town", "local_timezone", "parse_rules",
+           "timezone_in_use"]
 

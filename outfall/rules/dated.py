@@ -1,6 +1,6 @@
 """Dated entries and the two kinds of dated lists of the rules files.
 
-- ``Versions``: successive versions of one rule (the slug definition, Bellport's
+- ``Versions``: successive versions of one rule (the slug definition, a
   stormwater penalty...). At most one is in effect on a day; ``.at(day)`` is
   that one, and a day no version covers is an error naming the section.
 - ``Entries``: several rules side by side, each with its own dates (the

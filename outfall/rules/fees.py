@@ -1,4 +1,4 @@
-"""Water and sewer inspection fees (Woodbury Code ch. 301): the ``inspection_fees`` section of a rules file.
+"""Water and sewer inspection fees (the inspection fee law): the ``inspection_fees`` section of a rules file.
 
 Each entry names a use (``single_family`` or ``commercial``), whether it applies within a shopping mall or
 business park (true, false, or null for either), the water and sewer fees, its sentence citing ch. 301 and

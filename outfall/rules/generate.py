@@ -156,7 +156,7 @@ TITLES = {
 INTRO = """\
 # The rules, as the pipeline applies them
 
-Generated from `rules/woodbury.yaml` and `rules/bellport.yaml` by `python -m outfall.rules docs`: do not edit
+Generated from the rules files in `rules/` by `python -m outfall.rules docs`: do not edit
 this page by hand (a test fails when it is stale). To change a rule, follow the recipes in
 [CONTRIBUTING.md](CONTRIBUTING.md#recipes).
 

@@ -1,4 +1,4 @@
-"""Illicit discharges (Woodbury Code ch. 185): the ``illicit_discharges`` section of a rules file.
+"""Illicit discharges (the illicit discharge law): the ``illicit_discharges`` section of a rules file.
 
 One ``IllicitTerms`` per version: the days, business days, installments, interest and penalty of the law,
 and the sentence shown with each obligation. The pure functions that apply them (deadlines, charges,

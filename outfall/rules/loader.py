@@ -3,7 +3,7 @@
 A bad file raises ``RulesError`` with one line: the file, the line, the entry's
 path and what is wrong, in words for the person who edits the file, e.g.
 
-    rules/bellport.yaml, line 108: penalties.stormwater[0].tiers[0].max_usd: 'five hundred' is not an amount of money
+    rules/<jurisdiction>.yaml, line 108: penalties.stormwater[0].tiers[0].max_usd: 'five hundred' is not an amount of money
 
 When a file has several problems, the first in the file is named and the count
 of the others follows.
@@ -20,7 +20,6 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from outfall import vocab
 from outfall.paths import RULES_DIR
 from outfall.rules.dated import RulesError, _DatedList
 from outfall.rules.models import Rules
@@ -225,12 +224,35 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def _first_empty(data: Any, lines: dict[tuple, int], path: tuple = ()) -> tuple[int, tuple] | None:
+    """(line, path) of the first value written as "" in the file (a value to fill in), or None."""
+    found: list[tuple[int, tuple]] = []
+
+    def walk(node: Any, here: tuple) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, here + (key,))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, here + (i,))
+        elif node == "" and here:
+            found.append((lines.get(here, 0), here))
+
+    walk(data, path)
+    return min(found) if found else None
+
+
 def parse_rules(text: str, source: Path) -> Rules:
     """Parse and check one rules file's text; RulesError (one line) when it is not usable."""
     where = display_path(source)
     data, lines = read_yaml(text, where)
     if not isinstance(data, dict):
         raise RulesError(f"{where}: expected key: value lines at the top of the file, not {_kind(data)}")
+    empty = _first_empty(data, lines)
+    if empty is not None:
+        line, path = empty
+        raise RulesError(f"{where}, line {line}: {path_text(path)}: is empty: fill it in (a file written by "
+                         f"outfall new-town gives the model town's value beside it)")
     try:
         rules = Rules.model_validate(data)
     except ValidationError as exc:
@@ -247,10 +269,10 @@ def _load_cached(path: Path, mtime_ns: int, size: int) -> Rules:
 
 
 def load_rules(jurisdiction: str, rules_dir: Path | str | None = None) -> Rules:
-    """The typed rules of ``jurisdiction`` from ``<rules_dir>/<jurisdiction>.yaml`` (default: the
-    project's ``rules/``). RulesError, one line naming the file, the entry and what is wrong, when the
+    """The typed rules of ``jurisdiction`` from ``<rules_dir>/<jurisdiction>.yaml`` (default: OUTFALL_RULES_DIR,
+    else the project's ``rules/``). RulesError, one line naming the file, the entry and what is wrong, when the
     file is not usable."""
-    path = Path(rules_dir or RULES_DIR) / f"{jurisdiction}.yaml"
+    path = rules_folder(rules_dir) / f"{jurisdiction}.yaml"
     if not path.is_file():
         raise RulesError(f"no rules file for jurisdiction '{jurisdiction}' at {display_path(path)}")
     stat = path.stat()
@@ -259,11 +281,38 @@ def load_rules(jurisdiction: str, rules_dir: Path | str | None = None) -> Rules:
     except UnicodeDecodeError:
         raise RulesError(f"{display_path(path)}: not a text file (UTF-8)") from None
     if rules.jurisdiction != jurisdiction:
-        raise RulesError(f"{display_path(path)}: jurisdiction: says '{rules.jurisdiction}', but the file is "
-                         f"the rules of '{jurisdiction}'")
+        line = next((n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                     if text.startswith("jurisdiction:")), 0)
+        raise RulesError(f"{display_path(path)}, line {line}: jurisdiction: says '{rules.jurisdiction}', but the "
+                         f"file is the rules of '{jurisdiction}' (its name without .yaml)")
     return rules
 
 
+def rules_folder(rules_dir: Path | str | None = None) -> Path:
+    """The folder of the rules files: ``rules_dir``, else OUTFALL_RULES_DIR, else the project's ``rules/``."""
+    return Path(rules_dir or os.environ.get("OUTFALL_RULES_DIR") or RULES_DIR)
+
+
+def jurisdictions(rules_dir: Path | str | None = None) -> tuple[str, ...]:
+    """The jurisdictions of a rules folder: one per ``<jurisdiction>.yaml`` file in it, by name."""
+    folder = rules_folder(rules_dir)
+    return tuple(sorted(p.stem for p in folder.glob("*.yaml") if p.is_file()))
+
+
+def files_found(rules_dir: Path | str | None = None) -> str:
+    """The rules files of a folder, as a message names them: "a.yaml, b.yaml in rules"."""
+    folder = rules_folder(rules_dir)
+    names = [f"{j}.yaml" for j in jurisdictions(folder)]
+    return f"{', '.join(names) if names else 'no rules file (*.yaml)'} in {display_path(folder)}"
+
+
 def load_all(rules_dir: Path | str | None = None) -> dict[str, Rules]:
-    """The rules of every jurisdiction (``vocab.JURISDICTIONS``)."""
-    return {j: load_rules(j, rules_dir) for j in vocab.JURISDICTIONS}
+    """The rules of every jurisdiction of the folder (each ``<jurisdiction>.yaml``, by name); RulesError
+    when there is none, or when a file is not usable."""
+    found = jurisdictions(rules_dir)
+    if not found:
+        folder = rules_folder(rules_dir)
+        where = "no such folder" if not folder.is_dir() else "no rules file (*.yaml) in it"
+        raise RulesError(f"{display_path(folder)}: {where}; a town's rules are <jurisdiction>.yaml "
+                         f"(outfall new-town NAME --out {display_path(folder / 'NAME.yaml')} starts one)")
+    return {j: load_rules(j, rules_dir) for j in found}

@@ -945,6 +945,46 @@ class Worklist(Dated):
     """An action due on the day judged or within this many days after it is listed as due this week."""
 
 
+# ============================================================ names of the law
+
+
+class LawName(Dated):
+    """The name of one of the jurisdiction's laws (or of a body it names), as letters and pages print it."""
+
+    name: Text
+    """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part 2")."""
+    short: Text
+    """As a page or a finding cites it (e.g. "<Town> Code ch. 12 Part 2")."""
+
+
+class LawNames(Model):
+    """The names that letters and pages print, each a list of dated versions (a renumbered chapter is a
+    new version). A file with the sewer rules names its sewer law, rate schedule, penalty section and
+    district; one with stormwater rules, its stormwater law; with illicit discharge rules or inspection
+    fees, those laws."""
+
+    sewer_use: Versions[LawName] | None = None
+    """The sewer use law: discharges, permits, reports, enforcement."""
+    sewer_rates: Versions[LawName] | None = None
+    """The sewer rate schedule: units and bills."""
+    sewer_penalty: Versions[LawName] | None = None
+    """The sewer use law's section on fines and civil penalties."""
+    sewer_district: Versions[LawName] | None = None
+    """The sewer district whose administrator enforces the sewer use law and signs its letters."""
+    stormwater: Versions[LawName] | None = None
+    """The stormwater law: SWPPP inspections, notices of violation, post-construction practices."""
+    illicit_discharges: Versions[LawName] | None = None
+    """The law on illicit discharges to the storm drain system."""
+    inspection_fees: Versions[LawName] | None = None
+    """The law that sets the water and sewer inspection fees."""
+
+
+#: The names a section needs in ``law_names``: (section present, names it needs).
+LAW_NAMES_NEEDED = (("discharge_limits", ("sewer_use", "sewer_rates", "sewer_penalty", "sewer_district")),
+                    ("swppp", ("stormwater",)), ("illicit_discharges", ("illicit_discharges",)),
+                    ("inspection_fees", ("inspection_fees",)))
+
+
 # ============================================================ the file
 
 #: Sections the sewer side reads together: a file with one of them needs all.
@@ -991,16 +1031,18 @@ class Rules(Model):
     """Deadlines that end on a weekend or holiday (New York GCL § 25-a): the periods within which a recipient
     must act that end instead on the next business day."""
     illicit_discharges: Versions[IllicitTerms] | None = None
-    """Illicit discharges (Woodbury ch. 185): deadlines, charges and penalty."""
+    """Illicit discharges to the storm drain system: deadlines, charges and penalty."""
     post_construction: Versions[PracticeTerms] | None = None
     """Post-construction stormwater management practices: as-built plans, maintenance agreement, guarantee."""
     inspection_fees: FeeSchedule | None = None
-    """Water and sewer inspection fees (Woodbury ch. 301)."""
+    """Water and sewer inspection fees."""
     # Contract section 6.3.
     required_testing: Versions[RequiredTesting] | None = None
+    """Required testing: the rule of each period of a monitoring requirement."""
     worklist: Versions[Worklist] | None = None
     """What each person must do next: the week of actions due."""
-    """Required testing: the rule of each period of a monitoring requirement (Woodbury ch. 253 Part 2)."""
+    law_names: LawNames | None = None
+    """The names of the laws and bodies that letters and pages print."""
 
     _source: Path = PrivateAttr(default=Path("rules.yaml"))
     _sha256: str = PrivateAttr(default="")
@@ -1015,6 +1057,13 @@ class Rules(Model):
                          missing=", ".join(missing))
         if self.swppp is not None and self.penalties is None:
             raise _error("has swppp but no penalties")
+        for section, names in LAW_NAMES_NEEDED:
+            if getattr(self, section) is None:
+                continue
+            lacking = [n for n in names if self.law_names is None or getattr(self.law_names, n) is None]
+            if lacking:
+                raise _error("has {section} but no law_names.{lacking}: the name letters and pages print",
+                             section=section, lacking=", law_names.".join(lacking))
         return self
 
     # ------------------------------------------------------------- typed API
@@ -1032,6 +1081,26 @@ class Rules(Model):
     def today(self) -> dt.date:
         """Today in the rules' time zone."""
         return dt.datetime.now(ZoneInfo(self.timezone)).date()
+
+    def law(self, name: str, day: dt.date | None = None) -> LawName:
+        """The name ``name`` of ``law_names`` as of ``day`` (today): the version in effect, else the latest
+        that began before it, else the first (a name printed on a page, never a rule judged by it).
+        RulesError naming the file when the rules have no such name."""
+        versions = getattr(self.law_names, name, None) if self.law_names is not None else None
+        if not versions:
+            raise RulesError(f"{self.source.name}: no law_names.{name} for {self.name}")
+        day = day or self.today()
+        found = versions.get(day)
+        if found is not None:
+            return found
+        started = [v for v in versions if v.effective_from <= day]
+        return (started or sorted(versions, key=lambda v: v.effective_from))[-1]
+
+    def laws(self, day: dt.date | None = None) -> dict[str, LawName]:
+        """Every name of ``law_names`` as of ``day`` (what a letter's template reads as ``law``)."""
+        if self.law_names is None:
+            return {}
+        return {n: self.law(n, day) for n in type(self.law_names).model_fields if getattr(self.law_names, n)}
 
     def require(self, name: str) -> Any:
         """Section ``name``; RulesError naming the file when this jurisdiction has none."""

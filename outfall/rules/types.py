@@ -259,7 +259,20 @@ Rounding = Annotated[str, BeforeValidator(_rounding), WithJsonSchema({
 Component = Literal[vocab.COMPONENTS]  # type: ignore[valid-type]
 PropertyClass = Literal[vocab.PROPERTY_CLASSES]  # type: ignore[valid-type]
 SewerDistrictCode = Literal[vocab.DISTRICTS]  # type: ignore[valid-type]
-Jurisdiction = Literal[vocab.JURISDICTIONS]  # type: ignore[valid-type]
+
+
+def _jurisdiction(value: Any) -> str:
+    text = _text(value)
+    if not re.fullmatch(JURISDICTION_PATTERN, text):
+        raise _fail("{value} is not a jurisdiction's name: lower-case letters, digits and _, starting with a letter, "
+                    "as the rules file is named (e.g. springfield for springfield.yaml)", value=show(value))
+    return text
+
+
+#: A jurisdiction is named by its rules file: ``rules/<jurisdiction>.yaml``.
+JURISDICTION_PATTERN = r"[a-z][a-z0-9_]*"
+Jurisdiction = Annotated[str, BeforeValidator(_jurisdiction),
+                         WithJsonSchema({"type": "string", "pattern": f"^{JURISDICTION_PATTERN}$"})]
 LimitType = Literal[vocab.LIMIT_TYPES]  # type: ignore[valid-type]
 ParcelCount = Literal["acres", "living_units", "bathrooms", "washing_machines", "people", "seats"]
 """A parcels column a unit rule counts (contract section 2, parcels)."""

@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import Any, Iterable
 
 from outfall.rules.dated import RulesError
-from outfall.rules.loader import load_all
+from outfall.rules.town import TownRules, load_town
 
 
 def num(value: Any) -> str:
@@ -81,11 +81,28 @@ class Describe:
     """Descriptions of the assets, from the shipped rules (loaded once, when first asked)."""
 
     @cached_property
-    def rules(self) -> dict[str, Any]:
+    def loaded(self) -> TownRules | None:
         try:
-            return load_all()
+            return load_town()
         except RulesError:   # a broken rules file stops `outfall run` with its own message; words say so
-            return {}
+            return None
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return dict(self.loaded.rules) if self.loaded is not None else {}
+
+    @property
+    def town(self) -> str:
+        """The town running Outfall (its rules file's name)."""
+        return self.loaded.jurisdiction if self.loaded is not None else ""
+
+    def law(self, name: str, jurisdiction: str | None = None, fallback: str = "") -> str:
+        """How a description cites the law ``name`` of the town (or of ``jurisdiction``): its short name."""
+        rules = self.rules.get(jurisdiction or self.town)
+        try:
+            return rules.law(name).short if rules is not None else fallback
+        except RulesError:
+            return fallback
 
     def _get(self, jurisdiction: str, *path: str) -> Any:
         value: Any = self.rules.get(jurisdiction)
@@ -96,28 +113,28 @@ class Describe:
     # ------------------------------------------------------------- sewer
 
     def discharge_violations(self) -> str:
-        limits = self._get("woodbury", "discharge_limits")
+        limits = self._get(self.town, "discharge_limits")
         now = limits.at(dt.date.today()) if limits is not None else ()
-        return ("Sample results that break a per-sample limit of Woodbury ch. 253 Part 2 "
+        return (f"Sample results that break a per-sample limit of {self.law('sewer_use', fallback='the sewer use law')} "
                 f"({limits_words(now) or 'no limits in the rules'}; Table 7-1 and metal limits as the Town Board "
                 "adopts them), each result against the limits in effect on its own day, permit limits (special "
                 "agreements) replacing the default while in effect. Also writes discharge_evaluations, "
                 "inconclusive_results (non-detects above a limit) and unlimited_results (no limit in effect).")
 
     def statistic_violations(self) -> str:
-        nd = self._get("woodbury", "nondetect_averaging")
+        nd = self._get(self.town, "nondetect_averaging")
         policy = current(nd).default.replace("_", " ") if nd else "(no policy in the rules)"
         return ("Daily-maximum (the day's composite, else the mean of its grabs) and monthly-average (mean of "
-                "the month's results) permit limits, strictly exceeded (Woodbury ch. 253 Part 2, special "
+                f"the month's results) permit limits, strictly exceeded ({self.law('sewer_use', fallback='the sewer use law')}, special "
                 f"agreements); non-detects enter the averages as the rules' non-detect policy of their day says "
                 f"(now: {policy}). Also writes statistic_results (every period judged).")
 
     def slug_events(self) -> str:
-        slug = self._get("woodbury", "slug")
+        slug = self._get(self.town, "slug")
         if not slug:
-            return "Slug discharges (Woodbury ch. 253 Part 2, definitions: SLUG): no slug definition in the rules."
+            return "Slug discharges: no slug definition in the rules."
         s = current(slug)
-        return ("Slug discharges (Woodbury ch. 253 Part 2, definitions: SLUG): per user and constituent, runs of "
+        return (f"Slug discharges ({self.law('sewer_use', fallback='the sewer use law')}, definitions: SLUG): per user and constituent, runs of "
                 f"readings above {num(s.ratio)} x the baseline (the permit's normal daily flow / 1,440, else the "
                 f"median of the daily means of the {s.baseline_days} local days before, at least "
                 f"{s.min_baseline_days} days needed) lasting longer than {num(s.min_duration_min)} minutes, each "
@@ -125,14 +142,14 @@ class Describe:
                 "slug_baseline_gaps. Appended readings are judged incrementally.")
 
     def infiltration_results(self) -> str:
-        inf = self._get("woodbury", "infiltration")
+        inf = self._get(self.town, "infiltration")
         allowed = (f"{num(current(inf).gal_per_inch_diameter_per_mile_per_day)} gallons per inch of diameter per "
                    "mile per day" if inf else "no limit in the rules")
-        return (f"Infiltration tests against Woodbury ch. 253 Part 2 (allowable: {allowed}, the rule in effect on "
+        return (f"Infiltration tests against {self.law('sewer_use', fallback='the sewer use law')} (allowable: {allowed}, the rule in effect on "
                 "each test's day); a failing section is also a finding (infiltration_findings).")
 
     def compliance_summary(self) -> str:
-        notices = self._get("woodbury", "notices")
+        notices = self._get(self.town, "notices")
         days = current(notices.permit_expiry_warning).days if notices else None
         within = f"within {days} days" if days is not None else "as the rules say"
         return ("Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
@@ -141,19 +158,19 @@ class Describe:
                 "by the Town's policy in effect on that day).")
 
     def sewer_notices(self) -> str:
-        notices, penalties = self._get("woodbury", "notices"), self._get("woodbury", "penalties")
+        notices, penalties = self._get(self.town, "notices"), self._get(self.town, "penalties")
         days = current(notices.sewer_correction).max_days if notices else "?"
         pen = current(penalties.sewer_use) if penalties and penalties.sewer_use else None
         penalty = (f"a fine up to {usd(pen.fine_max_usd)} plus a civil penalty up to {usd(pen.civil_max_usd)} per "
                    f"violation, each {pen.per} a separate violation" if pen else "no penalty in the rules")
-        return ("The follow-up of every sample result that breaks a per-sample limit (Woodbury ch. 253 Part 2, "
+        return (f"The follow-up of every sample result that breaks a per-sample limit ({self.law('sewer_use', fallback='the sewer use law')}, "
                 "enforcement) from the monthly notice that lists it (table notices): sent by certified mail, with "
-                f"a period to correct of at most {days} days from the mailing and the penalty of § 253-55 A "
+                f"a period to correct of at most {days} days from the mailing and the penalty of {self.law('sewer_penalty', fallback='the sewer use law')} "
                 f"({penalty}) for each day after it, until the next result of the same user and parameter "
                 "complies. A notice not yet mailed is a draft: no period to correct, no penalty.")
 
     def obligations(self) -> str:
-        n = self._get("woodbury", "notices")
+        n = self._get(self.town, "notices")
         if n is None:
             return "The deadlines engine: no notices section in the rules."
         periodic, accidental = current(n.periodic_report), current(n.accidental_statement)
@@ -161,13 +178,13 @@ class Describe:
         return ("The deadlines engine (status met / late / open / overdue as of the day judged, calendar days), "
                 "each deadline by the rules in effect on the day that starts it: periodic reports at intervals "
                 f"not exceeding {periodic.max_months} months and the written statement within "
-                f"{accidental.days} days of an accidental discharge (ch. 253 Part 2); for a violation the user's own "
+                f"{accidental.days} days of an accidental discharge ({self.law('sewer_use', fallback='the sewer use law')}); for a violation the user's own "
                 f"sampling found, notice within {num(sm.notice_hours)} hours and a repeat result within "
                 f"{sm.resample_days} days (40 CFR 403.12(g)(2)); a written slug report within {slug.days} days "
                 f"(40 CFR 403.8(f)(2)(vi)); permits expiring within {warn.days} days.")
 
     def snc_determinations(self) -> str:
-        snc = self._get("woodbury", "snc")
+        snc = self._get(self.town, "snc")
         if not snc:
             return "Significant noncompliance: no criteria in the rules."
         s = current(snc)
@@ -187,12 +204,12 @@ class Describe:
                 "averages). Also writes snc_evaluations (every period's counts per set).")
 
     def surcharges(self) -> str:
-        sc = self._get("woodbury", "surcharge")
+        sc = self._get(self.town, "surcharge")
         if sc is None:
             return "Surcharges: no surcharge section in the rules."
         m = current(sc.method)
         params = ", ".join(parameter_words(p) for p in m.parameters)
-        return ("Surcharges for wastes stronger than the Part 2 limits (ch. 253 Part 2: payment to cover the added "
+        return (f"Surcharges for wastes stronger than the sewer use law's limits ({self.law('sewer_use', fallback='the sewer use law')}: payment to cover the added "
                 f"cost of treating them): per user, calendar month and parameter ({params}), pounds = flow "
                 f"(million gallons) x {num(m.lbs_per_mg_per_mgl)} x (concentration - limit), negatives as zero, "
                 "each month by the rules in effect on its first day; x the Town Board's adopted rate per pound, when one is. "
@@ -203,7 +220,7 @@ class Describe:
 
     def _swppp(self, part: str, field: str) -> dict[str, Any]:
         out = {}
-        for j in ("woodbury", "bellport"):
+        for j in self.rules:
             versions = self._get(j, "swppp", part)
             value = getattr(current(versions), field, None) if versions else None
             if value is not None:
@@ -211,7 +228,7 @@ class Describe:
         return out
 
     def _both(self, part: str, field: str, unit: str = "") -> str:
-        """The value in both jurisdictions ('7 days'), or each's ('1 acre (Woodbury) / 5 acres (Bellport)')."""
+        """The value in every jurisdiction ('7 days'), or each's ('1 acre (Town of A) / 5 acres (Village of B)')."""
         values = self._swppp(part, field)
 
         def unit_of(v: Any) -> str:   # ' days' -> ' day' for 1
@@ -221,24 +238,43 @@ class Describe:
         if len(distinct) == 1:
             v = next(iter(values.values()))
             return f"{num(v)}{unit_of(v)}"
-        return " / ".join(f"{num(v)}{unit_of(v)} ({j.title()})" for j, v in values.items())
+        return " / ".join(f"{num(v)}{unit_of(v)} ({self.rules[j].name})" for j, v in values.items())
 
     def site_classification(self) -> str:
         return ("Per site and jurisdiction: land development activity or not "
                 f"({self._both('land_development_activity', 'min_disturbed_acres', ' acres')} or more), "
                 "exemption, Conditions A/B/C, whether SWPPP inspections are required and who must make them "
-                f"(Woodbury ch. 267: every site of {acres(self._swppp('applicability', 'min_disturbed_acres').get('woodbury'))} "
-                "or more; "
-                "Bellport ch. 21: Conditions A/B/C only), by the rules in effect when construction started, with "
+                f"({self._applicability_words()}), by the rules in effect when construction started, with "
                 "the sections cited.")
+
+    def _stormwater_laws(self, separator: str = " / ") -> str:
+        """Each jurisdiction's stormwater law, short ("A Code ch. 1 / B Code ch. 2")."""
+        return separator.join(self.law("stormwater", j) for j in self._swppp_jurisdictions()) or "the stormwater law"
+
+    def _swppp_jurisdictions(self) -> list[str]:
+        """The jurisdictions with stormwater rules, the town first."""
+        return sorted((j for j, r in self.rules.items() if r.swppp is not None), key=lambda j: j != self.town)
+
+    def _applicability_words(self) -> str:
+        """Per jurisdiction, which sites need inspections: 'A Code ch. 1: every site of 1 acre or more; ...'."""
+        parts = []
+        for j in self._swppp_jurisdictions():
+            versions = self._get(j, "swppp", "applicability")
+            rule = current(versions) if versions else None
+            if rule is None:
+                continue
+            if rule.rule == "min_disturbed_acres":
+                parts.append(f"{self.law('stormwater', j, j)}: every site of {acres(rule.min_disturbed_acres)} or more")
+            else:
+                parts.append(f"{self.law('stormwater', j, j)}: Conditions A/B/C only")
+        return "; ".join(parts) or "as the rules say"
 
     def swppp_inspection_findings(self) -> str:
         return ("Contract table: SWPPP inspections due and not made in time, as of the day judged. weekly: every "
                 f"{self._both('weekly_inspection', 'interval_days', ' days')} from construction start, then from "
                 f"each inspection; storm: within {self._both('storm_inspection', 'window_days', ' days')} after "
                 f"any day with {self._both('storm_inspection', 'threshold_in', ' in')} of rain or more at the site's "
-                "gauge (Woodbury ch. 267 maintenance during construction (2); Bellport ch. 21 maintenance and "
-                "inspection during construction (a)(2)), each requirement by the rules of the day that starts it. "
+                f"gauge ({self._stormwater_laws('; ')}, maintenance and inspection during construction), each requirement by the rules of the day that starts it. "
                 "late: made after due_by; overdue: none by the day judged.")
 
     def swppp_other_findings(self) -> str:
@@ -247,15 +283,15 @@ class Describe:
                 "without an approved SWPPP allowing it; sediment traps at or above "
                 f"{self._both('sediment_cleanout', 'capacity_lost_pct', '%')} of capacity lost at one inspection and "
                 f"still at the next; milestones without {self._both('milestone_notice', 'hours', ' hours')}' notice; "
-                "contractors working before signing the SWPPP certification; (Woodbury) inspection reports not "
-                "delivered to the officer within the week. Each row names its rule and quotes the section.")
+                "contractors working before signing the SWPPP certification; inspection reports not "
+                "delivered to the officer within the week (where the rules ask for it). Each row names its rule and quotes the section.")
 
     def swppp_notices(self) -> str:
         fines = []
-        for j, chapter in (("woodbury", "Woodbury ch. 267"), ("bellport", "Bellport ch. 21")):
+        for j in self._swppp_jurisdictions():
             penalty = self._get(j, "penalties", "stormwater")
             if penalty:
-                fines.append(f"{chapter}: {tiers_words(current(penalty))}")
+                fines.append(f"{self.law('stormwater', j, j)}: {tiers_words(current(penalty))}")
         return ("One notice of violation per stormwater finding, with the six contents the law requires (names and "
                 "addresses; the site; the nature of the violation; remedial measures and schedule; penalties; the "
                 f"{self._both('appeal', 'days', '-day')} appeal and where to file it) and the fine range by prior "
@@ -273,24 +309,27 @@ class Describe:
     def stormwater_dashboard(self) -> str:
         return ("The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
                 "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
-                f"({self._both('storm_inspection', 'threshold_in', ' in')}, Woodbury ch. 267 / Bellport ch. 21) and "
+                f"({self._both('storm_inspection', 'threshold_in', ' in')}, {self._stormwater_laws()}) and "
                 "the late and overdue findings; illicit discharge cases with their deadlines, charges and letters "
-                "(Woodbury ch. 185); findings on permanent stormwater management practices.")
+                f"({self._illicit_law()}); findings on permanent stormwater management practices.")
 
 
-    # ------------------------------------------------------- illicit discharges (ch. 185)
+    # ------------------------------------------------------- illicit discharges
+
+    def _illicit_law(self) -> str:
+        return self.law("illicit_discharges", fallback="the illicit discharge law")
 
     def _illicit(self) -> Any:
-        versions = self._get("woodbury", "illicit_discharges")
+        versions = self._get(self.town, "illicit_discharges")
         return current(versions) if versions else None
 
     def illicit_discharge_deadlines(self) -> str:
         t = self._illicit()
         if t is None:
-            return "Illicit discharges (Woodbury Code ch. 185): no deadlines in the rules."
+            return "Illicit discharges: no deadlines in the rules."
         notify = ("the next business day" if t.notify_business_days == 1
                   else f"{t.notify_business_days} business days")
-        return ("Per illicit discharge case, each obligation of Woodbury Code ch. 185 whose trigger exists: notice "
+        return (f"Per illicit discharge case, each obligation of {self._illicit_law()} whose trigger exists: notice "
                 f"to the Town by {notify} and its written confirmation within {t.confirmation_business_days} "
                 f"business days, unless hazardous; the {t.appeal_days}-day appeal and the hearing; abatement by the "
                 f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision (suspended "
@@ -303,8 +342,8 @@ class Describe:
     def illicit_discharge_charges(self) -> str:
         t = self._illicit()
         if t is None:
-            return "Illicit discharges (Woodbury Code ch. 185): no charges in the rules."
-        return (f"Per case with a cost of abatement, under Woodbury Code ch. 185: the {t.installments} equal "
+            return "Illicit discharges: no charges in the rules."
+        return (f"Per case with a cost of abatement, under {self._illicit_law()}: the {t.installments} equal "
                 f"payments (the last takes the rounding), simple interest at {num(t.interest_rate * 100)}% a year on "
                 f"the unpaid principal from the {t.interest_start_days}th day after discovery through the day judged, "
                 f"the payments, the balance, and the largest criminal penalty ({usd(t.penalty_per_day_usd)} for each "
@@ -313,11 +352,11 @@ class Describe:
 
     def illicit_discharge_letters(self) -> str:
         t = self._illicit()
-        appeal = f"within {t.appeal_days} days" if t is not None else "as ch. 185 allows"
+        appeal = f"within {t.appeal_days} days" if t is not None else "as the illicit discharge law allows"
         payments = f"{t.installments} payments" if t is not None else "payments"
         protest = f"the {t.protest_days}-day protest" if t is not None else "the protest"
-        return ("The letters of the illicit discharge cases: a notice of violation (the measures Woodbury Code "
-                "ch. 185 lets it require, the abatement deadline and what follows if it passes, the appeal to the "
+        return ("The letters of the illicit discharge cases: a notice of violation (the measures "
+                f"{self._illicit_law()} lets it require, the abatement deadline and what follows if it passes, the appeal to the "
                 f"Justice Court {appeal}) and, for an abatement done by the Town, the notice of its cost ({payments}, "
                 f"interest, {protest}, the lien).")
 
@@ -325,16 +364,16 @@ class Describe:
     # ------------------------------------------------------- the rest of the law
 
     def inspection_fees(self) -> str:
-        sched = self._get("woodbury", "inspection_fees")
+        sched = self._get(self.town, "inspection_fees")
         if sched is None:
-            return "Water and sewer inspection fees (Woodbury Code ch. 301): no fee schedule in the rules."
+            return "Water and sewer inspection fees: no fee schedule in the rules."
         today = dt.date.today()
         entries = [e for e in sched.entries if e.in_effect(today)] or list(sched.entries)
         fees = "; ".join(
             f"{e.use.replace('_', ' ')}{' not within a shopping mall or business park' if e.in_mall_or_business_park is False else ''}"
             f"{' within a shopping mall or business park' if e.in_mall_or_business_park else ''}: "
             f"{usd(e.water_usd)} water, {usd(e.sewer_usd)} sewer" for e in entries)
-        return ("The water and sewer inspection fees of each connection permit (Woodbury Code ch. 301: "
+        return (f"The water and sewer inspection fees of each connection permit ({self.law('inspection_fees', fallback='the inspection fee law')}: "
                 f"{fees}; only the inspections asked for). A use and place the schedule does not cover gets no "
                 "fee, and the rule says so.")
 

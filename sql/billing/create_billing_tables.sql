@@ -1,4 +1,4 @@
--- Tables of the billing area (Woodbury ch. 253 Part 3 annual sewer bill),
+-- Tables of the billing area (the sewer rate schedule annual sewer bill),
 -- besides the contract's sewer_bills (sql/ingest/create_tables.sql). Money is
 -- DECIMAL(12,2), rates DECIMAL(18,6), unit counts INTEGER.
 

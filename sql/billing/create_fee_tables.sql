@@ -1,4 +1,4 @@
--- Water and sewer inspection fees (contract 5.5, Woodbury ch. 301), created if missing.
+-- Water and sewer inspection fees (contract 5.5, the inspection fee law), created if missing.
 
 -- The input folder connection_permits has its table created from its spec
 -- (outfall/ingest/billing.py; outfall.ingest.compile).

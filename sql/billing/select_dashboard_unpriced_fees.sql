@@ -1,4 +1,4 @@
--- Inspection fee applications the fee schedule (Woodbury ch. 301) does not price, for the clerk's page,
+-- Inspection fee applications the fee schedule (the inspection fee law) does not price, for the clerk's page,
 -- with the parcel's owner.
 SELECT f.permit_id, f.parcel_id, p.owner, f.applied_on, f.rule
 FROM inspection_fees AS f

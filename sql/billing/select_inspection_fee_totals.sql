@@ -1,4 +1,4 @@
--- Inspection fees per year applied for (Woodbury ch. 301): permits, water and sewer inspections
+-- Inspection fees per year applied for (the inspection fee law): permits, water and sewer inspections
 -- asked for, fees and the permits the schedule does not cover.
 SELECT year,
        count(*)::INTEGER AS permits,

@@ -1,5 +1,5 @@
 -- The inspection fees of the permits applied for in one year ($year), for the register workbook's
--- "Inspection fees" sheet (Woodbury ch. 301).
+-- "Inspection fees" sheet (the inspection fee law).
 SELECT f.permit_id, f.parcel_id, p.owner, f.applied_on, f.use, f.in_mall_or_business_park,
        f.water_fee_usd, f.sewer_fee_usd, f.total_usd, f.rule
 FROM inspection_fees AS f

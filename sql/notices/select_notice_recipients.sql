@@ -1,6 +1,7 @@
 -- Who a notice goes to and where (contract 5.1): industrial users (sewer) and construction sites
 -- (stormwater), each with the name and address to write to. mailing_name / mailing_address when
 -- given, else the record's own name (a site's applicant) and address; city, state and zip as given.
+-- An industrial user is in the jurisdiction of the town running Outfall ($town); a site, in its own.
 WITH users AS (
     SELECT user_id,
            arg_max(name, coalesce(permit_effective, DATE '0001-01-01')) AS name,
@@ -13,7 +14,7 @@ WITH users AS (
            arg_max(zip, coalesce(permit_effective, DATE '0001-01-01')) AS zip
     FROM industrial_users GROUP BY user_id
 )
-SELECT 'sewer' AS kind, user_id AS recipient_id, 'woodbury' AS jurisdiction,
+SELECT 'sewer' AS kind, user_id AS recipient_id, CAST($town AS VARCHAR) AS jurisdiction,
        coalesce(nullif(trim(mailing_name), ''), name) AS recipient_name,
        coalesce(nullif(trim(mailing_address), ''), address) AS street,
        city, state, zip, name AS record_name, address AS premises, permit_no

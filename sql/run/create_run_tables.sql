@@ -8,7 +8,7 @@ CREATE TABLE IF NOT EXISTS outfall_run (
     data_dir        VARCHAR,
     dashboards_dir  VARCHAR,            -- null: nothing written (in-memory warehouse)
     exports_dir     VARCHAR,
-    rules_versions  VARCHAR             -- e.g. "woodbury 2026.11.2, bellport 2026.11.2"
+    rules_versions  VARCHAR             -- each rules file and its version, e.g. "a 2026.11.2, b 2026.11.2"
 );
 
 -- What an asset could not judge for want of a rule in effect on the day it

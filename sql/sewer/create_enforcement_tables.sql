@@ -5,7 +5,7 @@
 -- The input folders' tables (docs/inputs-sewer.md) are made from their dataset
 -- specs (outfall/ingest/sewer.py), not here.
 
--- Outputs. Every user-facing row names its rule (citation from rules/woodbury.yaml).
+-- Outputs. Every user-facing row names its rule (citation from the town's rules file).
 
 -- One notice of violation per sample result that breaks a per-sample limit
 -- (ch. 253 Part 2 enforcement: certified mail, at most 30 days to correct),

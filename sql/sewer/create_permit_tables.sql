@@ -1,4 +1,4 @@
--- Discharging without a permit (Woodbury ch. 253 Part 2), created if missing.
+-- Discharging without a permit (the sewer use law), created if missing.
 
 -- One row per industrial user and local day on which it discharged, that is had samples collected
 -- or flow readings of constituent flow above 0 (flow_readings counts those; a probe's readings and

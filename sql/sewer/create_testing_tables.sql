@@ -1,4 +1,4 @@
--- Required testing (contract 6.3; Woodbury ch. 253 Part 2: the types and frequency of testing are
+-- Required testing (contract 6.3; the sewer use law: the types and frequency of testing are
 -- specified by the administrator), created if missing; filled by assets/sewer_administrator/testing.py.
 
 -- One row per monitoring requirement (input monitoring_requirements) and calendar period whose last day

@@ -1,4 +1,4 @@
--- Per industrial user and local day through $as_of on which it discharged (Woodbury ch. 253 Part 2;
+-- Per industrial user and local day through $as_of on which it discharged (the sewer use law;
 -- contract 6.5): samples collected, and flow readings of constituent flow whose value is above 0, in
 -- one scan of each table, for the two permit-term statements that read it (_activity, a temp table).
 -- A probe's readings (pH, temperature, any other constituent) and flow readings of 0 are not a

@@ -1,4 +1,4 @@
--- Slug discharges (Woodbury ch. 253 Part 2, definition of SLUG), each reading by
+-- Slug discharges (the sewer use law, definition of SLUG), each reading by
 -- the slug rule in effect on its local day (table slug_rules).
 -- A reading is high when value > threshold (ratio x baseline of its local day);
 -- a run is consecutive high readings with no gap before a reading longer than

@@ -1,5 +1,5 @@
 -- Every lab result against every per-sample limit (max, min) that applies to it
--- (Woodbury ch. 253 Part 2; contract section 4).
+-- (the sewer use law; contract section 4).
 -- A permit limit (special agreement, table permit_limits) of the user in effect
 -- on the sample's local date replaces the default of the same parameter and
 -- limit type (rules: discharge_limit_defaults); of several, the latest

@@ -1,4 +1,4 @@
--- Infiltration tests (Woodbury ch. 253 Part 2), each by the infiltration rule in
+-- Infiltration tests (the sewer use law), each by the infiltration rule in
 -- effect on its test date (table infiltration_rules): allowable_gpd = gal x
 -- diameter_in x length_ft / feet_per_mile; gpimd = measured_gpd / (diameter_in x
 -- length_ft / feet_per_mile); passes when measured_gpd <= allowable_gpd. A test on

@@ -4,7 +4,7 @@
 --   statistic_violations: by period_start's year; slugs: by start_at's local year;
 --   snc: a determination of either half of the year names the user;
 --   notices_mailed: sewer notices to the user, mailed, issued in the year.
--- Local dates: the connection's time zone is America/New_York.
+-- Local dates: the connection's time zone is the town's (its rules' timezone).
 INSERT INTO pretreatment_annual_report BY NAME
 WITH samples AS (
     SELECT user_id, year(coalesce(collected_date, collected_at::DATE)) AS year, count(DISTINCT sample_id) AS samples

@@ -1,6 +1,6 @@
 -- Sample results that break a per-sample limit (discharge_evaluations, outcome
--- 'violation'), collected by $as_of, for notices of violation (Woodbury ch. 253
--- Part 2, enforcement), each with:
+-- 'violation'), collected by $as_of, for notices of violation (the sewer use
+-- law, enforcement), each with:
 -- - the next decided result of the same user and parameter after it (a sample's
 --   outcome: violation when it breaks any limit, compliant when it complies with
 --   every limit, else inconclusive, which decides nothing and is passed over);

@@ -1,4 +1,4 @@
--- Baseline and threshold of every day from $from_day on (Woodbury ch. 253 Part 2,
+-- Baseline and threshold of every day from $from_day on (the sewer use law,
 -- definitions: SLUG), each day by the slug rule in effect on it (table slug_rules):
 -- the permit's normal_avg_flow_gpd / 1440 (gpm) for constituent flow when given,
 -- else the median of the daily means of the rule's baseline_days local days before

@@ -1,4 +1,4 @@
--- The illicit discharge cases (Woodbury ch. 185) with, when the premises is a parcel number,
+-- The illicit discharge cases (the illicit discharge law) with, when the premises is a parcel number,
 -- that parcel's owner and address (for the letters).
 SELECT d.case_id, d.premises, d.discovered_on, d.hazardous, d.notified_on, d.written_confirmation_on,
        d.nov_on, d.abatement_due, d.appeal_received_on, d.appeal_decided_on, d.hearing_on, d.appeal_outcome,
