@@ -505,7 +505,9 @@ register(Dataset(
 register(Dataset(
     "sites",
     (Column("site_id", required=True),
-     _enum("jurisdiction", jurisdiction_vocabulary("jurisdiction"), "a jurisdiction of the rules files", True),
+     Column("jurisdiction", "enum", required=True, vocabulary=jurisdiction_vocabulary("jurisdiction"),
+            allowed="a jurisdiction of the rules files",
+            doc="the town or village the site is in: the name of its rules file, without `.yaml`"),
      Column("disturbed_acres", "number", required=True, nonnegative=True),
      Column("construction_start", "date", required=True),
      Column("rain_gauge_id", required=True,

@@ -40,11 +40,12 @@ class Block:
 
 
 def _words(allowed: str) -> str:
-    """A list's words as code ('`a`, `b`'), any remark after them in brackets kept as words."""
+    """A list's words as code ('`a`, `b`'), any remark after them in brackets kept as words; '' when
+    ``allowed`` is no list of words but a sentence (the jurisdictions: those of the rules files found)."""
     head, _, tail = allowed.partition(" (")
     words = [w.strip() for w in head.split(",")]
     if not all(re.fullmatch(r"[\w./-]+", w) for w in words):
-        return allowed
+        return ""
     return ", ".join(f"`{w}`" for w in words) + (f" ({tail}" if tail else "")
 
 
@@ -62,7 +63,9 @@ def column_notes(col: Column) -> str:
     """What a column holds: the words of its list, the list a form offers, its own doc, its other names."""
     notes = []
     if col.kind == "enum" and col.allowed:
-        notes.append(f"one of {_words(col.allowed)}")
+        words = _words(col.allowed)
+        if words or not col.doc:   # a sentence gives way to the column's own words
+            notes.append(f"one of {words}" if words else col.allowed)
     if col.choices:
         notes.append("the forms offer " + ", ".join(f"`{c}`" for c in col.choices))
     if col.doc:
@@ -107,8 +110,8 @@ def check_blocks(found: list[Block], datasets: dict[str, Dataset]) -> None:
     for block in found:
         for name in block.names:
             where.setdefault(name, []).append(block.page)
-    problems = [f"{n}: not a registered dataset (in docs/{', docs/'.join(pages)})" for n, pages in where.items()
-                if n not in datasets]
+    problems = [f"{n}: not a registered dataset (in docs/{', docs/'.join(pages)})"
+                for n, pages in where.items() if n not in datasets]
     problems += [f"{n}: in {len(pages)} generated blocks (docs/{', docs/'.join(pages)})"
                  for n, pages in where.items() if len(pages) > 1]
     missing = [n for n in datasets if n not in where]
@@ -132,18 +135,20 @@ def generate(texts: dict[str, str], datasets: dict[str, Dataset] | None = None) 
     return out
 
 
-def read_pages(folder: Path = DOCS_DIR) -> dict[str, str]:
+def read_pages(folder: Path | None = None) -> dict[str, str]:
+    folder = folder or DOCS_DIR
     return {page: (folder / page).read_text(encoding="utf-8") for page in PAGES}
 
 
-def stale_pages(folder: Path = DOCS_DIR) -> list[str]:
+def stale_pages(folder: Path | None = None) -> list[str]:
     """The pages whose blocks differ from what the specs give."""
     texts = read_pages(folder)
     return [page for page, text in generate(texts).items() if text != texts[page]]
 
 
-def write_pages(folder: Path = DOCS_DIR) -> list[str]:
+def write_pages(folder: Path | None = None) -> list[str]:
     """Regenerate the pages' blocks; the pages written (those that changed)."""
+    folder = folder or DOCS_DIR
     texts = read_pages(folder)
     written = []
     for page, text in generate(texts).items():

@@ -118,8 +118,8 @@ MONITORING_REQUIREMENTS = register(Dataset(
     "monitoring_requirements",
     (Column("user_id", required=True),
      Column("parameter", required=True, choices=PARAMETER_CHOICES,
-            doc="the parameter vocabulary of docs/inputs.md (BOD5 is BOD, oil and grease is FOG); any "
-                "other name, such as copper, is kept as given"),
+            doc="the spellings lab results accept (`BOD5` is BOD, `oil and grease` is FOG); any other "
+                "name, such as copper, is kept as given"),
      Column("frequency", "enum", required=True, vocabulary=FREQUENCY_VOCAB,
             allowed=", ".join(FREQUENCIES) + " (calendar months, quarters, half-years, years)",
             doc="of local dates, half-years January-June and July-December; also month, quarter, "
