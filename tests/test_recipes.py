@@ -94,3 +94,55 @@ def test_the_panel_recipe_names_what_there_is():
     for words in ("screen_only=True", "no-print", "print-only", "printed=False", "max_rows", "print_pdfs"):
         assert words in recipe, words
     assert "screen_only" in html.Col.__dataclass_fields__ and ".no-print" in html.PRINT_CSS
+
+
+def test_the_input_dataset_recipe_holds_end_to_end(tmp_path, monkeypatch):
+    """"Add an input dataset" followed on a throwaway folder: the spec registered (step 1), named in its
+    page's block and the page regenerated (step 2), read through its ingestion asset (step 3): its table
+    made from the spec, a bad row quarantined with its reason."""
+    import datetime as dt
+
+    from assets.ingest import build_ingest_asset
+    from outfall.ingest import docs
+    from outfall.ingest.datasets import BY_HAND, DATASETS, Column, Dataset
+    from tests.conftest import materialize_town, query_warehouse, write
+
+    recipe = _recipe("Add an input dataset")
+    for words in ("python -m outfall.ingest docs", "--check", "tests/test_ingest_docs.py", "doc=", "key_doc",
+                  "Folders:", docs.END, "outfall/ingest/stormwater.py", "expectations/build_suites.py",
+                  "tests/test_ingest_<name>.py"):
+        assert words in recipe, words
+    spec = Dataset("hydrant_flushes", (Column("hydrant_id", required=True),
+                                       Column("flushed_on", "date", required=True),
+                                       Column("gallons", "number", nonnegative=True, doc="gallons flushed")),
+                   key=("hydrant_id", "flushed_on"), extensions=BY_HAND, group="stormwater_officer",
+                   description="Hydrants flushed.")
+    monkeypatch.setitem(DATASETS, spec.name, spec)   # what register() does; undone after the test
+
+    pages = tmp_path / "docs"
+    pages.mkdir()
+    for page in docs.PAGES:
+        shutil.copy(docs.DOCS_DIR / page, pages / page)
+    with pytest.raises(docs.DocsError, match="in no generated block of docs/inputs\\*\\.md: hydrant_flushes"):
+        docs.stale_pages(pages)
+    page = pages / "inputs-stormwater.md"
+    text = page.read_text(encoding="utf-8")
+    assert text.count("Folders: milestones,") == 1
+    named = text.replace("Folders: milestones,", "Folders: milestones, hydrant_flushes,")
+    page.write_text(named, encoding="utf-8")
+    assert docs.write_pages(pages) == ["inputs-stormwater.md"] and docs.stale_pages(pages) == []
+    section = page.read_text(encoding="utf-8").split("### `hydrant_flushes`\n", 1)[1].split("\n### ", 1)[0]
+    assert "Hydrants flushed." in section and "Natural key: hydrant_id + flushed_on." in section
+    assert "| `flushed_on` | yes | date |  |" in section
+    assert "| `gallons` |  | number, 0 or more | gallons flushed |" in section
+
+    data = tmp_path / "data"
+    write(data, "hydrant_flushes/spring.csv",
+          "Hydrant_ID,flushed_on,gallons\nH-1,2026-05-01,1200\nH-2,someday,5\n")
+    wh = tmp_path / "w.duckdb"
+    materialize_town([build_ingest_asset(spec)], data, wh, "2026-06-30")
+    assert query_warehouse(wh, "SELECT hydrant_id, flushed_on, gallons FROM hydrant_flushes") == [
+        ("H-1", dt.date(2026, 5, 1), 1200.0)]
+    reasons = "SELECT row_number, reason FROM quarantine WHERE dataset = 'hydrant_flushes'"
+    bad_day = "'someday' in column 'flushed_on' is not a date (expected YYYY-MM-DD)"
+    assert query_warehouse(wh, reasons) == [(2, bad_day)]
