@@ -34,6 +34,8 @@ from dashboards.output import ensure_plotly_js, write_atomic
 # The quarantine page lists the first rows of each dataset and reason (one fix per reason); it says
 # how many share the reason, and that every row is in the export (csv/quarantine.csv).
 QUARANTINE_ROWS_PER_REASON = 50
+# Of each thing not judged for want of a rule (asset, section and reason), the page names the first few.
+NOT_JUDGED_EXAMPLES = 5
 
 
 # --------------------------------------------------------------------------- helpers
@@ -268,6 +270,7 @@ def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     counts = data.quarantine_counts   # rows per dataset and reason: their sum is every row quarantined
     data.quarantine_total = int(counts["rows"].sum()) if counts is not None else 0
     data.set_aside = r.named("set_aside", "select_dashboard_set_aside")
+    data.not_judged = r.named("not_judged", "select_dashboard_not_judged", {"examples": NOT_JUDGED_EXAMPLES})
     data.cards = _cards(r, folder, settings, rules)
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.reports = _reports(con, r, folder)

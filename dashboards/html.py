@@ -455,6 +455,15 @@ class Col:
     width: str = ""   # the column's share of the table ("24%"): a long name keeps to one line
 
 
+def _th(c: Col) -> str:
+    """A column's header cell: right-aligned for numbers, left off paper when screen-only, its title and width."""
+    names = " ".join(n for n, on in (("num", c.num), ("no-print", c.screen_only)) if on)
+    cls = f' class="{names}"' if names else ""
+    title = f' title="{esc(c.title)}"' if c.title else ""
+    width = f' style="width:{esc(c.width)}"' if c.width else ""
+    return f"<th{cls}{title}{width}>{esc(c.label)}</th>"
+
+
 def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | None = None, rest: str = "",
           row_class: Callable[[pd.Series], str] | None = None, row_id: Callable[[pd.Series], str] | None = None,
           caption: str = "", empty: str = "No rows.", table_class: str = "",
@@ -470,14 +479,7 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
     if frame is None or frame.empty:
         return note(esc(empty), "empty")
     shown = frame if max_rows is None else frame.head(max_rows)
-    def th_class(c: Col) -> str:
-        names = " ".join(n for n, on in (("num", c.num), ("no-print", c.screen_only)) if on)
-        return f' class="{names}"' if names else ""
-
-    head = "".join(
-        f'<th{th_class(c)}{(" title=" + chr(34) + esc(c.title) + chr(34)) if c.title else ""}'
-        f'{(" style=" + chr(34) + "width:" + esc(c.width) + chr(34)) if c.width else ""}>'
-        f"{esc(c.label)}</th>" for c in cols)
+    head = "".join(_th(c) for c in cols)
     # The cells a column at a time (each column's opening tag is the same all the way down), then
     # joined row by row; the rows as dicts, not a Series each (iterrows: 40 us a row; a page of 190
     # meters has thousands).

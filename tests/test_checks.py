@@ -22,7 +22,7 @@ from dagster_duckdb import DuckDBResource
 import assets.checks as checks
 from assets.ingest import ingest_assets, quarantine
 from outfall import flow_hours, gx_adapter
-from outfall.ingest.registry import CONTRACT_DATASETS
+from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.paths import EXPECTATIONS_DIR, REPO_ROOT
 from outfall.resources import OutfallSettings
 from outfall.warehouse import configure, ensure_schema, table_columns
@@ -120,13 +120,19 @@ def lab_frame(n: int, seed: int = 1) -> pd.DataFrame:
 # suites
 
 
+#: The datasets with a suite: the human-entered ones checked in full, and flow on a sample.
+SUITES = (*checks.GX_DATASETS, "flow")
+
+
 def test_every_input_dataset_has_a_valid_gx_1x_suite():
     import great_expectations as gx
 
     with open_db(Path(":memory:")) as con:
-        schema = {t: set(table_columns(con, t)) for t in CONTRACT_DATASETS}
-    assert sorted(p.stem for p in EXPECTATIONS_DIR.glob("*.json")) == sorted(CONTRACT_DATASETS)
-    for dataset in CONTRACT_DATASETS:
+        schema = {t: set(table_columns(con, t)) for t in SUITES}
+    # every contract dataset has its suite; a suite is of a registered dataset, and checked (GX_DATASETS)
+    assert set(CONTRACT_DATASETS) <= set(SUITES) <= set(all_datasets())
+    assert sorted(p.stem for p in EXPECTATIONS_DIR.glob("*.json")) == sorted(SUITES)
+    for dataset in SUITES:
         path = EXPECTATIONS_DIR / f"{dataset}.json"
         data = json.loads(path.read_text(encoding="utf-8"))
         assert set(data) >= {"name", "expectations", "meta"} and data["name"] == dataset
@@ -148,7 +154,8 @@ def test_suite_files_match_their_generator():
     spec = importlib.util.spec_from_file_location("build_suites", EXPECTATIONS_DIR / "build_suites.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    for dataset in CONTRACT_DATASETS:
+    assert sorted(module.suites()) == sorted(SUITES), "run .venv/bin/python expectations/build_suites.py"
+    for dataset in SUITES:
         assert (EXPECTATIONS_DIR / f"{dataset}.json").read_text(encoding="utf-8") == module.render(dataset), (
             f"expectations/{dataset}.json is stale: run .venv/bin/python expectations/build_suites.py")
 
@@ -407,7 +414,7 @@ def test_check_names_assets_and_non_blocking():
     for spec in checks.input_checks.check_specs:
         found[spec.name] = spec.asset_key.to_user_string()
         assert not spec.blocking and spec.description
-    expected = {f"check_expectations_{d}": d for d in CONTRACT_DATASETS if d != "flow"}
+    expected = {f"check_expectations_{d}": d for d in checks.GX_DATASETS}
     expected.update({"check_validity_flow_value": "flow", "check_uniqueness_flow_key": "flow",
                      "check_freshness_flow_gaps": "flow", "check_referential_flow_user": "flow",
                      "check_expectations_flow_sample": "flow",

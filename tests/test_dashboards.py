@@ -25,6 +25,7 @@ from dashboards.sewer import (
     SewerData, build_sewer_page, choose_bucket_hours, label_results, limit_steps, slug_words,
     user_summary,
 )
+from outfall.paths import REPO_ROOT
 from outfall.rules import load_rules
 from dashboards.stormwater import StormwaterData, build_stormwater_page, site_status
 from outfall.demo.generate import write_letterhead
@@ -425,17 +426,16 @@ def test_billing_page_in_plain_words():
     assert "no register for 2024 (the year was not billed)" in text
 
 
-def test_billing_page_functions_are_short():
-    """A page is a list of panels: no function of the billing page is longer than about 60 lines."""
+@pytest.mark.parametrize("module", sorted((REPO_ROOT / "dashboards").glob("*.py")), ids=lambda p: p.name)
+def test_page_functions_are_short(module):
+    """A page is a list of panels, and a chart a list of named steps: no function of dashboards/ is longer
+    than about 60 lines."""
     import ast
-    import inspect
 
-    import dashboards.billing as module
-
-    tree = ast.parse(inspect.getsource(module))
+    tree = ast.parse(module.read_text(encoding="utf-8"))
     long = {f.name: f.end_lineno - f.lineno + 1 for f in ast.walk(tree)
-            if isinstance(f, ast.FunctionDef) and f.end_lineno - f.lineno + 1 > 60}
-    assert long == {}
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.end_lineno - f.lineno + 1 > 60}
+    assert long == {}, f"dashboards/{module.name}: split these into named steps: {long}"
 
 
 def test_billing_page_without_bills():
@@ -463,9 +463,62 @@ def test_index_and_quarantine_pages_show_bad_rows():
     assert "2026-02-02 to 2026-07-02" in index_html and "Data dated after the as-of date" in index_html
     q_html, meta = build_quarantine_page(data)
     assert 'id="q-lab_results"' in q_html and "&lt;furlongs&gt;" in q_html and "<furlongs>" not in q_html
-    assert meta.counts == {"quarantined": 1, "shown": 1, "set_aside": 0}
+    assert meta.counts == {"quarantined": 1, "shown": 1, "set_aside": 0, "not_judged": 0}
     none_html, _ = build_quarantine_page(IndexData(as_of=AS_OF, quarantine=q.iloc[0:0], quarantine_total=0))
-    assert "No input row was rejected" in none_html
+    assert "No input row was rejected" in none_html and 'id="not-judged"' not in none_html
+
+
+NOT_JUDGED = pd.DataFrame([{
+    "asset": "required_testing", "section": "required_testing",
+    "reason": "not judged: no required_testing rule of the rules is in effect on 1999-03-31",
+    "items": 7, "first_day": dt.date(1999, 1, 31), "last_day": dt.date(1999, 7, 31),
+    "examples": ["IU-1 BOD monthly <1999-01>", "IU-1 BOD monthly 1999-02"]}])
+
+
+def test_quarantine_page_lists_what_no_rule_could_judge():
+    """The panel not_judged: frame in, HTML out; each asset, section and reason on a line with its days,
+    its count and the first things by name; no section when there is nothing to list."""
+    from tests.test_print import visible_text
+
+    html_text, meta = build_quarantine_page(IndexData(as_of=AS_OF, quarantine=pd.DataFrame(), quarantine_total=0,
+                                                      not_judged=NOT_JUDGED))
+    text = visible_text(html_text)
+    assert "Not judged: no rule in effect on the day" in text
+    assert ("required_testing required_testing not judged: no required_testing rule of the rules is in effect on "
+            "1999-03-31 7 1999-01-31 to 1999-07-31 IU-1 BOD monthly <1999-01>; IU-1 BOD monthly 1999-02; and 5 more"
+            ) in text
+    assert "&lt;1999-01&gt;" in html_text and meta.counts["not_judged"] == 7
+    assert 'id="not-judged"' not in build_quarantine_page(IndexData(as_of=AS_OF, not_judged=NOT_JUDGED.iloc[0:0]))[0]
+
+
+def test_the_quarantine_pages_reader_groups_what_was_not_judged(tmp_path):
+    """sql/run/select_dashboard_not_judged.sql through the index's reader: one line per asset, section and
+    reason, the first few things by name, in order."""
+    from assets.common import schema_ddl
+    from assets.pages import NOT_JUDGED_EXAMPLES, read_index_data
+    from assets.run import record_not_judged
+    from outfall.resources import OutfallSettings, RulesResource
+    from outfall.rules.tables import NotJudged
+    from outfall.warehouse import configure, ensure_schema
+    from tests.test_print import visible_text
+
+    con = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=local_timezone())
+    ensure_schema(con, schema_ddl())
+    why = "not judged: no slug rule of the rules is in effect on the day"
+    record_not_judged(con, "slug_events", [NotJudged(f"IU-{n:02d} flow readings", dt.date(1999, 1, n), "slug", why)
+                                           for n in range(9, 0, -1)])
+    settings = OutfallSettings(data_dir=str(tmp_path), as_of="2026-11-30")
+    rules = RulesResource(rules_dir=settings.rules_dir, town=settings.town)
+    data = read_index_data(con, settings, rules, tmp_path / "dash")
+    con.close()
+    rows = data.not_judged.to_dict("records")
+    assert len(rows) == 1 and data.present["not_judged"]
+    row = rows[0]
+    assert (row["asset"], row["section"], row["reason"], row["items"]) == ("slug_events", "slug", why, 9)
+    assert (row["first_day"], row["last_day"]) == (pd.Timestamp(1999, 1, 1), pd.Timestamp(1999, 1, 9))
+    assert list(row["examples"]) == [f"IU-{n:02d} flow readings" for n in range(1, NOT_JUDGED_EXAMPLES + 1)]
+    text = visible_text(build_quarantine_page(data)[0])
+    assert "IU-01 flow readings; IU-02 flow readings" in text and "; and 4 more" in text
 
 
 def test_chart_html_is_lazy_and_pages_share_plotly(tmp_path: Path):

@@ -116,6 +116,9 @@ DATASETS = (
     # contract section 6.3: the testing the administrator requires of each user
     "monitoring_requirements",
 )
+#: Registered input folders the demo town does not write, each with why (tests/test_demo_generate.py:
+#: every folder of outfall.ingest's registry is in DATASETS or here). A new folder goes in one of the two.
+NOT_IN_DEMO: dict[str, str] = {}
 LOCAL_TZ = "America/New_York"
 #: The default as-of day (month, day) of the demo year: the data ends on it.
 AS_OF_MONTH_DAY = (11, 30)

@@ -25,7 +25,8 @@ SEWER_BUDGET = register(Dataset(
     (Column("year", "integer", required=True),
      Column("district", "enum", required=True, vocabulary=DISTRICT_VOCAB, allowed=", ".join(vocab.DISTRICTS)),
      Column("component", "enum", required=True, vocabulary=COMPONENT_VOCAB, allowed=", ".join(vocab.COMPONENTS)),
-     Column("amount", "number", required=True, nonnegative=True, sql_type="DECIMAL(12,2)")),
+     Column("amount", "number", required=True, nonnegative=True, sql_type="DECIMAL(12,2)",
+            doc="USD, in whole cents")),
     key=("year", "district", "component"), extensions=BY_HAND,
     finish=(Step(columns=(("amount", f"CASE WHEN amount IS NOT NULL AND {_OK} THEN CAST({_EXACT} AS DECIMAL(12,2)) END"),),
                  reasons=(f"CASE WHEN amount IS NOT NULL AND NOT coalesce({_OK}, false) THEN 'amount ''' || "
@@ -42,7 +43,9 @@ CONNECTION_PERMITS = register(Dataset(
     "connection_permits",
     (Column("permit_id", required=True), Column("parcel_id", required=True),
      Column("use", "enum", required=True, vocabulary=USE_VOCAB, allowed=", ".join(CONNECTION_USES)),
-     Column("in_mall_or_business_park", "bool"), Column("water", "bool"), Column("sewer", "bool"),
+     Column("in_mall_or_business_park", "bool"),
+     Column("water", "bool", doc="a water service line inspection is asked for"),
+     Column("sewer", "bool", doc="a sewer lateral inspection is asked for"),
      Column("applied_on", "date", required=True)),
     key=("permit_id",), extensions=BY_HAND, group="billing",
     description="Building permits asking for a water service or sewer lateral inspection (the inspection "

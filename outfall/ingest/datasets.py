@@ -13,7 +13,7 @@ with ``register``; their input tables are created from the spec
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from outfall import vocab
@@ -67,6 +67,9 @@ class Column:
     # (units, parameters): other spellings are read too (outfall/workbooks.py).
     choices: tuple[str, ...] = ()
     example: str = ""  # a value a workbook's header note shows, when the kind alone does not say it
+    # What the column holds, for the person who fills it, where its kind and list do not say it all
+    # (docs/inputs*.md, generated: python -m outfall.ingest docs).
+    doc: str = ""
 
     @property
     def table_type(self) -> str:
@@ -124,6 +127,7 @@ class Dataset:
     # The columns a person fills in to answer a row Outfall prefilled (exports/to_record.xlsx): a row
     # marked in the hidden column PREFILLED_COLUMN whose answers are all blank was left unanswered.
     answers: tuple[str, ...] = ()
+    key_doc: str = ""  # the natural key in words, when it is made of columns the finish steps derive
 
     @property
     def unanswered_reason(self) -> str:
@@ -317,8 +321,12 @@ def register(ds: Dataset) -> Dataset:
 # Optional mailing fields of a notice's recipient (contract 5.1: a notice needs a full mailing
 # address): the name and street line to write to (blank: the record's name or applicant and its
 # address), the city, the state and the ZIP code.
-MAILING_COLUMNS = (Column("mailing_name"), Column("mailing_address"), Column("city"), Column("state"),
-                   Column("zip"))
+MAILING_COLUMNS = (Column("mailing_name", doc="the name a letter is addressed to (blank: the record's name, "
+                                               "or a site's applicant)"),
+                   Column("mailing_address", doc="the street line a letter is mailed to (blank: address)"),
+                   Column("city", doc="of the mailing address"),
+                   Column("state", doc="of the mailing address: two letters, e.g. `NY`"),
+                   Column("zip", doc="of the mailing address: `12345` or `12345-6789`"))
 
 
 def _district(required: bool = True) -> Column:
@@ -329,7 +337,10 @@ register(Dataset(
     "industrial_users",
     (Column("user_id", required=True), Column("name", required=True), _district(),
      Column("address"), Column("permit_no"), Column("permit_effective", "date"), Column("permit_expires", "date"),
-     Column("normal_avg_flow_gpd", "number", nonnegative=True), *MAILING_COLUMNS),
+     Column("normal_avg_flow_gpd", "number", nonnegative=True,
+            doc="gallons a day: the permit's average 24-hour flow in normal operation (the slug baseline of "
+                "its flow, when given)"),
+     *MAILING_COLUMNS),
     key=("user_id",), extensions=BY_HAND, group="sewer_administrator",
     description="Permitted industrial users (ch. 253 Part 2 permits).",
 ))
@@ -338,9 +349,11 @@ register(Dataset(
     "permit_limits",
     (Column("user_id", required=True), Column("parameter", required=True, choices=PARAMETER_CHOICES),
      _enum("limit_type", lower_in("limit_type", vocab.LIMIT_TYPES), ", ".join(vocab.LIMIT_TYPES), True),
-     Column("value", "number", required=True), Column("unit", required=True, choices=LAB_UNIT_CHOICES),
-     Column("basis"),
-     Column("effective_from", "date"), Column("effective_to", "date")),
+     Column("value", "number", required=True, doc="in the row's unit"),
+     Column("unit", required=True, choices=LAB_UNIT_CHOICES),
+     Column("basis", doc="the permit condition or agreement that set it"),
+     Column("effective_from", "date", doc="blank: no start"),
+     Column("effective_to", "date", doc="blank: no end")),
     key=("user_id", "parameter", "limit_type", "effective_from"), extensions=BY_HAND,
     finish=(
         *parameter_steps("parameter", "parameter"),
@@ -363,9 +376,11 @@ register(Dataset(
     (Column("sample_id", required=True), Column("user_id", required=True),
      Column("collected_at", "timestamp", required=True),
      _enum("sample_type", lower_in("sample_type", vocab.SAMPLE_TYPES), "composite, grab", True),
-     Column("parameter", required=True, choices=PARAMETER_CHOICES), Column("result", "text", required=True),
+     Column("parameter", required=True, choices=PARAMETER_CHOICES),
+     Column("result", "text", required=True, doc="a number, `<X` (a non-detect below X) or `ND`"),
      Column("unit", required=True, choices=LAB_UNIT_CHOICES),
-     Column("mdl", "number", nonnegative=True), Column("lab"), Column("method")),
+     Column("mdl", "number", nonnegative=True, doc="the method detection limit: an `ND` result's value"),
+     Column("lab"), Column("method")),
     key=("sample_id", "parameter"), extensions=BY_HAND, answers=("sample_id", "collected_at", "result", "unit"),
     finish=(
         Step(columns=(
@@ -410,7 +425,8 @@ register(Dataset(
     "flow",
     (Column("user_id", required=True), Column("timestamp", "timestamp", required=True),
      Column("value", "number", required=True), Column("unit", required=True, choices=FLOW_UNIT_CHOICES),
-     Column("constituent", choices=("flow", *PARAMETER_CHOICES))),
+     Column("constituent", choices=("flow", *PARAMETER_CHOICES),
+            doc="blank: `flow`; a probe's `pH`, `temperature` or another parameter")),
     key=("user_id", "constituent", "ts"), extensions=(".csv", ".parquet"),
     finish=(
         *parameter_steps("constituent", "constituent", flow=True),
@@ -429,9 +445,10 @@ register(Dataset(
 register(Dataset(
     "infiltration_tests",
     (Column("section_id", required=True), Column("test_date", "date", required=True),
-     Column("diameter_in", "number", required=True, nonnegative=True),
-     Column("length_ft", "number", required=True, nonnegative=True),
-     Column("measured_gpd", "number", required=True, nonnegative=True)),
+     Column("diameter_in", "number", required=True, nonnegative=True, doc="the pipe's diameter in inches"),
+     Column("length_ft", "number", required=True, nonnegative=True, doc="the section's length in feet"),
+     Column("measured_gpd", "number", required=True, nonnegative=True,
+            doc="the infiltration measured, gallons a day")),
     key=("section_id", "test_date"), extensions=BY_HAND,
     finish=(Step(reasons=("CASE WHEN diameter_in <= 0 OR length_ft <= 0 THEN "
                           "'diameter_in and length_ft must be greater than zero' END",)),),
@@ -464,7 +481,9 @@ register(Dataset(
      Column("moratorium", "bool"), Column("owner"), Column("address"),
      # the owner's mailing address for the sewer register's mail merge: the street line (blank: address),
      # city, state, ZIP; all optional, left blank in the register when absent
-     *MAILING_COLUMNS[1:]),
+     replace(MAILING_COLUMNS[1], doc="the owner's street line for the sewer register's mail merge (blank: "
+                                     "address)"),
+     *MAILING_COLUMNS[2:]),
     key=("parcel_id",), extensions=BY_HAND, context_steps=_parcel_steps, group="billing",
     description="Tax parcels of the sewer districts with the counts the unit schedule needs.",
 ))
@@ -473,7 +492,7 @@ register(Dataset(
     "sewer_rates",
     (Column("year", "integer", required=True), _district(),
      _enum("component", COMPONENT_VOCAB, ", ".join(vocab.COMPONENTS), True),
-     Column("rate_per_unit", "number", required=True, nonnegative=True, sql_type="DECIMAL(18,6)")),
+     Column("rate_per_unit", "number", required=True, nonnegative=True, sql_type="DECIMAL(18,6)", doc="USD")),
     key=("year", "district", "component"), extensions=BY_HAND,
     # Keep the rate as exact decimal text (DECIMAL in the table), not a float.
     finish=(Step(columns=(("rate_per_unit", "CASE WHEN rate_per_unit IS NOT NULL THEN "
@@ -486,9 +505,13 @@ register(Dataset(
 register(Dataset(
     "sites",
     (Column("site_id", required=True),
-     _enum("jurisdiction", jurisdiction_vocabulary("jurisdiction"), "a jurisdiction of the rules files", True),
+     Column("jurisdiction", "enum", required=True, vocabulary=jurisdiction_vocabulary("jurisdiction"),
+            allowed="a jurisdiction of the rules files",
+            doc="the town or village the site is in: the name of its rules file, without `.yaml`"),
      Column("disturbed_acres", "number", required=True, nonnegative=True),
-     Column("construction_start", "date", required=True), Column("rain_gauge_id", required=True),
+     Column("construction_start", "date", required=True),
+     Column("rain_gauge_id", required=True,
+            doc="the `gauge_id` of the rainfall folder whose storms the site's inspections follow"),
      Column("name"), Column("address"), Column("applicant"), Column("impaired_water", "bool"),
      Column("single_family", "bool"), Column("agricultural", "bool"), Column("exempt", "bool"),
      Column("final_stabilization", "date"), *MAILING_COLUMNS),
@@ -501,7 +524,9 @@ register(Dataset(
     (Column("site_id", required=True), Column("inspected_at", "timestamp", required=True),
      Column("inspector", required=True),
      _enum("kind", lower_in("kind", vocab.INSPECTION_KINDS), ", ".join(vocab.INSPECTION_KINDS)),
-     Column("sediment_capacity_lost_pct", "number"), Column("notes")),
+     Column("sediment_capacity_lost_pct", "number", doc="0-100: the share of the sediment traps' design "
+                                                         "capacity lost"),
+     Column("notes")),
     key=("site_id", "inspected_at", "inspector"), extensions=BY_HAND, answers=("inspected_at", "inspector"),
     finish=(Step(columns=(("inspected_on", "CAST(timezone($tz, inspected_at) AS DATE)"),),
                  reasons=("CASE WHEN sediment_capacity_lost_pct < 0 OR sediment_capacity_lost_pct > 100 THEN "
@@ -515,9 +540,11 @@ register(Dataset(
 
 register(Dataset(
     "rainfall",
-    (Column("gauge_id", required=True), Column("date", "timestamp", required=True),
-     Column("precip_in", "number", required=True, nonnegative=True)),
-    key=("gauge_id", "observed_at"),
+    (Column("gauge_id", required=True),
+     Column("date", "timestamp", required=True,
+            doc="a date for a daily total; a time for sub-daily readings, summed to local days"),
+     Column("precip_in", "number", required=True, nonnegative=True, doc="inches")),
+    key=("gauge_id", "observed_at"), key_doc="gauge_id + date (the day, or the time of a sub-daily reading)",
     # `date` is a daily total's local date; a timestamp (sub-daily gauge data)
     # is kept as observed_at and summed to its local day downstream.
     finish=(Step(columns=(("observed_at", "date"), ("date", "CAST(timezone($tz, date) AS DATE)"))),),

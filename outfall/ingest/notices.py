@@ -86,9 +86,15 @@ def _mailed_or_withdrawn_steps() -> tuple[Step, ...]:
 NOTICES_MAILED = register(Dataset(
     "notices_mailed",
     (Column("kind", "enum", required=True, vocabulary=KIND_VOCAB, allowed=", ".join(NOTICE_KINDS)),
-     Column("recipient_id", required=True), Column("period", required=True, example="2026-03"),
-     Column("mailed_on", "date"), Column("certified_mail_no"),
-     Column("correct_within_days", "integer", nonnegative=True), Column("withdrawn_reason")),
+     Column("recipient_id", required=True,
+            doc="the user_id of an industrial user (`sewer`) or the site_id of a construction site "
+                "(`stormwater`)"),
+     Column("period", required=True, example="2026-03", doc="the month the notice covers, `YYYY-MM`"),
+     Column("mailed_on", "date", doc="required unless withdrawn_reason is given"),
+     Column("certified_mail_no"),
+     Column("correct_within_days", "integer", nonnegative=True,
+            doc="days to correct from the mailing day; sewer: blank is the most the law allows"),
+     Column("withdrawn_reason", doc="with no mailed_on: withdraws the draft notice")),
     key=("kind", "recipient_id", "period", "mailed_on"), extensions=BY_HAND,
     answers=("mailed_on", "withdrawn_reason"),
     finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),

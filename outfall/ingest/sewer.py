@@ -48,9 +48,11 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
     _sewer_dataset(
         "reports",
         (Column("user_id", required=True),
-         Column("report_type", "enum", required=True, vocabulary=REPORT_VOCAB, allowed=", ".join(REPORT_TYPES)),
-         Column("period_start", "date"), Column("period_end", "date"), Column("due_date", "date"),
-         Column("received_on", "date")),
+         Column("report_type", "enum", required=True, vocabulary=REPORT_VOCAB,
+                allowed=", ".join(REPORT_TYPES), doc="also the other spellings of the table below"),
+         Column("period_start", "date"), Column("period_end", "date"),
+         Column("due_date", "date", doc="required for `periodic`"),
+         Column("received_on", "date", doc="blank: not received")),
         ("user_id", "report_type", "period_start", "period_end", "due_date"),
         "Reports due from industrial users and when they came in: periodic reports (ch. 253 Part 2, "
         "at intervals not exceeding six months), slug reports (40 CFR 403.8(f)(2)(vi)), "
@@ -62,7 +64,9 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
     _sewer_dataset(
         "accidental_discharges",
         (Column("user_id", required=True), Column("occurred_at", "timestamp", required=True),
-         Column("notified_at", "timestamp"), Column("statement_received_on", "date"), Column("description")),
+         Column("notified_at", "timestamp", doc="blank: no notification recorded"),
+         Column("statement_received_on", "date", doc="blank: no written statement yet"),
+         Column("description")),
         ("user_id", "occurred_at"),
         "Accidental discharges, the user's notification and its written statement "
         "(ch. 253 Part 2: a detailed written statement within 15 days).",
@@ -71,10 +75,12 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
     ),
     _sewer_dataset(
         "grease_traps",
-        (Column("trap_id", required=True), Column("user_id"), Column("parcel_id"),
+        (Column("trap_id", required=True), Column("user_id", doc="this or parcel_id is required"),
+         Column("parcel_id", doc="this or user_id is required"),
          Column("establishment", required=True), Column("address"),
-         Column("pumpout_interval_days", "integer", required=True, nonnegative=True),
-         Column("set_on", "date", required=True)),
+         Column("pumpout_interval_days", "integer", required=True, nonnegative=True, doc="at least 1"),
+         Column("set_on", "date", required=True,
+                doc="the day the administrator set the frequency and notified the owner")),
         ("trap_id", "set_on"),
         "Grease interceptors and the cleaning and pumping frequency the administrator set for each "
         "establishment (ch. 253 Part 2, grease, oil and sand interceptors); a new set_on row changes "
@@ -86,7 +92,8 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
     _sewer_dataset(
         "pumpouts",
         (Column("trap_id", required=True), Column("pumped_on", "date", required=True),
-         Column("hauler"), Column("invoice_no")),
+         Column("hauler"),
+         Column("invoice_no", doc="the scavenger's receipted invoice; blank: none on file")),
         ("trap_id", "pumped_on"),
         "Grease trap pump-outs from the scavengers' receipted invoices (ch. 253 Part 2).",
     ),
@@ -109,12 +116,20 @@ canonical_frequency, FREQUENCY_VOCAB = synonym_vocabulary("frequency", FREQUENCY
 
 MONITORING_REQUIREMENTS = register(Dataset(
     "monitoring_requirements",
-    (Column("user_id", required=True), Column("parameter", required=True, choices=PARAMETER_CHOICES),
+    (Column("user_id", required=True),
+     Column("parameter", required=True, choices=PARAMETER_CHOICES,
+            doc="the spellings lab results accept (`BOD5` is BOD, `oil and grease` is FOG); any other "
+                "name, such as copper, is kept as given"),
      Column("frequency", "enum", required=True, vocabulary=FREQUENCY_VOCAB,
-            allowed=", ".join(FREQUENCIES) + " (calendar months, quarters, half-years, years)"),
+            allowed=", ".join(FREQUENCIES) + " (calendar months, quarters, half-years, years)",
+            doc="of local dates, half-years January-June and July-December; also month, quarter, "
+                "semi-annual, half-yearly, yearly, annually"),
      Column("sample_type", "enum", vocabulary=lower_in("sample_type", vocab.SAMPLE_TYPES),
             allowed=", ".join(vocab.SAMPLE_TYPES) + " (or blank for either)"),
-     Column("effective_from", "date"), Column("effective_to", "date"), Column("basis")),
+     Column("effective_from", "date",
+            doc="blank: from the day the user's permit took effect, else from its first sample"),
+     Column("effective_to", "date", doc="blank: no end; both days included"),
+     Column("basis", doc="the permit condition or letter that set it")),
     key=("user_id", "parameter", "frequency", "sample_type", "effective_from"), extensions=BY_HAND,
     finish=(
         *parameter_steps("parameter", "parameter"),   # BOD5 -> BOD; a name not in the vocabulary is kept
