@@ -47,7 +47,8 @@ from outfall.flow_hours import ensure_flow_hours, flow_gap_steps
 from outfall.gx_adapter import ValidationSummary, suite_columns, suite_info, validate_frame
 from outfall.ingest.registry import all_datasets
 from outfall.paths import EXPECTATIONS_DIR
-from outfall.rules import local_timezone
+from outfall.resources import RulesResource
+from outfall.rules import jurisdictions, local_timezone
 from outfall.warehouse import count, sql, table_columns
 
 ERROR = AssetCheckSeverity.ERROR
@@ -229,7 +230,7 @@ def build_expectations_check(dataset: str) -> Callable[[DuckDBResource], AssetCh
                 return empty_result(path, f"expectations/{dataset}.json")
             summary = gx_worker.take(_worker_key(_run["id"], duckdb, dataset))
             if summary is None:
-                summary = validate_frame(_suite_frame(con, dataset), path)
+                summary = validate_frame(_suite_frame(con, dataset), path, _run.get("parameters") or default_parameters())
         return expectations_result(summary, f"expectations/{dataset}.json")
 
     return _check
@@ -289,14 +290,27 @@ def flow_sample(con):
 # ---------------------------------------------------------------------------
 # Great Expectations in a second process during `outfall run` (outfall.gx_worker)
 
-_run: dict[str, str] = {"id": ""}  # the Dagster run whose input checks are running
+# the Dagster run whose input checks are running, and the values its suites leave to it (suite_parameters)
+_run: dict[str, Any] = {"id": "", "parameters": None}
 
 
 def _worker_key(run_id: str, duckdb: DuckDBResource, dataset: str) -> gx_worker.Key:
     return (run_id, str(getattr(duckdb, "database", "")), dataset)
 
 
-def validate_in_background(run_id: str, duckdb: DuckDBResource, con, dataset: str) -> None:
+def suite_parameters(rules: RulesResource) -> dict:
+    """The values the stored suites leave to the run (``{"$PARAMETER": name}``): the jurisdictions of the
+    rules files found, which a town's own rules folder sets."""
+    return {"jurisdictions": list(rules.jurisdictions())}
+
+
+def default_parameters() -> dict:
+    """The suites' parameters outside a run (a check called directly): the default rules folder's."""
+    return {"jurisdictions": list(jurisdictions())}
+
+
+def validate_in_background(run_id: str, duckdb: DuckDBResource, con, dataset: str,
+                           parameters: dict | None = None) -> None:
     """Called by ``dataset``'s ingestion asset once its rows are committed: during `outfall run`,
     its suite starts validating them in the worker process (the check step takes the result).
     Nothing happens outside `outfall run`, for a dataset GX does not validate, or an empty table."""
@@ -309,7 +323,7 @@ def validate_in_background(run_id: str, duckdb: DuckDBResource, con, dataset: st
     except Exception:  # noqa: BLE001 - never fails the ingestion: the check runs in its step and reports it
         get_dagster_logger().warning(f"{dataset}: validation left to the check step", exc_info=True)
         return
-    gx_worker.submit(_worker_key(run_id, duckdb, dataset), frame, EXPECTATIONS_DIR / f"{dataset}.json")
+    gx_worker.submit(_worker_key(run_id, duckdb, dataset), frame, EXPECTATIONS_DIR / f"{dataset}.json", parameters)
 
 
 # ---------------------------------------------------------------------------
@@ -517,12 +531,15 @@ def check_balance_quarantine_rows(duckdb: DuckDBResource) -> AssetCheckResult:
     can_subset=True,
     description="The checks of the input tables, run in one step (each reports its own result).",
 )
-def input_checks(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> Iterator[AssetCheckResult]:
+def input_checks(context: AssetCheckExecutionContext, duckdb: DuckDBResource,
+                 rules: RulesResource) -> Iterator[AssetCheckResult]:
     selected = context.selected_asset_check_keys
     _run["id"] = context.run.run_id
+    _run["parameters"] = suite_parameters(rules)
     try:
         for key, check in INPUT_CHECKS.items():
             if key in selected:
                 yield check(duckdb)
     finally:
         _run["id"] = ""
+        _run["parameters"] = None

@@ -11,7 +11,7 @@ import datetime as dt
 from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.checks import validate_in_background
+from assets.checks import suite_parameters, validate_in_background
 from assets.common import GROUP_INGEST, warehouse
 from outfall.ingest.datasets import Context, Dataset
 from outfall.ingest.engine import DatasetReport, ingest_dataset
@@ -73,7 +73,7 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
             configure(con, settings.memory_limit, timezone=ctx.timezone)
             with transaction(con):
                 report = ingest_dataset(con, ds, settings.data_path(), ctx, now)
-            validate_in_background(context.run.run_id, duckdb, con, ds.name)
+            validate_in_background(context.run.run_id, duckdb, con, ds.name, suite_parameters(rules))
             context.log.info(
                 f"{ds.name}: {report.files_loaded} new file(s), {report.rows_read} rows read, "
                 f"{report.rows_kept} kept, {report.rows_quarantined} quarantined")

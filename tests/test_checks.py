@@ -216,6 +216,26 @@ def test_adapter_reuses_one_context_and_writes_nothing(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == [] and not (REPO_ROOT / "gx").exists()
 
 
+def test_the_sites_suite_takes_the_jurisdictions_from_the_run_not_from_the_stored_file():
+    """The stored suite names no town: the jurisdictions are the rules files' of the run (a third town's too)."""
+    stored = json.loads((EXPECTATIONS_DIR / "sites.json").read_text())
+    in_set = next(e for e in stored["expectations"] if e["type"] == "expect_column_values_to_be_in_set"
+                  and e["kwargs"]["column"] == "jurisdiction")
+    assert in_set["kwargs"]["value_set"] == {"$PARAMETER": "jurisdictions"}
+    columns = gx_adapter.suite_columns(EXPECTATIONS_DIR / "sites.json")
+    row = {c: [None] for c in columns}
+    row.update(site_id=["S-1"], jurisdiction=["springfield"])
+    frame = pd.DataFrame(row)
+
+    def jurisdiction_failed(parameters):
+        summary = gx_adapter.validate_frame(frame, EXPECTATIONS_DIR / "sites.json", parameters)
+        return any(f["column"] == "jurisdiction" and f["expectation"] == "expect_column_values_to_be_in_set"
+                   for f in summary.failed)
+
+    assert not jurisdiction_failed({"jurisdictions": ["springfield"]})
+    assert jurisdiction_failed({"jurisdictions": ["woodbury", "bellport"]})
+
+
 def test_adapter_reports_a_missing_column_as_a_failure_not_an_exception():
     summary = gx_adapter.validate_frame(pd.DataFrame({"gauge_id": ["G"], "precip_in": [1.0]}),
                                         EXPECTATIONS_DIR / "rainfall.json")
