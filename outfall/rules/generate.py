@@ -339,8 +339,8 @@ def _section(rules: Rules, name: str) -> list[str]:
 
 def docs_text(rules_by_jurisdiction: dict[str, Rules]) -> str:
     lines = [INTRO]
-    for jurisdiction, rules in rules_by_jurisdiction.items():
-        lines += [f"## {rules.name} (`rules/{jurisdiction}.yaml`, version {rules.version})", ""]
+    for rules in rules_by_jurisdiction.values():
+        lines += [f"## {rules.name} (its rules file, version {rules.version})", ""]
         lines += [f"Dates and days are local to {rules.timezone}.", ""]
         for name in type(rules).model_fields:
             if name in ("jurisdiction", "name", "version", "timezone") or getattr(rules, name) is None:
