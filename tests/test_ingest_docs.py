@@ -37,7 +37,7 @@ def test_every_page_has_a_block_and_each_folder_its_table():
     for page, found in page_blocks().items():
         assert found, f"docs/{page} has no generated block"
         for block in found:
-            body = texts[page][block.start:block.end]
+            body = texts[page][block.start : block.end]
             for name in block.names:
                 ds = all_datasets()[name]
                 section = body.split(f"### `{name}`\n", 1)[1].split("\n### ", 1)[0]
@@ -51,8 +51,10 @@ def test_a_folder_in_no_block_in_two_or_unknown_is_refused():
     new = Dataset("hydrant_flushes", (Column("hydrant_id", required=True),), key=("hydrant_id",))
     with pytest.raises(docs.DocsError, match=r"in no generated block of docs/inputs\*\.md: hydrant_flushes"):
         docs.generate(texts, {**all_datasets(), "hydrant_flushes": new})
-    twice = texts["inputs-billing.md"].replace("Folders: sewer_budget, connection_permits -->",
-                                               "Folders: sewer_budget, connection_permits, sites -->")
+    twice = texts["inputs-billing.md"].replace(
+        "Folders: sewer_budget, connection_permits -->",
+        "Folders: sewer_budget, connection_permits, sites -->",
+    )
     assert twice != texts["inputs-billing.md"]
     two = r"sites: in 2 generated blocks \(docs/inputs\.md, docs/inputs-billing"
     with pytest.raises(docs.DocsError, match=two):
@@ -67,7 +69,8 @@ def test_a_stale_page_is_found_and_rewritten_with_its_prose_kept(tmp_path, capsy
         shutil.copy(docs.DOCS_DIR / page, tmp_path / page)
     fresh = (tmp_path / "inputs-sewer.md").read_text(encoding="utf-8")
     stale = fresh.replace("| blank: not received |", "| blank: lost |").replace(
-        "## 1. Inputs", "## 1. Inputs (edited by hand)")
+        "## 1. Inputs", "## 1. Inputs (edited by hand)"
+    )
     assert stale.count("lost") == 1 and "(edited by hand)" in stale
     (tmp_path / "inputs-sewer.md").write_text(stale, encoding="utf-8")
     assert docs.stale_pages(tmp_path) == ["inputs-sewer.md"]
@@ -82,8 +85,12 @@ def test_a_spec_change_makes_the_page_stale():
     """A column's words changed in the spec: the regenerated page differs, in that folder's table only."""
     datasets = all_datasets()
     pumpouts = datasets["pumpouts"]
-    changed = replace(pumpouts, columns=tuple(replace(c, doc="the hauler's company") if c.name == "hauler"
-                                              else c for c in pumpouts.columns))
+    changed = replace(
+        pumpouts,
+        columns=tuple(
+            replace(c, doc="the hauler's company") if c.name == "hauler" else c for c in pumpouts.columns
+        ),
+    )
     texts = docs.read_pages()
     out = docs.generate(texts, {**datasets, "pumpouts": changed})
     assert [p for p in docs.PAGES if out[p] != texts[p]] == ["inputs-sewer.md"]
@@ -95,9 +102,21 @@ def test_the_tables_speak_to_the_clerk():
     texts = docs.read_pages()
     for page, found in page_blocks().items():
         for block in found:
-            body = texts[page][block.start:block.end]
-            for word in ("VARCHAR", "DOUBLE", "DECIMAL", "TIMESTAMPTZ", "enum", "vocab", "outfall/", "SQL",
-                         "Woodbury", "Bellport", "woodbury", "bellport"):
+            body = texts[page][block.start : block.end]
+            for word in (
+                "VARCHAR",
+                "DOUBLE",
+                "DECIMAL",
+                "TIMESTAMPTZ",
+                "enum",
+                "vocab",
+                "outfall/",
+                "SQL",
+                "Woodbury",
+                "Bellport",
+                "woodbury",
+                "bellport",
+            ):
                 assert word not in body, (page, word)
             kinds = re.findall(r"^\| `\w+` \| (?:yes|) \| ([^|]+) \|", body, re.M)
             plain = set(docs.KIND_WORDS.values())
@@ -108,8 +127,9 @@ def test_the_check_command_names_a_stale_page(tmp_path, monkeypatch, capsys):
     for page in docs.PAGES:
         shutil.copy(docs.DOCS_DIR / page, tmp_path / page)
     page = tmp_path / "inputs-billing.md"
-    page.write_text(page.read_text(encoding="utf-8").replace("| USD, in whole cents |", "| dollars |"),
-                    encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("| USD, in whole cents |", "| dollars |"), encoding="utf-8"
+    )
     monkeypatch.setattr(docs, "DOCS_DIR", tmp_path)
     assert main(["docs", "--check"]) == 1
     assert "docs/inputs-billing.md: stale: run `python -m outfall.ingest docs`" in capsys.readouterr().err

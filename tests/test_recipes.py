@@ -36,19 +36,44 @@ def test_add_a_parameter_limit_touches_only_the_rules_file(tmp_path):
     end = text.index("  limits: []\n", start) + len("  limits: []\n")
     (rules / "woodbury.yaml").write_text(text[:start] + COPPER + text[end:])
     env = dict(os.environ, OUTFALL_RULES_DIR=str(rules))
-    check = subprocess.run([sys.executable, "-m", "outfall.rules", "check"], capture_output=True, text=True,
-                           env=env, cwd=REPO, timeout=120)
+    check = subprocess.run(
+        [sys.executable, "-m", "outfall.rules", "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=120,
+    )
     assert check.returncode == 0, check.stdout + check.stderr
-    data = small_town(tmp_path / "data")          # S-8: copper 250 ug/L (0.25 mg/L) on 2026-06-02
+    data = small_town(tmp_path / "data")  # S-8: copper 250 ug/L (0.25 mg/L) on 2026-06-02
     wh = tmp_path / "w.duckdb"
-    run = subprocess.run([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(wh),
-                          "--as-of", "2026-06-30", "--quiet"], capture_output=True, text=True, env=env, cwd=REPO,
-                         timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "outfall",
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(wh),
+            "--as-of",
+            "2026-06-30",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     con = duckdb.connect(str(wh), read_only=True)
     try:
-        got = con.execute("SELECT sample_id, parameter, value, unit, limit_value, limit_type, rule "
-                          "FROM discharge_violations WHERE parameter = 'copper'").fetchall()
+        got = con.execute(
+            "SELECT sample_id, parameter, value, unit, limit_value, limit_type, rule "
+            "FROM discharge_violations WHERE parameter = 'copper'"
+        ).fetchall()
     finally:
         con.close()
     assert len(got) == 1
@@ -79,15 +104,32 @@ def test_the_panel_recipe_names_what_there_is():
     for path in paths:
         assert (REPO / path).is_file(), path
     assert (REPO / "sql" / "run" / "select_dashboard_not_judged.sql").is_file()
-    for module, names in ((sewer, ("SEWER_PANELS", "SewerView", "SewerData")),
-                          (stormwater, ("STORMWATER_PANELS", "StormwaterView", "StormwaterData")),
-                          (index, ("INDEX_PANELS", "QUARANTINE_PANELS", "IndexData", "panel_not_judged")),
-                          (html, ("section", "table", "Col", "no_data", "RuleNotes", "Kpi", "kpis", "esc",
-                                  "PRINT_CSS", "PageMeta")),
-                          (pages, ("Reader", "NOT_JUDGED_EXAMPLES", "read_index_data")),
-                          (test_print, ("visible_text",)),
-                          (test_dashboards, ("test_page_functions_are_short",
-                                             "test_the_quarantine_pages_reader_groups_what_was_not_judged"))):
+    for module, names in (
+        (sewer, ("SEWER_PANELS", "SewerView", "SewerData")),
+        (stormwater, ("STORMWATER_PANELS", "StormwaterView", "StormwaterData")),
+        (index, ("INDEX_PANELS", "QUARANTINE_PANELS", "IndexData", "panel_not_judged")),
+        (
+            html,
+            (
+                "section",
+                "table",
+                "Col",
+                "no_data",
+                "RuleNotes",
+                "Kpi",
+                "kpis",
+                "esc",
+                "PRINT_CSS",
+                "PageMeta",
+            ),
+        ),
+        (pages, ("Reader", "NOT_JUDGED_EXAMPLES", "read_index_data")),
+        (test_print, ("visible_text",)),
+        (
+            test_dashboards,
+            ("test_page_functions_are_short", "test_the_quarantine_pages_reader_groups_what_was_not_judged"),
+        ),
+    ):
         for name in names:
             assert name in recipe and hasattr(module, name), (module.__name__, name)
     assert index.panel_not_judged in index.QUARANTINE_PANELS
@@ -97,7 +139,7 @@ def test_the_panel_recipe_names_what_there_is():
 
 
 def test_the_input_dataset_recipe_holds_end_to_end(tmp_path, monkeypatch):
-    """"Add an input dataset" followed on a throwaway folder: the spec registered (step 1), named in its
+    """ "Add an input dataset" followed on a throwaway folder: the spec registered (step 1), named in its
     page's block and the page regenerated (step 2), read through its ingestion asset (step 3): its table
     made from the spec, a bad row quarantined with its reason."""
     import datetime as dt
@@ -108,16 +150,32 @@ def test_the_input_dataset_recipe_holds_end_to_end(tmp_path, monkeypatch):
     from tests.conftest import materialize_town, query_warehouse, write
 
     recipe = _recipe("Add an input dataset")
-    for words in ("python -m outfall.ingest docs", "--check", "tests/test_ingest_docs.py", "doc=", "key_doc",
-                  "Folders:", docs.END, "outfall/ingest/stormwater.py", "expectations/build_suites.py",
-                  "tests/test_ingest_<name>.py"):
+    for words in (
+        "python -m outfall.ingest docs",
+        "--check",
+        "tests/test_ingest_docs.py",
+        "doc=",
+        "key_doc",
+        "Folders:",
+        docs.END,
+        "outfall/ingest/stormwater.py",
+        "expectations/build_suites.py",
+        "tests/test_ingest_<name>.py",
+    ):
         assert words in recipe, words
-    spec = Dataset("hydrant_flushes", (Column("hydrant_id", required=True),
-                                       Column("flushed_on", "date", required=True),
-                                       Column("gallons", "number", nonnegative=True, doc="gallons flushed")),
-                   key=("hydrant_id", "flushed_on"), extensions=BY_HAND, group="stormwater_officer",
-                   description="Hydrants flushed.")
-    monkeypatch.setitem(DATASETS, spec.name, spec)   # what register() does; undone after the test
+    spec = Dataset(
+        "hydrant_flushes",
+        (
+            Column("hydrant_id", required=True),
+            Column("flushed_on", "date", required=True),
+            Column("gallons", "number", nonnegative=True, doc="gallons flushed"),
+        ),
+        key=("hydrant_id", "flushed_on"),
+        extensions=BY_HAND,
+        group="stormwater_officer",
+        description="Hydrants flushed.",
+    )
+    monkeypatch.setitem(DATASETS, spec.name, spec)  # what register() does; undone after the test
 
     pages = tmp_path / "docs"
     pages.mkdir()
@@ -137,12 +195,16 @@ def test_the_input_dataset_recipe_holds_end_to_end(tmp_path, monkeypatch):
     assert "| `gallons` |  | number, 0 or more | gallons flushed |" in section
 
     data = tmp_path / "data"
-    write(data, "hydrant_flushes/spring.csv",
-          "Hydrant_ID,flushed_on,gallons\nH-1,2026-05-01,1200\nH-2,someday,5\n")
+    write(
+        data,
+        "hydrant_flushes/spring.csv",
+        "Hydrant_ID,flushed_on,gallons\nH-1,2026-05-01,1200\nH-2,someday,5\n",
+    )
     wh = tmp_path / "w.duckdb"
     materialize_town([build_ingest_asset(spec)], data, wh, "2026-06-30")
     assert query_warehouse(wh, "SELECT hydrant_id, flushed_on, gallons FROM hydrant_flushes") == [
-        ("H-1", dt.date(2026, 5, 1), 1200.0)]
+        ("H-1", dt.date(2026, 5, 1), 1200.0)
+    ]
     reasons = "SELECT row_number, reason FROM quarantine WHERE dataset = 'hydrant_flushes'"
     bad_day = "'someday' in column 'flushed_on' is not a date (expected YYYY-MM-DD)"
     assert query_warehouse(wh, reasons) == [(2, bad_day)]
