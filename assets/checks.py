@@ -26,7 +26,8 @@ Dagster's per-step cost is paid once, not sixteen times.
 import datetime as dt
 import functools
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from dagster import (
     AssetCheckExecutionContext,

@@ -1,9 +1,10 @@
 """Small helpers every asset module uses: opening the warehouse and reporting."""
 
 import contextlib
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import duckdb
 from dagster import MaterializeResult, MetadataValue, asset

@@ -88,7 +88,7 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
         rules: RulesResource,
     ) -> MaterializeResult:
         ctx = ingestion_context(settings, rules)
-        now = dt.datetime.now(dt.timezone.utc)
+        now = dt.datetime.now(dt.UTC)
         with warehouse(duckdb, ctx.timezone) as con:
             configure(con, settings.memory_limit, timezone=ctx.timezone)
             with transaction(con):

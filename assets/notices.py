@@ -42,9 +42,8 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, check_rows, outputs, table_result, warehouse
 from outfall import notice_words as words
-from outfall.law import notices as law
+from outfall.law import notices as law, swppp as swppp_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
-from outfall.law import swppp as swppp_law
 from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules

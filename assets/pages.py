@@ -11,8 +11,9 @@ with a "no data yet" note, never a failure.
 
 import datetime as dt
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb as duckdb_module
@@ -21,14 +22,13 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, outputs
-from outfall.resources import OutfallSettings, RulesResource
-from outfall.rules import local_timezone
-from outfall.warehouse import configure, sql
-
 from dashboards import query
 from dashboards.html import PageMeta, day_words, months_words, to_date_words
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import local_timezone
+from outfall.warehouse import configure, sql
 
 # The quarantine page lists the first rows of each dataset and reason (one fix per reason); it says
 # how many share the reason, and that every row is in the export (csv/quarantine.csv).

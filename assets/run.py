@@ -6,7 +6,7 @@ run reads that same day, and this asset writes it down with the folders the run
 writes to, so that a reader of the warehouse (and ``outfall export``) knows both.
 """
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import duckdb
 import pandas as pd

@@ -234,7 +234,7 @@ def sewer_actions(w: Worklist, obligations: list[dict], testing: list[dict]) -> 
             "required_testing",
             f"{t['parameter']} {t['sample_type'] or ''} {t['period_start']}".replace("  ", " "),
             name=t["name"],
-            link=f"sewer.html#testing",
+            link="sewer.html#testing",
         )
 
 

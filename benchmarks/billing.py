@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def run_bill():
         with transaction(con):
-            return bill(con, rules, YEAR, now=dt.datetime.now(dt.timezone.utc))
+            return bill(con, rules, YEAR, now=dt.datetime.now(dt.UTC))
 
     first = timed("bill", run_bill, t, c)[0]
     files = timed("export", lambda: export_register(con, work / "exports" / "billing"), t, c)

@@ -20,7 +20,6 @@ from dashboards.html import (
     PageData,
     PageMeta,
     RuleNotes,
-    as_frame,
     badge,
     day_words,
     esc,

@@ -14,7 +14,6 @@ for the auditor.
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -386,7 +385,7 @@ class _Year:
     changed: int | None
 
     @classmethod
-    def of(cls, data: BillingData) -> "_Year":
+    def of(cls, data: BillingData) -> _Year:
         totals = as_frame(data.totals)
         year = int(data.year)
         prev = int(data.previous_year) if data.previous_year is not None else None

@@ -16,8 +16,9 @@ import math
 import os
 import re
 import zoneinfo
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -346,7 +347,7 @@ class RuleNotes:
             f"[{n}]</a></sup></span>"
         )
 
-    def col(self, key: str = "rule", label: str = "Rule", limit: int = 60) -> "Col":
+    def col(self, key: str = "rule", label: str = "Rule", limit: int = 60) -> Col:
         return Col(key, label, html=lambda r: self.cite(r.get(key), limit))
 
     def mark(self, text: Any) -> str:

@@ -7,7 +7,6 @@ Pure: ``build_index_page(IndexData)`` and ``build_quarantine_page(IndexData)``.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from dataclasses import dataclass, field
 from typing import Any

@@ -5,7 +5,8 @@ the law allows (the letter carries only what goes to the recipient; this is the 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 

@@ -18,9 +18,6 @@ import numpy as np
 import pandas as pd
 
 from dashboards.figs import MS_PER_HOUR, grid, layout_key, legend_entry, typed, vrect
-from dashboards.notices import notices_table, sewer_follow_up
-from dashboards.testing import required_testing_section
-from dashboards.worklist import worklist_panel
 from dashboards.html import (
     COLORS,
     Chart,
@@ -39,6 +36,7 @@ from dashboards.html import (
     is_missing,
     join,
     kpis,
+    law_cited,
     local_naive,
     month_words,
     months_words,
@@ -46,7 +44,6 @@ from dashboards.html import (
     no_data,
     note,
     page,
-    law_cited,
     section,
     short_name,
     short_rule,
@@ -55,6 +52,9 @@ from dashboards.html import (
     to_date_words,
     unit_text,
 )
+from dashboards.notices import notices_table, sewer_follow_up
+from dashboards.testing import required_testing_section
+from dashboards.worklist import worklist_panel
 
 PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
 PARAMETER_LABEL = {"chlorine_demand": "chlorine demand", "temperature": "temperature"}

@@ -14,10 +14,6 @@ from typing import Any
 import pandas as pd
 
 from dashboards.figs import grid, layout_key, typed
-from outfall.law import swppp as law
-from outfall.rules import RulesError
-from dashboards.notices import finding_words, notices_table, period_words, stormwater_follow_up
-from dashboards.worklist import worklist_panel
 from dashboards.html import (
     COLORS,
     Chart,
@@ -37,6 +33,7 @@ from dashboards.html import (
     is_missing,
     join,
     kpis,
+    law_cited,
     months_words,
     named,
     no_data,
@@ -44,11 +41,14 @@ from dashboards.html import (
     page,
     section,
     short_name,
-    law_cited,
     short_rule,
     slug,
     table,
 )
+from dashboards.notices import finding_words, notices_table, period_words, stormwater_follow_up
+from dashboards.worklist import worklist_panel
+from outfall.law import swppp as law
+from outfall.rules import RulesError
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
 STATUS_ORDER = {"overdue": 0, "late": 1, "in compliance": 2, "stabilized": 3, "not required": 4}
@@ -1084,13 +1084,13 @@ def _case_letters(data: StormwaterData, case_id: Any) -> str:
     if letters.empty:
         return ""
     links = []
-    for _, l in letters[letters["case_id"] == case_id].iterrows():
+    for _, letter in letters[letters["case_id"] == case_id].iterrows():
         label = {"notice_of_violation": "notice of violation", "cost_notice": "notice of the cost"}.get(
-            str(l["kind"]), str(l["kind"]).replace("_", " ")
+            str(letter["kind"]), str(letter["kind"]).replace("_", " ")
         )
-        if bool(l.get("draft")):
+        if bool(letter.get("draft")):
             label += " (draft)"
-        href = data.letters.get(str(l.get("letter_file") or ""))
+        href = data.letters.get(str(letter.get("letter_file") or ""))
         links.append(f'<a href="{esc(href)}">{esc(label)}</a>' if href else esc(label))
     return ", ".join(links)
 

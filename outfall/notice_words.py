@@ -9,8 +9,9 @@ tables that judged them; this only says them, as the facts stood on the letter's
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from outfall.law.notices import Item
 
@@ -96,7 +97,7 @@ def _sample(i: Item, day: dt.date, rules: Any) -> list[str]:
 
 
 def _statistic(i: Item, day: dt.date, rules: Any) -> list[str]:
-    start, end = i.fact("period_start"), i.fact("period_end")
+    start = i.fact("period_start")
     when = day_words(start) if i.item == "daily_max" else month_words(start)
     n = i.fact("samples")
     unit = i.fact("unit") or ""

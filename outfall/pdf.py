@@ -39,10 +39,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from outfall.atomic import sweep_stale, write_atomic
 
@@ -183,7 +183,7 @@ class PdfPrinter:
         self._service = None  # selenium's chromedriver service (its process is ours)
         self.start_s = 0.0
 
-    def __enter__(self) -> "PdfPrinter":
+    def __enter__(self) -> PdfPrinter:
         return self
 
     def __exit__(self, *exc) -> None:

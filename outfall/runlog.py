@@ -20,9 +20,9 @@ import logging
 import logging.handlers
 import re
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 LOG_NAME = "outfall.log"
 LOG_MAX_BYTES = 2_000_000

@@ -13,7 +13,7 @@ import datetime as dt
 import io
 import re
 import zipfile
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from openpyxl.comments import Comment
 from openpyxl.styles import Alignment, Font, PatternFill

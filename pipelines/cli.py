@@ -17,9 +17,9 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
@@ -29,13 +29,13 @@ os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 from outfall import gx_worker, pdf, progress  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
 from outfall.paths import EXPECTATIONS_DIR  # noqa: E402
-from outfall.runlog import (
+from outfall.runlog import (  # noqa: E402
     close_log,
     explain,
     failure_line,
     group_failures,
     log_failures,
-    log_path,  # noqa: E402
+    log_path,
     open_log,
     run_logger,
     trace_text,

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import pages
+from assets.common import schema_ddl
 from assets.sewer_administrator import annual_report, page as sewer_page
 from dashboards.annual_report import AnnualReportData, build_annual_report_page, report_file
 from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import local_timezone
 from outfall.warehouse import configure, ensure_schema
+from tests.conftest import materialize
 
 NY = dt.timezone(dt.timedelta(hours=-5))
 CONTRACT_COLUMNS = [

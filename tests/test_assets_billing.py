@@ -14,9 +14,6 @@ from xml.etree import ElementTree
 import duckdb
 import openpyxl
 import pytest
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets.clerk.billing import (
@@ -30,15 +27,16 @@ from assets.clerk.billing import (
     sewer_billing,
     verify_run_chain,
 )
+from assets.common import schema_ddl
 from assets.ingest import ingest_asset, ingest_assets
 from outfall.register_export import bills_csv_bytes, export_register
-from outfall.rules import load_rules
+from outfall.rules import load_rules, local_timezone
 from outfall.warehouse import configure, count, ensure_schema, transaction
-from tests.conftest import write
+from tests.conftest import materialize, write
 from tests.ingesting import con  # noqa: F401 - a fixture: a warehouse with every table
 
 RULES = load_rules("woodbury")
-T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.UTC)
 INGEST = [a for a in ingest_assets if a.key.to_user_string() in ("parcels", "sewer_rates")]
 sewer_budget = ingest_asset("sewer_budget")
 BILLING = [sewer_budget, sewer_billing, billing_exports]

@@ -16,18 +16,17 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
-from assets.sewer_administrator import enforcement as enf
+from assets.common import schema_ddl
 from assets.ingest import ingest_asset
+from assets.sewer_administrator import enforcement as enf
 from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
+from outfall.rules import local_timezone
 from outfall.warehouse import configure, ensure_schema
-from tests.conftest import small_town, write
+from tests.conftest import materialize, small_town, write
 
 AS_OF = "2026-06-30"
 NY = ZoneInfo("America/New_York")

@@ -9,13 +9,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.stormwater_officer import illicit
 from outfall.resources import OutfallSettings
-from tests.conftest import write, query_warehouse as rows
+from tests.conftest import materialize, query_warehouse as rows, write
 
 D = dt.date
 ASSETS = [ingest_assets.ingest_asset(n) for n in ("illicit_discharges", "illicit_payments", "parcels")] + [

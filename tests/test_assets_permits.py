@@ -7,10 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-
 from assets.ingest import ingest_asset
 from assets.sewer_administrator import compliance, permits
-from tests.conftest import materialize_town, write, query_warehouse as rows
+from tests.conftest import materialize_town, query_warehouse as rows, write
 
 D = dt.date
 

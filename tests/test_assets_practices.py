@@ -6,13 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.stormwater_officer import practices
 from outfall.resources import OutfallSettings
-from tests.conftest import write, query_warehouse as rows
+from tests.conftest import materialize, query_warehouse as rows, write
 
 D = dt.date
 ASSETS = [ingest_assets.ingest_asset(n) for n in ("sites", "smp_practices")] + [practices.smp_findings]

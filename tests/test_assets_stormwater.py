@@ -7,7 +7,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
@@ -15,7 +14,7 @@ from assets.notices import notices
 from assets.stormwater_officer import swppp as sw
 from outfall.ingest.stormwater import SWPPP_DATASETS
 from outfall.resources import OutfallSettings
-from tests.conftest import write
+from tests.conftest import materialize, write
 
 OUTPUTS = [
     "site_classification",

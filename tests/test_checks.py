@@ -13,21 +13,20 @@ import numpy as np
 import pandas as pd
 import pytest
 from dagster import AssetCheckSeverity
-
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 import assets.checks as checks
+from assets.common import schema_ddl
 from assets.ingest import ingest_assets, quarantine
 from outfall import flow_hours, gx_adapter
 from outfall.ingest.registry import CONTRACT_DATASETS
 from outfall.paths import EXPECTATIONS_DIR, REPO_ROOT
 from outfall.resources import OutfallSettings
+from outfall.rules import local_timezone
 from outfall.warehouse import configure, ensure_schema, table_columns
+from tests.conftest import materialize
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 T0 = dt.datetime(2026, 5, 1, 4, 0, tzinfo=UTC)  # local midnight, 1 May 2026
 
 

@@ -16,8 +16,8 @@ from assets.common import schema_ddl
 from assets.pages import Reader
 from assets.sewer_administrator import page
 from dashboards.sewer import choose_bucket_hours
-from outfall.slug_context import SLUG_CONTEXT_HOURS
 from outfall.rules import local_timezone
+from outfall.slug_context import SLUG_CONTEXT_HOURS
 from outfall.warehouse import configure, ensure_schema
 
 # The former per-meter queries, kept here as the oracle.
@@ -258,7 +258,10 @@ def test_the_page_splits_every_meter_at_once_as_one_meter_is_drawn():
     assert sorted(split) == ["IU-A", "IU-B", "IU-C"]
     data = SewerData(as_of=dt.date(2026, 3, 31))
     for user in split:
-        mine = lambda f: f[f["user_id"] == user] if not f.empty else f  # noqa: E731
+
+        def mine(f, user=user):
+            return f[f["user_id"] == user] if not f.empty else f
+
         alone = flow_chart(user, data, mine(flow), mine(slugs), mine(baselines), mine(gaps), words)
         together = draw_flow_chart(user, split[user], words)
         assert json.dumps(together.figure, sort_keys=True) == json.dumps(alone.figure, sort_keys=True)

@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from outfall.rules import local_timezone
 from dashboards.billing import BillingData, build_billing_page
 from dashboards.html import PLOTLY_JS, Chart, esc, script_json, short_rule
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
@@ -30,9 +29,9 @@ from dashboards.sewer import (
     slug_words,
     user_summary,
 )
-from outfall.rules import load_rules
 from dashboards.stormwater import StormwaterData, build_stormwater_page, site_status
 from outfall.demo.generate import write_letterhead
+from outfall.rules import load_rules, local_timezone
 from tests.conftest import small_town, write
 
 warnings.filterwarnings("ignore")
@@ -502,6 +501,7 @@ def test_the_pages_baselines_are_the_corners_of_each_step_line():
             "baseline_source": "trailing",
         }
     )
+    con.register("days", days)
     con.execute("CREATE TABLE slug_daily_stats AS SELECT * FROM days")
     con.execute("INSERT INTO slug_daily_stats VALUES ('U', 'flow', DATE '2026-01-07', NULL, NULL, 'none')")
     out = con.execute(query("select_dashboard_slug_baselines")).df()
@@ -1107,9 +1107,8 @@ def dashboard_town(root: Path) -> Path:
 
 def run_everything(data_dir: Path, warehouse: Path, as_of: str = "2026-06-30", dashboards_dir: str = ""):
     """Every asset of the project, in process (as `outfall run` does)."""
-    from tests.conftest import materialize
-
     from pipelines.definitions import all_assets, build_resources
+    from tests.conftest import materialize
 
     resources = build_resources(
         str(warehouse), data_dir=str(data_dir), as_of=as_of, dashboards_dir=dashboards_dir
@@ -1187,15 +1186,15 @@ def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Pa
 
 
 def _ingest_only(data_dir: Path, warehouse: Path, **settings):
-    from tests.conftest import materialize
     from dagster_duckdb import DuckDBResource
 
     from assets.clerk.page import billing_dashboard
+    from assets.ingest import ingest_assets, quarantine
     from assets.pages import dashboard_index
     from assets.sewer_administrator.page import sewer_dashboard
     from assets.stormwater_officer.page import stormwater_dashboard
-    from assets.ingest import ingest_assets, quarantine
     from outfall.resources import OutfallSettings
+    from tests.conftest import materialize
 
     return materialize(
         [
@@ -1235,7 +1234,6 @@ def test_assets_render_when_area_tables_are_empty(tmp_path: Path):
 
 def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     """A warehouse with only the contract's tables (other areas not installed): 'has not run yet'."""
-    from tests.conftest import materialize
     from dagster_duckdb import DuckDBResource
 
     from assets.clerk.page import billing_dashboard
@@ -1244,6 +1242,7 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     from assets.stormwater_officer.page import stormwater_dashboard
     from outfall.resources import OutfallSettings
     from outfall.warehouse import configure
+    from tests.conftest import materialize
     from tests.ingesting import contract_ddl
 
     wh = tmp_path / "w.duckdb"

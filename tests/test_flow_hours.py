@@ -12,8 +12,8 @@ import pytest
 
 from assets.common import schema_ddl
 from outfall.flow_hours import ensure_flow_hours, flow_gap_steps
-from outfall.slug_context import refresh_slug_context
 from outfall.rules import local_timezone
+from outfall.slug_context import refresh_slug_context
 from outfall.warehouse import configure, ensure_schema, sql
 
 PER_READING_MEANS = """
@@ -275,9 +275,7 @@ def _load_straight(tmp_path, con, name: str, rows_sql: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     con.execute(f"COPY ({rows_sql}) TO '{folder / name}' (FORMAT parquet)").fetchall()
     with transaction(con):
-        report = ingest_dataset(
-            con, DATASETS["flow"], tmp_path / "data", CTX, dt.datetime.now(dt.timezone.utc)
-        )
+        report = ingest_dataset(con, DATASETS["flow"], tmp_path / "data", CTX, dt.datetime.now(dt.UTC))
     assert report.files_loaded == 1 and report.rows_quarantined == 0
 
 

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from outfall.demo.generate import write_letterhead
 from outfall.letters import (
@@ -36,6 +35,7 @@ from outfall.letters import (
     write_letter,
 )
 from outfall.pdf import CHROMIUM_HINT, Browser, find_browser, join_pdfs, print_pdfs, recorded_source
+from outfall.rules import local_timezone
 from tests.browsing import chromium  # noqa: F401 - a fixture
 
 EVIL = "<script>alert(1)</script> & Sons"
@@ -343,10 +343,9 @@ def test_many_letters_in_one_session_and_a_batch_in_mailing_order(chromium, data
 @pytest.mark.browser
 def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
     """The asset letter_pdfs on the letters a run wrote: only ready letters become PDFs."""
-    from tests.conftest import materialize
-
     from assets.printing import letter_pdfs
     from pipelines.definitions import build_resources
+    from tests.conftest import materialize
 
     data = tmp_path / "data"
     data.mkdir()

@@ -10,20 +10,18 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
+from assets.common import schema_ddl
 from assets.ingest import ingest_asset
 from assets.notices import notices
-from outfall.letters import Recipient, address_problems
 from outfall.demo.generate import write_letterhead
 from outfall.law import notices as law
+from outfall.letters import Recipient, address_problems
 from outfall.resources import OutfallSettings
-from outfall.rules import load_rules
+from outfall.rules import load_rules, local_timezone
 from outfall.warehouse import configure, ensure_schema
-from tests.conftest import REPO
+from tests.conftest import REPO, materialize
 
 D = dt.date
 MAX = load_rules("woodbury").notices.sewer_correction.at(D(2026, 6, 30)).max_days

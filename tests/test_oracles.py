@@ -19,22 +19,20 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from assets.sewer_administrator import compliance
 from outfall.demo import slugs as s
 from outfall.law import discharge as d
 from outfall.paths import RULES_DIR
-from outfall.rules import load_rules
+from outfall.rules import load_rules, local_timezone
 from outfall.warehouse import configure, ensure_schema, sql
 from tests.oracles import infiltration as inf
 
 D = dt.date
 NY = ZoneInfo("America/New_York")
-UTC = dt.timezone.utc
+UTC = dt.UTC
 CHANGE = D(2027, 1, 1)
 DAYS = [D(2026, 12, 30), D(2026, 12, 31), CHANGE, D(2027, 1, 2)]
 EXAMPLES = settings(

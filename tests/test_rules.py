@@ -60,7 +60,7 @@ def test_shipped_rules_load_typed_and_cite_everything():
             assert entry.citation.strip(), path
             assert isinstance(entry.effective_from, dt.date), path
     woodbury = rules["woodbury"]
-    assert {(l.parameter, l.limit_type): l.value for l in woodbury.discharge_limits} == {
+    assert {(lim.parameter, lim.limit_type): lim.value for lim in woodbury.discharge_limits} == {
         ("BOD", "max"): 240,
         ("chlorine_demand", "max"): 25,
         ("COD", "max"): 600,

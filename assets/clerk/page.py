@@ -9,11 +9,10 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
 from assets.pages import Reader, _now_local, page_laws, write_page
-from outfall.billing_words import district_names
-from outfall.resources import OutfallSettings, RulesResource
-
 from dashboards import query
 from dashboards.billing import BillingData, build_billing_page
+from outfall.billing_words import district_names
+from outfall.resources import OutfallSettings, RulesResource
 
 # --------------------------------------------------------------------------- billing
 

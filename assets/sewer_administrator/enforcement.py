@@ -31,10 +31,11 @@ the day judged for a grease order. What no version covers is written to
 import contextlib
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 import duckdb
 from dagster import (
@@ -50,9 +51,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, letters_dir, table_asset, table_result, warehouse
 from assets.run import replace_judged
-from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
-from outfall.law import enforcement as law
-from outfall.law import notices as notice_law
+from outfall.law import enforcement as law, notices as notice_law
 from outfall.law.discharge import nondetect_value
 from outfall.letters import Letter, LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings, RulesResource
@@ -60,7 +59,6 @@ from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import sql, transaction
-
 
 # Readings of the enforcement law this code implements (rules section
 # readings_enforcement); a rules file asking for another fails loudly.

@@ -47,7 +47,6 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, warehouse
-from outfall.set_aside import SetAside, replace_set_aside
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.enforcement import days_late
 from outfall.law.illicit import (
@@ -63,8 +62,9 @@ from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.calendar import DeadlineExtension, ExtendedPeriod
 from outfall.rules.illicit import IllicitTerms
-from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 from outfall.rules.words import DESCRIBE
+from outfall.set_aside import SetAside, replace_set_aside
+from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 JUDGED_BY = "illicit_discharge_deadlines"
 LETTER_PREFIX = "illicit_"

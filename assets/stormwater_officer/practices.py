@@ -34,10 +34,10 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, table_asset, warehouse
-from outfall.set_aside import SetAside, replace_set_aside
 from outfall.law.practices import Practice, smp_findings as law_findings
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
+from outfall.set_aside import SetAside, replace_set_aside
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 JUDGED_BY = "smp_findings"

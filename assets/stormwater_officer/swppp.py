@@ -48,8 +48,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset, table_result, warehouse
 from assets.notices import notice_number, recipients
 from assets.run import replace_judged
-from outfall.law import notices as notice_law
-from outfall.law import swppp as law
+from outfall.law import notices as notice_law, swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError

@@ -95,8 +95,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from outfall.demo import real
-from outfall.demo import slugs as slug_law
+from outfall.demo import real, slugs as slug_law
 from outfall.letters import LETTERHEAD_FILE
 from outfall.rules import load_rules
 

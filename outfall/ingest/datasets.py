@@ -13,8 +13,9 @@ with ``register``; their input tables are created from the spec
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from outfall import vocab
 from outfall.ingest.parse import lit, squeeze
@@ -54,7 +55,7 @@ class Vocabulary:
             for variant in {c, c.replace("_", " "), c.replace(" ", "_")}
         }
 
-    def for_context(self, ctx: "Context") -> Mapping[str, str]:
+    def for_context(self, ctx: Context) -> Mapping[str, str]:
         return self.for_jurisdictions(ctx.jurisdictions)
 
 

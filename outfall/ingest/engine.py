@@ -47,9 +47,7 @@ from pathlib import Path
 import duckdb
 
 from outfall import flow_hours, progress
-from outfall.ingest import compile as cq
-from outfall.ingest import files as fs
-from outfall.ingest import parse, xlsx
+from outfall.ingest import compile as cq, files as fs, parse, xlsx
 from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
 from outfall.ingest.parse import clean_header, ident, lit
 from outfall.ingest.registry import all_datasets
@@ -145,7 +143,7 @@ def ingest_dataset(
     con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context, now: dt.datetime | None = None
 ) -> DatasetReport:
     """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction)."""
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     con.execute(cq.create_table_sql(ds)).fetchall()
     check_table(con, ds)
     report = DatasetReport(ds.name)

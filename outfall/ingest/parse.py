@@ -22,7 +22,7 @@ the query than running it on a small file.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 Hoist = Callable[[str, str], str]  # (a column name of our own, its expression) -> what stands for it
 

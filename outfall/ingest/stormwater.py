@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 
-from outfall import vocab
 from outfall.ingest.datasets import (
     BY_HAND,
     Column,
@@ -30,10 +29,8 @@ from outfall.ingest.datasets import (
     Step,
     jurisdiction_vocabulary,
     key_vocabulary,
-    name_key,
     register,
     synonym_vocabulary,
-    vocabulary,
 )
 
 # The eight milestones before which the applicant must give 48 hours' notice

@@ -30,6 +30,7 @@ units, rounded as ``billing.budget_rate_rounding`` says.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import (
     ROUND_CEILING,
@@ -42,7 +43,7 @@ from decimal import (
     InvalidOperation,
     localcontext,
 )
-from typing import Any, Mapping
+from typing import Any
 
 # The four components of a full unit, in the contract's column order.
 COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")

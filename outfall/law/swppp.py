@@ -43,14 +43,15 @@ import datetime as dt
 import hashlib
 import math
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from outfall.rules.words import num
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 REQUIREMENTS = ("weekly", "storm")
 FINDING_STATUSES = ("late", "overdue")
@@ -521,7 +522,7 @@ def sediment_findings(
         (d1, p1), (d2, p2) = rows[i], rows[i + 1]
         threshold = float(cleanout.at(d1).capacity_lost_pct)
 
-        def full(p: float | None) -> bool:
+        def full(p: float | None, threshold: float = threshold) -> bool:
             return p is not None and float(p) >= threshold
 
         if not (full(p1) and full(p2)):

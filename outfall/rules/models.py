@@ -20,7 +20,7 @@ for the person who edits a rules file.
 
 import datetime as dt
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import Field, PrivateAttr, model_validator
@@ -44,8 +44,8 @@ from outfall.rules.types import (
     Money,
     NonNegativeNumber,
     Number,
-    ParcelCount,
     Parameter,
+    ParcelCount,
     Percent,
     PositiveCount,
     PositiveNumber,
@@ -409,7 +409,7 @@ class AcreageOnlyRule(_UnitRule):
 
 
 UnitRule = Annotated[
-    Union[AcreageRule, FixedRule, PerCountRule, TiersRule, AcreageOnlyRule], Field(discriminator="method")
+    AcreageRule | FixedRule | PerCountRule | TiersRule | AcreageOnlyRule, Field(discriminator="method")
 ]
 
 
@@ -766,7 +766,7 @@ class ConditionsApplicability(Dated):
     """Condition C: a middle-sized disturbance, with exclusions."""
 
 
-Applicability = Annotated[Union[MinAcresApplicability, ConditionsApplicability], Field(discriminator="rule")]
+Applicability = Annotated[MinAcresApplicability | ConditionsApplicability, Field(discriminator="rule")]
 
 
 class WeeklyInspection(Dated):

@@ -13,9 +13,10 @@ rules change, the descriptions change with them.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from decimal import Decimal
 from functools import cached_property
-from typing import Any, Iterable
+from typing import Any
 
 from outfall.rules.dated import RulesError
 from outfall.rules.town import TownRules, load_town
