@@ -266,7 +266,8 @@ def empty_result(path, suite_label: str) -> AssetCheckResult:
             "rows": 0,
             "evaluated": 0,
             "failed": 0,
-            "skipped": "the table is empty: every expectation of the suite holds (no rows), GX was not started",
+            "skipped": "the table is empty: every expectation of the suite holds (no rows), GX was not "
+            "started",
         },
     )
 

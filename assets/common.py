@@ -51,7 +51,8 @@ def warehouse(resource: DuckDBResource, timezone: str | None = None) -> Iterator
 
 
 def table_asset(group: str, **kwargs: Any):
-    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``, ``description``."""
+    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``,
+    ``description``."""
     return asset(group_name=group, kinds={"duckdb"}, **kwargs)
 
 

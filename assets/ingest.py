@@ -24,7 +24,8 @@ def _report_metadata(con, report: DatasetReport) -> dict:
     files = [f for f in report.files if not f.skipped]
     rows = (
         "\n".join(
-            f"| {f.source_file} | {f.rows_read} | {f.rows_kept} | {f.rows_quarantined} | {f.rows_new} | {f.rows_superseded} |"
+            f"| {f.source_file} | {f.rows_read} | {f.rows_kept} | {f.rows_quarantined} | {f.rows_new} | "
+            f"{f.rows_superseded} |"
             for f in files
         )
         or "| (no new files) | | | | | |"

@@ -278,8 +278,8 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
             "sewer.html",
             "Industrial users",
             "Superintendent of Sewage",
-            "What to do next, violations and slugs, notices, required testing; each user's control charts and "
-            "flow.",
+            "What to do next, violations and slugs, notices, required testing; each user's control charts "
+            "and flow.",
             (folder / "sewer.html").exists(),
             _sewer_numbers(r, settings, rules),
         ),
@@ -287,8 +287,8 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
             "stormwater.html",
             "Construction sites",
             "Stormwater management officer",
-            "What to do next, this week's inspections, late and overdue findings, notices, illicit discharges; "
-            "each site's inspections against rainfall.",
+            "What to do next, this week's inspections, late and overdue findings, notices, illicit "
+            "discharges; each site's inspections against rainfall.",
             (folder / "stormwater.html").exists(),
             _stormwater_numbers(r, settings),
         ),
@@ -376,10 +376,10 @@ def _reports(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path) -> 
         "notices",
         "statistic_violations",
     ],
-    description="The dashboards' index (index.html): each person's worklist counts and the most urgent actions; "
-    "links to every page with headline numbers, each with its period, the as-of date, "
-    "the data's date range and the rows quarantined per dataset, linking to the quarantine list page "
-    "(quarantine.html) so that bad data is seen, not hidden.",
+    description="The dashboards' index (index.html): each person's worklist counts and the most urgent "
+    "actions; links to every page with headline numbers, each with its period, the as-of date, the data's "
+    "date range and the rows quarantined per dataset, linking to the quarantine list page (quarantine.html) "
+    "so that bad data is seen, not hidden.",
 )
 def dashboard_index(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource

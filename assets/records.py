@@ -133,7 +133,8 @@ def letters(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeRes
 
 
 def new_records(con, dashboards: Path) -> list[dict]:
-    """The documents written for a mailing that are not yet on record: their file (the PDF when one was printed
+    """The documents written for a mailing that are not yet on record: their file (the PDF when one was
+    printed
     from this very HTML, else the HTML) and its hash."""
     out = []
     now = dt.datetime.now(dt.UTC)

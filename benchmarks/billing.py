@@ -196,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         + ("  (a busy machine: wall times are high; CPU times compare better)" if load > cores else "")
     )
     print(
-        f"  {'bill (units, amounts, register, hash, run, summary)':<55}{t['bill']:>8.2f} s   "
-        f"(CPU {c['bill']:.2f} s) {first.rows:,} bills, {first.total_usd:,} USD, rates from {first.rate_source}"
+        f"  {'bill (units, amounts, register, hash, run, summary)':<55}{t['bill']:>8.2f} s   (CPU "
+        f"{c['bill']:.2f} s) {first.rows:,} bills, {first.total_usd:,} USD, rates from {first.rate_source}"
     )
     sizes = ", ".join(
         f"{p.name} {p.stat().st_size / 1e6:.1f} MB"

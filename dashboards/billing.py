@@ -93,8 +93,9 @@ class BillingData(PageData):
     bill_rule: str = ""  # how an amount is computed (the billing rule's citation, full)
     district_names: dict[str, str] = field(default_factory=dict)  # the rules' names of the districts
     billed_years: list[int] = field(default_factory=list)  # the years that have a register
-    # contract 5.5: water and sewer inspection fees (ch. 301) per year applied for (select_inspection_fee_totals)
-    # and the permits the schedule does not cover (permit_id, parcel_id, applied_on, rule)
+    # contract 5.5: water and sewer inspection fees (ch. 301) per year applied
+    # for (select_inspection_fee_totals) and the permits the schedule does not
+    # cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None
     fees_unpriced: pd.DataFrame | None = None
 
@@ -543,9 +544,9 @@ def largest_panel(y: _Year, data: BillingData) -> str:
         table_class="wrap-head",
     )
     lead = (
-        f"The {len(largest):,} largest of the {y.parcels_now:,} bills of billing year {y.year}. Every bill is "
-        f"in the register, sewer_register_{y.year}.xlsx (and .csv, ready for a mail merge) in the billing "
-        f"folder of the exports."
+        f"The {len(largest):,} largest of the {y.parcels_now:,} bills of billing year {y.year}. Every bill "
+        f"is in the register, sewer_register_{y.year}.xlsx (and .csv, ready for a mail merge) in the "
+        "billing folder of the exports."
     )
     return section(f"Largest bills, {_by(y.year)}", l_html, sid="largest", lead=esc(lead))
 

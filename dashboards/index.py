@@ -276,8 +276,8 @@ def panel_reasons(data: IndexData) -> str:
         ),
         sid="reasons",
         lead=esc(
-            f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row is on the "
-            "quarantine page."
+            f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row "
+            "is on the quarantine page."
             if len(qcounts) > len(top)
             else "Every reason; the rejected rows are on the quarantine page."
         ),
@@ -319,7 +319,8 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
 
 _CARD_CSS = """
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:14px}
-.card{display:block;border:1px solid #cbd5e1;border-radius:10px;padding:14px 16px;text-decoration:none;color:inherit;background:#fff}
+.card{display:block;border:1px solid #cbd5e1;border-radius:10px;padding:14px 16px;text-decoration:none;\
+color:inherit;background:#fff}
 a.card:hover{border-color:#2563eb;box-shadow:0 2px 8px rgba(37,99,235,.15)}
 .card h3{margin:2px 0 6px;color:#1d4ed8;font-size:18px}
 .card p{margin:0 0 8px;font-size:13.5px;color:#4b5563}

@@ -76,7 +76,8 @@ class SewerData:
         limit_source, collected_at
     violations: discharge_violations; statistic_violations; inconclusive: inconclusive_results
     summary: compliance_summary (per user and month)
-    flow: downsampled flow: user_id, constituent, ts (local), value, unit, kind ('mean' | 'slug'), bucket_hours
+    flow: downsampled flow: user_id, constituent, ts (local), value, unit, kind ('mean' | 'slug'),
+        bucket_hours
     slugs: slug_events; baselines: user_id, constituent, local_day, baseline, threshold, baseline_source
     gaps: slug_baseline_gaps; snc: snc_determinations
     slug_rules: the slug definitions as applied (table slug_rules: effective_from, effective_to, ratio,
@@ -513,8 +514,8 @@ def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Char
                     },
                 },
                 "text": hover,
-                "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{esc(param_label(p))} %{{y}} {esc(unit)}<br>%{{text}}"
-                "<extra></extra>",
+                "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{esc(param_label(p))} %{{y}} "
+                f"{esc(unit)}<br>%{{text}}<extra></extra>",
             }
         )
         for ltype, lim in limits_by_param[p].groupby("limit_type"):
@@ -913,7 +914,8 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
                     "y": typed(ys_raw, "f8"),
                     "line": {"color": COLORS["slug"], "width": 1},
                     "marker": {"size": 3, "color": COLORS["slug"]},
-                    "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} {esc(unit)}<extra></extra>",
+                    "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} "
+                    f"{esc(unit)}<extra></extra>",
                     **legend("every reading near a slug"),
                 }
             )
@@ -1207,8 +1209,8 @@ def panel_headline(view: SewerView) -> str:
         Kpi(
             f"violations, {view.ytd}",
             fmt_num(ytd),
-            f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual report "
-            f"counts them)",
+            f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual "
+            "report counts them)",
             "bad" if ytd else "good",
             "#summary",
         ),
@@ -1272,7 +1274,8 @@ def _expiring_note(view: SewerView, flagged: pd.DataFrame) -> str:
 
 
 def panel_summary(view: SewerView) -> str:
-    """One line per user: its permit, and its counts of the year to date beside its violations of the period."""
+    """One line per user: its permit, and its counts of the year to date beside its violations of the
+    period."""
     data, summary = view.data, view.summary
     if summary.empty:
         body = no_data("industrial_users", data.present.get("industrial_users"), "industrial users")
@@ -1323,7 +1326,12 @@ def panel_summary(view: SewerView) -> str:
                         ""
                         if is_missing(r.get("worst"))
                         else esc(
-                            f"{float(r['worst']):.2f} × the limit, {param_label(r.get('worst_parameter')) if not is_missing(r.get('worst_parameter')) else ''}"
+                            f"{float(r['worst']):.2f} × the limit, "
+                            + (
+                                f"{param_label(r.get('worst_parameter'))}"
+                                if not is_missing(r.get("worst_parameter"))
+                                else ""
+                            )
                         )
                     ),
                 ),
@@ -1337,8 +1345,8 @@ def panel_summary(view: SewerView) -> str:
         )
     )
     lead = (
-        f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on each "
-        f"user's chip below); permit status as of {day_words(data.as_of)}."
+        f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on "
+        f"each user's chip below); permit status as of {day_words(data.as_of)}."
     )
     return section(f"Compliance summary, {view.ytd}", join(parts), sid="summary", lead=esc(lead))
 
@@ -1404,7 +1412,9 @@ def violations_table(view: SewerView, rules: RuleNotes) -> str:
             "Limit",
             num=True,
             html=lambda r: esc(
-                f"{r.get('limit_type') or ''} {fmt_measure(r['limit_value'], r.get('unit'), exact=True)}".strip()
+                (
+                    f"{r.get('limit_type') or ''} {fmt_measure(r['limit_value'], r.get('unit'), exact=True)}"
+                ).strip()
             ),
         ),
         Col("exceedance_ratio", "× limit", num=True, fmt=lambda x: f"{float(x):.2f}×"),
@@ -1490,7 +1500,8 @@ def inconclusive_table(view: SewerView, rules: RuleNotes) -> str:
                 "Reported",
                 num=True,
                 html=lambda r: esc(
-                    f"{r.get('qualifier') or '<'}{fmt_measure(r['detection_value'], r.get('unit'), exact=True)}"
+                    f"{r.get('qualifier') or '<'}"
+                    f"{fmt_measure(r['detection_value'], r.get('unit'), exact=True)}"
                 ),
             ),
             Col(
@@ -1520,9 +1531,9 @@ def panel_violations(view: SewerView) -> str:
         ]
     )
     lead = (
-        f"Every violation in the samples collected {view.period}, newest first: which user broke which limit, "
-        "when, by how much and under which section (numbered: the full text of each section is at the end), "
-        "and the notice of violation that lists it."
+        f"Every violation in the samples collected {view.period}, newest first: which user broke which "
+        "limit, when, by how much and under which section (numbered: the full text of each section is at "
+        "the end), and the notice of violation that lists it."
     )
     return section(f"Violations, {view.period}", body, sid="findings", lead=esc(lead))
 
@@ -1878,7 +1889,8 @@ def user_section(view: SewerView, u: Any, inputs: UserChartInputs, control: bool
     if control != flow:
         which = "flow trace" if control else "control charts"
         paper = (
-            f'<div class="print-only facts">Its {which}: on screen only (no {"slug" if control else "violation"} '
+            f'<div class="print-only facts">Its {which}: on screen only (no '
+            f"{'slug' if control else 'violation'} "
             f"in {esc(view.ytd)}).</div>"
         )
     parts = (
@@ -2094,8 +2106,8 @@ def permit_parts(view: SewerView) -> list[str]:
                         "Flow readings above 0",
                         num=True,
                         fmt=fmt_num,
-                        title="readings of flow above 0 (a probe's pH or temperature readings, and zero flow, are not a "
-                        "discharge)",
+                        title="readings of flow above 0 (a probe's pH or temperature readings, and zero "
+                        "flow, are not a discharge)",
                     ),
                     Col(
                         "permit_no",

@@ -206,7 +206,8 @@ def _storm_rule(data: StormwaterData, jurisdiction: Any, day: dt.date) -> tuple[
 
 
 def _storm_window_words(data: StormwaterData) -> str:
-    """'on the day of or the day after' (a window of 1 day), from each jurisdiction's storm rule of the day."""
+    """'on the day of or the day after' (a window of 1 day), from each jurisdiction's storm rule of the
+    day."""
     windows = sorted(
         {int(v.window_days) for j in data.rules if (v := _storm_rule(data, j, data.as_of)[1]) is not None}
     )
@@ -234,7 +235,8 @@ def _is_storm(rules: Any, precip: float, day: dt.date) -> bool:
 def site_chart(
     site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: pd.DataFrame, findings: pd.DataFrame
 ) -> Chart:
-    """Daily rainfall at the site's gauge with the storm threshold, above a strip of inspections and findings."""
+    """Daily rainfall at the site's gauge with the storm threshold, above a strip of inspections and
+    findings."""
     as_of = pd.Timestamp(data.as_of)
     rules, storm_rule = _storm_rule(data, site.get("jurisdiction"), data.as_of)
     start = _d(site.get("construction_start"))
@@ -823,9 +825,9 @@ def panel_sites(view: StormwaterView) -> str:
         s_html,
         sid="sites",
         lead=esc(
-            f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made after its due "
-            f"date; other findings are disturbance, sediment, milestone-notice, certification and report findings. "
-            f"Counts of all the findings on file (inspections due {view.period})."
+            f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made "
+            "after its due date; other findings are disturbance, sediment, milestone-notice, certification "
+            f"and report findings. Counts of all the findings on file (inspections due {view.period})."
         ),
     )
 
@@ -949,7 +951,8 @@ def panel_sites_timelines(view: StormwaterView) -> str:
     find_by_site = dict(tuple(view.findings.groupby("site_id"))) if not view.findings.empty else {}
     rain_by_gauge = dict(tuple(view.rain.groupby("gauge_key"))) if not view.rain.empty else {}
     toc = "".join(
-        f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" href="#site-{esc(slug(r["site_id"]))}">'
+        f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" '
+        f'href="#site-{esc(slug(r["site_id"]))}">'
         f"{esc(r['site_id'])}</a>"
         for _, r in status.iterrows()
     )
@@ -1203,7 +1206,8 @@ def illicit_section(data: StormwaterData) -> str:
                         "installment_usd",
                         "Payments",
                         html=lambda r: esc(
-                            f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + {fmt_usd(r['last_installment_usd'])}"
+                            f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + "
+                            f"{fmt_usd(r['last_installment_usd'])}"
                         ),
                     ),
                     Col("interest_from", "Interest from", fmt=fmt_date, nowrap=True),
@@ -1215,8 +1219,8 @@ def illicit_section(data: StormwaterData) -> str:
                         "Largest criminal penalty",
                         num=True,
                         fmt=fmt_usd,
-                        title="for each day from discovery through abatement, except the days an appeal was pending "
-                        "(and none after the notice of violation when the appeal vacated it)",
+                        title="for each day from discovery through abatement, except the days an appeal was "
+                        "pending (and none after the notice of violation when the appeal vacated it)",
                     ),
                     rules.col("rule", "Rule (section)", limit=45),
                 ],
@@ -1227,10 +1231,10 @@ def illicit_section(data: StormwaterData) -> str:
         "Illicit discharges to the storm drain system",
         join(parts),
         sid="illicit",
-        lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline "
-        "first; the deadlines that were met are listed too. Business days leave out weekends and the public holidays of the "
-        "General Construction Law; a period to appeal, abate or protest that ends on a weekend "
-        "or holiday ends on the next business day (General Construction Law § 25-a). While an "
+        lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline first; "
+        "the deadlines that were met are listed too. Business days leave out weekends and the public "
+        "holidays of the General Construction Law; a period to appeal, abate or protest that ends on a "
+        "weekend or holiday ends on the next business day (General Construction Law § 25-a). While an "
         "appeal is pending the abatement is suspended.",
     )
 

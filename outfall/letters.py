@@ -208,7 +208,8 @@ def _plain_errors(error: ValidationError) -> str:
 def read_letterhead(
     data_dir: Path | str | None, jurisdictions: Iterable[str] | None = None
 ) -> LetterheadStatus:
-    """``<data_dir>/letterhead.yaml`` (only the data folder is read, as for the inputs). ``jurisdictions``: those
+    """``<data_dir>/letterhead.yaml`` (only the data folder is read, as for the inputs). ``jurisdictions``:
+    those
     of the rules files found (default: the rules folder's, OUTFALL_RULES_DIR or the project's); an entry for
     any other is a mistake, named."""
     if not data_dir:

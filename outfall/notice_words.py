@@ -142,13 +142,13 @@ def report_label(obligation: str, rules: Any, on: dt.date) -> str:
     n = rules.notices
     if obligation == "violation_notice_24h":
         return (
-            f"notice to the Town within {n.self_monitoring.at(on).notice_hours} hours of a violation found by "
-            f"your own sampling"
+            f"notice to the Town within {n.self_monitoring.at(on).notice_hours} hours of a violation found "
+            "by your own sampling"
         )
     if obligation == "resample_30d":
         return (
-            f"repeat sampling, with the result submitted, within {n.self_monitoring.at(on).resample_days} days "
-            f"of a violation found by your own sampling"
+            f"repeat sampling, with the result submitted, within {n.self_monitoring.at(on).resample_days} "
+            "days of a violation found by your own sampling"
         )
     if obligation == "slug_report":
         return f"written report within {n.slug_report.at(on).days} days of a slug discharge"

@@ -301,11 +301,11 @@ class PdfPrinter:
     def _print(self, driver, html_path: Path) -> bytes:
         self._load(html_path)
         driver.execute_async_script(
-            "var done=arguments[arguments.length-1];"
-            "var prepare=window.outfallPrepareForPrint||window.outfallRenderAll;"
-            "var go=function(){ if(prepare){prepare().then(function(){done(true);},function(){done(false);});}"
-            " else {done(true);} };"
-            "if(document.fonts && document.fonts.ready){document.fonts.ready.then(go);} else {go();}"
+            "var done=arguments[arguments.length-1];var "
+            "prepare=window.outfallPrepareForPrint||window.outfallRenderAll;var go=function(){ "
+            "if(prepare){prepare().then(function(){done(true);},function(){done(false);});} else "
+            "{done(true);} };if(document.fonts && document.fonts.ready){document.fonts.ready.then(go);} "
+            "else {go();}"
         )
         # margins zero and the CSS page size preferred: the page's @page rule sets the paper, the
         # margins and the margin boxes (the printed header and footer)

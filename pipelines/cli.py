@@ -521,7 +521,8 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
         where = f"; the details are in {log}" if log else ""
         if outcome.run_error is not None and explain(outcome.run_error).kind == "interrupted":
             print(
-                f"outfall: interrupted before any asset had started: every table is as it was; run again{where}",
+                "outfall: interrupted before any asset had started: every table is as it was; run "
+                f"again{where}",
                 file=sys.stderr,
             )
         else:
@@ -533,8 +534,8 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
         asset, _, check = name.partition(":")
         why = explain(error).why or "see the check in the Dagster UI"
         print(
-            f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no result "
-            f"for it: {why}",
+            f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no "
+            f"result for it: {why}",
             file=sys.stderr,
         )
     if not quiet:
@@ -627,8 +628,8 @@ def cmd_verify(args) -> int:
         print(f"outfall verify: {problems[0].line()}", file=sys.stderr)
         return 1
     print(
-        f"outfall verify: {total} mailed document{'s' if total != 1 else ''} as issued, and the chain of records "
-        f"is unbroken"
+        f"outfall verify: {total} mailed document{'s' if total != 1 else ''} as issued, and the chain of "
+        "records is unbroken"
     )
     return 0
 

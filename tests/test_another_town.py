@@ -25,7 +25,8 @@ MODEL_WORDS = re.compile(r"woodbury|bellport", re.IGNORECASE)
 
 
 def springfield_rules(folder: Path) -> Path:
-    """``folder/springfield.yaml``: the model town's rules with Springfield's words, chapters and BOD limit."""
+    """``folder/springfield.yaml``: the model town's rules with Springfield's words, chapters and BOD
+    limit."""
     text = (RULES_DIR / f"{MODEL}.yaml").read_text(encoding="utf-8")
     text = text.replace(f"jurisdiction: {MODEL}", "jurisdiction: springfield")
     text = text.replace("name: Town of Woodbury", "name: City of Springfield")

@@ -518,8 +518,8 @@ def test_assets_end_to_end(tmp_path, town):
         got = {
             r[0]: r[1:]
             for r in con.execute(
-                "SELECT parcel_id, units_bond, units_om, units_street_lateral, units_house_lateral, amount_om, total_usd "
-                "FROM sewer_bills WHERE year = 2026"
+                "SELECT parcel_id, units_bond, units_om, units_street_lateral, units_house_lateral, "
+                "amount_om, total_usd FROM sewer_bills WHERE year = 2026"
             ).fetchall()
         }
         # P-4 (restaurant with no seats) was quarantined by the parcels ingestion: never billed.
@@ -536,7 +536,8 @@ def test_assets_end_to_end(tmp_path, town):
             "SELECT rows_read, rows_kept, rows_quarantined FROM ingested_files WHERE dataset = 'sewer_budget'"
         ).fetchall()[0]
         assert (read, kept, quarantined) == (4, 1, 3)
-        # 2027's district_1 bond rate comes from the budget: 1000.01 over P-3's 2 bond units = 500.005 -> 500.01.
+        # 2027's district_1 bond rate comes from the budget: 1000.01
+        # over P-3's 2 bond units = 500.005 -> 500.01.
         assert con.execute(
             "SELECT rate_per_unit, rate_source FROM billing_run_totals WHERE year = 2027 "
             "AND district = 'district_1' AND component = 'bond'"

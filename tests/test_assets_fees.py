@@ -113,7 +113,8 @@ def test_yearly_totals_in_the_register_workbook(tmp_path):
     assert [[c for c in r if c is not None] for r in ws.iter_rows(values_only=True)] == [
         ["Inspection fees"],
         [
-            "No connection permit applied for in 2031 has a water or sewer inspection fee (Woodbury Code ch. 301)."
+            "No connection permit applied for in 2031 has a water or sewer inspection fee (Woodbury Code "
+            "ch. 301)."
         ],
     ]
 

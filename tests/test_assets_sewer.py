@@ -317,7 +317,8 @@ def test_nondetects_and_unlimited_parameters_are_reported_apart(discharge_db: Pa
     assert query(
         discharge_db,
         """
-        SELECT count(*) FROM lab_results r WHERE NOT EXISTS (SELECT 1 FROM discharge_evaluations e WHERE e.sample_id = r.sample_id)
+        SELECT count(*) FROM lab_results r
+        WHERE NOT EXISTS (SELECT 1 FROM discharge_evaluations e WHERE e.sample_id = r.sample_id)
         AND NOT EXISTS (SELECT 1 FROM unlimited_results u WHERE u.sample_id = r.sample_id)""",
     ) == [(0,)]
 

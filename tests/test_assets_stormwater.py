@@ -315,8 +315,8 @@ def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     write(
         data,
         "sites/s.csv",
-        SITES_HEADER
-        + "W-1,woodbury,2,2026-05-01,G1,<b>Oak</b> Ridge,5 Oak & Elm,<script>x</script> Sons,false,false,false,false,\n"
+        SITES_HEADER + "W-1,woodbury,2,2026-05-01,G1,<b>Oak</b> Ridge,5 Oak & Elm,<script>x</script> "
+        "Sons,false,false,false,false,\n"
         + "W-2,woodbury,2,2026-05-01,G1,No applicant,,,false,false,false,false,\n",
     )
     write(

@@ -375,8 +375,8 @@ def test_freshness_flow_gaps_warns_on_a_gap_over_one_day(db):
     assert md(result, "series_with_long_gaps") == 1 and md(result, "gaps_over_threshold") == 1
     assert md(result, "largest_gap") == "25.0 h"
     assert (
-        "| IU-2 | flow | 100 | 15 min | 25.0 h | 100x | 2026-05-01 23:45 EDT | 2026-05-03 00:45 EDT | 1 | yes |"
-        in (md(result, "series"))
+        "| IU-2 | flow | 100 | 15 min | 25.0 h | 100x | 2026-05-01 23:45 EDT | 2026-05-03 00:45 EDT | 1 | "
+        "yes |" in (md(result, "series"))
     )
 
 
@@ -403,8 +403,8 @@ def test_freshness_flow_gaps_runs_within_the_memory_limit_on_many_readings(db, m
     assert md(result, "series_checked") == 100 and md(result, "series_with_long_gaps") == 1
     assert md(result, "largest_gap") == "25.0 h"
     assert (
-        "| IU-007 | flow | 58499 | 1 min | 25.0 h | 1502x | 2026-05-01 16:39 EDT | 2026-05-02 17:41 EDT | 1 | yes |"
-        in (md(result, "series"))
+        "| IU-007 | flow | 58499 | 1 min | 25.0 h | 1502x | 2026-05-01 16:39 EDT | 2026-05-02 17:41 EDT | 1 "
+        "| yes |" in (md(result, "series"))
     )
     # a series of equal steps names its first one, the same on every run
     assert (

@@ -81,7 +81,10 @@ def sewer_frames() -> SewerData:
             },
         ]
     )
-    rule_bod = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
+    rule_bod = (
+        "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 "
+        "mg/l"
+    )
     rule_ph = "Woodbury Code ch. 253 Part 2, prohibited discharges, C: pH lower than 5.5"
     lab = pd.DataFrame(
         [
@@ -525,7 +528,10 @@ def test_script_json_cannot_close_the_script_element():
 
 
 def test_short_rule_keeps_chapter_and_subsection():
-    rule = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
+    rule = (
+        "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 "
+        "mg/l"
+    )
     assert short_rule(rule) == "Woodbury ch. 253 Part 2, discharges requiring Town Board approval, (a)"
     assert short_rule(rule, 40) == "Woodbury ch. 253 Part 2, …, (a)"
 
@@ -1076,7 +1082,8 @@ def dashboard_town(root: Path) -> Path:
         "sites/w1_mailing.csv",
         """
         site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id,name,address,applicant,impaired_water,single_family,agricultural,exempt,final_stabilization,city,state,zip
-        W-1,woodbury,2.0,2026-05-01,G1,Oak Ridge,5 Oak,Builder Co,false,false,false,false,,Central Valley,NY,10917
+        W-1,woodbury,2.0,2026-05-01,G1,Oak Ridge,5 Oak,Builder Co,false,false,false,false,,\
+Central Valley,NY,10917
         """,
     )
     write(
@@ -1373,7 +1380,8 @@ def test_what_a_killed_write_left_is_gone_after_the_next_write(tmp_path):
     assert not list(tmp_path.glob(f".{js.name}.*.tmp"))
 
 
-# --------------------------------------------------------------------------- plain words, periods, panels (issue 28)
+# ---------------------------------------------------------------------------
+# plain words, periods, panels (issue 28)
 
 
 def test_values_carry_their_units_and_counts_their_period():
@@ -1407,7 +1415,10 @@ def test_a_rule_is_cited_short_and_its_text_listed_once():
         f"{head}; no earlier criteria: chronic, 66%",
         f"{head}; no earlier criteria: technical review, 33%",
     )
-    bod = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
+    bod = (
+        "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 "
+        "mg/l"
+    )
     cells = [notes.cite(chronic, 26), notes.cite(bod, 32), notes.cite(chronic, 26), notes.cite(trc, 26)]
     assert cells[0] == cells[2] and "40 CFR 403.8(f)(2)(viii)…" in cells[0] and 'href="#r-1">[1]' in cells[0]
     assert "Woodbury ch. 253 Part 2, …, (a)" in cells[1] and "in excess" not in "".join(cells)

@@ -613,8 +613,8 @@ def put_outputs(con) -> None:
         ['{"parcel_id": "=1+1", "owner": "@SUM(1)", "acres": "-2+3"}'],
     )
     con.execute(
-        "INSERT INTO infiltration_results (section_id, test_date, allowable_gpd, measured_gpd, gpimd, passes, "
-        "rule) VALUES ('+1+1', DATE '2026-05-01', 1600, -5.5, 200, false, 'ch. 253 § 253-12')"
+        "INSERT INTO infiltration_results (section_id, test_date, allowable_gpd, measured_gpd, gpimd, "
+        "passes, rule) VALUES ('+1+1', DATE '2026-05-01', 1600, -5.5, 200, false, 'ch. 253 § 253-12')"
     )
     for i, payload in enumerate(PAYLOADS):  # an industrial user's name and address, as a notice lists them
         con.execute(

@@ -336,8 +336,8 @@ def test_an_abatement_after_the_decision_that_ends_on_a_saturday_ends_on_monday(
 
 
 def test_a_protest_due_on_a_saturday_holiday_ends_on_monday_and_the_towns_own_deadlines_stay():
-    # abated by the Town Friday June 5, 2026: the cost notice is the Town's act, due June 5 + 30 = Sunday
-    # July 5, not moved. Cost notice Wednesday June 24 + 10 = Saturday July 4 (Independence Day) -> Monday July 6.
+    # abated by the Town Friday June 5, 2026: the cost notice is the Town's act, due June 5 + 30 = Sunday July
+    # 5, not moved. Cost notice Wednesday June 24 + 10 = Saturday July 4 (Independence Day) -> Monday July 6.
     c = case(
         discovered_on=D(2026, 5, 1),
         hazardous=True,

@@ -210,7 +210,8 @@ def test_a_town_overrides_a_template_in_its_data_folder(data_dir: Path):
     own.mkdir()
     (own / "swppp_stop_work_order.html").write_text(
         '{% extends "base.html" %}{% block title %}Order {{ order_id }}{% endblock %}'
-        "{% block content %}<p>Stop all work at {{ site_description }}, by order of the Town.</p>{% endblock %}"
+        "{% block content %}<p>Stop all work at {{ site_description }}, by order of the Town.</p>{% "
+        "endblock %}"
     )
     letter = LetterWriter(data_dir).render(
         "swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater"

@@ -5,7 +5,8 @@ Production runs one implementation of each rule. Where that is SQL (per-sample d
 daily-maximum and monthly-average limits, slugs, infiltration), a plain-Python reading states the same
 rule and these tests run both on the same inputs: the very functions the assets run
 (assets.sewer_administrator.compliance.judge_*, run_slug_detection) against outfall.law.discharge,
-tests/oracles/infiltration.py and outfall/demo/slugs.py. Each test's rules change from 2027-01-01 (a BOD limit, the infiltration
+tests/oracles/infiltration.py and outfall/demo/slugs.py. Each test's rules change from 2027-01-01 (a BOD
+limit, the infiltration
 allowance, the slug ratio), and the drawn days fall on both sides of the change.
 """
 
@@ -50,12 +51,14 @@ CHANGES = [
     ),
     (
         'of sewer per day"\n    effective_from: 1986-11-20\n',
-        "    effective_to: 2026-12-31\n  - gal_per_inch_diameter_per_mile_per_day: 150\n    feet_per_mile: 5280\n"
+        "    effective_to: 2026-12-31\n  - gal_per_inch_diameter_per_mile_per_day: 150\n    feet_per_mile: "
+        "5280\n"
         '    citation: "Local Law No. 4 of 2027 (test): infiltration"\n    effective_from: 2027-01-01\n',
     ),
     (
         'the daily means of the 30 days before"\n    effective_from: 1986-11-20\n',
-        "    effective_to: 2026-12-31\n  - {ratio: 4, min_duration_min: 15, baseline_days: 30, min_baseline_days: 7, "
+        "    effective_to: 2026-12-31\n  - {ratio: 4, min_duration_min: 15, baseline_days: 30, "
+        "min_baseline_days: 7, "
         'gap_factor: 1.5, citation: "Local Law No. 2 of 2027 (test): SLUG", effective_from: 2027-01-01}\n',
     ),
 ]

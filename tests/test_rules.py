@@ -112,8 +112,8 @@ def test_discharge_limits_in_effect_and_canonical_units():
     text = """
       - {parameter: copper, limit_type: max, value: 500, unit: ug/L, adopted_by: "Resolution 1", citation: c,
          effective_from: 2027-01-01}
-      - {parameter: temperature, limit_type: max, value: 65, unit: degC, adopted_by: "Resolution 1", citation: c,
-         effective_from: 2027-01-01}"""
+      - {parameter: temperature, limit_type: max, value: 65, unit: degC, adopted_by: "Resolution 1",
+         citation: c, effective_from: 2027-01-01}"""
     data, _ = read_yaml(text, "test")
     copper, temperature = TypeAdapter(list[TownBoardLimit]).validate_python(data)
     assert (copper.value, copper.unit, copper.as_written) == (0.5, "mg/L", (500, "ug/L"))

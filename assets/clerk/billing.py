@@ -631,9 +631,11 @@ def sewer_billing(
             )
         years_md = (
             "\n".join(
-                f"| {r.year} | {r.rows} | {r.total_usd} | {r.rate_source} | {r.run_id} | {'yes' if r.new_run else 'no'} "
-                f"| {'' if r.changes_vs_previous_run is None else r.changes_vs_previous_run} "
-                f"| {'' if r.changes_vs_previous_year is None else r.changes_vs_previous_year} | {r.register_sha256[:16]} |"
+                f"| {r.year} | {r.rows} | {r.total_usd} | {r.rate_source} | {r.run_id} | "
+                f"{'yes' if r.new_run else 'no'} | "
+                f"{'' if r.changes_vs_previous_run is None else r.changes_vs_previous_run} | "
+                f"{'' if r.changes_vs_previous_year is None else r.changes_vs_previous_year} | "
+                f"{r.register_sha256[:16]} |"
                 for r in results
             )
             or "| (no year has rates) | | | | | | | | |"

@@ -97,9 +97,10 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
         "inspection_fees",
         "worklist",
     ],
-    description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and revenue by district, component and property "
-    "class (the sewer rate schedule), the change from the previous billed year, the largest bills and "
-    "the biggest changes; the water and sewer inspection fees per year.",
+    description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and "
+    "revenue by district, component and property class (the sewer rate schedule), the change from the "
+    "previous billed year, the largest bills and the biggest changes; the water and sewer inspection fees "
+    "per year.",
 )
 def billing_dashboard(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource

@@ -375,9 +375,9 @@ def build_illicit(
                     "illicit_discharges",
                     row["source_file"],
                     row["source_row"],
-                    f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the rules of "
-                    f"{first.citation} (in effect from {first.effective_from.isoformat()}): its deadlines and charges "
-                    f"are not worked out; check the day of discovery",
+                    f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the "
+                    f"rules of {first.citation} (in effect from {first.effective_from.isoformat()}): its "
+                    "deadlines and charges are not worked out; check the day of discovery",
                     {"case_id": case.case_id, "discovered_on": case.discovered_on},
                 )
             )
@@ -479,7 +479,10 @@ def build_illicit(
         if case_id in with_cost:
             continue
         if case_id not in known:
-            why = f"payment toward case {case_id}, which is not among the illicit discharge cases: check the case number"
+            why = (
+                f"payment toward case {case_id}, which is not among the illicit discharge cases: check the "
+                "case number"
+            )
         elif case_id not in judged:
             why = f"payment toward case {case_id}, which could not be judged (see that case's row)"
         else:
@@ -633,8 +636,8 @@ def _write_letters(folder: Path | None, letters: list[dict], recorded: set[str])
 @asset_check(
     asset="illicit_discharge_charges",
     blocking=False,
-    description="Every charge adds up: the equal installments plus the last make the principal, the balance is "
-    "principal + interest - payments. Threshold: 0 rows that do not. Severity ERROR.",
+    description="Every charge adds up: the equal installments plus the last make the principal, the balance "
+    "is principal + interest - payments. Threshold: 0 rows that do not. Severity ERROR.",
 )
 def check_validity_illicit_balance(duckdb: DuckDBResource) -> AssetCheckResult:
     rows, total = check_rows(duckdb, sql("check_validity_illicit_balance"), table="illicit_discharge_charges")

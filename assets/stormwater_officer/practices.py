@@ -92,10 +92,10 @@ def build_practice_findings(
                 SetAside(
                     *where,
                     (
-                        f"practice {p['practice_id']} is on site {p['site_id']}, whose construction began on "
-                        f"{p['construction_start'].isoformat()}, when no version of {first.citation} was in effect "
-                        f"(the first from {first.effective_from.isoformat()}): its findings are not worked out; check the "
-                        f"site's construction start"
+                        f"practice {p['practice_id']} is on site {p['site_id']}, whose construction began "
+                        f"on {p['construction_start'].isoformat()}, when no version of {first.citation} was "
+                        f"in effect (the first from {first.effective_from.isoformat()}): its findings are "
+                        "not worked out; check the site's construction start"
                     ),
                     raw,
                 )

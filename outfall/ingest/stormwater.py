@@ -206,7 +206,8 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             extra_columns=(("chapter_number", "VARCHAR"),),
             extensions=BY_HAND,
             group="stormwater_officer",
-            description="Prior convictions of applicants, for the escalating penalties (offenses within five years).",
+            description="Prior convictions of applicants, for the escalating penalties (offenses within "
+            "five years).",
         )
     ),
     register(
@@ -221,7 +222,8 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             key=("site_id", "report_date", "delivered_on"),
             extensions=BY_HAND,
             group="stormwater_officer",
-            description="Inspection reports delivered to the Stormwater Management Officer (where the rules ask for it: weekly).",
+            description="Inspection reports delivered to the Stormwater Management Officer (where the rules "
+            "ask for it: weekly).",
         )
     ),
 )
@@ -273,9 +275,9 @@ ILLICIT_DISCHARGES = register(
         key=("case_id",),
         extensions=BY_HAND,
         group="stormwater_officer",
-        description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, the "
-        "responsible person's notice to the Town, the notice of violation, appeal, abatement and "
-        "the cost of an abatement done by the Town.",
+        description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, "
+        "the responsible person's notice to the Town, the notice of violation, appeal, abatement and the "
+        "cost of an abatement done by the Town.",
     )
 )
 
@@ -291,8 +293,8 @@ ILLICIT_PAYMENTS = register(
         key=("case_id", "paid_on", "amount_usd", "receipt_no"),
         extensions=BY_HAND,
         group="stormwater_officer",
-        description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: in not more "
-        "than 12 equal payments, 18% a year on the balance).",
+        description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: "
+        "in not more than 12 equal payments, 18% a year on the balance).",
     )
 )
 
@@ -314,8 +316,8 @@ SMP_PRACTICES = register(
         key=("practice_id",),
         extensions=BY_HAND,
         group="stormwater_officer",
-        description="Permanent stormwater management practices of the construction sites: as-built plans, the "
-        "maintenance agreement, final acceptance, the one-year inspection and the release of the "
+        description="Permanent stormwater management practices of the construction sites: as-built plans, "
+        "the maintenance agreement, final acceptance, the one-year inspection and the release of the "
         "construction completion guarantee.",
     )
 )

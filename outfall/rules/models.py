@@ -1002,7 +1002,8 @@ class LawName(Dated):
     """The name of one of the jurisdiction's laws (or of a body it names), as letters and pages print it."""
 
     name: Text
-    """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part 2")."""
+    """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part
+    2")."""
     short: Text
     """As a page or a finding cites it (e.g. "<Town> Code ch. 12 Part 2")."""
 
