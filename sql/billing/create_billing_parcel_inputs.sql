@@ -14,7 +14,7 @@ WITH inputs AS (
         CASE WHEN list_contains($washing_machines_classes, property_class) THEN washing_machines END AS washing_machines,
         CASE WHEN list_contains($people_classes, property_class) THEN people END AS people,
         CASE WHEN list_contains($seats_classes, property_class) THEN seats END AS seats,
-        coalesce(moratorium, false) AS moratorium
+        coalesce(moratorium, FALSE) AS moratorium
     FROM parcels
 )
 SELECT

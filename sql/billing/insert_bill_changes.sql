@@ -7,7 +7,8 @@ INSERT INTO bill_changes
 WITH cur AS (
     SELECT * FROM sewer_bills WHERE year = $year
 ),
-joined AS (
+-- sqlfluff cannot parse named's IS DISTINCT FROM, so it does not see joined used (ST03).
+joined AS (  -- noqa: ST03
     SELECT
         coalesce(c.parcel_id, p.parcel_id) AS parcel_id,
         p.parcel_id IS NULL AS added,

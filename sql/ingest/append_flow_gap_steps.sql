@@ -12,10 +12,10 @@ LEFT JOIN _flow_gap_series AS s
 WHERE f.h > $after AND (s.last_h IS NULL OR f.h > s.last_h);
 CREATE OR REPLACE TEMP TABLE _gap_new_steps AS
 WITH chained AS (
-    SELECT user_id, constituent, last_h AS h, CAST(NULL AS BIGINT) AS first_us, last_us, false AS appended
+    SELECT user_id, constituent, last_h AS h, CAST(NULL AS BIGINT) AS first_us, last_us, FALSE AS appended
     FROM _flow_gap_series
     UNION ALL
-    SELECT user_id, constituent, h, first_us, last_us, true FROM _gap_new_hours
+    SELECT user_id, constituent, h, first_us, last_us, TRUE FROM _gap_new_hours
 ), across AS (
     SELECT user_id, constituent, appended, first_us,
            first_us - lag(last_us) OVER (PARTITION BY user_id, constituent ORDER BY h) AS step

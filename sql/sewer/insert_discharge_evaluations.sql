@@ -12,7 +12,7 @@ INSERT INTO discharge_evaluations BY NAME
 WITH results AS (
     SELECT rowid AS rid, user_id, sample_id, parameter, lower(parameter) AS pkey, collected_at,
            coalesce(collected_date, collected_at::DATE) AS collected_date, sample_type,
-           result AS value, coalesce(nondetect, false) AS nondetect, qualifier, unit
+           result AS value, coalesce(nondetect, FALSE) AS nondetect, qualifier, unit
     FROM lab_results
 ),
 limits AS (

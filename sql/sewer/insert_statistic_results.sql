@@ -17,7 +17,7 @@ INSERT INTO statistic_results BY NAME
 WITH results AS (
     SELECT rowid AS rid, user_id, parameter, lower(parameter) AS pkey,
            coalesce(collected_date, collected_at::DATE) AS d, sample_type,
-           result, coalesce(nondetect, false) AS nondetect, unit
+           result, coalesce(nondetect, FALSE) AS nondetect, unit
     FROM lab_results
 ),
 limits AS (

@@ -27,8 +27,8 @@ FROM (
     ),
     w AS (
         SELECT user_id, constituent, local_day, ratio, baseline_days, min_baseline_days,
-               coalesce(list_transform(list_filter(prior, lambda p: p.day >= local_day - baseline_days),
-                                       lambda p: p.mean), []) AS means
+               coalesce(list_transform(list_filter(prior, LAMBDA p: p.day >= local_day - baseline_days),
+                                       LAMBDA p: p.mean), []) AS means
         FROM windowed
         WHERE local_day >= $from_day
     )
