@@ -57,7 +57,8 @@ INSERT INTO _flow_gap_series (user_id, constituent, hours, readings, first_us, l
 SELECT n.user_id, n.constituent, count(*), sum(n.readings), min(n.first_us), max(n.h), arg_max(n.last_us, n.h)
 FROM _gap_new_hours AS n
 WHERE NOT EXISTS (SELECT 1 FROM _flow_gap_series AS s
-                  WHERE s.user_id IS NOT DISTINCT FROM n.user_id AND s.constituent IS NOT DISTINCT FROM n.constituent)
+                  WHERE s.user_id IS NOT DISTINCT FROM n.user_id
+                      AND s.constituent IS NOT DISTINCT FROM n.constituent)
 GROUP BY n.user_id, n.constituent;
 DELETE FROM _flow_gap_state;
 INSERT INTO _flow_gap_state SELECT flow_rows, loaded_at FROM _flow_hours_state;

@@ -42,7 +42,8 @@ runs AS (
 grouped AS (
     SELECT user_id, constituent, run_no, min(ts) AS start_at, max(ts) AS end_at, count(*) AS readings,
            (epoch_us(max(ts)) - epoch_us(min(ts))) / 1e6 + any_value(interval_s) AS duration_s,
-           arg_max({'value': value, 'baseline': baseline, 'source': baseline_source}, value / baseline) AS peak,
+           arg_max({'value': value, 'baseline': baseline, 'source': baseline_source},
+                   value / baseline) AS peak,
            max(value / baseline) AS peak_ratio,
            arg_min(min_duration_min, ts) AS min_duration_min, arg_min(rule, ts) AS rule
     FROM runs

@@ -4,6 +4,7 @@ SELECT site_id, jurisdiction, disturbed_acres, construction_start, rain_gauge_id
        coalesce(agricultural, FALSE) AS agricultural, coalesce(exempt, FALSE) AS exempt, final_stabilization
 FROM sites
 WHERE site_id IS NOT NULL
-QUALIFY row_number() OVER (PARTITION BY site_id ORDER BY loaded_at DESC NULLS LAST, source_file DESC NULLS LAST,
-                                                     source_row DESC NULLS LAST) = 1
+QUALIFY row_number() OVER (PARTITION BY site_id
+                           ORDER BY loaded_at DESC NULLS LAST, source_file DESC NULLS LAST,
+                                    source_row DESC NULLS LAST) = 1
 ORDER BY site_id;
