@@ -235,7 +235,17 @@ def revenue_chart(
         }
         for (d, y), v in totals.items()
     ]
-    layout = {
+    return Chart(
+        "billing-revenue",
+        {"data": traces, "layout": _revenue_layout(annotations)},
+        caption="Each bar is one district's sewer roll for the billing year, stacked by component.",
+        height=430,
+    )
+
+
+def _revenue_layout(annotations: list[dict]) -> dict:
+    """The revenue chart's axes, legend and margins, with its totals over the bars."""
+    return {
         "barmode": "stack",
         "xaxis": {"type": "multicategory", "title": {"text": "district and billing year"}},
         "yaxis": {"title": {"text": "billed (USD)"}, "tickprefix": "$", "tickformat": ",.0f"},
@@ -250,12 +260,6 @@ def revenue_chart(
         "margin": {"l": 90, "r": 20, "t": 50, "b": 80},
         "annotations": annotations,
     }
-    return Chart(
-        "billing-revenue",
-        {"data": traces, "layout": layout},
-        caption="Each bar is one district's sewer roll for the billing year, stacked by component.",
-        height=430,
-    )
 
 
 def units_chart(long: pd.DataFrame, year: int) -> Chart:
