@@ -27,7 +27,8 @@ result, but Dagster's per-step cost is paid once, not once per check.
 import datetime as dt
 import functools
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from dagster import (
     AssetCheckExecutionContext,
@@ -260,7 +261,8 @@ def empty_result(path, suite_label: str) -> AssetCheckResult:
             "rows": 0,
             "evaluated": 0,
             "failed": 0,
-            "skipped": "the table is empty: every expectation of the suite holds (no rows), GX was not started",
+            "skipped": "the table is empty: every expectation of the suite holds (no rows), GX was not "
+            "started",
         },
     )
 

@@ -1,9 +1,10 @@
 """Small helpers every asset module uses: opening the warehouse and reporting."""
 
 import contextlib
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import duckdb
 from dagster import MaterializeResult, MetadataValue, asset
@@ -50,7 +51,8 @@ def warehouse(resource: DuckDBResource, timezone: str | None = None) -> Iterator
 
 
 def table_asset(group: str, **kwargs: Any):
-    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``, ``description``."""
+    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``,
+    ``description``."""
     return asset(group_name=group, kinds={"duckdb"}, **kwargs)
 
 

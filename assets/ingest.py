@@ -24,7 +24,8 @@ def _report_metadata(con, report: DatasetReport) -> dict:
     files = [f for f in report.files if not f.skipped]
     rows = (
         "\n".join(
-            f"| {f.source_file} | {f.rows_read} | {f.rows_kept} | {f.rows_quarantined} | {f.rows_new} | {f.rows_superseded} |"
+            f"| {f.source_file} | {f.rows_read} | {f.rows_kept} | {f.rows_quarantined} | {f.rows_new} | "
+            f"{f.rows_superseded} |"
             for f in files
         )
         or "| (no new files) | | | | | |"
@@ -88,7 +89,7 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
         rules: RulesResource,
     ) -> MaterializeResult:
         ctx = ingestion_context(settings, rules)
-        now = dt.datetime.now(dt.timezone.utc)
+        now = dt.datetime.now(dt.UTC)
         with warehouse(duckdb, ctx.timezone) as con:
             configure(con, settings.memory_limit, timezone=ctx.timezone)
             with transaction(con):

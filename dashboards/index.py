@@ -7,7 +7,6 @@ Pure: ``build_index_page(IndexData)`` and ``build_quarantine_page(IndexData)``.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,8 +64,8 @@ class IndexData(PageData):
     quarantine_total: int = 0
     quarantine_per_reason: int = 50
     set_aside: pd.DataFrame | None = None  # rows kept but not judged by an asset (table set_aside)
-    # what an asset could not judge for want of a rule in effect on its day (table not_judged): asset, section,
-    # reason, items, first_day, last_day, examples (the first few things by name)
+    # what an asset could not judge for want of a rule in effect on its day (table not_judged): asset,
+    # section, reason, items, first_day, last_day, examples (the first few things by name)
     not_judged: pd.DataFrame | None = None
     reports: list[tuple[str, str]] = field(
         default_factory=list
@@ -280,8 +279,8 @@ def panel_reasons(data: IndexData) -> str:
         ),
         sid="reasons",
         lead=esc(
-            f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row is on the "
-            "quarantine page."
+            f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row "
+            "is on the quarantine page."
             if len(qcounts) > len(top)
             else "Every reason; the rejected rows are on the quarantine page."
         ),
@@ -323,7 +322,8 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
 
 _CARD_CSS = """
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:14px}
-.card{display:block;border:1px solid #cbd5e1;border-radius:10px;padding:14px 16px;text-decoration:none;color:inherit;background:#fff}
+.card{display:block;border:1px solid #cbd5e1;border-radius:10px;padding:14px 16px;text-decoration:none;\
+color:inherit;background:#fff}
 a.card:hover{border-color:#2563eb;box-shadow:0 2px 8px rgba(37,99,235,.15)}
 .card h3{margin:2px 0 6px;color:#1d4ed8;font-size:18px}
 .card p{margin:0 0 8px;font-size:13.5px;color:#4b5563}
@@ -470,7 +470,8 @@ def panel_not_judged(data: IndexData) -> str:
         sid="not-judged",
         lead=esc(
             "What a step of the run could not judge because no version of the rules covers its day (a sample "
-            "before the rules' first limits, a slug day, a testing period). Nothing is guessed: these are judged "
+            "before the rules' first limits, a slug day, a testing period). Nothing is guessed: these are "
+            "judged "
             "once the rules file has a version in effect on those days (docs/rules.md lists each section's "
             "versions), at the next run."
         ),

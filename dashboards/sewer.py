@@ -18,9 +18,6 @@ import numpy as np
 import pandas as pd
 
 from dashboards.figs import MS_PER_HOUR, grid, layout_key, legend_entry, typed, vrect
-from dashboards.notices import notices_table, sewer_follow_up
-from dashboards.testing import required_testing_section
-from dashboards.worklist import worklist_panel
 from dashboards.html import (
     COLORS,
     Chart,
@@ -39,6 +36,7 @@ from dashboards.html import (
     is_missing,
     join,
     kpis,
+    law_cited,
     local_naive,
     month_words,
     months_words,
@@ -46,7 +44,6 @@ from dashboards.html import (
     no_data,
     note,
     page,
-    law_cited,
     section,
     short_name,
     short_rule,
@@ -55,6 +52,9 @@ from dashboards.html import (
     to_date_words,
     unit_text,
 )
+from dashboards.notices import notices_table, sewer_follow_up
+from dashboards.testing import required_testing_section
+from dashboards.worklist import worklist_panel
 
 PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
 PARAMETER_LABEL = {"chlorine_demand": "chlorine demand", "temperature": "temperature"}
@@ -78,7 +78,8 @@ class SewerData:
         limit_source, collected_at
     violations: discharge_violations; statistic_violations; inconclusive: inconclusive_results
     summary: compliance_summary (per user and month)
-    flow: downsampled flow: user_id, constituent, ts (local), value, unit, kind ('mean' | 'slug'), bucket_hours
+    flow: downsampled flow: user_id, constituent, ts (local), value, unit, kind ('mean' | 'slug'),
+        bucket_hours
     slugs: slug_events; baselines: user_id, constituent, local_day, baseline, threshold, baseline_source
     gaps: slug_baseline_gaps; snc: snc_determinations
     slug_rules: the slug definitions as applied (table slug_rules: effective_from, effective_to, ratio,
@@ -922,7 +923,8 @@ def _readings_trace(
 def _baseline_traces(
     fig: _FlowFigure, bl: dict[str, np.ndarray], citation: str, unit: str, xref: str, yref: str
 ) -> None:
-    """The baseline and the slug threshold, each a step a day, the threshold labelled with its ratio and rule."""
+    """The baseline and the slug threshold, each a step a day, the threshold labelled with its ratio and
+    rule."""
     # each day's step, and one more day to close the last: as arrays (a year's steps of 190 meters)
     days = bl["day"]
     xs = np.datetime_as_string(np.append(days, days[-1] + 1), unit="D").tolist()
@@ -1061,7 +1063,8 @@ def _flow_panel(
 
 
 def _flow_axes(layout: dict[str, Any], constituents: list[str], units: list[str]) -> None:
-    """Each panel's value axis titled with its constituent and unit, one time axis below, the legend under it."""
+    """Each panel's value axis titled with its constituent and unit, one time axis below, the legend under
+    it."""
     n = len(constituents)
     for i, (c, unit) in enumerate(zip(constituents, units), start=1):
         layout[layout_key(i, "y")].update({"title": {"text": esc(f"{c} ({unit})")}, "rangemode": "tozero"})
@@ -1276,8 +1279,8 @@ def panel_headline(view: SewerView) -> str:
         Kpi(
             f"violations, {view.ytd}",
             fmt_num(ytd),
-            f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual report "
-            f"counts them)",
+            f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual "
+            "report counts them)",
             "bad" if ytd else "good",
             "#summary",
         ),
@@ -1341,7 +1344,8 @@ def _expiring_note(view: SewerView, flagged: pd.DataFrame) -> str:
 
 
 def panel_summary(view: SewerView) -> str:
-    """One line per user: its permit, and its counts of the year to date beside its violations of the period."""
+    """One line per user: its permit, and its counts of the year to date beside its violations of the
+    period."""
     data, summary = view.data, view.summary
     if summary.empty:
         body = no_data("industrial_users", data.present.get("industrial_users"), "industrial users")
@@ -1392,7 +1396,12 @@ def panel_summary(view: SewerView) -> str:
                         ""
                         if is_missing(r.get("worst"))
                         else esc(
-                            f"{float(r['worst']):.2f} × the limit, {param_label(r.get('worst_parameter')) if not is_missing(r.get('worst_parameter')) else ''}"
+                            f"{float(r['worst']):.2f} × the limit, "
+                            + (
+                                f"{param_label(r.get('worst_parameter'))}"
+                                if not is_missing(r.get("worst_parameter"))
+                                else ""
+                            )
                         )
                     ),
                 ),
@@ -1406,8 +1415,8 @@ def panel_summary(view: SewerView) -> str:
         )
     )
     lead = (
-        f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on each "
-        f"user's chip below); permit status as of {day_words(data.as_of)}."
+        f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on "
+        f"each user's chip below); permit status as of {day_words(data.as_of)}."
     )
     return section(f"Compliance summary, {view.ytd}", join(parts), sid="summary", lead=esc(lead))
 
@@ -1473,7 +1482,9 @@ def violations_table(view: SewerView, rules: RuleNotes) -> str:
             "Limit",
             num=True,
             html=lambda r: esc(
-                f"{r.get('limit_type') or ''} {fmt_measure(r['limit_value'], r.get('unit'), exact=True)}".strip()
+                (
+                    f"{r.get('limit_type') or ''} {fmt_measure(r['limit_value'], r.get('unit'), exact=True)}"
+                ).strip()
             ),
         ),
         Col("exceedance_ratio", "× limit", num=True, fmt=lambda x: f"{float(x):.2f}×"),
@@ -1559,7 +1570,8 @@ def inconclusive_table(view: SewerView, rules: RuleNotes) -> str:
                 "Reported",
                 num=True,
                 html=lambda r: esc(
-                    f"{r.get('qualifier') or '<'}{fmt_measure(r['detection_value'], r.get('unit'), exact=True)}"
+                    f"{r.get('qualifier') or '<'}"
+                    f"{fmt_measure(r['detection_value'], r.get('unit'), exact=True)}"
                 ),
             ),
             Col(
@@ -1589,9 +1601,9 @@ def panel_violations(view: SewerView) -> str:
         ]
     )
     lead = (
-        f"Every violation in the samples collected {view.period}, newest first: which user broke which limit, "
-        "when, by how much and under which section (numbered: the full text of each section is at the end), "
-        "and the notice of violation that lists it."
+        f"Every violation in the samples collected {view.period}, newest first: which user broke which "
+        "limit, when, by how much and under which section (numbered: the full text of each section is at "
+        "the end), and the notice of violation that lists it."
     )
     return section(f"Violations, {view.period}", body, sid="findings", lead=esc(lead))
 
@@ -1947,7 +1959,8 @@ def user_section(view: SewerView, u: Any, inputs: UserChartInputs, control: bool
     if control != flow:
         which = "flow trace" if control else "control charts"
         paper = (
-            f'<div class="print-only facts">Its {which}: on screen only (no {"slug" if control else "violation"} '
+            f'<div class="print-only facts">Its {which}: on screen only (no '
+            f"{'slug' if control else 'violation'} "
             f"in {esc(view.ytd)}).</div>"
         )
     parts = (
@@ -2163,8 +2176,8 @@ def permit_parts(view: SewerView) -> list[str]:
                         "Flow readings above 0",
                         num=True,
                         fmt=fmt_num,
-                        title="readings of flow above 0 (a probe's pH or temperature readings, and zero flow, are not a "
-                        "discharge)",
+                        title="readings of flow above 0 (a probe's pH or temperature readings, and zero "
+                        "flow, are not a discharge)",
                     ),
                     Col(
                         "permit_no",

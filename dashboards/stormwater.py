@@ -14,10 +14,6 @@ from typing import Any
 import pandas as pd
 
 from dashboards.figs import grid, layout_key, typed
-from outfall.law import swppp as law
-from outfall.rules import RulesError
-from dashboards.notices import finding_words, notices_table, period_words, stormwater_follow_up
-from dashboards.worklist import worklist_panel
 from dashboards.html import (
     COLORS,
     Chart,
@@ -37,6 +33,7 @@ from dashboards.html import (
     is_missing,
     join,
     kpis,
+    law_cited,
     months_words,
     named,
     no_data,
@@ -44,11 +41,14 @@ from dashboards.html import (
     page,
     section,
     short_name,
-    law_cited,
     short_rule,
     slug,
     table,
 )
+from dashboards.notices import finding_words, notices_table, period_words, stormwater_follow_up
+from dashboards.worklist import worklist_panel
+from outfall.law import swppp as law
+from outfall.rules import RulesError
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
 STATUS_ORDER = {"overdue": 0, "late": 1, "in compliance": 2, "stabilized": 3, "not required": 4}
@@ -206,7 +206,8 @@ def _storm_rule(data: StormwaterData, jurisdiction: Any, day: dt.date) -> tuple[
 
 
 def _storm_window_words(data: StormwaterData) -> str:
-    """'on the day of or the day after' (a window of 1 day), from each jurisdiction's storm rule of the day."""
+    """'on the day of or the day after' (a window of 1 day), from each jurisdiction's storm rule of the
+    day."""
     windows = sorted(
         {int(v.window_days) for j in data.rules if (v := _storm_rule(data, j, data.as_of)[1]) is not None}
     )
@@ -254,8 +255,8 @@ def _chart_window(
 def _rain_bars(
     site: pd.Series, r: pd.DataFrame, rules: Any, storm_rule: Any, refs: tuple[str, str]
 ) -> list[dict[str, Any]]:
-    """Daily rain at the site's gauge, the storm days (as the law judges them by the site's ``rules``) in their
-    own color."""
+    """Daily rain at the site's gauge, the storm days (as the law judges them by the site's ``rules``) in
+    their own color."""
     is_storm = (
         pd.Series(
             [_is_storm(rules, float(p), d.date()) for p, d in zip(r["precip_in"], r["date"])],
@@ -295,7 +296,8 @@ def _rain_bars(
 def _rain_marks(
     layout: dict[str, Any], site: pd.Series, r: pd.DataFrame, storm_rule: Any, refs: tuple[str, str]
 ) -> None:
-    """The storm threshold in effect on the as-of day, with its citation; a note when the gauge has no rain."""
+    """The storm threshold in effect on the as-of day, with its citation; a note when the gauge has no
+    rain."""
     xr1, yr1 = refs
     if storm_rule is not None:
         threshold = float(storm_rule.threshold_in)
@@ -550,7 +552,8 @@ def _site_axes(
 def site_chart(
     site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: pd.DataFrame, findings: pd.DataFrame
 ) -> Chart:
-    """Daily rainfall at the site's gauge with the storm threshold, above a strip of inspections and findings."""
+    """Daily rainfall at the site's gauge with the storm threshold, above a strip of inspections and
+    findings."""
     as_of = pd.Timestamp(data.as_of)
     rules, storm_rule = _storm_rule(data, site.get("jurisdiction"), data.as_of)
     window = _chart_window(site, insp, as_of)
@@ -887,9 +890,9 @@ def panel_sites(view: StormwaterView) -> str:
         s_html,
         sid="sites",
         lead=esc(
-            f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made after its due "
-            f"date; other findings are disturbance, sediment, milestone-notice, certification and report findings. "
-            f"Counts of all the findings on file (inspections due {view.period})."
+            f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made "
+            "after its due date; other findings are disturbance, sediment, milestone-notice, certification "
+            f"and report findings. Counts of all the findings on file (inspections due {view.period})."
         ),
     )
 
@@ -1013,7 +1016,8 @@ def panel_sites_timelines(view: StormwaterView) -> str:
     find_by_site = dict(tuple(view.findings.groupby("site_id"))) if not view.findings.empty else {}
     rain_by_gauge = dict(tuple(view.rain.groupby("gauge_key"))) if not view.rain.empty else {}
     toc = "".join(
-        f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" href="#site-{esc(slug(r["site_id"]))}">'
+        f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" '
+        f'href="#site-{esc(slug(r["site_id"]))}">'
         f"{esc(r['site_id'])}</a>"
         for _, r in status.iterrows()
     )
@@ -1148,13 +1152,13 @@ def _case_letters(data: StormwaterData, case_id: Any) -> str:
     if letters.empty:
         return ""
     links = []
-    for _, l in letters[letters["case_id"] == case_id].iterrows():
+    for _, letter in letters[letters["case_id"] == case_id].iterrows():
         label = {"notice_of_violation": "notice of violation", "cost_notice": "notice of the cost"}.get(
-            str(l["kind"]), str(l["kind"]).replace("_", " ")
+            str(letter["kind"]), str(letter["kind"]).replace("_", " ")
         )
-        if bool(l.get("draft")):
+        if bool(letter.get("draft")):
             label += " (draft)"
-        href = data.letters.get(str(l.get("letter_file") or ""))
+        href = data.letters.get(str(letter.get("letter_file") or ""))
         links.append(f'<a href="{esc(href)}">{esc(label)}</a>' if href else esc(label))
     return ", ".join(links)
 
@@ -1267,7 +1271,8 @@ def illicit_section(data: StormwaterData) -> str:
                         "installment_usd",
                         "Payments",
                         html=lambda r: esc(
-                            f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + {fmt_usd(r['last_installment_usd'])}"
+                            f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + "
+                            f"{fmt_usd(r['last_installment_usd'])}"
                         ),
                     ),
                     Col("interest_from", "Interest from", fmt=fmt_date, nowrap=True),
@@ -1279,8 +1284,8 @@ def illicit_section(data: StormwaterData) -> str:
                         "Largest criminal penalty",
                         num=True,
                         fmt=fmt_usd,
-                        title="for each day from discovery through abatement, except the days an appeal was pending "
-                        "(and none after the notice of violation when the appeal vacated it)",
+                        title="for each day from discovery through abatement, except the days an appeal was "
+                        "pending (and none after the notice of violation when the appeal vacated it)",
                     ),
                     rules.col("rule", "Rule (section)", limit=45),
                 ],
@@ -1291,10 +1296,10 @@ def illicit_section(data: StormwaterData) -> str:
         "Illicit discharges to the storm drain system",
         join(parts),
         sid="illicit",
-        lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline "
-        "first; the deadlines that were met are listed too. Business days leave out weekends and the public holidays of the "
-        "General Construction Law; a period to appeal, abate or protest that ends on a weekend "
-        "or holiday ends on the next business day (General Construction Law § 25-a). While an "
+        lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline first; "
+        "the deadlines that were met are listed too. Business days leave out weekends and the public "
+        "holidays of the General Construction Law; a period to appeal, abate or protest that ends on a "
+        "weekend or holiday ends on the next business day (General Construction Law § 25-a). While an "
         "appeal is pending the abatement is suspended.",
     )
 

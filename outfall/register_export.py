@@ -360,8 +360,8 @@ def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
             ("Total billed", run["total_usd"]),
             ("Law", run["rule"]),
             (
-                f"sha256 of sewer_bills_{year}.csv, the bills as billed (the file as written, byte-order mark "
-                f"included)",
+                f"sha256 of sewer_bills_{year}.csv, the bills as billed (the file as written, byte-order "
+                "mark included)",
                 run["register_sha256"],
             ),
             ("sha256 of the inputs (parcels, sewer rates, sewer budget, rules)", run["inputs_sha256"]),

@@ -11,8 +11,8 @@ import contextlib
 import hashlib
 import os
 import re
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache, lru_cache
 
 import duckdb
 import pandas as pd
@@ -37,7 +37,7 @@ DERIVED_TABLES = (
 RETYPED = {("row_hash", "VARCHAR", "UBIGINT"): "CAST('0x' || \"{column}\" AS UBIGINT)"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def sql(name: str) -> str:
     """Text of the statement ``name``: ``sql/<area>/<name>.sql`` (names are unique across areas)."""
     return sql_path(name).read_text(encoding="utf-8")

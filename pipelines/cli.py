@@ -17,9 +17,9 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
@@ -29,13 +29,13 @@ os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 from outfall import gx_worker, pdf, progress  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
 from outfall.paths import EXPECTATIONS_DIR  # noqa: E402
-from outfall.runlog import (
+from outfall.runlog import (  # noqa: E402
     close_log,
     explain,
     failure_line,
     group_failures,
     log_failures,
-    log_path,  # noqa: E402
+    log_path,
     open_log,
     run_logger,
     trace_text,
@@ -521,7 +521,8 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
         where = f"; the details are in {log}" if log else ""
         if outcome.run_error is not None and explain(outcome.run_error).kind == "interrupted":
             print(
-                f"outfall: interrupted before any asset had started: every table is as it was; run again{where}",
+                "outfall: interrupted before any asset had started: every table is as it was; run "
+                f"again{where}",
                 file=sys.stderr,
             )
         else:
@@ -533,8 +534,8 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
         asset, _, check = name.partition(":")
         why = explain(error).why or "see the check in the Dagster UI"
         print(
-            f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no result "
-            f"for it: {why}",
+            f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no "
+            f"result for it: {why}",
             file=sys.stderr,
         )
     if not quiet:
@@ -627,8 +628,8 @@ def cmd_verify(args) -> int:
         print(f"outfall verify: {problems[0].line()}", file=sys.stderr)
         return 1
     print(
-        f"outfall verify: {total} mailed document{'s' if total != 1 else ''} as issued, and the chain of records "
-        f"is unbroken"
+        f"outfall verify: {total} mailed document{'s' if total != 1 else ''} as issued, and the chain of "
+        "records is unbroken"
     )
     return 0
 

@@ -159,7 +159,8 @@ def _hold_event_log_connection(storage) -> None:
 
 def build_resources(warehouse: str | None = None, **settings) -> dict:
     """The resources of a run: the DuckDB warehouse file, the run settings and the rules of the run (the
-    rules folder and the town from ``settings``' rules_dir and town, else OUTFALL_RULES_DIR and OUTFALL_TOWN)."""
+    rules folder and the town from ``settings``' rules_dir and town, else OUTFALL_RULES_DIR and
+    OUTFALL_TOWN)."""
     return {
         "duckdb": DuckDBResource(database=str(Path(warehouse or default_warehouse()))),
         **run_resources(**settings),

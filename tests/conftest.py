@@ -169,7 +169,8 @@ def materialize(assets, *args, **kwargs):
 
     resources = kwargs.get("resources")
     if resources is not None and "rules" not in resources and "settings" in resources:
-        # the rules of the run: the same folder and town as the settings (pipelines.definitions.build_resources)
+        # the rules of the run: the same folder and town as the
+        # settings (pipelines.definitions.build_resources)
         from outfall.resources import RulesResource
 
         settings = resources["settings"]

@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from outfall.rules import local_timezone
 from dashboards.billing import BillingData, build_billing_page
 from dashboards.html import PLOTLY_JS, Chart, esc, script_json, short_rule
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
@@ -30,10 +29,10 @@ from dashboards.sewer import (
     slug_words,
     user_summary,
 )
-from outfall.paths import REPO_ROOT
-from outfall.rules import load_rules
 from dashboards.stormwater import StormwaterData, build_stormwater_page, site_status
 from outfall.demo.generate import write_letterhead
+from outfall.paths import REPO_ROOT
+from outfall.rules import load_rules, local_timezone
 from tests.conftest import small_town, write
 
 warnings.filterwarnings("ignore")
@@ -83,7 +82,10 @@ def sewer_frames() -> SewerData:
             },
         ]
     )
-    rule_bod = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
+    rule_bod = (
+        "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 "
+        "mg/l"
+    )
     rule_ph = "Woodbury Code ch. 253 Part 2, prohibited discharges, C: pH lower than 5.5"
     lab = pd.DataFrame(
         [
@@ -503,6 +505,7 @@ def test_the_pages_baselines_are_the_corners_of_each_step_line():
             "baseline_source": "trailing",
         }
     )
+    con.register("days", days)
     con.execute("CREATE TABLE slug_daily_stats AS SELECT * FROM days")
     con.execute("INSERT INTO slug_daily_stats VALUES ('U', 'flow', DATE '2026-01-07', NULL, NULL, 'none')")
     out = con.execute(query("select_dashboard_slug_baselines")).df()
@@ -526,7 +529,10 @@ def test_script_json_cannot_close_the_script_element():
 
 
 def test_short_rule_keeps_chapter_and_subsection():
-    rule = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
+    rule = (
+        "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 "
+        "mg/l"
+    )
     assert short_rule(rule) == "Woodbury ch. 253 Part 2, discharges requiring Town Board approval, (a)"
     assert short_rule(rule, 40) == "Woodbury ch. 253 Part 2, …, (a)"
 
@@ -1012,7 +1018,8 @@ def test_quarantine_page_lists_what_no_rule_could_judge():
     assert "Not judged: no rule in effect on the day" in text
     assert (
         "required_testing required_testing not judged: no required_testing rule of the rules is in effect on "
-        "1999-03-31 7 1999-01-31 to 1999-07-31 IU-1 BOD monthly <1999-01>; IU-1 BOD monthly 1999-02; and 5 more"
+        "1999-03-31 7 1999-01-31 to 1999-07-31 IU-1 BOD monthly <1999-01>; IU-1 BOD monthly 1999-02; "
+        "and 5 more"
     ) in text
     assert "&lt;1999-01&gt;" in html_text and meta.counts["not_judged"] == 7
     assert (
@@ -1145,7 +1152,8 @@ def dashboard_town(root: Path) -> Path:
         "sites/w1_mailing.csv",
         """
         site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id,name,address,applicant,impaired_water,single_family,agricultural,exempt,final_stabilization,city,state,zip
-        W-1,woodbury,2.0,2026-05-01,G1,Oak Ridge,5 Oak,Builder Co,false,false,false,false,,Central Valley,NY,10917
+        W-1,woodbury,2.0,2026-05-01,G1,Oak Ridge,5 Oak,Builder Co,false,false,false,false,,\
+Central Valley,NY,10917
         """,
     )
     write(
@@ -1176,9 +1184,8 @@ def dashboard_town(root: Path) -> Path:
 
 def run_everything(data_dir: Path, warehouse: Path, as_of: str = "2026-06-30", dashboards_dir: str = ""):
     """Every asset of the project, in process (as `outfall run` does)."""
-    from tests.conftest import materialize
-
     from pipelines.definitions import all_assets, build_resources
+    from tests.conftest import materialize
 
     resources = build_resources(
         str(warehouse), data_dir=str(data_dir), as_of=as_of, dashboards_dir=dashboards_dir
@@ -1256,15 +1263,15 @@ def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Pa
 
 
 def _ingest_only(data_dir: Path, warehouse: Path, **settings):
-    from tests.conftest import materialize
     from dagster_duckdb import DuckDBResource
 
     from assets.clerk.page import billing_dashboard
+    from assets.ingest import ingest_assets, quarantine
     from assets.pages import dashboard_index
     from assets.sewer_administrator.page import sewer_dashboard
     from assets.stormwater_officer.page import stormwater_dashboard
-    from assets.ingest import ingest_assets, quarantine
     from outfall.resources import OutfallSettings
+    from tests.conftest import materialize
 
     return materialize(
         [
@@ -1304,7 +1311,6 @@ def test_assets_render_when_area_tables_are_empty(tmp_path: Path):
 
 def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     """A warehouse with only the contract's tables (other areas not installed): 'has not run yet'."""
-    from tests.conftest import materialize
     from dagster_duckdb import DuckDBResource
 
     from assets.clerk.page import billing_dashboard
@@ -1313,6 +1319,7 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     from assets.stormwater_officer.page import stormwater_dashboard
     from outfall.resources import OutfallSettings
     from outfall.warehouse import configure
+    from tests.conftest import materialize
     from tests.ingesting import contract_ddl
 
     wh = tmp_path / "w.duckdb"
@@ -1443,7 +1450,8 @@ def test_what_a_killed_write_left_is_gone_after_the_next_write(tmp_path):
     assert not list(tmp_path.glob(f".{js.name}.*.tmp"))
 
 
-# --------------------------------------------------------------------------- plain words, periods, panels (issue 28)
+# ---------------------------------------------------------------------------
+# plain words, periods, panels (issue 28)
 
 
 def test_values_carry_their_units_and_counts_their_period():
@@ -1477,7 +1485,10 @@ def test_a_rule_is_cited_short_and_its_text_listed_once():
         f"{head}; no earlier criteria: chronic, 66%",
         f"{head}; no earlier criteria: technical review, 33%",
     )
-    bod = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
+    bod = (
+        "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 "
+        "mg/l"
+    )
     cells = [notes.cite(chronic, 26), notes.cite(bod, 32), notes.cite(chronic, 26), notes.cite(trc, 26)]
     assert cells[0] == cells[2] and "40 CFR 403.8(f)(2)(viii)…" in cells[0] and 'href="#r-1">[1]' in cells[0]
     assert "Woodbury ch. 253 Part 2, …, (a)" in cells[1] and "in excess" not in "".join(cells)

@@ -14,14 +14,17 @@ import pytest
 from tests.conftest import REPO, small_town
 
 COPPER = """table_7_1:
-  citation: "Woodbury Code ch. 253 Part 2, prohibited discharges, B: substances in excess of the limits of Table 7-1; discharges requiring Town Board approval: iron, chromium, copper, zinc and similar substances beyond the limits established by the Town Board"
+  citation: "Woodbury Code ch. 253 Part 2, prohibited discharges, B: substances in excess of the limits of
+    Table 7-1; discharges requiring Town Board approval: iron, chromium, copper, zinc and similar substances
+    beyond the limits established by the Town Board"
   effective_from: 1986-11-20
   limits:
     - parameter: copper
       limit_type: max
       value: 0.2
       unit: mg/L
-      citation: "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval: copper beyond the limit established by the Town Board"
+      citation: "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval: copper beyond the
+        limit established by the Town Board"
       adopted_by: "Resolution 2026-7"
       effective_from: 2026-03-01
 """

@@ -27,10 +27,11 @@ import contextlib
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -49,7 +50,6 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_BILLING, outputs, table_result, warehouse
-from outfall.register_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
 from outfall.law.billing import (
     COMPONENTS,
     PARCEL_FIELDS,
@@ -62,6 +62,7 @@ from outfall.law.billing import (
     missing_rate_message,
     units_for_parcel,
 )
+from outfall.register_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.tables import not_in_effect
@@ -240,7 +241,7 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, dt.datetime):
-        return value.astimezone(dt.timezone.utc).isoformat()
+        return value.astimezone(dt.UTC).isoformat()
     if isinstance(value, dt.date):
         return value.isoformat()
     return value
@@ -453,7 +454,7 @@ def _bill_year(
             {
                 "run_id": run_id,
                 "year": year,
-                "run_at": now.astimezone(dt.timezone.utc).isoformat(),
+                "run_at": now.astimezone(dt.UTC).isoformat(),
                 "rules_jurisdiction": rules.jurisdiction,
                 "rules_version": rules.version,
                 "rules_sha256": rules.sha256,
@@ -518,7 +519,7 @@ def bill(
     """Bill every parcel for ``year`` (0: every year that has rates), each year by the rules in effect on
     its first day. Call inside a transaction: a BillingError (missing rate, unbillable parcel, a year no
     rules cover) leaves nothing written once it rolls back."""
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     years = billing_years(con, year)
     _check_parcels(con)
     laws = {y: year_law(rules, y) for y in years}
@@ -630,9 +631,11 @@ def sewer_billing(
             )
         years_md = (
             "\n".join(
-                f"| {r.year} | {r.rows} | {r.total_usd} | {r.rate_source} | {r.run_id} | {'yes' if r.new_run else 'no'} "
-                f"| {'' if r.changes_vs_previous_run is None else r.changes_vs_previous_run} "
-                f"| {'' if r.changes_vs_previous_year is None else r.changes_vs_previous_year} | {r.register_sha256[:16]} |"
+                f"| {r.year} | {r.rows} | {r.total_usd} | {r.rate_source} | {r.run_id} | "
+                f"{'yes' if r.new_run else 'no'} | "
+                f"{'' if r.changes_vs_previous_run is None else r.changes_vs_previous_run} | "
+                f"{'' if r.changes_vs_previous_year is None else r.changes_vs_previous_year} | "
+                f"{r.register_sha256[:16]} |"
                 for r in results
             )
             or "| (no year has rates) | | | | | | | | |"

@@ -30,7 +30,8 @@ import hashlib
 import json
 import resource
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -53,7 +54,7 @@ from outfall.rules.words import DESCRIBE
 from outfall.slug_context import SLUG_CONTEXT_HOURS, refresh_slug_context
 from outfall.warehouse import count, replace_rows, sql, transaction
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 FAR_PAST = dt.datetime(1900, 1, 1, tzinfo=UTC)
 FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=UTC)
 DAY_ZERO = dt.date(1900, 1, 1)

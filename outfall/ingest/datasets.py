@@ -13,8 +13,9 @@ with ``register``; their input tables are created from the spec
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from outfall import vocab
 from outfall.ingest.parse import lit, squeeze
@@ -54,14 +55,15 @@ class Vocabulary:
             for variant in {c, c.replace("_", " "), c.replace(" ", "_")}
         }
 
-    def for_context(self, ctx: "Context") -> Mapping[str, str]:
+    def for_context(self, ctx: Context) -> Mapping[str, str]:
         return self.for_jurisdictions(ctx.jurisdictions)
 
 
 def jurisdiction_vocabulary(
     name: str, spellings: Callable[[str], tuple[str, ...]] = lambda j: (j,), style: str = "norm"
 ) -> Vocabulary:
-    """The jurisdictions of the run's rules files (one per ``<jurisdiction>.yaml``), each with ``spellings``."""
+    """The jurisdictions of the run's rules files (one per ``<jurisdiction>.yaml``), each with
+    ``spellings``."""
     return Vocabulary(name, {}, style, spellings)
 
 
@@ -349,10 +351,11 @@ def unit_steps(
 def range_reasons(value: str, parameter: str) -> tuple[str, ...]:
     """pH within 0-14; flows and concentrations not negative."""
     return (
-        f"CASE WHEN {parameter} = 'pH' AND ({value} < 0 OR {value} > 14) THEN 'pH ' || CAST({value} AS VARCHAR) "
-        f"|| ' is outside 0-14' END",
+        f"CASE WHEN {parameter} = 'pH' AND ({value} < 0 OR {value} > 14) THEN 'pH ' || CAST({value} AS "
+        "VARCHAR) || ' is outside 0-14' END",
         f"CASE WHEN {parameter} NOT IN ('pH', 'temperature') AND {value} < 0 THEN 'negative value ' || "
-        f"CAST({value} AS VARCHAR) || ' for ' || {parameter} || ' (flows and concentrations cannot be negative)' END",
+        f"CAST({value} AS VARCHAR) || ' for ' || {parameter} || ' (flows and concentrations cannot be "
+        "negative)' END",
     )
 
 
@@ -403,8 +406,8 @@ register(
                 "normal_avg_flow_gpd",
                 "number",
                 nonnegative=True,
-                doc="gallons a day: the permit's average 24-hour flow in normal operation (the slug baseline of "
-                "its flow, when given)",
+                doc="gallons a day: the permit's average 24-hour flow in normal operation (the slug baseline "
+                "of its flow, when given)",
             ),
             *MAILING_COLUMNS,
         ),
@@ -438,7 +441,8 @@ register(
             Step(
                 reasons=(
                     *range_reasons("value", "parameter"),
-                    "CASE WHEN effective_to < effective_from THEN 'effective_to is before effective_from' END",
+                    "CASE WHEN effective_to < effective_from THEN 'effective_to is before effective_from' "
+                    "END",
                 )
             ),
         ),
@@ -456,7 +460,8 @@ register(
             "effective_to",
         ),
         group="sewer_administrator",
-        description="Permit-specific limits (Part 2 special agreements) replacing the jurisdiction's limit while in effect.",
+        description="Permit-specific limits (Part 2 special agreements) replacing the jurisdiction's limit "
+        "while in effect.",
     )
 )
 
@@ -510,15 +515,16 @@ register(
                     ),
                 ),
                 reasons=(
-                    "CASE WHEN result_reported IS NOT NULL AND _lt IS NULL AND NOT _nd AND (_num IS NULL OR NOT isfinite(_num)) "
-                    "THEN CASE WHEN lower(result_reported) IN ('nan', 'inf', '+inf', '-inf', 'infinity', '-infinity') "
-                    "     OR (_num IS NOT NULL AND NOT isfinite(_num)) "
-                    "THEN 'result ''' || result_reported || ''' is not a finite number' "
-                    "WHEN contains(result_reported, ',') AND regexp_full_match(result_reported, '[<=\\s]*[+-]?[0-9.,]*[0-9][0-9.,]*') "
-                    "THEN 'result ''' || result_reported || ''' is ambiguous: a comma is read only as a thousands separator "
-                    "(1,234 or 12,345.6); write a decimal with a point (2.5), or the number without the comma' "
-                    "ELSE 'result ''' || CASE WHEN length(result_reported) > 80 THEN left(result_reported, 77) || '...' "
-                    "ELSE result_reported END || ''' is not a number, ''<X'' or ''ND''' END END",
+                    "CASE WHEN result_reported IS NOT NULL AND _lt IS NULL AND NOT _nd AND (_num IS NULL OR "
+                    "NOT isfinite(_num)) THEN CASE WHEN lower(result_reported) IN ('nan', 'inf', '+inf', "
+                    "'-inf', 'infinity', '-infinity')      OR (_num IS NOT NULL AND NOT isfinite(_num)) "
+                    "THEN 'result ''' || result_reported || ''' is not a finite number' WHEN "
+                    "contains(result_reported, ',') AND regexp_full_match(result_reported, "
+                    "'[<=\\s]*[+-]?[0-9.,]*[0-9][0-9.,]*') THEN 'result ''' || result_reported || ''' is "
+                    "ambiguous: a comma is read only as a thousands separator (1,234 or 12,345.6); write a "
+                    "decimal with a point (2.5), or the number without the comma' ELSE 'result ''' || CASE "
+                    "WHEN length(result_reported) > 80 THEN left(result_reported, 77) || '...' ELSE "
+                    "result_reported END || ''' is not a number, ''<X'' or ''ND''' END END",
                 ),
             ),
             *unit_steps(("result", "mdl"), "parameter", kind_sql("parameter")),
@@ -626,7 +632,8 @@ register(
             ),
         ),
         group="sewer_administrator",
-        description="Infiltration tests of sewer sections (Part 2: 200 gal per inch-diameter per mile per day).",
+        description="Infiltration tests of sewer sections (Part 2: 200 gal per inch-diameter per mile per "
+        "day).",
     )
 )
 
@@ -641,10 +648,10 @@ def _parcel_steps(ctx: Context) -> tuple[Step, ...]:
     return (
         Step(
             reasons=(
-                "(SELECT string_agg(r.property_class || ' parcel has no ' || r.column_name || "
-                "'; its sewer units depend on it (ch. 253 Part 3): fill in ' || r.column_name, '; ' ORDER BY r.position) "
-                "FROM _parcel_requires r WHERE r.property_class = s.property_class AND "
-                f"CASE r.column_name {missing} ELSE false END)",
+                "(SELECT string_agg(r.property_class || ' parcel has no ' || r.column_name || '; its sewer "
+                "units depend on it (ch. 253 Part 3): fill in ' || r.column_name, '; ' ORDER BY r.position) "
+                "FROM _parcel_requires r WHERE r.property_class = s.property_class AND CASE r.column_name "
+                f"{missing} ELSE false END)",
             )
         ),
     )
@@ -666,8 +673,8 @@ register(
             Column("moratorium", "bool"),
             Column("owner"),
             Column("address"),
-            # the owner's mailing address for the sewer register's mail merge: the street line (blank: address),
-            # city, state, ZIP; all optional, left blank in the register when absent
+            # the owner's mailing address for the sewer register's mail merge: the street line (blank:
+            # address), city, state, ZIP; all optional, left blank in the register when absent
             replace(
                 MAILING_COLUMNS[1],
                 doc="the owner's street line for the sewer register's mail merge (blank: address)",
@@ -707,8 +714,8 @@ register(
                     (
                         "rate_per_unit",
                         "CASE WHEN rate_per_unit IS NOT NULL THEN "
-                        "TRY_CAST(replace(replace(replace(trim(_raw_rate_per_unit), ',', ''), '$', ''), ' ', '') "
-                        "AS DECIMAL(18,6)) END",
+                        "TRY_CAST(replace(replace(replace(trim(_raw_rate_per_unit), ',', ''), '$', ''), ' "
+                        "', '') AS DECIMAL(18,6)) END",
                     ),
                 )
             ),

@@ -47,9 +47,7 @@ from pathlib import Path
 import duckdb
 
 from outfall import flow_hours, progress
-from outfall.ingest import compile as cq
-from outfall.ingest import files as fs
-from outfall.ingest import parse, xlsx
+from outfall.ingest import compile as cq, files as fs, parse, xlsx
 from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
 from outfall.ingest.parse import clean_header, ident, lit
 from outfall.ingest.registry import all_datasets
@@ -145,7 +143,7 @@ def ingest_dataset(
     con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context, now: dt.datetime | None = None
 ) -> DatasetReport:
     """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction)."""
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     con.execute(cq.create_table_sql(ds)).fetchall()
     check_table(con, ds)
     report = DatasetReport(ds.name)
@@ -539,11 +537,11 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
     # judged them on one core, twice as slow.
     con.execute("SET preserve_insertion_order = true").fetchall()
     con.execute(
-        f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT {', '.join(f'c{i}' for i in sorted(where.values()))} "
-        f"FROM read_csv($path, auto_detect = false, header = false, skip = {int(layout.skip)}, "
-        f"columns = {columns}, delim = {lit(layout.delimiter)}, quote = '\"', escape = '\"', "
-        f"strict_mode = true, store_rejects = true, rejects_table = '_rej_errors', "
-        f"rejects_scan = '_rej_scans', max_line_size = 2000000)",
+        "CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT "
+        f"{', '.join(f'c{i}' for i in sorted(where.values()))} FROM read_csv($path, auto_detect = false, "
+        f"header = false, skip = {int(layout.skip)}, columns = {columns}, delim = {lit(layout.delimiter)}, "
+        "quote = '\"', escape = '\"', strict_mode = true, store_rejects = true, rejects_table = "
+        "'_rej_errors', rejects_scan = '_rej_scans', max_line_size = 2000000)",
         {"path": str(read_path)},
     ).fetchall()
     first, last, rows = con.execute("SELECT min(rowid), max(rowid), count(*) FROM _csv_rows").fetchall()[0]
@@ -575,7 +573,8 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
 def _swallow_reason(column: str) -> str:
     return (
         f"the cell in column '{column}' runs over a line break and holds a whole row's worth of separators: "
-        "a quote was probably left open and swallowed the next line(s); close the quote and send the file again"
+        "a quote was probably left open and swallowed the next line(s); close the quote and send the file "
+        "again"
     )
 
 
@@ -584,8 +583,8 @@ def _csv_rejects(con, read_path: Path, layout: fs.CsvLayout, names: list[str]) -
     try:
         rows = con.execute(
             "SELECT line, min(line_byte_position), first(error_type ORDER BY column_idx), "
-            "first(error_message ORDER BY column_idx), first(csv_line), first(column_idx ORDER BY column_idx) "
-            "FROM _rej_errors GROUP BY line ORDER BY line"
+            "first(error_message ORDER BY column_idx), first(csv_line), first(column_idx ORDER BY "
+            "column_idx) FROM _rej_errors GROUP BY line ORDER BY line"
         ).fetchall()
     except duckdb.Error:
         return []
@@ -661,9 +660,9 @@ def _renumber(con, rejects: list[tuple[int, str, str]]) -> None:
     con.execute("CREATE OR REPLACE TEMP TABLE _shift (shift_at BIGINT)").fetchall()
     con.executemany("INSERT INTO _shift VALUES (?)", shifts)
     con.execute(
-        "UPDATE _judged SET source_row = source_row + s.n FROM "
-        "(SELECT j.source_row AS r, count(*) AS n FROM _judged j JOIN _shift ON _shift.shift_at < j.source_row "
-        "GROUP BY j.source_row) s WHERE _judged.source_row = s.r"
+        "UPDATE _judged SET source_row = source_row + s.n FROM (SELECT j.source_row AS r, count(*) AS n "
+        "FROM _judged j JOIN _shift ON _shift.shift_at < j.source_row GROUP BY j.source_row) s WHERE "
+        "_judged.source_row = s.r"
     ).fetchall()
     con.execute(
         "CREATE OR REPLACE TEMP TABLE _rejected_lines (row_number INTEGER, reason VARCHAR, raw VARCHAR)"
@@ -788,8 +787,8 @@ def _load_straight(
     con.execute("SET preserve_insertion_order = true").fetchall()  # rows in the file's order
     kept = int(
         con.execute(
-            f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS TIMESTAMPTZ) "
-            f"AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})",
+            f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS "
+            f"TIMESTAMPTZ) AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})",
             args,
         ).fetchall()[0][0]
     )
@@ -862,8 +861,8 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> t
     if not overlap:
         return True, summarised
     shared = con.execute(
-        f"SELECT count(*) FROM {table} AS t JOIN (SELECT {', '.join(keys)} FROM {table} AS t WHERE {new}) AS i "
-        f"ON {_key_match(ds)} WHERE {t_filter} AND NOT ({new})",
+        f"SELECT count(*) FROM {table} AS t JOIN (SELECT {', '.join(keys)} FROM {table} AS t WHERE {new}) "
+        f"AS i ON {_key_match(ds)} WHERE {t_filter} AND NOT ({new})",
         {**params, **range_params},
     ).fetchall()[0][0]
     return not shared, summarised
@@ -984,9 +983,9 @@ def _fall_back(con, ds: Dataset) -> None:
         groups = [ident(renamed.get(g, g)) for g in ds.timestamp_groups]
         part = ", ".join(["source_file", *groups, target])
         con.execute(
-            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR WHERE source_row IN ("
-            f"SELECT source_row FROM (SELECT source_row, row_number() OVER (PARTITION BY {part} ORDER BY source_row) "
-            f"AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1)"
+            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR WHERE source_row IN (SELECT "
+            f"source_row FROM (SELECT source_row, row_number() OVER (PARTITION BY {part} ORDER BY "
+            f"source_row) AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1)"
         ).fetchall()
         con.execute(f"UPDATE _judged SET row_hash = {cq.hash_sql(ds)} WHERE {flag}").fetchall()
 
@@ -1008,11 +1007,10 @@ def _mark_repeats(con, ds: Dataset) -> None:
         f"WHERE source_row <> first_row"
     ).fetchall()
     con.execute(
-        "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this file (same "
-        + keys_text.replace("'", "''")
-        + ", different values); send one corrected row' "
-        "FROM _repeats r WHERE _judged.source_file = r.source_file AND _judged.source_row = r.source_row "
-        "AND NOT r.repeat"
+        "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this "
+        "file (same " + keys_text.replace("'", "''") + ", different values); send one corrected row' FROM "
+        "_repeats r WHERE _judged.source_file = r.source_file AND _judged.source_row = r.source_row AND NOT "
+        "r.repeat"
     ).fetchall()
 
 
@@ -1078,8 +1076,8 @@ def _incoming_view(con, ds: Dataset) -> str:
         else ""
     )
     return (
-        f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, row_hash "
-        f"FROM _judged AS j WHERE reason IS NULL{less}"
+        f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, "
+        f"row_hash FROM _judged AS j WHERE reason IS NULL{less}"
     )
 
 

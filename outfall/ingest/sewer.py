@@ -109,8 +109,8 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         "24-hour violation notices (40 CFR 403.12(g)(2)) and other 40 CFR 403.12 reports.",
         (
             "CASE WHEN period_end < period_start THEN 'period_end is before period_start' END",
-            "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its due_date "
-            "(ch. 253 Part 2: at intervals not exceeding six months)' END",
+            "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its "
+            "due_date (ch. 253 Part 2: at intervals not exceeding six months)' END",
         ),
     ),
     _sewer_dataset(
@@ -231,9 +231,9 @@ MONITORING_REQUIREMENTS = register(
             ),
         ),
         group="sewer_administrator",
-        description="The testing the administrator specified for each industrial user (ch. 253 Part 2: the types "
-        "and frequency of testing are specified by the administrator): which parameter, how often "
-        "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when "
-        "to when.",
+        description="The testing the administrator specified for each industrial user (ch. 253 Part 2: the "
+        "types and frequency of testing are specified by the administrator): which parameter, how often "
+        "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when to "
+        "when.",
     )
 )

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 
-from outfall import vocab
 from outfall.ingest.datasets import (
     BY_HAND,
     Column,
@@ -30,10 +29,8 @@ from outfall.ingest.datasets import (
     Step,
     jurisdiction_vocabulary,
     key_vocabulary,
-    name_key,
     register,
     synonym_vocabulary,
-    vocabulary,
 )
 
 # The eight milestones before which the applicant must give 48 hours' notice
@@ -226,8 +223,8 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
                     "enum",
                     vocabulary=JURISDICTION_VOCAB,
                     allowed="a jurisdiction of the rules files",
-                    doc="the name of the town's or village's rules file, without `.yaml`; also written `Town of ...`, "
-                    "`Village of ...` or `City of ...`",
+                    doc="the name of the town's or village's rules file, without `.yaml`; also written "
+                    "`Town of ...`, `Village of ...` or `City of ...`",
                 ),
                 Column("court"),
                 Column("docket"),
@@ -238,7 +235,8 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             extra_columns=(("chapter_number", "VARCHAR"),),
             extensions=BY_HAND,
             group="stormwater_officer",
-            description="Prior convictions of applicants, for the escalating penalties (offenses within five years).",
+            description="Prior convictions of applicants, for the escalating penalties (offenses within "
+            "five years).",
         )
     ),
     register(
@@ -260,7 +258,8 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             key=("site_id", "report_date", "delivered_on"),
             extensions=BY_HAND,
             group="stormwater_officer",
-            description="Inspection reports delivered to the Stormwater Management Officer (where the rules ask for it: weekly).",
+            description="Inspection reports delivered to the Stormwater Management Officer (where the rules "
+            "ask for it: weekly).",
         )
     ),
 )
@@ -320,9 +319,9 @@ ILLICIT_DISCHARGES = register(
         key=("case_id",),
         extensions=BY_HAND,
         group="stormwater_officer",
-        description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, the "
-        "responsible person's notice to the Town, the notice of violation, appeal, abatement and "
-        "the cost of an abatement done by the Town.",
+        description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, "
+        "the responsible person's notice to the Town, the notice of violation, appeal, abatement and the "
+        "cost of an abatement done by the Town.",
     )
 )
 
@@ -341,8 +340,8 @@ ILLICIT_PAYMENTS = register(
         key=("case_id", "paid_on", "amount_usd", "receipt_no"),
         extensions=BY_HAND,
         group="stormwater_officer",
-        description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: in not more "
-        "than 12 equal payments, 18% a year on the balance).",
+        description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: "
+        "in not more than 12 equal payments, 18% a year on the balance).",
     )
 )
 
@@ -364,8 +363,8 @@ SMP_PRACTICES = register(
         key=("practice_id",),
         extensions=BY_HAND,
         group="stormwater_officer",
-        description="Permanent stormwater management practices of the construction sites: as-built plans, the "
-        "maintenance agreement, final acceptance, the one-year inspection and the release of the "
+        description="Permanent stormwater management practices of the construction sites: as-built plans, "
+        "the maintenance agreement, final acceptance, the one-year inspection and the release of the "
         "construction completion guarantee.",
     )
 )

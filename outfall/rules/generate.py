@@ -348,9 +348,9 @@ def _section(rules: Rules, name: str) -> list[str]:
         lines += ["#### Rates per pound (`surcharge.rates`)", ""]
         if not value.rates:
             lines += [
-                "**None adopted by the Town Board.** The surcharges table reports the pounds and says that no "
-                "rate is adopted; no amount is charged. A rate takes effect when an entry naming the act that "
-                "adopted it (`adopted_by`) is added under `surcharge.rates`.",
+                "**None adopted by the Town Board.** The surcharges table reports the pounds and says that "
+                "no rate is adopted; no amount is charged. A rate takes effect when an entry naming the act "
+                "that adopted it (`adopted_by`) is added under `surcharge.rates`.",
                 "",
             ]
         for rate in value.rates:
