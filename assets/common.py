@@ -1,15 +1,21 @@
 """Small helpers every asset module uses: opening the warehouse and reporting."""
 
-
 import contextlib
 import datetime as dt
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import duckdb
-from dagster import (BackfillPolicy, DynamicPartitionsDefinition, MaterializeResult, MetadataValue,
-                     MonthlyPartitionsDefinition, asset)
+from dagster import (
+    BackfillPolicy,
+    DynamicPartitionsDefinition,
+    MaterializeResult,
+    MetadataValue,
+    MonthlyPartitionsDefinition,
+    asset,
+)
 from dagster_duckdb import DuckDBResource
 
 from outfall.ingest.compile import create_table_sql
@@ -41,7 +47,7 @@ def run_started(context: Any) -> dt.datetime:
     """When this step's run was made: rows loaded since were loaded by this run (or one going on)."""
     record = context.instance.get_run_record_by_id(context.run_id)
     created = record.create_timestamp if record is not None else None
-    return created if created is not None else dt.datetime.now(dt.timezone.utc)
+    return created if created is not None else dt.datetime.now(dt.UTC)
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +77,8 @@ def warehouse(resource: DuckDBResource, timezone: str | None = None) -> Iterator
 
 
 def table_asset(group: str, **kwargs: Any):
-    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``, ``description``."""
+    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``,
+    ``description``."""
     return asset(group_name=group, kinds={"duckdb"}, **kwargs)
 
 
@@ -96,8 +103,9 @@ def letters_dir(duckdb: DuckDBResource, settings: OutfallSettings, area: str) ->
     return outputs(duckdb, settings).letters(area)
 
 
-def check_rows(duckdb: DuckDBResource, query: str, params: list | None = None,
-               table: str | None = None) -> tuple[list[tuple], int | None]:
+def check_rows(
+    duckdb: DuckDBResource, query: str, params: list | None = None, table: str | None = None
+) -> tuple[list[tuple], int | None]:
     """What an asset check's query finds and, given ``table``, that table's row count, on one connection."""
     with warehouse(duckdb) as con:
         rows = con.execute(query, params).fetchall() if params else con.execute(query).fetchall()

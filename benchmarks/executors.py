@@ -42,11 +42,15 @@ def stage_job(index: int, max_concurrent: int):
     from pipelines.definitions import STAGES, all_assets, all_checks, build_resources
 
     stage = STAGES[index]
-    job = define_asset_job(stage.job_name, selection=AssetSelection.assets(*stage.keys),
-                           partitions_def=stage.partitions_def,
-                           executor_def=multiprocess_executor.configured({"max_concurrent": max_concurrent}))
-    return Definitions(assets=all_assets, asset_checks=all_checks, jobs=[job],
-                       resources=build_resources(as_of=AS_OF)).resolve_job_def(stage.job_name)
+    job = define_asset_job(
+        stage.job_name,
+        selection=AssetSelection.assets(*stage.keys),
+        partitions_def=stage.partitions_def,
+        executor_def=multiprocess_executor.configured({"max_concurrent": max_concurrent}),
+    )
+    return Definitions(
+        assets=all_assets, asset_checks=all_checks, jobs=[job], resources=build_resources(as_of=AS_OF)
+    ).resolve_job_def(stage.job_name)
 
 
 def run_multiprocess(max_concurrent: int) -> dict:
@@ -60,17 +64,22 @@ def run_multiprocess(max_concurrent: int) -> dict:
     resources = build_resources(as_of=AS_OF)
     failures: list[str] = []
     with tempfile.TemporaryDirectory() as home, DagsterInstance.local_temp(home) as instance:
+
         def wanted(stage):
             with warehouse(resources["duckdb"]) as con:
                 return partitions_with_data(con, stage.partitions_def)
 
         def run_one(stage, keys, tags):
-            job = build_reconstructable_job("benchmarks.executors", "stage_job",
-                                            reconstructable_args=(stage.index, max_concurrent))
+            job = build_reconstructable_job(
+                "benchmarks.executors", "stage_job", reconstructable_args=(stage.index, max_concurrent)
+            )
             t = time.perf_counter()
             result = execute_job(job, instance=instance, tags=tags, raise_on_error=False)
-            print(f"{stage.job_name}: {time.perf_counter() - t:.1f} s, success {result.success}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"{stage.job_name}: {time.perf_counter() - t:.1f} s, success {result.success}",
+                file=sys.stderr,
+                flush=True,
+            )
             for event in result.all_events:
                 if event.event_type == DagsterEventType.STEP_FAILURE:
                     error = event.step_failure_data.error if event.step_failure_data else None
@@ -87,8 +96,12 @@ def counts(warehouse: Path) -> dict[str, int]:
 
     con = duckdb.connect(str(warehouse), read_only=True)
     try:
-        tables = [r[0] for r in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT temporary "
-                                            "ORDER BY 1").fetchall()]
+        tables = [
+            r[0]
+            for r in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE NOT temporary ORDER BY 1"
+            ).fetchall()
+        ]
         return {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in tables}
     finally:
         con.close()
@@ -98,24 +111,44 @@ def measure(mode: str, data: Path, work: Path, timeout: float = 1800) -> dict:
     warehouse = work / mode / "w.duckdb"
     shutil.rmtree(warehouse.parent, ignore_errors=True)
     warehouse.parent.mkdir(parents=True)
-    env = dict(os.environ, GX_ANALYTICS_ENABLED="false", OUTFALL_DATA_DIR=str(data),
-               OUTFALL_WAREHOUSE=str(warehouse), OUTFALL_AS_OF=AS_OF)
+    env = dict(
+        os.environ,
+        GX_ANALYTICS_ENABLED="false",
+        OUTFALL_DATA_DIR=str(data),
+        OUTFALL_WAREHOUSE=str(warehouse),
+        OUTFALL_AS_OF=AS_OF,
+    )
     if mode == "in_process_1":
         env["OUTFALL_DUCKDB_THREADS"] = "1"
     if mode.startswith("in_process"):
-        cmd = [sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse),
-               "--as-of", AS_OF, "--quiet"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "outfall",
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(warehouse),
+            "--as-of",
+            AS_OF,
+            "--quiet",
+        ]
     else:
         concurrent = 1 if mode == "multiprocess_1" else 2
-        cmd = [sys.executable, "-c", "import json, benchmarks.executors as e; "
-               f"print(json.dumps(e.run_multiprocess({concurrent})))"]
+        cmd = [
+            sys.executable,
+            "-c",
+            f"import json, benchmarks.executors as e; print(json.dumps(e.run_multiprocess({concurrent})))",
+        ]
     started = time.perf_counter()
     err_path = warehouse.parent / "stderr.txt"
     try:
         with open(err_path, "w") as err:
             # its own process group: a run that times out is ended with every step process it started
-            proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=err, text=True,
-                                    start_new_session=True)
+            proc = subprocess.Popen(
+                cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=err, text=True, start_new_session=True
+            )
             try:
                 out, _ = proc.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -125,8 +158,12 @@ def measure(mode: str, data: Path, work: Path, timeout: float = 1800) -> dict:
         done = subprocess.CompletedProcess(cmd, proc.returncode, out, err_path.read_text())
     except subprocess.TimeoutExpired:
         stages = [line for line in err_path.read_text().splitlines() if line.startswith("everything_")]
-        return {"mode": mode, "seconds": timeout, "exit": -1,
-                "stderr": f"did not finish in {timeout} s; stages done: {'; '.join(stages) or 'none'}"}
+        return {
+            "mode": mode,
+            "seconds": timeout,
+            "exit": -1,
+            "stderr": f"did not finish in {timeout} s; stages done: {'; '.join(stages) or 'none'}",
+        }
     seconds = time.perf_counter() - started
     info = {"mode": mode, "seconds": round(seconds, 1), "exit": done.returncode}
     if not mode.startswith("in_process") and done.returncode == 0:
@@ -151,9 +188,15 @@ def main(argv: list[str] | None = None) -> int:
         r = measure(mode, args.data.resolve(), args.work, args.timeout)
         if mode == "in_process":
             reference = r.get("counts")
-        same = "" if reference is None or "counts" not in r else (
-            "yes" if r["counts"] == reference else
-            "no: " + ", ".join(t for t in reference if r["counts"].get(t) != reference[t])[:80])
+        same = (
+            ""
+            if reference is None or "counts" not in r
+            else (
+                "yes"
+                if r["counts"] == reference
+                else "no: " + ", ".join(t for t in reference if r["counts"].get(t) != reference[t])[:80]
+            )
+        )
         ok = "yes" if r["exit"] == 0 and r.get("success", True) else "no"
         print(f"{r['mode']:<16}{r['seconds']:>9}  {ok:<4} {same:<24} {len(r.get('failures', []))}")
         for failure in r.get("failures", [])[:6]:

@@ -16,8 +16,9 @@ import math
 import os
 import re
 import zoneinfo
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -83,10 +84,15 @@ class PageData:
 
 
 #: How a page names a law the rules do not name (``law_names`` of the rules files).
-LAW_WORDS = {"sewer_use": "the sewer use law", "sewer_rates": "the sewer rate schedule",
-             "sewer_penalty": "the penalty section of the sewer use law", "sewer_district": "the sewer district",
-             "stormwater": "the stormwater law", "illicit_discharges": "the illicit discharge law",
-             "inspection_fees": "the inspection fee law"}
+LAW_WORDS = {
+    "sewer_use": "the sewer use law",
+    "sewer_rates": "the sewer rate schedule",
+    "sewer_penalty": "the penalty section of the sewer use law",
+    "sewer_district": "the sewer district",
+    "stormwater": "the stormwater law",
+    "illicit_discharges": "the illicit discharge law",
+    "inspection_fees": "the inspection fee law",
+}
 
 
 def law_cited(laws: dict[str, str] | None, name: str) -> str:
@@ -107,7 +113,7 @@ def frames(data: Any, *names: str) -> list[pd.DataFrame]:
 def is_missing(value: Any) -> bool:
     if value is None or value is pd.NaT:
         return True
-    if isinstance(value, str):   # the common cases first: a table of 2,000 rows asks 20,000 times
+    if isinstance(value, str):  # the common cases first: a table of 2,000 rows asks 20,000 times
         return False
     if isinstance(value, float):
         return value != value
@@ -201,7 +207,7 @@ def short_rule(rule: Any, limit: int = 70) -> str:
         if short and len(short) <= limit:
             return short
         cut = head[: limit - 1]
-        if " " in cut and not head[limit - 1].isspace():   # at a word's end, not inside one
+        if " " in cut and not head[limit - 1].isspace():  # at a word's end, not inside one
             cut = cut[: cut.rindex(" ")]
         head = cut.rstrip(" ,;") + "…"
     return head
@@ -254,8 +260,20 @@ def fmt_measure(value: Any, unit: Any = "", *, exact: bool = False) -> str:
     return f"{text} {unit_text(unit)}".strip()
 
 
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-               "October", "November", "December")
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 def day_words(value: Any) -> str:
@@ -324,10 +342,13 @@ class RuleNotes:
         if is_missing(rule) or not str(rule).strip():
             return ""
         n = self.number(rule)
-        return (f'<span class="cite">{esc(short_rule(rule, limit))}<sup class="rule-ref"><a href="#{self.prefix}-{n}">'
-                f"[{n}]</a></sup></span>")
+        return (
+            f'<span class="cite">{esc(short_rule(rule, limit))}<sup class="rule-ref"><a '
+            f'href="#{self.prefix}-{n}">'
+            f"[{n}]</a></sup></span>"
+        )
 
-    def col(self, key: str = "rule", label: str = "Rule", limit: int = 60) -> "Col":
+    def col(self, key: str = "rule", label: str = "Rule", limit: int = 60) -> Col:
         return Col(key, label, html=lambda r: self.cite(r.get(key), limit))
 
     def mark(self, text: Any) -> str:
@@ -356,8 +377,8 @@ class RuleNotes:
             if cut <= len(head):
                 items += [item(t, n) for t, n in members]
                 continue
-            inner = "".join(item(t[cut + 2:], n) for t, n in members)
-            items.append(f'<li class="shared">{esc(shared[:cut + 1])}<ol>{inner}</ol></li>')
+            inner = "".join(item(t[cut + 2 :], n) for t, n in members)
+            items.append(f'<li class="shared">{esc(shared[: cut + 1])}<ol>{inner}</ol></li>')
         return f'<div class="rule-notes"><h4>{esc(title)}</h4><ol>{"".join(items)}</ol></div>'
 
 
@@ -385,10 +406,20 @@ def _json_default(value: Any) -> Any:
 def script_json(obj: Any) -> str:
     """JSON text safe inside a <script> element (no '</script>', no '<!--'); NaN is refused
     (JSON.parse would fail on it): figures carry None for gaps."""
-    text = obj if isinstance(obj, str) else json.dumps(obj, separators=(",", ":"), default=_json_default,
-                                                       allow_nan=False, ensure_ascii=False)
-    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    text = (
+        obj
+        if isinstance(obj, str)
+        else json.dumps(
+            obj, separators=(",", ":"), default=_json_default, allow_nan=False, ensure_ascii=False
+        )
+    )
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
 # --------------------------------------------------------------------------- blocks
@@ -407,8 +438,9 @@ def no_data(table: str, present: bool | None, what: str = "") -> str:
     else:
         why = "there are none in the data so far"
     lead = f"{esc(what[:1].upper() + what[1:])}: " if what else ""
-    return (f'<p class="note note-empty" data-table="{esc(table)}"><strong>No data yet.</strong> '
-            f"{lead}{why}.</p>")
+    return (
+        f'<p class="note note-empty" data-table="{esc(table)}"><strong>No data yet.</strong> {lead}{why}.</p>'
+    )
 
 
 @dataclass
@@ -423,8 +455,9 @@ class Kpi:
 def kpis(cards: Sequence[Kpi]) -> str:
     parts = []
     for c in cards:
-        inner = (f'<div class="kpi-value">{esc(c.value)}</div><div class="kpi-label">{esc(c.label)}</div>'
-                 + (f'<div class="kpi-detail">{esc(c.detail)}</div>' if c.detail else ""))
+        inner = f'<div class="kpi-value">{esc(c.value)}</div><div class="kpi-label">{esc(c.label)}</div>' + (
+            f'<div class="kpi-detail">{esc(c.detail)}</div>' if c.detail else ""
+        )
         cls = f"kpi {('kpi-' + c.tone) if c.tone else ''}".strip()
         if c.href:
             parts.append(f'<a class="{cls}" href="{esc(c.href)}">{inner}</a>')
@@ -451,14 +484,33 @@ class Col:
     num: bool = False
     title: str = ""
     nowrap: bool = False
-    screen_only: bool = False   # left off paper (a long sentence the paper says elsewhere or in a note)
-    width: str = ""   # the column's share of the table ("24%"): a long name keeps to one line
+    screen_only: bool = False  # left off paper (a long sentence the paper says elsewhere or in a note)
+    width: str = ""  # the column's share of the table ("24%"): a long name keeps to one line
 
 
-def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | None = None, rest: str = "",
-          row_class: Callable[[pd.Series], str] | None = None, row_id: Callable[[pd.Series], str] | None = None,
-          caption: str = "", empty: str = "No rows.", table_class: str = "",
-          detail: Callable[[dict], str] | None = None) -> str:
+def _th(c: Col) -> str:
+    """A column's header cell: right-aligned for numbers, left off paper when screen-only, its title and
+    width."""
+    names = " ".join(n for n, on in (("num", c.num), ("no-print", c.screen_only)) if on)
+    cls = f' class="{names}"' if names else ""
+    title = f' title="{esc(c.title)}"' if c.title else ""
+    width = f' style="width:{esc(c.width)}"' if c.width else ""
+    return f"<th{cls}{title}{width}>{esc(c.label)}</th>"
+
+
+def table(
+    frame: pd.DataFrame | None,
+    cols: Sequence[Col],
+    *,
+    max_rows: int | None = None,
+    rest: str = "",
+    row_class: Callable[[pd.Series], str] | None = None,
+    row_id: Callable[[pd.Series], str] | None = None,
+    caption: str = "",
+    empty: str = "No rows.",
+    table_class: str = "",
+    detail: Callable[[dict], str] | None = None,
+) -> str:
     """An HTML table of ``frame``; every cell escaped unless the column renders HTML itself.
 
     ``max_rows`` shows only the first rows: then ``rest`` (plain text) must say where all of them are,
@@ -470,28 +522,25 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
     if frame is None or frame.empty:
         return note(esc(empty), "empty")
     shown = frame if max_rows is None else frame.head(max_rows)
-    def th_class(c: Col) -> str:
-        names = " ".join(n for n, on in (("num", c.num), ("no-print", c.screen_only)) if on)
-        return f' class="{names}"' if names else ""
-
-    head = "".join(
-        f'<th{th_class(c)}{(" title=" + chr(34) + esc(c.title) + chr(34)) if c.title else ""}'
-        f'{(" style=" + chr(34) + "width:" + esc(c.width) + chr(34)) if c.width else ""}>'
-        f"{esc(c.label)}</th>" for c in cols)
+    head = "".join(_th(c) for c in cols)
     # The cells a column at a time (each column's opening tag is the same all the way down), then
     # joined row by row; the rows as dicts, not a Series each (iterrows: 40 us a row; a page of 190
     # meters has thousands).
     records = shown.to_dict("records")
     cells: list[list[str]] = []
     for c in cols:
-        cls_td = " ".join(n for n, on in (("num", c.num), ("nowrap", c.nowrap), ("no-print", c.screen_only)) if on)
+        cls_td = " ".join(
+            n for n, on in (("num", c.num), ("nowrap", c.nowrap), ("no-print", c.screen_only)) if on
+        )
         td = f'<td class="{cls_td}">' if cls_td else "<td>"
         if c.html is not None:
             contents = [c.html(r) for r in records]
         else:
             fmt, key = c.fmt, c.key
-            contents = [esc(fmt(v) if fmt is not None and not is_missing(v) else v)
-                        for v in (r.get(key) for r in records)]
+            contents = [
+                esc(fmt(v) if fmt is not None and not is_missing(v) else v)
+                for v in (r.get(key) for r in records)
+            ]
         cells.append([f"{td}{content}</td>" for content in contents])
     body: list[str] = []
     for row, row_cells in zip(records, zip(*cells) if cells else ((),) * len(records)):
@@ -505,17 +554,23 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
         line = f"<tr{attrs}>{''.join(row_cells)}</tr>"
         if detail is not None:
             extra = detail(row)
-            line = (f'<tbody class="pair">{line}<tr class="detail"><td colspan="{len(cols)}">{extra}</td></tr>'
-                    f"</tbody>" if extra else f'<tbody class="pair">{line}</tbody>')
+            line = (
+                f'<tbody class="pair">{line}<tr class="detail"><td colspan="{len(cols)}">{extra}</td></tr>'
+                f"</tbody>"
+                if extra
+                else f'<tbody class="pair">{line}</tbody>'
+            )
         body.append(line)
     more = ""
     if max_rows is not None and len(frame) > max_rows:
         more = note(esc(f"The first {max_rows:,} of {len(frame):,} rows are shown here; {rest}"), "info")
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     cls = f' class="{esc(table_class)}"' if table_class else ""
-    rows_html = "".join(body) if detail is not None else f'<tbody>{"".join(body)}</tbody>'
-    return (f'<div class="table-wrap"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
-            f'{rows_html}</table></div>{more}')
+    rows_html = "".join(body) if detail is not None else f"<tbody>{''.join(body)}</tbody>"
+    return (
+        f'<div class="table-wrap"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
+        f"{rows_html}</table></div>{more}"
+    )
 
 
 def details(summary: str, body: str, cls: str = "more") -> str:
@@ -550,18 +605,44 @@ TEMPLATE: dict[str, Any] = {
         "hovermode": "closest",
         "hoverlabel": {"font": {"family": FONT, "size": 12}, "align": "left"},
         "margin": {"l": 70, "r": 30, "t": 40, "b": 50},
-        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0,
-                   "font": {"size": 11}},
-        "xaxis": {"showgrid": True, "gridcolor": "#eef2f7", "linecolor": "#9ca3af", "showline": True,
-                  "ticks": "outside", "tickcolor": "#9ca3af", "zeroline": False, "automargin": True},
-        "yaxis": {"showgrid": True, "gridcolor": "#eef2f7", "linecolor": "#9ca3af", "showline": True,
-                  "ticks": "outside", "tickcolor": "#9ca3af", "zeroline": False, "automargin": True},
+        "legend": {
+            "orientation": "h",
+            "yanchor": "bottom",
+            "y": 1.02,
+            "xanchor": "left",
+            "x": 0,
+            "font": {"size": 11},
+        },
+        "xaxis": {
+            "showgrid": True,
+            "gridcolor": "#eef2f7",
+            "linecolor": "#9ca3af",
+            "showline": True,
+            "ticks": "outside",
+            "tickcolor": "#9ca3af",
+            "zeroline": False,
+            "automargin": True,
+        },
+        "yaxis": {
+            "showgrid": True,
+            "gridcolor": "#eef2f7",
+            "linecolor": "#9ca3af",
+            "showline": True,
+            "ticks": "outside",
+            "tickcolor": "#9ca3af",
+            "zeroline": False,
+            "automargin": True,
+        },
     }
 }
 
-PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "scrollZoom": False,
-                 "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
-                 "toImageButtonOptions": {"format": "png", "scale": 2}}
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "responsive": True,
+    "scrollZoom": False,
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+}
 
 
 @dataclass
@@ -571,13 +652,13 @@ class Chart:
     chart_id: str
     figure: Any  # a dict {"data", "layout"} (dashboards.figs) or a plotly go.Figure
     title: str = ""
-    caption: str = ""   # HTML (escape data first)
+    caption: str = ""  # HTML (escape data first)
     height: int = 400
     click_anchor_prefix: str = ""  # a click on a point with customdata[0] = X jumps to #<prefix>X
     extra_class: str = ""
-    print_height: int = 0   # on paper: drawn this tall (0: as on screen)
-    printed: bool = True    # False: on screen only (the page says where the rest are)
-    print_layout: dict[str, Any] = field(default_factory=dict)   # on paper: these layout changes too
+    print_height: int = 0  # on paper: drawn this tall (0: as on screen)
+    printed: bool = True  # False: on screen only (the page says where the rest are)
+    print_layout: dict[str, Any] = field(default_factory=dict)  # on paper: these layout changes too
 
     def spec(self) -> dict[str, Any]:
         fig = self.figure
@@ -599,14 +680,20 @@ class Chart:
         title = f'<h3 class="chart-title">{esc(self.title)}</h3>' if self.title else ""
         caption = f'<p class="chart-caption">{self.caption}</p>' if self.caption else ""
         cls = f"chart {self.extra_class}".strip()
-        box = "chart-box" + ("" if self.printed else " no-print") + (" chart-small" if self.print_height else "")
+        box = (
+            "chart-box"
+            + ("" if self.printed else " no-print")
+            + (" chart-small" if self.print_height else "")
+        )
         tall = f' data-print-height="{int(self.print_height)}"' if self.print_height else ""
         if self.print_layout:
             tall += f' data-print-layout="{esc(script_json(self.print_layout))}"'
-        return (f'<figure class="{box}">{title}'
-                f'<div class="{cls}" id="{spec_id}-div" data-fig="{spec_id}"{tall} style="min-height:{int(self.height)}px">'
-                f'<span class="chart-wait">Chart loading…</span></div>{caption}'
-                f'<script type="application/json" id="{spec_id}">{script_json(self.spec())}</script></figure>')
+        return (
+            f'<figure class="{box}">{title}<div class="{cls}" id="{spec_id}-div" data-fig="{spec_id}"{tall} '
+            f'style="min-height:{int(self.height)}px"><span class="chart-wait">Chart '
+            f'loading…</span></div>{caption}<script type="application/json" '
+            f'id="{spec_id}">{script_json(self.spec())}</script></figure>'
+        )
 
 
 def local_naive(series: pd.Series) -> pd.Series:
@@ -648,20 +735,23 @@ h2{margin:0 0 8px;font-size:20px;color:#0f2942}
 h3{margin:14px 0 6px;font-size:16px}
 p.lead{margin:0 0 12px;color:#4b5563;font-size:14px}
 .kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(170px,1fr));gap:12px;margin:0 0 18px}
-.kpi{display:block;background:#fff;border:1px solid #e5e7eb;border-left:5px solid #2563eb;border-radius:8px;padding:10px 14px;text-decoration:none;color:inherit}
+.kpi{display:block;background:#fff;border:1px solid #e5e7eb;border-left:5px solid #2563eb;border-radius:8px;\
+padding:10px 14px;text-decoration:none;color:inherit}
 .kpi-bad{border-left-color:#dc2626}.kpi-warn{border-left-color:#d97706}.kpi-good{border-left-color:#059669}
 .kpi-value{font-size:26px;font-weight:700;line-height:1.1}
 .kpi-label{font-size:13px;color:#374151;font-weight:600}
 .kpi-detail{font-size:12px;color:#6b7280}
 a.kpi:hover{background:#f8fafc}
-.note{border-radius:8px;padding:10px 14px;margin:8px 0;font-size:14px;background:#eff6ff;border:1px solid #bfdbfe}
+.note{border-radius:8px;padding:10px 14px;margin:8px 0;font-size:14px;background:#eff6ff;\
+border:1px solid #bfdbfe}
 .note-empty{background:#f9fafb;border:1px dashed #9ca3af;color:#374151}
 .note-warn{background:#fffbeb;border-color:#fcd34d}
 .note-bad{background:#fef2f2;border-color:#fca5a5}
 .table-wrap{overflow:auto;max-height:560px;border:1px solid #e5e7eb;border-radius:8px;margin:6px 0}
 table{border-collapse:collapse;width:100%%;font-size:13px}
 caption{text-align:left;font-weight:600;padding:6px 8px}
-th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;z-index:1;vertical-align:bottom}
+th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;\
+z-index:1;vertical-align:bottom}
 th.num{white-space:normal}
 td{padding:5px 8px;border-bottom:1px solid #eef2f7;vertical-align:top}
 tbody tr:nth-child(even){background:#fafbfc}
@@ -671,7 +761,8 @@ tbody tr:target{outline:2px solid #2563eb}
 tr.row-bad td:first-child{border-left:4px solid #dc2626}
 tr.row-warn td:first-child{border-left:4px solid #d97706}
 tr.row-good td:first-child{border-left:4px solid #059669}
-.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;background:#e5e7eb;color:#374151;white-space:nowrap}
+.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;\
+background:#e5e7eb;color:#374151;white-space:nowrap}
 .badge-bad{background:#fee2e2;color:#991b1b}.badge-warn{background:#fef3c7;color:#92400e}
 .badge-good{background:#d1fae5;color:#065f46}.badge-info{background:#dbeafe;color:#1e40af}
 figure.chart-box{margin:8px 0 16px}
@@ -682,13 +773,16 @@ h3.chart-title{margin:10px 0 2px}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:18px}
 @media (max-width:900px){.cols{grid-template-columns:1fr}}
 .toc{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0 0}
-.toc a{font-size:13px;padding:3px 9px;border:1px solid #cbd5e1;border-radius:14px;text-decoration:none;color:#1f2937;background:#fff}
+.toc a{font-size:13px;padding:3px 9px;border:1px solid #cbd5e1;border-radius:14px;text-decoration:none;\
+color:#1f2937;background:#fff}
 .toc a.bad{border-color:#fca5a5;background:#fef2f2}
 .entity-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:10px}
 .entity-head h2{margin:0}
 .facts{color:#4b5563;font-size:13.5px;margin:4px 0 6px}
-code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;background:#f3f4f6;padding:0 3px;border-radius:3px}
-.raw{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;white-space:pre-wrap;word-break:break-all;max-width:520px}
+code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;background:#f3f4f6;padding:0 3px;\
+border-radius:3px}
+.raw{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;white-space:pre-wrap;\
+word-break:break-all;max-width:520px}
 footer{max-width:1240px;margin:0 auto;padding:0 24px 30px;color:#6b7280;font-size:12.5px}
 .print-only{display:none}
 table.wrap-head th{white-space:normal;vertical-align:bottom;min-width:6em}
@@ -784,7 +878,10 @@ JS = """
   root.setAttribute('data-charts-rendered', '0');
   var rendered=0;
   if(divs.length && typeof Plotly==='undefined'){
-    divs.forEach(function(d){d.innerHTML='<p class="note note-bad">The chart library plotly.min.js was not found beside this page.</p>';});
+    divs.forEach(function(d){
+      d.innerHTML='<p class="note note-bad">'
+        + 'The chart library plotly.min.js was not found beside this page.</p>';
+    });
     throw new Error('plotly.min.js is missing beside this page');
   }
   var template=JSON.parse(document.getElementById('outfall-template').textContent);
@@ -815,7 +912,8 @@ JS = """
   // one chart per task, so the page stays responsive while the rest are drawn
   window.outfallRenderAll=function(){
     return divs.reduce(function(p, d){
-      return p.then(function(){return new Promise(function(r){setTimeout(r, 0);});}).then(function(){return draw(d);});
+      return p.then(function(){return new Promise(function(r){setTimeout(r, 0);});})
+        .then(function(){return draw(d);});
     }, Promise.resolve());
   };
   if('IntersectionObserver' in window){
@@ -851,7 +949,9 @@ JS = """
     return divs.filter(onPaper).reduce(function(p, d){return p.then(function(){return fit(d, printWidth);});},
                                        Promise.resolve());
   };
-  window.addEventListener('beforeprint', function(){divs.filter(onPaper).forEach(function(d){fit(d, printWidth);});});
+  window.addEventListener('beforeprint', function(){
+    divs.filter(onPaper).forEach(function(d){fit(d, printWidth);});
+  });
   window.addEventListener('afterprint', function(){divs.forEach(function(d){if(d._outfall){fit(d, 0);}});});
 })();
 """
@@ -870,37 +970,55 @@ def print_header_css(town: str, title: str, as_of: dt.date | None) -> str:
     """On each printed page: the town and the page's title at the top left, the as-of day at the top right."""
     left = " · ".join(t for t in (town, title) if t)
     right = f"as of {as_of:%B} {as_of.day}, {as_of.year}" if as_of else ""
-    return ("@page{"
-            f"@top-left{{content:{css_string(left)};font:10px {FONT};color:#000}}"
-            f"@top-right{{content:{css_string(right)};font:10px {FONT};color:#000}}}}")
+    return (
+        "@page{"
+        f"@top-left{{content:{css_string(left)};font:10px {FONT};color:#000}}"
+        f"@top-right{{content:{css_string(right)};font:10px {FONT};color:#000}}}}"
+    )
 
 
-def page(*, file: str, title: str, subtitle: str, body: str, as_of: dt.date | None,
-         generated_at: dt.datetime | None = None, has_charts: bool = True, footer_note: str = "",
-         extra_css: str = "", town: str = "") -> str:
+def page(
+    *,
+    file: str,
+    title: str,
+    subtitle: str,
+    body: str,
+    as_of: dt.date | None,
+    generated_at: dt.datetime | None = None,
+    has_charts: bool = True,
+    footer_note: str = "",
+    extra_css: str = "",
+    town: str = "",
+) -> str:
     """A complete, self-standing HTML page (plotly.min.js beside it when it has charts).
 
     ``town``: who the page is about (the rules file's name, e.g. "Town of ..."), printed atop every paper page
     with the title and the as-of day."""
-    menu = "".join(
-        f'<a href="{f}"{" class=on" if f == file else ""}>{esc(label)}</a>' for f, label in PAGES)
+    menu = "".join(f'<a href="{f}"{" class=on" if f == file else ""}>{esc(label)}</a>' for f, label in PAGES)
     scripts = ""
     if has_charts:
-        scripts = (f'<script src="{PLOTLY_JS}" charset="utf-8"></script>'
-                   f'<script type="application/json" id="outfall-template">{script_json(TEMPLATE)}</script>'
-                   f"<script>{JS}</script>")
+        scripts = (
+            f'<script src="{PLOTLY_JS}" charset="utf-8"></script>'
+            f'<script type="application/json" id="outfall-template">{script_json(TEMPLATE)}</script>'
+            f"<script>{JS}</script>"
+        )
     gen = f" · page written {esc(generated_at.strftime('%Y-%m-%d %H:%M'))}" if generated_at else ""
     brand = f"{esc(town) if town else 'Outfall'} · sewer &amp; stormwater compliance"
     as_of_text = f"as of {esc(as_of.isoformat())}" if as_of else ""
-    foot = (f"<footer>Outfall · {as_of_text}{gen} · times in {esc(local_timezone())}. "
-            f"Opens without a server or internet; charts use {PLOTLY_JS} beside this page.{footer_note}</footer>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"" + f' data-print-width="{PRINT_WIDTH_PX}"><head><meta charset="utf-8">'
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(title)} · Outfall</title><style>{CSS}{PRINT_CSS}{print_header_css(town, title, as_of)}"
-            f"{extra_css}</style></head><body>"
-            f'<header class="top"><div class="brand">{brand}</div>'
-            f"<h1>{esc(title)}</h1><div class=\"sub\">{subtitle}</div><nav class=\"menu\">{menu}</nav></header>"
-            f"<main>{body}</main>{foot}{scripts}</body></html>\n")
+    foot = (
+        f"<footer>Outfall · {as_of_text}{gen} · times in {esc(local_timezone())}. "
+        f"Opens without a server or internet; charts use {PLOTLY_JS} beside this page.{footer_note}</footer>"
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"'
+        + f' data-print-width="{PRINT_WIDTH_PX}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)} · Outfall</title><style>{CSS}{PRINT_CSS}{print_header_css(town, title, as_of)}"
+        f"{extra_css}</style></head><body>"
+        f'<header class="top"><div class="brand">{brand}</div>'
+        f'<h1>{esc(title)}</h1><div class="sub">{subtitle}</div><nav class="menu">{menu}</nav></header>'
+        f"<main>{body}</main>{foot}{scripts}</body></html>\n"
+    )
 
 
 def join(parts: Iterable[str]) -> str:

@@ -32,17 +32,28 @@ def template_paths(out: Path) -> list[Path]:
 def letterhead_form() -> str:
     """The letterhead file to fill (docs/letters.md): an entry per jurisdiction of the rules, every value
     blank. Left blank, each letter says which line is missing and is not ready to mail."""
-    lines = ["# Who the letters come from and who signs them (docs/letters.md). Fill in every value; a",
-             "# jurisdiction whose letters you do not send may be deleted.", ""]
+    lines = [
+        "# Who the letters come from and who signs them (docs/letters.md). Fill in every value; a",
+        "# jurisdiction whose letters you do not send may be deleted.",
+        "",
+    ]
     for jurisdiction, rules in load_all().items():
-        lines += [f"{jurisdiction}:                  # {rules.name}",
-                  '  name: ""                    # e.g. Town of ...',
-                  "  address:                    # the mailing address, one line per item (at least two)",
-                  '    - ""', '    - ""',
-                  '  phone: ""', "  signatories:"]
+        lines += [
+            f"{jurisdiction}:                  # {rules.name}",
+            '  name: ""                    # e.g. Town of ...',
+            "  address:                    # the mailing address, one line per item (at least two)",
+            '    - ""',
+            '    - ""',
+            '  phone: ""',
+            "  signatories:",
+        ]
         for area in ("sewer", "stormwater"):
-            lines += [f"    {area}:                     # who signs the {area} letters",
-                      '      name: ""', '      title: ""', '      phone: ""']
+            lines += [
+                f"    {area}:                     # who signs the {area} letters",
+                '      name: ""',
+                '      title: ""',
+                '      phone: ""',
+            ]
         lines.append("")
     return "\n".join(lines)
 
@@ -64,9 +75,10 @@ READ_ME = (
     "Type your rows under the header of a sheet. Each header cell has a note (point at it) saying what the "
     "column holds, whether it must be filled, and an example. The sheets hold no example rows: nothing needs "
     "deleting.",
-    "Excel checks what you type in most columns: dates, numbers, whole numbers, and words picked from a list.",
-    "To hand a sheet to Outfall, save it into the folder of the same name in the data folder (the table below "
-    "says how). Any file name will do. A file saved again under the same name is read again.",
+    "Excel checks what you type in most columns: dates, numbers, whole numbers, and words picked from a "
+    "list.",
+    "To hand a sheet to Outfall, save it into the folder of the same name in the data folder (the table "
+    "below says how). Any file name will do. A file saved again under the same name is read again.",
 )
 
 

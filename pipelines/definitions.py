@@ -54,12 +54,21 @@ all_checks = load_asset_checks_from_package_module(assets_package)
 STAGES: list[Stage] = plan_stages(all_assets)
 PARTITIONS, PARENTS = asset_graph(all_assets)
 PARTITIONED = [k for k, d in PARTITIONS.items() if d is not None]
-_STAGE_WORDS = {"unpartitioned": "Assets without partitions", "by_month": "Readings by month",
-                "by_billing_year": "Billing by year"}
-stage_jobs = [define_asset_job(
-    stage.job_name, selection=AssetSelection.assets(*stage.keys), partitions_def=stage.partitions_def,
-    description=f"Step {stage.index + 1} of {len(STAGES)} of a run of everything (outfall run): "
-                f"{_STAGE_WORDS.get(stage.label, stage.label).lower()}.") for stage in STAGES]
+_STAGE_WORDS = {
+    "unpartitioned": "Assets without partitions",
+    "by_month": "Readings by month",
+    "by_billing_year": "Billing by year",
+}
+stage_jobs = [
+    define_asset_job(
+        stage.job_name,
+        selection=AssetSelection.assets(*stage.keys),
+        partitions_def=stage.partitions_def,
+        description=f"Step {stage.index + 1} of {len(STAGES)} of a run of everything (outfall run): "
+        f"{_STAGE_WORDS.get(stage.label, stage.label).lower()}.",
+    )
+    for stage in STAGES
+]
 
 
 def _unpartitioned(selection: AssetSelection) -> AssetSelection:
@@ -71,23 +80,32 @@ daily_compliance_job = define_asset_job(
     "daily_compliance",
     selection=_unpartitioned(AssetSelection.groups("sewer_administrator").upstream()),
     description="The sewer administrator's morning run: new lab and meter data, violations (slugs are "
-                "judged by month: the readings' jobs and sensors).")
+    "judged by month: the readings' jobs and sensors).",
+)
 stormwater_review_job = define_asset_job(
     "stormwater_review",
     selection=_unpartitioned(AssetSelection.groups("stormwater_officer").upstream()),
-    description="The stormwater officer's Monday review: inspections due, late and overdue, notices.")
+    description="The stormwater officer's Monday review: inspections due, late and overdue, notices.",
+)
 annual_billing_job = define_asset_job(
     "annual_billing",
     selection=AssetSelection.assets(*[k for k in PARTITIONED if PARTITIONS[k] == BILLING_YEARS]),
     partitions_def=BILLING_YEARS,
-    description="The clerk's annual sewer roll: one billing year (a partition), its bills and register.")
+    description="The clerk's annual sewer roll: one billing year (a partition), its bills and register.",
+)
+
 
 def build_schedules(timezone: str) -> list[ScheduleDefinition]:
     """The three schedules, at the town's local hours (``timezone``: its rules')."""
 
-    @schedule(job=annual_billing_job, cron_schedule="0 8 2 1 *", execution_timezone=timezone,
-              name="annual_billing_schedule", default_status=DefaultScheduleStatus.STOPPED,
-              description="On January 2, bills the new year (its partition), once it has rates.")
+    @schedule(
+        job=annual_billing_job,
+        cron_schedule="0 8 2 1 *",
+        execution_timezone=timezone,
+        name="annual_billing_schedule",
+        default_status=DefaultScheduleStatus.STOPPED,
+        description="On January 2, bills the new year (its partition), once it has rates.",
+    )
     def annual_billing_schedule(context: ScheduleEvaluationContext):
         year = str(context.scheduled_execution_time.year)
         if year not in context.instance.get_dynamic_partitions(BILLING_YEARS.name):
@@ -95,10 +113,20 @@ def build_schedules(timezone: str) -> list[ScheduleDefinition]:
         return RunRequest(run_key=f"billing {year}", partition_key=year)
 
     return [
-        ScheduleDefinition(job=daily_compliance_job, cron_schedule="0 6 * * *", execution_timezone=timezone,
-                           name="daily_compliance_schedule", default_status=DefaultScheduleStatus.STOPPED),
-        ScheduleDefinition(job=stormwater_review_job, cron_schedule="0 7 * * 1", execution_timezone=timezone,
-                           name="monday_stormwater_review_schedule", default_status=DefaultScheduleStatus.STOPPED),
+        ScheduleDefinition(
+            job=daily_compliance_job,
+            cron_schedule="0 6 * * *",
+            execution_timezone=timezone,
+            name="daily_compliance_schedule",
+            default_status=DefaultScheduleStatus.STOPPED,
+        ),
+        ScheduleDefinition(
+            job=stormwater_review_job,
+            cron_schedule="0 7 * * 1",
+            execution_timezone=timezone,
+            name="monday_stormwater_review_schedule",
+            default_status=DefaultScheduleStatus.STOPPED,
+        ),
         annual_billing_schedule,
     ]
 
@@ -113,14 +141,21 @@ def folder_fingerprint(folder: Path) -> str:
 
 
 def build_folder_sensor(dataset: str):
-    first = AssetSelection.assets(*STAGES[0].keys)   # the unpartitioned stage that loads the folders
-    job = define_asset_job(f"ingest_{dataset}", selection=AssetSelection.assets(dataset).downstream() & first,
-                           description=f"Load new files of `{dataset}/` and refresh what depends on them "
-                                       "(the partitions they touch are requested apart).")
+    first = AssetSelection.assets(*STAGES[0].keys)  # the unpartitioned stage that loads the folders
+    job = define_asset_job(
+        f"ingest_{dataset}",
+        selection=AssetSelection.assets(dataset).downstream() & first,
+        description=f"Load new files of `{dataset}/` and refresh what depends on them "
+        "(the partitions they touch are requested apart).",
+    )
 
-    @sensor(name=f"{dataset}_files_sensor", job=job, minimum_interval_seconds=60,
-            default_status=DefaultSensorStatus.STOPPED,
-            description=f"Starts a run when files land or change in the `{dataset}/` input folder.")
+    @sensor(
+        name=f"{dataset}_files_sensor",
+        job=job,
+        minimum_interval_seconds=60,
+        default_status=DefaultSensorStatus.STOPPED,
+        description=f"Starts a run when files land or change in the `{dataset}/` input folder.",
+    )
     def _sensor(context: SensorEvaluationContext):
         folder = Path(default_data_dir()) / dataset
         fingerprint = folder_fingerprint(folder)
@@ -152,27 +187,38 @@ def partition_requests(keys: list[str], run_key: str, job_name: str) -> list[Run
         return []
     if len(keys) == 1:
         return [RunRequest(run_key=run_key, partition_key=keys[0], job_name=job_name)]
-    return [RunRequest(run_key=run_key, job_name=job_name,
-                       tags={RANGE_START: keys[0], RANGE_END: keys[-1]})]
+    return [RunRequest(run_key=run_key, job_name=job_name, tags={RANGE_START: keys[0], RANGE_END: keys[-1]})]
 
 
-@asset_sensor(asset_key=AssetKey("reading_months"), job=monthly_readings_job, name="reading_months_sensor",
-              default_status=DefaultSensorStatus.STOPPED,
-              description="Judges slugs again in the months of readings that new files touched: one run over "
-                          "those months, once the files are loaded.")
+@asset_sensor(
+    asset_key=AssetKey("reading_months"),
+    job=monthly_readings_job,
+    name="reading_months_sensor",
+    default_status=DefaultSensorStatus.STOPPED,
+    description="Judges slugs again in the months of readings that new files touched: one run over "
+    "those months, once the files are loaded.",
+)
 def reading_months_sensor(context: SensorEvaluationContext, asset_event: EventLogEntry):
     months = asset_event.asset_materialization.metadata["months_touched"].value
     requests = partition_requests(list(months), f"months {asset_event.run_id}", monthly_readings_job.name)
     return requests or SkipReason("the new files touched no month of readings")
 
 
-@asset_sensor(asset_key=AssetKey("billing_years"), job=billing_years_job, name="billing_years_sensor",
-              default_status=DefaultSensorStatus.STOPPED,
-              description="Bills again the years whose rates, budget or parcels new files changed.")
+@asset_sensor(
+    asset_key=AssetKey("billing_years"),
+    job=billing_years_job,
+    name="billing_years_sensor",
+    default_status=DefaultSensorStatus.STOPPED,
+    description="Bills again the years whose rates, budget or parcels new files changed.",
+)
 def billing_years_sensor(context: SensorEvaluationContext, asset_event: EventLogEntry):
     years = asset_event.asset_materialization.metadata["years_touched"].value
-    requests = [RunRequest(run_key=f"billing {asset_event.run_id} {y}", partition_key=y,
-                           job_name=billing_years_job.name) for y in years]
+    requests = [
+        RunRequest(
+            run_key=f"billing {asset_event.run_id} {y}", partition_key=y, job_name=billing_years_job.name
+        )
+        for y in years
+    ]
     return requests or SkipReason("the new files changed no billing year")
 
 
@@ -204,9 +250,12 @@ def _hold_event_log_connection(storage) -> None:
 
 def build_resources(warehouse: str | None = None, **settings) -> dict:
     """The resources of a run: the DuckDB warehouse file, the run settings and the rules of the run (the
-    rules folder and the town from ``settings``' rules_dir and town, else OUTFALL_RULES_DIR and OUTFALL_TOWN)."""
-    return {"duckdb": DuckDBResource(database=str(Path(warehouse or default_warehouse()))),
-            **run_resources(**settings)}
+    rules folder and the town from ``settings``' rules_dir and town, else OUTFALL_RULES_DIR and
+    OUTFALL_TOWN)."""
+    return {
+        "duckdb": DuckDBResource(database=str(Path(warehouse or default_warehouse()))),
+        **run_resources(**settings),
+    }
 
 
 def build_definitions(resources: dict | None = None) -> Definitions:

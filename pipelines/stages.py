@@ -14,12 +14,20 @@ from __future__ import annotations
 import datetime as dt
 import graphlib
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from dagster import (AssetKey, AssetsDefinition, DagsterEventType, DagsterInstance,
-                     DynamicPartitionsDefinition, MonthlyPartitionsDefinition, PartitionsDefinition,
-                     TimeWindowPartitionsDefinition)
+from dagster import (
+    AssetKey,
+    AssetsDefinition,
+    DagsterEventType,
+    DagsterInstance,
+    DynamicPartitionsDefinition,
+    MonthlyPartitionsDefinition,
+    PartitionsDefinition,
+    TimeWindowPartitionsDefinition,
+)
 
 from outfall.warehouse import sql
 
@@ -80,8 +88,10 @@ def plan_stages(assets_defs: Iterable[AssetsDefinition]) -> list[Stage]:
             found = len(stage_defs) - 1
         members[found].append(key)
         where[key] = found
-    return [Stage(i, d, tuple(sorted(m, key=lambda k: k.to_user_string())))
-            for i, (d, m) in enumerate(zip(stage_defs, members))]
+    return [
+        Stage(i, d, tuple(sorted(m, key=lambda k: k.to_user_string())))
+        for i, (d, m) in enumerate(zip(stage_defs, members))
+    ]
 
 
 def _topo_rank(parents: dict) -> Callable:
@@ -134,8 +144,9 @@ def keys_in_order(partitions_def: PartitionsDefinition, instance: DagsterInstanc
     return list(partitions_def.get_partition_keys(dynamic_partitions_store=instance))
 
 
-def run_tags(partitions_def: PartitionsDefinition, wanted: list[str],
-             instance: DagsterInstance) -> dict | None:
+def run_tags(
+    partitions_def: PartitionsDefinition, wanted: list[str], instance: DagsterInstance
+) -> dict | None:
     """The tags of one run over ``wanted`` (a key, or the range from the first to the last of them in
     the definition's order); None when none of them is a partition."""
     if isinstance(partitions_def, DynamicPartitionsDefinition):
@@ -178,7 +189,7 @@ class StagedRun:
     """The results of the runs of a staged run, in order."""
 
     results: list = None
-    skipped: set = None      # assets not run: they read one that failed
+    skipped: set = None  # assets not run: they read one that failed
 
     @property
     def success(self) -> bool:
@@ -207,9 +218,14 @@ class StagedRun:
         return found
 
 
-def run_stages(stages: list[Stage], parents: dict, run_one: Callable[[Stage, list[AssetKey], dict], Any],
-               wanted: Callable[[Stage], list[str] | None], instance: DagsterInstance,
-               only: set[AssetKey] | None = None) -> StagedRun:
+def run_stages(
+    stages: list[Stage],
+    parents: dict,
+    run_one: Callable[[Stage, list[AssetKey], dict], Any],
+    wanted: Callable[[Stage], list[str] | None],
+    instance: DagsterInstance,
+    only: set[AssetKey] | None = None,
+) -> StagedRun:
     """Run each stage with ``run_one(stage, keys, tags)``, its partitions those ``wanted(stage)`` names
     (called when the stage starts, so after the stages before it loaded their data). ``only``: run just
     these assets. An asset that reads one that failed is not run (as within one Dagster run)."""
@@ -226,11 +242,14 @@ def run_stages(stages: list[Stage], parents: dict, run_one: Callable[[Stage, lis
         if stage.partitions_def is not None:
             tags = run_tags(stage.partitions_def, wanted(stage) or [], instance)
             if tags is None:
-                continue   # no partition holds data: nothing to run
+                continue  # no partition holds data: nothing to run
         result = run_one(stage, keys, tags)
         staged.results.append(result)
         if not result.success:
-            done = {e.asset_key for e in result.all_events
-                    if e.event_type == DagsterEventType.ASSET_MATERIALIZATION}
+            done = {
+                e.asset_key
+                for e in result.all_events
+                if e.event_type == DagsterEventType.ASSET_MATERIALIZATION
+            }
             failed |= set(keys) - done
     return staged

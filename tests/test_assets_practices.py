@@ -6,13 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.stormwater_officer import practices
 from outfall.resources import OutfallSettings
-from tests.conftest import write, query_warehouse as rows
+from tests.conftest import materialize, query_warehouse as rows, write
 
 D = dt.date
 ASSETS = [ingest_assets.ingest_asset(n) for n in ("sites", "smp_practices")] + [practices.smp_findings]
@@ -39,13 +38,15 @@ def run(tmp_path: Path, as_of: str = "2026-11-30"):
     write(data, "sites/s.csv", SITES)
     write(data, "smp_practices/p.csv", PRACTICES)
     wh = tmp_path / "w.duckdb"
-    result = materialize(ASSETS + [practices.check_validity_smp_status], resources={
-        "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(data), as_of=as_of)})
+    result = materialize(
+        ASSETS + [practices.check_validity_smp_status],
+        resources={
+            "duckdb": DuckDBResource(database=str(wh)),
+            "settings": OutfallSettings(data_dir=str(data), as_of=as_of),
+        },
+    )
     assert result.success
     return wh, result
-
-
 
 
 def test_findings_of_both_jurisdictions(tmp_path):
@@ -54,8 +55,8 @@ def test_findings_of_both_jurisdictions(tmp_path):
     assert got == [
         # no as-built plan since the final stabilization of May 1, 2026
         ("SMP-1", "as_built", D(2026, 5, 1), "overdue", "woodbury"),
-        # released March 1, 2025, before the one-year inspection of March 10: the earliest day was the later of
-        # Feb 28, 2025 (a year after Feb 29, 2024) and March 10
+        # released March 1, 2025, before the one-year inspection of March 10: the earliest day was the later
+        # of Feb 28, 2025 (a year after Feb 29, 2024) and March 10
         ("SMP-1", "guarantee_release", D(2025, 3, 10), "overdue", "woodbury"),
         # a year after final acceptance on Feb 29, 2024 is Feb 28, 2025; inspected March 10
         ("SMP-1", "one_year_inspection", D(2025, 2, 28), "late", "woodbury"),
@@ -84,11 +85,21 @@ def test_findings_of_both_jurisdictions(tmp_path):
 
 def test_empty_without_inputs(tmp_path):
     wh = tmp_path / "w.duckdb"
-    result = materialize([practices.smp_findings], resources={
-        "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30")})
+    result = materialize(
+        [practices.smp_findings],
+        resources={
+            "duckdb": DuckDBResource(database=str(wh)),
+            "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30"),
+        },
+    )
     assert result.success
-    cols = [r[0] for r in rows(wh, "SELECT column_name FROM information_schema.columns "
-                                   "WHERE table_name = 'smp_findings' ORDER BY ordinal_position")]
+    cols = [
+        r[0]
+        for r in rows(
+            wh,
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_name = 'smp_findings' ORDER BY ordinal_position",
+        )
+    ]
     assert cols[:6] == ["practice_id", "site_id", "finding", "rule", "due", "status"]
     assert rows(wh, "SELECT count(*) FROM smp_findings") == [(0,)]

@@ -18,10 +18,17 @@ def test_definitions_load():
     jobs = {j.name for j in repo.get_all_jobs()}
     assert {"daily_compliance", "stormwater_review", "annual_billing"} <= jobs
     # everything is a few jobs run in order, one per partitions definition (pipelines.stages)
-    assert {"everything_1_unpartitioned", "everything_2_by_month", "everything_3_by_billing_year",
-            "everything_4_unpartitioned"} <= jobs
+    assert {
+        "everything_1_unpartitioned",
+        "everything_2_by_month",
+        "everything_3_by_billing_year",
+        "everything_4_unpartitioned",
+    } <= jobs
     assert {s.name for s in repo.schedule_defs} == {
-        "daily_compliance_schedule", "monday_stormwater_review_schedule", "annual_billing_schedule"}
+        "daily_compliance_schedule",
+        "monday_stormwater_review_schedule",
+        "annual_billing_schedule",
+    }
     assert {f"{d}_files_sensor" for d in CONTRACT_DATASETS} <= {s.name for s in repo.sensor_defs}
 
 

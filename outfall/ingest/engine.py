@@ -47,9 +47,7 @@ from pathlib import Path
 import duckdb
 
 from outfall import flow_hours, progress
-from outfall.ingest import compile as cq
-from outfall.ingest import files as fs
-from outfall.ingest import parse, xlsx
+from outfall.ingest import compile as cq, files as fs, parse, xlsx
 from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
 from outfall.ingest.parse import clean_header, ident, lit
 from outfall.ingest.registry import all_datasets
@@ -121,30 +119,41 @@ def check_table(con, ds: Dataset) -> None:
     norm = {"TIMESTAMPTZ": "TIMESTAMP WITH TIME ZONE"}
     missing = [n for n in want if n not in have]
     extra = [n for n in have if n not in want]
-    wrong = [f"{n} is {have[n]}, not {norm.get(t, t)}" for n, t in want.items()
-             if n in have and have[n] != norm.get(t, t)]
+    wrong = [
+        f"{n} is {have[n]}, not {norm.get(t, t)}"
+        for n, t in want.items()
+        if n in have and have[n] != norm.get(t, t)
+    ]
     if missing or extra or wrong:
-        parts = ([f"missing {', '.join(missing)}"] if missing else []) + (
-            [f"unexpected {', '.join(extra)}"] if extra else []) + wrong
-        raise SchemaMismatch(f"the warehouse table {ds.name} does not match its dataset spec: {'; '.join(parts)}")
+        parts = (
+            ([f"missing {', '.join(missing)}"] if missing else [])
+            + ([f"unexpected {', '.join(extra)}"] if extra else [])
+            + wrong
+        )
+        raise SchemaMismatch(
+            f"the warehouse table {ds.name} does not match its dataset spec: {'; '.join(parts)}"
+        )
 
 
 # ---------------------------------------------------------------------------
 # one dataset
 
 
-def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context,
-                   now: dt.datetime | None = None) -> DatasetReport:
+def ingest_dataset(
+    con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context, now: dt.datetime | None = None
+) -> DatasetReport:
     """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction)."""
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     con.execute(cq.create_table_sql(ds)).fetchall()
     check_table(con, ds)
     report = DatasetReport(ds.name)
     if ds.hourly_summaries:
         report.summaries = flow_hours.summaries_current(con)
     # name -> (sha256, stamp) of the file as last loaded
-    ledger = {name: (digest, stamp) for name, digest, stamp in con.execute(
-        sql("select_ingested_ledger"), {"dataset": ds.name}).fetchall()}
+    ledger = {
+        name: (digest, stamp)
+        for name, digest, stamp in con.execute(sql("select_ingested_ledger"), {"dataset": ds.name}).fetchall()
+    }
     folder = Path(data_dir) / ds.name
     entries = fs.scan_folder(folder, Path(data_dir))
     if not entries:
@@ -193,25 +202,32 @@ def _unchanged(entry: fs.InputEntry, ledger) -> bool:
     return entry.problem is None and stamp is not None and fs.current_stamp(entry.path) == stamp
 
 
-def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
-                  facts: fs.FileFacts | None = None) -> None:
+def _ingest_entry(
+    con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp, facts: fs.FileFacts | None = None
+) -> None:
     rel = entry.rel
     if facts is None and _unchanged(entry, ledger):
-        report.files.append(FileReport(rel, skipped=True))   # the file loaded then: not read again
+        report.files.append(FileReport(rel, skipped=True))  # the file loaded then: not read again
         return
     if entry.problem is None and facts is None:
         try:
-            facts = fs.inspect_file(entry.path, check_text=entry.path.suffix.lower() == ".csv"
-                                    or rel.lower().endswith(".csv"))
+            facts = fs.inspect_file(
+                entry.path, check_text=entry.path.suffix.lower() == ".csv" or rel.lower().endswith(".csv")
+            )
         except PermissionError:
-            entry = fs.InputEntry(rel, None, "the file cannot be read (permission denied); check its permissions")
+            entry = fs.InputEntry(
+                rel, None, "the file cannot be read (permission denied); check its permissions"
+            )
         except OSError:
             entry = fs.InputEntry(rel, None, "the file cannot be read; check that it is a regular file")
     digest = facts.sha256 if facts else entry.pseudo_digest()
     if rel in ledger and ledger[rel][0] == digest:
         if facts is not None and facts.stamp is not None and facts.stamp != ledger[rel][1]:
-            run_script(con, sql("update_ingested_file_stamp"), {
-                "dataset": ds.name, "source_file": rel, "sha256": digest, "file_stamp": facts.stamp})
+            run_script(
+                con,
+                sql("update_ingested_file_stamp"),
+                {"dataset": ds.name, "source_file": rel, "sha256": digest, "file_stamp": facts.stamp},
+            )
         report.files.append(FileReport(rel, skipped=True))
         return
     if rel in ledger:
@@ -226,15 +242,34 @@ def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
     _record_file(con, ds, fr, digest, size, now, report, facts.stamp if facts else None)
 
 
-def _record_file(con, ds, fr: FileReport, digest: str, size: int | None, now, report: DatasetReport,
-                 stamp: str | None = None) -> None:
+def _record_file(
+    con,
+    ds,
+    fr: FileReport,
+    digest: str,
+    size: int | None,
+    now,
+    report: DatasetReport,
+    stamp: str | None = None,
+) -> None:
     """The file's ledger entry and its report."""
-    run_script(con, sql("insert_ingested_file"), {
-        "dataset": ds.name, "source_file": fr.source_file, "sha256": digest, "size_bytes": size,
-        "file_stamp": stamp,
-        "now": now, "rows_read": fr.rows_read, "rows_kept": fr.rows_kept,
-        "rows_quarantined": fr.rows_quarantined, "rows_new": fr.rows_new,
-        "rows_superseded": fr.rows_superseded})
+    run_script(
+        con,
+        sql("insert_ingested_file"),
+        {
+            "dataset": ds.name,
+            "source_file": fr.source_file,
+            "sha256": digest,
+            "size_bytes": size,
+            "file_stamp": stamp,
+            "now": now,
+            "rows_read": fr.rows_read,
+            "rows_kept": fr.rows_kept,
+            "rows_quarantined": fr.rows_quarantined,
+            "rows_new": fr.rows_new,
+            "rows_superseded": fr.rows_superseded,
+        },
+    )
     report.files.append(fr)
     if report.summaries is not None:
         if fr.straight and report.summaries:
@@ -276,8 +311,9 @@ def _parquet_layout(con, ds: Dataset, path: Path) -> tuple | None:
     return tuple(names)
 
 
-def _ingest_batch(con, ds, pending: list[tuple[fs.InputEntry, fs.FileFacts]], ledger, ctx, now,
-                  report: DatasetReport, tmp) -> None:
+def _ingest_batch(
+    con, ds, pending: list[tuple[fs.InputEntry, fs.FileFacts]], ledger, ctx, now, report: DatasetReport, tmp
+) -> None:
     """New Parquet files: consecutive ones of one layout judged and merged together (in groups of
     up to BATCH_MAX_ROWS rows); every other one, and every group that cannot be merged at once,
     file by file. Files are loaded, and their ledger and report entries written, in their order."""
@@ -286,8 +322,12 @@ def _ingest_batch(con, ds, pending: list[tuple[fs.InputEntry, fs.FileFacts]], le
             _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, facts)
         return
     try:
-        rows = dict(con.execute("SELECT file_name, num_rows FROM parquet_file_metadata($paths)",
-                                {"paths": [str(e.path) for e, _ in pending]}).fetchall())
+        rows = dict(
+            con.execute(
+                "SELECT file_name, num_rows FROM parquet_file_metadata($paths)",
+                {"paths": [str(e.path) for e, _ in pending]},
+            ).fetchall()
+        )
     except duckdb.Error:
         rows = {}
     # Runs of consecutive files of one layout: the files stay in their order (a later file
@@ -317,9 +357,11 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
     paths = [str(entry.path) for entry, _ in group]
     con.execute("CREATE OR REPLACE TEMP TABLE _batch_files (path VARCHAR, rel VARCHAR)").fetchall()
     con.executemany("INSERT INTO _batch_files VALUES (?, ?)", [[str(e.path), e.rel] for e, _ in group])
-    source = ("SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
-              + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
-              + ", filename AS _source_file FROM read_parquet($paths, file_row_number = true, filename = true)")
+    source = (
+        "SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
+        + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
+        + ", filename AS _source_file FROM read_parquet($paths, file_row_number = true, filename = true)"
+    )
     for entry, _ in group:
         progress.reading(ds.name, entry.rel)
     try:
@@ -334,15 +376,23 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
         _drop_scratch(con)
         return False
     _quarantine_judged(con, ds, now)
-    counts = {f: (int(r), int(q)) for f, r, q in con.execute(
-        "SELECT source_file, count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged GROUP BY 1"
-    ).fetchall()}
+    counts = {
+        f: (int(r), int(q))
+        for f, r, q in con.execute(
+            "SELECT source_file, count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged GROUP BY 1"
+        ).fetchall()
+    }
     con.execute(f"INSERT INTO {ident(ds.name)} BY NAME SELECT * FROM _incoming").fetchall()
     _drop_scratch(con)
     for entry, facts in group:
         read, quarantined = counts.get(entry.rel, (0, 0))
-        fr = FileReport(entry.rel, rows_read=read, rows_quarantined=quarantined, rows_kept=read - quarantined,
-                        rows_new=int(new.get(entry.rel, 0)))
+        fr = FileReport(
+            entry.rel,
+            rows_read=read,
+            rows_quarantined=quarantined,
+            rows_kept=read - quarantined,
+            rows_new=int(new.get(entry.rel, 0)),
+        )
         _record_file(con, ds, fr, facts.sha256, facts.size, now, report, facts.stamp)
     return True
 
@@ -355,8 +405,12 @@ def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
     are their keys compared."""
     keys = [ident(k) for k in ds.key]
     per_file = con.execute(
-        "SELECT source_file, count(*), count(*) FILTER (WHERE " + " OR ".join(f"{k} IS NULL" for k in keys) + "), "
-        + ", ".join(f"min({k}), max({k})" for k in keys) + " FROM _incoming GROUP BY source_file").fetchall()
+        "SELECT source_file, count(*), count(*) FILTER (WHERE "
+        + " OR ".join(f"{k} IS NULL" for k in keys)
+        + "), "
+        + ", ".join(f"min({k}), max({k})" for k in keys)
+        + " FROM _incoming GROUP BY source_file"
+    ).fetchall()
     if not per_file:
         return {}
     nulls = sum(r[2] for r in per_file)
@@ -365,9 +419,11 @@ def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
     def meet(a, b) -> bool:
         return all(a[2 * i] <= b[2 * i + 1] and b[2 * i] <= a[2 * i + 1] for i in range(len(keys)))
 
-    if nulls or any(meet(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]):
-        shared = con.execute(f"SELECT count(*) FROM (SELECT 1 FROM _incoming GROUP BY {', '.join(keys)} "
-                             f"HAVING count(DISTINCT source_file) > 1)").fetchall()[0][0]
+    if nulls or any(meet(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
+        shared = con.execute(
+            f"SELECT count(*) FROM (SELECT 1 FROM _incoming GROUP BY {', '.join(keys)} "
+            f"HAVING count(DISTINCT source_file) > 1)"
+        ).fetchall()[0][0]
         if shared:
             return None
     bounds = []
@@ -386,9 +442,14 @@ def _drop_scratch(con) -> None:
         con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
 
 
-def _whole_file_problem(con, ds, source_file: str, reason: str, now, fr: FileReport | None = None) -> FileReport:
-    con.execute("INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
-                "VALUES (?, ?, 0, ?, NULL, ?)", [ds.name, source_file, reason, now]).fetchall()
+def _whole_file_problem(
+    con, ds, source_file: str, reason: str, now, fr: FileReport | None = None
+) -> FileReport:
+    con.execute(
+        "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
+        "VALUES (?, ?, 0, ?, NULL, ?)",
+        [ds.name, source_file, reason, now],
+    ).fetchall()
     fr = fr or FileReport(source_file)
     fr.rows_read += 1
     fr.rows_quarantined += 1
@@ -409,8 +470,13 @@ def _load_file(con, ds: Dataset, path: Path, rel: str, facts: fs.FileFacts, ctx,
     suffix = Path(rel).suffix.lower()
     if suffix not in ds.extensions:
         allowed = " or ".join(ds.extensions)
-        return _whole_file_problem(con, ds, rel, f"file type '{suffix or '(none)'}' is not accepted for {ds.name} "
-                                                 f"(use {allowed})", now)
+        return _whole_file_problem(
+            con,
+            ds,
+            rel,
+            f"file type '{suffix or '(none)'}' is not accepted for {ds.name} (use {allowed})",
+            now,
+        )
     if facts.size == 0:
         return _whole_file_problem(con, ds, rel, "the file is empty", now)
     if suffix == ".csv":
@@ -435,8 +501,13 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
         try:
             read_path = fs.transcode(path, enc.codec, tmp)
         except (UnicodeDecodeError, UnicodeError):
-            return _whole_file_problem(con, ds, rel, "the file mixes text encodings (it is not all UTF-8, UTF-16 "
-                                                     "or Windows-1252); " + fs.SAVE_AS, now)
+            return _whole_file_problem(
+                con,
+                ds,
+                rel,
+                "the file mixes text encodings (it is not all UTF-8, UTF-16 or Windows-1252); " + fs.SAVE_AS,
+                now,
+            )
         with open(read_path, "rb") as handle:
             head = handle.read(fs.HEAD)
     else:
@@ -459,24 +530,30 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
     swallowed = " ".join(
         f"WHEN contains(c{i}, chr(10)) AND length(c{i}) - length(replace(c{i}, {lit(layout.delimiter)}, '')) "
         f">= {max(ncols - 1, 1)} THEN {lit(_swallow_reason(name))}"
-        for name, i in where.items())
+        for name, i in where.items()
+    )
     # The rows are read once, in the file's order, into a scratch table whose row ids number them:
     # numbering them in the judging query (row_number() OVER ()) held every row in one place and
     # judged them on one core, twice as slow.
     con.execute("SET preserve_insertion_order = true").fetchall()
     con.execute(
-        f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT {', '.join(f'c{i}' for i in sorted(where.values()))} "
-        f"FROM read_csv($path, auto_detect = false, header = false, skip = {int(layout.skip)}, "
-        f"columns = {columns}, delim = {lit(layout.delimiter)}, quote = '\"', escape = '\"', "
-        f"strict_mode = true, store_rejects = true, rejects_table = '_rej_errors', "
-        f"rejects_scan = '_rej_scans', max_line_size = 2000000)", {"path": str(read_path)}).fetchall()
+        "CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT "
+        f"{', '.join(f'c{i}' for i in sorted(where.values()))} FROM read_csv($path, auto_detect = false, "
+        f"header = false, skip = {int(layout.skip)}, columns = {columns}, delim = {lit(layout.delimiter)}, "
+        "quote = '\"', escape = '\"', strict_mode = true, store_rejects = true, rejects_table = "
+        "'_rej_errors', rejects_scan = '_rej_scans', max_line_size = 2000000)",
+        {"path": str(read_path)},
+    ).fetchall()
     first, last, rows = con.execute("SELECT min(rowid), max(rowid), count(*) FROM _csv_rows").fetchall()[0]
     # (within a transaction a new table's row ids start high, one after another; should they ever
     # not, the rows are numbered the slow way)
     number = f"rowid - {int(first)} + 1" if rows and last - first + 1 == rows else "row_number() OVER ()"
-    source = (f"SELECT {number} AS source_row, "
-              f"{'CASE ' + swallowed + ' END' if swallowed else 'CAST(NULL AS VARCHAR)'} AS _source_reason, "
-              + ", ".join(f"c{i} AS {ident('r_' + n)}" for n, i in where.items()) + " FROM _csv_rows")
+    source = (
+        f"SELECT {number} AS source_row, "
+        f"{'CASE ' + swallowed + ' END' if swallowed else 'CAST(NULL AS VARCHAR)'} AS _source_reason, "
+        + ", ".join(f"c{i} AS {ident('r_' + n)}" for n, i in where.items())
+        + " FROM _csv_rows"
+    )
     present = {n: "VARCHAR" for n in where}
     fr = FileReport(rel)
     try:
@@ -494,8 +571,11 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
 
 
 def _swallow_reason(column: str) -> str:
-    return (f"the cell in column '{column}' runs over a line break and holds a whole row's worth of separators: "
-            "a quote was probably left open and swallowed the next line(s); close the quote and send the file again")
+    return (
+        f"the cell in column '{column}' runs over a line break and holds a whole row's worth of separators: "
+        "a quote was probably left open and swallowed the next line(s); close the quote and send the file "
+        "again"
+    )
 
 
 def _csv_rejects(con, read_path: Path, layout: fs.CsvLayout, names: list[str]) -> list[tuple[int, str, str]]:
@@ -503,8 +583,9 @@ def _csv_rejects(con, read_path: Path, layout: fs.CsvLayout, names: list[str]) -
     try:
         rows = con.execute(
             "SELECT line, min(line_byte_position), first(error_type ORDER BY column_idx), "
-            "first(error_message ORDER BY column_idx), first(csv_line), first(column_idx ORDER BY column_idx) "
-            "FROM _rej_errors GROUP BY line ORDER BY line").fetchall()
+            "first(error_message ORDER BY column_idx), first(csv_line), first(column_idx ORDER BY "
+            "column_idx) FROM _rej_errors GROUP BY line ORDER BY line"
+        ).fetchall()
     except duckdb.Error:
         return []
     real = [r for r in rows if (r[4] or "").strip()]
@@ -523,21 +604,25 @@ def _csv_rejects(con, read_path: Path, layout: fs.CsvLayout, names: list[str]) -
                 n = len(next(csv.reader(io.StringIO(text), delimiter=layout.delimiter)))
             except (csv.Error, StopIteration):
                 n = int(found.group(1)) if found else text.count(layout.delimiter) + 1
-            reason = (f"row has {n} fields but the header has {ncols}; check for an unquoted "
-                      f"{'comma' if layout.delimiter == ',' else 'separator'}")
+            reason = (
+                f"row has {n} fields but the header has {ncols}; check for an unquoted "
+                f"{'comma' if layout.delimiter == ',' else 'separator'}"
+            )
         elif etype == "UNQUOTED VALUE":
             column = names[idx] if idx is not None and 0 <= idx < ncols else "?"
             lines = text.count("\n")
-            reason = (f"a quote in column '{column}' is not closed where the cell ends"
-                      + (f", so the {lines} line(s) after it were read into this row" if lines else "")
-                      + "; close the quote (or double a quote inside a cell: \"\") and send the file again")
+            reason = (
+                f"a quote in column '{column}' is not closed where the cell ends"
+                + (f", so the {lines} line(s) after it were read into this row" if lines else "")
+                + '; close the quote (or double a quote inside a cell: "") and send the file again'
+            )
         elif etype == "LINE SIZE OVER MAXIMUM":
             reason = "the row is longer than 2,000,000 bytes; no cell can be that long: shorten it"
         elif etype and "UNICODE" in etype.upper() or etype and "ENCODING" in etype.upper():
             reason = "the row is not UTF-8 text; " + fs.SAVE_AS
         else:
             reason = f"the row cannot be read as CSV ({(etype or 'error').lower()})"
-        out.append((number, reason, text[:cq.RAW_CELL_MAX]))
+        out.append((number, reason, text[: cq.RAW_CELL_MAX]))
     return out
 
 
@@ -574,22 +659,29 @@ def _renumber(con, rejects: list[tuple[int, str, str]]) -> None:
     shifts = [(p - k,) for k, p in enumerate(positions, start=1)]
     con.execute("CREATE OR REPLACE TEMP TABLE _shift (shift_at BIGINT)").fetchall()
     con.executemany("INSERT INTO _shift VALUES (?)", shifts)
-    con.execute("UPDATE _judged SET source_row = source_row + s.n FROM "
-                "(SELECT j.source_row AS r, count(*) AS n FROM _judged j JOIN _shift ON _shift.shift_at < j.source_row "
-                "GROUP BY j.source_row) s WHERE _judged.source_row = s.r").fetchall()
-    con.execute("CREATE OR REPLACE TEMP TABLE _rejected_lines (row_number INTEGER, reason VARCHAR, raw VARCHAR)"
-                ).fetchall()
+    con.execute(
+        "UPDATE _judged SET source_row = source_row + s.n FROM (SELECT j.source_row AS r, count(*) AS n "
+        "FROM _judged j JOIN _shift ON _shift.shift_at < j.source_row GROUP BY j.source_row) s WHERE "
+        "_judged.source_row = s.r"
+    ).fetchall()
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _rejected_lines (row_number INTEGER, reason VARCHAR, raw VARCHAR)"
+    ).fetchall()
     con.executemany("INSERT INTO _rejected_lines VALUES (?, ?, ?)", [list(r) for r in rejects])
 
 
 def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     try:
-        schema = con.execute("SELECT name, type FROM parquet_schema($path) WHERE name <> 'schema' "
-                             "AND num_children IS NULL OR num_children = 0", {"path": str(path)}).fetchall()
+        schema = con.execute(
+            "SELECT name, type FROM parquet_schema($path) WHERE name <> 'schema' "
+            "AND num_children IS NULL OR num_children = 0",
+            {"path": str(path)},
+        ).fetchall()
         described = con.execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
     except duckdb.Error:
-        return _whole_file_problem(con, ds, rel, "the file is not a readable Parquet file; export it again "
-                                                 "(or send CSV)", now)
+        return _whole_file_problem(
+            con, ds, rel, "the file is not a readable Parquet file; export it again (or send CSV)", now
+        )
     del schema
     aliases = _aliases(ds)
     names = [(aliases.get(fs.clean_header(n), fs.clean_header(n)), n, t) for n, t, *_ in described]
@@ -603,22 +695,28 @@ def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     spec = {c.name for c in ds.columns}
     where = {n: (orig, t) for n, orig, t in names if n in spec}
     quoted = lambda s: '"' + s.replace('"', '""') + '"'  # noqa: E731 - a column name of the file, quoted
-    source = ("SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
-              + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
-              + " FROM read_parquet($path, file_row_number = true)")
+    source = (
+        "SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
+        + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
+        + " FROM read_parquet($path, file_row_number = true)"
+    )
     fr = FileReport(rel)
     dictionary = _dictionary_columns(path)
-    present = {n: parse.DICTIONARY_TEXT if t == "VARCHAR" and orig in dictionary else t
-               for n, (orig, t) in where.items()}
+    present = {
+        n: parse.DICTIONARY_TEXT if t == "VARCHAR" and orig in dictionary else t
+        for n, (orig, t) in where.items()
+    }
     try:
-        straight = _load_straight(con, ds, ctx, source, present, {"path": str(path)}, rel, now,
-                                  _parquet_rows(con, path))
+        straight = _load_straight(
+            con, ds, ctx, source, present, {"path": str(path)}, rel, now, _parquet_rows(con, path)
+        )
         if straight is not None:
             return straight
         _judge(con, ds, ctx, source, present, {"path": str(path)}, rel, now)
     except duckdb.InvalidInputException:
-        return _whole_file_problem(con, ds, rel, "the file is not a readable Parquet file; export it again "
-                                                 "(or send CSV)", now)
+        return _whole_file_problem(
+            con, ds, rel, "the file is not a readable Parquet file; export it again (or send CSV)", now
+        )
     return _finish_file(con, ds, rel, now, fr)
 
 
@@ -627,11 +725,13 @@ def _dictionary_columns(path: Path) -> set[str]:
     (the file's own page statistics say so; none when it does not keep them): their text is
     cleaned once per distinct value (parse.DICTIONARY_TEXT). Read on a connection of its own: a
     footer it cannot read is then only a reason to clean the usual way, never a failed transaction."""
-    query = ("SELECT path_in_schema, bool_and(encoding_stats IS NOT NULL "
-             "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%')) > 0 "
-             "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%' "
-             "AND e.encoding NOT IN ('PLAIN_DICTIONARY', 'RLE_DICTIONARY'))) = 0) "
-             "FROM parquet_metadata($path) GROUP BY path_in_schema")
+    query = (
+        "SELECT path_in_schema, bool_and(encoding_stats IS NOT NULL "
+        "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%')) > 0 "
+        "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%' "
+        "AND e.encoding NOT IN ('PLAIN_DICTIONARY', 'RLE_DICTIONARY'))) = 0) "
+        "FROM parquet_metadata($path) GROUP BY path_in_schema"
+    )
     try:
         with duckdb.connect() as meta:
             return {name for name, ok in meta.execute(query, {"path": str(path)}).fetchall() if ok}
@@ -642,14 +742,18 @@ def _dictionary_columns(path: Path) -> set[str]:
 def _parquet_rows(con, path: Path) -> int | None:
     """The number of rows a Parquet file's footer declares (None when it cannot be read)."""
     try:
-        return int(con.execute("SELECT sum(num_rows) FROM parquet_file_metadata($path)",
-                               {"path": str(path)}).fetchall()[0][0])
+        return int(
+            con.execute(
+                "SELECT sum(num_rows) FROM parquet_file_metadata($path)", {"path": str(path)}
+            ).fetchall()[0][0]
+        )
     except (duckdb.Error, TypeError):
         return None
 
 
-def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], params: dict, rel: str, now,
-                   rows: int | None) -> FileReport | None:
+def _load_straight(
+    con, ds: Dataset, ctx, source: str, present: dict[str, str], params: dict, rel: str, now, rows: int | None
+) -> FileReport | None:
     """A file of ``rows`` rows (a Parquet file's footer says how many; a CSV file's rows are those
     read into _csv_rows, when none of its lines was unreadable) judged straight into the table: the
     kept rows are inserted as they are judged, without the scratch copy _judge makes (writing that
@@ -664,39 +768,66 @@ def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], 
         return None
     table = ident(ds.name)
     query = cq.judge_sql(ds, ctx, source, present)
-    flags = [f"coalesce({ident('_amb_' + c.name)}, false)" for c in ds.columns
-             if c.kind == "timestamp" and c.name in present]
+    flags = [
+        f"coalesce({ident('_amb_' + c.name)}, false)"
+        for c in ds.columns
+        if c.kind == "timestamp" and c.name in present
+    ]
     ambiguous = " OR ".join(flags) or "false"
     judged = f"SELECT *, CAST($source_file AS VARCHAR) AS source_file FROM ({query})"
     columns = ", ".join(ident(c) for c, _ in ds.table_columns())
     args = {**params, "source_file": rel, "now": now}
     new = "t.source_file = $source_file AND t.loaded_at = $now"
-    if con.execute(f"SELECT EXISTS (SELECT 1 FROM {table} AS t WHERE {new})",
-                   {"source_file": rel, "now": now}).fetchall()[0][0]:
-        return None  # rows of this file stored at this very time already: the new ones would not be told apart
+    if con.execute(
+        f"SELECT EXISTS (SELECT 1 FROM {table} AS t WHERE {new})", {"source_file": rel, "now": now}
+    ).fetchall()[0][0]:
+        return (
+            None  # rows of this file stored at this very time already: the new ones would not be told apart
+        )
     con.execute("SET preserve_insertion_order = true").fetchall()  # rows in the file's order
-    kept = int(con.execute(
-        f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS TIMESTAMPTZ) "
-        f"AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})", args).fetchall()[0][0])
-    ok, summarised = (True, False) if kept == 0 else _straight_rows_fit(
-        con, ds, new, {"source_file": rel, "now": now}, kept)
+    kept = int(
+        con.execute(
+            f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS "
+            f"TIMESTAMPTZ) AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})",
+            args,
+        ).fetchall()[0][0]
+    )
+    ok, summarised = (
+        (True, False)
+        if kept == 0
+        else _straight_rows_fit(con, ds, new, {"source_file": rel, "now": now}, kept)
+    )
     quarantined = 0
     if ok and kept < rows:
-        quarantined = int(con.execute(
-            "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
-            f"SELECT $dataset, source_file, source_row, reason, raw, $now FROM ({judged}) "
-            "WHERE reason IS NOT NULL ORDER BY source_row", {**args, "dataset": ds.name}).fetchall()[0][0])
+        quarantined = int(
+            con.execute(
+                "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
+                f"SELECT $dataset, source_file, source_row, reason, raw, $now FROM ({judged}) "
+                "WHERE reason IS NOT NULL ORDER BY source_row",
+                {**args, "dataset": ds.name},
+            ).fetchall()[0][0]
+        )
         ok = kept + quarantined == rows
     if not ok:
         if ds.hourly_summaries:
-                flow_hours.drop_staged(con)
+            flow_hours.drop_staged(con)
         con.execute(f"DELETE FROM {table} AS t WHERE {new}", {"source_file": rel, "now": now}).fetchall()
         if quarantined:
-            con.execute("DELETE FROM quarantine WHERE dataset = $dataset AND source_file = $source_file "
-                        "AND quarantined_at = $now", {"dataset": ds.name, "source_file": rel, "now": now}).fetchall()
+            con.execute(
+                "DELETE FROM quarantine WHERE dataset = $dataset AND source_file = $source_file "
+                "AND quarantined_at = $now",
+                {"dataset": ds.name, "source_file": rel, "now": now},
+            ).fetchall()
         return None
-    return FileReport(rel, rows_read=rows, rows_kept=kept, rows_quarantined=quarantined, rows_new=kept, straight=True,
-                      hours_summarised=summarised)
+    return FileReport(
+        rel,
+        rows_read=rows,
+        rows_kept=kept,
+        rows_quarantined=quarantined,
+        rows_new=kept,
+        straight=True,
+        hours_summarised=summarised,
+    )
 
 
 def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> tuple[bool, bool]:
@@ -710,23 +841,30 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> t
     summarised = False
     if ds.hourly_summaries:
         repeated, empty, summarised, *bounds = flow_hours.stage_new_rows(
-            con, params["source_file"], params["now"], kept)
+            con, params["source_file"], params["now"], kept
+        )
     else:
         # Keys are told apart by their hash, one number (half the time of grouping by the key's
         # columns): two keys with one hash would read as a repeat, and the careful way would sort
         # them out.
         repeated, empty, *bounds = con.execute(
             f"SELECT count(*) - count(DISTINCT hash({', '.join(keys)})), count(*) FILTER (WHERE "
-            + " OR ".join(f"{k} IS NULL" for k in keys) + "), " + ", ".join(f"min({k}), max({k})" for k in keys)
-            + f" FROM {table} AS t WHERE {new}", params).fetchall()[0]
+            + " OR ".join(f"{k} IS NULL" for k in keys)
+            + "), "
+            + ", ".join(f"min({k}), max({k})" for k in keys)
+            + f" FROM {table} AS t WHERE {new}",
+            params,
+        ).fetchall()[0]
     if repeated or empty:
         return False, summarised
     t_filter, range_params, overlap = _overlap(con, ds, tuple(bounds), exclude=(new, params))
     if not overlap:
         return True, summarised
     shared = con.execute(
-        f"SELECT count(*) FROM {table} AS t JOIN (SELECT {', '.join(keys)} FROM {table} AS t WHERE {new}) AS i "
-        f"ON {_key_match(ds)} WHERE {t_filter} AND NOT ({new})", {**params, **range_params}).fetchall()[0][0]
+        f"SELECT count(*) FROM {table} AS t JOIN (SELECT {', '.join(keys)} FROM {table} AS t WHERE {new}) "
+        f"AS i ON {_key_match(ds)} WHERE {t_filter} AND NOT ({new})",
+        {**params, **range_params},
+    ).fetchall()[0][0]
     return not shared, summarised
 
 
@@ -735,19 +873,32 @@ def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
     if problem:
         return _whole_file_problem(con, ds, rel, problem, now)
     try:
-        sheets = xlsx.read_workbook(path, _read_columns(ds), ds.required, _aliases(ds), ds.name,
-                                    frozenset(all_datasets()) - {ds.name})
+        sheets = xlsx.read_workbook(
+            path, _read_columns(ds), ds.required, _aliases(ds), ds.name, frozenset(all_datasets()) - {ds.name}
+        )
     except Exception as exc:  # noqa: BLE001 - any reader failure means "not a workbook we can read"
-        return _whole_file_problem(con, ds, rel, f"the file is not a readable .xlsx workbook "
-                                                 f"({type(exc).__name__}); open it in Excel and save it again", now)
+        return _whole_file_problem(
+            con,
+            ds,
+            rel,
+            f"the file is not a readable .xlsx workbook "
+            f"({type(exc).__name__}); open it in Excel and save it again",
+            now,
+        )
     fr = FileReport(rel)
     if not sheets:
         return _whole_file_problem(con, ds, rel, "the workbook is empty", now)
     if all(s.skipped for s in sheets) and any(s.skipped == xlsx.OTHER_FOLDER for s in sheets):
         # saved into the wrong folder: nothing of it is this folder's, and saying nothing would hide that
         folders = ", ".join(sorted({clean_header(s.name) for s in sheets if s.skipped == xlsx.OTHER_FOLDER}))
-        return _whole_file_problem(con, ds, rel, f"the workbook has no sheet for {ds.name}: its sheets are for the "
-                                                 f"folders {folders}; save it into those folders", now)
+        return _whole_file_problem(
+            con,
+            ds,
+            rel,
+            f"the workbook has no sheet for {ds.name}: its sheets are for the "
+            f"folders {folders}; save it into those folders",
+            now,
+        )
     fr.notes = _skipped_sheets(rel, sheets)
     several = len(sheets) > 1
     for sheet in sheets:
@@ -774,8 +925,10 @@ def _skipped_sheets(rel: str, sheets) -> list[str]:
     notes = [f"'{s.name}'" for s in sheets if s.skipped == xlsx.NOTES]
     lines = []
     if elsewhere:
-        lines.append(f"{rel}: sheet{'s' if len(elsewhere) > 1 else ''} {', '.join(elsewhere)} not read here: "
-                     f"{'each' if len(elsewhere) > 1 else 'it'} belongs to the input folder of its name")
+        lines.append(
+            f"{rel}: sheet{'s' if len(elsewhere) > 1 else ''} {', '.join(elsewhere)} not read here: "
+            f"{'each' if len(elsewhere) > 1 else 'it'} belongs to the input folder of its name"
+        )
     if notes:
         lines.append(f"{rel}: sheet {', '.join(notes)} not read: it holds notes for people, not rows")
     return lines
@@ -785,8 +938,9 @@ def _skipped_sheets(rel: str, sheets) -> list[str]:
 # judging, quarantine and merge
 
 
-def _judge(con, ds, ctx, source: str, present: dict[str, str], params: dict, source_file: str | None,
-           now) -> None:
+def _judge(
+    con, ds, ctx, source: str, present: dict[str, str], params: dict, source_file: str | None, now
+) -> None:
     """The judged rows of ``source`` in _judged; ``source_file`` None: several files, each row's
     from the source's ``_source_file`` (a path of _batch_files)."""
     batch = source_file is None
@@ -794,14 +948,23 @@ def _judge(con, ds, ctx, source: str, present: dict[str, str], params: dict, sou
     con.execute("DROP TABLE IF EXISTS _rejected_lines").fetchall()
     con.execute("SET preserve_insertion_order = true").fetchall()  # row numbers follow the file's order
     if batch:
-        select = ("SELECT q.* EXCLUDE (_source_file), f.rel AS source_file, CAST($now AS TIMESTAMPTZ) AS loaded_at "
-                  f"FROM ({query}) AS q JOIN _batch_files AS f ON f.path = q._source_file")
+        select = (
+            "SELECT q.* EXCLUDE (_source_file), f.rel AS source_file, CAST($now AS TIMESTAMPTZ) AS loaded_at "
+            f"FROM ({query}) AS q JOIN _batch_files AS f ON f.path = q._source_file"
+        )
     else:
-        select = (f"SELECT *, CAST($source_file AS VARCHAR) AS source_file, "
-                  f"CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({query})")
-    con.execute(f"CREATE OR REPLACE TEMP TABLE _judged AS {select}",
-                {k: v for k, v in {**params, "tz": ctx.timezone, "source_file": source_file, "now": now}.items()
-                 if f"${k}" in select}).fetchall()
+        select = (
+            f"SELECT *, CAST($source_file AS VARCHAR) AS source_file, "
+            f"CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({query})"
+        )
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE _judged AS {select}",
+        {
+            k: v
+            for k, v in {**params, "tz": ctx.timezone, "source_file": source_file, "now": now}.items()
+            if f"${k}" in select
+        },
+    ).fetchall()
     _fall_back(con, ds)
 
 
@@ -820,9 +983,10 @@ def _fall_back(con, ds: Dataset) -> None:
         groups = [ident(renamed.get(g, g)) for g in ds.timestamp_groups]
         part = ", ".join(["source_file", *groups, target])
         con.execute(
-            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR WHERE source_row IN ("
-            f"SELECT source_row FROM (SELECT source_row, row_number() OVER (PARTITION BY {part} ORDER BY source_row) "
-            f"AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1)").fetchall()
+            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR WHERE source_row IN (SELECT "
+            f"source_row FROM (SELECT source_row, row_number() OVER (PARTITION BY {part} ORDER BY "
+            f"source_row) AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1)"
+        ).fetchall()
         con.execute(f"UPDATE _judged SET row_hash = {cq.hash_sql(ds)} WHERE {flag}").fetchall()
 
 
@@ -843,31 +1007,42 @@ def _mark_repeats(con, ds: Dataset) -> None:
         f"WHERE source_row <> first_row"
     ).fetchall()
     con.execute(
-        "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this file (same "
-        + keys_text.replace("'", "''") + ", different values); send one corrected row' "
-        "FROM _repeats r WHERE _judged.source_file = r.source_file AND _judged.source_row = r.source_row "
-        "AND NOT r.repeat").fetchall()
+        "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this "
+        "file (same " + keys_text.replace("'", "''") + ", different values); send one corrected row' FROM "
+        "_repeats r WHERE _judged.source_file = r.source_file AND _judged.source_row = r.source_row AND NOT "
+        "r.repeat"
+    ).fetchall()
 
 
 def _quarantine_judged(con, ds: Dataset, now, source_file: str | None = None) -> None:
     """The rejected rows of _judged (and a CSV's unreadable lines, of ``source_file``) into quarantine."""
-    has_lines = source_file is not None and bool(con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE table_name = '_rejected_lines' AND temporary").fetchall()[0][0])
-    lines = "UNION ALL SELECT $source_file, row_number, reason, raw FROM _rejected_lines " if has_lines else ""
+    has_lines = source_file is not None and bool(
+        con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = '_rejected_lines' AND temporary"
+        ).fetchall()[0][0]
+    )
+    lines = (
+        "UNION ALL SELECT $source_file, row_number, reason, raw FROM _rejected_lines " if has_lines else ""
+    )
     con.execute(
         "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
         "SELECT $dataset, source_file, row_number, reason, raw, $now FROM ("
-        "SELECT source_file, source_row AS row_number, reason, raw FROM _judged WHERE reason IS NOT NULL " + lines +
-        ") ORDER BY source_file, row_number",
-        {"dataset": ds.name, "now": now, **({"source_file": source_file} if has_lines else {})}).fetchall()
+        "SELECT source_file, source_row AS row_number, reason, raw FROM _judged WHERE reason IS NOT NULL "
+        + lines
+        + ") ORDER BY source_file, row_number",
+        {"dataset": ds.name, "now": now, **({"source_file": source_file} if has_lines else {})},
+    ).fetchall()
 
 
-def _finish_file(con, ds: Dataset, source_file: str, now, fr: FileReport, extra_rejects: int = 0) -> FileReport:
+def _finish_file(
+    con, ds: Dataset, source_file: str, now, fr: FileReport, extra_rejects: int = 0
+) -> FileReport:
     """Same-key conflicts within the file, quarantine, merge, counts."""
     _mark_repeats(con, ds)
     _quarantine_judged(con, ds, now, source_file)
     read, quarantined = con.execute(
-        "SELECT count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged").fetchall()[0]
+        "SELECT count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged"
+    ).fetchall()[0]
     read += extra_rejects
     quarantined += extra_rejects
     fr.rows_read += int(read)
@@ -892,21 +1067,31 @@ def _incoming_view(con, ds: Dataset) -> str:
     empty _repeats, and the view is read three times."""
     select = ", ".join(ident(c) for c, _ in ds.table_columns())
     repeats = con.execute("SELECT EXISTS (SELECT 1 FROM _repeats)").fetchall()[0][0]
-    less = (" AND NOT EXISTS (SELECT 1 FROM _repeats AS r "
-            "WHERE r.source_file = j.source_file AND r.source_row = j.source_row)") if repeats else ""
-    return (f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, row_hash "
-            f"FROM _judged AS j WHERE reason IS NULL{less}")
+    less = (
+        (
+            " AND NOT EXISTS (SELECT 1 FROM _repeats AS r "
+            "WHERE r.source_file = j.source_file AND r.source_row = j.source_row)"
+        )
+        if repeats
+        else ""
+    )
+    return (
+        f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, "
+        f"row_hash FROM _judged AS j WHERE reason IS NULL{less}"
+    )
 
 
-def _overlap(con, ds: Dataset, bounds: tuple | None = None,
-             exclude: tuple[str, dict] | None = None) -> tuple[str, dict, int]:
+def _overlap(
+    con, ds: Dataset, bounds: tuple | None = None, exclude: tuple[str, dict] | None = None
+) -> tuple[str, dict, int]:
     """Existing rows that may share a key with _incoming: only those within the incoming keys'
     ranges (``bounds``: each key column's min and max, else read from _incoming), less the rows
     ``exclude`` selects (a filter on the table as t, and its parameters). Returns (the filter on
     the table as t, its parameters, how many rows it finds)."""
     if bounds is None:
-        bounds = con.execute("SELECT " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
-                             + " FROM _incoming").fetchall()[0]
+        bounds = con.execute(
+            "SELECT " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key) + " FROM _incoming"
+        ).fetchall()[0]
     where, params = [], {}
     for i, k in enumerate(ds.key):
         lo, hi = bounds[2 * i], bounds[2 * i + 1]
@@ -916,8 +1101,9 @@ def _overlap(con, ds: Dataset, bounds: tuple | None = None,
         params[f"lo{i}"], params[f"hi{i}"] = lo, hi
     t_filter = " AND ".join(where) or "true"
     less, less_params = (f" AND NOT ({exclude[0]})", exclude[1]) if exclude else ("", {})
-    overlap = con.execute(f"SELECT count(*) FROM {ident(ds.name)} AS t WHERE {t_filter}{less}",
-                          {**params, **less_params}).fetchall()[0][0]
+    overlap = con.execute(
+        f"SELECT count(*) FROM {ident(ds.name)} AS t WHERE {t_filter}{less}", {**params, **less_params}
+    ).fetchall()[0][0]
     return t_filter, params, int(overlap)
 
 
@@ -928,8 +1114,10 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
     try:
         # the count and each key column's bounds in one reading of _incoming
         incoming, *bounds = con.execute(
-            "SELECT count(*), " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
-            + " FROM _incoming").fetchall()[0]
+            "SELECT count(*), "
+            + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
+            + " FROM _incoming"
+        ).fetchall()[0]
         if not incoming:
             return 0, 0
         t_filter, params, overlap = _overlap(con, ds, tuple(bounds))
@@ -939,10 +1127,15 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
         key_match = _key_match(ds)
         superseded = con.execute(
             f"SELECT count(*) FROM {table} AS t JOIN _incoming AS i ON {key_match} "
-            f"WHERE {t_filter} AND t.row_hash <> i.row_hash", params).fetchall()[0][0]
+            f"WHERE {t_filter} AND t.row_hash <> i.row_hash",
+            params,
+        ).fetchall()[0][0]
         before = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-        run_script(con, sql("merge_into_dataset").format(table=ds.name, key_match=key_match, t_filter=t_filter),
-                   {"source_file": source_file, "now": now, **params})
+        run_script(
+            con,
+            sql("merge_into_dataset").format(table=ds.name, key_match=key_match, t_filter=t_filter),
+            {"source_file": source_file, "now": now, **params},
+        )
         after = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
         return int(after - before + superseded), int(superseded)
     finally:

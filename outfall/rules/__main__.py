@@ -23,14 +23,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m outfall.rules", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="read every rules file and say what is wrong")
-    check.add_argument("--rules-dir", default=None, help="folder of the rules files (default: the project's rules/)")
+    check.add_argument(
+        "--rules-dir", default=None, help="folder of the rules files (default: the project's rules/)"
+    )
     sub.add_parser("schema", help=f"regenerate {SCHEMA_FILE.relative_to(REPO_ROOT)}")
     sub.add_parser("docs", help=f"regenerate {DOCS_FILE.relative_to(REPO_ROOT)}")
     args = parser.parse_args(argv)
     try:
         if args.command == "check":
             rules = load_all(args.rules_dir)
-            for jurisdiction, r in rules.items():
+            for r in rules.values():
                 print(f"{r.source}: {r.name}, version {r.version}: ok")
             return 0
         if args.command == "schema":

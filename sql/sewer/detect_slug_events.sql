@@ -15,7 +15,7 @@ INSERT INTO slug_events BY NAME
 WITH judged AS (
     SELECT c.user_id, c.constituent, c.ts, c.value, s.baseline, s.baseline_source, i.interval_s,
            r.gap_factor, r.min_duration_min, r.rule,
-           coalesce(c.value > c.threshold, false) AS high
+           coalesce(c.value > c.threshold, FALSE) AS high
     FROM slug_candidates c
     LEFT JOIN slug_daily_stats s
       ON s.user_id = c.user_id AND s.constituent = c.constituent AND s.local_day = c.local_day
@@ -29,7 +29,7 @@ ordered AS (
 ),
 highs AS (
     SELECT *,
-           CASE WHEN coalesce(prev_high, false)
+           CASE WHEN coalesce(prev_high, FALSE)
                      AND epoch_us(ts) - epoch_us(prev_ts) <= gap_factor * interval_s * 1000000.0
                 THEN 0 ELSE 1 END AS starts
     FROM ordered
@@ -43,7 +43,8 @@ runs AS (
 grouped AS (
     SELECT user_id, constituent, run_no, min(ts) AS start_at, max(ts) AS end_at, count(*) AS readings,
            (epoch_us(max(ts)) - epoch_us(min(ts))) / 1e6 + any_value(interval_s) AS duration_s,
-           arg_max({'value': value, 'baseline': baseline, 'source': baseline_source}, value / baseline) AS peak,
+           arg_max({'value': value, 'baseline': baseline, 'source': baseline_source},
+                   value / baseline) AS peak,
            max(value / baseline) AS peak_ratio,
            arg_min(min_duration_min, ts) AS min_duration_min, arg_min(rule, ts) AS rule
     FROM runs

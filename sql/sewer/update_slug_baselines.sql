@@ -28,15 +28,16 @@ FROM (
     ),
     w AS (
         SELECT user_id, constituent, local_day, ratio, baseline_days, min_baseline_days,
-               coalesce(list_transform(list_filter(prior, lambda p: p.day >= local_day - baseline_days),
-                                       lambda p: p.mean), []) AS means
+               coalesce(list_transform(list_filter(prior, LAMBDA p: p.day >= local_day - baseline_days),
+                                       LAMBDA p: p.mean), []) AS means
         FROM windowed
         WHERE local_day >= $from_day AND local_day <= $to_day
     )
     SELECT w.user_id, w.constituent, w.local_day, w.ratio, len(w.means)::INTEGER AS prior_days,
            CASE WHEN w.ratio IS NULL THEN NULL
                 WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0 THEN p.normal_avg_flow_gpd / 1440.0
-                WHEN len(w.means) >= w.min_baseline_days THEN list_aggregate(w.means, 'median') END AS baseline,
+                WHEN len(w.means) >= w.min_baseline_days
+                    THEN list_aggregate(w.means, 'median') END AS baseline,
            CASE WHEN w.ratio IS NULL THEN 'none: no slug rule in effect on this day'
                 WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0
                     THEN 'the permit''s normal average flow (gallons a day / 1,440 = gallons a minute)'
@@ -44,7 +45,8 @@ FROM (
                     THEN 'median of the daily means of ' || len(w.means) || ' days in the '
                          || w.baseline_days || ' days before'
                 ELSE 'none: ' || len(w.means) || ' of the ' || w.baseline_days
-                     || ' days before have readings (' || w.min_baseline_days || ' needed)' END AS baseline_source
+                     || ' days before have readings (' || w.min_baseline_days || ' needed)'
+           END AS baseline_source
     FROM w LEFT JOIN slug_permits p USING (user_id)
 ) AS b
 WHERE s.user_id = b.user_id AND s.constituent = b.constituent AND s.local_day = b.local_day
