@@ -65,6 +65,9 @@ def configure(
     ``<warehouse>.tmp`` beside the warehouse file)."""
     con.execute(f"SET TimeZone = {_quoted(timezone)}").fetchall()
     con.execute("SET memory_limit = ?", [limit or memory_limit()]).fetchall()
+    threads = os.environ.get("OUTFALL_DUCKDB_THREADS", "").strip()
+    if threads:  # DuckDB's worker threads (default: one a core); benchmarks/executors.py compares them
+        con.execute("SET threads = ?", [int(threads)]).fetchall()
     return con
 
 

@@ -14,6 +14,7 @@ import datetime as dt
 import fcntl
 import gc
 import os
+import re
 import sys
 import time
 import warnings
@@ -90,6 +91,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--year", metavar="YYYY", default="", help="billing year (default: every year that has rates)"
+    )
+    run.add_argument(
+        "--partition",
+        metavar="YYYY-MM|YYYY",
+        default="",
+        help="run again just one month of readings (2026-03) or one billing year (2026), after "
+        "loading new files, and the pages that show it",
     )
     run.add_argument(
         "--dashboards",
@@ -372,10 +380,27 @@ def _startup_objects_set_apart() -> Iterator[Callable[[], None]]:
             gc.disable()
 
 
+def _check_partition(value: str) -> str:
+    if not value:
+        return ""
+    if re.fullmatch(r"\d{4}", value) or (re.fullmatch(r"\d{4}-\d{2}", value) and 1 <= int(value[5:]) <= 12):
+        return value
+    raise UsageError(f"--partition '{value}' is neither a month (YYYY-MM) nor a billing year (YYYY)")
+
+
 def run_pipeline(
-    data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0, dashboards: str = "", quiet: bool = False
+    data_dir: Path,
+    warehouse: Path,
+    as_of: str = "",
+    year: int = 0,
+    dashboards: str = "",
+    quiet: bool = False,
+    partition: str = "",
 ) -> RunOutcome:
-    """Materialize every asset and check, in process, into ``warehouse``."""
+    """Materialize every asset and check, in process, into ``warehouse``: the stages of
+    ``pipelines.stages`` one after the other, each partitioned stage over the partitions that hold data
+    (``year``: that billing year only). ``partition`` (a month ``2026-03`` or a billing year ``2026``):
+    the inputs' stage, that partition and what reads it."""
     with _startup_objects_set_apart() as set_apart:
         warnings.filterwarnings("ignore")
         from dagster import DagsterEventType
@@ -386,8 +411,16 @@ def run_pipeline(
             if inputs:
                 gx_worker.start()  # the worker imports Great Expectations while this process goes on
             # Dagster, every asset and DuckDB: imported here, while the collector is off (see above).
+            from assets.common import warehouse as open_warehouse
             from outfall.warehouse import kept_open
-            from pipelines.definitions import build_definitions, build_resources, run_instance
+            from pipelines.definitions import (
+                PARENTS,
+                STAGES,
+                build_definitions,
+                build_resources,
+                run_instance,
+            )
+            from pipelines.stages import downstream, partition_key_for, partitions_with_data, run_stages
 
             run_logger().info(
                 "run: data %s, warehouse %s, as of %s, year %s, pages %s",
@@ -400,20 +433,42 @@ def run_pipeline(
             resources = build_resources(
                 str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year, dashboards_dir=dashboards
             )
-            # The very job the Dagster UI shows as "everything", bound to this run's folders.
-            job = build_definitions(resources).get_job_def("everything")
-            set_apart()
-            with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
-                progress.attach(instance, *([_warm_for_letters] if inputs else []))
-                result = job.execute_in_process(
+            # The very jobs the Dagster UI shows as "everything_1_...", bound to this run's folders.
+            defs = build_definitions(resources)
+            only = None
+            if partition:
+                asked = [
+                    s
+                    for s in STAGES
+                    if s.partitions_def is not None and partition_key_for(s.partitions_def, partition)
+                ]
+                only = set(STAGES[0].keys) | downstream({k for s in asked for k in s.keys}, PARENTS)
+
+            def wanted(stage) -> list[str]:
+                if partition:
+                    key = partition_key_for(stage.partitions_def, partition)
+                    return [key] if key else []
+                if year and partition_key_for(stage.partitions_def, str(year)):
+                    return [str(year)]
+                with open_warehouse(resources["duckdb"]) as con:
+                    return partitions_with_data(con, stage.partitions_def)
+
+            def run_one(stage, keys, tags):
+                return defs.resolve_job_def(stage.job_name).execute_in_process(
                     instance=instance,
                     raise_on_error=False,
+                    asset_selection=keys if len(keys) < len(stage.keys) else None,
                     # Nothing on the terminal from Dagster: failures are reported in plain words by
                     # _report, their traces go to the run log (outfall.runlog).
                     run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},
-                    tags={"outfall/command": "run"},
+                    tags={"outfall/command": "run", **tags},
                 )
-    outcome = RunOutcome(ok=result.success, seconds=time.perf_counter() - started)
+
+            set_apart()
+            with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
+                progress.attach(instance, *([_warm_for_letters] if inputs else []))
+                result = run_stages(STAGES, PARENTS, run_one, wanted, instance, only=only)
+    outcome = RunOutcome(ok=result.success and bool(result.results), seconds=time.perf_counter() - started)
     for event in result.all_events:
         if event.event_type == DagsterEventType.ASSET_MATERIALIZATION:
             outcome.materialized.append(event.asset_key.to_user_string())
@@ -501,11 +556,14 @@ def cmd_run(args) -> int:
     warehouse = _check_warehouse(args.warehouse)
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
+    partition = _check_partition(args.partition)
     _check_rules()
     with warehouse_lock(warehouse), run_log(warehouse):
         for line in folder_warnings(data_dir):
             print(f"outfall: warning: {line}", file=sys.stderr)
-        outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards, quiet=args.quiet)
+        outcome = run_pipeline(
+            data_dir, warehouse, as_of, year, args.dashboards, quiet=args.quiet, partition=partition
+        )
         return _report(outcome, warehouse, quiet=args.quiet, verbose=args.verbose)
 
 

@@ -9,7 +9,8 @@
 -- and daylight-saving changes freely: they are built on UTC instants; each
 -- reading uses its own day's baseline. The peak is the reading of the highest
 -- ratio; baseline and peak_value are that reading's.
--- Parameters: $emit_from (runs ending before it are kept from an earlier run).
+-- Parameters: $emit_from (runs ending before it are kept from an earlier run); $start_from, $start_to
+-- (the runs starting in a month partition's days; a run going on at $start_from is the month before's).
 INSERT INTO slug_events BY NAME
 WITH judged AS (
     SELECT c.user_id, c.constituent, c.ts, c.value, s.baseline, s.baseline_source, i.interval_s,
@@ -57,4 +58,5 @@ SELECT user_id, constituent, start_at, end_at,
        readings::INTEGER AS readings, peak.source AS baseline_source, rule
 FROM grouped
 WHERE duration_s > min_duration_min * 60.0 AND end_at >= $emit_from
+  AND start_at >= $start_from AND start_at < $start_to
 ORDER BY user_id, constituent, start_at

@@ -7,7 +7,8 @@
 -- are not judged. A day's baseline depends only on earlier days, so appending
 -- days leaves earlier baselines unchanged. View slug_permits: user_id,
 -- normal_avg_flow_gpd.
--- Parameters: $from_day, $max_baseline_days (the longest baseline_days of slug_rules).
+-- Parameters: $from_day, $to_day (days after it keep theirs: a month partition's last day),
+-- $max_baseline_days (the longest baseline_days of slug_rules).
 UPDATE slug_daily_stats AS s
 SET prior_days = b.prior_days, baseline = b.baseline, baseline_source = b.baseline_source,
     threshold = b.baseline * b.ratio
@@ -30,7 +31,7 @@ FROM (
                coalesce(list_transform(list_filter(prior, LAMBDA p: p.day >= local_day - baseline_days),
                                        LAMBDA p: p.mean), []) AS means
         FROM windowed
-        WHERE local_day >= $from_day
+        WHERE local_day >= $from_day AND local_day <= $to_day
     )
     SELECT w.user_id, w.constituent, w.local_day, w.ratio, len(w.means)::INTEGER AS prior_days,
            CASE WHEN w.ratio IS NULL THEN NULL
