@@ -19,6 +19,16 @@ new rows' hourly summaries, which are then kept (``outfall.flow_hours``).
 
 Invariant, per file and per dataset: rows read = rows kept + rows quarantined.
 
+A file that cannot be read is one quarantine row (row 0) naming it and what is wrong with it, and
+the dataset's other files load. A Parquet file's footer is read on a connection of its own
+(``_side``) before the file is read in the dataset's transaction. A file that breaks partway
+through its reading (a damaged row group, a CSV line that stops the reader) fails the statement
+reading it, and DuckDB then aborts the whole transaction: ``load_dataset`` rolls it back and loads
+the dataset again, from the start, with that file as its quarantine row (no savepoints: nothing of
+the first attempt is kept, so a killed run leaves nothing half-written and a re-run duplicates
+nothing). A failure costs one more pass over the dataset's new files; a run without one costs
+nothing.
+
 New Parquet files of one layout are judged together, up to ``BATCH_MAX_ROWS`` rows in one
 statement (one query over many small files uses every core; one per file ran on one core and
 paid a dozen statements per file), with each row's file carried along: file by file, the rows,
@@ -41,6 +51,7 @@ import io
 import re
 import shutil
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,7 +64,7 @@ from outfall.ingest import parse, xlsx
 from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
 from outfall.ingest.parse import clean_header, ident, lit
 from outfall.ingest.registry import all_datasets
-from outfall.warehouse import run_script, sql, table_columns
+from outfall.warehouse import run_script, sql, table_columns, transaction
 
 PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
 BATCH_MAX_ROWS = 2_000_000  # rows of new Parquet files judged in one statement (0: one file at a time)
@@ -129,14 +140,98 @@ def check_table(con, ds: Dataset) -> None:
         raise SchemaMismatch(f"the warehouse table {ds.name} does not match its dataset spec: {'; '.join(parts)}")
 
 
+class FileUnreadable(Exception):
+    """A file broke partway through its reading, inside the dataset's transaction (which DuckDB has
+    then aborted): ``load_dataset`` loads the dataset again with the file as one quarantine row."""
+
+    def __init__(self, rel: str, reason: str):
+        super().__init__(f"{rel}: {reason}")
+        self.rel, self.reason = rel, reason
+
+
+class BatchUnreadable(Exception):
+    """A group of Parquet files judged together broke partway: ``load_dataset`` loads the dataset
+    again with each of them read on its own, so that the file at fault is found."""
+
+    def __init__(self, rels: list[str]):
+        super().__init__(", ".join(rels))
+        self.rels = rels
+
+
+# DuckDB's errors that are not the file's: the machine's (memory, disk), an interruption, Outfall's own.
+_NOT_THE_FILE = (duckdb.OutOfMemoryException, duckdb.InterruptException, duckdb.CatalogException,
+                 duckdb.InternalException, duckdb.FatalException, duckdb.ConnectionException)
+
+
+def _at_fault(exc: BaseException) -> duckdb.Error | None:
+    """The DuckDB error of reading a file, when the file is at fault; else None. A statement run
+    after the failure (a clean-up in a ``finally``) fails in turn on the aborted transaction: the
+    error that aborted it is the one looked at."""
+    while isinstance(exc, duckdb.TransactionException) and exc.__context__ is not None:
+        exc = exc.__context__
+    if not isinstance(exc, duckdb.Error) or isinstance(exc, (*_NOT_THE_FILE, duckdb.TransactionException)):
+        return None
+    if isinstance(exc, duckdb.IOException) and "space" in str(exc).lower():
+        return None   # the disk is full (the temp folder): not the file's fault
+    return exc
+
+
+PARQUET_UNREADABLE = "the file is not a readable Parquet file; export it again (or send CSV)"
+PARQUET_CUT = ("the file is not a readable Parquet file: it is cut short or damaged (its end, which lists "
+               "what it holds, is missing); export it again (or send CSV)")
+PARQUET_DAMAGED = ("the file is damaged partway: the first part of it can be read, but a later block of its "
+                   "rows cannot; export it again (or send CSV)")
+CSV_BROKEN = ("the file cannot be read as CSV to its end: a line in it breaks the layout of a CSV file (a stray "
+              "carriage return inside a row, or binary data); " + fs.SAVE_AS)
+
+
+def _unreadable_reason(rel: str) -> str:
+    """What is wrong with a file whose reading broke partway, in plain words (DuckDB's own message
+    names paths and settings, and is not echoed)."""
+    suffix = Path(rel).suffix.lower()
+    if suffix == ".parquet":
+        return PARQUET_DAMAGED
+    if suffix == ".csv":
+        return CSV_BROKEN
+    return "the file cannot be read to its end (part of it is damaged); save it again and send it again"
+
+
+def load_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context,
+                 now: dt.datetime | None = None) -> DatasetReport:
+    """``ingest_dataset`` in one transaction of its own; a file that breaks partway through its
+    reading aborts it, and the dataset is loaded again with that file as its quarantine row."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    unreadable: dict[str, str] = {}
+    alone: set[str] = set()
+    while True:
+        try:
+            with transaction(con):
+                return ingest_dataset(con, ds, data_dir, ctx, now, unreadable=unreadable, alone=alone)
+        except FileUnreadable as exc:
+            if exc.rel in unreadable:
+                raise
+            unreadable[exc.rel] = exc.reason
+        except BatchUnreadable as exc:
+            if alone.issuperset(exc.rels):
+                raise
+            alone.update(exc.rels)
+
+
 # ---------------------------------------------------------------------------
 # one dataset
 
 
 def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context,
-                   now: dt.datetime | None = None) -> DatasetReport:
-    """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction)."""
+                   now: dt.datetime | None = None, *, unreadable: dict[str, str] | None = None,
+                   alone: set[str] | None = None) -> DatasetReport:
+    """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction; or call
+    ``load_dataset``). ``unreadable``: files (by name in the folder) known to break partway through
+    their reading, with what is wrong with them: each is one quarantine row. ``alone``: Parquet
+    files read one by one, never judged with others. A file that breaks partway raises
+    FileUnreadable (BatchUnreadable: a group of them), the transaction then being aborted."""
     now = now or dt.datetime.now(dt.timezone.utc)
+    unreadable = unreadable or {}
+    alone = alone or set()
     con.execute(cq.create_table_sql(ds)).fetchall()
     check_table(con, ds)
     report = DatasetReport(ds.name)
@@ -157,13 +252,13 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     try:
         pending: list[tuple[fs.InputEntry, fs.FileFacts]] = []
         for entry in entries:
-            facts = _new_parquet(ds, entry, ledger)
+            facts = None if entry.rel in alone or entry.rel in unreadable else _new_parquet(ds, entry, ledger)
             if facts is not None:
                 pending.append((entry, facts))
                 continue
             _ingest_batch(con, ds, pending, ledger, ctx, now, report, tmp)
             pending = []
-            _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp)
+            _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, unreadable=unreadable.get(entry.rel))
         _ingest_batch(con, ds, pending, ledger, ctx, now, report, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -193,8 +288,20 @@ def _unchanged(entry: fs.InputEntry, ledger) -> bool:
     return entry.problem is None and stamp is not None and fs.current_stamp(entry.path) == stamp
 
 
+def _side() -> duckdb.DuckDBPyConnection:
+    """This thread's in-memory connection for reading a Parquet file's footer: an error there (a
+    file cut short) is only a reason to quarantine the file, never an aborted transaction."""
+    side = getattr(_SIDE, "con", None)
+    if side is None:
+        side = _SIDE.con = duckdb.connect()
+    return side
+
+
+_SIDE = threading.local()
+
+
 def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
-                  facts: fs.FileFacts | None = None) -> None:
+                  facts: fs.FileFacts | None = None, unreadable: str | None = None) -> None:
     rel = entry.rel
     if facts is None and _unchanged(entry, ledger):
         report.files.append(FileReport(rel, skipped=True))   # the file loaded then: not read again
@@ -220,8 +327,16 @@ def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
     if entry.problem is not None:
         fr = _whole_file_problem(con, ds, rel, entry.problem, now)
         size = None
+    elif unreadable is not None:   # it broke partway through its reading in an earlier attempt
+        fr = _whole_file_problem(con, ds, rel, unreadable, now)
+        size = facts.size
     else:
-        fr = _load_file(con, ds, entry.path, rel, facts, ctx, now, tmp)
+        try:
+            fr = _load_file(con, ds, entry.path, rel, facts, ctx, now, tmp)
+        except duckdb.Error as exc:
+            if _at_fault(exc) is None:
+                raise
+            raise FileUnreadable(rel, _unreadable_reason(rel)) from exc
         size = facts.size
     _record_file(con, ds, fr, digest, size, now, report, facts.stamp if facts else None)
 
@@ -262,10 +377,26 @@ def _new_parquet(ds: Dataset, entry: fs.InputEntry, ledger) -> fs.FileFacts | No
     return facts if facts.size else None
 
 
+def _footer_rows(paths: list[str]) -> dict[str, int]:
+    """Each Parquet file's number of rows, as its footer says; a file whose footer cannot be read is
+    left out (loaded on its own, which quarantines it)."""
+    query = "SELECT file_name, num_rows FROM parquet_file_metadata($paths)"
+    try:
+        return dict(_side().execute(query, {"paths": paths}).fetchall())
+    except duckdb.Error:
+        rows: dict[str, int] = {}
+        for path in paths:
+            try:
+                rows.update(_side().execute(query, {"paths": [path]}).fetchall())
+            except duckdb.Error:
+                continue
+        return rows
+
+
 def _parquet_layout(con, ds: Dataset, path: Path) -> tuple | None:
     """The file's columns as (spec name, file's name, type), when all is in order for a batch."""
     try:
-        described = con.execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+        described = _side().execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
     except duckdb.Error:
         return None
     aliases = _aliases(ds)
@@ -285,11 +416,7 @@ def _ingest_batch(con, ds, pending: list[tuple[fs.InputEntry, fs.FileFacts]], le
         for entry, facts in pending:
             _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, facts)
         return
-    try:
-        rows = dict(con.execute("SELECT file_name, num_rows FROM parquet_file_metadata($paths)",
-                                {"paths": [str(e.path) for e, _ in pending]}).fetchall())
-    except duckdb.Error:
-        rows = {}
+    rows = _footer_rows([str(e.path) for e, _ in pending])
     # Runs of consecutive files of one layout: the files stay in their order (a later file
     # supersedes an earlier one), so a file of another layout ends the run.
     groups: list[tuple[tuple | None, list[tuple[fs.InputEntry, fs.FileFacts]]]] = []
@@ -324,9 +451,10 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
         progress.reading(ds.name, entry.rel)
     try:
         _judge(con, ds, ctx, source, {n: t for n, (_, t) in where.items()}, {"paths": paths}, None, now)
-    except duckdb.InvalidInputException:
-        _drop_scratch(con)
-        return False
+    except duckdb.Error as exc:   # the transaction is aborted: loaded again, each file on its own
+        if _at_fault(exc) is None:
+            raise
+        raise BatchUnreadable([entry.rel for entry, _ in group]) from exc
     _mark_repeats(con, ds)
     con.execute(_incoming_view(con, ds)).fetchall()
     new = _merge_at_once(con, ds)
@@ -584,13 +712,10 @@ def _renumber(con, rejects: list[tuple[int, str, str]]) -> None:
 
 def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     try:
-        schema = con.execute("SELECT name, type FROM parquet_schema($path) WHERE name <> 'schema' "
-                             "AND num_children IS NULL OR num_children = 0", {"path": str(path)}).fetchall()
-        described = con.execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
-    except duckdb.Error:
-        return _whole_file_problem(con, ds, rel, "the file is not a readable Parquet file; export it again "
-                                                 "(or send CSV)", now)
-    del schema
+        described = _side().execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+    except duckdb.Error as exc:
+        cut = "magic bytes" in str(exc).lower() or "too small" in str(exc).lower()
+        return _whole_file_problem(con, ds, rel, PARQUET_CUT if cut else PARQUET_UNREADABLE, now)
     aliases = _aliases(ds)
     names = [(aliases.get(fs.clean_header(n), fs.clean_header(n)), n, t) for n, t, *_ in described]
     cleaned = [n for n, _, _ in names]
@@ -610,15 +735,11 @@ def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     dictionary = _dictionary_columns(path)
     present = {n: parse.DICTIONARY_TEXT if t == "VARCHAR" and orig in dictionary else t
                for n, (orig, t) in where.items()}
-    try:
-        straight = _load_straight(con, ds, ctx, source, present, {"path": str(path)}, rel, now,
-                                  _parquet_rows(con, path))
-        if straight is not None:
-            return straight
-        _judge(con, ds, ctx, source, present, {"path": str(path)}, rel, now)
-    except duckdb.InvalidInputException:
-        return _whole_file_problem(con, ds, rel, "the file is not a readable Parquet file; export it again "
-                                                 "(or send CSV)", now)
+    # a block of rows that cannot be read fails here, and the transaction with it (FileUnreadable)
+    straight = _load_straight(con, ds, ctx, source, present, {"path": str(path)}, rel, now, _parquet_rows(path))
+    if straight is not None:
+        return straight
+    _judge(con, ds, ctx, source, present, {"path": str(path)}, rel, now)
     return _finish_file(con, ds, rel, now, fr)
 
 
@@ -633,17 +754,16 @@ def _dictionary_columns(path: Path) -> set[str]:
              "AND e.encoding NOT IN ('PLAIN_DICTIONARY', 'RLE_DICTIONARY'))) = 0) "
              "FROM parquet_metadata($path) GROUP BY path_in_schema")
     try:
-        with duckdb.connect() as meta:
-            return {name for name, ok in meta.execute(query, {"path": str(path)}).fetchall() if ok}
+        return {name for name, ok in _side().execute(query, {"path": str(path)}).fetchall() if ok}
     except duckdb.Error:
         return set()
 
 
-def _parquet_rows(con, path: Path) -> int | None:
+def _parquet_rows(path: Path) -> int | None:
     """The number of rows a Parquet file's footer declares (None when it cannot be read)."""
     try:
-        return int(con.execute("SELECT sum(num_rows) FROM parquet_file_metadata($path)",
-                               {"path": str(path)}).fetchall()[0][0])
+        return int(_side().execute("SELECT sum(num_rows) FROM parquet_file_metadata($path)",
+                                   {"path": str(path)}).fetchall()[0][0])
     except (duckdb.Error, TypeError):
         return None
 
@@ -949,4 +1069,5 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
         con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
 
 
-__all__ = ["DatasetReport", "FileReport", "SchemaMismatch", "ingest_dataset", "check_table"]
+__all__ = ["DatasetReport", "FileReport", "FileUnreadable", "SchemaMismatch", "ingest_dataset", "load_dataset",
+           "check_table"]

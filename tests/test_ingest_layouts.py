@@ -1,0 +1,207 @@
+"""A file that cannot be read, whatever its format and wherever it breaks, is one quarantine row (row 0)
+naming it and what is wrong with it; the other files of its folder load, a re-run neither reads it
+again nor duplicates anything (outfall.ingest.engine.load_dataset).
+
+Regression (issue 30): a truncated Parquet file beside a good flow.csv failed the whole flow asset
+with "Current transaction is aborted (please ROLLBACK)", and the good file was not loaded either:
+DuckDB aborts the dataset's transaction on the first failed statement, and the engine went on
+writing in it."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import outfall.ingest.engine as engine
+from tests.ingesting import con, load  # noqa: F401 - con is a fixture
+
+GOOD_CSV = "user_id,timestamp,value,unit\nIU-9,2026-03-01 00:00,10.5,gpm\nIU-9,2026-03-01 00:15,11.5,gpm\n"
+
+
+def _parquet(path: Path, rows: int, user: str = "IU-1", row_group: int = 50_000) -> Path:
+    """``rows`` one-minute readings of one meter, in row groups of ``row_group`` rows."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    duckdb.execute(
+        f"COPY (SELECT '{user}' AS user_id, TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_minutes(i) AS timestamp, "
+        f"(i % 1000) / 10.0 AS value, 'gpm' AS unit FROM range({int(rows)}) t(i)) "
+        f"TO '{path}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE {int(row_group)})")
+    return path
+
+
+def _damage_row_group(path: Path, group: int) -> None:
+    """Scramble the compressed pages of one row group (the footer still reads)."""
+    pages = duckdb.execute("SELECT coalesce(dictionary_page_offset, data_page_offset), total_compressed_size "
+                           "FROM parquet_metadata(?) WHERE row_group_id = ?", [str(path), group]).fetchall()
+    data = bytearray(path.read_bytes())
+    for offset, size in pages:
+        for k in range(offset + 40, offset + size):
+            data[k] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def _quarantine(con) -> list[tuple]:  # noqa: F811
+    return con.execute("SELECT source_file, row_number, reason FROM quarantine ORDER BY source_file, row_number"
+                       ).fetchall()
+
+
+def _by_file(con) -> dict[str, int]:  # noqa: F811
+    return dict(con.execute("SELECT source_file, count(*) FROM flow GROUP BY 1").fetchall())
+
+
+def _balanced(con) -> bool:  # noqa: F811
+    return con.execute("SELECT bool_and(rows_read = rows_kept + rows_quarantined) FROM ingested_files"
+                       ).fetchall()[0][0]
+
+
+def _again_reads_nothing(con, data: Path, dataset: str = "flow") -> None:  # noqa: F811
+    """A second run: every file unchanged, nothing read or written again."""
+    before = (_quarantine(con), con.execute(f"SELECT count(*) FROM {dataset}").fetchall())
+    report = load(con, data, dataset)
+    assert report.files_loaded == 0, [(f.source_file, f.skipped) for f in report.files]
+    assert (_quarantine(con), con.execute(f"SELECT count(*) FROM {dataset}").fetchall()) == before
+
+
+def test_a_truncated_parquet_file_beside_a_good_csv(con, tmp_path):  # noqa: F811
+    data = tmp_path / "data"
+    (data / "flow").mkdir(parents=True)
+    (data / "flow" / "flow.csv").write_text(GOOD_CSV)
+    whole = _parquet(tmp_path / "whole.parquet", 1000).read_bytes()
+    (data / "flow" / "meter.parquet").write_bytes(whole[: len(whole) // 2])
+    report = load(con, data, "flow")
+    assert _quarantine(con) == [("meter.parquet", 0, engine.PARQUET_CUT)]
+    assert "cut short" in engine.PARQUET_CUT and "Parquet" in engine.PARQUET_CUT
+    assert _by_file(con) == {"flow.csv": 2}
+    assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (3, 2, 1)
+    assert _balanced(con)
+    _again_reads_nothing(con, data)
+
+
+@pytest.mark.parametrize("batched", [False, True], ids=["alone", "among_others"])
+def test_a_parquet_file_whose_later_row_group_is_damaged(con, tmp_path, batched):  # noqa: F811
+    """300,000 readings in six row groups, the fifth damaged: the first four read, then the reader
+    fails, inside the transaction. Alone, and judged together with other new Parquet files."""
+    data = tmp_path / "data"
+    (data / "flow").mkdir(parents=True)
+    (data / "flow" / "flow.csv").write_text(GOOD_CSV)
+    bad = _parquet(data / "flow" / "b_meter.parquet", 300_000)
+    _damage_row_group(bad, 4)
+    with pytest.raises(duckdb.Error):
+        duckdb.execute("SELECT sum(value), count(DISTINCT timestamp) FROM read_parquet(?)", [str(bad)]).fetchall()
+    if batched:
+        _parquet(data / "flow" / "a_meter.parquet", 2000, user="IU-2")
+        _parquet(data / "flow" / "c_meter.parquet", 2000, user="IU-3")
+    report = load(con, data, "flow")
+    assert _quarantine(con) == [("b_meter.parquet", 0, engine.PARQUET_DAMAGED)]
+    want = {"flow.csv": 2, **({"a_meter.parquet": 2000, "c_meter.parquet": 2000} if batched else {})}
+    assert _by_file(con) == want
+    assert report.rows_quarantined == 1 and report.rows_kept == sum(want.values())
+    assert _balanced(con)
+    # the ledger has the file's own fingerprint: unchanged, it is not read again
+    assert con.execute("SELECT sha256 NOT LIKE 'not-read:%' FROM ingested_files "
+                       "WHERE source_file = 'b_meter.parquet'").fetchall() == [(True,)]
+    _again_reads_nothing(con, data)
+    # sent again whole, it replaces its quarantine row and loads
+    _parquet(data / "flow" / "b_meter.parquet", 300_000)
+    report = load(con, data, "flow")
+    assert _quarantine(con) == []
+    assert _by_file(con)["b_meter.parquet"] == 300_000
+    assert _balanced(con)
+
+
+def test_a_csv_file_that_breaks_the_reader_partway(con, tmp_path):  # noqa: F811
+    """Row 200,000 of 300,000 holds a stray carriage return: DuckDB's CSV reader stops there (no
+    rejected line to quarantine), after the rows before it were read."""
+    data = tmp_path / "data"
+    (data / "flow").mkdir(parents=True)
+    (data / "flow" / "flow.csv").write_text(GOOD_CSV)
+    lines = [f"IU-1,2026-01-01 00:00,{i},gpm\n" for i in range(300_000)]
+    duckdb.execute(
+        f"COPY (SELECT 'IU-1' AS user_id, strftime(TIMESTAMP '2026-01-01' + to_minutes(i), '%Y-%m-%d %H:%M') "
+        f"AS timestamp, i AS value, 'gpm' AS unit FROM range(300000) t(i)) TO '{tmp_path / 'big.csv'}' "
+        f"(FORMAT csv, HEADER)")
+    lines = (tmp_path / "big.csv").read_text().splitlines(keepends=True)
+    lines.insert(200_001, "IU-1,2026\r05,1,gpm\r\n")
+    (data / "flow" / "meter.csv").write_text("".join(lines), newline="")
+    report = load(con, data, "flow")
+    assert _quarantine(con) == [("meter.csv", 0, engine.CSV_BROKEN)]
+    assert _by_file(con) == {"flow.csv": 2}
+    assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (3, 2, 1)
+    assert _balanced(con)
+    _again_reads_nothing(con, data)
+
+
+def _workbook(path: Path, rows: int) -> Path:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["user_id", "name", "district"])
+    for i in range(rows):
+        sheet.append([f"IU-{i:05d}", f"Plant {i}", "consolidated"])
+    book.save(path)
+    return path
+
+
+@pytest.mark.parametrize("damage", ["truncated", "sheet_damaged_partway"])
+def test_a_damaged_workbook_beside_a_good_csv(con, tmp_path, damage):  # noqa: F811
+    data = tmp_path / "data"
+    folder = data / "industrial_users"
+    folder.mkdir(parents=True)
+    (folder / "a_users.csv").write_text("user_id,name,district\nIU-1,Acme,consolidated\n")
+    book = _workbook(tmp_path / "book.xlsx", 5000)
+    raw = bytearray(book.read_bytes())
+    if damage == "truncated":
+        raw = raw[: len(raw) // 2]
+    else:   # the sheet's compressed rows scrambled past their start: the zip's check of them fails
+        with zipfile.ZipFile(book) as z:
+            info = z.getinfo("xl/worksheets/sheet1.xml")
+        start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+        for k in range(start + info.compress_size // 2, start + info.compress_size - 10):
+            raw[k] ^= 0x5A
+    (folder / "b_users.xlsx").write_bytes(bytes(raw))
+    report = load(con, data, "industrial_users")
+    rows = _quarantine(con)
+    assert [(f, n) for f, n, _ in rows] == [("b_users.xlsx", 0)], rows
+    assert "xlsx" in rows[0][2] or "workbook" in rows[0][2], rows
+    assert con.execute("SELECT user_id FROM industrial_users").fetchall() == [("IU-1",)]
+    assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (2, 1, 1)
+    _again_reads_nothing(con, data, "industrial_users")
+
+
+def test_a_file_that_fails_for_a_reason_not_its_own_still_fails_the_dataset(con, tmp_path, monkeypatch):  # noqa: F811
+    """Memory or an interruption is not the file's fault: nothing is quarantined, the load fails
+    and leaves nothing written."""
+    data = tmp_path / "data"
+    (data / "flow").mkdir(parents=True)
+    (data / "flow" / "flow.csv").write_text(GOOD_CSV)
+    _parquet(data / "flow" / "meter.parquet", 1000)
+
+    def out_of_memory(*args, **kwargs):
+        raise duckdb.OutOfMemoryException("Out of Memory Error: could not allocate")
+
+    monkeypatch.setattr(engine, "_load_straight", out_of_memory)
+    with pytest.raises(duckdb.OutOfMemoryException):
+        load(con, data, "flow")
+    assert _quarantine(con) == [] and _by_file(con) == {}
+    assert con.execute("SELECT count(*) FROM ingested_files").fetchall() == [(0,)]
+
+
+def test_outfall_run_with_a_truncated_parquet_file_loads_the_good_csv(tmp_path, capsys):
+    """The issue's reproduction: `outfall run` on a flow folder of a good CSV and a truncated Parquet
+    file exits 0, with the CSV loaded and the Parquet file one quarantine row."""
+    from pipelines import cli
+
+    data = tmp_path / "data"
+    (data / "flow").mkdir(parents=True)
+    (data / "flow" / "flow.csv").write_text(GOOD_CSV)
+    whole = _parquet(tmp_path / "whole.parquet", 1000).read_bytes()
+    (data / "flow" / "meter.parquet").write_bytes(whole[: len(whole) - 100])
+    code = cli.main(["run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"),
+                     "--as-of", "2026-03-31", "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as warehouse:
+        assert _quarantine(warehouse) == [("meter.parquet", 0, engine.PARQUET_CUT)]
+        assert _by_file(warehouse) == {"flow.csv": 2}
