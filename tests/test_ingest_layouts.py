@@ -9,6 +9,7 @@ writing in it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import zipfile
 from pathlib import Path
 
@@ -205,3 +206,136 @@ def test_outfall_run_with_a_truncated_parquet_file_loads_the_good_csv(tmp_path, 
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as warehouse:
         assert _quarantine(warehouse) == [("meter.parquet", 0, engine.PARQUET_CUT)]
         assert _by_file(warehouse) == {"flow.csv": 2}
+
+
+# ---------------------------------------------------------------------------
+# small CSV files read together (engine._load_csv_group), exactly as one at a time
+
+_HEAD = "user_id,timestamp,value,unit\n"
+
+
+def _csv_day(user: str, day: int, n: int = 24, value: float = 10.0) -> str:
+    return _HEAD + "".join(f"{user},2026-03-{day:02d} {h:02d}:00,{value + h},gpm\n" for h in range(n))
+
+
+def _csv_first(flow: Path) -> None:
+    flow.mkdir(parents=True, exist_ok=True)
+    for day in (1, 2, 3):
+        (flow / f"a_iu1_{day:02d}.csv").write_text(_csv_day("IU-1", day))
+    (flow / "b_iu2_01.csv").write_text(_csv_day("IU-2", 1) + "IU-2,not a time,5,gpm\nIU-2,2026-03-01 03:00,3,gpm\n"
+                                       "IU-2,2026-03-01 04:00,14.0,gpm\n,2026-03-01 05:00,1,gpm\n\n")
+    (flow / "b_iu2_02.csv").write_text(_csv_day("IU-2", 2) + "IU-2,2026-03-02 05:00,1,gpm,extra\n")  # a bad line
+    (flow / "b_iu2_03.csv").write_text(_HEAD)                                                     # header only
+    (flow / "c_iu3_01.csv").write_text("Meter export\n" + _csv_day("IU-3", 1))                   # a title line
+    (flow / "c_iu3_02.csv").write_text(_csv_day("IU-3", 2).replace(",", ";"))                    # another delimiter
+    (flow / "c_iu3_03.csv").write_bytes(_csv_day("IU-3", 3).replace("gpm", "gpm é").encode("cp1252"))
+    (flow / "d_iu4_01.csv").write_text(_csv_day("IU-4", 1).replace("IU-4,2026-03-01 05:00,15.0",
+                                                                   '"IU-4","2026-03-01 05:00","15.0"'))
+    (flow / "d_iu4_02.csv").write_text(_csv_day("IU-4", 2))
+    (flow / "d_iu4_03.csv").write_text("")                                                        # empty
+    (flow / "e_iu5_01.csv").write_text(_csv_day("IU-5", 1))
+    _parquet(flow / "e_iu5_02.parquet", 30, user="IU-5")
+    (flow / "e_iu5_03.csv").write_text(_csv_day("IU-5", 3))
+    (flow / "e_iu5_04.csv").write_text(_csv_day("IU-5", 4))
+    # the night the clocks go back: 01:00 twice (daylight, then standard time), in a file judged with
+    # others whose rows have the same numbers
+    (flow / "e_iu5_05.csv").write_text(_HEAD + "".join(f"IU-5,2026-11-01 {h},{v},gpm\n" for h, v in (
+        ("00:00", 1), ("00:30", 2), ("01:00", 3), ("01:30", 4), ("01:00", 5), ("01:30", 6), ("02:00", 7))))
+
+
+def _csv_second(flow: Path) -> None:
+    (flow / "f_iu1_04.csv").write_text(_csv_day("IU-1", 4))                      # new keys
+    (flow / "g_iu1_02_again.csv").write_text(_csv_day("IU-1", 2, value=70.0))    # stored keys, new values
+    (flow / "h_iu6_01.csv").write_text(_csv_day("IU-6", 1))
+    (flow / "h_iu6_01_too.csv").write_text(_csv_day("IU-6", 1, n=6, value=50))  # shares keys with the one before
+
+
+def _two_csv_loads(folder: Path, data: Path):
+    import shutil
+
+    from assets.common import schema_ddl
+    from outfall.warehouse import configure, ensure_schema
+    from tests.ingesting import TOWN
+
+    copy = folder / "data"
+    folder.mkdir()
+    shutil.copytree(data, copy)
+    warehouse = configure(duckdb.connect(str(folder / "w.duckdb")), timezone=TOWN.timezone)
+    try:
+        ensure_schema(warehouse, schema_ddl())
+        counts = lambda report: [(f.source_file, f.rows_read, f.rows_kept, f.rows_quarantined,  # noqa: E731
+                                  f.rows_new, f.rows_superseded, f.skipped) for f in report.files]
+        first = counts(load(warehouse, copy, "flow"))
+        _csv_second(copy / "flow")
+        second = counts(load(warehouse, copy, "flow"))
+        tables = {
+            "flow": warehouse.execute("SELECT * EXCLUDE (loaded_at) FROM flow ORDER BY user_id, ts, source_file"
+                                      ).fetchall(),
+            "history": warehouse.execute("SELECT * EXCLUDE (loaded_at, superseded_at) FROM flow_history "
+                                         "ORDER BY user_id, ts, source_file").fetchall(),
+            "quarantine": warehouse.execute("SELECT source_file, row_number, reason, raw FROM quarantine "
+                                            "ORDER BY source_file, row_number").fetchall(),
+            "ledger": warehouse.execute("SELECT source_file, sha256, size_bytes, rows_read, rows_kept, "
+                                        "rows_quarantined, rows_new, rows_superseded FROM ingested_files "
+                                        "ORDER BY source_file").fetchall()}
+        return first, second, tables
+    finally:
+        warehouse.close()
+
+
+def test_csv_files_read_together_land_exactly_as_one_at_a_time(tmp_path, monkeypatch):
+    """Small CSV files of one header are read in one read_csv call; every table and count is that of
+    reading them one at a time: bad rows, repeats and conflicts, a line DuckDB cannot read as a row, a
+    header-only and an empty file, a title line, another delimiter, Windows-1252 text, a Parquet file
+    between them, and a second load with files sharing keys with the table or each other."""
+    data = tmp_path / "data"
+    _csv_first(data / "flow")
+    groups = []
+    real = engine._load_csv_group
+
+    def spy(*args, **kwargs):
+        done = real(*args, **kwargs)
+        groups.append(([e.rel for e, _ in args[2]], done))
+        return done
+
+    monkeypatch.setattr(engine, "_load_csv_group", spy)
+    results = {}
+    for mode, rows in (("one at a time", 0), ("together", 2_000_000)):
+        monkeypatch.setattr(engine, "BATCH_MAX_ROWS", rows)
+        results[mode] = _two_csv_loads(tmp_path / mode.replace(" ", "_"), data)
+    assert results["together"] == results["one at a time"]
+    first, second, tables = results["together"]
+    merged = [files for files, done in groups if done]
+    assert ["a_iu1_01.csv", "a_iu1_02.csv", "a_iu1_03.csv", "b_iu2_01.csv", "b_iu2_02.csv",
+            "b_iu2_03.csv"] in [files for files, _ in groups]
+    assert ["e_iu5_03.csv", "e_iu5_04.csv", "e_iu5_05.csv"] in merged and ["f_iu1_04.csv", "g_iu1_02_again.csv"] not in merged
+    assert any(not done for _, done in groups)   # the group with the bad line, the keys shared
+    by_file = {f[0]: f for f in first}
+    assert by_file["b_iu2_02.csv"][1:4] == (25, 24, 1)
+    assert [r[1] for r in tables["quarantine"] if r[0] == "b_iu2_02.csv"] == [25]
+    assert by_file["b_iu2_01.csv"][1:4] == (28, 25, 3)
+    assert by_file["d_iu4_03.csv"][1:4] == (1, 0, 1)
+    assert {f[0]: f[5] for f in second}["g_iu1_02_again.csv"] == 24
+    night = sorted((r[-2], r[2].astimezone(dt.timezone.utc).hour, r[3]) for r in tables["flow"]
+                   if r[-3] == "e_iu5_05.csv")   # (row, UTC hour, value)
+    assert night == [(1, 4, 1.0), (2, 4, 2.0), (3, 5, 3.0), (4, 5, 4.0), (5, 6, 5.0), (6, 6, 6.0), (7, 7, 7.0)]
+
+
+def test_a_thousand_small_csv_files_are_read_in_a_few_statements(tmp_path, monkeypatch, con):  # noqa: F811
+    """A file per meter per day: the files are read together (a few read_csv calls, not one per file),
+    and each file keeps its own ledger entry and row numbers."""
+    flow = tmp_path / "data" / "flow"
+    for meter in range(15):
+        (flow / f"IU-{meter}").mkdir(parents=True)
+        for day in range(9, 29):   # after the night the clocks go forward (8 March 2026: no 02:00)
+            (flow / f"IU-{meter}" / f"2026-03-{day:02d}.csv").write_text(_csv_day(f"IU-{meter}", day, n=24))
+    reads = []
+    real = engine._read_csv_sql
+    monkeypatch.setattr(engine, "_read_csv_sql", lambda *a: reads.append(a) or real(*a))
+    report = load(con, tmp_path / "data", "flow")
+    assert len(reads) <= 2, len(reads)
+    assert (report.files_loaded, report.rows_read, report.rows_kept) == (300, 7200, 7200)
+    assert con.execute("SELECT count(*), count(DISTINCT source_file), min(source_row), max(source_row) "
+                       "FROM flow").fetchall() == [(7200, 300, 1, 24)]
+    assert con.execute("SELECT count(*), sum(rows_read), bool_and(rows_kept = 24) FROM ingested_files "
+                       "WHERE dataset = 'flow'").fetchall() == [(300, 7200, True)]

@@ -29,8 +29,11 @@ the first attempt is kept, so a killed run leaves nothing half-written and a re-
 nothing). A failure costs one more pass over the dataset's new files; a run without one costs
 nothing.
 
-New Parquet files of one layout are judged together, up to ``BATCH_MAX_ROWS`` rows in one
-statement (one query over many small files uses every core; one per file ran on one core and
+New Parquet files of one layout, and new UTF-8 CSV files of one header, are judged together, up
+to ``BATCH_MAX_ROWS`` rows in one statement (a CSV file's rows reckoned from its size,
+``CSV_BYTES_PER_ROW``; its rows read with ``read_csv`` of the list of files, each row's file
+carried along; a group with a line DuckDB could not read as a row is loaded file by file, which
+quarantines the line) (one query over many small files uses every core; one per file ran on one core and
 paid a dozen statements per file), with each row's file carried along: file by file, the rows,
 row numbers, quarantine, ledger and counts are those of loading them one at a time. The batch is
 merged in one insert only when no two of its files share a natural key and none of its keys is
@@ -67,7 +70,8 @@ from outfall.ingest.registry import all_datasets
 from outfall.warehouse import run_script, sql, table_columns, transaction
 
 PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
-BATCH_MAX_ROWS = 2_000_000  # rows of new Parquet files judged in one statement (0: one file at a time)
+BATCH_MAX_ROWS = 2_000_000  # rows of new Parquet or CSV files judged in one statement (0: one file at a time)
+CSV_BYTES_PER_ROW = 40     # a meter reading's line: what a CSV file's size is reckoned in rows at
 
 
 @dataclass
@@ -252,7 +256,7 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     try:
         pending: list[tuple[fs.InputEntry, fs.FileFacts]] = []
         for entry in entries:
-            facts = None if entry.rel in alone or entry.rel in unreadable else _new_parquet(ds, entry, ledger)
+            facts = None if entry.rel in alone or entry.rel in unreadable else _new_batchable(ds, entry, ledger)
             if facts is not None:
                 pending.append((entry, facts))
                 continue
@@ -364,17 +368,33 @@ def _record_file(con, ds, fr: FileReport, digest: str, size: int | None, now, re
 # new Parquet files, judged together
 
 
-def _new_parquet(ds: Dataset, entry: fs.InputEntry, ledger) -> fs.FileFacts | None:
-    """The facts of a Parquet file never loaded before, which may be judged with others; else None."""
+def _new_batchable(ds: Dataset, entry: fs.InputEntry, ledger) -> fs.FileFacts | None:
+    """The facts of a Parquet or CSV file never loaded before, which may be judged with others; else None."""
     if BATCH_MAX_ROWS <= 0 or entry.problem is not None or entry.rel in ledger:
         return None
-    if Path(entry.rel).suffix.lower() != ".parquet" or ".parquet" not in ds.extensions:
+    suffix = Path(entry.rel).suffix.lower()
+    if suffix not in (".parquet", ".csv") or suffix not in ds.extensions:
         return None
     try:
-        facts = fs.inspect_file(entry.path, check_text=False)
+        facts = fs.inspect_file(entry.path, check_text=suffix == ".csv")
     except OSError:
         return None  # loaded on its own, which says what is wrong
     return facts if facts.size else None
+
+
+def _csv_layout(ds: Dataset, facts: fs.FileFacts) -> tuple | None:
+    """A CSV file's layout (delimiter, lines before its rows, header names) when it may be judged with
+    others: UTF-8 text read as it is, with a header naming every required column once."""
+    enc = fs.decide_encoding(facts)
+    if enc.problem or enc.codec != "utf-8":
+        return None
+    text = facts.head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    if not text.strip():
+        return None
+    layout = fs.read_csv_layout(text, ds.required, _aliases(ds))
+    if layout.problem or fs.duplicate_names(layout.names):
+        return None
+    return ("csv", layout.delimiter, int(layout.skip), tuple(layout.names))
 
 
 def _footer_rows(paths: list[str]) -> dict[str, int]:
@@ -409,28 +429,34 @@ def _parquet_layout(con, ds: Dataset, path: Path) -> tuple | None:
 
 def _ingest_batch(con, ds, pending: list[tuple[fs.InputEntry, fs.FileFacts]], ledger, ctx, now,
                   report: DatasetReport, tmp) -> None:
-    """New Parquet files: consecutive ones of one layout judged and merged together (in groups of
-    up to BATCH_MAX_ROWS rows); every other one, and every group that cannot be merged at once,
-    file by file. Files are loaded, and their ledger and report entries written, in their order."""
+    """New Parquet and CSV files: consecutive ones of one format and layout judged and merged
+    together (in groups of up to BATCH_MAX_ROWS rows); every other one, and every group that cannot
+    be merged at once, file by file. Files are loaded, and their ledger and report entries written,
+    in their order."""
     if len(pending) < 2:
         for entry, facts in pending:
             _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, facts)
         return
-    rows = _footer_rows([str(e.path) for e, _ in pending])
+    parquet = [str(e.path) for e, _ in pending if Path(e.rel).suffix.lower() == ".parquet"]
+    rows = _footer_rows(parquet) if parquet else {}
     # Runs of consecutive files of one layout: the files stay in their order (a later file
     # supersedes an earlier one), so a file of another layout ends the run.
     groups: list[tuple[tuple | None, list[tuple[fs.InputEntry, fs.FileFacts]]]] = []
     held = 0
     for entry, facts in pending:
-        layout = _parquet_layout(con, ds, entry.path) if str(entry.path) in rows else None
-        size = rows.get(str(entry.path), 0)
+        if Path(entry.rel).suffix.lower() == ".csv":
+            layout, size = _csv_layout(ds, facts), facts.size // CSV_BYTES_PER_ROW
+        else:
+            layout = _parquet_layout(con, ds, entry.path) if str(entry.path) in rows else None
+            size = rows.get(str(entry.path), 0)
         if layout is None or not groups or groups[-1][0] != layout or held + size > BATCH_MAX_ROWS:
             groups.append((layout, []))
             held = 0
         groups[-1][1].append((entry, facts))
         held += size
     for layout, group in groups:
-        if len(group) < 2 or not _load_parquet_group(con, ds, group, layout, ctx, now, report):
+        load_group = _load_csv_group if layout and layout[0] == "csv" else _load_parquet_group
+        if len(group) < 2 or not load_group(con, ds, group, layout, ctx, now, report):
             for entry, facts in group:
                 _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, facts)
 
@@ -441,9 +467,7 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
     spec = {c.name for c in ds.columns}
     where = {n: (orig, t) for n, orig, t in layout if n in spec}
     quoted = lambda s: '"' + s.replace('"', '""') + '"'  # noqa: E731 - a column name of the file, quoted
-    paths = [str(entry.path) for entry, _ in group]
-    con.execute("CREATE OR REPLACE TEMP TABLE _batch_files (path VARCHAR, rel VARCHAR)").fetchall()
-    con.executemany("INSERT INTO _batch_files VALUES (?, ?)", [[str(e.path), e.rel] for e, _ in group])
+    paths = _batch_files(con, group)
     source = ("SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
               + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
               + ", filename AS _source_file FROM read_parquet($paths, file_row_number = true, filename = true)")
@@ -455,6 +479,79 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
         if _at_fault(exc) is None:
             raise
         raise BatchUnreadable([entry.rel for entry, _ in group]) from exc
+    return _merge_group(con, ds, group, now, report)
+
+
+def _batch_files(con, group) -> list[str]:
+    """The table _batch_files: each file of a group, the path read and its name in the folder."""
+    paths = [str(entry.path) for entry, _ in group]
+    con.execute("CREATE OR REPLACE TEMP TABLE _batch_files AS SELECT unnest($paths) AS path, unnest($rels) AS rel",
+                {"paths": paths, "rels": [entry.rel for entry, _ in group]}).fetchall()
+    return paths
+
+
+def _load_csv_group(con, ds: Dataset, group, layout: tuple, ctx, now, report: DatasetReport) -> bool:
+    """Judge and merge UTF-8 CSV files of one header in one pass (``read_csv`` of the list, each
+    row's file carried along); False (nothing written) when a line of them could not be read as a
+    row (each file on its own then quarantines it with its number) or they cannot be merged at once."""
+    _, delimiter, skip, names = layout
+    spec = set(_read_columns(ds))
+    where = {n: i for i, n in reversed(list(enumerate(names))) if n in spec}
+    paths = _batch_files(con, group)
+    for entry, _ in group:
+        progress.reading(ds.name, entry.rel)
+    con.execute("DROP TABLE IF EXISTS _rej_errors").fetchall()
+    con.execute("DROP TABLE IF EXISTS _rej_scans").fetchall()
+    con.execute("SET preserve_insertion_order = true").fetchall()
+    try:
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT filename, "
+            f"{', '.join(f'c{i}' for i in sorted(where.values()))} FROM {_read_csv_sql(names, delimiter, skip)}",
+            {"path": paths}).fetchall()
+    except duckdb.Error as exc:   # the transaction is aborted: loaded again, each file on its own
+        if _at_fault(exc) is None:
+            raise
+        raise BatchUnreadable([entry.rel for entry, _ in group]) from exc
+    unreadable = con.execute("SELECT count(*) FROM _rej_errors WHERE trim(coalesce(csv_line, ''), "
+                             "' ' || chr(9) || chr(10) || chr(13)) <> ''").fetchall()[0][0]
+    # each file's rows are numbered by their row ids, which follow one another within a file
+    con.execute("CREATE OR REPLACE TEMP TABLE _csv_files AS SELECT filename, min(rowid) AS first, "
+                "max(rowid) AS last, count(*) AS n FROM _csv_rows GROUP BY filename").fetchall()
+    spans = con.execute("SELECT first, last, n FROM _csv_files ORDER BY first").fetchall()
+    apart = all(last - first + 1 == n for first, last, n in spans) and all(
+        spans[k][0] > spans[k - 1][1] for k in range(1, len(spans)))
+    if unreadable or not apart:
+        _drop_scratch(con)
+        return False
+    source = (f"SELECT r.rowid - f.first + 1 AS source_row, {_swallowed_sql(where, delimiter, len(names))} "
+              "AS _source_reason, " + ", ".join(f"r.c{i} AS {ident('r_' + n)}" for n, i in where.items())
+              + ", r.filename AS _source_file FROM _csv_rows AS r JOIN _csv_files AS f ON f.filename = r.filename")
+    _judge(con, ds, ctx, source, {n: "VARCHAR" for n in where}, {}, None, now)
+    return _merge_group(con, ds, group, now, report)
+
+
+def _read_csv_sql(names, delimiter: str, skip: int) -> str:
+    """DuckDB's reading of the CSV file(s) $path: every cell text, the header's columns in order."""
+    columns = "{" + ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(names))) + "}"
+    return (f"read_csv($path, auto_detect = false, header = false, skip = {int(skip)}, "
+            f"columns = {columns}, delim = {lit(delimiter)}, quote = '\"', escape = '\"', "
+            f"strict_mode = true, store_rejects = true, rejects_table = '_rej_errors', "
+            f"rejects_scan = '_rej_scans', max_line_size = 2000000, filename = true)")
+
+
+def _swallowed_sql(where: dict[str, int], delimiter: str, ncols: int) -> str:
+    """The reason of a row one of whose cells runs over a line break with a whole row's worth of
+    separators in it (a quote left open), or NULL."""
+    cases = " ".join(
+        f"WHEN contains(c{i}, chr(10)) AND length(c{i}) - length(replace(c{i}, {lit(delimiter)}, '')) "
+        f">= {max(ncols - 1, 1)} THEN {lit(_swallow_reason(name))}"
+        for name, i in where.items())
+    return f"CASE {cases} END" if cases else "CAST(NULL AS VARCHAR)"
+
+
+def _merge_group(con, ds: Dataset, group, now, report: DatasetReport) -> bool:
+    """The judged rows of a group of files (_judged) merged in one insert, with each file's ledger
+    entry and report; False (nothing written) when they cannot be merged at once."""
     _mark_repeats(con, ds)
     con.execute(_incoming_view(con, ds)).fetchall()
     new = _merge_at_once(con, ds)
@@ -467,11 +564,23 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
     ).fetchall()}
     con.execute(f"INSERT INTO {ident(ds.name)} BY NAME SELECT * FROM _incoming").fetchall()
     _drop_scratch(con)
-    for entry, facts in group:
+    reports = []
+    for entry, _ in group:
         read, quarantined = counts.get(entry.rel, (0, 0))
-        fr = FileReport(entry.rel, rows_read=read, rows_quarantined=quarantined, rows_kept=read - quarantined,
-                        rows_new=int(new.get(entry.rel, 0)))
-        _record_file(con, ds, fr, facts.sha256, facts.size, now, report, facts.stamp)
+        reports.append(FileReport(entry.rel, rows_read=read, rows_quarantined=quarantined,
+                                  rows_kept=read - quarantined, rows_new=int(new.get(entry.rel, 0))))
+    # the files' ledger entries in one statement (one each cost more than judging a small file)
+    run_script(con, sql("insert_ingested_files"), {
+        "dataset": ds.name, "now": now, "source_file": [fr.source_file for fr in reports],
+        "sha256": [facts.sha256 for _, facts in group], "size_bytes": [facts.size for _, facts in group],
+        "file_stamp": [facts.stamp for _, facts in group],
+        **{k: [getattr(fr, k) for fr in reports] for k in ("rows_read", "rows_kept", "rows_quarantined", "rows_new",
+                                                           "rows_superseded")}})
+    report.files.extend(reports)
+    if report.summaries is not None:
+        report.summaries = report.summaries and not any(fr.rows_new for fr in reports)
+    for fr in reports:
+        progress.rows(ds.name, fr.rows_read)
     return True
 
 
@@ -510,7 +619,7 @@ def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
 
 def _drop_scratch(con) -> None:
     con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
-    for name in ("_judged", "_repeats", "_rejected_lines", "_batch_files"):
+    for name in ("_judged", "_repeats", "_rejected_lines", "_batch_files", "_csv_rows", "_csv_files"):
         con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
 
 
@@ -580,30 +689,21 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
         return _whole_file_problem(con, ds, rel, dupes, now)
     spec = set(_read_columns(ds))
     where = {n: i for i, n in reversed(list(enumerate(layout.names))) if n in spec}
-    columns = "{" + ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(layout.names))) + "}"
     con.execute("DROP TABLE IF EXISTS _rej_errors").fetchall()
     con.execute("DROP TABLE IF EXISTS _rej_scans").fetchall()
-    ncols = len(layout.names)
-    swallowed = " ".join(
-        f"WHEN contains(c{i}, chr(10)) AND length(c{i}) - length(replace(c{i}, {lit(layout.delimiter)}, '')) "
-        f">= {max(ncols - 1, 1)} THEN {lit(_swallow_reason(name))}"
-        for name, i in where.items())
     # The rows are read once, in the file's order, into a scratch table whose row ids number them:
     # numbering them in the judging query (row_number() OVER ()) held every row in one place and
     # judged them on one core, twice as slow.
     con.execute("SET preserve_insertion_order = true").fetchall()
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT {', '.join(f'c{i}' for i in sorted(where.values()))} "
-        f"FROM read_csv($path, auto_detect = false, header = false, skip = {int(layout.skip)}, "
-        f"columns = {columns}, delim = {lit(layout.delimiter)}, quote = '\"', escape = '\"', "
-        f"strict_mode = true, store_rejects = true, rejects_table = '_rej_errors', "
-        f"rejects_scan = '_rej_scans', max_line_size = 2000000)", {"path": str(read_path)}).fetchall()
+        f"FROM {_read_csv_sql(layout.names, layout.delimiter, layout.skip)}", {"path": str(read_path)}).fetchall()
     first, last, rows = con.execute("SELECT min(rowid), max(rowid), count(*) FROM _csv_rows").fetchall()[0]
     # (within a transaction a new table's row ids start high, one after another; should they ever
     # not, the rows are numbered the slow way)
     number = f"rowid - {int(first)} + 1" if rows and last - first + 1 == rows else "row_number() OVER ()"
     source = (f"SELECT {number} AS source_row, "
-              f"{'CASE ' + swallowed + ' END' if swallowed else 'CAST(NULL AS VARCHAR)'} AS _source_reason, "
+              f"{_swallowed_sql(where, layout.delimiter, len(layout.names))} AS _source_reason, "
               + ", ".join(f"c{i} AS {ident('r_' + n)}" for n, i in where.items()) + " FROM _csv_rows")
     present = {n: "VARCHAR" for n in where}
     fr = FileReport(rel)
@@ -939,10 +1039,12 @@ def _fall_back(con, ds: Dataset) -> None:
             continue
         groups = [ident(renamed.get(g, g)) for g in ds.timestamp_groups]
         part = ", ".join(["source_file", *groups, target])
+        # a row is its file's and its number's (rows of several files are judged together)
         con.execute(
-            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR WHERE source_row IN ("
-            f"SELECT source_row FROM (SELECT source_row, row_number() OVER (PARTITION BY {part} ORDER BY source_row) "
-            f"AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1)").fetchall()
+            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR FROM (SELECT source_file, source_row FROM ("
+            f"SELECT source_file, source_row, row_number() OVER (PARTITION BY {part} ORDER BY source_row) "
+            f"AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1) AS later "
+            f"WHERE _judged.source_file = later.source_file AND _judged.source_row = later.source_row").fetchall()
         con.execute(f"UPDATE _judged SET row_hash = {cq.hash_sql(ds)} WHERE {flag}").fetchall()
 
 
