@@ -64,6 +64,7 @@ def _con(memory_limit: str = "1GB"):
     con = duckdb.connect()
     con.execute("SET TimeZone = 'America/New_York'")
     con.execute("SET memory_limit = ?", [memory_limit])
+    con.execute("SET enable_progress_bar = false")
     return con
 
 

@@ -339,3 +339,33 @@ def test_a_thousand_small_csv_files_are_read_in_a_few_statements(tmp_path, monke
                        "FROM flow").fetchall() == [(7200, 300, 1, 24)]
     assert con.execute("SELECT count(*), sum(rows_read), bool_and(rows_kept = 24) FROM ingested_files "
                        "WHERE dataset = 'flow'").fetchall() == [(300, 7200, True)]
+
+
+def test_files_key_ranges_meet_only_when_they_overlap_on_every_column():
+    day = 86_400
+    per_meter_day = [(f"IU-{m}", f"IU-{m}", "flow", "flow", d * day, d * day + day - 60)
+                     for m in range(30) for d in range(40)]
+    assert not engine._boxes_meet(per_meter_day, 3)
+    again = per_meter_day + [("IU-7", "IU-7", "flow", "flow", 12 * day + 600, 12 * day + 700)]
+    assert engine._boxes_meet(again, 3)
+    assert engine._boxes_meet([("A", "C", "f", "f", 0, 10), ("B", "B", "f", "f", 10, 20)], 3)
+    assert not engine._boxes_meet([("A", "A", "f", "f", 0, 10), ("B", "B", "f", "f", 0, 10)], 3)
+
+
+def test_a_group_whose_key_ranges_take_in_stored_rows_is_still_merged_at_once(tmp_path, monkeypatch, con):  # noqa: F811
+    """Regression: a meter's days split between two groups (or two loads) put stored rows within the
+    second group's key ranges; the group was then loaded file by file (at 6,935 files, for more than
+    ten minutes), though no key was shared."""
+    flow = tmp_path / "data" / "flow"
+    for meter in (1, 2):
+        for day in range(10, 20):
+            (flow / f"IU-{meter}").mkdir(parents=True, exist_ok=True)
+            (flow / f"IU-{meter}" / f"2026-03-{day:02d}.csv").write_text(_csv_day(f"IU-{meter}", day))
+    # groups of six files: the second holds days of both meters, its ranges take in the first group's
+    monkeypatch.setattr(engine, "BATCH_MAX_ROWS", 6 * (len(_csv_day("IU-1", 10)) // engine.CSV_BYTES_PER_ROW))
+    groups = []
+    real = engine._load_csv_group
+    monkeypatch.setattr(engine, "_load_csv_group", lambda *a, **k: groups.append(real(*a, **k)) or groups[-1])
+    report = load(con, tmp_path / "data", "flow")
+    assert len(groups) == 4 and all(groups), groups
+    assert (report.rows_read, report.rows_kept) == (480, 480)

@@ -598,11 +598,7 @@ def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
         return {}
     nulls = sum(r[2] for r in per_file)
     boxes = [r[3:] for r in per_file]
-
-    def meet(a, b) -> bool:
-        return all(a[2 * i] <= b[2 * i + 1] and b[2 * i] <= a[2 * i + 1] for i in range(len(keys)))
-
-    if nulls or any(meet(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]):
+    if nulls or _boxes_meet(boxes, len(keys)):
         shared = con.execute(f"SELECT count(*) FROM (SELECT 1 FROM _incoming GROUP BY {', '.join(keys)} "
                              f"HAVING count(DISTINCT source_file) > 1)").fetchall()[0][0]
         if shared:
@@ -612,9 +608,29 @@ def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
         lows = [b[2 * i] for b in boxes if b[2 * i] is not None]
         highs = [b[2 * i + 1] for b in boxes if b[2 * i + 1] is not None]
         bounds += [min(lows) if lows else None, max(highs) if highs else None]
-    if _overlap(con, ds, tuple(bounds))[2]:
+    t_filter, params, overlap = _overlap(con, ds, tuple(bounds))
+    # stored rows within the group's key ranges (a meter's year split between two groups): only a
+    # key actually shared stops the insert at once (each file on its own would then cost a pass
+    # over the stored rows per file)
+    if overlap and con.execute(f"SELECT EXISTS (SELECT 1 FROM {ident(ds.name)} AS t JOIN _incoming AS i "
+                               f"ON {_key_match(ds)} WHERE {t_filter})", params).fetchall()[0][0]:
         return None
     return {r[0]: int(r[1]) for r in per_file}
+
+
+def _boxes_meet(boxes: list[tuple], dims: int) -> bool:
+    """Whether two of the files' key ranges (each a box: min and max of each key column, none NULL)
+    meet on every column. Swept along the last column (a reading's time): only boxes whose times
+    overlap are compared, so that a file per meter per day is not compared with every other."""
+    last = dims - 1
+    order = sorted(boxes, key=lambda b: b[2 * last])
+    active: list[tuple] = []
+    for box in order:
+        active = [a for a in active if a[2 * last + 1] >= box[2 * last]]
+        if any(all(a[2 * i] <= box[2 * i + 1] and box[2 * i] <= a[2 * i + 1] for i in range(dims)) for a in active):
+            return True
+        active.append(box)
+    return False
 
 
 def _drop_scratch(con) -> None:
