@@ -263,7 +263,8 @@ def generate_layouts(root: Path, meters: int, layouts, formats) -> dict:
     """Each layout's data folder (the users and the flow files), generated once and kept."""
     t = time.perf_counter()
     con = _con("2GB")
-    users = "user_id,name,district\n" + "".join(f"IU-{m:04d},Meter {m},consolidated\n" for m in range(1, meters + 1))
+    users = "user_id,name,district\n" + "".join(f"IU-{m:04d},Meter {m},consolidated\n"
+                                                for m in range(1, meters + 1))
     select = _GENERATE.strip()
     select = select[select.index("(") + 1: select.rindex(") TO")]
     params = {"meters": meters, "minutes": 365 * 1440, "first_minute": 0, "start_epoch": START_EPOCH}
@@ -282,12 +283,13 @@ def generate_layouts(root: Path, meters: int, layouts, formats) -> dict:
                 cols = "user_id, ts AS timestamp, value, 'gpm' AS unit"
                 options = "FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880"
             else:
-                cols = ("user_id, strftime(timezone('America/New_York', ts), '%Y-%m-%dT%H:%M:%S') AS timestamp, "
-                        "round(value, 3) AS value, 'gpm' AS unit")
+                cols = ("user_id, strftime(timezone('America/New_York', ts), '%Y-%m-%dT%H:%M:%S') "
+                        "AS timestamp, round(value, 3) AS value, 'gpm' AS unit")
                 options = "FORMAT csv, HEADER"
             local_day = "strftime(timezone('America/New_York', ts), '%Y-%m-%d')"
             if layout == "one_file":
-                query = f"COPY (SELECT {cols} FROM ({select})) TO '{folder / 'flow' / ('flow.' + fmt)}' ({options})"
+                target = folder / "flow" / f"flow.{fmt}"
+                query = f"COPY (SELECT {cols} FROM ({select})) TO '{target}' ({options})"
                 (folder / "flow").mkdir()
             elif layout == "monthly":
                 query = (f"COPY (SELECT {cols}, strftime(timezone('America/New_York', ts), '%m') AS month "
@@ -316,10 +318,12 @@ def bare_layout(root: Path, layout: str, fmt: str) -> None:
     con.execute("SET TimeZone = 'America/New_York'")
     con.execute("SET memory_limit = '1GB'")
     if fmt == "parquet":
-        con.execute("CREATE TABLE flow AS SELECT user_id, timestamp AS ts, value, unit FROM read_parquet(?)", [files])
+        con.execute("CREATE TABLE flow AS SELECT user_id, timestamp AS ts, value, unit FROM read_parquet(?)",
+                    [files])
     else:
-        con.execute("CREATE TABLE flow AS SELECT user_id, timezone('America/New_York', CAST(timestamp AS TIMESTAMP)) "
-                    "AS ts, CAST(value AS DOUBLE) AS value, unit FROM read_csv(?, all_varchar = true)", [files])
+        con.execute("CREATE TABLE flow AS SELECT user_id, "
+                    "timezone('America/New_York', CAST(timestamp AS TIMESTAMP)) AS ts, "
+                    "CAST(value AS DOUBLE) AS value, unit FROM read_csv(?, all_varchar = true)", [files])
     con.execute("SELECT user_id, count(*), avg(value), max(ts) FROM flow GROUP BY user_id").fetchall()
     con.close()
     db.unlink(missing_ok=True)
@@ -351,7 +355,8 @@ def run_layouts(root: Path, meters: int, layouts, formats, rounds: int) -> dict:
                 per_round.append({"bare": bare_run, "with": with_flow, "without": without})
             with __import__("duckdb").connect(str(wh), read_only=True) as con:
                 stored = con.execute("SELECT count(*) FROM flow").fetchall()[0][0]
-                quarantined = con.execute("SELECT count(*) FROM quarantine WHERE dataset = 'flow'").fetchall()[0][0]
+                quarantined = con.execute("SELECT count(*) FROM quarantine WHERE dataset = 'flow'"
+                                          ).fetchall()[0][0]
             _fresh(wh)
             bare_s = _median([r["bare"]["seconds"] for r in per_round])
             marginal = _median([r["with"]["seconds"] - r["without"]["seconds"] for r in per_round])
@@ -359,14 +364,15 @@ def run_layouts(root: Path, meters: int, layouts, formats, rounds: int) -> dict:
                 "layout": layout, "format": fmt, "files": len(files),
                 "bytes": sum(p.stat().st_size for p in files), "rows": stored, "quarantined": quarantined,
                 "bare_s": round(bare_s, 2), "marginal_s": round(marginal, 2),
-                "ratio": round(_median([(r["with"]["seconds"] - r["without"]["seconds"]) / r["bare"]["seconds"]
-                                        for r in per_round]), 2),
+                "ratio": round(_median([(r["with"]["seconds"] - r["without"]["seconds"])
+                                        / r["bare"]["seconds"] for r in per_round]), 2),
                 "rows_per_s": round(stored / marginal) if marginal > 0 else 0,
                 "bare_rows_per_s": round(stored / bare_s) if bare_s > 0 else 0,
                 "s_per_file": round(marginal / len(files), 4) if files else 0,
                 "peak_rss_mb": round(max(r["with"]["peak_rss_mb"] for r in per_round)),
                 "bare_peak_rss_mb": round(max(r["bare"]["peak_rss_mb"] for r in per_round)),
-                "per_round": [{k: round(r[k]["seconds"], 2) for k in ("bare", "with", "without")} for r in per_round]}
+                "per_round": [{k: round(r[k]["seconds"], 2) for k in ("bare", "with", "without")}
+                              for r in per_round]}
     return out
 
 
@@ -394,7 +400,8 @@ def main_layouts(args) -> int:
     for r in res.values():
         print(f"| {r['layout']} | {r['format']} | {r['files']:,} | {r['bytes'] / 1e6:,.0f} | {r['rows']:,} "
               f"| {r['bare_s']:.2f} | {r['marginal_s']:.2f} | {r['ratio']:.2f} | {r['rows_per_s']:,} "
-              f"| {r['bare_rows_per_s']:,} | {r['s_per_file']:.4f} | {r['peak_rss_mb']:,} | {r['bare_peak_rss_mb']:,} |")
+              f"| {r['bare_rows_per_s']:,} | {r['s_per_file']:.4f} | {r['peak_rss_mb']:,} "
+              f"| {r['bare_peak_rss_mb']:,} |")
     print(f"load average after {figures['load_average_after']} on {os.cpu_count()} CPUs")
     print(json.dumps(figures))
     return 0
@@ -410,8 +417,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="rounds of side-by-side runs per format (default 3)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--layouts", action="store_true",
-                    help="the three file layouts side by side in both formats (see --rows, --layout, --formats)")
-    ap.add_argument("--rows", default="10M", help="--layouts: readings in the year (default 10M; 100M possible)")
+                    help="the three file layouts side by side in both formats "
+                         "(see --rows, --layout, --formats)")
+    ap.add_argument("--rows", default="10M",
+                    help="--layouts: readings in the year (default 10M; 100M possible)")
     ap.add_argument("--layout", default=",".join(LAYOUTS), help="--layouts: which, comma-separated")
     ap.add_argument("--formats", default=",".join(FORMATS), help="--layouts: which, comma-separated")
     ap.add_argument("--bare-layout", help=argparse.SUPPRESS)

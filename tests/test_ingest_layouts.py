@@ -26,7 +26,8 @@ def _parquet(path: Path, rows: int, user: str = "IU-1", row_group: int = 50_000)
     """``rows`` one-minute readings of one meter, in row groups of ``row_group`` rows."""
     path.parent.mkdir(parents=True, exist_ok=True)
     duckdb.execute(
-        f"COPY (SELECT '{user}' AS user_id, TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_minutes(i) AS timestamp, "
+        f"COPY (SELECT '{user}' AS user_id, "
+        f"TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_minutes(i) AS timestamp, "
         f"(i % 1000) / 10.0 AS value, 'gpm' AS unit FROM range({int(rows)}) t(i)) "
         f"TO '{path}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE {int(row_group)})")
     return path
@@ -44,8 +45,8 @@ def _damage_row_group(path: Path, group: int) -> None:
 
 
 def _quarantine(con) -> list[tuple]:  # noqa: F811
-    return con.execute("SELECT source_file, row_number, reason FROM quarantine ORDER BY source_file, row_number"
-                       ).fetchall()
+    return con.execute("SELECT source_file, row_number, reason FROM quarantine "
+                       "ORDER BY source_file, row_number").fetchall()
 
 
 def _by_file(con) -> dict[str, int]:  # noqa: F811
@@ -90,7 +91,8 @@ def test_a_parquet_file_whose_later_row_group_is_damaged(con, tmp_path, batched)
     bad = _parquet(data / "flow" / "b_meter.parquet", 300_000)
     _damage_row_group(bad, 4)
     with pytest.raises(duckdb.Error):
-        duckdb.execute("SELECT sum(value), count(DISTINCT timestamp) FROM read_parquet(?)", [str(bad)]).fetchall()
+        duckdb.execute("SELECT sum(value), count(DISTINCT timestamp) FROM read_parquet(?)",
+                       [str(bad)]).fetchall()
     if batched:
         _parquet(data / "flow" / "a_meter.parquet", 2000, user="IU-2")
         _parquet(data / "flow" / "c_meter.parquet", 2000, user="IU-3")
@@ -172,7 +174,7 @@ def test_a_damaged_workbook_beside_a_good_csv(con, tmp_path, damage):  # noqa: F
     _again_reads_nothing(con, data, "industrial_users")
 
 
-def test_a_file_that_fails_for_a_reason_not_its_own_still_fails_the_dataset(con, tmp_path, monkeypatch):  # noqa: F811
+def test_a_failure_not_the_files_own_still_fails_the_dataset(con, tmp_path, monkeypatch):  # noqa: F811
     """Memory or an interruption is not the file's fault: nothing is quarantined, the load fails
     and leaves nothing written."""
     data = tmp_path / "data"
@@ -222,12 +224,13 @@ def _csv_first(flow: Path) -> None:
     flow.mkdir(parents=True, exist_ok=True)
     for day in (1, 2, 3):
         (flow / f"a_iu1_{day:02d}.csv").write_text(_csv_day("IU-1", day))
-    (flow / "b_iu2_01.csv").write_text(_csv_day("IU-2", 1) + "IU-2,not a time,5,gpm\nIU-2,2026-03-01 03:00,3,gpm\n"
-                                       "IU-2,2026-03-01 04:00,14.0,gpm\n,2026-03-01 05:00,1,gpm\n\n")
-    (flow / "b_iu2_02.csv").write_text(_csv_day("IU-2", 2) + "IU-2,2026-03-02 05:00,1,gpm,extra\n")  # a bad line
-    (flow / "b_iu2_03.csv").write_text(_HEAD)                                                     # header only
-    (flow / "c_iu3_01.csv").write_text("Meter export\n" + _csv_day("IU-3", 1))                   # a title line
-    (flow / "c_iu3_02.csv").write_text(_csv_day("IU-3", 2).replace(",", ";"))                    # another delimiter
+    (flow / "b_iu2_01.csv").write_text(_csv_day("IU-2", 1) + "IU-2,not a time,5,gpm\n"
+                                       "IU-2,2026-03-01 03:00,3,gpm\nIU-2,2026-03-01 04:00,14.0,gpm\n"
+                                       ",2026-03-01 05:00,1,gpm\n\n")
+    (flow / "b_iu2_02.csv").write_text(_csv_day("IU-2", 2) + "IU-2,2026-03-02 05:00,1,gpm,x\n")  # bad line
+    (flow / "b_iu2_03.csv").write_text(_HEAD)                                        # header only
+    (flow / "c_iu3_01.csv").write_text("Meter export\n" + _csv_day("IU-3", 1))      # a title line
+    (flow / "c_iu3_02.csv").write_text(_csv_day("IU-3", 2).replace(",", ";"))       # another delimiter
     (flow / "c_iu3_03.csv").write_bytes(_csv_day("IU-3", 3).replace("gpm", "gpm é").encode("cp1252"))
     (flow / "d_iu4_01.csv").write_text(_csv_day("IU-4", 1).replace("IU-4,2026-03-01 05:00,15.0",
                                                                    '"IU-4","2026-03-01 05:00","15.0"'))
@@ -247,7 +250,7 @@ def _csv_second(flow: Path) -> None:
     (flow / "f_iu1_04.csv").write_text(_csv_day("IU-1", 4))                      # new keys
     (flow / "g_iu1_02_again.csv").write_text(_csv_day("IU-1", 2, value=70.0))    # stored keys, new values
     (flow / "h_iu6_01.csv").write_text(_csv_day("IU-6", 1))
-    (flow / "h_iu6_01_too.csv").write_text(_csv_day("IU-6", 1, n=6, value=50))  # shares keys with the one before
+    (flow / "h_iu6_01_too.csv").write_text(_csv_day("IU-6", 1, n=6, value=50))  # keys of the one before
 
 
 def _two_csv_loads(folder: Path, data: Path):
@@ -269,8 +272,8 @@ def _two_csv_loads(folder: Path, data: Path):
         _csv_second(copy / "flow")
         second = counts(load(warehouse, copy, "flow"))
         tables = {
-            "flow": warehouse.execute("SELECT * EXCLUDE (loaded_at) FROM flow ORDER BY user_id, ts, source_file"
-                                      ).fetchall(),
+            "flow": warehouse.execute("SELECT * EXCLUDE (loaded_at) FROM flow "
+                                      "ORDER BY user_id, ts, source_file").fetchall(),
             "history": warehouse.execute("SELECT * EXCLUDE (loaded_at, superseded_at) FROM flow_history "
                                          "ORDER BY user_id, ts, source_file").fetchall(),
             "quarantine": warehouse.execute("SELECT source_file, row_number, reason, raw FROM quarantine "
@@ -308,7 +311,8 @@ def test_csv_files_read_together_land_exactly_as_one_at_a_time(tmp_path, monkeyp
     merged = [files for files, done in groups if done]
     assert ["a_iu1_01.csv", "a_iu1_02.csv", "a_iu1_03.csv", "b_iu2_01.csv", "b_iu2_02.csv",
             "b_iu2_03.csv"] in [files for files, _ in groups]
-    assert ["e_iu5_03.csv", "e_iu5_04.csv", "e_iu5_05.csv"] in merged and ["f_iu1_04.csv", "g_iu1_02_again.csv"] not in merged
+    assert ["e_iu5_03.csv", "e_iu5_04.csv", "e_iu5_05.csv"] in merged
+    assert ["f_iu1_04.csv", "g_iu1_02_again.csv"] not in merged
     assert any(not done for _, done in groups)   # the group with the bad line, the keys shared
     by_file = {f[0]: f for f in first}
     assert by_file["b_iu2_02.csv"][1:4] == (25, 24, 1)
@@ -318,7 +322,8 @@ def test_csv_files_read_together_land_exactly_as_one_at_a_time(tmp_path, monkeyp
     assert {f[0]: f[5] for f in second}["g_iu1_02_again.csv"] == 24
     night = sorted((r[-2], r[2].astimezone(dt.timezone.utc).hour, r[3]) for r in tables["flow"]
                    if r[-3] == "e_iu5_05.csv")   # (row, UTC hour, value)
-    assert night == [(1, 4, 1.0), (2, 4, 2.0), (3, 5, 3.0), (4, 5, 4.0), (5, 6, 5.0), (6, 6, 6.0), (7, 7, 7.0)]
+    assert night == [(1, 4, 1.0), (2, 4, 2.0), (3, 5, 3.0), (4, 5, 4.0), (5, 6, 5.0), (6, 6, 6.0),
+                     (7, 7, 7.0)]
 
 
 def test_a_thousand_small_csv_files_are_read_in_a_few_statements(tmp_path, monkeypatch, con):  # noqa: F811
@@ -352,7 +357,7 @@ def test_files_key_ranges_meet_only_when_they_overlap_on_every_column():
     assert not engine._boxes_meet([("A", "A", "f", "f", 0, 10), ("B", "B", "f", "f", 0, 10)], 3)
 
 
-def test_a_group_whose_key_ranges_take_in_stored_rows_is_still_merged_at_once(tmp_path, monkeypatch, con):  # noqa: F811
+def test_a_group_whose_ranges_take_in_stored_rows_is_merged_at_once(tmp_path, monkeypatch, con):  # noqa: F811
     """Regression: a meter's days split between two groups (or two loads) put stored rows within the
     second group's key ranges; the group was then loaded file by file (at 6,935 files, for more than
     ten minutes), though no key was shared."""
@@ -369,3 +374,21 @@ def test_a_group_whose_key_ranges_take_in_stored_rows_is_still_merged_at_once(tm
     report = load(con, tmp_path / "data", "flow")
     assert len(groups) == 4 and all(groups), groups
     assert (report.rows_read, report.rows_kept) == (480, 480)
+
+
+def test_a_large_csv_file_is_loaded_on_its_own_straight(tmp_path, monkeypatch, con):  # noqa: F811
+    """Small CSV files are read together; one larger than CSV_GROUP_MAX_BYTES goes straight into the
+    table on its own (no scratch copy), as before."""
+    flow = tmp_path / "data" / "flow"
+    flow.mkdir(parents=True)
+    for day in (10, 11, 12):
+        (flow / f"a_{day}.csv").write_text(_csv_day("IU-1", day, n=12))
+    (flow / "b_big.csv").write_text(_csv_day("IU-2", 10))
+    monkeypatch.setattr(engine, "CSV_GROUP_MAX_BYTES", len(_csv_day("IU-2", 10)) - 1)
+    groups = []
+    real = engine._load_csv_group
+    monkeypatch.setattr(engine, "_load_csv_group",
+                        lambda *a, **k: groups.append([e.rel for e, _ in a[2]]) or real(*a, **k))
+    report = load(con, tmp_path / "data", "flow")
+    assert groups == [["a_10.csv", "a_11.csv", "a_12.csv"]]
+    assert [f.straight for f in report.files] == [False, False, False, True]

@@ -72,6 +72,9 @@ from outfall.warehouse import run_script, sql, table_columns, transaction
 PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
 BATCH_MAX_ROWS = 2_000_000  # rows of new Parquet or CSV files judged in one statement (0: one file at a time)
 CSV_BYTES_PER_ROW = 40     # a meter reading's line: what a CSV file's size is reckoned in rows at
+# A CSV file larger than this is loaded on its own: straight into its table (_load_straight), without
+# the scratch copy a group is judged into, which costs more than the file's own reading saves.
+CSV_GROUP_MAX_BYTES = 8 << 20
 
 
 @dataclass
@@ -185,8 +188,8 @@ PARQUET_CUT = ("the file is not a readable Parquet file: it is cut short or dama
                "what it holds, is missing); export it again (or send CSV)")
 PARQUET_DAMAGED = ("the file is damaged partway: the first part of it can be read, but a later block of its "
                    "rows cannot; export it again (or send CSV)")
-CSV_BROKEN = ("the file cannot be read as CSV to its end: a line in it breaks the layout of a CSV file (a stray "
-              "carriage return inside a row, or binary data); " + fs.SAVE_AS)
+CSV_BROKEN = ("the file cannot be read as CSV to its end: a line in it breaks the layout of a CSV file "
+              "(a stray carriage return inside a row, or binary data); " + fs.SAVE_AS)
 
 
 def _unreadable_reason(rel: str) -> str:
@@ -256,7 +259,8 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     try:
         pending: list[tuple[fs.InputEntry, fs.FileFacts]] = []
         for entry in entries:
-            facts = None if entry.rel in alone or entry.rel in unreadable else _new_batchable(ds, entry, ledger)
+            held_back = entry.rel in alone or entry.rel in unreadable
+            facts = None if held_back else _new_batchable(ds, entry, ledger)
             if facts is not None:
                 pending.append((entry, facts))
                 continue
@@ -379,6 +383,8 @@ def _new_batchable(ds: Dataset, entry: fs.InputEntry, ledger) -> fs.FileFacts | 
         facts = fs.inspect_file(entry.path, check_text=suffix == ".csv")
     except OSError:
         return None  # loaded on its own, which says what is wrong
+    if suffix == ".csv" and facts.size > CSV_GROUP_MAX_BYTES:
+        return None
     return facts if facts.size else None
 
 
@@ -416,7 +422,8 @@ def _footer_rows(paths: list[str]) -> dict[str, int]:
 def _parquet_layout(con, ds: Dataset, path: Path) -> tuple | None:
     """The file's columns as (spec name, file's name, type), when all is in order for a batch."""
     try:
-        described = _side().execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+        described = _side().execute("DESCRIBE SELECT * FROM read_parquet($path)",
+                                    {"path": str(path)}).fetchall()
     except duckdb.Error:
         return None
     aliases = _aliases(ds)
@@ -485,7 +492,8 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
 def _batch_files(con, group) -> list[str]:
     """The table _batch_files: each file of a group, the path read and its name in the folder."""
     paths = [str(entry.path) for entry, _ in group]
-    con.execute("CREATE OR REPLACE TEMP TABLE _batch_files AS SELECT unnest($paths) AS path, unnest($rels) AS rel",
+    con.execute("CREATE OR REPLACE TEMP TABLE _batch_files AS "
+                "SELECT unnest($paths) AS path, unnest($rels) AS rel",
                 {"paths": paths, "rels": [entry.rel for entry, _ in group]}).fetchall()
     return paths
 
@@ -506,7 +514,8 @@ def _load_csv_group(con, ds: Dataset, group, layout: tuple, ctx, now, report: Da
     try:
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT filename, "
-            f"{', '.join(f'c{i}' for i in sorted(where.values()))} FROM {_read_csv_sql(names, delimiter, skip)}",
+            f"{', '.join(f'c{i}' for i in sorted(where.values()))} "
+            f"FROM {_read_csv_sql(names, delimiter, skip)}",
             {"path": paths}).fetchall()
     except duckdb.Error as exc:   # the transaction is aborted: loaded again, each file on its own
         if _at_fault(exc) is None:
@@ -525,7 +534,8 @@ def _load_csv_group(con, ds: Dataset, group, layout: tuple, ctx, now, report: Da
         return False
     source = (f"SELECT r.rowid - f.first + 1 AS source_row, {_swallowed_sql(where, delimiter, len(names))} "
               "AS _source_reason, " + ", ".join(f"r.c{i} AS {ident('r_' + n)}" for n, i in where.items())
-              + ", r.filename AS _source_file FROM _csv_rows AS r JOIN _csv_files AS f ON f.filename = r.filename")
+              + ", r.filename AS _source_file "
+              "FROM _csv_rows AS r JOIN _csv_files AS f ON f.filename = r.filename")
     _judge(con, ds, ctx, source, {n: "VARCHAR" for n in where}, {}, None, now)
     return _merge_group(con, ds, group, now, report)
 
@@ -574,8 +584,8 @@ def _merge_group(con, ds: Dataset, group, now, report: DatasetReport) -> bool:
         "dataset": ds.name, "now": now, "source_file": [fr.source_file for fr in reports],
         "sha256": [facts.sha256 for _, facts in group], "size_bytes": [facts.size for _, facts in group],
         "file_stamp": [facts.stamp for _, facts in group],
-        **{k: [getattr(fr, k) for fr in reports] for k in ("rows_read", "rows_kept", "rows_quarantined", "rows_new",
-                                                           "rows_superseded")}})
+        **{k: [getattr(fr, k) for fr in reports]
+           for k in ("rows_read", "rows_kept", "rows_quarantined", "rows_new", "rows_superseded")}})
     report.files.extend(reports)
     if report.summaries is not None:
         report.summaries = report.summaries and not any(fr.rows_new for fr in reports)
@@ -627,7 +637,8 @@ def _boxes_meet(boxes: list[tuple], dims: int) -> bool:
     active: list[tuple] = []
     for box in order:
         active = [a for a in active if a[2 * last + 1] >= box[2 * last]]
-        if any(all(a[2 * i] <= box[2 * i + 1] and box[2 * i] <= a[2 * i + 1] for i in range(dims)) for a in active):
+        if any(all(a[2 * i] <= box[2 * i + 1] and box[2 * i] <= a[2 * i + 1] for i in range(dims))
+               for a in active):
             return True
         active.append(box)
     return False
@@ -713,7 +724,8 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
     con.execute("SET preserve_insertion_order = true").fetchall()
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT {', '.join(f'c{i}' for i in sorted(where.values()))} "
-        f"FROM {_read_csv_sql(layout.names, layout.delimiter, layout.skip)}", {"path": str(read_path)}).fetchall()
+        f"FROM {_read_csv_sql(layout.names, layout.delimiter, layout.skip)}",
+        {"path": str(read_path)}).fetchall()
     first, last, rows = con.execute("SELECT min(rowid), max(rowid), count(*) FROM _csv_rows").fetchall()[0]
     # (within a transaction a new table's row ids start high, one after another; should they ever
     # not, the rows are numbered the slow way)
@@ -828,7 +840,8 @@ def _renumber(con, rejects: list[tuple[int, str, str]]) -> None:
 
 def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     try:
-        described = _side().execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+        described = _side().execute("DESCRIBE SELECT * FROM read_parquet($path)",
+                                    {"path": str(path)}).fetchall()
     except duckdb.Error as exc:
         cut = "magic bytes" in str(exc).lower() or "too small" in str(exc).lower()
         return _whole_file_problem(con, ds, rel, PARQUET_CUT if cut else PARQUET_UNREADABLE, now)
@@ -852,7 +865,8 @@ def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     present = {n: parse.DICTIONARY_TEXT if t == "VARCHAR" and orig in dictionary else t
                for n, (orig, t) in where.items()}
     # a block of rows that cannot be read fails here, and the transaction with it (FileUnreadable)
-    straight = _load_straight(con, ds, ctx, source, present, {"path": str(path)}, rel, now, _parquet_rows(path))
+    straight = _load_straight(con, ds, ctx, source, present, {"path": str(path)}, rel, now,
+                              _parquet_rows(path))
     if straight is not None:
         return straight
     _judge(con, ds, ctx, source, present, {"path": str(path)}, rel, now)
@@ -1057,10 +1071,12 @@ def _fall_back(con, ds: Dataset) -> None:
         part = ", ".join(["source_file", *groups, target])
         # a row is its file's and its number's (rows of several files are judged together)
         con.execute(
-            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR FROM (SELECT source_file, source_row FROM ("
+            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR "
+            f"FROM (SELECT source_file, source_row FROM ("
             f"SELECT source_file, source_row, row_number() OVER (PARTITION BY {part} ORDER BY source_row) "
             f"AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1) AS later "
-            f"WHERE _judged.source_file = later.source_file AND _judged.source_row = later.source_row").fetchall()
+            f"WHERE _judged.source_file = later.source_file "
+            f"AND _judged.source_row = later.source_row").fetchall()
         con.execute(f"UPDATE _judged SET row_hash = {cq.hash_sql(ds)} WHERE {flag}").fetchall()
 
 
@@ -1187,5 +1203,5 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
         con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
 
 
-__all__ = ["DatasetReport", "FileReport", "FileUnreadable", "SchemaMismatch", "ingest_dataset", "load_dataset",
-           "check_table"]
+__all__ = ["DatasetReport", "FileReport", "FileUnreadable", "SchemaMismatch", "ingest_dataset",
+           "load_dataset", "check_table"]
