@@ -928,15 +928,34 @@ def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], 
     kept = int(con.execute(
         f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS TIMESTAMPTZ) "
         f"AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})", args).fetchall()[0][0])
-    ok, summarised = (True, False) if kept == 0 else _straight_rows_fit(
-        con, ds, new, {"source_file": rel, "now": now}, kept)
     quarantined = 0
-    if ok and kept < rows:
+    if kept < rows:
+        # The rows not inserted (quarantined, or a local time that may occur twice) are judged again
+        # alone, found by their numbers: a local time of the fall-back night is placed as _judge
+        # places it, and inserted, instead of the whole file going the careful way (a year of local
+        # times always has that night); the quarantined rows go to quarantine.
+        con.execute(f"CREATE OR REPLACE TEMP TABLE _left_out AS SELECT r AS source_row "
+                    f"FROM range(1, $rows + 1) AS n(r) ANTI JOIN (SELECT source_row FROM {table} AS t WHERE {new}) AS k "
+                    f"ON k.source_row = n.r", {"rows": int(rows), "source_file": rel, "now": now}).fetchall()
+        # (the rows are picked from the source, before the judging: only they are judged again)
+        left = cq.judge_sql(ds, ctx, f"SELECT * FROM ({source}) AS s "
+                                     "WHERE s.source_row IN (SELECT source_row FROM _left_out)", present)
+        con.execute("CREATE OR REPLACE TEMP TABLE _judged AS SELECT *, CAST($source_file AS VARCHAR) "
+                    f"AS source_file, CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({left})", args).fetchall()
+        _fall_back(con, ds)
+        kept += int(con.execute(
+            f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, loaded_at, row_hash "
+            "FROM _judged WHERE reason IS NULL ORDER BY source_row").fetchall()[0][0])
         quarantined = int(con.execute(
             "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
-            f"SELECT $dataset, source_file, source_row, reason, raw, $now FROM ({judged}) "
-            "WHERE reason IS NOT NULL ORDER BY source_row", {**args, "dataset": ds.name}).fetchall()[0][0])
-        ok = kept + quarantined == rows
+            "SELECT $dataset, source_file, source_row, reason, raw, $now FROM _judged "
+            "WHERE reason IS NOT NULL ORDER BY source_row",
+            {"dataset": ds.name, "now": now}).fetchall()[0][0])
+        con.execute("DROP TABLE IF EXISTS _judged").fetchall()
+        con.execute("DROP TABLE IF EXISTS _left_out").fetchall()
+    ok, summarised = (True, False) if kept == 0 else _straight_rows_fit(
+        con, ds, new, {"source_file": rel, "now": now}, kept)
+    ok = ok and kept + quarantined == rows
     if not ok:
         if ds.hourly_summaries:
                 flow_hours.drop_staged(con)
