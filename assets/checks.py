@@ -52,17 +52,26 @@ ERROR = AssetCheckSeverity.ERROR
 WARN = AssetCheckSeverity.WARN
 
 # The human-entered datasets validated with GX in full (flow is checked in SQL).
-GX_DATASETS = ("industrial_users", "permit_limits", "lab_results", "infiltration_tests", "parcels",
-               "sewer_rates", "sites", "inspections", "rainfall")
+GX_DATASETS = (
+    "industrial_users",
+    "permit_limits",
+    "lab_results",
+    "infiltration_tests",
+    "parcels",
+    "sewer_rates",
+    "sites",
+    "inspections",
+    "rainfall",
+)
 PROVENANCE = ("source_file", "source_row", "loaded_at", "row_hash")
 
 # Thresholds (explicit, named, shown in each check's metadata).
-PH_MIN, PH_MAX = 0, 14                    # s.u.; contract section 2
-MAX_FLOW_GAP_SECONDS = 24 * 3600          # a meter silent for more than a day
+PH_MIN, PH_MAX = 0, 14  # s.u.; contract section 2
+MAX_FLOW_GAP_SECONDS = 24 * 3600  # a meter silent for more than a day
 MAX_FLOW_GAP_TEXT = "1 day"
-FLOW_SAMPLE_ROWS = 50_000                 # rows of flow given to GX ...
-FLOW_SAMPLE_STRETCHES = 10                #   ... as this many stretches of consecutive stored rows
-EXAMPLES = 5                              # example rows per problem in metadata
+FLOW_SAMPLE_ROWS = 50_000  # rows of flow given to GX ...
+FLOW_SAMPLE_STRETCHES = 10  #   ... as this many stretches of consecutive stored rows
+EXAMPLES = 5  # example rows per problem in metadata
 
 
 # ---------------------------------------------------------------------------
@@ -104,8 +113,9 @@ def _duration(seconds: float | None) -> str:
     return f"{seconds / 60:.0f} min"
 
 
-def _reports_errors(fn: Callable[[DuckDBResource], AssetCheckResult], key: AssetCheckKey
-                    ) -> Callable[[DuckDBResource], AssetCheckResult]:
+def _reports_errors(
+    fn: Callable[[DuckDBResource], AssetCheckResult], key: AssetCheckKey
+) -> Callable[[DuckDBResource], AssetCheckResult]:
     """A check that cannot run reports a failed ERROR result with the reason instead of
     failing the run (checks only report; `outfall run` exits 1 only for assets)."""
 
@@ -116,14 +126,26 @@ def _reports_errors(fn: Callable[[DuckDBResource], AssetCheckResult], key: Asset
             result = fn(duckdb)
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             get_dagster_logger().exception(f"{fn.__name__} could not run")
-            return AssetCheckResult(asset_key=key.asset_key, check_name=key.name, passed=False, severity=ERROR,
-                                    metadata={
-                "error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
-                "seconds": round(time.perf_counter() - started, 3)})
+            return AssetCheckResult(
+                asset_key=key.asset_key,
+                check_name=key.name,
+                passed=False,
+                severity=ERROR,
+                metadata={
+                    "error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
+                    "seconds": round(time.perf_counter() - started, 3),
+                },
+            )
         metadata = dict(result.metadata or {})
         metadata.setdefault("seconds", round(time.perf_counter() - started, 3))
-        return AssetCheckResult(asset_key=key.asset_key, check_name=key.name, passed=result.passed,
-                                severity=result.severity, metadata=metadata, description=result.description)
+        return AssetCheckResult(
+            asset_key=key.asset_key,
+            check_name=key.name,
+            passed=result.passed,
+            severity=result.severity,
+            metadata=metadata,
+            description=result.description,
+        )
 
     return wrapper
 
@@ -135,14 +157,27 @@ INPUT_CHECKS: dict[AssetCheckKey, Callable[[DuckDBResource], AssetCheckResult]] 
 INPUT_CHECK_SPECS: list[AssetCheckSpec] = []
 
 
-def input_check(*, asset: str, name: str, description: str, blocking: bool = False,
-                additional_deps: list[str] | None = None):
+def input_check(
+    *,
+    asset: str,
+    name: str,
+    description: str,
+    blocking: bool = False,
+    additional_deps: list[str] | None = None,
+):
     """Register ``fn(duckdb) -> AssetCheckResult`` as the check ``name`` of ``asset``; the function
     returned is the check itself (callable directly, as the tests do), reporting errors as results."""
 
-    def register(fn: Callable[[DuckDBResource], AssetCheckResult]) -> Callable[[DuckDBResource], AssetCheckResult]:
-        spec = AssetCheckSpec(name=name, asset=asset, description=description, blocking=blocking,
-                              additional_deps=additional_deps)
+    def register(
+        fn: Callable[[DuckDBResource], AssetCheckResult],
+    ) -> Callable[[DuckDBResource], AssetCheckResult]:
+        spec = AssetCheckSpec(
+            name=name,
+            asset=asset,
+            description=description,
+            blocking=blocking,
+            additional_deps=additional_deps,
+        )
         checked = _reports_errors(fn, spec.key)
         checked.check_key = spec.key  # type: ignore[attr-defined]
         INPUT_CHECKS[spec.key] = checked
@@ -180,18 +215,35 @@ def expectations_result(summary: ValidationSummary, suite_label: str, **extra: A
     }
     metadata.update(extra)
     if summary.failed:
-        metadata["failed_expectations"] = MetadataValue.json([
-            {k: f[k] for k in ("severity", "expectation", "column", "condition", "unexpected_count",
-                               "unexpected_percent", "unexpected_values", "description", "error")}
-            for f in summary.failed])
+        metadata["failed_expectations"] = MetadataValue.json(
+            [
+                {
+                    k: f[k]
+                    for k in (
+                        "severity",
+                        "expectation",
+                        "column",
+                        "condition",
+                        "unexpected_count",
+                        "unexpected_percent",
+                        "unexpected_values",
+                        "description",
+                        "error",
+                    )
+                }
+                for f in summary.failed
+            ]
+        )
     return AssetCheckResult(
         passed=summary.success,
         severity=ERROR if worst == "ERROR" else WARN,
         metadata=metadata,
-        description=(f"{summary.failed_count} of {summary.evaluated} expectations failed "
-                     f"({by_sev['ERROR']} ERROR, {by_sev['WARN']} WARN) on {summary.element_count} rows"
-                     if summary.failed else f"all {summary.evaluated} expectations passed on "
-                                            f"{summary.element_count} rows"),
+        description=(
+            f"{summary.failed_count} of {summary.evaluated} expectations failed "
+            f"({by_sev['ERROR']} ERROR, {by_sev['WARN']} WARN) on {summary.element_count} rows"
+            if summary.failed
+            else f"all {summary.evaluated} expectations passed on {summary.element_count} rows"
+        ),
     )
 
 
@@ -201,10 +253,21 @@ def empty_result(path, suite_label: str) -> AssetCheckResult:
     and each holds when there is no row (GX says the same, but only after its slow import)."""
     info = suite_info(path)
     if info.get("table_expectations"):
-        raise RuntimeError(f"{suite_label} has table-level expectations; an empty table must be validated by GX")
-    return AssetCheckResult(passed=True, severity=WARN, description="no rows to validate", metadata={
-        "suite": suite_label, "rows": 0, "evaluated": 0, "failed": 0,
-        "skipped": "the table is empty: every expectation of the suite holds (no rows), GX was not started"})
+        raise RuntimeError(
+            f"{suite_label} has table-level expectations; an empty table must be validated by GX"
+        )
+    return AssetCheckResult(
+        passed=True,
+        severity=WARN,
+        description="no rows to validate",
+        metadata={
+            "suite": suite_label,
+            "rows": 0,
+            "evaluated": 0,
+            "failed": 0,
+            "skipped": "the table is empty: every expectation of the suite holds (no rows), GX was not started",
+        },
+    )
 
 
 def build_expectations_check(dataset: str) -> Callable[[DuckDBResource], AssetCheckResult]:
@@ -215,10 +278,12 @@ def build_expectations_check(dataset: str) -> Callable[[DuckDBResource], AssetCh
         asset=dataset,
         name=f"check_expectations_{dataset}",
         blocking=False,
-        description=(f"Great Expectations suite expectations/{dataset}.json ({info['expectations']} "
-                     f"expectations: {info['error']} ERROR, {info['warn']} WARN) on the kept rows of "
-                     f"`{dataset}`: required values, vocabularies, ranges, unique natural key. "
-                     "Severity is ERROR if any failed expectation is ERROR, else WARN."),
+        description=(
+            f"Great Expectations suite expectations/{dataset}.json ({info['expectations']} "
+            f"expectations: {info['error']} ERROR, {info['warn']} WARN) on the kept rows of "
+            f"`{dataset}`: required values, vocabularies, ranges, unique natural key. "
+            "Severity is ERROR if any failed expectation is ERROR, else WARN."
+        ),
     )
     def _check(duckdb: DuckDBResource) -> AssetCheckResult:
         with warehouse(duckdb) as con:
@@ -239,10 +304,12 @@ expectation_checks = [build_expectations_check(d) for d in GX_DATASETS]
     asset="flow",
     name="check_expectations_flow_sample",
     blocking=False,
-    description=(f"Great Expectations suite expectations/flow.json on a fixed sample of {FLOW_SAMPLE_ROWS:,} "
-                 f"flow readings: {FLOW_SAMPLE_STRETCHES} stretches of consecutive readings as stored, spread "
-                 "evenly over the table (every reading when there are fewer). The whole table is checked by "
-                 "the SQL checks; this shows the same rules in GX form."),
+    description=(
+        f"Great Expectations suite expectations/flow.json on a fixed sample of {FLOW_SAMPLE_ROWS:,} "
+        f"flow readings: {FLOW_SAMPLE_STRETCHES} stretches of consecutive readings as stored, spread "
+        "evenly over the table (every reading when there are fewer). The whole table is checked by "
+        "the SQL checks; this shows the same rules in GX form."
+    ),
 )
 def check_expectations_flow_sample(duckdb: DuckDBResource) -> AssetCheckResult:
     path = EXPECTATIONS_DIR / "flow.json"
@@ -253,8 +320,12 @@ def check_expectations_flow_sample(duckdb: DuckDBResource) -> AssetCheckResult:
         summary = gx_worker.take(_worker_key(_run["id"], duckdb, "flow"))
         if summary is None:
             summary = validate_frame(_suite_frame(con, "flow"), path)
-    return expectations_result(summary, "expectations/flow.json", table_rows=total,
-                               sampled=f"{summary.element_count:,} of {total:,} rows")
+    return expectations_result(
+        summary,
+        "expectations/flow.json",
+        table_rows=total,
+        sampled=f"{summary.element_count:,} of {total:,} rows",
+    )
 
 
 def _suite_frame(con, dataset: str):
@@ -274,7 +345,7 @@ def flow_sample(con):
 
     total = count(con, "flow")
     if total <= FLOW_SAMPLE_ROWS:
-        places = [(0, 2 ** 62)]   # every row (a table with rows deleted has rows past its count)
+        places = [(0, 2**62)]  # every row (a table with rows deleted has rows past its count)
     else:
         length = FLOW_SAMPLE_ROWS // FLOW_SAMPLE_STRETCHES
         places = [(i * total // FLOW_SAMPLE_STRETCHES, length) for i in range(FLOW_SAMPLE_STRETCHES)]
@@ -317,18 +388,24 @@ def validate_in_background(run_id: str, duckdb: DuckDBResource, con, dataset: st
     asset="flow",
     name="check_validity_flow_value",
     blocking=False,
-    description=(f"Kept flow readings are possible: no negative flow or probe concentration, pH within "
-                 f"{PH_MIN}-{PH_MAX} s.u., no missing value. Threshold: 0 such readings. Severity ERROR "
-                 "(ingestion should have quarantined them; slugs computed on them would be wrong)."),
+    description=(
+        f"Kept flow readings are possible: no negative flow or probe concentration, pH within "
+        f"{PH_MIN}-{PH_MAX} s.u., no missing value. Threshold: 0 such readings. Severity ERROR "
+        "(ingestion should have quarantined them; slugs computed on them would be wrong)."
+    ),
 )
 def check_validity_flow_value(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         total = count(con, "flow")
-        rows = con.execute(sql("check_validity_flow_value"),
-                           {"ph_min": PH_MIN, "ph_max": PH_MAX, "examples": EXAMPLES}).fetchall()
+        rows = con.execute(
+            sql("check_validity_flow_value"), {"ph_min": PH_MIN, "ph_max": PH_MAX, "examples": EXAMPLES}
+        ).fetchall()
     bad = sum(r[1] for r in rows)
-    examples = [[problem, e["user_id"], e["constituent"], e["ts"], e["value"], e["unit"]]
-                for problem, _, _, ex in rows for e in ex]
+    examples = [
+        [problem, e["user_id"], e["constituent"], e["ts"], e["value"], e["unit"]]
+        for problem, _, _, ex in rows
+        for e in ex
+    ]
     return AssetCheckResult(
         passed=bad == 0,
         severity=ERROR,
@@ -348,18 +425,21 @@ def check_validity_flow_value(duckdb: DuckDBResource) -> AssetCheckResult:
     asset="flow",
     name="check_uniqueness_flow_key",
     blocking=False,
-    description=("No two flow readings share user_id + constituent + ts (the natural key). Threshold: 0 "
-                 "repeated keys. Severity ERROR (a repeated reading doubles its weight in daily means "
-                 "and slug durations)."),
+    description=(
+        "No two flow readings share user_id + constituent + ts (the natural key). Threshold: 0 "
+        "repeated keys. Severity ERROR (a repeated reading doubles its weight in daily means "
+        "and slug durations)."
+    ),
 )
 def check_uniqueness_flow_key(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         total = count(con, "flow")
         ensure_flow_hours(con)
         hours, timeless = con.execute(sql("check_uniqueness_flow_hours")).fetchall()[0]
-        if hours or timeless > 1:   # only then can a key repeat: flow itself is searched
-            keys, extra, examples = con.execute(sql("check_uniqueness_flow_key"), {"examples": EXAMPLES}
-                                                ).fetchall()[0]
+        if hours or timeless > 1:  # only then can a key repeat: flow itself is searched
+            keys, extra, examples = con.execute(
+                sql("check_uniqueness_flow_key"), {"examples": EXAMPLES}
+            ).fetchall()[0]
         else:
             keys, extra, examples = 0, 0, []
     return AssetCheckResult(
@@ -371,8 +451,10 @@ def check_uniqueness_flow_key(duckdb: DuckDBResource) -> AssetCheckResult:
             "duplicate_keys": int(keys),
             "extra_rows": int(extra),
             "threshold": "0 repeated keys",
-            "examples": _md(["user", "constituent", "time", "copies"],
-                            [[e["user_id"], e["constituent"], e["ts"], e["copies"]] for e in examples]),
+            "examples": _md(
+                ["user", "constituent", "time", "copies"],
+                [[e["user_id"], e["constituent"], e["ts"], e["copies"]] for e in examples],
+            ),
         },
     )
 
@@ -381,33 +463,62 @@ def check_uniqueness_flow_key(duckdb: DuckDBResource) -> AssetCheckResult:
     asset="flow",
     name="check_freshness_flow_gaps",
     blocking=False,
-    description=(f"Per user and constituent, the largest gap between consecutive readings against the usual "
-                 f"interval (median step). Threshold: a gap longer than {MAX_FLOW_GAP_TEXT}. "
-                 "Severity WARN (a silent meter: slugs in the gap cannot be seen, daily baselines have "
-                 "fewer days)."),
+    description=(
+        f"Per user and constituent, the largest gap between consecutive readings against the usual "
+        f"interval (median step). Threshold: a gap longer than {MAX_FLOW_GAP_TEXT}. "
+        "Severity WARN (a silent meter: slugs in the gap cannot be seen, daily baselines have "
+        "fewer days)."
+    ),
 )
 def check_freshness_flow_gaps(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
-        flow_gap_steps(con)   # the steps of the hours appended since, or all made anew
-        rows = con.execute(sql("check_freshness_flow_gaps"), {"max_gap_seconds": MAX_FLOW_GAP_SECONDS}).fetchall()
+        flow_gap_steps(con)  # the steps of the hours appended since, or all made anew
+        rows = con.execute(
+            sql("check_freshness_flow_gaps"), {"max_gap_seconds": MAX_FLOW_GAP_SECONDS}
+        ).fetchall()
     flagged = [r for r in rows if r[6] is not None and r[6] > MAX_FLOW_GAP_SECONDS]
-    table = [[u, c, n, _duration(usual), _duration(largest),
-              f"{largest / usual:.0f}x" if usual and largest else "", gap_from, gap_to, over,
-              "yes" if (largest or 0) > MAX_FLOW_GAP_SECONDS else ""]
-             for u, c, n, _, _, usual, largest, gap_from, gap_to, over in rows]
+    table = [
+        [
+            u,
+            c,
+            n,
+            _duration(usual),
+            _duration(largest),
+            f"{largest / usual:.0f}x" if usual and largest else "",
+            gap_from,
+            gap_to,
+            over,
+            "yes" if (largest or 0) > MAX_FLOW_GAP_SECONDS else "",
+        ]
+        for u, c, n, _, _, usual, largest, gap_from, gap_to, over in rows
+    ]
     return AssetCheckResult(
         passed=not flagged,
         severity=WARN,
-        description=(f"{len(flagged)} of {len(rows)} series have a gap over {MAX_FLOW_GAP_TEXT}"
-                     if flagged else None),
+        description=(
+            f"{len(flagged)} of {len(rows)} series have a gap over {MAX_FLOW_GAP_TEXT}" if flagged else None
+        ),
         metadata={
             "series_checked": len(rows),
             "series_with_long_gaps": len(flagged),
             "gaps_over_threshold": int(sum(r[9] for r in rows)),
             "threshold": f"gap > {MAX_FLOW_GAP_TEXT} ({MAX_FLOW_GAP_SECONDS} s)",
             "largest_gap": _duration(rows[0][6]) if rows and rows[0][6] is not None else "",
-            "series": _md(["user", "constituent", "readings", "usual interval", "largest gap", "vs usual",
-                           "gap from", "gap to", "gaps over threshold", "flagged"], table),
+            "series": _md(
+                [
+                    "user",
+                    "constituent",
+                    "readings",
+                    "usual interval",
+                    "largest gap",
+                    "vs usual",
+                    "gap from",
+                    "gap to",
+                    "gaps over threshold",
+                    "flagged",
+                ],
+                table,
+            ),
         },
     )
 
@@ -417,8 +528,10 @@ def check_freshness_flow_gaps(duckdb: DuckDBResource) -> AssetCheckResult:
     name="check_referential_flow_user",
     blocking=False,
     additional_deps=["industrial_users"],
-    description=("Every flow reading belongs to a user in industrial_users. Threshold: 0 readings of unknown "
-                 "users. Severity WARN (such readings get no permit baseline and no name on reports)."),
+    description=(
+        "Every flow reading belongs to a user in industrial_users. Threshold: 0 readings of unknown "
+        "users. Severity WARN (such readings get no permit baseline and no name on reports)."
+    ),
 )
 def check_referential_flow_user(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
@@ -451,9 +564,11 @@ def check_referential_flow_user(duckdb: DuckDBResource) -> AssetCheckResult:
     name="check_referential_lab_results_user",
     blocking=False,
     additional_deps=["industrial_users"],
-    description=("Every lab result belongs to a user in industrial_users. Threshold: 0 results of unknown "
-                 "users. Severity WARN (they are judged against the jurisdiction's limits only, and no "
-                 "permit names them)."),
+    description=(
+        "Every lab result belongs to a user in industrial_users. Threshold: 0 results of unknown "
+        "users. Severity WARN (they are judged against the jurisdiction's limits only, and no "
+        "permit names them)."
+    ),
 )
 def check_referential_lab_results_user(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
@@ -469,7 +584,9 @@ def check_referential_lab_results_user(duckdb: DuckDBResource) -> AssetCheckResu
             "unknown_users": len(rows),
             "results_of_unknown_users": int(orphans),
             "threshold": "0 results of unknown users",
-            "unknown": _md(["user", "results", "samples", "first", "last", "files"], [list(r) for r in rows[:50]]),
+            "unknown": _md(
+                ["user", "results", "samples", "first", "last", "files"], [list(r) for r in rows[:50]]
+            ),
         },
     )
 
@@ -478,22 +595,29 @@ def check_referential_lab_results_user(duckdb: DuckDBResource) -> AssetCheckResu
     asset="quarantine",
     name="check_balance_quarantine_rows",
     blocking=False,
-    description=("For every dataset in the ledger ingested_files: rows read = rows kept + rows quarantined "
-                 "(in total and file by file), and the ledger's quarantined count equals the rows in the "
-                 "quarantine table. Threshold: 0 unbalanced datasets. Severity ERROR (a row was silently "
-                 "dropped or counted twice; contract section 2)."),
+    description=(
+        "For every dataset in the ledger ingested_files: rows read = rows kept + rows quarantined "
+        "(in total and file by file), and the ledger's quarantined count equals the rows in the "
+        "quarantine table. Threshold: 0 unbalanced datasets. Severity ERROR (a row was silently "
+        "dropped or counted twice; contract section 2)."
+    ),
 )
 def check_balance_quarantine_rows(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         rows = con.execute(sql("check_balance_quarantine_rows")).fetchall()
     unbalanced = [r for r in rows if not (r[7] and r[8])]
-    table = [[d, files, read, kept, quar, stored, bad_files, "yes" if bal else "NO", "yes" if match else "NO"]
-             for d, files, read, kept, quar, bad_files, stored, bal, match in rows]
+    table = [
+        [d, files, read, kept, quar, stored, bad_files, "yes" if bal else "NO", "yes" if match else "NO"]
+        for d, files, read, kept, quar, bad_files, stored, bal, match in rows
+    ]
     return AssetCheckResult(
         passed=not unbalanced,
         severity=ERROR,
-        description=(f"{len(unbalanced)} dataset(s) out of balance: " + ", ".join(r[0] for r in unbalanced)
-                     if unbalanced else None),
+        description=(
+            f"{len(unbalanced)} dataset(s) out of balance: " + ", ".join(r[0] for r in unbalanced)
+            if unbalanced
+            else None
+        ),
         metadata={
             "datasets_checked": len(rows),
             "datasets_unbalanced": len(unbalanced),
@@ -501,9 +625,20 @@ def check_balance_quarantine_rows(duckdb: DuckDBResource) -> AssetCheckResult:
             "rows_kept": int(sum(r[3] for r in rows)),
             "rows_quarantined": int(sum(r[4] for r in rows)),
             "threshold": "0 unbalanced datasets",
-            "balance": _md(["dataset", "files", "read", "kept", "quarantined (ledger)", "quarantine rows",
-                            "unbalanced files", "read = kept + quarantined", "ledger = quarantine table"],
-                           table),
+            "balance": _md(
+                [
+                    "dataset",
+                    "files",
+                    "read",
+                    "kept",
+                    "quarantined (ledger)",
+                    "quarantine rows",
+                    "unbalanced files",
+                    "read = kept + quarantined",
+                    "ledger = quarantine table",
+                ],
+                table,
+            ),
         },
     )
 

@@ -1,6 +1,5 @@
 """Small helpers every asset module uses: opening the warehouse and reporting."""
 
-
 import contextlib
 from functools import lru_cache
 from pathlib import Path
@@ -76,8 +75,9 @@ def letters_dir(duckdb: DuckDBResource, settings: OutfallSettings, area: str) ->
     return outputs(duckdb, settings).letters(area)
 
 
-def check_rows(duckdb: DuckDBResource, query: str, params: list | None = None,
-               table: str | None = None) -> tuple[list[tuple], int | None]:
+def check_rows(
+    duckdb: DuckDBResource, query: str, params: list | None = None, table: str | None = None
+) -> tuple[list[tuple], int | None]:
     """What an asset check's query finds and, given ``table``, that table's row count, on one connection."""
     with warehouse(duckdb) as con:
         rows = con.execute(query, params).fetchall() if params else con.execute(query).fetchall()

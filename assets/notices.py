@@ -29,7 +29,15 @@ from typing import Any
 
 import duckdb
 import pandas as pd
-from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, MaterializeResult, MetadataValue, asset, asset_check
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetExecutionContext,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+    asset_check,
+)
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, check_rows, outputs, table_result, warehouse
@@ -69,8 +77,18 @@ def _records(con, name: str, params: Any = None) -> list[dict]:
 def _item(kind: str, item: str, row: dict, sub: str, skip: tuple[str, ...] = ()) -> law.Item:
     core = ("recipient_id", "ref", "rule", "month_day", "known_on", "resolved_on", "item", *skip)
     facts = tuple((k, v) for k, v in row.items() if k not in core)
-    return law.Item(kind, row["recipient_id"], item, str(row["ref"]), row["rule"] or "", row["month_day"],
-                    row["known_on"], row["resolved_on"], facts, sub)
+    return law.Item(
+        kind,
+        row["recipient_id"],
+        item,
+        str(row["ref"]),
+        row["rule"] or "",
+        row["month_day"],
+        row["known_on"],
+        row["resolved_on"],
+        facts,
+        sub,
+    )
 
 
 def _no_permit_items(rows: list[dict]) -> list[law.Item]:
@@ -82,32 +100,60 @@ def _no_permit_items(rows: list[dict]) -> list[law.Item]:
     out = []
     for (user, _period), days in sorted(by_month.items()):
         first, last = days[0], days[-1]
-        facts = (("days", tuple(d["day"] for d in days)),
-                 ("samples_by_day", tuple(int(d["samples"] or 0) for d in days)),
-                 ("readings_by_day", tuple(int(d["flow_readings"] or 0) for d in days)),
-                 ("finding", last["finding"]), ("permit_no", last["permit_no"]),
-                 ("permit_effective", last["permit_effective"]), ("permit_expires", last["permit_expires"]))
+        facts = (
+            ("days", tuple(d["day"] for d in days)),
+            ("samples_by_day", tuple(int(d["samples"] or 0) for d in days)),
+            ("readings_by_day", tuple(int(d["flow_readings"] or 0) for d in days)),
+            ("finding", last["finding"]),
+            ("permit_no", last["permit_no"]),
+            ("permit_effective", last["permit_effective"]),
+            ("permit_expires", last["permit_expires"]),
+        )
         month_start = first["day"].replace(day=1)
-        out.append(law.Item("sewer", user, "no_permit", month_start.isoformat(), first["rule"] or "", first["day"],
-                            first["day"], None, facts, ""))
+        out.append(
+            law.Item(
+                "sewer",
+                user,
+                "no_permit",
+                month_start.isoformat(),
+                first["rule"] or "",
+                first["day"],
+                first["day"],
+                None,
+                facts,
+                "",
+            )
+        )
     return out
 
 
 def collect_items(con: duckdb.DuckDBPyConnection, tz: str) -> list[law.Item]:
     """Every violation the data show now, as notice items (contract 6.1)."""
-    items = [_item("sewer", "sample", r, f"{r['parameter']}|{r['limit_type']}")
-             for r in _records(con, "select_notice_sample_items", {"tz": tz})]
-    items += [_item("sewer", r["item"], r, str(r["parameter"]))
-              for r in _records(con, "select_notice_statistic_items")]
+    items = [
+        _item("sewer", "sample", r, f"{r['parameter']}|{r['limit_type']}")
+        for r in _records(con, "select_notice_sample_items", {"tz": tz})
+    ]
+    items += [
+        _item("sewer", r["item"], r, str(r["parameter"]))
+        for r in _records(con, "select_notice_statistic_items")
+    ]
     items += _no_permit_items(_records(con, "select_notice_no_permit_days"))
-    items += [_item("sewer", "late_report", r, f"{r['obligation']}|{r['reference']}")
-              for r in _records(con, "select_notice_report_items")]
-    items += [_item("sewer", "missed_testing", r, f"{r['parameter']}|{r['sample_type'] or ''}")
-              for r in _records(con, "select_notice_testing_items")]
-    items += [_item("stormwater", "inspection", r, str(r["trigger_date"]))
-              for r in _records(con, "select_notice_inspection_items")]
-    items += [_item("stormwater", "other", r, f"{r['subject'] or ''}|{r['trigger_date']}")
-              for r in _records(con, "select_notice_other_items")]
+    items += [
+        _item("sewer", "late_report", r, f"{r['obligation']}|{r['reference']}")
+        for r in _records(con, "select_notice_report_items")
+    ]
+    items += [
+        _item("sewer", "missed_testing", r, f"{r['parameter']}|{r['sample_type'] or ''}")
+        for r in _records(con, "select_notice_testing_items")
+    ]
+    items += [
+        _item("stormwater", "inspection", r, str(r["trigger_date"]))
+        for r in _records(con, "select_notice_inspection_items")
+    ]
+    items += [
+        _item("stormwater", "other", r, f"{r['subject'] or ''}|{r['trigger_date']}")
+        for r in _records(con, "select_notice_other_items")
+    ]
     return items
 
 
@@ -124,8 +170,20 @@ def _issued_items(con) -> dict[str, list[law.Item]]:
     out: dict[str, list[law.Item]] = defaultdict(list)
     for r in _records(con, "select_notice_items_issued"):
         facts = (("description", r["description"]),)
-        out[r["document_id"]].append(law.Item(r["kind"], r["recipient_id"], r["item"], r["ref"], r["rule"] or "",
-                                              r["item_on"], r["known_on"], r["resolved_on"], facts, r["sub"] or ""))
+        out[r["document_id"]].append(
+            law.Item(
+                r["kind"],
+                r["recipient_id"],
+                r["item"],
+                r["ref"],
+                r["rule"] or "",
+                r["item_on"],
+                r["known_on"],
+                r["resolved_on"],
+                facts,
+                r["sub"] or "",
+            )
+        )
     return out
 
 
@@ -146,7 +204,10 @@ def mailings(con) -> dict[tuple[str, str, str], list[law.Mailing]]:
     out: dict[tuple[str, str, str], list[law.Mailing]] = defaultdict(list)
     for m in _records(con, "select_notices_mailed"):
         out[(m["kind"], m["recipient_id"], m["period"])].append(
-            law.Mailing(m["mailed_on"], m["correct_within_days"], m["certified_mail_no"], m["withdrawn_reason"]))
+            law.Mailing(
+                m["mailed_on"], m["correct_within_days"], m["certified_mail_no"], m["withdrawn_reason"]
+            )
+        )
     return out
 
 
@@ -162,12 +223,19 @@ def _sewer_context(n: dict, items: list[law.Item], rules: Rules, day: dt.date) -
     enforcement = rules.sewer_enforcement.at(day)
     penalty = rules.penalties.sewer_use.at(day)
     return {
-        "issuer": enforcement.issuer, "mailing": enforcement.mailing,
-        "enforcement_text": enforcement.section_text.enforcement, "rule": enforcement.citation,
-        "penalty_text": enforcement.section_text.penalties, "penalty_rule": penalty.citation,
-        "fine_max_usd": penalty.fine_max_usd, "civil_max_usd": penalty.civil_max_usd, "penalty_per": penalty.per,
+        "issuer": enforcement.issuer,
+        "mailing": enforcement.mailing,
+        "enforcement_text": enforcement.section_text.enforcement,
+        "rule": enforcement.citation,
+        "penalty_text": enforcement.section_text.penalties,
+        "penalty_rule": penalty.citation,
+        "fine_max_usd": penalty.fine_max_usd,
+        "civil_max_usd": penalty.civil_max_usd,
+        "penalty_per": penalty.per,
         "sections": words.sewer_sections(items, day, rules),
-        "permit_text": f"permit {n['permit_no']}" if n.get("permit_no") else f"industrial user {n['recipient_id']}",
+        "permit_text": f"permit {n['permit_no']}"
+        if n.get("permit_no")
+        else f"industrial user {n['recipient_id']}",
     }
 
 
@@ -178,24 +246,34 @@ def _stormwater_context(n: dict, items: list[law.Item], r: Rules, day: dt.date) 
     texts = sw.section_text.at(day)
     penalty = r.penalties.stormwater.at(day)
     weekly, storm = sw.weekly_inspection.at(day), sw.storm_inspection.at(day)
-    place = ", ".join(x for x in (str(n.get("site_name") or "").strip(), str(n.get("premises") or "").strip()) if x)
+    place = ", ".join(
+        x for x in (str(n.get("site_name") or "").strip(), str(n.get("premises") or "").strip()) if x
+    )
     # each requirement's text once, in one order whatever the hash seed (a set's order changed the letter
     # from run to run: the fault drill found it)
     subjects = sorted({str(i.fact("requirement") or i.fact("finding")) for i in items})
     return {
-        "issuer": nov.issuer, "authority": r.name, "law_name": nov.law_name,
+        "issuer": nov.issuer,
+        "authority": r.name,
+        "law_name": nov.law_name,
         "site_description": f"{place} (site {n['recipient_id']})" if place else f"Site {n['recipient_id']}",
         "sections": words.stormwater_sections(items, day, r, swppp_law.finding_labels(r, day)),
-        "schedule_text": (f"an inspection at least every {weekly.interval_days} days and within "
-                          f"{storm.window_days * 24} hours of any storm event producing "
-                          f"{swppp_law.num(storm.threshold_in)} inch of precipitation or more"),
+        "schedule_text": (
+            f"an inspection at least every {weekly.interval_days} days and within "
+            f"{storm.window_days * 24} hours of any storm event producing "
+            f"{swppp_law.num(storm.threshold_in)} inch of precipitation or more"
+        ),
         "section_text": " ".join(t for t in (getattr(texts, s, None) or "" for s in subjects) if t),
-        "penalty_statement": (f"Fines on conviction: {tiers_words(penalty)}, by the number of prior convictions "
-                              f"within {penalty.lookback_years} years. ({penalty.citation})"),
+        "penalty_statement": (
+            f"Fines on conviction: {tiers_words(penalty)}, by the number of prior convictions "
+            f"within {penalty.lookback_years} years. ({penalty.citation})"
+        ),
         "penalty_text": texts.penalties or "",
-        "appeal_statement": (f"The determination of violation may be appealed to {nov.appeal_filed_with} by filing a "
-                             f"written notice of appeal within {appeal.days} days of service of this notice of "
-                             f"violation. ({appeal.citation})"),
+        "appeal_statement": (
+            f"The determination of violation may be appealed to {nov.appeal_filed_with} by filing a "
+            f"written notice of appeal within {appeal.days} days of service of this notice of "
+            f"violation. ({appeal.citation})"
+        ),
     }
 
 
@@ -207,8 +285,8 @@ class Notice:
     recipient_id: str
     period: str
     row: dict
-    items: list[dict] = field(default_factory=list)       # rows of notice_items
-    html: str | None = None                                # a letter to write this run (None: leave it)
+    items: list[dict] = field(default_factory=list)  # rows of notice_items
+    html: str | None = None  # a letter to write this run (None: leave it)
     issued_items: list[dict] = field(default_factory=list)  # rows of notice_items_issued to record
 
 
@@ -272,22 +350,37 @@ class NoticeBuilder:
         issued_on = record["issued_on"] if record is not None else (mailing.mailed_on if mailing else None)
         withdrawn = None if issued_on is not None else law.withdrawal(found)
         days, correct_by = self._correction(kind, record, mailing, issued_on, r)
-        n = Notice(kind, recipient_id, period, {
-            "kind": kind, "recipient_id": recipient_id, "period": period, "notice_id": number,
-            "status": law.MAILED if issued_on is not None else law.status(None, withdrawn),
-            "issued_on": issued_on, "correct_by": correct_by, "correct_within_days": days,
-            "letter": letter_path(kind, recipient_id, period), "jurisdiction": jurisdiction,
-            "certified_mail_no": (record or {}).get("certified_mail_no") or (mailing.certified_mail_no if mailing
-                                                                             else None),
-            "mailings": len(found), "withdrawn_reason": withdrawn,
-            "recipient_name": (recipient or {}).get("recipient_name"),
-            "mailing_address": "; ".join(recipient["recipient"].lines()) if recipient else None,
-            "as_of": self.as_of})
+        n = Notice(
+            kind,
+            recipient_id,
+            period,
+            {
+                "kind": kind,
+                "recipient_id": recipient_id,
+                "period": period,
+                "notice_id": number,
+                "status": law.MAILED if issued_on is not None else law.status(None, withdrawn),
+                "issued_on": issued_on,
+                "correct_by": correct_by,
+                "correct_within_days": days,
+                "letter": letter_path(kind, recipient_id, period),
+                "jurisdiction": jurisdiction,
+                "certified_mail_no": (record or {}).get("certified_mail_no")
+                or (mailing.certified_mail_no if mailing else None),
+                "mailings": len(found),
+                "withdrawn_reason": withdrawn,
+                "recipient_name": (recipient or {}).get("recipient_name"),
+                "mailing_address": "; ".join(recipient["recipient"].lines()) if recipient else None,
+                "as_of": self.as_of,
+            },
+        )
         day = issued_on or self.as_of
         if record is not None:
             listed = self.issued.get(number, [])
             self._items(n, listed, current, in_letter_known=True)
-            n.row.update(ready_to_send=bool(record.get("ready")), not_ready_reason=record.get("not_ready_reason"))
+            n.row.update(
+                ready_to_send=bool(record.get("ready")), not_ready_reason=record.get("not_ready_reason")
+            )
         else:
             listed = law.letter_items(current, day) if issued_on is not None else current
             self._items(n, listed, current, in_letter_known=issued_on is not None)
@@ -295,12 +388,16 @@ class NoticeBuilder:
             if issued_on is not None:
                 n.issued_items = [{"document_id": number, **self._issued_row(i, r, day)} for i in listed]
         n.row["violations"] = len(n.items)
-        n.row["rule"] = (r.sewer_enforcement.at(day).citation if kind == "sewer"
-                         else r.swppp.notice_of_violation.at(day).law_name)
+        n.row["rule"] = (
+            r.sewer_enforcement.at(day).citation
+            if kind == "sewer"
+            else r.swppp.notice_of_violation.at(day).law_name
+        )
         return n
 
-    def _correction(self, kind: str, record: dict | None, mailing: law.Mailing | None,
-                    issued_on: dt.date | None, r: Rules) -> tuple[int | None, dt.date | None]:
+    def _correction(
+        self, kind: str, record: dict | None, mailing: law.Mailing | None, issued_on: dt.date | None, r: Rules
+    ) -> tuple[int | None, dt.date | None]:
         if record is not None:
             return record["correct_within_days"], record["correct_by"]
         if mailing is None or issued_on is None:
@@ -312,7 +409,9 @@ class NoticeBuilder:
         days = law.correction_days(kind, mailing.correct_within_days, maximum)
         return days, law.correct_by(issued_on, days, period_end(r))
 
-    def _items(self, n: Notice, listed: list[law.Item], current: list[law.Item], in_letter_known: bool) -> None:
+    def _items(
+        self, n: Notice, listed: list[law.Item], current: list[law.Item], in_letter_known: bool
+    ) -> None:
         """notice_items: what the letter lists (supported or not by the data now), then what it could not."""
         now = {i.key for i in current}
         in_letter = {i.key for i in listed}
@@ -329,54 +428,105 @@ class NoticeBuilder:
             n.row["items_unsupported"] = sum(1 for i in listed if i.key not in now)
             n.row["needs_review"] = n.row["items_unsupported"] > 0 or not listed
         else:
-            n.row.update(items_in_letter=None, items_not_in_letter=None, items_unsupported=None, needs_review=False)
+            n.row.update(
+                items_in_letter=None, items_not_in_letter=None, items_unsupported=None, needs_review=False
+            )
         days = [i.month_day for i in (listed or current)]
         n.row["first_violation_on"] = min(days) if days else None
         n.row["last_violation_on"] = max(days) if days else None
 
     def _describe(self, i: law.Item, r: Rules, day: dt.date) -> str:
-        if i.fact("description") is not None and len(i.facts) == 1:      # an item as recorded
+        if i.fact("description") is not None and len(i.facts) == 1:  # an item as recorded
             return str(i.fact("description"))
         labels = swppp_law.finding_labels(r, day) if i.kind == "stormwater" else None
         return words.describe(i, day, r, labels)
 
-    def _item_row(self, n: Notice, i: law.Item, r: Rules, day: dt.date, in_letter: bool, supported: bool) -> dict:
-        return {"kind": n.kind, "recipient_id": n.recipient_id, "period": n.period, "item": i.item, "ref": i.ref,
-                "rule": i.rule, "parameter": _parameter(i), "item_on": i.month_day, "known_on": i.known_on, "resolved_on": i.resolved_on,
-                "description": self._describe(i, r, day), "in_letter": in_letter, "supported": supported,
-                "notice_status": n.row["status"]}
+    def _item_row(
+        self, n: Notice, i: law.Item, r: Rules, day: dt.date, in_letter: bool, supported: bool
+    ) -> dict:
+        return {
+            "kind": n.kind,
+            "recipient_id": n.recipient_id,
+            "period": n.period,
+            "item": i.item,
+            "ref": i.ref,
+            "rule": i.rule,
+            "parameter": _parameter(i),
+            "item_on": i.month_day,
+            "known_on": i.known_on,
+            "resolved_on": i.resolved_on,
+            "description": self._describe(i, r, day),
+            "in_letter": in_letter,
+            "supported": supported,
+            "notice_status": n.row["status"],
+        }
 
     def _issued_row(self, i: law.Item, r: Rules, day: dt.date) -> dict:
-        return {"kind": i.kind, "recipient_id": i.recipient_id, "period": i.period, "item": i.item, "ref": i.ref,
-                "sub": i.sub, "rule": i.rule, "item_on": i.month_day, "known_on": i.known_on,
-                "resolved_on": i.resolved_on, "description": self._describe(i, r, day)}
+        return {
+            "kind": i.kind,
+            "recipient_id": i.recipient_id,
+            "period": i.period,
+            "item": i.item,
+            "ref": i.ref,
+            "sub": i.sub,
+            "rule": i.rule,
+            "item_on": i.month_day,
+            "known_on": i.known_on,
+            "resolved_on": i.resolved_on,
+            "description": self._describe(i, r, day),
+        }
 
-    def _letter(self, n: Notice, r: Rules, recipient: dict | None, listed: list[law.Item], day: dt.date,
-                mailed: bool) -> None:
+    def _letter(
+        self, n: Notice, r: Rules, recipient: dict | None, listed: list[law.Item], day: dt.date, mailed: bool
+    ) -> None:
         row = n.row
-        base = {**row, "permit_no": (recipient or {}).get("permit_no"), "site_name": (recipient or {}).get("record_name"),
-                "premises": (recipient or {}).get("premises")}
+        base = {
+            **row,
+            "permit_no": (recipient or {}).get("permit_no"),
+            "site_name": (recipient or {}).get("record_name"),
+            "premises": (recipient or {}).get("premises"),
+        }
         context = (_sewer_context if n.kind == "sewer" else _stormwater_context)(base, listed, r, day)
         what = "industrial user" if n.kind == "sewer" else "site"
         person = recipient["recipient"] if recipient else None
-        context.update({
-            "notice_id": row["notice_id"], "period_words": _period_words(n.period), "draft": not mailed,
-            "issued_on": row["issued_on"], "correction_days": row["correct_within_days"],
-            "certified_mail_no": row["certified_mail_no"], "violation_count": len(listed),
-            "recipient_name": row["recipient_name"] or f"Recipient of record, {what} {n.recipient_id}",
-            "recipient_address_block": (person.lines() if person else []) or ["[mailing address not on file]"],
-            "period_end_rule": extension_law(r.deadline_extension, day, "notices.correct_by"),
-        })
+        context.update(
+            {
+                "notice_id": row["notice_id"],
+                "period_words": _period_words(n.period),
+                "draft": not mailed,
+                "issued_on": row["issued_on"],
+                "correction_days": row["correct_within_days"],
+                "certified_mail_no": row["certified_mail_no"],
+                "violation_count": len(listed),
+                "recipient_name": row["recipient_name"] or f"Recipient of record, {what} {n.recipient_id}",
+                "recipient_address_block": (person.lines() if person else [])
+                or ["[mailing address not on file]"],
+                "period_end_rule": extension_law(r.deadline_extension, day, "notices.correct_by"),
+            }
+        )
         problems = address_problems(person, INPUT_FILE[n.kind])
         if mailed and not listed:
-            problems.append(f"the mailing recorded on {words.day_words(day)} is dated before any violation of "
-                            f"{_period_words(n.period)} was known: check the mailing day")
-        draft = [] if mailed else ["this notice is a draft: it has not been mailed, so it sets no deadline; record "
-                                   "its mailing in the notices mailed file and run again"]
+            problems.append(
+                f"the mailing recorded on {words.day_words(day)} is dated before any violation of "
+                f"{_period_words(n.period)} was known: check the mailing day"
+            )
+        draft = (
+            []
+            if mailed
+            else [
+                "this notice is a draft: it has not been mailed, so it sets no deadline; record "
+                "its mailing in the notices mailed file and run again"
+            ]
+        )
         if row["status"] == law.WITHDRAWN:
             draft = [f"this draft was withdrawn ({row['withdrawn_reason']})"]
-        rendered = self.writer.render(TEMPLATES[n.kind], context, jurisdiction=row["jurisdiction"], area=n.kind,
-                                      missing=[*draft, *problems])
+        rendered = self.writer.render(
+            TEMPLATES[n.kind],
+            context,
+            jurisdiction=row["jurisdiction"],
+            area=n.kind,
+            missing=[*draft, *problems],
+        )
         reasons = [x for x in rendered.not_ready if x not in draft]
         if row["status"] == law.WITHDRAWN:
             reasons = [*draft, *reasons]
@@ -400,19 +550,29 @@ def period_end(rules: Rules):
 @asset(
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
-    deps=["discharge_violations", "statistic_violations", "discharges_without_permit", "obligations",
-          "required_testing", "swppp_inspection_findings", "swppp_other_findings", "notices_mailed",
-          "industrial_users", "sites"],
+    deps=[
+        "discharge_violations",
+        "statistic_violations",
+        "discharges_without_permit",
+        "obligations",
+        "required_testing",
+        "swppp_inspection_findings",
+        "swppp_other_findings",
+        "notices_mailed",
+        "industrial_users",
+        "sites",
+    ],
     description="Notices of violation, one per recipient and month with a violation: for a sewer user its sample "
-                "results over a limit, daily maximums and monthly averages over its permit's limits, days "
-                "discharged without a permit, late reports and missed testing (the sewer use law's "
-                "enforcement); for a construction site its missed inspections and other violations (the "
-                "stormwater law of its jurisdiction). Each has one letter with a section per kind, and the table "
-                "notice_items lists what it covers. A draft until its mailing is recorded in notices_mailed; a "
-                "mailed notice's letter is written once, as the facts stood on its mailing day, and kept.",
+    "results over a limit, daily maximums and monthly averages over its permit's limits, days "
+    "discharged without a permit, late reports and missed testing (the sewer use law's "
+    "enforcement); for a construction site its missed inspections and other violations (the "
+    "stormwater law of its jurisdiction). Each has one letter with a section per kind, and the table "
+    "notice_items lists what it covers. A draft until its mailing is recorded in notices_mailed; a "
+    "mailed notice's letter is written once, as the facts stood on its mailing day, and kept.",
 )
-def notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-            rules: RulesResource) -> MaterializeResult:
+def notices(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     paths = outputs(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
     with warehouse(duckdb) as con:
@@ -423,7 +583,9 @@ def notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: Ou
             replace_rows(con, "notice_items", pd.DataFrame(built.item_rows()))
             for n in built.notices:
                 if n.issued_items or n.html is not None and n.row["status"] == law.MAILED:
-                    con.execute(sql("delete_notice_items_issued"), {"document_id": n.row["notice_id"]}).fetchall()
+                    con.execute(
+                        sql("delete_notice_items_issued"), {"document_id": n.row["notice_id"]}
+                    ).fetchall()
                     if n.issued_items:
                         con.register("_issued", pd.DataFrame(n.issued_items))
                         con.execute(sql("insert_notice_items_issued")).fetchall()
@@ -438,11 +600,16 @@ def notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: Ou
         counts: dict[str, int] = defaultdict(int)
         for n in rows:
             counts[f"{n['kind']} {n['status']}"] += 1
-        return table_result(con, "notices", letters_written=len(built.letters()) if paths.dashboards else 0,
-                            items=len(built.item_rows()), stale_letters_removed=removed,
-                            not_ready_to_send=sum(1 for n in rows if not n["ready_to_send"]),
-                            needs_review=sum(1 for n in rows if n["needs_review"]),
-                            by_kind_and_status=MetadataValue.json(dict(sorted(counts.items()))))
+        return table_result(
+            con,
+            "notices",
+            letters_written=len(built.letters()) if paths.dashboards else 0,
+            items=len(built.item_rows()),
+            stale_letters_removed=removed,
+            not_ready_to_send=sum(1 for n in rows if not n["ready_to_send"]),
+            needs_review=sum(1 for n in rows if n["needs_review"]),
+            by_kind_and_status=MetadataValue.json(dict(sorted(counts.items()))),
+        )
 
 
 def _remove_stale(dashboards: Path | None, keep: set[str]) -> int:
@@ -459,13 +626,25 @@ def _remove_stale(dashboards: Path | None, keep: set[str]) -> int:
     return removed
 
 
-@asset_check(asset=notices, description="One notice per kind, recipient and month with a violation; a mailed "
-             "notice has its mailing day and last day to correct, a draft neither; every notice names its letter "
-             "and counts its items.")
+@asset_check(
+    asset=notices,
+    description="One notice per kind, recipient and month with a violation; a mailed "
+    "notice has its mailing day and last day to correct, a draft neither; every notice names its letter "
+    "and counts its items.",
+)
 def check_validity_notices_status(duckdb: DuckDBResource) -> AssetCheckResult:
     rows, _ = check_rows(duckdb, sql("check_validity_notices_status"))
-    names = ("without a letter", "mailed without dates", "drafts with dates", "duplicates", "without violations",
-             "counts unlike their items")
+    names = (
+        "without a letter",
+        "mailed without dates",
+        "drafts with dates",
+        "duplicates",
+        "without violations",
+        "counts unlike their items",
+    )
     found = {k: int(v) for k, v in zip(names, rows[0])}
-    return AssetCheckResult(passed=not any(found.values()), severity=AssetCheckSeverity.ERROR,
-                            metadata={k.replace(" ", "_"): v for k, v in found.items()})
+    return AssetCheckResult(
+        passed=not any(found.values()),
+        severity=AssetCheckSeverity.ERROR,
+        metadata={k.replace(" ", "_"): v for k, v in found.items()},
+    )

@@ -9,7 +9,6 @@ created yet (checked in information_schema) or that is empty gives a page
 with a "no data yet" note, never a failure.
 """
 
-
 import datetime as dt
 import time
 from pathlib import Path
@@ -83,8 +82,9 @@ def _write_page(folder: Path, name: str, html_text: str) -> Path:
     return write_atomic(folder / name, html_text)
 
 
-def _page_result(context: AssetExecutionContext, path: Path, meta: PageMeta, seconds: float,
-                 **extra: Any) -> MaterializeResult:
+def _page_result(
+    context: AssetExecutionContext, path: Path, meta: PageMeta, seconds: float, **extra: Any
+) -> MaterializeResult:
     size = path.stat().st_size
     context.log.info(f"wrote {path} ({size / 1024:.0f} KB, {meta.charts} charts) in {seconds:.2f} s")
     md: dict[str, Any] = {
@@ -102,9 +102,16 @@ def _page_result(context: AssetExecutionContext, path: Path, meta: PageMeta, sec
     return MaterializeResult(metadata=md)
 
 
-def write_page(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-               rules: RulesResource, name: str, read: Callable[[duckdb_module.DuckDBPyConnection, Path], Any],
-               build: Callable[[Any], tuple[str, PageMeta]], **extra: Any) -> MaterializeResult:
+def write_page(
+    context: AssetExecutionContext,
+    duckdb: DuckDBResource,
+    settings: OutfallSettings,
+    rules: RulesResource,
+    name: str,
+    read: Callable[[duckdb_module.DuckDBPyConnection, Path], Any],
+    build: Callable[[Any], tuple[str, PageMeta]],
+    **extra: Any,
+) -> MaterializeResult:
     """Read a page's data (``read(con, folder)``), build it, write ``<dashboards>/<name>`` with
     plotly.min.js beside it, and report. Every page asset is this call."""
     started = time.perf_counter()
@@ -123,8 +130,11 @@ def page_laws(rules: RulesResource, day: dt.date) -> dict[str, str]:
     stormwater law every jurisdiction's that has one, the town's first ("A Code ch. 1 and B Code ch. 2")."""
     laws = {name: law.short for name, law in rules.town_rules().laws(day).items()}
     town = rules.jurisdiction()
-    stormwater = [r.law("stormwater", day).short for j, r in sorted(rules.all_rules().items(), key=lambda jr: jr[0] != town)
-                  if r.law_names is not None and r.law_names.stormwater]
+    stormwater = [
+        r.law("stormwater", day).short
+        for j, r in sorted(rules.all_rules().items(), key=lambda jr: jr[0] != town)
+        if r.law_names is not None and r.law_names.stormwater
+    ]
     if stormwater:
         laws["stormwater"] = " and ".join(stormwater)
     return laws
@@ -155,9 +165,12 @@ def _ranges(con: duckdb_module.DuckDBPyConnection, r: Reader) -> pd.DataFrame:
             continue
         expr = column if "(" in column else f'"{column}"'
         first, last, n = con.execute(
-            f'SELECT min({expr})::DATE, max({expr})::DATE, count(*) FROM "{dataset}"').fetchall()[0]
+            f'SELECT min({expr})::DATE, max({expr})::DATE, count(*) FROM "{dataset}"'
+        ).fetchall()[0]
         if n:
-            rows.append({"dataset": dataset, "what": label, "first": first, "last": last, "observed": observed})
+            rows.append(
+                {"dataset": dataset, "what": label, "first": first, "last": last, "observed": observed}
+            )
     return pd.DataFrame(rows, columns=["dataset", "what", "first", "last", "observed"])
 
 
@@ -187,10 +200,15 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -
         count, users, ytd, first, last = samples
         total = count + stats[0]
         period = months_words(first, last) or "no sample yet"
-        numbers += [(f"{total:,}", f"violations, {period}: {count:,} single samples, {stats[0]:,} daily maximums "
-                                   f"or monthly averages; {len(set(users or []) | set(stats[1] or [])):,} users",
-                     _tone(total)),
-                    (f"{ytd + stats[2]:,}", f"violations, {to_date_words(as_of)}", _tone(ytd + stats[2]))]
+        numbers += [
+            (
+                f"{total:,}",
+                f"violations, {period}: {count:,} single samples, {stats[0]:,} daily maximums "
+                f"or monthly averages; {len(set(users or []) | set(stats[1] or [])):,} users",
+                _tone(total),
+            ),
+            (f"{ytd + stats[2]:,}", f"violations, {to_date_words(as_of)}", _tone(ytd + stats[2])),
+        ]
     flow = _flow_span(r)
     numbers.append((_n(slugs), "slug events" + (f", {flow}" if flow else ""), _tone(slugs)))
     numbers.append((_n(expiring), f"permits expiring {within}or expired", _tone(expiring, "warn")))
@@ -208,19 +226,31 @@ def _stormwater_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str,
     """The stormwater card's numbers, each with the period it covers, as the stormwater page counts them."""
     as_of = settings.as_of_date()
     week_end = as_of + dt.timedelta(days=7)
-    overdue, late, first, last = _counts(r, "swppp_inspection_findings", "count_dashboard_missed_inspections") \
-        or (None, None, None, None)
+    overdue, late, first, last = _counts(
+        r, "swppp_inspection_findings", "count_dashboard_missed_inspections"
+    ) or (None, None, None, None)
     (week,) = _counts(r, "swppp_upcoming", "count_dashboard_inspections_due", {"due_by": week_end}) or (None,)
     notices = _counts(r, "notices", "count_dashboard_notices", {"kind": "stormwater"})
     period = months_words(first, last) or "no finding yet"
-    numbers = [(_n(overdue), f"inspections overdue, {period}: due and not made by {day_words(as_of)}", _tone(overdue)),
-               (_n(late), f"inspections made late, {period}", _tone(late, "warn")),
-               (_n(week), f"inspections due by {week_end:%A %B} {week_end.day}", _tone(week, "warn"))]
+    numbers = [
+        (
+            _n(overdue),
+            f"inspections overdue, {period}: due and not made by {day_words(as_of)}",
+            _tone(overdue),
+        ),
+        (_n(late), f"inspections made late, {period}", _tone(late, "warn")),
+        (_n(week), f"inspections due by {week_end:%A %B} {week_end.day}", _tone(week, "warn")),
+    ]
     if notices is not None:
         count, mailed, drafts, items, first_month, last_month = notices
         months = months_words(*(f"{m}-01" if m else None for m in (first_month, last_month))) or "none yet"
-        numbers.append((_n(count), f"notices of violation, {months}: {mailed} mailed, {drafts} drafts, listing "
-                                   f"{items} findings", ""))
+        numbers.append(
+            (
+                _n(count),
+                f"notices of violation, {months}: {mailed} mailed, {drafts} drafts, listing {items} findings",
+                "",
+            )
+        )
     return numbers
 
 
@@ -237,35 +267,67 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
     year = int(years["year"].max()) if years is not None and not years.empty else None
     if settings.year and r.has("sewer_bills"):
         year = settings.year
-    bills = _counts(r, "sewer_bills", "count_dashboard_bills_of_year", {"year": year}) if year is not None else None
+    bills = (
+        _counts(r, "sewer_bills", "count_dashboard_bills_of_year", {"year": year})
+        if year is not None
+        else None
+    )
     billed, parcels = bills or (None, None)
     return [
-        PageCard("sewer.html", "Industrial users", "Superintendent of Sewage",
-                 "What to do next, violations and slugs, notices, required testing; each user's control charts and "
-                 "flow.", (folder / "sewer.html").exists(), _sewer_numbers(r, settings, rules)),
-        PageCard("stormwater.html", "Construction sites", "Stormwater management officer",
-                 "What to do next, this week's inspections, late and overdue findings, notices, illicit discharges; "
-                 "each site's inspections against rainfall.", (folder / "stormwater.html").exists(),
-                 _stormwater_numbers(r, settings)),
-        PageCard("billing.html", f"Sewer roll {year}" if year else "Sewer roll", "Clerk",
-                 "Units and revenue by district, component and class; changes from last year; largest bills.",
-                 (folder / "billing.html").exists(),
-                 [("–" if billed is None else f"${billed:,.0f}", f"billed for {year}" if year else "billed", ""),
-                  (_n(parcels), "parcels", "")]),
+        PageCard(
+            "sewer.html",
+            "Industrial users",
+            "Superintendent of Sewage",
+            "What to do next, violations and slugs, notices, required testing; each user's control charts and "
+            "flow.",
+            (folder / "sewer.html").exists(),
+            _sewer_numbers(r, settings, rules),
+        ),
+        PageCard(
+            "stormwater.html",
+            "Construction sites",
+            "Stormwater management officer",
+            "What to do next, this week's inspections, late and overdue findings, notices, illicit discharges; "
+            "each site's inspections against rainfall.",
+            (folder / "stormwater.html").exists(),
+            _stormwater_numbers(r, settings),
+        ),
+        PageCard(
+            "billing.html",
+            f"Sewer roll {year}" if year else "Sewer roll",
+            "Clerk",
+            "Units and revenue by district, component and class; changes from last year; largest bills.",
+            (folder / "billing.html").exists(),
+            [
+                (
+                    "–" if billed is None else f"${billed:,.0f}",
+                    f"billed for {year}" if year else "billed",
+                    "",
+                ),
+                (_n(parcels), "parcels", ""),
+            ],
+        ),
     ]
 
 
-def read_index_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, rules: RulesResource,
-                    folder: Path) -> IndexData:
+def read_index_data(
+    con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, rules: RulesResource, folder: Path
+) -> IndexData:
     r = Reader(con)
-    data = IndexData(as_of=settings.as_of_date(), generated_at=_now_local(),
-                     quarantine_per_reason=QUARANTINE_ROWS_PER_REASON, town=rules.names(),
-                     laws=page_laws(rules, settings.as_of_date()))
+    data = IndexData(
+        as_of=settings.as_of_date(),
+        generated_at=_now_local(),
+        quarantine_per_reason=QUARANTINE_ROWS_PER_REASON,
+        town=rules.names(),
+        laws=page_laws(rules, settings.as_of_date()),
+    )
     data.ingested = r.named("ingested_files", "select_dashboard_ingested")
     data.ranges = _ranges(con, r)
     data.quarantine_counts = r.named("quarantine", "select_dashboard_quarantine_counts")
-    data.quarantine = r.named("quarantine", "select_dashboard_quarantine", {"per_reason": QUARANTINE_ROWS_PER_REASON})
-    counts = data.quarantine_counts   # rows per dataset and reason: their sum is every row quarantined
+    data.quarantine = r.named(
+        "quarantine", "select_dashboard_quarantine", {"per_reason": QUARANTINE_ROWS_PER_REASON}
+    )
+    counts = data.quarantine_counts  # rows per dataset and reason: their sum is every row quarantined
     data.quarantine_total = int(counts["rows"].sum()) if counts is not None else 0
     data.set_aside = r.named("set_aside", "select_dashboard_set_aside")
     data.cards = _cards(r, folder, settings, rules)
@@ -282,23 +344,46 @@ def _reports(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path) -> 
     if not r.has("pretreatment_annual_report"):
         return []
     years = [int(y) for (y,) in con.execute(sql("select_annual_report_years")).fetchall()]
-    return [(report_file(y), f"Annual pretreatment report {y}") for y in years if (folder / report_file(y)).exists()]
+    return [
+        (report_file(y), f"Annual pretreatment report {y}")
+        for y in years
+        if (folder / report_file(y)).exists()
+    ]
 
 
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"html"},
-    deps=["sewer_dashboard", "stormwater_dashboard", "billing_dashboard", "quarantine", "industrial_users",
-          "lab_results", "flow", "rainfall", "inspections", "sites", "infiltration_tests", "sewer_rates", "parcels",
-          "permit_limits", "pretreatment_report_pages", "illicit_discharge_deadlines", "smp_findings", "worklist",
-          "notices", "statistic_violations"],
+    deps=[
+        "sewer_dashboard",
+        "stormwater_dashboard",
+        "billing_dashboard",
+        "quarantine",
+        "industrial_users",
+        "lab_results",
+        "flow",
+        "rainfall",
+        "inspections",
+        "sites",
+        "infiltration_tests",
+        "sewer_rates",
+        "parcels",
+        "permit_limits",
+        "pretreatment_report_pages",
+        "illicit_discharge_deadlines",
+        "smp_findings",
+        "worklist",
+        "notices",
+        "statistic_violations",
+    ],
     description="The dashboards' index (index.html): each person's worklist counts and the most urgent actions; "
-                "links to every page with headline numbers, each with its period, the as-of date, "
-                "the data's date range and the rows quarantined per dataset, linking to the quarantine list page "
-                "(quarantine.html) so that bad data is seen, not hidden.",
+    "links to every page with headline numbers, each with its period, the as-of date, "
+    "the data's date range and the rows quarantined per dataset, linking to the quarantine list page "
+    "(quarantine.html) so that bad data is seen, not hidden.",
 )
-def dashboard_index(context: AssetExecutionContext, duckdb: DuckDBResource,
-                    settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+def dashboard_index(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     started = time.perf_counter()
     folder = dashboards_dir(duckdb, settings)
     with duckdb.get_connection() as con:
@@ -308,6 +393,11 @@ def dashboard_index(context: AssetExecutionContext, duckdb: DuckDBResource,
     _write_page(folder, "quarantine.html", quarantine_html)
     html_text, meta = build_index_page(data)
     path = _write_page(folder, "index.html", html_text)
-    return _page_result(context, path, meta, time.perf_counter() - started,
-                        quarantine_page=MetadataValue.path(str(folder / "quarantine.html")),
-                        rows_quarantined=int(data.quarantine_total))
+    return _page_result(
+        context,
+        path,
+        meta,
+        time.perf_counter() - started,
+        quarantine_page=MetadataValue.path(str(folder / "quarantine.html")),
+        rows_quarantined=int(data.quarantine_total),
+    )

@@ -31,12 +31,18 @@ from outfall.warehouse import sql
 
 AREAS = ("sewer", "stormwater")
 BATCH = "ready_to_mail.pdf"
-NOTICES_BATCH = "mailed_notices.pdf"   # in <dashboards>/letters/
+NOTICES_BATCH = "mailed_notices.pdf"  # in <dashboards>/letters/
 NOTICE_KINDS = ("sewer_notice", "stormwater_notice")
-NOT_MAIL = ("snc_publication",)        # printed, but for publication: in no batch to mail
+NOT_MAIL = ("snc_publication",)  # printed, but for publication: in no batch to mail
 # The assets whose letters are printed: `outfall run` starts Chromium (outfall.pdf.warm) when the
 # first of them starts, so that the browser is up by the time the letters are.
-LETTER_SOURCES = ("notices", "snc_publication", "grease_trap_status", "swppp_notices", "illicit_discharge_letters")
+LETTER_SOURCES = (
+    "notices",
+    "snc_publication",
+    "grease_trap_status",
+    "swppp_notices",
+    "illicit_discharge_letters",
+)
 
 
 def _say(line: str) -> None:
@@ -70,13 +76,15 @@ def _remove_stale_pdfs(dashboards: Path, keep: set[Path]) -> int:
     kinds={"pdf"},
     deps=["letters"],
     description="Every mailed notice of violation that is ready to send, and every other letter ready to mail "
-                "(letterhead configured, recipient's full address on file), printed to PDF beside its HTML "
-                "(<dashboards>/letters/<area>/pdf/) with headless Chromium; the mailed notices joined in mailing "
-                "order (letters/mailed_notices.pdf) and the other letters in one ready_to_mail.pdf per area. A "
-                "letter not ready is in no batch; a document on record is never printed again. "
-                "Without Chromium the HTML letters stand and the run says what to install.",
+    "(letterhead configured, recipient's full address on file), printed to PDF beside its HTML "
+    "(<dashboards>/letters/<area>/pdf/) with headless Chromium; the mailed notices joined in mailing "
+    "order (letters/mailed_notices.pdf) and the other letters in one ready_to_mail.pdf per area. A "
+    "letter not ready is in no batch; a document on record is never printed again. "
+    "Without Chromium the HTML letters stand and the run says what to install.",
 )
-def letter_pdfs(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+def letter_pdfs(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings
+) -> MaterializeResult:
     started = time.perf_counter()
     dashboards = outputs(duckdb, settings).dashboards
     if dashboards is None:
@@ -97,11 +105,17 @@ def letter_pdfs(context: AssetExecutionContext, duckdb: DuckDBResource, settings
     removed = _remove_stale_pdfs(dashboards, printed)
     batches = 0
     for area in AREAS:
-        parts = [pdf_of(dashboards / letter) for letter, kind, a, _d, _r, ready in rows
-                 if a == area and ready and kind not in NOTICE_KINDS and kind not in NOT_MAIL]
+        parts = [
+            pdf_of(dashboards / letter)
+            for letter, kind, a, _d, _r, ready in rows
+            if a == area and ready and kind not in NOTICE_KINDS and kind not in NOT_MAIL
+        ]
         batches += _batch([p for p in parts if p in printed], dashboards / "letters" / area / BATCH)
-    notice_parts = [pdf_of(dashboards / letter) for letter, kind, _a, _d, _r, ready in
-                    sorted(rows, key=lambda r: (r[3] or r[0], r[0])) if kind in NOTICE_KINDS and ready]
+    notice_parts = [
+        pdf_of(dashboards / letter)
+        for letter, kind, _a, _d, _r, ready in sorted(rows, key=lambda r: (r[3] or r[0], r[0]))
+        if kind in NOTICE_KINDS and ready
+    ]
     notice_parts = [p for p in notice_parts if p in printed]
     batches += _batch(notice_parts, dashboards / "letters" / NOTICES_BATCH)
     if report.unavailable:
@@ -110,20 +124,24 @@ def letter_pdfs(context: AssetExecutionContext, duckdb: DuckDBResource, settings
     if not_ready:
         problem = read_letterhead(settings.data_path()).problem
         why = problem or "the letters table and the top of each letter say why"
-        _say(f"{not_ready} letter{'s' if not_ready != 1 else ''} not ready to mail, kept out of the batches to "
-             f"print ({why})")
+        _say(
+            f"{not_ready} letter{'s' if not_ready != 1 else ''} not ready to mail, kept out of the batches to "
+            f"print ({why})"
+        )
     for html_path, why in report.failed:
         context.log.warning(f"{html_path.name} could not be printed: {why}")
-    return MaterializeResult(metadata={
-        "pdfs_printed": len(report.written),
-        "mailed_notices_in_batch": len(notice_parts),
-        "pdfs_unchanged": len(report.unchanged),
-        "pdfs_removed": removed,
-        "letters_not_ready_to_mail": int(not_ready),
-        "batches": batches,
-        "chromium": "not installed" if report.unavailable else "ok",
-        "browser_start_s": round(report.browser_start_s, 2),
-        "seconds_per_pdf": round(report.seconds_per_pdf, 3) if report.seconds_per_pdf else 0.0,
-        "seconds": round(time.perf_counter() - started, 2),
-        "summary": MetadataValue.text(report.summary()),
-    })
+    return MaterializeResult(
+        metadata={
+            "pdfs_printed": len(report.written),
+            "mailed_notices_in_batch": len(notice_parts),
+            "pdfs_unchanged": len(report.unchanged),
+            "pdfs_removed": removed,
+            "letters_not_ready_to_mail": int(not_ready),
+            "batches": batches,
+            "chromium": "not installed" if report.unavailable else "ok",
+            "browser_start_s": round(report.browser_start_s, 2),
+            "seconds_per_pdf": round(report.seconds_per_pdf, 3) if report.seconds_per_pdf else 0.0,
+            "seconds": round(time.perf_counter() - started, 2),
+            "summary": MetadataValue.text(report.summary()),
+        }
+    )

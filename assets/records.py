@@ -13,13 +13,19 @@
 - ``address_conflicts``: recipients whose ZIP code differs between two input files.
 """
 
-
 import datetime as dt
 from pathlib import Path
 
 import pandas as pd
-from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, MaterializeResult, MetadataValue, \
-    asset, asset_check
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetExecutionContext,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+    asset_check,
+)
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, outputs, table_result, warehouse
@@ -29,7 +35,13 @@ from outfall.records import rechain, sha256_of_file, verify_records
 from outfall.resources import OutfallSettings
 from outfall.warehouse import replace_rows, sql, transaction
 
-LETTER_SOURCES = ("notices", "grease_trap_status", "swppp_notices", "illicit_discharge_letters", "snc_publication")
+LETTER_SOURCES = (
+    "notices",
+    "grease_trap_status",
+    "swppp_notices",
+    "illicit_discharge_letters",
+    "snc_publication",
+)
 PDF_FOLDER = "pdf"
 
 
@@ -63,16 +75,26 @@ def address_conflicts(con) -> list[dict]:
         zip_code = _zip5(r["zip"]) or _zip5(parse_address_block(r["address_text"])[3])
         key = _name_key(r["name"])
         if zip_code and key:
-            seen.setdefault(key, []).append((r["source"], str(r["recipient_id"] or ""), zip_code, str(r["name"])))
+            seen.setdefault(key, []).append(
+                (r["source"], str(r["recipient_id"] or ""), zip_code, str(r["name"]))
+            )
     out = []
     for entries in seen.values():
         first = entries[0]
         for other in entries[1:]:
             if other[2] != first[2]:
-                out.append({"recipient_name": first[3], "recipient_id": first[1] or other[1], "source": first[0],
-                            "zip": first[2], "other_source": other[0], "other_zip": other[2],
-                            "detail": f"{first[3]}: ZIP code {first[2]} in {first[0]}, {other[2]} in {other[0]}; "
-                                      f"correct the wrong one"})
+                out.append(
+                    {
+                        "recipient_name": first[3],
+                        "recipient_id": first[1] or other[1],
+                        "source": first[0],
+                        "zip": first[2],
+                        "other_source": other[0],
+                        "other_zip": other[2],
+                        "detail": f"{first[3]}: ZIP code {first[2]} in {first[0]}, {other[2]} in {other[0]}; "
+                        f"correct the wrong one",
+                    }
+                )
     return out
 
 
@@ -84,10 +106,10 @@ def address_conflicts(con) -> list[dict]:
     kinds={"duckdb"},
     deps=list(LETTER_SOURCES) + ["industrial_users", "sites", "illicit_discharges"],
     description="Every letter written (notices of violation, grease trap orders, stop-work orders, illicit "
-                "discharge letters, the annual list of users in significant noncompliance): whether it is ready to "
-                "mail and, if not, what is missing. A letter is ready only when its recipient has a name, a street "
-                "address, a city, a state and a five- or nine-digit ZIP code. Also the recipients whose ZIP code "
-                "differs between two input files (table address_conflicts).",
+    "discharge letters, the annual list of users in significant noncompliance): whether it is ready to "
+    "mail and, if not, what is missing. A letter is ready only when its recipient has a name, a street "
+    "address, a city, a state and a five- or nine-digit ZIP code. Also the recipients whose ZIP code "
+    "differs between two input files (table address_conflicts).",
 )
 def letters(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
     with warehouse(duckdb) as con:
@@ -98,10 +120,16 @@ def letters(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeRes
             replace_rows(con, "address_conflicts", pd.DataFrame(conflicts))
         kinds: dict[str, int] = {}
         for r in rows:
-            kinds[f"{r['letter_kind']} {'ready' if r['ready'] else 'not ready'}"] = \
+            kinds[f"{r['letter_kind']} {'ready' if r['ready'] else 'not ready'}"] = (
                 kinds.get(f"{r['letter_kind']} {'ready' if r['ready'] else 'not ready'}", 0) + 1
-        return table_result(con, "letters", not_ready=sum(1 for r in rows if not r["ready"]),
-                            address_conflicts=len(conflicts), by_kind=MetadataValue.json(dict(sorted(kinds.items()))))
+            )
+        return table_result(
+            con,
+            "letters",
+            not_ready=sum(1 for r in rows if not r["ready"]),
+            address_conflicts=len(conflicts),
+            by_kind=MetadataValue.json(dict(sorted(kinds.items()))),
+        )
 
 
 def new_records(con, dashboards: Path) -> list[dict]:
@@ -116,12 +144,26 @@ def new_records(con, dashboards: Path) -> list[dict]:
         pdf = pdf_of(html)
         printed = pdf.is_file() and recorded_source(pdf) == source_digest(html)
         file = pdf if printed else html
-        out.append({"document_id": r["document_id"], "letter_kind": r["letter_kind"], "recipient_id": r["recipient_id"],
-                    "issued_on": r["dated"], "file": file.relative_to(dashboards).as_posix(), "sha256": sha256_of_file(file),
-                    "html_file": r["letter"], "html_sha256": sha256_of_file(html), "area": r["area"], "period": r["period"],
-                    "certified_mail_no": r["certified_mail_no"], "correct_within_days": r["correct_within_days"],
-                    "correct_by": r["correct_by"], "ready": r["ready"], "not_ready_reason": r["reason"],
-                    "recorded_at": now})
+        out.append(
+            {
+                "document_id": r["document_id"],
+                "letter_kind": r["letter_kind"],
+                "recipient_id": r["recipient_id"],
+                "issued_on": r["dated"],
+                "file": file.relative_to(dashboards).as_posix(),
+                "sha256": sha256_of_file(file),
+                "html_file": r["letter"],
+                "html_sha256": sha256_of_file(html),
+                "area": r["area"],
+                "period": r["period"],
+                "certified_mail_no": r["certified_mail_no"],
+                "correct_within_days": r["correct_within_days"],
+                "correct_by": r["correct_by"],
+                "ready": r["ready"],
+                "not_ready_reason": r["reason"],
+                "recorded_at": now,
+            }
+        )
     return out
 
 
@@ -130,12 +172,13 @@ def new_records(con, dashboards: Path) -> list[dict]:
     kinds={"duckdb"},
     deps=["letters", "letter_pdfs"],
     description="The record of every document written for a mailing (mailed notices of violation, illicit "
-                "discharge letters dated by their notice): its file (the PDF where one was printed) and SHA-256, "
-                "chained in the order of issued_on then document number. Written once; the files are never "
-                "rewritten. `outfall verify` checks every file and the chain.",
+    "discharge letters dated by their notice): its file (the PDF where one was printed) and SHA-256, "
+    "chained in the order of issued_on then document number. Written once; the files are never "
+    "rewritten. `outfall verify` checks every file and the chain.",
 )
-def documents_issued(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings
-                     ) -> MaterializeResult:
+def documents_issued(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings
+) -> MaterializeResult:
     paths = outputs(duckdb, settings)
     with warehouse(duckdb) as con:
         new = new_records(con, paths.dashboards) if paths.dashboards is not None else []
@@ -146,18 +189,29 @@ def documents_issued(context: AssetExecutionContext, duckdb: DuckDBResource, set
                 con.unregister("_new_records")
             moved = rechain(con)
         if paths.dashboards is None:
-            context.log.warning("in-memory warehouse and no dashboards folder: no letter was written, none recorded")
+            context.log.warning(
+                "in-memory warehouse and no dashboards folder: no letter was written, none recorded"
+            )
         return table_result(con, "documents_issued", recorded_now=len(new), chain_values_moved=moved)
 
 
-@asset_check(asset=documents_issued, description="Every mailed document's files still have the bytes recorded "
-             "when they were issued, and the chain of records is unbroken. Threshold: no document that differs. "
-             "Severity ERROR.")
+@asset_check(
+    asset=documents_issued,
+    description="Every mailed document's files still have the bytes recorded "
+    "when they were issued, and the chain of records is unbroken. Threshold: no document that differs. "
+    "Severity ERROR.",
+)
 def check_integrity_documents_issued(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
     paths = outputs(duckdb, settings)
     with warehouse(duckdb) as con:
         problems = verify_records(con, paths.dashboards) if paths.dashboards is not None else []
         total = con.execute("SELECT count(*) FROM documents_issued").fetchall()[0][0]
-    return AssetCheckResult(passed=not problems, severity=AssetCheckSeverity.ERROR,
-                            metadata={"documents": int(total), "problems": len(problems),
-                                      "first": problems[0].line() if problems else "none"})
+    return AssetCheckResult(
+        passed=not problems,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={
+            "documents": int(total),
+            "problems": len(problems),
+            "first": problems[0].line() if problems else "none",
+        },
+    )

@@ -31,7 +31,7 @@ def _rules_versions(rules: RulesResource) -> str:
     group_name=GROUP_INGEST,
     kinds={"duckdb"},
     description="The settings of the latest run (table outfall_run): the day it judges overdue work by, fixed once "
-                "when the run starts, the billing year, and the folders it reads and writes.",
+    "when the run starts, the billing year, and the folders it reads and writes.",
 )
 def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     paths = outputs(duckdb, settings)
@@ -39,32 +39,48 @@ def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesR
     with warehouse(duckdb) as con:
         with transaction(con):
             con.execute(sql("delete_outfall_run"))
-            con.execute(sql("insert_outfall_run"), {
-                "as_of": as_of,
-                "billing_year": settings.year or None, "data_dir": str(settings.data_path().resolve()),
-                "dashboards_dir": None if paths.dashboards is None else str(paths.dashboards),
-                "exports_dir": None if paths.exports is None else str(paths.exports),
-                "rules_versions": _rules_versions(rules),
-            })
+            con.execute(
+                sql("insert_outfall_run"),
+                {
+                    "as_of": as_of,
+                    "billing_year": settings.year or None,
+                    "data_dir": str(settings.data_path().resolve()),
+                    "dashboards_dir": None if paths.dashboards is None else str(paths.dashboards),
+                    "exports_dir": None if paths.exports is None else str(paths.exports),
+                    "rules_versions": _rules_versions(rules),
+                },
+            )
     return MaterializeResult(metadata={"as_of": str(as_of), "dashboards": str(paths.dashboards or "(none)")})
 
 
-def record_not_judged(con: duckdb.DuckDBPyConnection, asset_name: str, rows: Iterable[NotJudged] = (),
-                      sql_name: str | None = None) -> int:
+def record_not_judged(
+    con: duckdb.DuckDBPyConnection,
+    asset_name: str,
+    rows: Iterable[NotJudged] = (),
+    sql_name: str | None = None,
+) -> int:
     """Replace what ``asset_name`` could not judge (table not_judged): ``rows`` from Python, and/or the
     rows statement ``sql_name`` inserts from the asset's own tables. Call inside the asset's transaction."""
     con.execute(sql("delete_not_judged_of_asset"), {"asset": asset_name}).fetchall()
     for r in rows:
-        con.execute(sql("insert_not_judged"), {"asset": asset_name, "subject": r.subject, "day": r.day,
-                                               "section": r.section, "reason": r.reason}).fetchall()
+        con.execute(
+            sql("insert_not_judged"),
+            {
+                "asset": asset_name,
+                "subject": r.subject,
+                "day": r.day,
+                "section": r.section,
+                "reason": r.reason,
+            },
+        ).fetchall()
     if sql_name is not None:
         con.execute(sql(sql_name), {"asset": asset_name}).fetchall()
     return int(con.execute(sql("count_not_judged_of_asset"), {"asset": asset_name}).fetchall()[0][0])
 
 
-
-def replace_judged(con: duckdb.DuckDBPyConnection, not_judged: Iterable[NotJudged],
-                   **tables: pd.DataFrame | list[dict]) -> None:
+def replace_judged(
+    con: duckdb.DuckDBPyConnection, not_judged: Iterable[NotJudged], **tables: pd.DataFrame | list[dict]
+) -> None:
     """Replace each table's rows (a list of rows becomes a frame) and record what the asset of the first
     table, its own, could not judge. Call inside the asset's transaction."""
     for table, rows in tables.items():

@@ -38,28 +38,49 @@ FILE = "to_record.xlsx"
 @dataclass(frozen=True)
 class Sheet:
     dataset: str
-    query: str                                 # sql/<area>/<query>.sql: one row per open item
-    prefilled: tuple[str, ...]                 # the folder's columns filled from the row (same names)
+    query: str  # sql/<area>/<query>.sql: one row per open item
+    prefilled: tuple[str, ...]  # the folder's columns filled from the row (same names)
     helpers: tuple[tuple[str, str, str], ...]  # (header, note, the row's column): for reading only
 
 
 SHEETS = (
-    Sheet("notices_mailed", "select_notices_to_record", ("kind", "recipient_id", "period"), (
-        ("recipient name", "Who the notice is addressed to.", "recipient_name"),
-        ("violations", "How many violations the notice lists.", "violations"),
-        ("letter file", "The notice's letter, to print and mail.", "letter"),
-        ("not ready to send because", "What the address on file lacks, when it lacks something.",
-         "not_ready_reason"))),
-    Sheet("inspections", "select_inspections_to_record", ("site_id", "kind"), (
-        ("site name", "The construction site.", "site_name"),
-        ("inspection due", "Which inspection is due, and why.", "detail"),
-        ("due by", "The last day for it.", "due_by"),
-        ("status", "Overdue, due today, due tomorrow or upcoming, on the day Outfall ran.", "status"))),
-    Sheet("lab_results", "select_testing_to_record", ("user_id", "parameter", "sample_type"), (
-        ("user name", "The industrial user.", "name"),
-        ("how often", "How often the testing is required.", "frequency"),
-        ("period from", "The first day of the testing period.", "period_start"),
-        ("due by", "The last day of the testing period: the sample is taken by then.", "period_end"))),
+    Sheet(
+        "notices_mailed",
+        "select_notices_to_record",
+        ("kind", "recipient_id", "period"),
+        (
+            ("recipient name", "Who the notice is addressed to.", "recipient_name"),
+            ("violations", "How many violations the notice lists.", "violations"),
+            ("letter file", "The notice's letter, to print and mail.", "letter"),
+            (
+                "not ready to send because",
+                "What the address on file lacks, when it lacks something.",
+                "not_ready_reason",
+            ),
+        ),
+    ),
+    Sheet(
+        "inspections",
+        "select_inspections_to_record",
+        ("site_id", "kind"),
+        (
+            ("site name", "The construction site.", "site_name"),
+            ("inspection due", "Which inspection is due, and why.", "detail"),
+            ("due by", "The last day for it.", "due_by"),
+            ("status", "Overdue, due today, due tomorrow or upcoming, on the day Outfall ran.", "status"),
+        ),
+    ),
+    Sheet(
+        "lab_results",
+        "select_testing_to_record",
+        ("user_id", "parameter", "sample_type"),
+        (
+            ("user name", "The industrial user.", "name"),
+            ("how often", "How often the testing is required.", "frequency"),
+            ("period from", "The first day of the testing period.", "period_start"),
+            ("due by", "The last day of the testing period: the sample is taken by then.", "period_end"),
+        ),
+    ),
 )
 
 
@@ -80,7 +101,9 @@ def write_sheet(wb, sheet: Sheet, rows: list[dict], paths: OutputPaths):
     ds = all_datasets()[sheet.dataset]
     ws = wb.create_sheet(sheet.dataset)
     letters = workbooks.write_header(ws, ds, [(h, note) for h, note, _ in sheet.helpers], marker=True)
-    workbooks.add_checks(ws, ds, letters, skip=("correct_within_days",) if sheet.dataset == "notices_mailed" else ())
+    workbooks.add_checks(
+        ws, ds, letters, skip=("correct_within_days",) if sheet.dataset == "notices_mailed" else ()
+    )
     for number, row in enumerate(rows, start=2):
         for name in sheet.prefilled:
             value = row.get(name)
@@ -116,9 +139,11 @@ def read_me(as_of: dt.date, counts: dict[str, int]) -> tuple[list[str], list[tup
         "data folder (each reads its own sheet and leaves the others), and run Outfall again.",
     ]
     table = [("sheet (and folder)", "who answers it", "what each row is", "rows")]
-    what = {"notices_mailed": "a draft notice: the day it was mailed, or why it was withdrawn",
-            "inspections": "an inspection coming due or overdue: when it was made, and by whom",
-            "lab_results": "testing still to do this period: the sample and its result"}
+    what = {
+        "notices_mailed": "a draft notice: the day it was mailed, or why it was withdrawn",
+        "inspections": "an inspection coming due or overdue: when it was made, and by whom",
+        "lab_results": "testing still to do this period: the sample and its result",
+    }
     for sheet in SHEETS:
         ds = all_datasets()[sheet.dataset]
         table.append((sheet.dataset, workbooks.person(ds), what[sheet.dataset], str(counts[sheet.dataset])))
@@ -152,9 +177,9 @@ def _sewer_max(rules: RulesResource, as_of: dt.date) -> int | None:
     kinds={"excel"},
     deps=["notices", "required_testing", "swppp_upcoming"],
     description="What waits for a person's answer, as one workbook to fill and save back into the input folders "
-                "(exports/to_record.xlsx): the draft notices to record as mailed or withdrawn (notices_mailed), the "
-                "inspections coming due or overdue (inspections) and the testing periods still open (lab_results), "
-                "each row prefilled, with Excel's checks of what is typed.",
+    "(exports/to_record.xlsx): the draft notices to record as mailed or withdrawn (notices_mailed), the "
+    "inspections coming due or overdue (inspections) and the testing periods still open (lab_results), "
+    "each row prefilled, with Excel's checks of what is typed.",
 )
 def to_record(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     paths = outputs(duckdb, settings)
@@ -163,8 +188,11 @@ def to_record(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesRes
         rows = {sheet.dataset: _records(con, sheet.query) for sheet in SHEETS}
     counts = {f"rows_{name}": len(r) for name, r in rows.items()}
     if paths.exports is None:
-        return MaterializeResult(metadata={**counts, "written": "no: the warehouse has no folder (in memory)"})
+        return MaterializeResult(
+            metadata={**counts, "written": "no: the warehouse has no folder (in memory)"}
+        )
     wb = build_workbook(rows, as_of, _sewer_max(rules, as_of), paths)
-    path = write_atomic(Path(paths.exports) / FILE,
-                        workbooks.workbook_bytes(wb, dt.datetime.combine(as_of, dt.time())))
+    path = write_atomic(
+        Path(paths.exports) / FILE, workbooks.workbook_bytes(wb, dt.datetime.combine(as_of, dt.time()))
+    )
     return MaterializeResult(metadata={**counts, "path": MetadataValue.path(str(path))})

@@ -33,20 +33,42 @@ from outfall.rules import Rules
 from outfall.warehouse import replace_rows, sql, transaction
 
 PERSON_OF_KIND = {"sewer": law.SUPERINTENDENT, "stormwater": law.STORMWATER_OFFICER}
-COLUMNS = ["person", "action", "subject_id", "due", "status", "source", "ref", "subject_name", "days_left", "link",
-           "detail", "as_of"]
+COLUMNS = [
+    "person",
+    "action",
+    "subject_id",
+    "due",
+    "status",
+    "source",
+    "ref",
+    "subject_name",
+    "days_left",
+    "link",
+    "detail",
+    "as_of",
+]
 # Who keeps each input folder (the person who fixes its rows that could not be read).
 DATASET_PERSON = {
-    "parcels": law.CLERK, "sewer_rates": law.CLERK, "sewer_budget": law.CLERK, "connection_permits": law.CLERK,
+    "parcels": law.CLERK,
+    "sewer_rates": law.CLERK,
+    "sewer_budget": law.CLERK,
+    "connection_permits": law.CLERK,
     "notices_mailed": law.CLERK,
-    "sites": law.STORMWATER_OFFICER, "inspections": law.STORMWATER_OFFICER, "rainfall": law.STORMWATER_OFFICER,
-    "milestones": law.STORMWATER_OFFICER, "contractor_certifications": law.STORMWATER_OFFICER,
-    "swppp_approvals": law.STORMWATER_OFFICER, "convictions": law.STORMWATER_OFFICER,
-    "report_deliveries": law.STORMWATER_OFFICER, "illicit_discharges": law.STORMWATER_OFFICER,
-    "illicit_payments": law.STORMWATER_OFFICER, "smp_practices": law.STORMWATER_OFFICER,
+    "sites": law.STORMWATER_OFFICER,
+    "inspections": law.STORMWATER_OFFICER,
+    "rainfall": law.STORMWATER_OFFICER,
+    "milestones": law.STORMWATER_OFFICER,
+    "contractor_certifications": law.STORMWATER_OFFICER,
+    "swppp_approvals": law.STORMWATER_OFFICER,
+    "convictions": law.STORMWATER_OFFICER,
+    "report_deliveries": law.STORMWATER_OFFICER,
+    "illicit_discharges": law.STORMWATER_OFFICER,
+    "illicit_payments": law.STORMWATER_OFFICER,
+    "smp_practices": law.STORMWATER_OFFICER,
 }
 OBLIGATION_SUBJECT = {
-    "periodic_report": "the periodic report", "accidental_statement": "the written statement of an accidental discharge",
+    "periodic_report": "the periodic report",
+    "accidental_statement": "the written statement of an accidental discharge",
     "violation_notice_24h": "the notice of a violation its own sampling found",
     "resample_30d": "the repeat sample after a violation its own sampling found",
     "slug_report": "the written report of a slug discharge",
@@ -56,7 +78,7 @@ PRACTICE_ACTION = {
     "maintenance_agreement": "Obtain the recorded maintenance agreement of practice {p}",
     "one_year_inspection": "Make the one-year inspection of practice {p}",
     "guarantee_release": "Review the guarantee of practice {p}: it was released before the law allows it to be "
-                         "(not before {due})",
+    "(not before {due})",
 }
 
 
@@ -73,18 +95,40 @@ class Worklist:
         self.as_of, self.window = as_of, window_days
         self.rows: list[dict] = []
 
-    def add(self, person: str, action: str, subject_id: Any, due: dt.date | None, source: str, ref: Any,
-            name: Any = None, link: str | None = None, detail: str | None = None) -> None:
-        self.rows.append({
-            "person": person, "action": action, "subject_id": str(subject_id), "due": due,
-            "status": law.status(due, self.as_of, self.window), "source": source, "ref": str(ref),
-            "subject_name": None if name is None else str(name),
-            "days_left": None if due is None else (due - self.as_of).days, "link": link, "detail": detail,
-            "as_of": self.as_of})
+    def add(
+        self,
+        person: str,
+        action: str,
+        subject_id: Any,
+        due: dt.date | None,
+        source: str,
+        ref: Any,
+        name: Any = None,
+        link: str | None = None,
+        detail: str | None = None,
+    ) -> None:
+        self.rows.append(
+            {
+                "person": person,
+                "action": action,
+                "subject_id": str(subject_id),
+                "due": due,
+                "status": law.status(due, self.as_of, self.window),
+                "source": source,
+                "ref": str(ref),
+                "subject_name": None if name is None else str(name),
+                "days_left": None if due is None else (due - self.as_of).days,
+                "link": link,
+                "detail": detail,
+                "as_of": self.as_of,
+            }
+        )
 
     def frame(self) -> pd.DataFrame:
-        rows = sorted(self.rows, key=lambda r: law.sort_key(r["person"], r["status"], r["due"], r["subject_id"],
-                                                            r["action"]))
+        rows = sorted(
+            self.rows,
+            key=lambda r: law.sort_key(r["person"], r["status"], r["due"], r["subject_id"], r["action"]),
+        )
         return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -99,23 +143,57 @@ def notices_actions(w: Worklist, rows: list[dict]) -> None:
         count = f"{n['violations']} violation{'s' if n['violations'] != 1 else ''}"
         where = dict(name=n["recipient_name"], link=n["letter"])
         if n["status"] == "draft":
-            w.add(person, f"Mail the notice of violation for {_month(n['period'])} ({count}) by certified mail and "
-                          f"record the mailing, or withdraw it", n["recipient_id"], None, "notices", n["notice_id"],
-                  detail=n["not_ready_reason"], **where)
+            w.add(
+                person,
+                f"Mail the notice of violation for {_month(n['period'])} ({count}) by certified mail and "
+                f"record the mailing, or withdraw it",
+                n["recipient_id"],
+                None,
+                "notices",
+                n["notice_id"],
+                detail=n["not_ready_reason"],
+                **where,
+            )
             continue
         if n["needs_review"]:
-            what = (f"the data no longer show {n['items_unsupported']} of the {n['items_in_letter']} violations it "
-                    f"lists" if n["items_unsupported"] else "it lists no violation known on its mailing day")
-            w.add(person, f"Review notice {n['notice_id']}, mailed {words.day_words(n['issued_on'])}: {what}",
-                  n["recipient_id"], None, "notices", n["notice_id"], **where)
+            what = (
+                f"the data no longer show {n['items_unsupported']} of the {n['items_in_letter']} violations it "
+                f"lists"
+                if n["items_unsupported"]
+                else "it lists no violation known on its mailing day"
+            )
+            w.add(
+                person,
+                f"Review notice {n['notice_id']}, mailed {words.day_words(n['issued_on'])}: {what}",
+                n["recipient_id"],
+                None,
+                "notices",
+                n["notice_id"],
+                **where,
+            )
         if n["items_not_in_letter"]:
             k = n["items_not_in_letter"]
-            w.add(person, f"{k} violation{'s' if k != 1 else ''} of {_month(n['period'])} {'were' if k != 1 else 'was'} "
-                          f"found after notice {n['notice_id']} was mailed and {'are' if k != 1 else 'is'} not in it: "
-                          f"decide how to notify them", n["recipient_id"], None, "notices", n["notice_id"], **where)
+            w.add(
+                person,
+                f"{k} violation{'s' if k != 1 else ''} of {_month(n['period'])} {'were' if k != 1 else 'was'} "
+                f"found after notice {n['notice_id']} was mailed and {'are' if k != 1 else 'is'} not in it: "
+                f"decide how to notify them",
+                n["recipient_id"],
+                None,
+                "notices",
+                n["notice_id"],
+                **where,
+            )
         if not n["ready_to_send"]:
-            w.add(law.CLERK, f"Complete the mailing of notice {n['notice_id']}: {n['not_ready_reason']}",
-                  n["recipient_id"], None, "notices", n["notice_id"], **where)
+            w.add(
+                law.CLERK,
+                f"Complete the mailing of notice {n['notice_id']}: {n['not_ready_reason']}",
+                n["recipient_id"],
+                None,
+                "notices",
+                n["notice_id"],
+                **where,
+            )
 
 
 def obligation_action(o: dict) -> str:
@@ -128,78 +206,166 @@ def obligation_action(o: dict) -> str:
 
 def sewer_actions(w: Worklist, obligations: list[dict], testing: list[dict]) -> None:
     for o in obligations:
-        w.add(law.SUPERINTENDENT, obligation_action(o), o["user_id"], o["due"], "obligations",
-              f"{o['obligation']} {o['reference']}", name=o["name"], link=f"sewer.html#user-{o['user_id']}",
-              detail=o["detail"])
+        w.add(
+            law.SUPERINTENDENT,
+            obligation_action(o),
+            o["user_id"],
+            o["due"],
+            "obligations",
+            f"{o['obligation']} {o['reference']}",
+            name=o["name"],
+            link=f"sewer.html#user-{o['user_id']}",
+            detail=o["detail"],
+        )
     for t in testing:
         kind = words.SAMPLE_TYPES.get(str(t["sample_type"] or ""), "sample")
         period = words.period_words(t["period_start"], t["period_end"])
         label = words.parameter_label(t["parameter"])
-        action = (f"Expect the {label} {kind} of {period}" if t["status"] == "open" else
-                  f"No {label} {kind} was taken in {period}: it is on the notice for {words.month_words(t['period_end'])}")
-        w.add(law.SUPERINTENDENT, action, t["user_id"], t["period_end"], "required_testing",
-              f"{t['parameter']} {t['sample_type'] or ''} {t['period_start']}".replace("  ", " "), name=t["name"],
-              link=f"sewer.html#testing")
+        action = (
+            f"Expect the {label} {kind} of {period}"
+            if t["status"] == "open"
+            else f"No {label} {kind} was taken in {period}: it is on the notice for {words.month_words(t['period_end'])}"
+        )
+        w.add(
+            law.SUPERINTENDENT,
+            action,
+            t["user_id"],
+            t["period_end"],
+            "required_testing",
+            f"{t['parameter']} {t['sample_type'] or ''} {t['period_start']}".replace("  ", " "),
+            name=t["name"],
+            link=f"sewer.html#testing",
+        )
 
 
-def stormwater_actions(w: Worklist, illicit: list[dict], practices: list[dict], inspections: list[dict]) -> None:
+def stormwater_actions(
+    w: Worklist, illicit: list[dict], practices: list[dict], inspections: list[dict]
+) -> None:
     for d in illicit:
-        action = ("Hold the appeal hearing of case {c}" if d["obligation"] == "appeal_hearing" else
-                  "Send the owner the notice of the cost of abating case {c}").format(c=d["case_id"])
-        w.add(law.STORMWATER_OFFICER, action, d["case_id"], d["due"], "illicit_discharge_deadlines",
-              f"{d['case_id']} {d['obligation']}", name=d["premises"], link="stormwater.html#illicit")
+        action = (
+            "Hold the appeal hearing of case {c}"
+            if d["obligation"] == "appeal_hearing"
+            else "Send the owner the notice of the cost of abating case {c}"
+        ).format(c=d["case_id"])
+        w.add(
+            law.STORMWATER_OFFICER,
+            action,
+            d["case_id"],
+            d["due"],
+            "illicit_discharge_deadlines",
+            f"{d['case_id']} {d['obligation']}",
+            name=d["premises"],
+            link="stormwater.html#illicit",
+        )
     for f in practices:
         action = PRACTICE_ACTION.get(f["finding"], "Follow up practice {p}").format(
-            p=f["practice_id"], due=words.day_words(f["due"]))
+            p=f["practice_id"], due=words.day_words(f["due"])
+        )
         # an early release has happened already: its date is the earliest the law allowed, not a deadline
         due = None if f["finding"] == "guarantee_release" else f["due"]
-        w.add(law.STORMWATER_OFFICER, f"{action} (site {f['site_id']})", f["site_id"], due, "smp_findings",
-              f"{f['practice_id']} {f['finding']}", name=f["name"], link="stormwater.html#practices")
+        w.add(
+            law.STORMWATER_OFFICER,
+            f"{action} (site {f['site_id']})",
+            f["site_id"],
+            due,
+            "smp_findings",
+            f"{f['practice_id']} {f['finding']}",
+            name=f["name"],
+            link="stormwater.html#practices",
+        )
     for i in inspections:
-        what = {"weekly": "the weekly inspection", "storm": "the inspection after a storm",
-                "milestone": "the milestone inspection"}.get(i["requirement"], i["requirement"])
-        w.add(law.STORMWATER_OFFICER, f"See that {what} of site {i['site_id']} is made", i["site_id"], i["due_by"],
-              "swppp_upcoming", f"{i['requirement']} {i['due_by']}", name=i["site_name"],
-              link=f"stormwater.html#site-{i['site_id']}", detail=i["detail"])
+        what = {
+            "weekly": "the weekly inspection",
+            "storm": "the inspection after a storm",
+            "milestone": "the milestone inspection",
+        }.get(i["requirement"], i["requirement"])
+        w.add(
+            law.STORMWATER_OFFICER,
+            f"See that {what} of site {i['site_id']} is made",
+            i["site_id"],
+            i["due_by"],
+            "swppp_upcoming",
+            f"{i['requirement']} {i['due_by']}",
+            name=i["site_name"],
+            link=f"stormwater.html#site-{i['site_id']}",
+            detail=i["detail"],
+        )
 
 
 def clerk_actions(w: Worklist, letters: list[dict], conflicts: list[dict], quarantine: list[dict]) -> None:
     for letter in letters:
-        w.add(law.CLERK, f"Complete letter {letter['document_id']} before mailing it: {letter['reason']}",
-              letter["recipient_id"] or letter["document_id"], None, "letters", letter["letter"],
-              name=letter["recipient_name"], link=letter["letter"])
+        w.add(
+            law.CLERK,
+            f"Complete letter {letter['document_id']} before mailing it: {letter['reason']}",
+            letter["recipient_id"] or letter["document_id"],
+            None,
+            "letters",
+            letter["letter"],
+            name=letter["recipient_name"],
+            link=letter["letter"],
+        )
     for c in conflicts:
-        w.add(law.CLERK, f"Confirm the ZIP code of {c['recipient_name']}: {c['zip']} in {c['source']}, "
-                         f"{c['other_zip']} in {c['other_source']}", c["recipient_id"], None, "address_conflicts",
-              f"{c['recipient_name']} {c['source']} {c['other_source']}", name=c["recipient_name"])
+        w.add(
+            law.CLERK,
+            f"Confirm the ZIP code of {c['recipient_name']}: {c['zip']} in {c['source']}, "
+            f"{c['other_zip']} in {c['other_source']}",
+            c["recipient_id"],
+            None,
+            "address_conflicts",
+            f"{c['recipient_name']} {c['source']} {c['other_source']}",
+            name=c["recipient_name"],
+        )
     for q in quarantine:
         person = DATASET_PERSON.get(q["dataset"], law.SUPERINTENDENT)
         n = q["rows"]
         what = "the whole file" if q["first_row"] == 0 and n == 1 else f"{n} row{'s' if n != 1 else ''}"
-        w.add(person, f"Correct {what} of {q['source_file']} that could not be read, and send the file again: "
-                      f"{q['reason']}", q["source_file"], None, "quarantine", f"{q['dataset']} {q['source_file']}",
-              link="quarantine.html")
+        w.add(
+            person,
+            f"Correct {what} of {q['source_file']} that could not be read, and send the file again: "
+            f"{q['reason']}",
+            q["source_file"],
+            None,
+            "quarantine",
+            f"{q['dataset']} {q['source_file']}",
+            link="quarantine.html",
+        )
 
 
 def build_worklist(con, as_of: dt.date, rules: Rules) -> pd.DataFrame:
     w = Worklist(as_of, rules.worklist.at(as_of).due_within_days)
     notices_actions(w, _records(con, "select_worklist_notices"))
     sewer_actions(w, _records(con, "select_worklist_obligations"), _records(con, "select_worklist_testing"))
-    stormwater_actions(w, _records(con, "select_worklist_illicit"), _records(con, "select_worklist_practices"),
-                       _records(con, "select_worklist_inspections"))
-    clerk_actions(w, _records(con, "select_worklist_letters"), _records(con, "select_worklist_addresses"),
-                  _records(con, "select_worklist_quarantine"))
+    stormwater_actions(
+        w,
+        _records(con, "select_worklist_illicit"),
+        _records(con, "select_worklist_practices"),
+        _records(con, "select_worklist_inspections"),
+    )
+    clerk_actions(
+        w,
+        _records(con, "select_worklist_letters"),
+        _records(con, "select_worklist_addresses"),
+        _records(con, "select_worklist_quarantine"),
+    )
     return w.frame()
 
 
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"duckdb"},
-    deps=["notices", "letters", "obligations", "illicit_discharge_deadlines", "smp_findings", "required_testing",
-          "swppp_upcoming", "quarantine"],
+    deps=[
+        "notices",
+        "letters",
+        "obligations",
+        "illicit_discharge_deadlines",
+        "smp_findings",
+        "required_testing",
+        "swppp_upcoming",
+        "quarantine",
+    ],
     description="What each person must do next, and by when: the superintendent of sewage, the stormwater "
-                "management officer and the clerk, one row per open action in plain words, with its due date, "
-                "whether it is overdue, due within the week or upcoming, and a link to the letter or record.",
+    "management officer and the clerk, one row per open action in plain words, with its due date, "
+    "whether it is overdue, due within the week or upcoming, and a link to the letter or record.",
 )
 def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
@@ -208,20 +374,33 @@ def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesReso
         with transaction(con):
             replace_rows(con, "worklist", frame)
         counts = frame.groupby(["person", "status"]).size().to_dict() if len(frame) else {}
-        return table_result(con, "worklist", as_of=str(as_of),
-                            by_person_and_status=MetadataValue.json({f"{p} {s}": int(n) for (p, s), n in
-                                                                     sorted(counts.items())}))
+        return table_result(
+            con,
+            "worklist",
+            as_of=str(as_of),
+            by_person_and_status=MetadataValue.json(
+                {f"{p} {s}": int(n) for (p, s), n in sorted(counts.items())}
+            ),
+        )
 
 
-@asset_check(asset=worklist, description="Every row's status agrees with its due date and the day judged: overdue "
-             "before it, due within the rules' week, upcoming after it or with no due date. Threshold: 0 rows that "
-             "do not. Severity ERROR.")
-def check_validity_worklist_status(duckdb: DuckDBResource, settings: OutfallSettings,
-                                   rules: RulesResource) -> AssetCheckResult:
+@asset_check(
+    asset=worklist,
+    description="Every row's status agrees with its due date and the day judged: overdue "
+    "before it, due within the rules' week, upcoming after it or with no due date. Threshold: 0 rows that "
+    "do not. Severity ERROR.",
+)
+def check_validity_worklist_status(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> AssetCheckResult:
     as_of = settings.as_of_date()
     window = rules.town_rules().require("worklist").at(as_of).due_within_days
     with warehouse(duckdb) as con:
-        bad, total = con.execute(sql("check_validity_worklist_status"), {"as_of": as_of, "window": window}
-                                 ).fetchall()[0]
-    return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
-                            metadata={"rows": int(total), "invalid_rows": int(bad), "threshold": "0 rows"})
+        bad, total = con.execute(
+            sql("check_validity_worklist_status"), {"as_of": as_of, "window": window}
+        ).fetchall()[0]
+    return AssetCheckResult(
+        passed=bad == 0,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"rows": int(total), "invalid_rows": int(bad), "threshold": "0 rows"},
+    )

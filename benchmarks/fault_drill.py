@@ -62,13 +62,19 @@ LOG = "outfall.log"  # outfall.runlog.LOG_NAME, beside the warehouse
 WALL_CLOCK_COLUMNS = frozenset({"loaded_at", "superseded_at", "quarantined_at", "set_aside_at", "run_at"})
 
 # The steps (Dagster step keys, as the run log names them) of each phase of the drill.
-DASHBOARD_STEPS = ("billing_dashboard", "sewer_dashboard", "stormwater_dashboard", "pretreatment_report_pages",
-                   "letter_pdfs", "dashboard_index")
+DASHBOARD_STEPS = (
+    "billing_dashboard",
+    "sewer_dashboard",
+    "stormwater_dashboard",
+    "pretreatment_report_pages",
+    "letter_pdfs",
+    "dashboard_index",
+)
 
 
 def phase_steps() -> dict[str, frozenset[str]]:
     return {
-        "ingestion": frozenset(all_datasets()),   # one ingestion asset per input folder
+        "ingestion": frozenset(all_datasets()),  # one ingestion asset per input folder
         "slug detection": frozenset({"slug_events"}),
         "billing": frozenset({"sewer_billing"}),  # sewer_bills, billing_runs, ... in one transaction
         "dashboards": frozenset(DASHBOARD_STEPS),
@@ -104,13 +110,26 @@ def make_town(root: Path, seed: int = 14) -> Path:
                 value = slug_value
             lines.append(f"{user},{at:%Y-%m-%dT%H:%M:%S},{value},gpm,flow")
         if user == "IU-2":
-            lines += ["IU-2,2026-05-12T00:00:00,-5,gpm,flow", "IU-2,2026-05-12T00:05:00,12,furlongs,flow",
-                      "IU-2,not a time,12,gpm,flow"]
+            lines += [
+                "IU-2,2026-05-12T00:00:00,-5,gpm,flow",
+                "IU-2,2026-05-12T00:05:00,12,furlongs,flow",
+                "IU-2,not a time,12,gpm,flow",
+            ]
         (root / "flow" / f"drill_{user.lower()}.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    rows = ["parcel_id,district,property_class,acres,living_units,bathrooms,washing_machines,people,seats,"
-            "moratorium,owner,address"]
-    classes = ("single_family", "single_family", "single_family", "two_family", "apartment", "commercial",
-               "restaurant", "vacant")
+    rows = [
+        "parcel_id,district,property_class,acres,living_units,bathrooms,washing_machines,people,seats,"
+        "moratorium,owner,address"
+    ]
+    classes = (
+        "single_family",
+        "single_family",
+        "single_family",
+        "two_family",
+        "apartment",
+        "commercial",
+        "restaurant",
+        "vacant",
+    )
     for i in range(300):
         pclass = rng.choice(classes)
         district = rng.choice(("consolidated", "district_1"))
@@ -119,8 +138,10 @@ def make_town(root: Path, seed: int = 14) -> Path:
         baths = rng.randint(1, 6) if pclass == "commercial" else ""
         seats = rng.randint(10, 140) if pclass == "restaurant" else ""
         moratorium = "true" if rng.random() < 0.05 else "false"
-        rows.append(f"D-{i:04d},{district},{pclass},{acres},{units},{baths},,,{seats},{moratorium},"
-                    f"Owner {i},{i} Drill Rd")
+        rows.append(
+            f"D-{i:04d},{district},{pclass},{acres},{units},{baths},,,{seats},{moratorium},"
+            f"Owner {i},{i} Drill Rd"
+        )
     (root / "parcels" / "drill.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     return root
 
@@ -130,8 +151,18 @@ def make_town(root: Path, seed: int = 14) -> Path:
 
 
 def command(data: Path, warehouse: Path) -> list[str]:
-    return [sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse),
-            "--as-of", AS_OF]
+    return [
+        sys.executable,
+        "-m",
+        "outfall",
+        "run",
+        "--data",
+        str(data),
+        "--warehouse",
+        str(warehouse),
+        "--as-of",
+        AS_OF,
+    ]
 
 
 def _env() -> dict[str, str]:
@@ -142,8 +173,9 @@ def run(data: Path, warehouse: Path, timeout: float = 600) -> tuple[subprocess.C
     """`outfall run` to the end; (the finished process, its seconds)."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    done = subprocess.run(command(data, warehouse), capture_output=True, text=True, timeout=timeout,
-                          cwd=REPO, env=_env())
+    done = subprocess.run(
+        command(data, warehouse), capture_output=True, text=True, timeout=timeout, cwd=REPO, env=_env()
+    )
     return done, time.perf_counter() - started
 
 
@@ -174,14 +206,17 @@ def step_seconds(log: Path) -> dict[str, float]:
     return out
 
 
-def aim(phase: str, steps: frozenset[str], seconds: dict[str, float], rng: random.Random) -> tuple[str, float]:
+def aim(
+    phase: str, steps: frozenset[str], seconds: dict[str, float], rng: random.Random
+) -> tuple[str, float]:
     """The step a kill in ``phase`` aims at and the seeded delay after it starts: a random point in
     the first half of its length in the reference run."""
     if not steps & set(seconds):
         raise RuntimeError(f"the reference run's log shows none of the steps of {phase}: {sorted(steps)}")
     long_enough = sorted(s for s in steps if seconds.get(s, 0.0) >= MIN_STEP_S)
-    target = TRIGGERS.get(phase) or (rng.choice(long_enough) if long_enough
-                                     else max(steps & set(seconds), key=seconds.__getitem__))
+    target = TRIGGERS.get(phase) or (
+        rng.choice(long_enough) if long_enough else max(steps & set(seconds), key=seconds.__getitem__)
+    )
     return target, rng.uniform(0.0, 0.5 * seconds.get(target, 0.0))
 
 
@@ -205,22 +240,30 @@ def finished_steps(log: Path) -> set[str]:
     return {step for _t, step, what in steps_in_log(log) if what == "finished"}
 
 
-def kill_during(data: Path, warehouse: Path, steps: frozenset[str], delay: float,
-                timeout: float = 600) -> float:
+def kill_during(
+    data: Path, warehouse: Path, steps: frozenset[str], delay: float, timeout: float = 600
+) -> float:
     """Start `outfall run`, wait for one of ``steps`` to start (polling the run log), wait ``delay``
     seconds, then SIGKILL the run. Returns the seconds from the phase's start to the kill."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     log = warehouse.parent / LOG
     with open(warehouse.parent / "killed_run.out", "w") as out:
-        proc = subprocess.Popen(command(data, warehouse), stdout=out, stderr=subprocess.STDOUT, cwd=REPO,
-                                env=_env(), start_new_session=True)
+        proc = subprocess.Popen(
+            command(data, warehouse),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=REPO,
+            env=_env(),
+            start_new_session=True,
+        )
         try:
             deadline = time.monotonic() + timeout
             phase_started = None
             while phase_started is None:
                 if proc.poll() is not None:
-                    raise RuntimeError(f"the run ended (exit {proc.returncode}) before the phase {sorted(steps)} "
-                                       "started")
+                    raise RuntimeError(
+                        f"the run ended (exit {proc.returncode}) before the phase {sorted(steps)} started"
+                    )
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"the phase {sorted(steps)} did not start within {timeout} s")
                 if any(step in steps and what == "started" for _t, step, what in steps_in_log(log)):
@@ -228,7 +271,7 @@ def kill_during(data: Path, warehouse: Path, steps: frozenset[str], delay: float
                 else:
                     time.sleep(0.005)
             time.sleep(delay)
-            os.killpg(proc.pid, signal.SIGKILL)   # the run's own process group (start_new_session)
+            os.killpg(proc.pid, signal.SIGKILL)  # the run's own process group (start_new_session)
             killed = time.monotonic() - phase_started
         finally:
             if proc.poll() is None:
@@ -255,14 +298,23 @@ def warehouse_tables(path: Path, folder: Path | None = None) -> dict[str, tuple[
     prefix = str(folder.resolve()) if folder is not None else ""
     con = duckdb.connect(str(path), read_only=True)
     try:
-        tables = [r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
-            "ORDER BY table_name").fetchall()]
+        tables = [
+            r[0]
+            for r in con.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+                "ORDER BY table_name"
+            ).fetchall()
+        ]
         out = {}
         for table in tables:
-            columns = [r[0] for r in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' "
-                "AND table_name = ? ORDER BY ordinal_position", [table]).fetchall()]
+            columns = [
+                r[0]
+                for r in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' "
+                    "AND table_name = ? ORDER BY ordinal_position",
+                    [table],
+                ).fetchall()
+            ]
             kept = tuple(c for c in columns if c not in WALL_CLOCK_COLUMNS)
             select = ", ".join(f'"{c}"' for c in kept) or "1"
             rows = con.execute(f'SELECT {select} FROM "{table}"').fetchall()
@@ -286,8 +338,10 @@ def table_differences(expected: dict, actual: dict, limit: int = 3) -> list[str]
             continue
         if rows_e != rows_a:
             missing, extra = rows_e - rows_a, rows_a - rows_e
-            problems.append(f"table {name}: {sum(rows_a.values())} rows instead of {sum(rows_e.values())}; "
-                            f"missing {list(missing.elements())[:limit]}, extra {list(extra.elements())[:limit]}")
+            problems.append(
+                f"table {name}: {sum(rows_a.values())} rows instead of {sum(rows_e.values())}; "
+                f"missing {list(missing.elements())[:limit]}, extra {list(extra.elements())[:limit]}"
+            )
     return problems
 
 
@@ -326,43 +380,55 @@ def output_files(folder: Path) -> dict[str, str | None]:
 @dataclass
 class KillResult:
     phase: str
-    target: str                  # the step the kill aimed at
-    delay: float                 # seconds waited after it started
-    killed_after: float          # seconds from the aimed step's start to the kill
-    step: str                    # the step the kill landed in (or the last one finished before it)
-    in_step: bool                # True: killed while ``step`` ran; False: between steps, after ``step``
-    in_phase: bool               # the kill landed while a step of the phase ran
-    wal_bytes: int | None        # the write-ahead log the kill left (None: none)
-    wal_problems: list[str] = field(default_factory=list)   # a copy opened read-only lacks committed work
-    attempts: int = 1            # runs killed to land one kill in the phase
+    target: str  # the step the kill aimed at
+    delay: float  # seconds waited after it started
+    killed_after: float  # seconds from the aimed step's start to the kill
+    step: str  # the step the kill landed in (or the last one finished before it)
+    in_step: bool  # True: killed while ``step`` ran; False: between steps, after ``step``
+    in_phase: bool  # the kill landed while a step of the phase ran
+    wal_bytes: int | None  # the write-ahead log the kill left (None: none)
+    wal_problems: list[str] = field(default_factory=list)  # a copy opened read-only lacks committed work
+    attempts: int = 1  # runs killed to land one kill in the phase
     rerun_exit: int = -1
     rerun_seconds: float = 0.0
     rerun_stderr: str = ""
     differences: list[str] = field(default_factory=list)
-    files_missing: set[str] = field(default_factory=set)   # dashboards/ and exports/ against the reference
+    files_missing: set[str] = field(default_factory=set)  # dashboards/ and exports/ against the reference
     files_extra: set[str] = field(default_factory=set)
     files_changed: set[str] = field(default_factory=set)
 
     @property
     def identical(self) -> bool:
-        return (self.rerun_exit == 0 and not self.differences and not self.files_missing
-                and not self.files_extra and not self.files_changed and not self.wal_problems)
+        return (
+            self.rerun_exit == 0
+            and not self.differences
+            and not self.files_missing
+            and not self.files_extra
+            and not self.files_changed
+            and not self.wal_problems
+        )
 
 
 @dataclass
 class Drill:
     reference_seconds: float
     reference_tables: int
-    files: dict[str, str | None]   # dashboards/ and exports/ of the uninterrupted run
+    files: dict[str, str | None]  # dashboards/ and exports/ of the uninterrupted run
     kills: list[KillResult]
 
 
 # Tables a finished step has committed, checked in the replayed copy of a killed warehouse.
-COMMITTED_BY = {"flow": ("flow", "ingested_files"), "parcels": ("parcels",), "slug_events": ("slug_events",),
-                "sewer_billing": ("sewer_bills", "billing_runs", "billing_summary")}
+COMMITTED_BY = {
+    "flow": ("flow", "ingested_files"),
+    "parcels": ("parcels",),
+    "slug_events": ("slug_events",),
+    "sewer_billing": ("sewer_bills", "billing_runs", "billing_summary"),
+}
 
 
-def _replayed_copy(warehouse: Path, work: Path, reference: dict, done: set[str]) -> tuple[int | None, list[str]]:
+def _replayed_copy(
+    warehouse: Path, work: Path, reference: dict, done: set[str]
+) -> tuple[int | None, list[str]]:
     """Copy the killed warehouse and its WAL; open the copy read-only (DuckDB replays the WAL) and
     compare the tables of finished steps with the reference."""
     wal = warehouse.with_name(warehouse.name + ".wal")
@@ -377,8 +443,9 @@ def _replayed_copy(warehouse: Path, work: Path, reference: dict, done: set[str])
     except duckdb.Error as exc:
         return wal_bytes, [f"the killed warehouse does not open: {exc}"]
     wanted = {t for step in done for t in COMMITTED_BY.get(step, ())}
-    problems = table_differences({t: reference[t] for t in wanted},
-                                 {t: replayed[t] for t in wanted if t in replayed})
+    problems = table_differences(
+        {t: reference[t] for t in wanted}, {t: replayed[t] for t in wanted if t in replayed}
+    )
     return wal_bytes, problems
 
 
@@ -409,15 +476,20 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
             shutil.rmtree(folder, ignore_errors=True)
             killed_after = kill_during(data, warehouse, frozenset({target}), delay if attempt == 1 else 0.0)
             step, in_step = running_at_end(folder / LOG)
-            in_phase = in_step and step in steps   # killed while a step of the phase ran
+            in_phase = in_step and step in steps  # killed while a step of the phase ran
             if in_phase:
                 break
-            log(f"{phase}: the kill {killed_after:.2f} s after {target} started landed "
-                f"{'in' if in_step else 'after'} {step}, outside the phase; again")
-        wal_bytes, wal_problems = _replayed_copy(warehouse, folder / "replayed", reference,
-                                                 finished_steps(folder / LOG))
+            log(
+                f"{phase}: the kill {killed_after:.2f} s after {target} started landed "
+                f"{'in' if in_step else 'after'} {step}, outside the phase; again"
+            )
+        wal_bytes, wal_problems = _replayed_copy(
+            warehouse, folder / "replayed", reference, finished_steps(folder / LOG)
+        )
         shutil.copy2(folder / LOG, folder / "killed_run.log")
-        result = KillResult(phase, target, delay, killed_after, step, in_step, in_phase, wal_bytes, wal_problems, attempt)
+        result = KillResult(
+            phase, target, delay, killed_after, step, in_step, in_phase, wal_bytes, wal_problems, attempt
+        )
         rerun, result.rerun_seconds = run(data, warehouse)
         result.rerun_exit, result.rerun_stderr = rerun.returncode, rerun.stderr
         if rerun.returncode == 0:
@@ -426,28 +498,36 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
             result.files_missing, result.files_extra = set(ref_files) - set(got), set(got) - set(ref_files)
             result.files_changed = {f for f in set(ref_files) & set(got) if ref_files[f] != got[f]}
         kills.append(result)
-        log(f"{phase}: killed {killed_after:.2f} s after {target} started, "
+        log(
+            f"{phase}: killed {killed_after:.2f} s after {target} started, "
             f"{'in' if in_step else 'after'} {step}; rerun {result.rerun_seconds:.1f} s, "
-            f"{'identical' if result.identical else 'DIFFERENT'}")
+            f"{'identical' if result.identical else 'DIFFERENT'}"
+        )
     return Drill(seconds, len(reference), ref_files, kills)
 
 
 def table_text(result: Drill) -> str:
-    lines = [f"uninterrupted run: {result.reference_seconds:.1f} s, {result.reference_tables} tables, "
-             f"{len(result.files)} files in dashboards/ and exports/",
-             f"{'phase':<16}{'killed in (after s)':<36}{'tries':>6}{'WAL left':>10}{'rerun s':>9}  identical"]
+    lines = [
+        f"uninterrupted run: {result.reference_seconds:.1f} s, {result.reference_tables} tables, "
+        f"{len(result.files)} files in dashboards/ and exports/",
+        f"{'phase':<16}{'killed in (after s)':<36}{'tries':>6}{'WAL left':>10}{'rerun s':>9}  identical",
+    ]
     for k in result.kills:
         where = f"{'' if k.in_step else 'after '}{k.step} ({k.killed_after:.2f})"
         wal = f"{k.wal_bytes / 1024:,.0f} KB" if k.wal_bytes is not None else "none"
-        lines.append(f"{k.phase:<16}{where:<36}{k.attempts:>6}{wal:>10}{k.rerun_seconds:>9.1f}  "
-                     f"{'yes' if k.identical else 'NO'}")
+        lines.append(
+            f"{k.phase:<16}{where:<36}{k.attempts:>6}{wal:>10}{k.rerun_seconds:>9.1f}  "
+            f"{'yes' if k.identical else 'NO'}"
+        )
         for problem in [*k.wal_problems, *k.differences][:5]:
             lines.append(f"    {problem}")
         if k.rerun_exit != 0:
             lines.append(f"    rerun exit {k.rerun_exit}: {k.rerun_stderr.strip()[:300]}")
         if k.files_missing or k.files_extra or k.files_changed:
-            lines.append(f"    files missing {sorted(k.files_missing)}, extra {sorted(k.files_extra)}, "
-                         f"changed {sorted(k.files_changed)}")
+            lines.append(
+                f"    files missing {sorted(k.files_missing)}, extra {sorted(k.files_extra)}, "
+                f"changed {sorted(k.files_changed)}"
+            )
     return "\n".join(lines)
 
 

@@ -55,7 +55,7 @@ from benchmarks.slugs import _GENERATE, START_EPOCH
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DIR = Path(tempfile.gettempdir()) / "outfall_bench_ingest"
 AS_OF = "2026-01-31"
-APPEND_DAYS = 3   # days appended one after another to the loaded year, each run side by side
+APPEND_DAYS = 3  # days appended one after another to the loaded year, each run side by side
 
 
 def _con(memory_limit: str = "1GB"):
@@ -91,13 +91,17 @@ def generate(root: Path, meters: int, days: int, csv_days: int) -> dict:
     csv = root / "csv_data"
     for folder in (parquet, csv, root / "no_flow_data"):
         (folder / "industrial_users").mkdir(parents=True, exist_ok=True)
-    users = "user_id,name,district\n" + "".join(f"IU-{m:04d},Meter {m},consolidated\n" for m in range(1, meters + 1))
+    users = "user_id,name,district\n" + "".join(
+        f"IU-{m:04d},Meter {m},consolidated\n" for m in range(1, meters + 1)
+    )
     for folder in (parquet, csv, root / "no_flow_data"):
         (folder / "industrial_users" / "users.csv").write_text(users)
     (parquet / "flow").mkdir(exist_ok=True)
     (csv / "flow").mkdir(exist_ok=True)
-    jobs = [(parquet / "flow" / f"flow_{i + 1:02d}.parquet", first, n, "parquet")
-            for i, (first, n) in enumerate(_month_starts(days))]
+    jobs = [
+        (parquet / "flow" / f"flow_{i + 1:02d}.parquet", first, n, "parquet")
+        for i, (first, n) in enumerate(_month_starts(days))
+    ]
     jobs += [(_append_day(root, k), days + k, 1, "parquet") for k in range(APPEND_DAYS)]
     jobs.append((csv / "flow" / "flow.csv", 0, csv_days, "csv"))
     for path, first, n, fmt in jobs:
@@ -105,16 +109,22 @@ def generate(root: Path, meters: int, days: int, csv_days: int) -> dict:
             continue
         tmp = path.with_name(path.name + ".tmp")
         select = _GENERATE.strip()
-        select = select[select.index("(") + 1: select.rindex(") TO")]
+        select = select[select.index("(") + 1 : select.rindex(") TO")]
         if fmt == "parquet":
-            query = (f"COPY (SELECT user_id, ts AS timestamp, value, 'gpm' AS unit FROM ({select})) "
-                     f"TO '{tmp}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)")
+            query = (
+                f"COPY (SELECT user_id, ts AS timestamp, value, 'gpm' AS unit FROM ({select})) "
+                f"TO '{tmp}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)"
+            )
         else:
-            query = (f"COPY (SELECT user_id, strftime(timezone('America/New_York', ts), '%Y-%m-%dT%H:%M:%S') "
-                     f"AS timestamp, round(value, 3) AS value, 'gpm' AS unit FROM ({select})) "
-                     f"TO '{tmp}' (FORMAT csv, HEADER)")
-        con.execute(query, {"meters": meters, "minutes": n * 1440, "first_minute": first * 1440,
-                            "start_epoch": START_EPOCH})
+            query = (
+                f"COPY (SELECT user_id, strftime(timezone('America/New_York', ts), '%Y-%m-%dT%H:%M:%S') "
+                f"AS timestamp, round(value, 3) AS value, 'gpm' AS unit FROM ({select})) "
+                f"TO '{tmp}' (FORMAT csv, HEADER)"
+            )
+        con.execute(
+            query,
+            {"meters": meters, "minutes": n * 1440, "first_minute": first * 1440, "start_epoch": START_EPOCH},
+        )
         tmp.rename(path)
     return {"generate_s": time.perf_counter() - t}
 
@@ -127,12 +137,15 @@ def _append_day(root: Path, k: int) -> Path:
 def _readings(root: Path) -> dict:
     con = _con()
     pq = str(root / "parquet_data" / "flow" / "*.parquet")
-    return {"parquet": con.execute(f"SELECT count(*) FROM read_parquet('{pq}')").fetchall()[0][0],
-            "csv": con.execute("SELECT count(*) FROM read_csv(?)", [str(root / "csv_data" / "flow" / "flow.csv")]
-                               ).fetchall()[0][0],
-            "parquet_bytes": sum(p.stat().st_size for p in (root / "parquet_data" / "flow").glob("*.parquet")),
-            "parquet_files": len(list((root / "parquet_data" / "flow").glob("*.parquet"))),
-            "csv_bytes": (root / "csv_data" / "flow" / "flow.csv").stat().st_size}
+    return {
+        "parquet": con.execute(f"SELECT count(*) FROM read_parquet('{pq}')").fetchall()[0][0],
+        "csv": con.execute(
+            "SELECT count(*) FROM read_csv(?)", [str(root / "csv_data" / "flow" / "flow.csv")]
+        ).fetchall()[0][0],
+        "parquet_bytes": sum(p.stat().st_size for p in (root / "parquet_data" / "flow").glob("*.parquet")),
+        "parquet_files": len(list((root / "parquet_data" / "flow").glob("*.parquet"))),
+        "csv_bytes": (root / "csv_data" / "flow" / "flow.csv").stat().st_size,
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -150,11 +163,13 @@ def bare(root: Path, fmt: str) -> None:
     con.execute("SET memory_limit = '1GB'")
     if fmt == "parquet":
         pq = str(root / "parquet_data" / "flow" / "*.parquet")
-        load = (f"CREATE TABLE flow AS SELECT user_id, timestamp AS ts, value, unit FROM read_parquet('{pq}')")
+        load = f"CREATE TABLE flow AS SELECT user_id, timestamp AS ts, value, unit FROM read_parquet('{pq}')"
     else:
         path = str(root / "csv_data" / "flow" / "flow.csv")
-        load = ("CREATE TABLE flow AS SELECT user_id, timezone('America/New_York', CAST(timestamp AS TIMESTAMP)) AS ts, "
-                f"CAST(value AS DOUBLE) AS value, unit FROM read_csv('{path}', all_varchar = true)")
+        load = (
+            "CREATE TABLE flow AS SELECT user_id, timezone('America/New_York', CAST(timestamp AS TIMESTAMP)) AS ts, "
+            f"CAST(value AS DOUBLE) AS value, unit FROM read_csv('{path}', all_varchar = true)"
+        )
     con.execute(load)
     con.execute("SELECT user_id, count(*), avg(value), max(ts) FROM flow GROUP BY user_id").fetchall()
     con.close()
@@ -171,16 +186,36 @@ def _child(cmd: list[str], env: dict | None = None) -> dict:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-3000:]}\n{out[-2000:]}")
-    return {"seconds": seconds, "peak_rss_mb": usage.ru_maxrss / 1024.0, "cpu_s": usage.ru_utime + usage.ru_stime}
+    return {
+        "seconds": seconds,
+        "peak_rss_mb": usage.ru_maxrss / 1024.0,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+    }
 
 
 def _outfall(data: Path, warehouse: Path) -> dict:
     # as `make` runs it: Python writes its compiled modules (the warm-up's), and every later run
     # reads them, as an installed Outfall does (PYTHONDONTWRITEBYTECODE set would compile every
     # module again in every run, and the figure would measure the compiler)
-    env = dict(os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1", PYTHONDONTWRITEBYTECODE="")
-    return _child([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse),
-                   "--as-of", AS_OF, "--quiet"], env)
+    env = dict(
+        os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1", PYTHONDONTWRITEBYTECODE=""
+    )
+    return _child(
+        [
+            sys.executable,
+            "-m",
+            "outfall",
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(warehouse),
+            "--as-of",
+            AS_OF,
+            "--quiet",
+        ],
+        env,
+    )
 
 
 def _fresh(warehouse: Path) -> None:
@@ -227,8 +262,9 @@ def run_all(root: Path, rounds: int) -> dict:
             appended = _outfall(root / "parquet_data", wh)
             again = _outfall(root / "parquet_data", wh)
             _fresh(base)
-            res["appends"].append({"append": appended, "again": again,
-                                   "without": _outfall(root / "no_flow_data", base)})
+            res["appends"].append(
+                {"append": appended, "again": again, "without": _outfall(root / "no_flow_data", base)}
+            )
     finally:
         for day in added:
             day.unlink(missing_ok=True)
@@ -251,7 +287,7 @@ FORMATS = ("parquet", "csv")
 def _count(text: str) -> int:
     """'10M' -> 10_000_000 ('k' and 'G' too)."""
     text = text.strip().upper().replace("_", "")
-    scale = {"K": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "B": 10 ** 9}.get(text[-1:], 1)
+    scale = {"K": 10**3, "M": 10**6, "G": 10**9, "B": 10**9}.get(text[-1:], 1)
     return int(float(text.rstrip("KMGB")) * scale)
 
 
@@ -263,10 +299,11 @@ def generate_layouts(root: Path, meters: int, layouts, formats) -> dict:
     """Each layout's data folder (the users and the flow files), generated once and kept."""
     t = time.perf_counter()
     con = _con("2GB")
-    users = "user_id,name,district\n" + "".join(f"IU-{m:04d},Meter {m},consolidated\n"
-                                                for m in range(1, meters + 1))
+    users = "user_id,name,district\n" + "".join(
+        f"IU-{m:04d},Meter {m},consolidated\n" for m in range(1, meters + 1)
+    )
     select = _GENERATE.strip()
-    select = select[select.index("(") + 1: select.rindex(") TO")]
+    select = select[select.index("(") + 1 : select.rindex(") TO")]
     params = {"meters": meters, "minutes": 365 * 1440, "first_minute": 0, "start_epoch": START_EPOCH}
     (root / "no_flow_data" / "industrial_users").mkdir(parents=True, exist_ok=True)
     (root / "no_flow_data" / "industrial_users" / "users.csv").write_text(users)
@@ -283,8 +320,10 @@ def generate_layouts(root: Path, meters: int, layouts, formats) -> dict:
                 cols = "user_id, ts AS timestamp, value, 'gpm' AS unit"
                 options = "FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880"
             else:
-                cols = ("user_id, strftime(timezone('America/New_York', ts), '%Y-%m-%dT%H:%M:%S') "
-                        "AS timestamp, round(value, 3) AS value, 'gpm' AS unit")
+                cols = (
+                    "user_id, strftime(timezone('America/New_York', ts), '%Y-%m-%dT%H:%M:%S') "
+                    "AS timestamp, round(value, 3) AS value, 'gpm' AS unit"
+                )
                 options = "FORMAT csv, HEADER"
             local_day = "strftime(timezone('America/New_York', ts), '%Y-%m-%d')"
             if layout == "one_file":
@@ -292,12 +331,16 @@ def generate_layouts(root: Path, meters: int, layouts, formats) -> dict:
                 query = f"COPY (SELECT {cols} FROM ({select})) TO '{target}' ({options})"
                 (folder / "flow").mkdir()
             elif layout == "monthly":
-                query = (f"COPY (SELECT {cols}, strftime(timezone('America/New_York', ts), '%m') AS month "
-                         f"FROM ({select})) TO '{folder / 'flow'}' ({options}, PARTITION_BY (month), "
-                         f"FILENAME_PATTERN 'flow_{{i}}')")
+                query = (
+                    f"COPY (SELECT {cols}, strftime(timezone('America/New_York', ts), '%m') AS month "
+                    f"FROM ({select})) TO '{folder / 'flow'}' ({options}, PARTITION_BY (month), "
+                    f"FILENAME_PATTERN 'flow_{{i}}')"
+                )
             else:
-                query = (f"COPY (SELECT {cols}, user_id AS meter, {local_day} AS day FROM ({select})) "
-                         f"TO '{folder / 'flow'}' ({options}, PARTITION_BY (meter, day))")
+                query = (
+                    f"COPY (SELECT {cols}, user_id AS meter, {local_day} AS day FROM ({select})) "
+                    f"TO '{folder / 'flow'}' ({options}, PARTITION_BY (meter, day))"
+                )
             con.execute(query, params)
             done.touch()
     return {"generate_s": time.perf_counter() - t}
@@ -318,12 +361,16 @@ def bare_layout(root: Path, layout: str, fmt: str) -> None:
     con.execute("SET TimeZone = 'America/New_York'")
     con.execute("SET memory_limit = '1GB'")
     if fmt == "parquet":
-        con.execute("CREATE TABLE flow AS SELECT user_id, timestamp AS ts, value, unit FROM read_parquet(?)",
-                    [files])
+        con.execute(
+            "CREATE TABLE flow AS SELECT user_id, timestamp AS ts, value, unit FROM read_parquet(?)", [files]
+        )
     else:
-        con.execute("CREATE TABLE flow AS SELECT user_id, "
-                    "timezone('America/New_York', CAST(timestamp AS TIMESTAMP)) AS ts, "
-                    "CAST(value AS DOUBLE) AS value, unit FROM read_csv(?, all_varchar = true)", [files])
+        con.execute(
+            "CREATE TABLE flow AS SELECT user_id, "
+            "timezone('America/New_York', CAST(timestamp AS TIMESTAMP)) AS ts, "
+            "CAST(value AS DOUBLE) AS value, unit FROM read_csv(?, all_varchar = true)",
+            [files],
+        )
     con.execute("SELECT user_id, count(*), avg(value), max(ts) FROM flow GROUP BY user_id").fetchall()
     con.close()
     db.unlink(missing_ok=True)
@@ -346,8 +393,17 @@ def run_layouts(root: Path, meters: int, layouts, formats, rounds: int) -> dict:
             wh.parent.mkdir(exist_ok=True)
             per_round = []
             for _ in range(rounds):
-                bare_run = _child([sys.executable, "-m", "benchmarks.ingest", "--dir", str(root),
-                                   "--bare-layout", f"{layout}:{fmt}"])
+                bare_run = _child(
+                    [
+                        sys.executable,
+                        "-m",
+                        "benchmarks.ingest",
+                        "--dir",
+                        str(root),
+                        "--bare-layout",
+                        f"{layout}:{fmt}",
+                    ]
+                )
                 _fresh(wh)
                 with_flow = _outfall(_layout_dir(root, layout, fmt), wh)
                 _fresh(base)
@@ -355,24 +411,39 @@ def run_layouts(root: Path, meters: int, layouts, formats, rounds: int) -> dict:
                 per_round.append({"bare": bare_run, "with": with_flow, "without": without})
             with __import__("duckdb").connect(str(wh), read_only=True) as con:
                 stored = con.execute("SELECT count(*) FROM flow").fetchall()[0][0]
-                quarantined = con.execute("SELECT count(*) FROM quarantine WHERE dataset = 'flow'"
-                                          ).fetchall()[0][0]
+                quarantined = con.execute(
+                    "SELECT count(*) FROM quarantine WHERE dataset = 'flow'"
+                ).fetchall()[0][0]
             _fresh(wh)
             bare_s = _median([r["bare"]["seconds"] for r in per_round])
             marginal = _median([r["with"]["seconds"] - r["without"]["seconds"] for r in per_round])
             out[f"{layout}:{fmt}"] = {
-                "layout": layout, "format": fmt, "files": len(files),
-                "bytes": sum(p.stat().st_size for p in files), "rows": stored, "quarantined": quarantined,
-                "bare_s": round(bare_s, 2), "marginal_s": round(marginal, 2),
-                "ratio": round(_median([(r["with"]["seconds"] - r["without"]["seconds"])
-                                        / r["bare"]["seconds"] for r in per_round]), 2),
+                "layout": layout,
+                "format": fmt,
+                "files": len(files),
+                "bytes": sum(p.stat().st_size for p in files),
+                "rows": stored,
+                "quarantined": quarantined,
+                "bare_s": round(bare_s, 2),
+                "marginal_s": round(marginal, 2),
+                "ratio": round(
+                    _median(
+                        [
+                            (r["with"]["seconds"] - r["without"]["seconds"]) / r["bare"]["seconds"]
+                            for r in per_round
+                        ]
+                    ),
+                    2,
+                ),
                 "rows_per_s": round(stored / marginal) if marginal > 0 else 0,
                 "bare_rows_per_s": round(stored / bare_s) if bare_s > 0 else 0,
                 "s_per_file": round(marginal / len(files), 4) if files else 0,
                 "peak_rss_mb": round(max(r["with"]["peak_rss_mb"] for r in per_round)),
                 "bare_peak_rss_mb": round(max(r["bare"]["peak_rss_mb"] for r in per_round)),
-                "per_round": [{k: round(r[k]["seconds"], 2) for k in ("bare", "with", "without")}
-                              for r in per_round]}
+                "per_round": [
+                    {k: round(r[k]["seconds"], 2) for k in ("bare", "with", "without")} for r in per_round
+                ],
+            }
     return out
 
 
@@ -385,23 +456,35 @@ def main_layouts(args) -> int:
     root.mkdir(parents=True, exist_ok=True)
     gen = generate_layouts(root, meters, layouts, formats)
     res = run_layouts(root, meters, layouts, formats, args.rounds)
-    figures = {"meters": meters, "readings": meters * 365 * 1440, "rounds": args.rounds,
-               "generate_s": round(gen["generate_s"], 1), "layouts": res,
-               "load_average_after": [round(x, 2) for x in os.getloadavg()], "cpus": os.cpu_count()}
+    figures = {
+        "meters": meters,
+        "readings": meters * 365 * 1440,
+        "rounds": args.rounds,
+        "generate_s": round(gen["generate_s"], 1),
+        "layouts": res,
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+    }
     if args.json:
         print(json.dumps(figures))
         return 0
-    print(f"ingestion by file layout: {meters} meters x 365 days of 1-minute readings "
-          f"({figures['readings']:,} readings); medians of {args.rounds} round(s); each round: the bare "
-          "load and scan, then outfall run with the files and without them, side by side")
-    print("| layout | format | files | MB | rows stored | bare (s) | marginal (s) | ratio | rows/s marginal "
-          "| rows/s bare | s per file | peak RSS (MB) | bare peak RSS (MB) |")
+    print(
+        f"ingestion by file layout: {meters} meters x 365 days of 1-minute readings "
+        f"({figures['readings']:,} readings); medians of {args.rounds} round(s); each round: the bare "
+        "load and scan, then outfall run with the files and without them, side by side"
+    )
+    print(
+        "| layout | format | files | MB | rows stored | bare (s) | marginal (s) | ratio | rows/s marginal "
+        "| rows/s bare | s per file | peak RSS (MB) | bare peak RSS (MB) |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in res.values():
-        print(f"| {r['layout']} | {r['format']} | {r['files']:,} | {r['bytes'] / 1e6:,.0f} | {r['rows']:,} "
-              f"| {r['bare_s']:.2f} | {r['marginal_s']:.2f} | {r['ratio']:.2f} | {r['rows_per_s']:,} "
-              f"| {r['bare_rows_per_s']:,} | {r['s_per_file']:.4f} | {r['peak_rss_mb']:,} "
-              f"| {r['bare_peak_rss_mb']:,} |")
+        print(
+            f"| {r['layout']} | {r['format']} | {r['files']:,} | {r['bytes'] / 1e6:,.0f} | {r['rows']:,} "
+            f"| {r['bare_s']:.2f} | {r['marginal_s']:.2f} | {r['ratio']:.2f} | {r['rows_per_s']:,} "
+            f"| {r['bare_rows_per_s']:,} | {r['s_per_file']:.4f} | {r['peak_rss_mb']:,} "
+            f"| {r['bare_peak_rss_mb']:,} |"
+        )
     print(f"load average after {figures['load_average_after']} on {os.cpu_count()} CPUs")
     print(json.dumps(figures))
     return 0
@@ -411,16 +494,23 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.ingest", description=__doc__.split("\n")[0])
     ap.add_argument("--meters", type=int, default=190)
     ap.add_argument("--days", type=int, default=365)
-    ap.add_argument("--csv-days", type=int, default=91, help="days of the CSV file (91 x 190 x 1440 = 24.9M rows)")
+    ap.add_argument(
+        "--csv-days", type=int, default=91, help="days of the CSV file (91 x 190 x 1440 = 24.9M rows)"
+    )
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     ap.add_argument("--bare", choices=["parquet", "csv"], help=argparse.SUPPRESS)
-    ap.add_argument("--rounds", type=int, default=3, help="rounds of side-by-side runs per format (default 3)")
+    ap.add_argument(
+        "--rounds", type=int, default=3, help="rounds of side-by-side runs per format (default 3)"
+    )
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--layouts", action="store_true",
-                    help="the three file layouts side by side in both formats "
-                         "(see --rows, --layout, --formats)")
-    ap.add_argument("--rows", default="10M",
-                    help="--layouts: readings in the year (default 10M; 100M possible)")
+    ap.add_argument(
+        "--layouts",
+        action="store_true",
+        help="the three file layouts side by side in both formats (see --rows, --layout, --formats)",
+    )
+    ap.add_argument(
+        "--rows", default="10M", help="--layouts: readings in the year (default 10M; 100M possible)"
+    )
     ap.add_argument("--layout", default=",".join(LAYOUTS), help="--layouts: which, comma-separated")
     ap.add_argument("--formats", default=",".join(FORMATS), help="--layouts: which, comma-separated")
     ap.add_argument("--bare-layout", help=argparse.SUPPRESS)
@@ -452,18 +542,25 @@ def main(argv: list[str] | None = None) -> int:
         marginal = [w - o for w, o in zip(with_s, without_s)]
         ratios = [m / b for m, b in zip(marginal, bare_s)]
         m_bare, m_marginal = _median(bare_s), _median(marginal)
-        rows[fmt] = {"readings": counts[fmt], "rounds": len(rounds),
-                     "bare_s": round(m_bare, 2), "outfall_s": round(_median(with_s), 2),
-                     "without_s": round(_median(without_s), 2), "marginal_s": round(m_marginal, 2),
-                     "ratio": round(_median(ratios), 2),
-                     "ratios": [round(r, 2) for r in ratios],
-                     "bare_rows_per_s": round(counts[fmt] / m_bare),
-                     "outfall_rows_per_s": round(counts[fmt] / m_marginal) if m_marginal > 0 else 0,
-                     "bare_peak_rss_mb": round(max(r["bare"]["peak_rss_mb"] for r in rounds)),
-                     "outfall_peak_rss_mb": round(max(r["with"]["peak_rss_mb"] for r in rounds)),
-                     "flow_rows_stored": res[f"flow_rows_{fmt}"], "slugs": res[f"slugs_{fmt}"],
-                     "per_round": [{k: round(r[k]["seconds"], 2) for k in ("bare", "with", "without")}
-                                   for r in rounds]}
+        rows[fmt] = {
+            "readings": counts[fmt],
+            "rounds": len(rounds),
+            "bare_s": round(m_bare, 2),
+            "outfall_s": round(_median(with_s), 2),
+            "without_s": round(_median(without_s), 2),
+            "marginal_s": round(m_marginal, 2),
+            "ratio": round(_median(ratios), 2),
+            "ratios": [round(r, 2) for r in ratios],
+            "bare_rows_per_s": round(counts[fmt] / m_bare),
+            "outfall_rows_per_s": round(counts[fmt] / m_marginal) if m_marginal > 0 else 0,
+            "bare_peak_rss_mb": round(max(r["bare"]["peak_rss_mb"] for r in rounds)),
+            "outfall_peak_rss_mb": round(max(r["with"]["peak_rss_mb"] for r in rounds)),
+            "flow_rows_stored": res[f"flow_rows_{fmt}"],
+            "slugs": res[f"slugs_{fmt}"],
+            "per_round": [
+                {k: round(r[k]["seconds"], 2) for k in ("bare", "with", "without")} for r in rounds
+            ],
+        }
     appends = res["appends"]
     app_s = [a["append"]["seconds"] for a in appends]
     again_s = [a["again"]["seconds"] for a in appends]
@@ -471,65 +568,87 @@ def main(argv: list[str] | None = None) -> int:
     base = _median(base_s)
     year = rows["parquet"]["outfall_s"]
     year_marginal = rows["parquet"]["marginal_s"]
-    day_s = [a - r for a, r in zip(app_s, again_s)]            # the day itself
-    loaded_s = [r - b for r, b in zip(again_s, base_s)]         # what the loaded year adds to a run
+    day_s = [a - r for a, r in zip(app_s, again_s)]  # the day itself
+    loaded_s = [r - b for r, b in zip(again_s, base_s)]  # what the loaded year adds to a run
     end_to_end = [100 * (a - b) / year_marginal for a, b in zip(app_s, base_s)]
-    figures = {"meters": args.meters, "days": args.days, "csv_days": args.csv_days, **counts,
-               "generate_s": round(gen["generate_s"], 1), "formats": rows,
-               "outfall_without_flow_s": round(base, 2),
-               "outfall_empty_rerun_s": round(res["outfall_empty_rerun"]["seconds"], 2),
-               # medians of the APPEND_DAYS appended days, each run side by side with a re-run with
-               # nothing new and a run without flow
-               "appended_days": len(appends),
-               "rerun_nothing_new_s": round(_median(again_s), 2),
-               "append_one_day_s": round(_median(app_s), 2),
-               "append_pct_of_full": round(100 * _median(app_s) / year, 1),
-               "append_marginal_s": round(_median(day_s), 2),
-               "append_marginal_s_each": [round(d, 2) for d in day_s],
-               "append_marginal_pct_of_full_marginal": round(100 * _median(day_s) / year_marginal, 1),
-               "append_peak_rss_mb": round(max(a["append"]["peak_rss_mb"] for a in appends)),
-               # what a loaded year adds to every run, and the day's run against a run without flow
-               "rerun_over_without_flow_s": round(_median(loaded_s), 2),
-               "append_over_without_flow_pct_of_full_marginal": round(_median(end_to_end), 1),
-               "append_over_without_flow_pct_each": [round(e, 1) for e in end_to_end],
-               "load_average_after": [round(x, 2) for x in load], "cpus": os.cpu_count()}
+    figures = {
+        "meters": args.meters,
+        "days": args.days,
+        "csv_days": args.csv_days,
+        **counts,
+        "generate_s": round(gen["generate_s"], 1),
+        "formats": rows,
+        "outfall_without_flow_s": round(base, 2),
+        "outfall_empty_rerun_s": round(res["outfall_empty_rerun"]["seconds"], 2),
+        # medians of the APPEND_DAYS appended days, each run side by side with a re-run with
+        # nothing new and a run without flow
+        "appended_days": len(appends),
+        "rerun_nothing_new_s": round(_median(again_s), 2),
+        "append_one_day_s": round(_median(app_s), 2),
+        "append_pct_of_full": round(100 * _median(app_s) / year, 1),
+        "append_marginal_s": round(_median(day_s), 2),
+        "append_marginal_s_each": [round(d, 2) for d in day_s],
+        "append_marginal_pct_of_full_marginal": round(100 * _median(day_s) / year_marginal, 1),
+        "append_peak_rss_mb": round(max(a["append"]["peak_rss_mb"] for a in appends)),
+        # what a loaded year adds to every run, and the day's run against a run without flow
+        "rerun_over_without_flow_s": round(_median(loaded_s), 2),
+        "append_over_without_flow_pct_of_full_marginal": round(_median(end_to_end), 1),
+        "append_over_without_flow_pct_each": [round(e, 1) for e in end_to_end],
+        "load_average_after": [round(x, 2) for x in load],
+        "cpus": os.cpu_count(),
+    }
     if args.json:
         print(json.dumps(figures))
         return 0
     w = 36
-    print(f"ingestion benchmark: {args.meters} meters, 1-minute readings; Parquet {args.days} days "
-          f"({counts['parquet']:,} readings, {counts['parquet_bytes'] / 1e6:,.0f} MB in {counts['parquet_files']} monthly files), "
-          f"CSV {args.csv_days} days ({counts['csv']:,} rows, {counts['csv_bytes'] / 1e6:,.0f} MB, one file)")
+    print(
+        f"ingestion benchmark: {args.meters} meters, 1-minute readings; Parquet {args.days} days "
+        f"({counts['parquet']:,} readings, {counts['parquet_bytes'] / 1e6:,.0f} MB in {counts['parquet_files']} monthly files), "
+        f"CSV {args.csv_days} days ({counts['csv']:,} rows, {counts['csv_bytes'] / 1e6:,.0f} MB, one file)"
+    )
     print(f"{'':{w}}{'Parquet':>14}{'CSV':>14}")
     line = lambda label, key, fmt="{:>14,.2f}": print(  # noqa: E731
-        f"{label:{w}}" + "".join(fmt.format(rows[f][key]) for f in ("parquet", "csv")))
-    print(f"medians of {rows['parquet']['rounds']} rounds per format; each round: the bare load, then outfall run "
-          "with the flow files and without them, side by side")
+        f"{label:{w}}" + "".join(fmt.format(rows[f][key]) for f in ("parquet", "csv"))
+    )
+    print(
+        f"medians of {rows['parquet']['rounds']} rounds per format; each round: the bare load, then outfall run "
+        "with the flow files and without them, side by side"
+    )
     line("bare DuckDB load + scan (s)", "bare_s")
     line("outfall run with the flow files (s)", "outfall_s")
     line("outfall run without them (s)", "without_s")
     line("outfall marginal (s)", "marginal_s")
     line("ratio marginal / bare (median)", "ratio")
     for f, name in (("parquet", "Parquet"), ("csv", "CSV")):
-        print(f"{'  ratio of each round, ' + name:{w}}" + " " * 4 + ", ".join(f"{r:.2f}" for r in rows[f]["ratios"]))
+        print(
+            f"{'  ratio of each round, ' + name:{w}}"
+            + " " * 4
+            + ", ".join(f"{r:.2f}" for r in rows[f]["ratios"])
+        )
     line("rows per second, bare", "bare_rows_per_s", "{:>14,.0f}")
     line("rows per second, outfall marginal", "outfall_rows_per_s", "{:>14,.0f}")
     line("peak RSS, bare (MB)", "bare_peak_rss_mb", "{:>14,.0f}")
     line("peak RSS, outfall run (MB)", "outfall_peak_rss_mb", "{:>14,.0f}")
     line("flow rows stored", "flow_rows_stored", "{:>14,.0f}")
     line("slug events found", "slugs", "{:>14,.0f}")
-    print(f"one more day appended to the loaded year, {len(appends)} days one after another, medians: "
-          f"{figures['append_one_day_s']:.2f} s end to end ({figures['append_pct_of_full']} % of the full "
-          f"Parquet run); a re-run with nothing new {figures['rerun_nothing_new_s']:.2f} s, so the day itself "
-          f"costs {figures['append_marginal_s']:.2f} s ({figures['append_marginal_pct_of_full_marginal']} % of "
-          f"the full marginal; each day {figures['append_marginal_s_each']} s); peak RSS "
-          f"{figures['append_peak_rss_mb']:.0f} MB")
-    print(f"a loaded year adds {figures['rerun_over_without_flow_s']:.2f} s to every run (a re-run with nothing new "
-          f"against a run without flow); the appended day's run less a run without flow is "
-          f"{figures['append_over_without_flow_pct_of_full_marginal']} % of the full marginal "
-          f"(each day {figures['append_over_without_flow_pct_each']} %)")
-    print(f"outfall run without flow: {base:.2f} s, re-run {figures['outfall_empty_rerun_s']:.2f} s; "
-          f"load average after the benchmark {figures['load_average_after']} on {os.cpu_count()} CPUs")
+    print(
+        f"one more day appended to the loaded year, {len(appends)} days one after another, medians: "
+        f"{figures['append_one_day_s']:.2f} s end to end ({figures['append_pct_of_full']} % of the full "
+        f"Parquet run); a re-run with nothing new {figures['rerun_nothing_new_s']:.2f} s, so the day itself "
+        f"costs {figures['append_marginal_s']:.2f} s ({figures['append_marginal_pct_of_full_marginal']} % of "
+        f"the full marginal; each day {figures['append_marginal_s_each']} s); peak RSS "
+        f"{figures['append_peak_rss_mb']:.0f} MB"
+    )
+    print(
+        f"a loaded year adds {figures['rerun_over_without_flow_s']:.2f} s to every run (a re-run with nothing new "
+        f"against a run without flow); the appended day's run less a run without flow is "
+        f"{figures['append_over_without_flow_pct_of_full_marginal']} % of the full marginal "
+        f"(each day {figures['append_over_without_flow_pct_each']} %)"
+    )
+    print(
+        f"outfall run without flow: {base:.2f} s, re-run {figures['outfall_empty_rerun_s']:.2f} s; "
+        f"load average after the benchmark {figures['load_average_after']} on {os.cpu_count()} CPUs"
+    )
     print(json.dumps(figures))
     return 0
 

@@ -94,20 +94,31 @@ def generate(out_dir: Path, meters: int, days: int, threads: int, memory_limit: 
         if path.exists():
             continue
         tmp = path.with_suffix(".tmp")
-        con.execute(_GENERATE.replace("{path}", str(tmp).replace("'", "''")), {
-            "meters": meters, "minutes": n_days * 1440, "first_minute": first_day * 1440,
-            "start_epoch": START_EPOCH})
+        con.execute(
+            _GENERATE.replace("{path}", str(tmp).replace("'", "''")),
+            {
+                "meters": meters,
+                "minutes": n_days * 1440,
+                "first_minute": first_day * 1440,
+                "start_epoch": START_EPOCH,
+            },
+        )
         tmp.rename(path)
     return {"generate_s": time.perf_counter() - t}
 
 
 def _views(con, parquet: list[Path], meters: int) -> None:
     paths = ", ".join("'" + str(p).replace("'", "''") + "'" for p in parquet)
-    con.execute(f"CREATE OR REPLACE TEMP VIEW slug_readings AS "
-                f"SELECT user_id, constituent, ts, value FROM read_parquet([{paths}])")
-    con.execute("CREATE OR REPLACE TEMP TABLE slug_permits AS "
-                "SELECT printf('IU-%04d', m) AS user_id, (20 + (m * 37) % 180) * 1440.0 AS normal_avg_flow_gpd "
-                "FROM range(10, $meters + 1, 10) t(m)", {"meters": meters})
+    con.execute(
+        f"CREATE OR REPLACE TEMP VIEW slug_readings AS "
+        f"SELECT user_id, constituent, ts, value FROM read_parquet([{paths}])"
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE slug_permits AS "
+        "SELECT printf('IU-%04d', m) AS user_id, (20 + (m * 37) % 180) * 1440.0 AS normal_avg_flow_gpd "
+        "FROM range(10, $meters + 1, 10) t(m)",
+        {"meters": meters},
+    )
 
 
 def phase(args: argparse.Namespace) -> dict:
@@ -115,13 +126,17 @@ def phase(args: argparse.Namespace) -> dict:
     out: dict = {}
     if args.phase == "reference":
         con = _duckdb(args.threads, args.memory_limit)
-        query = (f"SELECT user_id, count(*), avg(value), max(ts) FROM read_parquet('{year}') GROUP BY user_id")
+        query = f"SELECT user_id, count(*), avg(value), max(ts) FROM read_parquet('{year}') GROUP BY user_id"
         con.execute(query).fetchall()  # warm the file cache
         base = _rss_mb()
         t, c = time.perf_counter(), _cpu_s()
         rows = con.execute(query).fetchall()
-        out = {"seconds": time.perf_counter() - t, "cpu_s": _cpu_s() - c, "rows": sum(r[1] for r in rows),
-               "rss_before_mb": base}
+        out = {
+            "seconds": time.perf_counter() - t,
+            "cpu_s": _cpu_s() - c,
+            "rows": sum(r[1] for r in rows),
+            "rss_before_mb": base,
+        }
     else:
         # Imported here, in this phase's own process: the reference phase's memory is DuckDB's alone.
         from assets.common import schema_ddl
@@ -144,23 +159,32 @@ def phase(args: argparse.Namespace) -> dict:
         since = None
         if args.phase == "append":
             import datetime as dt
+
             since = dt.date(2025, 1, 1) + dt.timedelta(days=args.days)
         timings: dict = {}
         t, c = time.perf_counter(), _cpu_s()
         con.execute("BEGIN TRANSACTION")
         info = run_slug_detection(con, rules, since, timings)
         con.execute("COMMIT")
-        out = {"seconds": time.perf_counter() - t, "cpu_s": _cpu_s() - c, "rss_before_mb": base, "steps": timings,
-               "mode": info.get("fallback", info["mode"]), "candidates": info["candidate_readings"],
-               "slugs": con.execute("SELECT count(*) FROM slug_events").fetchone()[0],
-               "gaps": con.execute("SELECT count(*) FROM slug_baseline_gaps").fetchone()[0],
-               "rows": con.execute("SELECT sum(readings) FROM slug_daily_stats").fetchone()[0]}
+        out = {
+            "seconds": time.perf_counter() - t,
+            "cpu_s": _cpu_s() - c,
+            "rss_before_mb": base,
+            "steps": timings,
+            "mode": info.get("fallback", info["mode"]),
+            "candidates": info["candidate_readings"],
+            "slugs": con.execute("SELECT count(*) FROM slug_events").fetchone()[0],
+            "gaps": con.execute("SELECT count(*) FROM slug_baseline_gaps").fetchone()[0],
+            "rows": con.execute("SELECT sum(readings) FROM slug_daily_stats").fetchone()[0],
+        }
         if args.phase == "verify":
             inc = str(args.dir / "bench.duckdb").replace("'", "''")
             con.execute(f"ATTACH '{inc}' AS inc (READ_ONLY)")
             cols = "user_id, constituent, start_at, end_at, duration_min, baseline, peak_value, readings"
-            diff = con.execute(f"SELECT count(*) FROM ((SELECT {cols} FROM slug_events EXCEPT SELECT {cols} FROM inc.slug_events) "
-                               f"UNION ALL (SELECT {cols} FROM inc.slug_events EXCEPT SELECT {cols} FROM slug_events))").fetchone()[0]
+            diff = con.execute(
+                f"SELECT count(*) FROM ((SELECT {cols} FROM slug_events EXCEPT SELECT {cols} FROM inc.slug_events) "
+                f"UNION ALL (SELECT {cols} FROM inc.slug_events EXCEPT SELECT {cols} FROM slug_events))"
+            ).fetchone()[0]
             out["differences_from_incremental"] = diff
         con.close()
     out["peak_rss_mb"] = _rss_mb()
@@ -168,9 +192,23 @@ def phase(args: argparse.Namespace) -> dict:
 
 
 def _run_phase(args: argparse.Namespace, name: str) -> dict:
-    cmd = [sys.executable, "-m", "benchmarks.slugs", "--phase", name, "--meters", str(args.meters),
-           "--days", str(args.days), "--dir", str(args.dir), "--threads", str(args.threads),
-           "--memory-limit", args.memory_limit]
+    cmd = [
+        sys.executable,
+        "-m",
+        "benchmarks.slugs",
+        "--phase",
+        name,
+        "--meters",
+        str(args.meters),
+        "--days",
+        str(args.days),
+        "--dir",
+        str(args.dir),
+        "--threads",
+        str(args.threads),
+        "--memory-limit",
+        args.memory_limit,
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
     if proc.returncode != 0:
         raise SystemExit(f"phase {name} failed:\n{proc.stderr}")
@@ -198,20 +236,29 @@ def main(argv: list[str] | None = None) -> int:
     app = _run_phase(args, "append")
     ver = _run_phase(args, "verify") if args.verify else None
     figures = {
-        "meters": args.meters, "days": args.days, "readings": full["rows"], "threads": args.threads,
-        "memory_limit": args.memory_limit, "generate_s": round(gen["generate_s"], 2),
-        "reference_s": round(ref["seconds"], 3), "slug_detection_s": round(full["seconds"], 3),
+        "meters": args.meters,
+        "days": args.days,
+        "readings": full["rows"],
+        "threads": args.threads,
+        "memory_limit": args.memory_limit,
+        "generate_s": round(gen["generate_s"], 2),
+        "reference_s": round(ref["seconds"], 3),
+        "slug_detection_s": round(full["seconds"], 3),
         "ratio_to_reference": round(full["seconds"] / ref["seconds"], 2),
-        "reference_cpu_s": round(ref["cpu_s"], 3), "slug_detection_cpu_s": round(full["cpu_s"], 3),
+        "reference_cpu_s": round(ref["cpu_s"], 3),
+        "slug_detection_cpu_s": round(full["cpu_s"], 3),
         "cpu_ratio_to_reference": round(full["cpu_s"] / ref["cpu_s"], 2),
         "append_one_day_cpu_s": round(app["cpu_s"], 3),
         "rows_per_s": round(full["rows"] / full["seconds"]),
         "reference_rows_per_s": round(ref["rows"] / ref["seconds"]),
-        "peak_rss_mb_reference": round(ref["peak_rss_mb"]), "peak_rss_mb_slugs": round(full["peak_rss_mb"]),
+        "peak_rss_mb_reference": round(ref["peak_rss_mb"]),
+        "peak_rss_mb_slugs": round(full["peak_rss_mb"]),
         "rss_before_detection_mb": round(full["rss_before_mb"]),
-        "append_one_day_s": round(app["seconds"], 3), "append_mode": app["mode"],
+        "append_one_day_s": round(app["seconds"], 3),
+        "append_mode": app["mode"],
         "append_pct_of_full": round(100 * app["seconds"] / full["seconds"], 2),
-        "slugs": app["slugs"], "candidate_readings": full["candidates"],
+        "slugs": app["slugs"],
+        "candidate_readings": full["candidates"],
         "users_lacking_baseline": full["gaps"],
         "full_steps_s": {k: round(v, 3) for k, v in full["steps"].items()},
         "append_steps_s": {k: round(v, 3) for k, v in app["steps"].items()},
@@ -223,22 +270,32 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures))
         return 0
     w = 34
-    print(f"slug detection benchmark: {args.meters} meters x {args.days} days of 1-minute readings "
-          f"= {full['rows']:,} readings; {args.threads} threads, memory_limit {args.memory_limit}")
+    print(
+        f"slug detection benchmark: {args.meters} meters x {args.days} days of 1-minute readings "
+        f"= {full['rows']:,} readings; {args.threads} threads, memory_limit {args.memory_limit}"
+    )
     print(f"{'':{w}}{'reference scan':>16}{'slug detection':>16}")
     print(f"{'wall time (s)':{w}}{ref['seconds']:>16.3f}{full['seconds']:>16.3f}")
     print(f"{'CPU time, all threads (s)':{w}}{ref['cpu_s']:>16.3f}{full['cpu_s']:>16.3f}")
-    print(f"{'rows per second':{w}}{ref['rows'] / ref['seconds']:>16,.0f}{full['rows'] / full['seconds']:>16,.0f}")
+    print(
+        f"{'rows per second':{w}}{ref['rows'] / ref['seconds']:>16,.0f}{full['rows'] / full['seconds']:>16,.0f}"
+    )
     print(f"{'peak RSS of its process (MB)':{w}}{ref['peak_rss_mb']:>16.0f}{full['peak_rss_mb']:>16.0f}")
     print(f"{'ratio slug / reference (wall)':{w}}{'':>16}{full['seconds'] / ref['seconds']:>16.2f}")
     print(f"{'ratio slug / reference (CPU)':{w}}{'':>16}{full['cpu_s'] / ref['cpu_s']:>16.2f}")
-    print(f"{'append one day (s)':{w}}{'':>16}{app['seconds']:>16.3f}  "
-          f"({100 * app['seconds'] / full['seconds']:.2f} % of full; CPU {app['cpu_s']:.3f} s; mode {app['mode']})")
+    print(
+        f"{'append one day (s)':{w}}{'':>16}{app['seconds']:>16.3f}  "
+        f"({100 * app['seconds'] / full['seconds']:.2f} % of full; CPU {app['cpu_s']:.3f} s; mode {app['mode']})"
+    )
     if ver:
-        print(f"{'full re-run with the extra day (s)':{w}}{'':>16}{ver['seconds']:>16.3f}  "
-              f"incremental == full: {ver['differences_from_incremental'] == 0}")
-    print(f"slugs {app['slugs']:,}; readings re-read in pass 2: {full['candidates']:,}; "
-          f"steps (s): {figures['full_steps_s']}")
+        print(
+            f"{'full re-run with the extra day (s)':{w}}{'':>16}{ver['seconds']:>16.3f}  "
+            f"incremental == full: {ver['differences_from_incremental'] == 0}"
+        )
+    print(
+        f"slugs {app['slugs']:,}; readings re-read in pass 2: {full['candidates']:,}; "
+        f"steps (s): {figures['full_steps_s']}"
+    )
     print(json.dumps(figures))
     return 0
 

@@ -15,13 +15,37 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageData, PageMeta, RuleNotes, as_frame, badge, day_words, esc, fmt_date, fmt_datetime, fmt_measure,
-    fmt_num, frames, is_missing, join, kpis, month_words, no_data, note, page, section, table,
+    Col,
+    Kpi,
+    PageData,
+    PageMeta,
+    RuleNotes,
+    as_frame,
+    badge,
+    day_words,
+    esc,
+    fmt_date,
+    fmt_datetime,
+    fmt_measure,
+    fmt_num,
+    frames,
+    is_missing,
+    join,
+    kpis,
+    month_words,
+    no_data,
+    note,
+    page,
+    section,
+    table,
 )
 from dashboards.notices import period_words
 
-CRITERIA = {"chronic": "Chronic violations", "trc": "Technical review criteria violations",
-            "late_report": "Reports submitted late"}
+CRITERIA = {
+    "chronic": "Chronic violations",
+    "trc": "Technical review criteria violations",
+    "late_report": "Reports submitted late",
+}
 BASES = {"sample": "single samples", "daily_max": "daily maximums", "monthly_avg": "monthly averages"}
 STATISTICS = {"daily_max": "Daily maximum", "monthly_avg": "Monthly average"}
 LIMIT_TYPES = {"max": "max", "min": "min"}
@@ -52,7 +76,7 @@ class AnnualReportData(PageData):
     slugs: select_report_slugs."""
 
     year: int
-    authority: str = ""                # who reports: the Control Authority's name
+    authority: str = ""  # who reports: the Control Authority's name
     users: pd.DataFrame | None = None
     violations: pd.DataFrame | None = None
     statistics: pd.DataFrame | None = None
@@ -67,6 +91,7 @@ def _name(users: pd.DataFrame):
     def cell(r: pd.Series) -> str:
         name = names.get(r["user_id"])
         return esc(r["user_id"]) + (f"<br><small>{esc(name)}</small>" if not is_missing(name) else "")
+
     return cell
 
 
@@ -107,44 +132,92 @@ def panel_headline(view: ReportView) -> str:
     single = int(users["violations"].sum()) if not users.empty else 0
     stats = int(users["statistic_violations"].sum()) if not users.empty else 0
     in_snc = view.snc["user_id"].nunique() if not view.snc.empty else 0
-    cards = kpis([
-        Kpi(f"industrial users, {when}", fmt_num(len(users)), "with samples, flow readings or notices in the year"),
-        Kpi(f"samples collected, {when}", fmt_num(users["samples"].sum() if not users.empty else 0),
-            "distinct samples"),
-        Kpi(f"violations, {when}", fmt_num(single + stats),
-            f"{single} single samples, {stats} daily maximums or monthly averages (a sample by the day it was "
-            f"collected, an average by its first day)", "bad" if single + stats else "good", "#violations"),
-        Kpi(f"users in significant noncompliance, {when}", fmt_num(in_snc), "in either six-month period",
-            "bad" if in_snc else "good", "#snc"),
-        Kpi(f"notices of violation mailed, {when}", fmt_num(len(view.notices)), "sewer notices, by the day mailed"),
-    ])
+    cards = kpis(
+        [
+            Kpi(
+                f"industrial users, {when}",
+                fmt_num(len(users)),
+                "with samples, flow readings or notices in the year",
+            ),
+            Kpi(
+                f"samples collected, {when}",
+                fmt_num(users["samples"].sum() if not users.empty else 0),
+                "distinct samples",
+            ),
+            Kpi(
+                f"violations, {when}",
+                fmt_num(single + stats),
+                f"{single} single samples, {stats} daily maximums or monthly averages (a sample by the day it was "
+                f"collected, an average by its first day)",
+                "bad" if single + stats else "good",
+                "#violations",
+            ),
+            Kpi(
+                f"users in significant noncompliance, {when}",
+                fmt_num(in_snc),
+                "in either six-month period",
+                "bad" if in_snc else "good",
+                "#snc",
+            ),
+            Kpi(
+                f"notices of violation mailed, {when}",
+                fmt_num(len(view.notices)),
+                "sewer notices, by the day mailed",
+            ),
+        ]
+    )
     if view.data.as_of < dt.date(view.data.year, 12, 31):
         d = view.data.as_of
-        cards = note(esc(f"The year {view.data.year} has not ended: this report covers what is on file through "
-                         f"{d:%B} {d.day}, {d.year}."), "warn") + cards
+        cards = (
+            note(
+                esc(
+                    f"The year {view.data.year} has not ended: this report covers what is on file through "
+                    f"{d:%B} {d.day}, {d.year}."
+                ),
+                "warn",
+            )
+            + cards
+        )
     return cards
 
 
 def panel_users(view: ReportView) -> str:
     data, users = view.data, view.users
     if users.empty:
-        u_html = no_data("pretreatment_annual_report", data.present.get("pretreatment_annual_report"),
-                         "industrial users with samples, flow readings or notices in the year")
+        u_html = no_data(
+            "pretreatment_annual_report",
+            data.present.get("pretreatment_annual_report"),
+            "industrial users with samples, flow readings or notices in the year",
+        )
     else:
-        u_html = table(users, [
-            view.user(), Col("address", "Address", width="12%"), Col("permit_no", "Permit", nowrap=True),
-            Col("permit_effective", "Permit term", nowrap=True, html=lambda r: esc(_term(r))),
-            Col("samples", "Samples", num=True, fmt=fmt_num),
-            Col("violations", "Sample violations", num=True, fmt=fmt_num),
-            Col("statistic_violations", "Average and daily maximum violations", num=True, fmt=fmt_num),
-            Col("slugs", "Slug discharges", num=True, fmt=fmt_num),
-            Col("days_without_permit", "Days discharging without a permit", num=True, fmt=fmt_num),
-            Col("snc", "Significant noncompliance", html=lambda r: badge("yes", "bad") if bool(r["snc"]) else "no"),
-            Col("notices_mailed", "Notices mailed", num=True, fmt=fmt_num)],
-            row_class=lambda r: "row-bad" if bool(r["snc"]) else "")
-    return section(f"1. Industrial users and their compliance, {view.when}", u_html, sid="users",
-                   lead="Every industrial user with a sample collected, a flow reading or a notice of violation "
-                        "mailed in the year: its sampling, the violations found and the enforcement taken.")
+        u_html = table(
+            users,
+            [
+                view.user(),
+                Col("address", "Address", width="12%"),
+                Col("permit_no", "Permit", nowrap=True),
+                Col("permit_effective", "Permit term", nowrap=True, html=lambda r: esc(_term(r))),
+                Col("samples", "Samples", num=True, fmt=fmt_num),
+                Col("violations", "Sample violations", num=True, fmt=fmt_num),
+                Col("statistic_violations", "Average and daily maximum violations", num=True, fmt=fmt_num),
+                Col("slugs", "Slug discharges", num=True, fmt=fmt_num),
+                Col("days_without_permit", "Days discharging without a permit", num=True, fmt=fmt_num),
+                Col(
+                    "snc",
+                    "Significant noncompliance",
+                    html=lambda r: badge("yes", "bad") if bool(r["snc"]) else "no",
+                ),
+                Col("notices_mailed", "Notices mailed", num=True, fmt=fmt_num),
+            ],
+            row_class=lambda r: "row-bad" if bool(r["snc"]) else "",
+        )
+    return section(
+        f"1. Industrial users and their compliance, {view.when}",
+        u_html,
+        sid="users",
+        lead="Every industrial user with a sample collected, a flow reading or a notice of violation "
+        "mailed in the year: its sampling, the violations found and the enforcement taken.",
+    )
 
 
 def panel_violations(view: ReportView) -> str:
@@ -152,31 +225,82 @@ def panel_violations(view: ReportView) -> str:
     rules = RuleNotes("rule-report")
     parts = []
     if data.violations is None:
-        parts.append(no_data("discharge_violations", data.present.get("discharge_violations"),
-                             "violations of single samples"))
+        parts.append(
+            no_data(
+                "discharge_violations",
+                data.present.get("discharge_violations"),
+                "violations of single samples",
+            )
+        )
     else:
-        parts.append("<h3>Single samples above (or below) their limit</h3>" + table(view.violations, [
-            view.user(), Col("collected_on", "Collected", fmt=fmt_date, nowrap=True),
-            Col("sample_id", "Sample"), Col("parameter", "Parameter", fmt=parameter_words),
-            Col("value", "Result", num=True, html=lambda r: esc(fmt_measure(r["value"], r["unit"], exact=True))),
-            Col("limit_value", "Limit", num=True, html=lambda r: esc(
-                f"{LIMIT_TYPES.get(r['limit_type'], r['limit_type'] or '')} "
-                f"{fmt_measure(r['limit_value'], r['unit'], exact=True)}".strip())),
-            rules.col("rule", "Section", limit=40)], empty="No sample broke its limit in the year."))
+        parts.append(
+            "<h3>Single samples above (or below) their limit</h3>"
+            + table(
+                view.violations,
+                [
+                    view.user(),
+                    Col("collected_on", "Collected", fmt=fmt_date, nowrap=True),
+                    Col("sample_id", "Sample"),
+                    Col("parameter", "Parameter", fmt=parameter_words),
+                    Col(
+                        "value",
+                        "Result",
+                        num=True,
+                        html=lambda r: esc(fmt_measure(r["value"], r["unit"], exact=True)),
+                    ),
+                    Col(
+                        "limit_value",
+                        "Limit",
+                        num=True,
+                        html=lambda r: esc(
+                            f"{LIMIT_TYPES.get(r['limit_type'], r['limit_type'] or '')} "
+                            f"{fmt_measure(r['limit_value'], r['unit'], exact=True)}".strip()
+                        ),
+                    ),
+                    rules.col("rule", "Section", limit=40),
+                ],
+                empty="No sample broke its limit in the year.",
+            )
+        )
     if data.statistics is None:
-        parts.append(no_data("statistic_violations", data.present.get("statistic_violations"),
-                             "violations of daily maximum and monthly average limits"))
+        parts.append(
+            no_data(
+                "statistic_violations",
+                data.present.get("statistic_violations"),
+                "violations of daily maximum and monthly average limits",
+            )
+        )
     else:
-        parts.append("<h3>Daily maximums and monthly averages above their limit</h3>" + table(view.statistics, [
-            view.user(), Col("statistic", "Statistic", fmt=lambda v: STATISTICS.get(v, v)),
-            Col("period_start", "Period", html=lambda r: esc(fmt_date(r["period_start"]) if r["statistic"] == "daily_max"
-                                                             else month_words(r["period_start"])), nowrap=True),
-            Col("parameter", "Parameter", fmt=parameter_words),
-            Col("value", "Value", num=True, html=lambda r: esc(fmt_measure(r["value"], r["unit"]))),
-            Col("limit_value", "Limit", num=True, html=lambda r: esc(fmt_measure(r["limit_value"], r["unit"],
-                                                                                  exact=True))),
-            rules.col("rule", "Limit from", limit=40)],
-            empty="No daily maximum or monthly average broke its limit in the year."))
+        parts.append(
+            "<h3>Daily maximums and monthly averages above their limit</h3>"
+            + table(
+                view.statistics,
+                [
+                    view.user(),
+                    Col("statistic", "Statistic", fmt=lambda v: STATISTICS.get(v, v)),
+                    Col(
+                        "period_start",
+                        "Period",
+                        html=lambda r: esc(
+                            fmt_date(r["period_start"])
+                            if r["statistic"] == "daily_max"
+                            else month_words(r["period_start"])
+                        ),
+                        nowrap=True,
+                    ),
+                    Col("parameter", "Parameter", fmt=parameter_words),
+                    Col("value", "Value", num=True, html=lambda r: esc(fmt_measure(r["value"], r["unit"]))),
+                    Col(
+                        "limit_value",
+                        "Limit",
+                        num=True,
+                        html=lambda r: esc(fmt_measure(r["limit_value"], r["unit"], exact=True)),
+                    ),
+                    rules.col("rule", "Limit from", limit=40),
+                ],
+                empty="No daily maximum or monthly average broke its limit in the year.",
+            )
+        )
     return section(f"2. Violations, {view.when}", join(parts) + rules.notes(), sid="violations")
 
 
@@ -184,19 +308,37 @@ def panel_snc(view: ReportView) -> str:
     data = view.data
     rules = RuleNotes("rule-report-snc")
     if data.snc is None:
-        s_html = no_data("snc_determinations", data.present.get("snc_determinations"), "significant noncompliance")
+        s_html = no_data(
+            "snc_determinations", data.present.get("snc_determinations"), "significant noncompliance"
+        )
     else:
-        s_html = table(view.snc, [
-            view.user(),
-            Col("period_start", "Six months", html=lambda r: esc(f"{fmt_date(r['period_start'])} to "
-                                                                 f"{fmt_date(r['period_end'])}"), nowrap=True),
-            Col("criterion", "Criterion", fmt=lambda v: CRITERIA.get(v, v)),
-            Col("parameter", "Parameter", fmt=parameter_words),
-            Col("count", "How many", html=lambda r: esc(_count_of(r))), rules.col("rule", "Rule", limit=26)],
-            empty="No industrial user was in significant noncompliance in the year.") + rules.notes()
-    return section(f"3. Industrial users in significant noncompliance, {view.when}", s_html, sid="snc",
-                   lead="40 CFR 403.8(f)(2)(viii), per six-month period. Single samples, daily maximums and "
-                        "monthly averages are each judged on their own.")
+        s_html = (
+            table(
+                view.snc,
+                [
+                    view.user(),
+                    Col(
+                        "period_start",
+                        "Six months",
+                        html=lambda r: esc(f"{fmt_date(r['period_start'])} to {fmt_date(r['period_end'])}"),
+                        nowrap=True,
+                    ),
+                    Col("criterion", "Criterion", fmt=lambda v: CRITERIA.get(v, v)),
+                    Col("parameter", "Parameter", fmt=parameter_words),
+                    Col("count", "How many", html=lambda r: esc(_count_of(r))),
+                    rules.col("rule", "Rule", limit=26),
+                ],
+                empty="No industrial user was in significant noncompliance in the year.",
+            )
+            + rules.notes()
+        )
+    return section(
+        f"3. Industrial users in significant noncompliance, {view.when}",
+        s_html,
+        sid="snc",
+        lead="40 CFR 403.8(f)(2)(viii), per six-month period. Single samples, daily maximums and "
+        "monthly averages are each judged on their own.",
+    )
 
 
 def panel_notices(view: ReportView) -> str:
@@ -204,17 +346,31 @@ def panel_notices(view: ReportView) -> str:
     if data.notices is None:
         n_html = no_data("notices", data.present.get("notices"), "notices of violation mailed")
     else:
-        n_html = table(view.notices, [
-            view.user(), Col("period", "Violations of", fmt=period_words),
-            Col("violations", "Violations listed", num=True, fmt=fmt_num,
-                title="every item of the notice: single samples, daily maximums and monthly averages, months "
-                      "without a permit, missed testing, late reports"),
-            Col("issued_on", "Mailed on", fmt=fmt_date, nowrap=True),
-            Col("correct_by", "To be corrected by", fmt=fmt_date, nowrap=True)],
-            empty="No notice of violation is recorded as mailed in the year.")
-    return section(f"4. Notices of violation mailed, {view.when}", n_html, sid="notices",
-                   lead="A notice lists every violation of its month: besides the violations above, the months "
-                        "without a permit, the missed testing and the late reports.")
+        n_html = table(
+            view.notices,
+            [
+                view.user(),
+                Col("period", "Violations of", fmt=period_words),
+                Col(
+                    "violations",
+                    "Violations listed",
+                    num=True,
+                    fmt=fmt_num,
+                    title="every item of the notice: single samples, daily maximums and monthly averages, months "
+                    "without a permit, missed testing, late reports",
+                ),
+                Col("issued_on", "Mailed on", fmt=fmt_date, nowrap=True),
+                Col("correct_by", "To be corrected by", fmt=fmt_date, nowrap=True),
+            ],
+            empty="No notice of violation is recorded as mailed in the year.",
+        )
+    return section(
+        f"4. Notices of violation mailed, {view.when}",
+        n_html,
+        sid="notices",
+        lead="A notice lists every violation of its month: besides the violations above, the months "
+        "without a permit, the missed testing and the late reports.",
+    )
 
 
 def panel_slugs(view: ReportView) -> str:
@@ -222,41 +378,84 @@ def panel_slugs(view: ReportView) -> str:
     if data.slugs is None:
         g_html = no_data("slug_events", data.present.get("slug_events"), "slug discharges")
     else:
-        g_html = table(view.slugs, [
-            view.user(), Col("constituent", "Of"),
-            Col("start_at", "From", fmt=fmt_datetime, nowrap=True), Col("end_at", "To", fmt=fmt_datetime, nowrap=True),
-            Col("duration_min", "Minutes", num=True, fmt=fmt_num),
-            Col("peak_value", "Peak", num=True, html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit")))),
-            Col("baseline", "Usual (baseline)", num=True, html=lambda r: esc(fmt_measure(r["baseline"],
-                                                                                          r.get("unit")))),
-            Col("peak_ratio", "Peak, times the usual", num=True, fmt=lambda v: fmt_num(v, 1))],
-            empty="No slug discharge in the year.")
+        g_html = table(
+            view.slugs,
+            [
+                view.user(),
+                Col("constituent", "Of"),
+                Col("start_at", "From", fmt=fmt_datetime, nowrap=True),
+                Col("end_at", "To", fmt=fmt_datetime, nowrap=True),
+                Col("duration_min", "Minutes", num=True, fmt=fmt_num),
+                Col(
+                    "peak_value",
+                    "Peak",
+                    num=True,
+                    html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit"))),
+                ),
+                Col(
+                    "baseline",
+                    "Usual (baseline)",
+                    num=True,
+                    html=lambda r: esc(fmt_measure(r["baseline"], r.get("unit"))),
+                ),
+                Col("peak_ratio", "Peak, times the usual", num=True, fmt=lambda v: fmt_num(v, 1)),
+            ],
+            empty="No slug discharge in the year.",
+        )
     return section(f"5. Slug discharges, {view.when}", g_html, sid="slugs")
 
 
 def panel_not_contained(view: ReportView) -> str:
-    return section("What this report does not contain", note(
-        "The description of the pretreatment program and of any change to it, the inspections of the industrial "
-        "users and the list of users subject to categorical standards are not kept in these records; the "
-        "administrator adds them before the report is sent.", "info"), sid="not-contained")
+    return section(
+        "What this report does not contain",
+        note(
+            "The description of the pretreatment program and of any change to it, the inspections of the industrial "
+            "users and the list of users subject to categorical standards are not kept in these records; the "
+            "administrator adds them before the report is sent.",
+            "info",
+        ),
+        sid="not-contained",
+    )
 
 
 # The report, top to bottom: its counts, then each part the regulation names.
-REPORT_PANELS = (panel_headline, panel_users, panel_violations, panel_snc, panel_notices, panel_slugs,
-                 panel_not_contained)
+REPORT_PANELS = (
+    panel_headline,
+    panel_users,
+    panel_violations,
+    panel_snc,
+    panel_notices,
+    panel_slugs,
+    panel_not_contained,
+)
 
 
 def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
     view = ReportView(data, *frames(data, "users", "violations", "statistics", "snc", "notices", "slugs"))
     body = join(panel(view) for panel in REPORT_PANELS)
     in_snc = sorted(set(view.snc["user_id"])) if not view.snc.empty else []
-    meta = PageMeta(counts={"users": len(view.users), "violations": len(view.violations),
-                            "statistic_violations": len(view.statistics), "snc_users": len(in_snc),
-                            "notices": len(view.notices), "slugs": len(view.slugs)})
+    meta = PageMeta(
+        counts={
+            "users": len(view.users),
+            "violations": len(view.violations),
+            "statistic_violations": len(view.statistics),
+            "snc_users": len(in_snc),
+            "notices": len(view.notices),
+            "slugs": len(view.slugs),
+        }
+    )
     who = f"{data.authority} · " if data.authority else ""
-    html_text = page(file=report_file(data.year), title=f"Annual pretreatment report {data.year}",
-                     subtitle=esc(f"{who}report to the approval authority under 40 CFR 403.12(i) · calendar year "
-                                  f"{data.year} · as of {day_words(data.as_of)}"),
-                     body=body, as_of=data.as_of, town=data.town, generated_at=data.generated_at,
-                     has_charts=False)
+    html_text = page(
+        file=report_file(data.year),
+        title=f"Annual pretreatment report {data.year}",
+        subtitle=esc(
+            f"{who}report to the approval authority under 40 CFR 403.12(i) · calendar year "
+            f"{data.year} · as of {day_words(data.as_of)}"
+        ),
+        body=body,
+        as_of=data.as_of,
+        town=data.town,
+        generated_at=data.generated_at,
+        has_charts=False,
+    )
     return html_text, meta

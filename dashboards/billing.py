@@ -21,15 +21,43 @@ from typing import Any
 import pandas as pd
 
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageData, PageMeta, as_frame, badge, cited, details, esc, fmt_date, fmt_datetime,
-    fmt_num, fmt_pct, fmt_signed_usd, fmt_usd, is_missing, join, kpis, law_cited, no_data, note, page, section, table,
+    COLORS,
+    Chart,
+    Col,
+    Kpi,
+    PageData,
+    PageMeta,
+    as_frame,
+    badge,
+    cited,
+    details,
+    esc,
+    fmt_date,
+    fmt_datetime,
+    fmt_num,
+    fmt_pct,
+    fmt_signed_usd,
+    fmt_usd,
+    is_missing,
+    join,
+    kpis,
+    law_cited,
+    no_data,
+    note,
+    page,
+    section,
+    table,
 )
 from dashboards.worklist import worklist_panel
 from outfall.billing_words import change_word, class_word, district_word, rate_source_word
 
 COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
-COMPONENT_LABEL = {"bond": "bond", "om": "operation and maintenance", "street_lateral": "street lateral",
-                   "house_lateral": "house lateral"}
+COMPONENT_LABEL = {
+    "bond": "bond",
+    "om": "operation and maintenance",
+    "street_lateral": "street lateral",
+    "house_lateral": "house lateral",
+}
 
 
 def class_label(value: Any) -> str:
@@ -60,12 +88,12 @@ class BillingData(PageData):
     change_counts: pd.DataFrame | None = None
     rates: pd.DataFrame | None = None
     runs: pd.DataFrame | None = None
-    worklist: pd.DataFrame | None = None   # the clerk's actions open (table worklist)
-    rule: str = ""              # the unit schedule's citation (full)
-    rule_short: str = ""        # its short form (the schedule's short_citation)
-    bill_rule: str = ""         # how an amount is computed (the billing rule's citation, full)
-    district_names: dict[str, str] = field(default_factory=dict)   # the rules' names of the districts
-    billed_years: list[int] = field(default_factory=list)          # the years that have a register
+    worklist: pd.DataFrame | None = None  # the clerk's actions open (table worklist)
+    rule: str = ""  # the unit schedule's citation (full)
+    rule_short: str = ""  # its short form (the schedule's short_citation)
+    bill_rule: str = ""  # how an amount is computed (the billing rule's citation, full)
+    district_names: dict[str, str] = field(default_factory=dict)  # the rules' names of the districts
+    billed_years: list[int] = field(default_factory=list)  # the years that have a register
     # contract 5.5: water and sewer inspection fees (ch. 301) per year applied for (select_inspection_fee_totals)
     # and the permits the schedule does not cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None
@@ -92,13 +120,18 @@ def _change_pct(before: float, after: float) -> float | None:
     return 100.0 * (after - before) / before
 
 
-def district_component_table(long: pd.DataFrame, rates: pd.DataFrame, year: int, prev: int | None) -> pd.DataFrame:
+def district_component_table(
+    long: pd.DataFrame, rates: pd.DataFrame, year: int, prev: int | None
+) -> pd.DataFrame:
     g = long.groupby(["year", "district", "component"], as_index=False)[["units", "amount"]].sum()
     cur = g[g["year"] == year].drop(columns="year")
     out = cur.rename(columns={"units": "units_now", "amount": "amount_now"})
     if prev is not None:
-        before = g[g["year"] == prev].drop(columns="year").rename(columns={"units": "units_before",
-                                                                           "amount": "amount_before"})
+        before = (
+            g[g["year"] == prev]
+            .drop(columns="year")
+            .rename(columns={"units": "units_before", "amount": "amount_before"})
+        )
         out = out.merge(before, on=["district", "component"], how="outer")
     else:
         out["units_before"] = None
@@ -106,18 +139,22 @@ def district_component_table(long: pd.DataFrame, rates: pd.DataFrame, year: int,
     if not rates.empty:
         r = rates.copy()
         now = r[r["year"] == year][["district", "component", "rate_per_unit", "rate_source"]].rename(
-            columns={"rate_per_unit": "rate_now"})
+            columns={"rate_per_unit": "rate_now"}
+        )
         out = out.merge(now, on=["district", "component"], how="left")
         if prev is not None:
             b = r[r["year"] == prev][["district", "component", "rate_per_unit"]].rename(
-                columns={"rate_per_unit": "rate_before"})
+                columns={"rate_per_unit": "rate_before"}
+            )
             out = out.merge(b, on=["district", "component"], how="left")
     for col in ("rate_now", "rate_before", "rate_source"):
         if col not in out:
             out[col] = None
     out["change"] = out["amount_now"].fillna(0) - out["amount_before"].fillna(0).astype(float)
-    out["change_pct"] = [_change_pct(float(b), float(a)) if not is_missing(b) else None
-                         for b, a in zip(out["amount_before"], out["amount_now"].fillna(0))]
+    out["change_pct"] = [
+        _change_pct(float(b), float(a)) if not is_missing(b) else None
+        for b, a in zip(out["amount_before"], out["amount_now"].fillna(0))
+    ]
     out["_c"] = out["component"].map({c: i for i, c in enumerate(COMPONENTS)})
     return out.sort_values(["district", "_c"]).drop(columns="_c").reset_index(drop=True)
 
@@ -126,27 +163,40 @@ def class_table(totals: pd.DataFrame, year: int, prev: int | None) -> pd.DataFra
     t = totals.copy()
     t["units_full"] = t[[f"units_{c}" for c in COMPONENTS]].fillna(0).max(axis=1)
     g = t.groupby(["year", "property_class"], as_index=False).agg(
-        parcels=("parcels", "sum"), total=("total_usd", "sum"), units_bond=("units_bond", "sum"),
-        units_om=("units_om", "sum"), units_street_lateral=("units_street_lateral", "sum"),
-        units_house_lateral=("units_house_lateral", "sum"))
+        parcels=("parcels", "sum"),
+        total=("total_usd", "sum"),
+        units_bond=("units_bond", "sum"),
+        units_om=("units_om", "sum"),
+        units_street_lateral=("units_street_lateral", "sum"),
+        units_house_lateral=("units_house_lateral", "sum"),
+    )
     cur = g[g["year"] == year].drop(columns="year").rename(columns={"total": "total_now"})
     if prev is not None:
         before = g[g["year"] == prev][["property_class", "total", "parcels"]].rename(
-            columns={"total": "total_before", "parcels": "parcels_before"})
+            columns={"total": "total_before", "parcels": "parcels_before"}
+        )
         cur = cur.merge(before, on="property_class", how="outer")
     else:
         cur["total_before"] = None
         cur["parcels_before"] = None
     cur["total_now"] = cur["total_now"].fillna(0).astype(float)
     cur["change"] = cur["total_now"] - cur["total_before"].fillna(0).astype(float)
-    cur["change_pct"] = [_change_pct(float(b), float(a)) if not is_missing(b) else None
-                         for b, a in zip(cur["total_before"], cur["total_now"])]
+    cur["change_pct"] = [
+        _change_pct(float(b), float(a)) if not is_missing(b) else None
+        for b, a in zip(cur["total_before"], cur["total_now"])
+    ]
     return cur.sort_values("total_now", ascending=False).reset_index(drop=True)
 
 
-def revenue_chart(long: pd.DataFrame, year: int, prev: int | None, names: dict[str, str] | None = None) -> Chart:
+def revenue_chart(
+    long: pd.DataFrame, year: int, prev: int | None, names: dict[str, str] | None = None
+) -> Chart:
     years = [y for y in (prev, year) if y is not None]
-    g = long[long["year"].isin(years)].groupby(["district", "year", "component"], as_index=False)["amount"].sum()
+    g = (
+        long[long["year"].isin(years)]
+        .groupby(["district", "year", "component"], as_index=False)["amount"]
+        .sum()
+    )
     districts = sorted(g["district"].unique())
     xs_d, xs_y = [], []
     for d in districts:
@@ -160,24 +210,52 @@ def revenue_chart(long: pd.DataFrame, year: int, prev: int | None, names: dict[s
             for y in years:
                 v = g[(g["district"] == d) & (g["year"] == y) & (g["component"] == c)]["amount"].sum()
                 vals.append(round(float(v), 2))
-        traces.append({"type": "bar", "name": COMPONENT_LABEL[c], "x": [xs_d, xs_y], "y": vals,
-                       "marker": {"color": COLORS[c]},
-                       "hovertemplate": f"%{{x}}<br>{COMPONENT_LABEL[c]}: $%{{y:,.2f}}<extra></extra>"})
+        traces.append(
+            {
+                "type": "bar",
+                "name": COMPONENT_LABEL[c],
+                "x": [xs_d, xs_y],
+                "y": vals,
+                "marker": {"color": COLORS[c]},
+                "hovertemplate": f"%{{x}}<br>{COMPONENT_LABEL[c]}: $%{{y:,.2f}}<extra></extra>",
+            }
+        )
     totals = {}
     for d in districts:
         for y in years:
             totals[(d, y)] = float(g[(g["district"] == d) & (g["year"] == y)]["amount"].sum())
-    annotations = [{"x": [esc(district_label(d, names)), str(y)], "y": v, "text": fmt_usd(v).split(".")[0],
-                    "showarrow": False, "yanchor": "bottom", "font": {"size": 11}}
-                   for (d, y), v in totals.items()]
-    layout = {"barmode": "stack", "xaxis": {"type": "multicategory", "title": {"text": "district and billing year"}},
-              "yaxis": {"title": {"text": "billed (USD)"}, "tickprefix": "$", "tickformat": ",.0f"},
-              "legend": {"orientation": "h", "yref": "container", "y": 1, "yanchor": "top", "x": 0,
-                         "traceorder": "normal"},
-              "margin": {"l": 90, "r": 20, "t": 50, "b": 80}, "annotations": annotations}
-    return Chart("billing-revenue", {"data": traces, "layout": layout},
-                 caption="Each bar is one district's sewer roll for the billing year, stacked by component.",
-                 height=430)
+    annotations = [
+        {
+            "x": [esc(district_label(d, names)), str(y)],
+            "y": v,
+            "text": fmt_usd(v).split(".")[0],
+            "showarrow": False,
+            "yanchor": "bottom",
+            "font": {"size": 11},
+        }
+        for (d, y), v in totals.items()
+    ]
+    layout = {
+        "barmode": "stack",
+        "xaxis": {"type": "multicategory", "title": {"text": "district and billing year"}},
+        "yaxis": {"title": {"text": "billed (USD)"}, "tickprefix": "$", "tickformat": ",.0f"},
+        "legend": {
+            "orientation": "h",
+            "yref": "container",
+            "y": 1,
+            "yanchor": "top",
+            "x": 0,
+            "traceorder": "normal",
+        },
+        "margin": {"l": 90, "r": 20, "t": 50, "b": 80},
+        "annotations": annotations,
+    }
+    return Chart(
+        "billing-revenue",
+        {"data": traces, "layout": layout},
+        caption="Each bar is one district's sewer roll for the billing year, stacked by component.",
+        height=430,
+    )
 
 
 def units_chart(long: pd.DataFrame, year: int) -> Chart:
@@ -186,21 +264,39 @@ def units_chart(long: pd.DataFrame, year: int) -> Chart:
     traces = []
     for c in COMPONENTS:
         part = g[g["component"] == c].set_index("property_class").reindex(order)["units"].fillna(0)
-        traces.append({"type": "bar", "orientation": "h", "name": COMPONENT_LABEL[c],
-                       "y": [esc(class_label(p)) for p in order], "x": [int(v) for v in part],
-                       "marker": {"color": COLORS[c]},
-                       "hovertemplate": f"%{{y}}<br>{COMPONENT_LABEL[c]}: %{{x:,}} units<extra></extra>"})
-    layout = {"barmode": "stack", "xaxis": {"title": {"text": f"units billed, billing year {year}"},
-                                            "tickformat": ",d"},
-              "yaxis": {"title": {"text": ""}, "automargin": True},
-              "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0,
-                         "traceorder": "normal"},
-              "margin": {"l": 150, "r": 20, "t": 36, "b": 110}}
-    return Chart("billing-units", {"data": traces, "layout": layout},
-                 title=f"Units by property class and component, billing year {year}",
-                 caption="A full unit is one unit of each of the four components (the unit schedule); classes "
-                         "with partial units (approved lots, vacant land, moratorium, high schools) show it here.",
-                 height=166 + 30 * max(3, len(order)))
+        traces.append(
+            {
+                "type": "bar",
+                "orientation": "h",
+                "name": COMPONENT_LABEL[c],
+                "y": [esc(class_label(p)) for p in order],
+                "x": [int(v) for v in part],
+                "marker": {"color": COLORS[c]},
+                "hovertemplate": f"%{{y}}<br>{COMPONENT_LABEL[c]}: %{{x:,}} units<extra></extra>",
+            }
+        )
+    layout = {
+        "barmode": "stack",
+        "xaxis": {"title": {"text": f"units billed, billing year {year}"}, "tickformat": ",d"},
+        "yaxis": {"title": {"text": ""}, "automargin": True},
+        "legend": {
+            "orientation": "h",
+            "yref": "container",
+            "y": 0,
+            "yanchor": "bottom",
+            "x": 0,
+            "traceorder": "normal",
+        },
+        "margin": {"l": 150, "r": 20, "t": 36, "b": 110},
+    }
+    return Chart(
+        "billing-units",
+        {"data": traces, "layout": layout},
+        title=f"Units by property class and component, billing year {year}",
+        caption="A full unit is one unit of each of the four components (the unit schedule); classes "
+        "with partial units (approved lots, vacant land, moratorium, high schools) show it here.",
+        height=166 + 30 * max(3, len(order)),
+    )
 
 
 def class_change_chart(ct: pd.DataFrame, year: int, prev: int | None) -> Chart:
@@ -209,25 +305,54 @@ def class_change_chart(ct: pd.DataFrame, year: int, prev: int | None) -> Chart:
     labels = [esc(class_label(p)) for p in order]
     traces = []
     if prev is not None:
-        traces.append({"type": "bar", "orientation": "h", "name": f"billing year {prev}", "y": labels,
-                       "x": [round(float(v), 2) if not is_missing(v) else 0 for v in c["total_before"]],
-                       "marker": {"color": COLORS["previous"]},
-                       "hovertemplate": f"%{{y}}<br>billing year {prev}: $%{{x:,.2f}}<extra></extra>"})
+        traces.append(
+            {
+                "type": "bar",
+                "orientation": "h",
+                "name": f"billing year {prev}",
+                "y": labels,
+                "x": [round(float(v), 2) if not is_missing(v) else 0 for v in c["total_before"]],
+                "marker": {"color": COLORS["previous"]},
+                "hovertemplate": f"%{{y}}<br>billing year {prev}: $%{{x:,.2f}}<extra></extra>",
+            }
+        )
     text = [fmt_pct(p) if not is_missing(p) else "new" if prev is not None else "" for p in c["change_pct"]]
-    traces.append({"type": "bar", "orientation": "h", "name": f"billing year {year}", "y": labels,
-                   "x": [round(float(v), 2) for v in c["total_now"]], "marker": {"color": COLORS["current"]},
-                   "text": text, "textposition": "outside", "cliponaxis": False,
-                   "hovertemplate": f"%{{y}}<br>billing year {year}: $%{{x:,.2f}} (%{{text}})<extra></extra>"})
-    layout = {"barmode": "group", "xaxis": {"title": {"text": "billed (USD)"}, "tickprefix": "$",
-                                            "tickformat": ",.0f"},
-              "yaxis": {"automargin": True},
-              "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0,
-                         "traceorder": "reversed"},
-              "margin": {"l": 150, "r": 70, "t": 36, "b": 100}, "bargap": 0.25}
-    return Chart("billing-classes", {"data": traces, "layout": layout},
-                 title="Billed by property class, billing year" + (f"s {prev} and {year}" if prev else f" {year}"),
-                 caption="The label is the change from the previous billed year." if prev else "",
-                 height=146 + (34 if prev else 24) * max(3, len(order)))
+    traces.append(
+        {
+            "type": "bar",
+            "orientation": "h",
+            "name": f"billing year {year}",
+            "y": labels,
+            "x": [round(float(v), 2) for v in c["total_now"]],
+            "marker": {"color": COLORS["current"]},
+            "text": text,
+            "textposition": "outside",
+            "cliponaxis": False,
+            "hovertemplate": f"%{{y}}<br>billing year {year}: $%{{x:,.2f}} (%{{text}})<extra></extra>",
+        }
+    )
+    layout = {
+        "barmode": "group",
+        "xaxis": {"title": {"text": "billed (USD)"}, "tickprefix": "$", "tickformat": ",.0f"},
+        "yaxis": {"automargin": True},
+        "legend": {
+            "orientation": "h",
+            "yref": "container",
+            "y": 0,
+            "yanchor": "bottom",
+            "x": 0,
+            "traceorder": "reversed",
+        },
+        "margin": {"l": 150, "r": 70, "t": 36, "b": 100},
+        "bargap": 0.25,
+    }
+    return Chart(
+        "billing-classes",
+        {"data": traces, "layout": layout},
+        title="Billed by property class, billing year" + (f"s {prev} and {year}" if prev else f" {year}"),
+        caption="The label is the change from the previous billed year." if prev else "",
+        height=146 + (34 if prev else 24) * max(3, len(order)),
+    )
 
 
 def _units_text(r: dict) -> str:
@@ -268,73 +393,120 @@ class _Year:
         cur = totals[totals["year"] == year]
         before = totals[totals["year"] == prev] if prev is not None else None
         counts = as_frame(data.change_counts)
-        return cls(year, prev, totals, by_component(totals), data.district_names, float(cur["total_usd"].sum()),
-                    float(before["total_usd"].sum()) if before is not None else None, int(cur["parcels"].sum()),
-                    int(counts["parcels"].sum()) if not counts.empty else None)
+        return cls(
+            year,
+            prev,
+            totals,
+            by_component(totals),
+            data.district_names,
+            float(cur["total_usd"].sum()),
+            float(before["total_usd"].sum()) if before is not None else None,
+            int(cur["parcels"].sum()),
+            int(counts["parcels"].sum()) if not counts.empty else None,
+        )
 
 
 def kpi_panel(y: _Year, data: BillingData) -> str:
     largest = as_frame(data.largest)
     change = y.total_now - y.total_before if y.total_before is not None else None
     top = largest.iloc[0] if not largest.empty else None
-    return kpis([
-        Kpi(f"billed, {_by(y.year)}", fmt_usd(y.total_now).split(".")[0], f"{y.parcels_now:,} parcels"),
-        Kpi(f"change from {_by(y.prev)}" if y.prev else "previous billing year",
-            fmt_signed_usd(change).split(".")[0] if change is not None else "none",
-            fmt_pct(_change_pct(y.total_before, y.total_now)) if y.total_before else "no earlier billed year",
-            "warn" if change and change > 0 else ""),
-        Kpi(f"parcels whose bill changed from {_by(y.prev)}" if y.prev else "parcels whose bill changed",
-            fmt_num(y.changed) if y.changed is not None else "none recorded", "", "", "#changes"),
-        Kpi(f"largest bill, {_by(y.year)}", fmt_usd(top["total_usd"]) if top is not None else "none",
-            " ".join(str(v) for v in (top.get("parcel_id"), top.get("owner")) if not is_missing(v))
-            if top is not None else "", "", "#largest"),
-    ])
+    return kpis(
+        [
+            Kpi(f"billed, {_by(y.year)}", fmt_usd(y.total_now).split(".")[0], f"{y.parcels_now:,} parcels"),
+            Kpi(
+                f"change from {_by(y.prev)}" if y.prev else "previous billing year",
+                fmt_signed_usd(change).split(".")[0] if change is not None else "none",
+                fmt_pct(_change_pct(y.total_before, y.total_now))
+                if y.total_before
+                else "no earlier billed year",
+                "warn" if change and change > 0 else "",
+            ),
+            Kpi(
+                f"parcels whose bill changed from {_by(y.prev)}" if y.prev else "parcels whose bill changed",
+                fmt_num(y.changed) if y.changed is not None else "none recorded",
+                "",
+                "",
+                "#changes",
+            ),
+            Kpi(
+                f"largest bill, {_by(y.year)}",
+                fmt_usd(top["total_usd"]) if top is not None else "none",
+                " ".join(str(v) for v in (top.get("parcel_id"), top.get("owner")) if not is_missing(v))
+                if top is not None
+                else "",
+                "",
+                "#largest",
+            ),
+        ]
+    )
 
 
 def districts_panel(y: _Year, data: BillingData, charts: list[Chart]) -> str:
     dc = district_component_table(y.long, as_frame(data.rates), y.year, y.prev)
     charts.append(revenue_chart(y.long, y.year, y.prev, y.names))
-    dc_html = table(dc, [
-        Col("district", "District", fmt=lambda v: district_label(v, y.names), nowrap=True),
-        Col("component", "Component", fmt=lambda v: COMPONENT_LABEL.get(v, v)),
-        Col("units_before", f"Units, {_by(y.prev)}", num=True, fmt=fmt_num),
-        Col("units_now", f"Units, {_by(y.year)}", num=True, fmt=fmt_num),
-        Col("rate_before", f"Rate per unit, {_by(y.prev)}", num=True, fmt=_rate),
-        Col("rate_now", f"Rate per unit, {_by(y.year)}", num=True, fmt=_rate),
-        Col("amount_before", f"Billed, {_by(y.prev)}", num=True, fmt=fmt_usd),
-        Col("amount_now", f"Billed, {_by(y.year)}", num=True, fmt=fmt_usd),
-        Col("change", "Change", num=True, fmt=fmt_signed_usd),
-        Col("change_pct", "Change (%)", num=True, fmt=fmt_pct),
-        Col("rate_source", f"Rate of {_by(y.year)} from", fmt=rate_source_word),
-    ], table_class="wrap-head")
+    dc_html = table(
+        dc,
+        [
+            Col("district", "District", fmt=lambda v: district_label(v, y.names), nowrap=True),
+            Col("component", "Component", fmt=lambda v: COMPONENT_LABEL.get(v, v)),
+            Col("units_before", f"Units, {_by(y.prev)}", num=True, fmt=fmt_num),
+            Col("units_now", f"Units, {_by(y.year)}", num=True, fmt=fmt_num),
+            Col("rate_before", f"Rate per unit, {_by(y.prev)}", num=True, fmt=_rate),
+            Col("rate_now", f"Rate per unit, {_by(y.year)}", num=True, fmt=_rate),
+            Col("amount_before", f"Billed, {_by(y.prev)}", num=True, fmt=fmt_usd),
+            Col("amount_now", f"Billed, {_by(y.year)}", num=True, fmt=fmt_usd),
+            Col("change", "Change", num=True, fmt=fmt_signed_usd),
+            Col("change_pct", "Change (%)", num=True, fmt=fmt_pct),
+            Col("rate_source", f"Rate of {_by(y.year)} from", fmt=rate_source_word),
+        ],
+        table_class="wrap-head",
+    )
     if data.rates is None or as_frame(data.rates).empty:
-        dc_html = no_data("billing_run_totals", data.present.get("billing_run_totals"), "rates per unit") + dc_html
+        dc_html = (
+            no_data("billing_run_totals", data.present.get("billing_run_totals"), "rates per unit") + dc_html
+        )
     years = f"billing years {y.prev} and {y.year}" if y.prev else _by(y.year)
-    law = ('<div class="law">Law: ' + cited(data.rule_short or law_cited(data.laws, "sewer_rates"),
-                                          "; ".join(r for r in (data.bill_rule, data.rule) if r)) + "</div>")
-    return section(f"Revenue by district and component, {years}", law + charts[-1].html() + dc_html,
-                   sid="districts", lead="Each amount is the parcel's units times the rate per unit, rounded half-up "
-                                         "to the cent.")
+    law = (
+        '<div class="law">Law: '
+        + cited(
+            data.rule_short or law_cited(data.laws, "sewer_rates"),
+            "; ".join(r for r in (data.bill_rule, data.rule) if r),
+        )
+        + "</div>"
+    )
+    return section(
+        f"Revenue by district and component, {years}",
+        law + charts[-1].html() + dc_html,
+        sid="districts",
+        lead="Each amount is the parcel's units times the rate per unit, rounded half-up to the cent.",
+    )
 
 
 def classes_panel(y: _Year, charts: list[Chart]) -> str:
     ct = class_table(y.totals, y.year, y.prev)
     charts.append(units_chart(y.long, y.year))
     charts.append(class_change_chart(ct, y.year, y.prev))
-    ct_html = table(ct, [
-        Col("property_class", "Property class", fmt=class_label, nowrap=True),
-        Col("parcels", f"Parcels, {_by(y.year)}", num=True, fmt=fmt_num),
-        Col("units_bond", f"Bond units, {_by(y.year)}", num=True, fmt=fmt_num),
-        Col("units_om", f"Operation and maintenance units, {_by(y.year)}", num=True, fmt=fmt_num),
-        Col("units_street_lateral", f"Street lateral units, {_by(y.year)}", num=True, fmt=fmt_num),
-        Col("units_house_lateral", f"House lateral units, {_by(y.year)}", num=True, fmt=fmt_num),
-        Col("total_before", f"Billed, {_by(y.prev)}", num=True, fmt=fmt_usd),
-        Col("total_now", f"Billed, {_by(y.year)}", num=True, fmt=fmt_usd),
-        Col("change", "Change", num=True, fmt=fmt_signed_usd), Col("change_pct", "Change (%)", num=True,
-                                                                      fmt=fmt_pct)], table_class="wrap-head")
-    return section("Units and revenue by property class",
-                   f'<div class="cols"><div>{charts[-2].html()}</div><div>{charts[-1].html()}</div></div>'
-                   + ct_html, sid="classes")
+    ct_html = table(
+        ct,
+        [
+            Col("property_class", "Property class", fmt=class_label, nowrap=True),
+            Col("parcels", f"Parcels, {_by(y.year)}", num=True, fmt=fmt_num),
+            Col("units_bond", f"Bond units, {_by(y.year)}", num=True, fmt=fmt_num),
+            Col("units_om", f"Operation and maintenance units, {_by(y.year)}", num=True, fmt=fmt_num),
+            Col("units_street_lateral", f"Street lateral units, {_by(y.year)}", num=True, fmt=fmt_num),
+            Col("units_house_lateral", f"House lateral units, {_by(y.year)}", num=True, fmt=fmt_num),
+            Col("total_before", f"Billed, {_by(y.prev)}", num=True, fmt=fmt_usd),
+            Col("total_now", f"Billed, {_by(y.year)}", num=True, fmt=fmt_usd),
+            Col("change", "Change", num=True, fmt=fmt_signed_usd),
+            Col("change_pct", "Change (%)", num=True, fmt=fmt_pct),
+        ],
+        table_class="wrap-head",
+    )
+    return section(
+        "Units and revenue by property class",
+        f'<div class="cols"><div>{charts[-2].html()}</div><div>{charts[-1].html()}</div></div>' + ct_html,
+        sid="classes",
+    )
 
 
 def _why(r: dict) -> str:
@@ -347,19 +519,35 @@ def _why(r: dict) -> str:
 def largest_panel(y: _Year, data: BillingData) -> str:
     largest = as_frame(data.largest)
     if largest.empty:
-        return section(f"Largest bills, {_by(y.year)}", no_data("sewer_bills", data.present.get("sewer_bills"),
-                                                                 "bills"), sid="largest")
-    l_html = table(largest, [
-        Col("parcel_id", "Parcel", nowrap=True), Col("owner", "Owner"), Col("address", "Mailing address"),
-        Col("district", "District", fmt=lambda v: district_label(v, y.names)),
-        Col("property_class", "Property class", fmt=class_label),
-        Col("units", "Units: bond / operation and maintenance / street lateral / house lateral", nowrap=True,
-            html=lambda r: esc(_units_text(r))),
-        Col("total_usd", f"Bill, {_by(y.year)}", num=True, fmt=fmt_usd),
-        Col("explanation", "How the units were counted", html=_why)], table_class="wrap-head")
-    lead = (f"The {len(largest):,} largest of the {y.parcels_now:,} bills of billing year {y.year}. Every bill is "
-            f"in the register, sewer_register_{y.year}.xlsx (and .csv, ready for a mail merge) in the billing "
-            f"folder of the exports.")
+        return section(
+            f"Largest bills, {_by(y.year)}",
+            no_data("sewer_bills", data.present.get("sewer_bills"), "bills"),
+            sid="largest",
+        )
+    l_html = table(
+        largest,
+        [
+            Col("parcel_id", "Parcel", nowrap=True),
+            Col("owner", "Owner"),
+            Col("address", "Mailing address"),
+            Col("district", "District", fmt=lambda v: district_label(v, y.names)),
+            Col("property_class", "Property class", fmt=class_label),
+            Col(
+                "units",
+                "Units: bond / operation and maintenance / street lateral / house lateral",
+                nowrap=True,
+                html=lambda r: esc(_units_text(r)),
+            ),
+            Col("total_usd", f"Bill, {_by(y.year)}", num=True, fmt=fmt_usd),
+            Col("explanation", "How the units were counted", html=_why),
+        ],
+        table_class="wrap-head",
+    )
+    lead = (
+        f"The {len(largest):,} largest of the {y.parcels_now:,} bills of billing year {y.year}. Every bill is "
+        f"in the register, sewer_register_{y.year}.xlsx (and .csv, ready for a mail merge) in the billing "
+        f"folder of the exports."
+    )
     return section(f"Largest bills, {_by(y.year)}", l_html, sid="largest", lead=esc(lead))
 
 
@@ -367,9 +555,10 @@ def what_changed(r: dict, names: dict[str, str]) -> str:
     """What moved a parcel's bill besides its amount, in words: class, district, units (the total is said
     once, in its own column)."""
     parts = []
-    for label, before, after, word in (("property class", "class_before", "class_after", class_label),
-                                       ("district", "district_before", "district_after",
-                                        lambda v: district_label(v, names))):
+    for label, before, after, word in (
+        ("property class", "class_before", "class_after", class_label),
+        ("district", "district_before", "district_after", lambda v: district_label(v, names)),
+    ):
         b, a = r.get(before), r.get(after)
         if not is_missing(b) and not is_missing(a) and b != a:
             parts.append(f"{label} {word(b)} → {word(a)}")
@@ -377,41 +566,77 @@ def what_changed(r: dict, names: dict[str, str]) -> str:
         d = r.get(f"units_{c}_change")
         if not is_missing(d) and int(d) != 0:
             parts.append(f"{COMPONENT_LABEL[c]} units {int(d):+d}")
-    return "; ".join(parts) or ("the rate per unit" if r.get("change") in ("amount_up", "amount_down") else "")
+    return "; ".join(parts) or (
+        "the rate per unit" if r.get("change") in ("amount_up", "amount_down") else ""
+    )
 
 
 def _bill_move(r: dict) -> str:
     """'$32,394.50 → $33,522.00 (+$1,127.50)': the change, said once."""
     before, after = r.get("total_before"), r.get("total_after")
     text = f"{fmt_usd(before) or 'no bill'} → {fmt_usd(after) or 'no bill'}"
-    return text + (f" ({fmt_signed_usd(r.get('total_change'))})" if not is_missing(r.get("total_change")) else "")
+    return text + (
+        f" ({fmt_signed_usd(r.get('total_change'))})" if not is_missing(r.get("total_change")) else ""
+    )
 
 
 def changes_panel(y: _Year, data: BillingData) -> str:
     changes = as_frame(data.changes)
     title = f"Biggest changes from {_by(y.prev)} to {y.year}" if y.prev else "Changes"
     if y.prev is None:
-        return section(title, note(f"No earlier billed year to compare billing year {y.year} with.", "info"),
-                       sid="changes")
+        return section(
+            title,
+            note(f"No earlier billed year to compare billing year {y.year} with.", "info"),
+            sid="changes",
+        )
     if changes.empty:
-        body = (no_data("bill_changes", data.present.get("bill_changes"), f"changes from billing year {y.prev}")
-                if not data.present.get("bill_changes") else note(f"No bill changed from billing year {y.prev}.",
-                                                                  "info"))
+        body = (
+            no_data("bill_changes", data.present.get("bill_changes"), f"changes from billing year {y.prev}")
+            if not data.present.get("bill_changes")
+            else note(f"No bill changed from billing year {y.prev}.", "info")
+        )
         return section(title, body, sid="changes")
     counts = as_frame(data.change_counts)
-    summary = "" if counts.empty else note(esc(f"Changes from billing year {y.prev} to {y.year}: " + ", ".join(
-        f"{change_word(r['change']).lower()}: {int(r['parcels']):,} parcels" for r in counts.to_dict("records"))
-        + "."), "info")
-    c_html = summary + table(changes, [
-        Col("parcel_id", "Parcel", nowrap=True), Col("owner", "Owner"),
-        Col("change", "Change", html=lambda r: badge(change_word(r.get("change")),
-                                                     "warn" if (r.get("total_change") or 0) > 0 else "info")),
-        Col("what", "What changed", html=lambda r: esc(what_changed(r, y.names))),
-        Col("total_change", f"Bill, {_by(y.prev)} → {y.year}", num=True, html=lambda r: esc(_bill_move(r)))])
-    shown = (f"The {len(changes):,} biggest" + (f" of {y.changed:,} changes" if y.changed else "")
-             + f"; every change is in bill_changes_{y.year}.csv in the billing folder of the exports. The parcels "
-               "whose bill moved most, up or down: reclassed, units changed, added or removed parcels come first "
-               "when they are the largest.")
+    summary = (
+        ""
+        if counts.empty
+        else note(
+            esc(
+                f"Changes from billing year {y.prev} to {y.year}: "
+                + ", ".join(
+                    f"{change_word(r['change']).lower()}: {int(r['parcels']):,} parcels"
+                    for r in counts.to_dict("records")
+                )
+                + "."
+            ),
+            "info",
+        )
+    )
+    c_html = summary + table(
+        changes,
+        [
+            Col("parcel_id", "Parcel", nowrap=True),
+            Col("owner", "Owner"),
+            Col(
+                "change",
+                "Change",
+                html=lambda r: badge(
+                    change_word(r.get("change")), "warn" if (r.get("total_change") or 0) > 0 else "info"
+                ),
+            ),
+            Col("what", "What changed", html=lambda r: esc(what_changed(r, y.names))),
+            Col(
+                "total_change", f"Bill, {_by(y.prev)} → {y.year}", num=True, html=lambda r: esc(_bill_move(r))
+            ),
+        ],
+    )
+    shown = (
+        f"The {len(changes):,} biggest"
+        + (f" of {y.changed:,} changes" if y.changed else "")
+        + f"; every change is in bill_changes_{y.year}.csv in the billing folder of the exports. The parcels "
+        "whose bill moved most, up or down: reclassed, units changed, added or removed parcels come first "
+        "when they are the largest."
+    )
     return section(title, c_html, sid="changes", lead=esc(shown))
 
 
@@ -419,42 +644,90 @@ def runs_panel(y: _Year, data: BillingData) -> str:
     runs = as_frame(data.runs)
     if runs.empty:
         return ""
-    shown = table(runs, [
-        Col("year", "Billing year", num=True), Col("run_id", "Billing run", num=True),
-        Col("run_at", "Run at (local time)", fmt=fmt_datetime, nowrap=True),
-        Col("rules_version", "Rules version"), Col("rate_source", "Rates per unit from", fmt=rate_source_word),
-        Col("parcels_billed", "Parcels", num=True, fmt=fmt_num), Col("total_usd", "Total billed", num=True,
-                                                                     fmt=fmt_usd)])
-    auditor = details("For the auditor: each run's fingerprint", table(runs, [
-        Col("run_id", "Billing run", num=True),
-        Col("run_hash", "sha256 of the run's record and of the run before it",
-            html=lambda r: f"<code>{esc(r.get('run_hash'))}</code>")]))
-    return section("Billing runs", shown + auditor, sid="runs",
-                   lead="Each run that changed a billing year's register. Each run's record is chained to the one "
-                        "before it, so a changed record shows.")
+    shown = table(
+        runs,
+        [
+            Col("year", "Billing year", num=True),
+            Col("run_id", "Billing run", num=True),
+            Col("run_at", "Run at (local time)", fmt=fmt_datetime, nowrap=True),
+            Col("rules_version", "Rules version"),
+            Col("rate_source", "Rates per unit from", fmt=rate_source_word),
+            Col("parcels_billed", "Parcels", num=True, fmt=fmt_num),
+            Col("total_usd", "Total billed", num=True, fmt=fmt_usd),
+        ],
+    )
+    auditor = details(
+        "For the auditor: each run's fingerprint",
+        table(
+            runs,
+            [
+                Col("run_id", "Billing run", num=True),
+                Col(
+                    "run_hash",
+                    "sha256 of the run's record and of the run before it",
+                    html=lambda r: f"<code>{esc(r.get('run_hash'))}</code>",
+                ),
+            ],
+        ),
+    )
+    return section(
+        "Billing runs",
+        shown + auditor,
+        sid="runs",
+        lead="Each run that changed a billing year's register. Each run's record is chained to the one "
+        "before it, so a changed record shows.",
+    )
 
 
 def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     meta = PageMeta()
     if as_frame(data.totals).empty or data.year is None:
-        body = [worklist_panel(data.worklist, "clerk", data.as_of),
-                section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills")),
-                fees_section(data)]
-        return page(file="billing.html", title="Billing: annual sewer roll",
-                    subtitle=esc(f"{law_cited(data.laws, 'sewer_rates')} sewer units · as of {data.as_of.isoformat()}"),
-                    body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
-                    has_charts=False), meta
+        body = [
+            worklist_panel(data.worklist, "clerk", data.as_of),
+            section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills")),
+            fees_section(data),
+        ]
+        return page(
+            file="billing.html",
+            title="Billing: annual sewer roll",
+            subtitle=esc(
+                f"{law_cited(data.laws, 'sewer_rates')} sewer units · as of {data.as_of.isoformat()}"
+            ),
+            body=join(body),
+            as_of=data.as_of,
+            town=data.town,
+            generated_at=data.generated_at,
+            has_charts=False,
+        ), meta
     y = _Year.of(data)
     charts: list[Chart] = []
-    body = [worklist_panel(data.worklist, "clerk", data.as_of), kpi_panel(y, data), districts_panel(y, data, charts), classes_panel(y, charts), largest_panel(y, data),
-            changes_panel(y, data), runs_panel(y, data), fees_section(data)]
+    body = [
+        worklist_panel(data.worklist, "clerk", data.as_of),
+        kpi_panel(y, data),
+        districts_panel(y, data, charts),
+        classes_panel(y, charts),
+        largest_panel(y, data),
+        changes_panel(y, data),
+        runs_panel(y, data),
+        fees_section(data),
+    ]
     meta.charts = len(charts)
     meta.counts = {"year": y.year, "parcels": y.parcels_now, "fee_years": len(as_frame(data.fees))}
-    subtitle = (f"{law_cited(data.laws, 'sewer_rates')} sewer units and rates · billing year {y.year}"
-                + (f" compared with billing year {y.prev}" if y.prev else "") + f" · as of {data.as_of.isoformat()}")
-    return page(file="billing.html", title=f"Billing: sewer roll, billing year {y.year}", subtitle=esc(subtitle),
-                body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
-                has_charts=True), meta
+    subtitle = (
+        f"{law_cited(data.laws, 'sewer_rates')} sewer units and rates · billing year {y.year}"
+        + (f" compared with billing year {y.prev}" if y.prev else "")
+        + f" · as of {data.as_of.isoformat()}"
+    )
+    return page(
+        file="billing.html",
+        title=f"Billing: sewer roll, billing year {y.year}",
+        subtitle=esc(subtitle),
+        body=join(body),
+        as_of=data.as_of,
+        town=data.town,
+        generated_at=data.generated_at,
+        has_charts=True,
+    ), meta
 
 
 def _fees_listed_in(year: Any, billed: list[int]) -> str:
@@ -464,8 +737,10 @@ def _fees_listed_in(year: Any, billed: list[int]) -> str:
     year = int(year)
     if year in billed:
         return f"sewer_register_{year}.xlsx, sheet Inspection fees"
-    return (f"no register for {year} (the year was not billed): inspection_fees.csv in the csv folder of the "
-            f"exports")
+    return (
+        f"no register for {year} (the year was not billed): inspection_fees.csv in the csv folder of the "
+        f"exports"
+    )
 
 
 def fees_section(data: BillingData) -> str:
@@ -475,24 +750,50 @@ def fees_section(data: BillingData) -> str:
     if data.fees is None or fees.empty:
         html = no_data("inspection_fees", data.present.get("inspection_fees"), "connection permits")
     else:
-        html = table(fees.sort_values("year", ascending=False), [
-            Col("year", "Year applied for", num=True), Col("permits", "Permits", num=True, fmt=fmt_num),
-            Col("water_inspections", "Water inspections", num=True, fmt=fmt_num),
-            Col("sewer_inspections", "Sewer inspections", num=True, fmt=fmt_num),
-            Col("water_fees_usd", "Water fees", num=True, fmt=fmt_usd),
-            Col("sewer_fees_usd", "Sewer fees", num=True, fmt=fmt_usd),
-            Col("total_usd", "Total", num=True, fmt=fmt_usd),
-            Col("not_in_schedule", "Not in the schedule", num=True, fmt=fmt_num),
-            Col("listed", "Each permit listed in", html=lambda r: esc(_fees_listed_in(r.get("year"),
-                                                                                        data.billed_years)))])
+        html = table(
+            fees.sort_values("year", ascending=False),
+            [
+                Col("year", "Year applied for", num=True),
+                Col("permits", "Permits", num=True, fmt=fmt_num),
+                Col("water_inspections", "Water inspections", num=True, fmt=fmt_num),
+                Col("sewer_inspections", "Sewer inspections", num=True, fmt=fmt_num),
+                Col("water_fees_usd", "Water fees", num=True, fmt=fmt_usd),
+                Col("sewer_fees_usd", "Sewer fees", num=True, fmt=fmt_usd),
+                Col("total_usd", "Total", num=True, fmt=fmt_usd),
+                Col("not_in_schedule", "Not in the schedule", num=True, fmt=fmt_num),
+                Col(
+                    "listed",
+                    "Each permit listed in",
+                    html=lambda r: esc(_fees_listed_in(r.get("year"), data.billed_years)),
+                ),
+            ],
+        )
         unpriced = as_frame(data.fees_unpriced)
         if not unpriced.empty:
-            html += "<h3>Permits with no fee in the schedule</h3>" + table(unpriced, [
-                Col("permit_id", "Permit", nowrap=True), Col("parcel_id", "Parcel", nowrap=True),
-                Col("owner", "Owner"), Col("applied_on", "Applied on", fmt=fmt_date, nowrap=True),
-                Col("rule", "Why", html=lambda r: cited(f"not in the fee schedule ({law_cited(data.laws, 'inspection_fees')})",
-                                                        r.get("rule")))])
-    return section("Water and sewer inspection fees", html, sid="fees",
-                   lead=esc(f"{law_cited(data.laws, 'inspection_fees')}: the fees of the inspections asked for with "
-                            "each building permit, totalled by the year applied for. Each billing year's register "
-                            "workbook has a sheet Inspection fees, which says so when that year has none."))
+            html += "<h3>Permits with no fee in the schedule</h3>" + table(
+                unpriced,
+                [
+                    Col("permit_id", "Permit", nowrap=True),
+                    Col("parcel_id", "Parcel", nowrap=True),
+                    Col("owner", "Owner"),
+                    Col("applied_on", "Applied on", fmt=fmt_date, nowrap=True),
+                    Col(
+                        "rule",
+                        "Why",
+                        html=lambda r: cited(
+                            f"not in the fee schedule ({law_cited(data.laws, 'inspection_fees')})",
+                            r.get("rule"),
+                        ),
+                    ),
+                ],
+            )
+    return section(
+        "Water and sewer inspection fees",
+        html,
+        sid="fees",
+        lead=esc(
+            f"{law_cited(data.laws, 'inspection_fees')}: the fees of the inspections asked for with "
+            "each building permit, totalled by the year applied for. Each billing year's register "
+            "workbook has a sheet Inspection fees, which says so when that year has none."
+        ),
+    )

@@ -21,7 +21,9 @@ MS_PER_HOUR = 3_600_000
 def typed(values: Iterable[Any], dtype: str = "f8") -> dict[str, str]:
     """A numeric array as plotly.js's typed-array form {dtype, bdata} (NaN = gap)."""
     np_dtype = {"f8": np.float64, "f4": np.float32, "i4": np.int32, "i2": np.int16, "u1": np.uint8}[dtype]
-    arr = np.asarray(list(values) if not isinstance(values, (np.ndarray, pd.Series)) else values, dtype=np_dtype)
+    arr = np.asarray(
+        list(values) if not isinstance(values, (np.ndarray, pd.Series)) else values, dtype=np_dtype
+    )
     return {"dtype": dtype, "bdata": base64.b64encode(np.ascontiguousarray(arr).tobytes()).decode("ascii")}
 
 
@@ -54,9 +56,17 @@ def layout_key(n: int, axis: str) -> str:
     return f"{axis}axis" if n == 1 else f"{axis}axis{n}"
 
 
-def grid(nrows: int, ncols: int = 1, *, titles: Sequence[str] = (), vspace: float = 0.08, hspace: float = 0.08,
-         shared_x: bool = True, row_heights: Sequence[float] | None = None, count: int | None = None
-         ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+def grid(
+    nrows: int,
+    ncols: int = 1,
+    *,
+    titles: Sequence[str] = (),
+    vspace: float = 0.08,
+    hspace: float = 0.08,
+    shared_x: bool = True,
+    row_heights: Sequence[float] | None = None,
+    count: int | None = None,
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """A layout of nrows x ncols subplots (row-major; only the first ``count`` cells get axes),
     and each subplot's (xaxis, yaxis) trace refs.
 
@@ -86,26 +96,62 @@ def grid(nrows: int, ncols: int = 1, *, titles: Sequence[str] = (), vspace: floa
             layout[y_key] = ya
             refs.append((axis_name(n, "x"), axis_name(n, "y")))
             if n - 1 < len(titles) and titles[n - 1]:
-                layout["annotations"].append({
-                    "text": titles[n - 1], "x": round(x0 + col_w / 2, 4), "y": round(top, 4), "xref": "paper",
-                    "yref": "paper", "xanchor": "center", "yanchor": "bottom", "showarrow": False,
-                    "font": {"size": 12.5}})
+                layout["annotations"].append(
+                    {
+                        "text": titles[n - 1],
+                        "x": round(x0 + col_w / 2, 4),
+                        "y": round(top, 4),
+                        "xref": "paper",
+                        "yref": "paper",
+                        "xanchor": "center",
+                        "yanchor": "bottom",
+                        "showarrow": False,
+                        "font": {"size": 12.5},
+                    }
+                )
         top = bottom - vspace
     return layout, refs
 
 
 def vrect(x0: str, x1: str, xref: str, yref: str, fill: str) -> dict[str, Any]:
     """A shaded band over a subplot's full height."""
-    return {"type": "rect", "xref": xref, "yref": f"{yref} domain", "x0": x0, "x1": x1, "y0": 0, "y1": 1,
-            "fillcolor": fill, "line": {"width": 0}, "layer": "below"}
+    return {
+        "type": "rect",
+        "xref": xref,
+        "yref": f"{yref} domain",
+        "x0": x0,
+        "x1": x1,
+        "y0": 0,
+        "y1": 1,
+        "fillcolor": fill,
+        "line": {"width": 0},
+        "layer": "below",
+    }
 
 
-def hline(y: float, xref: str, yref: str, color: str, dash: str = "dash", width: float = 1.5) -> dict[str, Any]:
-    return {"type": "line", "xref": f"{xref} domain", "yref": yref, "x0": 0, "x1": 1, "y0": y, "y1": y,
-            "line": {"color": color, "dash": dash, "width": width}}
+def hline(
+    y: float, xref: str, yref: str, color: str, dash: str = "dash", width: float = 1.5
+) -> dict[str, Any]:
+    return {
+        "type": "line",
+        "xref": f"{xref} domain",
+        "yref": yref,
+        "x0": 0,
+        "x1": 1,
+        "y0": y,
+        "y1": y,
+        "line": {"color": color, "dash": dash, "width": width},
+    }
 
 
 def legend_entry(name: str, **trace: Any) -> dict[str, Any]:
     """A legend-only trace (no points), for a marker style used by other traces."""
-    return {"type": "scatter", "x": [None], "y": [None], "name": name, "showlegend": True,
-            "hoverinfo": "skip", **trace}
+    return {
+        "type": "scatter",
+        "x": [None],
+        "y": [None],
+        "name": name,
+        "showlegend": True,
+        "hoverinfo": "skip",
+        **trace,
+    }

@@ -83,10 +83,15 @@ class PageData:
 
 
 #: How a page names a law the rules do not name (``law_names`` of the rules files).
-LAW_WORDS = {"sewer_use": "the sewer use law", "sewer_rates": "the sewer rate schedule",
-             "sewer_penalty": "the penalty section of the sewer use law", "sewer_district": "the sewer district",
-             "stormwater": "the stormwater law", "illicit_discharges": "the illicit discharge law",
-             "inspection_fees": "the inspection fee law"}
+LAW_WORDS = {
+    "sewer_use": "the sewer use law",
+    "sewer_rates": "the sewer rate schedule",
+    "sewer_penalty": "the penalty section of the sewer use law",
+    "sewer_district": "the sewer district",
+    "stormwater": "the stormwater law",
+    "illicit_discharges": "the illicit discharge law",
+    "inspection_fees": "the inspection fee law",
+}
 
 
 def law_cited(laws: dict[str, str] | None, name: str) -> str:
@@ -107,7 +112,7 @@ def frames(data: Any, *names: str) -> list[pd.DataFrame]:
 def is_missing(value: Any) -> bool:
     if value is None or value is pd.NaT:
         return True
-    if isinstance(value, str):   # the common cases first: a table of 2,000 rows asks 20,000 times
+    if isinstance(value, str):  # the common cases first: a table of 2,000 rows asks 20,000 times
         return False
     if isinstance(value, float):
         return value != value
@@ -201,7 +206,7 @@ def short_rule(rule: Any, limit: int = 70) -> str:
         if short and len(short) <= limit:
             return short
         cut = head[: limit - 1]
-        if " " in cut and not head[limit - 1].isspace():   # at a word's end, not inside one
+        if " " in cut and not head[limit - 1].isspace():  # at a word's end, not inside one
             cut = cut[: cut.rindex(" ")]
         head = cut.rstrip(" ,;") + "…"
     return head
@@ -254,8 +259,20 @@ def fmt_measure(value: Any, unit: Any = "", *, exact: bool = False) -> str:
     return f"{text} {unit_text(unit)}".strip()
 
 
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-               "October", "November", "December")
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 def day_words(value: Any) -> str:
@@ -324,8 +341,10 @@ class RuleNotes:
         if is_missing(rule) or not str(rule).strip():
             return ""
         n = self.number(rule)
-        return (f'<span class="cite">{esc(short_rule(rule, limit))}<sup class="rule-ref"><a href="#{self.prefix}-{n}">'
-                f"[{n}]</a></sup></span>")
+        return (
+            f'<span class="cite">{esc(short_rule(rule, limit))}<sup class="rule-ref"><a href="#{self.prefix}-{n}">'
+            f"[{n}]</a></sup></span>"
+        )
 
     def col(self, key: str = "rule", label: str = "Rule", limit: int = 60) -> "Col":
         return Col(key, label, html=lambda r: self.cite(r.get(key), limit))
@@ -356,8 +375,8 @@ class RuleNotes:
             if cut <= len(head):
                 items += [item(t, n) for t, n in members]
                 continue
-            inner = "".join(item(t[cut + 2:], n) for t, n in members)
-            items.append(f'<li class="shared">{esc(shared[:cut + 1])}<ol>{inner}</ol></li>')
+            inner = "".join(item(t[cut + 2 :], n) for t, n in members)
+            items.append(f'<li class="shared">{esc(shared[: cut + 1])}<ol>{inner}</ol></li>')
         return f'<div class="rule-notes"><h4>{esc(title)}</h4><ol>{"".join(items)}</ol></div>'
 
 
@@ -385,10 +404,20 @@ def _json_default(value: Any) -> Any:
 def script_json(obj: Any) -> str:
     """JSON text safe inside a <script> element (no '</script>', no '<!--'); NaN is refused
     (JSON.parse would fail on it): figures carry None for gaps."""
-    text = obj if isinstance(obj, str) else json.dumps(obj, separators=(",", ":"), default=_json_default,
-                                                       allow_nan=False, ensure_ascii=False)
-    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    text = (
+        obj
+        if isinstance(obj, str)
+        else json.dumps(
+            obj, separators=(",", ":"), default=_json_default, allow_nan=False, ensure_ascii=False
+        )
+    )
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
 # --------------------------------------------------------------------------- blocks
@@ -407,8 +436,9 @@ def no_data(table: str, present: bool | None, what: str = "") -> str:
     else:
         why = "there are none in the data so far"
     lead = f"{esc(what[:1].upper() + what[1:])}: " if what else ""
-    return (f'<p class="note note-empty" data-table="{esc(table)}"><strong>No data yet.</strong> '
-            f"{lead}{why}.</p>")
+    return (
+        f'<p class="note note-empty" data-table="{esc(table)}"><strong>No data yet.</strong> {lead}{why}.</p>'
+    )
 
 
 @dataclass
@@ -423,8 +453,9 @@ class Kpi:
 def kpis(cards: Sequence[Kpi]) -> str:
     parts = []
     for c in cards:
-        inner = (f'<div class="kpi-value">{esc(c.value)}</div><div class="kpi-label">{esc(c.label)}</div>'
-                 + (f'<div class="kpi-detail">{esc(c.detail)}</div>' if c.detail else ""))
+        inner = f'<div class="kpi-value">{esc(c.value)}</div><div class="kpi-label">{esc(c.label)}</div>' + (
+            f'<div class="kpi-detail">{esc(c.detail)}</div>' if c.detail else ""
+        )
         cls = f"kpi {('kpi-' + c.tone) if c.tone else ''}".strip()
         if c.href:
             parts.append(f'<a class="{cls}" href="{esc(c.href)}">{inner}</a>')
@@ -451,14 +482,23 @@ class Col:
     num: bool = False
     title: str = ""
     nowrap: bool = False
-    screen_only: bool = False   # left off paper (a long sentence the paper says elsewhere or in a note)
-    width: str = ""   # the column's share of the table ("24%"): a long name keeps to one line
+    screen_only: bool = False  # left off paper (a long sentence the paper says elsewhere or in a note)
+    width: str = ""  # the column's share of the table ("24%"): a long name keeps to one line
 
 
-def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | None = None, rest: str = "",
-          row_class: Callable[[pd.Series], str] | None = None, row_id: Callable[[pd.Series], str] | None = None,
-          caption: str = "", empty: str = "No rows.", table_class: str = "",
-          detail: Callable[[dict], str] | None = None) -> str:
+def table(
+    frame: pd.DataFrame | None,
+    cols: Sequence[Col],
+    *,
+    max_rows: int | None = None,
+    rest: str = "",
+    row_class: Callable[[pd.Series], str] | None = None,
+    row_id: Callable[[pd.Series], str] | None = None,
+    caption: str = "",
+    empty: str = "No rows.",
+    table_class: str = "",
+    detail: Callable[[dict], str] | None = None,
+) -> str:
     """An HTML table of ``frame``; every cell escaped unless the column renders HTML itself.
 
     ``max_rows`` shows only the first rows: then ``rest`` (plain text) must say where all of them are,
@@ -470,28 +510,35 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
     if frame is None or frame.empty:
         return note(esc(empty), "empty")
     shown = frame if max_rows is None else frame.head(max_rows)
+
     def th_class(c: Col) -> str:
         names = " ".join(n for n, on in (("num", c.num), ("no-print", c.screen_only)) if on)
         return f' class="{names}"' if names else ""
 
     head = "".join(
-        f'<th{th_class(c)}{(" title=" + chr(34) + esc(c.title) + chr(34)) if c.title else ""}'
-        f'{(" style=" + chr(34) + "width:" + esc(c.width) + chr(34)) if c.width else ""}>'
-        f"{esc(c.label)}</th>" for c in cols)
+        f"<th{th_class(c)}{(' title=' + chr(34) + esc(c.title) + chr(34)) if c.title else ''}"
+        f"{(' style=' + chr(34) + 'width:' + esc(c.width) + chr(34)) if c.width else ''}>"
+        f"{esc(c.label)}</th>"
+        for c in cols
+    )
     # The cells a column at a time (each column's opening tag is the same all the way down), then
     # joined row by row; the rows as dicts, not a Series each (iterrows: 40 us a row; a page of 190
     # meters has thousands).
     records = shown.to_dict("records")
     cells: list[list[str]] = []
     for c in cols:
-        cls_td = " ".join(n for n, on in (("num", c.num), ("nowrap", c.nowrap), ("no-print", c.screen_only)) if on)
+        cls_td = " ".join(
+            n for n, on in (("num", c.num), ("nowrap", c.nowrap), ("no-print", c.screen_only)) if on
+        )
         td = f'<td class="{cls_td}">' if cls_td else "<td>"
         if c.html is not None:
             contents = [c.html(r) for r in records]
         else:
             fmt, key = c.fmt, c.key
-            contents = [esc(fmt(v) if fmt is not None and not is_missing(v) else v)
-                        for v in (r.get(key) for r in records)]
+            contents = [
+                esc(fmt(v) if fmt is not None and not is_missing(v) else v)
+                for v in (r.get(key) for r in records)
+            ]
         cells.append([f"{td}{content}</td>" for content in contents])
     body: list[str] = []
     for row, row_cells in zip(records, zip(*cells) if cells else ((),) * len(records)):
@@ -505,17 +552,23 @@ def table(frame: pd.DataFrame | None, cols: Sequence[Col], *, max_rows: int | No
         line = f"<tr{attrs}>{''.join(row_cells)}</tr>"
         if detail is not None:
             extra = detail(row)
-            line = (f'<tbody class="pair">{line}<tr class="detail"><td colspan="{len(cols)}">{extra}</td></tr>'
-                    f"</tbody>" if extra else f'<tbody class="pair">{line}</tbody>')
+            line = (
+                f'<tbody class="pair">{line}<tr class="detail"><td colspan="{len(cols)}">{extra}</td></tr>'
+                f"</tbody>"
+                if extra
+                else f'<tbody class="pair">{line}</tbody>'
+            )
         body.append(line)
     more = ""
     if max_rows is not None and len(frame) > max_rows:
         more = note(esc(f"The first {max_rows:,} of {len(frame):,} rows are shown here; {rest}"), "info")
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     cls = f' class="{esc(table_class)}"' if table_class else ""
-    rows_html = "".join(body) if detail is not None else f'<tbody>{"".join(body)}</tbody>'
-    return (f'<div class="table-wrap"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
-            f'{rows_html}</table></div>{more}')
+    rows_html = "".join(body) if detail is not None else f"<tbody>{''.join(body)}</tbody>"
+    return (
+        f'<div class="table-wrap"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
+        f"{rows_html}</table></div>{more}"
+    )
 
 
 def details(summary: str, body: str, cls: str = "more") -> str:
@@ -550,18 +603,44 @@ TEMPLATE: dict[str, Any] = {
         "hovermode": "closest",
         "hoverlabel": {"font": {"family": FONT, "size": 12}, "align": "left"},
         "margin": {"l": 70, "r": 30, "t": 40, "b": 50},
-        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0,
-                   "font": {"size": 11}},
-        "xaxis": {"showgrid": True, "gridcolor": "#eef2f7", "linecolor": "#9ca3af", "showline": True,
-                  "ticks": "outside", "tickcolor": "#9ca3af", "zeroline": False, "automargin": True},
-        "yaxis": {"showgrid": True, "gridcolor": "#eef2f7", "linecolor": "#9ca3af", "showline": True,
-                  "ticks": "outside", "tickcolor": "#9ca3af", "zeroline": False, "automargin": True},
+        "legend": {
+            "orientation": "h",
+            "yanchor": "bottom",
+            "y": 1.02,
+            "xanchor": "left",
+            "x": 0,
+            "font": {"size": 11},
+        },
+        "xaxis": {
+            "showgrid": True,
+            "gridcolor": "#eef2f7",
+            "linecolor": "#9ca3af",
+            "showline": True,
+            "ticks": "outside",
+            "tickcolor": "#9ca3af",
+            "zeroline": False,
+            "automargin": True,
+        },
+        "yaxis": {
+            "showgrid": True,
+            "gridcolor": "#eef2f7",
+            "linecolor": "#9ca3af",
+            "showline": True,
+            "ticks": "outside",
+            "tickcolor": "#9ca3af",
+            "zeroline": False,
+            "automargin": True,
+        },
     }
 }
 
-PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "scrollZoom": False,
-                 "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
-                 "toImageButtonOptions": {"format": "png", "scale": 2}}
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "responsive": True,
+    "scrollZoom": False,
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+}
 
 
 @dataclass
@@ -571,13 +650,13 @@ class Chart:
     chart_id: str
     figure: Any  # a dict {"data", "layout"} (dashboards.figs) or a plotly go.Figure
     title: str = ""
-    caption: str = ""   # HTML (escape data first)
+    caption: str = ""  # HTML (escape data first)
     height: int = 400
     click_anchor_prefix: str = ""  # a click on a point with customdata[0] = X jumps to #<prefix>X
     extra_class: str = ""
-    print_height: int = 0   # on paper: drawn this tall (0: as on screen)
-    printed: bool = True    # False: on screen only (the page says where the rest are)
-    print_layout: dict[str, Any] = field(default_factory=dict)   # on paper: these layout changes too
+    print_height: int = 0  # on paper: drawn this tall (0: as on screen)
+    printed: bool = True  # False: on screen only (the page says where the rest are)
+    print_layout: dict[str, Any] = field(default_factory=dict)  # on paper: these layout changes too
 
     def spec(self) -> dict[str, Any]:
         fig = self.figure
@@ -599,14 +678,20 @@ class Chart:
         title = f'<h3 class="chart-title">{esc(self.title)}</h3>' if self.title else ""
         caption = f'<p class="chart-caption">{self.caption}</p>' if self.caption else ""
         cls = f"chart {self.extra_class}".strip()
-        box = "chart-box" + ("" if self.printed else " no-print") + (" chart-small" if self.print_height else "")
+        box = (
+            "chart-box"
+            + ("" if self.printed else " no-print")
+            + (" chart-small" if self.print_height else "")
+        )
         tall = f' data-print-height="{int(self.print_height)}"' if self.print_height else ""
         if self.print_layout:
             tall += f' data-print-layout="{esc(script_json(self.print_layout))}"'
-        return (f'<figure class="{box}">{title}'
-                f'<div class="{cls}" id="{spec_id}-div" data-fig="{spec_id}"{tall} style="min-height:{int(self.height)}px">'
-                f'<span class="chart-wait">Chart loading…</span></div>{caption}'
-                f'<script type="application/json" id="{spec_id}">{script_json(self.spec())}</script></figure>')
+        return (
+            f'<figure class="{box}">{title}'
+            f'<div class="{cls}" id="{spec_id}-div" data-fig="{spec_id}"{tall} style="min-height:{int(self.height)}px">'
+            f'<span class="chart-wait">Chart loading…</span></div>{caption}'
+            f'<script type="application/json" id="{spec_id}">{script_json(self.spec())}</script></figure>'
+        )
 
 
 def local_naive(series: pd.Series) -> pd.Series:
@@ -870,37 +955,55 @@ def print_header_css(town: str, title: str, as_of: dt.date | None) -> str:
     """On each printed page: the town and the page's title at the top left, the as-of day at the top right."""
     left = " · ".join(t for t in (town, title) if t)
     right = f"as of {as_of:%B} {as_of.day}, {as_of.year}" if as_of else ""
-    return ("@page{"
-            f"@top-left{{content:{css_string(left)};font:10px {FONT};color:#000}}"
-            f"@top-right{{content:{css_string(right)};font:10px {FONT};color:#000}}}}")
+    return (
+        "@page{"
+        f"@top-left{{content:{css_string(left)};font:10px {FONT};color:#000}}"
+        f"@top-right{{content:{css_string(right)};font:10px {FONT};color:#000}}}}"
+    )
 
 
-def page(*, file: str, title: str, subtitle: str, body: str, as_of: dt.date | None,
-         generated_at: dt.datetime | None = None, has_charts: bool = True, footer_note: str = "",
-         extra_css: str = "", town: str = "") -> str:
+def page(
+    *,
+    file: str,
+    title: str,
+    subtitle: str,
+    body: str,
+    as_of: dt.date | None,
+    generated_at: dt.datetime | None = None,
+    has_charts: bool = True,
+    footer_note: str = "",
+    extra_css: str = "",
+    town: str = "",
+) -> str:
     """A complete, self-standing HTML page (plotly.min.js beside it when it has charts).
 
     ``town``: who the page is about (the rules file's name, e.g. "Town of ..."), printed atop every paper page
     with the title and the as-of day."""
-    menu = "".join(
-        f'<a href="{f}"{" class=on" if f == file else ""}>{esc(label)}</a>' for f, label in PAGES)
+    menu = "".join(f'<a href="{f}"{" class=on" if f == file else ""}>{esc(label)}</a>' for f, label in PAGES)
     scripts = ""
     if has_charts:
-        scripts = (f'<script src="{PLOTLY_JS}" charset="utf-8"></script>'
-                   f'<script type="application/json" id="outfall-template">{script_json(TEMPLATE)}</script>'
-                   f"<script>{JS}</script>")
+        scripts = (
+            f'<script src="{PLOTLY_JS}" charset="utf-8"></script>'
+            f'<script type="application/json" id="outfall-template">{script_json(TEMPLATE)}</script>'
+            f"<script>{JS}</script>"
+        )
     gen = f" · page written {esc(generated_at.strftime('%Y-%m-%d %H:%M'))}" if generated_at else ""
     brand = f"{esc(town) if town else 'Outfall'} · sewer &amp; stormwater compliance"
     as_of_text = f"as of {esc(as_of.isoformat())}" if as_of else ""
-    foot = (f"<footer>Outfall · {as_of_text}{gen} · times in {esc(local_timezone())}. "
-            f"Opens without a server or internet; charts use {PLOTLY_JS} beside this page.{footer_note}</footer>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"" + f' data-print-width="{PRINT_WIDTH_PX}"><head><meta charset="utf-8">'
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(title)} · Outfall</title><style>{CSS}{PRINT_CSS}{print_header_css(town, title, as_of)}"
-            f"{extra_css}</style></head><body>"
-            f'<header class="top"><div class="brand">{brand}</div>'
-            f"<h1>{esc(title)}</h1><div class=\"sub\">{subtitle}</div><nav class=\"menu\">{menu}</nav></header>"
-            f"<main>{body}</main>{foot}{scripts}</body></html>\n")
+    foot = (
+        f"<footer>Outfall · {as_of_text}{gen} · times in {esc(local_timezone())}. "
+        f"Opens without a server or internet; charts use {PLOTLY_JS} beside this page.{footer_note}</footer>"
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"'
+        + f' data-print-width="{PRINT_WIDTH_PX}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)} · Outfall</title><style>{CSS}{PRINT_CSS}{print_header_css(town, title, as_of)}"
+        f"{extra_css}</style></head><body>"
+        f'<header class="top"><div class="brand">{brand}</div>'
+        f'<h1>{esc(title)}</h1><div class="sub">{subtitle}</div><nav class="menu">{menu}</nav></header>'
+        f"<main>{body}</main>{foot}{scripts}</body></html>\n"
+    )
 
 
 def join(parts: Iterable[str]) -> str:

@@ -15,8 +15,26 @@ from typing import Any
 import pandas as pd
 
 from dashboards.html import (
-    Col, Kpi, PageData, PageMeta, as_frame, day_words, esc, fmt_date, fmt_datetime, fmt_num, frames, is_missing, join,
-    kpis, no_data, note, page, section, slug, table,
+    Col,
+    Kpi,
+    PageData,
+    PageMeta,
+    as_frame,
+    day_words,
+    esc,
+    fmt_date,
+    fmt_datetime,
+    fmt_num,
+    frames,
+    is_missing,
+    join,
+    kpis,
+    no_data,
+    note,
+    page,
+    section,
+    slug,
+    table,
 )
 from dashboards.worklist import worklist_summary
 
@@ -47,7 +65,9 @@ class IndexData(PageData):
     quarantine_total: int = 0
     quarantine_per_reason: int = 50
     set_aside: pd.DataFrame | None = None  # rows kept but not judged by an asset (table set_aside)
-    reports: list[tuple[str, str]] = field(default_factory=list)  # (file, label) of the annual reports written
+    reports: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (file, label) of the annual reports written
     worklist: pd.DataFrame | None = None  # what each person must do next (table worklist)
 
 
@@ -72,20 +92,37 @@ def _span(data: IndexData) -> tuple[Any, Any]:
 
 
 def panel_worklist(data: IndexData) -> str:
-    return section("What to do next", worklist_summary(data.worklist), sid="worklist",
-                   lead=esc(f"Each person's actions as of {day_words(data.as_of)}: overdue, due within the week, "
-                            f"upcoming. Click a person for their whole list."))
+    return section(
+        "What to do next",
+        worklist_summary(data.worklist),
+        sid="worklist",
+        lead=esc(
+            f"Each person's actions as of {day_words(data.as_of)}: overdue, due within the week, "
+            f"upcoming. Click a person for their whole list."
+        ),
+    )
 
 
 def panel_after_as_of(data: IndexData) -> str:
     observed = _observed(data)
-    after = observed[pd.to_datetime(observed["last"]) > pd.Timestamp(data.as_of)] if not observed.empty else observed
+    after = (
+        observed[pd.to_datetime(observed["last"]) > pd.Timestamp(data.as_of)]
+        if not observed.empty
+        else observed
+    )
     if after.empty:
         return ""
-    return note("<strong>Data dated after the as-of date " + esc(data.as_of.isoformat()) + ":</strong> "
-                + "; ".join(f"{esc(r['dataset'])} ({esc(r['what'])}) to {esc(fmt_date(r['last']))}"
-                            for _, r in after.iterrows())
-                + ". Check the as-of date or the files' dates.", "warn")
+    return note(
+        "<strong>Data dated after the as-of date "
+        + esc(data.as_of.isoformat())
+        + ":</strong> "
+        + "; ".join(
+            f"{esc(r['dataset'])} ({esc(r['what'])}) to {esc(fmt_date(r['last']))}"
+            for _, r in after.iterrows()
+        )
+        + ". Check the as-of date or the files' dates.",
+        "warn",
+    )
 
 
 def panel_run(data: IndexData) -> str:
@@ -93,38 +130,64 @@ def panel_run(data: IndexData) -> str:
     first, last = _span(data)
     rows_read = int(ingested["rows_read"].sum()) if not ingested.empty else 0
     q_total = int(data.quarantine_total)
-    return kpis([
-        Kpi("as of", data.as_of.isoformat(), "the day 'overdue' is judged"),
-        Kpi("data from", fmt_date(first) if first is not None else "no data",
-            f"to {fmt_date(last)}" if last is not None else ""),
-        Kpi("rows read", fmt_num(rows_read), f"{len(ingested)} datasets" if not ingested.empty else "no files yet"),
-        Kpi("rows quarantined", fmt_num(q_total), "rejected input rows: see the list",
-            "bad" if q_total else "good", "quarantine.html"),
-    ])
+    return kpis(
+        [
+            Kpi("as of", data.as_of.isoformat(), "the day 'overdue' is judged"),
+            Kpi(
+                "data from",
+                fmt_date(first) if first is not None else "no data",
+                f"to {fmt_date(last)}" if last is not None else "",
+            ),
+            Kpi(
+                "rows read",
+                fmt_num(rows_read),
+                f"{len(ingested)} datasets" if not ingested.empty else "no files yet",
+            ),
+            Kpi(
+                "rows quarantined",
+                fmt_num(q_total),
+                "rejected input rows: see the list",
+                "bad" if q_total else "good",
+                "quarantine.html",
+            ),
+        ]
+    )
 
 
 def panel_cards(data: IndexData) -> str:
     cards = []
     for c in data.cards:
-        nums = "".join(f'<div class="card-num card-{esc(tone)}"><b>{esc(v)}</b> {esc(label)}</div>'
-                       for v, label, tone in c.numbers)
+        nums = "".join(
+            f'<div class="card-num card-{esc(tone)}"><b>{esc(v)}</b> {esc(label)}</div>'
+            for v, label, tone in c.numbers
+        )
         state = "" if c.exists else '<p class="note note-empty">Not written yet: its asset has not run.</p>'
         link_open = f'<a class="card" href="{esc(c.file)}">' if c.exists else '<div class="card">'
         link_close = "</a>" if c.exists else "</div>"
-        cards.append(f'{link_open}<div class="card-who">{esc(c.who)}</div><h3>{esc(c.title)}</h3>'
-                     f'<p>{esc(c.what)}</p>{nums}{state}{link_close}')
-    return section("Dashboards", f'<div class="cards">{"".join(cards)}</div>', sid="pages",
-                   lead="Each number says the period it counts; the pages count the same way.")
+        cards.append(
+            f'{link_open}<div class="card-who">{esc(c.who)}</div><h3>{esc(c.title)}</h3>'
+            f"<p>{esc(c.what)}</p>{nums}{state}{link_close}"
+        )
+    return section(
+        "Dashboards",
+        f'<div class="cards">{"".join(cards)}</div>',
+        sid="pages",
+        lead="Each number says the period it counts; the pages count the same way.",
+    )
 
 
 def panel_reports(data: IndexData) -> str:
     if not data.reports:
         return ""
     links = "".join(f'<li><a href="{esc(f)}">{esc(label)}</a></li>' for f, label in data.reports)
-    return section("Annual pretreatment reports", f"<ul>{links}</ul>", sid="reports",
-                   lead="For the approval authority (40 CFR 403.12(i)), one per calendar year: the industrial users, "
-                        "their sampling and violations, significant noncompliance and the notices mailed, ready to "
-                        "print.")
+    return section(
+        "Annual pretreatment reports",
+        f"<ul>{links}</ul>",
+        sid="reports",
+        lead="For the approval authority (40 CFR 403.12(i)), one per calendar year: the industrial users, "
+        "their sampling and violations, significant noncompliance and the notices mailed, ready to "
+        "print.",
+    )
 
 
 def _datasets(data: IndexData) -> pd.DataFrame:
@@ -134,7 +197,11 @@ def _datasets(data: IndexData) -> pd.DataFrame:
     if not ranges.empty:
         merged = merged.merge(ranges, on="dataset", how="outer")
     if not qcounts.empty:
-        q = qcounts.groupby("dataset", as_index=False)["rows"].sum().rename(columns={"rows": "quarantined_now"})
+        q = (
+            qcounts.groupby("dataset", as_index=False)["rows"]
+            .sum()
+            .rename(columns={"rows": "quarantined_now"})
+        )
         merged = merged.merge(q, on="dataset", how="left")
     else:
         merged["quarantined_now"] = 0
@@ -158,17 +225,32 @@ def panel_data(data: IndexData) -> str:
     if as_frame(data.ingested).empty and as_frame(data.ranges).empty:
         d_html = no_data("ingested_files", data.present.get("ingested_files"), "input files loaded")
     else:
-        d_html = table(_datasets(data), [
-            Col("dataset", "Dataset", nowrap=True), Col("files", "Files", num=True, fmt=fmt_num),
-            Col("rows_read", "Rows read", num=True, fmt=fmt_num), Col("rows_kept", "Kept", num=True, fmt=fmt_num),
-            Col("quarantined_now", "Quarantined", num=True, html=_quarantined_cell),
-            Col("balance", "Read = kept + quarantined", html=lambda r: esc(_balanced(r))),
-            Col("what", "Dates of"), Col("first", "Range", html=lambda r: esc(_range_text(r.get("first"), r.get("last"))),
-                                         nowrap=True),
-            Col("last_loaded", "Last loaded", fmt=fmt_datetime, nowrap=True)])
-    return section("The data", d_html, sid="data",
-                   lead="Rows read from the input files, kept, and quarantined (rejected with a reason: click a "
-                        "count to see the rows), and the dates each dataset covers.")
+        d_html = table(
+            _datasets(data),
+            [
+                Col("dataset", "Dataset", nowrap=True),
+                Col("files", "Files", num=True, fmt=fmt_num),
+                Col("rows_read", "Rows read", num=True, fmt=fmt_num),
+                Col("rows_kept", "Kept", num=True, fmt=fmt_num),
+                Col("quarantined_now", "Quarantined", num=True, html=_quarantined_cell),
+                Col("balance", "Read = kept + quarantined", html=lambda r: esc(_balanced(r))),
+                Col("what", "Dates of"),
+                Col(
+                    "first",
+                    "Range",
+                    html=lambda r: esc(_range_text(r.get("first"), r.get("last"))),
+                    nowrap=True,
+                ),
+                Col("last_loaded", "Last loaded", fmt=fmt_datetime, nowrap=True),
+            ],
+        )
+    return section(
+        "The data",
+        d_html,
+        sid="data",
+        lead="Rows read from the input files, kept, and quarantined (rejected with a reason: click a "
+        "count to see the rows), and the dates each dataset covers.",
+    )
 
 
 def panel_reasons(data: IndexData) -> str:
@@ -176,29 +258,64 @@ def panel_reasons(data: IndexData) -> str:
     if qcounts.empty:
         return ""
     top = qcounts.sort_values(["rows", "dataset"], ascending=[False, True]).head(12)
-    return section("Why rows were quarantined", table(top, [
-        Col("dataset", "Dataset", nowrap=True,
-            html=lambda r: f'<a href="quarantine.html#q-{esc(slug(r["dataset"]))}">{esc(r["dataset"])}</a>'),
-        Col("reason", "Reason"), Col("rows", "Rows", num=True, fmt=fmt_num)]),
-        sid="reasons", lead=esc(
+    return section(
+        "Why rows were quarantined",
+        table(
+            top,
+            [
+                Col(
+                    "dataset",
+                    "Dataset",
+                    nowrap=True,
+                    html=lambda r: (
+                        f'<a href="quarantine.html#q-{esc(slug(r["dataset"]))}">{esc(r["dataset"])}</a>'
+                    ),
+                ),
+                Col("reason", "Reason"),
+                Col("rows", "Rows", num=True, fmt=fmt_num),
+            ],
+        ),
+        sid="reasons",
+        lead=esc(
             f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row is on the "
-            "quarantine page." if len(qcounts) > len(top) else
-            "Every reason; the rejected rows are on the quarantine page."))
+            "quarantine page."
+            if len(qcounts) > len(top)
+            else "Every reason; the rejected rows are on the quarantine page."
+        ),
+    )
 
 
 # The index, top to bottom: what to do, the run, the pages and their numbers, then the data.
-INDEX_PANELS = (panel_worklist, panel_after_as_of, panel_run, panel_cards, panel_reports, panel_data, panel_reasons)
+INDEX_PANELS = (
+    panel_worklist,
+    panel_after_as_of,
+    panel_run,
+    panel_cards,
+    panel_reports,
+    panel_data,
+    panel_reasons,
+)
 
 
 def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
     first, last = _span(data)
-    html_text = page(file="index.html", title="Outfall dashboards",
-                     subtitle=esc(f"Sewer and stormwater compliance · as of {data.as_of.isoformat()}"
-                                  + (f" · data {fmt_date(first)} to {fmt_date(last)}" if first is not None else "")),
-                     body=join(panel(data) for panel in INDEX_PANELS), extra_css=_CARD_CSS, as_of=data.as_of,
-                     town=data.town, generated_at=data.generated_at, has_charts=False)
-    return html_text, PageMeta(counts={"quarantined": int(data.quarantine_total),
-                                       "datasets": len(as_frame(data.ingested))})
+    html_text = page(
+        file="index.html",
+        title="Outfall dashboards",
+        subtitle=esc(
+            f"Sewer and stormwater compliance · as of {data.as_of.isoformat()}"
+            + (f" · data {fmt_date(first)} to {fmt_date(last)}" if first is not None else "")
+        ),
+        body=join(panel(data) for panel in INDEX_PANELS),
+        extra_css=_CARD_CSS,
+        as_of=data.as_of,
+        town=data.town,
+        generated_at=data.generated_at,
+        has_charts=False,
+    )
+    return html_text, PageMeta(
+        counts={"quarantined": int(data.quarantine_total), "datasets": len(as_frame(data.ingested))}
+    )
 
 
 _CARD_CSS = """
@@ -221,57 +338,103 @@ def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
     body: list[str] = []
     total = int(data.quarantine_total)
     if data.quarantine is None:
-        body.append(section("Quarantined rows", no_data("quarantine", data.present.get("quarantine"),
-                                                        "rejected input rows")))
+        body.append(
+            section(
+                "Quarantined rows",
+                no_data("quarantine", data.present.get("quarantine"), "rejected input rows"),
+            )
+        )
     elif total == 0:
-        body.append(section("Quarantined rows", note("No input row was rejected: every row read was kept.",
-                                                     "info")))
+        body.append(
+            section("Quarantined rows", note("No input row was rejected: every row read was kept.", "info"))
+        )
     else:
-        per = qcounts.groupby("dataset")["rows"].sum().sort_index() if not qcounts.empty else pd.Series(dtype=int)
-        toc = "".join(f'<a class="bad" href="#q-{esc(slug(d))}">{esc(d)} · {int(n):,}</a>' for d, n in per.items())
-        lead = (f"{total:,} rows of the input files could not be read and were set aside. They are grouped by "
-                "input folder and by reason, so that one fix mends every row with the same reason. Each row "
-                "shows its file, its row number (1 = the first data row; 0 = the whole file) and its values "
-                "as they were received; correct the file and run Outfall again.")
+        per = (
+            qcounts.groupby("dataset")["rows"].sum().sort_index()
+            if not qcounts.empty
+            else pd.Series(dtype=int)
+        )
+        toc = "".join(
+            f'<a class="bad" href="#q-{esc(slug(d))}">{esc(d)} · {int(n):,}</a>' for d, n in per.items()
+        )
+        lead = (
+            f"{total:,} rows of the input files could not be read and were set aside. They are grouped by "
+            "input folder and by reason, so that one fix mends every row with the same reason. Each row "
+            "shows its file, its row number (1 = the first data row; 0 = the whole file) and its values "
+            "as they were received; correct the file and run Outfall again."
+        )
         if len(rows) < total:
-            lead += (f" Of a reason shared by more than {data.quarantine_per_reason:,} rows, the first "
-                     f"{data.quarantine_per_reason:,} are listed here; {ALL_ROWS_WHERE}")
+            lead += (
+                f" Of a reason shared by more than {data.quarantine_per_reason:,} rows, the first "
+                f"{data.quarantine_per_reason:,} are listed here; {ALL_ROWS_WHERE}"
+            )
         body.append(section("Quarantined rows", f'<div class="toc">{toc}</div>', sid="top", lead=esc(lead)))
         for dataset, frame in rows.groupby("dataset", sort=True):
             parts = []
             for reason, group in frame.groupby("reason", sort=False):
                 n = int(group["reason_rows"].iloc[0]) if "reason_rows" in group else len(group)
-                parts.append(f'<h3 class="reason">{esc(reason)} <span class="count">'
-                             f'({n:,} row{"s" if n != 1 else ""})</span></h3>')
+                parts.append(
+                    f'<h3 class="reason">{esc(reason)} <span class="count">'
+                    f"({n:,} row{'s' if n != 1 else ''})</span></h3>"
+                )
                 parts.append(received_table(group.sort_values(["source_file", "row_number"])))
                 if n > len(group):
-                    parts.append(note(esc(f"The first {len(group):,} of these {n:,} rows are listed; "
-                                          f"{ALL_ROWS_WHERE}"), "info"))
+                    parts.append(
+                        note(
+                            esc(f"The first {len(group):,} of these {n:,} rows are listed; {ALL_ROWS_WHERE}"),
+                            "info",
+                        )
+                    )
             n_rows = int(per.get(dataset, len(frame)))
-            body.append(section(f"{dataset}: {n_rows:,} row{'s' if n_rows != 1 else ''}", join(parts),
-                                sid=f"q-{slug(dataset)}"))
+            body.append(
+                section(
+                    f"{dataset}: {n_rows:,} row{'s' if n_rows != 1 else ''}",
+                    join(parts),
+                    sid=f"q-{slug(dataset)}",
+                )
+            )
     aside = as_frame(data.set_aside)
     if not aside.empty:
         parts = []
         for (dataset, reason), group in aside.groupby(["dataset", "reason"], sort=True):
-            parts.append(f'<h3 class="reason">{esc(dataset)}: {esc(reason)} <span class="count">'
-                         f'({len(group):,} row{"s" if len(group) != 1 else ""})</span></h3>')
+            parts.append(
+                f'<h3 class="reason">{esc(dataset)}: {esc(reason)} <span class="count">'
+                f"({len(group):,} row{'s' if len(group) != 1 else ''})</span></h3>"
+            )
             parts.append(received_table(group.sort_values(["source_file", "row_number"])))
-        body.append(section("Rows kept but not judged", join(parts), sid="set-aside",
-                            lead=esc("These rows were read and kept, but they could not be judged against the law "
-                                     "(the reason says why). Correct them or the records they point to, and run "
-                                     "Outfall again.")))
+        body.append(
+            section(
+                "Rows kept but not judged",
+                join(parts),
+                sid="set-aside",
+                lead=esc(
+                    "These rows were read and kept, but they could not be judged against the law "
+                    "(the reason says why). Correct them or the records they point to, and run "
+                    "Outfall again."
+                ),
+            )
+        )
     meta.counts = {"quarantined": total, "shown": len(rows), "set_aside": len(aside)}
-    html_text = page(file="quarantine.html", title="Quarantined input rows",
-                     subtitle=esc(f"Rows rejected on input, with the reason a clerk can act on · as of "
-                                  f"{data.as_of.isoformat()}"),
-                     body=join(body), as_of=data.as_of, town=data.town, generated_at=data.generated_at,
-                     has_charts=False, extra_css=_QUARANTINE_CSS)
+    html_text = page(
+        file="quarantine.html",
+        title="Quarantined input rows",
+        subtitle=esc(
+            f"Rows rejected on input, with the reason a clerk can act on · as of {data.as_of.isoformat()}"
+        ),
+        body=join(body),
+        as_of=data.as_of,
+        town=data.town,
+        generated_at=data.generated_at,
+        has_charts=False,
+        extra_css=_QUARANTINE_CSS,
+    )
     return html_text, meta
 
 
-ALL_ROWS_WHERE = ("every rejected row is in the file quarantine.csv, in the csv folder that "
-                  "'outfall export' writes (and on the quarantine sheet of its workbook outfall_tables.xlsx).")
+ALL_ROWS_WHERE = (
+    "every rejected row is in the file quarantine.csv, in the csv folder that "
+    "'outfall export' writes (and on the quarantine sheet of its workbook outfall_tables.xlsx)."
+)
 
 _QUARANTINE_CSS = """
 h3.reason{font-size:14.5px;margin:16px 0 4px}h3.reason .count{font-weight:400;color:#4b5563}
@@ -303,21 +466,33 @@ def received_table(group: pd.DataFrame) -> str:
             if k not in columns:
                 columns.append(k)
     lines = [not is_missing(r) and v is None for r, v in zip(group["raw"], values)]
-    head = ("<th>File</th><th class=num>Row</th>" + "".join(f"<th>{esc(c)}</th>" for c in columns)
-            + ("<th>As received</th>" if any(lines) else ""))
+    head = (
+        "<th>File</th><th class=num>Row</th>"
+        + "".join(f"<th>{esc(c)}</th>" for c in columns)
+        + ("<th>As received</th>" if any(lines) else "")
+    )
     body = []
     for (_, r), v, is_line in zip(group.iterrows(), values, lines):
-        cells = [f'<td class="nowrap">{esc(r.get("source_file"))}</td>',
-                 f'<td class="num">{esc(fmt_num(r.get("row_number")))}</td>']
+        cells = [
+            f'<td class="nowrap">{esc(r.get("source_file"))}</td>',
+            f'<td class="num">{esc(fmt_num(r.get("row_number")))}</td>',
+        ]
         for c in columns:
             text = (v or {}).get(c)
-            cells.append('<td class="blank">blank</td>' if v is not None and text == "" else
-                         f"<td>{esc(_clip(text)) if text is not None else ''}</td>")
+            cells.append(
+                '<td class="blank">blank</td>'
+                if v is not None and text == ""
+                else f"<td>{esc(_clip(text)) if text is not None else ''}</td>"
+            )
         if any(lines):
-            cells.append(f'<td><div class="received">{esc(_clip(r.get("raw"))) if is_line else ""}</div></td>')
+            cells.append(
+                f'<td><div class="received">{esc(_clip(r.get("raw"))) if is_line else ""}</div></td>'
+            )
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></div>')
+    return (
+        f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 def _clip(text: Any, limit: int = 400) -> str:

@@ -10,18 +10,36 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from dashboards.html import (
-    Col, RuleNotes, badge, esc, fmt_date, fmt_num, fmt_usd, is_missing, month_words, months_words, named, note,
-    short_name, slug, table,
+    Col,
+    RuleNotes,
+    badge,
+    esc,
+    fmt_date,
+    fmt_num,
+    fmt_usd,
+    is_missing,
+    month_words,
+    months_words,
+    named,
+    note,
+    short_name,
+    slug,
+    table,
 )
 
-STATUS_WORDS = {"draft": ("draft, not mailed", "warn"), "mailed": ("mailed", "good"),
-                "withdrawn": ("withdrawn", "")}
+STATUS_WORDS = {
+    "draft": ("draft, not mailed", "warn"),
+    "mailed": ("mailed", "good"),
+    "withdrawn": ("withdrawn", ""),
+}
 # what a stormwater finding is, in words (swppp_inspection_findings.requirement, swppp_other_findings.finding)
 FINDING_WORDS = {
-    "weekly": "weekly inspection", "storm": "inspection after a storm",
+    "weekly": "weekly inspection",
+    "storm": "inspection after a storm",
     "report_not_delivered": "inspection report not delivered in time",
     "disturbance_over_limit": "more land disturbed than allowed",
-    "milestone_notice_late": "milestone notice given late", "contractor_not_certified": "contractor not certified",
+    "milestone_notice_late": "milestone notice given late",
+    "contractor_not_certified": "contractor not certified",
     "sediment_not_removed": "sediment not removed",
 }
 PENALTY_PER = {"day": ("day", "days"), "week": ("week", "weeks")}
@@ -68,17 +86,21 @@ def _mailed(r: pd.Series) -> str:
     if is_missing(r.get("issued_on")):
         return ""
     number = r.get("certified_mail_no")
-    return esc(fmt_date(r["issued_on"])) + (f"<br><small>certified mail {esc(number)}</small>"
-                                            if not is_missing(number) else "")
+    return esc(fmt_date(r["issued_on"])) + (
+        f"<br><small>certified mail {esc(number)}</small>" if not is_missing(number) else ""
+    )
 
 
 # what a notice lists (notice_items.item), one and many
 ITEM_WORDS = {
-    "sample": ("single sample", "single samples"), "daily_max": ("daily maximum", "daily maximums"),
+    "sample": ("single sample", "single samples"),
+    "daily_max": ("daily maximum", "daily maximums"),
     "monthly_avg": ("monthly average", "monthly averages"),
     "no_permit": ("month of discharging without a permit", "months of discharging without a permit"),
-    "late_report": ("report or notice owed by the user and late or missing",
-                    "reports or notices owed by the user and late or missing"),
+    "late_report": (
+        "report or notice owed by the user and late or missing",
+        "reports or notices owed by the user and late or missing",
+    ),
     "missed_testing": ("period of required testing missed", "periods of required testing missed"),
     "inspection": ("inspection late or not made", "inspections late or not made"),
     "other": ("other finding", "other findings"),
@@ -99,8 +121,13 @@ def items_words(items: pd.DataFrame | None, kind: str) -> str:
     return ", ".join(parts)
 
 
-def notices_table(frame: pd.DataFrame | None, kind: str, who: str, names: Mapping[Any, Any] | None = None,
-                  items: pd.DataFrame | None = None) -> str:
+def notices_table(
+    frame: pd.DataFrame | None,
+    kind: str,
+    who: str,
+    names: Mapping[Any, Any] | None = None,
+    items: pd.DataFrame | None = None,
+) -> str:
     """The notices of one kind, newest month first; each recipient by id and name (``names``: id -> name,
     else the name the notice is addressed to). ``items``: what the notices list, counted by kind of item
     (kind, item, items), said in the lead so that their count is not read as the count of another panel."""
@@ -112,15 +139,22 @@ def notices_table(frame: pd.DataFrame | None, kind: str, who: str, names: Mappin
     names = names or {}
     mailed = int((rows["status"] == "mailed").sum())
     withdrawn = int((rows["status"] == "withdrawn").sum())
-    not_ready = int((~rows["ready_to_send"].fillna(False).astype(bool) & (rows["status"] != "withdrawn")).sum())
+    not_ready = int(
+        (~rows["ready_to_send"].fillna(False).astype(bool) & (rows["status"] != "withdrawn")).sum()
+    )
     months = pd.to_datetime(rows["period"].astype(str) + "-01", errors="coerce")
     span = months_words(months.min(), months.max())
-    lead = note(esc(f"{len(rows)} notices, one per {who.lower()} and month with a violation, {span}: {mailed} "
-                    f"mailed, {len(rows) - mailed - withdrawn} drafts, {withdrawn} withdrawn; {not_ready} not ready "
-                    f"to send. They list {fmt_num(rows['violations'].sum())} violations"
-                    + (f": {items_words(items, kind)}" if items_words(items, kind) else "")
-                    + ". A draft sets no deadline and accrues no penalty until its mailing is recorded in the notices "
-                      "mailed file."), "info")
+    lead = note(
+        esc(
+            f"{len(rows)} notices, one per {who.lower()} and month with a violation, {span}: {mailed} "
+            f"mailed, {len(rows) - mailed - withdrawn} drafts, {withdrawn} withdrawn; {not_ready} not ready "
+            f"to send. They list {fmt_num(rows['violations'].sum())} violations"
+            + (f": {items_words(items, kind)}" if items_words(items, kind) else "")
+            + ". A draft sets no deadline and accrues no penalty until its mailing is recorded in the notices "
+            "mailed file."
+        ),
+        "info",
+    )
 
     def recipient(r: dict) -> str:
         name = names.get(r["recipient_id"])
@@ -130,26 +164,37 @@ def notices_table(frame: pd.DataFrame | None, kind: str, who: str, names: Mappin
         return cell
 
     reasons = RuleNotes(f"not-ready-{kind}")
-    listed = table(rows.sort_values(["period", "recipient_id"], ascending=[False, True]), [
-        Col("recipient_id", who, html=recipient, width="28%"),
-        Col("period", "Month", nowrap=True, fmt=period_words), Col("violations", "Violations", num=True, fmt=fmt_num),
-        Col("status", "Status", html=_status), Col("issued_on", "Mailed", nowrap=True, html=_mailed),
-        Col("correct_by", "Correct by", nowrap=True, fmt=fmt_date),
-        Col("ready_to_send", "Ready to send", nowrap=True, html=lambda r: _ready(r, reasons)),
-        Col("letter", "Letter", html=_letter),
-    ])
+    listed = table(
+        rows.sort_values(["period", "recipient_id"], ascending=[False, True]),
+        [
+            Col("recipient_id", who, html=recipient, width="28%"),
+            Col("period", "Month", nowrap=True, fmt=period_words),
+            Col("violations", "Violations", num=True, fmt=fmt_num),
+            Col("status", "Status", html=_status),
+            Col("issued_on", "Mailed", nowrap=True, html=_mailed),
+            Col("correct_by", "Correct by", nowrap=True, fmt=fmt_date),
+            Col("ready_to_send", "Ready to send", nowrap=True, html=lambda r: _ready(r, reasons)),
+            Col("letter", "Letter", html=_letter),
+        ],
+    )
     return lead + listed + reasons.notes("Why a notice is not ready to send")
 
 
 SEWER_FOLLOW_UP = {
-    "draft": ("draft notice", "warn"), "pending": ("within the period to correct", ""), "overdue": ("overdue", "bad"),
-    "corrected": ("corrected in time", "good"), "corrected_late": ("corrected late", "warn"),
+    "draft": ("draft notice", "warn"),
+    "pending": ("within the period to correct", ""),
+    "overdue": ("overdue", "bad"),
+    "corrected": ("corrected in time", "good"),
+    "corrected_late": ("corrected late", "warn"),
     "not_corrected": ("not corrected", "bad"),
 }
 
 
-def sewer_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None = None,
-                    penalty_law: str = "the penalty section of the sewer use law") -> str:
+def sewer_follow_up(
+    frame: pd.DataFrame | None,
+    names: Mapping[Any, Any] | None = None,
+    penalty_law: str = "the penalty section of the sewer use law",
+) -> str:
     """The follow-up of each violation on a mailed notice (table sewer_notices): its status, the days to
     correct, the penalty days accrued (``penalty_law``: the section that counts them) and the most the law allows, the follow-up in words on a second line.
     The violations on drafts and withdrawn notices are counted in a note (they have no period to correct and
@@ -162,14 +207,23 @@ def sewer_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None 
     lead = ""
     if not rest.empty:
         counts = rest.groupby(rest["notice_status"].fillna("none")).agg(
-            violations=("sample_id", "size"), notices=("notice_period", lambda p: len(set(
-                zip(rest.loc[p.index, "user_id"], p)))))
-        words = "; ".join(f"{int(c['violations'])} on {int(c['notices'])} "
-                          f"{'withdrawn' if s == 'withdrawn' else 'draft' if s == 'draft' else s} notice"
-                          f"{'s' if int(c['notices']) != 1 else ''}" for s, c in counts.iterrows())
-        lead = note(esc(f"{len(rest)} of the {len(frame)} violations are on notices not mailed ({words}): no period "
-                        f"to correct has started and no penalty accrues. The violations table above names each "
-                        f"one's notice."), "info")
+            violations=("sample_id", "size"),
+            notices=("notice_period", lambda p: len(set(zip(rest.loc[p.index, "user_id"], p)))),
+        )
+        words = "; ".join(
+            f"{int(c['violations'])} on {int(c['notices'])} "
+            f"{'withdrawn' if s == 'withdrawn' else 'draft' if s == 'draft' else s} notice"
+            f"{'s' if int(c['notices']) != 1 else ''}"
+            for s, c in counts.iterrows()
+        )
+        lead = note(
+            esc(
+                f"{len(rest)} of the {len(frame)} violations are on notices not mailed ({words}): no period "
+                f"to correct has started and no penalty accrues. The violations table above names each "
+                f"one's notice."
+            ),
+            "info",
+        )
     if mailed.empty:
         return lead + note("No violation is on a mailed notice yet.", "info")
 
@@ -177,21 +231,37 @@ def sewer_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None 
         words, tone = SEWER_FOLLOW_UP.get(str(r.get("status")), (str(r.get("status")), ""))
         return badge(words, tone)
 
-    return lead + table(mailed.sort_values(["collected_date", "user_id"], ascending=[False, True]), [
-        Col("user_id", "User", width="22%", html=lambda r: named(r["user_id"], names.get(r["user_id"], r.get("name")),
-                                                                  f"#user-{slug(r['user_id'])}")),
-        Col("sample_id", "Sample", nowrap=True), Col("parameter", "Parameter", fmt=lambda v: str(v).replace("_", " ")),
-        Col("collected_date", "Collected", nowrap=True, fmt=fmt_date),
-        Col("notice_period", "Notice of", nowrap=True, fmt=period_words),
-        Col("issued_on", "Mailed", nowrap=True, fmt=fmt_date),
-        Col("correction_days", "Days to correct", num=True, fmt=fmt_num),
-        Col("correct_by", "Correct by", nowrap=True, fmt=fmt_date),
-        Col("status", "Status", html=status),
-        Col("corrected_on", "Corrected on", nowrap=True, fmt=fmt_date),
-        Col("violation_days", "Days of penalty", num=True, fmt=fmt_num,
-            title=f"Days counted under {penalty_law}: from the day after the last day to correct"),
-        Col("max_penalty_usd", f"Most allowed ({penalty_law})", num=True, fmt=fmt_usd),
-    ], detail=lambda r: esc(r.get("follow_up") or ""))
+    return lead + table(
+        mailed.sort_values(["collected_date", "user_id"], ascending=[False, True]),
+        [
+            Col(
+                "user_id",
+                "User",
+                width="22%",
+                html=lambda r: named(
+                    r["user_id"], names.get(r["user_id"], r.get("name")), f"#user-{slug(r['user_id'])}"
+                ),
+            ),
+            Col("sample_id", "Sample", nowrap=True),
+            Col("parameter", "Parameter", fmt=lambda v: str(v).replace("_", " ")),
+            Col("collected_date", "Collected", nowrap=True, fmt=fmt_date),
+            Col("notice_period", "Notice of", nowrap=True, fmt=period_words),
+            Col("issued_on", "Mailed", nowrap=True, fmt=fmt_date),
+            Col("correction_days", "Days to correct", num=True, fmt=fmt_num),
+            Col("correct_by", "Correct by", nowrap=True, fmt=fmt_date),
+            Col("status", "Status", html=status),
+            Col("corrected_on", "Corrected on", nowrap=True, fmt=fmt_date),
+            Col(
+                "violation_days",
+                "Days of penalty",
+                num=True,
+                fmt=fmt_num,
+                title=f"Days counted under {penalty_law}: from the day after the last day to correct",
+            ),
+            Col("max_penalty_usd", f"Most allowed ({penalty_law})", num=True, fmt=fmt_usd),
+        ],
+        detail=lambda r: esc(r.get("follow_up") or ""),
+    )
 
 
 def _penalty_periods(r: dict) -> str:
@@ -208,17 +278,32 @@ def stormwater_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | 
         return note("No finding to follow up.", "info")
     names = names or {}
     cols: Sequence[Col] = [
-        Col("site_id", "Site", width="26%", html=lambda r: named(r["site_id"], names.get(r["site_id"]),
-                                                                  f"#site-{slug(r['site_id'])}")),
-        Col("finding", "Finding", fmt=finding_words), Col("due_by", "Due by", nowrap=True, fmt=fmt_date),
-        Col("status", "Finding status", html=lambda r: badge(str(r["status"]).capitalize(),
-                                                             "bad" if r["status"] == "overdue" else "warn")),
+        Col(
+            "site_id",
+            "Site",
+            width="26%",
+            html=lambda r: named(r["site_id"], names.get(r["site_id"]), f"#site-{slug(r['site_id'])}"),
+        ),
+        Col("finding", "Finding", fmt=finding_words),
+        Col("due_by", "Due by", nowrap=True, fmt=fmt_date),
+        Col(
+            "status",
+            "Finding status",
+            html=lambda r: badge(
+                str(r["status"]).capitalize(), "bad" if r["status"] == "overdue" else "warn"
+            ),
+        ),
         Col("notice_period", "Notice of", nowrap=True, fmt=period_words),
         Col("issued_on", "Mailed", nowrap=True, fmt=fmt_date),
         Col("remedial_due_by", "Correct by", nowrap=True, fmt=fmt_date),
-        Col("violation_periods", "Days (or weeks) of penalty", num=True, html=lambda r: esc(_penalty_periods(r)),
+        Col(
+            "violation_periods",
+            "Days (or weeks) of penalty",
+            num=True,
+            html=lambda r: esc(_penalty_periods(r)),
             title="counted from the day after the day to correct, in the unit the law sets (each day or each "
-                  "week a violation continues is a separate violation)"),
+            "week a violation continues is a separate violation)",
+        ),
         Col("total_fine_max_usd", "Most allowed", num=True, fmt=fmt_usd),
     ]
     present = [c for c in cols if c.key in frame.columns]

@@ -28,7 +28,7 @@ def ensure_plotly_js(folder: Path) -> Path:
     text = _plotly_js_bytes()
     try:
         if target.stat().st_size == len(text) and target.read_bytes() == text:
-            sweep_stale(target)   # what a run killed while writing it left beside it
+            sweep_stale(target)  # what a run killed while writing it left beside it
             return target
     except FileNotFoundError:
         pass

@@ -22,9 +22,38 @@ from dashboards.notices import notices_table, sewer_follow_up
 from dashboards.testing import required_testing_section
 from dashboards.worklist import worklist_panel
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageMeta, RuleNotes, axis_times, badge, day_words, esc, fmt_date, fmt_datetime,
-    fmt_measure, fmt_num, is_missing, join, kpis, local_naive, month_words, months_words, named, no_data, note, page,
-    law_cited, section, short_name, short_rule, slug, table, to_date_words, unit_text,
+    COLORS,
+    Chart,
+    Col,
+    Kpi,
+    PageMeta,
+    RuleNotes,
+    axis_times,
+    badge,
+    day_words,
+    esc,
+    fmt_date,
+    fmt_datetime,
+    fmt_measure,
+    fmt_num,
+    is_missing,
+    join,
+    kpis,
+    local_naive,
+    month_words,
+    months_words,
+    named,
+    no_data,
+    note,
+    page,
+    law_cited,
+    section,
+    short_name,
+    short_rule,
+    slug,
+    table,
+    to_date_words,
+    unit_text,
 )
 
 PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
@@ -123,22 +152,41 @@ def user_summary(data: SewerData) -> pd.DataFrame:
     rows: dict[str, dict[str, Any]] = {}
     for _, u in users.iterrows():
         rows[str(u["user_id"])] = {
-            "user_id": str(u["user_id"]), "name": u.get("name"), "district": u.get("district"),
-            "permit_no": u.get("permit_no"), "permit_expires": u.get("permit_expires")}
+            "user_id": str(u["user_id"]),
+            "name": u.get("name"),
+            "district": u.get("district"),
+            "permit_no": u.get("permit_no"),
+            "permit_expires": u.get("permit_expires"),
+        }
     if not summary.empty:
         s = summary.copy()
         s["month"] = pd.to_datetime(s["month"])
         ytd = s[(s["month"] >= year_start) & (s["month"] <= as_of)]
         counts = ytd.groupby("user_id").agg(
-            samples=("samples_taken", "sum"), violations=("violations", "sum"),
-            statistic_violations=("statistic_violations", "sum"), inconclusive=("inconclusive", "sum"),
-            slugs=("slugs", "sum"), worst=("worst_exceedance_ratio", "max"))
-        worst_param = (ytd.dropna(subset=["worst_exceedance_ratio"])
-                       .sort_values("worst_exceedance_ratio").groupby("user_id")["worst_parameter"].last())
+            samples=("samples_taken", "sum"),
+            violations=("violations", "sum"),
+            statistic_violations=("statistic_violations", "sum"),
+            inconclusive=("inconclusive", "sum"),
+            slugs=("slugs", "sum"),
+            worst=("worst_exceedance_ratio", "max"),
+        )
+        worst_param = (
+            ytd.dropna(subset=["worst_exceedance_ratio"])
+            .sort_values("worst_exceedance_ratio")
+            .groupby("user_id")["worst_parameter"]
+            .last()
+        )
         latest = s.sort_values("month").groupby("user_id").last()
         for uid, r in latest.iterrows():
             row = rows.setdefault(str(uid), {"user_id": str(uid)})
-            for key in ("name", "permit_no", "permit_expires", "days_left", "permit_expiry_flag", "permit_status"):
+            for key in (
+                "name",
+                "permit_no",
+                "permit_expires",
+                "days_left",
+                "permit_expiry_flag",
+                "permit_status",
+            ):
                 if key in r.index and not (key in row and not is_missing(row[key]) and is_missing(r[key])):
                     row[key] = r[key]
         for uid, r in counts.iterrows():
@@ -153,10 +201,15 @@ def user_summary(data: SewerData) -> pd.DataFrame:
             out[col] = np.nan
     # users without a compliance_summary row: days left from the permit's expiry date; the flag is the
     # compliance summary's only (the page does not judge permits itself)
-    expires = pd.to_datetime(out["permit_expires"]) if "permit_expires" in out else pd.Series(pd.NaT, index=out.index)
+    expires = (
+        pd.to_datetime(out["permit_expires"])
+        if "permit_expires" in out
+        else pd.Series(pd.NaT, index=out.index)
+    )
     computed = (expires - as_of).dt.days
-    out["days_left"] = (pd.to_numeric(out["days_left"], errors="coerce").fillna(computed) if "days_left" in out
-                        else computed)
+    out["days_left"] = (
+        pd.to_numeric(out["days_left"], errors="coerce").fillna(computed) if "days_left" in out else computed
+    )
     flag = out["permit_expiry_flag"] if "permit_expiry_flag" in out else pd.Series(False, index=out.index)
     out["permit_expiry_flag"] = flag.astype(object).where(flag.notna(), False).astype(bool)
     return out.sort_values("user_id").reset_index(drop=True)
@@ -170,15 +223,19 @@ def slug_words(rules: pd.DataFrame | None) -> tuple[str, str]:
         return "readings above the slug threshold of their day", ""
 
     def words(r: pd.Series) -> str:
-        return (f"readings more than {_num(r['ratio'])} × the baseline for longer than "
-                f"{_num(r['min_duration_min'])} minutes")
+        return (
+            f"readings more than {_num(r['ratio'])} × the baseline for longer than "
+            f"{_num(r['min_duration_min'])} minutes"
+        )
 
     rows = rules.sort_values("effective_from")
     if len(rows) == 1:
         r = rows.iloc[0]
         return words(r), str(r["rule"])
-    return ("; ".join(f"from {fmt_date(r['effective_from'])}: {words(r)}" for _, r in rows.iterrows()),
-            "; ".join(dict.fromkeys(str(r) for r in rows["rule"])))
+    return (
+        "; ".join(f"from {fmt_date(r['effective_from'])}: {words(r)}" for _, r in rows.iterrows()),
+        "; ".join(dict.fromkeys(str(r) for r in rows["rule"])),
+    )
 
 
 def monthly_violations(data: SewerData) -> pd.DataFrame:
@@ -188,7 +245,8 @@ def monthly_violations(data: SewerData) -> pd.DataFrame:
         s = summary[["user_id", "month"]].copy()
         s["month"] = pd.to_datetime(summary["month"])
         s["count"] = summary["violations"].fillna(0).astype(int) + summary.get(
-            "statistic_violations", pd.Series(0, index=summary.index)).fillna(0).astype(int)
+            "statistic_violations", pd.Series(0, index=summary.index)
+        ).fillna(0).astype(int)
         return s.groupby(["user_id", "month"], as_index=False)["count"].sum()
     parts = []
     v = _frame(data.violations)
@@ -226,28 +284,54 @@ def heatmap_chart(data: SewerData, summary: pd.DataFrame) -> Chart | None:
         months = [pd.Timestamp(data.as_of).to_period("M").to_timestamp()]
     else:
         months = list(pd.date_range(monthly["month"].min(), monthly["month"].max(), freq="MS"))
-    pivot = (monthly.pivot_table(index="user_id", columns="month", values="count", aggfunc="sum")
-             .reindex(index=users, columns=months).fillna(0))
+    pivot = (
+        monthly.pivot_table(index="user_id", columns="month", values="count", aggfunc="sum")
+        .reindex(index=users, columns=months)
+        .fillna(0)
+    )
     totals = pivot.sum(axis=1)
     order = sorted(users, key=lambda u: (-totals.get(u, 0), u))
     z = pivot.reindex(order).to_numpy(dtype=float)
     zmax = max(1.0, float(z.max()) if z.size else 1.0)
     trace = {
-        "type": "heatmap", "z": z.astype(int).tolist(), "x": [m.strftime("%b %Y") for m in months],
+        "type": "heatmap",
+        "z": z.astype(int).tolist(),
+        "x": [m.strftime("%b %Y") for m in months],
         "y": [esc(_user_label(u, names)) for u in order],  # Plotly reads tags in labels: escape
-        "text": [[str(int(v)) if v else "" for v in row] for row in z], "texttemplate": "%{text}",
-        "customdata": [[u] * len(months) for u in order], "xgap": 2, "ygap": 2, "zmin": 0, "zmax": zmax,
-        "colorscale": [[0, "#f8fafc"], [0.0001, "#fee2e2"], [0.35, "#fca5a5"], [0.7, "#ef4444"], [1, "#7f1d1d"]],
+        "text": [[str(int(v)) if v else "" for v in row] for row in z],
+        "texttemplate": "%{text}",
+        "customdata": [[u] * len(months) for u in order],
+        "xgap": 2,
+        "ygap": 2,
+        "zmin": 0,
+        "zmax": zmax,
+        "colorscale": [
+            [0, "#f8fafc"],
+            [0.0001, "#fee2e2"],
+            [0.35, "#fca5a5"],
+            [0.7, "#ef4444"],
+            [1, "#7f1d1d"],
+        ],
         "colorbar": {"title": {"text": "violations"}, "thickness": 12},
-        "hovertemplate": "%{y}<br>%{x}: %{z} violation(s)<extra>click: the user's charts</extra>"}
-    layout = {"margin": {"l": 250, "r": 20, "t": 20, "b": 60},
-              "xaxis": {"title": {"text": "month of the sample (local)"}, "type": "category", "showgrid": False},
-              "yaxis": {"autorange": "reversed", "showgrid": False, "type": "category", "ticks": ""}}
-    return Chart("violations-heatmap", {"data": [trace], "layout": layout},
-                 caption=(f"Violations of single samples, daily maximums and monthly averages by the local "
-                          f"month of the sample, {months_words(months[0], months[-1])}; users with the most "
-                          f"violations first. Click a row to open that user's control charts."),
-                 height=90 + 24 * len(order), print_height=80 + 18 * len(order), click_anchor_prefix="user-")
+        "hovertemplate": "%{y}<br>%{x}: %{z} violation(s)<extra>click: the user's charts</extra>",
+    }
+    layout = {
+        "margin": {"l": 250, "r": 20, "t": 20, "b": 60},
+        "xaxis": {"title": {"text": "month of the sample (local)"}, "type": "category", "showgrid": False},
+        "yaxis": {"autorange": "reversed", "showgrid": False, "type": "category", "ticks": ""},
+    }
+    return Chart(
+        "violations-heatmap",
+        {"data": [trace], "layout": layout},
+        caption=(
+            f"Violations of single samples, daily maximums and monthly averages by the local "
+            f"month of the sample, {months_words(months[0], months[-1])}; users with the most "
+            f"violations first. Click a row to open that user's control charts."
+        ),
+        height=90 + 24 * len(order),
+        print_height=80 + 18 * len(order),
+        click_anchor_prefix="user-",
+    )
 
 
 # ----------------------------------------------------------------------- control chart
@@ -256,13 +340,24 @@ def heatmap_chart(data: SewerData, summary: pd.DataFrame) -> Chart | None:
 OUTCOME_STYLE = {
     0: ("result", COLORS["result"], "circle", 6),
     1: ("non-detect (open circle at the detection value)", COLORS["nondetect"], "circle-open", 8),
-    2: ("inconclusive: non-detect whose detection value is above the limit", COLORS["inconclusive"],
-        "diamond-open", 11),
+    2: (
+        "inconclusive: non-detect whose detection value is above the limit",
+        COLORS["inconclusive"],
+        "diamond-open",
+        11,
+    ),
     3: ("violation", COLORS["violation"], "circle", 11),
 }
-_SCALE = [[0, OUTCOME_STYLE[0][1]], [0.25, OUTCOME_STYLE[0][1]], [0.25, OUTCOME_STYLE[1][1]],
-          [0.5, OUTCOME_STYLE[1][1]], [0.5, OUTCOME_STYLE[2][1]], [0.75, OUTCOME_STYLE[2][1]],
-          [0.75, OUTCOME_STYLE[3][1]], [1, OUTCOME_STYLE[3][1]]]
+_SCALE = [
+    [0, OUTCOME_STYLE[0][1]],
+    [0.25, OUTCOME_STYLE[0][1]],
+    [0.25, OUTCOME_STYLE[1][1]],
+    [0.5, OUTCOME_STYLE[1][1]],
+    [0.5, OUTCOME_STYLE[2][1]],
+    [0.75, OUTCOME_STYLE[2][1]],
+    [0.75, OUTCOME_STYLE[3][1]],
+    [1, OUTCOME_STYLE[3][1]],
+]
 
 
 def outcome_codes(rp: pd.DataFrame) -> np.ndarray:
@@ -285,13 +380,25 @@ def limit_steps(lim: pd.DataFrame) -> pd.DataFrame:
     return lim[change]
 
 
-def _hover(code: int, sample_id: Any, value: float, qualifier: Any, unit: str, limit_value: Any,
-           limit_type: Any, ratio: Any, rule: Any) -> str:
+def _hover(
+    code: int,
+    sample_id: Any,
+    value: float,
+    qualifier: Any,
+    unit: str,
+    limit_value: Any,
+    limit_type: Any,
+    ratio: Any,
+    rule: Any,
+) -> str:
     if code == 0:
         return ""
     if code in (1, 2):
-        text = (f"ND at detection value {_num(value)} {unit}" if qualifier == "ND"
-                else f"non-detect {esc(qualifier or '<')}{_num(value)} {unit}")
+        text = (
+            f"ND at detection value {_num(value)} {unit}"
+            if qualifier == "ND"
+            else f"non-detect {esc(qualifier or '<')}{_num(value)} {unit}"
+        )
         text += f"<br>sample {esc(sample_id)}"
         if code == 2:
             text += "<br><b>inconclusive</b>: detection value above the limit (not a violation)"
@@ -299,8 +406,10 @@ def _hover(code: int, sample_id: Any, value: float, qualifier: Any, unit: str, l
     text = f"sample {esc(sample_id)}"
     if not is_missing(limit_value):
         r = f", {float(ratio):.2f}× the limit" if not is_missing(ratio) else ""
-        text += (f"<br><b>violation</b> of {esc(limit_type)} {_num(limit_value)} {unit}{r}"
-                 f"<br>{esc(short_rule(rule, 90))}")
+        text += (
+            f"<br><b>violation</b> of {esc(limit_type)} {_num(limit_value)} {unit}{r}"
+            f"<br>{esc(short_rule(rule, 90))}"
+        )
     else:
         text += "<br><b>violation</b>"
     return text
@@ -325,42 +434,89 @@ def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Char
         unit = unit_text(rp["unit"].dropna().iloc[0]) if rp["unit"].notna().any() else ""
         bits = [f"{len(rp)} result{'s' if len(rp) != 1 else ''}"]
         if nv:
-            bits.append(f"<span style='color:{COLORS['violation']}'>{nv} violation{'s' if nv != 1 else ''}</span>")
+            bits.append(
+                f"<span style='color:{COLORS['violation']}'>{nv} violation{'s' if nv != 1 else ''}</span>"
+            )
         if nd:
             bits.append(f"{nd} non-detect{'s' if nd != 1 else ''}")
         titles.append(f"<b>{esc(param_label(p))}</b> ({esc(unit)}): {', '.join(bits)}")
     panel_px = 215
     plot_h = panel_px * nrows
-    layout, refs = grid(nrows, ncols, titles=titles, vspace=min(0.3, 62 / plot_h) if nrows > 1 else 0,
-                        hspace=0.07, count=len(params))
+    layout, refs = grid(
+        nrows,
+        ncols,
+        titles=titles,
+        vspace=min(0.3, 62 / plot_h) if nrows > 1 else 0,
+        hspace=0.07,
+        count=len(params),
+    )
     traces: list[dict[str, Any]] = []
     for code in (0, 1, 2, 3):
         name, color, symbol, size = OUTCOME_STYLE[code]
-        traces.append(legend_entry(name, mode="markers", marker={"color": color, "symbol": symbol, "size": size,
-                                                                   "line": {"width": 2 if code in (1, 2) else 1,
-                                                                            "color": color}}))
-    traces.append(legend_entry("limit in effect (value and section labelled)", mode="lines",
-                               line={"color": COLORS["limit"], "dash": "dash", "width": 2}))
+        traces.append(
+            legend_entry(
+                name,
+                mode="markers",
+                marker={
+                    "color": color,
+                    "symbol": symbol,
+                    "size": size,
+                    "line": {"width": 2 if code in (1, 2) else 1, "color": color},
+                },
+            )
+        )
+    traces.append(
+        legend_entry(
+            "limit in effect (value and section labelled)",
+            mode="lines",
+            line={"color": COLORS["limit"], "dash": "dash", "width": 2},
+        )
+    )
     x_min, x_max = results["t"].min(), results["t"].max()
     for i, p in enumerate(params):
         xref, yref = refs[i]
         rp = by_param[p].sort_values("t")
         unit = unit_text(rp["unit"].dropna().iloc[0]) if rp["unit"].notna().any() else ""
         codes = outcome_codes(rp)
-        hover = [_hover(int(c), *row, unit, *rest) for c, row, rest in zip(
-            codes, zip(rp["sample_id"], rp["value"], rp["qualifier"]),
-            zip(rp["limit_value"], rp["limit_type"], rp["exceedance_ratio"], rp["rule"]))]
-        traces.append({
-            "type": "scatter", "mode": "lines+markers", "xaxis": xref, "yaxis": yref, "showlegend": False,
-            "name": esc(param_label(p)), "x": axis_times(rp["t"]), "y": typed(rp["value"].astype(float)),
-            "line": {"color": COLORS["trend"], "width": 1},
-            "marker": {"color": codes.tolist(), "cmin": -0.5, "cmax": 3.5, "colorscale": _SCALE,
-                       "symbol": [OUTCOME_STYLE[c][2] for c in codes], "size": [OUTCOME_STYLE[c][3] for c in codes],
-                       "line": {"width": 2, "color": codes.tolist(), "cmin": -0.5, "cmax": 3.5,
-                                "colorscale": _SCALE}},
-            "text": hover,
-            "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{esc(param_label(p))} %{{y}} {esc(unit)}<br>%{{text}}"
-                             "<extra></extra>"})
+        hover = [
+            _hover(int(c), *row, unit, *rest)
+            for c, row, rest in zip(
+                codes,
+                zip(rp["sample_id"], rp["value"], rp["qualifier"]),
+                zip(rp["limit_value"], rp["limit_type"], rp["exceedance_ratio"], rp["rule"]),
+            )
+        ]
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "xaxis": xref,
+                "yaxis": yref,
+                "showlegend": False,
+                "name": esc(param_label(p)),
+                "x": axis_times(rp["t"]),
+                "y": typed(rp["value"].astype(float)),
+                "line": {"color": COLORS["trend"], "width": 1},
+                "marker": {
+                    "color": codes.tolist(),
+                    "cmin": -0.5,
+                    "cmax": 3.5,
+                    "colorscale": _SCALE,
+                    "symbol": [OUTCOME_STYLE[c][2] for c in codes],
+                    "size": [OUTCOME_STYLE[c][3] for c in codes],
+                    "line": {
+                        "width": 2,
+                        "color": codes.tolist(),
+                        "cmin": -0.5,
+                        "cmax": 3.5,
+                        "colorscale": _SCALE,
+                    },
+                },
+                "text": hover,
+                "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{esc(param_label(p))} %{{y}} {esc(unit)}<br>%{{text}}"
+                "<extra></extra>",
+            }
+        )
         for ltype, lim in limits_by_param[p].groupby("limit_type"):
             lim = lim.sort_values("t").drop_duplicates(subset=["t"], keep="last")
             steps = limit_steps(lim)
@@ -370,32 +526,57 @@ def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Char
                 xs[0] = x_min
             xs.append(max(x_max, lim["t"].iloc[-1]))
             ys.append(ys[-1])
-            traces.append({
-                "type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "showlegend": False,
-                "x": axis_times(pd.Series(xs)), "y": ys, "line": {"color": COLORS["limit"], "width": 2,
-                                                                  "dash": "dash", "shape": "hv"},
-                "hovertemplate": f"{esc(ltype)} limit %{{y}} {esc(unit)}<extra></extra>"})
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines",
+                    "xaxis": xref,
+                    "yaxis": yref,
+                    "showlegend": False,
+                    "x": axis_times(pd.Series(xs)),
+                    "y": ys,
+                    "line": {"color": COLORS["limit"], "width": 2, "dash": "dash", "shape": "hv"},
+                    "hovertemplate": f"{esc(ltype)} limit %{{y}} {esc(unit)}<extra></extra>",
+                }
+            )
             for x, v, rule in zip(xs[:-1], steps["limit_value"], steps["rule"]):
-                layout["annotations"].append({
-                    "x": x.strftime("%Y-%m-%d %H:%M"), "y": float(v), "xref": xref, "yref": yref,
-                    "text": esc(f"{ltype} {_num(v)} {unit} · {short_rule(rule, 72)}"),
-                    "showarrow": False, "xanchor": "left", "yanchor": "bottom" if ltype == "max" else "top",
-                    "font": {"size": 10, "color": COLORS["limit"]}, "bgcolor": "rgba(255,255,255,0.8)"})
+                layout["annotations"].append(
+                    {
+                        "x": x.strftime("%Y-%m-%d %H:%M"),
+                        "y": float(v),
+                        "xref": xref,
+                        "yref": yref,
+                        "text": esc(f"{ltype} {_num(v)} {unit} · {short_rule(rule, 72)}"),
+                        "showarrow": False,
+                        "xanchor": "left",
+                        "yanchor": "bottom" if ltype == "max" else "top",
+                        "font": {"size": 10, "color": COLORS["limit"]},
+                        "bgcolor": "rgba(255,255,255,0.8)",
+                    }
+                )
         n = i + 1
-        layout[layout_key(n, "y")].update({"title": {"text": esc(f"{param_label(p)} ({unit})"), "font": {"size": 11}}})
+        layout[layout_key(n, "y")].update(
+            {"title": {"text": esc(f"{param_label(p)} ({unit})"), "font": {"size": 11}}}
+        )
         layout[layout_key(n, "x")].update({"type": "date", "showticklabels": True})
     for n in range(len(params) - ncols + 1, len(params) + 1):
         layout[layout_key(n, "x")]["title"] = {"text": "sample collected (local time)", "font": {"size": 11}}
     layout["margin"] = {"l": 70, "r": 20, "t": 95, "b": 50}
     layout["legend"] = {"orientation": "h", "yref": "container", "y": 1, "yanchor": "top", "x": 0}
-    return Chart(f"control-{uid}", {"data": traces, "layout": layout},
-                 title="Control charts: every limited parameter",
-                 caption=("Each dot is a result in time order. Open grey circles are non-detects drawn at their "
-                          "detection value; red dots break the limit; orange diamonds are non-detects whose "
-                          "detection value is above the limit (inconclusive, reported apart). The dashed line is "
-                          "the limit in effect at each sample, labelled with its value and section."),
-                 height=plot_h + 150, print_height=PRINT_PANEL_PX * -(-len(params) // print_columns(len(params))) + 50,
-                 print_layout=control_print_layout(layout, titles, ncols))
+    return Chart(
+        f"control-{uid}",
+        {"data": traces, "layout": layout},
+        title="Control charts: every limited parameter",
+        caption=(
+            "Each dot is a result in time order. Open grey circles are non-detects drawn at their "
+            "detection value; red dots break the limit; orange diamonds are non-detects whose "
+            "detection value is above the limit (inconclusive, reported apart). The dashed line is "
+            "the limit in effect at each sample, labelled with its value and section."
+        ),
+        height=plot_h + 150,
+        print_height=PRINT_PANEL_PX * -(-len(params) // print_columns(len(params))) + 50,
+        print_layout=control_print_layout(layout, titles, ncols),
+    )
 
 
 def print_columns(panels: int) -> int:
@@ -410,10 +591,16 @@ def control_print_layout(layout: dict[str, Any], titles: list[str], screen_colum
     cols = print_columns(count)
     rows = -(-count // cols)
     plot_px = PRINT_PANEL_PX * rows
-    paper, _refs = grid(rows, cols, titles=titles, vspace=min(0.3, 42 / plot_px) if rows > 1 else 0,
-                        hspace=0.06, count=count)
-    out: dict[str, Any] = {"showlegend": False, "margin.t": 22, "margin.b": 22, "margin.l": 50,
-                           "margin.autoexpand": False}
+    paper, _refs = grid(
+        rows, cols, titles=titles, vspace=min(0.3, 42 / plot_px) if rows > 1 else 0, hspace=0.06, count=count
+    )
+    out: dict[str, Any] = {
+        "showlegend": False,
+        "margin.t": 22,
+        "margin.b": 22,
+        "margin.l": 50,
+        "margin.autoexpand": False,
+    }
     for n in range(1, count + 1):
         for axis in ("x", "y"):
             out[f"{layout_key(n, axis)}.domain"] = paper[layout_key(n, axis)]["domain"]
@@ -421,10 +608,10 @@ def control_print_layout(layout: dict[str, Any], titles: list[str], screen_colum
         out[f"{layout_key(n, 'y')}.title.text"] = ""
         out[f"{layout_key(n, 'x')}.tickfont.size"] = 9
         out[f"{layout_key(n, 'y')}.tickfont.size"] = 9
-    for i, title in enumerate(paper["annotations"]):   # the panels' titles come first in both layouts
+    for i, title in enumerate(paper["annotations"]):  # the panels' titles come first in both layouts
         out[f"annotations[{i}].x"], out[f"annotations[{i}].y"] = title["x"], title["y"]
         out[f"annotations[{i}].font.size"] = 10
-    for i in range(len(paper["annotations"]), len(layout["annotations"])):   # a limit's label: its value
+    for i in range(len(paper["annotations"]), len(layout["annotations"])):  # a limit's label: its value
         out[f"annotations[{i}].font.size"] = 8
         out[f"annotations[{i}].text"] = str(layout["annotations"][i]["text"]).split(" · ")[0]
     return out
@@ -488,10 +675,14 @@ def _column(frame: pd.DataFrame, name: str, dtype: Any = object) -> np.ndarray:
 
 def flow_arrays(flow: pd.DataFrame) -> dict[str, np.ndarray]:
     """SewerData.flow's columns as the chart reads them (local times as datetime64[ns])."""
-    return {"constituent": _column(flow, "constituent"),
-            "ts": local_naive(flow["ts"]).to_numpy(dtype="datetime64[ns]"),
-            "kind": _column(flow, "kind"), "value": flow["value"].to_numpy(dtype=float),
-            "unit": _column(flow, "unit"), "bucket_hours": flow["bucket_hours"].to_numpy(dtype=float)}
+    return {
+        "constituent": _column(flow, "constituent"),
+        "ts": local_naive(flow["ts"]).to_numpy(dtype="datetime64[ns]"),
+        "kind": _column(flow, "kind"),
+        "value": flow["value"].to_numpy(dtype=float),
+        "unit": _column(flow, "unit"),
+        "bucket_hours": flow["bucket_hours"].to_numpy(dtype=float),
+    }
 
 
 def slug_arrays(slugs: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -499,29 +690,43 @@ def slug_arrays(slugs: pd.DataFrame) -> dict[str, np.ndarray]:
     after the unit, the peak and its ratio's label, formatted all at once."""
     start = _minutes(local_naive(slugs["start_at"]).to_numpy(dtype="datetime64[ns]"))
     end = _minutes(local_naive(slugs["end_at"]).to_numpy(dtype="datetime64[ns]"))
-    head = [f"<b>slug</b> {s} to {e[11:]} ({int(minutes)} min)<br>peak {fmt_measure(peak)} "
-            for s, e, minutes, peak in zip(start, end, slugs["duration_min"], slugs["peak_value"])]
-    tail = [f" = {float(ratio):.1f} × baseline {fmt_measure(base)}"
-            for ratio, base in zip(slugs["peak_ratio"], slugs["baseline"])]
-    return {"constituent": _column(slugs, "constituent"), "start": start.astype(object), "end": end.astype(object),
-            "head": np.array(head, dtype=object), "tail": np.array(tail, dtype=object),
-            "peak_value": slugs["peak_value"].to_numpy(dtype=float),
-            "peak_text": np.array([f"{float(v):.1f}×" for v in slugs["peak_ratio"]], dtype=object)}
+    head = [
+        f"<b>slug</b> {s} to {e[11:]} ({int(minutes)} min)<br>peak {fmt_measure(peak)} "
+        for s, e, minutes, peak in zip(start, end, slugs["duration_min"], slugs["peak_value"])
+    ]
+    tail = [
+        f" = {float(ratio):.1f} × baseline {fmt_measure(base)}"
+        for ratio, base in zip(slugs["peak_ratio"], slugs["baseline"])
+    ]
+    return {
+        "constituent": _column(slugs, "constituent"),
+        "start": start.astype(object),
+        "end": end.astype(object),
+        "head": np.array(head, dtype=object),
+        "tail": np.array(tail, dtype=object),
+        "peak_value": slugs["peak_value"].to_numpy(dtype=float),
+        "peak_text": np.array([f"{float(v):.1f}×" for v in slugs["peak_ratio"]], dtype=object),
+    }
 
 
 def baseline_arrays(bl: pd.DataFrame) -> dict[str, np.ndarray]:
     """The baselines' days in the frame's order (flow_inputs: those with a threshold, in day order
     within each series)."""
-    return {"constituent": _column(bl, "constituent"),
-            "day": pd.to_datetime(bl["local_day"]).to_numpy(dtype="datetime64[D]"),
-            "baseline": bl["baseline"].to_numpy(dtype=float), "threshold": bl["threshold"].to_numpy(dtype=float),
-            "baseline_source": _column(bl, "baseline_source")}
+    return {
+        "constituent": _column(bl, "constituent"),
+        "day": pd.to_datetime(bl["local_day"]).to_numpy(dtype="datetime64[D]"),
+        "baseline": bl["baseline"].to_numpy(dtype=float),
+        "threshold": bl["threshold"].to_numpy(dtype=float),
+        "baseline_source": _column(bl, "baseline_source"),
+    }
 
 
 def gap_arrays(gaps: pd.DataFrame) -> dict[str, np.ndarray]:
-    return {"constituent": _column(gaps, "constituent"),
-            "first_day": pd.to_datetime(gaps["first_day"]).to_numpy(dtype="datetime64[D]"),
-            "last_day": pd.to_datetime(gaps["last_day"]).to_numpy(dtype="datetime64[D]")}
+    return {
+        "constituent": _column(gaps, "constituent"),
+        "first_day": pd.to_datetime(gaps["first_day"]).to_numpy(dtype="datetime64[D]"),
+        "last_day": pd.to_datetime(gaps["last_day"]).to_numpy(dtype="datetime64[D]"),
+    }
 
 
 def _take(arrays: dict[str, np.ndarray], rows: np.ndarray | slice) -> dict[str, np.ndarray]:
@@ -533,8 +738,8 @@ def split_by_user(users: np.ndarray, arrays: dict[str, np.ndarray]) -> dict[Any,
     grouped by user already (the page's queries give them grouped)."""
     if not len(users):
         return {}
-    codes, uniques = pd.factorize(users, use_na_sentinel=False)   # numbered in order of first appearance
-    if (np.diff(codes) < 0).any():   # a user's rows come after another's: not grouped
+    codes, uniques = pd.factorize(users, use_na_sentinel=False)  # numbered in order of first appearance
+    if (np.diff(codes) < 0).any():  # a user's rows come after another's: not grouped
         order = np.argsort(codes, kind="stable")
         codes = codes[order]
         arrays = _take(arrays, order)
@@ -557,15 +762,22 @@ def _of(arrays: dict[str, np.ndarray] | None, constituent: str) -> dict[str, np.
 def _mode(values: np.ndarray) -> Any:
     """The most frequent value that is not missing, the first in sort order among ties (pandas'
     mode); None when every value is missing."""
-    codes, distinct = pd.factorize(values)   # a missing value: code -1
+    codes, distinct = pd.factorize(values)  # a missing value: code -1
     if not len(distinct):
         return None
     counts = np.bincount(codes[codes >= 0], minlength=len(distinct))
     return min(distinct[counts == counts.max()])
 
 
-def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFrame, baselines: pd.DataFrame,
-               gaps: pd.DataFrame, words: tuple[str, str] | None = None) -> Chart | None:
+def flow_chart(
+    uid: str,
+    data: SewerData,
+    flow: pd.DataFrame,
+    slugs: pd.DataFrame,
+    baselines: pd.DataFrame,
+    gaps: pd.DataFrame,
+    words: tuple[str, str] | None = None,
+) -> Chart | None:
     """One user's flow and probe traces from that user's rows of SewerData.flow, slugs, baselines
     and gaps (frames). ``words``: slug_words(data.slug_rules), when the caller has it already. The
     page splits every meter's rows at once instead (flow_inputs) and calls draw_flow_chart."""
@@ -575,14 +787,17 @@ def flow_chart(uid: str, data: SewerData, flow: pd.DataFrame, slugs: pd.DataFram
     return draw_flow_chart(uid, inputs, words if words is not None else slug_words(data.slug_rules))
 
 
-def flow_inputs(flow: pd.DataFrame, slugs: pd.DataFrame, baselines: pd.DataFrame,
-                gaps: pd.DataFrame) -> dict[Any, FlowInputs]:
+def flow_inputs(
+    flow: pd.DataFrame, slugs: pd.DataFrame, baselines: pd.DataFrame, gaps: pd.DataFrame
+) -> dict[Any, FlowInputs]:
     """Every user's FlowInputs, each frame read and split once (the baselines in day order within
     each user and constituent)."""
     if flow.empty:
         return {}
-    out = {u: FlowInputs(a) for u, a in split_by_user(flow["user_id"].to_numpy(dtype=object),
-                                                       flow_arrays(flow)).items()}
+    out = {
+        u: FlowInputs(a)
+        for u, a in split_by_user(flow["user_id"].to_numpy(dtype=object), flow_arrays(flow)).items()
+    }
 
     def attach(frame: pd.DataFrame, arrays: Any, name: str) -> None:
         if frame.empty:
@@ -594,8 +809,11 @@ def flow_inputs(flow: pd.DataFrame, slugs: pd.DataFrame, baselines: pd.DataFrame
     attach(slugs, slug_arrays, "slugs")
     if not baselines.empty:
         drawn = baselines.dropna(subset=["threshold"])
-        attach(drawn.sort_values(["user_id", "constituent", "local_day"], kind="stable"), baseline_arrays,
-               "baselines")
+        attach(
+            drawn.sort_values(["user_id", "constituent", "local_day"], kind="stable"),
+            baseline_arrays,
+            "baselines",
+        )
     attach(gaps, gap_arrays, "gaps")
     return out
 
@@ -608,12 +826,17 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
     if not len(flow["ts"]):
         return None
     constituent_of = flow["constituent"]
-    constituents = sorted((c for c in pd.unique(constituent_of) if not is_missing(c)),
-                          key=lambda c: (c != "flow", str(c)))
+    constituents = sorted(
+        (c for c in pd.unique(constituent_of) if not is_missing(c)), key=lambda c: (c != "flow", str(c))
+    )
     n = len(constituents)
     panel_px = 300
-    layout, refs = grid(n, 1, titles=[f"<b>{esc(c)}</b>" for c in constituents] if n > 1 else (),
-                        vspace=70 / (panel_px * n) if n > 1 else 0)
+    layout, refs = grid(
+        n,
+        1,
+        titles=[f"<b>{esc(c)}</b>" for c in constituents] if n > 1 else (),
+        vspace=70 / (panel_px * n) if n > 1 else 0,
+    )
     traces: list[dict[str, Any]] = []
     shown: set[str] = set()
 
@@ -625,8 +848,13 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
     mean_name = "mean"
     mean_names: list[str] = []
     definition, citation = words
-    times, kinds, values, units, buckets = (flow["ts"], flow["kind"], flow["value"], flow["unit"],
-                                            flow["bucket_hours"])
+    times, kinds, values, units, buckets = (
+        flow["ts"],
+        flow["kind"],
+        flow["value"],
+        flow["unit"],
+        flow["bucket_hours"],
+    )
     for i, c in enumerate(constituents, start=1):
         xref, yref = refs[i - 1]
         rows = np.flatnonzero(constituent_of == c)
@@ -640,18 +868,32 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
         if len(means):
             means = means[_by_time(times[means])]
             x0, dx, ys = _regular_series(times[means], values[means], hours)
-            traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x0": x0, "dx": dx,
-                           "y": typed(ys, "f4"), "line": {"color": COLORS["flow"], "width": 1.2},
-                           "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{mean_name}: %{{y:.3g}} {esc(unit)}"
-                                            "<extra></extra>", **legend(mean_name)})
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines",
+                    "xaxis": xref,
+                    "yaxis": yref,
+                    "x0": x0,
+                    "dx": dx,
+                    "y": typed(ys, "f4"),
+                    "line": {"color": COLORS["flow"], "width": 1.2},
+                    "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{mean_name}: %{{y:.3g}} {esc(unit)}"
+                    "<extra></extra>",
+                    **legend(mean_name),
+                }
+            )
         raw = rows[kinds[rows] == "slug"]
         if len(raw):
             raw = raw[_by_time(times[raw])]
             t_raw = times[raw]
             gaps_t = np.diff(t_raw)
             # the median step between readings (pandas' median of the steps, in ns)
-            step = (pd.Timedelta(float(np.median(gaps_t.astype(np.int64).astype(np.float64))))
-                    if len(gaps_t) else pd.Timedelta(minutes=15))
+            step = (
+                pd.Timedelta(float(np.median(gaps_t.astype(np.int64).astype(np.float64))))
+                if len(gaps_t)
+                else pd.Timedelta(minutes=15)
+            )
             wide = max(step * 3, pd.Timedelta(minutes=1)).to_timedelta64()
             brk = np.concatenate([[False], gaps_t > wide])  # a new slug's window
             # a gap before each new window: a point without a value at the last one's time. Times and
@@ -661,12 +903,20 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
             minute_ms = t_raw.astype("datetime64[m]").astype(np.int64).astype(np.float64) * 60_000.0
             xs = np.insert(minute_ms, at, minute_ms[at - 1])
             ys_raw = np.insert(np.round(values[raw], 4), at, np.nan)
-            traces.append({"type": "scatter", "mode": "lines+markers", "xaxis": xref, "yaxis": yref,
-                           "x": typed(xs, "f8"),
-                           "y": typed(ys_raw, "f8"), "line": {"color": COLORS["slug"], "width": 1},
-                           "marker": {"size": 3, "color": COLORS["slug"]},
-                           "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} {esc(unit)}<extra></extra>",
-                           **legend("every reading near a slug")})
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines+markers",
+                    "xaxis": xref,
+                    "yaxis": yref,
+                    "x": typed(xs, "f8"),
+                    "y": typed(ys_raw, "f8"),
+                    "line": {"color": COLORS["slug"], "width": 1},
+                    "marker": {"size": 3, "color": COLORS["slug"]},
+                    "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} {esc(unit)}<extra></extra>",
+                    **legend("every reading near a slug"),
+                }
+            )
         bl = _of(inputs.baselines, c)
         if bl is not None:
             # each day's step, and one more day to close the last: as arrays (a year's steps of 190 meters)
@@ -677,67 +927,136 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
             thr = np.round(np.append(thr_of_day, thr_of_day[-1]), 4).tolist()
             source = _mode(bl["baseline_source"])
             src = f" ({source})" if source is not None else ""
-            traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x": xs_b, "y": base,
-                           "line": {"color": COLORS["baseline"], "width": 2, "shape": "hv"},
-                           "hovertemplate": f"baseline: %{{y:.3g}} {esc(unit)}{esc(src)}<extra></extra>",
-                           **legend("baseline" + src)})
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines",
+                    "xaxis": xref,
+                    "yaxis": yref,
+                    "x": xs_b,
+                    "y": base,
+                    "line": {"color": COLORS["baseline"], "width": 2, "shape": "hv"},
+                    "hovertemplate": f"baseline: %{{y:.3g}} {esc(unit)}{esc(src)}<extra></extra>",
+                    **legend("baseline" + src),
+                }
+            )
             judged = base_of_day != 0
             ratios = sorted({round(float(r), 6) for r in np.unique(thr_of_day[judged] / base_of_day[judged])})
-            ratio = " or ".join(_num(r) for r in ratios)   # the ratio of each day's slug definition
-            traces.append({"type": "scatter", "mode": "lines", "xaxis": xref, "yaxis": yref, "x": xs_b, "y": thr,
-                           "line": {"color": COLORS["threshold"], "width": 1.5, "dash": "dash", "shape": "hv"},
-                           "hovertemplate": f"slug threshold: %{{y:.3g}} {esc(unit)} ({ratio} × baseline)"
-                                            "<extra></extra>",
-                           **legend(f"slug threshold ({ratio} × baseline)")})
-            layout["annotations"].append({
-                "x": xs_b[-1], "y": thr[-1], "xref": xref, "yref": yref, "showarrow": False, "xanchor": "right",
-                "yanchor": "bottom", "font": {"size": 10, "color": COLORS["threshold"]},
-                "bgcolor": "rgba(255,255,255,0.8)",
-                "text": esc(f"slug threshold {ratio} × baseline · {short_rule(citation, 60)}")})
+            ratio = " or ".join(_num(r) for r in ratios)  # the ratio of each day's slug definition
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines",
+                    "xaxis": xref,
+                    "yaxis": yref,
+                    "x": xs_b,
+                    "y": thr,
+                    "line": {"color": COLORS["threshold"], "width": 1.5, "dash": "dash", "shape": "hv"},
+                    "hovertemplate": f"slug threshold: %{{y:.3g}} {esc(unit)} ({ratio} × baseline)"
+                    "<extra></extra>",
+                    **legend(f"slug threshold ({ratio} × baseline)"),
+                }
+            )
+            layout["annotations"].append(
+                {
+                    "x": xs_b[-1],
+                    "y": thr[-1],
+                    "xref": xref,
+                    "yref": yref,
+                    "showarrow": False,
+                    "xanchor": "right",
+                    "yanchor": "bottom",
+                    "font": {"size": 10, "color": COLORS["threshold"]},
+                    "bgcolor": "rgba(255,255,255,0.8)",
+                    "text": esc(f"slug threshold {ratio} × baseline · {short_rule(citation, 60)}"),
+                }
+            )
         sc = _of(inputs.slugs, c)
         if sc is not None:
             from_text, to_text = sc["start"].tolist(), sc["end"].tolist()
             for t0, t1 in zip(from_text, to_text):
                 layout["shapes"].append(vrect(t0, t1, xref, yref, COLORS["slug_fill"]))
             unit_html = esc(unit)
-            traces.append({"type": "scatter", "mode": "markers+text", "xaxis": xref, "yaxis": yref,
-                           "x": from_text, "y": sc["peak_value"].tolist(),
-                           "marker": {"symbol": "triangle-down", "size": 12, "color": COLORS["slug"],
-                                      "line": {"color": "#7f1d1d", "width": 1}},
-                           "text": sc["peak_text"].tolist(), "textposition": "top center",
-                           "textfont": {"size": 10, "color": COLORS["slug"]},
-                           "hovertext": [h + unit_html + t for h, t in zip(sc["head"], sc["tail"])],
-                           "hovertemplate": "%{hovertext}<extra></extra>",
-                           **legend("slug event (peak, × baseline)")})
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "markers+text",
+                    "xaxis": xref,
+                    "yaxis": yref,
+                    "x": from_text,
+                    "y": sc["peak_value"].tolist(),
+                    "marker": {
+                        "symbol": "triangle-down",
+                        "size": 12,
+                        "color": COLORS["slug"],
+                        "line": {"color": "#7f1d1d", "width": 1},
+                    },
+                    "text": sc["peak_text"].tolist(),
+                    "textposition": "top center",
+                    "textfont": {"size": 10, "color": COLORS["slug"]},
+                    "hovertext": [h + unit_html + t for h, t in zip(sc["head"], sc["tail"])],
+                    "hovertemplate": "%{hovertext}<extra></extra>",
+                    **legend("slug event (peak, × baseline)"),
+                }
+            )
         gc = _of(inputs.gaps, c)
         if gc is not None:
-            for x0g, x1g in zip(np.datetime_as_string(gc["first_day"], unit="D").tolist(),
-                                np.datetime_as_string(gc["last_day"] + 1, unit="D").tolist()):
+            for x0g, x1g in zip(
+                np.datetime_as_string(gc["first_day"], unit="D").tolist(),
+                np.datetime_as_string(gc["last_day"] + 1, unit="D").tolist(),
+            ):
                 layout["shapes"].append(vrect(x0g, x1g, xref, yref, COLORS["gap_fill"]))
-                layout["annotations"].append({"x": x0g, "y": 0, "xref": xref, "yref": f"{yref} domain",
-                                              "text": "no baseline yet", "showarrow": False, "xanchor": "left",
-                                              "yanchor": "bottom", "font": {"size": 10, "color": "#4b5563"}})
+                layout["annotations"].append(
+                    {
+                        "x": x0g,
+                        "y": 0,
+                        "xref": xref,
+                        "yref": f"{yref} domain",
+                        "text": "no baseline yet",
+                        "showarrow": False,
+                        "xanchor": "left",
+                        "yanchor": "bottom",
+                        "font": {"size": 10, "color": "#4b5563"},
+                    }
+                )
         layout[layout_key(i, "y")].update({"title": {"text": esc(f"{c} ({unit})")}, "rangemode": "tozero"})
         layout[layout_key(i, "x")].update({"type": "date"})
     layout[layout_key(n, "x")]["title"] = {"text": "local time"}
     layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
     layout["margin"] = {"l": 70, "r": 20, "t": 40 if n == 1 else 60, "b": 110}
-    caption = (f"{' and '.join(mean_names).capitalize()}s of the readings (the finest that keeps the page light), "
-               "plus every reading near each slug (red). Shaded red: "
-               f"slug events, {esc(definition)} ({esc(short_rule(citation, 90))}); the triangle marks the peak "
-               f"(zoom in to see the shading). Shaded grey: days without enough history for a baseline.")
-    return Chart(f"flow-{uid}", {"data": traces, "layout": layout}, title="Flow meter and continuous probes",
-                 caption=caption, height=panel_px * n + 130, print_height=PRINT_FLOW_PX * n + 40,
-                 print_layout={"showlegend": False, "margin.t": 12 if n == 1 else 36, "margin.b": 26, "margin.l": 60,
-                               "margin.autoexpand": False, f"{layout_key(n, 'x')}.title.text": ""})
+    caption = (
+        f"{' and '.join(mean_names).capitalize()}s of the readings (the finest that keeps the page light), "
+        "plus every reading near each slug (red). Shaded red: "
+        f"slug events, {esc(definition)} ({esc(short_rule(citation, 90))}); the triangle marks the peak "
+        f"(zoom in to see the shading). Shaded grey: days without enough history for a baseline."
+    )
+    return Chart(
+        f"flow-{uid}",
+        {"data": traces, "layout": layout},
+        title="Flow meter and continuous probes",
+        caption=caption,
+        height=panel_px * n + 130,
+        print_height=PRINT_FLOW_PX * n + 40,
+        print_layout={
+            "showlegend": False,
+            "margin.t": 12 if n == 1 else 36,
+            "margin.b": 26,
+            "margin.l": 60,
+            "margin.autoexpand": False,
+            f"{layout_key(n, 'x')}.title.text": "",
+        },
+    )
 
 
 # ----------------------------------------------------------------------- page: a list of panels
 
 STATISTIC_WORDS = {"daily_max": "daily maximum", "monthly_avg": "monthly average"}
 LIMIT_WORDS = {"max": "at most", "min": "at least"}
-CRITERION_WORDS = {"chronic": "chronic violations", "trc": "technical review criteria",
-                   "late_report": "reports submitted late"}
+CRITERION_WORDS = {
+    "chronic": "chronic violations",
+    "trc": "technical review criteria",
+    "late_report": "reports submitted late",
+}
 
 
 def _within(days: int | None) -> str:
@@ -809,9 +1128,11 @@ class SewerView:
 
     def user(self, short: bool = True) -> Col:
         """The column of a user: its id (a link to its section) and its name beside it."""
+
         def cell(r: dict) -> str:
             name = self.names.get(r["user_id"])
             return named(r["user_id"], short_name(name) if short else name, f"#user-{slug(r['user_id'])}")
+
         return Col("user_id", "User", html=cell, width="24%" if short else "")
 
     def violations_by_user(self) -> dict[Any, int]:
@@ -834,8 +1155,19 @@ class SewerView:
 
 
 def sewer_view(data: SewerData) -> SewerView:
-    names = ("users", "results", "limits", "violations", "statistic_violations", "inconclusive", "flow", "slugs",
-             "baselines", "gaps", "snc")
+    names = (
+        "users",
+        "results",
+        "limits",
+        "violations",
+        "statistic_violations",
+        "inconclusive",
+        "flow",
+        "slugs",
+        "baselines",
+        "gaps",
+        "snc",
+    )
     frames = {n: _frame(getattr(data, n)) for n in names}
     frames["statv"], frames["inconc"] = frames.pop("statistic_violations"), frames.pop("inconclusive")
     summary = user_summary(data)
@@ -864,22 +1196,54 @@ def panel_headline(view: SewerView) -> str:
     ytd_samples, ytd_stats = view.year_to_date()
     total, ytd = len(v) + len(statv), ytd_samples + ytd_stats
     cards = [
-        Kpi(f"violations, {view.period}", fmt_num(total),
+        Kpi(
+            f"violations, {view.period}",
+            fmt_num(total),
             f"{fmt_num(len(v))} single samples, {fmt_num(len(statv))} daily maximums or monthly averages; "
-            f"{len(by_user)} of {n_users} users", "bad" if total else "good", "#violations"),
-        Kpi(f"violations, {view.ytd}", fmt_num(ytd),
+            f"{len(by_user)} of {n_users} users",
+            "bad" if total else "good",
+            "#violations",
+        ),
+        Kpi(
+            f"violations, {view.ytd}",
+            fmt_num(ytd),
             f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual report "
-            f"counts them)", "bad" if ytd else "good", "#summary"),
-        Kpi(f"inconclusive non-detects, {view.period}", fmt_num(len(view.inconc)), "detection value above the limit",
-            "warn" if len(view.inconc) else "good", "#inconclusive"),
-        Kpi(f"slug events, {view.flow_period}", fmt_num(len(view.slugs)),
+            f"counts them)",
+            "bad" if ytd else "good",
+            "#summary",
+        ),
+        Kpi(
+            f"inconclusive non-detects, {view.period}",
+            fmt_num(len(view.inconc)),
+            "detection value above the limit",
+            "warn" if len(view.inconc) else "good",
+            "#inconclusive",
+        ),
+        Kpi(
+            f"slug events, {view.flow_period}",
+            fmt_num(len(view.slugs)),
             f"{view.slugs['user_id'].nunique() if not view.slugs.empty else 0} users",
-            "bad" if len(view.slugs) else "good", "#slugs"),
-        Kpi(f"permits expiring {_within(data.permit_warn_days)} or expired", fmt_num(len(flagged)),
-            f"as of {day_words(data.as_of)}", "warn" if len(flagged) else "good", "#summary")]
+            "bad" if len(view.slugs) else "good",
+            "#slugs",
+        ),
+        Kpi(
+            f"permits expiring {_within(data.permit_warn_days)} or expired",
+            fmt_num(len(flagged)),
+            f"as of {day_words(data.as_of)}",
+            "warn" if len(flagged) else "good",
+            "#summary",
+        ),
+    ]
     if data.snc is not None:
-        cards.append(Kpi("users in significant noncompliance", fmt_num(view.snc["user_id"].nunique()),
-                         f"in a six-month period, {view.period}", "bad" if len(view.snc) else "good", "#snc"))
+        cards.append(
+            Kpi(
+                "users in significant noncompliance",
+                fmt_num(view.snc["user_id"].nunique()),
+                f"in a six-month period, {view.period}",
+                "bad" if len(view.snc) else "good",
+                "#snc",
+            )
+        )
     return kpis(cards)
 
 
@@ -887,15 +1251,24 @@ def _expiring_note(view: SewerView, flagged: pd.DataFrame) -> str:
     items = []
     for _, r in flagged.sort_values("days_left").iterrows():
         days = r.get("days_left")
-        when = ("expired " + fmt_date(r.get("permit_expires")) + f" ({-int(days)} days ago)"
-                if not is_missing(days) and int(days) < 0 else
-                "expires " + fmt_date(r.get("permit_expires")) + (f" (in {int(days)} days)" if not is_missing(days) else ""))
-        items.append(f'<li>{named(r["user_id"], r.get("name"), "#user-" + slug(r["user_id"]))}: permit '
-                     f'{esc(r.get("permit_no"))} {esc(when)}</li>')
+        when = (
+            "expired " + fmt_date(r.get("permit_expires")) + f" ({-int(days)} days ago)"
+            if not is_missing(days) and int(days) < 0
+            else "expires "
+            + fmt_date(r.get("permit_expires"))
+            + (f" (in {int(days)} days)" if not is_missing(days) else "")
+        )
+        items.append(
+            f"<li>{named(r['user_id'], r.get('name'), '#user-' + slug(r['user_id']))}: permit "
+            f"{esc(r.get('permit_no'))} {esc(when)}</li>"
+        )
     rule = view.data.permit_warn_rule
     cite = f" ({esc(short_rule(rule, 40))})" if rule else ""
-    return note(f"<strong>Permits expiring {_within(view.data.permit_warn_days)} or expired{cite}:</strong>"
-                f"<ul>{''.join(items)}</ul>", "warn")
+    return note(
+        f"<strong>Permits expiring {_within(view.data.permit_warn_days)} or expired{cite}:</strong>"
+        f"<ul>{''.join(items)}</ul>",
+        "warn",
+    )
 
 
 def panel_summary(view: SewerView) -> str:
@@ -909,31 +1282,64 @@ def panel_summary(view: SewerView) -> str:
     if not flagged.empty:
         parts.append(_expiring_note(view, flagged))
     if data.summary is None or _frame(data.summary).empty:
-        parts.append(no_data("compliance_summary", data.present.get("compliance_summary"),
-                             "counts per user (permit dates shown from industrial_users)"))
+        parts.append(
+            no_data(
+                "compliance_summary",
+                data.present.get("compliance_summary"),
+                "counts per user (permit dates shown from industrial_users)",
+            )
+        )
     by_user = view.violations_by_user()
     ordered = summary.assign(
         _v=summary["violations"].fillna(0) + summary["statistic_violations"].fillna(0),
         period_violations=summary["user_id"].map(by_user).fillna(0),
     ).sort_values(["permit_expiry_flag", "_v", "user_id"], ascending=[False, False, True])
     count = lambda v: fmt_num(v)  # noqa: E731
-    parts.append(table(ordered, [
-        Col("user_id", "User", width="26%", html=lambda r: named(r["user_id"], view.names.get(r["user_id"]),
-                                                                    f"#user-{slug(r['user_id'])}")),
-        Col("permit_no", "Permit", html=lambda r: esc(r.get("permit_no")) + " " + _status_badge(r)),
-        Col("permit_expires", "Expires", nowrap=True, fmt=fmt_date),
-        Col("samples", "Samples", fmt=count, num=True),
-        Col("violations", "Single-sample violations", fmt=count, num=True),
-        Col("statistic_violations", "Daily maximum or monthly average violations", fmt=count, num=True),
-        Col("inconclusive", "Inconclusive", fmt=count, num=True),
-        Col("slugs", "Slugs", fmt=count, num=True),
-        Col("worst", "Worst exceedance", html=lambda r: "" if is_missing(r.get("worst")) else
-            esc(f"{float(r['worst']):.2f} × the limit, {param_label(r.get('worst_parameter')) if not is_missing(r.get('worst_parameter')) else ''}")),
-        Col("period_violations", f"All violations, {view.period}", fmt=count, num=True),
-    ], row_class=lambda r: "row-bad" if (r.get("violations") or 0) + (r.get("statistic_violations") or 0) > 0
-        else ("row-warn" if r.get("permit_expiry_flag") else "")))
-    lead = (f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on each "
-            f"user's chip below); permit status as of {day_words(data.as_of)}.")
+    parts.append(
+        table(
+            ordered,
+            [
+                Col(
+                    "user_id",
+                    "User",
+                    width="26%",
+                    html=lambda r: named(
+                        r["user_id"], view.names.get(r["user_id"]), f"#user-{slug(r['user_id'])}"
+                    ),
+                ),
+                Col("permit_no", "Permit", html=lambda r: esc(r.get("permit_no")) + " " + _status_badge(r)),
+                Col("permit_expires", "Expires", nowrap=True, fmt=fmt_date),
+                Col("samples", "Samples", fmt=count, num=True),
+                Col("violations", "Single-sample violations", fmt=count, num=True),
+                Col(
+                    "statistic_violations", "Daily maximum or monthly average violations", fmt=count, num=True
+                ),
+                Col("inconclusive", "Inconclusive", fmt=count, num=True),
+                Col("slugs", "Slugs", fmt=count, num=True),
+                Col(
+                    "worst",
+                    "Worst exceedance",
+                    html=lambda r: (
+                        ""
+                        if is_missing(r.get("worst"))
+                        else esc(
+                            f"{float(r['worst']):.2f} × the limit, {param_label(r.get('worst_parameter')) if not is_missing(r.get('worst_parameter')) else ''}"
+                        )
+                    ),
+                ),
+                Col("period_violations", f"All violations, {view.period}", fmt=count, num=True),
+            ],
+            row_class=lambda r: (
+                "row-bad"
+                if (r.get("violations") or 0) + (r.get("statistic_violations") or 0) > 0
+                else ("row-warn" if r.get("permit_expiry_flag") else "")
+            ),
+        )
+    )
+    lead = (
+        f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on each "
+        f"user's chip below); permit status as of {day_words(data.as_of)}."
+    )
     return section(f"Compliance summary, {view.ytd}", join(parts), sid="summary", lead=esc(lead))
 
 
@@ -942,7 +1348,9 @@ def panel_heatmap(view: SewerView) -> str:
     hm = heatmap_chart(data, view.summary) if not view.summary.empty or not view.violations.empty else None
     title = f"Violations by user and month, {view.period}"
     if hm is None:
-        return section(title, no_data("discharge_violations", data.present.get("discharge_violations"), "violations"))
+        return section(
+            title, no_data("discharge_violations", data.present.get("discharge_violations"), "violations")
+        )
     view.charts.append(hm)
     extra = ""
     if (data.summary is None or _frame(data.summary).empty) and view.violations.empty:
@@ -975,27 +1383,51 @@ def violations_table(view: SewerView, rules: RuleNotes) -> str:
     notice."""
     v, data = view.violations, view.data
     if v.empty:
-        return (no_data("discharge_violations", data.present.get("discharge_violations"))
-                if not data.present.get("discharge_violations") or view.results.empty else
-                note("No sample broke a limit.", "info"))
+        return (
+            no_data("discharge_violations", data.present.get("discharge_violations"))
+            if not data.present.get("discharge_violations") or view.results.empty
+            else note("No sample broke a limit.", "info")
+        )
     notices = _notice_of(view)
-    cols = [Col("collected_at", "Collected", nowrap=True, fmt=when_collected),
-            Col("sample_id", "Sample", nowrap=True), Col("parameter", "Parameter", fmt=param_label),
-            Col("value", "Result", num=True, html=lambda r: esc(fmt_measure(r["value"], r.get("unit"), exact=True))),
-            Col("limit_value", "Limit", num=True, html=lambda r: esc(
-                f"{r.get('limit_type') or ''} {fmt_measure(r['limit_value'], r.get('unit'), exact=True)}".strip())),
-            Col("exceedance_ratio", "× limit", num=True, fmt=lambda x: f"{float(x):.2f}×"),
-            rules.col("rule", "Rule (section)", limit=32)]
+    cols = [
+        Col("collected_at", "Collected", nowrap=True, fmt=when_collected),
+        Col("sample_id", "Sample", nowrap=True),
+        Col("parameter", "Parameter", fmt=param_label),
+        Col(
+            "value",
+            "Result",
+            num=True,
+            html=lambda r: esc(fmt_measure(r["value"], r.get("unit"), exact=True)),
+        ),
+        Col(
+            "limit_value",
+            "Limit",
+            num=True,
+            html=lambda r: esc(
+                f"{r.get('limit_type') or ''} {fmt_measure(r['limit_value'], r.get('unit'), exact=True)}".strip()
+            ),
+        ),
+        Col("exceedance_ratio", "× limit", num=True, fmt=lambda x: f"{float(x):.2f}×"),
+        rules.col("rule", "Rule (section)", limit=32),
+    ]
     if notices:
-        cols.append(Col("notice", "Notice of the month", nowrap=True, html=lambda r: esc(notice_words(
-            notices.get((r["user_id"], r["sample_id"], r["parameter"]))))))
+        cols.append(
+            Col(
+                "notice",
+                "Notice of the month",
+                nowrap=True,
+                html=lambda r: esc(notice_words(notices.get((r["user_id"], r["sample_id"], r["parameter"])))),
+            )
+        )
     counts = v.groupby("user_id").size().sort_values(ascending=False, kind="stable")
     order = sorted(counts.index, key=lambda u: (-counts[u], str(u)))
     parts = []
     for u, rows in ((u, v[v["user_id"] == u]) for u in order):
         n = len(rows)
-        parts.append(f'<h4 class="of-user">{named(u, view.names.get(u), f"#user-{slug(u)}")}: {n} single '
-                     f'sample{"s" if n != 1 else ""}</h4>')
+        parts.append(
+            f'<h4 class="of-user">{named(u, view.names.get(u), f"#user-{slug(u)}")}: {n} single '
+            f"sample{'s' if n != 1 else ''}</h4>"
+        )
         parts.append(table(rows.sort_values("collected_at", ascending=False), cols))
     return join(parts)
 
@@ -1003,51 +1435,95 @@ def violations_table(view: SewerView, rules: RuleNotes) -> str:
 def statistics_table(view: SewerView, rules: RuleNotes) -> str:
     statv, present = view.statv, view.data.present
     if statv.empty:
-        return (no_data("statistic_violations", present.get("statistic_violations"))
-                if not present.get("statistic_violations") else note("None.", "info"))
+        return (
+            no_data("statistic_violations", present.get("statistic_violations"))
+            if not present.get("statistic_violations")
+            else note("None.", "info")
+        )
 
     def period(r: dict) -> str:
         if r.get("statistic") == "monthly_avg":
             return month_words(r["period_start"])
-        return fmt_date(r["period_start"]) if fmt_date(r["period_start"]) == fmt_date(r["period_end"]) else \
-            f"{fmt_date(r['period_start'])} to {fmt_date(r['period_end'])}"
+        return (
+            fmt_date(r["period_start"])
+            if fmt_date(r["period_start"]) == fmt_date(r["period_end"])
+            else f"{fmt_date(r['period_start'])} to {fmt_date(r['period_end'])}"
+        )
 
-    return table(statv.sort_values("period_start", ascending=False), [
-        view.user(), Col("parameter", "Parameter", fmt=param_label),
-        Col("statistic", "Of", nowrap=True, fmt=lambda x: STATISTIC_WORDS.get(str(x), str(x))),
-        Col("period_start", "Period", nowrap=True, html=lambda r: esc(period(r))),
-        Col("value", "Value", num=True, html=lambda r: esc(fmt_measure(r["value"], r.get("unit")))),
-        Col("limit_value", "Limit", num=True, html=lambda r: esc(fmt_measure(r["limit_value"], r.get("unit"),
-                                                                              exact=True))),
-        Col("samples", "Samples", num=True), rules.col("rule", "Rule (section)")])
+    return table(
+        statv.sort_values("period_start", ascending=False),
+        [
+            view.user(),
+            Col("parameter", "Parameter", fmt=param_label),
+            Col("statistic", "Of", nowrap=True, fmt=lambda x: STATISTIC_WORDS.get(str(x), str(x))),
+            Col("period_start", "Period", nowrap=True, html=lambda r: esc(period(r))),
+            Col("value", "Value", num=True, html=lambda r: esc(fmt_measure(r["value"], r.get("unit")))),
+            Col(
+                "limit_value",
+                "Limit",
+                num=True,
+                html=lambda r: esc(fmt_measure(r["limit_value"], r.get("unit"), exact=True)),
+            ),
+            Col("samples", "Samples", num=True),
+            rules.col("rule", "Rule (section)"),
+        ],
+    )
 
 
 def inconclusive_table(view: SewerView, rules: RuleNotes) -> str:
     inconc, present = view.inconc, view.data.present
     if inconc.empty:
-        return (no_data("inconclusive_results", present.get("inconclusive_results"))
-                if not present.get("inconclusive_results") else note("None.", "info"))
-    return table(inconc.sort_values("collected_at", ascending=False), [
-        view.user(), Col("collected_at", "Collected", nowrap=True, fmt=when_collected),
-        Col("sample_id", "Sample", nowrap=True), Col("parameter", "Parameter", fmt=param_label),
-        Col("detection_value", "Reported", num=True, html=lambda r: esc(
-            f"{r.get('qualifier') or '<'}{fmt_measure(r['detection_value'], r.get('unit'), exact=True)}")),
-        Col("limit_value", "Limit", num=True, html=lambda r: esc(fmt_measure(r["limit_value"], r.get("unit"),
-                                                                              exact=True))),
-        Col("reason", "Why"), rules.col("rule", "Rule")])
+        return (
+            no_data("inconclusive_results", present.get("inconclusive_results"))
+            if not present.get("inconclusive_results")
+            else note("None.", "info")
+        )
+    return table(
+        inconc.sort_values("collected_at", ascending=False),
+        [
+            view.user(),
+            Col("collected_at", "Collected", nowrap=True, fmt=when_collected),
+            Col("sample_id", "Sample", nowrap=True),
+            Col("parameter", "Parameter", fmt=param_label),
+            Col(
+                "detection_value",
+                "Reported",
+                num=True,
+                html=lambda r: esc(
+                    f"{r.get('qualifier') or '<'}{fmt_measure(r['detection_value'], r.get('unit'), exact=True)}"
+                ),
+            ),
+            Col(
+                "limit_value",
+                "Limit",
+                num=True,
+                html=lambda r: esc(fmt_measure(r["limit_value"], r.get("unit"), exact=True)),
+            ),
+            Col("reason", "Why"),
+            rules.col("rule", "Rule"),
+        ],
+    )
 
 
 def panel_violations(view: SewerView) -> str:
     """Which user broke which limit, when, by how much and under which section."""
     rules = RuleNotes("rule-violations")
-    body = join(['<h3 id="violations">Single samples above (or below) their limit</h3>', violations_table(view, rules),
-                 '<h3 id="statistic">Daily maximums and monthly averages above their limit</h3>',
-                 statistics_table(view, rules),
-                 '<h3 id="inconclusive">Inconclusive non-detects</h3>', inconclusive_table(view, rules),
-                 rules.notes()])
-    lead = (f"Every violation in the samples collected {view.period}, newest first: which user broke which limit, "
-            "when, by how much and under which section (numbered: the full text of each section is at the end), "
-            "and the notice of violation that lists it.")
+    body = join(
+        [
+            '<h3 id="violations">Single samples above (or below) their limit</h3>',
+            violations_table(view, rules),
+            '<h3 id="statistic">Daily maximums and monthly averages above their limit</h3>',
+            statistics_table(view, rules),
+            '<h3 id="inconclusive">Inconclusive non-detects</h3>',
+            inconclusive_table(view, rules),
+            rules.notes(),
+        ]
+    )
+    lead = (
+        f"Every violation in the samples collected {view.period}, newest first: which user broke which limit, "
+        "when, by how much and under which section (numbered: the full text of each section is at the end), "
+        "and the notice of violation that lists it."
+    )
     return section(f"Violations, {view.period}", body, sid="findings", lead=esc(lead))
 
 
@@ -1056,26 +1532,62 @@ def panel_slugs(view: SewerView) -> str:
     rules = RuleNotes("rule-slugs")
     parts = ['<h3 id="slugs">Slug events</h3>']
     if slugs.empty:
-        parts.append(no_data("slug_events", present.get("slug_events"))
-                     if not present.get("slug_events") else note("No slug discharge detected.", "info"))
+        parts.append(
+            no_data("slug_events", present.get("slug_events"))
+            if not present.get("slug_events")
+            else note("No slug discharge detected.", "info")
+        )
     else:
-        parts.append(table(slugs.sort_values("start_at", ascending=False), [
-            view.user(), Col("constituent", "Of"), Col("start_at", "Start", nowrap=True, fmt=fmt_datetime),
-            Col("end_at", "End", nowrap=True, fmt=fmt_datetime), Col("duration_min", "Minutes", num=True, fmt=fmt_num),
-            Col("peak_value", "Peak", num=True, html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit")))),
-            Col("baseline", "Baseline", num=True, html=lambda r: esc(fmt_measure(r["baseline"], r.get("unit")))),
-            Col("peak_ratio", "Peak × baseline", num=True, fmt=lambda x: f"{float(x):.1f}×"),
-            rules.col("rule", "Rule")]))
+        parts.append(
+            table(
+                slugs.sort_values("start_at", ascending=False),
+                [
+                    view.user(),
+                    Col("constituent", "Of"),
+                    Col("start_at", "Start", nowrap=True, fmt=fmt_datetime),
+                    Col("end_at", "End", nowrap=True, fmt=fmt_datetime),
+                    Col("duration_min", "Minutes", num=True, fmt=fmt_num),
+                    Col(
+                        "peak_value",
+                        "Peak",
+                        num=True,
+                        html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit"))),
+                    ),
+                    Col(
+                        "baseline",
+                        "Baseline",
+                        num=True,
+                        html=lambda r: esc(fmt_measure(r["baseline"], r.get("unit"))),
+                    ),
+                    Col("peak_ratio", "Peak × baseline", num=True, fmt=lambda x: f"{float(x):.1f}×"),
+                    rules.col("rule", "Rule"),
+                ],
+            )
+        )
     if not gaps.empty:
         parts.append('<h3 id="baseline-gaps">Readings not judged for slugs (no baseline)</h3>')
-        parts.append(table(gaps, [
-            view.user(), Col("constituent", "Of"), Col("first_day", "From", nowrap=True, fmt=fmt_date),
-            Col("last_day", "To", nowrap=True, fmt=fmt_date), Col("days_lacking", "Days", num=True),
-            Col("readings_not_judged", "Readings not judged", num=True, fmt=fmt_num), Col("reason", "Why")]))
+        parts.append(
+            table(
+                gaps,
+                [
+                    view.user(),
+                    Col("constituent", "Of"),
+                    Col("first_day", "From", nowrap=True, fmt=fmt_date),
+                    Col("last_day", "To", nowrap=True, fmt=fmt_date),
+                    Col("days_lacking", "Days", num=True),
+                    Col("readings_not_judged", "Readings not judged", num=True, fmt=fmt_num),
+                    Col("reason", "Why"),
+                ],
+            )
+        )
     parts.append(rules.notes())
     words, _ = slug_words(view.data.slug_rules)
-    return section(f"Slug discharges, {view.flow_period}", join(parts), sid="slug-section",
-                   lead=esc(f"A slug: {words}. Peaks and baselines in the meter's unit (gpm: gallons per minute)."))
+    return section(
+        f"Slug discharges, {view.flow_period}",
+        join(parts),
+        sid="slug-section",
+        lead=esc(f"A slug: {words}. Peaks and baselines in the meter's unit (gpm: gallons per minute)."),
+    )
 
 
 def _snc_count(r: dict) -> str:
@@ -1093,18 +1605,36 @@ def panel_snc(view: SewerView) -> str:
     if snc.empty:
         body = note("No user meets a criterion of significant noncompliance.", "info")
     else:
-        body = table(snc.sort_values(["period_start", "user_id"], ascending=[False, True]), [
-            view.user(),
-            Col("period_start", "Six months", nowrap=True,
-                html=lambda r: esc(months_words(r["period_start"], r["period_end"]))),
-            Col("criterion", "Criterion", html=lambda r: badge(CRITERION_WORDS.get(str(r.get("criterion")),
-                                                                                   str(r.get("criterion"))), "bad")),
-            Col("parameter", "Parameter", fmt=param_label),
-            Col("count", "How many", html=lambda r: esc(_snc_count(r))),
-            rules.col("rule", "Rule", limit=26)]) + rules.notes()
-    lead = ("40 CFR 403.8(f)(2)(viii), per user and six-month period (January to June, July to December). Single "
-            "samples, daily maximums and monthly averages are each judged on their own; each criterion's rule is "
-            "in full at the end of the section.")
+        body = (
+            table(
+                snc.sort_values(["period_start", "user_id"], ascending=[False, True]),
+                [
+                    view.user(),
+                    Col(
+                        "period_start",
+                        "Six months",
+                        nowrap=True,
+                        html=lambda r: esc(months_words(r["period_start"], r["period_end"])),
+                    ),
+                    Col(
+                        "criterion",
+                        "Criterion",
+                        html=lambda r: badge(
+                            CRITERION_WORDS.get(str(r.get("criterion")), str(r.get("criterion"))), "bad"
+                        ),
+                    ),
+                    Col("parameter", "Parameter", fmt=param_label),
+                    Col("count", "How many", html=lambda r: esc(_snc_count(r))),
+                    rules.col("rule", "Rule", limit=26),
+                ],
+            )
+            + rules.notes()
+        )
+    lead = (
+        "40 CFR 403.8(f)(2)(viii), per user and six-month period (January to June, July to December). Single "
+        "samples, daily maximums and monthly averages are each judged on their own; each criterion's rule is "
+        "in full at the end of the section."
+    )
     return section(f"Significant noncompliance, {view.period}", body, sid="snc", lead=esc(lead))
 
 
@@ -1112,26 +1642,43 @@ def panel_permits(view: SewerView) -> str:
     parts = permit_parts(view)
     if not parts:
         return ""
-    return section("Discharging without a permit", join(parts), sid="without-permit",
-                   lead=esc(f"Days with a sample or a flow reading above 0 when the user's permit was not in effect, "
-                            f"{view.period}."))
+    return section(
+        "Discharging without a permit",
+        join(parts),
+        sid="without-permit",
+        lead=esc(
+            f"Days with a sample or a flow reading above 0 when the user's permit was not in effect, "
+            f"{view.period}."
+        ),
+    )
 
 
 def panel_notices(view: SewerView) -> str:
     """The monthly notices of violation, and the follow-up of each violation on a mailed notice."""
-    body = join(['<h3 id="notices">Notices, one per user and month</h3>',
-                 notices_table(view.data.notices, "sewer", "User", view.names, view.data.notice_items),
-                 '<h3 id="follow-up">Follow-up of the violations on mailed notices</h3>',
-                 sewer_follow_up(view.data.follow_up, view.names, law_cited(view.data.laws, "sewer_penalty"))])
-    return section("Notices of violation and follow-up", body, sid="notices-section",
-                   lead=esc(f"{law_cited(view.data.laws, 'sewer_use')}, enforcement: a notice by certified mail sets "
-                            f"a period to correct; {law_cited(view.data.laws, 'sewer_penalty')} penalty days count "
-                            "from the day after it. The Town's record, not sent to the user."))
+    body = join(
+        [
+            '<h3 id="notices">Notices, one per user and month</h3>',
+            notices_table(view.data.notices, "sewer", "User", view.names, view.data.notice_items),
+            '<h3 id="follow-up">Follow-up of the violations on mailed notices</h3>',
+            sewer_follow_up(view.data.follow_up, view.names, law_cited(view.data.laws, "sewer_penalty")),
+        ]
+    )
+    return section(
+        "Notices of violation and follow-up",
+        body,
+        sid="notices-section",
+        lead=esc(
+            f"{law_cited(view.data.laws, 'sewer_use')}, enforcement: a notice by certified mail sets "
+            f"a period to correct; {law_cited(view.data.laws, 'sewer_penalty')} penalty days count "
+            "from the day after it. The Town's record, not sent to the user."
+        ),
+    )
 
 
 def panel_testing(view: SewerView) -> str:
-    return required_testing_section(view.data.required_testing, view.data.as_of,
-                                    view.data.present.get("required_testing"))
+    return required_testing_section(
+        view.data.required_testing, view.data.as_of, view.data.present.get("required_testing")
+    )
 
 
 def year_to_date_users(view: SewerView) -> tuple[set, set]:
@@ -1145,8 +1692,10 @@ def year_to_date_users(view: SewerView) -> tuple[set, set]:
         t = local_naive(frame[column]) if local else pd.to_datetime(frame[column])
         return set(frame.loc[(t.dt.year == year).to_numpy(), "user_id"])
 
-    return (users(view.violations, "collected_at") | users(view.statv, "period_start", local=False),
-            users(view.slugs, "start_at"))
+    return (
+        users(view.violations, "collected_at") | users(view.statv, "period_start", local=False),
+        users(view.slugs, "start_at"),
+    )
 
 
 def _user_ids(view: SewerView) -> list:
@@ -1164,28 +1713,47 @@ def panel_users(view: SewerView) -> str:
     by_user = view.violations_by_user()
     toc = "".join(
         f'<a class="{"bad" if by_user.get(u) else ""}" href="#user-{esc(slug(u))}">{esc(u)}'
-        f'{(" " + esc(short_name(view.names[u], 24))) if u in view.names else ""}'
-        f'{(" · " + str(by_user[u])) if by_user.get(u) else ""}</a>' for u in user_ids)
+        f"{(' ' + esc(short_name(view.names[u], 24))) if u in view.names else ''}"
+        f"{(' · ' + str(by_user[u])) if by_user.get(u) else ''}</a>"
+        for u in user_ids
+    )
     with_violations, with_slugs = year_to_date_users(view)
     printed = [u for u in user_ids if u in with_violations or u in with_slugs]
     rest = [u for u in user_ids if u not in printed]
-    paper = (f"On paper, smaller: the control charts of the {len(with_violations)} users with a violation in "
-             f"{view.ytd}, and the flow traces of the {len(with_slugs)} users with a slug in it. "
-             + (f"The other {len(rest)} users' charts ({', '.join(rest)}) are on screen only, under their names "
-                f"here, as are the charts of the printed users that had no violation or no slug in the year."
-                if rest else "The others are on screen only, under their names here."))
-    reading = ('<p class="print-only">How to read the charts on paper: in the control charts each dot is a '
-               'result in time order, red dots break the limit, open grey circles are non-detects drawn at their '
-               'detection value, orange diamonds are non-detects whose detection value is above the limit '
-               '(inconclusive), and the dashed line is the limit in effect, labelled with its value (its section is '
-               'listed with the violations). In the flow traces the blue line is the mean of the readings, red the '
-               'readings near each slug, the green line the baseline and the dashed line the slug threshold; the '
-               'triangle marks each slug\'s peak, with how many times the baseline it reached.</p>')
-    head = section("Industrial users", (f'<div class="toc">{toc}</div>' if toc else
-                                        no_data("industrial_users", data.present.get("industrial_users"),
-                                                "industrial users")) + note(esc(paper), "info") + reading,
-                   sid="users", lead=esc(f"Each user's control charts and flow trace. Red: users with violations; "
-                                         f"the count after the name is of all its violations, {view.period}."))
+    paper = (
+        f"On paper, smaller: the control charts of the {len(with_violations)} users with a violation in "
+        f"{view.ytd}, and the flow traces of the {len(with_slugs)} users with a slug in it. "
+        + (
+            f"The other {len(rest)} users' charts ({', '.join(rest)}) are on screen only, under their names "
+            f"here, as are the charts of the printed users that had no violation or no slug in the year."
+            if rest
+            else "The others are on screen only, under their names here."
+        )
+    )
+    reading = (
+        '<p class="print-only">How to read the charts on paper: in the control charts each dot is a '
+        "result in time order, red dots break the limit, open grey circles are non-detects drawn at their "
+        "detection value, orange diamonds are non-detects whose detection value is above the limit "
+        "(inconclusive), and the dashed line is the limit in effect, labelled with its value (its section is "
+        "listed with the violations). In the flow traces the blue line is the mean of the readings, red the "
+        "readings near each slug, the green line the baseline and the dashed line the slug threshold; the "
+        "triangle marks each slug's peak, with how many times the baseline it reached.</p>"
+    )
+    head = section(
+        "Industrial users",
+        (
+            f'<div class="toc">{toc}</div>'
+            if toc
+            else no_data("industrial_users", data.present.get("industrial_users"), "industrial users")
+        )
+        + note(esc(paper), "info")
+        + reading,
+        sid="users",
+        lead=esc(
+            f"Each user's control charts and flow trace. Red: users with violations; "
+            f"the count after the name is of all its violations, {view.period}."
+        ),
+    )
     inputs = user_chart_inputs(view)
     return head + join(user_section(view, u, inputs, u in with_violations, u in with_slugs) for u in user_ids)
 
@@ -1214,8 +1782,11 @@ def user_chart_inputs(view: SewerView) -> UserChartInputs:
         results=dict(tuple(results.groupby("user_id"))) if not results.empty else {},
         limits=dict(tuple(limits.groupby("user_id"))) if not limits.empty else {},
         flow=flow_inputs(view.flow, view.slugs, view.baselines, view.gaps),
-        words=slug_words(view.data.slug_rules), summary=_first_rows(view.summary), users=_first_rows(view.users),
-        in_snc=set(view.snc["user_id"]) if not view.snc.empty else set())
+        words=slug_words(view.data.slug_rules),
+        summary=_first_rows(view.summary),
+        users=_first_rows(view.users),
+        in_snc=set(view.snc["user_id"]) if not view.snc.empty else set(),
+    )
 
 
 def _user_head(view: SewerView, u: Any, inputs: UserChartInputs) -> str:
@@ -1234,10 +1805,15 @@ def _user_head(view: SewerView, u: Any, inputs: UserChartInputs) -> str:
     n = view.violations_by_user().get(u, 0)
     if u in inputs.in_snc:
         badges += " " + badge("significant noncompliance", "bad")
-    badges += " " + (badge(f"{n} violation{'s' if n != 1 else ''}, {view.period}", "bad") if n else
-                     badge(f"no violations, {view.period}", "good"))
-    return (f'<div class="entity-head"><h2>{esc(u)} · {esc(view.names.get(u) or "")}</h2>{badges}</div>'
-            f'<div class="facts">{" · ".join(facts)}</div>')
+    badges += " " + (
+        badge(f"{n} violation{'s' if n != 1 else ''}, {view.period}", "bad")
+        if n
+        else badge(f"no violations, {view.period}", "good")
+    )
+    return (
+        f'<div class="entity-head"><h2>{esc(u)} · {esc(view.names.get(u) or "")}</h2>{badges}</div>'
+        f'<div class="facts">{" · ".join(facts)}</div>'
+    )
 
 
 def _control_part(view: SewerView, u: Any, inputs: UserChartInputs, printed: bool) -> list[str]:
@@ -1245,22 +1821,36 @@ def _control_part(view: SewerView, u: Any, inputs: UserChartInputs, printed: boo
     ures = inputs.results.get(u, view.results.iloc[0:0])
     ulim = inputs.limits.get(u, view.limits.iloc[0:0])
     if ures.empty:
-        return [no_data("lab_results", present.get("lab_results"), "lab results for this user")
-                if not present.get("lab_results") else note("No lab results for this user.", "empty")]
+        return [
+            no_data("lab_results", present.get("lab_results"), "lab results for this user")
+            if not present.get("lab_results")
+            else note("No lab results for this user.", "empty")
+        ]
     parts = []
     limited = set(ulim["parameter"]) if not ulim.empty else set()
     unlimited = sorted(set(ures["parameter"]) - limited, key=_param_key)
     cc = control_chart(u, ures, ulim) if not ulim.empty else None
     if cc is None:
-        parts.append(no_data("discharge_evaluations", present.get("discharge_evaluations"),
-                             "limits applied to this user's results"))
+        parts.append(
+            no_data(
+                "discharge_evaluations",
+                present.get("discharge_evaluations"),
+                "limits applied to this user's results",
+            )
+        )
     else:
         cc.printed = printed
         view.charts.append(cc)
         parts.append(cc.html())
     if unlimited:
-        parts.append(note("Also sampled, with no limit defined: " + ", ".join(
-            esc(param_label(p)) for p in unlimited) + ".", "info"))
+        parts.append(
+            note(
+                "Also sampled, with no limit defined: "
+                + ", ".join(esc(param_label(p)) for p in unlimited)
+                + ".",
+                "info",
+            )
+        )
     return parts
 
 
@@ -1268,8 +1858,11 @@ def _flow_part(view: SewerView, u: Any, inputs: UserChartInputs, printed: bool) 
     present = view.data.present
     uflow = inputs.flow.get(u)
     if uflow is None:
-        return [note("No flow or probe readings for this user.", "empty") if present.get("flow")
-                else no_data("flow", present.get("flow"), "flow readings")]
+        return [
+            note("No flow or probe readings for this user.", "empty")
+            if present.get("flow")
+            else no_data("flow", present.get("flow"), "flow readings")
+        ]
     fc = draw_flow_chart(u, uflow, inputs.words)
     if fc is None:
         return []
@@ -1284,31 +1877,56 @@ def user_section(view: SewerView, u: Any, inputs: UserChartInputs, control: bool
     paper = ""
     if control != flow:
         which = "flow trace" if control else "control charts"
-        paper = (f'<div class="print-only facts">Its {which}: on screen only (no {"slug" if control else "violation"} '
-                 f'in {esc(view.ytd)}).</div>')
-    parts = [_user_head(view, u, inputs) + paper] + _control_part(view, u, inputs, control) + \
-        _flow_part(view, u, inputs, flow)
+        paper = (
+            f'<div class="print-only facts">Its {which}: on screen only (no {"slug" if control else "violation"} '
+            f"in {esc(view.ytd)}).</div>"
+        )
+    parts = (
+        [_user_head(view, u, inputs) + paper]
+        + _control_part(view, u, inputs, control)
+        + _flow_part(view, u, inputs, flow)
+    )
     cls = "user" if control or flow else "user no-print"
     return f'<section id="user-{esc(slug(u))}" class="{cls}">{join(parts)}</section>'
 
 
 # The sewer page, top to bottom: what to do, the counts, then the detail.
-SEWER_PANELS = (panel_worklist, panel_headline, panel_summary, panel_heatmap, panel_violations, panel_slugs,
-                panel_snc, panel_permits, panel_notices, panel_testing, panel_users)
+SEWER_PANELS = (
+    panel_worklist,
+    panel_headline,
+    panel_summary,
+    panel_heatmap,
+    panel_violations,
+    panel_slugs,
+    panel_snc,
+    panel_permits,
+    panel_notices,
+    panel_testing,
+    panel_users,
+)
 
 
 def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
     view = sewer_view(data)
     body = join(panel(view) for panel in SEWER_PANELS)
-    meta = PageMeta(charts=len(view.charts),
-                    counts={"users": len(_user_ids(view)), "violations": len(view.violations),
-                            "slugs": len(view.slugs)})
+    meta = PageMeta(
+        charts=len(view.charts),
+        counts={"users": len(_user_ids(view)), "violations": len(view.violations), "slugs": len(view.slugs)},
+    )
     rng = f" · samples collected {view.period}" if view.first is not None else ""
-    html_text = page(file="sewer.html", title="Sewer administrator: industrial users",
-                     subtitle=esc(f"{law_cited(data.laws, 'sewer_use')} discharge limits and slugs · as of "
-                                  f"{day_words(data.as_of)}{rng}"),
-                     body=body, as_of=data.as_of, town=data.town,
-                     generated_at=data.generated_at, has_charts=bool(view.charts))
+    html_text = page(
+        file="sewer.html",
+        title="Sewer administrator: industrial users",
+        subtitle=esc(
+            f"{law_cited(data.laws, 'sewer_use')} discharge limits and slugs · as of "
+            f"{day_words(data.as_of)}{rng}"
+        ),
+        body=body,
+        as_of=data.as_of,
+        town=data.town,
+        generated_at=data.generated_at,
+        has_charts=bool(view.charts),
+    )
     return html_text, meta
 
 
@@ -1327,8 +1945,12 @@ def choose_bucket_hours(span_hours: float, max_points: int = 1500) -> int:
     return BUCKET_HOURS[-1]
 
 
-def label_results(lab: pd.DataFrame, evaluations: pd.DataFrame | None = None,
-                  violations: pd.DataFrame | None = None, inconclusive: pd.DataFrame | None = None) -> pd.DataFrame:
+def label_results(
+    lab: pd.DataFrame,
+    evaluations: pd.DataFrame | None = None,
+    violations: pd.DataFrame | None = None,
+    inconclusive: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Each lab result with its outcome: from the per-sample evaluations when there are
     any, else from the violation and inconclusive tables (other results are then
     left unjudged, outcome None)."""
@@ -1348,14 +1970,20 @@ def label_results(lab: pd.DataFrame, evaluations: pd.DataFrame | None = None,
         for col in ("limit_value", "limit_type", "exceedance_ratio", "rule"):
             ev[col] = ev[col].where(viol, None)
         merged = out.drop(columns=["outcome", "limit_value", "limit_type", "exceedance_ratio", "rule"]).merge(
-            ev[key + ["outcome", "limit_value", "limit_type", "exceedance_ratio", "rule"]], on=key, how="left")
+            ev[key + ["outcome", "limit_value", "limit_type", "exceedance_ratio", "rule"]], on=key, how="left"
+        )
         return merged
     if violations is not None and not violations.empty:
-        v = (violations.sort_values("exceedance_ratio" if "exceedance_ratio" in violations else "value")
-             .groupby(key, as_index=False).last())
+        v = (
+            violations.sort_values("exceedance_ratio" if "exceedance_ratio" in violations else "value")
+            .groupby(key, as_index=False)
+            .last()
+        )
         out = out.drop(columns=["limit_value", "limit_type", "exceedance_ratio", "rule"]).merge(
             v[key + [c for c in ("limit_value", "limit_type", "exceedance_ratio", "rule") if c in v]],
-            on=key, how="left")
+            on=key,
+            how="left",
+        )
         out.loc[out["limit_value"].notna(), "outcome"] = "violation"
     if inconclusive is not None and not inconclusive.empty:
         ik = set(map(tuple, inconclusive[key].astype(str).to_numpy()))
@@ -1366,27 +1994,59 @@ def label_results(lab: pd.DataFrame, evaluations: pd.DataFrame | None = None,
 
 # --------------------------------------------------------------------------- discharges without a permit
 
-SNC_BASIS_LABELS = {"sample": "single samples", "daily_max": "daily maximums", "monthly_avg": "monthly averages"}
-PERMIT_FINDING_LABELS = {"permit_expired": "after the permit expired",
-                         "permit_not_yet_effective": "before the permit took effect"}
+SNC_BASIS_LABELS = {
+    "sample": "single samples",
+    "daily_max": "daily maximums",
+    "monthly_avg": "monthly averages",
+}
+PERMIT_FINDING_LABELS = {
+    "permit_expired": "after the permit expired",
+    "permit_not_yet_effective": "before the permit took effect",
+}
 
 
 def permit_spells(days: pd.DataFrame) -> pd.DataFrame:
     """Consecutive days of one user and finding joined into one line: first and last day, days, samples,
     flow readings, the permit's dates and the rule."""
     if days.empty:
-        return pd.DataFrame(columns=["user_id", "name", "finding", "first_day", "last_day", "days", "samples",
-                                     "flow_readings", "permit_no", "permit_effective", "permit_expires", "rule"])
+        return pd.DataFrame(
+            columns=[
+                "user_id",
+                "name",
+                "finding",
+                "first_day",
+                "last_day",
+                "days",
+                "samples",
+                "flow_readings",
+                "permit_no",
+                "permit_effective",
+                "permit_expires",
+                "rule",
+            ]
+        )
     d = days.sort_values(["user_id", "finding", "day"]).copy()
     day = pd.to_datetime(d["day"])
-    new = (d["user_id"] != d["user_id"].shift()) | (d["finding"] != d["finding"].shift()) | (
-        day.diff() != pd.Timedelta(days=1))
+    new = (
+        (d["user_id"] != d["user_id"].shift())
+        | (d["finding"] != d["finding"].shift())
+        | (day.diff() != pd.Timedelta(days=1))
+    )
     d["_spell"] = new.cumsum()
-    agg = d.groupby("_spell").agg(user_id=("user_id", "first"), name=("name", "first"), finding=("finding", "first"),
-                                  first_day=("day", "min"), last_day=("day", "max"), days=("day", "count"),
-                                  samples=("samples", "sum"), flow_readings=("flow_readings", "sum"),
-                                  permit_no=("permit_no", "first"), permit_effective=("permit_effective", "first"),
-                                  permit_expires=("permit_expires", "first"), rule=("rule", "first"))
+    agg = d.groupby("_spell").agg(
+        user_id=("user_id", "first"),
+        name=("name", "first"),
+        finding=("finding", "first"),
+        first_day=("day", "min"),
+        last_day=("day", "max"),
+        days=("day", "count"),
+        samples=("samples", "sum"),
+        flow_readings=("flow_readings", "sum"),
+        permit_no=("permit_no", "first"),
+        permit_effective=("permit_effective", "first"),
+        permit_expires=("permit_expires", "first"),
+        rule=("rule", "first"),
+    )
     return agg.reset_index(drop=True)
 
 
@@ -1400,30 +2060,72 @@ def permit_parts(view: SewerView) -> list[str]:
     rules = RuleNotes("rule-permits")
     spells = permit_spells(_frame(data.without_permit))
     if spells.empty:
-        parts.append(no_data("discharges_without_permit", data.present.get("discharges_without_permit"),
-                             "samples or flow readings on days a permit was not in effect")
-                     if not data.present.get("discharges_without_permit") else
-                     note("No sample or flow reading above 0 on a day its user's permit was not in effect.", "info"))
+        parts.append(
+            no_data(
+                "discharges_without_permit",
+                data.present.get("discharges_without_permit"),
+                "samples or flow readings on days a permit was not in effect",
+            )
+            if not data.present.get("discharges_without_permit")
+            else note(
+                "No sample or flow reading above 0 on a day its user's permit was not in effect.", "info"
+            )
+        )
     else:
-        parts.append(table(spells, [
-            Col("user_id", "User", width="22%", html=lambda r: named(r["user_id"], short_name(r["name"]),
-                                                                      f"#user-{slug(r['user_id'])}")),
-            Col("finding", "When", fmt=lambda v: PERMIT_FINDING_LABELS.get(v, v)),
-            Col("first_day", "From", fmt=fmt_date, nowrap=True), Col("last_day", "To", fmt=fmt_date, nowrap=True),
-            Col("days", "Days", num=True, fmt=fmt_num), Col("samples", "Samples", num=True, fmt=fmt_num),
-            Col("flow_readings", "Flow readings above 0", num=True, fmt=fmt_num,
-                title="readings of flow above 0 (a probe's pH or temperature readings, and zero flow, are not a "
-                      "discharge)"),
-            Col("permit_no", "Permit", html=lambda r: esc(f"{r['permit_no'] or ''} ({fmt_date(r['permit_effective']) or '…'}"
-                                                        f" to {fmt_date(r['permit_expires']) or '…'})")),
-            rules.col("rule", "Rule (section)")], row_class=lambda r: "row-bad"))
+        parts.append(
+            table(
+                spells,
+                [
+                    Col(
+                        "user_id",
+                        "User",
+                        width="22%",
+                        html=lambda r: named(
+                            r["user_id"], short_name(r["name"]), f"#user-{slug(r['user_id'])}"
+                        ),
+                    ),
+                    Col("finding", "When", fmt=lambda v: PERMIT_FINDING_LABELS.get(v, v)),
+                    Col("first_day", "From", fmt=fmt_date, nowrap=True),
+                    Col("last_day", "To", fmt=fmt_date, nowrap=True),
+                    Col("days", "Days", num=True, fmt=fmt_num),
+                    Col("samples", "Samples", num=True, fmt=fmt_num),
+                    Col(
+                        "flow_readings",
+                        "Flow readings above 0",
+                        num=True,
+                        fmt=fmt_num,
+                        title="readings of flow above 0 (a probe's pH or temperature readings, and zero flow, are not a "
+                        "discharge)",
+                    ),
+                    Col(
+                        "permit_no",
+                        "Permit",
+                        html=lambda r: esc(
+                            f"{r['permit_no'] or ''} ({fmt_date(r['permit_effective']) or '…'}"
+                            f" to {fmt_date(r['permit_expires']) or '…'})"
+                        ),
+                    ),
+                    rules.col("rule", "Rule (section)"),
+                ],
+                row_class=lambda r: "row-bad",
+            )
+        )
     missing = _frame(data.permit_dates_missing)
     if not missing.empty:
-        parts.append("<h4>Permit term not on file (not judged)</h4>" + table(missing, [
-            Col("user_id", "User", html=lambda r: named(r["user_id"], r.get("name"))),
-            Col("first_day", "Samples or readings from", fmt=fmt_date, nowrap=True),
-            Col("last_day", "To", fmt=fmt_date, nowrap=True), Col("samples", "Samples", num=True, fmt=fmt_num),
-            Col("flow_readings", "Flow readings above 0", num=True, fmt=fmt_num), Col("reason", "What to do"),
-            rules.col("rule", "Reading")]))
+        parts.append(
+            "<h4>Permit term not on file (not judged)</h4>"
+            + table(
+                missing,
+                [
+                    Col("user_id", "User", html=lambda r: named(r["user_id"], r.get("name"))),
+                    Col("first_day", "Samples or readings from", fmt=fmt_date, nowrap=True),
+                    Col("last_day", "To", fmt=fmt_date, nowrap=True),
+                    Col("samples", "Samples", num=True, fmt=fmt_num),
+                    Col("flow_readings", "Flow readings above 0", num=True, fmt=fmt_num),
+                    Col("reason", "What to do"),
+                    rules.col("rule", "Reading"),
+                ],
+            )
+        )
     parts.append(rules.notes())
     return parts

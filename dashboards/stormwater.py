@@ -19,15 +19,46 @@ from outfall.rules import RulesError
 from dashboards.notices import finding_words, notices_table, period_words, stormwater_follow_up
 from dashboards.worklist import worklist_panel
 from dashboards.html import (
-    COLORS, Chart, Col, Kpi, PageData, PageMeta, RuleNotes, as_frame, badge, day_words, esc, fmt_date, fmt_num,
-    fmt_usd, frames, is_missing, join, kpis, months_words, named, no_data, note, page, section, short_name,
-    law_cited, short_rule, slug, table,
+    COLORS,
+    Chart,
+    Col,
+    Kpi,
+    PageData,
+    PageMeta,
+    RuleNotes,
+    as_frame,
+    badge,
+    day_words,
+    esc,
+    fmt_date,
+    fmt_num,
+    fmt_usd,
+    frames,
+    is_missing,
+    join,
+    kpis,
+    months_words,
+    named,
+    no_data,
+    note,
+    page,
+    section,
+    short_name,
+    law_cited,
+    short_rule,
+    slug,
+    table,
 )
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
 STATUS_ORDER = {"overdue": 0, "late": 1, "in compliance": 2, "stabilized": 3, "not required": 4}
-STATUS_TONE = {"overdue": "bad", "late": "warn", "in compliance": "good", "stabilized": "info",
-               "not required": ""}
+STATUS_TONE = {
+    "overdue": "bad",
+    "late": "warn",
+    "in compliance": "good",
+    "stabilized": "info",
+    "not required": "",
+}
 
 
 @dataclass
@@ -82,10 +113,21 @@ def _d(value: Any) -> pd.Timestamp | None:
 def site_status(data: StormwaterData) -> pd.DataFrame:
     """One row per site: classification, counts of findings and notices, last inspection, status."""
     sites, cls, findings, other, notices, insp = frames(
-        data, "sites", "classification", "findings", "other", "notices", "inspections")
+        data, "sites", "classification", "findings", "other", "notices", "inspections"
+    )
     as_of = pd.Timestamp(data.as_of)
-    base_cols = ["site_id", "jurisdiction", "name", "applicant", "address", "disturbed_acres",
-                 "construction_start", "final_stabilization", "rain_gauge_id", "exempt"]
+    base_cols = [
+        "site_id",
+        "jurisdiction",
+        "name",
+        "applicant",
+        "address",
+        "disturbed_acres",
+        "construction_start",
+        "final_stabilization",
+        "rain_gauge_id",
+        "exempt",
+    ]
     if not sites.empty:
         out = sites[[c for c in base_cols if c in sites]].drop_duplicates("site_id").copy()
     elif not cls.empty:
@@ -93,8 +135,19 @@ def site_status(data: StormwaterData) -> pd.DataFrame:
     else:
         return pd.DataFrame()
     if not cls.empty:
-        keep = [c for c in ("site_id", "conditions", "inspections_required", "active", "judged_through",
-                            "reason", "inspector") if c in cls]
+        keep = [
+            c
+            for c in (
+                "site_id",
+                "conditions",
+                "inspections_required",
+                "active",
+                "judged_through",
+                "reason",
+                "inspector",
+            )
+            if c in cls
+        ]
         out = out.merge(cls[keep].drop_duplicates("site_id"), on="site_id", how="left")
     for col in ("conditions", "inspections_required", "active", "judged_through", "reason", "inspector"):
         if col not in out:
@@ -107,7 +160,9 @@ def site_status(data: StormwaterData) -> pd.DataFrame:
         return f.groupby("site_id").size()
 
     out["late"] = out["site_id"].map(count(findings, lambda f: f["status"] == "late")).fillna(0).astype(int)
-    out["overdue"] = out["site_id"].map(count(findings, lambda f: f["status"] == "overdue")).fillna(0).astype(int)
+    out["overdue"] = (
+        out["site_id"].map(count(findings, lambda f: f["status"] == "overdue")).fillna(0).astype(int)
+    )
     out["other_findings"] = out["site_id"].map(count(other)).fillna(0).astype(int)
     out["notices"] = out["site_id"].map(count(notices)).fillna(0).astype(int)
     if not insp.empty:
@@ -152,11 +207,19 @@ def _storm_rule(data: StormwaterData, jurisdiction: Any, day: dt.date) -> tuple[
 
 def _storm_window_words(data: StormwaterData) -> str:
     """'on the day of or the day after' (a window of 1 day), from each jurisdiction's storm rule of the day."""
-    windows = sorted({int(v.window_days) for j in data.rules if (v := _storm_rule(data, j, data.as_of)[1]) is not None})
+    windows = sorted(
+        {int(v.window_days) for j in data.rules if (v := _storm_rule(data, j, data.as_of)[1]) is not None}
+    )
     if not windows:
         return "by the rules' window after"
-    words = ["on the day of" if w == 0 else "on the day of or the day after" if w == 1
-             else f"on the day of or within {w} days after" for w in windows]
+    words = [
+        "on the day of"
+        if w == 0
+        else "on the day of or the day after"
+        if w == 1
+        else f"on the day of or within {w} days after"
+        for w in windows
+    ]
     return " or ".join(words)
 
 
@@ -168,8 +231,9 @@ def _is_storm(rules: Any, precip: float, day: dt.date) -> bool:
         return False
 
 
-def site_chart(site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: pd.DataFrame,
-               findings: pd.DataFrame) -> Chart:
+def site_chart(
+    site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: pd.DataFrame, findings: pd.DataFrame
+) -> Chart:
     """Daily rainfall at the site's gauge with the storm threshold, above a strip of inspections and findings."""
     as_of = pd.Timestamp(data.as_of)
     rules, storm_rule = _storm_rule(data, site.get("jurisdiction"), data.as_of)
@@ -188,54 +252,137 @@ def site_chart(site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: 
     if not r.empty:
         r["date"] = pd.to_datetime(r["date"])
         r = r[(r["date"] >= x0) & (r["date"] <= x1)]
-    is_storm = (pd.Series([_is_storm(rules, float(p), d.date()) for p, d in zip(r["precip_in"], r["date"])],
-                          index=r.index, dtype=bool) if not r.empty else pd.Series(dtype=bool))
+    is_storm = (
+        pd.Series(
+            [_is_storm(rules, float(p), d.date()) for p, d in zip(r["precip_in"], r["date"])],
+            index=r.index,
+            dtype=bool,
+        )
+        if not r.empty
+        else pd.Series(dtype=bool)
+    )
     storm = r[is_storm] if not r.empty else r
     light = r[~is_storm] if not r.empty else r
     gauge = site.get("rain_gauge_id")
-    storm_name = ("storm day: inspection due within "
-                  f"{storm_rule.window_days * 24} h" if storm_rule is not None else "storm day")
+    storm_name = (
+        f"storm day: inspection due within {storm_rule.window_days * 24} h"
+        if storm_rule is not None
+        else "storm day"
+    )
     for frame, name, color in ((light, "daily rain", COLORS["rain"]), (storm, storm_name, COLORS["storm"])):
         if frame.empty:
             continue
-        traces.append({"type": "bar", "xaxis": xr1, "yaxis": yr1, "name": name,
-                       "x": [d.strftime("%Y-%m-%d") for d in frame["date"]],
-                       "y": typed(frame["precip_in"].astype(float), "f4"), "marker": {"color": color},
-                       "hovertemplate": f"%{{x|%Y-%m-%d}}: %{{y:.2f}} in at gauge {esc(gauge)}<extra></extra>"})
-    if storm_rule is not None:   # the threshold in effect on the as-of day, with its citation
+        traces.append(
+            {
+                "type": "bar",
+                "xaxis": xr1,
+                "yaxis": yr1,
+                "name": name,
+                "x": [d.strftime("%Y-%m-%d") for d in frame["date"]],
+                "y": typed(frame["precip_in"].astype(float), "f4"),
+                "marker": {"color": color},
+                "hovertemplate": f"%{{x|%Y-%m-%d}}: %{{y:.2f}} in at gauge {esc(gauge)}<extra></extra>",
+            }
+        )
+    if storm_rule is not None:  # the threshold in effect on the as-of day, with its citation
         threshold = float(storm_rule.threshold_in)
-        layout["shapes"].append({"type": "line", "xref": f"{xr1} domain", "yref": yr1, "x0": 0, "x1": 1,
-                                 "y0": threshold, "y1": threshold,
-                                 "line": {"color": COLORS["limit"], "dash": "dash", "width": 1.5}})
-        layout["annotations"].append({
-            "x": 1, "xref": f"{xr1} domain", "y": threshold, "yref": yr1, "xanchor": "right",
-            "yanchor": "bottom", "showarrow": False, "font": {"size": 10, "color": COLORS["limit"]},
-            "bgcolor": "rgba(255,255,255,0.8)",
-            "text": esc(f"{threshold:g} in storm threshold · {short_rule(storm_rule.citation, 70)}")})
+        layout["shapes"].append(
+            {
+                "type": "line",
+                "xref": f"{xr1} domain",
+                "yref": yr1,
+                "x0": 0,
+                "x1": 1,
+                "y0": threshold,
+                "y1": threshold,
+                "line": {"color": COLORS["limit"], "dash": "dash", "width": 1.5},
+            }
+        )
+        layout["annotations"].append(
+            {
+                "x": 1,
+                "xref": f"{xr1} domain",
+                "y": threshold,
+                "yref": yr1,
+                "xanchor": "right",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 10, "color": COLORS["limit"]},
+                "bgcolor": "rgba(255,255,255,0.8)",
+                "text": esc(f"{threshold:g} in storm threshold · {short_rule(storm_rule.citation, 70)}"),
+            }
+        )
     if r.empty:
-        layout["annotations"].append({"x": 0.5, "y": 0.5, "xref": f"{xr1} domain", "yref": f"{yr1} domain",
-                                      "showarrow": False, "font": {"color": "#6b7280"},
-                                      "text": esc(f"no rainfall at gauge {gauge if not is_missing(gauge) else '?'} "
-                                                  "for these dates")})
+        layout["annotations"].append(
+            {
+                "x": 0.5,
+                "y": 0.5,
+                "xref": f"{xr1} domain",
+                "yref": f"{yr1} domain",
+                "showarrow": False,
+                "font": {"color": "#6b7280"},
+                "text": esc(
+                    f"no rainfall at gauge {gauge if not is_missing(gauge) else '?'} for these dates"
+                ),
+            }
+        )
     # active period and as-of, across both panels
     if start is not None:
         for yr in (yr1, yr2):
-            layout["shapes"].append({"type": "rect", "xref": xr1, "yref": f"{yr} domain", "x0": start.strftime("%Y-%m-%d"),
-                                     "x1": end_active.strftime("%Y-%m-%d"), "y0": 0, "y1": 1,
-                                     "fillcolor": COLORS["active_fill"], "line": {"width": 0}, "layer": "below"})
-        layout["annotations"].append({"x": start.strftime("%Y-%m-%d"), "y": 1, "xref": xr1,
-                                      "yref": f"{yr1} domain", "xanchor": "left", "yanchor": "bottom",
-                                      "showarrow": False, "font": {"size": 10, "color": "#047857"},
-                                      "text": "construction start" + (
-                                          f" → final stabilization {stab:%Y-%m-%d}" if stab is not None else
-                                          " → still active")})
+            layout["shapes"].append(
+                {
+                    "type": "rect",
+                    "xref": xr1,
+                    "yref": f"{yr} domain",
+                    "x0": start.strftime("%Y-%m-%d"),
+                    "x1": end_active.strftime("%Y-%m-%d"),
+                    "y0": 0,
+                    "y1": 1,
+                    "fillcolor": COLORS["active_fill"],
+                    "line": {"width": 0},
+                    "layer": "below",
+                }
+            )
+        layout["annotations"].append(
+            {
+                "x": start.strftime("%Y-%m-%d"),
+                "y": 1,
+                "xref": xr1,
+                "yref": f"{yr1} domain",
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 10, "color": "#047857"},
+                "text": "construction start"
+                + (f" → final stabilization {stab:%Y-%m-%d}" if stab is not None else " → still active"),
+            }
+        )
     for yr in (yr1, yr2):
-        layout["shapes"].append({"type": "line", "xref": xr1, "yref": f"{yr} domain", "x0": as_of.strftime("%Y-%m-%d"),
-                                 "x1": as_of.strftime("%Y-%m-%d"), "y0": 0, "y1": 1,
-                                 "line": {"color": "#374151", "dash": "dot", "width": 1}})
-    layout["annotations"].append({"x": as_of.strftime("%Y-%m-%d"), "y": 1, "xref": xr2, "yref": f"{yr2} domain",
-                                  "xanchor": "right", "yanchor": "bottom", "showarrow": False,
-                                  "font": {"size": 10, "color": "#374151"}, "text": f"as of {data.as_of.isoformat()}"})
+        layout["shapes"].append(
+            {
+                "type": "line",
+                "xref": xr1,
+                "yref": f"{yr} domain",
+                "x0": as_of.strftime("%Y-%m-%d"),
+                "x1": as_of.strftime("%Y-%m-%d"),
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": "#374151", "dash": "dot", "width": 1},
+            }
+        )
+    layout["annotations"].append(
+        {
+            "x": as_of.strftime("%Y-%m-%d"),
+            "y": 1,
+            "xref": xr2,
+            "yref": f"{yr2} domain",
+            "xanchor": "right",
+            "yanchor": "bottom",
+            "showarrow": False,
+            "font": {"size": 10, "color": "#374151"},
+            "text": f"as of {data.as_of.isoformat()}",
+        }
+    )
     rows = ["inspections made", "weekly: late / overdue", "storm: late / overdue"]
     # inspections
     if not insp.empty:
@@ -245,16 +392,30 @@ def site_chart(site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: 
                 notes = str(i.get("notes") or "")
                 notes = notes if len(notes) <= 160 else notes[:159] + "…"
                 sed = i.get("sediment_capacity_lost_pct")
-                hover.append(f"{esc(kind)} inspection by {esc(i.get('inspector'))}"
-                             + (f"<br>sediment capacity lost {fmt_num(sed)}%" if not is_missing(sed) else "")
-                             + (f"<br>{esc(notes)}" if notes else ""))
-            traces.append({"type": "scatter", "mode": "markers", "xaxis": xr2, "yaxis": yr2,
-                           "name": esc(f"{kind} inspection"),
-                           "x": [pd.Timestamp(d).strftime("%Y-%m-%d") for d in frame["inspected_on"]],
-                           "y": [rows[0]] * len(frame),
-                           "marker": {"symbol": KIND_SYMBOL.get(str(kind), "circle"), "size": 10,
-                                      "color": COLORS["inspection"], "line": {"color": "#064e3b", "width": 1}},
-                           "hovertext": hover, "hovertemplate": "%{x|%Y-%m-%d}<br>%{hovertext}<extra></extra>"})
+                hover.append(
+                    f"{esc(kind)} inspection by {esc(i.get('inspector'))}"
+                    + (f"<br>sediment capacity lost {fmt_num(sed)}%" if not is_missing(sed) else "")
+                    + (f"<br>{esc(notes)}" if notes else "")
+                )
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "markers",
+                    "xaxis": xr2,
+                    "yaxis": yr2,
+                    "name": esc(f"{kind} inspection"),
+                    "x": [pd.Timestamp(d).strftime("%Y-%m-%d") for d in frame["inspected_on"]],
+                    "y": [rows[0]] * len(frame),
+                    "marker": {
+                        "symbol": KIND_SYMBOL.get(str(kind), "circle"),
+                        "size": 10,
+                        "color": COLORS["inspection"],
+                        "line": {"color": "#064e3b", "width": 1},
+                    },
+                    "hovertext": hover,
+                    "hovertemplate": "%{x|%Y-%m-%d}<br>%{hovertext}<extra></extra>",
+                }
+            )
     # findings: a bar from due date to the late inspection (late) or to the as-of date (overdue)
     if not findings.empty:
         for status, color in (("late", COLORS["late"]), ("overdue", COLORS["overdue"])):
@@ -276,42 +437,94 @@ def site_chart(site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: 
                 hover.append(
                     f"<b>{esc(status)}</b> {esc(g['requirement'])} inspection"
                     f"<br>triggered {fmt_date(g['trigger_date'])}, due by {fmt_date(g['due_by'])}"
-                    + (f"<br>made {fmt_date(g['satisfied_on'])}" if not is_missing(g.get("satisfied_on"))
-                       else "<br>not made")
+                    + (
+                        f"<br>made {fmt_date(g['satisfied_on'])}"
+                        if not is_missing(g.get("satisfied_on"))
+                        else "<br>not made"
+                    )
                     + (f" ({int(days)} days late)" if not is_missing(days) else "")
-                    + f"<br>{esc(short_rule(g.get('rule'), 90))}")
-            traces.append({"type": "scatter", "mode": "lines", "xaxis": xr2, "yaxis": yr2, "x": xs, "y": ys,
-                           "line": {"color": color, "width": 6}, "hoverinfo": "skip", "showlegend": False,
-                           "legendgroup": status})
-            traces.append({"type": "scatter", "mode": "markers", "xaxis": xr2, "yaxis": yr2, "x": mx, "y": my,
-                           "name": f"{status} (bar: due date → {'inspection' if status == 'late' else 'today'})",
-                           "legendgroup": status,
-                           "marker": {"symbol": "x-thin-open" if status == "overdue" else "circle",
-                                      "size": 13 if status == "overdue" else 9, "color": color,
-                                      "line": {"width": 3 if status == "overdue" else 1, "color": color}},
-                           "hovertext": hover, "hovertemplate": "%{hovertext}<extra></extra>"})
+                    + f"<br>{esc(short_rule(g.get('rule'), 90))}"
+                )
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines",
+                    "xaxis": xr2,
+                    "yaxis": yr2,
+                    "x": xs,
+                    "y": ys,
+                    "line": {"color": color, "width": 6},
+                    "hoverinfo": "skip",
+                    "showlegend": False,
+                    "legendgroup": status,
+                }
+            )
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "markers",
+                    "xaxis": xr2,
+                    "yaxis": yr2,
+                    "x": mx,
+                    "y": my,
+                    "name": f"{status} (bar: due date → {'inspection' if status == 'late' else 'today'})",
+                    "legendgroup": status,
+                    "marker": {
+                        "symbol": "x-thin-open" if status == "overdue" else "circle",
+                        "size": 13 if status == "overdue" else 9,
+                        "color": color,
+                        "line": {"width": 3 if status == "overdue" else 1, "color": color},
+                    },
+                    "hovertext": hover,
+                    "hovertemplate": "%{hovertext}<extra></extra>",
+                }
+            )
     xr = [x0.strftime("%Y-%m-%d"), x1.strftime("%Y-%m-%d")]
     layout[layout_key(1, "x")].update({"type": "date", "range": xr, "showticklabels": False})
     layout[layout_key(2, "x")].update({"type": "date", "range": xr, "title": {"text": "date (local)"}})
-    ymax = max(float(storm_rule.threshold_in) * 1.5 if storm_rule is not None else 0,
-               float(r["precip_in"].max()) * 1.1 if not r.empty else 0) or 1.0
+    ymax = (
+        max(
+            float(storm_rule.threshold_in) * 1.5 if storm_rule is not None else 0,
+            float(r["precip_in"].max()) * 1.1 if not r.empty else 0,
+        )
+        or 1.0
+    )
     layout[layout_key(1, "y")].update({"title": {"text": "rain (in/day)"}, "range": [0, ymax]})
-    layout[layout_key(2, "y")].update({"type": "category", "categoryorder": "array", "categoryarray": rows[::-1],
-                                       "range": [-0.6, 2.6], "showgrid": False})
+    layout[layout_key(2, "y")].update(
+        {
+            "type": "category",
+            "categoryorder": "array",
+            "categoryarray": rows[::-1],
+            "range": [-0.6, 2.6],
+            "showgrid": False,
+        }
+    )
     layout["bargap"] = 0.15
     layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
     layout["margin"] = {"l": 150, "r": 20, "t": 30, "b": 95}
     sid = str(site["site_id"])
-    return Chart(f"site-{sid}", {"data": traces, "layout": layout}, height=420, print_height=235,
-                 print_layout={"margin.b": 70})
+    return Chart(
+        f"site-{sid}",
+        {"data": traces, "layout": layout},
+        height=420,
+        print_height=235,
+        print_layout={"margin.b": 70},
+    )
 
 
 # --------------------------------------------------------------------------- page: a list of panels
 
-UPCOMING_WORDS = {"overdue": ("Overdue", "bad"), "due_today": ("Due today", "warn"),
-                  "due_tomorrow": ("Due tomorrow", "warn"), "upcoming": ("Upcoming", "info")}
-REQUIREMENT_WORDS = {"weekly": "weekly inspection", "storm": "inspection after a storm",
-                     "milestone": "milestone inspection"}
+UPCOMING_WORDS = {
+    "overdue": ("Overdue", "bad"),
+    "due_today": ("Due today", "warn"),
+    "due_tomorrow": ("Due tomorrow", "warn"),
+    "upcoming": ("Upcoming", "info"),
+}
+REQUIREMENT_WORDS = {
+    "weekly": "weekly inspection",
+    "storm": "inspection after a storm",
+    "milestone": "milestone inspection",
+}
 
 
 @dataclass
@@ -351,8 +564,10 @@ class StormwaterView:
         if up.empty:
             return up, up
         up = up.assign(due_by=pd.to_datetime(up["due_by"]))
-        return (up[up["due_by"] <= self.week_end].sort_values(["due_by", "site_id"]),
-                up[up["due_by"] > self.week_end])
+        return (
+            up[up["due_by"] <= self.week_end].sort_values(["due_by", "site_id"]),
+            up[up["due_by"] > self.week_end],
+        )
 
     def jurisdiction(self, value: Any) -> str:
         """The jurisdiction's name as its rules file gives it ("Village of ...")."""
@@ -360,13 +575,21 @@ class StormwaterView:
         return rules.name if rules is not None and rules.name else str(value or "").title()
 
     def site(self, width: str = "24%") -> Col:
-        return Col("site_id", "Site", width=width, html=lambda r: named(
-            r["site_id"], short_name(self.names.get(r["site_id"])), f"#site-{slug(r['site_id'])}"))
+        return Col(
+            "site_id",
+            "Site",
+            width=width,
+            html=lambda r: named(
+                r["site_id"], short_name(self.names.get(r["site_id"])), f"#site-{slug(r['site_id'])}"
+            ),
+        )
 
 
 def stormwater_view(data: StormwaterData) -> StormwaterView:
     status = site_status(data)
-    findings, other, upcoming, insp, rain = frames(data, "findings", "other", "upcoming", "inspections", "rain")
+    findings, other, upcoming, insp, rain = frames(
+        data, "findings", "other", "upcoming", "inspections", "rain"
+    )
     names: dict[Any, Any] = {}
     for frame, column in ((as_frame(data.sites), "name"), (status, "name"), (upcoming, "site_name")):
         if not frame.empty and column in frame:
@@ -396,31 +619,61 @@ def panel_headline(view: StormwaterView) -> str:
     n_late = int((findings["status"] == "late").sum()) if not findings.empty else 0
     week, _later = view.week()
     week_overdue = int((week["status"] == "overdue").sum()) if not week.empty else 0
-    active = int((status["status"].isin(["overdue", "late", "in compliance"])).sum()) if not status.empty else 0
+    active = (
+        int((status["status"].isin(["overdue", "late", "in compliance"])).sum()) if not status.empty else 0
+    )
     notices, mailed, drafts, listed, months = _notice_counts(view)
     day = day_words(data.as_of)
     cards = [
-        Kpi(f"inspections overdue, {view.period}", fmt_num(n_overdue), f"due and not made by {day}",
-            "bad" if n_overdue else "good", "#sites"),
-        Kpi(f"inspections made late, {view.period}", fmt_num(n_late), "made after the day they were due",
-            "warn" if n_late else "good", "#sites"),
-        Kpi(f"inspections due by {view.week_end:%A %B} {view.week_end.day}", fmt_num(len(week)),
-            f"{week_overdue} of them overdue already", "warn" if len(week) else "good", "#upcoming"),
+        Kpi(
+            f"inspections overdue, {view.period}",
+            fmt_num(n_overdue),
+            f"due and not made by {day}",
+            "bad" if n_overdue else "good",
+            "#sites",
+        ),
+        Kpi(
+            f"inspections made late, {view.period}",
+            fmt_num(n_late),
+            "made after the day they were due",
+            "warn" if n_late else "good",
+            "#sites",
+        ),
+        Kpi(
+            f"inspections due by {view.week_end:%A %B} {view.week_end.day}",
+            fmt_num(len(week)),
+            f"{week_overdue} of them overdue already",
+            "warn" if len(week) else "good",
+            "#upcoming",
+        ),
         Kpi(f"sites needing inspections on {day}", fmt_num(active), f"of {len(status)} sites", "", "#sites"),
-        Kpi(f"notices of violation, {months}", fmt_num(notices),
-            f"one per site and month: {mailed} mailed, {drafts} drafts; they list {listed} findings", "",
-            "#monthly-notices")]
+        Kpi(
+            f"notices of violation, {months}",
+            fmt_num(notices),
+            f"one per site and month: {mailed} mailed, {drafts} drafts; they list {listed} findings",
+            "",
+            "#monthly-notices",
+        ),
+    ]
     if data.illicit_deadlines is not None:
         illicit = as_frame(data.illicit_deadlines)
         n = int((illicit["status"] == "overdue").sum()) if not illicit.empty else 0
-        cards.append(Kpi("illicit discharge deadlines overdue", fmt_num(n),
-                         f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}",
-                         "bad" if n else "good", "#illicit"))
+        cards.append(
+            Kpi(
+                "illicit discharge deadlines overdue",
+                fmt_num(n),
+                f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}",
+                "bad" if n else "good",
+                "#illicit",
+            )
+        )
     return kpis(cards)
 
 
 def _due_badge(r: pd.Series) -> str:
-    words, tone = UPCOMING_WORDS.get(str(r.get("status") or ""), (str(r.get("status") or "").replace("_", " "), "info"))
+    words, tone = UPCOMING_WORDS.get(
+        str(r.get("status") or ""), (str(r.get("status") or "").replace("_", " "), "info")
+    )
     days = r.get("days_until_due")
     if not is_missing(days):
         d = int(days)
@@ -432,8 +685,13 @@ def _upcoming_cols(view: StormwaterView, rules: RuleNotes, with_status: bool) ->
     cols = [Col("due_by", "Due by", fmt=lambda v: pd.Timestamp(v).strftime("%a %Y-%m-%d"), nowrap=True)]
     if with_status:
         cols.append(Col("status", "When", html=_due_badge, nowrap=True))
-    return cols + [view.site(), Col("requirement", "Inspection", fmt=lambda v: REQUIREMENT_WORDS.get(v, v)),
-                   Col("inspector", "By"), Col("detail", "Why"), rules.col("rule", "Rule (section)", limit=40)]
+    return cols + [
+        view.site(),
+        Col("requirement", "Inspection", fmt=lambda v: REQUIREMENT_WORDS.get(v, v)),
+        Col("inspector", "By"),
+        Col("detail", "Why"),
+        rules.col("rule", "Rule (section)", limit=40),
+    ]
 
 
 def panel_upcoming(view: StormwaterView) -> str:
@@ -445,15 +703,25 @@ def panel_upcoming(view: StormwaterView) -> str:
     elif week.empty:
         html_text = note(f"No inspection is due by {view.week_end:%A %B %d}.", "info")
     else:
-        html_text = table(week, _upcoming_cols(view, rules, True),
-                          row_class=lambda r: "row-bad" if r.get("status") == "overdue" else "row-warn")
+        html_text = table(
+            week,
+            _upcoming_cols(view, rules, True),
+            row_class=lambda r: "row-bad" if r.get("status") == "overdue" else "row-warn",
+        )
     if data.upcoming is not None and not later.empty:
-        html_text += (f"<h3>Due after {view.week_end:%A %B %d} ({len(later)})</h3>"
-                      + table(later.sort_values(["due_by", "site_id"]), _upcoming_cols(view, rules, False)))
-    return section(f"This week's inspections (through {view.week_end:%A %B %d})", html_text + rules.notes(),
-                   sid="upcoming", lead=esc(f"Overdue first, then by due date. Storm inspections are due "
-                                            f"{_storm_window_words(data)} a day with rain at or above the storm "
-                                            "threshold."))
+        html_text += f"<h3>Due after {view.week_end:%A %B %d} ({len(later)})</h3>" + table(
+            later.sort_values(["due_by", "site_id"]), _upcoming_cols(view, rules, False)
+        )
+    return section(
+        f"This week's inspections (through {view.week_end:%A %B %d})",
+        html_text + rules.notes(),
+        sid="upcoming",
+        lead=esc(
+            f"Overdue first, then by due date. Storm inspections are due "
+            f"{_storm_window_words(data)} a day with rain at or above the storm "
+            "threshold."
+        ),
+    )
 
 
 def conditions_legend(view: StormwaterView) -> str:
@@ -471,12 +739,16 @@ def conditions_legend(view: StormwaterView) -> str:
                     continue
                 head, _, words = condition.citation.partition(": ")
                 found.setdefault(letter.upper(), {}).setdefault(words or head, []).append(
-                    f"{view.jurisdiction(j)}, {short_rule(head.rsplit(', Condition', 1)[0], 60)}")
+                    f"{view.jurisdiction(j)}, {short_rule(head.rsplit(', Condition', 1)[0], 60)}"
+                )
     if not found:
         return ""
-    items = "".join(f"<dt>Condition {esc(letter)}</dt><dd>{esc(words[:1].upper() + words[1:])} "
-                    f"<span class=\"muted\">({esc('; '.join(where))})</span></dd>"
-                    for letter, texts in sorted(found.items()) for words, where in texts.items())
+    items = "".join(
+        f"<dt>Condition {esc(letter)}</dt><dd>{esc(words[:1].upper() + words[1:])} "
+        f'<span class="muted">({esc("; ".join(where))})</span></dd>'
+        for letter, texts in sorted(found.items())
+        for words, where in texts.items()
+    )
     return f'<dl class="legend">{items}</dl>'
 
 
@@ -495,65 +767,134 @@ def panel_sites(view: StormwaterView) -> str:
     else:
         s_html = ""
         if data.classification is None or as_frame(data.classification).empty:
-            s_html += no_data("site_classification", data.present.get("site_classification"),
-                              "which sites need inspections")
+            s_html += no_data(
+                "site_classification", data.present.get("site_classification"), "which sites need inspections"
+            )
         if data.findings is None:
-            s_html += no_data("swppp_inspection_findings", data.present.get("swppp_inspection_findings"),
-                              "late and overdue inspections")
-        s_html += table(status, [
-            Col("site_id", "Site", width="22%", html=lambda r: named(r["site_id"], r.get("name"),
-                                                                      f"#site-{slug(r['site_id'])}")
-                + f'<br><small>{esc(view.jurisdiction(r.get("jurisdiction")))}</small>'),
-            Col("status", "Status", html=lambda r: badge(r["status"], STATUS_TONE.get(r["status"], ""))),
-            Col("applicant", "Applicant"), Col("disturbed_acres", "Acres", num=True, fmt=lambda v: fmt_num(v, 1)),
-            Col("conditions", "Conditions met", html=lambda r: esc(_conditions(r))),
-            Col("construction_start", "Active", nowrap=True, html=lambda r: esc(
-                f"{fmt_date(r.get('construction_start'))} to ") + "<br>" + esc(
-                fmt_date(r.get("final_stabilization")) or "still active")),
-            Col("inspections", "Inspections made", num=True), Col("last_inspection", "Last", fmt=fmt_date, nowrap=True),
-            Col("late", "Made late", num=True), Col("overdue", "Not made", num=True),
-            Col("other_findings", "Other findings", num=True, title="disturbance, sediment, milestone notice, "
-                "certification, report delivery"), Col("notices", "Findings on notices", num=True),
-        ], row_class=lambda r: {"overdue": "row-bad", "late": "row-warn", "in compliance": "row-good"}.get(
-            r["status"], "")) + conditions_legend(view)
-    return section("Sites by status", s_html, sid="sites", lead=esc(
-        f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made after its due "
-        f"date; other findings are disturbance, sediment, milestone-notice, certification and report findings. "
-        f"Counts of all the findings on file (inspections due {view.period})."))
+            s_html += no_data(
+                "swppp_inspection_findings",
+                data.present.get("swppp_inspection_findings"),
+                "late and overdue inspections",
+            )
+        s_html += table(
+            status,
+            [
+                Col(
+                    "site_id",
+                    "Site",
+                    width="22%",
+                    html=lambda r: (
+                        named(r["site_id"], r.get("name"), f"#site-{slug(r['site_id'])}")
+                        + f"<br><small>{esc(view.jurisdiction(r.get('jurisdiction')))}</small>"
+                    ),
+                ),
+                Col("status", "Status", html=lambda r: badge(r["status"], STATUS_TONE.get(r["status"], ""))),
+                Col("applicant", "Applicant"),
+                Col("disturbed_acres", "Acres", num=True, fmt=lambda v: fmt_num(v, 1)),
+                Col("conditions", "Conditions met", html=lambda r: esc(_conditions(r))),
+                Col(
+                    "construction_start",
+                    "Active",
+                    nowrap=True,
+                    html=lambda r: (
+                        esc(f"{fmt_date(r.get('construction_start'))} to ")
+                        + "<br>"
+                        + esc(fmt_date(r.get("final_stabilization")) or "still active")
+                    ),
+                ),
+                Col("inspections", "Inspections made", num=True),
+                Col("last_inspection", "Last", fmt=fmt_date, nowrap=True),
+                Col("late", "Made late", num=True),
+                Col("overdue", "Not made", num=True),
+                Col(
+                    "other_findings",
+                    "Other findings",
+                    num=True,
+                    title="disturbance, sediment, milestone notice, certification, report delivery",
+                ),
+                Col("notices", "Findings on notices", num=True),
+            ],
+            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn", "in compliance": "row-good"}.get(
+                r["status"], ""
+            ),
+        ) + conditions_legend(view)
+    return section(
+        "Sites by status",
+        s_html,
+        sid="sites",
+        lead=esc(
+            f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made after its due "
+            f"date; other findings are disturbance, sediment, milestone-notice, certification and report findings. "
+            f"Counts of all the findings on file (inspections due {view.period})."
+        ),
+    )
 
 
 def panel_other(view: StormwaterView) -> str:
     other = view.other
     if other.empty:
-        return section("Other findings", no_data("swppp_other_findings", False), sid="other") \
-            if view.data.other is None else ""
+        return (
+            section("Other findings", no_data("swppp_other_findings", False), sid="other")
+            if view.data.other is None
+            else ""
+        )
     rules = RuleNotes("rule-other")
-    o_html = table(other.sort_values(["site_id", "trigger_date"]), [
-        view.site(), Col("finding", "Finding", fmt=finding_words),
-        Col("status", "Status", html=lambda r: badge(str(r["status"]).capitalize(),
-                                                     "bad" if r["status"] == "overdue" else "warn")),
-        Col("detail", "Detail"), Col("due_by", "Due by", fmt=fmt_date, nowrap=True),
-        Col("days_late", "Days late", num=True), rules.col("rule", "Rule (section)", limit=40)])
+    o_html = table(
+        other.sort_values(["site_id", "trigger_date"]),
+        [
+            view.site(),
+            Col("finding", "Finding", fmt=finding_words),
+            Col(
+                "status",
+                "Status",
+                html=lambda r: badge(
+                    str(r["status"]).capitalize(), "bad" if r["status"] == "overdue" else "warn"
+                ),
+            ),
+            Col("detail", "Detail"),
+            Col("due_by", "Due by", fmt=fmt_date, nowrap=True),
+            Col("days_late", "Days late", num=True),
+            rules.col("rule", "Rule (section)", limit=40),
+        ],
+    )
     return section("Other findings", o_html + rules.notes(), sid="other")
 
 
 def panel_notices(view: StormwaterView) -> str:
     data = view.data
-    body = join(['<h3 id="monthly-notices">Notices, one per site and month</h3>',
-                 notices_table(data.monthly_notices, "stormwater", "Site", view.names, data.notice_items),
-                 '<h3 id="notice-follow-up">Each finding and its notice</h3>',
-                 stormwater_follow_up(data.follow_up, view.names)])
+    body = join(
+        [
+            '<h3 id="monthly-notices">Notices, one per site and month</h3>',
+            notices_table(data.monthly_notices, "stormwater", "Site", view.names, data.notice_items),
+            '<h3 id="notice-follow-up">Each finding and its notice</h3>',
+            stormwater_follow_up(data.follow_up, view.names),
+        ]
+    )
     periods = []
     for j, rules in sorted(data.rules.items()):
-        penalty = rules.penalties.stormwater.get(data.as_of) if rules.penalties and rules.penalties.stormwater else None
+        penalty = (
+            rules.penalties.stormwater.get(data.as_of)
+            if rules.penalties and rules.penalties.stormwater
+            else None
+        )
         if penalty is not None:
             periods.append(f"each {penalty.per} in the {view.jurisdiction(j)}")
-    counted = (f" Penalties count {' and '.join(periods)} that a violation continues after the day to correct."
-               if periods else "")
-    return section("Notices of violation and follow-up", body, sid="notices-section",
-                   lead=esc(f"{law_cited(data.laws, 'stormwater')}: the notice of violation sets the time "
-                            "schedule of the remedial measures; it runs from the day the notice is mailed." + counted
-                            + " The Town's record, not sent to the site."))
+    counted = (
+        f" Penalties count {' and '.join(periods)} that a violation continues after the day to correct."
+        if periods
+        else ""
+    )
+    return section(
+        "Notices of violation and follow-up",
+        body,
+        sid="notices-section",
+        lead=esc(
+            f"{law_cited(data.laws, 'stormwater')}: the notice of violation sets the time "
+            "schedule of the remedial measures; it runs from the day the notice is mailed."
+            + counted
+            + " The Town's record, not sent to the site."
+        ),
+    )
 
 
 def panel_illicit(view: StormwaterView) -> str:
@@ -573,10 +914,14 @@ def _site_head(view: StormwaterView, site: pd.Series, letters: str) -> str:
     if not is_missing(site.get("disturbed_acres")):
         facts.append(f"{fmt_num(site.get('disturbed_acres'), 1)} acres disturbed")
     facts.append(esc(_conditions(site).replace("none", "no condition met")))
-    reason = f'<div class="facts">{esc(site.get("reason"))}</div>' if not is_missing(site.get("reason")) else ""
-    return (f'<div class="entity-head"><h2>{esc(sid)} · {esc(site.get("name") or "")}</h2>'
-            f'{badge(site["status"], STATUS_TONE.get(site["status"], ""))}</div>'
-            f'<div class="facts">{" · ".join(facts)}</div>{reason}{letters}')
+    reason = (
+        f'<div class="facts">{esc(site.get("reason"))}</div>' if not is_missing(site.get("reason")) else ""
+    )
+    return (
+        f'<div class="entity-head"><h2>{esc(sid)} · {esc(site.get("name") or "")}</h2>'
+        f"{badge(site['status'], STATUS_TONE.get(site['status'], ''))}</div>"
+        f'<div class="facts">{" · ".join(facts)}</div>{reason}{letters}'
+    )
 
 
 def _site_letters(view: StormwaterView, sid: str) -> str:
@@ -590,7 +935,9 @@ def _site_letters(view: StormwaterView, sid: str) -> str:
     links = []
     for _, n in mine.iterrows():
         label = esc(f"{period_words(n['period'])} ({n['status']})")
-        links.append(f'<a href="{esc(n["letter"])}">{label}</a>' if not is_missing(n.get("letter")) else label)
+        links.append(
+            f'<a href="{esc(n["letter"])}">{label}</a>' if not is_missing(n.get("letter")) else label
+        )
     return f'<div class="facts">Notices of violation ({len(links)}): {", ".join(links)}</div>'
 
 
@@ -603,33 +950,60 @@ def panel_sites_timelines(view: StormwaterView) -> str:
     rain_by_gauge = dict(tuple(view.rain.groupby("gauge_key"))) if not view.rain.empty else {}
     toc = "".join(
         f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" href="#site-{esc(slug(r["site_id"]))}">'
-        f'{esc(r["site_id"])}</a>' for _, r in status.iterrows())
+        f"{esc(r['site_id'])}</a>"
+        for _, r in status.iterrows()
+    )
     unprinted = [str(s) for s, st in zip(status["site_id"], status["status"]) if st == "not required"]
-    paper = ("On paper, smaller, the timeline of each site that needs inspections"
-             + (f"; the timelines of the {len(unprinted)} sites that need none ({', '.join(unprinted)}) are on "
-                f"screen only." if unprinted else "."))
-    parts = [section("Site timelines", f'<div class="toc">{toc}</div>' + note(esc(paper), "info"), sid="timelines",
-                     lead="Each site: daily rain at its gauge with the storm threshold, the inspections made, and "
-                          "the inspections that were late or are overdue. Green band: the period the site needs "
-                          "inspections.")]
+    paper = "On paper, smaller, the timeline of each site that needs inspections" + (
+        f"; the timelines of the {len(unprinted)} sites that need none ({', '.join(unprinted)}) are on "
+        f"screen only."
+        if unprinted
+        else "."
+    )
+    parts = [
+        section(
+            "Site timelines",
+            f'<div class="toc">{toc}</div>' + note(esc(paper), "info"),
+            sid="timelines",
+            lead="Each site: daily rain at its gauge with the storm threshold, the inspections made, and "
+            "the inspections that were late or are overdue. Green band: the period the site needs "
+            "inspections.",
+        )
+    ]
     empty = pd.DataFrame()
     for _, site in status.iterrows():
         sid = str(site["site_id"])
         gauge = site.get("rain_gauge_id")
         gkey = str(gauge).strip().lower() if not is_missing(gauge) else ""
-        chart = site_chart(site, data, rain_by_gauge.get(gkey, empty), insp_by_site.get(sid, empty),
-                           find_by_site.get(sid, empty))
+        chart = site_chart(
+            site,
+            data,
+            rain_by_gauge.get(gkey, empty),
+            insp_by_site.get(sid, empty),
+            find_by_site.get(sid, empty),
+        )
         chart.printed = site["status"] != "not required"
         view.charts.append(chart)
         cls = "site" + ("" if chart.printed else " no-print")
-        parts.append(f'<section id="site-{esc(slug(sid))}" class="{cls}">'
-                     f'{_site_head(view, site, _site_letters(view, sid))}{chart.html()}</section>')
+        parts.append(
+            f'<section id="site-{esc(slug(sid))}" class="{cls}">'
+            f"{_site_head(view, site, _site_letters(view, sid))}{chart.html()}</section>"
+        )
     return join(parts)
 
 
 # The stormwater page, top to bottom: what to do, the counts, then the detail.
-STORMWATER_PANELS = (panel_worklist, panel_headline, panel_upcoming, panel_sites, panel_other, panel_notices,
-                     panel_illicit, panel_practices, panel_sites_timelines)
+STORMWATER_PANELS = (
+    panel_worklist,
+    panel_headline,
+    panel_upcoming,
+    panel_sites,
+    panel_other,
+    panel_notices,
+    panel_illicit,
+    panel_practices,
+    panel_sites_timelines,
+)
 
 
 def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
@@ -637,20 +1011,38 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
     body = join(panel(view) for panel in STORMWATER_PANELS)
     findings = view.findings
     week, _later = view.week()
-    meta = PageMeta(charts=len(view.charts), counts={
-        "sites": len(view.status), "overdue": int((findings["status"] == "overdue").sum()) if not findings.empty else 0,
-        "late": int((findings["status"] == "late").sum()) if not findings.empty else 0, "due_this_week": len(week),
-        "illicit_cases": len(as_frame(data.illicit_cases)),
-        "illicit_overdue": int((as_frame(data.illicit_deadlines).get("status", pd.Series(dtype=object))
-                                == "overdue").sum()),
-        "smp_findings": len(as_frame(data.smp_findings))})
-    thresholds = ", ".join(f"{view.jurisdiction(j)}: {float(v.threshold_in):g} in" for j in sorted(data.rules)
-                           if (v := _storm_rule(data, j, data.as_of)[1]) is not None)
-    html_text = page(file="stormwater.html", title="Stormwater officer: construction sites",
-                     subtitle=esc(f"Construction site inspections ({law_cited(data.laws, 'stormwater')}) · as of "
-                                  f"{day_words(data.as_of)}" + (f" · storm threshold {thresholds}" if thresholds else "")),
-                     body=body, as_of=data.as_of, town=data.town,
-                     generated_at=data.generated_at, has_charts=bool(view.charts))
+    meta = PageMeta(
+        charts=len(view.charts),
+        counts={
+            "sites": len(view.status),
+            "overdue": int((findings["status"] == "overdue").sum()) if not findings.empty else 0,
+            "late": int((findings["status"] == "late").sum()) if not findings.empty else 0,
+            "due_this_week": len(week),
+            "illicit_cases": len(as_frame(data.illicit_cases)),
+            "illicit_overdue": int(
+                (as_frame(data.illicit_deadlines).get("status", pd.Series(dtype=object)) == "overdue").sum()
+            ),
+            "smp_findings": len(as_frame(data.smp_findings)),
+        },
+    )
+    thresholds = ", ".join(
+        f"{view.jurisdiction(j)}: {float(v.threshold_in):g} in"
+        for j in sorted(data.rules)
+        if (v := _storm_rule(data, j, data.as_of)[1]) is not None
+    )
+    html_text = page(
+        file="stormwater.html",
+        title="Stormwater officer: construction sites",
+        subtitle=esc(
+            f"Construction site inspections ({law_cited(data.laws, 'stormwater')}) · as of "
+            f"{day_words(data.as_of)}" + (f" · storm threshold {thresholds}" if thresholds else "")
+        ),
+        body=body,
+        as_of=data.as_of,
+        town=data.town,
+        generated_at=data.generated_at,
+        has_charts=bool(view.charts),
+    )
     return html_text, meta
 
 
@@ -673,7 +1065,13 @@ SMP_LABELS = {
 }
 # suspended: the abatement of an illicit discharge case while an appeal is pending (the illicit discharge law)
 DEADLINE_TONE = {"overdue": "bad", "late": "warn", "open": "info", "suspended": "info", "met": "good"}
-DEADLINE_WORDS = {"overdue": "Overdue", "late": "Late", "open": "Open", "suspended": "Suspended", "met": "Met"}
+DEADLINE_WORDS = {
+    "overdue": "Overdue",
+    "late": "Late",
+    "open": "Open",
+    "suspended": "Suspended",
+    "met": "Met",
+}
 DEADLINE_ORDER = {"overdue": 0, "open": 1, "suspended": 2, "late": 3, "met": 4}
 
 
@@ -688,7 +1086,8 @@ def _case_letters(data: StormwaterData, case_id: Any) -> str:
     links = []
     for _, l in letters[letters["case_id"] == case_id].iterrows():
         label = {"notice_of_violation": "notice of violation", "cost_notice": "notice of the cost"}.get(
-            str(l["kind"]), str(l["kind"]).replace("_", " "))
+            str(l["kind"]), str(l["kind"]).replace("_", " ")
+        )
         if bool(l.get("draft")):
             label += " (draft)"
         href = data.letters.get(str(l.get("letter_file") or ""))
@@ -708,7 +1107,9 @@ def _cases(data: StormwaterData) -> pd.DataFrame:
         c["next_due"] = c["case_id"].map(worst["due"])
     else:
         c["status"] = c["next"] = c["next_due"] = None
-    c["balance_usd"] = c["case_id"].map(charges.set_index("case_id")["balance_usd"]) if not charges.empty else None
+    c["balance_usd"] = (
+        c["case_id"].map(charges.set_index("case_id")["balance_usd"]) if not charges.empty else None
+    )
     c["_o"] = c["status"].map(DEADLINE_ORDER).fillna(9)
     return c.sort_values(["_o", "discovered_on", "case_id"])
 
@@ -716,18 +1117,46 @@ def _cases(data: StormwaterData) -> pd.DataFrame:
 def _cases_table(data: StormwaterData) -> str:
     cases = as_frame(data.illicit_cases)
     if data.illicit_cases is None or cases.empty:
-        return no_data("illicit_discharges", data.present.get("illicit_discharges"), "illicit discharge cases")
-    return table(_cases(data), [
-        Col("case_id", "Case", nowrap=True), Col("premises", "Premises"),
-        Col("discovered_on", "Discovered", fmt=fmt_date, nowrap=True), Col("description", "What was found"),
-        Col("status", "Worst deadline", html=lambda r: _status_badge(r["status"]) if not is_missing(r["status"])
-            else ('<a href="quarantine.html">not judged: see the quarantined rows</a>'
-                  if str(r["case_id"]) in data.illicit_set_aside else esc("no deadline yet"))),
-        Col("next", "Of", html=lambda r: esc(OBLIGATION_LABELS.get(r["next"], r["next"]))
-            + (f"<br><small>due {esc(fmt_date(r['next_due']))}</small>" if not is_missing(r["next_due"]) else "")),
-        Col("balance_usd", "Balance owed", num=True, fmt=fmt_usd),
-        Col("case_id", "Letters", html=lambda r: _case_letters(data, r["case_id"]))],
-        row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""))
+        return no_data(
+            "illicit_discharges", data.present.get("illicit_discharges"), "illicit discharge cases"
+        )
+    return table(
+        _cases(data),
+        [
+            Col("case_id", "Case", nowrap=True),
+            Col("premises", "Premises"),
+            Col("discovered_on", "Discovered", fmt=fmt_date, nowrap=True),
+            Col("description", "What was found"),
+            Col(
+                "status",
+                "Worst deadline",
+                html=lambda r: (
+                    _status_badge(r["status"])
+                    if not is_missing(r["status"])
+                    else (
+                        '<a href="quarantine.html">not judged: see the quarantined rows</a>'
+                        if str(r["case_id"]) in data.illicit_set_aside
+                        else esc("no deadline yet")
+                    )
+                ),
+            ),
+            Col(
+                "next",
+                "Of",
+                html=lambda r: (
+                    esc(OBLIGATION_LABELS.get(r["next"], r["next"]))
+                    + (
+                        f"<br><small>due {esc(fmt_date(r['next_due']))}</small>"
+                        if not is_missing(r["next_due"])
+                        else ""
+                    )
+                ),
+            ),
+            Col("balance_usd", "Balance owed", num=True, fmt=fmt_usd),
+            Col("case_id", "Letters", html=lambda r: _case_letters(data, r["case_id"])),
+        ],
+        row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""),
+    )
 
 
 def illicit_section(data: StormwaterData) -> str:
@@ -737,34 +1166,73 @@ def illicit_section(data: StormwaterData) -> str:
     parts = [_cases_table(data)]
     if not deadlines.empty:
         d = deadlines.assign(_o=deadlines["status"].map(DEADLINE_ORDER).fillna(9))
-        parts.append("<h3>Deadlines of the cases</h3>" + table(d.sort_values(["_o", "due", "case_id"]), [
-            Col("case_id", "Case", nowrap=True),
-            Col("obligation", "Obligation", fmt=lambda v: OBLIGATION_LABELS.get(v, v)),
-            Col("due", "Due", html=lambda r: esc("none while the appeal is pending") if str(r["status"]) == "suspended"
-                else esc(fmt_date(r["due"])), nowrap=True),
-            Col("status", "Status", html=lambda r: _status_badge(r["status"])),
-            Col("satisfied_on", "Done on", fmt=fmt_date, nowrap=True),
-            Col("days_late", "Days late", num=True, fmt=fmt_num), rules.col("rule", "Rule (section)", limit=45)],
-            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), "")))
+        parts.append(
+            "<h3>Deadlines of the cases</h3>"
+            + table(
+                d.sort_values(["_o", "due", "case_id"]),
+                [
+                    Col("case_id", "Case", nowrap=True),
+                    Col("obligation", "Obligation", fmt=lambda v: OBLIGATION_LABELS.get(v, v)),
+                    Col(
+                        "due",
+                        "Due",
+                        html=lambda r: (
+                            esc("none while the appeal is pending")
+                            if str(r["status"]) == "suspended"
+                            else esc(fmt_date(r["due"]))
+                        ),
+                        nowrap=True,
+                    ),
+                    Col("status", "Status", html=lambda r: _status_badge(r["status"])),
+                    Col("satisfied_on", "Done on", fmt=fmt_date, nowrap=True),
+                    Col("days_late", "Days late", num=True, fmt=fmt_num),
+                    rules.col("rule", "Rule (section)", limit=45),
+                ],
+                row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""),
+            )
+        )
     if not charges.empty:
-        parts.append("<h3>Cost of abatement by the Town, payments and interest</h3>" + table(charges, [
-            Col("case_id", "Case", nowrap=True), Col("principal_usd", "Cost", num=True, fmt=fmt_usd),
-            Col("installment_usd", "Payments", html=lambda r: esc(
-                f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + {fmt_usd(r['last_installment_usd'])}")),
-            Col("interest_from", "Interest from", fmt=fmt_date, nowrap=True),
-            Col("interest_usd", "Interest to date", num=True, fmt=fmt_usd),
-            Col("paid_usd", "Paid", num=True, fmt=fmt_usd), Col("balance_usd", "Balance", num=True, fmt=fmt_usd),
-            Col("max_penalty_usd", "Largest criminal penalty", num=True, fmt=fmt_usd,
-                title="for each day from discovery through abatement, except the days an appeal was pending "
-                      "(and none after the notice of violation when the appeal vacated it)"),
-            rules.col("rule", "Rule (section)", limit=45)]))
+        parts.append(
+            "<h3>Cost of abatement by the Town, payments and interest</h3>"
+            + table(
+                charges,
+                [
+                    Col("case_id", "Case", nowrap=True),
+                    Col("principal_usd", "Cost", num=True, fmt=fmt_usd),
+                    Col(
+                        "installment_usd",
+                        "Payments",
+                        html=lambda r: esc(
+                            f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + {fmt_usd(r['last_installment_usd'])}"
+                        ),
+                    ),
+                    Col("interest_from", "Interest from", fmt=fmt_date, nowrap=True),
+                    Col("interest_usd", "Interest to date", num=True, fmt=fmt_usd),
+                    Col("paid_usd", "Paid", num=True, fmt=fmt_usd),
+                    Col("balance_usd", "Balance", num=True, fmt=fmt_usd),
+                    Col(
+                        "max_penalty_usd",
+                        "Largest criminal penalty",
+                        num=True,
+                        fmt=fmt_usd,
+                        title="for each day from discovery through abatement, except the days an appeal was pending "
+                        "(and none after the notice of violation when the appeal vacated it)",
+                    ),
+                    rules.col("rule", "Rule (section)", limit=45),
+                ],
+            )
+        )
     parts.append(rules.notes())
-    return section("Illicit discharges to the storm drain system", join(parts), sid="illicit",
-                   lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline "
-                        "first; the deadlines that were met are listed too. Business days leave out weekends and the public holidays of the "
-                        "General Construction Law; a period to appeal, abate or protest that ends on a weekend "
-                        "or holiday ends on the next business day (General Construction Law § 25-a). While an "
-                        "appeal is pending the abatement is suspended.")
+    return section(
+        "Illicit discharges to the storm drain system",
+        join(parts),
+        sid="illicit",
+        lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline "
+        "first; the deadlines that were met are listed too. Business days leave out weekends and the public holidays of the "
+        "General Construction Law; a period to appeal, abate or protest that ends on a weekend "
+        "or holiday ends on the next business day (General Construction Law § 25-a). While an "
+        "appeal is pending the abatement is suspended.",
+    )
 
 
 def practice_due(r: dict) -> str:
@@ -786,22 +1254,60 @@ def practices_section(view: StormwaterView) -> str:
     findings = as_frame(data.smp_findings)
     rules = RuleNotes("rule-practices")
     if data.smp_findings is None or findings.empty:
-        p_html = no_data("smp_findings", data.present.get("smp_findings"),
-                         "findings on permanent stormwater management practices")
+        p_html = no_data(
+            "smp_findings",
+            data.present.get("smp_findings"),
+            "findings on permanent stormwater management practices",
+        )
     else:
         f = findings.assign(_o=findings["status"].map(DEADLINE_ORDER).fillna(9))
-        p_html = table(f.sort_values(["_o", "site_id", "practice_id", "due"]), [
-            Col("site_id", "Site", width="22%", html=lambda r: named(r["site_id"], short_name(view.names.get(
-                r["site_id"])), f"#site-{slug(r['site_id'])}")
-                + (f"<br><small>{esc(view.jurisdiction(r.get('jurisdiction')))}</small>"
-                   if not is_missing(r.get("jurisdiction")) else "")),
-            Col("practice_id", "Practice", html=lambda r: esc(r["practice_id"])
-                + (f"<br><small>{esc(r.get('practice_type'))}</small>" if not is_missing(r.get("practice_type")) else "")),
-            Col("finding", "Requirement", fmt=lambda v: SMP_LABELS.get(v, v)),
-            Col("due", "Due", html=lambda r: esc(practice_due(r))),
-            Col("status", "Status", html=practice_status), rules.col("rule", "Rule (section)", limit=45)],
-            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), "")) + rules.notes()
-    return section("Permanent stormwater management practices", p_html, sid="practices",
-                   lead="After construction: as-built plans, the maintenance agreement, the one-year inspection "
-                        f"and the construction completion guarantee ({esc(law_cited(data.laws, 'stormwater'))}). "
-                        "Requirements met on time are not listed.")
+        p_html = (
+            table(
+                f.sort_values(["_o", "site_id", "practice_id", "due"]),
+                [
+                    Col(
+                        "site_id",
+                        "Site",
+                        width="22%",
+                        html=lambda r: (
+                            named(
+                                r["site_id"],
+                                short_name(view.names.get(r["site_id"])),
+                                f"#site-{slug(r['site_id'])}",
+                            )
+                            + (
+                                f"<br><small>{esc(view.jurisdiction(r.get('jurisdiction')))}</small>"
+                                if not is_missing(r.get("jurisdiction"))
+                                else ""
+                            )
+                        ),
+                    ),
+                    Col(
+                        "practice_id",
+                        "Practice",
+                        html=lambda r: (
+                            esc(r["practice_id"])
+                            + (
+                                f"<br><small>{esc(r.get('practice_type'))}</small>"
+                                if not is_missing(r.get("practice_type"))
+                                else ""
+                            )
+                        ),
+                    ),
+                    Col("finding", "Requirement", fmt=lambda v: SMP_LABELS.get(v, v)),
+                    Col("due", "Due", html=lambda r: esc(practice_due(r))),
+                    Col("status", "Status", html=practice_status),
+                    rules.col("rule", "Rule (section)", limit=45),
+                ],
+                row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""),
+            )
+            + rules.notes()
+        )
+    return section(
+        "Permanent stormwater management practices",
+        p_html,
+        sid="practices",
+        lead="After construction: as-built plans, the maintenance agreement, the one-year inspection "
+        f"and the construction completion guarantee ({esc(law_cited(data.laws, 'stormwater'))}). "
+        "Requirements met on time are not listed.",
+    )

@@ -48,8 +48,9 @@ FLOW_UNITS = ("gpm", "s.u.", "degF", "mg/L")
 NOT_CONCENTRATION = ("pH", "temperature")
 # Synonyms that ingestion must have replaced by the canonical name (BOD5 -> BOD,
 # 'oil and grease' -> FOG, 'ph' -> pH): any of these left in a table is a bug.
-PARAMETER_SYNONYMS = tuple(sorted({syn for canon, syns in vocab.PARAMETERS.items() for syn in syns
-                                   if syn != canon}))
+PARAMETER_SYNONYMS = tuple(
+    sorted({syn for canon, syns in vocab.PARAMETERS.items() for syn in syns if syn != canon})
+)
 
 
 # ---------------------------------------------------------------------------
@@ -59,8 +60,12 @@ PARAMETER_SYNONYMS = tuple(sorted({syn for canon, syns in vocab.PARAMETERS.items
 def _expect(type_: str, severity: str, description: str, **kwargs: Any) -> dict:
     if severity not in GX_SEVERITY:
         raise ValueError(f"severity must be ERROR or WARN, not {severity!r}")
-    return {"type": type_, "kwargs": kwargs, "meta": {"severity": severity, "description": description},
-            "severity": GX_SEVERITY[severity]}
+    return {
+        "type": type_,
+        "kwargs": kwargs,
+        "meta": {"severity": severity, "description": description},
+        "severity": GX_SEVERITY[severity],
+    }
 
 
 def _where(column: str, operator: str, value: Any) -> dict:
@@ -73,15 +78,21 @@ def not_null(column: str, what: str, severity: str = "ERROR", **kw: Any) -> dict
 
 
 def required(*columns: str, dataset: str) -> list[dict]:
-    return [not_null(c, f"Every kept {dataset} row has {c} (a required column, contract section 2).")
-            for c in columns]
+    return [
+        not_null(c, f"Every kept {dataset} row has {c} (a required column, contract section 2).")
+        for c in columns
+    ]
 
 
 def in_set(column: str, values, what: str, severity: str = "ERROR", **kw: Any) -> dict:
-    return _expect("expect_column_values_to_be_in_set", severity, what, column=column, value_set=list(values), **kw)
+    return _expect(
+        "expect_column_values_to_be_in_set", severity, what, column=column, value_set=list(values), **kw
+    )
 
 
-def between(column: str, what: str, severity: str = "ERROR", min_value=None, max_value=None, **kw: Any) -> dict:
+def between(
+    column: str, what: str, severity: str = "ERROR", min_value=None, max_value=None, **kw: Any
+) -> dict:
     bounds = {k: v for k, v in (("min_value", min_value), ("max_value", max_value)) if v is not None}
     return _expect("expect_column_values_to_be_between", severity, what, column=column, **bounds, **kw)
 
@@ -94,28 +105,60 @@ def unique(columns: tuple[str, ...] | list[str], what: str, severity: str = "ERR
 
 def ordered(earlier: str, later: str, what: str, severity: str) -> dict:
     """earlier <= later where both are set."""
-    return _expect("expect_column_pair_values_a_to_be_greater_than_b", severity, what,
-                   column_A=later, column_B=earlier, or_equal=True, ignore_row_if="either_value_is_missing")
+    return _expect(
+        "expect_column_pair_values_a_to_be_greater_than_b",
+        severity,
+        what,
+        column_A=later,
+        column_B=earlier,
+        or_equal=True,
+        ignore_row_if="either_value_is_missing",
+    )
 
 
 def units_by_parameter(param_col: str, unit_col: str, value_col: str, dataset: str) -> list[dict]:
     """Canonical units (mg/L, s.u., degF) matched to the parameter, pH 0-14, no negative concentrations."""
     return [
-        in_set(unit_col, CANONICAL_UNITS, f"{unit_col} is a canonical unit (mg/L, s.u. or degF): ingestion "
-               "converts ug/L to mg/L and degC to degF."),
+        in_set(
+            unit_col,
+            CANONICAL_UNITS,
+            f"{unit_col} is a canonical unit (mg/L, s.u. or degF): ingestion "
+            "converts ug/L to mg/L and degC to degF.",
+        ),
         in_set(unit_col, ["s.u."], f"pH {dataset} are in s.u.", row_condition=_where(param_col, "==", "pH")),
-        in_set(unit_col, ["degF"], f"temperature {dataset} are in degF (degC is converted on the way in).",
-               row_condition=_where(param_col, "==", "temperature")),
-        in_set(unit_col, ["mg/L"], "Concentrations (every parameter but pH and temperature) are in mg/L.",
-               row_condition=_where(param_col, "NOT_IN", list(NOT_CONCENTRATION))),
-        between(value_col, f"pH {value_col} is between 0 and 14 s.u. (contract section 2: outside 0-14 is "
-                "quarantined).", min_value=0, max_value=14, row_condition=_where(param_col, "==", "pH")),
-        between(value_col, "Concentrations are not negative (contract section 2: a negative concentration "
-                "is quarantined).", min_value=0, row_condition=_where(param_col, "NOT_IN", list(NOT_CONCENTRATION))),
-        _expect("expect_column_values_to_not_be_in_set", "ERROR",
-                f"{param_col} is canonical (BOD, COD, TSS, chlorine_demand, pH, FOG, temperature or a name "
-                "kept as given): no synonym such as BOD5 or 'oil and grease' is left.",
-                column=param_col, value_set=list(PARAMETER_SYNONYMS)),
+        in_set(
+            unit_col,
+            ["degF"],
+            f"temperature {dataset} are in degF (degC is converted on the way in).",
+            row_condition=_where(param_col, "==", "temperature"),
+        ),
+        in_set(
+            unit_col,
+            ["mg/L"],
+            "Concentrations (every parameter but pH and temperature) are in mg/L.",
+            row_condition=_where(param_col, "NOT_IN", list(NOT_CONCENTRATION)),
+        ),
+        between(
+            value_col,
+            f"pH {value_col} is between 0 and 14 s.u. (contract section 2: outside 0-14 is quarantined).",
+            min_value=0,
+            max_value=14,
+            row_condition=_where(param_col, "==", "pH"),
+        ),
+        between(
+            value_col,
+            "Concentrations are not negative (contract section 2: a negative concentration is quarantined).",
+            min_value=0,
+            row_condition=_where(param_col, "NOT_IN", list(NOT_CONCENTRATION)),
+        ),
+        _expect(
+            "expect_column_values_to_not_be_in_set",
+            "ERROR",
+            f"{param_col} is canonical (BOD, COD, TSS, chlorine_demand, pH, FOG, temperature or a name "
+            "kept as given): no synonym such as BOD5 or 'oil and grease' is left.",
+            column=param_col,
+            value_set=list(PARAMETER_SYNONYMS),
+        ),
     ]
 
 
@@ -126,115 +169,250 @@ def units_by_parameter(param_col: str, unit_col: str, value_col: str, dataset: s
 def suites() -> dict[str, tuple[str, list[dict]]]:
     out: dict[str, tuple[str, list[dict]]] = {}
 
-    out["industrial_users"] = ("Permitted industrial users (ch. 253 Part 2 permits).", [
-        *required("user_id", "name", "district", dataset="industrial_users"),
-        unique(["user_id"], "user_id is the natural key: one row per industrial user."),
-        in_set("district", vocab.DISTRICTS, "district is consolidated or district_1."),
-        between("normal_avg_flow_gpd", "The permit's normal average flow is not negative.", min_value=0),
-        ordered("permit_effective", "permit_expires", "A permit does not expire before it takes effect "
-                "(permit_effective <= permit_expires where both are given).", "WARN"),
-        _expect("expect_column_values_to_be_unique", "WARN",
-                "No two users share a permit number.", column="permit_no"),
-    ])
+    out["industrial_users"] = (
+        "Permitted industrial users (ch. 253 Part 2 permits).",
+        [
+            *required("user_id", "name", "district", dataset="industrial_users"),
+            unique(["user_id"], "user_id is the natural key: one row per industrial user."),
+            in_set("district", vocab.DISTRICTS, "district is consolidated or district_1."),
+            between("normal_avg_flow_gpd", "The permit's normal average flow is not negative.", min_value=0),
+            ordered(
+                "permit_effective",
+                "permit_expires",
+                "A permit does not expire before it takes effect "
+                "(permit_effective <= permit_expires where both are given).",
+                "WARN",
+            ),
+            _expect(
+                "expect_column_values_to_be_unique",
+                "WARN",
+                "No two users share a permit number.",
+                column="permit_no",
+            ),
+        ],
+    )
 
-    out["permit_limits"] = ("Permit-specific limits (Part 2 special agreements).", [
-        *required("user_id", "parameter", "limit_type", "value", "unit", dataset="permit_limits"),
-        in_set("limit_type", vocab.LIMIT_TYPES, "limit_type is one of " + ", ".join(vocab.LIMIT_TYPES) + "."),
-        *units_by_parameter("parameter", "unit", "value", "limits"),
-        unique(["user_id", "parameter", "limit_type", "effective_from"],
-               "One limit per user, parameter, limit type and start date (the natural key)."),
-        ordered("effective_from", "effective_to", "A limit does not end before it starts "
-                "(effective_from <= effective_to where both are given).", "ERROR"),
-    ])
+    out["permit_limits"] = (
+        "Permit-specific limits (Part 2 special agreements).",
+        [
+            *required("user_id", "parameter", "limit_type", "value", "unit", dataset="permit_limits"),
+            in_set(
+                "limit_type", vocab.LIMIT_TYPES, "limit_type is one of " + ", ".join(vocab.LIMIT_TYPES) + "."
+            ),
+            *units_by_parameter("parameter", "unit", "value", "limits"),
+            unique(
+                ["user_id", "parameter", "limit_type", "effective_from"],
+                "One limit per user, parameter, limit type and start date (the natural key).",
+            ),
+            ordered(
+                "effective_from",
+                "effective_to",
+                "A limit does not end before it starts "
+                "(effective_from <= effective_to where both are given).",
+                "ERROR",
+            ),
+        ],
+    )
 
-    out["lab_results"] = ("Laboratory results of industrial users' samples, canonical units.", [
-        *required("sample_id", "user_id", "collected_at", "collected_date", "sample_type", "parameter", "unit",
-                  "nondetect", dataset="lab_results"),
-        not_null("result", "A detected result always has a number.", row_condition=_where("nondetect", "==", False)),
-        not_null("result", "A non-detect carries its detection value ('<X', or the mdl for 'ND'); an 'ND' "
-                 "without an mdl cannot be compared with a limit.", "WARN",
-                 row_condition=_where("nondetect", "==", True)),
-        in_set("sample_type", vocab.SAMPLE_TYPES, "sample_type is composite or grab."),
-        *units_by_parameter("parameter", "unit", "result", "results"),
-        between("result", "Temperature is between 32 and 212 degF (liquid water); outside that range the "
-                "unit was probably mixed up (degC reported as degF).", "WARN", min_value=32, max_value=212,
-                row_condition=_where("parameter", "==", "temperature")),
-        between("mdl", "The method detection limit is not negative.", min_value=0),
-        in_set("qualifier", ["<", "ND"], "qualifier is '<' or 'ND' (or empty for a detected result)."),
-        not_null("qualifier", "Every non-detect has its qualifier ('<' or 'ND').",
-                 row_condition=_where("nondetect", "==", True)),
-        unique(["sample_id", "parameter"], "One result per sample and parameter (the natural key)."),
-    ])
+    out["lab_results"] = (
+        "Laboratory results of industrial users' samples, canonical units.",
+        [
+            *required(
+                "sample_id",
+                "user_id",
+                "collected_at",
+                "collected_date",
+                "sample_type",
+                "parameter",
+                "unit",
+                "nondetect",
+                dataset="lab_results",
+            ),
+            not_null(
+                "result",
+                "A detected result always has a number.",
+                row_condition=_where("nondetect", "==", False),
+            ),
+            not_null(
+                "result",
+                "A non-detect carries its detection value ('<X', or the mdl for 'ND'); an 'ND' "
+                "without an mdl cannot be compared with a limit.",
+                "WARN",
+                row_condition=_where("nondetect", "==", True),
+            ),
+            in_set("sample_type", vocab.SAMPLE_TYPES, "sample_type is composite or grab."),
+            *units_by_parameter("parameter", "unit", "result", "results"),
+            between(
+                "result",
+                "Temperature is between 32 and 212 degF (liquid water); outside that range the "
+                "unit was probably mixed up (degC reported as degF).",
+                "WARN",
+                min_value=32,
+                max_value=212,
+                row_condition=_where("parameter", "==", "temperature"),
+            ),
+            between("mdl", "The method detection limit is not negative.", min_value=0),
+            in_set("qualifier", ["<", "ND"], "qualifier is '<' or 'ND' (or empty for a detected result)."),
+            not_null(
+                "qualifier",
+                "Every non-detect has its qualifier ('<' or 'ND').",
+                row_condition=_where("nondetect", "==", True),
+            ),
+            unique(["sample_id", "parameter"], "One result per sample and parameter (the natural key)."),
+        ],
+    )
 
-    out["flow"] = ("Flow-meter and continuous-probe readings (gpm for flow). The whole table is checked by "
-                   "SQL checks in DuckDB; this suite runs on a sample.", [
-        *required("user_id", "constituent", "ts", "value", "unit", dataset="flow"),
-        in_set("unit", FLOW_UNITS, "unit is canonical: gpm for flow, s.u., degF or mg/L for probes."),
-        in_set("unit", ["gpm"], "Flow is in gpm (gpd, mgd, L/s and m3/d are converted on the way in).",
-               row_condition=_where("constituent", "==", "flow")),
-        between("value", "Flow is not negative (contract section 2).", min_value=0,
-                row_condition=_where("constituent", "==", "flow")),
-        between("value", "pH readings are between 0 and 14 s.u.", min_value=0, max_value=14,
-                row_condition=_where("constituent", "==", "pH")),
-        unique(["user_id", "constituent", "ts"], "One reading per user, constituent and instant (the natural key)."),
-    ])
+    out["flow"] = (
+        "Flow-meter and continuous-probe readings (gpm for flow). The whole table is checked by "
+        "SQL checks in DuckDB; this suite runs on a sample.",
+        [
+            *required("user_id", "constituent", "ts", "value", "unit", dataset="flow"),
+            in_set("unit", FLOW_UNITS, "unit is canonical: gpm for flow, s.u., degF or mg/L for probes."),
+            in_set(
+                "unit",
+                ["gpm"],
+                "Flow is in gpm (gpd, mgd, L/s and m3/d are converted on the way in).",
+                row_condition=_where("constituent", "==", "flow"),
+            ),
+            between(
+                "value",
+                "Flow is not negative (contract section 2).",
+                min_value=0,
+                row_condition=_where("constituent", "==", "flow"),
+            ),
+            between(
+                "value",
+                "pH readings are between 0 and 14 s.u.",
+                min_value=0,
+                max_value=14,
+                row_condition=_where("constituent", "==", "pH"),
+            ),
+            unique(
+                ["user_id", "constituent", "ts"],
+                "One reading per user, constituent and instant (the natural key).",
+            ),
+        ],
+    )
 
-    out["infiltration_tests"] = ("Infiltration tests of sewer sections (Part 2).", [
-        *required("section_id", "test_date", "diameter_in", "length_ft", "measured_gpd",
-                  dataset="infiltration_tests"),
-        between("diameter_in", "The pipe diameter is greater than zero.", min_value=0, strict_min=True),
-        between("length_ft", "The section length is greater than zero.", min_value=0, strict_min=True),
-        between("measured_gpd", "The measured infiltration is not negative.", min_value=0),
-        between("diameter_in", "The pipe diameter is at most 144 in; a larger number is probably millimetres.",
-                "WARN", max_value=144),
-        unique(["section_id", "test_date"], "One test per section and day (the natural key)."),
-    ])
+    out["infiltration_tests"] = (
+        "Infiltration tests of sewer sections (Part 2).",
+        [
+            *required(
+                "section_id",
+                "test_date",
+                "diameter_in",
+                "length_ft",
+                "measured_gpd",
+                dataset="infiltration_tests",
+            ),
+            between("diameter_in", "The pipe diameter is greater than zero.", min_value=0, strict_min=True),
+            between("length_ft", "The section length is greater than zero.", min_value=0, strict_min=True),
+            between("measured_gpd", "The measured infiltration is not negative.", min_value=0),
+            between(
+                "diameter_in",
+                "The pipe diameter is at most 144 in; a larger number is probably millimetres.",
+                "WARN",
+                max_value=144,
+            ),
+            unique(["section_id", "test_date"], "One test per section and day (the natural key)."),
+        ],
+    )
 
-    out["parcels"] = ("Tax parcels of the sewer districts (ch. 253 Part 3 unit schedule).", [
-        *required("parcel_id", "district", "property_class", dataset="parcels"),
-        unique(["parcel_id"], "parcel_id is the natural key: one row per parcel."),
-        in_set("district", vocab.DISTRICTS, "district is consolidated or district_1."),
-        in_set("property_class", vocab.PROPERTY_CLASSES, "property_class is one of the unit schedule's classes."),
-        *[between(c, f"{c} is not negative.", min_value=0)
-          for c in ("acres", "living_units", "bathrooms", "washing_machines", "people", "seats")],
-    ])
+    out["parcels"] = (
+        "Tax parcels of the sewer districts (ch. 253 Part 3 unit schedule).",
+        [
+            *required("parcel_id", "district", "property_class", dataset="parcels"),
+            unique(["parcel_id"], "parcel_id is the natural key: one row per parcel."),
+            in_set("district", vocab.DISTRICTS, "district is consolidated or district_1."),
+            in_set(
+                "property_class",
+                vocab.PROPERTY_CLASSES,
+                "property_class is one of the unit schedule's classes.",
+            ),
+            *[
+                between(c, f"{c} is not negative.", min_value=0)
+                for c in ("acres", "living_units", "bathrooms", "washing_machines", "people", "seats")
+            ],
+        ],
+    )
 
-    out["sewer_rates"] = ("USD per unit by billing year, district and component.", [
-        *required("year", "district", "component", "rate_per_unit", dataset="sewer_rates"),
-        in_set("district", vocab.DISTRICTS, "district is consolidated or district_1."),
-        in_set("component", vocab.COMPONENTS, "component is bond, om, street_lateral or house_lateral."),
-        between("rate_per_unit", "A rate is not negative.", min_value=0),
-        between("year", "The billing year is between 1900 and 2200.", "WARN", min_value=1900, max_value=2200),
-        unique(["year", "district", "component"], "One rate per year, district and component (the natural key)."),
-    ])
+    out["sewer_rates"] = (
+        "USD per unit by billing year, district and component.",
+        [
+            *required("year", "district", "component", "rate_per_unit", dataset="sewer_rates"),
+            in_set("district", vocab.DISTRICTS, "district is consolidated or district_1."),
+            in_set("component", vocab.COMPONENTS, "component is bond, om, street_lateral or house_lateral."),
+            between("rate_per_unit", "A rate is not negative.", min_value=0),
+            between(
+                "year", "The billing year is between 1900 and 2200.", "WARN", min_value=1900, max_value=2200
+            ),
+            unique(
+                ["year", "district", "component"],
+                "One rate per year, district and component (the natural key).",
+            ),
+        ],
+    )
 
-    out["sites"] = ("Construction sites under a SWPPP.", [
-        *required("site_id", "jurisdiction", "disturbed_acres", "construction_start", "rain_gauge_id",
-                  dataset="sites"),
-        unique(["site_id"], "site_id is the natural key: one row per site."),
-        in_set("jurisdiction", jurisdictions(), "jurisdiction is one of the rules files' jurisdictions."),
-        between("disturbed_acres", "disturbed_acres is not negative.", min_value=0),
-        ordered("construction_start", "final_stabilization", "A site is not stabilized before construction "
+    out["sites"] = (
+        "Construction sites under a SWPPP.",
+        [
+            *required(
+                "site_id",
+                "jurisdiction",
+                "disturbed_acres",
+                "construction_start",
+                "rain_gauge_id",
+                dataset="sites",
+            ),
+            unique(["site_id"], "site_id is the natural key: one row per site."),
+            in_set("jurisdiction", jurisdictions(), "jurisdiction is one of the rules files' jurisdictions."),
+            between("disturbed_acres", "disturbed_acres is not negative.", min_value=0),
+            ordered(
+                "construction_start",
+                "final_stabilization",
+                "A site is not stabilized before construction "
                 "starts (construction_start <= final_stabilization where given); otherwise it never needs "
-                "an inspection.", "WARN"),
-    ])
+                "an inspection.",
+                "WARN",
+            ),
+        ],
+    )
 
-    out["inspections"] = ("SWPPP inspection reports.", [
-        *required("site_id", "inspected_at", "inspected_on", "inspector", dataset="inspections"),
-        in_set("kind", vocab.INSPECTION_KINDS, "kind is routine, storm, milestone or officer (or empty)."),
-        between("sediment_capacity_lost_pct", "sediment_capacity_lost_pct is between 0 and 100.",
-                min_value=0, max_value=100),
-        unique(["site_id", "inspected_at", "inspector"],
-               "One report per site, time and inspector (the natural key)."),
-    ])
+    out["inspections"] = (
+        "SWPPP inspection reports.",
+        [
+            *required("site_id", "inspected_at", "inspected_on", "inspector", dataset="inspections"),
+            in_set(
+                "kind", vocab.INSPECTION_KINDS, "kind is routine, storm, milestone or officer (or empty)."
+            ),
+            between(
+                "sediment_capacity_lost_pct",
+                "sediment_capacity_lost_pct is between 0 and 100.",
+                min_value=0,
+                max_value=100,
+            ),
+            unique(
+                ["site_id", "inspected_at", "inspector"],
+                "One report per site, time and inspector (the natural key).",
+            ),
+        ],
+    )
 
-    out["rainfall"] = ("Rain-gauge totals (daily, or sub-daily summed to local days).", [
-        *required("gauge_id", "date", "precip_in", "observed_at", dataset="rainfall"),
-        between("precip_in", "Rainfall is not negative (contract section 2).", min_value=0),
-        between("precip_in", "A gauge total is at most 15 in (more than New York's record day); more is "
-                "probably millimetres or a stuck gauge.", "WARN", max_value=15),
-        unique(["gauge_id", "observed_at"], "One total per gauge and time (the natural key)."),
-    ])
+    out["rainfall"] = (
+        "Rain-gauge totals (daily, or sub-daily summed to local days).",
+        [
+            *required("gauge_id", "date", "precip_in", "observed_at", dataset="rainfall"),
+            between("precip_in", "Rainfall is not negative (contract section 2).", min_value=0),
+            between(
+                "precip_in",
+                "A gauge total is at most 15 in (more than New York's record day); more is "
+                "probably millimetres or a stuck gauge.",
+                "WARN",
+                max_value=15,
+            ),
+            unique(["gauge_id", "observed_at"], "One total per gauge and time (the natural key)."),
+        ],
+    )
     return out
 
 
@@ -265,7 +443,9 @@ def render(dataset: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if a JSON file differs from what would be written")
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 if a JSON file differs from what would be written"
+    )
     args = parser.parse_args(argv)
     stale = []
     for dataset in suites():

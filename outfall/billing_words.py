@@ -16,15 +16,26 @@ from typing import Any
 
 from outfall import vocab
 
-COMPONENT_WORDS = {"bond": "Bond", "om": "Operation and maintenance", "street_lateral": "Street lateral",
-                   "house_lateral": "House lateral"}
-RATE_SOURCE_WORDS = {"sewer_rates": "the rate the Town Board adopted",
-                     "sewer_budget": "the district's budget divided by its units"}
+COMPONENT_WORDS = {
+    "bond": "Bond",
+    "om": "Operation and maintenance",
+    "street_lateral": "Street lateral",
+    "house_lateral": "House lateral",
+}
+RATE_SOURCE_WORDS = {
+    "sewer_rates": "the rate the Town Board adopted",
+    "sewer_budget": "the district's budget divided by its units",
+}
 CHANGE_WORDS = {
-    "added": "New in the register", "removed": "No longer in the register",
-    "reclassed": "Property class changed", "moved_district": "Moved to another district",
-    "units_up": "More units", "units_down": "Fewer units", "units_changed": "Units changed (some up, some down)",
-    "amount_up": "Higher amount, same units", "amount_down": "Lower amount, same units",
+    "added": "New in the register",
+    "removed": "No longer in the register",
+    "reclassed": "Property class changed",
+    "moved_district": "Moved to another district",
+    "units_up": "More units",
+    "units_down": "Fewer units",
+    "units_changed": "Units changed (some up, some down)",
+    "amount_up": "Higher amount, same units",
+    "amount_down": "Lower amount, same units",
     "unchanged": "No change",
 }
 
@@ -44,15 +55,16 @@ def district_names(rules: Any, year: int | None = None) -> dict[str, str]:
     versions = getattr(rules, "sewer_units", None) if rules is not None else None
     if not versions:
         return {}
-    schedule = (versions.get(dt.date(int(year), 1, 1)) if year
-                else max(versions, key=lambda v: v.effective_from))
+    schedule = (
+        versions.get(dt.date(int(year), 1, 1)) if year else max(versions, key=lambda v: v.effective_from)
+    )
     if schedule is None or schedule.districts is None:
         return {}
     return dict(schedule.districts.names)
 
 
 def district_word(code: Any, names: dict[str, str]) -> str:
-    """"Sewer District #1" for ``district_1`` (from ``names``), else the code in plain words."""
+    """ "Sewer District #1" for ``district_1`` (from ``names``), else the code in plain words."""
     return "" if _missing(code) else names.get(str(code), plain(code))
 
 
@@ -80,9 +92,12 @@ def word_lists(names: dict[str, str], changes: bool = False) -> dict[str, list[s
     """The words as parallel lists, for SQL that writes them: ``$district_codes`` / ``$district_words``,
     ``$class_codes`` / ``$class_words`` and, with ``changes``, ``$change_codes`` / ``$change_words``."""
     districts = list(vocab.DISTRICTS) + [d for d in names if d not in vocab.DISTRICTS]
-    lists = {"district_codes": districts, "district_words": [district_word(d, names) for d in districts],
-             "class_codes": list(vocab.PROPERTY_CLASSES),
-             "class_words": [class_word(c) for c in vocab.PROPERTY_CLASSES]}
+    lists = {
+        "district_codes": districts,
+        "district_words": [district_word(d, names) for d in districts],
+        "class_codes": list(vocab.PROPERTY_CLASSES),
+        "class_words": [class_word(c) for c in vocab.PROPERTY_CLASSES],
+    }
     if changes:
         lists |= {"change_codes": list(CHANGE_WORDS), "change_words": list(CHANGE_WORDS.values())}
     return lists

@@ -31,10 +31,14 @@ CHUNK_HOURS = 31 * 24
 
 def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
     """Bring the summaries up to date; returns what was done: 'current', 'touched' or 'rebuilt'."""
-    missing = [c for c in ("user_id", "constituent", "ts", "loaded_at") if c not in table_columns(con, "flow")]
+    missing = [
+        c for c in ("user_id", "constituent", "ts", "loaded_at") if c not in table_columns(con, "flow")
+    ]
     if missing:
-        raise RuntimeError(f"the flow table lacks the column(s) {', '.join(missing)}: it was not made by Outfall; "
-                           "remove it (or the warehouse) and run again")
+        raise RuntimeError(
+            f"the flow table lacks the column(s) {', '.join(missing)}: it was not made by Outfall; "
+            "remove it (or the warehouse) and run again"
+        )
     rows, loaded_at, summarised_at, states, current = _version(con)
     if current:
         return "current"
@@ -49,7 +53,7 @@ def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
             con.execute("DROP TABLE IF EXISTS _touched_hours").fetchall()
             done = "touched"
         complete, lo, hi = con.execute(sql("select_flow_hours_complete")).fetchall()[0]
-        if not complete or done != "touched":   # no record of what they were made from: made again
+        if not complete or done != "touched":  # no record of what they were made from: made again
             con.execute("DELETE FROM _flow_hours").fetchall()
             con.execute("DELETE FROM _flow_hour_steps").fetchall()
             if lo is not None:
@@ -66,7 +70,13 @@ def _version(con: duckdb.DuckDBPyConnection) -> tuple:
     of that there are, whether the summaries describe flow as it is); the tables made if missing."""
     _tables(con)
     rows, loaded_at, summarised, summarised_at, states = con.execute(sql("select_flow_version")).fetchall()[0]
-    return rows, loaded_at, summarised_at, states, states == 1 and summarised == rows and summarised_at == loaded_at
+    return (
+        rows,
+        loaded_at,
+        summarised_at,
+        states,
+        states == 1 and summarised == rows and summarised_at == loaded_at,
+    )
 
 
 def _record(con: duckdb.DuckDBPyConnection, rows: int, loaded_at) -> None:
@@ -83,11 +93,19 @@ def _tables(con: duckdb.DuckDBPyConnection) -> None:
 
 def _make(con: duckdb.DuckDBPyConnection, lo: int, hi: int, every: bool) -> None:
     """The summaries of hours lo..hi (all of them, or only the touched ones), a chunk at a time."""
-    touched = "" if every else "\n" + "\n".join(
-        line for line in sql("flow_hours_touched_filter").splitlines() if not line.startswith("--"))
+    touched = (
+        ""
+        if every
+        else "\n"
+        + "\n".join(
+            line for line in sql("flow_hours_touched_filter").splitlines() if not line.startswith("--")
+        )
+    )
     text = sql("insert_flow_hours").format(
         readings=f"f.ts >= make_timestamptz($lo * 3600000000) AND f.ts < make_timestamptz($hi * 3600000000){touched}",
-        hours="_flow_hours", steps="_flow_hour_steps")
+        hours="_flow_hours",
+        steps="_flow_hour_steps",
+    )
     for start in range(int(lo), int(hi) + 1, CHUNK_HOURS):
         run_script(con, text, {"lo": start, "hi": start + CHUNK_HOURS})
 
@@ -111,8 +129,12 @@ def summaries_current(con: duckdb.DuckDBPyConnection) -> bool:
     rows, _, _, _, current = _version(con)
     if current:
         return True
-    return rows == 0 and not con.execute("SELECT EXISTS (SELECT 1 FROM _flow_hours) OR EXISTS "
-                                         "(SELECT 1 FROM _flow_hour_steps)").fetchall()[0][0]
+    return (
+        rows == 0
+        and not con.execute(
+            "SELECT EXISTS (SELECT 1 FROM _flow_hours) OR EXISTS (SELECT 1 FROM _flow_hour_steps)"
+        ).fetchall()[0][0]
+    )
 
 
 def stage_new_rows(con: duckdb.DuckDBPyConnection, source_file: str, now, kept: int) -> tuple:
@@ -120,12 +142,22 @@ def stage_new_rows(con: duckdb.DuckDBPyConnection, source_file: str, now, kept: 
     load's check needs: (keys repeated, rows lacking a key, whether an hour of them is summarised
     already, then the min and max of each column of flow's natural key: user_id, constituent, ts)."""
     params = {"source_file": source_file, "now": now}
-    con.execute("CREATE OR REPLACE TEMP TABLE _new_flow_hours AS SELECT * FROM _flow_hours LIMIT 0").fetchall()
-    con.execute("CREATE OR REPLACE TEMP TABLE _new_flow_hour_steps AS SELECT * FROM _flow_hour_steps LIMIT 0").fetchall()
-    run_script(con, sql("insert_flow_hours").format(readings=_NEW_ROWS, hours="_new_flow_hours",
-                                                    steps="_new_flow_hour_steps"), params)
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _new_flow_hours AS SELECT * FROM _flow_hours LIMIT 0"
+    ).fetchall()
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _new_flow_hour_steps AS SELECT * FROM _flow_hour_steps LIMIT 0"
+    ).fetchall()
+    run_script(
+        con,
+        sql("insert_flow_hours").format(
+            readings=_NEW_ROWS, hours="_new_flow_hours", steps="_new_flow_hour_steps"
+        ),
+        params,
+    )
     repeated, with_time, without_series, summarised, *bounds = con.execute(
-        sql("select_flow_hours_of_new_rows_facts")).fetchall()[0]
+        sql("select_flow_hours_of_new_rows_facts")
+    ).fetchall()[0]
     return (int(repeated), int(without_series) + int(kept) - int(with_time), bool(summarised), *bounds)
 
 
@@ -177,10 +209,18 @@ def flow_gap_steps(con: duckdb.DuckDBPyConnection) -> str:
         if state == "appended" and after is not None:
             run_script(con, sql("append_flow_gap_steps"), {"after": int(after)})
             return state
-        run_script(con, sql("forget_flow_gap_steps"), {})   # then every hour is one after none described
-        run_script(con, sql("append_flow_gap_steps"), {"after": -(2 ** 62)})
+        run_script(con, sql("forget_flow_gap_steps"), {})  # then every hour is one after none described
+        run_script(con, sql("append_flow_gap_steps"), {"after": -(2**62)})
         return "made"
 
 
-__all__ = ["ensure_flow_hours", "flow_gap_steps", "CHUNK_HOURS", "summaries_current", "stage_new_rows", "keep_staged", "drop_staged",
-           "mark_current"]
+__all__ = [
+    "ensure_flow_hours",
+    "flow_gap_steps",
+    "CHUNK_HOURS",
+    "summaries_current",
+    "stage_new_rows",
+    "keep_staged",
+    "drop_staged",
+    "mark_current",
+]

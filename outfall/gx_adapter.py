@@ -174,8 +174,9 @@ def validate_frame(frame: pd.DataFrame, suite_path: Path) -> ValidationSummary:
     with _lock:
         suite = load_suite(suite_path)
         batch = _batch_definition().get_batch(batch_parameters={"dataframe": frame})
-        result = batch.validate(suite, result_format={"result_format": "SUMMARY",
-                                                      "partial_unexpected_count": 20})
+        result = batch.validate(
+            suite, result_format={"result_format": "SUMMARY", "partial_unexpected_count": 20}
+        )
     failed = [_failure(r) for r in result.results if not r.success]
     failed.sort(key=lambda f: (f["severity"] != "ERROR", f["column"], f["expectation"]))
     return ValidationSummary(
@@ -329,15 +330,28 @@ def failures_markdown(failed: list[dict]) -> str:
     """A markdown table of failed expectations, for check metadata."""
     if not failed:
         return "_every expectation passed_"
-    lines = ["| severity | column | expectation | where | unexpected rows | % | examples | why it matters |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| severity | column | expectation | where | unexpected rows | % | examples | why it matters |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for f in failed:
         count = f["unexpected_count"]
-        examples = "; ".join(f["unexpected_values"]) if f["unexpected_values"] else (
-            f"error: {f['error']}" if f.get("error") else _value_text(f.get("observed_value")) or "")
+        examples = (
+            "; ".join(f["unexpected_values"])
+            if f["unexpected_values"]
+            else (f"error: {f['error']}" if f.get("error") else _value_text(f.get("observed_value")) or "")
+        )
         pct = "" if f["unexpected_percent"] is None else f"{f['unexpected_percent']:g}"
-        row = [f["severity"], f["column"], f["expectation"].removeprefix("expect_"), f.get("condition") or "",
-               "" if count is None else str(count), pct, examples, f["description"]]
+        row = [
+            f["severity"],
+            f["column"],
+            f["expectation"].removeprefix("expect_"),
+            f.get("condition") or "",
+            "" if count is None else str(count),
+            pct,
+            examples,
+            f["description"],
+        ]
         lines.append("| " + " | ".join(_cell(c) for c in row) + " |")
     return "\n".join(lines)
 

@@ -65,7 +65,9 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _validate(frame: "pd.DataFrame", suite_path: str) -> "ValidationSummary":
-    from outfall.gx_adapter import validate_frame  # Great Expectations: imported by the worker, never by the run
+    from outfall.gx_adapter import (
+        validate_frame,
+    )  # Great Expectations: imported by the worker, never by the run
 
     return validate_frame(frame, Path(suite_path))
 
@@ -96,8 +98,12 @@ def _ctrl_c_set_aside_for_the_worker() -> Iterator[None]:
     (and on the first submit of a pool already started, or outside the main thread) nothing changes."""
     pool = _state["pool"]
     starting = pool is None or not getattr(pool, "_processes", None)
-    if (not starting or threading.current_thread() is not threading.main_thread()
-            or not hasattr(signal, "pthread_sigmask") or not _only_thread()):
+    if (
+        not starting
+        or threading.current_thread() is not threading.main_thread()
+        or not hasattr(signal, "pthread_sigmask")
+        or not _only_thread()
+    ):
         yield
         return
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -112,8 +118,12 @@ def _ctrl_c_set_aside_for_the_worker() -> Iterator[None]:
 def _pool() -> ProcessPoolExecutor:
     if _state["pool"] is None:
         # spawn, not fork: the parent holds DuckDB and Dagster threads that must not be copied.
-        _state["pool"] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_warm, initargs=(os.getpid(),))
+        _state["pool"] = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_warm,
+            initargs=(os.getpid(),),
+        )
     return _state["pool"]
 
 

@@ -32,17 +32,28 @@ def template_paths(out: Path) -> list[Path]:
 def letterhead_form() -> str:
     """The letterhead file to fill (docs/letters.md): an entry per jurisdiction of the rules, every value
     blank. Left blank, each letter says which line is missing and is not ready to mail."""
-    lines = ["# Who the letters come from and who signs them (docs/letters.md). Fill in every value; a",
-             "# jurisdiction whose letters you do not send may be deleted.", ""]
+    lines = [
+        "# Who the letters come from and who signs them (docs/letters.md). Fill in every value; a",
+        "# jurisdiction whose letters you do not send may be deleted.",
+        "",
+    ]
     for jurisdiction, rules in load_all().items():
-        lines += [f"{jurisdiction}:                  # {rules.name}",
-                  '  name: ""                    # e.g. Town of ...',
-                  "  address:                    # the mailing address, one line per item (at least two)",
-                  '    - ""', '    - ""',
-                  '  phone: ""', "  signatories:"]
+        lines += [
+            f"{jurisdiction}:                  # {rules.name}",
+            '  name: ""                    # e.g. Town of ...',
+            "  address:                    # the mailing address, one line per item (at least two)",
+            '    - ""',
+            '    - ""',
+            '  phone: ""',
+            "  signatories:",
+        ]
         for area in ("sewer", "stormwater"):
-            lines += [f"    {area}:                     # who signs the {area} letters",
-                      '      name: ""', '      title: ""', '      phone: ""']
+            lines += [
+                f"    {area}:                     # who signs the {area} letters",
+                '      name: ""',
+                '      title: ""',
+                '      phone: ""',
+            ]
         lines.append("")
     return "\n".join(lines)
 

@@ -50,7 +50,7 @@ OVERRIDE_FOLDER = "letter_templates"
 READY_META = "outfall-ready-to-mail"
 
 AREAS = ("sewer", "stormwater")
-ZIP_CODE = re.compile(r"^\d{5}(-?\d{4})?$")          # five digits, or nine (12345-6789)
+ZIP_CODE = re.compile(r"^\d{5}(-?\d{4})?$")  # five digits, or nine (12345-6789)
 STATE_CODE = re.compile(r"^[A-Za-z]{2}$")
 _LAST_LINE = re.compile(r"^(?P<city>.*?),?\s+(?P<state>[A-Za-z]{2})\.?\s+(?P<zip>\d{5}(?:-?\d{4})?)$")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
@@ -106,11 +106,21 @@ def address_problems(recipient: Recipient | None, fix: str) -> list[str]:
     state and a five- or nine-digit ZIP code. ``fix`` says where to add what is missing (e.g. 'the
     industrial users' file')."""
     if recipient is None:
-        return [f"the recipient is not on file, so there is no name or mailing address to send it to (add it to "
-                f"{fix})"]
-    lacks = [label for label, value in (("the name", recipient.name), ("the street address", recipient.street),
-                                        ("the city", recipient.city), ("the state", recipient.state),
-                                        ("the ZIP code", recipient.zip)) if not _text(value)]
+        return [
+            f"the recipient is not on file, so there is no name or mailing address to send it to (add it to "
+            f"{fix})"
+        ]
+    lacks = [
+        label
+        for label, value in (
+            ("the name", recipient.name),
+            ("the street address", recipient.street),
+            ("the city", recipient.city),
+            ("the state", recipient.state),
+            ("the ZIP code", recipient.zip),
+        )
+        if not _text(value)
+    ]
     out = []
     if lacks:
         listed = lacks[0] if len(lacks) == 1 else ", ".join(lacks[:-1]) + " and " + lacks[-1]
@@ -195,7 +205,9 @@ def _plain_errors(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def read_letterhead(data_dir: Path | str | None, jurisdictions: Iterable[str] | None = None) -> LetterheadStatus:
+def read_letterhead(
+    data_dir: Path | str | None, jurisdictions: Iterable[str] | None = None
+) -> LetterheadStatus:
     """``<data_dir>/letterhead.yaml`` (only the data folder is read, as for the inputs). ``jurisdictions``: those
     of the rules files found (default: the rules folder's, OUTFALL_RULES_DIR or the project's); an entry for
     any other is a mistake, named."""
@@ -203,8 +215,12 @@ def read_letterhead(data_dir: Path | str | None, jurisdictions: Iterable[str] | 
         return LetterheadStatus(None, "the letterhead is not configured (no data folder)")
     path = Path(data_dir) / LETTERHEAD_FILE
     if not path.is_file():
-        return LetterheadStatus(None, f"the letterhead is not configured: add {LETTERHEAD_FILE} to the data "
-                                      f"folder (see docs/letters.md)", path)
+        return LetterheadStatus(
+            None,
+            f"the letterhead is not configured: add {LETTERHEAD_FILE} to the data "
+            f"folder (see docs/letters.md)",
+            path,
+        )
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
@@ -212,18 +228,26 @@ def read_letterhead(data_dir: Path | str | None, jurisdictions: Iterable[str] | 
         return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} cannot be read ({first})", path)
     known = tuple(jurisdictions) if jurisdictions is not None else rules_jurisdictions()
     if not isinstance(raw, dict):
-        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} must list the jurisdictions "
-                                      f"({', '.join(f'{j}:' for j in known)})", path)
+        return LetterheadStatus(
+            None,
+            f"the letterhead file {LETTERHEAD_FILE} must list the jurisdictions "
+            f"({', '.join(f'{j}:' for j in known)})",
+            path,
+        )
     unknown = [str(k) for k in raw if str(k) not in known]
     if unknown:
-        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} is not usable: {unknown[0]} is not a "
-                                      f"jurisdiction of the rules files found ({', '.join(f'{j}.yaml' for j in known)})",
-                                path)
+        return LetterheadStatus(
+            None,
+            f"the letterhead file {LETTERHEAD_FILE} is not usable: {unknown[0]} is not a "
+            f"jurisdiction of the rules files found ({', '.join(f'{j}.yaml' for j in known)})",
+            path,
+        )
     try:
         return LetterheadStatus(Letterhead.model_validate(raw), None, path)
     except ValidationError as exc:
-        return LetterheadStatus(None, f"the letterhead file {LETTERHEAD_FILE} is not usable: {_plain_errors(exc)}",
-                                path)
+        return LetterheadStatus(
+            None, f"the letterhead file {LETTERHEAD_FILE} is not usable: {_plain_errors(exc)}", path
+        )
 
 
 # --------------------------------------------------------------------------- filters
@@ -301,15 +325,23 @@ def environment(templates_dir: Path | None = None, override_dir: Path | None = N
     folders.append(str(templates_dir or TEMPLATES_DIR))
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folders),
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "j2"), default_for_string=True),
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=("html", "htm", "j2"), default_for_string=True
+        ),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(date=format_date, money=format_money, number=format_number, lines=_lines,
-                       and_list=_and_list, css_string=css_string,
-                       sentence=_sentence)
+    env.filters.update(
+        date=format_date,
+        money=format_money,
+        number=format_number,
+        lines=_lines,
+        and_list=_and_list,
+        css_string=css_string,
+        sentence=_sentence,
+    )
     return env
 
 
@@ -334,15 +366,30 @@ class Letter:
 class LetterWriter:
     """Renders letters with one environment and the letterhead read once from the data folder."""
 
-    def __init__(self, data_dir: Path | str | None = None, rules: Mapping[str, Rules] | None = None, *,
-                 templates_dir: Path | None = None, letterhead: LetterheadStatus | None = None):
+    def __init__(
+        self,
+        data_dir: Path | str | None = None,
+        rules: Mapping[str, Rules] | None = None,
+        *,
+        templates_dir: Path | None = None,
+        letterhead: LetterheadStatus | None = None,
+    ):
         self.rules = dict(rules) if rules is not None else load_all()
-        self.letterhead = letterhead if letterhead is not None else read_letterhead(data_dir, tuple(self.rules))
+        self.letterhead = (
+            letterhead if letterhead is not None else read_letterhead(data_dir, tuple(self.rules))
+        )
         override = Path(data_dir) / OVERRIDE_FOLDER if data_dir else None
         self.env = environment(templates_dir, override)
 
-    def render(self, template: str, context: Mapping[str, Any], *, jurisdiction: str, area: str,
-               missing: Iterable[str] = ()) -> Letter:
+    def render(
+        self,
+        template: str,
+        context: Mapping[str, Any],
+        *,
+        jurisdiction: str,
+        area: str,
+        missing: Iterable[str] = (),
+    ) -> Letter:
         """The letter ``template`` filled from ``context``, on ``jurisdiction``'s letterhead,
         signed by its ``area`` signatory. ``missing``: what the caller knows the letter lacks
         (plain words, e.g. "the recipient's mailing address is not on file"); any of them, or
@@ -364,28 +411,47 @@ class LetterWriter:
             else:
                 signatory = issuer.signatories.get(area)  # type: ignore[call-overload]
                 if signatory is None:
-                    reasons.insert(0, f"the letterhead file ({LETTERHEAD_FILE}) names no signatory for {area} "
-                                      f"letters of the {town}")
+                    reasons.insert(
+                        0,
+                        f"the letterhead file ({LETTERHEAD_FILE}) names no signatory for {area} "
+                        f"letters of the {town}",
+                    )
         # the names of the jurisdiction's laws as of the letter's day (``law.sewer_use.name``, ...); a
         # law the rules do not name keeps the letter from the mail, with the reason on it
-        names = _LawNames({name: ln.model_dump() for name, ln in law.laws(_letter_day(context)).items()}
-                          if law is not None else {})
-        values = {"law": names, "town_name": law.name if law is not None else "", **context,
-                  "letterhead": issuer.model_dump() if issuer is not None else None,
-                  "signatory": signatory.model_dump() if signatory is not None else None}
+        names = _LawNames(
+            {name: ln.model_dump() for name, ln in law.laws(_letter_day(context)).items()}
+            if law is not None
+            else {}
+        )
+        values = {
+            "law": names,
+            "town_name": law.name if law is not None else "",
+            **context,
+            "letterhead": issuer.model_dump() if issuer is not None else None,
+            "signatory": signatory.model_dump() if signatory is not None else None,
+        }
         try:
-            html_text = self.env.get_template(template).render(values, not_ready=reasons, ready_to_mail=not reasons)
+            html_text = self.env.get_template(template).render(
+                values, not_ready=reasons, ready_to_mail=not reasons
+            )
             if names.missing:
-                reasons += [f"the rules of the {town} do not name "
-                            f"the {m.replace('_', ' ')} law this letter cites" for m in sorted(names.missing)]
-                html_text = self.env.get_template(template).render(values, not_ready=reasons, ready_to_mail=False)
+                reasons += [
+                    f"the rules of the {town} do not name the {m.replace('_', ' ')} law this letter cites"
+                    for m in sorted(names.missing)
+                ]
+                html_text = self.env.get_template(template).render(
+                    values, not_ready=reasons, ready_to_mail=False
+                )
         except jinja2.TemplateNotFound as exc:
             raise LetterError(f"no letter template '{exc.name}'") from None
         except jinja2.UndefinedError as exc:
-            raise LetterError(f"letter template {template} needs a value the context does not give: "
-                              f"{exc.message}") from None
+            raise LetterError(
+                f"letter template {template} needs a value the context does not give: {exc.message}"
+            ) from None
         except jinja2.TemplateSyntaxError as exc:
-            raise LetterError(f"letter template {exc.name or template}, line {exc.lineno}: {exc.message}") from None
+            raise LetterError(
+                f"letter template {exc.name or template}, line {exc.lineno}: {exc.message}"
+            ) from None
         return Letter(html_text, template, jurisdiction, area, tuple(reasons))
 
 
@@ -412,9 +478,16 @@ def _letter_day(context: Mapping[str, Any]) -> dt.date | None:
     return None
 
 
-def render_letter(template_name: str, context: Mapping[str, Any], *, jurisdiction: str,
-                  area: str = "sewer", data_dir: Path | str | None = None,
-                  templates_dir: Path | None = None, rules: Mapping[str, Rules] | None = None) -> str:
+def render_letter(
+    template_name: str,
+    context: Mapping[str, Any],
+    *,
+    jurisdiction: str,
+    area: str = "sewer",
+    data_dir: Path | str | None = None,
+    templates_dir: Path | None = None,
+    rules: Mapping[str, Rules] | None = None,
+) -> str:
     """The HTML of one letter (a one-off ``LetterWriter``; use a writer for many)."""
     writer = LetterWriter(data_dir, rules, templates_dir=templates_dir)
     return writer.render(template_name, context, jurisdiction=jurisdiction, area=area).html
@@ -439,6 +512,6 @@ def write_letter(folder: Path, file_name: str, letter: Letter | str) -> Path:
     path = folder / safe_file_name(file_name)
     data = (letter.html if isinstance(letter, Letter) else letter).encode("utf-8")
     if path.exists() and path.read_bytes() == data:
-        sweep_stale(path)   # what a run killed while writing it left beside it
+        sweep_stale(path)  # what a run killed while writing it left beside it
         return path
     return write_atomic(path, data, durable=False)

@@ -15,13 +15,21 @@ from typing import Any, Callable
 from outfall.law.notices import Item
 
 PARAMETER_LABELS = {
-    "BOD": "BOD (5-day biochemical oxygen demand)", "COD": "COD (chemical oxygen demand)",
-    "TSS": "suspended solids (TSS)", "chlorine_demand": "chlorine demand",
-    "FOG": "fats, oils and grease (FOG)", "pH": "pH", "temperature": "temperature",
+    "BOD": "BOD (5-day biochemical oxygen demand)",
+    "COD": "COD (chemical oxygen demand)",
+    "TSS": "suspended solids (TSS)",
+    "chlorine_demand": "chlorine demand",
+    "FOG": "fats, oils and grease (FOG)",
+    "pH": "pH",
+    "temperature": "temperature",
 }
 SAMPLE_TYPES = {"composite": "composite sample", "grab": "grab sample"}
-FREQUENCY_WORDS = {"monthly": "every calendar month", "quarterly": "every calendar quarter",
-                   "semiannual": "every half-year (January-June, July-December)", "annual": "every calendar year"}
+FREQUENCY_WORDS = {
+    "monthly": "every calendar month",
+    "quarterly": "every calendar quarter",
+    "semiannual": "every half-year (January-June, July-December)",
+    "annual": "every calendar year",
+}
 
 
 def parameter_label(parameter: Any) -> str:
@@ -78,8 +86,13 @@ def _sample(i: Item, day: dt.date, rules: Any) -> list[str]:
     word = "at least" if i.fact("limit_type") == "min" else "at most"
     unit = i.fact("unit") or ""
     kind = SAMPLE_TYPES.get(str(i.fact("sample_type")), "sample")
-    return [f"{i.ref} ({kind})", day_words(i.month_day), parameter_label(i.fact("parameter")),
-            f"{number(i.fact('value'))} {unit}".strip(), f"{word} {number(i.fact('limit_value'))} {unit}".strip()]
+    return [
+        f"{i.ref} ({kind})",
+        day_words(i.month_day),
+        parameter_label(i.fact("parameter")),
+        f"{number(i.fact('value'))} {unit}".strip(),
+        f"{word} {number(i.fact('limit_value'))} {unit}".strip(),
+    ]
 
 
 def _statistic(i: Item, day: dt.date, rules: Any) -> list[str]:
@@ -90,7 +103,12 @@ def _statistic(i: Item, day: dt.date, rules: Any) -> list[str]:
     value = f"{number(i.fact('value'))} {unit}".strip()
     if n:
         value += f" ({n} sample{'s' if n != 1 else ''})"
-    return [when, parameter_label(i.fact("parameter")), value, f"{number(i.fact('limit_value'))} {unit}".strip()]
+    return [
+        when,
+        parameter_label(i.fact("parameter")),
+        value,
+        f"{number(i.fact('limit_value'))} {unit}".strip(),
+    ]
 
 
 def _no_permit(i: Item, day: dt.date, rules: Any) -> list[str]:
@@ -110,23 +128,33 @@ def _no_permit(i: Item, day: dt.date, rules: Any) -> list[str]:
     else:
         permit = "no permit in effect"
     span = day_words(days[0]) if len(days) == 1 else f"{day_words(days[0])} to {day_words(days[-1])}"
-    return [month_words(i.month_day), f"{len(days)} day{'s' if len(days) != 1 else ''} ({span})",
-            " and ".join(what) or "discharge recorded", permit]
+    return [
+        month_words(i.month_day),
+        f"{len(days)} day{'s' if len(days) != 1 else ''} ({span})",
+        " and ".join(what) or "discharge recorded",
+        permit,
+    ]
 
 
 def report_label(obligation: str, rules: Any, on: dt.date) -> str:
     """What the user owed, in words, with the numbers of the rules in effect on ``on``."""
     n = rules.notices
     if obligation == "violation_notice_24h":
-        return (f"notice to the Town within {n.self_monitoring.at(on).notice_hours} hours of a violation found by "
-                f"your own sampling")
+        return (
+            f"notice to the Town within {n.self_monitoring.at(on).notice_hours} hours of a violation found by "
+            f"your own sampling"
+        )
     if obligation == "resample_30d":
-        return (f"repeat sampling, with the result submitted, within {n.self_monitoring.at(on).resample_days} days "
-                f"of a violation found by your own sampling")
+        return (
+            f"repeat sampling, with the result submitted, within {n.self_monitoring.at(on).resample_days} days "
+            f"of a violation found by your own sampling"
+        )
     if obligation == "slug_report":
         return f"written report within {n.slug_report.at(on).days} days of a slug discharge"
     if obligation == "accidental_statement":
-        return f"written statement within {n.accidental_statement.at(on).days} days of an accidental discharge"
+        return (
+            f"written statement within {n.accidental_statement.at(on).days} days of an accidental discharge"
+        )
     if obligation == "periodic_report":
         return f"periodic report (at intervals of not more than {n.periodic_report.at(on).max_months} months)"
     return obligation.replace("_", " ")
@@ -149,15 +177,27 @@ def _testing(i: Item, day: dt.date, rules: Any) -> list[str]:
     kind = SAMPLE_TYPES.get(str(i.fact("sample_type") or ""), "sample of either type")
     basis = str(i.fact("basis") or "").strip()
     required = f"{FREQUENCY_WORDS.get(str(i.fact('frequency')), str(i.fact('frequency')))}, {kind}"
-    return [parameter_label(i.fact("parameter")), period_words(i.fact("period_start"), i.fact("period_end")),
-            required + (f" ({basis})" if basis else ""), "none received"]
+    return [
+        parameter_label(i.fact("parameter")),
+        period_words(i.fact("period_start"), i.fact("period_end")),
+        required + (f" ({basis})" if basis else ""),
+        "none received",
+    ]
 
 
 def _inspection(i: Item, day: dt.date, rules: Any, labels: dict[str, str]) -> list[str]:
-    made = (f"made {day_words(i.resolved_on)}, late" if i.resolved_on is not None
-            else f"none recorded as of {day_words(day)}")
+    made = (
+        f"made {day_words(i.resolved_on)}, late"
+        if i.resolved_on is not None
+        else f"none recorded as of {day_words(day)}"
+    )
     requirement = str(i.fact("requirement"))
-    return [labels.get(requirement, requirement), day_words(i.fact("trigger_date")), day_words(i.fact("due_by")), made]
+    return [
+        labels.get(requirement, requirement),
+        day_words(i.fact("trigger_date")),
+        day_words(i.fact("due_by")),
+        made,
+    ]
 
 
 def _other(i: Item, day: dt.date, rules: Any, labels: dict[str, str]) -> list[str]:
@@ -167,30 +207,53 @@ def _other(i: Item, day: dt.date, rules: Any, labels: dict[str, str]) -> list[st
     if subject:
         what += f" ({subject})"
     due = i.fact("due_by")
-    complied = (f"complied with {day_words(i.resolved_on)}, late" if i.resolved_on is not None
-                else f"not complied with as of {day_words(day)}")
+    complied = (
+        f"complied with {day_words(i.resolved_on)}, late"
+        if i.resolved_on is not None
+        else f"not complied with as of {day_words(day)}"
+    )
     return [what, day_words(i.fact("trigger_date")), day_words(due) if due else "", complied]
 
 
 SEWER_SECTIONS: dict[str, tuple[str, str, list[str], Callable]] = {
-    "sample": ("Sample results over a limit", "Each sample result below broke a limit that applies to your discharge.",
-               ["Sample", "Collected", "Parameter", "Measured", "Limit"], _sample),
-    "daily_max": ("Daily maximums over your permit's limit",
-                  "The value of each day below (the day's 24-hour composite, or the mean of its grab samples) was "
-                  "above the daily maximum your permit allows.",
-                  ["Day", "Parameter", "Daily value", "Daily maximum allowed"], _statistic),
-    "monthly_avg": ("Monthly averages over your permit's limit",
-                    "The average of each month below was above the monthly average your permit allows.",
-                    ["Month", "Parameter", "Monthly average", "Monthly average allowed"], _statistic),
-    "no_permit": ("Discharging without a permit",
-                  "Your premises discharged into the public sewers on the days below, when no permit of yours was "
-                  "in effect.", ["Month", "Days", "Discharge shown by", "Permit"], _no_permit),
-    "late_report": ("Reports late or not received",
-                    "Each report, notice or statement below was not received by the day it was due.",
-                    ["Required", "Due", "Received"], _report),
-    "missed_testing": ("Required testing not done",
-                       "The administrator requires the testing below; no sample of it was taken in the period.",
-                       ["Parameter", "Period", "Testing required", "Samples"], _testing),
+    "sample": (
+        "Sample results over a limit",
+        "Each sample result below broke a limit that applies to your discharge.",
+        ["Sample", "Collected", "Parameter", "Measured", "Limit"],
+        _sample,
+    ),
+    "daily_max": (
+        "Daily maximums over your permit's limit",
+        "The value of each day below (the day's 24-hour composite, or the mean of its grab samples) was "
+        "above the daily maximum your permit allows.",
+        ["Day", "Parameter", "Daily value", "Daily maximum allowed"],
+        _statistic,
+    ),
+    "monthly_avg": (
+        "Monthly averages over your permit's limit",
+        "The average of each month below was above the monthly average your permit allows.",
+        ["Month", "Parameter", "Monthly average", "Monthly average allowed"],
+        _statistic,
+    ),
+    "no_permit": (
+        "Discharging without a permit",
+        "Your premises discharged into the public sewers on the days below, when no permit of yours was "
+        "in effect.",
+        ["Month", "Days", "Discharge shown by", "Permit"],
+        _no_permit,
+    ),
+    "late_report": (
+        "Reports late or not received",
+        "Each report, notice or statement below was not received by the day it was due.",
+        ["Required", "Due", "Received"],
+        _report,
+    ),
+    "missed_testing": (
+        "Required testing not done",
+        "The administrator requires the testing below; no sample of it was taken in the period.",
+        ["Parameter", "Period", "Testing required", "Samples"],
+        _testing,
+    ),
 }
 
 
@@ -209,15 +272,26 @@ def stormwater_sections(items: list[Item], day: dt.date, rules: Any, labels: dic
     out: dict[str, Section] = {}
     for i in items:
         if i.item == "inspection":
-            section = out.setdefault(i.item, Section(
-                i.item, "Required inspections not made in time",
-                "Each inspection below was required and was not made by the day it was due.",
-                ["Requirement", "Arose on", "Due by", "Made"]))
+            section = out.setdefault(
+                i.item,
+                Section(
+                    i.item,
+                    "Required inspections not made in time",
+                    "Each inspection below was required and was not made by the day it was due.",
+                    ["Requirement", "Arose on", "Due by", "Made"],
+                ),
+            )
             section.add(i, _inspection(i, day, rules, labels))
         else:
-            section = out.setdefault(i.item, Section(
-                i.item, "Other violations", "Each requirement below was not met in time.",
-                ["Requirement", "Arose on", "Due by", "Complied with"]))
+            section = out.setdefault(
+                i.item,
+                Section(
+                    i.item,
+                    "Other violations",
+                    "Each requirement below was not met in time.",
+                    ["Requirement", "Arose on", "Due by", "Complied with"],
+                ),
+            )
             section.add(i, _other(i, day, rules, labels))
     return list(out.values())
 
@@ -229,6 +303,11 @@ def describe(item: Item, day: dt.date, rules: Any, labels: dict[str, str] | None
         values = cells(item, day, rules)
     else:
         labels = labels or {}
-        headers = ["Requirement", "Arose on", "Due by", "Made" if item.item == "inspection" else "Complied with"]
+        headers = [
+            "Requirement",
+            "Arose on",
+            "Due by",
+            "Made" if item.item == "inspection" else "Complied with",
+        ]
         values = (_inspection if item.item == "inspection" else _other)(item, day, rules, labels)
     return "; ".join(f"{h.lower()}: {v}" for h, v in zip(headers, values) if v)

@@ -46,13 +46,25 @@ from typing import Iterable, Sequence
 
 from outfall.atomic import sweep_stale, write_atomic
 
-CHROMIUM_HINT = ("letters written as HTML only: PDFs need Chromium (install the chromium and chromium-driver "
-                 "packages: scripts/install-chromium.sh)")
+CHROMIUM_HINT = (
+    "letters written as HTML only: PDFs need Chromium (install the chromium and chromium-driver "
+    "packages: scripts/install-chromium.sh)"
+)
 SOURCE_KEY = "/OutfallSource"  # PDF metadata: sha256 of the HTML it was printed from
 RENDERER = "outfall-pdf-1"  # part of the recorded source: a change of print settings reprints everything
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1100,1400")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--window-size=1100,1400",
+)
 PAGE_TIMEOUT_S = 120
 # How long any one command may wait for chromedriver's answer. Selenium's own default is no limit:
 # a Chromium that stops answering would stop the run with it. Longer than a page may take to load
@@ -74,7 +86,8 @@ WATCHDOG = (
     "    os.killpg(group, signal.SIGKILL)\n"
     "except OSError:\n"
     "    pass\n"
-    "shutil.rmtree(profile, ignore_errors=True)\n")
+    "shutil.rmtree(profile, ignore_errors=True)\n"
+)
 
 
 class PdfError(RuntimeError):
@@ -90,7 +103,8 @@ class Browser:
 def find_browser() -> Browser | None:
     """Chromium and chromedriver, or None when either is missing."""
     chromium = os.environ.get("OUTFALL_CHROMIUM") or next(
-        (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
+        (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None
+    )
     driver = os.environ.get("OUTFALL_CHROMEDRIVER") or shutil.which("chromedriver")
     if not chromium or not driver or not Path(chromium).exists() or not Path(driver).exists():
         return None
@@ -147,11 +161,11 @@ class PrintReport:
             return self.unavailable
         text = f"{len(self.written)} PDFs printed, {len(self.unchanged)} unchanged"
         if self.written:
-            text += (f" (browser start {self.browser_start_s:.1f} s, "
-                     f"{self.seconds_per_pdf:.2f} s per PDF)")
+            text += f" (browser start {self.browser_start_s:.1f} s, {self.seconds_per_pdf:.2f} s per PDF)"
         if self.failed:
             text += f"; {len(self.failed)} could not be printed: " + "; ".join(
-                f"{p.name}: {why}" for p, why in self.failed[:3])
+                f"{p.name}: {why}" for p, why in self.failed[:3]
+            )
         return text
 
 
@@ -163,10 +177,10 @@ class PdfPrinter:
         self._driver = None
         self._profile: str | None = None
         self._watchdog: subprocess.Popen | None = None
-        self._folder: str | None = None   # the folder of the page open now, when a letter may replace it
-        self._frame: str | None = None    # that page's frame (Chrome DevTools)
-        self._group: int | None = None    # the process group of chromedriver and its Chromium
-        self._service = None              # selenium's chromedriver service (its process is ours)
+        self._folder: str | None = None  # the folder of the page open now, when a letter may replace it
+        self._frame: str | None = None  # that page's frame (Chrome DevTools)
+        self._group: int | None = None  # the process group of chromedriver and its Chromium
+        self._service = None  # selenium's chromedriver service (its process is ours)
         self.start_s = 0.0
 
     def __enter__(self) -> "PdfPrinter":
@@ -206,7 +220,9 @@ class PdfPrinter:
             self._driver = webdriver.Chrome(options=options, service=service)
         except WebDriverException as exc:
             shutil.rmtree(self._profile, ignore_errors=True)
-            first = (exc.msg or str(exc)).strip().splitlines()[0] if (exc.msg or str(exc)) else "no reason given"
+            first = (
+                (exc.msg or str(exc)).strip().splitlines()[0] if (exc.msg or str(exc)) else "no reason given"
+            )
             raise PdfError(f"Chromium did not start: {first}") from None
         self._service = service
         self._group = os.getpgid(service.process.pid) if getattr(service, "process", None) else None
@@ -223,10 +239,20 @@ class PdfPrinter:
             return
         try:
             self._watchdog = subprocess.Popen(
-                [sys.executable, "-S", "-c", WATCHDOG, str(os.getpid()), str(os.getpgid(process.pid)),
-                 str(self._profile)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                start_new_session=True)
+                [
+                    sys.executable,
+                    "-S",
+                    "-c",
+                    WATCHDOG,
+                    str(os.getpid()),
+                    str(os.getpgid(process.pid)),
+                    str(self._profile),
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         except OSError:  # pragma: no cover - without it only a killed run's cleanup is lost
             self._watchdog = None
 
@@ -279,12 +305,22 @@ class PdfPrinter:
             "var prepare=window.outfallPrepareForPrint||window.outfallRenderAll;"
             "var go=function(){ if(prepare){prepare().then(function(){done(true);},function(){done(false);});}"
             " else {done(true);} };"
-            "if(document.fonts && document.fonts.ready){document.fonts.ready.then(go);} else {go();}")
+            "if(document.fonts && document.fonts.ready){document.fonts.ready.then(go);} else {go();}"
+        )
         # margins zero and the CSS page size preferred: the page's @page rule sets the paper, the
         # margins and the margin boxes (the printed header and footer)
-        result = driver.execute_cdp_cmd("Page.printToPDF", {
-            "printBackground": True, "preferCSSPageSize": True, "displayHeaderFooter": False,
-            "marginTop": 0, "marginBottom": 0, "marginLeft": 0, "marginRight": 0})
+        result = driver.execute_cdp_cmd(
+            "Page.printToPDF",
+            {
+                "printBackground": True,
+                "preferCSSPageSize": True,
+                "displayHeaderFooter": False,
+                "marginTop": 0,
+                "marginBottom": 0,
+                "marginLeft": 0,
+                "marginRight": 0,
+            },
+        )
         return base64.b64decode(result["data"])
 
     def _kill(self) -> None:
@@ -329,8 +365,9 @@ class PdfPrinter:
             self._profile = None
 
 
-def print_pdfs(jobs: Iterable[tuple[Path, Path]], *, force: bool = False,
-               browser: Browser | None = None) -> PrintReport:
+def print_pdfs(
+    jobs: Iterable[tuple[Path, Path]], *, force: bool = False, browser: Browser | None = None
+) -> PrintReport:
     """Print each (html, pdf) pair in one Chromium session; unchanged ones are skipped.
 
     Never raises for a missing or broken Chromium: the report says why nothing was printed."""

@@ -44,10 +44,15 @@ def rechain(con) -> int:
     rows = con.execute(sql("select_documents_chain")).fetchall()
     chained = law.chain([(issued_on, document_id, sha) for document_id, issued_on, sha, _p, _c in rows])
     old = {document_id: (prev, value) for document_id, _i, _s, prev, value in rows}
-    changed = [(prev, value, document_id) for document_id, _sha, prev, value in chained
-               if old.get(document_id) != (prev, value)]
+    changed = [
+        (prev, value, document_id)
+        for document_id, _sha, prev, value in chained
+        if old.get(document_id) != (prev, value)
+    ]
     for prev, value, document_id in changed:
-        con.execute(sql("update_document_chain"), {"prev": prev, "chain": value, "document_id": document_id}).fetchall()
+        con.execute(
+            sql("update_document_chain"), {"prev": prev, "chain": value, "document_id": document_id}
+        ).fetchall()
     return len(changed)
 
 
@@ -65,13 +70,20 @@ def verify_records(con: duckdb.DuckDBPyConnection, dashboards: Path) -> list[Pro
             if not path.is_file():
                 problems.append(Problem(doc, f"its file {rel} is missing from {dashboards}"))
             elif sha256_of_file(path) != sha:
-                problems.append(Problem(doc, f"its file {rel} has changed since it was issued on "
-                                             f"{r['issued_on']:%Y-%m-%d} (SHA-256 {sha256_of_file(path)[:12]}..., recorded "
-                                             f"{str(sha)[:12]}...)"))
+                problems.append(
+                    Problem(
+                        doc,
+                        f"its file {rel} has changed since it was issued on "
+                        f"{r['issued_on']:%Y-%m-%d} (SHA-256 {sha256_of_file(path)[:12]}..., recorded "
+                        f"{str(sha)[:12]}...)",
+                    )
+                )
         if (r["prev_sha256"] or "") != expected:
             problems.append(Problem(doc, "its link to the document before it in the chain does not match"))
         value = law.chain_value(r["prev_sha256"] or "", r["sha256"] or "", doc)
         if r["chain_sha256"] != value:
-            problems.append(Problem(doc, "its chain value does not match its file's hash and the link before it"))
+            problems.append(
+                Problem(doc, "its chain value does not match its file's hash and the link before it")
+            )
         expected = r["chain_sha256"] or ""
     return problems

@@ -53,11 +53,31 @@ import duckdb
 import pandas as pd
 import pyarrow.csv as pa_csv
 
-from outfall.billing_words import (change_word, class_word, component_word, district_names, district_word,
-                                   rate_source_word, word_lists)
+from outfall.billing_words import (
+    change_word,
+    class_word,
+    component_word,
+    district_names,
+    district_word,
+    rate_source_word,
+    word_lists,
+)
 from outfall.rules import RulesError, load_rules
-from outfall.spreadsheets import (FORMULA_PATTERN, LINE_POINTS, MAX_LINES, Column, Sheet, Styles, formula_like,
-                                  line_chars, query_csv_bytes, sheet_title, text_lines, write_atomic, xlsx_bytes)
+from outfall.spreadsheets import (
+    FORMULA_PATTERN,
+    LINE_POINTS,
+    MAX_LINES,
+    Column,
+    Sheet,
+    Styles,
+    formula_like,
+    line_chars,
+    query_csv_bytes,
+    sheet_title,
+    text_lines,
+    write_atomic,
+    xlsx_bytes,
+)
 from outfall.warehouse import sql
 
 # The district sheets' columns, in the order select_register_sheet_xml writes them (A-O).
@@ -67,10 +87,15 @@ REGISTER_COLUMNS: tuple[Column, ...] = (
     Column("Owner", "text", 22, wrap=True),
     Column("Mailing address", "text", 24, wrap=True),
     Column("Property class", "text", 13, wrap=True),
-    Column("Bond units", "int", 7), Column("O&M units", "int", 7),
-    Column("Street lateral units", "int", 7), Column("House lateral units", "int", 7),
-    Column("Bond", "money", 14), Column("O&M", "money", 14), Column("Street lateral", "money", 14),
-    Column("House lateral", "money", 14), Column("Total", "money", 15),
+    Column("Bond units", "int", 7),
+    Column("O&M units", "int", 7),
+    Column("Street lateral units", "int", 7),
+    Column("House lateral units", "int", 7),
+    Column("Bond", "money", 14),
+    Column("O&M", "money", 14),
+    Column("Street lateral", "money", 14),
+    Column("House lateral", "money", 14),
+    Column("Total", "money", 15),
     Column("How the units were counted", "text", 44, wrap=True),
     Column("Law", "text", 40, wrap=True),
 )
@@ -118,7 +143,9 @@ def bills_csv_bytes(con: duckdb.DuckDBPyConnection, year: int) -> bytes:
 def register_csv_bytes(con: duckdb.DuckDBPyConnection, year: int, names: dict[str, str]) -> bytes:
     """One billing year's register in words, for the clerk and a mail merge
     (``sewer_register_<year>.csv``); ``names``: the districts' names (:func:`district_names`)."""
-    return query_csv_bytes(con, sql("select_register_for_mail_merge"), {"year": int(year), **word_lists(names)})
+    return query_csv_bytes(
+        con, sql("select_register_for_mail_merge"), {"year": int(year), **word_lists(names)}
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -146,16 +173,36 @@ def export_register(con: duckdb.DuckDBPyConnection, out_dir: str | Path, rules: 
         latest_names = names or latest_names
         written.append(write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year, names)))
         written.append(write_atomic(out / f"sewer_bills_{year}.csv", bills_csv_bytes(con, year)))
-        written.append(write_atomic(out / f"sewer_register_{year}.xlsx",
-                                    register_xlsx_bytes(con, year, run, names=names,
-                                                        town=year_rules.name if year_rules is not None else "",
-                                                        rules=year_rules)))
+        written.append(
+            write_atomic(
+                out / f"sewer_register_{year}.xlsx",
+                register_xlsx_bytes(
+                    con,
+                    year,
+                    run,
+                    names=names,
+                    town=year_rules.name if year_rules is not None else "",
+                    rules=year_rules,
+                ),
+            )
+        )
         if run is not None:
-            written.append(write_atomic(out / f"bill_changes_{year}.csv",
-                                        query_csv_bytes(con, sql("select_bill_changes_in_words"),
-                                                        {"run_id": run["run_id"], **word_lists(names, changes=True)})))
-    written.append(write_atomic(out / "billing_summary.csv",
-                                query_csv_bytes(con, sql("select_billing_summary_in_words"), word_lists(latest_names))))
+            written.append(
+                write_atomic(
+                    out / f"bill_changes_{year}.csv",
+                    query_csv_bytes(
+                        con,
+                        sql("select_bill_changes_in_words"),
+                        {"run_id": run["run_id"], **word_lists(names, changes=True)},
+                    ),
+                )
+            )
+    written.append(
+        write_atomic(
+            out / "billing_summary.csv",
+            query_csv_bytes(con, sql("select_billing_summary_in_words"), word_lists(latest_names)),
+        )
+    )
     written.append(write_atomic(out / "billing_runs.csv", query_csv_bytes(con, sql("select_billing_runs"))))
     return written
 
@@ -183,70 +230,123 @@ def _district_sheet(con, year: int, title: str, totals: tuple) -> Sheet:
     district, parcels, *sums = totals
 
     def rows(styles: Styles, first_row: int) -> tuple[int, str]:
-        n, body = con.execute(sql("select_register_sheet_xml"), {
-            "year": year, "district": district, "first_row": first_row, "formula_pattern": FORMULA_PATTERN,
-            "plain": styles.plain, "quoted": styles.quoted, "wrap": styles.wrap,
-            "wrap_quoted": styles.wrap_quoted, "money": styles.money,
-            # owner and address are wrapped by length (with room for word breaks); the shared texts' lines
-            # are counted word by word in register_strings
-            "owner_chars": int(line_chars(_OWNER.width) * 0.85),
-            "address_chars": int(line_chars(_ADDRESS.width) * 0.85),
-            "line_points": LINE_POINTS, "max_lines": MAX_LINES}).fetchall()[0]
+        n, body = con.execute(
+            sql("select_register_sheet_xml"),
+            {
+                "year": year,
+                "district": district,
+                "first_row": first_row,
+                "formula_pattern": FORMULA_PATTERN,
+                "plain": styles.plain,
+                "quoted": styles.quoted,
+                "wrap": styles.wrap,
+                "wrap_quoted": styles.wrap_quoted,
+                "money": styles.money,
+                # owner and address are wrapped by length (with room for word breaks); the shared texts' lines
+                # are counted word by word in register_strings
+                "owner_chars": int(line_chars(_OWNER.width) * 0.85),
+                "address_chars": int(line_chars(_ADDRESS.width) * 0.85),
+                "line_points": LINE_POINTS,
+                "max_lines": MAX_LINES,
+            },
+        ).fetchall()[0]
         return int(n), body
 
     label = f"Total, {int(parcels):,} parcel{'s' if parcels != 1 else ''}"
-    return Sheet(title, REGISTER_COLUMNS, xml_rows=rows, row_count=int(parcels), fit_width=True,
-                 totals=(label, None, None, None, *sums, None, None))
+    return Sheet(
+        title,
+        REGISTER_COLUMNS,
+        xml_rows=rows,
+        row_count=int(parcels),
+        fit_width=True,
+        totals=(label, None, None, None, *sums, None, None),
+    )
 
 
 def _totals_sheet(con, year: int, run: dict | None, names: dict[str, str]) -> Sheet:
-    columns = [Column("District", width=28), Column("Component", width=14), Column("Parcels charged", "int", 10),
-               Column("Units", "int", 10), Column("Rate per unit", "rate", 14), Column("Rate from", width=34, wrap=True),
-               Column("Budget", "money", 16), Column("Amount", "money", 16)]
+    columns = [
+        Column("District", width=28),
+        Column("Component", width=14),
+        Column("Parcels charged", "int", 10),
+        Column("Units", "int", 10),
+        Column("Rate per unit", "rate", 14),
+        Column("Rate from", width=34, wrap=True),
+        Column("Budget", "money", 16),
+        Column("Amount", "money", 16),
+    ]
     if run is not None:
         _, raw = _rows(con, "select_billing_run_totals", {"run_id": run["run_id"]})
     else:  # bills written without a run record: totals only, rates unknown
         _, plain = _rows(con, "select_billing_totals", {"year": year})
         raw = [(d, c, p, u, None, None, None, a) for d, c, p, u, a in plain]
-    rows = [(district_word(d, names), component_word(c), p, u, rate, rate_source_word(src), budget, amount)
-            for d, c, p, u, rate, src, budget, amount in raw]
+    rows = [
+        (district_word(d, names), component_word(c), p, u, rate, rate_source_word(src), budget, amount)
+        for d, c, p, u, rate, src, budget, amount in raw
+    ]
     total = sum((r[7] for r in raw if r[7] is not None), start=Decimal("0"))
     return Sheet("Totals", columns, rows, totals=("All districts", None, None, None, None, None, None, total))
 
 
 def _summary_sheet(con, year: int, names: dict[str, str]) -> Sheet:
     _, raw = _rows(con, "select_billing_summary_of_year", {"year": year})
-    columns = [Column("District", width=28), Column("Property class", width=20), Column("Parcels", "int", 9),
-               Column("Bond units", "int", 9), Column("O&M units", "int", 9), Column("Street lateral units", "int", 9),
-               Column("House lateral units", "int", 9), Column("Bond", "money", 15), Column("O&M", "money", 15),
-               Column("Street lateral", "money", 15), Column("House lateral", "money", 15),
-               Column("Total", "money", 16)]
+    columns = [
+        Column("District", width=28),
+        Column("Property class", width=20),
+        Column("Parcels", "int", 9),
+        Column("Bond units", "int", 9),
+        Column("O&M units", "int", 9),
+        Column("Street lateral units", "int", 9),
+        Column("House lateral units", "int", 9),
+        Column("Bond", "money", 15),
+        Column("O&M", "money", 15),
+        Column("Street lateral", "money", 15),
+        Column("House lateral", "money", 15),
+        Column("Total", "money", 16),
+    ]
     rows = [(district_word(r[0], names), class_label(r[1]), *r[2:]) for r in raw]
     sums = [sum((r[i] for r in raw if r[i] is not None), start=0) for i in range(2, 12)]
     return Sheet("Summary", columns, rows, totals=("All districts", "All classes", *sums) if raw else None)
 
 
 def _changes_sheet(con, run: dict | None) -> Sheet:
-    columns = [Column("Compared with", width=34), Column("Change", width=34), Column("Parcels", "int", 10),
-               Column("Change in total billed", "money", 18)]
+    columns = [
+        Column("Compared with", width=34),
+        Column("Change", width=34),
+        Column("Parcels", "int", 10),
+        Column("Change in total billed", "money", 18),
+    ]
     rows: list[tuple] = []
     if run is not None:
         _, raw = _rows(con, "select_bill_change_counts", {"run_id": run["run_id"]})
         for compared_to, run_id, year, change, parcels, moved in raw:
-            against = (f"The year's previous billing run (run {run_id})" if compared_to == "previous_run"
-                       else f"The {year} register")
+            against = (
+                f"The year's previous billing run (run {run_id})"
+                if compared_to == "previous_run"
+                else f"The {year} register"
+            )
             rows.append((against, change_word(change), parcels, moved))
         if not rows:
             compared = run.get("previous_run_id") is not None or run.get("compared_year") is not None
-            rows.append(("", "No parcel's bill changed" if compared
-                         else "First register: no earlier run or year to compare with", None, None))
+            rows.append(
+                (
+                    "",
+                    "No parcel's bill changed"
+                    if compared
+                    else "First register: no earlier run or year to compare with",
+                    None,
+                    None,
+                )
+            )
     else:
         rows.append(("", "No billing run is recorded for these bills", None, None))
     return Sheet("Changes", columns, rows)
 
 
 def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
-    columns = [Column("About this register", width=38, wrap=True), Column("Details", "auto", width=80, wrap=True)]
+    columns = [
+        Column("About this register", width=38, wrap=True),
+        Column("Details", "auto", width=80, wrap=True),
+    ]
     facts: list[tuple[str, Any]] = []
     if town:
         facts.append(("Town", town))
@@ -259,15 +359,23 @@ def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
             ("Parcels billed", run["parcels_billed"]),
             ("Total billed", run["total_usd"]),
             ("Law", run["rule"]),
-            (f"sha256 of sewer_bills_{year}.csv, the bills as billed (the file as written, byte-order mark "
-             f"included)", run["register_sha256"]),
+            (
+                f"sha256 of sewer_bills_{year}.csv, the bills as billed (the file as written, byte-order mark "
+                f"included)",
+                run["register_sha256"],
+            ),
             ("sha256 of the inputs (parcels, sewer rates, sewer budget, rules)", run["inputs_sha256"]),
             ("sha256 of the parcels", run["parcels_sha256"]),
             ("sha256 of the sewer rates", run["rates_sha256"]),
             ("sha256 of the sewer budget", run["budget_sha256"]),
-            ("Rules", f"{run['rules_jurisdiction']} version {run['rules_version']} (sha256 {run['rules_sha256']})"),
-            ("Previous run of this billing year",
-             run["previous_run_id"] if run["previous_run_id"] is not None else "none"),
+            (
+                "Rules",
+                f"{run['rules_jurisdiction']} version {run['rules_version']} (sha256 {run['rules_sha256']})",
+            ),
+            (
+                "Previous run of this billing year",
+                run["previous_run_id"] if run["previous_run_id"] is not None else "none",
+            ),
             ("Hash of the run before this one (any year)", run["previous_run_hash"]),
             ("This run's hash (it covers this record and the hash before it)", run["run_hash"]),
         ]
@@ -280,8 +388,11 @@ USE_LABELS = {"single_family": "Single-family residence", "commercial": "Commerc
 
 
 def _has_table(con, table: str) -> bool:
-    return bool(con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = ?",
-                            [table]).fetchall()[0][0])
+    return bool(
+        con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [table]
+        ).fetchall()[0][0]
+    )
 
 
 def _fees_law(rules: Any, year: int) -> str:
@@ -295,20 +406,47 @@ def _fees_law(rules: Any, year: int) -> str:
 def _fees_sheet(con, year: int, law: str = "") -> Sheet:
     """The water and sewer inspection fees (ch. 301) of the permits applied for in ``year``, with their
     total; one plain sentence when no permit was applied for that year."""
-    columns = [Column("Permit", width=14), Column("Parcel", width=14), Column("Owner", width=22, wrap=True),
-               Column("Applied on", "date", 11), Column("Use", width=20), Column("In a mall or business park",
-                                                                                 width=11),
-               Column("Water inspection fee", "money", 13), Column("Sewer inspection fee", "money", 13),
-               Column("Total", "money", 13), Column("Law", width=50, wrap=True)]
-    raw = _rows(con, "select_register_inspection_fees", {"year": year})[1] if _has_table(con, "inspection_fees") else []
+    columns = [
+        Column("Permit", width=14),
+        Column("Parcel", width=14),
+        Column("Owner", width=22, wrap=True),
+        Column("Applied on", "date", 11),
+        Column("Use", width=20),
+        Column("In a mall or business park", width=11),
+        Column("Water inspection fee", "money", 13),
+        Column("Sewer inspection fee", "money", 13),
+        Column("Total", "money", 13),
+        Column("Law", width=50, wrap=True),
+    ]
+    raw = (
+        _rows(con, "select_register_inspection_fees", {"year": year})[1]
+        if _has_table(con, "inspection_fees")
+        else []
+    )
     if not raw:
         sentence = f"No connection permit applied for in {year} has a water or sewer inspection fee"
         sentence += f" ({law})." if law else "."
-        return Sheet("Inspection fees", [Column("Inspection fees", width=110, wrap=True)], [(sentence,)],
-                     autofilter=False)
-    rows = [(permit, parcel, owner, applied, USE_LABELS.get(use, use), "yes" if mall else "no",
-             water, sewer, total, rule)
-            for permit, parcel, owner, applied, use, mall, water, sewer, total, rule in raw]
+        return Sheet(
+            "Inspection fees",
+            [Column("Inspection fees", width=110, wrap=True)],
+            [(sentence,)],
+            autofilter=False,
+        )
+    rows = [
+        (
+            permit,
+            parcel,
+            owner,
+            applied,
+            USE_LABELS.get(use, use),
+            "yes" if mall else "no",
+            water,
+            sewer,
+            total,
+            rule,
+        )
+        for permit, parcel, owner, applied, use, mall, water, sewer, total, rule in raw
+    ]
     sums = [sum((r[i] for r in raw if r[i] is not None), start=Decimal("0")) for i in (6, 7, 8)]
     unpriced = sum(1 for r in raw if r[8] is None)
     label = f"Total, {len(raw):,} permit{'s' if len(raw) != 1 else ''}"
@@ -316,8 +454,15 @@ def _fees_sheet(con, year: int, law: str = "") -> Sheet:
     return Sheet("Inspection fees", columns, rows, totals=(label, None, None, None, None, None, *sums, note))
 
 
-def register_xlsx_bytes(con: duckdb.DuckDBPyConnection, year: int, run: dict | None = None, *,
-                        names: dict[str, str] | None = None, town: str | None = None, rules: Any = None) -> bytes:
+def register_xlsx_bytes(
+    con: duckdb.DuckDBPyConnection,
+    year: int,
+    run: dict | None = None,
+    *,
+    names: dict[str, str] | None = None,
+    town: str | None = None,
+    rules: Any = None,
+) -> bytes:
     """One billing year's register as an XLSX workbook (see the module docstring). ``names``: the
     districts' names, ``town``: the town's and ``rules``: those the laws cited come from (default: from
     the rules the run used)."""
@@ -327,9 +472,17 @@ def register_xlsx_bytes(con: duckdb.DuckDBPyConnection, year: int, run: dict | N
     if names is None or town is None:
         names = district_names(rules, year) if names is None else names
         town = (rules.name if rules is not None else "") if town is None else town
-    sheets = [_district_sheet(con, year, sheet_title(district_word(d[0], names), taken), tuple(d)) for d in districts]
-    sheets += [_totals_sheet(con, year, run, names), _summary_sheet(con, year, names), _fees_sheet(con, year, _fees_law(rules, year)),
-               _changes_sheet(con, run), _about_sheet(year, run, town)]
+    sheets = [
+        _district_sheet(con, year, sheet_title(district_word(d[0], names), taken), tuple(d))
+        for d in districts
+    ]
+    sheets += [
+        _totals_sheet(con, year, run, names),
+        _summary_sheet(con, year, names),
+        _fees_sheet(con, year, _fees_law(rules, year)),
+        _changes_sheet(con, run),
+        _about_sheet(year, run, town),
+    ]
 
     found = con.execute(sql("select_register_strings"), {"year": year}).fetchall()
 
@@ -338,15 +491,28 @@ def register_xlsx_bytes(con: duckdb.DuckDBPyConnection, year: int, run: dict | N
         kinds = [k for k, _ in found]
         # lines each text takes in its column: class in Property class; other texts in
         # How the units were counted (lines_n) and in Law (lines_o)
-        lines_n = [text_lines(t, line_chars((_CLASS if k == "class" else _EXPLANATION).width))
-                   for k, t in zip(kinds, texts)]
+        lines_n = [
+            text_lines(t, line_chars((_CLASS if k == "class" else _EXPLANATION).width))
+            for k, t in zip(kinds, texts)
+        ]
         lines_o = [text_lines(t, line_chars(_LAW.width)) for t in texts]
-        frame = pd.DataFrame({"kind": kinds, "s": [s for _, s in found], "i": range(base, base + len(found)),
-                              "q": [formula_like(t) for t in texts], "lines_n": lines_n, "lines_o": lines_o},
-                             columns=["kind", "s", "i", "q", "lines_n", "lines_o"]).astype(
-            {"kind": object, "s": object, "i": "int64", "q": bool, "lines_n": "int64", "lines_o": "int64"})
+        frame = pd.DataFrame(
+            {
+                "kind": kinds,
+                "s": [s for _, s in found],
+                "i": range(base, base + len(found)),
+                "q": [formula_like(t) for t in texts],
+                "lines_n": lines_n,
+                "lines_o": lines_o,
+            },
+            columns=["kind", "s", "i", "q", "lines_n", "lines_o"],
+        ).astype(
+            {"kind": object, "s": object, "i": "int64", "q": bool, "lines_n": "int64", "lines_o": "int64"}
+        )
         con.register("register_strings", frame)
         return texts, lambda: con.unregister("register_strings")
 
     stamp = run["run_at"] if run is not None and run.get("run_at") else None
-    return xlsx_bytes(sheets, title=f"Sewer register {year}", town=town, stamp=stamp, shared_strings=shared_strings)
+    return xlsx_bytes(
+        sheets, title=f"Sewer register {year}", town=town, stamp=stamp, shared_strings=shared_strings
+    )

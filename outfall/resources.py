@@ -151,6 +151,12 @@ class RulesResource(ConfigurableResource):
 
 def run_resources(rules_dir: str | None = None, town: str | None = None, **settings) -> dict:
     """The settings and the rules resources of a run, both from the same rules folder and town."""
-    run_settings = OutfallSettings(**settings, **({"rules_dir": rules_dir} if rules_dir is not None else {}),
-                                   **({"town": town} if town is not None else {}))
-    return {"settings": run_settings, "rules": RulesResource(rules_dir=run_settings.rules_dir, town=run_settings.town)}
+    run_settings = OutfallSettings(
+        **settings,
+        **({"rules_dir": rules_dir} if rules_dir is not None else {}),
+        **({"town": town} if town is not None else {}),
+    )
+    return {
+        "settings": run_settings,
+        "rules": RulesResource(rules_dir=run_settings.rules_dir, town=run_settings.town),
+    }

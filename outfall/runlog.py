@@ -30,16 +30,31 @@ LOG_BACKUPS = 3
 
 _LOGGER = "outfall.run"
 # "dagster._core.definitions.events.Failure: ", "duckdb.duckdb.IOException: ", "OSError: " ...
-_CLASS_PREFIX = re.compile(r"^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure|Interrupt|Exit)?"
-                           r"|[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3} Error):\s+")  # + DuckDB's "IO Error: ", "Binder Error: "
-_DISK_FULL = ("no space left on device", "file too large", "disk quota exceeded", "errno 28", "errno 27",
-              "errno 122", "could not write all bytes", "not enough space")
+_CLASS_PREFIX = re.compile(
+    r"^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure|Interrupt|Exit)?"
+    r"|[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3} Error):\s+"
+)  # + DuckDB's "IO Error: ", "Binder Error: "
+_DISK_FULL = (
+    "no space left on device",
+    "file too large",
+    "disk quota exceeded",
+    "errno 28",
+    "errno 27",
+    "errno 122",
+    "could not write all bytes",
+    "not enough space",
+)
 _NO_MEMORY = ("out of memory", "could not allocate", "memory_limit")
 _DENIED = ("permission denied", "errno 13", "read-only file system", "errno 30")
 # Ctrl-C (or another stop signal) during a step: Dagster raises DagsterExecutionInterruptedError in
 # it, DuckDB an InterruptException when the signal lands inside a statement
-_INTERRUPTED = ("dagsterexecutioninterruptederror", "keyboardinterrupt", "interruptexception", "interrupt error",
-                "query interrupted")
+_INTERRUPTED = (
+    "dagsterexecutioninterruptederror",
+    "keyboardinterrupt",
+    "interruptexception",
+    "interrupt error",
+    "query interrupted",
+)
 
 
 def log_path(warehouse: Path) -> Path:
@@ -55,8 +70,9 @@ def open_log(warehouse: Path) -> logging.Logger | None:
         logger.removeHandler(handler)
         handler.close()
     try:
-        handler = logging.handlers.RotatingFileHandler(log_path(warehouse), maxBytes=LOG_MAX_BYTES,
-                                                       backupCount=LOG_BACKUPS, encoding="utf-8")
+        handler = logging.handlers.RotatingFileHandler(
+            log_path(warehouse), maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
+        )
     except OSError:
         return None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
@@ -131,9 +147,11 @@ def disk_full_line(warehouse: Path) -> str:
     except OSError:
         free_text = "free space unknown"
     size = sum(p.stat().st_size for p in folder.glob(Path(warehouse).name + "*") if p.is_file())
-    return (f"the disk is full (or a file-size limit stopped the write): {free_text} on the disk of the warehouse "
-            f"{Path(warehouse).resolve()} ({_mb(size)} with its journal); free some space and run again, "
-            "every table is as it was before this step")
+    return (
+        f"the disk is full (or a file-size limit stopped the write): {free_text} on the disk of the warehouse "
+        f"{Path(warehouse).resolve()} ({_mb(size)} with its journal); free some space and run again, "
+        "every table is as it was before this step"
+    )
 
 
 @dataclass(frozen=True)
@@ -148,32 +166,52 @@ def explain(error, warehouse: Path | None = None) -> Explained:
     low = " | ".join(messages).lower()
     code = _errno_of(error) if isinstance(error, BaseException) else None
     if any(k in low for k in _INTERRUPTED):
-        return Explained("the run was interrupted (Ctrl-C or a stop signal) while it was running; the tables "
-                         "are as they were before it, and run again to finish", "interrupted")
+        return Explained(
+            "the run was interrupted (Ctrl-C or a stop signal) while it was running; the tables "
+            "are as they were before it, and run again to finish",
+            "interrupted",
+        )
     if code in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT) or any(k in low for k in _DISK_FULL):
-        return Explained(disk_full_line(warehouse) if warehouse else
-                         "the disk is full (or a file-size limit stopped the write); free some space and run again",
-                         "disk_full")
+        return Explained(
+            disk_full_line(warehouse)
+            if warehouse
+            else "the disk is full (or a file-size limit stopped the write); free some space and run again",
+            "disk_full",
+        )
     # Outfall's own errors already say what happened and what to do ("... and run again").
     own = [m for m in messages if "run again" in m.lower() and "the disk is full" not in m.lower()]
     if own and not any(k in low for k in _DISK_FULL):
         return Explained(plain(own[-1]), "denied" if any(k in low for k in _DENIED) else "other")
     if any(k in low for k in _NO_MEMORY):
-        return Explained("DuckDB ran out of memory; give it more with the environment variable "
-                         "OUTFALL_MEMORY_LIMIT (e.g. 2GB) or close other programs, and run again", "no_memory")
+        return Explained(
+            "DuckDB ran out of memory; give it more with the environment variable "
+            "OUTFALL_MEMORY_LIMIT (e.g. 2GB) or close other programs, and run again",
+            "no_memory",
+        )
     if code in (errno.EACCES, errno.EPERM, errno.EROFS) or any(k in low for k in _DENIED):
         where = re.search(r"'(/[^']+)'", " ".join(messages))
         target = f" {where.group(1)}" if where else ""
-        return Explained(f"permission denied on{target}: Outfall may not read or write it; give the user running "
-                         "Outfall access to it (or choose another folder) and run again", "denied")
+        return Explained(
+            f"permission denied on{target}: Outfall may not read or write it; give the user running "
+            "Outfall access to it (or choose another folder) and run again",
+            "denied",
+        )
     # The most specific message: the innermost one that says something beyond a wrapper.
-    wrappers = ("error occurred while executing", "execution of step", "error in asset", "error occurred during")
+    wrappers = (
+        "error occurred while executing",
+        "execution of step",
+        "error in asset",
+        "error occurred during",
+    )
     specific = [m for m in messages if m and not any(w in m.lower() for w in wrappers)]
-    return Explained(plain(specific[0] if specific else (messages[0] if messages else "unknown error")), "other")
+    return Explained(
+        plain(specific[0] if specific else (messages[0] if messages else "unknown error")), "other"
+    )
 
 
-def group_failures(failures: Iterable[tuple[str, object]], warehouse: Path | None,
-                   most_lines: int = 3) -> list[tuple[list[str], object]]:
+def group_failures(
+    failures: Iterable[tuple[str, object]], warehouse: Path | None, most_lines: int = 3
+) -> list[tuple[list[str], object]]:
     """One line per failed asset; when there are more than ``most_lines`` (a full disk fails every asset
     that writes after it), failures with the same explanation share a line naming each asset."""
     failures = list(failures)
@@ -193,10 +231,14 @@ def failure_line(steps: str | list[str], error, warehouse: Path | None, log: Pat
     tail = f" (the details are in {log})" if log is not None else ""
     if explained.kind == "interrupted":
         if len(names) == 1:
-            return (f"outfall: interrupted while the asset {names[0]} was running: its tables are as they were "
-                    f"before it; run again to finish{tail}")
-        return (f"outfall: interrupted while the assets {', '.join(names)} were running: their tables are as they "
-                f"were before them; run again to finish{tail}")
+            return (
+                f"outfall: interrupted while the asset {names[0]} was running: its tables are as they were "
+                f"before it; run again to finish{tail}"
+            )
+        return (
+            f"outfall: interrupted while the assets {', '.join(names)} were running: their tables are as they "
+            f"were before them; run again to finish{tail}"
+        )
     if len(names) == 1:
         return f"outfall: asset {names[0]} failed: {why}{tail}"
     return f"outfall: assets {', '.join(names)} failed: {why}{tail}"

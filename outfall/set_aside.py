@@ -43,17 +43,29 @@ class SetAside:
 def _raw_text(raw: dict[str, Any] | None) -> str | None:
     if raw is None:
         return None
-    return json.dumps({k: (v.isoformat() if isinstance(v, (dt.date, dt.datetime)) else v)
-                       for k, v in raw.items()}, ensure_ascii=False, default=str)
+    return json.dumps(
+        {k: (v.isoformat() if isinstance(v, (dt.date, dt.datetime)) else v) for k, v in raw.items()},
+        ensure_ascii=False,
+        default=str,
+    )
 
 
 def replace_set_aside(con: duckdb.DuckDBPyConnection, judged_by: str, rows: Iterable[SetAside]) -> int:
     """Replace the rows ``judged_by`` set aside on its previous run with ``rows``; returns their number."""
     con.execute(sql("delete_set_aside"), {"judged_by": judged_by}).fetchall()
-    frame = pd.DataFrame([{"dataset": r.dataset, "source_file": r.source_file,
-                           "row_number": None if r.row_number is None else int(r.row_number),
-                           "reason": r.reason, "raw": _raw_text(r.raw)} for r in rows],
-                         columns=["dataset", "source_file", "row_number", "reason", "raw"])
+    frame = pd.DataFrame(
+        [
+            {
+                "dataset": r.dataset,
+                "source_file": r.source_file,
+                "row_number": None if r.row_number is None else int(r.row_number),
+                "reason": r.reason,
+                "raw": _raw_text(r.raw),
+            }
+            for r in rows
+        ],
+        columns=["dataset", "source_file", "row_number", "reason", "raw"],
+    )
     if frame.empty:
         return 0
     frame["row_number"] = frame["row_number"].astype("Int64")

@@ -22,8 +22,12 @@ from outfall.warehouse import sql
 SLUG_CONTEXT_HOURS = 1  # every reading from an hour before each slug to an hour after it
 
 
-def refresh_slug_context(con: duckdb.DuckDBPyConnection, stale_from: dt.datetime | None = None,
-                         everything: bool = False, pad_hours: int = SLUG_CONTEXT_HOURS) -> int:
+def refresh_slug_context(
+    con: duckdb.DuckDBPyConnection,
+    stale_from: dt.datetime | None = None,
+    everything: bool = False,
+    pad_hours: int = SLUG_CONTEXT_HOURS,
+) -> int:
     """Forget the readings of slugs no longer found, of slugs ending on or after ``stale_from`` (all
     when ``everything``) and of another padding than ``pad_hours``; read those of every slug that has
     none. Returns how many slugs were read."""
@@ -38,8 +42,10 @@ def refresh_slug_context(con: duckdb.DuckDBPyConnection, stale_from: dt.datetime
         if slugs:
             # the readings of the slugs to read lie from the earliest one's padded start on: a bound
             # on time, which DuckDB checks against each row group's range and so skips the older ones
-            con.execute(sql("insert_slug_event_readings"), {
-                **params, "scan_from": first - dt.timedelta(hours=pad_hours)}).fetchall()
+            con.execute(
+                sql("insert_slug_event_readings"),
+                {**params, "scan_from": first - dt.timedelta(hours=pad_hours)},
+            ).fetchall()
     finally:
         con.execute("DROP TABLE IF EXISTS _slug_context_todo").fetchall()
     return int(slugs)

@@ -88,7 +88,7 @@ def _is_text_type(typ: pa.DataType) -> bool:
 
 def _neutralise_column(column: pa.ChunkedArray) -> pa.ChunkedArray:
     hit = pc.match_substring_regex(column, FORMULA_PATTERN)
-    if not pc.any(hit).as_py():      # the common case: nothing to change, so no copy of the column's text
+    if not pc.any(hit).as_py():  # the common case: nothing to change, so no copy of the column's text
         return column
     return pc.if_else(hit, pc.binary_join_element_wise("'", column, ""), column)
 
@@ -102,9 +102,15 @@ def _csv_ready(table: pa.Table) -> pa.Table:
         if pa.types.is_dictionary(typ):
             column = column.cast(typ.value_type)
             typ = column.type
-        if pa.types.is_nested(typ):   # lists and structs have no CSV form: JSON text
-            column = pa.chunked_array([pa.array([None if v is None else json.dumps(v, default=str)
-                                                 for v in column.to_pylist()], pa.string())])
+        if pa.types.is_nested(typ):  # lists and structs have no CSV form: JSON text
+            column = pa.chunked_array(
+                [
+                    pa.array(
+                        [None if v is None else json.dumps(v, default=str) for v in column.to_pylist()],
+                        pa.string(),
+                    )
+                ]
+            )
             typ = column.type
         if _is_text_type(typ):
             column = _neutralise_column(column)
@@ -159,9 +165,9 @@ def write_csv(path: Path, con: duckdb.DuckDBPyConnection, query: str, params: di
 KINDS = ("text", "int", "number", "money", "rate", "date", "datetime", "bool", "json", "auto")
 MONEY_FORMAT = '"$"#,##0.00'
 RATE_FORMAT = '"$"#,##0.00####'
-DATE_FORMAT = "mm-dd-yy"          # built-in format 14: the reader's own short date (11/30/2026 in the US)
-DATETIME_FORMAT = "m/d/yy h:mm"   # built-in format 22: the reader's short date and time
-XLSX_MAX_CHARS = 32_767           # Excel's limit on the text of one cell
+DATE_FORMAT = "mm-dd-yy"  # built-in format 14: the reader's own short date (11/30/2026 in the US)
+DATETIME_FORMAT = "m/d/yy h:mm"  # built-in format 22: the reader's short date and time
+XLSX_MAX_CHARS = 32_767  # Excel's limit on the text of one cell
 # Row heights: neither Excel nor LibreOffice reliably grows a row for wrapped
 # text in a file it opens, so rows with wrapped text get a height from their
 # line count. A column width counts digit widths of the default font (Calibri
@@ -211,9 +217,9 @@ class Sheet:
     xml_rows: Callable[["Styles", int], tuple[int, bytes]] | None = None
     row_count: int | None = None
     totals: Sequence[Any] | None = None
-    subtotals: bool = True            # the totals row's numbers are SUBTOTAL(9, ...) formulas, values cached
+    subtotals: bool = True  # the totals row's numbers are SUBTOTAL(9, ...) formulas, values cached
     autofilter: bool = True
-    fit_width: bool | None = None     # print one page wide (None: when the columns are not too wide to read)
+    fit_width: bool | None = None  # print one page wide (None: when the columns are not too wide to read)
     _widths: list[float] | None = field(default=None, repr=False)
 
     def data_rows(self) -> int:
@@ -263,7 +269,7 @@ def sheet_title(name: str, taken: set[str]) -> str:
     base, n = title, 2
     while title.lower() in taken:
         suffix = f" ({n})"
-        title = base[:31 - len(suffix)] + suffix
+        title = base[: 31 - len(suffix)] + suffix
         n += 1
     taken.add(title.lower())
     return title
@@ -356,8 +362,11 @@ def readable_json(text: str) -> str | None:
 
 def _readable(value: Any, top: bool = False) -> str:
     if isinstance(value, dict):
-        parts = [f"{str(k).replace('_', ' ')}: {_readable(v)}" for k, v in value.items()
-                 if v is not None and v != "" and v != [] and v != {}]
+        parts = [
+            f"{str(k).replace('_', ' ')}: {_readable(v)}"
+            for k, v in value.items()
+            if v is not None and v != "" and v != [] and v != {}
+        ]
         text = "; ".join(parts)
         return text if top else f"({text})"
     if isinstance(value, list):
@@ -391,20 +400,28 @@ def _number(value: Any) -> str | None:
 class _CellWriter:
     """Turns Python values into <c> elements for one sheet's columns."""
 
-    def __init__(self, columns: Sequence[Column], styles: Styles, total: bool = False,
-                 widths: Sequence[float] | None = None, subtotal_rows: tuple[int, int] | None = None):
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        styles: Styles,
+        total: bool = False,
+        widths: Sequence[float] | None = None,
+        subtotal_rows: tuple[int, int] | None = None,
+    ):
         self.columns = columns
-        self.subtotal_rows = subtotal_rows if total else None   # (first, last) data row a total sums
+        self.subtotal_rows = subtotal_rows if total else None  # (first, last) data row a total sums
         self.letters = [column_letter(i) for i in range(1, len(columns) + 1)]
         self.styles = styles
         self.total = total
-        self.chars = {id(c): line_chars(w) for c, w in zip(columns, widths or [c.width or 10 for c in columns])}
-        self.lines = 1          # the tallest wrapped cell of the row being written
+        self.chars = {
+            id(c): line_chars(w) for c, w in zip(columns, widths or [c.width or 10 for c in columns])
+        }
+        self.lines = 1  # the tallest wrapped cell of the row being written
         self._fast: list[Callable[[str, Any], str]] | None = None
 
     def text(self, ref: str, text: str, wrap: bool, column: Column | None = None) -> str:
         if len(text) > XLSX_MAX_CHARS:
-            text = text[:XLSX_MAX_CHARS - len(CUT_NOTE)] + CUT_NOTE
+            text = text[: XLSX_MAX_CHARS - len(CUT_NOTE)] + CUT_NOTE
         wrap = wrap or "\n" in text
         if wrap and column is not None:
             self.lines = max(self.lines, text_lines(text, self.chars[id(column)]))
@@ -443,9 +460,15 @@ class _CellWriter:
             return self.text(ref, cell_text(value), column.wrap, column)
         number = _number(value)
         if number is None:
-            return "" if isinstance(value, (float, Decimal)) else self.text(ref, cell_text(value), column.wrap, column)
+            return (
+                ""
+                if isinstance(value, (float, Decimal))
+                else self.text(ref, cell_text(value), column.wrap, column)
+            )
         if self.subtotal_rows is not None:
-            return self.subtotal(ref, number, {"money": st.total_money, "rate": st.total_rate}.get(kind, st.total))
+            return self.subtotal(
+                ref, number, {"money": st.total_money, "rate": st.total_rate}.get(kind, st.total)
+            )
         if kind == "money":
             return self.number(ref, number, st.total_money if self.total else st.money)
         if kind == "rate":
@@ -477,6 +500,7 @@ class _CellWriter:
                 if type(value) is float and math.isfinite(value):
                     return f'<c r="{ref}" s="{plain}"><v>{value!r}</v></c>'
                 return generic(ref, column, value)
+
             return number
         if column.kind in ("money", "rate"):
             style = st.money if column.kind == "money" else st.rate
@@ -485,19 +509,26 @@ class _CellWriter:
                 if type(value) is Decimal and value.is_finite():
                     return f'<c r="{ref}" s="{style}"><v>{value:f}</v></c>'
                 return generic(ref, column, value)
+
             return money
         if column.kind == "text":
             style = st.wrap if column.wrap else st.plain
             chars = self.chars[id(column)]
 
             def text(ref: str, value: Any) -> str:
-                if (type(value) is str and value and not _SPECIAL_START.match(value)
-                        and not value[-1].isspace() and not _NEEDS_ESCAPE.search(value)
-                        and len(value) <= XLSX_MAX_CHARS):
+                if (
+                    type(value) is str
+                    and value
+                    and not _SPECIAL_START.match(value)
+                    and not value[-1].isspace()
+                    and not _NEEDS_ESCAPE.search(value)
+                    and len(value) <= XLSX_MAX_CHARS
+                ):
                     if column.wrap and len(value) > chars:
                         self.lines = max(self.lines, text_lines(value, chars))
                     return f'<c r="{ref}" s="{style}" t="inlineStr"><is><t>{value}</t></is></c>'
                 return generic(ref, column, value)
+
             return text
         if column.kind == "date":
             day_style = st.date
@@ -506,6 +537,7 @@ class _CellWriter:
                 if type(value) is dt.date:
                     return f'<c r="{ref}" s="{day_style}"><v>{(value - _EPOCH_DATE).days}</v></c>'
                 return generic(ref, column, value)
+
             return date
         return lambda ref, value: generic(ref, column, value)
 
@@ -513,8 +545,11 @@ class _CellWriter:
         if self._fast is None:
             self._fast = [self.fast(c) for c in self.columns]
         self.lines = 1
-        cells = "".join(f(f"{letter}{r}", value) for f, letter, value in zip(self._fast, self.letters, values)
-                        if value is not None)
+        cells = "".join(
+            f(f"{letter}{r}", value)
+            for f, letter, value in zip(self._fast, self.letters, values)
+            if value is not None
+        )
         return f'<row r="{r}"{row_height(self.lines)}>{cells}</row>'
 
 
@@ -538,9 +573,15 @@ def _kind_of(value: Any) -> str:
     return "text"
 
 
-def rows_xml(columns: Sequence[Column], rows: Iterable[Sequence[Any]], styles: Styles, first_row: int,
-             total: bool = False, widths: Sequence[float] | None = None,
-             subtotal_rows: tuple[int, int] | None = None) -> tuple[int, str]:
+def rows_xml(
+    columns: Sequence[Column],
+    rows: Iterable[Sequence[Any]],
+    styles: Styles,
+    first_row: int,
+    total: bool = False,
+    widths: Sequence[float] | None = None,
+    subtotal_rows: tuple[int, int] | None = None,
+) -> tuple[int, str]:
     """(number of rows, their <row> elements) from row ``first_row`` on; a row
     with wrapped text is as tall as its tallest cell's lines. ``subtotal_rows``
     (a totals row): its numbers are SUBTOTAL formulas over those rows."""
@@ -588,8 +629,10 @@ def _style_probes(wb) -> Styles:
     bold = Font(name="Calibri", size=11, family=2, bold=True)
     line = Border(top=Side(style="thin"), bottom=Side(style="double"))
     probes = {
-        "plain": dict(alignment=top), "quoted": dict(alignment=top, quotePrefix=True),
-        "wrap": dict(alignment=wrap), "wrap_quoted": dict(alignment=wrap, quotePrefix=True),
+        "plain": dict(alignment=top),
+        "quoted": dict(alignment=top, quotePrefix=True),
+        "wrap": dict(alignment=wrap),
+        "wrap_quoted": dict(alignment=wrap, quotePrefix=True),
         "money": dict(alignment=top, number_format=MONEY_FORMAT),
         "rate": dict(alignment=top, number_format=RATE_FORMAT),
         "date": dict(alignment=top, number_format=DATE_FORMAT),
@@ -620,11 +663,17 @@ def _prepare_sheet(wb, sheet: Sheet, town: str, title: str) -> None:
     header_border = Border(bottom=Side(style="thin"))
     for i, column in enumerate(sheet.columns, start=1):
         cell = ws.cell(row=1, column=i, value=column.header)
-        cell.data_type = "s"      # a header is text, whatever it begins with
-        cell.font, cell.fill, cell.alignment, cell.border = header_font, header_fill, header_align, header_border
+        cell.data_type = "s"  # a header is text, whatever it begins with
+        cell.font, cell.fill, cell.alignment, cell.border = (
+            header_font,
+            header_fill,
+            header_align,
+            header_border,
+        )
         ws.column_dimensions[column_letter(i)].width = sheet.widths()[i - 1]
-    header_lines = max((text_lines(c.header, line_chars(w)) for c, w in zip(sheet.columns, sheet.widths())),
-                       default=1)
+    header_lines = max(
+        (text_lines(c.header, line_chars(w)) for c, w in zip(sheet.columns, sheet.widths())), default=1
+    )
     if header_lines > 1:
         ws.row_dimensions[1].height = LINE_POINTS * header_lines
     last_col = column_letter(max(1, len(sheet.columns)))
@@ -648,15 +697,20 @@ def _prepare_sheet(wb, sheet: Sheet, town: str, title: str) -> None:
     ws.page_margins.header = ws.page_margins.footer = 0.3
     if town:
         ws.oddHeader.left.text = _header_footer_text(town)
-    ws.oddHeader.center.text = "&A"                     # the sheet's name
+    ws.oddHeader.center.text = "&A"  # the sheet's name
     ws.oddHeader.right.text = _header_footer_text(title)
     ws.oddFooter.left.text = _header_footer_text(f"{town} - {title}" if town else title)
     ws.oddFooter.right.text = "Page &P of &N"
 
 
-def xlsx_bytes(sheets: Sequence[Sheet], *, title: str, town: str = "",
-               stamp: dt.datetime | None = None,
-               shared_strings: Callable[[int], tuple[list[str], Callable[[], None]]] | None = None) -> bytes:
+def xlsx_bytes(
+    sheets: Sequence[Sheet],
+    *,
+    title: str,
+    town: str = "",
+    stamp: dt.datetime | None = None,
+    shared_strings: Callable[[int], tuple[list[str], Callable[[], None]]] | None = None,
+) -> bytes:
     """A workbook of ``sheets`` (see the module docstring). ``stamp`` (UTC,
     naive or aware) is the document's date (default: a fixed date), so the same
     sheets give the same bytes. ``shared_strings``, for sheets whose XML refers
@@ -709,12 +763,17 @@ def xlsx_bytes(sheets: Sequence[Sheet], *, title: str, town: str = "",
                 elif name == "docProps/core.xml":
                     data = _CORE_DATES.sub(lambda m: m.group(1) + iso + m.group(4), data)
                 elif name == "[Content_Types].xml" and not had_sst and strings:
-                    data = data.replace(b"</Types>", f'<Override PartName="/{_SST_PART}" ContentType="{_SST_TYPE}"/>'
-                                                     f"</Types>".encode())
+                    data = data.replace(
+                        b"</Types>",
+                        f'<Override PartName="/{_SST_PART}" ContentType="{_SST_TYPE}"/></Types>'.encode(),
+                    )
                 elif name == "xl/_rels/workbook.xml.rels" and not had_sst and strings:
-                    data = data.replace(b"</Relationships>", f'<Relationship Type="{_SST_REL}" '
-                                                             f'Target="sharedStrings.xml" Id="rIdOutfallStrings"/>'
-                                                             f"</Relationships>".encode())
+                    data = data.replace(
+                        b"</Relationships>",
+                        f'<Relationship Type="{_SST_REL}" '
+                        f'Target="sharedStrings.xml" Id="rIdOutfallStrings"/>'
+                        f"</Relationships>".encode(),
+                    )
                 put(name, data)
             if not had_sst and strings:
                 put(_SST_PART, _shared_strings(None, strings))
@@ -736,8 +795,15 @@ def _fill_sheet(xml: bytes, sheet: Sheet, styles: Styles) -> bytes:
     last_row = n + 1
     if sheet.totals is not None:
         over = (2, n + 1) if sheet.subtotals and n > 0 else None
-        _, text = rows_xml(sheet.columns, [sheet.totals], styles, n + 2, total=True, widths=sheet.widths(),
-                           subtotal_rows=over)
+        _, text = rows_xml(
+            sheet.columns,
+            [sheet.totals],
+            styles,
+            n + 2,
+            total=True,
+            widths=sheet.widths(),
+            subtotal_rows=over,
+        )
         body += text.encode("utf-8")
         last_row += 1
     end = xml.index(b"</sheetData>")
@@ -762,8 +828,14 @@ def _shared_strings(existing: bytes | None, strings: list[str]) -> bytes:
     added = "".join(_si(t) for t in strings).encode("utf-8")
     if existing is None:
         n = len(strings)
-        return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{_SST_NS}" '
-                f'count="{n}" uniqueCount="{n}">').encode() + added + b"</sst>"
+        return (
+            (
+                f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{_SST_NS}" '
+                f'count="{n}" uniqueCount="{n}">'
+            ).encode()
+            + added
+            + b"</sst>"
+        )
     base = len(re.findall(rb"<si[ >]", existing))
     total = str(base + len(strings)).encode()
     head, _, _ = existing.rpartition(b"</sst>")
@@ -789,7 +861,13 @@ def _sheet_parts(package: zipfile.ZipFile) -> dict[str, str]:
         name = re.search(r'name="([^"]+)"', tag)
         rid = re.search(r'r:id="([^"]+)"', tag) or re.search(r'\bid="([^"]+)"', tag)
         if name and rid and rid.group(1) in targets:
-            title = (name.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
-                     .replace("&apos;", "'").replace("&amp;", "&"))
+            title = (
+                name.group(1)
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", '"')
+                .replace("&apos;", "'")
+                .replace("&amp;", "&")
+            )
             parts[title] = targets[rid.group(1)]
     return parts

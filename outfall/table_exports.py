@@ -37,8 +37,17 @@ def column_kind(name: str, data_type: str) -> str:
         return "rate" if scale and int(scale.group(1)) > 2 else "money"
     if t in ("DOUBLE", "FLOAT", "REAL"):
         return "money" if name.endswith("_usd") else "number"
-    if t in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-             "UBIGINT"):
+    if t in (
+        "TINYINT",
+        "SMALLINT",
+        "INTEGER",
+        "BIGINT",
+        "HUGEINT",
+        "UTINYINT",
+        "USMALLINT",
+        "UINTEGER",
+        "UBIGINT",
+    ):
         return "int"
     if t == "DATE":
         return "date"
@@ -61,26 +70,50 @@ class TableExport:
 
 
 def _output_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
-    tables = [r[0] for r in con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' "
-        "AND table_schema = current_schema() ORDER BY table_name").fetchall()]
+    tables = [
+        r[0]
+        for r in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' "
+            "AND table_schema = current_schema() ORDER BY table_name"
+        ).fetchall()
+    ]
     inputs = input_tables()
-    return [t for t in tables if t not in inputs and not t.endswith("_history")
-            and not t.startswith(EXPORT_SKIP_PREFIXES)]
+    return [
+        t
+        for t in tables
+        if t not in inputs and not t.endswith("_history") and not t.startswith(EXPORT_SKIP_PREFIXES)
+    ]
 
 
 def _table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str]]:
-    return [(r[0], r[1]) for r in con.execute(
-        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
-        "AND table_schema = current_schema() ORDER BY ordinal_position", [table]).fetchall()]
+    return [
+        (r[0], r[1])
+        for r in con.execute(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
+            "AND table_schema = current_schema() ORDER BY ordinal_position",
+            [table],
+        ).fetchall()
+    ]
 
 
 def _contents_sheet(exports: list[TableExport], town: str) -> Sheet:
-    columns = [Column("Sheet"), Column("CSV file"), Column("Rows", "int", width=10), Column("Note", width=80, wrap=True)]
+    columns = [
+        Column("Sheet"),
+        Column("CSV file"),
+        Column("Rows", "int", width=10),
+        Column("Note", width=80, wrap=True),
+    ]
     rows = [(e.sheet or "(not in this workbook)", f"csv/{e.table}.csv", e.rows, e.note) for e in exports]
-    rows.append(("", "", None, f"Times are local time ({local_timezone()}); dates are shown in this computer's "
-                 "short-date form; money is in US dollars. Each sheet has the columns of its table; the CSV files "
-                 "hold the same rows. Wide sheets print across several pages, with the first column repeated."))
+    rows.append(
+        (
+            "",
+            "",
+            None,
+            f"Times are local time ({local_timezone()}); dates are shown in this computer's "
+            "short-date form; money is in US dollars. Each sheet has the columns of its table; the CSV files "
+            "hold the same rows. Wide sheets print across several pages, with the first column repeated.",
+        )
+    )
     if town:
         rows.append(("", "", None, f"Exported by Outfall for the {town}."))
     return Sheet("Contents", columns, rows, autofilter=False)
@@ -112,14 +145,18 @@ def tables_workbook(con: duckdb.DuckDBPyConnection, tables: list[str]) -> tuple[
         export = TableExport(table, n, columns=columns)
         exports.append(export)
         if n > XLSX_MAX_ROWS:
-            export.note = (f"{n:,} rows: more than this workbook holds per sheet ({XLSX_MAX_ROWS:,}); "
-                           f"open csv/{table}.csv")
+            export.note = (
+                f"{n:,} rows: more than this workbook holds per sheet ({XLSX_MAX_ROWS:,}); "
+                f"open csv/{table}.csv"
+            )
             continue
         rows = con.execute(f'SELECT * FROM "{table}"').fetchall()
         export.sheet = sheet_title(table, taken)
         if n == 0:
             export.note = "no rows"
-        sheets.append(Sheet(export.sheet, [Column(name, column_kind(name, typ)) for name, typ in columns], rows))
+        sheets.append(
+            Sheet(export.sheet, [Column(name, column_kind(name, typ)) for name, typ in columns], rows)
+        )
     town = _town_name(con)
     contents = _contents_sheet(exports, town)
     return xlsx_bytes([contents, *sheets], title="Outfall tables", town=town), exports

@@ -90,9 +90,21 @@ _DISTRICT_SYNONYMS = {
 }
 
 PROPERTY_CLASSES = (
-    "single_family", "two_family", "three_family", "apartment", "trailer_park", "motel",
-    "commercial", "laundromat", "large_establishment", "senior_high_school",
-    "elementary_school", "restaurant", "exempt", "approved_lot", "vacant",
+    "single_family",
+    "two_family",
+    "three_family",
+    "apartment",
+    "trailer_park",
+    "motel",
+    "commercial",
+    "laundromat",
+    "large_establishment",
+    "senior_high_school",
+    "elementary_school",
+    "restaurant",
+    "exempt",
+    "approved_lot",
+    "vacant",
 )
 _CLASS_SYNONYMS = {
     "junior_high_school": "elementary_school",
@@ -111,8 +123,12 @@ _CLASS_SYNONYMS = {
 }
 
 COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
-_COMPONENT_SYNONYMS = {"o&m": "om", "operation_and_maintenance": "om", "street lateral": "street_lateral",
-                       "house lateral": "house_lateral"}
+_COMPONENT_SYNONYMS = {
+    "o&m": "om",
+    "operation_and_maintenance": "om",
+    "street lateral": "street_lateral",
+    "house lateral": "house_lateral",
+}
 
 # The jurisdictions are not a list here: each is a rules file, found by name (outfall.rules.jurisdictions).
 SAMPLE_TYPES = ("composite", "grab")
@@ -159,5 +175,3 @@ def canonical_property_class(value: object) -> str | None:
 def canonical_component(value: object) -> str | None:
     key = _norm(value)
     return key if key in COMPONENTS else _COMPONENT_SYNONYMS.get(key)
-
-

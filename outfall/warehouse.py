@@ -23,8 +23,14 @@ DEFAULT_MEMORY_LIMIT = "1GB"  # DuckDB's memory_limit unless OUTFALL_MEMORY_LIMI
 SCHEMA_MARKER = "_outfall_schema"
 # Tables made from other tables (outfall/flow_hours.py: the hourly summaries of flow): when their
 # columns change, a warehouse's copies are dropped and made again instead of altered.
-DERIVED_TABLES = ("_flow_hours", "_flow_hour_steps", "_flow_hours_state", "_flow_gap_steps", "_flow_gap_series",
-                  "_flow_gap_state")
+DERIVED_TABLES = (
+    "_flow_hours",
+    "_flow_hour_steps",
+    "_flow_hours_state",
+    "_flow_gap_steps",
+    "_flow_gap_series",
+    "_flow_gap_state",
+)
 # Columns whose type changed since an older Outfall made the table: (column, old type, new type) ->
 # the expression that converts a stored value (any other change is a plain CAST). A row's hash was
 # its hexadecimal text; it is the number itself (a text per row weighed on every load of a meter file).
@@ -51,8 +57,9 @@ def memory_limit() -> str:
     return os.environ.get("OUTFALL_MEMORY_LIMIT", "").strip() or DEFAULT_MEMORY_LIMIT
 
 
-def configure(con: duckdb.DuckDBPyConnection, limit: str | None = None, *,
-              timezone: str) -> duckdb.DuckDBPyConnection:
+def configure(
+    con: duckdb.DuckDBPyConnection, limit: str | None = None, *, timezone: str
+) -> duckdb.DuckDBPyConnection:
     """Session settings every connection of ours uses: local dates and times are in ``timezone`` (the
     town's, from its rules); bounded memory (larger work spills to DuckDB's temp folder,
     ``<warehouse>.tmp`` beside the warehouse file)."""
@@ -68,7 +75,9 @@ def _quoted(text: str) -> str:
 
 def area_tables_sql() -> str:
     """Each area's own tables: every ``sql/<area>/create_*_tables.sql``, in file-name order."""
-    return "\n".join(sql(path.stem) for path in sorted(SQL_DIR.rglob("create_*_tables.sql"), key=lambda p: p.name))
+    return "\n".join(
+        sql(path.stem) for path in sorted(SQL_DIR.rglob("create_*_tables.sql"), key=lambda p: p.name)
+    )
 
 
 @lru_cache(maxsize=8)
@@ -90,7 +99,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, ddl: str) -> None:
         pass
     new = con.execute(sql("count_tables")).fetchall()[0][0] == 0
     con.execute(ddl).fetchall()
-    if not new:     # a new warehouse has nothing made by an older Outfall to upgrade
+    if not new:  # a new warehouse has nothing made by an older Outfall to upgrade
         upgrade_tables(con, ddl)
     con.execute(f"CREATE OR REPLACE TABLE {SCHEMA_MARKER} AS SELECT ? AS digest", [digest]).fetchall()
 
@@ -131,8 +140,10 @@ def upgrade_tables(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
                 changed.append(f"{table}.{column} added")
             elif have[table][column] != kind:
                 using = RETYPED.get((column, have[table][column], kind), 'CAST("{column}" AS {kind})')
-                con.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{column}" SET DATA TYPE {kind} USING '
-                            + using.format(column=column, kind=kind)).fetchall()
+                con.execute(
+                    f'ALTER TABLE "{table}" ALTER COLUMN "{column}" SET DATA TYPE {kind} USING '
+                    + using.format(column=column, kind=kind)
+                ).fetchall()
                 changed.append(f"{table}.{column} now {kind}")
         for column in sorted(set(have[table]) - names):
             con.execute(f'ALTER TABLE "{table}" DROP COLUMN "{column}"').fetchall()
@@ -171,9 +182,11 @@ def replace_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame
         missing = [c for c in cols if c not in frame.columns]
         extra = [str(c) for c in frame.columns if c not in cols]
         if missing or extra:
-            raise ColumnMismatch(f"table {table}: the rows to write lack column(s) {missing} and have "
-                                 f"column(s) {extra} the table does not have; change the table's CREATE "
-                                 f"TABLE or the asset so they agree")
+            raise ColumnMismatch(
+                f"table {table}: the rows to write lack column(s) {missing} and have "
+                f"column(s) {extra} the table does not have; change the table's CREATE "
+                f"TABLE or the asset so they agree"
+            )
     out = frame.reindex(columns=cols)
     con.execute(f'DELETE FROM "{table}"').fetchall()
     if len(out):
@@ -193,7 +206,7 @@ def preview_markdown(con: duckdb.DuckDBPyConnection, table: str, limit: int = 10
     cursor = con.execute(f'SELECT * FROM "{table}" LIMIT {int(limit)}')
     rows = cursor.fetchall()
     if not rows:
-        return "_no rows_"     # (most tables of a small town: no DataFrame built for nothing)
+        return "_no rows_"  # (most tables of a small town: no DataFrame built for nothing)
     frame = pd.DataFrame.from_records(rows, columns=[d[0] for d in cursor.description])
     return frame.to_markdown(index=False) if _has_tabulate() else frame.to_string(index=False)
 
@@ -216,7 +229,9 @@ def kept_open(database: str | os.PathLike) -> Iterator[None]:
     asset's connection does not load the catalog again nor checkpoint on close,
     which every step of a run would otherwise pay.
     Transactions commit as before (a killed run loses nothing committed)."""
-    con = duckdb.connect(str(database), config={"custom_user_agent": "dagster"})  # the config DuckDBResource uses
+    con = duckdb.connect(
+        str(database), config={"custom_user_agent": "dagster"}
+    )  # the config DuckDBResource uses
     try:
         yield
     finally:

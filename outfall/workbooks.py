@@ -25,7 +25,7 @@ from outfall.ingest.xlsx import NOTES_SHEET
 from outfall.rules import jurisdictions
 
 LAST_ROW = 1048576  # Excel's last row: a column's checks cover every row a person may type in
-LIST_MAX = 255      # characters Excel allows in a list written into its check
+LIST_MAX = 255  # characters Excel allows in a list written into its check
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDEBF7")
 HELPER_FILL = PatternFill("solid", fgColor="EDEDED")
@@ -33,8 +33,12 @@ WRAPPED = Alignment(wrap_text=True, vertical="top")
 AUTHOR = "Outfall"
 
 # Who fills a folder, by the group of its spec.
-PEOPLE = {"sewer_administrator": "Superintendent of Sewage", "stormwater_officer": "Stormwater management officer",
-          "billing": "Clerk", "notices": "Clerk"}
+PEOPLE = {
+    "sewer_administrator": "Superintendent of Sewage",
+    "stormwater_officer": "Stormwater management officer",
+    "billing": "Clerk",
+    "notices": "Clerk",
+}
 
 # How a column of each kind is described, its example, and how Excel shows a typed value.
 KIND_WORDS = {
@@ -46,8 +50,15 @@ KIND_WORDS = {
     "bool": "Yes or no.",
     "enum": "One of the words in the list.",
 }
-EXAMPLES = {"text": "", "number": "12.5", "integer": "3", "date": "2026-03-14", "timestamp": "2026-03-14 09:30",
-            "bool": "yes", "enum": ""}
+EXAMPLES = {
+    "text": "",
+    "number": "12.5",
+    "integer": "3",
+    "date": "2026-03-14",
+    "timestamp": "2026-03-14 09:30",
+    "bool": "yes",
+    "enum": "",
+}
 FORMATS = {"text": "@", "date": "yyyy-mm-dd", "timestamp": "yyyy-mm-dd hh:mm", "enum": "@"}
 
 
@@ -87,10 +98,18 @@ def column_note(col: Column) -> str:
     return "\n".join(lines)
 
 
-def _check(kind: str, operator: str | None = None, low: str | None = None, high: str | None = None,
-           **texts) -> DataValidation:
-    check = DataValidation(type=kind, operator=operator, formula1=low, formula2=high, allow_blank=True,
-                           showErrorMessage=True, **texts)
+def _check(
+    kind: str, operator: str | None = None, low: str | None = None, high: str | None = None, **texts
+) -> DataValidation:
+    check = DataValidation(
+        type=kind,
+        operator=operator,
+        formula1=low,
+        formula2=high,
+        allow_blank=True,
+        showErrorMessage=True,
+        **texts,
+    )
     return check
 
 
@@ -103,30 +122,55 @@ def column_check(col: Column) -> DataValidation | None:
         text = ",".join(listed)
         if len(text) > LIST_MAX - 2 or any("," in w for w in listed):
             return None
-        return _check("list", low=f'"{text}"', errorStyle="stop" if strict else "warning",
-                      errorTitle="Not in the list", error=("Pick a word from the list." if strict else
-                                                           "Not one of the usual words: check the spelling."))
+        return _check(
+            "list",
+            low=f'"{text}"',
+            errorStyle="stop" if strict else "warning",
+            errorTitle="Not in the list",
+            error=(
+                "Pick a word from the list." if strict else "Not one of the usual words: check the spelling."
+            ),
+        )
     if col.kind in ("number", "integer"):
         kind = "decimal" if col.kind == "number" else "whole"
         what = "a number" if col.kind == "number" else "a whole number"
         if col.nonnegative:
-            return _check(kind, "greaterThanOrEqual", "0", errorTitle="Not a number", error=f"Type {what}, 0 or more.")
+            return _check(
+                kind, "greaterThanOrEqual", "0", errorTitle="Not a number", error=f"Type {what}, 0 or more."
+            )
         return _check(kind, "between", "-1E+15", "1E+15", errorTitle="Not a number", error=f"Type {what}.")
     if col.kind == "date":
-        return _check("date", "greaterThanOrEqual", "1", errorTitle="Not a date",
-                      error="Type a date, for example 2026-03-14.")
+        return _check(
+            "date",
+            "greaterThanOrEqual",
+            "1",
+            errorTitle="Not a date",
+            error="Type a date, for example 2026-03-14.",
+        )
     if col.kind == "timestamp":
-        return _check("date", "greaterThanOrEqual", "1", errorStyle="warning", errorTitle="Not a date",
-                      error="Type a date and time, for example 2026-03-14 09:30, or a date.")
+        return _check(
+            "date",
+            "greaterThanOrEqual",
+            "1",
+            errorStyle="warning",
+            errorTitle="Not a date",
+            error="Type a date and time, for example 2026-03-14 09:30, or a date.",
+        )
     return None
 
 
 def whole_number_check(low: int, high: int | None, rows: Iterable[str]) -> DataValidation:
     """A whole number from ``low`` to ``high`` (no upper end when None), in the cells ``rows``."""
-    error = f"Type a whole number from {low} to {high}." if high is not None else f"Type a whole number, {low} or more."
-    check = (_check("whole", "between", str(low), str(high), errorTitle="Not allowed", error=error)
-             if high is not None else _check("whole", "greaterThanOrEqual", str(low), errorTitle="Not allowed",
-                                             error=error))
+    error = (
+        f"Type a whole number from {low} to {high}."
+        if high is not None
+        else f"Type a whole number, {low} or more."
+    )
+    check = (
+        _check("whole", "between", str(low), str(high), errorTitle="Not allowed", error=error)
+        if high is not None
+        else _check("whole", "greaterThanOrEqual", str(low), errorTitle="Not allowed", error=error)
+    )
     for ref in rows:
         check.add(ref)
     return check
@@ -148,17 +192,27 @@ def put(cell, value) -> None:
         cell.number_format = FORMATS["timestamp" if isinstance(value, dt.datetime) else "date"]
 
 
-def write_header(ws, ds: Dataset, helpers: Sequence[tuple[str, str]] = (), marker: bool = False) -> dict[str, str]:
+def write_header(
+    ws, ds: Dataset, helpers: Sequence[tuple[str, str]] = (), marker: bool = False
+) -> dict[str, str]:
     """Row 1 of a dataset's sheet: its columns (each with its note), then ``helpers`` (name, note: grey
     columns for reading, which the folder does not read), then, with ``marker``, the hidden column that
     marks the rows Outfall prefilled. Returns each column's letter by name; the header row stays in view."""
     letters: dict[str, str] = {}
     cells = [(c.name, column_note(c), HEADER_FILL) for c in ds.columns]
-    cells += [(name, f"{note}\nFor reading only: the folder does not read this column.", HELPER_FILL)
-              for name, note in helpers]
+    cells += [
+        (name, f"{note}\nFor reading only: the folder does not read this column.", HELPER_FILL)
+        for name, note in helpers
+    ]
     if marker:
-        cells.append((PREFILLED_COLUMN, "Outfall marks each row it wrote here, so that a row left unanswered "
-                                        "is set aside with a plain reason. Keep it.", HELPER_FILL))
+        cells.append(
+            (
+                PREFILLED_COLUMN,
+                "Outfall marks each row it wrote here, so that a row left unanswered "
+                "is set aside with a plain reason. Keep it.",
+                HELPER_FILL,
+            )
+        )
     for index, (name, note, fill) in enumerate(cells, start=1):
         cell = ws.cell(row=1, column=index, value=name)
         cell.font, cell.fill = HEADER_FONT, fill
@@ -172,7 +226,9 @@ def write_header(ws, ds: Dataset, helpers: Sequence[tuple[str, str]] = (), marke
     return letters
 
 
-def add_checks(ws, ds: Dataset, letters: dict[str, str], first_row: int = 2, skip: Iterable[str] = ()) -> None:
+def add_checks(
+    ws, ds: Dataset, letters: dict[str, str], first_row: int = 2, skip: Iterable[str] = ()
+) -> None:
     """Excel's check of each column of ``ds`` (but ``skip``), from ``first_row`` down to Excel's last
     row, and the way Excel shows what is typed there (text stays text: '2026-03' and '00123' too)."""
     skipped = set(skip)
@@ -216,10 +272,12 @@ def workbook_bytes(wb, when: dt.datetime) -> bytes:
     raw = io.BytesIO()
     wb.save(raw)
     stamp = max(naive, dt.datetime(1980, 1, 1)).timetuple()[:6]
-    modified = f"<dcterms:modified xsi:type=\"dcterms:W3CDTF\">{naive.isoformat()}Z</dcterms:modified>".encode()
+    modified = f'<dcterms:modified xsi:type="dcterms:W3CDTF">{naive.isoformat()}Z</dcterms:modified>'.encode()
     out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(raw.getvalue())) as source, \
-            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+    with (
+        zipfile.ZipFile(io.BytesIO(raw.getvalue())) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
         for info in source.infolist():
             data = source.read(info.filename)
             if info.filename == "docProps/core.xml":

@@ -29,8 +29,17 @@ os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 from outfall import gx_worker, pdf, progress  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
 from outfall.paths import EXPECTATIONS_DIR  # noqa: E402
-from outfall.runlog import (close_log, explain, failure_line, group_failures, log_failures, log_path,  # noqa: E402
-                            open_log, run_logger, trace_text)
+from outfall.runlog import (
+    close_log,
+    explain,
+    failure_line,
+    group_failures,
+    log_failures,
+    log_path,  # noqa: E402
+    open_log,
+    run_logger,
+    trace_text,
+)
 
 DEMO_AS_OF = "2026-11-30"
 DEMO_SEED = 20261130
@@ -57,48 +66,91 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:
         """Exit 2 with one line; with no command at all, the usage first (there is nothing else to go on)."""
         if f"required: {COMMANDS}" in message:
-            raise UsageError("say what to do: outfall run, outfall demo, outfall export, outfall verify, "
-                             "outfall templates or outfall new-town (outfall -h for help)",
-                             usage=self.format_usage())
+            raise UsageError(
+                "say what to do: outfall run, outfall demo, outfall export, outfall verify, "
+                "outfall templates or outfall new-town (outfall -h for help)",
+                usage=self.format_usage(),
+            )
         raise UsageError(f"{message} (see {self.prog} -h)")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="outfall", description="Sewer and stormwater compliance pipeline.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
-                                metavar=COMMANDS)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar=COMMANDS)
     run = sub.add_parser("run", help="materialize every asset on the files under DIR into FILE.duckdb")
     run.add_argument("--data", required=True, metavar="DIR", help="folder holding one folder per dataset")
-    run.add_argument("--warehouse", required=True, metavar="FILE.duckdb", help="DuckDB file (created if missing)")
-    run.add_argument("--as-of", metavar="YYYY-MM-DD", default="",
-                     help="day on which 'overdue' is judged (default: today in the town's time zone, its rules')")
-    run.add_argument("--year", metavar="YYYY", default="", help="billing year (default: every year that has rates)")
-    run.add_argument("--dashboards", metavar="DIR", default="",
-                     help="where HTML dashboards and letters go (default: beside the warehouse)")
+    run.add_argument(
+        "--warehouse", required=True, metavar="FILE.duckdb", help="DuckDB file (created if missing)"
+    )
+    run.add_argument(
+        "--as-of",
+        metavar="YYYY-MM-DD",
+        default="",
+        help="day on which 'overdue' is judged (default: today in the town's time zone, its rules')",
+    )
+    run.add_argument(
+        "--year", metavar="YYYY", default="", help="billing year (default: every year that has rates)"
+    )
+    run.add_argument(
+        "--dashboards",
+        metavar="DIR",
+        default="",
+        help="where HTML dashboards and letters go (default: beside the warehouse)",
+    )
     run.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    run.add_argument("--verbose", action="store_true",
-                     help="also print the full trace of a failure (it is always in outfall.log beside the warehouse)")
-    demo = sub.add_parser("demo", help="make the bundled sample town, run everything, write dashboards and reports")
-    demo.add_argument("--out", metavar="DIR", default="demo_output", help="output folder (default: demo_output)")
+    run.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also print the full trace of a failure (it is always in outfall.log beside the warehouse)",
+    )
+    demo = sub.add_parser(
+        "demo", help="make the bundled sample town, run everything, write dashboards and reports"
+    )
+    demo.add_argument(
+        "--out", metavar="DIR", default="demo_output", help="output folder (default: demo_output)"
+    )
     demo.add_argument("--scale", type=float, default=1.0, help="size of the sample town (default 1.0)")
     demo.add_argument("--verbose", action="store_true", help="also print the full trace of a failure")
     export = sub.add_parser("export", help="CSV and XLSX of every output table, dashboards, letters")
     export.add_argument("--warehouse", required=True, metavar="FILE.duckdb")
     export.add_argument("--out", required=True, metavar="DIR")
-    verify = sub.add_parser("verify", help="check that every mailed letter is as it was issued, and the chain of records")
+    verify = sub.add_parser(
+        "verify", help="check that every mailed letter is as it was issued, and the chain of records"
+    )
     verify.add_argument("--warehouse", required=True, metavar="FILE.duckdb")
-    verify.add_argument("--dashboards", metavar="DIR", default="",
-                        help="where the letters are (default: where the last run wrote them)")
-    templates = sub.add_parser("templates", help="write an empty form of every input folder: a CSV in each "
-                                                 "folder and one workbook, outfall_inputs.xlsx")
-    templates.add_argument("--out", required=True, metavar="DIR",
-                           help="folder to write them in (new, or holding none of the forms yet)")
-    new_town = sub.add_parser("new-town", help="write a starting rules file for another town, every value to fill "
-                                               "in, from the model town's rules")
-    new_town.add_argument("name", metavar="NAME", help="the town's jurisdiction: lower-case letters, digits and _ "
-                                                       "(the file's name, e.g. springfield)")
-    new_town.add_argument("--out", required=True, metavar="FILE.yaml",
-                          help="the file to write (rules/NAME.yaml; never over an existing file)")
+    verify.add_argument(
+        "--dashboards",
+        metavar="DIR",
+        default="",
+        help="where the letters are (default: where the last run wrote them)",
+    )
+    templates = sub.add_parser(
+        "templates",
+        help="write an empty form of every input folder: a CSV in each "
+        "folder and one workbook, outfall_inputs.xlsx",
+    )
+    templates.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="folder to write them in (new, or holding none of the forms yet)",
+    )
+    new_town = sub.add_parser(
+        "new-town",
+        help="write a starting rules file for another town, every value to fill "
+        "in, from the model town's rules",
+    )
+    new_town.add_argument(
+        "name",
+        metavar="NAME",
+        help="the town's jurisdiction: lower-case letters, digits and _ (the file's name, e.g. springfield)",
+    )
+    new_town.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE.yaml",
+        help="the file to write (rules/NAME.yaml; never over an existing file)",
+    )
     return parser
 
 
@@ -170,8 +222,10 @@ def folder_warnings(data_dir: Path) -> list[str]:
         hint = f" (did you mean {close[0]}?)" if close else ""
         lines.append(f"'{name}' in {data_dir} is not an input folder Outfall reads{hint}; it is left alone")
     if not any(n in known for n in entries):
-        lines.append(f"{data_dir} holds none of the input folders ({', '.join(known[:4])}, ...: "
-                     "see docs/inputs.md); the run finds no data and its tables stay empty")
+        lines.append(
+            f"{data_dir} holds none of the input folders ({', '.join(known[:4])}, ...: "
+            "see docs/inputs.md); the run finds no data and its tables stay empty"
+        )
     return lines
 
 
@@ -206,7 +260,9 @@ def warehouse_lock(path: Path) -> Iterator[None]:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         handle.close()
-        raise UsageError(f"the warehouse {path} is in use by another outfall run; wait for it to finish") from None
+        raise UsageError(
+            f"the warehouse {path} is in use by another outfall run; wait for it to finish"
+        ) from None
     try:
         handle.seek(0)
         handle.truncate()
@@ -227,7 +283,9 @@ def _check_duckdb_free(path: Path) -> None:
     except duckdb.IOException as exc:
         text = str(exc).splitlines()[0]
         if "lock" in text.lower():
-            raise UsageError(f"the warehouse {path} is open in another program (DuckDB lock); close it and retry") from None
+            raise UsageError(
+                f"the warehouse {path} is open in another program (DuckDB lock); close it and retry"
+            ) from None
         raise UsageError(f"cannot open the warehouse {path}: {text}") from None
     except duckdb.Error as exc:
         raise UsageError(f"{path} is not a DuckDB warehouse: {str(exc).splitlines()[0]}") from None
@@ -243,9 +301,11 @@ class RunOutcome:
     materialized: list[str] = field(default_factory=list)
     failures: list[tuple[str, object]] = field(default_factory=list)  # (asset or step, error info)
     checks_failed: list[str] = field(default_factory=list)
-    checks_not_run: list[tuple[str, str]] = field(default_factory=list)  # (asset:check, the error's first line)
+    checks_not_run: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (asset:check, the error's first line)
     seconds: float = 0.0
-    run_error: object = None   # why the run itself failed, when it says (an interruption before any step)
+    run_error: object = None  # why the run itself failed, when it says (an interruption before any step)
 
 
 def _validated_inputs_present(data_dir: Path) -> bool:
@@ -312,8 +372,9 @@ def _startup_objects_set_apart() -> Iterator[Callable[[], None]]:
             gc.disable()
 
 
-def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0,
-                 dashboards: str = "", quiet: bool = False) -> RunOutcome:
+def run_pipeline(
+    data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0, dashboards: str = "", quiet: bool = False
+) -> RunOutcome:
     """Materialize every asset and check, in process, into ``warehouse``."""
     with _startup_objects_set_apart() as set_apart:
         warnings.filterwarnings("ignore")
@@ -323,15 +384,22 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
         inputs = _validated_inputs_present(data_dir)
         with gx_worker.background(), _letters_warmed():
             if inputs:
-                gx_worker.start()   # the worker imports Great Expectations while this process goes on
+                gx_worker.start()  # the worker imports Great Expectations while this process goes on
             # Dagster, every asset and DuckDB: imported here, while the collector is off (see above).
             from outfall.warehouse import kept_open
             from pipelines.definitions import build_definitions, build_resources, run_instance
 
-            run_logger().info("run: data %s, warehouse %s, as of %s, year %s, pages %s", data_dir, warehouse,
-                              as_of or "today", year or "every year with rates", dashboards or "beside the warehouse")
-            resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year,
-                                        dashboards_dir=dashboards)
+            run_logger().info(
+                "run: data %s, warehouse %s, as of %s, year %s, pages %s",
+                data_dir,
+                warehouse,
+                as_of or "today",
+                year or "every year with rates",
+                dashboards or "beside the warehouse",
+            )
+            resources = build_resources(
+                str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year, dashboards_dir=dashboards
+            )
             # The very job the Dagster UI shows as "everything", bound to this run's folders.
             job = build_definitions(resources).get_job_def("everything")
             set_apart()
@@ -360,13 +428,20 @@ def run_pipeline(data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0
                 name = f"{data.asset_key.to_user_string()}:{data.check_name}"
                 outcome.checks_failed.append(name)
                 error = (data.metadata or {}).get("error")
-                if error is not None:   # the check could not run (assets/checks.py: _reports_errors)
+                if error is not None:  # the check could not run (assets/checks.py: _reports_errors)
                     outcome.checks_not_run.append((name, str(getattr(error, "value", error))))
     log_failures(outcome.failures)
     if outcome.run_error is not None and not outcome.failures:
-        run_logger().error("the run failed before any asset could report why:\n%s", trace_text(outcome.run_error))
-    run_logger().info("run %s in %.1f s: %d assets materialized, %d failed", "succeeded" if outcome.ok else "failed",
-                      outcome.seconds, len(set(outcome.materialized)), len(outcome.failures))
+        run_logger().error(
+            "the run failed before any asset could report why:\n%s", trace_text(outcome.run_error)
+        )
+    run_logger().info(
+        "run %s in %.1f s: %d assets materialized, %d failed",
+        "succeeded" if outcome.ok else "failed",
+        outcome.seconds,
+        len(set(outcome.materialized)),
+        len(outcome.failures),
+    )
     return outcome
 
 
@@ -375,8 +450,10 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
 
     from outfall.warehouse import count, sql  # DuckDB and pandas: only once a run has ended
 
-    lines = [f"outfall: {len(set(outcome.materialized))} assets materialized in {outcome.seconds:.1f} s "
-             f"into {warehouse}"]
+    lines = [
+        f"outfall: {len(set(outcome.materialized))} assets materialized in {outcome.seconds:.1f} s "
+        f"into {warehouse}"
+    ]
     con = duckdb.connect(str(warehouse), read_only=True)
     try:
         rows = dict((d, (r, k, q)) for d, r, k, q in con.execute(sql("select_ingested_totals")).fetchall())
@@ -384,17 +461,26 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
         for name in all_datasets():
             r, k, q = rows.get(name, (0, 0, 0))
             lines.append(f"  {name:<22}{int(r):>10}{int(k):>10}{int(q):>13}")
-        outputs = ["discharge_violations", "slug_events", "infiltration_results", "sewer_bills",
-                   "swppp_inspection_findings", "snc_determinations", "quarantine"]
+        outputs = [
+            "discharge_violations",
+            "slug_events",
+            "infiltration_results",
+            "sewer_bills",
+            "swppp_inspection_findings",
+            "snc_determinations",
+            "quarantine",
+        ]
         existing = {r[0] for r in con.execute(sql("select_table_names")).fetchall()}
         counts = [f"{t} {count(con, t)}" for t in outputs if t in existing]
         lines.append("  outputs: " + ", ".join(counts))
     finally:
         con.close()
     if outcome.checks_failed:
-        lines.append(f"  checks that found problems ({len(outcome.checks_failed)}): "
-                     + ", ".join(sorted(outcome.checks_failed)[:12])
-                     + (" ..." if len(outcome.checks_failed) > 12 else ""))
+        lines.append(
+            f"  checks that found problems ({len(outcome.checks_failed)}): "
+            + ", ".join(sorted(outcome.checks_failed)[:12])
+            + (" ..." if len(outcome.checks_failed) > 12 else "")
+        )
     return "\n".join(lines)
 
 
@@ -434,8 +520,10 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
     if not outcome.ok:
         where = f"; the details are in {log}" if log else ""
         if outcome.run_error is not None and explain(outcome.run_error).kind == "interrupted":
-            print(f"outfall: interrupted before any asset had started: every table is as it was; run again{where}",
-                  file=sys.stderr)
+            print(
+                f"outfall: interrupted before any asset had started: every table is as it was; run again{where}",
+                file=sys.stderr,
+            )
         else:
             print(f"outfall: the run failed before any asset could report why{where}", file=sys.stderr)
         return 1
@@ -444,8 +532,11 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
     for name, error in outcome.checks_not_run:
         asset, _, check = name.partition(":")
         why = explain(error).why or "see the check in the Dagster UI"
-        print(f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no result "
-              f"for it: {why}", file=sys.stderr)
+        print(
+            f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no result "
+            f"for it: {why}",
+            file=sys.stderr,
+        )
     if not quiet:
         print(_summary(warehouse, outcome))
     return 0
@@ -468,8 +559,10 @@ def cmd_demo(args) -> int:
         raise UsageError(f"cannot create {out}: {exc.strerror}") from None
     started = time.perf_counter()
     counts = generate(data_dir, seed=DEMO_SEED, scale=args.scale, year=int(DEMO_AS_OF[:4]))
-    print(f"outfall demo: sample town written to {data_dir} in {time.perf_counter() - started:.1f} s "
-          f"({sum(counts.values())} rows in {len(counts)} datasets)")
+    print(
+        f"outfall demo: sample town written to {data_dir} in {time.perf_counter() - started:.1f} s "
+        f"({sum(counts.values())} rows in {len(counts)} datasets)"
+    )
     with warehouse_lock(warehouse), run_log(warehouse):
         outcome = run_pipeline(data_dir, warehouse, DEMO_AS_OF, 0)
         code = _report(outcome, warehouse, verbose=args.verbose)
@@ -525,57 +618,81 @@ def cmd_verify(args) -> int:
             problems = verify_records(con, dashboards)
             total = con.execute("SELECT count(*) FROM documents_issued").fetchall()[0][0]
         except duckdb.CatalogException:
-            raise UsageError(f"{args.warehouse} holds no record of mailed documents (run outfall run first)") from None
+            raise UsageError(
+                f"{args.warehouse} holds no record of mailed documents (run outfall run first)"
+            ) from None
     finally:
         con.close()
     if problems:
         print(f"outfall verify: {problems[0].line()}", file=sys.stderr)
         return 1
-    print(f"outfall verify: {total} mailed document{'s' if total != 1 else ''} as issued, and the chain of records "
-          f"is unbroken")
+    print(
+        f"outfall verify: {total} mailed document{'s' if total != 1 else ''} as issued, and the chain of records "
+        f"is unbroken"
+    )
     return 0
 
 
 def cmd_templates(args) -> int:
     """The empty forms of every input folder under --out; never over a file already there."""
-    from outfall.input_templates import LETTERHEAD, WORKBOOK, template_paths, write_templates  # openpyxl: only for the forms
+    from outfall.input_templates import (
+        LETTERHEAD,
+        WORKBOOK,
+        template_paths,
+        write_templates,
+    )  # openpyxl: only for the forms
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"the output folder is a file, not a folder: {args.out}")
     there = [p for p in template_paths(out) if p.exists() or p.is_symlink()]
     if there:
-        raise UsageError(f"{there[0]} exists already; templates are written only where none of them is, so that "
-                         "no data are overwritten: give a new folder")
+        raise UsageError(
+            f"{there[0]} exists already; templates are written only where none of them is, so that "
+            "no data are overwritten: give a new folder"
+        )
     try:
         out.mkdir(parents=True, exist_ok=True)
         written = write_templates(out)
     except OSError as exc:
         raise UsageError(f"cannot write the templates in {args.out}: {exc.strerror or exc}") from None
-    print(f"outfall templates: {len(written) - 2} folders, each with an empty CSV form, {WORKBOOK} "
-          f"(a sheet per folder) and {LETTERHEAD} (fill it in before the first run) written to {out}")
+    print(
+        f"outfall templates: {len(written) - 2} folders, each with an empty CSV form, {WORKBOOK} "
+        f"(a sheet per folder) and {LETTERHEAD} (fill it in before the first run) written to {out}"
+    )
     return 0
 
 
 def cmd_new_town(args) -> int:
     """A starting rules file for another town, from the model (the project's rules of the town running
     Outfall): never over a file already there."""
-    from outfall.rules.new_town import NewTownError, write_new_town  # pydantic and YAML: only for this command
+    from outfall.rules.new_town import (
+        NewTownError,
+        write_new_town,
+    )  # pydantic and YAML: only for this command
 
     try:
         path, emptied = write_new_town(args.name, Path(args.out))
     except NewTownError as exc:
         raise UsageError(str(exc)) from None
-    print(f"outfall new-town: {path} written: {emptied} values to fill in (each says the model's value and "
-          f"citation); check it with python -m outfall.rules check --rules-dir {path.parent}")
+    print(
+        f"outfall new-town: {path} written: {emptied} values to fill in (each says the model's value and "
+        f"citation); check it with python -m outfall.rules check --rules-dir {path.parent}"
+    )
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        handler = {"run": cmd_run, "demo": cmd_demo, "export": cmd_export, "verify": cmd_verify,
-                   "templates": cmd_templates, "new-town": cmd_new_town}[args.command]
+        handler = {
+            "run": cmd_run,
+            "demo": cmd_demo,
+            "export": cmd_export,
+            "verify": cmd_verify,
+            "templates": cmd_templates,
+            "new-town": cmd_new_town,
+        }[args.command]
         return handler(args)
     except UsageError as exc:
         if exc.usage:
@@ -587,7 +704,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except Exception as exc:  # noqa: BLE001 - never a bare traceback
         where = f" (the details are in {_CURRENT_LOG[-1]})" if _CURRENT_LOG else ""
-        print(f"outfall: stopped on an error Outfall did not expect: {explain(exc).why}{where}", file=sys.stderr)
+        print(
+            f"outfall: stopped on an error Outfall did not expect: {explain(exc).why}{where}", file=sys.stderr
+        )
         if os.environ.get("OUTFALL_DEBUG") or "--verbose" in (argv if argv is not None else sys.argv):
             raise
         return 1

@@ -41,31 +41,53 @@ all_assets = load_assets_from_package_module(assets_package)
 all_checks = load_asset_checks_from_package_module(assets_package)
 
 # `outfall run` materializes this job: every asset, with its checks.
-everything_job = define_asset_job("everything", selection=AssetSelection.all(), description=(
-    "Every asset of Outfall: ingestion, compliance, billing, stormwater, dashboards."))
+everything_job = define_asset_job(
+    "everything",
+    selection=AssetSelection.all(),
+    description=("Every asset of Outfall: ingestion, compliance, billing, stormwater, dashboards."),
+)
 
 daily_compliance_job = define_asset_job(
     "daily_compliance",
     selection=AssetSelection.groups("sewer_administrator").upstream().required_multi_asset_neighbors(),
-    description="The sewer administrator's morning run: new lab and meter data, violations, slugs.")
+    description="The sewer administrator's morning run: new lab and meter data, violations, slugs.",
+)
 stormwater_review_job = define_asset_job(
     "stormwater_review",
     selection=AssetSelection.groups("stormwater_officer").upstream().required_multi_asset_neighbors(),
-    description="The stormwater officer's Monday review: inspections due, late and overdue, notices.")
+    description="The stormwater officer's Monday review: inspections due, late and overdue, notices.",
+)
 annual_billing_job = define_asset_job(
     "annual_billing",
     selection=AssetSelection.groups("billing").upstream().required_multi_asset_neighbors(),
-    description="The clerk's annual sewer roll.")
+    description="The clerk's annual sewer roll.",
+)
+
 
 def build_schedules(timezone: str) -> list[ScheduleDefinition]:
     """The three schedules, at the town's local hours (``timezone``: its rules')."""
     return [
-        ScheduleDefinition(job=daily_compliance_job, cron_schedule="0 6 * * *", execution_timezone=timezone,
-                           name="daily_compliance_schedule", default_status=DefaultScheduleStatus.STOPPED),
-        ScheduleDefinition(job=stormwater_review_job, cron_schedule="0 7 * * 1", execution_timezone=timezone,
-                           name="monday_stormwater_review_schedule", default_status=DefaultScheduleStatus.STOPPED),
-        ScheduleDefinition(job=annual_billing_job, cron_schedule="0 8 2 1 *", execution_timezone=timezone,
-                           name="annual_billing_schedule", default_status=DefaultScheduleStatus.STOPPED),
+        ScheduleDefinition(
+            job=daily_compliance_job,
+            cron_schedule="0 6 * * *",
+            execution_timezone=timezone,
+            name="daily_compliance_schedule",
+            default_status=DefaultScheduleStatus.STOPPED,
+        ),
+        ScheduleDefinition(
+            job=stormwater_review_job,
+            cron_schedule="0 7 * * 1",
+            execution_timezone=timezone,
+            name="monday_stormwater_review_schedule",
+            default_status=DefaultScheduleStatus.STOPPED,
+        ),
+        ScheduleDefinition(
+            job=annual_billing_job,
+            cron_schedule="0 8 2 1 *",
+            execution_timezone=timezone,
+            name="annual_billing_schedule",
+            default_status=DefaultScheduleStatus.STOPPED,
+        ),
     ]
 
 
@@ -79,12 +101,19 @@ def folder_fingerprint(folder: Path) -> str:
 
 
 def build_folder_sensor(dataset: str):
-    job = define_asset_job(f"ingest_{dataset}", selection=AssetSelection.assets(dataset).downstream(),
-                           description=f"Load new files of `{dataset}/` and refresh everything that depends on them.")
+    job = define_asset_job(
+        f"ingest_{dataset}",
+        selection=AssetSelection.assets(dataset).downstream(),
+        description=f"Load new files of `{dataset}/` and refresh everything that depends on them.",
+    )
 
-    @sensor(name=f"{dataset}_files_sensor", job=job, minimum_interval_seconds=60,
-            default_status=DefaultSensorStatus.STOPPED,
-            description=f"Starts a run when files land or change in the `{dataset}/` input folder.")
+    @sensor(
+        name=f"{dataset}_files_sensor",
+        job=job,
+        minimum_interval_seconds=60,
+        default_status=DefaultSensorStatus.STOPPED,
+        description=f"Starts a run when files land or change in the `{dataset}/` input folder.",
+    )
     def _sensor(context: SensorEvaluationContext):
         folder = Path(default_data_dir()) / dataset
         fingerprint = folder_fingerprint(folder)
@@ -131,8 +160,10 @@ def _hold_event_log_connection(storage) -> None:
 def build_resources(warehouse: str | None = None, **settings) -> dict:
     """The resources of a run: the DuckDB warehouse file, the run settings and the rules of the run (the
     rules folder and the town from ``settings``' rules_dir and town, else OUTFALL_RULES_DIR and OUTFALL_TOWN)."""
-    return {"duckdb": DuckDBResource(database=str(Path(warehouse or default_warehouse()))),
-            **run_resources(**settings)}
+    return {
+        "duckdb": DuckDBResource(database=str(Path(warehouse or default_warehouse()))),
+        **run_resources(**settings),
+    }
 
 
 def build_definitions(resources: dict | None = None) -> Definitions:

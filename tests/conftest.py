@@ -24,16 +24,27 @@ def write(folder: Path, relative: str, text: str) -> Path:
 
 def small_town(root: Path) -> Path:
     """A small folder with every contract dataset and a few known answers."""
-    write(root, "industrial_users/users.csv", """
+    write(
+        root,
+        "industrial_users/users.csv",
+        """
         user_id,name,district,address,permit_no,permit_effective,permit_expires,normal_avg_flow_gpd
         IU-1,Acme Plating,consolidated,1 Main St,P-1,2025-01-01,2027-01-01,14400
         IU-2,Blue Brewery,district_1,2 Mill Rd,P-2,2025-01-01,2026-08-01,
-        """)
-    write(root, "permit_limits/limits.csv", """
+        """,
+    )
+    write(
+        root,
+        "permit_limits/limits.csv",
+        """
         user_id,parameter,limit_type,value,unit,basis,effective_from,effective_to
         IU-2,BOD,max,400,mg/L,Special agreement 2026-1,2026-03-01,2026-05-31
-        """)
-    write(root, "lab_results/q1.csv", """
+        """,
+    )
+    write(
+        root,
+        "lab_results/q1.csv",
+        """
         sample_id,user_id,collected_at,sample_type,parameter,result,unit,mdl,lab,method
         S-1,IU-1,2026-02-02T09:00,composite,BOD,240,mg/L,,LabA,SM5210B
         S-2,IU-1,2026-02-03T09:00,composite,BOD,240.01,mg/L,,LabA,SM5210B
@@ -44,20 +55,32 @@ def small_town(root: Path) -> Path:
         S-7,IU-2,2026-06-02,composite,TSS,<400,mg/L,,LabA,
         S-8,IU-2,2026-06-02,composite,copper,250,ug/L,,LabA,
         S-9,IU-2,2026-06-02,composite,BOD,12,furlongs,,LabA,
-        """)
-    write(root, "infiltration_tests/tests.csv", """
+        """,
+    )
+    write(
+        root,
+        "infiltration_tests/tests.csv",
+        """
         section_id,test_date,diameter_in,length_ft,measured_gpd
         MH1-MH2,2026-05-01,8,5280,1600
         MH2-MH3,2026-05-01,8,5280,1601
-        """)
-    write(root, "parcels/parcels.csv", """
+        """,
+    )
+    write(
+        root,
+        "parcels/parcels.csv",
+        """
         parcel_id,district,property_class,acres,living_units,bathrooms,washing_machines,people,seats,moratorium,owner,address
         P-1,consolidated,single_family,3.0,,,,,,false,A. Owner,1 Elm
         P-2,consolidated,restaurant,,,,,,51,,Diner LLC,2 Elm
         P-3,district_1,single_family,3.01,,,,,,true,B. Owner,3 Elm
         P-4,district_1,restaurant,,,,,,,,No Seats Inc,4 Elm
-        """)
-    write(root, "sewer_rates/rates.csv", """
+        """,
+    )
+    write(
+        root,
+        "sewer_rates/rates.csv",
+        """
         year,district,component,rate_per_unit
         2026,consolidated,bond,100.00
         2026,consolidated,om,50.005
@@ -67,22 +90,35 @@ def small_town(root: Path) -> Path:
         2026,district_1,om,60
         2026,district_1,street_lateral,12
         2026,district_1,house_lateral,6
-        """)
-    write(root, "sites/sites.csv", """
+        """,
+    )
+    write(
+        root,
+        "sites/sites.csv",
+        """
         site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id,name,address,applicant,impaired_water,single_family,agricultural,exempt,final_stabilization
         W-1,woodbury,2.0,2026-05-01,G1,Oak Ridge,5 Oak,Builder Co,false,false,false,false,
         B-1,bellport,2.0,2026-05-01,G1,Single home,6 Oak,Owner,false,true,false,false,
-        """)
-    write(root, "inspections/inspections.csv", """
+        """,
+    )
+    write(
+        root,
+        "inspections/inspections.csv",
+        """
         site_id,inspected_at,inspector,kind,sediment_capacity_lost_pct,notes
         W-1,2026-05-08T10:00,J. Smith,routine,10,ok
         W-1,2026-05-16T10:00,J. Smith,routine,20,late by a day
-        """)
-    write(root, "rainfall/gauge.csv", """
+        """,
+    )
+    write(
+        root,
+        "rainfall/gauge.csv",
+        """
         gauge_id,date,precip_in
         G1,2026-05-10,0.49
         G1,2026-05-12,0.50
-        """)
+        """,
+    )
     flow = ["user_id,timestamp,value,unit,constituent"]
     for i in range(96):
         hh, mm = divmod(i * 15, 60)
@@ -99,8 +135,14 @@ def town(tmp_path: Path) -> Path:
 def run_cli(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
     """`outfall ...` in a fresh process, as a user would run it."""
     env = dict(os.environ, GX_ANALYTICS_ENABLED="false")
-    return subprocess.run([sys.executable, "-m", "outfall", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=REPO, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "outfall", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        env=env,
+    )
 
 
 def query_warehouse(db: Path, query: str, params=None) -> list[tuple]:
@@ -131,9 +173,16 @@ def materialize(assets, *args, **kwargs):
         from outfall.resources import RulesResource
 
         settings = resources["settings"]
-        kwargs["resources"] = {**resources, "rules": RulesResource(rules_dir=settings.rules_dir, town=settings.town)}
+        kwargs["resources"] = {
+            **resources,
+            "rules": RulesResource(rules_dir=settings.rules_dir, town=settings.town),
+        }
     database = str(getattr((kwargs.get("resources") or {}).get("duckdb"), "database", "") or "")
-    keep = kept_open(database) if database and not database.startswith((":memory:", "md:")) else contextlib.nullcontext()
+    keep = (
+        kept_open(database)
+        if database and not database.startswith((":memory:", "md:"))
+        else contextlib.nullcontext()
+    )
     with keep:
         return dagster_materialize(assets, *args, **kwargs)
 
@@ -145,11 +194,15 @@ def materialize_town(assets: list, data: Path, warehouse: Path, as_of: str):
 
     from outfall.resources import OutfallSettings
 
-    result = materialize(assets, resources={"duckdb": DuckDBResource(database=str(warehouse)),
-                                            "settings": OutfallSettings(data_dir=str(data), as_of=as_of)})
+    result = materialize(
+        assets,
+        resources={
+            "duckdb": DuckDBResource(database=str(warehouse)),
+            "settings": OutfallSettings(data_dir=str(data), as_of=as_of),
+        },
+    )
     assert result.success
     return result
-
 
 
 @pytest.fixture(scope="session")
@@ -158,7 +211,9 @@ def demo_town(tmp_path_factory, worker_id) -> Path:
     workers share it through a lock): read it, never change it (copy it first, as test_demo_town does)."""
     from filelock import FileLock
 
-    shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
+    shared = (
+        tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
+    )
     out = shared / "demo_town"
     with FileLock(str(shared / "demo_town.lock")):
         if not (out / "demo_finished").exists():

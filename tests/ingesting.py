@@ -18,8 +18,12 @@ from outfall.rules import load_town
 from outfall.warehouse import configure, ensure_schema, sql
 
 TOWN = load_town()
-CTX = Context(unit_schedule=TOWN.town.sewer_units.at(dt.date(2026, 6, 30)).model_dump(), timezone=TOWN.timezone,
-              jurisdictions=TOWN.jurisdictions, rules_files=TOWN.files_found())
+CTX = Context(
+    unit_schedule=TOWN.town.sewer_units.at(dt.date(2026, 6, 30)).model_dump(),
+    timezone=TOWN.timezone,
+    jurisdictions=TOWN.jurisdictions,
+    rules_files=TOWN.files_found(),
+)
 NOW = dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc)
 
 

@@ -30,11 +30,23 @@ def springfield_rules(folder: Path) -> Path:
     text = text.replace(f"jurisdiction: {MODEL}", "jurisdiction: springfield")
     text = text.replace("name: Town of Woodbury", "name: City of Springfield")
     text = text.replace("timezone: America/New_York", "timezone: America/Chicago")
-    text = text.replace("value: 240\n", "value: 200\n").replace("BOD in excess of 240 mg/l", "BOD in excess of 200 mg/l")
-    for old, new in (("253-55", "41-55"), ("ch. 253", "ch. 41"), ("chapter 253", "chapter 41"),
-                     ("ch. 267", "ch. 88"), ("Chapter 267", "Chapter 88"), ("chapter 267", "chapter 88"),
-                     ('chapter: "267"', 'chapter: "88"'), ("ch. 185", "ch. 17"), ("chapter 185", "chapter 17"),
-                     ("ch. 301", "ch. 9"), ("chapter 301", "chapter 9"), ("Orange County", "Sangamon County")):
+    text = text.replace("value: 240\n", "value: 200\n").replace(
+        "BOD in excess of 240 mg/l", "BOD in excess of 200 mg/l"
+    )
+    for old, new in (
+        ("253-55", "41-55"),
+        ("ch. 253", "ch. 41"),
+        ("chapter 253", "chapter 41"),
+        ("ch. 267", "ch. 88"),
+        ("Chapter 267", "Chapter 88"),
+        ("chapter 267", "chapter 88"),
+        ('chapter: "267"', 'chapter: "88"'),
+        ("ch. 185", "ch. 17"),
+        ("chapter 185", "chapter 17"),
+        ("ch. 301", "ch. 9"),
+        ("chapter 301", "chapter 9"),
+        ("Orange County", "Sangamon County"),
+    ):
         text = text.replace(old, new)
     text = text.replace("Town of Woodbury", "City of Springfield").replace("Woodbury", "Springfield")
     assert not MODEL_WORDS.search(text)
@@ -60,12 +72,18 @@ def springfield_town(root: Path) -> Path:
     """The small test town, its sites in Springfield, a letterhead and a mailed notice."""
     data = small_town(root)
     sites = data / "sites" / "sites.csv"
-    sites.write_text(sites.read_text().replace(",woodbury,", ",springfield,").replace(",bellport,", ",springfield,"))
+    sites.write_text(
+        sites.read_text().replace(",woodbury,", ",springfield,").replace(",bellport,", ",springfield,")
+    )
     write(data, "letterhead.yaml", LETTERHEAD)
-    write(data, "notices_mailed/mailed.csv", """
+    write(
+        data,
+        "notices_mailed/mailed.csv",
+        """
         kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days
         sewer,IU-1,2026-02,2026-03-02,7019 0000 0000 0001,
-        """)
+        """,
+    )
     return data
 
 
@@ -74,8 +92,14 @@ def run(*args: str, rules: Path, town: str = "") -> subprocess.CompletedProcess:
     env.pop("OUTFALL_TOWN", None)
     if town:
         env["OUTFALL_TOWN"] = town
-    return subprocess.run([sys.executable, "-m", "outfall", *args], capture_output=True, text=True, timeout=600,
-                          cwd=REPO, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "outfall", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+        env=env,
+    )
 
 
 def test_the_town_is_the_one_rules_file_with_sewer_rules(tmp_path):
@@ -93,8 +117,14 @@ def test_a_folder_with_two_sewer_towns_is_a_one_line_error_before_anything_runs(
     rules = tmp_path / "rules"
     springfield_rules(rules)
     shutil.copy(RULES_DIR / f"{MODEL}.yaml", rules / f"{MODEL}.yaml")
-    done = run("run", "--data", str(small_town(tmp_path / "data")), "--warehouse", str(tmp_path / "w.duckdb"),
-               rules=rules)
+    done = run(
+        "run",
+        "--data",
+        str(small_town(tmp_path / "data")),
+        "--warehouse",
+        str(tmp_path / "w.duckdb"),
+        rules=rules,
+    )
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "2 rules files have sewer rules" in lines[0] and "OUTFALL_TOWN" in lines[0]
@@ -110,16 +140,26 @@ def test_a_site_in_no_jurisdiction_of_the_rules_is_quarantined_naming_the_files(
 
     rules = tmp_path / "rules"
     springfield_rules(rules)
-    data = small_town(tmp_path / "data")   # its sites are in woodbury and bellport: not rules files here
-    result = materialize([ingest_asset("sites")], resources={
-        "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
-        "settings": OutfallSettings(data_dir=str(data), as_of="2026-06-30", rules_dir=str(rules)),
-        "rules": RulesResource(rules_dir=str(rules))})
+    data = small_town(tmp_path / "data")  # its sites are in woodbury and bellport: not rules files here
+    result = materialize(
+        [ingest_asset("sites")],
+        resources={
+            "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
+            "settings": OutfallSettings(data_dir=str(data), as_of="2026-06-30", rules_dir=str(rules)),
+            "rules": RulesResource(rules_dir=str(rules)),
+        },
+    )
     assert result.success
-    reasons = [r for (r,) in query_warehouse(tmp_path / "w.duckdb",
-                                             "SELECT reason FROM quarantine WHERE dataset = 'sites' ORDER BY 1")]
+    reasons = [
+        r
+        for (r,) in query_warehouse(
+            tmp_path / "w.duckdb", "SELECT reason FROM quarantine WHERE dataset = 'sites' ORDER BY 1"
+        )
+    ]
     assert len(reasons) == 2
-    assert all("is not one of the jurisdictions of the rules files found (springfield.yaml in" in r for r in reasons)
+    assert all(
+        "is not one of the jurisdictions of the rules files found (springfield.yaml in" in r for r in reasons
+    )
 
 
 def test_new_town_writes_a_file_that_loads_only_once_filled_in_and_never_overwrites(tmp_path):
@@ -128,12 +168,21 @@ def test_new_town_writes_a_file_that_loads_only_once_filled_in_and_never_overwri
     assert done.returncode == 0, done.stderr
     text = out.read_text(encoding="utf-8")
     assert "jurisdiction: springfield" in text
-    assert re.search(r"value: ''\s+# model: 240 \(Woodbury Code ch\. 253 Part 2, .*BOD in excess of 240 mg/l\) - "
-                     r"replace with your town's", text)
-    checked = subprocess.run([sys.executable, "-m", "outfall.rules", "check", "--rules-dir", str(out.parent)],
-                             capture_output=True, text=True, cwd=REPO)
+    assert re.search(
+        r"value: ''\s+# model: 240 \(Woodbury Code ch\. 253 Part 2, .*BOD in excess of 240 mg/l\) - "
+        r"replace with your town's",
+        text,
+    )
+    checked = subprocess.run(
+        [sys.executable, "-m", "outfall.rules", "check", "--rules-dir", str(out.parent)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert checked.returncode == 2
-    assert re.fullmatch(r"outfall: .*springfield\.yaml, line \d+: name: is empty: fill it in .*\n", checked.stderr)
+    assert re.fullmatch(
+        r"outfall: .*springfield\.yaml, line \d+: name: is empty: fill it in .*\n", checked.stderr
+    )
     again = run("new-town", "springfield", "--out", str(out), rules=RULES_DIR)
     assert again.returncode == 2 and again.stderr.count("\n") == 1 and "exists already" in again.stderr
     assert out.read_text(encoding="utf-8") == text
@@ -145,15 +194,20 @@ def test_springfield_runs_end_to_end_in_its_own_time_and_words(tmp_path):
     springfield_rules(rules)
     data = springfield_town(tmp_path / "data")
     db = tmp_path / "springfield.duckdb"
-    done = run("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30", "--quiet", rules=rules)
+    done = run(
+        "run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30", "--quiet", rules=rules
+    )
     assert done.returncode == 0, done.stderr
 
     # a local time without an offset is Chicago time: 2026-02-02T09:00 CST is 15:00 UTC
     (epoch,) = query_warehouse(db, "SELECT epoch(collected_at) FROM lab_results WHERE sample_id = 'S-1'")[0]
     assert epoch == dt.datetime(2026, 2, 2, 15, 0, tzinfo=dt.timezone.utc).timestamp()
     # the town's own limit: BOD over 200 mg/L (240 is a violation here, not under the model's 240)
-    bod = query_warehouse(db, "SELECT sample_id, limit_value, rule FROM discharge_violations "
-                              "WHERE parameter = 'BOD' AND sample_id IN ('S-1', 'S-2') ORDER BY 1")
+    bod = query_warehouse(
+        db,
+        "SELECT sample_id, limit_value, rule FROM discharge_violations "
+        "WHERE parameter = 'BOD' AND sample_id IN ('S-1', 'S-2') ORDER BY 1",
+    )
     assert [(s, v) for s, v, _ in bod] == [("S-1", 200.0), ("S-2", 200.0)]
     assert all("Springfield Code ch. 41 Part 2" in rule for _, _, rule in bod)
     # the sites are judged by Springfield's stormwater rules, and the mailed notice is mailed

@@ -33,8 +33,15 @@ AS_OF = "2026-06-30"
 NY = ZoneInfo("America/New_York")
 D = dt.date
 ENFORCEMENT_INGEST = [ingest_asset(name) for name in ENFORCEMENT_DATASET_NAMES]
-ALL = [*ENFORCEMENT_INGEST, enf.sewer_notices, enf.obligations, enf.snc_determinations,
-       enf.snc_publication, enf.surcharges, enf.grease_trap_status]
+ALL = [
+    *ENFORCEMENT_INGEST,
+    enf.sewer_notices,
+    enf.obligations,
+    enf.snc_determinations,
+    enf.snc_publication,
+    enf.surcharges,
+    enf.grease_trap_status,
+]
 
 
 # ------------------------------------------------------------------ helpers
@@ -56,29 +63,65 @@ def outcome_of(value, limit, limit_type, nondetect):
     return "violation" if value < limit else "compliant"
 
 
-def ev_rows(user, sample, parameter, day, value, limit, limit_type="max", nondetect=False, hour=9,
-            sample_type="composite", unit="mg/L", source="Part 2", rule="Woodbury Code ch. 253 Part 2 (test)"):
+def ev_rows(
+    user,
+    sample,
+    parameter,
+    day,
+    value,
+    limit,
+    limit_type="max",
+    nondetect=False,
+    hour=9,
+    sample_type="composite",
+    unit="mg/L",
+    source="Part 2",
+    rule="Woodbury Code ch. 253 Part 2 (test)",
+):
     at = dt.datetime.combine(day, dt.time(hour), NY)
-    return [(user, sample, parameter, at, day, sample_type, float(value), nondetect, "<" if nondetect else None,
-             unit, float(limit), limit_type, source, rule, outcome_of(value, limit, limit_type, nondetect),
-             value / limit if limit_type == "max" else limit / value)]
+    return [
+        (
+            user,
+            sample,
+            parameter,
+            at,
+            day,
+            sample_type,
+            float(value),
+            nondetect,
+            "<" if nondetect else None,
+            unit,
+            float(limit),
+            limit_type,
+            source,
+            rule,
+            outcome_of(value, limit, limit_type, nondetect),
+            value / limit if limit_type == "max" else limit / value,
+        )
+    ]
 
 
 def ph_rows(user, sample, day, value):
-    return (ev_rows(user, sample, "pH", day, value, 5.5, "min", unit="s.u.", sample_type="grab")
-            + ev_rows(user, sample, "pH", day, value, 9.5, "max", unit="s.u.", sample_type="grab"))
+    return ev_rows(user, sample, "pH", day, value, 5.5, "min", unit="s.u.", sample_type="grab") + ev_rows(
+        user, sample, "pH", day, value, 9.5, "max", unit="s.u.", sample_type="grab"
+    )
 
 
 def insert_evaluations(con, rows):
-    con.executemany("INSERT INTO discharge_evaluations (user_id, sample_id, parameter, collected_at, collected_date, "
-                    "sample_type, value, nondetect, qualifier, unit, limit_value, limit_type, limit_source, rule, "
-                    "outcome, exceedance_ratio) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    con.executemany(
+        "INSERT INTO discharge_evaluations (user_id, sample_id, parameter, collected_at, collected_date, "
+        "sample_type, value, nondetect, qualifier, unit, limit_value, limit_type, limit_source, rule, "
+        "outcome, exceedance_ratio) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
 
 
 def insert_users(con, rows):
-    con.executemany("INSERT INTO industrial_users (user_id, name, district, address, permit_no, permit_effective, "
-                    "permit_expires, normal_avg_flow_gpd) VALUES (?, ?, 'consolidated', ?, ?, DATE '2025-01-01', ?, ?)",
-                    rows)
+    con.executemany(
+        "INSERT INTO industrial_users (user_id, name, district, address, permit_no, permit_effective, "
+        "permit_expires, normal_avg_flow_gpd) VALUES (?, ?, 'consolidated', ?, ?, DATE '2025-01-01', ?, ?)",
+        rows,
+    )
 
 
 def insert_lab(con, rows):
@@ -87,17 +130,22 @@ def insert_lab(con, rows):
         "INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, sample_type, parameter, result, "
         "nondetect, unit, lab) VALUES (?, ?, (CAST(? AS DATE) + INTERVAL 9 HOUR)::TIMESTAMP AT TIME ZONE "
         "'America/New_York', ?, ?, ?, ?, ?, 'mg/L', ?)",
-        [(s, u, d, d, t, p, r, nd, lab) for s, u, d, t, p, r, nd, lab in rows])
+        [(s, u, d, d, t, p, r, nd, lab) for s, u, d, t, p, r, nd, lab in rows],
+    )
 
 
 def run(tmp_path: Path, data: Path | None = None, assets=None, as_of: str = AS_OF, rules_dir: str = ""):
     data = data or (tmp_path / "data")
     data.mkdir(parents=True, exist_ok=True)
-    result = materialize(assets or ALL, resources={
-        "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
-        "settings": OutfallSettings(data_dir=str(data), as_of=as_of, dashboards_dir=str(tmp_path / "dash"),
-                                    rules_dir=rules_dir),
-    })
+    result = materialize(
+        assets or ALL,
+        resources={
+            "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
+            "settings": OutfallSettings(
+                data_dir=str(data), as_of=as_of, dashboards_dir=str(tmp_path / "dash"), rules_dir=rules_dir
+            ),
+        },
+    )
     assert result.success
     return result
 
@@ -119,9 +167,21 @@ def letters(tmp_path: Path) -> Path:
 
 def test_every_table_written_when_inputs_are_empty(tmp_path):
     run(tmp_path)
-    for table in ("reports", "accidental_discharges", "grease_traps", "pumpouts", "sewer_notices", "obligations",
-                  "snc_determinations", "snc_evaluations", "snc_publication", "surcharges", "surcharge_samples",
-                  "grease_trap_status", "grease_orders"):
+    for table in (
+        "reports",
+        "accidental_discharges",
+        "grease_traps",
+        "pumpouts",
+        "sewer_notices",
+        "obligations",
+        "snc_determinations",
+        "snc_evaluations",
+        "snc_publication",
+        "surcharges",
+        "surcharge_samples",
+        "grease_trap_status",
+        "grease_orders",
+    ):
         assert rows(tmp_path, f"SELECT count(*) FROM {table}") == [(0,)], table
 
 
@@ -153,34 +213,55 @@ def snc_fixture(tmp_path: Path) -> Path:
     ev += ph_rows("PH", "P-3", D(2026, 3, 3), 7.0)
     # ND: non-detects are measurements that do not exceed: 1 of 3 breaking.
     ev += ev_rows("ND", "N-1", "BOD", D(2026, 4, 1), 250, 240)
-    ev += ev_rows("ND", "N-2", "BOD", D(2026, 4, 2), 400, 240, nondetect=True)    # inconclusive
+    ev += ev_rows("ND", "N-2", "BOD", D(2026, 4, 2), 400, 240, nondetect=True)  # inconclusive
     ev += ev_rows("ND", "N-3", "BOD", D(2026, 4, 3), 5, 240, nondetect=True)
     # H2: a July result is in the July-December period, not January-June.
     ev += ev_rows("H2", "H-1", "COD", D(2026, 6, 30), 100, 600)
-    ev += ev_rows("H2", "H-2", "COD", D(2026, 7, 1), 720, 600)                   # 600 x 1.2
+    ev += ev_rows("H2", "H-2", "COD", D(2026, 7, 1), 720, 600)  # 600 x 1.2
     insert_evaluations(con, ev)
-    insert_users(con, [("CHR66", "Chronic & Co <Inc>", "1 Main St", "P-66", D(2027, 1, 1), None),
-                       ("PH", "Acid Works", None, None, None, None)])
+    insert_users(
+        con,
+        [
+            ("CHR66", "Chronic & Co <Inc>", "1 Main St", "P-66", D(2027, 1, 1), None),
+            ("PH", "Acid Works", None, None, None, None),
+        ],
+    )
     con.close()
     data = tmp_path / "data"
-    write(data, "reports/r.csv", """
+    write(
+        data,
+        "reports/r.csv",
+        """
         user_id,report_type,period_start,period_end,due_date,received_on
         LATE45,periodic,2025-07-01,2025-12-31,2026-01-15,2026-03-01
         LATE46,semi-annual,2025-07-01,2025-12-31,2026-01-15,2026-03-02
         OPEN45,periodic,2025-10-01,2026-03-31,2026-05-16,
         OPEN46,periodic,2025-10-01,2026-03-31,2026-05-15,
-        """)
+        """,
+    )
     return data
 
 
 def test_snc_determinations_at_each_boundary(tmp_path):
     data = snc_fixture(tmp_path)
-    result = run(tmp_path, data, [*ENFORCEMENT_INGEST, enf.snc_determinations, enf.snc_publication,
-                                  enf.check_validity_snc_determinations_pct], as_of=AS_OF)
+    result = run(
+        tmp_path,
+        data,
+        [
+            *ENFORCEMENT_INGEST,
+            enf.snc_determinations,
+            enf.snc_publication,
+            enf.check_validity_snc_determinations_pct,
+        ],
+        as_of=AS_OF,
+    )
     checks = result.get_asset_check_evaluations()
     assert [c.passed for c in checks] == [True]
-    got = rows(tmp_path, "SELECT user_id, period_start, period_end, parameter, criterion, measurements, count, pct "
-                         "FROM snc_determinations ORDER BY user_id, criterion")
+    got = rows(
+        tmp_path,
+        "SELECT user_id, period_start, period_end, parameter, criterion, measurements, count, pct "
+        "FROM snc_determinations ORDER BY user_id, criterion",
+    )
     h1, h1_end = D(2026, 1, 1), D(2026, 6, 30)
     assert got == [
         ("CHR66", h1, h1_end, "BOD", "chronic", 100, 66, 66.0),
@@ -192,11 +273,19 @@ def test_snc_determinations_at_each_boundary(tmp_path):
         ("PH", h1, h1_end, "pH", "chronic", 3, 2, pytest.approx(200 / 3)),
         ("TRC33", h1, h1_end, "TSS", "trc", 100, 33, 33.0),
     ]
-    assert all(r[0] for r in rows(tmp_path, "SELECT rule IS NOT NULL AND rule LIKE '%403.8(f)(2)(viii)%' "
-                                            "FROM snc_determinations"))
+    assert all(
+        r[0]
+        for r in rows(
+            tmp_path, "SELECT rule IS NOT NULL AND rule LIKE '%403.8(f)(2)(viii)%' FROM snc_determinations"
+        )
+    )
     # every period's arithmetic is kept, met or not
-    ev = dict(((u, p), (m, v, t)) for u, p, m, v, t in rows(
-        tmp_path, "SELECT user_id, parameter, measurements, violations, trc_results FROM snc_evaluations"))
+    ev = dict(
+        ((u, p), (m, v, t))
+        for u, p, m, v, t in rows(
+            tmp_path, "SELECT user_id, parameter, measurements, violations, trc_results FROM snc_evaluations"
+        )
+    )
     assert ev[("CHR65", "BOD")] == (100, 65, 0)
     assert ev[("TRC32", "TSS")] == (100, 32, 32)
     assert ev[("PH", "pH")] == (3, 2, None)
@@ -208,11 +297,19 @@ def test_snc_determinations_at_each_boundary(tmp_path):
 def test_snc_publication_lists_each_user_once_per_year(tmp_path):
     data = snc_fixture(tmp_path)
     run(tmp_path, data, [*ENFORCEMENT_INGEST, enf.snc_determinations, enf.snc_publication])
-    got = rows(tmp_path, "SELECT year, user_id, criteria, determinations, year_closed FROM snc_publication "
-                         "ORDER BY user_id")
+    got = rows(
+        tmp_path,
+        "SELECT year, user_id, criteria, determinations, year_closed FROM snc_publication ORDER BY user_id",
+    )
     assert [r[1] for r in got] == ["CHR66", "FLOAT", "H2", "LATE46", "OPEN46", "PH", "TRC33"]
     h2 = next(r for r in got if r[1] == "H2")
-    assert h2 == (2026, "H2", "chronic violations of COD; technical review criteria violations of COD", 2, False)
+    assert h2 == (
+        2026,
+        "H2",
+        "chronic violations of COD; technical review criteria violations of COD",
+        2,
+        False,
+    )
     page = (letters(tmp_path) / "sewer_snc_publication_2026.html").read_text()
     assert "Chronic &amp; Co &lt;Inc&gt;" in page and "<Inc>" not in page
     assert "reports more than 45 days late" in page and "Provisional" in page
@@ -226,13 +323,17 @@ def notices_fixture(tmp_path: Path) -> None:
     v = D(2026, 3, 2)
     ev = []
     # IN30: next BOD result 30 days later complies -> corrected in time.
-    ev += ev_rows("IN30", "A-1", "BOD", v, 300, 240) + ev_rows("IN30", "A-2", "BOD", v + dt.timedelta(days=30), 200, 240)
+    ev += ev_rows("IN30", "A-1", "BOD", v, 300, 240) + ev_rows(
+        "IN30", "A-2", "BOD", v + dt.timedelta(days=30), 200, 240
+    )
     # IN31: 31 days later -> corrected late. An inconclusive result in between decides nothing.
     ev += ev_rows("IN31", "B-1", "BOD", v, 300, 240)
     ev += ev_rows("IN31", "B-2", "BOD", v + dt.timedelta(days=10), 400, 240, nondetect=True)
     ev += ev_rows("IN31", "B-3", "BOD", v + dt.timedelta(days=31), 200, 240)
     # AGAIN: the next result breaks the limit again; that one is overdue (nothing after).
-    ev += ev_rows("AGAIN", "C-1", "TSS", v, 350, 300) + ev_rows("AGAIN", "C-2", "TSS", D(2026, 3, 20), 330, 300)
+    ev += ev_rows("AGAIN", "C-1", "TSS", v, 350, 300) + ev_rows(
+        "AGAIN", "C-2", "TSS", D(2026, 3, 20), 330, 300
+    )
     # PEND: violation on June 10, nothing later: pending on June 30.
     ev += ev_rows("PEND", "D-1", "FOG", D(2026, 6, 10), 120, 100)
     # PH: below the minimum on May 1, nothing later: overdue since June 1.
@@ -240,8 +341,10 @@ def notices_fixture(tmp_path: Path) -> None:
     # FUTURE: a violation after --as-of is not noticed yet.
     ev += ev_rows("FUTURE", "F-1", "BOD", D(2026, 7, 2), 300, 240)
     insert_evaluations(con, ev)
-    insert_users(con, [("IN30", "Smith & Sons <script>alert(1)</script>", "1 Main St\nWoodbury NY", "P-30",
-                        None, None)])
+    insert_users(
+        con,
+        [("IN30", "Smith & Sons <script>alert(1)</script>", "1 Main St\nWoodbury NY", "P-30", None, None)],
+    )
     con.close()
 
 
@@ -249,25 +352,51 @@ def mail_notices(tmp_path: Path, mailed: list[tuple[str, str, dt.date, int]]) ->
     """Monthly notices as the notices asset writes them (contract 5.1): (user, period, mailed_on, days)."""
     con = open_warehouse(tmp_path / "w.duckdb")
     for user_id, period, mailed_on, days in mailed:
-        con.execute("INSERT INTO notices (kind, recipient_id, period, violations, status, issued_on, correct_by, "
-                    "correct_within_days, letter, ready_to_send) VALUES ('sewer', ?, ?, 1, 'mailed', ?, ?, ?, ?, true)",
-                    [user_id, period, mailed_on, mailed_on + dt.timedelta(days=days), days,
-                     f"letters/sewer/notice_{user_id}_{period}.html"]).fetchall()
+        con.execute(
+            "INSERT INTO notices (kind, recipient_id, period, violations, status, issued_on, correct_by, "
+            "correct_within_days, letter, ready_to_send) VALUES ('sewer', ?, ?, 1, 'mailed', ?, ?, ?, ?, true)",
+            [
+                user_id,
+                period,
+                mailed_on,
+                mailed_on + dt.timedelta(days=days),
+                days,
+                f"letters/sewer/notice_{user_id}_{period}.html",
+            ],
+        ).fetchall()
     con.close()
 
 
 def test_sewer_notices_follow_up_30_vs_31_days_from_the_mailed_notice(tmp_path):
     notices_fixture(tmp_path)
     march = D(2026, 3, 2)
-    mail_notices(tmp_path, [("IN30", "2026-03", march, 30), ("IN31", "2026-03", march, 30),
-                            ("AGAIN", "2026-03", march, 30), ("PH", "2026-05", D(2026, 5, 1), 30)])
+    mail_notices(
+        tmp_path,
+        [
+            ("IN30", "2026-03", march, 30),
+            ("IN31", "2026-03", march, 30),
+            ("AGAIN", "2026-03", march, 30),
+            ("PH", "2026-05", D(2026, 5, 1), 30),
+        ],
+    )
     result = run(tmp_path, assets=[enf.sewer_notices, enf.check_completeness_sewer_notices_violation])
     assert [c.passed for c in result.get_asset_check_evaluations()] == [True]
-    got = {(r[0], r[1]): r[2:] for r in rows(
-        tmp_path, "SELECT user_id, sample_id, issued_on, correct_by, status, corrected_in_time, next_sample_id, "
-                  "violation_days, max_penalty_usd, correction_days, mailing, letter_file FROM sewer_notices")}
-    assert set(got) == {("IN30", "A-1"), ("IN31", "B-1"), ("AGAIN", "C-1"), ("AGAIN", "C-2"), ("PEND", "D-1"),
-                        ("PH", "E-1")}
+    got = {
+        (r[0], r[1]): r[2:]
+        for r in rows(
+            tmp_path,
+            "SELECT user_id, sample_id, issued_on, correct_by, status, corrected_in_time, next_sample_id, "
+            "violation_days, max_penalty_usd, correction_days, mailing, letter_file FROM sewer_notices",
+        )
+    }
+    assert set(got) == {
+        ("IN30", "A-1"),
+        ("IN31", "B-1"),
+        ("AGAIN", "C-1"),
+        ("AGAIN", "C-2"),
+        ("PEND", "D-1"),
+        ("PH", "E-1"),
+    }
     # § 253-55 A days count from the day after correct_by: corrected on it or the day after, none
     assert got[("IN30", "A-1")][:6] == (D(2026, 3, 2), D(2026, 4, 1), "corrected", True, "A-2", 0)
     assert got[("IN31", "B-1")][:6] == (D(2026, 3, 2), D(2026, 4, 1), "corrected_late", False, "B-3", 0)
@@ -277,8 +406,17 @@ def test_sewer_notices_follow_up_30_vs_31_days_from_the_mailed_notice(tmp_path):
     assert got[("PEND", "D-1")][:6] == (None, None, "draft", None, None, 0)
     assert got[("PEND", "D-1")][6] == Decimal("0.00")
     # pH below 5.5 on May 1, notice mailed May 1: period to May 31; June 1..30 uncorrected -> 30 days, $500 a day
-    assert got[("PH", "E-1")][1:] == (D(2026, 5, 31), "overdue", False, None, 30, Decimal("15000.00"), 30,
-                                      "certified mail", "letters/sewer/notice_PH_2026-05.html")
+    assert got[("PH", "E-1")][1:] == (
+        D(2026, 5, 31),
+        "overdue",
+        False,
+        None,
+        30,
+        Decimal("15000.00"),
+        30,
+        "certified mail",
+        "letters/sewer/notice_PH_2026-05.html",
+    )
     # one letter per notice now (assets/notices.py): no letter per sample
     assert not list(letters(tmp_path).glob("sewer_nov_*.html")) if letters(tmp_path).is_dir() else True
 
@@ -303,49 +441,85 @@ def test_sewer_notices_rerun_is_identical_and_removes_old_per_sample_letters(tmp
 def obligations_fixture(tmp_path: Path) -> Path:
     con = open_warehouse(tmp_path / "w.duckdb")
     # Slugs: Thursday June 4 (report due Tuesday June 9) and Friday June 5 (due Wednesday June 10).
-    con.executemany("INSERT INTO slug_events (user_id, constituent, start_at, end_at, duration_min, baseline, "
-                    "peak_value, peak_ratio, unit) VALUES (?, 'flow', ?, ?, 30, 10, 80, 8, 'gpm')", [
-                        ("SLUGTHU", dt.datetime(2026, 6, 4, 23, 30, tzinfo=dt.timezone(dt.timedelta(hours=-4))),
-                         dt.datetime(2026, 6, 5, 0, 0, tzinfo=dt.timezone(dt.timedelta(hours=-4)))),
-                        ("SLUGFRI", dt.datetime(2026, 6, 5, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=-4))),
-                         dt.datetime(2026, 6, 5, 10, 30, tzinfo=dt.timezone(dt.timedelta(hours=-4)))),
-                        ("SLUGNONE", dt.datetime(2026, 6, 5, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=-4))),
-                         dt.datetime(2026, 6, 5, 10, 30, tzinfo=dt.timezone(dt.timedelta(hours=-4)))),
-                    ])
+    con.executemany(
+        "INSERT INTO slug_events (user_id, constituent, start_at, end_at, duration_min, baseline, "
+        "peak_value, peak_ratio, unit) VALUES (?, 'flow', ?, ?, 30, 10, 80, 8, 'gpm')",
+        [
+            (
+                "SLUGTHU",
+                dt.datetime(2026, 6, 4, 23, 30, tzinfo=dt.timezone(dt.timedelta(hours=-4))),
+                dt.datetime(2026, 6, 5, 0, 0, tzinfo=dt.timezone(dt.timedelta(hours=-4))),
+            ),
+            (
+                "SLUGFRI",
+                dt.datetime(2026, 6, 5, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=-4))),
+                dt.datetime(2026, 6, 5, 10, 30, tzinfo=dt.timezone(dt.timedelta(hours=-4))),
+            ),
+            (
+                "SLUGNONE",
+                dt.datetime(2026, 6, 5, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=-4))),
+                dt.datetime(2026, 6, 5, 10, 30, tzinfo=dt.timezone(dt.timedelta(hours=-4))),
+            ),
+        ],
+    )
     # Violations: one by the user's own lab (self-monitoring), one by the Town's.
-    insert_evaluations(con, ev_rows("SELF", "SM-1", "BOD", D(2026, 3, 2), 300, 240)
-                       + ev_rows("TOWNS", "TW-1", "BOD", D(2026, 3, 2), 300, 240))
-    insert_lab(con, [("SM-1", "SELF", D(2026, 3, 2), "composite", "BOD", 300.0, False, "Suffolk Environmental"),
-                     ("SM-2", "SELF", D(2026, 4, 1), "composite", "BOD", 200.0, False, "Town of Woodbury POTW lab"),
-                     ("TW-1", "TOWNS", D(2026, 3, 2), "composite", "BOD", 300.0, False, "Town of Woodbury POTW lab")])
-    insert_users(con, [("EXP30", "Soon Expiring", None, "P-E30", D(2026, 7, 30), None),
-                       ("EXP90", "Window Edge", None, "P-E90", D(2026, 9, 28), None),
-                       ("EXP91", "Far Off", None, "P-E91", D(2026, 9, 29), None),
-                       ("EXPIRED", "Lapsed", None, "P-X", D(2026, 6, 29), None)])
+    insert_evaluations(
+        con,
+        ev_rows("SELF", "SM-1", "BOD", D(2026, 3, 2), 300, 240)
+        + ev_rows("TOWNS", "TW-1", "BOD", D(2026, 3, 2), 300, 240),
+    )
+    insert_lab(
+        con,
+        [
+            ("SM-1", "SELF", D(2026, 3, 2), "composite", "BOD", 300.0, False, "Suffolk Environmental"),
+            ("SM-2", "SELF", D(2026, 4, 1), "composite", "BOD", 200.0, False, "Town of Woodbury POTW lab"),
+            ("TW-1", "TOWNS", D(2026, 3, 2), "composite", "BOD", 300.0, False, "Town of Woodbury POTW lab"),
+        ],
+    )
+    insert_users(
+        con,
+        [
+            ("EXP30", "Soon Expiring", None, "P-E30", D(2026, 7, 30), None),
+            ("EXP90", "Window Edge", None, "P-E90", D(2026, 9, 28), None),
+            ("EXP91", "Far Off", None, "P-E91", D(2026, 9, 29), None),
+            ("EXPIRED", "Lapsed", None, "P-X", D(2026, 6, 29), None),
+        ],
+    )
     con.close()
     data = tmp_path / "data"
-    write(data, "reports/r.csv", """
+    write(
+        data,
+        "reports/r.csv",
+        """
         user_id,report_type,period_start,period_end,due_date,received_on
         PER,periodic,2025-07-01,2025-12-31,2026-01-31,2026-01-30
         PER,periodic,2026-01-01,2026-06-30,2026-07-31,
         SLUGTHU,slug report,2026-06-04,,,2026-06-09
         SLUGFRI,slug,,,,2026-06-11
         SELF,24-hour notice,2026-03-02,,,2026-03-03
-        """)
-    write(data, "accidental_discharges/a.csv", """
+        """,
+    )
+    write(
+        data,
+        "accidental_discharges/a.csv",
+        """
         user_id,occurred_at,notified_at,statement_received_on,description
         ACC1,2026-05-01T08:00,2026-05-02T09:00,2026-05-17,Tank overflow
         ACC2,2026-05-01T08:00,,2026-05-17,Valve left open
         ACC3,2026-06-20T08:00,2026-06-20T08:30,,Spill
-        """)
+        """,
+    )
     return data
 
 
 def test_obligations_deadlines(tmp_path):
     data = obligations_fixture(tmp_path)
     run(tmp_path, data, [*ENFORCEMENT_INGEST, enf.obligations])
-    got = rows(tmp_path, "SELECT user_id, obligation, trigger_date, due, satisfied_on, status, days_late "
-                         "FROM obligations ORDER BY user_id, obligation, due")
+    got = rows(
+        tmp_path,
+        "SELECT user_id, obligation, trigger_date, due, satisfied_on, status, days_late "
+        "FROM obligations ORDER BY user_id, obligation, due",
+    )
     assert got == [
         # written statement within 15 days of the notification (May 2 -> May 17): met
         ("ACC1", "accidental_statement", D(2026, 5, 2), D(2026, 5, 17), D(2026, 5, 17), "met", None),
@@ -394,35 +568,49 @@ def rules_with_rates(tmp_path: Path, rates: str = TEST_RATES) -> str:
 
 def surcharge_fixture(tmp_path: Path) -> None:
     con = open_warehouse(tmp_path / "w.duckdb")
-    insert_users(con, [("METER", "Metered Dairy", None, "P-M", None, 99999.0),
-                       ("PERMIT", "Permit Bakery", None, "P-P", None, 14400.0),
-                       ("NOFLOW", "Unknown Flow", None, None, None, None)])
-    insert_lab(con, [
-        ("M-1", "METER", D(2026, 6, 3), "composite", "BOD", 300.0, False, "L"),
-        ("M-2", "METER", D(2026, 6, 17), "composite", "BOD", 380.0, False, "L"),
-        ("M-3", "METER", D(2026, 6, 17), "grab", "BOD", 900.0, False, "L"),          # composites exist: unused
-        ("M-1", "METER", D(2026, 6, 3), "composite", "TSS", 250.0, False, "L"),      # below 300: zero
-        ("P-1", "PERMIT", D(2026, 6, 3), "grab", "BOD", 340.0, False, "L"),
-        ("N-1", "NOFLOW", D(2026, 6, 3), "composite", "BOD", 340.0, False, "L"),
-        ("M-9", "METER", D(2026, 7, 3), "composite", "BOD", 999.0, False, "L"),      # after --as-of
-    ])
+    insert_users(
+        con,
+        [
+            ("METER", "Metered Dairy", None, "P-M", None, 99999.0),
+            ("PERMIT", "Permit Bakery", None, "P-P", None, 14400.0),
+            ("NOFLOW", "Unknown Flow", None, None, None, None),
+        ],
+    )
+    insert_lab(
+        con,
+        [
+            ("M-1", "METER", D(2026, 6, 3), "composite", "BOD", 300.0, False, "L"),
+            ("M-2", "METER", D(2026, 6, 17), "composite", "BOD", 380.0, False, "L"),
+            ("M-3", "METER", D(2026, 6, 17), "grab", "BOD", 900.0, False, "L"),  # composites exist: unused
+            ("M-1", "METER", D(2026, 6, 3), "composite", "TSS", 250.0, False, "L"),  # below 300: zero
+            ("P-1", "PERMIT", D(2026, 6, 3), "grab", "BOD", 340.0, False, "L"),
+            ("N-1", "NOFLOW", D(2026, 6, 3), "composite", "BOD", 340.0, False, "L"),
+            ("M-9", "METER", D(2026, 7, 3), "composite", "BOD", 999.0, False, "L"),  # after --as-of
+        ],
+    )
     # June 1..30 local, 100 gpm at 00:00 and 200 gpm at 12:00 each day -> time-weighted mean 150 gpm
     readings = []
     tz = dt.timezone(dt.timedelta(hours=-4))
     for day in range(1, 31):
         readings.append(("METER", dt.datetime(2026, 6, day, 0, 0, tzinfo=tz), 150.0))
         readings.append(("METER", dt.datetime(2026, 6, day, 12, 0, tzinfo=tz), 150.0))
-    con.executemany("INSERT INTO flow (user_id, constituent, ts, value, unit) VALUES (?, 'flow', ?, ?, 'gpm')",
-                    readings)
+    con.executemany(
+        "INSERT INTO flow (user_id, constituent, ts, value, unit) VALUES (?, 'flow', ?, ?, 'gpm')", readings
+    )
     con.close()
 
 
 def test_surcharges_pounds_and_samples(tmp_path):
     surcharge_fixture(tmp_path)
     run(tmp_path, assets=[enf.surcharges], rules_dir=rules_with_rates(tmp_path))
-    got = {(r[0], r[1]): r[2:] for r in rows(
-        tmp_path, "SELECT user_id, parameter, period_start, samples, concentration_mgl, flow_source, flow_mg, "
-                  "pounds, amount_usd, period_closed FROM surcharges")}
+    got = {
+        (r[0], r[1]): r[2:]
+        for r in rows(
+            tmp_path,
+            "SELECT user_id, parameter, period_start, samples, concentration_mgl, flow_source, flow_mg, "
+            "pounds, amount_usd, period_closed FROM surcharges",
+        )
+    }
     # 150 gpm x 43,200 min = 6.48 MG; x 8.34 x (340 - 240) = 5404.32 lb; x $0.35 = $1,891.51
     m = got[("METER", "BOD")]
     assert m[:4] == (D(2026, 6, 1), 2, 340.0, "meter")
@@ -430,10 +618,15 @@ def test_surcharges_pounds_and_samples(tmp_path):
     assert m[6] == Decimal("1891.51") and m[7] is False
     assert got[("METER", "TSS")][5:7] == (0.0, Decimal("0.00"))
     p = got[("PERMIT", "BOD")]
-    assert p[3] == "permit" and p[4] == pytest.approx(0.432) and p[6] == Decimal("126.10")   # 360.288 lb x 0.35
+    assert (
+        p[3] == "permit" and p[4] == pytest.approx(0.432) and p[6] == Decimal("126.10")
+    )  # 360.288 lb x 0.35
     assert got[("NOFLOW", "BOD")][3:7] == ("none", None, None, None)
-    used = rows(tmp_path, "SELECT sample_id FROM surcharge_samples WHERE user_id = 'METER' AND parameter = 'BOD' "
-                          "ORDER BY sample_id")
+    used = rows(
+        tmp_path,
+        "SELECT sample_id FROM surcharge_samples WHERE user_id = 'METER' AND parameter = 'BOD' "
+        "ORDER BY sample_id",
+    )
     assert used == [("M-1",), ("M-2",)]
     texts = rows(tmp_path, "SELECT DISTINCT rule FROM surcharges")
     assert len(texts) == 1 and "rate per pound adopted by Test Resolution 1" in texts[0][0]
@@ -443,8 +636,12 @@ def test_surcharges_without_an_adopted_rate_report_pounds_and_no_amount(tmp_path
     # The shipped rules adopt no rate: the pounds are still computed, the amount is not invented.
     surcharge_fixture(tmp_path)
     run(tmp_path, assets=[enf.surcharges])
-    got = {(r[0], r[1]): r[2:] for r in rows(
-        tmp_path, "SELECT user_id, parameter, pounds, rate_usd_per_lb, amount_usd, rule FROM surcharges")}
+    got = {
+        (r[0], r[1]): r[2:]
+        for r in rows(
+            tmp_path, "SELECT user_id, parameter, pounds, rate_usd_per_lb, amount_usd, rule FROM surcharges"
+        )
+    }
     pounds, rate, amount, rule = got[("METER", "BOD")]
     assert pounds == pytest.approx(5404.32) and rate is None and amount is None
     assert "no rate per pound adopted by the Town Board" in rule
@@ -455,10 +652,12 @@ def test_surcharge_rate_adopted_from_a_date_prices_only_months_from_then(tmp_pat
     surcharge_fixture(tmp_path)
     later = TEST_RATES.replace("effective_from: 2026-01-01", "effective_from: 2026-07-01")
     run(tmp_path, assets=[enf.surcharges], rules_dir=rules_with_rates(tmp_path, later), as_of="2026-07-31")
-    got = {(r[0], r[1], r[2]): r[3:] for r in rows(
-        tmp_path, "SELECT user_id, parameter, period_start, pounds, amount_usd FROM surcharges")}
-    assert got[("METER", "BOD", D(2026, 6, 1))][1] is None           # June: before the rate took effect
-    assert got[("METER", "BOD", D(2026, 7, 1))][1] is not None       # July: priced
+    got = {
+        (r[0], r[1], r[2]): r[3:]
+        for r in rows(tmp_path, "SELECT user_id, parameter, period_start, pounds, amount_usd FROM surcharges")
+    }
+    assert got[("METER", "BOD", D(2026, 6, 1))][1] is None  # June: before the rate took effect
+    assert got[("METER", "BOD", D(2026, 7, 1))][1] is not None  # July: priced
 
 
 # ------------------------------------------------------------ grease traps
@@ -466,33 +665,54 @@ def test_surcharge_rate_adopted_from_a_date_prices_only_months_from_then(tmp_pat
 
 def test_grease_trap_status_and_orders(tmp_path):
     data = tmp_path / "data"
-    write(data, "grease_traps/t.csv", """
+    write(
+        data,
+        "grease_traps/t.csv",
+        """
         trap_id,user_id,parcel_id,establishment,address,pumpout_interval_days,set_on
         GT-1,IU-1,,Main Street Diner,112 Main St,90,2026-01-01
         GT-1,IU-1,,Main Street Diner,112 Main St,60,2026-03-01
         GT-2,,P-7,Golden Wok,27 Jericho Tpke,30,2026-05-01
         GT-3,,,Nobody's Trap,,30,2026-01-01
         GT-4,,P-8,Future Cafe,,30,2026-09-01
-        """)
-    write(data, "pumpouts/p.csv", """
+        """,
+    )
+    write(
+        data,
+        "pumpouts/p.csv",
+        """
         trap_id,pumped_on,hauler,invoice_no
         GT-1,2026-03-15,Acme Septic,INV-1
         GT-1,2026-04-29,Acme Septic,
         GT-2,2026-06-20,Acme Septic,INV-9
-        """)
+        """,
+    )
     run(tmp_path, data, [*ENFORCEMENT_INGEST, enf.grease_trap_status])
-    status = rows(tmp_path, "SELECT trap_id, pumpout_interval_days, last_pumped_on, next_due, status, days_overdue, "
-                            "pumpouts_without_invoice FROM grease_trap_status ORDER BY trap_id")
-    assert status == [("GT-1", 60, D(2026, 4, 29), D(2026, 6, 28), "overdue", 2, 1),
-                      ("GT-2", 30, D(2026, 6, 20), D(2026, 7, 20), "current", 0, 0)]
+    status = rows(
+        tmp_path,
+        "SELECT trap_id, pumpout_interval_days, last_pumped_on, next_due, status, days_overdue, "
+        "pumpouts_without_invoice FROM grease_trap_status ORDER BY trap_id",
+    )
+    assert status == [
+        ("GT-1", 60, D(2026, 4, 29), D(2026, 6, 28), "overdue", 2, 1),
+        ("GT-2", 30, D(2026, 6, 20), D(2026, 7, 20), "current", 0, 0),
+    ]
     orders = rows(tmp_path, "SELECT order_id, trap_id, missed_due, comply_by, letter_file FROM grease_orders")
-    assert orders == [("GO-GT-1-20260628", "GT-1", D(2026, 6, 28), D(2026, 7, 30),
-                       "sewer_grease_order_GO-GT-1-20260628.html")]
+    assert orders == [
+        (
+            "GO-GT-1-20260628",
+            "GT-1",
+            D(2026, 6, 28),
+            D(2026, 7, 30),
+            "sewer_grease_order_GO-GT-1-20260628.html",
+        )
+    ]
     letter = (letters(tmp_path) / orders[0][4]).read_text()
     assert "once every\n60 days" in letter or "once every 60 days" in letter
     assert "receipted invoices" in letter
     assert rows(tmp_path, "SELECT reason FROM quarantine WHERE dataset = 'grease_traps'") == [
-        ("a grease trap needs user_id or parcel_id (whose premises it serves)",)]
+        ("a grease trap needs user_id or parcel_id (whose premises it serves)",)
+    ]
 
 
 # ---------------------------------------------------------- input folders
@@ -500,16 +720,22 @@ def test_grease_trap_status_and_orders(tmp_path):
 
 def test_reports_folder_quarantines_bad_rows(tmp_path):
     data = tmp_path / "data"
-    write(data, "reports/r.csv", """
+    write(
+        data,
+        "reports/r.csv",
+        """
         user_id,report_type,period_start,period_end,due_date,received_on
         U1,periodic,2026-01-01,2026-06-30,2026-07-31,
         U1,periodic,2026-01-01,2026-06-30,,
         U2,quarterly gossip,,,2026-07-31,
         U3,periodic,2026-06-30,2026-01-01,2026-07-31,
-        """)
+        """,
+    )
     run(tmp_path, data, [*ENFORCEMENT_INGEST])
-    reasons = [r[0] for r in rows(tmp_path, "SELECT reason FROM quarantine WHERE dataset = 'reports' "
-                                            "ORDER BY row_number")]
+    reasons = [
+        r[0]
+        for r in rows(tmp_path, "SELECT reason FROM quarantine WHERE dataset = 'reports' ORDER BY row_number")
+    ]
     assert len(reasons) == 3
     assert "needs its due_date" in reasons[0]
     assert "report_type 'quarterly gossip' is not one of" in reasons[1]
@@ -525,15 +751,31 @@ def test_end_to_end_with_the_compliance_core(tmp_path):
     from assets.sewer_administrator import compliance as sewer
 
     data = small_town(tmp_path / "data")
-    selected = [a for a in ingest.ingest_assets if a.key.to_user_string() in
-                ("industrial_users", "permit_limits", "lab_results", "flow")]
-    run(tmp_path, data, [*selected, sewer.discharge_violations, *ENFORCEMENT_INGEST, enf.sewer_notices,
-                         enf.snc_determinations, enf.obligations])
+    selected = [
+        a
+        for a in ingest.ingest_assets
+        if a.key.to_user_string() in ("industrial_users", "permit_limits", "lab_results", "flow")
+    ]
+    run(
+        tmp_path,
+        data,
+        [
+            *selected,
+            sewer.discharge_violations,
+            *ENFORCEMENT_INGEST,
+            enf.sewer_notices,
+            enf.snc_determinations,
+            enf.obligations,
+        ],
+    )
     violations = rows(tmp_path, "SELECT count(*) FROM discharge_violations")[0][0]
     assert violations > 0
     assert rows(tmp_path, "SELECT count(*) FROM sewer_notices") == [(violations,)]
     # IU-1 BOD: 240 complies, 240.01 breaks; 1 of 2 = 50%: not chronic. pH 5.49: 1 of 1 chronic.
-    snc = rows(tmp_path, "SELECT user_id, parameter, criterion, measurements, count FROM snc_determinations "
-                         "WHERE user_id = 'IU-1' ORDER BY parameter")
+    snc = rows(
+        tmp_path,
+        "SELECT user_id, parameter, criterion, measurements, count FROM snc_determinations "
+        "WHERE user_id = 'IU-1' ORDER BY parameter",
+    )
     assert ("IU-1", "pH", "chronic", 1, 1) in snc
     assert not any(r[1] == "BOD" for r in snc)

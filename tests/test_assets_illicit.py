@@ -19,7 +19,8 @@ from tests.conftest import write, query_warehouse as rows
 
 D = dt.date
 ASSETS = [ingest_assets.ingest_asset(n) for n in ("illicit_discharges", "illicit_payments", "parcels")] + [
-    illicit.illicit_discharges_judged]
+    illicit.illicit_discharges_judged
+]
 CHECKS = [illicit.check_validity_illicit_balance, illicit.check_validity_illicit_status]
 
 CASES = """
@@ -53,15 +54,17 @@ def run(tmp_path: Path, as_of: str = "2026-11-30", dashboards: bool = True):
     write(data, "illicit_payments/payments.csv", PAYMENTS)
     write(data, "parcels/p.csv", PARCELS)
     wh = tmp_path / "w.duckdb"
-    result = materialize(ASSETS + CHECKS, resources={
-        "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(data), as_of=as_of,
-                                    dashboards_dir=str(tmp_path / "dash") if dashboards else ""),
-    })
+    result = materialize(
+        ASSETS + CHECKS,
+        resources={
+            "duckdb": DuckDBResource(database=str(wh)),
+            "settings": OutfallSettings(
+                data_dir=str(data), as_of=as_of, dashboards_dir=str(tmp_path / "dash") if dashboards else ""
+            ),
+        },
+    )
     assert result.success
     return wh, result
-
-
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +76,13 @@ def judged(tmp_path_factory):
 
 def test_deadlines_of_each_obligation(judged):
     _, wh, _ = judged
-    got = {(c, o): (due, sat, st, late) for c, o, due, sat, st, late in rows(
-        wh, "SELECT case_id, obligation, due, satisfied_on, status, days_late FROM illicit_discharge_deadlines")}
+    got = {
+        (c, o): (due, sat, st, late)
+        for c, o, due, sat, st, late in rows(
+            wh,
+            "SELECT case_id, obligation, due, satisfied_on, status, days_late FROM illicit_discharge_deadlines",
+        )
+    }
     assert got == {
         # Friday May 22, 2026: the next business day is Tuesday May 26 (Memorial Day is Monday May 25).
         ("IC-1", "notify_town"): (D(2026, 5, 26), D(2026, 5, 26), "met", None),
@@ -112,13 +120,22 @@ def test_deadlines_of_each_obligation(judged):
     }
     rules = [r[0] for r in rows(wh, "SELECT rule FROM illicit_discharge_deadlines")]
     assert rules and all("Woodbury Code" in r and "185" in r for r in rules)
-    moved = dict(rows(wh, "SELECT case_id || ' ' || obligation, rule FROM illicit_discharge_deadlines "
-                          "WHERE rule LIKE '%§ 25-a%'"))
+    moved = dict(
+        rows(
+            wh,
+            "SELECT case_id || ' ' || obligation, rule FROM illicit_discharge_deadlines "
+            "WHERE rule LIKE '%§ 25-a%'",
+        )
+    )
     assert set(moved) == {"IC-1 abatement", "IC-1 protest", "IC-5 appeal"}
-    assert "Saturday, June 20, 2026, which is not a business day, so it ends on Monday, June 22, 2026" in \
-        moved["IC-5 appeal"]
-    assert "while an appeal is pending" in rows(wh, "SELECT rule FROM illicit_discharge_deadlines "
-                                                    "WHERE status = 'suspended'")[0][0]
+    assert (
+        "Saturday, June 20, 2026, which is not a business day, so it ends on Monday, June 22, 2026"
+        in moved["IC-5 appeal"]
+    )
+    assert (
+        "while an appeal is pending"
+        in rows(wh, "SELECT rule FROM illicit_discharge_deadlines WHERE status = 'suspended'")[0][0]
+    )
 
 
 def test_an_appeal_outcome_that_is_not_one_of_the_three_words_is_quarantined(judged):
@@ -130,65 +147,121 @@ def test_an_appeal_outcome_that_is_not_one_of_the_three_words_is_quarantined(jud
 
 def test_the_status_check_accepts_suspended(judged):
     _, _, result = judged
-    (check,) = [c for c in result.get_asset_check_evaluations() if c.check_name == "check_validity_illicit_status"]
+    (check,) = [
+        c for c in result.get_asset_check_evaluations() if c.check_name == "check_validity_illicit_status"
+    ]
     assert check.passed
 
 
 def test_charges_with_two_partial_payments(judged):
     _, wh, _ = judged
-    (row,) = rows(wh, "SELECT case_id, principal_usd, installments, installment_usd, last_installment_usd, "
-                      "interest_from, interest_usd, balance_usd, max_penalty_usd, paid_usd, penalty_days "
-                      "FROM illicit_discharge_charges")
+    (row,) = rows(
+        wh,
+        "SELECT case_id, principal_usd, installments, installment_usd, last_installment_usd, "
+        "interest_from, interest_usd, balance_usd, max_penalty_usd, paid_usd, penalty_days "
+        "FROM illicit_discharge_charges",
+    )
     # interest from May 22 + 30 = June 21. Unpaid $4,800 June 21 - Oct 1 (103 days), $4,400 Oct 2 - Nov 2
     # (32 days), $4,000 Nov 3 - Nov 30 (28 days): 0.18 / 365 x (494,400 + 140,800 + 112,000) = 368.4821...
     # The payment of December 1 is after --as-of and counts for nothing yet.
     # Penalty: May 22 through August 14, both counted = 85 days, less the days the appeal was pending, June 18
     # (received) through July 9 (decided July 10) = 13 + 9 = 22: 63 days x $350.
-    assert row == ("IC-1", Decimal("4800.00"), 12, Decimal("400.00"), Decimal("400.00"), D(2026, 6, 21),
-                   Decimal("368.48"), Decimal("4368.48"), Decimal("22050.00"), Decimal("800.00"), 63)
-    types = dict(rows(wh, "SELECT column_name, data_type FROM information_schema.columns "
-                          "WHERE table_name = 'illicit_discharge_charges'"))
-    assert types["principal_usd"] == types["balance_usd"] == "DECIMAL(12,2)" and types["installments"] == "INTEGER"
+    assert row == (
+        "IC-1",
+        Decimal("4800.00"),
+        12,
+        Decimal("400.00"),
+        Decimal("400.00"),
+        D(2026, 6, 21),
+        Decimal("368.48"),
+        Decimal("4368.48"),
+        Decimal("22050.00"),
+        Decimal("800.00"),
+        63,
+    )
+    types = dict(
+        rows(
+            wh,
+            "SELECT column_name, data_type FROM information_schema.columns "
+            "WHERE table_name = 'illicit_discharge_charges'",
+        )
+    )
+    assert (
+        types["principal_usd"] == types["balance_usd"] == "DECIMAL(12,2)"
+        and types["installments"] == "INTEGER"
+    )
 
 
 def test_cases_and_payments_that_cannot_be_judged_are_set_aside(judged):
     _, wh, _ = judged
-    got = rows(wh, "SELECT dataset, source_file, row_number, reason FROM set_aside "
-                   "WHERE judged_by IS NOT NULL ORDER BY dataset, row_number")
+    got = rows(
+        wh,
+        "SELECT dataset, source_file, row_number, reason FROM set_aside "
+        "WHERE judged_by IS NOT NULL ORDER BY dataset, row_number",
+    )
     assert [(d, f, n) for d, f, n, _ in got] == [
-        ("illicit_discharges", "cases.csv", 4), ("illicit_discharges", "cases.csv", 8),
-        ("illicit_payments", "payments.csv", 4), ("illicit_payments", "payments.csv", 5)]
-    assert "before the rules of Woodbury Code ch. 185" in got[0][3] and "check the day of discovery" in got[0][3]
+        ("illicit_discharges", "cases.csv", 4),
+        ("illicit_discharges", "cases.csv", 8),
+        ("illicit_payments", "payments.csv", 4),
+        ("illicit_payments", "payments.csv", 5),
+    ]
+    assert (
+        "before the rules of Woodbury Code ch. 185" in got[0][3] and "check the day of discovery" in got[0][3]
+    )
     assert "IC-8" in got[1][3] and "outcome (upheld) is given but not the day it was decided" in got[1][3]
     assert "IC-9" in got[2][3] and "not among the illicit discharge cases" in got[2][3]
     assert "cost of abatement is not on file" in got[3][3]
     # the ledger still balances: these rows were kept when read
-    assert rows(wh, "SELECT sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM ingested_files "
-                    "WHERE dataset = 'illicit_payments'") == [(5, 5, 0)]
+    assert rows(
+        wh,
+        "SELECT sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM ingested_files "
+        "WHERE dataset = 'illicit_payments'",
+    ) == [(5, 5, 0)]
 
 
 def test_letters(judged):
     tmp, wh, _ = judged
-    letters = {(c, k): (f, draft, ready) for c, k, f, draft, ready in rows(
-        wh, "SELECT case_id, kind, letter_file, draft, ready_to_mail FROM illicit_discharge_letters")}
-    assert set(letters) == {("IC-1", "notice_of_violation"), ("IC-1", "cost_notice"),
-                            ("IC-2", "notice_of_violation"), ("IC-3", "notice_of_violation"),
-                            ("IC-5", "notice_of_violation"), ("IC-6", "notice_of_violation")}
-    assert letters[("IC-2", "notice_of_violation")][1] is True          # no notice issued yet: a draft
+    letters = {
+        (c, k): (f, draft, ready)
+        for c, k, f, draft, ready in rows(
+            wh, "SELECT case_id, kind, letter_file, draft, ready_to_mail FROM illicit_discharge_letters"
+        )
+    }
+    assert set(letters) == {
+        ("IC-1", "notice_of_violation"),
+        ("IC-1", "cost_notice"),
+        ("IC-2", "notice_of_violation"),
+        ("IC-3", "notice_of_violation"),
+        ("IC-5", "notice_of_violation"),
+        ("IC-6", "notice_of_violation"),
+    }
+    assert letters[("IC-2", "notice_of_violation")][1] is True  # no notice issued yet: a draft
     folder = tmp / "dash" / "letters" / "stormwater"
     nov = (folder / letters[("IC-1", "notice_of_violation")][0]).read_text()
     # a mailed letter gives its periods as days from its date (no later day is printed in it)
-    assert "Justice Court" in nov and "15 days from the date of this notice" in nov and "June 18, 2026" not in nov
-    assert "Yard Owner LLC" in nov and "10 Truck Way" in nov            # the parcel's owner and address
+    assert (
+        "Justice Court" in nov
+        and "15 days from the date of this notice" in nov
+        and "June 18, 2026" not in nov
+    )
+    assert "Yard Owner LLC" in nov and "10 Truck Way" in nov  # the parcel's owner and address
     assert nov.count("<td>Required</td>") == 3 and nov.count("<td>Not required</td>") == 3
-    assert "June 30, 2026" in nov                                       # the notice's abatement deadline
+    assert "June 30, 2026" in nov  # the notice's abatement deadline
     cost = (folder / letters[("IC-1", "cost_notice")][0]).read_text()
     # the account as it stood when the notice was sent, September 10: interest June 21 - September 10 is
     # 82 days x $4,800 x 0.18 / 365 = 194.104...; no payment yet
     # the protest: 10 days from the notice's date, moved off a weekend or holiday by GCL § 25-a (the deadline
     # itself, Monday September 21, is the worklist's and the page's, not the letter's)
-    for text in ("$4,800.00", "$400.00", "$194.10", "$4,994.10", "as of September 10, 2026",
-                 "10 days\n  from the date of this notice", "§ 25-a", "lien"):
+    for text in (
+        "$4,800.00",
+        "$400.00",
+        "$194.10",
+        "$4,994.10",
+        "as of September 10, 2026",
+        "10 days\n  from the date of this notice",
+        "§ 25-a",
+        "lien",
+    ):
         assert text in cost, text
     assert "$368.48" not in cost and "October 1, 2026" not in cost and "September 21, 2026" not in cost
     assert "the deadline for abatement does not run" in nov
@@ -197,18 +270,25 @@ def test_letters(judged):
     ic5 = (folder / letters[("IC-5", "notice_of_violation")][0]).read_text()
     assert "15 days from the date of this notice" in ic5 and "§ 25-a" in ic5 and "June 22, 2026" not in ic5
     ic2 = (folder / letters[("IC-2", "notice_of_violation")][0]).read_text()
-    assert "does not say which of the six measures" in ic2               # nothing to require: not ready
+    assert "does not say which of the six measures" in ic2  # nothing to require: not ready
 
 
 def test_rerun_changes_nothing(judged, tmp_path):
     tmp, wh, _ = judged
-    before = {t: rows(wh, f"SELECT * FROM {t} ORDER BY ALL") for t in
-              ("illicit_discharge_deadlines", "illicit_discharge_charges")}
+    before = {
+        t: rows(wh, f"SELECT * FROM {t} ORDER BY ALL")
+        for t in ("illicit_discharge_deadlines", "illicit_discharge_charges")
+    }
     quarantined = rows(wh, "SELECT count(*) FROM quarantine")
-    result = materialize(ASSETS + CHECKS, resources={
-        "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(tmp / "data"), as_of="2026-11-30",
-                                    dashboards_dir=str(tmp / "dash"))})
+    result = materialize(
+        ASSETS + CHECKS,
+        resources={
+            "duckdb": DuckDBResource(database=str(wh)),
+            "settings": OutfallSettings(
+                data_dir=str(tmp / "data"), as_of="2026-11-30", dashboards_dir=str(tmp / "dash")
+            ),
+        },
+    )
     assert result.success
     assert {t: rows(wh, f"SELECT * FROM {t} ORDER BY ALL") for t in before} == before
     assert rows(wh, "SELECT count(*) FROM quarantine") == quarantined
@@ -216,18 +296,38 @@ def test_rerun_changes_nothing(judged, tmp_path):
 
 def test_tables_exist_empty_without_inputs(tmp_path):
     wh = tmp_path / "w.duckdb"
-    result = materialize(ASSETS, resources={
-        "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30")})
+    result = materialize(
+        ASSETS,
+        resources={
+            "duckdb": DuckDBResource(database=str(wh)),
+            "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30"),
+        },
+    )
     assert result.success
     for table, columns in {
         "illicit_discharge_deadlines": ["case_id", "obligation", "due", "satisfied_on", "status", "rule"],
-        "illicit_discharge_charges": ["case_id", "principal_usd", "installments", "installment_usd",
-                                      "last_installment_usd", "interest_from", "interest_usd", "balance_usd",
-                                      "max_penalty_usd"]}.items():
-        got = [r[0] for r in rows(wh, "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-                                      "ORDER BY ordinal_position", [table])]
-        assert got[:len(columns)] == columns
+        "illicit_discharge_charges": [
+            "case_id",
+            "principal_usd",
+            "installments",
+            "installment_usd",
+            "last_installment_usd",
+            "interest_from",
+            "interest_usd",
+            "balance_usd",
+            "max_penalty_usd",
+        ],
+    }.items():
+        got = [
+            r[0]
+            for r in rows(
+                wh,
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "ORDER BY ordinal_position",
+                [table],
+            )
+        ]
+        assert got[: len(columns)] == columns
         assert rows(wh, f"SELECT count(*) FROM {table}") == [(0,)]
 
 

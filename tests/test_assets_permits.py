@@ -45,22 +45,31 @@ def run(tmp_path: Path) -> Path:
     write(data, "lab_results/r.csv", LAB)
     write(data, "flow/f.csv", FLOW)
     wh = tmp_path / "w.duckdb"
-    result = materialize_town([ingest_asset(n) for n in ("industrial_users", "lab_results", "flow")]
-                         + [permits.discharges_without_permit, compliance.compliance_summary,
-                            permits.check_validity_permit_day], data, wh, "2026-11-30")
+    result = materialize_town(
+        [ingest_asset(n) for n in ("industrial_users", "lab_results", "flow")]
+        + [
+            permits.discharges_without_permit,
+            compliance.compliance_summary,
+            permits.check_validity_permit_day,
+        ],
+        data,
+        wh,
+        "2026-11-30",
+    )
     assert all(c.passed for c in result.get_asset_check_evaluations())
     return wh
 
 
-
-
 def test_days_outside_the_permit(tmp_path):
     wh = run(tmp_path)
-    assert rows(wh, "SELECT user_id, day, finding, samples, flow_readings, days_outside FROM "
-                    "discharges_without_permit ORDER BY user_id, day") == [
-        ("U-1", D(2026, 1, 20), "permit_not_yet_effective", 1, 0, 12),   # 12 days before February 1
-        ("U-1", D(2026, 10, 1), "permit_expired", 1, 2, 1),              # the day after September 30
-        ("U-3", D(2026, 1, 10), "permit_not_yet_effective", 1, 0, 5),    # no expiry: only the start is judged
+    assert rows(
+        wh,
+        "SELECT user_id, day, finding, samples, flow_readings, days_outside FROM "
+        "discharges_without_permit ORDER BY user_id, day",
+    ) == [
+        ("U-1", D(2026, 1, 20), "permit_not_yet_effective", 1, 0, 12),  # 12 days before February 1
+        ("U-1", D(2026, 10, 1), "permit_expired", 1, 2, 1),  # the day after September 30
+        ("U-3", D(2026, 1, 10), "permit_not_yet_effective", 1, 0, 5),  # no expiry: only the start is judged
     ]
     (rule,) = {r[0] for r in rows(wh, "SELECT rule FROM discharges_without_permit")}
     assert rule.startswith("Woodbury Code ch. 253 Part 2") and "permit" in rule
@@ -68,8 +77,11 @@ def test_days_outside_the_permit(tmp_path):
     assert [m[:3] for m in missing] == [("U-2", D(2026, 3, 3), 1), ("U-9", D(2026, 4, 4), 1)]
     assert "neither the date the permit took effect nor the date it expires" in missing[0][3]
     assert "not among the industrial users" in missing[1][3]
-    assert rows(wh, "SELECT month, days_without_permit FROM compliance_summary WHERE user_id = 'U-1' "
-                    "AND days_without_permit > 0 ORDER BY month") == [(D(2026, 1, 1), 1), (D(2026, 10, 1), 1)]
+    assert rows(
+        wh,
+        "SELECT month, days_without_permit FROM compliance_summary WHERE user_id = 'U-1' "
+        "AND days_without_permit > 0 ORDER BY month",
+    ) == [(D(2026, 1, 1), 1), (D(2026, 10, 1), 1)]
 
 
 # Contract 6.5: a discharge is a sample, or a reading of constituent flow above 0. U-4's term is February 1 to
@@ -103,14 +115,20 @@ def test_probe_readings_and_zero_flow_are_not_discharges(tmp_path):
     write(data, "industrial_users/u.csv", PROBE_USERS)
     write(data, "flow/f.csv", PROBE_FLOW)
     wh = tmp_path / "w.duckdb"
-    result = materialize_town([ingest_asset(n) for n in ("industrial_users", "lab_results", "flow")]
-                              + [permits.discharges_without_permit, permits.check_validity_permit_day],
-                              data, wh, "2026-11-30")
+    result = materialize_town(
+        [ingest_asset(n) for n in ("industrial_users", "lab_results", "flow")]
+        + [permits.discharges_without_permit, permits.check_validity_permit_day],
+        data,
+        wh,
+        "2026-11-30",
+    )
     assert all(c.passed for c in result.get_asset_check_evaluations())
     assert rows(wh, "SELECT count(*) FROM quarantine") == [(0,)]
     # only October 7, with its one reading above 0 (a blank constituent is flow)
-    assert rows(wh, "SELECT user_id, day, finding, samples, flow_readings FROM discharges_without_permit") == [
-        ("U-4", D(2026, 10, 7), "permit_expired", 0, 1)]
+    assert rows(
+        wh, "SELECT user_id, day, finding, samples, flow_readings FROM discharges_without_permit"
+    ) == [("U-4", D(2026, 10, 7), "permit_expired", 0, 1)]
     # the users without dates: only U-7, which discharged
-    assert rows(wh, "SELECT user_id, first_day, last_day, days, samples, flow_readings FROM permit_dates_missing") == [
-        ("U-7", D(2026, 3, 4), D(2026, 3, 4), 1, 0, 1)]
+    assert rows(
+        wh, "SELECT user_id, first_day, last_day, days, samples, flow_readings FROM permit_dates_missing"
+    ) == [("U-7", D(2026, 3, 4), D(2026, 3, 4), 1, 0, 1)]

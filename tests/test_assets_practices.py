@@ -39,13 +39,15 @@ def run(tmp_path: Path, as_of: str = "2026-11-30"):
     write(data, "sites/s.csv", SITES)
     write(data, "smp_practices/p.csv", PRACTICES)
     wh = tmp_path / "w.duckdb"
-    result = materialize(ASSETS + [practices.check_validity_smp_status], resources={
-        "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(data), as_of=as_of)})
+    result = materialize(
+        ASSETS + [practices.check_validity_smp_status],
+        resources={
+            "duckdb": DuckDBResource(database=str(wh)),
+            "settings": OutfallSettings(data_dir=str(data), as_of=as_of),
+        },
+    )
     assert result.success
     return wh, result
-
-
 
 
 def test_findings_of_both_jurisdictions(tmp_path):
@@ -84,11 +86,21 @@ def test_findings_of_both_jurisdictions(tmp_path):
 
 def test_empty_without_inputs(tmp_path):
     wh = tmp_path / "w.duckdb"
-    result = materialize([practices.smp_findings], resources={
-        "duckdb": DuckDBResource(database=str(wh)),
-        "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30")})
+    result = materialize(
+        [practices.smp_findings],
+        resources={
+            "duckdb": DuckDBResource(database=str(wh)),
+            "settings": OutfallSettings(data_dir=str(tmp_path / "none"), as_of="2026-11-30"),
+        },
+    )
     assert result.success
-    cols = [r[0] for r in rows(wh, "SELECT column_name FROM information_schema.columns "
-                                   "WHERE table_name = 'smp_findings' ORDER BY ordinal_position")]
+    cols = [
+        r[0]
+        for r in rows(
+            wh,
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_name = 'smp_findings' ORDER BY ordinal_position",
+        )
+    ]
     assert cols[:6] == ["practice_id", "site_id", "finding", "rule", "due", "status"]
     assert rows(wh, "SELECT count(*) FROM smp_findings") == [(0,)]

@@ -60,15 +60,20 @@ def _data(tmp_path):
 
 
 ASSETS = [ingest_asset(n) for n in ("industrial_users", "lab_results", "monitoring_requirements")] + [
-    testing.required_testing, testing.check_validity_required_testing_status]
+    testing.required_testing,
+    testing.check_validity_required_testing_status,
+]
 
 
 def test_periods_samples_and_status(tmp_path):
     wh = tmp_path / "w.duckdb"
     result = materialize_town(ASSETS, _data(tmp_path), wh, AS_OF)
     assert all(c.passed for c in result.get_asset_check_evaluations())
-    got = rows(wh, "SELECT user_id, parameter, sample_type, period_start, period_end, samples, status, frequency "
-                   "FROM required_testing ORDER BY user_id, parameter, period_start")
+    got = rows(
+        wh,
+        "SELECT user_id, parameter, sample_type, period_start, period_end, samples, status, frequency "
+        "FROM required_testing ORDER BY user_id, parameter, period_start",
+    )
     assert got == [
         # August 15 is in August: August counts (two samples); 22:30 on September 30 is September's;
         # October had only a grab (a composite is required); November ends on the as-of day: open
@@ -90,19 +95,25 @@ def test_periods_samples_and_status(tmp_path):
     names = dict(rows(wh, "SELECT DISTINCT user_id, name FROM required_testing"))
     assert names == {"U-1": "Term Works", "U-2": "No Dates Works", "U-9": None}
     assert rows(wh, "SELECT DISTINCT basis FROM required_testing WHERE parameter = 'BOD'") == [
-        ("Permit condition C.1",)]
-    (rule,), = rows(wh, "SELECT DISTINCT rule FROM required_testing")
+        ("Permit condition C.1",)
+    ]
+    ((rule,),) = rows(wh, "SELECT DISTINCT rule FROM required_testing")
     assert rule.startswith(RULE) and "frequency of testing" in rule
     assert rows(wh, "SELECT DISTINCT as_of FROM required_testing") == [(D(2026, 11, 30),)]
-    assert rows(wh, "SELECT data_type FROM information_schema.columns WHERE table_name = 'required_testing' "
-                    "AND column_name IN ('period_start', 'period_end', 'samples') ORDER BY column_name") == [
-        ("DATE",), ("DATE",), ("INTEGER",)]
+    assert rows(
+        wh,
+        "SELECT data_type FROM information_schema.columns WHERE table_name = 'required_testing' "
+        "AND column_name IN ('period_start', 'period_end', 'samples') ORDER BY column_name",
+    ) == [("DATE",), ("DATE",), ("INTEGER",)]
 
     # what the notices read: each missed period, in the month of its period_end
     from outfall.warehouse import sql
+
     missed = rows(wh, sql("select_missed_testing"))
     assert [(m[0], m[2], m[5], m[7]) for m in missed] == [
-        ("U-1", "FOG", D(2026, 4, 1), "2026-06"), ("U-1", "BOD", D(2026, 10, 1), "2026-10")]
+        ("U-1", "FOG", D(2026, 4, 1), "2026-06"),
+        ("U-1", "BOD", D(2026, 10, 1), "2026-10"),
+    ]
 
     # a rerun changes nothing
     before = rows(wh, "SELECT * FROM required_testing ORDER BY ALL")
@@ -115,14 +126,18 @@ def test_period_end_on_the_as_of_day_is_open_and_missed_the_day_after(tmp_path):
     for as_of, status in (("2026-10-31", "open"), ("2026-11-01", "missed")):
         wh = tmp_path / f"{as_of}.duckdb"
         materialize_town(ASSETS, data, wh, as_of)
-        assert rows(wh, "SELECT status FROM required_testing WHERE parameter = 'BOD' "
-                        "AND period_start = DATE '2026-10-01'") == [(status,)]
+        assert rows(
+            wh,
+            "SELECT status FROM required_testing WHERE parameter = 'BOD' "
+            "AND period_start = DATE '2026-10-01'",
+        ) == [(status,)]
 
 
 def test_the_check_finds_a_status_that_disagrees(tmp_path):
     wh = tmp_path / "w.duckdb"
     materialize_town(ASSETS, _data(tmp_path), wh, AS_OF)
     import duckdb
+
     con = duckdb.connect(str(wh))
     con.execute("UPDATE required_testing SET status = 'met' WHERE status = 'missed'").fetchall()
     con.close()
@@ -133,10 +148,28 @@ def test_the_check_finds_a_status_that_disagrees(tmp_path):
 def test_empty_without_inputs_and_not_judged_without_a_rule(tmp_path):
     wh = tmp_path / "w.duckdb"
     materialize_town([testing.required_testing], tmp_path / "none", wh, AS_OF)
-    cols = [r[0] for r in rows(wh, "SELECT column_name FROM information_schema.columns "
-                                   "WHERE table_name = 'required_testing' ORDER BY ordinal_position")]
-    assert cols == ["user_id", "parameter", "sample_type", "period_start", "period_end", "samples", "status",
-                    "name", "frequency", "basis", "rule", "as_of"]
+    cols = [
+        r[0]
+        for r in rows(
+            wh,
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_name = 'required_testing' ORDER BY ordinal_position",
+        )
+    ]
+    assert cols == [
+        "user_id",
+        "parameter",
+        "sample_type",
+        "period_start",
+        "period_end",
+        "samples",
+        "status",
+        "name",
+        "frequency",
+        "basis",
+        "rule",
+        "as_of",
+    ]
     assert rows(wh, "SELECT count(*) FROM required_testing") == [(0,)]
 
     # rules without the section: nothing judged, each period listed in not_judged
@@ -145,15 +178,21 @@ def test_empty_without_inputs_and_not_judged_without_a_rule(tmp_path):
     woodbury = rules_dir / "woodbury.yaml"
     text = woodbury.read_text()
     start = text.index("\nrequired_testing:")
-    end = re.search(r"\n[a-z_]+:", text[start + 1:])        # the next section
-    woodbury.write_text(text[:start] + (text[start + 1 + end.start():] if end else "\n"))
+    end = re.search(r"\n[a-z_]+:", text[start + 1 :])  # the next section
+    woodbury.write_text(text[:start] + (text[start + 1 + end.start() :] if end else "\n"))
     wh2 = tmp_path / "w2.duckdb"
-    result = materialize(ASSETS[:-1], resources={
-        "duckdb": DuckDBResource(database=str(wh2)),
-        "settings": OutfallSettings(data_dir=str(_data(tmp_path)), as_of=AS_OF, rules_dir=str(rules_dir))})
+    result = materialize(
+        ASSETS[:-1],
+        resources={
+            "duckdb": DuckDBResource(database=str(wh2)),
+            "settings": OutfallSettings(data_dir=str(_data(tmp_path)), as_of=AS_OF, rules_dir=str(rules_dir)),
+        },
+    )
     assert result.success
     assert rows(wh2, "SELECT count(*) FROM required_testing") == [(0,)]
-    reasons = rows(wh2, "SELECT subject, reason FROM not_judged WHERE asset = 'required_testing' ORDER BY day, subject")
+    reasons = rows(
+        wh2, "SELECT subject, reason FROM not_judged WHERE asset = 'required_testing' ORDER BY day, subject"
+    )
     assert len(reasons) == 10
     assert reasons[0][0] == "quarterly FOG testing of U-1 from 2026-01-01"
     assert reasons[0][1] == "not judged: woodbury.yaml has no required_testing section"

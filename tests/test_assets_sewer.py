@@ -25,9 +25,14 @@ from outfall.warehouse import configure, ensure_schema
 NY = ZoneInfo("America/New_York")
 UTC = dt.timezone.utc
 RULES = load_rules("woodbury")
-DAY = dt.date(2026, 6, 30)   # the fixtures' rules: those in effect in 2026
-SEWER_ASSETS = [sewer.discharge_violations, sewer.statistic_violations, sewer.slug_events,
-                sewer.infiltration_results, sewer.compliance_summary]
+DAY = dt.date(2026, 6, 30)  # the fixtures' rules: those in effect in 2026
+SEWER_ASSETS = [
+    sewer.discharge_violations,
+    sewer.statistic_violations,
+    sewer.slug_events,
+    sewer.infiltration_results,
+    sewer.compliance_summary,
+]
 
 
 # ------------------------------------------------------------------ helpers
@@ -51,9 +56,13 @@ def insert(db: Path, table: str, rows: list[dict]) -> None:
 
 
 def run(db: Path, tmp_path: Path, assets=None, as_of: str = "2026-06-30"):
-    result = materialize(assets or SEWER_ASSETS, resources={
-        "duckdb": DuckDBResource(database=str(db)),
-        "settings": OutfallSettings(data_dir=str(tmp_path / "data"), as_of=as_of)})
+    result = materialize(
+        assets or SEWER_ASSETS,
+        resources={
+            "duckdb": DuckDBResource(database=str(db)),
+            "settings": OutfallSettings(data_dir=str(tmp_path / "data"), as_of=as_of),
+        },
+    )
     assert result.success
     return result
 
@@ -66,25 +75,73 @@ def query(db: Path, sql: str, params=None) -> list[tuple]:
 
 def lab(sample_id, user_id, day, parameter, value, unit, sample_type="composite", nondetect=False, hour=9):
     at = dt.datetime.combine(day, dt.time(hour), tzinfo=NY)
-    return {"sample_id": sample_id, "user_id": user_id, "collected_at": at, "collected_date": day,
-            "sample_type": sample_type, "parameter": parameter, "parameter_reported": parameter,
-            "result": value, "nondetect": nondetect, "qualifier": "<" if nondetect else None,
-            "unit": unit, "unit_reported": unit}
+    return {
+        "sample_id": sample_id,
+        "user_id": user_id,
+        "collected_at": at,
+        "collected_date": day,
+        "sample_type": sample_type,
+        "parameter": parameter,
+        "parameter_reported": parameter,
+        "result": value,
+        "nondetect": nondetect,
+        "qualifier": "<" if nondetect else None,
+        "unit": unit,
+        "unit_reported": unit,
+    }
 
 
 USERS = [
-    {"user_id": "IU-1", "name": "Acme Plating", "district": "consolidated", "permit_no": "P-1",
-     "permit_effective": dt.date(2025, 1, 1), "permit_expires": dt.date(2027, 1, 1), "normal_avg_flow_gpd": 144000.0},
-    {"user_id": "IU-2", "name": "Blue Brewery", "district": "district_1", "permit_no": "P-2",
-     "permit_effective": dt.date(2025, 1, 1), "permit_expires": dt.date(2026, 8, 1), "normal_avg_flow_gpd": None},
+    {
+        "user_id": "IU-1",
+        "name": "Acme Plating",
+        "district": "consolidated",
+        "permit_no": "P-1",
+        "permit_effective": dt.date(2025, 1, 1),
+        "permit_expires": dt.date(2027, 1, 1),
+        "normal_avg_flow_gpd": 144000.0,
+    },
+    {
+        "user_id": "IU-2",
+        "name": "Blue Brewery",
+        "district": "district_1",
+        "permit_no": "P-2",
+        "permit_effective": dt.date(2025, 1, 1),
+        "permit_expires": dt.date(2026, 8, 1),
+        "normal_avg_flow_gpd": None,
+    },
 ]
 PERMIT_LIMITS = [
-    {"user_id": "IU-2", "parameter": "BOD", "limit_type": "max", "value": 400.0, "unit": "mg/L",
-     "basis": "Special agreement 2026-1", "effective_from": dt.date(2026, 3, 1), "effective_to": dt.date(2026, 5, 31)},
-    {"user_id": "IU-2", "parameter": "TSS", "limit_type": "monthly_avg", "value": 200.0, "unit": "mg/L",
-     "basis": "Special agreement 2026-2", "effective_from": dt.date(2026, 1, 1), "effective_to": None},
-    {"user_id": "IU-2", "parameter": "COD", "limit_type": "daily_max", "value": 500.0, "unit": "mg/L",
-     "basis": None, "effective_from": None, "effective_to": None},
+    {
+        "user_id": "IU-2",
+        "parameter": "BOD",
+        "limit_type": "max",
+        "value": 400.0,
+        "unit": "mg/L",
+        "basis": "Special agreement 2026-1",
+        "effective_from": dt.date(2026, 3, 1),
+        "effective_to": dt.date(2026, 5, 31),
+    },
+    {
+        "user_id": "IU-2",
+        "parameter": "TSS",
+        "limit_type": "monthly_avg",
+        "value": 200.0,
+        "unit": "mg/L",
+        "basis": "Special agreement 2026-2",
+        "effective_from": dt.date(2026, 1, 1),
+        "effective_to": None,
+    },
+    {
+        "user_id": "IU-2",
+        "parameter": "COD",
+        "limit_type": "daily_max",
+        "value": 500.0,
+        "unit": "mg/L",
+        "basis": None,
+        "effective_from": None,
+        "effective_to": None,
+    },
 ]
 FEB3 = dt.date(2026, 2, 3)
 LAB = [
@@ -124,12 +181,33 @@ LAB = [
 
 
 def python_limits() -> list[d.Limit]:
-    out = [d.Limit(lim.parameter, lim.limit_type, lim.value, lim.citation, "Part 2", None,
-                   lim.effective_from, lim.effective_to) for lim in RULES.discharge_limits]
+    out = [
+        d.Limit(
+            lim.parameter,
+            lim.limit_type,
+            lim.value,
+            lim.citation,
+            "Part 2",
+            None,
+            lim.effective_from,
+            lim.effective_to,
+        )
+        for lim in RULES.discharge_limits
+    ]
     for p in PERMIT_LIMITS:
         rule = d.permit_rule(p["basis"], "P-2", RULES.sewer_compliance.at(DAY).permit_limit_citation)
-        out.append(d.Limit(p["parameter"], p["limit_type"], p["value"], rule, "permit", p["user_id"],
-                           p["effective_from"], p["effective_to"]))
+        out.append(
+            d.Limit(
+                p["parameter"],
+                p["limit_type"],
+                p["value"],
+                rule,
+                "permit",
+                p["user_id"],
+                p["effective_from"],
+                p["effective_to"],
+            )
+        )
     return out
 
 
@@ -139,11 +217,26 @@ def discharge_db(tmp_path: Path) -> Path:
     insert(db, "industrial_users", USERS)
     insert(db, "permit_limits", PERMIT_LIMITS)
     insert(db, "lab_results", LAB)
-    insert(db, "infiltration_tests", [
-        {"section_id": "MH1-MH2", "test_date": dt.date(2026, 5, 1), "diameter_in": 8.0, "length_ft": 5280.0,
-         "measured_gpd": 1600.0},
-        {"section_id": "MH2-MH3", "test_date": dt.date(2026, 5, 1), "diameter_in": 8.0, "length_ft": 5280.0,
-         "measured_gpd": 1600.01}])
+    insert(
+        db,
+        "infiltration_tests",
+        [
+            {
+                "section_id": "MH1-MH2",
+                "test_date": dt.date(2026, 5, 1),
+                "diameter_in": 8.0,
+                "length_ft": 5280.0,
+                "measured_gpd": 1600.0,
+            },
+            {
+                "section_id": "MH2-MH3",
+                "test_date": dt.date(2026, 5, 1),
+                "diameter_in": 8.0,
+                "length_ft": 5280.0,
+                "measured_gpd": 1600.01,
+            },
+        ],
+    )
     run(db, tmp_path)
     return db
 
@@ -156,46 +249,86 @@ def test_sql_evaluations_equal_the_pure_functions(discharge_db: Path):
     expected = set()
     for row in LAB:
         for limit_type in d.PER_SAMPLE_TYPES:
-            lim = d.limit_in_effect(limits, row["user_id"], row["parameter"], limit_type, row["collected_date"])
+            lim = d.limit_in_effect(
+                limits, row["user_id"], row["parameter"], limit_type, row["collected_date"]
+            )
             if lim is not None:
-                expected.add((row["sample_id"], limit_type, lim.value, lim.rule,
-                              d.evaluate(row["result"], lim.value, limit_type, row["nondetect"])))
-    got = set(query(discharge_db, "SELECT sample_id, limit_type, limit_value, rule, outcome FROM discharge_evaluations"))
+                expected.add(
+                    (
+                        row["sample_id"],
+                        limit_type,
+                        lim.value,
+                        lim.rule,
+                        d.evaluate(row["result"], lim.value, limit_type, row["nondetect"]),
+                    )
+                )
+    got = set(
+        query(
+            discharge_db,
+            "SELECT sample_id, limit_type, limit_value, rule, outcome FROM discharge_evaluations",
+        )
+    )
     assert got == expected
 
 
 def test_violations_at_the_boundaries(discharge_db: Path):
-    rows = query(discharge_db, "SELECT sample_id, parameter, limit_type, limit_value, unit, rule "
-                               "FROM discharge_violations ORDER BY sample_id")
+    rows = query(
+        discharge_db,
+        "SELECT sample_id, parameter, limit_type, limit_value, unit, rule "
+        "FROM discharge_violations ORDER BY sample_id",
+    )
     by_sample = {r[0]: r for r in rows}
-    assert set(by_sample) == {"S-2", "S-4", "S-6", "S-8", "S-12", "S-13", "S-20", "S-22", "S-24",
-                              "S-41", "S-42"}
+    assert set(by_sample) == {
+        "S-2",
+        "S-4",
+        "S-6",
+        "S-8",
+        "S-12",
+        "S-13",
+        "S-20",
+        "S-22",
+        "S-24",
+        "S-41",
+        "S-42",
+    }
     assert by_sample["S-4"][2:4] == ("min", 5.5) and "lower than 5.5" in by_sample["S-4"][5]
     assert by_sample["S-6"][2:4] == ("max", 9.5)
     assert by_sample["S-8"][1:5] == ("temperature", "max", 150.0, "degF")
     assert by_sample["S-2"][5].startswith("Woodbury Code ch. 253 Part 2") and "(a)" in by_sample["S-2"][5]
     assert by_sample["S-22"][3:] == (400.0, "mg/L", "Special agreement 2026-1 (permit P-2)")
     assert by_sample["S-20"][3] == 240.0 and by_sample["S-24"][3] == 240.0  # before / after the agreement
-    ratio = query(discharge_db, "SELECT exceedance_ratio FROM discharge_violations WHERE sample_id = 'S-4'")[0][0]
+    ratio = query(discharge_db, "SELECT exceedance_ratio FROM discharge_violations WHERE sample_id = 'S-4'")[
+        0
+    ][0]
     assert ratio == pytest.approx(5.5 / 5.49)
 
 
 def test_nondetects_and_unlimited_parameters_are_reported_apart(discharge_db: Path):
-    assert query(discharge_db, "SELECT sample_id, detection_value, limit_value, limit_type FROM inconclusive_results") \
-        == [("S-10", 250.0, 240.0, "max")]
-    assert query(discharge_db, "SELECT sample_id, parameter, value, reason FROM unlimited_results") \
-        == [("S-11", "copper", 0.25, "no limit defined")]
+    assert query(
+        discharge_db, "SELECT sample_id, detection_value, limit_value, limit_type FROM inconclusive_results"
+    ) == [("S-10", 250.0, 240.0, "max")]
+    assert query(discharge_db, "SELECT sample_id, parameter, value, reason FROM unlimited_results") == [
+        ("S-11", "copper", 0.25, "no limit defined")
+    ]
     # S-9 (<240 against 240) is simply compliant
-    assert query(discharge_db, "SELECT outcome FROM discharge_evaluations WHERE sample_id = 'S-9'") == [("compliant",)]
+    assert query(discharge_db, "SELECT outcome FROM discharge_evaluations WHERE sample_id = 'S-9'") == [
+        ("compliant",)
+    ]
     # every result is judged somewhere, none dropped
-    assert query(discharge_db, """
+    assert query(
+        discharge_db,
+        """
         SELECT count(*) FROM lab_results r WHERE NOT EXISTS (SELECT 1 FROM discharge_evaluations e WHERE e.sample_id = r.sample_id)
-        AND NOT EXISTS (SELECT 1 FROM unlimited_results u WHERE u.sample_id = r.sample_id)""") == [(0,)]
+        AND NOT EXISTS (SELECT 1 FROM unlimited_results u WHERE u.sample_id = r.sample_id)""",
+    ) == [(0,)]
 
 
 def test_statistic_limits(discharge_db: Path):
-    rows = query(discharge_db, "SELECT parameter, statistic, period_start, period_end, value, limit_value, samples, "
-                               "nondetects, passes FROM statistic_results ORDER BY statistic, period_start")
+    rows = query(
+        discharge_db,
+        "SELECT parameter, statistic, period_start, period_end, value, limit_value, samples, "
+        "nondetects, passes FROM statistic_results ORDER BY statistic, period_start",
+    )
     policy = RULES.nondetect_averaging.at(DAY).default
     april = d.monthly_average([d.Result(150.0), d.Result(250.0), d.Result(100.0, nondetect=True)], policy)
     assert rows == [
@@ -205,17 +338,25 @@ def test_statistic_limits(discharge_db: Path):
         ("TSS", "monthly_avg", dt.date(2026, 5, 1), dt.date(2026, 5, 31), 275.0, 200.0, 2, 0, False),
     ]
     assert april[0] == 150.0  # half the detection value under half_dl
-    violations = query(discharge_db, "SELECT parameter, statistic, value, rule FROM statistic_violations ORDER BY 1")
+    violations = query(
+        discharge_db, "SELECT parameter, statistic, value, rule FROM statistic_violations ORDER BY 1"
+    )
     assert violations == [
         ("COD", "daily_max", 525.0, RULES.sewer_compliance.at(DAY).statistic_citation + " (permit P-2)"),
-        ("TSS", "monthly_avg", 275.0, "Special agreement 2026-2 (permit P-2)")]
+        ("TSS", "monthly_avg", 275.0, "Special agreement 2026-2 (permit P-2)"),
+    ]
 
 
 def test_infiltration(discharge_db: Path):
-    rows = query(discharge_db, "SELECT section_id, allowable_gpd, measured_gpd, gpimd, passes, rule "
-                               "FROM infiltration_results ORDER BY section_id")
-    assert [r[:5] for r in rows] == [("MH1-MH2", 1600.0, 1600.0, 200.0, True),
-                                     ("MH2-MH3", 1600.0, 1600.01, 1600.01 / 8, False)]
+    rows = query(
+        discharge_db,
+        "SELECT section_id, allowable_gpd, measured_gpd, gpimd, passes, rule "
+        "FROM infiltration_results ORDER BY section_id",
+    )
+    assert [r[:5] for r in rows] == [
+        ("MH1-MH2", 1600.0, 1600.0, 200.0, True),
+        ("MH2-MH3", 1600.0, 1600.01, 1600.01 / 8, False),
+    ]
     assert all("200 gallons per inch of pipe diameter per mile" in r[5] for r in rows)
     findings = query(discharge_db, "SELECT section_id, excess_gpd, rule FROM infiltration_findings")
     assert len(findings) == 1 and findings[0][0] == "MH2-MH3" and findings[0][1] == pytest.approx(0.01)
@@ -223,11 +364,17 @@ def test_infiltration(discharge_db: Path):
 
 
 def test_compliance_summary(discharge_db: Path):
-    rows = {(r[0], r[1]): r for r in query(discharge_db, """
+    rows = {
+        (r[0], r[1]): r
+        for r in query(
+            discharge_db,
+            """
         SELECT user_id, month, samples_taken, parameters_evaluated, violations, statistic_violations,
                inconclusive, unlimited_results, slugs, worst_exceedance_ratio, worst_parameter,
                permit_expires, days_left, permit_expiry_flag, permit_status
-        FROM compliance_summary""")}
+        FROM compliance_summary""",
+        )
+    }
     feb = rows[("IU-1", dt.date(2026, 2, 1))]
     # BOD, pH, temperature, chlorine_demand, FOG evaluated (copper has no limit)
     assert feb[2:9] == (14, 5, 6, 0, 1, 1, 0)
@@ -243,15 +390,30 @@ def test_compliance_summary(discharge_db: Path):
 def test_assets_write_empty_tables_on_empty_inputs(tmp_path: Path):
     db = new_warehouse(tmp_path)
     run(db, tmp_path)
-    for table in ("discharge_violations", "discharge_evaluations", "inconclusive_results", "unlimited_results",
-                  "statistic_results", "statistic_violations", "slug_events", "slug_baseline_gaps",
-                  "infiltration_results", "infiltration_findings", "compliance_summary"):
+    for table in (
+        "discharge_violations",
+        "discharge_evaluations",
+        "inconclusive_results",
+        "unlimited_results",
+        "statistic_results",
+        "statistic_violations",
+        "slug_events",
+        "slug_baseline_gaps",
+        "infiltration_results",
+        "infiltration_findings",
+        "compliance_summary",
+    ):
         assert query(db, f"SELECT count(*) FROM {table}") == [(0,)], table
 
 
 def test_rerun_gives_identical_tables(discharge_db: Path, tmp_path: Path):
-    tables = ("discharge_evaluations", "discharge_violations", "statistic_results", "compliance_summary",
-              "infiltration_results")
+    tables = (
+        "discharge_evaluations",
+        "discharge_violations",
+        "statistic_results",
+        "compliance_summary",
+        "infiltration_results",
+    )
     before = {t: sorted(query(discharge_db, f"SELECT * FROM {t}"), key=repr) for t in tables}
     run(discharge_db, tmp_path)
     assert before == {t: sorted(query(discharge_db, f"SELECT * FROM {t}"), key=repr) for t in tables}
@@ -260,20 +422,40 @@ def test_rerun_gives_identical_tables(discharge_db: Path, tmp_path: Path):
 # -------------------------------------------------------------------- slugs
 
 
-def flow_rows(user: str, start: dt.datetime, days: int, step_min: int, seed: int, spikes, loaded_at=None,
-              constituent: str = "flow") -> list[dict]:
+def flow_rows(
+    user: str,
+    start: dt.datetime,
+    days: int,
+    step_min: int,
+    seed: int,
+    spikes,
+    loaded_at=None,
+    constituent: str = "flow",
+) -> list[dict]:
     """Deterministic readings with spikes: (start offset in minutes, length in readings, factor)."""
     n = days * 1440 // step_min
     rows = []
     start = start.astimezone(UTC)  # step in real time (aware arithmetic in a zone is wall-clock)
     for i in range(n):
         ts = start + dt.timedelta(minutes=i * step_min)
-        value = 100.0 * (1 + 0.3 * math.sin(i * step_min * 2 * math.pi / 1440)) * (1 + ((i * 7919 + seed) % 97) / 970)
+        value = (
+            100.0
+            * (1 + 0.3 * math.sin(i * step_min * 2 * math.pi / 1440))
+            * (1 + ((i * 7919 + seed) % 97) / 970)
+        )
         for offset, length, factor in spikes:
             if offset <= i * step_min < offset + length * step_min:
                 value *= factor
-        rows.append({"user_id": user, "constituent": constituent, "ts": ts.astimezone(UTC), "value": value,
-                     "unit": "gpm", "loaded_at": loaded_at})
+        rows.append(
+            {
+                "user_id": user,
+                "constituent": constituent,
+                "ts": ts.astimezone(UTC),
+                "value": value,
+                "unit": "gpm",
+                "loaded_at": loaded_at,
+            }
+        )
     return rows
 
 
@@ -282,8 +464,16 @@ DST_MIN = int((dt.datetime(2026, 3, 8, 1, 45, tzinfo=NY) - START).total_seconds(
 MIDNIGHT_MIN = int((dt.datetime(2026, 3, 4, 23, 50, tzinfo=NY) - START).total_seconds() // 60)
 SPIKES = {
     # user: (step, spikes)
-    "IU-1": (1, [(DST_MIN, 30, 8.0), (DST_MIN + 600, 15, 9.0), (MIDNIGHT_MIN, 20, 7.0),
-                 (MIDNIGHT_MIN + 2000, 16, 9.0), (MIDNIGHT_MIN + 4000, 40, 8.0)]),
+    "IU-1": (
+        1,
+        [
+            (DST_MIN, 30, 8.0),
+            (DST_MIN + 600, 15, 9.0),
+            (MIDNIGHT_MIN, 20, 7.0),
+            (MIDNIGHT_MIN + 2000, 16, 9.0),
+            (MIDNIGHT_MIN + 4000, 40, 8.0),
+        ],
+    ),
     "IU-2": (15, [(MIDNIGHT_MIN, 3, 9.0), (MIDNIGHT_MIN + 3000, 1, 9.0), (DST_MIN, 4, 9.0)]),
     "IU-3": (5, [(DST_MIN - 20, 10, 8.0), (MIDNIGHT_MIN - 900, 2, 8.0)]),
 }
@@ -303,22 +493,39 @@ def reference_events(rows, users=USERS):
     out, lacking = set(), {}
     keys = sorted({(r["user_id"], r["constituent"]) for r in rows})
     for user, constituent in keys:
-        series_ = [(r["ts"], r["value"]) for r in rows if (r["user_id"], r["constituent"]) == (user, constituent)]
+        series_ = [
+            (r["ts"], r["value"]) for r in rows if (r["user_id"], r["constituent"]) == (user, constituent)
+        ]
         fixed = s.baseline_from_permit(gpd.get(user)) if constituent == "flow" else None
         events, days = s.detect(series_, s.params_on(RULES.slug), RULES.timezone, fixed)
         for e in events:
-            out.add((user, constituent, e.start_at, e.end_at, e.duration_min, e.readings,
-                     round(e.baseline, 9), round(e.peak_value, 9)))
+            out.add(
+                (
+                    user,
+                    constituent,
+                    e.start_at,
+                    e.end_at,
+                    e.duration_min,
+                    e.readings,
+                    round(e.baseline, 9),
+                    round(e.peak_value, 9),
+                )
+            )
         if days:
             lacking[(user, constituent)] = len(days)
     return out, lacking
 
 
 def sql_events(db: Path):
-    got = query(db, "SELECT user_id, constituent, start_at, end_at, duration_min, readings, baseline, peak_value "
-                    "FROM slug_events")
-    return {(u, c, a.astimezone(UTC), b.astimezone(UTC), m, n, round(bl, 9), round(p, 9))
-            for u, c, a, b, m, n, bl, p in got}
+    got = query(
+        db,
+        "SELECT user_id, constituent, start_at, end_at, duration_min, readings, baseline, peak_value "
+        "FROM slug_events",
+    )
+    return {
+        (u, c, a.astimezone(UTC), b.astimezone(UTC), m, n, round(bl, 9), round(p, 9))
+        for u, c, a, b, m, n, bl, p in got
+    }
 
 
 @pytest.fixture
@@ -343,25 +550,34 @@ def test_sql_slugs_equal_the_reference(slug_db: Path):
     assert sorted(by_user["IU-1"]) == [16, 20, 30, 40]
     assert sorted(by_user["IU-2"]) == [45, 60]
     assert sorted(by_user["IU-3"]) == [50]
-    gaps = {(u, c): n for u, c, n in query(slug_db, "SELECT user_id, constituent, days_lacking FROM slug_baseline_gaps")}
+    gaps = {
+        (u, c): n
+        for u, c, n in query(slug_db, "SELECT user_id, constituent, days_lacking FROM slug_baseline_gaps")
+    }
     assert gaps == lacking
-    assert ("IU-1", "flow") not in gaps          # the permit baseline judges every day
-    assert gaps[("IU-2", "flow")] == 7           # the first 7 days have fewer than 7 days before them
+    assert ("IU-1", "flow") not in gaps  # the permit baseline judges every day
+    assert gaps[("IU-2", "flow")] == 7  # the first 7 days have fewer than 7 days before them
 
 
 def test_slug_rows_name_the_rule_and_units(slug_db: Path):
     rows = query(slug_db, "SELECT DISTINCT unit, rule FROM slug_events")
     assert rows == [("gpm", RULES.slug.at(START.date()).citation)]
-    assert query(slug_db, "SELECT count(*) FROM slug_events WHERE peak_ratio <= 5 OR duration_min <= 15") == [(0,)]
-    dst = query(slug_db, "SELECT start_at, end_at, duration_min, baseline FROM slug_events "
-                         "WHERE user_id = 'IU-1' AND duration_min = 30")[0]
+    assert query(slug_db, "SELECT count(*) FROM slug_events WHERE peak_ratio <= 5 OR duration_min <= 15") == [
+        (0,)
+    ]
+    dst = query(
+        slug_db,
+        "SELECT start_at, end_at, duration_min, baseline FROM slug_events "
+        "WHERE user_id = 'IU-1' AND duration_min = 30",
+    )[0]
     assert dst[0].astimezone(NY).strftime("%H:%M %Z") == "01:45 EST"
     assert dst[1].astimezone(NY).strftime("%H:%M %Z") == "03:14 EDT"
     assert dst[3] == 100.0  # 144,000 gpd / 1440
 
 
-KEPT_BESIDE_SLUGS = ("SELECT user_id, constituent, start_at, end_at, ts, value, inside FROM _slug_event_readings "
-                     "ORDER BY ALL")
+KEPT_BESIDE_SLUGS = (
+    "SELECT user_id, constituent, start_at, end_at, ts, value, inside FROM _slug_event_readings ORDER BY ALL"
+)
 BESIDE_SLUGS = """
 SELECT s.user_id, s.constituent, s.start_at, s.end_at, f.ts, f.value, f.ts BETWEEN s.start_at AND s.end_at
 FROM flow f JOIN slug_events s ON f.user_id = s.user_id AND f.constituent = s.constituent
@@ -393,7 +609,9 @@ def test_appended_days_are_judged_incrementally_and_equal_a_full_run(tmp_path: P
     insert(full, "flow", rows)
     run(full, tmp_path, [sewer.slug_events])
     assert sql_events(inc) == sql_events(full)
-    assert query(inc, "SELECT * FROM slug_baseline_gaps ORDER BY ALL") == query(full, "SELECT * FROM slug_baseline_gaps ORDER BY ALL")
+    assert query(inc, "SELECT * FROM slug_baseline_gaps ORDER BY ALL") == query(
+        full, "SELECT * FROM slug_baseline_gaps ORDER BY ALL"
+    )
     # the readings kept beside the slugs for the page: only the slugs judged again are read, and
     # they are those of a full run, and of every reading within an hour of every slug
     assert query(inc, KEPT_BESIDE_SLUGS) == query(full, KEPT_BESIDE_SLUGS) == query(full, BESIDE_SLUGS)
@@ -403,8 +621,17 @@ def test_appended_days_are_judged_incrementally_and_equal_a_full_run(tmp_path: P
     assert query(inc, "SELECT mode FROM slug_state") == [("incremental",)]
     assert sql_events(inc) == sql_events(full)
     # a late reading for an old day: judged in full again
-    insert(inc, "flow", [dict(first[0], ts=first[0]["ts"] - dt.timedelta(minutes=1),
-                              loaded_at=dt.datetime(2026, 3, 12, tzinfo=UTC))])
+    insert(
+        inc,
+        "flow",
+        [
+            dict(
+                first[0],
+                ts=first[0]["ts"] - dt.timedelta(minutes=1),
+                loaded_at=dt.datetime(2026, 3, 12, tzinfo=UTC),
+            )
+        ],
+    )
     run(inc, tmp_path, [sewer.slug_events])
     assert query(inc, "SELECT mode FROM slug_state") == [("full",)]
 
@@ -415,29 +642,40 @@ def test_readings_appended_beside_an_unchanged_slug_are_kept_with_it(tmp_path: P
     day = dt.datetime(2026, 3, 3, tzinfo=NY)
     t1, t2 = dt.datetime(2026, 3, 10, tzinfo=UTC), dt.datetime(2026, 3, 11, tzinfo=UTC)
 
-    def minutes(first: int, last: int, loaded_at) -> list[dict]:   # IU-1's permit baseline: 100 gpm
-        return [{"user_id": "IU-1", "constituent": "flow", "ts": day + dt.timedelta(minutes=i), "unit": "gpm",
-                 "value": 1000.0 if 23 * 60 <= i < 23 * 60 + 30 else 50.0, "loaded_at": loaded_at}
-                for i in range(first, last)]
+    def minutes(first: int, last: int, loaded_at) -> list[dict]:  # IU-1's permit baseline: 100 gpm
+        return [
+            {
+                "user_id": "IU-1",
+                "constituent": "flow",
+                "ts": day + dt.timedelta(minutes=i),
+                "unit": "gpm",
+                "value": 1000.0 if 23 * 60 <= i < 23 * 60 + 30 else 50.0,
+                "loaded_at": loaded_at,
+            }
+            for i in range(first, last)
+        ]
 
     db = new_warehouse(tmp_path)
     insert(db, "industrial_users", USERS)
     insert(db, "flow", minutes(0, 24 * 60, t1))
     run(db, tmp_path, [sewer.slug_events])
-    assert len(query(db, KEPT_BESIDE_SLUGS)) == 120   # 22:00 to 23:59: the readings stop there
+    assert len(query(db, KEPT_BESIDE_SLUGS)) == 120  # 22:00 to 23:59: the readings stop there
     insert(db, "flow", minutes(24 * 60, 26 * 60, t2))
     run(db, tmp_path, [sewer.slug_events])
     assert query(db, "SELECT mode FROM slug_state") == [("incremental",)]
     assert query(db, "SELECT count(*) FROM slug_events") == [(1,)]
     assert query(db, KEPT_BESIDE_SLUGS) == query(db, BESIDE_SLUGS)
-    assert len(query(db, KEPT_BESIDE_SLUGS)) == 150   # 22:00 to 00:29
+    assert len(query(db, KEPT_BESIDE_SLUGS)) == 150  # 22:00 to 00:29
 
 
 @pytest.mark.slow  # the whole run end to end
 def test_benchmark_smoke(tmp_path: Path, capsys):
     from benchmarks import slugs
 
-    assert slugs.main(["--meters", "3", "--days", "10", "--dir", str(tmp_path / "bench"), "--verify", "--json"]) == 0
+    assert (
+        slugs.main(["--meters", "3", "--days", "10", "--dir", str(tmp_path / "bench"), "--verify", "--json"])
+        == 0
+    )
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert figures["readings"] > 3 * 10 * 1400
     assert figures["append_mode"] == "incremental" and figures["incremental_equals_full"] is True
@@ -450,10 +688,17 @@ def test_asset_checks_pass(tmp_path: Path):
     insert(db, "permit_limits", PERMIT_LIMITS)
     insert(db, "lab_results", LAB)
     insert(db, "flow", all_flow(days=9))
-    checks = [sewer.check_validity_discharge_violations_limit, sewer.check_completeness_lab_results_parameter,
-              sewer.check_validity_slug_events_duration]
-    result = materialize(SEWER_ASSETS + checks, resources={
-        "duckdb": DuckDBResource(database=str(db)),
-        "settings": OutfallSettings(data_dir=str(tmp_path / "data"), as_of="2026-06-30")})
+    checks = [
+        sewer.check_validity_discharge_violations_limit,
+        sewer.check_completeness_lab_results_parameter,
+        sewer.check_validity_slug_events_duration,
+    ]
+    result = materialize(
+        SEWER_ASSETS + checks,
+        resources={
+            "duckdb": DuckDBResource(database=str(db)),
+            "settings": OutfallSettings(data_dir=str(tmp_path / "data"), as_of="2026-06-30"),
+        },
+    )
     evaluations = result.get_asset_check_evaluations()
     assert len(evaluations) == 3 and all(e.passed for e in evaluations)

@@ -27,9 +27,19 @@ pytestmark = pytest.mark.browser
 CHROMIUM = Path(os.environ.get("OUTFALL_CHROMIUM", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("OUTFALL_CHROMEDRIVER", "/usr/bin/chromedriver"))
 INSTALL_HINT = "run scripts/install-chromium.sh (as root) to install Debian's chromium and chromium-driver"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1366,900")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--window-size=1366,900",
+)
 RENDER_TIMEOUT_S = 120
 MAX_PAGE_BYTES = 2_000_000
 
@@ -38,12 +48,16 @@ MAX_PAGE_BYTES = 2_000_000
 def browser():
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
         missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-        pytest.fail(f"Chromium is not installed ({', '.join(missing)} missing): {INSTALL_HINT}", pytrace=False)
+        pytest.fail(
+            f"Chromium is not installed ({', '.join(missing)} missing): {INSTALL_HINT}", pytrace=False
+        )
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        pytest.fail("the Python package selenium is missing: .venv/bin/pip install selenium==4.51.0", pytrace=False)
+        pytest.fail(
+            "the Python package selenium is missing: .venv/bin/pip install selenium==4.51.0", pytrace=False
+        )
     profile = tempfile.mkdtemp(prefix="outfall-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
@@ -75,13 +89,17 @@ def report(shots):
     if METRICS:
         (shots / "browser_metrics.json").write_text(json.dumps(METRICS, indent=2), encoding="utf-8")
         print(f"\nDashboards in headless Chromium (screenshots in {shots}):")
-        print(f"  {'page':<17}{'KB':>8}{'charts':>8}{'load ms':>9}{'first chart ms':>16}{'all charts ms':>15}"
-              f"{'slowest chart ms':>18}")
+        print(
+            f"  {'page':<17}{'KB':>8}{'charts':>8}{'load ms':>9}{'first chart ms':>16}{'all charts ms':>15}"
+            f"{'slowest chart ms':>18}"
+        )
         for name, m in METRICS.items():
             first = f"{m['first_chart_ms']:.0f}" if m["first_chart_ms"] is not None else "-"
             slowest = f"{m['slowest_chart_ms']:.0f}" if m["slowest_chart_ms"] is not None else "-"
-            print(f"  {name:<17}{m['kb']:>8.0f}{m['charts']:>8}{m['load_ms']:>9.0f}{first:>16}"
-                  f"{m['all_charts_ms']:>15.0f}{slowest:>18}")
+            print(
+                f"  {name:<17}{m['kb']:>8.0f}{m['charts']:>8}{m['load_ms']:>9.0f}{first:>16}"
+                f"{m['all_charts_ms']:>15.0f}{slowest:>18}"
+            )
 
 
 def severe(entries: list[dict]) -> list[str]:
@@ -106,7 +124,8 @@ def check_page(driver, path: Path, shot_dir: Path) -> dict:
     load_wall = open_page(driver, path)
     nav = driver.execute_script(
         "var n=performance.getEntriesByType('navigation')[0];"
-        "return n ? {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd} : null;")
+        "return n ? {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd} : null;"
+    )
     total = int(driver.execute_script("return +(document.documentElement.dataset.chartsTotal || 0)"))
     first_chart = None
     if total:  # scroll the first chart into view: the page draws it on demand
@@ -114,24 +133,29 @@ def check_page(driver, path: Path, shot_dir: Path) -> dict:
             "var done=arguments[arguments.length-1]; var d=document.querySelector('.chart[data-fig]');"
             "var t=performance.now(); d.scrollIntoView();"
             "(function wait(){ if(d.getAttribute('data-rendered')==='1'){done(performance.now()-t);}"
-            " else if(performance.now()-t>60000){done(-1);} else {requestAnimationFrame(wait);} })();")
+            " else if(performance.now()-t>60000){done(-1);} else {requestAnimationFrame(wait);} })();"
+        )
         assert first_chart >= 0, f"{path.name}: the first chart was not drawn when scrolled into view"
     render_all = driver.execute_async_script(
         "var done=arguments[arguments.length-1]; var t=performance.now();"
         "if(!window.outfallRenderAll){done(0);return;}"
         "window.outfallRenderAll().then(function(){done(performance.now()-t);},"
-        "function(e){done('error: '+e);});")
+        "function(e){done('error: '+e);});"
+    )
     assert not isinstance(render_all, str), f"{path.name}: {render_all}"
     draw_ms = driver.execute_script(
         "return Array.prototype.slice.call(document.querySelectorAll('.chart[data-draw-ms]'))"
-        ".map(function(d){return +d.getAttribute('data-draw-ms');});")
+        ".map(function(d){return +d.getAttribute('data-draw-ms');});"
+    )
     bad = driver.execute_script(
         "return Array.prototype.slice.call(document.querySelectorAll('.chart[data-fig]')).filter(function(d){"
         "return !(d.classList.contains('js-plotly-plot') && d.querySelectorAll('.main-svg').length >= 1);"
-        "}).map(function(d){return d.id;});")
+        "}).map(function(d){return d.id;});"
+    )
     drawn = int(driver.execute_script("return document.querySelectorAll('.js-plotly-plot .main-svg').length"))
     resources = driver.execute_script(
-        "return performance.getEntriesByType('resource').map(function(e){return e.name;});")
+        "return performance.getEntriesByType('resource').map(function(e){return e.name;});"
+    )
     height = int(driver.execute_script("return document.documentElement.scrollHeight"))
     driver.set_window_size(1366, min(max(height, 900), 14000))
     time.sleep(0.3)
@@ -148,11 +172,17 @@ def check_page(driver, path: Path, shot_dir: Path) -> dict:
     size = path.stat().st_size
     assert size < MAX_PAGE_BYTES, f"{path.name}: {size / 1e6:.1f} MB, more than the ~2 MB a page may weigh"
     assert shot.stat().st_size > 10_000
-    return {"kb": size / 1024, "charts": total, "load_ms": nav["load"] if nav else load_wall,
-            "dom_ready_ms": nav["dcl"] if nav else None, "first_chart_ms": first_chart,
-            "all_charts_ms": (first_chart or 0.0) + float(render_all),
-            "slowest_chart_ms": max(draw_ms) if draw_ms else None, "screenshot": str(shot),
-            "warnings": [e["message"] for e in logs if e.get("level") == "WARNING"]}
+    return {
+        "kb": size / 1024,
+        "charts": total,
+        "load_ms": nav["load"] if nav else load_wall,
+        "dom_ready_ms": nav["dcl"] if nav else None,
+        "first_chart_ms": first_chart,
+        "all_charts_ms": (first_chart or 0.0) + float(render_all),
+        "slowest_chart_ms": max(draw_ms) if draw_ms else None,
+        "screenshot": str(shot),
+        "warnings": [e["message"] for e in logs if e.get("level") == "WARNING"],
+    }
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -174,7 +204,8 @@ def test_charts_draw_when_scrolled_into_view(browser, built_town):  # noqa: F811
     path = built_town / "dashboards" / "sewer.html"
     open_page(browser, path)
     last = browser.execute_script(
-        "var d=document.querySelectorAll('.chart[data-fig]'); return d[d.length-1].id;")
+        "var d=document.querySelectorAll('.chart[data-fig]'); return d[d.length-1].id;"
+    )
     assert browser.execute_script(f"return document.getElementById('{last}').dataset.rendered") is None
     browser.execute_script(f"document.getElementById('{last}').scrollIntoView()")
     deadline = time.monotonic() + RENDER_TIMEOUT_S
@@ -199,13 +230,15 @@ def test_index_links_every_page_and_the_quarantine_list(browser, built_town):  #
     folder = built_town / "dashboards"
     open_page(browser, folder / "index.html")
     hrefs = browser.execute_script(
-        "return Array.prototype.slice.call(document.querySelectorAll('main a')).map(function(a){return a.href;});")
+        "return Array.prototype.slice.call(document.querySelectorAll('main a')).map(function(a){return a.href;});"
+    )
     targets = {h.split("#")[0].rsplit("/", 1)[-1] for h in hrefs}
     assert {"sewer.html", "stormwater.html", "billing.html", "quarantine.html"} <= targets
     for target in targets:
         assert (folder / target).exists(), target
     link = browser.execute_script(
-        "var a=document.querySelector('a.bad-link'); if(!a){return null;} a.click(); return a.getAttribute('href');")
+        "var a=document.querySelector('a.bad-link'); if(!a){return null;} a.click(); return a.getAttribute('href');"
+    )
     assert link and link.startswith("quarantine.html#q-")
     deadline = time.monotonic() + 30
     while not browser.current_url.endswith(link):
@@ -241,15 +274,20 @@ def test_readings_near_a_slug_are_drawn_at_their_local_times(browser, built_town
         return {{points: points.length, inside: inside, near: near, slugs: slugs.length,
                  first: ax.c2d(points[0])}};""")
     assert found["slugs"] >= 1 and found["points"] > 0
-    assert found["near"] == found["points"], found   # every reading within an hour of a slug's shading
+    assert found["near"] == found["points"], found  # every reading within an hour of a slug's shading
     assert found["inside"] > 0, found
-    assert found["first"].startswith("2026-06-05 1"), found   # local wall-clock time, as the shading's text
+    assert found["first"].startswith("2026-06-05 1"), found  # local wall-clock time, as the shading's text
     assert not severe(browser.get_log("browser"))
 
 
-@pytest.mark.parametrize("name, person", [("sewer.html", "Superintendent of Sewage"),
-                                          ("stormwater.html", "Stormwater Management Officer"),
-                                          ("billing.html", "Clerk")])
+@pytest.mark.parametrize(
+    "name, person",
+    [
+        ("sewer.html", "Superintendent of Sewage"),
+        ("stormwater.html", "Stormwater Management Officer"),
+        ("billing.html", "Clerk"),
+    ],
+)
 def test_each_persons_page_opens_with_their_worklist(browser, built_town, name, person, tmp_path):
     """In the browser, the first section a person sees on their page is what to do next, at the top of the
     window, with its title and the person's counts."""
@@ -257,7 +295,8 @@ def test_each_persons_page_opens_with_their_worklist(browser, built_town, name, 
     first = browser.execute_script(
         "const s = document.querySelector('main section, body section');"
         "const r = s.getBoundingClientRect();"
-        "return [s.id, s.querySelector('h2').innerText, r.top, s.innerText];")
+        "return [s.id, s.querySelector('h2').innerText, r.top, s.innerText];"
+    )
     assert first[0] == "worklist" and first[1] == "What to do next", (name, first[:2])
     assert 0 <= first[2] < 900, "the worklist is not in the first screen"
     assert person in first[3] and "As of" in first[3]

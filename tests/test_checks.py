@@ -55,8 +55,10 @@ def open_db(path: Path):
 
 def insert(con, table: str, rows: list[dict]) -> None:
     cols = list(rows[0])
-    con.executemany(f'INSERT INTO "{table}" ({", ".join(cols)}) VALUES ({", ".join("?" for _ in cols)})',
-                    [[r[c] for c in cols] for r in rows])
+    con.executemany(
+        f'INSERT INTO "{table}" ({", ".join(cols)}) VALUES ({", ".join("?" for _ in cols)})',
+        [[r[c] for c in cols] for r in rows],
+    )
 
 
 def insert_frame(con, table: str, frame: pd.DataFrame) -> None:
@@ -77,20 +79,42 @@ def md(result, key: str):
     return result.metadata[key].value
 
 
-USERS = [{"user_id": "IU-1", "name": "Acme", "district": "consolidated"},
-         {"user_id": "IU-2", "name": "Brewery", "district": "district_1"}]
+USERS = [
+    {"user_id": "IU-1", "name": "Acme", "district": "consolidated"},
+    {"user_id": "IU-2", "name": "Brewery", "district": "district_1"},
+]
 
 
-def flow_rows(user: str, start: dt.datetime, n: int, step_min: int = 15, value: float = 10.0,
-              constituent: str = "flow", unit: str = "gpm") -> list[dict]:
-    return [{"user_id": user, "constituent": constituent, "ts": start + dt.timedelta(minutes=step_min * i),
-             "value": value, "unit": unit} for i in range(n)]
+def flow_rows(
+    user: str,
+    start: dt.datetime,
+    n: int,
+    step_min: int = 15,
+    value: float = 10.0,
+    constituent: str = "flow",
+    unit: str = "gpm",
+) -> list[dict]:
+    return [
+        {
+            "user_id": user,
+            "constituent": constituent,
+            "ts": start + dt.timedelta(minutes=step_min * i),
+            "value": value,
+            "unit": unit,
+        }
+        for i in range(n)
+    ]
 
 
 def clean_flow(con) -> None:
     insert(con, "industrial_users", USERS)
-    insert(con, "flow", flow_rows("IU-1", T0, 192) + flow_rows("IU-2", T0, 96, value=3.5)
-           + flow_rows("IU-1", T0, 96, constituent="pH", unit="s.u.", value=7.2))
+    insert(
+        con,
+        "flow",
+        flow_rows("IU-1", T0, 192)
+        + flow_rows("IU-2", T0, 96, value=3.5)
+        + flow_rows("IU-1", T0, 96, constituent="pH", unit="s.u.", value=7.2),
+    )
 
 
 def lab_frame(n: int, seed: int = 1) -> pd.DataFrame:
@@ -99,21 +123,26 @@ def lab_frame(n: int, seed: int = 1) -> pd.DataFrame:
     params = np.array(["BOD", "TSS", "pH", "temperature", "copper"])
     units = {"BOD": "mg/L", "TSS": "mg/L", "pH": "s.u.", "temperature": "degF", "copper": "mg/L"}
     parameter = params[np.arange(n) % len(params)]
-    result = np.where(parameter == "pH", rng.uniform(6, 9, n),
-                      np.where(parameter == "temperature", rng.uniform(50, 90, n), rng.uniform(1, 300, n)))
+    result = np.where(
+        parameter == "pH",
+        rng.uniform(6, 9, n),
+        np.where(parameter == "temperature", rng.uniform(50, 90, n), rng.uniform(1, 300, n)),
+    )
     collected = pd.Timestamp("2026-01-05 14:00", tz="UTC") + pd.to_timedelta(np.arange(n) // 5, unit="h")
-    return pd.DataFrame({
-        "sample_id": [f"S-{i // 5:05d}" for i in range(n)],
-        "user_id": np.where(np.arange(n) % 2 == 0, "IU-1", "IU-2"),
-        "collected_at": collected,
-        "collected_date": collected.tz_convert("America/New_York").date,
-        "sample_type": "composite",
-        "parameter": parameter,
-        "parameter_reported": parameter,
-        "result": result.round(2),
-        "nondetect": False,
-        "unit": [units[p] for p in parameter],
-    })
+    return pd.DataFrame(
+        {
+            "sample_id": [f"S-{i // 5:05d}" for i in range(n)],
+            "user_id": np.where(np.arange(n) % 2 == 0, "IU-1", "IU-2"),
+            "collected_at": collected,
+            "collected_date": collected.tz_convert("America/New_York").date,
+            "sample_type": "composite",
+            "parameter": parameter,
+            "parameter_reported": parameter,
+            "result": result.round(2),
+            "nondetect": False,
+            "unit": [units[p] for p in parameter],
+        }
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -150,22 +179,34 @@ def test_suite_files_match_their_generator():
     spec.loader.exec_module(module)
     for dataset in CONTRACT_DATASETS:
         assert (EXPECTATIONS_DIR / f"{dataset}.json").read_text(encoding="utf-8") == module.render(dataset), (
-            f"expectations/{dataset}.json is stale: run .venv/bin/python expectations/build_suites.py")
+            f"expectations/{dataset}.json is stale: run .venv/bin/python expectations/build_suites.py"
+        )
 
 
 def test_suites_hold_the_contract_rules():
     lab = json.loads((EXPECTATIONS_DIR / "lab_results.json").read_text())["expectations"]
-    ph = [e for e in lab if e["type"] == "expect_column_values_to_be_between"
-          and e["kwargs"].get("row_condition", {}).get("parameter") == "pH"]
+    ph = [
+        e
+        for e in lab
+        if e["type"] == "expect_column_values_to_be_between"
+        and e["kwargs"].get("row_condition", {}).get("parameter") == "pH"
+    ]
     assert ph and ph[0]["kwargs"]["min_value"] == 0 and ph[0]["kwargs"]["max_value"] == 14
     rain = json.loads((EXPECTATIONS_DIR / "rainfall.json").read_text())["expectations"]
-    bounds = {(e["kwargs"].get("min_value"), e["kwargs"].get("max_value"), e["meta"]["severity"])
-              for e in rain if e["type"] == "expect_column_values_to_be_between"}
+    bounds = {
+        (e["kwargs"].get("min_value"), e["kwargs"].get("max_value"), e["meta"]["severity"])
+        for e in rain
+        if e["type"] == "expect_column_values_to_be_between"
+    }
     assert bounds == {(0, None, "ERROR"), (None, 15, "WARN")}
     users = json.loads((EXPECTATIONS_DIR / "industrial_users.json").read_text())["expectations"]
     pair = [e for e in users if e["type"] == "expect_column_pair_values_a_to_be_greater_than_b"][0]
-    assert pair["kwargs"] == {"column_A": "permit_expires", "column_B": "permit_effective", "or_equal": True,
-                              "ignore_row_if": "either_value_is_missing"}
+    assert pair["kwargs"] == {
+        "column_A": "permit_expires",
+        "column_B": "permit_effective",
+        "or_equal": True,
+        "ignore_row_if": "either_value_is_missing",
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -177,10 +218,14 @@ def test_adapter_finds_a_planted_ph_of_15_and_counts_it(db):
     with open_db(db) as con:
         insert_frame(con, "lab_results", frame)
         path = EXPECTATIONS_DIR / "lab_results.json"
-        clean = gx_adapter.validate_frame(checks.read_frame(con, "lab_results", gx_adapter.suite_columns(path)), path)
+        clean = gx_adapter.validate_frame(
+            checks.read_frame(con, "lab_results", gx_adapter.suite_columns(path)), path
+        )
         assert clean.success and clean.failed == [] and clean.element_count == 5000
         assert clean.evaluated == len(json.loads(path.read_text())["expectations"])
-        con.execute("UPDATE lab_results SET result = 15 WHERE sample_id = 'S-00007' AND parameter = 'pH'").fetchall()
+        con.execute(
+            "UPDATE lab_results SET result = 15 WHERE sample_id = 'S-00007' AND parameter = 'pH'"
+        ).fetchall()
         read = checks.read_frame(con, "lab_results", gx_adapter.suite_columns(path))
     assert "source_file" not in read.columns and "row_hash" not in read.columns
     summary = gx_adapter.validate_frame(read, path)
@@ -197,8 +242,14 @@ def test_adapter_finds_a_planted_ph_of_15_and_counts_it(db):
 def test_adapter_reuses_one_context_and_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     path = EXPECTATIONS_DIR / "rainfall.json"
-    ok = pd.DataFrame({"gauge_id": ["G"], "date": [pd.Timestamp("2026-05-01")], "precip_in": [0.5],
-                       "observed_at": [pd.Timestamp("2026-05-01", tz="America/New_York")]})
+    ok = pd.DataFrame(
+        {
+            "gauge_id": ["G"],
+            "date": [pd.Timestamp("2026-05-01")],
+            "precip_in": [0.5],
+            "observed_at": [pd.Timestamp("2026-05-01", tz="America/New_York")],
+        }
+    )
     first = gx_adapter.validate_frame(ok, path)
     context = gx_adapter._state["context"]
     second = gx_adapter.validate_frame(ok.assign(precip_in=[20.0]), path)
@@ -210,8 +261,9 @@ def test_adapter_reuses_one_context_and_writes_nothing(tmp_path, monkeypatch):
 
 
 def test_adapter_reports_a_missing_column_as_a_failure_not_an_exception():
-    summary = gx_adapter.validate_frame(pd.DataFrame({"gauge_id": ["G"], "precip_in": [1.0]}),
-                                        EXPECTATIONS_DIR / "rainfall.json")
+    summary = gx_adapter.validate_frame(
+        pd.DataFrame({"gauge_id": ["G"], "precip_in": [1.0]}), EXPECTATIONS_DIR / "rainfall.json"
+    )
     errors = [f for f in summary.failed if f["error"]]
     assert not summary.success and {f["column"] for f in errors} >= {"date", "observed_at"}
 
@@ -235,8 +287,11 @@ def test_expectation_check_maps_failures_to_severity_and_metadata(db):
     assert md(failed, "failed_expectations")[0]["unexpected_count"] == 10
 
     with open_db(db) as con:
-        insert(con, "rainfall", [{"gauge_id": "G", "date": dt.date(2026, 5, 1), "precip_in": 16.0,
-                                  "observed_at": T0}])
+        insert(
+            con,
+            "rainfall",
+            [{"gauge_id": "G", "date": dt.date(2026, 5, 1), "precip_in": 16.0, "observed_at": T0}],
+        )
     warn = run_check(checks.expectation_checks[GX_INDEX["rainfall"]], db)
     assert not warn.passed and warn.severity == AssetCheckSeverity.WARN and md(warn, "failed_warn") == 1
 
@@ -251,9 +306,13 @@ GX_INDEX = {d: i for i, d in enumerate(checks.GX_DATASETS)}
 def test_flow_checks_pass_on_clean_data(db):
     with open_db(db) as con:
         clean_flow(con)
-    for check in (checks.check_validity_flow_value, checks.check_uniqueness_flow_key,
-                  checks.check_freshness_flow_gaps, checks.check_referential_flow_user,
-                  checks.check_expectations_flow_sample):
+    for check in (
+        checks.check_validity_flow_value,
+        checks.check_uniqueness_flow_key,
+        checks.check_freshness_flow_gaps,
+        checks.check_referential_flow_user,
+        checks.check_expectations_flow_sample,
+    ):
         result = run_check(check, db)
         assert result.passed, (check.check_key.name, result.metadata)
     gaps = run_check(checks.check_freshness_flow_gaps, db)
@@ -265,17 +324,17 @@ def test_flow_sample_is_stretches_spread_over_the_table(db, monkeypatch):
     spaced places (read by rowid, not by ordering every reading); the whole table when it is small,
     rows deleted from it included."""
     with open_db(db) as con:
-        clean_flow(con)   # 384 readings: IU-1 flow (192), IU-2 flow (96), IU-1 pH (96), as stored
+        clean_flow(con)  # 384 readings: IU-1 flow (192), IU-2 flow (96), IU-1 pH (96), as stored
         every = checks.flow_sample(con)
         assert len(every) == 384
         monkeypatch.setattr(checks, "FLOW_SAMPLE_ROWS", 40)
         monkeypatch.setattr(checks, "FLOW_SAMPLE_STRETCHES", 4)
         sample = checks.flow_sample(con)
         stored = con.execute("SELECT user_id, constituent, ts, value, unit FROM flow ORDER BY rowid").df()
-        want = pd.concat([stored.iloc[start:start + 10] for start in (0, 96, 192, 288)], ignore_index=True)
+        want = pd.concat([stored.iloc[start : start + 10] for start in (0, 96, 192, 288)], ignore_index=True)
         pd.testing.assert_frame_equal(sample, want)
         assert list(sample.columns) == ["user_id", "constituent", "ts", "value", "unit"]
-        assert sample.equals(checks.flow_sample(con))   # the same rows on every run
+        assert sample.equals(checks.flow_sample(con))  # the same rows on every run
         monkeypatch.setattr(checks, "FLOW_SAMPLE_ROWS", 50_000)
         con.execute("DELETE FROM flow WHERE user_id = 'IU-1' AND constituent = 'flow'").fetchall()
         assert len(checks.flow_sample(con)) == 192
@@ -284,8 +343,12 @@ def test_flow_sample_is_stretches_spread_over_the_table(db, monkeypatch):
 def test_validity_flow_value_counts_negative_flow_and_bad_ph(db):
     with open_db(db) as con:
         clean_flow(con)
-        insert(con, "flow", flow_rows("IU-2", T0 - dt.timedelta(hours=1), 2, value=-4.0)
-               + flow_rows("IU-1", T0 - dt.timedelta(hours=1), 1, constituent="pH", unit="s.u.", value=14.5))
+        insert(
+            con,
+            "flow",
+            flow_rows("IU-2", T0 - dt.timedelta(hours=1), 2, value=-4.0)
+            + flow_rows("IU-1", T0 - dt.timedelta(hours=1), 1, constituent="pH", unit="s.u.", value=14.5),
+        )
     result = run_check(checks.check_validity_flow_value, db)
     assert not result.passed and result.severity == AssetCheckSeverity.ERROR
     assert md(result, "bad_readings") == 3 and md(result, "rows_checked") == 387
@@ -312,8 +375,10 @@ def test_freshness_flow_gaps_warns_on_a_gap_over_one_day(db):
     assert not result.passed and result.severity == AssetCheckSeverity.WARN
     assert md(result, "series_with_long_gaps") == 1 and md(result, "gaps_over_threshold") == 1
     assert md(result, "largest_gap") == "25.0 h"
-    assert "| IU-2 | flow | 100 | 15 min | 25.0 h | 100x | 2026-05-01 23:45 EDT | 2026-05-03 00:45 EDT | 1 | yes |" in (
-        md(result, "series"))
+    assert (
+        "| IU-2 | flow | 100 | 15 min | 25.0 h | 100x | 2026-05-01 23:45 EDT | 2026-05-03 00:45 EDT | 1 | yes |"
+        in (md(result, "series"))
+    )
 
 
 def test_freshness_flow_gaps_runs_within_the_memory_limit_on_many_readings(db, monkeypatch):
@@ -328,7 +393,8 @@ def test_freshness_flow_gaps_runs_within_the_memory_limit_on_many_readings(db, m
             "SELECT 'IU-' || lpad(CAST(s AS VARCHAR), 3, '0'), 'flow', "
             "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(m), 1.0, 'gpm', 'f.csv', m "
             "FROM range(100) AS r(s), range(60000) AS q(m) "
-            "WHERE NOT (s = 7 AND m BETWEEN 1000 AND 2500)").fetchall()  # IU-007 silent for 25 h 1 min
+            "WHERE NOT (s = 7 AND m BETWEEN 1000 AND 2500)"
+        ).fetchall()  # IU-007 silent for 25 h 1 min
     monkeypatch.setenv("OUTFALL_MEMORY_LIMIT", "40MB")
     # the hourly summaries are made a chunk of hours at a time (a month; here a week): memory
     # follows the chunk, not the table
@@ -337,11 +403,15 @@ def test_freshness_flow_gaps_runs_within_the_memory_limit_on_many_readings(db, m
     assert "error" not in result.metadata
     assert md(result, "series_checked") == 100 and md(result, "series_with_long_gaps") == 1
     assert md(result, "largest_gap") == "25.0 h"
-    assert "| IU-007 | flow | 58499 | 1 min | 25.0 h | 1502x | 2026-05-01 16:39 EDT | 2026-05-02 17:41 EDT | 1 | yes |" in (
-        md(result, "series"))
+    assert (
+        "| IU-007 | flow | 58499 | 1 min | 25.0 h | 1502x | 2026-05-01 16:39 EDT | 2026-05-02 17:41 EDT | 1 | yes |"
+        in (md(result, "series"))
+    )
     # a series of equal steps names its first one, the same on every run
-    assert "| IU-000 | flow | 60000 | 1 min | 1 min | 1x | 2026-05-01 00:00 EDT | 2026-05-01 00:01 EDT | 0 |  |" in (
-        md(result, "series"))
+    assert (
+        "| IU-000 | flow | 60000 | 1 min | 1 min | 1x | 2026-05-01 00:00 EDT | 2026-05-01 00:01 EDT | 0 |  |"
+        in (md(result, "series"))
+    )
 
 
 def test_freshness_flow_gaps_exactly_one_day_is_not_a_gap(db):
@@ -371,16 +441,39 @@ def test_referential_checks_warn_on_unknown_users(db):
 def test_balance_quarantine_rows(db):
     ledger = {"source_file": "f.csv", "sha256": "x", "rows_new": 0, "rows_superseded": 0}
     with open_db(db) as con:
-        insert(con, "ingested_files", [
-            {"dataset": "parcels", "rows_read": 10, "rows_kept": 8, "rows_quarantined": 2, **ledger},
-            {"dataset": "flow", "rows_read": 96, "rows_kept": 96, "rows_quarantined": 0, **ledger}])
-        insert(con, "quarantine", [{"dataset": "parcels", "source_file": "f.csv", "row_number": i,
-                                    "reason": "bad"} for i in (3, 7)])
+        insert(
+            con,
+            "ingested_files",
+            [
+                {"dataset": "parcels", "rows_read": 10, "rows_kept": 8, "rows_quarantined": 2, **ledger},
+                {"dataset": "flow", "rows_read": 96, "rows_kept": 96, "rows_quarantined": 0, **ledger},
+            ],
+        )
+        insert(
+            con,
+            "quarantine",
+            [
+                {"dataset": "parcels", "source_file": "f.csv", "row_number": i, "reason": "bad"}
+                for i in (3, 7)
+            ],
+        )
     ok = run_check(checks.check_balance_quarantine_rows, db)
     assert ok.passed and md(ok, "datasets_checked") == 2 and md(ok, "rows_read") == 106
     with open_db(db) as con:
-        insert(con, "ingested_files", [{"dataset": "parcels", "rows_read": 5, "rows_kept": 5,
-                                        "rows_quarantined": 1, **ledger, "source_file": "g.csv"}])
+        insert(
+            con,
+            "ingested_files",
+            [
+                {
+                    "dataset": "parcels",
+                    "rows_read": 5,
+                    "rows_kept": 5,
+                    "rows_quarantined": 1,
+                    **ledger,
+                    "source_file": "g.csv",
+                }
+            ],
+        )
     bad = run_check(checks.check_balance_quarantine_rows, db)
     assert not bad.passed and bad.severity == AssetCheckSeverity.ERROR
     assert md(bad, "datasets_unbalanced") == 1
@@ -408,17 +501,25 @@ def test_check_names_assets_and_non_blocking():
         found[spec.name] = spec.asset_key.to_user_string()
         assert not spec.blocking and spec.description
     expected = {f"check_expectations_{d}": d for d in CONTRACT_DATASETS if d != "flow"}
-    expected.update({"check_validity_flow_value": "flow", "check_uniqueness_flow_key": "flow",
-                     "check_freshness_flow_gaps": "flow", "check_referential_flow_user": "flow",
-                     "check_expectations_flow_sample": "flow",
-                     "check_referential_lab_results_user": "lab_results",
-                     "check_balance_quarantine_rows": "quarantine"})
+    expected.update(
+        {
+            "check_validity_flow_value": "flow",
+            "check_uniqueness_flow_key": "flow",
+            "check_freshness_flow_gaps": "flow",
+            "check_referential_flow_user": "flow",
+            "check_expectations_flow_sample": "flow",
+            "check_referential_lab_results_user": "lab_results",
+            "check_balance_quarantine_rows": "quarantine",
+        }
+    )
     assert found == expected
 
 
 def test_checks_report_bad_data_without_failing_the_run(town, tmp_path):
-    resources = {"duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
-                 "settings": OutfallSettings(data_dir=str(town), as_of="2026-06-30")}
+    resources = {
+        "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
+        "settings": OutfallSettings(data_dir=str(town), as_of="2026-06-30"),
+    }
     everything = [*ingest_assets, quarantine, checks.input_checks]
 
     first = materialize(everything, resources=resources)
@@ -432,9 +533,11 @@ def test_checks_report_bad_data_without_failing_the_run(town, tmp_path):
     second = materialize(everything, resources=resources)
     assert second.success
     failed = {e.check_name: e.severity for e in second.get_asset_check_evaluations() if not e.passed}
-    assert failed == {"check_expectations_lab_results": AssetCheckSeverity.ERROR,
-                      "check_validity_flow_value": AssetCheckSeverity.ERROR,
-                      "check_expectations_flow_sample": AssetCheckSeverity.ERROR}
+    assert failed == {
+        "check_expectations_lab_results": AssetCheckSeverity.ERROR,
+        "check_validity_flow_value": AssetCheckSeverity.ERROR,
+        "check_expectations_flow_sample": AssetCheckSeverity.ERROR,
+    }
 
 
 def test_an_empty_table_passes_its_suite_without_starting_gx(db, monkeypatch):

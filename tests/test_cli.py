@@ -17,25 +17,74 @@ from tests.conftest import REPO, run_cli, small_town
 
 # Contract section 3: table -> {column: DuckDB type family}
 CONTRACT = {
-    "quarantine": {"dataset": "VARCHAR", "source_file": "VARCHAR", "row_number": "INTEGER", "reason": "VARCHAR"},
-    "discharge_violations": {"user_id": "VARCHAR", "sample_id": "VARCHAR", "parameter": "VARCHAR",
-                             "collected_at": "TIMESTAMP WITH TIME ZONE", "value": "DOUBLE", "unit": "VARCHAR",
-                             "limit_value": "DOUBLE", "limit_type": "VARCHAR", "rule": "VARCHAR"},
-    "slug_events": {"user_id": "VARCHAR", "constituent": "VARCHAR", "start_at": "TIMESTAMP WITH TIME ZONE",
-                    "end_at": "TIMESTAMP WITH TIME ZONE", "duration_min": "INTEGER", "baseline": "DOUBLE",
-                    "peak_value": "DOUBLE", "peak_ratio": "DOUBLE"},
-    "infiltration_results": {"section_id": "VARCHAR", "test_date": "DATE", "allowable_gpd": "DOUBLE",
-                             "measured_gpd": "DOUBLE", "gpimd": "DOUBLE", "passes": "BOOLEAN"},
-    "sewer_bills": {"year": "INTEGER", "parcel_id": "VARCHAR", "district": "VARCHAR", "property_class": "VARCHAR",
-                    "units_bond": "INTEGER", "units_om": "INTEGER", "units_street_lateral": "INTEGER",
-                    "units_house_lateral": "INTEGER", "amount_bond": "DECIMAL(12,2)", "amount_om": "DECIMAL(12,2)",
-                    "amount_street_lateral": "DECIMAL(12,2)", "amount_house_lateral": "DECIMAL(12,2)",
-                    "total_usd": "DECIMAL(12,2)"},
-    "swppp_inspection_findings": {"site_id": "VARCHAR", "requirement": "VARCHAR", "trigger_date": "DATE",
-                                  "due_by": "DATE", "satisfied_on": "DATE", "status": "VARCHAR"},
-    "snc_determinations": {"user_id": "VARCHAR", "period_start": "DATE", "period_end": "DATE",
-                           "parameter": "VARCHAR", "criterion": "VARCHAR", "measurements": "INTEGER",
-                           "count": "INTEGER", "pct": "DOUBLE"},
+    "quarantine": {
+        "dataset": "VARCHAR",
+        "source_file": "VARCHAR",
+        "row_number": "INTEGER",
+        "reason": "VARCHAR",
+    },
+    "discharge_violations": {
+        "user_id": "VARCHAR",
+        "sample_id": "VARCHAR",
+        "parameter": "VARCHAR",
+        "collected_at": "TIMESTAMP WITH TIME ZONE",
+        "value": "DOUBLE",
+        "unit": "VARCHAR",
+        "limit_value": "DOUBLE",
+        "limit_type": "VARCHAR",
+        "rule": "VARCHAR",
+    },
+    "slug_events": {
+        "user_id": "VARCHAR",
+        "constituent": "VARCHAR",
+        "start_at": "TIMESTAMP WITH TIME ZONE",
+        "end_at": "TIMESTAMP WITH TIME ZONE",
+        "duration_min": "INTEGER",
+        "baseline": "DOUBLE",
+        "peak_value": "DOUBLE",
+        "peak_ratio": "DOUBLE",
+    },
+    "infiltration_results": {
+        "section_id": "VARCHAR",
+        "test_date": "DATE",
+        "allowable_gpd": "DOUBLE",
+        "measured_gpd": "DOUBLE",
+        "gpimd": "DOUBLE",
+        "passes": "BOOLEAN",
+    },
+    "sewer_bills": {
+        "year": "INTEGER",
+        "parcel_id": "VARCHAR",
+        "district": "VARCHAR",
+        "property_class": "VARCHAR",
+        "units_bond": "INTEGER",
+        "units_om": "INTEGER",
+        "units_street_lateral": "INTEGER",
+        "units_house_lateral": "INTEGER",
+        "amount_bond": "DECIMAL(12,2)",
+        "amount_om": "DECIMAL(12,2)",
+        "amount_street_lateral": "DECIMAL(12,2)",
+        "amount_house_lateral": "DECIMAL(12,2)",
+        "total_usd": "DECIMAL(12,2)",
+    },
+    "swppp_inspection_findings": {
+        "site_id": "VARCHAR",
+        "requirement": "VARCHAR",
+        "trigger_date": "DATE",
+        "due_by": "DATE",
+        "satisfied_on": "DATE",
+        "status": "VARCHAR",
+    },
+    "snc_determinations": {
+        "user_id": "VARCHAR",
+        "period_start": "DATE",
+        "period_end": "DATE",
+        "parameter": "VARCHAR",
+        "criterion": "VARCHAR",
+        "measurements": "INTEGER",
+        "count": "INTEGER",
+        "pct": "DOUBLE",
+    },
 }
 
 
@@ -44,7 +93,8 @@ def columns(db: Path) -> dict[str, dict[str, str]]:
     try:
         out: dict[str, dict[str, str]] = {}
         for table, column, dtype in con.execute(
-                "SELECT table_name, column_name, data_type FROM information_schema.columns").fetchall():
+            "SELECT table_name, column_name, data_type FROM information_schema.columns"
+        ).fetchall():
             out.setdefault(table, {})[column] = dtype
         return out
     finally:
@@ -57,9 +107,14 @@ def snapshot(db: Path, tables) -> dict[str, list]:
     try:
         out = {}
         for table in tables:
-            cols = [c for (c,) in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
-                [table]).fetchall() if c not in ("loaded_at", "quarantined_at", "superseded_at", "run_at")]
+            cols = [
+                c
+                for (c,) in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
+                    [table],
+                ).fetchall()
+                if c not in ("loaded_at", "quarantined_at", "superseded_at", "run_at")
+            ]
             select = ", ".join(f'"{c}"' for c in cols)
             out[table] = sorted(map(repr, con.execute(f'SELECT {select} FROM "{table}"').fetchall()))
         return out
@@ -71,7 +126,9 @@ def snapshot(db: Path, tables) -> dict[str, list]:
 def test_empty_folder_creates_every_contract_table(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
-    result = run_cli("run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"), "--as-of", "2026-06-30")
+    result = run_cli(
+        "run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"), "--as-of", "2026-06-30"
+    )
     assert result.returncode == 0, result.stderr
     schema = columns(tmp_path / "w.duckdb")
     for table, cols in CONTRACT.items():
@@ -91,8 +148,10 @@ def test_run_loads_summarises_and_rerun_changes_nothing(tmp_path):
     tables = sorted(columns(db))
     before = snapshot(db, tables)
     con = duckdb.connect(str(db), read_only=True)
-    balance = con.execute("SELECT dataset, sum(rows_read), sum(rows_kept) + sum(rows_quarantined) "
-                          "FROM ingested_files GROUP BY dataset").fetchall()
+    balance = con.execute(
+        "SELECT dataset, sum(rows_read), sum(rows_kept) + sum(rows_quarantined) "
+        "FROM ingested_files GROUP BY dataset"
+    ).fetchall()
     quarantined = con.execute("SELECT dataset, reason FROM quarantine ORDER BY dataset").fetchall()
     con.close()
     assert all(read == kept_plus_q for _, read, kept_plus_q in balance)
@@ -103,14 +162,23 @@ def test_run_loads_summarises_and_rerun_changes_nothing(tmp_path):
     assert snapshot(db, tables) == before
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--data", "/no/such/dir", "--warehouse", "{tmp}/w.duckdb"], "no such data folder: /no/such/dir"),
-    (["--data", "{tmp}", "--warehouse", "/proc/outfall/w.duckdb"], "the warehouse"),
-    (["--data", "{tmp}", "--warehouse", "{tmp}"], "the warehouse is a folder"),
-    (["--data", "{tmp}", "--warehouse", "{tmp}/w.duckdb", "--as-of", "2026-02-30"], "--as-of '2026-02-30' is not a date"),
-    (["--data", "{tmp}", "--warehouse", "{tmp}/w.duckdb", "--year", "20x6"], "--year '20x6' is not a year"),
-    (["--data", "{tmp}"], "the following arguments are required: --warehouse"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--data", "/no/such/dir", "--warehouse", "{tmp}/w.duckdb"], "no such data folder: /no/such/dir"),
+        (["--data", "{tmp}", "--warehouse", "/proc/outfall/w.duckdb"], "the warehouse"),
+        (["--data", "{tmp}", "--warehouse", "{tmp}"], "the warehouse is a folder"),
+        (
+            ["--data", "{tmp}", "--warehouse", "{tmp}/w.duckdb", "--as-of", "2026-02-30"],
+            "--as-of '2026-02-30' is not a date",
+        ),
+        (
+            ["--data", "{tmp}", "--warehouse", "{tmp}/w.duckdb", "--year", "20x6"],
+            "--year '20x6' is not a year",
+        ),
+        (["--data", "{tmp}"], "the following arguments are required: --warehouse"),
+    ],
+)
 def test_unusable_arguments_exit_2_with_one_line(tmp_path, args, message):
     result = run_cli("run", *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert result.returncode == 2
@@ -146,15 +214,29 @@ def test_a_failing_asset_exits_1_and_names_it(tmp_path):
     # but whose reading no asset implements.
     text = (rules / "woodbury.yaml").read_text()
     assert "value: composite_else_mean_of_grabs" in text
-    (rules / "woodbury.yaml").write_text(text.replace("value: composite_else_mean_of_grabs", "value: median_of_grabs"))
+    (rules / "woodbury.yaml").write_text(
+        text.replace("value: composite_else_mean_of_grabs", "value: median_of_grabs")
+    )
     data = small_town(tmp_path / "data")
     env = dict(os.environ, OUTFALL_RULES_DIR=str(rules))
-    result = subprocess.run([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse",
-                             str(tmp_path / "w.duckdb")], capture_output=True, text=True, env=env, cwd=REPO,
-                            timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "outfall",
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=300,
+    )
     assert result.returncode == 1
     assert "asset discharge_violations failed" in result.stderr
     assert "implements only 'composite_else_mean_of_grabs'" in result.stderr
     assert "Traceback" not in result.stderr
-
-

@@ -43,8 +43,23 @@ def test_a_folder_with_input_folders_gets_no_warning(tmp_path):
 def test_run_on_an_empty_folder_succeeds_with_a_warning(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
-    proc = subprocess.run([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse",
-                           str(tmp_path / "w.duckdb"), "--as-of", "2026-06-30", "--quiet"],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "outfall",
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+            "--as-of",
+            "2026-06-30",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "warning:" in proc.stderr and "holds none of the input folders" in proc.stderr

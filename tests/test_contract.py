@@ -34,20 +34,23 @@ def warehouse(tmp_path_factory) -> Path:
     return db
 
 
-
-
 def test_discharge_violations(warehouse):
-    rows = query(warehouse, "SELECT user_id, sample_id, parameter, value, unit, limit_value, limit_type "
-                            "FROM discharge_violations ORDER BY sample_id")
+    rows = query(
+        warehouse,
+        "SELECT user_id, sample_id, parameter, value, unit, limit_value, limit_type "
+        "FROM discharge_violations ORDER BY sample_id",
+    )
     assert rows == [
-        ("IU-1", "S-2", "BOD", 240.01, "mg/L", 240.0, "max"),      # 240 is not "in excess of" 240
-        ("IU-1", "S-3", "pH", 5.49, "s.u.", 5.5, "min"),           # pH lower than 5.5
-        ("IU-2", "S-6", "BOD", 350.0, "mg/L", 240.0, "max"),       # the agreement (400) ended 2026-05-31
+        ("IU-1", "S-2", "BOD", 240.01, "mg/L", 240.0, "max"),  # 240 is not "in excess of" 240
+        ("IU-1", "S-3", "pH", 5.49, "s.u.", 5.5, "min"),  # pH lower than 5.5
+        ("IU-2", "S-6", "BOD", 350.0, "mg/L", 240.0, "max"),  # the agreement (400) ended 2026-05-31
     ]
     rules = query(warehouse, "SELECT DISTINCT rule FROM discharge_violations")
     assert all(r[0] and "253" in r[0] for r in rules)
     # S-5 (350 under the agreement's 400), S-4 (65.5 degC = 149.9 degF), S-7 (<400 TSS), S-8 (copper): none
-    collected = query(warehouse, "SELECT collected_at FROM discharge_violations WHERE sample_id = 'S-2'")[0][0]
+    collected = query(warehouse, "SELECT collected_at FROM discharge_violations WHERE sample_id = 'S-2'")[0][
+        0
+    ]
     assert collected.astimezone(dt.timezone.utc) == dt.datetime(2026, 2, 3, 14, 0, tzinfo=dt.timezone.utc)
 
 
@@ -57,36 +60,89 @@ def test_a_non_detect_above_its_limit_is_not_a_violation(warehouse):
 
 
 def test_infiltration_results(warehouse):
-    rows = query(warehouse, "SELECT section_id, test_date, allowable_gpd, measured_gpd, gpimd, passes "
-                            "FROM infiltration_results ORDER BY section_id")
-    assert rows == [("MH1-MH2", D(2026, 5, 1), 1600.0, 1600.0, 200.0, True),
-                    ("MH2-MH3", D(2026, 5, 1), 1600.0, 1601.0, 200.125, False)]
+    rows = query(
+        warehouse,
+        "SELECT section_id, test_date, allowable_gpd, measured_gpd, gpimd, passes "
+        "FROM infiltration_results ORDER BY section_id",
+    )
+    assert rows == [
+        ("MH1-MH2", D(2026, 5, 1), 1600.0, 1600.0, 200.0, True),
+        ("MH2-MH3", D(2026, 5, 1), 1600.0, 1601.0, 200.125, False),
+    ]
 
 
 def test_sewer_bills(warehouse):
-    rows = query(warehouse, "SELECT year, parcel_id, district, property_class, units_bond, units_om, "
-                            "units_street_lateral, units_house_lateral, amount_bond, amount_om, "
-                            "amount_street_lateral, amount_house_lateral, total_usd FROM sewer_bills "
-                            "ORDER BY parcel_id")
+    rows = query(
+        warehouse,
+        "SELECT year, parcel_id, district, property_class, units_bond, units_om, "
+        "units_street_lateral, units_house_lateral, amount_bond, amount_om, "
+        "amount_street_lateral, amount_house_lateral, total_usd FROM sewer_bills "
+        "ORDER BY parcel_id",
+    )
     assert rows == [
         # 3.0 acres: 1 full unit; om 50.005 rounds half-up to 50.01
-        (2026, "P-1", "consolidated", "single_family", 1, 1, 1, 1,
-         Decimal("100.00"), Decimal("50.01"), Decimal("10.00"), Decimal("5.00"), Decimal("165.01")),
+        (
+            2026,
+            "P-1",
+            "consolidated",
+            "single_family",
+            1,
+            1,
+            1,
+            1,
+            Decimal("100.00"),
+            Decimal("50.01"),
+            Decimal("10.00"),
+            Decimal("5.00"),
+            Decimal("165.01"),
+        ),
         # 51 seats: 5 full units; 5 x 50.005 = 250.025 -> 250.03
-        (2026, "P-2", "consolidated", "restaurant", 5, 5, 5, 5,
-         Decimal("500.00"), Decimal("250.03"), Decimal("50.00"), Decimal("25.00"), Decimal("825.03")),
+        (
+            2026,
+            "P-2",
+            "consolidated",
+            "restaurant",
+            5,
+            5,
+            5,
+            5,
+            Decimal("500.00"),
+            Decimal("250.03"),
+            Decimal("50.00"),
+            Decimal("25.00"),
+            Decimal("825.03"),
+        ),
         # 3.01 acres: bond ceil(3.01 / 2) = 2; moratorium: no O&M
-        (2026, "P-3", "district_1", "single_family", 2, 0, 1, 1,
-         Decimal("240.00"), Decimal("0.00"), Decimal("12.00"), Decimal("6.00"), Decimal("258.00")),
+        (
+            2026,
+            "P-3",
+            "district_1",
+            "single_family",
+            2,
+            0,
+            1,
+            1,
+            Decimal("240.00"),
+            Decimal("0.00"),
+            Decimal("12.00"),
+            Decimal("6.00"),
+            Decimal("258.00"),
+        ),
     ]
     # P-4, a restaurant with no seats, is quarantined, not billed by guess
-    assert query(warehouse, "SELECT count(*) FROM quarantine WHERE dataset = 'parcels' AND reason LIKE "
-                            "'restaurant parcel has no seats%'") == [(1,)]
+    assert query(
+        warehouse,
+        "SELECT count(*) FROM quarantine WHERE dataset = 'parcels' AND reason LIKE "
+        "'restaurant parcel has no seats%'",
+    ) == [(1,)]
 
 
 def test_swppp_inspection_findings(warehouse):
-    rows = query(warehouse, "SELECT site_id, requirement, trigger_date, due_by, satisfied_on, status "
-                            "FROM swppp_inspection_findings ORDER BY requirement, trigger_date")
+    rows = query(
+        warehouse,
+        "SELECT site_id, requirement, trigger_date, due_by, satisfied_on, status "
+        "FROM swppp_inspection_findings ORDER BY requirement, trigger_date",
+    )
     assert rows == [
         # 0.50 in on 05-12 needs an inspection on 05-12 or 05-13; the next is 05-16 (0.49 on 05-10 needs none)
         ("W-1", "storm", D(2026, 5, 12), D(2026, 5, 13), D(2026, 5, 16), "late"),
@@ -104,8 +160,11 @@ def test_slug_events_none_at_permit_flow(warehouse):
 
 
 def test_snc_determinations(warehouse):
-    rows = query(warehouse, "SELECT user_id, period_start, period_end, parameter, criterion, measurements, "
-                            "count, pct FROM snc_determinations ORDER BY user_id, parameter, criterion")
+    rows = query(
+        warehouse,
+        "SELECT user_id, period_start, period_end, parameter, criterion, measurements, "
+        "count, pct FROM snc_determinations ORDER BY user_id, parameter, criterion",
+    )
     assert rows == [
         # one pH measurement, below 5.5: chronic (pH counts as chronic, never as TRC)
         ("IU-1", D(2026, 1, 1), D(2026, 6, 30), "pH", "chronic", 1, 1, 100.0),
@@ -116,11 +175,21 @@ def test_snc_determinations(warehouse):
 
 
 def test_quarantine_names_dataset_file_row_and_reason(warehouse):
-    rows = query(warehouse, "SELECT dataset, source_file, row_number, reason FROM quarantine ORDER BY dataset")
-    assert ("lab_results", "q1.csv", 9,
-            "unit 'furlongs' is not a concentration unit (mg/L, ug/L) for BOD") in rows
-    assert ("parcels", "parcels.csv", 4,
-            "restaurant parcel has no seats; its sewer units depend on it (ch. 253 Part 3): fill in seats") in rows
+    rows = query(
+        warehouse, "SELECT dataset, source_file, row_number, reason FROM quarantine ORDER BY dataset"
+    )
+    assert (
+        "lab_results",
+        "q1.csv",
+        9,
+        "unit 'furlongs' is not a concentration unit (mg/L, ug/L) for BOD",
+    ) in rows
+    assert (
+        "parcels",
+        "parcels.csv",
+        4,
+        "restaurant parcel has no seats; its sewer units depend on it (ch. 253 Part 3): fill in seats",
+    ) in rows
 
 
 def test_slug_duration_is_not_stretched_by_a_missing_reading(tmp_path):
@@ -129,7 +198,8 @@ def test_slug_duration_is_not_stretched_by_a_missing_reading(tmp_path):
     data = tmp_path / "data"
     (data / "industrial_users").mkdir(parents=True)
     (data / "industrial_users" / "u.csv").write_text(
-        "user_id,name,district,normal_avg_flow_gpd\nIU-9,Dairy,consolidated,1440\n")
+        "user_id,name,district,normal_avg_flow_gpd\nIU-9,Dairy,consolidated,1440\n"
+    )
     high = {"10:00", "10:15", "14:00", "16:00", "16:15", "16:45"}
     lines = ["user_id,timestamp,value,unit"]
     for i in range(96):
@@ -142,8 +212,11 @@ def test_slug_duration_is_not_stretched_by_a_missing_reading(tmp_path):
     db = tmp_path / "w.duckdb"
     result = run_cli("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30")
     assert result.returncode == 0, result.stderr
-    rows = query(db, "SELECT strftime(start_at AT TIME ZONE 'America/New_York', '%H:%M'), duration_min, "
-                     "baseline, peak_value, peak_ratio FROM slug_events ORDER BY start_at")
+    rows = query(
+        db,
+        "SELECT strftime(start_at AT TIME ZONE 'America/New_York', '%H:%M'), duration_min, "
+        "baseline, peak_value, peak_ratio FROM slug_events ORDER BY start_at",
+    )
     # 10:00-10:15: 15 + 15 = 30 min (slug); 14:00 alone: 15 min (not longer than 15);
     # 16:00-16:15: 30 min (slug); 16:45 after a 30-minute gap (> 1.5 x 15) alone: not a slug
     assert rows == [("10:00", 30, 1.0, 6.0, 6.0), ("16:00", 30, 1.0, 6.0, 6.0)]

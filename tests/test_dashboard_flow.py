@@ -56,7 +56,11 @@ def per_series(con, r) -> pd.DataFrame:
         raw["kind"] = "slug"
         part = pd.concat([means, raw], ignore_index=True)
         part["user_id"], part["constituent"], part["unit"], part["bucket_hours"] = (
-            s["user_id"], s["constituent"], s["unit"], hours)
+            s["user_id"],
+            s["constituent"],
+            s["unit"],
+            hours,
+        )
         frames.append(part)
     return pd.concat(frames, ignore_index=True)
 
@@ -91,8 +95,10 @@ def test_flow_of_every_meter_in_one_pass_equals_the_query_per_meter():
     old = per_series(con, Reader(con))[new.columns]
     assert set(new["bucket_hours"]) == {1, 4} and len(new[new["kind"] == "slug"]) > 0
     capped = new[(new["user_id"] == "IU-3") & (new["kind"] == "slug")]
-    assert len(capped) > page.MAX_SLUG_READINGS     # over the cap: only the readings inside the long slug
-    assert capped["ts"].min() == pd.Timestamp("2026-02-01") and capped["ts"].max() == pd.Timestamp("2026-04-15")
+    assert len(capped) > page.MAX_SLUG_READINGS  # over the cap: only the readings inside the long slug
+    assert capped["ts"].min() == pd.Timestamp("2026-02-01") and capped["ts"].max() == pd.Timestamp(
+        "2026-04-15"
+    )
     pd.testing.assert_frame_equal(new.reset_index(drop=True), old.reset_index(drop=True), check_dtype=False)
 
 
@@ -125,8 +131,14 @@ def test_readings_of_the_fall_back_hour_are_drawn_earlier_instant_first():
         VALUES ('IU-1', 'flow', TIMESTAMPTZ '2025-11-02 01:10:00-04', TIMESTAMPTZ '2025-11-02 01:40:00-05',
                 90, 10, 200, 20)""").fetchall()
     flow = page.read_flow(con, Reader(con), local_timezone())
-    chart = flow_chart("IU-1", SewerData(as_of=pd.Timestamp("2025-11-03").date()), flow,
-                       con.execute("SELECT * FROM slug_events").df(), pd.DataFrame(), pd.DataFrame())
+    chart = flow_chart(
+        "IU-1",
+        SewerData(as_of=pd.Timestamp("2025-11-03").date()),
+        flow,
+        con.execute("SELECT * FROM slug_events").df(),
+        pd.DataFrame(),
+        pd.DataFrame(),
+    )
     trace = next(t for t in chart.figure["data"] if t.get("name") == "every reading near a slug")
     # typed arrays: the local minute in ms since 1970 (as a date axis reads it), and the value
     xs = np.frombuffer(base64.b64decode(trace["x"]["bdata"]), dtype=np.float64)
@@ -148,30 +160,88 @@ def _interleaved_page_frames():
     t = pd.date_range("2026-03-01", periods=30, freq="6h")
     rows = []
     for i, ts in enumerate(t):
-        for user, constituent, unit in (("IU-C", "flow", "gpm"), ("IU-A", "flow", "gpm"),
-                                        ("IU-B", "pH", "s.u."), ("IU-B", "flow", "gpm")):
-            rows.append({"user_id": user, "constituent": constituent, "ts": ts, "value": float(i % 7) + 1,
-                         "unit": unit, "kind": "mean", "bucket_hours": 6})
+        for user, constituent, unit in (
+            ("IU-C", "flow", "gpm"),
+            ("IU-A", "flow", "gpm"),
+            ("IU-B", "pH", "s.u."),
+            ("IU-B", "flow", "gpm"),
+        ):
+            rows.append(
+                {
+                    "user_id": user,
+                    "constituent": constituent,
+                    "ts": ts,
+                    "value": float(i % 7) + 1,
+                    "unit": unit,
+                    "kind": "mean",
+                    "bucket_hours": 6,
+                }
+            )
     for j, ts in enumerate(pd.date_range("2026-03-03 10:00", periods=12, freq="15min")):
-        rows.append({"user_id": "IU-B", "constituent": "flow", "ts": ts, "value": 40.0 + j, "unit": "gpm",
-                     "kind": "slug", "bucket_hours": 6})
+        rows.append(
+            {
+                "user_id": "IU-B",
+                "constituent": "flow",
+                "ts": ts,
+                "value": 40.0 + j,
+                "unit": "gpm",
+                "kind": "slug",
+                "bucket_hours": 6,
+            }
+        )
     flow = pd.DataFrame(rows).sample(frac=1.0, random_state=7).reset_index(drop=True)
     utc = lambda s: pd.Timestamp(s, tz="America/New_York").tz_convert("UTC")  # noqa: E731
-    slugs = pd.DataFrame([
-        {"user_id": u, "constituent": c, "start_at": utc(a), "end_at": utc(b), "duration_min": 45, "baseline": 8.0,
-         "peak_value": 52.0, "peak_ratio": 6.5}
-        for u, c, a, b in (("IU-B", "flow", "2026-03-03 10:30", "2026-03-03 11:15"),
-                           ("IU-A", "flow", "2026-03-04 01:00", "2026-03-04 01:45"),
-                           ("IU-B", "pH", "2026-03-05 09:00", "2026-03-05 09:30"))])
+    slugs = pd.DataFrame(
+        [
+            {
+                "user_id": u,
+                "constituent": c,
+                "start_at": utc(a),
+                "end_at": utc(b),
+                "duration_min": 45,
+                "baseline": 8.0,
+                "peak_value": 52.0,
+                "peak_ratio": 6.5,
+            }
+            for u, c, a, b in (
+                ("IU-B", "flow", "2026-03-03 10:30", "2026-03-03 11:15"),
+                ("IU-A", "flow", "2026-03-04 01:00", "2026-03-04 01:45"),
+                ("IU-B", "pH", "2026-03-05 09:00", "2026-03-05 09:30"),
+            )
+        ]
+    )
     days = pd.to_datetime(["2026-03-04", "2026-03-02", "2026-03-03", "2026-03-05"])
-    baselines = pd.concat([pd.DataFrame({
-        "user_id": u, "constituent": c, "local_day": days, "baseline": [8.0, 8.0, 9.0, 10.0],
-        "threshold": [40.0, None, 45.0, 50.0],
-        "baseline_source": ["median of the prior days", "the permit's normal average flow",
-                            "the permit's normal average flow", "median of the prior days"]})
-        for u, c in (("IU-C", "flow"), ("IU-B", "flow"), ("IU-A", "flow"))], ignore_index=True)
-    gaps = pd.DataFrame([{"user_id": "IU-A", "constituent": "flow", "first_day": dt.date(2026, 3, 1),
-                          "last_day": dt.date(2026, 3, 1)}])
+    baselines = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "user_id": u,
+                    "constituent": c,
+                    "local_day": days,
+                    "baseline": [8.0, 8.0, 9.0, 10.0],
+                    "threshold": [40.0, None, 45.0, 50.0],
+                    "baseline_source": [
+                        "median of the prior days",
+                        "the permit's normal average flow",
+                        "the permit's normal average flow",
+                        "median of the prior days",
+                    ],
+                }
+            )
+            for u, c in (("IU-C", "flow"), ("IU-B", "flow"), ("IU-A", "flow"))
+        ],
+        ignore_index=True,
+    )
+    gaps = pd.DataFrame(
+        [
+            {
+                "user_id": "IU-A",
+                "constituent": "flow",
+                "first_day": dt.date(2026, 3, 1),
+                "last_day": dt.date(2026, 3, 1),
+            }
+        ]
+    )
     return flow, slugs, baselines, gaps
 
 
@@ -197,16 +267,27 @@ def test_the_page_splits_every_meter_at_once_as_one_meter_is_drawn():
     # two panels (flow first), the slug of each constituent on its own, the readings near it in time order
     assert [a["text"] for a in figure["layout"]["annotations"][:2]] == ["<b>flow</b>", "<b>pH</b>"]
     marks = [t for t in figure["data"] if t.get("name") == "slug event (peak, × baseline)"]
-    assert [(t["yaxis"], t["x"]) for t in marks] == [("y", ["2026-03-03 10:30"]), ("y2", ["2026-03-05 09:00"])]
+    assert [(t["yaxis"], t["x"]) for t in marks] == [
+        ("y", ["2026-03-03 10:30"]),
+        ("y2", ["2026-03-05 09:00"]),
+    ]
     near = next(t for t in figure["data"] if t.get("name") == "every reading near a slug")
     ys = np.frombuffer(base64.b64decode(near["y"]["bdata"]), dtype=np.float64)
     assert ys.tolist() == [40.0 + j for j in range(12)]
     # the baseline in day order, the day without a threshold left out; the source most of its days name
     base = next(t for t in figure["data"] if str(t.get("name", "")).startswith("baseline"))
-    assert base["x"] == ["2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06"] and base["y"] == [9.0, 8.0, 10.0, 10.0]
+    assert base["x"] == ["2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06"] and base["y"] == [
+        9.0,
+        8.0,
+        10.0,
+        10.0,
+    ]
     assert base["name"] == "baseline (median of the prior days)"
-    gap_shapes = [s for s in draw_flow_chart("IU-A", split["IU-A"], words).figure["layout"]["shapes"]
-                  if s["x0"] == "2026-03-01"]
+    gap_shapes = [
+        s
+        for s in draw_flow_chart("IU-A", split["IU-A"], words).figure["layout"]["shapes"]
+        if s["x0"] == "2026-03-01"
+    ]
     assert len(gap_shapes) == 1 and gap_shapes[0]["x1"] == "2026-03-02"
 
 

@@ -22,7 +22,12 @@ from dashboards.html import PLOTLY_JS, Chart, esc, script_json, short_rule
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
 from dashboards.sewer import (
-    SewerData, build_sewer_page, choose_bucket_hours, label_results, limit_steps, slug_words,
+    SewerData,
+    build_sewer_page,
+    choose_bucket_hours,
+    label_results,
+    limit_steps,
+    slug_words,
     user_summary,
 )
 from outfall.rules import load_rules
@@ -40,7 +45,9 @@ PAGES = ("index.html", "sewer.html", "stormwater.html", "billing.html", "quarant
 def figure_specs(page_html: str) -> dict[str, dict]:
     """Every figure embedded in a page, parsed as the browser will parse it."""
     specs = {}
-    for fid, text in re.findall(r'<script type="application/json" id="(fig-[^"]+)">(.*?)</script>', page_html, re.S):
+    for fid, text in re.findall(
+        r'<script type="application/json" id="(fig-[^"]+)">(.*?)</script>', page_html, re.S
+    ):
         specs[fid] = json.loads(text)
     return specs
 
@@ -53,82 +60,303 @@ def ts(text: str) -> pd.Timestamp:
 
 
 def sewer_frames() -> SewerData:
-    users = pd.DataFrame([
-        {"user_id": "IU-1", "name": "Acme Plating", "district": "consolidated", "address": "1 Main St",
-         "permit_no": "P-1", "permit_expires": pd.Timestamp("2026-08-01"), "normal_flow_gpd": 14400.0},
-        {"user_id": "IU-2", "name": EVIL, "district": "district_1", "address": "<b>2 Mill</b>",
-         "permit_no": "P-2", "permit_expires": pd.Timestamp("2028-01-01"), "normal_flow_gpd": None},
-    ])
+    users = pd.DataFrame(
+        [
+            {
+                "user_id": "IU-1",
+                "name": "Acme Plating",
+                "district": "consolidated",
+                "address": "1 Main St",
+                "permit_no": "P-1",
+                "permit_expires": pd.Timestamp("2026-08-01"),
+                "normal_flow_gpd": 14400.0,
+            },
+            {
+                "user_id": "IU-2",
+                "name": EVIL,
+                "district": "district_1",
+                "address": "<b>2 Mill</b>",
+                "permit_no": "P-2",
+                "permit_expires": pd.Timestamp("2028-01-01"),
+                "normal_flow_gpd": None,
+            },
+        ]
+    )
     rule_bod = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
     rule_ph = "Woodbury Code ch. 253 Part 2, prohibited discharges, C: pH lower than 5.5"
-    lab = pd.DataFrame([
-        {"user_id": "IU-1", "sample_id": "S-1", "parameter": "BOD", "collected_at": ts("2026-02-02 09:00"),
-         "value": 240.0, "nondetect": False, "qualifier": None, "unit": "mg/L", "sample_type": "composite"},
-        {"user_id": "IU-1", "sample_id": "S-2", "parameter": "BOD", "collected_at": ts("2026-03-03 09:00"),
-         "value": 300.0, "nondetect": False, "qualifier": None, "unit": "mg/L", "sample_type": "composite"},
-        {"user_id": "IU-1", "sample_id": "S-3", "parameter": "BOD", "collected_at": ts("2026-04-03 09:00"),
-         "value": 5.0, "nondetect": True, "qualifier": "<", "unit": "mg/L", "sample_type": "composite"},
-        {"user_id": "IU-1", "sample_id": "S-4", "parameter": "BOD", "collected_at": ts("2026-05-03 09:00"),
-         "value": 250.0, "nondetect": True, "qualifier": "<", "unit": "mg/L", "sample_type": "composite"},
-        {"user_id": "IU-1", "sample_id": "S-5", "parameter": "pH", "collected_at": ts("2026-02-02 10:00"),
-         "value": 5.4, "nondetect": False, "qualifier": None, "unit": "s.u.", "sample_type": "grab"},
-        {"user_id": "IU-1", "sample_id": "S-6", "parameter": "copper", "collected_at": ts("2026-02-02 10:00"),
-         "value": 0.2, "nondetect": False, "qualifier": None, "unit": "mg/L", "sample_type": "grab"},
-        {"user_id": "IU-2", "sample_id": "S-7", "parameter": "BOD", "collected_at": ts("2026-02-05 09:00"),
-         "value": 100.0, "nondetect": False, "qualifier": None, "unit": "mg/L", "sample_type": "composite"},
-    ])
+    lab = pd.DataFrame(
+        [
+            {
+                "user_id": "IU-1",
+                "sample_id": "S-1",
+                "parameter": "BOD",
+                "collected_at": ts("2026-02-02 09:00"),
+                "value": 240.0,
+                "nondetect": False,
+                "qualifier": None,
+                "unit": "mg/L",
+                "sample_type": "composite",
+            },
+            {
+                "user_id": "IU-1",
+                "sample_id": "S-2",
+                "parameter": "BOD",
+                "collected_at": ts("2026-03-03 09:00"),
+                "value": 300.0,
+                "nondetect": False,
+                "qualifier": None,
+                "unit": "mg/L",
+                "sample_type": "composite",
+            },
+            {
+                "user_id": "IU-1",
+                "sample_id": "S-3",
+                "parameter": "BOD",
+                "collected_at": ts("2026-04-03 09:00"),
+                "value": 5.0,
+                "nondetect": True,
+                "qualifier": "<",
+                "unit": "mg/L",
+                "sample_type": "composite",
+            },
+            {
+                "user_id": "IU-1",
+                "sample_id": "S-4",
+                "parameter": "BOD",
+                "collected_at": ts("2026-05-03 09:00"),
+                "value": 250.0,
+                "nondetect": True,
+                "qualifier": "<",
+                "unit": "mg/L",
+                "sample_type": "composite",
+            },
+            {
+                "user_id": "IU-1",
+                "sample_id": "S-5",
+                "parameter": "pH",
+                "collected_at": ts("2026-02-02 10:00"),
+                "value": 5.4,
+                "nondetect": False,
+                "qualifier": None,
+                "unit": "s.u.",
+                "sample_type": "grab",
+            },
+            {
+                "user_id": "IU-1",
+                "sample_id": "S-6",
+                "parameter": "copper",
+                "collected_at": ts("2026-02-02 10:00"),
+                "value": 0.2,
+                "nondetect": False,
+                "qualifier": None,
+                "unit": "mg/L",
+                "sample_type": "grab",
+            },
+            {
+                "user_id": "IU-2",
+                "sample_id": "S-7",
+                "parameter": "BOD",
+                "collected_at": ts("2026-02-05 09:00"),
+                "value": 100.0,
+                "nondetect": False,
+                "qualifier": None,
+                "unit": "mg/L",
+                "sample_type": "composite",
+            },
+        ]
+    )
     evals = []
     for _, r in lab.iterrows():
         if r["parameter"] == "BOD":
-            outcome = ("violation" if r["value"] > 240 and not r["nondetect"] else
-                       "inconclusive" if r["nondetect"] and r["value"] > 240 else "compliant")
-            evals.append({**r, "limit_type": "max", "limit_value": 240.0, "rule": rule_bod, "limit_source": "Part 2",
-                          "outcome": outcome, "exceedance_ratio": r["value"] / 240})
+            outcome = (
+                "violation"
+                if r["value"] > 240 and not r["nondetect"]
+                else "inconclusive"
+                if r["nondetect"] and r["value"] > 240
+                else "compliant"
+            )
+            evals.append(
+                {
+                    **r,
+                    "limit_type": "max",
+                    "limit_value": 240.0,
+                    "rule": rule_bod,
+                    "limit_source": "Part 2",
+                    "outcome": outcome,
+                    "exceedance_ratio": r["value"] / 240,
+                }
+            )
         if r["parameter"] == "pH":
-            evals.append({**r, "limit_type": "min", "limit_value": 5.5, "rule": rule_ph, "limit_source": "Part 2",
-                          "outcome": "violation", "exceedance_ratio": 5.5 / 5.4})
-            evals.append({**r, "limit_type": "max", "limit_value": 9.5, "rule": "ch. 253 Part 2: pH over 9.5",
-                          "limit_source": "Part 2", "outcome": "compliant", "exceedance_ratio": 5.4 / 9.5})
+            evals.append(
+                {
+                    **r,
+                    "limit_type": "min",
+                    "limit_value": 5.5,
+                    "rule": rule_ph,
+                    "limit_source": "Part 2",
+                    "outcome": "violation",
+                    "exceedance_ratio": 5.5 / 5.4,
+                }
+            )
+            evals.append(
+                {
+                    **r,
+                    "limit_type": "max",
+                    "limit_value": 9.5,
+                    "rule": "ch. 253 Part 2: pH over 9.5",
+                    "limit_source": "Part 2",
+                    "outcome": "compliant",
+                    "exceedance_ratio": 5.4 / 9.5,
+                }
+            )
     evals = pd.DataFrame(evals)
     violations = evals[evals["outcome"] == "violation"].assign(unit=lambda f: f["unit"])
-    inconclusive = pd.DataFrame([{"user_id": "IU-1", "sample_id": "S-4", "parameter": "BOD",
-                                  "collected_at": ts("2026-05-03 09:00"), "detection_value": 250.0, "qualifier": "<",
-                                  "unit": "mg/L", "limit_value": 240.0, "limit_type": "max",
-                                  "reason": "non-detect above the limit", "rule": "Contract section 4"}])
-    summary = pd.DataFrame([
-        {"user_id": "IU-1", "name": "Acme Plating", "month": pd.Timestamp("2026-03-01"), "samples_taken": 1,
-         "violations": 1, "statistic_violations": 0, "inconclusive": 0, "slugs": 1, "worst_exceedance_ratio": 1.25,
-         "worst_parameter": "BOD", "permit_no": "P-1", "permit_expires": pd.Timestamp("2026-08-01"),
-         "days_left": 32, "permit_expiry_flag": True, "permit_status": "expires soon"},
-        {"user_id": "IU-2", "name": EVIL, "month": pd.Timestamp("2026-02-01"), "samples_taken": 1,
-         "violations": 0, "statistic_violations": 0, "inconclusive": 0, "slugs": 0, "worst_exceedance_ratio": None,
-         "worst_parameter": None, "permit_no": "P-2", "permit_expires": pd.Timestamp("2028-01-01"),
-         "days_left": 550, "permit_expiry_flag": False, "permit_status": "in effect"},
-    ])
+    inconclusive = pd.DataFrame(
+        [
+            {
+                "user_id": "IU-1",
+                "sample_id": "S-4",
+                "parameter": "BOD",
+                "collected_at": ts("2026-05-03 09:00"),
+                "detection_value": 250.0,
+                "qualifier": "<",
+                "unit": "mg/L",
+                "limit_value": 240.0,
+                "limit_type": "max",
+                "reason": "non-detect above the limit",
+                "rule": "Contract section 4",
+            }
+        ]
+    )
+    summary = pd.DataFrame(
+        [
+            {
+                "user_id": "IU-1",
+                "name": "Acme Plating",
+                "month": pd.Timestamp("2026-03-01"),
+                "samples_taken": 1,
+                "violations": 1,
+                "statistic_violations": 0,
+                "inconclusive": 0,
+                "slugs": 1,
+                "worst_exceedance_ratio": 1.25,
+                "worst_parameter": "BOD",
+                "permit_no": "P-1",
+                "permit_expires": pd.Timestamp("2026-08-01"),
+                "days_left": 32,
+                "permit_expiry_flag": True,
+                "permit_status": "expires soon",
+            },
+            {
+                "user_id": "IU-2",
+                "name": EVIL,
+                "month": pd.Timestamp("2026-02-01"),
+                "samples_taken": 1,
+                "violations": 0,
+                "statistic_violations": 0,
+                "inconclusive": 0,
+                "slugs": 0,
+                "worst_exceedance_ratio": None,
+                "worst_parameter": None,
+                "permit_no": "P-2",
+                "permit_expires": pd.Timestamp("2028-01-01"),
+                "days_left": 550,
+                "permit_expiry_flag": False,
+                "permit_status": "in effect",
+            },
+        ]
+    )
     t = pd.date_range("2026-05-01", periods=48, freq="1h")
-    flow = pd.DataFrame({"user_id": "IU-1", "constituent": "flow", "ts": t, "value": 10.0, "unit": "gpm",
-                         "kind": "mean", "bucket_hours": 1})
+    flow = pd.DataFrame(
+        {
+            "user_id": "IU-1",
+            "constituent": "flow",
+            "ts": t,
+            "value": 10.0,
+            "unit": "gpm",
+            "kind": "mean",
+            "bucket_hours": 1,
+        }
+    )
     flow = flow.drop(index=[5, 6])  # a gap in the means
-    raw = pd.DataFrame({"user_id": "IU-1", "constituent": "flow",
-                        "ts": pd.date_range("2026-05-02 10:00", periods=6, freq="15min"),
-                        "value": [10, 60, 61, 62, 10, 10], "unit": "gpm", "kind": "slug", "bucket_hours": 1})
-    slugs = pd.DataFrame([{"user_id": "IU-1", "constituent": "flow", "start_at": ts("2026-05-02 10:15"),
-                           "end_at": ts("2026-05-02 10:45"), "duration_min": 45, "baseline": 10.0,
-                           "peak_value": 62.0, "peak_ratio": 6.2, "unit": "gpm", "rule": "ch. 253 Part 2, SLUG"}])
-    baselines = pd.DataFrame({"user_id": "IU-1", "constituent": "flow",
-                              "local_day": pd.to_datetime(["2026-05-01", "2026-05-02"]),
-                              "baseline": [10.0, 10.0], "threshold": [50.0, 50.0],
-                              "baseline_source": "the permit's normal average flow"})
+    raw = pd.DataFrame(
+        {
+            "user_id": "IU-1",
+            "constituent": "flow",
+            "ts": pd.date_range("2026-05-02 10:00", periods=6, freq="15min"),
+            "value": [10, 60, 61, 62, 10, 10],
+            "unit": "gpm",
+            "kind": "slug",
+            "bucket_hours": 1,
+        }
+    )
+    slugs = pd.DataFrame(
+        [
+            {
+                "user_id": "IU-1",
+                "constituent": "flow",
+                "start_at": ts("2026-05-02 10:15"),
+                "end_at": ts("2026-05-02 10:45"),
+                "duration_min": 45,
+                "baseline": 10.0,
+                "peak_value": 62.0,
+                "peak_ratio": 6.2,
+                "unit": "gpm",
+                "rule": "ch. 253 Part 2, SLUG",
+            }
+        ]
+    )
+    baselines = pd.DataFrame(
+        {
+            "user_id": "IU-1",
+            "constituent": "flow",
+            "local_day": pd.to_datetime(["2026-05-01", "2026-05-02"]),
+            "baseline": [10.0, 10.0],
+            "threshold": [50.0, 50.0],
+            "baseline_source": "the permit's normal average flow",
+        }
+    )
     results = label_results(lab, evals)
-    return SewerData(as_of=AS_OF, users=users, results=results, limits=evals, violations=violations,
-                     statistic_violations=pd.DataFrame(), inconclusive=inconclusive, summary=summary,
-                     flow=pd.concat([flow, raw], ignore_index=True), slugs=slugs, baselines=baselines,
-                     gaps=pd.DataFrame(), permit_warn_days=90, slug_rules=pd.DataFrame([{
-                         "effective_from": dt.date(1986, 11, 20), "effective_to": dt.date(9999, 12, 31),
-                         "ratio": 5.0, "min_duration_min": 15.0, "rule": "Woodbury Code ch. 253 Part 2, definitions: SLUG"}]),
-                     present={t: True for t in ("industrial_users", "lab_results", "flow", "discharge_violations",
-                                                "statistic_violations", "inconclusive_results", "slug_events",
-                                                "compliance_summary", "discharge_evaluations")})
+    return SewerData(
+        as_of=AS_OF,
+        users=users,
+        results=results,
+        limits=evals,
+        violations=violations,
+        statistic_violations=pd.DataFrame(),
+        inconclusive=inconclusive,
+        summary=summary,
+        flow=pd.concat([flow, raw], ignore_index=True),
+        slugs=slugs,
+        baselines=baselines,
+        gaps=pd.DataFrame(),
+        permit_warn_days=90,
+        slug_rules=pd.DataFrame(
+            [
+                {
+                    "effective_from": dt.date(1986, 11, 20),
+                    "effective_to": dt.date(9999, 12, 31),
+                    "ratio": 5.0,
+                    "min_duration_min": 15.0,
+                    "rule": "Woodbury Code ch. 253 Part 2, definitions: SLUG",
+                }
+            ]
+        ),
+        present={
+            t: True
+            for t in (
+                "industrial_users",
+                "lab_results",
+                "flow",
+                "discharge_violations",
+                "statistic_violations",
+                "inconclusive_results",
+                "slug_events",
+                "compliance_summary",
+                "discharge_evaluations",
+            )
+        },
+    )
 
 
 def test_sewer_page_charts_limits_nondetects_and_escaping():
@@ -140,12 +368,16 @@ def test_sewer_page_charts_limits_nondetects_and_escaping():
     assert EVIL not in html_text and "<img" not in html_text
     assert esc(EVIL) in html_text and "&lt;b&gt;2 Mill&lt;/b&gt;" in html_text
     # chart labels too (Plotly reads some tags in text): the heat map's row of IU-2
-    assert any(label.startswith("IU-2 · &lt;img") for label in specs["fig-violations-heatmap"]["data"][0]["y"])
+    assert any(
+        label.startswith("IU-2 · &lt;img") for label in specs["fig-violations-heatmap"]["data"][0]["y"]
+    )
     control = specs["fig-control-IU-1"]
     # the limit is drawn and labelled with its value and section
     labels = [a["text"] for a in control["layout"]["annotations"]]
     assert any(lab.startswith("max 240 mg/L · Woodbury ch. 253 Part 2") for lab in labels)
-    assert any(lab.startswith("min 5.5 s.u. · Woodbury ch. 253 Part 2, prohibited discharges, C") for lab in labels)
+    assert any(
+        lab.startswith("min 5.5 s.u. · Woodbury ch. 253 Part 2, prohibited discharges, C") for lab in labels
+    )
     # points: a violation (300), a non-detect as an open circle, an inconclusive non-detect as an open diamond
     bod = next(t for t in control["data"] if t.get("name") == "BOD")
     symbols = dict(zip(bod["x"], bod["marker"]["symbol"]))
@@ -175,8 +407,17 @@ def test_sewer_page_without_any_table_says_no_data_yet():
 
 def test_sewer_page_with_empty_tables():
     empty = pd.DataFrame()
-    data = SewerData(as_of=AS_OF, users=empty, results=empty, limits=empty, violations=empty, summary=empty,
-                     flow=empty, slugs=empty, present={"industrial_users": True, "discharge_violations": True})
+    data = SewerData(
+        as_of=AS_OF,
+        users=empty,
+        results=empty,
+        limits=empty,
+        violations=empty,
+        summary=empty,
+        flow=empty,
+        slugs=empty,
+        present={"industrial_users": True, "discharge_violations": True},
+    )
     html_text, _ = build_sewer_page(data)
     assert "No data yet" in html_text and "none in the data so far" in html_text
 
@@ -193,8 +434,9 @@ def test_user_summary_counts_the_year_to_the_as_of_month():
     assert int(s.loc["IU-1", "days_left"]) == 32 and not bool(s.loc["IU-1", "permit_expiry_flag"])
 
 
-@pytest.mark.parametrize("span,expected", [(0, 1), (1500, 1), (1500.5, 2), (3000, 2), (8760, 6), (17520, 12),
-                                           (10 ** 7, 168)])
+@pytest.mark.parametrize(
+    "span,expected", [(0, 1), (1500, 1), (1500.5, 2), (3000, 2), (8760, 6), (17520, 12), (10**7, 168)]
+)
 def test_choose_bucket_hours(span, expected):
     assert choose_bucket_hours(span, 1500) == expected
 
@@ -214,19 +456,32 @@ def test_label_results_prefers_evaluations_then_violation_tables():
 
 def test_slug_labels_say_each_version_of_the_definition():
     one = sewer_frames().slug_rules
-    assert slug_words(one) == ("readings more than 5 × the baseline for longer than 15 minutes",
-                               "Woodbury Code ch. 253 Part 2, definitions: SLUG")
-    two = pd.concat([one.assign(effective_to=dt.date(2027, 2, 28)),
-                     one.assign(effective_from=dt.date(2027, 3, 1), ratio=4.0, rule="Local Law No. 2 of 2027")])
+    assert slug_words(one) == (
+        "readings more than 5 × the baseline for longer than 15 minutes",
+        "Woodbury Code ch. 253 Part 2, definitions: SLUG",
+    )
+    two = pd.concat(
+        [
+            one.assign(effective_to=dt.date(2027, 2, 28)),
+            one.assign(effective_from=dt.date(2027, 3, 1), ratio=4.0, rule="Local Law No. 2 of 2027"),
+        ]
+    )
     words, citation = slug_words(two)
     assert "from" in words and "more than 4 × the baseline" in words and "more than 5 ×" in words
     assert "Local Law No. 2 of 2027" in citation
-    assert slug_words(None)[0] == "readings above the slug threshold of their day"   # no slug rules applied yet
+    assert (
+        slug_words(None)[0] == "readings above the slug threshold of their day"
+    )  # no slug rules applied yet
 
 
 def test_limit_steps_keep_the_corners():
-    lim = pd.DataFrame({"t": pd.date_range("2026-01-01", periods=5, freq="D"),
-                        "limit_value": [240, 240, 400, 400, 240], "rule": ["a", "a", "b", "b", "a"]})
+    lim = pd.DataFrame(
+        {
+            "t": pd.date_range("2026-01-01", periods=5, freq="D"),
+            "limit_value": [240, 240, 400, 400, 240],
+            "rule": ["a", "a", "b", "b", "a"],
+        }
+    )
     assert list(limit_steps(lim)["limit_value"]) == [240, 400, 240]
 
 
@@ -236,17 +491,29 @@ def test_the_pages_baselines_are_the_corners_of_each_step_line():
     from dashboards import query
 
     con = duckdb.connect()
-    days = pd.DataFrame({
-        "user_id": ["U"] * 6 + ["V"] * 2, "constituent": "flow",
-        "local_day": list(pd.date_range("2026-01-01", periods=6).date) + list(pd.date_range("2026-01-01", periods=2).date),
-        "baseline": [1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 5.0, 5.0],
-        "threshold": [5.0, 5.0, 10.0, None, None, 10.0, 25.0, 25.0],
-        "baseline_source": "trailing"})
+    days = pd.DataFrame(
+        {
+            "user_id": ["U"] * 6 + ["V"] * 2,
+            "constituent": "flow",
+            "local_day": list(pd.date_range("2026-01-01", periods=6).date)
+            + list(pd.date_range("2026-01-01", periods=2).date),
+            "baseline": [1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 5.0, 5.0],
+            "threshold": [5.0, 5.0, 10.0, None, None, 10.0, 25.0, 25.0],
+            "baseline_source": "trailing",
+        }
+    )
     con.execute("CREATE TABLE slug_daily_stats AS SELECT * FROM days")
     con.execute("INSERT INTO slug_daily_stats VALUES ('U', 'flow', DATE '2026-01-07', NULL, NULL, 'none')")
     out = con.execute(query("select_dashboard_slug_baselines")).df()
     assert [(u, d.day, b) for u, d, b in zip(out["user_id"], out["local_day"], out["baseline"])] == [
-        ("U", 1, 1.0), ("U", 3, 2.0), ("U", 4, 2.0), ("U", 5, 2.0), ("U", 6, 2.0), ("V", 1, 5.0), ("V", 2, 5.0)]
+        ("U", 1, 1.0),
+        ("U", 3, 2.0),
+        ("U", 4, 2.0),
+        ("U", 5, 2.0),
+        ("U", 6, 2.0),
+        ("V", 1, 5.0),
+        ("V", 2, 5.0),
+    ]
 
 
 def test_script_json_cannot_close_the_script_element():
@@ -264,44 +531,142 @@ def test_short_rule_keeps_chapter_and_subsection():
 
 
 def storm_frames() -> StormwaterData:
-    sites = pd.DataFrame([
-        {"site_id": "W-1", "jurisdiction": "woodbury", "name": "Oak <Ridge>", "applicant": "Builder & Co",
-         "address": "5 Oak", "disturbed_acres": 2.0, "construction_start": pd.Timestamp("2026-05-01"),
-         "final_stabilization": pd.NaT, "rain_gauge_id": " G1 ", "exempt": False},
-        {"site_id": "B-1", "jurisdiction": "bellport", "name": "Single home", "applicant": "Owner",
-         "address": "6 Oak", "disturbed_acres": 2.0, "construction_start": pd.Timestamp("2026-05-01"),
-         "final_stabilization": pd.NaT, "rain_gauge_id": "G1", "exempt": False},
-    ])
-    classification = pd.DataFrame([
-        {"site_id": "W-1", "conditions": None, "inspections_required": True, "active": True, "reason": "1+ acre"},
-        {"site_id": "B-1", "conditions": None, "inspections_required": False, "active": True, "reason": "single family"},
-    ])
-    findings = pd.DataFrame([
-        {"site_id": "W-1", "requirement": "weekly", "trigger_date": pd.Timestamp("2026-05-08"),
-         "due_by": pd.Timestamp("2026-05-15"), "satisfied_on": pd.Timestamp("2026-05-16"), "status": "late",
-         "days_late": 1, "rule": "Woodbury Code ch. 267, construction inspection: every seven days"},
-        {"site_id": "W-1", "requirement": "storm", "trigger_date": pd.Timestamp("2026-06-20"),
-         "due_by": pd.Timestamp("2026-06-21"), "satisfied_on": pd.NaT, "status": "overdue", "days_late": 9,
-         "rule": "Woodbury Code ch. 267, construction inspection: within 24 hours"},
-    ])
-    upcoming = pd.DataFrame([
-        {"site_id": "W-1", "site_name": "Oak <Ridge>", "requirement": "weekly", "due_by": pd.Timestamp("2026-07-02"),
-         "days_until_due": 2, "status": "upcoming", "inspector": "J. Smith", "detail": "7 days after", "rule": "r"},
-        {"site_id": "W-1", "site_name": "Oak <Ridge>", "requirement": "weekly", "due_by": pd.Timestamp("2026-07-20"),
-         "days_until_due": 20, "status": "upcoming", "inspector": "J. Smith", "detail": "later", "rule": "r"},
-    ])
-    inspections = pd.DataFrame([
-        {"site_id": "W-1", "inspected_on": pd.Timestamp("2026-05-08"), "inspector": "J. Smith", "kind": "routine",
-         "sediment_capacity_lost_pct": 10.0, "notes": "<script>alert('x')</script> silt fence ok"},
-        {"site_id": "W-1", "inspected_on": pd.Timestamp("2026-05-16"), "inspector": "J. Smith", "kind": "storm",
-         "sediment_capacity_lost_pct": None, "notes": None},
-    ])
-    rain = pd.DataFrame({"gauge_key": "g1", "date": pd.to_datetime(["2026-05-10", "2026-05-12", "2026-06-20"]),
-                         "precip_in": [0.49, 0.5, 1.2]})
-    return StormwaterData(as_of=AS_OF, sites=sites, classification=classification, findings=findings,
-                          other=pd.DataFrame(), notices=pd.DataFrame(), upcoming=upcoming, inspections=inspections,
-                          rain=rain, rules={"woodbury": load_rules("woodbury")},
-                          present={"swppp_upcoming": True})
+    sites = pd.DataFrame(
+        [
+            {
+                "site_id": "W-1",
+                "jurisdiction": "woodbury",
+                "name": "Oak <Ridge>",
+                "applicant": "Builder & Co",
+                "address": "5 Oak",
+                "disturbed_acres": 2.0,
+                "construction_start": pd.Timestamp("2026-05-01"),
+                "final_stabilization": pd.NaT,
+                "rain_gauge_id": " G1 ",
+                "exempt": False,
+            },
+            {
+                "site_id": "B-1",
+                "jurisdiction": "bellport",
+                "name": "Single home",
+                "applicant": "Owner",
+                "address": "6 Oak",
+                "disturbed_acres": 2.0,
+                "construction_start": pd.Timestamp("2026-05-01"),
+                "final_stabilization": pd.NaT,
+                "rain_gauge_id": "G1",
+                "exempt": False,
+            },
+        ]
+    )
+    classification = pd.DataFrame(
+        [
+            {
+                "site_id": "W-1",
+                "conditions": None,
+                "inspections_required": True,
+                "active": True,
+                "reason": "1+ acre",
+            },
+            {
+                "site_id": "B-1",
+                "conditions": None,
+                "inspections_required": False,
+                "active": True,
+                "reason": "single family",
+            },
+        ]
+    )
+    findings = pd.DataFrame(
+        [
+            {
+                "site_id": "W-1",
+                "requirement": "weekly",
+                "trigger_date": pd.Timestamp("2026-05-08"),
+                "due_by": pd.Timestamp("2026-05-15"),
+                "satisfied_on": pd.Timestamp("2026-05-16"),
+                "status": "late",
+                "days_late": 1,
+                "rule": "Woodbury Code ch. 267, construction inspection: every seven days",
+            },
+            {
+                "site_id": "W-1",
+                "requirement": "storm",
+                "trigger_date": pd.Timestamp("2026-06-20"),
+                "due_by": pd.Timestamp("2026-06-21"),
+                "satisfied_on": pd.NaT,
+                "status": "overdue",
+                "days_late": 9,
+                "rule": "Woodbury Code ch. 267, construction inspection: within 24 hours",
+            },
+        ]
+    )
+    upcoming = pd.DataFrame(
+        [
+            {
+                "site_id": "W-1",
+                "site_name": "Oak <Ridge>",
+                "requirement": "weekly",
+                "due_by": pd.Timestamp("2026-07-02"),
+                "days_until_due": 2,
+                "status": "upcoming",
+                "inspector": "J. Smith",
+                "detail": "7 days after",
+                "rule": "r",
+            },
+            {
+                "site_id": "W-1",
+                "site_name": "Oak <Ridge>",
+                "requirement": "weekly",
+                "due_by": pd.Timestamp("2026-07-20"),
+                "days_until_due": 20,
+                "status": "upcoming",
+                "inspector": "J. Smith",
+                "detail": "later",
+                "rule": "r",
+            },
+        ]
+    )
+    inspections = pd.DataFrame(
+        [
+            {
+                "site_id": "W-1",
+                "inspected_on": pd.Timestamp("2026-05-08"),
+                "inspector": "J. Smith",
+                "kind": "routine",
+                "sediment_capacity_lost_pct": 10.0,
+                "notes": "<script>alert('x')</script> silt fence ok",
+            },
+            {
+                "site_id": "W-1",
+                "inspected_on": pd.Timestamp("2026-05-16"),
+                "inspector": "J. Smith",
+                "kind": "storm",
+                "sediment_capacity_lost_pct": None,
+                "notes": None,
+            },
+        ]
+    )
+    rain = pd.DataFrame(
+        {
+            "gauge_key": "g1",
+            "date": pd.to_datetime(["2026-05-10", "2026-05-12", "2026-06-20"]),
+            "precip_in": [0.49, 0.5, 1.2],
+        }
+    )
+    return StormwaterData(
+        as_of=AS_OF,
+        sites=sites,
+        classification=classification,
+        findings=findings,
+        other=pd.DataFrame(),
+        notices=pd.DataFrame(),
+        upcoming=upcoming,
+        inspections=inspections,
+        rain=rain,
+        rules={"woodbury": load_rules("woodbury")},
+        present={"swppp_upcoming": True},
+    )
 
 
 def test_stormwater_page_timeline_threshold_findings_and_week():
@@ -310,7 +675,9 @@ def test_stormwater_page_timeline_threshold_findings_and_week():
     assert meta.charts == 2 and set(specs) == {"fig-site-W-1", "fig-site-B-1"}
     w1 = specs["fig-site-W-1"]
     labels = [a["text"] for a in w1["layout"]["annotations"]]
-    assert any(lab.startswith("0.5 in storm threshold · Woodbury ch. 267, construction inspection") for lab in labels)
+    assert any(
+        lab.startswith("0.5 in storm threshold · Woodbury ch. 267, construction inspection") for lab in labels
+    )
     assert any(s.get("y0") == 0.5 and s["type"] == "line" for s in w1["layout"]["shapes"])
     names = [t.get("name") or "" for t in w1["data"]]
     assert any(n.startswith("storm day") for n in names) and any(n.startswith("late") for n in names)
@@ -333,43 +700,126 @@ def test_stormwater_page_without_tables():
 
 def billing_frames(prev: bool = True) -> BillingData:
     rows = []
-    for year in ([2025, 2026] if prev else [2026]):
-        for district, cls, parcels, units in (("consolidated", "single_family", 2, 2), ("district_1", "restaurant", 1, 5)):
+    for year in [2025, 2026] if prev else [2026]:
+        for district, cls, parcels, units in (
+            ("consolidated", "single_family", 2, 2),
+            ("district_1", "restaurant", 1, 5),
+        ):
             rate = 100 if year == 2025 else 110
-            rows.append({"year": year, "district": district, "property_class": cls, "parcels": parcels,
-                         **{f"units_{c}": units for c in ("bond", "om", "street_lateral", "house_lateral")},
-                         **{f"amount_{c}": units * rate for c in ("bond", "om", "street_lateral", "house_lateral")},
-                         "total_usd": 4 * units * rate})
-    largest = pd.DataFrame([{"parcel_id": "P-2", "district": "district_1", "property_class": "restaurant",
-                             "units_bond": 5, "units_om": 5, "units_street_lateral": 5, "units_house_lateral": 5,
-                             "total_usd": 2200.0, "explanation": "restaurant, 51 seats", "owner": "Diner <LLC>",
-                             "address": "2 Elm"}])
-    changes = pd.DataFrame([
-        {"parcel_id": "P-2", "change": "amount_up", "class_before": "restaurant", "class_after": "restaurant",
-         "district_before": "district_1", "district_after": "district_1", "units_bond_change": 0,
-         "units_om_change": 0, "units_street_lateral_change": 0, "units_house_lateral_change": 0,
-         "total_before": 32394.5, "total_after": 33522.0, "total_change": 1127.5,
-         "detail": "total 32394.50 -> 33522.00 USD (+1127.50)", "owner": "Diner <LLC>", "address": "2 Elm"},
-        {"parcel_id": "P-1", "change": "reclassed", "class_before": "single_family", "class_after": "two_family",
-         "district_before": "consolidated", "district_after": "consolidated", "units_bond_change": 1,
-         "units_om_change": 1, "units_street_lateral_change": 1, "units_house_lateral_change": 1,
-         "total_before": 440.0, "total_after": 880.0, "total_change": 440.0,
-         "detail": "class single_family -> two_family; total 440.00 -> 880.00 USD (+440.00)", "owner": "Muñoz, Ana",
-         "address": "1 Elm"}])
-    rates = pd.DataFrame([{"year": y, "district": d, "component": c, "rate_per_unit": r, "rate_source": src}
-                          for y, r in ((2025, 100.0), (2026, 110.0)) for d in ("consolidated", "district_1")
-                          for c, src in (("bond", "sewer_rates"), ("om", "sewer_budget"),
-                                         ("street_lateral", "sewer_rates"), ("house_lateral", "sewer_rates"))])
-    runs = pd.DataFrame([{"year": 2026, "run_id": 2, "run_at": pd.Timestamp("2026-01-02 08:00", tz="UTC"),
-                          "rules_version": "2026.12.5", "rate_source": "sewer_rates+sewer_budget",
-                          "parcels_billed": 3, "total_usd": 3080.0, "run_hash": "ab" * 32}])
-    return BillingData(as_of=AS_OF, year=2026, previous_year=2025 if prev else None, totals=pd.DataFrame(rows),
-                       largest=largest, changes=changes if prev else None, rates=rates, runs=runs,
-                       change_counts=pd.DataFrame([{"change": "amount_up", "parcels": 3, "total_change": 280.0}]),
-                       rule="Woodbury Code ch. 253 Part 3, Sewer Use Rate Schedule (L.L. No. 2-1986)",
-                       rule_short="ch. 253 Part 3", bill_rule="Woodbury Code ch. 253 Part 3: units times the rate",
-                       district_names=NAMES, billed_years=[2025, 2026],
-                       present={"sewer_bills": True, "bill_changes": True})
+            rows.append(
+                {
+                    "year": year,
+                    "district": district,
+                    "property_class": cls,
+                    "parcels": parcels,
+                    **{f"units_{c}": units for c in ("bond", "om", "street_lateral", "house_lateral")},
+                    **{
+                        f"amount_{c}": units * rate for c in ("bond", "om", "street_lateral", "house_lateral")
+                    },
+                    "total_usd": 4 * units * rate,
+                }
+            )
+    largest = pd.DataFrame(
+        [
+            {
+                "parcel_id": "P-2",
+                "district": "district_1",
+                "property_class": "restaurant",
+                "units_bond": 5,
+                "units_om": 5,
+                "units_street_lateral": 5,
+                "units_house_lateral": 5,
+                "total_usd": 2200.0,
+                "explanation": "restaurant, 51 seats",
+                "owner": "Diner <LLC>",
+                "address": "2 Elm",
+            }
+        ]
+    )
+    changes = pd.DataFrame(
+        [
+            {
+                "parcel_id": "P-2",
+                "change": "amount_up",
+                "class_before": "restaurant",
+                "class_after": "restaurant",
+                "district_before": "district_1",
+                "district_after": "district_1",
+                "units_bond_change": 0,
+                "units_om_change": 0,
+                "units_street_lateral_change": 0,
+                "units_house_lateral_change": 0,
+                "total_before": 32394.5,
+                "total_after": 33522.0,
+                "total_change": 1127.5,
+                "detail": "total 32394.50 -> 33522.00 USD (+1127.50)",
+                "owner": "Diner <LLC>",
+                "address": "2 Elm",
+            },
+            {
+                "parcel_id": "P-1",
+                "change": "reclassed",
+                "class_before": "single_family",
+                "class_after": "two_family",
+                "district_before": "consolidated",
+                "district_after": "consolidated",
+                "units_bond_change": 1,
+                "units_om_change": 1,
+                "units_street_lateral_change": 1,
+                "units_house_lateral_change": 1,
+                "total_before": 440.0,
+                "total_after": 880.0,
+                "total_change": 440.0,
+                "detail": "class single_family -> two_family; total 440.00 -> 880.00 USD (+440.00)",
+                "owner": "Muñoz, Ana",
+                "address": "1 Elm",
+            },
+        ]
+    )
+    rates = pd.DataFrame(
+        [
+            {"year": y, "district": d, "component": c, "rate_per_unit": r, "rate_source": src}
+            for y, r in ((2025, 100.0), (2026, 110.0))
+            for d in ("consolidated", "district_1")
+            for c, src in (
+                ("bond", "sewer_rates"),
+                ("om", "sewer_budget"),
+                ("street_lateral", "sewer_rates"),
+                ("house_lateral", "sewer_rates"),
+            )
+        ]
+    )
+    runs = pd.DataFrame(
+        [
+            {
+                "year": 2026,
+                "run_id": 2,
+                "run_at": pd.Timestamp("2026-01-02 08:00", tz="UTC"),
+                "rules_version": "2026.12.5",
+                "rate_source": "sewer_rates+sewer_budget",
+                "parcels_billed": 3,
+                "total_usd": 3080.0,
+                "run_hash": "ab" * 32,
+            }
+        ]
+    )
+    return BillingData(
+        as_of=AS_OF,
+        year=2026,
+        previous_year=2025 if prev else None,
+        totals=pd.DataFrame(rows),
+        largest=largest,
+        changes=changes if prev else None,
+        rates=rates,
+        runs=runs,
+        change_counts=pd.DataFrame([{"change": "amount_up", "parcels": 3, "total_change": 280.0}]),
+        rule="Woodbury Code ch. 253 Part 3, Sewer Use Rate Schedule (L.L. No. 2-1986)",
+        rule_short="ch. 253 Part 3",
+        bill_rule="Woodbury Code ch. 253 Part 3: units times the rate",
+        district_names=NAMES,
+        billed_years=[2025, 2026],
+        present={"sewer_bills": True, "bill_changes": True},
+    )
 
 
 NAMES = {"consolidated": "Consolidated Sewer District", "district_1": "Sewer District #1"}
@@ -378,10 +828,21 @@ NAMES = {"consolidated": "Consolidated Sewer District", "district_1": "Sewer Dis
 def test_billing_page_totals_changes_and_escaping():
     html_text, meta = build_billing_page(billing_frames())
     specs = figure_specs(html_text)
-    assert meta.charts == 3 and set(specs) == {"fig-billing-revenue", "fig-billing-units", "fig-billing-classes"}
+    assert meta.charts == 3 and set(specs) == {
+        "fig-billing-revenue",
+        "fig-billing-units",
+        "fig-billing-classes",
+    }
     rev = specs["fig-billing-revenue"]
-    assert rev["data"][0]["x"] == [["Consolidated Sewer District", "Consolidated Sewer District",
-                                    "Sewer District #1", "Sewer District #1"], ["2025", "2026", "2025", "2026"]]
+    assert rev["data"][0]["x"] == [
+        [
+            "Consolidated Sewer District",
+            "Consolidated Sewer District",
+            "Sewer District #1",
+            "Sewer District #1",
+        ],
+        ["2025", "2026", "2025", "2026"],
+    ]
     assert rev["data"][0]["y"] == [200, 220, 500, 550]  # bond: units x rate
     assert "$3,080" in html_text  # 2026 total: 4 x (2 + 5) x 110
     assert "+10.0%" in html_text and "Diner &lt;LLC&gt;" in html_text and "Diner <LLC>" not in html_text
@@ -401,23 +862,37 @@ def test_billing_page_in_plain_words():
     for code in ("single_family", "two_family", "consolidated ", "rate_source", "sewer_rates", "run_hash"):
         assert code not in text, code
     assert text.count("$32,394.50 → $33,522.00 (+$1,127.50)") == 1
-    assert "32394.50" not in text and " -> " not in text and "USD (" not in text       # said once, in words
+    assert "32394.50" not in text and " -> " not in text and "USD (" not in text  # said once, in words
     assert "property class single-family → two-family; bond units +1" in text
     assert "Higher amount, same units" in text and "Property class changed" in text
     assert "the district's budget divided by its units" in text and "the rate the Town Board adopted" in text
     assert "billed, billing year 2026" in text and "change from billing year 2025" in text
-    assert "P-2 Diner <LLC>" in text                                         # the owner beside the parcel
+    assert "P-2 Diner <LLC>" in text  # the owner beside the parcel
     # The rule: its short citation, the full text in a <details> one click away.
-    assert re.search(r'<details class="rule"><summary>ch\. 253 Part 3</summary><span class="full">Woodbury Code '
-                     r"ch\. 253 Part 3: units times the rate; Woodbury Code ch\. 253 Part 3, Sewer Use Rate",
-                     html_text)
+    assert re.search(
+        r'<details class="rule"><summary>ch\. 253 Part 3</summary><span class="full">Woodbury Code '
+        r"ch\. 253 Part 3: units times the rate; Woodbury Code ch\. 253 Part 3, Sewer Use Rate",
+        html_text,
+    )
     # The fingerprint only inside the auditor's block.
     auditor = re.search(r"<details class=\"more\"><summary>For the auditor.*?</details>", html_text, re.S)
     assert auditor and "ab" * 32 in auditor.group(0) and html_text.count("ab" * 32) == 1
     # Where each year's inspection fees are listed is true for every year.
-    fees = pd.DataFrame([{"year": y, "permits": 1, "water_inspections": 1, "sewer_inspections": 0,
-                          "water_fees_usd": 300.0, "sewer_fees_usd": 0.0, "total_usd": 300.0, "not_in_schedule": 0}
-                         for y in (2024, 2026)])
+    fees = pd.DataFrame(
+        [
+            {
+                "year": y,
+                "permits": 1,
+                "water_inspections": 1,
+                "sewer_inspections": 0,
+                "water_fees_usd": 300.0,
+                "sewer_fees_usd": 0.0,
+                "total_usd": 300.0,
+                "not_in_schedule": 0,
+            }
+            for y in (2024, 2026)
+        ]
+    )
     data = billing_frames()
     data.fees = fees
     text = visible_text(build_billing_page(data)[0])
@@ -433,8 +908,11 @@ def test_billing_page_functions_are_short():
     import dashboards.billing as module
 
     tree = ast.parse(inspect.getsource(module))
-    long = {f.name: f.end_lineno - f.lineno + 1 for f in ast.walk(tree)
-            if isinstance(f, ast.FunctionDef) and f.end_lineno - f.lineno + 1 > 60}
+    long = {
+        f.name: f.end_lineno - f.lineno + 1
+        for f in ast.walk(tree)
+        if isinstance(f, ast.FunctionDef) and f.end_lineno - f.lineno + 1 > 60
+    }
     assert long == {}
 
 
@@ -444,19 +922,58 @@ def test_billing_page_without_bills():
 
 
 def test_index_and_quarantine_pages_show_bad_rows():
-    q = pd.DataFrame([{"dataset": "lab_results", "source_file": "q1.csv", "row_number": 9,
-                       "reason": "unit 'furlongs' is not a concentration unit", "raw": '{"unit": "<furlongs>"}',
-                       "quarantined_at": ts("2026-06-01 10:00")}])
-    data = IndexData(as_of=AS_OF, cards=[PageCard("sewer.html", "Industrial users", "Superintendent", "charts",
-                                                  True, [("3", "violations", "bad")]),
-                                         PageCard("billing.html", "Sewer roll", "Clerk", "bills", False)],
-                     ingested=pd.DataFrame([{"dataset": "lab_results", "files": 1, "rows_read": 10, "rows_kept": 9,
-                                             "rows_quarantined": 1, "last_loaded": ts("2026-06-01 10:00")}]),
-                     ranges=pd.DataFrame([{"dataset": "lab_results", "what": "samples collected",
-                                           "first": dt.date(2026, 2, 2), "last": dt.date(2026, 7, 2),
-                                           "observed": True}]),
-                     quarantine_counts=pd.DataFrame([{"dataset": "lab_results", "reason": "unit", "rows": 1}]),
-                     quarantine=q, quarantine_total=1)
+    q = pd.DataFrame(
+        [
+            {
+                "dataset": "lab_results",
+                "source_file": "q1.csv",
+                "row_number": 9,
+                "reason": "unit 'furlongs' is not a concentration unit",
+                "raw": '{"unit": "<furlongs>"}',
+                "quarantined_at": ts("2026-06-01 10:00"),
+            }
+        ]
+    )
+    data = IndexData(
+        as_of=AS_OF,
+        cards=[
+            PageCard(
+                "sewer.html",
+                "Industrial users",
+                "Superintendent",
+                "charts",
+                True,
+                [("3", "violations", "bad")],
+            ),
+            PageCard("billing.html", "Sewer roll", "Clerk", "bills", False),
+        ],
+        ingested=pd.DataFrame(
+            [
+                {
+                    "dataset": "lab_results",
+                    "files": 1,
+                    "rows_read": 10,
+                    "rows_kept": 9,
+                    "rows_quarantined": 1,
+                    "last_loaded": ts("2026-06-01 10:00"),
+                }
+            ]
+        ),
+        ranges=pd.DataFrame(
+            [
+                {
+                    "dataset": "lab_results",
+                    "what": "samples collected",
+                    "first": dt.date(2026, 2, 2),
+                    "last": dt.date(2026, 7, 2),
+                    "observed": True,
+                }
+            ]
+        ),
+        quarantine_counts=pd.DataFrame([{"dataset": "lab_results", "reason": "unit", "rows": 1}]),
+        quarantine=q,
+        quarantine_total=1,
+    )
     index_html, _ = build_index_page(data)
     assert 'href="quarantine.html#q-lab_results"' in index_html and 'href="sewer.html"' in index_html
     assert "Not written yet" in index_html  # billing page not there
@@ -469,7 +986,9 @@ def test_index_and_quarantine_pages_show_bad_rows():
 
 
 def test_chart_html_is_lazy_and_pages_share_plotly(tmp_path: Path):
-    chart = Chart("x<1>", {"data": [{"type": "bar", "x": ["a"], "y": [1]}], "layout": {}}, title="T & U", height=300)
+    chart = Chart(
+        "x<1>", {"data": [{"type": "bar", "x": ["a"], "y": [1]}], "layout": {}}, title="T & U", height=300
+    )
     text = chart.html()
     assert 'data-fig="fig-x-1"' in text and "T &amp; U" in text
     js = ensure_plotly_js(tmp_path)
@@ -477,7 +996,7 @@ def test_chart_html_is_lazy_and_pages_share_plotly(tmp_path: Path):
     assert js.name == PLOTLY_JS and js.stat().st_size > 1_000_000
     assert ensure_plotly_js(tmp_path).stat().st_mtime_ns == mtime  # written once
     good = js.read_bytes()
-    js.write_bytes(good[:-1] + b"!")   # the same size, another last byte (a damaged copy): written again
+    js.write_bytes(good[:-1] + b"!")  # the same size, another last byte (a damaged copy): written again
     assert ensure_plotly_js(tmp_path).read_bytes() == good
     write_atomic(tmp_path / "p.html", "one")
     write_atomic(tmp_path / "p.html", "two")
@@ -496,11 +1015,29 @@ def dashboard_town(root: Path) -> Path:
     write_letterhead(root)
     with open(root / "industrial_users" / "more.csv", "w", newline="", encoding="utf-8") as handle:
         w = csv.writer(handle)
-        w.writerow(["user_id", "name", "district", "address", "permit_no", "permit_effective", "permit_expires",
-                    "normal_avg_flow_gpd"])
-        w.writerow(["IU-3", EVIL, "consolidated", "<b>3 Forge Ln</b>", "P-3", "2025-01-01", "2026-07-15", "7200"])
+        w.writerow(
+            [
+                "user_id",
+                "name",
+                "district",
+                "address",
+                "permit_no",
+                "permit_effective",
+                "permit_expires",
+                "normal_avg_flow_gpd",
+            ]
+        )
+        w.writerow(
+            ["IU-3", EVIL, "consolidated", "<b>3 Forge Ln</b>", "P-3", "2025-01-01", "2026-07-15", "7200"]
+        )
     lab = ["sample_id,user_id,collected_at,sample_type,parameter,result,unit,mdl,lab,method"]
-    for month, bod, fog in ((1, "180", "40"), (3, "260", "<5"), (4, "<250", "ND"), (5, "230", "120"), (6, "250", "60")):
+    for month, bod, fog in (
+        (1, "180", "40"),
+        (3, "260", "<5"),
+        (4, "<250", "ND"),
+        (5, "230", "120"),
+        (6, "250", "60"),
+    ):
         lab.append(f"T-{month},IU-3,2026-{month:02d}-10T09:00,composite,BOD,{bod},mg/L,,LabA,")
         lab.append(f"T-{month},IU-3,2026-{month:02d}-10T09:00,composite,FOG,{fog},mg/L,,LabA,")
         lab.append(f"G-{month},IU-3,2026-{month:02d}-10T10:00,grab,pH,{6 + month / 10:.1f},s.u.,,LabA,")
@@ -514,25 +1051,46 @@ def dashboard_town(root: Path) -> Path:
             value = 40.0  # 8 x the permit's 5 gpm for 45 minutes: a slug
         flow.append(f"IU-3,{t:%Y-%m-%dT%H:%M}:00,{value},gpm,flow")
     write(root, "flow/iu3.csv", "\n".join(flow) + "\n")
-    rain = ["gauge_id,date,precip_in"] + [f"G1,2026-{d:%m-%d},{p}" for d, p in (
-        (dt.date(2026, 5, 3), 0.2), (dt.date(2026, 5, 20), 0.8), (dt.date(2026, 6, 2), 0.1),
-        (dt.date(2026, 6, 15), 1.1))]
+    rain = ["gauge_id,date,precip_in"] + [
+        f"G1,2026-{d:%m-%d},{p}"
+        for d, p in (
+            (dt.date(2026, 5, 3), 0.2),
+            (dt.date(2026, 5, 20), 0.8),
+            (dt.date(2026, 6, 2), 0.1),
+            (dt.date(2026, 6, 15), 1.1),
+        )
+    ]
     write(root, "rainfall/more.csv", "\n".join(rain) + "\n")
-    write(root, "inspections/more.csv", """
+    write(
+        root,
+        "inspections/more.csv",
+        """
         site_id,inspected_at,inspector,kind,sediment_capacity_lost_pct,notes
         W-1,2026-05-21T09:00,J. Smith,storm,30,"<script>alert('notes')</script> fence repaired"
         W-1,2026-05-28T09:00,J. Smith,routine,10,ok
-        """)
+        """,
+    )
     # a site with a full mailing address and its May notice mailed: a letter printed and on record
-    write(root, "sites/w1_mailing.csv", """
+    write(
+        root,
+        "sites/w1_mailing.csv",
+        """
         site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id,name,address,applicant,impaired_water,single_family,agricultural,exempt,final_stabilization,city,state,zip
         W-1,woodbury,2.0,2026-05-01,G1,Oak Ridge,5 Oak,Builder Co,false,false,false,false,,Central Valley,NY,10917
-        """)
-    write(root, "notices_mailed/mailed.csv", """
+        """,
+    )
+    write(
+        root,
+        "notices_mailed/mailed.csv",
+        """
         kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days
         stormwater,W-1,2026-05,2026-06-01,7019 0001,14
-        """)
-    write(root, "sewer_rates/rates2025.csv", """
+        """,
+    )
+    write(
+        root,
+        "sewer_rates/rates2025.csv",
+        """
         year,district,component,rate_per_unit
         2025,consolidated,bond,95.00
         2025,consolidated,om,48
@@ -542,7 +1100,8 @@ def dashboard_town(root: Path) -> Path:
         2025,district_1,om,55
         2025,district_1,street_lateral,12
         2025,district_1,house_lateral,6
-        """)
+        """,
+    )
     return root
 
 
@@ -552,7 +1111,9 @@ def run_everything(data_dir: Path, warehouse: Path, as_of: str = "2026-06-30", d
 
     from pipelines.definitions import all_assets, build_resources
 
-    resources = build_resources(str(warehouse), data_dir=str(data_dir), as_of=as_of, dashboards_dir=dashboards_dir)
+    resources = build_resources(
+        str(warehouse), data_dir=str(data_dir), as_of=as_of, dashboards_dir=dashboards_dir
+    )
     return materialize(all_assets, resources=resources, raise_on_error=True)
 
 
@@ -583,7 +1144,9 @@ def test_assets_write_every_page_from_the_full_pipeline(built_town: Path):
         text = (folder / name).read_text(encoding="utf-8")
         assert len(text.encode()) < 2_000_000, name
         assert "cdn" not in text.lower() and "https://" not in text
-        assert text.count(f'src="{PLOTLY_JS}"') <= 1 and "plotly.js v" not in text  # the library is not embedded
+        assert (
+            text.count(f'src="{PLOTLY_JS}"') <= 1 and "plotly.js v" not in text
+        )  # the library is not embedded
         for fid, spec in figure_specs(text).items():
             assert spec["data"], fid
     sewer = (folder / "sewer.html").read_text(encoding="utf-8")
@@ -609,8 +1172,10 @@ def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Pa
     import duckdb
 
     con = duckdb.connect(str(built_town / "w.duckdb"), read_only=True)
-    files = [r[0] for r in con.execute("SELECT letter_file FROM swppp_notices WHERE letter_file IS NOT NULL")
-             .fetchall()]
+    files = [
+        r[0]
+        for r in con.execute("SELECT letter_file FROM swppp_notices WHERE letter_file IS NOT NULL").fetchall()
+    ]
     con.close()
     assert files, "the fixture town should produce stormwater notices"
     storm = (built_town / "dashboards" / "stormwater.html").read_text(encoding="utf-8")
@@ -632,11 +1197,21 @@ def _ingest_only(data_dir: Path, warehouse: Path, **settings):
     from assets.ingest import ingest_assets, quarantine
     from outfall.resources import OutfallSettings
 
-    return materialize([*ingest_assets, quarantine, sewer_dashboard, stormwater_dashboard, billing_dashboard,
-                        dashboard_index],
-                       resources={"duckdb": DuckDBResource(database=str(warehouse)),
-                                  "settings": OutfallSettings(data_dir=str(data_dir), as_of="2026-06-30",
-                                                              **settings)}, raise_on_error=True)
+    return materialize(
+        [
+            *ingest_assets,
+            quarantine,
+            sewer_dashboard,
+            stormwater_dashboard,
+            billing_dashboard,
+            dashboard_index,
+        ],
+        resources={
+            "duckdb": DuckDBResource(database=str(warehouse)),
+            "settings": OutfallSettings(data_dir=str(data_dir), as_of="2026-06-30", **settings),
+        },
+        raise_on_error=True,
+    )
 
 
 def test_assets_render_when_area_tables_are_empty(tmp_path: Path):
@@ -675,18 +1250,26 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     con = duckdb.connect(str(wh))
     configure(con, timezone=local_timezone())
     con.execute(contract_ddl())
-    con.execute("INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, parameter, result, "
-                "nondetect, unit) VALUES ('S', 'IU-9', TIMESTAMPTZ '2026-02-02 09:00:00-05', DATE '2026-02-02', "
-                "'BOD', 300, false, 'mg/L')").fetchall()
+    con.execute(
+        "INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, parameter, result, "
+        "nondetect, unit) VALUES ('S', 'IU-9', TIMESTAMPTZ '2026-02-02 09:00:00-05', DATE '2026-02-02', "
+        "'BOD', 300, false, 'mg/L')"
+    ).fetchall()
     con.close()
-    result = materialize([sewer_dashboard, stormwater_dashboard, billing_dashboard, dashboard_index],
-                         resources={"duckdb": DuckDBResource(database=str(wh)),
-                                    "settings": OutfallSettings(data_dir=str(tmp_path), as_of="2026-06-30")},
-                         raise_on_error=True)
+    result = materialize(
+        [sewer_dashboard, stormwater_dashboard, billing_dashboard, dashboard_index],
+        resources={
+            "duckdb": DuckDBResource(database=str(wh)),
+            "settings": OutfallSettings(data_dir=str(tmp_path), as_of="2026-06-30"),
+        },
+        raise_on_error=True,
+    )
     assert result.success
     folder = tmp_path / "dashboards"
     sewer = (folder / "sewer.html").read_text(encoding="utf-8")
-    assert "has not run yet" in sewer and "fig-control-IU-9" not in figure_specs(sewer)   # no limits applied yet
+    assert "has not run yet" in sewer and "fig-control-IU-9" not in figure_specs(
+        sewer
+    )  # no limits applied yet
     storm = (folder / "stormwater.html").read_text(encoding="utf-8")
     assert "No data yet" in storm
     assert (folder / "index.html").exists() and (folder / "quarantine.html").exists()
@@ -696,11 +1279,16 @@ def test_definitions_have_the_dashboard_group():
     from pipelines.definitions import defs
 
     graph = defs.resolve_asset_graph()
-    group = {k.to_user_string() for k in graph.get_all_asset_keys()
-             if graph.get(k).group_name == "dashboards"}
+    group = {
+        k.to_user_string() for k in graph.get_all_asset_keys() if graph.get(k).group_name == "dashboards"
+    }
     assert {"sewer_dashboard", "stormwater_dashboard", "billing_dashboard", "dashboard_index"} <= group
-    deps = {k.to_user_string() for k in graph.get(
-        next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "dashboard_index")).parent_keys}
+    deps = {
+        k.to_user_string()
+        for k in graph.get(
+            next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "dashboard_index")
+        ).parent_keys
+    }
     assert {"sewer_dashboard", "stormwater_dashboard", "billing_dashboard", "quarantine"} <= deps
 
 
@@ -710,8 +1298,14 @@ def test_a_table_of_whole_numbers_shows_them_whole():
     from dashboards.html import Col, table
 
     frame = pd.DataFrame({"year": [2026, 2025], "permits": [5, 1], "fees": [1100.0, 300.5]})
-    out = table(frame, [Col("year", "Year applied"), Col("permits", "Permits", num=True),
-                        Col("fees", "Fees", num=True, fmt=lambda v: f"${v:,.2f}")])
+    out = table(
+        frame,
+        [
+            Col("year", "Year applied"),
+            Col("permits", "Permits", num=True),
+            Col("fees", "Fees", num=True, fmt=lambda v: f"${v:,.2f}"),
+        ],
+    )
     assert "<td>2026</td>" in out and "2026.0" not in out and ">5</td>" in out
     assert ">$1,100.00</td>" in out and ">$300.50</td>" in out
 
@@ -729,16 +1323,22 @@ def test_times_shown_local_as_pandas_converts_them():
         return (ts.tz_convert("America/New_York") if ts.tzinfo is not None else ts).strftime("%Y-%m-%d %H:%M")
 
     instants = pd.date_range("2025-03-09 05:00", "2025-03-09 09:00", freq="20min", tz="UTC").append(
-        pd.date_range("2025-11-02 04:30", "2025-11-02 07:30", freq="15min", tz="UTC"))
+        pd.date_range("2025-11-02 04:30", "2025-11-02 07:30", freq="15min", tz="UTC")
+    )
     values = list(instants) + [t.to_pydatetime() for t in instants]
     values += [t.tz_convert("Europe/Berlin") for t in instants[:4]]
     values += [t.to_pydatetime().astimezone(zoneinfo.ZoneInfo("Asia/Tokyo")) for t in instants[:4]]
-    values += [pd.Timestamp("2026-01-05 08:30:00.000000500", tz="UTC"), pd.Timestamp("2026-01-05 08:30"),
-               dt.datetime(2026, 1, 5, 8, 30), "2026-01-05T08:30:00Z", np.datetime64("2026-01-05T08:30")]
+    values += [
+        pd.Timestamp("2026-01-05 08:30:00.000000500", tz="UTC"),
+        pd.Timestamp("2026-01-05 08:30"),
+        dt.datetime(2026, 1, 5, 8, 30),
+        "2026-01-05T08:30:00Z",
+        np.datetime64("2026-01-05T08:30"),
+    ]
     for value in values:
         assert fmt_datetime(value) == by_pandas(value), value
-    assert fmt_datetime(pd.Timestamp("2025-11-02 05:30", tz="UTC")) == "2025-11-02 01:30"   # EDT
-    assert fmt_datetime(pd.Timestamp("2025-11-02 06:30", tz="UTC")) == "2025-11-02 01:30"   # EST
+    assert fmt_datetime(pd.Timestamp("2025-11-02 05:30", tz="UTC")) == "2025-11-02 01:30"  # EDT
+    assert fmt_datetime(pd.Timestamp("2025-11-02 06:30", tz="UTC")) == "2025-11-02 01:30"  # EST
     for missing in (None, pd.NaT, float("nan"), np.float64("nan"), pd.NA, np.datetime64("NaT")):
         assert is_missing(missing) and fmt_datetime(missing) == ""
     for present in ("", "nan", 0.0, float("inf"), np.float64(2.5), 0, dt.date(2026, 1, 1)):
@@ -765,12 +1365,12 @@ def test_what_a_killed_write_left_is_gone_after_the_next_write(tmp_path):
     letters = tmp_path / "letters"
     first = write_letter(letters, "NOV_IU-1_2026-11.html", "<p>a letter</p>")
     (letters / f".{first.name}.k1ll3d.tmp").write_text("half a letter")
-    assert write_letter(letters, "NOV_IU-1_2026-11.html", "<p>a letter</p>") == first   # unchanged
+    assert write_letter(letters, "NOV_IU-1_2026-11.html", "<p>a letter</p>") == first  # unchanged
     assert [p.name for p in letters.iterdir()] == [first.name]
 
     js = ensure_plotly_js(tmp_path)
     (tmp_path / f".{js.name}.k1ll3d.tmp").write_text("half of plotly")
-    ensure_plotly_js(tmp_path)   # unchanged: not written again
+    ensure_plotly_js(tmp_path)  # unchanged: not written again
     assert not list(tmp_path.glob(f".{js.name}.*.tmp"))
 
 
@@ -782,15 +1382,21 @@ def test_values_carry_their_units_and_counts_their_period():
 
     assert fmt_measure(8256.944, "gpm") == "8,257 gpm" and fmt_measure(26.388889, "gpm") == "26.4 gpm"
     assert fmt_measure(769.184, "gpm") == "769 gpm" and fmt_measure(150, "degF") == "150 °F"
-    assert fmt_measure(240.01, "mg/L", exact=True) == "240.01 mg/L"   # a result is never rounded onto its limit
-    assert fmt_measure(5.49, "s.u.", exact=True) == "5.49 s.u." and fmt_measure(0.01234, "mg/L") == "0.0123 mg/L"
+    assert (
+        fmt_measure(240.01, "mg/L", exact=True) == "240.01 mg/L"
+    )  # a result is never rounded onto its limit
+    assert (
+        fmt_measure(5.49, "s.u.", exact=True) == "5.49 s.u." and fmt_measure(0.01234, "mg/L") == "0.0123 mg/L"
+    )
     assert fmt_measure(None, "gpm") == "" and fmt_measure(0, "gpm") == "0 gpm"
     assert months_words(dt.date(2025, 1, 1), dt.date(2026, 11, 23)) == "January 2025 to November 2026"
     assert months_words("2026-03-02", "2026-03-30") == "March 2026"
     assert to_date_words(dt.date(2026, 11, 30)) == "2026 to date (January 1 to November 30)"
     assert units_in_words("temperature 160 degF in sample S-1") == "temperature 160 °F in sample S-1"
-    assert units_in_words("flow slug peaking at 8256.944 gpm (9.8795 x baseline)") == \
-        "flow slug peaking at 8,257 gpm (9.9 × baseline)"
+    assert (
+        units_in_words("flow slug peaking at 8256.944 gpm (9.8795 x baseline)")
+        == "flow slug peaking at 8,257 gpm (9.9 × baseline)"
+    )
 
 
 def test_a_rule_is_cited_short_and_its_text_listed_once():
@@ -798,14 +1404,19 @@ def test_a_rule_is_cited_short_and_its_text_listed_once():
 
     notes = RuleNotes("r")
     head = "40 CFR 403.8(f)(2)(viii) as published 2005-10-14 (70 FR 60134): significant noncompliance"
-    chronic, trc = f"{head}; no earlier criteria: chronic, 66%", f"{head}; no earlier criteria: technical review, 33%"
+    chronic, trc = (
+        f"{head}; no earlier criteria: chronic, 66%",
+        f"{head}; no earlier criteria: technical review, 33%",
+    )
     bod = "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a): BOD in excess of 240 mg/l"
     cells = [notes.cite(chronic, 26), notes.cite(bod, 32), notes.cite(chronic, 26), notes.cite(trc, 26)]
     assert cells[0] == cells[2] and "40 CFR 403.8(f)(2)(viii)…" in cells[0] and 'href="#r-1">[1]' in cells[0]
     assert "Woodbury ch. 253 Part 2, …, (a)" in cells[1] and "in excess" not in "".join(cells)
     listed = notes.notes()
     assert listed.count("no earlier criteria") == 1 and listed.count("BOD in excess of 240 mg/l") == 1
-    assert 'id="r-1" value="1">chronic, 66%' in listed and 'id="r-3" value="3">technical review, 33%' in listed
+    assert (
+        'id="r-1" value="1">chronic, 66%' in listed and 'id="r-3" value="3">technical review, 33%' in listed
+    )
     assert RuleNotes("empty").notes() == ""
 
 
@@ -813,33 +1424,79 @@ def test_a_table_keeps_a_long_sentence_on_a_second_line():
     from dashboards.html import Col, table
 
     frame = pd.DataFrame({"id": ["S-1", "S-2"], "why": ["a long sentence", ""]})
-    out = table(frame, [Col("id", "Sample", width="20%"), Col("why", "Why", screen_only=True)],
-                detail=lambda r: esc(r["why"]))
+    out = table(
+        frame,
+        [Col("id", "Sample", width="20%"), Col("why", "Why", screen_only=True)],
+        detail=lambda r: esc(r["why"]),
+    )
     assert '<th style="width:20%">Sample</th>' in out and '<th class="no-print">Why</th>' in out
     assert out.count('<tbody class="pair">') == 2 and '<td colspan="2">a long sentence</td>' in out
-    assert out.count('class="detail"') == 1   # no empty second line
+    assert out.count('class="detail"') == 1  # no empty second line
 
 
 def test_the_sewer_page_opens_with_the_worklist_and_counts_with_periods():
     data = sewer_frames()
-    data.worklist = pd.DataFrame([
-        {"person": "superintendent", "action": "Renew the permit of Acme Plating (P-1)", "subject_id": "IU-1",
-         "due": dt.date(2026, 8, 1), "status": "upcoming", "source": "obligations", "ref": "permit_renewal P-1",
-         "subject_name": "Acme Plating", "days_left": 32, "link": "sewer.html#user-IU-1", "detail": None}])
-    data.snc = pd.DataFrame([{"user_id": "IU-1", "period_start": dt.date(2026, 1, 1), "period_end": dt.date(2026, 6, 30),
-                              "parameter": "BOD", "criterion": "trc", "measurements": 3, "count": 1, "pct": 33.3,
-                              "basis": "sample", "rule": "40 CFR 403.8(f)(2)(viii): technical review criteria"}])
-    data.statistic_violations = pd.DataFrame([{
-        "user_id": "IU-1", "parameter": "BOD", "statistic": "monthly_avg", "period_start": dt.date(2026, 3, 1),
-        "period_end": dt.date(2026, 3, 31), "value": 181.25, "limit_value": 150.0, "unit": "mg/L", "samples": 2,
-        "rule": "Permit P-1: monthly average"}])
+    data.worklist = pd.DataFrame(
+        [
+            {
+                "person": "superintendent",
+                "action": "Renew the permit of Acme Plating (P-1)",
+                "subject_id": "IU-1",
+                "due": dt.date(2026, 8, 1),
+                "status": "upcoming",
+                "source": "obligations",
+                "ref": "permit_renewal P-1",
+                "subject_name": "Acme Plating",
+                "days_left": 32,
+                "link": "sewer.html#user-IU-1",
+                "detail": None,
+            }
+        ]
+    )
+    data.snc = pd.DataFrame(
+        [
+            {
+                "user_id": "IU-1",
+                "period_start": dt.date(2026, 1, 1),
+                "period_end": dt.date(2026, 6, 30),
+                "parameter": "BOD",
+                "criterion": "trc",
+                "measurements": 3,
+                "count": 1,
+                "pct": 33.3,
+                "basis": "sample",
+                "rule": "40 CFR 403.8(f)(2)(viii): technical review criteria",
+            }
+        ]
+    )
+    data.statistic_violations = pd.DataFrame(
+        [
+            {
+                "user_id": "IU-1",
+                "parameter": "BOD",
+                "statistic": "monthly_avg",
+                "period_start": dt.date(2026, 3, 1),
+                "period_end": dt.date(2026, 3, 31),
+                "value": 181.25,
+                "limit_value": 150.0,
+                "unit": "mg/L",
+                "samples": 2,
+                "rule": "Permit P-1: monthly average",
+            }
+        ]
+    )
     html_text, _ = build_sewer_page(data)
     main = html_text.split("<main>", 1)[1]
     assert main.index('id="worklist"') < main.index('class="kpis"') < main.index('id="summary"')
     assert "Renew the permit of Acme Plating (P-1)" in main
     # each count with its period; the year to date as the annual report counts it
-    assert "violations, February 2026 to May 2026" in main and "violations, 2026 to date (January 1 to June 30)" in main
-    assert ">3</div><div class=\"kpi-label\">violations, February 2026 to May 2026" in main   # 2 samples + 1 average
+    assert (
+        "violations, February 2026 to May 2026" in main
+        and "violations, 2026 to date (January 1 to June 30)" in main
+    )
+    assert (
+        '>3</div><div class="kpi-label">violations, February 2026 to May 2026' in main
+    )  # 2 samples + 1 average
     # words, units and names, not codes
     assert "technical review criteria" in main and "monthly average" in main and ">trc<" not in main
     assert "150 mg/L" in main and "181 mg/L" in main and "62 gpm" in main and "10 gpm" in main
@@ -850,38 +1507,89 @@ def test_the_sewer_page_opens_with_the_worklist_and_counts_with_periods():
 def test_the_follow_up_lists_the_violations_on_mailed_notices_and_counts_the_rest():
     from dashboards.notices import sewer_follow_up
 
-    base = {"user_id": "IU-1", "parameter": "BOD", "collected_date": dt.date(2026, 3, 3), "correction_days": 30,
-            "violation_days": 0, "max_penalty_usd": 0}
-    frame = pd.DataFrame([
-        {**base, "sample_id": "S-1", "notice_period": "2026-03", "notice_status": "mailed", "status": "corrected",
-         "issued_on": dt.date(2026, 4, 2), "correct_by": dt.date(2026, 5, 2),
-         "follow_up": "The next analysis complied with the limit within the period to correct."},
-        *({**base, "sample_id": f"S-{i}", "notice_period": "2026-04", "notice_status": "draft", "status": "draft",
-           "follow_up": "The notice listing this violation is a draft"} for i in (2, 3))])
+    base = {
+        "user_id": "IU-1",
+        "parameter": "BOD",
+        "collected_date": dt.date(2026, 3, 3),
+        "correction_days": 30,
+        "violation_days": 0,
+        "max_penalty_usd": 0,
+    }
+    frame = pd.DataFrame(
+        [
+            {
+                **base,
+                "sample_id": "S-1",
+                "notice_period": "2026-03",
+                "notice_status": "mailed",
+                "status": "corrected",
+                "issued_on": dt.date(2026, 4, 2),
+                "correct_by": dt.date(2026, 5, 2),
+                "follow_up": "The next analysis complied with the limit within the period to correct.",
+            },
+            *(
+                {
+                    **base,
+                    "sample_id": f"S-{i}",
+                    "notice_period": "2026-04",
+                    "notice_status": "draft",
+                    "status": "draft",
+                    "follow_up": "The notice listing this violation is a draft",
+                }
+                for i in (2, 3)
+            ),
+        ]
+    )
     out = sewer_follow_up(frame, {"IU-1": "Acme Plating"})
     assert "S-1" in out and "S-2" not in out and "Acme Plating" in out
     assert "2 of the 3 violations are on notices not mailed (2 on 1 draft notice)" in out
-    assert '<tr class="detail"><td colspan="12">The next analysis complied' in out and "corrected in time" in out
+    assert (
+        '<tr class="detail"><td colspan="12">The next analysis complied' in out and "corrected in time" in out
+    )
 
 
 def test_the_stormwater_page_says_its_codes_in_words():
     data = storm_frames()
     data.rules["bellport"] = load_rules("bellport")
     data.classification = data.classification.assign(conditions=["A, B", None])
-    data.smp_findings = pd.DataFrame([{"practice_id": "SMP-1", "site_id": "W-1", "finding": "guarantee_release",
-                                       "rule": "Woodbury Code ch. 267, performance guarantee A: not before a year",
-                                       "due": dt.date(2027, 9, 10), "status": "overdue", "jurisdiction": "woodbury",
-                                       "practice_type": "dry well"}])
-    data.follow_up = pd.DataFrame([{"site_id": "W-1", "finding": "report_not_delivered", "due_by": dt.date(2026, 6, 1),
-                                    "status": "late", "notice_period": "2026-06", "issued_on": dt.date(2026, 6, 5),
-                                    "remedial_due_by": dt.date(2026, 6, 12), "violation_periods": 2,
-                                    "penalty_per": "week", "total_fine_max_usd": 700}])
+    data.smp_findings = pd.DataFrame(
+        [
+            {
+                "practice_id": "SMP-1",
+                "site_id": "W-1",
+                "finding": "guarantee_release",
+                "rule": "Woodbury Code ch. 267, performance guarantee A: not before a year",
+                "due": dt.date(2027, 9, 10),
+                "status": "overdue",
+                "jurisdiction": "woodbury",
+                "practice_type": "dry well",
+            }
+        ]
+    )
+    data.follow_up = pd.DataFrame(
+        [
+            {
+                "site_id": "W-1",
+                "finding": "report_not_delivered",
+                "due_by": dt.date(2026, 6, 1),
+                "status": "late",
+                "notice_period": "2026-06",
+                "issued_on": dt.date(2026, 6, 5),
+                "remedial_due_by": dt.date(2026, 6, 12),
+                "violation_periods": 2,
+                "penalty_per": "week",
+                "total_fine_max_usd": 700,
+            }
+        ]
+    )
     html_text, _ = build_stormwater_page(data)
     text = re.sub(r"<[^>]+>", " ", html_text)
     assert "Town of Woodbury" in text and "Village of Bellport" in text and " woodbury " not in text
     assert "Conditions A and B" in html_text and "<dt>Condition A</dt>" in html_text
-    assert "Discharge of a pollutant of concern" in html_text            # the legend, in the rules' own words
+    assert "Discharge of a pollutant of concern" in html_text  # the legend, in the rules' own words
     assert "released early; could not be released before September 10, 2027" in html_text
-    assert "Released too early" in html_text and ">Overdue<" not in html_text.split('id="practices"')[1][:3000]
+    assert (
+        "Released too early" in html_text and ">Overdue<" not in html_text.split('id="practices"')[1][:3000]
+    )
     assert "inspection report not delivered in time" in html_text and "2 weeks" in html_text
     assert "Penalty periods" not in html_text and "Days (or weeks) of penalty" in html_text

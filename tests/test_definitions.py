@@ -18,7 +18,10 @@ def test_definitions_load():
     jobs = {j.name for j in repo.get_all_jobs()}
     assert {"everything", "daily_compliance", "stormwater_review", "annual_billing"} <= jobs
     assert {s.name for s in repo.schedule_defs} == {
-        "daily_compliance_schedule", "monday_stormwater_review_schedule", "annual_billing_schedule"}
+        "daily_compliance_schedule",
+        "monday_stormwater_review_schedule",
+        "annual_billing_schedule",
+    }
     assert {f"{d}_files_sensor" for d in CONTRACT_DATASETS} <= {s.name for s in repo.sensor_defs}
 
 

@@ -19,12 +19,23 @@ from outfall.ingest.registry import all_datasets
 from outfall.ingest.sewer import ENFORCEMENT_DATASETS, MONITORING_REQUIREMENTS
 from outfall.ingest.stormwater import SWPPP_DATASETS, chapter_number
 
-AS_OF = date(2026, 11, 30)          # the demo's (pipelines/cli.py DEMO_AS_OF)
+AS_OF = date(2026, 11, 30)  # the demo's (pipelines/cli.py DEMO_AS_OF)
 TZ = "America/New_York"
 #: The areas' own folders: their specs (docs/inputs-stormwater.md, docs/inputs-sewer.md, billing).
-AREA_SPECS = {ds.name: ds for ds in (*SWPPP_DATASETS, stormwater.ILLICIT_DISCHARGES, stormwater.ILLICIT_PAYMENTS,
-                                      stormwater.SMP_PRACTICES, *ENFORCEMENT_DATASETS, MONITORING_REQUIREMENTS,
-                                      SEWER_BUDGET, CONNECTION_PERMITS, NOTICES_MAILED)}
+AREA_SPECS = {
+    ds.name: ds
+    for ds in (
+        *SWPPP_DATASETS,
+        stormwater.ILLICIT_DISCHARGES,
+        stormwater.ILLICIT_PAYMENTS,
+        stormwater.SMP_PRACTICES,
+        *ENFORCEMENT_DATASETS,
+        MONITORING_REQUIREMENTS,
+        SEWER_BUDGET,
+        CONNECTION_PERMITS,
+        NOTICES_MAILED,
+    )
+}
 #: Dates that are schedules, not observations: a permit in force expires after the as-of date.
 SCHEDULED = {("industrial_users", "permit_expires")}
 
@@ -43,33 +54,104 @@ REQUIRED = {
 }
 OPTIONAL = {
     # + the optional mailing fields of notices (contract 5.1: a full mailing address; docs/inputs.md)
-    "industrial_users": {"address", "permit_no", "permit_effective", "permit_expires", "normal_avg_flow_gpd",
-                         "mailing_name", "mailing_address", "city", "state", "zip"},
+    "industrial_users": {
+        "address",
+        "permit_no",
+        "permit_effective",
+        "permit_expires",
+        "normal_avg_flow_gpd",
+        "mailing_name",
+        "mailing_address",
+        "city",
+        "state",
+        "zip",
+    },
     "permit_limits": {"basis", "effective_from", "effective_to"},
     "lab_results": {"mdl", "lab", "method"},
     "flow": {"constituent"},
     "infiltration_tests": set(),
-    "parcels": {"acres", "living_units", "bathrooms", "washing_machines", "people", "seats",
-                "moratorium", "owner", "address"},
+    "parcels": {
+        "acres",
+        "living_units",
+        "bathrooms",
+        "washing_machines",
+        "people",
+        "seats",
+        "moratorium",
+        "owner",
+        "address",
+    },
     "sewer_rates": set(),
-    "sites": {"name", "address", "applicant", "impaired_water", "single_family", "agricultural",
-              "exempt", "final_stabilization", "mailing_name", "mailing_address", "city", "state", "zip"},
+    "sites": {
+        "name",
+        "address",
+        "applicant",
+        "impaired_water",
+        "single_family",
+        "agricultural",
+        "exempt",
+        "final_stabilization",
+        "mailing_name",
+        "mailing_address",
+        "city",
+        "state",
+        "zip",
+    },
     "inspections": {"kind", "sediment_capacity_lost_pct", "notes"},
     "rainfall": set(),
 }
 PROPERTY_CLASSES = {
-    "single_family", "two_family", "three_family", "apartment", "trailer_park", "motel", "commercial",
-    "laundromat", "large_establishment", "senior_high_school", "elementary_school", "restaurant",
-    "exempt", "approved_lot", "vacant",
+    "single_family",
+    "two_family",
+    "three_family",
+    "apartment",
+    "trailer_park",
+    "motel",
+    "commercial",
+    "laundromat",
+    "large_establishment",
+    "senior_high_school",
+    "elementary_school",
+    "restaurant",
+    "exempt",
+    "approved_lot",
+    "vacant",
 }
-PARAMETER = {"bod": "BOD", "bod5": "BOD", "cod": "COD", "tss": "TSS", "total suspended solids": "TSS",
-             "fog": "FOG", "o&g": "FOG", "ph": "pH", "temperature": "temperature",
-             "chlorine_demand": "chlorine_demand"}
-UNIT = {"mg/l": "mg/L", "ppm": "mg/L", "ug/l": "ug/L", "µg/l": "ug/L", "ppb": "ug/L", "s.u.": "s.u.",
-        "su": "s.u.", "ph units": "s.u.", "degf": "degF", "°f": "degF", "degc": "degC"}
-PART2 = {("BOD", "max"): 240, ("COD", "max"): 600, ("TSS", "max"): 300, ("FOG", "max"): 100,
-         ("chlorine_demand", "max"): 25, ("temperature", "max"): 150, ("pH", "min"): 5.5,
-         ("pH", "max"): 9.5}
+PARAMETER = {
+    "bod": "BOD",
+    "bod5": "BOD",
+    "cod": "COD",
+    "tss": "TSS",
+    "total suspended solids": "TSS",
+    "fog": "FOG",
+    "o&g": "FOG",
+    "ph": "pH",
+    "temperature": "temperature",
+    "chlorine_demand": "chlorine_demand",
+}
+UNIT = {
+    "mg/l": "mg/L",
+    "ppm": "mg/L",
+    "ug/l": "ug/L",
+    "µg/l": "ug/L",
+    "ppb": "ug/L",
+    "s.u.": "s.u.",
+    "su": "s.u.",
+    "ph units": "s.u.",
+    "degf": "degF",
+    "°f": "degF",
+    "degc": "degC",
+}
+PART2 = {
+    ("BOD", "max"): 240,
+    ("COD", "max"): 600,
+    ("TSS", "max"): 300,
+    ("FOG", "max"): 100,
+    ("chlorine_demand", "max"): 25,
+    ("temperature", "max"): 150,
+    ("pH", "min"): 5.5,
+    ("pH", "max"): 9.5,
+}
 
 
 def _read(path: Path) -> pd.DataFrame:
@@ -245,7 +327,9 @@ def test_lab_results_exceedances_are_exactly_the_planted_ones(town):
     # the clerk's bad rows are there (and would be quarantined)
     assert {"furlongs"} <= set(df["unit"]) and "abc" in set(df["result"])
     assert df["sample_id"].isna().sum() == 1
-    assert ((df["p"] == "pH") & (df["x"] == 15)).sum() == 1 and ((df["p"] == "BOD") & (df["x"] < 0)).sum() == 1
+    assert ((df["p"] == "pH") & (df["x"] == 15)).sum() == 1 and (
+        (df["p"] == "BOD") & (df["x"] < 0)
+    ).sum() == 1
 
     ok = df[df["u"].notna() & df["x"].notna() & (df["x"] >= 0) & ~((df["p"] == "pH") & (df["x"] > 14))].copy()
     ok.loc[ok["u"] == "degC", "x"] = ok["x"] * 1.8 + 32
@@ -291,7 +375,10 @@ def test_flow_files(town):
     assert one["timestamp"].diff().dropna().eq(pd.Timedelta(minutes=15)).all()
     local = one["timestamp"].dt.tz_convert("America/New_York")
     assert local.iloc[0] == pd.Timestamp("2025-12-01 00:00", tz="America/New_York")
-    units = {p.name: pd.read_parquet(p, columns=["unit"])["unit"].iloc[0] for p in flow_dir.glob("*_flow_*.parquet")}
+    units = {
+        p.name: pd.read_parquet(p, columns=["unit"])["unit"].iloc[0]
+        for p in flow_dir.glob("*_flow_*.parquet")
+    }
     assert set(units.values()) == {"gpm", "gpd"}
     probe = pd.read_parquet(flow_dir / "IU-006_ph_probe_2026-06.parquet")
     assert set(probe["constituent"]) == {"pH"} and probe["value"].between(0, 14).all()
@@ -305,8 +392,8 @@ def test_flow_slugs_and_spikes(town):
     runs = []
     for _, _, high, run in _high_runs(root):
         runs += run[high].value_counts().tolist()
-    assert sum(1 for r in runs if r >= 3) >= 5          # slugs of 45-90 minutes
-    assert sum(1 for r in runs if r == 1) >= 5          # lone 15-minute spikes
+    assert sum(1 for r in runs if r >= 3) >= 5  # slugs of 45-90 minutes
+    assert sum(1 for r in runs if r == 1) >= 5  # lone 15-minute spikes
     assert all(r == 1 or 3 <= r <= 6 for r in runs)
 
 
@@ -353,11 +440,13 @@ def test_scaled_parcels_keep_every_class(tmp_path):
 
 def test_infiltration_rates_and_rainfall(town):
     root, _ = town
-    tests = _dataset(root, "infiltration_tests").astype({"diameter_in": int, "length_ft": int, "measured_gpd": int})
+    tests = _dataset(root, "infiltration_tests").astype(
+        {"diameter_in": int, "length_ft": int, "measured_gpd": int}
+    )
     assert tests["diameter_in"].between(8, 24).all() and tests["length_ft"].between(200, 3000).all()
     allowable = 200 * tests["diameter_in"] * tests["length_ft"] / 5280
     assert 2 <= (tests["measured_gpd"] > allowable).sum() <= 3
-    assert (tests["measured_gpd"] == allowable).sum() == 1   # exactly at the limit: passes
+    assert (tests["measured_gpd"] == allowable).sum() == 1  # exactly at the limit: passes
     rates = _dataset(root, "sewer_rates")
     assert set(rates["year"]) == {"2025", "2026"} and set(rates["district"]) == {"consolidated", "district_1"}
     assert set(rates["component"]) == {"bond", "om", "street_lateral", "house_lateral"}
@@ -419,7 +508,10 @@ def test_stormwater_milestones_certifications_approvals_convictions(town):
     start = pd.to_datetime(sites["construction_start"]).dt.date
 
     m = _dataset(root, "milestones")
-    assert set(m["site_id"]) <= set(sites.index) and not m.duplicated(["site_id", "milestone", "occurs_on"]).any()
+    assert (
+        set(m["site_id"]) <= set(sites.index)
+        and not m.duplicated(["site_id", "milestone", "occurs_on"]).any()
+    )
     occurs = pd.to_datetime(m["occurs_at"].fillna(m["occurs_on"] + "T00:00:00")).dt.tz_localize(TZ)
     notified = pd.to_datetime(m["notified_at"]).dt.tz_localize(TZ)
     hours = (occurs - notified).dt.total_seconds() / 3600
@@ -427,7 +519,9 @@ def test_stormwater_milestones_certifications_approvals_convictions(town):
     assert list(zip(short["site_id"], short["milestone"])) == [gen.MILESTONE_24H]
     assert hours[hours < 48].tolist() == [24.0]
     firsts = m[m["milestone"] == "start_of_construction"]
-    assert (pd.to_datetime(firsts["occurs_on"]).dt.date.to_numpy() == start[firsts["site_id"]].to_numpy()).all()
+    assert (
+        pd.to_datetime(firsts["occurs_on"]).dt.date.to_numpy() == start[firsts["site_id"]].to_numpy()
+    ).all()
 
     c = _dataset(root, "contractor_certifications")
     assert not c.duplicated(["site_id", "contractor"]).any() and c["signed_on"].notna().all()
@@ -446,10 +540,13 @@ def test_stormwater_milestones_certifications_approvals_convictions(town):
     v = _dataset(root, "convictions")
     chapters = {"woodbury": "267", "bellport": "21"}
     by_applicant = sites.reset_index().set_index("applicant")
-    counting = [r.applicant for r in v.itertuples()
-                if r.applicant in by_applicant.index
-                and chapter_number(r.chapter) == chapters[by_applicant.loc[r.applicant, "jurisdiction"]]
-                and date.fromisoformat(r.convicted_on) >= AS_OF.replace(year=AS_OF.year - 5)]
+    counting = [
+        r.applicant
+        for r in v.itertuples()
+        if r.applicant in by_applicant.index
+        and chapter_number(r.chapter) == chapters[by_applicant.loc[r.applicant, "jurisdiction"]]
+        and date.fromisoformat(r.convicted_on) >= AS_OF.replace(year=AS_OF.year - 5)
+    ]
     assert counting == [gen.PRIOR_CONVICTION]
     assert len(v) > 1  # and some that do not count: too old, or of no applicant this year
 
@@ -485,22 +582,30 @@ def test_reports_periodic_and_slug(town):
     assert set(r["report_type"]) == {"periodic", "slug"} and r["received_on"].notna().all()
     periodic = r[r["report_type"] == "periodic"]
     assert periodic.groupby("user_id").size().to_dict() == {u: 2 for u in users}
-    assert set(zip(periodic["period_start"], periodic["period_end"])) == {("2025-07-01", "2025-12-31"),
-                                                                         ("2026-01-01", "2026-06-30")}
+    assert set(zip(periodic["period_start"], periodic["period_end"])) == {
+        ("2025-07-01", "2025-12-31"),
+        ("2026-01-01", "2026-06-30"),
+    }
     late = (pd.to_datetime(r["received_on"]) - pd.to_datetime(r["due_date"])).dt.days
     over45 = r[late > 45]
-    assert over45[["user_id", "report_type", "due_date"]].values.tolist() == [
-        [gen.LATE_PERIODIC_USER, "periodic", "2026-01-30"]] and late.max() == 50
+    assert (
+        over45[["user_id", "report_type", "due_date"]].values.tolist()
+        == [[gen.LATE_PERIODIC_USER, "periodic", "2026-01-30"]]
+        and late.max() == 50
+    )
 
     slug = r[r["report_type"] == "slug"]
-    covered = {(u, d) for u, a, b in zip(slug["user_id"], slug["period_start"], slug["period_end"])
-               for d in pd.date_range(a, b).date}
+    covered = {
+        (u, d)
+        for u, a, b in zip(slug["user_id"], slug["period_start"], slug["period_end"])
+        for d in pd.date_range(a, b).date
+    }
     planted = _planted_slug_days(root)
     assert len(planted) >= 4 and gen.SLUG_REPORT_MISSING in planted
     for uid, days in planted.items():
         for d in days:
             assert ((uid, d) in covered) == (uid != gen.SLUG_REPORT_MISSING), (uid, d)
-    assert gen.REAL_METER_USER in set(slug["user_id"])      # the real meter's slugs too
+    assert gen.REAL_METER_USER in set(slug["user_id"])  # the real meter's slugs too
     assert slug.loc[late[slug.index] > 0, "user_id"].tolist() == [gen.SLUG_REPORT_LATE]
 
 
@@ -511,7 +616,7 @@ def test_accidental_discharges_and_grease_traps(town):
     assert (notified >= occurred).all()
     statement = (pd.to_datetime(acc["statement_received_on"]) - notified.dt.normalize()).dt.days
     assert statement[statement > 15].tolist() == [20]
-    assert acc["statement_received_on"].isna().sum() == 1   # not received yet, not yet due
+    assert acc["statement_received_on"].isna().sum() == 1  # not received yet, not yet due
 
     users = _dataset(root, "industrial_users").set_index("user_id")
     traps = _dataset(root, "grease_traps").set_index("trap_id")
@@ -524,7 +629,7 @@ def test_accidental_discharges_and_grease_traps(town):
         days = sorted(pd.to_datetime(pumps.loc[pumps["trap_id"] == trap_id, "pumped_on"]).dt.date)
         interval = timedelta(days=int(t["pumpout_interval_days"]))
         previous = [date.fromisoformat(t["set_on"])] + days[:-1]
-        assert all(d <= p + interval for d, p in zip(days, previous)), trap_id   # each on time
+        assert all(d <= p + interval for d, p in zip(days, previous)), trap_id  # each on time
         if days[-1] + interval < AS_OF:
             overdue.append(t["user_id"])
     assert overdue == [gen.OVERDUE_TRAP_USER]
@@ -535,7 +640,9 @@ def test_sewer_budget_for_the_next_year_only(town):
     budget = _dataset(root, "sewer_budget")
     rates = _dataset(root, "sewer_rates")
     assert set(budget["year"]) == {"2027"} and not set(budget["year"]) & set(rates["year"])
-    assert set(zip(budget["district"], budget["component"])) == set(zip(rates["district"], rates["component"]))
+    assert set(zip(budget["district"], budget["component"])) == set(
+        zip(rates["district"], rates["component"])
+    )
     assert (budget["amount"].astype(float) > 0).all()
 
 
@@ -549,30 +656,34 @@ def test_illicit_discharges_practices_and_connection_permits(town):
     assert town_case["abated_by"] == "town" and float(town_case["abatement_cost_usd"]) == 6240.0
     payments = _dataset(root, "illicit_payments")
     paid = payments.loc[payments["case_id"] == gen.TOWN_ABATED_CASE, "amount_usd"].astype(float).sum()
-    assert 0 < paid < 6240.0                                          # paid in part
+    assert 0 < paid < 6240.0  # paid in part
     assert cases["hazardous"].eq("true").sum() == 1
-    assert cases.loc[gen.PRE_CHAPTER_CASE, "discovered_on"] < "2007-05-03"   # before ch. 185: set aside
-    assert date.fromisoformat(cases.loc["ID-2026-04", "discovered_on"]) == date(2026, 11, 25)  # before Thanksgiving
+    assert cases.loc[gen.PRE_CHAPTER_CASE, "discovered_on"] < "2007-05-03"  # before ch. 185: set aside
+    assert date.fromisoformat(cases.loc["ID-2026-04", "discovered_on"]) == date(
+        2026, 11, 25
+    )  # before Thanksgiving
     # contract 6.5: an appeal pending on the as-of day, received on the Monday after its 15th day, a Saturday
     pending = cases.loc[gen.PENDING_APPEAL_CASE]
     fifteenth = date.fromisoformat(pending["nov_on"]) + timedelta(days=15)
     received = date.fromisoformat(pending["appeal_received_on"])
     assert fifteenth.weekday() == 5 and received == fifteenth + timedelta(days=2) <= AS_OF
     assert pd.isna(pending["appeal_decided_on"]) and pd.isna(pending["appeal_outcome"])
-    assert date.fromisoformat(pending["abatement_due"]) < AS_OF          # suspended, else overdue
+    assert date.fromisoformat(pending["abatement_due"]) < AS_OF  # suspended, else overdue
     # and one the decision vacated
     vacated = cases.loc[gen.VACATED_CASE]
-    assert vacated["appeal_outcome"] == "vacated" and date.fromisoformat(vacated["appeal_decided_on"]) <= AS_OF
+    assert (
+        vacated["appeal_outcome"] == "vacated" and date.fromisoformat(vacated["appeal_decided_on"]) <= AS_OF
+    )
     assert set(cases["appeal_outcome"].dropna()) <= {"upheld", "modified", "vacated"}
     practices = _dataset(root, "smp_practices")
     sites = _dataset(root, "sites").set_index("site_id")
     assert set(practices["site_id"]) <= set(sites.index)
     stabilized = practices["site_id"].map(sites["final_stabilization"]).notna()
-    assert (practices["as_built_received_on"].isna() & stabilized).sum() >= 1          # a missing as-built plan
+    assert (practices["as_built_received_on"].isna() & stabilized).sum() >= 1  # a missing as-built plan
     early = practices[practices["guarantee_released_on"].notna()]
-    assert len(early) == 1 and early["one_year_inspection_on"].isna().all()           # released before inspection
+    assert len(early) == 1 and early["one_year_inspection_on"].isna().all()  # released before inspection
     permits = _dataset(root, "connection_permits")
-    assert set(permits["use"]) == {"single_family", "commercial", "residential"}      # one is neither word
+    assert set(permits["use"]) == {"single_family", "commercial", "residential"}  # one is neither word
     assert permits.loc[permits["use"] == "commercial", "in_mall_or_business_park"].eq("true").sum() == 1
     assert set(permits["parcel_id"]) <= set(_dataset(root, "parcels")["parcel_id"])
 
@@ -589,7 +700,7 @@ def test_required_testing_most_met_and_a_missed_month(town, tmp_path):
     req = _dataset(root, "monitoring_requirements")
     assert counts["monitoring_requirements"] == len(req) and not req.duplicated().any()
     users = set(_dataset(root, "industrial_users")["user_id"])
-    assert set(req["user_id"]) == users - {gen.REAL_METER_USER, gen.UCI_USER}     # most users
+    assert set(req["user_id"]) == users - {gen.REAL_METER_USER, gen.UCI_USER}  # most users
     assert {"monthly", "quarterly", "semiannual", "annual"} == set(req["frequency"])
     assert req["sample_type"].isna().any() and {"composite", "grab"} <= set(req["sample_type"].dropna())
     user, month = gen.STOPPED_SAMPLING
@@ -598,14 +709,24 @@ def test_required_testing_most_met_and_a_missed_month(town, tmp_path):
     assert (last.year, last.month) == (2026, month)
 
     wh = tmp_path / "w.duckdb"
-    materialize_town([ingest_asset(n) for n in ("industrial_users", "lab_results", "monitoring_requirements")]
-                     + [required_testing], root, wh, AS_OF.isoformat())
+    materialize_town(
+        [ingest_asset(n) for n in ("industrial_users", "lab_results", "monitoring_requirements")]
+        + [required_testing],
+        root,
+        wh,
+        AS_OF.isoformat(),
+    )
     status = dict(query_warehouse(wh, "SELECT status, count(*) FROM required_testing GROUP BY ALL"))
     assert status["met"] > 20 * (status["missed"] + status["open"])
-    assert query_warehouse(wh, "SELECT user_id, parameter, period_start, status FROM required_testing "
-                               "WHERE status <> 'met' ORDER BY ALL") == [
-        (user, "BOD", date(2026, 9, 1), "missed"), (user, "BOD", date(2026, 10, 1), "missed"),
+    assert query_warehouse(
+        wh,
+        "SELECT user_id, parameter, period_start, status FROM required_testing "
+        "WHERE status <> 'met' ORDER BY ALL",
+    ) == [
+        (user, "BOD", date(2026, 9, 1), "missed"),
+        (user, "BOD", date(2026, 10, 1), "missed"),
         (user, "BOD", date(2026, 11, 1), "open"),
-        (user, "TSS", date(2026, 9, 1), "missed"), (user, "TSS", date(2026, 10, 1), "missed"),
-        (user, "TSS", date(2026, 11, 1), "open")]
-
+        (user, "TSS", date(2026, 9, 1), "missed"),
+        (user, "TSS", date(2026, 10, 1), "missed"),
+        (user, "TSS", date(2026, 11, 1), "open"),
+    ]

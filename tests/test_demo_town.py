@@ -32,43 +32,62 @@ def q(demo: Path, text: str) -> list[tuple]:
 def test_every_violation_is_an_item_of_exactly_one_notice(demo):
     checks = {
         "discharge_violations": "SELECT count(*) FROM discharge_violations v WHERE (SELECT count(DISTINCT (i.kind, i.recipient_id, i.period)) FROM notice_items i "
-                                "WHERE i.item = 'sample' AND i.recipient_id = v.user_id AND i.ref = v.sample_id "
-                                "AND i.parameter = v.parameter AND i.period = strftime(v.collected_at, '%Y-%m')) <> 1",
+        "WHERE i.item = 'sample' AND i.recipient_id = v.user_id AND i.ref = v.sample_id "
+        "AND i.parameter = v.parameter AND i.period = strftime(v.collected_at, '%Y-%m')) <> 1",
         "statistic_violations": "SELECT count(*) FROM statistic_violations v WHERE (SELECT count(DISTINCT (i.kind, i.recipient_id, i.period)) FROM notice_items i "
-                                "WHERE i.item = v.statistic AND i.recipient_id = v.user_id AND i.item_on = v.period_end "
-                                "AND i.parameter = v.parameter AND i.ref = strftime(v.period_start, '%Y-%m-%d')) <> 1",
+        "WHERE i.item = v.statistic AND i.recipient_id = v.user_id AND i.item_on = v.period_end "
+        "AND i.parameter = v.parameter AND i.ref = strftime(v.period_start, '%Y-%m-%d')) <> 1",
         "discharges_without_permit": "SELECT count(*) FROM discharges_without_permit v WHERE (SELECT count(DISTINCT (i.kind, i.recipient_id, i.period)) FROM "
-                                     "notice_items i WHERE i.item = 'no_permit' AND i.recipient_id = v.user_id AND "
-                                     "i.period = strftime(v.day, '%Y-%m')) <> 1",
+        "notice_items i WHERE i.item = 'no_permit' AND i.recipient_id = v.user_id AND "
+        "i.period = strftime(v.day, '%Y-%m')) <> 1",
         "required_testing": "SELECT count(*) FROM required_testing v WHERE v.status = 'missed' AND (SELECT count(DISTINCT "
-                            "(i.kind, i.recipient_id, i.period)) FROM notice_items i WHERE i.item = 'missed_testing' AND i.recipient_id = v.user_id AND "
-                            "i.parameter = v.parameter AND i.ref = strftime(v.period_start, '%Y-%m-%d')) <> 1",
+        "(i.kind, i.recipient_id, i.period)) FROM notice_items i WHERE i.item = 'missed_testing' AND i.recipient_id = v.user_id AND "
+        "i.parameter = v.parameter AND i.ref = strftime(v.period_start, '%Y-%m-%d')) <> 1",
     }
     for table, text in checks.items():
         assert q(demo, text) == [(0,)], table
     # an item is in one notice only, and each notice counts its items
-    assert q(demo, "SELECT count(*) FROM (SELECT kind, recipient_id, item, ref, item_on, description, count(DISTINCT "
-                   "period) AS n FROM notice_items GROUP BY ALL) WHERE n > 1") == [(0,)]
-    assert q(demo, "SELECT count(*) FROM notices n WHERE violations <> (SELECT count(*) FROM notice_items i WHERE "
-                   "(i.kind, i.recipient_id, i.period) = (n.kind, n.recipient_id, n.period))") == [(0,)]
+    assert q(
+        demo,
+        "SELECT count(*) FROM (SELECT kind, recipient_id, item, ref, item_on, description, count(DISTINCT "
+        "period) AS n FROM notice_items GROUP BY ALL) WHERE n > 1",
+    ) == [(0,)]
+    assert q(
+        demo,
+        "SELECT count(*) FROM notices n WHERE violations <> (SELECT count(*) FROM notice_items i WHERE "
+        "(i.kind, i.recipient_id, i.period) = (n.kind, n.recipient_id, n.period))",
+    ) == [(0,)]
 
 
 def test_the_demo_shows_each_case(demo):
     items = dict(q(demo, "SELECT item, count(*) FROM notice_items GROUP BY ALL"))
-    assert {"sample", "monthly_avg", "no_permit", "late_report", "missed_testing", "inspection", "other"} <= set(items)
+    assert {
+        "sample",
+        "monthly_avg",
+        "no_permit",
+        "late_report",
+        "missed_testing",
+        "inspection",
+        "other",
+    } <= set(items)
     assert q(demo, "SELECT count(DISTINCT recipient_id) FROM notice_items WHERE item = 'no_permit'") == [(2,)]
-    assert q(demo, "SELECT status, withdrawn_reason IS NOT NULL FROM notices WHERE status = 'withdrawn'") == \
-        [("withdrawn", True)]
-    held = q(demo, "SELECT recipient_id, reason FROM letters WHERE letter_kind = 'sewer_notice' AND mailed AND NOT ready")
+    assert q(demo, "SELECT status, withdrawn_reason IS NOT NULL FROM notices WHERE status = 'withdrawn'") == [
+        ("withdrawn", True)
+    ]
+    held = q(
+        demo,
+        "SELECT recipient_id, reason FROM letters WHERE letter_kind = 'sewer_notice' AND mailed AND NOT ready",
+    )
     assert len(held) == 1 and "ZIP code" in held[0][1]
     # S-W05's ten days from October 2 end on Columbus Day: the period ends the next business day (§ 25-a)
-    assert q(demo, "SELECT correct_by FROM notices WHERE recipient_id = 'S-W05' AND status = 'mailed'") == \
-        [(dt.date(2026, 10, 13),)]
+    assert q(demo, "SELECT correct_by FROM notices WHERE recipient_id = 'S-W05' AND status = 'mailed'") == [
+        (dt.date(2026, 10, 13),)
+    ]
     assert q(demo, "SELECT count(*) FROM required_testing WHERE status = 'missed'")[0][0] >= 1
 
 
 def test_mailed_letters_stay_as_issued_on_a_later_day(demo_town, tmp_path):
-    demo = tmp_path / "town"                 # a copy: the demo town is shared with other tests
+    demo = tmp_path / "town"  # a copy: the demo town is shared with other tests
     shutil.copytree(demo_town, demo)
     folder = demo / "dashboards"
     records = q(demo, "SELECT document_id, issued_on, file, html_file FROM documents_issued ORDER BY 1")
@@ -85,8 +104,18 @@ def test_mailed_letters_stay_as_issued_on_a_later_day(demo_town, tmp_path):
     shutil.copytree(demo / "data", data)
     with (data / "inspections" / "inspections.csv").open("a", encoding="utf-8") as handle:
         handle.write("S-W05,2026-12-02T09:00,Late Inspector,routine,10,made after the notice\n")
-    again = run_cli("run", "--data", str(data), "--warehouse", str(demo / "outfall.duckdb"), "--as-of", "2026-12-31",
-                    "--dashboards", str(folder), timeout=600)
+    again = run_cli(
+        "run",
+        "--data",
+        str(data),
+        "--warehouse",
+        str(demo / "outfall.duckdb"),
+        "--as-of",
+        "2026-12-31",
+        "--dashboards",
+        str(folder),
+        timeout=600,
+    )
     assert again.returncode == 0, again.stderr
     assert {f: (folder / f).read_bytes() for f in before} == before
     assert run_cli("verify", "--warehouse", str(demo / "outfall.duckdb")).returncode == 0

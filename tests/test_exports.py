@@ -35,12 +35,25 @@ T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.timezone.utc)
 BOM = b"\xef\xbb\xbf"
 
 # OWASP CSV injection payloads, as they could come in from an input file.
-PAYLOADS = ['=HYPERLINK("http://example.com/x?leak=1","Click")', "+1+1", "@SUM(1)", "-2+3", "\t=1+1", "\r=2+2",
-            "=cmd|' /C calc'!A0"]
-RATES = {("consolidated", "bond"): "100.00", ("consolidated", "om"): "50.005",
-         ("consolidated", "street_lateral"): "10", ("consolidated", "house_lateral"): "5",
-         ("district_1", "bond"): "120", ("district_1", "om"): "60",
-         ("district_1", "street_lateral"): "12", ("district_1", "house_lateral"): "6"}
+PAYLOADS = [
+    '=HYPERLINK("http://example.com/x?leak=1","Click")',
+    "+1+1",
+    "@SUM(1)",
+    "-2+3",
+    "\t=1+1",
+    "\r=2+2",
+    "=cmd|' /C calc'!A0",
+]
+RATES = {
+    ("consolidated", "bond"): "100.00",
+    ("consolidated", "om"): "50.005",
+    ("consolidated", "street_lateral"): "10",
+    ("consolidated", "house_lateral"): "5",
+    ("district_1", "bond"): "120",
+    ("district_1", "om"): "60",
+    ("district_1", "street_lateral"): "12",
+    ("district_1", "house_lateral"): "6",
+}
 
 
 def put_town(con) -> list[tuple]:
@@ -48,16 +61,26 @@ def put_town(con) -> list[tuple]:
     parcels = []
     for i, payload in enumerate(PAYLOADS):
         district = "consolidated" if i % 2 == 0 else "district_1"
-        parcels.append((payload, district, "two_family", None, None, None, None, False, f"Owner {i}", f"{i} Elm St"))
+        parcels.append(
+            (payload, district, "two_family", None, None, None, None, False, f"Owner {i}", f"{i} Elm St")
+        )
         parcels.append((f"P-{i}", district, "single_family", 1.0, None, None, None, i == 3, payload, payload))
-    parcels.append(("P-R", "consolidated", "restaurant", None, 51, None, None, False, "Café § 1 Müller", " 9 Main "))
+    parcels.append(
+        ("P-R", "consolidated", "restaurant", None, 51, None, None, False, "Café § 1 Müller", " 9 Main ")
+    )
     parcels.append(("P-N", "district_1", "approved_lot", None, None, None, None, False, None, None))
     for p in parcels:
-        con.execute("INSERT INTO parcels (parcel_id, district, property_class, acres, seats, bathrooms, people, "
-                    "moratorium, owner, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", list(p))
+        con.execute(
+            "INSERT INTO parcels (parcel_id, district, property_class, acres, seats, bathrooms, people, "
+            "moratorium, owner, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            list(p),
+        )
     for (district, component), rate in RATES.items():
-        con.execute("INSERT INTO sewer_rates (year, district, component, rate_per_unit, source_file, source_row) "
-                    "VALUES (2026, ?, ?, ?, 'test', 1)", [district, component, rate])
+        con.execute(
+            "INSERT INTO sewer_rates (year, district, component, rate_per_unit, source_file, source_row) "
+            "VALUES (2026, ?, ?, ?, 'test', 1)",
+            [district, component, rate],
+        )
     with transaction(con):
         [result] = bill(con, RULES, 0, T0)
     return parcels, result
@@ -66,7 +89,7 @@ def put_town(con) -> list[tuple]:
 def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
     data = path.read_bytes()
     assert data.startswith(BOM), f"{path.name} has no byte-order mark"
-    rows = list(csv.reader(io.StringIO(data[len(BOM):].decode("utf-8"), newline="")))
+    rows = list(csv.reader(io.StringIO(data[len(BOM) :].decode("utf-8"), newline="")))
     return rows[0], rows[1:]
 
 
@@ -83,8 +106,9 @@ def assert_no_formula_text(header: list[str], rows: list[list[str]], where: str)
     the triggers, or is a plain number (-5.5 in a number column)."""
     for row in rows:
         for name, value in zip(header, row):
-            assert not value.startswith(spreadsheets.FORMULA_TRIGGERS) or _number(value), \
+            assert not value.startswith(spreadsheets.FORMULA_TRIGGERS) or _number(value), (
                 f"{where}: {name} = {value!r} is not neutralised"
+            )
 
 
 SUBTOTAL = re.compile(r"=SUBTOTAL\(9,([A-Z]+)2:\1(\d+)\)")
@@ -100,12 +124,14 @@ def assert_no_formula_cells(path: Path) -> None:
                 if cell.data_type == "f":
                     where = f"{path.name}!{ws.title}!{cell.coordinate}"
                     found = SUBTOTAL.fullmatch(cell.value)
-                    assert found and found.group(1) == cell.column_letter, f"{where} is a formula: {cell.value}"
+                    assert found and found.group(1) == cell.column_letter, (
+                        f"{where} is a formula: {cell.value}"
+                    )
                     assert cell.row == ws.max_row and int(found.group(2)) == cell.row - 1, where
     with zipfile.ZipFile(path) as package:
         for name in package.namelist():
             data = package.read(name)
-            ElementTree.fromstring(data)                     # every part is well-formed XML
+            ElementTree.fromstring(data)  # every part is well-formed XML
             if name.startswith("xl/worksheets/"):
                 assert b"<f " not in data, name
                 assert all(f.startswith(b"SUBTOTAL(9,") for f in re.findall(rb"<f>([^<]*)</f>", data)), name
@@ -121,22 +147,43 @@ def test_formula_like_text_gets_an_apostrophe(text):
     assert spreadsheets.neutralise(text) == "'" + text
 
 
-@pytest.mark.parametrize("value", ["", "Plain text", " =1 (leading space)", "1-2", "'=already", "A=B", None, -2.5,
-                                   -3, Decimal("-1.25"), 0, True, dt.date(2026, 1, 2)])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "",
+        "Plain text",
+        " =1 (leading space)",
+        "1-2",
+        "'=already",
+        "A=B",
+        None,
+        -2.5,
+        -3,
+        Decimal("-1.25"),
+        0,
+        True,
+        dt.date(2026, 1, 2),
+    ],
+)
 def test_everything_else_is_left_alone(value):
     assert not spreadsheets.formula_like(value)
     assert spreadsheets.neutralise(value) is value or spreadsheets.neutralise(value) == value
 
 
 def test_csv_writer_neutralises_text_and_keeps_numbers_numeric():
-    table = pa.table({"name": PAYLOADS + ["Café §"], "amount": [-2.5] * len(PAYLOADS) + [3.0],
-                      "money": pa.array([Decimal("-12.50")] * (len(PAYLOADS) + 1), pa.decimal128(12, 2))})
+    table = pa.table(
+        {
+            "name": PAYLOADS + ["Café §"],
+            "amount": [-2.5] * len(PAYLOADS) + [3.0],
+            "money": pa.array([Decimal("-12.50")] * (len(PAYLOADS) + 1), pa.decimal128(12, 2)),
+        }
+    )
     data = spreadsheets.csv_bytes(table)
     assert data.startswith(BOM)
-    reader = csv.DictReader(io.StringIO(data[len(BOM):].decode("utf-8"), newline=""))
+    reader = csv.DictReader(io.StringIO(data[len(BOM) :].decode("utf-8"), newline=""))
     rows = list(reader)
     assert [r["name"] for r in rows] == ["'" + p for p in PAYLOADS] + ["Café §"]
-    assert all(float(r["amount"]) in (-2.5, 3.0) for r in rows)       # plain numbers, no apostrophe
+    assert all(float(r["amount"]) in (-2.5, 3.0) for r in rows)  # plain numbers, no apostrophe
     assert all(Decimal(r["money"]) == Decimal("-12.50") for r in rows)
     assert b'"-2.5"' not in data and b"'-2.5" not in data and b"'-12.50" not in data
 
@@ -150,14 +197,20 @@ def test_register_csv_files_are_neutralised_with_bom_and_hash_the_file(con, tmp_
     out = tmp_path / "billing"
     files = export_register(con, out)
     csvs = [p for p in files if p.suffix == ".csv"]
-    assert {p.name for p in csvs} == {"sewer_register_2026.csv", "sewer_bills_2026.csv", "bill_changes_2026.csv",
-                                      "billing_summary.csv", "billing_runs.csv"}
+    assert {p.name for p in csvs} == {
+        "sewer_register_2026.csv",
+        "sewer_bills_2026.csv",
+        "bill_changes_2026.csv",
+        "billing_summary.csv",
+        "billing_runs.csv",
+    }
     for path in csvs:
         header, rows = read_csv(path)
         assert_no_formula_text(header, rows, path.name)
     for name, parcel, owner, total, units in (
-            ("sewer_register_2026.csv", "Parcel", "Owner", "Total (USD)", "Bond units"),
-            ("sewer_bills_2026.csv", "parcel_id", None, "total_usd", "units_bond")):
+        ("sewer_register_2026.csv", "Parcel", "Owner", "Total (USD)", "Bond units"),
+        ("sewer_bills_2026.csv", "parcel_id", None, "total_usd", "units_bond"),
+    ):
         header, rows = read_csv(out / name)
         ids = [r[header.index(parcel)] for r in rows]
         for payload in PAYLOADS:
@@ -172,11 +225,15 @@ def test_register_csv_files_are_neutralised_with_bom_and_hash_the_file(con, tmp_
     assert data == bills_csv_bytes(con, 2026)
     assert hashlib.sha256(data).hexdigest() == result.register_sha256
     assert verify_run_chain(con) == []
-    assert "Café § 1 Müller" not in data.decode("utf-8")                 # owners are not in the hashed register
+    assert "Café § 1 Müller" not in data.decode("utf-8")  # owners are not in the hashed register
 
 
 def _district_sheets(wb) -> list:
-    return [ws for ws in wb.worksheets if ws.title not in ("Totals", "Summary", "Inspection fees", "Changes", "About")]
+    return [
+        ws
+        for ws in wb.worksheets
+        if ws.title not in ("Totals", "Summary", "Inspection fees", "Changes", "About")
+    ]
 
 
 def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
@@ -186,12 +243,33 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
     path = out / "sewer_register_2026.xlsx"
     assert_no_formula_cells(path)
     wb = openpyxl.load_workbook(path)
-    cached = openpyxl.load_workbook(path, data_only=True)     # what a reader that does not recalculate shows
-    assert wb.sheetnames == ["Consolidated Sewer District", "Sewer District #1", "Totals", "Summary",
-                             "Inspection fees", "Changes", "About"]
-    headers = ["Parcel", "Owner", "Mailing address", "Property class", "Bond units", "O&M units",
-               "Street lateral units", "House lateral units", "Bond", "O&M", "Street lateral", "House lateral",
-               "Total", "How the units were counted", "Law"]
+    cached = openpyxl.load_workbook(path, data_only=True)  # what a reader that does not recalculate shows
+    assert wb.sheetnames == [
+        "Consolidated Sewer District",
+        "Sewer District #1",
+        "Totals",
+        "Summary",
+        "Inspection fees",
+        "Changes",
+        "About",
+    ]
+    headers = [
+        "Parcel",
+        "Owner",
+        "Mailing address",
+        "Property class",
+        "Bond units",
+        "O&M units",
+        "Street lateral units",
+        "House lateral units",
+        "Bond",
+        "O&M",
+        "Street lateral",
+        "House lateral",
+        "Total",
+        "How the units were counted",
+        "Law",
+    ]
     assert [c.header for c in REGISTER_COLUMNS] == headers
     money_cols = [headers.index(h) + 1 for h in ("Bond", "O&M", "Street lateral", "House lateral", "Total")]
     unit_cols = [headers.index(h) + 1 for h in headers if h.endswith("units")]
@@ -199,14 +277,16 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
     seen_ids = []
     grand_total = Decimal("0")
     for ws in _district_sheets(wb):
-        district = {"Consolidated Sewer District": "consolidated", "Sewer District #1": "district_1"}[ws.title]
+        district = {"Consolidated Sewer District": "consolidated", "Sewer District #1": "district_1"}[
+            ws.title
+        ]
         n = sum(1 for p in parcels if p[1] == district)
         assert [c.value for c in ws[1]] == headers
-        assert all(c.font.b for c in ws[1])                                   # bold header
+        assert all(c.font.b for c in ws[1])  # bold header
         assert ws.freeze_panes == "A2"
-        assert ws.auto_filter.ref == f"A1:O{n + 1}"                          # filter over the bills only
-        assert ws.max_row == n + 2                                           # header, bills, totals
-        assert ws.print_title_rows == "$1:$1"                                # header on every printed page
+        assert ws.auto_filter.ref == f"A1:O{n + 1}"  # filter over the bills only
+        assert ws.max_row == n + 2  # header, bills, totals
+        assert ws.print_title_rows == "$1:$1"  # header on every printed page
         assert ws.page_setup.orientation == "landscape"
         assert ws.page_setup.fitToWidth == 1 and ws.page_setup.fitToHeight == 0
         assert ws.sheet_properties.pageSetUpPr.fitToPage
@@ -230,7 +310,9 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
             # wrapped text makes its row taller (readers do not grow rows by themselves)
             law = row[headers.index("Law")]
             assert law.alignment.wrap_text
-            lines = spreadsheets.text_lines(law.value, spreadsheets.line_chars(ws.column_dimensions["O"].width))
+            lines = spreadsheets.text_lines(
+                law.value, spreadsheets.line_chars(ws.column_dimensions["O"].width)
+            )
             assert lines > 1 and (ws.row_dimensions[law.row].height or 15) >= 15 * lines
         # The totals row is SUBTOTAL(9, ...) of the rows above, its cached value their sum, in the money
         # format, bold.
@@ -252,12 +334,24 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
     # Totals: rates with their source, amounts as money, a total row.
     totals = wb["Totals"]
     header = [c.value for c in totals[1]]
-    assert header == ["District", "Component", "Parcels charged", "Units", "Rate per unit", "Rate from", "Budget",
-                      "Amount"]
+    assert header == [
+        "District",
+        "Component",
+        "Parcels charged",
+        "Units",
+        "Rate per unit",
+        "Rate from",
+        "Budget",
+        "Amount",
+    ]
     rows = list(totals.iter_rows(min_row=2))
     assert rows[-1][0].value == "All districts" and rows[-1][7].value == f"=SUBTOTAL(9,H2:H{len(rows)})"
     shown = list(cached["Totals"].iter_rows(min_row=2))
-    assert Decimal(str(shown[-1][7].value)) == sum(Decimal(str(r[7].value)) for r in rows[:-1]) == result.total_usd
+    assert (
+        Decimal(str(shown[-1][7].value))
+        == sum(Decimal(str(r[7].value)) for r in rows[:-1])
+        == result.total_usd
+    )
     assert rows[0][7].number_format == '"$"#,##0.00' and rows[0][4].number_format == '"$"#,##0.00####'
     assert totals.auto_filter.ref == f"A1:H{len(rows)}"
     summary = wb["Summary"]
@@ -268,35 +362,95 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
     about = {r[0]: r[1] for r in wb["About"].iter_rows(min_row=2, values_only=True)}
     assert about["Town"] == "Town of Woodbury" and about["Billing year"] == 2026
     assert isinstance(about["Run at (local time)"], dt.datetime)
-    for ws in wb.worksheets:                                   # every sheet prints the same way
+    for ws in wb.worksheets:  # every sheet prints the same way
         assert ws.freeze_panes == "A2" and ws.print_title_rows == "$1:$1"
         assert ws.page_setup.orientation == "landscape"
 
 
 MAIL_MERGE_HEADER = [
-    "Billing year", "Parcel", "Owner", "Mailing address", "City", "State", "ZIP", "District", "Property class",
-    "Bond units", "Operation and maintenance units", "Street lateral units", "House lateral units",
-    "Bond amount (USD)", "Operation and maintenance amount (USD)", "Street lateral amount (USD)",
-    "House lateral amount (USD)", "Total (USD)", "How the units were counted", "Law"]
+    "Billing year",
+    "Parcel",
+    "Owner",
+    "Mailing address",
+    "City",
+    "State",
+    "ZIP",
+    "District",
+    "Property class",
+    "Bond units",
+    "Operation and maintenance units",
+    "Street lateral units",
+    "House lateral units",
+    "Bond amount (USD)",
+    "Operation and maintenance amount (USD)",
+    "Street lateral amount (USD)",
+    "House lateral amount (USD)",
+    "Total (USD)",
+    "How the units were counted",
+    "Law",
+]
 
 
 def put_mailing_town(con) -> None:
     """Three parcels: one with a full mailing address and an accented owner, one whose owner's name could
     run as a formula and whose mail goes to a PO box, one whose parcels row has no city, state or ZIP."""
     parcels = [
-        ("P-1", "consolidated", "single_family", 1.0, None, False, "Muñoz, Ana", "12 Elm St", None, "Woodbury", "NY",
-         "10930"),
-        ("P-2", "district_1", "restaurant", None, 51, False, "=cmd|' /C calc'!A0", "3 Main St", "PO Box 7",
-         "Central Valley", "NY", "10917-0007"),
-        ("P-3", "district_1", "approved_lot", None, None, False, "Nguyễn Holdings", "9 Oak Ln", None, None, None,
-         None)]
+        (
+            "P-1",
+            "consolidated",
+            "single_family",
+            1.0,
+            None,
+            False,
+            "Muñoz, Ana",
+            "12 Elm St",
+            None,
+            "Woodbury",
+            "NY",
+            "10930",
+        ),
+        (
+            "P-2",
+            "district_1",
+            "restaurant",
+            None,
+            51,
+            False,
+            "=cmd|' /C calc'!A0",
+            "3 Main St",
+            "PO Box 7",
+            "Central Valley",
+            "NY",
+            "10917-0007",
+        ),
+        (
+            "P-3",
+            "district_1",
+            "approved_lot",
+            None,
+            None,
+            False,
+            "Nguyễn Holdings",
+            "9 Oak Ln",
+            None,
+            None,
+            None,
+            None,
+        ),
+    ]
     for p in parcels:
-        con.execute("INSERT INTO parcels (parcel_id, district, property_class, acres, seats, moratorium, owner, "
-                    "address, mailing_address, city, state, zip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", list(p))
+        con.execute(
+            "INSERT INTO parcels (parcel_id, district, property_class, acres, seats, moratorium, owner, "
+            "address, mailing_address, city, state, zip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            list(p),
+        )
     for year, scale in ((2025, Decimal("0.9")), (2026, Decimal("1"))):
         for (district, component), rate in RATES.items():
-            con.execute("INSERT INTO sewer_rates (year, district, component, rate_per_unit, source_file, source_row) "
-                        "VALUES (?, ?, ?, ?, 'test', 1)", [year, district, component, str(Decimal(rate) * scale)])
+            con.execute(
+                "INSERT INTO sewer_rates (year, district, component, rate_per_unit, source_file, source_row) "
+                "VALUES (?, ?, ?, ?, 'test', 1)",
+                [year, district, component, str(Decimal(rate) * scale)],
+            )
     with transaction(con):
         bill(con, RULES, 0, T0)
 
@@ -317,16 +471,32 @@ def test_register_csv_feeds_a_mail_merge(con, tmp_path):
         records = {r["Parcel"]: r for r in reader}
     one, two, three = records["P-1"], records["P-2"], records["P-3"]
     assert (one["Owner"], one["Mailing address"], one["City"], one["State"], one["ZIP"]) == (
-        "Muñoz, Ana", "12 Elm St", "Woodbury", "NY", "10930")
+        "Muñoz, Ana",
+        "12 Elm St",
+        "Woodbury",
+        "NY",
+        "10930",
+    )
     assert (one["District"], one["Property class"], one["Billing year"]) == (
-        "Consolidated Sewer District", "single-family", "2026")
+        "Consolidated Sewer District",
+        "single-family",
+        "2026",
+    )
     assert (one["Bond units"], one["Operation and maintenance amount (USD)"], one["Total (USD)"]) == (
-        "1", "50.01", "165.01")                                        # 100 + 50.005 half-up + 10 + 5
-    assert two["Owner"] == "'=cmd|' /C calc'!A0"                        # never a formula in Excel
-    assert (two["Mailing address"], two["ZIP"]) == ("PO Box 7", "10917-0007")   # the mailing street line wins
+        "1",
+        "50.01",
+        "165.01",
+    )  # 100 + 50.005 half-up + 10 + 5
+    assert two["Owner"] == "'=cmd|' /C calc'!A0"  # never a formula in Excel
+    assert (two["Mailing address"], two["ZIP"]) == ("PO Box 7", "10917-0007")  # the mailing street line wins
     assert (two["District"], two["Property class"]) == ("Sewer District #1", "restaurant")
     assert (three["Owner"], three["Mailing address"]) == ("Nguyễn Holdings", "9 Oak Ln")
-    assert (three["City"], three["State"], three["ZIP"], three["Property class"]) == ("", "", "", "approved lot")
+    assert (three["City"], three["State"], three["ZIP"], three["Property class"]) == (
+        "",
+        "",
+        "",
+        "approved lot",
+    )
     text = data.decode("utf-8-sig")
     for code in ("district_1", "single_family", "units_om", "amount_om", "total_usd", "approved_lot"):
         assert code not in text, code
@@ -342,23 +512,41 @@ def test_changes_and_summary_csv_in_words(con, tmp_path):
     export_register(con, tmp_path)
     with (tmp_path / "bill_changes_2026.csv").open(encoding="utf-8-sig", newline="") as handle:
         reader = csv.DictReader(handle)
-        assert reader.fieldnames[:6] == ["Billing year", "Parcel", "Owner", "Compared with", "Change",
-                                         "District before"]
+        assert reader.fieldnames[:6] == [
+            "Billing year",
+            "Parcel",
+            "Owner",
+            "Compared with",
+            "Change",
+            "District before",
+        ]
         changes = {r["Parcel"]: r for r in reader}
     one = changes["P-1"]
-    assert (one["Owner"], one["Compared with"], one["Change"]) == ("Muñoz, Ana", "The 2025 register",
-                                                                   "Higher amount, same units")
-    assert (one["District now"], one["Property class now"]) == ("Consolidated Sewer District", "single-family")
-    assert Decimal(one["Change in total (USD)"]) == Decimal(one["Total now (USD)"]) - Decimal(one["Total before (USD)"])
+    assert (one["Owner"], one["Compared with"], one["Change"]) == (
+        "Muñoz, Ana",
+        "The 2025 register",
+        "Higher amount, same units",
+    )
+    assert (one["District now"], one["Property class now"]) == (
+        "Consolidated Sewer District",
+        "single-family",
+    )
+    assert Decimal(one["Change in total (USD)"]) == Decimal(one["Total now (USD)"]) - Decimal(
+        one["Total before (USD)"]
+    )
     text = (tmp_path / "bill_changes_2026.csv").read_text(encoding="utf-8-sig")
     assert "amount_up" not in text and "previous_year" not in text and " -> " not in text
     with (tmp_path / "billing_summary.csv").open(encoding="utf-8-sig", newline="") as handle:
         summary = list(csv.DictReader(handle))
     assert {(r["Billing year"], r["District"], r["Property class"]) for r in summary} >= {
-        ("2026", "Sewer District #1", "restaurant"), ("2025", "Consolidated Sewer District", "single-family")}
+        ("2026", "Sewer District #1", "restaurant"),
+        ("2025", "Consolidated Sewer District", "single-family"),
+    }
 
 
-@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed (Debian: libreoffice-calc)")
+@pytest.mark.skipif(
+    shutil.which("soffice") is None, reason="LibreOffice is not installed (Debian: libreoffice-calc)"
+)
 def test_libreoffice_recalculates_the_totals_of_a_corrected_row(con, tmp_path):
     """The totals row is live in a spreadsheet program: one amount corrected, LibreOffice's total follows."""
     put_town(con)
@@ -368,14 +556,27 @@ def test_libreoffice_recalculates_the_totals_of_a_corrected_row(con, tmp_path):
     n = ws.max_row - 2
     total_col = [c.value for c in ws[1]].index("Total") + 1
     before = sum(Decimal(str(ws.cell(row=r, column=total_col).value)) for r in range(2, n + 2))
-    ws.cell(row=2, column=total_col).value = float(Decimal(str(ws.cell(row=2, column=total_col).value)) + 1000)
+    ws.cell(row=2, column=total_col).value = float(
+        Decimal(str(ws.cell(row=2, column=total_col).value)) + 1000
+    )
     wb.active = wb.sheetnames.index("Sewer District #1")
     edited = tmp_path / "edited.xlsx"
-    wb.save(edited)                               # openpyxl keeps the formulas, not their values: LibreOffice computes
+    wb.save(edited)  # openpyxl keeps the formulas, not their values: LibreOffice computes
     profile = tmp_path / "lo-profile"
-    done = subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to",
-                           "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,2",
-                           "--outdir", str(tmp_path / "lo"), str(edited)], capture_output=True, timeout=180)
+    done = subprocess.run(
+        [
+            "soffice",
+            f"-env:UserInstallation=file://{profile}",
+            "--headless",
+            "--convert-to",
+            "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,2",
+            "--outdir",
+            str(tmp_path / "lo"),
+            str(edited),
+        ],
+        capture_output=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr
     [out] = list((tmp_path / "lo").glob("*.csv"))
     rows = list(csv.reader(out.read_text(encoding="utf-8").splitlines()))
@@ -387,13 +588,17 @@ def test_register_text_edge_cases_are_kept(con, tmp_path):
     parcels, _ = put_town(con)
     export_register(con, tmp_path)
     wb = openpyxl.load_workbook(tmp_path / "sewer_register_2026.xlsx")
-    cells = {ws.cell(row=r, column=1).value: (ws, r) for ws in _district_sheets(wb) for r in range(2, ws.max_row)}
+    cells = {
+        ws.cell(row=r, column=1).value: (ws, r) for ws in _district_sheets(wb) for r in range(2, ws.max_row)
+    }
     ws, r = cells["P-R"]
-    assert ws.cell(row=r, column=3).value == " 9 Main "                    # surrounding blanks kept
-    ws, r = cells["\r=2+2"]                                                 # a carriage return survives XML
+    assert ws.cell(row=r, column=3).value == " 9 Main "  # surrounding blanks kept
+    ws, r = cells["\r=2+2"]  # a carriage return survives XML
     assert ws.cell(row=r, column=1).quotePrefix
     ws, r = cells["P-N"]
-    assert ws.cell(row=r, column=2).value is None and ws.cell(row=r, column=5).value == 1   # no owner: empty cell
+    assert (
+        ws.cell(row=r, column=2).value is None and ws.cell(row=r, column=5).value == 1
+    )  # no owner: empty cell
 
 
 # ---------------------------------------------------------------------------
@@ -402,20 +607,29 @@ def test_register_text_edge_cases_are_kept(con, tmp_path):
 
 def put_outputs(con) -> None:
     """Output rows carrying payloads, JSON, dates, times, money and booleans."""
-    con.execute("INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) VALUES "
-                "('parcels', 'p.csv', 3, '=HYPERLINK(\"http://x\")', ?, TIMESTAMPTZ '2026-01-02 08:00:00Z')",
-                ['{"parcel_id": "=1+1", "owner": "@SUM(1)", "acres": "-2+3"}'])
-    con.execute("INSERT INTO infiltration_results (section_id, test_date, allowable_gpd, measured_gpd, gpimd, passes, "
-                "rule) VALUES ('+1+1', DATE '2026-05-01', 1600, -5.5, 200, false, 'ch. 253 § 253-12')")
-    for i, payload in enumerate(PAYLOADS):    # an industrial user's name and address, as a notice lists them
-        con.execute("INSERT INTO snc_publication (year, user_id, name, address, determinations, year_closed) "
-                    "VALUES (2026, ?, ?, ?, ?, true)", [f"IU-{i}", payload, payload, -i])
+    con.execute(
+        "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) VALUES "
+        "('parcels', 'p.csv', 3, '=HYPERLINK(\"http://x\")', ?, TIMESTAMPTZ '2026-01-02 08:00:00Z')",
+        ['{"parcel_id": "=1+1", "owner": "@SUM(1)", "acres": "-2+3"}'],
+    )
+    con.execute(
+        "INSERT INTO infiltration_results (section_id, test_date, allowable_gpd, measured_gpd, gpimd, passes, "
+        "rule) VALUES ('+1+1', DATE '2026-05-01', 1600, -5.5, 200, false, 'ch. 253 § 253-12')"
+    )
+    for i, payload in enumerate(PAYLOADS):  # an industrial user's name and address, as a notice lists them
+        con.execute(
+            "INSERT INTO snc_publication (year, user_id, name, address, determinations, year_closed) "
+            "VALUES (2026, ?, ?, ?, ?, true)",
+            [f"IU-{i}", payload, payload, -i],
+        )
 
 
 def test_export_all_tables(con, tmp_path):
     put_town(con)
     put_outputs(con)
-    db = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()[0][0]
+    db = con.execute(
+        "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
+    ).fetchall()[0][0]
     con.close()
     out = tmp_path / "exports"
     assert main(["export", "--warehouse", db, "--out", str(out)]) == 0
@@ -425,11 +639,11 @@ def test_export_all_tables(con, tmp_path):
         header, rows = read_csv(path)
         assert_no_formula_text(header, rows, path.name)
     header, rows = read_csv(out / "csv" / "quarantine.csv")
-    assert rows[0][header.index("reason")] == "'=HYPERLINK(\"http://x\")"
-    assert rows[0][header.index("quarantined_at")] == "2026-01-02 03:00:00-05:00"       # local time, with offset
+    assert rows[0][header.index("reason")] == '\'=HYPERLINK("http://x")'
+    assert rows[0][header.index("quarantined_at")] == "2026-01-02 03:00:00-05:00"  # local time, with offset
     header, rows = read_csv(out / "csv" / "infiltration_results.csv")
     assert rows[0][header.index("section_id")] == "'+1+1"
-    assert float(rows[0][header.index("measured_gpd")]) == -5.5                          # a number, not text
+    assert float(rows[0][header.index("measured_gpd")]) == -5.5  # a number, not text
     assert "ch. 253 § 253-12" in (out / "csv" / "infiltration_results.csv").read_text(encoding="utf-8-sig")
 
     path = out / "outfall_tables.xlsx"
@@ -446,7 +660,7 @@ def test_export_all_tables(con, tmp_path):
     header = [c.value for c in q[1]]
     row = {h: c for h, c in zip(header, q[2])}
     assert row["reason"].value == '=HYPERLINK("http://x")' and row["reason"].quotePrefix
-    assert row["raw"].value == "parcel id: =1+1; owner: @SUM(1); acres: -2+3"          # JSON as words
+    assert row["raw"].value == "parcel id: =1+1; owner: @SUM(1); acres: -2+3"  # JSON as words
     assert row["row_number"].value == 3 and row["row_number"].data_type == "n"
     assert row["quarantined_at"].is_date and row["quarantined_at"].value == dt.datetime(2026, 1, 2, 3, 0)
     assert q.auto_filter.ref == "A1:F2"
@@ -454,7 +668,9 @@ def test_export_all_tables(con, tmp_path):
     header = [c.value for c in snc[1]]
     names = [r[header.index("name")] for r in snc.iter_rows(min_row=2)]
     assert sorted(c.value for c in names) == sorted(PAYLOADS) and all(c.quotePrefix for c in names)
-    assert [r[header.index("determinations")].value for r in snc.iter_rows(min_row=2)] == [-i for i in range(7)]
+    assert [r[header.index("determinations")].value for r in snc.iter_rows(min_row=2)] == [
+        -i for i in range(7)
+    ]
     header, rows = read_csv(out / "csv" / "snc_publication.csv")
     assert sorted(r[header.index("name")] for r in rows) == sorted("'" + p for p in PAYLOADS)
     assert [int(r[header.index("determinations")]) for r in rows] == [-i for i in range(7)]
@@ -462,7 +678,7 @@ def test_export_all_tables(con, tmp_path):
     header = [c.value for c in inf[1]]
     row = {h: c for h, c in zip(header, inf[2])}
     assert row["section_id"].value == "+1+1" and row["section_id"].quotePrefix
-    assert row["measured_gpd"].value == -5.5 and row["measured_gpd"].data_type == "n"   # negative number stays
+    assert row["measured_gpd"].value == -5.5 and row["measured_gpd"].data_type == "n"  # negative number stays
     assert row["passes"].value is False and row["passes"].data_type == "b"
     assert row["test_date"].is_date and row["test_date"].value.date() == dt.date(2026, 5, 1)
     bills = wb["sewer_bills"]
@@ -492,12 +708,18 @@ def test_a_long_text_is_cut_to_what_a_cell_holds():
     rows = [("x" * 40_000,), ("=" + "y" * 40_000,)]
     data = spreadsheets.xlsx_bytes([spreadsheets.Sheet("s", columns, rows)], title="t")
     ws = openpyxl.load_workbook(io.BytesIO(data))["s"]
-    assert len(ws["A2"].value) == spreadsheets.XLSX_MAX_CHARS and ws["A2"].value.endswith(spreadsheets.CUT_NOTE)
+    assert len(ws["A2"].value) == spreadsheets.XLSX_MAX_CHARS and ws["A2"].value.endswith(
+        spreadsheets.CUT_NOTE
+    )
     assert ws["A3"].data_type == "s" and ws["A3"].quotePrefix
 
 
 def test_same_rows_same_workbook_bytes():
-    columns = [spreadsheets.Column("a", "text"), spreadsheets.Column("b", "money"), spreadsheets.Column("c", "date")]
+    columns = [
+        spreadsheets.Column("a", "text"),
+        spreadsheets.Column("b", "money"),
+        spreadsheets.Column("c", "date"),
+    ]
     rows = [("x", Decimal("1.50"), dt.date(2026, 1, 2))]
     one = spreadsheets.xlsx_bytes([spreadsheets.Sheet("s", columns, rows)], title="t", town="Town")
     two = spreadsheets.xlsx_bytes([spreadsheets.Sheet("s", columns, rows)], title="t", town="Town")
@@ -510,7 +732,11 @@ def test_the_benchmark_runs_and_reports(capsys):
 
     bench(["--parcels", "300"])
     printed = capsys.readouterr().out
-    assert "export (CSV + XLSX" in printed and "sewer_register_2026.xlsx" in printed and "bill + export" in printed
+    assert (
+        "export (CSV + XLSX" in printed
+        and "sewer_register_2026.xlsx" in printed
+        and "bill + export" in printed
+    )
 
 
 def test_lists_and_structs_become_json_text_in_a_csv():

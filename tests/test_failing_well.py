@@ -21,9 +21,18 @@ from tests.conftest import REPO, small_town
 pytestmark = pytest.mark.slow
 
 
-def outfall(*args: str, env: dict | None = None, preexec=None, timeout: int = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "outfall", *args], capture_output=True, text=True,
-                          env=env, preexec_fn=preexec, timeout=timeout, cwd=REPO)
+def outfall(
+    *args: str, env: dict | None = None, preexec=None, timeout: int = 600
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "outfall", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        preexec_fn=preexec,
+        timeout=timeout,
+        cwd=REPO,
+    )
 
 
 def assert_plain_failure(proc: subprocess.CompletedProcess, code: int, max_lines: int = 3) -> list[str]:
@@ -38,11 +47,25 @@ def assert_plain_failure(proc: subprocess.CompletedProcess, code: int, max_lines
 def tables(db: Path) -> dict[str, list]:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        names = [r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
-        return {n: sorted(map(repr, con.execute(f'SELECT * EXCLUDE (loaded_at) FROM "{n}"' if "loaded_at" in [
-            c[0] for c in con.execute(f'DESCRIBE "{n}"').fetchall()] else f'SELECT * FROM "{n}"').fetchall()))
-                for n in names}
+        names = [
+            r[0]
+            for r in con.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' ORDER BY 1"
+            ).fetchall()
+        ]
+        return {
+            n: sorted(
+                map(
+                    repr,
+                    con.execute(
+                        f'SELECT * EXCLUDE (loaded_at) FROM "{n}"'
+                        if "loaded_at" in [c[0] for c in con.execute(f'DESCRIBE "{n}"').fetchall()]
+                        else f'SELECT * FROM "{n}"'
+                    ).fetchall(),
+                )
+            )
+            for n in names
+        }
     finally:
         con.close()
 
@@ -50,8 +73,14 @@ def tables(db: Path) -> dict[str, list]:
 def test_a_missing_rate_is_one_line_naming_year_district_component_and_the_log(tmp_path):
     data = small_town(tmp_path / "data")
     rates = data / "sewer_rates" / "rates.csv"
-    rates.write_text("\n".join(line for line in rates.read_text().splitlines()
-                               if not line.startswith("2026,district_1,house_lateral")) + "\n")
+    rates.write_text(
+        "\n".join(
+            line
+            for line in rates.read_text().splitlines()
+            if not line.startswith("2026,district_1,house_lateral")
+        )
+        + "\n"
+    )
     db = tmp_path / "w.duckdb"
     proc = outfall("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30")
     lines = assert_plain_failure(proc, 1)
@@ -62,7 +91,9 @@ def test_a_missing_rate_is_one_line_naming_year_district_component_and_the_log(t
     log = (tmp_path / LOG_NAME).read_text()
     assert "Traceback" in log or "Stack Trace" in log or 'File "' in log
     assert "no sewer rate for 2026, district_1, house_lateral" in log
-    verbose = outfall("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30", "--verbose")
+    verbose = outfall(
+        "run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30", "--verbose"
+    )
     assert verbose.returncode == 1 and 'File "' in verbose.stderr
 
 
@@ -72,8 +103,15 @@ def test_a_rules_error_is_one_line_and_exit_2(tmp_path):
     text = (rules / "bellport.yaml").read_text()
     (rules / "bellport.yaml").write_text(text.replace("max_usd: 350", "max_usd: five hundred", 1))
     data = small_town(tmp_path / "data")
-    proc = outfall("run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"),
-                   env=dict(os.environ, OUTFALL_RULES_DIR=str(rules)), timeout=120)
+    proc = outfall(
+        "run",
+        "--data",
+        str(data),
+        "--warehouse",
+        str(tmp_path / "w.duckdb"),
+        env=dict(os.environ, OUTFALL_RULES_DIR=str(rules)),
+        timeout=120,
+    )
     (line,) = assert_plain_failure(proc, 2, max_lines=1)
     assert "bellport.yaml" in line and "five hundred" in line
 
@@ -94,8 +132,18 @@ def test_an_unreadable_input_folder_is_a_plain_failure(tmp_path, monkeypatch, ca
         return real_scandir(path)
 
     monkeypatch.setattr(files.os, "scandir", scandir)
-    code = main(["run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"), "--as-of", "2026-06-30",
-                 "--quiet"])
+    code = main(
+        [
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+            "--as-of",
+            "2026-06-30",
+            "--quiet",
+        ]
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1
     failed = [line for line in err if "failed" in line]
@@ -115,8 +163,11 @@ def test_an_unreadable_data_folder_is_refused_with_exit_2(tmp_path, monkeypatch,
 
 def _fsize_limit(limit: int):
     def apply():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as on a full disk
+        signal.signal(
+            signal.SIGXFSZ, signal.SIG_IGN
+        )  # a write past the limit fails with EFBIG, as on a full disk
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
     return apply
 
 
@@ -129,14 +180,26 @@ def test_a_full_disk_is_named_and_the_warehouse_is_left_as_it_was(tmp_path):
     # New meter data much larger than the room left: the flow asset cannot write it.
     lines = ["user_id,timestamp,value,unit,constituent"]
     lines += [f"IU-1,2026-05-02T00:00:00-04:00,{i},gpm,flow" for i in range(1)]
-    lines += [f"IU-2,2026-05-{2 + i // 1440:02d}T{(i % 1440) // 60:02d}:{i % 60:02d}:00-04:00,{i % 97},gpm,flow"
-              for i in range(20 * 1440)]
+    lines += [
+        f"IU-2,2026-05-{2 + i // 1440:02d}T{(i % 1440) // 60:02d}:{i % 60:02d}:00-04:00,{i % 97},gpm,flow"
+        for i in range(20 * 1440)
+    ]
     (data / "flow" / "big.csv").write_text("\n".join(lines) + "\n")
     # Room for little: the new readings cannot be written (nor the journal of the last run replayed).
-    full = outfall("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30",
-                   preexec=_fsize_limit(1_000_000))
+    full = outfall(
+        "run",
+        "--data",
+        str(data),
+        "--warehouse",
+        str(db),
+        "--as-of",
+        "2026-06-30",
+        preexec=_fsize_limit(1_000_000),
+    )
     failures = assert_plain_failure(full, 1)
-    assert any("the disk is full" in line and str(db) in line and "free" in line for line in failures), full.stderr
+    assert any("the disk is full" in line and str(db) in line and "free" in line for line in failures), (
+        full.stderr
+    )
     assert tables(db) == before
 
 
@@ -144,10 +207,15 @@ def test_explain_names_disk_full_memory_and_permissions_plainly(tmp_path):
     full = OSError(errno.ENOSPC, "No space left on device")
     assert "the disk is full" in explain(full, tmp_path / "w.duckdb").why
     assert str(tmp_path / "w.duckdb") in explain(full, tmp_path / "w.duckdb").why
-    assert explain(duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block")).kind == "no_memory"
+    assert (
+        explain(duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block")).kind
+        == "no_memory"
+    )
     denied = explain(PermissionError(errno.EACCES, "Permission denied", "/srv/data/lab_results"))
     assert denied.kind == "denied" and "/srv/data/lab_results" in denied.why
-    assert plain("dagster._core.definitions.events.Failure: no sewer rate for 2026") == "no sewer rate for 2026"
+    assert (
+        plain("dagster._core.definitions.events.Failure: no sewer rate for 2026") == "no sewer rate for 2026"
+    )
     assert plain("duckdb.duckdb.IOException: IO Error: could not read") == "could not read"
 
 
@@ -166,17 +234,30 @@ def test_a_check_that_cannot_run_is_said_on_stderr_even_when_quiet(tmp_path, mon
     monkeypatch.setitem(checks.INPUT_CHECKS, key, checks._reports_errors(out_of_memory, key))
     data = tmp_path / "data"
     (data / "flow").mkdir(parents=True)
-    (data / "flow" / "meter.csv").write_text("user_id,timestamp,value,unit\nIU-1,2026-11-02 08:00,12.5,gpm\n"
-                                            "IU-1,2026-11-02 08:15,12.0,gpm\n")
+    (data / "flow" / "meter.csv").write_text(
+        "user_id,timestamp,value,unit\nIU-1,2026-11-02 08:00,12.5,gpm\nIU-1,2026-11-02 08:15,12.0,gpm\n"
+    )
     capsys.readouterr()
-    code = cli.main(["run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"),
-                     "--as-of", "2026-11-30", "--quiet"])
+    code = cli.main(
+        [
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+            "--as-of",
+            "2026-11-30",
+            "--quiet",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 0, err
     lines = [ln for ln in err.splitlines() if "could not run" in ln]
-    assert lines == ["outfall: warning: the check check_freshness_flow_gaps of the flow table could not run, so this "
-                     "run has no result for it: DuckDB ran out of memory; give it more with the environment variable "
-                     "OUTFALL_MEMORY_LIMIT (e.g. 2GB) or close other programs, and run again"], err
+    assert lines == [
+        "outfall: warning: the check check_freshness_flow_gaps of the flow table could not run, so this "
+        "run has no result for it: DuckDB ran out of memory; give it more with the environment variable "
+        "OUTFALL_MEMORY_LIMIT (e.g. 2GB) or close other programs, and run again"
+    ], err
     for bad in ("Traceback", "Exception:", "Error:"):
         assert bad not in err
 
@@ -194,8 +275,21 @@ def test_a_run_in_process_leaves_the_collector_as_it_found_it(tmp_path):
     before = (gc.isenabled(), gc.get_threshold())
     assert before[0] and gc.get_freeze_count() == 0
     (tmp_path / "data").mkdir()
-    assert cli.main(["run", "--data", str(tmp_path / "data"), "--warehouse", str(tmp_path / "w.duckdb"),
-                     "--as-of", "2026-11-30", "--quiet"]) == 0
+    assert (
+        cli.main(
+            [
+                "run",
+                "--data",
+                str(tmp_path / "data"),
+                "--warehouse",
+                str(tmp_path / "w.duckdb"),
+                "--as-of",
+                "2026-11-30",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == (*before, 0)
     seen = []
     with pytest.raises(RuntimeError):
@@ -206,7 +300,7 @@ def test_a_run_in_process_leaves_the_collector_as_it_found_it(tmp_path):
             raise RuntimeError("an asset's failure")
     assert seen == [False, (True, cli.FULL_PASS_EVERY, True)]
     assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == (*before, 0)
-    gc.disable()   # a caller that had the collector off finds it off again
+    gc.disable()  # a caller that had the collector off finds it off again
     try:
         with cli._startup_objects_set_apart() as set_apart:
             set_apart()
@@ -243,8 +337,18 @@ def test_an_interrupted_run_says_so_in_one_plain_line(tmp_path, monkeypatch, cap
     (data / "flow").mkdir(parents=True)
     (data / "flow" / "meter.csv").write_text("user_id,timestamp,value,unit\nIU-1,2026-11-02 08:00,12.5,gpm\n")
     capsys.readouterr()
-    code = cli.main(["run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"),
-                     "--as-of", "2026-11-30", "--quiet"])
+    code = cli.main(
+        [
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+            "--as-of",
+            "2026-11-30",
+            "--quiet",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1, err
     lines = err.strip().splitlines()
@@ -263,10 +367,18 @@ def test_a_run_interrupted_before_its_first_asset_says_so(tmp_path, capsys):
 
     from pipelines import cli
 
-    for error, said in ((DagsterExecutionInterruptedError(),
-                         "outfall: interrupted before any asset had started: every table is as it was; run again"),
-                        (RuntimeError("the executor could not start"),
-                         "outfall: the run failed before any asset could report why")):
+    for error, said in (
+        (
+            DagsterExecutionInterruptedError(),
+            "outfall: interrupted before any asset had started: every table is as it was; run again",
+        ),
+        (
+            RuntimeError("the executor could not start"),
+            "outfall: the run failed before any asset could report why",
+        ),
+    ):
         assert cli._report(cli.RunOutcome(ok=False, run_error=error), tmp_path / "w.duckdb") == 1
         lines = capsys.readouterr().err.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith(said), lines   # then where the run log is, if one is kept
+        assert len(lines) == 1 and lines[0].startswith(said), (
+            lines
+        )  # then where the run log is, if one is kept

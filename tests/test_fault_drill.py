@@ -56,8 +56,11 @@ def test_comparison_ignores_wall_clock_row_order_and_the_warehouse_folder(tmp_pa
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     a = _warehouse(tmp_path / "a" / "w.duckdb", [("IU-1", 1.0), ("IU-2", float("nan"))])
-    b = _warehouse(tmp_path / "b" / "w.duckdb", [("IU-2", float("nan")), ("IU-1", 1.0)],
-                   loaded_at="2026-06-01 12:00:00+00")
+    b = _warehouse(
+        tmp_path / "b" / "w.duckdb",
+        [("IU-2", float("nan")), ("IU-1", 1.0)],
+        loaded_at="2026-06-01 12:00:00+00",
+    )
     assert "loaded_at" in WALL_CLOCK_COLUMNS
     assert table_differences(warehouse_tables(a, a.parent), warehouse_tables(b, b.parent)) == []
 
@@ -75,7 +78,8 @@ def test_comparison_finds_a_changed_a_duplicated_and_a_missing_row_and_table(tmp
     cols, rows = expected["flow"]
     duplicated["flow"] = (cols, rows + Counter({("IU-1", 1.0): 1}))
     assert table_differences(expected, duplicated) == [
-        "table flow: 3 rows instead of 2; missing [], extra [('IU-1', 1.0)]"]
+        "table flow: 3 rows instead of 2; missing [], extra [('IU-1', 1.0)]"
+    ]
 
     missing = {k: v for k, v in expected.items() if k != "outfall_run"}
     assert table_differences(expected, missing) == ["table outfall_run is missing"]
@@ -88,7 +92,8 @@ def test_output_files_mask_the_time_of_day_and_folder_not_the_figures(tmp_path):
     def page(folder: Path, generated: str, total: str) -> Path:
         (folder / "dashboards").mkdir(parents=True)
         (folder / "dashboards" / "index.html").write_text(
-            f"<p>generated {generated} from {folder.resolve()}/warehouse.duckdb; total ${total}</p>")
+            f"<p>generated {generated} from {folder.resolve()}/warehouse.duckdb; total ${total}</p>"
+        )
         (folder / "exports").mkdir()
         (folder / "exports" / "register.xlsx").write_bytes(generated.encode())
         return folder
@@ -97,13 +102,14 @@ def test_output_files_mask_the_time_of_day_and_folder_not_the_figures(tmp_path):
     assert output_files(page(tmp_path / "b", "2026-11-30 23:25", "1,000.00")) == a
     assert output_files(page(tmp_path / "c", "2026-11-30 23:22", "1,000.01")) != a
     stray = page(tmp_path / "d", "2026-11-30 23:22", "1,000.00")
-    (stray / "dashboards" / ".sewer.html.tmp").write_text("half a page")   # what a kill mid-write leaves
+    (stray / "dashboards" / ".sewer.html.tmp").write_text("half a page")  # what a kill mid-write leaves
     assert set(output_files(stray)) - set(a) == {"dashboards/.sewer.html.tmp"}
 
 
 def _event(step: str, start: bool) -> SimpleNamespace:
-    return SimpleNamespace(dagster_event=SimpleNamespace(is_step_start=start, is_step_success=not start,
-                                                         step_key=step))
+    return SimpleNamespace(
+        dagster_event=SimpleNamespace(is_step_start=start, is_step_success=not start, step_key=step)
+    )
 
 
 def test_run_log_has_a_line_per_step_started_and_finished(tmp_path):
@@ -115,15 +121,18 @@ def test_run_log_has_a_line_per_step_started_and_finished(tmp_path):
         runlog.log_step(_event("flow", True))
         runlog.log_step(_event("flow", False))
         runlog.log_step(_event("slug_events", True))
-        runlog.log_step(SimpleNamespace(dagster_event=None))   # other entries: nothing
+        runlog.log_step(SimpleNamespace(dagster_event=None))  # other entries: nothing
     finally:
         runlog.close_log()
     log = runlog.log_path(warehouse)
     assert [(s, w) for _t, s, w in steps_in_log(log)] == [
-        ("flow", "started"), ("flow", "finished"), ("slug_events", "started")]
+        ("flow", "started"),
+        ("flow", "finished"),
+        ("slug_events", "started"),
+    ]
     assert all(isinstance(t, dt.datetime) for t, _s, _w in steps_in_log(log))
     assert running_at_end(log) == ("slug_events", True)
-    runlog.log_step(_event("sewer_billing", True))   # no log open: nothing, no error
+    runlog.log_step(_event("sewer_billing", True))  # no log open: nothing, no error
     assert "sewer_billing" not in log.read_text()
 
 
@@ -135,7 +144,8 @@ def test_a_kill_aims_at_a_step_of_its_phase_that_runs_long_enough(tmp_path):
         "2026-12-01 04:21:08,000 INFO step sewer_dashboard started\n"
         "2026-12-01 04:21:08,400 INFO step sewer_dashboard finished\n"
         "2026-12-01 04:21:08,400 INFO step letter_pdfs started\n"
-        "2026-12-01 04:21:08,420 INFO step letter_pdfs finished\n")
+        "2026-12-01 04:21:08,420 INFO step letter_pdfs finished\n"
+    )
     seconds = step_seconds(log)
     assert seconds == {"flow": 1.0, "sewer_dashboard": 0.4, "letter_pdfs": 0.02}
     rng = random.Random(1)
@@ -199,8 +209,12 @@ def test_rerun_after_a_kill_equals_an_uninterrupted_run(drilled, phase):
     assert drilled.reference_tables > 50
     assert not kill.files_missing and not kill.files_extra, (kill.files_missing, kill.files_extra)
     assert not kill.files_changed
-    assert {"dashboards/index.html", "dashboards/sewer.html", "dashboards/stormwater.html",
-            "dashboards/billing.html"} <= set(drilled.files)
+    assert {
+        "dashboards/index.html",
+        "dashboards/sewer.html",
+        "dashboards/stormwater.html",
+        "dashboards/billing.html",
+    } <= set(drilled.files)
 
 
 @pytest.mark.slow

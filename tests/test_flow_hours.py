@@ -21,8 +21,10 @@ SELECT user_id, constituent, time_bucket(to_hours(CAST($hours AS BIGINT)), timez
        avg(value) AS value
 FROM flow WHERE user_id = $user_id AND value IS NOT NULL GROUP BY ALL ORDER BY 1, 2, 3"""
 # the days a user discharged (contract 6.5): readings of flow above 0 (the fixture has zeros and NULLs)
-PER_READING_DAYS = ("SELECT user_id, ts::DATE AS day, count(*) FROM flow WHERE constituent = 'flow' AND value > 0 "
-                    "GROUP BY ALL ORDER BY ALL")
+PER_READING_DAYS = (
+    "SELECT user_id, ts::DATE AS day, count(*) FROM flow WHERE constituent = 'flow' AND value > 0 "
+    "GROUP BY ALL ORDER BY ALL"
+)
 PER_READING_YEARS = "SELECT DISTINCT user_id, year(ts::DATE) FROM flow ORDER BY ALL"
 
 
@@ -52,11 +54,19 @@ def _sql(name: str) -> str:
 def test_bucket_means_equal_the_per_reading_means(con, user, hours):
     # the page's means come from the hourly summaries (their value sums and counts, NULLs left out)
     ensure_flow_hours(con)
-    drawn = con.execute(_sql("select_dashboard_flow"),
-                        {"user_ids": [user], "constituents": ["flow"], "hours": [hours], "tz": local_timezone(),
-                         "with_readings": False, "max_readings": 0}).fetchall()
+    drawn = con.execute(
+        _sql("select_dashboard_flow"),
+        {
+            "user_ids": [user],
+            "constituents": ["flow"],
+            "hours": [hours],
+            "tz": local_timezone(),
+            "with_readings": False,
+            "max_readings": 0,
+        },
+    ).fetchall()
     new = [(user, "flow", ts, value) for series, kind, ts, value in drawn]
-    assert {(series, kind) for series, kind, _, _ in drawn} == {(0, 0)}   # the one series' means
+    assert {(series, kind) for series, kind, _, _ in drawn} == {(0, 0)}  # the one series' means
     old = con.execute(PER_READING_MEANS, {"user_id": user, "hours": hours, "tz": local_timezone()}).fetchall()
     assert [r[:3] for r in new] == [r[:3] for r in old] and len(new) >= 5
     assert all(a[3] == pytest.approx(b[3], rel=1e-12, abs=1e-12) for a, b in zip(new, old))
@@ -75,11 +85,16 @@ def test_days_with_readings_equal_the_per_reading_days(con):
 
 def test_years_with_readings_equal_the_per_reading_years(con):
     ensure_flow_hours(con)
-    new = con.execute("SELECT DISTINCT user_id, year(make_timestamptz(h * 3600000000)::DATE) FROM "
-                      "_flow_hours ORDER BY ALL").fetchall()
-    assert new == con.execute(PER_READING_YEARS).fetchall() == [("IU-1", 2026), ("IU-1", 2027), ("IU-2", 2026)]
-    assert ("year(make_timestamptz(h * 3600000000)::DATE) AS year FROM (SELECT DISTINCT h FROM _flow_hours)"
-            in sql("insert_pretreatment_annual_report"))
+    new = con.execute(
+        "SELECT DISTINCT user_id, year(make_timestamptz(h * 3600000000)::DATE) FROM _flow_hours ORDER BY ALL"
+    ).fetchall()
+    assert (
+        new == con.execute(PER_READING_YEARS).fetchall() == [("IU-1", 2026), ("IU-1", 2027), ("IU-2", 2026)]
+    )
+    assert (
+        "year(make_timestamptz(h * 3600000000)::DATE) AS year FROM (SELECT DISTINCT h FROM _flow_hours)"
+        in sql("insert_pretreatment_annual_report")
+    )
 
 
 def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_taken(con):
@@ -91,22 +106,34 @@ def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_
 
     from dashboards.sewer import _by_time
 
-    con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit) SELECT 'IU-3', 'flow', "
-                "TIMESTAMPTZ '2026-11-01 00:00:00-04' + to_minutes(5 * i), 100 - i, 'gpm' FROM range(48) r(i)"
-                ).fetchall()
-    con.execute("INSERT INTO slug_events (user_id, constituent, start_at, end_at) VALUES "
-                "('IU-3', 'flow', TIMESTAMPTZ '2026-11-01 01:00:00-04', TIMESTAMPTZ '2026-11-01 01:55:00-05')"
-                ).fetchall()
+    con.execute(
+        "INSERT INTO flow (user_id, constituent, ts, value, unit) SELECT 'IU-3', 'flow', "
+        "TIMESTAMPTZ '2026-11-01 00:00:00-04' + to_minutes(5 * i), 100 - i, 'gpm' FROM range(48) r(i)"
+    ).fetchall()
+    con.execute(
+        "INSERT INTO slug_events (user_id, constituent, start_at, end_at) VALUES "
+        "('IU-3', 'flow', TIMESTAMPTZ '2026-11-01 01:00:00-04', TIMESTAMPTZ '2026-11-01 01:55:00-05')"
+    ).fetchall()
     try:
         refresh_slug_context(con, pad_hours=0)
-        drawn = con.execute(_sql("select_dashboard_flow"),
-                            {"user_ids": ["IU-3"], "constituents": ["flow"], "hours": [1], "tz": local_timezone(),
-                             "with_readings": True, "max_readings": 10_000}).fetchall()
+        drawn = con.execute(
+            _sql("select_dashboard_flow"),
+            {
+                "user_ids": ["IU-3"],
+                "constituents": ["flow"],
+                "hours": [1],
+                "tz": local_timezone(),
+                "with_readings": True,
+                "max_readings": 10_000,
+            },
+        ).fetchall()
         got = [("IU-3", "flow", ts, value) for series, kind, ts, value in drawn if kind == 1]
         taken = con.execute(
             "SELECT user_id, constituent, timezone($tz, ts), value FROM flow WHERE user_id = 'IU-3' "
             "AND ts BETWEEN TIMESTAMPTZ '2026-11-01 01:00:00-04' AND TIMESTAMPTZ '2026-11-01 01:55:00-05' "
-            "ORDER BY ts", {"tz": local_timezone()}).fetchall()
+            "ORDER BY ts",
+            {"tz": local_timezone()},
+        ).fetchall()
     finally:
         con.execute("DELETE FROM slug_events").fetchall()
         con.execute("DELETE FROM _slug_event_readings").fetchall()
@@ -138,8 +165,10 @@ ORDER BY 7 DESC NULLS LAST, user_id, constituent"""
 
 
 def _summaries(con) -> tuple[list, list]:
-    return (con.execute("SELECT * FROM _flow_hours ORDER BY ALL").fetchall(),
-            con.execute("SELECT * FROM _flow_hour_steps ORDER BY ALL").fetchall())
+    return (
+        con.execute("SELECT * FROM _flow_hours ORDER BY ALL").fetchall(),
+        con.execute("SELECT * FROM _flow_hour_steps ORDER BY ALL").fetchall(),
+    )
 
 
 def _rebuilt(con) -> tuple[list, list]:
@@ -179,8 +208,8 @@ def test_the_gap_check_from_the_summaries_equals_the_query_over_every_reading(me
     got = meters.execute(_sql("check_freshness_flow_gaps"), params).fetchall()
     want = meters.execute(GAPS_OVER_EVERY_READING, params).fetchall()
     assert got == want
-    assert [r[:3] for r in got][-1] == ("IU-2", "flow", 1)       # one reading: no step
-    assert got[0][0:2] == ("IU-1", "flow") and got[0][9] == 1    # the silent day, over the hour given
+    assert [r[:3] for r in got][-1] == ("IU-2", "flow", 1)  # one reading: no step
+    assert got[0][0:2] == ("IU-1", "flow") and got[0][9] == 1  # the silent day, over the hour given
 
 
 def test_a_second_look_with_nothing_new_does_nothing(meters):
@@ -196,9 +225,10 @@ def test_new_readings_and_a_corrected_one_remake_only_their_hours_and_equal_a_re
         INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at)
         SELECT 'IU-1', 'flow', TIMESTAMPTZ '2026-11-05 00:00:00-05' + to_minutes(3 * i), 1.5, 'gpm',
                TIMESTAMPTZ '2026-11-06 08:00:00-05' FROM range(480) r(i)""").fetchall()
-    meters.execute("UPDATE flow SET value = 9.0, loaded_at = TIMESTAMPTZ '2026-11-06 08:00:00-05' "
-                   "WHERE user_id = 'IU-1' AND constituent = 'pH' AND ts = TIMESTAMPTZ '2026-10-31 03:00:00-04'"
-                   ).fetchall()
+    meters.execute(
+        "UPDATE flow SET value = 9.0, loaded_at = TIMESTAMPTZ '2026-11-06 08:00:00-05' "
+        "WHERE user_id = 'IU-1' AND constituent = 'pH' AND ts = TIMESTAMPTZ '2026-10-31 03:00:00-04'"
+    ).fetchall()
     assert ensure_flow_hours(meters) == "touched"
     touched = _summaries(meters)
     assert len(touched[0]) == before + 24
@@ -208,11 +238,14 @@ def test_new_readings_and_a_corrected_one_remake_only_their_hours_and_equal_a_re
 def test_readings_removed_make_every_summary_again(meters):
     ensure_flow_hours(meters)
     # a file re-sent without some of its readings: they are deleted and the rest loaded again
-    meters.execute("DELETE FROM flow WHERE user_id = 'IU-1' AND constituent = 'flow' "
-                   "AND ts < TIMESTAMPTZ '2026-10-31 06:00:00-04'").fetchall()
-    meters.execute("UPDATE flow SET loaded_at = TIMESTAMPTZ '2026-11-07 08:00:00-05' "
-                   "WHERE user_id = 'IU-1' AND constituent = 'flow' AND ts < TIMESTAMPTZ '2026-10-31 09:00:00-04'"
-                   ).fetchall()
+    meters.execute(
+        "DELETE FROM flow WHERE user_id = 'IU-1' AND constituent = 'flow' "
+        "AND ts < TIMESTAMPTZ '2026-10-31 06:00:00-04'"
+    ).fetchall()
+    meters.execute(
+        "UPDATE flow SET loaded_at = TIMESTAMPTZ '2026-11-07 08:00:00-05' "
+        "WHERE user_id = 'IU-1' AND constituent = 'flow' AND ts < TIMESTAMPTZ '2026-10-31 09:00:00-04'"
+    ).fetchall()
     assert ensure_flow_hours(meters) == "rebuilt"
     assert _summaries(meters) == _rebuilt(meters)
     assert flow_gap_steps(meters) == "made"
@@ -242,8 +275,9 @@ def _load_straight(tmp_path, con, name: str, rows_sql: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     con.execute(f"COPY ({rows_sql}) TO '{folder / name}' (FORMAT parquet)").fetchall()
     with transaction(con):
-        report = ingest_dataset(con, DATASETS["flow"], tmp_path / "data", CTX,
-                                dt.datetime.now(dt.timezone.utc))
+        report = ingest_dataset(
+            con, DATASETS["flow"], tmp_path / "data", CTX, dt.datetime.now(dt.timezone.utc)
+        )
     assert report.files_loaded == 1 and report.rows_quarantined == 0
 
 
@@ -273,15 +307,33 @@ def test_days_appended_add_only_their_steps_and_equal_the_query_over_every_readi
     _load_straight(tmp_path, con, "d0.parquet", DAY_OF_READINGS.format(day="2026-11-01", step=5, n=200))
     assert flow_gap_steps(con) == "made" and _gaps(con) == want()
     # a new meter
-    _load_straight(tmp_path, con, "d5.parquet", DAY_OF_READINGS.format(day="2026-11-05", step=4, n=300)
-                   .replace("('IU-1'), ('IU-2')", "('IU-1'), ('IU-2'), ('IU-3')"))
+    _load_straight(
+        tmp_path,
+        con,
+        "d5.parquet",
+        DAY_OF_READINGS.format(day="2026-11-05", step=4, n=300).replace(
+            "('IU-1'), ('IU-2')", "('IU-1'), ('IU-2'), ('IU-3')"
+        ),
+    )
     assert flow_gap_steps(con) == "made" and _gaps(con) == want()
-    _load_straight(tmp_path, con, "d6.parquet", DAY_OF_READINGS.format(day="2026-11-06", step=2, n=600)
-                   .replace("('IU-1'), ('IU-2')", "('IU-1'), ('IU-2'), ('IU-3')"))
+    _load_straight(
+        tmp_path,
+        con,
+        "d6.parquet",
+        DAY_OF_READINGS.format(day="2026-11-06", step=2, n=600).replace(
+            "('IU-1'), ('IU-2')", "('IU-1'), ('IU-2'), ('IU-3')"
+        ),
+    )
     assert flow_gap_steps(con) == "appended" and _gaps(con) == want()
     # a file re-sent with its first readings corrected: their hours made again, the steps anew
-    _load_straight(tmp_path, con, "d6.parquet", DAY_OF_READINGS.format(day="2026-11-06", step=2, n=100)
-                   .replace("('IU-1'), ('IU-2')", "('IU-1'), ('IU-2'), ('IU-3')").replace("1.0 + i % 5", "9.0"))
+    _load_straight(
+        tmp_path,
+        con,
+        "d6.parquet",
+        DAY_OF_READINGS.format(day="2026-11-06", step=2, n=100)
+        .replace("('IU-1'), ('IU-2')", "('IU-1'), ('IU-2'), ('IU-3')")
+        .replace("1.0 + i % 5", "9.0"),
+    )
     assert flow_gap_steps(con) == "made" and _gaps(con) == want()
     con.close()
 
@@ -304,11 +356,12 @@ def test_summaries_of_an_older_layout_are_made_again(tmp_path):
 
     con = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=local_timezone())
     ensure_schema(con, schema_ddl())
-    con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "
-                "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), 2.0, 'gpm', now() FROM range(200) r(i)"
-                ).fetchall()
+    con.execute(
+        "INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "
+        "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), 2.0, 'gpm', now() FROM range(200) r(i)"
+    ).fetchall()
     assert ensure_flow_hours(con) == "rebuilt"
-    con.execute("ALTER TABLE _flow_hours DROP COLUMN last_us").fetchall()        # as an older Outfall made it
+    con.execute("ALTER TABLE _flow_hours DROP COLUMN last_us").fetchall()  # as an older Outfall made it
     con.execute(f"UPDATE {SCHEMA_MARKER} SET digest = 'older'").fetchall()
     ensure_schema(con, schema_ddl())
     assert "last_us" in table_columns(con, "_flow_hours")
@@ -325,15 +378,18 @@ def test_summaries_made_before_the_count_of_readings_above_zero_are_made_again(t
     con = configure(duckdb.connect(str(tmp_path / "w.duckdb")), timezone=local_timezone())
     ensure_schema(con, schema_ddl())
     # 200 readings of 15 minutes from May 1: every fifth is 0
-    con.execute("INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "
-                "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), CASE WHEN i % 5 = 0 THEN 0 ELSE 2.0 END, "
-                "'gpm', now() FROM range(200) r(i)").fetchall()
+    con.execute(
+        "INSERT INTO flow (user_id, constituent, ts, value, unit, loaded_at) SELECT 'IU-1', 'flow', "
+        "TIMESTAMPTZ '2026-05-01 00:00:00-04' + to_minutes(15 * i), CASE WHEN i % 5 = 0 THEN 0 ELSE 2.0 END, "
+        "'gpm', now() FROM range(200) r(i)"
+    ).fetchall()
     assert ensure_flow_hours(con) == "rebuilt"
-    con.execute("ALTER TABLE _flow_hours DROP COLUMN positive").fetchall()       # as the previous Outfall made it
+    con.execute("ALTER TABLE _flow_hours DROP COLUMN positive").fetchall()  # as the previous Outfall made it
     con.execute(f"UPDATE {SCHEMA_MARKER} SET digest = 'older'").fetchall()
     ensure_schema(con, schema_ddl())
     assert "positive" in table_columns(con, "_flow_hours")
     assert ensure_flow_hours(con) == "rebuilt"
-    assert con.execute("SELECT sum(readings), sum(positive), count(*) - count(positive) FROM _flow_hours"
-                       ).fetchall() == [(200, 160, 0)]
+    assert con.execute(
+        "SELECT sum(readings), sum(positive), count(*) - count(positive) FROM _flow_hours"
+    ).fetchall() == [(200, 160, 0)]
     con.close()

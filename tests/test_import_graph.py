@@ -41,10 +41,12 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else []
+            base = package[: len(package) - node.level + 1] if node.level else []
             source = ".".join([*base, *([node.module] if node.module else [])])
-            names = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in modules else source
-                     for alias in node.names]
+            names = [
+                f"{source}.{alias.name}" if f"{source}.{alias.name}" in modules else source
+                for alias in node.names
+            ]
         else:
             continue
         found |= {m for m in (_module_of(n, modules) for n in names) if m and m != module}
@@ -91,7 +93,8 @@ def test_no_module_imports_itself_through_others():
     graph = {m: imports_of(m, p, modules) for m, p in modules.items()}
     found = cycles(graph)
     assert found == [], "import cycles (make the arrows run one way): " + "; ".join(
-        " <-> ".join(c) for c in found)
+        " <-> ".join(c) for c in found
+    )
 
 
 def test_the_cycle_finder_finds_a_cycle(tmp_path):

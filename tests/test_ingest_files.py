@@ -25,8 +25,11 @@ def put(data: Path, relative: str, content: bytes) -> Path:
 
 
 def quarantine(con, dataset: str) -> list[tuple]:
-    return con.execute("SELECT source_file, row_number, reason FROM quarantine WHERE dataset = ? "
-                       "ORDER BY source_file, row_number", [dataset]).fetchall()
+    return con.execute(
+        "SELECT source_file, row_number, reason FROM quarantine WHERE dataset = ? "
+        "ORDER BY source_file, row_number",
+        [dataset],
+    ).fetchall()
 
 
 def balanced(report) -> bool:
@@ -40,10 +43,16 @@ def balanced(report) -> bool:
 def test_utf8_with_bom_and_windows_1252_keep_every_character(con, tmp_path):
     data = tmp_path / "d"
     names = ["Café “Le Bon” – €5", "Müller Straße", "naïve"]
-    put(data, "industrial_users/bom.csv", ("\ufeff" + USERS_HEADER + f"IU-1,{names[0]},consolidated,x\n")
-        .encode("utf-8"))
-    put(data, "industrial_users/excel.csv", (USERS_HEADER + f"IU-2,{names[1]},consolidated,x\n"
-                                             f"IU-3,{names[2]},district_1,x\n").encode("cp1252"))
+    put(
+        data,
+        "industrial_users/bom.csv",
+        ("\ufeff" + USERS_HEADER + f"IU-1,{names[0]},consolidated,x\n").encode("utf-8"),
+    )
+    put(
+        data,
+        "industrial_users/excel.csv",
+        (USERS_HEADER + f"IU-2,{names[1]},consolidated,x\nIU-3,{names[2]},district_1,x\n").encode("cp1252"),
+    )
     report = load(con, data, "industrial_users")
     assert report.rows_kept == 3 and report.rows_quarantined == 0
     got = dict(con.execute("SELECT user_id, name FROM industrial_users").fetchall())
@@ -57,13 +66,21 @@ def test_utf16_unicode_text_from_excel_is_read(con, tmp_path):
     report = load(con, data, "industrial_users")
     assert (report.rows_read, report.rows_kept) == (2, 2), quarantine(con, "industrial_users")
     assert con.execute("SELECT name, district FROM industrial_users ORDER BY user_id").fetchall() == [
-        ("Acme “Plating”", "consolidated"), ("Brewery", "district_1")]
+        ("Acme “Plating”", "consolidated"),
+        ("Brewery", "district_1"),
+    ]
 
 
 def test_a_file_in_another_encoding_says_which_to_save_it_in(con, tmp_path):
     data = tmp_path / "d"
-    put(data, "industrial_users/sjis.csv", (USERS_HEADER + "IU-1,日本語の会社名です,consolidated,東京\n"
-                                            "IU-2,テスト株式会社,consolidated,大阪\n").encode("shift_jis"))
+    put(
+        data,
+        "industrial_users/sjis.csv",
+        (
+            USERS_HEADER + "IU-1,日本語の会社名です,consolidated,東京\n"
+            "IU-2,テスト株式会社,consolidated,大阪\n"
+        ).encode("shift_jis"),
+    )
     report = load(con, data, "industrial_users")
     assert (report.rows_read, report.rows_quarantined) == (1, 1)
     [(_, row, reason)] = quarantine(con, "industrial_users")
@@ -86,11 +103,17 @@ def test_a_binary_file_named_csv_is_not_a_text_table(con, tmp_path):
 
 def test_decimal_commas_are_ambiguous_not_25_and_2455(con, tmp_path):
     data = tmp_path / "d"
-    put(data, "lab_results/eu.csv", (LAB_HEADER
-        + 'S1,IU-1,2026-03-01,grab,BOD,"2,5",mg/L,,L,\n'
-        + 'S2,IU-1,2026-03-01,grab,COD,"245,5",mg/L,,L,\n'
-        + 'S3,IU-1,2026-03-01,grab,TSS,"1,234",mg/L,,L,\n'
-        + 'S4,IU-1,2026-03-01,grab,FOG,"12,345.6",mg/L,"0,5",L,\n').encode())
+    put(
+        data,
+        "lab_results/eu.csv",
+        (
+            LAB_HEADER
+            + 'S1,IU-1,2026-03-01,grab,BOD,"2,5",mg/L,,L,\n'
+            + 'S2,IU-1,2026-03-01,grab,COD,"245,5",mg/L,,L,\n'
+            + 'S3,IU-1,2026-03-01,grab,TSS,"1,234",mg/L,,L,\n'
+            + 'S4,IU-1,2026-03-01,grab,FOG,"12,345.6",mg/L,"0,5",L,\n'
+        ).encode(),
+    )
     report = load(con, data, "lab_results")
     why = {r: reason for _, r, reason in quarantine(con, "lab_results")}
     assert report.rows_kept == 1 and set(why) == {1, 2, 4}
@@ -101,20 +124,34 @@ def test_decimal_commas_are_ambiguous_not_25_and_2455(con, tmp_path):
 
 def test_nan_and_infinity_are_quarantined_in_text_and_parquet(con, tmp_path):
     data = tmp_path / "d"
-    put(data, "lab_results/a.csv", (LAB_HEADER + "S1,IU-1,2026-03-01,grab,BOD,NaN,mg/L,,L,\n"
-                                    "S2,IU-1,2026-03-01,grab,COD,inf,mg/L,,L,\n"
-                                    "S3,IU-1,2026-03-01,grab,TSS,-inf,mg/L,,L,\n"
-                                    "S4,IU-1,2026-03-01,grab,TSS,10,mg/L,nan,L,\n").encode())
+    put(
+        data,
+        "lab_results/a.csv",
+        (
+            LAB_HEADER + "S1,IU-1,2026-03-01,grab,BOD,NaN,mg/L,,L,\n"
+            "S2,IU-1,2026-03-01,grab,COD,inf,mg/L,,L,\n"
+            "S3,IU-1,2026-03-01,grab,TSS,-inf,mg/L,,L,\n"
+            "S4,IU-1,2026-03-01,grab,TSS,10,mg/L,nan,L,\n"
+        ).encode(),
+    )
     report = load(con, data, "lab_results")
     assert report.rows_quarantined == 4 and report.rows_kept == 0
     assert all("not a finite number" in r for _, _, r in quarantine(con, "lab_results"))
     (data / "flow").mkdir(parents=True)
-    pd.DataFrame({"user_id": ["IU-1"] * 4,
-                  "timestamp": pd.date_range("2026-05-01", periods=4, freq="15min", tz="America/New_York"),
-                  "value": [1.0, float("nan"), float("inf"), float("-inf")], "unit": "gpm"}
-                 ).to_parquet(data / "flow" / "m.parquet")
-    put(data, "flow/m.csv", b"user_id,timestamp,value,unit\nIU-2,2026-05-01T00:00,NaN,gpm\n"
-                            b"IU-2,2026-05-01T00:15,Infinity,gpm\nIU-2,2026-05-01T00:30,3,gpm\n")
+    pd.DataFrame(
+        {
+            "user_id": ["IU-1"] * 4,
+            "timestamp": pd.date_range("2026-05-01", periods=4, freq="15min", tz="America/New_York"),
+            "value": [1.0, float("nan"), float("inf"), float("-inf")],
+            "unit": "gpm",
+        }
+    ).to_parquet(data / "flow" / "m.parquet")
+    put(
+        data,
+        "flow/m.csv",
+        b"user_id,timestamp,value,unit\nIU-2,2026-05-01T00:00,NaN,gpm\n"
+        b"IU-2,2026-05-01T00:15,Infinity,gpm\nIU-2,2026-05-01T00:30,3,gpm\n",
+    )
     flow = load(con, data, "flow")
     assert (flow.rows_read, flow.rows_kept, flow.rows_quarantined) == (7, 2, 5)
     assert con.execute("SELECT count(*) FROM flow WHERE NOT isfinite(value)").fetchall()[0][0] == 0
@@ -127,15 +164,25 @@ def test_nan_and_infinity_are_quarantined_in_text_and_parquet(con, tmp_path):
 def test_long_fields_are_read_and_an_overlong_row_is_quarantined(con, tmp_path):
     data = tmp_path / "d"
     long_note, cell_1mb = "x" * 200_000, "y" * 1_000_000
-    put(data, "industrial_users/u.csv", (USERS_HEADER + f'IU-1,"{long_note}",consolidated,a\n'
-                                         + f"IU-2,Brewery,district_1,{cell_1mb}\n"
-                                         + f"IU-3,{'z' * 2_100_000},consolidated,b\n"
-                                         + "IU-4,Last,consolidated,c\n").encode())
+    put(
+        data,
+        "industrial_users/u.csv",
+        (
+            USERS_HEADER
+            + f'IU-1,"{long_note}",consolidated,a\n'
+            + f"IU-2,Brewery,district_1,{cell_1mb}\n"
+            + f"IU-3,{'z' * 2_100_000},consolidated,b\n"
+            + "IU-4,Last,consolidated,c\n"
+        ).encode(),
+    )
     report = load(con, data, "industrial_users")
     assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (4, 3, 1)
-    assert con.execute("SELECT length(name) FROM industrial_users WHERE user_id = 'IU-1'").fetchall() == [(200_000,)]
+    assert con.execute("SELECT length(name) FROM industrial_users WHERE user_id = 'IU-1'").fetchall() == [
+        (200_000,)
+    ]
     assert con.execute("SELECT length(address) FROM industrial_users WHERE user_id = 'IU-2'").fetchall() == [
-        (1_000_000,)]
+        (1_000_000,)
+    ]
     [(_, row, reason)] = quarantine(con, "industrial_users")
     assert row == 3 and "longer than 2,000,000 bytes" in reason
     assert con.execute("SELECT source_row FROM industrial_users WHERE user_id = 'IU-4'").fetchall() == [(4,)]
@@ -143,10 +190,17 @@ def test_long_fields_are_read_and_an_overlong_row_is_quarantined(con, tmp_path):
 
 def test_an_unclosed_quote_does_not_swallow_lines_silently(con, tmp_path):
     data = tmp_path / "d"
-    put(data, "industrial_users/q.csv", (USERS_HEADER + "IU-1,Acme,consolidated,a\n"
-                                         + 'IU-2,"Blue Brewery,district_1,b\n'
-                                         + "IU-3,Corner Cafe,consolidated,c\n"
-                                         + 'IU-4,"Dry" Cleaners,consolidated,d\n').encode())
+    put(
+        data,
+        "industrial_users/q.csv",
+        (
+            USERS_HEADER
+            + "IU-1,Acme,consolidated,a\n"
+            + 'IU-2,"Blue Brewery,district_1,b\n'
+            + "IU-3,Corner Cafe,consolidated,c\n"
+            + 'IU-4,"Dry" Cleaners,consolidated,d\n'
+        ).encode(),
+    )
     report = load(con, data, "industrial_users")
     assert balanced(report)
     assert con.execute("SELECT user_id FROM industrial_users").fetchall() == [("IU-1",)]
@@ -157,9 +211,16 @@ def test_an_unclosed_quote_does_not_swallow_lines_silently(con, tmp_path):
 
 def test_a_quote_closed_lines_later_is_named(con, tmp_path):
     data = tmp_path / "d"
-    put(data, "industrial_users/q.csv", (USERS_HEADER + 'IU-1,"Acme,consolidated,a\n'
-                                         + 'IU-2,Brewery",district_1,b\n'
-                                         + "IU-3,Cafe,consolidated,c\n").encode())
+    put(
+        data,
+        "industrial_users/q.csv",
+        (
+            USERS_HEADER
+            + 'IU-1,"Acme,consolidated,a\n'
+            + 'IU-2,Brewery",district_1,b\n'
+            + "IU-3,Cafe,consolidated,c\n"
+        ).encode(),
+    )
     report = load(con, data, "industrial_users")
     assert balanced(report)
     reasons = quarantine(con, "industrial_users")
@@ -169,26 +230,40 @@ def test_a_quote_closed_lines_later_is_named(con, tmp_path):
 
 def test_row_numbers_count_data_rows_across_quoted_breaks_blank_and_rejected_lines(con, tmp_path):
     data = tmp_path / "d"
-    put(data, "industrial_users/n.csv", (USERS_HEADER
-                                         + 'IU-1,"Acme\nPlating",consolidated,a\n'     # row 1 (two lines)
-                                         + "\n"                                         # blank: not a row
-                                         + "IU-2,Brewery,district_1\n"                  # row 2 (3 fields)
-                                         + "   \n"                                      # blank: not a row
-                                         + "IU-3,Cafe,nowhere,c\n"                      # row 3 (bad district)
-                                         + "IU-4,Deli,consolidated,d,extra\n"           # row 4 (5 fields)
-                                         + "IU-5,Eatery,consolidated,e\n").encode())    # row 5
+    put(
+        data,
+        "industrial_users/n.csv",
+        (
+            USERS_HEADER
+            + 'IU-1,"Acme\nPlating",consolidated,a\n'  # row 1 (two lines)
+            + "\n"  # blank: not a row
+            + "IU-2,Brewery,district_1\n"  # row 2 (3 fields)
+            + "   \n"  # blank: not a row
+            + "IU-3,Cafe,nowhere,c\n"  # row 3 (bad district)
+            + "IU-4,Deli,consolidated,d,extra\n"  # row 4 (5 fields)
+            + "IU-5,Eatery,consolidated,e\n"
+        ).encode(),
+    )  # row 5
     report = load(con, data, "industrial_users")
     assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (5, 2, 3)
     assert [(r, why.split(";")[0][:24]) for _, r, why in quarantine(con, "industrial_users")] == [
-        (2, "row has 3 fields but the"), (3, "district 'nowhere' is no"), (4, "row has 5 fields but the")]
+        (2, "row has 3 fields but the"),
+        (3, "district 'nowhere' is no"),
+        (4, "row has 5 fields but the"),
+    ]
     assert con.execute("SELECT user_id, source_row FROM industrial_users ORDER BY 1").fetchall() == [
-        ("IU-1", 1), ("IU-5", 5)]
+        ("IU-1", 1),
+        ("IU-5", 5),
+    ]
 
 
 def test_a_title_line_above_the_header_is_skipped(con, tmp_path):
     data = tmp_path / "d"
-    put(data, "industrial_users/t.csv", ("Permitted users as of March\n" + USERS_HEADER
-                                         + "IU-1,Acme,consolidated,a\n").encode())
+    put(
+        data,
+        "industrial_users/t.csv",
+        ("Permitted users as of March\n" + USERS_HEADER + "IU-1,Acme,consolidated,a\n").encode(),
+    )
     report = load(con, data, "industrial_users")
     assert report.rows_kept == 1
     assert con.execute("SELECT source_row FROM industrial_users").fetchall() == [(1,)]
@@ -196,19 +271,30 @@ def test_a_title_line_above_the_header_is_skipped(con, tmp_path):
 
 def test_formula_text_in_a_csv_cell_is_kept_as_text(con, tmp_path):
     data = tmp_path / "d"
-    put(data, "industrial_users/f.csv", (USERS_HEADER + 'IU-1,"=HYPERLINK(""http://x.test"",""Acme"")",'
-                                                        "consolidated,a\n").encode())
+    put(
+        data,
+        "industrial_users/f.csv",
+        (USERS_HEADER + 'IU-1,"=HYPERLINK(""http://x.test"",""Acme"")",consolidated,a\n').encode(),
+    )
     load(con, data, "industrial_users")
-    assert con.execute("SELECT name FROM industrial_users").fetchall() == [('=HYPERLINK("http://x.test","Acme")',)]
+    assert con.execute("SELECT name FROM industrial_users").fetchall() == [
+        ('=HYPERLINK("http://x.test","Acme")',)
+    ]
 
 
 def test_repeated_local_time_of_the_fall_back_night_is_ordered_per_meter(con, tmp_path):
     data = tmp_path / "d"
-    put(data, "flow/f.csv", b"user_id,timestamp,value,unit\nA,2026-11-01T01:30,1,gpm\nB,2026-11-01T01:30,2,gpm\n"
-                            b"A,2026-11-01T01:30,3,gpm\nA,2026-03-08T02:30,4,gpm\n")
+    put(
+        data,
+        "flow/f.csv",
+        b"user_id,timestamp,value,unit\nA,2026-11-01T01:30,1,gpm\nB,2026-11-01T01:30,2,gpm\n"
+        b"A,2026-11-01T01:30,3,gpm\nA,2026-03-08T02:30,4,gpm\n",
+    )
     report = load(con, data, "flow")
     assert (report.rows_kept, report.rows_quarantined) == (3, 1)
-    rows = con.execute("SELECT user_id, value, epoch(ts)::BIGINT FROM flow ORDER BY user_id, value").fetchall()
+    rows = con.execute(
+        "SELECT user_id, value, epoch(ts)::BIGINT FROM flow ORDER BY user_id, value"
+    ).fetchall()
     assert rows[1][2] - rows[0][2] == 3600 and rows[2][2] == rows[0][2]
     assert "does not exist" in quarantine(con, "flow")[0][2]
 
@@ -234,17 +320,25 @@ LAB_COLS = ["sample_id", "user_id", "collected_at", "sample_type", "parameter", 
 
 def test_every_sheet_with_the_header_is_read_others_named(con, tmp_path):
     data = tmp_path / "d"
-    _workbook(data / "lab_results" / "lab.xlsx", {
-        "March": [LAB_COLS, ["S1", "IU-1", dt.datetime(2026, 3, 1, 8), "grab", "BOD", 250, "mg/L"]],
-        "April": [["Lab report, April"], LAB_COLS, ["S2", "IU-1", "2026-04-01", "grab", "BOD", "ND", "mg/L"],
-                  ["S3", "IU-1", "2026-04-01", "grab", "pH", 15, "s.u."]],
-        "Notes": [["Signed by the lab director"]],
-        "Empty": [],
-    })
+    _workbook(
+        data / "lab_results" / "lab.xlsx",
+        {
+            "March": [LAB_COLS, ["S1", "IU-1", dt.datetime(2026, 3, 1, 8), "grab", "BOD", 250, "mg/L"]],
+            "April": [
+                ["Lab report, April"],
+                LAB_COLS,
+                ["S2", "IU-1", "2026-04-01", "grab", "BOD", "ND", "mg/L"],
+                ["S3", "IU-1", "2026-04-01", "grab", "pH", 15, "s.u."],
+            ],
+            "Notes": [["Signed by the lab director"]],
+            "Empty": [],
+        },
+    )
     report = load(con, data, "lab_results")
     assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (4, 2, 2)
-    assert con.execute("SELECT sample_id, source_file, source_row FROM lab_results ORDER BY 1").fetchall() == [
-        ("S1", "lab.xlsx [March]", 1), ("S2", "lab.xlsx [April]", 1)]
+    assert con.execute(
+        "SELECT sample_id, source_file, source_row FROM lab_results ORDER BY 1"
+    ).fetchall() == [("S1", "lab.xlsx [March]", 1), ("S2", "lab.xlsx [April]", 1)]
     got = quarantine(con, "lab_results")
     assert got[0][:2] == ("lab.xlsx [April]", 2) and "pH 15.0 is outside 0-14" in got[0][2]
     assert got[1][:2] == ("lab.xlsx [Notes]", 0) and "sheet 'Notes' was not read" in got[1][2]
@@ -255,13 +349,24 @@ def test_every_sheet_with_the_header_is_read_others_named(con, tmp_path):
 
 def test_a_formula_saved_without_its_value_says_so(con, tmp_path):
     data = tmp_path / "d"
-    _workbook(data / "lab_results" / "calc.xlsx", {"Sheet1": [
-        LAB_COLS, ["S1", "IU-1", "2026-03-01", "grab", "BOD", "=B9*2", "mg/L"],
-        ["S2", "IU-1", "2026-03-01", "grab", "BOD", 12, "mg/L"]]})
+    _workbook(
+        data / "lab_results" / "calc.xlsx",
+        {
+            "Sheet1": [
+                LAB_COLS,
+                ["S1", "IU-1", "2026-03-01", "grab", "BOD", "=B9*2", "mg/L"],
+                ["S2", "IU-1", "2026-03-01", "grab", "BOD", 12, "mg/L"],
+            ]
+        },
+    )
     report = load(con, data, "lab_results")
     assert (report.rows_kept, report.rows_quarantined) == (1, 1)
     [(_, row, reason)] = quarantine(con, "lab_results")
-    assert row == 1 and "saved without calculated values" in reason and "open it in Excel and save it again" in reason
+    assert (
+        row == 1
+        and "saved without calculated values" in reason
+        and "open it in Excel and save it again" in reason
+    )
 
 
 def test_merged_title_and_header_cells(con, tmp_path):
@@ -285,8 +390,11 @@ def test_a_password_protected_workbook_says_so(con, tmp_path):
     data = tmp_path / "d"
     # An encrypted Office file is an OLE compound file holding an "EncryptedPackage" stream.
     header = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504
-    put(data, "lab_results/locked.xlsx", header + b"\x00" * 512 + "EncryptedPackage".encode("utf-16-le")
-        + b"\x00" * 2000)
+    put(
+        data,
+        "lab_results/locked.xlsx",
+        header + b"\x00" * 512 + "EncryptedPackage".encode("utf-16-le") + b"\x00" * 2000,
+    )
     put(data, "lab_results/old.xlsx", header + b"\x00" * 3000)
     load(con, data, "lab_results")
     got = quarantine(con, "lab_results")
@@ -366,13 +474,14 @@ def test_an_unchanged_file_is_not_read_again(con, tmp_path, monkeypatch):
     assert (again.files_loaded, again.files_skipped) == (0, 1)
     monkeypatch.undo()
     monkeypatch.setattr(fs, "STAMP_SETTLE_S", 0.0)
-    for name in cq.LOOKUP_DDL:   # as on a new connection: the changed file's load makes them
+    for name in cq.LOOKUP_DDL:  # as on a new connection: the changed file's load makes them
         con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
 
     # the same size and the same modification time, another name: only the change time tells
     before = os.stat(path)
     import time
-    time.sleep(0.02)   # past a tick of the clock that sets the change time
+
+    time.sleep(0.02)  # past a tick of the clock that sets the change time
     path.write_bytes(USERS_CSV.replace("Acme Plating", "Acme Platers").encode())
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert os.stat(path).st_mtime_ns == before.st_mtime_ns and os.stat(path).st_size == before.st_size

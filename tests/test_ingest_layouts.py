@@ -29,14 +29,18 @@ def _parquet(path: Path, rows: int, user: str = "IU-1", row_group: int = 50_000)
         f"COPY (SELECT '{user}' AS user_id, "
         f"TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_minutes(i) AS timestamp, "
         f"(i % 1000) / 10.0 AS value, 'gpm' AS unit FROM range({int(rows)}) t(i)) "
-        f"TO '{path}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE {int(row_group)})")
+        f"TO '{path}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE {int(row_group)})"
+    )
     return path
 
 
 def _damage_row_group(path: Path, group: int) -> None:
     """Scramble the compressed pages of one row group (the footer still reads)."""
-    pages = duckdb.execute("SELECT coalesce(dictionary_page_offset, data_page_offset), total_compressed_size "
-                           "FROM parquet_metadata(?) WHERE row_group_id = ?", [str(path), group]).fetchall()
+    pages = duckdb.execute(
+        "SELECT coalesce(dictionary_page_offset, data_page_offset), total_compressed_size "
+        "FROM parquet_metadata(?) WHERE row_group_id = ?",
+        [str(path), group],
+    ).fetchall()
     data = bytearray(path.read_bytes())
     for offset, size in pages:
         for k in range(offset + 40, offset + size):
@@ -45,8 +49,9 @@ def _damage_row_group(path: Path, group: int) -> None:
 
 
 def _quarantine(con) -> list[tuple]:  # noqa: F811
-    return con.execute("SELECT source_file, row_number, reason FROM quarantine "
-                       "ORDER BY source_file, row_number").fetchall()
+    return con.execute(
+        "SELECT source_file, row_number, reason FROM quarantine ORDER BY source_file, row_number"
+    ).fetchall()
 
 
 def _by_file(con) -> dict[str, int]:  # noqa: F811
@@ -54,8 +59,9 @@ def _by_file(con) -> dict[str, int]:  # noqa: F811
 
 
 def _balanced(con) -> bool:  # noqa: F811
-    return con.execute("SELECT bool_and(rows_read = rows_kept + rows_quarantined) FROM ingested_files"
-                       ).fetchall()[0][0]
+    return con.execute(
+        "SELECT bool_and(rows_read = rows_kept + rows_quarantined) FROM ingested_files"
+    ).fetchall()[0][0]
 
 
 def _again_reads_nothing(con, data: Path, dataset: str = "flow") -> None:  # noqa: F811
@@ -91,8 +97,9 @@ def test_a_parquet_file_whose_later_row_group_is_damaged(con, tmp_path, batched)
     bad = _parquet(data / "flow" / "b_meter.parquet", 300_000)
     _damage_row_group(bad, 4)
     with pytest.raises(duckdb.Error):
-        duckdb.execute("SELECT sum(value), count(DISTINCT timestamp) FROM read_parquet(?)",
-                       [str(bad)]).fetchall()
+        duckdb.execute(
+            "SELECT sum(value), count(DISTINCT timestamp) FROM read_parquet(?)", [str(bad)]
+        ).fetchall()
     if batched:
         _parquet(data / "flow" / "a_meter.parquet", 2000, user="IU-2")
         _parquet(data / "flow" / "c_meter.parquet", 2000, user="IU-3")
@@ -103,8 +110,9 @@ def test_a_parquet_file_whose_later_row_group_is_damaged(con, tmp_path, batched)
     assert report.rows_quarantined == 1 and report.rows_kept == sum(want.values())
     assert _balanced(con)
     # the ledger has the file's own fingerprint: unchanged, it is not read again
-    assert con.execute("SELECT sha256 NOT LIKE 'not-read:%' FROM ingested_files "
-                       "WHERE source_file = 'b_meter.parquet'").fetchall() == [(True,)]
+    assert con.execute(
+        "SELECT sha256 NOT LIKE 'not-read:%' FROM ingested_files WHERE source_file = 'b_meter.parquet'"
+    ).fetchall() == [(True,)]
     _again_reads_nothing(con, data)
     # sent again whole, it replaces its quarantine row and loads
     _parquet(data / "flow" / "b_meter.parquet", 300_000)
@@ -124,7 +132,8 @@ def test_a_csv_file_that_breaks_the_reader_partway(con, tmp_path):  # noqa: F811
     duckdb.execute(
         f"COPY (SELECT 'IU-1' AS user_id, strftime(TIMESTAMP '2026-01-01' + to_minutes(i), '%Y-%m-%d %H:%M') "
         f"AS timestamp, i AS value, 'gpm' AS unit FROM range(300000) t(i)) TO '{tmp_path / 'big.csv'}' "
-        f"(FORMAT csv, HEADER)")
+        f"(FORMAT csv, HEADER)"
+    )
     lines = (tmp_path / "big.csv").read_text().splitlines(keepends=True)
     lines.insert(200_001, "IU-1,2026\r05,1,gpm\r\n")
     (data / "flow" / "meter.csv").write_text("".join(lines), newline="")
@@ -158,7 +167,7 @@ def test_a_damaged_workbook_beside_a_good_csv(con, tmp_path, damage):  # noqa: F
     raw = bytearray(book.read_bytes())
     if damage == "truncated":
         raw = raw[: len(raw) // 2]
-    else:   # the sheet's compressed rows scrambled past their start: the zip's check of them fails
+    else:  # the sheet's compressed rows scrambled past their start: the zip's check of them fails
         with zipfile.ZipFile(book) as z:
             info = z.getinfo("xl/worksheets/sheet1.xml")
         start = info.header_offset + 30 + len(info.filename) + len(info.extra)
@@ -202,8 +211,18 @@ def test_outfall_run_with_a_truncated_parquet_file_loads_the_good_csv(tmp_path, 
     (data / "flow" / "flow.csv").write_text(GOOD_CSV)
     whole = _parquet(tmp_path / "whole.parquet", 1000).read_bytes()
     (data / "flow" / "meter.parquet").write_bytes(whole[: len(whole) - 100])
-    code = cli.main(["run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"),
-                     "--as-of", "2026-03-31", "--quiet"])
+    code = cli.main(
+        [
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+            "--as-of",
+            "2026-03-31",
+            "--quiet",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as warehouse:
         assert _quarantine(warehouse) == [("meter.parquet", 0, engine.PARQUET_CUT)]
@@ -224,31 +243,47 @@ def _csv_first(flow: Path) -> None:
     flow.mkdir(parents=True, exist_ok=True)
     for day in (1, 2, 3):
         (flow / f"a_iu1_{day:02d}.csv").write_text(_csv_day("IU-1", day))
-    (flow / "b_iu2_01.csv").write_text(_csv_day("IU-2", 1) + "IU-2,not a time,5,gpm\n"
-                                       "IU-2,2026-03-01 03:00,3,gpm\nIU-2,2026-03-01 04:00,14.0,gpm\n"
-                                       ",2026-03-01 05:00,1,gpm\n\n")
+    (flow / "b_iu2_01.csv").write_text(
+        _csv_day("IU-2", 1) + "IU-2,not a time,5,gpm\n"
+        "IU-2,2026-03-01 03:00,3,gpm\nIU-2,2026-03-01 04:00,14.0,gpm\n"
+        ",2026-03-01 05:00,1,gpm\n\n"
+    )
     (flow / "b_iu2_02.csv").write_text(_csv_day("IU-2", 2) + "IU-2,2026-03-02 05:00,1,gpm,x\n")  # bad line
-    (flow / "b_iu2_03.csv").write_text(_HEAD)                                        # header only
-    (flow / "c_iu3_01.csv").write_text("Meter export\n" + _csv_day("IU-3", 1))      # a title line
-    (flow / "c_iu3_02.csv").write_text(_csv_day("IU-3", 2).replace(",", ";"))       # another delimiter
+    (flow / "b_iu2_03.csv").write_text(_HEAD)  # header only
+    (flow / "c_iu3_01.csv").write_text("Meter export\n" + _csv_day("IU-3", 1))  # a title line
+    (flow / "c_iu3_02.csv").write_text(_csv_day("IU-3", 2).replace(",", ";"))  # another delimiter
     (flow / "c_iu3_03.csv").write_bytes(_csv_day("IU-3", 3).replace("gpm", "gpm é").encode("cp1252"))
-    (flow / "d_iu4_01.csv").write_text(_csv_day("IU-4", 1).replace("IU-4,2026-03-01 05:00,15.0",
-                                                                   '"IU-4","2026-03-01 05:00","15.0"'))
+    (flow / "d_iu4_01.csv").write_text(
+        _csv_day("IU-4", 1).replace("IU-4,2026-03-01 05:00,15.0", '"IU-4","2026-03-01 05:00","15.0"')
+    )
     (flow / "d_iu4_02.csv").write_text(_csv_day("IU-4", 2))
-    (flow / "d_iu4_03.csv").write_text("")                                                        # empty
+    (flow / "d_iu4_03.csv").write_text("")  # empty
     (flow / "e_iu5_01.csv").write_text(_csv_day("IU-5", 1))
     _parquet(flow / "e_iu5_02.parquet", 30, user="IU-5")
     (flow / "e_iu5_03.csv").write_text(_csv_day("IU-5", 3))
     (flow / "e_iu5_04.csv").write_text(_csv_day("IU-5", 4))
     # the night the clocks go back: 01:00 twice (daylight, then standard time), in a file judged with
     # others whose rows have the same numbers
-    (flow / "e_iu5_05.csv").write_text(_HEAD + "".join(f"IU-5,2026-11-01 {h},{v},gpm\n" for h, v in (
-        ("00:00", 1), ("00:30", 2), ("01:00", 3), ("01:30", 4), ("01:00", 5), ("01:30", 6), ("02:00", 7))))
+    (flow / "e_iu5_05.csv").write_text(
+        _HEAD
+        + "".join(
+            f"IU-5,2026-11-01 {h},{v},gpm\n"
+            for h, v in (
+                ("00:00", 1),
+                ("00:30", 2),
+                ("01:00", 3),
+                ("01:30", 4),
+                ("01:00", 5),
+                ("01:30", 6),
+                ("02:00", 7),
+            )
+        )
+    )
 
 
 def _csv_second(flow: Path) -> None:
-    (flow / "f_iu1_04.csv").write_text(_csv_day("IU-1", 4))                      # new keys
-    (flow / "g_iu1_02_again.csv").write_text(_csv_day("IU-1", 2, value=70.0))    # stored keys, new values
+    (flow / "f_iu1_04.csv").write_text(_csv_day("IU-1", 4))  # new keys
+    (flow / "g_iu1_02_again.csv").write_text(_csv_day("IU-1", 2, value=70.0))  # stored keys, new values
     (flow / "h_iu6_01.csv").write_text(_csv_day("IU-6", 1))
     (flow / "h_iu6_01_too.csv").write_text(_csv_day("IU-6", 1, n=6, value=50))  # keys of the one before
 
@@ -266,21 +301,38 @@ def _two_csv_loads(folder: Path, data: Path):
     warehouse = configure(duckdb.connect(str(folder / "w.duckdb")), timezone=TOWN.timezone)
     try:
         ensure_schema(warehouse, schema_ddl())
-        counts = lambda report: [(f.source_file, f.rows_read, f.rows_kept, f.rows_quarantined,  # noqa: E731
-                                  f.rows_new, f.rows_superseded, f.skipped) for f in report.files]
+        counts = lambda report: [
+            (
+                f.source_file,
+                f.rows_read,
+                f.rows_kept,
+                f.rows_quarantined,  # noqa: E731
+                f.rows_new,
+                f.rows_superseded,
+                f.skipped,
+            )
+            for f in report.files
+        ]
         first = counts(load(warehouse, copy, "flow"))
         _csv_second(copy / "flow")
         second = counts(load(warehouse, copy, "flow"))
         tables = {
-            "flow": warehouse.execute("SELECT * EXCLUDE (loaded_at) FROM flow "
-                                      "ORDER BY user_id, ts, source_file").fetchall(),
-            "history": warehouse.execute("SELECT * EXCLUDE (loaded_at, superseded_at) FROM flow_history "
-                                         "ORDER BY user_id, ts, source_file").fetchall(),
-            "quarantine": warehouse.execute("SELECT source_file, row_number, reason, raw FROM quarantine "
-                                            "ORDER BY source_file, row_number").fetchall(),
-            "ledger": warehouse.execute("SELECT source_file, sha256, size_bytes, rows_read, rows_kept, "
-                                        "rows_quarantined, rows_new, rows_superseded FROM ingested_files "
-                                        "ORDER BY source_file").fetchall()}
+            "flow": warehouse.execute(
+                "SELECT * EXCLUDE (loaded_at) FROM flow ORDER BY user_id, ts, source_file"
+            ).fetchall(),
+            "history": warehouse.execute(
+                "SELECT * EXCLUDE (loaded_at, superseded_at) FROM flow_history "
+                "ORDER BY user_id, ts, source_file"
+            ).fetchall(),
+            "quarantine": warehouse.execute(
+                "SELECT source_file, row_number, reason, raw FROM quarantine ORDER BY source_file, row_number"
+            ).fetchall(),
+            "ledger": warehouse.execute(
+                "SELECT source_file, sha256, size_bytes, rows_read, rows_kept, "
+                "rows_quarantined, rows_new, rows_superseded FROM ingested_files "
+                "ORDER BY source_file"
+            ).fetchall(),
+        }
         return first, second, tables
     finally:
         warehouse.close()
@@ -309,21 +361,37 @@ def test_csv_files_read_together_land_exactly_as_one_at_a_time(tmp_path, monkeyp
     assert results["together"] == results["one at a time"]
     first, second, tables = results["together"]
     merged = [files for files, done in groups if done]
-    assert ["a_iu1_01.csv", "a_iu1_02.csv", "a_iu1_03.csv", "b_iu2_01.csv", "b_iu2_02.csv",
-            "b_iu2_03.csv"] in [files for files, _ in groups]
+    assert [
+        "a_iu1_01.csv",
+        "a_iu1_02.csv",
+        "a_iu1_03.csv",
+        "b_iu2_01.csv",
+        "b_iu2_02.csv",
+        "b_iu2_03.csv",
+    ] in [files for files, _ in groups]
     assert ["e_iu5_03.csv", "e_iu5_04.csv", "e_iu5_05.csv"] in merged
     assert ["f_iu1_04.csv", "g_iu1_02_again.csv"] not in merged
-    assert any(not done for _, done in groups)   # the group with the bad line, the keys shared
+    assert any(not done for _, done in groups)  # the group with the bad line, the keys shared
     by_file = {f[0]: f for f in first}
     assert by_file["b_iu2_02.csv"][1:4] == (25, 24, 1)
     assert [r[1] for r in tables["quarantine"] if r[0] == "b_iu2_02.csv"] == [25]
     assert by_file["b_iu2_01.csv"][1:4] == (28, 25, 3)
     assert by_file["d_iu4_03.csv"][1:4] == (1, 0, 1)
     assert {f[0]: f[5] for f in second}["g_iu1_02_again.csv"] == 24
-    night = sorted((r[-2], r[2].astimezone(dt.timezone.utc).hour, r[3]) for r in tables["flow"]
-                   if r[-3] == "e_iu5_05.csv")   # (row, UTC hour, value)
-    assert night == [(1, 4, 1.0), (2, 4, 2.0), (3, 5, 3.0), (4, 5, 4.0), (5, 6, 5.0), (6, 6, 6.0),
-                     (7, 7, 7.0)]
+    night = sorted(
+        (r[-2], r[2].astimezone(dt.timezone.utc).hour, r[3])
+        for r in tables["flow"]
+        if r[-3] == "e_iu5_05.csv"
+    )  # (row, UTC hour, value)
+    assert night == [
+        (1, 4, 1.0),
+        (2, 4, 2.0),
+        (3, 5, 3.0),
+        (4, 5, 4.0),
+        (5, 6, 5.0),
+        (6, 6, 6.0),
+        (7, 7, 7.0),
+    ]
 
 
 def test_a_thousand_small_csv_files_are_read_in_a_few_statements(tmp_path, monkeypatch, con):  # noqa: F811
@@ -332,7 +400,7 @@ def test_a_thousand_small_csv_files_are_read_in_a_few_statements(tmp_path, monke
     flow = tmp_path / "data" / "flow"
     for meter in range(15):
         (flow / f"IU-{meter}").mkdir(parents=True)
-        for day in range(9, 29):   # after the night the clocks go forward (8 March 2026: no 02:00)
+        for day in range(9, 29):  # after the night the clocks go forward (8 March 2026: no 02:00)
             (flow / f"IU-{meter}" / f"2026-03-{day:02d}.csv").write_text(_csv_day(f"IU-{meter}", day, n=24))
     reads = []
     real = engine._read_csv_sql
@@ -340,16 +408,21 @@ def test_a_thousand_small_csv_files_are_read_in_a_few_statements(tmp_path, monke
     report = load(con, tmp_path / "data", "flow")
     assert len(reads) <= 2, len(reads)
     assert (report.files_loaded, report.rows_read, report.rows_kept) == (300, 7200, 7200)
-    assert con.execute("SELECT count(*), count(DISTINCT source_file), min(source_row), max(source_row) "
-                       "FROM flow").fetchall() == [(7200, 300, 1, 24)]
-    assert con.execute("SELECT count(*), sum(rows_read), bool_and(rows_kept = 24) FROM ingested_files "
-                       "WHERE dataset = 'flow'").fetchall() == [(300, 7200, True)]
+    assert con.execute(
+        "SELECT count(*), count(DISTINCT source_file), min(source_row), max(source_row) FROM flow"
+    ).fetchall() == [(7200, 300, 1, 24)]
+    assert con.execute(
+        "SELECT count(*), sum(rows_read), bool_and(rows_kept = 24) FROM ingested_files WHERE dataset = 'flow'"
+    ).fetchall() == [(300, 7200, True)]
 
 
 def test_files_key_ranges_meet_only_when_they_overlap_on_every_column():
     day = 86_400
-    per_meter_day = [(f"IU-{m}", f"IU-{m}", "flow", "flow", d * day, d * day + day - 60)
-                     for m in range(30) for d in range(40)]
+    per_meter_day = [
+        (f"IU-{m}", f"IU-{m}", "flow", "flow", d * day, d * day + day - 60)
+        for m in range(30)
+        for d in range(40)
+    ]
     assert not engine._boxes_meet(per_meter_day, 3)
     again = per_meter_day + [("IU-7", "IU-7", "flow", "flow", 12 * day + 600, 12 * day + 700)]
     assert engine._boxes_meet(again, 3)
@@ -387,8 +460,9 @@ def test_a_large_csv_file_is_loaded_on_its_own_straight(tmp_path, monkeypatch, c
     monkeypatch.setattr(engine, "CSV_GROUP_MAX_BYTES", len(_csv_day("IU-2", 10)) - 1)
     groups = []
     real = engine._load_csv_group
-    monkeypatch.setattr(engine, "_load_csv_group",
-                        lambda *a, **k: groups.append([e.rel for e, _ in a[2]]) or real(*a, **k))
+    monkeypatch.setattr(
+        engine, "_load_csv_group", lambda *a, **k: groups.append([e.rel for e, _ in a[2]]) or real(*a, **k)
+    )
     report = load(con, tmp_path / "data", "flow")
     assert groups == [["a_10.csv", "a_11.csv", "a_12.csv"]]
     assert [f.straight for f in report.files] == [False, False, False, True]

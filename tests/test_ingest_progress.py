@@ -52,7 +52,9 @@ def test_outfall_run_to_a_pipe_keeps_stderr_empty(tmp_path):
     data = tmp_path / "data"
     (data / "lab_results").mkdir(parents=True)  # an input folder, empty: nothing to warn about either
     started = time.perf_counter()
-    result = run_cli("run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"), "--as-of", "2026-06-30")
+    result = run_cli(
+        "run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"), "--as-of", "2026-06-30"
+    )
     elapsed = time.perf_counter() - started
     assert result.returncode == 0 and result.stderr == "", result.stderr
     print(f"outfall run on an empty folder: {elapsed:.1f} s")

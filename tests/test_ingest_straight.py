@@ -21,11 +21,17 @@ from tests.test_ingest_batch import _readings, _scenario_first, _write, two_load
 def _scenario_more(data: Path) -> None:
     flow = data / "flow"
     # local times without a zone, across the fall-back hour of 2026-11-01: 01:30 occurs twice
-    naive = pd.DataFrame({
-        "user_id": ["IU-9"] * 4,
-        "timestamp": pd.to_datetime(["2026-11-01 00:30", "2026-11-01 01:30", "2026-11-01 01:30",
-                                     "2026-11-01 02:30"]),
-        "value": [1.0, 2.0, 3.0, 4.0], "unit": ["gpm"] * 4, "constituent": ["flow"] * 4})
+    naive = pd.DataFrame(
+        {
+            "user_id": ["IU-9"] * 4,
+            "timestamp": pd.to_datetime(
+                ["2026-11-01 00:30", "2026-11-01 01:30", "2026-11-01 01:30", "2026-11-01 02:30"]
+            ),
+            "value": [1.0, 2.0, 3.0, 4.0],
+            "unit": ["gpm"] * 4,
+            "constituent": ["flow"] * 4,
+        }
+    )
     _write(flow, "l_iu9_fall_back.parquet", naive)
     only_bad = _readings("IU-10", "2026-03-01", 3)
     only_bad["value"] = [float("inf"), -1.0, float("nan")]
@@ -36,13 +42,20 @@ def _scenario_more(data: Path) -> None:
     head = "user_id,timestamp,value,unit\n"
     # CSV: a clean file with local times; one with rows to quarantine and a blank line; one with a
     # line that is not a row (too many fields); one across the fall-back hour
-    (flow / "o_iu12.csv").write_text(head + "".join(f"IU-12,2026-03-02 08:{m:02d},{m},gpm\n" for m in range(30)))
-    (flow / "p_iu13.csv").write_text(head + "IU-13,2026-03-02 08:00,1,gpm\n\nIU-13,2026-03-02 08:01,2,2,gpm\n"
-                                     "IU-13,2026-03-02 08:02,x,gpm\nIU-13,2026-03-02 08:03,4,gpm\n")
-    (flow / "q_iu14.csv").write_text(head + "IU-14,2026-03-02 08:00,1,gpm\n\nIU-14,2026-03-02 08:02,x,gpm\n"
-                                     "IU-14,,4,gpm\nIU-14,2026-03-02 08:03,5,furlongs\nIU-14,2026-03-02 08:04,6,gpm\n")
-    (flow / "r_iu15.csv").write_text(head + "IU-15,2026-11-01 01:30,1,gpm\nIU-15,2026-11-01 01:30,2,gpm\n"
-                                     "IU-15,2026-11-01 02:30,3,gpm\n")
+    (flow / "o_iu12.csv").write_text(
+        head + "".join(f"IU-12,2026-03-02 08:{m:02d},{m},gpm\n" for m in range(30))
+    )
+    (flow / "p_iu13.csv").write_text(
+        head + "IU-13,2026-03-02 08:00,1,gpm\n\nIU-13,2026-03-02 08:01,2,2,gpm\n"
+        "IU-13,2026-03-02 08:02,x,gpm\nIU-13,2026-03-02 08:03,4,gpm\n"
+    )
+    (flow / "q_iu14.csv").write_text(
+        head + "IU-14,2026-03-02 08:00,1,gpm\n\nIU-14,2026-03-02 08:02,x,gpm\n"
+        "IU-14,,4,gpm\nIU-14,2026-03-02 08:03,5,furlongs\nIU-14,2026-03-02 08:04,6,gpm\n"
+    )
+    (flow / "r_iu15.csv").write_text(
+        head + "IU-15,2026-11-01 01:30,1,gpm\nIU-15,2026-11-01 01:30,2,gpm\nIU-15,2026-11-01 02:30,3,gpm\n"
+    )
 
 
 def test_straight_in_lands_exactly_as_the_careful_way(tmp_path: Path, monkeypatch):
@@ -79,7 +92,8 @@ def test_straight_in_lands_exactly_as_the_careful_way(tmp_path: Path, monkeypatc
     n = next(f for f in first if f[0] == "n_iu11_some_bad.parquet")
     assert n[1:5] == (6, 5, 1, 5)
     assert [r[2:4] for r in tables["quarantine"] if r[1] == "n_iu11_some_bad.parquet"] == [
-        (3, "unit 'furlongs' is not a flow unit (gpm, gpd, mgd, L/s, m3/d) for flow")]
+        (3, "unit 'furlongs' is not a flow unit (gpm, gpd, mgd, L/s, m3/d) for flow")
+    ]
     m = next(f for f in first if f[0] == "m_iu10_all_bad.parquet")
     assert m[1:5] == (3, 0, 3, 0)
     q = next(f for f in first if f[0] == "q_iu14.csv")
@@ -101,7 +115,9 @@ def test_a_file_changed_and_loaded_again_at_the_same_time_keeps_its_history(tmp_
     _write(flow, "m.parquet", _readings("IU-1", "2026-03-01", 4).assign(value=[100.0, 101.0, 7.0, 103.0]))
     report = load(con, tmp_path, "flow")
     assert (report.files[0].rows_new, report.files[0].rows_superseded) == (1, 1)
-    assert con.execute("SELECT list(value ORDER BY ts) FROM flow").fetchall() == [([100.0, 101.0, 7.0, 103.0],)]
+    assert con.execute("SELECT list(value ORDER BY ts) FROM flow").fetchall() == [
+        ([100.0, 101.0, 7.0, 103.0],)
+    ]
     assert con.execute("SELECT value FROM flow_history").fetchall() == [(102.0,)]
 
 
@@ -113,14 +129,19 @@ def _load_at(con, data: Path, hour: int):
     from tests.ingesting import CTX, DATASETS
 
     with transaction(con):
-        return engine.ingest_dataset(con, DATASETS["flow"], data, CTX,
-                                     dt.datetime(2026, 7, 1, hour, tzinfo=dt.timezone.utc))
+        return engine.ingest_dataset(
+            con, DATASETS["flow"], data, CTX, dt.datetime(2026, 7, 1, hour, tzinfo=dt.timezone.utc)
+        )
 
 
 def _summaries(con) -> tuple[list, list]:
-    return (con.execute("SELECT user_id, constituent, h, readings, first_us, last_us, unit, round(value_sum, 6), "
-                        "valued FROM _flow_hours ORDER BY ALL").fetchall(),
-            con.execute("SELECT * FROM _flow_hour_steps ORDER BY ALL").fetchall())
+    return (
+        con.execute(
+            "SELECT user_id, constituent, h, readings, first_us, last_us, unit, round(value_sum, 6), "
+            "valued FROM _flow_hours ORDER BY ALL"
+        ).fetchall(),
+        con.execute("SELECT * FROM _flow_hour_steps ORDER BY ALL").fetchall(),
+    )
 
 
 def _rebuilt(con) -> tuple[list, list]:
@@ -144,11 +165,15 @@ def test_straight_loads_keep_the_hourly_summaries_of_flow_exact(tmp_path: Path, 
     _write(flow, "a.parquet", _readings("IU-1", "2026-03-01", 40))
     _write(flow, "b.parquet", _readings("IU-2", "2026-03-01", 40))
     gap = _readings("IU-1", "2026-03-03", 30)
-    _write(flow, "c.parquet", gap.drop(index=[5, 6, 7, 20]))          # a gap of an hour, a repeat-free file
-    (flow / "d.csv").write_text("user_id,timestamp,value,unit\n" + "".join(
-        f"IU-3,2026-03-02 08:{m:02d},{m},gpm\n" for m in range(0, 60, 7)))
+    _write(flow, "c.parquet", gap.drop(index=[5, 6, 7, 20]))  # a gap of an hour, a repeat-free file
+    (flow / "d.csv").write_text(
+        "user_id,timestamp,value,unit\n"
+        + "".join(f"IU-3,2026-03-02 08:{m:02d},{m},gpm\n" for m in range(0, 60, 7))
+    )
     report = _load_at(con, tmp_path, 1)
-    assert [(f.source_file, f.straight) for f in report.files] == [(n, True) for n in ("a.parquet", "b.parquet", "c.parquet", "d.csv")]
+    assert [(f.source_file, f.straight) for f in report.files] == [
+        (n, True) for n in ("a.parquet", "b.parquet", "c.parquet", "d.csv")
+    ]
     assert report.summaries is True
     assert ensure_flow_hours(con) == "current"
     kept, anew = _rebuilt(con)
@@ -196,8 +221,11 @@ def test_a_parquet_column_stored_as_a_dictionary_is_cleaned_as_one_stored_plainl
             report = load(con, data, "flow")
             assert report.files[0].straight
             stored[name] = (
-                con.execute("SELECT source_row, user_id, unit, value FROM flow ORDER BY source_row").fetchall(),
-                con.execute("SELECT row_number, reason FROM quarantine").fetchall())
+                con.execute(
+                    "SELECT source_row, user_id, unit, value FROM flow ORDER BY source_row"
+                ).fetchall(),
+                con.execute("SELECT row_number, reason FROM quarantine").fetchall(),
+            )
     assert {"user_id", "unit"} <= seen["dictionary"] and not seen["plain"] & {"user_id", "unit"}
     assert stored["dictionary"] == stored["plain"]
     rows, reasons = stored["dictionary"]
@@ -226,14 +254,37 @@ def test_times_in_the_meters_plain_form_are_read_as_every_other_text_would_be(tm
     from outfall.ingest import parse
     from outfall.warehouse import configure, ensure_schema
 
-    times = ["2025-03-09T02:30:00", "2025-03-09 02:30:00", "2025-03-09T01:59:59", "2025-03-09T03:00:00",
-             "2025-11-02T01:30:00", "2025-11-02T01:30:00", "2025-11-02 00:59:59", "2025-11-02T02:00:00",
-             "2025-01-01T00:00:00", "2025-1-1T0:0:0", "2025-01-01 00:00", "2025-01-01T00:00:00Z",
-             "2025-01-01T00:00:00-05:00", "2025-07-01T00:00:00+02:00", "2025-01-01T00:00:00.5",
-             "01/02/2025 3:04 PM", "2025-02-30T00:00:00", " 2025-06-01T12:00:00 ", "garbage",
-             "2024-02-29T12:00:00", "2025-12-31T23:59:59", "2025-01-01T24:00:00", "2025-01-01T00:00:00x",
-             "25-01-01T00:00:00", "2025-01-01T1:2:3", "2025-01-01  00:00:00", "2025-01-01T00:00:0",
-             "12025-01-01T00:00:00", "2025-01-01T000:00:00"]
+    times = [
+        "2025-03-09T02:30:00",
+        "2025-03-09 02:30:00",
+        "2025-03-09T01:59:59",
+        "2025-03-09T03:00:00",
+        "2025-11-02T01:30:00",
+        "2025-11-02T01:30:00",
+        "2025-11-02 00:59:59",
+        "2025-11-02T02:00:00",
+        "2025-01-01T00:00:00",
+        "2025-1-1T0:0:0",
+        "2025-01-01 00:00",
+        "2025-01-01T00:00:00Z",
+        "2025-01-01T00:00:00-05:00",
+        "2025-07-01T00:00:00+02:00",
+        "2025-01-01T00:00:00.5",
+        "01/02/2025 3:04 PM",
+        "2025-02-30T00:00:00",
+        " 2025-06-01T12:00:00 ",
+        "garbage",
+        "2024-02-29T12:00:00",
+        "2025-12-31T23:59:59",
+        "2025-01-01T24:00:00",
+        "2025-01-01T00:00:00x",
+        "25-01-01T00:00:00",
+        "2025-01-01T1:2:3",
+        "2025-01-01  00:00:00",
+        "2025-01-01T00:00:0",
+        "12025-01-01T00:00:00",
+        "2025-01-01T000:00:00",
+    ]
     text = "user_id,timestamp,value,unit\n" + "".join(f"IU-1,{t},{i},gpm\n" for i, t in enumerate(times))
     stored = {}
     for mode, formats in (("plain first", parse.PLAIN_FORMATS), ("general only", ())):
@@ -244,8 +295,10 @@ def test_times_in_the_meters_plain_form_are_read_as_every_other_text_would_be(tm
         with configure(duckdb.connect(str(tmp_path / f"{mode}.duckdb")), timezone=local_timezone()) as con:
             ensure_schema(con, schema_ddl())
             load(con, data, "flow")
-            stored[mode] = (con.execute("SELECT source_row, ts, value FROM flow ORDER BY source_row").fetchall(),
-                            con.execute("SELECT row_number, reason FROM quarantine ORDER BY row_number").fetchall())
+            stored[mode] = (
+                con.execute("SELECT source_row, ts, value FROM flow ORDER BY source_row").fetchall(),
+                con.execute("SELECT row_number, reason FROM quarantine ORDER BY row_number").fetchall(),
+            )
     assert stored["plain first"] == stored["general only"]
     rows, reasons = stored["plain first"]
-    assert len(rows) + len(reasons) == len(times) and len(reasons) >= 4   # spring-forward, bad dates, garbage
+    assert len(rows) + len(reasons) == len(times) and len(reasons) >= 4  # spring-forward, bad dates, garbage

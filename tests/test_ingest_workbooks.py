@@ -13,8 +13,15 @@ import pytest
 from outfall.ingest.datasets import DATASETS, PREFILLED_COLUMN
 from tests.ingesting import con, load  # noqa: F401 - con is a fixture
 
-MAILED = ["kind", "recipient_id", "period", "mailed_on", "certified_mail_no", "correct_within_days",
-          "withdrawn_reason"]
+MAILED = [
+    "kind",
+    "recipient_id",
+    "period",
+    "mailed_on",
+    "certified_mail_no",
+    "correct_within_days",
+    "withdrawn_reason",
+]
 INSPECTED = ["site_id", "inspected_at", "inspector", "kind", "sediment_capacity_lost_pct", "notes"]
 UNANSWERED_MAILING = "left unanswered: fill mailed_on or withdrawn_reason, or delete the row"
 
@@ -34,14 +41,18 @@ def workbook(path: Path, sheets: dict[str, list[list]], percent: tuple[str, str]
 
 
 def quarantine(con, dataset: str) -> list[tuple]:
-    return con.execute("SELECT source_file, row_number, reason FROM quarantine WHERE dataset = ? "
-                       "ORDER BY source_file, row_number", [dataset]).fetchall()
+    return con.execute(
+        "SELECT source_file, row_number, reason FROM quarantine WHERE dataset = ? "
+        "ORDER BY source_file, row_number",
+        [dataset],
+    ).fetchall()
 
 
 def balanced(con, dataset: str) -> bool:
     read, kept, quarantined = con.execute(
         "SELECT sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM ingested_files WHERE dataset = ?",
-        [dataset]).fetchall()[0]
+        [dataset],
+    ).fetchall()[0]
     return read == kept + quarantined
 
 
@@ -65,32 +76,49 @@ def test_a_folder_reads_its_own_sheet_and_leaves_the_others_for_their_folders(co
     report = load(con, data, "inspections")
     assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (2, 1, 1)
     assert con.execute("SELECT site_id, inspector, source_file FROM inspections").fetchall() == [
-        ("S-1", "J. Park", "office.xlsx [Inspections]")]
+        ("S-1", "J. Park", "office.xlsx [Inspections]")
+    ]
     # only a sheet that is no folder's and not Outfall's notes is quarantined, as it always was
     assert quarantine(con, "inspections") == [
-        ("office.xlsx [Notes]", 0, quarantine(con, "inspections")[0][2])]
+        ("office.xlsx [Notes]", 0, quarantine(con, "inspections")[0][2])
+    ]
     assert "sheet 'Notes' was not read" in quarantine(con, "inspections")[0][2]
     assert report.notes == [
         "office.xlsx: sheets 'notices_mailed', 'lab_results' not read here: each belongs to the input folder "
-        "of its name", "office.xlsx: sheet 'Read me' not read: it holds notes for people, not rows"]
+        "of its name",
+        "office.xlsx: sheet 'Read me' not read: it holds notes for people, not rows",
+    ]
     assert balanced(con, "inspections")
     mailed = load(con, data, "notices_mailed")
     assert (mailed.rows_read, mailed.rows_kept) == (2, 1)
     assert con.execute("SELECT recipient_id, mailed_on FROM notices_mailed").fetchall() == [
-        ("IU-1", dt.date(2026, 4, 2))]
+        ("IU-1", dt.date(2026, 4, 2))
+    ]
     assert "sheets 'Inspections', 'lab_results' not read here" in mailed.notes[0]
-    assert load(con, data, "inspections").files_skipped == 1     # a re-run reads nothing again
+    assert load(con, data, "inspections").files_skipped == 1  # a re-run reads nothing again
 
 
 def test_a_workbook_with_no_sheet_for_its_folder_says_so(con, tmp_path):
     """Saved into the wrong folder, the workbook is one quarantine row naming its folders, not silence."""
     data = tmp_path / "d"
-    workbook(data / "sites" / "to_record.xlsx", {"Read me": [["notes"]], "notices_mailed": [MAILED],
-                                                 "inspections": [INSPECTED, ["S-1", "2026-05-04", "J. Park"]]})
+    workbook(
+        data / "sites" / "to_record.xlsx",
+        {
+            "Read me": [["notes"]],
+            "notices_mailed": [MAILED],
+            "inspections": [INSPECTED, ["S-1", "2026-05-04", "J. Park"]],
+        },
+    )
     report = load(con, data, "sites")
     assert (report.rows_read, report.rows_quarantined) == (1, 1)
-    assert quarantine(con, "sites") == [("to_record.xlsx", 0, "the workbook has no sheet for sites: its sheets are "
-                                         "for the folders inspections, notices_mailed; save it into those folders")]
+    assert quarantine(con, "sites") == [
+        (
+            "to_record.xlsx",
+            0,
+            "the workbook has no sheet for sites: its sheets are "
+            "for the folders inspections, notices_mailed; save it into those folders",
+        )
+    ]
 
 
 def test_the_notes_sheet_is_read_when_it_holds_the_folders_rows(con, tmp_path):
@@ -109,40 +137,72 @@ def prefilled(rows: list[list], header=MAILED) -> list[list]:
 
 def test_an_unanswered_prefilled_row_is_quarantined_with_one_plain_reason(con, tmp_path):
     data = tmp_path / "d"
-    workbook(data / "notices_mailed" / "to_record.xlsx", {"notices_mailed": prefilled([
-        ["sewer", "IU-1", "2026-03", dt.date(2026, 4, 2), "7001", None, None, "Acme", "yes"],   # mailed
-        ["sewer", "IU-2", "2026-03", None, None, None, "sent twice", "Bolt", "yes"],             # withdrawn
-        ["sewer", "IU-3", "2026-03", None, "7009", None, None, "Crane", "yes"],                  # unanswered
-        ["stormwater", "S-1", "2026-04", None, None, None, None, "Shore", "yes"],                # unanswered
-        ["sewer", "IU-4", "2026-03", None, None, None, None, "Dove", None],                      # typed in
-    ])})
+    workbook(
+        data / "notices_mailed" / "to_record.xlsx",
+        {
+            "notices_mailed": prefilled(
+                [
+                    [
+                        "sewer",
+                        "IU-1",
+                        "2026-03",
+                        dt.date(2026, 4, 2),
+                        "7001",
+                        None,
+                        None,
+                        "Acme",
+                        "yes",
+                    ],  # mailed
+                    ["sewer", "IU-2", "2026-03", None, None, None, "sent twice", "Bolt", "yes"],  # withdrawn
+                    ["sewer", "IU-3", "2026-03", None, "7009", None, None, "Crane", "yes"],  # unanswered
+                    ["stormwater", "S-1", "2026-04", None, None, None, None, "Shore", "yes"],  # unanswered
+                    ["sewer", "IU-4", "2026-03", None, None, None, None, "Dove", None],  # typed in
+                ]
+            )
+        },
+    )
     report = load(con, data, "notices_mailed")
     assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (5, 2, 3)
     got = quarantine(con, "notices_mailed")
     assert [(r, why) for _, r, why in got[:2]] == [(3, UNANSWERED_MAILING), (4, UNANSWERED_MAILING)]
-    assert got[2][1] == 5 and got[2][2].startswith("mailed_on is blank")      # no marker: judged as always
+    assert got[2][1] == 5 and got[2][2].startswith("mailed_on is blank")  # no marker: judged as always
     raw = con.execute("SELECT raw FROM quarantine WHERE row_number = 3").fetchall()[0][0]
-    assert '"certified_mail_no":"7009"' in raw.replace(" ", "")               # what was typed is kept
-    assert con.execute("SELECT recipient_id, mailed_on, withdrawn_reason FROM notices_mailed ORDER BY 1"
-                       ).fetchall() == [("IU-1", dt.date(2026, 4, 2), None), ("IU-2", None, "sent twice")]
-    columns = {c for (c,) in con.execute("SELECT column_name FROM information_schema.columns "
-                                         "WHERE table_name = 'notices_mailed'").fetchall()}
-    assert not {"recipient_name", "prefilled_by_outfall"} & columns           # never stored
+    assert '"certified_mail_no":"7009"' in raw.replace(" ", "")  # what was typed is kept
+    assert con.execute(
+        "SELECT recipient_id, mailed_on, withdrawn_reason FROM notices_mailed ORDER BY 1"
+    ).fetchall() == [("IU-1", dt.date(2026, 4, 2), None), ("IU-2", None, "sent twice")]
+    columns = {
+        c
+        for (c,) in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'notices_mailed'"
+        ).fetchall()
+    }
+    assert not {"recipient_name", "prefilled_by_outfall"} & columns  # never stored
     assert balanced(con, "notices_mailed")
 
 
 def test_an_answer_however_partial_is_judged_as_any_row(con, tmp_path):
     """The marker never hides a row: any answer given and the row is judged, its own reasons and all."""
     data = tmp_path / "d"
-    workbook(data / "inspections" / "to_record.xlsx", {"inspections": prefilled([
-        ["S-1", None, "J. Park", "routine", None, None, "Harbor Lots", "yes"],
-        ["S-1", None, None, "storm", None, None, "Harbor Lots", "yes"],
-        ["S-2", "2026-05-04 09:30", "J. Park", "routine", None, None, "Mill Site", "yes"],
-    ], INSPECTED)})
+    workbook(
+        data / "inspections" / "to_record.xlsx",
+        {
+            "inspections": prefilled(
+                [
+                    ["S-1", None, "J. Park", "routine", None, None, "Harbor Lots", "yes"],
+                    ["S-1", None, None, "storm", None, None, "Harbor Lots", "yes"],
+                    ["S-2", "2026-05-04 09:30", "J. Park", "routine", None, None, "Mill Site", "yes"],
+                ],
+                INSPECTED,
+            )
+        },
+    )
     load(con, data, "inspections")
     got = [(r, why) for _, r, why in quarantine(con, "inspections")]
-    assert got == [(1, "missing required value for 'inspected_at'"),
-                   (2, "left unanswered: fill inspected_at and inspector, or delete the row")]
+    assert got == [
+        (1, "missing required value for 'inspected_at'"),
+        (2, "left unanswered: fill inspected_at and inspector, or delete the row"),
+    ]
     assert con.execute("SELECT site_id FROM inspections").fetchall() == [("S-2",)]
 
 
@@ -150,9 +210,12 @@ def test_a_prefilled_sheet_saved_as_csv_is_judged_the_same(con, tmp_path):
     data = tmp_path / "d"
     path = data / "notices_mailed" / "to_record.csv"
     path.parent.mkdir(parents=True)
-    path.write_text(",".join([*MAILED, "recipient name", PREFILLED_COLUMN]) + "\n"
-                    "sewer,IU-1,2026-03,2026-04-02,7001,,,Acme,yes\n"
-                    "sewer,IU-3,2026-03,,,,,Crane,yes\n", encoding="utf-8")
+    path.write_text(
+        ",".join([*MAILED, "recipient name", PREFILLED_COLUMN]) + "\n"
+        "sewer,IU-1,2026-03,2026-04-02,7001,,,Acme,yes\n"
+        "sewer,IU-3,2026-03,,,,,Crane,yes\n",
+        encoding="utf-8",
+    )
     report = load(con, data, "notices_mailed")
     assert (report.rows_kept, report.rows_quarantined) == (1, 1)
     assert quarantine(con, "notices_mailed") == [("to_record.csv", 2, UNANSWERED_MAILING)]
@@ -160,9 +223,17 @@ def test_a_prefilled_sheet_saved_as_csv_is_judged_the_same(con, tmp_path):
 
 def test_a_percentage_is_never_read_as_its_fraction(con, tmp_path):
     data = tmp_path / "d"
-    workbook(data / "inspections" / "w.xlsx", {"inspections": [
-        INSPECTED, ["S-1", "2026-05-04", "J. Park", "routine", 0.5, None],
-        ["S-1", "2026-05-11", "J. Park", "routine", 0.00001, None]]}, percent=("inspections", "E2"))
+    workbook(
+        data / "inspections" / "w.xlsx",
+        {
+            "inspections": [
+                INSPECTED,
+                ["S-1", "2026-05-04", "J. Park", "routine", 0.5, None],
+                ["S-1", "2026-05-11", "J. Park", "routine", 0.00001, None],
+            ]
+        },
+        percent=("inspections", "E2"),
+    )
     load(con, data, "inspections")
     [(_, row, why)] = quarantine(con, "inspections")
     assert row == 1 and "'50%'" in why and "sediment_capacity_lost_pct" in why

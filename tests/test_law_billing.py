@@ -11,13 +11,22 @@ from decimal import Decimal
 
 import pytest
 
-from outfall.law.billing import (BillingInputError, BudgetRateError, ParcelUnits, amount, budget_rate, fields_read,
-                                 missing_rate_message, rounding_of, units_for_parcel)
+from outfall.law.billing import (
+    BillingInputError,
+    BudgetRateError,
+    ParcelUnits,
+    amount,
+    budget_rate,
+    fields_read,
+    missing_rate_message,
+    rounding_of,
+    units_for_parcel,
+)
 from outfall.rules import load_rules
 from outfall.rules.models import Tier
 
 RULES = load_rules("woodbury")
-SCHEDULE = RULES.sewer_units.at(dt.date(2026, 1, 1))   # the schedule billing 2026
+SCHEDULE = RULES.sewer_units.at(dt.date(2026, 1, 1))  # the schedule billing 2026
 
 
 def units(pclass: str, **counts) -> tuple[int, int, int, int]:
@@ -32,25 +41,28 @@ def full(n: int) -> tuple[int, int, int, int]:
 # ---------------------------------------------------------------- single-family
 
 
-@pytest.mark.parametrize("acres, expected", [
-    (0, full(1)),
-    (2.99, full(1)),
-    (3, full(1)),
-    (3.0, full(1)),
-    (3.01, (2, 1, 1, 1)),          # over 3 acres: 1 bond unit per 2 acres or part thereof
-    (4, (2, 1, 1, 1)),
-    (4.01, (3, 1, 1, 1)),
-    (10, (5, 1, 1, 1)),
-    (73.99, (37, 1, 1, 1)),
-    (74, (37, 1, 1, 1)),           # cap: up to 74 acres
-    (74.5, (37, 1, 1, 1)),         # the gap between 74 and 75 adds nothing
-    (75, (37, 1, 1, 1)),
-    (75.01, (38, 1, 1, 1)),        # in excess of 75: 1 per 8 acres or part thereof
-    (76, (38, 1, 1, 1)),
-    (83, (38, 1, 1, 1)),
-    (83.01, (39, 1, 1, 1)),
-    (400, (37 + 41, 1, 1, 1)),
-])
+@pytest.mark.parametrize(
+    "acres, expected",
+    [
+        (0, full(1)),
+        (2.99, full(1)),
+        (3, full(1)),
+        (3.0, full(1)),
+        (3.01, (2, 1, 1, 1)),  # over 3 acres: 1 bond unit per 2 acres or part thereof
+        (4, (2, 1, 1, 1)),
+        (4.01, (3, 1, 1, 1)),
+        (10, (5, 1, 1, 1)),
+        (73.99, (37, 1, 1, 1)),
+        (74, (37, 1, 1, 1)),  # cap: up to 74 acres
+        (74.5, (37, 1, 1, 1)),  # the gap between 74 and 75 adds nothing
+        (75, (37, 1, 1, 1)),
+        (75.01, (38, 1, 1, 1)),  # in excess of 75: 1 per 8 acres or part thereof
+        (76, (38, 1, 1, 1)),
+        (83, (38, 1, 1, 1)),
+        (83.01, (39, 1, 1, 1)),
+        (400, (37 + 41, 1, 1, 1)),
+    ],
+)
 def test_single_family_acreage(acres, expected):
     assert units("single_family", acres=acres) == expected
 
@@ -88,12 +100,25 @@ def test_living_units(pclass, n):
 def test_commercial_bathrooms_at_least_one(bathrooms, expected):
     assert units("commercial", bathrooms=bathrooms) == full(expected)
     text = units_for_parcel({"property_class": "commercial", "bathrooms": 0}, SCHEDULE).explanation
-    assert text == "commercial, 0 bathrooms: 1 full unit per bathroom, at least 1 = 1 full unit (ch. 253 Part 3)"
+    assert (
+        text == "commercial, 0 bathrooms: 1 full unit per bathroom, at least 1 = 1 full unit (ch. 253 Part 3)"
+    )
 
 
-@pytest.mark.parametrize("bathrooms, machines, expected", [
-    (1, 0, 1), (1, 1, 2), (1, 10, 2), (1, 11, 3), (2, 20, 4), (2, 21, 5), (0, 0, 0), (0, 10, 1), (0, 11, 2),
-])
+@pytest.mark.parametrize(
+    "bathrooms, machines, expected",
+    [
+        (1, 0, 1),
+        (1, 1, 2),
+        (1, 10, 2),
+        (1, 11, 3),
+        (2, 20, 4),
+        (2, 21, 5),
+        (0, 0, 0),
+        (0, 10, 1),
+        (0, 11, 2),
+    ],
+)
 def test_laundromat(bathrooms, machines, expected):
     assert units("laundromat", bathrooms=bathrooms, washing_machines=machines) == full(expected)
 
@@ -111,7 +136,9 @@ def test_senior_high_school_has_no_house_lateral(people, expected):
     assert "2 units each of bond, O&M and street lateral (no house lateral)" in text
 
 
-@pytest.mark.parametrize("seats, expected", [(0, 3), (1, 3), (50, 3), (51, 5), (64, 5), (100, 5), (101, 10), (999, 10)])
+@pytest.mark.parametrize(
+    "seats, expected", [(0, 3), (1, 3), (50, 3), (51, 5), (64, 5), (100, 5), (101, 10), (999, 10)]
+)
 def test_restaurant_tiers(seats, expected):
     assert units("restaurant", seats=seats) == full(expected)
 
@@ -121,20 +148,25 @@ def test_restaurant_explanation_names_seats_tier_and_units():
     assert u.explanation == "restaurant, 64 seats: 51-100 seats = 5 full units (ch. 253 Part 3)"
     assert u.rule.startswith("Woodbury Code ch. 253 Part 3")
     assert units_for_parcel({"property_class": "restaurant", "seats": 50}, SCHEDULE).explanation.startswith(
-        "restaurant, 50 seats: up to 50 seats = 3 full units")
+        "restaurant, 50 seats: up to 50 seats = 3 full units"
+    )
     assert units_for_parcel({"property_class": "restaurant", "seats": 101}, SCHEDULE).explanation.startswith(
-        "restaurant, 101 seats: 101 seats and over = 10 full units")
+        "restaurant, 101 seats: 101 seats and over = 10 full units"
+    )
 
 
 def test_exempt_and_approved_lot():
     assert units("exempt") == full(1)
     assert units("approved_lot") == (1, 0, 1, 0)
     text = units_for_parcel({"property_class": "approved_lot"}, SCHEDULE).explanation
-    assert text == ("approved lot: 1 unit each of bond and street lateral (no O&M or house lateral) "
-                    "(ch. 253 Part 3)")
+    assert text == (
+        "approved lot: 1 unit each of bond and street lateral (no O&M or house lateral) (ch. 253 Part 3)"
+    )
 
 
-@pytest.mark.parametrize("acres, bond", [(0, 0), (10, 0), (75, 0), (75.01, 10), (80, 10), (80.01, 11), (160, 20)])
+@pytest.mark.parametrize(
+    "acres, bond", [(0, 0), (10, 0), (75, 0), (75.01, 10), (80, 10), (80.01, 11), (160, 20)]
+)
 def test_vacant(acres, bond):
     assert units("vacant", acres=acres) == (bond, 0, 0, 0)
 
@@ -147,26 +179,32 @@ def test_vacant_still_explained_when_nothing_is_due():
 # ---------------------------------------------------------------- moratorium
 
 
-@pytest.mark.parametrize("parcel", [
-    {"property_class": "single_family", "acres": 1},
-    {"property_class": "single_family", "acres": 80},
-    {"property_class": "two_family"},
-    {"property_class": "apartment", "living_units": 12},
-    {"property_class": "commercial", "bathrooms": 3},
-    {"property_class": "laundromat", "bathrooms": 1, "washing_machines": 11},
-    {"property_class": "large_establishment", "people": 40},
-    {"property_class": "senior_high_school", "people": 40},
-    {"property_class": "restaurant", "seats": 120},
-    {"property_class": "exempt"},
-    {"property_class": "approved_lot"},
-    {"property_class": "vacant", "acres": 100},
-])
+@pytest.mark.parametrize(
+    "parcel",
+    [
+        {"property_class": "single_family", "acres": 1},
+        {"property_class": "single_family", "acres": 80},
+        {"property_class": "two_family"},
+        {"property_class": "apartment", "living_units": 12},
+        {"property_class": "commercial", "bathrooms": 3},
+        {"property_class": "laundromat", "bathrooms": 1, "washing_machines": 11},
+        {"property_class": "large_establishment", "people": 40},
+        {"property_class": "senior_high_school", "people": 40},
+        {"property_class": "restaurant", "seats": 120},
+        {"property_class": "exempt"},
+        {"property_class": "approved_lot"},
+        {"property_class": "vacant", "acres": 100},
+    ],
+)
 def test_moratorium_zeroes_om_only(parcel):
     plain = units_for_parcel(parcel, SCHEDULE)
     held = units_for_parcel({**parcel, "moratorium": True}, SCHEDULE)
     assert held.om == 0
-    assert (held.bond, held.street_lateral, held.house_lateral) == (plain.bond, plain.street_lateral,
-                                                                    plain.house_lateral)
+    assert (held.bond, held.street_lateral, held.house_lateral) == (
+        plain.bond,
+        plain.street_lateral,
+        plain.house_lateral,
+    )
     if plain.om:
         assert "sewer moratorium: no O&M charge" in held.explanation
         assert "Orange County sewer moratorium" in held.rule
@@ -187,19 +225,22 @@ def test_moratorium_true(flag):
 # ---------------------------------------------------------------- bad input is never billed by guess
 
 
-@pytest.mark.parametrize("parcel, words", [
-    ({"property_class": "restaurant"}, "needs seats"),
-    ({"property_class": "restaurant", "seats": None}, "needs seats"),
-    ({"property_class": "elementary_school", "seats": 10}, "needs people"),
-    ({"property_class": "senior_high_school", "people": float("nan")}, "needs people"),
-    ({"property_class": "single_family"}, "needs acres"),
-    ({"property_class": "laundromat", "bathrooms": 1}, "needs washing_machines"),
-    ({"property_class": "apartment", "living_units": -1}, "negative"),
-    ({"property_class": "commercial", "bathrooms": 1.5}, "whole number"),
-    ({"property_class": "single_family", "acres": -2}, "non-negative"),
-    ({"property_class": "castle"}, "no unit rule"),
-    ({"property_class": None}, "no unit rule"),
-])
+@pytest.mark.parametrize(
+    "parcel, words",
+    [
+        ({"property_class": "restaurant"}, "needs seats"),
+        ({"property_class": "restaurant", "seats": None}, "needs seats"),
+        ({"property_class": "elementary_school", "seats": 10}, "needs people"),
+        ({"property_class": "senior_high_school", "people": float("nan")}, "needs people"),
+        ({"property_class": "single_family"}, "needs acres"),
+        ({"property_class": "laundromat", "bathrooms": 1}, "needs washing_machines"),
+        ({"property_class": "apartment", "living_units": -1}, "negative"),
+        ({"property_class": "commercial", "bathrooms": 1.5}, "whole number"),
+        ({"property_class": "single_family", "acres": -2}, "non-negative"),
+        ({"property_class": "castle"}, "no unit rule"),
+        ({"property_class": None}, "no unit rule"),
+    ],
+)
 def test_bad_parcels_raise(parcel, words):
     with pytest.raises(BillingInputError, match=words):
         units_for_parcel(parcel, SCHEDULE)
@@ -217,7 +258,8 @@ def test_requires_lists_cover_what_each_rule_reads():
 def test_a_changed_schedule_needs_no_code_change():
     classes = dict(SCHEDULE.classes)
     classes["restaurant"] = classes["restaurant"].model_copy(
-        update={"tiers": [Tier(max=20, units=1), Tier(max=None, units=7)]})
+        update={"tiers": [Tier(max=20, units=1), Tier(max=None, units=7)]}
+    )
     classes["large_establishment"] = classes["large_establishment"].model_copy(update={"per": 20})
     classes["single_family"] = classes["single_family"].model_copy(update={"small_lot_max_acres": 5})
     moratorium = SCHEDULE.moratorium.model_copy(update={"zero_components": ["om", "house_lateral"]})
@@ -240,18 +282,21 @@ def test_parcel_units_shape():
 # ---------------------------------------------------------------- money
 
 
-@pytest.mark.parametrize("n, rate, expected", [
-    (1, "0.005", "0.01"),        # half-up, not half-even
-    (1, "0.015", "0.02"),
-    (1, "2.675", "2.68"),        # binary float would give 2.67
-    (1, 2.675, "2.68"),          # a float rate is taken as written
-    (3, "50.005", "150.02"),     # 150.015 -> 150.02
-    (5, "50.005", "250.03"),     # 250.025 -> 250.03
-    (1, "1.004999", "1.00"),
-    (0, "123.456789", "0.00"),
-    (37, "112.345", "4156.77"),  # 4156.765 -> 4156.77
-    (7, Decimal("10"), "70.00"),
-])
+@pytest.mark.parametrize(
+    "n, rate, expected",
+    [
+        (1, "0.005", "0.01"),  # half-up, not half-even
+        (1, "0.015", "0.02"),
+        (1, "2.675", "2.68"),  # binary float would give 2.67
+        (1, 2.675, "2.68"),  # a float rate is taken as written
+        (3, "50.005", "150.02"),  # 150.015 -> 150.02
+        (5, "50.005", "250.03"),  # 250.025 -> 250.03
+        (1, "1.004999", "1.00"),
+        (0, "123.456789", "0.00"),
+        (37, "112.345", "4156.77"),  # 4156.765 -> 4156.77
+        (7, Decimal("10"), "70.00"),
+    ],
+)
 def test_amount_half_up_to_the_cent(n, rate, expected):
     got = amount(n, rate, RULES.billing.at(dt.date(2026, 1, 1)).rounding)
     assert got == Decimal(expected) and str(got) == expected
@@ -266,13 +311,16 @@ def test_rounding_modes_come_from_the_rules():
         rounding_of("nearest_penny")
 
 
-@pytest.mark.parametrize("budget, total, expected", [
-    ("1000", 3, "333.33"),
-    ("1000.01", 2, "500.01"),     # 500.005 -> 500.01
-    ("999.99", 1, "999.99"),
-    ("0", 0, "0.00"),
-    ("0", 5, "0.00"),
-])
+@pytest.mark.parametrize(
+    "budget, total, expected",
+    [
+        ("1000", 3, "333.33"),
+        ("1000.01", 2, "500.01"),  # 500.005 -> 500.01
+        ("999.99", 1, "999.99"),
+        ("0", 0, "0.00"),
+        ("0", 5, "0.00"),
+    ],
+)
 def test_budget_rate(budget, total, expected):
     assert budget_rate(budget, total, "half_up_cent") == Decimal(expected)
 
@@ -284,4 +332,5 @@ def test_budget_rate_needs_units():
 
 def test_missing_rate_message_names_year_district_component():
     assert missing_rate_message(2026, "district_1", "house_lateral") == (
-        "no sewer rate for 2026, district_1, house_lateral: add it to sewer_rates")
+        "no sewer rate for 2026, district_1, house_lateral: add it to sewer_rates"
+    )

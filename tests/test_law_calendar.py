@@ -55,8 +55,15 @@ GCL_24 = BusinessDayRules(
         _rule("Independence Day", "fixed", 7, day=4),
         _rule("Labor Day", "nth_weekday", 9, weekday="monday", n=1),
         _rule("Columbus Day", "nth_weekday", 10, weekday="monday", n=2),
-        _rule("Election Day", "weekday_after_nth_weekday", 11, weekday="tuesday",
-              anchor_weekday="monday", anchor_n=1, sunday_observed_next_day=False),
+        _rule(
+            "Election Day",
+            "weekday_after_nth_weekday",
+            11,
+            weekday="tuesday",
+            anchor_weekday="monday",
+            anchor_n=1,
+            sunday_observed_next_day=False,
+        ),
         _rule("Veterans Day", "fixed", 11, day=11),
         _rule("Thanksgiving Day", "nth_weekday", 11, weekday="thursday", n=4),
         _rule("Christmas Day", "fixed", 12, day=25),
@@ -83,9 +90,19 @@ def test_holidays_of_2026():
     # so Nov 3; Nov 11 Wed; Thanksgiving = 4th Thu of Nov = Nov 26 (5, 12, 19,
     # 26); Dec 25 Fri. No holiday falls on a Sunday in 2026: no observed day.
     assert sorted(CAL.holidays(2026)) == [
-        D(2026, 1, 1), D(2026, 1, 19), D(2026, 2, 12), D(2026, 2, 16), D(2026, 5, 25),
-        D(2026, 6, 19), D(2026, 7, 4), D(2026, 9, 7), D(2026, 10, 12), D(2026, 11, 3),
-        D(2026, 11, 11), D(2026, 11, 26), D(2026, 12, 25),
+        D(2026, 1, 1),
+        D(2026, 1, 19),
+        D(2026, 2, 12),
+        D(2026, 2, 16),
+        D(2026, 5, 25),
+        D(2026, 6, 19),
+        D(2026, 7, 4),
+        D(2026, 9, 7),
+        D(2026, 10, 12),
+        D(2026, 11, 3),
+        D(2026, 11, 11),
+        D(2026, 11, 26),
+        D(2026, 12, 25),
     ]
 
 
@@ -142,8 +159,9 @@ def test_juneteenth_starts_with_its_rule():
 
 
 def test_a_rule_closed_by_effective_to_stops():
-    rules = GCL_24.model_copy(update={"holidays": [
-        _rule("Lincoln's Birthday", "fixed", 2, day=12, effective_to=D(2024, 12, 31))]})
+    rules = GCL_24.model_copy(
+        update={"holidays": [_rule("Lincoln's Birthday", "fixed", 2, day=12, effective_to=D(2024, 12, 31))]}
+    )
     cal = BusinessCalendar(rules)
     assert not cal.is_business_day(D(2024, 2, 12))  # Monday, holiday
     assert cal.is_business_day(D(2025, 2, 12))  # Wednesday, rule repealed
@@ -206,26 +224,33 @@ def test_business_days_between():
 # ------------------------------------- periods ending on a weekend or holiday (GCL § 25-a)
 
 
-@pytest.mark.parametrize("day, end, why", [
-    (D(2026, 6, 5), D(2026, 6, 5), "an ordinary Friday stays"),
-    (D(2026, 6, 8), D(2026, 6, 8), "an ordinary Monday stays"),
-    (D(2026, 6, 6), D(2026, 6, 8), "Saturday -> Monday"),
-    (D(2026, 6, 7), D(2026, 6, 8), "Sunday -> Monday"),
-    (D(2026, 7, 3), D(2026, 7, 3), "Friday before a Saturday holiday stays (July 4 is not moved to it)"),
-    (D(2026, 7, 4), D(2026, 7, 6), "a Saturday holiday (Independence Day) -> Monday"),
-    (D(2026, 7, 5), D(2026, 7, 6), "the Sunday after it -> Monday"),
-    (D(2022, 6, 18), D(2022, 6, 21), "Saturday before Juneteenth observed on Monday -> Tuesday"),
-    (D(2022, 6, 19), D(2022, 6, 21), "Sunday holiday observed on Monday -> Tuesday"),
-    (D(2022, 6, 20), D(2022, 6, 21), "the observed Monday itself -> Tuesday"),
-    (D(2026, 12, 25), D(2026, 12, 28), "Christmas on a Friday -> Monday"),
-    (D(2026, 12, 24), D(2026, 12, 24), "Christmas Eve (Thursday) is a business day and stays"),
-    (D(2026, 12, 26), D(2026, 12, 28), "the Saturday after it -> Monday"),
-    (D(2026, 5, 23), D(2026, 5, 26), "Saturday before Memorial Day -> Tuesday"),
-    (D(2026, 5, 25), D(2026, 5, 26), "Memorial Day (Monday) -> Tuesday"),
-    (D(2026, 11, 3), D(2026, 11, 4), "Election Day (Tuesday) -> Wednesday"),
-    (D(2026, 11, 26), D(2026, 11, 27), "Thanksgiving (Thursday) -> the Friday after, a business day"),
-    (D(2022, 12, 31), D(2023, 1, 3), "Saturday, Dec 31 -> over New Year's Day observed Monday Jan 2 -> Tuesday"),
-])
+@pytest.mark.parametrize(
+    "day, end, why",
+    [
+        (D(2026, 6, 5), D(2026, 6, 5), "an ordinary Friday stays"),
+        (D(2026, 6, 8), D(2026, 6, 8), "an ordinary Monday stays"),
+        (D(2026, 6, 6), D(2026, 6, 8), "Saturday -> Monday"),
+        (D(2026, 6, 7), D(2026, 6, 8), "Sunday -> Monday"),
+        (D(2026, 7, 3), D(2026, 7, 3), "Friday before a Saturday holiday stays (July 4 is not moved to it)"),
+        (D(2026, 7, 4), D(2026, 7, 6), "a Saturday holiday (Independence Day) -> Monday"),
+        (D(2026, 7, 5), D(2026, 7, 6), "the Sunday after it -> Monday"),
+        (D(2022, 6, 18), D(2022, 6, 21), "Saturday before Juneteenth observed on Monday -> Tuesday"),
+        (D(2022, 6, 19), D(2022, 6, 21), "Sunday holiday observed on Monday -> Tuesday"),
+        (D(2022, 6, 20), D(2022, 6, 21), "the observed Monday itself -> Tuesday"),
+        (D(2026, 12, 25), D(2026, 12, 28), "Christmas on a Friday -> Monday"),
+        (D(2026, 12, 24), D(2026, 12, 24), "Christmas Eve (Thursday) is a business day and stays"),
+        (D(2026, 12, 26), D(2026, 12, 28), "the Saturday after it -> Monday"),
+        (D(2026, 5, 23), D(2026, 5, 26), "Saturday before Memorial Day -> Tuesday"),
+        (D(2026, 5, 25), D(2026, 5, 26), "Memorial Day (Monday) -> Tuesday"),
+        (D(2026, 11, 3), D(2026, 11, 4), "Election Day (Tuesday) -> Wednesday"),
+        (D(2026, 11, 26), D(2026, 11, 27), "Thanksgiving (Thursday) -> the Friday after, a business day"),
+        (
+            D(2022, 12, 31),
+            D(2023, 1, 3),
+            "Saturday, Dec 31 -> over New Year's Day observed Monday Jan 2 -> Tuesday",
+        ),
+    ],
+)
 def test_a_period_ending_on_a_day_that_is_not_a_business_day_ends_on_the_next(day, end, why):
     assert CAL.period_end(day) == end, why
     assert extend_to_business_day(day, CAL) == end, why
@@ -234,7 +259,7 @@ def test_a_period_ending_on_a_day_that_is_not_a_business_day_ends_on_the_next(da
 def test_a_period_end_before_the_holiday_rules_begin_is_refused():
     with pytest.raises(ValueError, match="2007-05-03"):
         CAL.period_end(D(2007, 5, 2))
-    assert CAL.period_end(D(2007, 5, 3)) == D(2007, 5, 3)   # Thursday, the first day covered
+    assert CAL.period_end(D(2007, 5, 3)) == D(2007, 5, 3)  # Thursday, the first day covered
 
 
 def _extension(**kw):
@@ -256,7 +281,9 @@ def test_extended_due_applies_the_version_in_effect_on_the_day_and_only_to_its_p
     # a business day is not moved, and no version is named as moving it
     assert extended_due(D(2026, 6, 18), "illicit_discharges.appeal", CAL, [ext]) == (D(2026, 6, 18), None)
     with pytest.raises(ValidationError):
-        _extension(periods=["illicit_discharges.appeal_hearing"])   # the Town's own act: not a period it extends
+        _extension(
+            periods=["illicit_discharges.appeal_hearing"]
+        )  # the Town's own act: not a period it extends
     with pytest.raises(ValidationError):
         _extension(periods=[])
 
@@ -264,8 +291,12 @@ def test_extended_due_applies_the_version_in_effect_on_the_day_and_only_to_its_p
 def test_the_rules_file_extends_the_recipients_periods():
     ext = RULES.deadline_extension.at(D(2026, 6, 1))
     assert "§ 25-a" in ext.citation and "next succeeding business day" in ext.citation
-    assert set(ext.periods) == {"illicit_discharges.appeal", "illicit_discharges.abatement",
-                                "illicit_discharges.protest", "notices.correct_by"}
+    assert set(ext.periods) == {
+        "illicit_discharges.appeal",
+        "illicit_discharges.abatement",
+        "illicit_discharges.protest",
+        "notices.correct_by",
+    }
 
 
 # ---------------------------------------------------------- rule checking
@@ -290,9 +321,11 @@ def test_the_dates_of_a_holiday_in_a_year_are_the_laws_arithmetic_on_its_rule():
     # Labor Day 2026: Tuesday Sep 1, so the first Monday is Sep 7; Juneteenth 2022 is a Sunday,
     # observed Monday June 20; a fifth Monday of February 2026 does not exist.
     assert holiday_date(GCL_24.holidays[7], 2026) == D(2026, 9, 7)
-    assert holiday_dates(GCL_24.holidays[5], 2022) == [(D(2022, 6, 19), "Juneteenth"),
-                                                        (D(2022, 6, 20), "Juneteenth (observed)")]
-    assert holiday_dates(GCL_24.holidays[5], 2020) == []          # June 19, 2020: before its rule began
+    assert holiday_dates(GCL_24.holidays[5], 2022) == [
+        (D(2022, 6, 19), "Juneteenth"),
+        (D(2022, 6, 20), "Juneteenth (observed)"),
+    ]
+    assert holiday_dates(GCL_24.holidays[5], 2020) == []  # June 19, 2020: before its rule began
     assert holiday_date(_rule("Fifth Monday", "nth_weekday", 2, weekday="monday", n=5), 2026) is None
     # the rule names the day: weekday_after_nth_weekday of 2026 is Tuesday, Nov 3
     assert holiday_date(GCL_24.holidays[9], 2026) == D(2026, 11, 3)
@@ -322,11 +355,16 @@ def test_holidays_library_new_york_calendar_differs_only_as_documented():
     """
     for year in range(2008, 2041):
         ours = {d for d in CAL.holidays(year) if d.weekday() < 5}
-        lib = {d: n for d, n in holidays.US(subdiv="NY", years=year).items() if d.weekday() < 5 and d.year == year}
+        lib = {
+            d: n
+            for d, n in holidays.US(subdiv="NY", years=year).items()
+            if d.weekday() < 5 and d.year == year
+        }
         for day in set(lib) - ours:
             saturday = day + dt.timedelta(days=1)
-            moved_from_saturday = (day.weekday() == 4 and "observed" in lib[day]
-                                   and CAL.holiday_name(saturday) is not None)
+            moved_from_saturday = (
+                day.weekday() == 4 and "observed" in lib[day] and CAL.holiday_name(saturday) is not None
+            )
             # a Saturday Jan 1 of next year is moved to Dec 31 of this one
             assert moved_from_saturday or (day.month, day.day) == (2, 15), (day, lib[day])
         for day in ours - set(lib):
@@ -336,7 +374,9 @@ def test_holidays_library_new_york_calendar_differs_only_as_documented():
     assert D(2026, 7, 3) in lib_2026 and CAL.is_business_day(D(2026, 7, 3))
     assert D(2027, 12, 31) in holidays.US(subdiv="NY", years=2027) and CAL.is_business_day(D(2027, 12, 31))
     assert D(2024, 2, 15) in holidays.US(subdiv="NY", years=2024) and CAL.is_business_day(D(2024, 2, 15))
-    assert D(2013, 11, 5) not in holidays.US(subdiv="NY", years=2013) and not CAL.is_business_day(D(2013, 11, 5))
+    assert D(2013, 11, 5) not in holidays.US(subdiv="NY", years=2013) and not CAL.is_business_day(
+        D(2013, 11, 5)
+    )
 
 
 # ------------------------------------------------------------ properties

@@ -12,12 +12,30 @@ DAY = dt.date(2026, 2, 3)
 
 
 def default_limits() -> list[d.Limit]:
-    return [d.Limit(lim.parameter, lim.limit_type, lim.value, lim.citation, "Part 2", None,
-                    lim.effective_from, lim.effective_to) for lim in RULES.discharge_limits]
+    return [
+        d.Limit(
+            lim.parameter,
+            lim.limit_type,
+            lim.value,
+            lim.citation,
+            "Part 2",
+            None,
+            lim.effective_from,
+            lim.effective_to,
+        )
+        for lim in RULES.discharge_limits
+    ]
 
 
-def judge(parameter: str, value: float, unit: str, nondetect: bool = False, limits=None,
-          user: str = "IU-1", day: dt.date = DAY) -> dict[str, str]:
+def judge(
+    parameter: str,
+    value: float,
+    unit: str,
+    nondetect: bool = False,
+    limits=None,
+    user: str = "IU-1",
+    day: dt.date = DAY,
+) -> dict[str, str]:
     """Outcome per limit type of one result against the limits in effect."""
     canon, _ = d.to_canonical(value, unit, parameter)
     out = {}
@@ -30,16 +48,31 @@ def judge(parameter: str, value: float, unit: str, nondetect: bool = False, limi
 
 def test_rules_hold_every_part2_limit():
     got = {(lim.parameter, lim.limit_type): lim.value for lim in RULES.discharge_limits}
-    assert got == {("BOD", "max"): 240, ("chlorine_demand", "max"): 25, ("COD", "max"): 600,
-                   ("TSS", "max"): 300, ("FOG", "max"): 100, ("temperature", "max"): 150,
-                   ("pH", "min"): 5.5, ("pH", "max"): 9.5}
+    assert got == {
+        ("BOD", "max"): 240,
+        ("chlorine_demand", "max"): 25,
+        ("COD", "max"): 600,
+        ("TSS", "max"): 300,
+        ("FOG", "max"): 100,
+        ("temperature", "max"): 150,
+        ("pH", "min"): 5.5,
+        ("pH", "max"): 9.5,
+    }
     assert RULES.table_7_1.limits == ()  # the Town Board's table: empty until adopted
 
 
-@pytest.mark.parametrize("parameter,limit,over", [
-    ("BOD", 240, 240.01), ("chlorine_demand", 25, 25.01), ("COD", 600, 600.01),
-    ("TSS", 300, 300.01), ("FOG", 100, 100.01), ("temperature", 150, 150.01), ("pH", 9.5, 9.51),
-])
+@pytest.mark.parametrize(
+    "parameter,limit,over",
+    [
+        ("BOD", 240, 240.01),
+        ("chlorine_demand", 25, 25.01),
+        ("COD", 600, 600.01),
+        ("TSS", 300, 300.01),
+        ("FOG", 100, 100.01),
+        ("temperature", 150, 150.01),
+        ("pH", 9.5, 9.51),
+    ],
+)
 def test_in_excess_of_is_strictly_greater(parameter, limit, over):
     unit = {"temperature": "degF", "pH": "s.u."}.get(parameter, "mg/L")
     assert judge(parameter, limit, unit)["max"] == d.COMPLIANT
@@ -91,16 +124,27 @@ def test_no_limit_defined_for_other_parameters():
     assert judge("copper", 250, "ug/L") == {}
 
 
-PERMIT = d.Limit("BOD", "max", 400, "Special agreement 2026-1 (permit P-2)", "permit", "IU-2",
-                 dt.date(2026, 3, 1), dt.date(2026, 5, 31))
+PERMIT = d.Limit(
+    "BOD",
+    "max",
+    400,
+    "Special agreement 2026-1 (permit P-2)",
+    "permit",
+    "IU-2",
+    dt.date(2026, 3, 1),
+    dt.date(2026, 5, 31),
+)
 
 
-@pytest.mark.parametrize("day,limit", [
-    (dt.date(2026, 2, 28), 240),   # before the agreement
-    (dt.date(2026, 3, 1), 400),    # first day
-    (dt.date(2026, 5, 31), 400),   # last day (inclusive)
-    (dt.date(2026, 6, 1), 240),    # after
-])
+@pytest.mark.parametrize(
+    "day,limit",
+    [
+        (dt.date(2026, 2, 28), 240),  # before the agreement
+        (dt.date(2026, 3, 1), 400),  # first day
+        (dt.date(2026, 5, 31), 400),  # last day (inclusive)
+        (dt.date(2026, 6, 1), 240),  # after
+    ],
+)
 def test_permit_limit_replaces_default_while_in_effect(day, limit):
     lim = d.limit_in_effect(default_limits() + [PERMIT], "IU-2", "BOD", "max", day)
     assert lim.value == limit
@@ -127,7 +171,10 @@ def test_permit_limit_replaces_only_its_own_type():
 
 def test_permit_rule_text():
     assert d.permit_rule("Special agreement 7", "P-9", "x") == "Special agreement 7 (permit P-9)"
-    assert d.permit_rule("  ", None, "ch. 253 Part 2, special agreements") == "ch. 253 Part 2, special agreements"
+    assert (
+        d.permit_rule("  ", None, "ch. 253 Part 2, special agreements")
+        == "ch. 253 Part 2, special agreements"
+    )
 
 
 def test_nondetect_policies_and_statistics():

@@ -14,7 +14,7 @@ from outfall.rules import load_rules
 
 D = dt.date
 RULES = load_rules("woodbury")
-DAY = D(2026, 6, 30)   # the law of 2026, each section in its version in effect that day
+DAY = D(2026, 6, 30)  # the law of 2026, each section in its version in effect that day
 SNC = RULES.snc.at(DAY)
 NOTICES = RULES.notices
 
@@ -38,7 +38,7 @@ def samples_of(values, limit=240.0):
 
 
 def test_add_days_counts_weekends_and_add_months_clamps():
-    assert law.add_days(D(2026, 6, 4), 5) == D(2026, 6, 9)          # Thursday -> Tuesday
+    assert law.add_days(D(2026, 6, 4), 5) == D(2026, 6, 9)  # Thursday -> Tuesday
     assert law.add_months(D(2026, 8, 31), 6) == D(2027, 2, 28)
     assert law.add_months(D(2027, 8, 31), 6) == D(2028, 2, 29)
     assert law.add_months(D(2026, 1, 15), -1) == D(2025, 12, 15)
@@ -49,23 +49,25 @@ def test_half_year_periods():
     assert law.half_year(D(2026, 1, 1), months) == (D(2026, 1, 1), D(2026, 6, 30))
     assert law.half_year(D(2026, 6, 30), months) == (D(2026, 1, 1), D(2026, 6, 30))
     assert law.half_year(D(2026, 7, 1), months) == (D(2026, 7, 1), D(2026, 12, 31))
-    assert law.publication_year_periods(2026, months) == [(D(2026, 1, 1), D(2026, 6, 30)),
-                                                          (D(2026, 7, 1), D(2026, 12, 31))]
+    assert law.publication_year_periods(2026, months) == [
+        (D(2026, 1, 1), D(2026, 6, 30)),
+        (D(2026, 7, 1), D(2026, 12, 31)),
+    ]
     with pytest.raises(ValueError):
         law.half_year(D(2026, 1, 1), 5)
 
 
 def test_month_minutes_follow_daylight_saving():
     assert law.month_minutes(D(2026, 6, 1), "America/New_York") == 30 * 1440
-    assert law.month_minutes(D(2026, 3, 1), "America/New_York") == 31 * 1440 - 60    # spring forward
-    assert law.month_minutes(D(2026, 11, 1), "America/New_York") == 30 * 1440 + 60   # fall back
+    assert law.month_minutes(D(2026, 3, 1), "America/New_York") == 31 * 1440 - 60  # spring forward
+    assert law.month_minutes(D(2026, 11, 1), "America/New_York") == 30 * 1440 + 60  # fall back
 
 
 def test_deadline_status_met_late_open_overdue():
     due = D(2026, 6, 10)
     assert law.deadline_status(due, D(2026, 6, 10), D(2026, 7, 1)) == "met"
     assert law.deadline_status(due, D(2026, 6, 11), D(2026, 7, 1)) == "late"
-    assert law.deadline_status(due, None, D(2026, 6, 10)) == "open"       # the due day is not over
+    assert law.deadline_status(due, None, D(2026, 6, 10)) == "open"  # the due day is not over
     assert law.deadline_status(due, None, D(2026, 6, 11)) == "overdue"
     # a satisfaction dated after --as-of has not happened yet
     assert law.deadline_status(due, D(2026, 6, 12), D(2026, 6, 11)) == "overdue"
@@ -78,11 +80,11 @@ def test_slug_report_five_days_across_a_weekend():
     days = NOTICES.slug_report.at(DAY).days
     assert days == 5
     thursday = D(2026, 6, 4)
-    d = law.deadline(thursday, days, D(2026, 6, 9), D(2026, 6, 30))       # Tuesday: 5 calendar days
+    d = law.deadline(thursday, days, D(2026, 6, 9), D(2026, 6, 30))  # Tuesday: 5 calendar days
     assert (d.due, d.status) == (D(2026, 6, 9), "met")
     assert law.deadline(thursday, days, D(2026, 6, 10), D(2026, 6, 30)).status == "late"
     friday = D(2026, 6, 5)
-    assert law.deadline(friday, days, None, D(2026, 6, 10)).status == "open"    # due Wednesday 10
+    assert law.deadline(friday, days, None, D(2026, 6, 10)).status == "open"  # due Wednesday 10
     assert law.deadline(friday, days, None, D(2026, 6, 11)).status == "overdue"
 
 
@@ -95,7 +97,9 @@ def test_24_hour_notice_is_the_next_day():
 
 
 def test_first_on_or_after():
-    assert law.first_on_or_after(D(2026, 3, 2), [D(2026, 3, 1), D(2026, 3, 5), None, D(2026, 3, 3)]) == D(2026, 3, 3)
+    assert law.first_on_or_after(D(2026, 3, 2), [D(2026, 3, 1), D(2026, 3, 5), None, D(2026, 3, 3)]) == D(
+        2026, 3, 3
+    )
     assert law.first_on_or_after(D(2026, 3, 2), [D(2026, 3, 1)]) is None
 
 
@@ -104,7 +108,7 @@ def test_self_monitoring_unless_town_or_potw():
     assert law.is_self_monitoring("Suffolk Environmental Laboratories", "SM5210B", words)
     assert not law.is_self_monitoring("Town of Woodbury lab", None, words)
     assert not law.is_self_monitoring("Acme", "POTW split sample", words)
-    assert law.is_self_monitoring("Townsend Analytical", None, words)        # whole words only
+    assert law.is_self_monitoring("Townsend Analytical", None, words)  # whole words only
     assert law.is_self_monitoring(None, None, words)
 
 
@@ -114,10 +118,10 @@ def test_self_monitoring_unless_town_or_potw():
 def test_pct_reached_is_exact():
     assert law.pct_reached(66, 100, 66) and not law.pct_reached(65, 100, 66)
     assert law.pct_reached(33, 100, 33) and not law.pct_reached(32, 100, 33)
-    assert law.pct_reached(2, 3, 66)          # 66.67%
+    assert law.pct_reached(2, 3, 66)  # 66.67%
     assert not law.pct_reached(1, 3, 66)
-    assert law.pct_reached(1, 3, 33)          # 33.33%
-    assert law.pct_reached(33, 50, 66)        # exactly 66%
+    assert law.pct_reached(1, 3, 33)  # 33.33%
+    assert law.pct_reached(33, 50, 66)  # exactly 66%
     assert not law.pct_reached(0, 0, 33)
     assert law.pct_reached(133, 200, "66.5") and not law.pct_reached(132, 200, "66.5")
 
@@ -142,7 +146,11 @@ def test_trc_33_vs_32_percent():
 
 def test_trc_exactly_1_4_times_the_limit():
     f = law.trc_factor("BOD", SNC)
-    assert f == Decimal("1.4") and law.trc_factor("TSS", SNC) == Decimal("1.4") and law.trc_factor("fog", SNC) == Decimal("1.4")
+    assert (
+        f == Decimal("1.4")
+        and law.trc_factor("TSS", SNC) == Decimal("1.4")
+        and law.trc_factor("fog", SNC) == Decimal("1.4")
+    )
     assert law.trc_factor("COD", SNC) == Decimal("1.2") and law.trc_factor("copper", SNC) == Decimal("1.2")
     assert law.trc_reached(336, 240, f)
     assert not law.trc_reached(335.99, 240, f)
@@ -157,17 +165,17 @@ def test_trc_exactly_1_4_times_the_limit():
 
 
 def test_trc_never_counts_nondetects_or_minimum_limits():
-    nd = {"S1": [ev("S1", 400, nondetect=True)]}          # <400 against 240: inconclusive, not TRC
+    nd = {"S1": [ev("S1", 400, nondetect=True)]}  # <400 against 240: inconclusive, not TRC
     assert law.snc_counts("BOD", nd, SNC) == (1, 0, 0)
     low = {"S1": [ev("S1", 1.0, limit=5.5, limit_type="min")]}
-    assert law.sample_reaches_trc("COD", low[ "S1"], SNC) is False
+    assert law.sample_reaches_trc("COD", low["S1"], SNC) is False
 
 
 def test_ph_counts_as_chronic_but_never_trc():
     # pH has a minimum and a maximum: one measurement per sample; either breaks it.
     samples = {
-        "P1": [ev("P1", 4.0, 5.5, "min"), ev("P1", 4.0, 9.5, "max")],       # breaks the minimum
-        "P2": [ev("P2", 12.0, 5.5, "min"), ev("P2", 12.0, 9.5, "max")],     # 12 >= 9.5 x 1.2 but pH is not TRC
+        "P1": [ev("P1", 4.0, 5.5, "min"), ev("P1", 4.0, 9.5, "max")],  # breaks the minimum
+        "P2": [ev("P2", 12.0, 5.5, "min"), ev("P2", 12.0, 9.5, "max")],  # 12 >= 9.5 x 1.2 but pH is not TRC
         "P3": [ev("P3", 7.0, 5.5, "min"), ev("P3", 7.0, 9.5, "max")],
     }
     measurements, breaking, trc = law.snc_counts("pH", samples, SNC)
@@ -177,9 +185,13 @@ def test_ph_counts_as_chronic_but_never_trc():
 
 
 def test_nondetects_and_inconclusive_are_measurements_that_do_not_exceed():
-    samples = {"S1": [ev("S1", 250)], "S2": [ev("S2", 5, nondetect=True)], "S3": [ev("S3", 300, nondetect=True)]}
+    samples = {
+        "S1": [ev("S1", 250)],
+        "S2": [ev("S2", 5, nondetect=True)],
+        "S3": [ev("S3", 300, nondetect=True)],
+    }
     assert law.snc_counts("BOD", samples, SNC) == (3, 1, 0)
-    assert law.snc_criteria("BOD", samples, SNC) == []   # 1 of 3 = 33%: not chronic
+    assert law.snc_criteria("BOD", samples, SNC) == []  # 1 of 3 = 33%: not chronic
 
 
 def test_late_report_45_vs_46_days():
@@ -192,8 +204,9 @@ def test_late_report_45_vs_46_days():
     assert law.report_is_late_for_snc(due, None, law.add_days(due, 46), late_days)
     # received after --as-of counts as not received yet
     assert not law.report_is_late_for_snc(due, law.add_days(due, 60), law.add_days(due, 40), late_days)
-    c = law.late_report_criterion([(due, law.add_days(due, 46)), (D(2026, 4, 15), D(2026, 4, 1))],
-                                  D(2026, 12, 31), late_days)
+    c = law.late_report_criterion(
+        [(due, law.add_days(due, 46)), (D(2026, 4, 15), D(2026, 4, 1))], D(2026, 12, 31), late_days
+    )
     assert (c.criterion, c.measurements, c.count, c.pct) == ("late_report", 2, 1, 50.0)
     assert law.late_report_criterion([(due, law.add_days(due, 45))], D(2026, 12, 31), late_days) is None
 
@@ -236,9 +249,9 @@ def test_follow_up_not_corrected_pending_overdue():
 def test_violation_days_and_penalty():
     correct_by = D(2026, 4, 1)
     assert law.violation_days(correct_by, D(2026, 3, 20), D(2026, 6, 30)) == 1
-    assert law.violation_days(correct_by, D(2026, 4, 2), D(2026, 6, 30)) == 1      # corrected the next day
-    assert law.violation_days(correct_by, D(2026, 4, 5), D(2026, 6, 30)) == 4      # Apr 2, 3, 4 continued
-    assert law.violation_days(correct_by, None, D(2026, 4, 11)) == 11              # Apr 2..11
+    assert law.violation_days(correct_by, D(2026, 4, 2), D(2026, 6, 30)) == 1  # corrected the next day
+    assert law.violation_days(correct_by, D(2026, 4, 5), D(2026, 6, 30)) == 4  # Apr 2, 3, 4 continued
+    assert law.violation_days(correct_by, None, D(2026, 4, 11)) == 11  # Apr 2..11
     assert law.violation_days(correct_by, None, D(2026, 3, 15)) == 1
     pen = RULES.penalties.sewer_use.at(DAY)
     assert law.max_penalty(1, pen.fine_max_usd, pen.civil_max_usd) == Decimal("500")
@@ -253,9 +266,9 @@ def test_surcharge_pounds_and_amount():
     # 1.5 MG x 8.34 x (340 - 240) = 1251 lb; x $0.35 = $437.85
     pounds = law.surcharge_pounds(1.5, 340, 240, lbs)
     assert pounds == pytest.approx(1251.0)
-    assert RULES.surcharge.rates.at(DAY) == ()                              # no Town Board rate adopted
-    assert law.surcharge_amount(pounds, "0.35") == Decimal("437.85")         # a test rate
-    assert law.surcharge_pounds(1.5, 200, 240, lbs) == 0.0                  # negatives count as zero
+    assert RULES.surcharge.rates.at(DAY) == ()  # no Town Board rate adopted
+    assert law.surcharge_amount(pounds, "0.35") == Decimal("437.85")  # a test rate
+    assert law.surcharge_pounds(1.5, 200, 240, lbs) == 0.0  # negatives count as zero
     assert law.surcharge_amount(0.0, 0.35) == Decimal("0.00")
     assert law.surcharge_pounds(None, 340, 240, lbs) is None
     assert law.cents(Decimal("0.125")) == Decimal("0.13")
@@ -273,15 +286,25 @@ def test_flow_volume_and_time_weighted_mean():
 
 
 def test_month_concentration_prefers_composites_and_halves_nondetects():
-    conc, used = law.month_concentration([("composite", 300.0, False, "half_dl"), ("grab", 900.0, False, "half_dl"),
-                                          ("composite", 20.0, True, "half_dl")])
+    conc, used = law.month_concentration(
+        [
+            ("composite", 300.0, False, "half_dl"),
+            ("grab", 900.0, False, "half_dl"),
+            ("composite", 20.0, True, "half_dl"),
+        ]
+    )
     assert used == [0, 2] and conc == pytest.approx((300 + 10) / 2)
-    conc, used = law.month_concentration([("grab", 300.0, False, "half_dl"), ("grab", 100.0, False, "half_dl")])
+    conc, used = law.month_concentration(
+        [("grab", 300.0, False, "half_dl"), ("grab", 100.0, False, "half_dl")]
+    )
     assert used == [0, 1] and conc == 200.0
     # each result by the policy of its own day; a non-detect no policy covers leaves the month unjudged
     conc, _ = law.month_concentration([("composite", 20.0, True, "dl"), ("composite", 20.0, True, "zero")])
     assert conc == 10.0
-    assert law.month_concentration([("composite", 300.0, False, None), ("composite", 20.0, True, None)])[0] is None
+    assert (
+        law.month_concentration([("composite", 300.0, False, None), ("composite", 20.0, True, None)])[0]
+        is None
+    )
 
 
 # ----------------------------------------------------- grease interceptors

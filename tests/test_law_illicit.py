@@ -38,7 +38,7 @@ RULES = load_rules("woodbury")
 D = dt.date
 M = Decimal
 CAL = calendar_from_rules(RULES.business_days)
-EXT = RULES.deadline_extension   # General Construction Law § 25-a
+EXT = RULES.deadline_extension  # General Construction Law § 25-a
 TERMS = illicit_terms_on(RULES.illicit_discharges, D(2024, 1, 26))
 
 
@@ -60,7 +60,12 @@ def test_the_rules_carry_the_law_numbers():
     assert (t.notify_business_days, t.confirmation_business_days) == (1, 3)
     assert (t.appeal_days, t.hearing_days, t.abatement_after_decision_days) == (15, 15, 15)
     assert (t.cost_notice_days, t.protest_days) == (30, 10)
-    assert (t.installments, t.interest_rate, t.interest_day_count, t.interest_start_days) == (12, M("0.18"), 365, 30)
+    assert (t.installments, t.interest_rate, t.interest_day_count, t.interest_start_days) == (
+        12,
+        M("0.18"),
+        365,
+        30,
+    )
     assert t.penalty_per_day_usd == M("350")
     with pytest.raises(ValueError, match="No rule for illicit discharges"):
         illicit_terms_on(RULES.illicit_discharges, D(2006, 12, 31))
@@ -69,11 +74,20 @@ def test_the_rules_carry_the_law_numbers():
 # ---------------------------------------------------------------- deadlines
 
 FULL = case(
-    discovered_on=D(2024, 1, 26), hazardous=False, notified_on=D(2024, 1, 29),
-    written_confirmation_on=D(2024, 2, 2), nov_on=D(2024, 2, 5), abatement_due=D(2024, 3, 1),
-    appeal_received_on=D(2024, 2, 16), appeal_decided_on=D(2024, 3, 4), abated_on=D(2024, 3, 25),
-    abated_by="town", abatement_cost_usd=M("1000.00"), cost_notice_on=D(2024, 4, 24),
-    protest_received_on=D(2024, 5, 6))
+    discovered_on=D(2024, 1, 26),
+    hazardous=False,
+    notified_on=D(2024, 1, 29),
+    written_confirmation_on=D(2024, 2, 2),
+    nov_on=D(2024, 2, 5),
+    abatement_due=D(2024, 3, 1),
+    appeal_received_on=D(2024, 2, 16),
+    appeal_decided_on=D(2024, 3, 4),
+    abated_on=D(2024, 3, 25),
+    abated_by="town",
+    abatement_cost_usd=M("1000.00"),
+    cost_notice_on=D(2024, 4, 24),
+    protest_received_on=D(2024, 5, 6),
+)
 
 
 def test_every_deadline_of_a_full_case():
@@ -102,16 +116,27 @@ def test_every_deadline_of_a_full_case():
 def test_rules_cite_chapter_185_by_its_paragraphs_in_words():
     rows = by_obligation(illicit_deadlines(FULL, TERMS, CAL, D(2024, 6, 1), EXT))
     assert rows["notify_town"].rule.startswith("Woodbury Code ch. 185, notification of spills: a release")
-    assert rows["written_confirmation"].rule.startswith("Woodbury Code ch. 185, notification of spills: a notice")
+    assert rows["written_confirmation"].rule.startswith(
+        "Woodbury Code ch. 185, notification of spills: a notice"
+    )
     assert rows["appeal"].rule.startswith("Woodbury Code ch. 185, appeal of a notice of violation: a notice")
-    assert rows["appeal_hearing"].rule.startswith("Woodbury Code ch. 185, appeal of a notice of violation: the hearing")
+    assert rows["appeal_hearing"].rule.startswith(
+        "Woodbury Code ch. 185, appeal of a notice of violation: the hearing"
+    )
     assert rows["abatement"].rule.startswith("Woodbury Code ch. 185, enforcement measures after an appeal")
-    assert rows["cost_notice"].rule.startswith("Woodbury Code ch. 185, cost of abatement of the violation: the owner must")
-    assert rows["protest"].rule.startswith("Woodbury Code ch. 185, cost of abatement of the violation: the owner may")
+    assert rows["cost_notice"].rule.startswith(
+        "Woodbury Code ch. 185, cost of abatement of the violation: the owner must"
+    )
+    assert rows["protest"].rule.startswith(
+        "Woodbury Code ch. 185, cost of abatement of the violation: the owner may"
+    )
     for r in rows.values():
         assert "contract" not in r.rule.lower() and r.rule.endswith(".")
-    no_appeal = by_obligation(illicit_deadlines(case(discovered_on=D(2024, 1, 26), abatement_due=D(2024, 3, 1)),
-                                                TERMS, CAL, D(2024, 6, 1), EXT))
+    no_appeal = by_obligation(
+        illicit_deadlines(
+            case(discovered_on=D(2024, 1, 26), abatement_due=D(2024, 3, 1)), TERMS, CAL, D(2024, 6, 1), EXT
+        )
+    )
     assert no_appeal["abatement"].rule.startswith("Woodbury Code ch. 185, notice of violation:")
 
 
@@ -134,10 +159,16 @@ def test_notify_before_a_saturday_holiday_is_due_friday():
     # Discovered Thu Jul 2, 2026: Fri Jul 3 is a business day (Jul 4 Sat is not moved).
     c = case(discovered_on=D(2026, 7, 2), notified_on=D(2026, 7, 6))
     rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 31), EXT))
-    assert (rows["notify_town"].due, rows["notify_town"].satisfied_on, rows["notify_town"].status) == \
-        (D(2026, 7, 3), D(2026, 7, 6), "late")
+    assert (rows["notify_town"].due, rows["notify_town"].satisfied_on, rows["notify_town"].status) == (
+        D(2026, 7, 3),
+        D(2026, 7, 6),
+        "late",
+    )
     # confirmation after Mon Jul 6: Tue 7, Wed 8, Thu 9; none mailed by Jul 31: overdue.
-    assert (rows["written_confirmation"].due, rows["written_confirmation"].status) == (D(2026, 7, 9), "overdue")
+    assert (rows["written_confirmation"].due, rows["written_confirmation"].status) == (
+        D(2026, 7, 9),
+        "overdue",
+    )
 
 
 def test_election_day_is_not_a_business_day():
@@ -151,7 +182,9 @@ def test_election_day_is_not_a_business_day():
 
 def test_sunday_holiday_observed_on_monday():
     # Discovered Fri Jun 17, 2022: Sat 18, Sun 19 Juneteenth, Mon 20 observed -> Tue Jun 21.
-    rows = by_obligation(illicit_deadlines(case(discovered_on=D(2022, 6, 17)), TERMS, CAL, D(2022, 6, 22), EXT))
+    rows = by_obligation(
+        illicit_deadlines(case(discovered_on=D(2022, 6, 17)), TERMS, CAL, D(2022, 6, 22), EXT)
+    )
     assert (rows["notify_town"].due, rows["notify_town"].status) == (D(2022, 6, 21), "overdue")
 
 
@@ -175,21 +208,28 @@ def test_hazardous_release_has_no_notice_rows_and_blank_is_not_hazardous():
     hazardous = case(discovered_on=D(2026, 5, 22), hazardous=True, notified_on=D(2026, 5, 22))
     assert illicit_deadlines(hazardous, TERMS, CAL, D(2026, 6, 30), EXT) == []
     blank = case(discovered_on=D(2026, 5, 22), hazardous=None)
-    assert [r.obligation for r in illicit_deadlines(blank, TERMS, CAL, D(2026, 6, 30), EXT)] == ["notify_town"]
+    assert [r.obligation for r in illicit_deadlines(blank, TERMS, CAL, D(2026, 6, 30), EXT)] == [
+        "notify_town"
+    ]
 
 
 def test_appeal_rows_need_their_triggers():
     # NOV without an appeal: no appeal, no hearing row; a late appeal is late.
     c = case(discovered_on=D(2026, 1, 5), hazardous=True, nov_on=D(2026, 2, 2))
     assert illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT) == []
-    late = case(discovered_on=D(2026, 1, 5), hazardous=True, nov_on=D(2026, 2, 2), appeal_received_on=D(2026, 2, 18))
+    late = case(
+        discovered_on=D(2026, 1, 5), hazardous=True, nov_on=D(2026, 2, 2), appeal_received_on=D(2026, 2, 18)
+    )
     rows = by_obligation(illicit_deadlines(late, TERMS, CAL, D(2026, 6, 30), EXT))
     # Feb 2 + 15 = Feb 17; received Feb 18: late. Hearing Feb 18 + 15 = Mar 5, no decision: overdue.
     assert (rows["appeal"].due, rows["appeal"].status) == (D(2026, 2, 17), "late")
     assert (rows["appeal_hearing"].due, rows["appeal_hearing"].status) == (D(2026, 3, 5), "overdue")
     # the appeal is pending (received, not decided): the abatement is suspended, with no due day
     assert (rows["abatement"].due, rows["abatement"].satisfied_on, rows["abatement"].status) == (
-        None, None, "suspended")
+        None,
+        None,
+        "suspended",
+    )
     assert "while an appeal is pending" in rows["abatement"].rule
 
 
@@ -206,8 +246,11 @@ def test_abatement_set_in_the_notice_and_the_town_cost_notice():
     # By the Town on Jun 30: cost notice due Jun 30 + 30 = Jul 30, none sent: open on Jul 30.
     town = c.model_copy(update={"abated_on": D(2026, 6, 30), "abated_by": "town"})
     rows = by_obligation(illicit_deadlines(town, TERMS, CAL, D(2026, 7, 30), EXT))
-    assert (rows["abatement"].status, rows["cost_notice"].due, rows["cost_notice"].status) == \
-        ("met", D(2026, 7, 30), "open")
+    assert (rows["abatement"].status, rows["cost_notice"].due, rows["cost_notice"].status) == (
+        "met",
+        D(2026, 7, 30),
+        "open",
+    )
     # the notice set for a day after --as-of is not issued yet: no abatement row
     future_nov = c.model_copy(update={"nov_on": D(2026, 7, 2)})
     assert illicit_deadlines(future_nov, TERMS, CAL, D(2026, 7, 1), EXT) == []
@@ -222,11 +265,16 @@ def test_abatement_set_in_the_notice_and_the_town_cost_notice():
 def test_an_appeal_due_on_a_saturday_and_received_on_the_monday_is_met():
     # Regression: notice of violation Friday June 5, 2026 + 15 days = Saturday June 20: the appeal may be
     # received on the next business day, Monday June 22.
-    c = case(discovered_on=D(2026, 6, 1), hazardous=True, nov_on=D(2026, 6, 5), appeal_received_on=D(2026, 6, 22))
+    c = case(
+        discovered_on=D(2026, 6, 1), hazardous=True, nov_on=D(2026, 6, 5), appeal_received_on=D(2026, 6, 22)
+    )
     row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT))["appeal"]
     assert (row.due, row.satisfied_on, row.status) == (D(2026, 6, 22), D(2026, 6, 22), "met")
     assert row.rule.startswith("Woodbury Code ch. 185, appeal of a notice of violation")
-    assert "Saturday, June 20, 2026, which is not a business day, so it ends on Monday, June 22, 2026" in row.rule
+    assert (
+        "Saturday, June 20, 2026, which is not a business day, so it ends on Monday, June 22, 2026"
+        in row.rule
+    )
     assert "General Construction Law § 25-a" in row.rule and row.rule.endswith(".")
     # the Tuesday is late; the Saturday itself is in time
     late = c.model_copy(update={"appeal_received_on": D(2026, 6, 23)})
@@ -238,23 +286,33 @@ def test_an_appeal_due_on_a_saturday_and_received_on_the_monday_is_met():
 
 
 def test_an_appeal_due_on_a_business_day_is_not_moved_and_its_rule_says_nothing_more():
-    c = case(discovered_on=D(2026, 6, 1), hazardous=True, nov_on=D(2026, 6, 3), appeal_received_on=D(2026, 6, 18))
+    c = case(
+        discovered_on=D(2026, 6, 1), hazardous=True, nov_on=D(2026, 6, 3), appeal_received_on=D(2026, 6, 18)
+    )
     row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT))["appeal"]
-    assert (row.due, row.status) == (D(2026, 6, 18), "met")     # Thursday
+    assert (row.due, row.status) == (D(2026, 6, 18), "met")  # Thursday
     assert "25-a" not in row.rule
 
 
 def test_an_appeal_due_on_a_sunday_holiday_observed_on_monday_ends_on_tuesday():
-    c = case(discovered_on=D(2022, 6, 1), hazardous=True, nov_on=D(2022, 6, 4), appeal_received_on=D(2022, 6, 21))
+    c = case(
+        discovered_on=D(2022, 6, 1), hazardous=True, nov_on=D(2022, 6, 4), appeal_received_on=D(2022, 6, 21)
+    )
     row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2022, 7, 1), EXT))["appeal"]
     assert (row.due, row.status) == (D(2022, 6, 21), "met")
 
 
 def test_an_abatement_deadline_on_christmas_friday_ends_on_the_monday():
-    c = case(discovered_on=D(2026, 12, 1), hazardous=True, nov_on=D(2026, 12, 2), abatement_due=D(2026, 12, 25))
-    rows = lambda as_of, **kw: by_obligation(illicit_deadlines(c.model_copy(update=kw), TERMS, CAL, as_of, EXT))
+    c = case(
+        discovered_on=D(2026, 12, 1), hazardous=True, nov_on=D(2026, 12, 2), abatement_due=D(2026, 12, 25)
+    )
+    rows = lambda as_of, **kw: by_obligation(
+        illicit_deadlines(c.model_copy(update=kw), TERMS, CAL, as_of, EXT)
+    )
     assert (rows(D(2026, 12, 28))["abatement"].due, rows(D(2026, 12, 28))["abatement"].status) == (
-        D(2026, 12, 28), "open")
+        D(2026, 12, 28),
+        "open",
+    )
     assert rows(D(2026, 12, 29))["abatement"].status == "overdue"
     assert rows(D(2027, 1, 5), abated_on=D(2026, 12, 28))["abatement"].status == "met"
     assert rows(D(2027, 1, 5), abated_on=D(2026, 12, 29))["abatement"].status == "late"
@@ -263,8 +321,15 @@ def test_an_abatement_deadline_on_christmas_friday_ends_on_the_monday():
 
 def test_an_abatement_after_the_decision_that_ends_on_a_saturday_ends_on_monday():
     # decided Friday June 5, 2026 + 15 = Saturday June 20 -> Monday June 22.
-    c = case(discovered_on=D(2026, 5, 1), hazardous=True, nov_on=D(2026, 5, 4), appeal_received_on=D(2026, 5, 15),
-             appeal_decided_on=D(2026, 6, 5), appeal_outcome="upheld", abated_on=D(2026, 6, 22))
+    c = case(
+        discovered_on=D(2026, 5, 1),
+        hazardous=True,
+        nov_on=D(2026, 5, 4),
+        appeal_received_on=D(2026, 5, 15),
+        appeal_decided_on=D(2026, 6, 5),
+        appeal_outcome="upheld",
+        abated_on=D(2026, 6, 22),
+    )
     row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT))["abatement"]
     assert (row.due, row.status) == (D(2026, 6, 22), "met")
     assert row.rule.startswith("Woodbury Code ch. 185, enforcement measures after an appeal")
@@ -273,8 +338,14 @@ def test_an_abatement_after_the_decision_that_ends_on_a_saturday_ends_on_monday(
 def test_a_protest_due_on_a_saturday_holiday_ends_on_monday_and_the_towns_own_deadlines_stay():
     # abated by the Town Friday June 5, 2026: the cost notice is the Town's act, due June 5 + 30 = Sunday
     # July 5, not moved. Cost notice Wednesday June 24 + 10 = Saturday July 4 (Independence Day) -> Monday July 6.
-    c = case(discovered_on=D(2026, 5, 1), hazardous=True, abated_on=D(2026, 6, 5), abated_by="town",
-             cost_notice_on=D(2026, 6, 24), protest_received_on=D(2026, 7, 6))
+    c = case(
+        discovered_on=D(2026, 5, 1),
+        hazardous=True,
+        abated_on=D(2026, 6, 5),
+        abated_by="town",
+        cost_notice_on=D(2026, 6, 24),
+        protest_received_on=D(2026, 7, 6),
+    )
     rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 31), EXT))
     assert (rows["cost_notice"].due, rows["cost_notice"].status) == (D(2026, 7, 5), "met")
     assert "25-a" not in rows["cost_notice"].rule
@@ -283,16 +354,27 @@ def test_a_protest_due_on_a_saturday_holiday_ends_on_monday_and_the_towns_own_de
 
 def test_the_hearing_due_on_a_saturday_is_not_moved():
     # the Town's own act: received Friday June 5, 2026 + 15 = Saturday June 20; heard Monday June 22: late.
-    c = case(discovered_on=D(2026, 5, 1), hazardous=True, nov_on=D(2026, 5, 25), appeal_received_on=D(2026, 6, 5),
-             hearing_on=D(2026, 6, 22), appeal_decided_on=D(2026, 6, 26))
+    c = case(
+        discovered_on=D(2026, 5, 1),
+        hazardous=True,
+        nov_on=D(2026, 5, 25),
+        appeal_received_on=D(2026, 6, 5),
+        hearing_on=D(2026, 6, 22),
+        appeal_decided_on=D(2026, 6, 26),
+    )
     row = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 6, 30), EXT))["appeal_hearing"]
     assert (row.due, row.satisfied_on, row.status) == (D(2026, 6, 20), D(2026, 6, 22), "late")
 
 
 # -------------------------------------------------------------------- appeals
 
-APPEALED = case(discovered_on=D(2026, 6, 1), hazardous=True, nov_on=D(2026, 6, 3), abatement_due=D(2026, 6, 30),
-                appeal_received_on=D(2026, 6, 10))
+APPEALED = case(
+    discovered_on=D(2026, 6, 1),
+    hazardous=True,
+    nov_on=D(2026, 6, 3),
+    abatement_due=D(2026, 6, 30),
+    appeal_received_on=D(2026, 6, 10),
+)
 
 
 def test_the_hearing_is_met_by_the_hearing_day_or_else_by_the_decision():
@@ -310,17 +392,24 @@ def test_the_hearing_is_met_by_the_hearing_day_or_else_by_the_decision():
 
 
 def test_the_abatement_is_suspended_from_the_day_the_appeal_is_received_until_the_day_it_is_decided():
-    at = lambda as_of, **kw: by_obligation(illicit_deadlines(APPEALED.model_copy(update=kw), TERMS, CAL, as_of, EXT))
+    at = lambda as_of, **kw: by_obligation(
+        illicit_deadlines(APPEALED.model_copy(update=kw), TERMS, CAL, as_of, EXT)
+    )
     # the day before the appeal is received: the notice's deadline, open
-    assert (at(D(2026, 6, 9))["abatement"].due, at(D(2026, 6, 9))["abatement"].status) == (D(2026, 6, 30), "open")
+    assert (at(D(2026, 6, 9))["abatement"].due, at(D(2026, 6, 9))["abatement"].status) == (
+        D(2026, 6, 30),
+        "open",
+    )
     # from the day it is received: suspended, with no due day, past the notice's deadline too
     for day in (D(2026, 6, 10), D(2026, 7, 31)):
         row = at(day)["abatement"]
         assert (row.due, row.satisfied_on, row.status) == (None, None, "suspended"), day
     # decided July 8 (upheld): from that day, due July 8 + 15 = July 23; a decision dated after --as-of
     # has not happened yet (and neither has its outcome)
-    assert at(D(2026, 7, 7), appeal_decided_on=D(2026, 7, 8), appeal_outcome="vacated")["abatement"].status == \
-        "suspended"
+    assert (
+        at(D(2026, 7, 7), appeal_decided_on=D(2026, 7, 8), appeal_outcome="vacated")["abatement"].status
+        == "suspended"
+    )
     row = at(D(2026, 7, 8), appeal_decided_on=D(2026, 7, 8), appeal_outcome="upheld")["abatement"]
     assert (row.due, row.status) == (D(2026, 7, 23), "open")
     # an abatement made while the appeal is pending shows, the row stays suspended
@@ -338,9 +427,11 @@ def test_an_appeal_upheld_modified_or_of_unknown_outcome_gives_15_days_from_the_
 def test_a_vacated_appeal_ends_the_case():
     c = APPEALED.model_copy(update={"appeal_decided_on": D(2026, 7, 8), "appeal_outcome": "vacated"})
     rows = by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 31), EXT))
-    assert set(rows) == {"appeal", "appeal_hearing"}                  # no abatement row
+    assert set(rows) == {"appeal", "appeal_hearing"}  # no abatement row
     # before the decision it was suspended
-    assert by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 7), EXT))["abatement"].status == "suspended"
+    assert (
+        by_obligation(illicit_deadlines(c, TERMS, CAL, D(2026, 7, 7), EXT))["abatement"].status == "suspended"
+    )
 
 
 def test_an_outcome_without_the_day_of_the_decision_cannot_be_judged():
@@ -375,11 +466,18 @@ def test_penalty_days_leave_out_the_days_an_appeal_was_pending():
 
 
 def test_no_penalty_after_the_notice_once_the_appeal_vacates_it():
-    base = dict(discovered_on=D(2026, 6, 1), nov_on=D(2026, 6, 5), appeal_received_on=D(2026, 6, 10),
-                appeal_decided_on=D(2026, 6, 20))
+    base = dict(
+        discovered_on=D(2026, 6, 1),
+        nov_on=D(2026, 6, 5),
+        appeal_received_on=D(2026, 6, 10),
+        appeal_decided_on=D(2026, 6, 20),
+    )
     # vacated: June 1 .. 5 (the notice's day counts), nothing after, abated or not
     assert case_penalty_days(case(**base, appeal_outcome="vacated"), D(2026, 6, 30)) == 5
-    assert case_penalty_days(case(**base, appeal_outcome="vacated", abated_on=D(2026, 6, 25)), D(2026, 6, 30)) == 5
+    assert (
+        case_penalty_days(case(**base, appeal_outcome="vacated", abated_on=D(2026, 6, 25)), D(2026, 6, 30))
+        == 5
+    )
     # upheld: June 1 .. 30 less June 10 .. 19
     assert case_penalty_days(case(**base, appeal_outcome="upheld"), D(2026, 6, 30)) == 20
     # vacated with no notice day on file: through the day before the appeal was received
@@ -418,15 +516,23 @@ def test_charges_with_a_leap_day_and_a_partial_payment():
     # penalty: Jan 26..Mar 25 both counted = 6 (Jan) + 29 (Feb) + 25 (Mar) = 60
     # days, less the appeal's pending days, received Feb 16 through Mar 3 (decided
     # Mar 4) = 14 (Feb 16..29) + 3 = 17: 43 days x $350 = $15,050.00.
-    got = illicit_charges(FULL, [pay(D(2024, 3, 10), "400.00"), pay(D(2024, 3, 1), "999", "OTHER")],
-                          TERMS, D(2024, 3, 31))
-    assert (got.principal_usd, got.installments, got.installment_usd, got.last_installment_usd) == \
-        (M("1000.00"), 12, M("83.33"), M("83.37"))
+    got = illicit_charges(
+        FULL, [pay(D(2024, 3, 10), "400.00"), pay(D(2024, 3, 1), "999", "OTHER")], TERMS, D(2024, 3, 31)
+    )
+    assert (got.principal_usd, got.installments, got.installment_usd, got.last_installment_usd) == (
+        M("1000.00"),
+        12,
+        M("83.33"),
+        M("83.37"),
+    )
     assert got.interest_from == D(2024, 2, 25)
     assert got.interest_usd == M("13.61")
     assert (got.paid_usd, got.balance_usd) == (M("400.00"), M("613.61"))
     assert (got.penalty_days, got.max_penalty_usd) == (43, M("15050.00"))
-    assert got.rule.startswith("Woodbury Code ch. 185, liability for the violation") and "criminal prosecution" in got.rule
+    assert (
+        got.rule.startswith("Woodbury Code ch. 185, liability for the violation")
+        and "criminal prosecution" in got.rule
+    )
 
 
 def test_the_leap_day_is_one_more_day_of_interest():
@@ -441,13 +547,19 @@ def test_the_leap_day_is_one_more_day_of_interest():
 def test_a_payment_on_as_of_counts_for_the_balance_not_yet_for_interest():
     # As above plus $100 on Mar 31 (= --as-of): interest still $13.61,
     # balance = 1000 + 13.61 - 500 = $513.61.
-    got = illicit_charges(FULL, [pay(D(2024, 3, 10), "400.00"), pay(D(2024, 3, 31), "100.00")], TERMS, D(2024, 3, 31))
+    got = illicit_charges(
+        FULL, [pay(D(2024, 3, 10), "400.00"), pay(D(2024, 3, 31), "100.00")], TERMS, D(2024, 3, 31)
+    )
     assert (got.interest_usd, got.paid_usd, got.balance_usd) == (M("13.61"), M("500.00"), M("513.61"))
     # the next day it stops interest on $100 for Apr 1: 13.6109... + (500 x 0.18 / 365
     # = 0.2465...) = (4,968 + 90) / 365 = 5,058 / 365 = 13.8575 -> $13.86; a payment
     # dated after --as-of counts for nothing yet.
-    nxt = illicit_charges(FULL, [pay(D(2024, 3, 10), "400.00"), pay(D(2024, 3, 31), "100.00"),
-                                 pay(D(2024, 4, 2), "50.00")], TERMS, D(2024, 4, 1))
+    nxt = illicit_charges(
+        FULL,
+        [pay(D(2024, 3, 10), "400.00"), pay(D(2024, 3, 31), "100.00"), pay(D(2024, 4, 2), "50.00")],
+        TERMS,
+        D(2024, 4, 1),
+    )
     assert (nxt.interest_usd, nxt.paid_usd, nxt.balance_usd) == (M("13.86"), M("500.00"), M("513.86"))
 
 
@@ -455,7 +567,11 @@ def test_no_interest_before_interest_from_and_one_day_on_it():
     c = case(discovered_on=D(2025, 1, 1), abatement_cost_usd=M("1000"))
     # interest_from = Jan 1 + 30 = Jan 31, 2025.
     before = illicit_charges(c, [], TERMS, D(2025, 1, 30))
-    assert (before.interest_from, before.interest_usd, before.balance_usd) == (D(2025, 1, 31), M("0.00"), M("1000.00"))
+    assert (before.interest_from, before.interest_usd, before.balance_usd) == (
+        D(2025, 1, 31),
+        M("0.00"),
+        M("1000.00"),
+    )
     # on Jan 31 itself: one day, 1000 x 0.18 / 365 = 0.4931... -> $0.49.
     assert illicit_charges(c, [], TERMS, D(2025, 1, 31)).interest_usd == M("0.49")
     # three days: 3 x 0.49315... = 1.4794... -> $1.48 (rounded once, not 3 x 0.49 = 1.47).
@@ -466,7 +582,9 @@ def test_interest_rounds_half_up_at_an_exact_half_cent():
     # $91.25 for one day: 91.25 x 0.18 / 365 = 16.425 / 365 = 0.045 exactly -> $0.05
     # (half-even would give $0.04).
     c = case(discovered_on=D(2025, 1, 1), abatement_cost_usd=M("91.25"))
-    assert accrued_interest(M("91.25"), [], D(2025, 1, 31), D(2025, 1, 31), M("0.18"), 365) == Fraction(9, 200)
+    assert accrued_interest(M("91.25"), [], D(2025, 1, 31), D(2025, 1, 31), M("0.18"), 365) == Fraction(
+        9, 200
+    )
     assert illicit_charges(c, [], TERMS, D(2025, 1, 31)).interest_usd == M("0.05")
 
 
@@ -523,7 +641,9 @@ def test_cents_rounds_half_away_from_zero():
 # --------------------------------------------------------------- properties
 
 dates = st.dates(min_value=D(2008, 1, 1), max_value=D(2030, 12, 31))
-money = st.decimals(min_value=M("0.00"), max_value=M("100000.00"), places=2, allow_nan=False, allow_infinity=False)
+money = st.decimals(
+    min_value=M("0.00"), max_value=M("100000.00"), places=2, allow_nan=False, allow_infinity=False
+)
 payment_lists = st.lists(st.tuples(dates, money), max_size=6)
 
 
@@ -541,24 +661,40 @@ def day_by_day(principal, payments, start, end, rate, day_count):
 @given(principal=money, payments=payment_lists, start=dates, length=st.integers(min_value=-3, max_value=120))
 def test_interest_by_stretches_equals_the_day_by_day_sum(principal, payments, start, length):
     end = start + dt.timedelta(days=length)
-    assert accrued_interest(principal, payments, start, end, M("0.18"), 365) == \
-        day_by_day(principal, payments, start, end, M("0.18"), 365)
+    assert accrued_interest(principal, payments, start, end, M("0.18"), 365) == day_by_day(
+        principal, payments, start, end, M("0.18"), 365
+    )
 
 
 @settings(max_examples=150, deadline=None)
-@given(principal=money, payments=payment_lists, discovered=dates,
-       a=st.integers(min_value=0, max_value=800), b=st.integers(min_value=0, max_value=800))
+@given(
+    principal=money,
+    payments=payment_lists,
+    discovered=dates,
+    a=st.integers(min_value=0, max_value=800),
+    b=st.integers(min_value=0, max_value=800),
+)
 def test_interest_is_monotone_in_as_of(principal, payments, discovered, a, b):
     c = case(discovered_on=discovered, abatement_cost_usd=principal)
     pays = [pay(d, str(x)) for d, x in payments]
     early, late = sorted((discovered + dt.timedelta(days=a), discovered + dt.timedelta(days=b)))
-    assert illicit_charges(c, pays, TERMS, early).interest_usd <= illicit_charges(c, pays, TERMS, late).interest_usd
+    assert (
+        illicit_charges(c, pays, TERMS, early).interest_usd
+        <= illicit_charges(c, pays, TERMS, late).interest_usd
+    )
 
 
 @settings(max_examples=150, deadline=None)
-@given(principal=money, payments=payment_lists, discovered=dates, extra=st.tuples(dates, money),
-       days=st.integers(min_value=0, max_value=800))
-def test_another_payment_never_raises_interest_and_the_balance_adds_up(principal, payments, discovered, extra, days):
+@given(
+    principal=money,
+    payments=payment_lists,
+    discovered=dates,
+    extra=st.tuples(dates, money),
+    days=st.integers(min_value=0, max_value=800),
+)
+def test_another_payment_never_raises_interest_and_the_balance_adds_up(
+    principal, payments, discovered, extra, days
+):
     c = case(discovered_on=discovered, abatement_cost_usd=principal)
     as_of = discovered + dt.timedelta(days=days)
     pays = [pay(d, str(x)) for d, x in payments]

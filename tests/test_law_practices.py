@@ -25,7 +25,10 @@ def practice(**kw) -> Practice:
 
 
 def found(p, final_stabilization=None, as_of=D(2026, 6, 30), jurisdiction="woodbury", **kw):
-    return {f.finding: (f.due, f.status) for f in smp_findings(p, final_stabilization, jurisdiction, TERMS, as_of, **kw)}
+    return {
+        f.finding: (f.due, f.status)
+        for f in smp_findings(p, final_stabilization, jurisdiction, TERMS, as_of, **kw)
+    }
 
 
 def test_rules_carry_one_year_and_feb_28():
@@ -67,7 +70,9 @@ def test_as_built_late_met_and_not_certified():
 
 def test_maintenance_agreement_before_final_plan_approval():
     # approved Mar 10, 2026; recorded the same day: in time (met, left out).
-    same_day = practice(final_plan_approved_on=D(2026, 3, 10), maintenance_agreement_recorded_on=D(2026, 3, 10))
+    same_day = practice(
+        final_plan_approved_on=D(2026, 3, 10), maintenance_agreement_recorded_on=D(2026, 3, 10)
+    )
     assert found(same_day) == {}
     # recorded Mar 11: late.
     after = practice(final_plan_approved_on=D(2026, 3, 10), maintenance_agreement_recorded_on=D(2026, 3, 11))
@@ -96,7 +101,9 @@ def test_one_year_inspection_after_a_feb_29_acceptance():
 
 def test_one_year_after_an_ordinary_day():
     # accepted Jun 15, 2025 -> due Jun 15, 2026; nothing by Jun 30: overdue.
-    assert found(practice(final_acceptance_on=D(2025, 6, 15))) == {"one_year_inspection": (D(2026, 6, 15), "overdue")}
+    assert found(practice(final_acceptance_on=D(2025, 6, 15))) == {
+        "one_year_inspection": (D(2026, 6, 15), "overdue")
+    }
 
 
 # ------------------------------------------------------------ guarantee release
@@ -111,14 +118,19 @@ def guarantee(p, as_of=D(2026, 12, 31)):
 def test_guarantee_released_before_the_year():
     # accepted Jun 1, 2025: not before Jun 1, 2026. Inspected May 15, 2026,
     # released May 31, 2026: too early; earliest = later of Jun 1 and May 15 = Jun 1.
-    assert guarantee(ACCEPTED.model_copy(update={"guarantee_released_on": D(2026, 5, 31)})) == (D(2026, 6, 1), "overdue")
+    assert guarantee(ACCEPTED.model_copy(update={"guarantee_released_on": D(2026, 5, 31)})) == (
+        D(2026, 6, 1),
+        "overdue",
+    )
     # released Jun 1, 2026 (the year is up, the inspection made): no finding.
     assert guarantee(ACCEPTED.model_copy(update={"guarantee_released_on": D(2026, 6, 1)})) is None
 
 
 def test_guarantee_released_before_the_inspection():
     # inspected Jun 20, 2026, released Jun 10: before the inspection; earliest = Jun 20.
-    p = ACCEPTED.model_copy(update={"one_year_inspection_on": D(2026, 6, 20), "guarantee_released_on": D(2026, 6, 10)})
+    p = ACCEPTED.model_copy(
+        update={"one_year_inspection_on": D(2026, 6, 20), "guarantee_released_on": D(2026, 6, 10)}
+    )
     assert guarantee(p) == (D(2026, 6, 20), "overdue")
     # released the day of the inspection: in time.
     assert guarantee(p.model_copy(update={"guarantee_released_on": D(2026, 6, 20)})) is None
@@ -129,7 +141,9 @@ def test_guarantee_released_with_no_inspection():
     p = ACCEPTED.model_copy(update={"one_year_inspection_on": None, "guarantee_released_on": D(2026, 9, 1)})
     assert guarantee(p) == (D(2026, 6, 1), "overdue")
     # an inspection dated after --as-of has not been made yet.
-    later = ACCEPTED.model_copy(update={"one_year_inspection_on": D(2026, 10, 1), "guarantee_released_on": D(2026, 9, 1)})
+    later = ACCEPTED.model_copy(
+        update={"one_year_inspection_on": D(2026, 10, 1), "guarantee_released_on": D(2026, 9, 1)}
+    )
     assert guarantee(later, as_of=D(2026, 9, 15)) == (D(2026, 6, 1), "overdue")
     # no final acceptance on record: no earliest day, no finding here.
     assert guarantee(practice(guarantee_released_on=D(2026, 9, 1))) is None
@@ -137,8 +151,11 @@ def test_guarantee_released_with_no_inspection():
 
 def test_guarantee_and_leap_day():
     # accepted Feb 29, 2024, inspected and released Feb 28, 2025: the year is up.
-    p = practice(final_acceptance_on=D(2024, 2, 29), one_year_inspection_on=D(2025, 2, 28),
-                 guarantee_released_on=D(2025, 2, 28))
+    p = practice(
+        final_acceptance_on=D(2024, 2, 29),
+        one_year_inspection_on=D(2025, 2, 28),
+        guarantee_released_on=D(2025, 2, 28),
+    )
     assert found(p, as_of=D(2025, 6, 1)) == {}
     # released Feb 27, 2025: one day early.
     early = p.model_copy(update={"guarantee_released_on": D(2025, 2, 27)})
@@ -149,8 +166,11 @@ def test_guarantee_and_leap_day():
 
 
 def test_each_finding_cites_its_own_section():
-    p = practice(final_plan_approved_on=D(2026, 1, 5), final_acceptance_on=D(2025, 1, 5),
-                 guarantee_released_on=D(2025, 6, 1))
+    p = practice(
+        final_plan_approved_on=D(2026, 1, 5),
+        final_acceptance_on=D(2025, 1, 5),
+        guarantee_released_on=D(2025, 6, 1),
+    )
     wood = {f.finding: f.rule for f in smp_findings(p, D(2026, 1, 1), "woodbury", TERMS, D(2026, 6, 30))}
     bell = {f.finding: f.rule for f in smp_findings(p, D(2026, 1, 1), "Bellport", TERMS, D(2026, 6, 30))}
     assert set(wood) == set(bell) == set(FINDINGS)
@@ -158,20 +178,39 @@ def test_each_finding_cites_its_own_section():
     assert wood["maintenance_agreement"].startswith("Woodbury Code ch. 267, maintenance agreements")
     assert wood["one_year_inspection"].startswith("Woodbury Code ch. 267, performance guarantee A")
     assert wood["guarantee_release"].startswith("Woodbury Code ch. 267, performance guarantee A")
-    assert bell["as_built"].startswith("Bellport Code ch. 21 stormwater article, inspections of stormwater management")
-    assert bell["maintenance_agreement"].startswith("Bellport Code ch. 21 stormwater article, maintenance after construction (d)")
-    assert bell["one_year_inspection"].startswith("Bellport Code ch. 21 stormwater article, construction completion guarantee")
-    assert bell["guarantee_release"].startswith("Bellport Code ch. 21 stormwater article, construction completion guarantee")
+    assert bell["as_built"].startswith(
+        "Bellport Code ch. 21 stormwater article, inspections of stormwater management"
+    )
+    assert bell["maintenance_agreement"].startswith(
+        "Bellport Code ch. 21 stormwater article, maintenance after construction (d)"
+    )
+    assert bell["one_year_inspection"].startswith(
+        "Bellport Code ch. 21 stormwater article, construction completion guarantee"
+    )
+    assert bell["guarantee_release"].startswith(
+        "Bellport Code ch. 21 stormwater article, construction completion guarantee"
+    )
     for text in [*wood.values(), *bell.values()]:
         assert "contract" not in text.lower() and text.endswith(".")
 
 
 def test_a_finding_the_rules_do_not_require_is_never_made():
-    off = TERMS["bellport"].model_copy(update={"findings": TERMS["bellport"].findings.model_copy(update={
-        "one_year_inspection": TERMS["bellport"].findings.one_year_inspection.model_copy(update={"required": False})})})
+    off = TERMS["bellport"].model_copy(
+        update={
+            "findings": TERMS["bellport"].findings.model_copy(
+                update={
+                    "one_year_inspection": TERMS["bellport"].findings.one_year_inspection.model_copy(
+                        update={"required": False}
+                    )
+                }
+            )
+        }
+    )
     p = practice(final_acceptance_on=D(2025, 1, 5))
     assert smp_findings(p, None, "bellport", {**TERMS, "bellport": off}, D(2026, 6, 30)) == []
-    assert [f.finding for f in smp_findings(p, None, "bellport", TERMS, D(2026, 6, 30))] == ["one_year_inspection"]
+    assert [f.finding for f in smp_findings(p, None, "bellport", TERMS, D(2026, 6, 30))] == [
+        "one_year_inspection"
+    ]
 
 
 def test_unknown_jurisdiction_is_refused():
@@ -199,14 +238,29 @@ opt_dates = st.none() | st.dates(min_value=D(2020, 1, 1), max_value=D(2028, 12, 
 
 
 @settings(max_examples=300, deadline=None)
-@given(fs=opt_dates, received=opt_dates, certified=st.none() | st.booleans(), approved=opt_dates, recorded=opt_dates,
-       accepted=opt_dates, inspected=opt_dates, released=opt_dates,
-       as_of=st.dates(min_value=D(2020, 1, 1), max_value=D(2028, 12, 31)))
+@given(
+    fs=opt_dates,
+    received=opt_dates,
+    certified=st.none() | st.booleans(),
+    approved=opt_dates,
+    recorded=opt_dates,
+    accepted=opt_dates,
+    inspected=opt_dates,
+    released=opt_dates,
+    as_of=st.dates(min_value=D(2020, 1, 1), max_value=D(2028, 12, 31)),
+)
 def test_findings_use_only_the_status_words_and_never_speak_of_the_future(
-        fs, received, certified, approved, recorded, accepted, inspected, released, as_of):
-    p = practice(as_built_received_on=received, as_built_pe_certified=certified, final_plan_approved_on=approved,
-                 maintenance_agreement_recorded_on=recorded, final_acceptance_on=accepted,
-                 one_year_inspection_on=inspected, guarantee_released_on=released)
+    fs, received, certified, approved, recorded, accepted, inspected, released, as_of
+):
+    p = practice(
+        as_built_received_on=received,
+        as_built_pe_certified=certified,
+        final_plan_approved_on=approved,
+        maintenance_agreement_recorded_on=recorded,
+        final_acceptance_on=accepted,
+        one_year_inspection_on=inspected,
+        guarantee_released_on=released,
+    )
     rows = smp_findings(p, fs, "woodbury", TERMS, as_of)
     for f in rows:
         assert f.status in ("late", "open", "overdue")

@@ -27,7 +27,7 @@ def day(n: int, base: dt.date = D(2026, 5, 1)) -> dt.date:
     return base + dt.timedelta(days=n)
 
 
-ON = D(2026, 5, 1)   # the day the fixtures' sites start: the rules in effect then
+ON = D(2026, 5, 1)  # the day the fixtures' sites start: the rules in effect then
 
 
 def with_reading(rules, name, value):
@@ -43,8 +43,13 @@ def with_reading(rules, name, value):
 
 
 def facts(acres, **flags):
-    return law.SiteFacts(acres, flags.get("impaired", False), flags.get("sf", False), flags.get("ag", False),
-                         flags.get("exempt", False))
+    return law.SiteFacts(
+        acres,
+        flags.get("impaired", False),
+        flags.get("sf", False),
+        flags.get("ag", False),
+        flags.get("exempt", False),
+    )
 
 
 @pytest.mark.parametrize("acres, required", [(0.99, False), (1.0, True), (4.9, True), (5.0, True)])
@@ -65,17 +70,20 @@ def test_woodbury_single_family_and_agricultural_still_need_inspections():
         assert c.inspections_required and not c.condition_c
 
 
-@pytest.mark.parametrize("acres, sf, ag, impaired, conditions, required", [
-    (4.9, False, False, False, "C", True),
-    (5.0, False, False, False, "B", True),          # B from 5.0; C is below 5
-    (4.9, True, False, False, "", False),           # single-family: excluded from C
-    (4.9, False, True, False, "", False),           # agricultural: excluded from C
-    (5.0, True, False, False, "B", True),           # B has no exclusion
-    (0.99, False, False, False, "", False),         # below one acre: C starts at 1
-    (1.0, False, False, False, "C", True),
-    (0.99, False, False, True, "A", True),          # A: the impaired_water flag, whatever the acreage
-    (2.0, True, False, True, "A", True),
-])
+@pytest.mark.parametrize(
+    "acres, sf, ag, impaired, conditions, required",
+    [
+        (4.9, False, False, False, "C", True),
+        (5.0, False, False, False, "B", True),  # B from 5.0; C is below 5
+        (4.9, True, False, False, "", False),  # single-family: excluded from C
+        (4.9, False, True, False, "", False),  # agricultural: excluded from C
+        (5.0, True, False, False, "B", True),  # B has no exclusion
+        (0.99, False, False, False, "", False),  # below one acre: C starts at 1
+        (1.0, False, False, False, "C", True),
+        (0.99, False, False, True, "A", True),  # A: the impaired_water flag, whatever the acreage
+        (2.0, True, False, True, "A", True),
+    ],
+)
 def test_bellport_conditions(acres, sf, ag, impaired, conditions, required):
     c = law.classify_site(facts(acres, sf=sf, ag=ag, impaired=impaired), B, ON)
     assert c.conditions == conditions
@@ -113,19 +121,26 @@ AS_OF = D(2026, 6, 30)
 def test_weekly_exactly_seven_days_is_in_time_eight_is_late():
     assert law.weekly_findings(START, None, [day(7), day(14), day(21)], day(22), W) == []
     (late,) = law.weekly_findings(START, None, [day(8), day(15)], day(16), W)
-    assert (late.trigger_date, late.due_by, late.satisfied_on, late.status, late.days_late) == \
-           (START, day(7), day(8), "late", 1)
+    assert (late.trigger_date, late.due_by, late.satisfied_on, late.status, late.days_late) == (
+        START,
+        day(7),
+        day(8),
+        "late",
+        1,
+    )
 
 
 def test_weekly_chain_runs_from_the_previous_inspection():
     found = law.weekly_findings(START, None, [day(3), day(11), day(19)], day(20), W)
     # 3 -> due 10, made 11 (late); 11 -> due 18, made 19 (late)
-    assert [(f.trigger_date, f.due_by, f.satisfied_on) for f in found] == [(day(3), day(10), day(11)),
-                                                                            (day(11), day(18), day(19))]
+    assert [(f.trigger_date, f.due_by, f.satisfied_on) for f in found] == [
+        (day(3), day(10), day(11)),
+        (day(11), day(18), day(19)),
+    ]
 
 
 def test_weekly_overdue_only_once_due_by_is_before_as_of():
-    assert law.weekly_findings(START, None, [], day(7), W) == []             # due today: not yet
+    assert law.weekly_findings(START, None, [], day(7), W) == []  # due today: not yet
     (f,) = law.weekly_findings(START, None, [], day(8), W)
     assert (f.status, f.satisfied_on, f.due_by, f.days_late) == ("overdue", None, day(7), 1)
 
@@ -148,7 +163,7 @@ def test_site_stabilized_before_a_due_date_has_no_finding():
     assert law.weekly_findings(START, day(6), [], AS_OF, W) == []
     # stabilized on the due date itself: the requirement stands
     (f,) = law.weekly_findings(START, day(7), [], AS_OF, W)
-    assert f.status == "overdue" and f.days_late == 0      # the violation ends with the active period
+    assert f.status == "overdue" and f.days_late == 0  # the violation ends with the active period
 
 
 def test_weekly_late_inspection_after_stabilization_still_satisfies():
@@ -170,8 +185,13 @@ def test_weekly_requirements_end_with_the_next_one_due():
 def test_storm_threshold_049_vs_050():
     assert law.storm_findings(START, None, [], {day(2): 0.49}, AS_OF, W) == []
     (f,) = law.storm_findings(START, None, [], {day(2): 0.50}, AS_OF, W)
-    assert (f.requirement, f.trigger_date, f.due_by, f.status, f.precip_in) == \
-           ("storm", day(2), day(3), "overdue", 0.5)
+    assert (f.requirement, f.trigger_date, f.due_by, f.status, f.precip_in) == (
+        "storm",
+        day(2),
+        day(3),
+        "overdue",
+        0.5,
+    )
 
 
 def test_storm_inspection_on_d_or_d_plus_1_in_time_d_plus_2_late():
@@ -189,7 +209,7 @@ def test_storm_inspection_before_the_storm_does_not_count():
 
 def test_storm_overdue_only_after_due_by():
     rain = {day(2): 0.6}
-    assert law.storm_findings(START, None, [], rain, day(3), W) == []       # due today
+    assert law.storm_findings(START, None, [], rain, day(3), W) == []  # due today
     (f,) = law.storm_findings(START, None, [], rain, day(4), W)
     assert f.status == "overdue" and f.days_late == 1
 
@@ -220,9 +240,12 @@ def test_storm_on_the_stabilization_day_is_not_a_finding():
 
 def test_woodbury_and_bellport_same_inspection_arithmetic():
     dates, rain = [day(9), day(20)], {day(4): 0.7, day(15): 0.5}
-    assert law.weekly_findings(START, None, dates, AS_OF, W) == law.weekly_findings(START, None, dates, AS_OF, B)
-    assert law.storm_findings(START, None, dates, rain, AS_OF, W) == \
-           law.storm_findings(START, None, dates, rain, AS_OF, B)
+    assert law.weekly_findings(START, None, dates, AS_OF, W) == law.weekly_findings(
+        START, None, dates, AS_OF, B
+    )
+    assert law.storm_findings(START, None, dates, rain, AS_OF, W) == law.storm_findings(
+        START, None, dates, rain, AS_OF, B
+    )
 
 
 def test_upcoming_lists_next_weekly_and_storms_due_within_24_hours():
@@ -231,7 +254,10 @@ def test_upcoming_lists_next_weekly_and_storms_due_within_24_hours():
     ups = law.upcoming_inspections(START, None, [day(6), day(8)], rain, as_of, W)
     # storm of day 8 was met by the inspection on day 8; day 9 due today, day 10 due tomorrow
     assert [(u.requirement, u.trigger_date, u.due_by) for u in ups] == [
-        ("weekly", day(8), day(15)), ("storm", day(9), day(10)), ("storm", day(10), day(11))]
+        ("weekly", day(8), day(15)),
+        ("storm", day(9), day(10)),
+        ("storm", day(10), day(11)),
+    ]
 
 
 # --------------------------------------------------------------------------
@@ -241,7 +267,12 @@ def test_upcoming_lists_next_weekly_and_storms_due_within_24_hours():
 def test_disturbance_five_acres_is_allowed_more_is_not():
     assert law.disturbance_finding(5.0, START, None, [], AS_OF, W) is None
     f = law.disturbance_finding(5.01, START, None, [], AS_OF, W)
-    assert (f.finding, f.status, f.trigger_date, f.due_by) == ("disturbance_over_limit", "overdue", START, START)
+    assert (f.finding, f.status, f.trigger_date, f.due_by) == (
+        "disturbance_over_limit",
+        "overdue",
+        START,
+        START,
+    )
 
 
 def test_disturbance_with_an_approved_swppp():
@@ -261,7 +292,13 @@ def test_sediment_boundaries():
     (f,) = law.sediment_findings(r(50.0, 50.0), START, AS_OF, W)
     assert (f.trigger_date, f.due_by, f.status, f.satisfied_on) == (day(0), day(7), "overdue", None)
     (f,) = law.sediment_findings(r(60, 55, 70, 20, 10), START, AS_OF, W)
-    assert (f.trigger_date, f.due_by, f.status, f.satisfied_on, f.days_late) == (day(0), day(7), "late", day(21), 14)
+    assert (f.trigger_date, f.due_by, f.status, f.satisfied_on, f.days_late) == (
+        day(0),
+        day(7),
+        "late",
+        day(21),
+        14,
+    )
     found = law.sediment_findings(r(60, 60, 10, 80, 90), START, AS_OF, W)
     assert [(x.trigger_date, x.status) for x in found] == [(day(0), "late"), (day(21), "overdue")]
 
@@ -283,8 +320,13 @@ def test_milestone_notice_48_hours():
     occurs = D(2026, 5, 20)
     assert law.milestone_notice_finding("rough_grading_completed", occurs, at(2026, 5, 18), AS_OF, W) is None
     f = law.milestone_notice_finding("rough_grading_completed", occurs, at(2026, 5, 18, 0, 1), AS_OF, W)
-    assert (f.status, f.trigger_date, f.due_by, f.satisfied_on, f.subject) == \
-           ("late", occurs, D(2026, 5, 18), D(2026, 5, 18), "rough_grading_completed")
+    assert (f.status, f.trigger_date, f.due_by, f.satisfied_on, f.subject) == (
+        "late",
+        occurs,
+        D(2026, 5, 18),
+        D(2026, 5, 18),
+        "rough_grading_completed",
+    )
     none = law.milestone_notice_finding("rough_grading_completed", occurs, None, AS_OF, W)
     assert none.status == "overdue" and "no notice" in none.detail
 
@@ -292,14 +334,23 @@ def test_milestone_notice_48_hours():
 def test_milestone_48_real_hours_across_the_spring_forward_night():
     # 2026-03-10 00:00 EDT minus 48 h = 2026-03-07 23:00 EST (clocks sprang forward on 8 March)
     occurs = D(2026, 3, 10)
-    assert law.milestone_notice_finding("start_of_construction", occurs, at(2026, 3, 7, 23, 0), AS_OF, W) is None
-    assert law.milestone_notice_finding("start_of_construction", occurs, at(2026, 3, 8, 0, 0), AS_OF, W).status == "late"
+    assert (
+        law.milestone_notice_finding("start_of_construction", occurs, at(2026, 3, 7, 23, 0), AS_OF, W) is None
+    )
+    assert (
+        law.milestone_notice_finding("start_of_construction", occurs, at(2026, 3, 8, 0, 0), AS_OF, W).status
+        == "late"
+    )
 
 
 def test_milestone_time_given_and_future_milestones():
     occurs_at = dt.datetime(2026, 5, 20, 14, 0, tzinfo=NY)
-    assert law.milestone_notice_finding("x", D(2026, 5, 20), at(2026, 5, 18, 13, 0), AS_OF, W,
-                                        occurs_at=occurs_at) is None
+    assert (
+        law.milestone_notice_finding(
+            "x", D(2026, 5, 20), at(2026, 5, 18, 13, 0), AS_OF, W, occurs_at=occurs_at
+        )
+        is None
+    )
     assert law.milestone_notice_finding("x", AS_OF + dt.timedelta(days=1), None, AS_OF, W) is None
     # a notice dated after --as-of is not yet known: treated as not given
     f = law.milestone_notice_finding("x", D(2026, 6, 1), at(2026, 7, 5), AS_OF, W)
@@ -307,7 +358,7 @@ def test_milestone_time_given_and_future_milestones():
 
 
 def test_contractor_certification():
-    assert law.certification_finding("Dig Co", day(0), day(0), None, AS_OF, W) is None       # same day
+    assert law.certification_finding("Dig Co", day(0), day(0), None, AS_OF, W) is None  # same day
     assert law.certification_finding("Dig Co", day(-3), day(0), None, AS_OF, W) is None
     late = law.certification_finding("Dig Co", day(1), day(0), None, AS_OF, W)
     assert (late.status, late.satisfied_on, late.days_late, late.subject) == ("late", day(1), 1, "Dig Co")
@@ -321,8 +372,10 @@ def test_report_delivery_within_the_week_woodbury_only():
     reports = [day(7), day(14), day(21)]
     deliveries = {day(7): [day(14)], day(14): [day(22)]}
     found = law.report_delivery_findings(reports, deliveries, START, None, day(30), W)
-    assert [(f.trigger_date, f.status, f.satisfied_on) for f in found] == [(day(14), "late", day(22)),
-                                                                         (day(21), "overdue", None)]
+    assert [(f.trigger_date, f.status, f.satisfied_on) for f in found] == [
+        (day(14), "late", day(22)),
+        (day(21), "overdue", None),
+    ]
     assert law.report_delivery_findings(reports, {}, START, None, day(30), B) == []
 
 
@@ -330,12 +383,19 @@ def test_report_delivery_within_the_week_woodbury_only():
 # penalties
 
 
-@pytest.mark.parametrize("rules, prior, offense, lo, hi", [
-    (W, 0, 1, "250.00", "500.00"), (W, 1, 2, "500.00", "1000.00"), (W, 2, 3, "1000.00", "5000.00"),
-    (W, 7, 8, "1000.00", "5000.00"),
-    (B, 0, 1, "0.00", "350.00"), (B, 1, 2, "350.00", "700.00"), (B, 2, 3, "700.00", "1000.00"),
-    (B, 4, 5, "700.00", "1000.00"),
-])
+@pytest.mark.parametrize(
+    "rules, prior, offense, lo, hi",
+    [
+        (W, 0, 1, "250.00", "500.00"),
+        (W, 1, 2, "500.00", "1000.00"),
+        (W, 2, 3, "1000.00", "5000.00"),
+        (W, 7, 8, "1000.00", "5000.00"),
+        (B, 0, 1, "0.00", "350.00"),
+        (B, 1, 2, "350.00", "700.00"),
+        (B, 2, 3, "700.00", "1000.00"),
+        (B, 4, 5, "700.00", "1000.00"),
+    ],
+)
 def test_penalty_tiers_by_prior_convictions(rules, prior, offense, lo, hi):
     tier = law.penalty_tier(prior, rules, ON)
     assert (tier["offense"], tier["min_usd"], tier["max_usd"]) == (offense, Decimal(lo), Decimal(hi))
@@ -343,26 +403,45 @@ def test_penalty_tiers_by_prior_convictions(rules, prior, offense, lo, hi):
 
 def test_prior_convictions_within_five_years():
     v = D(2026, 6, 1)
-    assert law.count_prior_convictions([D(2021, 6, 1)], v, W) == 1          # the day five years before counts
+    assert law.count_prior_convictions([D(2021, 6, 1)], v, W) == 1  # the day five years before counts
     assert law.count_prior_convictions([D(2021, 5, 31)], v, W) == 0
-    assert law.count_prior_convictions([v, D(2026, 7, 1)], v, W) == 0        # not before the violation
+    assert law.count_prior_convictions([v, D(2026, 7, 1)], v, W) == 0  # not before the violation
     exclusive = with_reading(W, "swppp_conviction_lookback_includes_first_day", False)
     assert law.count_prior_convictions([D(2021, 6, 1)], v, exclusive) == 0
     assert law.years_before(D(2028, 2, 29), 5) == D(2023, 2, 28)
 
 
-@pytest.mark.parametrize("days, per, periods", [
-    (0, "day", 1), (1, "day", 1), (10, "day", 10),
-    (1, "week", 1), (7, "week", 1), (8, "week", 2), (14, "week", 2), (15, "week", 3),
-])
+@pytest.mark.parametrize(
+    "days, per, periods",
+    [
+        (0, "day", 1),
+        (1, "day", 1),
+        (10, "day", 10),
+        (1, "week", 1),
+        (7, "week", 1),
+        (8, "week", 2),
+        (14, "week", 2),
+        (15, "week", 3),
+    ],
+)
 def test_each_day_or_week_a_separate_violation(days, per, periods):
     assert law.violation_periods(days, per) == periods
 
 
 def test_same_facts_woodbury_vs_bellport_penalty():
     w, b = law.assess_penalty(1, 10, W, ON), law.assess_penalty(1, 10, B, ON)
-    assert (w.per, w.periods, w.total_min_usd, w.total_max_usd) == ("day", 10, Decimal("5000.00"), Decimal("10000.00"))
-    assert (b.per, b.periods, b.total_min_usd, b.total_max_usd) == ("week", 2, Decimal("700.00"), Decimal("1400.00"))
+    assert (w.per, w.periods, w.total_min_usd, w.total_max_usd) == (
+        "day",
+        10,
+        Decimal("5000.00"),
+        Decimal("10000.00"),
+    )
+    assert (b.per, b.periods, b.total_min_usd, b.total_max_usd) == (
+        "week",
+        2,
+        Decimal("700.00"),
+        Decimal("1400.00"),
+    )
     assert w.imprisonment_max_months == b.imprisonment_max_months == 6
 
 
@@ -375,14 +454,29 @@ def site(jurisdiction="woodbury", applicant="Builder Co", address="5 Oak Rd"):
 
 
 def violation(status="overdue", finding="weekly", satisfied=None):
-    return law.Violation("S-1", finding, day(8), day(15), status, satisfied,
-                         (satisfied - day(15)).days if satisfied else 20, "rule text")
+    return law.Violation(
+        "S-1",
+        finding,
+        day(8),
+        day(15),
+        status,
+        satisfied,
+        (satisfied - day(15)).days if satisfied else 20,
+        "rule text",
+    )
 
 
 def test_notice_has_the_six_contents():
     n = law.build_notice(violation(), site(), "the applicant", 0, AS_OF, W)
-    for key in ("recipient_name", "recipient_address", "site_description", "nature_of_violation",
-                "remedial_measures", "penalty_statement", "appeal_statement"):
+    for key in (
+        "recipient_name",
+        "recipient_address",
+        "site_description",
+        "nature_of_violation",
+        "remedial_measures",
+        "penalty_statement",
+        "appeal_statement",
+    ):
         assert n[key], key
     assert n["contents_complete"] and n["missing_contents"] is None
     assert n["remedial_due_by"] == AS_OF + dt.timedelta(days=1)
@@ -396,8 +490,12 @@ def test_bellport_notice_appeals_to_the_municipality_per_week():
     n = law.build_notice(violation(), site("bellport"), "a qualified professional", 2, AS_OF, B)
     assert "Village of Bellport" in n["appeal_statement"]
     assert "Each week's continued violation" in n["penalty_statement"]
-    assert (n["offense_number"], n["fine_min_usd"], n["fine_max_usd"], n["violation_periods"]) == \
-           (3, Decimal("700.00"), Decimal("1000.00"), 3)
+    assert (n["offense_number"], n["fine_min_usd"], n["fine_max_usd"], n["violation_periods"]) == (
+        3,
+        Decimal("700.00"),
+        Decimal("1000.00"),
+        3,
+    )
 
 
 def test_notice_without_applicant_or_address_is_not_ready():
@@ -430,17 +528,52 @@ def test_notice_template_renders_every_placeholder():
     from outfall.law.notices import Item
 
     due = day(12)
-    items = [Item("stormwater", "S-1", "inspection", "weekly 2026-05-12", "Woodbury Code ch. 267", due, due, None,
-                  (("requirement", "weekly"), ("trigger_date", day(5)), ("due_by", due)), "weekly"),
-             Item("stormwater", "S-1", "other", "milestone_notice_late", "Woodbury Code ch. 267", due, due, None,
-                  (("finding", "milestone_notice_late"), ("subject", "rough_grading"), ("trigger_date", day(5)),
-                   ("due_by", due)), "")]
+    items = [
+        Item(
+            "stormwater",
+            "S-1",
+            "inspection",
+            "weekly 2026-05-12",
+            "Woodbury Code ch. 267",
+            due,
+            due,
+            None,
+            (("requirement", "weekly"), ("trigger_date", day(5)), ("due_by", due)),
+            "weekly",
+        ),
+        Item(
+            "stormwater",
+            "S-1",
+            "other",
+            "milestone_notice_late",
+            "Woodbury Code ch. 267",
+            due,
+            due,
+            None,
+            (
+                ("finding", "milestone_notice_late"),
+                ("subject", "rough_grading"),
+                ("trigger_date", day(5)),
+                ("due_by", due),
+            ),
+            "",
+        ),
+    ]
     n = {"recipient_id": "S-1", "site_name": "Oak <i>Ridge</i>", "premises": "5 Oak"}
-    ctx = {**_stormwater_context(n, items, W, AS_OF), "notice_id": "NOV-ST-S-1-2026-05", "period_words": "May 2026",
-           "draft": False, "issued_on": AS_OF, "correction_days": 10, "certified_mail_no": "7001",
-           "violation_count": 2, "recipient_name": "A <b>bold</b> applicant", "recipient_address_block": ["5 Oak"],
-           "period_end_rule": "N.Y. General Construction Law § 25-a"}
+    ctx = {
+        **_stormwater_context(n, items, W, AS_OF),
+        "notice_id": "NOV-ST-S-1-2026-05",
+        "period_words": "May 2026",
+        "draft": False,
+        "issued_on": AS_OF,
+        "correction_days": 10,
+        "certified_mail_no": "7001",
+        "violation_count": 2,
+        "recipient_name": "A <b>bold</b> applicant",
+        "recipient_address_block": ["5 Oak"],
+        "period_end_rule": "N.Y. General Construction Law § 25-a",
+    }
     html_text = render_letter("stormwater_notice.html", ctx, jurisdiction="woodbury", area="stormwater")
     assert "{{" not in html_text and "A &lt;b&gt;bold&lt;/b&gt; applicant" in html_text
     assert "Oak &lt;i&gt;Ridge&lt;/i&gt;" in html_text and "rough grading" in html_text
-    assert "@page" in html_text            # the shared print style is included
+    assert "@page" in html_text  # the shared print style is included

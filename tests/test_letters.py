@@ -23,8 +23,17 @@ from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from outfall.demo.generate import write_letterhead
 from outfall.letters import (
-    LETTERHEAD_FILE, OVERRIDE_FOLDER, Letter, LetterError, LetterWriter, format_date, format_money, format_number,
-    letter_is_ready, read_letterhead, write_letter,
+    LETTERHEAD_FILE,
+    OVERRIDE_FOLDER,
+    Letter,
+    LetterError,
+    LetterWriter,
+    format_date,
+    format_money,
+    format_number,
+    letter_is_ready,
+    read_letterhead,
+    write_letter,
 )
 from outfall.pdf import CHROMIUM_HINT, Browser, find_browser, join_pdfs, print_pdfs, recorded_source
 from tests.browsing import chromium  # noqa: F401 - a fixture
@@ -33,12 +42,19 @@ EVIL = "<script>alert(1)</script> & Sons"
 
 # What the stop-work order needs (templates/letters/swppp_stop_work_order.html): a letter with a list.
 STOP_WORK = {
-    "order_id": "SWO-W-W-1-20260630", "issued_on": dt.date(2026, 6, 30), "recipient_name": EVIL,
-    "recipient_address_block": "5 Oak Lane\nWoodbury, NY 10930", "site_description": "Oak Ridge, 5 Oak (site W-1)",
-    "authority": "Town of Woodbury", "law_name": "Chapter 267 of the Code of the Town of Woodbury",
-    "violations": [f"NOV-{i}: inspection at least every seven days, due by June {i}, 2026 (overdue)"
-                   for i in range(1, 31)],
-    "section_text": "The Stormwater Management Officer may issue a stop-work order.", "rule": "ch. 267 (test)",
+    "order_id": "SWO-W-W-1-20260630",
+    "issued_on": dt.date(2026, 6, 30),
+    "recipient_name": EVIL,
+    "recipient_address_block": "5 Oak Lane\nWoodbury, NY 10930",
+    "site_description": "Oak Ridge, 5 Oak (site W-1)",
+    "authority": "Town of Woodbury",
+    "law_name": "Chapter 267 of the Code of the Town of Woodbury",
+    "violations": [
+        f"NOV-{i}: inspection at least every seven days, due by June {i}, 2026 (overdue)"
+        for i in range(1, 31)
+    ],
+    "section_text": "The Stormwater Management Officer may issue a stop-work order.",
+    "rule": "ch. 267 (test)",
     "issuer": "Stormwater Management Officer, Town of Woodbury",
 }
 
@@ -72,11 +88,21 @@ def test_filters_say_dates_money_and_numbers_plainly():
 def test_values_are_escaped_and_a_missing_one_is_an_error(tmp_path: Path):
     (tmp_path / "t.html").write_text(
         "<p>{{ name }}</p><p>{{ when|date }}</p><p>{{ fee|money }}</p><p>{{ addr|lines }}</p>"
-        "<p>{{ items|and_list }}</p>{% for i in items %}<li>{{ i }}</li>{% endfor %}")
+        "<p>{{ items|and_list }}</p>{% for i in items %}<li>{{ i }}</li>{% endfor %}"
+    )
     writer = LetterWriter(None, templates_dir=tmp_path)
-    letter = writer.render("t.html", {"name": EVIL, "when": dt.date(2026, 7, 4), "fee": Decimal("1234.5"),
-                                      "addr": "1 Main <St>\nTown", "items": ["BOD", "TSS", "a<b"]},
-                           jurisdiction="woodbury", area="sewer")
+    letter = writer.render(
+        "t.html",
+        {
+            "name": EVIL,
+            "when": dt.date(2026, 7, 4),
+            "fee": Decimal("1234.5"),
+            "addr": "1 Main <St>\nTown",
+            "items": ["BOD", "TSS", "a<b"],
+        },
+        jurisdiction="woodbury",
+        area="sewer",
+    )
     html_text = letter.html
     assert "<script>" not in html_text and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; Sons" in html_text
     assert "July 4, 2026" in html_text and "$1,234.50" in html_text
@@ -93,8 +119,9 @@ def test_values_are_escaped_and_a_missing_one_is_an_error(tmp_path: Path):
 
 
 def test_without_a_letterhead_a_letter_says_so_and_is_not_ready(tmp_path: Path):
-    letter = LetterWriter(tmp_path).render("swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury",
-                                           area="stormwater")
+    letter = LetterWriter(tmp_path).render(
+        "swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater"
+    )
     assert not letter.ready_to_mail and not letter_is_ready(letter.html)
     assert "NOT READY TO MAIL" in letter.html and "Letterhead not configured" in letter.html
     assert f"add {LETTERHEAD_FILE} to the data folder" in letter.html
@@ -105,7 +132,9 @@ def test_without_a_letterhead_a_letter_says_so_and_is_not_ready(tmp_path: Path):
 
 def test_the_letterhead_heads_and_signs_every_letter(data_dir: Path):
     writer = LetterWriter(data_dir)
-    letter = writer.render("swppp_stop_work_order.html", STOP_WORK, jurisdiction="bellport", area="stormwater")
+    letter = writer.render(
+        "swppp_stop_work_order.html", STOP_WORK, jurisdiction="bellport", area="stormwater"
+    )
     assert letter.ready_to_mail and letter_is_ready(letter.html) and "NOT READY" not in letter.html
     html_text = letter.html
     assert '<div class="town">Village of Bellport</div>' in html_text
@@ -115,33 +144,64 @@ def test_the_letterhead_heads_and_signs_every_letter(data_dir: Path):
     # the reference is printed at the foot of every page (a CSS string: no markup can break out)
     assert '@bottom-left { content: "Order no. SWO-W-W-1-20260630"' in html_text
     # a kind of letter the jurisdiction has no signatory for is not ready, and says why
-    sewer = writer.render("sewer_grease_order.html", {
-        "order_id": "GO-1", "issued_on": dt.date(2026, 6, 30), "establishment": "Diner", "address_block": "2 Elm",
-        "trap_id": "T-1", "pumpout_interval_days": 60, "set_on": dt.date(2026, 1, 2), "last_pumped_text": "",
-        "missed_due": dt.date(2026, 5, 1), "days_overdue": 60, "directive": "Pump it.", "section_text": "s",
-        "rule": "r", "issuer": "Administrator"}, jurisdiction="bellport", area="sewer")
-    assert not sewer.ready_to_mail and "names no signatory for sewer letters of the Village of Bellport" in sewer.html
+    sewer = writer.render(
+        "sewer_grease_order.html",
+        {
+            "order_id": "GO-1",
+            "issued_on": dt.date(2026, 6, 30),
+            "establishment": "Diner",
+            "address_block": "2 Elm",
+            "trap_id": "T-1",
+            "pumpout_interval_days": 60,
+            "set_on": dt.date(2026, 1, 2),
+            "last_pumped_text": "",
+            "missed_due": dt.date(2026, 5, 1),
+            "days_overdue": 60,
+            "directive": "Pump it.",
+            "section_text": "s",
+            "rule": "r",
+            "issuer": "Administrator",
+        },
+        jurisdiction="bellport",
+        area="sewer",
+    )
+    assert (
+        not sewer.ready_to_mail
+        and "names no signatory for sewer letters of the Village of Bellport" in sewer.html
+    )
     # nor is a letter citing a law the jurisdiction's rules do not name
     assert "do not name the sewer use law this letter cites" in sewer.html
     # what the caller knows is missing keeps a letter from the mail, with its reason on the letter
-    no_address = writer.render("swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater",
-                               missing=["the recipient's mailing address is not on file"])
-    assert not no_address.ready_to_mail and "The recipient&#39;s mailing address is not on file." in no_address.html
+    no_address = writer.render(
+        "swppp_stop_work_order.html",
+        STOP_WORK,
+        jurisdiction="woodbury",
+        area="stormwater",
+        missing=["the recipient's mailing address is not on file"],
+    )
+    assert (
+        not no_address.ready_to_mail
+        and "The recipient&#39;s mailing address is not on file." in no_address.html
+    )
 
 
-@pytest.mark.parametrize("text, why", [
-    ("woodbury:\n  name: Town of Woodbury\n", "woodbury > address is missing"),
-    ("woodbry:\n  name: X\n", "woodbry is not a jurisdiction of the rules files found"),
-    ("woodbury: [1, 2]\n", "woodbury"),
-    ("- just a list\n", "must list the jurisdictions"),
-    ("woodbury: {name: 'x\n", "cannot be read"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("woodbury:\n  name: Town of Woodbury\n", "woodbury > address is missing"),
+        ("woodbry:\n  name: X\n", "woodbry is not a jurisdiction of the rules files found"),
+        ("woodbury: [1, 2]\n", "woodbury"),
+        ("- just a list\n", "must list the jurisdictions"),
+        ("woodbury: {name: 'x\n", "cannot be read"),
+    ],
+)
 def test_a_broken_letterhead_is_named_and_nothing_is_ready(tmp_path: Path, text: str, why: str):
     (tmp_path / LETTERHEAD_FILE).write_text(text)
     status = read_letterhead(tmp_path)
     assert status.letterhead is None and why in status.problem
-    letter = LetterWriter(tmp_path).render("swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury",
-                                           area="stormwater")
+    letter = LetterWriter(tmp_path).render(
+        "swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater"
+    )
     assert not letter.ready_to_mail and LETTERHEAD_FILE in letter.html
 
 
@@ -150,10 +210,14 @@ def test_a_town_overrides_a_template_in_its_data_folder(data_dir: Path):
     own.mkdir()
     (own / "swppp_stop_work_order.html").write_text(
         '{% extends "base.html" %}{% block title %}Order {{ order_id }}{% endblock %}'
-        "{% block content %}<p>Stop all work at {{ site_description }}, by order of the Town.</p>{% endblock %}")
-    letter = LetterWriter(data_dir).render("swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury",
-                                           area="stormwater")
-    assert "by order of the Town" in letter.html and "Town of Woodbury" in letter.html  # the base layout still
+        "{% block content %}<p>Stop all work at {{ site_description }}, by order of the Town.</p>{% endblock %}"
+    )
+    letter = LetterWriter(data_dir).render(
+        "swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater"
+    )
+    assert (
+        "by order of the Town" in letter.html and "Town of Woodbury" in letter.html
+    )  # the base layout still
     assert "Morgan Ellery" in letter.html
 
 
@@ -208,8 +272,11 @@ def _one_line(text: str) -> str:
 def test_a_letter_prints_to_pdf_with_the_recipient_and_every_item(chromium, data_dir: Path, tmp_path: Path):
     writer = LetterWriter(data_dir)
     out = tmp_path / "letters"
-    html_path = write_letter(out, "order.html", writer.render(
-        "swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater"))
+    html_path = write_letter(
+        out,
+        "order.html",
+        writer.render("swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater"),
+    )
     pdf = out / "pdf" / "order.pdf"
     report = print_pdfs([(html_path, pdf)], browser=chromium)
     assert report.written == [pdf] and not report.failed and report.unavailable is None
@@ -227,7 +294,11 @@ def test_a_letter_prints_to_pdf_with_the_recipient_and_every_item(chromium, data
     recorded = recorded_source(pdf)
     html_path.write_text(html_path.read_text().replace("Oak Ridge", "Oak Hollow"))
     again = print_pdfs([(html_path, pdf)], browser=chromium)
-    assert again.written == [pdf] and recorded_source(pdf) != recorded and "Oak Hollow" in " ".join(_pdf_text(pdf))
+    assert (
+        again.written == [pdf]
+        and recorded_source(pdf) != recorded
+        and "Oak Hollow" in " ".join(_pdf_text(pdf))
+    )
 
 
 @pytest.mark.browser
@@ -237,21 +308,32 @@ def test_many_letters_in_one_session_and_a_batch_in_mailing_order(chromium, data
     for i in range(6):
         name = f"Recipient {i} & Co"
         names.append(name)
-        html_path = write_letter(tmp_path, f"letter_{i}.html", writer.render(
-            "swppp_stop_work_order.html", {**STOP_WORK, "recipient_name": name, "violations": [f"item {i}"]},
-            jurisdiction="woodbury", area="stormwater"))
+        html_path = write_letter(
+            tmp_path,
+            f"letter_{i}.html",
+            writer.render(
+                "swppp_stop_work_order.html",
+                {**STOP_WORK, "recipient_name": name, "violations": [f"item {i}"]},
+                jurisdiction="woodbury",
+                area="stormwater",
+            ),
+        )
         jobs.append((html_path, tmp_path / "pdf" / f"letter_{i}.pdf"))
     report = print_pdfs(jobs, browser=chromium)
     assert len(report.written) == 6 and report.seconds_per_pdf is not None
-    print(f"\nPDF of a letter: browser start {report.browser_start_s:.2f} s, "
-          f"{report.seconds_per_pdf:.3f} s per letter ({len(report.written)} letters, one session)")
+    print(
+        f"\nPDF of a letter: browser start {report.browser_start_s:.2f} s, "
+        f"{report.seconds_per_pdf:.3f} s per letter ({len(report.written)} letters, one session)"
+    )
     order = [5, 0, 3, 1, 4, 2]  # the mailing order the caller gives
     batch = join_pdfs([jobs[i][1] for i in order], tmp_path / "batch.pdf", titles=[names[i] for i in order])
     from pypdf import PdfReader
 
     reader = PdfReader(str(batch))
     assert len(reader.pages) == 6
-    assert [_one_line(p.extract_text()).count(names[i]) > 0 for p, i in zip(reader.pages, order)] == [True] * 6
+    assert [_one_line(p.extract_text()).count(names[i]) > 0 for p, i in zip(reader.pages, order)] == [
+        True
+    ] * 6
     assert [o.title for o in reader.outline] == [names[i] for i in order]
     stamp = batch.stat().st_mtime_ns
     join_pdfs([jobs[i][1] for i in order], batch, titles=[names[i] for i in order])
@@ -271,10 +353,22 @@ def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
     write_letterhead(data)
     letters = tmp_path / "dashboards" / "letters" / "stormwater"
     writer = LetterWriter(data)
-    write_letter(letters, "ready.html", writer.render("swppp_stop_work_order.html", STOP_WORK,
-                                                      jurisdiction="woodbury", area="stormwater"))
-    write_letter(letters, "draft.html", writer.render("swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury",
-                                                      area="stormwater", missing=["no address"]))
+    write_letter(
+        letters,
+        "ready.html",
+        writer.render("swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater"),
+    )
+    write_letter(
+        letters,
+        "draft.html",
+        writer.render(
+            "swppp_stop_work_order.html",
+            STOP_WORK,
+            jurisdiction="woodbury",
+            area="stormwater",
+            missing=["no address"],
+        ),
+    )
     (letters / "pdf").mkdir()
     (letters / "pdf" / "gone.pdf").write_bytes(b"%PDF-1.4 stale")
     # the table letters says which letters were written and whether each is ready (assets/records.py)
@@ -285,10 +379,12 @@ def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
     with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
         configure(con, timezone=local_timezone())
         ensure_schema(con, schema_ddl())
-        con.execute("INSERT INTO letters (letter, letter_kind, area, ready, reason, mailed, recorded) VALUES "
-                    "('letters/stormwater/ready.html', 'stop_work_order', 'stormwater', true, NULL, false, false), "
-                    "('letters/stormwater/draft.html', 'stop_work_order', 'stormwater', false, 'no address', false, "
-                    "false)").fetchall()
+        con.execute(
+            "INSERT INTO letters (letter, letter_kind, area, ready, reason, mailed, recorded) VALUES "
+            "('letters/stormwater/ready.html', 'stop_work_order', 'stormwater', true, NULL, false, false), "
+            "('letters/stormwater/draft.html', 'stop_work_order', 'stormwater', false, 'no address', false, "
+            "false)"
+        ).fetchall()
     resources = build_resources(str(tmp_path / "w.duckdb"), data_dir=str(data), as_of="2026-06-30")
     result = materialize([letter_pdfs], resources=resources, selection=["letter_pdfs"])
     assert result.success
@@ -312,7 +408,9 @@ def test_chromium_variables_point_at_the_browser(monkeypatch, tmp_path: Path):
 
 
 @pytest.mark.browser
-def test_letters_of_one_folder_replace_the_open_page_each_with_its_own_text_and_title(chromium, tmp_path: Path):
+def test_letters_of_one_folder_replace_the_open_page_each_with_its_own_text_and_title(
+    chromium, tmp_path: Path
+):
     """Letters of one folder without scripts are loaded into the open page instead of navigated to:
     each PDF holds its own letter only and its own title; a page with a script, or in another
     folder, is navigated to."""
@@ -322,7 +420,7 @@ def test_letters_of_one_folder_replace_the_open_page_each_with_its_own_text_and_
         tmp_path / "a" / "one.html": "<title>Letter one</title><p>ALPHA text</p>",
         tmp_path / "a" / "two.html": "<title>Letter two</title><p>BRAVO text</p>",
         tmp_path / "a" / "three.html": "<title>Letter three</title><p id=x>CHARLIE</p>"
-                                       "<script>document.getElementById('x').textContent += ' scripted';</script>",
+        "<script>document.getElementById('x').textContent += ' scripted';</script>",
         tmp_path / "a" / "four.html": "<title>Letter four</title><p>DELTA text</p>",
         tmp_path / "b" / "five.html": "<title>Letter five</title><p>ECHO text</p>",
     }
@@ -357,13 +455,19 @@ def test_a_run_killed_outright_leaves_no_browser_behind(chromium, tmp_path: Path
     import subprocess
     import sys
 
-    script = ("import os, sys, time\n"
-              "from outfall.pdf import PdfPrinter\n"
-              "p = PdfPrinter(); p._start()\n"
-              "print(os.getpgid(p._driver.service.process.pid), p._profile, flush=True)\n"
-              "time.sleep(60)\n")
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-                             cwd=Path(__file__).resolve().parents[1])
+    script = (
+        "import os, sys, time\n"
+        "from outfall.pdf import PdfPrinter\n"
+        "p = PdfPrinter(); p._start()\n"
+        "print(os.getpgid(p._driver.service.process.pid), p._profile, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     group, profile = child.stdout.readline().split()
     group = int(group)
     assert _group_alive(group) and Path(profile).is_dir()
@@ -388,11 +492,19 @@ def test_closing_does_not_wait_forever_on_a_watchdog_that_outlives_its_signal(mo
     monkeypatch.setattr(pdf, "WATCHDOG_STOP_S", 1, raising=False)
     printer = pdf.PdfPrinter(Browser(tmp_path / "chromium", tmp_path / "chromedriver"))
     stubborn = subprocess.Popen(
-        [sys.executable, "-S", "-c", "import signal, time\n"
-         "signal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('ready', flush=True)\ntime.sleep(30)"],
-        stdout=subprocess.PIPE, text=True, start_new_session=True)
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            "import signal, time\n"
+            "signal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('ready', flush=True)\ntime.sleep(30)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
-        assert stubborn.stdout.readline().strip() == "ready"   # the signal is ignored from here on
+        assert stubborn.stdout.readline().strip() == "ready"  # the signal is ignored from here on
         printer._watchdog = stubborn
         started = time.monotonic()
         printer.close()
@@ -449,7 +561,10 @@ def test_a_chromium_that_stops_answering_ends_the_printing_not_the_run(tmp_path:
     started = time.monotonic()
     report = print_pdfs([(html_path, tmp_path / "a.pdf")])
     assert time.monotonic() - started < 60
-    assert report.unavailable == "letters written as HTML only: Chromium did not answer within 3 s and was stopped"
+    assert (
+        report.unavailable
+        == "letters written as HTML only: Chromium did not answer within 3 s and was stopped"
+    )
     assert not report.written and not (tmp_path / "a.pdf").exists()
     deadline = time.monotonic() + 10
     while _group_alive(group) and time.monotonic() < deadline:

@@ -28,7 +28,7 @@ GAUGE_15MIN = REAL_DATA_DIR / "rain_gauge_15min_2008.csv"
 W = load_rules("woodbury")
 B = load_rules("bellport")
 MM_PER_IN = 25.4
-START = dt.date(2014, 4, 1)          # the 2014 season holds a day of exactly 12.7 mm (2014-10-21)
+START = dt.date(2014, 4, 1)  # the 2014 season holds a day of exactly 12.7 mm (2014-10-21)
 AS_OF = dt.date(2014, 11, 30)
 
 
@@ -55,7 +55,7 @@ def weekly_visits(first: dt.date, last: dt.date, every: int = 7) -> list[dt.date
 def test_storm_requirements_equal_days_of_127_mm_or_more(noaa):
     window = season(noaa, START, AS_OF)
     expected_days = sorted(window.loc[window.PRCP >= 12.7, "date"])
-    assert dt.date(2014, 10, 21) in expected_days                   # exactly 12.7 mm is a storm
+    assert dt.date(2014, 10, 21) in expected_days  # exactly 12.7 mm is a storm
     assert len(expected_days) == int((window.PRCP >= 12.7).sum()) > 10
     rainfall = dict(zip(window.date, window.PRCP / MM_PER_IN))
     visits = weekly_visits(START, AS_OF)
@@ -67,7 +67,9 @@ def test_storm_requirements_equal_days_of_127_mm_or_more(noaa):
         visit_set = set(visits)
         met = [d for d in expected_days if d in visit_set or d + dt.timedelta(days=1) in visit_set]
         assert sum(r.status == "met" for r in reqs) == len(met)
-        assert len(law.storm_findings(START, None, visits, rainfall, AS_OF, rules)) == len(expected_days) - len(met)
+        assert len(law.storm_findings(START, None, visits, rainfall, AS_OF, rules)) == len(
+            expected_days
+        ) - len(met)
         # weekly visits exactly 7 days apart: never a weekly finding
         assert law.weekly_findings(START, None, visits, AS_OF, rules) == []
 
@@ -90,7 +92,7 @@ def test_fifteen_minute_gauge_summed_to_local_days():
     frame["date"] = pd.to_datetime(dict(year=frame.Year, month=frame.Month, day=frame.Day)).dt.date
     rain = "Rain (inch)"
     hundredths = (frame[rain] * 100).round().astype(int).groupby(frame["date"]).sum()
-    expected = sorted(hundredths[hundredths >= 50].index)          # exact: in hundredths of an inch
+    expected = sorted(hundredths[hundredths >= 50].index)  # exact: in hundredths of an inch
     got = law.storm_days(zip(frame["date"], frame[rain]), frame["date"].min(), frame["date"].max(), W)
     assert got == expected
     assert dt.date(2008, 4, 3) in got and dt.date(2008, 4, 4) in got
@@ -103,14 +105,16 @@ def _write_inputs(root: Path, window: pd.DataFrame, visits: list[dt.date], sub_d
     (data / "sites" / "sites.csv").write_text(
         "site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id,name,applicant\n"
         f"W-ALB,woodbury,3,{START},USW00014735,Albany Woodbury,Builder\n"
-        f"B-ALB,bellport,3,{START},usw00014735 ,Albany Bellport,Builder\n")
+        f"B-ALB,bellport,3,{START},usw00014735 ,Albany Bellport,Builder\n"
+    )
     (data / "inspections" / "inspections.csv").write_text(
         "site_id,inspected_at,inspector,kind\n"
-        + "".join(f"{s},{d}T10:00,QP,routine\n" for s in ("W-ALB", "B-ALB") for d in visits))
+        + "".join(f"{s},{d}T10:00,QP,routine\n" for s in ("W-ALB", "B-ALB") for d in visits)
+    )
     lines = ["gauge_id,date,precip_in"]
     for d, mm in zip(window.date, window.PRCP):
         inches = mm / MM_PER_IN
-        if sub_daily:   # two readings a day, local clock time, summed back to the day
+        if sub_daily:  # two readings a day, local clock time, summed back to the day
             lines += [f"USW00014735,{d}T06:00,{inches / 2!r}", f"USW00014735,{d}T18:00,{inches / 2!r}"]
         else:
             lines.append(f"USW00014735,{d},{inches!r}")
@@ -125,11 +129,16 @@ def test_a_season_of_inspections_through_the_assets(noaa, tmp_path, sub_daily):
     # Visits every 9 days: weekly findings too, and many storms missed.
     visits = weekly_visits(START, AS_OF, every=9)
     data = _write_inputs(tmp_path, window, visits, sub_daily)
-    selected = [a for a in ingest_assets.ingest_assets if a.key.path[-1] in ("sites", "inspections", "rainfall")]
-    result = materialize(selected + [sw.site_classification, sw.swppp_inspection_findings], resources={
-        "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
-        "settings": OutfallSettings(data_dir=str(data), as_of=str(AS_OF)),
-    })
+    selected = [
+        a for a in ingest_assets.ingest_assets if a.key.path[-1] in ("sites", "inspections", "rainfall")
+    ]
+    result = materialize(
+        selected + [sw.site_classification, sw.swppp_inspection_findings],
+        resources={
+            "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
+            "settings": OutfallSettings(data_dir=str(data), as_of=str(AS_OF)),
+        },
+    )
     assert result.success
     meta = result.asset_materializations_for_node("swppp_inspection_findings")[0].metadata
     # Condition C (3 acres) in Bellport, 1 acre or more in Woodbury: both sites judged.
@@ -137,10 +146,15 @@ def test_a_season_of_inspections_through_the_assets(noaa, tmp_path, sub_daily):
     assert meta["storm_requirements"].value == 2 * len(storm_days)
 
     import duckdb
+
     con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
-    storms = con.execute("SELECT site_id, trigger_date, status, satisfied_on FROM swppp_inspection_findings "
-                         "WHERE requirement = 'storm' ORDER BY site_id, trigger_date").fetchall()
-    weekly = con.execute("SELECT count(*) FROM swppp_inspection_findings WHERE requirement = 'weekly'").fetchall()
+    storms = con.execute(
+        "SELECT site_id, trigger_date, status, satisfied_on FROM swppp_inspection_findings "
+        "WHERE requirement = 'storm' ORDER BY site_id, trigger_date"
+    ).fetchall()
+    weekly = con.execute(
+        "SELECT count(*) FROM swppp_inspection_findings WHERE requirement = 'weekly'"
+    ).fetchall()
     con.close()
 
     visit_set = set(visits)

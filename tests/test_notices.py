@@ -40,7 +40,11 @@ def test_correct_by_is_issued_on_plus_days_and_none_for_a_draft():
 
 
 def test_earliest_mailed_on_counts_with_its_own_days():
-    rows = [law.Mailing(D(2026, 4, 9), 10, "B"), law.Mailing(D(2026, 4, 2), 20, "C"), law.Mailing(D(2026, 4, 5), None)]
+    rows = [
+        law.Mailing(D(2026, 4, 9), 10, "B"),
+        law.Mailing(D(2026, 4, 2), 20, "C"),
+        law.Mailing(D(2026, 4, 5), None),
+    ]
     assert law.earliest_mailing(rows) == law.Mailing(D(2026, 4, 2), 20, "C")
     assert law.earliest_mailing([]) is None
     # a tie is decided by the certified mail number, never by the order of the rows
@@ -66,13 +70,15 @@ def test_stormwater_needs_its_days():
 
 def test_penalty_days_count_from_the_day_after_correct_by():
     by = D(2026, 5, 2)
-    assert law.penalty_days(by, None, by) == 0                       # the last day to correct itself: none
-    assert law.penalty_days(by, None, D(2026, 5, 3)) == 1            # the day after: one
+    assert law.penalty_days(by, None, by) == 0  # the last day to correct itself: none
+    assert law.penalty_days(by, None, D(2026, 5, 3)) == 1  # the day after: one
     assert law.penalty_days(by, None, D(2026, 5, 12)) == 10
-    assert law.penalty_days(by, D(2026, 5, 3), D(2026, 6, 30)) == 0   # corrected the day after: none
-    assert law.penalty_days(by, D(2026, 5, 6), D(2026, 6, 30)) == 3   # May 3, 4, 5
-    assert law.penalty_days(by, D(2026, 7, 6), D(2026, 6, 30)) == 59  # a result after the day judged is unseen
-    assert law.penalty_days(None, None, D(2026, 6, 30)) == 0          # a draft accrues nothing
+    assert law.penalty_days(by, D(2026, 5, 3), D(2026, 6, 30)) == 0  # corrected the day after: none
+    assert law.penalty_days(by, D(2026, 5, 6), D(2026, 6, 30)) == 3  # May 3, 4, 5
+    assert (
+        law.penalty_days(by, D(2026, 7, 6), D(2026, 6, 30)) == 59
+    )  # a result after the day judged is unseen
+    assert law.penalty_days(None, None, D(2026, 6, 30)) == 0  # a draft accrues nothing
 
 
 def test_period_of_a_local_day():
@@ -86,9 +92,17 @@ def test_a_full_mailing_address_or_why_not():
     assert address_problems(Recipient("Acme", "1 Main St", "Woodbury", "NY", "10930-1234"), where) == []
     assert address_problems(Recipient("Acme", "1 Main St", "Woodbury", "NY", "109301234"), where) == []
     why = address_problems(Recipient("Acme", "1 Main St", None, "NY", " "), where)
-    assert why == ["the mailing address on file lacks the city and the ZIP code (add it to the industrial users' file)"]
-    assert "ZIP code '1093'" in address_problems(Recipient("Acme", "1 Main St", "Woodbury", "NY", "1093"), where)[0]
-    assert "ZIP code '1093012'" in address_problems(Recipient("Acme", "1 Main St", "W", "NY", "1093012"), where)[0]
+    assert why == [
+        "the mailing address on file lacks the city and the ZIP code (add it to the industrial users' file)"
+    ]
+    assert (
+        "ZIP code '1093'"
+        in address_problems(Recipient("Acme", "1 Main St", "Woodbury", "NY", "1093"), where)[0]
+    )
+    assert (
+        "ZIP code '1093012'"
+        in address_problems(Recipient("Acme", "1 Main St", "W", "NY", "1093012"), where)[0]
+    )
     assert "not on file" in address_problems(None, where)[0]
 
 
@@ -117,23 +131,42 @@ def query(db: Path, text: str) -> list[tuple]:
 
 
 def run(db: Path, data: Path, assets, as_of: str = "2026-06-30"):
-    result = materialize(assets, resources={
-        "duckdb": DuckDBResource(database=str(db)),
-        "settings": OutfallSettings(data_dir=str(data), as_of=as_of)})
+    result = materialize(
+        assets,
+        resources={
+            "duckdb": DuckDBResource(database=str(db)),
+            "settings": OutfallSettings(data_dir=str(data), as_of=as_of),
+        },
+    )
     assert result.success
     return result
 
 
 def violation(user_id, sample_id, at, parameter="BOD", value=300.0):
-    return {"user_id": user_id, "sample_id": sample_id, "parameter": parameter,
-            "collected_at": pd.Timestamp(at, tz="America/New_York"), "value": value, "unit": "mg/L",
-            "limit_value": 240.0, "limit_type": "max", "rule": "Woodbury Code ch. 253 Part 2, BOD"}
+    return {
+        "user_id": user_id,
+        "sample_id": sample_id,
+        "parameter": parameter,
+        "collected_at": pd.Timestamp(at, tz="America/New_York"),
+        "value": value,
+        "unit": "mg/L",
+        "limit_value": 240.0,
+        "limit_type": "max",
+        "rule": "Woodbury Code ch. 253 Part 2, BOD",
+    }
 
 
 def finding(site_id, due_by, status="overdue"):
-    return {"site_id": site_id, "requirement": "weekly", "trigger_date": due_by - dt.timedelta(days=7),
-            "due_by": due_by, "satisfied_on": due_by + dt.timedelta(days=3) if status == "late" else None,
-            "status": status, "jurisdiction": "bellport", "rule": "Bellport Code ch. 21, inspections"}
+    return {
+        "site_id": site_id,
+        "requirement": "weekly",
+        "trigger_date": due_by - dt.timedelta(days=7),
+        "due_by": due_by,
+        "satisfied_on": due_by + dt.timedelta(days=3) if status == "late" else None,
+        "status": status,
+        "jurisdiction": "bellport",
+        "rule": "Bellport Code ch. 21, inspections",
+    }
 
 
 @pytest.fixture
@@ -142,71 +175,170 @@ def fixture(tmp_path):
     data = tmp_path / "data"
     (data / "notices_mailed").mkdir(parents=True)
     write_letterhead(data)
-    insert(db, "industrial_users", [
-        {"user_id": "IU-1", "name": "Acme Plating", "district": "consolidated", "address": "1 Mill Rd",
-         "city": "Central Valley", "state": "NY", "zip": "10917"},
-        {"user_id": "IU-2", "name": "Bolt Works", "district": "consolidated", "address": "2 Mill Rd"}])
-    insert(db, "sites", [
-        {"site_id": "S-1", "jurisdiction": "bellport", "disturbed_acres": 6.0, "construction_start": D(2026, 1, 5),
-         "rain_gauge_id": "G", "name": "Harbor Lots", "address": "3 Bay Ave", "applicant": "Shore Builders",
-         "mailing_address": "PO Box 9", "city": "Bellport", "state": "NY", "zip": "11713"}])
-    insert(db, "discharge_violations", [
-        violation("IU-1", "A1", "2026-03-03 10:00"), violation("IU-1", "A2", "2026-03-31 23:30"),
-        violation("IU-1", "A2", "2026-03-31 23:30", "TSS", 400.0),
-        violation("IU-1", "A3", "2026-04-01 00:30"),     # local April (UTC it is still... April too, but after midnight)
-        violation("IU-2", "B1", "2026-03-10 09:00")])
-    insert(db, "swppp_inspection_findings", [finding("S-1", D(2026, 4, 3)), finding("S-1", D(2026, 4, 20), "late"),
-                                             finding("S-1", D(2026, 5, 4))])
+    insert(
+        db,
+        "industrial_users",
+        [
+            {
+                "user_id": "IU-1",
+                "name": "Acme Plating",
+                "district": "consolidated",
+                "address": "1 Mill Rd",
+                "city": "Central Valley",
+                "state": "NY",
+                "zip": "10917",
+            },
+            {"user_id": "IU-2", "name": "Bolt Works", "district": "consolidated", "address": "2 Mill Rd"},
+        ],
+    )
+    insert(
+        db,
+        "sites",
+        [
+            {
+                "site_id": "S-1",
+                "jurisdiction": "bellport",
+                "disturbed_acres": 6.0,
+                "construction_start": D(2026, 1, 5),
+                "rain_gauge_id": "G",
+                "name": "Harbor Lots",
+                "address": "3 Bay Ave",
+                "applicant": "Shore Builders",
+                "mailing_address": "PO Box 9",
+                "city": "Bellport",
+                "state": "NY",
+                "zip": "11713",
+            }
+        ],
+    )
+    insert(
+        db,
+        "discharge_violations",
+        [
+            violation("IU-1", "A1", "2026-03-03 10:00"),
+            violation("IU-1", "A2", "2026-03-31 23:30"),
+            violation("IU-1", "A2", "2026-03-31 23:30", "TSS", 400.0),
+            violation(
+                "IU-1", "A3", "2026-04-01 00:30"
+            ),  # local April (UTC it is still... April too, but after midnight)
+            violation("IU-2", "B1", "2026-03-10 09:00"),
+        ],
+    )
+    insert(
+        db,
+        "swppp_inspection_findings",
+        [
+            finding("S-1", D(2026, 4, 3)),
+            finding("S-1", D(2026, 4, 20), "late"),
+            finding("S-1", D(2026, 5, 4)),
+        ],
+    )
     (data / "notices_mailed" / "mail.csv").write_text(
         "kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days\n"
         "sewer,IU-1,2026-03,2026-04-09,7002,10\n"
-        "sewer,IU-1,2026-03,2026-04-02,7001,\n"          # the earliest counts, with its blank = the maximum
+        "sewer,IU-1,2026-03,2026-04-02,7001,\n"  # the earliest counts, with its blank = the maximum
         "sewer,IU-2,2026-03,2026-04-02,7003,20\n"
-        "sewer,IU-9,2026-03,2026-04-02,7004,\n"          # no violations: no notice
+        "sewer,IU-9,2026-03,2026-04-02,7004,\n"  # no violations: no notice
         "stormwater,S-1,2026-04,2026-05-01,7005,14\n"
-        "stormwater,S-1,2026-05,2026-06-01,7006,\n"      # quarantined: stormwater needs its days
-        "sewer,IU-1,2026-04,2026-05-01,7007,31\n",       # quarantined: more than the maximum
-        encoding="utf-8")
+        "stormwater,S-1,2026-05,2026-06-01,7006,\n"  # quarantined: stormwater needs its days
+        "sewer,IU-1,2026-04,2026-05-01,7007,31\n",  # quarantined: more than the maximum
+        encoding="utf-8",
+    )
     return db, data
 
 
 def test_notices_mailed_and_draft(fixture, tmp_path):
     db, data = fixture
     run(db, data, [ingest_asset("notices_mailed"), notices])
-    read, kept, quarantined = query(db, "SELECT sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM "
-                                        "ingested_files WHERE dataset = 'notices_mailed'")[0]
+    read, kept, quarantined = query(
+        db,
+        "SELECT sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM "
+        "ingested_files WHERE dataset = 'notices_mailed'",
+    )[0]
     assert (read, kept, quarantined) == (7, 5, 2)
-    reasons = [r for (r,) in query(db, "SELECT reason FROM quarantine WHERE dataset = 'notices_mailed' ORDER BY 1")]
+    reasons = [
+        r for (r,) in query(db, "SELECT reason FROM quarantine WHERE dataset = 'notices_mailed' ORDER BY 1")
+    ]
     assert any("stormwater notice needs correct_within_days" in r for r in reasons)
     assert any(f"more than the {MAX} days" in r and "ch. 253" in r for r in reasons)
-    rows = query(db, "SELECT kind, recipient_id, period, violations, status, issued_on, correct_by, letter, "
-                     "ready_to_send FROM notices ORDER BY kind, recipient_id, period")
+    rows = query(
+        db,
+        "SELECT kind, recipient_id, period, violations, status, issued_on, correct_by, letter, "
+        "ready_to_send FROM notices ORDER BY kind, recipient_id, period",
+    )
     assert rows == [
         # April 2 + 30 days = Saturday May 2: the period ends on Monday May 4 (GCL § 25-a)
-        ("sewer", "IU-1", "2026-03", 3, "mailed", D(2026, 4, 2), D(2026, 5, 4),
-         "letters/sewer/notice_IU-1_2026-03.html", True),
+        (
+            "sewer",
+            "IU-1",
+            "2026-03",
+            3,
+            "mailed",
+            D(2026, 4, 2),
+            D(2026, 5, 4),
+            "letters/sewer/notice_IU-1_2026-03.html",
+            True,
+        ),
         ("sewer", "IU-1", "2026-04", 1, "draft", None, None, "letters/sewer/notice_IU-1_2026-04.html", True),
-        ("sewer", "IU-2", "2026-03", 1, "mailed", D(2026, 4, 2), D(2026, 4, 22),
-         "letters/sewer/notice_IU-2_2026-03.html", False),
-        ("stormwater", "S-1", "2026-04", 2, "mailed", D(2026, 5, 1), D(2026, 5, 15),
-         "letters/stormwater/notice_S-1_2026-04.html", True),
-        ("stormwater", "S-1", "2026-05", 1, "draft", None, None, "letters/stormwater/notice_S-1_2026-05.html", True),
+        (
+            "sewer",
+            "IU-2",
+            "2026-03",
+            1,
+            "mailed",
+            D(2026, 4, 2),
+            D(2026, 4, 22),
+            "letters/sewer/notice_IU-2_2026-03.html",
+            False,
+        ),
+        (
+            "stormwater",
+            "S-1",
+            "2026-04",
+            2,
+            "mailed",
+            D(2026, 5, 1),
+            D(2026, 5, 15),
+            "letters/stormwater/notice_S-1_2026-04.html",
+            True,
+        ),
+        (
+            "stormwater",
+            "S-1",
+            "2026-05",
+            1,
+            "draft",
+            None,
+            None,
+            "letters/stormwater/notice_S-1_2026-05.html",
+            True,
+        ),
     ]
     why = query(db, "SELECT not_ready_reason FROM notices WHERE recipient_id = 'IU-2'")[0][0]
     assert "lacks the city, the state and the ZIP code" in why
-    types = dict(query(db, "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'notices'"))
-    assert (types["period"], types["issued_on"], types["correct_by"], types["violations"]) == \
-        ("VARCHAR", "DATE", "DATE", "INTEGER")
+    types = dict(
+        query(
+            db, "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'notices'"
+        )
+    )
+    assert (types["period"], types["issued_on"], types["correct_by"], types["violations"]) == (
+        "VARCHAR",
+        "DATE",
+        "DATE",
+        "INTEGER",
+    )
     # one letter per notice, listing every violation of the month; a draft says so and sets no date
     letters = tmp_path / "dashboards" / "letters"
     march = (letters / "sewer" / "notice_IU-1_2026-03.html").read_text(encoding="utf-8")
-    assert all(s in march for s in ("A1", "A2", "suspended solids", "April 2, 2026", "certified mail, no. 7001"))
+    assert all(
+        s in march for s in ("A1", "A2", "suspended solids", "April 2, 2026", "certified mail, no. 7001")
+    )
     assert "A3" not in march
     draft = (letters / "sewer" / "notice_IU-1_2026-04.html").read_text(encoding="utf-8")
     assert "DRAFT" in draft and "not mailed" in draft and 'content="no"' in draft
     storm = (letters / "stormwater" / "notice_S-1_2026-04.html").read_text(encoding="utf-8")
     assert "within <strong>14 days of the date of this notice</strong>" in storm and "PO Box 9" in storm
-    assert "May 15, 2026" not in storm      # the last day to correct is after the notice's date: not in it
+    assert "May 15, 2026" not in storm  # the last day to correct is after the notice's date: not in it
     for text in (march, draft, storm):
         assert "contract" not in text.lower() and '{"' not in text
 
@@ -232,44 +364,79 @@ def test_outfall_run_writes_notices_as_the_contract_says(tmp_path):
 
     data = small_town(tmp_path / "data")
     write_letterhead(data)
-    write(data, "industrial_users/users.csv", """
+    write(
+        data,
+        "industrial_users/users.csv",
+        """
         user_id,name,district,address,permit_no,permit_effective,permit_expires,normal_avg_flow_gpd,city,state,zip
         IU-1,Acme Plating,consolidated,1 Main St,P-1,2025-01-01,2027-01-01,14400,Central Valley,NY,10917
         IU-2,Blue Brewery,district_1,2 Mill Rd,P-2,2025-01-01,2026-08-01,,,,
-        """)
-    write(data, "notices_mailed/mailed.csv", """
+        """,
+    )
+    write(
+        data,
+        "notices_mailed/mailed.csv",
+        """
         kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days
         sewer,IU-1,2026-02,2026-03-09,7001,
         sewer,IU-1,2026-02,2026-03-02,7000,
         sewer,IU-1,2026-01,2026-02-02,7002,
-        """)
+        """,
+    )
     db = tmp_path / "w.duckdb"
     result = run_cli("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-11-30")
     assert result.returncode == 0, result.stderr
-    types = [tuple(r) for r in query(db, "SELECT column_name, data_type FROM information_schema.columns "
-                                         "WHERE table_name = 'notices' ORDER BY ordinal_position")][:8]
-    assert types == [("kind", "VARCHAR"), ("recipient_id", "VARCHAR"), ("period", "VARCHAR"),
-                     ("violations", "INTEGER"), ("status", "VARCHAR"), ("issued_on", "DATE"),
-                     ("correct_by", "DATE"), ("letter", "VARCHAR")]
-    sewer_months = query(db, "SELECT user_id, strftime(collected_at, '%Y-%m'), count(*) FROM discharge_violations "
-                             "GROUP BY ALL ORDER BY ALL")
-    sample_items = query(db, "SELECT recipient_id, period, count(*) FROM notice_items WHERE item = 'sample' "
-                             "GROUP BY ALL ORDER BY ALL")
+    types = [
+        tuple(r)
+        for r in query(
+            db,
+            "SELECT column_name, data_type FROM information_schema.columns "
+            "WHERE table_name = 'notices' ORDER BY ordinal_position",
+        )
+    ][:8]
+    assert types == [
+        ("kind", "VARCHAR"),
+        ("recipient_id", "VARCHAR"),
+        ("period", "VARCHAR"),
+        ("violations", "INTEGER"),
+        ("status", "VARCHAR"),
+        ("issued_on", "DATE"),
+        ("correct_by", "DATE"),
+        ("letter", "VARCHAR"),
+    ]
+    sewer_months = query(
+        db,
+        "SELECT user_id, strftime(collected_at, '%Y-%m'), count(*) FROM discharge_violations "
+        "GROUP BY ALL ORDER BY ALL",
+    )
+    sample_items = query(
+        db,
+        "SELECT recipient_id, period, count(*) FROM notice_items WHERE item = 'sample' "
+        "GROUP BY ALL ORDER BY ALL",
+    )
     assert sample_items == sewer_months and sample_items
-    assert query(db, "SELECT count(*) FROM notices n WHERE violations <> (SELECT count(*) FROM notice_items i "
-                     "WHERE (i.kind, i.recipient_id, i.period) = (n.kind, n.recipient_id, n.period))") == [(0,)]
-    got = {(r[0], r[1]): r[2:] for r in query(
-        db, "SELECT recipient_id, period, status, issued_on, correct_by, ready_to_send FROM notices")}
+    assert query(
+        db,
+        "SELECT count(*) FROM notices n WHERE violations <> (SELECT count(*) FROM notice_items i "
+        "WHERE (i.kind, i.recipient_id, i.period) = (n.kind, n.recipient_id, n.period))",
+    ) == [(0,)]
+    got = {
+        (r[0], r[1]): r[2:]
+        for r in query(
+            db, "SELECT recipient_id, period, status, issued_on, correct_by, ready_to_send FROM notices"
+        )
+    }
     assert got[("IU-1", "2026-02")] == ("mailed", D(2026, 3, 2), D(2026, 3, 2) + dt.timedelta(days=MAX), True)
-    assert ("IU-1", "2026-01") not in got       # a mailing with no violation makes no notice
+    assert ("IU-1", "2026-01") not in got  # a mailing with no violation makes no notice
     drafts = [v for k, v in got.items() if k != ("IU-1", "2026-02")]
     assert drafts and all(v[:3] == ("draft", None, None) for v in drafts)
     assert query(db, "SELECT count(*) FROM notices WHERE letter IS NULL") == [(0,)]
     dashboards = tmp_path / "dashboards"
     for (letter,) in query(db, "SELECT letter FROM notices"):
         assert (dashboards / letter).is_file(), letter
-    assert query(db, "SELECT notices_mailed FROM pretreatment_annual_report WHERE user_id = 'IU-1' AND year = 2026"
-                 ) == [(1,)]
+    assert query(
+        db, "SELECT notices_mailed FROM pretreatment_annual_report WHERE user_id = 'IU-1' AND year = 2026"
+    ) == [(1,)]
     first = query(db, "SELECT * EXCLUDE (as_of) FROM notices ORDER BY ALL")
     again = run_cli("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-11-30")
     assert again.returncode == 0, again.stderr
@@ -281,13 +448,19 @@ def test_outfall_run_writes_notices_as_the_contract_says(tmp_path):
     batch = PdfReader(str(dashboards / "letters" / "mailed_notices.pdf"))
     text = " ".join(page.extract_text() for page in batch.pages)
     assert 1 <= len(batch.pages) <= 3
-    samples = [s for (s,) in query(db, "SELECT sample_id FROM discharge_violations WHERE user_id = 'IU-1' AND "
-                                       "strftime(collected_at, '%Y-%m') = '2026-02'")]
+    samples = [
+        s
+        for (s,) in query(
+            db,
+            "SELECT sample_id FROM discharge_violations WHERE user_id = 'IU-1' AND "
+            "strftime(collected_at, '%Y-%m') = '2026-02'",
+        )
+    ]
     assert "Acme Plating" in text and "Central Valley, NY 10917" in text and "March 2, 2026" in text
     flat = " ".join(text.split())
     assert "imprisonment or civil penalty" in flat and "after the last day to correct is" not in flat
     assert samples and all(s in text for s in samples)
-    assert "Blue Brewery" not in text           # a draft gets no PDF
+    assert "Blue Brewery" not in text  # a draft gets no PDF
     assert (dashboards / "letters" / "sewer" / "pdf" / "notice_IU-1_2026-02.pdf").is_file()
     assert not list((dashboards / "letters" / "sewer" / "pdf").glob("notice_IU-2_*.pdf"))
 
@@ -306,11 +479,18 @@ def test_a_stormwater_notice_reads_the_same_under_every_hash_seed():
         "              (('requirement', r), ('trigger_date', dt.date(2026, 5, 1)), ('due_by', d)), r)\n"
         "         for r in ('weekly', 'storm', 'weekly')]\n"
         "n = {'recipient_id': 'S-1', 'period': '2026-05', 'as_of': dt.date(2026, 5, 31)}\n"
-        "print(_stormwater_context(n, items, load_rules('woodbury'), dt.date(2026, 5, 31))['section_text'])\n")
+        "print(_stormwater_context(n, items, load_rules('woodbury'), dt.date(2026, 5, 31))['section_text'])\n"
+    )
     texts = set()
     for seed in ("1", "2", "3", "4"):
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO,
-                             env=dict(os.environ, PYTHONHASHSEED=seed), timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=dict(os.environ, PYTHONHASHSEED=seed),
+            timeout=120,
+        )
         assert out.returncode == 0, out.stderr
         texts.add(out.stdout)
     assert len(texts) == 1 and "0.5 inch" in texts.pop()

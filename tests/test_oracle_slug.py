@@ -12,7 +12,7 @@ from outfall.rules import load_rules
 NY = ZoneInfo("America/New_York")
 UTC = dt.timezone.utc
 RULES = load_rules("woodbury")
-P = s.SlugParams.of(RULES.slug.at(dt.date(2026, 5, 1)))   # the definition in effect in 2026
+P = s.SlugParams.of(RULES.slug.at(dt.date(2026, 5, 1)))  # the definition in effect in 2026
 TZ = RULES.timezone
 BASE = 100.0  # gpm: a permit of 144,000 gpd
 
@@ -25,17 +25,31 @@ def series(start: dt.datetime, values, step_min: float = 1.0):
     return [(start + dt.timedelta(minutes=i * step_min), v) for i, v in enumerate(values)]
 
 
-def spike(n_high: int, high: float = 5.01 * BASE, before: int = 30, after: int = 30, step_min: float = 1.0,
-          start: dt.datetime = local(2026, 5, 1, 10, 0)):
+def spike(
+    n_high: int,
+    high: float = 5.01 * BASE,
+    before: int = 30,
+    after: int = 30,
+    step_min: float = 1.0,
+    start: dt.datetime = local(2026, 5, 1, 10, 0),
+):
     return series(start, [BASE] * before + [high] * n_high + [BASE] * after, step_min)
 
 
 def test_rules_numbers():
-    assert (P.ratio, P.min_duration_min, P.baseline_days, P.min_baseline_days, P.gap_factor) == (5, 15, 30, 7, 1.5)
+    assert (P.ratio, P.min_duration_min, P.baseline_days, P.min_baseline_days, P.gap_factor) == (
+        5,
+        15,
+        30,
+        7,
+        1.5,
+    )
 
 
 def test_small_rules():
-    assert not s.is_high(500, 100, P.ratio) and s.is_high(501, 100, P.ratio) and s.is_high(500.01, 100, P.ratio)
+    assert (
+        not s.is_high(500, 100, P.ratio) and s.is_high(501, 100, P.ratio) and s.is_high(500.01, 100, P.ratio)
+    )
     assert not s.is_high(1e9, None, P.ratio)
     m = P.min_duration_min
     assert not s.is_slug(15 * 60, m) and s.is_slug(15 * 60 + 1, m) and s.is_slug(16 * 60, m)
@@ -72,11 +86,11 @@ def test_a_gap_longer_than_one_and_a_half_intervals_splits_a_run():
     rows = spike(20)
     # drop 2 of the high readings in the middle: a 3-minute gap > 1.5 x 1 minute
     gapped = [r for i, r in enumerate(rows) if i not in (40, 41)]
-    assert s.detect(gapped, P, TZ, fixed_baseline=BASE)[0] == []          # 10 + 8 readings: two short runs
+    assert s.detect(gapped, P, TZ, fixed_baseline=BASE)[0] == []  # 10 + 8 readings: two short runs
     longer = spike(40)
-    gapped = [r for i, r in enumerate(longer) if i not in (40,)]      # a 2-minute gap still splits (> 1.5)
+    gapped = [r for i, r in enumerate(longer) if i not in (40,)]  # a 2-minute gap still splits (> 1.5)
     events, _ = s.detect(gapped, P, TZ, fixed_baseline=BASE)
-    assert [e.readings for e in events] == [29]                       # 10 before the gap, 29 after
+    assert [e.readings for e in events] == [29]  # 10 before the gap, 29 after
     # on a 15-minute meter a missing reading (30-minute gap) splits too
     rows = spike(6, step_min=15, before=8, after=8)
     gapped = [r for i, r in enumerate(rows) if i != 10]

@@ -18,8 +18,13 @@ from outfall.paths import REPO_ROOT
 
 pytestmark = pytest.mark.slow  # builds a wheel and installs it into a fresh venv
 
-DATA_FOLDERS = {"sql": "sql", "rules": "rules", "templates": "templates", "expectations": "expectations",
-                "real": "data/real"}
+DATA_FOLDERS = {
+    "sql": "sql",
+    "rules": "rules",
+    "templates": "templates",
+    "expectations": "expectations",
+    "real": "data/real",
+}
 
 
 def _pyproject() -> dict:
@@ -44,9 +49,24 @@ def test_every_data_folder_is_mapped_into_the_wheel():
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--disable-pip-version-check", "-w", str(out), str(REPO_ROOT)],
-                   check=True, capture_output=True, cwd=out)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "-w",
+            str(out),
+            str(REPO_ROOT),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=out,
+    )
     (path,) = out.glob("outfall-*.whl")
     return path
 
@@ -54,8 +74,13 @@ def wheel(tmp_path_factory) -> Path:
 def test_the_wheel_carries_every_sql_rules_template_and_real_data_file(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for name, folder in DATA_FOLDERS.items():
-        pattern = {"sql": "*.sql", "rules": "*.yaml", "templates": "*.html", "expectations": "*.json",
-                   "real": "*.csv"}[name]
+        pattern = {
+            "sql": "*.sql",
+            "rules": "*.yaml",
+            "templates": "*.html",
+            "expectations": "*.json",
+            "real": "*.csv",
+        }[name]
         for path in (REPO_ROOT / folder).rglob(pattern):
             inside = f"outfall/_data/{name}/{path.relative_to(REPO_ROOT / folder).as_posix()}"
             assert inside in names, f"{inside} is missing from the wheel"
@@ -68,22 +93,54 @@ def test_pip_install_into_a_fresh_venv_outside_the_checkout_runs_the_demo(wheel,
     through a .pth line (no network), but not the project itself."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    site = Path(subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               check=True, capture_output=True, text=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
     (site / "borrowed_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet",
-                    "--no-deps", "--no-build-isolation", "--disable-pip-version-check", str(wheel)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(venv / "bin" / "python"),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
     work = tmp_path / "elsewhere"
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("OUTFALL_")}
     env["PYTHONPATH"] = ""
-    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import outfall; print(outfall.__file__)"],
-                           cwd=work, env=env, capture_output=True, text=True, check=True).stdout
+    where = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import outfall; print(outfall.__file__)"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert str(REPO_ROOT) not in where, "the fresh venv must not import the checkout"
     # a quarter-size town: the point is that the installed package finds its files, not the town
-    proc = subprocess.run([str(venv / "bin" / "outfall"), "demo", "--out", "town", "--scale", "0.25"], cwd=work, env=env,
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [str(venv / "bin" / "outfall"), "demo", "--out", "town", "--scale", "0.25"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     con = duckdb.connect(str(work / "town" / "outfall.duckdb"), read_only=True)
     try:

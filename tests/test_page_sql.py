@@ -18,8 +18,10 @@ PAGE_READERS = sorted([REPO_ROOT / "assets" / "pages.py", *(REPO_ROOT / "assets"
 # A string that reads as a statement: SELECT ... FROM, INSERT INTO, DELETE FROM, UPDATE ... SET in
 # capitals anywhere, or one that starts with a lower-case select ... from. Prose ("Select the rows
 # shown from ...") is not SQL.
-STATEMENT = re.compile(r"\b(SELECT\b[\s\S]*\bFROM|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\S+\s+SET)\b"
-                       r"|^\s*(with|select)\s[\s\S]*\sfrom\s")
+STATEMENT = re.compile(
+    r"\b(SELECT\b[\s\S]*\bFROM|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\S+\s+SET)\b"
+    r"|^\s*(with|select)\s[\s\S]*\sfrom\s"
+)
 
 # The statements built in code because what varies is an identifier (a table or column name,
 # which a bind parameter cannot carry), never a value: (file, function) -> why.
@@ -34,7 +36,9 @@ def _text(node: ast.AST) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+        return "".join(
+            v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)
+        )
     return None
 
 
@@ -46,8 +50,12 @@ def inline_statements(source: str) -> list[tuple[str, int, str]]:
     def visit(node: ast.AST, scope: list[str]) -> None:
         body = getattr(node, "body", None)
         docstring = None
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body \
-                and isinstance(body[0], ast.Expr) and _text(body[0].value) is not None:
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and _text(body[0].value) is not None
+        ):
             docstring = body[0].value
         for child in ast.iter_child_nodes(node):
             if child is docstring or (isinstance(child, ast.Expr) and child.value is docstring):
@@ -56,9 +64,12 @@ def inline_statements(source: str) -> list[tuple[str, int, str]]:
             if text is not None:
                 if STATEMENT.search(text):
                     found.append((".".join(scope), child.lineno, text))
-                continue   # an f-string's parts are part of the text already counted
-            inner = scope + [child.name] if isinstance(child, (ast.ClassDef, ast.FunctionDef,
-                                                                 ast.AsyncFunctionDef)) else scope
+                continue  # an f-string's parts are part of the text already counted
+            inner = (
+                scope + [child.name]
+                if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                else scope
+            )
             visit(child, inner)
 
     visit(ast.parse(source), [])
@@ -84,10 +95,15 @@ def read(r):
 @pytest.mark.parametrize("path", PAGE_READERS, ids=lambda p: p.relative_to(REPO_ROOT).as_posix())
 def test_page_readers_hold_no_inline_sql(path: Path):
     rel = path.relative_to(REPO_ROOT).as_posix()
-    inline = [(scope, line, " ".join(text.split())) for scope, line, text in inline_statements(path.read_text("utf-8"))
-              if (rel, scope) not in STRUCTURAL]
-    assert not inline, (f"{rel} writes SQL inline; put each statement in sql/<area>/<verb>_<object>.sql and read "
-                        f"it with outfall.warehouse.sql(name): {inline}")
+    inline = [
+        (scope, line, " ".join(text.split()))
+        for scope, line, text in inline_statements(path.read_text("utf-8"))
+        if (rel, scope) not in STRUCTURAL
+    ]
+    assert not inline, (
+        f"{rel} writes SQL inline; put each statement in sql/<area>/<verb>_<object>.sql and read "
+        f"it with outfall.warehouse.sql(name): {inline}"
+    )
 
 
 def test_the_structural_exceptions_still_exist():

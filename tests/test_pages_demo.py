@@ -19,7 +19,7 @@ from tests.conftest import query_warehouse
 from tests.test_print import assert_headed, ids_in, print_page
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-AS_OF = dt.date(2026, 11, 30)   # the demo's day judged
+AS_OF = dt.date(2026, 11, 30)  # the demo's day judged
 MAX_SEWER_PAGES = 30
 
 
@@ -41,8 +41,10 @@ def figures(page_html: str) -> dict[str, int]:
     cards of a person's page and the numbers of the index's cards."""
     found: dict[str, int] = {}
     pairs = re.findall(r'<div class="kpi-value">(.*?)</div><div class="kpi-label">(.*?)</div>', page_html)
-    pairs += [(v, label) for v, label in re.findall(r'<div class="card-num[^"]*"><b>(.*?)</b>(.*?)</div>',
-                                                    page_html)]
+    pairs += [
+        (v, label)
+        for v, label in re.findall(r'<div class="card-num[^"]*"><b>(.*?)</b>(.*?)</div>', page_html)
+    ]
     for value, label in pairs:
         number = words(value).replace(",", "")
         if number.isdigit():
@@ -86,15 +88,17 @@ def table_with(page_html: str, header: str) -> list[dict[str, str]]:
 
 
 def test_each_persons_page_opens_with_their_worklist(demo):
-    for name, person in (("sewer.html", "Superintendent of Sewage"),
-                         ("stormwater.html", "Stormwater Management Officer")):
+    for name, person in (
+        ("sewer.html", "Superintendent of Sewage"),
+        ("stormwater.html", "Stormwater Management Officer"),
+    ):
         main = read(demo, name).split("<main>", 1)[1]
         first = re.match(r'\s*<section id="([^"]+)">(.*?)</section>', main, re.S)
         assert first and first.group(1) == "worklist", name
         assert "What to do next" in first.group(2) and person in first.group(2), name
     index = read(demo, "index.html").split("<main>", 1)[1]
     assert re.match(r'\s*<section id="worklist">', index)
-    head = index[:index.index('id="pages"')]
+    head = index[: index.index('id="pages"')]
     for person in ("Superintendent of Sewage", "Stormwater Management Officer", "Clerk"):
         assert person in head
 
@@ -105,27 +109,43 @@ def test_the_counts_agree_across_the_pages(demo):
     the annual report of the year, each labelled with the same days."""
     db = demo / "outfall.duckdb"
     q = lambda text: query_warehouse(db, text)[0]  # noqa: E731
-    samples, stats = q("SELECT (SELECT count(*) FROM discharge_violations), (SELECT count(*) FROM statistic_violations)")
-    ytd = q(f"SELECT (SELECT count(*) FROM discharge_violations WHERE "
-            f"year((collected_at AT TIME ZONE 'America/New_York')::DATE) = {AS_OF.year}) + "
-            f"(SELECT count(*) FROM statistic_violations WHERE year(period_start) = {AS_OF.year})")[0]
-    first, last = q("SELECT min(collected_at AT TIME ZONE 'America/New_York')::DATE, "
-                    "max(collected_at AT TIME ZONE 'America/New_York')::DATE FROM lab_results "
-                    "WHERE result IS NOT NULL AND collected_at IS NOT NULL")
-    notices, first_month, last_month = q("SELECT count(*), min(period), max(period) FROM notices "
-                                         "WHERE kind = 'stormwater'")
-    slugs, first_flow, last_flow = q("SELECT (SELECT count(*) FROM slug_events), "
-                                     "min(ts AT TIME ZONE 'America/New_York')::DATE, "
-                                     "max(ts AT TIME ZONE 'America/New_York')::DATE FROM flow")
-    overdue, first_due, last_due = q("SELECT count(*) FILTER (WHERE status = 'overdue'), min(due_by), max(due_by) "
-                                     "FROM swppp_inspection_findings")
+    samples, stats = q(
+        "SELECT (SELECT count(*) FROM discharge_violations), (SELECT count(*) FROM statistic_violations)"
+    )
+    ytd = q(
+        f"SELECT (SELECT count(*) FROM discharge_violations WHERE "
+        f"year((collected_at AT TIME ZONE 'America/New_York')::DATE) = {AS_OF.year}) + "
+        f"(SELECT count(*) FROM statistic_violations WHERE year(period_start) = {AS_OF.year})"
+    )[0]
+    first, last = q(
+        "SELECT min(collected_at AT TIME ZONE 'America/New_York')::DATE, "
+        "max(collected_at AT TIME ZONE 'America/New_York')::DATE FROM lab_results "
+        "WHERE result IS NOT NULL AND collected_at IS NOT NULL"
+    )
+    notices, first_month, last_month = q(
+        "SELECT count(*), min(period), max(period) FROM notices WHERE kind = 'stormwater'"
+    )
+    slugs, first_flow, last_flow = q(
+        "SELECT (SELECT count(*) FROM slug_events), "
+        "min(ts AT TIME ZONE 'America/New_York')::DATE, "
+        "max(ts AT TIME ZONE 'America/New_York')::DATE FROM flow"
+    )
+    overdue, first_due, last_due = q(
+        "SELECT count(*) FILTER (WHERE status = 'overdue'), min(due_by), max(due_by) "
+        "FROM swppp_inspection_findings"
+    )
     period, to_date = months_words(first, last), to_date_words(AS_OF)
-    pages = {name: figures(read(demo, name)) for name in ("index.html", "sewer.html", "stormwater.html",
-                                                            report_file(AS_OF.year))}
-    expected = {f"violations, {period}": samples + stats, f"violations, {to_date}": ytd,
-                f"notices of violation, {months_words(first_month + '-01', last_month + '-01')}": notices,
-                f"slug events, {months_words(first_flow, last_flow)}": slugs,
-                f"inspections overdue, {months_words(first_due, last_due)}": overdue}
+    pages = {
+        name: figures(read(demo, name))
+        for name in ("index.html", "sewer.html", "stormwater.html", report_file(AS_OF.year))
+    }
+    expected = {
+        f"violations, {period}": samples + stats,
+        f"violations, {to_date}": ytd,
+        f"notices of violation, {months_words(first_month + '-01', last_month + '-01')}": notices,
+        f"slug events, {months_words(first_flow, last_flow)}": slugs,
+        f"inspections overdue, {months_words(first_due, last_due)}": overdue,
+    }
     for label, number in expected.items():
         shown = {name: found[label] for name, found in pages.items() if label in found}
         assert len(shown) >= 2, (label, pages)
@@ -142,32 +162,49 @@ def test_the_counts_agree_across_the_pages(demo):
 
 def test_a_users_counts_agree_between_the_sewer_page_and_the_annual_report(demo):
     sewer = read(demo, "sewer.html")
-    summary = {r["User"].split()[0]: r for r in table_with(sewer, f"All violations, "
-                                                                 f"{months_words('2025-01-01', '2026-11-01')}")}
-    report = {r["User"].split()[0]: r for r in table_with(read(demo, report_file(AS_OF.year)), "Sample violations")}
-    period_total = dict(query_warehouse(demo / "outfall.duckdb", "SELECT user_id, count(*) FROM (SELECT user_id FROM "
-                                        "discharge_violations UNION ALL SELECT user_id FROM statistic_violations) "
-                                        "GROUP BY ALL"))
+    summary = {
+        r["User"].split()[0]: r
+        for r in table_with(sewer, f"All violations, {months_words('2025-01-01', '2026-11-01')}")
+    }
+    report = {
+        r["User"].split()[0]: r for r in table_with(read(demo, report_file(AS_OF.year)), "Sample violations")
+    }
+    period_total = dict(
+        query_warehouse(
+            demo / "outfall.duckdb",
+            "SELECT user_id, count(*) FROM (SELECT user_id FROM "
+            "discharge_violations UNION ALL SELECT user_id FROM statistic_violations) "
+            "GROUP BY ALL",
+        )
+    )
     for user, row in summary.items():
         # the year to date (the summary) is the report's year, column by column
         of_year = report.get(user, {"Sample violations": "0", "Average and daily maximum violations": "0"})
         assert row["Single-sample violations"] == of_year["Sample violations"], user
-        assert row["Daily maximum or monthly average violations"] == of_year["Average and daily maximum violations"], user
+        assert (
+            row["Daily maximum or monthly average violations"]
+            == of_year["Average and daily maximum violations"]
+        ), user
         total = int(row["All violations, January 2025 to November 2026"].replace(",", ""))
         assert total == period_total.get(user, 0), user
         chip = re.search(rf'href="#user-{re.escape(user)}">{re.escape(user)}[^<]*?· (\d+)</a>', sewer)
         assert (int(chip.group(1)) if chip else 0) == total, user
-    assert summary["IU-020"]["User"].startswith("IU-020 Eastbrook Regional Treatment Plant")   # named
+    assert summary["IU-020"]["User"].startswith("IU-020 Eastbrook Regional Treatment Plant")  # named
 
 
 def test_the_sewer_page_prints_in_at_most_30_pages_with_every_violating_sample(demo, chromium, tmp_path):
-    ids = [r[0] for r in query_warehouse(demo / "outfall.duckdb", "SELECT DISTINCT sample_id FROM discharge_violations")]
-    assert len(ids) >= 100   # the demo's size: 183 violations of 144 samples
+    ids = [
+        r[0]
+        for r in query_warehouse(
+            demo / "outfall.duckdb", "SELECT DISTINCT sample_id FROM discharge_violations"
+        )
+    ]
+    assert len(ids) >= 100  # the demo's size: 183 violations of 144 samples
     pages = print_page(chromium, demo / "dashboards" / "sewer.html", tmp_path / "sewer.pdf")
     assert len(pages) <= MAX_SEWER_PAGES, f"the sewer page prints in {len(pages)} pages"
     missing = sorted(set(ids) - ids_in("\n".join(pages), ids))
     assert not missing, f"{len(missing)} violating samples are not on paper: {missing[:10]}"
     assert_headed(pages, "Town of Woodbury", "Sewer administrator: industrial users", AS_OF)
-    assert "What to do next" in pages[0]                      # the worklist first
+    assert "What to do next" in pages[0]  # the worklist first
     flat = " ".join(" ".join(pages).split())
-    assert "are on screen only" in flat                        # the page says which charts do not print
+    assert "are on screen only" in flat  # the page says which charts do not print

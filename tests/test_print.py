@@ -64,17 +64,35 @@ def assert_headed(pages: list[str], town: str, title: str, as_of: dt.date) -> No
 def test_a_long_violations_table_prints_every_row(chromium, tmp_path: Path):
     """144 violations, as on the demo: the 560 px scroll box held about 17 of them on paper."""
     ids = [f"DEMO-{i:04d}" for i in range(144)]
-    violations = pd.DataFrame({
-        "user_id": [f"IU-{i % 12:03d}" for i in range(144)],
-        "collected_at": [pd.Timestamp("2026-01-05 09:00", tz="America/New_York") + pd.Timedelta(days=i)
-                         for i in range(144)],
-        "sample_id": ids, "parameter": "BOD", "value": 300.0, "unit": "mg/L", "limit_value": 240.0,
-        "limit_type": "max", "exceedance_ratio": 1.25,
-        "rule": "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a)"})
-    users = pd.DataFrame({"user_id": sorted(set(violations["user_id"])), "name": "Plant", "district": "consolidated"})
-    page_html, _ = build_sewer_page(SewerData(as_of=AS_OF, town="Town of Woodbury", users=users,
-                                              violations=violations,
-                                              present={"industrial_users": True, "discharge_violations": True}))
+    violations = pd.DataFrame(
+        {
+            "user_id": [f"IU-{i % 12:03d}" for i in range(144)],
+            "collected_at": [
+                pd.Timestamp("2026-01-05 09:00", tz="America/New_York") + pd.Timedelta(days=i)
+                for i in range(144)
+            ],
+            "sample_id": ids,
+            "parameter": "BOD",
+            "value": 300.0,
+            "unit": "mg/L",
+            "limit_value": 240.0,
+            "limit_type": "max",
+            "exceedance_ratio": 1.25,
+            "rule": "Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval, (a)",
+        }
+    )
+    users = pd.DataFrame(
+        {"user_id": sorted(set(violations["user_id"])), "name": "Plant", "district": "consolidated"}
+    )
+    page_html, _ = build_sewer_page(
+        SewerData(
+            as_of=AS_OF,
+            town="Town of Woodbury",
+            users=users,
+            violations=violations,
+            present={"industrial_users": True, "discharge_violations": True},
+        )
+    )
     html_path = tmp_path / "sewer.html"
     html_path.write_text(page_html, encoding="utf-8")
     pages = print_page(chromium, html_path, tmp_path / "sewer.pdf")
@@ -101,10 +119,19 @@ def test_the_small_towns_sewer_page_prints_every_violating_sample(chromium, buil
 
 
 def test_every_page_prints_with_its_header(chromium, built_town: Path, tmp_path: Path):
-    titles = {"index.html": "Outfall dashboards", "stormwater.html": "Stormwater officer: construction sites",
-              "billing.html": "Billing: sewer roll, billing year 2026", "quarantine.html": "Quarantined input rows"}
+    titles = {
+        "index.html": "Outfall dashboards",
+        "stormwater.html": "Stormwater officer: construction sites",
+        "billing.html": "Billing: sewer roll, billing year 2026",
+        "quarantine.html": "Quarantined input rows",
+    }
     both = "Town of Woodbury and Village of Bellport"
-    towns = {"index.html": both, "stormwater.html": both, "quarantine.html": both, "billing.html": "Town of Woodbury"}
+    towns = {
+        "index.html": both,
+        "stormwater.html": both,
+        "quarantine.html": both,
+        "billing.html": "Town of Woodbury",
+    }
     for name, title in titles.items():
         pages = print_page(chromium, built_town / "dashboards" / name, tmp_path / f"{name}.pdf")
         assert_headed(pages, towns[name], title, AS_OF)
@@ -121,19 +148,49 @@ FORBIDDEN = {
     "normal_avg_flow_gpd": re.compile(r"normal_avg_flow_gpd"),
     "a JSON blob": re.compile(r'\{"'),
     # the code words the pages used to show (issue 28): criteria, statistics, statuses, findings, places
-    **{word: re.compile(rf"\b{word}\b") for word in (
-        "trc", "monthly_avg", "daily_max", "late_report", "due_today", "due_tomorrow", "chlorine_demand",
-        "report_not_delivered", "disturbance_over_limit", "milestone_notice_late", "contractor_not_certified",
-        "sediment_not_removed", "guarantee_release", "as_built", "maintenance_agreement", "one_year_inspection",
-        "permit_expired", "permit_not_yet_effective", "notify_town", "written_confirmation", "appeal_hearing",
-        "cost_notice", "violation_notice_24h", "periodic_report", "missed_testing", "no_permit")},
-    "a jurisdiction's code (bellport)": re.compile(r"\bbellport\b"),   # "Village of Bellport"
-    "a jurisdiction's code (woodbury)": re.compile(r"\bwoodbury\b"),   # "Town of Woodbury"
-    "Penalty periods": re.compile(r"\bpenalty periods\b", re.I),       # "days (or weeks) of penalty"
+    **{
+        word: re.compile(rf"\b{word}\b")
+        for word in (
+            "trc",
+            "monthly_avg",
+            "daily_max",
+            "late_report",
+            "due_today",
+            "due_tomorrow",
+            "chlorine_demand",
+            "report_not_delivered",
+            "disturbance_over_limit",
+            "milestone_notice_late",
+            "contractor_not_certified",
+            "sediment_not_removed",
+            "guarantee_release",
+            "as_built",
+            "maintenance_agreement",
+            "one_year_inspection",
+            "permit_expired",
+            "permit_not_yet_effective",
+            "notify_town",
+            "written_confirmation",
+            "appeal_hearing",
+            "cost_notice",
+            "violation_notice_24h",
+            "periodic_report",
+            "missed_testing",
+            "no_permit",
+        )
+    },
+    "a jurisdiction's code (bellport)": re.compile(r"\bbellport\b"),  # "Village of Bellport"
+    "a jurisdiction's code (woodbury)": re.compile(r"\bwoodbury\b"),  # "Town of Woodbury"
+    "Penalty periods": re.compile(r"\bpenalty periods\b", re.I),  # "days (or weeks) of penalty"
 }
 # The billing page is the clerk's: none of the warehouse's billing codes, nor the runs' hashes in its tables.
-BILLING_FORBIDDEN = {**FORBIDDEN, **{word: re.compile(re.escape(word))
-                                     for word in ("sewer_budget", "amount_up", "units_om", "district_1", "Run hash")}}
+BILLING_FORBIDDEN = {
+    **FORBIDDEN,
+    **{
+        word: re.compile(re.escape(word))
+        for word in ("sewer_budget", "amount_up", "units_om", "district_1", "Run hash")
+    },
+}
 
 
 def forbidden_for(name: str) -> dict[str, re.Pattern]:
@@ -162,7 +219,9 @@ def figure_strings(page_html: str) -> str:
             for v in value:
                 walk(v)
 
-    for blob in re.findall(r'<script type="application/json" id="[^"]*">(.*?)</script>', page_html, flags=re.S):
+    for blob in re.findall(
+        r'<script type="application/json" id="[^"]*">(.*?)</script>', page_html, flags=re.S
+    ):
         walk(json.loads(blob))
     return " ".join(" ".join(out).split())
 
@@ -178,7 +237,9 @@ def test_no_jargon_in_any_page_letter_or_pdf(chromium, built_town: Path, tmp_pat
     letter_pdfs = sorted((folder / "letters").rglob("pdf/*.pdf"))
     # Letters of drafts are not printed by the run (only mailed notices ready to send and the other
     # letters are); the small town has one such letter printed, and every letter's HTML is read below.
-    assert len(letters) >= 5 and len(letter_pdfs) >= 1, "the small town's letters were not written and printed"
+    assert len(letters) >= 5 and len(letter_pdfs) >= 1, (
+        "the small town's letters were not written and printed"
+    )
     pages = [folder / name for name in PAGES]
     printed = print_pdfs([(p, tmp_path / f"{p.stem}.pdf") for p in pages], force=True, browser=chromium)
     assert len(printed.written) == len(pages), printed.summary()

@@ -12,8 +12,18 @@ from outfall.demo import real
 
 RAINFALL = ["gauge_id", "date", "precip_in"]
 FLOW = ["user_id", "timestamp", "value", "unit", "constituent"]
-LAB = ["sample_id", "user_id", "collected_at", "sample_type", "parameter", "result", "unit",
-       "mdl", "lab", "method"]
+LAB = [
+    "sample_id",
+    "user_id",
+    "collected_at",
+    "sample_type",
+    "parameter",
+    "result",
+    "unit",
+    "mdl",
+    "lab",
+    "method",
+]
 
 
 def _noaa_rows(year: int) -> list[dict]:
@@ -119,8 +129,9 @@ def test_flow_monitor_dst(flow):
 
 
 def test_local_to_utc_ambiguous_hour_first_is_daylight():
-    local = pd.Series(pd.to_datetime(["2008-11-02 00:45", "2008-11-02 01:30", "2008-11-02 01:30",
-                                      "2008-11-02 02:00"]))
+    local = pd.Series(
+        pd.to_datetime(["2008-11-02 00:45", "2008-11-02 01:30", "2008-11-02 01:30", "2008-11-02 02:00"])
+    )
     utc = real.local_to_utc(local).dt.strftime("%H:%M").tolist()
     assert utc == ["04:45", "05:30", "06:30", "07:00"]
 
@@ -165,8 +176,15 @@ def test_uci_lab_results():
     assert dict(zip(day["parameter"], day["result"])) == {"pH": "7.8", "COD": "407", "TSS": "166"}
     assert set(day["collected_at"]) == {"2025-03-01"}
     assert dict(zip(day["parameter"], day["sample_id"])) == {
-        "pH": "UCI-1990-03-01-G", "COD": "UCI-1990-03-01-C", "TSS": "UCI-1990-03-01-C"}
-    assert dict(zip(day["parameter"], day["sample_type"])) == {"pH": "grab", "COD": "composite", "TSS": "composite"}
+        "pH": "UCI-1990-03-01-G",
+        "COD": "UCI-1990-03-01-C",
+        "TSS": "UCI-1990-03-01-C",
+    }
+    assert dict(zip(day["parameter"], day["sample_type"])) == {
+        "pH": "grab",
+        "COD": "composite",
+        "TSS": "composite",
+    }
     assert dict(zip(day["parameter"], day["unit"])) == {"pH": "s.u.", "COD": "mg/L", "TSS": "mg/L"}
     # one sample per day and type; re-dated by whole years, sorted by date
     assert df.groupby("sample_id")["collected_at"].nunique().eq(1).all()

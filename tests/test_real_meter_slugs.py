@@ -42,8 +42,9 @@ def independent_reading(path: Path = CSV):
         for r in csv.DictReader(f):
             # local clock; the four clock times that do not exist (2008-03-09 02:00-02:45)
             # are read as standard time (zoneinfo fold=0), as the flow adapter reads them
-            local = dt.datetime(int(r["Year"]), int(r["Month"]), int(r["Day"]), int(r["Hour"]),
-                                int(r["Minute"]), tzinfo=NY)
+            local = dt.datetime(
+                int(r["Year"]), int(r["Month"]), int(r["Day"]), int(r["Hour"]), int(r["Minute"]), tzinfo=NY
+            )
             readings.append((local.astimezone(UTC), float(r["Flow_mgd"]) * 1e6 / 1440))  # gpm
     readings.sort()
     by_day: dict = {}
@@ -90,10 +91,18 @@ def flow_frame():
     rows = []
     with open(CSV, newline="", encoding="utf-8") as f:
         for r in csv.DictReader(f):
-            local = dt.datetime(int(r["Year"]), int(r["Month"]), int(r["Day"]), int(r["Hour"]),
-                                int(r["Minute"]), tzinfo=NY)
-            rows.append({"user_id": "IU-METER", "timestamp": local.astimezone(UTC).isoformat(),
-                         "value": float(r["Flow_mgd"]), "unit": "mgd", "constituent": "flow"})
+            local = dt.datetime(
+                int(r["Year"]), int(r["Month"]), int(r["Day"]), int(r["Hour"]), int(r["Minute"]), tzinfo=NY
+            )
+            rows.append(
+                {
+                    "user_id": "IU-METER",
+                    "timestamp": local.astimezone(UTC).isoformat(),
+                    "value": float(r["Flow_mgd"]),
+                    "unit": "mgd",
+                    "constituent": "flow",
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -109,12 +118,18 @@ def meter_warehouse(tmp_path_factory) -> Path:
     flow_frame().to_csv(data / "flow" / "meter_2008.csv", index=False)
     (data / "industrial_users" / "users.csv").write_text(
         "user_id,name,district,address,permit_no,permit_effective,permit_expires,normal_avg_flow_gpd\n"
-        "IU-METER,Sewer flow monitor,consolidated,,,,,\n", encoding="utf-8")
+        "IU-METER,Sewer flow monitor,consolidated,,,,,\n",
+        encoding="utf-8",
+    )
     db = root / "w.duckdb"
     wanted = [a for a in ingest_assets if a.key.path[-1] in ("flow", "industrial_users")]
-    result = materialize([*wanted, slug_events], resources={
-        "duckdb": DuckDBResource(database=str(db)),
-        "settings": OutfallSettings(data_dir=str(data), as_of="2026-06-30")})
+    result = materialize(
+        [*wanted, slug_events],
+        resources={
+            "duckdb": DuckDBResource(database=str(db)),
+            "settings": OutfallSettings(data_dir=str(data), as_of="2026-06-30"),
+        },
+    )
     assert result.success
     return db
 
@@ -123,8 +138,10 @@ def test_storm_days_surface_as_slugs(meter_warehouse: Path):
     with duckdb.connect(str(meter_warehouse), read_only=True) as con:
         configure(con, timezone=local_timezone())
         kept = con.execute("SELECT count(*) FROM flow").fetchone()[0]
-        events = con.execute("SELECT start_at, end_at, duration_min, baseline, peak_ratio, unit FROM slug_events "
-                             "ORDER BY start_at").fetchall()
+        events = con.execute(
+            "SELECT start_at, end_at, duration_min, baseline, peak_ratio, unit FROM slug_events "
+            "ORDER BY start_at"
+        ).fetchall()
         gaps = con.execute("SELECT days_lacking, first_day FROM slug_baseline_gaps").fetchall()
     assert kept >= 7191  # 7,195 rows; the adapter's four repeated instants may be merged
     _, slugs = independent_reading()

@@ -36,19 +36,44 @@ def test_add_a_parameter_limit_touches_only_the_rules_file(tmp_path):
     end = text.index("  limits: []\n", start) + len("  limits: []\n")
     (rules / "woodbury.yaml").write_text(text[:start] + COPPER + text[end:])
     env = dict(os.environ, OUTFALL_RULES_DIR=str(rules))
-    check = subprocess.run([sys.executable, "-m", "outfall.rules", "check"], capture_output=True, text=True,
-                           env=env, cwd=REPO, timeout=120)
+    check = subprocess.run(
+        [sys.executable, "-m", "outfall.rules", "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=120,
+    )
     assert check.returncode == 0, check.stdout + check.stderr
-    data = small_town(tmp_path / "data")          # S-8: copper 250 ug/L (0.25 mg/L) on 2026-06-02
+    data = small_town(tmp_path / "data")  # S-8: copper 250 ug/L (0.25 mg/L) on 2026-06-02
     wh = tmp_path / "w.duckdb"
-    run = subprocess.run([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(wh),
-                          "--as-of", "2026-06-30", "--quiet"], capture_output=True, text=True, env=env, cwd=REPO,
-                         timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "outfall",
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(wh),
+            "--as-of",
+            "2026-06-30",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     con = duckdb.connect(str(wh), read_only=True)
     try:
-        got = con.execute("SELECT sample_id, parameter, value, unit, limit_value, limit_type, rule "
-                          "FROM discharge_violations WHERE parameter = 'copper'").fetchall()
+        got = con.execute(
+            "SELECT sample_id, parameter, value, unit, limit_value, limit_type, rule "
+            "FROM discharge_violations WHERE parameter = 'copper'"
+        ).fetchall()
     finally:
         con.close()
     assert len(got) == 1

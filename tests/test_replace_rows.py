@@ -37,11 +37,14 @@ def test_nothing_found_empties_the_table(con):
     assert rows(con) == []
 
 
-@pytest.mark.parametrize("frame, words", [
-    (pd.DataFrame({"a": [2]}), "lack column(s) ['b']"),
-    (pd.DataFrame({"a": [2], "b": ["x"], "c": [1.0]}), "have column(s) ['c']"),
-    (pd.DataFrame({"a": pd.Series([], dtype=int)}), "lack column(s) ['b']"),
-])
+@pytest.mark.parametrize(
+    "frame, words",
+    [
+        (pd.DataFrame({"a": [2]}), "lack column(s) ['b']"),
+        (pd.DataFrame({"a": [2], "b": ["x"], "c": [1.0]}), "have column(s) ['c']"),
+        (pd.DataFrame({"a": pd.Series([], dtype=int)}), "lack column(s) ['b']"),
+    ],
+)
 def test_a_column_mismatch_raises_and_keeps_the_table(con, frame, words):
     with pytest.raises(ColumnMismatch, match=r"table t: ") as raised:
         with transaction(con):
@@ -60,15 +63,21 @@ def test_a_warehouse_of_an_older_outfall_gets_the_columns_of_this_one(tmp_path):
         ensure_schema(con, schema_ddl())
         con.execute("ALTER TABLE swppp_notices DROP COLUMN issuer").fetchall()
         con.execute("ALTER TABLE quarantine ADD COLUMN judged_by VARCHAR").fetchall()
-        con.execute("INSERT INTO quarantine (dataset, source_file, row_number, reason) "
-                    "VALUES ('parcels', 'p.csv', 3, 'kept')").fetchall()
-        con.execute("DELETE FROM _outfall_schema").fetchall()     # as an older version left it
+        con.execute(
+            "INSERT INTO quarantine (dataset, source_file, row_number, reason) "
+            "VALUES ('parcels', 'p.csv', 3, 'kept')"
+        ).fetchall()
+        con.execute("DELETE FROM _outfall_schema").fetchall()  # as an older version left it
         ensure_schema(con, schema_ddl())
-        names = lambda t: [r[0] for r in con.execute(  # noqa: E731
-            "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [t]).fetchall()]
+        names = lambda t: [
+            r[0]
+            for r in con.execute(  # noqa: E731
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [t]
+            ).fetchall()
+        ]
         assert "issuer" in names("swppp_notices") and "judged_by" not in names("quarantine")
         assert con.execute("SELECT reason FROM quarantine").fetchall() == [("kept",)]
-        assert upgrade_tables(con, schema_ddl()) == []             # nothing more to do
+        assert upgrade_tables(con, schema_ddl()) == []  # nothing more to do
     finally:
         con.close()
 
@@ -88,13 +97,16 @@ def test_row_hashes_stored_as_text_by_an_older_outfall_become_numbers(tmp_path):
     try:
         ensure_schema(con, schema_ddl())
         load(con, data, "flow")
-        for table in ("flow", "flow_history"):   # as an older Outfall stored them
-            con.execute(f"ALTER TABLE {table} ALTER COLUMN row_hash SET DATA TYPE VARCHAR "
-                        "USING to_hex(row_hash)").fetchall()
+        for table in ("flow", "flow_history"):  # as an older Outfall stored them
+            con.execute(
+                f"ALTER TABLE {table} ALTER COLUMN row_hash SET DATA TYPE VARCHAR USING to_hex(row_hash)"
+            ).fetchall()
         con.execute("DELETE FROM _outfall_schema").fetchall()
         ensure_schema(con, schema_ddl())
-        kinds = con.execute("SELECT DISTINCT data_type FROM information_schema.columns "
-                            "WHERE column_name = 'row_hash' AND table_name IN ('flow', 'flow_history')").fetchall()
+        kinds = con.execute(
+            "SELECT DISTINCT data_type FROM information_schema.columns "
+            "WHERE column_name = 'row_hash' AND table_name IN ('flow', 'flow_history')"
+        ).fetchall()
         assert kinds == [("UBIGINT",)]
         (data / "flow" / "f.csv").write_text(body.replace(",6,gpm", ",7,gpm"))
         report = load(con, data, "flow")

@@ -12,8 +12,18 @@ from pydantic import TypeAdapter
 
 from outfall import vocab
 from outfall.paths import RULES_DIR
-from outfall.rules import (Dated, DischargeLimit, Entries, Rules, RulesError, TownBoardLimit, Versions,
-                           jurisdictions, load_all, load_rules)
+from outfall.rules import (
+    Dated,
+    DischargeLimit,
+    Entries,
+    Rules,
+    RulesError,
+    TownBoardLimit,
+    Versions,
+    jurisdictions,
+    load_all,
+    load_rules,
+)
 from outfall.rules.loader import read_yaml
 
 D = dt.date
@@ -51,8 +61,15 @@ def test_shipped_rules_load_typed_and_cite_everything():
             assert isinstance(entry.effective_from, dt.date), path
     woodbury = rules["woodbury"]
     assert {(l.parameter, l.limit_type): l.value for l in woodbury.discharge_limits} == {
-        ("BOD", "max"): 240, ("chlorine_demand", "max"): 25, ("COD", "max"): 600, ("TSS", "max"): 300,
-        ("FOG", "max"): 100, ("temperature", "max"): 150, ("pH", "min"): 5.5, ("pH", "max"): 9.5}
+        ("BOD", "max"): 240,
+        ("chlorine_demand", "max"): 25,
+        ("COD", "max"): 600,
+        ("TSS", "max"): 300,
+        ("FOG", "max"): 100,
+        ("temperature", "max"): 150,
+        ("pH", "min"): 5.5,
+        ("pH", "max"): 9.5,
+    }
     assert set(woodbury.sewer_units.at(D(2026, 1, 1)).classes) == set(vocab.PROPERTY_CLASSES)
     assert woodbury.readings.exceedance_is_strict.at(D(2026, 1, 1)).value is True
     assert rules["bellport"].penalties.stormwater.at(D(2026, 1, 1)).per == "week"
@@ -68,7 +85,9 @@ def test_money_is_decimal_and_dates_are_dates():
     bellport = load_rules("bellport")
     tier = bellport.penalties.stormwater.at(D(2026, 6, 1)).tier(1)
     assert tier.max_usd == Decimal("350") and isinstance(tier.max_usd, Decimal)
-    assert bellport.penalties.stormwater.at(D(2026, 6, 1)).tier(7).offense == 3   # the last tier covers later ones
+    assert (
+        bellport.penalties.stormwater.at(D(2026, 6, 1)).tier(7).offense == 3
+    )  # the last tier covers later ones
     sewer_use = load_rules("woodbury").penalties.sewer_use.at(D(2026, 6, 1))
     assert (sewer_use.fine_max_usd, sewer_use.civil_max_usd) == (Decimal("250"), Decimal("250"))
 
@@ -104,16 +123,19 @@ def test_discharge_limits_in_effect_and_canonical_units():
 def test_versions_at_a_day_none_covers_names_the_section_and_day():
     woodbury = load_rules("woodbury")
     with pytest.raises(RulesError) as err:
-        woodbury.nondetect_averaging.at(D(1986, 11, 19))        # dated from ch. 253 Part 2, 1986-11-20
+        woodbury.nondetect_averaging.at(D(1986, 11, 19))  # dated from ch. 253 Part 2, 1986-11-20
     message = str(err.value)
     assert "woodbury.yaml: nondetect_averaging: no entry in effect on 1986-11-19" in message
     assert "from 1986-11-20" in message and "\n" not in message
     with pytest.raises(RulesError, match=r"swppp\.storm_inspection: no entry in effect on 2007-05-02"):
-        woodbury.swppp.storm_inspection.at(D(2007, 5, 2))      # ch. 267 was adopted 2007-05-03
+        woodbury.swppp.storm_inspection.at(D(2007, 5, 2))  # ch. 267 was adopted 2007-05-03
     assert woodbury.swppp.storm_inspection.get(D(2007, 5, 2)) is None
     with pytest.raises(RulesError, match="no reading named 'no_such_reading' in readings"):
         woodbury.reading_at("readings", "no_such_reading", D(2026, 1, 1))
-    assert woodbury.reading_at("readings_enforcement", "self_monitoring_town_words", D(2026, 1, 1)) == ["town", "potw"]
+    assert woodbury.reading_at("readings_enforcement", "self_monitoring_town_words", D(2026, 1, 1)) == [
+        "town",
+        "potw",
+    ]
 
 
 # ------------------------------------------------- the untyped view is gone
@@ -126,6 +148,7 @@ def test_the_untyped_access_is_gone():
     for name in ("raw", "raw_at", "section", "has", "reading"):
         assert not hasattr(woodbury, name), name
     import outfall.rules as package
+
     assert not hasattr(package, "_parse_limits")
     with pytest.raises(ModuleNotFoundError):
         __import__("outfall.rules.legacy")
@@ -136,25 +159,52 @@ def test_the_old_values_are_the_typed_values_of_2026():
     day = D(2026, 6, 30)
     woodbury = load_rules("woodbury")
     slug = woodbury.slug.at(day)
-    assert (slug.ratio, slug.min_duration_min, slug.baseline_days, slug.min_baseline_days, slug.gap_factor) == \
-        (5, 15, 30, 7, 1.5)
+    assert (
+        slug.ratio,
+        slug.min_duration_min,
+        slug.baseline_days,
+        slug.min_baseline_days,
+        slug.gap_factor,
+    ) == (5, 15, 30, 7, 1.5)
     n = woodbury.notices
-    assert (n.sewer_correction.at(day).max_days, n.accidental_statement.at(day).days,
-            n.periodic_report.at(day).max_months, n.self_monitoring.at(day).notice_hours,
-            n.self_monitoring.at(day).resample_days, n.slug_report.at(day).days,
-            n.permit_expiry_warning.at(day).days) == (30, 15, 6, 24, 30, 5, 90)
+    assert (
+        n.sewer_correction.at(day).max_days,
+        n.accidental_statement.at(day).days,
+        n.periodic_report.at(day).max_months,
+        n.self_monitoring.at(day).notice_hours,
+        n.self_monitoring.at(day).resample_days,
+        n.slug_report.at(day).days,
+        n.permit_expiry_warning.at(day).days,
+    ) == (30, 15, 6, 24, 30, 5, 90)
     snc = woodbury.snc.at(day)
-    assert (snc.chronic_pct, snc.trc_pct, snc.trc_factor_default, snc.late_report_days, snc.period_months) == \
-        (66, 33, 1.2, 45, 6)
-    assert snc.trc_factor_by_parameter == {"BOD": 1.4, "TSS": 1.4, "FOG": 1.4} and snc.trc_excluded_parameters == ["pH"]
+    assert (
+        snc.chronic_pct,
+        snc.trc_pct,
+        snc.trc_factor_default,
+        snc.late_report_days,
+        snc.period_months,
+    ) == (66, 33, 1.2, 45, 6)
+    assert snc.trc_factor_by_parameter == {
+        "BOD": 1.4,
+        "TSS": 1.4,
+        "FOG": 1.4,
+    } and snc.trc_excluded_parameters == ["pH"]
     inf = woodbury.infiltration.at(day)
     assert (inf.gal_per_inch_diameter_per_mile_per_day, inf.feet_per_mile) == (200, 5280)
     assert woodbury.grease_interceptors.at(day).order_compliance_days == 30
     sw = load_rules("bellport").swppp
-    assert (sw.disturbance_limit.at(day).max_acres_without_approval, sw.sediment_cleanout.at(day).capacity_lost_pct,
-            sw.milestone_notice.at(day).hours, sw.appeal.at(day).days, sw.weekly_inspection.at(day).inspector,
-            sw.weekly_inspection.at(day).reports_delivered_weekly) == (5, 50, 48, 15, "a qualified professional", False)
-    assert load_rules("bellport").swppp.conditions is None and load_rules("bellport").swppp.report_delivery is None
+    assert (
+        sw.disturbance_limit.at(day).max_acres_without_approval,
+        sw.sediment_cleanout.at(day).capacity_lost_pct,
+        sw.milestone_notice.at(day).hours,
+        sw.appeal.at(day).days,
+        sw.weekly_inspection.at(day).inspector,
+        sw.weekly_inspection.at(day).reports_delivered_weekly,
+    ) == (5, 50, 48, 15, "a qualified professional", False)
+    assert (
+        load_rules("bellport").swppp.conditions is None
+        and load_rules("bellport").swppp.report_delivery is None
+    )
 
 
 def test_a_version_from_a_later_day_applies_from_that_day_only(tmp_path):
@@ -175,9 +225,11 @@ def _new_slug_version(text: str, start: dt.date, ratio: int) -> str:
     block, tail = rest.split("\n\n", 1)
     assert block.rstrip().endswith("effective_from: 1986-11-20")
     closed = block + f"\n    effective_to: {start - dt.timedelta(days=1)}"
-    new = (f"\n  - ratio: {ratio}\n    min_duration_min: 15\n    baseline_days: 30\n    min_baseline_days: 7\n"
-           f"    gap_factor: 1.5\n    citation: \"Woodbury Local Law No. 9 of 2027 (test)\"\n"
-           f"    effective_from: {start}")
+    new = (
+        f"\n  - ratio: {ratio}\n    min_duration_min: 15\n    baseline_days: 30\n    min_baseline_days: 7\n"
+        f'    gap_factor: 1.5\n    citation: "Woodbury Local Law No. 9 of 2027 (test)"\n'
+        f"    effective_from: {start}"
+    )
     return f"{head}\nslug:\n{closed}{new}\n\n{tail}"
 
 
@@ -195,4 +247,8 @@ def test_dates_stay_text_until_the_models_read_them():
 def test_rules_files_are_text_files_in_the_rules_folder():
     assert sorted(p.name for p in Path(RULES_DIR).glob("*.yaml")) == ["bellport.yaml", "woodbury.yaml"]
     for name in ("woodbury", "bellport"):
-        assert (RULES_DIR / f"{name}.yaml").read_text().startswith("# yaml-language-server: $schema=schema.json\n")
+        assert (
+            (RULES_DIR / f"{name}.yaml")
+            .read_text()
+            .startswith("# yaml-language-server: $schema=schema.json\n")
+        )

@@ -18,8 +18,9 @@ from outfall.paths import REPO_ROOT, RULES_DIR
 from outfall.rules import RulesError, load_rules, parse_rules
 
 #: the version line of the shipped Bellport rules (a version written unquoted is a corruption)
-BELLPORT_VERSION_LINE = next(line for line in (RULES_DIR / "bellport.yaml").read_text().splitlines()
-                             if line.startswith("version: "))
+BELLPORT_VERSION_LINE = next(
+    line for line in (RULES_DIR / "bellport.yaml").read_text().splitlines() if line.startswith("version: ")
+)
 
 CLI_SECONDS = 3.0
 
@@ -34,66 +35,162 @@ BELLPORT_SECOND_PENALTY = """
 
 # (file, old text, new text, the entry's path, what the line says): ten ways a rules file goes wrong.
 CORRUPTIONS = {
-    "wrong type": ("bellport", "max_usd: 350}", 'max_usd: "five hundred"}',
-                   "penalties.stormwater[0].tiers[0].max_usd", "'five hundred' is not an amount of money"),
-    "unknown key": ("woodbury", "  - ratio: 5 ", "  - ratios: 5 ",
-                    "slug[0]", "unknown key 'ratios' (the keys here are: citation, effective_from, effective_to, "
-                               "ratio, min_duration_min"),
-    "missing citation": ("woodbury", '    citation: "Woodbury Code ch. 253 Part 2, discharges requiring Town Board '
-                                     'approval, (a): BOD in excess of 240 mg/l"\n', "",
-                         "discharge_limits[0]", "missing 'citation'"),
-    "overlapping dates": ("bellport", "      effective_from: 2007-01-01\n\nreadings:",
-                          "      effective_from: 2007-01-01\n" + BELLPORT_SECOND_PENALTY + "\nreadings:",
-                          "penalties.stormwater[1]", "two entries of the same rule may not both be in effect on "
-                                                     "2027-01-01; give entry [0] effective_to: 2026-12-31"),
-    "negative money": ("woodbury", "fine_max_usd: 250", "fine_max_usd: -250",
-                       "penalties.sewer_use[0].fine_max_usd", "-250 is negative; an amount of money is never negative"),
-    "bad date": ("woodbury", "of the daily means of the 30 days before\"\n    effective_from: 1986-11-20",
-                 "of the daily means of the 30 days before\"\n    effective_from: 1986-11-31",
-                 "slug[0].effective_from", "'1986-11-31' is not a date (YYYY-MM-DD"),
+    "wrong type": (
+        "bellport",
+        "max_usd: 350}",
+        'max_usd: "five hundred"}',
+        "penalties.stormwater[0].tiers[0].max_usd",
+        "'five hundred' is not an amount of money",
+    ),
+    "unknown key": (
+        "woodbury",
+        "  - ratio: 5 ",
+        "  - ratios: 5 ",
+        "slug[0]",
+        "unknown key 'ratios' (the keys here are: citation, effective_from, effective_to, "
+        "ratio, min_duration_min",
+    ),
+    "missing citation": (
+        "woodbury",
+        '    citation: "Woodbury Code ch. 253 Part 2, discharges requiring Town Board '
+        'approval, (a): BOD in excess of 240 mg/l"\n',
+        "",
+        "discharge_limits[0]",
+        "missing 'citation'",
+    ),
+    "overlapping dates": (
+        "bellport",
+        "      effective_from: 2007-01-01\n\nreadings:",
+        "      effective_from: 2007-01-01\n" + BELLPORT_SECOND_PENALTY + "\nreadings:",
+        "penalties.stormwater[1]",
+        "two entries of the same rule may not both be in effect on "
+        "2027-01-01; give entry [0] effective_to: 2026-12-31",
+    ),
+    "negative money": (
+        "woodbury",
+        "fine_max_usd: 250",
+        "fine_max_usd: -250",
+        "penalties.sewer_use[0].fine_max_usd",
+        "-250 is negative; an amount of money is never negative",
+    ),
+    "bad date": (
+        "woodbury",
+        'of the daily means of the 30 days before"\n    effective_from: 1986-11-20',
+        'of the daily means of the 30 days before"\n    effective_from: 1986-11-31',
+        "slug[0].effective_from",
+        "'1986-11-31' is not a date (YYYY-MM-DD",
+    ),
     "effective_to before effective_from": (
-        "woodbury", "of sewer per day\"\n    effective_from: 1986-11-20",
-        "of sewer per day\"\n    effective_from: 1986-11-20\n    effective_to: 1986-01-01",
-        "infiltration[0]", "effective_to 1986-01-01 is before effective_from 1986-11-20"),
-    "unknown unit": ("woodbury", "    unit: mg/L\n    citation: \"Woodbury Code ch. 253 Part 2, discharges requiring "
-                                 "Town Board approval, (a)",
-                     "    unit: furlongs\n    citation: \"Woodbury Code ch. 253 Part 2, discharges requiring Town "
-                     "Board approval, (a)",
-                     "discharge_limits[0]", "unit 'furlongs' is not a concentration unit for BOD (one of mg/L, ug/L)"),
-    "unknown property class": ("woodbury", "    motel: {method: per_count", "    hotel: {method: per_count",
-                               "sewer_units[0].classes.hotel", "'hotel' is not one of 'single_family', 'two_family'"),
-    "not YAML": ("woodbury", "    two_family: {method: fixed, units: 2, label: \"2-family residence\"}",
-                 "    two_family: {method: fixed, units: 2, label: \"2-family residence\"",
-                 "", "not valid YAML"),
+        "woodbury",
+        'of sewer per day"\n    effective_from: 1986-11-20',
+        'of sewer per day"\n    effective_from: 1986-11-20\n    effective_to: 1986-01-01',
+        "infiltration[0]",
+        "effective_to 1986-01-01 is before effective_from 1986-11-20",
+    ),
+    "unknown unit": (
+        "woodbury",
+        '    unit: mg/L\n    citation: "Woodbury Code ch. 253 Part 2, discharges requiring '
+        "Town Board approval, (a)",
+        '    unit: furlongs\n    citation: "Woodbury Code ch. 253 Part 2, discharges requiring Town '
+        "Board approval, (a)",
+        "discharge_limits[0]",
+        "unit 'furlongs' is not a concentration unit for BOD (one of mg/L, ug/L)",
+    ),
+    "unknown property class": (
+        "woodbury",
+        "    motel: {method: per_count",
+        "    hotel: {method: per_count",
+        "sewer_units[0].classes.hotel",
+        "'hotel' is not one of 'single_family', 'two_family'",
+    ),
+    "not YAML": (
+        "woodbury",
+        '    two_family: {method: fixed, units: 2, label: "2-family residence"}',
+        '    two_family: {method: fixed, units: 2, label: "2-family residence"',
+        "",
+        "not valid YAML",
+    ),
 }
 
 MORE = {
-    "unknown unit-rule method": ("woodbury", "method: tiers", "method: guess", "sewer_units[0].classes.restaurant",
-                                 "method 'guess' is not one of 'acreage', 'fixed', 'per_count', 'tiers', 'acreage_only'"),
-    "text for a whole number": ("woodbury", "    baseline_days: 30 ", "    baseline_days: thirty ",
-                                "slug[0].baseline_days", "'thirty' is not a whole number"),
-    "money with fractions of a cent": ("woodbury", "civil_max_usd: 250", "civil_max_usd: 250.005",
-                                       "penalties.sewer_use[0].civil_max_usd", "250.005 has more than 2 decimal places"),
-    "unknown jurisdiction": ("woodbury", "jurisdiction: woodbury", "jurisdiction: atlantis", "jurisdiction",
-                             "says 'atlantis', but the file is the rules of 'woodbury'"),
-    "version not quoted": ("bellport", BELLPORT_VERSION_LINE, "version: 2026.12", "version",
-                           "2026.12 is not text (put it in quotes)"),
-    "empty citation": ("bellport", 'citation: "Bellport Code ch. 21 stormwater article, penalties: each week\'s '
-                                   'continued violation is an additional violation"', 'citation: "  "',
-                       "penalties.stormwater[0].citation", "is empty; write the text"),
-    "key given twice": ("woodbury", "    feet_per_mile: 5280\n", "    feet_per_mile: 5280\n    feet_per_mile: 5281\n",
-                        "", "key 'feet_per_mile' is given twice"),
+    "unknown unit-rule method": (
+        "woodbury",
+        "method: tiers",
+        "method: guess",
+        "sewer_units[0].classes.restaurant",
+        "method 'guess' is not one of 'acreage', 'fixed', 'per_count', 'tiers', 'acreage_only'",
+    ),
+    "text for a whole number": (
+        "woodbury",
+        "    baseline_days: 30 ",
+        "    baseline_days: thirty ",
+        "slug[0].baseline_days",
+        "'thirty' is not a whole number",
+    ),
+    "money with fractions of a cent": (
+        "woodbury",
+        "civil_max_usd: 250",
+        "civil_max_usd: 250.005",
+        "penalties.sewer_use[0].civil_max_usd",
+        "250.005 has more than 2 decimal places",
+    ),
+    "unknown jurisdiction": (
+        "woodbury",
+        "jurisdiction: woodbury",
+        "jurisdiction: atlantis",
+        "jurisdiction",
+        "says 'atlantis', but the file is the rules of 'woodbury'",
+    ),
+    "version not quoted": (
+        "bellport",
+        BELLPORT_VERSION_LINE,
+        "version: 2026.12",
+        "version",
+        "2026.12 is not text (put it in quotes)",
+    ),
+    "empty citation": (
+        "bellport",
+        "citation: \"Bellport Code ch. 21 stormwater article, penalties: each week's "
+        'continued violation is an additional violation"',
+        'citation: "  "',
+        "penalties.stormwater[0].citation",
+        "is empty; write the text",
+    ),
+    "key given twice": (
+        "woodbury",
+        "    feet_per_mile: 5280\n",
+        "    feet_per_mile: 5280\n    feet_per_mile: 5281\n",
+        "",
+        "key 'feet_per_mile' is given twice",
+    ),
     "surcharge rate without adoption": (
-        "woodbury", "  rates: []\n",
-        "  rates:\n    - {parameter: BOD, usd_per_lb: 0.35, citation: \"x\", effective_from: 2027-01-01}\n",
-        "surcharge.rates[0]", "missing 'adopted_by'"),
-    "a reading nobody knows": ("bellport", "  swppp_disturbed_acres_disturbed_at_one_time:",
-                               "  swppp_disturbed_acres_disturbed_at_once:", "readings",
-                               "unknown key 'swppp_disturbed_acres_disturbed_at_once'"),
-    "a misspelt section": ("woodbury", "\ninfiltration:\n", "\ninfiltraton:\n", "",
-                           "unknown key 'infiltraton'"),
-    "more days than the law allows": ("woodbury", "    - max_days: 30\n", "    - max_days: 30\n      days: 31\n",
-                                      "notices.sewer_correction[0]", "days 31 is more than max_days 30"),
+        "woodbury",
+        "  rates: []\n",
+        '  rates:\n    - {parameter: BOD, usd_per_lb: 0.35, citation: "x", effective_from: 2027-01-01}\n',
+        "surcharge.rates[0]",
+        "missing 'adopted_by'",
+    ),
+    "a reading nobody knows": (
+        "bellport",
+        "  swppp_disturbed_acres_disturbed_at_one_time:",
+        "  swppp_disturbed_acres_disturbed_at_once:",
+        "readings",
+        "unknown key 'swppp_disturbed_acres_disturbed_at_once'",
+    ),
+    "a misspelt section": (
+        "woodbury",
+        "\ninfiltration:\n",
+        "\ninfiltraton:\n",
+        "",
+        "unknown key 'infiltraton'",
+    ),
+    "more days than the law allows": (
+        "woodbury",
+        "    - max_days: 30\n",
+        "    - max_days: 30\n      days: 31\n",
+        "notices.sewer_correction[0]",
+        "days 31 is more than max_days 30",
+    ),
 }
 
 
@@ -112,7 +209,7 @@ def line_of(folder: Path, jurisdiction: str, new: str) -> int:
     text = (folder / f"{jurisdiction}.yaml").read_text()
     marker = [line for line in new.splitlines() if line.strip()][-1]
     assert text.count(marker) == 1, marker
-    return text[:text.index(marker)].count("\n") + 1
+    return text[: text.index(marker)].count("\n") + 1
 
 
 def check_line(message: str, jurisdiction: str, path: str, says: str) -> None:
@@ -120,8 +217,16 @@ def check_line(message: str, jurisdiction: str, path: str, says: str) -> None:
     assert f"{jurisdiction}.yaml" in message
     assert f": {path}: " in message if path else True
     assert says in message, message
-    for word in ("pydantic", "http", "Input should", "ValidationError", "Traceback", "StormwaterPenalty",
-                 "DischargeLimit", "Rules("):
+    for word in (
+        "pydantic",
+        "http",
+        "Input should",
+        "ValidationError",
+        "Traceback",
+        "StormwaterPenalty",
+        "DischargeLimit",
+        "Rules(",
+    ):
         assert word not in message, message
 
 
@@ -136,8 +241,14 @@ def test_a_corrupted_copy_names_file_line_entry_and_problem(tmp_path, case):
     if case not in ("missing citation", "a misspelt section", "not YAML", "key given twice"):
         line = line_of(folder, jurisdiction, new)
         assert re.search(r", line \d+: ", message), message
-        if case in ("wrong type", "negative money", "unknown property class", "text for a whole number",
-                    "effective_to before effective_from", "more days than the law allows"):
+        if case in (
+            "wrong type",
+            "negative money",
+            "unknown property class",
+            "text for a whole number",
+            "effective_to before effective_from",
+            "more days than the law allows",
+        ):
             assert f", line {line}: " in message, (line, message)
 
 
@@ -157,8 +268,10 @@ def test_the_sewer_sections_go_together():
     end = text.index("\n\n", start + 1)
     with pytest.raises(RulesError) as err:
         parse_rules(text[:start] + text[end:], Path("woodbury.yaml"))
-    assert str(err.value) == ("woodbury.yaml: has sewer rules (discharge_limits ...) but no infiltration; "
-                              "the sewer rules go together")
+    assert str(err.value) == (
+        "woodbury.yaml: has sewer rules (discharge_limits ...) but no infiltration; "
+        "the sewer rules go together"
+    )
 
 
 def test_the_file_must_be_the_jurisdictions_own(tmp_path):
@@ -172,7 +285,9 @@ def test_the_file_must_be_the_jurisdictions_own(tmp_path):
 def test_empty_and_non_mapping_files():
     with pytest.raises(RulesError, match="x.yaml: the file is empty"):
         parse_rules("# nothing\n", Path("x.yaml"))
-    with pytest.raises(RulesError, match="x.yaml: expected key: value lines at the top of the file, not a list"):
+    with pytest.raises(
+        RulesError, match="x.yaml: expected key: value lines at the top of the file, not a list"
+    ):
         parse_rules("- a\n- b\n", Path("x.yaml"))
     with pytest.raises(RulesError, match=r"x.yaml, line \d+: not valid YAML: did not find expected"):
         parse_rules("a: [unclosed", Path("x.yaml"))
@@ -181,13 +296,21 @@ def test_empty_and_non_mapping_files():
 # ------------------------------------------------------------ outfall run
 
 
-def run_outfall(folder: Path, data: Path, warehouse: Path) -> tuple[subprocess.CompletedProcess, float, float]:
+def run_outfall(
+    folder: Path, data: Path, warehouse: Path
+) -> tuple[subprocess.CompletedProcess, float, float]:
     """(result, wall seconds, the child's CPU seconds)."""
     env = dict(os.environ, OUTFALL_RULES_DIR=str(folder))
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse",
-                             str(warehouse)], capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO_ROOT,
+        timeout=60,
+    )
     wall = time.perf_counter() - started
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
@@ -215,5 +338,5 @@ def test_outfall_run_stops_on_a_bad_rules_file_before_any_asset(tmp_path, case):
     assert lines[0].startswith("outfall: ")
     check_line(lines[0], jurisdiction, path, says)
     assert result.stdout == ""
-    assert not warehouse.exists()           # nothing started: no warehouse, no lock taken
+    assert not warehouse.exists()  # nothing started: no warehouse, no lock taken
     assert min(walls) < CLI_SECONDS, f"{', '.join(f'{w:.2f}' for w in walls)} s"

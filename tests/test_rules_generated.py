@@ -21,8 +21,9 @@ def test_schema_file_is_fresh():
 
 
 def test_docs_file_is_fresh():
-    assert (REPO_ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == docs_text(load_all()), \
+    assert (REPO_ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == docs_text(load_all()), (
         STALE.format("docs")
+    )
 
 
 def validator() -> jsonschema.Draft202012Validator:
@@ -39,19 +40,23 @@ def test_shipped_files_meet_the_schema_an_editor_checks(jurisdiction):
     assert [e.message for e in validator().iter_errors(data)] == []
 
 
-@pytest.mark.parametrize("old,new,where", [
-    ("max_usd: 350}", 'max_usd: "five hundred"}', ["penalties", "stormwater", 0, "tiers", 0, "max_usd"]),
-    ("max_usd: 350}", "max_usd: -350}", ["penalties", "stormwater", 0, "tiers", 0, "max_usd"]),
-    ("    - days: 15\n", "    - dayz: 15\n", ["swppp", "appeal", 0]),
-    ("      per: week\n", "      per: fortnight\n", ["penalties", "stormwater", 0, "per"]),
-])
+@pytest.mark.parametrize(
+    "old,new,where",
+    [
+        ("max_usd: 350}", 'max_usd: "five hundred"}', ["penalties", "stormwater", 0, "tiers", 0, "max_usd"]),
+        ("max_usd: 350}", "max_usd: -350}", ["penalties", "stormwater", 0, "tiers", 0, "max_usd"]),
+        ("    - days: 15\n", "    - dayz: 15\n", ["swppp", "appeal", 0]),
+        ("      per: week\n", "      per: fortnight\n", ["penalties", "stormwater", 0, "per"]),
+    ],
+)
 def test_the_schema_flags_what_the_loader_refuses(old, new, where):
     text = (RULES_DIR / "bellport.yaml").read_text(encoding="utf-8")
     assert old in text
     data, _ = read_yaml(text.replace(old, new, 1), "bellport")
     errors = list(validator().iter_errors(data))
-    assert errors and any(list(e.absolute_path)[:len(where)] == where or list(e.absolute_path) == where[:-1]
-                          for e in errors), [(list(e.absolute_path), e.message) for e in errors]
+    assert errors and any(
+        list(e.absolute_path)[: len(where)] == where or list(e.absolute_path) == where[:-1] for e in errors
+    ), [(list(e.absolute_path), e.message) for e in errors]
 
 
 def test_docs_state_every_value_citation_and_date_for_a_clerk():
@@ -62,7 +67,7 @@ def test_docs_state_every_value_citation_and_date_for_a_clerk():
         assert lim.citation in text
     assert "| BOD | at most | 240 mg/L | from 1986-11-20 with no end date |" in text
     assert "**None adopted by the Town Board.** The surcharges table reports the pounds" in text
-    assert "offense: 1; min_usd: $0.00; max_usd: $350.00" in text          # Bellport
+    assert "offense: 1; min_usd: $0.00; max_usd: $350.00" in text  # Bellport
     assert "(`penalties.stormwater`)" in text and "per week" not in text.split("## Village of Bellport")[0]
     for name in ("ratio", "threshold_in", "sewer_correction", "remedial_days", "adopted_by"):
         assert name in text
@@ -99,15 +104,21 @@ def test_the_recipes_examples_are_real_changes_of_the_shipped_rules():
     bellport = _with_section("bellport", "penalties", blocks["penalties"])
     old, new = bellport.penalties.stormwater
     assert old.model_dump(exclude={"effective_to"}) == shipped["bellport"].penalties.stormwater[0].model_dump(
-        exclude={"effective_to"})
+        exclude={"effective_to"}
+    )
     assert old.effective_to == new.effective_from - dt.timedelta(days=1)
     woodbury = _with_section("woodbury", "slug", blocks["slug"])
     old, new = woodbury.slug
-    assert old.model_dump(exclude={"effective_to"}) == shipped["woodbury"].slug[0].model_dump(exclude={"effective_to"})
+    assert old.model_dump(exclude={"effective_to"}) == shipped["woodbury"].slug[0].model_dump(
+        exclude={"effective_to"}
+    )
     assert (old.ratio, new.ratio) == (5, 4) and old.effective_to == new.effective_from - dt.timedelta(days=1)
     woodbury = _with_section("woodbury", "table_7_1", blocks["table_7_1"])
-    assert woodbury.table_7_1.model_dump(exclude={"limits"}) == shipped["woodbury"].table_7_1.model_dump(
-        exclude={"limits"}) and len(shipped["woodbury"].table_7_1.limits) == 0
+    assert (
+        woodbury.table_7_1.model_dump(exclude={"limits"})
+        == shipped["woodbury"].table_7_1.model_dump(exclude={"limits"})
+        and len(shipped["woodbury"].table_7_1.limits) == 0
+    )
     (copper,) = woodbury.table_7_1.limits
     assert (copper.parameter, copper.value, copper.adopted_by) == ("copper", 0.2, "Resolution 2026-7")
 
@@ -144,8 +155,18 @@ def test_the_sections_of_contract_section5_are_in_the_rules_files(tmp_path):
 # the excerpt prints no section number. The ch. 185 excerpt prints only § 185-11 (and refers to § 185-7); the
 # Bellport article numbers only 21-600 and 21-606. A number inferred by counting sections is not a citation.
 # § 24 and § 25-a are the General Construction Law's, cited by the contract itself.
-PRINTED_SECTIONS = {"§ 185-7", "§ 185-11", "§ 253-55", "§ 267-7", "§ 267-9", "21-606", "21-600", "§ 24", "§ 25-a",
-                    "§ 8-100"}
+PRINTED_SECTIONS = {
+    "§ 185-7",
+    "§ 185-11",
+    "§ 253-55",
+    "§ 267-7",
+    "§ 267-9",
+    "21-606",
+    "21-600",
+    "§ 24",
+    "§ 25-a",
+    "§ 8-100",
+}
 
 
 def _texts(value, where=""):
@@ -164,21 +185,43 @@ def test_every_text_of_the_rules_cites_the_law_in_plain_words(jurisdiction):
     import re
 
     data, _ = read_yaml((RULES_DIR / f"{jurisdiction}.yaml").read_text(encoding="utf-8"), jurisdiction)
-    jargon = re.compile(r"\bcontract\b|\breading of\b|\bOutfall\b|\bIssue \d|--as-of|`|\b[a-z]+_[a-z_]+\b"
-                        r"|<X\b", re.I)
+    jargon = re.compile(
+        r"\bcontract\b|\breading of\b|\bOutfall\b|\bIssue \d|--as-of|`|\b[a-z]+_[a-z_]+\b"
+        r"|<X\b",
+        re.I,
+    )
     # the texts a reader sees: citations, rule texts, labels, issuers and quoted law (not names of things)
-    shown = ("citation", "rule", "label", "issuer", "law_name", "appeal_filed_with", "not_in_schedule",
-             "not_in_effect", "no_inspection", "short_citation", "mailing", "inspector")
+    shown = (
+        "citation",
+        "rule",
+        "label",
+        "issuer",
+        "law_name",
+        "appeal_filed_with",
+        "not_in_schedule",
+        "not_in_effect",
+        "no_inspection",
+        "short_citation",
+        "mailing",
+        "inspector",
+    )
     bad = []
     for where, text in _texts(data):
         last = re.split(r"[.\[]", where)[-1]
         parent = where.rsplit(".", 2)[-2] if where.count(".") >= 1 else ""
-        if not (last.startswith(shown) or last.startswith("citation") or parent in ("rules", "section_text")
-                or where.split(".")[-2:-1] == ["section_text"]) or " " not in text:
+        if (
+            not (
+                last.startswith(shown)
+                or last.startswith("citation")
+                or parent in ("rules", "section_text")
+                or where.split(".")[-2:-1] == ["section_text"]
+            )
+            or " " not in text
+        ):
             continue  # not a text a reader sees (a one-word value names a rule the code implements)
         if jargon.search(text):
             bad.append(f"{where}: {text[:100]}")
         for section in re.findall(r"(?:§ ?|\b21-)\d+(?:-\d+)?(?:-[a-z]\b)?", text):
-            if not any(section.replace(" ", "") .startswith(p.replace(" ", "")) for p in PRINTED_SECTIONS):
+            if not any(section.replace(" ", "").startswith(p.replace(" ", "")) for p in PRINTED_SECTIONS):
                 bad.append(f"{where}: cites {section}, which the excerpt does not print")
     assert not bad, "\n".join(bad)

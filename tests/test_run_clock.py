@@ -35,9 +35,13 @@ def test_a_run_across_midnight_judges_every_asset_by_the_same_day(tmp_path, monk
         seen.append(settings.as_of_date())
 
     warehouse = tmp_path / "w.duckdb"
-    result = materialize([outfall_run, first, second], resources={
-        "duckdb": DuckDBResource(database=str(warehouse)),
-        "settings": OutfallSettings(data_dir=str(tmp_path))})
+    result = materialize(
+        [outfall_run, first, second],
+        resources={
+            "duckdb": DuckDBResource(database=str(warehouse)),
+            "settings": OutfallSettings(data_dir=str(tmp_path)),
+        },
+    )
     assert result.success
     con = duckdb.connect(str(warehouse), read_only=True)
     recorded = con.execute("SELECT as_of, dashboards_dir FROM outfall_run").fetchall()
@@ -71,12 +75,33 @@ def test_export_copies_the_pages_from_where_the_run_wrote_them(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     warehouse, pages, out = tmp_path / "w.duckdb", tmp_path / "elsewhere" / "pages", tmp_path / "out"
-    run = subprocess.run([sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse),
-                          "--as-of", "2026-06-30", "--dashboards", str(pages), "--quiet"],
-                         capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "outfall",
+            "run",
+            "--data",
+            str(data),
+            "--warehouse",
+            str(warehouse),
+            "--as-of",
+            "2026-06-30",
+            "--dashboards",
+            str(pages),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     assert (pages / "index.html").is_file() and not (tmp_path / "dashboards").exists()
-    export = subprocess.run([sys.executable, "-m", "outfall", "export", "--warehouse", str(warehouse),
-                             "--out", str(out)], capture_output=True, text=True, timeout=600)
+    export = subprocess.run(
+        [sys.executable, "-m", "outfall", "export", "--warehouse", str(warehouse), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert export.returncode == 0, export.stderr
     assert (out / "dashboards" / "index.html").is_file()

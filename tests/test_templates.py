@@ -17,8 +17,14 @@ from outfall.workbooks import LIST_MAX, column_check, words
 from pipelines.cli import main
 from tests.ingesting import con, load  # noqa: F401 - con is a fixture
 
-CHECKS = {"date": "date", "timestamp": "date", "number": "decimal", "integer": "whole", "bool": "list",
-          "enum": "list"}
+CHECKS = {
+    "date": "date",
+    "timestamp": "date",
+    "number": "decimal",
+    "integer": "whole",
+    "bool": "list",
+    "enum": "list",
+}
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +52,9 @@ def test_the_workbook_has_a_read_me_then_a_sheet_per_folder(forms):
     notes = "\n".join(str(c.value) for row in wb["Read me"].iter_rows() for c in row if c.value)
     for name, ds in all_datasets().items():
         assert name in notes and ds.description in notes
-    assert "Superintendent of Sewage" in notes and "Clerk" in notes and "Stormwater management officer" in notes
+    assert (
+        "Superintendent of Sewage" in notes and "Clerk" in notes and "Stormwater management officer" in notes
+    )
     assert "save it into the folder of the same name" in notes and "nothing needs deleting" in notes
     assert not re.search(r"\bcontract\b", notes.lower())
 
@@ -55,7 +63,7 @@ def test_each_sheet_is_a_noted_header_with_excels_checks_and_no_rows(forms):
     wb = openpyxl.load_workbook(forms / WORKBOOK)
     for name, ds in all_datasets().items():
         ws = wb[name]
-        assert ws.max_row == 1, name                                   # no example row to delete
+        assert ws.max_row == 1, name  # no example row to delete
         assert [c.value for c in ws[1]] == [c.name for c in ds.columns]
         checks = {str(v.sqref).split(":")[0][:-1]: v for v in ws.data_validations.dataValidation}
         for cell, col in zip(ws[1], ds.columns):
@@ -98,7 +106,7 @@ def test_the_same_specs_give_the_same_workbook(forms, tmp_path):
 def test_arguments_it_cannot_use_exit_2_with_one_line(forms, tmp_path, capsys):
     csv = forms / "parcels" / "parcels.csv"
     before = csv.read_bytes()
-    assert main(["templates", "--out", str(forms)]) == 2           # never over a file already there
+    assert main(["templates", "--out", str(forms)]) == 2  # never over a file already there
     assert csv.read_bytes() == before
     assert main(["templates", "--out", str(csv)]) == 2
     assert main(["templates"]) == 2

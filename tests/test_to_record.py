@@ -33,29 +33,103 @@ def town(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     write_letterhead(data)
-    insert(db, "industrial_users", [
-        {"user_id": "IU-1", "name": "Acme Plating", "district": "consolidated", "address": "1 Mill Rd",
-         "city": "Central Valley", "state": "NY", "zip": "10917"}])
-    insert(db, "sites", [
-        {"site_id": "S-1", "jurisdiction": "bellport", "disturbed_acres": 6.0, "construction_start": D(2026, 1, 5),
-         "rain_gauge_id": "G", "name": "Harbor Lots", "address": "3 Bay Ave", "applicant": "Shore Builders",
-         "city": "Bellport", "state": "NY", "zip": "11713"}])
+    insert(
+        db,
+        "industrial_users",
+        [
+            {
+                "user_id": "IU-1",
+                "name": "Acme Plating",
+                "district": "consolidated",
+                "address": "1 Mill Rd",
+                "city": "Central Valley",
+                "state": "NY",
+                "zip": "10917",
+            }
+        ],
+    )
+    insert(
+        db,
+        "sites",
+        [
+            {
+                "site_id": "S-1",
+                "jurisdiction": "bellport",
+                "disturbed_acres": 6.0,
+                "construction_start": D(2026, 1, 5),
+                "rain_gauge_id": "G",
+                "name": "Harbor Lots",
+                "address": "3 Bay Ave",
+                "applicant": "Shore Builders",
+                "city": "Bellport",
+                "state": "NY",
+                "zip": "11713",
+            }
+        ],
+    )
     insert(db, "discharge_violations", [violation("IU-1", "A1", "2026-03-03 10:00")])
     insert(db, "swppp_inspection_findings", [finding("S-1", D(2026, 4, 3))])
-    insert(db, "swppp_upcoming", [
-        {"site_id": "S-1", "jurisdiction": "bellport", "site_name": "Harbor Lots", "requirement": "weekly",
-         "trigger_date": D(2026, 6, 22), "due_by": D(2026, 6, 29), "days_until_due": -1, "status": "overdue",
-         "detail": "weekly inspection: 7 days after the previous inspection on 2026-06-22", "rule": "ch. 21"},
-        {"site_id": "S-1", "jurisdiction": "bellport", "site_name": "Harbor Lots", "requirement": "storm",
-         "trigger_date": D(2026, 6, 30), "due_by": D(2026, 7, 1), "days_until_due": 1, "status": "due_tomorrow",
-         "detail": "storm inspection: 0.60 in of rain on 2026-06-30", "rule": "ch. 21"}])
-    testing = {"user_id": "IU-1", "name": "Acme Plating", "frequency": "quarterly", "rule": "ch. 253 Part 2",
-               "as_of": D(2026, 6, 30)}
-    insert(db, "required_testing", [
-        {**testing, "parameter": "BOD", "sample_type": "composite", "period_start": D(2026, 4, 1),
-         "period_end": D(2026, 6, 30), "samples": 0, "status": "open"},
-        {**testing, "parameter": "TSS", "sample_type": None, "period_start": D(2026, 1, 1),
-         "period_end": D(2026, 3, 31), "samples": 2, "status": "met"}])
+    insert(
+        db,
+        "swppp_upcoming",
+        [
+            {
+                "site_id": "S-1",
+                "jurisdiction": "bellport",
+                "site_name": "Harbor Lots",
+                "requirement": "weekly",
+                "trigger_date": D(2026, 6, 22),
+                "due_by": D(2026, 6, 29),
+                "days_until_due": -1,
+                "status": "overdue",
+                "detail": "weekly inspection: 7 days after the previous inspection on 2026-06-22",
+                "rule": "ch. 21",
+            },
+            {
+                "site_id": "S-1",
+                "jurisdiction": "bellport",
+                "site_name": "Harbor Lots",
+                "requirement": "storm",
+                "trigger_date": D(2026, 6, 30),
+                "due_by": D(2026, 7, 1),
+                "days_until_due": 1,
+                "status": "due_tomorrow",
+                "detail": "storm inspection: 0.60 in of rain on 2026-06-30",
+                "rule": "ch. 21",
+            },
+        ],
+    )
+    testing = {
+        "user_id": "IU-1",
+        "name": "Acme Plating",
+        "frequency": "quarterly",
+        "rule": "ch. 253 Part 2",
+        "as_of": D(2026, 6, 30),
+    }
+    insert(
+        db,
+        "required_testing",
+        [
+            {
+                **testing,
+                "parameter": "BOD",
+                "sample_type": "composite",
+                "period_start": D(2026, 4, 1),
+                "period_end": D(2026, 6, 30),
+                "samples": 0,
+                "status": "open",
+            },
+            {
+                **testing,
+                "parameter": "TSS",
+                "sample_type": None,
+                "period_start": D(2026, 1, 1),
+                "period_end": D(2026, 3, 31),
+                "samples": 2,
+                "status": "met",
+            },
+        ],
+    )
     return db, data
 
 
@@ -70,29 +144,37 @@ def test_each_open_item_is_a_prefilled_row_of_its_folders_sheet(town, tmp_path):
     wb = openpyxl.load_workbook(tmp_path / "exports" / FILE)
     assert wb.sheetnames == ["Read me", "notices_mailed", "inspections", "lab_results"]
     mailed = rows_of(wb["notices_mailed"])
-    assert [(r["kind"], r["recipient_id"], r["period"], r["mailed_on"], r[PREFILLED_COLUMN]) for r in mailed] == [
-        ("sewer", "IU-1", "2026-03", None, "yes"), ("stormwater", "S-1", "2026-04", None, "yes")]
+    assert [
+        (r["kind"], r["recipient_id"], r["period"], r["mailed_on"], r[PREFILLED_COLUMN]) for r in mailed
+    ] == [("sewer", "IU-1", "2026-03", None, "yes"), ("stormwater", "S-1", "2026-04", None, "yes")]
     assert mailed[0]["recipient name"] == "Acme Plating" and mailed[0]["violations"] == 1
-    assert mailed[0]["letter file"] == str(tmp_path / "dashboards" / "letters" / "sewer" / "notice_IU-1_2026-03.html")
-    assert [(r["site_id"], r["kind"], r["inspected_at"], r["status"]) for r in rows_of(wb["inspections"])] == [
-        ("S-1", "routine", None, "overdue"), ("S-1", "storm", None, "due tomorrow")]
-    assert [(r["user_id"], r["parameter"], r["sample_type"], r["result"]) for r in rows_of(wb["lab_results"])] == [
-        ("IU-1", "BOD", "composite", None)]                                  # the met period is not listed
+    assert mailed[0]["letter file"] == str(
+        tmp_path / "dashboards" / "letters" / "sewer" / "notice_IU-1_2026-03.html"
+    )
+    assert [
+        (r["site_id"], r["kind"], r["inspected_at"], r["status"]) for r in rows_of(wb["inspections"])
+    ] == [("S-1", "routine", None, "overdue"), ("S-1", "storm", None, "due tomorrow")]
+    assert [
+        (r["user_id"], r["parameter"], r["sample_type"], r["result"]) for r in rows_of(wb["lab_results"])
+    ] == [("IU-1", "BOD", "composite", None)]  # the met period is not listed
     ws = wb["notices_mailed"]
     assert ws.column_dimensions[ws["H1"].column_letter].hidden is False
     marker = next(c for c in ws[1] if c.value == PREFILLED_COLUMN)
     assert ws.column_dimensions[marker.column_letter].hidden
     checks = {str(v.sqref): v for v in ws.data_validations.dataValidation}
-    assert checks["D2:D1048576"].type == "date"                                          # mailed_on
+    assert checks["D2:D1048576"].type == "date"  # mailed_on
     assert (checks["F2"].type, checks["F2"].formula1, checks["F2"].formula2) == ("whole", "0", str(MAX))
-    assert (checks["F3 F4:F1048576"].type, checks["F3 F4:F1048576"].operator) == ("whole", "greaterThanOrEqual")
+    assert (checks["F3 F4:F1048576"].type, checks["F3 F4:F1048576"].operator) == (
+        "whole",
+        "greaterThanOrEqual",
+    )
     assert "required" in ws["A1"].comment.text and "not read" in ws["H1"].comment.text
 
 
 def test_a_text_that_looks_like_a_formula_stays_text(town, tmp_path):
     db, data = town
     with duckdb.connect(str(db)) as con:
-        con.execute("UPDATE swppp_upcoming SET site_name = '=HYPERLINK(\"http://x\",\"y\")'").fetchall()
+        con.execute('UPDATE swppp_upcoming SET site_name = \'=HYPERLINK("http://x","y")\'').fetchall()
     run(db, data, [to_record])
     ws = openpyxl.load_workbook(tmp_path / "exports" / FILE)["inspections"]
     cell = next(c for c in ws[2] if str(c.value).startswith("=HYPERLINK"))
@@ -117,10 +199,19 @@ def fill_and_save(path: Path, data: Path) -> None:
     """As a clerk, an officer and the superintendent would: answer some rows, leave one, save the workbook
     into each folder."""
     wb = openpyxl.load_workbook(path)
-    fill(wb["notices_mailed"], 2, mailed_on=dt.datetime(2026, 6, 2), certified_mail_no="7001 2222")  # days: blank
+    fill(
+        wb["notices_mailed"], 2, mailed_on=dt.datetime(2026, 6, 2), certified_mail_no="7001 2222"
+    )  # days: blank
     fill(wb["inspections"], 2, inspected_at=dt.datetime(2026, 6, 29, 10, 15), inspector="J. Park")
-    wb["inspections"].delete_rows(3)                                         # the storm one is not due yet
-    fill(wb["lab_results"], 2, sample_id="L-77", collected_at=dt.datetime(2026, 6, 10, 8), result=180, unit="mg/L")
+    wb["inspections"].delete_rows(3)  # the storm one is not due yet
+    fill(
+        wb["lab_results"],
+        2,
+        sample_id="L-77",
+        collected_at=dt.datetime(2026, 6, 10, 8),
+        result=180,
+        unit="mg/L",
+    )
     for folder in ("notices_mailed", "inspections", "lab_results"):
         (data / folder).mkdir(exist_ok=True)
         wb.save(data / folder / FILE)
@@ -130,21 +221,43 @@ def test_a_filled_workbook_saved_back_records_what_happened(town, tmp_path):
     db, data = town
     run(db, data, [ingest_asset("notices_mailed"), notices, to_record])
     fill_and_save(tmp_path / "exports" / FILE, data)
-    assets = [ingest_asset("notices_mailed"), ingest_asset("inspections"), ingest_asset("lab_results"), notices,
-              to_record]
+    assets = [
+        ingest_asset("notices_mailed"),
+        ingest_asset("inspections"),
+        ingest_asset("lab_results"),
+        notices,
+        to_record,
+    ]
     run(db, data, assets)
-    got = query(db, "SELECT kind, recipient_id, period, status, issued_on, correct_by, certified_mail_no "
-                    "FROM notices ORDER BY 1")
-    assert got == [("sewer", "IU-1", "2026-03", "mailed", D(2026, 6, 2), D(2026, 6, 2) + dt.timedelta(days=MAX),
-                    "7001 2222"),
-                   ("stormwater", "S-1", "2026-04", "draft", None, None, None)]
+    got = query(
+        db,
+        "SELECT kind, recipient_id, period, status, issued_on, correct_by, certified_mail_no "
+        "FROM notices ORDER BY 1",
+    )
+    assert got == [
+        (
+            "sewer",
+            "IU-1",
+            "2026-03",
+            "mailed",
+            D(2026, 6, 2),
+            D(2026, 6, 2) + dt.timedelta(days=MAX),
+            "7001 2222",
+        ),
+        ("stormwater", "S-1", "2026-04", "draft", None, None, None),
+    ]
     assert query(db, "SELECT dataset, source_file, row_number, reason FROM quarantine ORDER BY 1") == [
-        ("notices_mailed", f"{FILE} [notices_mailed]", 2, UNANSWERED)]
+        ("notices_mailed", f"{FILE} [notices_mailed]", 2, UNANSWERED)
+    ]
     assert query(db, "SELECT site_id, inspected_at, inspector, kind FROM inspections") == [
-        ("S-1", dt.datetime(2026, 6, 29, 14, 15, tzinfo=dt.timezone.utc), "J. Park", "routine")]
+        ("S-1", dt.datetime(2026, 6, 29, 14, 15, tzinfo=dt.timezone.utc), "J. Park", "routine")
+    ]
     assert query(db, "SELECT sample_id, user_id, parameter, sample_type, result, unit FROM lab_results") == [
-        ("L-77", "IU-1", "BOD", "composite", 180.0, "mg/L")]
-    assert query(db, "SELECT count(*) FROM ingested_files WHERE rows_read <> rows_kept + rows_quarantined") == [(0,)]
+        ("L-77", "IU-1", "BOD", "composite", 180.0, "mg/L")
+    ]
+    assert query(
+        db, "SELECT count(*) FROM ingested_files WHERE rows_read <> rows_kept + rows_quarantined"
+    ) == [(0,)]
     # the next workbook lists what still waits: the stormwater notice, not the mailed one
     again = openpyxl.load_workbook(tmp_path / "exports" / FILE)
     assert [r["recipient_id"] for r in rows_of(again["notices_mailed"])] == ["S-1"]
@@ -153,7 +266,7 @@ def test_a_filled_workbook_saved_back_records_what_happened(town, tmp_path):
     written = (tmp_path / "exports" / FILE).read_bytes()
     run(db, data, assets)
     assert {t: query(db, f"SELECT {_columns(t)} FROM {t} ORDER BY ALL") for t in tables} == before
-    assert (tmp_path / "exports" / FILE).read_bytes() == written             # the same items, the same file
+    assert (tmp_path / "exports" / FILE).read_bytes() == written  # the same items, the same file
 
 
 def _columns(table: str) -> str:
@@ -162,9 +275,13 @@ def _columns(table: str) -> str:
 
 
 def test_an_in_memory_warehouse_writes_no_workbook(tmp_path):
-    result = materialize([to_record], resources={
-        "duckdb": DuckDBResource(database=":memory:"),
-        "settings": OutfallSettings(data_dir=str(tmp_path), as_of="2026-06-30")})
+    result = materialize(
+        [to_record],
+        resources={
+            "duckdb": DuckDBResource(database=":memory:"),
+            "settings": OutfallSettings(data_dir=str(tmp_path), as_of="2026-06-30"),
+        },
+    )
     assert result.success
     meta = result.asset_materializations_for_node("to_record")[0].metadata
     assert "no" in meta["written"].value and not list(tmp_path.rglob("*.xlsx"))

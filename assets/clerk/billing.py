@@ -34,14 +34,34 @@ from typing import Any, Iterator
 
 import duckdb
 import pandas as pd
-from dagster import (AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, AssetSpec, Failure,
-                     MaterializeResult, MetadataValue, asset, asset_check, multi_asset)
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetExecutionContext,
+    AssetSpec,
+    Failure,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+    asset_check,
+    multi_asset,
+)
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_BILLING, outputs, table_result, warehouse
 from outfall.register_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
-from outfall.law.billing import (COMPONENTS, PARCEL_FIELDS, BillingInputError, BudgetRateError, ParcelUnits,
-                                 amount, budget_rate, fields_read, missing_rate_message, units_for_parcel)
+from outfall.law.billing import (
+    COMPONENTS,
+    PARCEL_FIELDS,
+    BillingInputError,
+    BudgetRateError,
+    ParcelUnits,
+    amount,
+    budget_rate,
+    fields_read,
+    missing_rate_message,
+    units_for_parcel,
+)
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.tables import not_in_effect
@@ -52,7 +72,6 @@ GENESIS_HASH = "0" * 64
 
 # sewer_budget is an input folder registered in outfall/ingest/billing.py;
 # assets/ingest.py builds its ingestion asset with every other dataset's.
-
 
 
 # ---------------------------------------------------------------------------
@@ -95,8 +114,9 @@ def _check_parcels(con: duckdb.DuckDBPyConnection) -> None:
     problems = con.execute(sql("select_billing_input_problems")).fetchall()
     if problems:
         listed = "; ".join(f"{what}: {problem}" for problem, what in problems)
-        raise BillingError(f"parcels that cannot be billed (the parcels ingestion should have quarantined "
-                           f"them): {listed}")
+        raise BillingError(
+            f"parcels that cannot be billed (the parcels ingestion should have quarantined them): {listed}"
+        )
 
 
 @dataclass(frozen=True)
@@ -104,7 +124,7 @@ class PreparedUnits:
     """Every parcel's combination of billing inputs (temp table billing_parcel_inputs)
     and the units of each combination, computed once per combination."""
 
-    units: dict[int, ParcelUnits]            # combo_id -> units, explanation, rule
+    units: dict[int, ParcelUnits]  # combo_id -> units, explanation, rule
     district_combos: list[tuple[str, int, int]]  # (district, combo_id, parcels)
 
     def unit_totals(self) -> dict[tuple[str, str], int]:
@@ -127,7 +147,9 @@ def _prepare_units(con: duckdb.DuckDBPyConnection, schedule: Any) -> PreparedUni
     of ``sewer_units``) once per combination."""
     classes = schedule.classes
     reads = {name: fields_read(spec) for name, spec in classes.items()}
-    params = {f"{field}_classes": [c for c, fields in reads.items() if field in fields] for field in PARCEL_FIELDS}
+    params = {
+        f"{field}_classes": [c for c, fields in reads.items() if field in fields] for field in PARCEL_FIELDS
+    }
     con.execute(sql("create_billing_parcel_inputs"), params)
     cursor = con.execute(sql("select_billing_combos"))
     names = [d[0] for d in cursor.description]
@@ -137,26 +159,44 @@ def _prepare_units(con: duckdb.DuckDBPyConnection, schedule: Any) -> PreparedUni
         try:
             units[int(combo["combo_id"])] = units_for_parcel(combo, schedule)
         except BillingInputError as exc:
-            ids = [r[0] for r in con.execute(sql("select_billing_combo_parcels"),
-                                             {"combo_id": combo["combo_id"]}).fetchall()]
-            raise BillingError(f"parcel {', '.join(map(str, ids))}: {exc}; the parcels ingestion should have "
-                               f"quarantined it: it is not billed by guess") from exc
-    district_combos = [(d, int(c), int(n)) for d, c, n in con.execute(sql("select_billing_district_combos")).fetchall()]
+            ids = [
+                r[0]
+                for r in con.execute(
+                    sql("select_billing_combo_parcels"), {"combo_id": combo["combo_id"]}
+                ).fetchall()
+            ]
+            raise BillingError(
+                f"parcel {', '.join(map(str, ids))}: {exc}; the parcels ingestion should have "
+                f"quarantined it: it is not billed by guess"
+            ) from exc
+    district_combos = [
+        (d, int(c), int(n)) for d, c, n in con.execute(sql("select_billing_district_combos")).fetchall()
+    ]
     return PreparedUnits(units, district_combos)
 
 
-def _resolve_rates(con: duckdb.DuckDBPyConnection, year: int, districts: list[str],
-                   unit_totals: dict[tuple[str, str], int], billing: Any) -> dict[tuple[str, str], RateUsed]:
+def _resolve_rates(
+    con: duckdb.DuckDBPyConnection,
+    year: int,
+    districts: list[str],
+    unit_totals: dict[tuple[str, str], int],
+    billing: Any,
+) -> dict[tuple[str, str], RateUsed]:
     """The rate of each component in each district that has parcels, from the
     sources in ``billing.rate_sources`` (first found wins; ``billing``: the year's version)."""
+
     def collect(name: str, what: str) -> dict[tuple[str, str], tuple[Decimal, str]]:
         found: dict[tuple[str, str], tuple[Decimal, str]] = {}
-        for district, component, value, source_file, source_row in con.execute(sql(name), {"year": year}).fetchall():
+        for district, component, value, source_file, source_row in con.execute(
+            sql(name), {"year": year}
+        ).fetchall():
             where = f"{source_file} row {source_row}"
             key = (district, component)
             if key in found and found[key][0] != value:
-                raise BillingError(f"two {what} for {year}, {district}, {component}: {found[key][0]} "
-                                   f"({found[key][1]}) and {value} ({where}); keep one")
+                raise BillingError(
+                    f"two {what} for {year}, {district}, {component}: {found[key][0]} "
+                    f"({found[key][1]}) and {value} ({where}); keep one"
+                )
             found.setdefault(key, (Decimal(value), where))
         return found
 
@@ -178,8 +218,10 @@ def _resolve_rates(con: duckdb.DuckDBPyConnection, year: int, districts: list[st
                     try:
                         rate = budget_rate(budgets[key][0], total, rounding)
                     except BudgetRateError as exc:
-                        raise BillingError(f"sewer budget for {year}, {district}, {component}: {exc}; adopt a "
-                                           f"rate in sewer_rates or correct the budget") from exc
+                        raise BillingError(
+                            f"sewer budget for {year}, {district}, {component}: {exc}; adopt a "
+                            f"rate in sewer_rates or correct the budget"
+                        ) from exc
                     used[key] = RateUsed(rate, source, budgets[key][0], total)
                     break
             else:
@@ -242,12 +284,27 @@ def verify_run_chain(con: duckdb.DuckDBPyConnection) -> list[str]:
     return problems
 
 
-def _insert_changes(con, run_id: int, year: int, compared_to: str, compared_run_id: int | None,
-                    compared_year: int | None, rule: str) -> int:
+def _insert_changes(
+    con,
+    run_id: int,
+    year: int,
+    compared_to: str,
+    compared_run_id: int | None,
+    compared_year: int | None,
+    rule: str,
+) -> int:
     before = count(con, "bill_changes")
-    con.execute(sql("insert_bill_changes"), {
-        "run_id": run_id, "year": year, "compared_to": compared_to, "compared_run_id": compared_run_id,
-        "compared_year": compared_year, "rule": rule})
+    con.execute(
+        sql("insert_bill_changes"),
+        {
+            "run_id": run_id,
+            "year": year,
+            "compared_to": compared_to,
+            "compared_run_id": compared_run_id,
+            "compared_year": compared_year,
+            "rule": rule,
+        },
+    )
     return count(con, "bill_changes") - before
 
 
@@ -265,17 +322,51 @@ def _price(prepared: PreparedUnits, rates: dict[tuple[str, str], RateUsed], roun
     rows = []
     for district, combo_id, _ in prepared.district_combos:
         u = prepared.units[combo_id]
-        rows.append((district, combo_id, u.bond, u.om, u.street_lateral, u.house_lateral,
-                     priced(district, "bond", u.bond), priced(district, "om", u.om),
-                     priced(district, "street_lateral", u.street_lateral),
-                     priced(district, "house_lateral", u.house_lateral), u.explanation, u.rule))
-    return pd.DataFrame(rows, columns=[
-        "district", "combo_id", "units_bond", "units_om", "units_street_lateral", "units_house_lateral",
-        "amount_bond", "amount_om", "amount_street_lateral", "amount_house_lateral", "explanation", "rule"])
+        rows.append(
+            (
+                district,
+                combo_id,
+                u.bond,
+                u.om,
+                u.street_lateral,
+                u.house_lateral,
+                priced(district, "bond", u.bond),
+                priced(district, "om", u.om),
+                priced(district, "street_lateral", u.street_lateral),
+                priced(district, "house_lateral", u.house_lateral),
+                u.explanation,
+                u.rule,
+            )
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "district",
+            "combo_id",
+            "units_bond",
+            "units_om",
+            "units_street_lateral",
+            "units_house_lateral",
+            "amount_bond",
+            "amount_om",
+            "amount_street_lateral",
+            "amount_house_lateral",
+            "explanation",
+            "rule",
+        ],
+    )
 
 
-def _bill_year(con: duckdb.DuckDBPyConnection, rules: Rules, year: int, rates: dict[tuple[str, str], RateUsed],
-               prepared: PreparedUnits, parcels_sha256: str, now: dt.datetime, law: "YearLaw") -> YearResult:
+def _bill_year(
+    con: duckdb.DuckDBPyConnection,
+    rules: Rules,
+    year: int,
+    rates: dict[tuple[str, str], RateUsed],
+    prepared: PreparedUnits,
+    parcels_sha256: str,
+    now: dt.datetime,
+    law: "YearLaw",
+) -> YearResult:
     billing, schedule = law.billing, law.schedule
 
     con.register("billing_priced_frame", _price(prepared, rates, billing.rounding))
@@ -294,7 +385,8 @@ def _bill_year(con: duckdb.DuckDBPyConnection, rules: Rules, year: int, rates: d
     budget_sha256 = table_sha256(con, sql("select_sewer_budget_fingerprint"), {"year": year})
     inputs_sha256 = sha256_hex(
         f"parcels {parcels_sha256}\nsewer_rates {rates_sha256}\nsewer_budget {budget_sha256}\n"
-        f"rules {rules.sha256}\n".encode())
+        f"rules {rules.sha256}\n".encode()
+    )
     used_sources = sorted({r.source for r in rates.values()}, key=["sewer_rates", "sewer_budget"].index)
     rate_source = "+".join(used_sources) or "none"
     rows, _parcels, total_usd = _first(con, "select_billing_register_stats", {"year": year})
@@ -321,47 +413,86 @@ def _bill_year(con: duckdb.DuckDBPyConnection, rules: Rules, year: int, rates: d
         rates_json, totals_json = [], []
         for t in totals:
             used = rates[(t["district"], t["component"])]
-            rates_json.append({"district": t["district"], "component": t["component"], "rate_per_unit": str(used.rate),
-                               "source": used.source,
-                               "budget_usd": None if used.budget is None else str(used.budget),
-                               "budget_total_units": used.total_units})
-            totals_json.append({"district": t["district"], "component": t["component"],
-                                "parcels_charged": int(t["parcels_charged"]), "units": int(t["units"]),
-                                "amount_usd": str(t["amount_usd"])})
-            con.execute(sql("insert_billing_run_total"), {
-                "run_id": run_id, "year": year, "district": t["district"], "component": t["component"],
-                "parcels_charged": int(t["parcels_charged"]), "units": int(t["units"]),
-                "rate_per_unit": str(used.rate), "rate_source": used.source,
-                "budget_usd": None if used.budget is None else str(used.budget),
-                "amount_usd": str(t["amount_usd"]), "rule": run_rule})
-        con.execute(sql("insert_billing_run"), {
-            "run_id": run_id, "year": year, "run_at": now.astimezone(dt.timezone.utc).isoformat(),
-            "rules_jurisdiction": rules.jurisdiction, "rules_version": rules.version, "rules_sha256": rules.sha256,
-            "parcels_sha256": parcels_sha256, "rates_sha256": rates_sha256, "budget_sha256": budget_sha256,
-            "inputs_sha256": inputs_sha256, "rate_source": rate_source,
-            "rates_json": json.dumps(rates_json, sort_keys=True, separators=(",", ":")),
-            "totals_json": json.dumps(totals_json, sort_keys=True, separators=(",", ":")),
-            "parcels_billed": int(_parcels), "total_usd": str(total_usd), "register_sha256": register_sha256,
-            "register_rows": int(rows), "previous_run_id": None if last is None else int(last[0]),
-            "compared_year": None if compared_year is None else int(compared_year),
-            "changes_vs_previous_run": vs_run, "changes_vs_previous_year": vs_year,
-            "previous_run_hash": previous_run_hash, "rule": run_rule})
+            rates_json.append(
+                {
+                    "district": t["district"],
+                    "component": t["component"],
+                    "rate_per_unit": str(used.rate),
+                    "source": used.source,
+                    "budget_usd": None if used.budget is None else str(used.budget),
+                    "budget_total_units": used.total_units,
+                }
+            )
+            totals_json.append(
+                {
+                    "district": t["district"],
+                    "component": t["component"],
+                    "parcels_charged": int(t["parcels_charged"]),
+                    "units": int(t["units"]),
+                    "amount_usd": str(t["amount_usd"]),
+                }
+            )
+            con.execute(
+                sql("insert_billing_run_total"),
+                {
+                    "run_id": run_id,
+                    "year": year,
+                    "district": t["district"],
+                    "component": t["component"],
+                    "parcels_charged": int(t["parcels_charged"]),
+                    "units": int(t["units"]),
+                    "rate_per_unit": str(used.rate),
+                    "rate_source": used.source,
+                    "budget_usd": None if used.budget is None else str(used.budget),
+                    "amount_usd": str(t["amount_usd"]),
+                    "rule": run_rule,
+                },
+            )
+        con.execute(
+            sql("insert_billing_run"),
+            {
+                "run_id": run_id,
+                "year": year,
+                "run_at": now.astimezone(dt.timezone.utc).isoformat(),
+                "rules_jurisdiction": rules.jurisdiction,
+                "rules_version": rules.version,
+                "rules_sha256": rules.sha256,
+                "parcels_sha256": parcels_sha256,
+                "rates_sha256": rates_sha256,
+                "budget_sha256": budget_sha256,
+                "inputs_sha256": inputs_sha256,
+                "rate_source": rate_source,
+                "rates_json": json.dumps(rates_json, sort_keys=True, separators=(",", ":")),
+                "totals_json": json.dumps(totals_json, sort_keys=True, separators=(",", ":")),
+                "parcels_billed": int(_parcels),
+                "total_usd": str(total_usd),
+                "register_sha256": register_sha256,
+                "register_rows": int(rows),
+                "previous_run_id": None if last is None else int(last[0]),
+                "compared_year": None if compared_year is None else int(compared_year),
+                "changes_vs_previous_run": vs_run,
+                "changes_vs_previous_year": vs_year,
+                "previous_run_hash": previous_run_hash,
+                "rule": run_rule,
+            },
+        )
         record = _fetch_dicts(con, sql("select_billing_run"), {"run_id": run_id})[0]
         con.execute(sql("update_billing_run_hash"), {"run_id": run_id, "run_hash": run_record_hash(record)})
         new_run = True
 
     con.execute(sql("delete_billing_summary_of_year"), {"year": year})
     con.execute(sql("insert_billing_summary"), {"year": year, "run_id": run_id, "rule": schedule.citation})
-    return YearResult(year, run_id, new_run, int(rows), Decimal(total_usd), register_sha256, rate_source,
-                      vs_run, vs_year)
+    return YearResult(
+        year, run_id, new_run, int(rows), Decimal(total_usd), register_sha256, rate_source, vs_run, vs_year
+    )
 
 
 @dataclass(frozen=True)
 class YearLaw:
     """The rules a billing year is billed by: the versions in effect on its first day."""
 
-    schedule: Any     # sewer_units
-    billing: Any      # billing
+    schedule: Any  # sewer_units
+    billing: Any  # billing
 
 
 def year_law(rules: Rules, year: int) -> YearLaw:
@@ -369,16 +500,21 @@ def year_law(rules: Rules, year: int) -> YearLaw:
     year and the versions there are, when the rules give none for it."""
     day = dt.date(year, 1, 1)
     schedule, billing = rules.require("sewer_units").get(day), rules.require("billing").get(day)
-    for part, found, versions in (("sewer unit schedule", schedule, rules.sewer_units),
-                                  ("billing rule", billing, rules.billing)):
+    for part, found, versions in (
+        ("sewer unit schedule", schedule, rules.sewer_units),
+        ("billing rule", billing, rules.billing),
+    ):
         if found is None:
-            raise BillingError(f"{year} cannot be billed: {not_in_effect(part, day, versions)}; add a version "
-                               f"of it that covers {year} to {rules.source.name}")
+            raise BillingError(
+                f"{year} cannot be billed: {not_in_effect(part, day, versions)}; add a version "
+                f"of it that covers {year} to {rules.source.name}"
+            )
     return YearLaw(schedule, billing)
 
 
-def bill(con: duckdb.DuckDBPyConnection, rules: Rules, year: int = 0,
-         now: dt.datetime | None = None) -> list[YearResult]:
+def bill(
+    con: duckdb.DuckDBPyConnection, rules: Rules, year: int = 0, now: dt.datetime | None = None
+) -> list[YearResult]:
     """Bill every parcel for ``year`` (0: every year that has rates), each year by the rules in effect on
     its first day. Call inside a transaction: a BillingError (missing rate, unbillable parcel, a year no
     rules cover) leaves nothing written once it rolls back."""
@@ -386,13 +522,13 @@ def bill(con: duckdb.DuckDBPyConnection, rules: Rules, year: int = 0,
     years = billing_years(con, year)
     _check_parcels(con)
     laws = {y: year_law(rules, y) for y in years}
-    groups: dict[tuple[int, int], list[int]] = {}     # years billed by the same versions, in order
+    groups: dict[tuple[int, int], list[int]] = {}  # years billed by the same versions, in order
     for y in years:
         groups.setdefault((id(laws[y].schedule), id(laws[y].billing)), []).append(y)
     # Every year's rates are resolved before anything is written.
     rates: dict[int, dict[tuple[str, str], RateUsed]] = {}
     prepared: dict[tuple[int, int], PreparedUnits] = {}
-    in_temp_table = None          # the group whose inputs the temp table billing_parcel_inputs holds
+    in_temp_table = None  # the group whose inputs the temp table billing_parcel_inputs holds
     for key, ys in groups.items():
         prepared[key] = _prepare_units(con, laws[ys[0]].schedule)
         in_temp_table = key
@@ -406,7 +542,9 @@ def bill(con: duckdb.DuckDBPyConnection, rules: Rules, year: int = 0,
     for key, ys in groups.items():
         if key != in_temp_table:
             prepared[key], in_temp_table = _prepare_units(con, laws[ys[0]].schedule), key
-        results += [_bill_year(con, rules, y, rates[y], prepared[key], parcels_sha256, now, laws[y]) for y in ys]
+        results += [
+            _bill_year(con, rules, y, rates[y], prepared[key], parcels_sha256, now, laws[y]) for y in ys
+        ]
     con.execute(sql("drop_billing_temp_tables"))
     return results
 
@@ -415,25 +553,47 @@ def bill(con: duckdb.DuckDBPyConnection, rules: Rules, year: int = 0,
 # assets
 
 _SPECS = [
-    AssetSpec("sewer_bills", group_name=GROUP_BILLING, kinds={"duckdb"},
-              deps=["parcels", "sewer_rates", "sewer_budget"],
-              description="One bill per parcel and billing year: units of bond, O&M, "
-                          "street lateral and house lateral by the town's unit schedule "
-                          "(rules sewer_units, moratorium included), amount = units x rate rounded half-up to the "
-                          "cent; each line explains its units and names its rule."),
-    AssetSpec("billing_runs", group_name=GROUP_BILLING, kinds={"duckdb"}, deps=["parcels", "sewer_rates", "sewer_budget"],
-              description="The record of each billing run that changed a year's register: input fingerprints, "
-                          "rules version and sha256, rates and their source, totals, register sha256, hash-chained."),
-    AssetSpec("billing_run_totals", group_name=GROUP_BILLING, kinds={"duckdb"},
-              deps=["parcels", "sewer_rates", "sewer_budget"],
-              description="Per billing run, district and component: the rate used (adopted or from the budget), "
-                          "units and amount."),
-    AssetSpec("bill_changes", group_name=GROUP_BILLING, kinds={"duckdb"}, deps=["parcels", "sewer_rates", "sewer_budget"],
-              description="What each billing run changed per parcel, against the year's previous run and the "
-                          "previous billed year: added, removed, reclassed, units or amounts up or down."),
-    AssetSpec("billing_summary", group_name=GROUP_BILLING, kinds={"duckdb"},
-              deps=["parcels", "sewer_rates", "sewer_budget"],
-              description="The sewer register summed by billing year, district and property class."),
+    AssetSpec(
+        "sewer_bills",
+        group_name=GROUP_BILLING,
+        kinds={"duckdb"},
+        deps=["parcels", "sewer_rates", "sewer_budget"],
+        description="One bill per parcel and billing year: units of bond, O&M, "
+        "street lateral and house lateral by the town's unit schedule "
+        "(rules sewer_units, moratorium included), amount = units x rate rounded half-up to the "
+        "cent; each line explains its units and names its rule.",
+    ),
+    AssetSpec(
+        "billing_runs",
+        group_name=GROUP_BILLING,
+        kinds={"duckdb"},
+        deps=["parcels", "sewer_rates", "sewer_budget"],
+        description="The record of each billing run that changed a year's register: input fingerprints, "
+        "rules version and sha256, rates and their source, totals, register sha256, hash-chained.",
+    ),
+    AssetSpec(
+        "billing_run_totals",
+        group_name=GROUP_BILLING,
+        kinds={"duckdb"},
+        deps=["parcels", "sewer_rates", "sewer_budget"],
+        description="Per billing run, district and component: the rate used (adopted or from the budget), "
+        "units and amount.",
+    ),
+    AssetSpec(
+        "bill_changes",
+        group_name=GROUP_BILLING,
+        kinds={"duckdb"},
+        deps=["parcels", "sewer_rates", "sewer_budget"],
+        description="What each billing run changed per parcel, against the year's previous run and the "
+        "previous billed year: added, removed, reclassed, units or amounts up or down.",
+    ),
+    AssetSpec(
+        "billing_summary",
+        group_name=GROUP_BILLING,
+        kinds={"duckdb"},
+        deps=["parcels", "sewer_rates", "sewer_budget"],
+        description="The sewer register summed by billing year, district and property class.",
+    ),
 ]
 
 
@@ -451,29 +611,38 @@ def _warehouse(duckdb: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
 
 
 @multi_asset(specs=_SPECS, can_subset=False)
-def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-                  rules: RulesResource):
+def sewer_billing(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+):
     town = rules.town_rules()
     with _warehouse(duckdb) as con:
         try:
             with transaction(con):
                 results = bill(con, town, settings.year)
         except BillingError as exc:
-            raise Failure(description=str(exc), metadata={"billing_year": settings.year or "all years with rates"}) from exc
+            raise Failure(
+                description=str(exc), metadata={"billing_year": settings.year or "all years with rates"}
+            ) from exc
         for r in results:
             context.log.info(
                 f"billing {r.year}: {r.rows} bills, {r.total_usd} USD, rates from {r.rate_source}, "
-                + (f"new run {r.run_id}" if r.new_run else f"unchanged since run {r.run_id}"))
-        years_md = "\n".join(
-            f"| {r.year} | {r.rows} | {r.total_usd} | {r.rate_source} | {r.run_id} | {'yes' if r.new_run else 'no'} "
-            f"| {'' if r.changes_vs_previous_run is None else r.changes_vs_previous_run} "
-            f"| {'' if r.changes_vs_previous_year is None else r.changes_vs_previous_year} | {r.register_sha256[:16]} |"
-            for r in results) or "| (no year has rates) | | | | | | | | |"
+                + (f"new run {r.run_id}" if r.new_run else f"unchanged since run {r.run_id}")
+            )
+        years_md = (
+            "\n".join(
+                f"| {r.year} | {r.rows} | {r.total_usd} | {r.rate_source} | {r.run_id} | {'yes' if r.new_run else 'no'} "
+                f"| {'' if r.changes_vs_previous_run is None else r.changes_vs_previous_run} "
+                f"| {'' if r.changes_vs_previous_year is None else r.changes_vs_previous_year} | {r.register_sha256[:16]} |"
+                for r in results
+            )
+            or "| (no year has rates) | | | | | | | | |"
+        )
         common = {
             "billing_years": [r.year for r in results],
-            "runs": MetadataValue.md("| year | bills | total USD | rates from | run | new run | changes vs run "
-                                     "| changes vs year | register sha256 |\n|---|---|---|---|---|---|---|---|---|\n"
-                                     + years_md),
+            "runs": MetadataValue.md(
+                "| year | bills | total USD | rates from | run | new run | changes vs run "
+                "| changes vs year | register sha256 |\n|---|---|---|---|---|---|---|---|---|\n" + years_md
+            ),
             "rules_version": town.version,
         }
         for key in BILLING_TABLES:
@@ -486,27 +655,41 @@ def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None
     return outputs(duckdb, settings).billing_exports
 
 
-@asset(group_name=GROUP_BILLING, kinds={"duckdb", "xlsx", "csv"},
-       deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary",
-             "inspection_fees"],
-       description="The sewer register of each billing year as CSV in words for a mail merge (owner, mailing "
-                   "address), as CSV of the bills as billed (byte-identical to the hashed register) and "
-                   "XLSX (a sheet per district, totals with rates and their source, summary by class, the year's "
-                   "inspection fees, changes), "
-                   "written to <warehouse folder>/exports/billing/.")
-def billing_exports(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-                    rules: RulesResource):
+@asset(
+    group_name=GROUP_BILLING,
+    kinds={"duckdb", "xlsx", "csv"},
+    deps=[
+        "sewer_bills",
+        "billing_runs",
+        "billing_run_totals",
+        "bill_changes",
+        "billing_summary",
+        "inspection_fees",
+    ],
+    description="The sewer register of each billing year as CSV in words for a mail merge (owner, mailing "
+    "address), as CSV of the bills as billed (byte-identical to the hashed register) and "
+    "XLSX (a sheet per district, totals with rates and their source, summary by class, the year's "
+    "inspection fees, changes), "
+    "written to <warehouse folder>/exports/billing/.",
+)
+def billing_exports(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+):
     out = export_dir(duckdb, settings)
     if out is None:
-        return MaterializeResult(metadata={"skipped": "in-memory warehouse and no dashboards_dir: nowhere to write"})
+        return MaterializeResult(
+            metadata={"skipped": "in-memory warehouse and no dashboards_dir: nowhere to write"}
+        )
     with _warehouse(duckdb) as con:
         written = export_register(con, out, rules.town_rules())
     context.log.info(f"billing exports: {len(written)} files in {out}")
-    return MaterializeResult(metadata={
-        "folder": MetadataValue.path(str(out)),
-        "files": MetadataValue.md("\n".join(f"- {p.name}" for p in written) or "_none_"),
-        "file_count": len(written),
-    })
+    return MaterializeResult(
+        metadata={
+            "folder": MetadataValue.path(str(out)),
+            "files": MetadataValue.md("\n".join(f"- {p.name}" for p in written) or "_none_"),
+            "file_count": len(written),
+        }
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -523,9 +706,15 @@ def check_validity_total_usd(duckdb: DuckDBResource) -> AssetCheckResult:
         bad = _check_sql_rows(con, sql("select_bills_with_wrong_total"))
         n = count(con, "sewer_bills")
     return AssetCheckResult(
-        passed=not bad, severity=AssetCheckSeverity.ERROR,
-        metadata={"bills": n, "wrong_totals": len(bad), "examples": [f"{y} {p}" for y, p in bad[:10]],
-                  "threshold": "0 bills whose total differs from the sum of its amounts"})
+        passed=not bad,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={
+            "bills": n,
+            "wrong_totals": len(bad),
+            "examples": [f"{y} {p}" for y, p in bad[:10]],
+            "threshold": "0 bills whose total differs from the sum of its amounts",
+        },
+    )
 
 
 @asset_check(asset="sewer_bills", description="One bill per parcel and billing year.")
@@ -533,28 +722,46 @@ def check_uniqueness_parcel_id(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         dupes = _check_sql_rows(con, sql("select_duplicate_bills"))
     return AssetCheckResult(
-        passed=not dupes, severity=AssetCheckSeverity.ERROR,
-        metadata={"duplicates": len(dupes), "examples": [f"{y} {p} x{n}" for y, p, n in dupes[:10]],
-                  "threshold": "0 parcels billed twice in a year"})
+        passed=not dupes,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={
+            "duplicates": len(dupes),
+            "examples": [f"{y} {p} x{n}" for y, p, n in dupes[:10]],
+            "threshold": "0 parcels billed twice in a year",
+        },
+    )
 
 
-@asset_check(asset="sewer_bills", description="Every parcel in `parcels` has a bill in each billed year, and "
-                                              "no bill is for a parcel no longer in `parcels`.")
+@asset_check(
+    asset="sewer_bills",
+    description="Every parcel in `parcels` has a bill in each billed year, and "
+    "no bill is for a parcel no longer in `parcels`.",
+)
 def check_completeness_parcel_id(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         gaps = _check_sql_rows(con, sql("select_unbilled_parcels"))
     return AssetCheckResult(
-        passed=not gaps, severity=AssetCheckSeverity.WARN,
-        metadata={"gaps": len(gaps), "examples": [f"{y} {p}: {why}" for y, p, why in gaps[:10]],
-                  "threshold": "0 (a year billed before a parcel was added or removed shows here until re-billed)"})
+        passed=not gaps,
+        severity=AssetCheckSeverity.WARN,
+        metadata={
+            "gaps": len(gaps),
+            "examples": [f"{y} {p}: {why}" for y, p, why in gaps[:10]],
+            "threshold": "0 (a year billed before a parcel was added or removed shows here until re-billed)",
+        },
+    )
 
 
-@asset_check(asset="billing_runs", description="The billing runs form an unbroken hash chain: each run_hash "
-                                               "matches its values and the next run's previous_run_hash.")
+@asset_check(
+    asset="billing_runs",
+    description="The billing runs form an unbroken hash chain: each run_hash "
+    "matches its values and the next run's previous_run_hash.",
+)
 def check_integrity_run_hash(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         problems = verify_run_chain(con)
         n = count(con, "billing_runs")
-    return AssetCheckResult(passed=not problems, severity=AssetCheckSeverity.ERROR,
-                            metadata={"runs": n, "problems": problems[:20], "threshold": "0 broken links"})
-
+    return AssetCheckResult(
+        passed=not problems,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"runs": n, "problems": problems[:20], "threshold": "0 broken links"},
+    )

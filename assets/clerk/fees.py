@@ -21,8 +21,20 @@ from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
-COLUMNS = ["permit_id", "parcel_id", "water_fee_usd", "sewer_fee_usd", "total_usd", "rule", "use",
-           "in_mall_or_business_park", "water", "sewer", "applied_on", "year"]
+COLUMNS = [
+    "permit_id",
+    "parcel_id",
+    "water_fee_usd",
+    "sewer_fee_usd",
+    "total_usd",
+    "rule",
+    "use",
+    "in_mall_or_business_park",
+    "water",
+    "sewer",
+    "applied_on",
+    "year",
+]
 
 
 @asset(
@@ -31,7 +43,9 @@ COLUMNS = ["permit_id", "parcel_id", "water_fee_usd", "sewer_fee_usd", "total_us
     deps=["connection_permits"],
     description=DESCRIBE.inspection_fees(),
 )
-def inspection_fees(context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+def inspection_fees(
+    context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource
+) -> MaterializeResult:
     schedule = rules.town_rules().inspection_fees
     with warehouse(duckdb) as con:
         cursor = con.execute(sql("select_connection_permits"))
@@ -40,20 +54,34 @@ def inspection_fees(context: AssetExecutionContext, duckdb: DuckDBResource, rule
         rows = []
         if schedule is None:
             if permits:
-                context.log.warning(f"the rules have no inspection_fees schedule: "
-                                    f"{len(permits)} permit(s) not priced")
+                context.log.warning(
+                    f"the rules have no inspection_fees schedule: {len(permits)} permit(s) not priced"
+                )
         else:
             for p in permits:
                 fee = law_fees(ConnectionPermit.model_validate(p), schedule)
-                rows.append({**p, "water_fee_usd": fee.water_fee_usd, "sewer_fee_usd": fee.sewer_fee_usd,
-                             "total_usd": fee.total_usd, "rule": fee.rule, "year": p["applied_on"].year})
+                rows.append(
+                    {
+                        **p,
+                        "water_fee_usd": fee.water_fee_usd,
+                        "sewer_fee_usd": fee.sewer_fee_usd,
+                        "total_usd": fee.total_usd,
+                        "rule": fee.rule,
+                        "year": p["applied_on"].year,
+                    }
+                )
         frame = pd.DataFrame(rows, columns=COLUMNS)
         with transaction(con):
             replace_rows(con, "inspection_fees", frame)
         totals = con.execute(sql("select_inspection_fees_by_year")).fetchall()
-        return MaterializeResult(metadata={
-            "dagster/row_count": count(con, "inspection_fees"),
-            "not_priced": "no inspection_fees schedule in the rules" if schedule is None else "",
-            "by_year": MetadataValue.md("| year | permits | total USD | not in the schedule |\n|---|---|---|---|\n"
-                                        + "\n".join(f"| {y} | {n} | {t or 0:,.2f} | {u} |" for y, n, t, u in totals)),
-            "preview": MetadataValue.md(preview_markdown(con, "inspection_fees"))})
+        return MaterializeResult(
+            metadata={
+                "dagster/row_count": count(con, "inspection_fees"),
+                "not_priced": "no inspection_fees schedule in the rules" if schedule is None else "",
+                "by_year": MetadataValue.md(
+                    "| year | permits | total USD | not in the schedule |\n|---|---|---|---|\n"
+                    + "\n".join(f"| {y} | {n} | {t or 0:,.2f} | {u} |" for y, n, t, u in totals)
+                ),
+                "preview": MetadataValue.md(preview_markdown(con, "inspection_fees")),
+            }
+        )

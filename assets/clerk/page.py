@@ -19,12 +19,18 @@ from dashboards.billing import BillingData, build_billing_page
 
 TOP_BILLS = 15
 
-def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings,
-                      town_rules: RulesResource) -> BillingData:
+
+def read_billing_data(
+    con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, town_rules: RulesResource
+) -> BillingData:
     r = Reader(con)
     rules = town_rules.town_rules()
-    data = BillingData(as_of=settings.as_of_date(), generated_at=_now_local(), town=rules.name,
-                       laws=page_laws(town_rules, settings.as_of_date()))
+    data = BillingData(
+        as_of=settings.as_of_date(),
+        generated_at=_now_local(),
+        town=rules.name,
+        laws=page_laws(town_rules, settings.as_of_date()),
+    )
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.fees = r.named("inspection_fees", "select_inspection_fee_totals")
     data.fees_unpriced = r.named("inspection_fees", "select_dashboard_unpriced_fees")
@@ -40,7 +46,7 @@ def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSe
     first_day = dt.date(year, 1, 1)
     schedule = rules.sewer_units.get(first_day) if rules.sewer_units else None
     billing = rules.billing.get(first_day) if rules.billing else None
-    data.rule = schedule.citation if schedule is not None else ""   # the schedule the year was billed by
+    data.rule = schedule.citation if schedule is not None else ""  # the schedule the year was billed by
     data.rule_short = (schedule.short_citation or "") if schedule is not None else ""
     data.bill_rule = billing.citation if billing is not None else ""
     data.district_names = district_names(rules, year)
@@ -49,15 +55,20 @@ def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSe
     data.year, data.previous_year = year, prev
     params = {"year": year, "previous_year": prev}
     data.totals = r.named("sewer_bills", "select_dashboard_bill_totals", params)
-    data.largest = r.named("sewer_bills", "select_dashboard_largest_bills", {"year": year, "limit": TOP_BILLS})
+    data.largest = r.named(
+        "sewer_bills", "select_dashboard_largest_bills", {"year": year, "limit": TOP_BILLS}
+    )
     if prev is not None:
         changes = r.named("bill_changes", "select_dashboard_bill_changes", {"year": year, "limit": TOP_BILLS})
         if changes is not None and not changes.empty:
             data.changes = changes
-            data.change_counts = r.named("bill_changes", "select_dashboard_bill_change_counts", {"year": year})
+            data.change_counts = r.named(
+                "bill_changes", "select_dashboard_bill_change_counts", {"year": year}
+            )
         else:
-            data.changes = con.execute(query("compare_dashboard_bill_years"),
-                                       {**params, "limit": TOP_BILLS}).df()
+            data.changes = con.execute(
+                query("compare_dashboard_bill_years"), {**params, "limit": TOP_BILLS}
+            ).df()
     ids = sorted(set(_ids(data.largest)) | set(_ids(data.changes)))
     names = r.named("parcels", "select_dashboard_parcel_names", {"parcel_ids": ids}) if ids else None
     if names is not None and not names.empty:
@@ -69,20 +80,37 @@ def read_billing_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSe
     data.present = r.present
     return data
 
+
 def _ids(frame: pd.DataFrame | None) -> list[str]:
     return [] if frame is None or frame.empty else [str(p) for p in frame["parcel_id"].dropna()]
+
 
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
-    deps=["sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary", "parcels",
-          "inspection_fees", "worklist"],
+    deps=[
+        "sewer_bills",
+        "billing_runs",
+        "billing_run_totals",
+        "bill_changes",
+        "billing_summary",
+        "parcels",
+        "inspection_fees",
+        "worklist",
+    ],
     description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and revenue by district, component and property "
-                "class (the sewer rate schedule), the change from the previous billed year, the largest bills and "
-                "the biggest changes; the water and sewer inspection fees per year.",
+    "class (the sewer rate schedule), the change from the previous billed year, the largest bills and "
+    "the biggest changes; the water and sewer inspection fees per year.",
 )
-def billing_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
-                      settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
-    return write_page(context, duckdb, settings, rules, "billing.html",
-                      lambda con, folder: read_billing_data(con, settings, rules), build_billing_page)
-
+def billing_dashboard(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
+    return write_page(
+        context,
+        duckdb,
+        settings,
+        rules,
+        "billing.html",
+        lambda con, folder: read_billing_data(con, settings, rules),
+        build_billing_page,
+    )

@@ -17,16 +17,35 @@ from assets.common import GROUP_SEWER, table_asset, warehouse
 from outfall.flow_hours import ensure_flow_hours
 from outfall.warehouse import count, preview_markdown, sql, transaction
 
-COLUMNS = ("user_id", "year", "samples", "violations", "statistic_violations", "slugs", "snc", "notices_mailed")
+COLUMNS = (
+    "user_id",
+    "year",
+    "samples",
+    "violations",
+    "statistic_violations",
+    "slugs",
+    "snc",
+    "notices_mailed",
+)
 
 
-@table_asset(GROUP_SEWER,
-             deps=["lab_results", "flow", "discharge_violations", "statistic_violations", "slug_events",
-                   "snc_determinations", "industrial_users", "notices"],
-             description="The annual pretreatment report to the approval authority (40 CFR 403.12(i)): per "
-                         "industrial user and calendar year with a sample, a flow reading or a mailed notice, the samples "
-                         "collected, violations, statistic violations, slugs, significant noncompliance in either half of "
-                         "the year and the sewer notices of violation mailed.")
+@table_asset(
+    GROUP_SEWER,
+    deps=[
+        "lab_results",
+        "flow",
+        "discharge_violations",
+        "statistic_violations",
+        "slug_events",
+        "snc_determinations",
+        "industrial_users",
+        "notices",
+    ],
+    description="The annual pretreatment report to the approval authority (40 CFR 403.12(i)): per "
+    "industrial user and calendar year with a sample, a flow reading or a mailed notice, the samples "
+    "collected, violations, statistic violations, slugs, significant noncompliance in either half of "
+    "the year and the sewer notices of violation mailed.",
+)
 def pretreatment_annual_report(duckdb: DuckDBResource) -> MaterializeResult:
     with warehouse(duckdb) as con:
         ensure_flow_hours(con)  # the years with readings come from the hourly summaries of flow
@@ -34,9 +53,14 @@ def pretreatment_annual_report(duckdb: DuckDBResource) -> MaterializeResult:
             con.execute(sql("delete_pretreatment_annual_report")).fetchall()
             con.execute(sql("insert_pretreatment_annual_report")).fetchall()
         years = con.execute(sql("select_annual_report_by_year")).fetchall()
-        return MaterializeResult(metadata={
-            "dagster/row_count": count(con, "pretreatment_annual_report"),
-            "by_year": MetadataValue.md("| year | users | in SNC | samples | violations | notices mailed |\n"
-                                        "|---|---|---|---|---|---|\n" + "\n".join(
-                                            "| " + " | ".join(str(v) for v in y) + " |" for y in years)),
-            "preview": MetadataValue.md(preview_markdown(con, "pretreatment_annual_report"))})
+        return MaterializeResult(
+            metadata={
+                "dagster/row_count": count(con, "pretreatment_annual_report"),
+                "by_year": MetadataValue.md(
+                    "| year | users | in SNC | samples | violations | notices mailed |\n"
+                    "|---|---|---|---|---|---|\n"
+                    + "\n".join("| " + " | ".join(str(v) for v in y) + " |" for y in years)
+                ),
+                "preview": MetadataValue.md(preview_markdown(con, "pretreatment_annual_report")),
+            }
+        )

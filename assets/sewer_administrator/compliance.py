@@ -78,9 +78,9 @@ def sewer_rules(resource: RulesResource) -> Rules:
 
 
 @contextlib.contextmanager
-def _judged(resource: DuckDBResource, town: RulesResource,
-            judge: Callable[[duckdb.DuckDBPyConnection, Rules], Any]
-            ) -> Iterator[tuple[duckdb.DuckDBPyConnection, Rules]]:
+def _judged(
+    resource: DuckDBResource, town: RulesResource, judge: Callable[[duckdb.DuckDBPyConnection, Rules], Any]
+) -> Iterator[tuple[duckdb.DuckDBPyConnection, Rules]]:
     """(connection, rules) once ``judge(con, rules)`` has written its tables in one transaction."""
     rules = sewer_rules(town)
     with warehouse(resource) as con:
@@ -95,8 +95,22 @@ UNCITED = "the rules give no citation text in effect on this day"
 def write_rule_tables(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
     """The dated versions the compliance SQL joins each row to (call inside the asset's transaction)."""
     replace_rows(con, "discharge_limit_defaults", default_limits_frame(rules))
-    replace_rows(con, "sewer_compliance_rules", versions_frame(rules.require("sewer_compliance"), {
-        k: k for k in ("permit_limit_citation", "no_limit_citation", "inconclusive_citation", "statistic_citation")}))
+    replace_rows(
+        con,
+        "sewer_compliance_rules",
+        versions_frame(
+            rules.require("sewer_compliance"),
+            {
+                k: k
+                for k in (
+                    "permit_limit_citation",
+                    "no_limit_citation",
+                    "inconclusive_citation",
+                    "statistic_citation",
+                )
+            },
+        ),
+    )
 
 
 # ------------------------------------------------- the judgements (the SQL of production)
@@ -128,8 +142,17 @@ def judge_statistics(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
 def judge_infiltration(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
     """Every infiltration test against the infiltration rule in effect on its day."""
     versions = rules.require("infiltration")
-    replace_rows(con, "infiltration_rules", versions_frame(versions, {
-        "gal_per_inch_mile_day": "gal_per_inch_diameter_per_mile_per_day", "feet_per_mile": "feet_per_mile"}))
+    replace_rows(
+        con,
+        "infiltration_rules",
+        versions_frame(
+            versions,
+            {
+                "gal_per_inch_mile_day": "gal_per_inch_diameter_per_mile_per_day",
+                "feet_per_mile": "feet_per_mile",
+            },
+        ),
+    )
     con.execute(sql("delete_infiltration_results")).fetchall()
     con.execute(sql("insert_infiltration_results"), {"coverage": coverage_text(versions)}).fetchall()
     con.execute(sql("insert_infiltration_findings")).fetchall()
@@ -142,15 +165,39 @@ def judge_infiltration(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
 def default_limits_frame(rules: Rules) -> pd.DataFrame:
     """The jurisdiction's limits as applied, every dated entry: Part 2 (discharge_limits) and Table 7-1."""
     rows = []
-    groups = [("Part 2", rules.discharge_limits or ()), ("Table 7-1", rules.table_7_1.limits if rules.table_7_1 else ())]
+    groups = [
+        ("Part 2", rules.discharge_limits or ()),
+        ("Table 7-1", rules.table_7_1.limits if rules.table_7_1 else ()),
+    ]
     for source, limits in groups:
         for lim in limits:
-            rows.append({"parameter": lim.parameter, "limit_type": lim.limit_type, "value": lim.value,
-                         "unit": lim.unit, "effective_from": lim.effective_from,
-                         "effective_to": lim.effective_to, "source": source, "rule": lim.citation,
-                         "rules_version": rules.version})
-    return pd.DataFrame(rows, columns=["parameter", "limit_type", "value", "unit", "effective_from",
-                                       "effective_to", "source", "rule", "rules_version"])
+            rows.append(
+                {
+                    "parameter": lim.parameter,
+                    "limit_type": lim.limit_type,
+                    "value": lim.value,
+                    "unit": lim.unit,
+                    "effective_from": lim.effective_from,
+                    "effective_to": lim.effective_to,
+                    "source": source,
+                    "rule": lim.citation,
+                    "rules_version": rules.version,
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "parameter",
+            "limit_type",
+            "value",
+            "unit",
+            "effective_from",
+            "effective_to",
+            "source",
+            "rule",
+            "rules_version",
+        ],
+    )
 
 
 def nondetect_policy_frame(rules: Rules) -> pd.DataFrame:
@@ -160,21 +207,27 @@ def nondetect_policy_frame(rules: Rules) -> pd.DataFrame:
     for version in rules.require("nondetect_averaging"):
         policies = {"*": version.default, **version.by_parameter}
         for parameter, policy in policies.items():
-            frames.append(versions_frame([version], {"parameter": lambda v, p=parameter: p,
-                                                     "policy": lambda v, q=policy: q}))
+            frames.append(
+                versions_frame(
+                    [version], {"parameter": lambda v, p=parameter: p, "policy": lambda v, q=policy: q}
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
 _count_by = counts_by
 
 
-@table_asset(GROUP_SEWER,
-             deps=["lab_results", "permit_limits", "industrial_users"],
-             description=DESCRIBE.discharge_violations())
+@table_asset(
+    GROUP_SEWER,
+    deps=["lab_results", "permit_limits", "industrial_users"],
+    description=DESCRIBE.discharge_violations(),
+)
 def discharge_violations(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
     with _judged(duckdb, rules, judge_discharges) as (con, town):
         return table_result(
-            con, "discharge_violations",
+            con,
+            "discharge_violations",
             violations_by_parameter=_count_by(con, "discharge_violations", "parameter"),
             evaluations=_count_by(con, "discharge_evaluations", "outcome"),
             inconclusive_results=count(con, "inconclusive_results"),
@@ -183,14 +236,17 @@ def discharge_violations(duckdb: DuckDBResource, rules: RulesResource) -> Materi
         )
 
 
-@table_asset(GROUP_SEWER,
-             # discharge_limit_defaults (the rules' limits as applied) is written by discharge_violations.
-             deps=["lab_results", "permit_limits", "industrial_users", "discharge_violations"],
-             description=DESCRIBE.statistic_violations())
+@table_asset(
+    GROUP_SEWER,
+    # discharge_limit_defaults (the rules' limits as applied) is written by discharge_violations.
+    deps=["lab_results", "permit_limits", "industrial_users", "discharge_violations"],
+    description=DESCRIBE.statistic_violations(),
+)
 def statistic_violations(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
     with _judged(duckdb, rules, judge_statistics) as (con, _):
         return table_result(
-            con, "statistic_violations",
+            con,
+            "statistic_violations",
             periods_judged=count(con, "statistic_results"),
             violations_by_statistic=_count_by(con, "statistic_violations", "statistic"),
         )
@@ -199,7 +255,9 @@ def statistic_violations(duckdb: DuckDBResource, rules: RulesResource) -> Materi
 # --------------------------------------------------------------------- slugs
 
 
-SLUG_COLUMNS = {k: k for k in ("ratio", "min_duration_min", "baseline_days", "min_baseline_days", "gap_factor")}
+SLUG_COLUMNS = {
+    k: k for k in ("ratio", "min_duration_min", "baseline_days", "min_baseline_days", "gap_factor")
+}
 
 
 def write_slug_rules(con: duckdb.DuckDBPyConnection, rules: Rules) -> dict[str, Any]:
@@ -207,8 +265,11 @@ def write_slug_rules(con: duckdb.DuckDBPyConnection, rules: Rules) -> dict[str, 
     returns what the statements bind that is not a law value (the zone, the longest baseline)."""
     versions = rules.require("slug")
     replace_rows(con, "slug_rules", versions_frame(versions, SLUG_COLUMNS))
-    return {"tz": rules.timezone, "max_baseline_days": max(v.baseline_days for v in versions),
-            "coverage": coverage_text(versions)}
+    return {
+        "tz": rules.timezone,
+        "max_baseline_days": max(v.baseline_days for v in versions),
+        "coverage": coverage_text(versions),
+    }
 
 
 def _cpu_s() -> float:
@@ -242,8 +303,12 @@ def check_whole_hour_zone(timezone: str) -> None:
                 raise RulesError(f"time zone {timezone}: offset {offset} is not a whole hour")
 
 
-def run_slug_detection(con: duckdb.DuckDBPyConnection, rules: Rules, since: dt.date | None = None,
-                       timings: dict[str, float] | None = None) -> dict[str, Any]:
+def run_slug_detection(
+    con: duckdb.DuckDBPyConnection,
+    rules: Rules,
+    since: dt.date | None = None,
+    timings: dict[str, float] | None = None,
+) -> dict[str, Any]:
     """Detect slugs over the temp views ``slug_readings`` (user_id, constituent,
     ts, value) and ``slug_permits`` (user_id, normal_avg_flow_gpd).
 
@@ -267,7 +332,9 @@ def run_slug_detection(con: duckdb.DuckDBPyConnection, rules: Rules, since: dt.d
     else:
         margin_day = since - dt.timedelta(days=1)
         emit_from = _local_midnight(margin_day, tz)
-        earliest = con.execute(sql("select_first_slug_start_ending_from"), {"emit_from": emit_from}).fetchall()[0][0]
+        earliest = con.execute(
+            sql("select_first_slug_start_ending_from"), {"emit_from": emit_from}
+        ).fetchall()[0][0]
         from_day = min(margin_day, earliest.astimezone(tz).date()) if earliest is not None else margin_day
         scan_from = _local_midnight(from_day, tz)
         con.execute(sql("delete_slug_events_ending_from"), {"emit_from": emit_from}).fetchall()
@@ -281,7 +348,12 @@ def run_slug_detection(con: duckdb.DuckDBPyConnection, rules: Rules, since: dt.d
     _timed(con, clock, "create_slug_tz_hours", {"tz": p["tz"]})
     _timed(con, clock, "delete_slug_days", {"from_day": from_day})
     _timed(con, clock, "insert_slug_days")
-    _timed(con, clock, "update_slug_baselines", {"from_day": from_day, "max_baseline_days": p["max_baseline_days"]})
+    _timed(
+        con,
+        clock,
+        "update_slug_baselines",
+        {"from_day": from_day, "max_baseline_days": p["max_baseline_days"]},
+    )
     con.execute(sql("delete_slug_intervals")).fetchall()
     _timed(con, clock, "insert_slug_intervals")
     if since is not None:
@@ -305,8 +377,11 @@ def run_slug_detection(con: duckdb.DuckDBPyConnection, rules: Rules, since: dt.d
     candidates = count(con, "slug_candidates")
     con.execute(sql("drop_slug_temp_tables")).fetchall()
     clock["total_s"] = time.perf_counter() - t0
-    return {"mode": "full" if since is None else "incremental", "detected_from": None if since is None else from_day,
-            "candidate_readings": candidates}
+    return {
+        "mode": "full" if since is None else "incremental",
+        "detected_from": None if since is None else from_day,
+        "candidate_readings": candidates,
+    }
 
 
 def _slug_fingerprint(con: duckdb.DuckDBPyConnection, rules: Rules) -> str:
@@ -314,8 +389,9 @@ def _slug_fingerprint(con: duckdb.DuckDBPyConnection, rules: Rules) -> str:
     return hashlib.sha256(json.dumps([rules.sha256, permits], default=str).encode()).hexdigest()
 
 
-def plan_slug_detection(con: duckdb.DuckDBPyConnection, fingerprint: str,
-                        tz: ZoneInfo) -> tuple[str, dt.date | None, dt.datetime | None]:
+def plan_slug_detection(
+    con: duckdb.DuckDBPyConnection, fingerprint: str, tz: ZoneInfo
+) -> tuple[str, dt.date | None, dt.datetime | None]:
     """('full', None), ('incremental', first new local day) or ('unchanged', None), and the newest
     reading the last detection saw (None when there was none).
 
@@ -338,10 +414,10 @@ def plan_slug_detection(con: duckdb.DuckDBPyConnection, fingerprint: str,
     return "incremental", new_min_ts.astimezone(tz).date(), judged_to
 
 
-@table_asset(GROUP_SEWER,
-             deps=["flow", "industrial_users"],
-             description=DESCRIBE.slug_events())
-def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+@table_asset(GROUP_SEWER, deps=["flow", "industrial_users"], description=DESCRIBE.slug_events())
+def slug_events(
+    context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource
+) -> MaterializeResult:
     town = sewer_rules(rules)
     tz = ZoneInfo(town.timezone)
     with warehouse(duckdb) as con:
@@ -361,16 +437,20 @@ def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, rules: R
                         stale_from = min(stale_from, judged_to - dt.timedelta(hours=SLUG_CONTEXT_HOURS))
                 rows, max_ts, max_loaded = con.execute(sql("select_flow_extent")).fetchall()[0]
                 con.execute(sql("delete_slug_state")).fetchall()
-                con.execute(sql("insert_slug_state"), [rows, max_ts, max_loaded, fingerprint, info["mode"],
-                                                       info.get("detected_from")]).fetchall()
+                con.execute(
+                    sql("insert_slug_state"),
+                    [rows, max_ts, max_loaded, fingerprint, info["mode"], info.get("detected_from")],
+                ).fetchall()
             t = time.perf_counter()
             info["slugs_read_for_context"] = refresh_slug_context(
-                con, stale_from, everything=info["mode"] == "full")
+                con, stale_from, everything=info["mode"] == "full"
+            )
             timings["context_s"] = time.perf_counter() - t
             record_not_judged(con, "slug_events", sql_name="insert_not_judged_slug_days")
         context.log.info(f"slug detection: {info}")
         return table_result(
-            con, "slug_events",
+            con,
+            "slug_events",
             mode=str(info["mode"]),
             detected_from=str(info.get("detected_from")),
             seconds={k: round(v, 3) for k, v in timings.items()},
@@ -382,9 +462,7 @@ def slug_events(context: AssetExecutionContext, duckdb: DuckDBResource, rules: R
 # -------------------------------------------------------------- infiltration
 
 
-@table_asset(GROUP_SEWER,
-             deps=["infiltration_tests"],
-             description=DESCRIBE.infiltration_results())
+@table_asset(GROUP_SEWER, deps=["infiltration_tests"], description=DESCRIBE.infiltration_results())
 def infiltration_results(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
     with _judged(duckdb, rules, judge_infiltration) as (con, _):
         return table_result(con, "infiltration_results", failing_sections=count(con, "infiltration_findings"))
@@ -393,55 +471,104 @@ def infiltration_results(duckdb: DuckDBResource, rules: RulesResource) -> Materi
 # ----------------------------------------------------------------- summary
 
 
-@table_asset(GROUP_SEWER,
-             deps=["discharge_violations", "statistic_violations", "slug_events", "industrial_users", "lab_results",
-                   "discharges_without_permit"],
-             description=DESCRIBE.compliance_summary())
-def compliance_summary(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+@table_asset(
+    GROUP_SEWER,
+    deps=[
+        "discharge_violations",
+        "statistic_violations",
+        "slug_events",
+        "industrial_users",
+        "lab_results",
+        "discharges_without_permit",
+    ],
+    description=DESCRIBE.compliance_summary(),
+)
+def compliance_summary(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     town = sewer_rules(rules)
     as_of = settings.as_of_date()
     versions = town.require("notices").permit_expiry_warning
-    warning = versions.get(as_of)   # permits are flagged by the policy in effect on the day judged
-    not_judged = [] if warning is not None else [NotJudged(
-        "expiring permits", as_of, "notices.permit_expiry_warning",
-        not_in_effect("policy for flagging expiring permits", as_of, versions))]
+    warning = versions.get(as_of)  # permits are flagged by the policy in effect on the day judged
+    not_judged = (
+        []
+        if warning is not None
+        else [
+            NotJudged(
+                "expiring permits",
+                as_of,
+                "notices.permit_expiry_warning",
+                not_in_effect("policy for flagging expiring permits", as_of, versions),
+            )
+        ]
+    )
     with warehouse(duckdb) as con:
         with transaction(con):
             con.execute(sql("delete_compliance_summary")).fetchall()
-            con.execute(sql("insert_compliance_summary"), {
-                "as_of": as_of, "warn_days": warning.days if warning else None, "tz": town.timezone,
-                "citation": warning.citation if warning else not_judged[0].reason}).fetchall()
+            con.execute(
+                sql("insert_compliance_summary"),
+                {
+                    "as_of": as_of,
+                    "warn_days": warning.days if warning else None,
+                    "tz": town.timezone,
+                    "citation": warning.citation if warning else not_judged[0].reason,
+                },
+            ).fetchall()
             record_not_judged(con, "compliance_summary", not_judged)
         flagged = con.execute(sql("select_flagged_permit_users")).fetchall()
-        return table_result(con, "compliance_summary", as_of=str(as_of), permits_flagged=[r[0] for r in flagged])
+        return table_result(
+            con, "compliance_summary", as_of=str(as_of), permits_flagged=[r[0] for r in flagged]
+        )
 
 
 # ------------------------------------------------------------- asset checks
 
 
-@asset_check(asset=discharge_violations, description="Every violation breaks its limit strictly "
-             "(value > limit for a maximum, < for a minimum, or a non-detect at or below a minimum).")
+@asset_check(
+    asset=discharge_violations,
+    description="Every violation breaks its limit strictly "
+    "(value > limit for a maximum, < for a minimum, or a non-detect at or below a minimum).",
+)
 def check_validity_discharge_violations_limit(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         bad = con.execute(sql("check_validity_discharge_violations_limit")).fetchall()[0][0]
-    return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
-                            metadata={"rows_not_breaking_their_limit": int(bad), "threshold": 0})
+    return AssetCheckResult(
+        passed=bad == 0,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"rows_not_breaking_their_limit": int(bad), "threshold": 0},
+    )
 
 
-@asset_check(asset=discharge_violations, description="Every lab result is judged: compared with a "
-             "per-sample limit, covered by a statistic limit, or reported as 'no limit defined'.")
+@asset_check(
+    asset=discharge_violations,
+    description="Every lab result is judged: compared with a "
+    "per-sample limit, covered by a statistic limit, or reported as 'no limit defined'.",
+)
 def check_completeness_lab_results_parameter(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         total, judged = con.execute(sql("check_completeness_lab_results_parameter")).fetchall()[0]
-    return AssetCheckResult(passed=total == judged, severity=AssetCheckSeverity.ERROR,
-                            metadata={"lab_results": int(total), "judged": int(judged),
-                                      "dropped": int(total - judged), "threshold": 0})
+    return AssetCheckResult(
+        passed=total == judged,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={
+            "lab_results": int(total),
+            "judged": int(judged),
+            "dropped": int(total - judged),
+            "threshold": 0,
+        },
+    )
 
 
-@asset_check(asset=slug_events, description="Every slug event lasts longer than the min_duration_min, and "
-             "peaks above the ratio x baseline, of the slug definition in effect on its first day.")
+@asset_check(
+    asset=slug_events,
+    description="Every slug event lasts longer than the min_duration_min, and "
+    "peaks above the ratio x baseline, of the slug definition in effect on its first day.",
+)
 def check_validity_slug_events_duration(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         bad = con.execute(sql("check_validity_slug_events_duration")).fetchall()[0][0]
-    return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
-                            metadata={"events_failing": int(bad), "threshold": 0})
+    return AssetCheckResult(
+        passed=bad == 0,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"events_failing": int(bad), "threshold": 0},
+    )

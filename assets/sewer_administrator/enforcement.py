@@ -113,14 +113,20 @@ class Dated:
     ``on.get("readings_enforcement.surcharge_flow")``); a part with no version in effect on the day is
     None, and ``missing`` lists it as something not judged, with the section and why."""
 
-    WORDS = {"notices.sewer_correction": "period to correct a sewer violation",
-             "penalties.sewer_use": "sewer use penalty", "sewer_enforcement": "sewer enforcement texts",
-             "notices.periodic_report": "periodic report interval",
-             "notices.accidental_statement": "accidental discharge statement period",
-             "notices.self_monitoring": "self-monitoring notice and resampling periods",
-             "notices.slug_report": "slug report period", "notices.permit_expiry_warning": "permit expiry policy",
-             "snc": "significant noncompliance criteria", "surcharge.method": "surcharge method",
-             "nondetect_averaging": "non-detect averaging policy", "grease_interceptors": "grease interceptor rules"}
+    WORDS = {
+        "notices.sewer_correction": "period to correct a sewer violation",
+        "penalties.sewer_use": "sewer use penalty",
+        "sewer_enforcement": "sewer enforcement texts",
+        "notices.periodic_report": "periodic report interval",
+        "notices.accidental_statement": "accidental discharge statement period",
+        "notices.self_monitoring": "self-monitoring notice and resampling periods",
+        "notices.slug_report": "slug report period",
+        "notices.permit_expiry_warning": "permit expiry policy",
+        "snc": "significant noncompliance criteria",
+        "surcharge.method": "surcharge method",
+        "nondetect_averaging": "non-detect averaging policy",
+        "grease_interceptors": "grease interceptor rules",
+    }
 
     def __init__(self, rules: Rules):
         self.rules = rules
@@ -167,8 +173,9 @@ def _records(con: duckdb.DuckDBPyConnection, name: str, params: Any = None) -> l
 
 
 @contextlib.contextmanager
-def _built(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource, build: Callable,
-           *tables: str) -> Iterator[tuple]:
+def _built(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource, build: Callable, *tables: str
+) -> Iterator[tuple]:
     """(connection, as-of day, what ``build(con, on, as_of)`` returned) once its rows (one list per table, the
     asset's own table first) have replaced the tables' rows, with what was not judged, in one transaction."""
     on = Dated(enforcement_rules(rules))
@@ -225,31 +232,44 @@ def _notice_id(v: dict) -> str:
     return "NOV-" + safe_file_name("-".join(str(p) for p in parts))
 
 
-def _follow_up_text(fu: law.FollowUp, v: dict, correct_by: dt.date, as_of: dt.date, penalty_section: str) -> str:
+def _follow_up_text(
+    fu: law.FollowUp, v: dict, correct_by: dt.date, as_of: dt.date, penalty_section: str
+) -> str:
     """The follow-up in words; ``penalty_section``: where the law says what the administrator may do next."""
     nxt = fu.next_result
     label = PARAMETER_LABELS.get(v["parameter"], v["parameter"])
     if fu.status == law.PENDING:
-        return (f"No later analysis of {label} yet; the period to correct runs to {_date_text(correct_by)}.")
+        return f"No later analysis of {label} yet; the period to correct runs to {_date_text(correct_by)}."
     if fu.status == law.OVERDUE:
-        return (f"No later analysis of {label} by {_date_text(as_of)}; the period to correct ended "
-                f"{_date_text(correct_by)}. The administrator may take action under {penalty_section}.")
+        return (
+            f"No later analysis of {label} by {_date_text(as_of)}; the period to correct ended "
+            f"{_date_text(correct_by)}. The administrator may take action under {penalty_section}."
+        )
     assert nxt is not None
-    where = f"sample {nxt.sample_id} collected {_date_text(nxt.collected_date)} ({_num(nxt.value)} {v['unit']})"
+    where = (
+        f"sample {nxt.sample_id} collected {_date_text(nxt.collected_date)} ({_num(nxt.value)} {v['unit']})"
+    )
     if fu.status == law.CORRECTED:
         return f"The next analysis, {where}, complied with the limit within the period to correct."
     if fu.status == law.CORRECTED_LATE:
-        return (f"No analysis within the period to correct (to {_date_text(correct_by)}); the next, {where}, "
-                f"complied.")
-    return (f"The next analysis, {where}, again broke the limit: the violation was not corrected. The "
-            f"administrator may take action under {penalty_section}.")
+        return (
+            f"No analysis within the period to correct (to {_date_text(correct_by)}); the next, {where}, "
+            f"complied."
+        )
+    return (
+        f"The next analysis, {where}, again broke the limit: the violation was not corrected. The "
+        f"administrator may take action under {penalty_section}."
+    )
 
 
-@table_asset(GROUP_SEWER,
-             deps=["discharge_violations", "industrial_users", "notices"],
-             description=DESCRIBE.sewer_notices())
-def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-                  rules: RulesResource) -> MaterializeResult:
+@table_asset(
+    GROUP_SEWER,
+    deps=["discharge_violations", "industrial_users", "notices"],
+    description=DESCRIBE.sewer_notices(),
+)
+def sewer_notices(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     """The follow-up of each violation from the monthly notice that lists it (table ``notices``): dated
     the notice's mailing day; a draft sets no deadline and accrues no penalty."""
     town = enforcement_rules(rules)
@@ -258,61 +278,102 @@ def sewer_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
     folder = letters_folder(duckdb, settings)
     rows: list[dict] = []
     with warehouse(duckdb) as con:
-        monthly = {(n["recipient_id"], n["period"]): n for n in _records(con, "select_notices_of_kind", {"kind": "sewer"})}
+        monthly = {
+            (n["recipient_id"], n["period"]): n
+            for n in _records(con, "select_notices_of_kind", {"kind": "sewer"})
+        }
         for v in _records(con, "select_sewer_notice_violations", {"as_of": as_of}):
             n = monthly.get((v["user_id"], notice_law.period_of(v["collected_date"])))
             issued_on = n["issued_on"] if n is not None else None
             # A mailed notice is worded and priced by the rules of its mailing day; a draft by today's.
             day = issued_on or as_of
             subject = f"notice of violation: sample {v['sample_id']} of {v['user_id']}, {v['parameter']}"
-            parts = on.each(("notices.sewer_correction", "penalties.sewer_use", "sewer_enforcement"), day, subject)
+            parts = on.each(
+                ("notices.sewer_correction", "penalties.sewer_use", "sewer_enforcement"), day, subject
+            )
             if parts is None:
                 continue
             _correction, penalty, enforcement = parts
             days = n["correct_within_days"] if issued_on is not None else None
             correct_by = n["correct_by"] if issued_on is not None else None
-            nxt = (law.LaterResult(v["next_sample_id"], v["next_collected_date"], v["next_outcome"], v["next_value"])
-                   if v["next_sample_id"] is not None else None)
+            nxt = (
+                law.LaterResult(
+                    v["next_sample_id"], v["next_collected_date"], v["next_outcome"], v["next_value"]
+                )
+                if v["next_sample_id"] is not None
+                else None
+            )
             if correct_by is not None:
                 fu = law.follow_up(correct_by, nxt, v["first_compliant_on"], as_of)
                 status, in_time = fu.status, fu.corrected_in_time
-            else:   # a draft: no period to correct has started
+            else:  # a draft: no period to correct has started
                 seen_next = nxt if nxt is not None and nxt.collected_date <= as_of else None
                 fu = law.FollowUp(notice_law.DRAFT, None, seen_next, law.seen(v["first_compliant_on"], as_of))
                 status, in_time = notice_law.DRAFT, None
             vdays = notice_law.penalty_days(correct_by, fu.corrected_on, as_of)
             fine, civil = penalty.fine_max_usd, penalty.civil_max_usd
-            rows.append({
-                "notice_id": _notice_id(v), "user_id": v["user_id"], "name": v["name"], "address": v["address"],
-                "permit_no": v["permit_no"], "sample_id": v["sample_id"], "parameter": v["parameter"],
-                "collected_at": v["collected_at"], "collected_date": v["collected_date"],
-                "sample_type": v["sample_type"], "value": v["value"], "unit": v["unit"],
-                "limit_value": v["limit_value"], "limit_type": v["limit_type"], "limit_source": v["limit_source"],
-                "violation_rule": v["rule"], "issued_on": issued_on, "mailing": enforcement.mailing,
-                "correction_days": days, "correct_by": correct_by,
-                "next_sample_id": fu.next_result.sample_id if fu.next_result else None,
-                "next_collected_date": fu.next_result.collected_date if fu.next_result else None,
-                "next_value": fu.next_result.value if fu.next_result else None,
-                "next_outcome": fu.next_result.outcome if fu.next_result else None,
-                "corrected_on": fu.corrected_on, "status": status, "corrected_in_time": in_time,
-                "violation_days": vdays, "fine_max_usd": fine, "civil_penalty_max_usd": civil,
-                "max_penalty_usd": law.max_penalty(vdays, fine, civil), "as_of": as_of,
-                "letter_file": n["letter"] if n is not None else None, "rule": enforcement.citation,
-                "penalty_rule": penalty.citation,
-                "notice_period": n["period"] if n is not None else None,
-                "notice_status": n["status"] if n is not None else None,
-                "follow_up": _follow_up_text(fu, v, correct_by, as_of, town.law("sewer_penalty", day).short) if correct_by is not None else
-                ("The notice listing this violation is a draft, not mailed: no period to correct has started and no "
-                 "penalty accrues."),
-            })
+            rows.append(
+                {
+                    "notice_id": _notice_id(v),
+                    "user_id": v["user_id"],
+                    "name": v["name"],
+                    "address": v["address"],
+                    "permit_no": v["permit_no"],
+                    "sample_id": v["sample_id"],
+                    "parameter": v["parameter"],
+                    "collected_at": v["collected_at"],
+                    "collected_date": v["collected_date"],
+                    "sample_type": v["sample_type"],
+                    "value": v["value"],
+                    "unit": v["unit"],
+                    "limit_value": v["limit_value"],
+                    "limit_type": v["limit_type"],
+                    "limit_source": v["limit_source"],
+                    "violation_rule": v["rule"],
+                    "issued_on": issued_on,
+                    "mailing": enforcement.mailing,
+                    "correction_days": days,
+                    "correct_by": correct_by,
+                    "next_sample_id": fu.next_result.sample_id if fu.next_result else None,
+                    "next_collected_date": fu.next_result.collected_date if fu.next_result else None,
+                    "next_value": fu.next_result.value if fu.next_result else None,
+                    "next_outcome": fu.next_result.outcome if fu.next_result else None,
+                    "corrected_on": fu.corrected_on,
+                    "status": status,
+                    "corrected_in_time": in_time,
+                    "violation_days": vdays,
+                    "fine_max_usd": fine,
+                    "civil_penalty_max_usd": civil,
+                    "max_penalty_usd": law.max_penalty(vdays, fine, civil),
+                    "as_of": as_of,
+                    "letter_file": n["letter"] if n is not None else None,
+                    "rule": enforcement.citation,
+                    "penalty_rule": penalty.citation,
+                    "notice_period": n["period"] if n is not None else None,
+                    "notice_status": n["status"] if n is not None else None,
+                    "follow_up": _follow_up_text(
+                        fu, v, correct_by, as_of, town.law("sewer_penalty", day).short
+                    )
+                    if correct_by is not None
+                    else (
+                        "The notice listing this violation is a draft, not mailed: no period to correct has started and no "
+                        "penalty accrues."
+                    ),
+                }
+            )
         with transaction(con):
             replace_judged(con, on.missing, sewer_notices=rows)
         # One letter per notice now (assets/notices.py): the one-per-sample letters of old go.
         removed = _remove_stale(folder, NOTICE_PREFIX, ())
-        return table_result(con, "sewer_notices", as_of=str(as_of), not_judged=len(on.missing),
-                            old_letters_removed=removed,
-                            by_status=MetadataValue.json(_counts(rows, "status")),
-                            by_parameter=MetadataValue.json(_counts(rows, "parameter")))
+        return table_result(
+            con,
+            "sewer_notices",
+            as_of=str(as_of),
+            not_judged=len(on.missing),
+            old_letters_removed=removed,
+            by_status=MetadataValue.json(_counts(rows, "status")),
+            by_parameter=MetadataValue.json(_counts(rows, "parameter")),
+        )
 
 
 # ---------------------------------------------------------- obligations
@@ -340,9 +401,21 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
     rows: list[dict] = []
 
     def add(user_id: str, obligation: str, rule: str, d: law.Deadline, reference: str, detail: str) -> None:
-        rows.append({"user_id": user_id, "obligation": obligation, "rule": rule, "trigger_date": d.trigger_date,
-                     "due": d.due, "satisfied_on": d.satisfied_on, "status": d.status, "days_late": d.days_late,
-                     "reference": reference, "detail": detail, "as_of": as_of})
+        rows.append(
+            {
+                "user_id": user_id,
+                "obligation": obligation,
+                "rule": rule,
+                "trigger_date": d.trigger_date,
+                "due": d.due,
+                "satisfied_on": d.satisfied_on,
+                "status": d.status,
+                "days_late": d.days_late,
+                "reference": reference,
+                "detail": detail,
+                "as_of": as_of,
+            }
+        )
 
     reports = _records(con, "select_enforcement_reports")
     by_type: dict[str, list[dict]] = defaultdict(list)
@@ -358,17 +431,25 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         previous_due = None
         for r in items:
             reference = f"{r['source_file']}:{r['source_row']}"
-            rule = on.get("notices.periodic_report", r["due_date"], f"periodic report {reference} of {user_id}")
+            rule = on.get(
+                "notices.periodic_report", r["due_date"], f"periodic report {reference} of {user_id}"
+            )
             if rule is None:
                 continue
             months = rule.max_months
             notes = []
             if r["period_start"] or r["period_end"]:
                 notes.append(f"report for {r['period_start'] or '?'} to {r['period_end'] or '?'}")
-            if r["period_start"] and r["period_end"] and r["period_end"] >= law.add_months(r["period_start"], months):
+            if (
+                r["period_start"]
+                and r["period_end"]
+                and r["period_end"] >= law.add_months(r["period_start"], months)
+            ):
                 notes.append(f"the period is longer than the {months}-month maximum interval")
             if previous_due is not None and r["due_date"] > law.add_months(previous_due, months):
-                notes.append(f"due more than {months} months after the previous report's due date ({previous_due})")
+                notes.append(
+                    f"due more than {months} months after the previous report's due date ({previous_due})"
+                )
             d = law.dated_deadline(r["period_end"] or r["due_date"], r["due_date"], r["received_on"], as_of)
             add(user_id, "periodic_report", rule.citation, d, reference, "; ".join(notes))
             previous_due = r["due_date"]
@@ -377,15 +458,24 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         if rule is not None:
             months = rule.max_months
             d = law.dated_deadline(last, law.add_months(last, months), None, as_of)
-            add(user_id, "periodic_report", rule.citation, d, "next report",
+            add(
+                user_id,
+                "periodic_report",
+                rule.citation,
+                d,
+                "next report",
                 f"the next periodic report is due at the latest {months} months after the last one's due date "
-                f"({last}); none is scheduled yet in the reports on file")
+                f"({last}); none is scheduled yet in the reports on file",
+            )
 
     # Accidental discharges: a written statement within the rules' days of the notification.
     for a in _records(con, "select_accidental_discharges"):
         trigger = a["notified_on"] or a["occurred_on"]
-        rule = on.get("notices.accidental_statement", trigger,
-                      f"accidental discharge of {a['user_id']} on {a['occurred_at'].isoformat()}")
+        rule = on.get(
+            "notices.accidental_statement",
+            trigger,
+            f"accidental discharge of {a['user_id']} on {a['occurred_at'].isoformat()}",
+        )
         if rule is None:
             continue
         d = law.deadline(trigger, rule.days, a["statement_received_on"], as_of)
@@ -395,26 +485,41 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         else:
             notice = "no notification recorded (Part 2: notify the administrator immediately); counted from the discharge"
         detail = "; ".join(x for x in (a["description"], notice) if x)
-        add(a["user_id"], "accidental_statement", rule.citation, d, f"discharge of {a['occurred_at'].isoformat()}",
-            detail)
+        add(
+            a["user_id"],
+            "accidental_statement",
+            rule.citation,
+            d,
+            f"discharge of {a['occurred_at'].isoformat()}",
+            detail,
+        )
 
     # Violations found by the user's own sampling: notice, then a repeat result, within the rules' periods.
     notices = by_type.get("violation_notice", [])
     for v in _records(con, "select_self_monitoring_violations", {"as_of": as_of}):
         aware = v["collected_date"]
         subject = f"self-monitoring deadlines of sample {v['sample_id']} of {v['user_id']}"
-        found = on.each(("notices.self_monitoring", "readings_enforcement.self_monitoring_town_words"), aware, subject)
+        found = on.each(
+            ("notices.self_monitoring", "readings_enforcement.self_monitoring_town_words"), aware, subject
+        )
         if found is None:
             continue
         rule, town = found
         if not law.is_self_monitoring(v["lab"], v["method"], town.value):
             continue
-        what = (f"{v['parameter']} {_num(v['value'])} {v['unit'] or ''} in sample {v['sample_id']} "
-                f"(lab: {v['lab'] or 'not given'})").replace("  ", " ")
+        what = (
+            f"{v['parameter']} {_num(v['value'])} {v['unit'] or ''} in sample {v['sample_id']} "
+            f"(lab: {v['lab'] or 'not given'})"
+        ).replace("  ", " ")
         received = law.first_on_or_after(aware, _covering(notices, v["user_id"], aware))
-        add(v["user_id"], "violation_notice_24h", rule.citation,
-            law.deadline(aware, law.hours_as_days(rule.notice_hours), received, as_of), v["sample_id"],
-            f"notify the Town of the violation: {what}")
+        add(
+            v["user_id"],
+            "violation_notice_24h",
+            rule.citation,
+            law.deadline(aware, law.hours_as_days(rule.notice_hours), received, as_of),
+            v["sample_id"],
+            f"notify the Town of the violation: {what}",
+        )
         resample = law.deadline(aware, rule.resample_days, v["resampled_on"], as_of)
         detail = f"repeat the sampling and submit the result: {what}"
         if v["resample_id"] is not None and resample.satisfied_on is not None:
@@ -425,14 +530,22 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
     slug_reports = by_type.get("slug", [])
     for e in _records(con, "select_slug_report_events"):
         trigger = e["start_on"]
-        rule = on.get("notices.slug_report", trigger, f"slug report of {e['user_id']} for the slug of {trigger}")
+        rule = on.get(
+            "notices.slug_report", trigger, f"slug report of {e['user_id']} for the slug of {trigger}"
+        )
         if rule is None:
             continue
         received = law.first_on_or_after(trigger, _covering(slug_reports, e["user_id"], trigger))
         d = law.deadline(trigger, rule.days, received, as_of)
-        add(e["user_id"], "slug_report", rule.citation, d, f"slug of {e['start_at'].isoformat()}",
+        add(
+            e["user_id"],
+            "slug_report",
+            rule.citation,
+            d,
+            f"slug of {e['start_at'].isoformat()}",
             f"{e['constituent']} slug peaking at {_num(e['peak_value'])} {e['unit'] or ''} "
-            f"({_num(e['peak_ratio'])} x baseline)".replace("  ", " "))
+            f"({_num(e['peak_ratio'])} x baseline)".replace("  ", " "),
+        )
 
     # Permits expiring soon (or expired), by the policy in effect on the day judged.
     rule = on.get("notices.permit_expiry_warning", as_of, "permits expiring soon")
@@ -443,24 +556,42 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             continue
         d = law.dated_deadline(trigger, expires, None, as_of)
         state = "expired" if expires < as_of else "expires"
-        add(u["user_id"], "permit_renewal", rule.citation, d, u["permit_no"] or "",
-            f"permit {u['permit_no'] or '(no number)'} of {u['name']} {state} {expires}")
+        add(
+            u["user_id"],
+            "permit_renewal",
+            rule.citation,
+            d,
+            u["permit_no"] or "",
+            f"permit {u['permit_no'] or '(no number)'} of {u['name']} {state} {expires}",
+        )
 
     rows.sort(key=lambda r: (r["user_id"], r["due"], r["obligation"], r["reference"]))
     return rows
 
 
-@table_asset(GROUP_SEWER,
-             deps=["reports", "accidental_discharges", "discharge_violations", "slug_events", "lab_results",
-                   "industrial_users"],
-             description=DESCRIBE.obligations())
+@table_asset(
+    GROUP_SEWER,
+    deps=[
+        "reports",
+        "accidental_discharges",
+        "discharge_violations",
+        "slug_events",
+        "lab_results",
+        "industrial_users",
+    ],
+    description=DESCRIBE.obligations(),
+)
 def obligations(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     with _built(duckdb, settings, rules, build_obligations, "obligations") as (con, as_of, rows):
         by = defaultdict(int)
         for r in rows:
             by[f"{r['obligation']}:{r['status']}"] += 1
-        return table_result(con, "obligations", as_of=str(as_of),
-                            by_obligation_and_status=MetadataValue.json(dict(sorted(by.items()))))
+        return table_result(
+            con,
+            "obligations",
+            as_of=str(as_of),
+            by_obligation_and_status=MetadataValue.json(dict(sorted(by.items()))),
+        )
 
 
 # ------------------------------------------------- significant noncompliance
@@ -469,9 +600,11 @@ def obligations(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesR
 # The three sets of measurements of a user, parameter and period, in the order that breaks a tie
 # between them (equal pct: the per-sample set, then daily maximums, then monthly averages).
 SNC_BASES = ("sample", "daily_max", "monthly_avg")
-BASIS_WORDS = {"sample": ("results breaking the limit", "measurements", "results"),
-               "daily_max": ("daily maximums above their limit", "daily maximums judged", "daily maximums"),
-               "monthly_avg": ("monthly averages above their limit", "monthly averages judged", "monthly averages")}
+BASIS_WORDS = {
+    "sample": ("results breaking the limit", "measurements", "results"),
+    "daily_max": ("daily maximums above their limit", "daily maximums judged", "daily maximums"),
+    "monthly_avg": ("monthly averages above their limit", "monthly averages judged", "monthly averages"),
+}
 
 
 def _period(on: Dated, day: dt.date, subject: str) -> tuple[dt.date, dt.date] | None:
@@ -481,7 +614,9 @@ def _period(on: Dated, day: dt.date, subject: str) -> tuple[dt.date, dt.date] | 
     return None if snc is None else law.half_year(day, snc.period_months)
 
 
-def statistic_counts(parameter: str, values: list[tuple[float, float, bool]], snc) -> tuple[int, int, int | None]:
+def statistic_counts(
+    parameter: str, values: list[tuple[float, float, bool]], snc
+) -> tuple[int, int, int | None]:
     """(measurements, breaking, reaching TRC or None) of one set of judged statistics: each
     (value, limit, passes) is one measurement; it breaks its limit when it does not pass (strictly
     above); TRC when value >= limit x the parameter's factor (never for a parameter TRC excludes)."""
@@ -519,9 +654,19 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
             unjudged[(r["user_id"], r["parameter"], r["collected_date"].year)].append(r["collected_date"])
             continue
         key = (r["user_id"], r["parameter"], *period)
-        groups[key][r["sample_id"]].append(law.Evaluation(r["sample_id"], r["limit_type"], r["limit_value"],
-                                                          r["value"], bool(r["nondetect"]), r["outcome"]))
-    statistics: dict[tuple, dict[str, list[tuple[float, float, bool]]]] = defaultdict(lambda: defaultdict(list))
+        groups[key][r["sample_id"]].append(
+            law.Evaluation(
+                r["sample_id"],
+                r["limit_type"],
+                r["limit_value"],
+                r["value"],
+                bool(r["nondetect"]),
+                r["outcome"],
+            )
+        )
+    statistics: dict[tuple, dict[str, list[tuple[float, float, bool]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     for r in _records(con, "select_snc_statistics"):
         period = _period(on, r["statistic_start"], "")
         if period is None:
@@ -530,7 +675,11 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
         key = (r["user_id"], r["parameter"], *period)
         statistics[key][r["statistic"]].append((r["value"], r["limit_value"], bool(r["passes"])))
     for (user_id, parameter, year), days in sorted(unjudged.items()):
-        on.get("snc", min(days), f"{parameter} results of {user_id} in {year} ({len(days)} comparisons with a limit)")
+        on.get(
+            "snc",
+            min(days),
+            f"{parameter} results of {user_id} in {year} ({len(days)} comparisons with a limit)",
+        )
     determinations: list[dict] = []
     evaluations: list[dict] = []
     keys = sorted(set(groups) | set(statistics), key=lambda k: (k[0], k[2], k[1]))
@@ -549,31 +698,57 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
                 counts[basis] = statistic_counts(parameter, statistics[key][basis], snc)
         met = {basis: law.criteria_met(m, b, t, snc) for basis, (m, b, t) in counts.items()}
         for basis, (measurements, breaking, trc) in counts.items():
-            evaluations.append({
-                "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": parameter,
-                "measurements": measurements, "violations": breaking, "trc_results": trc,
-                "chronic_pct_needed": float(snc.chronic_pct), "trc_pct_needed": float(snc.trc_pct),
-                "trc_factor": float(factor) if factor is not None else None,
-                "chronic": any(c.criterion == "chronic" for c in met[basis]),
-                "trc": any(c.criterion == "trc" for c in met[basis]),
-                "period_closed": period_end < as_of, "basis": basis,
-                "rule": snc.citation + ("" if factor is not None else f"; {parameter} is never judged by the technical "
-                                                                      f"review criteria"),
-            })
+            evaluations.append(
+                {
+                    "user_id": user_id,
+                    "period_start": period_start,
+                    "period_end": period_end,
+                    "parameter": parameter,
+                    "measurements": measurements,
+                    "violations": breaking,
+                    "trc_results": trc,
+                    "chronic_pct_needed": float(snc.chronic_pct),
+                    "trc_pct_needed": float(snc.trc_pct),
+                    "trc_factor": float(factor) if factor is not None else None,
+                    "chronic": any(c.criterion == "chronic" for c in met[basis]),
+                    "trc": any(c.criterion == "trc" for c in met[basis]),
+                    "period_closed": period_end < as_of,
+                    "basis": basis,
+                    "rule": snc.citation
+                    + (
+                        ""
+                        if factor is not None
+                        else f"; {parameter} is never judged by the technical review criteria"
+                    ),
+                }
+            )
         for criterion in ("chronic", "trc"):
             chosen = choose_basis(met, criterion)
             if chosen is None:
                 continue
             basis, c = chosen
             breaking_words, judged_words, plural = BASIS_WORDS[basis]
-            rule = (f"{snc.citation}: chronic, {breaking_words} are {snc.chronic_pct}% or more of the "
-                    f"{judged_words} in {span}" if criterion == "chronic" else
-                    f"{snc.citation}: technical review criteria, {plural} equal to or above the limit x {factor} "
-                    f"are {snc.trc_pct}% or more of the {'measurements' if basis == 'sample' else plural} in {span}")
-            determinations.append({
-                "user_id": user_id, "period_start": period_start, "period_end": period_end,
-                "parameter": parameter, "criterion": c.criterion, "measurements": c.measurements,
-                "count": c.count, "pct": c.pct, "basis": basis, "rule": rule})
+            rule = (
+                f"{snc.citation}: chronic, {breaking_words} are {snc.chronic_pct}% or more of the "
+                f"{judged_words} in {span}"
+                if criterion == "chronic"
+                else f"{snc.citation}: technical review criteria, {plural} equal to or above the limit x {factor} "
+                f"are {snc.trc_pct}% or more of the {'measurements' if basis == 'sample' else plural} in {span}"
+            )
+            determinations.append(
+                {
+                    "user_id": user_id,
+                    "period_start": period_start,
+                    "period_end": period_end,
+                    "parameter": parameter,
+                    "criterion": c.criterion,
+                    "measurements": c.measurements,
+                    "count": c.count,
+                    "pct": c.pct,
+                    "basis": basis,
+                    "rule": rule,
+                }
+            )
 
     due: dict[tuple, list[tuple[dt.date, dt.date | None]]] = defaultdict(list)
     for r in _records(con, "select_enforcement_reports"):
@@ -588,26 +763,49 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
             continue
         c = law.late_report_criterion(items, as_of, snc.late_report_days)
         if c is not None:
-            determinations.append({
-                "user_id": user_id, "period_start": period_start, "period_end": period_end, "parameter": None,
-                "criterion": c.criterion, "measurements": c.measurements, "count": c.count, "pct": c.pct,
-                "basis": None,
-                "rule": (f"{snc.citation}: reports received more than {snc.late_report_days} days after their due "
-                         f"date (not received: more than {snc.late_report_days} days past due on the day judged)")})
+            determinations.append(
+                {
+                    "user_id": user_id,
+                    "period_start": period_start,
+                    "period_end": period_end,
+                    "parameter": None,
+                    "criterion": c.criterion,
+                    "measurements": c.measurements,
+                    "count": c.count,
+                    "pct": c.pct,
+                    "basis": None,
+                    "rule": (
+                        f"{snc.citation}: reports received more than {snc.late_report_days} days after their due "
+                        f"date (not received: more than {snc.late_report_days} days past due on the day judged)"
+                    ),
+                }
+            )
     determinations.sort(key=lambda r: (r["user_id"], r["period_start"], r["criterion"], r["parameter"] or ""))
     return determinations, evaluations
 
 
-@table_asset(GROUP_SEWER,
-             deps=["discharge_violations", "statistic_violations", "reports"],
-             description=DESCRIBE.snc_determinations())
-def snc_determinations(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
-    with _built(duckdb, settings, rules, build_snc, "snc_determinations", "snc_evaluations") as (con, as_of, built):
+@table_asset(
+    GROUP_SEWER,
+    deps=["discharge_violations", "statistic_violations", "reports"],
+    description=DESCRIBE.snc_determinations(),
+)
+def snc_determinations(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
+    with _built(duckdb, settings, rules, build_snc, "snc_determinations", "snc_evaluations") as (
+        con,
+        as_of,
+        built,
+    ):
         determinations, evaluations = built
-        return table_result(con, "snc_determinations", as_of=str(as_of),
-                            periods_evaluated=len(evaluations),
-                            by_criterion=MetadataValue.json(_counts(determinations, "criterion")),
-                            users_in_snc=len({d["user_id"] for d in determinations}))
+        return table_result(
+            con,
+            "snc_determinations",
+            as_of=str(as_of),
+            periods_evaluated=len(evaluations),
+            by_criterion=MetadataValue.json(_counts(determinations, "criterion")),
+            users_in_snc=len({d["user_id"] for d in determinations}),
+        )
 
 
 def _criteria_text(snc: Any) -> str:
@@ -620,10 +818,12 @@ def _criteria_text(snc: Any) -> str:
     others = f"times {snc.trc_factor_default} for other parameters"
     if excluded:
         others += f" except {', '.join(excluded)}"
-    return (f"Significant noncompliance: chronic violations ({snc.chronic_pct}% or more of a parameter's "
-            f"measurements in a {snc.period_months}-month period exceed the limit); technical review criteria "
-            f"violations ({snc.trc_pct}% or more equal or exceed the limit "
-            f"{'; '.join(x for x in (factors, others) if x)}); reports more than {snc.late_report_days} days late.")
+    return (
+        f"Significant noncompliance: chronic violations ({snc.chronic_pct}% or more of a parameter's "
+        f"measurements in a {snc.period_months}-month period exceed the limit); technical review criteria "
+        f"violations ({snc.trc_pct}% or more equal or exceed the limit "
+        f"{'; '.join(x for x in (factors, others) if x)}); reports more than {snc.late_report_days} days late."
+    )
 
 
 CRITERION_TEXT = {
@@ -638,11 +838,12 @@ CRITERION_TEXT = {
     kinds={"duckdb", "html"},
     deps=["snc_determinations", "industrial_users"],
     description="The annual list of industrial users in significant noncompliance at any time during the "
-                "year (its two six-month periods), ready for newspaper publication (40 CFR 403.8(f)(2)(viii)): "
-                "one row per year and user, and an HTML page per year in <dashboards>/letters/sewer/.",
+    "year (its two six-month periods), ready for newspaper publication (40 CFR 403.8(f)(2)(viii)): "
+    "one row per year and user, and an HTML page per year in <dashboards>/letters/sewer/.",
 )
-def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-                    rules: RulesResource) -> MaterializeResult:
+def snc_publication(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     town = enforcement_rules(rules)
     on = Dated(town)
     as_of = settings.as_of_date()
@@ -658,7 +859,9 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
             # The list of a year is worded by the rules in effect on its last day.
             end = dt.date(year, 12, 31)
             subject = f"list of users in significant noncompliance in {year}"
-            found = on.each(("snc", "sewer_enforcement", "readings_enforcement.snc_publication_period"), end, subject)
+            found = on.each(
+                ("snc", "sewer_enforcement", "readings_enforcement.snc_publication_period"), end, subject
+            )
             if found is None:
                 continue
             snc, enforcement, period = found
@@ -667,60 +870,100 @@ def snc_publication(context: AssetExecutionContext, duckdb: DuckDBResource, sett
             file_name = f"{PUBLICATION_PREFIX}{year}.html"
             closed = dt.date(year, 12, 31) < as_of
             entries = []
-            for user_id, items in sorted(users.items(), key=lambda kv: ((kv[1][0]["name"] or kv[0]).lower(), kv[0])):
+            for user_id, items in sorted(
+                users.items(), key=lambda kv: ((kv[1][0]["name"] or kv[0]).lower(), kv[0])
+            ):
                 first = items[0]
                 criteria = []
                 for crit in ("chronic", "trc", "late_report"):
-                    params = sorted({i["parameter"] for i in items if i["criterion"] == crit and i["parameter"]})
+                    params = sorted(
+                        {i["parameter"] for i in items if i["criterion"] == crit and i["parameter"]}
+                    )
                     if crit == "late_report" and any(i["criterion"] == crit for i in items):
                         criteria.append(CRITERION_TEXT[crit].format(late_days=late_days))
                     elif params:
                         criteria.append(CRITERION_TEXT[crit].format(parameter=", ".join(params)))
                 periods = sorted({(i["period_start"], i["period_end"]) for i in items})
                 period_text = "; ".join(f"{_date_text(s)} - {_date_text(e)}" for s, e in periods)
-                rows.append({
-                    "year": year, "user_id": user_id, "name": first["name"], "address": first["address"],
-                    "permit_no": first["permit_no"], "criteria": "; ".join(criteria),
-                    "parameters": ", ".join(sorted({i["parameter"] for i in items if i["parameter"]})),
-                    "periods": period_text, "determinations": len(items), "year_closed": closed,
-                    "letter_file": file_name if folder is not None else None, "rule": citation})
+                rows.append(
+                    {
+                        "year": year,
+                        "user_id": user_id,
+                        "name": first["name"],
+                        "address": first["address"],
+                        "permit_no": first["permit_no"],
+                        "criteria": "; ".join(criteria),
+                        "parameters": ", ".join(sorted({i["parameter"] for i in items if i["parameter"]})),
+                        "periods": period_text,
+                        "determinations": len(items),
+                        "year_closed": closed,
+                        "letter_file": file_name if folder is not None else None,
+                        "rule": citation,
+                    }
+                )
                 who = first["name"] or f"Industrial user {user_id}"
                 where = f", {first['address']}" if first["address"] else ""
                 permit = f" (permit {first['permit_no']})" if first["permit_no"] else ""
                 entries.append(f"{who}{where}{permit}: {'; '.join(criteria)} ({period_text}).")
-            letters[file_name] = writer.render("sewer_snc_publication.html", {
-                "year": year, "issuer": enforcement.issuer, "as_of": as_of, "entries": entries,
-                "period_text": "; ".join(f"{_date_text(s)} - {_date_text(e)}"
-                                         for s, e in law.publication_year_periods(year, snc.period_months)),
-                "intro": (f"As required by 40 CFR 403.8(f)(2)(viii), the {town.law('sewer_district', end).name} "
-                          f"publishes the following industrial users, which at some time during {year} were in "
-                          f"significant noncompliance with the pretreatment standards and requirements of the "
-                          f"{town.name} {town.law('sewer_use', end).name}."),
-                "criteria_text": _criteria_text(snc),
-                "rule": citation,
-                "status_text": ("Final list for the year." if closed else
-                                f"Provisional: the year has not ended as of {_date_text(as_of)}."),
-            }, jurisdiction=rules.jurisdiction(), area="sewer",
-                missing=[] if closed else [f"the year {year} has not ended: the list is provisional"])
+            letters[file_name] = writer.render(
+                "sewer_snc_publication.html",
+                {
+                    "year": year,
+                    "issuer": enforcement.issuer,
+                    "as_of": as_of,
+                    "entries": entries,
+                    "period_text": "; ".join(
+                        f"{_date_text(s)} - {_date_text(e)}"
+                        for s, e in law.publication_year_periods(year, snc.period_months)
+                    ),
+                    "intro": (
+                        f"As required by 40 CFR 403.8(f)(2)(viii), the {town.law('sewer_district', end).name} "
+                        f"publishes the following industrial users, which at some time during {year} were in "
+                        f"significant noncompliance with the pretreatment standards and requirements of the "
+                        f"{town.name} {town.law('sewer_use', end).name}."
+                    ),
+                    "criteria_text": _criteria_text(snc),
+                    "rule": citation,
+                    "status_text": (
+                        "Final list for the year."
+                        if closed
+                        else f"Provisional: the year has not ended as of {_date_text(as_of)}."
+                    ),
+                },
+                jurisdiction=rules.jurisdiction(),
+                area="sewer",
+                missing=[] if closed else [f"the year {year} has not ended: the list is provisional"],
+            )
         with transaction(con):
             replace_judged(con, on.missing, snc_publication=rows)
             _write_letters(folder, letters)
         removed = _remove_stale(folder, PUBLICATION_PREFIX, letters)
-        return table_result(con, "snc_publication", as_of=str(as_of), years=sorted(by_year),
-                            pages=sorted(letters), stale_pages_removed=removed)
+        return table_result(
+            con,
+            "snc_publication",
+            as_of=str(as_of),
+            years=sorted(by_year),
+            pages=sorted(letters),
+            stale_pages_removed=removed,
+        )
 
 
 # ------------------------------------------------------------- surcharges
 
 
 def _part2_limit(rules: Rules, parameter: str, day: dt.date) -> float | None:
-    found = [lim for lim in (rules.discharge_limits.at(day) if rules.discharge_limits else ())
-             if lim.parameter.lower() == parameter.lower() and lim.limit_type == "max"]
+    found = [
+        lim
+        for lim in (rules.discharge_limits.at(day) if rules.discharge_limits else ())
+        if lim.parameter.lower() == parameter.lower() and lim.limit_type == "max"
+    ]
     return min(lim.value for lim in found) if found else None
 
 
-NO_RATE_ADOPTED = ("no rate per pound adopted by the Town Board (the sewer use law leaves it to the Board): "
-                   "pounds reported, no amount charged")
+NO_RATE_ADOPTED = (
+    "no rate per pound adopted by the Town Board (the sewer use law leaves it to the Board): "
+    "pounds reported, no amount charged"
+)
 
 
 def _policy(on: Dated, parameter: str, day: dt.date) -> str | None:
@@ -729,39 +972,69 @@ def _policy(on: Dated, parameter: str, day: dt.date) -> str | None:
     return None if version is None else version.by_parameter.get(parameter, version.default)
 
 
-def build_surcharges(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tuple[list[dict], list[dict]]:
+def build_surcharges(
+    con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date
+) -> tuple[list[dict], list[dict]]:
     """Surcharge pounds per user, month and parameter, each month by the rules in effect on its first day
     (method, Part 2 limit, adopted rate) and each result by the non-detect policy of its own day."""
     rules = on.rules
     methods = on.versions("surcharge.method")
-    surcharged = sorted({p for m in methods for p in m.parameters})   # the results worth reading, every version
+    surcharged = sorted(
+        {p for m in methods for p in m.parameters}
+    )  # the results worth reading, every version
     users = {u["user_id"]: u for u in _records(con, "select_surcharge_users")}
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in _records(con, "select_surcharge_results", {"parameters": surcharged, "as_of": as_of}):
         groups[(r["user_id"], r["month"], r["parameter"])].append(r)
     # Flow is read only for the users and months that have results worth a surcharge (one scan).
     wanted = sorted({(user_id, month) for user_id, month, _ in groups})
-    flows = {(f["user_id"], f["month"]): f for f in _records(con, "select_monthly_flow", {
-        "as_of": as_of, "user_ids": [u for u, _ in wanted], "months": [m for _, m in wanted]})} if wanted else {}
+    flows = (
+        {
+            (f["user_id"], f["month"]): f
+            for f in _records(
+                con,
+                "select_monthly_flow",
+                {"as_of": as_of, "user_ids": [u for u, _ in wanted], "months": [m for _, m in wanted]},
+            )
+        }
+        if wanted
+        else {}
+    )
     surcharges, samples = [], []
     for (user_id, month, parameter), results in sorted(groups.items()):
         period_start, period_end = law.month_bounds(month)
         subject = f"{parameter} surcharge of {user_id} for {period_start:%B %Y}"
-        found = on.each(("surcharge.method", "readings_enforcement.surcharge_flow",
-                         "readings_enforcement.surcharge_concentration"), period_start, subject)
+        found = on.each(
+            (
+                "surcharge.method",
+                "readings_enforcement.surcharge_flow",
+                "readings_enforcement.surcharge_concentration",
+            ),
+            period_start,
+            subject,
+        )
         if found is None or parameter not in found[0].parameters:
             continue
         method, flow_reading, conc_reading = found
         limit = _part2_limit(rules, parameter, period_start)
         if limit is None:
-            on.missing.append(NotJudged(subject, period_start, "discharge_limits", not_in_effect(
-                f"Part 2 maximum limit of {parameter}", period_start, rules.discharge_limits or ())))
+            on.missing.append(
+                NotJudged(
+                    subject,
+                    period_start,
+                    "discharge_limits",
+                    not_in_effect(
+                        f"Part 2 maximum limit of {parameter}", period_start, rules.discharge_limits or ()
+                    ),
+                )
+            )
             continue
         # The Town Board's rate in effect in the month; none adopted: pounds without an amount.
         adopted = rules.surcharge.rate(parameter, period_start)
         policies = [_policy(on, parameter, r["collected_date"]) for r in results]
         conc, used = law.month_concentration(
-            [(r["sample_type"], r["value"], bool(r["nondetect"]), p) for r, p in zip(results, policies)])
+            [(r["sample_type"], r["value"], bool(r["nondetect"]), p) for r, p in zip(results, policies)]
+        )
         if conc is None and any(bool(results[i]["nondetect"]) and policies[i] is None for i in used):
             on.get("nondetect_averaging", min(results[i]["collected_date"] for i in used), subject)
         f = flows.get((user_id, month))
@@ -770,7 +1043,10 @@ def build_surcharges(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) 
         if f is not None:
             readings = int(f["readings"])
             mean_gpm = (f["integral_gpm_s"] / f["covered_s"]) if f["covered_s"] else f["mean_gpm"]
-            flow_mg, source = law.meter_volume_mg(mean_gpm, law.month_minutes(period_start, rules.timezone)), "meter"
+            flow_mg, source = (
+                law.meter_volume_mg(mean_gpm, law.month_minutes(period_start, rules.timezone)),
+                "meter",
+            )
         elif user.get("normal_avg_flow_gpd") is not None:
             flow_mg = law.permit_volume_mg(user["normal_avg_flow_gpd"], (period_end - period_start).days + 1)
             source = "permit"
@@ -778,42 +1054,76 @@ def build_surcharges(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) 
             flow_mg, source = None, "none"
         pounds = law.surcharge_pounds(flow_mg, conc, limit, method.lbs_per_mg_per_mgl)
         used_rows = [(results[i], policies[i]) for i in used]
-        rule = (f"{method.citation}; pounds = flow (MG) x {method.lbs_per_mg_per_mgl} x (concentration - limit); "
-                f"{flow_reading.citation}")
-        surcharges.append({
-            "user_id": user_id, "name": user.get("name"), "period_start": period_start, "period_end": period_end,
-            "parameter": parameter, "samples": len(used_rows),
-            "nondetects": sum(1 for r, _ in used_rows if r["nondetect"]),
-            "sample_type": ", ".join(sorted({str(r["sample_type"]) for r, _ in used_rows})),
-            "concentration_mgl": conc, "limit_mgl": limit,
-            "excess_mgl": None if conc is None else max(0.0, conc - limit),
-            "flow_mg": flow_mg, "flow_source": source, "flow_readings": readings, "flow_mean_gpm": mean_gpm,
-            "pounds": pounds, "rate_usd_per_lb": adopted.usd_per_lb if adopted else None,
-            "amount_usd": law.surcharge_amount(pounds, adopted.usd_per_lb) if adopted else None,
-            "period_closed": period_end < as_of,
-            "rule": f"{rule}; rate per pound adopted by {adopted.adopted_by}" if adopted else f"{rule}; {NO_RATE_ADOPTED}"})
+        rule = (
+            f"{method.citation}; pounds = flow (MG) x {method.lbs_per_mg_per_mgl} x (concentration - limit); "
+            f"{flow_reading.citation}"
+        )
+        surcharges.append(
+            {
+                "user_id": user_id,
+                "name": user.get("name"),
+                "period_start": period_start,
+                "period_end": period_end,
+                "parameter": parameter,
+                "samples": len(used_rows),
+                "nondetects": sum(1 for r, _ in used_rows if r["nondetect"]),
+                "sample_type": ", ".join(sorted({str(r["sample_type"]) for r, _ in used_rows})),
+                "concentration_mgl": conc,
+                "limit_mgl": limit,
+                "excess_mgl": None if conc is None else max(0.0, conc - limit),
+                "flow_mg": flow_mg,
+                "flow_source": source,
+                "flow_readings": readings,
+                "flow_mean_gpm": mean_gpm,
+                "pounds": pounds,
+                "rate_usd_per_lb": adopted.usd_per_lb if adopted else None,
+                "amount_usd": law.surcharge_amount(pounds, adopted.usd_per_lb) if adopted else None,
+                "period_closed": period_end < as_of,
+                "rule": f"{rule}; rate per pound adopted by {adopted.adopted_by}"
+                if adopted
+                else f"{rule}; {NO_RATE_ADOPTED}",
+            }
+        )
         for r, policy in used_rows:
             value_used = r["value"]
             if r["nondetect"] and r["value"] is not None:
                 value_used = nondetect_value(r["value"], policy) if policy is not None else None
-            samples.append({
-                "user_id": user_id, "period_start": period_start, "parameter": parameter,
-                "sample_id": r["sample_id"], "collected_at": r["collected_at"], "collected_date": r["collected_date"],
-                "sample_type": r["sample_type"], "value": r["value"], "nondetect": bool(r["nondetect"]),
-                "value_used": value_used, "unit": r["unit"], "rule": conc_reading.citation})
+            samples.append(
+                {
+                    "user_id": user_id,
+                    "period_start": period_start,
+                    "parameter": parameter,
+                    "sample_id": r["sample_id"],
+                    "collected_at": r["collected_at"],
+                    "collected_date": r["collected_date"],
+                    "sample_type": r["sample_type"],
+                    "value": r["value"],
+                    "nondetect": bool(r["nondetect"]),
+                    "value_used": value_used,
+                    "unit": r["unit"],
+                    "rule": conc_reading.citation,
+                }
+            )
     return surcharges, samples
 
 
-@table_asset(GROUP_SEWER,
-             deps=["lab_results", "flow", "industrial_users"],
-             description=DESCRIBE.surcharges())
+@table_asset(GROUP_SEWER, deps=["lab_results", "flow", "industrial_users"], description=DESCRIBE.surcharges())
 def surcharges(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
-    with _built(duckdb, settings, rules, build_surcharges, "surcharges", "surcharge_samples") as (con, as_of, built):
+    with _built(duckdb, settings, rules, build_surcharges, "surcharges", "surcharge_samples") as (
+        con,
+        as_of,
+        built,
+    ):
         rows, samples = built
         total = sum((r["amount_usd"] for r in rows if r["amount_usd"] is not None), Decimal("0"))
-        return table_result(con, "surcharges", as_of=str(as_of), total_usd=float(total),
-                            by_flow_source=MetadataValue.json(_counts(rows, "flow_source")),
-                            samples_used=len(samples))
+        return table_result(
+            con,
+            "surcharges",
+            as_of=str(as_of),
+            total_usd=float(total),
+            by_flow_source=MetadataValue.json(_counts(rows, "flow_source")),
+            samples_used=len(samples),
+        )
 
 
 # ----------------------------------------------------- grease interceptors
@@ -823,7 +1133,11 @@ def grease_recipient(t: dict) -> Recipient:
     """The owner of the establishment: at the mailing address of its industrial user when the trap names
     one (the user's city, state and ZIP code), else at the trap's own address, whose city, state and ZIP
     code are not on file."""
-    name = f"Owner, {t['establishment']}" if t.get("establishment") else (t.get("mailing_name") or t.get("user_name"))
+    name = (
+        f"Owner, {t['establishment']}"
+        if t.get("establishment")
+        else (t.get("mailing_name") or t.get("user_name"))
+    )
     if t.get("user_id") and (t.get("user_name") or t.get("mailing_address")):
         street = t.get("mailing_address") or t.get("address") or t.get("user_address")
         return Recipient(name, street, t.get("city"), t.get("state"), t.get("zip"))
@@ -839,8 +1153,10 @@ def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> t
         return [], []
     comply_days = g.order_compliance_days
     if comply_days > correction.max_days:
-        raise RulesError(f"{on.rules.source.name}: grease_interceptors.order_compliance_days {comply_days} is more "
-                         f"than the {correction.max_days} days the enforcement section allows")
+        raise RulesError(
+            f"{on.rules.source.name}: grease_interceptors.order_compliance_days {comply_days} is more "
+            f"than the {correction.max_days} days the enforcement section allows"
+        )
     traps: dict[str, list[dict]] = defaultdict(list)
     for t in _records(con, "select_grease_traps"):
         traps[t["trap_id"]].append(t)
@@ -858,30 +1174,58 @@ def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> t
         st = law.pumpout_status(t["set_on"], interval, [p["pumped_on"] for p in seen], as_of)
         address = t["address"] or t["user_address"]
         recipient = grease_recipient(t)
-        status_rows.append({
-            "trap_id": trap_id, "user_id": t["user_id"], "parcel_id": t["parcel_id"],
-            "establishment": t["establishment"], "address": address, "pumpout_interval_days": interval,
-            "set_on": t["set_on"], "pumpouts": len(seen), "last_pumped_on": st.last_pumped_on,
-            "next_due": st.next_due, "status": st.status, "days_overdue": st.days_overdue,
-            "late_pumpouts": st.late_pumpouts,
-            "pumpouts_without_invoice": sum(1 for p in seen if not p["invoice_no"]),
-            "as_of": as_of, "rule": g.citation})
+        status_rows.append(
+            {
+                "trap_id": trap_id,
+                "user_id": t["user_id"],
+                "parcel_id": t["parcel_id"],
+                "establishment": t["establishment"],
+                "address": address,
+                "pumpout_interval_days": interval,
+                "set_on": t["set_on"],
+                "pumpouts": len(seen),
+                "last_pumped_on": st.last_pumped_on,
+                "next_due": st.next_due,
+                "status": st.status,
+                "days_overdue": st.days_overdue,
+                "late_pumpouts": st.late_pumpouts,
+                "pumpouts_without_invoice": sum(1 for p in seen if not p["invoice_no"]),
+                "as_of": as_of,
+                "rule": g.citation,
+            }
+        )
         if st.status == "overdue":
             order_id = "GO-" + safe_file_name(f"{trap_id}-{st.next_due:%Y%m%d}")
             comply_by = law.add_days(as_of, comply_days)
-            orders.append({
-                "order_id": order_id, "trap_id": trap_id, "user_id": t["user_id"], "parcel_id": t["parcel_id"],
-                "establishment": t["establishment"], "address": address, "pumpout_interval_days": interval,
-                "last_pumped_on": st.last_pumped_on, "missed_due": st.next_due, "days_overdue": st.days_overdue,
-                "issued_on": as_of, "comply_by": comply_by,
-                "directive": (f"You are directed to have grease trap {trap_id} cleaned and pumped by a scavenger "
-                              f"service by {_date_text(comply_by)}, to keep it cleaned and pumped at least once "
-                              f"every {interval} days, and to make the receipted invoices of the scavenger "
-                              f"service available to the administrator."),
-                "letter_file": None,
-                "rule": f"{g.citation}; {g.citation_order_compliance}",
-                "recipient_name": recipient.name, "mailing_address": "; ".join(recipient.lines()) or None,
-                "recipient": recipient, "ready_to_mail": None, "not_ready_reason": None})
+            orders.append(
+                {
+                    "order_id": order_id,
+                    "trap_id": trap_id,
+                    "user_id": t["user_id"],
+                    "parcel_id": t["parcel_id"],
+                    "establishment": t["establishment"],
+                    "address": address,
+                    "pumpout_interval_days": interval,
+                    "last_pumped_on": st.last_pumped_on,
+                    "missed_due": st.next_due,
+                    "days_overdue": st.days_overdue,
+                    "issued_on": as_of,
+                    "comply_by": comply_by,
+                    "directive": (
+                        f"You are directed to have grease trap {trap_id} cleaned and pumped by a scavenger "
+                        f"service by {_date_text(comply_by)}, to keep it cleaned and pumped at least once "
+                        f"every {interval} days, and to make the receipted invoices of the scavenger "
+                        f"service available to the administrator."
+                    ),
+                    "letter_file": None,
+                    "rule": f"{g.citation}; {g.citation_order_compliance}",
+                    "recipient_name": recipient.name,
+                    "mailing_address": "; ".join(recipient.lines()) or None,
+                    "recipient": recipient,
+                    "ready_to_mail": None,
+                    "not_ready_reason": None,
+                }
+            )
     return status_rows, orders
 
 
@@ -890,12 +1234,13 @@ def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> t
     kinds={"duckdb", "html"},
     deps=["grease_traps", "pumpouts", "industrial_users"],
     description="Grease interceptors (the sewer use law): the cleaning and pumping frequency the administrator set "
-                "for each establishment, the last pump-out, the next one due and whether it is overdue as of "
-                "--as-of; an order directing compliance (with a printable letter) for every overdue trap, "
-                "written to grease_orders.",
+    "for each establishment, the last pump-out, the next one due and whether it is overdue as of "
+    "--as-of; an order directing compliance (with a printable letter) for every overdue trap, "
+    "written to grease_orders.",
 )
-def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-                       rules: RulesResource) -> MaterializeResult:
+def grease_trap_status(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
     enforcement = on.get("sewer_enforcement", as_of, "grease interceptor orders")
@@ -907,68 +1252,116 @@ def grease_trap_status(context: AssetExecutionContext, duckdb: DuckDBResource, s
         for o in orders:
             file_name = f"{ORDER_PREFIX}{o['order_id']}.html"
             o["letter_file"] = file_name if folder is not None else None
-            last = (f"The last pump-out on file was on {_date_text(o['last_pumped_on'])}."
-                    if o["last_pumped_on"] else "No pump-out is on file since the frequency was set.")
+            last = (
+                f"The last pump-out on file was on {_date_text(o['last_pumped_on'])}."
+                if o["last_pumped_on"]
+                else "No pump-out is on file since the frequency was set."
+            )
             recipient = o.pop("recipient")
-            letter = writer.render("sewer_grease_order.html", {
-                **o, "issuer": enforcement.issuer,
-                "address_block": recipient.lines()[-2:] if recipient.lines() else ["[address not on file]"],
-                "set_on": next(s["set_on"] for s in status_rows if s["trap_id"] == o["trap_id"]),
-                "last_pumped_text": last, "section_text": enforcement.section_text.grease},
-                jurisdiction=rules.jurisdiction(), area="sewer",
-                missing=address_problems(recipient, "the industrial users' file or the grease traps' file"))
-            o["ready_to_mail"], o["not_ready_reason"] = letter.ready_to_mail, "; ".join(letter.not_ready) or None
+            letter = writer.render(
+                "sewer_grease_order.html",
+                {
+                    **o,
+                    "issuer": enforcement.issuer,
+                    "address_block": recipient.lines()[-2:]
+                    if recipient.lines()
+                    else ["[address not on file]"],
+                    "set_on": next(s["set_on"] for s in status_rows if s["trap_id"] == o["trap_id"]),
+                    "last_pumped_text": last,
+                    "section_text": enforcement.section_text.grease,
+                },
+                jurisdiction=rules.jurisdiction(),
+                area="sewer",
+                missing=address_problems(recipient, "the industrial users' file or the grease traps' file"),
+            )
+            o["ready_to_mail"], o["not_ready_reason"] = (
+                letter.ready_to_mail,
+                "; ".join(letter.not_ready) or None,
+            )
             letters[file_name] = letter
         with transaction(con):
             replace_judged(con, on.missing, grease_trap_status=status_rows, grease_orders=orders)
             _write_letters(folder, letters)
         removed = _remove_stale(folder, ORDER_PREFIX, letters)
-        return table_result(con, "grease_trap_status", as_of=str(as_of), orders=len(orders),
-                            overdue=sum(1 for s in status_rows if s["status"] == "overdue"),
-                            stale_orders_removed=removed)
+        return table_result(
+            con,
+            "grease_trap_status",
+            as_of=str(as_of),
+            orders=len(orders),
+            overdue=sum(1 for s in status_rows if s["status"] == "overdue"),
+            stale_orders_removed=removed,
+        )
 
 
 # ---------------------------------------------------------------- checks
 
 
-@asset_check(asset=snc_determinations, description="Every SNC determination meets its criterion's threshold in "
-             "exact arithmetic (count x 100 >= pct x measurements), with pct = 100 x count / measurements and "
-             "no pH row under the technical review criteria.")
+@asset_check(
+    asset=snc_determinations,
+    description="Every SNC determination meets its criterion's threshold in "
+    "exact arithmetic (count x 100 >= pct x measurements), with pct = 100 x count / measurements and "
+    "no pH row under the technical review criteria.",
+)
 def check_validity_snc_determinations_pct(duckdb: DuckDBResource, rules: RulesResource) -> AssetCheckResult:
     versions = enforcement_rules(rules).require("snc")
     with warehouse(duckdb) as con:
         rows = con.execute(sql("select_snc_determination_counts")).fetchall()
     bad = []
     for user_id, start, end, parameter, criterion, measurements, n, pct in rows:
-        snc = versions.get(end)   # a period is judged by the criteria in effect on its last day
+        snc = versions.get(end)  # a period is judged by the criteria in effect on its last day
         needed = {} if snc is None else {"chronic": snc.chronic_pct, "trc": snc.trc_pct, "late_report": 0}
-        ok = (criterion in needed and 0 < n <= measurements
-              and law.pct_reached(n, measurements, needed[criterion])
-              and abs(pct - 100.0 * n / measurements) < 1e-9
-              and not (criterion == "trc" and parameter is not None and law.trc_excluded(parameter, snc)))
+        ok = (
+            criterion in needed
+            and 0 < n <= measurements
+            and law.pct_reached(n, measurements, needed[criterion])
+            and abs(pct - 100.0 * n / measurements) < 1e-9
+            and not (criterion == "trc" and parameter is not None and law.trc_excluded(parameter, snc))
+        )
         if not ok:
             bad.append(f"{user_id} {start} {parameter} {criterion}: {n}/{measurements} ({pct})")
-    return AssetCheckResult(passed=not bad, severity=AssetCheckSeverity.ERROR,
-                            metadata={"rows": len(rows), "bad_rows": len(bad),
-                                      "examples": MetadataValue.md("\n".join(f"- {b}" for b in bad[:20]) or "none")})
+    return AssetCheckResult(
+        passed=not bad,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={
+            "rows": len(rows),
+            "bad_rows": len(bad),
+            "examples": MetadataValue.md("\n".join(f"- {b}" for b in bad[:20]) or "none"),
+        },
+    )
 
 
-@asset_check(asset=sewer_notices, description="Every violation collected by the day judged has exactly one notice "
-             "of violation (or is listed as not judged for want of a rule of its day), and every notice's period "
-             "to correct is within the maximum in effect on the violation's day.")
-def check_completeness_sewer_notices_violation(duckdb: DuckDBResource, settings: OutfallSettings,
-                                               rules: RulesResource) -> AssetCheckResult:
+@asset_check(
+    asset=sewer_notices,
+    description="Every violation collected by the day judged has exactly one notice "
+    "of violation (or is listed as not judged for want of a rule of its day), and every notice's period "
+    "to correct is within the maximum in effect on the violation's day.",
+)
+def check_completeness_sewer_notices_violation(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> AssetCheckResult:
     as_of = settings.as_of_date()
     versions = enforcement_rules(rules).require("notices").sewer_correction
     with warehouse(duckdb) as con:
         violations, notices, distinct, not_judged = con.execute(
-            sql("select_sewer_notice_completeness"), {"as_of": as_of}).fetchall()[0]
+            sql("select_sewer_notice_completeness"), {"as_of": as_of}
+        ).fetchall()[0]
         periods = con.execute(sql("select_sewer_notice_periods")).fetchall()
-    too_long = sum(1 for issued_on, days, correct_by in periods
-                   if versions.get(issued_on) is None or days > versions.get(issued_on).max_days
-                   or correct_by > law.add_days(issued_on, days))
+    too_long = sum(
+        1
+        for issued_on, days, correct_by in periods
+        if versions.get(issued_on) is None
+        or days > versions.get(issued_on).max_days
+        or correct_by > law.add_days(issued_on, days)
+    )
     passed = violations == notices + not_judged and notices == distinct and too_long == 0
-    return AssetCheckResult(passed=bool(passed), severity=AssetCheckSeverity.WARN,
-                            metadata={"violations": int(violations), "notices": int(notices),
-                                      "not_judged": int(not_judged), "distinct_notice_ids": int(distinct),
-                                      "periods_over_maximum": int(too_long)})
+    return AssetCheckResult(
+        passed=bool(passed),
+        severity=AssetCheckSeverity.WARN,
+        metadata={
+            "violations": int(violations),
+            "notices": int(notices),
+            "not_judged": int(not_judged),
+            "distinct_notice_ids": int(distinct),
+            "periods_over_maximum": int(too_long),
+        },
+    )

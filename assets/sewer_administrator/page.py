@@ -24,18 +24,25 @@ MAX_SLUG_READINGS = 20_000  # ... unless a series has more than this: then the r
 
 # --------------------------------------------------------------------------- sewer
 
-def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings,
-                    rules: RulesResource) -> SewerData:
+
+def read_sewer_data(
+    con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, rules: RulesResource
+) -> SewerData:
     r = Reader(con)
     town = rules.town_rules()
     as_of = settings.as_of_date()
     # The labels say what the rules say: the permit policy in effect on the as-of day, and the slug
     # definitions as the slug asset applied them (table slug_rules).
     warning = town.notices.permit_expiry_warning.get(as_of) if town.notices else None
-    data = SewerData(as_of=as_of, generated_at=_now_local(), town=town.name, laws=page_laws(rules, as_of),
-                     permit_warn_days=warning.days if warning else None,
-                     permit_warn_rule=warning.citation if warning else "",
-                     slug_rules=r.table("slug_rules"))
+    data = SewerData(
+        as_of=as_of,
+        generated_at=_now_local(),
+        town=town.name,
+        laws=page_laws(rules, as_of),
+        permit_warn_days=warning.days if warning else None,
+        permit_warn_rule=warning.citation if warning else "",
+        slug_rules=r.table("slug_rules"),
+    )
     data.users = r.named("industrial_users", "select_dashboard_users")
     lab = r.named("lab_results", "select_dashboard_lab_results")
     evaluations = r.named("discharge_evaluations", "select_dashboard_evaluations")
@@ -55,12 +62,15 @@ def read_sewer_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSett
     data.notice_items = r.named("notice_items", "select_dashboard_notice_item_counts")
     if lab is not None:
         data.results = label_results(lab, evaluations, data.violations, data.inconclusive)
-        data.limits = evaluations   # the limits the compliance SQL applied to each result; none yet: none drawn
+        data.limits = (
+            evaluations  # the limits the compliance SQL applied to each result; none yet: none drawn
+        )
     # the corners of each baseline's step line (a year of 190 meters: 29,000 of its 69,000 days)
     data.baselines = r.named("slug_daily_stats", "select_dashboard_slug_baselines")
     data.flow = read_flow(con, r, rules.timezone())
     data.present = r.present
     return data
+
 
 def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader, timezone: str) -> pd.DataFrame | None:
     """Each meter series as means of the finest bucket (1, 2, 3, 4, 6 ... hours) that keeps it
@@ -81,45 +91,82 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader, timezone: str) -
     columns = ["ts", "value", "kind", "user_id", "constituent", "unit", "bucket_hours"]
     if spans.empty:
         return pd.DataFrame(columns=["user_id", "constituent", "ts", "value", "unit", "kind", "bucket_hours"])
-    hours = [choose_bucket_hours((pd.Timestamp(last) - pd.Timestamp(first)).total_seconds() / 3600.0,
-                                 MAX_FLOW_POINTS) for first, last in zip(spans["first_ts"], spans["last_ts"])]
+    hours = [
+        choose_bucket_hours(
+            (pd.Timestamp(last) - pd.Timestamp(first)).total_seconds() / 3600.0, MAX_FLOW_POINTS
+        )
+        for first, last in zip(spans["first_ts"], spans["last_ts"])
+    ]
     with_readings = r.has("slug_events")
     if with_readings:
-        with transaction(con):   # the readings beside slugs the slug detection did not keep (none in a run)
+        with transaction(con):  # the readings beside slugs the slug detection did not keep (none in a run)
             refresh_slug_context(con)
-    drawn = con.execute(query("select_dashboard_flow"), {
-        "tz": timezone, "user_ids": spans["user_id"].tolist(), "constituents": spans["constituent"].tolist(),
-        "hours": hours, "with_readings": with_readings, "max_readings": MAX_SLUG_READINGS}).df()
+    drawn = con.execute(
+        query("select_dashboard_flow"),
+        {
+            "tz": timezone,
+            "user_ids": spans["user_id"].tolist(),
+            "constituents": spans["constituent"].tolist(),
+            "hours": hours,
+            "with_readings": with_readings,
+            "max_readings": MAX_SLUG_READINGS,
+        },
+    ).df()
     # each row's series by position: its names, unit and bucket taken from the spans, not joined as text
     at = drawn["series"].to_numpy(dtype=np.int64)
-    flow = pd.DataFrame({
-        "ts": drawn["ts"], "value": drawn["value"],
-        "kind": np.array(["mean", "slug"], dtype=object)[drawn["kind"].to_numpy(dtype=np.int64)],
-        "user_id": spans["user_id"].to_numpy(dtype=object)[at],
-        "constituent": spans["constituent"].to_numpy(dtype=object)[at],
-        "unit": spans["unit"].to_numpy(dtype=object)[at],
-        "bucket_hours": np.asarray(hours, dtype=np.int64)[at]})
+    flow = pd.DataFrame(
+        {
+            "ts": drawn["ts"],
+            "value": drawn["value"],
+            "kind": np.array(["mean", "slug"], dtype=object)[drawn["kind"].to_numpy(dtype=np.int64)],
+            "user_id": spans["user_id"].to_numpy(dtype=object)[at],
+            "constituent": spans["constituent"].to_numpy(dtype=object)[at],
+            "unit": spans["unit"].to_numpy(dtype=object)[at],
+            "bucket_hours": np.asarray(hours, dtype=np.int64)[at],
+        }
+    )
     return flow[columns]
+
 
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
-    deps=["industrial_users", "lab_results", "flow", "discharge_violations", "statistic_violations",
-          "slug_events", "compliance_summary", "snc_determinations", "discharges_without_permit",
-          "permit_dates_missing", "notices", "sewer_notices", "required_testing", "worklist"],
+    deps=[
+        "industrial_users",
+        "lab_results",
+        "flow",
+        "discharge_violations",
+        "statistic_violations",
+        "slug_events",
+        "compliance_summary",
+        "snc_determinations",
+        "discharges_without_permit",
+        "permit_dates_missing",
+        "notices",
+        "sewer_notices",
+        "required_testing",
+        "worklist",
+    ],
     description="The sewer administrator's page (sewer.html): the superintendent's worklist first; per "
-                "industrial user, control charts of every "
-                "limited parameter with the limit and its section (the sewer use law), violations and "
-                "non-detects marked; the flow trace with slug events and baseline; violations by user and "
-                "month; the compliance summary with permits expiring soon; the monthly notices of violation and "
-                "the Town's follow-up of each violation from its notice; the testing required of each user, "
-                "period by period (met, missed or open).",
+    "industrial user, control charts of every "
+    "limited parameter with the limit and its section (the sewer use law), violations and "
+    "non-detects marked; the flow trace with slug events and baseline; violations by user and "
+    "month; the compliance summary with permits expiring soon; the monthly notices of violation and "
+    "the Town's follow-up of each violation from its notice; the testing required of each user, "
+    "period by period (met, missed or open).",
 )
-def sewer_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
-                    settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
-    return write_page(context, duckdb, settings, rules, "sewer.html",
-                      lambda con, folder: read_sewer_data(con, settings, rules), build_sewer_page)
-
+def sewer_dashboard(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
+    return write_page(
+        context,
+        duckdb,
+        settings,
+        rules,
+        "sewer.html",
+        lambda con, folder: read_sewer_data(con, settings, rules),
+        build_sewer_page,
+    )
 
 
 # --------------------------------------------------------------------------- annual pretreatment report
@@ -127,16 +174,22 @@ def sewer_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
 REPORT_PREFIX = "pretreatment_report_"
 
 
-def read_annual_report(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, rules: RulesResource,
-                       year: int):
+def read_annual_report(
+    con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, rules: RulesResource, year: int
+):
     from dashboards.annual_report import AnnualReportData
 
     r = Reader(con)
     town = rules.town_rules()
     end = dt.date(year, 12, 31)
-    data = AnnualReportData(year=year, as_of=settings.as_of_date(), generated_at=_now_local(), town=town.name,
-                            laws=page_laws(rules, end),
-                            authority=f"{town.law('sewer_district', end).name}, {town.name}")
+    data = AnnualReportData(
+        year=year,
+        as_of=settings.as_of_date(),
+        generated_at=_now_local(),
+        town=town.name,
+        laws=page_laws(rules, end),
+        authority=f"{town.law('sewer_district', end).name}, {town.name}",
+    )
     params = {"year": year}
     data.users = r.named("pretreatment_annual_report", "select_report_users", params)
     data.violations = r.named("discharge_violations", "select_report_violations", params)
@@ -151,15 +204,23 @@ def read_annual_report(con: duckdb_module.DuckDBPyConnection, settings: OutfallS
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"html"},
-    deps=["pretreatment_annual_report", "discharge_violations", "statistic_violations", "snc_determinations",
-          "slug_events", "industrial_users", "discharges_without_permit"],
+    deps=[
+        "pretreatment_annual_report",
+        "discharge_violations",
+        "statistic_violations",
+        "snc_determinations",
+        "slug_events",
+        "industrial_users",
+        "discharges_without_permit",
+    ],
     description="The annual pretreatment report of each calendar year, printable, for the approval authority "
-                "(40 CFR 403.12(i)): the industrial users with their sampling and violations, the users in "
-                "significant noncompliance, the notices of violation mailed and the slug discharges, every row "
-                "(pretreatment_report_<year>.html beside the other pages, linked from the index page).",
+    "(40 CFR 403.12(i)): the industrial users with their sampling and violations, the users in "
+    "significant noncompliance, the notices of violation mailed and the slug discharges, every row "
+    "(pretreatment_report_<year>.html beside the other pages, linked from the index page).",
 )
-def pretreatment_report_pages(context: AssetExecutionContext, duckdb: DuckDBResource,
-                              settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+def pretreatment_report_pages(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     from assets.pages import dashboards_dir
     from dashboards.annual_report import build_annual_report_page, report_file
     from dashboards.output import write_atomic
@@ -170,8 +231,11 @@ def pretreatment_report_pages(context: AssetExecutionContext, duckdb: DuckDBReso
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
         r = Reader(con)
-        years = [int(y) for y in r.named("pretreatment_annual_report", "select_report_years")["year"]] \
-            if r.has("pretreatment_annual_report") else []
+        years = (
+            [int(y) for y in r.named("pretreatment_annual_report", "select_report_years")["year"]]
+            if r.has("pretreatment_annual_report")
+            else []
+        )
         for year in years:
             html_text, _ = build_annual_report_page(read_annual_report(con, settings, rules, year))
             written.append(write_atomic(folder / report_file(year), html_text))
@@ -182,5 +246,6 @@ def pretreatment_report_pages(context: AssetExecutionContext, duckdb: DuckDBReso
             stale.unlink()
             removed += 1
     context.log.info(f"annual pretreatment reports: {len(written)} written in {folder}")
-    return MaterializeResult(metadata={"years": years, "pages": [p.name for p in written],
-                                       "stale_pages_removed": removed})
+    return MaterializeResult(
+        metadata={"years": years, "pages": [p.name for p in written], "stale_pages_removed": removed}
+    )

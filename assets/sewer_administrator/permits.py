@@ -22,8 +22,16 @@ The compliance summary counts each month's days without a permit. The work is SQ
 """
 
 import pandas as pd
-from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, AssetSpec, MaterializeResult, \
-    MetadataValue, asset_check, multi_asset
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetExecutionContext,
+    AssetSpec,
+    MaterializeResult,
+    MetadataValue,
+    asset_check,
+    multi_asset,
+)
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, warehouse
@@ -48,41 +56,62 @@ def permit_rules(settings: OutfallSettings, resource: RulesResource) -> tuple[Ru
         versions = getattr(readings, name, None) if readings is not None else None
         reading = versions.get(as_of) if versions is not None else None
         if reading is not None and reading.value != value:
-            raise RulesError(f"{rules.source.name}: readings_sewer_compliance.{name} = {reading.value!r}; this "
-                             f"version implements only {value!r}")
+            raise RulesError(
+                f"{rules.source.name}: readings_sewer_compliance.{name} = {reading.value!r}; this "
+                f"version implements only {value!r}"
+            )
         if name == "permit_term_unknown" and reading is not None:
             unknown_text = reading.citation
     versions = rules.sewer_compliance or ()
-    frame = pd.DataFrame([{"effective_from": v.effective_from, "effective_to": v.effective_to,
-                           "citation": v.without_permit_citation}
-                          for v in versions if v.without_permit_citation],
-                         columns=["effective_from", "effective_to", "citation"])
+    frame = pd.DataFrame(
+        [
+            {
+                "effective_from": v.effective_from,
+                "effective_to": v.effective_to,
+                "citation": v.without_permit_citation,
+            }
+            for v in versions
+            if v.without_permit_citation
+        ],
+        columns=["effective_from", "effective_to", "citation"],
+    )
     return rules, frame, unknown_text
 
 
 @multi_asset(
     specs=[
-        AssetSpec("discharges_without_permit", group_name=GROUP_SEWER, kinds={"duckdb"},
-                  deps=["industrial_users", "lab_results", "flow"],
-                  description="Days on which an industrial user had samples collected or flow readings above 0 "
-                              "while its permit was not in effect (before it took effect or after it expired): "
-                              "discharging into the public sewers without a permit, which the sewer use law makes "
-                              "unlawful. A probe's pH or temperature readings and zero flow are not a "
-                              "discharge. One row per user and day, with the section."),
-        AssetSpec("permit_dates_missing", group_name=GROUP_SEWER, kinds={"duckdb"},
-                  deps=["industrial_users", "lab_results", "flow"],
-                  description="Users with samples or flow readings above 0 whose permit term is not on file (neither "
-                              "date, or no industrial user record): not judged for discharging without a permit; "
-                              "listed so that the dates can be filled in."),
+        AssetSpec(
+            "discharges_without_permit",
+            group_name=GROUP_SEWER,
+            kinds={"duckdb"},
+            deps=["industrial_users", "lab_results", "flow"],
+            description="Days on which an industrial user had samples collected or flow readings above 0 "
+            "while its permit was not in effect (before it took effect or after it expired): "
+            "discharging into the public sewers without a permit, which the sewer use law makes "
+            "unlawful. A probe's pH or temperature readings and zero flow are not a "
+            "discharge. One row per user and day, with the section.",
+        ),
+        AssetSpec(
+            "permit_dates_missing",
+            group_name=GROUP_SEWER,
+            kinds={"duckdb"},
+            deps=["industrial_users", "lab_results", "flow"],
+            description="Users with samples or flow readings above 0 whose permit term is not on file (neither "
+            "date, or no industrial user record): not judged for discharging without a permit; "
+            "listed so that the dates can be filled in.",
+        ),
     ],
 )
-def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-                              rules: RulesResource):
+def discharges_without_permit(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+):
     as_of = settings.as_of_date()
     _, citations, unknown_text = permit_rules(settings, rules)
     if citations.empty:
-        context.log.warning("the rules give no citation for discharging without a permit "
-                            "(sewer_compliance.without_permit_citation): that finding is not made")
+        context.log.warning(
+            "the rules give no citation for discharging without a permit "
+            "(sewer_compliance.without_permit_citation): that finding is not made"
+        )
     with warehouse(duckdb) as con:
         ensure_flow_hours(con)  # the days with readings come from the hourly summaries of flow
         con.register("_permit_rules", citations.astype({"citation": object}))
@@ -98,23 +127,40 @@ def discharges_without_permit(context: AssetExecutionContext, duckdb: DuckDBReso
             con.execute(sql("drop_user_activity_days")).fetchall()
             con.unregister("_permit_rules")
         by_user = con.execute(sql("select_discharges_without_permit_by_user")).fetchall()
-        yield MaterializeResult(asset_key="discharges_without_permit", metadata={
-            "dagster/row_count": count(con, "discharges_without_permit"), "as_of": str(as_of),
-            "by_user": MetadataValue.md("| user | finding | days | first | last |\n|---|---|---|---|---|\n" + "\n".join(
-                f"| {u} | {f} | {n} | {a} | {b} |" for u, f, n, a, b in by_user)),
-            "preview": MetadataValue.md(preview_markdown(con, "discharges_without_permit"))})
-        yield MaterializeResult(asset_key="permit_dates_missing", metadata={
-            "dagster/row_count": count(con, "permit_dates_missing"),
-            "preview": MetadataValue.md(preview_markdown(con, "permit_dates_missing"))})
+        yield MaterializeResult(
+            asset_key="discharges_without_permit",
+            metadata={
+                "dagster/row_count": count(con, "discharges_without_permit"),
+                "as_of": str(as_of),
+                "by_user": MetadataValue.md(
+                    "| user | finding | days | first | last |\n|---|---|---|---|---|\n"
+                    + "\n".join(f"| {u} | {f} | {n} | {a} | {b} |" for u, f, n, a, b in by_user)
+                ),
+                "preview": MetadataValue.md(preview_markdown(con, "discharges_without_permit")),
+            },
+        )
+        yield MaterializeResult(
+            asset_key="permit_dates_missing",
+            metadata={
+                "dagster/row_count": count(con, "permit_dates_missing"),
+                "preview": MetadataValue.md(preview_markdown(con, "permit_dates_missing")),
+            },
+        )
 
 
-@asset_check(asset="discharges_without_permit", blocking=False,
-             description="Every day listed lies outside its user's permit term (before permit_effective or after "
-                         "permit_expires) and had a sample or a flow reading above 0. Threshold: 0 rows that do not. "
-                         "Severity ERROR.")
+@asset_check(
+    asset="discharges_without_permit",
+    blocking=False,
+    description="Every day listed lies outside its user's permit term (before permit_effective or after "
+    "permit_expires) and had a sample or a flow reading above 0. Threshold: 0 rows that do not. "
+    "Severity ERROR.",
+)
 def check_validity_permit_day(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         bad = con.execute(sql("check_validity_permit_day")).fetchall()[0][0]
         total = count(con, "discharges_without_permit")
-    return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
-                            metadata={"rows": total, "invalid_rows": int(bad), "threshold": "0 rows"})
+    return AssetCheckResult(
+        passed=bad == 0,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"rows": total, "invalid_rows": int(bad), "threshold": "0 rows"},
+    )

@@ -18,8 +18,14 @@ period no version covers is listed in ``not_judged``. The table is written in on
 import datetime as dt
 
 import pandas as pd
-from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, MaterializeResult, \
-    MetadataValue, asset_check
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetExecutionContext,
+    MaterializeResult,
+    MetadataValue,
+    asset_check,
+)
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, check_rows, table_asset, warehouse
@@ -31,8 +37,20 @@ from outfall.rules.tables import NotJudged, not_in_effect
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 TABLE = "required_testing"
-COLUMNS = ["user_id", "parameter", "sample_type", "period_start", "period_end", "samples", "status", "name",
-           "frequency", "basis", "rule", "as_of"]
+COLUMNS = [
+    "user_id",
+    "parameter",
+    "sample_type",
+    "period_start",
+    "period_end",
+    "samples",
+    "status",
+    "name",
+    "frequency",
+    "basis",
+    "rule",
+    "as_of",
+]
 PERIOD_COLUMNS = ["row_id", "user_id", "parameter", "sample_type", "period_start", "period_end"]
 
 
@@ -42,8 +60,9 @@ def _records(con, name: str, params: dict) -> list[dict]:
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
-def testing_periods(requirements: list[dict], rules: Rules, as_of: dt.date
-                    ) -> tuple[list[dict], list[NotJudged]]:
+def testing_periods(
+    requirements: list[dict], rules: Rules, as_of: dt.date
+) -> tuple[list[dict], list[NotJudged]]:
     """The rows of required_testing before their samples are counted (samples and status left out), and
     the periods no ``required_testing`` version covers."""
     versions = rules.required_testing
@@ -54,16 +73,34 @@ def testing_periods(requirements: list[dict], rules: Rules, as_of: dt.date
         for period_start, period_end in periods(r["frequency"], start, r["effective_to"], as_of):
             version = versions.get(period_end) if versions is not None else None
             if version is None:
-                reason = (not_in_effect("rule of required testing", period_end, versions) if versions else
-                          f"not judged: {rules.source.name} has no required_testing section")
-                not_judged.append(NotJudged(
-                    f"{r['frequency']} {r['parameter']} testing of {r['user_id']} from {period_start}",
-                    period_end, "required_testing", reason))
+                reason = (
+                    not_in_effect("rule of required testing", period_end, versions)
+                    if versions
+                    else f"not judged: {rules.source.name} has no required_testing section"
+                )
+                not_judged.append(
+                    NotJudged(
+                        f"{r['frequency']} {r['parameter']} testing of {r['user_id']} from {period_start}",
+                        period_end,
+                        "required_testing",
+                        reason,
+                    )
+                )
                 continue
-            rows.append({"user_id": r["user_id"], "parameter": r["parameter"], "sample_type": r["sample_type"],
-                         "period_start": period_start, "period_end": period_end, "name": r["name"],
-                         "frequency": r["frequency"], "basis": r["basis"], "rule": version.citation,
-                         "as_of": as_of})
+            rows.append(
+                {
+                    "user_id": r["user_id"],
+                    "parameter": r["parameter"],
+                    "sample_type": r["sample_type"],
+                    "period_start": period_start,
+                    "period_end": period_end,
+                    "name": r["name"],
+                    "frequency": r["frequency"],
+                    "basis": r["basis"],
+                    "rule": version.citation,
+                    "as_of": as_of,
+                }
+            )
     return rows, not_judged
 
 
@@ -90,42 +127,69 @@ def required_testing_frame(con, rules: Rules, as_of: dt.date) -> tuple[pd.DataFr
     return pd.DataFrame(rows, columns=COLUMNS).astype({"samples": "Int32"}), not_judged
 
 
-@table_asset(GROUP_SEWER, deps=["monitoring_requirements", "industrial_users", "lab_results"],
-             description="The testing each industrial user must do, period by period: one row per monitoring "
-                         "requirement and calendar period (month, quarter, half-year or year) in effect, with the "
-                         "samples collected in it and its status: met, open (none yet, still time) or missed (a "
-                         "violation of the sewer use law: the types and frequency of testing are specified by "
-                         "the administrator).")
-def required_testing(context: AssetExecutionContext, duckdb: DuckDBResource,
-                     settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+@table_asset(
+    GROUP_SEWER,
+    deps=["monitoring_requirements", "industrial_users", "lab_results"],
+    description="The testing each industrial user must do, period by period: one row per monitoring "
+    "requirement and calendar period (month, quarter, half-year or year) in effect, with the "
+    "samples collected in it and its status: met, open (none yet, still time) or missed (a "
+    "violation of the sewer use law: the types and frequency of testing are specified by "
+    "the administrator).",
+)
+def required_testing(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     as_of = settings.as_of_date()
     town = rules.town_rules()
     if town.required_testing is None:
-        context.log.warning(f"{town.source.name} has no required_testing section: no period of a monitoring "
-                            "requirement is judged")
+        context.log.warning(
+            f"{town.source.name} has no required_testing section: no period of a monitoring "
+            "requirement is judged"
+        )
     with warehouse(duckdb) as con:
         frame, not_judged = required_testing_frame(con, town, as_of)
         with transaction(con):
             replace_rows(con, TABLE, frame)
             unjudged = record_not_judged(con, TABLE, not_judged)
         by_status = frame["status"].value_counts().reindex(list(STATUSES), fill_value=0)
-        return MaterializeResult(metadata={
-            "dagster/row_count": count(con, TABLE), "as_of": str(as_of), "not_judged": unjudged,
-            "by_status": MetadataValue.json({k: int(v) for k, v in by_status.items()}),
-            "missed_by_user": MetadataValue.json(
-                {str(k): int(v) for k, v in frame.loc[frame["status"] == "missed", "user_id"]
-                 .value_counts().sort_index().items()}),
-            "preview": MetadataValue.md(preview_markdown(con, TABLE))})
+        return MaterializeResult(
+            metadata={
+                "dagster/row_count": count(con, TABLE),
+                "as_of": str(as_of),
+                "not_judged": unjudged,
+                "by_status": MetadataValue.json({k: int(v) for k, v in by_status.items()}),
+                "missed_by_user": MetadataValue.json(
+                    {
+                        str(k): int(v)
+                        for k, v in frame.loc[frame["status"] == "missed", "user_id"]
+                        .value_counts()
+                        .sort_index()
+                        .items()
+                    }
+                ),
+                "preview": MetadataValue.md(preview_markdown(con, TABLE)),
+            }
+        )
 
 
-@asset_check(asset=required_testing, blocking=False,
-             description="Every period's status agrees with its samples and the day judged: met with one sample "
-                         "or more; with none, open when the period ends on or after the day judged and missed when "
-                         "it ended before; and no period begins after the day judged. Threshold: 0 rows that do "
-                         "not. Severity ERROR.")
+@asset_check(
+    asset=required_testing,
+    blocking=False,
+    description="Every period's status agrees with its samples and the day judged: met with one sample "
+    "or more; with none, open when the period ends on or after the day judged and missed when "
+    "it ended before; and no period begins after the day judged. Threshold: 0 rows that do "
+    "not. Severity ERROR.",
+)
 def check_validity_required_testing_status(duckdb: DuckDBResource) -> AssetCheckResult:
     rows, total = check_rows(duckdb, sql("check_validity_required_testing_status"), table=TABLE)
     bad, bad_missed = rows[0]
-    return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
-                            metadata={"rows": total, "invalid_rows": int(bad),
-                                      "invalid_missed_rows": int(bad_missed), "threshold": "0 rows"})
+    return AssetCheckResult(
+        passed=bad == 0,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={
+            "rows": total,
+            "invalid_rows": int(bad),
+            "invalid_missed_rows": int(bad_missed),
+            "threshold": "0 rows",
+        },
+    )

@@ -34,16 +34,30 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, AssetSpec, MaterializeResult, \
-    MetadataValue, asset_check, multi_asset
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetExecutionContext,
+    AssetSpec,
+    MaterializeResult,
+    MetadataValue,
+    asset_check,
+    multi_asset,
+)
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, warehouse
 from outfall.set_aside import SetAside, replace_set_aside
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.enforcement import days_late
-from outfall.law.illicit import IllicitCase, IllicitPayment, case_problem, extension_note, illicit_charges, \
-    illicit_deadlines
+from outfall.law.illicit import (
+    IllicitCase,
+    IllicitPayment,
+    case_problem,
+    extension_note,
+    illicit_charges,
+    illicit_deadlines,
+)
 from outfall.letters import LetterWriter, Recipient, address_problems, parse_address_block, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
@@ -58,14 +72,49 @@ NOV_TEMPLATE = "illicit_notice_of_violation.html"
 COST_TEMPLATE = "illicit_cost_notice.html"
 MEASURES = range(1, 7)
 # The three tables are written together from the same inputs (the asset cannot be split).
-INPUTS = ["illicit_discharges", "illicit_payments", "parcels"]  # the six things ch. 185 lets a notice of violation require, by their numbers
+INPUTS = [
+    "illicit_discharges",
+    "illicit_payments",
+    "parcels",
+]  # the six things ch. 185 lets a notice of violation require, by their numbers
 
-DEADLINE_COLUMNS = ["case_id", "obligation", "due", "satisfied_on", "status", "rule", "premises", "days_late",
-                    "as_of"]
-CHARGE_COLUMNS = ["case_id", "principal_usd", "installments", "installment_usd", "last_installment_usd",
-                  "interest_from", "interest_usd", "balance_usd", "max_penalty_usd", "paid_usd", "penalty_days",
-                  "as_of", "rule"]
-LETTER_COLUMNS = ["case_id", "kind", "letter_file", "dated", "draft", "ready_to_mail", "not_ready", "sha256", "html"]
+DEADLINE_COLUMNS = [
+    "case_id",
+    "obligation",
+    "due",
+    "satisfied_on",
+    "status",
+    "rule",
+    "premises",
+    "days_late",
+    "as_of",
+]
+CHARGE_COLUMNS = [
+    "case_id",
+    "principal_usd",
+    "installments",
+    "installment_usd",
+    "last_installment_usd",
+    "interest_from",
+    "interest_usd",
+    "balance_usd",
+    "max_penalty_usd",
+    "paid_usd",
+    "penalty_days",
+    "as_of",
+    "rule",
+]
+LETTER_COLUMNS = [
+    "case_id",
+    "kind",
+    "letter_file",
+    "dated",
+    "draft",
+    "ready_to_mail",
+    "not_ready",
+    "sha256",
+    "html",
+]
 
 
 # ---------------------------------------------------------------------------- reading
@@ -79,7 +128,11 @@ def _records(con, name: str, params: Any = None) -> list[dict]:
 
 def _money(value: Any) -> Decimal | None:
     """A DOUBLE from the input as the decimal it was written as (1234.56, not 1234.5599999)."""
-    return None if value is None or (isinstance(value, float) and value != value) else Decimal(repr(float(value)))
+    return (
+        None
+        if value is None or (isinstance(value, float) and value != value)
+        else Decimal(repr(float(value)))
+    )
 
 
 def _case(row: dict) -> IllicitCase:
@@ -97,8 +150,10 @@ def parse_measures(text: Any) -> tuple[list[int], str | None]:
     tokens = [t for t in re.split(r"[\s,;/()&+]+|and", raw) if t]
     numbers = sorted({int(t) for t in tokens if t.isdigit() and int(t) in MEASURES})
     if len(numbers) != len({t for t in tokens}) or any(not t.isdigit() for t in tokens):
-        return numbers, (f"the measures the notice requires ('{text}') are not all among the numbers 1 to 6 "
-                         f"of ch. 185's list")
+        return numbers, (
+            f"the measures the notice requires ('{text}') are not all among the numbers 1 to 6 "
+            f"of ch. 185's list"
+        )
     return numbers, None
 
 
@@ -129,8 +184,12 @@ def _premises_text(case: dict) -> str:
 ADDRESS_FIX = "the illicit discharges file: responsible_party and mailing_address"
 
 
-def _period_end(ends: dt.date | None, period: ExtendedPeriod, calendar: BusinessCalendar,
-                extensions: list[DeadlineExtension] | None) -> tuple[dt.date | None, str | None]:
+def _period_end(
+    ends: dt.date | None,
+    period: ExtendedPeriod,
+    calendar: BusinessCalendar,
+    extensions: list[DeadlineExtension] | None,
+) -> tuple[dt.date | None, str | None]:
     """(the day a period that would end on ``ends`` ends, the sentence saying General Construction
     Law § 25-a moved it, or None when it did not)."""
     if ends is None:
@@ -139,12 +198,19 @@ def _period_end(ends: dt.date | None, period: ExtendedPeriod, calendar: Business
     return due, (extension_note(ends, due, moved_by) if moved_by is not None else None)
 
 
-def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str, calendar: BusinessCalendar,
-                 extensions: list[DeadlineExtension] | None) -> tuple[dict, list[str]]:
+def _nov_context(
+    case: dict,
+    terms: IllicitTerms,
+    as_of: dt.date,
+    issuer: str,
+    calendar: BusinessCalendar,
+    extensions: list[DeadlineExtension] | None,
+) -> tuple[dict, list[str]]:
     issued = case["nov_on"] if case["nov_on"] is not None and case["nov_on"] <= as_of else None
     dated = issued or as_of
-    abatement_by, abatement_note = _period_end(case["abatement_due"], "illicit_discharges.abatement", calendar,
-                                               extensions)
+    abatement_by, abatement_note = _period_end(
+        case["abatement_due"], "illicit_discharges.abatement", calendar, extensions
+    )
     measures, problem = parse_measures(case.get("nov_requires"))
     recipient = _recipient(case)
     missing = address_problems(recipient, ADDRESS_FIX)
@@ -153,29 +219,53 @@ def _nov_context(case: dict, terms: IllicitTerms, as_of: dt.date, issuer: str, c
     elif not measures:
         missing.append("the case does not say which of the six measures of ch. 185 the notice requires")
     if 4 in measures and case["abatement_due"] is None:
-        missing.append("the notice requires abatement or restoration but sets no deadline for it "
-                       "(ch. 185: the notice shall set forth a deadline)")
+        missing.append(
+            "the notice requires abatement or restoration but sets no deadline for it "
+            "(ch. 185: the notice shall set forth a deadline)"
+        )
     context = {
-        "case_id": case["case_id"], "issued_on": dated, "draft": issued is None, "issuer": issuer,
+        "case_id": case["case_id"],
+        "issued_on": dated,
+        "draft": issued is None,
+        "issuer": issuer,
         "recipient_name": recipient.name or "[name of the person responsible not on file]",
         "recipient_address_block": recipient.lines() or ["[mailing address not on file]"],
-        "premises_text": _premises_text(case), "discovered_on": case["discovered_on"],
-        "description": case.get("description") or "", "hazardous": bool(case.get("hazardous")),
-        "measures": measures, "abatement_due": abatement_by, "abatement_note": abatement_note,
+        "premises_text": _premises_text(case),
+        "discovered_on": case["discovered_on"],
+        "description": case.get("description") or "",
+        "hazardous": bool(case.get("hazardous")),
+        "measures": measures,
+        "abatement_due": abatement_by,
+        "abatement_note": abatement_note,
         "appeal_days": terms.appeal_days,
         "period_end_rule": extension_law(extensions, dated, "illicit_discharges.appeal"),
-        "hearing_days": terms.hearing_days, "abatement_after_decision_days": terms.abatement_after_decision_days,
-        "installments": terms.installments, "penalty_per_day_usd": terms.penalty_per_day_usd,
-        "law_name": terms.citation, "rule_appeal": terms.rules.appeal, "rule_abatement": terms.rules.abatement,
+        "hearing_days": terms.hearing_days,
+        "abatement_after_decision_days": terms.abatement_after_decision_days,
+        "installments": terms.installments,
+        "penalty_per_day_usd": terms.penalty_per_day_usd,
+        "law_name": terms.citation,
+        "rule_appeal": terms.rules.appeal,
+        "rule_abatement": terms.rules.abatement,
         "rule_charges": terms.rules.charges,
     }
     return context, missing
 
 
-def _cost_context(case: dict, charges: Any, payments: list[IllicitPayment], terms: IllicitTerms,
-                  as_of: dt.date, issuer: str, calendar: BusinessCalendar,
-                  extensions: list[DeadlineExtension] | None) -> tuple[dict, list[str]]:
-    sent = case["cost_notice_on"] if case["cost_notice_on"] is not None and case["cost_notice_on"] <= as_of else None
+def _cost_context(
+    case: dict,
+    charges: Any,
+    payments: list[IllicitPayment],
+    terms: IllicitTerms,
+    as_of: dt.date,
+    issuer: str,
+    calendar: BusinessCalendar,
+    extensions: list[DeadlineExtension] | None,
+) -> tuple[dict, list[str]]:
+    sent = (
+        case["cost_notice_on"]
+        if case["cost_notice_on"] is not None and case["cost_notice_on"] <= as_of
+        else None
+    )
     dated = sent or as_of
     # the account as it stood on the notice's own date (a notice sent earlier is shown as it was sent)
     charges = illicit_charges(_case(case), payments, terms, dated) or charges
@@ -183,30 +273,49 @@ def _cost_context(case: dict, charges: Any, payments: list[IllicitPayment], term
     missing = address_problems(recipient, ADDRESS_FIX)
     paid = [p for p in payments if p.paid_on <= dated]
     context = {
-        "case_id": case["case_id"], "issued_on": dated, "draft": sent is None, "as_of": dated, "issuer": issuer,
+        "case_id": case["case_id"],
+        "issued_on": dated,
+        "draft": sent is None,
+        "as_of": dated,
+        "issuer": issuer,
         "recipient_name": recipient.name or "[name of the owner not on file]",
         "recipient_address_block": recipient.lines() or ["[mailing address not on file]"],
-        "premises_text": _premises_text(case), "discovered_on": case["discovered_on"],
-        "abated_on": case["abated_on"], "principal_usd": charges.principal_usd,
-        "installments": charges.installments, "installment_usd": charges.installment_usd,
-        "last_installment_usd": charges.last_installment_usd, "interest_from": charges.interest_from,
+        "premises_text": _premises_text(case),
+        "discovered_on": case["discovered_on"],
+        "abated_on": case["abated_on"],
+        "principal_usd": charges.principal_usd,
+        "installments": charges.installments,
+        "installment_usd": charges.installment_usd,
+        "last_installment_usd": charges.last_installment_usd,
+        "interest_from": charges.interest_from,
         "interest_start_days": terms.interest_start_days,
-        "interest_rate": _rate_text(terms.interest_rate), "interest_usd": charges.interest_usd,
-        "paid_usd": charges.paid_usd, "balance_usd": charges.balance_usd,
+        "interest_rate": _rate_text(terms.interest_rate),
+        "interest_usd": charges.interest_usd,
+        "paid_usd": charges.paid_usd,
+        "balance_usd": charges.balance_usd,
         "payments": [{"paid_on": p.paid_on, "amount_usd": p.amount_usd} for p in paid],
         "protest_days": terms.protest_days,
         "period_end_rule": extension_law(extensions, dated, "illicit_discharges.protest"),
-        "law_name": terms.citation, "rule_cost_notice": terms.rules.cost_notice, "rule_protest": terms.rules.protest,
+        "law_name": terms.citation,
+        "rule_cost_notice": terms.rules.cost_notice,
+        "rule_protest": terms.rules.protest,
         "rule_charges": terms.rules.charges,
     }
     return context, missing
 
 
 def _letter_row(case_id: str, kind: str, file_name: str, context: dict, letter) -> dict:
-    return {"case_id": case_id, "kind": kind, "letter_file": file_name, "dated": context["issued_on"],
-            "draft": context["draft"], "ready_to_mail": letter.ready_to_mail,
-            "not_ready": "; ".join(letter.not_ready) or None,
-            "sha256": hashlib.sha256(letter.html.encode("utf-8")).hexdigest(), "html": letter.html}
+    return {
+        "case_id": case_id,
+        "kind": kind,
+        "letter_file": file_name,
+        "dated": context["issued_on"],
+        "draft": context["draft"],
+        "ready_to_mail": letter.ready_to_mail,
+        "not_ready": "; ".join(letter.not_ready) or None,
+        "sha256": hashlib.sha256(letter.html.encode("utf-8")).hexdigest(),
+        "html": letter.html,
+    }
 
 
 def _file_stem(case_id: str) -> str:
@@ -216,18 +325,28 @@ def _file_stem(case_id: str) -> str:
 # ---------------------------------------------------------------------------- the asset
 
 
-def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
-                  ) -> tuple[list[dict], list[dict], list[dict], list[SetAside], str | None]:
+def build_illicit(
+    con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
+) -> tuple[list[dict], list[dict], list[dict], list[SetAside], str | None]:
     """(deadlines, charges, letters, rows set aside, why nothing was judged or None)."""
     versions = rules.illicit_discharges
     holidays = rules.business_days
     cases = _records(con, "select_illicit_cases")
     payment_rows = _records(con, "select_illicit_payments")
     if versions is None or holidays is None:
-        missing = " and ".join(n for n, v in (("illicit_discharges", versions), ("business_days", holidays))
-                               if v is None)
-        return [], [], [], [], (f"{rules.source.name} has no {missing} rules (the illicit discharge law; business "
-                                f"days of General Construction Law § 24): {len(cases)} case(s) not judged")
+        missing = " and ".join(
+            n for n, v in (("illicit_discharges", versions), ("business_days", holidays)) if v is None
+        )
+        return (
+            [],
+            [],
+            [],
+            [],
+            (
+                f"{rules.source.name} has no {missing} rules (the illicit discharge law; business "
+                f"days of General Construction Law § 24): {len(cases)} case(s) not judged"
+            ),
+        )
     calendar = BusinessCalendar(holidays)
     issuer = f"Stormwater Management Officer, {rules.name}"
     first = min(versions, key=lambda v: v.effective_from)
@@ -240,7 +359,9 @@ def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
     payments_of: dict[str, list[IllicitPayment]] = defaultdict(list)
     payment_source: dict[str, list[dict]] = defaultdict(list)
     for p in payment_rows:
-        payment = IllicitPayment(case_id=p["case_id"], paid_on=p["paid_on"], amount_usd=_money(p["amount_usd"]))
+        payment = IllicitPayment(
+            case_id=p["case_id"], paid_on=p["paid_on"], amount_usd=_money(p["amount_usd"])
+        )
         payments_of[p["case_id"]].append(payment)
         payment_source[p["case_id"]].append(p)
 
@@ -248,57 +369,109 @@ def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
         case = _case(row)
         terms = versions.get(case.discovered_on)
         if terms is None:
-            when = ("before" if case.discovered_on < first.effective_from else "on a day no version covers; ")
-            aside.append(SetAside(
-                "illicit_discharges", row["source_file"], row["source_row"],
-                f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the rules of "
-                f"{first.citation} (in effect from {first.effective_from.isoformat()}): its deadlines and charges "
-                f"are not worked out; check the day of discovery",
-                {"case_id": case.case_id, "discovered_on": case.discovered_on}))
+            when = "before" if case.discovered_on < first.effective_from else "on a day no version covers; "
+            aside.append(
+                SetAside(
+                    "illicit_discharges",
+                    row["source_file"],
+                    row["source_row"],
+                    f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the rules of "
+                    f"{first.citation} (in effect from {first.effective_from.isoformat()}): its deadlines and charges "
+                    f"are not worked out; check the day of discovery",
+                    {"case_id": case.case_id, "discovered_on": case.discovered_on},
+                )
+            )
             continue
         problem = case_problem(case)
         if problem is not None:
-            aside.append(SetAside("illicit_discharges", row["source_file"], row["source_row"],
-                                  f"case {case.case_id}: {problem}", {"case_id": case.case_id}))
+            aside.append(
+                SetAside(
+                    "illicit_discharges",
+                    row["source_file"],
+                    row["source_row"],
+                    f"case {case.case_id}: {problem}",
+                    {"case_id": case.case_id},
+                )
+            )
             continue
         try:
             found = illicit_deadlines(case, terms, calendar, as_of, rules.deadline_extension)
-        except ValueError as exc:   # business days before the holiday rules begin
-            aside.append(SetAside("illicit_discharges", row["source_file"], row["source_row"],
-                                  f"case {case.case_id}: {exc} Check the dates of discovery and of the notice "
-                                  f"to the Town", {"case_id": case.case_id}))
+        except ValueError as exc:  # business days before the holiday rules begin
+            aside.append(
+                SetAside(
+                    "illicit_discharges",
+                    row["source_file"],
+                    row["source_row"],
+                    f"case {case.case_id}: {exc} Check the dates of discovery and of the notice to the Town",
+                    {"case_id": case.case_id},
+                )
+            )
             continue
         judged[case.case_id] = (row, terms)
         for d in found:
-            deadlines.append({"case_id": d.case_id, "obligation": d.obligation, "due": d.due,
-                              "satisfied_on": d.satisfied_on, "status": d.status, "rule": d.rule,
-                              "premises": case.premises,
-                              "days_late": days_late(d.due, d.satisfied_on, as_of) if d.due is not None else None,
-                              "as_of": as_of})
+            deadlines.append(
+                {
+                    "case_id": d.case_id,
+                    "obligation": d.obligation,
+                    "due": d.due,
+                    "satisfied_on": d.satisfied_on,
+                    "status": d.status,
+                    "rule": d.rule,
+                    "premises": case.premises,
+                    "days_late": days_late(d.due, d.satisfied_on, as_of) if d.due is not None else None,
+                    "as_of": as_of,
+                }
+            )
         c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of)
         if c is not None:
-            charges.append({"case_id": c.case_id, "principal_usd": c.principal_usd, "installments": c.installments,
-                            "installment_usd": c.installment_usd, "last_installment_usd": c.last_installment_usd,
-                            "interest_from": c.interest_from, "interest_usd": c.interest_usd,
-                            "balance_usd": c.balance_usd, "max_penalty_usd": c.max_penalty_usd,
-                            "paid_usd": c.paid_usd, "penalty_days": c.penalty_days, "as_of": as_of, "rule": c.rule})
+            charges.append(
+                {
+                    "case_id": c.case_id,
+                    "principal_usd": c.principal_usd,
+                    "installments": c.installments,
+                    "installment_usd": c.installment_usd,
+                    "last_installment_usd": c.last_installment_usd,
+                    "interest_from": c.interest_from,
+                    "interest_usd": c.interest_usd,
+                    "balance_usd": c.balance_usd,
+                    "max_penalty_usd": c.max_penalty_usd,
+                    "paid_usd": c.paid_usd,
+                    "penalty_days": c.penalty_days,
+                    "as_of": as_of,
+                    "rule": c.rule,
+                }
+            )
         if writer is None:
             continue
         stem = _file_stem(case.case_id)
         abated = case.abated_on is not None and case.abated_on <= as_of
         if (case.nov_on is not None and case.nov_on <= as_of) or not abated:
             context, missing = _nov_context(row, terms, as_of, issuer, calendar, rules.deadline_extension)
-            letter = writer.render(NOV_TEMPLATE, context, jurisdiction=rules.jurisdiction, area="stormwater",
-                                   missing=missing)
-            letters.append(_letter_row(case.case_id, "notice_of_violation", f"{LETTER_PREFIX}nov_{stem}.html",
-                                       context, letter))
+            letter = writer.render(
+                NOV_TEMPLATE, context, jurisdiction=rules.jurisdiction, area="stormwater", missing=missing
+            )
+            letters.append(
+                _letter_row(
+                    case.case_id, "notice_of_violation", f"{LETTER_PREFIX}nov_{stem}.html", context, letter
+                )
+            )
         if c is not None and case.abated_by == "town" and abated:
-            context, missing = _cost_context(row, c, payments_of.get(case.case_id, []), terms, as_of, issuer,
-                                             calendar, rules.deadline_extension)
-            letter = writer.render(COST_TEMPLATE, context, jurisdiction=rules.jurisdiction, area="stormwater",
-                                   missing=missing)
-            letters.append(_letter_row(case.case_id, "cost_notice", f"{LETTER_PREFIX}cost_{stem}.html",
-                                       context, letter))
+            context, missing = _cost_context(
+                row,
+                c,
+                payments_of.get(case.case_id, []),
+                terms,
+                as_of,
+                issuer,
+                calendar,
+                rules.deadline_extension,
+            )
+            letter = writer.render(
+                COST_TEMPLATE, context, jurisdiction=rules.jurisdiction, area="stormwater", missing=missing
+            )
+            letters.append(
+                _letter_row(case.case_id, "cost_notice", f"{LETTER_PREFIX}cost_{stem}.html", context, letter)
+            )
 
     known = {r["case_id"] for r in cases}
     with_cost = {cid for cid, (row, _) in judged.items() if row["abatement_cost_usd"] is not None}
@@ -310,11 +483,20 @@ def build_illicit(con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
         elif case_id not in judged:
             why = f"payment toward case {case_id}, which could not be judged (see that case's row)"
         else:
-            why = (f"payment toward case {case_id}, whose cost of abatement is not on file: enter the cost of "
-                   f"abatement in the case")
+            why = (
+                f"payment toward case {case_id}, whose cost of abatement is not on file: enter the cost of "
+                f"abatement in the case"
+            )
         for p in rows:
-            aside.append(SetAside("illicit_payments", p["source_file"], p["source_row"], why,
-                                  {"case_id": case_id, "paid_on": p["paid_on"], "amount_usd": p["amount_usd"]}))
+            aside.append(
+                SetAside(
+                    "illicit_payments",
+                    p["source_file"],
+                    p["source_row"],
+                    why,
+                    {"case_id": case_id, "paid_on": p["paid_on"], "amount_usd": p["amount_usd"]},
+                )
+            )
     return deadlines, charges, letters, aside, None
 
 
@@ -327,19 +509,32 @@ def _counts(rows: list[dict], *keys: str) -> dict[str, int]:
 
 @multi_asset(
     specs=[
-        AssetSpec("illicit_discharge_deadlines", group_name=GROUP_STORMWATER, kinds={"duckdb"},
-                  deps=INPUTS,
-                  description=DESCRIBE.illicit_discharge_deadlines()),
-        AssetSpec("illicit_discharge_charges", group_name=GROUP_STORMWATER, kinds={"duckdb"},
-                  deps=INPUTS,
-                  description=DESCRIBE.illicit_discharge_charges()),
-        AssetSpec("illicit_discharge_letters", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
-                  deps=INPUTS,
-                  description=DESCRIBE.illicit_discharge_letters()),
+        AssetSpec(
+            "illicit_discharge_deadlines",
+            group_name=GROUP_STORMWATER,
+            kinds={"duckdb"},
+            deps=INPUTS,
+            description=DESCRIBE.illicit_discharge_deadlines(),
+        ),
+        AssetSpec(
+            "illicit_discharge_charges",
+            group_name=GROUP_STORMWATER,
+            kinds={"duckdb"},
+            deps=INPUTS,
+            description=DESCRIBE.illicit_discharge_charges(),
+        ),
+        AssetSpec(
+            "illicit_discharge_letters",
+            group_name=GROUP_STORMWATER,
+            kinds={"duckdb", "html"},
+            deps=INPUTS,
+            description=DESCRIBE.illicit_discharge_letters(),
+        ),
     ],
 )
-def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-                              rules: RulesResource):
+def illicit_discharges_judged(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+):
     as_of = settings.as_of_date()
     folder = letters_dir(duckdb, settings, "stormwater")
     writer = LetterWriter(settings.data_path(), rules.all_rules())
@@ -350,7 +545,9 @@ def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBReso
         if skipped:
             context.log.warning(skipped)
         with transaction(con):
-            replace_rows(con, "illicit_discharge_deadlines", pd.DataFrame(deadlines, columns=DEADLINE_COLUMNS))
+            replace_rows(
+                con, "illicit_discharge_deadlines", pd.DataFrame(deadlines, columns=DEADLINE_COLUMNS)
+            )
             replace_rows(con, "illicit_discharge_charges", pd.DataFrame(charges, columns=CHARGE_COLUMNS))
             replace_rows(con, "illicit_discharge_letters", pd.DataFrame(letters, columns=LETTER_COLUMNS))
             set_aside = replace_set_aside(con, JUDGED_BY, aside)
@@ -358,25 +555,41 @@ def illicit_discharges_judged(context: AssetExecutionContext, duckdb: DuckDBReso
         common = {"as_of": str(as_of), "rows_set_aside": set_aside}
         if skipped:
             common["not_judged"] = skipped
-        yield MaterializeResult(asset_key="illicit_discharge_deadlines", metadata={
-            **common, "dagster/row_count": count(con, "illicit_discharge_deadlines"),
-            "by_obligation_and_status": MetadataValue.json(_counts(deadlines, "obligation", "status")),
-            "preview": MetadataValue.md(preview_markdown(con, "illicit_discharge_deadlines"))})
-        yield MaterializeResult(asset_key="illicit_discharge_charges", metadata={
-            **common, "dagster/row_count": count(con, "illicit_discharge_charges"),
-            "balance_usd": float(sum((c["balance_usd"] for c in charges), Decimal(0))),
-            "preview": MetadataValue.md(preview_markdown(con, "illicit_discharge_charges"))})
-        yield MaterializeResult(asset_key="illicit_discharge_letters", metadata={
-            "dagster/row_count": count(con, "illicit_discharge_letters"),
-            "letters_dir": str(folder) if folder else "(none: in-memory warehouse)",
-            "stale_letters_removed": removed,
-            "files": MetadataValue.json(sorted(r["letter_file"] for r in letters)[:50])})
+        yield MaterializeResult(
+            asset_key="illicit_discharge_deadlines",
+            metadata={
+                **common,
+                "dagster/row_count": count(con, "illicit_discharge_deadlines"),
+                "by_obligation_and_status": MetadataValue.json(_counts(deadlines, "obligation", "status")),
+                "preview": MetadataValue.md(preview_markdown(con, "illicit_discharge_deadlines")),
+            },
+        )
+        yield MaterializeResult(
+            asset_key="illicit_discharge_charges",
+            metadata={
+                **common,
+                "dagster/row_count": count(con, "illicit_discharge_charges"),
+                "balance_usd": float(sum((c["balance_usd"] for c in charges), Decimal(0))),
+                "preview": MetadataValue.md(preview_markdown(con, "illicit_discharge_charges")),
+            },
+        )
+        yield MaterializeResult(
+            asset_key="illicit_discharge_letters",
+            metadata={
+                "dagster/row_count": count(con, "illicit_discharge_letters"),
+                "letters_dir": str(folder) if folder else "(none: in-memory warehouse)",
+                "stale_letters_removed": removed,
+                "files": MetadataValue.json(sorted(r["letter_file"] for r in letters)[:50]),
+            },
+        )
 
 
 def recorded_letter_files(con) -> set[str]:
     """The letters already on record as mailed documents (documents_issued): never written again."""
-    return {Path(f).name for (f,) in con.execute(sql("select_recorded_letter_files"), {"area": "stormwater"}
-                                                 ).fetchall()}
+    return {
+        Path(f).name
+        for (f,) in con.execute(sql("select_recorded_letter_files"), {"area": "stormwater"}).fetchall()
+    }
 
 
 def keep_records(letters: list[dict], folder: Path | None, recorded: set[str]) -> list[dict]:
@@ -387,8 +600,12 @@ def keep_records(letters: list[dict], folder: Path | None, recorded: set[str]) -
         path = folder / letter["letter_file"] if folder is not None else None
         if letter["letter_file"] in recorded and path is not None and path.is_file():
             html = path.read_text(encoding="utf-8")
-            letter = {**letter, "html": html, "sha256": hashlib.sha256(html.encode("utf-8")).hexdigest(),
-                      "recorded": True}
+            letter = {
+                **letter,
+                "html": html,
+                "sha256": hashlib.sha256(html.encode("utf-8")).hexdigest(),
+                "recorded": True,
+            }
         out.append(letter)
     return out
 
@@ -413,28 +630,45 @@ def _write_letters(folder: Path | None, letters: list[dict], recorded: set[str])
 # ---------------------------------------------------------------------------- checks
 
 
-@asset_check(asset="illicit_discharge_charges", blocking=False,
-             description="Every charge adds up: the equal installments plus the last make the principal, the balance is "
-                         "principal + interest - payments. Threshold: 0 rows that do not. Severity ERROR.")
+@asset_check(
+    asset="illicit_discharge_charges",
+    blocking=False,
+    description="Every charge adds up: the equal installments plus the last make the principal, the balance is "
+    "principal + interest - payments. Threshold: 0 rows that do not. Severity ERROR.",
+)
 def check_validity_illicit_balance(duckdb: DuckDBResource) -> AssetCheckResult:
-    rows, total = check_rows(
-        duckdb, sql("check_validity_illicit_balance"),
-        table="illicit_discharge_charges")
-    return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.ERROR,
-                            metadata={"rows": total, "bad_rows": len(rows),
-                                      "cases": MetadataValue.json([r[0] for r in rows[:20]]),
-                                      "threshold": "0 rows"})
+    rows, total = check_rows(duckdb, sql("check_validity_illicit_balance"), table="illicit_discharge_charges")
+    return AssetCheckResult(
+        passed=not rows,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={
+            "rows": total,
+            "bad_rows": len(rows),
+            "cases": MetadataValue.json([r[0] for r in rows[:20]]),
+            "threshold": "0 rows",
+        },
+    )
 
 
-
-@asset_check(asset="illicit_discharge_deadlines", blocking=False,
-             description="Every deadline's status is met, late, open, overdue or suspended and agrees with its days: "
-                         "suspended only for an abatement while an appeal is pending (the one status without a due "
-                         "day), met and late satisfied in time and after it, open and overdue not satisfied, due on "
-                         "or after and before the day judged. Threshold: 0 rows that do not. Severity ERROR.")
+@asset_check(
+    asset="illicit_discharge_deadlines",
+    blocking=False,
+    description="Every deadline's status is met, late, open, overdue or suspended and agrees with its days: "
+    "suspended only for an abatement while an appeal is pending (the one status without a due "
+    "day), met and late satisfied in time and after it, open and overdue not satisfied, due on "
+    "or after and before the day judged. Threshold: 0 rows that do not. Severity ERROR.",
+)
 def check_validity_illicit_status(duckdb: DuckDBResource) -> AssetCheckResult:
-    rows, total = check_rows(duckdb, sql("check_validity_illicit_status"), table="illicit_discharge_deadlines")
-    return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.ERROR,
-                            metadata={"rows": total, "bad_rows": len(rows),
-                                      "deadlines": MetadataValue.json([f"{c} {o}: {s}" for c, o, s in rows[:20]]),
-                                      "threshold": "0 rows"})
+    rows, total = check_rows(
+        duckdb, sql("check_validity_illicit_status"), table="illicit_discharge_deadlines"
+    )
+    return AssetCheckResult(
+        passed=not rows,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={
+            "rows": total,
+            "bad_rows": len(rows),
+            "deadlines": MetadataValue.json([f"{c} {o}: {s}" for c, o, s in rows[:20]]),
+            "threshold": "0 rows",
+        },
+    )

@@ -16,15 +16,26 @@ from dashboards.stormwater import StormwaterData, build_stormwater_page
 
 # --------------------------------------------------------------------------- stormwater
 
+
 def letters_folder(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
     """Where the stormwater notices' letters are written: the one rule of assets/common.py."""
     return letters_dir(duckdb, settings, "stormwater")
 
-def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: OutfallSettings, rules: RulesResource,
-                         folder: Path, letters: Path | None) -> StormwaterData:
+
+def read_stormwater_data(
+    con: duckdb_module.DuckDBPyConnection,
+    settings: OutfallSettings,
+    rules: RulesResource,
+    folder: Path,
+    letters: Path | None,
+) -> StormwaterData:
     r = Reader(con)
-    data = StormwaterData(as_of=settings.as_of_date(), generated_at=_now_local(), town=rules.names(),
-                          laws=page_laws(rules, settings.as_of_date()))
+    data = StormwaterData(
+        as_of=settings.as_of_date(),
+        generated_at=_now_local(),
+        town=rules.names(),
+        laws=page_laws(rules, settings.as_of_date()),
+    )
     data.sites = r.table("sites")
     data.classification = r.table("site_classification")
     data.findings = r.table("swppp_inspection_findings")
@@ -56,23 +67,46 @@ def read_stormwater_data(con: duckdb_module.DuckDBPyConnection, settings: Outfal
         for name in names:
             if (letters / str(name)).is_file():
                 data.letters[str(name)] = Path(os.path.relpath(letters / str(name), folder)).as_posix()
-            elif (folder / str(name)).is_file():   # a monthly notice's letter: relative to the dashboards folder
+            elif (
+                folder / str(name)
+            ).is_file():  # a monthly notice's letter: relative to the dashboards folder
                 data.letters[str(name)] = Path(os.path.relpath(folder / str(name), folder)).as_posix()
     data.present = r.present
     return data
 
+
 @asset(
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
-    deps=["sites", "inspections", "rainfall", "site_classification", "swppp_inspection_findings",
-          "swppp_other_findings", "swppp_notices", "swppp_upcoming", "illicit_discharge_deadlines",
-          "illicit_discharge_charges", "illicit_discharge_letters", "smp_findings", "notices", "worklist"],
+    deps=[
+        "sites",
+        "inspections",
+        "rainfall",
+        "site_classification",
+        "swppp_inspection_findings",
+        "swppp_other_findings",
+        "swppp_notices",
+        "swppp_upcoming",
+        "illicit_discharge_deadlines",
+        "illicit_discharge_charges",
+        "illicit_discharge_letters",
+        "smp_findings",
+        "notices",
+        "worklist",
+    ],
     description=DESCRIBE.stormwater_dashboard(),
 )
-def stormwater_dashboard(context: AssetExecutionContext, duckdb: DuckDBResource,
-                         settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
-    return write_page(context, duckdb, settings, rules, "stormwater.html",
-                      lambda con, folder: read_stormwater_data(con, settings, rules, folder,
-                                                               letters_folder(duckdb, settings)),
-                      build_stormwater_page)
-
+def stormwater_dashboard(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
+    return write_page(
+        context,
+        duckdb,
+        settings,
+        rules,
+        "stormwater.html",
+        lambda con, folder: read_stormwater_data(
+            con, settings, rules, folder, letters_folder(duckdb, settings)
+        ),
+        build_stormwater_page,
+    )

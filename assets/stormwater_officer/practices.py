@@ -23,8 +23,14 @@ import datetime as dt
 from collections import defaultdict
 
 import pandas as pd
-from dagster import AssetCheckResult, AssetCheckSeverity, AssetExecutionContext, MaterializeResult, MetadataValue, \
-    asset_check
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetExecutionContext,
+    MaterializeResult,
+    MetadataValue,
+    asset_check,
+)
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, table_asset, warehouse
@@ -35,7 +41,17 @@ from outfall.rules import Rules
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 JUDGED_BY = "smp_findings"
-COLUMNS = ["practice_id", "site_id", "finding", "rule", "due", "status", "jurisdiction", "practice_type", "as_of"]
+COLUMNS = [
+    "practice_id",
+    "site_id",
+    "finding",
+    "rule",
+    "due",
+    "status",
+    "jurisdiction",
+    "practice_type",
+    "as_of",
+]
 
 
 def _records(con, name: str) -> list[dict]:
@@ -44,8 +60,9 @@ def _records(con, name: str) -> list[dict]:
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
-def build_practice_findings(con, rules: dict[str, Rules], as_of: dt.date
-                            ) -> tuple[list[dict], list[SetAside], list[str]]:
+def build_practice_findings(
+    con, rules: dict[str, Rules], as_of: dt.date
+) -> tuple[list[dict], list[SetAside], list[str]]:
     """(smp_findings rows, rows set aside, jurisdictions whose rules have no post_construction section)."""
     rows: list[dict] = []
     aside: list[SetAside] = []
@@ -54,9 +71,14 @@ def build_practice_findings(con, rules: dict[str, Rules], as_of: dt.date
         where = ("smp_practices", p["source_file"], p["source_row"])
         raw = {"practice_id": p["practice_id"], "site_id": p["site_id"]}
         if not p["site_known"]:
-            aside.append(SetAside(*where, f"practice {p['practice_id']} is on site {p['site_id']}, which is not "
-                                          f"among the construction sites: add the site or correct the site number",
-                                  raw))
+            aside.append(
+                SetAside(
+                    *where,
+                    f"practice {p['practice_id']} is on site {p['site_id']}, which is not "
+                    f"among the construction sites: add the site or correct the site number",
+                    raw,
+                )
+            )
             continue
         jurisdiction = p["jurisdiction"]
         versions = rules[jurisdiction].post_construction if jurisdiction in rules else None
@@ -66,35 +88,57 @@ def build_practice_findings(con, rules: dict[str, Rules], as_of: dt.date
         terms = versions.get(p["construction_start"])
         if terms is None:
             first = min(versions, key=lambda v: v.effective_from)
-            aside.append(SetAside(*where, (
-                f"practice {p['practice_id']} is on site {p['site_id']}, whose construction began on "
-                f"{p['construction_start'].isoformat()}, when no version of {first.citation} was in effect "
-                f"(the first from {first.effective_from.isoformat()}): its findings are not worked out; check the "
-                f"site's construction start"), raw))
+            aside.append(
+                SetAside(
+                    *where,
+                    (
+                        f"practice {p['practice_id']} is on site {p['site_id']}, whose construction began on "
+                        f"{p['construction_start'].isoformat()}, when no version of {first.citation} was in effect "
+                        f"(the first from {first.effective_from.isoformat()}): its findings are not worked out; check the "
+                        f"site's construction start"
+                    ),
+                    raw,
+                )
+            )
             continue
         practice = Practice.model_validate(p)
         for f in law_findings(practice, p["final_stabilization"], jurisdiction, {jurisdiction: terms}, as_of):
-            rows.append({"practice_id": f.practice_id, "site_id": f.site_id, "finding": f.finding, "rule": f.rule,
-                         "due": f.due, "status": f.status, "jurisdiction": jurisdiction,
-                         "practice_type": p["practice_type"], "as_of": as_of})
+            rows.append(
+                {
+                    "practice_id": f.practice_id,
+                    "site_id": f.site_id,
+                    "finding": f.finding,
+                    "rule": f.rule,
+                    "due": f.due,
+                    "status": f.status,
+                    "jurisdiction": jurisdiction,
+                    "practice_type": p["practice_type"],
+                    "as_of": as_of,
+                }
+            )
     return rows, aside, sorted(unruled)
 
 
-@table_asset(GROUP_STORMWATER,
-             deps=["smp_practices", "sites"],
-             description="Post-construction stormwater management practices on the day judged: as-built plans "
-                         "certified by a professional engineer after final stabilization, the maintenance agreement "
-                         "recorded before final plan approval, the inspection one year after final acceptance, and the "
-                         "construction completion guarantee not released before that year and that inspection (the "
-                         "stormwater law of the site's jurisdiction), each finding citing its section; met rows left "
-                         "out.")
-def smp_findings(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-                 rules: RulesResource) -> MaterializeResult:
+@table_asset(
+    GROUP_STORMWATER,
+    deps=["smp_practices", "sites"],
+    description="Post-construction stormwater management practices on the day judged: as-built plans "
+    "certified by a professional engineer after final stabilization, the maintenance agreement "
+    "recorded before final plan approval, the inspection one year after final acceptance, and the "
+    "construction completion guarantee not released before that year and that inspection (the "
+    "stormwater law of the site's jurisdiction), each finding citing its section; met rows left "
+    "out.",
+)
+def smp_findings(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:
         rows, aside, unruled = build_practice_findings(con, rules.all_rules(), as_of)
         if unruled:
-            context.log.warning(f"no post_construction rules for {', '.join(unruled)}: their practices are not judged")
+            context.log.warning(
+                f"no post_construction rules for {', '.join(unruled)}: their practices are not judged"
+            )
         frame = pd.DataFrame(rows, columns=COLUMNS)
         with transaction(con):
             replace_rows(con, "smp_findings", frame)
@@ -102,20 +146,30 @@ def smp_findings(context: AssetExecutionContext, duckdb: DuckDBResource, setting
         by = defaultdict(int)
         for r in rows:
             by[f"{r['jurisdiction']} / {r['finding']} / {r['status']}"] += 1
-        return MaterializeResult(metadata={
-            "dagster/row_count": count(con, "smp_findings"), "as_of": str(as_of), "rows_set_aside": set_aside,
-            "not_judged_jurisdictions": MetadataValue.json(unruled),
-            "by_finding_and_status": MetadataValue.json(dict(sorted(by.items()))),
-            "preview": MetadataValue.md(preview_markdown(con, "smp_findings"))})
+        return MaterializeResult(
+            metadata={
+                "dagster/row_count": count(con, "smp_findings"),
+                "as_of": str(as_of),
+                "rows_set_aside": set_aside,
+                "not_judged_jurisdictions": MetadataValue.json(unruled),
+                "by_finding_and_status": MetadataValue.json(dict(sorted(by.items()))),
+                "preview": MetadataValue.md(preview_markdown(con, "smp_findings")),
+            }
+        )
 
 
-@asset_check(asset=smp_findings, blocking=False,
-             description="Every finding is one of the four, with a status of late, open or overdue ("
-                         "a guarantee released early is overdue) and a rule citing its section. Threshold: 0 rows "
-                         "that are not. Severity ERROR.")
+@asset_check(
+    asset=smp_findings,
+    blocking=False,
+    description="Every finding is one of the four, with a status of late, open or overdue ("
+    "a guarantee released early is overdue) and a rule citing its section. Threshold: 0 rows "
+    "that are not. Severity ERROR.",
+)
 def check_validity_smp_status(duckdb: DuckDBResource) -> AssetCheckResult:
-    rows, total = check_rows(
-        duckdb, sql("check_validity_smp_status"), table="smp_findings")
+    rows, total = check_rows(duckdb, sql("check_validity_smp_status"), table="smp_findings")
     bad = rows[0][0]
-    return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
-                            metadata={"rows": total, "invalid_rows": int(bad), "threshold": "0 rows"})
+    return AssetCheckResult(
+        passed=bad == 0,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"rows": total, "invalid_rows": int(bad), "threshold": "0 rows"},
+    )

@@ -63,17 +63,65 @@ LETTER_PREFIX = "swppp_"
 STOP_WORK_TEMPLATE = "swppp_stop_work_order.html"
 
 CLASSIFICATION_COLUMNS = [
-    "site_id", "jurisdiction", "name", "applicant", "disturbed_acres", "construction_start", "final_stabilization",
-    "land_development_activity", "exempt", "condition_a", "condition_b", "condition_c", "conditions",
-    "inspections_required", "inspector", "reports_to_officer_weekly", "active", "judged_through", "reason", "rule",
+    "site_id",
+    "jurisdiction",
+    "name",
+    "applicant",
+    "disturbed_acres",
+    "construction_start",
+    "final_stabilization",
+    "land_development_activity",
+    "exempt",
+    "condition_a",
+    "condition_b",
+    "condition_c",
+    "conditions",
+    "inspections_required",
+    "inspector",
+    "reports_to_officer_weekly",
+    "active",
+    "judged_through",
+    "reason",
+    "rule",
 ]
-FINDING_COLUMNS = ["site_id", "requirement", "trigger_date", "due_by", "satisfied_on", "status", "jurisdiction",
-                   "rule", "days_late"]
-OTHER_COLUMNS = ["site_id", "jurisdiction", "finding", "subject", "detail", "trigger_date", "due_by", "satisfied_on",
-                 "status", "days_late", "rule", "section_text"]
-UPCOMING_COLUMNS = ["site_id", "jurisdiction", "site_name", "requirement", "trigger_date", "due_by",
-                    "days_until_due", "status", "inspector", "detail", "rule"]
-
+FINDING_COLUMNS = [
+    "site_id",
+    "requirement",
+    "trigger_date",
+    "due_by",
+    "satisfied_on",
+    "status",
+    "jurisdiction",
+    "rule",
+    "days_late",
+]
+OTHER_COLUMNS = [
+    "site_id",
+    "jurisdiction",
+    "finding",
+    "subject",
+    "detail",
+    "trigger_date",
+    "due_by",
+    "satisfied_on",
+    "status",
+    "days_late",
+    "rule",
+    "section_text",
+]
+UPCOMING_COLUMNS = [
+    "site_id",
+    "jurisdiction",
+    "site_name",
+    "requirement",
+    "trigger_date",
+    "due_by",
+    "days_until_due",
+    "status",
+    "inspector",
+    "detail",
+    "rule",
+]
 
 
 def _not_judged(subject: str, day: dt.date, exc: RulesError) -> NotJudged:
@@ -133,58 +181,101 @@ def _counts(frame: pd.DataFrame, *cols: str) -> dict[str, int]:
     if frame.empty:
         return {}
     grouped = frame.groupby(list(cols), dropna=False).size()
-    return {" / ".join(str(k) for k in (key if isinstance(key, tuple) else (key,))): int(n)
-            for key, n in grouped.items()}
+    return {
+        " / ".join(str(k) for k in (key if isinstance(key, tuple) else (key,))): int(n)
+        for key, n in grouped.items()
+    }
 
 
 # ---------------------------------------------------------------------------
 # site classification
 
 
-@table_asset(GROUP_STORMWATER,
-             deps=["sites"],
-             description=DESCRIBE.site_classification())
-def site_classification(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+@table_asset(GROUP_STORMWATER, deps=["sites"], description=DESCRIBE.site_classification())
+def site_classification(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
     with warehouse(duckdb) as con:
         for s in _records(con, sql("select_swppp_sites")):
             start, fs = s["construction_start"], s["final_stabilization"]
-            row = {k: s.get(k) for k in ("site_id", "jurisdiction", "name", "applicant", "disturbed_acres",
-                                         "construction_start", "final_stabilization")}
+            row = {
+                k: s.get(k)
+                for k in (
+                    "site_id",
+                    "jurisdiction",
+                    "name",
+                    "applicant",
+                    "disturbed_acres",
+                    "construction_start",
+                    "final_stabilization",
+                )
+            }
             r = rules.get(s["jurisdiction"])
-            day = start if start is not None and start <= as_of else as_of   # the law when construction started
+            day = (
+                start if start is not None and start <= as_of else as_of
+            )  # the law when construction started
             c = None
             if r is None:
-                row.update(inspections_required=False, reason=f"no rules for jurisdiction '{s['jurisdiction']}'")
+                row.update(
+                    inspections_required=False, reason=f"no rules for jurisdiction '{s['jurisdiction']}'"
+                )
             else:
                 try:
-                    c = law.classify_site(law.SiteFacts(s["disturbed_acres"], s["impaired_water"], s["single_family"],
-                                                        s["agricultural"], s["exempt"]), r, day)
+                    c = law.classify_site(
+                        law.SiteFacts(
+                            s["disturbed_acres"],
+                            s["impaired_water"],
+                            s["single_family"],
+                            s["agricultural"],
+                            s["exempt"],
+                        ),
+                        r,
+                        day,
+                    )
                 except RulesError as exc:
                     not_judged.append(_not_judged(f"site {s['site_id']}", day, exc))
                     row.update(inspections_required=False, reason=not_judged[-1].reason)
             if c is not None:
-                row.update(land_development_activity=c.land_development_activity, exempt=c.exempt,
-                           condition_a=c.condition_a, condition_b=c.condition_b, condition_c=c.condition_c,
-                           conditions=c.conditions or None, inspections_required=c.inspections_required,
-                           inspector=c.inspector, reports_to_officer_weekly=c.reports_to_officer_weekly,
-                           reason=c.reason, rule=c.rule)
+                row.update(
+                    land_development_activity=c.land_development_activity,
+                    exempt=c.exempt,
+                    condition_a=c.condition_a,
+                    condition_b=c.condition_b,
+                    condition_c=c.condition_c,
+                    conditions=c.conditions or None,
+                    inspections_required=c.inspections_required,
+                    inspector=c.inspector,
+                    reports_to_officer_weekly=c.reports_to_officer_weekly,
+                    reason=c.reason,
+                    rule=c.rule,
+                )
             row["active"] = bool(start is not None and law.is_active(start, fs, as_of))
-            row["judged_through"] = law.active_through(fs, as_of) if start is not None and start <= as_of else None
+            row["judged_through"] = (
+                law.active_through(fs, as_of) if start is not None and start <= as_of else None
+            )
             rows.append(row)
         frame = pd.DataFrame(rows, columns=CLASSIFICATION_COLUMNS)
         with transaction(con):
             replace_judged(con, not_judged, site_classification=frame)
         return table_result(
-            con, "site_classification",
+            con,
+            "site_classification",
             as_of=str(as_of),
             sites=len(frame),
             inspections_required=int(frame["inspections_required"].fillna(False).astype(bool).sum()),
-            active_requiring_inspections=int((frame["inspections_required"].fillna(False).astype(bool)
-                                              & frame["active"].astype(bool)).sum()) if len(frame) else 0,
-            by_jurisdiction_required=MetadataValue.json(_counts(frame, "jurisdiction", "inspections_required")),
+            active_requiring_inspections=int(
+                (
+                    frame["inspections_required"].fillna(False).astype(bool) & frame["active"].astype(bool)
+                ).sum()
+            )
+            if len(frame)
+            else 0,
+            by_jurisdiction_required=MetadataValue.json(
+                _counts(frame, "jurisdiction", "inspections_required")
+            ),
         )
 
 
@@ -192,10 +283,14 @@ def site_classification(duckdb: DuckDBResource, settings: OutfallSettings, rules
 # inspection findings (contract table)
 
 
-@table_asset(GROUP_STORMWATER,
-             deps=["site_classification", "sites", "inspections", "rainfall"],
-             description=DESCRIBE.swppp_inspection_findings())
-def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+@table_asset(
+    GROUP_STORMWATER,
+    deps=["site_classification", "sites", "inspections", "rainfall"],
+    description=DESCRIBE.swppp_inspection_findings(),
+)
+def swppp_inspection_findings(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
@@ -213,27 +308,38 @@ def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings,
             sites_judged += 1
             dates = [i["inspected_on"] for i in inspections.get(s["site_id"], [])]
             gauge = rain.get(_gauge_key(s["rain_gauge_id"]), {})
-            try:   # each requirement by the rules in effect on the day that starts it
+            try:  # each requirement by the rules in effect on the day that starts it
                 weekly = law.weekly_findings(start, fs, dates, as_of, r)
                 storms = law.storm_requirements(start, fs, dates, gauge, as_of, r)
-                found = [(q, r.swppp.weekly_inspection.at(q.trigger_date).citation) for q in weekly] + \
-                        [(q, r.swppp.storm_inspection.at(q.trigger_date).citation) for q in storms if q.is_finding]
+                found = [(q, r.swppp.weekly_inspection.at(q.trigger_date).citation) for q in weekly] + [
+                    (q, r.swppp.storm_inspection.at(q.trigger_date).citation) for q in storms if q.is_finding
+                ]
             except RulesError as exc:
                 not_judged.append(_not_judged(f"inspections of site {s['site_id']}", start, exc))
                 continue
             storm_requirements += len(storms)
             for req, citation in found:
-                rows.append({"site_id": s["site_id"], "requirement": req.requirement,
-                             "trigger_date": req.trigger_date, "due_by": req.due_by,
-                             "satisfied_on": req.satisfied_on, "status": req.status,
-                             "jurisdiction": s["jurisdiction"], "rule": citation, "days_late": req.days_late})
+                rows.append(
+                    {
+                        "site_id": s["site_id"],
+                        "requirement": req.requirement,
+                        "trigger_date": req.trigger_date,
+                        "due_by": req.due_by,
+                        "satisfied_on": req.satisfied_on,
+                        "status": req.status,
+                        "jurisdiction": s["jurisdiction"],
+                        "rule": citation,
+                        "days_late": req.days_late,
+                    }
+                )
         frame = pd.DataFrame(rows, columns=FINDING_COLUMNS)
         if len(frame):
             frame = frame.sort_values(["site_id", "requirement", "trigger_date"], kind="stable")
         with transaction(con):
             replace_judged(con, not_judged, swppp_inspection_findings=frame)
         return table_result(
-            con, "swppp_inspection_findings",
+            con,
+            "swppp_inspection_findings",
             as_of=str(as_of),
             sites_judged=sites_judged,
             storm_requirements=storm_requirements,
@@ -245,11 +351,22 @@ def swppp_inspection_findings(duckdb: DuckDBResource, settings: OutfallSettings,
 # other findings
 
 
-@table_asset(GROUP_STORMWATER,
-             deps=["site_classification", "sites", "inspections", "milestones", "contractor_certifications",
-                   "swppp_approvals", "report_deliveries"],
-             description=DESCRIBE.swppp_other_findings())
-def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+@table_asset(
+    GROUP_STORMWATER,
+    deps=[
+        "site_classification",
+        "sites",
+        "inspections",
+        "milestones",
+        "contractor_certifications",
+        "swppp_approvals",
+        "report_deliveries",
+    ],
+    description=DESCRIBE.swppp_other_findings(),
+)
+def swppp_other_findings(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
@@ -268,57 +385,100 @@ def swppp_other_findings(duckdb: DuckDBResource, settings: OutfallSettings, rule
         deliveries: dict[str, dict[dt.date, list[dt.date]]] = defaultdict(lambda: defaultdict(list))
         for d in _records(con, sql("select_report_deliveries")):
             deliveries[d["site_id"]][d["report_date"]].append(d["delivered_on"])
-        deliveries_tracked = (int(_records(con, sql("select_report_delivery_files"))[0]["files"]) > 0
-                              or count(con, "report_deliveries") > 0)
+        deliveries_tracked = (
+            int(_records(con, sql("select_report_delivery_files"))[0]["files"]) > 0
+            or count(con, "report_deliveries") > 0
+        )
 
         for site_id, s in sites.items():
             r = rules[s["jurisdiction"]]
             start, fs = s["construction_start"], s["final_stabilization"]
             if start is None:
                 continue
-            try:   # each finding by the rules in effect on the day its obligation arose
-                found = _other_findings(r, s, start, fs, as_of, approvals.get(site_id, []),
-                                        inspections.get(site_id, []), milestones.get(site_id, []),
-                                        contractors.get(site_id, []),
-                                        deliveries.get(site_id, {}) if deliveries_tracked else None)
+            try:  # each finding by the rules in effect on the day its obligation arose
+                found = _other_findings(
+                    r,
+                    s,
+                    start,
+                    fs,
+                    as_of,
+                    approvals.get(site_id, []),
+                    inspections.get(site_id, []),
+                    milestones.get(site_id, []),
+                    contractors.get(site_id, []),
+                    deliveries.get(site_id, {}) if deliveries_tracked else None,
+                )
                 for f in found:
                     rule, text = law.finding_rule(r, f.finding, f.trigger_date)
-                    rows.append({"site_id": site_id, "jurisdiction": s["jurisdiction"], "finding": f.finding,
-                                 "subject": f.subject, "detail": f.detail, "trigger_date": f.trigger_date,
-                                 "due_by": f.due_by, "satisfied_on": f.satisfied_on, "status": f.status,
-                                 "days_late": f.days_late, "rule": rule, "section_text": text})
+                    rows.append(
+                        {
+                            "site_id": site_id,
+                            "jurisdiction": s["jurisdiction"],
+                            "finding": f.finding,
+                            "subject": f.subject,
+                            "detail": f.detail,
+                            "trigger_date": f.trigger_date,
+                            "due_by": f.due_by,
+                            "satisfied_on": f.satisfied_on,
+                            "status": f.status,
+                            "days_late": f.days_late,
+                            "rule": rule,
+                            "section_text": text,
+                        }
+                    )
             except RulesError as exc:
                 not_judged.append(_not_judged(f"site {site_id}", start, exc))
         frame = pd.DataFrame(rows, columns=OTHER_COLUMNS)
         if len(frame):
-            frame = frame.sort_values(["site_id", "finding", "trigger_date", "subject"], kind="stable",
-                                      na_position="first")
+            frame = frame.sort_values(
+                ["site_id", "finding", "trigger_date", "subject"], kind="stable", na_position="first"
+            )
         with transaction(con):
             replace_judged(con, not_judged, swppp_other_findings=frame)
         return table_result(
-            con, "swppp_other_findings",
+            con,
+            "swppp_other_findings",
             as_of=str(as_of),
             report_deliveries_tracked=deliveries_tracked,
             by_finding_and_status=MetadataValue.json(_counts(frame, "finding", "status")),
         )
 
 
-def _other_findings(r: Rules, s: dict, start: dt.date, fs: dt.date | None, as_of: dt.date, approvals: list,
-                    visits: list[dict], milestones: list[dict], contractors: list[dict],
-                    deliveries: dict | None) -> list[law.OtherFinding]:
+def _other_findings(
+    r: Rules,
+    s: dict,
+    start: dt.date,
+    fs: dt.date | None,
+    as_of: dt.date,
+    approvals: list,
+    visits: list[dict],
+    milestones: list[dict],
+    contractors: list[dict],
+    deliveries: dict | None,
+) -> list[law.OtherFinding]:
     """The findings other than missed inspections of one site (law.*: each by the rules of its day)."""
     found: list[law.OtherFinding] = []
     d = law.disturbance_finding(s["disturbed_acres"], start, fs, approvals, as_of, r)
     if d:
         found.append(d)
-    found += law.sediment_findings([(i["inspected_on"], i["sediment_capacity_lost_pct"]) for i in visits],
-                                   start, as_of, r)
+    found += law.sediment_findings(
+        [(i["inspected_on"], i["sediment_capacity_lost_pct"]) for i in visits], start, as_of, r
+    )
     for m in milestones:
-        items = {i.name: f"{i.label} {i.paragraph}".strip() for i in r.swppp.milestones.at(m["occurs_on"]).items}
+        items = {
+            i.name: f"{i.label} {i.paragraph}".strip() for i in r.swppp.milestones.at(m["occurs_on"]).items
+        }
         if m["milestone"] not in items:
             continue
-        f = law.milestone_notice_finding(m["milestone"], m["occurs_on"], m["notified_at"], as_of, r,
-                                         occurs_at=m["occurs_at"], label=items[m["milestone"]])
+        f = law.milestone_notice_finding(
+            m["milestone"],
+            m["occurs_on"],
+            m["notified_at"],
+            as_of,
+            r,
+            occurs_at=m["occurs_at"],
+            label=items[m["milestone"]],
+        )
         if f:
             found.append(f)
     for c in contractors:
@@ -338,13 +498,21 @@ def _other_findings(r: Rules, s: dict, start: dt.date, fs: dt.date | None, as_of
 STATUS_WORDS = {"late": "made late", "overdue": "not made"}
 
 
-def _follow_monthly_notice(notice: dict, monthly: dict | None, in_letter: bool, r: Rules, as_of: dt.date) -> None:
+def _follow_monthly_notice(
+    notice: dict, monthly: dict | None, in_letter: bool, r: Rules, as_of: dt.date
+) -> None:
     """A finding's notice is its site's monthly notice: dated its mailing day, corrected by its last day to
     correct. A penalty accrues only through a mailed notice whose letter lists the finding (contract 6.1): a
     draft, a withdrawn draft, or a finding found after its month's notice was mailed accrues none. Once
     mailed, each period (day or week, by the penalty in effect on the violation's day) the violation
     continues after the last day to correct is a separate violation."""
-    monthly = monthly or {"period": None, "status": None, "letter": None, "issued_on": None, "correct_by": None}
+    monthly = monthly or {
+        "period": None,
+        "status": None,
+        "letter": None,
+        "issued_on": None,
+        "correct_by": None,
+    }
     notice["notice_period"], notice["notice_status"] = monthly["period"], monthly["status"]
     notice["letter_file"] = monthly["letter"]
     counted = monthly["issued_on"] is not None and in_letter
@@ -356,34 +524,59 @@ def _follow_monthly_notice(notice: dict, monthly: dict | None, in_letter: bool, 
     notice["total_fine_min_usd"] = law._usd(notice["fine_min_usd"] * periods)
     notice["total_fine_max_usd"] = law._usd(notice["fine_max_usd"] * periods)
     if monthly["issued_on"] is None:
-        why = ("The monthly notice listing this violation is a draft, not mailed: it sets no time schedule and no "
-               "penalty accrues until it is mailed." if monthly["status"] else
-               "No mailed notice lists this violation yet: no penalty accrues until one does.")
+        why = (
+            "The monthly notice listing this violation is a draft, not mailed: it sets no time schedule and no "
+            "penalty accrues until it is mailed."
+            if monthly["status"]
+            else "No mailed notice lists this violation yet: no penalty accrues until one does."
+        )
         notice["penalty_statement"] = f"{notice['penalty_statement']} {why}"
     elif not in_letter:
-        notice["penalty_statement"] = (f"{notice['penalty_statement']} This violation was found after its month's "
-                                       f"notice was mailed and is not in that letter: no penalty accrues until a "
-                                       f"mailed notice lists it.")
+        notice["penalty_statement"] = (
+            f"{notice['penalty_statement']} This violation was found after its month's "
+            f"notice was mailed and is not in that letter: no penalty accrues until a "
+            f"mailed notice lists it."
+        )
 
 
 @multi_asset(
     specs=[
-        AssetSpec("swppp_notices", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
-                  deps=["swppp_inspection_findings", "swppp_other_findings", "site_classification", "sites",
-                        "convictions", "rainfall", "notices"],
-                  description=DESCRIBE.swppp_notices()),
-        AssetSpec("swppp_stop_work_orders", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
-                  deps=["swppp_notices"],
-                  description="Proposed stop-work orders (ch. 267 / ch. 21 stop-work orders): one per active "
-                              "site with uncorrected violations; all work halted except site stabilization and "
-                              "the correction of the violations."),
-        AssetSpec("swppp_letters", group_name=GROUP_STORMWATER, kinds={"duckdb", "html"},
-                  deps=["swppp_notices"],
-                  description="The HTML of every notice and stop-work letter, as written to the letters folder."),
+        AssetSpec(
+            "swppp_notices",
+            group_name=GROUP_STORMWATER,
+            kinds={"duckdb", "html"},
+            deps=[
+                "swppp_inspection_findings",
+                "swppp_other_findings",
+                "site_classification",
+                "sites",
+                "convictions",
+                "rainfall",
+                "notices",
+            ],
+            description=DESCRIBE.swppp_notices(),
+        ),
+        AssetSpec(
+            "swppp_stop_work_orders",
+            group_name=GROUP_STORMWATER,
+            kinds={"duckdb", "html"},
+            deps=["swppp_notices"],
+            description="Proposed stop-work orders (ch. 267 / ch. 21 stop-work orders): one per active "
+            "site with uncorrected violations; all work halted except site stabilization and "
+            "the correction of the violations.",
+        ),
+        AssetSpec(
+            "swppp_letters",
+            group_name=GROUP_STORMWATER,
+            kinds={"duckdb", "html"},
+            deps=["swppp_notices"],
+            description="The HTML of every notice and stop-work letter, as written to the letters folder.",
+        ),
     ],
 )
-def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings,
-                  rules: RulesResource):
+def swppp_notices(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+):
     as_of = settings.as_of_date()
     town = rules.jurisdiction()
     rules = _rules(rules)
@@ -402,10 +595,14 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                 by_site_id[c["site_id"]].append(c)
 
         people = recipients(con, town)
-        monthly = {(n["recipient_id"], n["period"]): n
-                   for n in _records(con, sql("select_notices_of_kind"), {"kind": "stormwater"})}
-        listed = {(i["recipient_id"], i["item"], i["ref"], i["item_on"])
-                  for i in _records(con, sql("select_notice_items_in_letters"), {"kind": "stormwater"})}
+        monthly = {
+            (n["recipient_id"], n["period"]): n
+            for n in _records(con, sql("select_notices_of_kind"), {"kind": "stormwater"})
+        }
+        listed = {
+            (i["recipient_id"], i["item"], i["ref"], i["item_on"])
+            for i in _records(con, sql("select_notice_items_in_letters"), {"kind": "stormwater"})
+        }
         for f in _records(con, sql("select_swppp_findings")):
             site = sites.get(f["site_id"])
             r = rules.get(f["jurisdiction"])
@@ -414,26 +611,54 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             precip = None
             if f["finding"] == "storm":
                 precip = rain.get(_gauge_key(site["rain_gauge_id"]), {}).get(f["trigger_date"])
-            v = law.Violation(f["site_id"], f["finding"], f["trigger_date"], f["due_by"], f["status"],
-                              f["satisfied_on"], f["days_late"], f["rule"] or "", f["subject"], f["detail"] or "",
-                              precip, f["source_table"])
+            v = law.Violation(
+                f["site_id"],
+                f["finding"],
+                f["trigger_date"],
+                f["due_by"],
+                f["status"],
+                f["satisfied_on"],
+                f["days_late"],
+                f["rule"] or "",
+                f["subject"],
+                f["detail"] or "",
+                precip,
+                f["source_table"],
+            )
             violation_on = v.due_by + dt.timedelta(days=1)
-            record = law.SiteRecord(site["site_id"], site["jurisdiction"], site["name"], site["address"],
-                                    site["applicant"], site["construction_start"], site["final_stabilization"],
-                                    site["rain_gauge_id"])
-            try:   # priced by the penalty of the violation's day; worded by the rules of the notice's day
+            record = law.SiteRecord(
+                site["site_id"],
+                site["jurisdiction"],
+                site["name"],
+                site["address"],
+                site["applicant"],
+                site["construction_start"],
+                site["final_stabilization"],
+                site["rain_gauge_id"],
+            )
+            try:  # priced by the penalty of the violation's day; worded by the rules of the notice's day
                 chapter = r.swppp.convictions.at(violation_on).chapter
                 applicant = _person_key(site["applicant"])
-                candidates = convictions.get(applicant, []) if applicant else by_site_id.get(site["site_id"], [])
-                dates = [c["convicted_on"] for c in candidates
-                         if law.normalize_chapter(c["chapter_number"]) == law.normalize_chapter(chapter)
-                         and (c["jurisdiction"] is None or c["jurisdiction"] == f["jurisdiction"])]
+                candidates = (
+                    convictions.get(applicant, []) if applicant else by_site_id.get(site["site_id"], [])
+                )
+                dates = [
+                    c["convicted_on"]
+                    for c in candidates
+                    if law.normalize_chapter(c["chapter_number"]) == law.normalize_chapter(chapter)
+                    and (c["jurisdiction"] is None or c["jurisdiction"] == f["jurisdiction"])
+                ]
                 prior = law.count_prior_convictions(dates, violation_on, r)
                 notice = law.build_notice(v, record, site["inspector"], prior, as_of, r)
                 notice["stop_work_order"] = law.stop_work_warranted(v, bool(site["active"]), r, as_of)
             except RulesError as exc:
-                not_judged.append(_not_judged(f"notice of violation: {f['finding']} at site {f['site_id']} due "
-                                              f"{f['due_by']}", violation_on, exc))
+                not_judged.append(
+                    _not_judged(
+                        f"notice of violation: {f['finding']} at site {f['site_id']} due {f['due_by']}",
+                        violation_on,
+                        exc,
+                    )
+                )
                 continue
             # Every finding is noticed in its site's monthly notice (assets/notices.py): no letter of its own;
             # its deadline and penalty run from that notice's mailing, and only when the mailed letter lists it.
@@ -453,42 +678,82 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
         for site_id, items in sorted(per_site.items()):
             site = sites[site_id]
             r = rules[site["jurisdiction"]]
-            spec = r.swppp.stop_work_order.at(as_of)      # an order is issued by the rules of its day
+            spec = r.swppp.stop_work_order.at(as_of)  # an order is issued by the rules of its day
             labels = law.finding_labels(r, as_of)
-            order_id = (f"SWO-{site['jurisdiction'][:1].upper()}-"
-                        f"{re.sub(r'[^A-Za-z0-9]+', '-', site_id).strip('-')[:24] or 'site'}-{as_of:%Y%m%d}")
+            order_id = (
+                f"SWO-{site['jurisdiction'][:1].upper()}-"
+                f"{re.sub(r'[^A-Za-z0-9]+', '-', site_id).strip('-')[:24] or 'site'}-{as_of:%Y%m%d}"
+            )
             file_name = f"{LETTER_PREFIX}{order_id}.html"
-            numbers = sorted({notice_number("stormwater", site_id, n["notice_period"])
-                              for n in items if n["notice_period"]})
-            violations = [f"{labels.get(n['finding'], n['finding'])}, due by {n['due_by']:%B} {n['due_by'].day}, "
-                          f"{n['due_by'].year}, {STATUS_WORDS.get(n['status'], n['status'])}"
-                          + (f" (notice {notice_number('stormwater', site_id, n['notice_period'])})"
-                             if n["notice_period"] else "") for n in items]
+            numbers = sorted(
+                {
+                    notice_number("stormwater", site_id, n["notice_period"])
+                    for n in items
+                    if n["notice_period"]
+                }
+            )
+            violations = [
+                f"{labels.get(n['finding'], n['finding'])}, due by {n['due_by']:%B} {n['due_by'].day}, "
+                f"{n['due_by'].year}, {STATUS_WORDS.get(n['status'], n['status'])}"
+                + (
+                    f" (notice {notice_number('stormwater', site_id, n['notice_period'])})"
+                    if n["notice_period"]
+                    else ""
+                )
+                for n in items
+            ]
             person = people.get(("stormwater", site_id))
             recipient = person["recipient"] if person else None
             order = {
-                "order_id": order_id, "issued_on": as_of, "jurisdiction": site["jurisdiction"], "site_id": site_id,
+                "order_id": order_id,
+                "issued_on": as_of,
+                "jurisdiction": site["jurisdiction"],
+                "site_id": site_id,
                 "recipient_name": recipient.name if recipient else items[0]["recipient_name"],
                 "recipient_address": "; ".join(recipient.lines()) if recipient else None,
                 "site_description": items[0]["site_description"],
-                "notice_ids": ", ".join(numbers), "violations": len(items),
-                "basis": "; ".join(violations), "status": "proposed", "letter_file": file_name,
+                "notice_ids": ", ".join(numbers),
+                "violations": len(items),
+                "basis": "; ".join(violations),
+                "status": "proposed",
+                "letter_file": file_name,
                 "rule": spec.citation,
             }
-            context_ = {**order, "issuer": items[0]["issuer"], "authority": r.name,
-                        "law_name": r.swppp.notice_of_violation.at(as_of).law_name,
-                        "recipient_address_block": (recipient.lines() if recipient else None)
-                        or ["[mailing address not on file]"],
-                        "violations": violations,
-                        "section_text": r.swppp.section_text.at(as_of).stop_work_order or "",
-                        "site_id_text": f"site {site_id}"}
-            letter = writer.render(STOP_WORK_TEMPLATE, context_, jurisdiction=site["jurisdiction"],
-                                   area="stormwater", missing=address_problems(recipient, "the construction sites' file"))
-            order["ready_to_mail"], order["not_ready_reason"] = letter.ready_to_mail, "; ".join(letter.not_ready) or None
+            context_ = {
+                **order,
+                "issuer": items[0]["issuer"],
+                "authority": r.name,
+                "law_name": r.swppp.notice_of_violation.at(as_of).law_name,
+                "recipient_address_block": (recipient.lines() if recipient else None)
+                or ["[mailing address not on file]"],
+                "violations": violations,
+                "section_text": r.swppp.section_text.at(as_of).stop_work_order or "",
+                "site_id_text": f"site {site_id}",
+            }
+            letter = writer.render(
+                STOP_WORK_TEMPLATE,
+                context_,
+                jurisdiction=site["jurisdiction"],
+                area="stormwater",
+                missing=address_problems(recipient, "the construction sites' file"),
+            )
+            order["ready_to_mail"], order["not_ready_reason"] = (
+                letter.ready_to_mail,
+                "; ".join(letter.not_ready) or None,
+            )
             html_text = letter.html
-            letters.append({"file_name": file_name, "kind": "stop_work_order", "ref_id": order_id,
-                            "site_id": site_id, "jurisdiction": site["jurisdiction"], "issued_on": as_of,
-                            "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(), "html": html_text})
+            letters.append(
+                {
+                    "file_name": file_name,
+                    "kind": "stop_work_order",
+                    "ref_id": order_id,
+                    "site_id": site_id,
+                    "jurisdiction": site["jurisdiction"],
+                    "issued_on": as_of,
+                    "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(),
+                    "html": html_text,
+                }
+            )
             orders.append(order)
 
         notice_frame = pd.DataFrame(notices)
@@ -499,14 +764,20 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
                 notice_frame["letter_file"] = None
             if len(order_frame):
                 order_frame["letter_file"] = None
-            context.log.warning("in-memory warehouse and no dashboards_dir: letters are kept in table "
-                                "swppp_letters only")
+            context.log.warning(
+                "in-memory warehouse and no dashboards_dir: letters are kept in table swppp_letters only"
+            )
         else:
             for letter in letters:
                 write_letter(folder, letter["file_name"], letter["html"])
         with transaction(con):
-            replace_judged(con, not_judged, swppp_notices=notice_frame, swppp_stop_work_orders=order_frame,
-                           swppp_letters=letter_frame)
+            replace_judged(
+                con,
+                not_judged,
+                swppp_notices=notice_frame,
+                swppp_stop_work_orders=order_frame,
+                swppp_letters=letter_frame,
+            )
         removed = 0
         if folder is not None and folder.is_dir():
             keep = {letter["file_name"] for letter in letters}
@@ -522,21 +793,29 @@ def swppp_notices(context: AssetExecutionContext, duckdb: DuckDBResource, settin
             "letters_written": len(letters) if folder else 0,
             "stale_letters_removed": removed,
             "not_ready_to_send": int((~notice_frame["contents_complete"].astype(bool)).sum())
-            if len(notice_frame) else 0,
+            if len(notice_frame)
+            else 0,
             "by_jurisdiction_and_offense": MetadataValue.json(
-                _counts(notice_frame, "jurisdiction", "offense_number") if len(notice_frame) else {}),
+                _counts(notice_frame, "jurisdiction", "offense_number") if len(notice_frame) else {}
+            ),
             "preview": MetadataValue.md(preview_markdown(con, "swppp_notices")),
         }
         yield MaterializeResult(asset_key="swppp_notices", metadata=notices_md)
-        yield MaterializeResult(asset_key="swppp_stop_work_orders", metadata={
-            "dagster/row_count": count(con, "swppp_stop_work_orders"),
-            "preview": MetadataValue.md(preview_markdown(con, "swppp_stop_work_orders")),
-        })
-        yield MaterializeResult(asset_key="swppp_letters", metadata={
-            "dagster/row_count": count(con, "swppp_letters"),
-            "letters_dir": str(folder) if folder else "(none)",
-            "files": MetadataValue.json(sorted(letter["file_name"] for letter in letters)[:50]),
-        })
+        yield MaterializeResult(
+            asset_key="swppp_stop_work_orders",
+            metadata={
+                "dagster/row_count": count(con, "swppp_stop_work_orders"),
+                "preview": MetadataValue.md(preview_markdown(con, "swppp_stop_work_orders")),
+            },
+        )
+        yield MaterializeResult(
+            asset_key="swppp_letters",
+            metadata={
+                "dagster/row_count": count(con, "swppp_letters"),
+                "letters_dir": str(folder) if folder else "(none)",
+                "files": MetadataValue.json(sorted(letter["file_name"] for letter in letters)[:50]),
+            },
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -553,10 +832,14 @@ def _upcoming_status(due: dt.date, as_of: dt.date) -> str:
     return "upcoming"
 
 
-@table_asset(GROUP_STORMWATER,
-             deps=["site_classification", "sites", "inspections", "rainfall", "milestones"],
-             description=DESCRIBE.swppp_upcoming())
-def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+@table_asset(
+    GROUP_STORMWATER,
+    deps=["site_classification", "sites", "inspections", "rainfall", "milestones"],
+    description=DESCRIBE.swppp_upcoming(),
+)
+def swppp_upcoming(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
@@ -574,83 +857,139 @@ def swppp_upcoming(duckdb: DuckDBResource, settings: OutfallSettings, rules: Rul
             except RulesError as exc:
                 not_judged.append(_not_judged(f"upcoming inspections of site {site_id}", as_of, exc))
                 continue
-            for q in upcoming:   # each by the rules in effect on the day that starts it
+            for q in upcoming:  # each by the rules in effect on the day that starts it
                 if q.requirement == "weekly":
                     weekly = r.swppp.weekly_inspection.at(q.trigger_date)
                     since = "construction start" if q.trigger_date == start else "the previous inspection"
-                    detail = (f"weekly inspection: {weekly.interval_days} days after {since} on "
-                              f"{q.trigger_date.isoformat()}")
+                    detail = (
+                        f"weekly inspection: {weekly.interval_days} days after {since} on "
+                        f"{q.trigger_date.isoformat()}"
+                    )
                     rule = weekly.citation
                 else:
                     detail = f"storm inspection: {q.precip_in:.2f} in of rain on {q.trigger_date.isoformat()}"
                     rule = r.swppp.storm_inspection.at(q.trigger_date).citation
-                rows.append({"site_id": site_id, "jurisdiction": s["jurisdiction"], "site_name": s["name"],
-                             "requirement": q.requirement, "trigger_date": q.trigger_date, "due_by": q.due_by,
-                             "days_until_due": (q.due_by - as_of).days, "status": _upcoming_status(q.due_by, as_of),
-                             "inspector": s["inspector"], "detail": detail, "rule": rule})
+                rows.append(
+                    {
+                        "site_id": site_id,
+                        "jurisdiction": s["jurisdiction"],
+                        "site_name": s["name"],
+                        "requirement": q.requirement,
+                        "trigger_date": q.trigger_date,
+                        "due_by": q.due_by,
+                        "days_until_due": (q.due_by - as_of).days,
+                        "status": _upcoming_status(q.due_by, as_of),
+                        "inspector": s["inspector"],
+                        "detail": detail,
+                        "rule": rule,
+                    }
+                )
         # The week ahead: the weekly interval in effect on the day judged, per jurisdiction.
-        horizon = {j: v.interval_days for j, r in rules.items()
-                   if (v := r.swppp.weekly_inspection.get(as_of)) is not None}
+        horizon = {
+            j: v.interval_days
+            for j, r in rules.items()
+            if (v := r.swppp.weekly_inspection.get(as_of)) is not None
+        }
         until = as_of + dt.timedelta(days=max(horizon.values(), default=0))
         for m in _records(con, sql("select_upcoming_milestones"), {"as_of": as_of, "until": until}):
             s = sites.get(m["site_id"])
-            if s is None or s["jurisdiction"] not in horizon or (m["occurs_on"] - as_of).days > horizon[s["jurisdiction"]]:
+            if (
+                s is None
+                or s["jurisdiction"] not in horizon
+                or (m["occurs_on"] - as_of).days > horizon[s["jurisdiction"]]
+            ):
                 continue
             milestones = rules[s["jurisdiction"]].swppp.milestones.get(m["occurs_on"])
             if milestones is None:
                 continue
             items = {i.name: i.label for i in milestones.items}
-            notice = (f"notice given {m['notified_at'].astimezone(ZoneInfo(rules[s['jurisdiction']].timezone)):%Y-%m-%d %H:%M %Z}"
-                      if m["notified_at"] is not None else "no notice recorded yet")
-            rows.append({"site_id": m["site_id"], "jurisdiction": s["jurisdiction"], "site_name": s["name"],
-                         "requirement": "milestone", "trigger_date": m["occurs_on"], "due_by": m["occurs_on"],
-                         "days_until_due": (m["occurs_on"] - as_of).days,
-                         "status": _upcoming_status(m["occurs_on"], as_of), "inspector": "Stormwater Management Officer",
-                         "detail": f"milestone inspection: {items.get(m['milestone'], m['milestone'])}; {notice}",
-                         "rule": milestones.citation})
+            notice = (
+                f"notice given {m['notified_at'].astimezone(ZoneInfo(rules[s['jurisdiction']].timezone)):%Y-%m-%d %H:%M %Z}"
+                if m["notified_at"] is not None
+                else "no notice recorded yet"
+            )
+            rows.append(
+                {
+                    "site_id": m["site_id"],
+                    "jurisdiction": s["jurisdiction"],
+                    "site_name": s["name"],
+                    "requirement": "milestone",
+                    "trigger_date": m["occurs_on"],
+                    "due_by": m["occurs_on"],
+                    "days_until_due": (m["occurs_on"] - as_of).days,
+                    "status": _upcoming_status(m["occurs_on"], as_of),
+                    "inspector": "Stormwater Management Officer",
+                    "detail": f"milestone inspection: {items.get(m['milestone'], m['milestone'])}; {notice}",
+                    "rule": milestones.citation,
+                }
+            )
         frame = pd.DataFrame(rows, columns=UPCOMING_COLUMNS)
         if len(frame):
             frame = frame.sort_values(["due_by", "site_id", "requirement"], kind="stable")
         with transaction(con):
             replace_judged(con, not_judged, swppp_upcoming=frame)
-        return table_result(con, "swppp_upcoming", as_of=str(as_of), active_sites=len(sites),
-                            by_requirement_and_status=MetadataValue.json(_counts(frame, "requirement", "status")))
+        return table_result(
+            con,
+            "swppp_upcoming",
+            as_of=str(as_of),
+            active_sites=len(sites),
+            by_requirement_and_status=MetadataValue.json(_counts(frame, "requirement", "status")),
+        )
 
 
 # ---------------------------------------------------------------------------
 # asset checks
 
 
-@asset_check(asset="swppp_inspection_findings", blocking=False,
-             description="Every finding is weekly or storm, late (with satisfied_on after due_by) or overdue "
-                         "(satisfied_on null, due_by before --as-of), with due_by on or after trigger_date.")
+@asset_check(
+    asset="swppp_inspection_findings",
+    blocking=False,
+    description="Every finding is weekly or storm, late (with satisfied_on after due_by) or overdue "
+    "(satisfied_on null, due_by before --as-of), with due_by on or after trigger_date.",
+)
 def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    rows, total = check_rows(
-        duckdb, sql("check_validity_status"), [as_of],
-        table="swppp_inspection_findings")
+    rows, total = check_rows(duckdb, sql("check_validity_status"), [as_of], table="swppp_inspection_findings")
     bad = rows[0][0]
-    return AssetCheckResult(passed=bad == 0, severity=AssetCheckSeverity.ERROR,
-                            metadata={"rows": total, "invalid_rows": int(bad), "as_of": str(as_of)})
+    return AssetCheckResult(
+        passed=bad == 0,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"rows": total, "invalid_rows": int(bad), "as_of": str(as_of)},
+    )
 
 
-@asset_check(asset="swppp_inspection_findings", blocking=False,
-             description="Every active site needing inspections has rainfall at its gauge during its judged "
-                         "period; without it no storm inspection can be required (WARN).")
+@asset_check(
+    asset="swppp_inspection_findings",
+    blocking=False,
+    description="Every active site needing inspections has rainfall at its gauge during its judged "
+    "period; without it no storm inspection can be required (WARN).",
+)
 def check_completeness_rain_gauge(duckdb: DuckDBResource) -> AssetCheckResult:
-    rows, _ = check_rows(
-        duckdb, sql("check_completeness_rain_gauge"))
-    return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.WARN,
-                            metadata={"sites_without_rainfall": len(rows),
-                                      "sites": MetadataValue.json([f"{a} (gauge {b})" for a, b in rows[:50]])})
+    rows, _ = check_rows(duckdb, sql("check_completeness_rain_gauge"))
+    return AssetCheckResult(
+        passed=not rows,
+        severity=AssetCheckSeverity.WARN,
+        metadata={
+            "sites_without_rainfall": len(rows),
+            "sites": MetadataValue.json([f"{a} (gauge {b})" for a, b in rows[:50]]),
+        },
+    )
 
 
-@asset_check(asset="swppp_notices", blocking=False,
-             description="Every notice carries the six contents the law requires; a notice without the "
-                         "applicant's name or the site's address is not ready to send (WARN).")
+@asset_check(
+    asset="swppp_notices",
+    blocking=False,
+    description="Every notice carries the six contents the law requires; a notice without the "
+    "applicant's name or the site's address is not ready to send (WARN).",
+)
 def check_completeness_notice_contents(duckdb: DuckDBResource) -> AssetCheckResult:
-    rows, total = check_rows(
-        duckdb, sql("check_completeness_notice_contents"), table="swppp_notices")
-    return AssetCheckResult(passed=not rows, severity=AssetCheckSeverity.WARN,
-                            metadata={"notices": total, "not_ready_to_send": len(rows),
-                                      "examples": MetadataValue.json([f"{a}: {b}" for a, b in rows[:20]])})
+    rows, total = check_rows(duckdb, sql("check_completeness_notice_contents"), table="swppp_notices")
+    return AssetCheckResult(
+        passed=not rows,
+        severity=AssetCheckSeverity.WARN,
+        metadata={
+            "notices": total,
+            "not_ready_to_send": len(rows),
+            "examples": MetadataValue.json([f"{a}: {b}" for a, b in rows[:20]]),
+        },
+    )

@@ -49,9 +49,26 @@ PH_LIMITS = {"ME": "min", "MB": "max"}
 BASE_WORDS = {"DB": "monthly average (DMR statistic 'DAILY AV')", "MB": "maximum", "ME": "minimum"}
 UNITS = {"mg/L": "mg/L", "SU": "s.u."}
 
-USER_COLUMNS = ["user_id", "name", "district", "address", "permit_no", "permit_effective", "permit_expires",
-                "normal_avg_flow_gpd"]
-LIMIT_COLUMNS = ["user_id", "parameter", "limit_type", "value", "unit", "basis", "effective_from", "effective_to"]
+USER_COLUMNS = [
+    "user_id",
+    "name",
+    "district",
+    "address",
+    "permit_no",
+    "permit_effective",
+    "permit_expires",
+    "normal_avg_flow_gpd",
+]
+LIMIT_COLUMNS = [
+    "user_id",
+    "parameter",
+    "limit_type",
+    "value",
+    "unit",
+    "basis",
+    "effective_from",
+    "effective_to",
+]
 
 
 def read_echo(path: Path | str | None = None) -> pd.DataFrame:
@@ -99,13 +116,25 @@ def echo_skipped(chart: pd.DataFrame) -> pd.DataFrame:
 
     if left.empty:
         return pd.DataFrame(columns=["parameter", "statistic", "unit", "values", "why"])
-    grouped = left.groupby(["parameter_desc", "statistical_base_short_desc", "limit_unit_desc"], as_index=False)
-    out = grouped.agg(values=("dmr_value_id", "count"), first=("parameter_code", "first"),
-                      base=("statistical_base_code", "first"))
-    out["why"] = [why(pd.Series({"limit_unit_desc": u, "parameter_code": p, "statistical_base_code": b}))
-                  for u, p, b in zip(out["limit_unit_desc"], out["first"], out["base"])]
-    return out.rename(columns={"parameter_desc": "parameter", "statistical_base_short_desc": "statistic",
-                               "limit_unit_desc": "unit"})[["parameter", "statistic", "unit", "values", "why"]]
+    grouped = left.groupby(
+        ["parameter_desc", "statistical_base_short_desc", "limit_unit_desc"], as_index=False
+    )
+    out = grouped.agg(
+        values=("dmr_value_id", "count"),
+        first=("parameter_code", "first"),
+        base=("statistical_base_code", "first"),
+    )
+    out["why"] = [
+        why(pd.Series({"limit_unit_desc": u, "parameter_code": p, "statistical_base_code": b}))
+        for u, p, b in zip(out["limit_unit_desc"], out["first"], out["base"])
+    ]
+    return out.rename(
+        columns={
+            "parameter_desc": "parameter",
+            "statistical_base_short_desc": "statistic",
+            "limit_unit_desc": "unit",
+        }
+    )[["parameter", "statistic", "unit", "values", "why"]]
 
 
 def echo_inputs(path: Path | str | None = None, district: str = "consolidated") -> dict[str, pd.DataFrame]:
@@ -114,42 +143,71 @@ def echo_inputs(path: Path | str | None = None, district: str = "consolidated") 
     rows = _selected(chart)
     npdes = chart["npdes_id"].iloc[0]
     outfall_no = chart["perm_feature_nmbr"].iloc[0]
-    users = pd.DataFrame([{
-        "user_id": npdes, "name": f"NPDES permit {npdes}, outfall {outfall_no} (EPA ECHO effluent chart)",
-        "district": district, "address": None, "permit_no": npdes,
-        "permit_effective": pd.to_datetime(chart["limit_begin_date"], format="%m/%d/%Y").min().strftime("%Y-%m-%d"),
-        "permit_expires": pd.to_datetime(chart["limit_end_date"], format="%m/%d/%Y").max().strftime("%Y-%m-%d"),
-        "normal_avg_flow_gpd": None}], columns=USER_COLUMNS)
+    users = pd.DataFrame(
+        [
+            {
+                "user_id": npdes,
+                "name": f"NPDES permit {npdes}, outfall {outfall_no} (EPA ECHO effluent chart)",
+                "district": district,
+                "address": None,
+                "permit_no": npdes,
+                "permit_effective": pd.to_datetime(chart["limit_begin_date"], format="%m/%d/%Y")
+                .min()
+                .strftime("%Y-%m-%d"),
+                "permit_expires": pd.to_datetime(chart["limit_end_date"], format="%m/%d/%Y")
+                .max()
+                .strftime("%Y-%m-%d"),
+                "normal_avg_flow_gpd": None,
+            }
+        ],
+        columns=USER_COLUMNS,
+    )
 
-    limits = rows.drop_duplicates(["parameter_code", "limit_type", "limit_value_nmbr", "limit_begin_date",
-                                   "limit_end_date"])
-    limits = pd.DataFrame({
-        "user_id": npdes,
-        "parameter": limits["parameter_code"].map(PARAMETERS),
-        "limit_type": limits["limit_type"],
-        "value": limits["limit_value_nmbr"],
-        "unit": limits["limit_unit_desc"].map(UNITS),
-        "basis": (f"NPDES permit {npdes}, outfall {outfall_no}: " + limits["statistical_base_code"].map(BASE_WORDS)
-                  + " limit of " + limits["parameter_desc"] + " (EPA ECHO effluent chart)"),
-        "effective_from": _iso(limits["limit_begin_date"]),
-        "effective_to": _iso(limits["limit_end_date"]),
-    }, columns=LIMIT_COLUMNS).sort_values(["parameter", "limit_type"]).reset_index(drop=True)
+    limits = rows.drop_duplicates(
+        ["parameter_code", "limit_type", "limit_value_nmbr", "limit_begin_date", "limit_end_date"]
+    )
+    limits = (
+        pd.DataFrame(
+            {
+                "user_id": npdes,
+                "parameter": limits["parameter_code"].map(PARAMETERS),
+                "limit_type": limits["limit_type"],
+                "value": limits["limit_value_nmbr"],
+                "unit": limits["limit_unit_desc"].map(UNITS),
+                "basis": (
+                    f"NPDES permit {npdes}, outfall {outfall_no}: "
+                    + limits["statistical_base_code"].map(BASE_WORDS)
+                    + " limit of "
+                    + limits["parameter_desc"]
+                    + " (EPA ECHO effluent chart)"
+                ),
+                "effective_from": _iso(limits["limit_begin_date"]),
+                "effective_to": _iso(limits["limit_end_date"]),
+            },
+            columns=LIMIT_COLUMNS,
+        )
+        .sort_values(["parameter", "limit_type"])
+        .reset_index(drop=True)
+    )
 
     values = rows[rows["dmr_value_nmbr"].str.strip() != ""]
     qualifier = values["dmr_value_qualifier_code"].str.strip()
     number = values["dmr_value_nmbr"].str.strip()
-    lab = pd.DataFrame({
-        "sample_id": "ECHO-" + values["dmr_value_id"],
-        "user_id": npdes,
-        "collected_at": _iso(values["monitoring_period_end_date"]),
-        "sample_type": values["sample_type"],
-        "parameter": values["parameter_code"].map(PARAMETERS),
-        "result": (qualifier.where(qualifier == "<", "") + number),
-        "unit": values["dmr_unit_desc"].map(UNITS),
-        "mdl": None,
-        "lab": ECHO_LAB,
-        "method": "monthly DMR value, " + values["statistical_base_code"].map(BASE_WORDS),
-    }, columns=LAB_COLUMNS)
+    lab = pd.DataFrame(
+        {
+            "sample_id": "ECHO-" + values["dmr_value_id"],
+            "user_id": npdes,
+            "collected_at": _iso(values["monitoring_period_end_date"]),
+            "sample_type": values["sample_type"],
+            "parameter": values["parameter_code"].map(PARAMETERS),
+            "result": (qualifier.where(qualifier == "<", "") + number),
+            "unit": values["dmr_unit_desc"].map(UNITS),
+            "mdl": None,
+            "lab": ECHO_LAB,
+            "method": "monthly DMR value, " + values["statistical_base_code"].map(BASE_WORDS),
+        },
+        columns=LAB_COLUMNS,
+    )
     lab = lab.sort_values(["collected_at", "parameter", "sample_id"], kind="stable").reset_index(drop=True)
     return {"industrial_users": users, "permit_limits": limits, "lab_results": lab}
 

@@ -103,14 +103,33 @@ from outfall.rules import load_rules
 #: Every folder written, contract datasets first. The order also numbers the
 #: random streams: append, never reorder.
 DATASETS = (
-    "industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests",
-    "parcels", "sewer_rates", "sites", "inspections", "rainfall",
+    "industrial_users",
+    "permit_limits",
+    "lab_results",
+    "flow",
+    "infiltration_tests",
+    "parcels",
+    "sewer_rates",
+    "sites",
+    "inspections",
+    "rainfall",
     # the stormwater officer's (docs/inputs-stormwater.md)
-    "milestones", "contractor_certifications", "swppp_approvals", "convictions", "report_deliveries",
+    "milestones",
+    "contractor_certifications",
+    "swppp_approvals",
+    "convictions",
+    "report_deliveries",
     # the sewer administrator's (docs/inputs-sewer.md) and billing's
-    "reports", "accidental_discharges", "grease_traps", "pumpouts", "sewer_budget",
+    "reports",
+    "accidental_discharges",
+    "grease_traps",
+    "pumpouts",
+    "sewer_budget",
     # contract section 5: illicit discharges and post-construction practices (stormwater), fees (clerk)
-    "illicit_discharges", "illicit_payments", "smp_practices", "connection_permits",
+    "illicit_discharges",
+    "illicit_payments",
+    "smp_practices",
+    "connection_permits",
     # contract section 5.1: the clerk's record of the notices of violation mailed
     "notices_mailed",
     # contract section 6.3: the testing the administrator requires of each user
@@ -129,12 +148,21 @@ PH_PROBE_USER = "IU-006"
 #: notice, recorded as mailed, is held back from the batch to print until the ZIP code is added.
 NO_MAILING_ADDRESS_USER = "IU-017"
 #: A draft withdrawn by the administrator (contract 6.4): the user's oldest month.
-WITHDRAWN_NOTICE = ("sewer", "IU-020", "2025-01", "the January 2025 results are the plant's historical record, "
-                    "entered for comparison, not samples of this user's discharge")
+WITHDRAWN_NOTICE = (
+    "sewer",
+    "IU-020",
+    "2025-01",
+    "the January 2025 results are the plant's historical record, "
+    "entered for comparison, not samples of this user's discharge",
+)
 #: The post office of each district or village, for the mailing addresses (invented ZIP codes are
 #: not used: these are the real offices of the places the demo is named after).
-POST_OFFICES = {"consolidated": ("Central Valley", "NY", "10917"), "district_1": ("Highland Mills", "NY", "10930"),
-                "woodbury": ("Central Valley", "NY", "10917"), "bellport": ("Bellport", "NY", "11713")}
+POST_OFFICES = {
+    "consolidated": ("Central Valley", "NY", "10917"),
+    "district_1": ("Highland Mills", "NY", "10930"),
+    "woodbury": ("Central Valley", "NY", "10917"),
+    "bellport": ("Bellport", "NY", "11713"),
+}
 
 #: (user_id, month, parameter, result, unit): exceedances written on purpose.
 INJECTED_EXCEEDANCES = (
@@ -144,10 +172,10 @@ INJECTED_EXCEEDANCES = (
     ("IU-006", 2, "pH", "5.1", "s.u."),
     ("IU-007", 10, "pH", "10.2", "s.u."),
     ("IU-008", 11, "temperature", "160", "°F"),
-    ("IU-005", 10, "BOD", "420", "mg/L"),      # above the brewery's special 400
-    ("IU-004", 8, "TSS", "340", "mg/L"),       # after the dairy's agreement ended
-    ("IU-006", 7, "copper", "1400", "ug/L"),   # 1.4 mg/L > special 1.0
-    ("IU-006", 10, "zinc", "2600", "µg/L"),    # 2.6 mg/L > special 2.0
+    ("IU-005", 10, "BOD", "420", "mg/L"),  # above the brewery's special 400
+    ("IU-004", 8, "TSS", "340", "mg/L"),  # after the dairy's agreement ended
+    ("IU-006", 7, "copper", "1400", "ug/L"),  # 1.4 mg/L > special 1.0
+    ("IU-006", 10, "zinc", "2600", "µg/L"),  # 2.6 mg/L > special 2.0
 )
 #: Its permit took effect on 1 February of the demo year: the samples and flow before it are
 #: discharges without a permit (ch. 253 Part 2), as are IU-013's after its permit expired on 30 September.
@@ -207,27 +235,104 @@ def _write_xlsx(rows: list[list], header: list[str], path: Path, year: int) -> N
         for info in src.infolist():
             data = src.read(info.filename)
             if info.filename == "docProps/core.xml":
-                data = re.sub(rb"(<dcterms:(?:modified|created)[^>]*>)[^<]*(</dcterms:)",
-                              rb"\g<1>" + iso + rb"\g<2>", data)
+                data = re.sub(
+                    rb"(<dcterms:(?:modified|created)[^>]*>)[^<]*(</dcterms:)",
+                    rb"\g<1>" + iso + rb"\g<2>",
+                    data,
+                )
             fixed = zipfile.ZipInfo(info.filename, date_time=(year, 1, 1, 0, 0, 0))
             fixed.compress_type = zipfile.ZIP_DEFLATED
             fixed.external_attr = 0o644 << 16
             dst.writestr(fixed, data)
 
 
-FIRST = ("James", "Maria", "Robert", "Linda", "Michael", "Patricia", "David", "Jennifer",
-         "William", "Elizabeth", "Joseph", "Susan", "Thomas", "Karen", "Daniel", "Nancy",
-         "Anthony", "Lisa", "Kevin", "Angela", "Brian", "Rosa", "Samuel", "Grace",
-         "Wei", "Priya", "Tomasz", "Aisha", "Diego", "Mei")
-LAST = ("Smith", "Johnson", "Rivera", "Brown", "O'Connor", "Garcia", "Miller", "Davis",
-        "Kowalski", "Nguyen", "Patel", "Murphy", "Schmidt", "Rossi", "Cohen", "Walsh",
-        "Kim", "Lopez", "Baker", "Fitzgerald", "Chen", "Novak", "Hughes", "Santos",
-        "Morrison", "Greenberg", "Dubois", "Okafor", "Lindqvist", "Haddad")
+FIRST = (
+    "James",
+    "Maria",
+    "Robert",
+    "Linda",
+    "Michael",
+    "Patricia",
+    "David",
+    "Jennifer",
+    "William",
+    "Elizabeth",
+    "Joseph",
+    "Susan",
+    "Thomas",
+    "Karen",
+    "Daniel",
+    "Nancy",
+    "Anthony",
+    "Lisa",
+    "Kevin",
+    "Angela",
+    "Brian",
+    "Rosa",
+    "Samuel",
+    "Grace",
+    "Wei",
+    "Priya",
+    "Tomasz",
+    "Aisha",
+    "Diego",
+    "Mei",
+)
+LAST = (
+    "Smith",
+    "Johnson",
+    "Rivera",
+    "Brown",
+    "O'Connor",
+    "Garcia",
+    "Miller",
+    "Davis",
+    "Kowalski",
+    "Nguyen",
+    "Patel",
+    "Murphy",
+    "Schmidt",
+    "Rossi",
+    "Cohen",
+    "Walsh",
+    "Kim",
+    "Lopez",
+    "Baker",
+    "Fitzgerald",
+    "Chen",
+    "Novak",
+    "Hughes",
+    "Santos",
+    "Morrison",
+    "Greenberg",
+    "Dubois",
+    "Okafor",
+    "Lindqvist",
+    "Haddad",
+)
 STREETS = {
-    "consolidated": ("Main St", "Jericho Tpke", "Woodbury Rd", "Elm Dr", "Crestview Ln",
-                     "Park Ave", "Sycamore Ct", "Hillside Ave", "Orchard Ln", "Mill Pond Rd"),
-    "district_1": ("Harbor Rd", "Bayview Ave", "South Country Rd", "Station Rd",
-                   "Beaver Dam Rd", "Osprey Ln", "Bellport Ln", "Academy Ln"),
+    "consolidated": (
+        "Main St",
+        "Jericho Tpke",
+        "Woodbury Rd",
+        "Elm Dr",
+        "Crestview Ln",
+        "Park Ave",
+        "Sycamore Ct",
+        "Hillside Ave",
+        "Orchard Ln",
+        "Mill Pond Rd",
+    ),
+    "district_1": (
+        "Harbor Rd",
+        "Bayview Ave",
+        "South Country Rd",
+        "Station Rd",
+        "Beaver Dam Rd",
+        "Osprey Ln",
+        "Bellport Ln",
+        "Academy Ln",
+    ),
 }
 
 
@@ -240,8 +345,8 @@ class _User:
     name: str
     district: str
     address: str
-    kind: str            # diurnal profile: restaurant, day_shift, two_shift, institution
-    avg_gpd: float       # design average flow (written as normal_avg_flow_gpd unless hidden)
+    kind: str  # diurnal profile: restaurant, day_shift, two_shift, institution
+    avg_gpd: float  # design average flow (written as normal_avg_flow_gpd unless hidden)
     write_avg: bool = True
     flow_unit: str = "gpm"
     lab: str = "A"
@@ -252,26 +357,210 @@ class _User:
 
 
 ROSTER: tuple[_User, ...] = (
-    _User("IU-001", "Main Street Diner", "consolidated", "112 Main St", "restaurant", 4200, lab="A", strength="restaurant", spikes=1),
-    _User("IU-002", "Golden Wok Restaurant", "consolidated", "27 Jericho Tpke", "restaurant", 3600, lab="B", strength="restaurant", spikes=2),
-    _User("IU-003", "Harbor Lights Seafood House", "district_1", "4 Harbor Rd", "restaurant", 5200, lab="C", strength="restaurant"),
-    _User("IU-004", "Woodbury Creamery (dairy)", "consolidated", "350 Woodbury Rd", "two_shift", 38000, lab="A", strength="dairy", slugs=2),
-    _User("IU-005", "Old Mill Brewing Company", "district_1", "19 Mill Pond Rd", "two_shift", 22000, flow_unit="gpd", lab="B", strength="brewery", slugs=2, spikes=1),
-    _User("IU-006", "Precision Plating & Finishing", "consolidated", "88 Hillside Ave", "day_shift", 9500, lab="A", strength="plating", slugs=1, metals=True),
-    _User("IU-007", "Sunrise Laundry & Linen Service", "district_1", "210 South Country Rd", "day_shift", 16000, write_avg=False, lab="C", slugs=1, spikes=1),
-    _User("IU-008", "Woodbury General Hospital", "consolidated", "1 Crestview Ln", "institution", 95000, flow_unit="gpd", lab="B"),
-    _User("IU-009", "Bellport Bagel Bakery", "district_1", "61 Station Rd", "two_shift", 2800, lab="C", strength="restaurant", spikes=1),
-    _User("IU-010", "Crestview Nursing & Rehabilitation", "consolidated", "45 Crestview Ln", "institution", 18000, lab="A"),
-    _User("IU-011", "Quick Clean Car Wash", "consolidated", "500 Jericho Tpke", "day_shift", 7500, lab="B", spikes=2),
-    _User("IU-012", "Valley Meat Processing", "consolidated", "14 Park Ave", "two_shift", 26000, flow_unit="gpd", lab="A", strength="meat", slugs=1),
+    _User(
+        "IU-001",
+        "Main Street Diner",
+        "consolidated",
+        "112 Main St",
+        "restaurant",
+        4200,
+        lab="A",
+        strength="restaurant",
+        spikes=1,
+    ),
+    _User(
+        "IU-002",
+        "Golden Wok Restaurant",
+        "consolidated",
+        "27 Jericho Tpke",
+        "restaurant",
+        3600,
+        lab="B",
+        strength="restaurant",
+        spikes=2,
+    ),
+    _User(
+        "IU-003",
+        "Harbor Lights Seafood House",
+        "district_1",
+        "4 Harbor Rd",
+        "restaurant",
+        5200,
+        lab="C",
+        strength="restaurant",
+    ),
+    _User(
+        "IU-004",
+        "Woodbury Creamery (dairy)",
+        "consolidated",
+        "350 Woodbury Rd",
+        "two_shift",
+        38000,
+        lab="A",
+        strength="dairy",
+        slugs=2,
+    ),
+    _User(
+        "IU-005",
+        "Old Mill Brewing Company",
+        "district_1",
+        "19 Mill Pond Rd",
+        "two_shift",
+        22000,
+        flow_unit="gpd",
+        lab="B",
+        strength="brewery",
+        slugs=2,
+        spikes=1,
+    ),
+    _User(
+        "IU-006",
+        "Precision Plating & Finishing",
+        "consolidated",
+        "88 Hillside Ave",
+        "day_shift",
+        9500,
+        lab="A",
+        strength="plating",
+        slugs=1,
+        metals=True,
+    ),
+    _User(
+        "IU-007",
+        "Sunrise Laundry & Linen Service",
+        "district_1",
+        "210 South Country Rd",
+        "day_shift",
+        16000,
+        write_avg=False,
+        lab="C",
+        slugs=1,
+        spikes=1,
+    ),
+    _User(
+        "IU-008",
+        "Woodbury General Hospital",
+        "consolidated",
+        "1 Crestview Ln",
+        "institution",
+        95000,
+        flow_unit="gpd",
+        lab="B",
+    ),
+    _User(
+        "IU-009",
+        "Bellport Bagel Bakery",
+        "district_1",
+        "61 Station Rd",
+        "two_shift",
+        2800,
+        lab="C",
+        strength="restaurant",
+        spikes=1,
+    ),
+    _User(
+        "IU-010",
+        "Crestview Nursing & Rehabilitation",
+        "consolidated",
+        "45 Crestview Ln",
+        "institution",
+        18000,
+        lab="A",
+    ),
+    _User(
+        "IU-011",
+        "Quick Clean Car Wash",
+        "consolidated",
+        "500 Jericho Tpke",
+        "day_shift",
+        7500,
+        lab="B",
+        spikes=2,
+    ),
+    _User(
+        "IU-012",
+        "Valley Meat Processing",
+        "consolidated",
+        "14 Park Ave",
+        "two_shift",
+        26000,
+        flow_unit="gpd",
+        lab="A",
+        strength="meat",
+        slugs=1,
+    ),
     _User("IU-013", "Northside Auto Body", "district_1", "302 Beaver Dam Rd", "day_shift", 1500, lab="C"),
-    _User("IU-014", "Woodbury Country Club Kitchen", "consolidated", "9 Orchard Ln", "restaurant", 6400, lab="B", strength="restaurant"),
-    _User("IU-015", "Bellport Fitness & Aquatic Center", "district_1", "77 Academy Ln", "institution", 12000, lab="A"),
-    _User("IU-016", "Atlas Printing Company", "consolidated", "230 Sycamore Ct", "day_shift", 2100, lab="C", strength="dilute"),
-    _User("IU-017", "Green Valley Pickle Works", "consolidated", "18 Elm Dr", "two_shift", 14000, lab="A", strength="food", spikes=1),
-    _User("IU-018", "Harborview Hotel & Conference Center", "district_1", "150 Bayview Ave", "institution", 30000, flow_unit="gpd", lab="B"),
-    _User(REAL_METER_USER, "Bellport Industrial Park (master meter)", "district_1", "1 Osprey Ln", "institution", 1_300_000, write_avg=False, lab="C"),
-    _User(UCI_USER, "Eastbrook Regional Treatment Plant (inter-municipal agreement)", "consolidated", "600 Mill Pond Rd", "institution", 250_000, flow_unit="gpd", lab="A", slugs=1),
+    _User(
+        "IU-014",
+        "Woodbury Country Club Kitchen",
+        "consolidated",
+        "9 Orchard Ln",
+        "restaurant",
+        6400,
+        lab="B",
+        strength="restaurant",
+    ),
+    _User(
+        "IU-015",
+        "Bellport Fitness & Aquatic Center",
+        "district_1",
+        "77 Academy Ln",
+        "institution",
+        12000,
+        lab="A",
+    ),
+    _User(
+        "IU-016",
+        "Atlas Printing Company",
+        "consolidated",
+        "230 Sycamore Ct",
+        "day_shift",
+        2100,
+        lab="C",
+        strength="dilute",
+    ),
+    _User(
+        "IU-017",
+        "Green Valley Pickle Works",
+        "consolidated",
+        "18 Elm Dr",
+        "two_shift",
+        14000,
+        lab="A",
+        strength="food",
+        spikes=1,
+    ),
+    _User(
+        "IU-018",
+        "Harborview Hotel & Conference Center",
+        "district_1",
+        "150 Bayview Ave",
+        "institution",
+        30000,
+        flow_unit="gpd",
+        lab="B",
+    ),
+    _User(
+        REAL_METER_USER,
+        "Bellport Industrial Park (master meter)",
+        "district_1",
+        "1 Osprey Ln",
+        "institution",
+        1_300_000,
+        write_avg=False,
+        lab="C",
+    ),
+    _User(
+        UCI_USER,
+        "Eastbrook Regional Treatment Plant (inter-municipal agreement)",
+        "consolidated",
+        "600 Mill Pond Rd",
+        "institution",
+        250_000,
+        flow_unit="gpd",
+        lab="A",
+        slugs=1,
+    ),
 )
 #: Users kept at any scale: the ones that the special agreements, the pH probe,
 #: the data-derived baselines and the real records hang on.
@@ -290,11 +579,17 @@ def _users(scale: float, rng: np.random.Generator) -> list[_User]:
         t = templates[k % len(templates)]
         district = "consolidated" if rng.random() < 0.6 else "district_1"
         street = STREETS[district][int(rng.integers(len(STREETS[district])))]
-        users.append(replace(
-            t, user_id=f"IU-{k + 1:03d}", name=f"{t.name} #{k // len(templates) + 1}",
-            district=district, address=f"{int(rng.integers(1, 900))} {street}",
-            avg_gpd=float(round(t.avg_gpd * rng.uniform(0.7, 1.3), -1)), write_avg=True,
-        ))
+        users.append(
+            replace(
+                t,
+                user_id=f"IU-{k + 1:03d}",
+                name=f"{t.name} #{k // len(templates) + 1}",
+                district=district,
+                address=f"{int(rng.integers(1, 900))} {street}",
+                avg_gpd=float(round(t.avg_gpd * rng.uniform(0.7, 1.3), -1)),
+                write_avg=True,
+            )
+        )
     return users
 
 
@@ -309,15 +604,21 @@ def _industrial_users(users: list[_User], year: int, rng: np.random.Generator) -
         elif u.user_id == "IU-013":
             eff = date(year - 5, 10, 1)
         elif u.user_id == NEW_PERMIT_USER:
-            eff = date(year, 2, 1)       # a new permit: its December and January samples came before it
+            eff = date(year, 2, 1)  # a new permit: its December and January samples came before it
         expires = date(eff.year + 5, eff.month, eff.day) - timedelta(days=1)
-        rows.append({
-            "user_id": u.user_id, "name": u.name, "district": u.district, "address": u.address,
-            "permit_no": f"SIU-{eff.year}-{i + 1:03d}",
-            "permit_effective": eff.isoformat(), "permit_expires": expires.isoformat(),
-            "normal_avg_flow_gpd": int(u.avg_gpd) if u.write_avg else None,
-            **_mailing(u.district, u.user_id == NO_MAILING_ADDRESS_USER),
-        })
+        rows.append(
+            {
+                "user_id": u.user_id,
+                "name": u.name,
+                "district": u.district,
+                "address": u.address,
+                "permit_no": f"SIU-{eff.year}-{i + 1:03d}",
+                "permit_effective": eff.isoformat(),
+                "permit_expires": expires.isoformat(),
+                "normal_avg_flow_gpd": int(u.avg_gpd) if u.write_avg else None,
+                **_mailing(u.district, u.user_id == NO_MAILING_ADDRESS_USER),
+            }
+        )
     df = pd.DataFrame(rows)
     df["normal_avg_flow_gpd"] = df["normal_avg_flow_gpd"].astype("Int64")
     return df
@@ -325,27 +626,78 @@ def _industrial_users(users: list[_User], year: int, rng: np.random.Generator) -
 
 def _special_agreements(user_ids: set[str], year: int) -> pd.DataFrame:
     rows = [
-        ("IU-005", "BOD", "max", 400, "mg/L",
-         f"Special agreement with Old Mill Brewing Co., Town Board resolution {year}-41 "
-         "(Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval (a)); "
-         "brewery surcharge paid", date(year, 4, 1), None),
-        ("IU-006", "copper", "max", 1.0, "mg/L",
-         f"Pretreatment agreement with Precision Plating & Finishing, resolution {year - 1}-77 "
-         "(ch. 253 Part 2, Town Board limits on metals)", date(year, 1, 1), None),
-        ("IU-006", "zinc", "max", 2.0, "mg/L",
-         f"Pretreatment agreement with Precision Plating & Finishing, resolution {year - 1}-77 "
-         "(ch. 253 Part 2, Town Board limits on metals)", date(year, 1, 1), None),
-        ("IU-004", "TSS", "max", 450, "mg/L",
-         f"Temporary agreement with Woodbury Creamery while its DAF unit is rebuilt, resolution "
-         f"{year - 1}-102 (ch. 253 Part 2 (d))", date(year, 1, 1), date(year, 6, 30)),
+        (
+            "IU-005",
+            "BOD",
+            "max",
+            400,
+            "mg/L",
+            f"Special agreement with Old Mill Brewing Co., Town Board resolution {year}-41 "
+            "(Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval (a)); "
+            "brewery surcharge paid",
+            date(year, 4, 1),
+            None,
+        ),
+        (
+            "IU-006",
+            "copper",
+            "max",
+            1.0,
+            "mg/L",
+            f"Pretreatment agreement with Precision Plating & Finishing, resolution {year - 1}-77 "
+            "(ch. 253 Part 2, Town Board limits on metals)",
+            date(year, 1, 1),
+            None,
+        ),
+        (
+            "IU-006",
+            "zinc",
+            "max",
+            2.0,
+            "mg/L",
+            f"Pretreatment agreement with Precision Plating & Finishing, resolution {year - 1}-77 "
+            "(ch. 253 Part 2, Town Board limits on metals)",
+            date(year, 1, 1),
+            None,
+        ),
+        (
+            "IU-004",
+            "TSS",
+            "max",
+            450,
+            "mg/L",
+            f"Temporary agreement with Woodbury Creamery while its DAF unit is rebuilt, resolution "
+            f"{year - 1}-102 (ch. 253 Part 2 (d))",
+            date(year, 1, 1),
+            date(year, 6, 30),
+        ),
         # a monthly-average limit under Part 2's 240 per sample: significant noncompliance on the
         # monthly averages while every single sample stays under 240 (contract 5.2)
-        ("IU-017", "BOD", "monthly_avg", 150, "mg/L",
-         f"Pretreatment agreement with Green Valley Pickle Works, resolution {year - 1}-88: monthly average "
-         "(ch. 253 Part 2, special agreements)", date(year, 1, 1), None),
+        (
+            "IU-017",
+            "BOD",
+            "monthly_avg",
+            150,
+            "mg/L",
+            f"Pretreatment agreement with Green Valley Pickle Works, resolution {year - 1}-88: monthly average "
+            "(ch. 253 Part 2, special agreements)",
+            date(year, 1, 1),
+            None,
+        ),
     ]
-    df = pd.DataFrame(rows, columns=["user_id", "parameter", "limit_type", "value", "unit",
-                                     "basis", "effective_from", "effective_to"])
+    df = pd.DataFrame(
+        rows,
+        columns=[
+            "user_id",
+            "parameter",
+            "limit_type",
+            "value",
+            "unit",
+            "basis",
+            "effective_from",
+            "effective_to",
+        ],
+    )
     df = df[df["user_id"].isin(user_ids)].reset_index(drop=True)
     df["value"] = [f"{v:g}" for v in df["value"]]
     for col in ("effective_from", "effective_to"):
@@ -395,8 +747,9 @@ def _event_days(rng: np.random.Generator, n_days: int, count: int) -> np.ndarray
 @dataclass(frozen=True)
 class _Slug:
     """A slug the generator planted (or, for the real meter, that the record holds)."""
+
     user_id: str
-    start: pd.Timestamp      # UTC instant of the first high reading
+    start: pd.Timestamp  # UTC instant of the first high reading
     readings: int
 
     @property
@@ -404,7 +757,9 @@ class _Slug:
         return self.start.tz_convert(LOCAL_TZ).date()
 
 
-def _synthetic_flow(u: _User, grid: pd.DatetimeIndex, rng: np.random.Generator) -> tuple[pd.DataFrame, list[_Slug]]:
+def _synthetic_flow(
+    u: _User, grid: pd.DatetimeIndex, rng: np.random.Generator
+) -> tuple[pd.DataFrame, list[_Slug]]:
     local = grid.tz_convert(LOCAL_TZ)
     hourly = np.asarray(_HOURLY[u.kind])
     weekly = np.asarray(_WEEKLY[u.kind])
@@ -425,7 +780,7 @@ def _synthetic_flow(u: _User, grid: pd.DatetimeIndex, rng: np.random.Generator) 
     for day, is_slug in zip(days, kinds):
         first = int(day) * 96 + int(rng.integers(8 * 4, 16 * 4))
         length = int(rng.integers(3, 7)) if is_slug else 1
-        gpd[first:first + length] = u.avg_gpd * rng.uniform(6.5, 10.0, size=length)
+        gpd[first : first + length] = u.avg_gpd * rng.uniform(6.5, 10.0, size=length)
         if is_slug:
             slugs.append(_Slug(u.user_id, grid[first], length))
 
@@ -434,36 +789,43 @@ def _synthetic_flow(u: _User, grid: pd.DatetimeIndex, rng: np.random.Generator) 
         first_day = grid[0].tz_convert(LOCAL_TZ).date()
         may_12 = date(local[-1].year, 5, 12)
         start = (may_12 - first_day).days * 96 + 40
-        keep[start:start + 24] = False
+        keep[start : start + 24] = False
 
     if u.flow_unit == "gpm":
         value = np.round(gpd / 1440.0, 3)
     else:
         value = np.round(gpd, 1)
-    return pd.DataFrame({
-        "user_id": u.user_id,
-        "timestamp": grid[keep],
-        "value": value[keep],
-        "unit": u.flow_unit,
-        "constituent": "flow",
-    }), slugs
+    return pd.DataFrame(
+        {
+            "user_id": u.user_id,
+            "timestamp": grid[keep],
+            "value": value[keep],
+            "unit": u.flow_unit,
+            "constituent": "flow",
+        }
+    ), slugs
 
 
 def _ph_probe(u: _User, grid: pd.DatetimeIndex, year: int, rng: np.random.Generator) -> pd.DataFrame:
     """June of a continuous pH probe: near-neutral with a diurnal swing and two excursions."""
     local = grid.tz_convert(LOCAL_TZ)
-    june = (local.month == 6)
+    june = local.month == 6
     ts = grid[june]
     hours = local[june].hour.to_numpy() + local[june].minute.to_numpy() / 60.0
     ph = 7.1 + 0.35 * np.sin(2 * np.pi * (hours - 9) / 24) + rng.normal(0, 0.08, size=len(ts))
     day_start = (date(year, 6, 9) - date(year, 6, 1)).days * 96 + 10 * 4
-    ph[day_start:day_start + 3] = [5.6, 4.9, 5.3]          # acid rinse dump, 45 minutes
+    ph[day_start : day_start + 3] = [5.6, 4.9, 5.3]  # acid rinse dump, 45 minutes
     day_start = (date(year, 6, 23) - date(year, 6, 1)).days * 96 + 14 * 4
-    ph[day_start:day_start + 2] = [10.1, 9.8]               # caustic cleaner, 30 minutes
-    return pd.DataFrame({
-        "user_id": u.user_id, "timestamp": ts, "value": np.round(np.clip(ph, 0, 14), 2),
-        "unit": "s.u.", "constituent": "pH",
-    })
+    ph[day_start : day_start + 2] = [10.1, 9.8]  # caustic cleaner, 30 minutes
+    return pd.DataFrame(
+        {
+            "user_id": u.user_id,
+            "timestamp": ts,
+            "value": np.round(np.clip(ph, 0, 14), 2),
+            "unit": "s.u.",
+            "constituent": "pH",
+        }
+    )
 
 
 def _write_parquet(df: pd.DataFrame, path: Path) -> int:
@@ -477,17 +839,20 @@ def _real_meter_slugs(frame: pd.DataFrame) -> list[_Slug]:
     of the law (outfall.demo.slugs; data-derived baseline: the meter has no permit flow).
     A repeated instant (the 2008 spring-forward hour) keeps its first reading, as the
     ingestion does."""
-    rules = load_rules("woodbury")   # each reading judged by the slug definition of its day
+    rules = load_rules("woodbury")  # each reading judged by the slug definition of its day
     ts = pd.to_datetime(frame["timestamp"], utc=True)
     first = ~ts.duplicated(keep="first")
     readings = list(zip((t.to_pydatetime() for t in ts[first]), frame.loc[first, "value"].astype(float)))
     events, _ = slug_law.detect(readings, slug_law.params_on(rules.slug), rules.timezone)
-    return [_Slug(str(frame["user_id"].iloc[0]), pd.Timestamp(e.start_at).tz_convert("UTC"), e.readings)
-            for e in events]
+    return [
+        _Slug(str(frame["user_id"].iloc[0]), pd.Timestamp(e.start_at).tz_convert("UTC"), e.readings)
+        for e in events
+    ]
 
 
-def _flow(users: list[_User], out: Path, year: int, as_of: date,
-          rng: np.random.Generator) -> tuple[int, list[_Slug]]:
+def _flow(
+    users: list[_User], out: Path, year: int, as_of: date, rng: np.random.Generator
+) -> tuple[int, list[_Slug]]:
     """Write the flow files; return the rows written and the slugs in them (the plan)."""
     grid = _window_grid(as_of)
     first, last = _window(as_of)
@@ -504,25 +869,52 @@ def _flow(users: list[_User], out: Path, year: int, as_of: date,
         rows += _write_parquet(frame, out / f"{u.user_id}_flow_{span}.parquet")
         slugs += planted
         if u.user_id == PH_PROBE_USER:
-            rows += _write_parquet(_ph_probe(u, grid, year, rng),
-                                   out / f"{u.user_id}_ph_probe_{year}-06.parquet")
+            rows += _write_parquet(
+                _ph_probe(u, grid, year, rng), out / f"{u.user_id}_ph_probe_{year}-06.parquet"
+            )
     return rows, sorted(slugs, key=lambda e: (e.user_id, e.start))
 
 
 # ------------------------------------------------------------- lab results
 
 LABS = {
-    "A": {"lab": "Suffolk Environmental Laboratories", "names": {},
-          "mg": ("mg/L",), "ph": "s.u.", "temp": "degF", "metal": ("ug/L",)},
-    "B": {"lab": "Pace Analytical Services, Melville NY",
-          "names": {"BOD": "BOD5", "FOG": "O&G", "TSS": "Total Suspended Solids"},
-          "mg": ("mg/l",), "ph": "SU", "temp": "°F", "metal": ("µg/L",)},
-    "C": {"lab": "EnviroTest Laboratories", "names": {},
-          "mg": ("ppm", "mg/L"), "ph": "pH units", "temp": "degC", "metal": ("ppb",)},
+    "A": {
+        "lab": "Suffolk Environmental Laboratories",
+        "names": {},
+        "mg": ("mg/L",),
+        "ph": "s.u.",
+        "temp": "degF",
+        "metal": ("ug/L",),
+    },
+    "B": {
+        "lab": "Pace Analytical Services, Melville NY",
+        "names": {"BOD": "BOD5", "FOG": "O&G", "TSS": "Total Suspended Solids"},
+        "mg": ("mg/l",),
+        "ph": "SU",
+        "temp": "°F",
+        "metal": ("µg/L",),
+    },
+    "C": {
+        "lab": "EnviroTest Laboratories",
+        "names": {},
+        "mg": ("ppm", "mg/L"),
+        "ph": "pH units",
+        "temp": "degC",
+        "metal": ("ppb",),
+    },
 }
-METHODS = {"BOD": "SM 5210 B", "COD": "EPA 410.4", "TSS": "SM 2540 D", "FOG": "EPA 1664A",
-           "chlorine_demand": "SM 2350 B", "pH": "SM 4500-H+ B", "temperature": "SM 2550 B",
-           "copper": "EPA 200.7", "zinc": "EPA 200.7", "nickel": "EPA 200.7"}
+METHODS = {
+    "BOD": "SM 5210 B",
+    "COD": "EPA 410.4",
+    "TSS": "SM 2540 D",
+    "FOG": "EPA 1664A",
+    "chlorine_demand": "SM 2350 B",
+    "pH": "SM 4500-H+ B",
+    "temperature": "SM 2550 B",
+    "copper": "EPA 200.7",
+    "zinc": "EPA 200.7",
+    "nickel": "EPA 200.7",
+}
 #: mg/L ranges (low, high) of the composite parameters by user strength.
 STRENGTH = {
     "general": {"BOD": (40, 180), "TSS": (40, 220), "FOG": (5, 60), "chlorine_demand": (2, 15)},
@@ -541,7 +933,7 @@ def _lab_months(as_of: date) -> list[tuple[int, int]]:
     """The 12 whole calendar months that end on or before ``as_of``, oldest first
     (December of the year before .. November, for an as-of of 30 November)."""
     last = as_of + timedelta(days=1)
-    y, m = (last.year, last.month)           # the month after the last whole month
+    y, m = (last.year, last.month)  # the month after the last whole month
     months = []
     for _ in range(12):
         y, m = (y, m - 1) if m > 1 else (y - 1, 12)
@@ -556,34 +948,46 @@ def _lab_rows_for_user(u: _User, year: int, as_of: date, rng: np.random.Generato
     rows: list[dict] = []
 
     def add(sample_id, collected, stype, parameter, result, unit, mdl=None):
-        rows.append({
-            "sample_id": sample_id, "user_id": u.user_id, "collected_at": collected,
-            "sample_type": stype, "parameter": style["names"].get(parameter, parameter),
-            "result": result, "unit": unit, "mdl": mdl, "lab": style["lab"],
-            "method": METHODS[parameter],
-        })
+        rows.append(
+            {
+                "sample_id": sample_id,
+                "user_id": u.user_id,
+                "collected_at": collected,
+                "sample_type": stype,
+                "parameter": style["names"].get(parameter, parameter),
+                "result": result,
+                "unit": unit,
+                "mdl": mdl,
+                "lab": style["lab"],
+                "method": METHODS[parameter],
+            }
+        )
 
     for sample_year, month in _lab_months(as_of):
-        this_year = sample_year == year              # the planted cases are all in the demo year
+        this_year = sample_year == year  # the planted cases are all in the demo year
         day = _weekday(date(sample_year, month, int(rng.integers(4, 25))))
         composite_at = datetime(sample_year, month, day.day, 8, 0)
-        grab_at = datetime(sample_year, month, day.day, 9 + int(rng.integers(0, 4)), 5 * int(rng.integers(0, 12)))
+        grab_at = datetime(
+            sample_year, month, day.day, 9 + int(rng.integers(0, 4)), 5 * int(rng.integers(0, 12))
+        )
         cid = f"{u.user_id}-{day:%Y%m%d}-C"
         gid = f"{u.user_id}-{day:%Y%m%d}-G"
         mg_unit = style["mg"][int(rng.integers(len(style["mg"])))]
 
         bod = float(rng.uniform(*ranges["BOD"]))
         if u.strength == "brewery" and this_year and month >= 4:
-            bod = float(rng.uniform(260, 390))          # allowed by the special agreement
+            bod = float(rng.uniform(260, 390))  # allowed by the special agreement
         if u.user_id == CHRONIC_BOD_H1[0] and this_year and month <= 6:
             bod = float(CHRONIC_BOD_H1[1][month - 1])
         cod_ratio = rng.uniform(1.4, 1.5) if u.strength == "brewery" else rng.uniform(1.8, 2.3)
         cod = min(bod * cod_ratio, 585.0)
         tss = float(rng.uniform(*ranges["TSS"]))
         if u.strength == "dairy" and this_year and month <= 6:
-            tss = float(rng.uniform(320, 430))           # allowed until 30 June
+            tss = float(rng.uniform(320, 430))  # allowed until 30 June
         values = {
-            "BOD": f"{bod:.0f}", "COD": f"{cod:.0f}", "TSS": f"{tss:.0f}",
+            "BOD": f"{bod:.0f}",
+            "COD": f"{cod:.0f}",
+            "TSS": f"{tss:.0f}",
             "FOG": f"{rng.uniform(*ranges['FOG']):.1f}",
             "chlorine_demand": f"{rng.uniform(*ranges['chlorine_demand']):.1f}",
         }
@@ -593,7 +997,7 @@ def _lab_rows_for_user(u: _User, year: int, as_of: date, rng: np.random.Generato
         if u.user_id in ("IU-008", "IU-010", "IU-015") and month % 4 == 1:
             values["FOG"], mdls["FOG"] = "ND", 1.4
         if u.user_id == "IU-003" and this_year and month == 11:
-            values["FOG"], mdls["FOG"] = "<150", 150.0   # diluted sample: inconclusive
+            values["FOG"], mdls["FOG"] = "<150", 150.0  # diluted sample: inconclusive
         injected_now = injected if this_year else {}
         for parameter in ("BOD", "COD", "TSS", "FOG", "chlorine_demand"):
             result, unit = values[parameter], mg_unit
@@ -629,21 +1033,57 @@ def _bad_lab_rows(year: int) -> list[dict]:
     lab = LABS["A"]["lab"]
     base = {"sample_type": "composite", "mdl": None, "lab": lab}
     return [
-        {**base, "sample_id": f"IU-003-{year}1021-X", "user_id": "IU-003",
-         "collected_at": datetime(year, 10, 21, 8), "parameter": "BOD", "result": "150",
-         "unit": "furlongs", "method": "SM 5210 B"},
-        {**base, "sample_id": f"IU-009-{year}1104-X", "user_id": "IU-009",
-         "collected_at": datetime(year, 11, 4, 8), "parameter": "TSS", "result": "abc",
-         "unit": "mg/L", "method": "SM 2540 D"},
-        {**base, "sample_id": f"IU-013-{year}1112-X", "user_id": "IU-013",
-         "collected_at": datetime(year, 11, 12, 10, 30), "sample_type": "grab",
-         "parameter": "pH", "result": "15", "unit": "s.u.", "method": "SM 4500-H+ B"},
-        {**base, "sample_id": f"IU-014-{year}1117-X", "user_id": "IU-014",
-         "collected_at": datetime(year, 11, 17, 8), "parameter": "BOD", "result": "-12",
-         "unit": "mg/L", "method": "SM 5210 B"},
-        {**base, "sample_id": None, "user_id": "IU-016",
-         "collected_at": datetime(year, 11, 19, 8), "parameter": "COD", "result": "210",
-         "unit": "mg/L", "method": "EPA 410.4"},
+        {
+            **base,
+            "sample_id": f"IU-003-{year}1021-X",
+            "user_id": "IU-003",
+            "collected_at": datetime(year, 10, 21, 8),
+            "parameter": "BOD",
+            "result": "150",
+            "unit": "furlongs",
+            "method": "SM 5210 B",
+        },
+        {
+            **base,
+            "sample_id": f"IU-009-{year}1104-X",
+            "user_id": "IU-009",
+            "collected_at": datetime(year, 11, 4, 8),
+            "parameter": "TSS",
+            "result": "abc",
+            "unit": "mg/L",
+            "method": "SM 2540 D",
+        },
+        {
+            **base,
+            "sample_id": f"IU-013-{year}1112-X",
+            "user_id": "IU-013",
+            "collected_at": datetime(year, 11, 12, 10, 30),
+            "sample_type": "grab",
+            "parameter": "pH",
+            "result": "15",
+            "unit": "s.u.",
+            "method": "SM 4500-H+ B",
+        },
+        {
+            **base,
+            "sample_id": f"IU-014-{year}1117-X",
+            "user_id": "IU-014",
+            "collected_at": datetime(year, 11, 17, 8),
+            "parameter": "BOD",
+            "result": "-12",
+            "unit": "mg/L",
+            "method": "SM 5210 B",
+        },
+        {
+            **base,
+            "sample_id": None,
+            "user_id": "IU-016",
+            "collected_at": datetime(year, 11, 19, 8),
+            "parameter": "COD",
+            "result": "210",
+            "unit": "mg/L",
+            "method": "EPA 410.4",
+        },
     ]
 
 
@@ -667,11 +1107,13 @@ def _lab_results(users: list[_User], out: Path, year: int, as_of: date, rng: np.
     quarter = list(zip(when.dt.year, (when.dt.month - 1) // 3 + 1))
     written = 0
     for y, q in sorted(set(quarter)):
-        part = df[[k == (y, q) for k in quarter]].sort_values(["collected_at", "user_id", "sample_type"],
-                                                              kind="stable")
+        part = df[[k == (y, q) for k in quarter]].sort_values(
+            ["collected_at", "user_id", "sample_type"], kind="stable"
+        )
         if (y, q) == (year, 3):
-            records = [[_xlsx_cell(k, v) for k, v in zip(LAB_HEADER, r)]
-                       for r in part.itertuples(index=False)]
+            records = [
+                [_xlsx_cell(k, v) for k, v in zip(LAB_HEADER, r)] for r in part.itertuples(index=False)
+            ]
             _write_xlsx(records, LAB_HEADER, out / f"lab_results_{y}_Q3.xlsx", year)
             written += len(part)
         else:
@@ -679,8 +1121,9 @@ def _lab_results(users: list[_User], out: Path, year: int, as_of: date, rng: np.
             text["collected_at"] = pd.to_datetime(text["collected_at"]).dt.strftime("%Y-%m-%dT%H:%M:%S")
             written += _write_csv(text, out / f"lab_results_{y}_Q{q}.csv")
     if any(u.user_id == UCI_USER for u in users):
-        written += _write_csv(real.uci_lab_results(None, UCI_USER, target_year=year),
-                              out / f"{UCI_USER}_uci_plant_record.csv")
+        written += _write_csv(
+            real.uci_lab_results(None, UCI_USER, target_year=year), out / f"{UCI_USER}_uci_plant_record.csv"
+        )
     return written
 
 
@@ -709,30 +1152,55 @@ def _infiltration_tests(scale: float, year: int, rng: np.random.Generator) -> pd
     factor = rng.uniform(0.2, 0.92, size=n)
     fail = rng.choice(np.arange(1, n), size=3, replace=False)
     factor[fail] = rng.uniform(1.15, 1.9, size=3)
-    diam[0], length[0], factor[0] = 8, 2640.0, 1.0   # exactly at the limit: 800 gpd passes
+    diam[0], length[0], factor[0] = 8, 2640.0, 1.0  # exactly at the limit: 800 gpd passes
     allowable = 200 * diam * length / 5280
     measured = np.round(allowable * factor, 0)
     days = np.sort(rng.integers(90, 300, size=n))
     dates = [_weekday(date(year, 1, 1) + timedelta(days=int(d))).isoformat() for d in days]
-    return pd.DataFrame({
-        "section_id": [f"MH{101 + 2 * i:03d}-MH{102 + 2 * i:03d}" for i in range(n)],
-        "test_date": dates,
-        "diameter_in": diam.astype(int),
-        "length_ft": length.astype(int),
-        "measured_gpd": measured.astype(int),
-    })
+    return pd.DataFrame(
+        {
+            "section_id": [f"MH{101 + 2 * i:03d}-MH{102 + 2 * i:03d}" for i in range(n)],
+            "test_date": dates,
+            "diameter_in": diam.astype(int),
+            "length_ft": length.astype(int),
+            "measured_gpd": measured.astype(int),
+        }
+    )
 
 
 # ------------------------------------------------------------------ parcels
 
 CLASS_WEIGHTS = {
-    "single_family": 0.74, "two_family": 0.06, "three_family": 0.02, "apartment": 0.025,
-    "trailer_park": 0.003, "motel": 0.004, "commercial": 0.05, "laundromat": 0.004,
-    "large_establishment": 0.006, "senior_high_school": 0.001, "elementary_school": 0.002,
-    "restaurant": 0.012, "exempt": 0.02, "approved_lot": 0.02, "vacant": 0.035,
+    "single_family": 0.74,
+    "two_family": 0.06,
+    "three_family": 0.02,
+    "apartment": 0.025,
+    "trailer_park": 0.003,
+    "motel": 0.004,
+    "commercial": 0.05,
+    "laundromat": 0.004,
+    "large_establishment": 0.006,
+    "senior_high_school": 0.001,
+    "elementary_school": 0.002,
+    "restaurant": 0.012,
+    "exempt": 0.02,
+    "approved_lot": 0.02,
+    "vacant": 0.035,
 }
-PARCEL_COLUMNS = ["parcel_id", "district", "property_class", "acres", "living_units", "bathrooms",
-                  "washing_machines", "people", "seats", "moratorium", "owner", "address"]
+PARCEL_COLUMNS = [
+    "parcel_id",
+    "district",
+    "property_class",
+    "acres",
+    "living_units",
+    "bathrooms",
+    "washing_machines",
+    "people",
+    "seats",
+    "moratorium",
+    "owner",
+    "address",
+]
 _C, _D1 = "consolidated", "district_1"
 #: Boundary cases of Part 3 that every demo must bill, plus four bad rows.
 SPECIAL_PARCELS = (
@@ -773,7 +1241,7 @@ SPECIAL_PARCELS = (
     {"district": _C, "property_class": "vacant", "acres": 160.0},
     # bad rows
     {"district": _C, "property_class": "castle", "acres": 1.0},
-    {"district": _D1, "property_class": "restaurant", "acres": 0.5},      # no seats
+    {"district": _D1, "property_class": "restaurant", "acres": 0.5},  # no seats
     {"district": "district_9", "property_class": "single_family", "acres": 0.3},
     {"district": _C, "property_class": "single_family", "acres": "two"},  # unparseable
 )
@@ -804,16 +1272,26 @@ def _parcels(scale: float, rng: np.random.Generator) -> pd.DataFrame:
     baths[cls == "laundromat"] = rng.integers(1, 3, size=int((cls == "laundromat").sum()))
     machines = ints(cls == "laundromat", 8, 40)
     people = ints(cls == "large_establishment", 20, 400)
-    people[cls == "senior_high_school"] = rng.integers(600, 1501, size=int((cls == "senior_high_school").sum()))
+    people[cls == "senior_high_school"] = rng.integers(
+        600, 1501, size=int((cls == "senior_high_school").sum())
+    )
     people[cls == "elementary_school"] = rng.integers(250, 701, size=int((cls == "elementary_school").sum()))
     seats = ints(cls == "restaurant", 20, 160)
     moratorium = rng.random(n) < 0.02
 
-    random_part = pd.DataFrame({
-        "district": district, "property_class": cls, "acres": acres.astype(object),
-        "living_units": living, "bathrooms": baths, "washing_machines": machines,
-        "people": people, "seats": seats, "moratorium": moratorium,
-    })
+    random_part = pd.DataFrame(
+        {
+            "district": district,
+            "property_class": cls,
+            "acres": acres.astype(object),
+            "living_units": living,
+            "bathrooms": baths,
+            "washing_machines": machines,
+            "people": people,
+            "seats": seats,
+            "moratorium": moratorium,
+        }
+    )
     special = pd.DataFrame(list(SPECIAL_PARCELS))
     special["moratorium"] = special["moratorium"].eq(True)
     for col in ("living_units", "bathrooms", "washing_machines", "people", "seats"):
@@ -822,12 +1300,16 @@ def _parcels(scale: float, rng: np.random.Generator) -> pd.DataFrame:
     df = df.iloc[rng.permutation(len(df))].reset_index(drop=True)
     m = len(df)
     idx = np.arange(m)
-    df.insert(0, "parcel_id", [f"{100 + i // 250:03d}.00-{(i // 25) % 10 + 1:02d}-{i % 25 + 1:03d}" for i in idx])
+    df.insert(
+        0, "parcel_id", [f"{100 + i // 250:03d}.00-{(i // 25) % 10 + 1:02d}-{i % 25 + 1:03d}" for i in idx]
+    )
     df["moratorium"] = _bool(df["moratorium"])
     first = np.array(FIRST)[rng.integers(len(FIRST), size=m)]
     last = np.array(LAST)[rng.integers(len(LAST), size=m)]
     owners = pd.Series([f"{b}, {a}" for a, b in zip(first, last)])
-    business = ~df["property_class"].isin(["single_family", "two_family", "three_family", "vacant", "approved_lot"])
+    business = ~df["property_class"].isin(
+        ["single_family", "two_family", "three_family", "vacant", "approved_lot"]
+    )
     owners[business] = [f"{b} Holdings LLC" for b in last[business.to_numpy()]]
     owners[df["property_class"].str.contains("school")] = "Woodbury Union Free School District"
     owners[df["property_class"] == "exempt"] = "Town of Woodbury"
@@ -856,7 +1338,8 @@ def _sewer_rates(year: int) -> pd.DataFrame:
     rows = [
         {"year": y, "district": d, "component": c, "rate_per_unit": v}
         for y, table in ((year - 1, previous), (year, current))
-        for d, comps in table.items() for c, v in comps.items()
+        for d, comps in table.items()
+        for c, v in comps.items()
     ]
     return pd.DataFrame(rows)
 
@@ -879,49 +1362,199 @@ class _Site:
     agricultural: bool = False
     exempt: bool = False
     final: tuple[int, int] | None = None
-    behaviour: str = "good"          # good, sloppy, stops, few, none
+    behaviour: str = "good"  # good, sloppy, stops, few, none
     stop: tuple[int, int] | None = None
 
 
 SITES = (
-    _Site("S-W01", "woodbury", 12.0, (3, 16), NOAA_GAUGE, "Woodbury Commons retail center", "400 Jericho Tpke",
-          "Commons Development LLC", impaired=True, final=(10, 20)),
-    _Site("S-W02", "woodbury", 1.0, (4, 6), NOAA_GAUGE, "Rivera residence addition", "17 Elm Dr",
-          "M. Rivera", single_family=True, final=(8, 28)),
-    _Site("S-W03", "woodbury", 0.5, (5, 4), NOAA_GAUGE, "Garage and driveway", "8 Sycamore Ct",
-          "D. Kowalski", single_family=True, behaviour="few"),
-    _Site("S-W04", "woodbury", 4.9, (3, 2), RG_GAUGE, "Crestview Ln water main and road", "Crestview Ln",
-          "Town of Woodbury DPW", behaviour="sloppy"),
-    _Site("S-W05", "woodbury", 5.0, (6, 1), NOAA_GAUGE, "Orchard Ridge subdivision, phase 1", "Orchard Ln",
-          "Orchard Ridge Homes Inc.", behaviour="stops", stop=(8, 20)),
-    _Site("S-W06", "woodbury", 7.5, (4, 20), NOAA_GAUGE, "Hillside farm equipment barn", "300 Hillside Ave",
-          "Hillside Farms", agricultural=True, behaviour="sloppy"),
-    _Site("S-W07", "woodbury", 2.3, (5, 11), NOAA_GAUGE, "Town Hall parking lot resurfacing", "1 Main St",
-          "Town of Woodbury", exempt=True, behaviour="none"),
-    _Site("S-W08", "woodbury", 3.2, (7, 6), NOAA_GAUGE, "Park Ave medical office", "61 Park Ave",
-          "Park Ave Medical Partners", final=(9, 30)),
-    _Site("S-B01", "bellport", 0.5, (4, 13), NOAA_GAUGE, "Bayview Ave bulkhead and outfall", "22 Bayview Ave",
-          "Bayview Marina Corp.", impaired=True),
-    _Site("S-B02", "bellport", 4.9, (5, 18), NOAA_GAUGE, "Haddad house", "5 Osprey Ln",
-          "S. Haddad", single_family=True, behaviour="none"),
-    _Site("S-B03", "bellport", 4.9, (3, 23), NOAA_GAUGE, "Station Rd self storage", "90 Station Rd",
-          "Station Storage LLC", behaviour="sloppy"),
-    _Site("S-B04", "bellport", 5.0, (6, 15), NOAA_GAUGE, "Academy Ln estate", "12 Academy Ln",
-          "J. and K. Lindqvist", single_family=True, final=(10, 30)),
-    _Site("S-B05", "bellport", 1.0, (4, 27), NOAA_GAUGE, "Beaver Dam orchard irrigation pond", "410 Beaver Dam Rd",
-          "Beaver Dam Orchards", agricultural=True, behaviour="none"),
-    _Site("S-B06", "bellport", 12.0, (7, 20), NOAA_GAUGE, "South Country Rd school campus", "700 South Country Rd",
-          "South Country CSD", behaviour="stops", stop=(10, 1)),
-    _Site("S-B07", "bellport", 2.0, (8, 3), NOAA_GAUGE, "Harbor Rd fuel dock and store", "3 Harbor Rd",
-          "Harbor Fuel Inc.", final=(11, 10)),
+    _Site(
+        "S-W01",
+        "woodbury",
+        12.0,
+        (3, 16),
+        NOAA_GAUGE,
+        "Woodbury Commons retail center",
+        "400 Jericho Tpke",
+        "Commons Development LLC",
+        impaired=True,
+        final=(10, 20),
+    ),
+    _Site(
+        "S-W02",
+        "woodbury",
+        1.0,
+        (4, 6),
+        NOAA_GAUGE,
+        "Rivera residence addition",
+        "17 Elm Dr",
+        "M. Rivera",
+        single_family=True,
+        final=(8, 28),
+    ),
+    _Site(
+        "S-W03",
+        "woodbury",
+        0.5,
+        (5, 4),
+        NOAA_GAUGE,
+        "Garage and driveway",
+        "8 Sycamore Ct",
+        "D. Kowalski",
+        single_family=True,
+        behaviour="few",
+    ),
+    _Site(
+        "S-W04",
+        "woodbury",
+        4.9,
+        (3, 2),
+        RG_GAUGE,
+        "Crestview Ln water main and road",
+        "Crestview Ln",
+        "Town of Woodbury DPW",
+        behaviour="sloppy",
+    ),
+    _Site(
+        "S-W05",
+        "woodbury",
+        5.0,
+        (6, 1),
+        NOAA_GAUGE,
+        "Orchard Ridge subdivision, phase 1",
+        "Orchard Ln",
+        "Orchard Ridge Homes Inc.",
+        behaviour="stops",
+        stop=(8, 20),
+    ),
+    _Site(
+        "S-W06",
+        "woodbury",
+        7.5,
+        (4, 20),
+        NOAA_GAUGE,
+        "Hillside farm equipment barn",
+        "300 Hillside Ave",
+        "Hillside Farms",
+        agricultural=True,
+        behaviour="sloppy",
+    ),
+    _Site(
+        "S-W07",
+        "woodbury",
+        2.3,
+        (5, 11),
+        NOAA_GAUGE,
+        "Town Hall parking lot resurfacing",
+        "1 Main St",
+        "Town of Woodbury",
+        exempt=True,
+        behaviour="none",
+    ),
+    _Site(
+        "S-W08",
+        "woodbury",
+        3.2,
+        (7, 6),
+        NOAA_GAUGE,
+        "Park Ave medical office",
+        "61 Park Ave",
+        "Park Ave Medical Partners",
+        final=(9, 30),
+    ),
+    _Site(
+        "S-B01",
+        "bellport",
+        0.5,
+        (4, 13),
+        NOAA_GAUGE,
+        "Bayview Ave bulkhead and outfall",
+        "22 Bayview Ave",
+        "Bayview Marina Corp.",
+        impaired=True,
+    ),
+    _Site(
+        "S-B02",
+        "bellport",
+        4.9,
+        (5, 18),
+        NOAA_GAUGE,
+        "Haddad house",
+        "5 Osprey Ln",
+        "S. Haddad",
+        single_family=True,
+        behaviour="none",
+    ),
+    _Site(
+        "S-B03",
+        "bellport",
+        4.9,
+        (3, 23),
+        NOAA_GAUGE,
+        "Station Rd self storage",
+        "90 Station Rd",
+        "Station Storage LLC",
+        behaviour="sloppy",
+    ),
+    _Site(
+        "S-B04",
+        "bellport",
+        5.0,
+        (6, 15),
+        NOAA_GAUGE,
+        "Academy Ln estate",
+        "12 Academy Ln",
+        "J. and K. Lindqvist",
+        single_family=True,
+        final=(10, 30),
+    ),
+    _Site(
+        "S-B05",
+        "bellport",
+        1.0,
+        (4, 27),
+        NOAA_GAUGE,
+        "Beaver Dam orchard irrigation pond",
+        "410 Beaver Dam Rd",
+        "Beaver Dam Orchards",
+        agricultural=True,
+        behaviour="none",
+    ),
+    _Site(
+        "S-B06",
+        "bellport",
+        12.0,
+        (7, 20),
+        NOAA_GAUGE,
+        "South Country Rd school campus",
+        "700 South Country Rd",
+        "South Country CSD",
+        behaviour="stops",
+        stop=(10, 1),
+    ),
+    _Site(
+        "S-B07",
+        "bellport",
+        2.0,
+        (8, 3),
+        NOAA_GAUGE,
+        "Harbor Rd fuel dock and store",
+        "3 Harbor Rd",
+        "Harbor Fuel Inc.",
+        final=(11, 10),
+    ),
 )
 INSPECTORS = {
-    "woodbury": ("R. Okafor, Woodbury Engineering", "L. Brennan, Woodbury Engineering",
-                 "M. Duarte, contractor's qualified inspector"),
+    "woodbury": (
+        "R. Okafor, Woodbury Engineering",
+        "L. Brennan, Woodbury Engineering",
+        "M. Duarte, contractor's qualified inspector",
+    ),
     "bellport": ("T. Nguyen, Bellport DPW", "K. Schaefer, CPESC"),
 }
-OFFICERS = {"woodbury": "J. Alvarez, Stormwater Management Officer",
-            "bellport": "P. Whitcomb, Village Engineer"}
+OFFICERS = {
+    "woodbury": "J. Alvarez, Stormwater Management Officer",
+    "bellport": "P. Whitcomb, Village Engineer",
+}
 STORM_ODDS = {"good": (0.05, 0.10), "sloppy": (0.30, 0.25), "stops": (0.10, 0.10), "few": (0.0, 0.0)}
 
 
@@ -931,34 +1564,42 @@ def _sites(scale: float, rng: np.random.Generator) -> list[_Site]:
         juris = "woodbury" if rng.random() < 0.5 else "bellport"
         district = _C if juris == "woodbury" else _D1
         street = STREETS[district][int(rng.integers(len(STREETS[district])))]
-        sites.append(_Site(
-            f"S-X{k + 1:02d}", juris, float(np.round(rng.uniform(0.5, 12), 1)),
-            (int(rng.integers(3, 9)), int(rng.integers(1, 29))), NOAA_GAUGE,
-            f"{street} development #{k + 1}", f"{int(rng.integers(1, 900))} {street}",
-            f"{LAST[int(rng.integers(len(LAST)))]} Builders LLC",
-            impaired=bool(rng.random() < 0.2),
-            behaviour=("good", "sloppy")[int(rng.random() < 0.3)],
-        ))
+        sites.append(
+            _Site(
+                f"S-X{k + 1:02d}",
+                juris,
+                float(np.round(rng.uniform(0.5, 12), 1)),
+                (int(rng.integers(3, 9)), int(rng.integers(1, 29))),
+                NOAA_GAUGE,
+                f"{street} development #{k + 1}",
+                f"{int(rng.integers(1, 900))} {street}",
+                f"{LAST[int(rng.integers(len(LAST)))]} Builders LLC",
+                impaired=bool(rng.random() < 0.2),
+                behaviour=("good", "sloppy")[int(rng.random() < 0.3)],
+            )
+        )
     return sites
 
 
 def _sites_frame(sites: list[_Site], year: int) -> pd.DataFrame:
-    return pd.DataFrame({
-        "site_id": [s.site_id for s in sites],
-        "jurisdiction": [s.jurisdiction for s in sites],
-        "disturbed_acres": [s.acres for s in sites],
-        "construction_start": [date(year, *s.start).isoformat() for s in sites],
-        "rain_gauge_id": [s.gauge for s in sites],
-        "name": [s.name for s in sites],
-        "address": [s.address for s in sites],
-        "applicant": [s.applicant for s in sites],
-        "impaired_water": _bool(s.impaired for s in sites),
-        "single_family": _bool(s.single_family for s in sites),
-        "agricultural": _bool(s.agricultural for s in sites),
-        "exempt": _bool(s.exempt for s in sites),
-        "final_stabilization": [date(year, *s.final).isoformat() if s.final else None for s in sites],
-        **{k: [_mailing(s.jurisdiction)[k] for s in sites] for k in ("city", "state", "zip")},
-    })
+    return pd.DataFrame(
+        {
+            "site_id": [s.site_id for s in sites],
+            "jurisdiction": [s.jurisdiction for s in sites],
+            "disturbed_acres": [s.acres for s in sites],
+            "construction_start": [date(year, *s.start).isoformat() for s in sites],
+            "rain_gauge_id": [s.gauge for s in sites],
+            "name": [s.name for s in sites],
+            "address": [s.address for s in sites],
+            "applicant": [s.applicant for s in sites],
+            "impaired_water": _bool(s.impaired for s in sites),
+            "single_family": _bool(s.single_family for s in sites),
+            "agricultural": _bool(s.agricultural for s in sites),
+            "exempt": _bool(s.exempt for s in sites),
+            "final_stabilization": [date(year, *s.final).isoformat() if s.final else None for s in sites],
+            **{k: [_mailing(s.jurisdiction)[k] for s in sites] for k in ("city", "state", "zip")},
+        }
+    )
 
 
 def _mailing(place: str, missing: bool = False) -> dict:
@@ -977,18 +1618,38 @@ def _notices_mailed(year: int) -> pd.DataFrame:
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 8), "7019 0140 0000 1111 0001", None, None),
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 15), "7019 0140 0000 1111 0002", 14, None),
         ("sewer", "IU-011", f"{year}-08", date(year, 9, 3), "7019 0140 0000 1111 0003", 21, None),
-        ("sewer", NO_MAILING_ADDRESS_USER, f"{year}-05", date(year, 6, 10), "7019 0140 0000 1111 0006", 30, None),
+        (
+            "sewer",
+            NO_MAILING_ADDRESS_USER,
+            f"{year}-05",
+            date(year, 6, 10),
+            "7019 0140 0000 1111 0006",
+            30,
+            None,
+        ),
         ("stormwater", "S-W05", f"{year}-09", date(year, 10, 2), "7019 0140 0000 1111 0004", 10, None),
         ("stormwater", "S-B06", f"{year}-10", date(year, 11, 3), "7019 0140 0000 1111 0005", 14, None),
         (*WITHDRAWN_NOTICE[:3], None, None, None, WITHDRAWN_NOTICE[3]),
     ]
-    return pd.DataFrame([{"kind": k, "recipient_id": r, "period": p, "mailed_on": m.isoformat() if m else None,
-                          "certified_mail_no": c, "correct_within_days": d, "withdrawn_reason": w}
-                         for k, r, p, m, c, d, w in rows]).astype({"correct_within_days": "Int64"})
+    return pd.DataFrame(
+        [
+            {
+                "kind": k,
+                "recipient_id": r,
+                "period": p,
+                "mailed_on": m.isoformat() if m else None,
+                "certified_mail_no": c,
+                "correct_within_days": d,
+                "withdrawn_reason": w,
+            }
+            for k, r, p, m, c, d, w in rows
+        ]
+    ).astype({"correct_within_days": "Int64"})
 
 
-def _site_inspections(site: _Site, storms: list[date], year: int, as_of: date,
-                      rng: np.random.Generator) -> list[dict]:
+def _site_inspections(
+    site: _Site, storms: list[date], year: int, as_of: date, rng: np.random.Generator
+) -> list[dict]:
     if site.behaviour == "none" or site.exempt:
         return []
     start = date(year, *site.start)
@@ -1042,21 +1703,42 @@ def _site_inspections(site: _Site, storms: list[date], year: int, as_of: date,
             note = "Post-storm check: silt fence holding, minor sediment at inlet protection"
             cleaned = False
         elif kind == "milestone":
-            note = "Final stabilization walk-through" if site.final and day == date(year, *site.final) \
+            note = (
+                "Final stabilization walk-through"
+                if site.final and day == date(year, *site.final)
                 else "Pre-construction meeting; perimeter controls installed"
+            )
             cleaned = False
         else:
-            note = ("Controls in place", "Construction entrance needs stone", "Silt fence repaired",
-                    "Stockpile covered", "Inlet protection cleaned")[int(rng.integers(5))]
+            note = (
+                "Controls in place",
+                "Construction entrance needs stone",
+                "Silt fence repaired",
+                "Stockpile covered",
+                "Inlet protection cleaned",
+            )[int(rng.integers(5))]
             cleaned = False
-        inspector = OFFICERS[site.jurisdiction] if kind == "officer" else inspectors[int(rng.integers(len(inspectors)))]
+        inspector = (
+            OFFICERS[site.jurisdiction]
+            if kind == "officer"
+            else inspectors[int(rng.integers(len(inspectors)))]
+        )
         if site.jurisdiction == "bellport":
             stamp = day.isoformat()
         else:
-            stamp = datetime(day.year, day.month, day.day, 8 + int(rng.integers(0, 8)),
-                             5 * int(rng.integers(0, 12))).strftime("%Y-%m-%dT%H:%M:%S")
-        rows.append({"site_id": site.site_id, "inspected_at": stamp, "inspector": inspector,
-                     "kind": kind, "sediment_capacity_lost_pct": pct, "notes": note})
+            stamp = datetime(
+                day.year, day.month, day.day, 8 + int(rng.integers(0, 8)), 5 * int(rng.integers(0, 12))
+            ).strftime("%Y-%m-%dT%H:%M:%S")
+        rows.append(
+            {
+                "site_id": site.site_id,
+                "inspected_at": stamp,
+                "inspector": inspector,
+                "kind": kind,
+                "sediment_capacity_lost_pct": pct,
+                "notes": note,
+            }
+        )
         if cleaned:
             lost = float(rng.uniform(0, 8))
     return rows
@@ -1112,8 +1794,9 @@ def _person(rng: np.random.Generator) -> str:
 
 def _stamp(day: date, rng: np.random.Generator) -> str:
     """A local office-hours time on ``day`` (ISO 8601 without offset = local time)."""
-    return datetime(day.year, day.month, day.day, 8 + int(rng.integers(0, 9)),
-                    5 * int(rng.integers(0, 12))).strftime("%Y-%m-%dT%H:%M:%S")
+    return datetime(
+        day.year, day.month, day.day, 8 + int(rng.integers(0, 9)), 5 * int(rng.integers(0, 12))
+    ).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 def _tracked(site: _Site) -> bool:
@@ -1131,15 +1814,25 @@ def _milestones(sites: list[_Site], year: int, as_of: date, rng: np.random.Gener
         start = date(year, *site.start)
         final = date(year, *site.final) if site.final else None
         end = min(final or as_of, as_of)
-        draws = [int(rng.integers(1, 4)), int(rng.integers(8, 21)), int(rng.integers(25, 51)),
-                 int(rng.integers(20, 36)), int(rng.integers(1, 7)), int(rng.integers(0, 6))]
-        plan = [("start_of_construction", start),
-                ("erosion_controls_installed", start + timedelta(days=draws[0])),
-                ("site_clearing_completed", start + timedelta(days=draws[1])),
-                ("rough_grading_completed", start + timedelta(days=draws[2]))]
+        draws = [
+            int(rng.integers(1, 4)),
+            int(rng.integers(8, 21)),
+            int(rng.integers(25, 51)),
+            int(rng.integers(20, 36)),
+            int(rng.integers(1, 7)),
+            int(rng.integers(0, 6)),
+        ]
+        plan = [
+            ("start_of_construction", start),
+            ("erosion_controls_installed", start + timedelta(days=draws[0])),
+            ("site_clearing_completed", start + timedelta(days=draws[1])),
+            ("rough_grading_completed", start + timedelta(days=draws[2])),
+        ]
         if final:
-            plan += [("final_grading_completed", final - timedelta(days=draws[3])),
-                     ("final_landscaping_completed", final - timedelta(days=draws[4]))]
+            plan += [
+                ("final_grading_completed", final - timedelta(days=draws[3])),
+                ("final_landscaping_completed", final - timedelta(days=draws[4])),
+            ]
         else:
             plan.append(("construction_season_closed", date(year, 11, 20) + timedelta(days=draws[5])))
         rep = f"{_person(rng)} for {site.applicant}"
@@ -1149,19 +1842,29 @@ def _milestones(sites: list[_Site], year: int, as_of: date, rng: np.random.Gener
             if day > end or (last is not None and day <= last):
                 continue
             last = day
-            row = {"site_id": site.site_id, "milestone": milestone, "occurs_on": day.isoformat(),
-                   "notified_at": notified_at, "occurs_at": None, "notified_by": rep, "notes": None}
+            row = {
+                "site_id": site.site_id,
+                "milestone": milestone,
+                "occurs_on": day.isoformat(),
+                "notified_at": notified_at,
+                "occurs_at": None,
+                "notified_by": rep,
+                "notes": None,
+            }
             if (site.site_id, milestone) == MILESTONE_24H:
                 row["occurs_at"] = f"{day.isoformat()}T07:00:00"
                 row["notified_at"] = f"{(day - timedelta(days=1)).isoformat()}T07:00:00"
                 row["notes"] = "Phoned in the morning before; grading crew already mobilized"
             rows.append(row)
-    return pd.DataFrame(rows, columns=["site_id", "milestone", "occurs_on", "notified_at", "occurs_at",
-                                       "notified_by", "notes"])
+    return pd.DataFrame(
+        rows,
+        columns=["site_id", "milestone", "occurs_on", "notified_at", "occurs_at", "notified_by", "notes"],
+    )
 
 
-def _contractor_certifications(sites: list[_Site], year: int, as_of: date,
-                               rng: np.random.Generator) -> pd.DataFrame:
+def _contractor_certifications(
+    sites: list[_Site], year: int, as_of: date, rng: np.random.Generator
+) -> pd.DataFrame:
     """A general contractor and an excavation subcontractor on every active site, a
     landscaper where the site reached final stabilization; each signed the SWPPP
     certification before starting, except :data:`LATE_SIGNER`."""
@@ -1169,9 +1872,18 @@ def _contractor_certifications(sites: list[_Site], year: int, as_of: date,
 
     def add(site, firm, title, first_work_on, signed_on):
         name, address, phone = firm
-        rows.append({"site_id": site.site_id, "contractor": name, "first_work_on": first_work_on.isoformat(),
-                     "title": title, "signed_on": signed_on.isoformat() if signed_on else None,
-                     "signer_name": _person(rng), "firm_address": address, "firm_phone": phone})
+        rows.append(
+            {
+                "site_id": site.site_id,
+                "contractor": name,
+                "first_work_on": first_work_on.isoformat(),
+                "title": title,
+                "signed_on": signed_on.isoformat() if signed_on else None,
+                "signer_name": _person(rng),
+                "firm_address": address,
+                "firm_phone": phone,
+            }
+        )
 
     for site in sites:
         if not _tracked(site):
@@ -1183,7 +1895,7 @@ def _contractor_certifications(sites: list[_Site], year: int, as_of: date,
         if site.site_id == LATE_SIGNER[0]:
             excavator = next(e for e in EXCAVATORS if e[0] == LATE_SIGNER[1])
         first = start + timedelta(days=int(rng.integers(0, 3)))
-        signed = first - timedelta(days=int(rng.integers(0, 6)))   # the same day counts as before
+        signed = first - timedelta(days=int(rng.integers(0, 6)))  # the same day counts as before
         if (site.site_id, excavator[0]) == LATE_SIGNER:
             signed = first + timedelta(days=6)
         add(site, excavator, "Excavation subcontractor", first, signed)
@@ -1191,9 +1903,26 @@ def _contractor_certifications(sites: list[_Site], year: int, as_of: date,
             final = date(year, *site.final)
             first = max(start + timedelta(days=1), final - timedelta(days=int(rng.integers(10, 26))))
             landscaper = LANDSCAPERS[int(rng.integers(len(LANDSCAPERS)))]
-            add(site, landscaper, "Landscaping subcontractor", first, first - timedelta(days=int(rng.integers(0, 6))))
-    df = pd.DataFrame(rows, columns=["site_id", "contractor", "first_work_on", "title", "signed_on",
-                                     "signer_name", "firm_address", "firm_phone"])
+            add(
+                site,
+                landscaper,
+                "Landscaping subcontractor",
+                first,
+                first - timedelta(days=int(rng.integers(0, 6))),
+            )
+    df = pd.DataFrame(
+        rows,
+        columns=[
+            "site_id",
+            "contractor",
+            "first_work_on",
+            "title",
+            "signed_on",
+            "signer_name",
+            "firm_address",
+            "firm_phone",
+        ],
+    )
     return df[pd.to_datetime(df["first_work_on"]).dt.date <= as_of].reset_index(drop=True)
 
 
@@ -1208,9 +1937,14 @@ def _swppp_approvals(sites: list[_Site], year: int, rng: np.random.Generator) ->
         allowed = SHORT_APPROVAL[1] if site.site_id == SHORT_APPROVAL[0] else site.acres
         approved = start - timedelta(days=int(rng.integers(14, 60)))
         town = "WB" if site.jurisdiction == "woodbury" else "BP"
-        rows.append({"site_id": site.site_id, "approved_max_disturbed_acres": allowed,
-                     "approved_on": approved.isoformat(),
-                     "reference": f"SWPPP-{town}-{approved.year}-{int(rng.integers(100, 999))}"})
+        rows.append(
+            {
+                "site_id": site.site_id,
+                "approved_max_disturbed_acres": allowed,
+                "approved_on": approved.isoformat(),
+                "reference": f"SWPPP-{town}-{approved.year}-{int(rng.integers(100, 999))}",
+            }
+        )
     return pd.DataFrame(rows, columns=["site_id", "approved_max_disturbed_acres", "approved_on", "reference"])
 
 
@@ -1221,22 +1955,48 @@ def _convictions(sites: list[_Site], year: int) -> pd.DataFrame:
     rows = []
     if PRIOR_CONVICTION in applicants:
         site = applicants[PRIOR_CONVICTION]
-        rows.append({"applicant": PRIOR_CONVICTION, "convicted_on": date(year - 3, 9, 14).isoformat(),
-                     "chapter": "ch. 267", "site_id": None, "jurisdiction": f"Town of {site.jurisdiction.title()}",
-                     "court": "Woodbury Town Justice Court", "docket": f"TJ-{year - 3}-0412"})
+        rows.append(
+            {
+                "applicant": PRIOR_CONVICTION,
+                "convicted_on": date(year - 3, 9, 14).isoformat(),
+                "chapter": "ch. 267",
+                "site_id": None,
+                "jurisdiction": f"Town of {site.jurisdiction.title()}",
+                "court": "Woodbury Town Justice Court",
+                "docket": f"TJ-{year - 3}-0412",
+            }
+        )
     if "Commons Development LLC" in applicants:
-        rows.append({"applicant": "Commons Development LLC", "convicted_on": date(year - 7, 5, 2).isoformat(),
-                     "chapter": "Chapter 267", "site_id": None, "jurisdiction": "woodbury",
-                     "court": "Woodbury Town Justice Court", "docket": f"TJ-{year - 7}-0088"})
-    rows.append({"applicant": "Crestline Excavating Corp.", "convicted_on": date(year - 2, 3, 27).isoformat(),
-                 "chapter": "21", "site_id": None, "jurisdiction": "Village of Bellport",
-                 "court": "Bellport Village Justice Court", "docket": f"VJ-{year - 2}-0031"})
-    return pd.DataFrame(rows, columns=["applicant", "convicted_on", "chapter", "site_id", "jurisdiction",
-                                       "court", "docket"])
+        rows.append(
+            {
+                "applicant": "Commons Development LLC",
+                "convicted_on": date(year - 7, 5, 2).isoformat(),
+                "chapter": "Chapter 267",
+                "site_id": None,
+                "jurisdiction": "woodbury",
+                "court": "Woodbury Town Justice Court",
+                "docket": f"TJ-{year - 7}-0088",
+            }
+        )
+    rows.append(
+        {
+            "applicant": "Crestline Excavating Corp.",
+            "convicted_on": date(year - 2, 3, 27).isoformat(),
+            "chapter": "21",
+            "site_id": None,
+            "jurisdiction": "Village of Bellport",
+            "court": "Bellport Village Justice Court",
+            "docket": f"VJ-{year - 2}-0031",
+        }
+    )
+    return pd.DataFrame(
+        rows, columns=["applicant", "convicted_on", "chapter", "site_id", "jurisdiction", "court", "docket"]
+    )
 
 
-def _report_deliveries(inspections: pd.DataFrame, sites: list[_Site], as_of: date,
-                       rng: np.random.Generator) -> pd.DataFrame:
+def _report_deliveries(
+    inspections: pd.DataFrame, sites: list[_Site], as_of: date, rng: np.random.Generator
+) -> pd.DataFrame:
     """A delivery row for every Woodbury inspection report (every kind but the officer's
     own, which is no applicant's report): within the week, except :data:`LATE_DELIVERIES`
     reports of the sloppy sites, delivered 9-14 days after the inspection."""
@@ -1244,17 +2004,28 @@ def _report_deliveries(inspections: pd.DataFrame, sites: list[_Site], as_of: dat
     sloppy = {s.site_id for s in sites if s.behaviour == "sloppy"}
     mine = inspections[inspections["site_id"].isin(woodbury) & (inspections["kind"] != "officer")]
     days = [date.fromisoformat(t[:10]) for t in mine["inspected_at"]]
-    candidates = [i for i, (sid, d) in enumerate(zip(mine["site_id"], days))
-                  if sid in sloppy and d <= as_of - timedelta(days=30)]
-    late = set(rng.choice(candidates, size=min(LATE_DELIVERIES, len(candidates)), replace=False).tolist()) \
-        if candidates else set()
+    candidates = [
+        i
+        for i, (sid, d) in enumerate(zip(mine["site_id"], days))
+        if sid in sloppy and d <= as_of - timedelta(days=30)
+    ]
+    late = (
+        set(rng.choice(candidates, size=min(LATE_DELIVERIES, len(candidates)), replace=False).tolist())
+        if candidates
+        else set()
+    )
     methods = ("email", "email", "hand delivered", "online portal")
     rows = []
     for i, (sid, day) in enumerate(zip(mine["site_id"], days)):
         lag = int(rng.integers(9, 15)) if i in late else int(rng.integers(0, 7))
-        rows.append({"site_id": sid, "report_date": day.isoformat(),
-                     "delivered_on": min(day + timedelta(days=lag), as_of).isoformat(),
-                     "method": methods[int(rng.integers(len(methods)))]})
+        rows.append(
+            {
+                "site_id": sid,
+                "report_date": day.isoformat(),
+                "delivered_on": min(day + timedelta(days=lag), as_of).isoformat(),
+                "method": methods[int(rng.integers(len(methods)))],
+            }
+        )
     return pd.DataFrame(rows, columns=["site_id", "report_date", "delivered_on", "method"])
 
 
@@ -1266,24 +2037,37 @@ LATE_PERIODIC_DAYS = 50
 #: Periodic reports are due this many days after their six-month period ends.
 PERIODIC_DUE_DAYS = 30
 #: The planted slug whose written report is late (received 9 days after) and the one with none.
-SLUG_REPORT_LATE = "IU-005"      # its last slug
-SLUG_REPORT_MISSING = "IU-006"   # its only slug
+SLUG_REPORT_LATE = "IU-005"  # its last slug
+SLUG_REPORT_MISSING = "IU-006"  # its only slug
 SLUG_REPORT_DAYS = 5
 #: (user_id, occurred local time, minutes to the phone call, days to the written statement, description)
 ACCIDENTAL_DISCHARGES = (
     ("IU-004", (3, 10, 14, 20), 45, 9, "Whey storage tank overflowed to a floor drain during a pump failure"),
-    ("IU-006", (6, 9, 10, 0), 90, 20, "Acid rinse tank valve failed open; rinse water reached the sanitary sewer "
-                                      "before the pH neutralization system"),
+    (
+        "IU-006",
+        (6, 9, 10, 0),
+        90,
+        20,
+        "Acid rinse tank valve failed open; rinse water reached the sanitary sewer "
+        "before the pH neutralization system",
+    ),
     ("IU-011", (9, 2, 7, 40), 95, 10, "Oil-water separator bypassed while its pump was replaced"),
-    ("IU-005", (11, 20, 16, 10), 50, None, "Spent grain slurry washed to a floor drain during a clean-in-place cycle"),
+    (
+        "IU-005",
+        (11, 20, 16, 10),
+        50,
+        None,
+        "Spent grain slurry washed to a floor drain during a clean-in-place cycle",
+    ),
 )
 #: The restaurant whose grease trap is overdue for pumping.
 OVERDUE_TRAP_USER = "IU-003"
 HAULERS = ("A-1 Grease Trap Service", "Nassau Suffolk Liquid Waste Inc.", "Island Environmental Pumping")
 
 
-def _reports(users: list[_User], slugs: list[_Slug], year: int, as_of: date,
-             rng: np.random.Generator) -> pd.DataFrame:
+def _reports(
+    users: list[_User], slugs: list[_Slug], year: int, as_of: date, rng: np.random.Generator
+) -> pd.DataFrame:
     """Periodic reports of every user for the two six-month periods due by ``as_of``
     (:data:`LATE_PERIODIC_USER`'s first one 50 days late), and a slug report for each
     slug of the plan, grouped by run of days (one late, one missing)."""
@@ -1296,9 +2080,16 @@ def _reports(users: list[_User], slugs: list[_Slug], year: int, as_of: date,
             if u.user_id == LATE_PERIODIC_USER and i == 0:
                 received = due + timedelta(days=LATE_PERIODIC_DAYS)
             if due <= as_of:
-                rows.append({"user_id": u.user_id, "report_type": "periodic", "period_start": ps.isoformat(),
-                             "period_end": pe.isoformat(), "due_date": due.isoformat(),
-                             "received_on": min(received, as_of).isoformat()})
+                rows.append(
+                    {
+                        "user_id": u.user_id,
+                        "report_type": "periodic",
+                        "period_start": ps.isoformat(),
+                        "period_end": pe.isoformat(),
+                        "due_date": due.isoformat(),
+                        "received_on": min(received, as_of).isoformat(),
+                    }
+                )
     late_slug = max((e for e in slugs if e.user_id == SLUG_REPORT_LATE), key=lambda e: e.start, default=None)
     by_user: dict[str, list[date]] = {}
     for e in slugs:
@@ -1317,12 +2108,19 @@ def _reports(users: list[_User], slugs: list[_Slug], year: int, as_of: date,
             lag = int(rng.integers(1, 5))
             if late_slug is not None and late_slug.user_id == uid and late_slug.local_day in g:
                 lag = SLUG_REPORT_DAYS + 4
-            rows.append({"user_id": uid, "report_type": "slug", "period_start": g[0].isoformat(),
-                         "period_end": g[-1].isoformat(),
-                         "due_date": (g[0] + timedelta(days=SLUG_REPORT_DAYS)).isoformat(),
-                         "received_on": min(g[-1] + timedelta(days=lag), as_of).isoformat()})
-    return pd.DataFrame(rows, columns=["user_id", "report_type", "period_start", "period_end", "due_date",
-                                       "received_on"])
+            rows.append(
+                {
+                    "user_id": uid,
+                    "report_type": "slug",
+                    "period_start": g[0].isoformat(),
+                    "period_end": g[-1].isoformat(),
+                    "due_date": (g[0] + timedelta(days=SLUG_REPORT_DAYS)).isoformat(),
+                    "received_on": min(g[-1] + timedelta(days=lag), as_of).isoformat(),
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["user_id", "report_type", "period_start", "period_end", "due_date", "received_on"]
+    )
 
 
 def _accidental_discharges(user_ids: set[str], year: int, as_of: date) -> pd.DataFrame:
@@ -1335,12 +2133,18 @@ def _accidental_discharges(user_ids: set[str], year: int, as_of: date) -> pd.Dat
         statement = notified.date() + timedelta(days=statement_days) if statement_days is not None else None
         if occurred.date() > as_of:
             continue
-        rows.append({"user_id": uid, "occurred_at": occurred.strftime("%Y-%m-%dT%H:%M:%S"),
-                     "notified_at": notified.strftime("%Y-%m-%dT%H:%M:%S"),
-                     "statement_received_on": statement.isoformat() if statement and statement <= as_of else None,
-                     "description": text})
-    return pd.DataFrame(rows, columns=["user_id", "occurred_at", "notified_at", "statement_received_on",
-                                       "description"])
+        rows.append(
+            {
+                "user_id": uid,
+                "occurred_at": occurred.strftime("%Y-%m-%dT%H:%M:%S"),
+                "notified_at": notified.strftime("%Y-%m-%dT%H:%M:%S"),
+                "statement_received_on": statement.isoformat() if statement and statement <= as_of else None,
+                "description": text,
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["user_id", "occurred_at", "notified_at", "statement_received_on", "description"]
+    )
 
 
 def _grease(users: list[_User], as_of: date, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -1355,8 +2159,17 @@ def _grease(users: list[_User], as_of: date, rng: np.random.Generator) -> tuple[
         trap_id = f"GT-{u.user_id[3:]}"
         interval = 60 if u.avg_gpd >= 5000 else 90
         set_on = first - timedelta(days=int(rng.integers(5, 40)))
-        traps.append({"trap_id": trap_id, "user_id": u.user_id, "parcel_id": None, "establishment": u.name,
-                      "address": u.address, "pumpout_interval_days": interval, "set_on": set_on.isoformat()})
+        traps.append(
+            {
+                "trap_id": trap_id,
+                "user_id": u.user_id,
+                "parcel_id": None,
+                "establishment": u.name,
+                "address": u.address,
+                "pumpout_interval_days": interval,
+                "set_on": set_on.isoformat(),
+            }
+        )
         stop = as_of - timedelta(days=interval + 35) if u.user_id == OVERDUE_TRAP_USER else as_of
         hauler = HAULERS[n % len(HAULERS)]
         last = set_on
@@ -1367,12 +2180,28 @@ def _grease(users: list[_User], as_of: date, rng: np.random.Generator) -> tuple[
                 break
             invoice += int(rng.integers(3, 40))
             k += 1
-            missing = n == 0 and k == 2   # the first restaurant's second pump-out: no invoice on file
-            pumps.append({"trap_id": trap_id, "pumped_on": nxt.isoformat(), "hauler": hauler,
-                          "invoice_no": None if missing else f"INV-{nxt.year}-{invoice:05d}"})
+            missing = n == 0 and k == 2  # the first restaurant's second pump-out: no invoice on file
+            pumps.append(
+                {
+                    "trap_id": trap_id,
+                    "pumped_on": nxt.isoformat(),
+                    "hauler": hauler,
+                    "invoice_no": None if missing else f"INV-{nxt.year}-{invoice:05d}",
+                }
+            )
             last = nxt
-    trap_df = pd.DataFrame(traps, columns=["trap_id", "user_id", "parcel_id", "establishment", "address",
-                                           "pumpout_interval_days", "set_on"])
+    trap_df = pd.DataFrame(
+        traps,
+        columns=[
+            "trap_id",
+            "user_id",
+            "parcel_id",
+            "establishment",
+            "address",
+            "pumpout_interval_days",
+            "set_on",
+        ],
+    )
     pump_df = pd.DataFrame(pumps, columns=["trap_id", "pumped_on", "hauler", "invoice_no"])
     return trap_df, pump_df
 
@@ -1391,9 +2220,11 @@ NEXT_YEAR_BUDGET = {
 def _sewer_budget(year: int, n_parcels: int) -> pd.DataFrame:
     """The next year's budget, scaled with the number of parcels (to the $10)."""
     factor = n_parcels / 3000
-    rows = [{"year": year + 1, "district": d, "component": c,
-             "amount": f"{round(v * factor, -1):.2f}"}
-            for d, comps in NEXT_YEAR_BUDGET.items() for c, v in comps.items()]
+    rows = [
+        {"year": year + 1, "district": d, "component": c, "amount": f"{round(v * factor, -1):.2f}"}
+        for d, comps in NEXT_YEAR_BUDGET.items()
+        for c, v in comps.items()
+    ]
     return pd.DataFrame(rows, columns=["year", "district", "component", "amount"])
 
 
@@ -1445,10 +2276,29 @@ PRE_CHAPTER_CASE = "ID-2006-01"
 PENDING_APPEAL_CASE = "ID-2026-05"
 #: An appeal that vacated the notice of violation: the case ends (no abatement).
 VACATED_CASE = "ID-2026-06"
-ILLICIT_COLUMNS = ["case_id", "premises", "discovered_on", "hazardous", "notified_on", "written_confirmation_on",
-                   "nov_on", "abatement_due", "appeal_received_on", "appeal_decided_on", "abated_on", "abated_by",
-                   "abatement_cost_usd", "cost_notice_on", "protest_received_on", "responsible_party",
-                   "mailing_address", "description", "nov_requires", "hearing_on", "appeal_outcome"]
+ILLICIT_COLUMNS = [
+    "case_id",
+    "premises",
+    "discovered_on",
+    "hazardous",
+    "notified_on",
+    "written_confirmation_on",
+    "nov_on",
+    "abatement_due",
+    "appeal_received_on",
+    "appeal_decided_on",
+    "abated_on",
+    "abated_by",
+    "abatement_cost_usd",
+    "cost_notice_on",
+    "protest_received_on",
+    "responsible_party",
+    "mailing_address",
+    "description",
+    "nov_requires",
+    "hearing_on",
+    "appeal_outcome",
+]
 
 
 def _first_parcel(parcels: pd.DataFrame, property_class: str, skip: int = 0) -> pd.Series:
@@ -1465,54 +2315,138 @@ def _illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame,
     cases = [
         # Friday before Memorial Day: notice due Tuesday; abated by the Town after the notice's deadline,
         # its cost noticed, paid in part
-        {"case_id": TOWN_ABATED_CASE, "premises": yard["parcel_id"], "discovered_on": d(5, 22), "hazardous": "false",
-         "notified_on": d(5, 26), "written_confirmation_on": d(5, 28), "nov_on": d(6, 3), "abatement_due": d(6, 30),
-         "abated_on": d(7, 21), "abated_by": "town", "abatement_cost_usd": "6240.00", "cost_notice_on": d(8, 14),
-         "description": "Wash water and degreaser from a service bay floor drain connected to the storm sewer",
-         "nov_requires": "2, 3, 4"},
+        {
+            "case_id": TOWN_ABATED_CASE,
+            "premises": yard["parcel_id"],
+            "discovered_on": d(5, 22),
+            "hazardous": "false",
+            "notified_on": d(5, 26),
+            "written_confirmation_on": d(5, 28),
+            "nov_on": d(6, 3),
+            "abatement_due": d(6, 30),
+            "abated_on": d(7, 21),
+            "abated_by": "town",
+            "abatement_cost_usd": "6240.00",
+            "cost_notice_on": d(8, 14),
+            "description": "Wash water and degreaser from a service bay floor drain connected to the storm sewer",
+            "nov_requires": "2, 3, 4",
+        },
         # notified a business day late (Saturday July 4 is not moved to Friday), never confirmed in writing
-        {"case_id": "ID-2026-02", "premises": "27 Jericho Tpke", "discovered_on": d(7, 2), "hazardous": "false",
-         "notified_on": d(7, 6), "nov_on": d(7, 9), "responsible_party": "Golden Wok Restaurant",
-         "mailing_address": "27 Jericho Tpke\nWoodbury, NY 11797",
-         "description": "Kitchen grease washed into the curb inlet in front of the restaurant", "nov_requires": "2, 3"},
+        {
+            "case_id": "ID-2026-02",
+            "premises": "27 Jericho Tpke",
+            "discovered_on": d(7, 2),
+            "hazardous": "false",
+            "notified_on": d(7, 6),
+            "nov_on": d(7, 9),
+            "responsible_party": "Golden Wok Restaurant",
+            "mailing_address": "27 Jericho Tpke\nWoodbury, NY 11797",
+            "description": "Kitchen grease washed into the curb inlet in front of the restaurant",
+            "nov_requires": "2, 3",
+        },
         # hazardous: straight to emergency services; appealed, the hearing held late, abated by the owner in time
-        {"case_id": "ID-2026-03", "premises": "Orchard Ln", "discovered_on": d(9, 14), "hazardous": "true",
-         "nov_on": d(9, 16), "abatement_due": d(10, 16), "appeal_received_on": d(9, 28),
-         "appeal_decided_on": d(10, 20), "appeal_outcome": "upheld", "abated_on": d(11, 2), "abated_by": "owner",
-         "responsible_party": "Orchard Ridge Homes Inc.", "mailing_address": "Orchard Ln\nWoodbury, NY 11797",
-         "description": "Hydraulic oil from a ruptured excavator line reaching a catch basin", "nov_requires": "1, 2, 4, 6"},
+        {
+            "case_id": "ID-2026-03",
+            "premises": "Orchard Ln",
+            "discovered_on": d(9, 14),
+            "hazardous": "true",
+            "nov_on": d(9, 16),
+            "abatement_due": d(10, 16),
+            "appeal_received_on": d(9, 28),
+            "appeal_decided_on": d(10, 20),
+            "appeal_outcome": "upheld",
+            "abated_on": d(11, 2),
+            "abated_by": "owner",
+            "responsible_party": "Orchard Ridge Homes Inc.",
+            "mailing_address": "Orchard Ln\nWoodbury, NY 11797",
+            "description": "Hydraulic oil from a ruptured excavator line reaching a catch basin",
+            "nov_requires": "1, 2, 4, 6",
+        },
         # the day before Thanksgiving: notice due Friday; none yet; no one known to write to
-        {"case_id": "ID-2026-04", "premises": "Storm drain at 40 Bayview Ave", "discovered_on": d(11, 25),
-         "hazardous": "false", "description": "Milky discharge from an unknown connection"},
-        {"case_id": PRE_CHAPTER_CASE, "premises": "Mill Pond Rd culvert", "discovered_on": f"{year - 20}-08-10",
-         "hazardous": "false", "description": "Entered from the paper files"},
+        {
+            "case_id": "ID-2026-04",
+            "premises": "Storm drain at 40 Bayview Ave",
+            "discovered_on": d(11, 25),
+            "hazardous": "false",
+            "description": "Milky discharge from an unknown connection",
+        },
+        {
+            "case_id": PRE_CHAPTER_CASE,
+            "premises": "Mill Pond Rd culvert",
+            "discovered_on": f"{year - 20}-08-10",
+            "hazardous": "false",
+            "description": "Entered from the paper files",
+        },
         # notice of violation Friday October 30: its 15th day is Saturday November 14, so the appeal received
         # Monday November 16 is in time (GCL § 25-a); not decided yet: the abatement (due November 20) is suspended
-        {"case_id": PENDING_APPEAL_CASE, "premises": "112 Harbor Rd", "discovered_on": d(10, 26), "hazardous": "false",
-         "notified_on": d(10, 27), "written_confirmation_on": d(10, 29), "nov_on": d(10, 30),
-         "abatement_due": d(11, 20), "appeal_received_on": d(11, 16), "responsible_party": "Harbor Boat Works LLC",
-         "mailing_address": "112 Harbor Rd\nWoodbury, NY 11797",
-         "description": "Hull wash water with antifouling paint hosed into a storm drain", "nov_requires": "2, 3, 4"},
+        {
+            "case_id": PENDING_APPEAL_CASE,
+            "premises": "112 Harbor Rd",
+            "discovered_on": d(10, 26),
+            "hazardous": "false",
+            "notified_on": d(10, 27),
+            "written_confirmation_on": d(10, 29),
+            "nov_on": d(10, 30),
+            "abatement_due": d(11, 20),
+            "appeal_received_on": d(11, 16),
+            "responsible_party": "Harbor Boat Works LLC",
+            "mailing_address": "112 Harbor Rd\nWoodbury, NY 11797",
+            "description": "Hull wash water with antifouling paint hosed into a storm drain",
+            "nov_requires": "2, 3, 4",
+        },
         # heard and decided in time; the decision vacated the notice: no abatement, no penalty after the notice
-        {"case_id": VACATED_CASE, "premises": "9 Woodbury Rd", "discovered_on": d(8, 10), "hazardous": "false",
-         "notified_on": d(8, 10), "written_confirmation_on": d(8, 12), "nov_on": d(8, 13), "abatement_due": d(9, 14),
-         "appeal_received_on": d(8, 21), "hearing_on": d(9, 1), "appeal_decided_on": d(9, 3),
-         "appeal_outcome": "vacated", "responsible_party": "Woodbury Auto Spa",
-         "mailing_address": "9 Woodbury Rd\nWoodbury, NY 11797",
-         "description": "Rinse water running to a catch basin (the appeal showed it came from the Town's hydrant "
-                        "flushing)", "nov_requires": "2, 3"},
+        {
+            "case_id": VACATED_CASE,
+            "premises": "9 Woodbury Rd",
+            "discovered_on": d(8, 10),
+            "hazardous": "false",
+            "notified_on": d(8, 10),
+            "written_confirmation_on": d(8, 12),
+            "nov_on": d(8, 13),
+            "abatement_due": d(9, 14),
+            "appeal_received_on": d(8, 21),
+            "hearing_on": d(9, 1),
+            "appeal_decided_on": d(9, 3),
+            "appeal_outcome": "vacated",
+            "responsible_party": "Woodbury Auto Spa",
+            "mailing_address": "9 Woodbury Rd\nWoodbury, NY 11797",
+            "description": "Rinse water running to a catch basin (the appeal showed it came from the Town's hydrant "
+            "flushing)",
+            "nov_requires": "2, 3",
+        },
     ]
     payments = [
-        {"case_id": TOWN_ABATED_CASE, "paid_on": d(9, 15), "amount_usd": "520.00", "receipt_no": f"R-{year}-0917"},
-        {"case_id": TOWN_ABATED_CASE, "paid_on": d(10, 15), "amount_usd": "520.00", "receipt_no": f"R-{year}-1022"},
+        {
+            "case_id": TOWN_ABATED_CASE,
+            "paid_on": d(9, 15),
+            "amount_usd": "520.00",
+            "receipt_no": f"R-{year}-0917",
+        },
+        {
+            "case_id": TOWN_ABATED_CASE,
+            "paid_on": d(10, 15),
+            "amount_usd": "520.00",
+            "receipt_no": f"R-{year}-1022",
+        },
     ]
-    return (pd.DataFrame(cases, columns=ILLICIT_COLUMNS),
-            pd.DataFrame(payments, columns=["case_id", "paid_on", "amount_usd", "receipt_no"]))
+    return (
+        pd.DataFrame(cases, columns=ILLICIT_COLUMNS),
+        pd.DataFrame(payments, columns=["case_id", "paid_on", "amount_usd", "receipt_no"]),
+    )
 
 
-SMP_COLUMNS = ["practice_id", "site_id", "practice_type", "as_built_received_on", "as_built_pe_certified",
-               "final_plan_approved_on", "maintenance_agreement_recorded_on", "final_acceptance_on",
-               "one_year_inspection_on", "guarantee_released_on"]
+SMP_COLUMNS = [
+    "practice_id",
+    "site_id",
+    "practice_type",
+    "as_built_received_on",
+    "as_built_pe_certified",
+    "final_plan_approved_on",
+    "maintenance_agreement_recorded_on",
+    "final_acceptance_on",
+    "one_year_inspection_on",
+    "guarantee_released_on",
+]
 
 
 def _smp_practices(sites: list[_Site], year: int) -> pd.DataFrame:
@@ -1540,13 +2474,15 @@ def _connection_permits(parcels: pd.DataFrame, year: int) -> pd.DataFrame:
         (f"CP-{year}-001", sf[0], "single_family", None, "true", "true", date(year, 3, 9)),
         (f"CP-{year}-002", sf[1], "single_family", None, "false", "true", date(year, 4, 14)),
         (f"CP-{year}-003", com[0], "commercial", "false", "true", "true", date(year, 5, 20)),
-        (f"CP-{year}-004", com[1], "commercial", "true", "true", "true", date(year, 6, 11)),   # in a mall
+        (f"CP-{year}-004", com[1], "commercial", "true", "true", "true", date(year, 6, 11)),  # in a mall
         (f"CP-{year}-005", com[2], "commercial", "false", "true", "false", date(year, 9, 2)),
-        (f"CP-{year}-006", sf[2], "residential", None, "true", "true", date(year, 10, 5)),      # neither word
+        (f"CP-{year}-006", sf[2], "residential", None, "true", "true", date(year, 10, 5)),  # neither word
         (f"CP-{year - 1}-014", sf[2], "single_family", None, "true", "true", date(year - 1, 10, 6)),
     ]
-    df = pd.DataFrame(rows, columns=["permit_id", "parcel_id", "use", "in_mall_or_business_park", "water", "sewer",
-                                     "applied_on"])
+    df = pd.DataFrame(
+        rows,
+        columns=["permit_id", "parcel_id", "use", "in_mall_or_business_park", "water", "sewer", "applied_on"],
+    )
     df["applied_on"] = [x.isoformat() for x in df["applied_on"]]
     return df
 
@@ -1589,12 +2525,23 @@ def _monitoring_requirements(users: list[_User], year: int) -> pd.DataFrame:
         start = "" if u.user_id == NEW_PERMIT_USER else date(year - 1, 12, 1).isoformat()
         end = date(year, 9, 30).isoformat() if u.user_id == EXPIRED_PERMIT_USER else ""
         rows += [(u.user_id, p, f, t, start, end, letter) for p, f, t in tests]
-    return pd.DataFrame(rows, columns=["user_id", "parameter", "frequency", "sample_type", "effective_from",
-                                       "effective_to", "basis"]).replace("", None)
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "user_id",
+            "parameter",
+            "frequency",
+            "sample_type",
+            "effective_from",
+            "effective_to",
+            "basis",
+        ],
+    ).replace("", None)
 
 
-def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: int = 2026,
-             as_of: date | None = None) -> dict[str, int]:
+def generate(
+    out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: int = 2026, as_of: date | None = None
+) -> dict[str, int]:
     """Write the demo town's input data under ``out_dir/<dataset>/``; return rows written per dataset.
 
     ``as_of`` (default 30 November of ``year``) is the day the demo judges on:
@@ -1608,8 +2555,10 @@ def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: i
         raise ValueError(f"scale must be positive, not {scale}")
     as_of = date(year, *AS_OF_MONTH_DAY) if as_of is None else as_of
     if not date(year, *AS_OF_MONTH_DAY) <= as_of <= date(year, 12, 31):
-        raise ValueError(f"as_of {as_of.isoformat()} must fall between {date(year, *AS_OF_MONTH_DAY).isoformat()} "
-                         f"and {date(year, 12, 31).isoformat()}: the planted cases are dated up to November {year}")
+        raise ValueError(
+            f"as_of {as_of.isoformat()} must fall between {date(year, *AS_OF_MONTH_DAY).isoformat()} "
+            f"and {date(year, 12, 31).isoformat()}: the planted cases are dated up to November {year}"
+        )
     out_dir = Path(out_dir)
     folders = {}
     for name in DATASETS:
@@ -1624,14 +2573,19 @@ def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: i
     user_ids = {u.user_id for u in users}
     counts["industrial_users"] = _write_csv(
         _industrial_users(users, year, _rng(seed, "industrial_users")),
-        folders["industrial_users"] / "users.csv")
-    counts["permit_limits"] = _write_csv(_special_agreements(user_ids, year),
-                                         folders["permit_limits"] / "special_agreements.csv")
-    counts["lab_results"] = _lab_results(users, folders["lab_results"], year, as_of, _rng(seed, "lab_results"))
+        folders["industrial_users"] / "users.csv",
+    )
+    counts["permit_limits"] = _write_csv(
+        _special_agreements(user_ids, year), folders["permit_limits"] / "special_agreements.csv"
+    )
+    counts["lab_results"] = _lab_results(
+        users, folders["lab_results"], year, as_of, _rng(seed, "lab_results")
+    )
     counts["flow"], slugs = _flow(users, folders["flow"], year, as_of, _rng(seed, "flow"))
     counts["infiltration_tests"] = _write_csv(
         _infiltration_tests(scale, year, _rng(seed, "infiltration_tests")),
-        folders["infiltration_tests"] / "tests.csv")
+        folders["infiltration_tests"] / "tests.csv",
+    )
     parcels = _parcels(scale, _rng(seed, "parcels"))
     counts["parcels"] = _write_csv(parcels, folders["parcels"] / "parcels.csv")
     counts["sewer_rates"] = _write_csv(_sewer_rates(year), folders["sewer_rates"] / "rates.csv")
@@ -1651,42 +2605,56 @@ def generate(out_dir: Path, *, seed: int = 20261130, scale: float = 1.0, year: i
     rows: list[dict] = []
     for site in sites:
         rows.extend(_site_inspections(site, storm_days[site.gauge], year, as_of, rng))
-    inspections = pd.DataFrame(rows, columns=["site_id", "inspected_at", "inspector", "kind",
-                                              "sediment_capacity_lost_pct", "notes"])
+    inspections = pd.DataFrame(
+        rows, columns=["site_id", "inspected_at", "inspector", "kind", "sediment_capacity_lost_pct", "notes"]
+    )
     counts["inspections"] = _write_csv(inspections, folders["inspections"] / "inspections.csv")
 
     # the stormwater officer's folders
-    counts["milestones"] = _write_csv(_milestones(sites, year, as_of, _rng(seed, "milestones")),
-                                      folders["milestones"] / "milestones.csv")
+    counts["milestones"] = _write_csv(
+        _milestones(sites, year, as_of, _rng(seed, "milestones")), folders["milestones"] / "milestones.csv"
+    )
     counts["contractor_certifications"] = _write_csv(
         _contractor_certifications(sites, year, as_of, _rng(seed, "contractor_certifications")),
-        folders["contractor_certifications"] / "certifications.csv")
-    counts["swppp_approvals"] = _write_csv(_swppp_approvals(sites, year, _rng(seed, "swppp_approvals")),
-                                           folders["swppp_approvals"] / "approvals.csv")
+        folders["contractor_certifications"] / "certifications.csv",
+    )
+    counts["swppp_approvals"] = _write_csv(
+        _swppp_approvals(sites, year, _rng(seed, "swppp_approvals")),
+        folders["swppp_approvals"] / "approvals.csv",
+    )
     counts["convictions"] = _write_csv(_convictions(sites, year), folders["convictions"] / "convictions.csv")
     counts["report_deliveries"] = _write_csv(
         _report_deliveries(inspections, sites, as_of, _rng(seed, "report_deliveries")),
-        folders["report_deliveries"] / "deliveries.csv")
+        folders["report_deliveries"] / "deliveries.csv",
+    )
 
     # the sewer administrator's folders, and billing's
-    counts["reports"] = _write_csv(_reports(users, slugs, year, as_of, _rng(seed, "reports")),
-                                   folders["reports"] / "reports.csv")
-    counts["accidental_discharges"] = _write_csv(_accidental_discharges(user_ids, year, as_of),
-                                                 folders["accidental_discharges"] / "accidental_discharges.csv")
+    counts["reports"] = _write_csv(
+        _reports(users, slugs, year, as_of, _rng(seed, "reports")), folders["reports"] / "reports.csv"
+    )
+    counts["accidental_discharges"] = _write_csv(
+        _accidental_discharges(user_ids, year, as_of),
+        folders["accidental_discharges"] / "accidental_discharges.csv",
+    )
     traps, pumpouts = _grease(users, as_of, _rng(seed, "grease_traps"))
     counts["grease_traps"] = _write_csv(traps, folders["grease_traps"] / "grease_traps.csv")
     counts["pumpouts"] = _write_csv(pumpouts, folders["pumpouts"] / "pumpouts.csv")
-    counts["sewer_budget"] = _write_csv(_sewer_budget(year, len(parcels)),
-                                        folders["sewer_budget"] / f"budget_{year + 1}.csv")
+    counts["sewer_budget"] = _write_csv(
+        _sewer_budget(year, len(parcels)), folders["sewer_budget"] / f"budget_{year + 1}.csv"
+    )
     # contract section 5
     cases, payments = _illicit_discharges(parcels, year)
     counts["illicit_discharges"] = _write_csv(cases, folders["illicit_discharges"] / "cases.csv")
     counts["illicit_payments"] = _write_csv(payments, folders["illicit_payments"] / "payments.csv")
-    counts["smp_practices"] = _write_csv(_smp_practices(sites, year), folders["smp_practices"] / "practices.csv")
-    counts["connection_permits"] = _write_csv(_connection_permits(parcels, year),
-                                              folders["connection_permits"] / "permits.csv")
+    counts["smp_practices"] = _write_csv(
+        _smp_practices(sites, year), folders["smp_practices"] / "practices.csv"
+    )
+    counts["connection_permits"] = _write_csv(
+        _connection_permits(parcels, year), folders["connection_permits"] / "permits.csv"
+    )
     counts["notices_mailed"] = _write_csv(_notices_mailed(year), folders["notices_mailed"] / "mailed.csv")
-    counts["monitoring_requirements"] = _write_csv(_monitoring_requirements(users, year),
-                                                   folders["monitoring_requirements"] / "requirements.csv")
+    counts["monitoring_requirements"] = _write_csv(
+        _monitoring_requirements(users, year), folders["monitoring_requirements"] / "requirements.csv"
+    )
     write_letterhead(out_dir)
     return {name: counts[name] for name in DATASETS}

@@ -61,8 +61,16 @@ UCI_INFLUENT = (
 RAINFALL_COLUMNS = ["gauge_id", "date", "precip_in"]
 FLOW_COLUMNS = ["user_id", "timestamp", "value", "unit", "constituent"]
 LAB_COLUMNS = [
-    "sample_id", "user_id", "collected_at", "sample_type", "parameter",
-    "result", "unit", "mdl", "lab", "method",
+    "sample_id",
+    "user_id",
+    "collected_at",
+    "sample_type",
+    "parameter",
+    "result",
+    "unit",
+    "mdl",
+    "lab",
+    "method",
 ]
 
 
@@ -111,20 +119,20 @@ def noaa_rainfall(
     demo 29 February with no real counterpart is simply absent. Use
     :func:`noaa_source_year` to pick an offset that avoids both.
     """
-    raw = pd.read_csv(_real(path, NOAA_FILE), skipinitialspace=True,
-                      usecols=["YYYY", "MM", "DD", "PRCP"])
+    raw = pd.read_csv(_real(path, NOAA_FILE), skipinitialspace=True, usecols=["YYYY", "MM", "DD", "PRCP"])
     raw = raw[raw["PRCP"].notna() & (raw["PRCP"] != NOAA_MISSING)]
     demo = pd.to_datetime(
-        pd.DataFrame({"year": raw["YYYY"] + source_year_offset,
-                      "month": raw["MM"], "day": raw["DD"]}),
+        pd.DataFrame({"year": raw["YYYY"] + source_year_offset, "month": raw["MM"], "day": raw["DD"]}),
         errors="coerce",  # 29 Feb into a non-leap year -> NaT -> dropped
     )
     keep = demo.notna() & (demo >= pd.Timestamp(start)) & (demo <= pd.Timestamp(end))
-    out = pd.DataFrame({
-        "gauge_id": gauge_id,
-        "date": demo[keep].dt.strftime("%Y-%m-%d"),
-        "precip_in": (raw.loc[keep, "PRCP"] / MM_PER_INCH).round(2),
-    })
+    out = pd.DataFrame(
+        {
+            "gauge_id": gauge_id,
+            "date": demo[keep].dt.strftime("%Y-%m-%d"),
+            "precip_in": (raw.loc[keep, "PRCP"] / MM_PER_INCH).round(2),
+        }
+    )
     return out.sort_values("date", kind="stable").reset_index(drop=True)[RAINFALL_COLUMNS]
 
 
@@ -139,18 +147,24 @@ def monitor_shift(target_start_year: int) -> timedelta:
     For 2026 it is 939 weeks (6,573 days): 2008-02-16 (Sat) -> 2026-02-14 (Sat),
     and the second Sunday of March (the DST change) maps onto itself.
     """
-    days = (date(target_start_year, MONITOR_ANCHOR.month, MONITOR_ANCHOR.day)
-            - MONITOR_ANCHOR).days
+    days = (date(target_start_year, MONITOR_ANCHOR.month, MONITOR_ANCHOR.day) - MONITOR_ANCHOR).days
     return timedelta(weeks=round(days / 7))
 
 
 def _read_clock_times(path: Path) -> pd.DataFrame:
     raw = pd.read_csv(path, skipinitialspace=True)
     raw.columns = [c.strip() for c in raw.columns]
-    raw["local"] = pd.to_datetime(pd.DataFrame({
-        "year": raw["Year"], "month": raw["Month"], "day": raw["Day"],
-        "hour": raw["Hour"], "minute": raw["Minute"],
-    }))
+    raw["local"] = pd.to_datetime(
+        pd.DataFrame(
+            {
+                "year": raw["Year"],
+                "month": raw["Month"],
+                "day": raw["Day"],
+                "hour": raw["Hour"],
+                "minute": raw["Minute"],
+            }
+        )
+    )
     return raw
 
 
@@ -165,8 +179,7 @@ def local_to_utc(local: pd.Series) -> pd.Series:
       time.
     """
     first_seen = ~local.duplicated(keep="first").to_numpy()
-    aware = local.dt.tz_localize(LOCAL_TZ, ambiguous=first_seen,
-                                 nonexistent=pd.Timedelta(hours=1))
+    aware = local.dt.tz_localize(LOCAL_TZ, ambiguous=first_seen, nonexistent=pd.Timedelta(hours=1))
     return aware.dt.tz_convert("UTC")
 
 
@@ -188,13 +201,15 @@ def flow_monitor(
     """
     raw = _read_clock_times(_real(path, FLOW_FILE))
     instants = local_to_utc(raw["local"]) + monitor_shift(target_start_year)
-    return pd.DataFrame({
-        "user_id": user_id,
-        "timestamp": instants.dt.strftime("%Y-%m-%dT%H:%M:%S+00:00"),
-        "value": raw["Flow_mgd"].astype(float),
-        "unit": "mgd",
-        "constituent": "flow",
-    })[FLOW_COLUMNS]
+    return pd.DataFrame(
+        {
+            "user_id": user_id,
+            "timestamp": instants.dt.strftime("%Y-%m-%dT%H:%M:%S+00:00"),
+            "value": raw["Flow_mgd"].astype(float),
+            "unit": "mgd",
+            "constituent": "flow",
+        }
+    )[FLOW_COLUMNS]
 
 
 def rain_gauge_daily(
@@ -218,11 +233,13 @@ def rain_gauge_daily(
     daily = raw.groupby(day)[depth].agg(["sum", "size"])
     daily = daily[daily["size"] >= min_readings]
     dates = daily.index + monitor_shift(target_start_year)
-    return pd.DataFrame({
-        "gauge_id": gauge_id,
-        "date": dates.strftime("%Y-%m-%d"),
-        "precip_in": daily["sum"].round(2).to_numpy(),
-    })[RAINFALL_COLUMNS].reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "gauge_id": gauge_id,
+            "date": dates.strftime("%Y-%m-%d"),
+            "precip_in": daily["sum"].round(2).to_numpy(),
+        }
+    )[RAINFALL_COLUMNS].reset_index(drop=True)
 
 
 # ---------------------------------------------------------------- UCI lab data
@@ -231,9 +248,15 @@ def rain_gauge_daily(
 def parse_uci_day(labels: pd.Series) -> pd.Series:
     """``D-1/3/90`` (day/month/two-digit year, 19xx) -> Timestamp 1990-03-01."""
     parts = labels.str.strip().str.removeprefix("D-").str.split("/", expand=True).astype(int)
-    return pd.to_datetime(pd.DataFrame({
-        "year": 1900 + parts[2], "month": parts[1], "day": parts[0],
-    }))
+    return pd.to_datetime(
+        pd.DataFrame(
+            {
+                "year": 1900 + parts[2],
+                "month": parts[1],
+                "day": parts[0],
+            }
+        )
+    )
 
 
 def uci_lab_results(
@@ -252,33 +275,41 @@ def uci_lab_results(
     ``result`` is the file's own text; ``method`` names the source field.
     Rows come out sorted by date (the file is not in date order).
     """
-    raw = pd.read_csv(_real(path, UCI_FILE), header=None, dtype=str,
-                      skip_blank_lines=True)
+    raw = pd.read_csv(_real(path, UCI_FILE), header=None, dtype=str, skip_blank_lines=True)
     real_day = parse_uci_day(raw[0])
     offset = target_year - UCI_LAST_YEAR
-    demo_day = pd.to_datetime(pd.DataFrame({
-        "year": real_day.dt.year + offset, "month": real_day.dt.month,
-        "day": real_day.dt.day,
-    }))
+    demo_day = pd.to_datetime(
+        pd.DataFrame(
+            {
+                "year": real_day.dt.year + offset,
+                "month": real_day.dt.month,
+                "day": real_day.dt.day,
+            }
+        )
+    )
     frames = []
     for order, (col, field, parameter, unit, sample_type) in enumerate(UCI_INFLUENT):
         text = raw[col].str.strip()
         present = text.notna() & (text != "?") & (text != "")
         suffix = "G" if sample_type == "grab" else "C"
-        frames.append(pd.DataFrame({
-            "sample_id": "UCI-" + real_day[present].dt.strftime("%Y-%m-%d") + f"-{suffix}",
-            "user_id": user_id,
-            "collected_at": demo_day[present].dt.strftime("%Y-%m-%d"),
-            "sample_type": sample_type,
-            "parameter": parameter,
-            "result": text[present],
-            "unit": unit,
-            "mdl": np.nan,
-            "lab": UCI_LAB,
-            "method": f"plant daily record, field {field}",
-            "_day": real_day[present],
-            "_order": order,
-        }))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "sample_id": "UCI-" + real_day[present].dt.strftime("%Y-%m-%d") + f"-{suffix}",
+                    "user_id": user_id,
+                    "collected_at": demo_day[present].dt.strftime("%Y-%m-%d"),
+                    "sample_type": sample_type,
+                    "parameter": parameter,
+                    "result": text[present],
+                    "unit": unit,
+                    "mdl": np.nan,
+                    "lab": UCI_LAB,
+                    "method": f"plant daily record, field {field}",
+                    "_day": real_day[present],
+                    "_order": order,
+                }
+            )
+        )
     out = pd.concat(frames, ignore_index=True)
     out = out.sort_values(["_day", "_order"], kind="stable")
     return out[LAB_COLUMNS].reset_index(drop=True)

@@ -62,8 +62,13 @@ class SlugParams:
     @classmethod
     def of(cls, version: Any) -> "SlugParams":
         """From a version of the rules' slug section (``rules.slug.at(day)``)."""
-        return cls(float(version.ratio), float(version.min_duration_min), int(version.baseline_days),
-                   int(version.min_baseline_days), float(version.gap_factor))
+        return cls(
+            float(version.ratio),
+            float(version.min_duration_min),
+            int(version.baseline_days),
+            int(version.min_baseline_days),
+            float(version.gap_factor),
+        )
 
 
 ParamsOn = Callable[[dt.date], "SlugParams | None"]
@@ -71,9 +76,11 @@ ParamsOn = Callable[[dt.date], "SlugParams | None"]
 
 def params_on(versions: Any) -> ParamsOn:
     """The slug definition in effect on a day (None: none is), from the rules' dated ``slug`` versions."""
+
     def on(day: dt.date) -> SlugParams | None:
         version = versions.get(day)
         return None if version is None else SlugParams.of(version)
+
     return on
 
 
@@ -153,12 +160,18 @@ def usual_interval_s(timestamps: Iterable[dt.datetime], timezone: str) -> float 
     for ts in timestamps:
         ts = _utc(ts)
         days[ts.astimezone(tz).date()].append(ts)
-    spacings = [sp for stamps in days.values() if (sp := _spacing(min(stamps), max(stamps), len(stamps))) is not None]
+    spacings = [
+        sp for stamps in days.values() if (sp := _spacing(min(stamps), max(stamps), len(stamps))) is not None
+    ]
     return statistics.median(spacings) if spacings else None
 
 
-def daily_baselines(readings: Sequence[tuple[dt.datetime, float]], params: SlugParams | ParamsOn,
-                    timezone: str, fixed_baseline: float | None = None) -> dict[dt.date, float | None]:
+def daily_baselines(
+    readings: Sequence[tuple[dt.datetime, float]],
+    params: SlugParams | ParamsOn,
+    timezone: str,
+    fixed_baseline: float | None = None,
+) -> dict[dt.date, float | None]:
     """Baseline of every local day that has readings (None: not judged), each by the slug
     definition in effect on that day."""
     tz = ZoneInfo(timezone)
@@ -176,14 +189,21 @@ def daily_baselines(readings: Sequence[tuple[dt.datetime, float]], params: SlugP
         if fixed_baseline is not None:
             out[day] = fixed_baseline
             continue
-        prior = [means[d] for d in means
-                 if day - dt.timedelta(days=p.baseline_days) <= d <= day - dt.timedelta(days=1)]
+        prior = [
+            means[d]
+            for d in means
+            if day - dt.timedelta(days=p.baseline_days) <= d <= day - dt.timedelta(days=1)
+        ]
         out[day] = statistics.median(prior) if len(prior) >= p.min_baseline_days else None
     return out
 
 
-def detect(readings: Sequence[tuple[dt.datetime, float]], params: SlugParams | ParamsOn, timezone: str,
-           fixed_baseline: float | None = None) -> tuple[list[SlugEvent], list[dt.date]]:
+def detect(
+    readings: Sequence[tuple[dt.datetime, float]],
+    params: SlugParams | ParamsOn,
+    timezone: str,
+    fixed_baseline: float | None = None,
+) -> tuple[list[SlugEvent], list[dt.date]]:
     """Slug events of one user and constituent, and the local days lacking a baseline.
 
     ``readings``: (timezone-aware instant, value in canonical unit); ``params``: the slug
@@ -204,7 +224,7 @@ def detect(readings: Sequence[tuple[dt.datetime, float]], params: SlugParams | P
 
     events: list[SlugEvent] = []
     run: list[tuple[dt.datetime, float, float]] = []  # (ts, value, baseline)
-    run_params: list[SlugParams] = []                 # the definition in effect when the run began
+    run_params: list[SlugParams] = []  # the definition in effect when the run began
     prev: tuple[dt.datetime, bool] | None = None
 
     def close() -> None:
@@ -212,8 +232,9 @@ def detect(readings: Sequence[tuple[dt.datetime, float]], params: SlugParams | P
             duration = run_duration_s(run[0][0], run[-1][0], interval)
             if is_slug(duration, run_params[0].min_duration_min):
                 peak = max(run, key=lambda r: r[1] / r[2])
-                events.append(SlugEvent(run[0][0], run[-1][0], duration, peak[2], peak[1],
-                                        peak[1] / peak[2], len(run)))
+                events.append(
+                    SlugEvent(run[0][0], run[-1][0], duration, peak[2], peak[1], peak[1] / peak[2], len(run))
+                )
             run.clear()
             run_params.clear()
 
@@ -223,8 +244,11 @@ def detect(readings: Sequence[tuple[dt.datetime, float]], params: SlugParams | P
         baseline = baselines[day]
         high = p is not None and is_high(value, baseline, p.ratio)
         if high:
-            continues = (prev is not None and prev[1]
-                         and not splits((ts - prev[0]).total_seconds(), interval, p.gap_factor))
+            continues = (
+                prev is not None
+                and prev[1]
+                and not splits((ts - prev[0]).total_seconds(), interval, p.gap_factor)
+            )
             if not continues:
                 close()
             if not run:

@@ -20,8 +20,12 @@ from outfall.ingest import parse
 from outfall.ingest.datasets import PREFILLED_KEY, Column, Context, Dataset, Step
 from outfall.ingest.parse import ident, lit
 
-PROVENANCE = (("source_file", "VARCHAR"), ("source_row", "INTEGER"), ("loaded_at", "TIMESTAMPTZ"),
-              ("row_hash", "UBIGINT"))
+PROVENANCE = (
+    ("source_file", "VARCHAR"),
+    ("source_row", "INTEGER"),
+    ("loaded_at", "TIMESTAMPTZ"),
+    ("row_hash", "UBIGINT"),
+)
 RAW_CELL_MAX = 1000  # characters of a cell kept in quarantine.raw
 
 
@@ -32,10 +36,13 @@ RAW_CELL_MAX = 1000  # characters of a cell kept in quarantine.raw
 def create_table_sql(ds: Dataset) -> str:
     cols = [*ds.table_columns(), *PROVENANCE]
     body = ", ".join(f"{ident(n)} {t}" for n, t in cols)
-    history = ", ".join(f"{ident(n)} {t}" for n, t in
-                        [*cols, ("superseded_at", "TIMESTAMPTZ"), ("superseded_by", "VARCHAR")])
-    return (f"CREATE TABLE IF NOT EXISTS {ident(ds.name)} ({body});\n"
-            f"CREATE TABLE IF NOT EXISTS {ident(ds.name + '_history')} ({history});\n")
+    history = ", ".join(
+        f"{ident(n)} {t}" for n, t in [*cols, ("superseded_at", "TIMESTAMPTZ"), ("superseded_by", "VARCHAR")]
+    )
+    return (
+        f"CREATE TABLE IF NOT EXISTS {ident(ds.name)} ({body});\n"
+        f"CREATE TABLE IF NOT EXISTS {ident(ds.name + '_history')} ({history});\n"
+    )
 
 
 def expected_columns(ds: Dataset) -> list[tuple[str, str]]:
@@ -55,12 +62,18 @@ def lookup_rows(datasets, ctx: Context) -> dict[str, list[tuple]]:
                 if vocab.canonical_parameter(v) == canon:
                     params[" ".join(v.strip().lower().split())] = canon
     units = []
-    for kind, table in (("concentration", vocab.CONCENTRATION_UNITS), ("ph", vocab.PH_UNITS),
-                        ("temperature", vocab.TEMPERATURE_UNITS), ("flow", vocab.FLOW_UNITS)):
+    for kind, table in (
+        ("concentration", vocab.CONCENTRATION_UNITS),
+        ("ph", vocab.PH_UNITS),
+        ("temperature", vocab.TEMPERATURE_UNITS),
+        ("flow", vocab.FLOW_UNITS),
+    ):
         for canon, syns in table.items():
             scale, off = vocab.LINEAR[canon]
             for s in {canon.lower(), *syns}:
-                units.append((kind, " ".join(s.strip().lower().split()), canon, scale, off, vocab.CANONICAL_OF[canon]))
+                units.append(
+                    (kind, " ".join(s.strip().lower().split()), canon, scale, off, vocab.CANONICAL_OF[canon])
+                )
     vocabs = {}
     for ds in datasets:
         for col in ds.columns:
@@ -99,17 +112,25 @@ def create_lookups(con, datasets, ctx: Context) -> None:
 # the judging query
 
 
-def _typed(col: Column, ref: str | None, src_type: str,
-           hoist: parse.Hoist = parse.inline) -> tuple[str, list[str], str | None, str]:
+def _typed(
+    col: Column, ref: str | None, src_type: str, hoist: parse.Hoist = parse.inline
+) -> tuple[str, list[str], str | None, str]:
     """(value SQL, reason SQLs, ambiguous-flag SQL or None, cleaned text SQL) of one column."""
     name = col.name
     if ref is None:  # optional column absent from the file
-        return f"CAST(NULL AS {col.table_type if not col.sql_type else 'VARCHAR'})", [], None, "CAST(NULL AS VARCHAR)"
+        return (
+            f"CAST(NULL AS {col.table_type if not col.sql_type else 'VARCHAR'})",
+            [],
+            None,
+            "CAST(NULL AS VARCHAR)",
+        )
     t = parse.clean(ref, src_type)
     reasons: list[str] = []
     if col.required:
         blank = f"{t} IS NULL" if parse.is_text(src_type) else f"{ref} IS NULL"
-        reasons.append(f"CASE WHEN {blank} THEN {lit(f'missing required value for {chr(39)}{name}{chr(39)}')} END")
+        reasons.append(
+            f"CASE WHEN {blank} THEN {lit(f'missing required value for {chr(39)}{name}{chr(39)}')} END"
+        )
     amb = None
     if col.kind == "number":
         value, why = parse.parse_number(ref, name, src_type, hoist)
@@ -123,19 +144,26 @@ def _typed(col: Column, ref: str | None, src_type: str,
         value, why = parse.parse_bool(ref, name, src_type)
     elif col.kind == "enum":
         v = col.vocabulary
-        value = hoist(f"_e_{name}", f"(SELECT canonical FROM _vocab v WHERE v.vocabulary = {lit(v.name)} "
-                                    f"AND v.key = {parse.norm_key(t, v.style)})")
+        value = hoist(
+            f"_e_{name}",
+            f"(SELECT canonical FROM _vocab v WHERE v.vocabulary = {lit(v.name)} "
+            f"AND v.key = {parse.norm_key(t, v.style)})",
+        )
         why = parse.enum_reason(t, value, name, col.allowed)
     else:
         value, why = t, "NULL"
     reasons.append(why)
     if col.nonnegative and col.kind in ("number", "integer"):
-        reasons.append(f"CASE WHEN {value} < 0 THEN {lit(f'negative value in column {chr(39)}{name}{chr(39)} (')} "
-                       f"|| {parse.shown(t)} || ')' END")
+        reasons.append(
+            f"CASE WHEN {value} < 0 THEN {lit(f'negative value in column {chr(39)}{name}{chr(39)} (')} "
+            f"|| {parse.shown(t)} || ')' END"
+        )
     return value, reasons, amb, t
 
 
-def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], carry: tuple[str, ...] = ()) -> str:
+def judge_sql(
+    ds: Dataset, ctx: Context, source: str, present: dict[str, str], carry: tuple[str, ...] = ()
+) -> str:
     """The query judging every row of ``source`` (a SQL relation) for dataset
     ``ds``; ``present`` maps each spec column found in the file to its source type;
     ``carry`` names columns of the source passed through as they are (a row's file)."""
@@ -145,8 +173,11 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
     flags: list[str] = [*carry]
     # Text cells are cleaned once, in their own stage (an expression that uses a cell
     # many times, as a timestamp's does, would otherwise clean it each time).
-    cleaned = [f"{parse.clean(ident('r_' + c), t)} AS {ident('_t_' + c)}" for c, t in present.items()
-               if parse.is_text(t)]
+    cleaned = [
+        f"{parse.clean(ident('r_' + c), t)} AS {ident('_t_' + c)}"
+        for c, t in present.items()
+        if parse.is_text(t)
+    ]
     # Values a column's expressions use more than once, computed once in the stages p1, p2, ...
     # (parse.Hoist): a value that uses another hoisted value is computed a stage after it.
     hoisted: list[tuple[int, str]] = []
@@ -185,11 +216,18 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
     ctes = [f"c AS (SELECT *{''.join(', ' + x for x in cleaned)} FROM ({source}) AS src)"]
     stages = max((n for n, _ in hoisted), default=0)
     for n in range(1, stages + 1):
-        ctes.append(f"p{n} AS (SELECT *{''.join(', ' + x for k, x in hoisted if k == n)} "
-                    f"FROM {'c' if n == 1 else f'p{n - 1}'})")
+        ctes.append(
+            f"p{n} AS (SELECT *{''.join(', ' + x for k, x in hoisted if k == n)} "
+            f"FROM {'c' if n == 1 else f'p{n - 1}'})"
+        )
     ctes.append(f"s0 AS (SELECT {', '.join(select)} FROM {f'p{stages}' if stages else 'c'})")
-    known = (set(cols) | {"_raw_" + c for c in cols} | set(reasons) | set(flags)
-             | {"source_row", "_source_reason", "_unanswered"})
+    known = (
+        set(cols)
+        | {"_raw_" + c for c in cols}
+        | set(reasons)
+        | set(flags)
+        | {"source_row", "_source_reason", "_unanswered"}
+    )
     steps = ds.steps(ctx)
     for i, step in enumerate(steps, start=1):
         ctes.append(f"s{i} AS ({_step_sql(step, known, reasons, f's{i - 1}')})")
@@ -200,17 +238,22 @@ def judge_sql(ds: Dataset, ctx: Context, source: str, present: dict[str, str], c
     out = [f"CAST({ident(by_table.get(n, n))} AS {t}) AS {ident(n)}" for n, t in table_cols]
     value_cols = [ident(n) for n, _ in table_cols]
     reason = f"nullif(concat_ws('; ', _source_reason, {', '.join(reasons) or 'NULL'}), '')"
-    if unanswered:   # the one plain reason, not every blank answer's
+    if unanswered:  # the one plain reason, not every blank answer's
         reason = f"CASE WHEN _unanswered THEN {lit(ds.unanswered_reason)} ELSE {reason} END"
-    raw = ", ".join(f"{lit(c)}, left({parse.clean(ident('_raw_' + c), present[c])}, {RAW_CELL_MAX})"
-                    for c in cols if c in present)
+    raw = ", ".join(
+        f"{lit(c)}, left({parse.clean(ident('_raw_' + c), present[c])}, {RAW_CELL_MAX})"
+        for c in cols
+        if c in present
+    )
     raw_sql = f"CASE WHEN reason IS NOT NULL THEN CAST(json_object({raw}) AS VARCHAR) END" if raw else "NULL"
-    raws = [ident('_raw_' + c) for c in cols if c in present]
+    raws = [ident("_raw_" + c) for c in cols if c in present]
     star = f"* EXCLUDE ({', '.join(raws)})" if raws else "*"
-    final = (f"SELECT {star}, hash({', '.join(value_cols)}) AS row_hash, {raw_sql} AS raw "
-             f"FROM (SELECT {', '.join(out)}, CAST(source_row AS INTEGER) AS source_row, {reason} AS reason"
-             f"{''.join(', ' + ident(f) for f in flags)}, "
-             f"{', '.join(raws) or 'NULL AS _no_raw'} FROM {last})")
+    final = (
+        f"SELECT {star}, hash({', '.join(value_cols)}) AS row_hash, {raw_sql} AS raw "
+        f"FROM (SELECT {', '.join(out)}, CAST(source_row AS INTEGER) AS source_row, {reason} AS reason"
+        f"{''.join(', ' + ident(f) for f in flags)}, "
+        f"{', '.join(raws) or 'NULL AS _no_raw'} FROM {last})"
+    )
     # The town's time zone is the run's constant, written into the query rather than bound: a
     # bound time zone is looked up again for every row.
     return ("WITH " + ",\n".join(ctes) + "\n" + final).replace("$tz", lit(ctx.timezone))

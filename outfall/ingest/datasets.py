@@ -20,8 +20,15 @@ from outfall import vocab
 from outfall.ingest.parse import lit, squeeze
 
 # SQL type of each column kind in the input table.
-KIND_TYPES = {"text": "VARCHAR", "number": "DOUBLE", "integer": "INTEGER", "date": "DATE",
-              "timestamp": "TIMESTAMPTZ", "bool": "BOOLEAN", "enum": "VARCHAR"}
+KIND_TYPES = {
+    "text": "VARCHAR",
+    "number": "DOUBLE",
+    "integer": "INTEGER",
+    "date": "DATE",
+    "timestamp": "TIMESTAMPTZ",
+    "bool": "BOOLEAN",
+    "enum": "VARCHAR",
+}
 
 
 @dataclass(frozen=True)
@@ -40,15 +47,20 @@ class Vocabulary:
         """The mapping: its own, or that of the jurisdictions given."""
         if self.jurisdiction_spellings is None:
             return self.mapping
-        return {_py_key(variant, self.style): j for j in jurisdictions for c in self.jurisdiction_spellings(j)
-                for variant in {c, c.replace("_", " "), c.replace(" ", "_")}}
+        return {
+            _py_key(variant, self.style): j
+            for j in jurisdictions
+            for c in self.jurisdiction_spellings(j)
+            for variant in {c, c.replace("_", " "), c.replace(" ", "_")}
+        }
 
     def for_context(self, ctx: "Context") -> Mapping[str, str]:
         return self.for_jurisdictions(ctx.jurisdictions)
 
 
-def jurisdiction_vocabulary(name: str, spellings: Callable[[str], tuple[str, ...]] = lambda j: (j,),
-                            style: str = "norm") -> Vocabulary:
+def jurisdiction_vocabulary(
+    name: str, spellings: Callable[[str], tuple[str, ...]] = lambda j: (j,), style: str = "norm"
+) -> Vocabulary:
     """The jurisdictions of the run's rules files (one per ``<jurisdiction>.yaml``), each with ``spellings``."""
     return Vocabulary(name, {}, style, spellings)
 
@@ -131,8 +143,13 @@ class Dataset:
         answer will do (none is required), 'fill a and b' when each is required."""
         names = list(self.answers)
         required = set(self.required)
-        joined = names[0] if len(names) == 1 else (
-            ", ".join(names[:-1]) + (" and " if all(n in required for n in names) else " or ") + names[-1])
+        joined = (
+            names[0]
+            if len(names) == 1
+            else (
+                ", ".join(names[:-1]) + (" and " if all(n in required for n in names) else " or ") + names[-1]
+            )
+        )
         return f"left unanswered: fill {joined}, or delete the row"
 
     @property
@@ -157,7 +174,9 @@ class Dataset:
         if self.order:
             rank = {name: i for i, name in enumerate(self.order)}
             if set(rank) != {name for name, _ in out}:
-                raise ValueError(f"{self.name}: order names {sorted(set(rank) ^ {n for n, _ in out})} wrongly")
+                raise ValueError(
+                    f"{self.name}: order names {sorted(set(rank) ^ {n for n, _ in out})} wrongly"
+                )
             out.sort(key=lambda c: rank[c[0]])
         return out
 
@@ -170,7 +189,7 @@ BY_HAND = (".csv", ".xlsx")
 # The hidden column of a sheet Outfall prefills for a person to answer (exports/to_record.xlsx): "yes"
 # in each row it wrote. Read with the spec's columns when the dataset has answers; never stored.
 PREFILLED_COLUMN = "prefilled by Outfall"
-PREFILLED_KEY = "prefilled_by_outfall"   # as its header is matched (parse.clean_header)
+PREFILLED_KEY = "prefilled_by_outfall"  # as its header is matched (parse.clean_header)
 
 
 # ---------------------------------------------------------------------------
@@ -202,8 +221,9 @@ def name_key(text: object) -> str:
     return _py_key(str(text), "key")
 
 
-def synonym_vocabulary(name: str, synonyms: dict[str, tuple[str, ...]]
-                       ) -> tuple[Callable[[object], str | None], Vocabulary]:
+def synonym_vocabulary(
+    name: str, synonyms: dict[str, tuple[str, ...]]
+) -> tuple[Callable[[object], str | None], Vocabulary]:
     """For names each with the spellings a clerk may use: the function giving the name a spelling stands
     for (None for an unknown one), and the vocabulary of every spelling, names included."""
     lookup = {name_key(n): n for n in synonyms}
@@ -211,6 +231,7 @@ def synonym_vocabulary(name: str, synonyms: dict[str, tuple[str, ...]]
 
     def canonical(text: object) -> str | None:
         return lookup.get(name_key(text))
+
     spellings = [*synonyms, *(s for syns in synonyms.values() for s in syns)]
     return canonical, vocabulary(name, canonical, spellings, style="key")
 
@@ -223,14 +244,23 @@ def key_vocabulary(name: str, options: tuple[str, ...], spellings=()) -> Vocabul
     """The words ``options`` in any case, blanks, hyphens and underscores alike ('Single family',
     'single-family' -> 'single_family'); ``spellings``: more forms the SQL judging is to know."""
     table = {re.sub(r"[\s_\-]+", "_", o.lower()): o for o in options}
-    return vocabulary(name, lambda text: table.get(re.sub(r"[\s_\-]+", "_", str(text).strip().lower())),
-                      [*options, *spellings], style="key")
+    return vocabulary(
+        name,
+        lambda text: table.get(re.sub(r"[\s_\-]+", "_", str(text).strip().lower())),
+        [*options, *spellings],
+        style="key",
+    )
 
 
-DISTRICT_VOCAB = vocabulary("district", vocab.canonical_district, [*vocab.DISTRICTS, *vocab._DISTRICT_SYNONYMS])
-PROPERTY_CLASS_VOCAB = vocabulary("property_class", vocab.canonical_property_class,
-                                  [*vocab.PROPERTY_CLASSES, *vocab._CLASS_SYNONYMS])
-COMPONENT_VOCAB = vocabulary("component", vocab.canonical_component, [*vocab.COMPONENTS, *vocab._COMPONENT_SYNONYMS])
+DISTRICT_VOCAB = vocabulary(
+    "district", vocab.canonical_district, [*vocab.DISTRICTS, *vocab._DISTRICT_SYNONYMS]
+)
+PROPERTY_CLASS_VOCAB = vocabulary(
+    "property_class", vocab.canonical_property_class, [*vocab.PROPERTY_CLASSES, *vocab._CLASS_SYNONYMS]
+)
+COMPONENT_VOCAB = vocabulary(
+    "component", vocab.canonical_component, [*vocab.COMPONENTS, *vocab._COMPONENT_SYNONYMS]
+)
 
 
 # The words a workbook offers for a parameter and for the units of each kind of reading.
@@ -246,6 +276,7 @@ def _enum(name: str, vocabulary_: Vocabulary, allowed: str, required: bool = Fal
 # ---------------------------------------------------------------------------
 # SQL pieces of the finish steps (lookups: _param_vocab, _unit_vocab; see compile.py)
 
+
 def parameter_steps(x: str, target: str, flow: bool = False) -> tuple[Step, ...]:
     """Canonical parameter name of column ``x`` into ``target`` (BOD5 -> BOD; other names
     kept as given; for a flow file's constituent, blank or 'flow' is flow), by a join
@@ -253,8 +284,10 @@ def parameter_steps(x: str, target: str, flow: bool = False) -> tuple[Step, ...]
     value = f"coalesce(pv.canonical, s.{x})"
     if flow:
         value = f"CASE WHEN s.{x} IS NULL OR lower(s.{x}) = 'flow' THEN 'flow' ELSE {value} END"
-    return (Step(columns=((f"_pkey_{target}", squeeze(x)),)),
-            Step(joins=(("pv", "_param_vocab", f"pv.key = s._pkey_{target}"),), columns=((target, value),)))
+    return (
+        Step(columns=((f"_pkey_{target}", squeeze(x)),)),
+        Step(joins=(("pv", "_param_vocab", f"pv.key = s._pkey_{target}"),), columns=((target, value),)),
+    )
 
 
 def parameter_sql(x: str) -> str:
@@ -269,25 +302,43 @@ def kind_sql(parameter: str) -> str:
     return f"CASE {parameter} {whens} ELSE 'concentration' END"
 
 
-UNIT_LABELS = {"concentration": "concentration unit (mg/L, ug/L)", "ph": "pH unit (s.u.)",
-               "temperature": "temperature unit (degF, degC)", "flow": "flow unit (gpm, gpd, mgd, L/s, m3/d)"}
+UNIT_LABELS = {
+    "concentration": "concentration unit (mg/L, ug/L)",
+    "ph": "pH unit (s.u.)",
+    "temperature": "temperature unit (degF, degC)",
+    "flow": "flow unit (gpm, gpd, mgd, L/s, m3/d)",
+}
 
 
-def unit_steps(value_cols: tuple[str, ...], subject: str, kind: str, reported: tuple[tuple[str, str], ...] = ()
-               ) -> tuple[Step, ...]:
+def unit_steps(
+    value_cols: tuple[str, ...], subject: str, kind: str, reported: tuple[tuple[str, str], ...] = ()
+) -> tuple[Step, ...]:
     """Canonical unit per row from its kind; converts ``value_cols``; keeps
     unit_reported (and the given reported copies of values)."""
 
     labels = " ".join(f"WHEN {lit(k)} THEN {lit(v)}" for k, v in UNIT_LABELS.items())
     return (
         Step(columns=(("_kind", kind), ("_ukey", squeeze("unit")), *reported)),
-        Step(joins=(("uv", "_unit_vocab", "uv.kind = s._kind AND uv.key = s._ukey"),),
-             columns=(("_unit", "uv.unit_canonical"), ("_scale", "uv.scale"), ("_offset", "uv.off"),
-                      ("_unit_to", "uv.converts_to"))),
-        Step(columns=(("unit_reported", "unit"), ("unit", "_unit_to"),
-                      *((c, f"{c} * _scale + _offset") for c in value_cols)),
-             reasons=(f"CASE WHEN _unit IS NULL AND unit IS NOT NULL THEN 'unit ''' || unit || "
-                      f"''' is not a ' || CASE _kind {labels} END || ' for ' || {subject} END",)),
+        Step(
+            joins=(("uv", "_unit_vocab", "uv.kind = s._kind AND uv.key = s._ukey"),),
+            columns=(
+                ("_unit", "uv.unit_canonical"),
+                ("_scale", "uv.scale"),
+                ("_offset", "uv.off"),
+                ("_unit_to", "uv.converts_to"),
+            ),
+        ),
+        Step(
+            columns=(
+                ("unit_reported", "unit"),
+                ("unit", "_unit_to"),
+                *((c, f"{c} * _scale + _offset") for c in value_cols),
+            ),
+            reasons=(
+                f"CASE WHEN _unit IS NULL AND unit IS NOT NULL THEN 'unit ''' || unit || "
+                f"''' is not a ' || CASE _kind {labels} END || ' for ' || {subject} END",
+            ),
+        ),
     )
 
 
@@ -317,127 +368,238 @@ def register(ds: Dataset) -> Dataset:
 # Optional mailing fields of a notice's recipient (contract 5.1: a notice needs a full mailing
 # address): the name and street line to write to (blank: the record's name or applicant and its
 # address), the city, the state and the ZIP code.
-MAILING_COLUMNS = (Column("mailing_name"), Column("mailing_address"), Column("city"), Column("state"),
-                   Column("zip"))
+MAILING_COLUMNS = (
+    Column("mailing_name"),
+    Column("mailing_address"),
+    Column("city"),
+    Column("state"),
+    Column("zip"),
+)
 
 
 def _district(required: bool = True) -> Column:
     return _enum("district", DISTRICT_VOCAB, "consolidated, district_1", required)
 
 
-register(Dataset(
-    "industrial_users",
-    (Column("user_id", required=True), Column("name", required=True), _district(),
-     Column("address"), Column("permit_no"), Column("permit_effective", "date"), Column("permit_expires", "date"),
-     Column("normal_avg_flow_gpd", "number", nonnegative=True), *MAILING_COLUMNS),
-    key=("user_id",), extensions=BY_HAND, group="sewer_administrator",
-    description="Permitted industrial users (ch. 253 Part 2 permits).",
-))
+register(
+    Dataset(
+        "industrial_users",
+        (
+            Column("user_id", required=True),
+            Column("name", required=True),
+            _district(),
+            Column("address"),
+            Column("permit_no"),
+            Column("permit_effective", "date"),
+            Column("permit_expires", "date"),
+            Column("normal_avg_flow_gpd", "number", nonnegative=True),
+            *MAILING_COLUMNS,
+        ),
+        key=("user_id",),
+        extensions=BY_HAND,
+        group="sewer_administrator",
+        description="Permitted industrial users (ch. 253 Part 2 permits).",
+    )
+)
 
-register(Dataset(
-    "permit_limits",
-    (Column("user_id", required=True), Column("parameter", required=True, choices=PARAMETER_CHOICES),
-     _enum("limit_type", lower_in("limit_type", vocab.LIMIT_TYPES), ", ".join(vocab.LIMIT_TYPES), True),
-     Column("value", "number", required=True), Column("unit", required=True, choices=LAB_UNIT_CHOICES),
-     Column("basis"),
-     Column("effective_from", "date"), Column("effective_to", "date")),
-    key=("user_id", "parameter", "limit_type", "effective_from"), extensions=BY_HAND,
-    finish=(
-        *parameter_steps("parameter", "parameter"),
-        *unit_steps(("value",), "parameter", kind_sql("parameter"), (("value_reported", "value"),)),
-        Step(reasons=(*range_reasons("value", "parameter"),
-                      "CASE WHEN effective_to < effective_from THEN 'effective_to is before effective_from' END")),
-    ),
-    extra_columns=(("unit_reported", "VARCHAR"), ("value_reported", "DOUBLE")),
-    order=("user_id", "parameter", "limit_type", "value", "unit", "unit_reported", "value_reported", "basis",
-           "effective_from", "effective_to"),
-    group="sewer_administrator",
-    description="Permit-specific limits (Part 2 special agreements) replacing the jurisdiction's limit while in effect.",
-))
+register(
+    Dataset(
+        "permit_limits",
+        (
+            Column("user_id", required=True),
+            Column("parameter", required=True, choices=PARAMETER_CHOICES),
+            _enum(
+                "limit_type", lower_in("limit_type", vocab.LIMIT_TYPES), ", ".join(vocab.LIMIT_TYPES), True
+            ),
+            Column("value", "number", required=True),
+            Column("unit", required=True, choices=LAB_UNIT_CHOICES),
+            Column("basis"),
+            Column("effective_from", "date"),
+            Column("effective_to", "date"),
+        ),
+        key=("user_id", "parameter", "limit_type", "effective_from"),
+        extensions=BY_HAND,
+        finish=(
+            *parameter_steps("parameter", "parameter"),
+            *unit_steps(("value",), "parameter", kind_sql("parameter"), (("value_reported", "value"),)),
+            Step(
+                reasons=(
+                    *range_reasons("value", "parameter"),
+                    "CASE WHEN effective_to < effective_from THEN 'effective_to is before effective_from' END",
+                )
+            ),
+        ),
+        extra_columns=(("unit_reported", "VARCHAR"), ("value_reported", "DOUBLE")),
+        order=(
+            "user_id",
+            "parameter",
+            "limit_type",
+            "value",
+            "unit",
+            "unit_reported",
+            "value_reported",
+            "basis",
+            "effective_from",
+            "effective_to",
+        ),
+        group="sewer_administrator",
+        description="Permit-specific limits (Part 2 special agreements) replacing the jurisdiction's limit while in effect.",
+    )
+)
 
 _ND_WORDS = ("nd", "n.d.", "non-detect", "nondetect", "not detected", "bdl", "<mdl", "<dl")
 _LT_RE = r"<\s*=?\s*([0-9]*\.?[0-9]+(?:[eE][+-]?\d+)?)"
 
-register(Dataset(
-    "lab_results",
-    (Column("sample_id", required=True), Column("user_id", required=True),
-     Column("collected_at", "timestamp", required=True),
-     _enum("sample_type", lower_in("sample_type", vocab.SAMPLE_TYPES), "composite, grab", True),
-     Column("parameter", required=True, choices=PARAMETER_CHOICES), Column("result", "text", required=True),
-     Column("unit", required=True, choices=LAB_UNIT_CHOICES),
-     Column("mdl", "number", nonnegative=True), Column("lab"), Column("method")),
-    key=("sample_id", "parameter"), extensions=BY_HAND, answers=("sample_id", "collected_at", "result", "unit"),
-    finish=(
-        Step(columns=(
-            ("_lt", f"TRY_CAST(regexp_extract(result, '^{_LT_RE}$', 1) AS DOUBLE)"),
-            ("_nd", f"lower(result) IN ({', '.join(lit(w) for w in _ND_WORDS)})"),
-            ("_num", "TRY_CAST(CASE WHEN regexp_full_match(result, '" + r"[+-]?(\d{1,3}(,\d{3})+(\.\d*)?|\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)"
-             + "') THEN replace(result, ',', '') END AS DOUBLE)"),
-            ("result_reported", "result"),
-            ("parameter_reported", "parameter"),
-        )),
-        *parameter_steps("parameter", "parameter"),
-        Step(columns=(
-            ("nondetect", "CASE WHEN result IS NULL THEN NULL ELSE _lt IS NOT NULL OR _nd END"),
-            ("qualifier", "CASE WHEN _lt IS NOT NULL THEN '<' WHEN _nd THEN 'ND' END"),
-            ("result", "CASE WHEN _lt IS NOT NULL THEN _lt WHEN _nd THEN mdl "
-                       "WHEN isfinite(_num) THEN _num END"),
-        ), reasons=(
-            "CASE WHEN result_reported IS NOT NULL AND _lt IS NULL AND NOT _nd AND (_num IS NULL OR NOT isfinite(_num)) "
-            "THEN CASE WHEN lower(result_reported) IN ('nan', 'inf', '+inf', '-inf', 'infinity', '-infinity') "
-            "     OR (_num IS NOT NULL AND NOT isfinite(_num)) "
-            "THEN 'result ''' || result_reported || ''' is not a finite number' "
-            "WHEN contains(result_reported, ',') AND regexp_full_match(result_reported, '[<=\\s]*[+-]?[0-9.,]*[0-9][0-9.,]*') "
-            "THEN 'result ''' || result_reported || ''' is ambiguous: a comma is read only as a thousands separator "
-            "(1,234 or 12,345.6); write a decimal with a point (2.5), or the number without the comma' "
-            "ELSE 'result ''' || CASE WHEN length(result_reported) > 80 THEN left(result_reported, 77) || '...' "
-            "ELSE result_reported END || ''' is not a number, ''<X'' or ''ND''' END END",
-        )),
-        *unit_steps(("result", "mdl"), "parameter", kind_sql("parameter")),
-        Step(columns=(("collected_date", "CAST(timezone($tz, collected_at) AS DATE)"),),
-             reasons=range_reasons("result", "parameter")),
-    ),
-    extra_columns=(("collected_date", "DATE"), ("parameter_reported", "VARCHAR"), ("nondetect", "BOOLEAN"),
-                   ("qualifier", "VARCHAR"), ("result_reported", "VARCHAR"), ("unit_reported", "VARCHAR"),
-                   ("result", "DOUBLE")),
-    order=("sample_id", "user_id", "collected_at", "collected_date", "sample_type", "parameter", "parameter_reported",
-           "result", "nondetect", "qualifier", "result_reported", "unit", "unit_reported", "mdl", "lab", "method"),
-    group="sewer_administrator",
-    description="Laboratory results of industrial users' samples (composites and grabs).",
-))
+register(
+    Dataset(
+        "lab_results",
+        (
+            Column("sample_id", required=True),
+            Column("user_id", required=True),
+            Column("collected_at", "timestamp", required=True),
+            _enum("sample_type", lower_in("sample_type", vocab.SAMPLE_TYPES), "composite, grab", True),
+            Column("parameter", required=True, choices=PARAMETER_CHOICES),
+            Column("result", "text", required=True),
+            Column("unit", required=True, choices=LAB_UNIT_CHOICES),
+            Column("mdl", "number", nonnegative=True),
+            Column("lab"),
+            Column("method"),
+        ),
+        key=("sample_id", "parameter"),
+        extensions=BY_HAND,
+        answers=("sample_id", "collected_at", "result", "unit"),
+        finish=(
+            Step(
+                columns=(
+                    ("_lt", f"TRY_CAST(regexp_extract(result, '^{_LT_RE}$', 1) AS DOUBLE)"),
+                    ("_nd", f"lower(result) IN ({', '.join(lit(w) for w in _ND_WORDS)})"),
+                    (
+                        "_num",
+                        "TRY_CAST(CASE WHEN regexp_full_match(result, '"
+                        + r"[+-]?(\d{1,3}(,\d{3})+(\.\d*)?|\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)"
+                        + "') THEN replace(result, ',', '') END AS DOUBLE)",
+                    ),
+                    ("result_reported", "result"),
+                    ("parameter_reported", "parameter"),
+                )
+            ),
+            *parameter_steps("parameter", "parameter"),
+            Step(
+                columns=(
+                    ("nondetect", "CASE WHEN result IS NULL THEN NULL ELSE _lt IS NOT NULL OR _nd END"),
+                    ("qualifier", "CASE WHEN _lt IS NOT NULL THEN '<' WHEN _nd THEN 'ND' END"),
+                    (
+                        "result",
+                        "CASE WHEN _lt IS NOT NULL THEN _lt WHEN _nd THEN mdl "
+                        "WHEN isfinite(_num) THEN _num END",
+                    ),
+                ),
+                reasons=(
+                    "CASE WHEN result_reported IS NOT NULL AND _lt IS NULL AND NOT _nd AND (_num IS NULL OR NOT isfinite(_num)) "
+                    "THEN CASE WHEN lower(result_reported) IN ('nan', 'inf', '+inf', '-inf', 'infinity', '-infinity') "
+                    "     OR (_num IS NOT NULL AND NOT isfinite(_num)) "
+                    "THEN 'result ''' || result_reported || ''' is not a finite number' "
+                    "WHEN contains(result_reported, ',') AND regexp_full_match(result_reported, '[<=\\s]*[+-]?[0-9.,]*[0-9][0-9.,]*') "
+                    "THEN 'result ''' || result_reported || ''' is ambiguous: a comma is read only as a thousands separator "
+                    "(1,234 or 12,345.6); write a decimal with a point (2.5), or the number without the comma' "
+                    "ELSE 'result ''' || CASE WHEN length(result_reported) > 80 THEN left(result_reported, 77) || '...' "
+                    "ELSE result_reported END || ''' is not a number, ''<X'' or ''ND''' END END",
+                ),
+            ),
+            *unit_steps(("result", "mdl"), "parameter", kind_sql("parameter")),
+            Step(
+                columns=(("collected_date", "CAST(timezone($tz, collected_at) AS DATE)"),),
+                reasons=range_reasons("result", "parameter"),
+            ),
+        ),
+        extra_columns=(
+            ("collected_date", "DATE"),
+            ("parameter_reported", "VARCHAR"),
+            ("nondetect", "BOOLEAN"),
+            ("qualifier", "VARCHAR"),
+            ("result_reported", "VARCHAR"),
+            ("unit_reported", "VARCHAR"),
+            ("result", "DOUBLE"),
+        ),
+        order=(
+            "sample_id",
+            "user_id",
+            "collected_at",
+            "collected_date",
+            "sample_type",
+            "parameter",
+            "parameter_reported",
+            "result",
+            "nondetect",
+            "qualifier",
+            "result_reported",
+            "unit",
+            "unit_reported",
+            "mdl",
+            "lab",
+            "method",
+        ),
+        group="sewer_administrator",
+        description="Laboratory results of industrial users' samples (composites and grabs).",
+    )
+)
 
-register(Dataset(
-    "flow",
-    (Column("user_id", required=True), Column("timestamp", "timestamp", required=True),
-     Column("value", "number", required=True), Column("unit", required=True, choices=FLOW_UNIT_CHOICES),
-     Column("constituent", choices=("flow", *PARAMETER_CHOICES))),
-    key=("user_id", "constituent", "ts"), extensions=(".csv", ".parquet"),
-    finish=(
-        *parameter_steps("constituent", "constituent", flow=True),
-        *unit_steps(("value",), "constituent",
-                    f"CASE WHEN constituent = 'flow' THEN 'flow' ELSE {kind_sql('constituent')} END",
-                    (("value_reported", "value"),)),
-        Step(reasons=range_reasons("value", "constituent")),
-    ),
-    extra_columns=(("unit_reported", "VARCHAR"), ("value_reported", "DOUBLE")),
-    order=("user_id", "constituent", "ts", "value", "unit", "unit_reported", "value_reported"),
-    timestamp_groups=("user_id", "constituent"), renames=(("timestamp", "ts"),), hourly_summaries=True,
-    group="sewer_administrator",
-    description="Flow-meter and continuous-probe readings.",
-))
+register(
+    Dataset(
+        "flow",
+        (
+            Column("user_id", required=True),
+            Column("timestamp", "timestamp", required=True),
+            Column("value", "number", required=True),
+            Column("unit", required=True, choices=FLOW_UNIT_CHOICES),
+            Column("constituent", choices=("flow", *PARAMETER_CHOICES)),
+        ),
+        key=("user_id", "constituent", "ts"),
+        extensions=(".csv", ".parquet"),
+        finish=(
+            *parameter_steps("constituent", "constituent", flow=True),
+            *unit_steps(
+                ("value",),
+                "constituent",
+                f"CASE WHEN constituent = 'flow' THEN 'flow' ELSE {kind_sql('constituent')} END",
+                (("value_reported", "value"),),
+            ),
+            Step(reasons=range_reasons("value", "constituent")),
+        ),
+        extra_columns=(("unit_reported", "VARCHAR"), ("value_reported", "DOUBLE")),
+        order=("user_id", "constituent", "ts", "value", "unit", "unit_reported", "value_reported"),
+        timestamp_groups=("user_id", "constituent"),
+        renames=(("timestamp", "ts"),),
+        hourly_summaries=True,
+        group="sewer_administrator",
+        description="Flow-meter and continuous-probe readings.",
+    )
+)
 
-register(Dataset(
-    "infiltration_tests",
-    (Column("section_id", required=True), Column("test_date", "date", required=True),
-     Column("diameter_in", "number", required=True, nonnegative=True),
-     Column("length_ft", "number", required=True, nonnegative=True),
-     Column("measured_gpd", "number", required=True, nonnegative=True)),
-    key=("section_id", "test_date"), extensions=BY_HAND,
-    finish=(Step(reasons=("CASE WHEN diameter_in <= 0 OR length_ft <= 0 THEN "
-                          "'diameter_in and length_ft must be greater than zero' END",)),),
-    group="sewer_administrator",
-    description="Infiltration tests of sewer sections (Part 2: 200 gal per inch-diameter per mile per day).",
-))
+register(
+    Dataset(
+        "infiltration_tests",
+        (
+            Column("section_id", required=True),
+            Column("test_date", "date", required=True),
+            Column("diameter_in", "number", required=True, nonnegative=True),
+            Column("length_ft", "number", required=True, nonnegative=True),
+            Column("measured_gpd", "number", required=True, nonnegative=True),
+        ),
+        key=("section_id", "test_date"),
+        extensions=BY_HAND,
+        finish=(
+            Step(
+                reasons=(
+                    "CASE WHEN diameter_in <= 0 OR length_ft <= 0 THEN "
+                    "'diameter_in and length_ft must be greater than zero' END",
+                )
+            ),
+        ),
+        group="sewer_administrator",
+        description="Infiltration tests of sewer sections (Part 2: 200 gal per inch-diameter per mile per day).",
+    )
+)
 
 _PARCEL_COUNTS = ("acres", "living_units", "bathrooms", "washing_machines", "people", "seats")
 
@@ -447,82 +609,160 @@ def _parcel_steps(ctx: Context) -> tuple[Step, ...]:
     Part 3), as reasons; the classes and columns come from the lookup table
     _parcel_requires(property_class, column_name) that the engine fills."""
     missing = " ".join(f"WHEN {lit(c)} THEN s.{c} IS NULL" for c in _PARCEL_COUNTS)
-    return (Step(reasons=(
-        "(SELECT string_agg(r.property_class || ' parcel has no ' || r.column_name || "
-        "'; its sewer units depend on it (ch. 253 Part 3): fill in ' || r.column_name, '; ' ORDER BY r.position) "
-        "FROM _parcel_requires r WHERE r.property_class = s.property_class AND "
-        f"CASE r.column_name {missing} ELSE false END)",)),)
+    return (
+        Step(
+            reasons=(
+                "(SELECT string_agg(r.property_class || ' parcel has no ' || r.column_name || "
+                "'; its sewer units depend on it (ch. 253 Part 3): fill in ' || r.column_name, '; ' ORDER BY r.position) "
+                "FROM _parcel_requires r WHERE r.property_class = s.property_class AND "
+                f"CASE r.column_name {missing} ELSE false END)",
+            )
+        ),
+    )
 
 
-register(Dataset(
-    "parcels",
-    (Column("parcel_id", required=True), _district(),
-     _enum("property_class", PROPERTY_CLASS_VOCAB, ", ".join(vocab.PROPERTY_CLASSES), True),
-     Column("acres", "number", nonnegative=True), Column("living_units", "integer", nonnegative=True),
-     Column("bathrooms", "integer", nonnegative=True), Column("washing_machines", "integer", nonnegative=True),
-     Column("people", "integer", nonnegative=True), Column("seats", "integer", nonnegative=True),
-     Column("moratorium", "bool"), Column("owner"), Column("address"),
-     # the owner's mailing address for the sewer register's mail merge: the street line (blank: address),
-     # city, state, ZIP; all optional, left blank in the register when absent
-     *MAILING_COLUMNS[1:]),
-    key=("parcel_id",), extensions=BY_HAND, context_steps=_parcel_steps, group="billing",
-    description="Tax parcels of the sewer districts with the counts the unit schedule needs.",
-))
+register(
+    Dataset(
+        "parcels",
+        (
+            Column("parcel_id", required=True),
+            _district(),
+            _enum("property_class", PROPERTY_CLASS_VOCAB, ", ".join(vocab.PROPERTY_CLASSES), True),
+            Column("acres", "number", nonnegative=True),
+            Column("living_units", "integer", nonnegative=True),
+            Column("bathrooms", "integer", nonnegative=True),
+            Column("washing_machines", "integer", nonnegative=True),
+            Column("people", "integer", nonnegative=True),
+            Column("seats", "integer", nonnegative=True),
+            Column("moratorium", "bool"),
+            Column("owner"),
+            Column("address"),
+            # the owner's mailing address for the sewer register's mail merge: the street line (blank: address),
+            # city, state, ZIP; all optional, left blank in the register when absent
+            *MAILING_COLUMNS[1:],
+        ),
+        key=("parcel_id",),
+        extensions=BY_HAND,
+        context_steps=_parcel_steps,
+        group="billing",
+        description="Tax parcels of the sewer districts with the counts the unit schedule needs.",
+    )
+)
 
-register(Dataset(
-    "sewer_rates",
-    (Column("year", "integer", required=True), _district(),
-     _enum("component", COMPONENT_VOCAB, ", ".join(vocab.COMPONENTS), True),
-     Column("rate_per_unit", "number", required=True, nonnegative=True, sql_type="DECIMAL(18,6)")),
-    key=("year", "district", "component"), extensions=BY_HAND,
-    # Keep the rate as exact decimal text (DECIMAL in the table), not a float.
-    finish=(Step(columns=(("rate_per_unit", "CASE WHEN rate_per_unit IS NOT NULL THEN "
-                                            "TRY_CAST(replace(replace(replace(trim(_raw_rate_per_unit), ',', ''), '$', ''), ' ', '') "
-                                            "AS DECIMAL(18,6)) END"),)),),
-    group="billing",
-    description="USD per unit by billing year, district and component.",
-))
+register(
+    Dataset(
+        "sewer_rates",
+        (
+            Column("year", "integer", required=True),
+            _district(),
+            _enum("component", COMPONENT_VOCAB, ", ".join(vocab.COMPONENTS), True),
+            Column("rate_per_unit", "number", required=True, nonnegative=True, sql_type="DECIMAL(18,6)"),
+        ),
+        key=("year", "district", "component"),
+        extensions=BY_HAND,
+        # Keep the rate as exact decimal text (DECIMAL in the table), not a float.
+        finish=(
+            Step(
+                columns=(
+                    (
+                        "rate_per_unit",
+                        "CASE WHEN rate_per_unit IS NOT NULL THEN "
+                        "TRY_CAST(replace(replace(replace(trim(_raw_rate_per_unit), ',', ''), '$', ''), ' ', '') "
+                        "AS DECIMAL(18,6)) END",
+                    ),
+                )
+            ),
+        ),
+        group="billing",
+        description="USD per unit by billing year, district and component.",
+    )
+)
 
-register(Dataset(
-    "sites",
-    (Column("site_id", required=True),
-     _enum("jurisdiction", jurisdiction_vocabulary("jurisdiction"), "a jurisdiction of the rules files", True),
-     Column("disturbed_acres", "number", required=True, nonnegative=True),
-     Column("construction_start", "date", required=True), Column("rain_gauge_id", required=True),
-     Column("name"), Column("address"), Column("applicant"), Column("impaired_water", "bool"),
-     Column("single_family", "bool"), Column("agricultural", "bool"), Column("exempt", "bool"),
-     Column("final_stabilization", "date"), *MAILING_COLUMNS),
-    key=("site_id",), extensions=BY_HAND, group="stormwater_officer",
-    description="Construction sites under a SWPPP.",
-))
+register(
+    Dataset(
+        "sites",
+        (
+            Column("site_id", required=True),
+            _enum(
+                "jurisdiction",
+                jurisdiction_vocabulary("jurisdiction"),
+                "a jurisdiction of the rules files",
+                True,
+            ),
+            Column("disturbed_acres", "number", required=True, nonnegative=True),
+            Column("construction_start", "date", required=True),
+            Column("rain_gauge_id", required=True),
+            Column("name"),
+            Column("address"),
+            Column("applicant"),
+            Column("impaired_water", "bool"),
+            Column("single_family", "bool"),
+            Column("agricultural", "bool"),
+            Column("exempt", "bool"),
+            Column("final_stabilization", "date"),
+            *MAILING_COLUMNS,
+        ),
+        key=("site_id",),
+        extensions=BY_HAND,
+        group="stormwater_officer",
+        description="Construction sites under a SWPPP.",
+    )
+)
 
-register(Dataset(
-    "inspections",
-    (Column("site_id", required=True), Column("inspected_at", "timestamp", required=True),
-     Column("inspector", required=True),
-     _enum("kind", lower_in("kind", vocab.INSPECTION_KINDS), ", ".join(vocab.INSPECTION_KINDS)),
-     Column("sediment_capacity_lost_pct", "number"), Column("notes")),
-    key=("site_id", "inspected_at", "inspector"), extensions=BY_HAND, answers=("inspected_at", "inspector"),
-    finish=(Step(columns=(("inspected_on", "CAST(timezone($tz, inspected_at) AS DATE)"),),
-                 reasons=("CASE WHEN sediment_capacity_lost_pct < 0 OR sediment_capacity_lost_pct > 100 THEN "
-                          "'sediment_capacity_lost_pct ' || CAST(sediment_capacity_lost_pct AS VARCHAR) || "
-                          "' is outside 0-100' END",)),),
-    extra_columns=(("inspected_on", "DATE"),),
-    order=("site_id", "inspected_at", "inspected_on", "inspector", "kind", "sediment_capacity_lost_pct", "notes"),
-    group="stormwater_officer",
-    description="SWPPP inspection reports.",
-))
+register(
+    Dataset(
+        "inspections",
+        (
+            Column("site_id", required=True),
+            Column("inspected_at", "timestamp", required=True),
+            Column("inspector", required=True),
+            _enum("kind", lower_in("kind", vocab.INSPECTION_KINDS), ", ".join(vocab.INSPECTION_KINDS)),
+            Column("sediment_capacity_lost_pct", "number"),
+            Column("notes"),
+        ),
+        key=("site_id", "inspected_at", "inspector"),
+        extensions=BY_HAND,
+        answers=("inspected_at", "inspector"),
+        finish=(
+            Step(
+                columns=(("inspected_on", "CAST(timezone($tz, inspected_at) AS DATE)"),),
+                reasons=(
+                    "CASE WHEN sediment_capacity_lost_pct < 0 OR sediment_capacity_lost_pct > 100 THEN "
+                    "'sediment_capacity_lost_pct ' || CAST(sediment_capacity_lost_pct AS VARCHAR) || "
+                    "' is outside 0-100' END",
+                ),
+            ),
+        ),
+        extra_columns=(("inspected_on", "DATE"),),
+        order=(
+            "site_id",
+            "inspected_at",
+            "inspected_on",
+            "inspector",
+            "kind",
+            "sediment_capacity_lost_pct",
+            "notes",
+        ),
+        group="stormwater_officer",
+        description="SWPPP inspection reports.",
+    )
+)
 
-register(Dataset(
-    "rainfall",
-    (Column("gauge_id", required=True), Column("date", "timestamp", required=True),
-     Column("precip_in", "number", required=True, nonnegative=True)),
-    key=("gauge_id", "observed_at"),
-    # `date` is a daily total's local date; a timestamp (sub-daily gauge data)
-    # is kept as observed_at and summed to its local day downstream.
-    finish=(Step(columns=(("observed_at", "date"), ("date", "CAST(timezone($tz, date) AS DATE)"))),),
-    extra_columns=(("date", "DATE"), ("observed_at", "TIMESTAMPTZ")),
-    timestamp_groups=("gauge_id",), group="stormwater_officer",
-    description="Rain-gauge totals (daily, or sub-daily summed to local days).",
-))
-
+register(
+    Dataset(
+        "rainfall",
+        (
+            Column("gauge_id", required=True),
+            Column("date", "timestamp", required=True),
+            Column("precip_in", "number", required=True, nonnegative=True),
+        ),
+        key=("gauge_id", "observed_at"),
+        # `date` is a daily total's local date; a timestamp (sub-daily gauge data)
+        # is kept as observed_at and summed to its local day downstream.
+        finish=(Step(columns=(("observed_at", "date"), ("date", "CAST(timezone($tz, date) AS DATE)"))),),
+        extra_columns=(("date", "DATE"), ("observed_at", "TIMESTAMPTZ")),
+        timestamp_groups=("gauge_id",),
+        group="stormwater_officer",
+        description="Rain-gauge totals (daily, or sub-daily summed to local days).",
+    )
+)

@@ -71,7 +71,7 @@ from outfall.warehouse import run_script, sql, table_columns, transaction
 
 PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
 BATCH_MAX_ROWS = 2_000_000  # rows of new Parquet or CSV files judged in one statement (0: one file at a time)
-CSV_BYTES_PER_ROW = 40     # a meter reading's line: what a CSV file's size is reckoned in rows at
+CSV_BYTES_PER_ROW = 40  # a meter reading's line: what a CSV file's size is reckoned in rows at
 # A CSV file larger than this is loaded on its own: straight into its table (_load_straight), without
 # the scratch copy a group is judged into, which costs more than the file's own reading saves.
 CSV_GROUP_MAX_BYTES = 8 << 20
@@ -139,12 +139,20 @@ def check_table(con, ds: Dataset) -> None:
     norm = {"TIMESTAMPTZ": "TIMESTAMP WITH TIME ZONE"}
     missing = [n for n in want if n not in have]
     extra = [n for n in have if n not in want]
-    wrong = [f"{n} is {have[n]}, not {norm.get(t, t)}" for n, t in want.items()
-             if n in have and have[n] != norm.get(t, t)]
+    wrong = [
+        f"{n} is {have[n]}, not {norm.get(t, t)}"
+        for n, t in want.items()
+        if n in have and have[n] != norm.get(t, t)
+    ]
     if missing or extra or wrong:
-        parts = ([f"missing {', '.join(missing)}"] if missing else []) + (
-            [f"unexpected {', '.join(extra)}"] if extra else []) + wrong
-        raise SchemaMismatch(f"the warehouse table {ds.name} does not match its dataset spec: {'; '.join(parts)}")
+        parts = (
+            ([f"missing {', '.join(missing)}"] if missing else [])
+            + ([f"unexpected {', '.join(extra)}"] if extra else [])
+            + wrong
+        )
+        raise SchemaMismatch(
+            f"the warehouse table {ds.name} does not match its dataset spec: {'; '.join(parts)}"
+        )
 
 
 class FileUnreadable(Exception):
@@ -166,8 +174,14 @@ class BatchUnreadable(Exception):
 
 
 # DuckDB's errors that are not the file's: the machine's (memory, disk), an interruption, Outfall's own.
-_NOT_THE_FILE = (duckdb.OutOfMemoryException, duckdb.InterruptException, duckdb.CatalogException,
-                 duckdb.InternalException, duckdb.FatalException, duckdb.ConnectionException)
+_NOT_THE_FILE = (
+    duckdb.OutOfMemoryException,
+    duckdb.InterruptException,
+    duckdb.CatalogException,
+    duckdb.InternalException,
+    duckdb.FatalException,
+    duckdb.ConnectionException,
+)
 
 
 def _at_fault(exc: BaseException) -> duckdb.Error | None:
@@ -179,17 +193,23 @@ def _at_fault(exc: BaseException) -> duckdb.Error | None:
     if not isinstance(exc, duckdb.Error) or isinstance(exc, (*_NOT_THE_FILE, duckdb.TransactionException)):
         return None
     if isinstance(exc, duckdb.IOException) and "space" in str(exc).lower():
-        return None   # the disk is full (the temp folder): not the file's fault
+        return None  # the disk is full (the temp folder): not the file's fault
     return exc
 
 
 PARQUET_UNREADABLE = "the file is not a readable Parquet file; export it again (or send CSV)"
-PARQUET_CUT = ("the file is not a readable Parquet file: it is cut short or damaged (its end, which lists "
-               "what it holds, is missing); export it again (or send CSV)")
-PARQUET_DAMAGED = ("the file is damaged partway: the first part of it can be read, but a later block of its "
-                   "rows cannot; export it again (or send CSV)")
-CSV_BROKEN = ("the file cannot be read as CSV to its end: a line in it breaks the layout of a CSV file "
-              "(a stray carriage return inside a row, or binary data); " + fs.SAVE_AS)
+PARQUET_CUT = (
+    "the file is not a readable Parquet file: it is cut short or damaged (its end, which lists "
+    "what it holds, is missing); export it again (or send CSV)"
+)
+PARQUET_DAMAGED = (
+    "the file is damaged partway: the first part of it can be read, but a later block of its "
+    "rows cannot; export it again (or send CSV)"
+)
+CSV_BROKEN = (
+    "the file cannot be read as CSV to its end: a line in it breaks the layout of a CSV file "
+    "(a stray carriage return inside a row, or binary data); " + fs.SAVE_AS
+)
 
 
 def _unreadable_reason(rel: str) -> str:
@@ -203,8 +223,9 @@ def _unreadable_reason(rel: str) -> str:
     return "the file cannot be read to its end (part of it is damaged); save it again and send it again"
 
 
-def load_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context,
-                 now: dt.datetime | None = None) -> DatasetReport:
+def load_dataset(
+    con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context, now: dt.datetime | None = None
+) -> DatasetReport:
     """``ingest_dataset`` in one transaction of its own; a file that breaks partway through its
     reading aborts it, and the dataset is loaded again with that file as its quarantine row."""
     now = now or dt.datetime.now(dt.timezone.utc)
@@ -228,9 +249,16 @@ def load_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ct
 # one dataset
 
 
-def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context,
-                   now: dt.datetime | None = None, *, unreadable: dict[str, str] | None = None,
-                   alone: set[str] | None = None) -> DatasetReport:
+def ingest_dataset(
+    con: duckdb.DuckDBPyConnection,
+    ds: Dataset,
+    data_dir: Path,
+    ctx: Context,
+    now: dt.datetime | None = None,
+    *,
+    unreadable: dict[str, str] | None = None,
+    alone: set[str] | None = None,
+) -> DatasetReport:
     """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction; or call
     ``load_dataset``). ``unreadable``: files (by name in the folder) known to break partway through
     their reading, with what is wrong with them: each is one quarantine row. ``alone``: Parquet
@@ -245,8 +273,10 @@ def ingest_dataset(con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, 
     if ds.hourly_summaries:
         report.summaries = flow_hours.summaries_current(con)
     # name -> (sha256, stamp) of the file as last loaded
-    ledger = {name: (digest, stamp) for name, digest, stamp in con.execute(
-        sql("select_ingested_ledger"), {"dataset": ds.name}).fetchall()}
+    ledger = {
+        name: (digest, stamp)
+        for name, digest, stamp in con.execute(sql("select_ingested_ledger"), {"dataset": ds.name}).fetchall()
+    }
     folder = Path(data_dir) / ds.name
     entries = fs.scan_folder(folder, Path(data_dir))
     if not entries:
@@ -308,25 +338,41 @@ def _side() -> duckdb.DuckDBPyConnection:
 _SIDE = threading.local()
 
 
-def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
-                  facts: fs.FileFacts | None = None, unreadable: str | None = None) -> None:
+def _ingest_entry(
+    con,
+    ds,
+    entry: fs.InputEntry,
+    ledger,
+    ctx,
+    now,
+    report,
+    tmp,
+    facts: fs.FileFacts | None = None,
+    unreadable: str | None = None,
+) -> None:
     rel = entry.rel
     if facts is None and _unchanged(entry, ledger):
-        report.files.append(FileReport(rel, skipped=True))   # the file loaded then: not read again
+        report.files.append(FileReport(rel, skipped=True))  # the file loaded then: not read again
         return
     if entry.problem is None and facts is None:
         try:
-            facts = fs.inspect_file(entry.path, check_text=entry.path.suffix.lower() == ".csv"
-                                    or rel.lower().endswith(".csv"))
+            facts = fs.inspect_file(
+                entry.path, check_text=entry.path.suffix.lower() == ".csv" or rel.lower().endswith(".csv")
+            )
         except PermissionError:
-            entry = fs.InputEntry(rel, None, "the file cannot be read (permission denied); check its permissions")
+            entry = fs.InputEntry(
+                rel, None, "the file cannot be read (permission denied); check its permissions"
+            )
         except OSError:
             entry = fs.InputEntry(rel, None, "the file cannot be read; check that it is a regular file")
     digest = facts.sha256 if facts else entry.pseudo_digest()
     if rel in ledger and ledger[rel][0] == digest:
         if facts is not None and facts.stamp is not None and facts.stamp != ledger[rel][1]:
-            run_script(con, sql("update_ingested_file_stamp"), {
-                "dataset": ds.name, "source_file": rel, "sha256": digest, "file_stamp": facts.stamp})
+            run_script(
+                con,
+                sql("update_ingested_file_stamp"),
+                {"dataset": ds.name, "source_file": rel, "sha256": digest, "file_stamp": facts.stamp},
+            )
         report.files.append(FileReport(rel, skipped=True))
         return
     if rel in ledger:
@@ -335,7 +381,7 @@ def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
     if entry.problem is not None:
         fr = _whole_file_problem(con, ds, rel, entry.problem, now)
         size = None
-    elif unreadable is not None:   # it broke partway through its reading in an earlier attempt
+    elif unreadable is not None:  # it broke partway through its reading in an earlier attempt
         fr = _whole_file_problem(con, ds, rel, unreadable, now)
         size = facts.size
     else:
@@ -349,15 +395,34 @@ def _ingest_entry(con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp,
     _record_file(con, ds, fr, digest, size, now, report, facts.stamp if facts else None)
 
 
-def _record_file(con, ds, fr: FileReport, digest: str, size: int | None, now, report: DatasetReport,
-                 stamp: str | None = None) -> None:
+def _record_file(
+    con,
+    ds,
+    fr: FileReport,
+    digest: str,
+    size: int | None,
+    now,
+    report: DatasetReport,
+    stamp: str | None = None,
+) -> None:
     """The file's ledger entry and its report."""
-    run_script(con, sql("insert_ingested_file"), {
-        "dataset": ds.name, "source_file": fr.source_file, "sha256": digest, "size_bytes": size,
-        "file_stamp": stamp,
-        "now": now, "rows_read": fr.rows_read, "rows_kept": fr.rows_kept,
-        "rows_quarantined": fr.rows_quarantined, "rows_new": fr.rows_new,
-        "rows_superseded": fr.rows_superseded})
+    run_script(
+        con,
+        sql("insert_ingested_file"),
+        {
+            "dataset": ds.name,
+            "source_file": fr.source_file,
+            "sha256": digest,
+            "size_bytes": size,
+            "file_stamp": stamp,
+            "now": now,
+            "rows_read": fr.rows_read,
+            "rows_kept": fr.rows_kept,
+            "rows_quarantined": fr.rows_quarantined,
+            "rows_new": fr.rows_new,
+            "rows_superseded": fr.rows_superseded,
+        },
+    )
     report.files.append(fr)
     if report.summaries is not None:
         if fr.straight and report.summaries:
@@ -422,8 +487,9 @@ def _footer_rows(paths: list[str]) -> dict[str, int]:
 def _parquet_layout(con, ds: Dataset, path: Path) -> tuple | None:
     """The file's columns as (spec name, file's name, type), when all is in order for a batch."""
     try:
-        described = _side().execute("DESCRIBE SELECT * FROM read_parquet($path)",
-                                    {"path": str(path)}).fetchall()
+        described = (
+            _side().execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+        )
     except duckdb.Error:
         return None
     aliases = _aliases(ds)
@@ -434,8 +500,9 @@ def _parquet_layout(con, ds: Dataset, path: Path) -> tuple | None:
     return tuple(names)
 
 
-def _ingest_batch(con, ds, pending: list[tuple[fs.InputEntry, fs.FileFacts]], ledger, ctx, now,
-                  report: DatasetReport, tmp) -> None:
+def _ingest_batch(
+    con, ds, pending: list[tuple[fs.InputEntry, fs.FileFacts]], ledger, ctx, now, report: DatasetReport, tmp
+) -> None:
     """New Parquet and CSV files: consecutive ones of one format and layout judged and merged
     together (in groups of up to BATCH_MAX_ROWS rows); every other one, and every group that cannot
     be merged at once, file by file. Files are loaded, and their ledger and report entries written,
@@ -475,14 +542,16 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
     where = {n: (orig, t) for n, orig, t in layout if n in spec}
     quoted = lambda s: '"' + s.replace('"', '""') + '"'  # noqa: E731 - a column name of the file, quoted
     paths = _batch_files(con, group)
-    source = ("SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
-              + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
-              + ", filename AS _source_file FROM read_parquet($paths, file_row_number = true, filename = true)")
+    source = (
+        "SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
+        + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
+        + ", filename AS _source_file FROM read_parquet($paths, file_row_number = true, filename = true)"
+    )
     for entry, _ in group:
         progress.reading(ds.name, entry.rel)
     try:
         _judge(con, ds, ctx, source, {n: t for n, (_, t) in where.items()}, {"paths": paths}, None, now)
-    except duckdb.Error as exc:   # the transaction is aborted: loaded again, each file on its own
+    except duckdb.Error as exc:  # the transaction is aborted: loaded again, each file on its own
         if _at_fault(exc) is None:
             raise
         raise BatchUnreadable([entry.rel for entry, _ in group]) from exc
@@ -492,9 +561,10 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
 def _batch_files(con, group) -> list[str]:
     """The table _batch_files: each file of a group, the path read and its name in the folder."""
     paths = [str(entry.path) for entry, _ in group]
-    con.execute("CREATE OR REPLACE TEMP TABLE _batch_files AS "
-                "SELECT unnest($paths) AS path, unnest($rels) AS rel",
-                {"paths": paths, "rels": [entry.rel for entry, _ in group]}).fetchall()
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _batch_files AS SELECT unnest($paths) AS path, unnest($rels) AS rel",
+        {"paths": paths, "rels": [entry.rel for entry, _ in group]},
+    ).fetchall()
     return paths
 
 
@@ -516,26 +586,35 @@ def _load_csv_group(con, ds: Dataset, group, layout: tuple, ctx, now, report: Da
             f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT filename, "
             f"{', '.join(f'c{i}' for i in sorted(where.values()))} "
             f"FROM {_read_csv_sql(names, delimiter, skip)}",
-            {"path": paths}).fetchall()
-    except duckdb.Error as exc:   # the transaction is aborted: loaded again, each file on its own
+            {"path": paths},
+        ).fetchall()
+    except duckdb.Error as exc:  # the transaction is aborted: loaded again, each file on its own
         if _at_fault(exc) is None:
             raise
         raise BatchUnreadable([entry.rel for entry, _ in group]) from exc
-    unreadable = con.execute("SELECT count(*) FROM _rej_errors WHERE trim(coalesce(csv_line, ''), "
-                             "' ' || chr(9) || chr(10) || chr(13)) <> ''").fetchall()[0][0]
+    unreadable = con.execute(
+        "SELECT count(*) FROM _rej_errors WHERE trim(coalesce(csv_line, ''), "
+        "' ' || chr(9) || chr(10) || chr(13)) <> ''"
+    ).fetchall()[0][0]
     # each file's rows are numbered by their row ids, which follow one another within a file
-    con.execute("CREATE OR REPLACE TEMP TABLE _csv_files AS SELECT filename, min(rowid) AS first, "
-                "max(rowid) AS last, count(*) AS n FROM _csv_rows GROUP BY filename").fetchall()
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _csv_files AS SELECT filename, min(rowid) AS first, "
+        "max(rowid) AS last, count(*) AS n FROM _csv_rows GROUP BY filename"
+    ).fetchall()
     spans = con.execute("SELECT first, last, n FROM _csv_files ORDER BY first").fetchall()
     apart = all(last - first + 1 == n for first, last, n in spans) and all(
-        spans[k][0] > spans[k - 1][1] for k in range(1, len(spans)))
+        spans[k][0] > spans[k - 1][1] for k in range(1, len(spans))
+    )
     if unreadable or not apart:
         _drop_scratch(con)
         return False
-    source = (f"SELECT r.rowid - f.first + 1 AS source_row, {_swallowed_sql(where, delimiter, len(names))} "
-              "AS _source_reason, " + ", ".join(f"r.c{i} AS {ident('r_' + n)}" for n, i in where.items())
-              + ", r.filename AS _source_file "
-              "FROM _csv_rows AS r JOIN _csv_files AS f ON f.filename = r.filename")
+    source = (
+        f"SELECT r.rowid - f.first + 1 AS source_row, {_swallowed_sql(where, delimiter, len(names))} "
+        "AS _source_reason, "
+        + ", ".join(f"r.c{i} AS {ident('r_' + n)}" for n, i in where.items())
+        + ", r.filename AS _source_file "
+        "FROM _csv_rows AS r JOIN _csv_files AS f ON f.filename = r.filename"
+    )
     _judge(con, ds, ctx, source, {n: "VARCHAR" for n in where}, {}, None, now)
     return _merge_group(con, ds, group, now, report)
 
@@ -543,10 +622,12 @@ def _load_csv_group(con, ds: Dataset, group, layout: tuple, ctx, now, report: Da
 def _read_csv_sql(names, delimiter: str, skip: int) -> str:
     """DuckDB's reading of the CSV file(s) $path: every cell text, the header's columns in order."""
     columns = "{" + ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(names))) + "}"
-    return (f"read_csv($path, auto_detect = false, header = false, skip = {int(skip)}, "
-            f"columns = {columns}, delim = {lit(delimiter)}, quote = '\"', escape = '\"', "
-            f"strict_mode = true, store_rejects = true, rejects_table = '_rej_errors', "
-            f"rejects_scan = '_rej_scans', max_line_size = 2000000, filename = true)")
+    return (
+        f"read_csv($path, auto_detect = false, header = false, skip = {int(skip)}, "
+        f"columns = {columns}, delim = {lit(delimiter)}, quote = '\"', escape = '\"', "
+        f"strict_mode = true, store_rejects = true, rejects_table = '_rej_errors', "
+        f"rejects_scan = '_rej_scans', max_line_size = 2000000, filename = true)"
+    )
 
 
 def _swallowed_sql(where: dict[str, int], delimiter: str, ncols: int) -> str:
@@ -555,7 +636,8 @@ def _swallowed_sql(where: dict[str, int], delimiter: str, ncols: int) -> str:
     cases = " ".join(
         f"WHEN contains(c{i}, chr(10)) AND length(c{i}) - length(replace(c{i}, {lit(delimiter)}, '')) "
         f">= {max(ncols - 1, 1)} THEN {lit(_swallow_reason(name))}"
-        for name, i in where.items())
+        for name, i in where.items()
+    )
     return f"CASE {cases} END" if cases else "CAST(NULL AS VARCHAR)"
 
 
@@ -569,23 +651,43 @@ def _merge_group(con, ds: Dataset, group, now, report: DatasetReport) -> bool:
         _drop_scratch(con)
         return False
     _quarantine_judged(con, ds, now)
-    counts = {f: (int(r), int(q)) for f, r, q in con.execute(
-        "SELECT source_file, count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged GROUP BY 1"
-    ).fetchall()}
+    counts = {
+        f: (int(r), int(q))
+        for f, r, q in con.execute(
+            "SELECT source_file, count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged GROUP BY 1"
+        ).fetchall()
+    }
     con.execute(f"INSERT INTO {ident(ds.name)} BY NAME SELECT * FROM _incoming").fetchall()
     _drop_scratch(con)
     reports = []
     for entry, _ in group:
         read, quarantined = counts.get(entry.rel, (0, 0))
-        reports.append(FileReport(entry.rel, rows_read=read, rows_quarantined=quarantined,
-                                  rows_kept=read - quarantined, rows_new=int(new.get(entry.rel, 0))))
+        reports.append(
+            FileReport(
+                entry.rel,
+                rows_read=read,
+                rows_quarantined=quarantined,
+                rows_kept=read - quarantined,
+                rows_new=int(new.get(entry.rel, 0)),
+            )
+        )
     # the files' ledger entries in one statement (one each cost more than judging a small file)
-    run_script(con, sql("insert_ingested_files"), {
-        "dataset": ds.name, "now": now, "source_file": [fr.source_file for fr in reports],
-        "sha256": [facts.sha256 for _, facts in group], "size_bytes": [facts.size for _, facts in group],
-        "file_stamp": [facts.stamp for _, facts in group],
-        **{k: [getattr(fr, k) for fr in reports]
-           for k in ("rows_read", "rows_kept", "rows_quarantined", "rows_new", "rows_superseded")}})
+    run_script(
+        con,
+        sql("insert_ingested_files"),
+        {
+            "dataset": ds.name,
+            "now": now,
+            "source_file": [fr.source_file for fr in reports],
+            "sha256": [facts.sha256 for _, facts in group],
+            "size_bytes": [facts.size for _, facts in group],
+            "file_stamp": [facts.stamp for _, facts in group],
+            **{
+                k: [getattr(fr, k) for fr in reports]
+                for k in ("rows_read", "rows_kept", "rows_quarantined", "rows_new", "rows_superseded")
+            },
+        },
+    )
     report.files.extend(reports)
     if report.summaries is not None:
         report.summaries = report.summaries and not any(fr.rows_new for fr in reports)
@@ -602,15 +704,21 @@ def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
     are their keys compared."""
     keys = [ident(k) for k in ds.key]
     per_file = con.execute(
-        "SELECT source_file, count(*), count(*) FILTER (WHERE " + " OR ".join(f"{k} IS NULL" for k in keys) + "), "
-        + ", ".join(f"min({k}), max({k})" for k in keys) + " FROM _incoming GROUP BY source_file").fetchall()
+        "SELECT source_file, count(*), count(*) FILTER (WHERE "
+        + " OR ".join(f"{k} IS NULL" for k in keys)
+        + "), "
+        + ", ".join(f"min({k}), max({k})" for k in keys)
+        + " FROM _incoming GROUP BY source_file"
+    ).fetchall()
     if not per_file:
         return {}
     nulls = sum(r[2] for r in per_file)
     boxes = [r[3:] for r in per_file]
     if nulls or _boxes_meet(boxes, len(keys)):
-        shared = con.execute(f"SELECT count(*) FROM (SELECT 1 FROM _incoming GROUP BY {', '.join(keys)} "
-                             f"HAVING count(DISTINCT source_file) > 1)").fetchall()[0][0]
+        shared = con.execute(
+            f"SELECT count(*) FROM (SELECT 1 FROM _incoming GROUP BY {', '.join(keys)} "
+            f"HAVING count(DISTINCT source_file) > 1)"
+        ).fetchall()[0][0]
         if shared:
             return None
     bounds = []
@@ -622,8 +730,14 @@ def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
     # stored rows within the group's key ranges (a meter's year split between two groups): only a
     # key actually shared stops the insert at once (each file on its own would then cost a pass
     # over the stored rows per file)
-    if overlap and con.execute(f"SELECT EXISTS (SELECT 1 FROM {ident(ds.name)} AS t JOIN _incoming AS i "
-                               f"ON {_key_match(ds)} WHERE {t_filter})", params).fetchall()[0][0]:
+    if (
+        overlap
+        and con.execute(
+            f"SELECT EXISTS (SELECT 1 FROM {ident(ds.name)} AS t JOIN _incoming AS i "
+            f"ON {_key_match(ds)} WHERE {t_filter})",
+            params,
+        ).fetchall()[0][0]
+    ):
         return None
     return {r[0]: int(r[1]) for r in per_file}
 
@@ -637,8 +751,10 @@ def _boxes_meet(boxes: list[tuple], dims: int) -> bool:
     active: list[tuple] = []
     for box in order:
         active = [a for a in active if a[2 * last + 1] >= box[2 * last]]
-        if any(all(a[2 * i] <= box[2 * i + 1] and box[2 * i] <= a[2 * i + 1] for i in range(dims))
-               for a in active):
+        if any(
+            all(a[2 * i] <= box[2 * i + 1] and box[2 * i] <= a[2 * i + 1] for i in range(dims))
+            for a in active
+        ):
             return True
         active.append(box)
     return False
@@ -650,9 +766,14 @@ def _drop_scratch(con) -> None:
         con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
 
 
-def _whole_file_problem(con, ds, source_file: str, reason: str, now, fr: FileReport | None = None) -> FileReport:
-    con.execute("INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
-                "VALUES (?, ?, 0, ?, NULL, ?)", [ds.name, source_file, reason, now]).fetchall()
+def _whole_file_problem(
+    con, ds, source_file: str, reason: str, now, fr: FileReport | None = None
+) -> FileReport:
+    con.execute(
+        "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
+        "VALUES (?, ?, 0, ?, NULL, ?)",
+        [ds.name, source_file, reason, now],
+    ).fetchall()
     fr = fr or FileReport(source_file)
     fr.rows_read += 1
     fr.rows_quarantined += 1
@@ -673,8 +794,13 @@ def _load_file(con, ds: Dataset, path: Path, rel: str, facts: fs.FileFacts, ctx,
     suffix = Path(rel).suffix.lower()
     if suffix not in ds.extensions:
         allowed = " or ".join(ds.extensions)
-        return _whole_file_problem(con, ds, rel, f"file type '{suffix or '(none)'}' is not accepted for {ds.name} "
-                                                 f"(use {allowed})", now)
+        return _whole_file_problem(
+            con,
+            ds,
+            rel,
+            f"file type '{suffix or '(none)'}' is not accepted for {ds.name} (use {allowed})",
+            now,
+        )
     if facts.size == 0:
         return _whole_file_problem(con, ds, rel, "the file is empty", now)
     if suffix == ".csv":
@@ -699,8 +825,13 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
         try:
             read_path = fs.transcode(path, enc.codec, tmp)
         except (UnicodeDecodeError, UnicodeError):
-            return _whole_file_problem(con, ds, rel, "the file mixes text encodings (it is not all UTF-8, UTF-16 "
-                                                     "or Windows-1252); " + fs.SAVE_AS, now)
+            return _whole_file_problem(
+                con,
+                ds,
+                rel,
+                "the file mixes text encodings (it is not all UTF-8, UTF-16 or Windows-1252); " + fs.SAVE_AS,
+                now,
+            )
         with open(read_path, "rb") as handle:
             head = handle.read(fs.HEAD)
     else:
@@ -725,14 +856,18 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT {', '.join(f'c{i}' for i in sorted(where.values()))} "
         f"FROM {_read_csv_sql(layout.names, layout.delimiter, layout.skip)}",
-        {"path": str(read_path)}).fetchall()
+        {"path": str(read_path)},
+    ).fetchall()
     first, last, rows = con.execute("SELECT min(rowid), max(rowid), count(*) FROM _csv_rows").fetchall()[0]
     # (within a transaction a new table's row ids start high, one after another; should they ever
     # not, the rows are numbered the slow way)
     number = f"rowid - {int(first)} + 1" if rows and last - first + 1 == rows else "row_number() OVER ()"
-    source = (f"SELECT {number} AS source_row, "
-              f"{_swallowed_sql(where, layout.delimiter, len(layout.names))} AS _source_reason, "
-              + ", ".join(f"c{i} AS {ident('r_' + n)}" for n, i in where.items()) + " FROM _csv_rows")
+    source = (
+        f"SELECT {number} AS source_row, "
+        f"{_swallowed_sql(where, layout.delimiter, len(layout.names))} AS _source_reason, "
+        + ", ".join(f"c{i} AS {ident('r_' + n)}" for n, i in where.items())
+        + " FROM _csv_rows"
+    )
     present = {n: "VARCHAR" for n in where}
     fr = FileReport(rel)
     try:
@@ -750,8 +885,10 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
 
 
 def _swallow_reason(column: str) -> str:
-    return (f"the cell in column '{column}' runs over a line break and holds a whole row's worth of separators: "
-            "a quote was probably left open and swallowed the next line(s); close the quote and send the file again")
+    return (
+        f"the cell in column '{column}' runs over a line break and holds a whole row's worth of separators: "
+        "a quote was probably left open and swallowed the next line(s); close the quote and send the file again"
+    )
 
 
 def _csv_rejects(con, read_path: Path, layout: fs.CsvLayout, names: list[str]) -> list[tuple[int, str, str]]:
@@ -760,7 +897,8 @@ def _csv_rejects(con, read_path: Path, layout: fs.CsvLayout, names: list[str]) -
         rows = con.execute(
             "SELECT line, min(line_byte_position), first(error_type ORDER BY column_idx), "
             "first(error_message ORDER BY column_idx), first(csv_line), first(column_idx ORDER BY column_idx) "
-            "FROM _rej_errors GROUP BY line ORDER BY line").fetchall()
+            "FROM _rej_errors GROUP BY line ORDER BY line"
+        ).fetchall()
     except duckdb.Error:
         return []
     real = [r for r in rows if (r[4] or "").strip()]
@@ -779,21 +917,25 @@ def _csv_rejects(con, read_path: Path, layout: fs.CsvLayout, names: list[str]) -
                 n = len(next(csv.reader(io.StringIO(text), delimiter=layout.delimiter)))
             except (csv.Error, StopIteration):
                 n = int(found.group(1)) if found else text.count(layout.delimiter) + 1
-            reason = (f"row has {n} fields but the header has {ncols}; check for an unquoted "
-                      f"{'comma' if layout.delimiter == ',' else 'separator'}")
+            reason = (
+                f"row has {n} fields but the header has {ncols}; check for an unquoted "
+                f"{'comma' if layout.delimiter == ',' else 'separator'}"
+            )
         elif etype == "UNQUOTED VALUE":
             column = names[idx] if idx is not None and 0 <= idx < ncols else "?"
             lines = text.count("\n")
-            reason = (f"a quote in column '{column}' is not closed where the cell ends"
-                      + (f", so the {lines} line(s) after it were read into this row" if lines else "")
-                      + "; close the quote (or double a quote inside a cell: \"\") and send the file again")
+            reason = (
+                f"a quote in column '{column}' is not closed where the cell ends"
+                + (f", so the {lines} line(s) after it were read into this row" if lines else "")
+                + '; close the quote (or double a quote inside a cell: "") and send the file again'
+            )
         elif etype == "LINE SIZE OVER MAXIMUM":
             reason = "the row is longer than 2,000,000 bytes; no cell can be that long: shorten it"
         elif etype and "UNICODE" in etype.upper() or etype and "ENCODING" in etype.upper():
             reason = "the row is not UTF-8 text; " + fs.SAVE_AS
         else:
             reason = f"the row cannot be read as CSV ({(etype or 'error').lower()})"
-        out.append((number, reason, text[:cq.RAW_CELL_MAX]))
+        out.append((number, reason, text[: cq.RAW_CELL_MAX]))
     return out
 
 
@@ -830,18 +972,22 @@ def _renumber(con, rejects: list[tuple[int, str, str]]) -> None:
     shifts = [(p - k,) for k, p in enumerate(positions, start=1)]
     con.execute("CREATE OR REPLACE TEMP TABLE _shift (shift_at BIGINT)").fetchall()
     con.executemany("INSERT INTO _shift VALUES (?)", shifts)
-    con.execute("UPDATE _judged SET source_row = source_row + s.n FROM "
-                "(SELECT j.source_row AS r, count(*) AS n FROM _judged j JOIN _shift ON _shift.shift_at < j.source_row "
-                "GROUP BY j.source_row) s WHERE _judged.source_row = s.r").fetchall()
-    con.execute("CREATE OR REPLACE TEMP TABLE _rejected_lines (row_number INTEGER, reason VARCHAR, raw VARCHAR)"
-                ).fetchall()
+    con.execute(
+        "UPDATE _judged SET source_row = source_row + s.n FROM "
+        "(SELECT j.source_row AS r, count(*) AS n FROM _judged j JOIN _shift ON _shift.shift_at < j.source_row "
+        "GROUP BY j.source_row) s WHERE _judged.source_row = s.r"
+    ).fetchall()
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _rejected_lines (row_number INTEGER, reason VARCHAR, raw VARCHAR)"
+    ).fetchall()
     con.executemany("INSERT INTO _rejected_lines VALUES (?, ?, ?)", [list(r) for r in rejects])
 
 
 def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     try:
-        described = _side().execute("DESCRIBE SELECT * FROM read_parquet($path)",
-                                    {"path": str(path)}).fetchall()
+        described = (
+            _side().execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+        )
     except duckdb.Error as exc:
         cut = "magic bytes" in str(exc).lower() or "too small" in str(exc).lower()
         return _whole_file_problem(con, ds, rel, PARQUET_CUT if cut else PARQUET_UNREADABLE, now)
@@ -857,16 +1003,21 @@ def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     spec = {c.name for c in ds.columns}
     where = {n: (orig, t) for n, orig, t in names if n in spec}
     quoted = lambda s: '"' + s.replace('"', '""') + '"'  # noqa: E731 - a column name of the file, quoted
-    source = ("SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
-              + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
-              + " FROM read_parquet($path, file_row_number = true)")
+    source = (
+        "SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
+        + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
+        + " FROM read_parquet($path, file_row_number = true)"
+    )
     fr = FileReport(rel)
     dictionary = _dictionary_columns(path)
-    present = {n: parse.DICTIONARY_TEXT if t == "VARCHAR" and orig in dictionary else t
-               for n, (orig, t) in where.items()}
+    present = {
+        n: parse.DICTIONARY_TEXT if t == "VARCHAR" and orig in dictionary else t
+        for n, (orig, t) in where.items()
+    }
     # a block of rows that cannot be read fails here, and the transaction with it (FileUnreadable)
-    straight = _load_straight(con, ds, ctx, source, present, {"path": str(path)}, rel, now,
-                              _parquet_rows(path))
+    straight = _load_straight(
+        con, ds, ctx, source, present, {"path": str(path)}, rel, now, _parquet_rows(path)
+    )
     if straight is not None:
         return straight
     _judge(con, ds, ctx, source, present, {"path": str(path)}, rel, now)
@@ -878,11 +1029,13 @@ def _dictionary_columns(path: Path) -> set[str]:
     (the file's own page statistics say so; none when it does not keep them): their text is
     cleaned once per distinct value (parse.DICTIONARY_TEXT). Read on a connection of its own: a
     footer it cannot read is then only a reason to clean the usual way, never a failed transaction."""
-    query = ("SELECT path_in_schema, bool_and(encoding_stats IS NOT NULL "
-             "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%')) > 0 "
-             "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%' "
-             "AND e.encoding NOT IN ('PLAIN_DICTIONARY', 'RLE_DICTIONARY'))) = 0) "
-             "FROM parquet_metadata($path) GROUP BY path_in_schema")
+    query = (
+        "SELECT path_in_schema, bool_and(encoding_stats IS NOT NULL "
+        "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%')) > 0 "
+        "AND len(list_filter(encoding_stats, lambda e: e.page_type LIKE 'DATA_PAGE%' "
+        "AND e.encoding NOT IN ('PLAIN_DICTIONARY', 'RLE_DICTIONARY'))) = 0) "
+        "FROM parquet_metadata($path) GROUP BY path_in_schema"
+    )
     try:
         return {name for name, ok in _side().execute(query, {"path": str(path)}).fetchall() if ok}
     except duckdb.Error:
@@ -892,14 +1045,18 @@ def _dictionary_columns(path: Path) -> set[str]:
 def _parquet_rows(path: Path) -> int | None:
     """The number of rows a Parquet file's footer declares (None when it cannot be read)."""
     try:
-        return int(_side().execute("SELECT sum(num_rows) FROM parquet_file_metadata($path)",
-                                   {"path": str(path)}).fetchall()[0][0])
+        return int(
+            _side()
+            .execute("SELECT sum(num_rows) FROM parquet_file_metadata($path)", {"path": str(path)})
+            .fetchall()[0][0]
+        )
     except (duckdb.Error, TypeError):
         return None
 
 
-def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], params: dict, rel: str, now,
-                   rows: int | None) -> FileReport | None:
+def _load_straight(
+    con, ds: Dataset, ctx, source: str, present: dict[str, str], params: dict, rel: str, now, rows: int | None
+) -> FileReport | None:
     """A file of ``rows`` rows (a Parquet file's footer says how many; a CSV file's rows are those
     read into _csv_rows, when none of its lines was unreadable) judged straight into the table: the
     kept rows are inserted as they are judged, without the scratch copy _judge makes (writing that
@@ -914,58 +1071,97 @@ def _load_straight(con, ds: Dataset, ctx, source: str, present: dict[str, str], 
         return None
     table = ident(ds.name)
     query = cq.judge_sql(ds, ctx, source, present)
-    flags = [f"coalesce({ident('_amb_' + c.name)}, false)" for c in ds.columns
-             if c.kind == "timestamp" and c.name in present]
+    flags = [
+        f"coalesce({ident('_amb_' + c.name)}, false)"
+        for c in ds.columns
+        if c.kind == "timestamp" and c.name in present
+    ]
     ambiguous = " OR ".join(flags) or "false"
     judged = f"SELECT *, CAST($source_file AS VARCHAR) AS source_file FROM ({query})"
     columns = ", ".join(ident(c) for c, _ in ds.table_columns())
     args = {**params, "source_file": rel, "now": now}
     new = "t.source_file = $source_file AND t.loaded_at = $now"
-    if con.execute(f"SELECT EXISTS (SELECT 1 FROM {table} AS t WHERE {new})",
-                   {"source_file": rel, "now": now}).fetchall()[0][0]:
-        return None  # rows of this file stored at this very time already: the new ones would not be told apart
+    if con.execute(
+        f"SELECT EXISTS (SELECT 1 FROM {table} AS t WHERE {new})", {"source_file": rel, "now": now}
+    ).fetchall()[0][0]:
+        return (
+            None  # rows of this file stored at this very time already: the new ones would not be told apart
+        )
     con.execute("SET preserve_insertion_order = true").fetchall()  # rows in the file's order
-    kept = int(con.execute(
-        f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS TIMESTAMPTZ) "
-        f"AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})", args).fetchall()[0][0])
+    kept = int(
+        con.execute(
+            f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS TIMESTAMPTZ) "
+            f"AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})",
+            args,
+        ).fetchall()[0][0]
+    )
     quarantined = 0
     if kept < rows:
         # The rows not inserted (quarantined, or a local time that may occur twice) are judged again
         # alone, found by their numbers: a local time of the fall-back night is placed as _judge
         # places it, and inserted, instead of the whole file going the careful way (a year of local
         # times always has that night); the quarantined rows go to quarantine.
-        con.execute(f"CREATE OR REPLACE TEMP TABLE _left_out AS SELECT r AS source_row "
-                    f"FROM range(1, $rows + 1) AS n(r) ANTI JOIN (SELECT source_row FROM {table} AS t WHERE {new}) AS k "
-                    f"ON k.source_row = n.r", {"rows": int(rows), "source_file": rel, "now": now}).fetchall()
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE _left_out AS SELECT r AS source_row "
+            f"FROM range(1, $rows + 1) AS n(r) ANTI JOIN (SELECT source_row FROM {table} AS t WHERE {new}) AS k "
+            f"ON k.source_row = n.r",
+            {"rows": int(rows), "source_file": rel, "now": now},
+        ).fetchall()
         # (the rows are picked from the source, before the judging: only they are judged again)
-        left = cq.judge_sql(ds, ctx, f"SELECT * FROM ({source}) AS s "
-                                     "WHERE s.source_row IN (SELECT source_row FROM _left_out)", present)
-        con.execute("CREATE OR REPLACE TEMP TABLE _judged AS SELECT *, CAST($source_file AS VARCHAR) "
-                    f"AS source_file, CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({left})", args).fetchall()
+        left = cq.judge_sql(
+            ds,
+            ctx,
+            f"SELECT * FROM ({source}) AS s WHERE s.source_row IN (SELECT source_row FROM _left_out)",
+            present,
+        )
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE _judged AS SELECT *, CAST($source_file AS VARCHAR) "
+            f"AS source_file, CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({left})",
+            args,
+        ).fetchall()
         _fall_back(con, ds)
-        kept += int(con.execute(
-            f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, loaded_at, row_hash "
-            "FROM _judged WHERE reason IS NULL ORDER BY source_row").fetchall()[0][0])
-        quarantined = int(con.execute(
-            "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
-            "SELECT $dataset, source_file, source_row, reason, raw, $now FROM _judged "
-            "WHERE reason IS NOT NULL ORDER BY source_row",
-            {"dataset": ds.name, "now": now}).fetchall()[0][0])
+        kept += int(
+            con.execute(
+                f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, loaded_at, row_hash "
+                "FROM _judged WHERE reason IS NULL ORDER BY source_row"
+            ).fetchall()[0][0]
+        )
+        quarantined = int(
+            con.execute(
+                "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
+                "SELECT $dataset, source_file, source_row, reason, raw, $now FROM _judged "
+                "WHERE reason IS NOT NULL ORDER BY source_row",
+                {"dataset": ds.name, "now": now},
+            ).fetchall()[0][0]
+        )
         con.execute("DROP TABLE IF EXISTS _judged").fetchall()
         con.execute("DROP TABLE IF EXISTS _left_out").fetchall()
-    ok, summarised = (True, False) if kept == 0 else _straight_rows_fit(
-        con, ds, new, {"source_file": rel, "now": now}, kept)
+    ok, summarised = (
+        (True, False)
+        if kept == 0
+        else _straight_rows_fit(con, ds, new, {"source_file": rel, "now": now}, kept)
+    )
     ok = ok and kept + quarantined == rows
     if not ok:
         if ds.hourly_summaries:
-                flow_hours.drop_staged(con)
+            flow_hours.drop_staged(con)
         con.execute(f"DELETE FROM {table} AS t WHERE {new}", {"source_file": rel, "now": now}).fetchall()
         if quarantined:
-            con.execute("DELETE FROM quarantine WHERE dataset = $dataset AND source_file = $source_file "
-                        "AND quarantined_at = $now", {"dataset": ds.name, "source_file": rel, "now": now}).fetchall()
+            con.execute(
+                "DELETE FROM quarantine WHERE dataset = $dataset AND source_file = $source_file "
+                "AND quarantined_at = $now",
+                {"dataset": ds.name, "source_file": rel, "now": now},
+            ).fetchall()
         return None
-    return FileReport(rel, rows_read=rows, rows_kept=kept, rows_quarantined=quarantined, rows_new=kept, straight=True,
-                      hours_summarised=summarised)
+    return FileReport(
+        rel,
+        rows_read=rows,
+        rows_kept=kept,
+        rows_quarantined=quarantined,
+        rows_new=kept,
+        straight=True,
+        hours_summarised=summarised,
+    )
 
 
 def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> tuple[bool, bool]:
@@ -979,15 +1175,20 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> t
     summarised = False
     if ds.hourly_summaries:
         repeated, empty, summarised, *bounds = flow_hours.stage_new_rows(
-            con, params["source_file"], params["now"], kept)
+            con, params["source_file"], params["now"], kept
+        )
     else:
         # Keys are told apart by their hash, one number (half the time of grouping by the key's
         # columns): two keys with one hash would read as a repeat, and the careful way would sort
         # them out.
         repeated, empty, *bounds = con.execute(
             f"SELECT count(*) - count(DISTINCT hash({', '.join(keys)})), count(*) FILTER (WHERE "
-            + " OR ".join(f"{k} IS NULL" for k in keys) + "), " + ", ".join(f"min({k}), max({k})" for k in keys)
-            + f" FROM {table} AS t WHERE {new}", params).fetchall()[0]
+            + " OR ".join(f"{k} IS NULL" for k in keys)
+            + "), "
+            + ", ".join(f"min({k}), max({k})" for k in keys)
+            + f" FROM {table} AS t WHERE {new}",
+            params,
+        ).fetchall()[0]
     if repeated or empty:
         return False, summarised
     t_filter, range_params, overlap = _overlap(con, ds, tuple(bounds), exclude=(new, params))
@@ -995,7 +1196,9 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> t
         return True, summarised
     shared = con.execute(
         f"SELECT count(*) FROM {table} AS t JOIN (SELECT {', '.join(keys)} FROM {table} AS t WHERE {new}) AS i "
-        f"ON {_key_match(ds)} WHERE {t_filter} AND NOT ({new})", {**params, **range_params}).fetchall()[0][0]
+        f"ON {_key_match(ds)} WHERE {t_filter} AND NOT ({new})",
+        {**params, **range_params},
+    ).fetchall()[0][0]
     return not shared, summarised
 
 
@@ -1004,19 +1207,32 @@ def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
     if problem:
         return _whole_file_problem(con, ds, rel, problem, now)
     try:
-        sheets = xlsx.read_workbook(path, _read_columns(ds), ds.required, _aliases(ds), ds.name,
-                                    frozenset(all_datasets()) - {ds.name})
+        sheets = xlsx.read_workbook(
+            path, _read_columns(ds), ds.required, _aliases(ds), ds.name, frozenset(all_datasets()) - {ds.name}
+        )
     except Exception as exc:  # noqa: BLE001 - any reader failure means "not a workbook we can read"
-        return _whole_file_problem(con, ds, rel, f"the file is not a readable .xlsx workbook "
-                                                 f"({type(exc).__name__}); open it in Excel and save it again", now)
+        return _whole_file_problem(
+            con,
+            ds,
+            rel,
+            f"the file is not a readable .xlsx workbook "
+            f"({type(exc).__name__}); open it in Excel and save it again",
+            now,
+        )
     fr = FileReport(rel)
     if not sheets:
         return _whole_file_problem(con, ds, rel, "the workbook is empty", now)
     if all(s.skipped for s in sheets) and any(s.skipped == xlsx.OTHER_FOLDER for s in sheets):
         # saved into the wrong folder: nothing of it is this folder's, and saying nothing would hide that
         folders = ", ".join(sorted({clean_header(s.name) for s in sheets if s.skipped == xlsx.OTHER_FOLDER}))
-        return _whole_file_problem(con, ds, rel, f"the workbook has no sheet for {ds.name}: its sheets are for the "
-                                                 f"folders {folders}; save it into those folders", now)
+        return _whole_file_problem(
+            con,
+            ds,
+            rel,
+            f"the workbook has no sheet for {ds.name}: its sheets are for the "
+            f"folders {folders}; save it into those folders",
+            now,
+        )
     fr.notes = _skipped_sheets(rel, sheets)
     several = len(sheets) > 1
     for sheet in sheets:
@@ -1043,8 +1259,10 @@ def _skipped_sheets(rel: str, sheets) -> list[str]:
     notes = [f"'{s.name}'" for s in sheets if s.skipped == xlsx.NOTES]
     lines = []
     if elsewhere:
-        lines.append(f"{rel}: sheet{'s' if len(elsewhere) > 1 else ''} {', '.join(elsewhere)} not read here: "
-                     f"{'each' if len(elsewhere) > 1 else 'it'} belongs to the input folder of its name")
+        lines.append(
+            f"{rel}: sheet{'s' if len(elsewhere) > 1 else ''} {', '.join(elsewhere)} not read here: "
+            f"{'each' if len(elsewhere) > 1 else 'it'} belongs to the input folder of its name"
+        )
     if notes:
         lines.append(f"{rel}: sheet {', '.join(notes)} not read: it holds notes for people, not rows")
     return lines
@@ -1054,8 +1272,9 @@ def _skipped_sheets(rel: str, sheets) -> list[str]:
 # judging, quarantine and merge
 
 
-def _judge(con, ds, ctx, source: str, present: dict[str, str], params: dict, source_file: str | None,
-           now) -> None:
+def _judge(
+    con, ds, ctx, source: str, present: dict[str, str], params: dict, source_file: str | None, now
+) -> None:
     """The judged rows of ``source`` in _judged; ``source_file`` None: several files, each row's
     from the source's ``_source_file`` (a path of _batch_files)."""
     batch = source_file is None
@@ -1063,14 +1282,23 @@ def _judge(con, ds, ctx, source: str, present: dict[str, str], params: dict, sou
     con.execute("DROP TABLE IF EXISTS _rejected_lines").fetchall()
     con.execute("SET preserve_insertion_order = true").fetchall()  # row numbers follow the file's order
     if batch:
-        select = ("SELECT q.* EXCLUDE (_source_file), f.rel AS source_file, CAST($now AS TIMESTAMPTZ) AS loaded_at "
-                  f"FROM ({query}) AS q JOIN _batch_files AS f ON f.path = q._source_file")
+        select = (
+            "SELECT q.* EXCLUDE (_source_file), f.rel AS source_file, CAST($now AS TIMESTAMPTZ) AS loaded_at "
+            f"FROM ({query}) AS q JOIN _batch_files AS f ON f.path = q._source_file"
+        )
     else:
-        select = (f"SELECT *, CAST($source_file AS VARCHAR) AS source_file, "
-                  f"CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({query})")
-    con.execute(f"CREATE OR REPLACE TEMP TABLE _judged AS {select}",
-                {k: v for k, v in {**params, "tz": ctx.timezone, "source_file": source_file, "now": now}.items()
-                 if f"${k}" in select}).fetchall()
+        select = (
+            f"SELECT *, CAST($source_file AS VARCHAR) AS source_file, "
+            f"CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({query})"
+        )
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE _judged AS {select}",
+        {
+            k: v
+            for k, v in {**params, "tz": ctx.timezone, "source_file": source_file, "now": now}.items()
+            if f"${k}" in select
+        },
+    ).fetchall()
     _fall_back(con, ds)
 
 
@@ -1095,7 +1323,8 @@ def _fall_back(con, ds: Dataset) -> None:
             f"SELECT source_file, source_row, row_number() OVER (PARTITION BY {part} ORDER BY source_row) "
             f"AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1) AS later "
             f"WHERE _judged.source_file = later.source_file "
-            f"AND _judged.source_row = later.source_row").fetchall()
+            f"AND _judged.source_row = later.source_row"
+        ).fetchall()
         con.execute(f"UPDATE _judged SET row_hash = {cq.hash_sql(ds)} WHERE {flag}").fetchall()
 
 
@@ -1117,30 +1346,42 @@ def _mark_repeats(con, ds: Dataset) -> None:
     ).fetchall()
     con.execute(
         "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this file (same "
-        + keys_text.replace("'", "''") + ", different values); send one corrected row' "
+        + keys_text.replace("'", "''")
+        + ", different values); send one corrected row' "
         "FROM _repeats r WHERE _judged.source_file = r.source_file AND _judged.source_row = r.source_row "
-        "AND NOT r.repeat").fetchall()
+        "AND NOT r.repeat"
+    ).fetchall()
 
 
 def _quarantine_judged(con, ds: Dataset, now, source_file: str | None = None) -> None:
     """The rejected rows of _judged (and a CSV's unreadable lines, of ``source_file``) into quarantine."""
-    has_lines = source_file is not None and bool(con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE table_name = '_rejected_lines' AND temporary").fetchall()[0][0])
-    lines = "UNION ALL SELECT $source_file, row_number, reason, raw FROM _rejected_lines " if has_lines else ""
+    has_lines = source_file is not None and bool(
+        con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = '_rejected_lines' AND temporary"
+        ).fetchall()[0][0]
+    )
+    lines = (
+        "UNION ALL SELECT $source_file, row_number, reason, raw FROM _rejected_lines " if has_lines else ""
+    )
     con.execute(
         "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
         "SELECT $dataset, source_file, row_number, reason, raw, $now FROM ("
-        "SELECT source_file, source_row AS row_number, reason, raw FROM _judged WHERE reason IS NOT NULL " + lines +
-        ") ORDER BY source_file, row_number",
-        {"dataset": ds.name, "now": now, **({"source_file": source_file} if has_lines else {})}).fetchall()
+        "SELECT source_file, source_row AS row_number, reason, raw FROM _judged WHERE reason IS NOT NULL "
+        + lines
+        + ") ORDER BY source_file, row_number",
+        {"dataset": ds.name, "now": now, **({"source_file": source_file} if has_lines else {})},
+    ).fetchall()
 
 
-def _finish_file(con, ds: Dataset, source_file: str, now, fr: FileReport, extra_rejects: int = 0) -> FileReport:
+def _finish_file(
+    con, ds: Dataset, source_file: str, now, fr: FileReport, extra_rejects: int = 0
+) -> FileReport:
     """Same-key conflicts within the file, quarantine, merge, counts."""
     _mark_repeats(con, ds)
     _quarantine_judged(con, ds, now, source_file)
     read, quarantined = con.execute(
-        "SELECT count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged").fetchall()[0]
+        "SELECT count(*), count(*) FILTER (WHERE reason IS NOT NULL) FROM _judged"
+    ).fetchall()[0]
     read += extra_rejects
     quarantined += extra_rejects
     fr.rows_read += int(read)
@@ -1165,21 +1406,31 @@ def _incoming_view(con, ds: Dataset) -> str:
     empty _repeats, and the view is read three times."""
     select = ", ".join(ident(c) for c, _ in ds.table_columns())
     repeats = con.execute("SELECT EXISTS (SELECT 1 FROM _repeats)").fetchall()[0][0]
-    less = (" AND NOT EXISTS (SELECT 1 FROM _repeats AS r "
-            "WHERE r.source_file = j.source_file AND r.source_row = j.source_row)") if repeats else ""
-    return (f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, row_hash "
-            f"FROM _judged AS j WHERE reason IS NULL{less}")
+    less = (
+        (
+            " AND NOT EXISTS (SELECT 1 FROM _repeats AS r "
+            "WHERE r.source_file = j.source_file AND r.source_row = j.source_row)"
+        )
+        if repeats
+        else ""
+    )
+    return (
+        f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, row_hash "
+        f"FROM _judged AS j WHERE reason IS NULL{less}"
+    )
 
 
-def _overlap(con, ds: Dataset, bounds: tuple | None = None,
-             exclude: tuple[str, dict] | None = None) -> tuple[str, dict, int]:
+def _overlap(
+    con, ds: Dataset, bounds: tuple | None = None, exclude: tuple[str, dict] | None = None
+) -> tuple[str, dict, int]:
     """Existing rows that may share a key with _incoming: only those within the incoming keys'
     ranges (``bounds``: each key column's min and max, else read from _incoming), less the rows
     ``exclude`` selects (a filter on the table as t, and its parameters). Returns (the filter on
     the table as t, its parameters, how many rows it finds)."""
     if bounds is None:
-        bounds = con.execute("SELECT " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
-                             + " FROM _incoming").fetchall()[0]
+        bounds = con.execute(
+            "SELECT " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key) + " FROM _incoming"
+        ).fetchall()[0]
     where, params = [], {}
     for i, k in enumerate(ds.key):
         lo, hi = bounds[2 * i], bounds[2 * i + 1]
@@ -1189,8 +1440,9 @@ def _overlap(con, ds: Dataset, bounds: tuple | None = None,
         params[f"lo{i}"], params[f"hi{i}"] = lo, hi
     t_filter = " AND ".join(where) or "true"
     less, less_params = (f" AND NOT ({exclude[0]})", exclude[1]) if exclude else ("", {})
-    overlap = con.execute(f"SELECT count(*) FROM {ident(ds.name)} AS t WHERE {t_filter}{less}",
-                          {**params, **less_params}).fetchall()[0][0]
+    overlap = con.execute(
+        f"SELECT count(*) FROM {ident(ds.name)} AS t WHERE {t_filter}{less}", {**params, **less_params}
+    ).fetchall()[0][0]
     return t_filter, params, int(overlap)
 
 
@@ -1201,8 +1453,10 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
     try:
         # the count and each key column's bounds in one reading of _incoming
         incoming, *bounds = con.execute(
-            "SELECT count(*), " + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
-            + " FROM _incoming").fetchall()[0]
+            "SELECT count(*), "
+            + ", ".join(f"min({ident(k)}), max({ident(k)})" for k in ds.key)
+            + " FROM _incoming"
+        ).fetchall()[0]
         if not incoming:
             return 0, 0
         t_filter, params, overlap = _overlap(con, ds, tuple(bounds))
@@ -1212,15 +1466,27 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
         key_match = _key_match(ds)
         superseded = con.execute(
             f"SELECT count(*) FROM {table} AS t JOIN _incoming AS i ON {key_match} "
-            f"WHERE {t_filter} AND t.row_hash <> i.row_hash", params).fetchall()[0][0]
+            f"WHERE {t_filter} AND t.row_hash <> i.row_hash",
+            params,
+        ).fetchall()[0][0]
         before = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-        run_script(con, sql("merge_into_dataset").format(table=ds.name, key_match=key_match, t_filter=t_filter),
-                   {"source_file": source_file, "now": now, **params})
+        run_script(
+            con,
+            sql("merge_into_dataset").format(table=ds.name, key_match=key_match, t_filter=t_filter),
+            {"source_file": source_file, "now": now, **params},
+        )
         after = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
         return int(after - before + superseded), int(superseded)
     finally:
         con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
 
 
-__all__ = ["DatasetReport", "FileReport", "FileUnreadable", "SchemaMismatch", "ingest_dataset",
-           "load_dataset", "check_table"]
+__all__ = [
+    "DatasetReport",
+    "FileReport",
+    "FileUnreadable",
+    "SchemaMismatch",
+    "ingest_dataset",
+    "load_dataset",
+    "check_table",
+]

@@ -40,8 +40,8 @@ SAVE_AS = "save it from Excel as 'CSV UTF-8 (Comma delimited)' and send it again
 
 @dataclass
 class InputEntry:
-    rel: str                 # the file's name within its dataset folder
-    path: Path | None        # what to read; None when the entry is a problem
+    rel: str  # the file's name within its dataset folder
+    path: Path | None  # what to read; None when the entry is a problem
     problem: str | None = None
 
     def pseudo_digest(self) -> str:
@@ -64,8 +64,11 @@ class FolderUnreadable(OSError):
 
     def __init__(self, folder: Path, cause: OSError):
         why = cause.strerror.lower() if cause.strerror else "it cannot be listed"
-        super().__init__(cause.errno, f"the input folder {folder} cannot be read ({why}): give the user running "
-                                      "Outfall read access to it, or move the files elsewhere, and run again")
+        super().__init__(
+            cause.errno,
+            f"the input folder {folder} cannot be read ({why}): give the user running "
+            "Outfall read access to it, or move the files elsewhere, and run again",
+        )
 
 
 def scan_folder(folder: Path, root: Path | None = None) -> list[InputEntry]:
@@ -83,8 +86,13 @@ def scan_folder(folder: Path, root: Path | None = None) -> list[InputEntry]:
         except OSError as exc:
             if not prefix:  # the dataset folder itself: nothing of it can be read, the asset fails
                 raise FolderUnreadable(folder, exc) from exc
-            out.append(InputEntry(prefix.rstrip("/") or ".", None,
-                                  "the folder cannot be read (permission denied); check its permissions"))
+            out.append(
+                InputEntry(
+                    prefix.rstrip("/") or ".",
+                    None,
+                    "the folder cannot be read (permission denied); check its permissions",
+                )
+            )
             return
         for entry in entries:
             if _hidden(entry.name):
@@ -94,26 +102,55 @@ def scan_folder(folder: Path, root: Path | None = None) -> list[InputEntry]:
                 if entry.is_symlink():
                     target = os.path.realpath(entry.path)
                     if not os.path.exists(target):
-                        out.append(InputEntry(rel, None, "the file is a link to nothing (its target is gone); "
-                                                         "put the file itself in the folder"))
+                        out.append(
+                            InputEntry(
+                                rel,
+                                None,
+                                "the file is a link to nothing (its target is gone); "
+                                "put the file itself in the folder",
+                            )
+                        )
                     elif not _inside(target, real_root):
-                        out.append(InputEntry(rel, None, "the file is a link to a file outside the data folder; it "
-                                                         "was not read: put the file itself in the folder"))
+                        out.append(
+                            InputEntry(
+                                rel,
+                                None,
+                                "the file is a link to a file outside the data folder; it "
+                                "was not read: put the file itself in the folder",
+                            )
+                        )
                     elif os.path.isdir(target):
-                        out.append(InputEntry(rel, None, "the entry is a link to a folder; links to folders are "
-                                                         "not followed: put the files themselves in the folder"))
+                        out.append(
+                            InputEntry(
+                                rel,
+                                None,
+                                "the entry is a link to a folder; links to folders are "
+                                "not followed: put the files themselves in the folder",
+                            )
+                        )
                     elif stat.S_ISREG(os.stat(target).st_mode):
                         out.append(InputEntry(rel, Path(target)))
                     else:
-                        out.append(InputEntry(rel, None, "the entry is not a regular file (a link to a device, "
-                                                         "pipe or socket); it was not read"))
+                        out.append(
+                            InputEntry(
+                                rel,
+                                None,
+                                "the entry is not a regular file (a link to a device, "
+                                "pipe or socket); it was not read",
+                            )
+                        )
                 elif entry.is_dir(follow_symlinks=False):
                     walk(Path(entry.path), rel + "/")
                 elif entry.is_file(follow_symlinks=False):
                     out.append(InputEntry(rel, Path(entry.path)))
                 else:
-                    out.append(InputEntry(rel, None, "the entry is not a regular file (a device, pipe or socket); "
-                                                     "it was not read"))
+                    out.append(
+                        InputEntry(
+                            rel,
+                            None,
+                            "the entry is not a regular file (a device, pipe or socket); it was not read",
+                        )
+                    )
             except OSError:
                 out.append(InputEntry(rel, None, "the file cannot be read; check its permissions"))
 
@@ -135,7 +172,7 @@ class FileFacts:
     sha256: str
     size: int
     head: bytes
-    utf8: bool = True        # every byte sequence is valid UTF-8
+    utf8: bool = True  # every byte sequence is valid UTF-8
     ascii: bool = True
     stamp: str | None = None  # file_stamp() as the file was opened
 
@@ -181,7 +218,7 @@ def inspect_file(path: Path, check_text: bool) -> FileFacts:
         while chunk := handle.read(CHUNK):
             digest.update(chunk)
             if len(head) < HEAD:
-                head += chunk[:HEAD - len(head)]
+                head += chunk[: HEAD - len(head)]
             size += len(chunk)
             if check_text and utf8 and not chunk.isascii():
                 ascii_ = False
@@ -203,7 +240,10 @@ def inspect_file(path: Path, check_text: bool) -> FileFacts:
 _MAGIC = (
     (b"PK\x03\x04", "a zip archive (an Excel .xlsx workbook or a .zip named .csv)"),
     (b"%PDF", "a PDF document"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Office document (an old Excel .xls workbook, or a password-protected one)"),
+    (
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        "an Office document (an old Excel .xls workbook, or a password-protected one)",
+    ),
     (b"\x89PNG", "a PNG image"),
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"PAR1", "a Parquet file"),
@@ -219,7 +259,7 @@ def binary_kind(head: bytes) -> str | None:
 
 @dataclass
 class Encoding:
-    codec: str | None = None        # 'utf-8' (read as is) or a codec to transcode from
+    codec: str | None = None  # 'utf-8' (read as is) or a codec to transcode from
     problem: str | None = None
 
 
@@ -244,8 +284,10 @@ def decide_encoding(facts: FileFacts) -> Encoding:
     matches = from_bytes(head, cp_isolation=list(CANDIDATES))
     best = matches.best()
     if best is None:
-        return Encoding(problem="the file is not a text table (it holds binary data, or text in no encoding "
-                                "Outfall can read); " + SAVE_AS)
+        return Encoding(
+            problem="the file is not a text table (it holds binary data, or text in no encoding "
+            "Outfall can read); " + SAVE_AS
+        )
     # Single-byte code pages often decode a short sample alike: Windows-1252 is
     # accepted when it reads the sample as well as the best guess does.
     try:
@@ -258,16 +300,25 @@ def decide_encoding(facts: FileFacts) -> Encoding:
         if any(m.encoding == "cp1252" and m.chaos <= best.chaos + 0.01 for m in matches):
             return Encoding("cp1252")
     name = CANDIDATES.get(best.encoding, best.encoding)
-    return Encoding(problem=f"the file is not in UTF-8, UTF-16 or Windows-1252 text (it looks like {name}); "
-                            + SAVE_AS)
+    return Encoding(
+        problem=f"the file is not in UTF-8, UTF-16 or Windows-1252 text (it looks like {name}); " + SAVE_AS
+    )
 
 
 # Encodings told apart when a file is not UTF-8 (and how a clerk would know them).
 CANDIDATES = {
-    "cp1252": "Windows-1252", "cp1250": "Windows-1250 (Central European)", "cp1251": "Windows-1251 (Cyrillic)",
-    "cp1253": "Windows-1253 (Greek)", "cp1255": "Windows-1255 (Hebrew)", "cp1256": "Windows-1256 (Arabic)",
-    "koi8_r": "KOI8-R (Cyrillic)", "cp932": "Shift_JIS (Japanese)", "shift_jis": "Shift_JIS (Japanese)",
-    "gb18030": "GB18030 (Chinese)", "big5": "Big5 (Chinese)", "euc_kr": "EUC-KR (Korean)",
+    "cp1252": "Windows-1252",
+    "cp1250": "Windows-1250 (Central European)",
+    "cp1251": "Windows-1251 (Cyrillic)",
+    "cp1253": "Windows-1253 (Greek)",
+    "cp1255": "Windows-1255 (Hebrew)",
+    "cp1256": "Windows-1256 (Arabic)",
+    "koi8_r": "KOI8-R (Cyrillic)",
+    "cp932": "Shift_JIS (Japanese)",
+    "shift_jis": "Shift_JIS (Japanese)",
+    "gb18030": "GB18030 (Chinese)",
+    "big5": "Big5 (Chinese)",
+    "euc_kr": "EUC-KR (Korean)",
 }
 
 
@@ -279,7 +330,9 @@ def transcode(path: Path, codec: str, out_dir: Path) -> Path:
     decoder = codecs.getincrementaldecoder(codec)(errors="strict")
     with open(path, "rb") as src, open(target, "w", encoding="utf-8", newline="") as dst:
         while chunk := src.read(CHUNK):
-            dst.write(decoder.decode(chunk).lstrip("\ufeff") if src.tell() <= CHUNK else decoder.decode(chunk))
+            dst.write(
+                decoder.decode(chunk).lstrip("\ufeff") if src.tell() <= CHUNK else decoder.decode(chunk)
+            )
         dst.write(decoder.decode(b"", final=True))
     return target
 
@@ -291,9 +344,9 @@ def transcode(path: Path, codec: str, out_dir: Path) -> Path:
 @dataclass
 class CsvLayout:
     delimiter: str = ","
-    skip: int = 0                 # physical lines before the first data line (the header included)
-    header_line: int = 0          # the header's line number (1-based, physical)
-    names: list[str] = field(default_factory=list)   # cleaned header names, in file order
+    skip: int = 0  # physical lines before the first data line (the header included)
+    header_line: int = 0  # the header's line number (1-based, physical)
+    names: list[str] = field(default_factory=list)  # cleaned header names, in file order
     problem: str | None = None
 
 

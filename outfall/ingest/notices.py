@@ -38,11 +38,21 @@ def _period_steps() -> tuple[Step, ...]:
     """``period`` as ``YYYY-MM`` ('2026-3' is '2026-03'); anything else is quarantined."""
     month = f"TRY_CAST(regexp_extract(period, {lit(_PERIOD)}, 2) AS INTEGER)"
     ok = f"(regexp_matches(period, {lit(_PERIOD)}) AND {month} BETWEEN 1 AND 12)"
-    return (Step(
-        columns=(("period", f"CASE WHEN {ok} THEN regexp_extract(period, {lit(_PERIOD)}, 1) || '-' || "
-                            f"lpad(CAST({month} AS VARCHAR), 2, '0') ELSE period END"),),
-        reasons=(f"CASE WHEN period IS NOT NULL AND NOT {ok} THEN 'period ''' || period || ''' is not a month "
-                 f"written YYYY-MM (for example 2026-03)' END",)),)
+    return (
+        Step(
+            columns=(
+                (
+                    "period",
+                    f"CASE WHEN {ok} THEN regexp_extract(period, {lit(_PERIOD)}, 1) || '-' || "
+                    f"lpad(CAST({month} AS VARCHAR), 2, '0') ELSE period END",
+                ),
+            ),
+            reasons=(
+                f"CASE WHEN period IS NOT NULL AND NOT {ok} THEN 'period ''' || period || ''' is not a month "
+                f"written YYYY-MM (for example 2026-03)' END",
+            ),
+        ),
+    )
 
 
 def _date_sql(day: dt.date | str | None) -> str:
@@ -52,50 +62,68 @@ def _date_sql(day: dt.date | str | None) -> str:
 def correction_steps(ctx: Context) -> tuple[Step, ...]:
     """The period to correct: more than the maximum in effect on the mailing day (sewer) or blank
     (stormwater) is quarantined, each with a reason that cites the law (the rules' citation)."""
+
     def in_effect(value, sql_type: str) -> str:
         whens = " ".join(
             f"WHEN mailed_on >= {_date_sql(start)}"
             + (f" AND mailed_on <= {_date_sql(end)}" if end is not None else "")
             + f" THEN {value(days, citation)}"
-            for start, end, days, citation in ctx.sewer_correction)
+            for start, end, days, citation in ctx.sewer_correction
+        )
         return f"(CASE {whens} END)" if whens else f"CAST(NULL AS {sql_type})"
 
     maximum = in_effect(lambda days, _: int(days), "INTEGER")
     cited = in_effect(lambda _, citation: lit(citation), "VARCHAR")
     law = lit(ctx.sewer_law or "the sewer use law")
-    return (Step(reasons=(
-        f"CASE WHEN kind = 'sewer' AND correct_within_days IS NOT NULL AND mailed_on IS NOT NULL "
-        f"AND {maximum} IS NULL THEN 'the rules give no maximum period to correct a sewer violation (' || {law} "
-        f"|| ') for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
-        f"CASE WHEN kind = 'sewer' AND correct_within_days > {maximum} THEN 'correct_within_days ' || "
-        f"correct_within_days || ' is more than the ' || {maximum} || ' days allowed to correct a sewer "
-        f"violation (' || {cited} || '); leave it blank to give the most allowed' END",
-        "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL THEN 'a stormwater "
-        "notice needs correct_within_days: the stormwater law of the jurisdiction of the site leaves the time "
-        "schedule of the remedial measures to the officer, so the days given in the notice must be recorded' END",
-    )),)
+    return (
+        Step(
+            reasons=(
+                f"CASE WHEN kind = 'sewer' AND correct_within_days IS NOT NULL AND mailed_on IS NOT NULL "
+                f"AND {maximum} IS NULL THEN 'the rules give no maximum period to correct a sewer violation (' || {law} "
+                f"|| ') for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
+                f"CASE WHEN kind = 'sewer' AND correct_within_days > {maximum} THEN 'correct_within_days ' || "
+                f"correct_within_days || ' is more than the ' || {maximum} || ' days allowed to correct a sewer "
+                f"violation (' || {cited} || '); leave it blank to give the most allowed' END",
+                "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL THEN 'a stormwater "
+                "notice needs correct_within_days: the stormwater law of the jurisdiction of the site leaves the time "
+                "schedule of the remedial measures to the officer, so the days given in the notice must be recorded' END",
+            )
+        ),
+    )
 
 
 def _mailed_or_withdrawn_steps() -> tuple[Step, ...]:
     """A row records a mailing (mailed_on) or withdraws a draft (withdrawn_reason): one of the two."""
-    return (Step(reasons=(
-        "CASE WHEN mailed_on IS NULL AND nullif(trim(withdrawn_reason), '') IS NULL THEN 'mailed_on is blank: give "
-        "the day the notice was mailed, or a withdrawn_reason to withdraw the draft' END",)),)
+    return (
+        Step(
+            reasons=(
+                "CASE WHEN mailed_on IS NULL AND nullif(trim(withdrawn_reason), '') IS NULL THEN 'mailed_on is blank: give "
+                "the day the notice was mailed, or a withdrawn_reason to withdraw the draft' END",
+            )
+        ),
+    )
 
 
-NOTICES_MAILED = register(Dataset(
-    "notices_mailed",
-    (Column("kind", "enum", required=True, vocabulary=KIND_VOCAB, allowed=", ".join(NOTICE_KINDS)),
-     Column("recipient_id", required=True), Column("period", required=True, example="2026-03"),
-     Column("mailed_on", "date"), Column("certified_mail_no"),
-     Column("correct_within_days", "integer", nonnegative=True), Column("withdrawn_reason")),
-    key=("kind", "recipient_id", "period", "mailed_on"), extensions=BY_HAND,
-    answers=("mailed_on", "withdrawn_reason"),
-    finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
-    context_steps=correction_steps,
-    group="notices",
-    description="Notices of violation put in the mail (one row per mailing): the clerk's record that turns "
-                "a drafted monthly notice into a mailed one, dated, with its period to correct; or a draft "
-                "withdrawn, with the reason.",
-))
-
+NOTICES_MAILED = register(
+    Dataset(
+        "notices_mailed",
+        (
+            Column("kind", "enum", required=True, vocabulary=KIND_VOCAB, allowed=", ".join(NOTICE_KINDS)),
+            Column("recipient_id", required=True),
+            Column("period", required=True, example="2026-03"),
+            Column("mailed_on", "date"),
+            Column("certified_mail_no"),
+            Column("correct_within_days", "integer", nonnegative=True),
+            Column("withdrawn_reason"),
+        ),
+        key=("kind", "recipient_id", "period", "mailed_on"),
+        extensions=BY_HAND,
+        answers=("mailed_on", "withdrawn_reason"),
+        finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
+        context_steps=correction_steps,
+        group="notices",
+        description="Notices of violation put in the mail (one row per mailing): the clerk's record that turns "
+        "a drafted monthly notice into a mailed one, dated, with its period to correct; or a draft "
+        "withdrawn, with the reason.",
+    )
+)

@@ -32,6 +32,7 @@ def inline(name: str, expr: str) -> str:
     del name
     return f"({expr})"
 
+
 TRUE_WORDS = ("true", "t", "yes", "y", "1", "x")
 FALSE_WORDS = ("false", "f", "no", "n", "0")
 SHOWN_MAX = 80  # characters of a value echoed into a reason
@@ -75,13 +76,34 @@ DICTIONARY_TEXT = "VARCHAR (dictionary)"
 
 
 def is_text(src_type: str) -> bool:
-    return src_type.upper() in ("VARCHAR", "TEXT", "STRING", "NULL", '"NULL"', CLEANED, DICTIONARY_TEXT.upper())
+    return src_type.upper() in (
+        "VARCHAR",
+        "TEXT",
+        "STRING",
+        "NULL",
+        '"NULL"',
+        CLEANED,
+        DICTIONARY_TEXT.upper(),
+    )
 
 
 def is_numeric(src_type: str) -> bool:
     t = src_type.upper()
-    return t in ("DOUBLE", "FLOAT", "REAL", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
-                 "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT") or t.startswith("DECIMAL")
+    return t in (
+        "DOUBLE",
+        "FLOAT",
+        "REAL",
+        "TINYINT",
+        "SMALLINT",
+        "INTEGER",
+        "BIGINT",
+        "HUGEINT",
+        "UTINYINT",
+        "USMALLINT",
+        "UINTEGER",
+        "UBIGINT",
+        "UHUGEINT",
+    ) or t.startswith("DECIMAL")
 
 
 def clean(ref: str, src_type: str = "VARCHAR") -> str:
@@ -92,14 +114,18 @@ def clean(ref: str, src_type: str = "VARCHAR") -> str:
         return f"nullif(trim({ref}, {_BLANKS}), '')"
     text = ref if is_text(src_type) else f"CAST({ref} AS VARCHAR)"
     # trim() with a set of characters is slow; most cells need no trimming at all
-    return (f"CASE WHEN {text} = '' THEN NULL WHEN ascii({text}) IN {_EDGE_CODES} "
-            f"OR ascii(substr({text}, -1)) IN {_EDGE_CODES} THEN nullif(trim({text}, {_BLANKS}), '') ELSE {text} END")
+    return (
+        f"CASE WHEN {text} = '' THEN NULL WHEN ascii({text}) IN {_EDGE_CODES} "
+        f"OR ascii(substr({text}, -1)) IN {_EDGE_CODES} THEN nullif(trim({text}, {_BLANKS}), '') ELSE {text} END"
+    )
 
 
 def shown(text_sql: str) -> str:
     """A value as echoed into a reason: at most SHOWN_MAX characters."""
-    return (f"CASE WHEN length({text_sql}) > {SHOWN_MAX} THEN left({text_sql}, {SHOWN_MAX - 3}) || '...' "
-            f"ELSE {text_sql} END")
+    return (
+        f"CASE WHEN length({text_sql}) > {SHOWN_MAX} THEN left({text_sql}, {SHOWN_MAX - 3}) || '...' "
+        f"ELSE {text_sql} END"
+    )
 
 
 def _quoted(text_sql: str) -> str:
@@ -121,14 +147,18 @@ def number_text(t: str) -> tuple[str, str]:
     # Fast path: a cell with neither comma nor $ that DuckDB reads as a finite number
     # (most cells of a meter's file); the regular expression only for the others.
     simple = f"(NOT contains({t}, ',') AND NOT contains({t}, '$') AND isfinite(TRY_CAST({t} AS DOUBLE)))"
-    value = (f"CASE WHEN {t} IS NULL THEN NULL WHEN {simple} THEN TRY_CAST({t} AS DOUBLE) "
-             f"WHEN {ok} AND isfinite({cast}) THEN {cast} END")
-    problem = (f"CASE WHEN {t} IS NULL THEN NULL WHEN {simple} THEN NULL "
-               f"WHEN lower({t}) IN ({', '.join(lit(w) for w in _NONFINITE)}) THEN 'nonfinite' "
-               f"WHEN {ok} THEN CASE WHEN isfinite(TRY_CAST(replace({plain}, ' ', '') AS DOUBLE)) THEN NULL "
-               f"ELSE 'nonfinite' END "
-               f"WHEN contains({t}, ',') AND regexp_full_match({t}, '[+-]?\\$?\\s*[0-9.,]*[0-9][0-9.,]*') "
-               f"THEN 'ambiguous' ELSE 'bad' END")
+    value = (
+        f"CASE WHEN {t} IS NULL THEN NULL WHEN {simple} THEN TRY_CAST({t} AS DOUBLE) "
+        f"WHEN {ok} AND isfinite({cast}) THEN {cast} END"
+    )
+    problem = (
+        f"CASE WHEN {t} IS NULL THEN NULL WHEN {simple} THEN NULL "
+        f"WHEN lower({t}) IN ({', '.join(lit(w) for w in _NONFINITE)}) THEN 'nonfinite' "
+        f"WHEN {ok} THEN CASE WHEN isfinite(TRY_CAST(replace({plain}, ' ', '') AS DOUBLE)) THEN NULL "
+        f"ELSE 'nonfinite' END "
+        f"WHEN contains({t}, ',') AND regexp_full_match({t}, '[+-]?\\$?\\s*[0-9.,]*[0-9][0-9.,]*') "
+        f"THEN 'ambiguous' ELSE 'bad' END"
+    )
     return value, problem
 
 
@@ -137,18 +167,22 @@ def number_reason(problem: str, t: str, column: str, subject: str | None = None)
     where = f" in column '{column}'" if subject is None else ""
     lead = "" if subject is None else f"{subject} "
     q = _quoted(t) + " || ''''"
-    return (f"CASE {problem} "
-            f"WHEN 'ambiguous' THEN {lit(lead)} || {q} || {lit(where + ' is ambiguous: a comma is read only as a thousands separator (1,234 or 12,345.6); write a decimal with a point (2.5), or the number without the comma')} "
-            f"WHEN 'nonfinite' THEN {lit(lead)} || {q} || {lit(where + ' is not a finite number')} "
-            f"WHEN 'bad' THEN {lit(lead)} || {q} || {lit(where + ' is not a number')} END")
+    return (
+        f"CASE {problem} "
+        f"WHEN 'ambiguous' THEN {lit(lead)} || {q} || {lit(where + ' is ambiguous: a comma is read only as a thousands separator (1,234 or 12,345.6); write a decimal with a point (2.5), or the number without the comma')} "
+        f"WHEN 'nonfinite' THEN {lit(lead)} || {q} || {lit(where + ' is not a finite number')} "
+        f"WHEN 'bad' THEN {lit(lead)} || {q} || {lit(where + ' is not a number')} END"
+    )
 
 
 def parse_number(ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist = inline) -> tuple[str, str]:
     if is_numeric(src_type):
         v = f"CAST({ref} AS DOUBLE)"
-        return (f"CASE WHEN isfinite({v}) THEN {v} END",
-                f"CASE WHEN {v} IS NOT NULL AND NOT isfinite({v}) THEN '''' || CAST({v} AS VARCHAR) || "
-                f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a finite number')} END")
+        return (
+            f"CASE WHEN isfinite({v}) THEN {v} END",
+            f"CASE WHEN {v} IS NOT NULL AND NOT isfinite({v}) THEN '''' || CAST({v} AS VARCHAR) || "
+            f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a finite number')} END",
+        )
     t = clean(ref, src_type)
     value, problem = number_text(t)
     value, problem = hoist(f"_v_{column}", value), hoist(f"_p_{column}", problem)
@@ -160,9 +194,11 @@ def parse_integer(ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist
     t = clean(ref, src_type)
     frac = f"({value} IS NOT NULL AND {value} <> floor({value}))"
     big = f"({value} IS NOT NULL AND abs({value}) > 2147483647)"
-    return (f"CASE WHEN NOT {frac} AND NOT {big} THEN CAST({value} AS INTEGER) END",
-            f"coalesce({reason}, CASE WHEN {frac} THEN {_quoted(t)} || {lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a whole number')} "
-            f"WHEN {big} THEN {_quoted(t)} || {lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is too large')} END)")
+    return (
+        f"CASE WHEN NOT {frac} AND NOT {big} THEN CAST({value} AS INTEGER) END",
+        f"coalesce({reason}, CASE WHEN {frac} THEN {_quoted(t)} || {lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a whole number')} "
+        f"WHEN {big} THEN {_quoted(t)} || {lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is too large')} END)",
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -179,11 +215,16 @@ def parse_date(ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist = 
     if st.startswith("TIMESTAMP"):
         return f"CAST({ref} AS DATE)", "NULL"
     t = clean(ref, src_type)
-    value = hoist(f"_d_{column}", f"coalesce(TRY_CAST(left({t}, 10) AS DATE), "
-                  f"CASE WHEN regexp_full_match({t}, '\\d{{1,2}}/\\d{{1,2}}/\\d{{4}}') "
-                  f"THEN CAST(try_strptime({t}, '%m/%d/%Y') AS DATE) END)")
-    reason = (f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {_quoted(t)} || "
-              f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date (expected YYYY-MM-DD)')} END")
+    value = hoist(
+        f"_d_{column}",
+        f"coalesce(TRY_CAST(left({t}, 10) AS DATE), "
+        f"CASE WHEN regexp_full_match({t}, '\\d{{1,2}}/\\d{{1,2}}/\\d{{4}}') "
+        f"THEN CAST(try_strptime({t}, '%m/%d/%Y') AS DATE) END)",
+    )
+    reason = (
+        f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {_quoted(t)} || "
+        f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date (expected YYYY-MM-DD)')} END"
+    )
     return value, reason
 
 
@@ -195,9 +236,11 @@ US_FORMATS = ("%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S", "%m/%d/%Y %I:%M %p", "%m/%d
 
 def has_offset(t: str) -> str:
     """The text ends with a UTC offset or Z after a time of day."""
-    return (f"(right({t}, 1) IN ('Z', 'z') OR (contains({t}, ':') AND "
-            f"(substr({t}, -6, 1) IN ('+', '-') OR substr({t}, -5, 1) IN ('+', '-') "
-            f"OR substr({t}, -3, 1) IN ('+', '-'))))")
+    return (
+        f"(right({t}, 1) IN ('Z', 'z') OR (contains({t}, ':') AND "
+        f"(substr({t}, -6, 1) IN ('+', '-') OR substr({t}, -5, 1) IN ('+', '-') "
+        f"OR substr({t}, -3, 1) IN ('+', '-'))))"
+    )
 
 
 def local_instant(naive: str) -> tuple[str, str, str]:
@@ -215,18 +258,25 @@ def local_instant(naive: str) -> tuple[str, str, str]:
     valid = lambda x: f"(timezone($tz, {x}) = {naive})"  # noqa: E731
     early = f"({c} - INTERVAL 1 HOUR)"
     late = f"({c} + INTERVAL 1 HOUR)"
-    instant = (f"CASE WHEN NOT {near} THEN {c} WHEN {valid(early)} THEN {early} WHEN {valid(c)} THEN {c} "
-               f"WHEN {valid(late)} THEN {late} END")
+    instant = (
+        f"CASE WHEN NOT {near} THEN {c} WHEN {valid(early)} THEN {early} WHEN {valid(c)} THEN {c} "
+        f"WHEN {valid(late)} THEN {late} END"
+    )
     # Each flag is a CASE, so the careful test runs only for the hours near a clock change.
-    ambiguous = (f"CASE WHEN {naive} IS NULL OR NOT {near} THEN false "
-                 f"ELSE coalesce(({valid(early)} AND {valid(c)}) OR ({valid(c)} AND {valid(late)}), false) END")
-    nonexistent = (f"CASE WHEN {naive} IS NULL OR NOT {near} THEN false "
-                   f"ELSE NOT ({valid(early)} OR {valid(c)} OR {valid(late)}) END")
+    ambiguous = (
+        f"CASE WHEN {naive} IS NULL OR NOT {near} THEN false "
+        f"ELSE coalesce(({valid(early)} AND {valid(c)}) OR ({valid(c)} AND {valid(late)}), false) END"
+    )
+    nonexistent = (
+        f"CASE WHEN {naive} IS NULL OR NOT {near} THEN false "
+        f"ELSE NOT ({valid(early)} OR {valid(c)} OR {valid(late)}) END"
+    )
     return instant, ambiguous, nonexistent
 
 
-def parse_timestamp(ref: str, column: str, src_type: str = "VARCHAR",
-                    hoist: Hoist = inline) -> tuple[str, str, str]:
+def parse_timestamp(
+    ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist = inline
+) -> tuple[str, str, str]:
     """(UTC instant, reason, ambiguous flag). With an offset (or Z) the text is
     that instant; without one it is local time in the town's time zone ($tz, the
     rules' timezone). A local time
@@ -237,31 +287,44 @@ def parse_timestamp(ref: str, column: str, src_type: str = "VARCHAR",
     if st == "DATE" or st.startswith("TIMESTAMP"):
         naive = hoist(f"_n_{column}", f"CAST({ref} AS TIMESTAMP)")
         instant, amb, nonexistent = local_instant(naive)
-        reason = (f"CASE WHEN {nonexistent} THEN 'local time ''' || CAST({naive} AS VARCHAR) || "
-                  f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} END")
+        reason = (
+            f"CASE WHEN {nonexistent} THEN 'local time ''' || CAST({naive} AS VARCHAR) || "
+            f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} END"
+        )
         return instant, reason, amb
     t = clean(ref, src_type)
     # A meter's export writes one plain form, 2026-03-01T08:30:00 (or with a space): read by a
     # strict format, which is a time without offset, and spares the offset test of every other text
     # (a sixth of the time of judging a 1-minute CSV). Where the format reads a text at all, it reads
     # the same time as the general cast. Any other text goes the general way.
-    plain = hoist(f"_i_{column}", f"try_strptime({t}, [{', '.join(lit(f) for f in PLAIN_FORMATS)}])"
-                  if PLAIN_FORMATS else "CAST(NULL AS TIMESTAMP)")
+    plain = hoist(
+        f"_i_{column}",
+        f"try_strptime({t}, [{', '.join(lit(f) for f in PLAIN_FORMATS)}])"
+        if PLAIN_FORMATS
+        else "CAST(NULL AS TIMESTAMP)",
+    )
     offset = hoist(f"_o_{column}", f"CASE WHEN {plain} IS NOT NULL THEN false ELSE {has_offset(t)} END")
-    naive = hoist(f"_n_{column}", f"CASE WHEN {plain} IS NOT NULL THEN {plain} "
-                  f"WHEN {t} IS NOT NULL AND NOT {offset} THEN coalesce(TRY_CAST({t} AS TIMESTAMP), "
-                  f"try_strptime({t}, [{', '.join(lit(f) for f in US_FORMATS)}])) END")
+    naive = hoist(
+        f"_n_{column}",
+        f"CASE WHEN {plain} IS NOT NULL THEN {plain} "
+        f"WHEN {t} IS NOT NULL AND NOT {offset} THEN coalesce(TRY_CAST({t} AS TIMESTAMP), "
+        f"try_strptime({t}, [{', '.join(lit(f) for f in US_FORMATS)}])) END",
+    )
     instant, amb, nonexistent = local_instant(naive)
     value = f"CASE WHEN {offset} THEN TRY_CAST({t} AS TIMESTAMPTZ) ELSE {instant} END"
-    bad = (f"{_quoted(t)} || "
-           f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date or time (expected ISO 8601, e.g. 2026-03-01T08:30)')}")
+    bad = (
+        f"{_quoted(t)} || "
+        f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date or time (expected ISO 8601, e.g. 2026-03-01T08:30)')}"
+    )
     # The reason does not recompute the instant: a failure is a text that casts to nothing.
-    reason = (f"CASE WHEN {t} IS NULL THEN NULL "
-              f"WHEN {offset} THEN CASE WHEN TRY_CAST({t} AS TIMESTAMPTZ) IS NULL THEN {bad} END "
-              f"WHEN {naive} IS NULL THEN {bad} "
-              f"WHEN {nonexistent} THEN 'local time ' || {_quoted(t)} || "
-              f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} "
-              f"END")
+    reason = (
+        f"CASE WHEN {t} IS NULL THEN NULL "
+        f"WHEN {offset} THEN CASE WHEN TRY_CAST({t} AS TIMESTAMPTZ) IS NULL THEN {bad} END "
+        f"WHEN {naive} IS NULL THEN {bad} "
+        f"WHEN {nonexistent} THEN 'local time ' || {_quoted(t)} || "
+        f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} "
+        f"END"
+    )
     return value, reason, f"CASE WHEN {t} IS NULL OR {offset} THEN false ELSE {amb} END"
 
 
@@ -274,10 +337,14 @@ def parse_bool(ref: str, column: str, src_type: str = "VARCHAR") -> tuple[str, s
         return ref, "NULL"
     t = clean(ref, src_type)
     low = f"lower({t})"
-    value = (f"CASE WHEN {low} IN ({', '.join(lit(w) for w in TRUE_WORDS)}) THEN true "
-             f"WHEN {low} IN ({', '.join(lit(w) for w in FALSE_WORDS)}) THEN false END")
-    reason = (f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {_quoted(t)} || "
-              f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not true or false')} END")
+    value = (
+        f"CASE WHEN {low} IN ({', '.join(lit(w) for w in TRUE_WORDS)}) THEN true "
+        f"WHEN {low} IN ({', '.join(lit(w) for w in FALSE_WORDS)}) THEN false END"
+    )
+    reason = (
+        f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {_quoted(t)} || "
+        f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not true or false')} END"
+    )
     return value, reason
 
 
@@ -298,8 +365,10 @@ def squeeze(t: str) -> str:
 
 
 def enum_reason(t: str, value: str, column: str, allowed: str) -> str:
-    return (f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {lit(column + ' ')} || {_quoted(t)} || "
-            f"{lit(chr(39) + ' is not one of ' + allowed)} END")
+    return (
+        f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {lit(column + ' ')} || {_quoted(t)} || "
+        f"{lit(chr(39) + ' is not one of ' + allowed)} END"
+    )
 
 
 def clean_header(name: object) -> str:

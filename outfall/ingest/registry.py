@@ -11,8 +11,18 @@ from __future__ import annotations
 from outfall.ingest import billing, notices, sewer, stormwater  # noqa: F401 - importing them registers their folders
 from outfall.ingest.datasets import DATASETS, Dataset
 
-CONTRACT_DATASETS = ("industrial_users", "permit_limits", "lab_results", "flow", "infiltration_tests",
-                     "parcels", "sewer_rates", "sites", "inspections", "rainfall")
+CONTRACT_DATASETS = (
+    "industrial_users",
+    "permit_limits",
+    "lab_results",
+    "flow",
+    "infiltration_tests",
+    "parcels",
+    "sewer_rates",
+    "sites",
+    "inspections",
+    "rainfall",
+)
 
 
 def all_datasets() -> dict[str, Dataset]:

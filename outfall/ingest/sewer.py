@@ -11,8 +11,17 @@ ingestion assets are built by ``assets.ingest.build_ingest_asset``, their tables
 from __future__ import annotations
 
 from outfall import vocab
-from outfall.ingest.datasets import (BY_HAND, PARAMETER_CHOICES, Column, Dataset, Step, lower_in, parameter_steps,
-                                     register, synonym_vocabulary)
+from outfall.ingest.datasets import (
+    BY_HAND,
+    PARAMETER_CHOICES,
+    Column,
+    Dataset,
+    Step,
+    lower_in,
+    parameter_steps,
+    register,
+    synonym_vocabulary,
+)
 
 # Report types, with the spellings a clerk may use. `periodic` is the Part 2
 # periodic report (at intervals not exceeding six months); `slug` the written
@@ -20,11 +29,27 @@ from outfall.ingest.datasets import (BY_HAND, PARAMETER_CHOICES, Column, Dataset
 # the user's notice of a violation its own sampling found (40 CFR 403.12(g)(2));
 # the others are 40 CFR 403.12 reports that count for SNC when late.
 REPORT_TYPES: dict[str, tuple[str, ...]] = {
-    "periodic": ("periodic report", "semiannual", "semi annual", "semiannual report", "six month",
-                 "six month report", "periodic compliance report", "pcr", "self monitoring report", "smr"),
+    "periodic": (
+        "periodic report",
+        "semiannual",
+        "semi annual",
+        "semiannual report",
+        "six month",
+        "six month report",
+        "periodic compliance report",
+        "pcr",
+        "self monitoring report",
+        "smr",
+    ),
     "slug": ("slug report", "slug discharge", "slug discharge report", "slug notice"),
-    "violation_notice": ("violation notice", "24 hour notice", "24h notice", "noncompliance notice",
-                         "noncompliance notification", "notice of noncompliance"),
+    "violation_notice": (
+        "violation notice",
+        "24 hour notice",
+        "24h notice",
+        "noncompliance notice",
+        "noncompliance notification",
+        "notice of noncompliance",
+    ),
     "baseline": ("baseline monitoring report", "bmr", "baseline report"),
     "compliance_90_day": ("90 day compliance report", "90 day report", "90 day", "final compliance report"),
     "compliance_schedule": ("compliance schedule", "compliance schedule report", "progress report"),
@@ -36,33 +61,62 @@ REPORT_TYPES: dict[str, tuple[str, ...]] = {
 canonical_report_type, REPORT_VOCAB = synonym_vocabulary("report_type", REPORT_TYPES)
 
 
-def _sewer_dataset(name: str, columns: tuple[Column, ...], key: tuple[str, ...], description: str,
-                   reasons: tuple[str, ...] = (), **kwargs) -> Dataset:
+def _sewer_dataset(
+    name: str,
+    columns: tuple[Column, ...],
+    key: tuple[str, ...],
+    description: str,
+    reasons: tuple[str, ...] = (),
+    **kwargs,
+) -> Dataset:
     """A registered dataset of the sewer administrator; ``reasons``: SQL giving why a row is set aside."""
     finish = (Step(reasons=reasons),) if reasons else ()
-    return register(Dataset(name, columns, key=key, finish=finish, extensions=BY_HAND, group="sewer_administrator",
-                            description=description, **kwargs))
+    return register(
+        Dataset(
+            name,
+            columns,
+            key=key,
+            finish=finish,
+            extensions=BY_HAND,
+            group="sewer_administrator",
+            description=description,
+            **kwargs,
+        )
+    )
 
 
 ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
     _sewer_dataset(
         "reports",
-        (Column("user_id", required=True),
-         Column("report_type", "enum", required=True, vocabulary=REPORT_VOCAB, allowed=", ".join(REPORT_TYPES)),
-         Column("period_start", "date"), Column("period_end", "date"), Column("due_date", "date"),
-         Column("received_on", "date")),
+        (
+            Column("user_id", required=True),
+            Column(
+                "report_type", "enum", required=True, vocabulary=REPORT_VOCAB, allowed=", ".join(REPORT_TYPES)
+            ),
+            Column("period_start", "date"),
+            Column("period_end", "date"),
+            Column("due_date", "date"),
+            Column("received_on", "date"),
+        ),
         ("user_id", "report_type", "period_start", "period_end", "due_date"),
         "Reports due from industrial users and when they came in: periodic reports (ch. 253 Part 2, "
         "at intervals not exceeding six months), slug reports (40 CFR 403.8(f)(2)(vi)), "
         "24-hour violation notices (40 CFR 403.12(g)(2)) and other 40 CFR 403.12 reports.",
-        ("CASE WHEN period_end < period_start THEN 'period_end is before period_start' END",
-         "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its due_date "
-         "(ch. 253 Part 2: at intervals not exceeding six months)' END"),
+        (
+            "CASE WHEN period_end < period_start THEN 'period_end is before period_start' END",
+            "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its due_date "
+            "(ch. 253 Part 2: at intervals not exceeding six months)' END",
+        ),
     ),
     _sewer_dataset(
         "accidental_discharges",
-        (Column("user_id", required=True), Column("occurred_at", "timestamp", required=True),
-         Column("notified_at", "timestamp"), Column("statement_received_on", "date"), Column("description")),
+        (
+            Column("user_id", required=True),
+            Column("occurred_at", "timestamp", required=True),
+            Column("notified_at", "timestamp"),
+            Column("statement_received_on", "date"),
+            Column("description"),
+        ),
         ("user_id", "occurred_at"),
         "Accidental discharges, the user's notification and its written statement "
         "(ch. 253 Part 2: a detailed written statement within 15 days).",
@@ -71,22 +125,33 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
     ),
     _sewer_dataset(
         "grease_traps",
-        (Column("trap_id", required=True), Column("user_id"), Column("parcel_id"),
-         Column("establishment", required=True), Column("address"),
-         Column("pumpout_interval_days", "integer", required=True, nonnegative=True),
-         Column("set_on", "date", required=True)),
+        (
+            Column("trap_id", required=True),
+            Column("user_id"),
+            Column("parcel_id"),
+            Column("establishment", required=True),
+            Column("address"),
+            Column("pumpout_interval_days", "integer", required=True, nonnegative=True),
+            Column("set_on", "date", required=True),
+        ),
         ("trap_id", "set_on"),
         "Grease interceptors and the cleaning and pumping frequency the administrator set for each "
         "establishment (ch. 253 Part 2, grease, oil and sand interceptors); a new set_on row changes "
         "the frequency from that day.",
-        ("CASE WHEN user_id IS NULL AND parcel_id IS NULL THEN "
-         "'a grease trap needs user_id or parcel_id (whose premises it serves)' END",
-         "CASE WHEN pumpout_interval_days < 1 THEN 'pumpout_interval_days must be at least 1' END"),
+        (
+            "CASE WHEN user_id IS NULL AND parcel_id IS NULL THEN "
+            "'a grease trap needs user_id or parcel_id (whose premises it serves)' END",
+            "CASE WHEN pumpout_interval_days < 1 THEN 'pumpout_interval_days must be at least 1' END",
+        ),
     ),
     _sewer_dataset(
         "pumpouts",
-        (Column("trap_id", required=True), Column("pumped_on", "date", required=True),
-         Column("hauler"), Column("invoice_no")),
+        (
+            Column("trap_id", required=True),
+            Column("pumped_on", "date", required=True),
+            Column("hauler"),
+            Column("invoice_no"),
+        ),
         ("trap_id", "pumped_on"),
         "Grease trap pump-outs from the scavengers' receipted invoices (ch. 253 Part 2).",
     ),
@@ -107,25 +172,46 @@ FREQUENCY_SPELLINGS: dict[str, tuple[str, ...]] = {
 assert tuple(FREQUENCY_SPELLINGS) == FREQUENCIES
 canonical_frequency, FREQUENCY_VOCAB = synonym_vocabulary("frequency", FREQUENCY_SPELLINGS)
 
-MONITORING_REQUIREMENTS = register(Dataset(
-    "monitoring_requirements",
-    (Column("user_id", required=True), Column("parameter", required=True, choices=PARAMETER_CHOICES),
-     Column("frequency", "enum", required=True, vocabulary=FREQUENCY_VOCAB,
-            allowed=", ".join(FREQUENCIES) + " (calendar months, quarters, half-years, years)"),
-     Column("sample_type", "enum", vocabulary=lower_in("sample_type", vocab.SAMPLE_TYPES),
-            allowed=", ".join(vocab.SAMPLE_TYPES) + " (or blank for either)"),
-     Column("effective_from", "date"), Column("effective_to", "date"), Column("basis")),
-    key=("user_id", "parameter", "frequency", "sample_type", "effective_from"), extensions=BY_HAND,
-    finish=(
-        *parameter_steps("parameter", "parameter"),   # BOD5 -> BOD; a name not in the vocabulary is kept
-        Step(reasons=("CASE WHEN effective_to < effective_from THEN 'effective_to ' || "
-                      "strftime(effective_to, '%Y-%m-%d') || ' is before effective_from ' || "
-                      "strftime(effective_from, '%Y-%m-%d') || ': the requirement would never be in effect; "
-                      "correct one of the two dates' END",)),
-    ),
-    group="sewer_administrator",
-    description="The testing the administrator specified for each industrial user (ch. 253 Part 2: the types "
-                "and frequency of testing are specified by the administrator): which parameter, how often "
-                "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when "
-                "to when.",
-))
+MONITORING_REQUIREMENTS = register(
+    Dataset(
+        "monitoring_requirements",
+        (
+            Column("user_id", required=True),
+            Column("parameter", required=True, choices=PARAMETER_CHOICES),
+            Column(
+                "frequency",
+                "enum",
+                required=True,
+                vocabulary=FREQUENCY_VOCAB,
+                allowed=", ".join(FREQUENCIES) + " (calendar months, quarters, half-years, years)",
+            ),
+            Column(
+                "sample_type",
+                "enum",
+                vocabulary=lower_in("sample_type", vocab.SAMPLE_TYPES),
+                allowed=", ".join(vocab.SAMPLE_TYPES) + " (or blank for either)",
+            ),
+            Column("effective_from", "date"),
+            Column("effective_to", "date"),
+            Column("basis"),
+        ),
+        key=("user_id", "parameter", "frequency", "sample_type", "effective_from"),
+        extensions=BY_HAND,
+        finish=(
+            *parameter_steps("parameter", "parameter"),  # BOD5 -> BOD; a name not in the vocabulary is kept
+            Step(
+                reasons=(
+                    "CASE WHEN effective_to < effective_from THEN 'effective_to ' || "
+                    "strftime(effective_to, '%Y-%m-%d') || ' is before effective_from ' || "
+                    "strftime(effective_from, '%Y-%m-%d') || ': the requirement would never be in effect; "
+                    "correct one of the two dates' END",
+                )
+            ),
+        ),
+        group="sewer_administrator",
+        description="The testing the administrator specified for each industrial user (ch. 253 Part 2: the types "
+        "and frequency of testing are specified by the administrator): which parameter, how often "
+        "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when "
+        "to when.",
+    )
+)

@@ -23,30 +23,79 @@ from __future__ import annotations
 import re
 
 from outfall import vocab
-from outfall.ingest.datasets import (BY_HAND, Column, Dataset, Step, jurisdiction_vocabulary, key_vocabulary,
-                                     name_key, register,
-                                     synonym_vocabulary, vocabulary)
+from outfall.ingest.datasets import (
+    BY_HAND,
+    Column,
+    Dataset,
+    Step,
+    jurisdiction_vocabulary,
+    key_vocabulary,
+    name_key,
+    register,
+    synonym_vocabulary,
+    vocabulary,
+)
 
 # The eight milestones before which the applicant must give 48 hours' notice
 # (the stormwater laws' inspections: the model town's (1)(a)-(h), the village's (1)-(8)),
 # with the spellings a clerk may use: the law's words, its letter or number.
 MILESTONES: dict[str, tuple[str, ...]] = {
     "start_of_construction": ("start of construction", "construction start", "start", "a", "1"),
-    "erosion_controls_installed": ("installation of sediment and erosion control measures",
-                                   "erosion control installation", "erosion controls installed",
-                                   "sediment and erosion controls installed", "erosion controls",
-                                   "sediment and erosion control measures", "b", "2"),
-    "site_clearing_completed": ("completion of site clearing", "site clearing complete", "clearing complete",
-                                "site clearing", "clearing", "c", "3"),
-    "rough_grading_completed": ("completion of rough grading", "rough grading complete", "rough grading", "d", "4"),
-    "final_grading_completed": ("completion of final grading", "final grading complete", "final grading", "e", "5"),
-    "construction_season_closed": ("close of the construction season", "close of construction season",
-                                   "end of construction season", "construction season close", "f", "6"),
-    "final_landscaping_completed": ("completion of final landscaping", "final landscaping complete",
-                                    "final landscaping", "g", "7"),
-    "public_landscaping_established": ("successful establishment of landscaping in public areas",
-                                       "public landscaping established", "landscaping in public areas",
-                                       "h", "8"),
+    "erosion_controls_installed": (
+        "installation of sediment and erosion control measures",
+        "erosion control installation",
+        "erosion controls installed",
+        "sediment and erosion controls installed",
+        "erosion controls",
+        "sediment and erosion control measures",
+        "b",
+        "2",
+    ),
+    "site_clearing_completed": (
+        "completion of site clearing",
+        "site clearing complete",
+        "clearing complete",
+        "site clearing",
+        "clearing",
+        "c",
+        "3",
+    ),
+    "rough_grading_completed": (
+        "completion of rough grading",
+        "rough grading complete",
+        "rough grading",
+        "d",
+        "4",
+    ),
+    "final_grading_completed": (
+        "completion of final grading",
+        "final grading complete",
+        "final grading",
+        "e",
+        "5",
+    ),
+    "construction_season_closed": (
+        "close of the construction season",
+        "close of construction season",
+        "end of construction season",
+        "construction season close",
+        "f",
+        "6",
+    ),
+    "final_landscaping_completed": (
+        "completion of final landscaping",
+        "final landscaping complete",
+        "final landscaping",
+        "g",
+        "7",
+    ),
+    "public_landscaping_established": (
+        "successful establishment of landscaping in public areas",
+        "public landscaping established",
+        "landscaping in public areas",
+        "h",
+        "8",
+    ),
 }
 
 
@@ -63,65 +112,121 @@ def chapter_number(text: object) -> str | None:
 
 # A jurisdiction as a court record may name it: 'springfield', 'Town of Springfield', 'Village of ...'.
 JURISDICTION_VOCAB = jurisdiction_vocabulary(
-    "jurisdiction_named", lambda j: tuple(f"{p}{j}" for p in ("", "town of ", "village of ", "city of ")), style="key")
+    "jurisdiction_named",
+    lambda j: tuple(f"{p}{j}" for p in ("", "town of ", "village of ", "city of ")),
+    style="key",
+)
 
 # chapter_number in SQL: the first run of digits without leading zeros.
-CHAPTER_NUMBER_SQL = ("CASE WHEN regexp_matches(chapter, '[0-9]') THEN "
-                      "coalesce(nullif(ltrim(regexp_extract(chapter, '[0-9]+'), '0'), ''), '0') END")
-CHAPTER_REASON_SQL = ("CASE WHEN chapter IS NOT NULL AND NOT regexp_matches(chapter, '[0-9]') THEN "
-                      "'chapter ''' || chapter || ''' names no chapter number (e.g. 267)' END")
+CHAPTER_NUMBER_SQL = (
+    "CASE WHEN regexp_matches(chapter, '[0-9]') THEN "
+    "coalesce(nullif(ltrim(regexp_extract(chapter, '[0-9]+'), '0'), ''), '0') END"
+)
+CHAPTER_REASON_SQL = (
+    "CASE WHEN chapter IS NOT NULL AND NOT regexp_matches(chapter, '[0-9]') THEN "
+    "'chapter ''' || chapter || ''' names no chapter number (e.g. 267)' END"
+)
 
 
 MILESTONE_NAMES = ", ".join(MILESTONES)
 
 SWPPP_DATASETS: tuple[Dataset, ...] = (
-    register(Dataset(
-        "milestones",
-        (Column("site_id", required=True),
-         Column("milestone", "enum", required=True, vocabulary=MILESTONE_VOCAB, allowed=MILESTONE_NAMES),
-         Column("occurs_on", "date", required=True),
-         Column("notified_at", "timestamp"), Column("occurs_at", "timestamp"),
-         Column("notified_by"), Column("notes")),
-        key=("site_id", "milestone", "occurs_on"), extensions=BY_HAND, group="stormwater_officer",
-        description="Construction milestones and when the applicant notified the enforcement official "
-                    "(ch. 267 / ch. 21: at least 48 hours before each of eight milestones).",
-    )),
-    register(Dataset(
-        "contractor_certifications",
-        (Column("site_id", required=True), Column("contractor", required=True),
-         Column("first_work_on", "date", required=True), Column("title"), Column("signed_on", "date"),
-         Column("signer_name"), Column("firm_address"), Column("firm_phone")),
-        key=("site_id", "contractor"), extensions=BY_HAND, group="stormwater_officer",
-        description="Contractors' SWPPP certification statements: signed before undertaking any land "
-                    "development activity.",
-    )),
-    register(Dataset(
-        "swppp_approvals",
-        (Column("site_id", required=True),
-         Column("approved_max_disturbed_acres", "number", required=True, nonnegative=True),
-         Column("approved_on", "date", required=True), Column("reference")),
-        key=("site_id", "approved_on"), extensions=BY_HAND, group="stormwater_officer",
-        description="Approved SWPPPs allowing more than five acres disturbed at one time.",
-    )),
-    register(Dataset(
-        "convictions",
-        (Column("applicant", required=True), Column("convicted_on", "date", required=True),
-         Column("chapter", required=True), Column("site_id"),
-         Column("jurisdiction", "enum", vocabulary=JURISDICTION_VOCAB, allowed="a jurisdiction of the rules files"),
-         Column("court"), Column("docket")),
-        key=("applicant", "convicted_on", "chapter_number"),
-        finish=(Step(columns=(("chapter_number", CHAPTER_NUMBER_SQL),), reasons=(CHAPTER_REASON_SQL,)),),
-        extra_columns=(("chapter_number", "VARCHAR"),),
-        extensions=BY_HAND, group="stormwater_officer",
-        description="Prior convictions of applicants, for the escalating penalties (offenses within five years).",
-    )),
-    register(Dataset(
-        "report_deliveries",
-        (Column("site_id", required=True), Column("report_date", "date", required=True),
-         Column("delivered_on", "date", required=True), Column("method")),
-        key=("site_id", "report_date", "delivered_on"), extensions=BY_HAND, group="stormwater_officer",
-        description="Inspection reports delivered to the Stormwater Management Officer (where the rules ask for it: weekly).",
-    )),
+    register(
+        Dataset(
+            "milestones",
+            (
+                Column("site_id", required=True),
+                Column(
+                    "milestone", "enum", required=True, vocabulary=MILESTONE_VOCAB, allowed=MILESTONE_NAMES
+                ),
+                Column("occurs_on", "date", required=True),
+                Column("notified_at", "timestamp"),
+                Column("occurs_at", "timestamp"),
+                Column("notified_by"),
+                Column("notes"),
+            ),
+            key=("site_id", "milestone", "occurs_on"),
+            extensions=BY_HAND,
+            group="stormwater_officer",
+            description="Construction milestones and when the applicant notified the enforcement official "
+            "(ch. 267 / ch. 21: at least 48 hours before each of eight milestones).",
+        )
+    ),
+    register(
+        Dataset(
+            "contractor_certifications",
+            (
+                Column("site_id", required=True),
+                Column("contractor", required=True),
+                Column("first_work_on", "date", required=True),
+                Column("title"),
+                Column("signed_on", "date"),
+                Column("signer_name"),
+                Column("firm_address"),
+                Column("firm_phone"),
+            ),
+            key=("site_id", "contractor"),
+            extensions=BY_HAND,
+            group="stormwater_officer",
+            description="Contractors' SWPPP certification statements: signed before undertaking any land "
+            "development activity.",
+        )
+    ),
+    register(
+        Dataset(
+            "swppp_approvals",
+            (
+                Column("site_id", required=True),
+                Column("approved_max_disturbed_acres", "number", required=True, nonnegative=True),
+                Column("approved_on", "date", required=True),
+                Column("reference"),
+            ),
+            key=("site_id", "approved_on"),
+            extensions=BY_HAND,
+            group="stormwater_officer",
+            description="Approved SWPPPs allowing more than five acres disturbed at one time.",
+        )
+    ),
+    register(
+        Dataset(
+            "convictions",
+            (
+                Column("applicant", required=True),
+                Column("convicted_on", "date", required=True),
+                Column("chapter", required=True),
+                Column("site_id"),
+                Column(
+                    "jurisdiction",
+                    "enum",
+                    vocabulary=JURISDICTION_VOCAB,
+                    allowed="a jurisdiction of the rules files",
+                ),
+                Column("court"),
+                Column("docket"),
+            ),
+            key=("applicant", "convicted_on", "chapter_number"),
+            finish=(Step(columns=(("chapter_number", CHAPTER_NUMBER_SQL),), reasons=(CHAPTER_REASON_SQL,)),),
+            extra_columns=(("chapter_number", "VARCHAR"),),
+            extensions=BY_HAND,
+            group="stormwater_officer",
+            description="Prior convictions of applicants, for the escalating penalties (offenses within five years).",
+        )
+    ),
+    register(
+        Dataset(
+            "report_deliveries",
+            (
+                Column("site_id", required=True),
+                Column("report_date", "date", required=True),
+                Column("delivered_on", "date", required=True),
+                Column("method"),
+            ),
+            key=("site_id", "report_date", "delivered_on"),
+            extensions=BY_HAND,
+            group="stormwater_officer",
+            description="Inspection reports delivered to the Stormwater Management Officer (where the rules ask for it: weekly).",
+        )
+    ),
 )
 
 
@@ -129,52 +234,91 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
 # illicit discharges (the illicit discharge law) and permanent practices
 
 ABATED_BY = ("owner", "town")
-APPEAL_OUTCOMES = ("upheld", "modified", "vacated")   # contract 6.5; blank while the appeal is pending
+APPEAL_OUTCOMES = ("upheld", "modified", "vacated")  # contract 6.5; blank while the appeal is pending
 ABATED_BY_VOCAB = key_vocabulary("abated_by", ABATED_BY)
 APPEAL_OUTCOME_VOCAB = key_vocabulary("appeal_outcome", APPEAL_OUTCOMES)
 
-_DATES = ("notified_on", "written_confirmation_on", "nov_on", "abatement_due", "appeal_received_on",
-          "appeal_decided_on", "abated_on")
+_DATES = (
+    "notified_on",
+    "written_confirmation_on",
+    "nov_on",
+    "abatement_due",
+    "appeal_received_on",
+    "appeal_decided_on",
+    "abated_on",
+)
 
-ILLICIT_DISCHARGES = register(Dataset(
-    "illicit_discharges",
-    (Column("case_id", required=True), Column("premises", required=True),
-     Column("discovered_on", "date", required=True), Column("hazardous", "bool"),
-     *(Column(name, "date") for name in _DATES),
-     Column("abated_by", "enum", vocabulary=ABATED_BY_VOCAB, allowed=", ".join(ABATED_BY)),
-     Column("abatement_cost_usd", "number", nonnegative=True),
-     Column("cost_notice_on", "date"), Column("protest_received_on", "date"),
-     # the appeal's hearing and outcome (contract 6.5)
-     Column("hearing_on", "date"),
-     Column("appeal_outcome", "enum", vocabulary=APPEAL_OUTCOME_VOCAB, allowed=", ".join(APPEAL_OUTCOMES)),
-     # optional, for the letters: who is responsible and where to write, what was found,
-     # which of the six measures of ch. 185 the notice of violation requires
-     Column("responsible_party"), Column("mailing_address"), Column("description"),
-     Column("nov_requires")),
-    key=("case_id",), extensions=BY_HAND, group="stormwater_officer",
-    description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, the "
-                "responsible person's notice to the Town, the notice of violation, appeal, abatement and "
-                "the cost of an abatement done by the Town.",
-))
+ILLICIT_DISCHARGES = register(
+    Dataset(
+        "illicit_discharges",
+        (
+            Column("case_id", required=True),
+            Column("premises", required=True),
+            Column("discovered_on", "date", required=True),
+            Column("hazardous", "bool"),
+            *(Column(name, "date") for name in _DATES),
+            Column("abated_by", "enum", vocabulary=ABATED_BY_VOCAB, allowed=", ".join(ABATED_BY)),
+            Column("abatement_cost_usd", "number", nonnegative=True),
+            Column("cost_notice_on", "date"),
+            Column("protest_received_on", "date"),
+            # the appeal's hearing and outcome (contract 6.5)
+            Column("hearing_on", "date"),
+            Column(
+                "appeal_outcome", "enum", vocabulary=APPEAL_OUTCOME_VOCAB, allowed=", ".join(APPEAL_OUTCOMES)
+            ),
+            # optional, for the letters: who is responsible and where to write, what was found,
+            # which of the six measures of ch. 185 the notice of violation requires
+            Column("responsible_party"),
+            Column("mailing_address"),
+            Column("description"),
+            Column("nov_requires"),
+        ),
+        key=("case_id",),
+        extensions=BY_HAND,
+        group="stormwater_officer",
+        description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, the "
+        "responsible person's notice to the Town, the notice of violation, appeal, abatement and "
+        "the cost of an abatement done by the Town.",
+    )
+)
 
-ILLICIT_PAYMENTS = register(Dataset(
-    "illicit_payments",
-    (Column("case_id", required=True), Column("paid_on", "date", required=True),
-     Column("amount_usd", "number", required=True, nonnegative=True), Column("receipt_no")),
-    key=("case_id", "paid_on", "amount_usd", "receipt_no"), extensions=BY_HAND, group="stormwater_officer",
-    description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: in not more "
-                "than 12 equal payments, 18% a year on the balance).",
-))
+ILLICIT_PAYMENTS = register(
+    Dataset(
+        "illicit_payments",
+        (
+            Column("case_id", required=True),
+            Column("paid_on", "date", required=True),
+            Column("amount_usd", "number", required=True, nonnegative=True),
+            Column("receipt_no"),
+        ),
+        key=("case_id", "paid_on", "amount_usd", "receipt_no"),
+        extensions=BY_HAND,
+        group="stormwater_officer",
+        description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: in not more "
+        "than 12 equal payments, 18% a year on the balance).",
+    )
+)
 
-SMP_PRACTICES = register(Dataset(
-    "smp_practices",
-    (Column("practice_id", required=True), Column("site_id", required=True), Column("practice_type"),
-     Column("as_built_received_on", "date"), Column("as_built_pe_certified", "bool"),
-     Column("final_plan_approved_on", "date"), Column("maintenance_agreement_recorded_on", "date"),
-     Column("final_acceptance_on", "date"), Column("one_year_inspection_on", "date"),
-     Column("guarantee_released_on", "date")),
-    key=("practice_id",), extensions=BY_HAND, group="stormwater_officer",
-    description="Permanent stormwater management practices of the construction sites: as-built plans, the "
-                "maintenance agreement, final acceptance, the one-year inspection and the release of the "
-                "construction completion guarantee.",
-))
+SMP_PRACTICES = register(
+    Dataset(
+        "smp_practices",
+        (
+            Column("practice_id", required=True),
+            Column("site_id", required=True),
+            Column("practice_type"),
+            Column("as_built_received_on", "date"),
+            Column("as_built_pe_certified", "bool"),
+            Column("final_plan_approved_on", "date"),
+            Column("maintenance_agreement_recorded_on", "date"),
+            Column("final_acceptance_on", "date"),
+            Column("one_year_inspection_on", "date"),
+            Column("guarantee_released_on", "date"),
+        ),
+        key=("practice_id",),
+        extensions=BY_HAND,
+        group="stormwater_officer",
+        description="Permanent stormwater management practices of the construction sites: as-built plans, the "
+        "maintenance agreement, final acceptance, the one-year inspection and the release of the "
+        "construction completion guarantee.",
+    )
+)

@@ -31,7 +31,7 @@ from outfall.ingest.parse import clean_header
 # The sheet of notes Outfall puts first in the workbooks it writes (``outfall.workbooks``).
 NOTES_SHEET = "Read me"
 NOTES_SHEET_KEY = clean_header(NOTES_SHEET)
-OTHER_FOLDER, NOTES = "another folder's", "notes"   # why a sheet is skipped
+OTHER_FOLDER, NOTES = "another folder's", "notes"  # why a sheet is skipped
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ENCRYPTED_MARK = "EncryptedPackage".encode("utf-16-le")
 
@@ -40,10 +40,12 @@ ENCRYPTED_MARK = "EncryptedPackage".encode("utf-16-le")
 class Sheet:
     name: str
     columns: dict[str, list] = field(default_factory=dict)  # r_<column> -> cells (text)
-    rows: list[int] = field(default_factory=list)           # row_number of each row
-    notes: list[str | None] = field(default_factory=list)   # a reason from the workbook itself
+    rows: list[int] = field(default_factory=list)  # row_number of each row
+    notes: list[str | None] = field(default_factory=list)  # a reason from the workbook itself
     problem: str | None = None
-    skipped: str | None = None   # not this folder's (OTHER_FOLDER, NOTES): named in the run log, never quarantined
+    skipped: str | None = (
+        None  # not this folder's (OTHER_FOLDER, NOTES): named in the run log, never quarantined
+    )
 
 
 def workbook_problem(path: Path) -> str | None:
@@ -52,11 +54,15 @@ def workbook_problem(path: Path) -> str | None:
         head = handle.read(1 << 16)
     if head.startswith(OLE_MAGIC):
         if ENCRYPTED_MARK in head or _contains(path, ENCRYPTED_MARK):
-            return ("the workbook is password-protected: open it in Excel, remove the password "
-                    "(File > Info > Protect Workbook > Encrypt with Password, then an empty password) and save it again")
+            return (
+                "the workbook is password-protected: open it in Excel, remove the password "
+                "(File > Info > Protect Workbook > Encrypt with Password, then an empty password) and save it again"
+            )
         return "the file is an old Excel 97-2003 workbook (.xls): open it in Excel and save it as .xlsx"
     if not zipfile.is_zipfile(path):
-        return "the file is not a readable .xlsx workbook (it is not a zip archive); save it from Excel as .xlsx"
+        return (
+            "the file is not a readable .xlsx workbook (it is not a zip archive); save it from Excel as .xlsx"
+        )
     return None
 
 
@@ -119,8 +125,14 @@ def _row_values(cells) -> tuple:
     return tuple(_cell_value(c) for c in cells)
 
 
-def read_workbook(path: Path, spec_columns: list[str], required: list[str], aliases: dict[str, str],
-                  dataset: str = "", others: frozenset[str] = frozenset()) -> list[Sheet]:
+def read_workbook(
+    path: Path,
+    spec_columns: list[str],
+    required: list[str],
+    aliases: dict[str, str],
+    dataset: str = "",
+    others: frozenset[str] = frozenset(),
+) -> list[Sheet]:
     """Every non-empty sheet of the workbook: read (columns of the spec found in
     its header), a problem naming it, or skipped (``Sheet.skipped``: a sheet named
     after another dataset in ``others``, which belongs to that dataset's folder, or
@@ -133,8 +145,9 @@ def read_workbook(path: Path, spec_columns: list[str], required: list[str], alia
     sheets: list[Sheet] = []
     try:
         for ws in values_wb.worksheets:
-            sheet, header, header_index, missing_values = _read_sheet(ws, spec_columns, required, aliases,
-                                                                      dataset, others)
+            sheet, header, header_index, missing_values = _read_sheet(
+                ws, spec_columns, required, aliases, dataset, others
+            )
             if sheet is None:
                 continue
             if missing_values and _has_formulas(path):
@@ -170,8 +183,14 @@ def _find_header(rows, required: list[str], aliases: dict[str, str]):
     return None, 0, first_names
 
 
-def _read_sheet(ws, spec_columns: list[str], required: list[str], aliases: dict[str, str], dataset: str,
-                others: frozenset[str]):
+def _read_sheet(
+    ws,
+    spec_columns: list[str],
+    required: list[str],
+    aliases: dict[str, str],
+    dataset: str,
+    others: frozenset[str],
+):
     """(the sheet or None when empty, its header, the header's row index, rows with empty cells)."""
     sheet = Sheet(ws.title)
     key = clean_header(ws.title)
@@ -218,8 +237,9 @@ def _read_rows(rows, sheet: Sheet, header: list[str], spec_columns: list[str]) -
     return missing_values
 
 
-def _mark_uncalculated(ws, header_index: int, sheet: Sheet, missing: list[tuple[int, list[int]]],
-                       header: list[str]) -> None:
+def _mark_uncalculated(
+    ws, header_index: int, sheet: Sheet, missing: list[tuple[int, list[int]]], header: list[str]
+) -> None:
     """Rows whose empty cells hold a formula: the workbook was saved without
     calculated values (some programs write formulas only)."""
     wanted = dict(missing)
@@ -230,18 +250,25 @@ def _mark_uncalculated(ws, header_index: int, sheet: Sheet, missing: list[tuple[
         position += 1
         if position not in wanted:
             continue
-        cols = [header[i] for i in wanted[position] if i < len(row) and isinstance(row[i], str)
-                and row[i].startswith("=")]
+        cols = [
+            header[i]
+            for i in wanted[position]
+            if i < len(row) and isinstance(row[i], str) and row[i].startswith("=")
+        ]
         if cols:
-            sheet.notes[position] = (f"the cell(s) {', '.join(cols)} hold a formula with no calculated value: the "
-                                     "workbook was saved without calculated values; open it in Excel and save it again")
+            sheet.notes[position] = (
+                f"the cell(s) {', '.join(cols)} hold a formula with no calculated value: the "
+                "workbook was saved without calculated values; open it in Excel and save it again"
+            )
 
 
 def sheet_arrow(sheet: Sheet):
     import pyarrow as pa
 
-    data = {"source_row": pa.array(sheet.rows, pa.int64()),
-            "_source_reason": pa.array(sheet.notes, pa.string())}
+    data = {
+        "source_row": pa.array(sheet.rows, pa.int64()),
+        "_source_reason": pa.array(sheet.notes, pa.string()),
+    }
     for col, cells in sheet.columns.items():
         data["r_" + col] = pa.array(cells, pa.string())
     return pa.table(data)

@@ -31,8 +31,17 @@ units, rounded as ``billing.budget_rate_rounding`` says.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import (ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_EVEN, ROUND_HALF_UP, ROUND_UP,
-                     Decimal, InvalidOperation, localcontext)
+from decimal import (
+    ROUND_CEILING,
+    ROUND_DOWN,
+    ROUND_FLOOR,
+    ROUND_HALF_EVEN,
+    ROUND_HALF_UP,
+    ROUND_UP,
+    Decimal,
+    InvalidOperation,
+    localcontext,
+)
 from typing import Any, Mapping
 
 # The four components of a full unit, in the contract's column order.
@@ -42,7 +51,12 @@ COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
 PARCEL_FIELDS = ("acres", "living_units", "bathrooms", "washing_machines", "people", "seats")
 
 # Wording only (not law): how components and counts read in an explanation.
-COMPONENT_LABELS = {"bond": "bond", "om": "O&M", "street_lateral": "street lateral", "house_lateral": "house lateral"}
+COMPONENT_LABELS = {
+    "bond": "bond",
+    "om": "O&M",
+    "street_lateral": "street lateral",
+    "house_lateral": "house lateral",
+}
 _NOUNS = {
     "acres": ("acre", "acres"),
     "living_units": ("living unit", "living units"),
@@ -54,9 +68,20 @@ _NOUNS = {
 
 _ACREAGE_METHODS = ("acreage", "acreage_only")
 
-_QUANTA = {"cent": Decimal("0.01"), "mill": Decimal("0.001"), "dollar": Decimal("1"), "micro": Decimal("0.000001")}
-_MODES = {"half_up": ROUND_HALF_UP, "half_even": ROUND_HALF_EVEN, "up": ROUND_UP, "down": ROUND_DOWN,
-          "ceiling": ROUND_CEILING, "floor": ROUND_FLOOR}
+_QUANTA = {
+    "cent": Decimal("0.01"),
+    "mill": Decimal("0.001"),
+    "dollar": Decimal("1"),
+    "micro": Decimal("0.000001"),
+}
+_MODES = {
+    "half_up": ROUND_HALF_UP,
+    "half_even": ROUND_HALF_EVEN,
+    "up": ROUND_UP,
+    "down": ROUND_DOWN,
+    "ceiling": ROUND_CEILING,
+    "floor": ROUND_FLOOR,
+}
 
 
 class BillingInputError(ValueError):
@@ -213,7 +238,9 @@ def fields_read(spec: Any) -> tuple[str, ...]:
 def _components(schedule: Any) -> tuple[str, ...]:
     comps = tuple(schedule.components or COMPONENTS)
     if set(comps) != set(COMPONENTS):
-        raise ValueError(f"sewer_units.components {list(comps)} must be the four of the contract: {list(COMPONENTS)}")
+        raise ValueError(
+            f"sewer_units.components {list(comps)} must be the four of the contract: {list(COMPONENTS)}"
+        )
     return comps
 
 
@@ -265,9 +292,15 @@ def _tiers(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]):
                 band = f"up to {_fmt(_decimal(high))} {plural}"
             else:
                 band = f"{low}-{_fmt(_decimal(high))} {plural}"
-            return {c: n for c in comps}, f"{band} = {_units_phrase(n, comps, all_comps)}", f"{count} {_noun(field, count)}"
+            return (
+                {c: n for c in comps},
+                f"{band} = {_units_phrase(n, comps, all_comps)}",
+                f"{count} {_noun(field, count)}",
+            )
         low = int(_decimal(high)) + 1
-    raise BillingInputError(f"{pclass}: {field} {count} is above every tier of sewer_units.classes.{pclass}.tiers")
+    raise BillingInputError(
+        f"{pclass}: {field} {count} is above every tier of sewer_units.classes.{pclass}.tiers"
+    )
 
 
 def _acreage(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]):
@@ -276,7 +309,11 @@ def _acreage(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]
     small_max = _decimal(spec.small_lot_max_acres)
     if acres <= small_max:
         n = int(spec.small_lot_units)
-        return {c: n for c in all_comps}, f"{_fmt(small_max)} acres or less = {_units_phrase(n, all_comps, all_comps)}", inputs
+        return (
+            {c: n for c in all_comps},
+            f"{_fmt(small_max)} acres or less = {_units_phrase(n, all_comps, all_comps)}",
+            inputs,
+        )
     per = spec.bond_acres_per_unit
     cap = _decimal(spec.bond_cap_acres)
     excess_from = _decimal(spec.excess_from_acres)
@@ -287,8 +324,10 @@ def _acreage(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]
     other = int(spec.large_lot_other_components)
     reason = f"over {_fmt(small_max)} acres, bond 1 unit per {_fmt(_decimal(per))} acres or part thereof up to {_fmt(cap)} acres"
     if excess:
-        reason += (f" ({base}) + 1 unit per {_fmt(_decimal(excess_per))} acres or part thereof over "
-                   f"{_fmt(excess_from)} acres ({excess})")
+        reason += (
+            f" ({base}) + 1 unit per {_fmt(_decimal(excess_per))} acres or part thereof over "
+            f"{_fmt(excess_from)} acres ({excess})"
+        )
     reason += f" = {bond} {'unit' if bond == 1 else 'units'}"
     others = [c for c in all_comps if c != "bond"]
     units = {"bond": bond, **{c: other for c in others}}
@@ -306,14 +345,21 @@ def _acreage_only(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str,
         per = spec.bond_acres_per_unit
         n = _ceil_div(acres, per)
         named = _and([COMPONENT_LABELS.get(c, c) for c in comps])
-        reason = (f"over {_fmt(over)} acres, {named} 1 unit per {_fmt(_decimal(per))} acres or part thereof"
-                  f" = {n} {'unit' if n == 1 else 'units'}")
+        reason = (
+            f"over {_fmt(over)} acres, {named} 1 unit per {_fmt(_decimal(per))} acres or part thereof"
+            f" = {n} {'unit' if n == 1 else 'units'}"
+        )
         return {c: n for c in comps}, reason, inputs
     return {}, f"{_fmt(over)} acres or less, no charge", inputs
 
 
-_METHODS = {"fixed": _fixed, "per_count": _per_count, "tiers": _tiers, "acreage": _acreage,
-            "acreage_only": _acreage_only}
+_METHODS = {
+    "fixed": _fixed,
+    "per_count": _per_count,
+    "tiers": _tiers,
+    "acreage": _acreage,
+    "acreage_only": _acreage_only,
+}
 
 
 def units_for_parcel(parcel: Mapping, schedule: Any) -> ParcelUnits:
@@ -334,7 +380,9 @@ def units_for_parcel(parcel: Mapping, schedule: Any) -> ParcelUnits:
         raise ValueError(f"sewer_units.classes.{pclass}: unknown method '{spec.method}'")
     for field in spec.requires or []:
         if _missing(parcel.get(field)):
-            raise BillingInputError(f"{pclass} needs {field} and it is missing (sewer_units.classes.{pclass}.requires)")
+            raise BillingInputError(
+                f"{pclass} needs {field} and it is missing (sewer_units.classes.{pclass}.requires)"
+            )
     units, reason, inputs = method(parcel, pclass, spec, all_comps)
     units = {c: int(units.get(c, 0)) for c in all_comps}
 
@@ -352,8 +400,14 @@ def units_for_parcel(parcel: Mapping, schedule: Any) -> ParcelUnits:
     if inputs:
         head += f", {inputs}"
     short = schedule.short_citation or schedule.citation
-    return ParcelUnits(units["bond"], units["om"], units["street_lateral"], units["house_lateral"],
-                       f"{head}: {reason} ({short})", rule)
+    return ParcelUnits(
+        units["bond"],
+        units["om"],
+        units["street_lateral"],
+        units["house_lateral"],
+        f"{head}: {reason} ({short})",
+        rule,
+    )
 
 
 # ---------------------------------------------------------------- money
@@ -364,8 +418,10 @@ def rounding_of(name: str) -> tuple[Decimal, str]:
     up, down, ceiling, floor; quanta cent, mill, dollar, micro."""
     mode, _, quantum = str(name).rpartition("_")
     if mode not in _MODES or quantum not in _QUANTA:
-        raise ValueError(f"rounding '{name}' is not <mode>_<quantum> with mode in {sorted(_MODES)} "
-                         f"and quantum in {sorted(_QUANTA)}")
+        raise ValueError(
+            f"rounding '{name}' is not <mode>_<quantum> with mode in {sorted(_MODES)} "
+            f"and quantum in {sorted(_QUANTA)}"
+        )
     return _QUANTA[quantum], _MODES[mode]
 
 

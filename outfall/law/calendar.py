@@ -55,7 +55,13 @@ import datetime as dt
 from functools import lru_cache
 from typing import Iterable
 
-from outfall.rules.calendar import WEEKDAY_NAMES, BusinessDayRules, DeadlineExtension, ExtendedPeriod, HolidayRule
+from outfall.rules.calendar import (
+    WEEKDAY_NAMES,
+    BusinessDayRules,
+    DeadlineExtension,
+    ExtendedPeriod,
+    HolidayRule,
+)
 from outfall.rules.dated import find_in_effect
 
 # The section of the rules that extends periods, as named in an error about it.
@@ -147,7 +153,8 @@ class BusinessCalendar:
         if self.starts is None or day < self.starts:
             raise ValueError(
                 f"The holiday rules begin on {self.starts.isoformat() if self.starts else '(no rules)'}; "
-                f"business days cannot be counted on {day.isoformat()}.")
+                f"business days cannot be counted on {day.isoformat()}."
+            )
 
     def holiday_name(self, day: dt.date) -> str | None:
         self._check(day)
@@ -214,8 +221,12 @@ def extend_to_business_day(day: dt.date, calendar: BusinessCalendar) -> dt.date:
     return calendar.period_end(day)
 
 
-def extended_due(due: dt.date, period: ExtendedPeriod, calendar: BusinessCalendar,
-                 extensions: Iterable[DeadlineExtension] | None) -> tuple[dt.date, DeadlineExtension | None]:
+def extended_due(
+    due: dt.date,
+    period: ExtendedPeriod,
+    calendar: BusinessCalendar,
+    extensions: Iterable[DeadlineExtension] | None,
+) -> tuple[dt.date, DeadlineExtension | None]:
     """(the day a period that would end on ``due`` ends, the version of ``deadline_extension`` that
     moved it or None).
 
@@ -228,7 +239,9 @@ def extended_due(due: dt.date, period: ExtendedPeriod, calendar: BusinessCalenda
     return (end, version) if end != due else (due, None)
 
 
-def extension_law(extensions: Iterable[DeadlineExtension] | None, day: dt.date, period: ExtendedPeriod) -> str | None:
+def extension_law(
+    extensions: Iterable[DeadlineExtension] | None, day: dt.date, period: ExtendedPeriod
+) -> str | None:
     """The law that moves ``period``'s last day off a weekend or holiday, by the version in effect on ``day``
     (a letter's date), as a short citation ('N.Y. General Construction Law § 25-a'); None when none does."""
     version = find_in_effect(extensions or (), day, _EXTENSION)
@@ -241,4 +254,3 @@ def calendar_from_rules(section: dict | BusinessDayRules) -> BusinessCalendar:
     """A calendar from the ``business_days`` mapping of a rules file."""
     rules = section if isinstance(section, BusinessDayRules) else BusinessDayRules.model_validate(section)
     return BusinessCalendar(rules)
-

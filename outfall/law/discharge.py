@@ -103,31 +103,38 @@ class Limit:
     limit_type: str
     value: float
     rule: str
-    source: str = "Part 2"          # "permit" for a special agreement
-    user_id: str | None = None       # None: the jurisdiction's default
+    source: str = "Part 2"  # "permit" for a special agreement
+    user_id: str | None = None  # None: the jurisdiction's default
     effective_from: dt.date | None = None
     effective_to: dt.date | None = None
 
     def in_effect(self, day: dt.date) -> bool:
         return (self.effective_from is None or self.effective_from <= day) and (
-            self.effective_to is None or day <= self.effective_to)
+            self.effective_to is None or day <= self.effective_to
+        )
 
 
 def _strictness(limit: Limit) -> float:
     return limit.value if limit.limit_type in ("max", "daily_max", "monthly_avg") else -limit.value
 
 
-def limit_in_effect(limits: Iterable[Limit], user_id: str, parameter: str, limit_type: str,
-                    day: dt.date) -> Limit | None:
+def limit_in_effect(
+    limits: Iterable[Limit], user_id: str, parameter: str, limit_type: str, day: dt.date
+) -> Limit | None:
     """The limit of one parameter and type that applies to a user's sample on a day.
 
     A permit limit of the user in effect replaces the default; among several,
     the latest effective_from, then the strictest. Parameters match case-insensitively.
     """
     key = parameter.lower()
-    found = [lim for lim in limits
-             if lim.parameter.lower() == key and lim.limit_type == limit_type and lim.in_effect(day)
-             and (lim.user_id is None or lim.user_id == user_id)]
+    found = [
+        lim
+        for lim in limits
+        if lim.parameter.lower() == key
+        and lim.limit_type == limit_type
+        and lim.in_effect(day)
+        and (lim.user_id is None or lim.user_id == user_id)
+    ]
     permit = [lim for lim in found if lim.user_id is not None]
     pool = permit or [lim for lim in found if lim.user_id is None]
     if not pool:

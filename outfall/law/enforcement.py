@@ -132,7 +132,9 @@ def deadline(trigger_date: dt.date, days: int, satisfied_on: dt.date | None, as_
     return dated_deadline(trigger_date, due, satisfied_on, as_of)
 
 
-def dated_deadline(trigger_date: dt.date, due: dt.date, satisfied_on: dt.date | None, as_of: dt.date) -> Deadline:
+def dated_deadline(
+    trigger_date: dt.date, due: dt.date, satisfied_on: dt.date | None, as_of: dt.date
+) -> Deadline:
     done = seen(satisfied_on, as_of)
     return Deadline(trigger_date, due, done, deadline_status(due, done, as_of), days_late(due, done, as_of))
 
@@ -208,11 +210,11 @@ class Evaluation:
     """One result against one per-sample limit (a row of discharge_evaluations)."""
 
     sample_id: str
-    limit_type: str           # max | min
+    limit_type: str  # max | min
     limit_value: float
     value: float | None
     nondetect: bool
-    outcome: str              # compliant | violation | inconclusive
+    outcome: str  # compliant | violation | inconclusive
 
 
 def sample_breaks(evaluations: Iterable[Evaluation]) -> bool:
@@ -227,19 +229,26 @@ def sample_reaches_trc(parameter: str, evaluations: Iterable[Evaluation], snc: A
     if trc_excluded(parameter, snc):
         return False
     factor = trc_factor(parameter, snc)
-    return any(e.limit_type == "max" and not e.nondetect and e.value is not None
-               and trc_reached(e.value, e.limit_value, factor) for e in evaluations)
+    return any(
+        e.limit_type == "max"
+        and not e.nondetect
+        and e.value is not None
+        and trc_reached(e.value, e.limit_value, factor)
+        for e in evaluations
+    )
 
 
 @dataclass(frozen=True)
 class Criterion:
-    criterion: str            # chronic | trc | late_report
+    criterion: str  # chronic | trc | late_report
     measurements: int
     count: int
     pct: float
 
 
-def snc_counts(parameter: str, samples: Mapping[str, Sequence[Evaluation]], snc: Any) -> tuple[int, int, int | None]:
+def snc_counts(
+    parameter: str, samples: Mapping[str, Sequence[Evaluation]], snc: Any
+) -> tuple[int, int, int | None]:
     """(measurements, results breaking the limit, results reaching TRC or None
     when the parameter is never judged by TRC). One measurement per sample."""
     measurements = len(samples)
@@ -276,8 +285,9 @@ def report_is_late_for_snc(due: dt.date, received_on: dt.date | None, as_of: dt.
     return report_lateness(due, received_on, as_of) > int(late_days)
 
 
-def late_report_criterion(reports: Sequence[tuple[dt.date, dt.date | None]], as_of: dt.date,
-                          late_days: int) -> Criterion | None:
+def late_report_criterion(
+    reports: Sequence[tuple[dt.date, dt.date | None]], as_of: dt.date, late_days: int
+) -> Criterion | None:
     """``late_report`` over one user's reports due in one period: measurements =
     reports due, count = those more than ``late_days`` late; None when none is."""
     late = sum(1 for due, received in reports if report_is_late_for_snc(due, received, as_of, late_days))
@@ -306,8 +316,10 @@ def correction_period_days(correction: Any) -> int:
     maximum = int(correction.max_days)
     days = int(correction.days if correction.days is not None else maximum)
     if days > maximum or days < 0:
-        raise ValueError(f"sewer_correction_days {days} is outside 0-{maximum} (ch. 253 Part 2: not to exceed "
-                         f"{maximum} days)")
+        raise ValueError(
+            f"sewer_correction_days {days} is outside 0-{maximum} (ch. 253 Part 2: not to exceed "
+            f"{maximum} days)"
+        )
     return days
 
 
@@ -317,20 +329,21 @@ class LaterResult:
 
     sample_id: str
     collected_date: dt.date
-    outcome: str              # compliant | violation (an inconclusive one decides nothing)
+    outcome: str  # compliant | violation (an inconclusive one decides nothing)
     value: float | None = None
 
 
 @dataclass(frozen=True)
 class FollowUp:
-    status: str                       # corrected | corrected_late | not_corrected | pending | overdue
-    corrected_in_time: bool | None    # None while pending
+    status: str  # corrected | corrected_late | not_corrected | pending | overdue
+    corrected_in_time: bool | None  # None while pending
     next_result: LaterResult | None
-    corrected_on: dt.date | None      # the first later compliant result (by --as-of)
+    corrected_on: dt.date | None  # the first later compliant result (by --as-of)
 
 
-def follow_up(correct_by: dt.date, next_result: LaterResult | None, first_compliant_on: dt.date | None,
-              as_of: dt.date) -> FollowUp:
+def follow_up(
+    correct_by: dt.date, next_result: LaterResult | None, first_compliant_on: dt.date | None, as_of: dt.date
+) -> FollowUp:
     """Whether a noticed violation was corrected in time, judged on --as-of.
 
     ``next_result`` is the next decided (compliant or violation) result of the
@@ -370,12 +383,17 @@ def max_penalty(days: int, fine_max: float | int | str, civil_max: float | int |
 
 
 def cents(value: Decimal | float | int | str) -> Decimal:
-    d = value if isinstance(value, Decimal) else Decimal(repr(value) if isinstance(value, float) else str(value))
+    d = (
+        value
+        if isinstance(value, Decimal)
+        else Decimal(repr(value) if isinstance(value, float) else str(value))
+    )
     return d.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
-def surcharge_pounds(flow_mg: float | None, concentration: float | None, limit_value: float,
-                     lbs_per_mg_per_mgl: float) -> float | None:
+def surcharge_pounds(
+    flow_mg: float | None, concentration: float | None, limit_value: float, lbs_per_mg_per_mgl: float
+) -> float | None:
     """flow (million gallons) x 8.34 x (concentration - limit); a negative
     difference counts as zero. None when flow or concentration is unknown."""
     if flow_mg is None or concentration is None:
@@ -413,8 +431,9 @@ def permit_volume_mg(normal_avg_flow_gpd: float, days: int) -> float:
     return float(normal_avg_flow_gpd) * int(days) / 1e6
 
 
-def month_concentration(results: Sequence[tuple[str, float | None, bool, str | None]]
-                        ) -> tuple[float | None, list[int]]:
+def month_concentration(
+    results: Sequence[tuple[str, float | None, bool, str | None]],
+) -> tuple[float | None, list[int]]:
     """The month's concentration for a surcharge and the indexes of the results
     used: the mean of the composites, else of the grabs. ``results``: (sample_type,
     value, nondetect, the non-detect policy in effect on the result's day: zero,
@@ -441,12 +460,14 @@ def month_concentration(results: Sequence[tuple[str, float | None, bool, str | N
 class PumpoutStatus:
     last_pumped_on: dt.date | None
     next_due: dt.date
-    status: str                # current | overdue
+    status: str  # current | overdue
     days_overdue: int
-    late_pumpouts: int         # pump-outs made after they were due, since the frequency was set
+    late_pumpouts: int  # pump-outs made after they were due, since the frequency was set
 
 
-def pumpout_status(set_on: dt.date, interval_days: int, pumped: Iterable[dt.date], as_of: dt.date) -> PumpoutStatus:
+def pumpout_status(
+    set_on: dt.date, interval_days: int, pumped: Iterable[dt.date], as_of: dt.date
+) -> PumpoutStatus:
     """The next pump-out is due ``interval_days`` after the later of ``set_on``
     (the owner notified of the frequency) and the last pump-out; overdue once
     that day is before --as-of."""
@@ -463,5 +484,6 @@ def pumpout_status(set_on: dt.date, interval_days: int, pumped: Iterable[dt.date
         anchor = d
     next_due = add_days(max(set_on, last) if last else set_on, interval_days)
     overdue = next_due < as_of
-    return PumpoutStatus(last, next_due, "overdue" if overdue else "current",
-                         (as_of - next_due).days if overdue else 0, late)
+    return PumpoutStatus(
+        last, next_due, "overdue" if overdue else "current", (as_of - next_due).days if overdue else 0, late
+    )

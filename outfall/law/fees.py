@@ -68,8 +68,9 @@ def inspection_fees(permit: ConnectionPermit, schedule: FeeSchedule) -> Fee:
     covering = [e for e in schedule.entries if e.covers(permit.use, in_mall)]
     if not covering:
         return Fee(permit.permit_id, permit.parcel_id, None, None, None, schedule.not_in_schedule)
-    entry = find_in_effect(covering, permit.applied_on,
-                           f"the inspection fees of a {permit.use} permit ({schedule.citation})")
+    entry = find_in_effect(
+        covering, permit.applied_on, f"the inspection fees of a {permit.use} permit ({schedule.citation})"
+    )
     if entry is None:
         return Fee(permit.permit_id, permit.parcel_id, None, None, None, schedule.not_in_effect)
     water = entry.water_usd.quantize(CENT) if permit.water else ZERO

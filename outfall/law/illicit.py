@@ -89,9 +89,16 @@ from outfall.rules.calendar import DeadlineExtension, ExtendedPeriod
 from outfall.rules.dated import in_effect_on
 from outfall.rules.illicit import IllicitTerms
 
-OBLIGATIONS = ("notify_town", "written_confirmation", "appeal", "appeal_hearing",
-               "abatement", "cost_notice", "protest")
-SUSPENDED = "suspended"     # the abatement while an appeal is pending (besides met, late, open, overdue)
+OBLIGATIONS = (
+    "notify_town",
+    "written_confirmation",
+    "appeal",
+    "appeal_hearing",
+    "abatement",
+    "cost_notice",
+    "protest",
+)
+SUSPENDED = "suspended"  # the abatement while an appeal is pending (besides met, late, open, overdue)
 
 CENT = Decimal("0.01")
 
@@ -150,7 +157,7 @@ class IllicitPayment(BaseModel):
 class Deadline:
     case_id: str
     obligation: str
-    due: dt.date | None         # None only while suspended
+    due: dt.date | None  # None only while suspended
     satisfied_on: dt.date | None
     status: str
     rule: str
@@ -165,8 +172,8 @@ class Charges:
     last_installment_usd: Decimal
     interest_from: dt.date
     interest_usd: Decimal
-    paid_usd: Decimal          # payments dated on or before --as-of
-    balance_usd: Decimal       # below zero: overpaid, owed back
+    paid_usd: Decimal  # payments dated on or before --as-of
+    balance_usd: Decimal  # below zero: overpaid, owed back
     penalty_days: int
     max_penalty_usd: Decimal
     rule: str
@@ -181,8 +188,10 @@ def case_problem(case: IllicitCase) -> str | None:
     An appeal's outcome without the day it was decided: the days the appeal was pending (no
     abatement due, no penalty) end on that day, so it is needed."""
     if case.appeal_outcome is not None and case.appeal_decided_on is None:
-        return (f"the appeal's outcome ({case.appeal_outcome}) is given but not the day it was decided "
-                f"(appeal_decided_on): enter that day")
+        return (
+            f"the appeal's outcome ({case.appeal_outcome}) is given but not the day it was decided "
+            f"(appeal_decided_on): enter that day"
+        )
     return None
 
 
@@ -196,8 +205,13 @@ def appeal_vacated(case: IllicitCase, as_of: dt.date) -> bool:
     return seen(case.appeal_decided_on, as_of) is not None and case.appeal_outcome == "vacated"
 
 
-def illicit_deadlines(case: IllicitCase, terms: IllicitTerms, calendar: BusinessCalendar, as_of: dt.date,
-                      extensions: Iterable[DeadlineExtension] | None) -> list[Deadline]:
+def illicit_deadlines(
+    case: IllicitCase,
+    terms: IllicitTerms,
+    calendar: BusinessCalendar,
+    as_of: dt.date,
+    extensions: Iterable[DeadlineExtension] | None,
+) -> list[Deadline]:
     """The deadlines of one case on --as-of, in the order of ``OBLIGATIONS``.
 
     ``extensions``: the ``deadline_extension`` rules (General Construction Law § 25-a); the
@@ -209,42 +223,73 @@ def illicit_deadlines(case: IllicitCase, terms: IllicitTerms, calendar: Business
         done = seen(satisfied, as_of)
         out.append(Deadline(case.case_id, obligation, due, done, deadline_status(due, done, as_of), rule))
 
-    def add_period(obligation: str, period: ExtendedPeriod, ends: dt.date, satisfied: dt.date | None,
-                   rule: str) -> None:
+    def add_period(
+        obligation: str, period: ExtendedPeriod, ends: dt.date, satisfied: dt.date | None, rule: str
+    ) -> None:
         due, moved_by = extended_due(ends, period, calendar, extensions)
-        add(obligation, due, satisfied, rule if moved_by is None else f"{rule} {extension_note(ends, due, moved_by)}")
+        add(
+            obligation,
+            due,
+            satisfied,
+            rule if moved_by is None else f"{rule} {extension_note(ends, due, moved_by)}",
+        )
 
     discovered = seen(case.discovered_on, as_of)
     if discovered is None:
         return out
     if not case.hazardous:
-        add("notify_town", calendar.add_business_days(discovered, terms.notify_business_days),
-            case.notified_on, rules.notify_town)
+        add(
+            "notify_town",
+            calendar.add_business_days(discovered, terms.notify_business_days),
+            case.notified_on,
+            rules.notify_town,
+        )
         notified = seen(case.notified_on, as_of)
         if notified is not None:
-            add("written_confirmation", calendar.add_business_days(notified, terms.confirmation_business_days),
-                case.written_confirmation_on, rules.written_confirmation)
+            add(
+                "written_confirmation",
+                calendar.add_business_days(notified, terms.confirmation_business_days),
+                case.written_confirmation_on,
+                rules.written_confirmation,
+            )
 
     nov = seen(case.nov_on, as_of)
     appealed = seen(case.appeal_received_on, as_of)
     if nov is not None and appealed is not None:
-        add_period("appeal", "illicit_discharges.appeal", _plus(nov, terms.appeal_days), appealed, rules.appeal)
+        add_period(
+            "appeal", "illicit_discharges.appeal", _plus(nov, terms.appeal_days), appealed, rules.appeal
+        )
     if appealed is not None:
         heard = case.hearing_on if case.hearing_on is not None else case.appeal_decided_on
         add("appeal_hearing", _plus(appealed, terms.hearing_days), heard, rules.appeal_hearing)
 
     decided = seen(case.appeal_decided_on, as_of)
     if appeal_pending(case, as_of):
-        out.append(Deadline(case.case_id, "abatement", None, seen(case.abated_on, as_of), SUSPENDED,
-                            rules.abatement_suspended))
+        out.append(
+            Deadline(
+                case.case_id,
+                "abatement",
+                None,
+                seen(case.abated_on, as_of),
+                SUSPENDED,
+                rules.abatement_suspended,
+            )
+        )
     elif appeal_vacated(case, as_of):
-        pass    # the notice of violation is vacated: nothing to abate
+        pass  # the notice of violation is vacated: nothing to abate
     elif decided is not None:
-        add_period("abatement", "illicit_discharges.abatement", _plus(decided, terms.abatement_after_decision_days),
-                   case.abated_on, rules.abatement_after_appeal)
+        add_period(
+            "abatement",
+            "illicit_discharges.abatement",
+            _plus(decided, terms.abatement_after_decision_days),
+            case.abated_on,
+            rules.abatement_after_appeal,
+        )
     elif case.abatement_due is not None and (case.nov_on is None or nov is not None):
         # the deadline is set in the notice of violation: not before that notice is issued
-        add_period("abatement", "illicit_discharges.abatement", case.abatement_due, case.abated_on, rules.abatement)
+        add_period(
+            "abatement", "illicit_discharges.abatement", case.abatement_due, case.abated_on, rules.abatement
+        )
 
     abated = seen(case.abated_on, as_of)
     if case.abated_by == "town" and abated is not None:
@@ -253,15 +298,22 @@ def illicit_deadlines(case: IllicitCase, terms: IllicitTerms, calendar: Business
     noticed = seen(case.cost_notice_on, as_of)
     protested = seen(case.protest_received_on, as_of)
     if noticed is not None and protested is not None:
-        add_period("protest", "illicit_discharges.protest", _plus(noticed, terms.protest_days), protested,
-                   rules.protest)
+        add_period(
+            "protest",
+            "illicit_discharges.protest",
+            _plus(noticed, terms.protest_days),
+            protested,
+            rules.protest,
+        )
     return out
 
 
 def extension_note(ends: dt.date, due: dt.date, extension: DeadlineExtension) -> str:
     """The sentence that says a period was moved by General Construction Law § 25-a (rows, letters)."""
-    return (f"The period would end on {_day_text(ends)}, which is not a business day, so it ends on "
-            f"{_day_text(due)} ({extension.citation}).")
+    return (
+        f"The period would end on {_day_text(ends)}, which is not a business day, so it ends on "
+        f"{_day_text(due)} ({extension.citation})."
+    )
 
 
 def _day_text(day: dt.date) -> str:
@@ -297,8 +349,14 @@ def installment_split(principal: Decimal, installments: int) -> tuple[Decimal, D
     return installment, principal - (installments - 1) * installment
 
 
-def accrued_interest(principal: Decimal, payments: Iterable[tuple[dt.date, Decimal]],
-                     start: dt.date, end: dt.date, rate: Decimal, day_count: int) -> Fraction:
+def accrued_interest(
+    principal: Decimal,
+    payments: Iterable[tuple[dt.date, Decimal]],
+    start: dt.date,
+    end: dt.date,
+    rate: Decimal,
+    day_count: int,
+) -> Fraction:
     """Exact simple interest: the sum over each day from ``start`` through
     ``end`` of that day's unpaid principal x rate / day_count.
 
@@ -326,8 +384,13 @@ def accrued_interest(principal: Decimal, payments: Iterable[tuple[dt.date, Decim
     return total * Fraction(rate) / day_count
 
 
-def penalty_days(discovered_on: dt.date, abated_on: dt.date | None, as_of: dt.date,
-                 paused: tuple[dt.date, dt.date] | None = None, last_day: dt.date | None = None) -> int:
+def penalty_days(
+    discovered_on: dt.date,
+    abated_on: dt.date | None,
+    as_of: dt.date,
+    paused: tuple[dt.date, dt.date] | None = None,
+    last_day: dt.date | None = None,
+) -> int:
     """Days from discovery through abatement (or through --as-of while not abated on --as-of), both
     ends counted, and through ``last_day`` at the latest; less the days from ``paused[0]`` through
     ``paused[1]`` (both counted) that fall among them. 0 when --as-of is before discovery."""
@@ -363,8 +426,9 @@ def case_penalty_days(case: IllicitCase, as_of: dt.date) -> int:
     return penalty_days(case.discovered_on, case.abated_on, as_of, paused, last_day)
 
 
-def illicit_charges(case: IllicitCase, payments: Iterable[IllicitPayment], terms: IllicitTerms,
-                    as_of: dt.date) -> Charges | None:
+def illicit_charges(
+    case: IllicitCase, payments: Iterable[IllicitPayment], terms: IllicitTerms, as_of: dt.date
+) -> Charges | None:
     """The charges of one case on --as-of; None when it has no abatement cost.
 
     ``payments`` may hold other cases' payments: only this case's count."""
@@ -372,12 +436,12 @@ def illicit_charges(case: IllicitCase, payments: Iterable[IllicitPayment], terms
         return None
     principal = cents(case.abatement_cost_usd)
     installment, last = installment_split(principal, terms.installments)
-    paid = [(p.paid_on, p.amount_usd) for p in payments
-            if p.case_id == case.case_id and p.paid_on <= as_of]
+    paid = [(p.paid_on, p.amount_usd) for p in payments if p.case_id == case.case_id and p.paid_on <= as_of]
     paid_usd = cents(sum((Fraction(a) for _, a in paid), Fraction(0)))
     interest_from = _plus(case.discovered_on, terms.interest_start_days)
-    interest = cents(accrued_interest(principal, paid, interest_from, as_of,
-                                      terms.interest_rate, terms.interest_day_count))
+    interest = cents(
+        accrued_interest(principal, paid, interest_from, as_of, terms.interest_rate, terms.interest_day_count)
+    )
     days = case_penalty_days(case, as_of)
     return Charges(
         case_id=case.case_id,

@@ -59,7 +59,7 @@ class Item:
     known_on: dt.date
     resolved_on: dt.date | None = None
     facts: tuple[tuple[str, object], ...] = ()
-    sub: str = ""          # what tells two items of one reference apart (a sample's parameter, ...)
+    sub: str = ""  # what tells two items of one reference apart (a sample's parameter, ...)
 
     @property
     def period(self) -> str:
@@ -68,7 +68,15 @@ class Item:
     @property
     def key(self) -> tuple[str, ...]:
         """The same violation in two runs has the same key."""
-        return (self.kind, self.recipient_id, self.period, self.item, self.ref, self.month_day.isoformat(), self.sub)
+        return (
+            self.kind,
+            self.recipient_id,
+            self.period,
+            self.item,
+            self.ref,
+            self.month_day.isoformat(),
+            self.sub,
+        )
 
     def fact(self, name: str, default: object = None) -> object:
         return dict(self.facts).get(name, default)
@@ -82,8 +90,18 @@ def known_by(item: Item, day: dt.date) -> bool:
 def as_it_stood(item: Item, day: dt.date) -> Item:
     """The item as the facts stood on ``day``: a resolution dated later had not happened yet."""
     if item.resolved_on is not None and item.resolved_on > day:
-        return Item(item.kind, item.recipient_id, item.item, item.ref, item.rule, item.month_day, item.known_on,
-                    None, item.facts, item.sub)
+        return Item(
+            item.kind,
+            item.recipient_id,
+            item.item,
+            item.ref,
+            item.rule,
+            item.month_day,
+            item.known_on,
+            None,
+            item.facts,
+            item.sub,
+        )
     return item
 
 
@@ -112,8 +130,10 @@ def earliest_mailing(mailings: Iterable[Mailing]) -> Mailing | None:
     """The mailing that counts: the earliest mailed_on (on a tie, the lowest certified mail number,
     so the choice never depends on the order of the files). A row without a mailing day (a draft
     withdrawn) is not a mailing."""
-    found = sorted((m for m in mailings if m.mailed_on is not None),
-                   key=lambda m: (m.mailed_on, m.certified_mail_no or "", m.correct_within_days or 0))
+    found = sorted(
+        (m for m in mailings if m.mailed_on is not None),
+        key=lambda m: (m.mailed_on, m.certified_mail_no or "", m.correct_within_days or 0),
+    )
     return found[0] if found else None
 
 
@@ -123,7 +143,9 @@ def withdrawal(mailings: Iterable[Mailing]) -> str | None:
     rows = list(mailings)
     if earliest_mailing(rows) is not None:
         return None
-    reasons = sorted({m.withdrawn_reason.strip() for m in rows if m.withdrawn_reason and m.withdrawn_reason.strip()})
+    reasons = sorted(
+        {m.withdrawn_reason.strip() for m in rows if m.withdrawn_reason and m.withdrawn_reason.strip()}
+    )
     return "; ".join(reasons) or None
 
 
@@ -149,8 +171,9 @@ def correction_days(kind: str, given: int | None, maximum: int | None) -> int:
     raise ValueError(f"unknown kind of notice '{kind}'")
 
 
-def correct_by(issued_on: dt.date | None, days: int | None,
-               period_end: Callable[[dt.date], dt.date] | None = None) -> dt.date | None:
+def correct_by(
+    issued_on: dt.date | None, days: int | None, period_end: Callable[[dt.date], dt.date] | None = None
+) -> dt.date | None:
     """issued_on + days (calendar days), moved by ``period_end`` (General Construction Law § 25-a: a
     period that ends on a Saturday, Sunday or public holiday ends on the next business day); None for a
     draft."""

@@ -57,8 +57,9 @@ from outfall.rules.practices import LeapDay, PracticeTerms
 FINDINGS = ("as_built", "maintenance_agreement", "one_year_inspection", "guarantee_release")
 
 
-def practice_terms_on(section: Sequence[Mapping[str, Any] | PracticeTerms], day: dt.date,
-                      jurisdiction: str) -> PracticeTerms:
+def practice_terms_on(
+    section: Sequence[Mapping[str, Any] | PracticeTerms], day: dt.date, jurisdiction: str
+) -> PracticeTerms:
     """The version of a jurisdiction's ``post_construction`` rules in effect on ``day``."""
     versions = [v if isinstance(v, PracticeTerms) else PracticeTerms.model_validate(v) for v in section]
     return in_effect_on(versions, day, f"post-construction stormwater practices ({jurisdiction})")
@@ -100,9 +101,15 @@ def add_years(day: dt.date, years: int, leap_day: LeapDay) -> dt.date:
     return day.replace(year=year)
 
 
-def smp_findings(practice: Practice, site_final_stabilization: dt.date | None, jurisdiction: str,
-                 terms: Mapping[str, PracticeTerms], as_of: dt.date, *,
-                 include_met: bool = False) -> list[Finding]:
+def smp_findings(
+    practice: Practice,
+    site_final_stabilization: dt.date | None,
+    jurisdiction: str,
+    terms: Mapping[str, PracticeTerms],
+    as_of: dt.date,
+    *,
+    include_met: bool = False,
+) -> list[Finding]:
     """The findings of one practice on --as-of, in the order of ``FINDINGS``.
 
     ``terms`` maps each jurisdiction (its rules file's name) to the version

@@ -107,7 +107,11 @@ class Classification:
 
     @property
     def conditions(self) -> str:
-        met = [c for c, flag in (("A", self.condition_a), ("B", self.condition_b), ("C", self.condition_c)) if flag]
+        met = [
+            c
+            for c, flag in (("A", self.condition_a), ("B", self.condition_b), ("C", self.condition_c))
+            if flag
+        ]
         return ", ".join(met)
 
 
@@ -145,8 +149,11 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
     if app.rule == "min_disturbed_acres":
         app_min = float(app.min_disturbed_acres)
         needs = acres >= app_min
-        why_needs = (f"disturbs {_acres(acres)} (at least {_acres(app_min)}): every such site needs inspections"
-                     if needs else f"inspections are required of sites disturbing {_acres(app_min)} or more")
+        why_needs = (
+            f"disturbs {_acres(acres)} (at least {_acres(app_min)}): every such site needs inspections"
+            if needs
+            else f"inspections are required of sites disturbing {_acres(app_min)} or more"
+        )
     else:
         needs = cond_a or cond_b or cond_c
         met = [n for n, f in (("A", cond_a), ("B", cond_b), ("C", cond_c)) if f]
@@ -155,8 +162,11 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
         else:
             why = []
             if c_excluded and c_min <= acres < c_below:
-                why.append("Condition C excludes " + " and ".join(f.replace("_", "-") for f in c_excluded)
-                           + " construction")
+                why.append(
+                    "Condition C excludes "
+                    + " and ".join(f.replace("_", "-") for f in c_excluded)
+                    + " construction"
+                )
             why_needs = "meets none of Conditions A, B and C" + (f" ({'; '.join(why)})" if why else "")
 
     weekly = sw.weekly_inspection.at(day)
@@ -164,8 +174,11 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
     inspector = weekly.inspector if required else None
     weekly_reports = bool(weekly.reports_delivered_weekly) and required
 
-    lda_text = ("a land development activity" if lda
-                else f"not a land development activity ({_acres(acres)}, less than {_acres(lda_min)})")
+    lda_text = (
+        "a land development activity"
+        if lda
+        else f"not a land development activity ({_acres(acres)}, less than {_acres(lda_min)})"
+    )
     if exempt:
         reason = f"Exempt (site record): {lda_text}; no inspections required"
     elif required:
@@ -187,7 +200,9 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
     if required:
         cites.append(weekly.citation)
     rule = "; ".join(dict.fromkeys(c for c in cites if c))
-    return Classification(lda, exempt, cond_a, cond_b, cond_c, required, inspector, weekly_reports, reason, rule)
+    return Classification(
+        lda, exempt, cond_a, cond_b, cond_c, required, inspector, weekly_reports, reason, rule
+    )
 
 
 # --------------------------------------------------------------------------
@@ -218,21 +233,26 @@ def _inspections_in_window(dates: Iterable[dt.date | None], start: dt.date, last
 class Requirement:
     """One inspection the law requires, and how it was met."""
 
-    requirement: str                    # weekly | storm
+    requirement: str  # weekly | storm
     trigger_date: dt.date
     due_by: dt.date
-    status: str                         # met | late | overdue | pending | after_stabilization
+    status: str  # met | late | overdue | pending | after_stabilization
     satisfied_on: dt.date | None = None
     days_late: int | None = None
-    precip_in: float | None = None      # storm: the day's rainfall
+    precip_in: float | None = None  # storm: the day's rainfall
 
     @property
     def is_finding(self) -> bool:
         return self.status in FINDING_STATUSES
 
 
-def weekly_requirements(start: dt.date, final_stabilization: dt.date | None,
-                        inspection_dates: Iterable[dt.date | None], as_of: dt.date, rules: Any) -> list[Requirement]:
+def weekly_requirements(
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    inspection_dates: Iterable[dt.date | None],
+    as_of: dt.date,
+    rules: Any,
+) -> list[Requirement]:
     """Every weekly requirement from construction_start on, with its status.
 
     The last one is the next inspection due (``pending``), an ``overdue`` one,
@@ -248,7 +268,7 @@ def weekly_requirements(start: dt.date, final_stabilization: dt.date | None,
     out: list[Requirement] = []
     prev = start
     for day in dates:
-        if day <= prev:          # an inspection on the start day: the first one is still due by start + 7
+        if day <= prev:  # an inspection on the start day: the first one is still due by start + 7
             continue
         due = prev + interval(prev)
         if final_stabilization is not None and due > final_stabilization:
@@ -269,13 +289,24 @@ def weekly_requirements(start: dt.date, final_stabilization: dt.date | None,
     return out
 
 
-def weekly_findings(start: dt.date, final_stabilization: dt.date | None,
-                    inspection_dates: Iterable[dt.date | None], as_of: dt.date, rules: Any) -> list[Requirement]:
+def weekly_findings(
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    inspection_dates: Iterable[dt.date | None],
+    as_of: dt.date,
+    rules: Any,
+) -> list[Requirement]:
     """The weekly requirements that are findings (late or overdue)."""
-    return [r for r in weekly_requirements(start, final_stabilization, inspection_dates, as_of, rules) if r.is_finding]
+    return [
+        r
+        for r in weekly_requirements(start, final_stabilization, inspection_dates, as_of, rules)
+        if r.is_finding
+    ]
 
 
-def daily_totals(rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]]) -> dict[dt.date, float]:
+def daily_totals(
+    rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
+) -> dict[dt.date, float]:
     """Rain per day: several rows of one day (sub-daily data) are summed; blanks are skipped."""
     pairs = rainfall.items() if isinstance(rainfall, Mapping) else rainfall
     totals: dict[dt.date, float] = {}
@@ -292,17 +323,25 @@ def is_storm(precip_in: float, rules: Any, day: dt.date) -> bool:
     return round(float(precip_in), RAIN_DECIMALS) >= threshold
 
 
-def storm_days(rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
-               first: dt.date, last: dt.date, rules: Any) -> list[dt.date]:
+def storm_days(
+    rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
+    first: dt.date,
+    last: dt.date,
+    rules: Any,
+) -> list[dt.date]:
     """Days from first through last whose (summed) rainfall makes a storm event."""
     totals = daily_totals(rainfall)
     return sorted(d for d, v in totals.items() if first <= d <= last and is_storm(v, rules, d))
 
 
-def storm_requirements(start: dt.date, final_stabilization: dt.date | None,
-                       inspection_dates: Iterable[dt.date | None],
-                       rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
-                       as_of: dt.date, rules: Any) -> list[Requirement]:
+def storm_requirements(
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    inspection_dates: Iterable[dt.date | None],
+    rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
+    as_of: dt.date,
+    rules: Any,
+) -> list[Requirement]:
     """One requirement per storm day of the active period, with its status (the window in effect on
     the storm's day)."""
     end = active_through(final_stabilization, as_of)
@@ -328,19 +367,30 @@ def storm_requirements(start: dt.date, final_stabilization: dt.date | None,
     return out
 
 
-def storm_findings(start: dt.date, final_stabilization: dt.date | None,
-                   inspection_dates: Iterable[dt.date | None],
-                   rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
-                   as_of: dt.date, rules: Any) -> list[Requirement]:
+def storm_findings(
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    inspection_dates: Iterable[dt.date | None],
+    rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
+    as_of: dt.date,
+    rules: Any,
+) -> list[Requirement]:
     """The storm requirements that are findings (late or overdue)."""
-    return [r for r in storm_requirements(start, final_stabilization, inspection_dates, rainfall, as_of, rules)
-            if r.is_finding]
+    return [
+        r
+        for r in storm_requirements(start, final_stabilization, inspection_dates, rainfall, as_of, rules)
+        if r.is_finding
+    ]
 
 
-def upcoming_inspections(start: dt.date, final_stabilization: dt.date | None,
-                         inspection_dates: Iterable[dt.date | None],
-                         rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
-                         as_of: dt.date, rules: Any) -> list[Requirement]:
+def upcoming_inspections(
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    inspection_dates: Iterable[dt.date | None],
+    rainfall: Mapping[dt.date, float | None] | Iterable[tuple[dt.date, float | None]],
+    as_of: dt.date,
+    rules: Any,
+) -> list[Requirement]:
     """For planning: the next weekly inspection (pending or already overdue) and
     every storm inspection not yet made whose due_by is --as-of or the day after."""
     dates = list(inspection_dates)
@@ -349,8 +399,11 @@ def upcoming_inspections(start: dt.date, final_stabilization: dt.date | None,
     if weekly and weekly[-1].status in ("pending", "overdue"):
         out.append(weekly[-1])
     horizon = as_of + _days(rules.swppp.storm_inspection.at(as_of).window_days)
-    out.extend(r for r in storm_requirements(start, final_stabilization, dates, rainfall, as_of, rules)
-               if r.status == "pending" and r.due_by <= horizon)
+    out.extend(
+        r
+        for r in storm_requirements(start, final_stabilization, dates, rainfall, as_of, rules)
+        if r.status == "pending" and r.due_by <= horizon
+    )
     return out
 
 
@@ -370,16 +423,21 @@ class OtherFinding:
     finding: str
     trigger_date: dt.date
     due_by: dt.date
-    status: str                 # late | overdue
+    status: str  # late | overdue
     satisfied_on: dt.date | None
     days_late: int
     subject: str | None = None
     detail: str = ""
 
 
-def disturbance_finding(disturbed_acres: float | None, start: dt.date, final_stabilization: dt.date | None,
-                        approvals: Iterable[tuple[float | None, dt.date | None]], as_of: dt.date,
-                        rules: Any) -> OtherFinding | None:
+def disturbance_finding(
+    disturbed_acres: float | None,
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    approvals: Iterable[tuple[float | None, dt.date | None]],
+    as_of: dt.date,
+    rules: Any,
+) -> OtherFinding | None:
     """More than five acres disturbed at one time without an approved SWPPP allowing it.
 
     approvals: (approved_max_disturbed_acres, approved_on) of the site's SWPPP
@@ -390,28 +448,51 @@ def disturbance_finding(disturbed_acres: float | None, start: dt.date, final_sta
     acres = float(disturbed_acres or 0.0)
     if acres <= limit or start > as_of:
         return None
-    allowing = sorted(on for mx, on in approvals
-                      if mx is not None and on is not None and float(mx) >= acres and on <= as_of)
+    allowing = sorted(
+        on for mx, on in approvals if mx is not None and on is not None and float(mx) >= acres and on <= as_of
+    )
     if allowing and allowing[0] <= start:
         return None
-    base = (f"{_acres(acres)} disturbed from {start.isoformat()}, more than the "
-            f"{_acres(limit)} allowed at any one time without an approved SWPPP allowing more")
-    others = [(mx, on) for mx, on in approvals if on is not None and on <= as_of and mx is not None
-              and float(mx) < acres]
+    base = (
+        f"{_acres(acres)} disturbed from {start.isoformat()}, more than the "
+        f"{_acres(limit)} allowed at any one time without an approved SWPPP allowing more"
+    )
+    others = [
+        (mx, on)
+        for mx, on in approvals
+        if on is not None and on <= as_of and mx is not None and float(mx) < acres
+    ]
     if others:
         best = max(float(mx) for mx, _ in others)
         base += f" (the approved SWPPP allows {_acres(best)})"
     if allowing:
         sat = allowing[0]
-        return OtherFinding("disturbance_over_limit", start, start, "late", sat, (sat - start).days, None,
-                            base + f"; an approved SWPPP allowing it is dated {sat.isoformat()}")
+        return OtherFinding(
+            "disturbance_over_limit",
+            start,
+            start,
+            "late",
+            sat,
+            (sat - start).days,
+            None,
+            base + f"; an approved SWPPP allowing it is dated {sat.isoformat()}",
+        )
     end = active_through(final_stabilization, as_of)
-    return OtherFinding("disturbance_over_limit", start, start, "overdue", None, max((end - start).days, 0), None,
-                        base + "; no approved SWPPP allows it")
+    return OtherFinding(
+        "disturbance_over_limit",
+        start,
+        start,
+        "overdue",
+        None,
+        max((end - start).days, 0),
+        None,
+        base + "; no approved SWPPP allows it",
+    )
 
 
-def sediment_findings(readings: Sequence[tuple[dt.date | None, float | None]], start: dt.date,
-                      as_of: dt.date, rules: Any) -> list[OtherFinding]:
+def sediment_findings(
+    readings: Sequence[tuple[dt.date | None, float | None]], start: dt.date, as_of: dt.date, rules: Any
+) -> list[OtherFinding]:
     """Sediment traps at or above 50% of design capacity lost at one inspection
     and still at or above it at the next: one finding per episode, corrected
     (``late``) at the first later inspection below the threshold.
@@ -449,16 +530,38 @@ def sediment_findings(readings: Sequence[tuple[dt.date | None, float | None]], s
         k = i + 2
         while k < len(rows) and not (rows[k][1] is not None and float(rows[k][1]) < threshold):
             k += 1
-        detail = (f"sediment traps had lost {float(p1):g}% of design capacity at the inspection of {d1.isoformat()} "
-                  f"and still {float(p2):g}% at the next, on {d2.isoformat()} (cleanout required at {threshold:g}%)")
+        detail = (
+            f"sediment traps had lost {float(p1):g}% of design capacity at the inspection of {d1.isoformat()} "
+            f"and still {float(p2):g}% at the next, on {d2.isoformat()} (cleanout required at {threshold:g}%)"
+        )
         if k < len(rows):
             sat = rows[k][0]
-            out.append(OtherFinding("sediment_not_removed", d1, d2, "late", sat, (sat - d2).days, None,
-                                    detail + f"; below {threshold:g}% on {sat.isoformat()}"))
+            out.append(
+                OtherFinding(
+                    "sediment_not_removed",
+                    d1,
+                    d2,
+                    "late",
+                    sat,
+                    (sat - d2).days,
+                    None,
+                    detail + f"; below {threshold:g}% on {sat.isoformat()}",
+                )
+            )
             i = k
         else:
-            out.append(OtherFinding("sediment_not_removed", d1, d2, "overdue", None, max((as_of - d2).days, 0), None,
-                                    detail + "; no cleanout recorded since"))
+            out.append(
+                OtherFinding(
+                    "sediment_not_removed",
+                    d1,
+                    d2,
+                    "overdue",
+                    None,
+                    max((as_of - d2).days, 0),
+                    None,
+                    detail + "; no cleanout recorded since",
+                )
+            )
             break
     return out
 
@@ -469,9 +572,16 @@ def _local_time(value: Any) -> dt.time:
     return dt.time.fromisoformat(str(value))
 
 
-def milestone_notice_finding(milestone: str, occurs_on: dt.date, notified_at: dt.datetime | None, as_of: dt.date,
-                             rules: Any, occurs_at: dt.datetime | None = None, tz: str | None = None,
-                             label: str | None = None) -> OtherFinding | None:
+def milestone_notice_finding(
+    milestone: str,
+    occurs_on: dt.date,
+    notified_at: dt.datetime | None,
+    as_of: dt.date,
+    rules: Any,
+    occurs_at: dt.datetime | None = None,
+    tz: str | None = None,
+    label: str | None = None,
+) -> OtherFinding | None:
     """A milestone inspection without the 48 hours' notice the law requires.
 
     The milestone occurs at ``occurs_at`` when known, else at the time of day
@@ -481,7 +591,7 @@ def milestone_notice_finding(milestone: str, occurs_on: dt.date, notified_at: dt
     milestone after --as-of is not judged yet; a notice after --as-of is
     treated as not given. The notice period in effect on the milestone's day applies."""
     hours = float(rules.swppp.milestone_notice.at(occurs_on).hours)
-    zone = ZoneInfo(tz or rules.timezone)   # local time: the jurisdiction's
+    zone = ZoneInfo(tz or rules.timezone)  # local time: the jurisdiction's
     if occurs_at is None:
         at = _local_time(reading(rules, "swppp_milestone_time_when_only_dated", occurs_on))
         occurs_at = dt.datetime.combine(occurs_on, at, tzinfo=zone)
@@ -501,20 +611,46 @@ def milestone_notice_finding(milestone: str, occurs_on: dt.date, notified_at: dt
         if notified_local <= deadline:
             return None
         ahead = (occurs_at - notified_local).total_seconds() / 3600.0
-        when = (f"only {ahead:.0f} hours before" if ahead > 0
-                else f"{-ahead:.0f} hours after the milestone" if ahead < 0 else "at the milestone")
+        when = (
+            f"only {ahead:.0f} hours before"
+            if ahead > 0
+            else f"{-ahead:.0f} hours after the milestone"
+            if ahead < 0
+            else "at the milestone"
+        )
         sat = notified_local.date()
-        return OtherFinding("milestone_notice_late", occurs_day, due, "late", sat,
-                            max((min(sat, occurs_day) - due).days, 0), milestone,
-                            f"{head}: notice given {notified_local.strftime('%Y-%m-%d %H:%M %Z')}, {when} "
-                            f"({hours:g} hours required; deadline {deadline.strftime('%Y-%m-%d %H:%M %Z')})")
-    return OtherFinding("milestone_notice_late", occurs_day, due, "overdue", None, max((occurs_day - due).days, 0),
-                        milestone, f"{head}: no notice given ({hours:g} hours required; deadline "
-                                   f"{deadline.strftime('%Y-%m-%d %H:%M %Z')})")
+        return OtherFinding(
+            "milestone_notice_late",
+            occurs_day,
+            due,
+            "late",
+            sat,
+            max((min(sat, occurs_day) - due).days, 0),
+            milestone,
+            f"{head}: notice given {notified_local.strftime('%Y-%m-%d %H:%M %Z')}, {when} "
+            f"({hours:g} hours required; deadline {deadline.strftime('%Y-%m-%d %H:%M %Z')})",
+        )
+    return OtherFinding(
+        "milestone_notice_late",
+        occurs_day,
+        due,
+        "overdue",
+        None,
+        max((occurs_day - due).days, 0),
+        milestone,
+        f"{head}: no notice given ({hours:g} hours required; deadline "
+        f"{deadline.strftime('%Y-%m-%d %H:%M %Z')})",
+    )
 
 
-def certification_finding(contractor: str, signed_on: dt.date | None, first_work_on: dt.date,
-                          final_stabilization: dt.date | None, as_of: dt.date, rules: Any) -> OtherFinding | None:
+def certification_finding(
+    contractor: str,
+    signed_on: dt.date | None,
+    first_work_on: dt.date,
+    final_stabilization: dt.date | None,
+    as_of: dt.date,
+    rules: Any,
+) -> OtherFinding | None:
     """A contractor working before signing the SWPPP certification statement."""
     if first_work_on > as_of:
         return None
@@ -523,20 +659,38 @@ def certification_finding(contractor: str, signed_on: dt.date | None, first_work
     if signed_on is not None and signed_on <= as_of:
         if signed_on <= due:
             return None
-        return OtherFinding("contractor_not_certified", first_work_on, due, "late", signed_on,
-                            (signed_on - due).days, contractor,
-                            f"{contractor} began work on {first_work_on.isoformat()} and signed the SWPPP "
-                            f"certification on {signed_on.isoformat()}")
+        return OtherFinding(
+            "contractor_not_certified",
+            first_work_on,
+            due,
+            "late",
+            signed_on,
+            (signed_on - due).days,
+            contractor,
+            f"{contractor} began work on {first_work_on.isoformat()} and signed the SWPPP "
+            f"certification on {signed_on.isoformat()}",
+        )
     end = active_through(final_stabilization, as_of)
-    return OtherFinding("contractor_not_certified", first_work_on, due, "overdue", None, max((end - due).days, 0),
-                        contractor, f"{contractor} began work on {first_work_on.isoformat()} and has not signed "
-                                    f"the SWPPP certification")
+    return OtherFinding(
+        "contractor_not_certified",
+        first_work_on,
+        due,
+        "overdue",
+        None,
+        max((end - due).days, 0),
+        contractor,
+        f"{contractor} began work on {first_work_on.isoformat()} and has not signed the SWPPP certification",
+    )
 
 
-def report_delivery_findings(inspection_dates: Iterable[dt.date | None],
-                             deliveries: Mapping[dt.date, Iterable[dt.date | None]],
-                             start: dt.date, final_stabilization: dt.date | None, as_of: dt.date,
-                             rules: Any) -> list[OtherFinding]:
+def report_delivery_findings(
+    inspection_dates: Iterable[dt.date | None],
+    deliveries: Mapping[dt.date, Iterable[dt.date | None]],
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    as_of: dt.date,
+    rules: Any,
+) -> list[OtherFinding]:
     """Inspection reports not delivered to the Stormwater Management Officer
     within the week (none where the rules have no ``report_delivery``).
 
@@ -552,11 +706,31 @@ def report_delivery_findings(inspection_dates: Iterable[dt.date | None],
         if got and got[0] <= due:
             continue
         if got:
-            out.append(OtherFinding("report_not_delivered", day, due, "late", got[0], (got[0] - due).days, None,
-                                    f"report of the inspection of {day.isoformat()} delivered {got[0].isoformat()}"))
+            out.append(
+                OtherFinding(
+                    "report_not_delivered",
+                    day,
+                    due,
+                    "late",
+                    got[0],
+                    (got[0] - due).days,
+                    None,
+                    f"report of the inspection of {day.isoformat()} delivered {got[0].isoformat()}",
+                )
+            )
         elif due < as_of:
-            out.append(OtherFinding("report_not_delivered", day, due, "overdue", None, (as_of - due).days, None,
-                                    f"report of the inspection of {day.isoformat()} not delivered"))
+            out.append(
+                OtherFinding(
+                    "report_not_delivered",
+                    day,
+                    due,
+                    "overdue",
+                    None,
+                    (as_of - due).days,
+                    None,
+                    f"report of the inspection of {day.isoformat()} not delivered",
+                )
+            )
     return out
 
 
@@ -580,30 +754,35 @@ def normalize_chapter(chapter: Any) -> str | None:
     return (m.group(0).lstrip("0") or "0") if m else None
 
 
-def count_prior_convictions(conviction_dates: Iterable[dt.date | None], violation_on: dt.date, rules: Any) -> int:
+def count_prior_convictions(
+    conviction_dates: Iterable[dt.date | None], violation_on: dt.date, rules: Any
+) -> int:
     """Convictions dated within the look-back before the day the violation began (the penalty in effect
     on that day says how many years)."""
     lookback = int(rules.penalties.stormwater.at(violation_on).lookback_years)
     inclusive = bool(reading(rules, "swppp_conviction_lookback_includes_first_day", violation_on))
     first = years_before(violation_on, lookback)
-    return sum(1 for c in conviction_dates
-               if c is not None and c < violation_on and (c >= first if inclusive else c > first))
+    return sum(
+        1
+        for c in conviction_dates
+        if c is not None and c < violation_on and (c >= first if inclusive else c > first)
+    )
 
 
 @dataclass(frozen=True)
 class Penalty:
-    offense: int                 # 1 = first offense (prior convictions + 1)
-    tier: int                    # the tier applied: the last one covers "third or subsequent"
+    offense: int  # 1 = first offense (prior convictions + 1)
+    tier: int  # the tier applied: the last one covers "third or subsequent"
     prior_convictions: int
-    min_usd: Decimal             # per violation
+    min_usd: Decimal  # per violation
     max_usd: Decimal
-    per: str                     # day | week: each one a separate violation
-    periods: int                 # violations counted through --as-of (days or weeks)
+    per: str  # day | week: each one a separate violation
+    periods: int  # violations counted through --as-of (days or weeks)
     total_min_usd: Decimal
     total_max_usd: Decimal
     imprisonment_max_months: int | None
     citation: str
-    lookback_years: int          # prior convictions counted within this many years
+    lookback_years: int  # prior convictions counted within this many years
 
 
 def _usd(value: Any) -> Decimal:
@@ -615,8 +794,12 @@ def penalty_tier(prior_convictions: int, rules: Any, day: dt.date) -> dict[str, 
     effect on ``day`` (the violation's)."""
     offense = max(int(prior_convictions), 0) + 1
     chosen = rules.penalties.stormwater.at(day).tier(offense)
-    return {"offense": offense, "tier": int(chosen.offense),
-            "min_usd": _usd(chosen.min_usd), "max_usd": _usd(chosen.max_usd)}
+    return {
+        "offense": offense,
+        "tier": int(chosen.offense),
+        "min_usd": _usd(chosen.min_usd),
+        "max_usd": _usd(chosen.max_usd),
+    }
 
 
 def violation_periods(days: int | None, per: str) -> int:
@@ -636,9 +819,20 @@ def assess_penalty(prior_convictions: int, days: int | None, rules: Any, day: dt
     tier = penalty_tier(prior_convictions, rules, day)
     periods = violation_periods(days, spec.per)
     months = rules.swppp.convictions.at(day).imprisonment_max_months
-    return Penalty(tier["offense"], tier["tier"], int(prior_convictions), tier["min_usd"], tier["max_usd"], spec.per,
-                   periods, _usd(tier["min_usd"] * periods), _usd(tier["max_usd"] * periods),
-                   int(months) if months is not None else None, spec.citation, int(spec.lookback_years))
+    return Penalty(
+        tier["offense"],
+        tier["tier"],
+        int(prior_convictions),
+        tier["min_usd"],
+        tier["max_usd"],
+        spec.per,
+        periods,
+        _usd(tier["min_usd"] * periods),
+        _usd(tier["max_usd"] * periods),
+        int(months) if months is not None else None,
+        spec.citation,
+        int(spec.lookback_years),
+    )
 
 
 # --------------------------------------------------------------------------
@@ -650,10 +844,10 @@ class Violation:
     """A finding of either findings table, as a notice needs it."""
 
     site_id: str
-    finding: str                 # weekly | storm | one of OTHER_FINDINGS
+    finding: str  # weekly | storm | one of OTHER_FINDINGS
     trigger_date: dt.date
     due_by: dt.date
-    status: str                  # late | overdue
+    status: str  # late | overdue
     satisfied_on: dt.date | None
     days_late: int | None
     rule: str
@@ -693,12 +887,21 @@ def _money(x: Decimal) -> str:
 
 def notice_id(v: Violation, jurisdiction: str) -> str:
     """A stable, readable identifier of the notice of one violation."""
-    codes = {"weekly": "WK", "storm": "ST", "disturbance_over_limit": "DA", "sediment_not_removed": "SD",
-             "milestone_notice_late": "MN", "contractor_not_certified": "CC", "report_not_delivered": "RD"}
+    codes = {
+        "weekly": "WK",
+        "storm": "ST",
+        "disturbance_over_limit": "DA",
+        "sediment_not_removed": "SD",
+        "milestone_notice_late": "MN",
+        "contractor_not_certified": "CC",
+        "report_not_delivered": "RD",
+    }
     key = "|".join([jurisdiction, v.site_id, v.finding, v.trigger_date.isoformat(), v.subject or ""])
     digest = hashlib.sha1(key.encode("utf-8")).hexdigest()[:6]
     site = re.sub(r"[^A-Za-z0-9]+", "-", v.site_id).strip("-")[:24] or "site"
-    return f"NOV-{jurisdiction[:1].upper()}-{site}-{codes.get(v.finding, 'XX')}-{v.trigger_date:%Y%m%d}-{digest}"
+    return (
+        f"NOV-{jurisdiction[:1].upper()}-{site}-{codes.get(v.finding, 'XX')}-{v.trigger_date:%Y%m%d}-{digest}"
+    )
 
 
 def _hours(days: int) -> str:
@@ -710,22 +913,31 @@ def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
     """The nature of the violation, by the rules in effect on the day that started it."""
     sw = rules.swppp
     if v.finding == "weekly":
-        since = ("the start of construction on " + _d(v.trigger_date) if v.trigger_date == site.construction_start
-                 else "the previous inspection on " + _d(v.trigger_date))
+        since = (
+            "the start of construction on " + _d(v.trigger_date)
+            if v.trigger_date == site.construction_start
+            else "the previous inspection on " + _d(v.trigger_date)
+        )
         interval = sw.weekly_inspection.at(v.trigger_date).interval_days
         if v.status == "late":
-            return (f"The inspection of the site's erosion and sediment control practices due by {_d(v.due_by)} "
-                    f"({interval} days after {since}) was not made until {_d(v.satisfied_on)}, "
-                    f"{_plural(int(v.days_late or 0), 'day')} late.")
-        return (f"No inspection of the site's erosion and sediment control practices has been made since {since}. "
-                f"An inspection was due by {_d(v.due_by)}; none is recorded as of {_d(as_of)}.")
+            return (
+                f"The inspection of the site's erosion and sediment control practices due by {_d(v.due_by)} "
+                f"({interval} days after {since}) was not made until {_d(v.satisfied_on)}, "
+                f"{_plural(int(v.days_late or 0), 'day')} late."
+            )
+        return (
+            f"No inspection of the site's erosion and sediment control practices has been made since {since}. "
+            f"An inspection was due by {_d(v.due_by)}; none is recorded as of {_d(as_of)}."
+        )
     if v.finding == "storm":
         rain = f"{v.precip_in:.2f} inches of precipitation" if v.precip_in is not None else "A storm event"
         gauge = f" at rain gauge {site.rain_gauge_id}" if site.rain_gauge_id else ""
         storm = sw.storm_inspection.at(v.trigger_date)
-        head = (f"{rain} fell on {_d(v.trigger_date)}{gauge}, a storm event producing {num(storm.threshold_in)} inch "
-                f"of precipitation or more. An inspection was required {_hours(storm.window_days)} "
-                f"(by {_d(v.due_by)})")
+        head = (
+            f"{rain} fell on {_d(v.trigger_date)}{gauge}, a storm event producing {num(storm.threshold_in)} inch "
+            f"of precipitation or more. An inspection was required {_hours(storm.window_days)} "
+            f"(by {_d(v.due_by)})"
+        )
         if v.status == "late":
             return head + f" but was not made until {_d(v.satisfied_on)}."
         return head + f"; none is recorded as of {_d(as_of)}."
@@ -734,9 +946,9 @@ def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
         "sediment_not_removed": "Sediment was not removed from sediment traps or ponds: ",
         "milestone_notice_late": "The required notice before a construction milestone was not given in time: ",
         "contractor_not_certified": "A contractor undertook land development activity before signing the SWPPP "
-                                    "certification: ",
+        "certification: ",
         "report_not_delivered": "An inspection report was not delivered to the Stormwater Management Officer "
-                                "within the week: ",
+        "within the week: ",
     }
     return texts.get(v.finding, "") + v.detail + "."
 
@@ -744,76 +956,108 @@ def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
 def _remedial(v: Violation, inspector: str | None, as_of: dt.date, rules: Any) -> tuple[str, dt.date | None]:
     """The remedial measures and their schedule, by the rules in effect on the notice's day (``as_of``)."""
     sw = rules.swppp
-    remedial = sw.remedial_days.get(as_of)   # none in effect: the notice asks for prompt correction
+    remedial = sw.remedial_days.get(as_of)  # none in effect: the notice asks for prompt correction
     weekly, storm = sw.weekly_inspection.at(as_of), sw.storm_inspection.at(as_of)
-    schedule = (f"an inspection at least every {weekly.interval_days} days and {_hours(storm.window_days)} of any "
-                f"storm event producing {num(storm.threshold_in)} inch of precipitation or more")
+    schedule = (
+        f"an inspection at least every {weekly.interval_days} days and {_hours(storm.window_days)} of any "
+        f"storm event producing {num(storm.threshold_in)} inch of precipitation or more"
+    )
     cleanout = num(sw.sediment_cleanout.at(as_of).capacity_lost_pct)
     if v.status == "late" and v.finding != "milestone_notice_late":
         keep = {
             "weekly": f"Keep to the schedule: {schedule}.",
             "storm": f"Keep to the schedule: an inspection {_hours(storm.window_days)} of any storm event producing "
-                     f"{num(storm.threshold_in)} inch of precipitation or more.",
+            f"{num(storm.threshold_in)} inch of precipitation or more.",
             "sediment_not_removed": "Remove sediment from every trap or pond whenever its design capacity has been "
-                                    f"reduced by {cleanout}%, before the next inspection.",
+            f"reduced by {cleanout}%, before the next inspection.",
             "disturbance_over_limit": "Keep the disturbed area within the approved SWPPP.",
             "contractor_not_certified": "Have every contractor and subcontractor sign the certification before "
-                                        "undertaking any land development activity.",
+            "undertaking any land development activity.",
             "report_not_delivered": "Deliver every inspection report to the Stormwater Management Officer weekly.",
         }.get(v.finding, "")
-        return (f"The violation was corrected on {_d(v.satisfied_on)}; no further remedial action is required for "
-                f"this occurrence. {keep}").strip(), None
+        return (
+            f"The violation was corrected on {_d(v.satisfied_on)}; no further remedial action is required for "
+            f"this occurrence. {keep}"
+        ).strip(), None
     n = getattr(remedial, v.finding, None) if remedial is not None else None
     due = as_of + dt.timedelta(days=int(n)) if n is not None else None
-    by = (f"by {_d(due)}" if n and int(n) > 0 else "before any further work") if due is not None else "promptly"
+    by = (
+        (f"by {_d(due)}" if n and int(n) > 0 else "before any further work")
+        if due is not None
+        else "promptly"
+    )
     who = inspector or "a qualified inspector"
     if v.finding in ("weekly", "storm"):
-        text = (f"Have {who} inspect the site and document the effectiveness of all erosion and sediment control "
-                f"practices {by}; thereafter {schedule.replace('an inspection at least', 'inspect at least', 1)}")
+        text = (
+            f"Have {who} inspect the site and document the effectiveness of all erosion and sediment control "
+            f"practices {by}; thereafter {schedule.replace('an inspection at least', 'inspect at least', 1)}"
+        )
         if weekly.reports_delivered_weekly:
             text += ", delivering the reports to the Stormwater Management Officer weekly and copying them to the site logbook"
         return text + ".", due
     if v.finding == "disturbance_over_limit":
         limit = num(sw.disturbance_limit.at(as_of).max_acres_without_approval)
-        return (f"Stabilize the disturbed area down to no more than {limit} acres, or obtain approval of a SWPPP "
-                f"allowing the larger disturbance, {by}; until then no further clearing or grading except site "
-                f"stabilization."), due
+        return (
+            f"Stabilize the disturbed area down to no more than {limit} acres, or obtain approval of a SWPPP "
+            f"allowing the larger disturbance, {by}; until then no further clearing or grading except site "
+            f"stabilization."
+        ), due
     if v.finding == "sediment_not_removed":
-        return (f"Remove the sediment from every sediment trap and pond whose design capacity has been reduced by "
-                f"{cleanout}% or more, {by}, and record the cleanout in the next "
-                f"inspection report."), due
+        return (
+            f"Remove the sediment from every sediment trap and pond whose design capacity has been reduced by "
+            f"{cleanout}% or more, {by}, and record the cleanout in the next "
+            f"inspection report."
+        ), due
     if v.finding == "milestone_notice_late":
-        return (f"No correction is possible for this milestone. Notify the enforcement official at least "
-                f"{num(sw.milestone_notice.at(as_of).hours)} hours before each remaining milestone."), None
+        return (
+            f"No correction is possible for this milestone. Notify the enforcement official at least "
+            f"{num(sw.milestone_notice.at(as_of).hours)} hours before each remaining milestone."
+        ), None
     if v.finding == "contractor_not_certified":
-        return (f"{v.subject or 'The contractor'} must stop soil disturbance and stormwater practice work until "
-                f"the SWPPP certification statement is signed and dated (with name and title, the firm's address "
-                f"and telephone number, the site and the date) and made part of the SWPPP; {by}."), due
+        return (
+            f"{v.subject or 'The contractor'} must stop soil disturbance and stormwater practice work until "
+            f"the SWPPP certification statement is signed and dated (with name and title, the firm's address "
+            f"and telephone number, the site and the date) and made part of the SWPPP; {by}."
+        ), due
     if v.finding == "report_not_delivered":
-        return (f"Deliver the report of the inspection of {_d(v.trigger_date)} to the Stormwater Management "
-                f"Officer {by}, and every later report weekly."), due
+        return (
+            f"Deliver the report of the inspection of {_d(v.trigger_date)} to the Stormwater Management "
+            f"Officer {by}, and every later report weekly."
+        ), due
     return "Bring the land development activity into compliance.", due
 
 
 def _penalty_statement(p: Penalty, rules: Any, as_of: dt.date, status: str) -> str:
-    kind = _ordinal(p.offense) if p.offense == p.tier else f"{_ordinal(p.offense)} (a {_ordinal(p.tier)} or subsequent)"
-    text = (f"On conviction of a {kind} offense"
-            + (f" ({_plural(p.prior_convictions, 'prior conviction')} within {p.lookback_years} years on record)"
-               if p.prior_convictions else f" (no prior conviction within {p.lookback_years} years on record)")
-            + f", a fine of {'not more than ' + _money(p.max_usd) if p.min_usd == 0 else 'not less than ' + _money(p.min_usd) + ' nor more than ' + _money(p.max_usd)} per violation")
+    kind = (
+        _ordinal(p.offense)
+        if p.offense == p.tier
+        else f"{_ordinal(p.offense)} (a {_ordinal(p.tier)} or subsequent)"
+    )
+    text = (
+        f"On conviction of a {kind} offense"
+        + (
+            f" ({_plural(p.prior_convictions, 'prior conviction')} within {p.lookback_years} years on record)"
+            if p.prior_convictions
+            else f" (no prior conviction within {p.lookback_years} years on record)"
+        )
+        + f", a fine of {'not more than ' + _money(p.max_usd) if p.min_usd == 0 else 'not less than ' + _money(p.min_usd) + ' nor more than ' + _money(p.max_usd)} per violation"
+    )
     if p.imprisonment_max_months:
         text += f" or imprisonment for a period not to exceed {_plural(p.imprisonment_max_months, 'month')}, or both"
     text += "."
     unit = "day" if p.per == "day" else "week"
-    continued = ("has continued" if status == "overdue" else "continued")
-    text += (f" Each {unit}'s continued violation is a separate additional violation; this violation {continued} "
-             f"{_plural(p.periods, unit)}{' as of ' + _d(as_of) if status == 'overdue' else ''}, "
-             f"for fines of up to {_money(p.total_max_usd)}.")
+    continued = "has continued" if status == "overdue" else "continued"
+    text += (
+        f" Each {unit}'s continued violation is a separate additional violation; this violation {continued} "
+        f"{_plural(p.periods, unit)}{' as of ' + _d(as_of) if status == 'overdue' else ''}, "
+        f"for fines of up to {_money(p.total_max_usd)}."
+    )
     return text + f" ({p.citation})"
 
 
-def build_notice(v: Violation, site: SiteRecord, inspector: str | None, prior_convictions: int,
-                 as_of: dt.date, rules: Any) -> dict[str, Any]:
+def build_notice(
+    v: Violation, site: SiteRecord, inspector: str | None, prior_convictions: int, as_of: dt.date, rules: Any
+) -> dict[str, Any]:
     """The six contents the law requires of a notice of violation, and the penalty.
 
     1 the name and address of the landowner, developer or applicant; 2 the
@@ -830,8 +1074,10 @@ def build_notice(v: Violation, site: SiteRecord, inspector: str | None, prior_co
     appeal_rule = sw.appeal.at(as_of)
     appeal_days = appeal_rule.days
     filed_with = nov.appeal_filed_with
-    appeal = (f"The determination of violation may be appealed to {filed_with} by filing a written notice of "
-              f"appeal within {appeal_days} days of service of this notice of violation. ({appeal_rule.citation})")
+    appeal = (
+        f"The determination of violation may be appealed to {filed_with} by filing a written notice of "
+        f"appeal within {appeal_days} days of service of this notice of violation. ({appeal_rule.citation})"
+    )
     missing = []
     if not (site.applicant or "").strip():
         missing.append("name of the landowner, developer or applicant")
@@ -894,15 +1140,21 @@ def finding_labels(rules: Any, day: dt.date) -> dict[str, str]:
     labels = {
         "weekly": f"Inspection at least every {weekly.interval_days} days",
         "storm": f"Inspection {_hours(storm.window_days)} of a storm event of {num(storm.threshold_in)} inch or more",
-        "disturbance_over_limit": (f"Not more than {num(sw.disturbance_limit.at(day).max_acres_without_approval)} "
-                                   "acres disturbed at one time without an approved SWPPP"),
-        "sediment_not_removed": (f"Sediment removed when traps have lost "
-                                 f"{num(sw.sediment_cleanout.at(day).capacity_lost_pct)}% of capacity"),
+        "disturbance_over_limit": (
+            f"Not more than {num(sw.disturbance_limit.at(day).max_acres_without_approval)} "
+            "acres disturbed at one time without an approved SWPPP"
+        ),
+        "sediment_not_removed": (
+            f"Sediment removed when traps have lost "
+            f"{num(sw.sediment_cleanout.at(day).capacity_lost_pct)}% of capacity"
+        ),
         "milestone_notice_late": f"{num(sw.milestone_notice.at(day).hours)} hours' notice before a construction milestone",
         "contractor_not_certified": "Contractor certification signed before work",
     }
     if sw.report_delivery is not None:
-        labels["report_not_delivered"] = "Inspection reports delivered to the Stormwater Management Officer weekly"
+        labels["report_not_delivered"] = (
+            "Inspection reports delivered to the Stormwater Management Officer weekly"
+        )
     return labels
 
 
@@ -910,8 +1162,12 @@ def finding_rule(rules: Any, finding: str, day: dt.date) -> tuple[str, str | Non
     """(citation, the law's words quoted) of a finding other than a missed inspection, by the rules in
     effect on ``day`` (the day the obligation arose)."""
     sw = rules.swppp
-    part = {"disturbance_over_limit": sw.disturbance_limit, "sediment_not_removed": sw.sediment_cleanout,
-            "milestone_notice_late": sw.milestones, "contractor_not_certified": sw.contractor_certification,
-            "report_not_delivered": sw.report_delivery}.get(finding)
+    part = {
+        "disturbance_over_limit": sw.disturbance_limit,
+        "sediment_not_removed": sw.sediment_cleanout,
+        "milestone_notice_late": sw.milestones,
+        "contractor_not_certified": sw.contractor_certification,
+        "report_not_delivered": sw.report_delivery,
+    }.get(finding)
     citation = part.at(day).citation if part is not None else ""
     return citation, getattr(sw.section_text.at(day), finding, None)

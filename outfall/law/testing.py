@@ -59,11 +59,12 @@ def period_of(frequency: str, day: dt.date) -> tuple[dt.date, dt.date]:
     return start, dt.date(next_year, next_month, 1) - dt.timedelta(days=1)
 
 
-def periods(frequency: str, effective_from: dt.date, effective_to: dt.date | None,
-            as_of: dt.date) -> Iterator[tuple[dt.date, dt.date]]:
+def periods(
+    frequency: str, effective_from: dt.date, effective_to: dt.date | None, as_of: dt.date
+) -> Iterator[tuple[dt.date, dt.date]]:
     """Each period a requirement covers, oldest first: its last day in effect (``effective_from`` through
     ``effective_to``, both included; ``None``: no end) and its first day on or before ``as_of``."""
-    start, end = period_of(frequency, effective_from)   # its last day is on or after effective_from
+    start, end = period_of(frequency, effective_from)  # its last day is on or after effective_from
     while start <= as_of and (effective_to is None or end <= effective_to):
         yield start, end
         start, end = period_of(frequency, end + dt.timedelta(days=1))
@@ -77,8 +78,12 @@ def period_status(samples: int, period_end: dt.date, as_of: dt.date) -> str:
     return OPEN if period_end >= as_of else MISSED
 
 
-def requirement_start(effective_from: dt.date | None, permit_effective: dt.date | None,
-                      first_sample_day: dt.date | None, as_of: dt.date) -> dt.date:
+def requirement_start(
+    effective_from: dt.date | None,
+    permit_effective: dt.date | None,
+    first_sample_day: dt.date | None,
+    as_of: dt.date,
+) -> dt.date:
     """The first day a requirement is in effect: its ``effective_from``; blank, the day the user's permit
     took effect; with none on file, the local day of the user's first sample; with neither, ``as_of`` (so
     that only the period holding it is covered)."""

@@ -49,7 +49,21 @@ from outfall.rules.loader import files_found, jurisdictions, load_all, load_rule
 from outfall.rules.models import DischargeLimit, Rules, TownBoardLimit
 from outfall.rules.town import TownRules, load_town, local_timezone, timezone_in_use
 
-__all__ = ["Dated", "DischargeLimit", "Entries", "Rules", "RulesError", "TownBoardLimit", "TownRules", "Versions",
-           "files_found", "jurisdictions", "load_all", "load_rules", "load_town", "local_timezone", "parse_rules",
-           "timezone_in_use"]
-
+__all__ = [
+    "Dated",
+    "DischargeLimit",
+    "Entries",
+    "Rules",
+    "RulesError",
+    "TownBoardLimit",
+    "TownRules",
+    "Versions",
+    "files_found",
+    "jurisdictions",
+    "load_all",
+    "load_rules",
+    "load_town",
+    "local_timezone",
+    "parse_rules",
+    "timezone_in_use",
+]

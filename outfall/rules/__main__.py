@@ -23,7 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m outfall.rules", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="read every rules file and say what is wrong")
-    check.add_argument("--rules-dir", default=None, help="folder of the rules files (default: the project's rules/)")
+    check.add_argument(
+        "--rules-dir", default=None, help="folder of the rules files (default: the project's rules/)"
+    )
     sub.add_parser("schema", help=f"regenerate {SCHEMA_FILE.relative_to(REPO_ROOT)}")
     sub.add_parser("docs", help=f"regenerate {DOCS_FILE.relative_to(REPO_ROOT)}")
     args = parser.parse_args(argv)

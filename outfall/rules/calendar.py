@@ -30,8 +30,12 @@ Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "satur
 WEEKDAY_NAMES: tuple[str, ...] = get_args(Weekday)
 """The weekdays in the order of ``datetime.date.weekday()`` (0 = Monday)."""
 HolidayKind = Literal["fixed", "nth_weekday", "last_weekday", "weekday_after_nth_weekday"]
-ExtendedPeriod = Literal["illicit_discharges.appeal", "illicit_discharges.abatement", "illicit_discharges.protest",
-                         "notices.correct_by"]
+ExtendedPeriod = Literal[
+    "illicit_discharges.appeal",
+    "illicit_discharges.abatement",
+    "illicit_discharges.protest",
+    "notices.correct_by",
+]
 """The periods a recipient must act within that GCL § 25-a may extend, by the name the rules give them."""
 
 # The keys each kind of holiday needs besides month.
@@ -70,13 +74,19 @@ class HolidayRule(Dated):
     def _fields_for_kind(self) -> "HolidayRule":
         missing = [f for f in _NEEDS[self.kind] if getattr(self, f) is None]
         if missing:
-            raise PydanticCustomError("rules", "holiday '{name}' ({kind}) needs {missing}",
-                                      {"name": self.name, "kind": self.kind, "missing": ", ".join(missing)})
+            raise PydanticCustomError(
+                "rules",
+                "holiday '{name}' ({kind}) needs {missing}",
+                {"name": self.name, "kind": self.kind, "missing": ", ".join(missing)},
+            )
         if self.kind == "fixed":
             last = _cal.monthrange(2000, self.month)[1]  # 2000: a leap year, so Feb 29 is allowed
             if self.day > last:  # type: ignore[operator]
-                raise PydanticCustomError("rules", "holiday '{name}': {month}/{day} is not a day of the year",
-                                          {"name": self.name, "month": self.month, "day": self.day})
+                raise PydanticCustomError(
+                    "rules",
+                    "holiday '{name}': {month}/{day} is not a day of the year",
+                    {"name": self.name, "month": self.month, "day": self.day},
+                )
         return self
 
 

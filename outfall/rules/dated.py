@@ -52,8 +52,10 @@ class Model(BaseModel):
             if unknown:
                 allowed = ", ".join(cls.model_fields)
                 raise PydanticCustomError(
-                    "rules", "unknown key {key} (the keys here are: {allowed})",
-                    {"key": repr(unknown[0]), "allowed": allowed, "key_name": unknown[0]})
+                    "rules",
+                    "unknown key {key} (the keys here are: {allowed})",
+                    {"key": repr(unknown[0]), "allowed": allowed, "key_name": unknown[0]},
+                )
         return data
 
 
@@ -69,9 +71,11 @@ class Dated(Model):
     @model_validator(mode="after")
     def _dates_in_order(self) -> "Dated":
         if self.effective_to is not None and self.effective_to < self.effective_from:
-            raise PydanticCustomError("rules", "effective_to {to} is before effective_from {start}",
-                                      {"to": str(self.effective_to), "start": str(self.effective_from),
-                                       "key_name": "effective_to"})
+            raise PydanticCustomError(
+                "rules",
+                "effective_to {to} is before effective_from {start}",
+                {"to": str(self.effective_to), "start": str(self.effective_from), "key_name": "effective_to"},
+            )
         return self
 
     def in_effect(self, day: dt.date) -> bool:
@@ -97,8 +101,10 @@ def find_in_effect(entries: Iterable[T], day: dt.date, what: str) -> T | None:
     both be in effect on a day."""
     found = [e for e in entries if e.in_effect(day)]
     if len(found) > 1:
-        raise RulesError(f"More than one rule for {what} is in effect on {day.isoformat()}; "
-                         "close the older one with effective_to.")
+        raise RulesError(
+            f"More than one rule for {what} is in effect on {day.isoformat()}; "
+            "close the older one with effective_to."
+        )
     return found[0] if found else None
 
 
@@ -119,8 +125,9 @@ def _overlap(a: Any, b: Any) -> dt.date | None:
     return start if not ends or start <= min(ends) else None
 
 
-def _check_overlaps(items: tuple[Any, ...], key: Callable[[Any], Hashable],
-                    label: Callable[[Any], str]) -> None:
+def _check_overlaps(
+    items: tuple[Any, ...], key: Callable[[Any], Hashable], label: Callable[[Any], str]
+) -> None:
     for j, later in enumerate(items):
         for i in range(j):
             earlier = items[i]
@@ -130,17 +137,30 @@ def _check_overlaps(items: tuple[Any, ...], key: Callable[[Any], Hashable],
             if day is None:
                 continue
             what = f" for {label(earlier)}" if label(earlier) else ""
-            first_i, first, second = min((i, earlier, later), (j, later, earlier), key=lambda t: t[1].effective_from)
+            first_i, first, second = min(
+                (i, earlier, later), (j, later, earlier), key=lambda t: t[1].effective_from
+            )
             if first.effective_from < second.effective_from:
-                hint = (f"give entry [{first_i}] effective_to: {second.effective_from - dt.timedelta(days=1)} "
-                        f"(the day before the other begins)")
+                hint = (
+                    f"give entry [{first_i}] effective_to: {second.effective_from - dt.timedelta(days=1)} "
+                    f"(the day before the other begins)"
+                )
             else:
                 hint = "correct the dates"
             raise PydanticCustomError(
-                "rules", "is in effect {b}, and so is entry [{other}]{what} ({a}): two entries of the same rule "
+                "rules",
+                "is in effect {b}, and so is entry [{other}]{what} ({a}): two entries of the same rule "
                 "may not both be in effect on {day}; {hint}",
-                {"day": str(day), "other": i, "what": what, "a": period_text(earlier), "b": period_text(later),
-                 "hint": hint, "index": j})
+                {
+                    "day": str(day),
+                    "other": i,
+                    "what": what,
+                    "a": period_text(earlier),
+                    "b": period_text(later),
+                    "hint": hint,
+                    "index": j,
+                },
+            )
 
 
 class _DatedList(tuple, Generic[T]):
@@ -159,10 +179,14 @@ class _DatedList(tuple, Generic[T]):
         return ""
 
     @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
         args = get_args(source)
         item = args[0] if args else Dated
-        list_schema = core_schema.list_schema(handler.generate_schema(item), min_length=cls.min_length or None)
+        list_schema = core_schema.list_schema(
+            handler.generate_schema(item), min_length=cls.min_length or None
+        )
 
         def build(items: list) -> "_DatedList":
             made = cls(items)
@@ -170,16 +194,20 @@ class _DatedList(tuple, Generic[T]):
             return made
 
         return core_schema.no_info_after_validator_function(
-            build, list_schema,
-            serialization=core_schema.plain_serializer_function_ser_schema(list, return_schema=list_schema))
+            build,
+            list_schema,
+            serialization=core_schema.plain_serializer_function_ser_schema(list, return_schema=list_schema),
+        )
 
     def bind(self, source: str, where: str) -> None:
         self.source, self.where = source, where
 
     def _no_entry(self, day: dt.date) -> RulesError:
         cover = "; ".join(period_text(e) for e in sorted(self, key=lambda e: e.effective_from)) or "none"
-        return RulesError(f"{self.source}: {self.where}: no entry in effect on {day} (entries: {cover}); "
-                          f"add one that covers that day")
+        return RulesError(
+            f"{self.source}: {self.where}: no entry in effect on {day} (entries: {cover}); "
+            f"add one that covers that day"
+        )
 
     def __iter__(self) -> Iterator[T]:
         return super().__iter__()
@@ -235,5 +263,6 @@ class Entries(_DatedList[T]):
 
     def find(self, day: dt.date, key: Hashable) -> T | None:
         """The entry of ``key`` in effect on ``day``, or None (e.g. a rate no one adopted)."""
-        return find_in_effect((item for item in self if item.key() == key), day,
-                              f"{self.source}: {self.where}: {key!r}")
+        return find_in_effect(
+            (item for item in self if item.key() == key), day, f"{self.source}: {self.where}: {key!r}"
+        )

@@ -33,8 +33,12 @@ def rules_models() -> dict[str, type[BaseModel]]:
         if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
             return
         for cls in annotation.__mro__:
-            if (isinstance(cls, type) and issubclass(cls, BaseModel) and cls.__name__ not in out
-                    and cls.__module__.split(".")[:2] == ["outfall", "rules"]):
+            if (
+                isinstance(cls, type)
+                and issubclass(cls, BaseModel)
+                and cls.__name__ not in out
+                and cls.__module__.split(".")[:2] == ["outfall", "rules"]
+            ):
                 out[cls.__name__] = cls
                 for field in cls.model_fields.values():
                     visit(field.annotation)
@@ -55,9 +59,13 @@ def field_docs() -> dict[str, dict[str, str]]:
                 continue
             docs = out.setdefault(node.name, {})
             for stmt, following in zip(node.body, node.body[1:]):
-                if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
-                        and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
-                        and isinstance(following.value.value, str)):
+                if (
+                    isinstance(stmt, ast.AnnAssign)
+                    and isinstance(stmt.target, ast.Name)
+                    and isinstance(following, ast.Expr)
+                    and isinstance(following.value, ast.Constant)
+                    and isinstance(following.value.value, str)
+                ):
                     docs[stmt.target.id] = inspect.cleandoc(following.value.value)
     return out
 
@@ -74,7 +82,7 @@ def field_doc(model: type[BaseModel], name: str) -> str | None:
 def _describe(node: dict[str, Any], model: type[BaseModel]) -> None:
     for name, prop in (node.get("properties") or {}).items():
         doc = field_doc(model, name)
-        if doc:   # the field's own words first, then its type's (e.g. "US dollars, at most 2 decimal places")
+        if doc:  # the field's own words first, then its type's (e.g. "US dollars, at most 2 decimal places")
             kind = prop.get("description")
             prop["description"] = doc if not kind or kind == doc else f"{doc} {kind}"
 
@@ -113,9 +121,11 @@ def schema() -> dict[str, Any]:
             _optional_is_absent(definition)
             _describe(definition, classes[name])
     out["title"] = "Outfall rules file (rules/<jurisdiction>.yaml)"
-    out["description"] = ("The rules of one jurisdiction: every limit, schedule, deadline and penalty, each entry "
-                          "with its citation and effective dates. Generated from the models of outfall/rules/ by "
-                          "`python -m outfall.rules schema`; do not edit by hand.")
+    out["description"] = (
+        "The rules of one jurisdiction: every limit, schedule, deadline and penalty, each entry "
+        "with its citation and effective dates. Generated from the models of outfall/rules/ by "
+        "`python -m outfall.rules schema`; do not edit by hand."
+    )
     return out
 
 
@@ -183,7 +193,7 @@ def _description(model: type[BaseModel], name: str) -> str:
 def _value(value: Any, name: str = "usd") -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, Decimal) and "usd" not in name:   # a rate, a factor: not money
+    if isinstance(value, Decimal) and "usd" not in name:  # a rate, a factor: not money
         return str(value)
     if isinstance(value, Decimal):
         return f"${value:,.2f}" if value == value.quantize(Decimal("0.01")) else f"${value}"
@@ -223,7 +233,7 @@ def _fields(model: BaseModel, indent: str = "") -> list[str]:
             lines.append(f"{indent}- {label} (`{name}`):")
             lines += [f"{indent}  - {_value(item)}" for item in value]
         elif isinstance(value, str) and len(value) > 100:
-            lines.append(f"{indent}- {label} (`{name}`): \"{_words(value)}\"")
+            lines.append(f'{indent}- {label} (`{name}`): "{_words(value)}"')
         else:
             lines.append(f"{indent}- {label} (`{name}`): **{_value(value, name)}**")
     return lines
@@ -246,10 +256,17 @@ def _limits(entries: Entries, empty: str) -> list[str]:
     lines = ["| parameter | limit | value | in effect | citation |", "|---|---|---|---|---|"]
     for lim in entries:
         value, unit = lim.as_written
-        kind = {"max": "at most", "min": "at least", "daily_max": "daily maximum", "monthly_avg": "monthly average"}
+        kind = {
+            "max": "at most",
+            "min": "at least",
+            "daily_max": "daily maximum",
+            "monthly_avg": "monthly average",
+        }
         adopted = f" (adopted by {lim.adopted_by})" if getattr(lim, "adopted_by", None) else ""
-        lines.append(f"| {lim.parameter} | {kind.get(lim.limit_type, lim.limit_type)} | {_value(value)} {unit} | "
-                     f"{lim.period_text()} | {_cell(lim.citation)}{_cell(adopted)} |")
+        lines.append(
+            f"| {lim.parameter} | {kind.get(lim.limit_type, lim.limit_type)} | {_value(value)} {unit} | "
+            f"{lim.period_text()} | {_cell(lim.citation)}{_cell(adopted)} |"
+        )
     return [*lines, ""]
 
 
@@ -259,8 +276,10 @@ def _readings(group: BaseModel) -> list[str]:
         if versions is None:
             continue
         for item in versions:
-            lines.append(f"| `{name}`: {_cell(_description(type(group), name))} | {_cell(_value(item.value))} | "
-                         f"{item.period_text()} | {_cell(item.citation)} |")
+            lines.append(
+                f"| `{name}`: {_cell(_description(type(group), name))} | {_cell(_value(item.value))} | "
+                f"{item.period_text()} | {_cell(item.citation)} |"
+            )
     return [*lines, ""]
 
 
@@ -272,8 +291,10 @@ def _units(versions: Versions) -> list[str]:
         if units.districts is not None:
             names = "; ".join(f"{code}: {name}" for code, name in units.districts.names.items())
             lines.append(f"- Districts: **{_cell(names)}** ({_words(units.districts.citation)})")
-        lines.append(f"- Property without service (sewer moratorium) is not charged: "
-                     f"**{_value(units.moratorium.zero_components)}** ({_words(units.moratorium.citation)})")
+        lines.append(
+            f"- Property without service (sewer moratorium) is not charged: "
+            f"**{_value(units.moratorium.zero_components)}** ({_words(units.moratorium.citation)})"
+        )
         lines += ["", "| property class | rule | numbers |", "|---|---|---|"]
         for name, rule in units.classes.items():
             numbers = []
@@ -282,8 +303,10 @@ def _units(versions: Versions) -> list[str]:
                 if field in ("label", "method") or value is None or value == []:
                     continue
                 if isinstance(rule, TiersRule) and field == "tiers":
-                    value = ", ".join(f"up to {t.max}: {t.units}" if t.max is not None else f"more: {t.units}"
-                                      for t in rule.tiers)
+                    value = ", ".join(
+                        f"up to {t.max}: {t.units}" if t.max is not None else f"more: {t.units}"
+                        for t in rule.tiers
+                    )
                 numbers.append(f"{field}: {_value(value)}")
             lines.append(f"| {name} | {_cell(rule.label)} ({rule.method}) | {_cell('; '.join(numbers))} |")
         lines.append("")
@@ -298,26 +321,43 @@ def _section(rules: Rules, name: str) -> list[str]:
         lines += [doc.rstrip(".") + ". A result above an upper limit (or below a lower one) breaks it.", ""]
         lines += _limits(value, "None.")
     elif name == "table_7_1":
-        lines += [_words(type(value).__doc__), "", f"*Provision in effect {value.period_text()}* "
-                  f"({_words(value.citation)})", ""]
-        lines += _limits(value.limits, "**None adopted by the Town Board.** A limit takes effect when an entry "
-                                       "naming the act that adopted it (`adopted_by`) is added under "
-                                       "`table_7_1.limits`.")
+        lines += [
+            _words(type(value).__doc__),
+            "",
+            f"*Provision in effect {value.period_text()}* ({_words(value.citation)})",
+            "",
+        ]
+        lines += _limits(
+            value.limits,
+            "**None adopted by the Town Board.** A limit takes effect when an entry "
+            "naming the act that adopted it (`adopted_by`) is added under "
+            "`table_7_1.limits`.",
+        )
     elif name.startswith("readings"):
         lines += [_words(type(value).__doc__), ""] + _readings(value)
     elif name == "sewer_units":
         lines += [_words(value[0].__doc__), ""] + _units(value)
     elif name == "surcharge":
-        lines += [_words(type(value).__doc__), "", "#### How the pounds are computed (`surcharge.method`)", ""]
+        lines += [
+            _words(type(value).__doc__),
+            "",
+            "#### How the pounds are computed (`surcharge.method`)",
+            "",
+        ]
         lines += _versions(value.method, "surcharge.method")
         lines += ["#### Rates per pound (`surcharge.rates`)", ""]
         if not value.rates:
-            lines += ["**None adopted by the Town Board.** The surcharges table reports the pounds and says that no "
-                      "rate is adopted; no amount is charged. A rate takes effect when an entry naming the act that "
-                      "adopted it (`adopted_by`) is added under `surcharge.rates`.", ""]
+            lines += [
+                "**None adopted by the Town Board.** The surcharges table reports the pounds and says that no "
+                "rate is adopted; no amount is charged. A rate takes effect when an entry naming the act that "
+                "adopted it (`adopted_by`) is added under `surcharge.rates`.",
+                "",
+            ]
         for rate in value.rates:
-            lines += [f"- {rate.parameter}: **{_value(rate.usd_per_lb)} per pound**, adopted by {rate.adopted_by}, "
-                      f"in effect {rate.period_text()} ({_words(rate.citation)})"]
+            lines += [
+                f"- {rate.parameter}: **{_value(rate.usd_per_lb)} per pound**, adopted by {rate.adopted_by}, "
+                f"in effect {rate.period_text()} ({_words(rate.citation)})"
+            ]
         lines += [""] if value.rates else []
     elif isinstance(value, Versions):
         lines += [_words(doc or value[0].__doc__), ""] + _versions(value, name)
@@ -333,7 +373,9 @@ def _section(rules: Rules, name: str) -> list[str]:
             if versions is None:
                 continue
             label = _words(field_doc(type(value), part)) or _words(versions[0].__doc__)
-            lines += [f"#### {label.rstrip('.')} (`{name}.{part}`)", ""] + _versions(versions, f"{name}.{part}")
+            lines += [f"#### {label.rstrip('.')} (`{name}.{part}`)", ""] + _versions(
+                versions, f"{name}.{part}"
+            )
     return lines
 
 

@@ -34,7 +34,9 @@ class _DuplicateKey(yaml.constructor.ConstructorError):
     pass
 
 
-_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's parser when present: far faster, and every run reads the rules
+_BASE = getattr(
+    yaml, "CSafeLoader", yaml.SafeLoader
+)  # libyaml's parser when present: far faster, and every run reads the rules
 
 
 class _Loader(_BASE):  # type: ignore[misc, valid-type]
@@ -45,8 +47,12 @@ class _Loader(_BASE):  # type: ignore[misc, valid-type]
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
             if key in seen:
-                raise _DuplicateKey(None, None, f"key '{key}' is given twice (first on line {seen[key]}); keep one",
-                                    key_node.start_mark)
+                raise _DuplicateKey(
+                    None,
+                    None,
+                    f"key '{key}' is given twice (first on line {seen[key]}); keep one",
+                    key_node.start_mark,
+                )
             seen[key] = key_node.start_mark.line + 1
         return super().construct_mapping(node, deep=deep)
 
@@ -87,8 +93,10 @@ def read_yaml(text: str, where: str) -> tuple[Any, dict[tuple, int]]:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         if isinstance(exc, _DuplicateKey):
             raise RulesError(f"{where}{line}: {problem}") from None
-        raise RulesError(f"{where}{line}: not valid YAML: {problem} (check the quotes, brackets and indentation "
-                         f"of this line and the one before)") from None
+        raise RulesError(
+            f"{where}{line}: not valid YAML: {problem} (check the quotes, brackets and indentation "
+            f"of this line and the one before)"
+        ) from None
     finally:
         loader.dispose()
     return data, _lines(node)
@@ -142,8 +150,10 @@ def _message(error: dict, value: Any) -> str:
             return f"{given} is not one of {ctx.get('expected')}"
         return f"{given} is not one of {ctx.get('expected')}"
     if kind == "union_tag_invalid":
-        return (f"{ctx.get('discriminator', '').strip(chr(39))} {show(ctx.get('tag'))} is not one of "
-                f"{ctx.get('expected_tags')}")
+        return (
+            f"{ctx.get('discriminator', '').strip(chr(39))} {show(ctx.get('tag'))} is not one of "
+            f"{ctx.get('expected_tags')}"
+        )
     if kind == "union_tag_not_found":
         return f"missing '{ctx.get('discriminator', '').strip(chr(39))}'"
     if kind in ("dict_type", "model_type", "model_attributes_type"):
@@ -151,7 +161,11 @@ def _message(error: dict, value: Any) -> str:
     if kind == "list_type":
         return f"expected a list (lines starting with '- '), not {_kind(error.get('input'))}"
     if kind in ("too_short",):
-        return "needs at least one entry" if ctx.get("min_length") == 1 else f"needs at least {ctx.get('min_length')} entries"
+        return (
+            "needs at least one entry"
+            if ctx.get("min_length") == 1
+            else f"needs at least {ctx.get('min_length')} entries"
+        )
     if kind in ("string_type",):
         return f"{given} is not text (put it in quotes)"
     if kind in ("bool_type",):
@@ -164,8 +178,12 @@ def _message(error: dict, value: Any) -> str:
         return f"{given} is not a date (YYYY-MM-DD, e.g. 2027-01-01)"
     if kind in ("bool_parsing",):
         return f"{given} is not true or false"
-    bounds = {"greater_than_equal": ("ge", "less than"), "greater_than": ("gt", "not more than"),
-              "less_than_equal": ("le", "more than"), "less_than": ("lt", "not less than")}
+    bounds = {
+        "greater_than_equal": ("ge", "less than"),
+        "greater_than": ("gt", "not more than"),
+        "less_than_equal": ("le", "more than"),
+        "less_than": ("lt", "not less than"),
+    }
     if kind in bounds:
         key, words = bounds[kind]
         return f"{given} is {words} {show(ctx.get(key))}"
@@ -188,7 +206,7 @@ def _first_error(exc: ValidationError, data: Any, lines: dict[tuple, int], where
             line = lines.get(path)
             path = path[:-1]
         else:
-            line = lines.get(path) if path else None   # the whole file: no one line to point at
+            line = lines.get(path) if path else None  # the whole file: no one line to point at
         text = _message(error, value)
         found.append((line or 0, path, text))
     found.sort(key=lambda f: f[0])
@@ -251,8 +269,10 @@ def parse_rules(text: str, source: Path) -> Rules:
     empty = _first_empty(data, lines)
     if empty is not None:
         line, path = empty
-        raise RulesError(f"{where}, line {line}: {path_text(path)}: is empty: fill it in (a file written by "
-                         f"outfall new-town gives the model town's value beside it)")
+        raise RulesError(
+            f"{where}, line {line}: {path_text(path)}: is empty: fill it in (a file written by "
+            f"outfall new-town gives the model town's value beside it)"
+        )
     try:
         rules = Rules.model_validate(data)
     except ValidationError as exc:
@@ -281,10 +301,18 @@ def load_rules(jurisdiction: str, rules_dir: Path | str | None = None) -> Rules:
     except UnicodeDecodeError:
         raise RulesError(f"{display_path(path)}: not a text file (UTF-8)") from None
     if rules.jurisdiction != jurisdiction:
-        line = next((n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-                     if text.startswith("jurisdiction:")), 0)
-        raise RulesError(f"{display_path(path)}, line {line}: jurisdiction: says '{rules.jurisdiction}', but the "
-                         f"file is the rules of '{jurisdiction}' (its name without .yaml)")
+        line = next(
+            (
+                n
+                for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith("jurisdiction:")
+            ),
+            0,
+        )
+        raise RulesError(
+            f"{display_path(path)}, line {line}: jurisdiction: says '{rules.jurisdiction}', but the "
+            f"file is the rules of '{jurisdiction}' (its name without .yaml)"
+        )
     return rules
 
 
@@ -313,6 +341,8 @@ def load_all(rules_dir: Path | str | None = None) -> dict[str, Rules]:
     if not found:
         folder = rules_folder(rules_dir)
         where = "no such folder" if not folder.is_dir() else "no rules file (*.yaml) in it"
-        raise RulesError(f"{display_path(folder)}: {where}; a town's rules are <jurisdiction>.yaml "
-                         f"(outfall new-town NAME --out {display_path(folder / 'NAME.yaml')} starts one)")
+        raise RulesError(
+            f"{display_path(folder)}: {where}; a town's rules are <jurisdiction>.yaml "
+            f"(outfall new-town NAME --out {display_path(folder / 'NAME.yaml')} starts one)"
+        )
     return {j: load_rules(j, rules_dir) for j in found}

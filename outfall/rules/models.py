@@ -33,9 +33,29 @@ from outfall.rules.fees import FeeSchedule
 from outfall.rules.illicit import IllicitTerms
 from outfall.rules.practices import PracticeTerms
 from outfall.rules.types import (
-    Citation, ClockTime, Component, Count, Flag, Jurisdiction, KnownParameter, LimitType, Money,
-    NonNegativeNumber, Number, ParcelCount, Parameter, Percent, PositiveCount, PositiveNumber, PropertyClass,
-    Rate, Rounding, SewerDistrictCode, Text, TimeZone, show,
+    Citation,
+    ClockTime,
+    Component,
+    Count,
+    Flag,
+    Jurisdiction,
+    KnownParameter,
+    LimitType,
+    Money,
+    NonNegativeNumber,
+    Number,
+    ParcelCount,
+    Parameter,
+    Percent,
+    PositiveCount,
+    PositiveNumber,
+    PropertyClass,
+    Rate,
+    Rounding,
+    SewerDistrictCode,
+    Text,
+    TimeZone,
+    show,
 )
 
 
@@ -45,8 +65,11 @@ def _error(message: str, **ctx: Any) -> PydanticCustomError:
 
 # ============================================================ discharge limits
 
-_UNITS_OF_KIND = {"concentration": vocab.CONCENTRATION_UNITS, "ph": vocab.PH_UNITS,
-                  "temperature": vocab.TEMPERATURE_UNITS}
+_UNITS_OF_KIND = {
+    "concentration": vocab.CONCENTRATION_UNITS,
+    "ph": vocab.PH_UNITS,
+    "temperature": vocab.TEMPERATURE_UNITS,
+}
 
 
 class DischargeLimit(Dated):
@@ -69,9 +92,14 @@ class DischargeLimit(Dated):
         kind = vocab.parameter_kind(self.parameter)
         unit = vocab.canonical_unit(self.unit, kind)
         if unit is None:
-            raise _error("unit {unit} is not a {kind} unit for {parameter} (one of {units})",
-                         unit=show(self.unit), kind=kind, parameter=self.parameter,
-                         units=", ".join(_UNITS_OF_KIND[kind]), key_name="unit")
+            raise _error(
+                "unit {unit} is not a {kind} unit for {parameter} (one of {units})",
+                unit=show(self.unit),
+                kind=kind,
+                parameter=self.parameter,
+                units=", ".join(_UNITS_OF_KIND[kind]),
+                key_name="unit",
+            )
         self._written = (self.value, self.unit)
         scale, offset = vocab.LINEAR[unit]
         object.__setattr__(self, "value", self.value * scale + offset)
@@ -245,8 +273,11 @@ class Slug(Dated):
     @model_validator(mode="after")
     def _days(self) -> "Slug":
         if self.min_baseline_days > self.baseline_days:
-            raise _error("min_baseline_days {n} is more than baseline_days {m}", n=self.min_baseline_days,
-                         m=self.baseline_days)
+            raise _error(
+                "min_baseline_days {n} is more than baseline_days {m}",
+                n=self.min_baseline_days,
+                m=self.baseline_days,
+            )
         return self
 
 
@@ -377,8 +408,9 @@ class AcreageOnlyRule(_UnitRule):
     """One bond unit for every this many acres or part thereof."""
 
 
-UnitRule = Annotated[Union[AcreageRule, FixedRule, PerCountRule, TiersRule, AcreageOnlyRule],
-                     Field(discriminator="method")]
+UnitRule = Annotated[
+    Union[AcreageRule, FixedRule, PerCountRule, TiersRule, AcreageOnlyRule], Field(discriminator="method")
+]
 
 
 class Moratorium(Model):
@@ -446,8 +478,9 @@ class SewerCorrection(Dated):
     @model_validator(mode="after")
     def _within(self) -> "SewerCorrection":
         if self.days is not None and self.days > self.max_days:
-            raise _error("days {days} is more than max_days {max}", days=self.days, max=self.max_days,
-                         key_name="days")
+            raise _error(
+                "days {days} is more than max_days {max}", days=self.days, max=self.max_days, key_name="days"
+            )
         return self
 
 
@@ -549,8 +582,12 @@ class Surcharge(Model):
         surcharged = {p for m in self.method for p in m.parameters}
         for i, rate in enumerate(self.rates):
             if rate.parameter not in surcharged:
-                raise _error("{parameter} is not surcharged (method lists {listed})", sub=["rates", i],
-                             parameter=rate.parameter, listed=", ".join(sorted(surcharged)))
+                raise _error(
+                    "{parameter} is not surcharged (method lists {listed})",
+                    sub=["rates", i],
+                    parameter=rate.parameter,
+                    listed=", ".join(sorted(surcharged)),
+                )
         return self
 
     def rate(self, parameter: str, day: dt.date) -> SurchargeRate | None:
@@ -610,7 +647,9 @@ class PenaltyTier(Model):
     @model_validator(mode="after")
     def _range(self) -> "PenaltyTier":
         if self.min_usd > self.max_usd:
-            raise _error("min_usd {low} is more than max_usd {high}", low=show(self.min_usd), high=show(self.max_usd))
+            raise _error(
+                "min_usd {low} is more than max_usd {high}", low=show(self.min_usd), high=show(self.max_usd)
+            )
         return self
 
 
@@ -631,8 +670,10 @@ class StormwaterPenalty(Dated):
     def _offenses(self) -> "StormwaterPenalty":
         offenses = sorted(t.offense for t in self.tiers)
         if offenses != list(range(1, len(offenses) + 1)):
-            raise _error("tiers must be offenses 1, 2, 3 ... each once (found {found})",
-                         found=", ".join(map(str, offenses)))
+            raise _error(
+                "tiers must be offenses 1, 2, 3 ... each once (found {found})",
+                found=", ".join(map(str, offenses)),
+            )
         return self
 
     def tier(self, offense: int) -> PenaltyTier:
@@ -664,8 +705,15 @@ class Penalties(Model):
 # ============================================================ stormwater (SWPPP)
 
 SiteFlag = Literal["impaired_water", "single_family", "agricultural", "exempt"]
-FindingName = Literal["weekly", "storm", "sediment_not_removed", "disturbance_over_limit",
-                      "contractor_not_certified", "milestone_notice_late", "report_not_delivered"]
+FindingName = Literal[
+    "weekly",
+    "storm",
+    "sediment_not_removed",
+    "disturbance_over_limit",
+    "contractor_not_certified",
+    "milestone_notice_late",
+    "report_not_delivered",
+]
 
 
 class ConditionA(Model):
@@ -917,8 +965,10 @@ class Swppp(Model):
     @model_validator(mode="after")
     def _conditions_somewhere(self) -> "Swppp":
         if self.conditions is None and any(isinstance(a, MinAcresApplicability) for a in self.applicability):
-            raise _error("missing 'conditions': with applicability rule min_disturbed_acres, Conditions A, B "
-                         "and C are listed under conditions")
+            raise _error(
+                "missing 'conditions': with applicability rule min_disturbed_acres, Conditions A, B "
+                "and C are listed under conditions"
+            )
         return self
 
 
@@ -980,17 +1030,32 @@ class LawNames(Model):
 
 
 #: The names a section needs in ``law_names``: (section present, names it needs).
-LAW_NAMES_NEEDED = (("discharge_limits", ("sewer_use", "sewer_rates", "sewer_penalty", "sewer_district")),
-                    ("swppp", ("stormwater",)), ("illicit_discharges", ("illicit_discharges",)),
-                    ("inspection_fees", ("inspection_fees",)))
+LAW_NAMES_NEEDED = (
+    ("discharge_limits", ("sewer_use", "sewer_rates", "sewer_penalty", "sewer_district")),
+    ("swppp", ("stormwater",)),
+    ("illicit_discharges", ("illicit_discharges",)),
+    ("inspection_fees", ("inspection_fees",)),
+)
 
 
 # ============================================================ the file
 
 #: Sections the sewer side reads together: a file with one of them needs all.
-SEWER_SECTIONS = ("discharge_limits", "table_7_1", "nondetect_averaging", "slug", "infiltration", "sewer_units",
-                  "billing", "notices", "snc", "surcharge", "sewer_compliance", "sewer_enforcement",
-                  "grease_interceptors")
+SEWER_SECTIONS = (
+    "discharge_limits",
+    "table_7_1",
+    "nondetect_averaging",
+    "slug",
+    "infiltration",
+    "sewer_units",
+    "billing",
+    "notices",
+    "snc",
+    "surcharge",
+    "sewer_compliance",
+    "sewer_enforcement",
+    "grease_interceptors",
+)
 
 
 class Rules(Model):
@@ -1052,9 +1117,11 @@ class Rules(Model):
         present = [s for s in SEWER_SECTIONS if getattr(self, s) is not None]
         missing = [s for s in SEWER_SECTIONS if getattr(self, s) is None]
         if present and missing:
-            raise _error("has sewer rules ({present}) but no {missing}; the sewer rules go together",
-                         present=present[0] if len(present) == 1 else f"{present[0]} ...",
-                         missing=", ".join(missing))
+            raise _error(
+                "has sewer rules ({present}) but no {missing}; the sewer rules go together",
+                present=present[0] if len(present) == 1 else f"{present[0]} ...",
+                missing=", ".join(missing),
+            )
         if self.swppp is not None and self.penalties is None:
             raise _error("has swppp but no penalties")
         for section, names in LAW_NAMES_NEEDED:
@@ -1062,8 +1129,11 @@ class Rules(Model):
                 continue
             lacking = [n for n in names if self.law_names is None or getattr(self.law_names, n) is None]
             if lacking:
-                raise _error("has {section} but no law_names.{lacking}: the name letters and pages print",
-                             section=section, lacking=", law_names.".join(lacking))
+                raise _error(
+                    "has {section} but no law_names.{lacking}: the name letters and pages print",
+                    section=section,
+                    lacking=", law_names.".join(lacking),
+                )
         return self
 
     # ------------------------------------------------------------- typed API

@@ -25,13 +25,52 @@ from outfall.rules.town import load_town
 from outfall.rules.types import JURISDICTION_PATTERN
 
 #: Keys whose values are not the law's numbers or words but names the code reads, dates, or positions.
-KEPT = {"effective_from", "effective_to", "method", "kind", "rule", "per", "unit", "parameter", "limit_type",
-        "components", "zero_components", "requires", "count", "rounding", "budget_rate_rounding", "rate_sources",
-        "month", "day", "n", "weekday", "anchor_weekday", "anchor_n", "sunday_observed_next_day", "flag",
-        "excluded_flags", "business_weekdays", "periods", "use", "in_mall_or_business_park", "required",
-        "leap_day_year_later", "start_when_blank", "for_findings", "when_status", "value", "default",
-        "by_parameter", "trc_excluded_parameters", "parameters", "mailing", "chapter", "label", "paragraph",
-        "name_of_item"}
+KEPT = {
+    "effective_from",
+    "effective_to",
+    "method",
+    "kind",
+    "rule",
+    "per",
+    "unit",
+    "parameter",
+    "limit_type",
+    "components",
+    "zero_components",
+    "requires",
+    "count",
+    "rounding",
+    "budget_rate_rounding",
+    "rate_sources",
+    "month",
+    "day",
+    "n",
+    "weekday",
+    "anchor_weekday",
+    "anchor_n",
+    "sunday_observed_next_day",
+    "flag",
+    "excluded_flags",
+    "business_weekdays",
+    "periods",
+    "use",
+    "in_mall_or_business_park",
+    "required",
+    "leap_day_year_later",
+    "start_when_blank",
+    "for_findings",
+    "when_status",
+    "value",
+    "default",
+    "by_parameter",
+    "trc_excluded_parameters",
+    "parameters",
+    "mailing",
+    "chapter",
+    "label",
+    "paragraph",
+    "name_of_item",
+}
 #: Keys kept only where their value is a word the code reads (a reading's value); numbers are emptied.
 WORD_KEYS = {"value", "default"}
 
@@ -112,11 +151,13 @@ class _Emptier:
 
 def new_town_text(name: str, rules_dir: Path | str | None = None) -> tuple[str, int]:
     """(the starting rules file of town ``name``, how many values it leaves to fill in)."""
-    from ruamel.yaml import YAML   # round-trip YAML (comments kept): only for this command
+    from ruamel.yaml import YAML  # round-trip YAML (comments kept): only for this command
 
     if not re.fullmatch(JURISDICTION_PATTERN, name):
-        raise NewTownError(f"'{name}' is not a jurisdiction's name: lower-case letters, digits and _, starting "
-                           f"with a letter (the file is NAME.yaml)")
+        raise NewTownError(
+            f"'{name}' is not a jurisdiction's name: lower-case letters, digits and _, starting "
+            f"with a letter (the file is NAME.yaml)"
+        )
     town = load_town(rules_dir or None)
     model = town.town
     text = model.source.read_text(encoding="utf-8")
@@ -130,8 +171,10 @@ def new_town_text(name: str, rules_dir: Path | str | None = None) -> tuple[str, 
     emptier = _Emptier(words)
     emptier.walk(data)
     data["jurisdiction"] = name
-    for key, words_ in (("name", f"fill in: the town's name as letters print it (model: {model.name})"),
-                        ("timezone", f"fill in: the town's time zone, e.g. America/Chicago (model: {model.timezone})")):
+    for key, words_ in (
+        ("name", f"fill in: the town's name as letters print it (model: {model.name})"),
+        ("timezone", f"fill in: the town's time zone, e.g. America/Chicago (model: {model.timezone})"),
+    ):
         data[key] = ""
         data.yaml_add_eol_comment(words_, key)
         emptier.count += 1
@@ -141,12 +184,12 @@ def new_town_text(name: str, rules_dir: Path | str | None = None) -> tuple[str, 
     header = [
         "# yaml-language-server: $schema=schema.json",
         f"# Rules of {name}, to fill in. Written by `outfall new-town` from the rules of {model.name}",
-        f"# ({model.source.name}, version {model.version}): the same sections and keys. Every value left \"\"",
+        f'# ({model.source.name}, version {model.version}): the same sections and keys. Every value left ""',
         "# is yours to fill in: the comment beside it gives the model town's value and citation. Check the",
         "# effective dates too (the model's are kept), and delete a section your town does not apply only",
         "# where the loader allows it (the sewer sections go together). Until every value is filled in, the",
         "# file does not load: `python -m outfall.rules check --rules-dir <this folder>` names the first",
-        "# value still empty. The recipe: docs/CONTRIBUTING.md, \"Adopt Outfall in another town\".",
+        '# value still empty. The recipe: docs/CONTRIBUTING.md, "Adopt Outfall in another town".',
         "",
     ]
     return "\n".join(header) + out.getvalue(), emptier.count
@@ -171,7 +214,9 @@ def write_new_town(name: str, out: Path, rules_dir: Path | str | None = None) ->
         with open(out, "x", encoding="utf-8") as handle:
             handle.write(text)
     except FileExistsError:
-        raise NewTownError(f"{out} exists already; a rules file is never overwritten: give a new file") from None
+        raise NewTownError(
+            f"{out} exists already; a rules file is never overwritten: give a new file"
+        ) from None
     except OSError as exc:
         raise NewTownError(f"cannot write {out}: {exc.strerror or exc}") from None
     return out, count

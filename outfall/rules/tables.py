@@ -22,11 +22,12 @@ from typing import Any, Callable, Iterable
 
 from outfall.rules.dated import RulesError
 
-OPEN_END = dt.date(9999, 12, 31)   # effective_to of a version still in effect, in the SQL tables
+OPEN_END = dt.date(9999, 12, 31)  # effective_to of a version still in effect, in the SQL tables
 
 
-def versions_frame(versions: Iterable[Any], columns: dict[str, str | Callable[[Any], Any]],
-                   rules_version: str | None = None):
+def versions_frame(
+    versions: Iterable[Any], columns: dict[str, str | Callable[[Any], Any]], rules_version: str | None = None
+):
     """One row per dated version: effective_from, effective_to (OPEN_END when open), the ``columns``
     (a field name, or a function of the version) and ``rule`` (its citation)."""
     import pandas as pd
@@ -36,13 +37,15 @@ def versions_frame(versions: Iterable[Any], columns: dict[str, str | Callable[[A
         row: dict[str, Any] = {"effective_from": v.effective_from, "effective_to": v.effective_to or OPEN_END}
         for name, how in columns.items():
             value = how(v) if callable(how) else getattr(v, how)
-            row[name] = float(value) if hasattr(value, "as_tuple") else value   # Decimal -> DOUBLE for SQL
+            row[name] = float(value) if hasattr(value, "as_tuple") else value  # Decimal -> DOUBLE for SQL
         row["rule"] = v.citation
         if rules_version is not None:
             row["rules_version"] = rules_version
         rows.append(row)
-    names = ["effective_from", "effective_to", *columns, "rule"] + (["rules_version"] if rules_version else [])
-    return pd.DataFrame(rows, columns=names)   # dates stay datetime.date (9999-12-31 is past pandas' range)
+    names = ["effective_from", "effective_to", *columns, "rule"] + (
+        ["rules_version"] if rules_version else []
+    )
+    return pd.DataFrame(rows, columns=names)  # dates stay datetime.date (9999-12-31 is past pandas' range)
 
 
 def coverage_text(versions: Iterable[Any]) -> str:
@@ -56,17 +59,19 @@ def coverage_text(versions: Iterable[Any]) -> str:
 def not_in_effect(what: str, day: dt.date, versions: Iterable[Any]) -> str:
     """Why something was not judged: 'not judged: the rules give no slug definition in effect on 2004-05-01
     (they give one from 1986-11-20)'."""
-    return f"not judged: the rules give no {what} in effect on {day} (they give one {coverage_text(versions)})"
+    return (
+        f"not judged: the rules give no {what} in effect on {day} (they give one {coverage_text(versions)})"
+    )
 
 
 @dataclass(frozen=True)
 class NotJudged:
     """Something an asset could not judge for want of a rule in effect on its day (table not_judged)."""
 
-    subject: str         # what: "sample S-1 of IU-1", "site W-3"
-    day: dt.date         # the day the rule was needed for
-    section: str         # the rules section: "snc", "swppp.weekly_inspection"
-    reason: str          # in words: not_in_effect(...)
+    subject: str  # what: "sample S-1 of IU-1", "site W-3"
+    day: dt.date  # the day the rule was needed for
+    section: str  # the rules section: "snc", "swppp.weekly_inspection"
+    reason: str  # in words: not_in_effect(...)
 
 
 def check_implemented(rules: Any, group: str, implemented: dict[str, Any]) -> None:
@@ -79,5 +84,7 @@ def check_implemented(rules: Any, group: str, implemented: dict[str, Any]) -> No
     for name, value in implemented.items():
         for i, version in enumerate(getattr(readings, name, None) or ()):
             if version.value != value:
-                raise RulesError(f"{rules.source.name}: {group}.{name}[{i}]: {version.value!r}; this version of "
-                                 f"Outfall implements only {value!r}")
+                raise RulesError(
+                    f"{rules.source.name}: {group}.{name}[{i}]: {version.value!r}; this version of "
+                    f"Outfall implements only {value!r}"
+                )

@@ -72,7 +72,9 @@ class TownRules:
         try:
             return self.rules[jurisdiction]
         except KeyError:
-            raise RulesError(f"no rules for jurisdiction '{jurisdiction}': {files_found(self.folder)}") from None
+            raise RulesError(
+                f"no rules for jurisdiction '{jurisdiction}': {files_found(self.folder)}"
+            ) from None
 
     def names(self, *jurisdictions: str) -> str:
         """Whom pages and letters are about, from the rules files' names: "Town of A and Village of B"
@@ -102,10 +104,14 @@ def choose_town(rules: Mapping[str, Rules], town: str, folder: Path) -> str:
         return sewer[0]
     if not sewer and len(rules) == 1:
         return next(iter(rules))
-    which = (f"{len(sewer)} rules files have sewer rules ({', '.join(f'{j}.yaml' for j in sewer)})" if sewer
-             else f"none of the rules files has sewer rules ({where})")
-    raise RulesError(f"{display_path(folder)}: {which}: say which town runs Outfall with "
-                     f"{TOWN_VARIABLE}=<jurisdiction>")
+    which = (
+        f"{len(sewer)} rules files have sewer rules ({', '.join(f'{j}.yaml' for j in sewer)})"
+        if sewer
+        else f"none of the rules files has sewer rules ({where})"
+    )
+    raise RulesError(
+        f"{display_path(folder)}: {which}: say which town runs Outfall with {TOWN_VARIABLE}=<jurisdiction>"
+    )
 
 
 def load_town(rules_dir: Path | str | None = None, town: str = "") -> TownRules:

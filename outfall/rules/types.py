@@ -55,9 +55,17 @@ def _text(value: Any) -> str:
 Text = Annotated[str, BeforeValidator(_text), WithJsonSchema({"type": "string", "minLength": 1})]
 """Non-empty text (a citation, a label, a letter's wording)."""
 
-Citation = Annotated[str, BeforeValidator(_text), WithJsonSchema({
-    "type": "string", "minLength": 1,
-    "description": "The law (code, chapter, section) or the adopted policy this entry comes from."})]
+Citation = Annotated[
+    str,
+    BeforeValidator(_text),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "description": "The law (code, chapter, section) or the adopted policy this entry comes from.",
+        }
+    ),
+]
 
 
 # ----------------------------------------------------------------- dates
@@ -76,8 +84,11 @@ def _day(value: Any) -> dt.date:
     raise _fail("{value} is not a date (YYYY-MM-DD, e.g. 2027-01-01)", value=show(value))
 
 
-Day = Annotated[dt.date, BeforeValidator(_day), WithJsonSchema({"type": "string", "format": "date",
-                                                                   "pattern": r"^\d{4}-\d{2}-\d{2}$"})]
+Day = Annotated[
+    dt.date,
+    BeforeValidator(_day),
+    WithJsonSchema({"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
+]
 
 
 # ---------------------------------------------------------------- numbers
@@ -103,6 +114,7 @@ def _at_least(low: float, what: str = "") -> AfterValidator:
         if value < low:
             raise _fail("{value} is less than {low}{what}", value=show(value), low=show(low), what=what)
         return value
+
     return AfterValidator(check)
 
 
@@ -111,6 +123,7 @@ def _above(low: float) -> AfterValidator:
         if value <= low:
             raise _fail("{value} must be more than {low}", value=show(value), low=show(low))
         return value
+
     return AfterValidator(check)
 
 
@@ -119,29 +132,54 @@ def _at_most(high: float) -> AfterValidator:
         if value > high:
             raise _fail("{value} is more than {high}", value=show(value), high=show(high))
         return value
+
     return AfterValidator(check)
 
 
 Number = Annotated[float, PlainValidator(_number), WithJsonSchema({"type": "number"})]
-PositiveNumber = Annotated[float, PlainValidator(_number), _above(0),
-                           WithJsonSchema({"type": "number", "exclusiveMinimum": 0})]
-NonNegativeNumber = Annotated[float, PlainValidator(_number), _at_least(0),
-                              WithJsonSchema({"type": "number", "minimum": 0})]
-Percent = Annotated[float, PlainValidator(_number), _at_least(0), _at_most(100),
-                    WithJsonSchema({"type": "number", "minimum": 0, "maximum": 100})]
-Count = Annotated[int, BeforeValidator(_whole), _at_least(0),
-                  WithJsonSchema({"type": "integer", "minimum": 0})]
+PositiveNumber = Annotated[
+    float, PlainValidator(_number), _above(0), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})
+]
+NonNegativeNumber = Annotated[
+    float, PlainValidator(_number), _at_least(0), WithJsonSchema({"type": "number", "minimum": 0})
+]
+Percent = Annotated[
+    float,
+    PlainValidator(_number),
+    _at_least(0),
+    _at_most(100),
+    WithJsonSchema({"type": "number", "minimum": 0, "maximum": 100}),
+]
+Count = Annotated[
+    int, BeforeValidator(_whole), _at_least(0), WithJsonSchema({"type": "integer", "minimum": 0})
+]
 """A whole number of days, hours, units ... (0 or more)."""
-PositiveCount = Annotated[int, BeforeValidator(_whole), _at_least(1),
-                          WithJsonSchema({"type": "integer", "minimum": 1})]
-Month = Annotated[int, BeforeValidator(_whole), _at_least(1), _at_most(12),
-                  WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 12})]
+PositiveCount = Annotated[
+    int, BeforeValidator(_whole), _at_least(1), WithJsonSchema({"type": "integer", "minimum": 1})
+]
+Month = Annotated[
+    int,
+    BeforeValidator(_whole),
+    _at_least(1),
+    _at_most(12),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 12}),
+]
 """A month of the year: 1 (January) to 12 (December)."""
-DayOfMonth = Annotated[int, BeforeValidator(_whole), _at_least(1), _at_most(31),
-                       WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 31})]
+DayOfMonth = Annotated[
+    int,
+    BeforeValidator(_whole),
+    _at_least(1),
+    _at_most(31),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 31}),
+]
 """A day of a month: 1 to 31."""
-WeekOfMonth = Annotated[int, BeforeValidator(_whole), _at_least(1), _at_most(5),
-                        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 5})]
+WeekOfMonth = Annotated[
+    int,
+    BeforeValidator(_whole),
+    _at_least(1),
+    _at_most(5),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 5}),
+]
 """Which of a month's weekdays of one name: 1 (the first) to 5 (the fifth)."""
 
 
@@ -181,22 +219,38 @@ def _decimal(value: Any, places: int, what: str, example: str = "350 or 350.00")
 
 def _decimal_schema(places: int, description: str) -> WithJsonSchema:
     """A number, or the same digits in quotes ("350"): the loader reads both, so the schema allows both."""
-    return WithJsonSchema({"anyOf": [{"type": "number", "minimum": 0},
-                                     {"type": "string", "pattern": rf"^\d+(\.\d{{1,{places}}})?$"}],
-                           "description": description})
+    return WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "number", "minimum": 0},
+                {"type": "string", "pattern": rf"^\d+(\.\d{{1,{places}}})?$"},
+            ],
+            "description": description,
+        }
+    )
 
 
-Money = Annotated[Decimal, BeforeValidator(lambda v: _decimal(v, 2, "an amount of money")),
-                  _decimal_schema(2, "US dollars, at most 2 decimal places, never negative")]
+Money = Annotated[
+    Decimal,
+    BeforeValidator(lambda v: _decimal(v, 2, "an amount of money")),
+    _decimal_schema(2, "US dollars, at most 2 decimal places, never negative"),
+]
 """US dollars and cents: a Decimal with at most 2 places, never negative."""
 
-Rate = Annotated[Decimal, BeforeValidator(lambda v: _decimal(v, 4, "a rate in dollars")),
-                 _decimal_schema(4, "US dollars per unit, at most 4 decimal places, never negative")]
+Rate = Annotated[
+    Decimal,
+    BeforeValidator(lambda v: _decimal(v, 4, "a rate in dollars")),
+    _decimal_schema(4, "US dollars per unit, at most 4 decimal places, never negative"),
+]
 """Dollars per unit (per pound, per unit of service): at most 4 decimal places, never negative."""
 
-Proportion = Annotated[Decimal, BeforeValidator(lambda v: _decimal(v, 6, "a proportion", "0.18 for 18%")),
-                       _decimal_schema(6, "a proportion written as a decimal (0.18 for 18%), at most 6 decimal "
-                                          "places, never negative")]
+Proportion = Annotated[
+    Decimal,
+    BeforeValidator(lambda v: _decimal(v, 6, "a proportion", "0.18 for 18%")),
+    _decimal_schema(
+        6, "a proportion written as a decimal (0.18 for 18%), at most 6 decimal places, never negative"
+    ),
+]
 """A proportion written as a decimal (an interest rate of 18% a year is 0.18): a Decimal, so exact, with at
 most 6 places, never negative."""
 
@@ -209,23 +263,35 @@ def _parameter(value: Any) -> str:
     return vocab.canonical_parameter(text)
 
 
-Parameter = Annotated[str, BeforeValidator(_parameter), WithJsonSchema({
-    "type": "string", "minLength": 1,
-    "description": "A parameter: BOD, COD, TSS, chlorine_demand, pH, FOG, temperature (or a synonym), or another "
-                   "substance's name (a metal, a Table 7-1 substance)"})]
+Parameter = Annotated[
+    str,
+    BeforeValidator(_parameter),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "description": "A parameter: BOD, COD, TSS, chlorine_demand, pH, FOG, temperature (or a synonym), or another "
+            "substance's name (a metal, a Table 7-1 substance)",
+        }
+    ),
+]
 """Any parameter name; the contract's synonyms become the canonical name (BOD5 -> BOD)."""
 
 
 def _known_parameter(value: Any) -> str:
     name = _parameter(value)
     if name not in vocab.PARAMETERS:
-        raise _fail("{value} is not a parameter this rule knows (one of {known})", value=show(value),
-                    known=", ".join(vocab.PARAMETERS))
+        raise _fail(
+            "{value} is not a parameter this rule knows (one of {known})",
+            value=show(value),
+            known=", ".join(vocab.PARAMETERS),
+        )
     return name
 
 
-KnownParameter = Annotated[str, BeforeValidator(_known_parameter),
-                           WithJsonSchema({"type": "string", "enum": list(vocab.PARAMETERS)})]
+KnownParameter = Annotated[
+    str, BeforeValidator(_known_parameter), WithJsonSchema({"type": "string", "enum": list(vocab.PARAMETERS)})
+]
 
 
 def _timezone(value: Any) -> str:
@@ -247,14 +313,23 @@ def _rounding(value: Any) -> str:
     text = _text(value)
     mode, _, quantum = text.rpartition("_")
     if mode not in _ROUNDING_MODES or quantum not in _ROUNDING_QUANTA:
-        raise _fail("{value} is not a rounding: write <how>_<to what>, how one of {modes}, to what one of "
-                    "{quanta} (e.g. half_up_cent)", value=show(value), modes=", ".join(_ROUNDING_MODES),
-                    quanta=", ".join(_ROUNDING_QUANTA))
+        raise _fail(
+            "{value} is not a rounding: write <how>_<to what>, how one of {modes}, to what one of "
+            "{quanta} (e.g. half_up_cent)",
+            value=show(value),
+            modes=", ".join(_ROUNDING_MODES),
+            quanta=", ".join(_ROUNDING_QUANTA),
+        )
     return text
 
 
-Rounding = Annotated[str, BeforeValidator(_rounding), WithJsonSchema({
-    "type": "string", "pattern": rf"^({'|'.join(_ROUNDING_MODES)})_({'|'.join(_ROUNDING_QUANTA)})$"})]
+Rounding = Annotated[
+    str,
+    BeforeValidator(_rounding),
+    WithJsonSchema(
+        {"type": "string", "pattern": rf"^({'|'.join(_ROUNDING_MODES)})_({'|'.join(_ROUNDING_QUANTA)})$"}
+    ),
+]
 
 Component = Literal[vocab.COMPONENTS]  # type: ignore[valid-type]
 PropertyClass = Literal[vocab.PROPERTY_CLASSES]  # type: ignore[valid-type]
@@ -264,18 +339,25 @@ SewerDistrictCode = Literal[vocab.DISTRICTS]  # type: ignore[valid-type]
 def _jurisdiction(value: Any) -> str:
     text = _text(value)
     if not re.fullmatch(JURISDICTION_PATTERN, text):
-        raise _fail("{value} is not a jurisdiction's name: lower-case letters, digits and _, starting with a letter, "
-                    "as the rules file is named (e.g. springfield for springfield.yaml)", value=show(value))
+        raise _fail(
+            "{value} is not a jurisdiction's name: lower-case letters, digits and _, starting with a letter, "
+            "as the rules file is named (e.g. springfield for springfield.yaml)",
+            value=show(value),
+        )
     return text
 
 
 #: A jurisdiction is named by its rules file: ``rules/<jurisdiction>.yaml``.
 JURISDICTION_PATTERN = r"[a-z][a-z0-9_]*"
-Jurisdiction = Annotated[str, BeforeValidator(_jurisdiction),
-                         WithJsonSchema({"type": "string", "pattern": f"^{JURISDICTION_PATTERN}$"})]
+Jurisdiction = Annotated[
+    str,
+    BeforeValidator(_jurisdiction),
+    WithJsonSchema({"type": "string", "pattern": f"^{JURISDICTION_PATTERN}$"}),
+]
 LimitType = Literal[vocab.LIMIT_TYPES]  # type: ignore[valid-type]
 ParcelCount = Literal["acres", "living_units", "bathrooms", "washing_machines", "people", "seats"]
 """A parcels column a unit rule counts (contract section 2, parcels)."""
+
 
 def _clock(value: Any) -> str:
     text = _text(value)
@@ -284,5 +366,6 @@ def _clock(value: Any) -> str:
     return text
 
 
-ClockTime = Annotated[str, BeforeValidator(_clock), WithJsonSchema({"type": "string",
-                                                                    "pattern": r"^([01]\d|2[0-3]):[0-5]\d$"})]
+ClockTime = Annotated[
+    str, BeforeValidator(_clock), WithJsonSchema({"type": "string", "pattern": r"^([01]\d|2[0-3]):[0-5]\d$"})
+]

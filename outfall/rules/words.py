@@ -53,7 +53,8 @@ def current(versions: Iterable[Any], day: dt.date | None = None) -> Any:
 
 def parameter_words(parameter: str) -> str:
     return {"TSS": "TSS", "FOG": "FOG", "BOD": "BOD", "COD": "COD", "pH": "pH"}.get(
-        parameter, parameter.replace("_", " "))
+        parameter, parameter.replace("_", " ")
+    )
 
 
 def limits_words(limits: Iterable[Any]) -> str:
@@ -63,8 +64,10 @@ def limits_words(limits: Iterable[Any]) -> str:
         by_parameter.setdefault(lim.parameter, []).append(lim)
     parts = []
     for parameter, items in by_parameter.items():
-        sides = [f"{'>' if lim.limit_type == 'max' else '<'} {num(lim.as_written[0])}"
-                 for lim in sorted(items, key=lambda lim: lim.limit_type != "min")]
+        sides = [
+            f"{'>' if lim.limit_type == 'max' else '<'} {num(lim.as_written[0])}"
+            for lim in sorted(items, key=lambda lim: lim.limit_type != "min")
+        ]
         parts.append(f"{parameter_words(parameter)} {' or '.join(sides)} {items[0].as_written[1]}")
     return ", ".join(parts)
 
@@ -84,7 +87,7 @@ class Describe:
     def loaded(self) -> TownRules | None:
         try:
             return load_town()
-        except RulesError:   # a broken rules file stops `outfall run` with its own message; words say so
+        except RulesError:  # a broken rules file stops `outfall run` with its own message; words say so
             return None
 
     @property
@@ -115,59 +118,79 @@ class Describe:
     def discharge_violations(self) -> str:
         limits = self._get(self.town, "discharge_limits")
         now = limits.at(dt.date.today()) if limits is not None else ()
-        return (f"Sample results that break a per-sample limit of {self.law('sewer_use', fallback='the sewer use law')} "
-                f"({limits_words(now) or 'no limits in the rules'}; Table 7-1 and metal limits as the Town Board "
-                "adopts them), each result against the limits in effect on its own day, permit limits (special "
-                "agreements) replacing the default while in effect. Also writes discharge_evaluations, "
-                "inconclusive_results (non-detects above a limit) and unlimited_results (no limit in effect).")
+        return (
+            f"Sample results that break a per-sample limit of {self.law('sewer_use', fallback='the sewer use law')} "
+            f"({limits_words(now) or 'no limits in the rules'}; Table 7-1 and metal limits as the Town Board "
+            "adopts them), each result against the limits in effect on its own day, permit limits (special "
+            "agreements) replacing the default while in effect. Also writes discharge_evaluations, "
+            "inconclusive_results (non-detects above a limit) and unlimited_results (no limit in effect)."
+        )
 
     def statistic_violations(self) -> str:
         nd = self._get(self.town, "nondetect_averaging")
         policy = current(nd).default.replace("_", " ") if nd else "(no policy in the rules)"
-        return ("Daily-maximum (the day's composite, else the mean of its grabs) and monthly-average (mean of "
-                f"the month's results) permit limits, strictly exceeded ({self.law('sewer_use', fallback='the sewer use law')}, special "
-                f"agreements); non-detects enter the averages as the rules' non-detect policy of their day says "
-                f"(now: {policy}). Also writes statistic_results (every period judged).")
+        return (
+            "Daily-maximum (the day's composite, else the mean of its grabs) and monthly-average (mean of "
+            f"the month's results) permit limits, strictly exceeded ({self.law('sewer_use', fallback='the sewer use law')}, special "
+            f"agreements); non-detects enter the averages as the rules' non-detect policy of their day says "
+            f"(now: {policy}). Also writes statistic_results (every period judged)."
+        )
 
     def slug_events(self) -> str:
         slug = self._get(self.town, "slug")
         if not slug:
             return "Slug discharges: no slug definition in the rules."
         s = current(slug)
-        return (f"Slug discharges ({self.law('sewer_use', fallback='the sewer use law')}, definitions: SLUG): per user and constituent, runs of "
-                f"readings above {num(s.ratio)} x the baseline (the permit's normal daily flow / 1,440, else the "
-                f"median of the daily means of the {s.baseline_days} local days before, at least "
-                f"{s.min_baseline_days} days needed) lasting longer than {num(s.min_duration_min)} minutes, each "
-                "reading by the slug definition in effect on its day. Days without a baseline are listed in "
-                "slug_baseline_gaps. Appended readings are judged incrementally.")
+        return (
+            f"Slug discharges ({self.law('sewer_use', fallback='the sewer use law')}, definitions: SLUG): per user and constituent, runs of "
+            f"readings above {num(s.ratio)} x the baseline (the permit's normal daily flow / 1,440, else the "
+            f"median of the daily means of the {s.baseline_days} local days before, at least "
+            f"{s.min_baseline_days} days needed) lasting longer than {num(s.min_duration_min)} minutes, each "
+            "reading by the slug definition in effect on its day. Days without a baseline are listed in "
+            "slug_baseline_gaps. Appended readings are judged incrementally."
+        )
 
     def infiltration_results(self) -> str:
         inf = self._get(self.town, "infiltration")
-        allowed = (f"{num(current(inf).gal_per_inch_diameter_per_mile_per_day)} gallons per inch of diameter per "
-                   "mile per day" if inf else "no limit in the rules")
-        return (f"Infiltration tests against {self.law('sewer_use', fallback='the sewer use law')} (allowable: {allowed}, the rule in effect on "
-                "each test's day); a failing section is also a finding (infiltration_findings).")
+        allowed = (
+            f"{num(current(inf).gal_per_inch_diameter_per_mile_per_day)} gallons per inch of diameter per "
+            "mile per day"
+            if inf
+            else "no limit in the rules"
+        )
+        return (
+            f"Infiltration tests against {self.law('sewer_use', fallback='the sewer use law')} (allowable: {allowed}, the rule in effect on "
+            "each test's day); a failing section is also a finding (infiltration_findings)."
+        )
 
     def compliance_summary(self) -> str:
         notices = self._get(self.town, "notices")
         days = current(notices.permit_expiry_warning).days if notices else None
         within = f"within {days} days" if days is not None else "as the rules say"
-        return ("Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
-                "discharge without a permit in effect, worst "
-                f"exceedance ratio, and the permit's expiry with days left as of the day judged (flagged {within}, "
-                "by the Town's policy in effect on that day).")
+        return (
+            "Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
+            "discharge without a permit in effect, worst "
+            f"exceedance ratio, and the permit's expiry with days left as of the day judged (flagged {within}, "
+            "by the Town's policy in effect on that day)."
+        )
 
     def sewer_notices(self) -> str:
         notices, penalties = self._get(self.town, "notices"), self._get(self.town, "penalties")
         days = current(notices.sewer_correction).max_days if notices else "?"
         pen = current(penalties.sewer_use) if penalties and penalties.sewer_use else None
-        penalty = (f"a fine up to {usd(pen.fine_max_usd)} plus a civil penalty up to {usd(pen.civil_max_usd)} per "
-                   f"violation, each {pen.per} a separate violation" if pen else "no penalty in the rules")
-        return (f"The follow-up of every sample result that breaks a per-sample limit ({self.law('sewer_use', fallback='the sewer use law')}, "
-                "enforcement) from the monthly notice that lists it (table notices): sent by certified mail, with "
-                f"a period to correct of at most {days} days from the mailing and the penalty of {self.law('sewer_penalty', fallback='the sewer use law')} "
-                f"({penalty}) for each day after it, until the next result of the same user and parameter "
-                "complies. A notice not yet mailed is a draft: no period to correct, no penalty.")
+        penalty = (
+            f"a fine up to {usd(pen.fine_max_usd)} plus a civil penalty up to {usd(pen.civil_max_usd)} per "
+            f"violation, each {pen.per} a separate violation"
+            if pen
+            else "no penalty in the rules"
+        )
+        return (
+            f"The follow-up of every sample result that breaks a per-sample limit ({self.law('sewer_use', fallback='the sewer use law')}, "
+            "enforcement) from the monthly notice that lists it (table notices): sent by certified mail, with "
+            f"a period to correct of at most {days} days from the mailing and the penalty of {self.law('sewer_penalty', fallback='the sewer use law')} "
+            f"({penalty}) for each day after it, until the next result of the same user and parameter "
+            "complies. A notice not yet mailed is a draft: no period to correct, no penalty."
+        )
 
     def obligations(self) -> str:
         n = self._get(self.town, "notices")
@@ -175,13 +198,15 @@ class Describe:
             return "The deadlines engine: no notices section in the rules."
         periodic, accidental = current(n.periodic_report), current(n.accidental_statement)
         sm, slug, warn = current(n.self_monitoring), current(n.slug_report), current(n.permit_expiry_warning)
-        return ("The deadlines engine (status met / late / open / overdue as of the day judged, calendar days), "
-                "each deadline by the rules in effect on the day that starts it: periodic reports at intervals "
-                f"not exceeding {periodic.max_months} months and the written statement within "
-                f"{accidental.days} days of an accidental discharge ({self.law('sewer_use', fallback='the sewer use law')}); for a violation the user's own "
-                f"sampling found, notice within {num(sm.notice_hours)} hours and a repeat result within "
-                f"{sm.resample_days} days (40 CFR 403.12(g)(2)); a written slug report within {slug.days} days "
-                f"(40 CFR 403.8(f)(2)(vi)); permits expiring within {warn.days} days.")
+        return (
+            "The deadlines engine (status met / late / open / overdue as of the day judged, calendar days), "
+            "each deadline by the rules in effect on the day that starts it: periodic reports at intervals "
+            f"not exceeding {periodic.max_months} months and the written statement within "
+            f"{accidental.days} days of an accidental discharge ({self.law('sewer_use', fallback='the sewer use law')}); for a violation the user's own "
+            f"sampling found, notice within {num(sm.notice_hours)} hours and a repeat result within "
+            f"{sm.resample_days} days (40 CFR 403.12(g)(2)); a written slug report within {slug.days} days "
+            f"(40 CFR 403.8(f)(2)(vi)); permits expiring within {warn.days} days."
+        )
 
     def snc_determinations(self) -> str:
         snc = self._get(self.town, "snc")
@@ -193,15 +218,17 @@ class Describe:
             factors.setdefault(num(f), []).append(parameter_words(p))
         by = "; ".join(f"x {f} for {', '.join(ps)}" for f, ps in factors.items())
         excluded = ", ".join(parameter_words(p) for p in s.trc_excluded_parameters)
-        return (f"Significant noncompliance (40 CFR 403.8(f)(2)(viii)) per user, parameter and {s.period_months}-month "
-                f"period: chronic ({num(s.chronic_pct)}% or more of the measurements break the limit), technical "
-                f"review criteria ({num(s.trc_pct)}% or more at or above the limit {by}, x "
-                f"{num(s.trc_factor_default)} for others; never {excluded or 'none'}; non-detects never) and "
-                f"reports more than {s.late_report_days} days late, each period by the criteria in effect on its "
-                "last day; compared in exact arithmetic. Per-sample results, judged daily maximums and judged "
-                "monthly averages are three sets of measurements, each judged on its own; basis names the set a "
-                "criterion was met in (the highest share; a tie: per sample, then daily maximums, then monthly "
-                "averages). Also writes snc_evaluations (every period's counts per set).")
+        return (
+            f"Significant noncompliance (40 CFR 403.8(f)(2)(viii)) per user, parameter and {s.period_months}-month "
+            f"period: chronic ({num(s.chronic_pct)}% or more of the measurements break the limit), technical "
+            f"review criteria ({num(s.trc_pct)}% or more at or above the limit {by}, x "
+            f"{num(s.trc_factor_default)} for others; never {excluded or 'none'}; non-detects never) and "
+            f"reports more than {s.late_report_days} days late, each period by the criteria in effect on its "
+            "last day; compared in exact arithmetic. Per-sample results, judged daily maximums and judged "
+            "monthly averages are three sets of measurements, each judged on its own; basis names the set a "
+            "criterion was met in (the highest share; a tie: per sample, then daily maximums, then monthly "
+            "averages). Also writes snc_evaluations (every period's counts per set)."
+        )
 
     def surcharges(self) -> str:
         sc = self._get(self.town, "surcharge")
@@ -209,12 +236,14 @@ class Describe:
             return "Surcharges: no surcharge section in the rules."
         m = current(sc.method)
         params = ", ".join(parameter_words(p) for p in m.parameters)
-        return (f"Surcharges for wastes stronger than the sewer use law's limits ({self.law('sewer_use', fallback='the sewer use law')}: payment to cover the added "
-                f"cost of treating them): per user, calendar month and parameter ({params}), pounds = flow "
-                f"(million gallons) x {num(m.lbs_per_mg_per_mgl)} x (concentration - limit), negatives as zero, "
-                "each month by the rules in effect on its first day; x the Town Board's adopted rate per pound, when one is. "
-                "Flow: the month's time-weighted mean meter flow x its minutes, else the permit's normal daily flow "
-                "x its days. Also writes surcharge_samples.")
+        return (
+            f"Surcharges for wastes stronger than the sewer use law's limits ({self.law('sewer_use', fallback='the sewer use law')}: payment to cover the added "
+            f"cost of treating them): per user, calendar month and parameter ({params}), pounds = flow "
+            f"(million gallons) x {num(m.lbs_per_mg_per_mgl)} x (concentration - limit), negatives as zero, "
+            "each month by the rules in effect on its first day; x the Town Board's adopted rate per pound, when one is. "
+            "Flow: the month's time-weighted mean meter flow x its minutes, else the permit's normal daily flow "
+            "x its days. Also writes surcharge_samples."
+        )
 
     # -------------------------------------------------------- stormwater
 
@@ -231,7 +260,7 @@ class Describe:
         """The value in every jurisdiction ('7 days'), or each's ('1 acre (Town of A) / 5 acres (Village of B)')."""
         values = self._swppp(part, field)
 
-        def unit_of(v: Any) -> str:   # ' days' -> ' day' for 1
+        def unit_of(v: Any) -> str:  # ' days' -> ' day' for 1
             return unit[:-1] if unit.endswith("s") and num(v) == "1" else unit
 
         distinct = {num(v) for v in values.values()}
@@ -241,15 +270,20 @@ class Describe:
         return " / ".join(f"{num(v)}{unit_of(v)} ({self.rules[j].name})" for j, v in values.items())
 
     def site_classification(self) -> str:
-        return ("Per site and jurisdiction: land development activity or not "
-                f"({self._both('land_development_activity', 'min_disturbed_acres', ' acres')} or more), "
-                "exemption, Conditions A/B/C, whether SWPPP inspections are required and who must make them "
-                f"({self._applicability_words()}), by the rules in effect when construction started, with "
-                "the sections cited.")
+        return (
+            "Per site and jurisdiction: land development activity or not "
+            f"({self._both('land_development_activity', 'min_disturbed_acres', ' acres')} or more), "
+            "exemption, Conditions A/B/C, whether SWPPP inspections are required and who must make them "
+            f"({self._applicability_words()}), by the rules in effect when construction started, with "
+            "the sections cited."
+        )
 
     def _stormwater_laws(self, separator: str = " / ") -> str:
         """Each jurisdiction's stormwater law, short ("A Code ch. 1 / B Code ch. 2")."""
-        return separator.join(self.law("stormwater", j) for j in self._swppp_jurisdictions()) or "the stormwater law"
+        return (
+            separator.join(self.law("stormwater", j) for j in self._swppp_jurisdictions())
+            or "the stormwater law"
+        )
 
     def _swppp_jurisdictions(self) -> list[str]:
         """The jurisdictions with stormwater rules, the town first."""
@@ -264,27 +298,33 @@ class Describe:
             if rule is None:
                 continue
             if rule.rule == "min_disturbed_acres":
-                parts.append(f"{self.law('stormwater', j, j)}: every site of {acres(rule.min_disturbed_acres)} or more")
+                parts.append(
+                    f"{self.law('stormwater', j, j)}: every site of {acres(rule.min_disturbed_acres)} or more"
+                )
             else:
                 parts.append(f"{self.law('stormwater', j, j)}: Conditions A/B/C only")
         return "; ".join(parts) or "as the rules say"
 
     def swppp_inspection_findings(self) -> str:
-        return ("Contract table: SWPPP inspections due and not made in time, as of the day judged. weekly: every "
-                f"{self._both('weekly_inspection', 'interval_days', ' days')} from construction start, then from "
-                f"each inspection; storm: within {self._both('storm_inspection', 'window_days', ' days')} after "
-                f"any day with {self._both('storm_inspection', 'threshold_in', ' in')} of rain or more at the site's "
-                f"gauge ({self._stormwater_laws('; ')}, maintenance and inspection during construction), each requirement by the rules of the day that starts it. "
-                "late: made after due_by; overdue: none by the day judged.")
+        return (
+            "Contract table: SWPPP inspections due and not made in time, as of the day judged. weekly: every "
+            f"{self._both('weekly_inspection', 'interval_days', ' days')} from construction start, then from "
+            f"each inspection; storm: within {self._both('storm_inspection', 'window_days', ' days')} after "
+            f"any day with {self._both('storm_inspection', 'threshold_in', ' in')} of rain or more at the site's "
+            f"gauge ({self._stormwater_laws('; ')}, maintenance and inspection during construction), each requirement by the rules of the day that starts it. "
+            "late: made after due_by; overdue: none by the day judged."
+        )
 
     def swppp_other_findings(self) -> str:
-        return ("Further SWPPP violations as of the day judged: more than "
-                f"{self._both('disturbance_limit', 'max_acres_without_approval', ' acres')} disturbed at one time "
-                "without an approved SWPPP allowing it; sediment traps at or above "
-                f"{self._both('sediment_cleanout', 'capacity_lost_pct', '%')} of capacity lost at one inspection and "
-                f"still at the next; milestones without {self._both('milestone_notice', 'hours', ' hours')}' notice; "
-                "contractors working before signing the SWPPP certification; inspection reports not "
-                "delivered to the officer within the week (where the rules ask for it). Each row names its rule and quotes the section.")
+        return (
+            "Further SWPPP violations as of the day judged: more than "
+            f"{self._both('disturbance_limit', 'max_acres_without_approval', ' acres')} disturbed at one time "
+            "without an approved SWPPP allowing it; sediment traps at or above "
+            f"{self._both('sediment_cleanout', 'capacity_lost_pct', '%')} of capacity lost at one inspection and "
+            f"still at the next; milestones without {self._both('milestone_notice', 'hours', ' hours')}' notice; "
+            "contractors working before signing the SWPPP certification; inspection reports not "
+            "delivered to the officer within the week (where the rules ask for it). Each row names its rule and quotes the section."
+        )
 
     def swppp_notices(self) -> str:
         fines = []
@@ -292,27 +332,32 @@ class Describe:
             penalty = self._get(j, "penalties", "stormwater")
             if penalty:
                 fines.append(f"{self.law('stormwater', j, j)}: {tiers_words(current(penalty))}")
-        return ("One notice of violation per stormwater finding, with the six contents the law requires (names and "
-                "addresses; the site; the nature of the violation; remedial measures and schedule; penalties; the "
-                f"{self._both('appeal', 'days', '-day')} appeal and where to file it) and the fine range by prior "
-                "convictions (" + "; ".join(fines) + "), priced by the penalty in effect on the violation's day. "
-                "A missed inspection is noticed in its site's monthly notice (table notices) and runs from its "
-                "mailing; each other finding has a printable HTML letter of its own.")
+        return (
+            "One notice of violation per stormwater finding, with the six contents the law requires (names and "
+            "addresses; the site; the nature of the violation; remedial measures and schedule; penalties; the "
+            f"{self._both('appeal', 'days', '-day')} appeal and where to file it) and the fine range by prior "
+            "convictions (" + "; ".join(fines) + "), priced by the penalty in effect on the violation's day. "
+            "A missed inspection is noticed in its site's monthly notice (table notices) and runs from its "
+            "mailing; each other finding has a printable HTML letter of its own."
+        )
 
     def swppp_upcoming(self) -> str:
-        return ("The officer's week: per active site needing inspections, the next weekly inspection due "
-                f"({self._both('weekly_inspection', 'interval_days', ' days')} after the previous one), every storm "
-                f"inspection due soon (rain of {self._both('storm_inspection', 'threshold_in', ' in')} or more, not "
-                "yet inspected), and construction milestones of the coming week with whether the "
-                f"{self._both('milestone_notice', 'hours', '-hour')} notice was given.")
+        return (
+            "The officer's week: per active site needing inspections, the next weekly inspection due "
+            f"({self._both('weekly_inspection', 'interval_days', ' days')} after the previous one), every storm "
+            f"inspection due soon (rain of {self._both('storm_inspection', 'threshold_in', ' in')} or more, not "
+            "yet inspected), and construction milestones of the coming week with whether the "
+            f"{self._both('milestone_notice', 'hours', '-hour')} notice was given."
+        )
 
     def stormwater_dashboard(self) -> str:
-        return ("The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
-                "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
-                f"({self._both('storm_inspection', 'threshold_in', ' in')}, {self._stormwater_laws()}) and "
-                "the late and overdue findings; illicit discharge cases with their deadlines, charges and letters "
-                f"({self._illicit_law()}); findings on permanent stormwater management practices.")
-
+        return (
+            "The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
+            "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
+            f"({self._both('storm_inspection', 'threshold_in', ' in')}, {self._stormwater_laws()}) and "
+            "the late and overdue findings; illicit discharge cases with their deadlines, charges and letters "
+            f"({self._illicit_law()}); findings on permanent stormwater management practices."
+        )
 
     # ------------------------------------------------------- illicit discharges
 
@@ -327,39 +372,47 @@ class Describe:
         t = self._illicit()
         if t is None:
             return "Illicit discharges: no deadlines in the rules."
-        notify = ("the next business day" if t.notify_business_days == 1
-                  else f"{t.notify_business_days} business days")
-        return (f"Per illicit discharge case, each obligation of {self._illicit_law()} whose trigger exists: notice "
-                f"to the Town by {notify} and its written confirmation within {t.confirmation_business_days} "
-                f"business days, unless hazardous; the {t.appeal_days}-day appeal and the hearing; abatement by the "
-                f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision (suspended "
-                "while the appeal is pending, none once it vacates the notice); the Town's "
-                f"notice of the cost within {t.cost_notice_days} days of its abatement; the {t.protest_days}-day "
-                "protest; each with its due day (a period to appeal, abate or protest that ends on a weekend or "
-                "holiday ends on the next business day, General Construction Law § 25-a), the day it was met and its "
-                "status (met, late, open, overdue, suspended) on the day judged.")
+        notify = (
+            "the next business day"
+            if t.notify_business_days == 1
+            else f"{t.notify_business_days} business days"
+        )
+        return (
+            f"Per illicit discharge case, each obligation of {self._illicit_law()} whose trigger exists: notice "
+            f"to the Town by {notify} and its written confirmation within {t.confirmation_business_days} "
+            f"business days, unless hazardous; the {t.appeal_days}-day appeal and the hearing; abatement by the "
+            f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision (suspended "
+            "while the appeal is pending, none once it vacates the notice); the Town's "
+            f"notice of the cost within {t.cost_notice_days} days of its abatement; the {t.protest_days}-day "
+            "protest; each with its due day (a period to appeal, abate or protest that ends on a weekend or "
+            "holiday ends on the next business day, General Construction Law § 25-a), the day it was met and its "
+            "status (met, late, open, overdue, suspended) on the day judged."
+        )
 
     def illicit_discharge_charges(self) -> str:
         t = self._illicit()
         if t is None:
             return "Illicit discharges: no charges in the rules."
-        return (f"Per case with a cost of abatement, under {self._illicit_law()}: the {t.installments} equal "
-                f"payments (the last takes the rounding), simple interest at {num(t.interest_rate * 100)}% a year on "
-                f"the unpaid principal from the {t.interest_start_days}th day after discovery through the day judged, "
-                f"the payments, the balance, and the largest criminal penalty ({usd(t.penalty_per_day_usd)} for each "
-                "day from discovery through abatement, except the days an appeal was pending, and none after the "
-                "notice of violation once an appeal vacates it).")
+        return (
+            f"Per case with a cost of abatement, under {self._illicit_law()}: the {t.installments} equal "
+            f"payments (the last takes the rounding), simple interest at {num(t.interest_rate * 100)}% a year on "
+            f"the unpaid principal from the {t.interest_start_days}th day after discovery through the day judged, "
+            f"the payments, the balance, and the largest criminal penalty ({usd(t.penalty_per_day_usd)} for each "
+            "day from discovery through abatement, except the days an appeal was pending, and none after the "
+            "notice of violation once an appeal vacates it)."
+        )
 
     def illicit_discharge_letters(self) -> str:
         t = self._illicit()
         appeal = f"within {t.appeal_days} days" if t is not None else "as the illicit discharge law allows"
         payments = f"{t.installments} payments" if t is not None else "payments"
         protest = f"the {t.protest_days}-day protest" if t is not None else "the protest"
-        return ("The letters of the illicit discharge cases: a notice of violation (the measures "
-                f"{self._illicit_law()} lets it require, the abatement deadline and what follows if it passes, the appeal to the "
-                f"Justice Court {appeal}) and, for an abatement done by the Town, the notice of its cost ({payments}, "
-                f"interest, {protest}, the lien).")
-
+        return (
+            "The letters of the illicit discharge cases: a notice of violation (the measures "
+            f"{self._illicit_law()} lets it require, the abatement deadline and what follows if it passes, the appeal to the "
+            f"Justice Court {appeal}) and, for an abatement done by the Town, the notice of its cost ({payments}, "
+            f"interest, {protest}, the lien)."
+        )
 
     # ------------------------------------------------------- the rest of the law
 
@@ -372,10 +425,14 @@ class Describe:
         fees = "; ".join(
             f"{e.use.replace('_', ' ')}{' not within a shopping mall or business park' if e.in_mall_or_business_park is False else ''}"
             f"{' within a shopping mall or business park' if e.in_mall_or_business_park else ''}: "
-            f"{usd(e.water_usd)} water, {usd(e.sewer_usd)} sewer" for e in entries)
-        return (f"The water and sewer inspection fees of each connection permit ({self.law('inspection_fees', fallback='the inspection fee law')}: "
-                f"{fees}; only the inspections asked for). A use and place the schedule does not cover gets no "
-                "fee, and the rule says so.")
+            f"{usd(e.water_usd)} water, {usd(e.sewer_usd)} sewer"
+            for e in entries
+        )
+        return (
+            f"The water and sewer inspection fees of each connection permit ({self.law('inspection_fees', fallback='the inspection fee law')}: "
+            f"{fees}; only the inspections asked for). A use and place the schedule does not cover gets no "
+            "fee, and the rule says so."
+        )
 
 
 DESCRIBE = Describe()

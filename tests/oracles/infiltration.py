@@ -22,8 +22,9 @@ def inch_miles(diameter_in: float, length_ft: float, feet_per_mile: float) -> fl
     return diameter_in * length_ft / feet_per_mile
 
 
-def allowable_gpd(diameter_in: float, length_ft: float, gal_per_inch_mile_day: float,
-                  feet_per_mile: float) -> float:
+def allowable_gpd(
+    diameter_in: float, length_ft: float, gal_per_inch_mile_day: float, feet_per_mile: float
+) -> float:
     """>>> allowable_gpd(8, 5280, 200, 5280)
     1600.0"""
     # Same order of operations as sql/sewer/insert_infiltration_results.sql, so the
@@ -38,7 +39,7 @@ def gpimd(measured_gpd: float, diameter_in: float, length_ft: float, feet_per_mi
 
 
 def passes(measured_gpd: float, allowable: float) -> bool:
-    """"shall not exceed": equal passes."""
+    """ "shall not exceed": equal passes."""
     return measured_gpd <= allowable
 
 
@@ -52,9 +53,21 @@ class InfiltrationResult:
     passes: bool
 
 
-def evaluate(section_id: str, test_date: dt.date, diameter_in: float, length_ft: float, measured_gpd: float,
-             gal_per_inch_mile_day: float, feet_per_mile: float) -> InfiltrationResult:
+def evaluate(
+    section_id: str,
+    test_date: dt.date,
+    diameter_in: float,
+    length_ft: float,
+    measured_gpd: float,
+    gal_per_inch_mile_day: float,
+    feet_per_mile: float,
+) -> InfiltrationResult:
     allowed = allowable_gpd(diameter_in, length_ft, gal_per_inch_mile_day, feet_per_mile)
-    return InfiltrationResult(section_id, test_date, allowed, measured_gpd,
-                              gpimd(measured_gpd, diameter_in, length_ft, feet_per_mile),
-                              passes(measured_gpd, allowed))
+    return InfiltrationResult(
+        section_id,
+        test_date,
+        allowed,
+        measured_gpd,
+        gpimd(measured_gpd, diameter_in, length_ft, feet_per_mile),
+        passes(measured_gpd, allowed),
+    )
