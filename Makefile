@@ -31,9 +31,14 @@ browser:
 # worker so that its module-scoped fixtures are built once).
 PYTEST := $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile
 
-# Static checks, one command a line. lint-imports: each layer of pyproject.toml's contract imports
-# only from the layers below it.
+# Static checks, one command a line: the Python formatted and checked by ruff ([tool.ruff] of
+# pyproject.toml), the SQL by sqlfluff (.sqlfluff), and lint-imports: each layer of pyproject.toml's
+# contract imports only from the layers below it. `ruff format .`, `ruff check --fix .` and
+# `sqlfluff fix sql` fix most of what they report.
 lint: $(STAMP)
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/sqlfluff lint sql
 	$(VENV)/bin/lint-imports --no-cache
 
 # The whole suite (what CI runs): the static checks, the law, the assets, `outfall run` end to end,

@@ -1,6 +1,7 @@
 """Data-quality asset checks of the input tables (they report, never fail a run).
 
-- ``check_expectations_<dataset>`` for the nine human-entered datasets: the
+- ``check_expectations_<dataset>`` for each human-entered dataset with a suite (the
+  contract's nine but flow, and any other given one by ``expectations/build_suites.py``): the
   dataset's Great Expectations 1.x suite (``expectations/<dataset>.json``) run on
   the kept rows read from DuckDB (only the columns the suite reads, no
   provenance), through ``outfall.gx_adapter`` (not dagster-ge).
@@ -18,15 +19,16 @@ as a failed check, the run goes on. A check that cannot run at all (an
 unexpected error) reports a failed ERROR check with the message instead of
 failing the run.
 
-The sixteen checks run in one Dagster step, ``input_checks`` (a multi-asset check
-that can be subset): each is still its own check in the UI with its own result, but
-Dagster's per-step cost is paid once, not sixteen times.
+The checks (sixteen with the contract's suites) run in one Dagster step, ``input_checks``
+(a multi-asset check that can be subset): each is still its own check in the UI with its own
+result, but Dagster's per-step cost is paid once, not once per check.
 """
 
 import datetime as dt
 import functools
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from dagster import (
     AssetCheckExecutionContext,
@@ -44,25 +46,19 @@ from assets.common import warehouse
 from outfall import gx_worker
 from outfall.flow_hours import ensure_flow_hours, flow_gap_steps
 from outfall.gx_adapter import ValidationSummary, suite_columns, suite_info, validate_frame
+from outfall.ingest.registry import all_datasets
 from outfall.paths import EXPECTATIONS_DIR
-from outfall.rules import local_timezone
+from outfall.resources import RulesResource
+from outfall.rules import jurisdictions, local_timezone
 from outfall.warehouse import count, sql, table_columns
 
 ERROR = AssetCheckSeverity.ERROR
 WARN = AssetCheckSeverity.WARN
 
-# The human-entered datasets validated with GX in full (flow is checked in SQL).
-GX_DATASETS = (
-    "industrial_users",
-    "permit_limits",
-    "lab_results",
-    "infiltration_tests",
-    "parcels",
-    "sewer_rates",
-    "sites",
-    "inspections",
-    "rainfall",
-)
+# The human-entered datasets validated with GX in full: every registered dataset with a suite in
+# expectations/ (written by expectations/build_suites.py), in the registry's order, but flow (checked
+# in SQL, and by its suite on a sample).
+GX_DATASETS = tuple(d for d in all_datasets() if d != "flow" and (EXPECTATIONS_DIR / f"{d}.json").is_file())
 PROVENANCE = ("source_file", "source_row", "loaded_at", "row_hash")
 
 # Thresholds (explicit, named, shown in each check's metadata).
@@ -265,7 +261,8 @@ def empty_result(path, suite_label: str) -> AssetCheckResult:
             "rows": 0,
             "evaluated": 0,
             "failed": 0,
-            "skipped": "the table is empty: every expectation of the suite holds (no rows), GX was not started",
+            "skipped": "the table is empty: every expectation of the suite holds (no rows), GX was not "
+            "started",
         },
     )
 
@@ -291,7 +288,9 @@ def build_expectations_check(dataset: str) -> Callable[[DuckDBResource], AssetCh
                 return empty_result(path, f"expectations/{dataset}.json")
             summary = gx_worker.take(_worker_key(_run["id"], duckdb, dataset))
             if summary is None:
-                summary = validate_frame(_suite_frame(con, dataset), path)
+                summary = validate_frame(
+                    _suite_frame(con, dataset), path, _run.get("parameters") or default_parameters()
+                )
         return expectations_result(summary, f"expectations/{dataset}.json")
 
     return _check
@@ -357,14 +356,28 @@ def flow_sample(con):
 # ---------------------------------------------------------------------------
 # Great Expectations in a second process during `outfall run` (outfall.gx_worker)
 
-_run: dict[str, str] = {"id": ""}  # the Dagster run whose input checks are running
+# the Dagster run whose input checks are running, and the values its suites leave to it (suite_parameters)
+_run: dict[str, Any] = {"id": "", "parameters": None}
 
 
 def _worker_key(run_id: str, duckdb: DuckDBResource, dataset: str) -> gx_worker.Key:
     return (run_id, str(getattr(duckdb, "database", "")), dataset)
 
 
-def validate_in_background(run_id: str, duckdb: DuckDBResource, con, dataset: str) -> None:
+def suite_parameters(rules: RulesResource) -> dict:
+    """The values the stored suites leave to the run (``{"$PARAMETER": name}``): the jurisdictions of the
+    rules files found, which a town's own rules folder sets."""
+    return {"jurisdictions": list(rules.jurisdictions())}
+
+
+def default_parameters() -> dict:
+    """The suites' parameters outside a run (a check called directly): the default rules folder's."""
+    return {"jurisdictions": list(jurisdictions())}
+
+
+def validate_in_background(
+    run_id: str, duckdb: DuckDBResource, con, dataset: str, parameters: dict | None = None
+) -> None:
     """Called by ``dataset``'s ingestion asset once its rows are committed: during `outfall run`,
     its suite starts validating them in the worker process (the check step takes the result).
     Nothing happens outside `outfall run`, for a dataset GX does not validate, or an empty table."""
@@ -377,7 +390,9 @@ def validate_in_background(run_id: str, duckdb: DuckDBResource, con, dataset: st
     except Exception:  # noqa: BLE001 - never fails the ingestion: the check runs in its step and reports it
         get_dagster_logger().warning(f"{dataset}: validation left to the check step", exc_info=True)
         return
-    gx_worker.submit(_worker_key(run_id, duckdb, dataset), frame, EXPECTATIONS_DIR / f"{dataset}.json")
+    gx_worker.submit(
+        _worker_key(run_id, duckdb, dataset), frame, EXPECTATIONS_DIR / f"{dataset}.json", parameters
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -649,12 +664,16 @@ def check_balance_quarantine_rows(duckdb: DuckDBResource) -> AssetCheckResult:
     can_subset=True,
     description="The checks of the input tables, run in one step (each reports its own result).",
 )
-def input_checks(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> Iterator[AssetCheckResult]:
+def input_checks(
+    context: AssetCheckExecutionContext, duckdb: DuckDBResource, rules: RulesResource
+) -> Iterator[AssetCheckResult]:
     selected = context.selected_asset_check_keys
     _run["id"] = context.run.run_id
+    _run["parameters"] = suite_parameters(rules)
     try:
         for key, check in INPUT_CHECKS.items():
             if key in selected:
                 yield check(duckdb)
     finally:
         _run["id"] = ""
+        _run["parameters"] = None

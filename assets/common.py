@@ -1,12 +1,21 @@
 """Small helpers every asset module uses: opening the warehouse and reporting."""
 
 import contextlib
+import datetime as dt
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import duckdb
-from dagster import MaterializeResult, MetadataValue, asset
+from dagster import (
+    BackfillPolicy,
+    DynamicPartitionsDefinition,
+    MaterializeResult,
+    MetadataValue,
+    MonthlyPartitionsDefinition,
+    asset,
+)
 from dagster_duckdb import DuckDBResource
 
 from outfall.ingest.compile import create_table_sql
@@ -21,6 +30,24 @@ GROUP_STORMWATER = "stormwater_officer"
 GROUP_BILLING = "billing"
 GROUP_INGEST = "ingestion"
 GROUP_DASHBOARDS = "dashboards"
+
+# Billing years: the years that have rates (adopted or from a budget), added as partitions by the asset
+# `billing_years` once the rates are loaded (and by `outfall run`). A year's partition is billable by
+# construction; a calendar of years (a yearly TimeWindowPartitionsDefinition) would also offer years
+# with no rates, each failing on its first missing rate, and would need a first year written in code.
+BILLING_YEARS = DynamicPartitionsDefinition(name="billing_year")
+# Readings by the month of their local day. The first month is before any reading a town keeps; the
+# current month is a partition too (end_offset=1), so today's readings are judged today.
+READING_MONTHS = MonthlyPartitionsDefinition(start_date="2000-01-01", end_offset=1)
+# A range of partitions (a year's months, every billing year) runs as one run, one pass over the rows.
+ONE_RUN = BackfillPolicy.single_run()
+
+
+def run_started(context: Any) -> dt.datetime:
+    """When this step's run was made: rows loaded since were loaded by this run (or one going on)."""
+    record = context.instance.get_run_record_by_id(context.run_id)
+    created = record.create_timestamp if record is not None else None
+    return created if created is not None else dt.datetime.now(dt.UTC)
 
 
 @lru_cache(maxsize=1)
@@ -50,7 +77,8 @@ def warehouse(resource: DuckDBResource, timezone: str | None = None) -> Iterator
 
 
 def table_asset(group: str, **kwargs: Any):
-    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``, ``description``."""
+    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``,
+    ``description``."""
     return asset(group_name=group, kinds={"duckdb"}, **kwargs)
 
 

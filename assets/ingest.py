@@ -10,7 +10,7 @@ import datetime as dt
 from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.checks import validate_in_background
+from assets.checks import suite_parameters, validate_in_background
 from assets.common import GROUP_INGEST, warehouse
 from outfall.ingest.datasets import Context, Dataset
 from outfall.ingest.engine import DatasetReport, load_dataset
@@ -24,7 +24,8 @@ def _report_metadata(con, report: DatasetReport) -> dict:
     files = [f for f in report.files if not f.skipped]
     rows = (
         "\n".join(
-            f"| {f.source_file} | {f.rows_read} | {f.rows_kept} | {f.rows_quarantined} | {f.rows_new} | {f.rows_superseded} |"
+            f"| {f.source_file} | {f.rows_read} | {f.rows_kept} | {f.rows_quarantined} | {f.rows_new} | "
+            f"{f.rows_superseded} |"
             for f in files
         )
         or "| (no new files) | | | | | |"
@@ -88,11 +89,11 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
         rules: RulesResource,
     ) -> MaterializeResult:
         ctx = ingestion_context(settings, rules)
-        now = dt.datetime.now(dt.timezone.utc)
+        now = dt.datetime.now(dt.UTC)
         with warehouse(duckdb, ctx.timezone) as con:
             configure(con, settings.memory_limit, timezone=ctx.timezone)
             report = load_dataset(con, ds, settings.data_path(), ctx, now)  # in a transaction of its own
-            validate_in_background(context.run.run_id, duckdb, con, ds.name)
+            validate_in_background(context.run.run_id, duckdb, con, ds.name, suite_parameters(rules))
             context.log.info(
                 f"{ds.name}: {report.files_loaded} new file(s), {report.rows_read} rows read, "
                 f"{report.rows_kept} kept, {report.rows_quarantined} quarantined"

@@ -3,7 +3,8 @@
 ``notices``: one row per kind (``sewer``, ``stormwater``), recipient and month that has at least one
 item (``notice_items``: per-sample results, daily maximums, monthly averages, discharging without a
 permit, late reports and missed testing for a sewer user; missed inspections and other findings for
-a construction site), each with one letter in ``<dashboards>/letters/<kind>/notice_<recipient>_<YYYY-MM>.html``
+a construction site), each with one letter in
+``<dashboards>/letters/<kind>/notice_<recipient>_<YYYY-MM>.html``
 with a section per kind of item.
 
 - A notice is a ``draft`` (undated, no deadline, no penalty) until the clerk records its mailing in
@@ -42,9 +43,8 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, check_rows, outputs, table_result, warehouse
 from outfall import notice_words as words
-from outfall.law import notices as law
+from outfall.law import notices as law, swppp as swppp_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
-from outfall.law import swppp as swppp_law
 from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
@@ -562,13 +562,13 @@ def period_end(rules: Rules):
         "industrial_users",
         "sites",
     ],
-    description="Notices of violation, one per recipient and month with a violation: for a sewer user its sample "
-    "results over a limit, daily maximums and monthly averages over its permit's limits, days "
-    "discharged without a permit, late reports and missed testing (the sewer use law's "
-    "enforcement); for a construction site its missed inspections and other violations (the "
-    "stormwater law of its jurisdiction). Each has one letter with a section per kind, and the table "
-    "notice_items lists what it covers. A draft until its mailing is recorded in notices_mailed; a "
-    "mailed notice's letter is written once, as the facts stood on its mailing day, and kept.",
+    description="Notices of violation, one per recipient and month with a violation: for a sewer user its "
+    "sample results over a limit, daily maximums and monthly averages over its permit's limits, days "
+    "discharged without a permit, late reports and missed testing (the sewer use law's enforcement); for a "
+    "construction site its missed inspections and other violations (the stormwater law of its "
+    "jurisdiction). Each has one letter with a section per kind, and the table notice_items lists what it "
+    "covers. A draft until its mailing is recorded in notices_mailed; a mailed notice's letter is written "
+    "once, as the facts stood on its mailing day, and kept.",
 )
 def notices(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource

@@ -11,8 +11,9 @@ with a "no data yet" note, never a failure.
 
 import datetime as dt
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb as duckdb_module
@@ -21,18 +22,19 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, outputs
-from outfall.resources import OutfallSettings, RulesResource
-from outfall.rules import local_timezone
-from outfall.warehouse import configure, sql
-
 from dashboards import query
 from dashboards.html import PageMeta, day_words, months_words, to_date_words
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import local_timezone
+from outfall.warehouse import configure, sql
 
 # The quarantine page lists the first rows of each dataset and reason (one fix per reason); it says
 # how many share the reason, and that every row is in the export (csv/quarantine.csv).
 QUARANTINE_ROWS_PER_REASON = 50
+# Of each thing not judged for want of a rule (asset, section and reason), the page names the first few.
+NOT_JUDGED_EXAMPLES = 5
 
 
 # --------------------------------------------------------------------------- helpers
@@ -278,8 +280,8 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
             "sewer.html",
             "Industrial users",
             "Superintendent of Sewage",
-            "What to do next, violations and slugs, notices, required testing; each user's control charts and "
-            "flow.",
+            "What to do next, violations and slugs, notices, required testing; each user's control charts "
+            "and flow.",
             (folder / "sewer.html").exists(),
             _sewer_numbers(r, settings, rules),
         ),
@@ -287,8 +289,8 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
             "stormwater.html",
             "Construction sites",
             "Stormwater management officer",
-            "What to do next, this week's inspections, late and overdue findings, notices, illicit discharges; "
-            "each site's inspections against rainfall.",
+            "What to do next, this week's inspections, late and overdue findings, notices, illicit "
+            "discharges; each site's inspections against rainfall.",
             (folder / "stormwater.html").exists(),
             _stormwater_numbers(r, settings),
         ),
@@ -330,6 +332,7 @@ def read_index_data(
     counts = data.quarantine_counts  # rows per dataset and reason: their sum is every row quarantined
     data.quarantine_total = int(counts["rows"].sum()) if counts is not None else 0
     data.set_aside = r.named("set_aside", "select_dashboard_set_aside")
+    data.not_judged = r.named("not_judged", "select_dashboard_not_judged", {"examples": NOT_JUDGED_EXAMPLES})
     data.cards = _cards(r, folder, settings, rules)
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.reports = _reports(con, r, folder)
@@ -376,10 +379,10 @@ def _reports(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path) -> 
         "notices",
         "statistic_violations",
     ],
-    description="The dashboards' index (index.html): each person's worklist counts and the most urgent actions; "
-    "links to every page with headline numbers, each with its period, the as-of date, "
-    "the data's date range and the rows quarantined per dataset, linking to the quarantine list page "
-    "(quarantine.html) so that bad data is seen, not hidden.",
+    description="The dashboards' index (index.html): each person's worklist counts and the most urgent "
+    "actions; links to every page with headline numbers, each with its period, the as-of date, the data's "
+    "date range and the rows quarantined per dataset, linking to the quarantine list page (quarantine.html) "
+    "so that bad data is seen, not hidden.",
 )
 def dashboard_index(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource

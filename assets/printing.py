@@ -75,12 +75,12 @@ def _remove_stale_pdfs(dashboards: Path, keep: set[Path]) -> int:
     group_name=GROUP_DASHBOARDS,
     kinds={"pdf"},
     deps=["letters"],
-    description="Every mailed notice of violation that is ready to send, and every other letter ready to mail "
-    "(letterhead configured, recipient's full address on file), printed to PDF beside its HTML "
-    "(<dashboards>/letters/<area>/pdf/) with headless Chromium; the mailed notices joined in mailing "
-    "order (letters/mailed_notices.pdf) and the other letters in one ready_to_mail.pdf per area. A "
-    "letter not ready is in no batch; a document on record is never printed again. "
-    "Without Chromium the HTML letters stand and the run says what to install.",
+    description="Every mailed notice of violation that is ready to send, and every other letter ready to "
+    "mail (letterhead configured, recipient's full address on file), printed to PDF beside its HTML "
+    "(<dashboards>/letters/<area>/pdf/) with headless Chromium; the mailed notices joined in mailing order "
+    "(letters/mailed_notices.pdf) and the other letters in one ready_to_mail.pdf per area. A letter not "
+    "ready is in no batch; a document on record is never printed again. Without Chromium the HTML letters "
+    "stand and the run says what to install.",
 )
 def letter_pdfs(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings
@@ -125,8 +125,8 @@ def letter_pdfs(
         problem = read_letterhead(settings.data_path()).problem
         why = problem or "the letters table and the top of each letter say why"
         _say(
-            f"{not_ready} letter{'s' if not_ready != 1 else ''} not ready to mail, kept out of the batches to "
-            f"print ({why})"
+            f"{not_ready} letter{'s' if not_ready != 1 else ''} not ready to mail, kept out of the batches "
+            f"to print ({why})"
         )
     for html_path, why in report.failed:
         context.log.warning(f"{html_path.name} could not be printed: {why}")

@@ -133,10 +133,11 @@ def letters(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeRes
 
 
 def new_records(con, dashboards: Path) -> list[dict]:
-    """The documents written for a mailing that are not yet on record: their file (the PDF when one was printed
+    """The documents written for a mailing that are not yet on record: their file (the PDF when one was
+    printed
     from this very HTML, else the HTML) and its hash."""
     out = []
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     for r in _records(con, "select_letters_to_record"):
         html = dashboards / r["letter"]
         if not html.is_file():

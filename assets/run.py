@@ -6,7 +6,7 @@ run reads that same day, and this asset writes it down with the folders the run
 writes to, so that a reader of the warehouse (and ``outfall export``) knows both.
 """
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import duckdb
 import pandas as pd
@@ -30,8 +30,8 @@ def _rules_versions(rules: RulesResource) -> str:
 @asset(
     group_name=GROUP_INGEST,
     kinds={"duckdb"},
-    description="The settings of the latest run (table outfall_run): the day it judges overdue work by, fixed once "
-    "when the run starts, the billing year, and the folders it reads and writes.",
+    description="The settings of the latest run (table outfall_run): the day it judges overdue work by, "
+    "fixed once when the run starts, the billing year, and the folders it reads and writes.",
 )
 def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     paths = outputs(duckdb, settings)

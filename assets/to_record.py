@@ -12,7 +12,8 @@ Each sheet has its folder's columns (the key of the item prefilled, the answers 
 checks: ``outfall.workbooks``), grey columns for reading only (the folder does not read them) and a
 hidden column marking the rows Outfall wrote, so that a row saved back unanswered is quarantined with
 a plain reason (``Dataset.answers``). Saved into each of the three folders, the workbook is read as any
-input file. Written whole (``outfall.atomic``) where exports go (``outfall.output_folders``); nothing is written
+input file. Written whole (``outfall.atomic``) where exports go (``outfall.output_folders``); nothing is
+written
 without a folder (an in-memory warehouse).
 """
 
@@ -130,11 +131,11 @@ def correction_checks(ws, letter: str, rows: list[dict], sewer_max: int | None) 
 
 def read_me(as_of: dt.date, counts: dict[str, int]) -> tuple[list[str], list[tuple[str, ...]]]:
     paragraphs = [
-        f"What waits for an answer, as Outfall found it on {as_of.isoformat()}: a row per item, on the sheet of "
-        "the person who answers it.",
+        f"What waits for an answer, as Outfall found it on {as_of.isoformat()}: a row per item, on the "
+        "sheet of the person who answers it.",
         "Fill the white cells of each row; the grey columns are there to help and are not read. A row you "
-        "cannot answer yet may stay: it goes to the quarantine list with a plain reason, and comes back in the "
-        "next workbook. You may also type new rows below. Each header cell has a note on what it holds.",
+        "cannot answer yet may stay: it goes to the quarantine list with a plain reason, and comes back in "
+        "the next workbook. You may also type new rows below. Each header cell has a note on what it holds.",
         "Then save this workbook into each of the folders notices_mailed, inspections and lab_results of the "
         "data folder (each reads its own sheet and leaves the others), and run Outfall again.",
     ]
@@ -176,9 +177,9 @@ def _sewer_max(rules: RulesResource, as_of: dt.date) -> int | None:
     group_name=GROUP_DASHBOARDS,
     kinds={"excel"},
     deps=["notices", "required_testing", "swppp_upcoming"],
-    description="What waits for a person's answer, as one workbook to fill and save back into the input folders "
-    "(exports/to_record.xlsx): the draft notices to record as mailed or withdrawn (notices_mailed), the "
-    "inspections coming due or overdue (inspections) and the testing periods still open (lab_results), "
+    description="What waits for a person's answer, as one workbook to fill and save back into the input "
+    "folders (exports/to_record.xlsx): the draft notices to record as mailed or withdrawn (notices_mailed), "
+    "the inspections coming due or overdue (inspections) and the testing periods still open (lab_results), "
     "each row prefilled, with Excel's checks of what is typed.",
 )
 def to_record(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:

@@ -8,7 +8,8 @@ the letter or the page section it concerns. The rows come from the tables that j
 - every draft notice (to mail or withdraw), and every mailed notice the data no longer support, that has
   violations found after its mailing, or that cannot be mailed as it is;
 - every open or overdue deadline of the sewer engine (``obligations``: reports owed, permits expiring);
-- the Town's own acts under the illicit discharge law (the appeal hearing, the notice of the cost of an abatement);
+- the Town's own acts under the illicit discharge law (the appeal hearing, the notice of the cost of an
+  abatement);
 - post-construction practice findings open or overdue (``smp_findings``);
 - required testing open or missed (``required_testing``);
 - inspections coming due at active sites (``swppp_upcoming``);
@@ -77,8 +78,8 @@ PRACTICE_ACTION = {
     "as_built": "Obtain the as-built plans, certified by a professional engineer, of practice {p}",
     "maintenance_agreement": "Obtain the recorded maintenance agreement of practice {p}",
     "one_year_inspection": "Make the one-year inspection of practice {p}",
-    "guarantee_release": "Review the guarantee of practice {p}: it was released before the law allows it to be "
-    "(not before {due})",
+    "guarantee_release": "Review the guarantee of practice {p}: it was released before the law allows it to "
+    "be (not before {due})",
 }
 
 
@@ -157,8 +158,8 @@ def notices_actions(w: Worklist, rows: list[dict]) -> None:
             continue
         if n["needs_review"]:
             what = (
-                f"the data no longer show {n['items_unsupported']} of the {n['items_in_letter']} violations it "
-                f"lists"
+                f"the data no longer show {n['items_unsupported']} of the {n['items_in_letter']} violations "
+                "it lists"
                 if n["items_unsupported"]
                 else "it lists no violation known on its mailing day"
             )
@@ -175,9 +176,9 @@ def notices_actions(w: Worklist, rows: list[dict]) -> None:
             k = n["items_not_in_letter"]
             w.add(
                 person,
-                f"{k} violation{'s' if k != 1 else ''} of {_month(n['period'])} {'were' if k != 1 else 'was'} "
-                f"found after notice {n['notice_id']} was mailed and {'are' if k != 1 else 'is'} not in it: "
-                f"decide how to notify them",
+                f"{k} violation{'s' if k != 1 else ''} of {_month(n['period'])} "
+                f"{'were' if k != 1 else 'was'} found after notice {n['notice_id']} was mailed and "
+                f"{'are' if k != 1 else 'is'} not in it: decide how to notify them",
                 n["recipient_id"],
                 None,
                 "notices",
@@ -224,7 +225,8 @@ def sewer_actions(w: Worklist, obligations: list[dict], testing: list[dict]) -> 
         action = (
             f"Expect the {label} {kind} of {period}"
             if t["status"] == "open"
-            else f"No {label} {kind} was taken in {period}: it is on the notice for {words.month_words(t['period_end'])}"
+            else f"No {label} {kind} was taken in {period}: it is on the notice for "
+            f"{words.month_words(t['period_end'])}"
         )
         w.add(
             law.SUPERINTENDENT,
@@ -234,7 +236,7 @@ def sewer_actions(w: Worklist, obligations: list[dict], testing: list[dict]) -> 
             "required_testing",
             f"{t['parameter']} {t['sample_type'] or ''} {t['period_start']}".replace("  ", " "),
             name=t["name"],
-            link=f"sewer.html#testing",
+            link="sewer.html#testing",
         )
 
 

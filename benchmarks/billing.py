@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def run_bill():
         with transaction(con):
-            return bill(con, rules, YEAR, now=dt.datetime.now(dt.timezone.utc))
+            return bill(con, rules, YEAR, now=dt.datetime.now(dt.UTC))
 
     first = timed("bill", run_bill, t, c)[0]
     files = timed("export", lambda: export_register(con, work / "exports" / "billing"), t, c)
@@ -196,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         + ("  (a busy machine: wall times are high; CPU times compare better)" if load > cores else "")
     )
     print(
-        f"  {'bill (units, amounts, register, hash, run, summary)':<55}{t['bill']:>8.2f} s   "
-        f"(CPU {c['bill']:.2f} s) {first.rows:,} bills, {first.total_usd:,} USD, rates from {first.rate_source}"
+        f"  {'bill (units, amounts, register, hash, run, summary)':<55}{t['bill']:>8.2f} s   (CPU "
+        f"{c['bill']:.2f} s) {first.rows:,} bills, {first.total_usd:,} USD, rates from {first.rate_source}"
     )
     sizes = ", ".join(
         f"{p.name} {p.stat().st_size / 1e6:.1f} MB"

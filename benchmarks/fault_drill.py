@@ -6,7 +6,9 @@ On one small data folder (tests/conftest.py ``small_town`` plus a few thousand
 flow readings with two slugs, and a few hundred parcels to bill):
 
 1. an uninterrupted run into its own warehouse: the reference;
-2. for each phase (ingestion, slug detection, billing, dashboards) a fresh
+2. for each phase (ingestion, slug detection, billing, dashboards; and a re-run of one month,
+   `outfall run --partition 2026-05`, and of one billing year, `--partition 2026`, each on a copy
+   of the reference's loaded warehouse and pages, rerun with the same command) a fresh
    warehouse and a run that is killed with SIGKILL (kill -9) at a seeded random
    point of that phase. The phase is found in the run's log (``outfall.log``
    beside the warehouse, which has one line per step started and finished), not
@@ -78,7 +80,16 @@ def phase_steps() -> dict[str, frozenset[str]]:
         "slug detection": frozenset({"slug_events"}),
         "billing": frozenset({"sewer_billing"}),  # sewer_bills, billing_runs, ... in one transaction
         "dashboards": frozenset(DASHBOARD_STEPS),
+        # `outfall run --partition`, on a copy of the reference's loaded warehouse
+        "month re-run": frozenset({"slug_events"}),
+        "billing year re-run": frozenset({"sewer_billing"}),
     }
+
+
+# The phases that re-run one partition of a loaded warehouse (a copy of the reference's), and the
+# partition: May 2026 of the readings (the drill's town also has June's: May alone is judged again),
+# the billing year 2026.
+PARTITION_RERUNS = {"month re-run": "2026-05", "billing year re-run": "2026"}
 
 
 # The step a kill aims at in a phase: for ingestion, the flow readings (the largest input), not the
@@ -116,6 +127,13 @@ def make_town(root: Path, seed: int = 14) -> Path:
                 "IU-2,not a time,12,gpm,flow",
             ]
         (root / "flow" / f"drill_{user.lower()}.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # two days of June for IU-1, one file: a month of readings besides May's
+    june = ["user_id,timestamp,value,unit,constituent"] + [
+        f"IU-1,{dt.datetime(2026, 6, 1) + dt.timedelta(minutes=5 * i):%Y-%m-%dT%H:%M:%S},"
+        f"{round(10.0 * rng.uniform(0.8, 1.2), 2)},gpm,flow"
+        for i in range(2 * 288)
+    ]
+    (root / "flow" / "drill_june.csv").write_text("\n".join(june) + "\n", encoding="utf-8")
     rows = [
         "parcel_id,district,property_class,acres,living_units,bathrooms,washing_machines,people,seats,"
         "moratorium,owner,address"
@@ -150,7 +168,7 @@ def make_town(root: Path, seed: int = 14) -> Path:
 # running and killing
 
 
-def command(data: Path, warehouse: Path) -> list[str]:
+def command(data: Path, warehouse: Path, partition: str = "") -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -162,6 +180,7 @@ def command(data: Path, warehouse: Path) -> list[str]:
         str(warehouse),
         "--as-of",
         AS_OF,
+        *(["--partition", partition] if partition else []),
     ]
 
 
@@ -169,12 +188,19 @@ def _env() -> dict[str, str]:
     return dict(os.environ, GX_ANALYTICS_ENABLED="false")
 
 
-def run(data: Path, warehouse: Path, timeout: float = 600) -> tuple[subprocess.CompletedProcess, float]:
+def run(
+    data: Path, warehouse: Path, timeout: float = 600, partition: str = ""
+) -> tuple[subprocess.CompletedProcess, float]:
     """`outfall run` to the end; (the finished process, its seconds)."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     done = subprocess.run(
-        command(data, warehouse), capture_output=True, text=True, timeout=timeout, cwd=REPO, env=_env()
+        command(data, warehouse, partition),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        env=_env(),
     )
     return done, time.perf_counter() - started
 
@@ -241,7 +267,12 @@ def finished_steps(log: Path) -> set[str]:
 
 
 def kill_during(
-    data: Path, warehouse: Path, steps: frozenset[str], delay: float, timeout: float = 600
+    data: Path,
+    warehouse: Path,
+    steps: frozenset[str],
+    delay: float,
+    timeout: float = 600,
+    partition: str = "",
 ) -> float:
     """Start `outfall run`, wait for one of ``steps`` to start (polling the run log), wait ``delay``
     seconds, then SIGKILL the run. Returns the seconds from the phase's start to the kill."""
@@ -249,7 +280,7 @@ def kill_during(
     log = warehouse.parent / LOG
     with open(warehouse.parent / "killed_run.out", "w") as out:
         proc = subprocess.Popen(
-            command(data, warehouse),
+            command(data, warehouse, partition),
             stdout=out,
             stderr=subprocess.STDOUT,
             cwd=REPO,
@@ -472,9 +503,15 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
         warehouse = folder / WAREHOUSE
         # A step can end sooner than in the reference run: a kill that missed the phase is made
         # again, at once when the step starts.
+        partition = PARTITION_RERUNS.get(phase, "")
         for attempt in range(1, 4):
             shutil.rmtree(folder, ignore_errors=True)
-            killed_after = kill_during(data, warehouse, frozenset({target}), delay if attempt == 1 else 0.0)
+            if partition:  # the loaded warehouse and its pages, as the reference run left them
+                shutil.copytree(ref_wh.parent, folder)
+                (folder / LOG).unlink()
+            killed_after = kill_during(
+                data, warehouse, frozenset({target}), delay if attempt == 1 else 0.0, partition=partition
+            )
             step, in_step = running_at_end(folder / LOG)
             in_phase = in_step and step in steps  # killed while a step of the phase ran
             if in_phase:
@@ -490,7 +527,7 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
         result = KillResult(
             phase, target, delay, killed_after, step, in_step, in_phase, wal_bytes, wal_problems, attempt
         )
-        rerun, result.rerun_seconds = run(data, warehouse)
+        rerun, result.rerun_seconds = run(data, warehouse, partition=partition)
         result.rerun_exit, result.rerun_stderr = rerun.returncode, rerun.stderr
         if rerun.returncode == 0:
             result.differences = table_differences(reference, warehouse_tables(warehouse, folder))
@@ -510,13 +547,13 @@ def table_text(result: Drill) -> str:
     lines = [
         f"uninterrupted run: {result.reference_seconds:.1f} s, {result.reference_tables} tables, "
         f"{len(result.files)} files in dashboards/ and exports/",
-        f"{'phase':<16}{'killed in (after s)':<36}{'tries':>6}{'WAL left':>10}{'rerun s':>9}  identical",
+        f"{'phase':<21}{'killed in (after s)':<36}{'tries':>6}{'WAL left':>10}{'rerun s':>9}  identical",
     ]
     for k in result.kills:
         where = f"{'' if k.in_step else 'after '}{k.step} ({k.killed_after:.2f})"
         wal = f"{k.wal_bytes / 1024:,.0f} KB" if k.wal_bytes is not None else "none"
         lines.append(
-            f"{k.phase:<16}{where:<36}{k.attempts:>6}{wal:>10}{k.rerun_seconds:>9.1f}  "
+            f"{k.phase:<21}{where:<36}{k.attempts:>6}{wal:>10}{k.rerun_seconds:>9.1f}  "
             f"{'yes' if k.identical else 'NO'}"
         )
         for problem in [*k.wal_problems, *k.differences][:5]:

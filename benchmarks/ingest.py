@@ -167,8 +167,9 @@ def bare(root: Path, fmt: str) -> None:
     else:
         path = str(root / "csv_data" / "flow" / "flow.csv")
         load = (
-            "CREATE TABLE flow AS SELECT user_id, timezone('America/New_York', CAST(timestamp AS TIMESTAMP)) AS ts, "
-            f"CAST(value AS DOUBLE) AS value, unit FROM read_csv('{path}', all_varchar = true)"
+            "CREATE TABLE flow AS SELECT user_id, timezone('America/New_York', CAST(timestamp AS "
+            f"TIMESTAMP)) AS ts, CAST(value AS DOUBLE) AS value, unit FROM read_csv('{path}', all_varchar = "
+            "true)"
         )
     con.execute(load)
     con.execute("SELECT user_id, count(*), avg(value), max(ts) FROM flow GROUP BY user_id").fetchall()
@@ -603,16 +604,17 @@ def main(argv: list[str] | None = None) -> int:
     w = 36
     print(
         f"ingestion benchmark: {args.meters} meters, 1-minute readings; Parquet {args.days} days "
-        f"({counts['parquet']:,} readings, {counts['parquet_bytes'] / 1e6:,.0f} MB in {counts['parquet_files']} monthly files), "
-        f"CSV {args.csv_days} days ({counts['csv']:,} rows, {counts['csv_bytes'] / 1e6:,.0f} MB, one file)"
+        f"({counts['parquet']:,} readings, {counts['parquet_bytes'] / 1e6:,.0f} MB in "
+        f"{counts['parquet_files']} monthly files), CSV {args.csv_days} days ({counts['csv']:,} rows, "
+        f"{counts['csv_bytes'] / 1e6:,.0f} MB, one file)"
     )
     print(f"{'':{w}}{'Parquet':>14}{'CSV':>14}")
     line = lambda label, key, fmt="{:>14,.2f}": print(  # noqa: E731
         f"{label:{w}}" + "".join(fmt.format(rows[f][key]) for f in ("parquet", "csv"))
     )
     print(
-        f"medians of {rows['parquet']['rounds']} rounds per format; each round: the bare load, then outfall run "
-        "with the flow files and without them, side by side"
+        f"medians of {rows['parquet']['rounds']} rounds per format; each round: the bare load, then outfall "
+        "run with the flow files and without them, side by side"
     )
     line("bare DuckDB load + scan (s)", "bare_s")
     line("outfall run with the flow files (s)", "outfall_s")
@@ -640,10 +642,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{figures['append_peak_rss_mb']:.0f} MB"
     )
     print(
-        f"a loaded year adds {figures['rerun_over_without_flow_s']:.2f} s to every run (a re-run with nothing new "
-        f"against a run without flow); the appended day's run less a run without flow is "
-        f"{figures['append_over_without_flow_pct_of_full_marginal']} % of the full marginal "
-        f"(each day {figures['append_over_without_flow_pct_each']} %)"
+        f"a loaded year adds {figures['rerun_over_without_flow_s']:.2f} s to every run (a re-run with "
+        "nothing new against a run without flow); the appended day's run less a run without flow is "
+        f"{figures['append_over_without_flow_pct_of_full_marginal']} % of the full marginal (each day "
+        f"{figures['append_over_without_flow_pct_each']} %)"
     )
     print(
         f"outfall run without flow: {base:.2f} s, re-run {figures['outfall_empty_rerun_s']:.2f} s; "

@@ -182,8 +182,9 @@ def phase(args: argparse.Namespace) -> dict:
             con.execute(f"ATTACH '{inc}' AS inc (READ_ONLY)")
             cols = "user_id, constituent, start_at, end_at, duration_min, baseline, peak_value, readings"
             diff = con.execute(
-                f"SELECT count(*) FROM ((SELECT {cols} FROM slug_events EXCEPT SELECT {cols} FROM inc.slug_events) "
-                f"UNION ALL (SELECT {cols} FROM inc.slug_events EXCEPT SELECT {cols} FROM slug_events))"
+                f"SELECT count(*) FROM ((SELECT {cols} FROM slug_events EXCEPT SELECT {cols} FROM "
+                f"inc.slug_events) UNION ALL (SELECT {cols} FROM inc.slug_events EXCEPT SELECT {cols} FROM "
+                "slug_events))"
             ).fetchone()[0]
             out["differences_from_incremental"] = diff
         con.close()
@@ -278,14 +279,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'wall time (s)':{w}}{ref['seconds']:>16.3f}{full['seconds']:>16.3f}")
     print(f"{'CPU time, all threads (s)':{w}}{ref['cpu_s']:>16.3f}{full['cpu_s']:>16.3f}")
     print(
-        f"{'rows per second':{w}}{ref['rows'] / ref['seconds']:>16,.0f}{full['rows'] / full['seconds']:>16,.0f}"
+        f"{'rows per second':{w}}"
+        f"{ref['rows'] / ref['seconds']:>16,.0f}{full['rows'] / full['seconds']:>16,.0f}"
     )
     print(f"{'peak RSS of its process (MB)':{w}}{ref['peak_rss_mb']:>16.0f}{full['peak_rss_mb']:>16.0f}")
     print(f"{'ratio slug / reference (wall)':{w}}{'':>16}{full['seconds'] / ref['seconds']:>16.2f}")
     print(f"{'ratio slug / reference (CPU)':{w}}{'':>16}{full['cpu_s'] / ref['cpu_s']:>16.2f}")
     print(
         f"{'append one day (s)':{w}}{'':>16}{app['seconds']:>16.3f}  "
-        f"({100 * app['seconds'] / full['seconds']:.2f} % of full; CPU {app['cpu_s']:.3f} s; mode {app['mode']})"
+        f"({100 * app['seconds'] / full['seconds']:.2f} % of full; CPU {app['cpu_s']:.3f} s; mode "
+        f"{app['mode']})"
     )
     if ver:
         print(

@@ -20,7 +20,6 @@ from dashboards.html import (
     PageData,
     PageMeta,
     RuleNotes,
-    as_frame,
     badge,
     day_words,
     esc,
@@ -147,8 +146,8 @@ def panel_headline(view: ReportView) -> str:
             Kpi(
                 f"violations, {when}",
                 fmt_num(single + stats),
-                f"{single} single samples, {stats} daily maximums or monthly averages (a sample by the day it was "
-                f"collected, an average by its first day)",
+                f"{single} single samples, {stats} daily maximums or monthly averages (a sample by the day "
+                "it was collected, an average by its first day)",
                 "bad" if single + stats else "good",
                 "#violations",
             ),
@@ -356,8 +355,8 @@ def panel_notices(view: ReportView) -> str:
                     "Violations listed",
                     num=True,
                     fmt=fmt_num,
-                    title="every item of the notice: single samples, daily maximums and monthly averages, months "
-                    "without a permit, missed testing, late reports",
+                    title="every item of the notice: single samples, daily maximums and monthly averages, "
+                    "months without a permit, missed testing, late reports",
                 ),
                 Col("issued_on", "Mailed on", fmt=fmt_date, nowrap=True),
                 Col("correct_by", "To be corrected by", fmt=fmt_date, nowrap=True),
@@ -409,9 +408,9 @@ def panel_not_contained(view: ReportView) -> str:
     return section(
         "What this report does not contain",
         note(
-            "The description of the pretreatment program and of any change to it, the inspections of the industrial "
-            "users and the list of users subject to categorical standards are not kept in these records; the "
-            "administrator adds them before the report is sent.",
+            "The description of the pretreatment program and of any change to it, the inspections of the "
+            "industrial users and the list of users subject to categorical standards are not kept in these "
+            "records; the administrator adds them before the report is sent.",
             "info",
         ),
         sid="not-contained",

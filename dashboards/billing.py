@@ -14,7 +14,6 @@ for the auditor.
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,8 +93,9 @@ class BillingData(PageData):
     bill_rule: str = ""  # how an amount is computed (the billing rule's citation, full)
     district_names: dict[str, str] = field(default_factory=dict)  # the rules' names of the districts
     billed_years: list[int] = field(default_factory=list)  # the years that have a register
-    # contract 5.5: water and sewer inspection fees (ch. 301) per year applied for (select_inspection_fee_totals)
-    # and the permits the schedule does not cover (permit_id, parcel_id, applied_on, rule)
+    # contract 5.5: water and sewer inspection fees (ch. 301) per year applied
+    # for (select_inspection_fee_totals) and the permits the schedule does not
+    # cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None
     fees_unpriced: pd.DataFrame | None = None
 
@@ -235,7 +235,17 @@ def revenue_chart(
         }
         for (d, y), v in totals.items()
     ]
-    layout = {
+    return Chart(
+        "billing-revenue",
+        {"data": traces, "layout": _revenue_layout(annotations)},
+        caption="Each bar is one district's sewer roll for the billing year, stacked by component.",
+        height=430,
+    )
+
+
+def _revenue_layout(annotations: list[dict]) -> dict:
+    """The revenue chart's axes, legend and margins, with its totals over the bars."""
+    return {
         "barmode": "stack",
         "xaxis": {"type": "multicategory", "title": {"text": "district and billing year"}},
         "yaxis": {"title": {"text": "billed (USD)"}, "tickprefix": "$", "tickformat": ",.0f"},
@@ -250,12 +260,6 @@ def revenue_chart(
         "margin": {"l": 90, "r": 20, "t": 50, "b": 80},
         "annotations": annotations,
     }
-    return Chart(
-        "billing-revenue",
-        {"data": traces, "layout": layout},
-        caption="Each bar is one district's sewer roll for the billing year, stacked by component.",
-        height=430,
-    )
 
 
 def units_chart(long: pd.DataFrame, year: int) -> Chart:
@@ -386,7 +390,7 @@ class _Year:
     changed: int | None
 
     @classmethod
-    def of(cls, data: BillingData) -> "_Year":
+    def of(cls, data: BillingData) -> _Year:
         totals = as_frame(data.totals)
         year = int(data.year)
         prev = int(data.previous_year) if data.previous_year is not None else None
@@ -544,9 +548,9 @@ def largest_panel(y: _Year, data: BillingData) -> str:
         table_class="wrap-head",
     )
     lead = (
-        f"The {len(largest):,} largest of the {y.parcels_now:,} bills of billing year {y.year}. Every bill is "
-        f"in the register, sewer_register_{y.year}.xlsx (and .csv, ready for a mail merge) in the billing "
-        f"folder of the exports."
+        f"The {len(largest):,} largest of the {y.parcels_now:,} bills of billing year {y.year}. Every bill "
+        f"is in the register, sewer_register_{y.year}.xlsx (and .csv, ready for a mail merge) in the "
+        "billing folder of the exports."
     )
     return section(f"Largest bills, {_by(y.year)}", l_html, sid="largest", lead=esc(lead))
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import base64
 import math
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -16,8 +16,9 @@ import math
 import os
 import re
 import zoneinfo
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -342,11 +343,12 @@ class RuleNotes:
             return ""
         n = self.number(rule)
         return (
-            f'<span class="cite">{esc(short_rule(rule, limit))}<sup class="rule-ref"><a href="#{self.prefix}-{n}">'
+            f'<span class="cite">{esc(short_rule(rule, limit))}<sup class="rule-ref"><a '
+            f'href="#{self.prefix}-{n}">'
             f"[{n}]</a></sup></span>"
         )
 
-    def col(self, key: str = "rule", label: str = "Rule", limit: int = 60) -> "Col":
+    def col(self, key: str = "rule", label: str = "Rule", limit: int = 60) -> Col:
         return Col(key, label, html=lambda r: self.cite(r.get(key), limit))
 
     def mark(self, text: Any) -> str:
@@ -486,6 +488,16 @@ class Col:
     width: str = ""  # the column's share of the table ("24%"): a long name keeps to one line
 
 
+def _th(c: Col) -> str:
+    """A column's header cell: right-aligned for numbers, left off paper when screen-only, its title and
+    width."""
+    names = " ".join(n for n, on in (("num", c.num), ("no-print", c.screen_only)) if on)
+    cls = f' class="{names}"' if names else ""
+    title = f' title="{esc(c.title)}"' if c.title else ""
+    width = f' style="width:{esc(c.width)}"' if c.width else ""
+    return f"<th{cls}{title}{width}>{esc(c.label)}</th>"
+
+
 def table(
     frame: pd.DataFrame | None,
     cols: Sequence[Col],
@@ -510,17 +522,7 @@ def table(
     if frame is None or frame.empty:
         return note(esc(empty), "empty")
     shown = frame if max_rows is None else frame.head(max_rows)
-
-    def th_class(c: Col) -> str:
-        names = " ".join(n for n, on in (("num", c.num), ("no-print", c.screen_only)) if on)
-        return f' class="{names}"' if names else ""
-
-    head = "".join(
-        f"<th{th_class(c)}{(' title=' + chr(34) + esc(c.title) + chr(34)) if c.title else ''}"
-        f"{(' style=' + chr(34) + 'width:' + esc(c.width) + chr(34)) if c.width else ''}>"
-        f"{esc(c.label)}</th>"
-        for c in cols
-    )
+    head = "".join(_th(c) for c in cols)
     # The cells a column at a time (each column's opening tag is the same all the way down), then
     # joined row by row; the rows as dicts, not a Series each (iterrows: 40 us a row; a page of 190
     # meters has thousands).
@@ -687,10 +689,10 @@ class Chart:
         if self.print_layout:
             tall += f' data-print-layout="{esc(script_json(self.print_layout))}"'
         return (
-            f'<figure class="{box}">{title}'
-            f'<div class="{cls}" id="{spec_id}-div" data-fig="{spec_id}"{tall} style="min-height:{int(self.height)}px">'
-            f'<span class="chart-wait">Chart loading…</span></div>{caption}'
-            f'<script type="application/json" id="{spec_id}">{script_json(self.spec())}</script></figure>'
+            f'<figure class="{box}">{title}<div class="{cls}" id="{spec_id}-div" data-fig="{spec_id}"{tall} '
+            f'style="min-height:{int(self.height)}px"><span class="chart-wait">Chart '
+            f'loading…</span></div>{caption}<script type="application/json" '
+            f'id="{spec_id}">{script_json(self.spec())}</script></figure>'
         )
 
 
@@ -733,20 +735,23 @@ h2{margin:0 0 8px;font-size:20px;color:#0f2942}
 h3{margin:14px 0 6px;font-size:16px}
 p.lead{margin:0 0 12px;color:#4b5563;font-size:14px}
 .kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(170px,1fr));gap:12px;margin:0 0 18px}
-.kpi{display:block;background:#fff;border:1px solid #e5e7eb;border-left:5px solid #2563eb;border-radius:8px;padding:10px 14px;text-decoration:none;color:inherit}
+.kpi{display:block;background:#fff;border:1px solid #e5e7eb;border-left:5px solid #2563eb;border-radius:8px;\
+padding:10px 14px;text-decoration:none;color:inherit}
 .kpi-bad{border-left-color:#dc2626}.kpi-warn{border-left-color:#d97706}.kpi-good{border-left-color:#059669}
 .kpi-value{font-size:26px;font-weight:700;line-height:1.1}
 .kpi-label{font-size:13px;color:#374151;font-weight:600}
 .kpi-detail{font-size:12px;color:#6b7280}
 a.kpi:hover{background:#f8fafc}
-.note{border-radius:8px;padding:10px 14px;margin:8px 0;font-size:14px;background:#eff6ff;border:1px solid #bfdbfe}
+.note{border-radius:8px;padding:10px 14px;margin:8px 0;font-size:14px;background:#eff6ff;\
+border:1px solid #bfdbfe}
 .note-empty{background:#f9fafb;border:1px dashed #9ca3af;color:#374151}
 .note-warn{background:#fffbeb;border-color:#fcd34d}
 .note-bad{background:#fef2f2;border-color:#fca5a5}
 .table-wrap{overflow:auto;max-height:560px;border:1px solid #e5e7eb;border-radius:8px;margin:6px 0}
 table{border-collapse:collapse;width:100%%;font-size:13px}
 caption{text-align:left;font-weight:600;padding:6px 8px}
-th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;z-index:1;vertical-align:bottom}
+th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;\
+z-index:1;vertical-align:bottom}
 th.num{white-space:normal}
 td{padding:5px 8px;border-bottom:1px solid #eef2f7;vertical-align:top}
 tbody tr:nth-child(even){background:#fafbfc}
@@ -756,7 +761,8 @@ tbody tr:target{outline:2px solid #2563eb}
 tr.row-bad td:first-child{border-left:4px solid #dc2626}
 tr.row-warn td:first-child{border-left:4px solid #d97706}
 tr.row-good td:first-child{border-left:4px solid #059669}
-.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;background:#e5e7eb;color:#374151;white-space:nowrap}
+.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;\
+background:#e5e7eb;color:#374151;white-space:nowrap}
 .badge-bad{background:#fee2e2;color:#991b1b}.badge-warn{background:#fef3c7;color:#92400e}
 .badge-good{background:#d1fae5;color:#065f46}.badge-info{background:#dbeafe;color:#1e40af}
 figure.chart-box{margin:8px 0 16px}
@@ -767,13 +773,16 @@ h3.chart-title{margin:10px 0 2px}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:18px}
 @media (max-width:900px){.cols{grid-template-columns:1fr}}
 .toc{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0 0}
-.toc a{font-size:13px;padding:3px 9px;border:1px solid #cbd5e1;border-radius:14px;text-decoration:none;color:#1f2937;background:#fff}
+.toc a{font-size:13px;padding:3px 9px;border:1px solid #cbd5e1;border-radius:14px;text-decoration:none;\
+color:#1f2937;background:#fff}
 .toc a.bad{border-color:#fca5a5;background:#fef2f2}
 .entity-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:10px}
 .entity-head h2{margin:0}
 .facts{color:#4b5563;font-size:13.5px;margin:4px 0 6px}
-code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;background:#f3f4f6;padding:0 3px;border-radius:3px}
-.raw{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;white-space:pre-wrap;word-break:break-all;max-width:520px}
+code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;background:#f3f4f6;padding:0 3px;\
+border-radius:3px}
+.raw{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px;white-space:pre-wrap;\
+word-break:break-all;max-width:520px}
 footer{max-width:1240px;margin:0 auto;padding:0 24px 30px;color:#6b7280;font-size:12.5px}
 .print-only{display:none}
 table.wrap-head th{white-space:normal;vertical-align:bottom;min-width:6em}
@@ -869,7 +878,10 @@ JS = """
   root.setAttribute('data-charts-rendered', '0');
   var rendered=0;
   if(divs.length && typeof Plotly==='undefined'){
-    divs.forEach(function(d){d.innerHTML='<p class="note note-bad">The chart library plotly.min.js was not found beside this page.</p>';});
+    divs.forEach(function(d){
+      d.innerHTML='<p class="note note-bad">'
+        + 'The chart library plotly.min.js was not found beside this page.</p>';
+    });
     throw new Error('plotly.min.js is missing beside this page');
   }
   var template=JSON.parse(document.getElementById('outfall-template').textContent);
@@ -900,7 +912,8 @@ JS = """
   // one chart per task, so the page stays responsive while the rest are drawn
   window.outfallRenderAll=function(){
     return divs.reduce(function(p, d){
-      return p.then(function(){return new Promise(function(r){setTimeout(r, 0);});}).then(function(){return draw(d);});
+      return p.then(function(){return new Promise(function(r){setTimeout(r, 0);});})
+        .then(function(){return draw(d);});
     }, Promise.resolve());
   };
   if('IntersectionObserver' in window){
@@ -936,7 +949,9 @@ JS = """
     return divs.filter(onPaper).reduce(function(p, d){return p.then(function(){return fit(d, printWidth);});},
                                        Promise.resolve());
   };
-  window.addEventListener('beforeprint', function(){divs.filter(onPaper).forEach(function(d){fit(d, printWidth);});});
+  window.addEventListener('beforeprint', function(){
+    divs.filter(onPaper).forEach(function(d){fit(d, printWidth);});
+  });
   window.addEventListener('afterprint', function(){divs.forEach(function(d){if(d._outfall){fit(d, 0);}});});
 })();
 """

@@ -7,7 +7,6 @@ Pure: ``build_index_page(IndexData)`` and ``build_quarantine_page(IndexData)``.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +64,9 @@ class IndexData(PageData):
     quarantine_total: int = 0
     quarantine_per_reason: int = 50
     set_aside: pd.DataFrame | None = None  # rows kept but not judged by an asset (table set_aside)
+    # what an asset could not judge for want of a rule in effect on its day (table not_judged): asset,
+    # section, reason, items, first_day, last_day, examples (the first few things by name)
+    not_judged: pd.DataFrame | None = None
     reports: list[tuple[str, str]] = field(
         default_factory=list
     )  # (file, label) of the annual reports written
@@ -277,8 +279,8 @@ def panel_reasons(data: IndexData) -> str:
         ),
         sid="reasons",
         lead=esc(
-            f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row is on the "
-            "quarantine page."
+            f"The {len(top)} most frequent of {len(qcounts)} reasons; every reason and every rejected row "
+            "is on the quarantine page."
             if len(qcounts) > len(top)
             else "Every reason; the rejected rows are on the quarantine page."
         ),
@@ -320,7 +322,8 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
 
 _CARD_CSS = """
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:14px}
-.card{display:block;border:1px solid #cbd5e1;border-radius:10px;padding:14px 16px;text-decoration:none;color:inherit;background:#fff}
+.card{display:block;border:1px solid #cbd5e1;border-radius:10px;padding:14px 16px;text-decoration:none;\
+color:inherit;background:#fff}
 a.card:hover{border-color:#2563eb;box-shadow:0 2px 8px rgba(37,99,235,.15)}
 .card h3{margin:2px 0 6px;color:#1d4ed8;font-size:18px}
 .card p{margin:0 0 8px;font-size:13.5px;color:#4b5563}
@@ -331,97 +334,171 @@ a.bad-link{color:#b91c1c;font-weight:700}
 """
 
 
-def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
-    meta = PageMeta()
-    rows = as_frame(data.quarantine)
+def _per_dataset(data: IndexData) -> pd.Series:
+    """Rows quarantined per dataset, every one of them (not only those shown)."""
     qcounts = as_frame(data.quarantine_counts)
-    body: list[str] = []
+    return (
+        qcounts.groupby("dataset")["rows"].sum().sort_index() if not qcounts.empty else pd.Series(dtype=int)
+    )
+
+
+def panel_quarantined(data: IndexData) -> str:
+    """How many rows were refused and why they are listed as they are, with a link to each dataset's."""
     total = int(data.quarantine_total)
     if data.quarantine is None:
-        body.append(
-            section(
-                "Quarantined rows",
-                no_data("quarantine", data.present.get("quarantine"), "rejected input rows"),
-            )
+        return section(
+            "Quarantined rows", no_data("quarantine", data.present.get("quarantine"), "rejected input rows")
         )
-    elif total == 0:
-        body.append(
-            section("Quarantined rows", note("No input row was rejected: every row read was kept.", "info"))
+    if total == 0:
+        return section(
+            "Quarantined rows", note("No input row was rejected: every row read was kept.", "info")
         )
-    else:
-        per = (
-            qcounts.groupby("dataset")["rows"].sum().sort_index()
-            if not qcounts.empty
-            else pd.Series(dtype=int)
+    toc = "".join(
+        f'<a class="bad" href="#q-{esc(slug(d))}">{esc(d)} · {int(n):,}</a>'
+        for d, n in _per_dataset(data).items()
+    )
+    lead = (
+        f"{total:,} rows of the input files could not be read and were set aside. They are grouped by "
+        "input folder and by reason, so that one fix mends every row with the same reason. Each row "
+        "shows its file, its row number (1 = the first data row; 0 = the whole file) and its values "
+        "as they were received; correct the file and run Outfall again."
+    )
+    if len(as_frame(data.quarantine)) < total:
+        lead += (
+            f" Of a reason shared by more than {data.quarantine_per_reason:,} rows, the first "
+            f"{data.quarantine_per_reason:,} are listed here; {ALL_ROWS_WHERE}"
         )
-        toc = "".join(
-            f'<a class="bad" href="#q-{esc(slug(d))}">{esc(d)} · {int(n):,}</a>' for d, n in per.items()
-        )
-        lead = (
-            f"{total:,} rows of the input files could not be read and were set aside. They are grouped by "
-            "input folder and by reason, so that one fix mends every row with the same reason. Each row "
-            "shows its file, its row number (1 = the first data row; 0 = the whole file) and its values "
-            "as they were received; correct the file and run Outfall again."
-        )
-        if len(rows) < total:
-            lead += (
-                f" Of a reason shared by more than {data.quarantine_per_reason:,} rows, the first "
-                f"{data.quarantine_per_reason:,} are listed here; {ALL_ROWS_WHERE}"
-            )
-        body.append(section("Quarantined rows", f'<div class="toc">{toc}</div>', sid="top", lead=esc(lead)))
-        for dataset, frame in rows.groupby("dataset", sort=True):
-            parts = []
-            for reason, group in frame.groupby("reason", sort=False):
-                n = int(group["reason_rows"].iloc[0]) if "reason_rows" in group else len(group)
-                parts.append(
-                    f'<h3 class="reason">{esc(reason)} <span class="count">'
-                    f"({n:,} row{'s' if n != 1 else ''})</span></h3>"
-                )
-                parts.append(received_table(group.sort_values(["source_file", "row_number"])))
-                if n > len(group):
-                    parts.append(
-                        note(
-                            esc(f"The first {len(group):,} of these {n:,} rows are listed; {ALL_ROWS_WHERE}"),
-                            "info",
-                        )
-                    )
-            n_rows = int(per.get(dataset, len(frame)))
-            body.append(
-                section(
-                    f"{dataset}: {n_rows:,} row{'s' if n_rows != 1 else ''}",
-                    join(parts),
-                    sid=f"q-{slug(dataset)}",
-                )
-            )
-    aside = as_frame(data.set_aside)
-    if not aside.empty:
+    return section("Quarantined rows", f'<div class="toc">{toc}</div>', sid="top", lead=esc(lead))
+
+
+def panel_quarantined_rows(data: IndexData) -> str:
+    """A section per dataset: its refused rows, a table per reason, each value under its column."""
+    rows = as_frame(data.quarantine)
+    if data.quarantine is None or int(data.quarantine_total) == 0:
+        return ""
+    per = _per_dataset(data)
+    sections = []
+    for dataset, frame in rows.groupby("dataset", sort=True):
         parts = []
-        for (dataset, reason), group in aside.groupby(["dataset", "reason"], sort=True):
+        for reason, group in frame.groupby("reason", sort=False):
+            n = int(group["reason_rows"].iloc[0]) if "reason_rows" in group else len(group)
             parts.append(
-                f'<h3 class="reason">{esc(dataset)}: {esc(reason)} <span class="count">'
-                f"({len(group):,} row{'s' if len(group) != 1 else ''})</span></h3>"
+                f'<h3 class="reason">{esc(reason)} <span class="count">'
+                f"({n:,} row{'s' if n != 1 else ''})</span></h3>"
             )
             parts.append(received_table(group.sort_values(["source_file", "row_number"])))
-        body.append(
+            if n > len(group):
+                parts.append(
+                    note(
+                        esc(f"The first {len(group):,} of these {n:,} rows are listed; {ALL_ROWS_WHERE}"),
+                        "info",
+                    )
+                )
+        n_rows = int(per.get(dataset, len(frame)))
+        sections.append(
             section(
-                "Rows kept but not judged",
+                f"{dataset}: {n_rows:,} row{'s' if n_rows != 1 else ''}",
                 join(parts),
-                sid="set-aside",
-                lead=esc(
-                    "These rows were read and kept, but they could not be judged against the law "
-                    "(the reason says why). Correct them or the records they point to, and run "
-                    "Outfall again."
-                ),
+                sid=f"q-{slug(dataset)}",
             )
         )
-    meta.counts = {"quarantined": total, "shown": len(rows), "set_aside": len(aside)}
+    return join(sections)
+
+
+def panel_set_aside(data: IndexData) -> str:
+    """Rows kept that an asset could not judge (table set_aside), a table per dataset and reason."""
+    aside = as_frame(data.set_aside)
+    if aside.empty:
+        return ""
+    parts = []
+    for (dataset, reason), group in aside.groupby(["dataset", "reason"], sort=True):
+        parts.append(
+            f'<h3 class="reason">{esc(dataset)}: {esc(reason)} <span class="count">'
+            f"({len(group):,} row{'s' if len(group) != 1 else ''})</span></h3>"
+        )
+        parts.append(received_table(group.sort_values(["source_file", "row_number"])))
+    return section(
+        "Rows kept but not judged",
+        join(parts),
+        sid="set-aside",
+        lead=esc(
+            "These rows were read and kept, but they could not be judged against the law "
+            "(the reason says why). Correct them or the records they point to, and run "
+            "Outfall again."
+        ),
+    )
+
+
+def _days_text(first: Any, last: Any) -> str:
+    """'1999-01-31 to 1999-07-31', or the one day."""
+    return fmt_date(first) if fmt_date(first) == fmt_date(last) else _range_text(first, last)
+
+
+def _not_judged_what(r: dict) -> str:
+    """The first things not judged by name, and how many more there are."""
+    examples = r.get("examples")
+    names = [] if examples is None else [str(e) for e in examples]
+    more = int(r["items"]) - len(names)
+    return "; ".join(names) + (f"; and {more:,} more" if more > 0 else "")
+
+
+def panel_not_judged(data: IndexData) -> str:
+    """What an asset could not judge because no version of the rules covers its day (table not_judged): one
+    line per asset, rules section and reason. What mends it is a version of the rules, not a file."""
+    frame = as_frame(data.not_judged)
+    if frame.empty:
+        return ""
+    body = table(
+        frame,
+        [
+            Col("asset", "Found by", nowrap=True, html=lambda r: f"<code>{esc(r['asset'])}</code>"),
+            Col("section", "Rules section", nowrap=True, html=lambda r: f"<code>{esc(r['section'])}</code>"),
+            Col("reason", "Why"),
+            Col("items", "How many", num=True, fmt=fmt_num),
+            Col(
+                "first_day",
+                "Days",
+                nowrap=True,
+                html=lambda r: esc(_days_text(r.get("first_day"), r.get("last_day"))),
+            ),
+            Col("examples", "What", html=lambda r: esc(_not_judged_what(r))),
+        ],
+    )
+    return section(
+        "Not judged: no rule in effect on the day",
+        body,
+        sid="not-judged",
+        lead=esc(
+            "What a step of the run could not judge because no version of the rules covers its day (a sample "
+            "before the rules' first limits, a slug day, a testing period). Nothing is guessed: these are "
+            "judged "
+            "once the rules file has a version in effect on those days (docs/rules.md lists each section's "
+            "versions), at the next run."
+        ),
+    )
+
+
+# The quarantine page, top to bottom: the rows refused on input, the rows kept but not judged, and what
+# could not be judged for want of a rule.
+QUARANTINE_PANELS = (panel_quarantined, panel_quarantined_rows, panel_set_aside, panel_not_judged)
+
+
+def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
+    meta = PageMeta(
+        counts={
+            "quarantined": int(data.quarantine_total),
+            "shown": len(as_frame(data.quarantine)),
+            "set_aside": len(as_frame(data.set_aside)),
+            "not_judged": int(as_frame(data.not_judged).get("items", pd.Series(dtype=int)).sum()),
+        }
+    )
     html_text = page(
         file="quarantine.html",
         title="Quarantined input rows",
         subtitle=esc(
             f"Rows rejected on input, with the reason a clerk can act on · as of {data.as_of.isoformat()}"
         ),
-        body=join(body),
+        body=join(panel(data) for panel in QUARANTINE_PANELS),
         as_of=data.as_of,
         town=data.town,
         generated_at=data.generated_at,

@@ -5,7 +5,8 @@ the law allows (the letter carries only what goes to the recipient; this is the 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -150,8 +151,8 @@ def notices_table(
             f"mailed, {len(rows) - mailed - withdrawn} drafts, {withdrawn} withdrawn; {not_ready} not ready "
             f"to send. They list {fmt_num(rows['violations'].sum())} violations"
             + (f": {items_words(items, kind)}" if items_words(items, kind) else "")
-            + ". A draft sets no deadline and accrues no penalty until its mailing is recorded in the notices "
-            "mailed file."
+            + ". A draft sets no deadline and accrues no penalty until its mailing is recorded in the "
+            "notices mailed file."
         ),
         "info",
     )
@@ -196,7 +197,8 @@ def sewer_follow_up(
     penalty_law: str = "the penalty section of the sewer use law",
 ) -> str:
     """The follow-up of each violation on a mailed notice (table sewer_notices): its status, the days to
-    correct, the penalty days accrued (``penalty_law``: the section that counts them) and the most the law allows, the follow-up in words on a second line.
+    correct, the penalty days accrued (``penalty_law``: the section that counts them) and the most the law
+    allows, the follow-up in words on a second line.
     The violations on drafts and withdrawn notices are counted in a note (they have no period to correct and
     accrue no penalty; the violations table names each one's notice)."""
     if frame is None or frame.empty:
@@ -273,7 +275,8 @@ def _penalty_periods(r: dict) -> str:
 
 
 def stormwater_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None = None) -> str:
-    """Each finding and its monthly notice (table swppp_notices), with the days (or weeks) of penalty counted."""
+    """Each finding and its monthly notice (table swppp_notices), with the days (or weeks) of penalty
+    counted."""
     if frame is None or frame.empty:
         return note("No finding to follow up.", "info")
     names = names or {}

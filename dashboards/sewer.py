@@ -18,9 +18,6 @@ import numpy as np
 import pandas as pd
 
 from dashboards.figs import MS_PER_HOUR, grid, layout_key, legend_entry, typed, vrect
-from dashboards.notices import notices_table, sewer_follow_up
-from dashboards.testing import required_testing_section
-from dashboards.worklist import worklist_panel
 from dashboards.html import (
     COLORS,
     Chart,
@@ -39,6 +36,7 @@ from dashboards.html import (
     is_missing,
     join,
     kpis,
+    law_cited,
     local_naive,
     month_words,
     months_words,
@@ -46,7 +44,6 @@ from dashboards.html import (
     no_data,
     note,
     page,
-    law_cited,
     section,
     short_name,
     short_rule,
@@ -55,10 +52,15 @@ from dashboards.html import (
     to_date_words,
     unit_text,
 )
+from dashboards.notices import notices_table, sewer_follow_up
+from dashboards.testing import required_testing_section
+from dashboards.worklist import worklist_panel
 
 PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
 PARAMETER_LABEL = {"chlorine_demand": "chlorine demand", "temperature": "temperature"}
-# On paper a chart is drawn smaller: each control chart's row of panels, and each flow panel, this tall (px).
+# On screen each control chart's row of panels, and each flow panel, is this tall (px); on paper, smaller.
+CONTROL_PANEL_PX = 215
+FLOW_PANEL_PX = 300
 PRINT_PANEL_PX = 78
 PRINT_FLOW_PX = 140
 
@@ -76,7 +78,8 @@ class SewerData:
         limit_source, collected_at
     violations: discharge_violations; statistic_violations; inconclusive: inconclusive_results
     summary: compliance_summary (per user and month)
-    flow: downsampled flow: user_id, constituent, ts (local), value, unit, kind ('mean' | 'slug'), bucket_hours
+    flow: downsampled flow: user_id, constituent, ts (local), value, unit, kind ('mean' | 'slug'),
+        bucket_hours
     slugs: slug_events; baselines: user_id, constituent, local_day, baseline, threshold, baseline_source
     gaps: slug_baseline_gaps; snc: snc_determinations
     slug_rules: the slug definitions as applied (table slug_rules: effective_from, effective_to, ratio,
@@ -415,42 +418,28 @@ def _hover(
     return text
 
 
-def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Chart | None:
-    """One panel per limited parameter (two columns when there are three or more), one time axis.
+def _unit_of(rows: pd.DataFrame) -> str:
+    """The unit of a parameter's results as a reader writes it: that of its first row with one."""
+    return unit_text(rows["unit"].dropna().iloc[0]) if rows["unit"].notna().any() else ""
 
-    ``results`` and ``limits`` are one user's, each with a local-time column ``t``."""
-    by_param = dict(tuple(results.groupby("parameter"))) if not results.empty else {}
-    limits_by_param = dict(tuple(limits.groupby("parameter"))) if not limits.empty else {}
-    params = sorted((p for p in limits_by_param if p in by_param), key=_param_key)
-    if not params:
-        return None
-    ncols = 2 if len(params) >= 3 else 1
-    nrows = -(-len(params) // ncols)
-    titles = []
-    for p in params:
-        rp = by_param[p]
-        nv = int((rp["outcome"] == "violation").sum())
-        nd = int(rp["nondetect"].fillna(False).astype(bool).sum())
-        unit = unit_text(rp["unit"].dropna().iloc[0]) if rp["unit"].notna().any() else ""
-        bits = [f"{len(rp)} result{'s' if len(rp) != 1 else ''}"]
-        if nv:
-            bits.append(
-                f"<span style='color:{COLORS['violation']}'>{nv} violation{'s' if nv != 1 else ''}</span>"
-            )
-        if nd:
-            bits.append(f"{nd} non-detect{'s' if nd != 1 else ''}")
-        titles.append(f"<b>{esc(param_label(p))}</b> ({esc(unit)}): {', '.join(bits)}")
-    panel_px = 215
-    plot_h = panel_px * nrows
-    layout, refs = grid(
-        nrows,
-        ncols,
-        titles=titles,
-        vspace=min(0.3, 62 / plot_h) if nrows > 1 else 0,
-        hspace=0.07,
-        count=len(params),
-    )
-    traces: list[dict[str, Any]] = []
+
+def _control_title(p: str, rp: pd.DataFrame) -> str:
+    """A panel's title: the parameter, its unit and how many results, violations and non-detects it has."""
+    nv = int((rp["outcome"] == "violation").sum())
+    nd = int(rp["nondetect"].fillna(False).astype(bool).sum())
+    bits = [f"{len(rp)} result{'s' if len(rp) != 1 else ''}"]
+    if nv:
+        bits.append(
+            f"<span style='color:{COLORS['violation']}'>{nv} violation{'s' if nv != 1 else ''}</span>"
+        )
+    if nd:
+        bits.append(f"{nd} non-detect{'s' if nd != 1 else ''}")
+    return f"<b>{esc(param_label(p))}</b> ({esc(_unit_of(rp))}): {', '.join(bits)}"
+
+
+def _control_legend() -> list[dict[str, Any]]:
+    """The legend's entries, once for every panel: each outcome's marker and the limit's line."""
+    traces = []
     for code in (0, 1, 2, 3):
         name, color, symbol, size = OUTCOME_STYLE[code]
         traces.append(
@@ -472,97 +461,131 @@ def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Char
             line={"color": COLORS["limit"], "dash": "dash", "width": 2},
         )
     )
-    x_min, x_max = results["t"].min(), results["t"].max()
-    for i, p in enumerate(params):
-        xref, yref = refs[i]
-        rp = by_param[p].sort_values("t")
-        unit = unit_text(rp["unit"].dropna().iloc[0]) if rp["unit"].notna().any() else ""
-        codes = outcome_codes(rp)
-        hover = [
-            _hover(int(c), *row, unit, *rest)
-            for c, row, rest in zip(
-                codes,
-                zip(rp["sample_id"], rp["value"], rp["qualifier"]),
-                zip(rp["limit_value"], rp["limit_type"], rp["exceedance_ratio"], rp["rule"]),
-            )
-        ]
-        traces.append(
-            {
-                "type": "scatter",
-                "mode": "lines+markers",
-                "xaxis": xref,
-                "yaxis": yref,
-                "showlegend": False,
-                "name": esc(param_label(p)),
-                "x": axis_times(rp["t"]),
-                "y": typed(rp["value"].astype(float)),
-                "line": {"color": COLORS["trend"], "width": 1},
-                "marker": {
-                    "color": codes.tolist(),
-                    "cmin": -0.5,
-                    "cmax": 3.5,
-                    "colorscale": _SCALE,
-                    "symbol": [OUTCOME_STYLE[c][2] for c in codes],
-                    "size": [OUTCOME_STYLE[c][3] for c in codes],
-                    "line": {
-                        "width": 2,
-                        "color": codes.tolist(),
-                        "cmin": -0.5,
-                        "cmax": 3.5,
-                        "colorscale": _SCALE,
-                    },
-                },
-                "text": hover,
-                "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{esc(param_label(p))} %{{y}} {esc(unit)}<br>%{{text}}"
-                "<extra></extra>",
-            }
+    return traces
+
+
+def _results_trace(p: str, rp: pd.DataFrame, unit: str, xref: str, yref: str) -> dict[str, Any]:
+    """A parameter's results in time order, each marked by its outcome, with its hover text."""
+    codes = outcome_codes(rp)
+    hover = [
+        _hover(int(c), *row, unit, *rest)
+        for c, row, rest in zip(
+            codes,
+            zip(rp["sample_id"], rp["value"], rp["qualifier"]),
+            zip(rp["limit_value"], rp["limit_type"], rp["exceedance_ratio"], rp["rule"]),
         )
+    ]
+    return {
+        "type": "scatter",
+        "mode": "lines+markers",
+        "xaxis": xref,
+        "yaxis": yref,
+        "showlegend": False,
+        "name": esc(param_label(p)),
+        "x": axis_times(rp["t"]),
+        "y": typed(rp["value"].astype(float)),
+        "line": {"color": COLORS["trend"], "width": 1},
+        "marker": {
+            "color": codes.tolist(),
+            "cmin": -0.5,
+            "cmax": 3.5,
+            "colorscale": _SCALE,
+            "symbol": [OUTCOME_STYLE[c][2] for c in codes],
+            "size": [OUTCOME_STYLE[c][3] for c in codes],
+            "line": {"width": 2, "color": codes.tolist(), "cmin": -0.5, "cmax": 3.5, "colorscale": _SCALE},
+        },
+        "text": hover,
+        "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{esc(param_label(p))} %{{y}} {esc(unit)}<br>%{{text}}"
+        "<extra></extra>",
+    }
+
+
+def _limit_line(
+    ltype: str, lim: pd.DataFrame, unit: str, span: tuple[Any, Any], xref: str, yref: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One limit type's step line across the results' ``span`` (first and last sample), and a label at the
+    start of each segment with its value and section."""
+    lim = lim.sort_values("t").drop_duplicates(subset=["t"], keep="last")
+    steps = limit_steps(lim)
+    xs = list(steps["t"])
+    ys = [float(v) for v in steps["limit_value"]]
+    if span[0] < xs[0]:
+        xs[0] = span[0]
+    xs.append(max(span[1], lim["t"].iloc[-1]))
+    ys.append(ys[-1])
+    trace = {
+        "type": "scatter",
+        "mode": "lines",
+        "xaxis": xref,
+        "yaxis": yref,
+        "showlegend": False,
+        "x": axis_times(pd.Series(xs)),
+        "y": ys,
+        "line": {"color": COLORS["limit"], "width": 2, "dash": "dash", "shape": "hv"},
+        "hovertemplate": f"{esc(ltype)} limit %{{y}} {esc(unit)}<extra></extra>",
+    }
+    labels = [
+        {
+            "x": x.strftime("%Y-%m-%d %H:%M"),
+            "y": float(v),
+            "xref": xref,
+            "yref": yref,
+            "text": esc(f"{ltype} {_num(v)} {unit} · {short_rule(rule, 72)}"),
+            "showarrow": False,
+            "xanchor": "left",
+            "yanchor": "bottom" if ltype == "max" else "top",
+            "font": {"size": 10, "color": COLORS["limit"]},
+            "bgcolor": "rgba(255,255,255,0.8)",
+        }
+        for x, v, rule in zip(xs[:-1], steps["limit_value"], steps["rule"])
+    ]
+    return trace, labels
+
+
+def _control_axes(layout: dict[str, Any], count: int, ncols: int) -> None:
+    """The bottom row's time axes titled, the margins and the legend above the panels."""
+    for n in range(count - ncols + 1, count + 1):
+        layout[layout_key(n, "x")]["title"] = {"text": "sample collected (local time)", "font": {"size": 11}}
+    layout["margin"] = {"l": 70, "r": 20, "t": 95, "b": 50}
+    layout["legend"] = {"orientation": "h", "yref": "container", "y": 1, "yanchor": "top", "x": 0}
+
+
+def control_chart(uid: str, results: pd.DataFrame, limits: pd.DataFrame) -> Chart | None:
+    """One panel per limited parameter (two columns when there are three or more), one time axis.
+
+    ``results`` and ``limits`` are one user's, each with a local-time column ``t``."""
+    by_param = dict(tuple(results.groupby("parameter"))) if not results.empty else {}
+    limits_by_param = dict(tuple(limits.groupby("parameter"))) if not limits.empty else {}
+    params = sorted((p for p in limits_by_param if p in by_param), key=_param_key)
+    if not params:
+        return None
+    ncols = 2 if len(params) >= 3 else 1
+    nrows = -(-len(params) // ncols)
+    titles = [_control_title(p, by_param[p]) for p in params]
+    plot_h = CONTROL_PANEL_PX * nrows
+    layout, refs = grid(
+        nrows,
+        ncols,
+        titles=titles,
+        vspace=min(0.3, 62 / plot_h) if nrows > 1 else 0,
+        hspace=0.07,
+        count=len(params),
+    )
+    traces = _control_legend()
+    span = (results["t"].min(), results["t"].max())
+    for n, (p, (xref, yref)) in enumerate(zip(params, refs), start=1):
+        rp = by_param[p].sort_values("t")
+        unit = _unit_of(rp)
+        traces.append(_results_trace(p, rp, unit, xref, yref))
         for ltype, lim in limits_by_param[p].groupby("limit_type"):
-            lim = lim.sort_values("t").drop_duplicates(subset=["t"], keep="last")
-            steps = limit_steps(lim)
-            xs = list(steps["t"])
-            ys = [float(v) for v in steps["limit_value"]]
-            if x_min < xs[0]:
-                xs[0] = x_min
-            xs.append(max(x_max, lim["t"].iloc[-1]))
-            ys.append(ys[-1])
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "xaxis": xref,
-                    "yaxis": yref,
-                    "showlegend": False,
-                    "x": axis_times(pd.Series(xs)),
-                    "y": ys,
-                    "line": {"color": COLORS["limit"], "width": 2, "dash": "dash", "shape": "hv"},
-                    "hovertemplate": f"{esc(ltype)} limit %{{y}} {esc(unit)}<extra></extra>",
-                }
-            )
-            for x, v, rule in zip(xs[:-1], steps["limit_value"], steps["rule"]):
-                layout["annotations"].append(
-                    {
-                        "x": x.strftime("%Y-%m-%d %H:%M"),
-                        "y": float(v),
-                        "xref": xref,
-                        "yref": yref,
-                        "text": esc(f"{ltype} {_num(v)} {unit} · {short_rule(rule, 72)}"),
-                        "showarrow": False,
-                        "xanchor": "left",
-                        "yanchor": "bottom" if ltype == "max" else "top",
-                        "font": {"size": 10, "color": COLORS["limit"]},
-                        "bgcolor": "rgba(255,255,255,0.8)",
-                    }
-                )
-        n = i + 1
+            line, labels = _limit_line(ltype, lim, unit, span, xref, yref)
+            traces.append(line)
+            layout["annotations"] += labels
         layout[layout_key(n, "y")].update(
             {"title": {"text": esc(f"{param_label(p)} ({unit})"), "font": {"size": 11}}}
         )
         layout[layout_key(n, "x")].update({"type": "date", "showticklabels": True})
-    for n in range(len(params) - ncols + 1, len(params) + 1):
-        layout[layout_key(n, "x")]["title"] = {"text": "sample collected (local time)", "font": {"size": 11}}
-    layout["margin"] = {"l": 70, "r": 20, "t": 95, "b": 50}
-    layout["legend"] = {"orientation": "h", "yref": "container", "y": 1, "yanchor": "top", "x": 0}
+    _control_axes(layout, len(params), ncols)
     return Chart(
         f"control-{uid}",
         {"data": traces, "layout": layout},
@@ -818,6 +841,239 @@ def flow_inputs(
     return out
 
 
+@dataclass
+class _FlowFigure:
+    """A flow chart as it is drawn, panel by panel: the layout, the traces so far and the legend names
+    shown (each name once: its first trace carries the entry, the later ones join its group)."""
+
+    layout: dict[str, Any]
+    traces: list[dict[str, Any]] = field(default_factory=list)
+    shown: set[str] = field(default_factory=set)
+
+    def add(self, trace: dict[str, Any], name: str) -> None:
+        first = name not in self.shown
+        self.shown.add(name)
+        self.traces.append({**trace, "name": name, "legendgroup": name, "showlegend": first})
+
+
+def _mean_trace(
+    fig: _FlowFigure,
+    times: np.ndarray,
+    values: np.ndarray,
+    hours: int,
+    name: str,
+    unit: str,
+    xref: str,
+    yref: str,
+) -> None:
+    """A series' means, one per bucket of ``hours``, as a regular series (x0 + dx) with gaps."""
+    x0, dx, ys = _regular_series(times, values, hours)
+    fig.add(
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "xaxis": xref,
+            "yaxis": yref,
+            "x0": x0,
+            "dx": dx,
+            "y": typed(ys, "f4"),
+            "line": {"color": COLORS["flow"], "width": 1.2},
+            "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{name}: %{{y:.3g}} {esc(unit)}<extra></extra>",
+        },
+        name,
+    )
+
+
+def _readings_trace(
+    fig: _FlowFigure, times: np.ndarray, values: np.ndarray, unit: str, xref: str, yref: str
+) -> None:
+    """Every reading near a slug, each slug's window apart from the next by a gap."""
+    gaps_t = np.diff(times)
+    # the median step between readings (pandas' median of the steps, in ns)
+    step = (
+        pd.Timedelta(float(np.median(gaps_t.astype(np.int64).astype(np.float64))))
+        if len(gaps_t)
+        else pd.Timedelta(minutes=15)
+    )
+    wide = max(step * 3, pd.Timedelta(minutes=1)).to_timedelta64()
+    brk = np.concatenate([[False], gaps_t > wide])  # a new slug's window
+    # a gap before each new window: a point without a value at the last one's time. Times and
+    # values as typed arrays (the times the local minutes, in ms as a date axis reads them):
+    # 290,000 readings near a year's slugs as text took half a second and 8 MB of the page
+    at = np.flatnonzero(brk)
+    minute_ms = times.astype("datetime64[m]").astype(np.int64).astype(np.float64) * 60_000.0
+    xs = np.insert(minute_ms, at, minute_ms[at - 1])
+    ys = np.insert(np.round(values, 4), at, np.nan)
+    fig.add(
+        {
+            "type": "scatter",
+            "mode": "lines+markers",
+            "xaxis": xref,
+            "yaxis": yref,
+            "x": typed(xs, "f8"),
+            "y": typed(ys, "f8"),
+            "line": {"color": COLORS["slug"], "width": 1},
+            "marker": {"size": 3, "color": COLORS["slug"]},
+            "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} {esc(unit)}<extra></extra>",
+        },
+        "every reading near a slug",
+    )
+
+
+def _baseline_traces(
+    fig: _FlowFigure, bl: dict[str, np.ndarray], citation: str, unit: str, xref: str, yref: str
+) -> None:
+    """The baseline and the slug threshold, each a step a day, the threshold labelled with its ratio and
+    rule."""
+    # each day's step, and one more day to close the last: as arrays (a year's steps of 190 meters)
+    days = bl["day"]
+    xs = np.datetime_as_string(np.append(days, days[-1] + 1), unit="D").tolist()
+    base_of_day, thr_of_day = bl["baseline"], bl["threshold"]
+    base = np.round(np.append(base_of_day, base_of_day[-1]), 4).tolist()
+    thr = np.round(np.append(thr_of_day, thr_of_day[-1]), 4).tolist()
+    source = _mode(bl["baseline_source"])
+    src = f" ({source})" if source is not None else ""
+    fig.add(
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "xaxis": xref,
+            "yaxis": yref,
+            "x": xs,
+            "y": base,
+            "line": {"color": COLORS["baseline"], "width": 2, "shape": "hv"},
+            "hovertemplate": f"baseline: %{{y:.3g}} {esc(unit)}{esc(src)}<extra></extra>",
+        },
+        "baseline" + src,
+    )
+    judged = base_of_day != 0
+    ratios = sorted({round(float(r), 6) for r in np.unique(thr_of_day[judged] / base_of_day[judged])})
+    ratio = " or ".join(_num(r) for r in ratios)  # the ratio of each day's slug definition
+    fig.add(
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "xaxis": xref,
+            "yaxis": yref,
+            "x": xs,
+            "y": thr,
+            "line": {"color": COLORS["threshold"], "width": 1.5, "dash": "dash", "shape": "hv"},
+            "hovertemplate": f"slug threshold: %{{y:.3g}} {esc(unit)} ({ratio} × baseline)<extra></extra>",
+        },
+        f"slug threshold ({ratio} × baseline)",
+    )
+    fig.layout["annotations"].append(
+        {
+            "x": xs[-1],
+            "y": thr[-1],
+            "xref": xref,
+            "yref": yref,
+            "showarrow": False,
+            "xanchor": "right",
+            "yanchor": "bottom",
+            "font": {"size": 10, "color": COLORS["threshold"]},
+            "bgcolor": "rgba(255,255,255,0.8)",
+            "text": esc(f"slug threshold {ratio} × baseline · {short_rule(citation, 60)}"),
+        }
+    )
+
+
+def _slug_marks(fig: _FlowFigure, sc: dict[str, np.ndarray], unit: str, xref: str, yref: str) -> None:
+    """Each slug shaded from its start to its end, its peak a triangle labelled with its ratio."""
+    from_text, to_text = sc["start"].tolist(), sc["end"].tolist()
+    for t0, t1 in zip(from_text, to_text):
+        fig.layout["shapes"].append(vrect(t0, t1, xref, yref, COLORS["slug_fill"]))
+    unit_html = esc(unit)
+    fig.add(
+        {
+            "type": "scatter",
+            "mode": "markers+text",
+            "xaxis": xref,
+            "yaxis": yref,
+            "x": from_text,
+            "y": sc["peak_value"].tolist(),
+            "marker": {
+                "symbol": "triangle-down",
+                "size": 12,
+                "color": COLORS["slug"],
+                "line": {"color": "#7f1d1d", "width": 1},
+            },
+            "text": sc["peak_text"].tolist(),
+            "textposition": "top center",
+            "textfont": {"size": 10, "color": COLORS["slug"]},
+            "hovertext": [h + unit_html + t for h, t in zip(sc["head"], sc["tail"])],
+            "hovertemplate": "%{hovertext}<extra></extra>",
+        },
+        "slug event (peak, × baseline)",
+    )
+
+
+def _gap_marks(fig: _FlowFigure, gc: dict[str, np.ndarray], xref: str, yref: str) -> None:
+    """The days without enough history for a baseline, shaded grey and labelled."""
+    for x0, x1 in zip(
+        np.datetime_as_string(gc["first_day"], unit="D").tolist(),
+        np.datetime_as_string(gc["last_day"] + 1, unit="D").tolist(),
+    ):
+        fig.layout["shapes"].append(vrect(x0, x1, xref, yref, COLORS["gap_fill"]))
+        fig.layout["annotations"].append(
+            {
+                "x": x0,
+                "y": 0,
+                "xref": xref,
+                "yref": f"{yref} domain",
+                "text": "no baseline yet",
+                "showarrow": False,
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "font": {"size": 10, "color": "#4b5563"},
+            }
+        )
+
+
+def _flow_panel(
+    fig: _FlowFigure, inputs: FlowInputs, c: str, citation: str, xref: str, yref: str
+) -> tuple[str, str]:
+    """One constituent's panel: its means, the readings near slugs, the baseline and threshold, the slugs and
+    the days without a baseline. Returns the name of its means ('hourly mean', '6-hour mean') and its unit."""
+    flow = inputs.flow
+    times, kinds, values = flow["ts"], flow["kind"], flow["value"]
+    rows = np.flatnonzero(flow["constituent"] == c)
+    unit = unit_text(next((u for u in flow["unit"][rows] if not is_missing(u)), ""))
+    known = flow["bucket_hours"][rows][~np.isnan(flow["bucket_hours"][rows])]
+    hours = int(known.max()) if len(known) else 1
+    mean_name = f"{'hourly' if hours == 1 else f'{hours}-hour'} mean"
+    means = rows[kinds[rows] == "mean"]
+    if len(means):
+        means = means[_by_time(times[means])]
+        _mean_trace(fig, times[means], values[means], hours, mean_name, unit, xref, yref)
+    raw = rows[kinds[rows] == "slug"]
+    if len(raw):
+        raw = raw[_by_time(times[raw])]
+        _readings_trace(fig, times[raw], values[raw], unit, xref, yref)
+    bl = _of(inputs.baselines, c)
+    if bl is not None:
+        _baseline_traces(fig, bl, citation, unit, xref, yref)
+    sc = _of(inputs.slugs, c)
+    if sc is not None:
+        _slug_marks(fig, sc, unit, xref, yref)
+    gc = _of(inputs.gaps, c)
+    if gc is not None:
+        _gap_marks(fig, gc, xref, yref)
+    return mean_name, unit
+
+
+def _flow_axes(layout: dict[str, Any], constituents: list[str], units: list[str]) -> None:
+    """Each panel's value axis titled with its constituent and unit, one time axis below, the legend under
+    it."""
+    n = len(constituents)
+    for i, (c, unit) in enumerate(zip(constituents, units), start=1):
+        layout[layout_key(i, "y")].update({"title": {"text": esc(f"{c} ({unit})")}, "rangemode": "tozero"})
+        layout[layout_key(i, "x")].update({"type": "date"})
+    layout[layout_key(n, "x")]["title"] = {"text": "local time"}
+    layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
+    layout["margin"] = {"l": 70, "r": 20, "t": 40 if n == 1 else 60, "b": 110}
+
+
 def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Chart | None:
     """One user's flow and probe traces: a panel per constituent, flow first, with its means, the
     readings near slugs, the baseline and threshold, the slugs and the days without a baseline.
@@ -825,205 +1081,21 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
     flow = inputs.flow
     if not len(flow["ts"]):
         return None
-    constituent_of = flow["constituent"]
     constituents = sorted(
-        (c for c in pd.unique(constituent_of) if not is_missing(c)), key=lambda c: (c != "flow", str(c))
+        (c for c in pd.unique(flow["constituent"]) if not is_missing(c)), key=lambda c: (c != "flow", str(c))
     )
     n = len(constituents)
-    panel_px = 300
     layout, refs = grid(
         n,
         1,
         titles=[f"<b>{esc(c)}</b>" for c in constituents] if n > 1 else (),
-        vspace=70 / (panel_px * n) if n > 1 else 0,
+        vspace=70 / (FLOW_PANEL_PX * n) if n > 1 else 0,
     )
-    traces: list[dict[str, Any]] = []
-    shown: set[str] = set()
-
-    def legend(name: str) -> dict[str, Any]:
-        first = name not in shown
-        shown.add(name)
-        return {"name": name, "legendgroup": name, "showlegend": first}
-
-    mean_name = "mean"
-    mean_names: list[str] = []
+    fig = _FlowFigure(layout)
     definition, citation = words
-    times, kinds, values, units, buckets = (
-        flow["ts"],
-        flow["kind"],
-        flow["value"],
-        flow["unit"],
-        flow["bucket_hours"],
-    )
-    for i, c in enumerate(constituents, start=1):
-        xref, yref = refs[i - 1]
-        rows = np.flatnonzero(constituent_of == c)
-        unit = unit_text(next((u for u in units[rows] if not is_missing(u)), ""))
-        known = buckets[rows][~np.isnan(buckets[rows])]
-        hours = int(known.max()) if len(known) else 1
-        mean_name = f"{'hourly' if hours == 1 else f'{hours}-hour'} mean"
-        if mean_name not in mean_names:
-            mean_names.append(mean_name)
-        means = rows[kinds[rows] == "mean"]
-        if len(means):
-            means = means[_by_time(times[means])]
-            x0, dx, ys = _regular_series(times[means], values[means], hours)
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "xaxis": xref,
-                    "yaxis": yref,
-                    "x0": x0,
-                    "dx": dx,
-                    "y": typed(ys, "f4"),
-                    "line": {"color": COLORS["flow"], "width": 1.2},
-                    "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>{mean_name}: %{{y:.3g}} {esc(unit)}"
-                    "<extra></extra>",
-                    **legend(mean_name),
-                }
-            )
-        raw = rows[kinds[rows] == "slug"]
-        if len(raw):
-            raw = raw[_by_time(times[raw])]
-            t_raw = times[raw]
-            gaps_t = np.diff(t_raw)
-            # the median step between readings (pandas' median of the steps, in ns)
-            step = (
-                pd.Timedelta(float(np.median(gaps_t.astype(np.int64).astype(np.float64))))
-                if len(gaps_t)
-                else pd.Timedelta(minutes=15)
-            )
-            wide = max(step * 3, pd.Timedelta(minutes=1)).to_timedelta64()
-            brk = np.concatenate([[False], gaps_t > wide])  # a new slug's window
-            # a gap before each new window: a point without a value at the last one's time. Times and
-            # values as typed arrays (the times the local minutes, in ms as a date axis reads them):
-            # 290,000 readings near a year's slugs as text took half a second and 8 MB of the page
-            at = np.flatnonzero(brk)
-            minute_ms = t_raw.astype("datetime64[m]").astype(np.int64).astype(np.float64) * 60_000.0
-            xs = np.insert(minute_ms, at, minute_ms[at - 1])
-            ys_raw = np.insert(np.round(values[raw], 4), at, np.nan)
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines+markers",
-                    "xaxis": xref,
-                    "yaxis": yref,
-                    "x": typed(xs, "f8"),
-                    "y": typed(ys_raw, "f8"),
-                    "line": {"color": COLORS["slug"], "width": 1},
-                    "marker": {"size": 3, "color": COLORS["slug"]},
-                    "hovertemplate": f"%{{x|%Y-%m-%d %H:%M}}<br>reading: %{{y:.3g}} {esc(unit)}<extra></extra>",
-                    **legend("every reading near a slug"),
-                }
-            )
-        bl = _of(inputs.baselines, c)
-        if bl is not None:
-            # each day's step, and one more day to close the last: as arrays (a year's steps of 190 meters)
-            days = bl["day"]
-            xs_b = np.datetime_as_string(np.append(days, days[-1] + 1), unit="D").tolist()
-            base_of_day, thr_of_day = bl["baseline"], bl["threshold"]
-            base = np.round(np.append(base_of_day, base_of_day[-1]), 4).tolist()
-            thr = np.round(np.append(thr_of_day, thr_of_day[-1]), 4).tolist()
-            source = _mode(bl["baseline_source"])
-            src = f" ({source})" if source is not None else ""
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "xaxis": xref,
-                    "yaxis": yref,
-                    "x": xs_b,
-                    "y": base,
-                    "line": {"color": COLORS["baseline"], "width": 2, "shape": "hv"},
-                    "hovertemplate": f"baseline: %{{y:.3g}} {esc(unit)}{esc(src)}<extra></extra>",
-                    **legend("baseline" + src),
-                }
-            )
-            judged = base_of_day != 0
-            ratios = sorted({round(float(r), 6) for r in np.unique(thr_of_day[judged] / base_of_day[judged])})
-            ratio = " or ".join(_num(r) for r in ratios)  # the ratio of each day's slug definition
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "xaxis": xref,
-                    "yaxis": yref,
-                    "x": xs_b,
-                    "y": thr,
-                    "line": {"color": COLORS["threshold"], "width": 1.5, "dash": "dash", "shape": "hv"},
-                    "hovertemplate": f"slug threshold: %{{y:.3g}} {esc(unit)} ({ratio} × baseline)"
-                    "<extra></extra>",
-                    **legend(f"slug threshold ({ratio} × baseline)"),
-                }
-            )
-            layout["annotations"].append(
-                {
-                    "x": xs_b[-1],
-                    "y": thr[-1],
-                    "xref": xref,
-                    "yref": yref,
-                    "showarrow": False,
-                    "xanchor": "right",
-                    "yanchor": "bottom",
-                    "font": {"size": 10, "color": COLORS["threshold"]},
-                    "bgcolor": "rgba(255,255,255,0.8)",
-                    "text": esc(f"slug threshold {ratio} × baseline · {short_rule(citation, 60)}"),
-                }
-            )
-        sc = _of(inputs.slugs, c)
-        if sc is not None:
-            from_text, to_text = sc["start"].tolist(), sc["end"].tolist()
-            for t0, t1 in zip(from_text, to_text):
-                layout["shapes"].append(vrect(t0, t1, xref, yref, COLORS["slug_fill"]))
-            unit_html = esc(unit)
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "markers+text",
-                    "xaxis": xref,
-                    "yaxis": yref,
-                    "x": from_text,
-                    "y": sc["peak_value"].tolist(),
-                    "marker": {
-                        "symbol": "triangle-down",
-                        "size": 12,
-                        "color": COLORS["slug"],
-                        "line": {"color": "#7f1d1d", "width": 1},
-                    },
-                    "text": sc["peak_text"].tolist(),
-                    "textposition": "top center",
-                    "textfont": {"size": 10, "color": COLORS["slug"]},
-                    "hovertext": [h + unit_html + t for h, t in zip(sc["head"], sc["tail"])],
-                    "hovertemplate": "%{hovertext}<extra></extra>",
-                    **legend("slug event (peak, × baseline)"),
-                }
-            )
-        gc = _of(inputs.gaps, c)
-        if gc is not None:
-            for x0g, x1g in zip(
-                np.datetime_as_string(gc["first_day"], unit="D").tolist(),
-                np.datetime_as_string(gc["last_day"] + 1, unit="D").tolist(),
-            ):
-                layout["shapes"].append(vrect(x0g, x1g, xref, yref, COLORS["gap_fill"]))
-                layout["annotations"].append(
-                    {
-                        "x": x0g,
-                        "y": 0,
-                        "xref": xref,
-                        "yref": f"{yref} domain",
-                        "text": "no baseline yet",
-                        "showarrow": False,
-                        "xanchor": "left",
-                        "yanchor": "bottom",
-                        "font": {"size": 10, "color": "#4b5563"},
-                    }
-                )
-        layout[layout_key(i, "y")].update({"title": {"text": esc(f"{c} ({unit})")}, "rangemode": "tozero"})
-        layout[layout_key(i, "x")].update({"type": "date"})
-    layout[layout_key(n, "x")]["title"] = {"text": "local time"}
-    layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
-    layout["margin"] = {"l": 70, "r": 20, "t": 40 if n == 1 else 60, "b": 110}
+    drawn = [_flow_panel(fig, inputs, c, citation, *refs[i]) for i, c in enumerate(constituents)]
+    mean_names = list(dict.fromkeys(name for name, _unit in drawn))
+    _flow_axes(layout, constituents, [unit for _name, unit in drawn])
     caption = (
         f"{' and '.join(mean_names).capitalize()}s of the readings (the finest that keeps the page light), "
         "plus every reading near each slug (red). Shaded red: "
@@ -1032,10 +1104,10 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
     )
     return Chart(
         f"flow-{uid}",
-        {"data": traces, "layout": layout},
+        {"data": fig.traces, "layout": layout},
         title="Flow meter and continuous probes",
         caption=caption,
-        height=panel_px * n + 130,
+        height=FLOW_PANEL_PX * n + 130,
         print_height=PRINT_FLOW_PX * n + 40,
         print_layout={
             "showlegend": False,
@@ -1207,8 +1279,8 @@ def panel_headline(view: SewerView) -> str:
         Kpi(
             f"violations, {view.ytd}",
             fmt_num(ytd),
-            f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual report "
-            f"counts them)",
+            f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual "
+            "report counts them)",
             "bad" if ytd else "good",
             "#summary",
         ),
@@ -1272,7 +1344,8 @@ def _expiring_note(view: SewerView, flagged: pd.DataFrame) -> str:
 
 
 def panel_summary(view: SewerView) -> str:
-    """One line per user: its permit, and its counts of the year to date beside its violations of the period."""
+    """One line per user: its permit, and its counts of the year to date beside its violations of the
+    period."""
     data, summary = view.data, view.summary
     if summary.empty:
         body = no_data("industrial_users", data.present.get("industrial_users"), "industrial users")
@@ -1323,7 +1396,12 @@ def panel_summary(view: SewerView) -> str:
                         ""
                         if is_missing(r.get("worst"))
                         else esc(
-                            f"{float(r['worst']):.2f} × the limit, {param_label(r.get('worst_parameter')) if not is_missing(r.get('worst_parameter')) else ''}"
+                            f"{float(r['worst']):.2f} × the limit, "
+                            + (
+                                f"{param_label(r.get('worst_parameter'))}"
+                                if not is_missing(r.get("worst_parameter"))
+                                else ""
+                            )
                         )
                     ),
                 ),
@@ -1337,8 +1415,8 @@ def panel_summary(view: SewerView) -> str:
         )
     )
     lead = (
-        f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on each "
-        f"user's chip below); permit status as of {day_words(data.as_of)}."
+        f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on "
+        f"each user's chip below); permit status as of {day_words(data.as_of)}."
     )
     return section(f"Compliance summary, {view.ytd}", join(parts), sid="summary", lead=esc(lead))
 
@@ -1404,7 +1482,9 @@ def violations_table(view: SewerView, rules: RuleNotes) -> str:
             "Limit",
             num=True,
             html=lambda r: esc(
-                f"{r.get('limit_type') or ''} {fmt_measure(r['limit_value'], r.get('unit'), exact=True)}".strip()
+                (
+                    f"{r.get('limit_type') or ''} {fmt_measure(r['limit_value'], r.get('unit'), exact=True)}"
+                ).strip()
             ),
         ),
         Col("exceedance_ratio", "× limit", num=True, fmt=lambda x: f"{float(x):.2f}×"),
@@ -1490,7 +1570,8 @@ def inconclusive_table(view: SewerView, rules: RuleNotes) -> str:
                 "Reported",
                 num=True,
                 html=lambda r: esc(
-                    f"{r.get('qualifier') or '<'}{fmt_measure(r['detection_value'], r.get('unit'), exact=True)}"
+                    f"{r.get('qualifier') or '<'}"
+                    f"{fmt_measure(r['detection_value'], r.get('unit'), exact=True)}"
                 ),
             ),
             Col(
@@ -1520,9 +1601,9 @@ def panel_violations(view: SewerView) -> str:
         ]
     )
     lead = (
-        f"Every violation in the samples collected {view.period}, newest first: which user broke which limit, "
-        "when, by how much and under which section (numbered: the full text of each section is at the end), "
-        "and the notice of violation that lists it."
+        f"Every violation in the samples collected {view.period}, newest first: which user broke which "
+        "limit, when, by how much and under which section (numbered: the full text of each section is at "
+        "the end), and the notice of violation that lists it."
     )
     return section(f"Violations, {view.period}", body, sid="findings", lead=esc(lead))
 
@@ -1878,7 +1959,8 @@ def user_section(view: SewerView, u: Any, inputs: UserChartInputs, control: bool
     if control != flow:
         which = "flow trace" if control else "control charts"
         paper = (
-            f'<div class="print-only facts">Its {which}: on screen only (no {"slug" if control else "violation"} '
+            f'<div class="print-only facts">Its {which}: on screen only (no '
+            f"{'slug' if control else 'violation'} "
             f"in {esc(view.ytd)}).</div>"
         )
     parts = (
@@ -2094,8 +2176,8 @@ def permit_parts(view: SewerView) -> list[str]:
                         "Flow readings above 0",
                         num=True,
                         fmt=fmt_num,
-                        title="readings of flow above 0 (a probe's pH or temperature readings, and zero flow, are not a "
-                        "discharge)",
+                        title="readings of flow above 0 (a probe's pH or temperature readings, and zero "
+                        "flow, are not a discharge)",
                     ),
                     Col(
                         "permit_no",

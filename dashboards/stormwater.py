@@ -14,10 +14,6 @@ from typing import Any
 import pandas as pd
 
 from dashboards.figs import grid, layout_key, typed
-from outfall.law import swppp as law
-from outfall.rules import RulesError
-from dashboards.notices import finding_words, notices_table, period_words, stormwater_follow_up
-from dashboards.worklist import worklist_panel
 from dashboards.html import (
     COLORS,
     Chart,
@@ -37,6 +33,7 @@ from dashboards.html import (
     is_missing,
     join,
     kpis,
+    law_cited,
     months_words,
     named,
     no_data,
@@ -44,11 +41,14 @@ from dashboards.html import (
     page,
     section,
     short_name,
-    law_cited,
     short_rule,
     slug,
     table,
 )
+from dashboards.notices import finding_words, notices_table, period_words, stormwater_follow_up
+from dashboards.worklist import worklist_panel
+from outfall.law import swppp as law
+from outfall.rules import RulesError
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
 STATUS_ORDER = {"overdue": 0, "late": 1, "in compliance": 2, "stabilized": 3, "not required": 4}
@@ -206,7 +206,8 @@ def _storm_rule(data: StormwaterData, jurisdiction: Any, day: dt.date) -> tuple[
 
 
 def _storm_window_words(data: StormwaterData) -> str:
-    """'on the day of or the day after' (a window of 1 day), from each jurisdiction's storm rule of the day."""
+    """'on the day of or the day after' (a window of 1 day), from each jurisdiction's storm rule of the
+    day."""
     windows = sorted(
         {int(v.window_days) for j in data.rules if (v := _storm_rule(data, j, data.as_of)[1]) is not None}
     )
@@ -231,27 +232,31 @@ def _is_storm(rules: Any, precip: float, day: dt.date) -> bool:
         return False
 
 
-def site_chart(
-    site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: pd.DataFrame, findings: pd.DataFrame
-) -> Chart:
-    """Daily rainfall at the site's gauge with the storm threshold, above a strip of inspections and findings."""
-    as_of = pd.Timestamp(data.as_of)
-    rules, storm_rule = _storm_rule(data, site.get("jurisdiction"), data.as_of)
-    start = _d(site.get("construction_start"))
-    stab = _d(site.get("final_stabilization"))
-    end_active = min(stab, as_of) if stab is not None else as_of
+# The rows of a site chart's lower panel, top to bottom.
+TIMELINE_ROWS = ["inspections made", "weekly: late / overdue", "storm: late / overdue"]
+
+
+def _day(value: pd.Timestamp) -> str:
+    return value.strftime("%Y-%m-%d")
+
+
+def _chart_window(
+    site: pd.Series, insp: pd.DataFrame, as_of: pd.Timestamp
+) -> tuple[pd.Timestamp, pd.Timestamp]:
+    """The days a site's chart spans: a week before construction started (or its first date) to a week
+    after the last of its final stabilization, the as-of day and its inspections."""
+    start, stab = _d(site.get("construction_start")), _d(site.get("final_stabilization"))
     dates = [d for d in [start, stab, as_of] if d is not None]
     if not insp.empty:
         dates += [pd.Timestamp(insp["inspected_on"].min()), pd.Timestamp(insp["inspected_on"].max())]
-    x0 = (min(dates) if start is None else start) - pd.Timedelta(days=7)
-    x1 = max(dates) + pd.Timedelta(days=7)
-    layout, refs = grid(2, 1, vspace=0.1, row_heights=[0.6, 0.4])
-    (xr1, yr1), (xr2, yr2) = refs
-    traces: list[dict[str, Any]] = []
-    r = rain.copy()
-    if not r.empty:
-        r["date"] = pd.to_datetime(r["date"])
-        r = r[(r["date"] >= x0) & (r["date"] <= x1)]
+    return (min(dates) if start is None else start) - pd.Timedelta(days=7), max(dates) + pd.Timedelta(days=7)
+
+
+def _rain_bars(
+    site: pd.Series, r: pd.DataFrame, rules: Any, storm_rule: Any, refs: tuple[str, str]
+) -> list[dict[str, Any]]:
+    """Daily rain at the site's gauge, the storm days (as the law judges them by the site's ``rules``) in
+    their own color."""
     is_storm = (
         pd.Series(
             [_is_storm(rules, float(p), d.date()) for p, d in zip(r["precip_in"], r["date"])],
@@ -269,14 +274,15 @@ def site_chart(
         if storm_rule is not None
         else "storm day"
     )
+    traces = []
     for frame, name, color in ((light, "daily rain", COLORS["rain"]), (storm, storm_name, COLORS["storm"])):
         if frame.empty:
             continue
         traces.append(
             {
                 "type": "bar",
-                "xaxis": xr1,
-                "yaxis": yr1,
+                "xaxis": refs[0],
+                "yaxis": refs[1],
                 "name": name,
                 "x": [d.strftime("%Y-%m-%d") for d in frame["date"]],
                 "y": typed(frame["precip_in"].astype(float), "f4"),
@@ -284,7 +290,16 @@ def site_chart(
                 "hovertemplate": f"%{{x|%Y-%m-%d}}: %{{y:.2f}} in at gauge {esc(gauge)}<extra></extra>",
             }
         )
-    if storm_rule is not None:  # the threshold in effect on the as-of day, with its citation
+    return traces
+
+
+def _rain_marks(
+    layout: dict[str, Any], site: pd.Series, r: pd.DataFrame, storm_rule: Any, refs: tuple[str, str]
+) -> None:
+    """The storm threshold in effect on the as-of day, with its citation; a note when the gauge has no
+    rain."""
+    xr1, yr1 = refs
+    if storm_rule is not None:
         threshold = float(storm_rule.threshold_in)
         layout["shapes"].append(
             {
@@ -313,6 +328,7 @@ def site_chart(
             }
         )
     if r.empty:
+        gauge = site.get("rain_gauge_id")
         layout["annotations"].append(
             {
                 "x": 0.5,
@@ -326,7 +342,15 @@ def site_chart(
                 ),
             }
         )
-    # active period and as-of, across both panels
+
+
+def _period_marks(
+    layout: dict[str, Any], site: pd.Series, as_of: pd.Timestamp, refs: list[tuple[str, str]]
+) -> None:
+    """Across both panels: the site's active period shaded, and the as-of day as a dotted line."""
+    (xr1, yr1), (xr2, yr2) = refs
+    start, stab = _d(site.get("construction_start")), _d(site.get("final_stabilization"))
+    end_active = min(stab, as_of) if stab is not None else as_of
     if start is not None:
         for yr in (yr1, yr2):
             layout["shapes"].append(
@@ -334,8 +358,8 @@ def site_chart(
                     "type": "rect",
                     "xref": xr1,
                     "yref": f"{yr} domain",
-                    "x0": start.strftime("%Y-%m-%d"),
-                    "x1": end_active.strftime("%Y-%m-%d"),
+                    "x0": _day(start),
+                    "x1": _day(end_active),
                     "y0": 0,
                     "y1": 1,
                     "fillcolor": COLORS["active_fill"],
@@ -345,7 +369,7 @@ def site_chart(
             )
         layout["annotations"].append(
             {
-                "x": start.strftime("%Y-%m-%d"),
+                "x": _day(start),
                 "y": 1,
                 "xref": xr1,
                 "yref": f"{yr1} domain",
@@ -363,8 +387,8 @@ def site_chart(
                 "type": "line",
                 "xref": xr1,
                 "yref": f"{yr} domain",
-                "x0": as_of.strftime("%Y-%m-%d"),
-                "x1": as_of.strftime("%Y-%m-%d"),
+                "x0": _day(as_of),
+                "x1": _day(as_of),
                 "y0": 0,
                 "y1": 1,
                 "line": {"color": "#374151", "dash": "dot", "width": 1},
@@ -372,7 +396,7 @@ def site_chart(
         )
     layout["annotations"].append(
         {
-            "x": as_of.strftime("%Y-%m-%d"),
+            "x": _day(as_of),
             "y": 1,
             "xref": xr2,
             "yref": f"{yr2} domain",
@@ -380,106 +404,127 @@ def site_chart(
             "yanchor": "bottom",
             "showarrow": False,
             "font": {"size": 10, "color": "#374151"},
-            "text": f"as of {data.as_of.isoformat()}",
+            "text": f"as of {as_of.date().isoformat()}",
         }
     )
-    rows = ["inspections made", "weekly: late / overdue", "storm: late / overdue"]
-    # inspections
-    if not insp.empty:
-        for kind, frame in insp.groupby(insp["kind"].fillna("routine")):
-            hover = []
-            for _, i in frame.iterrows():
-                notes = str(i.get("notes") or "")
-                notes = notes if len(notes) <= 160 else notes[:159] + "…"
-                sed = i.get("sediment_capacity_lost_pct")
-                hover.append(
-                    f"{esc(kind)} inspection by {esc(i.get('inspector'))}"
-                    + (f"<br>sediment capacity lost {fmt_num(sed)}%" if not is_missing(sed) else "")
-                    + (f"<br>{esc(notes)}" if notes else "")
-                )
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "markers",
-                    "xaxis": xr2,
-                    "yaxis": yr2,
-                    "name": esc(f"{kind} inspection"),
-                    "x": [pd.Timestamp(d).strftime("%Y-%m-%d") for d in frame["inspected_on"]],
-                    "y": [rows[0]] * len(frame),
-                    "marker": {
-                        "symbol": KIND_SYMBOL.get(str(kind), "circle"),
-                        "size": 10,
-                        "color": COLORS["inspection"],
-                        "line": {"color": "#064e3b", "width": 1},
-                    },
-                    "hovertext": hover,
-                    "hovertemplate": "%{x|%Y-%m-%d}<br>%{hovertext}<extra></extra>",
-                }
+
+
+def _inspection_traces(insp: pd.DataFrame, refs: tuple[str, str]) -> list[dict[str, Any]]:
+    """The inspections made, a marker a kind, on the first row of the lower panel."""
+    traces = []
+    for kind, frame in insp.groupby(insp["kind"].fillna("routine")):
+        hover = []
+        for _, i in frame.iterrows():
+            notes = str(i.get("notes") or "")
+            notes = notes if len(notes) <= 160 else notes[:159] + "…"
+            sed = i.get("sediment_capacity_lost_pct")
+            hover.append(
+                f"{esc(kind)} inspection by {esc(i.get('inspector'))}"
+                + (f"<br>sediment capacity lost {fmt_num(sed)}%" if not is_missing(sed) else "")
+                + (f"<br>{esc(notes)}" if notes else "")
             )
-    # findings: a bar from due date to the late inspection (late) or to the as-of date (overdue)
-    if not findings.empty:
-        for status, color in (("late", COLORS["late"]), ("overdue", COLORS["overdue"])):
-            f = findings[findings["status"] == status]
-            if f.empty:
-                continue
-            xs: list[Any] = []
-            ys: list[Any] = []
-            mx, my, hover = [], [], []
-            for _, g in f.iterrows():
-                row = rows[1] if g["requirement"] == "weekly" else rows[2]
-                due = pd.Timestamp(g["due_by"])
-                until = pd.Timestamp(g["satisfied_on"]) if not is_missing(g.get("satisfied_on")) else as_of
-                xs += [due.strftime("%Y-%m-%d"), until.strftime("%Y-%m-%d"), None]
-                ys += [row, row, None]
-                mx.append(due.strftime("%Y-%m-%d"))
-                my.append(row)
-                days = g.get("days_late")
-                hover.append(
-                    f"<b>{esc(status)}</b> {esc(g['requirement'])} inspection"
-                    f"<br>triggered {fmt_date(g['trigger_date'])}, due by {fmt_date(g['due_by'])}"
-                    + (
-                        f"<br>made {fmt_date(g['satisfied_on'])}"
-                        if not is_missing(g.get("satisfied_on"))
-                        else "<br>not made"
-                    )
-                    + (f" ({int(days)} days late)" if not is_missing(days) else "")
-                    + f"<br>{esc(short_rule(g.get('rule'), 90))}"
-                )
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "xaxis": xr2,
-                    "yaxis": yr2,
-                    "x": xs,
-                    "y": ys,
-                    "line": {"color": color, "width": 6},
-                    "hoverinfo": "skip",
-                    "showlegend": False,
-                    "legendgroup": status,
-                }
-            )
-            traces.append(
-                {
-                    "type": "scatter",
-                    "mode": "markers",
-                    "xaxis": xr2,
-                    "yaxis": yr2,
-                    "x": mx,
-                    "y": my,
-                    "name": f"{status} (bar: due date → {'inspection' if status == 'late' else 'today'})",
-                    "legendgroup": status,
-                    "marker": {
-                        "symbol": "x-thin-open" if status == "overdue" else "circle",
-                        "size": 13 if status == "overdue" else 9,
-                        "color": color,
-                        "line": {"width": 3 if status == "overdue" else 1, "color": color},
-                    },
-                    "hovertext": hover,
-                    "hovertemplate": "%{hovertext}<extra></extra>",
-                }
-            )
-    xr = [x0.strftime("%Y-%m-%d"), x1.strftime("%Y-%m-%d")]
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "xaxis": refs[0],
+                "yaxis": refs[1],
+                "name": esc(f"{kind} inspection"),
+                "x": [pd.Timestamp(d).strftime("%Y-%m-%d") for d in frame["inspected_on"]],
+                "y": [TIMELINE_ROWS[0]] * len(frame),
+                "marker": {
+                    "symbol": KIND_SYMBOL.get(str(kind), "circle"),
+                    "size": 10,
+                    "color": COLORS["inspection"],
+                    "line": {"color": "#064e3b", "width": 1},
+                },
+                "hovertext": hover,
+                "hovertemplate": "%{x|%Y-%m-%d}<br>%{hovertext}<extra></extra>",
+            }
+        )
+    return traces
+
+
+def _finding_hover(status: str, g: pd.Series) -> str:
+    days = g.get("days_late")
+    return (
+        f"<b>{esc(status)}</b> {esc(g['requirement'])} inspection"
+        f"<br>triggered {fmt_date(g['trigger_date'])}, due by {fmt_date(g['due_by'])}"
+        + (
+            f"<br>made {fmt_date(g['satisfied_on'])}"
+            if not is_missing(g.get("satisfied_on"))
+            else "<br>not made"
+        )
+        + (f" ({int(days)} days late)" if not is_missing(days) else "")
+        + f"<br>{esc(short_rule(g.get('rule'), 90))}"
+    )
+
+
+def _finding_traces(
+    findings: pd.DataFrame, as_of: pd.Timestamp, refs: tuple[str, str]
+) -> list[dict[str, Any]]:
+    """Each late or overdue inspection: a bar from its due day to the inspection (late) or to the as-of day
+    (overdue), on the row of its requirement, a marker at the due day."""
+    traces = []
+    for status, color in (("late", COLORS["late"]), ("overdue", COLORS["overdue"])):
+        f = findings[findings["status"] == status]
+        if f.empty:
+            continue
+        xs: list[Any] = []
+        ys: list[Any] = []
+        mx, my, hover = [], [], []
+        for _, g in f.iterrows():
+            row = TIMELINE_ROWS[1] if g["requirement"] == "weekly" else TIMELINE_ROWS[2]
+            due = pd.Timestamp(g["due_by"])
+            until = pd.Timestamp(g["satisfied_on"]) if not is_missing(g.get("satisfied_on")) else as_of
+            xs += [_day(due), _day(until), None]
+            ys += [row, row, None]
+            mx.append(_day(due))
+            my.append(row)
+            hover.append(_finding_hover(status, g))
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "xaxis": refs[0],
+                "yaxis": refs[1],
+                "x": xs,
+                "y": ys,
+                "line": {"color": color, "width": 6},
+                "hoverinfo": "skip",
+                "showlegend": False,
+                "legendgroup": status,
+            }
+        )
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "xaxis": refs[0],
+                "yaxis": refs[1],
+                "x": mx,
+                "y": my,
+                "name": f"{status} (bar: due date → {'inspection' if status == 'late' else 'today'})",
+                "legendgroup": status,
+                "marker": {
+                    "symbol": "x-thin-open" if status == "overdue" else "circle",
+                    "size": 13 if status == "overdue" else 9,
+                    "color": color,
+                    "line": {"width": 3 if status == "overdue" else 1, "color": color},
+                },
+                "hovertext": hover,
+                "hovertemplate": "%{hovertext}<extra></extra>",
+            }
+        )
+    return traces
+
+
+def _site_axes(
+    layout: dict[str, Any], window: tuple[pd.Timestamp, pd.Timestamp], r: pd.DataFrame, storm_rule: Any
+) -> None:
+    """One date range for both panels; rain up to half again the threshold (or the wettest day); the
+    timeline's three rows; the legend below."""
+    xr = [_day(window[0]), _day(window[1])]
     layout[layout_key(1, "x")].update({"type": "date", "range": xr, "showticklabels": False})
     layout[layout_key(2, "x")].update({"type": "date", "range": xr, "title": {"text": "date (local)"}})
     ymax = (
@@ -494,7 +539,7 @@ def site_chart(
         {
             "type": "category",
             "categoryorder": "array",
-            "categoryarray": rows[::-1],
+            "categoryarray": TIMELINE_ROWS[::-1],
             "range": [-0.6, 2.6],
             "showgrid": False,
         }
@@ -502,9 +547,31 @@ def site_chart(
     layout["bargap"] = 0.15
     layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
     layout["margin"] = {"l": 150, "r": 20, "t": 30, "b": 95}
-    sid = str(site["site_id"])
+
+
+def site_chart(
+    site: pd.Series, data: StormwaterData, rain: pd.DataFrame, insp: pd.DataFrame, findings: pd.DataFrame
+) -> Chart:
+    """Daily rainfall at the site's gauge with the storm threshold, above a strip of inspections and
+    findings."""
+    as_of = pd.Timestamp(data.as_of)
+    rules, storm_rule = _storm_rule(data, site.get("jurisdiction"), data.as_of)
+    window = _chart_window(site, insp, as_of)
+    layout, refs = grid(2, 1, vspace=0.1, row_heights=[0.6, 0.4])
+    r = rain.copy()
+    if not r.empty:
+        r["date"] = pd.to_datetime(r["date"])
+        r = r[(r["date"] >= window[0]) & (r["date"] <= window[1])]
+    traces = _rain_bars(site, r, rules, storm_rule, refs[0])
+    _rain_marks(layout, site, r, storm_rule, refs[0])
+    _period_marks(layout, site, as_of, refs)
+    if not insp.empty:
+        traces += _inspection_traces(insp, refs[1])
+    if not findings.empty:
+        traces += _finding_traces(findings, as_of, refs[1])
+    _site_axes(layout, window, r, storm_rule)
     return Chart(
-        f"site-{sid}",
+        f"site-{site['site_id']}",
         {"data": traces, "layout": layout},
         height=420,
         print_height=235,
@@ -823,9 +890,9 @@ def panel_sites(view: StormwaterView) -> str:
         s_html,
         sid="sites",
         lead=esc(
-            f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made after its due "
-            f"date; other findings are disturbance, sediment, milestone-notice, certification and report findings. "
-            f"Counts of all the findings on file (inspections due {view.period})."
+            f"Status on {day_words(data.as_of)}: overdue = an inspection due and not made; late = made "
+            "after its due date; other findings are disturbance, sediment, milestone-notice, certification "
+            f"and report findings. Counts of all the findings on file (inspections due {view.period})."
         ),
     )
 
@@ -949,7 +1016,8 @@ def panel_sites_timelines(view: StormwaterView) -> str:
     find_by_site = dict(tuple(view.findings.groupby("site_id"))) if not view.findings.empty else {}
     rain_by_gauge = dict(tuple(view.rain.groupby("gauge_key"))) if not view.rain.empty else {}
     toc = "".join(
-        f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" href="#site-{esc(slug(r["site_id"]))}">'
+        f'<a class="{"bad" if r["status"] in ("overdue", "late") else ""}" '
+        f'href="#site-{esc(slug(r["site_id"]))}">'
         f"{esc(r['site_id'])}</a>"
         for _, r in status.iterrows()
     )
@@ -1084,13 +1152,13 @@ def _case_letters(data: StormwaterData, case_id: Any) -> str:
     if letters.empty:
         return ""
     links = []
-    for _, l in letters[letters["case_id"] == case_id].iterrows():
+    for _, letter in letters[letters["case_id"] == case_id].iterrows():
         label = {"notice_of_violation": "notice of violation", "cost_notice": "notice of the cost"}.get(
-            str(l["kind"]), str(l["kind"]).replace("_", " ")
+            str(letter["kind"]), str(letter["kind"]).replace("_", " ")
         )
-        if bool(l.get("draft")):
+        if bool(letter.get("draft")):
             label += " (draft)"
-        href = data.letters.get(str(l.get("letter_file") or ""))
+        href = data.letters.get(str(letter.get("letter_file") or ""))
         links.append(f'<a href="{esc(href)}">{esc(label)}</a>' if href else esc(label))
     return ", ".join(links)
 
@@ -1203,7 +1271,8 @@ def illicit_section(data: StormwaterData) -> str:
                         "installment_usd",
                         "Payments",
                         html=lambda r: esc(
-                            f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + {fmt_usd(r['last_installment_usd'])}"
+                            f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + "
+                            f"{fmt_usd(r['last_installment_usd'])}"
                         ),
                     ),
                     Col("interest_from", "Interest from", fmt=fmt_date, nowrap=True),
@@ -1215,8 +1284,8 @@ def illicit_section(data: StormwaterData) -> str:
                         "Largest criminal penalty",
                         num=True,
                         fmt=fmt_usd,
-                        title="for each day from discovery through abatement, except the days an appeal was pending "
-                        "(and none after the notice of violation when the appeal vacated it)",
+                        title="for each day from discovery through abatement, except the days an appeal was "
+                        "pending (and none after the notice of violation when the appeal vacated it)",
                     ),
                     rules.col("rule", "Rule (section)", limit=45),
                 ],
@@ -1227,10 +1296,10 @@ def illicit_section(data: StormwaterData) -> str:
         "Illicit discharges to the storm drain system",
         join(parts),
         sid="illicit",
-        lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline "
-        "first; the deadlines that were met are listed too. Business days leave out weekends and the public holidays of the "
-        "General Construction Law; a period to appeal, abate or protest that ends on a weekend "
-        "or holiday ends on the next business day (General Construction Law § 25-a). While an "
+        lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline first; "
+        "the deadlines that were met are listed too. Business days leave out weekends and the public "
+        "holidays of the General Construction Law; a period to appeal, abate or protest that ends on a "
+        "weekend or holiday ends on the next business day (General Construction Law § 25-a). While an "
         "appeal is pending the abatement is suspended.",
     )
 

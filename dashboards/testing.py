@@ -46,7 +46,10 @@ def requirement_words(r: Any) -> str:
     kind = (
         SAMPLE_WORDS.get(r["sample_type"], "any sample") if not is_missing(r["sample_type"]) else "any sample"
     )
-    return f"{str(r['parameter']).replace('_', ' ')}, {kind}, {FREQUENCY_WORDS.get(r['frequency'], r['frequency'])}"
+    return (
+        f"{str(r['parameter']).replace('_', ' ')}, {kind}, "
+        f"{FREQUENCY_WORDS.get(r['frequency'], r['frequency'])}"
+    )
 
 
 def period_words(r: Any) -> str:

@@ -218,7 +218,8 @@ def worklist_panel(frame: pd.DataFrame | None, person: str, as_of: dt.date | Non
 
 
 def worklist_summary(frame: pd.DataFrame | None, most_urgent: int = 4) -> str:
-    """For the index: each person's counts, and each person's ``most_urgent`` lines overdue or due this week."""
+    """For the index: each person's counts, and each person's ``most_urgent`` lines overdue or due this
+    week."""
     if frame is None:
         return note("The list of what to do is made at the end of each run.", "empty")
     cards = []

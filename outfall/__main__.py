@@ -1,4 +1,5 @@
-"""`python -m outfall ...` is `outfall ...` (the command line lives with the Definitions, in pipelines/cli.py)."""
+"""`python -m outfall ...` is `outfall ...` (the command line lives with the Definitions, in
+pipelines/cli.py)."""
 
 import sys
 

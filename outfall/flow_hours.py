@@ -102,7 +102,8 @@ def _make(con: duckdb.DuckDBPyConnection, lo: int, hi: int, every: bool) -> None
         )
     )
     text = sql("insert_flow_hours").format(
-        readings=f"f.ts >= make_timestamptz($lo * 3600000000) AND f.ts < make_timestamptz($hi * 3600000000){touched}",
+        readings="f.ts >= make_timestamptz($lo * 3600000000) AND f.ts < make_timestamptz($hi * "
+        f"3600000000){touched}",
         hours="_flow_hours",
         steps="_flow_hour_steps",
     )

@@ -168,14 +168,20 @@ def load_suite(suite_path: Path):
     return cache[key]
 
 
-def validate_frame(frame: pd.DataFrame, suite_path: Path) -> ValidationSummary:
-    """Validate a pandas DataFrame against the GX 1.x suite in ``suite_path``."""
+def validate_frame(
+    frame: pd.DataFrame, suite_path: Path, parameters: dict | None = None
+) -> ValidationSummary:
+    """Validate a pandas DataFrame against the GX 1.x suite in ``suite_path``. ``parameters``: the values of
+    the suite's ``{"$PARAMETER": name}`` entries (what only the run knows, e.g. the jurisdictions of the rules
+    files found)."""
     started = time.perf_counter()
     with _lock:
         suite = load_suite(suite_path)
         batch = _batch_definition().get_batch(batch_parameters={"dataframe": frame})
         result = batch.validate(
-            suite, result_format={"result_format": "SUMMARY", "partial_unexpected_count": 20}
+            suite,
+            result_format={"result_format": "SUMMARY", "partial_unexpected_count": 20},
+            expectation_parameters=parameters or {},
         )
     failed = [_failure(r) for r in result.results if not r.success]
     failed.sort(key=lambda f: (f["severity"] != "ERROR", f["column"], f["expectation"]))

@@ -25,9 +25,10 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,12 +65,12 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="outfall-parent-watch", daemon=True).start()
 
 
-def _validate(frame: "pd.DataFrame", suite_path: str) -> "ValidationSummary":
+def _validate(frame: pd.DataFrame, suite_path: str, parameters: dict | None = None) -> ValidationSummary:
     from outfall.gx_adapter import (
         validate_frame,
     )  # Great Expectations: imported by the worker, never by the run
 
-    return validate_frame(frame, Path(suite_path))
+    return validate_frame(frame, Path(suite_path), parameters)
 
 
 def active() -> bool:
@@ -134,18 +135,19 @@ def start() -> None:
             _pool().submit(int, 0)
 
 
-def submit(key: Key, frame: "pd.DataFrame", suite_path: Path) -> None:
-    """Validate ``frame`` against ``suite_path`` in the worker; ``take(key)`` gives the summary."""
+def submit(key: Key, frame: pd.DataFrame, suite_path: Path, parameters: dict | None = None) -> None:
+    """Validate ``frame`` against ``suite_path`` (with the suite's ``parameters``) in the worker;
+    ``take(key)`` gives the summary."""
     if not active():
         return
     try:
         with _ctrl_c_set_aside_for_the_worker():
-            _state["pending"][key] = _pool().submit(_validate, frame, str(suite_path))
+            _state["pending"][key] = _pool().submit(_validate, frame, str(suite_path), parameters)
     except Exception:  # noqa: BLE001 - a worker that cannot start: the check validates in its step
         _state["pending"].pop(key, None)
 
 
-def take(key: Key) -> "ValidationSummary | None":
+def take(key: Key) -> ValidationSummary | None:
     """The summary submitted under ``key`` (waiting for it), or None: the caller validates itself."""
     future: Future | None = _state["pending"].pop(key, None)
     if future is None:

@@ -75,9 +75,10 @@ READ_ME = (
     "Type your rows under the header of a sheet. Each header cell has a note (point at it) saying what the "
     "column holds, whether it must be filled, and an example. The sheets hold no example rows: nothing needs "
     "deleting.",
-    "Excel checks what you type in most columns: dates, numbers, whole numbers, and words picked from a list.",
-    "To hand a sheet to Outfall, save it into the folder of the same name in the data folder (the table below "
-    "says how). Any file name will do. A file saved again under the same name is read again.",
+    "Excel checks what you type in most columns: dates, numbers, whole numbers, and words picked from a "
+    "list.",
+    "To hand a sheet to Outfall, save it into the folder of the same name in the data folder (the table "
+    "below says how). Any file name will do. A file saved again under the same name is read again.",
 )
 
 

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Literal
 
 import jinja2
 import yaml
@@ -41,8 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, f
 
 from outfall.atomic import sweep_stale, write_atomic
 from outfall.paths import TEMPLATES_DIR as _TEMPLATES
-from outfall.rules import Rules, load_all
-from outfall.rules import jurisdictions as rules_jurisdictions
+from outfall.rules import Rules, jurisdictions as rules_jurisdictions, load_all
 
 TEMPLATES_DIR = _TEMPLATES / "letters"
 LETTERHEAD_FILE = "letterhead.yaml"
@@ -208,7 +208,8 @@ def _plain_errors(error: ValidationError) -> str:
 def read_letterhead(
     data_dir: Path | str | None, jurisdictions: Iterable[str] | None = None
 ) -> LetterheadStatus:
-    """``<data_dir>/letterhead.yaml`` (only the data folder is read, as for the inputs). ``jurisdictions``: those
+    """``<data_dir>/letterhead.yaml`` (only the data folder is read, as for the inputs). ``jurisdictions``:
+    those
     of the rules files found (default: the rules folder's, OUTFALL_RULES_DIR or the project's); an entry for
     any other is a mistake, named."""
     if not data_dir:

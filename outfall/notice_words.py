@@ -9,8 +9,9 @@ tables that judged them; this only says them, as the facts stood on the letter's
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from outfall.law.notices import Item
 
@@ -96,7 +97,7 @@ def _sample(i: Item, day: dt.date, rules: Any) -> list[str]:
 
 
 def _statistic(i: Item, day: dt.date, rules: Any) -> list[str]:
-    start, end = i.fact("period_start"), i.fact("period_end")
+    start = i.fact("period_start")
     when = day_words(start) if i.item == "daily_max" else month_words(start)
     n = i.fact("samples")
     unit = i.fact("unit") or ""
@@ -141,13 +142,13 @@ def report_label(obligation: str, rules: Any, on: dt.date) -> str:
     n = rules.notices
     if obligation == "violation_notice_24h":
         return (
-            f"notice to the Town within {n.self_monitoring.at(on).notice_hours} hours of a violation found by "
-            f"your own sampling"
+            f"notice to the Town within {n.self_monitoring.at(on).notice_hours} hours of a violation found "
+            "by your own sampling"
         )
     if obligation == "resample_30d":
         return (
-            f"repeat sampling, with the result submitted, within {n.self_monitoring.at(on).resample_days} days "
-            f"of a violation found by your own sampling"
+            f"repeat sampling, with the result submitted, within {n.self_monitoring.at(on).resample_days} "
+            "days of a violation found by your own sampling"
         )
     if obligation == "slug_report":
         return f"written report within {n.slug_report.at(on).days} days of a slug discharge"

@@ -39,10 +39,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from outfall.atomic import sweep_stale, write_atomic
 
@@ -183,7 +183,7 @@ class PdfPrinter:
         self._service = None  # selenium's chromedriver service (its process is ours)
         self.start_s = 0.0
 
-    def __enter__(self) -> "PdfPrinter":
+    def __enter__(self) -> PdfPrinter:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -301,11 +301,11 @@ class PdfPrinter:
     def _print(self, driver, html_path: Path) -> bytes:
         self._load(html_path)
         driver.execute_async_script(
-            "var done=arguments[arguments.length-1];"
-            "var prepare=window.outfallPrepareForPrint||window.outfallRenderAll;"
-            "var go=function(){ if(prepare){prepare().then(function(){done(true);},function(){done(false);});}"
-            " else {done(true);} };"
-            "if(document.fonts && document.fonts.ready){document.fonts.ready.then(go);} else {go();}"
+            "var done=arguments[arguments.length-1];var "
+            "prepare=window.outfallPrepareForPrint||window.outfallRenderAll;var go=function(){ "
+            "if(prepare){prepare().then(function(){done(true);},function(){done(false);});} else "
+            "{done(true);} };if(document.fonts && document.fonts.ready){document.fonts.ready.then(go);} "
+            "else {go();}"
         )
         # margins zero and the CSS page size preferred: the page's @page rule sets the paper, the
         # margins and the margin boxes (the printed header and footer)

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from typing import Iterator
+from collections.abc import Iterator
 
 from outfall.runlog import log_step
 
@@ -25,7 +25,7 @@ DELAY_S = 2.0  # nothing is drawn for runs shorter than this
 
 _lock = threading.Lock()
 _state: dict = {}
-_active: "Display | None" = None
+_active: Display | None = None
 
 
 class Display:
@@ -42,7 +42,7 @@ class Display:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="outfall-progress", daemon=True)
 
-    def start(self) -> "Display":
+    def start(self) -> Display:
         self._thread.start()
         return self
 

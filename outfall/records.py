@@ -39,7 +39,8 @@ class Problem:
 
 
 def rechain(con) -> int:
-    """Set prev_sha256 and chain_sha256 of every record in the order of issued_on then document_id; returns the
+    """Set prev_sha256 and chain_sha256 of every record in the order of issued_on then document_id; returns
+    the
     rows whose chain values changed (a document dated before others already recorded)."""
     rows = con.execute(sql("select_documents_chain")).fetchall()
     chained = law.chain([(issued_on, document_id, sha) for document_id, issued_on, sha, _p, _c in rows])

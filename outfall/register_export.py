@@ -157,20 +157,26 @@ def _rows(con, name: str, params: dict | None = None) -> tuple[list[str], list[t
     return [d[0] for d in cursor.description], cursor.fetchall()
 
 
-def export_register(con: duckdb.DuckDBPyConnection, out_dir: str | Path, rules: Any = None) -> list[Path]:
+def export_register(
+    con: duckdb.DuckDBPyConnection, out_dir: str | Path, rules: Any = None, years: list[int] | None = None
+) -> list[Path]:
     """Write the register of every billing year (CSV in words, CSV of the bills as billed, XLSX), its
     changes, the summary and the run records into ``out_dir``; returns the paths written. ``rules``: the
-    rules the districts' names come from (default: those the last billing run of each year used)."""
+    rules the districts' names come from (default: those the last billing run of each year used).
+    ``years``: only those years' files (a partition's), with the summary and the run records of every
+    year; another year's files are not touched."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    years = [int(r[0]) for r in con.execute(sql("select_register_years")).fetchall()]
-    latest_names: dict[str, str] = {}
-    for year in years:
+    registered = [int(r[0]) for r in con.execute(sql("select_register_years")).fetchall()]
+    latest_names: dict[str, str] = {}  # the summary's district names: the latest year's that has some
+    for year in registered:
+        names = district_names(rules if rules is not None else _run_rules(_last_run(con, year)), year)
+        latest_names = names or latest_names
+    for year in registered if years is None else [y for y in registered if y in set(years)]:
         run = _last_run(con, year)
         year_rules = rules if rules is not None else _run_rules(run)
         names = district_names(year_rules, year)
-        latest_names = names or latest_names
         written.append(write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year, names)))
         written.append(write_atomic(out / f"sewer_bills_{year}.csv", bills_csv_bytes(con, year)))
         written.append(
@@ -360,8 +366,8 @@ def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
             ("Total billed", run["total_usd"]),
             ("Law", run["rule"]),
             (
-                f"sha256 of sewer_bills_{year}.csv, the bills as billed (the file as written, byte-order mark "
-                f"included)",
+                f"sha256 of sewer_bills_{year}.csv, the bills as billed (the file as written, byte-order "
+                "mark included)",
                 run["register_sha256"],
             ),
             ("sha256 of the inputs (parcels, sewer rates, sewer budget, rules)", run["inputs_sha256"]),

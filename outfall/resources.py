@@ -42,7 +42,8 @@ class OutfallSettings(ConfigurableResource):
     as_of: the day "overdue" is judged (YYYY-MM-DD); empty = today in the town's time zone.
     year: the billing year; 0 = every year that has rates.
     rules_dir: the folder of rules files (OUTFALL_RULES_DIR); empty = the project's rules/.
-    town: the jurisdiction running Outfall (OUTFALL_TOWN); empty = the one whose rules file has the sewer rules.
+    town: the jurisdiction running Outfall (OUTFALL_TOWN); empty = the one whose rules file has the sewer
+        rules.
     dashboards_dir: where the HTML dashboards are written; empty = <warehouse folder>/dashboards.
     memory_limit: DuckDB's memory limit for ingestion (OUTFALL_MEMORY_LIMIT; default 1GB); larger work
         spills to the temp folder beside the warehouse.
@@ -97,7 +98,8 @@ class RulesResource(ConfigurableResource):
     town: the jurisdiction running Outfall (OUTFALL_TOWN); empty = the one whose file has the sewer rules
         (a folder where several have them must name it).
 
-    While a run goes on, ``outfall.rules.local_timezone()`` is the town's (pages and exports show times in it).
+    While a run goes on, ``outfall.rules.local_timezone()`` is the town's (pages and exports show times
+    in it).
     """
 
     rules_dir: str = Field(default_factory=default_rules_dir)

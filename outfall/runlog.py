@@ -20,9 +20,9 @@ import logging
 import logging.handlers
 import re
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 LOG_NAME = "outfall.log"
 LOG_MAX_BYTES = 2_000_000
@@ -148,9 +148,9 @@ def disk_full_line(warehouse: Path) -> str:
         free_text = "free space unknown"
     size = sum(p.stat().st_size for p in folder.glob(Path(warehouse).name + "*") if p.is_file())
     return (
-        f"the disk is full (or a file-size limit stopped the write): {free_text} on the disk of the warehouse "
-        f"{Path(warehouse).resolve()} ({_mb(size)} with its journal); free some space and run again, "
-        "every table is as it was before this step"
+        f"the disk is full (or a file-size limit stopped the write): {free_text} on the disk of the "
+        f"warehouse {Path(warehouse).resolve()} ({_mb(size)} with its journal); free some space and run "
+        "again, every table is as it was before this step"
     )
 
 
@@ -236,8 +236,8 @@ def failure_line(steps: str | list[str], error, warehouse: Path | None, log: Pat
                 f"before it; run again to finish{tail}"
             )
         return (
-            f"outfall: interrupted while the assets {', '.join(names)} were running: their tables are as they "
-            f"were before them; run again to finish{tail}"
+            f"outfall: interrupted while the assets {', '.join(names)} were running: their tables are as "
+            f"they were before them; run again to finish{tail}"
         )
     if len(names) == 1:
         return f"outfall: asset {names[0]} failed: {why}{tail}"

@@ -49,10 +49,11 @@ import math
 import os
 import re
 import zipfile
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -60,7 +61,6 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from outfall.rules import local_timezone
-
 
 # ---------------------------------------------------------------------------
 # formula injection
@@ -214,7 +214,7 @@ class Sheet:
     title: str
     columns: Sequence[Column]
     rows: Sequence[Sequence[Any]] = ()
-    xml_rows: Callable[["Styles", int], tuple[int, bytes]] | None = None
+    xml_rows: Callable[[Styles, int], tuple[int, bytes]] | None = None
     row_count: int | None = None
     totals: Sequence[Any] | None = None
     subtotals: bool = True  # the totals row's numbers are SUBTOTAL(9, ...) formulas, values cached
@@ -726,7 +726,7 @@ def xlsx_bytes(
         _prepare_sheet(wb, sheet, town, title)
     styles = _style_probes(wb)
     if stamp is not None and stamp.tzinfo is not None:
-        stamp = stamp.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        stamp = stamp.astimezone(dt.UTC).replace(tzinfo=None)
     stamp = (stamp or EPOCH_STAMP).replace(microsecond=0)
     wb.properties.created = stamp
     wb.properties.creator = "Outfall"

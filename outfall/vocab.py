@@ -7,7 +7,7 @@ ignored; the canonical name is the first of each contract vocabulary entry.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 PARAMETERS: dict[str, tuple[str, ...]] = {
     "BOD": ("bod", "bod5", "biochemical oxygen demand", "bod 5", "bod-5"),

@@ -11,8 +11,8 @@ import contextlib
 import hashlib
 import os
 import re
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache, lru_cache
 
 import duckdb
 import pandas as pd
@@ -37,7 +37,7 @@ DERIVED_TABLES = (
 RETYPED = {("row_hash", "VARCHAR", "UBIGINT"): "CAST('0x' || \"{column}\" AS UBIGINT)"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def sql(name: str) -> str:
     """Text of the statement ``name``: ``sql/<area>/<name>.sql`` (names are unique across areas)."""
     return sql_path(name).read_text(encoding="utf-8")
@@ -65,6 +65,9 @@ def configure(
     ``<warehouse>.tmp`` beside the warehouse file)."""
     con.execute(f"SET TimeZone = {_quoted(timezone)}").fetchall()
     con.execute("SET memory_limit = ?", [limit or memory_limit()]).fetchall()
+    threads = os.environ.get("OUTFALL_DUCKDB_THREADS", "").strip()
+    if threads:  # DuckDB's worker threads (default: one a core); benchmarks/executors.py compares them
+        con.execute("SET threads = ?", [int(threads)]).fetchall()
     return con
 
 

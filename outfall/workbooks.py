@@ -13,7 +13,7 @@ import datetime as dt
 import io
 import re
 import zipfile
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from openpyxl.comments import Comment
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -46,7 +46,8 @@ KIND_WORDS = {
     "number": "A number.",
     "integer": "A whole number.",
     "date": "A date.",
-    "timestamp": "A date and time, or a date; local time in New York unless it ends with an offset such as -05:00.",
+    "timestamp": "A date and time, or a date; local time in New York unless it ends with an offset such as "
+    "-05:00.",
     "bool": "Yes or no.",
     "enum": "One of the words in the list.",
 }

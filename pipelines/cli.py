@@ -14,12 +14,13 @@ import datetime as dt
 import fcntl
 import gc
 import os
+import re
 import sys
 import time
 import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
@@ -29,13 +30,13 @@ os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 from outfall import gx_worker, pdf, progress  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
 from outfall.paths import EXPECTATIONS_DIR  # noqa: E402
-from outfall.runlog import (
+from outfall.runlog import (  # noqa: E402
     close_log,
     explain,
     failure_line,
     group_failures,
     log_failures,
-    log_path,  # noqa: E402
+    log_path,
     open_log,
     run_logger,
     trace_text,
@@ -90,6 +91,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--year", metavar="YYYY", default="", help="billing year (default: every year that has rates)"
+    )
+    run.add_argument(
+        "--partition",
+        metavar="YYYY-MM|YYYY",
+        default="",
+        help="run again just one month of readings (2026-03) or one billing year (2026), after "
+        "loading new files, and the pages that show it",
     )
     run.add_argument(
         "--dashboards",
@@ -372,10 +380,27 @@ def _startup_objects_set_apart() -> Iterator[Callable[[], None]]:
             gc.disable()
 
 
+def _check_partition(value: str) -> str:
+    if not value:
+        return ""
+    if re.fullmatch(r"\d{4}", value) or (re.fullmatch(r"\d{4}-\d{2}", value) and 1 <= int(value[5:]) <= 12):
+        return value
+    raise UsageError(f"--partition '{value}' is neither a month (YYYY-MM) nor a billing year (YYYY)")
+
+
 def run_pipeline(
-    data_dir: Path, warehouse: Path, as_of: str = "", year: int = 0, dashboards: str = "", quiet: bool = False
+    data_dir: Path,
+    warehouse: Path,
+    as_of: str = "",
+    year: int = 0,
+    dashboards: str = "",
+    quiet: bool = False,
+    partition: str = "",
 ) -> RunOutcome:
-    """Materialize every asset and check, in process, into ``warehouse``."""
+    """Materialize every asset and check, in process, into ``warehouse``: the stages of
+    ``pipelines.stages`` one after the other, each partitioned stage over the partitions that hold data
+    (``year``: that billing year only). ``partition`` (a month ``2026-03`` or a billing year ``2026``):
+    the inputs' stage, that partition and what reads it."""
     with _startup_objects_set_apart() as set_apart:
         warnings.filterwarnings("ignore")
         from dagster import DagsterEventType
@@ -386,8 +411,16 @@ def run_pipeline(
             if inputs:
                 gx_worker.start()  # the worker imports Great Expectations while this process goes on
             # Dagster, every asset and DuckDB: imported here, while the collector is off (see above).
+            from assets.common import warehouse as open_warehouse
             from outfall.warehouse import kept_open
-            from pipelines.definitions import build_definitions, build_resources, run_instance
+            from pipelines.definitions import (
+                PARENTS,
+                STAGES,
+                build_definitions,
+                build_resources,
+                run_instance,
+            )
+            from pipelines.stages import downstream, partition_key_for, partitions_with_data, run_stages
 
             run_logger().info(
                 "run: data %s, warehouse %s, as of %s, year %s, pages %s",
@@ -400,20 +433,42 @@ def run_pipeline(
             resources = build_resources(
                 str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year, dashboards_dir=dashboards
             )
-            # The very job the Dagster UI shows as "everything", bound to this run's folders.
-            job = build_definitions(resources).get_job_def("everything")
-            set_apart()
-            with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
-                progress.attach(instance, *([_warm_for_letters] if inputs else []))
-                result = job.execute_in_process(
+            # The very jobs the Dagster UI shows as "everything_1_...", bound to this run's folders.
+            defs = build_definitions(resources)
+            only = None
+            if partition:
+                asked = [
+                    s
+                    for s in STAGES
+                    if s.partitions_def is not None and partition_key_for(s.partitions_def, partition)
+                ]
+                only = set(STAGES[0].keys) | downstream({k for s in asked for k in s.keys}, PARENTS)
+
+            def wanted(stage) -> list[str]:
+                if partition:
+                    key = partition_key_for(stage.partitions_def, partition)
+                    return [key] if key else []
+                if year and partition_key_for(stage.partitions_def, str(year)):
+                    return [str(year)]
+                with open_warehouse(resources["duckdb"]) as con:
+                    return partitions_with_data(con, stage.partitions_def)
+
+            def run_one(stage, keys, tags):
+                return defs.resolve_job_def(stage.job_name).execute_in_process(
                     instance=instance,
                     raise_on_error=False,
+                    asset_selection=keys if len(keys) < len(stage.keys) else None,
                     # Nothing on the terminal from Dagster: failures are reported in plain words by
                     # _report, their traces go to the run log (outfall.runlog).
                     run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},
-                    tags={"outfall/command": "run"},
+                    tags={"outfall/command": "run", **tags},
                 )
-    outcome = RunOutcome(ok=result.success, seconds=time.perf_counter() - started)
+
+            set_apart()
+            with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
+                progress.attach(instance, *([_warm_for_letters] if inputs else []))
+                result = run_stages(STAGES, PARENTS, run_one, wanted, instance, only=only)
+    outcome = RunOutcome(ok=result.success and bool(result.results), seconds=time.perf_counter() - started)
     for event in result.all_events:
         if event.event_type == DagsterEventType.ASSET_MATERIALIZATION:
             outcome.materialized.append(event.asset_key.to_user_string())
@@ -501,11 +556,14 @@ def cmd_run(args) -> int:
     warehouse = _check_warehouse(args.warehouse)
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
+    partition = _check_partition(args.partition)
     _check_rules()
     with warehouse_lock(warehouse), run_log(warehouse):
         for line in folder_warnings(data_dir):
             print(f"outfall: warning: {line}", file=sys.stderr)
-        outcome = run_pipeline(data_dir, warehouse, as_of, year, args.dashboards, quiet=args.quiet)
+        outcome = run_pipeline(
+            data_dir, warehouse, as_of, year, args.dashboards, quiet=args.quiet, partition=partition
+        )
         return _report(outcome, warehouse, quiet=args.quiet, verbose=args.verbose)
 
 
@@ -521,7 +579,8 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
         where = f"; the details are in {log}" if log else ""
         if outcome.run_error is not None and explain(outcome.run_error).kind == "interrupted":
             print(
-                f"outfall: interrupted before any asset had started: every table is as it was; run again{where}",
+                "outfall: interrupted before any asset had started: every table is as it was; run "
+                f"again{where}",
                 file=sys.stderr,
             )
         else:
@@ -533,8 +592,8 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
         asset, _, check = name.partition(":")
         why = explain(error).why or "see the check in the Dagster UI"
         print(
-            f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no result "
-            f"for it: {why}",
+            f"outfall: warning: the check {check} of the {asset} table could not run, so this run has no "
+            f"result for it: {why}",
             file=sys.stderr,
         )
     if not quiet:
@@ -627,8 +686,8 @@ def cmd_verify(args) -> int:
         print(f"outfall verify: {problems[0].line()}", file=sys.stderr)
         return 1
     print(
-        f"outfall verify: {total} mailed document{'s' if total != 1 else ''} as issued, and the chain of records "
-        f"is unbroken"
+        f"outfall verify: {total} mailed document{'s' if total != 1 else ''} as issued, and the chain of "
+        "records is unbroken"
     )
     return 0
 

@@ -169,7 +169,8 @@ def materialize(assets, *args, **kwargs):
 
     resources = kwargs.get("resources")
     if resources is not None and "rules" not in resources and "settings" in resources:
-        # the rules of the run: the same folder and town as the settings (pipelines.definitions.build_resources)
+        # the rules of the run: the same folder and town as the
+        # settings (pipelines.definitions.build_resources)
         from outfall.resources import RulesResource
 
         settings = resources["settings"]
@@ -184,7 +185,46 @@ def materialize(assets, *args, **kwargs):
         else contextlib.nullcontext()
     )
     with keep:
-        return dagster_materialize(assets, *args, **kwargs)
+        partitioned = any(getattr(a, "partitions_def", None) is not None for a in assets)
+        tags = kwargs.get("tags") or {}
+        asked = "partition_key" in kwargs or "dagster/asset_partition_range_start" in tags
+        if not partitioned or asked:
+            return dagster_materialize(assets, *args, **kwargs)
+        return materialize_in_stages(assets, dagster_materialize, **kwargs)
+
+
+def materialize_in_stages(assets, dagster_materialize, partitions: dict | None = None, **kwargs):
+    """Partitioned assets among others: one run per stage, as `outfall run` does (pipelines.stages), each
+    partitioned stage over the partitions that hold data (or ``partitions[label]``: the keys to run)."""
+    from dagster import AssetsDefinition, DagsterInstance
+
+    from assets.common import warehouse
+    from pipelines.stages import asset_graph, partitions_label, partitions_with_data, plan_stages, run_stages
+
+    defs = [a for a in assets if isinstance(a, AssetsDefinition)]
+    stages = plan_stages(defs)
+    _, parents = asset_graph(defs)
+    instance = kwargs.pop("instance", None) or DagsterInstance.ephemeral()
+    raise_on_error = kwargs.pop("raise_on_error", True)
+    tags = kwargs.pop("tags", None) or {}
+
+    def wanted(stage):
+        if partitions and partitions_label(stage.partitions_def) in partitions:
+            return partitions[partitions_label(stage.partitions_def)]
+        with warehouse(kwargs["resources"]["duckdb"]) as con:
+            return partitions_with_data(con, stage.partitions_def)
+
+    def run_one(stage, keys, stage_tags):
+        return dagster_materialize(
+            assets,
+            selection=keys,
+            instance=instance,
+            raise_on_error=raise_on_error,
+            tags={**tags, **stage_tags},
+            **kwargs,
+        )
+
+    return run_stages(stages, parents, run_one, wanted, instance)
 
 
 def materialize_town(assets: list, data: Path, warehouse: Path, as_of: str):

@@ -24,7 +24,7 @@ CTX = Context(
     jurisdictions=TOWN.jurisdictions,
     rules_files=TOWN.files_found(),
 )
-NOW = dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 7, 1, tzinfo=dt.UTC)
 
 
 @pytest.fixture

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import pages
+from assets.common import schema_ddl
 from assets.sewer_administrator import annual_report, page as sewer_page
 from dashboards.annual_report import AnnualReportData, build_annual_report_page, report_file
 from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import local_timezone
 from outfall.warehouse import configure, ensure_schema
+from tests.conftest import materialize
 
 NY = dt.timezone(dt.timedelta(hours=-5))
 CONTRACT_COLUMNS = [
@@ -121,7 +121,8 @@ def test_counts_per_user_and_year(tmp_path):
     assert got == [
         # S-1 was collected on Dec 31 local time: 2025
         ("U-1", 2025, 1, 1, 0, 0, False, 0),
-        # S-2 once (two results); its violation; the mailed sewer notice (not the draft, not the stormwater one)
+        # S-2 once (two results); its violation; the mailed sewer
+        # notice (not the draft, not the stormwater one)
         ("U-1", 2026, 1, 1, 0, 0, False, 1),
         # the monthly average above its limit and the SNC of January-June
         ("U-2", 2026, 1, 0, 1, 0, True, 0),

@@ -25,7 +25,8 @@ MODEL_WORDS = re.compile(r"woodbury|bellport", re.IGNORECASE)
 
 
 def springfield_rules(folder: Path) -> Path:
-    """``folder/springfield.yaml``: the model town's rules with Springfield's words, chapters and BOD limit."""
+    """``folder/springfield.yaml``: the model town's rules with Springfield's words, chapters and BOD
+    limit."""
     text = (RULES_DIR / f"{MODEL}.yaml").read_text(encoding="utf-8")
     text = text.replace(f"jurisdiction: {MODEL}", "jurisdiction: springfield")
     text = text.replace("name: Town of Woodbury", "name: City of Springfield")
@@ -201,7 +202,7 @@ def test_springfield_runs_end_to_end_in_its_own_time_and_words(tmp_path):
 
     # a local time without an offset is Chicago time: 2026-02-02T09:00 CST is 15:00 UTC
     (epoch,) = query_warehouse(db, "SELECT epoch(collected_at) FROM lab_results WHERE sample_id = 'S-1'")[0]
-    assert epoch == dt.datetime(2026, 2, 2, 15, 0, tzinfo=dt.timezone.utc).timestamp()
+    assert epoch == dt.datetime(2026, 2, 2, 15, 0, tzinfo=dt.UTC).timestamp()
     # the town's own limit: BOD over 200 mg/L (240 is a violation here, not under the model's 240)
     bod = query_warehouse(
         db,

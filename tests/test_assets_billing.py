@@ -14,9 +14,6 @@ from xml.etree import ElementTree
 import duckdb
 import openpyxl
 import pytest
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets.clerk.billing import (
@@ -30,15 +27,16 @@ from assets.clerk.billing import (
     sewer_billing,
     verify_run_chain,
 )
+from assets.common import schema_ddl
 from assets.ingest import ingest_asset, ingest_assets
 from outfall.register_export import bills_csv_bytes, export_register
-from outfall.rules import load_rules
+from outfall.rules import load_rules, local_timezone
 from outfall.warehouse import configure, count, ensure_schema, transaction
-from tests.conftest import write
+from tests.conftest import materialize, write
 from tests.ingesting import con  # noqa: F401 - a fixture: a warehouse with every table
 
 RULES = load_rules("woodbury")
-T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.UTC)
 INGEST = [a for a in ingest_assets if a.key.to_user_string() in ("parcels", "sewer_rates")]
 sewer_budget = ingest_asset("sewer_budget")
 BILLING = [sewer_budget, sewer_billing, billing_exports]
@@ -520,8 +518,8 @@ def test_assets_end_to_end(tmp_path, town):
         got = {
             r[0]: r[1:]
             for r in con.execute(
-                "SELECT parcel_id, units_bond, units_om, units_street_lateral, units_house_lateral, amount_om, total_usd "
-                "FROM sewer_bills WHERE year = 2026"
+                "SELECT parcel_id, units_bond, units_om, units_street_lateral, units_house_lateral, "
+                "amount_om, total_usd FROM sewer_bills WHERE year = 2026"
             ).fetchall()
         }
         # P-4 (restaurant with no seats) was quarantined by the parcels ingestion: never billed.
@@ -538,7 +536,8 @@ def test_assets_end_to_end(tmp_path, town):
             "SELECT rows_read, rows_kept, rows_quarantined FROM ingested_files WHERE dataset = 'sewer_budget'"
         ).fetchall()[0]
         assert (read, kept, quarantined) == (4, 1, 3)
-        # 2027's district_1 bond rate comes from the budget: 1000.01 over P-3's 2 bond units = 500.005 -> 500.01.
+        # 2027's district_1 bond rate comes from the budget: 1000.01
+        # over P-3's 2 bond units = 500.005 -> 500.01.
         assert con.execute(
             "SELECT rate_per_unit, rate_source FROM billing_run_totals WHERE year = 2027 "
             "AND district = 'district_1' AND component = 'bond'"

@@ -16,18 +16,17 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
-from assets.sewer_administrator import enforcement as enf
+from assets.common import schema_ddl
 from assets.ingest import ingest_asset
+from assets.sewer_administrator import enforcement as enf
 from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
+from outfall.rules import local_timezone
 from outfall.warehouse import configure, ensure_schema
-from tests.conftest import small_town, write
+from tests.conftest import materialize, small_town, write
 
 AS_OF = "2026-06-30"
 NY = ZoneInfo("America/New_York")
@@ -127,9 +126,9 @@ def insert_users(con, rows):
 def insert_lab(con, rows):
     """rows: (sample_id, user_id, collected_date, sample_type, parameter, result, nondetect, lab)"""
     con.executemany(
-        "INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, sample_type, parameter, result, "
-        "nondetect, unit, lab) VALUES (?, ?, (CAST(? AS DATE) + INTERVAL 9 HOUR)::TIMESTAMP AT TIME ZONE "
-        "'America/New_York', ?, ?, ?, ?, ?, 'mg/L', ?)",
+        "INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, sample_type, parameter, "
+        "result, nondetect, unit, lab) VALUES (?, ?, (CAST(? AS DATE) + INTERVAL 9 HOUR)::TIMESTAMP AT TIME "
+        "ZONE 'America/New_York', ?, ?, ?, ?, ?, 'mg/L', ?)",
         [(s, u, d, d, t, p, r, nd, lab) for s, u, d, t, p, r, nd, lab in rows],
     )
 
@@ -354,7 +353,8 @@ def mail_notices(tmp_path: Path, mailed: list[tuple[str, str, dt.date, int]]) ->
     for user_id, period, mailed_on, days in mailed:
         con.execute(
             "INSERT INTO notices (kind, recipient_id, period, violations, status, issued_on, correct_by, "
-            "correct_within_days, letter, ready_to_send) VALUES ('sewer', ?, ?, 1, 'mailed', ?, ?, ?, ?, true)",
+            "correct_within_days, letter, ready_to_send) VALUES ('sewer', ?, ?, 1, 'mailed', ?, ?, ?, ?, "
+            "true)",
             [
                 user_id,
                 period,
@@ -405,7 +405,8 @@ def test_sewer_notices_follow_up_30_vs_31_days_from_the_mailed_notice(tmp_path):
     # PEND's June notice is a draft (no mailing): no deadline, no penalty
     assert got[("PEND", "D-1")][:6] == (None, None, "draft", None, None, 0)
     assert got[("PEND", "D-1")][6] == Decimal("0.00")
-    # pH below 5.5 on May 1, notice mailed May 1: period to May 31; June 1..30 uncorrected -> 30 days, $500 a day
+    # pH below 5.5 on May 1, notice mailed May 1: period to May 31;
+    # June 1..30 uncorrected -> 30 days, $500 a day
     assert got[("PH", "E-1")][1:] == (
         D(2026, 5, 31),
         "overdue",
@@ -552,8 +553,10 @@ def test_obligations_deadlines(tmp_path):
 
 # No Town Board has adopted a surcharge rate: these are a test's own.
 TEST_RATES = """  rates:
-    - {parameter: BOD, usd_per_lb: 0.35, adopted_by: "Test Resolution 1", citation: "test", effective_from: 2026-01-01}
-    - {parameter: TSS, usd_per_lb: 0.30, adopted_by: "Test Resolution 1", citation: "test", effective_from: 2026-01-01}
+    - {parameter: BOD, usd_per_lb: 0.35, adopted_by: "Test Resolution 1", citation: "test",
+       effective_from: 2026-01-01}
+    - {parameter: TSS, usd_per_lb: 0.30, adopted_by: "Test Resolution 1", citation: "test",
+       effective_from: 2026-01-01}
 """
 
 

@@ -10,15 +10,14 @@ from pathlib import Path
 
 import duckdb
 import openpyxl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.clerk import fees
-from outfall.rules import load_rules
 from outfall.register_export import register_xlsx_bytes
 from outfall.resources import OutfallSettings
-from tests.conftest import write
+from outfall.rules import load_rules
+from tests.conftest import materialize, write
 
 PERMITS = """
 permit_id,parcel_id,use,in_mall_or_business_park,water,sewer,applied_on
@@ -114,7 +113,8 @@ def test_yearly_totals_in_the_register_workbook(tmp_path):
     assert [[c for c in r if c is not None] for r in ws.iter_rows(values_only=True)] == [
         ["Inspection fees"],
         [
-            "No connection permit applied for in 2031 has a water or sewer inspection fee (Woodbury Code ch. 301)."
+            "No connection permit applied for in 2031 has a water or sewer inspection fee (Woodbury Code "
+            "ch. 301)."
         ],
     ]
 

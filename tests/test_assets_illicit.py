@@ -9,13 +9,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.stormwater_officer import illicit
 from outfall.resources import OutfallSettings
-from tests.conftest import write, query_warehouse as rows
+from tests.conftest import materialize, query_warehouse as rows, write
 
 D = dt.date
 ASSETS = [ingest_assets.ingest_asset(n) for n in ("illicit_discharges", "illicit_payments", "parcels")] + [
@@ -25,12 +24,16 @@ CHECKS = [illicit.check_validity_illicit_balance, illicit.check_validity_illicit
 
 CASES = """
 case_id,premises,discovered_on,hazardous,notified_on,written_confirmation_on,nov_on,abatement_due,appeal_received_on,appeal_decided_on,abated_on,abated_by,abatement_cost_usd,cost_notice_on,protest_received_on,responsible_party,mailing_address,description,nov_requires,hearing_on,appeal_outcome
-IC-1,P-10,2026-05-22,false,2026-05-26,2026-06-01,2026-06-03,2026-06-30,2026-06-18,2026-07-10,2026-08-14,town,4800.00,2026-09-10,2026-09-18,,,Wash water from a truck yard into a catch basin,"2, 3, 4",,
+IC-1,P-10,2026-05-22,false,2026-05-26,2026-06-01,2026-06-03,2026-06-30,2026-06-18,2026-07-10,2026-08-14,\
+town,4800.00,2026-09-10,2026-09-18,,,Wash water from a truck yard into a catch basin,"2, 3, 4",,
 IC-2,14 Elm Dr,2026-07-02,,2026-07-06,,,,,,,,,,,R. Roe,14 Elm Dr,Paint in the gutter,,,
-IC-3,200 Mill Pond Rd,2026-10-20,true,,,2026-10-22,2026-12-15,,,,,,,,Mill Pond Fuels Inc.,PO Box 9,Fuel oil,all,,
+IC-3,200 Mill Pond Rd,2026-10-20,true,,,2026-10-22,2026-12-15,,,,,,,,\
+Mill Pond Fuels Inc.,PO Box 9,Fuel oil,all,,
 IC-4,9 Old Rd,2006-01-10,false,,,,,,,,,,,,,,,,,
-IC-5,3 Dock St,2026-06-01,true,,,2026-06-05,2026-07-15,2026-06-22,,,,,,,Dock Marine Inc.,3 Dock St,Bilge water,"2, 4",,
-IC-6,8 Hill Rd,2026-08-03,true,,,2026-08-05,2026-09-04,2026-08-12,2026-08-25,,,,,,H. Hill,8 Hill Rd,Car wash water,"2, 4",2026-08-20,Vacated
+IC-5,3 Dock St,2026-06-01,true,,,2026-06-05,2026-07-15,2026-06-22,,,,,,,\
+Dock Marine Inc.,3 Dock St,Bilge water,"2, 4",,
+IC-6,8 Hill Rd,2026-08-03,true,,,2026-08-05,2026-09-04,2026-08-12,2026-08-25,,,,,,\
+H. Hill,8 Hill Rd,Car wash water,"2, 4",2026-08-20,Vacated
 IC-7,5 Bay Rd,2026-08-03,true,,,2026-08-05,,2026-08-12,2026-08-25,,,,,,,,,,,dismissed
 IC-8,6 Bay Rd,2026-08-03,true,,,2026-08-05,,2026-08-12,,,,,,,,,,,,upheld
 """
@@ -80,7 +83,8 @@ def test_deadlines_of_each_obligation(judged):
         (c, o): (due, sat, st, late)
         for c, o, due, sat, st, late in rows(
             wh,
-            "SELECT case_id, obligation, due, satisfied_on, status, days_late FROM illicit_discharge_deadlines",
+            "SELECT case_id, obligation, due, satisfied_on, status, days_late FROM "
+            "illicit_discharge_deadlines",
         )
     }
     assert got == {
@@ -107,7 +111,8 @@ def test_deadlines_of_each_obligation(judged):
         ("IC-2", "written_confirmation"): (D(2026, 7, 9), None, "overdue", 144),
         # hazardous: no notice rows; the abatement deadline of the notice is still to come.
         ("IC-3", "abatement"): (D(2026, 12, 15), None, "open", None),
-        # notice Friday June 5 + 15 = Saturday June 20, so Monday June 22: the appeal received that Monday is met.
+        # notice Friday June 5 + 15 = Saturday June 20, so Monday June
+        # 22: the appeal received that Monday is met.
         ("IC-5", "appeal"): (D(2026, 6, 22), D(2026, 6, 22), "met", None),
         # June 22 + 15 = July 7; neither heard nor decided: overdue on Nov 30 (146 days).
         ("IC-5", "appeal_hearing"): (D(2026, 7, 7), None, "overdue", 146),

@@ -7,10 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-
 from assets.ingest import ingest_asset
 from assets.sewer_administrator import compliance, permits
-from tests.conftest import materialize_town, write, query_warehouse as rows
+from tests.conftest import materialize_town, query_warehouse as rows, write
 
 D = dt.date
 
@@ -84,10 +83,10 @@ def test_days_outside_the_permit(tmp_path):
     ) == [(D(2026, 1, 1), 1), (D(2026, 10, 1), 1)]
 
 
-# Contract 6.5: a discharge is a sample, or a reading of constituent flow above 0. U-4's term is February 1 to
-# September 30, 2026; outside it, October 5 has only probe readings (pH, temperature), October 6 only a flow of 0,
-# October 7 a flow of 0 and one of 3 gpm. U-5, U-6 and U-7 have no permit dates: only a pH reading, only a flow
-# of 0, and a flow of 0.5 gpm.
+# Contract 6.5: a discharge is a sample, or a reading of constituent flow above 0. U-4's term is February 1
+# to September 30, 2026; outside it, October 5 has only probe readings (pH, temperature), October 6 only a
+# flow of 0, October 7 a flow of 0 and one of 3 gpm. U-5, U-6 and U-7 have no permit dates: only a pH
+# reading, only a flow of 0, and a flow of 0.5 gpm.
 PROBE_USERS = """
 user_id,name,district,address,permit_no,permit_effective,permit_expires,normal_avg_flow_gpd
 U-4,Probe Works,consolidated,4 D St,P-4,2026-02-01,2026-09-30,

@@ -6,13 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.stormwater_officer import practices
 from outfall.resources import OutfallSettings
-from tests.conftest import write, query_warehouse as rows
+from tests.conftest import materialize, query_warehouse as rows, write
 
 D = dt.date
 ASSETS = [ingest_assets.ingest_asset(n) for n in ("sites", "smp_practices")] + [practices.smp_findings]
@@ -56,8 +55,8 @@ def test_findings_of_both_jurisdictions(tmp_path):
     assert got == [
         # no as-built plan since the final stabilization of May 1, 2026
         ("SMP-1", "as_built", D(2026, 5, 1), "overdue", "woodbury"),
-        # released March 1, 2025, before the one-year inspection of March 10: the earliest day was the later of
-        # Feb 28, 2025 (a year after Feb 29, 2024) and March 10
+        # released March 1, 2025, before the one-year inspection of March 10: the earliest day was the later
+        # of Feb 28, 2025 (a year after Feb 29, 2024) and March 10
         ("SMP-1", "guarantee_release", D(2025, 3, 10), "overdue", "woodbury"),
         # a year after final acceptance on Feb 29, 2024 is Feb 28, 2025; inspected March 10
         ("SMP-1", "one_year_inspection", D(2025, 2, 28), "late", "woodbury"),

@@ -12,13 +12,13 @@ import datetime as dt
 import re
 import shutil
 
+from dagster_duckdb import DuckDBResource
+
 from assets.ingest import ingest_asset
 from assets.sewer_administrator import testing
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
 from tests.conftest import materialize, materialize_town, query_warehouse as rows, write
-
-from dagster_duckdb import DuckDBResource
 
 D = dt.date
 AS_OF = "2026-11-30"

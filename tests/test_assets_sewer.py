@@ -10,20 +10,19 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pandas as pd
 import pytest
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
+from assets.common import schema_ddl
 from assets.sewer_administrator import compliance as sewer
-from outfall.law import discharge as d
 from outfall.demo import slugs as s
+from outfall.law import discharge as d
 from outfall.resources import OutfallSettings
-from outfall.rules import load_rules
+from outfall.rules import load_rules, local_timezone
 from outfall.warehouse import configure, ensure_schema
+from tests.conftest import materialize
 
 NY = ZoneInfo("America/New_York")
-UTC = dt.timezone.utc
+UTC = dt.UTC
 RULES = load_rules("woodbury")
 DAY = dt.date(2026, 6, 30)  # the fixtures' rules: those in effect in 2026
 SEWER_ASSETS = [
@@ -318,7 +317,8 @@ def test_nondetects_and_unlimited_parameters_are_reported_apart(discharge_db: Pa
     assert query(
         discharge_db,
         """
-        SELECT count(*) FROM lab_results r WHERE NOT EXISTS (SELECT 1 FROM discharge_evaluations e WHERE e.sample_id = r.sample_id)
+        SELECT count(*) FROM lab_results r
+        WHERE NOT EXISTS (SELECT 1 FROM discharge_evaluations e WHERE e.sample_id = r.sample_id)
         AND NOT EXISTS (SELECT 1 FROM unlimited_results u WHERE u.sample_id = r.sample_id)""",
     ) == [(0,)]
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
@@ -15,7 +14,7 @@ from assets.notices import notices
 from assets.stormwater_officer import swppp as sw
 from outfall.ingest.stormwater import SWPPP_DATASETS
 from outfall.resources import OutfallSettings
-from tests.conftest import write
+from tests.conftest import materialize, write
 
 OUTPUTS = [
     "site_classification",
@@ -316,8 +315,8 @@ def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     write(
         data,
         "sites/s.csv",
-        SITES_HEADER
-        + "W-1,woodbury,2,2026-05-01,G1,<b>Oak</b> Ridge,5 Oak & Elm,<script>x</script> Sons,false,false,false,false,\n"
+        SITES_HEADER + "W-1,woodbury,2,2026-05-01,G1,<b>Oak</b> Ridge,5 Oak & Elm,<script>x</script> "
+        "Sons,false,false,false,false,\n"
         + "W-2,woodbury,2,2026-05-01,G1,No applicant,,,false,false,false,false,\n",
     )
     write(

@@ -230,14 +230,16 @@ def test_index_links_every_page_and_the_quarantine_list(browser, built_town):  #
     folder = built_town / "dashboards"
     open_page(browser, folder / "index.html")
     hrefs = browser.execute_script(
-        "return Array.prototype.slice.call(document.querySelectorAll('main a')).map(function(a){return a.href;});"
+        "return Array.prototype.slice.call(document.querySelectorAll('main a')).map(function(a){return "
+        "a.href;});"
     )
     targets = {h.split("#")[0].rsplit("/", 1)[-1] for h in hrefs}
     assert {"sewer.html", "stormwater.html", "billing.html", "quarantine.html"} <= targets
     for target in targets:
         assert (folder / target).exists(), target
     link = browser.execute_script(
-        "var a=document.querySelector('a.bad-link'); if(!a){return null;} a.click(); return a.getAttribute('href');"
+        "var a=document.querySelector('a.bad-link'); if(!a){return null;} a.click(); return "
+        "a.getAttribute('href');"
     )
     assert link and link.startswith("quarantine.html#q-")
     deadline = time.monotonic() + 30
@@ -264,13 +266,15 @@ def test_readings_near_a_slug_are_drawn_at_their_local_times(browser, built_town
         var gd = document.getElementById('{chart}');
         var i = gd._fullData.findIndex(function (t) {{ return t.name === 'every reading near a slug'; }});
         var ax = gd._fullLayout.xaxis;
-        var points = gd.calcdata[i].filter(function (p) {{ return isFinite(p.y); }}).map(function (p) {{ return p.x; }});
+        var points = gd.calcdata[i].filter(function (p) {{ return isFinite(p.y); }})
+            .map(function (p) {{ return p.x; }});
         var slugs = gd._fullLayout.shapes.filter(function (s) {{ return s.type === 'rect'; }})
             .map(function (s) {{ return [ax.d2c(s.x0), ax.d2c(s.x1)]; }});
         var inside = points.filter(function (x) {{
             return slugs.some(function (s) {{ return x >= s[0] && x <= s[1]; }}); }}).length;
         var near = points.filter(function (x) {{
-            return slugs.some(function (s) {{ return x >= s[0] - 3600e3 && x <= s[1] + 3600e3; }}); }}).length;
+            return slugs.some(function (s) {{
+                return x >= s[0] - 3600e3 && x <= s[1] + 3600e3; }}); }}).length;
         return {{points: points.length, inside: inside, near: near, slugs: slugs.length,
                  first: ax.c2d(points[0])}};""")
     assert found["slugs"] >= 1 and found["points"] > 0

@@ -13,21 +13,20 @@ import numpy as np
 import pandas as pd
 import pytest
 from dagster import AssetCheckSeverity
-
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 import assets.checks as checks
+from assets.common import schema_ddl
 from assets.ingest import ingest_assets, quarantine
 from outfall import flow_hours, gx_adapter
-from outfall.ingest.registry import CONTRACT_DATASETS
+from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.paths import EXPECTATIONS_DIR, REPO_ROOT
 from outfall.resources import OutfallSettings
+from outfall.rules import local_timezone
 from outfall.warehouse import configure, ensure_schema, table_columns
+from tests.conftest import materialize
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 T0 = dt.datetime(2026, 5, 1, 4, 0, tzinfo=UTC)  # local midnight, 1 May 2026
 
 
@@ -149,13 +148,19 @@ def lab_frame(n: int, seed: int = 1) -> pd.DataFrame:
 # suites
 
 
+#: The datasets with a suite: the human-entered ones checked in full, and flow on a sample.
+SUITES = (*checks.GX_DATASETS, "flow")
+
+
 def test_every_input_dataset_has_a_valid_gx_1x_suite():
     import great_expectations as gx
 
     with open_db(Path(":memory:")) as con:
-        schema = {t: set(table_columns(con, t)) for t in CONTRACT_DATASETS}
-    assert sorted(p.stem for p in EXPECTATIONS_DIR.glob("*.json")) == sorted(CONTRACT_DATASETS)
-    for dataset in CONTRACT_DATASETS:
+        schema = {t: set(table_columns(con, t)) for t in SUITES}
+    # every contract dataset has its suite; a suite is of a registered dataset, and checked (GX_DATASETS)
+    assert set(CONTRACT_DATASETS) <= set(SUITES) <= set(all_datasets())
+    assert sorted(p.stem for p in EXPECTATIONS_DIR.glob("*.json")) == sorted(SUITES)
+    for dataset in SUITES:
         path = EXPECTATIONS_DIR / f"{dataset}.json"
         data = json.loads(path.read_text(encoding="utf-8"))
         assert set(data) >= {"name", "expectations", "meta"} and data["name"] == dataset
@@ -177,7 +182,8 @@ def test_suite_files_match_their_generator():
     spec = importlib.util.spec_from_file_location("build_suites", EXPECTATIONS_DIR / "build_suites.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    for dataset in CONTRACT_DATASETS:
+    assert sorted(module.suites()) == sorted(SUITES), "run .venv/bin/python expectations/build_suites.py"
+    for dataset in SUITES:
         assert (EXPECTATIONS_DIR / f"{dataset}.json").read_text(encoding="utf-8") == module.render(dataset), (
             f"expectations/{dataset}.json is stale: run .venv/bin/python expectations/build_suites.py"
         )
@@ -258,6 +264,32 @@ def test_adapter_reuses_one_context_and_writes_nothing(tmp_path, monkeypatch):
     assert [(f["severity"], f["unexpected_count"]) for f in second.failed] == [("WARN", 1)]
     assert second.worst_severity == "WARN"
     assert list(tmp_path.iterdir()) == [] and not (REPO_ROOT / "gx").exists()
+
+
+def test_the_sites_suite_takes_the_jurisdictions_from_the_run_not_from_the_stored_file():
+    """The stored suite names no town: the jurisdictions are the rules files' of the run (a third town's
+    too)."""
+    stored = json.loads((EXPECTATIONS_DIR / "sites.json").read_text())
+    in_set = next(
+        e
+        for e in stored["expectations"]
+        if e["type"] == "expect_column_values_to_be_in_set" and e["kwargs"]["column"] == "jurisdiction"
+    )
+    assert in_set["kwargs"]["value_set"] == {"$PARAMETER": "jurisdictions"}
+    columns = gx_adapter.suite_columns(EXPECTATIONS_DIR / "sites.json")
+    row = {c: [None] for c in columns}
+    row.update(site_id=["S-1"], jurisdiction=["springfield"])
+    frame = pd.DataFrame(row)
+
+    def jurisdiction_failed(parameters):
+        summary = gx_adapter.validate_frame(frame, EXPECTATIONS_DIR / "sites.json", parameters)
+        return any(
+            f["column"] == "jurisdiction" and f["expectation"] == "expect_column_values_to_be_in_set"
+            for f in summary.failed
+        )
+
+    assert not jurisdiction_failed({"jurisdictions": ["springfield"]})
+    assert jurisdiction_failed({"jurisdictions": ["woodbury", "bellport"]})
 
 
 def test_adapter_reports_a_missing_column_as_a_failure_not_an_exception():
@@ -376,8 +408,8 @@ def test_freshness_flow_gaps_warns_on_a_gap_over_one_day(db):
     assert md(result, "series_with_long_gaps") == 1 and md(result, "gaps_over_threshold") == 1
     assert md(result, "largest_gap") == "25.0 h"
     assert (
-        "| IU-2 | flow | 100 | 15 min | 25.0 h | 100x | 2026-05-01 23:45 EDT | 2026-05-03 00:45 EDT | 1 | yes |"
-        in (md(result, "series"))
+        "| IU-2 | flow | 100 | 15 min | 25.0 h | 100x | 2026-05-01 23:45 EDT | 2026-05-03 00:45 EDT | 1 | "
+        "yes |" in (md(result, "series"))
     )
 
 
@@ -404,8 +436,8 @@ def test_freshness_flow_gaps_runs_within_the_memory_limit_on_many_readings(db, m
     assert md(result, "series_checked") == 100 and md(result, "series_with_long_gaps") == 1
     assert md(result, "largest_gap") == "25.0 h"
     assert (
-        "| IU-007 | flow | 58499 | 1 min | 25.0 h | 1502x | 2026-05-01 16:39 EDT | 2026-05-02 17:41 EDT | 1 | yes |"
-        in (md(result, "series"))
+        "| IU-007 | flow | 58499 | 1 min | 25.0 h | 1502x | 2026-05-01 16:39 EDT | 2026-05-02 17:41 EDT | 1 "
+        "| yes |" in (md(result, "series"))
     )
     # a series of equal steps names its first one, the same on every run
     assert (
@@ -500,7 +532,7 @@ def test_check_names_assets_and_non_blocking():
     for spec in checks.input_checks.check_specs:
         found[spec.name] = spec.asset_key.to_user_string()
         assert not spec.blocking and spec.description
-    expected = {f"check_expectations_{d}": d for d in CONTRACT_DATASETS if d != "flow"}
+    expected = {f"check_expectations_{d}": d for d in checks.GX_DATASETS}
     expected.update(
         {
             "check_validity_flow_value": "flow",

@@ -110,7 +110,8 @@ def snapshot(db: Path, tables) -> dict[str, list]:
             cols = [
                 c
                 for (c,) in con.execute(
-                    "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY "
+                    "ordinal_position",
                     [table],
                 ).fetchall()
                 if c not in ("loaded_at", "quarantined_at", "superseded_at", "run_at")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli, small_town, query_warehouse as query
+from tests.conftest import query_warehouse as query, run_cli, small_town
 
 pytestmark = pytest.mark.slow  # `outfall run` end to end on contract folders
 
@@ -51,7 +51,7 @@ def test_discharge_violations(warehouse):
     collected = query(warehouse, "SELECT collected_at FROM discharge_violations WHERE sample_id = 'S-2'")[0][
         0
     ]
-    assert collected.astimezone(dt.timezone.utc) == dt.datetime(2026, 2, 3, 14, 0, tzinfo=dt.timezone.utc)
+    assert collected.astimezone(dt.UTC) == dt.datetime(2026, 2, 3, 14, 0, tzinfo=dt.UTC)
 
 
 def test_a_non_detect_above_its_limit_is_not_a_violation(warehouse):

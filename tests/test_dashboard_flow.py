@@ -16,8 +16,8 @@ from assets.common import schema_ddl
 from assets.pages import Reader
 from assets.sewer_administrator import page
 from dashboards.sewer import choose_bucket_hours
-from outfall.slug_context import SLUG_CONTEXT_HOURS
 from outfall.rules import local_timezone
+from outfall.slug_context import SLUG_CONTEXT_HOURS
 from outfall.warehouse import configure, ensure_schema
 
 # The former per-meter queries, kept here as the oracle.
@@ -29,7 +29,8 @@ SLUG_READINGS_OF_ONE_SERIES = """
 SELECT DISTINCT timezone($tz, f.ts) AS ts, f.value
 FROM flow f JOIN slug_events s
   ON f.user_id = s.user_id AND f.constituent = s.constituent
- AND f.ts BETWEEN s.start_at - to_hours(CAST($pad_hours AS BIGINT)) AND s.end_at + to_hours(CAST($pad_hours AS BIGINT))
+ AND f.ts BETWEEN s.start_at - to_hours(CAST($pad_hours AS BIGINT))
+              AND s.end_at + to_hours(CAST($pad_hours AS BIGINT))
 WHERE f.user_id = $user_id AND f.constituent = $constituent AND f.value IS NOT NULL
 ORDER BY 1"""
 
@@ -124,10 +125,12 @@ def test_readings_of_the_fall_back_hour_are_drawn_earlier_instant_first():
     # order of the instants is the order of the values
     con.execute("""
         INSERT INTO flow (user_id, constituent, ts, value, unit)
-        SELECT 'IU-1', 'flow', TIMESTAMPTZ '2025-11-02 00:00:00-04' + to_minutes(i), i, 'gpm' FROM range(240) r(i)
+        SELECT 'IU-1', 'flow', TIMESTAMPTZ '2025-11-02 00:00:00-04' + to_minutes(i), i, 'gpm'
+        FROM range(240) r(i)
         """).fetchall()
     con.execute("""
-        INSERT INTO slug_events (user_id, constituent, start_at, end_at, duration_min, baseline, peak_value, peak_ratio)
+        INSERT INTO slug_events
+            (user_id, constituent, start_at, end_at, duration_min, baseline, peak_value, peak_ratio)
         VALUES ('IU-1', 'flow', TIMESTAMPTZ '2025-11-02 01:10:00-04', TIMESTAMPTZ '2025-11-02 01:40:00-05',
                 90, 10, 200, 20)""").fetchall()
     flow = page.read_flow(con, Reader(con), local_timezone())
@@ -258,7 +261,10 @@ def test_the_page_splits_every_meter_at_once_as_one_meter_is_drawn():
     assert sorted(split) == ["IU-A", "IU-B", "IU-C"]
     data = SewerData(as_of=dt.date(2026, 3, 31))
     for user in split:
-        mine = lambda f: f[f["user_id"] == user] if not f.empty else f  # noqa: E731
+
+        def mine(f, user=user):
+            return f[f["user_id"] == user] if not f.empty else f
+
         alone = flow_chart(user, data, mine(flow), mine(slugs), mine(baselines), mine(gaps), words)
         together = draw_flow_chart(user, split[user], words)
         assert json.dumps(together.figure, sort_keys=True) == json.dumps(alone.figure, sort_keys=True)

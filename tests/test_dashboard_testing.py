@@ -10,7 +10,7 @@ import re
 import pandas as pd
 
 from dashboards.sewer import SewerData, build_sewer_page
-from dashboards.testing import calendar_row, period_words, required_testing_section, _months
+from dashboards.testing import _months, calendar_row, period_words, required_testing_section
 
 D = dt.date
 AS_OF = D(2026, 11, 30)

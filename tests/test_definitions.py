@@ -16,7 +16,14 @@ def test_definitions_load():
     keys = {k.to_user_string() for k in repo.assets_defs_by_key}
     assert set(CONTRACT_DATASETS) | {"quarantine"} <= keys
     jobs = {j.name for j in repo.get_all_jobs()}
-    assert {"everything", "daily_compliance", "stormwater_review", "annual_billing"} <= jobs
+    assert {"daily_compliance", "stormwater_review", "annual_billing"} <= jobs
+    # everything is a few jobs run in order, one per partitions definition (pipelines.stages)
+    assert {
+        "everything_1_unpartitioned",
+        "everything_2_by_month",
+        "everything_3_by_billing_year",
+        "everything_4_unpartitioned",
+    } <= jobs
     assert {s.name for s in repo.schedule_defs} == {
         "daily_compliance_schedule",
         "monday_stormwater_review_schedule",

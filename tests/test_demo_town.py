@@ -31,18 +31,21 @@ def q(demo: Path, text: str) -> list[tuple]:
 
 def test_every_violation_is_an_item_of_exactly_one_notice(demo):
     checks = {
-        "discharge_violations": "SELECT count(*) FROM discharge_violations v WHERE (SELECT count(DISTINCT (i.kind, i.recipient_id, i.period)) FROM notice_items i "
-        "WHERE i.item = 'sample' AND i.recipient_id = v.user_id AND i.ref = v.sample_id "
-        "AND i.parameter = v.parameter AND i.period = strftime(v.collected_at, '%Y-%m')) <> 1",
-        "statistic_violations": "SELECT count(*) FROM statistic_violations v WHERE (SELECT count(DISTINCT (i.kind, i.recipient_id, i.period)) FROM notice_items i "
-        "WHERE i.item = v.statistic AND i.recipient_id = v.user_id AND i.item_on = v.period_end "
-        "AND i.parameter = v.parameter AND i.ref = strftime(v.period_start, '%Y-%m-%d')) <> 1",
-        "discharges_without_permit": "SELECT count(*) FROM discharges_without_permit v WHERE (SELECT count(DISTINCT (i.kind, i.recipient_id, i.period)) FROM "
-        "notice_items i WHERE i.item = 'no_permit' AND i.recipient_id = v.user_id AND "
-        "i.period = strftime(v.day, '%Y-%m')) <> 1",
-        "required_testing": "SELECT count(*) FROM required_testing v WHERE v.status = 'missed' AND (SELECT count(DISTINCT "
-        "(i.kind, i.recipient_id, i.period)) FROM notice_items i WHERE i.item = 'missed_testing' AND i.recipient_id = v.user_id AND "
-        "i.parameter = v.parameter AND i.ref = strftime(v.period_start, '%Y-%m-%d')) <> 1",
+        "discharge_violations": "SELECT count(*) FROM discharge_violations v WHERE (SELECT count(DISTINCT "
+        "(i.kind, i.recipient_id, i.period)) FROM notice_items i WHERE i.item = 'sample' AND i.recipient_id "
+        "= v.user_id AND i.ref = v.sample_id AND i.parameter = v.parameter AND i.period = "
+        "strftime(v.collected_at, '%Y-%m')) <> 1",
+        "statistic_violations": "SELECT count(*) FROM statistic_violations v WHERE (SELECT count(DISTINCT "
+        "(i.kind, i.recipient_id, i.period)) FROM notice_items i WHERE i.item = v.statistic AND "
+        "i.recipient_id = v.user_id AND i.item_on = v.period_end AND i.parameter = v.parameter AND i.ref = "
+        "strftime(v.period_start, '%Y-%m-%d')) <> 1",
+        "discharges_without_permit": "SELECT count(*) FROM discharges_without_permit v WHERE (SELECT "
+        "count(DISTINCT (i.kind, i.recipient_id, i.period)) FROM notice_items i WHERE i.item = 'no_permit' "
+        "AND i.recipient_id = v.user_id AND i.period = strftime(v.day, '%Y-%m')) <> 1",
+        "required_testing": "SELECT count(*) FROM required_testing v WHERE v.status = 'missed' AND (SELECT "
+        "count(DISTINCT (i.kind, i.recipient_id, i.period)) FROM notice_items i WHERE i.item = "
+        "'missed_testing' AND i.recipient_id = v.user_id AND i.parameter = v.parameter AND i.ref = "
+        "strftime(v.period_start, '%Y-%m-%d')) <> 1",
     }
     for table, text in checks.items():
         assert q(demo, text) == [(0,)], table
@@ -76,7 +79,8 @@ def test_the_demo_shows_each_case(demo):
     ]
     held = q(
         demo,
-        "SELECT recipient_id, reason FROM letters WHERE letter_kind = 'sewer_notice' AND mailed AND NOT ready",
+        "SELECT recipient_id, reason FROM letters WHERE letter_kind = 'sewer_notice' AND mailed AND NOT "
+        "ready",
     )
     assert len(held) == 1 and "ZIP code" in held[0][1]
     # S-W05's ten days from October 2 end on Columbus Day: the period ends the next business day (§ 25-a)
@@ -95,7 +99,8 @@ def test_mailed_letters_stay_as_issued_on_a_later_day(demo_town, tmp_path):
     before = {f: (folder / f).read_bytes() for _d, _i, file, html in records for f in {file, html}}
     for document_id, issued_on, _file, html in records:
         text = re.sub(r"<[^>]+>", " ", (folder / html).read_text(encoding="utf-8"))
-        # ch. 185 requires its notice of violation to set the deadline for abatement: that date alone may follow
+        # ch. 185 requires its notice of violation to set the deadline
+        # for abatement: that date alone may follow
         text = re.sub(r"must be completed by\s+(\w+ \d+, \d{4})", "", text)
         days = [dt.datetime.strptime(" ".join(m), "%B %d %Y").date() for m in DATE_WORDS.findall(text)]
         assert days and max(days) <= issued_on, document_id

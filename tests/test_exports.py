@@ -31,7 +31,7 @@ from pipelines.cli import main
 from tests.ingesting import con  # noqa: F401 - a fixture: a warehouse with every table
 
 RULES = load_rules("woodbury")
-T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.UTC)
 BOM = b"\xef\xbb\xbf"
 
 # OWASP CSV injection payloads, as they could come in from an input file.
@@ -462,8 +462,8 @@ def test_register_csv_feeds_a_mail_merge(con, tmp_path):
     data = path.read_bytes()
     # Excel on Windows reads a CSV without a byte-order mark in the system's code page: "Muñoz" would show as
     # "MuÃ±oz". The mark makes it read UTF-8.
-    assert data.startswith(BOM) and "Muñoz, Ana".encode("utf-8") in data
-    assert "Muñoz".encode("utf-8").decode("cp1252") == "MuÃ±oz"
+    assert data.startswith(BOM) and "Muñoz, Ana".encode() in data
+    assert "Muñoz".encode().decode("cp1252") == "MuÃ±oz"
     # Read as a mail merge reads it: a header row of field names, one record per bill.
     with path.open(encoding="utf-8-sig", newline="") as handle:
         reader = csv.DictReader(handle)
@@ -613,8 +613,8 @@ def put_outputs(con) -> None:
         ['{"parcel_id": "=1+1", "owner": "@SUM(1)", "acres": "-2+3"}'],
     )
     con.execute(
-        "INSERT INTO infiltration_results (section_id, test_date, allowable_gpd, measured_gpd, gpimd, passes, "
-        "rule) VALUES ('+1+1', DATE '2026-05-01', 1600, -5.5, 200, false, 'ch. 253 § 253-12')"
+        "INSERT INTO infiltration_results (section_id, test_date, allowable_gpd, measured_gpd, gpimd, "
+        "passes, rule) VALUES ('+1+1', DATE '2026-05-01', 1600, -5.5, 200, false, 'ch. 253 § 253-12')"
     )
     for i, payload in enumerate(PAYLOADS):  # an industrial user's name and address, as a notice lists them
         con.execute(

@@ -318,9 +318,9 @@ def test_an_interrupted_run_says_so_in_one_plain_line(tmp_path, monkeypatch, cap
     statement, into InterruptException. Either way the run now says it was interrupted, in which
     asset, that the tables are as they were before it, and what to do; exit 1 as for any asset
     that did not finish."""
-    import assets.ingest as ingest
     from dagster import DagsterExecutionInterruptedError
 
+    import assets.ingest as ingest
     from pipelines import cli
 
     real = ingest.load_dataset

@@ -12,8 +12,8 @@ import pytest
 
 from assets.common import schema_ddl
 from outfall.flow_hours import ensure_flow_hours, flow_gap_steps
-from outfall.slug_context import refresh_slug_context
 from outfall.rules import local_timezone
+from outfall.slug_context import refresh_slug_context
 from outfall.warehouse import configure, ensure_schema, sql
 
 PER_READING_MEANS = """
@@ -37,7 +37,8 @@ def con():
     # is 1 Nov) to 10 Jan 2027, and from 6 to 10 March 2026 (spring forward on 8 March)
     con.execute("""
         INSERT INTO flow (user_id, constituent, ts, value, unit)
-        SELECT u, 'flow', start + to_minutes(7 * i), CASE WHEN i % 31 = 0 THEN NULL ELSE (i % 17) * 0.25 END, 'gpm'
+        SELECT u, 'flow', start + to_minutes(7 * i),
+               CASE WHEN i % 31 = 0 THEN NULL ELSE (i % 17) * 0.25 END, 'gpm'
         FROM (VALUES ('IU-1', TIMESTAMPTZ '2026-10-30 00:00:00-04', 72 * 24 * 60 // 7),
                      ('IU-2', TIMESTAMPTZ '2026-03-06 00:00:00-05', 4 * 24 * 60 // 7)) t(u, start, n),
              range(n) r(i)""").fetchall()
@@ -192,10 +193,12 @@ def meters():
         SELECT 'IU-1', 'flow', TIMESTAMPTZ '2026-10-31 00:00:00-04' + to_minutes(i * 5 + (i * 7) % 4),
                CASE WHEN i % 11 = 0 THEN NULL ELSE 1.0 END, 'gpm', TIMESTAMPTZ '2026-11-03 08:00:00-05'
         FROM range(900) r(i) WHERE i NOT BETWEEN 400 AND 700
-        UNION ALL SELECT 'IU-1', 'flow', TIMESTAMPTZ '2026-10-31 00:20:00-04', 2.0, 'gpm', TIMESTAMPTZ '2026-11-03 08:00:00-05'
+        UNION ALL SELECT 'IU-1', 'flow', TIMESTAMPTZ '2026-10-31 00:20:00-04', 2.0, 'gpm',
+               TIMESTAMPTZ '2026-11-03 08:00:00-05'
         UNION ALL SELECT 'IU-1', 'pH', TIMESTAMPTZ '2026-10-31 00:00:00-04' + to_minutes(15 * i), 7.0, 's.u.',
                TIMESTAMPTZ '2026-11-03 08:00:00-05' FROM range(300) r(i)
-        UNION ALL SELECT 'IU-2', 'flow', TIMESTAMPTZ '2026-11-01 01:30:00-05', 3.0, 'gpm', TIMESTAMPTZ '2026-11-03 08:00:00-05'
+        UNION ALL SELECT 'IU-2', 'flow', TIMESTAMPTZ '2026-11-01 01:30:00-05', 3.0, 'gpm',
+               TIMESTAMPTZ '2026-11-03 08:00:00-05'
         """).fetchall()
     yield con
     con.close()
@@ -275,9 +278,7 @@ def _load_straight(tmp_path, con, name: str, rows_sql: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     con.execute(f"COPY ({rows_sql}) TO '{folder / name}' (FORMAT parquet)").fetchall()
     with transaction(con):
-        report = ingest_dataset(
-            con, DATASETS["flow"], tmp_path / "data", CTX, dt.datetime.now(dt.timezone.utc)
-        )
+        report = ingest_dataset(con, DATASETS["flow"], tmp_path / "data", CTX, dt.datetime.now(dt.UTC))
     assert report.files_loaded == 1 and report.rows_quarantined == 0
 
 

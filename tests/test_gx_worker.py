@@ -157,18 +157,12 @@ def test_ctrl_c_is_answered_by_the_run_not_by_its_worker(after_s):
     it imported GX; and, at once, in the moment it started, before its first task could set Ctrl-C
     aside: it is now started ignoring Ctrl-C, from its first instruction)."""
     script = (
-        "import time\n"
-        "from outfall import gx_worker\n"
-        "try:\n"
-        "    with gx_worker.background():\n"
-        "        gx_worker.start()\n"
-        "        pid = list(gx_worker._state['pool']._processes)[0]\n"
-        "        ignored = int(next(l for l in open(f'/proc/{pid}/status') if l.startswith('SigIgn:')).split()[1], 16)\n"
-        "        print(pid, bool(ignored & (1 << (signal.SIGINT - 1))), flush=True)\n"
-        "        for _ in range(600):\n"
-        "            time.sleep(0.1)   # Ctrl-C taken by another thread is answered within 0.1 s\n"
-        "except KeyboardInterrupt:\n"
-        "    print('interrupted', flush=True)\n"
+        "import time\nfrom outfall import gx_worker\ntry:\n    with gx_worker.background():\n        "
+        "gx_worker.start()\n        pid = list(gx_worker._state['pool']._processes)[0]\n        ignored = "
+        "int(next(l for l in open(f'/proc/{pid}/status') if l.startswith('SigIgn:')).split()[1], "
+        "16)\n        print(pid, bool(ignored & (1 << (signal.SIGINT - 1))), flush=True)\n        for _ in "
+        "range(600):\n            time.sleep(0.1)   # Ctrl-C taken by another thread is answered within 0.1 "
+        "s\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n"
     ).replace("import time", "import signal, time")
     # Ctrl-C answered as at a terminal, however the suite was started (a shell's background job
     # starts with Ctrl-C ignored, and a Python started so never sees it)

@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 import outfall.ingest.engine as engine
-from outfall.rules import local_timezone
 from assets.common import schema_ddl
+from outfall.rules import local_timezone
 from tests.ingesting import con, load  # noqa: F401 - a fixture
 
 

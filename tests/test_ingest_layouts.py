@@ -301,18 +301,21 @@ def _two_csv_loads(folder: Path, data: Path):
     warehouse = configure(duckdb.connect(str(folder / "w.duckdb")), timezone=TOWN.timezone)
     try:
         ensure_schema(warehouse, schema_ddl())
-        counts = lambda report: [
-            (
-                f.source_file,
-                f.rows_read,
-                f.rows_kept,
-                f.rows_quarantined,  # noqa: E731
-                f.rows_new,
-                f.rows_superseded,
-                f.skipped,
-            )
-            for f in report.files
-        ]
+
+        def counts(report):
+            return [
+                (
+                    f.source_file,
+                    f.rows_read,
+                    f.rows_kept,
+                    f.rows_quarantined,
+                    f.rows_new,
+                    f.rows_superseded,
+                    f.skipped,
+                )
+                for f in report.files
+            ]
+
         first = counts(load(warehouse, copy, "flow"))
         _csv_second(copy / "flow")
         second = counts(load(warehouse, copy, "flow"))
@@ -379,9 +382,7 @@ def test_csv_files_read_together_land_exactly_as_one_at_a_time(tmp_path, monkeyp
     assert by_file["d_iu4_03.csv"][1:4] == (1, 0, 1)
     assert {f[0]: f[5] for f in second}["g_iu1_02_again.csv"] == 24
     night = sorted(
-        (r[-2], r[2].astimezone(dt.timezone.utc).hour, r[3])
-        for r in tables["flow"]
-        if r[-3] == "e_iu5_05.csv"
+        (r[-2], r[2].astimezone(dt.UTC).hour, r[3]) for r in tables["flow"] if r[-3] == "e_iu5_05.csv"
     )  # (row, UTC hour, value)
     assert night == [
         (1, 4, 1.0),

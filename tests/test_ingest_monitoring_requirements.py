@@ -50,8 +50,8 @@ def test_kept_rows_and_quarantine_reasons(tmp_path):
     ) == [
         (
             5,
-            "frequency 'weekly' is not one of monthly, quarterly, semiannual, annual (calendar months, quarters, "
-            "half-years, years)",
+            "frequency 'weekly' is not one of monthly, quarterly, semiannual, annual (calendar months, "
+            "quarters, half-years, years)",
         ),
         (6, "sample_type 'split' is not one of composite, grab (or blank for either)"),
         (

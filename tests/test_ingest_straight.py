@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 
 import outfall.ingest.engine as engine
-from outfall.rules import local_timezone
 from assets.common import schema_ddl
+from outfall.rules import local_timezone
 from tests.ingesting import con, load  # noqa: F401 - a fixture
 from tests.test_ingest_batch import _readings, _scenario_first, _write, two_loads
 
@@ -130,7 +130,7 @@ def _load_at(con, data: Path, hour: int):
 
     with transaction(con):
         return engine.ingest_dataset(
-            con, DATASETS["flow"], data, CTX, dt.datetime(2026, 7, 1, hour, tzinfo=dt.timezone.utc)
+            con, DATASETS["flow"], data, CTX, dt.datetime(2026, 7, 1, hour, tzinfo=dt.UTC)
         )
 
 

@@ -12,12 +12,9 @@ import datetime as dt
 
 import holidays
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from pydantic import ValidationError
 
-from outfall.rules import load_rules
-from outfall.rules.calendar import BusinessDayRules, DeadlineExtension, HolidayRule
 from outfall.law.calendar import (
     BusinessCalendar,
     add_business_days,
@@ -29,6 +26,8 @@ from outfall.law.calendar import (
     is_business_day,
     next_business_day,
 )
+from outfall.rules import load_rules
+from outfall.rules.calendar import BusinessDayRules, DeadlineExtension, HolidayRule
 
 RULES = load_rules("woodbury")  # the business days as the rules file states them
 D = dt.date

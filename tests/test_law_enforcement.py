@@ -275,7 +275,7 @@ def test_surcharge_pounds_and_amount():
 
 
 def test_flow_volume_and_time_weighted_mean():
-    t0 = dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc)
+    t0 = dt.datetime(2026, 6, 1, tzinfo=dt.UTC)
     readings = [(t0, 10.0), (t0 + dt.timedelta(minutes=15), 20.0), (t0 + dt.timedelta(minutes=45), 20.0)]
     # trapezoids: 15 min at 15 gpm, 30 min at 20 gpm -> 825 / 45
     assert law.time_weighted_mean(readings) == pytest.approx(825 / 45)

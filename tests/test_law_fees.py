@@ -6,12 +6,11 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from pydantic import ValidationError
 
-from outfall.rules import load_rules
 from outfall.law.fees import ConnectionPermit, fee_schedule_from_rules, inspection_fees
+from outfall.rules import load_rules
 from outfall.rules.fees import FeeEntry
 
 SCHEDULE = fee_schedule_from_rules(load_rules("woodbury").inspection_fees)

@@ -13,11 +13,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from pydantic import ValidationError
 
-from outfall.rules import load_rules
 from outfall.law.calendar import calendar_from_rules
 from outfall.law.illicit import (
     OBLIGATIONS,
@@ -33,6 +31,7 @@ from outfall.law.illicit import (
     installment_split,
     penalty_days,
 )
+from outfall.rules import load_rules
 
 RULES = load_rules("woodbury")
 D = dt.date
@@ -306,9 +305,10 @@ def test_an_abatement_deadline_on_christmas_friday_ends_on_the_monday():
     c = case(
         discovered_on=D(2026, 12, 1), hazardous=True, nov_on=D(2026, 12, 2), abatement_due=D(2026, 12, 25)
     )
-    rows = lambda as_of, **kw: by_obligation(
-        illicit_deadlines(c.model_copy(update=kw), TERMS, CAL, as_of, EXT)
-    )
+
+    def rows(as_of, **kw):
+        return by_obligation(illicit_deadlines(c.model_copy(update=kw), TERMS, CAL, as_of, EXT))
+
     assert (rows(D(2026, 12, 28))["abatement"].due, rows(D(2026, 12, 28))["abatement"].status) == (
         D(2026, 12, 28),
         "open",
@@ -336,8 +336,8 @@ def test_an_abatement_after_the_decision_that_ends_on_a_saturday_ends_on_monday(
 
 
 def test_a_protest_due_on_a_saturday_holiday_ends_on_monday_and_the_towns_own_deadlines_stay():
-    # abated by the Town Friday June 5, 2026: the cost notice is the Town's act, due June 5 + 30 = Sunday
-    # July 5, not moved. Cost notice Wednesday June 24 + 10 = Saturday July 4 (Independence Day) -> Monday July 6.
+    # abated by the Town Friday June 5, 2026: the cost notice is the Town's act, due June 5 + 30 = Sunday July
+    # 5, not moved. Cost notice Wednesday June 24 + 10 = Saturday July 4 (Independence Day) -> Monday July 6.
     c = case(
         discovered_on=D(2026, 5, 1),
         hazardous=True,
@@ -392,9 +392,9 @@ def test_the_hearing_is_met_by_the_hearing_day_or_else_by_the_decision():
 
 
 def test_the_abatement_is_suspended_from_the_day_the_appeal_is_received_until_the_day_it_is_decided():
-    at = lambda as_of, **kw: by_obligation(
-        illicit_deadlines(APPEALED.model_copy(update=kw), TERMS, CAL, as_of, EXT)
-    )
+    def at(as_of, **kw):
+        return by_obligation(illicit_deadlines(APPEALED.model_copy(update=kw), TERMS, CAL, as_of, EXT))
+
     # the day before the appeal is received: the notice's deadline, open
     assert (at(D(2026, 6, 9))["abatement"].due, at(D(2026, 6, 9))["abatement"].status) == (
         D(2026, 6, 30),
@@ -444,7 +444,9 @@ def test_an_outcome_without_the_day_of_the_decision_cannot_be_judged():
 
 def test_penalty_days_leave_out_the_days_an_appeal_was_pending():
     # discovered June 1, 2026, not abated, judged June 30: 30 days.
-    at = lambda as_of, **kw: case_penalty_days(case(discovered_on=D(2026, 6, 1), **kw), as_of)
+    def at(as_of, **kw):
+        return case_penalty_days(case(discovered_on=D(2026, 6, 1), **kw), as_of)
+
     assert at(D(2026, 6, 30)) == 30
     # received June 10, decided June 20: June 10 .. 19 left out (10 days); the decision day counts again.
     assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 20)) == 20

@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from outfall.rules import load_rules
 from outfall.law.practices import FINDINGS, Practice, add_years, practice_terms_on, smp_findings
+from outfall.rules import load_rules
 
 D = dt.date
 TERMS = {

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from outfall.demo.generate import write_letterhead
 from outfall.letters import (
@@ -36,6 +35,7 @@ from outfall.letters import (
     write_letter,
 )
 from outfall.pdf import CHROMIUM_HINT, Browser, find_browser, join_pdfs, print_pdfs, recorded_source
+from outfall.rules import local_timezone
 from tests.browsing import chromium  # noqa: F401 - a fixture
 
 EVIL = "<script>alert(1)</script> & Sons"
@@ -210,7 +210,8 @@ def test_a_town_overrides_a_template_in_its_data_folder(data_dir: Path):
     own.mkdir()
     (own / "swppp_stop_work_order.html").write_text(
         '{% extends "base.html" %}{% block title %}Order {{ order_id }}{% endblock %}'
-        "{% block content %}<p>Stop all work at {{ site_description }}, by order of the Town.</p>{% endblock %}"
+        "{% block content %}<p>Stop all work at {{ site_description }}, by order of the Town.</p>{% "
+        "endblock %}"
     )
     letter = LetterWriter(data_dir).render(
         "swppp_stop_work_order.html", STOP_WORK, jurisdiction="woodbury", area="stormwater"
@@ -343,10 +344,9 @@ def test_many_letters_in_one_session_and_a_batch_in_mailing_order(chromium, data
 @pytest.mark.browser
 def test_the_run_prints_ready_letters_and_a_batch(chromium, tmp_path: Path):
     """The asset letter_pdfs on the letters a run wrote: only ready letters become PDFs."""
-    from tests.conftest import materialize
-
     from assets.printing import letter_pdfs
     from pipelines.definitions import build_resources
+    from tests.conftest import materialize
 
     data = tmp_path / "data"
     data.mkdir()

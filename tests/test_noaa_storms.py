@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
@@ -22,6 +21,7 @@ from outfall.law import swppp as law
 from outfall.paths import REAL_DATA_DIR
 from outfall.resources import OutfallSettings
 from outfall.rules import RulesError, load_rules
+from tests.conftest import materialize
 
 NOAA = REAL_DATA_DIR / "ghcnd_USW00014735_albany_ny_daily.csv"
 GAUGE_15MIN = REAL_DATA_DIR / "rain_gauge_15min_2008.csv"

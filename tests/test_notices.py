@@ -10,20 +10,18 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from outfall.rules import local_timezone
-from assets.common import schema_ddl
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
+from assets.common import schema_ddl
 from assets.ingest import ingest_asset
 from assets.notices import notices
-from outfall.letters import Recipient, address_problems
 from outfall.demo.generate import write_letterhead
 from outfall.law import notices as law
+from outfall.letters import Recipient, address_problems
 from outfall.resources import OutfallSettings
-from outfall.rules import load_rules
+from outfall.rules import load_rules, local_timezone
 from outfall.warehouse import configure, ensure_schema
-from tests.conftest import REPO
+from tests.conftest import REPO, materialize
 
 D = dt.date
 MAX = load_rules("woodbury").notices.sewer_correction.at(D(2026, 6, 30)).max_days
@@ -470,16 +468,13 @@ def test_a_stormwater_notice_reads_the_same_under_every_hash_seed():
     # finding were joined in a set's order, which changes with PYTHONHASHSEED, so a rerun rewrote the
     # letter. Two interpreters with different seeds must write the same words.
     script = (
-        "import datetime as dt\n"
-        "from assets.notices import _stormwater_context\n"
-        "from outfall.law.notices import Item\n"
-        "from outfall.rules import load_rules\n"
-        "d = dt.date(2026, 5, 8)\n"
-        "items = [Item('stormwater', 'S-1', 'inspection', f'{r} 2026-05-08', 'Bellport Code ch. 21', d, d, None,\n"
-        "              (('requirement', r), ('trigger_date', dt.date(2026, 5, 1)), ('due_by', d)), r)\n"
-        "         for r in ('weekly', 'storm', 'weekly')]\n"
-        "n = {'recipient_id': 'S-1', 'period': '2026-05', 'as_of': dt.date(2026, 5, 31)}\n"
-        "print(_stormwater_context(n, items, load_rules('woodbury'), dt.date(2026, 5, 31))['section_text'])\n"
+        "import datetime as dt\nfrom assets.notices import _stormwater_context\nfrom outfall.law.notices "
+        "import Item\nfrom outfall.rules import load_rules\nd = dt.date(2026, 5, 8)\nitems = "
+        "[Item('stormwater', 'S-1', 'inspection', f'{r} 2026-05-08', 'Bellport Code ch. 21', d, d, "
+        "None,\n              (('requirement', r), ('trigger_date', dt.date(2026, 5, 1)), ('due_by', d)), "
+        "r)\n         for r in ('weekly', 'storm', 'weekly')]\nn = {'recipient_id': 'S-1', 'period': "
+        "'2026-05', 'as_of': dt.date(2026, 5, 31)}\nprint(_stormwater_context(n, items, "
+        "load_rules('woodbury'), dt.date(2026, 5, 31))['section_text'])\n"
     )
     texts = set()
     for seed in ("1", "2", "3", "4"):

@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from tests.oracles import infiltration as inf
 from outfall.rules import load_rules
+from tests.oracles import infiltration as inf
 
 SECTION = load_rules("woodbury").infiltration.at(dt.date(2026, 5, 1))
 GAL = SECTION.gal_per_inch_diameter_per_mile_per_day

@@ -10,7 +10,7 @@ from outfall.demo import slugs as s
 from outfall.rules import load_rules
 
 NY = ZoneInfo("America/New_York")
-UTC = dt.timezone.utc
+UTC = dt.UTC
 RULES = load_rules("woodbury")
 P = s.SlugParams.of(RULES.slug.at(dt.date(2026, 5, 1)))  # the definition in effect in 2026
 TZ = RULES.timezone

@@ -5,7 +5,8 @@ Production runs one implementation of each rule. Where that is SQL (per-sample d
 daily-maximum and monthly-average limits, slugs, infiltration), a plain-Python reading states the same
 rule and these tests run both on the same inputs: the very functions the assets run
 (assets.sewer_administrator.compliance.judge_*, run_slug_detection) against outfall.law.discharge,
-tests/oracles/infiltration.py and outfall/demo/slugs.py. Each test's rules change from 2027-01-01 (a BOD limit, the infiltration
+tests/oracles/infiltration.py and outfall/demo/slugs.py. Each test's rules change from 2027-01-01 (a BOD
+limit, the infiltration
 allowance, the slug ratio), and the drawn days fall on both sides of the change.
 """
 
@@ -19,22 +20,20 @@ from zoneinfo import ZoneInfo
 import duckdb
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from assets.sewer_administrator import compliance
 from outfall.demo import slugs as s
 from outfall.law import discharge as d
 from outfall.paths import RULES_DIR
-from outfall.rules import load_rules
+from outfall.rules import load_rules, local_timezone
 from outfall.warehouse import configure, ensure_schema, sql
 from tests.oracles import infiltration as inf
 
 D = dt.date
 NY = ZoneInfo("America/New_York")
-UTC = dt.timezone.utc
+UTC = dt.UTC
 CHANGE = D(2027, 1, 1)
 DAYS = [D(2026, 12, 30), D(2026, 12, 31), CHANGE, D(2027, 1, 2)]
 EXAMPLES = settings(
@@ -52,12 +51,14 @@ CHANGES = [
     ),
     (
         'of sewer per day"\n    effective_from: 1986-11-20\n',
-        "    effective_to: 2026-12-31\n  - gal_per_inch_diameter_per_mile_per_day: 150\n    feet_per_mile: 5280\n"
+        "    effective_to: 2026-12-31\n  - gal_per_inch_diameter_per_mile_per_day: 150\n    feet_per_mile: "
+        "5280\n"
         '    citation: "Local Law No. 4 of 2027 (test): infiltration"\n    effective_from: 2027-01-01\n',
     ),
     (
         'the daily means of the 30 days before"\n    effective_from: 1986-11-20\n',
-        "    effective_to: 2026-12-31\n  - {ratio: 4, min_duration_min: 15, baseline_days: 30, min_baseline_days: 7, "
+        "    effective_to: 2026-12-31\n  - {ratio: 4, min_duration_min: 15, baseline_days: 30, "
+        "min_baseline_days: 7, "
         'gap_factor: 1.5, citation: "Local Law No. 2 of 2027 (test): SLUG", effective_from: 2027-01-01}\n',
     ),
 ]

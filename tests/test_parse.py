@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 
 from outfall import vocab
-from outfall.rules import load_town
 from outfall.ingest import parse
 from outfall.ingest.compile import create_lookups
 from outfall.ingest.datasets import DISTRICT_VOCAB, Context
 from outfall.ingest.registry import all_datasets
+from outfall.rules import load_town
 
 TOWN = load_town()
 TZ = TOWN.timezone
@@ -307,8 +307,8 @@ def _clock_changes(first_year: int, last_year: int):
     (the last local time before it, the change's size in hours, positive = clocks forward)."""
     zone = ZoneInfo(TZ)
     out = []
-    t = dt.datetime(first_year, 1, 1, tzinfo=dt.timezone.utc)
-    end = dt.datetime(last_year + 1, 1, 1, tzinfo=dt.timezone.utc)
+    t = dt.datetime(first_year, 1, 1, tzinfo=dt.UTC)
+    end = dt.datetime(last_year + 1, 1, 1, tzinfo=dt.UTC)
     before = t.astimezone(zone).utcoffset()
     while t < end:
         t += dt.timedelta(hours=1)

@@ -25,8 +25,8 @@ import pytest
 
 from dashboards.sewer import SewerData, build_sewer_page
 from outfall.pdf import print_pdfs
-from tests.test_dashboards import PAGES, built_town  # noqa: F401  (session fixture: small town + pages + letters)
 from tests.browsing import chromium  # noqa: F401 - a fixture
+from tests.test_dashboards import PAGES, built_town  # noqa: F401  (session fixture: small town + pages + letters)
 
 pytestmark = pytest.mark.browser
 AS_OF = dt.date(2026, 6, 30)

@@ -19,16 +19,16 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
-from outfall.rules import local_timezone
 from outfall.paths import REAL_DATA_DIR
 from outfall.resources import OutfallSettings
+from outfall.rules import local_timezone
 from outfall.warehouse import configure
+from tests.conftest import materialize
 
 NY = ZoneInfo("America/New_York")
-UTC = dt.timezone.utc
+UTC = dt.UTC
 CSV = REAL_DATA_DIR / "sewer_flow_monitor_15min_2008.csv"
 EXPECTED_SLUGS = 6
 EXPECTED_RUNS = 7

@@ -13,7 +13,6 @@ import pandas as pd
 import pytest
 from dagster_duckdb import DuckDBResource
 
-from outfall.rules import local_timezone
 from assets.common import schema_ddl
 from assets.ingest import ingest_asset
 from assets.notices import notices
@@ -22,6 +21,7 @@ from outfall.demo.generate import write_letterhead
 from outfall.law import notices as law
 from outfall.letters import parse_address_block
 from outfall.resources import OutfallSettings
+from outfall.rules import local_timezone
 from outfall.warehouse import configure, ensure_schema
 from tests.conftest import materialize, run_cli
 

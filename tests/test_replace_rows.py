@@ -7,8 +7,8 @@ import duckdb
 import pandas as pd
 import pytest
 
-from outfall.rules import local_timezone
 from assets.common import schema_ddl
+from outfall.rules import local_timezone
 from outfall.warehouse import ColumnMismatch, replace_rows, transaction
 
 
@@ -69,12 +69,15 @@ def test_a_warehouse_of_an_older_outfall_gets_the_columns_of_this_one(tmp_path):
         ).fetchall()
         con.execute("DELETE FROM _outfall_schema").fetchall()  # as an older version left it
         ensure_schema(con, schema_ddl())
-        names = lambda t: [
-            r[0]
-            for r in con.execute(  # noqa: E731
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [t]
-            ).fetchall()
-        ]
+
+        def names(t):
+            return [
+                r[0]
+                for r in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [t]
+                ).fetchall()
+            ]
+
         assert "issuer" in names("swppp_notices") and "judged_by" not in names("quarantine")
         assert con.execute("SELECT reason FROM quarantine").fetchall() == [("kept",)]
         assert upgrade_tables(con, schema_ddl()) == []  # nothing more to do

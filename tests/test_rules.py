@@ -60,7 +60,7 @@ def test_shipped_rules_load_typed_and_cite_everything():
             assert entry.citation.strip(), path
             assert isinstance(entry.effective_from, dt.date), path
     woodbury = rules["woodbury"]
-    assert {(l.parameter, l.limit_type): l.value for l in woodbury.discharge_limits} == {
+    assert {(lim.parameter, lim.limit_type): lim.value for lim in woodbury.discharge_limits} == {
         ("BOD", "max"): 240,
         ("chlorine_demand", "max"): 25,
         ("COD", "max"): 600,
@@ -112,8 +112,8 @@ def test_discharge_limits_in_effect_and_canonical_units():
     text = """
       - {parameter: copper, limit_type: max, value: 500, unit: ug/L, adopted_by: "Resolution 1", citation: c,
          effective_from: 2027-01-01}
-      - {parameter: temperature, limit_type: max, value: 65, unit: degC, adopted_by: "Resolution 1", citation: c,
-         effective_from: 2027-01-01}"""
+      - {parameter: temperature, limit_type: max, value: 65, unit: degC, adopted_by: "Resolution 1",
+         citation: c, effective_from: 2027-01-01}"""
     data, _ = read_yaml(text, "test")
     copper, temperature = TypeAdapter(list[TownBoardLimit]).validate_python(data)
     assert (copper.value, copper.unit, copper.as_written) == (0.5, "mg/L", (500, "ug/L"))

@@ -206,10 +206,10 @@ def test_surcharge_rate_adopted_from_a_date():
 
 
 def _materialize(assets, data: Path, warehouse: Path, rules: Path, as_of: str):
-    from tests.conftest import materialize
     from dagster_duckdb import DuckDBResource
 
     from outfall.resources import OutfallSettings
+    from tests.conftest import materialize
 
     result = materialize(
         assets,

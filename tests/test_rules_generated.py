@@ -125,8 +125,8 @@ def test_the_recipes_examples_are_real_changes_of_the_shipped_rules():
 
 def test_the_sections_of_contract_section5_are_in_the_rules_files(tmp_path):
     # Contract section 5's sections (business days, illicit discharges, practices, fees) are typed by rules
-    # models like any other (outfall/rules/calendar.py, illicit.py, practices.py, fees.py); they load, meet the
-    # schema and make docs, and a bad value in them is one line like any other.
+    # models like any other (outfall/rules/calendar.py, illicit.py, practices.py, fees.py); they load, meet
+    # the schema and make docs, and a bad value in them is one line like any other.
     import datetime as dt
     import shutil
 

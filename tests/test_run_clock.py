@@ -10,14 +10,13 @@ from pathlib import Path
 import duckdb
 import pytest
 from dagster import asset
-
-from tests.conftest import materialize
 from dagster_duckdb import DuckDBResource
 
 import outfall.resources as resources
 from assets.run import outfall_run
 from outfall.output_folders import output_paths
 from outfall.resources import OutfallSettings
+from tests.conftest import materialize
 
 
 def test_a_run_across_midnight_judges_every_asset_by_the_same_day(tmp_path, monkeypatch):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli, small_town, write, query_warehouse as query
+from tests.conftest import query_warehouse as query, run_cli, small_town, write
 
 CONTRACT_COLUMNS = {
     "illicit_discharge_deadlines": ["case_id", "obligation", "due", "satisfied_on", "status", "rule"],

@@ -6,15 +6,15 @@ pct; a tie: sample, daily_max, monthly_avg). Worked by hand in the comments."""
 from __future__ import annotations
 
 import datetime as dt
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from assets.ingest import ingest_asset
 from assets.sewer_administrator import compliance, enforcement as enf
 from outfall.law.enforcement import Criterion
-from tests.conftest import materialize_town, write, query_warehouse as rows
+from tests.conftest import materialize_town, query_warehouse as rows, write
 
 D = dt.date
 ASSETS = [ingest_asset(n) for n in ("industrial_users", "permit_limits", "lab_results", "reports")] + [

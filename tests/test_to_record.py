@@ -250,7 +250,7 @@ def test_a_filled_workbook_saved_back_records_what_happened(town, tmp_path):
         ("notices_mailed", f"{FILE} [notices_mailed]", 2, UNANSWERED)
     ]
     assert query(db, "SELECT site_id, inspected_at, inspector, kind FROM inspections") == [
-        ("S-1", dt.datetime(2026, 6, 29, 14, 15, tzinfo=dt.timezone.utc), "J. Park", "routine")
+        ("S-1", dt.datetime(2026, 6, 29, 14, 15, tzinfo=dt.UTC), "J. Park", "routine")
     ]
     assert query(db, "SELECT sample_id, user_id, parameter, sample_type, result, unit FROM lab_results") == [
         ("L-77", "IU-1", "BOD", "composite", 180.0, "mg/L")

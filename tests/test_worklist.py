@@ -193,7 +193,8 @@ def test_the_worklist_of_each_person(tmp_path):
             c
             for (c,) in query(
                 db,
-                "SELECT column_name FROM information_schema.columns WHERE table_name = 'worklist' ORDER BY ordinal_position",
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'worklist' ORDER BY "
+                "ordinal_position",
             )
         ],
     )
@@ -229,8 +230,8 @@ def test_alike_actions_are_one_line():
 
     rows = [
         row(
-            f"Mail the notice of violation for {m} 2026 ({n} violation{'s' if n > 1 else ''}) by certified mail "
-            f"and record the mailing, or withdraw it",
+            f"Mail the notice of violation for {m} 2026 ({n} violation{'s' if n > 1 else ''}) by certified "
+            "mail and record the mailing, or withdraw it",
             "IU-1",
             None,
             "notices",
@@ -264,8 +265,8 @@ def test_alike_actions_are_one_line():
     panel = worklist_panel(pd.DataFrame(rows), "superintendent", AS_OF)
     assert panel.count("<tr") == 1 + 3
     assert (
-        "Mail the 2 draft notices of violation (January 2026, March 2026; 3 violations) by certified mail and "
-        "record each mailing, or withdraw them"
+        "Mail the 2 draft notices of violation (January 2026, March 2026; 3 violations) by certified mail "
+        "and record each mailing, or withdraw them"
     ) in panel
     assert "Expect the periodic report from each of these 3 users" in panel
     assert 'Acme <span class="muted">(IU-1)</span>; Bolt' in panel

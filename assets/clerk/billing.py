@@ -27,10 +27,11 @@ import contextlib
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -48,8 +49,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_BILLING, outputs, table_result, warehouse
-from outfall.register_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
+from assets.common import BILLING_YEARS, GROUP_BILLING, ONE_RUN, outputs, run_started, table_result, warehouse
 from outfall.law.billing import (
     COMPONENTS,
     PARCEL_FIELDS,
@@ -62,6 +62,7 @@ from outfall.law.billing import (
     missing_rate_message,
     units_for_parcel,
 )
+from outfall.register_export import bills_csv_bytes, export_register, sha256_hex, table_sha256
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.tables import not_in_effect
@@ -240,7 +241,7 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, dt.datetime):
-        return value.astimezone(dt.timezone.utc).isoformat()
+        return value.astimezone(dt.UTC).isoformat()
     if isinstance(value, dt.date):
         return value.isoformat()
     return value
@@ -453,7 +454,7 @@ def _bill_year(
             {
                 "run_id": run_id,
                 "year": year,
-                "run_at": now.astimezone(dt.timezone.utc).isoformat(),
+                "run_at": now.astimezone(dt.UTC).isoformat(),
                 "rules_jurisdiction": rules.jurisdiction,
                 "rules_version": rules.version,
                 "rules_sha256": rules.sha256,
@@ -513,13 +514,18 @@ def year_law(rules: Rules, year: int) -> YearLaw:
 
 
 def bill(
-    con: duckdb.DuckDBPyConnection, rules: Rules, year: int = 0, now: dt.datetime | None = None
+    con: duckdb.DuckDBPyConnection,
+    rules: Rules,
+    year: int = 0,
+    now: dt.datetime | None = None,
+    years: list[int] | None = None,
 ) -> list[YearResult]:
-    """Bill every parcel for ``year`` (0: every year that has rates), each year by the rules in effect on
-    its first day. Call inside a transaction: a BillingError (missing rate, unbillable parcel, a year no
-    rules cover) leaves nothing written once it rolls back."""
-    now = now or dt.datetime.now(dt.timezone.utc)
-    years = billing_years(con, year)
+    """Bill every parcel for ``year`` (0: every year that has rates), or for each of ``years`` (the
+    partitions of a run), each year by the rules in effect on its first day. Only those years' rows are
+    deleted and inserted. Call inside a transaction: a BillingError (missing rate, unbillable parcel, a
+    year no rules cover) leaves nothing written once it rolls back."""
+    now = now or dt.datetime.now(dt.UTC)
+    years = sorted({int(y) for y in years}) if years is not None else billing_years(con, year)
     _check_parcels(con)
     laws = {y: year_law(rules, y) for y in years}
     groups: dict[tuple[int, int], list[int]] = {}  # years billed by the same versions, in order
@@ -552,12 +558,15 @@ def bill(
 # ---------------------------------------------------------------------------
 # assets
 
+# the inputs, and the years (partitions) they give
+_BILL_DEPS = ["parcels", "sewer_rates", "sewer_budget", "billing_years"]
+
 _SPECS = [
     AssetSpec(
         "sewer_bills",
         group_name=GROUP_BILLING,
         kinds={"duckdb"},
-        deps=["parcels", "sewer_rates", "sewer_budget"],
+        deps=_BILL_DEPS,
         description="One bill per parcel and billing year: units of bond, O&M, "
         "street lateral and house lateral by the town's unit schedule "
         "(rules sewer_units, moratorium included), amount = units x rate rounded half-up to the "
@@ -567,7 +576,7 @@ _SPECS = [
         "billing_runs",
         group_name=GROUP_BILLING,
         kinds={"duckdb"},
-        deps=["parcels", "sewer_rates", "sewer_budget"],
+        deps=_BILL_DEPS,
         description="The record of each billing run that changed a year's register: input fingerprints, "
         "rules version and sha256, rates and their source, totals, register sha256, hash-chained.",
     ),
@@ -575,7 +584,7 @@ _SPECS = [
         "billing_run_totals",
         group_name=GROUP_BILLING,
         kinds={"duckdb"},
-        deps=["parcels", "sewer_rates", "sewer_budget"],
+        deps=_BILL_DEPS,
         description="Per billing run, district and component: the rate used (adopted or from the budget), "
         "units and amount.",
     ),
@@ -583,7 +592,7 @@ _SPECS = [
         "bill_changes",
         group_name=GROUP_BILLING,
         kinds={"duckdb"},
-        deps=["parcels", "sewer_rates", "sewer_budget"],
+        deps=_BILL_DEPS,
         description="What each billing run changed per parcel, against the year's previous run and the "
         "previous billed year: added, removed, reclassed, units or amounts up or down.",
     ),
@@ -591,7 +600,7 @@ _SPECS = [
         "billing_summary",
         group_name=GROUP_BILLING,
         kinds={"duckdb"},
-        deps=["parcels", "sewer_rates", "sewer_budget"],
+        deps=_BILL_DEPS,
         description="The sewer register summed by billing year, district and property class.",
     ),
 ]
@@ -610,18 +619,52 @@ def _warehouse(duckdb: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
             raise
 
 
-@multi_asset(specs=_SPECS, can_subset=False)
-def sewer_billing(
-    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
-):
+@asset(
+    name="billing_years",
+    group_name=GROUP_BILLING,
+    deps=["sewer_rates", "sewer_budget"],
+    description="The billing years: every year that has rates, adopted or from a budget. Each is a "
+    "partition of the billing assets (the sewer bills, the register's files), so that one "
+    "year can be billed again without touching another.",
+)
+def billing_year_partitions(context: AssetExecutionContext, duckdb: DuckDBResource) -> MaterializeResult:
+    since = run_started(context)
+    with warehouse(duckdb) as con:
+        years = [str(y) for y in billing_years(con)]
+        touched = [
+            str(r[0])
+            for r in con.execute(sql("select_billing_years_loaded_since"), {"since": since}).fetchall()
+        ]
+    known = set(context.instance.get_dynamic_partitions(BILLING_YEARS.name))
+    added = [y for y in years if y not in known]
+    if added:
+        context.instance.add_dynamic_partitions(BILLING_YEARS.name, added)
+    # years_touched: what the sensor `billing_years_sensor` bills again (pipelines/definitions.py)
+    return MaterializeResult(
+        metadata={
+            "years": ", ".join(years) or "none",
+            "added": ", ".join(added) or "none",
+            "years_touched": MetadataValue.json(touched),
+        }
+    )
+
+
+def partition_years(context: AssetExecutionContext) -> list[int]:
+    """The billing years of this run: its partition, or the range of them a backfill gives it."""
+    return sorted(int(key) for key in context.partition_keys)
+
+
+@multi_asset(specs=_SPECS, can_subset=False, partitions_def=BILLING_YEARS, backfill_policy=ONE_RUN)
+def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource):
     town = rules.town_rules()
+    years = partition_years(context)
     with _warehouse(duckdb) as con:
         try:
             with transaction(con):
-                results = bill(con, town, settings.year)
+                results = bill(con, town, years=years)
         except BillingError as exc:
             raise Failure(
-                description=str(exc), metadata={"billing_year": settings.year or "all years with rates"}
+                description=str(exc), metadata={"billing_years": ", ".join(map(str, years))}
             ) from exc
         for r in results:
             context.log.info(
@@ -630,9 +673,11 @@ def sewer_billing(
             )
         years_md = (
             "\n".join(
-                f"| {r.year} | {r.rows} | {r.total_usd} | {r.rate_source} | {r.run_id} | {'yes' if r.new_run else 'no'} "
-                f"| {'' if r.changes_vs_previous_run is None else r.changes_vs_previous_run} "
-                f"| {'' if r.changes_vs_previous_year is None else r.changes_vs_previous_year} | {r.register_sha256[:16]} |"
+                f"| {r.year} | {r.rows} | {r.total_usd} | {r.rate_source} | {r.run_id} | "
+                f"{'yes' if r.new_run else 'no'} | "
+                f"{'' if r.changes_vs_previous_run is None else r.changes_vs_previous_run} | "
+                f"{'' if r.changes_vs_previous_year is None else r.changes_vs_previous_year} | "
+                f"{r.register_sha256[:16]} |"
                 for r in results
             )
             or "| (no year has rates) | | | | | | | | |"
@@ -658,6 +703,8 @@ def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None
 @asset(
     group_name=GROUP_BILLING,
     kinds={"duckdb", "xlsx", "csv"},
+    partitions_def=BILLING_YEARS,
+    backfill_policy=ONE_RUN,
     deps=[
         "sewer_bills",
         "billing_runs",
@@ -670,18 +717,19 @@ def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None
     "address), as CSV of the bills as billed (byte-identical to the hashed register) and "
     "XLSX (a sheet per district, totals with rates and their source, summary by class, the year's "
     "inspection fees, changes), "
-    "written to <warehouse folder>/exports/billing/.",
+    "written to <warehouse folder>/exports/billing/; a year's files are written by its "
+    "partition only.",
 )
 def billing_exports(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
-):
+) -> MaterializeResult:
     out = export_dir(duckdb, settings)
     if out is None:
         return MaterializeResult(
             metadata={"skipped": "in-memory warehouse and no dashboards_dir: nowhere to write"}
         )
     with _warehouse(duckdb) as con:
-        written = export_register(con, out, rules.town_rules())
+        written = export_register(con, out, rules.town_rules(), years=partition_years(context))
     context.log.info(f"billing exports: {len(written)} files in {out}")
     return MaterializeResult(
         metadata={

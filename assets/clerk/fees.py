@@ -17,7 +17,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_BILLING, warehouse
 from outfall.law.fees import ConnectionPermit, inspection_fees as law_fees
-from outfall.resources import OutfallSettings, RulesResource
+from outfall.resources import RulesResource
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 

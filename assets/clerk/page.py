@@ -9,11 +9,10 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
 from assets.pages import Reader, _now_local, page_laws, write_page
-from outfall.billing_words import district_names
-from outfall.resources import OutfallSettings, RulesResource
-
 from dashboards import query
 from dashboards.billing import BillingData, build_billing_page
+from outfall.billing_words import district_names
+from outfall.resources import OutfallSettings, RulesResource
 
 # --------------------------------------------------------------------------- billing
 
@@ -98,9 +97,10 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
         "inspection_fees",
         "worklist",
     ],
-    description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and revenue by district, component and property "
-    "class (the sewer rate schedule), the change from the previous billed year, the largest bills and "
-    "the biggest changes; the water and sewer inspection fees per year.",
+    description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and "
+    "revenue by district, component and property class (the sewer rate schedule), the change from the "
+    "previous billed year, the largest bills and the biggest changes; the water and sewer inspection fees "
+    "per year.",
 )
 def billing_dashboard(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource

@@ -30,7 +30,8 @@ import hashlib
 import json
 import resource
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -44,7 +45,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, table_asset, table_result, warehouse
+from assets.common import GROUP_SEWER, ONE_RUN, READING_MONTHS, table_asset, table_result, warehouse
 from assets.run import counts_by, record_not_judged
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
@@ -53,10 +54,11 @@ from outfall.rules.words import DESCRIBE
 from outfall.slug_context import SLUG_CONTEXT_HOURS, refresh_slug_context
 from outfall.warehouse import count, replace_rows, sql, transaction
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 FAR_PAST = dt.datetime(1900, 1, 1, tzinfo=UTC)
 FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=UTC)
 DAY_ZERO = dt.date(1900, 1, 1)
+LAST_DAY = dt.date(9999, 12, 31)
 
 # Readings of the compliance core this code implements (rules section
 # readings_sewer_compliance); a rules file asking for another fails loudly.
@@ -346,13 +348,13 @@ def run_slug_detection(
     clock["pass1_cpu_s"] = _cpu_s() - c0
     t1 = time.perf_counter()
     _timed(con, clock, "create_slug_tz_hours", {"tz": p["tz"]})
-    _timed(con, clock, "delete_slug_days", {"from_day": from_day})
+    _timed(con, clock, "delete_slug_days", {"from_day": from_day, "to_day": LAST_DAY})
     _timed(con, clock, "insert_slug_days")
     _timed(
         con,
         clock,
         "update_slug_baselines",
-        {"from_day": from_day, "max_baseline_days": p["max_baseline_days"]},
+        {"from_day": from_day, "to_day": LAST_DAY, "max_baseline_days": p["max_baseline_days"]},
     )
     con.execute(sql("delete_slug_intervals")).fetchall()
     _timed(con, clock, "insert_slug_intervals")
@@ -369,7 +371,9 @@ def run_slug_detection(
     clock["pass2_s"] = time.perf_counter() - t2
     clock["pass2_cpu_s"] = _cpu_s() - c2
     t3, c3 = time.perf_counter(), _cpu_s()
-    con.execute(sql("detect_slug_events"), {"emit_from": emit_from}).fetchall()
+    con.execute(
+        sql("detect_slug_events"), {"emit_from": emit_from, "start_from": FAR_PAST, "start_to": FAR_FUTURE}
+    ).fetchall()
     con.execute(sql("delete_slug_baseline_gaps")).fetchall()
     con.execute(sql("insert_slug_baseline_gaps"), {"coverage": p["coverage"]}).fetchall()
     clock["runs_s"] = time.perf_counter() - t3
@@ -380,6 +384,60 @@ def run_slug_detection(
     return {
         "mode": "full" if since is None else "incremental",
         "detected_from": None if since is None else from_day,
+        "candidate_readings": candidates,
+    }
+
+
+def run_slug_detection_between(
+    con: duckdb.DuckDBPyConnection, rules: Rules, first_day: dt.date, last_day: dt.date
+) -> dict[str, Any]:
+    """Judge again the slugs that start on the local days ``first_day`` to ``last_day`` (the months of a
+    partition run), and those days' statistics; every other day's rows stay as they are.
+
+    The days' statistics are made from their readings; their baselines read the days before, as
+    kept. The runs are read from the day before (a run going on when the first day begins is the
+    month before's) to the day after, and further while a run of these days reaches the end of what
+    was read. The usual reading interval is every day's, as in a full detection. Runs inside the
+    caller's transaction, over the temp views of ``run_slug_detection``."""
+    p = write_slug_rules(con, rules)
+    tz = ZoneInfo(p["tz"])
+    check_whole_hour_zone(p["tz"])
+    start, end = _local_midnight(first_day, tz), _local_midnight(last_day + dt.timedelta(days=1), tz)
+    days = {"from_day": first_day, "to_day": last_day}
+    con.execute(sql("aggregate_slug_hours"), {"scan_from": start, "scan_to": end}).fetchall()
+    con.execute(sql("create_slug_tz_hours"), {"tz": p["tz"]}).fetchall()
+    con.execute(sql("delete_slug_days"), days).fetchall()
+    con.execute(sql("insert_slug_days")).fetchall()
+    con.execute(
+        sql("update_slug_baselines"), {**days, "max_baseline_days": p["max_baseline_days"]}
+    ).fetchall()
+    con.execute(sql("delete_slug_intervals")).fetchall()
+    con.execute(sql("insert_slug_intervals")).fetchall()
+    starts = {"start_from": start, "start_to": end}
+    con.execute(sql("delete_slug_events_starting_between"), starts).fetchall()
+    scan_from = _local_midnight(first_day - dt.timedelta(days=1), tz)
+    scan_to = _local_midnight(last_day + dt.timedelta(days=2), tz)
+    while True:
+        window = {"scan_from": scan_from, "scan_to": scan_to}
+        con.execute(sql("aggregate_slug_hours"), window).fetchall()
+        con.execute(sql("create_slug_tz_hours"), {"tz": p["tz"]}).fetchall()
+        con.execute(sql("select_slug_scan_hours")).fetchall()
+        con.execute(sql("select_slug_candidates"), window).fetchall()
+        con.execute(sql("detect_slug_events"), {"emit_from": FAR_PAST, **starts}).fetchall()
+        last_end = con.execute(sql("select_last_slug_end_starting_between"), starts).fetchall()[0][0]
+        if last_end is None or last_end < scan_to - dt.timedelta(days=1):
+            break
+        # a run of these days goes on into the day after: read on, a month more
+        con.execute(sql("delete_slug_events_starting_between"), starts).fetchall()
+        scan_to += dt.timedelta(days=31)
+    con.execute(sql("delete_slug_baseline_gaps")).fetchall()
+    con.execute(sql("insert_slug_baseline_gaps"), {"coverage": p["coverage"]}).fetchall()
+    candidates = count(con, "slug_candidates")
+    con.execute(sql("drop_slug_temp_tables")).fetchall()
+    return {
+        "mode": "months",
+        "detected_from": first_day,
+        "detected_to": last_day,
         "candidate_readings": candidates,
     }
 
@@ -414,7 +472,24 @@ def plan_slug_detection(
     return "incremental", new_min_ts.astimezone(tz).date(), judged_to
 
 
-@table_asset(GROUP_SEWER, deps=["flow", "industrial_users"], description=DESCRIBE.slug_events())
+def partition_days(context: AssetExecutionContext, months: list[dt.date]) -> tuple[dt.date, dt.date]:
+    """The first and last local day of the months of this run (a month partition, or a range of them).
+    The latest partition (this month) also holds the readings dated after it (``months``: the months
+    that have readings), which no partition has yet."""
+    window = context.partition_time_window
+    first, last = window.start.date(), window.end.date() - dt.timedelta(days=1)
+    if months and context.partition_keys[-1] == READING_MONTHS.get_last_partition_key():
+        last = max(last, _month_end(months[-1]))
+    return first, last
+
+
+@table_asset(
+    GROUP_SEWER,
+    deps=["flow", "industrial_users"],
+    partitions_def=READING_MONTHS,
+    backfill_policy=ONE_RUN,
+    description=DESCRIBE.slug_events(),
+)
 def slug_events(
     context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource
 ) -> MaterializeResult:
@@ -423,30 +498,25 @@ def slug_events(
     with warehouse(duckdb) as con:
         with transaction(con):
             con.execute(sql("create_slug_views")).fetchall()
-            fingerprint = _slug_fingerprint(con, town)
-            mode, since, judged_to = plan_slug_detection(con, fingerprint, tz)
+            months = [r[0] for r in con.execute(sql("select_reading_months")).fetchall()]
+            first_day, last_day = partition_days(context, months)
             timings: dict[str, float] = {}
-            info: dict[str, Any] = {"mode": mode}
-            stale_from = None
-            if mode != "unchanged":  # nothing new: the tables and the state stay as they are
-                info = run_slug_detection(con, town, since if mode == "incremental" else None, timings)
-                if info["mode"] == "incremental":
-                    # slugs judged again, and slugs whose padding reaches the readings appended
-                    stale_from = _local_midnight(info["detected_from"], tz)
-                    if judged_to is not None:
-                        stale_from = min(stale_from, judged_to - dt.timedelta(hours=SLUG_CONTEXT_HOURS))
-                rows, max_ts, max_loaded = con.execute(sql("select_flow_extent")).fetchall()[0]
-                con.execute(sql("delete_slug_state")).fetchall()
-                con.execute(
-                    sql("insert_slug_state"),
-                    [rows, max_ts, max_loaded, fingerprint, info["mode"], info.get("detected_from")],
-                ).fetchall()
-            t = time.perf_counter()
-            info["slugs_read_for_context"] = refresh_slug_context(
-                con, stale_from, everything=info["mode"] == "full"
-            )
-            timings["context_s"] = time.perf_counter() - t
-            record_not_judged(con, "slug_events", sql_name="insert_not_judged_slug_days")
+            if months and (first_day > months[0] or last_day < _month_end(months[-1])):
+                # some months only: judged again apart from the others (their rows stay)
+                t = time.perf_counter()
+                info = run_slug_detection_between(con, town, first_day, last_day)
+                timings["total_s"] = time.perf_counter() - t
+                starts = {
+                    "start_from": _local_midnight(first_day, tz),
+                    "start_to": _local_midnight(last_day + dt.timedelta(days=1), tz),
+                }
+                con.execute(sql("delete_slug_event_readings_starting_between"), starts).fetchall()
+                t = time.perf_counter()
+                info["slugs_read_for_context"] = refresh_slug_context(con, None)
+                timings["context_s"] = time.perf_counter() - t
+                record_not_judged(con, "slug_events", sql_name="insert_not_judged_slug_days")
+            else:
+                info = _judge_every_month(con, town, tz, timings)
         context.log.info(f"slug detection: {info}")
         return table_result(
             con,
@@ -457,6 +527,39 @@ def slug_events(
             slugs_by_constituent=_count_by(con, "slug_events", "constituent"),
             users_lacking_baseline=count(con, "slug_baseline_gaps"),
         )
+
+
+def _month_end(first: dt.date) -> dt.date:
+    return (first.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
+
+
+def _judge_every_month(
+    con: duckdb.DuckDBPyConnection, town: Rules, tz: ZoneInfo, timings: dict[str, float]
+) -> dict[str, Any]:
+    """Every month with readings at once (a run of everything): judged in full, or from the first new
+    day on when readings were only appended (plan_slug_detection), or left as they are."""
+    fingerprint = _slug_fingerprint(con, town)
+    mode, since, judged_to = plan_slug_detection(con, fingerprint, tz)
+    info: dict[str, Any] = {"mode": mode}
+    stale_from = None
+    if mode != "unchanged":  # nothing new: the tables and the state stay as they are
+        info = run_slug_detection(con, town, since if mode == "incremental" else None, timings)
+        if info["mode"] == "incremental":
+            # slugs judged again, and slugs whose padding reaches the readings appended
+            stale_from = _local_midnight(info["detected_from"], tz)
+            if judged_to is not None:
+                stale_from = min(stale_from, judged_to - dt.timedelta(hours=SLUG_CONTEXT_HOURS))
+        rows, max_ts, max_loaded = con.execute(sql("select_flow_extent")).fetchall()[0]
+        con.execute(sql("delete_slug_state")).fetchall()
+        con.execute(
+            sql("insert_slug_state"),
+            [rows, max_ts, max_loaded, fingerprint, info["mode"], info.get("detected_from")],
+        ).fetchall()
+    t = time.perf_counter()
+    info["slugs_read_for_context"] = refresh_slug_context(con, stale_from, everything=info["mode"] == "full")
+    timings["context_s"] = time.perf_counter() - t
+    record_not_judged(con, "slug_events", sql_name="insert_not_judged_slug_days")
+    return info
 
 
 # -------------------------------------------------------------- infiltration

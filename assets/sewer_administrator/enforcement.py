@@ -31,10 +31,11 @@ the day judged for a grease order. What no version covers is written to
 import contextlib
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 import duckdb
 from dagster import (
@@ -50,9 +51,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, letters_dir, table_asset, table_result, warehouse
 from assets.run import replace_judged
-from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES  # importing it registers the datasets
-from outfall.law import enforcement as law
-from outfall.law import notices as notice_law
+from outfall.law import enforcement as law, notices as notice_law
 from outfall.law.discharge import nondetect_value
 from outfall.letters import Letter, LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings, RulesResource
@@ -60,7 +59,6 @@ from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import sql, transaction
-
 
 # Readings of the enforcement law this code implements (rules section
 # readings_enforcement); a rules file asking for another fails loudly.
@@ -356,8 +354,8 @@ def sewer_notices(
                     )
                     if correct_by is not None
                     else (
-                        "The notice listing this violation is a draft, not mailed: no period to correct has started and no "
-                        "penalty accrues."
+                        "The notice listing this violation is a draft, not mailed: no period to correct has "
+                        "started and no penalty accrues."
                     ),
                 }
             )
@@ -464,8 +462,8 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
                 rule.citation,
                 d,
                 "next report",
-                f"the next periodic report is due at the latest {months} months after the last one's due date "
-                f"({last}); none is scheduled yet in the reports on file",
+                f"the next periodic report is due at the latest {months} months after the last one's due "
+                f"date ({last}); none is scheduled yet in the reports on file",
             )
 
     # Accidental discharges: a written statement within the rules' days of the notification.
@@ -483,7 +481,10 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             hours = (a["notified_at"] - a["occurred_at"]).total_seconds() / 3600.0
             notice = f"notified {_num(hours)} hours after the discharge"
         else:
-            notice = "no notification recorded (Part 2: notify the administrator immediately); counted from the discharge"
+            notice = (
+                "no notification recorded (Part 2: notify the administrator immediately); counted from the "
+                "discharge"
+            )
         detail = "; ".join(x for x in (a["description"], notice) if x)
         add(
             a["user_id"],
@@ -732,8 +733,9 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
                 f"{snc.citation}: chronic, {breaking_words} are {snc.chronic_pct}% or more of the "
                 f"{judged_words} in {span}"
                 if criterion == "chronic"
-                else f"{snc.citation}: technical review criteria, {plural} equal to or above the limit x {factor} "
-                f"are {snc.trc_pct}% or more of the {'measurements' if basis == 'sample' else plural} in {span}"
+                else f"{snc.citation}: technical review criteria, {plural} equal to or above the limit x "
+                f"{factor} are {snc.trc_pct}% or more of the "
+                f"{'measurements' if basis == 'sample' else plural} in {span}"
             )
             determinations.append(
                 {
@@ -775,8 +777,9 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
                     "pct": c.pct,
                     "basis": None,
                     "rule": (
-                        f"{snc.citation}: reports received more than {snc.late_report_days} days after their due "
-                        f"date (not received: more than {snc.late_report_days} days past due on the day judged)"
+                        f"{snc.citation}: reports received more than {snc.late_report_days} days after "
+                        f"their due date (not received: more than {snc.late_report_days} days past due on "
+                        "the day judged)"
                     ),
                 }
             )
@@ -822,7 +825,8 @@ def _criteria_text(snc: Any) -> str:
         f"Significant noncompliance: chronic violations ({snc.chronic_pct}% or more of a parameter's "
         f"measurements in a {snc.period_months}-month period exceed the limit); technical review criteria "
         f"violations ({snc.trc_pct}% or more equal or exceed the limit "
-        f"{'; '.join(x for x in (factors, others) if x)}); reports more than {snc.late_report_days} days late."
+        f"{'; '.join(x for x in (factors, others) if x)}); reports more than {snc.late_report_days} days "
+        "late."
     )
 
 
@@ -917,10 +921,11 @@ def snc_publication(
                         for s, e in law.publication_year_periods(year, snc.period_months)
                     ),
                     "intro": (
-                        f"As required by 40 CFR 403.8(f)(2)(viii), the {town.law('sewer_district', end).name} "
-                        f"publishes the following industrial users, which at some time during {year} were in "
-                        f"significant noncompliance with the pretreatment standards and requirements of the "
-                        f"{town.name} {town.law('sewer_use', end).name}."
+                        "As required by 40 CFR 403.8(f)(2)(viii), the "
+                        f"{town.law('sewer_district', end).name} publishes the following industrial users, "
+                        f"which at some time during {year} were in significant noncompliance with the "
+                        f"pretreatment standards and requirements of the {town.name} "
+                        f"{town.law('sewer_use', end).name}."
                     ),
                     "criteria_text": _criteria_text(snc),
                     "rule": citation,
@@ -1233,9 +1238,9 @@ def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> t
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
     deps=["grease_traps", "pumpouts", "industrial_users"],
-    description="Grease interceptors (the sewer use law): the cleaning and pumping frequency the administrator set "
-    "for each establishment, the last pump-out, the next one due and whether it is overdue as of "
-    "--as-of; an order directing compliance (with a printable letter) for every overdue trap, "
+    description="Grease interceptors (the sewer use law): the cleaning and pumping frequency the "
+    "administrator set for each establishment, the last pump-out, the next one due and whether it is "
+    "overdue as of --as-of; an order directing compliance (with a printable letter) for every overdue trap, "
     "written to grease_orders.",
 )
 def grease_trap_status(

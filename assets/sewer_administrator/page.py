@@ -10,13 +10,12 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS
 from assets.pages import Reader, _now_local, page_laws, write_page
-from outfall.flow_hours import ensure_flow_hours
-from outfall.slug_context import refresh_slug_context
-from outfall.resources import OutfallSettings, RulesResource
-from outfall.warehouse import transaction
-
 from dashboards import query
 from dashboards.sewer import SewerData, build_sewer_page, choose_bucket_hours, label_results
+from outfall.flow_hours import ensure_flow_hours
+from outfall.resources import OutfallSettings, RulesResource
+from outfall.slug_context import refresh_slug_context
+from outfall.warehouse import transaction
 
 MAX_FLOW_POINTS = 1500  # per meter series: means of the finest bucket that keeps to this many
 # every reading from SLUG_CONTEXT_HOURS before each slug to as long after it (outfall/slug_context.py) ...

@@ -96,8 +96,8 @@ def permit_rules(settings: OutfallSettings, resource: RulesResource) -> tuple[Ru
             group_name=GROUP_SEWER,
             kinds={"duckdb"},
             deps=["industrial_users", "lab_results", "flow"],
-            description="Users with samples or flow readings above 0 whose permit term is not on file (neither "
-            "date, or no industrial user record): not judged for discharging without a permit; "
+            description="Users with samples or flow readings above 0 whose permit term is not on file "
+            "(neither date, or no industrial user record): not judged for discharging without a permit; "
             "listed so that the dates can be filled in.",
         ),
     ],

@@ -47,7 +47,6 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, warehouse
-from outfall.set_aside import SetAside, replace_set_aside
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.enforcement import days_late
 from outfall.law.illicit import (
@@ -63,8 +62,9 @@ from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.calendar import DeadlineExtension, ExtendedPeriod
 from outfall.rules.illicit import IllicitTerms
-from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 from outfall.rules.words import DESCRIBE
+from outfall.set_aside import SetAside, replace_set_aside
+from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 JUDGED_BY = "illicit_discharge_deadlines"
 LETTER_PREFIX = "illicit_"
@@ -375,9 +375,9 @@ def build_illicit(
                     "illicit_discharges",
                     row["source_file"],
                     row["source_row"],
-                    f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the rules of "
-                    f"{first.citation} (in effect from {first.effective_from.isoformat()}): its deadlines and charges "
-                    f"are not worked out; check the day of discovery",
+                    f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the "
+                    f"rules of {first.citation} (in effect from {first.effective_from.isoformat()}): its "
+                    "deadlines and charges are not worked out; check the day of discovery",
                     {"case_id": case.case_id, "discovered_on": case.discovered_on},
                 )
             )
@@ -479,7 +479,10 @@ def build_illicit(
         if case_id in with_cost:
             continue
         if case_id not in known:
-            why = f"payment toward case {case_id}, which is not among the illicit discharge cases: check the case number"
+            why = (
+                f"payment toward case {case_id}, which is not among the illicit discharge cases: check the "
+                "case number"
+            )
         elif case_id not in judged:
             why = f"payment toward case {case_id}, which could not be judged (see that case's row)"
         else:
@@ -633,8 +636,8 @@ def _write_letters(folder: Path | None, letters: list[dict], recorded: set[str])
 @asset_check(
     asset="illicit_discharge_charges",
     blocking=False,
-    description="Every charge adds up: the equal installments plus the last make the principal, the balance is "
-    "principal + interest - payments. Threshold: 0 rows that do not. Severity ERROR.",
+    description="Every charge adds up: the equal installments plus the last make the principal, the balance "
+    "is principal + interest - payments. Threshold: 0 rows that do not. Severity ERROR.",
 )
 def check_validity_illicit_balance(duckdb: DuckDBResource) -> AssetCheckResult:
     rows, total = check_rows(duckdb, sql("check_validity_illicit_balance"), table="illicit_discharge_charges")

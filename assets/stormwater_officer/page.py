@@ -9,10 +9,9 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, letters_dir
 from assets.pages import Reader, _now_local, page_laws, write_page
+from dashboards.stormwater import StormwaterData, build_stormwater_page
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules.words import DESCRIBE
-
-from dashboards.stormwater import StormwaterData, build_stormwater_page
 
 # --------------------------------------------------------------------------- stormwater
 

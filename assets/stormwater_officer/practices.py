@@ -34,10 +34,10 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, table_asset, warehouse
-from outfall.set_aside import SetAside, replace_set_aside
 from outfall.law.practices import Practice, smp_findings as law_findings
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
+from outfall.set_aside import SetAside, replace_set_aside
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 JUDGED_BY = "smp_findings"
@@ -92,10 +92,10 @@ def build_practice_findings(
                 SetAside(
                     *where,
                     (
-                        f"practice {p['practice_id']} is on site {p['site_id']}, whose construction began on "
-                        f"{p['construction_start'].isoformat()}, when no version of {first.citation} was in effect "
-                        f"(the first from {first.effective_from.isoformat()}): its findings are not worked out; check the "
-                        f"site's construction start"
+                        f"practice {p['practice_id']} is on site {p['site_id']}, whose construction began "
+                        f"on {p['construction_start'].isoformat()}, when no version of {first.citation} was "
+                        f"in effect (the first from {first.effective_from.isoformat()}): its findings are "
+                        "not worked out; check the site's construction start"
                     ),
                     raw,
                 )

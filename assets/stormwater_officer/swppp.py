@@ -48,8 +48,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset, table_result, warehouse
 from assets.notices import notice_number, recipients
 from assets.run import replace_judged
-from outfall.law import notices as notice_law
-from outfall.law import swppp as law
+from outfall.law import notices as notice_law, swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
@@ -525,8 +524,8 @@ def _follow_monthly_notice(
     notice["total_fine_max_usd"] = law._usd(notice["fine_max_usd"] * periods)
     if monthly["issued_on"] is None:
         why = (
-            "The monthly notice listing this violation is a draft, not mailed: it sets no time schedule and no "
-            "penalty accrues until it is mailed."
+            "The monthly notice listing this violation is a draft, not mailed: it sets no time schedule and "
+            "no penalty accrues until it is mailed."
             if monthly["status"]
             else "No mailed notice lists this violation yet: no penalty accrues until one does."
         )
@@ -660,8 +659,9 @@ def swppp_notices(
                     )
                 )
                 continue
-            # Every finding is noticed in its site's monthly notice (assets/notices.py): no letter of its own;
-            # its deadline and penalty run from that notice's mailing, and only when the mailed letter lists it.
+            # Every finding is noticed in its site's monthly notice (assets/notices.py): no
+            # letter of its own; its deadline and penalty run from that notice's mailing,
+            # and only when the mailed letter lists it.
             inspection = f["source_table"] == "swppp_inspection_findings"
             month_day = f["due_by"] if f["due_by"] is not None else f["trigger_date"]
             ref = f"{f['finding']} {f['due_by']:%Y-%m-%d}" if inspection else f["finding"]
@@ -903,8 +903,9 @@ def swppp_upcoming(
             if milestones is None:
                 continue
             items = {i.name: i.label for i in milestones.items}
+            tz = ZoneInfo(rules[s["jurisdiction"]].timezone)
             notice = (
-                f"notice given {m['notified_at'].astimezone(ZoneInfo(rules[s['jurisdiction']].timezone)):%Y-%m-%d %H:%M %Z}"
+                f"notice given {m['notified_at'].astimezone(tz):%Y-%m-%d %H:%M %Z}"
                 if m["notified_at"] is not None
                 else "no notice recorded yet"
             )

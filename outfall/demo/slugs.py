@@ -41,11 +41,12 @@ import datetime as dt
 import math
 import statistics
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 from zoneinfo import ZoneInfo
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class SlugParams:
     gap_factor: float
 
     @classmethod
-    def of(cls, version: Any) -> "SlugParams":
+    def of(cls, version: Any) -> SlugParams:
         """From a version of the rules' slug section (``rules.slug.at(day)``)."""
         return cls(
             float(version.ratio),

@@ -94,7 +94,8 @@ def lookup_rows(datasets, ctx: Context) -> dict[str, list[tuple]]:
 
 LOOKUP_DDL = {
     "_param_vocab": "key VARCHAR, canonical VARCHAR",
-    "_unit_vocab": "kind VARCHAR, key VARCHAR, unit_canonical VARCHAR, scale DOUBLE, off DOUBLE, converts_to VARCHAR",
+    "_unit_vocab": "kind VARCHAR, key VARCHAR, unit_canonical VARCHAR, scale DOUBLE, off DOUBLE, "
+    "converts_to VARCHAR",
     "_vocab": "vocabulary VARCHAR, key VARCHAR, canonical VARCHAR",
     "_parcel_requires": "property_class VARCHAR, column_name VARCHAR, position INTEGER",
 }

@@ -13,8 +13,9 @@ with ``register``; their input tables are created from the spec
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from outfall import vocab
 from outfall.ingest.parse import lit, squeeze
@@ -54,14 +55,15 @@ class Vocabulary:
             for variant in {c, c.replace("_", " "), c.replace(" ", "_")}
         }
 
-    def for_context(self, ctx: "Context") -> Mapping[str, str]:
+    def for_context(self, ctx: Context) -> Mapping[str, str]:
         return self.for_jurisdictions(ctx.jurisdictions)
 
 
 def jurisdiction_vocabulary(
     name: str, spellings: Callable[[str], tuple[str, ...]] = lambda j: (j,), style: str = "norm"
 ) -> Vocabulary:
-    """The jurisdictions of the run's rules files (one per ``<jurisdiction>.yaml``), each with ``spellings``."""
+    """The jurisdictions of the run's rules files (one per ``<jurisdiction>.yaml``), each with
+    ``spellings``."""
     return Vocabulary(name, {}, style, spellings)
 
 
@@ -79,6 +81,9 @@ class Column:
     # (units, parameters): other spellings are read too (outfall/workbooks.py).
     choices: tuple[str, ...] = ()
     example: str = ""  # a value a workbook's header note shows, when the kind alone does not say it
+    # What the column holds, for the person who fills it, where its kind and list do not say it all
+    # (docs/inputs*.md, generated: python -m outfall.ingest docs).
+    doc: str = ""
 
     @property
     def table_type(self) -> str:
@@ -136,6 +141,7 @@ class Dataset:
     # The columns a person fills in to answer a row Outfall prefilled (exports/to_record.xlsx): a row
     # marked in the hidden column PREFILLED_COLUMN whose answers are all blank was left unanswered.
     answers: tuple[str, ...] = ()
+    key_doc: str = ""  # the natural key in words, when it is made of columns the finish steps derive
 
     @property
     def unanswered_reason(self) -> str:
@@ -345,10 +351,11 @@ def unit_steps(
 def range_reasons(value: str, parameter: str) -> tuple[str, ...]:
     """pH within 0-14; flows and concentrations not negative."""
     return (
-        f"CASE WHEN {parameter} = 'pH' AND ({value} < 0 OR {value} > 14) THEN 'pH ' || CAST({value} AS VARCHAR) "
-        f"|| ' is outside 0-14' END",
+        f"CASE WHEN {parameter} = 'pH' AND ({value} < 0 OR {value} > 14) THEN 'pH ' || CAST({value} AS "
+        "VARCHAR) || ' is outside 0-14' END",
         f"CASE WHEN {parameter} NOT IN ('pH', 'temperature') AND {value} < 0 THEN 'negative value ' || "
-        f"CAST({value} AS VARCHAR) || ' for ' || {parameter} || ' (flows and concentrations cannot be negative)' END",
+        f"CAST({value} AS VARCHAR) || ' for ' || {parameter} || ' (flows and concentrations cannot be "
+        "negative)' END",
     )
 
 
@@ -369,11 +376,14 @@ def register(ds: Dataset) -> Dataset:
 # address): the name and street line to write to (blank: the record's name or applicant and its
 # address), the city, the state and the ZIP code.
 MAILING_COLUMNS = (
-    Column("mailing_name"),
-    Column("mailing_address"),
-    Column("city"),
-    Column("state"),
-    Column("zip"),
+    Column(
+        "mailing_name",
+        doc="the name a letter is addressed to (blank: the record's name, or a site's applicant)",
+    ),
+    Column("mailing_address", doc="the street line a letter is mailed to (blank: address)"),
+    Column("city", doc="of the mailing address"),
+    Column("state", doc="of the mailing address: two letters, e.g. `NY`"),
+    Column("zip", doc="of the mailing address: `12345` or `12345-6789`"),
 )
 
 
@@ -392,7 +402,13 @@ register(
             Column("permit_no"),
             Column("permit_effective", "date"),
             Column("permit_expires", "date"),
-            Column("normal_avg_flow_gpd", "number", nonnegative=True),
+            Column(
+                "normal_avg_flow_gpd",
+                "number",
+                nonnegative=True,
+                doc="gallons a day: the permit's average 24-hour flow in normal operation (the slug baseline "
+                "of its flow, when given)",
+            ),
             *MAILING_COLUMNS,
         ),
         key=("user_id",),
@@ -411,11 +427,11 @@ register(
             _enum(
                 "limit_type", lower_in("limit_type", vocab.LIMIT_TYPES), ", ".join(vocab.LIMIT_TYPES), True
             ),
-            Column("value", "number", required=True),
+            Column("value", "number", required=True, doc="in the row's unit"),
             Column("unit", required=True, choices=LAB_UNIT_CHOICES),
-            Column("basis"),
-            Column("effective_from", "date"),
-            Column("effective_to", "date"),
+            Column("basis", doc="the permit condition or agreement that set it"),
+            Column("effective_from", "date", doc="blank: no start"),
+            Column("effective_to", "date", doc="blank: no end"),
         ),
         key=("user_id", "parameter", "limit_type", "effective_from"),
         extensions=BY_HAND,
@@ -425,7 +441,8 @@ register(
             Step(
                 reasons=(
                     *range_reasons("value", "parameter"),
-                    "CASE WHEN effective_to < effective_from THEN 'effective_to is before effective_from' END",
+                    "CASE WHEN effective_to < effective_from THEN 'effective_to is before effective_from' "
+                    "END",
                 )
             ),
         ),
@@ -443,7 +460,8 @@ register(
             "effective_to",
         ),
         group="sewer_administrator",
-        description="Permit-specific limits (Part 2 special agreements) replacing the jurisdiction's limit while in effect.",
+        description="Permit-specific limits (Part 2 special agreements) replacing the jurisdiction's limit "
+        "while in effect.",
     )
 )
 
@@ -459,9 +477,11 @@ register(
             Column("collected_at", "timestamp", required=True),
             _enum("sample_type", lower_in("sample_type", vocab.SAMPLE_TYPES), "composite, grab", True),
             Column("parameter", required=True, choices=PARAMETER_CHOICES),
-            Column("result", "text", required=True),
+            Column("result", "text", required=True, doc="a number, `<X` (a non-detect below X) or `ND`"),
             Column("unit", required=True, choices=LAB_UNIT_CHOICES),
-            Column("mdl", "number", nonnegative=True),
+            Column(
+                "mdl", "number", nonnegative=True, doc="the method detection limit: an `ND` result's value"
+            ),
             Column("lab"),
             Column("method"),
         ),
@@ -495,15 +515,16 @@ register(
                     ),
                 ),
                 reasons=(
-                    "CASE WHEN result_reported IS NOT NULL AND _lt IS NULL AND NOT _nd AND (_num IS NULL OR NOT isfinite(_num)) "
-                    "THEN CASE WHEN lower(result_reported) IN ('nan', 'inf', '+inf', '-inf', 'infinity', '-infinity') "
-                    "     OR (_num IS NOT NULL AND NOT isfinite(_num)) "
-                    "THEN 'result ''' || result_reported || ''' is not a finite number' "
-                    "WHEN contains(result_reported, ',') AND regexp_full_match(result_reported, '[<=\\s]*[+-]?[0-9.,]*[0-9][0-9.,]*') "
-                    "THEN 'result ''' || result_reported || ''' is ambiguous: a comma is read only as a thousands separator "
-                    "(1,234 or 12,345.6); write a decimal with a point (2.5), or the number without the comma' "
-                    "ELSE 'result ''' || CASE WHEN length(result_reported) > 80 THEN left(result_reported, 77) || '...' "
-                    "ELSE result_reported END || ''' is not a number, ''<X'' or ''ND''' END END",
+                    "CASE WHEN result_reported IS NOT NULL AND _lt IS NULL AND NOT _nd AND (_num IS NULL OR "
+                    "NOT isfinite(_num)) THEN CASE WHEN lower(result_reported) IN ('nan', 'inf', '+inf', "
+                    "'-inf', 'infinity', '-infinity')      OR (_num IS NOT NULL AND NOT isfinite(_num)) "
+                    "THEN 'result ''' || result_reported || ''' is not a finite number' WHEN "
+                    "contains(result_reported, ',') AND regexp_full_match(result_reported, "
+                    "'[<=\\s]*[+-]?[0-9.,]*[0-9][0-9.,]*') THEN 'result ''' || result_reported || ''' is "
+                    "ambiguous: a comma is read only as a thousands separator (1,234 or 12,345.6); write a "
+                    "decimal with a point (2.5), or the number without the comma' ELSE 'result ''' || CASE "
+                    "WHEN length(result_reported) > 80 THEN left(result_reported, 77) || '...' ELSE "
+                    "result_reported END || ''' is not a number, ''<X'' or ''ND''' END END",
                 ),
             ),
             *unit_steps(("result", "mdl"), "parameter", kind_sql("parameter")),
@@ -552,7 +573,11 @@ register(
             Column("timestamp", "timestamp", required=True),
             Column("value", "number", required=True),
             Column("unit", required=True, choices=FLOW_UNIT_CHOICES),
-            Column("constituent", choices=("flow", *PARAMETER_CHOICES)),
+            Column(
+                "constituent",
+                choices=("flow", *PARAMETER_CHOICES),
+                doc="blank: `flow`; a probe's `pH`, `temperature` or another parameter",
+            ),
         ),
         key=("user_id", "constituent", "ts"),
         extensions=(".csv", ".parquet"),
@@ -582,9 +607,19 @@ register(
         (
             Column("section_id", required=True),
             Column("test_date", "date", required=True),
-            Column("diameter_in", "number", required=True, nonnegative=True),
-            Column("length_ft", "number", required=True, nonnegative=True),
-            Column("measured_gpd", "number", required=True, nonnegative=True),
+            Column(
+                "diameter_in", "number", required=True, nonnegative=True, doc="the pipe's diameter in inches"
+            ),
+            Column(
+                "length_ft", "number", required=True, nonnegative=True, doc="the section's length in feet"
+            ),
+            Column(
+                "measured_gpd",
+                "number",
+                required=True,
+                nonnegative=True,
+                doc="the infiltration measured, gallons a day",
+            ),
         ),
         key=("section_id", "test_date"),
         extensions=BY_HAND,
@@ -597,7 +632,8 @@ register(
             ),
         ),
         group="sewer_administrator",
-        description="Infiltration tests of sewer sections (Part 2: 200 gal per inch-diameter per mile per day).",
+        description="Infiltration tests of sewer sections (Part 2: 200 gal per inch-diameter per mile per "
+        "day).",
     )
 )
 
@@ -612,10 +648,10 @@ def _parcel_steps(ctx: Context) -> tuple[Step, ...]:
     return (
         Step(
             reasons=(
-                "(SELECT string_agg(r.property_class || ' parcel has no ' || r.column_name || "
-                "'; its sewer units depend on it (ch. 253 Part 3): fill in ' || r.column_name, '; ' ORDER BY r.position) "
-                "FROM _parcel_requires r WHERE r.property_class = s.property_class AND "
-                f"CASE r.column_name {missing} ELSE false END)",
+                "(SELECT string_agg(r.property_class || ' parcel has no ' || r.column_name || '; its sewer "
+                "units depend on it (ch. 253 Part 3): fill in ' || r.column_name, '; ' ORDER BY r.position) "
+                "FROM _parcel_requires r WHERE r.property_class = s.property_class AND CASE r.column_name "
+                f"{missing} ELSE false END)",
             )
         ),
     )
@@ -637,9 +673,13 @@ register(
             Column("moratorium", "bool"),
             Column("owner"),
             Column("address"),
-            # the owner's mailing address for the sewer register's mail merge: the street line (blank: address),
-            # city, state, ZIP; all optional, left blank in the register when absent
-            *MAILING_COLUMNS[1:],
+            # the owner's mailing address for the sewer register's mail merge: the street line (blank:
+            # address), city, state, ZIP; all optional, left blank in the register when absent
+            replace(
+                MAILING_COLUMNS[1],
+                doc="the owner's street line for the sewer register's mail merge (blank: address)",
+            ),
+            *MAILING_COLUMNS[2:],
         ),
         key=("parcel_id",),
         extensions=BY_HAND,
@@ -656,7 +696,14 @@ register(
             Column("year", "integer", required=True),
             _district(),
             _enum("component", COMPONENT_VOCAB, ", ".join(vocab.COMPONENTS), True),
-            Column("rate_per_unit", "number", required=True, nonnegative=True, sql_type="DECIMAL(18,6)"),
+            Column(
+                "rate_per_unit",
+                "number",
+                required=True,
+                nonnegative=True,
+                sql_type="DECIMAL(18,6)",
+                doc="USD",
+            ),
         ),
         key=("year", "district", "component"),
         extensions=BY_HAND,
@@ -667,8 +714,8 @@ register(
                     (
                         "rate_per_unit",
                         "CASE WHEN rate_per_unit IS NOT NULL THEN "
-                        "TRY_CAST(replace(replace(replace(trim(_raw_rate_per_unit), ',', ''), '$', ''), ' ', '') "
-                        "AS DECIMAL(18,6)) END",
+                        "TRY_CAST(replace(replace(replace(trim(_raw_rate_per_unit), ',', ''), '$', ''), ' "
+                        "', '') AS DECIMAL(18,6)) END",
                     ),
                 )
             ),
@@ -683,15 +730,21 @@ register(
         "sites",
         (
             Column("site_id", required=True),
-            _enum(
+            Column(
                 "jurisdiction",
-                jurisdiction_vocabulary("jurisdiction"),
-                "a jurisdiction of the rules files",
-                True,
+                "enum",
+                required=True,
+                vocabulary=jurisdiction_vocabulary("jurisdiction"),
+                allowed="a jurisdiction of the rules files",
+                doc="the town or village the site is in: the name of its rules file, without `.yaml`",
             ),
             Column("disturbed_acres", "number", required=True, nonnegative=True),
             Column("construction_start", "date", required=True),
-            Column("rain_gauge_id", required=True),
+            Column(
+                "rain_gauge_id",
+                required=True,
+                doc="the `gauge_id` of the rainfall folder whose storms the site's inspections follow",
+            ),
             Column("name"),
             Column("address"),
             Column("applicant"),
@@ -717,7 +770,11 @@ register(
             Column("inspected_at", "timestamp", required=True),
             Column("inspector", required=True),
             _enum("kind", lower_in("kind", vocab.INSPECTION_KINDS), ", ".join(vocab.INSPECTION_KINDS)),
-            Column("sediment_capacity_lost_pct", "number"),
+            Column(
+                "sediment_capacity_lost_pct",
+                "number",
+                doc="0-100: the share of the sediment traps' design capacity lost",
+            ),
             Column("notes"),
         ),
         key=("site_id", "inspected_at", "inspector"),
@@ -753,10 +810,16 @@ register(
         "rainfall",
         (
             Column("gauge_id", required=True),
-            Column("date", "timestamp", required=True),
-            Column("precip_in", "number", required=True, nonnegative=True),
+            Column(
+                "date",
+                "timestamp",
+                required=True,
+                doc="a date for a daily total; a time for sub-daily readings, summed to local days",
+            ),
+            Column("precip_in", "number", required=True, nonnegative=True, doc="inches"),
         ),
         key=("gauge_id", "observed_at"),
+        key_doc="gauge_id + date (the day, or the time of a sub-daily reading)",
         # `date` is a daily total's local date; a timestamp (sub-daily gauge data)
         # is kept as observed_at and summed to its local day downstream.
         finish=(Step(columns=(("observed_at", "date"), ("date", "CAST(timezone($tz, date) AS DATE)"))),),

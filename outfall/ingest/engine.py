@@ -61,9 +61,7 @@ from pathlib import Path
 import duckdb
 
 from outfall import flow_hours, progress
-from outfall.ingest import compile as cq
-from outfall.ingest import files as fs
-from outfall.ingest import parse, xlsx
+from outfall.ingest import compile as cq, files as fs, parse, xlsx
 from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
 from outfall.ingest.parse import clean_header, ident, lit
 from outfall.ingest.registry import all_datasets
@@ -228,7 +226,7 @@ def load_dataset(
 ) -> DatasetReport:
     """``ingest_dataset`` in one transaction of its own; a file that breaks partway through its
     reading aborts it, and the dataset is loaded again with that file as its quarantine row."""
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     unreadable: dict[str, str] = {}
     alone: set[str] = set()
     while True:
@@ -264,7 +262,7 @@ def ingest_dataset(
     their reading, with what is wrong with them: each is one quarantine row. ``alone``: Parquet
     files read one by one, never judged with others. A file that breaks partway raises
     FileUnreadable (BatchUnreadable: a group of them), the transaction then being aborted."""
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     unreadable = unreadable or {}
     alone = alone or set()
     con.execute(cq.create_table_sql(ds)).fetchall()
@@ -854,7 +852,8 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
     # judged them on one core, twice as slow.
     con.execute("SET preserve_insertion_order = true").fetchall()
     con.execute(
-        f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT {', '.join(f'c{i}' for i in sorted(where.values()))} "
+        "CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT "
+        f"{', '.join(f'c{i}' for i in sorted(where.values()))} "
         f"FROM {_read_csv_sql(layout.names, layout.delimiter, layout.skip)}",
         {"path": str(read_path)},
     ).fetchall()
@@ -887,7 +886,8 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
 def _swallow_reason(column: str) -> str:
     return (
         f"the cell in column '{column}' runs over a line break and holds a whole row's worth of separators: "
-        "a quote was probably left open and swallowed the next line(s); close the quote and send the file again"
+        "a quote was probably left open and swallowed the next line(s); close the quote and send the file "
+        "again"
     )
 
 
@@ -896,8 +896,8 @@ def _csv_rejects(con, read_path: Path, layout: fs.CsvLayout, names: list[str]) -
     try:
         rows = con.execute(
             "SELECT line, min(line_byte_position), first(error_type ORDER BY column_idx), "
-            "first(error_message ORDER BY column_idx), first(csv_line), first(column_idx ORDER BY column_idx) "
-            "FROM _rej_errors GROUP BY line ORDER BY line"
+            "first(error_message ORDER BY column_idx), first(csv_line), first(column_idx ORDER BY "
+            "column_idx) FROM _rej_errors GROUP BY line ORDER BY line"
         ).fetchall()
     except duckdb.Error:
         return []
@@ -973,9 +973,9 @@ def _renumber(con, rejects: list[tuple[int, str, str]]) -> None:
     con.execute("CREATE OR REPLACE TEMP TABLE _shift (shift_at BIGINT)").fetchall()
     con.executemany("INSERT INTO _shift VALUES (?)", shifts)
     con.execute(
-        "UPDATE _judged SET source_row = source_row + s.n FROM "
-        "(SELECT j.source_row AS r, count(*) AS n FROM _judged j JOIN _shift ON _shift.shift_at < j.source_row "
-        "GROUP BY j.source_row) s WHERE _judged.source_row = s.r"
+        "UPDATE _judged SET source_row = source_row + s.n FROM (SELECT j.source_row AS r, count(*) AS n "
+        "FROM _judged j JOIN _shift ON _shift.shift_at < j.source_row GROUP BY j.source_row) s WHERE "
+        "_judged.source_row = s.r"
     ).fetchall()
     con.execute(
         "CREATE OR REPLACE TEMP TABLE _rejected_lines (row_number INTEGER, reason VARCHAR, raw VARCHAR)"
@@ -1090,8 +1090,8 @@ def _load_straight(
     con.execute("SET preserve_insertion_order = true").fetchall()  # rows in the file's order
     kept = int(
         con.execute(
-            f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS TIMESTAMPTZ) "
-            f"AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})",
+            f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, CAST($now AS "
+            f"TIMESTAMPTZ) AS loaded_at, row_hash FROM ({judged}) WHERE reason IS NULL AND NOT ({ambiguous})",
             args,
         ).fetchall()[0][0]
     )
@@ -1103,8 +1103,8 @@ def _load_straight(
         # times always has that night); the quarantined rows go to quarantine.
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE _left_out AS SELECT r AS source_row "
-            f"FROM range(1, $rows + 1) AS n(r) ANTI JOIN (SELECT source_row FROM {table} AS t WHERE {new}) AS k "
-            f"ON k.source_row = n.r",
+            f"FROM range(1, $rows + 1) AS n(r) ANTI JOIN (SELECT source_row FROM {table} AS t WHERE {new}) "
+            f"AS k ON k.source_row = n.r",
             {"rows": int(rows), "source_file": rel, "now": now},
         ).fetchall()
         # (the rows are picked from the source, before the judging: only they are judged again)
@@ -1195,8 +1195,8 @@ def _straight_rows_fit(con, ds: Dataset, new: str, params: dict, kept: int) -> t
     if not overlap:
         return True, summarised
     shared = con.execute(
-        f"SELECT count(*) FROM {table} AS t JOIN (SELECT {', '.join(keys)} FROM {table} AS t WHERE {new}) AS i "
-        f"ON {_key_match(ds)} WHERE {t_filter} AND NOT ({new})",
+        f"SELECT count(*) FROM {table} AS t JOIN (SELECT {', '.join(keys)} FROM {table} AS t WHERE {new}) "
+        f"AS i ON {_key_match(ds)} WHERE {t_filter} AND NOT ({new})",
         {**params, **range_params},
     ).fetchall()[0][0]
     return not shared, summarised
@@ -1345,11 +1345,10 @@ def _mark_repeats(con, ds: Dataset) -> None:
         f"WHERE source_row <> first_row"
     ).fetchall()
     con.execute(
-        "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this file (same "
-        + keys_text.replace("'", "''")
-        + ", different values); send one corrected row' "
-        "FROM _repeats r WHERE _judged.source_file = r.source_file AND _judged.source_row = r.source_row "
-        "AND NOT r.repeat"
+        "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this "
+        "file (same " + keys_text.replace("'", "''") + ", different values); send one corrected row' FROM "
+        "_repeats r WHERE _judged.source_file = r.source_file AND _judged.source_row = r.source_row AND NOT "
+        "r.repeat"
     ).fetchall()
 
 
@@ -1415,8 +1414,8 @@ def _incoming_view(con, ds: Dataset) -> str:
         else ""
     )
     return (
-        f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, row_hash "
-        f"FROM _judged AS j WHERE reason IS NULL{less}"
+        f"CREATE OR REPLACE TEMP VIEW _incoming AS SELECT {select}, source_file, source_row, loaded_at, "
+        f"row_hash FROM _judged AS j WHERE reason IS NULL{less}"
     )
 
 

@@ -78,15 +78,16 @@ def correction_steps(ctx: Context) -> tuple[Step, ...]:
     return (
         Step(
             reasons=(
-                f"CASE WHEN kind = 'sewer' AND correct_within_days IS NOT NULL AND mailed_on IS NOT NULL "
-                f"AND {maximum} IS NULL THEN 'the rules give no maximum period to correct a sewer violation (' || {law} "
-                f"|| ') for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
-                f"CASE WHEN kind = 'sewer' AND correct_within_days > {maximum} THEN 'correct_within_days ' || "
-                f"correct_within_days || ' is more than the ' || {maximum} || ' days allowed to correct a sewer "
-                f"violation (' || {cited} || '); leave it blank to give the most allowed' END",
-                "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL THEN 'a stormwater "
-                "notice needs correct_within_days: the stormwater law of the jurisdiction of the site leaves the time "
-                "schedule of the remedial measures to the officer, so the days given in the notice must be recorded' END",
+                "CASE WHEN kind = 'sewer' AND correct_within_days IS NOT NULL AND mailed_on IS NOT NULL AND "
+                f"{maximum} IS NULL THEN 'the rules give no maximum period to correct a sewer violation (' "
+                f"|| {law} || ') for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
+                f"CASE WHEN kind = 'sewer' AND correct_within_days > {maximum} THEN 'correct_within_days ' "
+                f"|| correct_within_days || ' is more than the ' || {maximum} || ' days allowed to correct "
+                f"a sewer violation (' || {cited} || '); leave it blank to give the most allowed' END",
+                "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL "
+                "THEN 'a stormwater notice needs correct_within_days: the stormwater law of the "
+                "jurisdiction of the site leaves the time schedule of the remedial measures to the officer, "
+                "so the days given in the notice must be recorded' END",
             )
         ),
     )
@@ -97,8 +98,9 @@ def _mailed_or_withdrawn_steps() -> tuple[Step, ...]:
     return (
         Step(
             reasons=(
-                "CASE WHEN mailed_on IS NULL AND nullif(trim(withdrawn_reason), '') IS NULL THEN 'mailed_on is blank: give "
-                "the day the notice was mailed, or a withdrawn_reason to withdraw the draft' END",
+                "CASE WHEN mailed_on IS NULL AND nullif(trim(withdrawn_reason), '') IS NULL THEN 'mailed_on "
+                "is blank: give the day the notice was mailed, or a withdrawn_reason to withdraw the draft' "
+                "END",
             )
         ),
     )
@@ -109,12 +111,22 @@ NOTICES_MAILED = register(
         "notices_mailed",
         (
             Column("kind", "enum", required=True, vocabulary=KIND_VOCAB, allowed=", ".join(NOTICE_KINDS)),
-            Column("recipient_id", required=True),
-            Column("period", required=True, example="2026-03"),
-            Column("mailed_on", "date"),
+            Column(
+                "recipient_id",
+                required=True,
+                doc="the user_id of an industrial user (`sewer`) or the site_id of a construction site "
+                "(`stormwater`)",
+            ),
+            Column("period", required=True, example="2026-03", doc="the month the notice covers, `YYYY-MM`"),
+            Column("mailed_on", "date", doc="required unless withdrawn_reason is given"),
             Column("certified_mail_no"),
-            Column("correct_within_days", "integer", nonnegative=True),
-            Column("withdrawn_reason"),
+            Column(
+                "correct_within_days",
+                "integer",
+                nonnegative=True,
+                doc="days to correct from the mailing day; sewer: blank is the most the law allows",
+            ),
+            Column("withdrawn_reason", doc="with no mailed_on: withdraws the draft notice"),
         ),
         key=("kind", "recipient_id", "period", "mailed_on"),
         extensions=BY_HAND,
@@ -122,8 +134,8 @@ NOTICES_MAILED = register(
         finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
         context_steps=correction_steps,
         group="notices",
-        description="Notices of violation put in the mail (one row per mailing): the clerk's record that turns "
-        "a drafted monthly notice into a mailed one, dated, with its period to correct; or a draft "
+        description="Notices of violation put in the mail (one row per mailing): the clerk's record that "
+        "turns a drafted monthly notice into a mailed one, dated, with its period to correct; or a draft "
         "withdrawn, with the reason.",
     )
 )

@@ -22,7 +22,7 @@ the query than running it on a small file.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 Hoist = Callable[[str, str], str]  # (a column name of our own, its expression) -> what stands for it
 
@@ -115,8 +115,8 @@ def clean(ref: str, src_type: str = "VARCHAR") -> str:
     text = ref if is_text(src_type) else f"CAST({ref} AS VARCHAR)"
     # trim() with a set of characters is slow; most cells need no trimming at all
     return (
-        f"CASE WHEN {text} = '' THEN NULL WHEN ascii({text}) IN {_EDGE_CODES} "
-        f"OR ascii(substr({text}, -1)) IN {_EDGE_CODES} THEN nullif(trim({text}, {_BLANKS}), '') ELSE {text} END"
+        f"CASE WHEN {text} = '' THEN NULL WHEN ascii({text}) IN {_EDGE_CODES} OR ascii(substr({text}, -1)) "
+        f"IN {_EDGE_CODES} THEN nullif(trim({text}, {_BLANKS}), '') ELSE {text} END"
     )
 
 
@@ -167,11 +167,15 @@ def number_reason(problem: str, t: str, column: str, subject: str | None = None)
     where = f" in column '{column}'" if subject is None else ""
     lead = "" if subject is None else f"{subject} "
     q = _quoted(t) + " || ''''"
+    ambiguous = (
+        " is ambiguous: a comma is read only as a thousands separator (1,234 or 12,345.6); write a decimal "
+        "with a point (2.5), or the number without the comma"
+    )
     return (
-        f"CASE {problem} "
-        f"WHEN 'ambiguous' THEN {lit(lead)} || {q} || {lit(where + ' is ambiguous: a comma is read only as a thousands separator (1,234 or 12,345.6); write a decimal with a point (2.5), or the number without the comma')} "
-        f"WHEN 'nonfinite' THEN {lit(lead)} || {q} || {lit(where + ' is not a finite number')} "
-        f"WHEN 'bad' THEN {lit(lead)} || {q} || {lit(where + ' is not a number')} END"
+        f"CASE {problem} WHEN 'ambiguous' THEN {lit(lead)} || {q} || "
+        f"{lit(where + ambiguous)} "
+        f"WHEN 'nonfinite' THEN {lit(lead)} || {q} || {lit(where + ' is not a finite number')} WHEN 'bad' "
+        f"THEN {lit(lead)} || {q} || {lit(where + ' is not a number')} END"
     )
 
 
@@ -196,8 +200,10 @@ def parse_integer(ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist
     big = f"({value} IS NOT NULL AND abs({value}) > 2147483647)"
     return (
         f"CASE WHEN NOT {frac} AND NOT {big} THEN CAST({value} AS INTEGER) END",
-        f"coalesce({reason}, CASE WHEN {frac} THEN {_quoted(t)} || {lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a whole number')} "
-        f"WHEN {big} THEN {_quoted(t)} || {lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is too large')} END)",
+        f"coalesce({reason}, CASE WHEN {frac} THEN {_quoted(t)} || "
+        f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a whole number')} WHEN {big} "
+        f"THEN {_quoted(t)} || "
+        f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is too large')} END)",
     )
 
 
@@ -221,9 +227,11 @@ def parse_date(ref: str, column: str, src_type: str = "VARCHAR", hoist: Hoist = 
         f"CASE WHEN regexp_full_match({t}, '\\d{{1,2}}/\\d{{1,2}}/\\d{{4}}') "
         f"THEN CAST(try_strptime({t}, '%m/%d/%Y') AS DATE) END)",
     )
+    in_column = chr(39) + " in column " + chr(39) + column + chr(39)
     reason = (
         f"CASE WHEN {t} IS NOT NULL AND {value} IS NULL THEN {_quoted(t)} || "
-        f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date (expected YYYY-MM-DD)')} END"
+        f"{lit(in_column + ' is not a date (expected YYYY-MM-DD)')} "
+        "END"
     )
     return value, reason
 
@@ -284,12 +292,17 @@ def parse_timestamp(
     st = src_type.upper()
     if st.startswith("TIMESTAMP WITH TIME ZONE") or st == "TIMESTAMPTZ":
         return ref, "NULL", "false"
+    in_column = chr(39) + " in column " + chr(39) + column + chr(39)
+    does_not_exist = in_column + (
+        " does not exist (clocks spring forward that night); give the time with its UTC offset"
+    )
     if st == "DATE" or st.startswith("TIMESTAMP"):
         naive = hoist(f"_n_{column}", f"CAST({ref} AS TIMESTAMP)")
         instant, amb, nonexistent = local_instant(naive)
         reason = (
             f"CASE WHEN {nonexistent} THEN 'local time ''' || CAST({naive} AS VARCHAR) || "
-            f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} END"
+            f"{lit(does_not_exist)} "
+            "END"
         )
         return instant, reason, amb
     t = clean(ref, src_type)
@@ -314,7 +327,7 @@ def parse_timestamp(
     value = f"CASE WHEN {offset} THEN TRY_CAST({t} AS TIMESTAMPTZ) ELSE {instant} END"
     bad = (
         f"{_quoted(t)} || "
-        f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' is not a date or time (expected ISO 8601, e.g. 2026-03-01T08:30)')}"
+        f"{lit(in_column + ' is not a date or time (expected ISO 8601, e.g. 2026-03-01T08:30)')}"
     )
     # The reason does not recompute the instant: a failure is a text that casts to nothing.
     reason = (
@@ -322,7 +335,7 @@ def parse_timestamp(
         f"WHEN {offset} THEN CASE WHEN TRY_CAST({t} AS TIMESTAMPTZ) IS NULL THEN {bad} END "
         f"WHEN {naive} IS NULL THEN {bad} "
         f"WHEN {nonexistent} THEN 'local time ' || {_quoted(t)} || "
-        f"{lit(chr(39) + ' in column ' + chr(39) + column + chr(39) + ' does not exist (clocks spring forward that night); give the time with its UTC offset')} "
+        f"{lit(does_not_exist)} "
         f"END"
     )
     return value, reason, f"CASE WHEN {t} IS NULL OR {offset} THEN false ELSE {amb} END"

@@ -91,12 +91,17 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         (
             Column("user_id", required=True),
             Column(
-                "report_type", "enum", required=True, vocabulary=REPORT_VOCAB, allowed=", ".join(REPORT_TYPES)
+                "report_type",
+                "enum",
+                required=True,
+                vocabulary=REPORT_VOCAB,
+                allowed=", ".join(REPORT_TYPES),
+                doc="also the other spellings of the table below",
             ),
             Column("period_start", "date"),
             Column("period_end", "date"),
-            Column("due_date", "date"),
-            Column("received_on", "date"),
+            Column("due_date", "date", doc="required for `periodic`"),
+            Column("received_on", "date", doc="blank: not received"),
         ),
         ("user_id", "report_type", "period_start", "period_end", "due_date"),
         "Reports due from industrial users and when they came in: periodic reports (ch. 253 Part 2, "
@@ -104,8 +109,8 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         "24-hour violation notices (40 CFR 403.12(g)(2)) and other 40 CFR 403.12 reports.",
         (
             "CASE WHEN period_end < period_start THEN 'period_end is before period_start' END",
-            "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its due_date "
-            "(ch. 253 Part 2: at intervals not exceeding six months)' END",
+            "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its "
+            "due_date (ch. 253 Part 2: at intervals not exceeding six months)' END",
         ),
     ),
     _sewer_dataset(
@@ -113,8 +118,8 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         (
             Column("user_id", required=True),
             Column("occurred_at", "timestamp", required=True),
-            Column("notified_at", "timestamp"),
-            Column("statement_received_on", "date"),
+            Column("notified_at", "timestamp", doc="blank: no notification recorded"),
+            Column("statement_received_on", "date", doc="blank: no written statement yet"),
             Column("description"),
         ),
         ("user_id", "occurred_at"),
@@ -127,12 +132,17 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         "grease_traps",
         (
             Column("trap_id", required=True),
-            Column("user_id"),
-            Column("parcel_id"),
+            Column("user_id", doc="this or parcel_id is required"),
+            Column("parcel_id", doc="this or user_id is required"),
             Column("establishment", required=True),
             Column("address"),
-            Column("pumpout_interval_days", "integer", required=True, nonnegative=True),
-            Column("set_on", "date", required=True),
+            Column("pumpout_interval_days", "integer", required=True, nonnegative=True, doc="at least 1"),
+            Column(
+                "set_on",
+                "date",
+                required=True,
+                doc="the day the administrator set the frequency and notified the owner",
+            ),
         ),
         ("trap_id", "set_on"),
         "Grease interceptors and the cleaning and pumping frequency the administrator set for each "
@@ -150,7 +160,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
             Column("trap_id", required=True),
             Column("pumped_on", "date", required=True),
             Column("hauler"),
-            Column("invoice_no"),
+            Column("invoice_no", doc="the scavenger's receipted invoice; blank: none on file"),
         ),
         ("trap_id", "pumped_on"),
         "Grease trap pump-outs from the scavengers' receipted invoices (ch. 253 Part 2).",
@@ -177,13 +187,21 @@ MONITORING_REQUIREMENTS = register(
         "monitoring_requirements",
         (
             Column("user_id", required=True),
-            Column("parameter", required=True, choices=PARAMETER_CHOICES),
+            Column(
+                "parameter",
+                required=True,
+                choices=PARAMETER_CHOICES,
+                doc="the spellings lab results accept (`BOD5` is BOD, `oil and grease` is FOG); any other "
+                "name, such as copper, is kept as given",
+            ),
             Column(
                 "frequency",
                 "enum",
                 required=True,
                 vocabulary=FREQUENCY_VOCAB,
                 allowed=", ".join(FREQUENCIES) + " (calendar months, quarters, half-years, years)",
+                doc="of local dates, half-years January-June and July-December; also month, quarter, "
+                "semi-annual, half-yearly, yearly, annually",
             ),
             Column(
                 "sample_type",
@@ -191,9 +209,13 @@ MONITORING_REQUIREMENTS = register(
                 vocabulary=lower_in("sample_type", vocab.SAMPLE_TYPES),
                 allowed=", ".join(vocab.SAMPLE_TYPES) + " (or blank for either)",
             ),
-            Column("effective_from", "date"),
-            Column("effective_to", "date"),
-            Column("basis"),
+            Column(
+                "effective_from",
+                "date",
+                doc="blank: from the day the user's permit took effect, else from its first sample",
+            ),
+            Column("effective_to", "date", doc="blank: no end; both days included"),
+            Column("basis", doc="the permit condition or letter that set it"),
         ),
         key=("user_id", "parameter", "frequency", "sample_type", "effective_from"),
         extensions=BY_HAND,
@@ -209,9 +231,9 @@ MONITORING_REQUIREMENTS = register(
             ),
         ),
         group="sewer_administrator",
-        description="The testing the administrator specified for each industrial user (ch. 253 Part 2: the types "
-        "and frequency of testing are specified by the administrator): which parameter, how often "
-        "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when "
-        "to when.",
+        description="The testing the administrator specified for each industrial user (ch. 253 Part 2: the "
+        "types and frequency of testing are specified by the administrator): which parameter, how often "
+        "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when to "
+        "when.",
     )
 )

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 
-from outfall import vocab
 from outfall.ingest.datasets import (
     BY_HAND,
     Column,
@@ -30,10 +29,8 @@ from outfall.ingest.datasets import (
     Step,
     jurisdiction_vocabulary,
     key_vocabulary,
-    name_key,
     register,
     synonym_vocabulary,
-    vocabulary,
 )
 
 # The eight milestones before which the applicant must give 48 hours' notice
@@ -137,11 +134,20 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             (
                 Column("site_id", required=True),
                 Column(
-                    "milestone", "enum", required=True, vocabulary=MILESTONE_VOCAB, allowed=MILESTONE_NAMES
+                    "milestone",
+                    "enum",
+                    required=True,
+                    vocabulary=MILESTONE_VOCAB,
+                    allowed=MILESTONE_NAMES,
+                    doc="also the law's words, its letter or its number (the table below)",
                 ),
                 Column("occurs_on", "date", required=True),
-                Column("notified_at", "timestamp"),
-                Column("occurs_at", "timestamp"),
+                Column(
+                    "notified_at",
+                    "timestamp",
+                    doc="when the applicant notified the enforcement official; blank: no notice given",
+                ),
+                Column("occurs_at", "timestamp", doc="the milestone's time, when known"),
                 Column("notified_by"),
                 Column("notes"),
             ),
@@ -158,9 +164,16 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             (
                 Column("site_id", required=True),
                 Column("contractor", required=True),
-                Column("first_work_on", "date", required=True),
+                Column(
+                    "first_work_on",
+                    "date",
+                    required=True,
+                    doc="the day the contractor first undertook land development activity on the site",
+                ),
                 Column("title"),
-                Column("signed_on", "date"),
+                Column(
+                    "signed_on", "date", doc="the day the SWPPP certification was signed; blank: not signed"
+                ),
                 Column("signer_name"),
                 Column("firm_address"),
                 Column("firm_phone"),
@@ -177,7 +190,13 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             "swppp_approvals",
             (
                 Column("site_id", required=True),
-                Column("approved_max_disturbed_acres", "number", required=True, nonnegative=True),
+                Column(
+                    "approved_max_disturbed_acres",
+                    "number",
+                    required=True,
+                    nonnegative=True,
+                    doc="the area the approved SWPPP allows disturbed at one time",
+                ),
                 Column("approved_on", "date", required=True),
                 Column("reference"),
             ),
@@ -193,23 +212,31 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             (
                 Column("applicant", required=True),
                 Column("convicted_on", "date", required=True),
-                Column("chapter", required=True),
+                Column(
+                    "chapter",
+                    required=True,
+                    doc="the number of the chapter the conviction was under: `21`, `ch. 21`, `Chapter 21`...",
+                ),
                 Column("site_id"),
                 Column(
                     "jurisdiction",
                     "enum",
                     vocabulary=JURISDICTION_VOCAB,
                     allowed="a jurisdiction of the rules files",
+                    doc="the name of the town's or village's rules file, without `.yaml`; also written "
+                    "`Town of ...`, `Village of ...` or `City of ...`",
                 ),
                 Column("court"),
                 Column("docket"),
             ),
             key=("applicant", "convicted_on", "chapter_number"),
+            key_doc="applicant + convicted_on + chapter number",
             finish=(Step(columns=(("chapter_number", CHAPTER_NUMBER_SQL),), reasons=(CHAPTER_REASON_SQL,)),),
             extra_columns=(("chapter_number", "VARCHAR"),),
             extensions=BY_HAND,
             group="stormwater_officer",
-            description="Prior convictions of applicants, for the escalating penalties (offenses within five years).",
+            description="Prior convictions of applicants, for the escalating penalties (offenses within "
+            "five years).",
         )
     ),
     register(
@@ -217,14 +244,22 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             "report_deliveries",
             (
                 Column("site_id", required=True),
-                Column("report_date", "date", required=True),
-                Column("delivered_on", "date", required=True),
+                Column(
+                    "report_date", "date", required=True, doc="the day of the inspection the report covers"
+                ),
+                Column(
+                    "delivered_on",
+                    "date",
+                    required=True,
+                    doc="the day the Stormwater Management Officer received it",
+                ),
                 Column("method"),
             ),
             key=("site_id", "report_date", "delivered_on"),
             extensions=BY_HAND,
             group="stormwater_officer",
-            description="Inspection reports delivered to the Stormwater Management Officer (where the rules ask for it: weekly).",
+            description="Inspection reports delivered to the Stormwater Management Officer (where the rules "
+            "ask for it: weekly).",
         )
     ),
 )
@@ -238,47 +273,55 @@ APPEAL_OUTCOMES = ("upheld", "modified", "vacated")  # contract 6.5; blank while
 ABATED_BY_VOCAB = key_vocabulary("abated_by", ABATED_BY)
 APPEAL_OUTCOME_VOCAB = key_vocabulary("appeal_outcome", APPEAL_OUTCOMES)
 
-_DATES = (
-    "notified_on",
-    "written_confirmation_on",
-    "nov_on",
-    "abatement_due",
-    "appeal_received_on",
-    "appeal_decided_on",
-    "abated_on",
-)
+_DATES = {
+    "notified_on": "the responsible person's notice to the Town",
+    "written_confirmation_on": "",
+    "nov_on": "the notice of violation",
+    "abatement_due": "the deadline the notice set",
+    "appeal_received_on": "",
+    "appeal_decided_on": "",
+    "abated_on": "",
+}
 
 ILLICIT_DISCHARGES = register(
     Dataset(
         "illicit_discharges",
         (
             Column("case_id", required=True),
-            Column("premises", required=True),
+            Column("premises", required=True, doc="an address or a parcel_id"),
             Column("discovered_on", "date", required=True),
-            Column("hazardous", "bool"),
-            *(Column(name, "date") for name in _DATES),
+            Column("hazardous", "bool", doc="blank: not known to be hazardous"),
+            *(Column(name, "date", doc=doc) for name, doc in _DATES.items()),
             Column("abated_by", "enum", vocabulary=ABATED_BY_VOCAB, allowed=", ".join(ABATED_BY)),
             Column("abatement_cost_usd", "number", nonnegative=True),
             Column("cost_notice_on", "date"),
             Column("protest_received_on", "date"),
             # the appeal's hearing and outcome (contract 6.5)
-            Column("hearing_on", "date"),
+            Column("hearing_on", "date", doc="the day the appeal was heard"),
             Column(
-                "appeal_outcome", "enum", vocabulary=APPEAL_OUTCOME_VOCAB, allowed=", ".join(APPEAL_OUTCOMES)
+                "appeal_outcome",
+                "enum",
+                vocabulary=APPEAL_OUTCOME_VOCAB,
+                allowed=", ".join(APPEAL_OUTCOMES),
+                doc="blank while the appeal is pending",
             ),
             # optional, for the letters: who is responsible and where to write, what was found,
             # which of the six measures of ch. 185 the notice of violation requires
-            Column("responsible_party"),
-            Column("mailing_address"),
-            Column("description"),
-            Column("nov_requires"),
+            Column("responsible_party", doc="for the letters"),
+            Column("mailing_address", doc="for the letters"),
+            Column("description", doc="what was found, for the letters"),
+            Column(
+                "nov_requires",
+                doc="which of the six measures of the law the notice requires: their numbers "
+                "1-6, e.g. `2, 3, 4`, or `all`",
+            ),
         ),
         key=("case_id",),
         extensions=BY_HAND,
         group="stormwater_officer",
-        description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, the "
-        "responsible person's notice to the Town, the notice of violation, appeal, abatement and "
-        "the cost of an abatement done by the Town.",
+        description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, "
+        "the responsible person's notice to the Town, the notice of violation, appeal, abatement and the "
+        "cost of an abatement done by the Town.",
     )
 )
 
@@ -289,13 +332,16 @@ ILLICIT_PAYMENTS = register(
             Column("case_id", required=True),
             Column("paid_on", "date", required=True),
             Column("amount_usd", "number", required=True, nonnegative=True),
-            Column("receipt_no"),
+            Column(
+                "receipt_no",
+                doc="two payments of the same amount on the same day need different receipt numbers",
+            ),
         ),
         key=("case_id", "paid_on", "amount_usd", "receipt_no"),
         extensions=BY_HAND,
         group="stormwater_officer",
-        description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: in not more "
-        "than 12 equal payments, 18% a year on the balance).",
+        description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: "
+        "in not more than 12 equal payments, 18% a year on the balance).",
     )
 )
 
@@ -304,7 +350,7 @@ SMP_PRACTICES = register(
         "smp_practices",
         (
             Column("practice_id", required=True),
-            Column("site_id", required=True),
+            Column("site_id", required=True, doc="a site of `sites`"),
             Column("practice_type"),
             Column("as_built_received_on", "date"),
             Column("as_built_pe_certified", "bool"),
@@ -317,8 +363,8 @@ SMP_PRACTICES = register(
         key=("practice_id",),
         extensions=BY_HAND,
         group="stormwater_officer",
-        description="Permanent stormwater management practices of the construction sites: as-built plans, the "
-        "maintenance agreement, final acceptance, the one-year inspection and the release of the "
+        description="Permanent stormwater management practices of the construction sites: as-built plans, "
+        "the maintenance agreement, final acceptance, the one-year inspection and the release of the "
         "construction completion guarantee.",
     )
 )

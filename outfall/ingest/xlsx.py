@@ -55,8 +55,8 @@ def workbook_problem(path: Path) -> str | None:
     if head.startswith(OLE_MAGIC):
         if ENCRYPTED_MARK in head or _contains(path, ENCRYPTED_MARK):
             return (
-                "the workbook is password-protected: open it in Excel, remove the password "
-                "(File > Info > Protect Workbook > Encrypt with Password, then an empty password) and save it again"
+                "the workbook is password-protected: open it in Excel, remove the password (File > Info > "
+                "Protect Workbook > Encrypt with Password, then an empty password) and save it again"
             )
         return "the file is an old Excel 97-2003 workbook (.xls): open it in Excel and save it as .xlsx"
     if not zipfile.is_zipfile(path):

@@ -2,7 +2,8 @@
 
 The unit schedule is data (the town's rules file, section ``sewer_units``, a
 list of dated versions: a bill applies the version in effect on its billing
-year's first day, ``rules.sewer_units.at(day)``); this module applies it. Each property class names one of five methods, and
+year's first day, ``rules.sewer_units.at(day)``); this module applies it. Each property class names one of
+five methods, and
 every number a method uses (acres per unit, caps, tiers, minimums) comes from
 the class's entry, so a changed schedule needs no code change:
 
@@ -30,6 +31,7 @@ units, rounded as ``billing.budget_rate_rounding`` says.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import (
     ROUND_CEILING,
@@ -42,7 +44,7 @@ from decimal import (
     InvalidOperation,
     localcontext,
 )
-from typing import Any, Mapping
+from typing import Any
 
 # The four components of a full unit, in the contract's column order.
 COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
@@ -162,7 +164,8 @@ def _ceil_div(x: Decimal | int, per: Any) -> int:
 
 
 def _number(parcel: Mapping, field: str, pclass: str) -> tuple[Any, Decimal]:
-    """The parcel's ``field`` as given and as a number; an error naming the class when missing or not a number."""
+    """The parcel's ``field`` as given and as a number; an error naming the class when missing or not a
+    number."""
     value = parcel.get(field)
     if _missing(value):
         raise BillingInputError(f"{pclass} needs {field} and it is missing (sewer_units.classes.{pclass})")
@@ -322,7 +325,10 @@ def _acreage(parcel: Mapping, pclass: str, spec: Any, all_comps: tuple[str, ...]
     excess = _ceil_div(max(acres - excess_from, Decimal(0)), excess_per)
     bond = base + excess
     other = int(spec.large_lot_other_components)
-    reason = f"over {_fmt(small_max)} acres, bond 1 unit per {_fmt(_decimal(per))} acres or part thereof up to {_fmt(cap)} acres"
+    reason = (
+        f"over {_fmt(small_max)} acres, bond 1 unit per {_fmt(_decimal(per))} acres or part thereof up to "
+        f"{_fmt(cap)} acres"
+    )
     if excess:
         reason += (
             f" ({base}) + 1 unit per {_fmt(_decimal(excess_per))} acres or part thereof over "

@@ -52,8 +52,8 @@ from __future__ import annotations
 
 import calendar as _cal
 import datetime as dt
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 from outfall.rules.calendar import (
     WEEKDAY_NAMES,

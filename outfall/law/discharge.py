@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import datetime as dt
 import statistics
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from outfall import vocab
 

@@ -34,10 +34,11 @@ import calendar
 import datetime as dt
 import math
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from outfall.law.discharge import nondetect_value
@@ -89,7 +90,7 @@ def month_minutes(month_start: dt.date, tz: str) -> float:
     start = dt.datetime.combine(month_start.replace(day=1), dt.time(), zone)
     nxt = add_months(month_start.replace(day=1), 1)
     end = dt.datetime.combine(nxt, dt.time(), zone)
-    return (end.astimezone(dt.timezone.utc) - start.astimezone(dt.timezone.utc)).total_seconds() / 60.0
+    return (end.astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds() / 60.0
 
 
 def seen(day: dt.date | None, as_of: dt.date) -> dt.date | None:

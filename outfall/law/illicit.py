@@ -21,8 +21,9 @@ Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
 - ``appeal_hearing`` (appeal received): due 15 days after receipt (ch. 185, appeal);
   satisfied by ``hearing_on``, or by ``appeal_decided_on`` when no hearing day is on file.
 - ``abatement``: due 15 days after the appeal's decision when one was decided
-  (ch. 185, enforcement measures after an appeal), otherwise the deadline set in the notice of violation (ch. 185, notice of violation);
-  satisfied by ``abated_on``. While an appeal is pending (received, not yet
+  (ch. 185, enforcement measures after an appeal), otherwise the deadline set in
+  the notice of violation (ch. 185, notice of violation); satisfied by
+  ``abated_on``. While an appeal is pending (received, not yet
   decided on --as-of) the row is ``suspended``, with no due day (its
   satisfied_on still shows an abatement made meanwhile). An appeal decided
   ``vacated`` ends the case: no abatement row. An appeal decided with no
@@ -46,7 +47,8 @@ after --as-of has not happened yet on --as-of: an event dated later neither
 triggers nor satisfies anything (the project's rule, as in
 ``outfall.law.enforcement``).
 
-Charges (``illicit_charges``), for a case with an abatement cost (ch. 185, cost of abatement, liability and criminal prosecution):
+Charges (``illicit_charges``), for a case with an abatement cost (ch. 185, cost
+of abatement, liability and criminal prosecution):
 
 - principal = the abatement cost; 12 installments of principal / 12 rounded
   half-up to the cent, the last one principal - 11 x installment (it absorbs
@@ -76,10 +78,11 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 

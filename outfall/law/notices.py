@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 DRAFT, MAILED, WITHDRAWN = "draft", "mailed", "withdrawn"
 KINDS = ("sewer", "stormwater")
@@ -198,7 +198,7 @@ def sha256_hex(data: bytes) -> str:
 
 def chain_value(prev_sha256: str, sha256: str, document_id: str) -> str:
     """sha256 of prev_sha256 + sha256 + document_id (the texts joined, UTF-8)."""
-    return sha256_hex(f"{prev_sha256}{sha256}{document_id}".encode("utf-8"))
+    return sha256_hex(f"{prev_sha256}{sha256}{document_id}".encode())
 
 
 def chain(records: Iterable[tuple[dt.date, str, str]]) -> list[tuple[str, str, str, str]]:

@@ -45,8 +45,9 @@ from __future__ import annotations
 
 import calendar as _cal
 import datetime as dt
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 

@@ -43,14 +43,15 @@ import datetime as dt
 import hashlib
 import math
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from outfall.rules.words import num
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 REQUIREMENTS = ("weekly", "storm")
 FINDING_STATUSES = ("late", "overdue")
@@ -521,7 +522,7 @@ def sediment_findings(
         (d1, p1), (d2, p2) = rows[i], rows[i + 1]
         threshold = float(cleanout.at(d1).capacity_lost_pct)
 
-        def full(p: float | None) -> bool:
+        def full(p: float | None, threshold: float = threshold) -> bool:
             return p is not None and float(p) >= threshold
 
         if not (full(p1) and full(p2)):
@@ -531,8 +532,9 @@ def sediment_findings(
         while k < len(rows) and not (rows[k][1] is not None and float(rows[k][1]) < threshold):
             k += 1
         detail = (
-            f"sediment traps had lost {float(p1):g}% of design capacity at the inspection of {d1.isoformat()} "
-            f"and still {float(p2):g}% at the next, on {d2.isoformat()} (cleanout required at {threshold:g}%)"
+            f"sediment traps had lost {float(p1):g}% of design capacity at the inspection of "
+            f"{d1.isoformat()} and still {float(p2):g}% at the next, on {d2.isoformat()} (cleanout required "
+            f"at {threshold:g}%)"
         )
         if k < len(rows):
             sat = rows[k][0]
@@ -926,17 +928,17 @@ def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
                 f"{_plural(int(v.days_late or 0), 'day')} late."
             )
         return (
-            f"No inspection of the site's erosion and sediment control practices has been made since {since}. "
-            f"An inspection was due by {_d(v.due_by)}; none is recorded as of {_d(as_of)}."
+            "No inspection of the site's erosion and sediment control practices has been made since "
+            f"{since}. An inspection was due by {_d(v.due_by)}; none is recorded as of {_d(as_of)}."
         )
     if v.finding == "storm":
         rain = f"{v.precip_in:.2f} inches of precipitation" if v.precip_in is not None else "A storm event"
         gauge = f" at rain gauge {site.rain_gauge_id}" if site.rain_gauge_id else ""
         storm = sw.storm_inspection.at(v.trigger_date)
         head = (
-            f"{rain} fell on {_d(v.trigger_date)}{gauge}, a storm event producing {num(storm.threshold_in)} inch "
-            f"of precipitation or more. An inspection was required {_hours(storm.window_days)} "
-            f"(by {_d(v.due_by)})"
+            f"{rain} fell on {_d(v.trigger_date)}{gauge}, a storm event producing {num(storm.threshold_in)} "
+            f"inch of precipitation or more. An inspection was required {_hours(storm.window_days)} (by "
+            f"{_d(v.due_by)})"
         )
         if v.status == "late":
             return head + f" but was not made until {_d(v.satisfied_on)}."
@@ -944,9 +946,10 @@ def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
     texts = {
         "disturbance_over_limit": "More than the permitted area was disturbed at one time: ",
         "sediment_not_removed": "Sediment was not removed from sediment traps or ponds: ",
-        "milestone_notice_late": "The required notice before a construction milestone was not given in time: ",
-        "contractor_not_certified": "A contractor undertook land development activity before signing the SWPPP "
-        "certification: ",
+        "milestone_notice_late": "The required notice before a construction milestone was not given in "
+        "time: ",
+        "contractor_not_certified": "A contractor undertook land development activity before signing the "
+        "SWPPP certification: ",
         "report_not_delivered": "An inspection report was not delivered to the Stormwater Management Officer "
         "within the week: ",
     }
@@ -966,18 +969,19 @@ def _remedial(v: Violation, inspector: str | None, as_of: dt.date, rules: Any) -
     if v.status == "late" and v.finding != "milestone_notice_late":
         keep = {
             "weekly": f"Keep to the schedule: {schedule}.",
-            "storm": f"Keep to the schedule: an inspection {_hours(storm.window_days)} of any storm event producing "
-            f"{num(storm.threshold_in)} inch of precipitation or more.",
-            "sediment_not_removed": "Remove sediment from every trap or pond whenever its design capacity has been "
-            f"reduced by {cleanout}%, before the next inspection.",
+            "storm": f"Keep to the schedule: an inspection {_hours(storm.window_days)} of any storm event "
+            f"producing {num(storm.threshold_in)} inch of precipitation or more.",
+            "sediment_not_removed": "Remove sediment from every trap or pond whenever its design capacity "
+            f"has been reduced by {cleanout}%, before the next inspection.",
             "disturbance_over_limit": "Keep the disturbed area within the approved SWPPP.",
-            "contractor_not_certified": "Have every contractor and subcontractor sign the certification before "
-            "undertaking any land development activity.",
-            "report_not_delivered": "Deliver every inspection report to the Stormwater Management Officer weekly.",
+            "contractor_not_certified": "Have every contractor and subcontractor sign the certification "
+            "before undertaking any land development activity.",
+            "report_not_delivered": "Deliver every inspection report to the Stormwater Management Officer "
+            "weekly.",
         }.get(v.finding, "")
         return (
-            f"The violation was corrected on {_d(v.satisfied_on)}; no further remedial action is required for "
-            f"this occurrence. {keep}"
+            f"The violation was corrected on {_d(v.satisfied_on)}; no further remedial action is required "
+            f"for this occurrence. {keep}"
         ).strip(), None
     n = getattr(remedial, v.finding, None) if remedial is not None else None
     due = as_of + dt.timedelta(days=int(n)) if n is not None else None
@@ -993,7 +997,10 @@ def _remedial(v: Violation, inspector: str | None, as_of: dt.date, rules: Any) -
             f"practices {by}; thereafter {schedule.replace('an inspection at least', 'inspect at least', 1)}"
         )
         if weekly.reports_delivered_weekly:
-            text += ", delivering the reports to the Stormwater Management Officer weekly and copying them to the site logbook"
+            text += (
+                ", delivering the reports to the Stormwater Management Officer weekly and copying them to "
+                "the site logbook"
+            )
         return text + ".", due
     if v.finding == "disturbance_over_limit":
         limit = num(sw.disturbance_limit.at(as_of).max_acres_without_approval)
@@ -1004,9 +1011,8 @@ def _remedial(v: Violation, inspector: str | None, as_of: dt.date, rules: Any) -
         ), due
     if v.finding == "sediment_not_removed":
         return (
-            f"Remove the sediment from every sediment trap and pond whose design capacity has been reduced by "
-            f"{cleanout}% or more, {by}, and record the cleanout in the next "
-            f"inspection report."
+            "Remove the sediment from every sediment trap and pond whose design capacity has been reduced "
+            f"by {cleanout}% or more, {by}, and record the cleanout in the next inspection report."
         ), due
     if v.finding == "milestone_notice_late":
         return (
@@ -1040,10 +1046,19 @@ def _penalty_statement(p: Penalty, rules: Any, as_of: dt.date, status: str) -> s
             if p.prior_convictions
             else f" (no prior conviction within {p.lookback_years} years on record)"
         )
-        + f", a fine of {'not more than ' + _money(p.max_usd) if p.min_usd == 0 else 'not less than ' + _money(p.min_usd) + ' nor more than ' + _money(p.max_usd)} per violation"
+        + ", a fine of "
+        + (
+            f"not more than {_money(p.max_usd)}"
+            if p.min_usd == 0
+            else f"not less than {_money(p.min_usd)} nor more than {_money(p.max_usd)}"
+        )
+        + " per violation"
     )
     if p.imprisonment_max_months:
-        text += f" or imprisonment for a period not to exceed {_plural(p.imprisonment_max_months, 'month')}, or both"
+        text += (
+            f" or imprisonment for a period not to exceed {_plural(p.imprisonment_max_months, 'month')}, or "
+            "both"
+        )
     text += "."
     unit = "day" if p.per == "day" else "week"
     continued = "has continued" if status == "overdue" else "continued"
@@ -1139,7 +1154,8 @@ def finding_labels(rules: Any, day: dt.date) -> dict[str, str]:
     weekly, storm = sw.weekly_inspection.at(day), sw.storm_inspection.at(day)
     labels = {
         "weekly": f"Inspection at least every {weekly.interval_days} days",
-        "storm": f"Inspection {_hours(storm.window_days)} of a storm event of {num(storm.threshold_in)} inch or more",
+        "storm": f"Inspection {_hours(storm.window_days)} of a storm event of {num(storm.threshold_in)} "
+        "inch or more",
         "disturbance_over_limit": (
             f"Not more than {num(sw.disturbance_limit.at(day).max_acres_without_approval)} "
             "acres disturbed at one time without an approved SWPPP"
@@ -1148,7 +1164,8 @@ def finding_labels(rules: Any, day: dt.date) -> dict[str, str]:
             f"Sediment removed when traps have lost "
             f"{num(sw.sediment_cleanout.at(day).capacity_lost_pct)}% of capacity"
         ),
-        "milestone_notice_late": f"{num(sw.milestone_notice.at(day).hours)} hours' notice before a construction milestone",
+        "milestone_notice_late": f"{num(sw.milestone_notice.at(day).hours)} hours' notice before a "
+        "construction milestone",
         "contractor_not_certified": "Contractor certification signed before work",
     }
     if sw.report_delivery is not None:

@@ -25,7 +25,7 @@ else on the day of its first sample; with neither, it covers only the period hol
 from __future__ import annotations
 
 import datetime as dt
-from typing import Iterator
+from collections.abc import Iterator
 
 from outfall import vocab
 

@@ -26,7 +26,8 @@ def status(due: dt.date | None, as_of: dt.date, window_days: int) -> str:
 
 
 def sort_key(person: str, state: str, due: dt.date | None, *rest: str) -> tuple:
-    """The order the list is read in: by person, then overdue, due, upcoming, then by due date (undated last)."""
+    """The order the list is read in: by person, then overdue, due, upcoming, then by due date (undated
+    last)."""
     return (
         PERSONS.index(person) if person in PERSONS else len(PERSONS),
         STATUSES.index(state),

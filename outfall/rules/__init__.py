@@ -8,7 +8,7 @@ returns a typed ``Rules`` (models in ``outfall.rules.models``); a bad file
 raises ``RulesError`` with one line naming the file, the line, the entry's path
 and what is wrong::
 
-    rules/<jurisdiction>.yaml, line 108: penalties.stormwater[0].tiers[0].max_usd: 'five hundred' is not an amount of money
+    rules/<town>.yaml, line 331: penalties.sewer_use[0].fine_max_usd: 'five hundred' is not an amount of money
 
 A rule that can change by local law is a list of dated versions; ask for the
 version in effect on the day of the violation, inspection or bill::

@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "check":
             rules = load_all(args.rules_dir)
-            for jurisdiction, r in rules.items():
+            for r in rules.values():
                 print(f"{r.source}: {r.name}, version {r.version}: ok")
             return 0
         if args.command == "schema":

@@ -21,7 +21,8 @@ section's versions (``illicit_terms_on``, ``practice_terms_on`` of ``law/``).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, TypeVar, get_args
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import Any, ClassVar, Generic, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, model_validator
 from pydantic_core import PydanticCustomError, core_schema
@@ -69,7 +70,7 @@ class Dated(Model):
     """Last day in effect; left out while the entry is still in effect."""
 
     @model_validator(mode="after")
-    def _dates_in_order(self) -> "Dated":
+    def _dates_in_order(self) -> Dated:
         if self.effective_to is not None and self.effective_to < self.effective_from:
             raise PydanticCustomError(
                 "rules",
@@ -188,7 +189,7 @@ class _DatedList(tuple, Generic[T]):
             handler.generate_schema(item), min_length=cls.min_length or None
         )
 
-        def build(items: list) -> "_DatedList":
+        def build(items: list) -> _DatedList:
             made = cls(items)
             _check_overlaps(made, cls._key, cls._label)
             return made

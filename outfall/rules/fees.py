@@ -26,7 +26,8 @@ class FeeEntry(Dated):
     use: Use
     """The permit's use this entry prices: single_family or commercial."""
     in_mall_or_business_park: FlagOrNull = None
-    """true: only within a shopping mall or business park; false: only outside one; null or left out: either."""
+    """true: only within a shopping mall or business park; false: only outside one; null or left out:
+    either."""
     water_usd: Money
     """The fee of the water service line inspection."""
     sewer_usd: Money

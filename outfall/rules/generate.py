@@ -348,9 +348,9 @@ def _section(rules: Rules, name: str) -> list[str]:
         lines += ["#### Rates per pound (`surcharge.rates`)", ""]
         if not value.rates:
             lines += [
-                "**None adopted by the Town Board.** The surcharges table reports the pounds and says that no "
-                "rate is adopted; no amount is charged. A rate takes effect when an entry naming the act that "
-                "adopted it (`adopted_by`) is added under `surcharge.rates`.",
+                "**None adopted by the Town Board.** The surcharges table reports the pounds and says that "
+                "no rate is adopted; no amount is charged. A rate takes effect when an entry naming the act "
+                "that adopted it (`adopted_by`) is added under `surcharge.rates`.",
                 "",
             ]
         for rate in value.rates:
@@ -381,8 +381,8 @@ def _section(rules: Rules, name: str) -> list[str]:
 
 def docs_text(rules_by_jurisdiction: dict[str, Rules]) -> str:
     lines = [INTRO]
-    for jurisdiction, rules in rules_by_jurisdiction.items():
-        lines += [f"## {rules.name} (`rules/{jurisdiction}.yaml`, version {rules.version})", ""]
+    for rules in rules_by_jurisdiction.values():
+        lines += [f"## {rules.name} (its rules file, version {rules.version})", ""]
         lines += [f"Dates and days are local to {rules.timezone}.", ""]
         for name in type(rules).model_fields:
             if name in ("jurisdiction", "name", "version", "timezone") or getattr(rules, name) is None:

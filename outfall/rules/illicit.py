@@ -51,7 +51,8 @@ class IllicitTerms(Dated):
     hearing_days: Count
     """The hearing on an appeal is held within this many days of the notice of appeal's receipt."""
     abatement_after_decision_days: Count
-    """After a decision upholding the notice of violation, the violation is corrected within this many days."""
+    """After a decision upholding the notice of violation, the violation is corrected within this many
+    days."""
     cost_notice_days: Count
     """The owner is notified of the cost of the Town's abatement within this many days after it."""
     protest_days: Count

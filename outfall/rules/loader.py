@@ -3,7 +3,7 @@
 A bad file raises ``RulesError`` with one line: the file, the line, the entry's
 path and what is wrong, in words for the person who edits the file, e.g.
 
-    rules/<jurisdiction>.yaml, line 108: penalties.stormwater[0].tiers[0].max_usd: 'five hundred' is not an amount of money
+    rules/<town>.yaml, line 331: penalties.sewer_use[0].fine_max_usd: 'five hundred' is not an amount of money
 
 When a file has several problems, the first in the file is named and the count
 of the others follows.
@@ -289,9 +289,9 @@ def _load_cached(path: Path, mtime_ns: int, size: int) -> Rules:
 
 
 def load_rules(jurisdiction: str, rules_dir: Path | str | None = None) -> Rules:
-    """The typed rules of ``jurisdiction`` from ``<rules_dir>/<jurisdiction>.yaml`` (default: OUTFALL_RULES_DIR,
-    else the project's ``rules/``). RulesError, one line naming the file, the entry and what is wrong, when the
-    file is not usable."""
+    """The typed rules of ``jurisdiction`` from ``<rules_dir>/<jurisdiction>.yaml`` (default:
+    OUTFALL_RULES_DIR, else the project's ``rules/``). RulesError, one line naming the file, the entry and
+    what is wrong, when the file is not usable."""
     path = rules_folder(rules_dir) / f"{jurisdiction}.yaml"
     if not path.is_file():
         raise RulesError(f"no rules file for jurisdiction '{jurisdiction}' at {display_path(path)}")

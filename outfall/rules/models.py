@@ -20,7 +20,7 @@ for the person who edits a rules file.
 
 import datetime as dt
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import Field, PrivateAttr, model_validator
@@ -44,8 +44,8 @@ from outfall.rules.types import (
     Money,
     NonNegativeNumber,
     Number,
-    ParcelCount,
     Parameter,
+    ParcelCount,
     Percent,
     PositiveCount,
     PositiveNumber,
@@ -409,7 +409,7 @@ class AcreageOnlyRule(_UnitRule):
 
 
 UnitRule = Annotated[
-    Union[AcreageRule, FixedRule, PerCountRule, TiersRule, AcreageOnlyRule], Field(discriminator="method")
+    AcreageRule | FixedRule | PerCountRule | TiersRule | AcreageOnlyRule, Field(discriminator="method")
 ]
 
 
@@ -766,7 +766,7 @@ class ConditionsApplicability(Dated):
     """Condition C: a middle-sized disturbance, with exclusions."""
 
 
-Applicability = Annotated[Union[MinAcresApplicability, ConditionsApplicability], Field(discriminator="rule")]
+Applicability = Annotated[MinAcresApplicability | ConditionsApplicability, Field(discriminator="rule")]
 
 
 class WeeklyInspection(Dated):
@@ -1002,7 +1002,8 @@ class LawName(Dated):
     """The name of one of the jurisdiction's laws (or of a body it names), as letters and pages print it."""
 
     name: Text
-    """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part 2")."""
+    """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part
+    2")."""
     short: Text
     """As a page or a finding cites it (e.g. "<Town> Code ch. 12 Part 2")."""
 

@@ -17,8 +17,9 @@ as not judged (a finding, with the day and the section), never guesses.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from outfall.rules.dated import RulesError
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Mapping
 from zoneinfo import ZoneInfo
 
 from outfall.rules.dated import RulesError

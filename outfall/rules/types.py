@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AfterValidator, BeforeValidator, PlainValidator, WithJsonSchema
@@ -190,7 +190,7 @@ def _flag(value: Any) -> bool:
 
 
 Flag = Annotated[bool, BeforeValidator(_flag), WithJsonSchema({"type": "boolean"})]
-FlagOrNull = Annotated[Union[Flag, None], WithJsonSchema({"type": ["boolean", "null"]})]
+FlagOrNull = Annotated[Flag | None, WithJsonSchema({"type": ["boolean", "null"]})]
 """true, false or null, where null means something the field says (e.g. "either"): unlike an optional
 key, a null here is a value, and the schema allows it."""
 
@@ -270,8 +270,8 @@ Parameter = Annotated[
         {
             "type": "string",
             "minLength": 1,
-            "description": "A parameter: BOD, COD, TSS, chlorine_demand, pH, FOG, temperature (or a synonym), or another "
-            "substance's name (a metal, a Table 7-1 substance)",
+            "description": "A parameter: BOD, COD, TSS, chlorine_demand, pH, FOG, temperature (or a "
+            "synonym), or another substance's name (a metal, a Table 7-1 substance)",
         }
     ),
 ]

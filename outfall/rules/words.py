@@ -13,9 +13,10 @@ rules change, the descriptions change with them.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from decimal import Decimal
 from functools import cached_property
-from typing import Any, Iterable
+from typing import Any
 
 from outfall.rules.dated import RulesError
 from outfall.rules.town import TownRules, load_town
@@ -119,10 +120,11 @@ class Describe:
         limits = self._get(self.town, "discharge_limits")
         now = limits.at(dt.date.today()) if limits is not None else ()
         return (
-            f"Sample results that break a per-sample limit of {self.law('sewer_use', fallback='the sewer use law')} "
-            f"({limits_words(now) or 'no limits in the rules'}; Table 7-1 and metal limits as the Town Board "
-            "adopts them), each result against the limits in effect on its own day, permit limits (special "
-            "agreements) replacing the default while in effect. Also writes discharge_evaluations, "
+            "Sample results that break a per-sample limit of "
+            f"{self.law('sewer_use', fallback='the sewer use law')} "
+            f"({limits_words(now) or 'no limits in the rules'}; Table 7-1 and metal limits as the Town "
+            "Board adopts them), each result against the limits in effect on its own day, permit limits "
+            "(special agreements) replacing the default while in effect. Also writes discharge_evaluations, "
             "inconclusive_results (non-detects above a limit) and unlimited_results (no limit in effect)."
         )
 
@@ -131,9 +133,10 @@ class Describe:
         policy = current(nd).default.replace("_", " ") if nd else "(no policy in the rules)"
         return (
             "Daily-maximum (the day's composite, else the mean of its grabs) and monthly-average (mean of "
-            f"the month's results) permit limits, strictly exceeded ({self.law('sewer_use', fallback='the sewer use law')}, special "
-            f"agreements); non-detects enter the averages as the rules' non-detect policy of their day says "
-            f"(now: {policy}). Also writes statistic_results (every period judged)."
+            "the month's results) permit limits, strictly exceeded "
+            f"({self.law('sewer_use', fallback='the sewer use law')}, special agreements); non-detects "
+            f"enter the averages as the rules' non-detect policy of their day says (now: {policy}). Also "
+            "writes statistic_results (every period judged)."
         )
 
     def slug_events(self) -> str:
@@ -142,12 +145,13 @@ class Describe:
             return "Slug discharges: no slug definition in the rules."
         s = current(slug)
         return (
-            f"Slug discharges ({self.law('sewer_use', fallback='the sewer use law')}, definitions: SLUG): per user and constituent, runs of "
-            f"readings above {num(s.ratio)} x the baseline (the permit's normal daily flow / 1,440, else the "
-            f"median of the daily means of the {s.baseline_days} local days before, at least "
-            f"{s.min_baseline_days} days needed) lasting longer than {num(s.min_duration_min)} minutes, each "
-            "reading by the slug definition in effect on its day. Days without a baseline are listed in "
-            "slug_baseline_gaps. Appended readings are judged incrementally."
+            f"Slug discharges ({self.law('sewer_use', fallback='the sewer use law')}, definitions: SLUG): "
+            f"per user and constituent, runs of readings above {num(s.ratio)} x the baseline (the permit's "
+            f"normal daily flow / 1,440, else the median of the daily means of the {s.baseline_days} local "
+            f"days before, at least {s.min_baseline_days} days needed) lasting longer than "
+            f"{num(s.min_duration_min)} minutes, each reading by the slug definition in effect on its day. "
+            "Days without a baseline are listed in slug_baseline_gaps. Appended readings are judged "
+            "incrementally."
         )
 
     def infiltration_results(self) -> str:
@@ -159,8 +163,9 @@ class Describe:
             else "no limit in the rules"
         )
         return (
-            f"Infiltration tests against {self.law('sewer_use', fallback='the sewer use law')} (allowable: {allowed}, the rule in effect on "
-            "each test's day); a failing section is also a finding (infiltration_findings)."
+            f"Infiltration tests against {self.law('sewer_use', fallback='the sewer use law')} (allowable: "
+            f"{allowed}, the rule in effect on each test's day); a failing section is also a finding "
+            "(infiltration_findings)."
         )
 
     def compliance_summary(self) -> str:
@@ -169,9 +174,8 @@ class Describe:
         within = f"within {days} days" if days is not None else "as the rules say"
         return (
             "Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
-            "discharge without a permit in effect, worst "
-            f"exceedance ratio, and the permit's expiry with days left as of the day judged (flagged {within}, "
-            "by the Town's policy in effect on that day)."
+            "discharge without a permit in effect, worst exceedance ratio, and the permit's expiry with "
+            f"days left as of the day judged (flagged {within}, by the Town's policy in effect on that day)."
         )
 
     def sewer_notices(self) -> str:
@@ -185,11 +189,13 @@ class Describe:
             else "no penalty in the rules"
         )
         return (
-            f"The follow-up of every sample result that breaks a per-sample limit ({self.law('sewer_use', fallback='the sewer use law')}, "
-            "enforcement) from the monthly notice that lists it (table notices): sent by certified mail, with "
-            f"a period to correct of at most {days} days from the mailing and the penalty of {self.law('sewer_penalty', fallback='the sewer use law')} "
-            f"({penalty}) for each day after it, until the next result of the same user and parameter "
-            "complies. A notice not yet mailed is a draft: no period to correct, no penalty."
+            "The follow-up of every sample result that breaks a per-sample limit "
+            f"({self.law('sewer_use', fallback='the sewer use law')}, enforcement) from the monthly notice "
+            "that lists it (table notices): sent by certified mail, with a period to correct of at most "
+            f"{days} days from the mailing and the penalty of "
+            f"{self.law('sewer_penalty', fallback='the sewer use law')} ({penalty}) for each day after it, "
+            "until the next result of the same user and parameter complies. A notice not yet mailed is a "
+            "draft: no period to correct, no penalty."
         )
 
     def obligations(self) -> str:
@@ -201,11 +207,11 @@ class Describe:
         return (
             "The deadlines engine (status met / late / open / overdue as of the day judged, calendar days), "
             "each deadline by the rules in effect on the day that starts it: periodic reports at intervals "
-            f"not exceeding {periodic.max_months} months and the written statement within "
-            f"{accidental.days} days of an accidental discharge ({self.law('sewer_use', fallback='the sewer use law')}); for a violation the user's own "
-            f"sampling found, notice within {num(sm.notice_hours)} hours and a repeat result within "
-            f"{sm.resample_days} days (40 CFR 403.12(g)(2)); a written slug report within {slug.days} days "
-            f"(40 CFR 403.8(f)(2)(vi)); permits expiring within {warn.days} days."
+            f"not exceeding {periodic.max_months} months and the written statement within {accidental.days} "
+            f"days of an accidental discharge ({self.law('sewer_use', fallback='the sewer use law')}); for "
+            f"a violation the user's own sampling found, notice within {num(sm.notice_hours)} hours and a "
+            f"repeat result within {sm.resample_days} days (40 CFR 403.12(g)(2)); a written slug report "
+            f"within {slug.days} days (40 CFR 403.8(f)(2)(vi)); permits expiring within {warn.days} days."
         )
 
     def snc_determinations(self) -> str:
@@ -219,15 +225,15 @@ class Describe:
         by = "; ".join(f"x {f} for {', '.join(ps)}" for f, ps in factors.items())
         excluded = ", ".join(parameter_words(p) for p in s.trc_excluded_parameters)
         return (
-            f"Significant noncompliance (40 CFR 403.8(f)(2)(viii)) per user, parameter and {s.period_months}-month "
-            f"period: chronic ({num(s.chronic_pct)}% or more of the measurements break the limit), technical "
-            f"review criteria ({num(s.trc_pct)}% or more at or above the limit {by}, x "
-            f"{num(s.trc_factor_default)} for others; never {excluded or 'none'}; non-detects never) and "
-            f"reports more than {s.late_report_days} days late, each period by the criteria in effect on its "
-            "last day; compared in exact arithmetic. Per-sample results, judged daily maximums and judged "
-            "monthly averages are three sets of measurements, each judged on its own; basis names the set a "
-            "criterion was met in (the highest share; a tie: per sample, then daily maximums, then monthly "
-            "averages). Also writes snc_evaluations (every period's counts per set)."
+            "Significant noncompliance (40 CFR 403.8(f)(2)(viii)) per user, parameter and "
+            f"{s.period_months}-month period: chronic ({num(s.chronic_pct)}% or more of the measurements "
+            f"break the limit), technical review criteria ({num(s.trc_pct)}% or more at or above the limit "
+            f"{by}, x {num(s.trc_factor_default)} for others; never {excluded or 'none'}; non-detects "
+            f"never) and reports more than {s.late_report_days} days late, each period by the criteria in "
+            "effect on its last day; compared in exact arithmetic. Per-sample results, judged daily "
+            "maximums and judged monthly averages are three sets of measurements, each judged on its own; "
+            "basis names the set a criterion was met in (the highest share; a tie: per sample, then daily "
+            "maximums, then monthly averages). Also writes snc_evaluations (every period's counts per set)."
         )
 
     def surcharges(self) -> str:
@@ -237,12 +243,13 @@ class Describe:
         m = current(sc.method)
         params = ", ".join(parameter_words(p) for p in m.parameters)
         return (
-            f"Surcharges for wastes stronger than the sewer use law's limits ({self.law('sewer_use', fallback='the sewer use law')}: payment to cover the added "
-            f"cost of treating them): per user, calendar month and parameter ({params}), pounds = flow "
-            f"(million gallons) x {num(m.lbs_per_mg_per_mgl)} x (concentration - limit), negatives as zero, "
-            "each month by the rules in effect on its first day; x the Town Board's adopted rate per pound, when one is. "
-            "Flow: the month's time-weighted mean meter flow x its minutes, else the permit's normal daily flow "
-            "x its days. Also writes surcharge_samples."
+            "Surcharges for wastes stronger than the sewer use law's limits "
+            f"({self.law('sewer_use', fallback='the sewer use law')}: payment to cover the added cost of "
+            f"treating them): per user, calendar month and parameter ({params}), pounds = flow (million "
+            f"gallons) x {num(m.lbs_per_mg_per_mgl)} x (concentration - limit), negatives as zero, each "
+            "month by the rules in effect on its first day; x the Town Board's adopted rate per pound, when "
+            "one is. Flow: the month's time-weighted mean meter flow x its minutes, else the permit's "
+            "normal daily flow x its days. Also writes surcharge_samples."
         )
 
     # -------------------------------------------------------- stormwater
@@ -257,7 +264,8 @@ class Describe:
         return out
 
     def _both(self, part: str, field: str, unit: str = "") -> str:
-        """The value in every jurisdiction ('7 days'), or each's ('1 acre (Town of A) / 5 acres (Village of B)')."""
+        """The value in every jurisdiction ('7 days'), or each's ('1 acre (Town of A) / 5 acres (Village of
+        B)')."""
         values = self._swppp(part, field)
 
         def unit_of(v: Any) -> str:  # ' days' -> ' day' for 1
@@ -290,7 +298,8 @@ class Describe:
         return sorted((j for j, r in self.rules.items() if r.swppp is not None), key=lambda j: j != self.town)
 
     def _applicability_words(self) -> str:
-        """Per jurisdiction, which sites need inspections: 'A Code ch. 1: every site of 1 acre or more; ...'."""
+        """Per jurisdiction, which sites need inspections: 'A Code ch. 1: every site of 1 acre or more;
+        ...'."""
         parts = []
         for j in self._swppp_jurisdictions():
             versions = self._get(j, "swppp", "applicability")
@@ -307,23 +316,26 @@ class Describe:
 
     def swppp_inspection_findings(self) -> str:
         return (
-            "Contract table: SWPPP inspections due and not made in time, as of the day judged. weekly: every "
-            f"{self._both('weekly_inspection', 'interval_days', ' days')} from construction start, then from "
-            f"each inspection; storm: within {self._both('storm_inspection', 'window_days', ' days')} after "
-            f"any day with {self._both('storm_inspection', 'threshold_in', ' in')} of rain or more at the site's "
-            f"gauge ({self._stormwater_laws('; ')}, maintenance and inspection during construction), each requirement by the rules of the day that starts it. "
-            "late: made after due_by; overdue: none by the day judged."
+            "Contract table: SWPPP inspections due and not made in time, as of the day judged. weekly: "
+            f"every {self._both('weekly_inspection', 'interval_days', ' days')} from construction start, "
+            "then from each inspection; storm: within "
+            f"{self._both('storm_inspection', 'window_days', ' days')} after any day with "
+            f"{self._both('storm_inspection', 'threshold_in', ' in')} of rain or more at the site's gauge "
+            f"({self._stormwater_laws('; ')}, maintenance and inspection during construction), each "
+            "requirement by the rules of the day that starts it. late: made after due_by; overdue: none by "
+            "the day judged."
         )
 
     def swppp_other_findings(self) -> str:
         return (
             "Further SWPPP violations as of the day judged: more than "
-            f"{self._both('disturbance_limit', 'max_acres_without_approval', ' acres')} disturbed at one time "
-            "without an approved SWPPP allowing it; sediment traps at or above "
-            f"{self._both('sediment_cleanout', 'capacity_lost_pct', '%')} of capacity lost at one inspection and "
-            f"still at the next; milestones without {self._both('milestone_notice', 'hours', ' hours')}' notice; "
-            "contractors working before signing the SWPPP certification; inspection reports not "
-            "delivered to the officer within the week (where the rules ask for it). Each row names its rule and quotes the section."
+            f"{self._both('disturbance_limit', 'max_acres_without_approval', ' acres')} disturbed at one "
+            "time without an approved SWPPP allowing it; sediment traps at or above "
+            f"{self._both('sediment_cleanout', 'capacity_lost_pct', '%')} of capacity lost at one "
+            "inspection and still at the next; milestones without "
+            f"{self._both('milestone_notice', 'hours', ' hours')}' notice; contractors working before "
+            "signing the SWPPP certification; inspection reports not delivered to the officer within the "
+            "week (where the rules ask for it). Each row names its rule and quotes the section."
         )
 
     def swppp_notices(self) -> str:
@@ -333,20 +345,22 @@ class Describe:
             if penalty:
                 fines.append(f"{self.law('stormwater', j, j)}: {tiers_words(current(penalty))}")
         return (
-            "One notice of violation per stormwater finding, with the six contents the law requires (names and "
-            "addresses; the site; the nature of the violation; remedial measures and schedule; penalties; the "
-            f"{self._both('appeal', 'days', '-day')} appeal and where to file it) and the fine range by prior "
-            "convictions (" + "; ".join(fines) + "), priced by the penalty in effect on the violation's day. "
-            "A missed inspection is noticed in its site's monthly notice (table notices) and runs from its "
-            "mailing; each other finding has a printable HTML letter of its own."
+            "One notice of violation per stormwater finding, with the six contents the law requires (names "
+            "and addresses; the site; the nature of the violation; remedial measures and schedule; "
+            f"penalties; the {self._both('appeal', 'days', '-day')} appeal and where to file it) and the "
+            "fine range by prior convictions ("
+            + "; ".join(fines)
+            + "), priced by the penalty in effect on the violation's day. A missed inspection is noticed in "
+            "its site's monthly notice (table notices) and runs from its mailing; each other finding has a "
+            "printable HTML letter of its own."
         )
 
     def swppp_upcoming(self) -> str:
         return (
             "The officer's week: per active site needing inspections, the next weekly inspection due "
-            f"({self._both('weekly_inspection', 'interval_days', ' days')} after the previous one), every storm "
-            f"inspection due soon (rain of {self._both('storm_inspection', 'threshold_in', ' in')} or more, not "
-            "yet inspected), and construction milestones of the coming week with whether the "
+            f"({self._both('weekly_inspection', 'interval_days', ' days')} after the previous one), every "
+            f"storm inspection due soon (rain of {self._both('storm_inspection', 'threshold_in', ' in')} or "
+            "more, not yet inspected), and construction milestones of the coming week with whether the "
             f"{self._both('milestone_notice', 'hours', '-hour')} notice was given."
         )
 
@@ -354,8 +368,8 @@ class Describe:
         return (
             "The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
             "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
-            f"({self._both('storm_inspection', 'threshold_in', ' in')}, {self._stormwater_laws()}) and "
-            "the late and overdue findings; illicit discharge cases with their deadlines, charges and letters "
+            f"({self._both('storm_inspection', 'threshold_in', ' in')}, {self._stormwater_laws()}) and the "
+            "late and overdue findings; illicit discharge cases with their deadlines, charges and letters "
             f"({self._illicit_law()}); findings on permanent stormwater management practices."
         )
 
@@ -378,15 +392,16 @@ class Describe:
             else f"{t.notify_business_days} business days"
         )
         return (
-            f"Per illicit discharge case, each obligation of {self._illicit_law()} whose trigger exists: notice "
-            f"to the Town by {notify} and its written confirmation within {t.confirmation_business_days} "
-            f"business days, unless hazardous; the {t.appeal_days}-day appeal and the hearing; abatement by the "
-            f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision (suspended "
-            "while the appeal is pending, none once it vacates the notice); the Town's "
-            f"notice of the cost within {t.cost_notice_days} days of its abatement; the {t.protest_days}-day "
-            "protest; each with its due day (a period to appeal, abate or protest that ends on a weekend or "
-            "holiday ends on the next business day, General Construction Law § 25-a), the day it was met and its "
-            "status (met, late, open, overdue, suspended) on the day judged."
+            f"Per illicit discharge case, each obligation of {self._illicit_law()} whose trigger exists: "
+            f"notice to the Town by {notify} and its written confirmation within "
+            f"{t.confirmation_business_days} business days, unless hazardous; the {t.appeal_days}-day "
+            "appeal and the hearing; abatement by the notice's deadline or "
+            f"{t.abatement_after_decision_days} days after an appeal's decision (suspended while the appeal "
+            "is pending, none once it vacates the notice); the Town's notice of the cost within "
+            f"{t.cost_notice_days} days of its abatement; the {t.protest_days}-day protest; each with its "
+            "due day (a period to appeal, abate or protest that ends on a weekend or holiday ends on the "
+            "next business day, General Construction Law § 25-a), the day it was met and its status (met, "
+            "late, open, overdue, suspended) on the day judged."
         )
 
     def illicit_discharge_charges(self) -> str:
@@ -395,11 +410,11 @@ class Describe:
             return "Illicit discharges: no charges in the rules."
         return (
             f"Per case with a cost of abatement, under {self._illicit_law()}: the {t.installments} equal "
-            f"payments (the last takes the rounding), simple interest at {num(t.interest_rate * 100)}% a year on "
-            f"the unpaid principal from the {t.interest_start_days}th day after discovery through the day judged, "
-            f"the payments, the balance, and the largest criminal penalty ({usd(t.penalty_per_day_usd)} for each "
-            "day from discovery through abatement, except the days an appeal was pending, and none after the "
-            "notice of violation once an appeal vacates it)."
+            f"payments (the last takes the rounding), simple interest at {num(t.interest_rate * 100)}% a "
+            f"year on the unpaid principal from the {t.interest_start_days}th day after discovery through "
+            "the day judged, the payments, the balance, and the largest criminal penalty "
+            f"({usd(t.penalty_per_day_usd)} for each day from discovery through abatement, except the days "
+            "an appeal was pending, and none after the notice of violation once an appeal vacates it)."
         )
 
     def illicit_discharge_letters(self) -> str:
@@ -409,9 +424,9 @@ class Describe:
         protest = f"the {t.protest_days}-day protest" if t is not None else "the protest"
         return (
             "The letters of the illicit discharge cases: a notice of violation (the measures "
-            f"{self._illicit_law()} lets it require, the abatement deadline and what follows if it passes, the appeal to the "
-            f"Justice Court {appeal}) and, for an abatement done by the Town, the notice of its cost ({payments}, "
-            f"interest, {protest}, the lien)."
+            f"{self._illicit_law()} lets it require, the abatement deadline and what follows if it passes, "
+            f"the appeal to the Justice Court {appeal}) and, for an abatement done by the Town, the notice "
+            f"of its cost ({payments}, interest, {protest}, the lien)."
         )
 
     # ------------------------------------------------------- the rest of the law
@@ -423,15 +438,17 @@ class Describe:
         today = dt.date.today()
         entries = [e for e in sched.entries if e.in_effect(today)] or list(sched.entries)
         fees = "; ".join(
-            f"{e.use.replace('_', ' ')}{' not within a shopping mall or business park' if e.in_mall_or_business_park is False else ''}"
+            f"{e.use.replace('_', ' ')}"
+            f"{' not within a shopping mall or business park' if e.in_mall_or_business_park is False else ''}"
             f"{' within a shopping mall or business park' if e.in_mall_or_business_park else ''}: "
             f"{usd(e.water_usd)} water, {usd(e.sewer_usd)} sewer"
             for e in entries
         )
         return (
-            f"The water and sewer inspection fees of each connection permit ({self.law('inspection_fees', fallback='the inspection fee law')}: "
-            f"{fees}; only the inspections asked for). A use and place the schedule does not cover gets no "
-            "fee, and the rule says so."
+            "The water and sewer inspection fees of each connection permit "
+            f"({self.law('inspection_fees', fallback='the inspection fee law')}: {fees}; only the "
+            "inspections asked for). A use and place the schedule does not cover gets no fee, and the rule "
+            "says so."
         )
 
 

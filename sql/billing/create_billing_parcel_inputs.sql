@@ -11,10 +11,11 @@ WITH inputs AS (
         CASE WHEN list_contains($acres_classes, property_class) THEN acres END AS acres,
         CASE WHEN list_contains($living_units_classes, property_class) THEN living_units END AS living_units,
         CASE WHEN list_contains($bathrooms_classes, property_class) THEN bathrooms END AS bathrooms,
-        CASE WHEN list_contains($washing_machines_classes, property_class) THEN washing_machines END AS washing_machines,
+        CASE WHEN list_contains($washing_machines_classes, property_class)
+            THEN washing_machines END AS washing_machines,
         CASE WHEN list_contains($people_classes, property_class) THEN people END AS people,
         CASE WHEN list_contains($seats_classes, property_class) THEN seats END AS seats,
-        coalesce(moratorium, false) AS moratorium
+        coalesce(moratorium, FALSE) AS moratorium
     FROM parcels
 )
 SELECT

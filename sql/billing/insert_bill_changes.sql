@@ -7,7 +7,8 @@ INSERT INTO bill_changes
 WITH cur AS (
     SELECT * FROM sewer_bills WHERE year = $year
 ),
-joined AS (
+-- ST03 off: sqlfluff cannot parse named's IS DISTINCT FROM, so it does not see joined used.
+joined AS (  -- noqa: ST03
     SELECT
         coalesce(c.parcel_id, p.parcel_id) AS parcel_id,
         p.parcel_id IS NULL AS added,
@@ -34,7 +35,8 @@ named AS (
             WHEN district_before IS DISTINCT FROM district_after THEN 'moved_district'
             WHEN d_bond + d_om + d_street_lateral + d_house_lateral > 0 THEN 'units_up'
             WHEN d_bond + d_om + d_street_lateral + d_house_lateral < 0 THEN 'units_down'
-            WHEN d_bond <> 0 OR d_om <> 0 OR d_street_lateral <> 0 OR d_house_lateral <> 0 THEN 'units_changed'
+            WHEN d_bond <> 0 OR d_om <> 0 OR d_street_lateral <> 0 OR d_house_lateral <> 0
+                THEN 'units_changed'
             WHEN total_after > total_before THEN 'amount_up'
             WHEN total_after < total_before THEN 'amount_down'
         END AS change
@@ -48,7 +50,8 @@ SELECT
     total_before, total_after, total_change,
     concat_ws('; ',
         CASE WHEN added THEN 'new in the register (' || class_after || ', ' || district_after || ')' END,
-        CASE WHEN removed THEN 'no longer in the register (was ' || class_before || ', ' || district_before || ')' END,
+        CASE WHEN removed
+             THEN 'no longer in the register (was ' || class_before || ', ' || district_before || ')' END,
         CASE WHEN NOT added AND NOT removed AND class_before <> class_after
              THEN 'class ' || class_before || ' -> ' || class_after END,
         CASE WHEN NOT added AND NOT removed AND district_before <> district_after
@@ -56,11 +59,15 @@ SELECT
         CASE WHEN d_bond <> 0 THEN 'bond units ' || CASE WHEN d_bond > 0 THEN '+' ELSE '' END || d_bond END,
         CASE WHEN d_om <> 0 THEN 'O&M units ' || CASE WHEN d_om > 0 THEN '+' ELSE '' END || d_om END,
         CASE WHEN d_street_lateral <> 0
-             THEN 'street lateral units ' || CASE WHEN d_street_lateral > 0 THEN '+' ELSE '' END || d_street_lateral END,
+             THEN 'street lateral units ' || CASE WHEN d_street_lateral > 0 THEN '+' ELSE '' END
+                 || d_street_lateral END,
         CASE WHEN d_house_lateral <> 0
-             THEN 'house lateral units ' || CASE WHEN d_house_lateral > 0 THEN '+' ELSE '' END || d_house_lateral END,
-        'total ' || coalesce(CAST(total_before AS VARCHAR), '-') || ' -> ' || coalesce(CAST(total_after AS VARCHAR), '-')
-            || ' USD (' || CASE WHEN total_change > 0 THEN '+' ELSE '' END || CAST(total_change AS VARCHAR) || ')'
+             THEN 'house lateral units ' || CASE WHEN d_house_lateral > 0 THEN '+' ELSE '' END
+                 || d_house_lateral END,
+        'total ' || coalesce(CAST(total_before AS VARCHAR), '-')
+            || ' -> ' || coalesce(CAST(total_after AS VARCHAR), '-')
+            || ' USD (' || CASE WHEN total_change > 0 THEN '+' ELSE '' END
+            || CAST(total_change AS VARCHAR) || ')'
     ),
     $rule
 FROM named

@@ -17,9 +17,11 @@ SELECT
          THEN 'Billing run ' || c.compared_run_id || ' of ' || c.year
          ELSE 'The ' || c.compared_year || ' register' END AS "Compared with",
     coalesce(list_extract($change_words, list_position($change_codes, c.change)), c.change) AS "Change",
-    coalesce(list_extract($district_words, list_position($district_codes, c.district_before)), c.district_before)
+    coalesce(list_extract($district_words, list_position($district_codes, c.district_before)),
+             c.district_before)
         AS "District before",
-    coalesce(list_extract($district_words, list_position($district_codes, c.district_after)), c.district_after)
+    coalesce(list_extract($district_words, list_position($district_codes, c.district_after)),
+             c.district_after)
         AS "District now",
     coalesce(list_extract($class_words, list_position($class_codes, c.class_before)), c.class_before)
         AS "Property class before",

@@ -1,6 +1,7 @@
 -- Parcels billing cannot take as they are: no parcel_id, no district, or the
 -- same parcel_id twice. The parcels ingestion should have kept them out.
-SELECT 'no parcel_id' AS problem, coalesce(source_file, '?') || ' row ' || coalesce(CAST(source_row AS VARCHAR), '?') AS what
+SELECT 'no parcel_id' AS problem,
+       coalesce(source_file, '?') || ' row ' || coalesce(CAST(source_row AS VARCHAR), '?') AS what
 FROM parcels WHERE parcel_id IS NULL OR trim(parcel_id) = ''
 UNION ALL
 SELECT 'no district', parcel_id FROM parcels WHERE district IS NULL OR trim(district) = ''

@@ -18,7 +18,8 @@ SELECT
     p.city AS "City",
     p.state AS "State",
     p.zip AS "ZIP",
-    coalesce(list_extract($district_words, list_position($district_codes, b.district)), b.district) AS "District",
+    coalesce(list_extract($district_words, list_position($district_codes, b.district)),
+             b.district) AS "District",
     coalesce(list_extract($class_words, list_position($class_codes, b.property_class)), b.property_class)
         AS "Property class",
     b.units_bond AS "Bond units",

@@ -25,7 +25,8 @@
 WITH parcel AS (
     -- the mailing address on one line: street (mailing_address, else address), city, state and ZIP
     SELECT parcel_id, owner,
-           nullif(concat_ws(', ', coalesce(mailing_address, address), city, nullif(concat_ws(' ', state, zip), '')),
+           nullif(concat_ws(', ', coalesce(mailing_address, address), city,
+                            nullif(concat_ws(' ', state, zip), '')),
                   '') AS address
     FROM parcels
     QUALIFY row_number() OVER (PARTITION BY parcel_id ORDER BY loaded_at DESC, source_file, source_row) = 1
@@ -36,10 +37,12 @@ bills AS (
         b.parcel_id, p.owner, p.address,
         b.units_bond, b.units_om, b.units_street_lateral, b.units_house_lateral,
         b.amount_bond, b.amount_om, b.amount_street_lateral, b.amount_house_lateral, b.total_usd,
-        c.i AS class_i, c.q AS class_q, e.i AS explanation_i, e.q AS explanation_q, u.i AS rule_i, u.q AS rule_q,
+        c.i AS class_i, c.q AS class_q, e.i AS explanation_i, e.q AS explanation_q, u.i AS rule_i,
+        u.q AS rule_q,
         least($max_lines, greatest(1, coalesce(c.lines_n, 1), coalesce(e.lines_n, 1), coalesce(u.lines_o, 1),
                                    coalesce(CAST(ceil(length(p.owner) / $owner_chars) AS INTEGER), 1),
-                                   coalesce(CAST(ceil(length(p.address) / $address_chars) AS INTEGER), 1))) AS lines
+                                   coalesce(CAST(ceil(length(p.address) / $address_chars) AS INTEGER), 1)))
+            AS lines
     FROM sewer_bills AS b
     LEFT JOIN parcel AS p ON p.parcel_id = b.parcel_id
     LEFT JOIN register_strings AS c ON c.kind = 'class' AND c.s = b.property_class
@@ -73,17 +76,20 @@ xml AS (
             '<row r="', r, '"',
             CASE WHEN lines > 1 THEN concat(' ht="', lines * $line_points, '" customHeight="1"') END, '>',
             CASE WHEN parcel_xml IS NOT NULL THEN concat(
-                '<c r="A', r, '" s="', CASE WHEN parcel_q THEN $quoted ELSE $plain END, '" t="inlineStr"><is><t',
+                '<c r="A', r, '" s="', CASE WHEN parcel_q THEN $quoted ELSE $plain END,
+                '" t="inlineStr"><is><t',
                 CASE WHEN parcel_sp THEN ' xml:space="preserve"' END, '>', parcel_xml, '</t></is></c>') END,
             CASE WHEN owner_xml IS NOT NULL THEN concat(
-                '<c r="B', r, '" s="', CASE WHEN owner_q THEN $wrap_quoted ELSE $wrap END, '" t="inlineStr"><is><t',
+                '<c r="B', r, '" s="', CASE WHEN owner_q THEN $wrap_quoted ELSE $wrap END,
+                '" t="inlineStr"><is><t',
                 CASE WHEN owner_sp THEN ' xml:space="preserve"' END, '>', owner_xml, '</t></is></c>') END,
             CASE WHEN address_xml IS NOT NULL THEN concat(
-                '<c r="C', r, '" s="', CASE WHEN address_q THEN $wrap_quoted ELSE $wrap END, '" t="inlineStr"><is><t',
+                '<c r="C', r, '" s="', CASE WHEN address_q THEN $wrap_quoted ELSE $wrap END,
+                '" t="inlineStr"><is><t',
                 CASE WHEN address_sp THEN ' xml:space="preserve"' END, '>', address_xml, '</t></is></c>') END,
             CASE WHEN class_i IS NOT NULL THEN concat(
-                '<c r="D', r, '" s="', CASE WHEN class_q THEN $wrap_quoted ELSE $wrap END, '" t="s"><v>', class_i,
-                '</v></c>') END,
+                '<c r="D', r, '" s="', CASE WHEN class_q THEN $wrap_quoted ELSE $wrap END, '" t="s"><v>',
+                class_i, '</v></c>') END,
             '<c r="E', r, '" s="', $plain, '"><v>', units_bond, '</v></c>',
             '<c r="F', r, '" s="', $plain, '"><v>', units_om, '</v></c>',
             '<c r="G', r, '" s="', $plain, '"><v>', units_street_lateral, '</v></c>',
@@ -94,11 +100,11 @@ xml AS (
             '<c r="L', r, '" s="', $money, '"><v>', amount_house_lateral, '</v></c>',
             '<c r="M', r, '" s="', $money, '"><v>', total_usd, '</v></c>',
             CASE WHEN explanation_i IS NOT NULL THEN concat(
-                '<c r="N', r, '" s="', CASE WHEN explanation_q THEN $wrap_quoted ELSE $wrap END, '" t="s"><v>',
-                explanation_i, '</v></c>') END,
+                '<c r="N', r, '" s="', CASE WHEN explanation_q THEN $wrap_quoted ELSE $wrap END,
+                '" t="s"><v>', explanation_i, '</v></c>') END,
             CASE WHEN rule_i IS NOT NULL THEN concat(
-                '<c r="O', r, '" s="', CASE WHEN rule_q THEN $wrap_quoted ELSE $wrap END, '" t="s"><v>', rule_i,
-                '</v></c>') END,
+                '<c r="O', r, '" s="', CASE WHEN rule_q THEN $wrap_quoted ELSE $wrap END, '" t="s"><v>',
+                rule_i, '</v></c>') END,
             '</row>') AS row_xml
     FROM texts
 )

@@ -12,10 +12,10 @@ LEFT JOIN _flow_gap_series AS s
 WHERE f.h > $after AND (s.last_h IS NULL OR f.h > s.last_h);
 CREATE OR REPLACE TEMP TABLE _gap_new_steps AS
 WITH chained AS (
-    SELECT user_id, constituent, last_h AS h, CAST(NULL AS BIGINT) AS first_us, last_us, false AS appended
+    SELECT user_id, constituent, last_h AS h, CAST(NULL AS BIGINT) AS first_us, last_us, FALSE AS appended
     FROM _flow_gap_series
     UNION ALL
-    SELECT user_id, constituent, h, first_us, last_us, true FROM _gap_new_hours
+    SELECT user_id, constituent, h, first_us, last_us, TRUE FROM _gap_new_hours
 ), across AS (
     SELECT user_id, constituent, appended, first_us,
            first_us - lag(last_us) OVER (PARTITION BY user_id, constituent ORDER BY h) AS step
@@ -57,7 +57,8 @@ INSERT INTO _flow_gap_series (user_id, constituent, hours, readings, first_us, l
 SELECT n.user_id, n.constituent, count(*), sum(n.readings), min(n.first_us), max(n.h), arg_max(n.last_us, n.h)
 FROM _gap_new_hours AS n
 WHERE NOT EXISTS (SELECT 1 FROM _flow_gap_series AS s
-                  WHERE s.user_id IS NOT DISTINCT FROM n.user_id AND s.constituent IS NOT DISTINCT FROM n.constituent)
+                  WHERE s.user_id IS NOT DISTINCT FROM n.user_id
+                      AND s.constituent IS NOT DISTINCT FROM n.constituent)
 GROUP BY n.user_id, n.constituent;
 DELETE FROM _flow_gap_state;
 INSERT INTO _flow_gap_state SELECT flow_rows, loaded_at FROM _flow_hours_state;

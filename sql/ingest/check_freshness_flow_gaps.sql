@@ -39,6 +39,8 @@ SELECT p.user_id, p.constituent,
        make_timestamptz(l.to_t) AS gap_to,
        coalesce(m.over_threshold, 0) AS gaps_over_threshold
 FROM per_series AS p
-LEFT JOIN largest AS l ON l.user_id IS NOT DISTINCT FROM p.user_id AND l.constituent IS NOT DISTINCT FROM p.constituent
-LEFT JOIN medians AS m ON m.user_id IS NOT DISTINCT FROM p.user_id AND m.constituent IS NOT DISTINCT FROM p.constituent
+LEFT JOIN largest AS l ON l.user_id IS NOT DISTINCT FROM p.user_id
+    AND l.constituent IS NOT DISTINCT FROM p.constituent
+LEFT JOIN medians AS m ON m.user_id IS NOT DISTINCT FROM p.user_id
+    AND m.constituent IS NOT DISTINCT FROM p.constituent
 ORDER BY largest_s DESC NULLS LAST, p.user_id, p.constituent;

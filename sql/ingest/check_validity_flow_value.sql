@@ -7,7 +7,8 @@ WITH flagged AS (
                WHEN value IS NULL THEN 'missing value'
                WHEN constituent = 'flow' AND value < 0 THEN 'negative flow'
                WHEN constituent = 'pH' AND (value < $ph_min OR value > $ph_max) THEN 'pH out of range'
-               WHEN constituent NOT IN ('flow', 'pH', 'temperature') AND value < 0 THEN 'negative concentration'
+               WHEN constituent NOT IN ('flow', 'pH', 'temperature') AND value < 0
+                   THEN 'negative concentration'
            END AS problem
     FROM flow
 )

@@ -7,7 +7,8 @@ UNION ALL
 SELECT 'the industrial users'' file', user_id, mailing_name, zip, NULL FROM industrial_users
 WHERE nullif(trim(mailing_name), '') IS NOT NULL
 UNION ALL
-SELECT 'the construction sites'' file', site_id, coalesce(nullif(trim(mailing_name), ''), applicant), zip, NULL
+SELECT 'the construction sites'' file', site_id, coalesce(nullif(trim(mailing_name), ''), applicant), zip,
+       NULL
 FROM sites
 UNION ALL
 SELECT 'the illicit discharges file', case_id, responsible_party, NULL, mailing_address

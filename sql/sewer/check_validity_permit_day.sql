@@ -2,5 +2,5 @@
 -- permit's term and has a sample or a flow reading above 0. The rows that do not.
 SELECT count(*)
 FROM discharges_without_permit
-WHERE NOT (coalesce(day < permit_effective, false) OR coalesce(day > permit_expires, false))
+WHERE NOT (coalesce(day < permit_effective, FALSE) OR coalesce(day > permit_expires, FALSE))
    OR samples + flow_readings = 0;

@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS sewer_notices (
     corrected_on DATE,              -- the first later compliant result (by --as-of)
     status VARCHAR,                 -- corrected | corrected_late | not_corrected | pending | overdue
     corrected_in_time BOOLEAN,      -- NULL while pending
-    violation_days INTEGER,         -- § 253-55 A days: from the day after correct_by, uncorrected (0 for a draft)
+    violation_days INTEGER,         -- § 253-55 A days: from the day after correct_by, uncorrected
+                                    -- (0 for a draft)
     fine_max_usd DECIMAL(12,2), civil_penalty_max_usd DECIMAL(12,2), max_penalty_usd DECIMAL(12,2),
     as_of DATE, letter_file VARCHAR, rule VARCHAR, penalty_rule VARCHAR
 );
@@ -87,7 +88,8 @@ CREATE TABLE IF NOT EXISTS grease_orders (
     address VARCHAR, pumpout_interval_days INTEGER, last_pumped_on DATE, missed_due DATE,
     days_overdue INTEGER, issued_on DATE, comply_by DATE, directive VARCHAR, letter_file VARCHAR,
     rule VARCHAR,
-    recipient_name VARCHAR, mailing_address VARCHAR,   -- who the order goes to, the address lines joined by '; '
+    recipient_name VARCHAR, mailing_address VARCHAR,   -- who the order goes to, the address lines
+                                                       -- joined by '; '
     ready_to_mail BOOLEAN, not_ready_reason VARCHAR    -- the letter's state (the one address rule of letters)
 );
 

@@ -13,9 +13,9 @@ CREATE TABLE IF NOT EXISTS discharges_without_permit (
     rule VARCHAR
 );
 
--- Users with samples or flow readings above 0 (as above) whose permit term is not on file (neither date, or no
--- industrial user row at all): not judged (reading permit_term_unknown), listed so the dates
--- can be filled in.
+-- Users with samples or flow readings above 0 (as above) whose permit term is not on file (neither
+-- date, or no industrial user row at all): not judged (reading permit_term_unknown), listed so the
+-- dates can be filled in.
 CREATE TABLE IF NOT EXISTS permit_dates_missing (
     user_id VARCHAR, name VARCHAR, permit_no VARCHAR, first_day DATE, last_day DATE, days INTEGER,
     samples INTEGER, flow_readings BIGINT, reason VARCHAR, rule VARCHAR

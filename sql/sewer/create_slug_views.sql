@@ -7,7 +7,8 @@ FROM flow
 WHERE user_id IS NOT NULL AND ts IS NOT NULL AND value IS NOT NULL;
 
 CREATE OR REPLACE TEMP VIEW slug_permits AS
-SELECT user_id, arg_max(normal_avg_flow_gpd, coalesce(permit_effective, DATE '0001-01-01')) AS normal_avg_flow_gpd
+SELECT user_id,
+       arg_max(normal_avg_flow_gpd, coalesce(permit_effective, DATE '0001-01-01')) AS normal_avg_flow_gpd
 FROM industrial_users
 WHERE user_id IS NOT NULL
 GROUP BY user_id;

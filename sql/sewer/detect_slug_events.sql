@@ -9,12 +9,13 @@
 -- and daylight-saving changes freely: they are built on UTC instants; each
 -- reading uses its own day's baseline. The peak is the reading of the highest
 -- ratio; baseline and peak_value are that reading's.
--- Parameters: $emit_from (runs ending before it are kept from an earlier run).
+-- Parameters: $emit_from (runs ending before it are kept from an earlier run); $start_from, $start_to
+-- (the runs starting in a month partition's days; a run going on at $start_from is the month before's).
 INSERT INTO slug_events BY NAME
 WITH judged AS (
     SELECT c.user_id, c.constituent, c.ts, c.value, s.baseline, s.baseline_source, i.interval_s,
            r.gap_factor, r.min_duration_min, r.rule,
-           coalesce(c.value > c.threshold, false) AS high
+           coalesce(c.value > c.threshold, FALSE) AS high
     FROM slug_candidates c
     LEFT JOIN slug_daily_stats s
       ON s.user_id = c.user_id AND s.constituent = c.constituent AND s.local_day = c.local_day
@@ -28,7 +29,7 @@ ordered AS (
 ),
 highs AS (
     SELECT *,
-           CASE WHEN coalesce(prev_high, false)
+           CASE WHEN coalesce(prev_high, FALSE)
                      AND epoch_us(ts) - epoch_us(prev_ts) <= gap_factor * interval_s * 1000000.0
                 THEN 0 ELSE 1 END AS starts
     FROM ordered
@@ -42,7 +43,8 @@ runs AS (
 grouped AS (
     SELECT user_id, constituent, run_no, min(ts) AS start_at, max(ts) AS end_at, count(*) AS readings,
            (epoch_us(max(ts)) - epoch_us(min(ts))) / 1e6 + any_value(interval_s) AS duration_s,
-           arg_max({'value': value, 'baseline': baseline, 'source': baseline_source}, value / baseline) AS peak,
+           arg_max({'value': value, 'baseline': baseline, 'source': baseline_source},
+                   value / baseline) AS peak,
            max(value / baseline) AS peak_ratio,
            arg_min(min_duration_min, ts) AS min_duration_min, arg_min(rule, ts) AS rule
     FROM runs
@@ -56,4 +58,5 @@ SELECT user_id, constituent, start_at, end_at,
        readings::INTEGER AS readings, peak.source AS baseline_source, rule
 FROM grouped
 WHERE duration_s > min_duration_min * 60.0 AND end_at >= $emit_from
+  AND start_at >= $start_from AND start_at < $start_to
 ORDER BY user_id, constituent, start_at

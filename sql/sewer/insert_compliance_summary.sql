@@ -98,7 +98,7 @@ SELECT user_id, name, month,
             PARTITION BY user_id, year(month) ORDER BY month ROWS UNBOUNDED PRECEDING))::INTEGER
            AS violations_year_to_date,
        permit_no, permit_expires, days_left::INTEGER AS days_left,
-       coalesce(days_left <= $warn_days, false) AS permit_expiry_flag,
+       coalesce(days_left <= $warn_days, FALSE) AS permit_expiry_flag,
        CASE WHEN NOT registered THEN 'not an industrial user on file'
             WHEN permit_expires IS NULL THEN 'no permit expiry date on file'
             WHEN days_left < 0 THEN 'expired'

@@ -12,7 +12,7 @@ INSERT INTO discharge_evaluations BY NAME
 WITH results AS (
     SELECT rowid AS rid, user_id, sample_id, parameter, lower(parameter) AS pkey, collected_at,
            coalesce(collected_date, collected_at::DATE) AS collected_date, sample_type,
-           result AS value, coalesce(nondetect, false) AS nondetect, qualifier, unit
+           result AS value, coalesce(nondetect, FALSE) AS nondetect, qualifier, unit
     FROM lab_results
 ),
 limits AS (
@@ -38,11 +38,13 @@ candidates AS (
 SELECT user_id, sample_id, parameter, collected_at, collected_date, sample_type, value, nondetect,
        qualifier, unit, limit_value, limit_type, limit_source,
        CASE WHEN priority = 1
-            THEN coalesce(basis, t.permit_limit_citation, $uncited) || coalesce(' (permit ' || permit_no || ')', '')
+            THEN coalesce(basis, t.permit_limit_citation, $uncited)
+                || coalesce(' (permit ' || permit_no || ')', '')
             ELSE basis END AS rule,
        CASE
            WHEN value IS NULL THEN 'inconclusive'
-           WHEN nondetect AND limit_type = 'max' THEN CASE WHEN value <= limit_value THEN 'compliant' ELSE 'inconclusive' END
+           WHEN nondetect AND limit_type = 'max'
+                THEN CASE WHEN value <= limit_value THEN 'compliant' ELSE 'inconclusive' END
            WHEN nondetect THEN CASE WHEN value <= limit_value THEN 'violation' ELSE 'inconclusive' END
            WHEN limit_type = 'max' THEN CASE WHEN value > limit_value THEN 'violation' ELSE 'compliant' END
            ELSE CASE WHEN value < limit_value THEN 'violation' ELSE 'compliant' END

@@ -1,7 +1,8 @@
 -- Days on which an industrial user discharged, with samples collected or flow readings above 0
--- (local dates, through the day judged) while its permit was not in effect: before permit_effective or after permit_expires
--- (both days in effect; a missing date leaves that side open). Users with neither date are in
--- permit_dates_missing instead. Reads _activity (create_user_activity_days). Each day's rule text is the version of
+-- (local dates, through the day judged) while its permit was not in effect: before permit_effective
+-- or after permit_expires (both days in effect; a missing date leaves that side open). Users with
+-- neither date are in permit_dates_missing instead. Reads _activity (create_user_activity_days).
+-- Each day's rule text is the version of
 -- sewer_compliance.without_permit_citation in effect on it (registered as _permit_rules:
 -- effective_from, effective_to, citation; a day no version covers is not judged).
 INSERT INTO discharges_without_permit BY NAME
@@ -11,7 +12,8 @@ WITH users AS (
     FROM industrial_users GROUP BY user_id
 )
 SELECT a.user_id, u.name, a.day,
-       CASE WHEN a.day < u.permit_effective THEN 'permit_not_yet_effective' ELSE 'permit_expired' END AS finding,
+       CASE WHEN a.day < u.permit_effective THEN 'permit_not_yet_effective'
+            ELSE 'permit_expired' END AS finding,
        a.samples::INTEGER AS samples, a.flow_readings,
        u.permit_no, u.permit_effective, u.permit_expires,
        (CASE WHEN a.day < u.permit_effective THEN u.permit_effective - a.day

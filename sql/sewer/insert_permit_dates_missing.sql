@@ -14,8 +14,8 @@ SELECT a.user_id, any_value(u.name) AS name, any_value(u.permit_no) AS permit_no
        sum(a.samples)::INTEGER AS samples, sum(a.flow_readings)::BIGINT AS flow_readings,
        CASE WHEN any_value(u.user_id) IS NULL
             THEN 'samples or readings of a user that is not among the industrial users: add its permit record'
-            ELSE 'neither the date the permit took effect nor the date it expires is on file: fill them in' END
-           AS reason,
+            ELSE 'neither the date the permit took effect nor the date it expires is on file: fill them in'
+       END AS reason,
        $citation AS rule
 FROM _activity a LEFT JOIN users u USING (user_id)
 WHERE u.user_id IS NULL OR u.no_dates

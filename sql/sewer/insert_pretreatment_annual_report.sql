@@ -7,7 +7,8 @@
 -- Local dates: the connection's time zone is the town's (its rules' timezone).
 INSERT INTO pretreatment_annual_report BY NAME
 WITH samples AS (
-    SELECT user_id, year(coalesce(collected_date, collected_at::DATE)) AS year, count(DISTINCT sample_id) AS samples
+    SELECT user_id, year(coalesce(collected_date, collected_at::DATE)) AS year,
+           count(DISTINCT sample_id) AS samples
     FROM lab_results GROUP BY ALL
 ),
 local_years AS (
@@ -31,10 +32,12 @@ keys AS (
     UNION SELECT user_id, year FROM mailed
 ),
 violations AS (
-    SELECT user_id, year(collected_at::DATE) AS year, count(*) AS violations FROM discharge_violations GROUP BY ALL
+    SELECT user_id, year(collected_at::DATE) AS year, count(*) AS violations
+    FROM discharge_violations GROUP BY ALL
 ),
 statistics AS (
-    SELECT user_id, year(period_start) AS year, count(*) AS statistic_violations FROM statistic_violations GROUP BY ALL
+    SELECT user_id, year(period_start) AS year, count(*) AS statistic_violations
+    FROM statistic_violations GROUP BY ALL
 ),
 slugs AS (
     SELECT user_id, year(start_at::DATE) AS year, count(*) AS slugs FROM slug_events GROUP BY ALL

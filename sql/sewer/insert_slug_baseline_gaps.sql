@@ -13,7 +13,8 @@ SELECT d.user_id, d.constituent, count(*)::INTEGER AS days_lacking, min(d.local_
             WHEN any_value(i.interval_s) IS NULL
             THEN 'no usual reading interval: no day has two readings'
             ELSE 'no baseline: fewer than ' || any_value(r.min_baseline_days) || ' days with readings in the '
-                 || any_value(r.baseline_days) || ' local days before, and the permit gives no normal average flow'
+                 || any_value(r.baseline_days)
+                 || ' local days before, and the permit gives no normal average flow'
        END AS reason,
        coalesce(any_value(r.rule), 'none: no slug rule in effect on these days') AS rule
 FROM slug_daily_stats d

@@ -17,7 +17,7 @@ INSERT INTO statistic_results BY NAME
 WITH results AS (
     SELECT rowid AS rid, user_id, parameter, lower(parameter) AS pkey,
            coalesce(collected_date, collected_at::DATE) AS d, sample_type,
-           result, coalesce(nondetect, false) AS nondetect, unit
+           result, coalesce(nondetect, FALSE) AS nondetect, unit
     FROM lab_results
 ),
 limits AS (
@@ -42,7 +42,8 @@ valued AS (
 matched AS (
     SELECT v.*, l.limit_type, l.limit_value, l.limit_source,
            CASE WHEN l.priority = 1
-                THEN coalesce(l.basis, t.statistic_citation, $uncited) || coalesce(' (permit ' || l.permit_no || ')', '')
+                THEN coalesce(l.basis, t.statistic_citation, $uncited)
+                    || coalesce(' (permit ' || l.permit_no || ')', '')
                 ELSE l.basis END AS rule,
            row_number() OVER (
                PARTITION BY v.rid, l.limit_type
@@ -68,10 +69,12 @@ daily AS (
                 ELSE count(avg_value) FILTER (WHERE sample_type IS DISTINCT FROM 'composite') END AS samples,
            CASE WHEN count(*) FILTER (WHERE sample_type = 'composite') > 0
                 THEN count(*) FILTER (WHERE sample_type = 'composite' AND nondetect)
-                ELSE count(*) FILTER (WHERE sample_type IS DISTINCT FROM 'composite' AND nondetect) END AS nondetects,
+                ELSE count(*) FILTER (WHERE sample_type IS DISTINCT FROM 'composite' AND nondetect)
+           END AS nondetects,
            CASE WHEN count(*) FILTER (WHERE sample_type = 'composite') > 0
                 THEN bool_or(unvalued) FILTER (WHERE sample_type = 'composite')
-                ELSE bool_or(unvalued) FILTER (WHERE sample_type IS DISTINCT FROM 'composite') END AS unvalued,
+                ELSE bool_or(unvalued) FILTER (WHERE sample_type IS DISTINCT FROM 'composite')
+           END AS unvalued,
            limit_value, any_value(unit) AS unit, any_value(policy) AS nondetect_policy, limit_source, rule
     FROM matched WHERE pick = 1 AND limit_type = 'daily_max'
     GROUP BY user_id, pkey, d, limit_value, limit_source, rule
@@ -79,16 +82,18 @@ daily AS (
 months AS (
     SELECT user_id, pkey, any_value(parameter) AS parameter, date_trunc('month', d)::DATE AS period_start,
            (date_trunc('month', d) + INTERVAL 1 MONTH - INTERVAL 1 DAY)::DATE AS period_end,
-           avg(avg_value) AS value, count(avg_value) AS samples, count(*) FILTER (WHERE nondetect) AS nondetects,
+           avg(avg_value) AS value, count(avg_value) AS samples,
+           count(*) FILTER (WHERE nondetect) AS nondetects,
            bool_or(unvalued) AS unvalued, any_value(unit) AS unit, any_value(policy) AS nondetect_policy
     FROM valued
     GROUP BY user_id, pkey, date_trunc('month', d)
 ),
 monthly AS (
-    SELECT m.user_id, m.parameter, 'monthly_avg' AS statistic, m.period_start, m.period_end, m.value, m.samples,
-           m.nondetects, m.unvalued, l.limit_value, m.unit, m.nondetect_policy, l.limit_source,
+    SELECT m.user_id, m.parameter, 'monthly_avg' AS statistic, m.period_start, m.period_end, m.value,
+           m.samples, m.nondetects, m.unvalued, l.limit_value, m.unit, m.nondetect_policy, l.limit_source,
            CASE WHEN l.priority = 1
-                THEN coalesce(l.basis, t.statistic_citation, $uncited) || coalesce(' (permit ' || l.permit_no || ')', '')
+                THEN coalesce(l.basis, t.statistic_citation, $uncited)
+                    || coalesce(' (permit ' || l.permit_no || ')', '')
                 ELSE l.basis END AS rule,
            row_number() OVER (
                PARTITION BY m.user_id, m.pkey, m.period_start

@@ -8,7 +8,7 @@ INSERT INTO unlimited_results BY NAME
 WITH results AS (
     SELECT user_id, sample_id, parameter, lower(parameter) AS pkey, collected_at,
            coalesce(collected_date, collected_at::DATE) AS collected_date, sample_type,
-           result AS value, coalesce(nondetect, false) AS nondetect, unit
+           result AS value, coalesce(nondetect, FALSE) AS nondetect, unit
     FROM lab_results
 ),
 limits AS (

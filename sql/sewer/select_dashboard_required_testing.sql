@@ -1,6 +1,7 @@
 -- The sewer page's panel of required testing (dashboards/testing.py): every period of every monitoring
 -- requirement, grouped by user and required test in the order the calendar draws them.
-SELECT user_id, name, parameter, sample_type, frequency, period_start, period_end, samples, status, basis, rule
+SELECT user_id, name, parameter, sample_type, frequency, period_start, period_end, samples, status, basis,
+       rule
 FROM required_testing
 ORDER BY user_id,
          CASE parameter WHEN 'BOD' THEN 1 WHEN 'COD' THEN 2 WHEN 'TSS' THEN 3 WHEN 'chlorine_demand' THEN 4

@@ -2,7 +2,8 @@
 -- (industrial_users, its latest permit's row) when the trap names one: the name and mailing address an
 -- order goes to.
 SELECT g.trap_id, g.user_id, g.parcel_id, g.establishment, g.address, g.pumpout_interval_days, g.set_on,
-       u.name AS user_name, u.address AS user_address, u.mailing_name, u.mailing_address, u.city, u.state, u.zip
+       u.name AS user_name, u.address AS user_address, u.mailing_name, u.mailing_address, u.city, u.state,
+       u.zip
 FROM grease_traps g
 LEFT JOIN (SELECT user_id,
                   arg_max(name, coalesce(permit_effective, DATE '0001-01-01')) AS name,

@@ -16,12 +16,12 @@ FROM v
 LEFT JOIN LATERAL (
     SELECT any_value(lab) AS lab, any_value(method) AS method FROM lab_results x
     WHERE x.sample_id = v.sample_id AND x.parameter = v.parameter AND x.user_id = v.user_id
-) l ON true
+) l ON TRUE
 LEFT JOIN LATERAL (
     SELECT x.sample_id, x.collected_date FROM lab_results x
     WHERE x.user_id = v.user_id AND x.parameter = v.parameter AND x.collected_at > v.collected_at
       AND x.sample_id <> v.sample_id
       AND x.collected_date <= $as_of
     ORDER BY x.collected_at, x.sample_id LIMIT 1
-) r ON true
+) r ON TRUE
 ORDER BY v.user_id, v.collected_at, v.sample_id, v.parameter

@@ -40,12 +40,12 @@ LEFT JOIN LATERAL (
     WHERE d.user_id = v.user_id AND d.parameter = v.parameter AND d.collected_at > v.collected_at
       AND d.sample_id <> v.sample_id
     ORDER BY d.collected_at, d.sample_id LIMIT 1
-) n ON true
+) n ON TRUE
 LEFT JOIN LATERAL (
     SELECT d.collected_date FROM decided d
     WHERE d.user_id = v.user_id AND d.parameter = v.parameter AND d.collected_at > v.collected_at
       AND d.sample_id <> v.sample_id
       AND d.outcome = 'compliant'
     ORDER BY d.collected_at, d.sample_id LIMIT 1
-) c ON true
+) c ON TRUE
 ORDER BY v.user_id, v.collected_at, v.sample_id, v.parameter, v.limit_type

@@ -7,7 +7,8 @@
 -- are not judged. A day's baseline depends only on earlier days, so appending
 -- days leaves earlier baselines unchanged. View slug_permits: user_id,
 -- normal_avg_flow_gpd.
--- Parameters: $from_day, $max_baseline_days (the longest baseline_days of slug_rules).
+-- Parameters: $from_day, $to_day (days after it keep theirs: a month partition's last day),
+-- $max_baseline_days (the longest baseline_days of slug_rules).
 UPDATE slug_daily_stats AS s
 SET prior_days = b.prior_days, baseline = b.baseline, baseline_source = b.baseline_source,
     threshold = b.baseline * b.ratio
@@ -27,15 +28,16 @@ FROM (
     ),
     w AS (
         SELECT user_id, constituent, local_day, ratio, baseline_days, min_baseline_days,
-               coalesce(list_transform(list_filter(prior, lambda p: p.day >= local_day - baseline_days),
-                                       lambda p: p.mean), []) AS means
+               coalesce(list_transform(list_filter(prior, LAMBDA p: p.day >= local_day - baseline_days),
+                                       LAMBDA p: p.mean), []) AS means
         FROM windowed
-        WHERE local_day >= $from_day
+        WHERE local_day >= $from_day AND local_day <= $to_day
     )
     SELECT w.user_id, w.constituent, w.local_day, w.ratio, len(w.means)::INTEGER AS prior_days,
            CASE WHEN w.ratio IS NULL THEN NULL
                 WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0 THEN p.normal_avg_flow_gpd / 1440.0
-                WHEN len(w.means) >= w.min_baseline_days THEN list_aggregate(w.means, 'median') END AS baseline,
+                WHEN len(w.means) >= w.min_baseline_days
+                    THEN list_aggregate(w.means, 'median') END AS baseline,
            CASE WHEN w.ratio IS NULL THEN 'none: no slug rule in effect on this day'
                 WHEN w.constituent = 'flow' AND p.normal_avg_flow_gpd > 0
                     THEN 'the permit''s normal average flow (gallons a day / 1,440 = gallons a minute)'
@@ -43,7 +45,8 @@ FROM (
                     THEN 'median of the daily means of ' || len(w.means) || ' days in the '
                          || w.baseline_days || ' days before'
                 ELSE 'none: ' || len(w.means) || ' of the ' || w.baseline_days
-                     || ' days before have readings (' || w.min_baseline_days || ' needed)' END AS baseline_source
+                     || ' days before have readings (' || w.min_baseline_days || ' needed)'
+           END AS baseline_source
     FROM w LEFT JOIN slug_permits p USING (user_id)
 ) AS b
 WHERE s.user_id = b.user_id AND s.constituent = b.constituent AND s.local_day = b.local_day

@@ -6,7 +6,8 @@
 -- One row per obligation of a case whose trigger exists (contract 5.3).
 CREATE TABLE IF NOT EXISTS illicit_discharge_deadlines (
     case_id VARCHAR, obligation VARCHAR, due DATE, satisfied_on DATE,
-    status VARCHAR,                 -- met, late, open, overdue; suspended (abatement, appeal pending; due NULL)
+    status VARCHAR,                 -- met, late, open, overdue; suspended (abatement,
+                                    -- appeal pending; due NULL)
     rule VARCHAR,
     premises VARCHAR, days_late INTEGER, as_of DATE
 );

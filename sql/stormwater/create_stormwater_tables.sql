@@ -13,7 +13,8 @@ CREATE TABLE IF NOT EXISTS site_classification (
     condition_a BOOLEAN, condition_b BOOLEAN, condition_c BOOLEAN, conditions VARCHAR,
     inspections_required BOOLEAN,
     inspector VARCHAR,                      -- who must make the inspections
-    reports_to_officer_weekly BOOLEAN,      -- reports delivered to the officer weekly (where the rules ask for it)
+    reports_to_officer_weekly BOOLEAN,      -- reports delivered to the officer weekly
+                                            -- (where the rules ask for it)
     active BOOLEAN,                         -- under construction on --as-of
     judged_through DATE,                    -- final_stabilization or --as-of, whichever is earlier
     reason VARCHAR, rule VARCHAR

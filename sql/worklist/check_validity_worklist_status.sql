@@ -2,7 +2,8 @@
 -- judged ($as_of; a row due within $window days of it is due), and the rows in all.
 SELECT count(*) FILTER (WHERE status <> CASE WHEN due IS NULL THEN 'upcoming'
                                              WHEN due < CAST($as_of AS DATE) THEN 'overdue'
-                                             WHEN due <= CAST($as_of AS DATE) + CAST($window AS INTEGER) THEN 'due'
+                                             WHEN due <= CAST($as_of AS DATE) + CAST($window AS INTEGER)
+                                                 THEN 'due'
                                              ELSE 'upcoming' END) AS bad,
        count(*) AS total
 FROM worklist

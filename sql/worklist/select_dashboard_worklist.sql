@@ -3,6 +3,7 @@
 -- each, by due date, the undated last.
 SELECT *
 FROM worklist
-ORDER BY CASE person WHEN 'superintendent' THEN 0 WHEN 'stormwater_officer' THEN 1 WHEN 'clerk' THEN 2 ELSE 3 END,
+ORDER BY CASE person WHEN 'superintendent' THEN 0 WHEN 'stormwater_officer' THEN 1 WHEN 'clerk' THEN 2
+                     ELSE 3 END,
          CASE status WHEN 'overdue' THEN 0 WHEN 'due' THEN 1 WHEN 'upcoming' THEN 2 ELSE 3 END,
          due IS NULL, due, subject_id, action;
