@@ -13,11 +13,11 @@ from dagster_duckdb import DuckDBResource
 from assets.checks import suite_parameters, validate_in_background
 from assets.common import GROUP_INGEST, warehouse
 from outfall.ingest.datasets import Context, Dataset
-from outfall.ingest.engine import DatasetReport, ingest_dataset
+from outfall.ingest.engine import DatasetReport, load_dataset
 from outfall.ingest.registry import all_datasets
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.runlog import run_logger
-from outfall.warehouse import configure, count, preview_markdown, sql, transaction
+from outfall.warehouse import configure, count, preview_markdown, sql
 
 
 def _report_metadata(con, report: DatasetReport) -> dict:
@@ -92,8 +92,7 @@ def build_ingest_asset(ds: Dataset) -> AssetsDefinition:
         now = dt.datetime.now(dt.UTC)
         with warehouse(duckdb, ctx.timezone) as con:
             configure(con, settings.memory_limit, timezone=ctx.timezone)
-            with transaction(con):
-                report = ingest_dataset(con, ds, settings.data_path(), ctx, now)
+            report = load_dataset(con, ds, settings.data_path(), ctx, now)  # in a transaction of its own
             validate_in_background(context.run.run_id, duckdb, con, ds.name, suite_parameters(rules))
             context.log.info(
                 f"{ds.name}: {report.files_loaded} new file(s), {report.rows_read} rows read, "

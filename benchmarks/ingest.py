@@ -26,6 +26,16 @@ gives the medians. Then:
 Prints one table: bare vs marginal time, the ratio, rows per second, peak RSS.
 Targets (figures, not tests): marginal <= 5 x bare, peak RSS <= 2 GB for both
 formats, appending a day <= 5 % of the full run.
+
+    .venv/bin/python -m benchmarks.ingest --layouts [--rows 10M] [--layout one_file,monthly,daily]
+                                          [--formats parquet,csv] [--rounds 1]
+
+runs instead the three layouts of one year of readings side by side, in both formats: one
+year-long file, twelve monthly files, one small file per meter per day (in a folder per meter);
+``--rows`` readings (``rows / 525,600`` meters, a year of 1-minute readings each). Each layout and
+format: the bare DuckDB load and scan of the same files, `outfall run` with them and without them;
+printed: marginal, bare, ratio, rows per second, seconds per file, peak RSS. Targets (issue 30):
+marginal / bare <= 3 for every layout and format.
 """
 
 from __future__ import annotations
@@ -54,6 +64,7 @@ def _con(memory_limit: str = "1GB"):
     con = duckdb.connect()
     con.execute("SET TimeZone = 'America/New_York'")
     con.execute("SET memory_limit = ?", [memory_limit])
+    con.execute("SET enable_progress_bar = false")
     return con
 
 
@@ -267,6 +278,219 @@ def _median(values: list[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
+# ---------------------------------------------------------------------------
+# --layouts: one year of readings as one file, twelve monthly files, a file per meter per day
+
+LAYOUTS = ("one_file", "monthly", "daily")
+FORMATS = ("parquet", "csv")
+
+
+def _count(text: str) -> int:
+    """'10M' -> 10_000_000 ('k' and 'G' too)."""
+    text = text.strip().upper().replace("_", "")
+    scale = {"K": 10**3, "M": 10**6, "G": 10**9, "B": 10**9}.get(text[-1:], 1)
+    return int(float(text.rstrip("KMGB")) * scale)
+
+
+def _layout_dir(root: Path, layout: str, fmt: str) -> Path:
+    return root / f"{layout}_{fmt}"
+
+
+def generate_layouts(root: Path, meters: int, layouts, formats) -> dict:
+    """Each layout's data folder (the users and the flow files), generated once and kept."""
+    t = time.perf_counter()
+    con = _con("2GB")
+    users = "user_id,name,district\n" + "".join(
+        f"IU-{m:04d},Meter {m},consolidated\n" for m in range(1, meters + 1)
+    )
+    select = _GENERATE.strip()
+    select = select[select.index("(") + 1 : select.rindex(") TO")]
+    params = {"meters": meters, "minutes": 365 * 1440, "first_minute": 0, "start_epoch": START_EPOCH}
+    (root / "no_flow_data" / "industrial_users").mkdir(parents=True, exist_ok=True)
+    (root / "no_flow_data" / "industrial_users" / "users.csv").write_text(users)
+    for layout in layouts:
+        for fmt in formats:
+            folder = _layout_dir(root, layout, fmt)
+            done = folder / ".generated"
+            if done.exists():
+                continue
+            shutil.rmtree(folder, ignore_errors=True)
+            (folder / "industrial_users").mkdir(parents=True)
+            (folder / "industrial_users" / "users.csv").write_text(users)
+            if fmt == "parquet":
+                cols = "user_id, ts AS timestamp, value, 'gpm' AS unit"
+                options = "FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880"
+            else:
+                cols = (
+                    "user_id, strftime(timezone('America/New_York', ts), '%Y-%m-%dT%H:%M:%S') "
+                    "AS timestamp, round(value, 3) AS value, 'gpm' AS unit"
+                )
+                options = "FORMAT csv, HEADER"
+            local_day = "strftime(timezone('America/New_York', ts), '%Y-%m-%d')"
+            if layout == "one_file":
+                target = folder / "flow" / f"flow.{fmt}"
+                query = f"COPY (SELECT {cols} FROM ({select})) TO '{target}' ({options})"
+                (folder / "flow").mkdir()
+            elif layout == "monthly":
+                query = (
+                    f"COPY (SELECT {cols}, strftime(timezone('America/New_York', ts), '%m') AS month "
+                    f"FROM ({select})) TO '{folder / 'flow'}' ({options}, PARTITION_BY (month), "
+                    f"FILENAME_PATTERN 'flow_{{i}}')"
+                )
+            else:
+                query = (
+                    f"COPY (SELECT {cols}, user_id AS meter, {local_day} AS day FROM ({select})) "
+                    f"TO '{folder / 'flow'}' ({options}, PARTITION_BY (meter, day))"
+                )
+            con.execute(query, params)
+            done.touch()
+    return {"generate_s": time.perf_counter() - t}
+
+
+def _flow_files(root: Path, layout: str, fmt: str) -> list[Path]:
+    return sorted((_layout_dir(root, layout, fmt) / "flow").rglob(f"*.{fmt}"))
+
+
+def bare_layout(root: Path, layout: str, fmt: str) -> None:
+    """DuckDB alone: the layout's files loaded into a table (parse, time zone) and scanned by meter."""
+    db = root / f"bare_{layout}_{fmt}.duckdb"
+    db.unlink(missing_ok=True)
+    import duckdb
+
+    files = [str(p) for p in _flow_files(root, layout, fmt)]
+    con = duckdb.connect(str(db))
+    con.execute("SET TimeZone = 'America/New_York'")
+    con.execute("SET memory_limit = '1GB'")
+    if fmt == "parquet":
+        con.execute(
+            "CREATE TABLE flow AS SELECT user_id, timestamp AS ts, value, unit FROM read_parquet(?)", [files]
+        )
+    else:
+        con.execute(
+            "CREATE TABLE flow AS SELECT user_id, "
+            "timezone('America/New_York', CAST(timestamp AS TIMESTAMP)) AS ts, "
+            "CAST(value AS DOUBLE) AS value, unit FROM read_csv(?, all_varchar = true)",
+            [files],
+        )
+    con.execute("SELECT user_id, count(*), avg(value), max(ts) FROM flow GROUP BY user_id").fetchall()
+    con.close()
+    db.unlink(missing_ok=True)
+
+
+def run_layouts(root: Path, meters: int, layouts, formats, rounds: int) -> dict:
+    """Per layout and format, ``rounds`` rounds side by side: the bare load, `outfall run` with the
+    files, and without them, each run in a new warehouse."""
+    runs = root / "runs"
+    runs.mkdir(exist_ok=True)
+    base = runs / "none" / "w.duckdb"
+    base.parent.mkdir(exist_ok=True)
+    _fresh(base)
+    _outfall(root / "no_flow_data", base)  # warm-up: file caches, first imports
+    out = {}
+    for layout in layouts:
+        for fmt in formats:
+            files = _flow_files(root, layout, fmt)
+            wh = runs / f"{layout}_{fmt}" / "w.duckdb"
+            wh.parent.mkdir(exist_ok=True)
+            per_round = []
+            for _ in range(rounds):
+                bare_run = _child(
+                    [
+                        sys.executable,
+                        "-m",
+                        "benchmarks.ingest",
+                        "--dir",
+                        str(root),
+                        "--bare-layout",
+                        f"{layout}:{fmt}",
+                    ]
+                )
+                _fresh(wh)
+                with_flow = _outfall(_layout_dir(root, layout, fmt), wh)
+                _fresh(base)
+                without = _outfall(root / "no_flow_data", base)
+                per_round.append({"bare": bare_run, "with": with_flow, "without": without})
+            with __import__("duckdb").connect(str(wh), read_only=True) as con:
+                stored = con.execute("SELECT count(*) FROM flow").fetchall()[0][0]
+                quarantined = con.execute(
+                    "SELECT count(*) FROM quarantine WHERE dataset = 'flow'"
+                ).fetchall()[0][0]
+            _fresh(wh)
+            bare_s = _median([r["bare"]["seconds"] for r in per_round])
+            marginal = _median([r["with"]["seconds"] - r["without"]["seconds"] for r in per_round])
+            out[f"{layout}:{fmt}"] = {
+                "layout": layout,
+                "format": fmt,
+                "files": len(files),
+                "bytes": sum(p.stat().st_size for p in files),
+                "rows": stored,
+                "quarantined": quarantined,
+                "bare_s": round(bare_s, 2),
+                "marginal_s": round(marginal, 2),
+                "ratio": round(
+                    _median(
+                        [
+                            (r["with"]["seconds"] - r["without"]["seconds"]) / r["bare"]["seconds"]
+                            for r in per_round
+                        ]
+                    ),
+                    2,
+                ),
+                "rows_per_s": round(stored / marginal) if marginal > 0 else 0,
+                "bare_rows_per_s": round(stored / bare_s) if bare_s > 0 else 0,
+                "s_per_file": round(marginal / len(files), 4) if files else 0,
+                "peak_rss_mb": round(max(r["with"]["peak_rss_mb"] for r in per_round)),
+                "bare_peak_rss_mb": round(max(r["bare"]["peak_rss_mb"] for r in per_round)),
+                "per_round": [
+                    {k: round(r[k]["seconds"], 2) for k in ("bare", "with", "without")} for r in per_round
+                ],
+            }
+    return out
+
+
+def main_layouts(args) -> int:
+    rows = _count(args.rows)
+    meters = max(1, round(rows / (365 * 1440)))
+    layouts = [x for x in args.layout.split(",") if x]
+    formats = [x for x in args.formats.split(",") if x]
+    root = args.dir / f"layouts_{meters}"
+    root.mkdir(parents=True, exist_ok=True)
+    gen = generate_layouts(root, meters, layouts, formats)
+    res = run_layouts(root, meters, layouts, formats, args.rounds)
+    figures = {
+        "meters": meters,
+        "readings": meters * 365 * 1440,
+        "rounds": args.rounds,
+        "generate_s": round(gen["generate_s"], 1),
+        "layouts": res,
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+    }
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    print(
+        f"ingestion by file layout: {meters} meters x 365 days of 1-minute readings "
+        f"({figures['readings']:,} readings); medians of {args.rounds} round(s); each round: the bare "
+        "load and scan, then outfall run with the files and without them, side by side"
+    )
+    print(
+        "| layout | format | files | MB | rows stored | bare (s) | marginal (s) | ratio | rows/s marginal "
+        "| rows/s bare | s per file | peak RSS (MB) | bare peak RSS (MB) |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in res.values():
+        print(
+            f"| {r['layout']} | {r['format']} | {r['files']:,} | {r['bytes'] / 1e6:,.0f} | {r['rows']:,} "
+            f"| {r['bare_s']:.2f} | {r['marginal_s']:.2f} | {r['ratio']:.2f} | {r['rows_per_s']:,} "
+            f"| {r['bare_rows_per_s']:,} | {r['s_per_file']:.4f} | {r['peak_rss_mb']:,} "
+            f"| {r['bare_peak_rss_mb']:,} |"
+        )
+    print(f"load average after {figures['load_average_after']} on {os.cpu_count()} CPUs")
+    print(json.dumps(figures))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.ingest", description=__doc__.split("\n")[0])
     ap.add_argument("--meters", type=int, default=190)
@@ -280,10 +504,28 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=3, help="rounds of side-by-side runs per format (default 3)"
     )
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--layouts",
+        action="store_true",
+        help="the three file layouts side by side in both formats (see --rows, --layout, --formats)",
+    )
+    ap.add_argument(
+        "--rows", default="10M", help="--layouts: readings in the year (default 10M; 100M possible)"
+    )
+    ap.add_argument("--layout", default=",".join(LAYOUTS), help="--layouts: which, comma-separated")
+    ap.add_argument("--formats", default=",".join(FORMATS), help="--layouts: which, comma-separated")
+    ap.add_argument("--bare-layout", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.bare:
         bare(args.dir, args.bare)
         return 0
+    if args.bare_layout:
+        bare_layout(args.dir, *args.bare_layout.split(":"))
+        return 0
+    if args.layouts:
+        if "--rounds" not in (argv if argv is not None else sys.argv):
+            args.rounds = 1
+        return main_layouts(args)
     marker = args.dir / f"generated_{args.meters}_{args.days}_{args.csv_days}"
     if not marker.exists():
         shutil.rmtree(args.dir, ignore_errors=True)

@@ -12,10 +12,10 @@ import pytest
 from assets.common import schema_ddl
 from outfall.ingest.compile import create_table_sql
 from outfall.ingest.datasets import DATASETS, Context
-from outfall.ingest.engine import ingest_dataset
+from outfall.ingest.engine import load_dataset
 from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.rules import load_town
-from outfall.warehouse import configure, ensure_schema, sql, transaction
+from outfall.warehouse import configure, ensure_schema, sql
 
 TOWN = load_town()
 CTX = Context(
@@ -38,8 +38,7 @@ def con(tmp_path):
 
 def load(con, data: Path, name: str):
     """Ingest the input folder ``name`` under ``data`` in one transaction; the engine's result."""
-    with transaction(con):
-        return ingest_dataset(con, DATASETS[name], data, CTX, NOW)
+    return load_dataset(con, DATASETS[name], data, CTX, NOW)
 
 
 def contract_ddl() -> str:

@@ -323,7 +323,7 @@ def test_an_interrupted_run_says_so_in_one_plain_line(tmp_path, monkeypatch, cap
     import assets.ingest as ingest
     from pipelines import cli
 
-    real = ingest.ingest_dataset
+    real = ingest.load_dataset
 
     def interrupted(con, ds, *args, **kwargs):
         if ds.name == "flow":
@@ -332,7 +332,7 @@ def test_an_interrupted_run_says_so_in_one_plain_line(tmp_path, monkeypatch, cap
             raise duckdb.InterruptException("INTERRUPT Error: Interrupted!")
         return real(con, ds, *args, **kwargs)
 
-    monkeypatch.setattr(ingest, "ingest_dataset", interrupted)
+    monkeypatch.setattr(ingest, "load_dataset", interrupted)
     data = tmp_path / "data"
     (data / "flow").mkdir(parents=True)
     (data / "flow" / "meter.csv").write_text("user_id,timestamp,value,unit\nIU-1,2026-11-02 08:00,12.5,gpm\n")

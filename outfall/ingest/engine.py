@@ -19,8 +19,21 @@ new rows' hourly summaries, which are then kept (``outfall.flow_hours``).
 
 Invariant, per file and per dataset: rows read = rows kept + rows quarantined.
 
-New Parquet files of one layout are judged together, up to ``BATCH_MAX_ROWS`` rows in one
-statement (one query over many small files uses every core; one per file ran on one core and
+A file that cannot be read is one quarantine row (row 0) naming it and what is wrong with it, and
+the dataset's other files load. A Parquet file's footer is read on a connection of its own
+(``_side``) before the file is read in the dataset's transaction. A file that breaks partway
+through its reading (a damaged row group, a CSV line that stops the reader) fails the statement
+reading it, and DuckDB then aborts the whole transaction: ``load_dataset`` rolls it back and loads
+the dataset again, from the start, with that file as its quarantine row (no savepoints: nothing of
+the first attempt is kept, so a killed run leaves nothing half-written and a re-run duplicates
+nothing). A failure costs one more pass over the dataset's new files; a run without one costs
+nothing.
+
+New Parquet files of one layout, and new UTF-8 CSV files of one header, are judged together, up
+to ``BATCH_MAX_ROWS`` rows in one statement (a CSV file's rows reckoned from its size,
+``CSV_BYTES_PER_ROW``; its rows read with ``read_csv`` of the list of files, each row's file
+carried along; a group with a line DuckDB could not read as a row is loaded file by file, which
+quarantines the line) (one query over many small files uses every core; one per file ran on one core and
 paid a dozen statements per file), with each row's file carried along: file by file, the rows,
 row numbers, quarantine, ledger and counts are those of loading them one at a time. The batch is
 merged in one insert only when no two of its files share a natural key and none of its keys is
@@ -41,6 +54,7 @@ import io
 import re
 import shutil
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,10 +65,14 @@ from outfall.ingest import compile as cq, files as fs, parse, xlsx
 from outfall.ingest.datasets import PREFILLED_KEY, Context, Dataset
 from outfall.ingest.parse import clean_header, ident, lit
 from outfall.ingest.registry import all_datasets
-from outfall.warehouse import run_script, sql, table_columns
+from outfall.warehouse import run_script, sql, table_columns, transaction
 
 PROVENANCE = tuple(n for n, _ in cq.PROVENANCE)
-BATCH_MAX_ROWS = 2_000_000  # rows of new Parquet files judged in one statement (0: one file at a time)
+BATCH_MAX_ROWS = 2_000_000  # rows of new Parquet or CSV files judged in one statement (0: one file at a time)
+CSV_BYTES_PER_ROW = 40  # a meter reading's line: what a CSV file's size is reckoned in rows at
+# A CSV file larger than this is loaded on its own: straight into its table (_load_straight), without
+# the scratch copy a group is judged into, which costs more than the file's own reading saves.
+CSV_GROUP_MAX_BYTES = 8 << 20
 
 
 @dataclass
@@ -135,15 +153,118 @@ def check_table(con, ds: Dataset) -> None:
         )
 
 
+class FileUnreadable(Exception):
+    """A file broke partway through its reading, inside the dataset's transaction (which DuckDB has
+    then aborted): ``load_dataset`` loads the dataset again with the file as one quarantine row."""
+
+    def __init__(self, rel: str, reason: str):
+        super().__init__(f"{rel}: {reason}")
+        self.rel, self.reason = rel, reason
+
+
+class BatchUnreadable(Exception):
+    """A group of Parquet files judged together broke partway: ``load_dataset`` loads the dataset
+    again with each of them read on its own, so that the file at fault is found."""
+
+    def __init__(self, rels: list[str]):
+        super().__init__(", ".join(rels))
+        self.rels = rels
+
+
+# DuckDB's errors that are not the file's: the machine's (memory, disk), an interruption, Outfall's own.
+_NOT_THE_FILE = (
+    duckdb.OutOfMemoryException,
+    duckdb.InterruptException,
+    duckdb.CatalogException,
+    duckdb.InternalException,
+    duckdb.FatalException,
+    duckdb.ConnectionException,
+)
+
+
+def _at_fault(exc: BaseException) -> duckdb.Error | None:
+    """The DuckDB error of reading a file, when the file is at fault; else None. A statement run
+    after the failure (a clean-up in a ``finally``) fails in turn on the aborted transaction: the
+    error that aborted it is the one looked at."""
+    while isinstance(exc, duckdb.TransactionException) and exc.__context__ is not None:
+        exc = exc.__context__
+    if not isinstance(exc, duckdb.Error) or isinstance(exc, (*_NOT_THE_FILE, duckdb.TransactionException)):
+        return None
+    if isinstance(exc, duckdb.IOException) and "space" in str(exc).lower():
+        return None  # the disk is full (the temp folder): not the file's fault
+    return exc
+
+
+PARQUET_UNREADABLE = "the file is not a readable Parquet file; export it again (or send CSV)"
+PARQUET_CUT = (
+    "the file is not a readable Parquet file: it is cut short or damaged (its end, which lists "
+    "what it holds, is missing); export it again (or send CSV)"
+)
+PARQUET_DAMAGED = (
+    "the file is damaged partway: the first part of it can be read, but a later block of its "
+    "rows cannot; export it again (or send CSV)"
+)
+CSV_BROKEN = (
+    "the file cannot be read as CSV to its end: a line in it breaks the layout of a CSV file "
+    "(a stray carriage return inside a row, or binary data); " + fs.SAVE_AS
+)
+
+
+def _unreadable_reason(rel: str) -> str:
+    """What is wrong with a file whose reading broke partway, in plain words (DuckDB's own message
+    names paths and settings, and is not echoed)."""
+    suffix = Path(rel).suffix.lower()
+    if suffix == ".parquet":
+        return PARQUET_DAMAGED
+    if suffix == ".csv":
+        return CSV_BROKEN
+    return "the file cannot be read to its end (part of it is damaged); save it again and send it again"
+
+
+def load_dataset(
+    con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context, now: dt.datetime | None = None
+) -> DatasetReport:
+    """``ingest_dataset`` in one transaction of its own; a file that breaks partway through its
+    reading aborts it, and the dataset is loaded again with that file as its quarantine row."""
+    now = now or dt.datetime.now(dt.UTC)
+    unreadable: dict[str, str] = {}
+    alone: set[str] = set()
+    while True:
+        try:
+            with transaction(con):
+                return ingest_dataset(con, ds, data_dir, ctx, now, unreadable=unreadable, alone=alone)
+        except FileUnreadable as exc:
+            if exc.rel in unreadable:
+                raise
+            unreadable[exc.rel] = exc.reason
+        except BatchUnreadable as exc:
+            if alone.issuperset(exc.rels):
+                raise
+            alone.update(exc.rels)
+
+
 # ---------------------------------------------------------------------------
 # one dataset
 
 
 def ingest_dataset(
-    con: duckdb.DuckDBPyConnection, ds: Dataset, data_dir: Path, ctx: Context, now: dt.datetime | None = None
+    con: duckdb.DuckDBPyConnection,
+    ds: Dataset,
+    data_dir: Path,
+    ctx: Context,
+    now: dt.datetime | None = None,
+    *,
+    unreadable: dict[str, str] | None = None,
+    alone: set[str] | None = None,
 ) -> DatasetReport:
-    """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction)."""
+    """Load every new or changed file of ``data_dir/<dataset>`` (call inside a transaction; or call
+    ``load_dataset``). ``unreadable``: files (by name in the folder) known to break partway through
+    their reading, with what is wrong with them: each is one quarantine row. ``alone``: Parquet
+    files read one by one, never judged with others. A file that breaks partway raises
+    FileUnreadable (BatchUnreadable: a group of them), the transaction then being aborted."""
     now = now or dt.datetime.now(dt.UTC)
+    unreadable = unreadable or {}
+    alone = alone or set()
     con.execute(cq.create_table_sql(ds)).fetchall()
     check_table(con, ds)
     report = DatasetReport(ds.name)
@@ -166,13 +287,14 @@ def ingest_dataset(
     try:
         pending: list[tuple[fs.InputEntry, fs.FileFacts]] = []
         for entry in entries:
-            facts = _new_parquet(ds, entry, ledger)
+            held_back = entry.rel in alone or entry.rel in unreadable
+            facts = None if held_back else _new_batchable(ds, entry, ledger)
             if facts is not None:
                 pending.append((entry, facts))
                 continue
             _ingest_batch(con, ds, pending, ledger, ctx, now, report, tmp)
             pending = []
-            _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp)
+            _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, unreadable=unreadable.get(entry.rel))
         _ingest_batch(con, ds, pending, ledger, ctx, now, report, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -202,8 +324,29 @@ def _unchanged(entry: fs.InputEntry, ledger) -> bool:
     return entry.problem is None and stamp is not None and fs.current_stamp(entry.path) == stamp
 
 
+def _side() -> duckdb.DuckDBPyConnection:
+    """This thread's in-memory connection for reading a Parquet file's footer: an error there (a
+    file cut short) is only a reason to quarantine the file, never an aborted transaction."""
+    side = getattr(_SIDE, "con", None)
+    if side is None:
+        side = _SIDE.con = duckdb.connect()
+    return side
+
+
+_SIDE = threading.local()
+
+
 def _ingest_entry(
-    con, ds, entry: fs.InputEntry, ledger, ctx, now, report, tmp, facts: fs.FileFacts | None = None
+    con,
+    ds,
+    entry: fs.InputEntry,
+    ledger,
+    ctx,
+    now,
+    report,
+    tmp,
+    facts: fs.FileFacts | None = None,
+    unreadable: str | None = None,
 ) -> None:
     rel = entry.rel
     if facts is None and _unchanged(entry, ledger):
@@ -236,8 +379,16 @@ def _ingest_entry(
     if entry.problem is not None:
         fr = _whole_file_problem(con, ds, rel, entry.problem, now)
         size = None
+    elif unreadable is not None:  # it broke partway through its reading in an earlier attempt
+        fr = _whole_file_problem(con, ds, rel, unreadable, now)
+        size = facts.size
     else:
-        fr = _load_file(con, ds, entry.path, rel, facts, ctx, now, tmp)
+        try:
+            fr = _load_file(con, ds, entry.path, rel, facts, ctx, now, tmp)
+        except duckdb.Error as exc:
+            if _at_fault(exc) is None:
+                raise
+            raise FileUnreadable(rel, _unreadable_reason(rel)) from exc
         size = facts.size
     _record_file(con, ds, fr, digest, size, now, report, facts.stamp if facts else None)
 
@@ -284,23 +435,59 @@ def _record_file(
 # new Parquet files, judged together
 
 
-def _new_parquet(ds: Dataset, entry: fs.InputEntry, ledger) -> fs.FileFacts | None:
-    """The facts of a Parquet file never loaded before, which may be judged with others; else None."""
+def _new_batchable(ds: Dataset, entry: fs.InputEntry, ledger) -> fs.FileFacts | None:
+    """The facts of a Parquet or CSV file never loaded before, which may be judged with others; else None."""
     if BATCH_MAX_ROWS <= 0 or entry.problem is not None or entry.rel in ledger:
         return None
-    if Path(entry.rel).suffix.lower() != ".parquet" or ".parquet" not in ds.extensions:
+    suffix = Path(entry.rel).suffix.lower()
+    if suffix not in (".parquet", ".csv") or suffix not in ds.extensions:
         return None
     try:
-        facts = fs.inspect_file(entry.path, check_text=False)
+        facts = fs.inspect_file(entry.path, check_text=suffix == ".csv")
     except OSError:
         return None  # loaded on its own, which says what is wrong
+    if suffix == ".csv" and facts.size > CSV_GROUP_MAX_BYTES:
+        return None
     return facts if facts.size else None
+
+
+def _csv_layout(ds: Dataset, facts: fs.FileFacts) -> tuple | None:
+    """A CSV file's layout (delimiter, lines before its rows, header names) when it may be judged with
+    others: UTF-8 text read as it is, with a header naming every required column once."""
+    enc = fs.decide_encoding(facts)
+    if enc.problem or enc.codec != "utf-8":
+        return None
+    text = facts.head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    if not text.strip():
+        return None
+    layout = fs.read_csv_layout(text, ds.required, _aliases(ds))
+    if layout.problem or fs.duplicate_names(layout.names):
+        return None
+    return ("csv", layout.delimiter, int(layout.skip), tuple(layout.names))
+
+
+def _footer_rows(paths: list[str]) -> dict[str, int]:
+    """Each Parquet file's number of rows, as its footer says; a file whose footer cannot be read is
+    left out (loaded on its own, which quarantines it)."""
+    query = "SELECT file_name, num_rows FROM parquet_file_metadata($paths)"
+    try:
+        return dict(_side().execute(query, {"paths": paths}).fetchall())
+    except duckdb.Error:
+        rows: dict[str, int] = {}
+        for path in paths:
+            try:
+                rows.update(_side().execute(query, {"paths": [path]}).fetchall())
+            except duckdb.Error:
+                continue
+        return rows
 
 
 def _parquet_layout(con, ds: Dataset, path: Path) -> tuple | None:
     """The file's columns as (spec name, file's name, type), when all is in order for a batch."""
     try:
-        described = con.execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+        described = (
+            _side().execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
+        )
     except duckdb.Error:
         return None
     aliases = _aliases(ds)
@@ -314,36 +501,34 @@ def _parquet_layout(con, ds: Dataset, path: Path) -> tuple | None:
 def _ingest_batch(
     con, ds, pending: list[tuple[fs.InputEntry, fs.FileFacts]], ledger, ctx, now, report: DatasetReport, tmp
 ) -> None:
-    """New Parquet files: consecutive ones of one layout judged and merged together (in groups of
-    up to BATCH_MAX_ROWS rows); every other one, and every group that cannot be merged at once,
-    file by file. Files are loaded, and their ledger and report entries written, in their order."""
+    """New Parquet and CSV files: consecutive ones of one format and layout judged and merged
+    together (in groups of up to BATCH_MAX_ROWS rows); every other one, and every group that cannot
+    be merged at once, file by file. Files are loaded, and their ledger and report entries written,
+    in their order."""
     if len(pending) < 2:
         for entry, facts in pending:
             _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, facts)
         return
-    try:
-        rows = dict(
-            con.execute(
-                "SELECT file_name, num_rows FROM parquet_file_metadata($paths)",
-                {"paths": [str(e.path) for e, _ in pending]},
-            ).fetchall()
-        )
-    except duckdb.Error:
-        rows = {}
+    parquet = [str(e.path) for e, _ in pending if Path(e.rel).suffix.lower() == ".parquet"]
+    rows = _footer_rows(parquet) if parquet else {}
     # Runs of consecutive files of one layout: the files stay in their order (a later file
     # supersedes an earlier one), so a file of another layout ends the run.
     groups: list[tuple[tuple | None, list[tuple[fs.InputEntry, fs.FileFacts]]]] = []
     held = 0
     for entry, facts in pending:
-        layout = _parquet_layout(con, ds, entry.path) if str(entry.path) in rows else None
-        size = rows.get(str(entry.path), 0)
+        if Path(entry.rel).suffix.lower() == ".csv":
+            layout, size = _csv_layout(ds, facts), facts.size // CSV_BYTES_PER_ROW
+        else:
+            layout = _parquet_layout(con, ds, entry.path) if str(entry.path) in rows else None
+            size = rows.get(str(entry.path), 0)
         if layout is None or not groups or groups[-1][0] != layout or held + size > BATCH_MAX_ROWS:
             groups.append((layout, []))
             held = 0
         groups[-1][1].append((entry, facts))
         held += size
     for layout, group in groups:
-        if len(group) < 2 or not _load_parquet_group(con, ds, group, layout, ctx, now, report):
+        load_group = _load_csv_group if layout and layout[0] == "csv" else _load_parquet_group
+        if len(group) < 2 or not load_group(con, ds, group, layout, ctx, now, report):
             for entry, facts in group:
                 _ingest_entry(con, ds, entry, ledger, ctx, now, report, tmp, facts)
 
@@ -354,9 +539,7 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
     spec = {c.name for c in ds.columns}
     where = {n: (orig, t) for n, orig, t in layout if n in spec}
     quoted = lambda s: '"' + s.replace('"', '""') + '"'  # noqa: E731 - a column name of the file, quoted
-    paths = [str(entry.path) for entry, _ in group]
-    con.execute("CREATE OR REPLACE TEMP TABLE _batch_files (path VARCHAR, rel VARCHAR)").fetchall()
-    con.executemany("INSERT INTO _batch_files VALUES (?, ?)", [[str(e.path), e.rel] for e, _ in group])
+    paths = _batch_files(con, group)
     source = (
         "SELECT file_row_number + 1 AS source_row, CAST(NULL AS VARCHAR) AS _source_reason, "
         + ", ".join(f"{quoted(orig)} AS {ident('r_' + n)}" for n, (orig, _) in where.items())
@@ -366,9 +549,99 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
         progress.reading(ds.name, entry.rel)
     try:
         _judge(con, ds, ctx, source, {n: t for n, (_, t) in where.items()}, {"paths": paths}, None, now)
-    except duckdb.InvalidInputException:
+    except duckdb.Error as exc:  # the transaction is aborted: loaded again, each file on its own
+        if _at_fault(exc) is None:
+            raise
+        raise BatchUnreadable([entry.rel for entry, _ in group]) from exc
+    return _merge_group(con, ds, group, now, report)
+
+
+def _batch_files(con, group) -> list[str]:
+    """The table _batch_files: each file of a group, the path read and its name in the folder."""
+    paths = [str(entry.path) for entry, _ in group]
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _batch_files AS SELECT unnest($paths) AS path, unnest($rels) AS rel",
+        {"paths": paths, "rels": [entry.rel for entry, _ in group]},
+    ).fetchall()
+    return paths
+
+
+def _load_csv_group(con, ds: Dataset, group, layout: tuple, ctx, now, report: DatasetReport) -> bool:
+    """Judge and merge UTF-8 CSV files of one header in one pass (``read_csv`` of the list, each
+    row's file carried along); False (nothing written) when a line of them could not be read as a
+    row (each file on its own then quarantines it with its number) or they cannot be merged at once."""
+    _, delimiter, skip, names = layout
+    spec = set(_read_columns(ds))
+    where = {n: i for i, n in reversed(list(enumerate(names))) if n in spec}
+    paths = _batch_files(con, group)
+    for entry, _ in group:
+        progress.reading(ds.name, entry.rel)
+    con.execute("DROP TABLE IF EXISTS _rej_errors").fetchall()
+    con.execute("DROP TABLE IF EXISTS _rej_scans").fetchall()
+    con.execute("SET preserve_insertion_order = true").fetchall()
+    try:
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT filename, "
+            f"{', '.join(f'c{i}' for i in sorted(where.values()))} "
+            f"FROM {_read_csv_sql(names, delimiter, skip)}",
+            {"path": paths},
+        ).fetchall()
+    except duckdb.Error as exc:  # the transaction is aborted: loaded again, each file on its own
+        if _at_fault(exc) is None:
+            raise
+        raise BatchUnreadable([entry.rel for entry, _ in group]) from exc
+    unreadable = con.execute(
+        "SELECT count(*) FROM _rej_errors WHERE trim(coalesce(csv_line, ''), "
+        "' ' || chr(9) || chr(10) || chr(13)) <> ''"
+    ).fetchall()[0][0]
+    # each file's rows are numbered by their row ids, which follow one another within a file
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _csv_files AS SELECT filename, min(rowid) AS first, "
+        "max(rowid) AS last, count(*) AS n FROM _csv_rows GROUP BY filename"
+    ).fetchall()
+    spans = con.execute("SELECT first, last, n FROM _csv_files ORDER BY first").fetchall()
+    apart = all(last - first + 1 == n for first, last, n in spans) and all(
+        spans[k][0] > spans[k - 1][1] for k in range(1, len(spans))
+    )
+    if unreadable or not apart:
         _drop_scratch(con)
         return False
+    source = (
+        f"SELECT r.rowid - f.first + 1 AS source_row, {_swallowed_sql(where, delimiter, len(names))} "
+        "AS _source_reason, "
+        + ", ".join(f"r.c{i} AS {ident('r_' + n)}" for n, i in where.items())
+        + ", r.filename AS _source_file "
+        "FROM _csv_rows AS r JOIN _csv_files AS f ON f.filename = r.filename"
+    )
+    _judge(con, ds, ctx, source, {n: "VARCHAR" for n in where}, {}, None, now)
+    return _merge_group(con, ds, group, now, report)
+
+
+def _read_csv_sql(names, delimiter: str, skip: int) -> str:
+    """DuckDB's reading of the CSV file(s) $path: every cell text, the header's columns in order."""
+    columns = "{" + ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(names))) + "}"
+    return (
+        f"read_csv($path, auto_detect = false, header = false, skip = {int(skip)}, "
+        f"columns = {columns}, delim = {lit(delimiter)}, quote = '\"', escape = '\"', "
+        f"strict_mode = true, store_rejects = true, rejects_table = '_rej_errors', "
+        f"rejects_scan = '_rej_scans', max_line_size = 2000000, filename = true)"
+    )
+
+
+def _swallowed_sql(where: dict[str, int], delimiter: str, ncols: int) -> str:
+    """The reason of a row one of whose cells runs over a line break with a whole row's worth of
+    separators in it (a quote left open), or NULL."""
+    cases = " ".join(
+        f"WHEN contains(c{i}, chr(10)) AND length(c{i}) - length(replace(c{i}, {lit(delimiter)}, '')) "
+        f">= {max(ncols - 1, 1)} THEN {lit(_swallow_reason(name))}"
+        for name, i in where.items()
+    )
+    return f"CASE {cases} END" if cases else "CAST(NULL AS VARCHAR)"
+
+
+def _merge_group(con, ds: Dataset, group, now, report: DatasetReport) -> bool:
+    """The judged rows of a group of files (_judged) merged in one insert, with each file's ledger
+    entry and report; False (nothing written) when they cannot be merged at once."""
     _mark_repeats(con, ds)
     con.execute(_incoming_view(con, ds)).fetchall()
     new = _merge_at_once(con, ds)
@@ -384,16 +657,40 @@ def _load_parquet_group(con, ds: Dataset, group, layout: tuple, ctx, now, report
     }
     con.execute(f"INSERT INTO {ident(ds.name)} BY NAME SELECT * FROM _incoming").fetchall()
     _drop_scratch(con)
-    for entry, facts in group:
+    reports = []
+    for entry, _ in group:
         read, quarantined = counts.get(entry.rel, (0, 0))
-        fr = FileReport(
-            entry.rel,
-            rows_read=read,
-            rows_quarantined=quarantined,
-            rows_kept=read - quarantined,
-            rows_new=int(new.get(entry.rel, 0)),
+        reports.append(
+            FileReport(
+                entry.rel,
+                rows_read=read,
+                rows_quarantined=quarantined,
+                rows_kept=read - quarantined,
+                rows_new=int(new.get(entry.rel, 0)),
+            )
         )
-        _record_file(con, ds, fr, facts.sha256, facts.size, now, report, facts.stamp)
+    # the files' ledger entries in one statement (one each cost more than judging a small file)
+    run_script(
+        con,
+        sql("insert_ingested_files"),
+        {
+            "dataset": ds.name,
+            "now": now,
+            "source_file": [fr.source_file for fr in reports],
+            "sha256": [facts.sha256 for _, facts in group],
+            "size_bytes": [facts.size for _, facts in group],
+            "file_stamp": [facts.stamp for _, facts in group],
+            **{
+                k: [getattr(fr, k) for fr in reports]
+                for k in ("rows_read", "rows_kept", "rows_quarantined", "rows_new", "rows_superseded")
+            },
+        },
+    )
+    report.files.extend(reports)
+    if report.summaries is not None:
+        report.summaries = report.summaries and not any(fr.rows_new for fr in reports)
+    for fr in reports:
+        progress.rows(ds.name, fr.rows_read)
     return True
 
 
@@ -415,11 +712,7 @@ def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
         return {}
     nulls = sum(r[2] for r in per_file)
     boxes = [r[3:] for r in per_file]
-
-    def meet(a, b) -> bool:
-        return all(a[2 * i] <= b[2 * i + 1] and b[2 * i] <= a[2 * i + 1] for i in range(len(keys)))
-
-    if nulls or any(meet(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
+    if nulls or _boxes_meet(boxes, len(keys)):
         shared = con.execute(
             f"SELECT count(*) FROM (SELECT 1 FROM _incoming GROUP BY {', '.join(keys)} "
             f"HAVING count(DISTINCT source_file) > 1)"
@@ -431,14 +724,43 @@ def _merge_at_once(con, ds: Dataset) -> dict[str, int] | None:
         lows = [b[2 * i] for b in boxes if b[2 * i] is not None]
         highs = [b[2 * i + 1] for b in boxes if b[2 * i + 1] is not None]
         bounds += [min(lows) if lows else None, max(highs) if highs else None]
-    if _overlap(con, ds, tuple(bounds))[2]:
+    t_filter, params, overlap = _overlap(con, ds, tuple(bounds))
+    # stored rows within the group's key ranges (a meter's year split between two groups): only a
+    # key actually shared stops the insert at once (each file on its own would then cost a pass
+    # over the stored rows per file)
+    if (
+        overlap
+        and con.execute(
+            f"SELECT EXISTS (SELECT 1 FROM {ident(ds.name)} AS t JOIN _incoming AS i "
+            f"ON {_key_match(ds)} WHERE {t_filter})",
+            params,
+        ).fetchall()[0][0]
+    ):
         return None
     return {r[0]: int(r[1]) for r in per_file}
 
 
+def _boxes_meet(boxes: list[tuple], dims: int) -> bool:
+    """Whether two of the files' key ranges (each a box: min and max of each key column, none NULL)
+    meet on every column. Swept along the last column (a reading's time): only boxes whose times
+    overlap are compared, so that a file per meter per day is not compared with every other."""
+    last = dims - 1
+    order = sorted(boxes, key=lambda b: b[2 * last])
+    active: list[tuple] = []
+    for box in order:
+        active = [a for a in active if a[2 * last + 1] >= box[2 * last]]
+        if any(
+            all(a[2 * i] <= box[2 * i + 1] and box[2 * i] <= a[2 * i + 1] for i in range(dims))
+            for a in active
+        ):
+            return True
+        active.append(box)
+    return False
+
+
 def _drop_scratch(con) -> None:
     con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
-    for name in ("_judged", "_repeats", "_rejected_lines", "_batch_files"):
+    for name in ("_judged", "_repeats", "_rejected_lines", "_batch_files", "_csv_rows", "_csv_files"):
         con.execute(f"DROP TABLE IF EXISTS {name}").fetchall()
 
 
@@ -523,25 +845,16 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
         return _whole_file_problem(con, ds, rel, dupes, now)
     spec = set(_read_columns(ds))
     where = {n: i for i, n in reversed(list(enumerate(layout.names))) if n in spec}
-    columns = "{" + ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(layout.names))) + "}"
     con.execute("DROP TABLE IF EXISTS _rej_errors").fetchall()
     con.execute("DROP TABLE IF EXISTS _rej_scans").fetchall()
-    ncols = len(layout.names)
-    swallowed = " ".join(
-        f"WHEN contains(c{i}, chr(10)) AND length(c{i}) - length(replace(c{i}, {lit(layout.delimiter)}, '')) "
-        f">= {max(ncols - 1, 1)} THEN {lit(_swallow_reason(name))}"
-        for name, i in where.items()
-    )
     # The rows are read once, in the file's order, into a scratch table whose row ids number them:
     # numbering them in the judging query (row_number() OVER ()) held every row in one place and
     # judged them on one core, twice as slow.
     con.execute("SET preserve_insertion_order = true").fetchall()
     con.execute(
         "CREATE OR REPLACE TEMP TABLE _csv_rows AS SELECT "
-        f"{', '.join(f'c{i}' for i in sorted(where.values()))} FROM read_csv($path, auto_detect = false, "
-        f"header = false, skip = {int(layout.skip)}, columns = {columns}, delim = {lit(layout.delimiter)}, "
-        "quote = '\"', escape = '\"', strict_mode = true, store_rejects = true, rejects_table = "
-        "'_rej_errors', rejects_scan = '_rej_scans', max_line_size = 2000000)",
+        f"{', '.join(f'c{i}' for i in sorted(where.values()))} "
+        f"FROM {_read_csv_sql(layout.names, layout.delimiter, layout.skip)}",
         {"path": str(read_path)},
     ).fetchall()
     first, last, rows = con.execute("SELECT min(rowid), max(rowid), count(*) FROM _csv_rows").fetchall()[0]
@@ -550,7 +863,7 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
     number = f"rowid - {int(first)} + 1" if rows and last - first + 1 == rows else "row_number() OVER ()"
     source = (
         f"SELECT {number} AS source_row, "
-        f"{'CASE ' + swallowed + ' END' if swallowed else 'CAST(NULL AS VARCHAR)'} AS _source_reason, "
+        f"{_swallowed_sql(where, layout.delimiter, len(layout.names))} AS _source_reason, "
         + ", ".join(f"c{i} AS {ident('r_' + n)}" for n, i in where.items())
         + " FROM _csv_rows"
     )
@@ -672,17 +985,12 @@ def _renumber(con, rejects: list[tuple[int, str, str]]) -> None:
 
 def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
     try:
-        schema = con.execute(
-            "SELECT name, type FROM parquet_schema($path) WHERE name <> 'schema' "
-            "AND num_children IS NULL OR num_children = 0",
-            {"path": str(path)},
-        ).fetchall()
-        described = con.execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
-    except duckdb.Error:
-        return _whole_file_problem(
-            con, ds, rel, "the file is not a readable Parquet file; export it again (or send CSV)", now
+        described = (
+            _side().execute("DESCRIBE SELECT * FROM read_parquet($path)", {"path": str(path)}).fetchall()
         )
-    del schema
+    except duckdb.Error as exc:
+        cut = "magic bytes" in str(exc).lower() or "too small" in str(exc).lower()
+        return _whole_file_problem(con, ds, rel, PARQUET_CUT if cut else PARQUET_UNREADABLE, now)
     aliases = _aliases(ds)
     names = [(aliases.get(fs.clean_header(n), fs.clean_header(n)), n, t) for n, t, *_ in described]
     cleaned = [n for n, _, _ in names]
@@ -706,17 +1014,13 @@ def _load_parquet(con, ds, path, rel, ctx, now) -> FileReport:
         n: parse.DICTIONARY_TEXT if t == "VARCHAR" and orig in dictionary else t
         for n, (orig, t) in where.items()
     }
-    try:
-        straight = _load_straight(
-            con, ds, ctx, source, present, {"path": str(path)}, rel, now, _parquet_rows(con, path)
-        )
-        if straight is not None:
-            return straight
-        _judge(con, ds, ctx, source, present, {"path": str(path)}, rel, now)
-    except duckdb.InvalidInputException:
-        return _whole_file_problem(
-            con, ds, rel, "the file is not a readable Parquet file; export it again (or send CSV)", now
-        )
+    # a block of rows that cannot be read fails here, and the transaction with it (FileUnreadable)
+    straight = _load_straight(
+        con, ds, ctx, source, present, {"path": str(path)}, rel, now, _parquet_rows(path)
+    )
+    if straight is not None:
+        return straight
+    _judge(con, ds, ctx, source, present, {"path": str(path)}, rel, now)
     return _finish_file(con, ds, rel, now, fr)
 
 
@@ -733,19 +1037,18 @@ def _dictionary_columns(path: Path) -> set[str]:
         "FROM parquet_metadata($path) GROUP BY path_in_schema"
     )
     try:
-        with duckdb.connect() as meta:
-            return {name for name, ok in meta.execute(query, {"path": str(path)}).fetchall() if ok}
+        return {name for name, ok in _side().execute(query, {"path": str(path)}).fetchall() if ok}
     except duckdb.Error:
         return set()
 
 
-def _parquet_rows(con, path: Path) -> int | None:
+def _parquet_rows(path: Path) -> int | None:
     """The number of rows a Parquet file's footer declares (None when it cannot be read)."""
     try:
         return int(
-            con.execute(
-                "SELECT sum(num_rows) FROM parquet_file_metadata($path)", {"path": str(path)}
-            ).fetchall()[0][0]
+            _side()
+            .execute("SELECT sum(num_rows) FROM parquet_file_metadata($path)", {"path": str(path)})
+            .fetchall()[0][0]
         )
     except (duckdb.Error, TypeError):
         return None
@@ -792,22 +1095,53 @@ def _load_straight(
             args,
         ).fetchall()[0][0]
     )
+    quarantined = 0
+    if kept < rows:
+        # The rows not inserted (quarantined, or a local time that may occur twice) are judged again
+        # alone, found by their numbers: a local time of the fall-back night is placed as _judge
+        # places it, and inserted, instead of the whole file going the careful way (a year of local
+        # times always has that night); the quarantined rows go to quarantine.
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE _left_out AS SELECT r AS source_row "
+            f"FROM range(1, $rows + 1) AS n(r) ANTI JOIN (SELECT source_row FROM {table} AS t WHERE {new}) "
+            f"AS k ON k.source_row = n.r",
+            {"rows": int(rows), "source_file": rel, "now": now},
+        ).fetchall()
+        # (the rows are picked from the source, before the judging: only they are judged again)
+        left = cq.judge_sql(
+            ds,
+            ctx,
+            f"SELECT * FROM ({source}) AS s WHERE s.source_row IN (SELECT source_row FROM _left_out)",
+            present,
+        )
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE _judged AS SELECT *, CAST($source_file AS VARCHAR) "
+            f"AS source_file, CAST($now AS TIMESTAMPTZ) AS loaded_at FROM ({left})",
+            args,
+        ).fetchall()
+        _fall_back(con, ds)
+        kept += int(
+            con.execute(
+                f"INSERT INTO {table} BY NAME SELECT {columns}, source_file, source_row, loaded_at, row_hash "
+                "FROM _judged WHERE reason IS NULL ORDER BY source_row"
+            ).fetchall()[0][0]
+        )
+        quarantined = int(
+            con.execute(
+                "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
+                "SELECT $dataset, source_file, source_row, reason, raw, $now FROM _judged "
+                "WHERE reason IS NOT NULL ORDER BY source_row",
+                {"dataset": ds.name, "now": now},
+            ).fetchall()[0][0]
+        )
+        con.execute("DROP TABLE IF EXISTS _judged").fetchall()
+        con.execute("DROP TABLE IF EXISTS _left_out").fetchall()
     ok, summarised = (
         (True, False)
         if kept == 0
         else _straight_rows_fit(con, ds, new, {"source_file": rel, "now": now}, kept)
     )
-    quarantined = 0
-    if ok and kept < rows:
-        quarantined = int(
-            con.execute(
-                "INSERT INTO quarantine (dataset, source_file, row_number, reason, raw, quarantined_at) "
-                f"SELECT $dataset, source_file, source_row, reason, raw, $now FROM ({judged}) "
-                "WHERE reason IS NOT NULL ORDER BY source_row",
-                {**args, "dataset": ds.name},
-            ).fetchall()[0][0]
-        )
-        ok = kept + quarantined == rows
+    ok = ok and kept + quarantined == rows
     if not ok:
         if ds.hourly_summaries:
             flow_hours.drop_staged(con)
@@ -982,10 +1316,14 @@ def _fall_back(con, ds: Dataset) -> None:
             continue
         groups = [ident(renamed.get(g, g)) for g in ds.timestamp_groups]
         part = ", ".join(["source_file", *groups, target])
+        # a row is its file's and its number's (rows of several files are judged together)
         con.execute(
-            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR WHERE source_row IN (SELECT "
-            f"source_row FROM (SELECT source_row, row_number() OVER (PARTITION BY {part} ORDER BY "
-            f"source_row) AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1)"
+            f"UPDATE _judged SET {target} = {target} + INTERVAL 1 HOUR "
+            f"FROM (SELECT source_file, source_row FROM ("
+            f"SELECT source_file, source_row, row_number() OVER (PARTITION BY {part} ORDER BY source_row) "
+            f"AS occurrence FROM _judged WHERE {flag}) WHERE occurrence > 1) AS later "
+            f"WHERE _judged.source_file = later.source_file "
+            f"AND _judged.source_row = later.source_row"
         ).fetchall()
         con.execute(f"UPDATE _judged SET row_hash = {cq.hash_sql(ds)} WHERE {flag}").fetchall()
 
@@ -1142,4 +1480,12 @@ def _merge(con, ds: Dataset, source_file: str, now) -> tuple[int, int]:
         con.execute("DROP VIEW IF EXISTS _incoming").fetchall()
 
 
-__all__ = ["DatasetReport", "FileReport", "SchemaMismatch", "ingest_dataset", "check_table"]
+__all__ = [
+    "DatasetReport",
+    "FileReport",
+    "FileUnreadable",
+    "SchemaMismatch",
+    "ingest_dataset",
+    "load_dataset",
+    "check_table",
+]
