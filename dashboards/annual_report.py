@@ -220,87 +220,84 @@ def panel_users(view: ReportView) -> str:
 
 
 def panel_violations(view: ReportView) -> str:
-    data = view.data
     rules = RuleNotes("rule-report")
-    parts = []
-    if data.violations is None:
-        parts.append(
-            no_data(
-                "discharge_violations",
-                data.present.get("discharge_violations"),
-                "violations of single samples",
-            )
-        )
-    else:
-        parts.append(
-            "<h3>Single samples above (or below) their limit</h3>"
-            + table(
-                view.violations,
-                [
-                    view.user(),
-                    Col("collected_on", "Collected", fmt=fmt_date, nowrap=True),
-                    Col("sample_id", "Sample"),
-                    Col("parameter", "Parameter", fmt=parameter_words),
-                    Col(
-                        "value",
-                        "Result",
-                        num=True,
-                        html=lambda r: esc(fmt_measure(r["value"], r["unit"], exact=True)),
-                    ),
-                    Col(
-                        "limit_value",
-                        "Limit",
-                        num=True,
-                        html=lambda r: esc(
-                            f"{LIMIT_TYPES.get(r['limit_type'], r['limit_type'] or '')} "
-                            f"{fmt_measure(r['limit_value'], r['unit'], exact=True)}".strip()
-                        ),
-                    ),
-                    rules.col("rule", "Section", limit=40),
-                ],
-                empty="No sample broke its limit in the year.",
-            )
-        )
-    if data.statistics is None:
-        parts.append(
-            no_data(
-                "statistic_violations",
-                data.present.get("statistic_violations"),
-                "violations of daily maximum and monthly average limits",
-            )
-        )
-    else:
-        parts.append(
-            "<h3>Daily maximums and monthly averages above their limit</h3>"
-            + table(
-                view.statistics,
-                [
-                    view.user(),
-                    Col("statistic", "Statistic", fmt=lambda v: STATISTICS.get(v, v)),
-                    Col(
-                        "period_start",
-                        "Period",
-                        html=lambda r: esc(
-                            fmt_date(r["period_start"])
-                            if r["statistic"] == "daily_max"
-                            else month_words(r["period_start"])
-                        ),
-                        nowrap=True,
-                    ),
-                    Col("parameter", "Parameter", fmt=parameter_words),
-                    Col("value", "Value", num=True, html=lambda r: esc(fmt_measure(r["value"], r["unit"]))),
-                    Col(
-                        "limit_value",
-                        "Limit",
-                        num=True,
-                        html=lambda r: esc(fmt_measure(r["limit_value"], r["unit"], exact=True)),
-                    ),
-                    rules.col("rule", "Limit from", limit=40),
-                ],
-                empty="No daily maximum or monthly average broke its limit in the year.",
-            )
-        )
+    parts = [_sample_violations(view, rules), _statistic_violations(view, rules)]
     return section(f"2. Violations, {view.when}", join(parts) + rules.notes(), sid="violations")
+
+
+def _sample_violations(view: ReportView, rules: RuleNotes) -> str:
+    """The table of single samples that broke their limit (section 2)."""
+    data = view.data
+    if data.violations is None:
+        return no_data(
+            "discharge_violations",
+            data.present.get("discharge_violations"),
+            "violations of single samples",
+        )
+    return "<h3>Single samples above (or below) their limit</h3>" + table(
+        view.violations,
+        [
+            view.user(),
+            Col("collected_on", "Collected", fmt=fmt_date, nowrap=True),
+            Col("sample_id", "Sample"),
+            Col("parameter", "Parameter", fmt=parameter_words),
+            Col(
+                "value",
+                "Result",
+                num=True,
+                html=lambda r: esc(fmt_measure(r["value"], r["unit"], exact=True)),
+            ),
+            Col(
+                "limit_value",
+                "Limit",
+                num=True,
+                html=lambda r: esc(
+                    f"{LIMIT_TYPES.get(r['limit_type'], r['limit_type'] or '')} "
+                    f"{fmt_measure(r['limit_value'], r['unit'], exact=True)}".strip()
+                ),
+            ),
+            rules.col("rule", "Section", limit=40),
+        ],
+        empty="No sample broke its limit in the year.",
+    )
+
+
+def _statistic_violations(view: ReportView, rules: RuleNotes) -> str:
+    """The table of daily maximums and monthly averages that broke their limit (section 2)."""
+    data = view.data
+    if data.statistics is None:
+        return no_data(
+            "statistic_violations",
+            data.present.get("statistic_violations"),
+            "violations of daily maximum and monthly average limits",
+        )
+    return "<h3>Daily maximums and monthly averages above their limit</h3>" + table(
+        view.statistics,
+        [
+            view.user(),
+            Col("statistic", "Statistic", fmt=lambda v: STATISTICS.get(v, v)),
+            Col(
+                "period_start",
+                "Period",
+                html=lambda r: esc(
+                    fmt_date(r["period_start"])
+                    if r["statistic"] == "daily_max"
+                    else month_words(r["period_start"])
+                ),
+                nowrap=True,
+            ),
+            Col("parameter", "Parameter", fmt=parameter_words),
+            Col("value", "Value", num=True, html=lambda r: esc(fmt_measure(r["value"], r["unit"]))),
+            Col(
+                "limit_value",
+                "Limit",
+                num=True,
+                html=lambda r: esc(fmt_measure(r["limit_value"], r["unit"], exact=True)),
+            ),
+            rules.col("rule", "Limit from", limit=40),
+        ],
+        empty="No daily maximum or monthly average broke its limit in the year.",
+    )
 
 
 def panel_snc(view: ReportView) -> str:

@@ -498,6 +498,54 @@ def _th(c: Col) -> str:
     return f"<th{cls}{title}{width}>{esc(c.label)}</th>"
 
 
+def _column_cells(c: Col, records: list[dict]) -> list[str]:
+    """The cells of one column, top to bottom, each in its ``<td>`` (the same tag all the way down)."""
+    cls_td = " ".join(
+        n for n, on in (("num", c.num), ("nowrap", c.nowrap), ("no-print", c.screen_only)) if on
+    )
+    td = f'<td class="{cls_td}">' if cls_td else "<td>"
+    if c.html is not None:
+        contents = [c.html(r) for r in records]
+    else:
+        fmt, key = c.fmt, c.key
+        contents = [
+            esc(fmt(v) if fmt is not None and not is_missing(v) else v) for v in (r.get(key) for r in records)
+        ]
+    return [f"{td}{content}</td>" for content in contents]
+
+
+def _row_attrs(
+    row: dict, row_class: Callable[[pd.Series], str] | None, row_id: Callable[[pd.Series], str] | None
+) -> str:
+    """The class and id of a row's ``<tr>`` (none when blank)."""
+    attrs = ""
+    if row_class is not None:
+        cls = row_class(row)
+        if cls:
+            attrs += f' class="{esc(cls)}"'
+    if row_id is not None:
+        attrs += f' id="{esc(row_id(row))}"'
+    return attrs
+
+
+def _row_html(
+    row: dict,
+    row_cells: Sequence[str],
+    row_class: Callable[[pd.Series], str] | None,
+    row_id: Callable[[pd.Series], str] | None,
+    detail: Callable[[dict], str] | None,
+    width: int,
+) -> str:
+    """One row of a table; with ``detail``, the row and its second line kept together in their own tbody."""
+    line = f"<tr{_row_attrs(row, row_class, row_id)}>{''.join(row_cells)}</tr>"
+    if detail is None:
+        return line
+    extra = detail(row)
+    if not extra:
+        return f'<tbody class="pair">{line}</tbody>'
+    return f'<tbody class="pair">{line}<tr class="detail"><td colspan="{width}">{extra}</td></tr></tbody>'
+
+
 def table(
     frame: pd.DataFrame | None,
     cols: Sequence[Col],
@@ -527,40 +575,11 @@ def table(
     # joined row by row; the rows as dicts, not a Series each (iterrows: 40 us a row; a page of 190
     # meters has thousands).
     records = shown.to_dict("records")
-    cells: list[list[str]] = []
-    for c in cols:
-        cls_td = " ".join(
-            n for n, on in (("num", c.num), ("nowrap", c.nowrap), ("no-print", c.screen_only)) if on
-        )
-        td = f'<td class="{cls_td}">' if cls_td else "<td>"
-        if c.html is not None:
-            contents = [c.html(r) for r in records]
-        else:
-            fmt, key = c.fmt, c.key
-            contents = [
-                esc(fmt(v) if fmt is not None and not is_missing(v) else v)
-                for v in (r.get(key) for r in records)
-            ]
-        cells.append([f"{td}{content}</td>" for content in contents])
-    body: list[str] = []
-    for row, row_cells in zip(records, zip(*cells) if cells else ((),) * len(records)):
-        attrs = ""
-        if row_class is not None:
-            cls = row_class(row)
-            if cls:
-                attrs += f' class="{esc(cls)}"'
-        if row_id is not None:
-            attrs += f' id="{esc(row_id(row))}"'
-        line = f"<tr{attrs}>{''.join(row_cells)}</tr>"
-        if detail is not None:
-            extra = detail(row)
-            line = (
-                f'<tbody class="pair">{line}<tr class="detail"><td colspan="{len(cols)}">{extra}</td></tr>'
-                f"</tbody>"
-                if extra
-                else f'<tbody class="pair">{line}</tbody>'
-            )
-        body.append(line)
+    cells = [_column_cells(c, records) for c in cols]
+    body = [
+        _row_html(row, row_cells, row_class, row_id, detail, len(cols))
+        for row, row_cells in zip(records, zip(*cells) if cells else ((),) * len(records))
+    ]
     more = ""
     if max_rows is not None and len(frame) > max_rows:
         more = note(esc(f"The first {max_rows:,} of {len(frame):,} rows are shown here; {rest}"), "info")

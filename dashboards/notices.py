@@ -206,64 +206,75 @@ def sewer_follow_up(
     names = names or {}
     mailed = frame[frame["notice_status"] == "mailed"] if "notice_status" in frame else frame
     rest = frame.drop(index=mailed.index)
-    lead = ""
-    if not rest.empty:
-        counts = rest.groupby(rest["notice_status"].fillna("none")).agg(
-            violations=("sample_id", "size"),
-            notices=("notice_period", lambda p: len(set(zip(rest.loc[p.index, "user_id"], p)))),
-        )
-        words = "; ".join(
-            f"{int(c['violations'])} on {int(c['notices'])} "
-            f"{'withdrawn' if s == 'withdrawn' else 'draft' if s == 'draft' else s} notice"
-            f"{'s' if int(c['notices']) != 1 else ''}"
-            for s, c in counts.iterrows()
-        )
-        lead = note(
-            esc(
-                f"{len(rest)} of the {len(frame)} violations are on notices not mailed ({words}): no period "
-                f"to correct has started and no penalty accrues. The violations table above names each "
-                f"one's notice."
-            ),
-            "info",
-        )
+    lead = _unmailed_note(frame, rest)
     if mailed.empty:
         return lead + note("No violation is on a mailed notice yet.", "info")
-
-    def status(r: pd.Series) -> str:
-        words, tone = SEWER_FOLLOW_UP.get(str(r.get("status")), (str(r.get("status")), ""))
-        return badge(words, tone)
-
     return lead + table(
         mailed.sort_values(["collected_date", "user_id"], ascending=[False, True]),
-        [
-            Col(
-                "user_id",
-                "User",
-                width="22%",
-                html=lambda r: named(
-                    r["user_id"], names.get(r["user_id"], r.get("name")), f"#user-{slug(r['user_id'])}"
-                ),
-            ),
-            Col("sample_id", "Sample", nowrap=True),
-            Col("parameter", "Parameter", fmt=lambda v: str(v).replace("_", " ")),
-            Col("collected_date", "Collected", nowrap=True, fmt=fmt_date),
-            Col("notice_period", "Notice of", nowrap=True, fmt=period_words),
-            Col("issued_on", "Mailed", nowrap=True, fmt=fmt_date),
-            Col("correction_days", "Days to correct", num=True, fmt=fmt_num),
-            Col("correct_by", "Correct by", nowrap=True, fmt=fmt_date),
-            Col("status", "Status", html=status),
-            Col("corrected_on", "Corrected on", nowrap=True, fmt=fmt_date),
-            Col(
-                "violation_days",
-                "Days of penalty",
-                num=True,
-                fmt=fmt_num,
-                title=f"Days counted under {penalty_law}: from the day after the last day to correct",
-            ),
-            Col("max_penalty_usd", f"Most allowed ({penalty_law})", num=True, fmt=fmt_usd),
-        ],
+        _follow_up_cols(names, penalty_law),
         detail=lambda r: esc(r.get("follow_up") or ""),
     )
+
+
+def _unmailed_note(frame: pd.DataFrame, rest: pd.DataFrame) -> str:
+    """A note counting the violations on notices not mailed (drafts, withdrawn), by notice status."""
+    if rest.empty:
+        return ""
+    counts = rest.groupby(rest["notice_status"].fillna("none")).agg(
+        violations=("sample_id", "size"),
+        notices=("notice_period", lambda p: len(set(zip(rest.loc[p.index, "user_id"], p)))),
+    )
+    words = "; ".join(
+        f"{int(c['violations'])} on {int(c['notices'])} "
+        f"{'withdrawn' if s == 'withdrawn' else 'draft' if s == 'draft' else s} notice"
+        f"{'s' if int(c['notices']) != 1 else ''}"
+        for s, c in counts.iterrows()
+    )
+    return note(
+        esc(
+            f"{len(rest)} of the {len(frame)} violations are on notices not mailed ({words}): no period "
+            f"to correct has started and no penalty accrues. The violations table above names each "
+            f"one's notice."
+        ),
+        "info",
+    )
+
+
+def _follow_up_status(r: pd.Series) -> str:
+    """A violation's follow-up status as a badge."""
+    words, tone = SEWER_FOLLOW_UP.get(str(r.get("status")), (str(r.get("status")), ""))
+    return badge(words, tone)
+
+
+def _follow_up_cols(names: Mapping[Any, Any], penalty_law: str) -> list[Col]:
+    """The columns of the follow-up table (``penalty_law``: the section that counts the penalty days)."""
+    return [
+        Col(
+            "user_id",
+            "User",
+            width="22%",
+            html=lambda r: named(
+                r["user_id"], names.get(r["user_id"], r.get("name")), f"#user-{slug(r['user_id'])}"
+            ),
+        ),
+        Col("sample_id", "Sample", nowrap=True),
+        Col("parameter", "Parameter", fmt=lambda v: str(v).replace("_", " ")),
+        Col("collected_date", "Collected", nowrap=True, fmt=fmt_date),
+        Col("notice_period", "Notice of", nowrap=True, fmt=period_words),
+        Col("issued_on", "Mailed", nowrap=True, fmt=fmt_date),
+        Col("correction_days", "Days to correct", num=True, fmt=fmt_num),
+        Col("correct_by", "Correct by", nowrap=True, fmt=fmt_date),
+        Col("status", "Status", html=_follow_up_status),
+        Col("corrected_on", "Corrected on", nowrap=True, fmt=fmt_date),
+        Col(
+            "violation_days",
+            "Days of penalty",
+            num=True,
+            fmt=fmt_num,
+            title=f"Days counted under {penalty_law}: from the day after the last day to correct",
+        ),
+        Col("max_penalty_usd", f"Most allowed ({penalty_law})", num=True, fmt=fmt_usd),
+    ]
 
 
 def _penalty_periods(r: dict) -> str:

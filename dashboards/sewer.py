@@ -148,10 +148,19 @@ def _num(v: Any, digits: int = 3) -> str:
 
 def user_summary(data: SewerData) -> pd.DataFrame:
     """One row per industrial user: permit, days left, and this year's counts to the as-of month."""
-    users = _frame(data.users)
+    rows = _registered_rows(_frame(data.users))
     summary = _frame(data.summary)
     as_of = pd.Timestamp(data.as_of)
-    year_start = pd.Timestamp(dt.date(data.as_of.year, 1, 1))
+    if not summary.empty:
+        _merge_monthly_summary(rows, summary, pd.Timestamp(dt.date(data.as_of.year, 1, 1)), as_of)
+    out = pd.DataFrame(list(rows.values()))
+    if out.empty:
+        return out
+    return _fill_permit_days(out, as_of).sort_values("user_id").reset_index(drop=True)
+
+
+def _registered_rows(users: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """A row per registered user, by id: its name, district and permit."""
     rows: dict[str, dict[str, Any]] = {}
     for _, u in users.iterrows():
         rows[str(u["user_id"])] = {
@@ -161,44 +170,55 @@ def user_summary(data: SewerData) -> pd.DataFrame:
             "permit_no": u.get("permit_no"),
             "permit_expires": u.get("permit_expires"),
         }
-    if not summary.empty:
-        s = summary.copy()
-        s["month"] = pd.to_datetime(s["month"])
-        ytd = s[(s["month"] >= year_start) & (s["month"] <= as_of)]
-        counts = ytd.groupby("user_id").agg(
-            samples=("samples_taken", "sum"),
-            violations=("violations", "sum"),
-            statistic_violations=("statistic_violations", "sum"),
-            inconclusive=("inconclusive", "sum"),
-            slugs=("slugs", "sum"),
-            worst=("worst_exceedance_ratio", "max"),
-        )
-        worst_param = (
-            ytd.dropna(subset=["worst_exceedance_ratio"])
-            .sort_values("worst_exceedance_ratio")
-            .groupby("user_id")["worst_parameter"]
-            .last()
-        )
-        latest = s.sort_values("month").groupby("user_id").last()
-        for uid, r in latest.iterrows():
-            row = rows.setdefault(str(uid), {"user_id": str(uid)})
-            for key in (
-                "name",
-                "permit_no",
-                "permit_expires",
-                "days_left",
-                "permit_expiry_flag",
-                "permit_status",
-            ):
-                if key in r.index and not (key in row and not is_missing(row[key]) and is_missing(r[key])):
-                    row[key] = r[key]
-        for uid, r in counts.iterrows():
-            row = rows.setdefault(str(uid), {"user_id": str(uid)})
-            row.update({k: r[k] for k in counts.columns})
-            row["worst_parameter"] = worst_param.get(uid)
-    out = pd.DataFrame(list(rows.values()))
-    if out.empty:
-        return out
+    return rows
+
+
+def _merge_monthly_summary(
+    rows: dict[str, dict[str, Any]], summary: pd.DataFrame, year_start: pd.Timestamp, as_of: pd.Timestamp
+) -> None:
+    """Into ``rows``: each user's latest permit fields of the monthly summary, and its counts of the year
+    to the as-of month (a user with no registration gets a row of its own)."""
+    s = summary.copy()
+    s["month"] = pd.to_datetime(s["month"])
+    ytd = s[(s["month"] >= year_start) & (s["month"] <= as_of)]
+    latest = s.sort_values("month").groupby("user_id").last()
+    for uid, r in latest.iterrows():
+        _take_permit_fields(rows.setdefault(str(uid), {"user_id": str(uid)}), r)
+    counts, worst_param = _year_counts(ytd)
+    for uid, r in counts.iterrows():
+        row = rows.setdefault(str(uid), {"user_id": str(uid)})
+        row.update({k: r[k] for k in counts.columns})
+        row["worst_parameter"] = worst_param.get(uid)
+
+
+def _take_permit_fields(row: dict[str, Any], r: pd.Series) -> None:
+    """The permit fields of a user's latest summary month, except a blank over a registered value."""
+    for key in ("name", "permit_no", "permit_expires", "days_left", "permit_expiry_flag", "permit_status"):
+        if key in r.index and not (key in row and not is_missing(row[key]) and is_missing(r[key])):
+            row[key] = r[key]
+
+
+def _year_counts(ytd: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
+    """Per user, the year's counts and worst exceedance, and the parameter of that worst exceedance."""
+    counts = ytd.groupby("user_id").agg(
+        samples=("samples_taken", "sum"),
+        violations=("violations", "sum"),
+        statistic_violations=("statistic_violations", "sum"),
+        inconclusive=("inconclusive", "sum"),
+        slugs=("slugs", "sum"),
+        worst=("worst_exceedance_ratio", "max"),
+    )
+    worst_param = (
+        ytd.dropna(subset=["worst_exceedance_ratio"])
+        .sort_values("worst_exceedance_ratio")
+        .groupby("user_id")["worst_parameter"]
+        .last()
+    )
+    return counts, worst_param
+
+
+def _fill_permit_days(out: pd.DataFrame, as_of: pd.Timestamp) -> pd.DataFrame:
+    """Every count column present; days left for every user; the expiry flag never blank."""
     for col in ("samples", "violations", "statistic_violations", "inconclusive", "slugs"):
         if col not in out:
             out[col] = np.nan
@@ -215,7 +235,7 @@ def user_summary(data: SewerData) -> pd.DataFrame:
     )
     flag = out["permit_expiry_flag"] if "permit_expiry_flag" in out else pd.Series(False, index=out.index)
     out["permit_expiry_flag"] = flag.astype(object).where(flag.notna(), False).astype(bool)
-    return out.sort_values("user_id").reset_index(drop=True)
+    return out
 
 
 def slug_words(rules: pd.DataFrame | None) -> tuple[str, str]:
@@ -1362,63 +1382,58 @@ def panel_summary(view: SewerView) -> str:
                 "counts per user (permit dates shown from industrial_users)",
             )
         )
-    by_user = view.violations_by_user()
-    ordered = summary.assign(
-        _v=summary["violations"].fillna(0) + summary["statistic_violations"].fillna(0),
-        period_violations=summary["user_id"].map(by_user).fillna(0),
-    ).sort_values(["permit_expiry_flag", "_v", "user_id"], ascending=[False, False, True])
-    count = lambda v: fmt_num(v)  # noqa: E731
-    parts.append(
-        table(
-            ordered,
-            [
-                Col(
-                    "user_id",
-                    "User",
-                    width="26%",
-                    html=lambda r: named(
-                        r["user_id"], view.names.get(r["user_id"]), f"#user-{slug(r['user_id'])}"
-                    ),
-                ),
-                Col("permit_no", "Permit", html=lambda r: esc(r.get("permit_no")) + " " + _status_badge(r)),
-                Col("permit_expires", "Expires", nowrap=True, fmt=fmt_date),
-                Col("samples", "Samples", fmt=count, num=True),
-                Col("violations", "Single-sample violations", fmt=count, num=True),
-                Col(
-                    "statistic_violations", "Daily maximum or monthly average violations", fmt=count, num=True
-                ),
-                Col("inconclusive", "Inconclusive", fmt=count, num=True),
-                Col("slugs", "Slugs", fmt=count, num=True),
-                Col(
-                    "worst",
-                    "Worst exceedance",
-                    html=lambda r: (
-                        ""
-                        if is_missing(r.get("worst"))
-                        else esc(
-                            f"{float(r['worst']):.2f} × the limit, "
-                            + (
-                                f"{param_label(r.get('worst_parameter'))}"
-                                if not is_missing(r.get("worst_parameter"))
-                                else ""
-                            )
-                        )
-                    ),
-                ),
-                Col("period_violations", f"All violations, {view.period}", fmt=count, num=True),
-            ],
-            row_class=lambda r: (
-                "row-bad"
-                if (r.get("violations") or 0) + (r.get("statistic_violations") or 0) > 0
-                else ("row-warn" if r.get("permit_expiry_flag") else "")
-            ),
-        )
-    )
+    parts.append(table(_summary_order(view), _summary_cols(view), row_class=_summary_row_class))
     lead = (
         f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on "
         f"each user's chip below); permit status as of {day_words(data.as_of)}."
     )
     return section(f"Compliance summary, {view.ytd}", join(parts), sid="summary", lead=esc(lead))
+
+
+def _summary_order(view: SewerView) -> pd.DataFrame:
+    """The users with their violations of the period, expiring permits first, then the most violations."""
+    summary = view.summary
+    return summary.assign(
+        _v=summary["violations"].fillna(0) + summary["statistic_violations"].fillna(0),
+        period_violations=summary["user_id"].map(view.violations_by_user()).fillna(0),
+    ).sort_values(["permit_expiry_flag", "_v", "user_id"], ascending=[False, False, True])
+
+
+def _worst_words(r: dict) -> str:
+    """A user's worst exceedance of the year: '1.50 × the limit, <parameter>' (blank for none)."""
+    if is_missing(r.get("worst")):
+        return ""
+    parameter = f"{param_label(r.get('worst_parameter'))}" if not is_missing(r.get("worst_parameter")) else ""
+    return esc(f"{float(r['worst']):.2f} × the limit, " + parameter)
+
+
+def _summary_row_class(r: dict) -> str:
+    """A user with violations in red; one whose permit is expiring in amber."""
+    if (r.get("violations") or 0) + (r.get("statistic_violations") or 0) > 0:
+        return "row-bad"
+    return "row-warn" if r.get("permit_expiry_flag") else ""
+
+
+def _summary_cols(view: SewerView) -> list[Col]:
+    """The columns of the compliance summary."""
+    count = lambda v: fmt_num(v)  # noqa: E731
+    return [
+        Col(
+            "user_id",
+            "User",
+            width="26%",
+            html=lambda r: named(r["user_id"], view.names.get(r["user_id"]), f"#user-{slug(r['user_id'])}"),
+        ),
+        Col("permit_no", "Permit", html=lambda r: esc(r.get("permit_no")) + " " + _status_badge(r)),
+        Col("permit_expires", "Expires", nowrap=True, fmt=fmt_date),
+        Col("samples", "Samples", fmt=count, num=True),
+        Col("violations", "Single-sample violations", fmt=count, num=True),
+        Col("statistic_violations", "Daily maximum or monthly average violations", fmt=count, num=True),
+        Col("inconclusive", "Inconclusive", fmt=count, num=True),
+        Col("slugs", "Slugs", fmt=count, num=True),
+        Col("worst", "Worst exceedance", html=_worst_words),
+        Col("period_violations", f"All violations, {view.period}", fmt=count, num=True),
+    ]
 
 
 def panel_heatmap(view: SewerView) -> str:
@@ -1609,58 +1624,11 @@ def panel_violations(view: SewerView) -> str:
 
 
 def panel_slugs(view: SewerView) -> str:
-    slugs, gaps, present = view.slugs, view.gaps, view.data.present
     rules = RuleNotes("rule-slugs")
-    parts = ['<h3 id="slugs">Slug events</h3>']
-    if slugs.empty:
-        parts.append(
-            no_data("slug_events", present.get("slug_events"))
-            if not present.get("slug_events")
-            else note("No slug discharge detected.", "info")
-        )
-    else:
-        parts.append(
-            table(
-                slugs.sort_values("start_at", ascending=False),
-                [
-                    view.user(),
-                    Col("constituent", "Of"),
-                    Col("start_at", "Start", nowrap=True, fmt=fmt_datetime),
-                    Col("end_at", "End", nowrap=True, fmt=fmt_datetime),
-                    Col("duration_min", "Minutes", num=True, fmt=fmt_num),
-                    Col(
-                        "peak_value",
-                        "Peak",
-                        num=True,
-                        html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit"))),
-                    ),
-                    Col(
-                        "baseline",
-                        "Baseline",
-                        num=True,
-                        html=lambda r: esc(fmt_measure(r["baseline"], r.get("unit"))),
-                    ),
-                    Col("peak_ratio", "Peak × baseline", num=True, fmt=lambda x: f"{float(x):.1f}×"),
-                    rules.col("rule", "Rule"),
-                ],
-            )
-        )
-    if not gaps.empty:
+    parts = ['<h3 id="slugs">Slug events</h3>', _slug_table(view, rules)]
+    if not view.gaps.empty:
         parts.append('<h3 id="baseline-gaps">Readings not judged for slugs (no baseline)</h3>')
-        parts.append(
-            table(
-                gaps,
-                [
-                    view.user(),
-                    Col("constituent", "Of"),
-                    Col("first_day", "From", nowrap=True, fmt=fmt_date),
-                    Col("last_day", "To", nowrap=True, fmt=fmt_date),
-                    Col("days_lacking", "Days", num=True),
-                    Col("readings_not_judged", "Readings not judged", num=True, fmt=fmt_num),
-                    Col("reason", "Why"),
-                ],
-            )
-        )
+        parts.append(_baseline_gap_table(view))
     parts.append(rules.notes())
     words, _ = slug_words(view.data.slug_rules)
     return section(
@@ -1668,6 +1636,57 @@ def panel_slugs(view: SewerView) -> str:
         join(parts),
         sid="slug-section",
         lead=esc(f"A slug: {words}. Peaks and baselines in the meter's unit (gpm: gallons per minute)."),
+    )
+
+
+def _slug_table(view: SewerView, rules: RuleNotes) -> str:
+    """The slug events, newest first (or why there are none)."""
+    slugs, present = view.slugs, view.data.present
+    if slugs.empty:
+        return (
+            no_data("slug_events", present.get("slug_events"))
+            if not present.get("slug_events")
+            else note("No slug discharge detected.", "info")
+        )
+    return table(
+        slugs.sort_values("start_at", ascending=False),
+        [
+            view.user(),
+            Col("constituent", "Of"),
+            Col("start_at", "Start", nowrap=True, fmt=fmt_datetime),
+            Col("end_at", "End", nowrap=True, fmt=fmt_datetime),
+            Col("duration_min", "Minutes", num=True, fmt=fmt_num),
+            Col(
+                "peak_value",
+                "Peak",
+                num=True,
+                html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit"))),
+            ),
+            Col(
+                "baseline",
+                "Baseline",
+                num=True,
+                html=lambda r: esc(fmt_measure(r["baseline"], r.get("unit"))),
+            ),
+            Col("peak_ratio", "Peak × baseline", num=True, fmt=lambda x: f"{float(x):.1f}×"),
+            rules.col("rule", "Rule"),
+        ],
+    )
+
+
+def _baseline_gap_table(view: SewerView) -> str:
+    """The days of meter readings not judged for slugs, for want of a baseline."""
+    return table(
+        view.gaps,
+        [
+            view.user(),
+            Col("constituent", "Of"),
+            Col("first_day", "From", nowrap=True, fmt=fmt_date),
+            Col("last_day", "To", nowrap=True, fmt=fmt_date),
+            Col("days_lacking", "Days", num=True),
+            Col("readings_not_judged", "Readings not judged", num=True, fmt=fmt_num),
+            Col("reason", "Why"),
+        ],
     )
 
 
@@ -2140,9 +2159,21 @@ def permit_parts(view: SewerView) -> list[str]:
     if data.without_permit is None and data.permit_dates_missing is None:
         return parts
     rules = RuleNotes("rule-permits")
+    parts.append(_permit_spells_table(data, rules))
+    missing = _frame(data.permit_dates_missing)
+    if not missing.empty:
+        parts.append(
+            "<h4>Permit term not on file (not judged)</h4>" + _permit_term_missing_table(missing, rules)
+        )
+    parts.append(rules.notes())
+    return parts
+
+
+def _permit_spells_table(data: SewerData, rules: RuleNotes) -> str:
+    """The spells of days each user discharged without a permit in effect (or why there are none)."""
     spells = permit_spells(_frame(data.without_permit))
     if spells.empty:
-        parts.append(
+        return (
             no_data(
                 "discharges_without_permit",
                 data.present.get("discharges_without_permit"),
@@ -2153,61 +2184,54 @@ def permit_parts(view: SewerView) -> list[str]:
                 "No sample or flow reading above 0 on a day its user's permit was not in effect.", "info"
             )
         )
-    else:
-        parts.append(
-            table(
-                spells,
-                [
-                    Col(
-                        "user_id",
-                        "User",
-                        width="22%",
-                        html=lambda r: named(
-                            r["user_id"], short_name(r["name"]), f"#user-{slug(r['user_id'])}"
-                        ),
-                    ),
-                    Col("finding", "When", fmt=lambda v: PERMIT_FINDING_LABELS.get(v, v)),
-                    Col("first_day", "From", fmt=fmt_date, nowrap=True),
-                    Col("last_day", "To", fmt=fmt_date, nowrap=True),
-                    Col("days", "Days", num=True, fmt=fmt_num),
-                    Col("samples", "Samples", num=True, fmt=fmt_num),
-                    Col(
-                        "flow_readings",
-                        "Flow readings above 0",
-                        num=True,
-                        fmt=fmt_num,
-                        title="readings of flow above 0 (a probe's pH or temperature readings, and zero "
-                        "flow, are not a discharge)",
-                    ),
-                    Col(
-                        "permit_no",
-                        "Permit",
-                        html=lambda r: esc(
-                            f"{r['permit_no'] or ''} ({fmt_date(r['permit_effective']) or '…'}"
-                            f" to {fmt_date(r['permit_expires']) or '…'})"
-                        ),
-                    ),
-                    rules.col("rule", "Rule (section)"),
-                ],
-                row_class=lambda r: "row-bad",
-            )
-        )
-    missing = _frame(data.permit_dates_missing)
-    if not missing.empty:
-        parts.append(
-            "<h4>Permit term not on file (not judged)</h4>"
-            + table(
-                missing,
-                [
-                    Col("user_id", "User", html=lambda r: named(r["user_id"], r.get("name"))),
-                    Col("first_day", "Samples or readings from", fmt=fmt_date, nowrap=True),
-                    Col("last_day", "To", fmt=fmt_date, nowrap=True),
-                    Col("samples", "Samples", num=True, fmt=fmt_num),
-                    Col("flow_readings", "Flow readings above 0", num=True, fmt=fmt_num),
-                    Col("reason", "What to do"),
-                    rules.col("rule", "Reading"),
-                ],
-            )
-        )
-    parts.append(rules.notes())
-    return parts
+    return table(spells, _permit_spell_cols(rules), row_class=lambda r: "row-bad")
+
+
+def _permit_spell_cols(rules: RuleNotes) -> list[Col]:
+    """The columns of the spells without a permit."""
+    return [
+        Col(
+            "user_id",
+            "User",
+            width="22%",
+            html=lambda r: named(r["user_id"], short_name(r["name"]), f"#user-{slug(r['user_id'])}"),
+        ),
+        Col("finding", "When", fmt=lambda v: PERMIT_FINDING_LABELS.get(v, v)),
+        Col("first_day", "From", fmt=fmt_date, nowrap=True),
+        Col("last_day", "To", fmt=fmt_date, nowrap=True),
+        Col("days", "Days", num=True, fmt=fmt_num),
+        Col("samples", "Samples", num=True, fmt=fmt_num),
+        Col(
+            "flow_readings",
+            "Flow readings above 0",
+            num=True,
+            fmt=fmt_num,
+            title="readings of flow above 0 (a probe's pH or temperature readings, and zero "
+            "flow, are not a discharge)",
+        ),
+        Col(
+            "permit_no",
+            "Permit",
+            html=lambda r: esc(
+                f"{r['permit_no'] or ''} ({fmt_date(r['permit_effective']) or '…'}"
+                f" to {fmt_date(r['permit_expires']) or '…'})"
+            ),
+        ),
+        rules.col("rule", "Rule (section)"),
+    ]
+
+
+def _permit_term_missing_table(missing: pd.DataFrame, rules: RuleNotes) -> str:
+    """The users whose permit term is not on file, so their days were not judged."""
+    return table(
+        missing,
+        [
+            Col("user_id", "User", html=lambda r: named(r["user_id"], r.get("name"))),
+            Col("first_day", "Samples or readings from", fmt=fmt_date, nowrap=True),
+            Col("last_day", "To", fmt=fmt_date, nowrap=True),
+            Col("samples", "Samples", num=True, fmt=fmt_num),
+            Col("flow_readings", "Flow readings above 0", num=True, fmt=fmt_num),
+            Col("reason", "What to do"),
+            rules.col("rule", "Reading"),
+        ],
+    )

@@ -116,55 +116,82 @@ def site_status(data: StormwaterData) -> pd.DataFrame:
         data, "sites", "classification", "findings", "other", "notices", "inspections"
     )
     as_of = pd.Timestamp(data.as_of)
-    base_cols = [
-        "site_id",
-        "jurisdiction",
-        "name",
-        "applicant",
-        "address",
-        "disturbed_acres",
-        "construction_start",
-        "final_stabilization",
-        "rain_gauge_id",
-        "exempt",
-    ]
-    if not sites.empty:
-        out = sites[[c for c in base_cols if c in sites]].drop_duplicates("site_id").copy()
-    elif not cls.empty:
-        out = cls[[c for c in base_cols if c in cls]].drop_duplicates("site_id").copy()
-    else:
+    out = _site_rows(sites, cls)
+    if out is None:
         return pd.DataFrame()
+    out = _with_classification(out, cls)
+    _add_counts(out, findings, other, notices)
+    _add_inspections(out, insp)
+    out["status"] = out.apply(lambda r: _site_status_of(r, other, as_of), axis=1)
+    out["_order"] = out["status"].map(STATUS_ORDER).fillna(9)
+    return out.sort_values(["_order", "site_id"]).drop(columns="_order").reset_index(drop=True)
+
+
+_SITE_COLS = (
+    "site_id",
+    "jurisdiction",
+    "name",
+    "applicant",
+    "address",
+    "disturbed_acres",
+    "construction_start",
+    "final_stabilization",
+    "rain_gauge_id",
+    "exempt",
+)
+_CLASSIFICATION_COLS = (
+    "conditions",
+    "inspections_required",
+    "active",
+    "judged_through",
+    "reason",
+    "inspector",
+)
+
+
+def _site_rows(sites: pd.DataFrame, cls: pd.DataFrame) -> pd.DataFrame | None:
+    """A row per site from the sites (or, without them, the classification); None without either."""
+    source = sites if not sites.empty else cls
+    if source.empty:
+        return None
+    return source[[c for c in _SITE_COLS if c in source]].drop_duplicates("site_id").copy()
+
+
+def _with_classification(out: pd.DataFrame, cls: pd.DataFrame) -> pd.DataFrame:
+    """Each site's classification beside it (blank columns when there is none)."""
     if not cls.empty:
-        keep = [
-            c
-            for c in (
-                "site_id",
-                "conditions",
-                "inspections_required",
-                "active",
-                "judged_through",
-                "reason",
-                "inspector",
-            )
-            if c in cls
-        ]
+        keep = [c for c in ("site_id", *_CLASSIFICATION_COLS) if c in cls]
         out = out.merge(cls[keep].drop_duplicates("site_id"), on="site_id", how="left")
-    for col in ("conditions", "inspections_required", "active", "judged_through", "reason", "inspector"):
+    for col in _CLASSIFICATION_COLS:
         if col not in out:
             out[col] = None
+    return out
 
-    def count(frame: pd.DataFrame, mask=None) -> pd.Series:
-        if frame.empty:
-            return pd.Series(dtype=int)
-        f = frame if mask is None else frame[mask(frame)]
-        return f.groupby("site_id").size()
 
-    out["late"] = out["site_id"].map(count(findings, lambda f: f["status"] == "late")).fillna(0).astype(int)
-    out["overdue"] = (
-        out["site_id"].map(count(findings, lambda f: f["status"] == "overdue")).fillna(0).astype(int)
+def _per_site(frame: pd.DataFrame, mask=None) -> pd.Series:
+    """The rows of ``frame`` (those ``mask`` keeps) counted per site."""
+    if frame.empty:
+        return pd.Series(dtype=int)
+    f = frame if mask is None else frame[mask(frame)]
+    return f.groupby("site_id").size()
+
+
+def _add_counts(
+    out: pd.DataFrame, findings: pd.DataFrame, other: pd.DataFrame, notices: pd.DataFrame
+) -> None:
+    """Each site's late and overdue findings, other findings and notices."""
+    out["late"] = (
+        out["site_id"].map(_per_site(findings, lambda f: f["status"] == "late")).fillna(0).astype(int)
     )
-    out["other_findings"] = out["site_id"].map(count(other)).fillna(0).astype(int)
-    out["notices"] = out["site_id"].map(count(notices)).fillna(0).astype(int)
+    out["overdue"] = (
+        out["site_id"].map(_per_site(findings, lambda f: f["status"] == "overdue")).fillna(0).astype(int)
+    )
+    out["other_findings"] = out["site_id"].map(_per_site(other)).fillna(0).astype(int)
+    out["notices"] = out["site_id"].map(_per_site(notices)).fillna(0).astype(int)
+
+
+def _add_inspections(out: pd.DataFrame, insp: pd.DataFrame) -> None:
+    """Each site's last inspection day and its number of inspections."""
     if not insp.empty:
         last = insp.groupby("site_id")["inspected_on"].max()
         n = insp.groupby("site_id").size()
@@ -174,22 +201,20 @@ def site_status(data: StormwaterData) -> pd.DataFrame:
         out["last_inspection"] = None
         out["inspections"] = 0
 
-    def status(r: pd.Series) -> str:
-        if r["overdue"] > 0 or _other_overdue(other, r["site_id"]):
-            return "overdue"
-        if r["late"] > 0 or r["other_findings"] > 0:
-            return "late"
-        required = r.get("inspections_required")
-        if required is False or (is_missing(required) and bool(r.get("exempt"))):
-            return "not required"
-        stab = _d(r.get("final_stabilization"))
-        if stab is not None and stab <= as_of:
-            return "stabilized"
-        return "in compliance"
 
-    out["status"] = out.apply(status, axis=1)
-    out["_order"] = out["status"].map(STATUS_ORDER).fillna(9)
-    return out.sort_values(["_order", "site_id"]).drop(columns="_order").reset_index(drop=True)
+def _site_status_of(r: pd.Series, other: pd.DataFrame, as_of: pd.Timestamp) -> str:
+    """A site's status: overdue, late, not required, stabilized or in compliance (the first that holds)."""
+    if r["overdue"] > 0 or _other_overdue(other, r["site_id"]):
+        return "overdue"
+    if r["late"] > 0 or r["other_findings"] > 0:
+        return "late"
+    required = r.get("inspections_required")
+    if required is False or (is_missing(required) and bool(r.get("exempt"))):
+        return "not required"
+    stab = _d(r.get("final_stabilization"))
+    if stab is not None and stab <= as_of:
+        return "stabilized"
+    return "in compliance"
 
 
 def _other_overdue(other: pd.DataFrame, site_id: str) -> bool:
@@ -348,39 +373,57 @@ def _period_marks(
     layout: dict[str, Any], site: pd.Series, as_of: pd.Timestamp, refs: list[tuple[str, str]]
 ) -> None:
     """Across both panels: the site's active period shaded, and the as-of day as a dotted line."""
-    (xr1, yr1), (xr2, yr2) = refs
     start, stab = _d(site.get("construction_start")), _d(site.get("final_stabilization"))
-    end_active = min(stab, as_of) if stab is not None else as_of
     if start is not None:
-        for yr in (yr1, yr2):
-            layout["shapes"].append(
-                {
-                    "type": "rect",
-                    "xref": xr1,
-                    "yref": f"{yr} domain",
-                    "x0": _day(start),
-                    "x1": _day(end_active),
-                    "y0": 0,
-                    "y1": 1,
-                    "fillcolor": COLORS["active_fill"],
-                    "line": {"width": 0},
-                    "layer": "below",
-                }
-            )
-        layout["annotations"].append(
+        _active_marks(layout, start, stab, as_of, refs)
+    _as_of_marks(layout, as_of, refs)
+
+
+def _active_marks(
+    layout: dict[str, Any],
+    start: pd.Timestamp,
+    stab: pd.Timestamp | None,
+    as_of: pd.Timestamp,
+    refs: list[tuple[str, str]],
+) -> None:
+    """The site's active period (construction start to final stabilization or the as-of day) shaded on both
+    panels, and labelled above the first."""
+    (xr1, yr1), (_, yr2) = refs
+    end_active = min(stab, as_of) if stab is not None else as_of
+    for yr in (yr1, yr2):
+        layout["shapes"].append(
             {
-                "x": _day(start),
-                "y": 1,
+                "type": "rect",
                 "xref": xr1,
-                "yref": f"{yr1} domain",
-                "xanchor": "left",
-                "yanchor": "bottom",
-                "showarrow": False,
-                "font": {"size": 10, "color": "#047857"},
-                "text": "construction start"
-                + (f" → final stabilization {stab:%Y-%m-%d}" if stab is not None else " → still active"),
+                "yref": f"{yr} domain",
+                "x0": _day(start),
+                "x1": _day(end_active),
+                "y0": 0,
+                "y1": 1,
+                "fillcolor": COLORS["active_fill"],
+                "line": {"width": 0},
+                "layer": "below",
             }
         )
+    layout["annotations"].append(
+        {
+            "x": _day(start),
+            "y": 1,
+            "xref": xr1,
+            "yref": f"{yr1} domain",
+            "xanchor": "left",
+            "yanchor": "bottom",
+            "showarrow": False,
+            "font": {"size": 10, "color": "#047857"},
+            "text": "construction start"
+            + (f" → final stabilization {stab:%Y-%m-%d}" if stab is not None else " → still active"),
+        }
+    )
+
+
+def _as_of_marks(layout: dict[str, Any], as_of: pd.Timestamp, refs: list[tuple[str, str]]) -> None:
+    """The as-of day as a dotted line across both panels, labelled above the second."""
+    (xr1, yr1), (xr2, yr2) = refs
     for yr in (yr1, yr2):
         layout["shapes"].append(
             {
@@ -832,59 +875,11 @@ def panel_sites(view: StormwaterView) -> str:
     if status.empty:
         s_html = no_data("sites", data.present.get("sites"), "construction sites")
     else:
-        s_html = ""
-        if data.classification is None or as_frame(data.classification).empty:
-            s_html += no_data(
-                "site_classification", data.present.get("site_classification"), "which sites need inspections"
-            )
-        if data.findings is None:
-            s_html += no_data(
-                "swppp_inspection_findings",
-                data.present.get("swppp_inspection_findings"),
-                "late and overdue inspections",
-            )
-        s_html += table(
-            status,
-            [
-                Col(
-                    "site_id",
-                    "Site",
-                    width="22%",
-                    html=lambda r: (
-                        named(r["site_id"], r.get("name"), f"#site-{slug(r['site_id'])}")
-                        + f"<br><small>{esc(view.jurisdiction(r.get('jurisdiction')))}</small>"
-                    ),
-                ),
-                Col("status", "Status", html=lambda r: badge(r["status"], STATUS_TONE.get(r["status"], ""))),
-                Col("applicant", "Applicant"),
-                Col("disturbed_acres", "Acres", num=True, fmt=lambda v: fmt_num(v, 1)),
-                Col("conditions", "Conditions met", html=lambda r: esc(_conditions(r))),
-                Col(
-                    "construction_start",
-                    "Active",
-                    nowrap=True,
-                    html=lambda r: (
-                        esc(f"{fmt_date(r.get('construction_start'))} to ")
-                        + "<br>"
-                        + esc(fmt_date(r.get("final_stabilization")) or "still active")
-                    ),
-                ),
-                Col("inspections", "Inspections made", num=True),
-                Col("last_inspection", "Last", fmt=fmt_date, nowrap=True),
-                Col("late", "Made late", num=True),
-                Col("overdue", "Not made", num=True),
-                Col(
-                    "other_findings",
-                    "Other findings",
-                    num=True,
-                    title="disturbance, sediment, milestone notice, certification, report delivery",
-                ),
-                Col("notices", "Findings on notices", num=True),
-            ],
-            row_class=lambda r: {"overdue": "row-bad", "late": "row-warn", "in compliance": "row-good"}.get(
-                r["status"], ""
-            ),
-        ) + conditions_legend(view)
+        s_html = (
+            _sites_missing_notes(data)
+            + table(status, _site_cols(view), row_class=_site_row_class)
+            + conditions_legend(view)
+        )
     return section(
         "Sites by status",
         s_html,
@@ -895,6 +890,67 @@ def panel_sites(view: StormwaterView) -> str:
             f"and report findings. Counts of all the findings on file (inspections due {view.period})."
         ),
     )
+
+
+def _sites_missing_notes(data: StormwaterData) -> str:
+    """What the sites table cannot say for want of the classification or the inspection findings."""
+    notes = ""
+    if data.classification is None or as_frame(data.classification).empty:
+        notes += no_data(
+            "site_classification", data.present.get("site_classification"), "which sites need inspections"
+        )
+    if data.findings is None:
+        notes += no_data(
+            "swppp_inspection_findings",
+            data.present.get("swppp_inspection_findings"),
+            "late and overdue inspections",
+        )
+    return notes
+
+
+def _site_row_class(r: dict) -> str:
+    """A site's row coloured by its status."""
+    return {"overdue": "row-bad", "late": "row-warn", "in compliance": "row-good"}.get(r["status"], "")
+
+
+def _site_cols(view: StormwaterView) -> list[Col]:
+    """The columns of the sites table."""
+    return [
+        Col(
+            "site_id",
+            "Site",
+            width="22%",
+            html=lambda r: (
+                named(r["site_id"], r.get("name"), f"#site-{slug(r['site_id'])}")
+                + f"<br><small>{esc(view.jurisdiction(r.get('jurisdiction')))}</small>"
+            ),
+        ),
+        Col("status", "Status", html=lambda r: badge(r["status"], STATUS_TONE.get(r["status"], ""))),
+        Col("applicant", "Applicant"),
+        Col("disturbed_acres", "Acres", num=True, fmt=lambda v: fmt_num(v, 1)),
+        Col("conditions", "Conditions met", html=lambda r: esc(_conditions(r))),
+        Col(
+            "construction_start",
+            "Active",
+            nowrap=True,
+            html=lambda r: (
+                esc(f"{fmt_date(r.get('construction_start'))} to ")
+                + "<br>"
+                + esc(fmt_date(r.get("final_stabilization")) or "still active")
+            ),
+        ),
+        Col("inspections", "Inspections made", num=True),
+        Col("last_inspection", "Last", fmt=fmt_date, nowrap=True),
+        Col("late", "Made late", num=True),
+        Col("overdue", "Not made", num=True),
+        Col(
+            "other_findings",
+            "Other findings",
+            num=True,
+            title="disturbance, sediment, milestone notice, certification, report delivery",
+        ),
+        Col("notices", "Findings on notices", num=True),
+    ]
 
 
 def panel_other(view: StormwaterView) -> str:
@@ -1233,63 +1289,10 @@ def illicit_section(data: StormwaterData) -> str:
     rules = RuleNotes("rule-illicit")
     parts = [_cases_table(data)]
     if not deadlines.empty:
-        d = deadlines.assign(_o=deadlines["status"].map(DEADLINE_ORDER).fillna(9))
-        parts.append(
-            "<h3>Deadlines of the cases</h3>"
-            + table(
-                d.sort_values(["_o", "due", "case_id"]),
-                [
-                    Col("case_id", "Case", nowrap=True),
-                    Col("obligation", "Obligation", fmt=lambda v: OBLIGATION_LABELS.get(v, v)),
-                    Col(
-                        "due",
-                        "Due",
-                        html=lambda r: (
-                            esc("none while the appeal is pending")
-                            if str(r["status"]) == "suspended"
-                            else esc(fmt_date(r["due"]))
-                        ),
-                        nowrap=True,
-                    ),
-                    Col("status", "Status", html=lambda r: _status_badge(r["status"])),
-                    Col("satisfied_on", "Done on", fmt=fmt_date, nowrap=True),
-                    Col("days_late", "Days late", num=True, fmt=fmt_num),
-                    rules.col("rule", "Rule (section)", limit=45),
-                ],
-                row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""),
-            )
-        )
+        parts.append("<h3>Deadlines of the cases</h3>" + _deadlines_table(deadlines, rules))
     if not charges.empty:
         parts.append(
-            "<h3>Cost of abatement by the Town, payments and interest</h3>"
-            + table(
-                charges,
-                [
-                    Col("case_id", "Case", nowrap=True),
-                    Col("principal_usd", "Cost", num=True, fmt=fmt_usd),
-                    Col(
-                        "installment_usd",
-                        "Payments",
-                        html=lambda r: esc(
-                            f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + "
-                            f"{fmt_usd(r['last_installment_usd'])}"
-                        ),
-                    ),
-                    Col("interest_from", "Interest from", fmt=fmt_date, nowrap=True),
-                    Col("interest_usd", "Interest to date", num=True, fmt=fmt_usd),
-                    Col("paid_usd", "Paid", num=True, fmt=fmt_usd),
-                    Col("balance_usd", "Balance", num=True, fmt=fmt_usd),
-                    Col(
-                        "max_penalty_usd",
-                        "Largest criminal penalty",
-                        num=True,
-                        fmt=fmt_usd,
-                        title="for each day from discovery through abatement, except the days an appeal was "
-                        "pending (and none after the notice of violation when the appeal vacated it)",
-                    ),
-                    rules.col("rule", "Rule (section)", limit=45),
-                ],
-            )
+            "<h3>Cost of abatement by the Town, payments and interest</h3>" + _charges_table(charges, rules)
         )
     parts.append(rules.notes())
     return section(
@@ -1301,6 +1304,65 @@ def illicit_section(data: StormwaterData) -> str:
         "holidays of the General Construction Law; a period to appeal, abate or protest that ends on a "
         "weekend or holiday ends on the next business day (General Construction Law § 25-a). While an "
         "appeal is pending the abatement is suspended.",
+    )
+
+
+def _deadlines_table(deadlines: pd.DataFrame, rules: RuleNotes) -> str:
+    """The deadlines of the illicit discharge cases, the worst first."""
+    d = deadlines.assign(_o=deadlines["status"].map(DEADLINE_ORDER).fillna(9))
+    return table(
+        d.sort_values(["_o", "due", "case_id"]),
+        [
+            Col("case_id", "Case", nowrap=True),
+            Col("obligation", "Obligation", fmt=lambda v: OBLIGATION_LABELS.get(v, v)),
+            Col(
+                "due",
+                "Due",
+                html=lambda r: (
+                    esc("none while the appeal is pending")
+                    if str(r["status"]) == "suspended"
+                    else esc(fmt_date(r["due"]))
+                ),
+                nowrap=True,
+            ),
+            Col("status", "Status", html=lambda r: _status_badge(r["status"])),
+            Col("satisfied_on", "Done on", fmt=fmt_date, nowrap=True),
+            Col("days_late", "Days late", num=True, fmt=fmt_num),
+            rules.col("rule", "Rule (section)", limit=45),
+        ],
+        row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""),
+    )
+
+
+def _charges_table(charges: pd.DataFrame, rules: RuleNotes) -> str:
+    """The cost of abatement charged to each case, its payments, interest and balance."""
+    return table(
+        charges,
+        [
+            Col("case_id", "Case", nowrap=True),
+            Col("principal_usd", "Cost", num=True, fmt=fmt_usd),
+            Col(
+                "installment_usd",
+                "Payments",
+                html=lambda r: esc(
+                    f"{int(r['installments']) - 1} x {fmt_usd(r['installment_usd'])} + "
+                    f"{fmt_usd(r['last_installment_usd'])}"
+                ),
+            ),
+            Col("interest_from", "Interest from", fmt=fmt_date, nowrap=True),
+            Col("interest_usd", "Interest to date", num=True, fmt=fmt_usd),
+            Col("paid_usd", "Paid", num=True, fmt=fmt_usd),
+            Col("balance_usd", "Balance", num=True, fmt=fmt_usd),
+            Col(
+                "max_penalty_usd",
+                "Largest criminal penalty",
+                num=True,
+                fmt=fmt_usd,
+                title="for each day from discovery through abatement, except the days an appeal was "
+                "pending (and none after the notice of violation when the appeal vacated it)",
+            ),
+            rules.col("rule", "Rule (section)", limit=45),
+        ],
     )
 
 
@@ -1333,41 +1395,7 @@ def practices_section(view: StormwaterView) -> str:
         p_html = (
             table(
                 f.sort_values(["_o", "site_id", "practice_id", "due"]),
-                [
-                    Col(
-                        "site_id",
-                        "Site",
-                        width="22%",
-                        html=lambda r: (
-                            named(
-                                r["site_id"],
-                                short_name(view.names.get(r["site_id"])),
-                                f"#site-{slug(r['site_id'])}",
-                            )
-                            + (
-                                f"<br><small>{esc(view.jurisdiction(r.get('jurisdiction')))}</small>"
-                                if not is_missing(r.get("jurisdiction"))
-                                else ""
-                            )
-                        ),
-                    ),
-                    Col(
-                        "practice_id",
-                        "Practice",
-                        html=lambda r: (
-                            esc(r["practice_id"])
-                            + (
-                                f"<br><small>{esc(r.get('practice_type'))}</small>"
-                                if not is_missing(r.get("practice_type"))
-                                else ""
-                            )
-                        ),
-                    ),
-                    Col("finding", "Requirement", fmt=lambda v: SMP_LABELS.get(v, v)),
-                    Col("due", "Due", html=lambda r: esc(practice_due(r))),
-                    Col("status", "Status", html=practice_status),
-                    rules.col("rule", "Rule (section)", limit=45),
-                ],
+                _practice_cols(view, rules),
                 row_class=lambda r: {"overdue": "row-bad", "late": "row-warn"}.get(str(r["status"]), ""),
             )
             + rules.notes()
@@ -1380,3 +1408,33 @@ def practices_section(view: StormwaterView) -> str:
         f"and the construction completion guarantee ({esc(law_cited(data.laws, 'stormwater'))}). "
         "Requirements met on time are not listed.",
     )
+
+
+def _practice_site_cell(view: StormwaterView, r: dict) -> str:
+    """A practice's site: its id (a link to its section) and name, its town on a second line."""
+    town = (
+        f"<br><small>{esc(view.jurisdiction(r.get('jurisdiction')))}</small>"
+        if not is_missing(r.get("jurisdiction"))
+        else ""
+    )
+    return named(r["site_id"], short_name(view.names.get(r["site_id"])), f"#site-{slug(r['site_id'])}") + town
+
+
+def _practice_cell(r: dict) -> str:
+    """A practice's id, its type on a second line."""
+    kind = (
+        f"<br><small>{esc(r.get('practice_type'))}</small>" if not is_missing(r.get("practice_type")) else ""
+    )
+    return esc(r["practice_id"]) + kind
+
+
+def _practice_cols(view: StormwaterView, rules: RuleNotes) -> list[Col]:
+    """The columns of the findings on permanent practices."""
+    return [
+        Col("site_id", "Site", width="22%", html=lambda r: _practice_site_cell(view, r)),
+        Col("practice_id", "Practice", html=_practice_cell),
+        Col("finding", "Requirement", fmt=lambda v: SMP_LABELS.get(v, v)),
+        Col("due", "Due", html=lambda r: esc(practice_due(r))),
+        Col("status", "Status", html=practice_status),
+        rules.col("rule", "Rule (section)", limit=45),
+    ]
