@@ -24,7 +24,6 @@ from dashboards.html import (
     day_words,
     esc,
     fmt_date,
-    fmt_datetime,
     fmt_measure,
     fmt_num,
     frames,
@@ -36,6 +35,7 @@ from dashboards.html import (
     note,
     page,
     section,
+    slug_columns,
     table,
 )
 from dashboards.notices import period_words
@@ -376,26 +376,7 @@ def panel_slugs(view: ReportView) -> str:
     else:
         g_html = table(
             view.slugs,
-            [
-                view.user(),
-                Col("constituent", "Of"),
-                Col("start_at", "From", fmt=fmt_datetime, nowrap=True),
-                Col("end_at", "To", fmt=fmt_datetime, nowrap=True),
-                Col("duration_min", "Minutes", num=True, fmt=fmt_num),
-                Col(
-                    "peak_value",
-                    "Peak",
-                    num=True,
-                    html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit"))),
-                ),
-                Col(
-                    "baseline",
-                    "Usual (baseline)",
-                    num=True,
-                    html=lambda r: esc(fmt_measure(r["baseline"], r.get("unit"))),
-                ),
-                Col("peak_ratio", "Peak, times the usual", num=True, fmt=lambda v: fmt_num(v, 1)),
-            ],
+            [view.user(), *slug_columns()],
             empty="No slug discharge in the year.",
         )
     return section(f"5. Slug discharges, {view.when}", g_html, sid="slugs")

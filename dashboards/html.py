@@ -488,6 +488,23 @@ class Col:
     width: str = ""  # the column's share of the table ("24%"): a long name keeps to one line
 
 
+def slug_columns() -> list[Col]:
+    """The columns of a table of slug events after its user column, in the same words on every page."""
+
+    def measure(key: str) -> Callable[[pd.Series], str]:
+        return lambda r: esc(fmt_measure(r[key], r.get("unit")))
+
+    return [
+        Col("constituent", "Of"),
+        Col("start_at", "From", fmt=fmt_datetime, nowrap=True),
+        Col("end_at", "To", fmt=fmt_datetime, nowrap=True),
+        Col("duration_min", "Minutes", num=True, fmt=fmt_num),
+        Col("peak_value", "Peak", num=True, html=measure("peak_value")),
+        Col("baseline", "Usual (baseline)", num=True, html=measure("baseline")),
+        Col("peak_ratio", "Peak, times the usual", num=True, fmt=lambda v: fmt_num(v, 1)),
+    ]
+
+
 def _th(c: Col) -> str:
     """A column's header cell: right-aligned for numbers, left off paper when screen-only, its title and
     width."""

@@ -48,6 +48,7 @@ from dashboards.html import (
     short_name,
     short_rule,
     slug,
+    slug_columns,
     table,
     to_date_words,
     unit_text,
@@ -1650,27 +1651,7 @@ def _slug_table(view: SewerView, rules: RuleNotes) -> str:
         )
     return table(
         slugs.sort_values("start_at", ascending=False),
-        [
-            view.user(),
-            Col("constituent", "Of"),
-            Col("start_at", "Start", nowrap=True, fmt=fmt_datetime),
-            Col("end_at", "End", nowrap=True, fmt=fmt_datetime),
-            Col("duration_min", "Minutes", num=True, fmt=fmt_num),
-            Col(
-                "peak_value",
-                "Peak",
-                num=True,
-                html=lambda r: esc(fmt_measure(r["peak_value"], r.get("unit"))),
-            ),
-            Col(
-                "baseline",
-                "Baseline",
-                num=True,
-                html=lambda r: esc(fmt_measure(r["baseline"], r.get("unit"))),
-            ),
-            Col("peak_ratio", "Peak × baseline", num=True, fmt=lambda x: f"{float(x):.1f}×"),
-            rules.col("rule", "Rule"),
-        ],
+        [view.user(), *slug_columns(), rules.col("rule", "Rule")],
     )
 
 
