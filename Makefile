@@ -28,8 +28,9 @@ browser:
 	sh scripts/install-chromium.sh
 
 # Tests run in parallel (pytest-xdist, one worker per core; each test module stays on one
-# worker so that its module-scoped fixtures are built once).
-PYTEST := $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile
+# worker so that its module-scoped fixtures are built once), the longest modules handed out first
+# (tests/conftest.py: pytest_collection_modifyitems).
+PYTEST := $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --no-loadscope-reorder
 
 # Static checks, one command a line: the Python formatted and checked by ruff ([tool.ruff] of
 # pyproject.toml), the SQL by sqlfluff (.sqlfluff), and lint-imports: each layer of pyproject.toml's

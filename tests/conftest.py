@@ -6,12 +6,25 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 REPO = Path(__file__).resolve().parents[1]
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """The modules with the most end-to-end tests (``slow`` or ``browser``) first. pytest-xdist hands
+    each module to one worker (``--dist loadfile``) in this order (the Makefile turns off its own
+    reordering by number of tests), so the longest modules start at once instead of leaving one
+    worker busy with a long module after the other has finished. Each module's tests keep their order."""
+    weight: Counter = Counter()
+    for item in items:
+        if item.get_closest_marker("slow") or item.get_closest_marker("browser"):
+            weight[item.nodeid.split("::")[0]] += 1
+    items.sort(key=lambda item: -weight[item.nodeid.split("::")[0]])
 
 
 def write(folder: Path, relative: str, text: str) -> Path:
