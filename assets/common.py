@@ -43,6 +43,21 @@ READING_MONTHS = MonthlyPartitionsDefinition(start_date="2000-01-01", end_offset
 ONE_RUN = BackfillPolicy.single_run()
 
 
+def reading_month_span(con) -> tuple[dt.date, dt.date] | None:
+    """The first and the last month (first local days) that have readings, or None without readings."""
+    first, last = con.execute(sql("select_reading_month_span")).fetchall()[0]
+    return (first, last) if first is not None else None
+
+
+def months_between(first: dt.date, last: dt.date) -> list[dt.date]:
+    """The first days of the months from ``first``'s to ``last``'s, both included."""
+    months, month = [], first.replace(day=1)
+    while month <= last:
+        months.append(month)
+        month = (month.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+    return months
+
+
 def run_started(context: Any) -> dt.datetime:
     """When this step's run was made: rows loaded since were loaded by this run (or one going on)."""
     record = context.instance.get_run_record_by_id(context.run_id)

@@ -1,7 +1,12 @@
 """Where the seconds of a daily run go: `outfall run` on an empty folder, on the demo town's folder (a new
-warehouse, then again with nothing new), each in its own process.
+warehouse, then again with nothing new), and on a loaded year of meter readings (one new day's file, then
+again with nothing new), each in its own process.
 
-    .venv/bin/python -m benchmarks.daily [--rounds 3] [--dir /tmp/outfall_bench_daily]
+    .venv/bin/python -m benchmarks.daily [--rounds 3] [--dir /tmp/outfall_bench_daily] [--year-meters 190]
+
+The loaded year is benchmarks/ingest.py's: ``--year-meters`` meters of one-minute readings for a year in
+twelve monthly Parquet files (190 meters: about 100M readings; 0 leaves the case out), loaded once into a
+warehouse. Each round copies that warehouse and runs on the year plus the next day's file.
 
 For each run it prints the wall time, then splits it with the run log's lines (outfall.log beside the
 warehouse): starting up (from the process's start to the run's first line: Python, Dagster, the assets and
@@ -65,7 +70,7 @@ def split_log(text: str, started: float) -> dict:
     }
 
 
-def timed_run(data: Path, warehouse: Path) -> dict:
+def timed_run(data: Path, warehouse: Path, as_of: str = AS_OF) -> dict:
     env = dict(
         os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1", PYTHONDONTWRITEBYTECODE=""
     )
@@ -82,7 +87,7 @@ def timed_run(data: Path, warehouse: Path) -> dict:
             "--warehouse",
             str(warehouse),
             "--as-of",
-            AS_OF,
+            as_of,
             "--quiet",
         ],
         cwd=REPO,
@@ -104,10 +109,39 @@ def _fresh(folder: Path) -> None:
     folder.mkdir(parents=True)
 
 
+def loaded_year(root: Path, meters: int) -> tuple[Path, Path, float]:
+    """(the year's folder with the next day's file beside it, the folder of the warehouse that holds the year
+    without that day, the seconds the year took to load): generated and loaded once, kept between runs."""
+    from benchmarks import ingest
+
+    year = root / f"year_{meters}"
+    ingest.generate(year, meters, 365, 1)
+    day_data = year / "year_and_a_day"
+    if not (day_data / "flow").exists():
+        (day_data / "flow").mkdir(parents=True)
+        shutil.copytree(year / "parquet_data" / "industrial_users", day_data / "industrial_users")
+        for month in sorted((year / "parquet_data" / "flow").glob("*.parquet")):
+            os.link(month, day_data / "flow" / month.name)
+        os.link(ingest._append_day(year, 0), day_data / "flow" / "zz_the_next_day.parquet")
+    loaded = year / "loaded"
+    seconds = float((loaded / "seconds").read_text()) if (loaded / "seconds").exists() else 0.0
+    if not seconds:
+        _fresh(loaded)
+        seconds = timed_run(year / "parquet_data", loaded / "w.duckdb", ingest.AS_OF)["wall_s"]
+        (loaded / "seconds").write_text(f"{seconds:.2f}")
+    return day_data, loaded, seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.daily", description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
+    ap.add_argument(
+        "--year-meters",
+        type=int,
+        default=190,
+        help="meters of the loaded year (190: ~100M readings; 0: none)",
+    )
     args = ap.parse_args(argv)
     root = args.dir
     empty, demo = root / "empty_data", root / "demo_data"
@@ -118,12 +152,22 @@ def main(argv: list[str] | None = None) -> int:
 
         generate(demo, seed=DEMO_SEED, scale=1.0, year=int(AS_OF[:4]))
     cases = {"empty folder": [], "demo, new warehouse": [], "demo, nothing new": []}
+    if args.year_meters:
+        from benchmarks.ingest import AS_OF as YEAR_AS_OF
+
+        day_data, loaded, load_s = loaded_year(root, args.year_meters)
+        cases |= {"year, one new day": [], "year, nothing new": []}
     for _ in range(args.rounds):
         _fresh(root / "empty")
         cases["empty folder"].append(timed_run(empty, root / "empty" / "w.duckdb"))
         _fresh(root / "demo")
         cases["demo, new warehouse"].append(timed_run(demo, root / "demo" / "w.duckdb"))
         cases["demo, nothing new"].append(timed_run(demo, root / "demo" / "w.duckdb"))
+        if args.year_meters:
+            shutil.rmtree(root / "year_run", ignore_errors=True)
+            shutil.copytree(loaded, root / "year_run")
+            for case in ("year, one new day", "year, nothing new"):
+                cases[case].append(timed_run(day_data, root / "year_run" / "w.duckdb", YEAR_AS_OF))
     print(
         f"outfall run, medians of {args.rounds} rounds (load average after: "
         f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs)"
@@ -135,6 +179,13 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{name:22}{med['wall_s']:>8.2f}{med['startup_s']:>12.2f}{med['steps_s']:>9.2f}"
             f"{runs[-1]['n_steps']:>7}{med['rest_s']:>8.2f}  {slow}"
+        )
+    if args.year_meters:
+        walls = {k: _median([r["wall_s"] for r in cases[k]]) for k in ("empty folder", "year, one new day")}
+        more = walls["year, one new day"] - walls["empty folder"]
+        print(
+            f"the loaded year: {args.year_meters} meters, loaded once in {load_s:.1f} s; "
+            f"one new day's run less an empty folder's: {more:.2f} s"
         )
     return 0
 

@@ -29,6 +29,7 @@ from dagster import (
     TimeWindowPartitionsDefinition,
 )
 
+from assets.common import months_between, reading_month_span
 from outfall.warehouse import sql
 
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
@@ -171,12 +172,14 @@ def month_key(day: dt.date) -> str:
 
 
 def partitions_with_data(con, partitions_def: PartitionsDefinition) -> list[str]:
-    """The partitions that hold data in the warehouse (``con``): the billing years that have rates, the
-    months that have readings (their local days')."""
+    """The partitions a run of everything covers in the warehouse (``con``): the billing years that have
+    rates; the months from the first to the last that has readings (local days; a month between them
+    without readings is judged as empty, as a run over the range judges it anyway)."""
     if isinstance(partitions_def, DynamicPartitionsDefinition):
         return [str(r[0]) for r in con.execute(sql("select_billing_years")).fetchall()]
     if isinstance(partitions_def, TimeWindowPartitionsDefinition):
-        return [month_key(r[0]) for r in con.execute(sql("select_reading_months")).fetchall()]
+        span = reading_month_span(con)
+        return [month_key(m) for m in months_between(*span)] if span else []
     return []
 
 

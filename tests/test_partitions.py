@@ -3,6 +3,7 @@ everything, re-running one partition, and the Definitions the Dagster UI loads."
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import duckdb
@@ -18,10 +19,17 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.clerk.billing import billing_exports, billing_year_partitions, sewer_billing
-from assets.common import BILLING_YEARS, READING_MONTHS
+from assets.common import BILLING_YEARS, READING_MONTHS, months_between
 from assets.ingest import ingest_asset, ingest_assets
 from outfall.resources import OutfallSettings
-from pipelines.stages import RANGE_END, RANGE_START, partition_key_for, plan_stages, run_tags
+from pipelines.stages import (
+    RANGE_END,
+    RANGE_START,
+    partition_key_for,
+    partitions_with_data,
+    plan_stages,
+    run_tags,
+)
 from tests.conftest import materialize, run_cli, write
 
 INGEST = [a for a in ingest_assets if a.key.to_user_string() in ("parcels", "sewer_rates")]
@@ -116,6 +124,33 @@ def test_stages_and_partition_keys():
         RANGE_START: "2025-12-01",
         RANGE_END: "2026-03-01",
     }
+
+
+def test_the_months_of_a_run_span_the_first_to_the_last_reading_in_local_time():
+    """The month partitions of a run of everything: from the first reading's local month to the last's,
+    the months between included, found from the earliest and latest instants alone."""
+    assert months_between(dt.date(2025, 11, 30), dt.date(2026, 2, 1)) == [
+        dt.date(2025, 11, 1),
+        dt.date(2025, 12, 1),
+        dt.date(2026, 1, 1),
+        dt.date(2026, 2, 1),
+    ]
+    assert months_between(dt.date(2026, 3, 1), dt.date(2026, 3, 31)) == [dt.date(2026, 3, 1)]
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'America/New_York'")
+    con.execute("CREATE TABLE flow (ts TIMESTAMPTZ)")
+    assert partitions_with_data(con, READING_MONTHS) == []
+    # 04:30 UTC on 1 March is still 28 February in New York; nothing in April; a NULL time is no month
+    con.execute(
+        "INSERT INTO flow VALUES ('2026-03-01 04:30:00+00'), ('2026-05-31 23:59:00-04'), (NULL), "
+        "('2026-03-15 12:00:00+00')"
+    )
+    assert partitions_with_data(con, READING_MONTHS) == [
+        "2026-02-01",
+        "2026-03-01",
+        "2026-04-01",
+        "2026-05-01",
+    ]
 
 
 # ---------------------------------------------------------------------------

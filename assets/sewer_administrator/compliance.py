@@ -45,7 +45,15 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, ONE_RUN, READING_MONTHS, table_asset, table_result, warehouse
+from assets.common import (
+    GROUP_SEWER,
+    ONE_RUN,
+    READING_MONTHS,
+    reading_month_span,
+    table_asset,
+    table_result,
+    warehouse,
+)
 from assets.run import counts_by, record_not_judged
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
@@ -498,7 +506,7 @@ def slug_events(
     with warehouse(duckdb) as con:
         with transaction(con):
             con.execute(sql("create_slug_views")).fetchall()
-            months = [r[0] for r in con.execute(sql("select_reading_months")).fetchall()]
+            months = list(reading_month_span(con) or ())  # the first and the last month of readings
             first_day, last_day = partition_days(context, months)
             timings: dict[str, float] = {}
             if months and (first_day > months[0] or last_day < _month_end(months[-1])):
