@@ -201,6 +201,7 @@ def test_a_failure_not_the_files_own_still_fails_the_dataset(con, tmp_path, monk
     assert con.execute("SELECT count(*) FROM ingested_files").fetchall() == [(0,)]
 
 
+@pytest.mark.slow  # `outfall run` end to end
 def test_outfall_run_with_a_truncated_parquet_file_loads_the_good_csv(tmp_path, capsys):
     """The issue's reproduction: `outfall run` on a flow folder of a good CSV and a truncated Parquet
     file exits 0, with the CSV loaded and the Parquet file one quarantine row."""

@@ -463,6 +463,7 @@ def test_outfall_run_writes_notices_as_the_contract_says(tmp_path):
     assert not list((dashboards / "letters" / "sewer" / "pdf").glob("notice_IU-2_*.pdf"))
 
 
+@pytest.mark.slow  # four new Python processes
 def test_a_stormwater_notice_reads_the_same_under_every_hash_seed():
     # Regression (found by the fault drill): the law's texts of a month with both a weekly and a storm
     # finding were joined in a set's order, which changes with PYTHONHASHSEED, so a rerun rewrote the

@@ -393,6 +393,7 @@ def test_a_mailed_letter_is_written_once_as_the_facts_stood_on_its_day(town):
     assert query(db, "SELECT count(*) FROM documents_issued") == [(2,)]
 
 
+@pytest.mark.slow  # `outfall verify` in new processes
 def test_verify_finds_one_flipped_byte_and_the_chain_moves_for_an_earlier_document(town, tmp_path):
     db, data = town
     run(db, data, "2026-04-10")
