@@ -55,6 +55,7 @@ from benchmarks.slugs import _GENERATE, START_EPOCH
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DIR = Path(tempfile.gettempdir()) / "outfall_bench_ingest"
 AS_OF = "2026-01-31"
+_LAUNCHER = Path(__file__).with_name("peak_rss.py")
 APPEND_DAYS = 3  # days appended one after another to the loaded year, each run side by side
 
 
@@ -178,20 +179,33 @@ def bare(root: Path, fmt: str) -> None:
 
 
 def _child(cmd: list[str], env: dict | None = None) -> dict:
-    """Run a command; wall time and the child's own peak RSS (wait4)."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - t
-    out, err = proc.stdout.read(), proc.stderr.read()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-3000:]}\n{out[-2000:]}")
-    return {
-        "seconds": seconds,
-        "peak_rss_mb": usage.ru_maxrss / 1024.0,
-        "cpu_s": usage.ru_utime + usage.ru_stime,
-    }
+    """Run a command; its wall time, CPU time and its own peak RSS.
+
+    Measured by benchmarks/peak_rss.py, a small process that starts the command and waits for it: a
+    command started straight from this (large) process would be reported at least as large as this
+    process's own peak (see that file)."""
+    read, write = os.pipe()
+    with os.fdopen(read) as pipe:
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-I", str(_LAUNCHER), str(write), *cmd],
+                cwd=REPO,
+                env=env,
+                capture_output=True,
+                text=True,
+                pass_fds=(write,),
+            )
+        finally:
+            os.close(write)  # so that the read ends with the launcher's report
+        report = pipe.read()
+    if proc.returncode != 0 or not report:
+        raise SystemExit(f"{' '.join(cmd)} could not be measured:\n{proc.stderr[-3000:]}")
+    usage = json.loads(report)
+    if usage["returncode"] != 0:
+        raise SystemExit(
+            f"{' '.join(cmd)} failed ({usage['returncode']}):\n{proc.stderr[-3000:]}\n{proc.stdout[-2000:]}"
+        )
+    return {"seconds": usage["seconds"], "peak_rss_mb": usage["maxrss_kib"] / 1024.0, "cpu_s": usage["cpu_s"]}
 
 
 def _outfall(data: Path, warehouse: Path) -> dict:
