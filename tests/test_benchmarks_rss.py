@@ -6,11 +6,12 @@ high-water RSS as its own ``ru_maxrss``: every run of the layouts benchmark was 
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import pytest
 
-from benchmarks.ingest import _child
+from benchmarks.ingest import REPO, _child
 
 MB = 1 << 20
 
@@ -33,3 +34,19 @@ def test_a_failing_command_stops_the_benchmark_with_its_error():
         _child([sys.executable, "-c", "import sys; sys.exit(3)"])
     with pytest.raises(SystemExit, match="could not be measured"):
         _child(["/nonexistent/command"])
+
+
+def test_the_slug_benchmark_phases_measure_their_own_peak_beside_a_large_parent():
+    # each phase reports its own peak from within; the parent here plays the benchmark that generated
+    ballast = b"\x01" * (300 * MB)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from benchmarks.slugs import _rss_mb; print(_rss_mb())"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        del ballast
+    assert float(done.stdout) < 100, done.stdout
