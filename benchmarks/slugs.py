@@ -52,6 +52,17 @@ def _cpu_s() -> float:
 
 
 def _rss_mb() -> float:
+    """This process's peak RSS: VmHWM, the high-water mark of its own memory since it started. Not
+    ``ru_maxrss``, which on Linux starts from the peak of the process that started this one (see
+    benchmarks/peak_rss.py): a phase started by a benchmark that had generated its files would
+    measure at least the benchmark's size."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
