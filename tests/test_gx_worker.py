@@ -46,6 +46,13 @@ def test_a_failed_worker_leaves_the_check_to_validate_in_its_step():
     assert gx_worker._state["pending"] == {} and not gx_worker.active()
 
 
+def test_the_worker_ends_without_tearing_down_its_modules(monkeypatch):
+    registered = []
+    monkeypatch.setattr(gx_worker.atexit, "register", lambda f, *args: registered.append((f, args)))
+    gx_worker._end_at_once()
+    assert registered == [(os._exit, (0,))]
+
+
 @pytest.mark.slow
 def test_the_worker_gives_the_summary_the_step_would_compute():
     frame = _frame()
@@ -54,7 +61,9 @@ def test_the_worker_gives_the_summary_the_step_would_compute():
         gx_worker.submit(("run-1", "w.duckdb", "rainfall"), frame, SUITE)
         from_worker = gx_worker.take(("run-1", "w.duckdb", "rainfall"))
         assert gx_worker.take(("run-2", "w.duckdb", "rainfall")) is None  # another run's key: nothing
+        workers = list(gx_worker._state["pool"]._processes.values())
     assert gx_worker._state["pool"] is None
+    assert [w.exitcode for w in workers] == [0]  # ended at once (_end_at_once), and as a success
     here = validate_frame(frame, SUITE)
     assert from_worker is not None
     assert (from_worker.success, from_worker.evaluated, from_worker.element_count) == (
