@@ -222,6 +222,39 @@ def billing_years_sensor(context: SensorEvaluationContext, asset_event: EventLog
     return requests or SkipReason("the new files changed no billing year")
 
 
+# What reads the partitioned assets and has none itself: the pages, notices and letters of the stages
+# after them. A run of some months or billing years (the two sensors above, a backfill from the UI)
+# leaves them as they were; this job and its sensor bring them up to date.
+_partitioned = AssetSelection.assets(*PARTITIONED)
+AFTER_PARTITIONS = _partitioned.downstream() - _partitioned
+refresh_after_partitions_job = define_asset_job(
+    "refresh_after_partitions",
+    selection=AFTER_PARTITIONS,
+    description="The pages, notices and letters that read slugs or bills, after a run of some months "
+    "or billing years.",
+)
+
+
+@sensor(
+    name="refresh_after_partitions_sensor",
+    job=refresh_after_partitions_job,
+    minimum_interval_seconds=60,
+    default_status=DefaultSensorStatus.STOPPED,
+    description="Refreshes the pages, notices and letters once months of readings or billing years "
+    "have been judged again.",
+)
+def refresh_after_partitions_sensor(context: SensorEvaluationContext):
+    latest = 0
+    for key in PARTITIONED:
+        records = context.instance.fetch_materializations(key, limit=1).records
+        if records:
+            latest = max(latest, records[0].storage_id)
+    if latest <= int(context.cursor or 0):
+        return SkipReason("no month or billing year was judged again since the last refresh")
+    context.update_cursor(str(latest))
+    return RunRequest(run_key=f"refresh after {latest}")
+
+
 def run_instance() -> DagsterInstance:
     """The Dagster instance of one `outfall run`: Dagster's ephemeral instance (nothing on disk),
     its event log on one held connection (``_hold_event_log_connection``)."""
@@ -266,10 +299,17 @@ def build_definitions(resources: dict | None = None) -> Definitions:
     return Definitions(
         assets=all_assets,
         asset_checks=all_checks,
-        jobs=[*stage_jobs, daily_compliance_job, stormwater_review_job, annual_billing_job]
+        jobs=[
+            *stage_jobs,
+            daily_compliance_job,
+            stormwater_review_job,
+            annual_billing_job,
+            refresh_after_partitions_job,
+        ]
         + [job for job, _ in _sensor_pairs],
         schedules=build_schedules(_timezone(resources)),
-        sensors=[s for _, s in _sensor_pairs] + [reading_months_sensor, billing_years_sensor],
+        sensors=[s for _, s in _sensor_pairs]
+        + [reading_months_sensor, billing_years_sensor, refresh_after_partitions_sensor],
         resources=resources,
         # One process: DuckDB allows a single writing process per file, and GX is
         # imported once instead of once per step.

@@ -375,6 +375,35 @@ def test_sensors_request_only_the_partitions_new_files_touch(tmp_path, town):
     assert [r.partition_key for r in billing_years_sensor(years_ctx)] == ["2026"]
 
 
+def test_pages_are_refreshed_once_after_months_or_billing_years_are_judged_again():
+    from dagster import AssetMaterialization, RunRequest, SkipReason, build_sensor_context
+
+    from pipelines.definitions import AFTER_PARTITIONS, all_assets, refresh_after_partitions_sensor
+
+    refreshed = {k.to_user_string() for k in AFTER_PARTITIONS.resolve(all_assets)}
+    assert {"sewer_dashboard", "billing_dashboard", "notices", "pretreatment_annual_report"} <= refreshed
+    assert not refreshed & {"slug_events", "sewer_bills", "billing_exports", "flow", "parcels", "industrial_users"}
+
+    instance = DagsterInstance.ephemeral()
+    cursor = None
+
+    def evaluate():
+        nonlocal cursor
+        context = build_sensor_context(instance=instance, cursor=cursor)
+        result = refresh_after_partitions_sensor(context)
+        cursor = context.cursor
+        return result
+
+    assert isinstance(evaluate(), SkipReason)  # nothing judged yet
+    instance.report_runless_asset_event(AssetMaterialization("slug_events", partition="2026-03-01"))
+    request = evaluate()
+    assert isinstance(request, RunRequest) and isinstance(evaluate(), SkipReason)  # once per judgement
+    instance.add_dynamic_partitions("billing_year", ["2026"])
+    instance.report_runless_asset_event(AssetMaterialization("sewer_bills", partition="2026"))
+    again = evaluate()
+    assert isinstance(again, RunRequest) and again.run_key != request.run_key
+
+
 def test_readings_dated_after_this_month_are_judged_with_this_months_partition(tmp_path):
     """No partition holds a month after the current one yet: the latest partition judges its readings."""
     from assets.sewer_administrator.compliance import slug_events
