@@ -3,25 +3,23 @@
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, run_started, warehouse
+from assets.common import GROUP_SEWER, months_between, run_started, warehouse
 from outfall.warehouse import sql
 
 
 @asset(
     group_name=GROUP_SEWER,
     deps=["flow"],
-    description="The months whose readings the files loaded by this run added or changed (a file may "
-    "span months): the months of slug detection to judge again, which the sensor "
-    "`reading_months_sensor` runs.",
+    description="The months from the first to the last whose readings the files loaded by this run added "
+    "or changed (a file may span months): the months of slug detection to judge again, which the sensor "
+    "`reading_months_sensor` runs as one range.",
 )
 def reading_months(context: AssetExecutionContext, duckdb: DuckDBResource) -> MaterializeResult:
     with warehouse(duckdb) as con:
-        months = [
-            r[0].isoformat()
-            for r in con.execute(
-                sql("select_reading_months_loaded_since"), {"since": run_started(context)}
-            ).fetchall()
-        ]
+        first, last = con.execute(
+            sql("select_reading_month_span_loaded_since"), {"since": run_started(context)}
+        ).fetchall()[0]
+    months = [m.isoformat() for m in months_between(first, last)] if first is not None else []
     return MaterializeResult(
         metadata={
             "months_touched": MetadataValue.json(months),
