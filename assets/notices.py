@@ -43,6 +43,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, check_rows, outputs, table_result, warehouse
 from outfall import notice_words as words
+from outfall.atomic import each_folder_swept_once
 from outfall.law import notices as law, swppp as swppp_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
@@ -591,9 +592,10 @@ def notices(
                         con.execute(sql("insert_notice_items_issued")).fetchall()
                         con.unregister("_issued")
             if paths.dashboards is not None:
-                for rel, html_text in built.letters().items():
-                    target = paths.dashboards / rel
-                    write_letter(target.parent, target.name, html_text)
+                with each_folder_swept_once():
+                    for rel, html_text in built.letters().items():
+                        target = paths.dashboards / rel
+                        write_letter(target.parent, target.name, html_text)
         removed = _remove_stale(paths.dashboards, set(built.letters()) | built.recorded_files)
         if paths.dashboards is None:
             context.log.warning("in-memory warehouse and no dashboards folder: notice letters not written")

@@ -232,6 +232,30 @@ def test_write_letter_is_atomic_and_leaves_an_unchanged_letter_alone(tmp_path: P
     assert path.stat().st_mtime_ns == before and [p.name for p in tmp_path.iterdir()] == ["a_b.html"]
 
 
+def test_letters_written_in_one_block_list_their_folder_once_and_sweep_what_kills_left(
+    tmp_path: Path, monkeypatch
+):
+    from outfall import atomic
+
+    (tmp_path / ".a.html.x1.tmp").write_text("killed")  # what killed writes of two letters left
+    (tmp_path / ".b.html.x2.tmp").write_text("killed")
+    listed = []
+    real_glob = Path.glob
+    monkeypatch.setattr(
+        Path, "glob", lambda self, pattern: listed.append(pattern) or real_glob(self, pattern)
+    )
+    with atomic.each_folder_swept_once():
+        for name in ("a.html", "b.html", "c.html"):
+            write_letter(tmp_path, name, f"<p>{name}</p>")
+        write_letter(tmp_path, "a.html", "<p>a.html</p>")  # unchanged: left alone, nothing listed
+    assert listed == [".*.tmp"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.html", "b.html", "c.html"]
+    # outside the block, each write looks for its own file's leftovers again
+    (tmp_path / ".c.html.x3.tmp").write_text("killed")
+    write_letter(tmp_path, "c.html", "<p>c, again</p>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.html", "b.html", "c.html"]
+
+
 def test_every_bundled_letter_extends_the_base_layout():
     folder = Path(__file__).resolve().parents[1] / "templates" / "letters"
     letters = [p for p in folder.glob("*.html") if p.name != "base.html"]
