@@ -382,7 +382,14 @@ def test_pages_are_refreshed_once_after_months_or_billing_years_are_judged_again
 
     refreshed = {k.to_user_string() for k in AFTER_PARTITIONS.resolve(all_assets)}
     assert {"sewer_dashboard", "billing_dashboard", "notices", "pretreatment_annual_report"} <= refreshed
-    assert not refreshed & {"slug_events", "sewer_bills", "billing_exports", "flow", "parcels", "industrial_users"}
+    assert not refreshed & {
+        "slug_events",
+        "sewer_bills",
+        "billing_exports",
+        "flow",
+        "parcels",
+        "industrial_users",
+    }
 
     instance = DagsterInstance.ephemeral()
     cursor = None
