@@ -33,5 +33,9 @@ def main() -> int:
     atexit.register(_end_without_teardown)
     from pipelines.cli import main as command  # after the registration: its exit steps run first
 
-    _exit_code[0] = command()
+    try:
+        _exit_code[0] = command()
+    except SystemExit as stop:  # `-h` and `--help` end this way, with 0
+        _exit_code[0] = 0 if stop.code is None else stop.code if isinstance(stop.code, int) else 1
+        raise
     return _exit_code[0]

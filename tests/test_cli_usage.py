@@ -24,6 +24,19 @@ def test_an_abbreviated_option_is_refused_not_guessed(tmp_path, capsys):
     assert not (tmp_path / "w.duckdb").exists()
 
 
+@pytest.mark.parametrize(
+    ("args", "code"), [(["--help"], 0), (["run", "-h"], 0), (["run"], 2), (["new-town"], 2)]
+)
+def test_the_command_from_a_shell_exits_with_its_status(args, code):
+    # Regression: the command ends without tearing down its modules (pipelines/console.py), and at first
+    # answered `outfall --help` with 1: argparse ends -h with SystemExit(0), which it did not record.
+    done = subprocess.run(
+        [sys.executable, "-m", "outfall", *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == code, done.stderr
+    assert ("usage: outfall" in done.stdout) == (code == 0)
+
+
 def test_a_folder_of_none_of_the_input_folders_is_warned_about(tmp_path):
     (tmp_path / "lab_result").mkdir()
     (tmp_path / "letterhead.yaml").write_text("")
