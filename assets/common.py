@@ -20,6 +20,7 @@ from dagster_duckdb import DuckDBResource
 
 from outfall.ingest.compile import create_table_sql
 from outfall.ingest.registry import all_datasets
+from outfall.law.enforcement import add_months
 from outfall.output_folders import OutputPaths, output_paths
 from outfall.resources import OutfallSettings
 from outfall.rules import local_timezone
@@ -54,7 +55,7 @@ def months_between(first: dt.date, last: dt.date) -> list[dt.date]:
     months, month = [], first.replace(day=1)
     while month <= last:
         months.append(month)
-        month = (month.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+        month = add_months(month, 1)
     return months
 
 

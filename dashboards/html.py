@@ -452,6 +452,12 @@ class Kpi:
     href: str = ""
 
 
+def nothing_found(table: str, present: dict, none: str, kind: str = "info", what: str = "") -> str:
+    """What an empty table shows: "no data yet" (``no_data``) while the step that fills it has not run or
+    found nothing in the data, else ``none``, a note of ``kind``."""
+    return no_data(table, present.get(table), what) if not present.get(table) else note(none, kind)
+
+
 def kpis(cards: Sequence[Kpi]) -> str:
     parts = []
     for c in cards:

@@ -43,6 +43,7 @@ from dashboards.html import (
     named,
     no_data,
     note,
+    nothing_found,
     page,
     section,
     short_name,
@@ -1531,11 +1532,7 @@ def violations_table(view: SewerView, rules: RuleNotes) -> str:
 def statistics_table(view: SewerView, rules: RuleNotes) -> str:
     statv, present = view.statv, view.data.present
     if statv.empty:
-        return (
-            no_data("statistic_violations", present.get("statistic_violations"))
-            if not present.get("statistic_violations")
-            else note("None.", "info")
-        )
+        return nothing_found("statistic_violations", present, "None.")
 
     def period(r: dict) -> str:
         if r.get("statistic") == "monthly_avg":
@@ -1569,11 +1566,7 @@ def statistics_table(view: SewerView, rules: RuleNotes) -> str:
 def inconclusive_table(view: SewerView, rules: RuleNotes) -> str:
     inconc, present = view.inconc, view.data.present
     if inconc.empty:
-        return (
-            no_data("inconclusive_results", present.get("inconclusive_results"))
-            if not present.get("inconclusive_results")
-            else note("None.", "info")
-        )
+        return nothing_found("inconclusive_results", present, "None.")
     return table(
         inconc.sort_values("collected_at", ascending=False),
         [
@@ -1644,11 +1637,7 @@ def _slug_table(view: SewerView, rules: RuleNotes) -> str:
     """The slug events, newest first (or why there are none)."""
     slugs, present = view.slugs, view.data.present
     if slugs.empty:
-        return (
-            no_data("slug_events", present.get("slug_events"))
-            if not present.get("slug_events")
-            else note("No slug discharge detected.", "info")
-        )
+        return nothing_found("slug_events", present, "No slug discharge detected.")
     return table(
         slugs.sort_values("start_at", ascending=False),
         [view.user(), *slug_columns(), rules.col("rule", "Rule")],
@@ -1903,9 +1892,9 @@ def _control_part(view: SewerView, u: Any, inputs: UserChartInputs, printed: boo
     ulim = inputs.limits.get(u, view.limits.iloc[0:0])
     if ures.empty:
         return [
-            no_data("lab_results", present.get("lab_results"), "lab results for this user")
-            if not present.get("lab_results")
-            else note("No lab results for this user.", "empty")
+            nothing_found(
+                "lab_results", present, "No lab results for this user.", "empty", "lab results for this user"
+            )
         ]
     parts = []
     limited = set(ulim["parameter"]) if not ulim.empty else set()

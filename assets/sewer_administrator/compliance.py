@@ -55,6 +55,7 @@ from assets.common import (
     warehouse,
 )
 from assets.run import counts_by, record_not_judged
+from outfall.law.enforcement import add_months
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged, check_implemented, coverage_text, not_in_effect, versions_frame
@@ -538,7 +539,7 @@ def slug_events(
 
 
 def _month_end(first: dt.date) -> dt.date:
-    return (first.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
+    return add_months(first.replace(day=1), 1) - dt.timedelta(days=1)
 
 
 def _judge_every_month(
