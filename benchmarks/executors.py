@@ -12,6 +12,9 @@ default of one a core) against Dagster's multiprocess executor.
   on file", dagster issue #18746). The ``multiprocess_1`` mode runs one step at a time instead
   (max_concurrent 1, what a tag_concurrency_limits of 1 on every DuckDB step amounts to): no lock
   conflict, a process start per step.
+- ``multiprocess_fork`` and ``multiprocess_fork_1``: the same two, each step forked from a forkserver
+  that imported Dagster and the assets once (the executor's ``start_method: forkserver`` with
+  ``preload_modules``), instead of a new Python per step.
 
 Each mode runs into a new warehouse; prints seconds, whether the run succeeded, steps that failed and
 the warehouse's row counts checked against the in-process run's.
@@ -34,26 +37,35 @@ REPO = Path(__file__).resolve().parents[1]
 AS_OF = "2026-11-30"
 
 
-def stage_job(index: int, max_concurrent: int):
+# What a forkserver imports once, before it forks a process for each step: Dagster, every asset, DuckDB.
+PRELOADED = ["benchmarks.executors", "pipelines.definitions"]
+
+
+def stage_job(index: int, max_concurrent: int, start_method: str = "spawn"):
     """The stage ``index`` of a run of everything, with the multiprocess executor (module level, so that
-    each step's process can rebuild it: dagster.build_reconstructable_job)."""
+    each step's process can rebuild it: dagster.build_reconstructable_job). ``start_method``: Dagster's
+    default ``spawn`` (each step a new Python that imports everything), or ``forkserver`` (each step forked
+    from one process that imported ``PRELOADED`` once)."""
     from dagster import AssetSelection, Definitions, define_asset_job, multiprocess_executor
 
     from pipelines.definitions import STAGES, all_assets, all_checks, build_resources
 
     stage = STAGES[index]
+    config: dict = {"max_concurrent": max_concurrent}
+    if start_method == "forkserver":
+        config["start_method"] = {"forkserver": {"preload_modules": PRELOADED}}
     job = define_asset_job(
         stage.job_name,
         selection=AssetSelection.assets(*stage.keys),
         partitions_def=stage.partitions_def,
-        executor_def=multiprocess_executor.configured({"max_concurrent": max_concurrent}),
+        executor_def=multiprocess_executor.configured(config),
     )
     return Definitions(
         assets=all_assets, asset_checks=all_checks, jobs=[job], resources=build_resources(as_of=AS_OF)
     ).resolve_job_def(stage.job_name)
 
 
-def run_multiprocess(max_concurrent: int) -> dict:
+def run_multiprocess(max_concurrent: int, start_method: str = "spawn") -> dict:
     """In this process (its environment names the folders): the stages one after the other."""
     from dagster import DagsterEventType, DagsterInstance, build_reconstructable_job, execute_job
 
@@ -71,7 +83,9 @@ def run_multiprocess(max_concurrent: int) -> dict:
 
         def run_one(stage, keys, tags):
             job = build_reconstructable_job(
-                "benchmarks.executors", "stage_job", reconstructable_args=(stage.index, max_concurrent)
+                "benchmarks.executors",
+                "stage_job",
+                reconstructable_args=(stage.index, max_concurrent, start_method),
             )
             t = time.perf_counter()
             result = execute_job(job, instance=instance, tags=tags, raise_on_error=False)
@@ -91,6 +105,22 @@ def run_multiprocess(max_concurrent: int) -> dict:
         return {"success": staged.success, "failures": failures}
 
 
+def multiprocess_command(max_concurrent: int, start_method: str, stderr_to: Path | None = None) -> list[str]:
+    """The command that runs ``run_multiprocess`` in a new Python (its folders in its environment:
+    OUTFALL_DATA_DIR, OUTFALL_WAREHOUSE), printing its result as JSON, exit 1 if a step failed.
+    ``stderr_to``: the standard error of it and of every step process (Dagster's console log) to that
+    file."""
+    lines = ["import json, os, sys, benchmarks.executors as e"]
+    if stderr_to is not None:
+        lines += [f"log = open({str(stderr_to)!r}, 'w')", "os.dup2(log.fileno(), 2)"]
+    lines += [
+        f"r = e.run_multiprocess({max_concurrent}, {start_method!r})",
+        "print(json.dumps(r))",
+        "sys.exit(0 if r['success'] else 1)",
+    ]
+    return [sys.executable, "-c", "\n".join(lines) + "\n"]
+
+
 def counts(warehouse: Path) -> dict[str, int]:
     import duckdb
 
@@ -105,6 +135,11 @@ def counts(warehouse: Path) -> dict[str, int]:
         return {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in tables}
     finally:
         con.close()
+
+
+def mode_settings(mode: str) -> tuple[int, str]:
+    """A multiprocess mode's steps at a time and start method: ``multiprocess_fork_1`` is (1, forkserver)."""
+    return (1 if mode.endswith("_1") else 2), ("forkserver" if "fork" in mode else "spawn")
 
 
 def measure(mode: str, data: Path, work: Path, timeout: float = 1800) -> dict:
@@ -135,12 +170,7 @@ def measure(mode: str, data: Path, work: Path, timeout: float = 1800) -> dict:
             "--quiet",
         ]
     else:
-        concurrent = 1 if mode == "multiprocess_1" else 2
-        cmd = [
-            sys.executable,
-            "-c",
-            f"import json, benchmarks.executors as e; print(json.dumps(e.run_multiprocess({concurrent})))",
-        ]
+        cmd = multiprocess_command(*mode_settings(mode))
     started = time.perf_counter()
     err_path = warehouse.parent / "stderr.txt"
     try:
@@ -166,9 +196,9 @@ def measure(mode: str, data: Path, work: Path, timeout: float = 1800) -> dict:
         }
     seconds = time.perf_counter() - started
     info = {"mode": mode, "seconds": round(seconds, 1), "exit": done.returncode}
-    if not mode.startswith("in_process") and done.returncode == 0:
+    if not mode.startswith("in_process") and done.stdout.strip():  # its result, failed steps too
         info.update(json.loads(done.stdout.strip().splitlines()[-1]))
-    elif done.returncode != 0:
+    if done.returncode != 0:
         info["stderr"] = done.stderr[-600:]
     if warehouse.exists():
         info["counts"] = counts(warehouse)

@@ -53,6 +53,7 @@ from pathlib import Path
 
 import duckdb
 
+from benchmarks.executors import multiprocess_command
 from outfall.ingest.registry import all_datasets
 
 REPO = Path(__file__).resolve().parents[1]
@@ -188,6 +189,40 @@ def _env() -> dict[str, str]:
     return dict(os.environ, GX_ANALYTICS_ENABLED="false")
 
 
+# The two ways the drill runs the stages: `outfall run` (Dagster's in-process executor), or the same
+# stages on Dagster's multiprocess executor, two steps at a time, each forked from a forkserver
+# (benchmarks/executors.py, mode multiprocess_fork): a kill then ends the run, the forkserver and the
+# steps running side by side at once, as a power cut would.
+IN_PROCESS, MULTIPROCESS = "in_process", "multiprocess"
+
+
+def multiprocess_env(data: Path, warehouse: Path) -> dict[str, str]:
+    """benchmarks.executors reads its folders from the environment, as the Dagster UI does; its as-of
+    day is the drill's (AS_OF)."""
+    return dict(_env(), OUTFALL_DATA_DIR=str(data), OUTFALL_WAREHOUSE=str(warehouse))
+
+
+def run_log(warehouse: Path, executor: str = IN_PROCESS) -> Path:
+    """Where a run's step lines are: the run log beside the warehouse, or (multiprocess) Dagster's console
+    log, which the drill keeps as the killed run's output."""
+    return warehouse.parent / (LOG if executor == IN_PROCESS else "killed_run.out")
+
+
+def run_multiprocess(data: Path, warehouse: Path, timeout: float = 1200) -> tuple[int, str, float]:
+    """The stages on the multiprocess executor, to the end: (exit status, output, seconds)."""
+    warehouse.parent.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    done = subprocess.run(
+        multiprocess_command(2, "forkserver"),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        env=multiprocess_env(data, warehouse),
+    )
+    return done.returncode, done.stdout + done.stderr, time.perf_counter() - started
+
+
 def run(
     data: Path, warehouse: Path, timeout: float = 600, partition: str = ""
 ) -> tuple[subprocess.CompletedProcess, float]:
@@ -206,10 +241,18 @@ def run(
 
 
 _STEP_LINE = re.compile(r"^(\S+ \S+) INFO step (\S+) (started|finished)$")
+# The same from Dagster's own console log, which each step process of the multiprocess executor writes
+# to the run's standard error: "2026-12-03 17:10:10 +0000 - dagster - DEBUG - <job> - <run id> - <pid> -
+# <step> - STEP_START - ...".
+_DAGSTER_STEP_LINE = re.compile(
+    r"^(\S+ \S+) \+0000 - dagster - DEBUG - \S+ - \S+ - \d+ - (\S+) - (STEP_START|STEP_SUCCESS) - "
+)
+_DAGSTER_WHAT = {"STEP_START": "started", "STEP_SUCCESS": "finished"}
 
 
 def steps_in_log(log: Path) -> list[tuple[dt.datetime, str, str]]:
-    """(time, step, 'started' | 'finished') for every step line of the run log, in order."""
+    """(time, step, 'started' | 'finished') for every step line of the run log (or of Dagster's console
+    log of a multiprocess run), in order."""
     out = []
     if not log.exists():
         return out
@@ -217,6 +260,11 @@ def steps_in_log(log: Path) -> list[tuple[dt.datetime, str, str]]:
         m = _STEP_LINE.match(line)
         if m:
             out.append((dt.datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S,%f"), m.group(2), m.group(3)))
+            continue
+        m = _DAGSTER_STEP_LINE.match(line)
+        if m:
+            at = dt.datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S")
+            out.append((at, m.group(2), _DAGSTER_WHAT[m.group(3)]))
     return out
 
 
@@ -262,6 +310,17 @@ def running_at_end(log: Path) -> tuple[str, bool]:
     return last, False
 
 
+def open_at_end(log: Path) -> list[str]:
+    """Every step started and not finished when the log ends (several when steps ran side by side)."""
+    running: dict[str, None] = {}
+    for _t, step, what in steps_in_log(log):
+        if what == "started":
+            running[step] = None
+        else:
+            running.pop(step, None)
+    return list(running)
+
+
 def finished_steps(log: Path) -> set[str]:
     return {step for _t, step, what in steps_in_log(log) if what == "finished"}
 
@@ -273,18 +332,23 @@ def kill_during(
     delay: float,
     timeout: float = 600,
     partition: str = "",
+    executor: str = IN_PROCESS,
 ) -> float:
-    """Start `outfall run`, wait for one of ``steps`` to start (polling the run log), wait ``delay``
-    seconds, then SIGKILL the run. Returns the seconds from the phase's start to the kill."""
+    """Start `outfall run` (or, ``executor`` MULTIPROCESS, the same stages on Dagster's multiprocess
+    executor), wait for one of ``steps`` to start (polling the run log), wait ``delay`` seconds, then
+    SIGKILL the run and every process it started. Returns the seconds from the phase's start to the
+    kill."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
-    log = warehouse.parent / LOG
+    log = run_log(warehouse, executor)
     with open(warehouse.parent / "killed_run.out", "w") as out:
         proc = subprocess.Popen(
-            command(data, warehouse, partition),
+            multiprocess_command(2, "forkserver")
+            if executor == MULTIPROCESS
+            else command(data, warehouse, partition),
             stdout=out,
             stderr=subprocess.STDOUT,
             cwd=REPO,
-            env=_env(),
+            env=_env() if executor == IN_PROCESS else multiprocess_env(data, warehouse),
             start_new_session=True,
         )
         try:
@@ -446,6 +510,10 @@ class Drill:
     reference_tables: int
     files: dict[str, str | None]  # dashboards/ and exports/ of the uninterrupted run
     kills: list[KillResult]
+    executor: str = IN_PROCESS
+    # MULTIPROCESS: an uninterrupted run on that executor, against `outfall run`'s (the reference)
+    executor_seconds: float = 0.0
+    executor_differences: list[str] = field(default_factory=list)
 
 
 # Tables a finished step has committed, checked in the replayed copy of a killed warehouse.
@@ -480,11 +548,21 @@ def _replayed_copy(
     return wal_bytes, problems
 
 
-def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print) -> Drill:
+def drill(
+    root: Path,
+    seed: int = 14,
+    phases: list[str] | None = None,
+    log=print,
+    executor: str = IN_PROCESS,
+    uninterrupted: bool = True,
+) -> Drill:
+    """``executor`` MULTIPROCESS: the killed runs are the stages on the multiprocess executor (not the
+    re-runs of one partition, which are `outfall run --partition`), each followed by `outfall run`; and
+    (``uninterrupted``) an uninterrupted run on that executor is compared with `outfall run`'s."""
     rng = random.Random(seed)
     data = make_town(root / "data", seed)
     all_phases = phase_steps()
-    chosen = phases or list(all_phases)
+    chosen = phases or [p for p in all_phases if executor == IN_PROCESS or p not in PARTITION_RERUNS]
 
     ref_wh = root / "reference" / WAREHOUSE
     done, seconds = run(data, ref_wh)
@@ -494,8 +572,27 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
     ref_files = output_files(ref_wh.parent)
     ref_seconds = step_seconds(ref_wh.parent / LOG)
     log(f"reference run: {seconds:.1f} s, {len(reference)} tables, {len(ref_files)} files written")
+    result = Drill(seconds, len(reference), ref_files, [], executor)
+    if executor == MULTIPROCESS and uninterrupted:
+        other = root / "uninterrupted_multiprocess" / WAREHOUSE
+        status, output, result.executor_seconds = run_multiprocess(data, other)
+        if status != 0:
+            raise RuntimeError(f"the uninterrupted multiprocess run failed (exit {status}): {output[-2000:]}")
+        result.executor_differences = table_differences(reference, warehouse_tables(other, other.parent))
+        got = output_files(other.parent)
+        for name in sorted(set(ref_files) | set(got)):
+            if name not in got:
+                result.executor_differences.append(f"file {name} is missing")
+            elif name not in ref_files:
+                result.executor_differences.append(f"file {name} should not exist")
+            elif got[name] != ref_files[name]:
+                result.executor_differences.append(f"file {name} differs")
+        log(
+            f"uninterrupted multiprocess run: {result.executor_seconds:.1f} s, "
+            f"{'the same tables and files' if not result.executor_differences else 'DIFFERENT'}"
+        )
 
-    kills = []
+    kills = result.kills
     for phase in chosen:
         steps = all_phases[phase]
         target, delay = aim(phase, steps, ref_seconds, rng)
@@ -510,43 +607,62 @@ def drill(root: Path, seed: int = 14, phases: list[str] | None = None, log=print
                 shutil.copytree(ref_wh.parent, folder)
                 (folder / LOG).unlink()
             killed_after = kill_during(
-                data, warehouse, frozenset({target}), delay if attempt == 1 else 0.0, partition=partition
+                data,
+                warehouse,
+                frozenset({target}),
+                delay if attempt == 1 else 0.0,
+                partition=partition,
+                executor=executor,
             )
-            step, in_step = running_at_end(folder / LOG)
-            in_phase = in_step and step in steps  # killed while a step of the phase ran
+            step, in_step = running_at_end(run_log(warehouse, executor))
+            running = open_at_end(run_log(warehouse, executor))
+            in_phase = any(s in steps for s in running)  # killed while a step of the phase ran
             if in_phase:
+                step = " and ".join(s for s in running if s in steps)  # side by side: each
+                break
                 break
             log(
                 f"{phase}: the kill {killed_after:.2f} s after {target} started landed "
                 f"{'in' if in_step else 'after'} {step}, outside the phase; again"
             )
         wal_bytes, wal_problems = _replayed_copy(
-            warehouse, folder / "replayed", reference, finished_steps(folder / LOG)
+            warehouse, folder / "replayed", reference, finished_steps(run_log(warehouse, executor))
         )
-        shutil.copy2(folder / LOG, folder / "killed_run.log")
-        result = KillResult(
+        if executor == IN_PROCESS:
+            shutil.copy2(folder / LOG, folder / "killed_run.log")
+        kill = KillResult(
             phase, target, delay, killed_after, step, in_step, in_phase, wal_bytes, wal_problems, attempt
         )
-        rerun, result.rerun_seconds = run(data, warehouse, partition=partition)
-        result.rerun_exit, result.rerun_stderr = rerun.returncode, rerun.stderr
+        rerun, kill.rerun_seconds = run(data, warehouse, partition=partition)
+        kill.rerun_exit, kill.rerun_stderr = rerun.returncode, rerun.stderr
         if rerun.returncode == 0:
-            result.differences = table_differences(reference, warehouse_tables(warehouse, folder))
+            kill.differences = table_differences(reference, warehouse_tables(warehouse, folder))
             got = output_files(folder)
-            result.files_missing, result.files_extra = set(ref_files) - set(got), set(got) - set(ref_files)
-            result.files_changed = {f for f in set(ref_files) & set(got) if ref_files[f] != got[f]}
-        kills.append(result)
+            kill.files_missing, kill.files_extra = set(ref_files) - set(got), set(got) - set(ref_files)
+            kill.files_changed = {f for f in set(ref_files) & set(got) if ref_files[f] != got[f]}
+        kills.append(kill)
         log(
             f"{phase}: killed {killed_after:.2f} s after {target} started, "
-            f"{'in' if in_step else 'after'} {step}; rerun {result.rerun_seconds:.1f} s, "
-            f"{'identical' if result.identical else 'DIFFERENT'}"
+            f"{'in' if in_step else 'after'} {step}; rerun {kill.rerun_seconds:.1f} s, "
+            f"{'identical' if kill.identical else 'DIFFERENT'}"
         )
-    return Drill(seconds, len(reference), ref_files, kills)
+    return result
 
 
 def table_text(result: Drill) -> str:
     lines = [
         f"uninterrupted run: {result.reference_seconds:.1f} s, {result.reference_tables} tables, "
         f"{len(result.files)} files in dashboards/ and exports/",
+    ]
+    if result.executor == MULTIPROCESS and result.executor_seconds:
+        lines.append(
+            f"uninterrupted run on the multiprocess executor: {result.executor_seconds:.1f} s, "
+            + ("the same tables and files" if not result.executor_differences else "DIFFERENT")
+        )
+        lines += [f"    {problem}" for problem in result.executor_differences[:5]]
+    if result.executor == MULTIPROCESS:
+        lines.append("killed runs: the multiprocess executor, two steps at a time; reruns: `outfall run`")
+    lines += [
         f"{'phase':<21}{'killed in (after s)':<36}{'tries':>6}{'WAL left':>10}{'rerun s':>9}  identical",
     ]
     for k in result.kills:
@@ -573,15 +689,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--out", type=Path, default=None, help="work folder (default: a temporary one)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    parser.add_argument(
+        "--executor",
+        choices=(IN_PROCESS, MULTIPROCESS),
+        default=IN_PROCESS,
+        help="what runs the killed runs: `outfall run` (default) or Dagster's multiprocess executor",
+    )
     args = parser.parse_args(argv)
     root = args.out or Path(tempfile.mkdtemp(prefix="outfall_fault_drill_"))
     if root.exists() and any(root.iterdir()):
         shutil.rmtree(root)
     root.mkdir(parents=True, exist_ok=True)
     try:
-        result = drill(root, args.seed, log=lambda s: print(s, file=sys.stderr))
+        result = drill(root, args.seed, log=lambda s: print(s, file=sys.stderr), executor=args.executor)
         print(table_text(result))
-        return 0 if all(k.identical and k.in_phase for k in result.kills) else 1
+        passed = all(k.identical and k.in_phase for k in result.kills) and not result.executor_differences
+        return 0 if passed else 1
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

@@ -20,9 +20,11 @@ import duckdb
 import pytest
 
 from benchmarks.fault_drill import (
+    MULTIPROCESS,
     WALL_CLOCK_COLUMNS,
     aim,
     drill,
+    open_at_end,
     output_files,
     phase_steps,
     running_at_end,
@@ -157,6 +159,34 @@ def test_a_kill_aims_at_a_step_of_its_phase_that_runs_long_enough(tmp_path):
         aim("billing", frozenset({"sewer_billing"}), seconds, rng)
 
 
+def test_a_multiprocess_run_is_followed_in_dagsters_console_log(tmp_path):
+    """A run on the multiprocess executor writes no run log; its step processes write Dagster's console
+    log to its standard error, two steps at a time: the drill reads the same steps from it."""
+    out = tmp_path / "killed_run.out"
+    prefix = "2026-12-03 17:10:{:02d} +0000 - dagster - DEBUG - everything_1_unpartitioned - b8f5d896 - {} - "
+    out.write_text(
+        prefix.format(7, 20927)
+        + 'flow - STEP_WORKER_STARTING - Launching subprocess for "flow".\n'
+        + prefix.format(10, 20939)
+        + 'flow - STEP_START - Started execution of step "flow".\n'
+        + prefix.format(10, 20940)
+        + 'parcels - STEP_START - Started execution of step "parcels".\n'
+        + prefix.format(11, 20940)
+        + 'parcels - STEP_SUCCESS - Finished execution of step "parcels".\n'
+        + prefix.format(11, 20941)
+        + 'sites - STEP_START - Started execution of step "sites".\n'
+        + "2026-12-03 17:10:12,001 INFO something else\n"
+    )
+    assert [(s, w) for _t, s, w in steps_in_log(out)] == [
+        ("flow", "started"),
+        ("parcels", "started"),
+        ("parcels", "finished"),
+        ("sites", "started"),
+    ]
+    assert open_at_end(out) == ["flow", "sites"]  # killed while both ran
+    assert running_at_end(out) == ("sites", True)
+
+
 def test_step_lines_stay_off_the_terminal(tmp_path, capsys):
     logger = runlog.open_log(tmp_path / "w.duckdb")
     try:
@@ -225,3 +255,29 @@ def test_the_wal_a_kill_leaves_is_replayed(drilled):
         assert kill.wal_problems == [], kill.phase
     later = [k for k in drilled.kills if k.phase != "ingestion"]
     assert later and all(k.wal_bytes for k in later), [(k.phase, k.wal_bytes) for k in later]
+
+
+# ---------------------------------------------------------------------------
+# slow: the drill on Dagster's multiprocess executor (two steps at a time, each a forked process)
+
+
+@pytest.mark.slow
+def test_a_killed_multiprocess_run_then_outfall_run_equals_an_uninterrupted_run(tmp_path, capsys):
+    """kill -9 of the run, its forkserver and the input folders' steps running side by side while the
+    readings load; `outfall run` then gives the uninterrupted run's tables and files. (The whole drill on
+    this executor, every phase and an uninterrupted multiprocess run against `outfall run`'s, is
+    `python -m benchmarks.fault_drill --executor multiprocess`: about 4 minutes here.)"""
+    drilled = drill(
+        tmp_path,
+        seed=14,
+        phases=["ingestion"],
+        log=lambda _line: None,
+        executor=MULTIPROCESS,
+        uninterrupted=False,
+    )
+    with capsys.disabled():
+        print("\n" + table_text(drilled))
+    (kill,) = drilled.kills
+    assert kill.phase == "ingestion" and kill.in_phase, kill.step
+    assert kill.rerun_exit == 0, kill.rerun_stderr
+    assert kill.identical, (kill.wal_problems, kill.differences, kill.files_missing, kill.files_changed)
