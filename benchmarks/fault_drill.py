@@ -468,6 +468,12 @@ def output_files(folder: Path) -> dict[str, str | None]:
     return out
 
 
+def file_differences(expected: dict[str, str | None], got: dict[str, str | None]) -> tuple[set, set, set]:
+    """Two ``output_files``: the files missing, those that should not be there, those that differ."""
+    changed = {name for name in set(expected) & set(got) if expected[name] != got[name]}
+    return set(expected) - set(got), set(got) - set(expected), changed
+
+
 # ---------------------------------------------------------------------------
 # the drill
 
@@ -579,14 +585,10 @@ def drill(
         if status != 0:
             raise RuntimeError(f"the uninterrupted multiprocess run failed (exit {status}): {output[-2000:]}")
         result.executor_differences = table_differences(reference, warehouse_tables(other, other.parent))
-        got = output_files(other.parent)
-        for name in sorted(set(ref_files) | set(got)):
-            if name not in got:
-                result.executor_differences.append(f"file {name} is missing")
-            elif name not in ref_files:
-                result.executor_differences.append(f"file {name} should not exist")
-            elif got[name] != ref_files[name]:
-                result.executor_differences.append(f"file {name} differs")
+        missing, extra, changed = file_differences(ref_files, output_files(other.parent))
+        result.executor_differences += [f"file {name} is missing" for name in sorted(missing)]
+        result.executor_differences += [f"file {name} should not exist" for name in sorted(extra)]
+        result.executor_differences += [f"file {name} differs" for name in sorted(changed)]
         log(
             f"uninterrupted multiprocess run: {result.executor_seconds:.1f} s, "
             f"{'the same tables and files' if not result.executor_differences else 'DIFFERENT'}"
@@ -620,7 +622,6 @@ def drill(
             if in_phase:
                 step = " and ".join(s for s in running if s in steps)  # side by side: each
                 break
-                break
             log(
                 f"{phase}: the kill {killed_after:.2f} s after {target} started landed "
                 f"{'in' if in_step else 'after'} {step}, outside the phase; again"
@@ -637,9 +638,9 @@ def drill(
         kill.rerun_exit, kill.rerun_stderr = rerun.returncode, rerun.stderr
         if rerun.returncode == 0:
             kill.differences = table_differences(reference, warehouse_tables(warehouse, folder))
-            got = output_files(folder)
-            kill.files_missing, kill.files_extra = set(ref_files) - set(got), set(got) - set(ref_files)
-            kill.files_changed = {f for f in set(ref_files) & set(got) if ref_files[f] != got[f]}
+            kill.files_missing, kill.files_extra, kill.files_changed = file_differences(
+                ref_files, output_files(folder)
+            )
         kills.append(kill)
         log(
             f"{phase}: killed {killed_after:.2f} s after {target} started, "

@@ -24,6 +24,7 @@ from benchmarks.fault_drill import (
     WALL_CLOCK_COLUMNS,
     aim,
     drill,
+    file_differences,
     open_at_end,
     output_files,
     phase_steps,
@@ -106,6 +107,9 @@ def test_output_files_mask_the_time_of_day_and_folder_not_the_figures(tmp_path):
     stray = page(tmp_path / "d", "2026-11-30 23:22", "1,000.00")
     (stray / "dashboards" / ".sewer.html.tmp").write_text("half a page")  # what a kill mid-write leaves
     assert set(output_files(stray)) - set(a) == {"dashboards/.sewer.html.tmp"}
+    assert file_differences(a, output_files(stray)) == (set(), {"dashboards/.sewer.html.tmp"}, set())
+    changed = output_files(tmp_path / "c")
+    assert file_differences(a, changed) == (set(), set(), {"dashboards/index.html"})
 
 
 def _event(step: str, start: bool) -> SimpleNamespace:
