@@ -55,6 +55,23 @@ def _warehouse(path: Path, rows: list[tuple], loaded_at: str = "2026-01-01 00:00
     return path
 
 
+def test_comparison_ignores_a_file_stamp_set_only_by_the_later_run(tmp_path):
+    """Regression: the multiprocess drill failed in CI on ingested_files, whose file_stamp the reference
+    run left empty (it read the drill's files 1.8 s after they were written) and the rerun filled in."""
+    tables = {}
+    for name, stamp in (("a", None), ("b", "22755:1796323164545170049:1796323164545170049:2161153:65024")):
+        (tmp_path / name).mkdir()
+        con = duckdb.connect(str(tmp_path / name / "w.duckdb"))
+        con.execute(
+            "CREATE TABLE ingested_files (source_file VARCHAR, rows_read INTEGER, file_stamp VARCHAR)"
+        )
+        con.execute("INSERT INTO ingested_files VALUES ('drill_june.csv', 576, ?)", [stamp])
+        con.close()
+        tables[name] = warehouse_tables(tmp_path / name / "w.duckdb")
+    assert "file_stamp" in WALL_CLOCK_COLUMNS
+    assert table_differences(tables["a"], tables["b"]) == []
+
+
 def test_comparison_ignores_wall_clock_row_order_and_the_warehouse_folder(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
