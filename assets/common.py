@@ -44,10 +44,16 @@ READING_MONTHS = MonthlyPartitionsDefinition(start_date="2000-01-01", end_offset
 ONE_RUN = BackfillPolicy.single_run()
 
 
-def reading_month_span(con) -> tuple[dt.date, dt.date] | None:
-    """The first and the last month (first local days) that have readings, or None without readings."""
-    first, last = con.execute(sql("select_reading_month_span")).fetchall()[0]
-    return (first, last) if first is not None else None
+def reading_months_in(con, since: dt.datetime | None = None) -> list[dt.date]:
+    """The months (first local days) from the first to the last that have readings, or, ``since``, readings
+    loaded on or after it; none without readings."""
+    query, params = (
+        ("select_reading_month_span", {})
+        if since is None
+        else ("select_reading_month_span_loaded_since", {"since": since})
+    )
+    first, last = con.execute(sql(query), params).fetchall()[0]
+    return months_between(first, last) if first is not None else []
 
 
 def months_between(first: dt.date, last: dt.date) -> list[dt.date]:

@@ -29,7 +29,7 @@ from dagster import (
     TimeWindowPartitionsDefinition,
 )
 
-from assets.common import months_between, reading_month_span
+from assets.common import reading_months_in
 from outfall.warehouse import sql
 
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
@@ -178,8 +178,7 @@ def partitions_with_data(con, partitions_def: PartitionsDefinition) -> list[str]
     if isinstance(partitions_def, DynamicPartitionsDefinition):
         return [str(r[0]) for r in con.execute(sql("select_billing_years")).fetchall()]
     if isinstance(partitions_def, TimeWindowPartitionsDefinition):
-        span = reading_month_span(con)
-        return [month_key(m) for m in months_between(*span)] if span else []
+        return [month_key(m) for m in reading_months_in(con)]
     return []
 
 

@@ -49,7 +49,7 @@ from assets.common import (
     GROUP_SEWER,
     ONE_RUN,
     READING_MONTHS,
-    reading_month_span,
+    reading_months_in,
     table_asset,
     table_result,
     warehouse,
@@ -507,7 +507,7 @@ def slug_events(
     with warehouse(duckdb) as con:
         with transaction(con):
             con.execute(sql("create_slug_views")).fetchall()
-            months = list(reading_month_span(con) or ())  # the first and the last month of readings
+            months = reading_months_in(con)
             first_day, last_day = partition_days(context, months)
             timings: dict[str, float] = {}
             if months and (first_day > months[0] or last_day < _month_end(months[-1])):

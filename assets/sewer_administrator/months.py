@@ -3,8 +3,7 @@
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, months_between, run_started, warehouse
-from outfall.warehouse import sql
+from assets.common import GROUP_SEWER, reading_months_in, run_started, warehouse
 
 
 @asset(
@@ -16,10 +15,7 @@ from outfall.warehouse import sql
 )
 def reading_months(context: AssetExecutionContext, duckdb: DuckDBResource) -> MaterializeResult:
     with warehouse(duckdb) as con:
-        first, last = con.execute(
-            sql("select_reading_month_span_loaded_since"), {"since": run_started(context)}
-        ).fetchall()[0]
-    months = [m.isoformat() for m in months_between(first, last)] if first is not None else []
+        months = [m.isoformat() for m in reading_months_in(con, since=run_started(context))]
     return MaterializeResult(
         metadata={
             "months_touched": MetadataValue.json(months),
