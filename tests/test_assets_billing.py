@@ -36,6 +36,29 @@ from tests.conftest import materialize, write
 from tests.ingesting import con  # noqa: F401 - a fixture: a warehouse with every table
 
 RULES = load_rules("woodbury")
+# The shipped rules adopt no method deriving a rate from a budget (contract 7.2); a test's own adoption:
+BUDGET_METHOD = """    rate_sources: [sewer_rates, sewer_budget]
+    budget_rate_rounding: half_up_cent
+    citation_budget_rate: "Town Board Resolution T-1 (test): budget / units"
+    budget_rate_adopted_by: "Town Board Resolution T-1 (test)"
+"""
+
+
+def budget_rules_dir(tmp_path: Path) -> Path:
+    """A copy of the rules whose Town adopted the budget method (a test's)."""
+    import shutil
+
+    from outfall.paths import RULES_DIR
+
+    folder = tmp_path / "budget_rules"
+    shutil.copytree(RULES_DIR, folder)
+    path = folder / "woodbury.yaml"
+    text = path.read_text()
+    assert text.count("    rate_sources: [sewer_rates]\n") == 1
+    path.write_text(text.replace("    rate_sources: [sewer_rates]\n", BUDGET_METHOD))
+    return folder
+
+
 T0 = dt.datetime(2026, 7, 1, 12, tzinfo=dt.UTC)
 INGEST = [a for a in ingest_assets if a.key.to_user_string() in ("parcels", "sewer_rates")]
 sewer_budget = ingest_asset("sewer_budget")
@@ -307,14 +330,41 @@ def test_previous_year_comparison_and_year_setting(con):
     assert ups == [("amount_up",)]
 
 
-def test_budget_derived_rate(con):
+def test_a_budget_is_no_rate_unless_the_rules_adopt_the_method(con):
+    # contract 7.2: the shipped rules adopt no budget method: a budget alone bills nothing, and a year with
+    # only a budget is no billing year (the demo bills the years it has adopted rates for)
+    from assets.clerk.billing import billing_years
+
+    put_parcels(con, [p for p, _ in CASES])
+    put_rates(con, 2026, RATES_2026, skip=(("district_1", "house_lateral"),))
+    con.execute(
+        "INSERT INTO sewer_budget (year, district, component, amount) VALUES (2026, 'district_1', "
+        "'house_lateral', 1000.01), (2027, 'district_1', 'bond', 500)"
+    )
+    assert billing_years(con, 0, RULES) == [2026]
+    with pytest.raises(BillingError, match="no sewer rate for 2026, district_1, house_lateral"):
+        run(con)
+    with pytest.raises(Exception, match="rate_sources lists sewer_budget"):
+        from outfall.rules import parse_rules
+
+        text = (
+            (Path(RULES.source))
+            .read_text()
+            .replace("    rate_sources: [sewer_rates]\n", "    rate_sources: [sewer_rates, sewer_budget]\n")
+        )
+        parse_rules(text, Path("woodbury.yaml"))
+
+
+def test_budget_derived_rate(con, tmp_path):
     put_parcels(con, [p for p, _ in CASES])
     put_rates(con, 2026, RATES_2026, skip=(("district_1", "house_lateral"),))
     con.execute(
         "INSERT INTO sewer_budget (year, district, component, amount) VALUES (2026, 'district_1', "
         "'house_lateral', 1000.01)"
     )
-    [result] = run(con)
+    adopted = load_rules("woodbury", budget_rules_dir(tmp_path))
+    with transaction(con):
+        [result] = bill(con, adopted, 0, T0)
     units = con.execute(
         "SELECT sum(units_house_lateral) FROM sewer_bills WHERE district = 'district_1'"
     ).fetchall()[0][0]
@@ -327,7 +377,8 @@ def test_budget_derived_rate(con):
     assert result.rate_source == "sewer_rates+sewer_budget"
     # An adopted rate wins over the budget (rules billing.rate_sources).
     put_rates(con, 2026, {("district_1", "house_lateral"): "6"})
-    [again] = run(con)
+    with transaction(con):
+        [again] = bill(con, adopted, 0, T0)
     assert again.new_run and again.rate_source == "sewer_rates"
 
 
@@ -463,12 +514,12 @@ def test_export_on_a_read_only_connection(con, tmp_path):
 # the Dagster assets
 
 
-def resources(tmp_path: Path, data: Path, year: int = 0) -> dict:
+def resources(tmp_path: Path, data: Path, year: int = 0, rules_dir: str = "") -> dict:
     from outfall.resources import OutfallSettings
 
     return {
         "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
-        "settings": OutfallSettings(data_dir=str(data), as_of="2026-06-30", year=year),
+        "settings": OutfallSettings(data_dir=str(data), as_of="2026-06-30", year=year, rules_dir=rules_dir),
     }
 
 
@@ -503,7 +554,9 @@ def test_assets_end_to_end(tmp_path, town):
             f"2027,{d},{c},{r}\n" for (d, c), r in RATES_2026.items() if (d, c) != ("district_1", "bond")
         ),
     )
-    res = resources(tmp_path, town)
+    res = resources(
+        tmp_path, town, rules_dir=str(budget_rules_dir(tmp_path))
+    )  # the method adopted (a test's)
     result = materialize([*INGEST, *BILLING, *CHECKS], resources=res)
     assert result.success
     checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}

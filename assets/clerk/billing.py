@@ -104,11 +104,19 @@ class YearResult:
     changes_vs_previous_year: int | None
 
 
-def billing_years(con: duckdb.DuckDBPyConnection, year: int = 0) -> list[int]:
-    """``[year]``, or for 0 every year that has rates (sewer_rates or sewer_budget)."""
+def billing_years(con: duckdb.DuckDBPyConnection, year: int = 0, rules: Rules | None = None) -> list[int]:
+    """``[year]``, or for 0 every year that has rates: the years with adopted rates (sewer_rates), and
+    the years of a budget (sewer_budget) whose billing rules adopt the method of deriving a rate from it
+    (``billing.rate_sources``; a budget alone is no rate the Town adopted)."""
     if year:
         return [int(year)]
-    return [int(r[0]) for r in con.execute(sql("select_billing_years")).fetchall()]
+    years = {int(r[0]) for r in con.execute(sql("select_billing_years")).fetchall()}
+    versions = getattr(rules, "billing", None) if rules is not None else None
+    for (budget_year,) in con.execute(sql("select_budget_years")).fetchall() if versions else ():
+        version = versions.get(dt.date(int(budget_year), 1, 1))
+        if version is not None and "sewer_budget" in version.rate_sources:
+            years.add(int(budget_year))
+    return sorted(years)
 
 
 def _check_parcels(con: duckdb.DuckDBPyConnection) -> None:
@@ -525,7 +533,7 @@ def bill(
     deleted and inserted. Call inside a transaction: a BillingError (missing rate, unbillable parcel, a
     year no rules cover) leaves nothing written once it rolls back."""
     now = now or dt.datetime.now(dt.UTC)
-    years = sorted({int(y) for y in years}) if years is not None else billing_years(con, year)
+    years = sorted({int(y) for y in years}) if years is not None else billing_years(con, year, rules)
     _check_parcels(con)
     laws = {y: year_law(rules, y) for y in years}
     groups: dict[tuple[int, int], list[int]] = {}  # years billed by the same versions, in order
@@ -623,17 +631,20 @@ def _warehouse(duckdb: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
     name="billing_years",
     group_name=GROUP_BILLING,
     deps=["sewer_rates", "sewer_budget"],
-    description="The billing years: every year that has rates, adopted or from a budget. Each is a "
-    "partition of the billing assets (the sewer bills, the register's files), so that one "
-    "year can be billed again without touching another.",
+    description="The billing years: every year that has rates the Town adopted (or, where the rules adopt "
+    "the method, rates derived from a budget). Each is a partition of the billing assets (the sewer bills, "
+    "the register's files), so that one year can be billed again without touching another.",
 )
-def billing_year_partitions(context: AssetExecutionContext, duckdb: DuckDBResource) -> MaterializeResult:
+def billing_year_partitions(
+    context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource
+) -> MaterializeResult:
     since = run_started(context)
     with warehouse(duckdb) as con:
-        years = [str(y) for y in billing_years(con)]
+        years = [str(y) for y in billing_years(con, 0, rules.town_rules())]
         touched = [
             str(r[0])
             for r in con.execute(sql("select_billing_years_loaded_since"), {"since": since}).fetchall()
+            if str(r[0]) in years
         ]
     known = set(context.instance.get_dynamic_partitions(BILLING_YEARS.name))
     added = [y for y in years if y not in known]
