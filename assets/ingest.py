@@ -56,9 +56,7 @@ def ingestion_context(settings: OutfallSettings, rules: RulesResource) -> Contex
     town = rules.town_rules()
     schedule = town.sewer_units.at(settings.as_of_date()).model_dump() if town.sewer_units else {}
     correction = (
-        tuple(
-            (v.effective_from, v.effective_to, v.max_days, v.citation) for v in town.notices.sewer_correction
-        )
+        tuple((v.starts, v.effective_to, v.max_days, v.citation) for v in town.notices.sewer_correction)
         if town.notices
         else ()
     )

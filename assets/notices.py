@@ -24,7 +24,7 @@ The words of each item are ``outfall/notice_words.py``; the letters
 
 import datetime as dt
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,13 +48,16 @@ from outfall.law import notices as law, swppp as swppp_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings, RulesResource
-from outfall.rules import Rules
-from outfall.rules.words import tiers_words
+from outfall.rules import Rules, RulesError
+from outfall.rules.words import stormwater_penalty_words
 from outfall.warehouse import replace_rows, sql, transaction
 
 LETTER_PREFIX = "notice_"
 TEMPLATES = {"sewer": "sewer_notice.html", "stormwater": "stormwater_notice.html"}
-INPUT_FILE = {"sewer": "the industrial users' file", "stormwater": "the construction sites' file"}
+INPUT_FILE = {
+    "sewer": "the industrial users' file",
+    "stormwater": "the construction sites' file: the landowner's name and mailing address",
+}
 
 
 def letter_path(kind: str, recipient_id: str, period: str) -> str:
@@ -76,7 +79,7 @@ def _records(con, name: str, params: Any = None) -> list[dict]:
 
 
 def _item(kind: str, item: str, row: dict, sub: str, skip: tuple[str, ...] = ()) -> law.Item:
-    core = ("recipient_id", "ref", "rule", "month_day", "known_on", "resolved_on", "item", *skip)
+    core = ("recipient_id", "ref", "rule", "law", "month_day", "known_on", "resolved_on", "item", *skip)
     facts = tuple((k, v) for k, v in row.items() if k not in core)
     return law.Item(
         kind,
@@ -89,7 +92,30 @@ def _item(kind: str, item: str, row: dict, sub: str, skip: tuple[str, ...] = ())
         row["resolved_on"],
         facts,
         sub,
+        row.get("law") or "",
     )
+
+
+#: The law each kind of notice rests on (law_names), for its items that name no other.
+KIND_LAW = {"sewer": "sewer_use", "stormwater": "stormwater"}
+
+
+def with_law(i: law.Item, rules: Rules) -> law.Item:
+    """The item with the law it rests on (contract 7.1): its own (a report's duty names it), else its kind's
+    law as the rules name it on the item's day."""
+    if i.law:
+        return i
+    try:
+        return replace(i, law=rules.law(KIND_LAW[i.kind], i.month_day).short)
+    except RulesError:
+        return i
+
+
+def violation_counts(items: list[law.Item]) -> list[str]:
+    """'2 violations of Woodbury Code ch. 253 Part 2': each law's violations counted apart (contract 7.1)."""
+    return [
+        f"{n} violation{'s' if n != 1 else ''} of {name or 'the law'}" for name, n in law.count_by_law(items)
+    ]
 
 
 def _no_permit_items(rows: list[dict]) -> list[law.Item]:
@@ -183,6 +209,7 @@ def _issued_items(con) -> dict[str, list[law.Item]]:
                 r["resolved_on"],
                 facts,
                 r["sub"] or "",
+                r["law"] or "",
             )
         )
     return out
@@ -197,6 +224,17 @@ def recipients(con, town: str) -> dict[tuple[str, str], dict]:
     out = {}
     for r in _records(con, "select_notice_recipients", {"town": town}):
         r["recipient"] = Recipient(r["recipient_name"], r["street"], r["city"], r["state"], r["zip"])
+        r["applicant"] = (
+            Recipient(
+                r["applicant_name"],
+                r["applicant_street"],
+                r["applicant_city"],
+                r["applicant_state"],
+                r["applicant_zip"],
+            )
+            if r["applicant_name"]
+            else None
+        )
         out[(r["kind"], r["recipient_id"])] = r
     return out
 
@@ -231,6 +269,7 @@ def _sewer_context(n: dict, items: list[law.Item], rules: Rules, day: dt.date) -
         "penalty_text": enforcement.section_text.penalties,
         "penalty_rule": penalty.citation,
         "fine_max_usd": penalty.fine_max_usd,
+        "imprisonment_max_days": penalty.imprisonment_max_days,
         "civil_max_usd": penalty.civil_max_usd,
         "penalty_per": penalty.per,
         "sections": words.sewer_sections(items, day, rules),
@@ -240,34 +279,51 @@ def _sewer_context(n: dict, items: list[law.Item], rules: Rules, day: dt.date) -
     }
 
 
+def finding_kinds(items: list[law.Item]) -> list[str]:
+    """The kinds of finding among a stormwater notice's items (weekly, storm, sediment_not_removed, ...), each
+    once, in the order of the letter."""
+    return list(dict.fromkeys(str(i.fact("requirement") or i.fact("finding")) for i in items))
+
+
+def remedial_measures(items: list[law.Item], r: Rules, day: dt.date) -> tuple[list[dict], list[str]]:
+    """The remedial measures of each kind of finding a stormwater notice lists (the notice's content (4)),
+    from the rules' text for that kind with its citation; and what the rules lack, in words."""
+    version = r.swppp.remedial_measures.get(day)
+    labels = swppp_law.finding_labels(r, day)
+    out, missing = [], []
+    for kind in finding_kinds(items):
+        measure = getattr(version, kind, None) if version is not None else None
+        if measure is None:
+            missing.append(f"the rules give no remedial measures for {labels.get(kind, kind).lower()}")
+            continue
+        out.append({"label": labels.get(kind, kind), "text": measure.text, "citation": measure.citation})
+    return out, missing
+
+
 def _stormwater_context(n: dict, items: list[law.Item], r: Rules, day: dt.date) -> dict:
     sw = r.swppp
     nov = sw.notice_of_violation.at(day)
     appeal = sw.appeal.at(day)
     texts = sw.section_text.at(day)
     penalty = r.penalties.stormwater.at(day)
-    weekly, storm = sw.weekly_inspection.at(day), sw.storm_inspection.at(day)
     place = ", ".join(
         x for x in (str(n.get("site_name") or "").strip(), str(n.get("premises") or "").strip()) if x
     )
     # each requirement's text once, in one order whatever the hash seed (a set's order changed the letter
     # from run to run: the fault drill found it)
-    subjects = sorted({str(i.fact("requirement") or i.fact("finding")) for i in items})
+    subjects = sorted(finding_kinds(items))
+    measures, _missing = remedial_measures(items, r, day)
     return {
         "issuer": nov.issuer,
         "authority": r.name,
         "law_name": nov.law_name,
         "site_description": f"{place} (site {n['recipient_id']})" if place else f"Site {n['recipient_id']}",
         "sections": words.stormwater_sections(items, day, r, swppp_law.finding_labels(r, day)),
-        "schedule_text": (
-            f"an inspection at least every {weekly.interval_days} days and within "
-            f"{storm.window_days * 24} hours of any storm event producing "
-            f"{swppp_law.num(storm.threshold_in)} inch of precipitation or more"
-        ),
+        "remedial_measures": measures,
         "section_text": " ".join(t for t in (getattr(texts, s, None) or "" for s in subjects) if t),
         "penalty_statement": (
-            f"Fines on conviction: {tiers_words(penalty)}, by the number of prior convictions "
-            f"within {penalty.lookback_years} years. ({penalty.citation})"
+            f"{stormwater_penalty_words(penalty, sw.convictions.at(day).imprisonment_max_months)} "
+            f"({penalty.citation})"
         ),
         "penalty_text": texts.penalties or "",
         "appeal_statement": (
@@ -348,6 +404,7 @@ class NoticeBuilder:
         recipient = self.recipients.get((kind, recipient_id))
         jurisdiction = (recipient or {}).get("jurisdiction") or self.town
         r = self.rules.get(jurisdiction, self.sewer_rules)
+        current = [with_law(i, r) for i in current]
         issued_on = record["issued_on"] if record is not None else (mailing.mailed_on if mailing else None)
         withdrawn = None if issued_on is not None else law.withdrawal(found)
         days, correct_by = self._correction(kind, record, mailing, issued_on, r)
@@ -377,7 +434,7 @@ class NoticeBuilder:
         )
         day = issued_on or self.as_of
         if record is not None:
-            listed = self.issued.get(number, [])
+            listed = [with_law(i, r) for i in self.issued.get(number, [])]
             self._items(n, listed, current, in_letter_known=True)
             n.row.update(
                 ready_to_send=bool(record.get("ready")), not_ready_reason=record.get("not_ready_reason")
@@ -452,6 +509,7 @@ class NoticeBuilder:
             "item": i.item,
             "ref": i.ref,
             "rule": i.rule,
+            "law": i.law,
             "parameter": _parameter(i),
             "item_on": i.month_day,
             "known_on": i.known_on,
@@ -471,6 +529,7 @@ class NoticeBuilder:
             "ref": i.ref,
             "sub": i.sub,
             "rule": i.rule,
+            "law": i.law,
             "item_on": i.month_day,
             "known_on": i.known_on,
             "resolved_on": i.resolved_on,
@@ -488,8 +547,9 @@ class NoticeBuilder:
             "premises": (recipient or {}).get("premises"),
         }
         context = (_sewer_context if n.kind == "sewer" else _stormwater_context)(base, listed, r, day)
-        what = "industrial user" if n.kind == "sewer" else "site"
+        what = "industrial user" if n.kind == "sewer" else "landowner of site"
         person = recipient["recipient"] if recipient else None
+        copy = (recipient or {}).get("applicant")
         context.update(
             {
                 "notice_id": row["notice_id"],
@@ -499,13 +559,17 @@ class NoticeBuilder:
                 "correction_days": row["correct_within_days"],
                 "certified_mail_no": row["certified_mail_no"],
                 "violation_count": len(listed),
+                "violation_counts": violation_counts(listed),
                 "recipient_name": row["recipient_name"] or f"Recipient of record, {what} {n.recipient_id}",
                 "recipient_address_block": (person.lines() if person else [])
                 or ["[mailing address not on file]"],
                 "period_end_rule": extension_law(r.deadline_extension, day, "notices.correct_by"),
+                "copy_to": copy_lines(copy, person),
             }
         )
         problems = address_problems(person, INPUT_FILE[n.kind])
+        if n.kind == "stormwater":
+            problems += stormwater_problems(listed, r, day, row["correct_within_days"])
         if mailed and not listed:
             problems.append(
                 f"the mailing recorded on {words.day_words(day)} is dated before any violation of "
@@ -534,6 +598,32 @@ class NoticeBuilder:
         row["ready_to_send"] = not reasons
         row["not_ready_reason"] = "; ".join(reasons) or None
         n.html = rendered.html
+
+
+def copy_lines(copy: Recipient | None, to: Recipient | None) -> list[str]:
+    """The applicant a stormwater notice is copied to (contract 7.4: the landowner is served; the applicant
+    may be copied), name then address; none when it is the landowner or not on file."""
+    if copy is None or not (copy.name or "").strip():
+        return []
+    if to is not None and (to.name or "").strip().lower() == copy.name.strip().lower():
+        return []
+    return [f"{copy.name} (applicant)", *copy.lines()]
+
+
+def stormwater_problems(
+    listed: list[law.Item], r: Rules, day: dt.date, correction_days: int | None
+) -> list[str]:
+    """What keeps a stormwater notice from the mail besides its address: a kind of finding the rules give no
+    remedial measures for, and no time schedule (contract 7.2: the days to correct are the officer's, given
+    per notice; none is assumed)."""
+    _measures, missing = remedial_measures(listed, r, day)
+    if correction_days is None:
+        missing.append(
+            "the time schedule is not set: the stormwater law leaves the days to correct to the officer, who "
+            "gives them with the notice (correct within days, recorded with its mailing in the notices "
+            "mailed file)"
+        )
+    return missing
 
 
 def period_end(rules: Rules):

@@ -5,8 +5,10 @@
   noncompliance), whether it is ready to mail and, if not, what is missing in words. One address
   rule for every letter (``outfall.letters.address_problems``); a letter that is not ready is in no
   batch to print or mail (``assets/printing.py`` reads this table).
-- ``documents_issued`` (contract 6.2): one row per document written for a mailing (a mailed notice,
-  a ch. 185 letter dated by its notice), recorded once its files are written (the PDF where Chromium
+- ``documents_issued`` (contract 6.2, 7.3): one row per document written for a mailing (a mailed notice,
+  a mailed grease-trap or stop-work order, a ch. 185 letter dated by its notice or cost notice), ready to
+  mail or not (a letter not ready is recorded with ``ready`` false and its reason, never written again),
+  recorded once its files are written (the PDF where Chromium
   printed one, else the HTML) and chained by SHA-256: prev_sha256 is the previous row's chain value
   in the order of issued_on then document_id, chain_sha256 the SHA-256 of prev_sha256 + sha256 +
   document_id. Once recorded, no run rewrites or deletes the files; ``outfall verify`` checks them.
@@ -172,8 +174,9 @@ def new_records(con, dashboards: Path) -> list[dict]:
     group_name=GROUP_DASHBOARDS,
     kinds={"duckdb"},
     deps=["letters", "letter_pdfs"],
-    description="The record of every document written for a mailing (mailed notices of violation, illicit "
-    "discharge letters dated by their notice): its file (the PDF where one was printed) and SHA-256, "
+    description="The record of every document written for a mailing (mailed notices of violation, mailed "
+    "grease-trap and stop-work orders, illicit discharge letters dated by their notice), ready to mail or "
+    "not: its file (the PDF where one was printed) and SHA-256, "
     "chained in the order of issued_on then document number. Written once; the files are never "
     "rewritten. `outfall verify` checks every file and the chain.",
 )
@@ -189,6 +192,8 @@ def documents_issued(
                 con.execute(sql("insert_documents_issued")).fetchall()
                 con.unregister("_new_records")
             moved = rechain(con)
+            # the letters table says `recorded` as the record now stands (written before it, it could not)
+            con.execute(sql("update_letters_recorded")).fetchall()
         if paths.dashboards is None:
             context.log.warning(
                 "in-memory warehouse and no dashboards folder: no letter was written, none recorded"

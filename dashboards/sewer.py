@@ -57,6 +57,7 @@ from dashboards.html import (
 from dashboards.notices import notices_table, sewer_follow_up
 from dashboards.testing import required_testing_section
 from dashboards.worklist import worklist_panel
+from outfall.rules.dated import NOT_STATED, OPEN_START
 
 PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
 PARAMETER_LABEL = {"chlorine_demand": "chlorine demand", "temperature": "temperature"}
@@ -253,12 +254,15 @@ def slug_words(rules: pd.DataFrame | None) -> tuple[str, str]:
             f"{_num(r['min_duration_min'])} minutes"
         )
 
+    def _first_day(day: object) -> str:
+        return NOT_STATED if str(day)[:10] == OPEN_START.isoformat() else fmt_date(day)
+
     rows = rules.sort_values("effective_from")
     if len(rows) == 1:
         r = rows.iloc[0]
         return words(r), str(r["rule"])
     return (
-        "; ".join(f"from {fmt_date(r['effective_from'])}: {words(r)}" for _, r in rows.iterrows()),
+        "; ".join(f"from {_first_day(r['effective_from'])}: {words(r)}" for _, r in rows.iterrows()),
         "; ".join(dict.fromkeys(str(r) for r in rows["rule"])),
     )
 
@@ -2073,6 +2077,7 @@ SNC_BASIS_LABELS = {
 PERMIT_FINDING_LABELS = {
     "permit_expired": "after the permit expired",
     "permit_not_yet_effective": "before the permit took effect",
+    "never_permitted": "with no permit ever issued",
 }
 
 

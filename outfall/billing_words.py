@@ -55,9 +55,7 @@ def district_names(rules: Any, year: int | None = None) -> dict[str, str]:
     versions = getattr(rules, "sewer_units", None) if rules is not None else None
     if not versions:
         return {}
-    schedule = (
-        versions.get(dt.date(int(year), 1, 1)) if year else max(versions, key=lambda v: v.effective_from)
-    )
+    schedule = versions.get(dt.date(int(year), 1, 1)) if year else max(versions, key=lambda v: v.starts)
     if schedule is None or schedule.districts is None:
         return {}
     return dict(schedule.districts.names)

@@ -122,7 +122,9 @@ def _no_permit(i: Item, day: dt.date, rules: Any) -> list[str]:
     if readings:
         what.append(f"{readings:,} flow reading{'s' if readings != 1 else ''} above zero")
     expires, effective = i.fact("permit_expires"), i.fact("permit_effective")
-    if i.fact("finding") == "permit_not_yet_effective" and effective is not None:
+    if i.fact("finding") == "never_permitted":
+        permit = "no permit issued to you"
+    elif i.fact("finding") == "permit_not_yet_effective" and effective is not None:
         permit = f"your permit takes effect {day_words(effective)}"
     elif expires is not None:
         permit = f"your permit expired {day_words(expires)}"

@@ -124,12 +124,14 @@ def insert_users(con, rows):
 
 
 def insert_lab(con, rows):
-    """rows: (sample_id, user_id, collected_date, sample_type, parameter, result, nondetect, lab)"""
+    """rows: (sample_id, user_id, collected_date, sample_type, parameter, result, nondetect, lab[,
+    sampled_by])"""
     con.executemany(
         "INSERT INTO lab_results (sample_id, user_id, collected_at, collected_date, sample_type, parameter, "
-        "result, nondetect, unit, lab) VALUES (?, ?, (CAST(? AS DATE) + INTERVAL 9 HOUR)::TIMESTAMP AT TIME "
-        "ZONE 'America/New_York', ?, ?, ?, ?, ?, 'mg/L', ?)",
-        [(s, u, d, d, t, p, r, nd, lab) for s, u, d, t, p, r, nd, lab in rows],
+        "result, nondetect, unit, lab, sampled_by) VALUES (?, ?, "
+        "(CAST(? AS DATE) + INTERVAL 9 HOUR)::TIMESTAMP AT TIME ZONE 'America/New_York', "
+        "?, ?, ?, ?, ?, 'mg/L', ?, ?)",
+        [(r[0], r[1], r[2], r[2], *r[3:8], r[8] if len(r) > 8 else None) for r in rows],
     )
 
 
@@ -463,7 +465,8 @@ def obligations_fixture(tmp_path: Path) -> Path:
             ),
         ],
     )
-    # Violations: one by the user's own lab (self-monitoring), one by the Town's.
+    # Violations: one in the user's own sample (self-monitoring), one in the Town's (sampled_by town: no
+    # 24-hour notice or repeat sampling of the user's, contract 7.1).
     insert_evaluations(
         con,
         ev_rows("SELF", "SM-1", "BOD", D(2026, 3, 2), 300, 240)
@@ -474,7 +477,17 @@ def obligations_fixture(tmp_path: Path) -> Path:
         [
             ("SM-1", "SELF", D(2026, 3, 2), "composite", "BOD", 300.0, False, "Suffolk Environmental"),
             ("SM-2", "SELF", D(2026, 4, 1), "composite", "BOD", 200.0, False, "Town of Woodbury POTW lab"),
-            ("TW-1", "TOWNS", D(2026, 3, 2), "composite", "BOD", 300.0, False, "Town of Woodbury POTW lab"),
+            (
+                "TW-1",
+                "TOWNS",
+                D(2026, 3, 2),
+                "composite",
+                "BOD",
+                300.0,
+                False,
+                "Suffolk Environmental",
+                "town",
+            ),
         ],
     )
     insert_users(
@@ -522,17 +535,20 @@ def test_obligations_deadlines(tmp_path):
         "FROM obligations ORDER BY user_id, obligation, due",
     )
     assert got == [
-        # written statement within 15 days of the notification (May 2 -> May 17): met
-        ("ACC1", "accidental_statement", D(2026, 5, 2), D(2026, 5, 17), D(2026, 5, 17), "met", None),
-        # no notification: counted from the discharge (May 1 -> May 16): late by a day
-        ("ACC2", "accidental_statement", D(2026, 5, 1), D(2026, 5, 16), D(2026, 5, 17), "late", 1),
-        ("ACC3", "accidental_statement", D(2026, 6, 20), D(2026, 7, 5), None, "open", None),
+        # written statement within 15 days of the notification (May 2 -> Sunday May 17, so Monday May 18 under
+        # GCL § 25-a, contract 7.4): met
+        ("ACC1", "accidental_statement", D(2026, 5, 2), D(2026, 5, 18), D(2026, 5, 17), "met", None),
+        # no notification: counted from the discharge (May 1 -> Saturday May 16 -> Monday May 18): met
+        ("ACC2", "accidental_statement", D(2026, 5, 1), D(2026, 5, 18), D(2026, 5, 17), "met", None),
+        # June 20 -> Sunday July 5 -> Monday July 6
+        ("ACC3", "accidental_statement", D(2026, 6, 20), D(2026, 7, 6), None, "open", None),
         ("EXP30", "permit_renewal", D(2026, 5, 1), D(2026, 7, 30), None, "open", None),
         ("EXP90", "permit_renewal", D(2026, 6, 30), D(2026, 9, 28), None, "open", None),
         ("EXPIRED", "permit_renewal", D(2026, 3, 31), D(2026, 6, 29), None, "overdue", 1),
-        ("PER", "periodic_report", D(2025, 12, 31), D(2026, 1, 31), D(2026, 1, 30), "met", None),
+        # due Saturday January 31: ends Monday February 2 (GCL § 25-a)
+        ("PER", "periodic_report", D(2025, 12, 31), D(2026, 2, 2), D(2026, 1, 30), "met", None),
         ("PER", "periodic_report", D(2026, 6, 30), D(2026, 7, 31), None, "open", None),
-        ("PER", "periodic_report", D(2026, 7, 31), D(2027, 1, 31), None, "open", None),
+        ("PER", "periodic_report", D(2026, 7, 31), D(2027, 2, 1), None, "open", None),
         # the user's own lab found it: notice by the next day (met), resample within 30 days (met by SM-2)
         ("SELF", "resample_30d", D(2026, 3, 2), D(2026, 4, 1), D(2026, 4, 1), "met", None),
         ("SELF", "violation_notice_24h", D(2026, 3, 2), D(2026, 3, 3), D(2026, 3, 3), "met", None),
@@ -546,6 +562,16 @@ def test_obligations_deadlines(tmp_path):
     assert "40 CFR 403.8(f)(2)(vi)" in rules["slug_report"]
     assert "403.12(g)(2)" in rules["resample_30d"]
     assert "15 days" in rules["accidental_statement"]
+    # whose law each rests on (contract 7.1): the federal duties are not adopted, so no notice counts them
+    laws = set(rows(tmp_path, "SELECT DISTINCT obligation, law, adopted, adopted_by FROM obligations"))
+    assert laws == {
+        ("accidental_statement", "Woodbury Code ch. 253 Part 2", True, None),
+        ("periodic_report", "Woodbury Code ch. 253 Part 2", True, None),
+        ("permit_renewal", "Woodbury Code ch. 253 Part 2", True, None),
+        ("violation_notice_24h", "40 CFR Part 403", False, None),
+        ("resample_30d", "40 CFR Part 403", False, None),
+        ("slug_report", "40 CFR Part 403", False, None),
+    }
 
 
 # ------------------------------------------------------------------ surcharges
@@ -700,22 +726,72 @@ def test_grease_trap_status_and_orders(tmp_path):
         ("GT-1", 60, D(2026, 4, 29), D(2026, 6, 28), "overdue", 2, 1),
         ("GT-2", 30, D(2026, 6, 20), D(2026, 7, 20), "current", 0, 0),
     ]
-    orders = rows(tmp_path, "SELECT order_id, trap_id, missed_due, comply_by, letter_file FROM grease_orders")
+    orders = rows(
+        tmp_path,
+        "SELECT order_id, trap_id, missed_due, issued_on, comply_by, status, period, letter_file "
+        "FROM grease_orders",
+    )
+    # a draft (contract 7.3): numbered by the trap and the missed pump-out, not dated, no day to comply
     assert orders == [
         (
             "GO-GT-1-20260628",
             "GT-1",
             D(2026, 6, 28),
-            D(2026, 7, 30),
+            None,
+            None,
+            "draft",
+            "2026-06",
             "sewer_grease_order_GO-GT-1-20260628.html",
         )
     ]
-    letter = (letters(tmp_path) / orders[0][4]).read_text()
+    letter = (letters(tmp_path) / orders[0][7]).read_text()
     assert "once every\n60 days" in letter or "once every 60 days" in letter
-    assert "receipted invoices" in letter
+    assert "receipted invoices" in letter and "DRAFT" in letter
+    assert "§ 253-55" in letter and "imprisonment not exceeding 15 days" in letter  # the penalty whole
     assert rows(tmp_path, "SELECT reason FROM quarantine WHERE dataset = 'grease_traps'") == [
         ("a grease trap needs user_id or parcel_id (whose premises it serves)",)
     ]
+
+
+def test_a_mailed_grease_order_is_dated_recorded_and_never_rewritten(tmp_path):
+    from assets import records
+
+    data = tmp_path / "data"
+    write(
+        data,
+        "grease_traps/t.csv",
+        """
+        trap_id,user_id,parcel_id,establishment,address,pumpout_interval_days,set_on
+        GT-1,,P-1,Main Street Diner,112 Main St,60,2026-03-01
+        """,
+    )
+    write(data, "pumpouts/p.csv", "trap_id,pumped_on,hauler,invoice_no\nGT-1,2026-04-29,Acme Septic,INV-1\n")
+    write(
+        data,
+        "notices_mailed/m.csv",
+        "kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days\n"
+        "grease_order,GT-1,2026-06,2026-07-02,7019 0001,\n",
+    )
+    chain = [*ENFORCEMENT_INGEST, ingest_asset("notices_mailed"), enf.grease_trap_status]
+    chain += [records.letters, records.documents_issued]
+    run(tmp_path, data, chain, as_of="2026-07-10")
+    got = rows(tmp_path, "SELECT order_id, issued_on, comply_by, status FROM grease_orders")
+    # July 2 + the rules' 30 days = Saturday August 1: the period ends Monday August 3 (GCL § 25-a)
+    assert got == [("GO-GT-1-20260628", D(2026, 7, 2), D(2026, 8, 3), "mailed")]
+    assert rows(
+        tmp_path,
+        "SELECT document_id, letter_kind, recipient_id, period, recorded FROM documents_issued "
+        "JOIN letters USING (document_id, letter_kind, recipient_id)",
+    ) == [("GO-GT-1-20260628", "grease_order", "GT-1", "2026-06", True)]
+    path = letters(tmp_path) / "sewer_grease_order_GO-GT-1-20260628.html"
+    first = path.read_bytes()
+    assert b"August 3, 2026" in first and b"DRAFT" not in first
+    # later data and a later day: the trap pumped, the order stays as mailed, byte for byte
+    write(data, "pumpouts/q.csv", "trap_id,pumped_on,hauler,invoice_no\nGT-1,2026-07-20,Acme Septic,INV-2\n")
+    run(tmp_path, data, chain, as_of="2026-08-15")
+    assert path.read_bytes() == first
+    assert rows(tmp_path, "SELECT order_id, issued_on, comply_by, status FROM grease_orders") == got
+    assert rows(tmp_path, "SELECT count(*) FROM documents_issued") == [(1,)]
 
 
 # ---------------------------------------------------------- input folders
@@ -782,3 +858,71 @@ def test_end_to_end_with_the_compliance_core(tmp_path):
     )
     assert ("IU-1", "pH", "chronic", 1, 1) in snc
     assert not any(r[1] == "BOD" for r in snc)
+
+
+# ------------------------------------------------ whose law a duty rests on (contract 7.1)
+
+ADOPTED_SELF_MONITORING = """      law: pretreatment
+      adopted_by: "Permit condition 12 of every industrial user permit (test)"
+"""
+
+
+def rules_adopting_self_monitoring(tmp_path: Path) -> str:
+    folder = tmp_path / "rules"
+    shutil.copytree(RULES_DIR, folder)
+    text = (folder / "woodbury.yaml").read_text()
+    marker = "      resample_days: 30\n      law: pretreatment\n"
+    assert text.count(marker) == 1
+    (folder / "woodbury.yaml").write_text(
+        text.replace(marker, "      resample_days: 30\n" + ADOPTED_SELF_MONITORING, 1)
+    )
+    return str(folder)
+
+
+def _self_monitoring_town(tmp_path: Path) -> Path:
+    con = open_warehouse(tmp_path / "w.duckdb")
+    insert_evaluations(con, ev_rows("IU-1", "SM-1", "BOD", D(2026, 3, 2), 300, 240))
+    insert_lab(con, [("SM-1", "IU-1", D(2026, 3, 2), "composite", "BOD", 300.0, False, "Suffolk")])
+    con.execute(
+        "INSERT INTO discharge_violations (user_id, sample_id, parameter, collected_at, value, unit, "
+        "limit_value, limit_type, rule) VALUES ('IU-1', 'SM-1', 'BOD', TIMESTAMPTZ '2026-03-02 09:00:00-05', "
+        "300, 'mg/L', 240, 'max', 'Woodbury Code ch. 253 Part 2, BOD')"
+    )
+    con.execute(
+        "INSERT INTO industrial_users (user_id, name, district, address, city, state, zip) VALUES "
+        "('IU-1', 'Acme', 'consolidated', '1 Mill Rd', 'Central Valley', 'NY', '10917')"
+    )
+    con.close()
+    return tmp_path / "data"
+
+
+@pytest.mark.parametrize("adopted", [False, True])
+def test_a_federal_duty_is_an_item_of_a_notice_only_where_the_rules_adopt_it(tmp_path, adopted):
+    from assets.notices import notices
+
+    data = _self_monitoring_town(tmp_path)
+    rules_dir = rules_adopting_self_monitoring(tmp_path) if adopted else ""
+    run(tmp_path, data, [*ENFORCEMENT_INGEST, enf.obligations, notices], rules_dir=rules_dir)
+    # on the user's record either way: the 24-hour notice and the resample, with their law
+    assert rows(tmp_path, "SELECT obligation, status, law, adopted FROM obligations ORDER BY 1") == [
+        ("resample_30d", "overdue", "40 CFR Part 403", adopted),
+        ("violation_notice_24h", "overdue", "40 CFR Part 403", adopted),
+    ]
+    items = rows(tmp_path, "SELECT item, law FROM notice_items WHERE period = '2026-03' ORDER BY item, ref")
+    counts = rows(tmp_path, "SELECT violations FROM notices WHERE period = '2026-03'")
+    letter = (tmp_path / "dash" / "letters" / "sewer" / "notice_IU-1_2026-03.html").read_text()
+    letter = " ".join(letter.split())
+    if adopted:
+        assert items == [
+            ("late_report", "40 CFR Part 403"),
+            ("sample", "Woodbury Code ch. 253 Part 2"),
+        ]
+        # the 24-hour notice is due March 3 (a March item); the resample April 1 (April's notice)
+        assert counts == [(2,)]
+        assert "1 violation of Woodbury Code ch. 253 Part 2 and 1 violation of 40 CFR Part 403" in letter
+    else:
+        # never a violation in a letter or a count of violations (the demo's rules adopt none)
+        assert items == [("sample", "Woodbury Code ch. 253 Part 2")]
+        assert counts == [(1,)]
+        assert "has found 1 violation of Woodbury Code ch. 253 Part 2 by your premises" in letter
+        assert "40 CFR" not in letter

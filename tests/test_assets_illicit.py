@@ -269,7 +269,11 @@ def test_letters(judged):
     ):
         assert text in cost, text
     assert "$368.48" not in cost and "October 1, 2026" not in cost and "September 21, 2026" not in cost
-    assert "the deadline for abatement does not run" in nov
+    assert (
+        "the deadline for abatement does\n  not run" in nov
+        and "an appeal received after them suspends neither" in nov
+    )
+    assert "imprisonment for a period not to\n  exceed 180 days" in nov  # the penalty stated whole
     # IC-5: June 5 + 15 = Saturday June 20: the appeal may be received by Monday June 22 (the deadlines table
     # says so); the letter gives the 15 days and the law that moves their end, no later date
     ic5 = (folder / letters[("IC-5", "notice_of_violation")][0]).read_text()

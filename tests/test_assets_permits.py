@@ -74,7 +74,9 @@ def test_days_outside_the_permit(tmp_path):
     assert rule.startswith("Woodbury Code ch. 253 Part 2") and "permit" in rule
     missing = rows(wh, "SELECT user_id, first_day, samples, reason FROM permit_dates_missing ORDER BY 1")
     assert [m[:3] for m in missing] == [("U-2", D(2026, 3, 3), 1), ("U-9", D(2026, 4, 4), 1)]
-    assert "neither the date the permit took effect nor the date it expires" in missing[0][3]
+    assert (
+        "permit number is on file but neither the date the permit took effect nor the date" in missing[0][3]
+    )
     assert "not among the industrial users" in missing[1][3]
     assert rows(
         wh,
@@ -131,3 +133,56 @@ def test_probe_readings_and_zero_flow_are_not_discharges(tmp_path):
     assert rows(
         wh, "SELECT user_id, first_day, last_day, days, samples, flow_readings FROM permit_dates_missing"
     ) == [("U-7", D(2026, 3, 4), D(2026, 3, 4), 1, 0, 1)]
+
+
+# Contract 6.5 and the reading permit_term_unknown: a user on file that never held a permit (no permit number,
+# neither date) and discharged (flow above 0 on May 20, a BOD sample on June 9) discharged without a permit
+# on each of those days, and the notice of each month lists it; a permit number without dates is a gap in
+# the records, not judged.
+NEVER_USERS = """
+user_id,name,district,address,permit_no,permit_effective,permit_expires,normal_avg_flow_gpd,city,state,zip
+U-8,Never Permitted Lube,consolidated,8 H St,,,,,Central Valley,NY,10917
+U-9,Number Only Works,consolidated,9 I St,P-9,,,,Central Valley,NY,10917
+"""
+NEVER_FLOW = """
+user_id,timestamp,value,unit,constituent
+U-8,2026-05-20T10:00,12,gpm,flow
+U-8,2026-05-20T10:15,0,gpm,flow
+U-9,2026-05-20T10:00,12,gpm,flow
+"""
+NEVER_LAB = """
+sample_id,user_id,collected_at,sample_type,parameter,result,unit
+N-1,U-8,2026-06-09T09:00,grab,BOD,100,mg/L
+"""
+
+
+def test_a_user_that_never_held_a_permit_discharges_without_one(tmp_path):
+    from assets.notices import notices
+
+    data = tmp_path / "data"
+    write(data, "industrial_users/u.csv", NEVER_USERS)
+    write(data, "flow/f.csv", NEVER_FLOW)
+    write(data, "lab_results/r.csv", NEVER_LAB)
+    wh = tmp_path / "w.duckdb"
+    result = materialize_town(
+        [ingest_asset(n) for n in ("industrial_users", "lab_results", "flow", "notices_mailed")]
+        + [permits.discharges_without_permit, permits.check_validity_permit_day, notices],
+        data,
+        wh,
+        "2026-11-30",
+    )
+    assert all(c.passed for c in result.get_asset_check_evaluations())
+    assert rows(
+        wh,
+        "SELECT user_id, day, finding, samples, flow_readings, days_outside FROM discharges_without_permit",
+    ) == [
+        ("U-8", D(2026, 5, 20), "never_permitted", 0, 1, None),
+        ("U-8", D(2026, 6, 9), "never_permitted", 1, 0, None),
+    ]
+    assert rows(wh, "SELECT user_id FROM permit_dates_missing") == [("U-9",)]
+    assert rows(wh, "SELECT recipient_id, period, item, law FROM notice_items ORDER BY period") == [
+        ("U-8", "2026-05", "no_permit", "Woodbury Code ch. 253 Part 2"),
+        ("U-8", "2026-06", "no_permit", "Woodbury Code ch. 253 Part 2"),
+    ]
+    letter = (wh.parent / "dashboards" / "letters" / "sewer" / "notice_U-8_2026-05.html").read_text()
+    assert "Discharging without a permit" in letter and "no permit issued to you" in letter

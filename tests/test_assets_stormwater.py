@@ -135,17 +135,25 @@ def test_same_facts_woodbury_vs_bellport(tmp_path):
         )
     }
     assert pen["W-C"][:2] == ("day", 13) and pen["B-C"][:2] == ("week", 2)
-    # W-SF's notice is a draft: no penalty accrues
-    assert rows(wh, "SELECT sum(violation_periods) FROM swppp_notices WHERE site_id = 'W-SF'") == [(0,)]
+    # W-SF's notice is a draft: no penalty accrues, and no amount is stated (contract 7.2)
+    assert rows(
+        wh,
+        "SELECT count(violation_periods), count(total_fine_max_usd) FROM swppp_notices "
+        "WHERE site_id = 'W-SF'",
+    ) == [(0, 0)]
+    drafts = rows(wh, "SELECT penalty_statement FROM swppp_notices WHERE site_id = 'W-SF'")
+    assert drafts and all(
+        "$" in p and "fines of up to" not in p and "no penalty accrues" in p for (p,) in drafts
+    )
     assert float(pen["W-C"][2]) == 250 and float(pen["W-C"][3]) == 500
     assert float(pen["B-C"][2]) == 0 and float(pen["B-C"][3]) == 350
     assert "justice court" in pen["W-C"][4] and "Bellport" in pen["B-C"][4]
-    # Every finding has a notice; uncorrected ones on active sites get a proposed stop-work order.
+    # Every finding has a notice; a stop-work order rests only on mailed notices whose last day to correct has
+    # passed with the violation uncorrected (contract 7.3): W-SF's notice is a draft, so it has none.
     assert rows(wh, "SELECT count(*) FROM swppp_notices")[0][0] == 9
-    assert sorted(r[0] for r in rows(wh, "SELECT site_id FROM swppp_stop_work_orders")) == [
-        "B-C",
-        "W-C",
-        "W-SF",
+    assert rows(wh, "SELECT site_id, status, period, order_id FROM swppp_stop_work_orders ORDER BY 1") == [
+        ("B-C", "draft", "2026-05", "SWO-B-B-C-2026-05"),
+        ("W-C", "draft", "2026-05", "SWO-W-W-C-2026-05"),
     ]
 
 
@@ -418,3 +426,85 @@ def test_definitions_load_with_the_stormwater_assets():
         | {"milestones", "contractor_certifications", "swppp_approvals", "convictions", "report_deliveries"}
         <= keys
     )
+
+
+# Contract 7.3: a stop-work order rests only on mailed notices whose last day to correct has passed with the
+# violation uncorrected; a draft until its mailing is recorded (kind stop_work), numbered by the month it was
+# first warranted; once mailed, written once and kept.
+OWNER_HEADER = SITES_HEADER.rstrip("\n") + ",owner_name,owner_address,owner_city,owner_state,owner_zip\n"
+
+
+def test_a_stop_work_order_rests_on_mailed_notices_past_their_last_day(tmp_path):
+    from assets import records
+
+    data = tmp_path / "data"
+    sites = [
+        f"{sid},woodbury,2.0,2026-05-01,G1,Site {sid},{sid} Oak Rd,Builder Co,false,false,false,false,,"
+        f"Land {sid} LLC,9 Elm St,Central Valley,NY,10917"
+        for sid in ("W-M", "W-D")
+    ]
+    write(data, "sites/s.csv", OWNER_HEADER + "\n".join(sites) + "\n")
+    write(data, "inspections/i.csv", "site_id,inspected_at,inspector,kind,sediment_capacity_lost_pct,notes\n")
+    write(data, "rainfall/r.csv", "gauge_id,date,precip_in\nG1,2026-05-03,0.1\n")
+    # W-M's May notice mailed Monday May 18 with 3 days to correct (May 21); W-D's stays a draft
+    write(
+        data,
+        "notices_mailed/m.csv",
+        "kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days\n"
+        "stormwater,W-M,2026-05,2026-05-18,1,3\n",
+    )
+    wh, dash = tmp_path / "w.duckdb", tmp_path / "dash"
+    everything = ASSETS + [records.letters, records.documents_issued]
+
+    def go(as_of):
+        materialize(
+            everything,
+            resources={
+                "duckdb": DuckDBResource(database=str(wh)),
+                "settings": OutfallSettings(data_dir=str(data), as_of=as_of, dashboards_dir=str(dash)),
+            },
+        )
+
+    go("2026-05-21")  # the last day to correct has not passed: no order
+    assert rows(wh, "SELECT count(*) FROM swppp_stop_work_orders") == [(0,)]
+    go("2026-05-31")  # May 22 on: a draft, numbered by May (the first day it was warranted)
+    assert rows(
+        wh, "SELECT site_id, order_id, status, issued_on, notice_ids FROM swppp_stop_work_orders"
+    ) == [("W-M", "SWO-W-W-M-2026-05", "draft", None, "NOV-ST-W-M-2026-05")]
+    draft = (dash / "letters" / "stormwater" / "swppp_SWO-W-W-M-2026-05.html").read_text()
+    assert "DRAFT" in draft and "Land W-M LLC" in draft and "Builder Co (applicant)" in draft
+    # mailed on May 26: dated that day, recorded, and never written again whatever comes later
+    write(
+        data,
+        "notices_mailed/n.csv",
+        "kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days\n"
+        "stop_work,W-M,2026-05,2026-05-26,9,\n",
+    )
+    go("2026-05-31")
+    assert rows(wh, "SELECT order_id, status, issued_on FROM swppp_stop_work_orders") == [
+        ("SWO-W-W-M-2026-05", "mailed", dt.date(2026, 5, 26))
+    ]
+    assert rows(
+        wh,
+        "SELECT document_id, letter_kind, recipient_id, period FROM documents_issued "
+        "WHERE letter_kind = 'stop_work_order'",
+    ) == [("SWO-W-W-M-2026-05", "stop_work_order", "W-M", "2026-05")]
+    path = dash / "letters" / "stormwater" / "swppp_SWO-W-W-M-2026-05.html"
+    mailed = path.read_bytes()
+    text = " ".join(mailed.decode().split())
+    assert "May 26, 2026" in text and "to be corrected by May 21, 2026, not corrected" in text
+    write(
+        data,
+        "inspections/j.csv",
+        "site_id,inspected_at,inspector,kind,sediment_capacity_lost_pct,notes\n"
+        "W-M,2026-06-02T10:00,Inspector,routine,,\n",
+    )
+    go("2026-06-30")
+    assert path.read_bytes() == mailed
+    assert rows(
+        wh,
+        "SELECT order_id, status, issued_on FROM swppp_stop_work_orders WHERE site_id = 'W-M' "
+        "ORDER BY order_id",
+    )[0] == ("SWO-W-W-M-2026-05", "mailed", dt.date(2026, 5, 26))
+    # W-D's notice was never mailed: no order rests on it
+    assert rows(wh, "SELECT count(*) FROM swppp_stop_work_orders WHERE site_id = 'W-D'") == [(0,)]

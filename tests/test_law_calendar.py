@@ -295,6 +295,13 @@ def test_the_rules_file_extends_the_recipients_periods():
         "illicit_discharges.abatement",
         "illicit_discharges.protest",
         "notices.correct_by",
+        # contract 7.4: every period a recipient must act in, whatever the chapter
+        "obligations.accidental_statement",
+        "obligations.periodic_report",
+        "obligations.violation_notice_24h",
+        "obligations.resample_30d",
+        "obligations.slug_report",
+        "grease_orders.comply_by",
     }
 
 

@@ -103,13 +103,10 @@ def test_first_on_or_after():
     assert law.first_on_or_after(D(2026, 3, 2), [D(2026, 3, 1)]) is None
 
 
-def test_self_monitoring_unless_town_or_potw():
-    words = RULES.readings_enforcement.self_monitoring_town_words.at(DAY).value
-    assert law.is_self_monitoring("Suffolk Environmental Laboratories", "SM5210B", words)
-    assert not law.is_self_monitoring("Town of Woodbury lab", None, words)
-    assert not law.is_self_monitoring("Acme", "POTW split sample", words)
-    assert law.is_self_monitoring("Townsend Analytical", None, words)  # whole words only
-    assert law.is_self_monitoring(None, None, words)
+def test_only_the_users_own_samples_call_for_its_duties():
+    # contract 7.1: lab_results.sampled_by user or town, blank = user (a lab's name no longer decides)
+    assert law.is_users_own("user") and law.is_users_own(None) and law.is_users_own("")
+    assert not law.is_users_own("town") and not law.is_users_own("Town")
 
 
 # ------------------------------------------------ significant noncompliance
@@ -326,3 +323,41 @@ def test_pumpout_status():
     assert st.late_pumpouts == 1
     with pytest.raises(ValueError):
         law.pumpout_status(D(2026, 1, 1), 0, [], D(2026, 1, 2))
+
+
+# ------------------------------------------------ GCL § 25-a on ch. 253's periods (contract 7.4)
+
+
+def _accidental_end():
+    from outfall.law.calendar import calendar_from_rules, extended_due
+
+    calendar = calendar_from_rules(RULES.business_days)
+    return lambda day: extended_due(
+        day, "obligations.accidental_statement", calendar, RULES.deadline_extension
+    )[0]
+
+
+@pytest.mark.parametrize(
+    "notified, ends, why",
+    [
+        (D(2026, 11, 20), D(2026, 12, 7), "the 15th day is Saturday December 5: Monday December 7"),
+        (D(2026, 9, 27), D(2026, 10, 13), "the 15th day is Columbus Day, Monday October 12: Tuesday"),
+        (D(2026, 5, 2), D(2026, 5, 18), "the 15th day is Sunday May 17: Monday May 18"),
+        (D(2026, 9, 2), D(2026, 9, 17), "the 15th day is Thursday September 17: not moved"),
+    ],
+)
+def test_the_15_day_written_statement_ends_on_the_next_business_day(notified, ends, why):
+    days = NOTICES.accidental_statement.at(notified).days
+    d = law.deadline(notified, days, None, notified, _accidental_end())
+    assert d.due == ends, why
+    # received on that day: in time; the day after: late by one
+    assert law.deadline(notified, days, ends, ends, _accidental_end()).status == "met"
+    late = law.deadline(
+        notified, days, ends + dt.timedelta(days=1), ends + dt.timedelta(days=1), _accidental_end()
+    )
+    assert (late.status, late.days_late) == ("late", 1)
+    # judged on that day it is still open; the next day, overdue
+    assert law.deadline(notified, days, None, ends, _accidental_end()).status == "open"
+    assert (
+        law.deadline(notified, days, None, ends + dt.timedelta(days=1), _accidental_end()).status == "overdue"
+    )

@@ -223,13 +223,9 @@ def test_appeal_rows_need_their_triggers():
     # Feb 2 + 15 = Feb 17; received Feb 18: late. Hearing Feb 18 + 15 = Mar 5, no decision: overdue.
     assert (rows["appeal"].due, rows["appeal"].status) == (D(2026, 2, 17), "late")
     assert (rows["appeal_hearing"].due, rows["appeal_hearing"].status) == (D(2026, 3, 5), "overdue")
-    # the appeal is pending (received, not decided): the abatement is suspended, with no due day
-    assert (rows["abatement"].due, rows["abatement"].satisfied_on, rows["abatement"].status) == (
-        None,
-        None,
-        "suspended",
-    )
-    assert "while an appeal is pending" in rows["abatement"].rule
+    # an appeal received after its 15 days suspends nothing (contract 7.4): no abatement is set in this
+    # notice, so there is no abatement row (suspended or not)
+    assert "abatement" not in rows
 
 
 def test_abatement_set_in_the_notice_and_the_town_cost_notice():
@@ -716,3 +712,54 @@ def test_twelve_installments_add_up_to_the_principal(principal):
     assert 11 * installment + last == principal
     assert last >= 0
     assert abs(last - installment) <= M("0.06")  # 11 roundings of at most half a cent
+
+
+# ------------------------------------------------ a late appeal suspends nothing (contract 7.4)
+
+
+def _appealed_on(received: dt.date, nov_on: dt.date = D(2026, 10, 1)) -> IllicitCase:
+    return case(
+        discovered_on=D(2026, 9, 28),
+        hazardous=True,
+        nov_on=nov_on,
+        abatement_due=D(2026, 11, 6),
+        appeal_received_on=received,
+    )
+
+
+@pytest.mark.parametrize(
+    "nov_on, received, in_time",
+    [
+        # Thursday October 1 + 15 days = Friday October 16
+        (D(2026, 10, 1), D(2026, 10, 16), True),  # day 15
+        (D(2026, 10, 1), D(2026, 10, 17), False),  # day 16
+        # Friday October 30 + 15 = Saturday November 14: the period ends Monday November 16 (GCL § 25-a)
+        (D(2026, 10, 30), D(2026, 11, 16), True),
+        (D(2026, 10, 30), D(2026, 11, 17), False),
+        # Monday September 28 + 15 = Columbus Day, Monday October 12: Tuesday October 13
+        (D(2026, 9, 28), D(2026, 10, 13), True),
+        (D(2026, 9, 28), D(2026, 10, 14), False),
+    ],
+)
+def test_an_appeal_received_after_its_days_does_not_suspend(nov_on, received, in_time):
+    from outfall.law.illicit import appeal_in_time
+
+    c = _appealed_on(received, nov_on)
+    assert appeal_in_time(c, TERMS, CAL, EXT) is in_time
+    as_of = D(2026, 11, 30)
+    rows = by_obligation(illicit_deadlines(c, TERMS, CAL, as_of, EXT))
+    assert rows["appeal"].status == ("met" if in_time else "late")
+    assert "appeal_hearing" in rows  # the Town still owes the hearing the appeal asks for
+    if in_time:
+        assert (rows["abatement"].status, rows["abatement"].due) == ("suspended", None)
+    else:
+        assert (rows["abatement"].status, rows["abatement"].due) == ("overdue", D(2026, 11, 6))
+        assert "does not suspend" in rows["abatement"].rule
+    # the penalty: every day from discovery through the day judged, less the days a timely appeal pauses
+    paused = (as_of - received).days + 1 if in_time else 0
+    full = (as_of - D(2026, 9, 28)).days + 1
+    assert case_penalty_days(c, as_of, in_time) == full - paused
+    charges = illicit_charges(
+        c.model_copy(update={"abatement_cost_usd": M("100")}), [], TERMS, as_of, in_time
+    )
+    assert charges.penalty_days == full - paused

@@ -58,7 +58,8 @@ def test_woodbury_every_site_of_one_acre_or_more(acres, required):
     assert c.inspections_required is required
     assert c.land_development_activity is required
     assert c.reports_to_officer_weekly is required
-    assert (c.inspector == "the applicant or developer (or their representative)") is required
+    # the inspector as ch. 267 names it (maintenance during construction (2))
+    assert (c.inspector == "the applicant or developer or their representative") is required
     assert "ch. 267" in c.rule and "ch. 185" in c.rule
 
 
@@ -449,8 +450,11 @@ def test_same_facts_woodbury_vs_bellport_penalty():
 # notices and stop-work orders
 
 
-def site(jurisdiction="woodbury", applicant="Builder Co", address="5 Oak Rd"):
-    return law.SiteRecord("S-1", jurisdiction, "Oak Ridge", address, applicant, START, None, "G1")
+def site(jurisdiction="woodbury", applicant="Builder Co", address="5 Oak Rd", owner="Oak Ridge Land LLC"):
+    owner_address = "12 Main St, Central Valley, NY 10917" if owner else None
+    return law.SiteRecord(
+        "S-1", jurisdiction, "Oak Ridge", address, applicant, START, None, "G1", owner, owner_address
+    )
 
 
 def violation(status="overdue", finding="weekly", satisfied=None):
@@ -479,9 +483,21 @@ def test_notice_has_the_six_contents():
     ):
         assert n[key], key
     assert n["contents_complete"] and n["missing_contents"] is None
-    assert n["remedial_due_by"] == AS_OF + dt.timedelta(days=1)
+    # to the landowner (contract 7.4), not the applicant
+    assert (n["recipient_name"], n["recipient_address"]) == (
+        "Oak Ridge Land LLC",
+        "12 Main St, Central Valley, NY 10917",
+    )
+    # no time schedule of the rules' own (contract 7.2): the monthly notice's, once mailed
+    assert n["remedial_due_by"] is None
+    # the remedial measures of the finding's kind, in the chapter's words with its section
+    assert n["remedial_measures"].startswith("The applicant or developer or their representative shall")
+    assert "(Woodbury Code ch. 267, maintenance during construction (2))" in n["remedial_measures"]
     assert "justice court" in n["appeal_statement"] and "15 days" in n["appeal_statement"]
-    assert "Each day's continued violation" in n["penalty_statement"] and "20 days" in n["penalty_statement"]
+    # the schedule stated whole, fine and imprisonment; no amount (only a mailed notice accrues one)
+    assert "Each day's continued violation" in n["penalty_statement"]
+    assert "imprisonment for a period not to exceed 6 months, or both" in n["penalty_statement"]
+    assert "20 days" not in n["penalty_statement"] and "fines of up to" not in n["penalty_statement"]
     assert n["violation_on"] == day(16)
     assert n["notice_id"].startswith("NOV-W-S-1-WK-20260509-")
 
@@ -498,10 +514,10 @@ def test_bellport_notice_appeals_to_the_municipality_per_week():
     )
 
 
-def test_notice_without_applicant_or_address_is_not_ready():
-    n = law.build_notice(violation(), site(applicant=None, address=""), None, 0, AS_OF, W)
+def test_notice_without_landowner_or_address_is_not_ready():
+    n = law.build_notice(violation(), site(owner=None, address=""), None, 0, AS_OF, W)
     assert not n["contents_complete"]
-    assert "applicant" in n["missing_contents"] and "address" in n["missing_contents"]
+    assert n["missing_contents"] == "name of the landowner; address of the landowner; address of the site"
 
 
 def test_corrected_violation_needs_no_remedial_date():
@@ -509,10 +525,11 @@ def test_corrected_violation_needs_no_remedial_date():
     assert n["remedial_due_by"] is None and "corrected on May 19, 2026" in n["remedial_measures"]
 
 
-def test_stop_work_only_for_uncorrected_continuing_violations_on_active_sites():
+def test_stop_work_only_for_the_kinds_the_rules_name_on_active_sites():
+    # whether an order may rest on a violation (a mailed notice, its last day to correct passed, still
+    # uncorrected) is the order's day's question: tests/test_stop_work_orders.py
     assert law.stop_work_warranted(violation(), True, W, AS_OF)
     assert not law.stop_work_warranted(violation(), False, W, AS_OF)
-    assert not law.stop_work_warranted(violation("late", satisfied=day(18)), True, W, AS_OF)
     assert not law.stop_work_warranted(violation(finding="milestone_notice_late"), True, B, AS_OF)
 
 
@@ -569,6 +586,8 @@ def test_notice_template_renders_every_placeholder():
         "correction_days": 10,
         "certified_mail_no": "7001",
         "violation_count": 2,
+        "violation_counts": ["2 violations of Woodbury Code ch. 267"],
+        "copy_to": [],
         "recipient_name": "A <b>bold</b> applicant",
         "recipient_address_block": ["5 Oak"],
         "period_end_rule": "N.Y. General Construction Law § 25-a",
@@ -577,3 +596,22 @@ def test_notice_template_renders_every_placeholder():
     assert "{{" not in html_text and "A &lt;b&gt;bold&lt;/b&gt; applicant" in html_text
     assert "Oak &lt;i&gt;Ridge&lt;/i&gt;" in html_text and "rough grading" in html_text
     assert "@page" in html_text  # the shared print style is included
+
+
+# ------------------------------------------------ "within five years" counts offenses (contract 7.4)
+
+
+@pytest.mark.parametrize(
+    "offense_on, counts",
+    [
+        (D(2021, 6, 2), True),  # 4 years 364 days before the new violation
+        (D(2021, 6, 1), True),  # the same calendar day five years earlier (the rules' reading)
+        (D(2021, 5, 31), False),  # 5 years 1 day before
+        (D(2026, 5, 31), True),  # the day before
+        (D(2026, 6, 1), False),  # the same day: not a prior offense
+    ],
+)
+def test_prior_offenses_count_by_the_day_they_were_committed(offense_on, counts):
+    violation_on = D(2026, 6, 1)
+    assert law.count_prior_convictions([offense_on], violation_on, W) == int(counts)
+    assert law.count_prior_convictions([offense_on], violation_on, B) == int(counts)

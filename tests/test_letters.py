@@ -43,6 +43,9 @@ EVIL = "<script>alert(1)</script> & Sons"
 # What the stop-work order needs (templates/letters/swppp_stop_work_order.html): a letter with a list.
 STOP_WORK = {
     "order_id": "SWO-W-W-1-20260630",
+    "draft": False,
+    "certified_mail_no": "7019 0001",
+    "copy_to": [],
     "issued_on": dt.date(2026, 6, 30),
     "recipient_name": EVIL,
     "recipient_address_block": "5 Oak Lane\nWoodbury, NY 10930",
@@ -148,6 +151,11 @@ def test_the_letterhead_heads_and_signs_every_letter(data_dir: Path):
         "sewer_grease_order.html",
         {
             "order_id": "GO-1",
+            "draft": False,
+            "certified_mail_no": None,
+            "period_end_rule": None,
+            "penalty_text": "p",
+            "penalty_rule": "pr",
             "issued_on": dt.date(2026, 6, 30),
             "establishment": "Diner",
             "address_block": "2 Elm",

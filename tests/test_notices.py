@@ -206,6 +206,11 @@ def fixture(tmp_path):
                 "city": "Bellport",
                 "state": "NY",
                 "zip": "11713",
+                "owner_name": "Harbor Lots LLC",
+                "owner_address": "40 Main St",
+                "owner_city": "Bellport",
+                "owner_state": "NY",
+                "owner_zip": "11713",
             }
         ],
     )
@@ -300,6 +305,7 @@ def test_notices_mailed_and_draft(fixture, tmp_path):
             "letters/stormwater/notice_S-1_2026-04.html",
             True,
         ),
+        # a stormwater draft has no time schedule yet (contract 7.2): not ready, and it says so
         (
             "stormwater",
             "S-1",
@@ -309,7 +315,7 @@ def test_notices_mailed_and_draft(fixture, tmp_path):
             None,
             None,
             "letters/stormwater/notice_S-1_2026-05.html",
-            True,
+            False,
         ),
     ]
     why = query(db, "SELECT not_ready_reason FROM notices WHERE recipient_id = 'IU-2'")[0][0]

@@ -45,18 +45,18 @@ EXAMPLES = settings(
 # The shipped rules with three changes from 2027-01-01, made as CONTRIBUTING.md's recipes make them.
 CHANGES = [
     (
-        '(a): BOD in excess of 240 mg/l"\n    effective_from: 1986-11-20\n',
+        '(a): BOD in excess of 240 mg/l"\n    effective_from: null\n',
         "    effective_to: 2026-12-31\n  - {parameter: BOD, limit_type: max, value: 200, unit: mg/L, "
         'citation: "Local Law No. 3 of 2027 (test): BOD", effective_from: 2027-01-01}\n',
     ),
     (
-        'of sewer per day"\n    effective_from: 1986-11-20\n',
+        'of sewer per day"\n    effective_from: null\n',
         "    effective_to: 2026-12-31\n  - gal_per_inch_diameter_per_mile_per_day: 150\n    feet_per_mile: "
         "5280\n"
         '    citation: "Local Law No. 4 of 2027 (test): infiltration"\n    effective_from: 2027-01-01\n',
     ),
     (
-        'the daily means of the 30 days before"\n    effective_from: 1986-11-20\n',
+        'the daily means of the 30 days before"\n    effective_from: null\n',
         "    effective_to: 2026-12-31\n  - {ratio: 4, min_duration_min: 15, baseline_days: 30, "
         "min_baseline_days: 7, "
         'gap_factor: 1.5, citation: "Local Law No. 2 of 2027 (test): SLUG", effective_from: 2027-01-01}\n',

@@ -17,7 +17,7 @@ COPPER = """table_7_1:
   citation: "Woodbury Code ch. 253 Part 2, prohibited discharges, B: substances in excess of the limits of
     Table 7-1; discharges requiring Town Board approval: iron, chromium, copper, zinc and similar substances
     beyond the limits established by the Town Board"
-  effective_from: 1986-11-20
+  effective_from: null
   limits:
     - parameter: copper
       limit_type: max

@@ -275,15 +275,32 @@ def town(tmp_path):
         [
             {
                 "user_id": "IU-1",
+                "obligation": "accidental_statement",
+                "rule": "Woodbury Code ch. 253 Part 2, accidental discharges: written statement within 15 "
+                "days",
+                "law": "Woodbury Code ch. 253 Part 2",
+                "adopted": True,
+                "trigger_date": D(2026, 2, 20),
+                "due": D(2026, 3, 7),
+                "satisfied_on": D(2026, 4, 20),
+                "status": "late",
+                "reference": "discharge of 2026-02-20",
+                "detail": "tank overflow",
+            },
+            # a federal duty the rules do not adopt (contract 7.1): on the user's record, in no notice
+            {
+                "user_id": "IU-1",
                 "obligation": "slug_report",
                 "rule": "40 CFR 403.8(f)(2)(vi)",
+                "law": "40 CFR Part 403",
+                "adopted": False,
                 "trigger_date": D(2026, 3, 2),
                 "due": D(2026, 3, 7),
                 "satisfied_on": D(2026, 4, 20),
                 "status": "late",
                 "reference": "slug of 2026-03-02",
                 "detail": "flow slug",
-            }
+            },
         ],
     )
     insert(db, "swppp_inspection_findings", [finding(D(2026, 3, 9)), finding(D(2026, 3, 23), D(2026, 4, 6))])
@@ -328,6 +345,11 @@ def test_every_violation_is_an_item_of_one_notice(town):
         ("stormwater", "S-1", "2026-03", "inspection", "weekly 2026-03-09", True),
         ("stormwater", "S-1", "2026-03", "inspection", "weekly 2026-03-23", True),
         ("stormwater", "S-1", "2026-03", "other", "contractor_not_certified", True),
+    ]
+    laws = query(db, "SELECT kind, law, count(*) FROM notice_items GROUP BY ALL ORDER BY ALL")
+    assert laws == [
+        ("sewer", "Woodbury Code ch. 253 Part 2", 5),
+        ("stormwater", "Woodbury Code ch. 267", 3),
     ]
     rows = query(
         db,

@@ -52,13 +52,16 @@ def test_shipped_rules_load_typed_and_cite_everything():
         # 2026.12.4: required testing (contract 6.3); deadlines that end on a weekend or holiday (GCL § 25-a,
         # contract 6.5); 2026.12.6: the worklist's week (contract 6.4), the sewer districts' names (Part 3)
         # 2026.12.7 / 2026.12.4: the names of the laws letters and pages cite (law_names)
-        version = {"woodbury": "2026.12.7", "bellport": "2026.12.4"}[jurisdiction]
+        # 2026.12.8 / 2026.12.5: first days the code does not state are null, remedial measures per kind of
+        # finding replace the remedial days, federal duties name their law and are not adopted (contract 7)
+        version = {"woodbury": "2026.12.8", "bellport": "2026.12.5"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20
         for path, entry in dated:
             assert entry.citation.strip(), path
-            assert isinstance(entry.effective_from, dt.date), path
+            # a date, or null where the code states none (contract 7.2: "not stated in the code")
+            assert entry.effective_from is None or isinstance(entry.effective_from, dt.date), path
     woodbury = rules["woodbury"]
     assert {(lim.parameter, lim.limit_type): lim.value for lim in woodbury.discharge_limits} == {
         ("BOD", "max"): 240,
@@ -106,8 +109,9 @@ def test_discharge_limits_in_effect_and_canonical_units():
     limit = load_rules("woodbury").discharge_limits[0]
     assert isinstance(limit, DischargeLimit)
     assert limit.in_effect(D(2026, 1, 1))
-    assert not limit.in_effect(D(1980, 1, 1))
-    assert load_rules("woodbury").discharge_limits.at(D(1980, 1, 1)) == ()
+    # Part 2 states no day of adoption (contract 7.2: null, "not stated in the code"): in effect on any day
+    assert limit.effective_from is None and limit.in_effect(D(1980, 1, 1))
+    assert len(load_rules("woodbury").discharge_limits.at(D(1980, 1, 1))) == 8
     # A limit written in ug/L or degC is held in the canonical unit; the file's words are kept for the docs.
     text = """
       - {parameter: copper, limit_type: max, value: 500, unit: ug/L, adopted_by: "Resolution 1", citation: c,
@@ -123,19 +127,16 @@ def test_discharge_limits_in_effect_and_canonical_units():
 def test_versions_at_a_day_none_covers_names_the_section_and_day():
     woodbury = load_rules("woodbury")
     with pytest.raises(RulesError) as err:
-        woodbury.nondetect_averaging.at(D(1986, 11, 19))  # dated from ch. 253 Part 2, 1986-11-20
+        woodbury.sewer_units.at(D(1986, 11, 19))  # ch. 253 Part 3 was adopted 1986-11-20
     message = str(err.value)
-    assert "woodbury.yaml: nondetect_averaging: no entry in effect on 1986-11-19" in message
+    assert "woodbury.yaml: sewer_units: no entry in effect on 1986-11-19" in message
     assert "from 1986-11-20" in message and "\n" not in message
     with pytest.raises(RulesError, match=r"swppp\.storm_inspection: no entry in effect on 2007-05-02"):
         woodbury.swppp.storm_inspection.at(D(2007, 5, 2))  # ch. 267 was adopted 2007-05-03
     assert woodbury.swppp.storm_inspection.get(D(2007, 5, 2)) is None
     with pytest.raises(RulesError, match="no reading named 'no_such_reading' in readings"):
         woodbury.reading_at("readings", "no_such_reading", D(2026, 1, 1))
-    assert woodbury.reading_at("readings_enforcement", "self_monitoring_town_words", D(2026, 1, 1)) == [
-        "town",
-        "potw",
-    ]
+    assert woodbury.reading_at("readings_enforcement", "resample_by_any_lab", D(2026, 1, 1)) is True
 
 
 # ------------------------------------------------- the untyped view is gone
@@ -223,7 +224,7 @@ def _new_slug_version(text: str, start: dt.date, ratio: int) -> str:
     """The slug-multiplier recipe of CONTRIBUTING.md, applied to the text of woodbury.yaml."""
     head, rest = text.split("\nslug:\n", 1)
     block, tail = rest.split("\n\n", 1)
-    assert block.rstrip().endswith("effective_from: 1986-11-20")
+    assert block.rstrip().endswith("effective_from: null")
     closed = block + f"\n    effective_to: {start - dt.timedelta(days=1)}"
     new = (
         f"\n  - ratio: {ratio}\n    min_duration_min: 15\n    baseline_days: 30\n    min_baseline_days: 7\n"

@@ -54,9 +54,9 @@ def changed(tmp_path: Path, jurisdiction: str, after: str, insert: str) -> Path:
 
 
 def bellport_with_new_penalty(tmp_path: Path):
-    folder = changed(tmp_path, "bellport", "max_usd: 1000}\n      effective_from: 2007-01-01\n", "")
+    folder = changed(tmp_path, "bellport", "max_usd: 1000}\n      effective_from: null\n", "")
     text = (folder / "bellport.yaml").read_text()
-    marker = "max_usd: 1000}\n      effective_from: 2007-01-01\n"
+    marker = "max_usd: 1000}\n      effective_from: null\n"
     (folder / "bellport.yaml").write_text(text.replace(marker, marker + NEW_BELLPORT_PENALTY, 1))
     return load_rules("bellport", folder)
 
@@ -96,7 +96,7 @@ def test_woodbury_slug_ratio_changed_from_a_date_applies_to_readings_from_that_d
     folder = changed(
         tmp_path,
         "woodbury",
-        'the daily means of the 30 days before"\n    effective_from: 1986-11-20\n',
+        'the daily means of the 30 days before"\n    effective_from: null\n',
         NEW_SLUG_RATIO,
     )
     rules = load_rules("woodbury", folder)
@@ -114,7 +114,7 @@ def test_woodbury_slug_ratio_changed_from_a_date_applies_to_readings_from_that_d
 def test_a_new_version_without_closing_the_old_one_is_refused(tmp_path):
     text = NEW_SLUG_RATIO.split("\n", 1)[1]  # the new version, the old one left open
     folder = changed(
-        tmp_path, "woodbury", 'the daily means of the 30 days before"\n    effective_from: 1986-11-20\n', text
+        tmp_path, "woodbury", 'the daily means of the 30 days before"\n    effective_from: null\n', text
     )
     with pytest.raises(RulesError) as err:
         load_rules("woodbury", folder)
@@ -125,14 +125,14 @@ def test_a_new_version_without_closing_the_old_one_is_refused(tmp_path):
 def test_a_gap_between_versions_is_an_error_on_the_days_it_leaves_uncovered(tmp_path):
     gap = NEW_SLUG_RATIO.replace("effective_to: 2026-12-31", "effective_to: 2026-11-30")
     folder = changed(
-        tmp_path, "woodbury", 'the daily means of the 30 days before"\n    effective_from: 1986-11-20\n', gap
+        tmp_path, "woodbury", 'the daily means of the 30 days before"\n    effective_from: null\n', gap
     )
     rules = load_rules("woodbury", folder)
     assert rules.slug.at(D(2026, 11, 30)).ratio == 5
     with pytest.raises(
         RulesError,
         match=r"woodbury.yaml: slug: no entry in effect on 2026-12-15 "
-        r"\(entries: from 1986-11-20 through 2026-11-30; from 2027-01-01",
+        r"\(entries: from a day not stated in the code through 2026-11-30; from 2027-01-01",
     ):
         rules.slug.at(D(2026, 12, 15))
 
@@ -160,10 +160,22 @@ def test_the_one_in_effect_lookup_names_what_and_the_day():
 
 
 def test_both_ends_are_included():
-    rules = load_rules("bellport")
+    rules = load_rules("woodbury")
     first = rules.penalties.stormwater[0]
     assert first.in_effect(first.effective_from)
     assert not first.in_effect(first.effective_from - dt.timedelta(days=1))
+
+
+def test_a_first_day_the_code_does_not_state_is_null_in_effect_from_the_earliest_day_and_said_so():
+    """Contract 7.2: an effective date the code excerpts do not give is null, shown as "not stated in the
+    code"; the entry is in effect on any day up to its end, and lookups stay .at(day)."""
+    rules = load_rules("woodbury")
+    bod = next(lim for lim in rules.discharge_limits if lim.parameter == "BOD")
+    assert bod.effective_from is None and bod.starts == dt.date.min
+    assert bod.in_effect(D(1900, 1, 1)) and bod.in_effect(D(2026, 6, 1))
+    assert rules.slug.at(D(1950, 1, 1)).ratio == 5
+    assert bod.period_text() == "from a day not stated in the code with no end date"
+    assert load_rules("bellport").penalties.stormwater.at(D(2001, 1, 1)).tier(1).max_usd == Decimal("350")
 
 
 def test_limits_of_the_same_parameter_may_not_overlap_but_others_may():
@@ -288,7 +300,7 @@ def test_woodbury_slug_ratio_changed_from_a_date_applies_to_readings_from_that_d
     folder = changed(
         tmp_path,
         "woodbury",
-        'the daily means of the 30 days before"\n    effective_from: 1986-11-20\n',
+        'the daily means of the 30 days before"\n    effective_from: null\n',
         NEW_SLUG_RATIO,
     )
     ny = ZoneInfo("America/New_York")
@@ -349,7 +361,7 @@ def test_a_part2_limit_changed_from_a_date_applies_to_samples_from_that_day(tmp_
     folder = changed(
         tmp_path,
         "woodbury",
-        '(a): BOD in excess of 240 mg/l"\n    effective_from: 1986-11-20\n',
+        '(a): BOD in excess of 240 mg/l"\n    effective_from: null\n',
         NEW_BOD_LIMIT,
     )
     rules = load_rules("woodbury", folder)
@@ -373,12 +385,23 @@ def test_a_part2_limit_changed_from_a_date_applies_to_samples_from_that_day(tmp_
     del dt_, ZoneInfo
 
 
+def dated_part2(tmp_path: Path) -> Path:
+    """A copy of the rules as a town whose code states the day its Part 2 took effect (1986-11-20): every
+    first day the shipped Woodbury file leaves unstated is that day."""
+    folder = tmp_path / "dated_rules"
+    shutil.copytree(RULES_DIR, folder)
+    path = folder / "woodbury.yaml"
+    path.write_text(path.read_text().replace("effective_from: null", "effective_from: 1986-11-20"))
+    return folder
+
+
 def test_a_day_no_version_covers_is_not_judged_and_said_so(tmp_path):
     # Old data: an infiltration test and a slug reading from before the chapter's first version, a sample
     # with a non-detect before any averaging policy. Nothing crashes; each is listed in not_judged.
     from assets.sewer_administrator import compliance
     from tests.test_assets_sewer import insert, lab, new_warehouse
 
+    rules_dir = dated_part2(tmp_path)
     db = new_warehouse(tmp_path)
     insert(
         db,
@@ -421,7 +444,7 @@ def test_a_day_no_version_covers_is_not_judged_and_said_so(tmp_path):
         [compliance.infiltration_results, compliance.discharge_violations, compliance.statistic_violations],
         tmp_path / "data",
         db,
-        RULES_DIR,
+        rules_dir,
         "2026-06-30",
     )
     assert _rows(db, "SELECT allowable_gpd, passes FROM infiltration_results") == [(None, None)]

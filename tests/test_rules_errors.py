@@ -60,8 +60,8 @@ CORRUPTIONS = {
     ),
     "overlapping dates": (
         "bellport",
-        "      effective_from: 2007-01-01\n\nreadings:",
-        "      effective_from: 2007-01-01\n" + BELLPORT_SECOND_PENALTY + "\nreadings:",
+        "      effective_from: null\n\nreadings:",
+        "      effective_from: null\n" + BELLPORT_SECOND_PENALTY + "\nreadings:",
         "penalties.stormwater[1]",
         "two entries of the same rule may not both be in effect on "
         "2027-01-01; give entry [0] effective_to: 2026-12-31",
@@ -75,14 +75,14 @@ CORRUPTIONS = {
     ),
     "bad date": (
         "woodbury",
-        'of the daily means of the 30 days before"\n    effective_from: 1986-11-20',
+        'of the daily means of the 30 days before"\n    effective_from: null',
         'of the daily means of the 30 days before"\n    effective_from: 1986-11-31',
         "slug[0].effective_from",
         "'1986-11-31' is not a date (YYYY-MM-DD",
     ),
     "effective_to before effective_from": (
         "woodbury",
-        'of sewer per day"\n    effective_from: 1986-11-20',
+        'of sewer per day"\n    effective_from: null',
         'of sewer per day"\n    effective_from: 1986-11-20\n    effective_to: 1986-01-01',
         "infiltration[0]",
         "effective_to 1986-01-01 is before effective_from 1986-11-20",

@@ -65,11 +65,11 @@ def test_docs_state_every_value_citation_and_date_for_a_clerk():
     woodbury = rules["woodbury"]
     for lim in woodbury.discharge_limits:
         assert lim.citation in text
-    assert "| BOD | at most | 240 mg/L | from 1986-11-20 with no end date |" in text
+    assert "| BOD | at most | 240 mg/L | from a day not stated in the code with no end date |" in text
     assert "**None adopted by the Town Board.** The surcharges table reports the pounds" in text
     assert "offense: 1; min_usd: $0.00; max_usd: $350.00" in text  # Bellport
     assert "(`penalties.stormwater`)" in text and "per week" not in text.split("## Village of Bellport")[0]
-    for name in ("ratio", "threshold_in", "sewer_correction", "remedial_days", "adopted_by"):
+    for name in ("ratio", "threshold_in", "sewer_correction", "remedial_measures", "adopted_by"):
         assert name in text
     assert "Traceback" not in text and "class '" not in text and "Versions(" not in text
 

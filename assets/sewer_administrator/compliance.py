@@ -188,7 +188,7 @@ def default_limits_frame(rules: Rules) -> pd.DataFrame:
                     "limit_type": lim.limit_type,
                     "value": lim.value,
                     "unit": lim.unit,
-                    "effective_from": lim.effective_from,
+                    "effective_from": lim.starts,
                     "effective_to": lim.effective_to,
                     "source": source,
                     "rule": lim.citation,

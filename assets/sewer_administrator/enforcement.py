@@ -10,7 +10,12 @@ violation, and by when.
   ``<dashboards>/letters/sewer/``;
 - ``obligations``: the deadlines engine (periodic reports, accidental-discharge
   statements, 24-hour notices and 30-day resampling after a violation the
-  user's own sampling found, 5-day slug reports, expiring permits);
+  user's own sampling found, 5-day slug reports, expiring permits), each with the
+  law it rests on (``law``) and whether the town's notices may count it
+  (``adopted``: a duty of the town's own code, or of another law the rules adopt;
+  the federal duties the demo's rules do not adopt stay on the user's record);
+  a period the user must act within that ends on a weekend or holiday ends on
+  the next business day (General Construction Law § 25-a, ``deadline_extension``);
 - ``snc_determinations`` (+ ``snc_evaluations``): significant noncompliance per
   40 CFR 403.8(f)(2)(viii) over six-month periods;
 - ``snc_publication``: the annual list for newspaper publication (+ HTML page);
@@ -52,6 +57,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_SEWER, letters_dir, table_asset, table_result, warehouse
 from assets.run import replace_judged
 from outfall.law import enforcement as law, notices as notice_law
+from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.discharge import nondetect_value
 from outfall.letters import Letter, LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings, RulesResource
@@ -376,6 +382,16 @@ def sewer_notices(
 
 # ---------------------------------------------------------- obligations
 
+#: The kinds of obligation (the obligations table's ``obligation``).
+OBLIGATIONS = (
+    "periodic_report",
+    "accidental_statement",
+    "violation_notice_24h",
+    "resample_30d",
+    "slug_report",
+    "permit_renewal",
+)
+
 
 def _covering(reports: list[dict], user_id: str, day: dt.date) -> list[dt.date | None]:
     """received_on of the user's reports that can cover an event of ``day``: a
@@ -393,17 +409,39 @@ def _covering(reports: list[dict], user_id: str, day: dt.date) -> list[dt.date |
     return out
 
 
+def obligation_period_end(rules: Rules, obligation: str, table: str = "obligations") -> law.PeriodEnd | None:
+    """General Construction Law § 25-a for one kind of obligation (``table.obligation`` of the rules'
+    deadline_extension periods), as the rules give it: a period that would end on a weekend or holiday ends
+    on the next business day (None: the rules extend no such period)."""
+    if rules.business_days is None or rules.deadline_extension is None:
+        return None
+    calendar = BusinessCalendar(rules.business_days)
+    period = f"{table}.{obligation}"
+
+    def end(day: dt.date) -> dt.date:
+        if calendar.starts is None or day < calendar.starts:
+            return day  # before the holiday rules begin, nothing is moved
+        return extended_due(day, period, calendar, rules.deadline_extension)[0]  # type: ignore[arg-type]
+
+    return end
+
+
 def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> list[dict]:
     """Every obligation of the deadlines engine, judged on ``as_of``, each by the rules in effect on the
-    day that starts it (what no rule covers goes to ``on.missing``)."""
+    day that starts it (what no rule covers goes to ``on.missing``), with the law it rests on."""
     rows: list[dict] = []
+    ends = {o: obligation_period_end(on.rules, o) for o in OBLIGATIONS}
 
-    def add(user_id: str, obligation: str, rule: str, d: law.Deadline, reference: str, detail: str) -> None:
+    def add(user_id: str, obligation: str, duty: Any, d: law.Deadline, reference: str, detail: str) -> None:
+        name, adopted = on.rules.duty_law(duty, d.trigger_date)
         rows.append(
             {
                 "user_id": user_id,
                 "obligation": obligation,
-                "rule": rule,
+                "rule": duty.citation,
+                "law": name.short,
+                "adopted": adopted,
+                "adopted_by": duty.adopted_by,
                 "trigger_date": d.trigger_date,
                 "due": d.due,
                 "satisfied_on": d.satisfied_on,
@@ -448,18 +486,24 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
                 notes.append(
                     f"due more than {months} months after the previous report's due date ({previous_due})"
                 )
-            d = law.dated_deadline(r["period_end"] or r["due_date"], r["due_date"], r["received_on"], as_of)
-            add(user_id, "periodic_report", rule.citation, d, reference, "; ".join(notes))
+            d = law.dated_deadline(
+                r["period_end"] or r["due_date"],
+                r["due_date"],
+                r["received_on"],
+                as_of,
+                ends["periodic_report"],
+            )
+            add(user_id, "periodic_report", rule, d, reference, "; ".join(notes))
             previous_due = r["due_date"]
         last = items[-1]["due_date"]
         rule = on.get("notices.periodic_report", last, f"next periodic report of {user_id}")
         if rule is not None:
             months = rule.max_months
-            d = law.dated_deadline(last, law.add_months(last, months), None, as_of)
+            d = law.dated_deadline(last, law.add_months(last, months), None, as_of, ends["periodic_report"])
             add(
                 user_id,
                 "periodic_report",
-                rule.citation,
+                rule,
                 d,
                 "next report",
                 f"the next periodic report is due at the latest {months} months after the last one's due "
@@ -476,7 +520,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         )
         if rule is None:
             continue
-        d = law.deadline(trigger, rule.days, a["statement_received_on"], as_of)
+        d = law.deadline(trigger, rule.days, a["statement_received_on"], as_of, ends["accidental_statement"])
         if a["notified_at"] is not None:
             hours = (a["notified_at"] - a["occurred_at"]).total_seconds() / 3600.0
             notice = f"notified {_num(hours)} hours after the discharge"
@@ -489,7 +533,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         add(
             a["user_id"],
             "accidental_statement",
-            rule.citation,
+            rule,
             d,
             f"discharge of {a['occurred_at'].isoformat()}",
             detail,
@@ -498,15 +542,12 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
     # Violations found by the user's own sampling: notice, then a repeat result, within the rules' periods.
     notices = by_type.get("violation_notice", [])
     for v in _records(con, "select_self_monitoring_violations", {"as_of": as_of}):
+        if not law.is_users_own(v["sampled_by"]):
+            continue  # found by the Town's sampling: no 24-hour notice or repeat sampling of the user's
         aware = v["collected_date"]
         subject = f"self-monitoring deadlines of sample {v['sample_id']} of {v['user_id']}"
-        found = on.each(
-            ("notices.self_monitoring", "readings_enforcement.self_monitoring_town_words"), aware, subject
-        )
-        if found is None:
-            continue
-        rule, town = found
-        if not law.is_self_monitoring(v["lab"], v["method"], town.value):
+        rule = on.get("notices.self_monitoring", aware, subject)
+        if rule is None:
             continue
         what = (
             f"{v['parameter']} {_num(v['value'])} {v['unit'] or ''} in sample {v['sample_id']} "
@@ -516,16 +557,18 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         add(
             v["user_id"],
             "violation_notice_24h",
-            rule.citation,
-            law.deadline(aware, law.hours_as_days(rule.notice_hours), received, as_of),
+            rule,
+            law.deadline(
+                aware, law.hours_as_days(rule.notice_hours), received, as_of, ends["violation_notice_24h"]
+            ),
             v["sample_id"],
             f"notify the Town of the violation: {what}",
         )
-        resample = law.deadline(aware, rule.resample_days, v["resampled_on"], as_of)
+        resample = law.deadline(aware, rule.resample_days, v["resampled_on"], as_of, ends["resample_30d"])
         detail = f"repeat the sampling and submit the result: {what}"
         if v["resample_id"] is not None and resample.satisfied_on is not None:
             detail += f"; repeated by sample {v['resample_id']}"
-        add(v["user_id"], "resample_30d", rule.citation, resample, v["sample_id"], detail)
+        add(v["user_id"], "resample_30d", rule, resample, v["sample_id"], detail)
 
     # Slug discharges: a written report within the rules' days (a `reports` row of type slug).
     slug_reports = by_type.get("slug", [])
@@ -537,11 +580,11 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         if rule is None:
             continue
         received = law.first_on_or_after(trigger, _covering(slug_reports, e["user_id"], trigger))
-        d = law.deadline(trigger, rule.days, received, as_of)
+        d = law.deadline(trigger, rule.days, received, as_of, ends["slug_report"])
         add(
             e["user_id"],
             "slug_report",
-            rule.citation,
+            rule,
             d,
             f"slug of {e['start_at'].isoformat()}",
             f"{e['constituent']} slug peaking at {_num(e['peak_value'])} {e['unit'] or ''} "
@@ -560,7 +603,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         add(
             u["user_id"],
             "permit_renewal",
-            rule.citation,
+            rule,
             d,
             u["permit_no"] or "",
             f"permit {u['permit_no'] or '(no number)'} of {u['name']} {state} {expires}",
@@ -1149,136 +1192,207 @@ def grease_recipient(t: dict) -> Recipient:
     return Recipient(name, t.get("address"))
 
 
+GREASE_DRAFT = (
+    "a draft, not dated: record the day it is mailed in the notices mailed file (kind grease_order, the "
+    "trap's id and the month of the missed pump-out) and run again"
+)
+
+
+def _trap_on(settings_rows: list[dict], day: dt.date) -> dict | None:
+    """The frequency set for a trap in effect on ``day`` (the latest set on or before it)."""
+    current = [t for t in settings_rows if t["set_on"] <= day]
+    return max(current, key=lambda x: x["set_on"]) if current else None
+
+
+def grease_order(
+    trap_id: str, t: dict, pumps: list[dict], day: dt.date, g: Any, comply_days: int | None, end: Any
+) -> dict | None:
+    """The order directing compliance for a trap overdue on ``day`` (None when it is not): dated ``day``
+    when mailed (``comply_days`` given: its period to correct, moved off a weekend or holiday by ``end``),
+    else a draft with no date. Numbered by the trap and the missed pump-out's due day, so the draft keeps
+    its number between runs."""
+    interval = int(t["pumpout_interval_days"])
+    seen = [p for p in pumps if p["pumped_on"] <= day]
+    st = law.pumpout_status(t["set_on"], interval, [p["pumped_on"] for p in seen], day)
+    if st.status != "overdue":
+        return None
+    recipient = grease_recipient(t)
+    comply_by = None
+    if comply_days is not None:
+        comply_by = law.add_days(day, comply_days)
+        comply_by = end(comply_by) if end is not None else comply_by
+    by = f"by {_date_text(comply_by)}" if comply_by else "within the period this order gives once mailed"
+    return {
+        "order_id": "GO-" + safe_file_name(f"{trap_id}-{st.next_due:%Y%m%d}"),
+        "trap_id": trap_id,
+        "user_id": t["user_id"],
+        "parcel_id": t["parcel_id"],
+        "establishment": t["establishment"],
+        "address": t["address"] or t["user_address"],
+        "pumpout_interval_days": interval,
+        "last_pumped_on": st.last_pumped_on,
+        "missed_due": st.next_due,
+        "days_overdue": st.days_overdue,
+        "issued_on": day if comply_days is not None else None,
+        "comply_by": comply_by,
+        "directive": (
+            f"You are directed to have grease trap {trap_id} cleaned and pumped by a scavenger service {by}, "
+            f"to keep it cleaned and pumped at least once every {interval} days, and to make the receipted "
+            f"invoices of the scavenger service available to the administrator."
+        ),
+        "letter_file": None,
+        "rule": f"{g.citation}; {g.citation_order_compliance}",
+        "recipient_name": recipient.name,
+        "mailing_address": "; ".join(recipient.lines()) or None,
+        "recipient": recipient,
+        "ready_to_mail": None,
+        "not_ready_reason": None,
+        "status": "mailed" if comply_days is not None else "draft",
+        "period": notice_law.period_of(st.next_due),
+        "certified_mail_no": None,
+        "correct_within_days": comply_days,
+        "set_on": t["set_on"],
+    }
+
+
+def _grease_status_row(trap_id: str, t: dict, pumps: list[dict], as_of: dt.date, g: Any) -> dict:
+    interval = int(t["pumpout_interval_days"])
+    seen = [p for p in pumps if p["pumped_on"] <= as_of]
+    st = law.pumpout_status(t["set_on"], interval, [p["pumped_on"] for p in seen], as_of)
+    return {
+        "trap_id": trap_id,
+        "user_id": t["user_id"],
+        "parcel_id": t["parcel_id"],
+        "establishment": t["establishment"],
+        "address": t["address"] or t["user_address"],
+        "pumpout_interval_days": interval,
+        "set_on": t["set_on"],
+        "pumpouts": len(seen),
+        "last_pumped_on": st.last_pumped_on,
+        "next_due": st.next_due,
+        "status": st.status,
+        "days_overdue": st.days_overdue,
+        "late_pumpouts": st.late_pumpouts,
+        "pumpouts_without_invoice": sum(1 for p in seen if not p["invoice_no"]),
+        "as_of": as_of,
+        "rule": g.citation,
+    }
+
+
+def _grease_mailings(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], list[notice_law.Mailing]]:
+    out: dict[tuple[str, str], list[notice_law.Mailing]] = defaultdict(list)
+    for m in _records(con, "select_notices_mailed"):
+        if m["kind"] == "grease_order":
+            out[(m["recipient_id"], m["period"])].append(
+                notice_law.Mailing(
+                    m["mailed_on"], m["correct_within_days"], m["certified_mail_no"], m["withdrawn_reason"]
+                )
+            )
+    return out
+
+
 def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tuple[list[dict], list[dict]]:
-    """Pump-out status of every grease trap and an order for each overdue one, by the rules in effect on
-    the day judged (the day the order is issued)."""
+    """Pump-out status of every grease trap, and its orders directing compliance (contract 7.3): each mailed
+    order as the facts stood on its mailing day (notices_mailed, kind grease_order), and a draft for a trap
+    overdue now whose order is not mailed, by the rules in effect on the order's day."""
     g = on.get("grease_interceptors", as_of, "grease interceptors")
-    correction = on.get("notices.sewer_correction", as_of, "grease interceptors")
-    if g is None or correction is None:
+    if g is None or on.get("notices.sewer_correction", as_of, "grease interceptors") is None:
         return [], []
-    comply_days = g.order_compliance_days
-    if comply_days > correction.max_days:
-        raise RulesError(
-            f"{on.rules.source.name}: grease_interceptors.order_compliance_days {comply_days} is more "
-            f"than the {correction.max_days} days the enforcement section allows"
-        )
     traps: dict[str, list[dict]] = defaultdict(list)
     for t in _records(con, "select_grease_traps"):
         traps[t["trap_id"]].append(t)
     pumps: dict[str, list[dict]] = defaultdict(list)
     for p in _records(con, "select_pumpouts"):
         pumps[p["trap_id"]].append(p)
-    status_rows, orders = [], []
-    for trap_id, settings_rows in sorted(traps.items()):
-        current = [t for t in settings_rows if t["set_on"] <= as_of]
-        if not current:
+    mails = _grease_mailings(con)
+    end = obligation_period_end(on.rules, "comply_by", "grease_orders")
+    status_rows, orders, numbers = [], [], set()
+    for (trap_id, period), found in sorted(mails.items()):
+        mailing = notice_law.earliest_mailing(found)
+        t = _trap_on(traps.get(trap_id, []), mailing.mailed_on) if mailing is not None else None
+        if t is None:
             continue
-        t = max(current, key=lambda x: x["set_on"])
-        interval = int(t["pumpout_interval_days"])
-        seen = [p for p in pumps.get(trap_id, []) if p["pumped_on"] <= as_of]
-        st = law.pumpout_status(t["set_on"], interval, [p["pumped_on"] for p in seen], as_of)
-        address = t["address"] or t["user_address"]
-        recipient = grease_recipient(t)
-        status_rows.append(
-            {
-                "trap_id": trap_id,
-                "user_id": t["user_id"],
-                "parcel_id": t["parcel_id"],
-                "establishment": t["establishment"],
-                "address": address,
-                "pumpout_interval_days": interval,
-                "set_on": t["set_on"],
-                "pumpouts": len(seen),
-                "last_pumped_on": st.last_pumped_on,
-                "next_due": st.next_due,
-                "status": st.status,
-                "days_overdue": st.days_overdue,
-                "late_pumpouts": st.late_pumpouts,
-                "pumpouts_without_invoice": sum(1 for p in seen if not p["invoice_no"]),
-                "as_of": as_of,
-                "rule": g.citation,
-            }
-        )
-        if st.status == "overdue":
-            order_id = "GO-" + safe_file_name(f"{trap_id}-{st.next_due:%Y%m%d}")
-            comply_by = law.add_days(as_of, comply_days)
-            orders.append(
-                {
-                    "order_id": order_id,
-                    "trap_id": trap_id,
-                    "user_id": t["user_id"],
-                    "parcel_id": t["parcel_id"],
-                    "establishment": t["establishment"],
-                    "address": address,
-                    "pumpout_interval_days": interval,
-                    "last_pumped_on": st.last_pumped_on,
-                    "missed_due": st.next_due,
-                    "days_overdue": st.days_overdue,
-                    "issued_on": as_of,
-                    "comply_by": comply_by,
-                    "directive": (
-                        f"You are directed to have grease trap {trap_id} cleaned and pumped by a scavenger "
-                        f"service by {_date_text(comply_by)}, to keep it cleaned and pumped at least once "
-                        f"every {interval} days, and to make the receipted invoices of the scavenger "
-                        f"service available to the administrator."
-                    ),
-                    "letter_file": None,
-                    "rule": f"{g.citation}; {g.citation_order_compliance}",
-                    "recipient_name": recipient.name,
-                    "mailing_address": "; ".join(recipient.lines()) or None,
-                    "recipient": recipient,
-                    "ready_to_mail": None,
-                    "not_ready_reason": None,
-                }
-            )
+        days = _order_days(on, mailing)
+        o = grease_order(trap_id, t, pumps.get(trap_id, []), mailing.mailed_on, g, days, end)
+        if o is not None and o["period"] == period and days is not None:
+            o["certified_mail_no"] = mailing.certified_mail_no
+            orders.append(o)
+            numbers.add((trap_id, period))
+    for trap_id, settings_rows in sorted(traps.items()):
+        t = _trap_on(settings_rows, as_of)
+        if t is None:
+            continue
+        status_rows.append(_grease_status_row(trap_id, t, pumps.get(trap_id, []), as_of, g))
+        o = grease_order(trap_id, t, pumps.get(trap_id, []), as_of, g, None, None)
+        if o is not None and (trap_id, o["period"]) not in numbers:
+            withdrawn = notice_law.withdrawal(mails.get((trap_id, o["period"]), []))
+            o["status"] = "withdrawn" if withdrawn else "draft"
+            o["not_ready_reason"] = f"this draft was withdrawn ({withdrawn})" if withdrawn else None
+            orders.append(o)
     return status_rows, orders
+
+
+def _order_days(on: Dated, mailing: notice_law.Mailing) -> int | None:
+    """The days a mailed order gives to comply: the mailing's (at most the enforcement section's maximum in
+    effect that day), else the rules' days for an order; None when no rule is in effect that day."""
+    g = on.get("grease_interceptors", mailing.mailed_on, "grease interceptor order")
+    correction = on.get("notices.sewer_correction", mailing.mailed_on, "grease interceptor order")
+    if g is None or correction is None:
+        return None
+    if g.order_compliance_days > correction.max_days:
+        raise RulesError(
+            f"{on.rules.source.name}: grease_interceptors.order_compliance_days {g.order_compliance_days} is "
+            f"more than the {correction.max_days} days the enforcement section allows"
+        )
+    given = mailing.correct_within_days
+    return min(int(given), correction.max_days) if given is not None else g.order_compliance_days
 
 
 @asset(
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
-    deps=["grease_traps", "pumpouts", "industrial_users"],
+    deps=["grease_traps", "pumpouts", "industrial_users", "notices_mailed"],
     description="Grease interceptors (the sewer use law): the cleaning and pumping frequency the "
     "administrator set for each establishment, the last pump-out, the next one due and whether it is "
     "overdue as of --as-of; an order directing compliance (with a printable letter) for every overdue trap, "
-    "written to grease_orders.",
+    "written to grease_orders: a draft, numbered by the trap and the missed pump-out, until its mailing is "
+    "recorded in notices_mailed (kind grease_order), then dated that day, written once and kept as a "
+    "record.",
 )
 def grease_trap_status(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
 ) -> MaterializeResult:
     on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
-    enforcement = on.get("sewer_enforcement", as_of, "grease interceptor orders")
     folder = letters_folder(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
     with warehouse(duckdb) as con:
-        status_rows, orders = build_grease(con, on, as_of) if enforcement is not None else ([], [])
+        status_rows, orders = build_grease(con, on, as_of)
+        records = {
+            r["document_id"]: r
+            for r in _records(con, "select_order_documents", {"letter_kind": "grease_order"})
+        }
         letters: dict[str, Letter] = {}
+        kept: set[str] = set()
         for o in orders:
             file_name = f"{ORDER_PREFIX}{o['order_id']}.html"
             o["letter_file"] = file_name if folder is not None else None
-            last = (
-                f"The last pump-out on file was on {_date_text(o['last_pumped_on'])}."
-                if o["last_pumped_on"]
-                else "No pump-out is on file since the frequency was set."
-            )
+            record = records.get(o["order_id"])
             recipient = o.pop("recipient")
-            letter = writer.render(
-                "sewer_grease_order.html",
-                {
-                    **o,
-                    "issuer": enforcement.issuer,
-                    "address_block": recipient.lines()[-2:]
-                    if recipient.lines()
-                    else ["[address not on file]"],
-                    "set_on": next(s["set_on"] for s in status_rows if s["trap_id"] == o["trap_id"]),
-                    "last_pumped_text": last,
-                    "section_text": enforcement.section_text.grease,
-                },
-                jurisdiction=rules.jurisdiction(),
-                area="sewer",
-                missing=address_problems(recipient, "the industrial users' file or the grease traps' file"),
-            )
+            set_on = o.pop("set_on")
+            if record is not None:  # on record: its letter stands as written, its mailing as recorded
+                o.update(
+                    issued_on=record["issued_on"],
+                    comply_by=record["correct_by"],
+                    correct_within_days=record["correct_within_days"],
+                    certified_mail_no=record["certified_mail_no"],
+                    ready_to_mail=record["ready"],
+                    not_ready_reason=record["not_ready_reason"],
+                    status="mailed",
+                )
+                kept.add(file_name)
+                continue
+            letter = _grease_letter(writer, rules.jurisdiction(), on, o, recipient, set_on, as_of)
             o["ready_to_mail"], o["not_ready_reason"] = (
                 letter.ready_to_mail,
                 "; ".join(letter.not_ready) or None,
@@ -1287,7 +1401,7 @@ def grease_trap_status(
         with transaction(con):
             replace_judged(con, on.missing, grease_trap_status=status_rows, grease_orders=orders)
             _write_letters(folder, letters)
-        removed = _remove_stale(folder, ORDER_PREFIX, letters)
+        removed = _remove_stale(folder, ORDER_PREFIX, set(letters) | kept | _recorded_files(records))
         return table_result(
             con,
             "grease_trap_status",
@@ -1296,6 +1410,48 @@ def grease_trap_status(
             overdue=sum(1 for s in status_rows if s["status"] == "overdue"),
             stale_orders_removed=removed,
         )
+
+
+def _recorded_files(records: dict[str, dict]) -> set[str]:
+    return {Path(f).name for r in records.values() for f in (r["file"], r["html_file"]) if f}
+
+
+def _grease_letter(
+    writer: LetterWriter, town: str, on: Dated, o: dict, recipient: Recipient, set_on: dt.date, as_of: dt.date
+) -> Letter:
+    """The order's letter, worded by the rules of its day (its mailing day; a draft's: the day judged)."""
+    day = o["issued_on"] or as_of
+    enforcement = on.get("sewer_enforcement", day, "grease interceptor order")
+    penalty = on.get("penalties.sewer_use", day, "grease interceptor order")
+    last = (
+        f"The last pump-out on file was on {_date_text(o['last_pumped_on'])}."
+        if o["last_pumped_on"]
+        else "No pump-out is on file since the frequency was set."
+    )
+    draft = o["status"] != "mailed"
+    reasons = [o["not_ready_reason"] or GREASE_DRAFT] if draft else []
+    return writer.render(
+        "sewer_grease_order.html",
+        {
+            **o,
+            "draft": draft,
+            "as_of": day,
+            "issuer": enforcement.issuer if enforcement else "",
+            "address_block": recipient.lines() or ["[address not on file]"],
+            "set_on": set_on,
+            "last_pumped_text": last,
+            "section_text": enforcement.section_text.grease if enforcement else "",
+            "penalty_text": enforcement.section_text.penalties if enforcement else "",
+            "penalty_rule": penalty.citation if penalty else "",
+            "period_end_rule": extension_law(on.rules.deadline_extension, day, "grease_orders.comply_by"),
+        },
+        jurisdiction=town,
+        area="sewer",
+        missing=[
+            *reasons,
+            *address_problems(recipient, "the industrial users' file or the grease traps' file"),
+        ],
+    )
 
 
 # ---------------------------------------------------------------- checks

@@ -7,15 +7,16 @@ sample collected, or a flow reading of constituent flow whose value is above 0; 
 readings (pH, temperature, any other constituent) and flow readings of 0 are not. A user's
 discharges on a day its permit was not in effect (before ``permit_effective`` or after
 ``permit_expires`` in ``industrial_users``; both days are in effect, reading
-``permit_in_effect``) show it discharged without a permit then:
+``permit_in_effect``), or on any day when it never held a permit (no permit number and neither
+date: reading ``permit_term_unknown``), show it discharged without a permit then:
 
 - ``discharges_without_permit``: one row per user and local day, with the day's samples and
-  flow readings above 0, whether the permit had expired or had not yet taken effect, and the
-  section;
-- ``permit_dates_missing``: users with such discharges whose permit term is not on file
-  (neither date, or no industrial user row): not judged (reading ``permit_term_unknown``: a
-  missing date is a gap in the records, not proof that no permit was issued), listed so the
-  dates can be filled in.
+  flow readings above 0, whether the permit had expired, had not yet taken effect or was never
+  issued (``never_permitted``), and the section;
+- ``permit_dates_missing``: users with such discharges whose permit term is not on file (a permit
+  number with neither date, or no industrial user row): not judged (reading
+  ``permit_term_unknown``: a missing date is a gap in the records, not proof that no permit was
+  issued), listed so the dates can be filled in.
 
 The compliance summary counts each month's days without a permit. The work is SQL
 (``sql/sewer/insert_discharges_without_permit.sql``); both tables are written in one transaction.
@@ -41,7 +42,10 @@ from outfall.rules import Rules, RulesError
 from outfall.warehouse import count, preview_markdown, sql, transaction
 
 # Readings of the permit term this code implements (rules section readings_sewer_compliance).
-IMPLEMENTED_READINGS = {"permit_in_effect": "effective_through_expires", "permit_term_unknown": "not_judged"}
+IMPLEMENTED_READINGS = {
+    "permit_in_effect": "effective_through_expires",
+    "permit_term_unknown": "never_held_without_number",
+}
 
 
 def permit_rules(settings: OutfallSettings, resource: RulesResource) -> tuple[Rules, pd.DataFrame, str]:
@@ -66,7 +70,7 @@ def permit_rules(settings: OutfallSettings, resource: RulesResource) -> tuple[Ru
     frame = pd.DataFrame(
         [
             {
-                "effective_from": v.effective_from,
+                "effective_from": v.starts,
                 "effective_to": v.effective_to,
                 "citation": v.without_permit_citation,
             }
@@ -86,7 +90,8 @@ def permit_rules(settings: OutfallSettings, resource: RulesResource) -> tuple[Ru
             kinds={"duckdb"},
             deps=["industrial_users", "lab_results", "flow"],
             description="Days on which an industrial user had samples collected or flow readings above 0 "
-            "while its permit was not in effect (before it took effect or after it expired): "
+            "while no permit of its was in effect (before it took effect, after it expired, or never "
+            "issued: no permit number and neither date): "
             "discharging into the public sewers without a permit, which the sewer use law makes "
             "unlawful. A probe's pH or temperature readings and zero flow are not a "
             "discharge. One row per user and day, with the section.",
@@ -97,7 +102,8 @@ def permit_rules(settings: OutfallSettings, resource: RulesResource) -> tuple[Ru
             kinds={"duckdb"},
             deps=["industrial_users", "lab_results", "flow"],
             description="Users with samples or flow readings above 0 whose permit term is not on file "
-            "(neither date, or no industrial user record): not judged for discharging without a permit; "
+            "(a permit number with neither date, or no industrial user record): not judged for discharging "
+            "without a permit; "
             "listed so that the dates can be filled in.",
         ),
     ],

@@ -52,6 +52,7 @@ from outfall.law.enforcement import days_late
 from outfall.law.illicit import (
     IllicitCase,
     IllicitPayment,
+    appeal_in_time,
     case_problem,
     extension_note,
     illicit_charges,
@@ -61,6 +62,7 @@ from outfall.letters import LetterWriter, Recipient, address_problems, parse_add
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.calendar import DeadlineExtension, ExtendedPeriod
+from outfall.rules.dated import first_day_text
 from outfall.rules.illicit import IllicitTerms
 from outfall.rules.words import DESCRIBE
 from outfall.set_aside import SetAside, replace_set_aside
@@ -243,6 +245,7 @@ def _nov_context(
         "abatement_after_decision_days": terms.abatement_after_decision_days,
         "installments": terms.installments,
         "penalty_per_day_usd": terms.penalty_per_day_usd,
+        "imprisonment_max_days": terms.imprisonment_max_days,
         "law_name": terms.citation,
         "rule_appeal": terms.rules.appeal,
         "rule_abatement": terms.rules.abatement,
@@ -268,7 +271,8 @@ def _cost_context(
     )
     dated = sent or as_of
     # the account as it stood on the notice's own date (a notice sent earlier is shown as it was sent)
-    charges = illicit_charges(_case(case), payments, terms, dated) or charges
+    in_time = appeal_in_time(_case(case), terms, calendar, extensions)
+    charges = illicit_charges(_case(case), payments, terms, dated, in_time) or charges
     recipient = _recipient(case)
     missing = address_problems(recipient, ADDRESS_FIX)
     paid = [p for p in payments if p.paid_on <= dated]
@@ -349,7 +353,7 @@ def build_illicit(
         )
     calendar = BusinessCalendar(holidays)
     issuer = f"Stormwater Management Officer, {rules.name}"
-    first = min(versions, key=lambda v: v.effective_from)
+    first = min(versions, key=lambda v: v.starts)
     deadlines: list[dict] = []
     charges: list[dict] = []
     letters: list[dict] = []
@@ -369,14 +373,14 @@ def build_illicit(
         case = _case(row)
         terms = versions.get(case.discovered_on)
         if terms is None:
-            when = "before" if case.discovered_on < first.effective_from else "on a day no version covers; "
+            when = "before" if case.discovered_on < first.starts else "on a day no version covers; "
             aside.append(
                 SetAside(
                     "illicit_discharges",
                     row["source_file"],
                     row["source_row"],
                     f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the "
-                    f"rules of {first.citation} (in effect from {first.effective_from.isoformat()}): its "
+                    f"rules of {first.citation} (in effect from {first_day_text(first)}): its "
                     "deadlines and charges are not worked out; check the day of discovery",
                     {"case_id": case.case_id, "discovered_on": case.discovered_on},
                 )
@@ -422,7 +426,8 @@ def build_illicit(
                     "as_of": as_of,
                 }
             )
-        c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of)
+        in_time = appeal_in_time(case, terms, calendar, rules.deadline_extension)
+        c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of, in_time)
         if c is not None:
             charges.append(
                 {

@@ -37,6 +37,7 @@ from assets.common import GROUP_STORMWATER, check_rows, table_asset, warehouse
 from outfall.law.practices import Practice, smp_findings as law_findings
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
+from outfall.rules.dated import first_day_text
 from outfall.set_aside import SetAside, replace_set_aside
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
@@ -87,14 +88,14 @@ def build_practice_findings(
             continue
         terms = versions.get(p["construction_start"])
         if terms is None:
-            first = min(versions, key=lambda v: v.effective_from)
+            first = min(versions, key=lambda v: v.starts)
             aside.append(
                 SetAside(
                     *where,
                     (
                         f"practice {p['practice_id']} is on site {p['site_id']}, whose construction began "
                         f"on {p['construction_start'].isoformat()}, when no version of {first.citation} was "
-                        f"in effect (the first from {first.effective_from.isoformat()}): its findings are "
+                        f"in effect (the first from {first_day_text(first)}): its findings are "
                         "not worked out; check the site's construction start"
                     ),
                     raw,

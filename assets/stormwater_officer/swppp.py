@@ -29,6 +29,7 @@ import datetime as dt
 import hashlib
 import re
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -46,7 +47,7 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset, table_result, warehouse
-from assets.notices import notice_number, recipients
+from assets.notices import INPUT_FILE, copy_lines, notice_number, recipients
 from assets.run import replace_judged
 from outfall.law import notices as notice_law, swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter
@@ -502,9 +503,10 @@ def _follow_monthly_notice(
 ) -> None:
     """A finding's notice is its site's monthly notice: dated its mailing day, corrected by its last day to
     correct. A penalty accrues only through a mailed notice whose letter lists the finding (contract 6.1): a
-    draft, a withdrawn draft, or a finding found after its month's notice was mailed accrues none. Once
-    mailed, each period (day or week, by the penalty in effect on the violation's day) the violation
-    continues after the last day to correct is a separate violation."""
+    draft, a withdrawn draft, or a finding found after its month's notice was mailed accrues none, and
+    states no amount (contract 7.2: the schedule only). Once mailed, each period (day or week, by the
+    penalty in effect on the violation's day) the violation continues after the last day to correct is a
+    separate violation; the statement's periods and amount are the row's own."""
     monthly = monthly or {
         "period": None,
         "status": None,
@@ -517,11 +519,20 @@ def _follow_monthly_notice(
     counted = monthly["issued_on"] is not None and in_letter
     notice["issued_on"] = monthly["issued_on"] if counted else None
     notice["remedial_due_by"] = monthly["correct_by"] if counted else None
-    days = notice_law.penalty_days(notice["remedial_due_by"], notice["satisfied_on"], as_of)
-    periods = law.violation_periods(days, notice["penalty_per"]) if days > 0 else 0
-    notice["violation_periods"] = periods
-    notice["total_fine_min_usd"] = law._usd(notice["fine_min_usd"] * periods)
-    notice["total_fine_max_usd"] = law._usd(notice["fine_max_usd"] * periods)
+    if counted:
+        days = notice_law.penalty_days(notice["remedial_due_by"], notice["satisfied_on"], as_of)
+        periods = law.violation_periods(days, notice["penalty_per"]) if days > 0 else 0
+        notice["violation_periods"] = periods
+        notice["total_fine_min_usd"] = law._usd(notice["fine_min_usd"] * periods)
+        notice["total_fine_max_usd"] = law._usd(notice["fine_max_usd"] * periods)
+        accrued = law.penalty_accrued(
+            periods, notice["penalty_per"], notice["total_fine_max_usd"], notice["remedial_due_by"], as_of
+        )
+        notice["penalty_statement"] = f"{notice['penalty_statement']} {accrued}"
+        return
+    notice["violation_periods"] = None
+    notice["total_fine_min_usd"] = None
+    notice["total_fine_max_usd"] = None
     if monthly["issued_on"] is None:
         why = (
             "The monthly notice listing this violation is a draft, not mailed: it sets no time schedule and "
@@ -529,13 +540,245 @@ def _follow_monthly_notice(
             if monthly["status"]
             else "No mailed notice lists this violation yet: no penalty accrues until one does."
         )
-        notice["penalty_statement"] = f"{notice['penalty_statement']} {why}"
-    elif not in_letter:
-        notice["penalty_statement"] = (
-            f"{notice['penalty_statement']} This violation was found after its month's "
-            f"notice was mailed and is not in that letter: no penalty accrues until a "
-            f"mailed notice lists it."
+    else:
+        why = (
+            "This violation was found after its month's notice was mailed and is not in that letter: no "
+            "penalty accrues until a mailed notice lists it."
         )
+    notice["penalty_statement"] = f"{notice['penalty_statement']} {why}"
+
+
+ORDER_COLUMNS = [
+    "order_id",
+    "issued_on",
+    "jurisdiction",
+    "site_id",
+    "recipient_name",
+    "recipient_address",
+    "site_description",
+    "notice_ids",
+    "violations",
+    "basis",
+    "status",
+    "letter_file",
+    "rule",
+    "ready_to_mail",
+    "not_ready_reason",
+    "period",
+    "certified_mail_no",
+]
+DRAFT_WORDS = (
+    "a draft, not dated: the officer decides whether to serve it; record the day it is mailed in the notices "
+    "mailed file (kind stop_work) and run again"
+)
+
+
+def stop_work_basis(items: list[dict], day: dt.date) -> list[dict]:
+    """The violations a stop-work order dated ``day`` may rest on (contract 7.3): each listed in a mailed
+    notice (issued on or before ``day``) whose last day to correct is before ``day``, and not corrected by
+    then. Never a draft's."""
+    return [
+        n
+        for n in items
+        if n["issued_on"] is not None
+        and n["issued_on"] <= day
+        and n["remedial_due_by"] is not None
+        and n["remedial_due_by"] < day
+        and (n["satisfied_on"] is None or n["satisfied_on"] > day)
+    ]
+
+
+def stop_work_period(basis: list[dict]) -> str:
+    """An order's period, which numbers it and keeps its number between runs: the month of the first day
+    it was warranted (the day after the earliest last day to correct among its violations)."""
+    first = min(n["remedial_due_by"] for n in basis) + dt.timedelta(days=1)
+    return notice_law.period_of(first)
+
+
+class StopWorkOrders:
+    """The stop-work orders of every site: mailed ones (as of their mailing day) and the draft of what is
+    warranted now and not yet in a mailed order. A recorded order's letter is never written again."""
+
+    def __init__(self, con, sites: dict, rules: dict[str, Rules], people: dict, writer, folder, as_of):
+        self.sites, self.rules, self.people, self.writer = sites, rules, people, writer
+        self.folder, self.as_of = folder, as_of
+        self.mailed: dict[str, list[dict]] = defaultdict(list)
+        for m in _records(con, sql("select_notices_mailed")):
+            if m["kind"] == "stop_work":
+                self.mailed[m["recipient_id"]].append(m)
+        self.records = {
+            r["document_id"]: r
+            for r in _records(con, sql("select_order_documents"), {"letter_kind": "stop_work_order"})
+        }
+
+    def build(self, notices: list[dict]) -> tuple[list[dict], list[dict]]:
+        per_site: dict[str, list[dict]] = defaultdict(list)
+        for n in notices:
+            if n["stop_work_order"]:
+                per_site[n["site_id"]].append(n)
+        orders, letters = [], []
+        for site_id in sorted(
+            set(per_site) | set(self.mailed) | {r["recipient_id"] for r in self.records.values()}
+        ):
+            for order, letter in self.of_site(site_id, per_site.get(site_id, [])):
+                orders.append(order)
+                if letter is not None:
+                    letters.append(letter)
+        return orders, letters
+
+    def of_site(self, site_id: str, items: list[dict]) -> list[tuple[dict, dict | None]]:
+        site = self.sites.get(site_id)
+        if site is None:
+            return []
+        out, covered, numbers = [], set(), set()
+        mailings = sorted(
+            (m for m in self.mailed.get(site_id, []) if m["mailed_on"] is not None),
+            key=lambda m: (m["mailed_on"], m["certified_mail_no"] or ""),
+        )
+        for m in mailings:
+            basis = [n for n in stop_work_basis(items, m["mailed_on"]) if id(n) not in covered]
+            if not basis or stop_work_period(basis) != m["period"] or m["period"] in numbers:
+                continue  # a mailing that matches no order as the data stood that day
+            covered |= {id(n) for n in basis}
+            numbers.add(m["period"])
+            out.append(self.order(site, basis, m["period"], m))
+        for _number, record in sorted(self.records.items()):
+            if record["recipient_id"] == site_id and record["period"] not in numbers:
+                numbers.add(record["period"])
+                out.append(self.recorded(site, record))
+        basis = [n for n in stop_work_basis(items, self.as_of) if id(n) not in covered]
+        if basis and stop_work_period(basis) not in numbers:
+            period = stop_work_period(basis)
+            withdrawn = [
+                m["withdrawn_reason"]
+                for m in self.mailed.get(site_id, [])
+                if m["mailed_on"] is None and m["period"] == period and m["withdrawn_reason"]
+            ]
+            out.append(self.order(site, basis, period, None, "; ".join(withdrawn) or None))
+        return out
+
+    def order_id(self, site: dict, period: str) -> str:
+        site_part = re.sub(r"[^A-Za-z0-9]+", "-", site["site_id"]).strip("-")[:24] or "site"
+        return f"SWO-{site['jurisdiction'][:1].upper()}-{site_part}-{period}"
+
+    def recorded(self, site: dict, record: dict) -> tuple[dict, dict | None]:
+        """A mailed order on record: its row as recorded; its letter, the file on record, never rewritten."""
+        person = self.people.get(("stormwater", site["site_id"]))
+        recipient = person["recipient"] if person else None
+        file_name = Path(record["html_file"] or record["file"]).name
+        order = dict.fromkeys(ORDER_COLUMNS)
+        order.update(
+            order_id=record["document_id"],
+            issued_on=record["issued_on"],
+            jurisdiction=site["jurisdiction"],
+            site_id=site["site_id"],
+            recipient_name=recipient.name if recipient else None,
+            status="mailed",
+            letter_file=file_name,
+            period=record["period"],
+            certified_mail_no=record["certified_mail_no"],
+            ready_to_mail=record["ready"],
+            not_ready_reason=record["not_ready_reason"],
+            rule=self.rules[site["jurisdiction"]].swppp.stop_work_order.at(record["issued_on"]).citation,
+        )
+        return order, self._kept_letter(order)
+
+    def _kept_letter(self, order: dict) -> dict | None:
+        path = self.folder / order["letter_file"] if self.folder is not None else None
+        if path is None or not path.is_file():
+            return None
+        html_text = path.read_text(encoding="utf-8")
+        return {
+            "file_name": order["letter_file"],
+            "kind": "stop_work_order",
+            "ref_id": order["order_id"],
+            "site_id": order["site_id"],
+            "jurisdiction": order["jurisdiction"],
+            "issued_on": order["issued_on"],
+            "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(),
+            "html": html_text,
+            "write": False,
+        }
+
+    def order(
+        self, site: dict, basis: list[dict], period: str, mailing: dict | None, withdrawn: str | None = None
+    ) -> tuple[dict, dict | None]:
+        """The order of ``period`` resting on ``basis``: mailed (dated its mailing day) or a draft."""
+        site_id = site["site_id"]
+        day = mailing["mailed_on"] if mailing is not None else self.as_of
+        r = self.rules[site["jurisdiction"]]
+        spec = r.swppp.stop_work_order.at(day)  # an order is issued by the rules of its day
+        labels = law.finding_labels(r, day)
+        order_id = self.order_id(site, period)
+        numbers = sorted({notice_number("stormwater", site_id, n["notice_period"]) for n in basis})
+        violations = [
+            f"{labels.get(n['finding'], n['finding'])}, due by {law._d(n['due_by'])}: notice "
+            f"{notice_number('stormwater', site_id, n['notice_period'])} mailed {law._d(n['issued_on'])}, "
+            f"to be corrected by {law._d(n['remedial_due_by'])}, not corrected"
+            for n in sorted(basis, key=lambda n: (n["due_by"], n["finding"]))
+        ]
+        person = self.people.get(("stormwater", site_id))
+        recipient = person["recipient"] if person else None
+        if self.records.get(order_id) is not None:  # mailed and on record: the file stands as written
+            return self.recorded(site, self.records[order_id])
+        status = "mailed" if mailing is not None else ("withdrawn" if withdrawn else "draft")
+        file_name = f"{LETTER_PREFIX}{order_id}.html"
+        order = {
+            "order_id": order_id,
+            "issued_on": mailing["mailed_on"] if mailing is not None else None,
+            "jurisdiction": site["jurisdiction"],
+            "site_id": site_id,
+            "recipient_name": recipient.name if recipient else None,
+            "recipient_address": "; ".join(recipient.lines()) if recipient else None,
+            "site_description": basis[0]["site_description"],
+            "notice_ids": ", ".join(numbers),
+            "violations": len(basis),
+            "basis": "; ".join(violations),
+            "status": status,
+            "letter_file": file_name,
+            "rule": spec.citation,
+            "period": period,
+            "certified_mail_no": mailing["certified_mail_no"] if mailing is not None else None,
+        }
+        context_ = {
+            **order,
+            "draft": mailing is None,
+            "issuer": basis[0]["issuer"],
+            "authority": r.name,
+            "law_name": r.swppp.notice_of_violation.at(day).law_name,
+            "recipient_name": order["recipient_name"] or f"Landowner of record, site {site_id}",
+            "recipient_address_block": (recipient.lines() if recipient else None)
+            or ["[mailing address not on file]"],
+            "copy_to": copy_lines(person.get("applicant") if person else None, recipient),
+            "violations": violations,
+            "section_text": r.swppp.section_text.at(day).stop_work_order or "",
+            "site_id_text": f"site {site_id}",
+            "as_of": day,
+        }
+        draft = (
+            []
+            if mailing is not None
+            else [f"this draft was withdrawn ({withdrawn})" if withdrawn else DRAFT_WORDS]
+        )
+        letter = self.writer.render(
+            STOP_WORK_TEMPLATE,
+            context_,
+            jurisdiction=site["jurisdiction"],
+            area="stormwater",
+            missing=[*draft, *address_problems(recipient, INPUT_FILE["stormwater"])],
+        )
+        order["ready_to_mail"] = letter.ready_to_mail
+        order["not_ready_reason"] = "; ".join(letter.not_ready) or None
+        return order, {
+            "file_name": file_name,
+            "kind": "stop_work_order",
+            "ref_id": order_id,
+            "site_id": site_id,
+            "jurisdiction": site["jurisdiction"],
+            "issued_on": order["issued_on"],
+            "sha256": hashlib.sha256(letter.html.encode("utf-8")).hexdigest(),
+            "html": letter.html,
+        }
 
 
 @multi_asset(
@@ -560,9 +803,12 @@ def _follow_monthly_notice(
             group_name=GROUP_STORMWATER,
             kinds={"duckdb", "html"},
             deps=["swppp_notices"],
-            description="Proposed stop-work orders (ch. 267 / ch. 21 stop-work orders): one per active "
-            "site with uncorrected violations; all work halted except site stabilization and "
-            "the correction of the violations.",
+            description="Stop-work orders (ch. 267 / ch. 21 stop-work orders): for an active site, an order "
+            "resting only on mailed notices of violation whose last day to correct has passed with the "
+            "violation uncorrected; all work halted except site stabilization and the correction of the "
+            "violations. A draft (numbered by the month it was first warranted, the number kept between "
+            "runs) until its mailing is recorded in notices_mailed (kind stop_work); then written once and "
+            "kept as a record.",
         ),
         AssetSpec(
             "swppp_letters",
@@ -634,6 +880,8 @@ def swppp_notices(
                 site["construction_start"],
                 site["final_stabilization"],
                 site["rain_gauge_id"],
+                site["owner_name"],
+                site["owner_address"],
             )
             try:  # priced by the penalty of the violation's day; worded by the rules of the notice's day
                 chapter = r.swppp.convictions.at(violation_on).chapter
@@ -642,7 +890,7 @@ def swppp_notices(
                     convictions.get(applicant, []) if applicant else by_site_id.get(site["site_id"], [])
                 )
                 dates = [
-                    c["convicted_on"]
+                    c["offense_on"]
                     for c in candidates
                     if law.normalize_chapter(c["chapter_number"]) == law.normalize_chapter(chapter)
                     and (c["jurisdiction"] is None or c["jurisdiction"] == f["jurisdiction"])
@@ -670,95 +918,14 @@ def swppp_notices(
             _follow_monthly_notice(notice, monthly_notice, key in listed, r, as_of)
             notices.append(notice)
 
-        # Stop-work orders: one per active site with uncorrected violations the rules name.
-        per_site = defaultdict(list)
-        for n in notices:
-            if n["stop_work_order"]:
-                per_site[n["site_id"]].append(n)
-        for site_id, items in sorted(per_site.items()):
-            site = sites[site_id]
-            r = rules[site["jurisdiction"]]
-            spec = r.swppp.stop_work_order.at(as_of)  # an order is issued by the rules of its day
-            labels = law.finding_labels(r, as_of)
-            order_id = (
-                f"SWO-{site['jurisdiction'][:1].upper()}-"
-                f"{re.sub(r'[^A-Za-z0-9]+', '-', site_id).strip('-')[:24] or 'site'}-{as_of:%Y%m%d}"
-            )
-            file_name = f"{LETTER_PREFIX}{order_id}.html"
-            numbers = sorted(
-                {
-                    notice_number("stormwater", site_id, n["notice_period"])
-                    for n in items
-                    if n["notice_period"]
-                }
-            )
-            violations = [
-                f"{labels.get(n['finding'], n['finding'])}, due by {n['due_by']:%B} {n['due_by'].day}, "
-                f"{n['due_by'].year}, {STATUS_WORDS.get(n['status'], n['status'])}"
-                + (
-                    f" (notice {notice_number('stormwater', site_id, n['notice_period'])})"
-                    if n["notice_period"]
-                    else ""
-                )
-                for n in items
-            ]
-            person = people.get(("stormwater", site_id))
-            recipient = person["recipient"] if person else None
-            order = {
-                "order_id": order_id,
-                "issued_on": as_of,
-                "jurisdiction": site["jurisdiction"],
-                "site_id": site_id,
-                "recipient_name": recipient.name if recipient else items[0]["recipient_name"],
-                "recipient_address": "; ".join(recipient.lines()) if recipient else None,
-                "site_description": items[0]["site_description"],
-                "notice_ids": ", ".join(numbers),
-                "violations": len(items),
-                "basis": "; ".join(violations),
-                "status": "proposed",
-                "letter_file": file_name,
-                "rule": spec.citation,
-            }
-            context_ = {
-                **order,
-                "issuer": items[0]["issuer"],
-                "authority": r.name,
-                "law_name": r.swppp.notice_of_violation.at(as_of).law_name,
-                "recipient_address_block": (recipient.lines() if recipient else None)
-                or ["[mailing address not on file]"],
-                "violations": violations,
-                "section_text": r.swppp.section_text.at(as_of).stop_work_order or "",
-                "site_id_text": f"site {site_id}",
-            }
-            letter = writer.render(
-                STOP_WORK_TEMPLATE,
-                context_,
-                jurisdiction=site["jurisdiction"],
-                area="stormwater",
-                missing=address_problems(recipient, "the construction sites' file"),
-            )
-            order["ready_to_mail"], order["not_ready_reason"] = (
-                letter.ready_to_mail,
-                "; ".join(letter.not_ready) or None,
-            )
-            html_text = letter.html
-            letters.append(
-                {
-                    "file_name": file_name,
-                    "kind": "stop_work_order",
-                    "ref_id": order_id,
-                    "site_id": site_id,
-                    "jurisdiction": site["jurisdiction"],
-                    "issued_on": as_of,
-                    "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(),
-                    "html": html_text,
-                }
-            )
-            orders.append(order)
+        # Stop-work orders (contract 7.3): each rests only on mailed notices past their last day to
+        # correct with the finding uncorrected; a draft until notices_mailed records it (kind stop_work),
+        # then written once and kept.
+        orders, letters = StopWorkOrders(con, sites, rules, people, writer, folder, as_of).build(notices)
 
         notice_frame = pd.DataFrame(notices)
-        order_frame = pd.DataFrame(orders)
-        letter_frame = pd.DataFrame(letters)
+        order_frame = pd.DataFrame(orders, columns=ORDER_COLUMNS)
+        letter_frame = pd.DataFrame([{k: v for k, v in x.items() if k != "write"} for x in letters])
         if folder is None:
             if len(notice_frame):
                 notice_frame["letter_file"] = None
@@ -769,7 +936,8 @@ def swppp_notices(
             )
         else:
             for letter in letters:
-                write_letter(folder, letter["file_name"], letter["html"])
+                if letter.get("write", True):
+                    write_letter(folder, letter["file_name"], letter["html"])
         with transaction(con):
             replace_judged(
                 con,

@@ -465,6 +465,8 @@ register(
     )
 )
 
+#: Who took a sample: the user (its own monitoring) or the Town; blank is the user (contract 7.1).
+SAMPLED_BY = ("user", "town")
 _ND_WORDS = ("nd", "n.d.", "non-detect", "nondetect", "not detected", "bdl", "<mdl", "<dl")
 _LT_RE = r"<\s*=?\s*([0-9]*\.?[0-9]+(?:[eE][+-]?\d+)?)"
 
@@ -484,6 +486,15 @@ register(
             ),
             Column("lab"),
             Column("method"),
+            Column(
+                "sampled_by",
+                "enum",
+                vocabulary=lower_in("sampled_by", SAMPLED_BY),
+                allowed=", ".join(SAMPLED_BY),
+                doc="who took the sample: `user` (the user's own monitoring) or `town`; blank: the user. "
+                "Only the user's own samples call for its 24-hour notice and repeat sampling (40 CFR "
+                "403.12(g)(2)) and meet the testing the administrator requires of it",
+            ),
         ),
         key=("sample_id", "parameter"),
         extensions=BY_HAND,
@@ -559,6 +570,7 @@ register(
             "mdl",
             "lab",
             "method",
+            "sampled_by",
         ),
         group="sewer_administrator",
         description="Laboratory results of industrial users' samples (composites and grabs).",
@@ -753,7 +765,16 @@ register(
             Column("agricultural", "bool"),
             Column("exempt", "bool"),
             Column("final_stabilization", "date"),
-            *MAILING_COLUMNS,
+            # the applicant's mailing address: a notice's copy to the applicant (contract 7.4)
+            replace(MAILING_COLUMNS[0], doc="the applicant's name as a copy is addressed (blank: applicant)"),
+            replace(MAILING_COLUMNS[1], doc="the applicant's street line, for the copy of a notice"),
+            *(replace(c, doc=f"{c.doc} (the applicant's)") for c in MAILING_COLUMNS[2:]),
+            # the landowner, to whom notices of violation and stop-work orders are addressed (contract 7.4)
+            Column("owner_name", doc="the landowner, to whom notices of violation and stop-work orders go"),
+            Column("owner_address", doc="the landowner's street line"),
+            Column("owner_city", doc="of the landowner's mailing address"),
+            Column("owner_state", doc="of the landowner's mailing address: two letters, e.g. `NY`"),
+            Column("owner_zip", doc="of the landowner's mailing address: `12345` or `12345-6789`"),
         ),
         key=("site_id",),
         extensions=BY_HAND,

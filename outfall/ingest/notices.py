@@ -1,9 +1,12 @@
-"""The input folder ``notices_mailed`` (contract section 5.1): the clerk's record of each
-notice of violation put in the mail.
+"""The input folder ``notices_mailed`` (contract sections 5.1 and 7.3): the clerk's record of each
+notice of violation and each order put in the mail.
 
-One row per mailing: kind (``sewer`` or ``stormwater``), the recipient (an industrial user's
-user_id or a construction site's site_id), the month the notice covers (``YYYY-MM``), the day
-it was mailed, the certified mail number and the days the notice gives to correct.
+One row per mailing: kind (``sewer`` or ``stormwater`` for a monthly notice; ``grease_order`` for an
+order directing compliance for a grease trap; ``stop_work`` for a stop-work order), the recipient (an
+industrial user's user_id, a construction site's site_id, a grease trap's trap_id), the month the
+document covers (``YYYY-MM``: a notice's month; a grease order's missed pump-out; a stop-work order's
+month, as its number shows), the day it was mailed, the certified mail number and the days it gives to
+correct.
 
 - ``correct_within_days``, sewer: blank means the most the law allows (the sewer use law's
   enforcement: a period not to exceed the maximum in the rules' ``notices.sewer_correction``
@@ -11,6 +14,10 @@ it was mailed, the certified mail number and the days the notice gives to correc
   The blank stays blank in the table: the ``notices`` asset applies the maximum of the mailing day.
 - ``correct_within_days``, stormwater: required, since the stormwater law (each
   jurisdiction's) leaves the time schedule of the remedial measures to the officer.
+- ``correct_within_days``, grease_order: the days the order gives to comply; blank is the rules'
+  days for an order (``grease_interceptors.order_compliance_days``); more than the enforcement
+  section's maximum is quarantined as for a sewer notice. stop_work: a stop-work order stands until
+  the Town confirms compliance, so a row giving days is quarantined.
 - Several rows for one notice are all kept (the natural key includes the mailing day); the
   ``notices`` asset counts the earliest mailed_on, with that row's correct_within_days.
 - ``withdrawn_reason``: a row with a reason and no mailing day withdraws a draft (it stays in the
@@ -28,7 +35,7 @@ import datetime as dt
 from outfall.ingest.datasets import BY_HAND, Column, Context, Dataset, Step, lower_in, register
 from outfall.ingest.parse import lit
 
-NOTICE_KINDS = ("sewer", "stormwater")
+NOTICE_KINDS = ("sewer", "stormwater", "grease_order", "stop_work")
 KIND_VOCAB = lower_in("notice_kind", NOTICE_KINDS)
 
 _PERIOD = r"^\s*(\d{4})-(\d{1,2})\s*$"
@@ -78,12 +85,17 @@ def correction_steps(ctx: Context) -> tuple[Step, ...]:
     return (
         Step(
             reasons=(
-                "CASE WHEN kind = 'sewer' AND correct_within_days IS NOT NULL AND mailed_on IS NOT NULL AND "
-                f"{maximum} IS NULL THEN 'the rules give no maximum period to correct a sewer violation (' "
-                f"|| {law} || ') for a notice mailed on ' || strftime(mailed_on, '%Y-%m-%d') END",
-                f"CASE WHEN kind = 'sewer' AND correct_within_days > {maximum} THEN 'correct_within_days ' "
-                f"|| correct_within_days || ' is more than the ' || {maximum} || ' days allowed to correct "
-                f"a sewer violation (' || {cited} || '); leave it blank to give the most allowed' END",
+                "CASE WHEN kind IN ('sewer', 'grease_order') AND correct_within_days IS NOT NULL "
+                f"AND mailed_on IS NOT NULL AND {maximum} IS NULL THEN 'the rules give no maximum period to "
+                f"correct a sewer violation (' || {law} || ') for a notice mailed on ' || "
+                "strftime(mailed_on, '%Y-%m-%d') END",
+                f"CASE WHEN kind IN ('sewer', 'grease_order') AND correct_within_days > {maximum} THEN "
+                f"'correct_within_days ' || correct_within_days || ' is more than the ' || {maximum} || "
+                f"' days allowed to correct a sewer violation (' || {cited} || '); leave it blank to give "
+                "the most allowed' END",
+                "CASE WHEN kind = 'stop_work' AND correct_within_days IS NOT NULL THEN 'a stop-work order "
+                "sets no period to correct: it stands until the Town confirms the site complies; leave "
+                "correct_within_days blank' END",
                 "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL "
                 "THEN 'a stormwater notice needs correct_within_days: the stormwater law of the "
                 "jurisdiction of the site leaves the time schedule of the remedial measures to the officer, "
@@ -114,17 +126,23 @@ NOTICES_MAILED = register(
             Column(
                 "recipient_id",
                 required=True,
-                doc="the user_id of an industrial user (`sewer`) or the site_id of a construction site "
-                "(`stormwater`)",
+                doc="the user_id of an industrial user (`sewer`), the site_id of a construction site "
+                "(`stormwater`, `stop_work`) or the trap_id of a grease trap (`grease_order`)",
             ),
-            Column("period", required=True, example="2026-03", doc="the month the notice covers, `YYYY-MM`"),
+            Column(
+                "period",
+                required=True,
+                example="2026-03",
+                doc="`YYYY-MM`: the month the notice covers; for an order, the month its number ends with",
+            ),
             Column("mailed_on", "date", doc="required unless withdrawn_reason is given"),
             Column("certified_mail_no"),
             Column(
                 "correct_within_days",
                 "integer",
                 nonnegative=True,
-                doc="days to correct from the mailing day; sewer: blank is the most the law allows",
+                doc="days to correct from the mailing day; sewer: blank is the most the law allows; "
+                "stormwater: required; grease_order: blank is the rules' days for an order; stop_work: blank",
             ),
             Column("withdrawn_reason", doc="with no mailed_on: withdraws the draft notice"),
         ),
@@ -134,8 +152,8 @@ NOTICES_MAILED = register(
         finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
         context_steps=correction_steps,
         group="notices",
-        description="Notices of violation put in the mail (one row per mailing): the clerk's record that "
-        "turns a drafted monthly notice into a mailed one, dated, with its period to correct; or a draft "
-        "withdrawn, with the reason.",
+        description="Notices of violation and orders put in the mail (one row per mailing): the clerk's "
+        "record that turns a drafted monthly notice, grease-trap order or stop-work order into a mailed one, "
+        "dated, with its period to correct; or a draft withdrawn, with the reason.",
     )
 )

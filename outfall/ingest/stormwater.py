@@ -213,6 +213,12 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
                 Column("applicant", required=True),
                 Column("convicted_on", "date", required=True),
                 Column(
+                    "offense_on",
+                    "date",
+                    doc="the day the offense was committed (blank: convicted_on); the five years of a "
+                    "second or third offense count the days the offenses were committed",
+                ),
+                Column(
                     "chapter",
                     required=True,
                     doc="the number of the chapter the conviction was under: `21`, `ch. 21`, `Chapter 21`...",
@@ -231,7 +237,16 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             ),
             key=("applicant", "convicted_on", "chapter_number"),
             key_doc="applicant + convicted_on + chapter number",
-            finish=(Step(columns=(("chapter_number", CHAPTER_NUMBER_SQL),), reasons=(CHAPTER_REASON_SQL,)),),
+            finish=(
+                Step(columns=(("chapter_number", CHAPTER_NUMBER_SQL),), reasons=(CHAPTER_REASON_SQL,)),
+                Step(
+                    reasons=(
+                        "CASE WHEN offense_on > convicted_on THEN 'offense_on ' || strftime(offense_on, "
+                        "'%Y-%m-%d') || ' is after the conviction on ' || strftime(convicted_on, '%Y-%m-%d') "
+                        "|| ': an offense is committed before its conviction' END",
+                    )
+                ),
+            ),
             extra_columns=(("chapter_number", "VARCHAR"),),
             extensions=BY_HAND,
             group="stormwater_officer",

@@ -131,7 +131,7 @@ class BusinessCalendar:
     def __init__(self, rules: BusinessDayRules):
         self.rules = rules
         self._workdays = frozenset(_weekday_index(w) for w in rules.business_weekdays)
-        self.starts: dt.date | None = min((h.effective_from for h in rules.holidays), default=None)
+        self.starts: dt.date | None = min((h.starts for h in rules.holidays), default=None)
         self._year = lru_cache(maxsize=256)(self._compute_year)
 
     def _compute_year(self, year: int) -> dict[dt.date, str]:

@@ -4,8 +4,11 @@ What must follow a violation, and by when:
 
 - deadlines count calendar days: weekends and holidays count like any other
   day (no business-day rule appears in ch. 253 Part 2 or 40 CFR 403.8/403.12
-  for these deadlines), so a 5-day slug report for a Thursday slug is due the
-  next Tuesday;
+  for these deadlines), but a period within which the user must act that ends
+  on a Saturday, Sunday or public holiday ends on the next business day
+  (New York General Construction Law § 25-a: ``period_end``, given by the
+  caller from the rules' ``deadline_extension``), so a 15-day statement due on
+  a Saturday is due the Monday after;
 - a deadline is ``met`` when satisfied on or before its due day, ``late`` when
   satisfied after it, ``open`` while unsatisfied and not yet past due (the due
   day itself included: it is not over on --as-of), ``overdue`` once the due day
@@ -20,8 +23,9 @@ What must follow a violation, and by when:
   date (not received: the days from its due date to --as-of);
 - surcharge pounds = flow (million gallons) x 8.34 x (concentration - limit),
   a negative difference counting as zero; amounts rounded half-up to the cent;
-- § 253-55 A: a fine not exceeding $250 plus a civil penalty not exceeding $250
-  for each violation, each day a separate violation.
+- § 253-55 A: a fine not exceeding $250 or imprisonment not exceeding 15 days,
+  or both, and a civil penalty not exceeding $250 for each violation, each day
+  a separate violation.
 
 Every number comes in as an argument: a version of a section of
 the town's rules file (``rules.snc.at(day)``, ``rules.notices.sewer_correction.at(day)``)
@@ -33,8 +37,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import math
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -127,15 +130,33 @@ class Deadline:
     days_late: int | None
 
 
-def deadline(trigger_date: dt.date, days: int, satisfied_on: dt.date | None, as_of: dt.date) -> Deadline:
-    """A deadline ``days`` calendar days after ``trigger_date``."""
+PeriodEnd = Callable[[dt.date], dt.date]
+"""The last day of a period that would end on a day: the day itself, or the next business day when the day
+is a Saturday, Sunday or public holiday (GCL § 25-a, as the rules give it)."""
+
+
+def deadline(
+    trigger_date: dt.date,
+    days: int,
+    satisfied_on: dt.date | None,
+    as_of: dt.date,
+    period_end: PeriodEnd | None = None,
+) -> Deadline:
+    """A deadline ``days`` calendar days after ``trigger_date`` (moved off a weekend or holiday by
+    ``period_end`` when given)."""
     due = add_days(trigger_date, days)
-    return dated_deadline(trigger_date, due, satisfied_on, as_of)
+    return dated_deadline(trigger_date, due, satisfied_on, as_of, period_end)
 
 
 def dated_deadline(
-    trigger_date: dt.date, due: dt.date, satisfied_on: dt.date | None, as_of: dt.date
+    trigger_date: dt.date,
+    due: dt.date,
+    satisfied_on: dt.date | None,
+    as_of: dt.date,
+    period_end: PeriodEnd | None = None,
 ) -> Deadline:
+    if period_end is not None:
+        due = period_end(due)
     done = seen(satisfied_on, as_of)
     return Deadline(trigger_date, due, done, deadline_status(due, done, as_of), days_late(due, done, as_of))
 
@@ -149,14 +170,14 @@ def first_on_or_after(day: dt.date, candidates: Iterable[dt.date | None]) -> dt.
 # ------------------------------------------------------- self-monitoring
 
 
-def is_self_monitoring(lab: str | None, method: str | None, town_words: Sequence[str]) -> bool:
-    """True unless the sample's lab or method names the Town / the POTW (whole
-    words, any case): the user's own sampling (40 CFR 403.12(g)(2))."""
-    words = [w.strip().lower() for w in town_words if str(w).strip()]
-    if not words:
-        return True
-    pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
-    return not any(text and pattern.search(str(text)) for text in (lab, method))
+USER, TOWN = "user", "town"
+
+
+def is_users_own(sampled_by: str | None) -> bool:
+    """Whether a sample is the user's own (lab_results.sampled_by ``user``, or blank): only such a sample's
+    violation calls for the user's 24-hour notice and repeat sampling (40 CFR 403.12(g)(2)), and only such
+    samples meet the testing the administrator requires of "each such person" (ch. 253 Part 2)."""
+    return (sampled_by or USER).strip().lower() != TOWN
 
 
 # ------------------------------------------------ significant noncompliance

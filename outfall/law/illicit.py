@@ -27,7 +27,10 @@ Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
   decided on --as-of) the row is ``suspended``, with no due day (its
   satisfied_on still shows an abatement made meanwhile). An appeal decided
   ``vacated`` ends the case: no abatement row. An appeal decided with no
-  outcome on file is read as upholding the notice (the law's words).
+  outcome on file is read as upholding the notice (the law's words). An appeal
+  received after its 15 days (moved by § 25-a) suspends nothing: the abatement
+  stays due by the notice's deadline and the penalty runs (contract 7.4,
+  ``appeal_in_time``).
 - ``cost_notice`` (abated by the Town, on a known day): due 30 days after the
   abatement (ch. 185, cost of abatement); satisfied by ``cost_notice_on``.
 - ``protest`` (cost notice and protest both dated): due 10 days after the cost
@@ -198,9 +201,31 @@ def case_problem(case: IllicitCase) -> str | None:
     return None
 
 
-def appeal_pending(case: IllicitCase, as_of: dt.date) -> bool:
-    """An appeal received on or before --as-of and not decided by then."""
-    return seen(case.appeal_received_on, as_of) is not None and seen(case.appeal_decided_on, as_of) is None
+def appeal_in_time(
+    case: IllicitCase,
+    terms: IllicitTerms,
+    calendar: BusinessCalendar,
+    extensions: Iterable[DeadlineExtension] | None,
+) -> bool:
+    """Whether the notice of appeal was received within its days of the notice of violation (their last day
+    moved off a weekend or holiday by General Construction Law § 25-a): only such an appeal suspends the
+    abatement and the penalty (contract 7.4). No appeal, or no notice's day to count from: True."""
+    if case.appeal_received_on is None or case.nov_on is None:
+        return True
+    due, _moved = extended_due(
+        _plus(case.nov_on, terms.appeal_days), "illicit_discharges.appeal", calendar, extensions
+    )
+    return case.appeal_received_on <= due
+
+
+def appeal_pending(case: IllicitCase, as_of: dt.date, in_time: bool = True) -> bool:
+    """An appeal received in time (``in_time``, ``appeal_in_time``) on or before --as-of and not decided by
+    then."""
+    return (
+        in_time
+        and seen(case.appeal_received_on, as_of) is not None
+        and seen(case.appeal_decided_on, as_of) is None
+    )
 
 
 def appeal_vacated(case: IllicitCase, as_of: dt.date) -> bool:
@@ -267,7 +292,8 @@ def illicit_deadlines(
         add("appeal_hearing", _plus(appealed, terms.hearing_days), heard, rules.appeal_hearing)
 
     decided = seen(case.appeal_decided_on, as_of)
-    if appeal_pending(case, as_of):
+    in_time = appeal_in_time(case, terms, calendar, extensions)
+    if appeal_pending(case, as_of, in_time):
         out.append(
             Deadline(
                 case.case_id,
@@ -280,7 +306,7 @@ def illicit_deadlines(
         )
     elif appeal_vacated(case, as_of):
         pass  # the notice of violation is vacated: nothing to abate
-    elif decided is not None:
+    elif decided is not None and in_time:
         add_period(
             "abatement",
             "illicit_discharges.abatement",
@@ -289,10 +315,10 @@ def illicit_deadlines(
             rules.abatement_after_appeal,
         )
     elif case.abatement_due is not None and (case.nov_on is None or nov is not None):
-        # the deadline is set in the notice of violation: not before that notice is issued
-        add_period(
-            "abatement", "illicit_discharges.abatement", case.abatement_due, case.abated_on, rules.abatement
-        )
+        # the deadline is set in the notice of violation: not before that notice is issued; an appeal
+        # received after its days suspends nothing (contract 7.4)
+        rule = rules.abatement if in_time else f"{rules.abatement} {rules.appeal_late}"
+        add_period("abatement", "illicit_discharges.abatement", case.abatement_due, case.abated_on, rule)
 
     abated = seen(case.abated_on, as_of)
     if case.abated_by == "town" and abated is not None:
@@ -407,7 +433,7 @@ def penalty_days(
     return days
 
 
-def case_penalty_days(case: IllicitCase, as_of: dt.date) -> int:
+def case_penalty_days(case: IllicitCase, as_of: dt.date, in_time: bool = True) -> int:
     """The penalty days of a case on --as-of (``penalty_days``), an appeal taken into account:
 
     - while the appeal was pending no penalty accrues: the days from appeal_received_on through
@@ -416,8 +442,9 @@ def case_penalty_days(case: IllicitCase, as_of: dt.date) -> int:
     - an appeal decided ``vacated`` ends the case: no day after nov_on counts (after the day
       before the appeal was received, or decided, when the notice's day is not on file).
 
-    Dates after --as-of have not happened yet."""
-    received = seen(case.appeal_received_on, as_of)
+    An appeal received after its days (``in_time`` False) pauses nothing (contract 7.4). Dates after
+    --as-of have not happened yet."""
+    received = seen(case.appeal_received_on, as_of) if in_time else None
     decided = seen(case.appeal_decided_on, as_of)
     paused = None
     if received is not None:
@@ -430,7 +457,11 @@ def case_penalty_days(case: IllicitCase, as_of: dt.date) -> int:
 
 
 def illicit_charges(
-    case: IllicitCase, payments: Iterable[IllicitPayment], terms: IllicitTerms, as_of: dt.date
+    case: IllicitCase,
+    payments: Iterable[IllicitPayment],
+    terms: IllicitTerms,
+    as_of: dt.date,
+    in_time: bool = True,
 ) -> Charges | None:
     """The charges of one case on --as-of; None when it has no abatement cost.
 
@@ -445,7 +476,7 @@ def illicit_charges(
     interest = cents(
         accrued_interest(principal, paid, interest_from, as_of, terms.interest_rate, terms.interest_day_count)
     )
-    days = case_penalty_days(case, as_of)
+    days = case_penalty_days(case, as_of, in_time)
     return Charges(
         case_id=case.case_id,
         principal_usd=principal,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 DRAFT, MAILED, WITHDRAWN = "draft", "mailed", "withdrawn"
 KINDS = ("sewer", "stormwater")
@@ -60,6 +60,7 @@ class Item:
     resolved_on: dt.date | None = None
     facts: tuple[tuple[str, object], ...] = ()
     sub: str = ""  # what tells two items of one reference apart (a sample's parameter, ...)
+    law: str = ""  # the law it rests on, as the rules name it (law_names, short); "" = the kind's own law
 
     @property
     def period(self) -> str:
@@ -90,19 +91,17 @@ def known_by(item: Item, day: dt.date) -> bool:
 def as_it_stood(item: Item, day: dt.date) -> Item:
     """The item as the facts stood on ``day``: a resolution dated later had not happened yet."""
     if item.resolved_on is not None and item.resolved_on > day:
-        return Item(
-            item.kind,
-            item.recipient_id,
-            item.item,
-            item.ref,
-            item.rule,
-            item.month_day,
-            item.known_on,
-            None,
-            item.facts,
-            item.sub,
-        )
+        return replace(item, resolved_on=None)
     return item
+
+
+def count_by_law(items: Iterable[Item]) -> list[tuple[str, int]]:
+    """(law, number of items) of each law the items rest on, in the order each first appears: a letter
+    counts and names the violations of each law apart (contract 7.1), never one total across laws."""
+    counts: dict[str, int] = {}
+    for i in items:
+        counts[i.law] = counts.get(i.law, 0) + 1
+    return list(counts.items())
 
 
 def letter_items(items: Iterable[Item], issued_on: dt.date) -> list[Item]:

@@ -757,16 +757,18 @@ def normalize_chapter(chapter: Any) -> str | None:
 
 
 def count_prior_convictions(
-    conviction_dates: Iterable[dt.date | None], violation_on: dt.date, rules: Any
+    offense_dates: Iterable[dt.date | None], violation_on: dt.date, rules: Any
 ) -> int:
-    """Convictions dated within the look-back before the day the violation began (the penalty in effect
-    on that day says how many years)."""
+    """Prior convictions whose offenses were committed within the look-back before the day the new violation
+    began (the penalty in effect on that day says how many years). ``offense_dates``: each conviction's
+    day of the offense (convictions.offense_on; its convicted_on when that is blank): "offenses ...
+    committed within a period of five years" counts the days the offenses were committed."""
     lookback = int(rules.penalties.stormwater.at(violation_on).lookback_years)
     inclusive = bool(reading(rules, "swppp_conviction_lookback_includes_first_day", violation_on))
     first = years_before(violation_on, lookback)
     return sum(
         1
-        for c in conviction_dates
+        for c in offense_dates
         if c is not None and c < violation_on and (c >= first if inclusive else c > first)
     )
 
@@ -869,6 +871,8 @@ class SiteRecord:
     construction_start: dt.date
     final_stabilization: dt.date | None = None
     rain_gauge_id: str | None = None
+    owner_name: str | None = None  # the landowner, whom the notice is addressed to
+    owner_address: str | None = None  # the landowner's address, in one line
 
 
 def _d(day: dt.date | None) -> str:
@@ -956,84 +960,26 @@ def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
     return texts.get(v.finding, "") + v.detail + "."
 
 
-def _remedial(v: Violation, inspector: str | None, as_of: dt.date, rules: Any) -> tuple[str, dt.date | None]:
-    """The remedial measures and their schedule, by the rules in effect on the notice's day (``as_of``)."""
-    sw = rules.swppp
-    remedial = sw.remedial_days.get(as_of)  # none in effect: the notice asks for prompt correction
-    weekly, storm = sw.weekly_inspection.at(as_of), sw.storm_inspection.at(as_of)
-    schedule = (
-        f"an inspection at least every {weekly.interval_days} days and {_hours(storm.window_days)} of any "
-        f"storm event producing {num(storm.threshold_in)} inch of precipitation or more"
+def _remedial(v: Violation, as_of: dt.date, rules: Any) -> str:
+    """The remedial measures of the finding's kind, in the rules' words with their citation, by the rules
+    in effect on the notice's day (``as_of``); the time schedule is the monthly notice's (the days the
+    officer gives when it is mailed), never a number of these rules."""
+    version = rules.swppp.remedial_measures.get(as_of)
+    measure = getattr(version, v.finding, None) if version is not None else None
+    text = (
+        f"{measure.text} ({measure.citation})"
+        if measure is not None
+        else "The rules give no remedial measures for this kind of violation: state them before mailing."
     )
-    cleanout = num(sw.sediment_cleanout.at(as_of).capacity_lost_pct)
-    if v.status == "late" and v.finding != "milestone_notice_late":
-        keep = {
-            "weekly": f"Keep to the schedule: {schedule}.",
-            "storm": f"Keep to the schedule: an inspection {_hours(storm.window_days)} of any storm event "
-            f"producing {num(storm.threshold_in)} inch of precipitation or more.",
-            "sediment_not_removed": "Remove sediment from every trap or pond whenever its design capacity "
-            f"has been reduced by {cleanout}%, before the next inspection.",
-            "disturbance_over_limit": "Keep the disturbed area within the approved SWPPP.",
-            "contractor_not_certified": "Have every contractor and subcontractor sign the certification "
-            "before undertaking any land development activity.",
-            "report_not_delivered": "Deliver every inspection report to the Stormwater Management Officer "
-            "weekly.",
-        }.get(v.finding, "")
-        return (
-            f"The violation was corrected on {_d(v.satisfied_on)}; no further remedial action is required "
-            f"for this occurrence. {keep}"
-        ).strip(), None
-    n = getattr(remedial, v.finding, None) if remedial is not None else None
-    due = as_of + dt.timedelta(days=int(n)) if n is not None else None
-    by = (
-        (f"by {_d(due)}" if n and int(n) > 0 else "before any further work")
-        if due is not None
-        else "promptly"
-    )
-    who = inspector or "a qualified inspector"
-    if v.finding in ("weekly", "storm"):
-        text = (
-            f"Have {who} inspect the site and document the effectiveness of all erosion and sediment control "
-            f"practices {by}; thereafter {schedule.replace('an inspection at least', 'inspect at least', 1)}"
-        )
-        if weekly.reports_delivered_weekly:
-            text += (
-                ", delivering the reports to the Stormwater Management Officer weekly and copying them to "
-                "the site logbook"
-            )
-        return text + ".", due
-    if v.finding == "disturbance_over_limit":
-        limit = num(sw.disturbance_limit.at(as_of).max_acres_without_approval)
-        return (
-            f"Stabilize the disturbed area down to no more than {limit} acres, or obtain approval of a SWPPP "
-            f"allowing the larger disturbance, {by}; until then no further clearing or grading except site "
-            f"stabilization."
-        ), due
-    if v.finding == "sediment_not_removed":
-        return (
-            "Remove the sediment from every sediment trap and pond whose design capacity has been reduced "
-            f"by {cleanout}% or more, {by}, and record the cleanout in the next inspection report."
-        ), due
-    if v.finding == "milestone_notice_late":
-        return (
-            f"No correction is possible for this milestone. Notify the enforcement official at least "
-            f"{num(sw.milestone_notice.at(as_of).hours)} hours before each remaining milestone."
-        ), None
-    if v.finding == "contractor_not_certified":
-        return (
-            f"{v.subject or 'The contractor'} must stop soil disturbance and stormwater practice work until "
-            f"the SWPPP certification statement is signed and dated (with name and title, the firm's address "
-            f"and telephone number, the site and the date) and made part of the SWPPP; {by}."
-        ), due
-    if v.finding == "report_not_delivered":
-        return (
-            f"Deliver the report of the inspection of {_d(v.trigger_date)} to the Stormwater Management "
-            f"Officer {by}, and every later report weekly."
-        ), due
-    return "Bring the land development activity into compliance.", due
+    if v.status == "late" and v.satisfied_on is not None:
+        return f"The violation was corrected on {_d(v.satisfied_on)}. {text}"
+    return text
 
 
-def _penalty_statement(p: Penalty, rules: Any, as_of: dt.date, status: str) -> str:
+def penalty_schedule(p: Penalty) -> str:
+    """The penalty of the offense a conviction would be (by prior convictions within the look-back), stated
+    whole: the fine range and the imprisonment, and each day (week) a separate violation. No amount accrued:
+    that is the mailed notice's (``penalty_accrued``)."""
     kind = (
         _ordinal(p.offense)
         if p.offense == p.tier
@@ -1042,9 +988,9 @@ def _penalty_statement(p: Penalty, rules: Any, as_of: dt.date, status: str) -> s
     text = (
         f"On conviction of a {kind} offense"
         + (
-            f" ({_plural(p.prior_convictions, 'prior conviction')} within {p.lookback_years} years on record)"
+            f" ({_plural(p.prior_convictions, 'prior offense')} within {p.lookback_years} years on record)"
             if p.prior_convictions
-            else f" (no prior conviction within {p.lookback_years} years on record)"
+            else f" (no prior offense within {p.lookback_years} years on record)"
         )
         + ", a fine of "
         + (
@@ -1059,15 +1005,21 @@ def _penalty_statement(p: Penalty, rules: Any, as_of: dt.date, status: str) -> s
             f" or imprisonment for a period not to exceed {_plural(p.imprisonment_max_months, 'month')}, or "
             "both"
         )
-    text += "."
     unit = "day" if p.per == "day" else "week"
-    continued = "has continued" if status == "overdue" else "continued"
-    text += (
-        f" Each {unit}'s continued violation is a separate additional violation; this violation {continued} "
-        f"{_plural(p.periods, unit)}{' as of ' + _d(as_of) if status == 'overdue' else ''}, "
-        f"for fines of up to {_money(p.total_max_usd)}."
+    return text + f". Each {unit}'s continued violation is a separate additional violation. ({p.citation})"
+
+
+def penalty_accrued(periods: int, per: str, total_max: Decimal, correct_by: dt.date, as_of: dt.date) -> str:
+    """What a mailed notice's violation has accrued: the days (weeks) it continued after the notice's last
+    day to correct, and the most those fines can be (the same numbers as violation_periods and
+    total_fine_max_usd)."""
+    unit = "day" if per == "day" else "week"
+    if periods <= 0:
+        return f"No {unit} of violation has accrued after the last day to correct, {_d(correct_by)}."
+    return (
+        f"After the last day to correct, {_d(correct_by)}, this violation continued {_plural(periods, unit)} "
+        f"as of {_d(as_of)}, for fines of up to {_money(total_max)}."
     )
-    return text + f" ({p.citation})"
 
 
 def build_notice(
@@ -1085,7 +1037,7 @@ def build_notice(
     nov = sw.notice_of_violation.at(as_of)
     violation_on = v.due_by + dt.timedelta(days=1)
     penalty = assess_penalty(prior_convictions, v.days_late, rules, violation_on)
-    remedial, remedial_due = _remedial(v, inspector, as_of, rules)
+    remedial = _remedial(v, as_of, rules)
     appeal_rule = sw.appeal.at(as_of)
     appeal_days = appeal_rule.days
     filed_with = nov.appeal_filed_with
@@ -1094,8 +1046,10 @@ def build_notice(
         f"appeal within {appeal_days} days of service of this notice of violation. ({appeal_rule.citation})"
     )
     missing = []
-    if not (site.applicant or "").strip():
-        missing.append("name of the landowner, developer or applicant")
+    if not (site.owner_name or "").strip():
+        missing.append("name of the landowner")
+    if not (site.owner_address or "").strip():
+        missing.append("address of the landowner")
     if not (site.address or "").strip():
         missing.append("address of the site")
     place = ", ".join(x for x in ((site.name or "").strip(), (site.address or "").strip()) if x)
@@ -1114,13 +1068,13 @@ def build_notice(
         "status": v.status,
         "days_late": v.days_late,
         "violation_on": violation_on,
-        "recipient_name": (site.applicant or "").strip() or "Landowner, developer or applicant of record",
-        "recipient_address": (site.address or "").strip() or None,
+        "recipient_name": (site.owner_name or "").strip() or "Landowner of record",
+        "recipient_address": (site.owner_address or "").strip() or None,
         "site_description": site_description,
         "nature_of_violation": _nature(v, site, as_of, rules),
         "remedial_measures": remedial,
-        "remedial_due_by": remedial_due,
-        "penalty_statement": _penalty_statement(penalty, rules, as_of, v.status),
+        "remedial_due_by": None,  # the monthly notice's last day to correct, once mailed
+        "penalty_statement": penalty_schedule(penalty),
         "appeal_statement": appeal,
         "appeal_days": appeal_days,
         "appeal_filed_with": filed_with,
@@ -1140,12 +1094,13 @@ def build_notice(
 
 
 def stop_work_warranted(v: Violation, site_active: bool, rules: Any, day: dt.date) -> bool:
-    """Whether the law allows (and the rules' policy in effect on ``day`` proposes) a stop-work order for
-    this violation."""
+    """Whether the rules in effect on ``day`` propose a stop-work order for this kind of violation on an
+    active site. Whether an order may rest on it is the order's day's question (contract 7.3: a mailed
+    notice listing it, its last day to correct passed, the violation not corrected by then:
+    ``assets.stormwater_officer.swppp.stop_work_basis``)."""
     if not site_active:
         return False
-    spec = rules.swppp.stop_work_order.at(day)
-    return v.finding in set(spec.for_findings) and v.status == spec.when_status
+    return v.finding in set(rules.swppp.stop_work_order.at(day).for_findings)
 
 
 def finding_labels(rules: Any, day: dt.date) -> dict[str, str]:

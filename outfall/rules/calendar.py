@@ -35,6 +35,12 @@ ExtendedPeriod = Literal[
     "illicit_discharges.abatement",
     "illicit_discharges.protest",
     "notices.correct_by",
+    "obligations.accidental_statement",
+    "obligations.periodic_report",
+    "obligations.violation_notice_24h",
+    "obligations.resample_30d",
+    "obligations.slug_report",
+    "grease_orders.comply_by",
 ]
 """The periods a recipient must act within that GCL § 25-a may extend, by the name the rules give them."""
 

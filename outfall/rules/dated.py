@@ -9,7 +9,10 @@
   ``.at(day)`` is every entry in effect on the day (possibly none).
 
 Both ends of an entry's dates are inclusive; ``effective_to`` left out means
-"still in effect".
+"still in effect". ``effective_from: null`` is a first day the law does not state (an excerpt that
+gives no date of adoption): the entry is in effect from the earliest day there is, and every text
+that shows its dates says "not stated in the code" (``NOT_STATED``), never a guessed day. Lookups
+read ``starts`` (the first day, ``dt.date.min`` when not stated), so they need no None test.
 
 ``in_effect_on(entries, day, what)`` is the one in-effect lookup: the entry in
 effect on a day, RulesError naming what and the day when none is or when more
@@ -28,6 +31,11 @@ from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, model_validato
 from pydantic_core import PydanticCustomError, core_schema
 
 from outfall.rules.types import Citation, Day
+
+NOT_STATED = "a day not stated in the code"
+"""How a first day the law does not state is shown (``effective_from: null``)."""
+OPEN_START = dt.date.min
+"""The first day of an entry whose effective_from is not stated, for lookups and SQL tables."""
 
 
 class RulesError(ValueError):
@@ -64,14 +72,20 @@ class Dated(Model):
     """An entry with its citation and the days it is in effect (both ends inclusive)."""
 
     citation: Citation
-    effective_from: Day
-    """First day in effect."""
+    effective_from: Day | None
+    """First day in effect; null when the law does not state it (shown as "not stated in the code",
+    in effect from the earliest day)."""
     effective_to: Day | None = None
     """Last day in effect; left out while the entry is still in effect."""
 
+    @property
+    def starts(self) -> dt.date:
+        """The first day in effect for lookups: effective_from, or the earliest day when not stated."""
+        return starts(self)
+
     @model_validator(mode="after")
     def _dates_in_order(self) -> Dated:
-        if self.effective_to is not None and self.effective_to < self.effective_from:
+        if self.effective_to is not None and self.effective_to < self.starts:
             raise PydanticCustomError(
                 "rules",
                 "effective_to {to} is before effective_from {start}",
@@ -80,16 +94,27 @@ class Dated(Model):
         return self
 
     def in_effect(self, day: dt.date) -> bool:
-        return self.effective_from <= day and (self.effective_to is None or day <= self.effective_to)
+        return self.starts <= day and (self.effective_to is None or day <= self.effective_to)
 
     def period_text(self) -> str:
         return period_text(self)
 
 
+def starts(entry: Any) -> dt.date:
+    """The first day of any dated entry: its effective_from, or ``OPEN_START`` when not stated."""
+    return entry.effective_from if entry.effective_from is not None else OPEN_START
+
+
+def first_day_text(entry: Any) -> str:
+    """An entry's first day as shown: '2007-05-03', or 'a day not stated in the code'."""
+    return str(entry.effective_from) if entry.effective_from is not None else NOT_STATED
+
+
 def period_text(entry: Any) -> str:
-    """'from 2007-01-01 through 2026-12-31' or 'from 2007-01-01 with no end date' (any dated entry)."""
+    """'from 2007-01-01 through 2026-12-31', 'from 2007-01-01 with no end date' or 'from a day not stated
+    in the code with no end date' (any dated entry)."""
     end = f"through {entry.effective_to}" if getattr(entry, "effective_to", None) else "with no end date"
-    return f"from {entry.effective_from} {end}"
+    return f"from {first_day_text(entry)} {end}"
 
 
 T = TypeVar("T", bound=Dated)
@@ -121,7 +146,7 @@ def in_effect_on(entries: Iterable[T], day: dt.date, what: str) -> T:
 
 def _overlap(a: Any, b: Any) -> dt.date | None:
     """The first day both are in effect, or None."""
-    start = max(a.effective_from, b.effective_from)
+    start = max(starts(a), starts(b))
     ends = [e for e in (a.effective_to, b.effective_to) if e is not None]
     return start if not ends or start <= min(ends) else None
 
@@ -138,12 +163,10 @@ def _check_overlaps(
             if day is None:
                 continue
             what = f" for {label(earlier)}" if label(earlier) else ""
-            first_i, first, second = min(
-                (i, earlier, later), (j, later, earlier), key=lambda t: t[1].effective_from
-            )
-            if first.effective_from < second.effective_from:
+            first_i, first, second = min((i, earlier, later), (j, later, earlier), key=lambda t: starts(t[1]))
+            if starts(first) < starts(second):
                 hint = (
-                    f"give entry [{first_i}] effective_to: {second.effective_from - dt.timedelta(days=1)} "
+                    f"give entry [{first_i}] effective_to: {starts(second) - dt.timedelta(days=1)} "
                     f"(the day before the other begins)"
                 )
             else:
@@ -204,7 +227,7 @@ class _DatedList(tuple, Generic[T]):
         self.source, self.where = source, where
 
     def _no_entry(self, day: dt.date) -> RulesError:
-        cover = "; ".join(period_text(e) for e in sorted(self, key=lambda e: e.effective_from)) or "none"
+        cover = "; ".join(period_text(e) for e in sorted(self, key=starts)) or "none"
         return RulesError(
             f"{self.source}: {self.where}: no entry in effect on {day} (entries: {cover}); "
             f"add one that covers that day"

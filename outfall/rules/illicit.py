@@ -29,6 +29,9 @@ class IllicitRules(Model):
     """With the abatement after an appeal's decision upholding the notice."""
     abatement_suspended: Text
     """With the abatement while an appeal is pending, when it is not due."""
+    appeal_late: Text
+    """With the abatement of a case whose notice of appeal came after the days allowed: such an appeal
+    suspends neither the abatement nor the penalty."""
     cost_notice: Text
     """With the notice of the cost of an abatement made by the Town."""
     protest: Text
@@ -67,5 +70,7 @@ class IllicitTerms(Dated):
     """Interest runs from this many days after discovery: 30 is the 30th day following it."""
     penalty_per_day_usd: Money
     """The greatest criminal penalty for each day of violation."""
+    imprisonment_max_days: Count
+    """The longest imprisonment, days (with or instead of the criminal penalty)."""
     rules: IllicitRules
     """The sentence shown with each obligation and with the charges."""

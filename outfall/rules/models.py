@@ -219,8 +219,6 @@ class EnforcementReadings(Model):
     """Which days count toward the § 253-55 A penalty."""
     accidental_statement_from: Versions[WordReading] | None = None
     """The day the accidental-discharge statement period runs from."""
-    self_monitoring_town_words: Versions[WordsReading] | None = None
-    """Words in a sample's lab or method that mark it as the Town's own sample."""
     self_monitoring_aware_on: Versions[WordReading] | None = None
     """The day a user is taken to become aware of a violation."""
     resample_by_any_lab: Versions[FlagReading] | None = None
@@ -461,7 +459,22 @@ class Billing(Dated):
     rate_sources: list[Literal["sewer_rates", "sewer_budget"]] = Field(min_length=1)
     """Where a component's rate comes from, first found wins."""
     citation_budget_rate: Text | None = None
-    """The policy that derives a rate from a budget."""
+    """The method that derives a rate from a budget (rate = budget / total units), with its section."""
+    budget_rate_adopted_by: Text | None = None
+    """The act of the Town Board that adopted that method (needed to list sewer_budget in rate_sources: a
+    rate no adopted act provides is never billed)."""
+
+    @model_validator(mode="after")
+    def _budget_rates_adopted(self) -> "Billing":
+        if "sewer_budget" in self.rate_sources and not (
+            self.citation_budget_rate and self.budget_rate_adopted_by
+        ):
+            raise _error(
+                "rate_sources lists sewer_budget, but no citation_budget_rate and budget_rate_adopted_by say "
+                "which adopted act derives a rate from a budget; without them only adopted rates are billed",
+                key_name="rate_sources",
+            )
+        return self
 
 
 # ============================================================ sewer enforcement
@@ -484,21 +497,45 @@ class SewerCorrection(Dated):
         return self
 
 
-class DaysRule(Dated):
+LawKey = Literal[
+    "sewer_use",
+    "sewer_rates",
+    "sewer_penalty",
+    "sewer_district",
+    "stormwater",
+    "illicit_discharges",
+    "inspection_fees",
+    "pretreatment",
+]
+"""The names of ``law_names``."""
+
+
+class Duty(Dated):
+    """A duty a user owes the administrator (a report, a notice, a repeat sample), and whose law it is."""
+
+    law: LawKey | None = None
+    """The law it rests on, by its name in law_names (left out: the sewer use law)."""
+    adopted_by: Text | None = None
+    """For a duty of another law (a federal or state regulation): the local law, resolution or permit
+    condition that adopts it for the town. Left out, the duty stays on the user's record and is never a
+    violation in a notice or a count of violations."""
+
+
+class DaysRule(Duty):
     """A number of days."""
 
     days: Count
     """Days."""
 
 
-class PeriodicReport(Dated):
+class PeriodicReport(Duty):
     """How often periodic reports are due."""
 
     max_months: PositiveCount
     """At intervals not exceeding this many months."""
 
 
-class SelfMonitoring(Dated):
+class SelfMonitoring(Duty):
     """What a user must do after its own sample shows a violation."""
 
     notice_hours: Count
@@ -689,6 +726,8 @@ class SewerUsePenalty(Dated):
     """Each day (or week) a violation continues is a separate violation."""
     fine_max_usd: Money
     """Greatest fine per violation, dollars."""
+    imprisonment_max_days: Count
+    """Longest imprisonment per violation, days (with or instead of the fine)."""
     civil_max_usd: Money
     """Greatest civil penalty per violation, dollars."""
 
@@ -880,8 +919,9 @@ class StopWorkOrder(Dated):
 
     for_findings: list[FindingName]
     """The findings that may lead to one."""
-    when_status: Literal["overdue", "late"]
-    """Only for findings with this status."""
+    when_status: Literal["overdue"]
+    """Only for violations not corrected: an order rests on mailed notices whose last day to correct has
+    passed with the violation uncorrected on the order's day."""
 
 
 class Convictions(Dated):
@@ -893,23 +933,33 @@ class Convictions(Dated):
     """Longest imprisonment, months."""
 
 
-class RemedialDays(Dated):
-    """Days after a notice's date to correct each finding (0 = before any further work)."""
+class CitedText(Model):
+    """A text of the law as a letter states it, with its section."""
 
-    weekly: Count | None = None
-    """Days to correct a weekly inspection not made in time."""
-    storm: Count | None = None
-    """Days to correct a storm inspection not made in time."""
-    sediment_not_removed: Count | None = None
-    """Days to correct sediment not removed."""
-    disturbance_over_limit: Count | None = None
-    """Days to correct too much land disturbed at one time."""
-    contractor_not_certified: Count | None = None
-    """Days to correct a contractor not certified before work."""
-    milestone_notice_late: Count | None = None
-    """Days to correct a milestone notified late."""
-    report_not_delivered: Count | None = None
-    """Days to correct inspection reports not delivered."""
+    text: Text
+    """The words the letter states."""
+    citation: Citation
+
+
+class RemedialMeasures(Dated):
+    """The remedial measures a notice of violation states for each kind of finding (the notice's content
+    (4)), in the law's words with the section of each. The time schedule is not here: the law leaves it to
+    the officer, who gives it per notice (correct_within_days of notices_mailed)."""
+
+    weekly: CitedText | None = None
+    """For a weekly inspection not made in time."""
+    storm: CitedText | None = None
+    """For a storm inspection not made in time."""
+    sediment_not_removed: CitedText | None = None
+    """For sediment not removed."""
+    disturbance_over_limit: CitedText | None = None
+    """For too much land disturbed at one time."""
+    contractor_not_certified: CitedText | None = None
+    """For a contractor not certified before work."""
+    milestone_notice_late: CitedText | None = None
+    """For a milestone notified late."""
+    report_not_delivered: CitedText | None = None
+    """For inspection reports not delivered."""
 
 
 class SwpppTexts(Dated):
@@ -959,7 +1009,7 @@ class Swppp(Model):
     notice_of_violation: Versions[NoticeOfViolation]
     stop_work_order: Versions[StopWorkOrder]
     convictions: Versions[Convictions]
-    remedial_days: Versions[RemedialDays]
+    remedial_measures: Versions[RemedialMeasures]
     section_text: Versions[SwpppTexts]
 
     @model_validator(mode="after")
@@ -1001,6 +1051,10 @@ class Worklist(Dated):
 class LawName(Dated):
     """The name of one of the jurisdiction's laws (or of a body it names), as letters and pages print it."""
 
+    enacted_by: Literal["town", "state", "federal"] = "town"
+    """Whose law it is: the town's own code (the default), or a state or federal regulation, whose duties
+    are violations in the town's notices only where the rules adopt them (``adopted_by``)."""
+
     name: Text
     """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part
     2")."""
@@ -1028,6 +1082,9 @@ class LawNames(Model):
     """The law on illicit discharges to the storm drain system."""
     inspection_fees: Versions[LawName] | None = None
     """The law that sets the water and sewer inspection fees."""
+    pretreatment: Versions[LawName] | None = None
+    """The federal General Pretreatment Regulations (40 CFR Part 403), whose duties (the 24-hour notice and
+    repeat sampling after a violation, the slug report) the town's notices count only where adopted."""
 
 
 #: The names a section needs in ``law_names``: (section present, names it needs).
@@ -1164,8 +1221,14 @@ class Rules(Model):
         found = versions.get(day)
         if found is not None:
             return found
-        started = [v for v in versions if v.effective_from <= day]
-        return (started or sorted(versions, key=lambda v: v.effective_from))[-1]
+        started = [v for v in versions if v.starts <= day]
+        return (started or sorted(versions, key=lambda v: v.starts))[-1]
+
+    def duty_law(self, duty: "Duty", day: dt.date | None = None) -> tuple[LawName, bool]:
+        """(the law a duty rests on, as of ``day``; whether it is the town's to notice: its own code's, or
+        another law's that the rules adopt with ``adopted_by``)."""
+        name = self.law(duty.law or "sewer_use", day)
+        return name, name.enacted_by == "town" or bool(duty.adopted_by)
 
     def laws(self, day: dt.date | None = None) -> dict[str, LawName]:
         """Every name of ``law_names`` as of ``day`` (what a letter's template reads as ``law``)."""

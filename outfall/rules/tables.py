@@ -8,7 +8,8 @@ each row to the version in effect on its own day::
 
     JOIN slug_rules v ON s.local_day BETWEEN v.effective_from AND v.effective_to
 
-``effective_to`` of the version still in effect is written as 9999-12-31, so the
+``effective_to`` of the version still in effect is written as 9999-12-31, and the
+``effective_from`` of one whose first day the law does not state as 0001-01-01, so the
 join needs no NULL test (``discharge_limit_defaults`` keeps NULL: its SQL tests
 for it). A row whose day no version covers finds no version: the SQL reports it
 as not judged (a finding, with the day and the section), never guesses.
@@ -21,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from outfall.rules.dated import RulesError
+from outfall.rules.dated import RulesError, first_day_text, starts
 
 OPEN_END = dt.date(9999, 12, 31)  # effective_to of a version still in effect, in the SQL tables
 
@@ -35,7 +36,7 @@ def versions_frame(
 
     rows = []
     for v in versions:
-        row: dict[str, Any] = {"effective_from": v.effective_from, "effective_to": v.effective_to or OPEN_END}
+        row: dict[str, Any] = {"effective_from": starts(v), "effective_to": v.effective_to or OPEN_END}
         for name, how in columns.items():
             value = how(v) if callable(how) else getattr(v, how)
             row[name] = float(value) if hasattr(value, "as_tuple") else value  # Decimal -> DOUBLE for SQL
@@ -52,8 +53,8 @@ def versions_frame(
 def coverage_text(versions: Iterable[Any]) -> str:
     """'from 1986-11-20' or 'from 2005-10-14 to 2026-12-31 and from 2027-01-01' (for a reader)."""
     parts = []
-    for v in sorted(versions, key=lambda v: v.effective_from):
-        parts.append(f"from {v.effective_from}" + (f" to {v.effective_to}" if v.effective_to else ""))
+    for v in sorted(versions, key=starts):
+        parts.append(f"from {first_day_text(v)}" + (f" to {v.effective_to}" if v.effective_to else ""))
     return " and ".join(parts) or "never"
 
 

@@ -43,12 +43,12 @@ def acres(value: Any) -> str:
 def current(versions: Iterable[Any], day: dt.date | None = None) -> Any:
     """The version in effect on ``day`` (today), else the latest that began before it, else the first:
     for words about the rules, never for judging (judging asks ``.at(day)`` of the day judged)."""
-    items = sorted(versions, key=lambda v: v.effective_from)
+    items = sorted(versions, key=lambda v: v.starts)
     day = day or dt.date.today()
     for v in items:
         if v.in_effect(day):
             return v
-    started = [v for v in items if v.effective_from <= day]
+    started = [v for v in items if v.starts <= day]
     return (started or items)[-1]
 
 
@@ -79,6 +79,45 @@ def tiers_words(penalty: Any) -> str:
     for t in sorted(penalty.tiers, key=lambda t: t.offense):
         tiers.append(f"up to {usd(t.max_usd)}" if t.min_usd == 0 else f"{usd(t.min_usd)}-{usd(t.max_usd)}")
     return " / ".join(tiers) + f" per {penalty.per}"
+
+
+_ORDINALS = {1: "a first", 2: "a second", 3: "a third"}
+
+
+def stormwater_penalty_words(penalty: Any, imprisonment_max_months: int | None) -> str:
+    """The stormwater penalties stated whole, as the section states them (contract 7.4): each offense's
+    fine and imprisonment, the look-back of prior offenses, and each day's (week's) continued violation a
+    separate violation. ``penalty``: a version of ``penalties.stormwater``; ``imprisonment_max_months``:
+    ``swppp.convictions``' (None: the section sets none)."""
+    jail = (
+        f" or imprisonment for a period not to exceed {imprisonment_max_months} "
+        f"month{'s' if imprisonment_max_months != 1 else ''}, or both"
+        if imprisonment_max_months
+        else ""
+    )
+    tiers = sorted(penalty.tiers, key=lambda t: t.offense)
+    parts = []
+    for t in tiers:
+        fine = (
+            f"a fine not exceeding {usd(t.max_usd)}"
+            if t.min_usd == 0
+            else f"a fine of not less than {usd(t.min_usd)} nor more than {usd(t.max_usd)}"
+        )
+        which = _ORDINALS.get(t.offense, f"a {t.offense}th")
+        if t.offense == len(tiers) and t.offense > 1:
+            which += " or subsequent"
+        within = (
+            f", {'both' if t.offense == 2 else 'all'} committed within {penalty.lookback_years} years"
+            if t.offense > 1
+            else ""
+        )
+        parts.append(f"on conviction of {which} offense{within}, {fine}{jail}")
+    each = "day's" if penalty.per == "day" else "week's"
+    return (
+        "; ".join(parts)[:1].upper()
+        + "; ".join(parts)[1:]
+        + (f". Each {each} continued violation is a separate additional violation.")
+    )
 
 
 class Describe:

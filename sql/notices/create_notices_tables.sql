@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS notice_items (
     known_on DATE,                   -- the first day it was a violation
     resolved_on DATE,                -- the later fact that ended it (an inspection made late, ...)
     description VARCHAR,             -- the item in words, as the letter says it
-    in_letter BOOLEAN, supported BOOLEAN, notice_status VARCHAR
+    in_letter BOOLEAN, supported BOOLEAN, notice_status VARCHAR,
+    law VARCHAR                      -- the law it rests on, as the rules name it (law_names, short)
 );
 
 -- The record of every document written for a mailing (contract 6.2). Kept across runs and never
@@ -56,5 +57,6 @@ CREATE TABLE IF NOT EXISTS documents_issued (
 -- The items each mailed notice's letter lists, as written (with documents_issued: the record).
 CREATE TABLE IF NOT EXISTS notice_items_issued (
     document_id VARCHAR, kind VARCHAR, recipient_id VARCHAR, period VARCHAR, item VARCHAR, ref VARCHAR,
-    sub VARCHAR, rule VARCHAR, item_on DATE, known_on DATE, resolved_on DATE, description VARCHAR
+    sub VARCHAR, rule VARCHAR, item_on DATE, known_on DATE, resolved_on DATE, description VARCHAR,
+    law VARCHAR                      -- the law it rests on (NULL in a record written before it was kept)
 );

@@ -1,4 +1,5 @@
--- Every letter written this run, from the tables of the assets that wrote them, with its state.
+-- Every letter written this run, from the tables of the assets that wrote them, with its state. An order's
+-- recipient_id is its grease trap (grease_order) or site (stop_work_order), as notices_mailed names it.
 WITH recorded AS (SELECT document_id FROM documents_issued)
 SELECT letter, letter_kind, recipient_id, dated, ready, reason, document_id, recipient_name, area, mailed,
        document_id IN (SELECT document_id FROM recorded) AS recorded
@@ -12,12 +13,14 @@ FROM (
            status = 'mailed' AS mailed
     FROM notices
     UNION ALL
-    SELECT 'letters/sewer/' || letter_file, 'grease_order', user_id, issued_on, ready_to_mail,
-           not_ready_reason, order_id, recipient_name, 'sewer', FALSE
+    SELECT 'letters/sewer/' || letter_file, 'grease_order', trap_id, issued_on,
+           coalesce(ready_to_mail, FALSE) AND status = 'mailed', not_ready_reason, order_id, recipient_name,
+           'sewer', status = 'mailed'
     FROM grease_orders WHERE letter_file IS NOT NULL
     UNION ALL
-    SELECT 'letters/stormwater/' || letter_file, 'stop_work_order', site_id, issued_on, ready_to_mail,
-           not_ready_reason, order_id, recipient_name, 'stormwater', FALSE
+    SELECT 'letters/stormwater/' || letter_file, 'stop_work_order', site_id, issued_on,
+           coalesce(ready_to_mail, FALSE) AND status = 'mailed', not_ready_reason, order_id, recipient_name,
+           'stormwater', status = 'mailed'
     FROM swppp_stop_work_orders WHERE letter_file IS NOT NULL
     UNION ALL
     SELECT 'letters/stormwater/' || letter_file,

@@ -1,7 +1,10 @@
--- Who a notice goes to and where (contract 5.1): industrial users (sewer) and construction sites
--- (stormwater), each with the name and address to write to. mailing_name / mailing_address when
--- given, else the record's own name (a site's applicant) and address; city, state and zip as given.
--- An industrial user is in the jurisdiction of the town running Outfall ($town); a site, in its own.
+-- Who a notice goes to and where (contract 5.1, 7.4): industrial users (sewer) and construction sites
+-- (stormwater), each with the name and address to write to. An industrial user: mailing_name /
+-- mailing_address when given, else its name and address; city, state and zip as given. A site: its
+-- landowner (owner_name, owner_address, owner_city, owner_state, owner_zip: the stormwater law serves
+-- the landowner), with the applicant, who may be copied (mailing_name, else applicant; mailing_address,
+-- city, state, zip). An industrial user is in the jurisdiction of the town running Outfall ($town); a
+-- site, in its own.
 WITH users AS (
     SELECT user_id,
            arg_max(name, coalesce(permit_effective, DATE '0001-01-01')) AS name,
@@ -17,12 +20,16 @@ WITH users AS (
 SELECT 'sewer' AS kind, user_id AS recipient_id, CAST($town AS VARCHAR) AS jurisdiction,
        coalesce(nullif(trim(mailing_name), ''), name) AS recipient_name,
        coalesce(nullif(trim(mailing_address), ''), address) AS street,
-       city, state, zip, name AS record_name, address AS premises, permit_no
+       city, state, zip, name AS record_name, address AS premises, permit_no,
+       CAST(NULL AS VARCHAR) AS applicant_name, CAST(NULL AS VARCHAR) AS applicant_street,
+       CAST(NULL AS VARCHAR) AS applicant_city, CAST(NULL AS VARCHAR) AS applicant_state,
+       CAST(NULL AS VARCHAR) AS applicant_zip
 FROM users
 UNION ALL
 SELECT 'stormwater', site_id, jurisdiction,
-       coalesce(nullif(trim(mailing_name), ''), applicant),
-       coalesce(nullif(trim(mailing_address), ''), address),
-       city, state, zip, name, address, NULL
+       nullif(trim(owner_name), ''), nullif(trim(owner_address), ''),
+       owner_city, owner_state, owner_zip, name, address, NULL,
+       coalesce(nullif(trim(mailing_name), ''), applicant), nullif(trim(mailing_address), ''),
+       city, state, zip
 FROM sites
 ORDER BY 1, 2

@@ -11,6 +11,10 @@ SELECT 'the construction sites'' file', site_id, coalesce(nullif(trim(mailing_na
        NULL
 FROM sites
 UNION ALL
+SELECT 'the construction sites'' file', site_id, owner_name, owner_zip, NULL
+FROM sites
+WHERE nullif(trim(owner_name), '') IS NOT NULL
+UNION ALL
 SELECT 'the illicit discharges file', case_id, responsible_party, NULL, mailing_address
 FROM illicit_discharges
 WHERE nullif(trim(responsible_party), '') IS NOT NULL

@@ -37,7 +37,11 @@ CREATE TABLE IF NOT EXISTS obligations (
     user_id VARCHAR, obligation VARCHAR, rule VARCHAR, trigger_date DATE, due DATE,
     satisfied_on DATE,              -- NULL: not satisfied by --as-of
     status VARCHAR,                 -- met | late | open | overdue
-    days_late INTEGER, reference VARCHAR, detail VARCHAR, as_of DATE
+    days_late INTEGER, reference VARCHAR, detail VARCHAR, as_of DATE,
+    law VARCHAR,                    -- the law the duty rests on, as the rules name it (law_names, short)
+    adopted BOOLEAN,                -- a duty of the town's own code, or of another law the rules adopt:
+                                    -- only such a duty is a violation in a notice (else the user's record)
+    adopted_by VARCHAR              -- the local act that adopts another law's duty (NULL: none)
 );
 
 -- SNC arithmetic of every user, parameter and six-month period (met or not).
@@ -90,7 +94,11 @@ CREATE TABLE IF NOT EXISTS grease_orders (
     rule VARCHAR,
     recipient_name VARCHAR, mailing_address VARCHAR,   -- who the order goes to, the address lines
                                                        -- joined by '; '
-    ready_to_mail BOOLEAN, not_ready_reason VARCHAR    -- the letter's state (the one address rule of letters)
+    ready_to_mail BOOLEAN, not_ready_reason VARCHAR,   -- the letter's state (the one address rule of letters)
+    status VARCHAR,                                    -- draft, mailed or withdrawn (contract 7.3)
+    period VARCHAR,                                    -- YYYY-MM of missed_due: the order's month
+                                                       -- (notices_mailed: kind grease_order, trap_id)
+    certified_mail_no VARCHAR, correct_within_days INTEGER
 );
 
 -- Contract 5.2: which set of measurements a determination was made on (sample, daily_max,

@@ -6,7 +6,7 @@
 -- permit_effective or after permit_expires; both days are in effect: reading permit_in_effect).
 CREATE TABLE IF NOT EXISTS discharges_without_permit (
     user_id VARCHAR, name VARCHAR, day DATE,
-    finding VARCHAR,                -- permit_expired or permit_not_yet_effective
+    finding VARCHAR,                -- permit_expired, permit_not_yet_effective or never_permitted
     samples INTEGER, flow_readings BIGINT,
     permit_no VARCHAR, permit_effective DATE, permit_expires DATE,
     days_outside INTEGER,           -- days from the permit's end (or to its start)

@@ -58,9 +58,11 @@ CREATE TABLE IF NOT EXISTS swppp_stop_work_orders (
     order_id VARCHAR, issued_on DATE, jurisdiction VARCHAR, site_id VARCHAR,
     recipient_name VARCHAR, recipient_address VARCHAR, site_description VARCHAR,
     notice_ids VARCHAR, violations INTEGER, basis VARCHAR,
-    status VARCHAR,         -- proposed: the officer decides whether to serve it
+    status VARCHAR,         -- draft (the officer decides whether to serve it), mailed, or withdrawn
     letter_file VARCHAR, rule VARCHAR,
-    ready_to_mail BOOLEAN, not_ready_reason VARCHAR    -- the letter's state (the one address rule of letters)
+    ready_to_mail BOOLEAN, not_ready_reason VARCHAR,   -- the letter's state (the one address rule of letters)
+    period VARCHAR,         -- YYYY-MM: the month it was first warranted, which numbers it (notices_mailed)
+    certified_mail_no VARCHAR
 );
 
 CREATE TABLE IF NOT EXISTS swppp_letters (

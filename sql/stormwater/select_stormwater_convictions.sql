@@ -1,6 +1,8 @@
--- Prior convictions: applicant (matched without regard to case and blanks), date, chapter number.
+-- Prior convictions: applicant (matched without regard to case and blanks), the day of the offense
+-- (offense_on; convicted_on when blank: the five years of ch. 267 and the Bellport article count the days
+-- the offenses were committed), the conviction's date and its chapter number.
 SELECT lower(regexp_replace(trim(applicant), '\s+', ' ', 'g')) AS applicant_key, site_id, convicted_on,
-       chapter_number, jurisdiction
+       coalesce(offense_on, convicted_on) AS offense_on, chapter_number, jurisdiction
 FROM convictions
 WHERE convicted_on IS NOT NULL AND chapter_number IS NOT NULL
 ORDER BY applicant_key, convicted_on;
