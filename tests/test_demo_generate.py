@@ -52,7 +52,7 @@ OPTIONAL = {
         "zip",
     },
     "permit_limits": {"basis", "effective_from", "effective_to"},
-    "lab_results": {"mdl", "lab", "method"},
+    "lab_results": {"mdl", "lab", "method", "sampled_by"},  # sampled_by: contract 7.1
     "flow": {"constituent"},
     "infiltration_tests": set(),
     "parcels": {
@@ -81,6 +81,12 @@ OPTIONAL = {
         "city",
         "state",
         "zip",
+        # the landowner (contract 7.4)
+        "owner_name",
+        "owner_address",
+        "owner_city",
+        "owner_state",
+        "owner_zip",
     },
     "inspections": {"kind", "sediment_capacity_lost_pct", "notes"},
     "rainfall": set(),
@@ -288,7 +294,7 @@ def test_as_of_must_leave_the_planted_cases_in_the_data(tmp_path):
 
 def test_scale_one_sizes(town):
     _, counts = town
-    assert counts["industrial_users"] == 20
+    assert counts["industrial_users"] == 21  # 20 permitted, and one that never held a permit (6.5)
     assert counts["parcels"] == 3000
     assert 600_000 <= counts["flow"] <= 750_000
     assert 10 <= counts["infiltration_tests"] <= 14
@@ -307,7 +313,18 @@ def test_users_and_special_agreements(town):
     users = _dataset(root, "industrial_users")
     assert set(users["district"]) == {"consolidated", "district_1"}
     assert users["user_id"].is_unique
-    assert sorted(users.loc[users["normal_avg_flow_gpd"].isna(), "user_id"]) == ["IU-007", "IU-019"]
+    assert sorted(users.loc[users["normal_avg_flow_gpd"].isna(), "user_id"]) == [
+        "IU-007",
+        "IU-019",
+        gen.UNPERMITTED_USER,
+    ]
+    # contract 6.5: a user on file that never held a permit (permit columns blank)
+    never = users[users["user_id"] == gen.UNPERMITTED_USER].iloc[0]
+    assert (
+        pd.isna(never["permit_no"])
+        and pd.isna(never["permit_effective"])
+        and pd.isna(never["permit_expires"])
+    )
     expires = pd.to_datetime(users["permit_expires"])
     year_end = pd.Timestamp("2026-12-31")
     assert ((expires - year_end).abs() <= pd.Timedelta(days=90)).sum() == 2
@@ -369,7 +386,9 @@ def test_lab_results_exceedances_are_exactly_the_planted_ones(town):
     found = {(r.user_id, pd.Timestamp(r.collected_at).month, r.p) for r in ok[broken].itertuples()}
     planted = {(u, m, PARAMETER.get(p.lower(), p)) for u, m, p, _, _ in INJECTED_EXCEEDANCES}
     chronic = {("IU-012", m, "BOD") for m in (1, 2, 3, 5, 6)}
-    assert found == planted | chronic
+    town_sample = {(gen.UNPERMITTED_USER, 6, "BOD")}  # the Town's sample of the unpermitted business
+    assert found == planted | chronic | town_sample
+    assert set(df.loc[df["sampled_by"].notna(), "sampled_by"]) == {"town"}
 
 
 def test_uci_record_for_iu_020(town):
@@ -449,7 +468,7 @@ def test_scaled_parcels_keep_every_class(tmp_path):
     generate(tmp_path, scale=0.1)
     parcels = _dataset(tmp_path, "parcels")
     assert len(parcels) == 300 and PROPERTY_CLASSES <= set(parcels["property_class"])
-    assert len(_dataset(tmp_path, "industrial_users")) == 6
+    assert len(_dataset(tmp_path, "industrial_users")) == 6 + 1  # and the one never permitted
 
 
 def test_infiltration_rates_and_rainfall(town):
@@ -591,7 +610,9 @@ def _planted_slug_days(root: Path) -> dict[str, set[date]]:
 
 def test_reports_periodic_and_slug(town):
     root, _ = town
-    users = set(_dataset(root, "industrial_users")["user_id"])
+    users = set(_dataset(root, "industrial_users")["user_id"]) - {
+        gen.UNPERMITTED_USER
+    }  # no permit, no reports
     r = _dataset(root, "reports")
     assert set(r["report_type"]) == {"periodic", "slug"} and r["received_on"].notna().all()
     periodic = r[r["report_type"] == "periodic"]
@@ -665,7 +686,7 @@ def test_illicit_discharges_practices_and_connection_permits(town):
     in part, practices with a missing as-built plan and an early guarantee release, permits for fees."""
     root, counts = town
     cases = _dataset(root, "illicit_discharges").set_index("case_id")
-    assert counts["illicit_discharges"] == 7
+    assert counts["illicit_discharges"] == 8
     town_case = cases.loc[gen.TOWN_ABATED_CASE]
     assert town_case["abated_by"] == "town" and float(town_case["abatement_cost_usd"]) == 6240.0
     payments = _dataset(root, "illicit_payments")
@@ -683,6 +704,10 @@ def test_illicit_discharges_practices_and_connection_permits(town):
     assert fifteenth.weekday() == 5 and received == fifteenth + timedelta(days=2) <= AS_OF
     assert pd.isna(pending["appeal_decided_on"]) and pd.isna(pending["appeal_outcome"])
     assert date.fromisoformat(pending["abatement_due"]) < AS_OF  # suspended, else overdue
+    # contract 7.4: an appeal received the day after its 15th day (a weekday): late, suspends nothing
+    late = cases.loc[gen.LATE_APPEAL_CASE]
+    fifteenth = date.fromisoformat(late["nov_on"]) + timedelta(days=15)
+    assert fifteenth.weekday() < 5 and date.fromisoformat(late["appeal_received_on"]) > fifteenth
     # and one the decision vacated
     vacated = cases.loc[gen.VACATED_CASE]
     assert (
@@ -714,7 +739,8 @@ def test_required_testing_most_met_and_a_missed_month(town, tmp_path):
     req = _dataset(root, "monitoring_requirements")
     assert counts["monitoring_requirements"] == len(req) and not req.duplicated().any()
     users = set(_dataset(root, "industrial_users")["user_id"])
-    assert set(req["user_id"]) == users - {gen.REAL_METER_USER, gen.UCI_USER}  # most users
+    # most users (not the one never permitted: the administrator specifies testing in a permit)
+    assert set(req["user_id"]) == users - {gen.REAL_METER_USER, gen.UCI_USER, gen.UNPERMITTED_USER}
     assert {"monthly", "quarterly", "semiannual", "annual"} == set(req["frequency"])
     assert req["sample_type"].isna().any() and {"composite", "grab"} <= set(req["sample_type"].dropna())
     user, month = gen.STOPPED_SAMPLING

@@ -183,6 +183,10 @@ INJECTED_EXCEEDANCES = (
 #: Its permit took effect on 1 February of the demo year: the samples and flow before it are
 #: discharges without a permit (ch. 253 Part 2), as are IU-013's after its permit expired on 30 September.
 NEW_PERMIT_USER = "IU-016"
+#: A business that never held a permit (contract 6.5): on file with its permit columns blank, its meter
+#: read above zero on May 20 and the Town's sample of June 9 (sampled_by town: a violation of Part 2's BOD
+#: limit, with no 24-hour notice or repeat sampling asked of the user, contract 7.1).
+UNPERMITTED_USER = "IU-021"
 #: (user_id, month): the user who stopped sampling after that month of the demo year (the hotel), so that
 #: its required testing of September and October is missed and November's is open (contract 6.3).
 STOPPED_SAMPLING = ("IU-018", 8)
@@ -625,6 +629,48 @@ def _industrial_users(users: list[_User], year: int, rng: np.random.Generator) -
     df = pd.DataFrame(rows)
     df["normal_avg_flow_gpd"] = df["normal_avg_flow_gpd"].astype("Int64")
     return df
+
+
+def _unpermitted(year: int) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
+    """:data:`UNPERMITTED_USER`: its industrial user row (no permit), its portable meter's readings of
+    May 20 and the Town's sample of June 9."""
+    user = {
+        "user_id": UNPERMITTED_USER,
+        "name": "Route 32 Quick Lube",
+        "district": "consolidated",
+        "address": "310 Route 32",
+        **_mailing("consolidated"),
+    }
+    start = datetime(year, 5, 20, 10, 0)
+    flow = pd.DataFrame(
+        {
+            "user_id": UNPERMITTED_USER,
+            "timestamp": [
+                (start + timedelta(minutes=15 * k)).strftime("%Y-%m-%dT%H:%M:%S") for k in range(8)
+            ],
+            "value": [12.0, 18.5, 22.0, 20.5, 19.0, 16.5, 9.0, 4.5],
+            "unit": "gpm",
+            "constituent": "flow",
+        }
+    )
+    lab = pd.DataFrame(
+        [
+            {
+                "sample_id": f"{UNPERMITTED_USER}-{year}0609-T",
+                "user_id": UNPERMITTED_USER,
+                "collected_at": f"{year}-06-09T10:30:00",
+                "sample_type": "grab",
+                "parameter": "BOD",
+                "result": "310",
+                "unit": "mg/L",
+                "mdl": None,
+                "lab": "Suffolk Environmental Laboratories",
+                "method": "SM 5210 B",
+                "sampled_by": "town",
+            }
+        ]
+    )
+    return user, flow, lab
 
 
 def _special_agreements(user_ids: set[str], year: int) -> pd.DataFrame:
@@ -1585,6 +1631,28 @@ def _sites(scale: float, rng: np.random.Generator) -> list[_Site]:
     return sites
 
 
+#: Landowners who are not the applicant (contract 7.4: a stormwater notice goes to the landowner, the
+#: applicant copied): site_id -> (landowner, street, post office; the applicant's office street).
+LANDOWNERS = {
+    "S-W01": ("Jericho Turnpike Realty Trust", "210 Route 32", "woodbury", "400 Jericho Tpke"),
+    "S-W05": ("Orchard Hill Land Holdings LLC", "1 Orchard Hill Rd", "woodbury", "85 Smith Clove Rd"),
+}
+
+
+def _owner(s: _Site) -> dict:
+    """The site's landowner and mailing address: :data:`LANDOWNERS`, else the applicant at the site's
+    address."""
+    name, street, place, _office = LANDOWNERS.get(s.site_id, (s.applicant, s.address, s.jurisdiction, None))
+    city, state, zip_code = _mailing(place).values()
+    return {
+        "owner_name": name,
+        "owner_address": street,
+        "owner_city": city,
+        "owner_state": state,
+        "owner_zip": zip_code,
+    }
+
+
 def _sites_frame(sites: list[_Site], year: int) -> pd.DataFrame:
     return pd.DataFrame(
         {
@@ -1601,7 +1669,11 @@ def _sites_frame(sites: list[_Site], year: int) -> pd.DataFrame:
             "agricultural": _bool(s.agricultural for s in sites),
             "exempt": _bool(s.exempt for s in sites),
             "final_stabilization": [date(year, *s.final).isoformat() if s.final else None for s in sites],
+            # the applicant's mailing address (for the copy of a notice): its office where it is not the
+            # landowner, else the site's address
+            "mailing_address": [LANDOWNERS.get(s.site_id, (None,) * 4)[3] for s in sites],
             **{k: [_mailing(s.jurisdiction)[k] for s in sites] for k in ("city", "state", "zip")},
+            **{k: [_owner(s)[k] for s in sites] for k in _owner(sites[0])},
         }
     )
 
@@ -1612,12 +1684,24 @@ def _mailing(place: str, missing: bool = False) -> dict:
     return {"city": city, "state": state, "zip": None if missing else zip_code}
 
 
+#: A stormwater notice whose mailing was recorded without its days to correct (contract 7.2): the row is
+#: quarantined and the notice stays a draft, held until the officer gives its time schedule.
+HELD_STORMWATER_NOTICE = ("S-B03", "10")
+#: The grease-trap order mailed (contract 7.3): the overdue trap's, for its pump-out missed in October.
+MAILED_GREASE_ORDER = ("GT-003", "10", (11, 4))
+#: The stop-work order mailed (contract 7.3): S-W05's, resting on its September notice (mailed October 2,
+#: to be corrected by October 13), numbered by the month it was first warranted, October.
+MAILED_STOP_WORK = ("S-W05", "10", (10, 20))
+
+
 def _notices_mailed(year: int) -> pd.DataFrame:
-    """The clerk's record of notices mailed (contract 5.1, 6.4): a few sewer and stormwater notices, one
-    recorded twice (the earlier mailing counts, with its blank days: the most the law allows), one whose
-    last day to correct is a public holiday (S-W05: October 12 is Columbus Day, so it ends on the 13th,
-    General Construction Law § 25-a), one held back for want of a ZIP code (IU-017), one draft withdrawn;
-    the rest left as drafts. A row for a month with no violation makes no notice."""
+    """The clerk's record of notices and orders mailed (contract 5.1, 6.4, 7.3): a few sewer and stormwater
+    notices, one recorded twice (the earlier mailing counts, with its blank days: the most the law allows),
+    one whose last day to correct is a public holiday (S-W05: October 12 is Columbus Day, so it ends on the
+    13th, General Construction Law § 25-a), one whose letter lacks a ZIP code (IU-017: recorded all the
+    same, not ready), one draft withdrawn, a stormwater notice recorded without its days to correct (held:
+    :data:`HELD_STORMWATER_NOTICE`), a grease-trap order and a stop-work order; the rest left as drafts. A
+    row for a month with no violation makes no notice."""
     rows = [
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 8), "7019 0140 0000 1111 0001", None, None),
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 15), "7019 0140 0000 1111 0002", 14, None),
@@ -1634,6 +1718,33 @@ def _notices_mailed(year: int) -> pd.DataFrame:
         ("stormwater", "S-W05", f"{year}-09", date(year, 10, 2), "7019 0140 0000 1111 0004", 10, None),
         ("stormwater", "S-B06", f"{year}-10", date(year, 11, 3), "7019 0140 0000 1111 0005", 14, None),
         (*WITHDRAWN_NOTICE[:3], None, None, None, WITHDRAWN_NOTICE[3]),
+        (
+            "stormwater",
+            HELD_STORMWATER_NOTICE[0],
+            f"{year}-{HELD_STORMWATER_NOTICE[1]}",
+            date(year, 11, 16),
+            "7019 0140 0000 1111 0007",
+            None,
+            None,
+        ),
+        (
+            "grease_order",
+            MAILED_GREASE_ORDER[0],
+            f"{year}-{MAILED_GREASE_ORDER[1]}",
+            date(year, *MAILED_GREASE_ORDER[2]),
+            "7019 0140 0000 1111 0008",
+            None,
+            None,
+        ),
+        (
+            "stop_work",
+            MAILED_STOP_WORK[0],
+            f"{year}-{MAILED_STOP_WORK[1]}",
+            date(year, *MAILED_STOP_WORK[2]),
+            "7019 0140 0000 1111 0009",
+            None,
+            None,
+        ),
     ]
     return pd.DataFrame(
         [
@@ -1953,8 +2064,9 @@ def _swppp_approvals(sites: list[_Site], year: int, rng: np.random.Generator) ->
 
 
 def _convictions(sites: list[_Site], year: int) -> pd.DataFrame:
-    """The court's list: :data:`PRIOR_CONVICTION` within five years under ch. 267; one
-    conviction more than five years old; one of an applicant with no site this year."""
+    """The court's list, with the day of each offense (the five years count offenses committed, contract
+    7.4): :data:`PRIOR_CONVICTION` within five years under ch. 267; one conviction more than five years old;
+    one of an applicant with no site this year, whose offense's day is not on file."""
     applicants = {s.applicant: s for s in sites}
     rows = []
     if PRIOR_CONVICTION in applicants:
@@ -1963,6 +2075,7 @@ def _convictions(sites: list[_Site], year: int) -> pd.DataFrame:
             {
                 "applicant": PRIOR_CONVICTION,
                 "convicted_on": date(year - 3, 9, 14).isoformat(),
+                "offense_on": date(year - 3, 6, 2).isoformat(),
                 "chapter": "ch. 267",
                 "site_id": None,
                 "jurisdiction": f"Town of {site.jurisdiction.title()}",
@@ -1975,6 +2088,7 @@ def _convictions(sites: list[_Site], year: int) -> pd.DataFrame:
             {
                 "applicant": "Commons Development LLC",
                 "convicted_on": date(year - 7, 5, 2).isoformat(),
+                "offense_on": date(year - 8, 10, 19).isoformat(),
                 "chapter": "Chapter 267",
                 "site_id": None,
                 "jurisdiction": "woodbury",
@@ -1986,6 +2100,7 @@ def _convictions(sites: list[_Site], year: int) -> pd.DataFrame:
         {
             "applicant": "Crestline Excavating Corp.",
             "convicted_on": date(year - 2, 3, 27).isoformat(),
+            "offense_on": None,  # not on file: the conviction's day counts
             "chapter": "21",
             "site_id": None,
             "jurisdiction": "Village of Bellport",
@@ -1994,7 +2109,17 @@ def _convictions(sites: list[_Site], year: int) -> pd.DataFrame:
         }
     )
     return pd.DataFrame(
-        rows, columns=["applicant", "convicted_on", "chapter", "site_id", "jurisdiction", "court", "docket"]
+        rows,
+        columns=[
+            "applicant",
+            "convicted_on",
+            "offense_on",
+            "chapter",
+            "site_id",
+            "jurisdiction",
+            "court",
+            "docket",
+        ],
     )
 
 
@@ -2280,6 +2405,8 @@ PRE_CHAPTER_CASE = "ID-2006-01"
 PENDING_APPEAL_CASE = "ID-2026-05"
 #: An appeal that vacated the notice of violation: the case ends (no abatement).
 VACATED_CASE = "ID-2026-06"
+#: An appeal received after its 15 days (contract 7.4): it suspends neither the abatement nor the penalty.
+LATE_APPEAL_CASE = "ID-2026-07"
 ILLICIT_COLUMNS = [
     "case_id",
     "premises",
@@ -2313,7 +2440,7 @@ def _first_parcel(parcels: pd.DataFrame, property_class: str, skip: int = 0) -> 
 
 
 def _illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Seven cases in the states ch. 185 knows, and the payments toward the Town's abatement."""
+    """Eight cases in the states ch. 185 knows, and the payments toward the Town's abatement."""
     yard = _first_parcel(parcels, "commercial")
     d = lambda m, day: date(year, m, day).isoformat()  # noqa: E731
     cases = [
@@ -2421,6 +2548,23 @@ def _illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame,
             "description": "Rinse water running to a catch basin (the appeal showed it came from the Town's "
             "hydrant flushing)",
             "nov_requires": "2, 3",
+        },
+        # notice of violation Thursday October 1: its 15th day is Friday October 16, so the appeal received
+        # Monday October 19 is late and suspends nothing (contract 7.4): the abatement stays due November 6
+        {
+            "case_id": LATE_APPEAL_CASE,
+            "premises": "55 Smith Clove Rd",
+            "discovered_on": d(9, 28),
+            "hazardous": "false",
+            "notified_on": d(9, 28),
+            "written_confirmation_on": d(9, 30),
+            "nov_on": d(10, 1),
+            "abatement_due": d(11, 6),
+            "appeal_received_on": d(10, 19),
+            "responsible_party": "Smith Clove Car Wash Inc.",
+            "mailing_address": "55 Smith Clove Rd\nCentral Valley, NY 10917",
+            "description": "Car wash bay drain discharging soapy wash water to the road ditch",
+            "nov_requires": "2, 3, 4",
         },
     ]
     payments = [
@@ -2579,8 +2723,12 @@ def generate(
 
     users = _users(scale, _rng(seed, "industrial_users", part=1))
     user_ids = {u.user_id for u in users}
+    unpermitted, unpermitted_flow, town_sample = _unpermitted(year)
     counts["industrial_users"] = _write_csv(
-        _industrial_users(users, year, _rng(seed, "industrial_users")),
+        pd.concat(
+            [_industrial_users(users, year, _rng(seed, "industrial_users")), pd.DataFrame([unpermitted])],
+            ignore_index=True,
+        ),
         folders["industrial_users"] / "users.csv",
     )
     counts["permit_limits"] = _write_csv(
@@ -2590,6 +2738,10 @@ def generate(
         users, folders["lab_results"], year, as_of, _rng(seed, "lab_results")
     )
     counts["flow"], slugs = _flow(users, folders["flow"], year, as_of, _rng(seed, "flow"))
+    counts["flow"] += _write_csv(unpermitted_flow, folders["flow"] / f"{UNPERMITTED_USER}_portable_meter.csv")
+    counts["lab_results"] += _write_csv(
+        town_sample, folders["lab_results"] / f"{UNPERMITTED_USER}_town_sample.csv"
+    )
     counts["infiltration_tests"] = _write_csv(
         _infiltration_tests(scale, year, _rng(seed, "infiltration_tests")),
         folders["infiltration_tests"] / "tests.csv",
