@@ -196,3 +196,25 @@ def test_empty_without_inputs_and_not_judged_without_a_rule(tmp_path):
     assert len(reasons) == 10
     assert reasons[0][0] == "quarterly FOG testing of U-1 from 2026-01-01"
     assert reasons[0][1] == "not judged: woodbury.yaml has no required_testing section"
+
+
+def test_a_town_sample_does_not_meet_the_users_required_testing(tmp_path):
+    """Contract 7.1: the testing Part 2 asks of "each such person" is met only by the user's own samples
+    (lab_results.sampled_by user or blank); a Town sample of the same parameter and month meets none."""
+    data = _data(tmp_path)
+    write(
+        data,
+        "lab_results/town.csv",
+        "sample_id,user_id,collected_at,sample_type,parameter,result,unit,sampled_by\n"
+        "T-1,U-1,2026-10-20T09:00,composite,BOD,100,mg/L,town\n"
+        "T-2,U-1,2026-09-10T09:00,composite,BOD,100,mg/L,USER\n",
+    )
+    wh = tmp_path / "w.duckdb"
+    materialize_town(ASSETS, data, wh, AS_OF)
+    got = rows(
+        wh,
+        "SELECT period_start, samples, status FROM required_testing WHERE user_id = 'U-1' "
+        "AND parameter = 'BOD' AND period_start IN (DATE '2026-09-01', DATE '2026-10-01') ORDER BY 1",
+    )
+    # September: A-3 and the user's T-2 ("USER": any case); October: only the Town's T-1, so missed
+    assert got == [(D(2026, 9, 1), 2, "met"), (D(2026, 10, 1), 0, "missed")]

@@ -615,3 +615,24 @@ def test_prior_offenses_count_by_the_day_they_were_committed(offense_on, counts)
     violation_on = D(2026, 6, 1)
     assert law.count_prior_convictions([offense_on], violation_on, W) == int(counts)
     assert law.count_prior_convictions([offense_on], violation_on, B) == int(counts)
+
+
+@pytest.mark.parametrize(
+    "finding, says, section",
+    [
+        ("contractor_not_certified", "sign and date the certification statement", "contractor certification"),
+        ("disturbance_over_limit", "Not more than five acres shall be disturbed", "SWPPP contents (4)"),
+        (
+            "sediment_not_removed",
+            "design capacity has been reduced by 50%",
+            "maintenance during construction (1)",
+        ),
+        ("report_not_delivered", "delivered to the Stormwater Management Officer weekly", "(2)"),
+    ],
+)
+def test_a_non_inspection_finding_gets_its_own_remedial_measures(finding, says, section):
+    """Contract 7.4: the remedial measures of each kind of finding, from the rules' text with its citation;
+    never the inspection sentence for a finding that is not a missed inspection."""
+    n = law.build_notice(violation(finding=finding), site(), "the applicant", 0, AS_OF, W)
+    assert says in n["remedial_measures"] and section in n["remedial_measures"]
+    assert "inspect and document" not in n["remedial_measures"]

@@ -399,6 +399,14 @@ def test_a_mailed_letter_is_written_once_as_the_facts_stood_on_its_day(town):
     )
     run(db, data, "2026-06-30")
     assert {f: (folder / f).read_bytes() for f in mailed} == mailed
+    # contract 7.3: a document recorded as mailed is a record even when its letter was not ready (the site's
+    # landowner is not on file), with ready false and the reason; written once all the same
+    assert query(
+        db,
+        "SELECT ready, not_ready_reason LIKE '%landowner%' FROM documents_issued WHERE recipient_id = 'S-1'",
+    ) == [(False, True)]
+    # and the letters table said so on the run that recorded them
+    assert query(db, "SELECT count(*) FROM letters WHERE mailed AND NOT recorded") == [(0,)]
     rows = query(
         db,
         "SELECT item, ref, in_letter, supported FROM notice_items WHERE recipient_id = 'IU-1' "

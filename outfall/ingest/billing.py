@@ -73,8 +73,10 @@ SEWER_BUDGET = register(
             ),
         ),
         group="billing",
-        description="A district's budget (USD) for one component and year; a rate not adopted in "
-        "sewer_rates is this budget divided by the component's total units in the district.",
+        description="A district's budget (USD) for one component and year. Only where the rules adopt the "
+        "method (billing.rate_sources lists sewer_budget, with the act that adopted it) is a rate not "
+        "adopted in sewer_rates this budget divided by the component's total units in the district; the "
+        "shipped rules adopt none, so a budget alone bills nothing.",
     )
 )
 
