@@ -323,9 +323,17 @@ def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     write(
         data,
         "sites/s.csv",
-        SITES_HEADER + "W-1,woodbury,2,2026-05-01,G1,<b>Oak</b> Ridge,5 Oak & Elm,<script>x</script> "
-        "Sons,false,false,false,false,\n"
-        + "W-2,woodbury,2,2026-05-01,G1,No applicant,,,false,false,false,false,\n",
+        OWNER_HEADER + "W-1,woodbury,2,2026-05-01,G1,<b>Oak</b> Ridge,5 Oak & Elm,<script>x</script> "
+        "Sons,false,false,false,false,,Oak Land LLC,1 Elm St,Central Valley,NY,10917\n"
+        + "W-2,woodbury,2,2026-05-01,G1,No applicant,,,false,false,false,false,,,,,,\n",
+    )
+    # the May notices mailed June 1 with 5 days to correct (June 6, a Saturday: June 8): the stop-work
+    # orders rest on them (contract 7.3)
+    write(
+        data,
+        "notices_mailed/m.csv",
+        "kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days\n"
+        "stormwater,W-1,2026-05,2026-06-01,1,5\nstormwater,W-2,2026-05,2026-06-01,2,5\n",
     )
     write(
         data,
@@ -340,7 +348,7 @@ def test_letters_escaped_idempotent_and_stale_ones_removed(tmp_path):
     run(data, wh, "2026-06-30", dashboards_dir=str(dash))
     folder = dash / "letters" / "stormwater"
     # the findings are noticed in each site's monthly notice (notice_*.html); swppp_notices writes only the
-    # proposed stop-work orders (swppp_*.html)
+    # stop-work orders (swppp_*.html), drafts resting on the mailed May notices
     orders = sorted(p.name for p in folder.glob("swppp_*.html"))
     assert (
         orders == sorted(r[0] for r in rows(wh, "SELECT letter_file FROM swppp_stop_work_orders"))

@@ -73,7 +73,8 @@ def test_the_demo_shows_each_case(demo):
         "inspection",
         "other",
     } <= set(items)
-    assert q(demo, "SELECT count(DISTINCT recipient_id) FROM notice_items WHERE item = 'no_permit'") == [(2,)]
+    # IU-013 (expired), IU-016 (not yet in effect) and IU-021, which never held a permit (contract 6.5)
+    assert q(demo, "SELECT count(DISTINCT recipient_id) FROM notice_items WHERE item = 'no_permit'") == [(3,)]
     assert q(demo, "SELECT status, withdrawn_reason IS NOT NULL FROM notices WHERE status = 'withdrawn'") == [
         ("withdrawn", True)
     ]
@@ -88,6 +89,57 @@ def test_the_demo_shows_each_case(demo):
         (dt.date(2026, 10, 13),)
     ]
     assert q(demo, "SELECT count(*) FROM required_testing WHERE status = 'missed'")[0][0] >= 1
+
+
+def test_the_demo_shows_each_reading_of_contract_7(demo):
+    # 7.1: federal duties on the users' record, in no letter and no count of violations
+    assert q(
+        demo, "SELECT DISTINCT law, adopted FROM obligations WHERE obligation = 'violation_notice_24h'"
+    ) == [("40 CFR Part 403", False)]
+    assert q(
+        demo,
+        "SELECT count(*) FROM notice_items WHERE law <> 'Woodbury Code ch. 253 Part 2' AND kind = 'sewer'",
+    ) == [(0,)]
+    # the Town's sample of the business never permitted: a violation, but no 24-hour notice asked of it
+    assert q(demo, "SELECT count(*) FROM notice_items WHERE recipient_id = 'IU-021' AND item = 'sample'") == [
+        (1,)
+    ]
+    assert q(demo, "SELECT count(*) FROM obligations WHERE user_id = 'IU-021'") == [(0,)]
+    # 7.2: a stormwater notice held for its missing days to correct (its mailing row quarantined)
+    assert q(
+        demo,
+        "SELECT count(*) FROM quarantine WHERE dataset = 'notices_mailed' AND reason LIKE "
+        "'%stormwater notice needs correct_within_days%'",
+    ) == [(1,)]
+    held = q(
+        demo,
+        "SELECT status, not_ready_reason FROM notices WHERE recipient_id = 'S-B03' AND period = '2026-10'",
+    )
+    assert held[0][0] == "draft" and "time schedule is not set" in held[0][1]
+    # 7.3: the mailed grease order and stop-work order are records; the order rests on a mailed notice
+    recorded = dict(q(demo, "SELECT document_id, letter_kind FROM documents_issued"))
+    assert recorded["GO-GT-003-20261010"] == "grease_order"
+    assert recorded["SWO-W-S-W05-2026-10"] == "stop_work_order"
+    assert q(demo, "SELECT notice_ids FROM swppp_stop_work_orders WHERE status = 'mailed'") == [
+        ("NOV-ST-S-W05-2026-09",)
+    ]
+    # a mailed notice whose letter was not ready is a record all the same (IU-017: no ZIP code)
+    assert q(demo, "SELECT ready FROM documents_issued WHERE document_id = 'NOV-SE-IU-017-2026-05'") == [
+        (False,)
+    ]
+    # 7.4: a landowner who is not the applicant; IU-005's 15-day statement moved off Saturday December 5
+    assert q(
+        demo, "SELECT recipient_name FROM notices WHERE recipient_id = 'S-W05' AND status = 'mailed'"
+    ) == [("Orchard Hill Land Holdings LLC",)]
+    assert q(
+        demo, "SELECT due FROM obligations WHERE user_id = 'IU-005' AND obligation = 'accidental_statement'"
+    ) == [(dt.date(2026, 12, 7),)]
+    # a late appeal: the abatement is not suspended
+    assert q(
+        demo,
+        "SELECT status FROM illicit_discharge_deadlines WHERE case_id = 'ID-2026-07' AND "
+        "obligation = 'abatement'",
+    ) == [("overdue",)]
 
 
 def test_mailed_letters_stay_as_issued_on_a_later_day(demo_town, tmp_path):

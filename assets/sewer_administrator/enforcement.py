@@ -1221,7 +1221,12 @@ def grease_order(
     if comply_days is not None:
         comply_by = law.add_days(day, comply_days)
         comply_by = end(comply_by) if end is not None else comply_by
-    by = f"by {_date_text(comply_by)}" if comply_by else "within the period this order gives once mailed"
+    # a mailed order gives its period as days from its own date (no later day is printed in a record)
+    by = (
+        f"within {comply_days} days of the date of this order"
+        if comply_days is not None
+        else "within the period this order gives once mailed"
+    )
     return {
         "order_id": "GO-" + safe_file_name(f"{trap_id}-{st.next_due:%Y%m%d}"),
         "trap_id": trap_id,
