@@ -497,6 +497,11 @@ def test_a_stop_work_order_rests_on_mailed_notices_past_their_last_day(tmp_path)
         "SELECT document_id, letter_kind, recipient_id, period FROM documents_issued "
         "WHERE letter_kind = 'stop_work_order'",
     ) == [("SWO-W-W-M-2026-05", "stop_work_order", "W-M", "2026-05")]
+    # run again with nothing new: the recorded order's row is the same, not rebuilt from its record alone
+    # (issue 37 item 8: a second run leaves every table equal)
+    first = rows(wh, "SELECT * FROM swppp_stop_work_orders ORDER BY ALL")
+    go("2026-05-31")
+    assert rows(wh, "SELECT * FROM swppp_stop_work_orders ORDER BY ALL") == first
     path = dash / "letters" / "stormwater" / "swppp_SWO-W-W-M-2026-05.html"
     mailed = path.read_bytes()
     text = " ".join(mailed.decode().split())

@@ -719,8 +719,7 @@ class StopWorkOrders:
         ]
         person = self.people.get(("stormwater", site_id))
         recipient = person["recipient"] if person else None
-        if self.records.get(order_id) is not None:  # mailed and on record: the file stands as written
-            return self.recorded(site, self.records[order_id])
+        record = self.records.get(order_id) if mailing is not None else None
         status = "mailed" if mailing is not None else ("withdrawn" if withdrawn else "draft")
         file_name = f"{LETTER_PREFIX}{order_id}.html"
         order = {
@@ -769,6 +768,9 @@ class StopWorkOrders:
         )
         order["ready_to_mail"] = letter.ready_to_mail
         order["not_ready_reason"] = "; ".join(letter.not_ready) or None
+        if record is not None:  # mailed and on record: its row as the data show it, its file as written
+            order.update(ready_to_mail=record["ready"], not_ready_reason=record["not_ready_reason"])
+            return order, self._kept_letter(order)
         return order, {
             "file_name": file_name,
             "kind": "stop_work_order",
