@@ -1229,12 +1229,7 @@ def grease_order(
     )
     return {
         "order_id": "GO-" + safe_file_name(f"{trap_id}-{st.next_due:%Y%m%d}"),
-        "trap_id": trap_id,
-        "user_id": t["user_id"],
-        "parcel_id": t["parcel_id"],
-        "establishment": t["establishment"],
-        "address": t["address"] or t["user_address"],
-        "pumpout_interval_days": interval,
+        **_trap_fields(trap_id, t),
         "last_pumped_on": st.last_pumped_on,
         "missed_due": st.next_due,
         "days_overdue": st.days_overdue,
@@ -1260,17 +1255,25 @@ def grease_order(
     }
 
 
-def _grease_status_row(trap_id: str, t: dict, pumps: list[dict], as_of: dt.date, g: Any) -> dict:
-    interval = int(t["pumpout_interval_days"])
-    seen = [p for p in pumps if p["pumped_on"] <= as_of]
-    st = law.pumpout_status(t["set_on"], interval, [p["pumped_on"] for p in seen], as_of)
+def _trap_fields(trap_id: str, t: dict) -> dict:
+    """What names a trap in its status row and its order: the trap, its user or parcel, the establishment,
+    its address (the trap's, else its user's) and the pump-out interval set for it."""
     return {
         "trap_id": trap_id,
         "user_id": t["user_id"],
         "parcel_id": t["parcel_id"],
         "establishment": t["establishment"],
         "address": t["address"] or t["user_address"],
-        "pumpout_interval_days": interval,
+        "pumpout_interval_days": int(t["pumpout_interval_days"]),
+    }
+
+
+def _grease_status_row(trap_id: str, t: dict, pumps: list[dict], as_of: dt.date, g: Any) -> dict:
+    interval = int(t["pumpout_interval_days"])
+    seen = [p for p in pumps if p["pumped_on"] <= as_of]
+    st = law.pumpout_status(t["set_on"], interval, [p["pumped_on"] for p in seen], as_of)
+    return {
+        **_trap_fields(trap_id, t),
         "set_on": t["set_on"],
         "pumpouts": len(seen),
         "last_pumped_on": st.last_pumped_on,
