@@ -130,7 +130,7 @@ def _parser() -> argparse.ArgumentParser:
         "--dashboards",
         metavar="DIR",
         default="",
-        help="where the letters are (default: where the last run wrote them)",
+        help="where the letters are (default: the dashboards folder beside the warehouse)",
     )
     templates = sub.add_parser(
         "templates",
@@ -658,7 +658,7 @@ def cmd_verify(args) -> int:
     import duckdb
 
     # DuckDB and pandas: only to verify
-    from outfall.output_folders import last_run_dashboards, output_paths
+    from outfall.output_folders import output_paths
     from outfall.records import verify_records
 
     warehouse = _check_warehouse(args.warehouse, must_exist=True)
@@ -671,8 +671,8 @@ def cmd_verify(args) -> int:
             dashboards = Path(args.dashboards).resolve()
             if not dashboards.is_dir():
                 raise UsageError(f"no such dashboards folder: {args.dashboards}")
-        else:
-            dashboards = last_run_dashboards(con) or output_paths(str(warehouse)).dashboards
+        else:  # beside the warehouse, wherever it now is (contract 7.3): a copy checks its own folder
+            dashboards = output_paths(str(warehouse)).dashboards
         try:
             problems = verify_records(con, dashboards)
             total = con.execute("SELECT count(*) FROM documents_issued").fetchall()[0][0]
