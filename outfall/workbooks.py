@@ -29,6 +29,7 @@ LIST_MAX = 255  # characters Excel allows in a list written into its check
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDEBF7")
 HELPER_FILL = PatternFill("solid", fgColor="EDEDED")
+REQUIRED_FILL = PatternFill("solid", fgColor="FFF2CC")  # a cell required on its row, though not on every row
 WRAPPED = Alignment(wrap_text=True, vertical="top")
 AUTHOR = "Outfall"
 
@@ -84,8 +85,14 @@ def example(col: Column) -> str:
 
 
 def column_note(col: Column) -> str:
-    """The header's note: what the column holds, whether it is required, and an example."""
-    lines = [f"{col.name}: {'required' if col.required else 'may be left blank'}."]
+    """The header's note: whether it is required (or when: a column whose own words say when it is
+    required), what the column holds, and an example: what the reader requires of it, exactly."""
+    doc = col.doc.replace("`", "")
+    if not col.required and "required" in doc:
+        lines = [f"{col.name}: {doc}."]
+    else:
+        lines = [f"{col.name}: {'required' if col.required else 'may be left blank'}."]
+        lines += [doc[:1].upper() + doc[1:] + "."] if doc else []
     kind = KIND_WORDS[col.kind]
     if col.nonnegative and col.kind in ("number", "integer"):
         kind = kind[:-1] + ", 0 or more."
@@ -209,8 +216,8 @@ def write_header(
         cells.append(
             (
                 PREFILLED_COLUMN,
-                "Outfall marks each row it wrote here, so that a row left unanswered "
-                "is set aside with a plain reason. Keep it.",
+                "Outfall marks each row it wrote here, so that a row left with nothing filled in "
+                "records nothing (it is counted as left blank). Keep it.",
                 HELPER_FILL,
             )
         )

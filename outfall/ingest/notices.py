@@ -124,13 +124,15 @@ NOTICES_MAILED = register(
                 "correct_within_days",
                 "integer",
                 nonnegative=True,
-                doc="days to correct from the mailing day; sewer: blank is the most the law allows",
+                doc="days to correct from the mailing day: required for a stormwater notice (the law leaves "
+                "them to the officer: a stormwater row mailed without them is set aside); for a sewer notice "
+                "blank gives the most the law allows",
             ),
             Column("withdrawn_reason", doc="with no mailed_on: withdraws the draft notice"),
         ),
         key=("kind", "recipient_id", "period", "mailed_on"),
         extensions=BY_HAND,
-        answers=("mailed_on", "withdrawn_reason"),
+        answers=("mailed_on", "certified_mail_no", "correct_within_days", "withdrawn_reason"),
         finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
         context_steps=correction_steps,
         group="notices",
