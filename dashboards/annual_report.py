@@ -432,6 +432,7 @@ def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
         body=body,
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=False,
     )

@@ -44,6 +44,7 @@ from dashboards.html import (
     no_data,
     note,
     page,
+    role_name,
     section,
     table,
 )
@@ -687,26 +688,27 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     meta = PageMeta()
     if as_frame(data.totals).empty or data.year is None:
         body = [
-            worklist_panel(data.worklist, "clerk", data.as_of),
+            worklist_panel(data.worklist, "clerk", data.as_of, data.laws),
             section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills")),
             fees_section(data),
         ]
         return page(
             file="billing.html",
-            title="Billing: annual sewer roll",
+            title=f"{role_name(data.laws, 'clerk')}: the annual sewer roll",
             subtitle=esc(
                 f"{law_cited(data.laws, 'sewer_rates')} sewer units · as of {data.as_of.isoformat()}"
             ),
             body=join(body),
             as_of=data.as_of,
             town=data.town,
+            laws=data.laws,
             generated_at=data.generated_at,
             has_charts=False,
         ), meta
     y = _Year.of(data)
     charts: list[Chart] = []
     body = [
-        worklist_panel(data.worklist, "clerk", data.as_of),
+        worklist_panel(data.worklist, "clerk", data.as_of, data.laws),
         kpi_panel(y, data),
         districts_panel(y, data, charts),
         classes_panel(y, charts),
@@ -724,11 +726,12 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     )
     return page(
         file="billing.html",
-        title=f"Billing: sewer roll, billing year {y.year}",
+        title=f"{role_name(data.laws, 'clerk')}: the sewer roll of billing year {y.year}",
         subtitle=esc(subtitle),
         body=join(body),
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=True,
     ), meta

@@ -39,6 +39,7 @@ from dashboards.html import (
     no_data,
     note,
     page,
+    role_name,
     section,
     short_name,
     short_rule,
@@ -708,7 +709,7 @@ def stormwater_view(data: StormwaterData) -> StormwaterView:
 
 
 def panel_worklist(view: StormwaterView) -> str:
-    return worklist_panel(view.data.worklist, "stormwater_officer", view.data.as_of)
+    return worklist_panel(view.data.worklist, "stormwater_officer", view.data.as_of, view.data.laws)
 
 
 def _notice_counts(view: StormwaterView) -> tuple[int, int, int, int, str]:
@@ -1156,7 +1157,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
     )
     html_text = page(
         file="stormwater.html",
-        title="Stormwater officer: construction sites",
+        title=f"{role_name(data.laws, 'stormwater_officer')}: construction sites",
         subtitle=esc(
             f"Construction site inspections ({law_cited(data.laws, 'stormwater')}) · as of "
             f"{day_words(data.as_of)}" + (f" · storm threshold {thresholds}" if thresholds else "")
@@ -1164,6 +1165,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
         body=body,
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=bool(view.charts),
     )
