@@ -45,6 +45,7 @@ from dashboards.html import (
     note,
     nothing_found,
     page,
+    role_name,
     section,
     short_name,
     short_rule,
@@ -53,8 +54,9 @@ from dashboards.html import (
     table,
     to_date_words,
     unit_text,
+    units_in_words,
 )
-from dashboards.notices import notices_table, sewer_follow_up
+from dashboards.notices import ITEM_WORDS, notices_table, sewer_follow_up
 from dashboards.testing import required_testing_section
 from dashboards.worklist import worklist_panel
 
@@ -122,6 +124,9 @@ class SewerData:
     worklist: pd.DataFrame | None = None
     # what the notices list, by kind of item (kind, item, items)
     notice_items: pd.DataFrame | None = None
+    # the notices' items other than a sample's or statistic's result (late reports, testing missed, months
+    # without a permit): user_id, period, item, ref, item_on, description, rule, notice_status, issued_on
+    other_items: pd.DataFrame | None = None
     present: dict[str, bool] = field(default_factory=dict)  # table -> exists
 
 
@@ -1213,6 +1218,24 @@ class SewerView:
         return to_date_words(self.data.as_of)
 
     @property
+    def items_period(self) -> str:
+        """The months the violations are counted in: the samples' (``period``), widened to every violation
+        listed (statistics and the notices' other items)."""
+        days = [d for d in (self.first, self.last) if not is_missing(d)]
+        if not self.violations.empty:
+            days += list(local_naive(self.violations["collected_at"]))
+        for frame, column in ((self.statv, "period_end"), (self.other_items, "item_on")):
+            if not frame.empty:
+                days += list(pd.to_datetime(frame[column]))
+        days = [d for d in days if not is_missing(d)]
+        return months_words(min(days), max(days)) if days else self.period
+
+    @property
+    def violations_total(self) -> int:
+        """Every violation the page lists (the violations panel's rows): the items of the notices."""
+        return len(self.violations) + len(self.statv) + len(self.other_items)
+
+    @property
     def flow_period(self) -> str:
         """The months of the flow readings: the period the slugs are found in."""
         if self.flow.empty:
@@ -1230,9 +1253,11 @@ class SewerView:
         return Col("user_id", "User", html=cell, width="24%" if short else "")
 
     def violations_by_user(self) -> dict[Any, int]:
-        """Violations in the period per user: single samples, daily maximums and monthly averages."""
+        """Violations per user: the items of its notices (contract 7.5), as the violations panel lists them:
+        single samples, daily maximums and monthly averages, and the other items (reports, testing, days
+        without a permit)."""
         counts: dict[Any, int] = {}
-        for frame in (self.violations, self.statv):
+        for frame in (self.violations, self.statv, self.other_items):
             if not frame.empty:
                 for u, n in frame.groupby("user_id").size().items():
                     counts[u] = counts.get(u, 0) + int(n)
@@ -1261,6 +1286,7 @@ def sewer_view(data: SewerData) -> SewerView:
         "baselines",
         "gaps",
         "snc",
+        "other_items",
     )
     frames = {n: _frame(getattr(data, n)) for n in names}
     frames["statv"], frames["inconc"] = frames.pop("statistic_violations"), frames.pop("inconclusive")
@@ -1278,7 +1304,7 @@ def sewer_view(data: SewerData) -> SewerView:
 
 
 def panel_worklist(view: SewerView) -> str:
-    return worklist_panel(view.data.worklist, "superintendent", view.data.as_of)
+    return worklist_panel(view.data.worklist, "superintendent", view.data.as_of, view.data.laws)
 
 
 def panel_headline(view: SewerView) -> str:
@@ -1288,18 +1314,19 @@ def panel_headline(view: SewerView) -> str:
     flagged = summary[summary["permit_expiry_flag"]] if not summary.empty else summary
     by_user = view.violations_by_user()
     ytd_samples, ytd_stats = view.year_to_date()
-    total, ytd = len(v) + len(statv), ytd_samples + ytd_stats
+    total, ytd = view.violations_total, ytd_samples + ytd_stats
+    others = len(view.other_items)
     cards = [
         Kpi(
-            f"violations, {view.period}",
+            f"violations, {view.items_period}",
             fmt_num(total),
-            f"{fmt_num(len(v))} single samples, {fmt_num(len(statv))} daily maximums or monthly averages; "
-            f"{len(by_user)} of {n_users} users",
+            f"the items of the notices: {fmt_num(len(v))} single samples, {fmt_num(len(statv))} daily "
+            f"maximums or monthly averages, {fmt_num(others)} other; {len(by_user)} of {n_users} users",
             "bad" if total else "good",
-            "#violations",
+            "#findings",
         ),
         Kpi(
-            f"violations, {view.ytd}",
+            f"limits broken, {view.ytd}",
             fmt_num(ytd),
             f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual "
             "report counts them)",
@@ -1386,8 +1413,9 @@ def panel_summary(view: SewerView) -> str:
         )
     parts.append(table(_summary_order(view), _summary_cols(view), row_class=_summary_row_class))
     lead = (
-        f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on "
-        f"each user's chip below); permit status as of {day_words(data.as_of)}."
+        f"Counts of {view.ytd}, and in the last column every violation of {view.items_period}: the items "
+        f"of its notices, as the violations below list them (the count on each user's chip below); permit "
+        f"status as of {day_words(data.as_of)}."
     )
     return section(f"Compliance summary, {view.ytd}", join(parts), sid="summary", lead=esc(lead))
 
@@ -1434,7 +1462,7 @@ def _summary_cols(view: SewerView) -> list[Col]:
         Col("inconclusive", "Inconclusive", fmt=count, num=True),
         Col("slugs", "Slugs", fmt=count, num=True),
         Col("worst", "Worst exceedance", html=_worst_words),
-        Col("period_violations", f"All violations, {view.period}", fmt=count, num=True),
+        Col("period_violations", f"All violations, {view.items_period}", fmt=count, num=True),
     ]
 
 
@@ -1604,17 +1632,49 @@ def panel_violations(view: SewerView) -> str:
             violations_table(view, rules),
             '<h3 id="statistic">Daily maximums and monthly averages above their limit</h3>',
             statistics_table(view, rules),
-            '<h3 id="inconclusive">Inconclusive non-detects</h3>',
+            '<h3 id="other-items">Reports, testing and permits</h3>',
+            other_items_table(view, rules),
+            '<h3 id="inconclusive">Inconclusive non-detects (not violations)</h3>',
             inconclusive_table(view, rules),
             rules.notes(),
         ]
     )
     lead = (
-        f"Every violation in the samples collected {view.period}, newest first: which user broke which "
-        "limit, when, by how much and under which section (numbered: the full text of each section is at "
-        "the end), and the notice of violation that lists it."
+        f"Every violation of {view.items_period}, {fmt_num(view.violations_total)} in all, newest first: "
+        "each is an item of the notice of its month. Which user broke which limit, when, by how much and "
+        "under which section (numbered: the full text of each section is at the end); then the reports "
+        "late or missing, the testing missed and the months of discharging without a permit."
     )
-    return section(f"Violations, {view.period}", body, sid="findings", lead=esc(lead))
+    return section(f"Violations, {view.items_period}", body, sid="findings", lead=esc(lead))
+
+
+def other_items_table(view: SewerView, rules: RuleNotes) -> str:
+    """The notices' items other than a result over its limit: what, when, and the notice that lists it."""
+    items = view.other_items
+    if items.empty:
+        return note("No report late or missing, no testing missed, no month without a permit.", "info")
+    cols = [
+        view.user(),
+        Col("item_on", "Day", nowrap=True, fmt=fmt_date),
+        Col("item", "What", fmt=lambda x: ITEM_WORDS.get(str(x), (str(x).replace("_", " "),))[0]),
+        Col("description", "Found", html=lambda r: esc(units_in_words(r.get("description")))),
+        rules.col("rule", "Rule (section)", limit=32),
+        Col(
+            "period",
+            "Notice of the month",
+            nowrap=True,
+            html=lambda r: esc(
+                notice_words(
+                    {
+                        "notice_period": r.get("period"),
+                        "notice_status": r.get("notice_status"),
+                        "issued_on": r.get("issued_on"),
+                    }
+                )
+            ),
+        ),
+    ]
+    return table(items, cols)
 
 
 def panel_slugs(view: SewerView) -> str:
@@ -1876,9 +1936,9 @@ def _user_head(view: SewerView, u: Any, inputs: UserChartInputs) -> str:
     if u in inputs.in_snc:
         badges += " " + badge("significant noncompliance", "bad")
     badges += " " + (
-        badge(f"{n} violation{'s' if n != 1 else ''}, {view.period}", "bad")
+        badge(f"{n} violation{'s' if n != 1 else ''}, {view.items_period}", "bad")
         if n
-        else badge(f"no violations, {view.period}", "good")
+        else badge(f"no violations, {view.items_period}", "good")
     )
     return (
         f'<div class="entity-head"><h2>{esc(u)} · {esc(view.names.get(u) or "")}</h2>{badges}</div>'
@@ -1987,7 +2047,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
     rng = f" · samples collected {view.period}" if view.first is not None else ""
     html_text = page(
         file="sewer.html",
-        title="Sewer administrator: industrial users",
+        title=f"{role_name(data.laws, 'superintendent')}: industrial users",
         subtitle=esc(
             f"{law_cited(data.laws, 'sewer_use')} discharge limits and slugs · as of "
             f"{day_words(data.as_of)}{rng}"
@@ -1995,6 +2055,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
         body=body,
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=bool(view.charts),
     )
