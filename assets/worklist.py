@@ -26,7 +26,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, table_result, warehouse
 from outfall import notice_words as words
 from outfall.law import worklist as law
-from outfall.letters import Recipient, address_problems
+from outfall.register_export import bills_lacking_address
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.warehouse import replace_rows, sql, transaction
@@ -339,21 +339,17 @@ def address_actions(w: Worklist, letters: list[dict], conflicts: list[dict], bil
             name=c["recipient_name"],
         )
     for b in bills:
-        problems = address_problems(
-            Recipient(b["owner"], b["street"], b["city"], b["state"], b["zip"]), "the parcels file"
+        w.add(
+            law.CLERK,
+            f"Complete the owner's mailing address of parcel {b['parcel_id']} before the {b['year']} sewer "
+            f"bills are mailed: {b['lacks']}",
+            b["parcel_id"],
+            None,
+            "sewer_bills",
+            f"{b['year']} {b['parcel_id']}",
+            name=b["owner"],
+            link="billing.html#addresses",
         )
-        if problems:
-            w.add(
-                law.CLERK,
-                f"Complete the owner's mailing address of parcel {b['parcel_id']} before the {b['year']} "
-                f"sewer bills are mailed: {'; '.join(problems)}",
-                b["parcel_id"],
-                None,
-                "sewer_bills",
-                f"{b['year']} {b['parcel_id']}",
-                name=b["owner"],
-                link="billing.html#addresses",
-            )
 
 
 def quarantine_actions(w: Worklist, quarantine: list[dict]) -> None:
@@ -384,7 +380,9 @@ def quarantine_actions(w: Worklist, quarantine: list[dict]) -> None:
         )
 
 
-def build_worklist(con, as_of: dt.date, rules: Rules) -> pd.DataFrame:
+def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -> pd.DataFrame:
+    """Every person's actions on ``as_of``; ``year``: the billing year whose bills' addresses are listed
+    (None: the last year billed, as the billing page shows it)."""
     setting = rules.worklist  # a setting of the pages, not law: undated (None: nothing is "due")
     w = Worklist(as_of, setting.due_within_days if setting is not None else None)
     quarantine_actions(w, _records(con, "select_worklist_quarantine"))
@@ -401,7 +399,7 @@ def build_worklist(con, as_of: dt.date, rules: Rules) -> pd.DataFrame:
         w,
         _records(con, "select_worklist_letters"),
         _records(con, "select_worklist_addresses"),
-        _records(con, "select_worklist_bill_addresses"),
+        bills_lacking_address(con, year),
     )
     return w.frame()
 
@@ -432,7 +430,7 @@ def build_worklist(con, as_of: dt.date, rules: Rules) -> pd.DataFrame:
 def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:
-        frame = build_worklist(con, as_of, rules.town_rules())
+        frame = build_worklist(con, as_of, rules.town_rules(), settings.year or None)
         with transaction(con):
             replace_rows(con, "worklist", frame)
         counts = frame.groupby(["person", "status"]).size().to_dict() if len(frame) else {}

@@ -99,6 +99,9 @@ class BillingData(PageData):
     # cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None
     fees_unpriced: pd.DataFrame | None = None
+    # the year's bills whose owner's mailing address is not full (register_export.bills_lacking_address):
+    # parcel_id, owner, street, city, state, zip, lacks (in words)
+    addresses: pd.DataFrame | None = None
 
 
 def by_component(totals: pd.DataFrame) -> pd.DataFrame:
@@ -434,6 +437,13 @@ def kpi_panel(y: _Year, data: BillingData) -> str:
                 "#changes",
             ),
             Kpi(
+                f"bills without a full mailing address, {_by(y.year)}",
+                fmt_num(len(as_frame(data.addresses))),
+                "for the mail merge: listed below, and on the list above",
+                "warn" if len(as_frame(data.addresses)) else "good",
+                "#addresses",
+            ),
+            Kpi(
                 f"largest bill, {_by(y.year)}",
                 fmt_usd(top["total_usd"]) if top is not None else "none",
                 " ".join(str(v) for v in (top.get("parcel_id"), top.get("owner")) if not is_missing(v))
@@ -444,6 +454,31 @@ def kpi_panel(y: _Year, data: BillingData) -> str:
             ),
         ]
     )
+
+
+def addresses_panel(y: _Year, data: BillingData) -> str:
+    """The bills whose owner's mailing address is not full: the mail merge's gaps, every one of them."""
+    frame = as_frame(data.addresses)
+    lead = (
+        f"{len(frame):,} of the {y.parcels_now:,} bills of {y.year} lack a full mailing address (a name, a "
+        "street line, a city, a state and a five- or nine-digit ZIP code), so the register's mail merge "
+        "cannot address them: complete them in the parcels file and run again. The register's workbook "
+        "lists them too (sheet Addresses to complete)."
+        if len(frame)
+        else f"Every bill of {y.year} has a full mailing address for the register's mail merge."
+    )
+    if frame.empty:
+        return section("Mailing addresses", "", sid="addresses", lead=esc(lead))
+    cols = [
+        Col("parcel_id", "Parcel", nowrap=True),
+        Col("owner", "Owner"),
+        Col("street", "Mailing address"),
+        Col("city", "City"),
+        Col("state", "State"),
+        Col("zip", "ZIP"),
+        Col("lacks", "What it lacks"),
+    ]
+    return section("Mailing addresses", table(frame, cols, whole=True), sid="addresses", lead=esc(lead))
 
 
 def districts_panel(y: _Year, data: BillingData, charts: list[Chart]) -> str:
@@ -710,6 +745,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     body = [
         worklist_panel(data.worklist, "clerk", data.as_of, data.laws),
         kpi_panel(y, data),
+        addresses_panel(y, data),
         districts_panel(y, data, charts),
         classes_panel(y, charts),
         largest_panel(y, data),

@@ -767,18 +767,29 @@ def panel_headline(view: StormwaterView) -> str:
         ),
     ]
     if data.illicit_deadlines is not None:
-        illicit = as_frame(data.illicit_deadlines)
-        n = int((illicit["status"] == "overdue").sum()) if not illicit.empty else 0
+        overdue = overdue_deadlines(as_frame(data.illicit_deadlines))
+        town = int(overdue["obligation"].isin(TOWN_ACTS).sum()) if not overdue.empty else 0
         cards.append(
             Kpi(
                 "illicit discharge deadlines overdue",
-                fmt_num(n),
-                f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}",
-                "bad" if n else "good",
-                "#illicit",
+                fmt_num(len(overdue)),
+                f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}: {town} the Town's own "
+                f"(on the list above), {len(overdue) - town} the responsible parties' (with the cases)",
+                "bad" if len(overdue) else "good",
+                "#illicit-overdue",
             )
         )
     return kpis(cards)
+
+
+# The deadlines of an illicit discharge case that are the Town's own acts (the officer's worklist); the
+# others are the responsible party's (notify, confirm, abate, appeal, protest).
+TOWN_ACTS = ("appeal_hearing", "cost_notice")
+
+
+def overdue_deadlines(deadlines: pd.DataFrame) -> pd.DataFrame:
+    """The deadlines of the cases overdue on the day judged: the list the card counts."""
+    return deadlines[deadlines["status"] == "overdue"] if not deadlines.empty else deadlines
 
 
 def _due_badge(r: pd.Series) -> str:
@@ -1290,8 +1301,15 @@ def illicit_section(data: StormwaterData) -> str:
     deadlines, charges = as_frame(data.illicit_deadlines), as_frame(data.illicit_charges)
     rules = RuleNotes("rule-illicit")
     parts = [_cases_table(data)]
-    if not deadlines.empty:
-        parts.append("<h3>Deadlines of the cases</h3>" + _deadlines_table(deadlines, rules))
+    overdue = overdue_deadlines(deadlines)
+    if not overdue.empty:
+        parts.append(
+            f'<h3 id="illicit-overdue">Deadlines overdue ({len(overdue)})</h3>'
+            + _deadlines_table(overdue, rules)
+        )
+    rest = deadlines.drop(index=overdue.index) if not deadlines.empty else deadlines
+    if not rest.empty:
+        parts.append("<h3>The other deadlines of the cases</h3>" + _deadlines_table(rest, rules))
     if not charges.empty:
         parts.append(
             "<h3>Cost of abatement by the Town, payments and interest</h3>" + _charges_table(charges, rules)
