@@ -597,7 +597,7 @@ def test_the_register_says_how_many_bills_lack_a_full_mailing_address_and_which(
     ).fetchall()
     con.execute(
         "UPDATE parcels SET city = 'Central Valley', state = 'NY', zip = '109' WHERE parcel_id = 'P-1'"
-    )
+    ).fetchall()
     lacking = {r["parcel_id"]: r["lacks"] for r in bills_lacking_address(con, 2026)}
     assert "P-0" not in lacking and len(lacking) == len(parcels) - 1
     assert lacking["P-1"] == "the ZIP code '109' is not five digits (or five and four)"
