@@ -114,6 +114,16 @@ ROLE_WORDS = {
 }
 
 
+def noun(n: Any, one: str, many: str | None = None) -> str:
+    """The noun that follows a count: 'inspection' after 1, 'inspections' after 0 or 2 (``many``: when not
+    the singular with an s: 'notices of violation')."""
+    try:
+        single = int(n) == 1
+    except (TypeError, ValueError):
+        single = False
+    return one if single else (many or one + "s")
+
+
 def role_name(laws: dict[str, str] | None, person: str) -> str:
     """The one name of a person on every page: the official the rules name (``law_names``), else plain
     words."""

@@ -73,6 +73,8 @@ class IndexData(PageData):
         default_factory=list
     )  # (file, label) of the annual reports written
     worklist: pd.DataFrame | None = None  # what each person must do next (table worklist)
+    # the steps of this run that failed, and why in plain words (step, why): none when the run finished
+    failures: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _range_text(first: Any, last: Any) -> str:
@@ -93,6 +95,27 @@ def _span(data: IndexData) -> tuple[Any, Any]:
         return None, None
     first, last = pd.to_datetime(observed["first"]).min(), pd.to_datetime(observed["last"]).max()
     return (None if pd.isna(first) else first), (None if pd.isna(last) else last)
+
+
+def panel_failures(data: IndexData) -> str:
+    """First of all, when the run did not finish: which steps failed and why; the pages show what the
+    warehouse held, and what those steps write is as the last run that finished them left it."""
+    if not data.failures:
+        return ""
+    steps = "".join(f"<li><code>{esc(step)}</code>: {esc(why)}</li>" for step, why in data.failures)
+    n = len(data.failures)
+    return section(
+        "This run did not finish",
+        note(
+            f"<strong>{n} step{'s' if n != 1 else ''} of the run as of {esc(day_words(data.as_of))} failed"
+            f"</strong> (the details are in outfall.log beside the warehouse):<ul>{steps}</ul>"
+            "What those steps write, and what reads it, is as the last run that finished them left it; the "
+            "pages were written again from what the warehouse holds. Correct what is said above and run "
+            "Outfall again.",
+            "bad",
+        ),
+        sid="failed",
+    )
 
 
 def panel_worklist(data: IndexData) -> str:
@@ -299,6 +322,7 @@ def panel_reasons(data: IndexData) -> str:
 
 # The index, top to bottom: what to do, the run, the pages and their numbers, then the data.
 INDEX_PANELS = (
+    panel_failures,
     panel_worklist,
     panel_after_as_of,
     panel_run,

@@ -44,6 +44,7 @@ from dashboards.html import (
     no_data,
     note,
     nothing_found,
+    noun,
     page,
     role_name,
     section,
@@ -1316,39 +1317,41 @@ def panel_headline(view: SewerView) -> str:
     ytd_samples, ytd_stats = view.year_to_date()
     total, ytd = view.violations_total, ytd_samples + ytd_stats
     others = len(view.other_items)
+    slug_users = view.slugs["user_id"].nunique() if not view.slugs.empty else 0
     cards = [
         Kpi(
-            f"violations, {view.items_period}",
+            f"{noun(total, 'violation')}, {view.items_period}",
             fmt_num(total),
-            f"the items of the notices: {fmt_num(len(v))} single samples, {fmt_num(len(statv))} daily "
-            f"maximums or monthly averages, {fmt_num(others)} other; {len(by_user)} of {n_users} users",
+            f"the items of the notices: {fmt_num(len(v))} single {noun(len(v), 'sample')}, "
+            f"{fmt_num(len(statv))} daily maximums or monthly averages, {fmt_num(others)} other; "
+            f"{len(by_user)} of {n_users} {noun(n_users, 'user')}",
             "bad" if total else "good",
             "#findings",
         ),
         Kpi(
-            f"limits broken, {view.ytd}",
+            f"{noun(ytd, 'limit', 'limits')} broken, {view.ytd}",
             fmt_num(ytd),
-            f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual "
-            "report counts them)",
+            f"{ytd_samples} single {noun(ytd_samples, 'sample')}, {ytd_stats} daily maximums or monthly "
+            "averages (as the annual report counts them)",
             "bad" if ytd else "good",
             "#summary",
         ),
         Kpi(
-            f"inconclusive non-detects, {view.period}",
+            f"inconclusive {noun(len(view.inconc), 'non-detect')}, {view.period}",
             fmt_num(len(view.inconc)),
             "detection value above the limit",
             "warn" if len(view.inconc) else "good",
             "#inconclusive",
         ),
         Kpi(
-            f"slug events, {view.flow_period}",
+            f"slug {noun(len(view.slugs), 'event')}, {view.flow_period}",
             fmt_num(len(view.slugs)),
-            f"{view.slugs['user_id'].nunique() if not view.slugs.empty else 0} users",
+            f"{slug_users} {noun(slug_users, 'user')}",
             "bad" if len(view.slugs) else "good",
             "#slugs",
         ),
         Kpi(
-            f"permits expiring {_within(data.permit_warn_days)} or expired",
+            f"{noun(len(flagged), 'permit')} expiring {_within(data.permit_warn_days)} or expired",
             fmt_num(len(flagged)),
             f"as of {day_words(data.as_of)}",
             "warn" if len(flagged) else "good",
@@ -1356,16 +1359,19 @@ def panel_headline(view: SewerView) -> str:
         ),
     ]
     if data.snc is not None:
-        cards.append(
-            Kpi(
-                "users in significant noncompliance",
-                fmt_num(view.snc["user_id"].nunique()),
-                f"in a six-month period, {view.period}",
-                "bad" if len(view.snc) else "good",
-                "#snc",
-            )
-        )
+        cards.append(_snc_card(view))
     return kpis(cards)
+
+
+def _snc_card(view: SewerView) -> Kpi:
+    users = view.snc["user_id"].nunique() if not view.snc.empty else 0
+    return Kpi(
+        f"{noun(users, 'user')} in significant noncompliance",
+        fmt_num(users),
+        f"in a six-month period, {view.period}",
+        "bad" if users else "good",
+        "#snc",
+    )
 
 
 def _expiring_note(view: SewerView, flagged: pd.DataFrame) -> str:

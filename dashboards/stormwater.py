@@ -38,6 +38,7 @@ from dashboards.html import (
     named,
     no_data,
     note,
+    noun,
     page,
     role_name,
     section,
@@ -737,49 +738,59 @@ def panel_headline(view: StormwaterView) -> str:
     day = day_words(data.as_of)
     cards = [
         Kpi(
-            f"inspections overdue, {view.period}",
+            f"{noun(n_overdue, 'inspection')} overdue, {view.period}",
             fmt_num(n_overdue),
             f"due and not made by {day}",
             "bad" if n_overdue else "good",
             "#sites",
         ),
         Kpi(
-            f"inspections made late, {view.period}",
+            f"{noun(n_late, 'inspection')} made late, {view.period}",
             fmt_num(n_late),
             "made after the day they were due",
             "warn" if n_late else "good",
             "#sites",
         ),
         Kpi(
-            f"inspections due by {view.week_end:%A %B} {view.week_end.day}",
+            f"{noun(len(week), 'inspection')} due by {view.week_end:%A %B} {view.week_end.day}",
             fmt_num(len(week)),
             f"{week_overdue} of them overdue already",
             "warn" if len(week) else "good",
             "#upcoming",
         ),
-        Kpi(f"sites needing inspections on {day}", fmt_num(active), f"of {len(status)} sites", "", "#sites"),
         Kpi(
-            f"notices of violation, {months}",
+            f"{noun(active, 'site')} needing inspections on {day}",
+            fmt_num(active),
+            f"of {len(status)} {noun(len(status), 'site')}",
+            "",
+            "#sites",
+        ),
+        Kpi(
+            f"{noun(notices, 'notice of violation', 'notices of violation')}, {months}",
             fmt_num(notices),
-            f"one per site and month: {mailed} mailed, {drafts} drafts; they list {listed} findings",
+            f"one per site and month: {mailed} mailed, {drafts} {noun(drafts, 'draft')}; they list {listed} "
+            f"{noun(listed, 'finding')}",
             "",
             "#monthly-notices",
         ),
     ]
     if data.illicit_deadlines is not None:
-        overdue = overdue_deadlines(as_frame(data.illicit_deadlines))
-        town = int(overdue["obligation"].isin(TOWN_ACTS).sum()) if not overdue.empty else 0
-        cards.append(
-            Kpi(
-                "illicit discharge deadlines overdue",
-                fmt_num(len(overdue)),
-                f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}: {town} the Town's own "
-                f"(on the list above), {len(overdue) - town} the responsible parties' (with the cases)",
-                "bad" if len(overdue) else "good",
-                "#illicit-overdue",
-            )
-        )
+        cards.append(_illicit_card(data, day))
     return kpis(cards)
+
+
+def _illicit_card(data: StormwaterData, day: str) -> Kpi:
+    """The illicit discharge deadlines overdue: the length of the list the cases' section shows first."""
+    overdue = overdue_deadlines(as_frame(data.illicit_deadlines))
+    town = int(overdue["obligation"].isin(TOWN_ACTS).sum()) if not overdue.empty else 0
+    return Kpi(
+        f"illicit discharge {noun(len(overdue), 'deadline')} overdue",
+        fmt_num(len(overdue)),
+        f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}: {town} the Town's own "
+        f"(on the list above), {len(overdue) - town} the responsible parties' (with the cases)",
+        "bad" if len(overdue) else "good",
+        "#illicit-overdue",
+    )
 
 
 # The deadlines of an illicit discharge case that are the Town's own acts (the officer's worklist); the
