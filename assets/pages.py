@@ -24,7 +24,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, outputs
 from dashboards import query
-from dashboards.html import PageMeta, day_words, months_words, noun, to_date_words
+from dashboards.html import PageMeta, day_words, months_words, noun, role_name, to_date_words
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
 from outfall.resources import OutfallSettings, RulesResource
@@ -292,7 +292,9 @@ def _tone(value: Any, bad: str = "bad") -> str:
     return "" if value is None else (bad if value else "good")
 
 
-def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResource) -> list[PageCard]:
+def _cards(
+    r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResource, laws: dict[str, str]
+) -> list[PageCard]:
     years = r.named("sewer_bills", "select_dashboard_bill_years")
     year = int(years["year"].max()) if years is not None and not years.empty else None
     if settings.year and r.has("sewer_bills"):
@@ -307,7 +309,7 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
         PageCard(
             "sewer.html",
             "Industrial users",
-            "Superintendent of Sewage",
+            role_name(laws, "superintendent"),
             "What to do next, violations and slugs, notices, required testing; each user's control charts "
             "and flow.",
             (folder / "sewer.html").exists(),
@@ -316,7 +318,7 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
         PageCard(
             "stormwater.html",
             "Construction sites",
-            "Stormwater management officer",
+            role_name(laws, "stormwater_officer"),
             "What to do next, this week's inspections, late and overdue findings, notices, illicit "
             "discharges; each site's inspections against rainfall.",
             (folder / "stormwater.html").exists(),
@@ -325,7 +327,7 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
         PageCard(
             "billing.html",
             f"Sewer roll {year}" if year else "Sewer roll",
-            "Clerk",
+            role_name(laws, "clerk"),
             "Units and revenue by district, component and class; changes from last year; largest bills.",
             (folder / "billing.html").exists(),
             [
@@ -334,7 +336,7 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
                     f"billed for {year}" if year else "billed",
                     "",
                 ),
-                (_n(parcels), "parcels", ""),
+                (_n(parcels), noun(parcels, "parcel"), ""),
             ],
         ),
     ]
@@ -361,7 +363,7 @@ def read_index_data(
     data.quarantine_total = int(counts["rows"].sum()) if counts is not None else 0
     data.set_aside = r.named("set_aside", "select_dashboard_set_aside")
     data.not_judged = r.named("not_judged", "select_dashboard_not_judged", {"examples": NOT_JUDGED_EXAMPLES})
-    data.cards = _cards(r, folder, settings, rules)
+    data.cards = _cards(r, folder, settings, rules, data.laws)
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.reports = _reports(con, r, folder)
     data.present = r.present

@@ -139,7 +139,9 @@ def correction_checks(ws, letter: str, rows: list[dict], sewer_max: int | None) 
     ws.add_data_validation(workbooks.whole_number_check(0, None, below))
 
 
-def read_me(as_of: dt.date, counts: dict[str, int]) -> tuple[list[str], list[tuple[str, ...]]]:
+def read_me(
+    as_of: dt.date, counts: dict[str, int], laws: dict[str, str] | None = None
+) -> tuple[list[str], list[tuple[str, ...]]]:
     paragraphs = [
         f"What waits for an answer, as Outfall found it on {as_of.isoformat()}: a row per item, on the "
         "sheet of the person who answers it.",
@@ -161,11 +163,18 @@ def read_me(as_of: dt.date, counts: dict[str, int]) -> tuple[list[str], list[tup
     }
     for sheet in SHEETS:
         ds = all_datasets()[sheet.dataset]
-        table.append((sheet.dataset, workbooks.person(ds), what[sheet.dataset], str(counts[sheet.dataset])))
+        who = workbooks.person(ds, laws)
+        table.append((sheet.dataset, who, what[sheet.dataset], str(counts[sheet.dataset])))
     return paragraphs, table
 
 
-def build_workbook(rows: dict[str, list[dict]], as_of: dt.date, sewer_max: int | None, paths: OutputPaths):
+def build_workbook(
+    rows: dict[str, list[dict]],
+    as_of: dt.date,
+    sewer_max: int | None,
+    paths: OutputPaths,
+    laws: dict[str, str] | None = None,
+):
     import openpyxl
 
     wb = openpyxl.Workbook()
@@ -174,7 +183,7 @@ def build_workbook(rows: dict[str, list[dict]], as_of: dt.date, sewer_max: int |
         ws, letters = write_sheet(wb, sheet, rows[sheet.dataset], paths)
         if sheet.dataset == "notices_mailed":
             correction_checks(ws, letters["correct_within_days"], rows[sheet.dataset], sewer_max)
-    paragraphs, table = read_me(as_of, {name: len(r) for name, r in rows.items()})
+    paragraphs, table = read_me(as_of, {name: len(r) for name, r in rows.items()}, laws)
     workbooks.notes_sheet(wb, paragraphs, table)
     wb.active = 0
     return wb
@@ -206,7 +215,8 @@ def to_record(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesRes
         return MaterializeResult(
             metadata={**counts, "written": "no: the warehouse has no folder (in memory)"}
         )
-    wb = build_workbook(rows, as_of, _sewer_max(rules, as_of), paths)
+    laws = {name: law.short for name, law in rules.town_rules().laws(as_of).items()}
+    wb = build_workbook(rows, as_of, _sewer_max(rules, as_of), paths, laws)
     path = write_atomic(
         Path(paths.exports) / FILE, workbooks.workbook_bytes(wb, dt.datetime.combine(as_of, dt.time()))
     )

@@ -53,7 +53,7 @@ def test_the_workbook_has_a_read_me_then_a_sheet_per_folder(forms):
     for name, ds in all_datasets().items():
         assert name in notes and ds.description in notes
     assert (
-        "Superintendent of Sewage" in notes and "Clerk" in notes and "Stormwater management officer" in notes
+        "Superintendent of Sewage" in notes and "Clerk" in notes and "Stormwater Management Officer" in notes
     )
     assert "save it into the folder of the same name" in notes and "nothing needs deleting" in notes
     assert not re.search(r"\bcontract\b", notes.lower())
