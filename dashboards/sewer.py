@@ -57,7 +57,7 @@ from dashboards.html import (
     unit_text,
     units_in_words,
 )
-from dashboards.notices import ITEM_WORDS, notices_table, sewer_follow_up
+from dashboards.notices import notices_table, sewer_follow_up
 from dashboards.testing import required_testing_section
 from dashboards.worklist import worklist_panel
 
@@ -1654,6 +1654,14 @@ def panel_violations(view: SewerView) -> str:
     return section(f"Violations, {view.items_period}", body, sid="findings", lead=esc(lead))
 
 
+# The other items of a notice, as the violations list names them in one line each.
+OTHER_ITEM_WORDS = {
+    "late_report": "report late or missing",
+    "missed_testing": "testing missed",
+    "no_permit": "month without a permit",
+}
+
+
 def other_items_table(view: SewerView, rules: RuleNotes) -> str:
     """The notices' items other than a result over its limit: what, when, and the notice that lists it."""
     items = view.other_items
@@ -1662,8 +1670,12 @@ def other_items_table(view: SewerView, rules: RuleNotes) -> str:
     cols = [
         view.user(),
         Col("item_on", "Day", nowrap=True, fmt=fmt_date),
-        Col("item", "What", fmt=lambda x: ITEM_WORDS.get(str(x), (str(x).replace("_", " "),))[0]),
-        Col("description", "Found", html=lambda r: esc(units_in_words(r.get("description")))),
+        Col(
+            "item", "What", nowrap=True, fmt=lambda x: OTHER_ITEM_WORDS.get(str(x), str(x).replace("_", " "))
+        ),
+        Col(  # on paper the row is one line: what, when, the rule and the notice (the letter says the rest)
+            "description", "Found", html=lambda r: esc(units_in_words(r.get("description"))), screen_only=True
+        ),
         rules.col("rule", "Rule (section)", limit=32),
         Col(
             "period",
@@ -1842,16 +1854,32 @@ def _user_ids(view: SewerView) -> list:
     return sorted(ids)
 
 
+def users_with_findings(view: SewerView) -> set:
+    """The users the page has a finding of: a violation (an item of its notices), a slug, an inconclusive
+    result or significant noncompliance. Only they are charted (a region's 2,000 meters, each charted, made
+    a page of 127 MB); the others are one table."""
+    if _frame(view.data.summary).empty:
+        return set(_user_ids(view))  # nothing judged yet: no user can be said to be without findings
+    found = set(view.violations_by_user())
+    for frame in (view.slugs, view.inconc, view.snc):
+        if not frame.empty:
+            found |= set(frame["user_id"])
+    return found
+
+
 def panel_users(view: SewerView) -> str:
-    """The users' chips, then each user's section: its facts, control charts and flow trace."""
+    """The users' chips, then each user with findings in a section of its own (its facts, control charts
+    and flow trace), then the users without findings in one table."""
     data = view.data
-    user_ids = _user_ids(view)
+    everyone = _user_ids(view)
+    found = users_with_findings(view)
+    user_ids = [u for u in everyone if u in found]
     by_user = view.violations_by_user()
     toc = "".join(
         f'<a class="{"bad" if by_user.get(u) else ""}" href="#user-{esc(slug(u))}">{esc(u)}'
         f"{(' ' + esc(short_name(view.names[u], 24))) if u in view.names else ''}"
         f"{(' · ' + str(by_user[u])) if by_user.get(u) else ''}</a>"
-        for u in user_ids
+        for u in everyone
     )
     with_violations, with_slugs = year_to_date_users(view)
     printed = [u for u in user_ids if u in with_violations or u in with_slugs]
@@ -1886,12 +1914,55 @@ def panel_users(view: SewerView) -> str:
         + reading,
         sid="users",
         lead=esc(
-            f"Each user's control charts and flow trace. Red: users with violations; "
-            f"the count after the name is of all its violations, {view.period}."
+            f"The control charts and flow trace of each of the {len(user_ids)} users with findings (a "
+            f"violation, a slug, an inconclusive result or significant noncompliance); the other "
+            f"{len(everyone) - len(user_ids)} are listed together after them. Red: users with violations; "
+            f"the count after the name is of all its violations, {view.items_period}."
         ),
     )
     inputs = user_chart_inputs(view)
-    return head + join(user_section(view, u, inputs, u in with_violations, u in with_slugs) for u in user_ids)
+    sections = join(user_section(view, u, inputs, u in with_violations, u in with_slugs) for u in user_ids)
+    return head + sections + users_without_findings(view, [u for u in everyone if u not in found], inputs)
+
+
+def users_without_findings(view: SewerView, quiet: list, inputs: UserChartInputs) -> str:
+    """The users with no finding, one row each (its anchor is the row): no chart of theirs is drawn."""
+    if not quiet:
+        return ""
+    rows = []
+    for u in quiet:
+        urow, srow = inputs.users.get(u), inputs.summary.get(u)
+        get = lambda row, key: None if row is None else row.get(key)  # noqa: E731
+        rows.append(
+            {
+                "user_id": u,
+                "address": get(urow, "address"),
+                "permit_no": get(urow, "permit_no"),
+                "permit_expires": get(urow, "permit_expires"),
+                "samples": get(srow, "samples"),
+                "normal_flow_gpd": get(urow, "normal_flow_gpd"),
+                "flow": "yes" if u in inputs.flow else "no",
+            }
+        )
+    cols = [
+        view.user(short=False),
+        Col("address", "Address"),
+        Col("permit_no", "Permit"),
+        Col("permit_expires", "Permit expires", nowrap=True, fmt=fmt_date),
+        Col("samples", f"Samples, {view.ytd}", num=True, fmt=fmt_num),
+        Col("normal_flow_gpd", "Normal average flow (gallons a day)", num=True, fmt=fmt_num),
+        Col("flow", "Flow or probe readings"),
+    ]
+    body = table(pd.DataFrame(rows), cols, row_id=lambda r: f"user-{slug(r['user_id'])}", whole=True)
+    return section(
+        f"Users without findings, {view.items_period}",
+        body,
+        sid="users-without-findings",
+        lead=esc(
+            f"{len(quiet)} users had no violation, slug, inconclusive result or significant noncompliance "
+            f"in {view.items_period}: their readings are judged like every other's, and not charted here."
+        ),
+    )
 
 
 @dataclass

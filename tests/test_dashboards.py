@@ -365,8 +365,10 @@ def sewer_frames() -> SewerData:
 def test_sewer_page_charts_limits_nondetects_and_escaping():
     html_text, meta = build_sewer_page(sewer_frames())
     specs = figure_specs(html_text)
-    assert meta.charts == len(specs) == 4  # heat map, IU-1 control + flow, IU-2 control
-    assert {"fig-violations-heatmap", "fig-control-IU-1", "fig-flow-IU-1", "fig-control-IU-2"} <= set(specs)
+    assert meta.charts == len(specs) == 3  # heat map, IU-1 control + flow; IU-2 has no finding: not charted
+    assert {"fig-violations-heatmap", "fig-control-IU-1", "fig-flow-IU-1"} <= set(specs)
+    quiet = html_text[html_text.index('id="users-without-findings"') :]
+    assert 'id="user-IU-2"' in quiet and esc(EVIL) in quiet  # one table of the users without findings
     # names from input files are escaped in the HTML and never open a tag
     assert EVIL not in html_text and "<img" not in html_text
     assert esc(EVIL) in html_text and "&lt;b&gt;2 Mill&lt;/b&gt;" in html_text
