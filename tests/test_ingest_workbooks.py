@@ -175,6 +175,8 @@ def test_a_prefilled_row_left_blank_records_nothing_and_a_partly_filled_one_is_j
     assert con.execute(
         "SELECT rows_left_blank, prefilled FROM ingested_files WHERE dataset = 'notices_mailed'"
     ).fetchall() == [(1, True)]
+    # the workbook's rows set aside come first on the quarantine page and their person's list
+    assert con.execute("SELECT DISTINCT prefilled FROM quarantine").fetchall() == [(True,)]
     raw = con.execute("SELECT raw FROM quarantine WHERE row_number = 3").fetchall()[0][0]
     assert '"certified_mail_no":"7009"' in raw.replace(" ", "")  # what was typed is kept
     assert con.execute(

@@ -210,6 +210,7 @@ def town(tmp_path):
                 "source_file": "to_record.xlsx [notices_mailed]",
                 "row_number": 2,
                 "reason": "a stormwater notice needs correct_within_days",
+                "prefilled": True,
             },
         ],
     )

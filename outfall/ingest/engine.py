@@ -429,6 +429,10 @@ def _record_file(
             "prefilled": fr.prefilled,
         },
     )
+    if fr.prefilled and fr.rows_quarantined:
+        con.execute(
+            sql("mark_prefilled_quarantine"), {"dataset": ds.name, "source_file": fr.source_file, "now": now}
+        ).fetchall()
     report.files.append(fr)
     if report.summaries is not None:
         if fr.straight and report.summaries:

@@ -10,7 +10,9 @@ CREATE TABLE IF NOT EXISTS quarantine (
     row_number INTEGER,
     reason VARCHAR NOT NULL,
     raw VARCHAR,
-    quarantined_at TIMESTAMPTZ
+    quarantined_at TIMESTAMPTZ,
+    -- a row of a sheet Outfall prefilled (exports/to_record.xlsx), filled against its rules: listed first
+    prefilled BOOLEAN
 );
 
 CREATE TABLE IF NOT EXISTS ingested_files (
