@@ -691,7 +691,7 @@ def test_export_all_tables(con, tmp_path):
     assert row["raw"].value == "parcel id: =1+1; owner: @SUM(1); acres: -2+3"  # JSON as words
     assert row["row_number"].value == 3 and row["row_number"].data_type == "n"
     assert row["quarantined_at"].is_date and row["quarantined_at"].value == dt.datetime(2026, 1, 2, 3, 0)
-    assert q.auto_filter.ref == "A1:F2"
+    assert q.auto_filter.ref == "A1:G2"  # dataset .. quarantined_at, prefilled
     snc = wb["snc_publication"]
     header = [c.value for c in snc[1]]
     names = [r[header.index("name")] for r in snc.iter_rows(min_row=2)]
