@@ -88,6 +88,7 @@ def test_a_long_violations_table_prints_every_row(chromium, tmp_path: Path):
         SewerData(
             as_of=AS_OF,
             town="Town of Woodbury",
+            laws={"sewer_administrator": "Superintendent of Sewage"},  # the rules' name of the person
             users=users,
             violations=violations,
             present={"industrial_users": True, "discharge_violations": True},
@@ -121,8 +122,8 @@ def test_the_small_towns_sewer_page_prints_every_violating_sample(chromium, buil
 def test_every_page_prints_with_its_header(chromium, built_town: Path, tmp_path: Path):
     titles = {
         "index.html": "Outfall dashboards",
-        "stormwater.html": "Stormwater officer: construction sites",
-        "billing.html": "Billing: sewer roll, billing year 2026",
+        "stormwater.html": "Stormwater Management Officer: construction sites",
+        "billing.html": "Clerk: the sewer roll of billing year 2026",
         "quarantine.html": "Quarantined input rows",
     }
     both = "Town of Woodbury and Village of Bellport"
