@@ -159,6 +159,10 @@ def _month(period: str) -> str:
     return words.month_words(dt.date(year, month, 1))
 
 
+# What each kind of draft document is called in its line (the orders: contract 7.3).
+ORDER_WORDS = {"grease_order": "the grease trap pump-out order", "stop_work": "the stop-work order"}
+
+
 def draft_action(d: dict) -> str:
     """What the person does with a draft document, and records."""
     if d["kind"] == "illicit_nov":
@@ -166,6 +170,9 @@ def draft_action(d: dict) -> str:
             f"Mail the notice of violation of illicit discharge case {d['recipient_id']} and record the "
             "day it was mailed in the illicit discharges file"
         )
+    if d["kind"] in ORDER_WORDS:
+        month = f" of {_month(d['period'])}" if d.get("period") else ""
+        return f"Mail {ORDER_WORDS[d['kind']]}{month} and record the mailing, or withdraw it"
     count = _plural(int(d["items"] or 0), "violation")
     return (
         f"Mail the notice of violation for {_month(d['period'])} ({count}) by certified mail and record the "

@@ -342,3 +342,19 @@ def test_one_line_per_subject_and_action():
         w.add("clerk", "Confirm the ZIP code of Acme", "IU-1", None, "address_conflicts", "x")
     w.add("clerk", "Confirm the ZIP code of Acme", "IU-2", None, "address_conflicts", "x")
     assert len(w.frame()) == 2
+
+
+def test_every_kind_of_draft_is_worded_for_its_person():
+    """Drafts come from one statement (select_worklist_drafts); an order drafted as a notice is (contract
+    7.3) is its person's line with its own words."""
+    from assets.worklist import PERSON_OF_KIND, draft_action
+
+    order = {"kind": "stop_work", "recipient_id": "S-1", "period": "2026-10", "items": 1}
+    assert PERSON_OF_KIND["stop_work"] == law.STORMWATER_OFFICER
+    assert PERSON_OF_KIND["grease_order"] == law.SUPERINTENDENT
+    assert (
+        draft_action(order)
+        == "Mail the stop-work order of October 2026 and record the mailing, or withdraw it"
+    )
+    case = {"kind": "illicit_nov", "recipient_id": "ID-1", "period": None, "items": 1}
+    assert draft_action(case).startswith("Mail the notice of violation of illicit discharge case ID-1")
