@@ -10,6 +10,7 @@ with a "no data yet" note, never a failure.
 """
 
 import datetime as dt
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, outputs
 from dashboards import query
-from dashboards.html import PageMeta, day_words, months_words, to_date_words
+from dashboards.html import PageMeta, day_words, months_words, noun, role_name, to_date_words
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
 from outfall.resources import OutfallSettings, RulesResource
@@ -35,6 +36,18 @@ from outfall.warehouse import configure, sql
 QUARANTINE_ROWS_PER_REASON = 50
 # Of each thing not judged for want of a rule (asset, section and reason), the page names the first few.
 NOT_JUDGED_EXAMPLES = 5
+# The pages a run writes even when a step they read failed: ``outfall run`` writes them again in one more
+# run from what the warehouse holds, with the steps that failed and why in this run tag (a JSON list of
+# [step, why]), which the index shows first. Never a letter or a record of one: only pages and the list
+# they open with.
+PAGES_AFTER_FAILURE = (
+    "worklist",
+    "sewer_dashboard",
+    "stormwater_dashboard",
+    "billing_dashboard",
+    "dashboard_index",
+)
+FAILED_STEPS_TAG = "outfall/failed_steps"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -190,6 +203,12 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -
     year = {"year": as_of.year}
     samples = _counts(r, "discharge_violations", "count_dashboard_violations", year)
     stats = _counts(r, "statistic_violations", "count_dashboard_statistic_violations", year) or (0, [], 0)
+    items = _counts(r, "notice_items", "count_dashboard_notice_items", {"kind": "sewer"}) or (
+        0,
+        [],
+        None,
+        None,
+    )
     (slugs,) = _counts(r, "slug_events", "count_dashboard_slug_events") or (None,)
     (expiring,) = _counts(r, "compliance_summary", "count_dashboard_expiring_permits") or (None,)
     town = rules.town_rules()
@@ -199,21 +218,29 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -
     if samples is None:
         numbers.append(("–", "violations", ""))
     else:
-        count, users, ytd, first, last = samples
-        total = count + stats[0]
-        period = months_words(first, last) or "no sample yet"
+        count, _users, ytd, first, last = samples
+        total, recipients, first_item, last_item = items  # the notices' items, as the sewer page counts
+        days = [d for d in (first, last, first_item, last_item) if d is not None]
+        period = months_words(min(days), max(days)) if days else "no sample yet"
+        ytd_total = ytd + stats[2]
         numbers += [
             (
                 f"{total:,}",
-                f"violations, {period}: {count:,} single samples, {stats[0]:,} daily maximums "
-                f"or monthly averages; {len(set(users or []) | set(stats[1] or [])):,} users",
+                f"{noun(total, 'violation')}, {period}: the items of the notices; "
+                f"{len(recipients or []):,} {noun(len(recipients or []), 'user')}",
                 _tone(total),
             ),
-            (f"{ytd + stats[2]:,}", f"violations, {to_date_words(as_of)}", _tone(ytd + stats[2])),
+            (
+                f"{ytd_total:,}",
+                f"{noun(ytd_total, 'limit')} broken, {to_date_words(as_of)}",
+                _tone(ytd_total),
+            ),
         ]
     flow = _flow_span(r)
-    numbers.append((_n(slugs), "slug events" + (f", {flow}" if flow else ""), _tone(slugs)))
-    numbers.append((_n(expiring), f"permits expiring {within}or expired", _tone(expiring, "warn")))
+    numbers.append((_n(slugs), f"slug {noun(slugs, 'event')}" + (f", {flow}" if flow else ""), _tone(slugs)))
+    numbers.append(
+        (_n(expiring), f"{noun(expiring, 'permit')} expiring {within}or expired", _tone(expiring, "warn"))
+    )
     return numbers
 
 
@@ -237,11 +264,11 @@ def _stormwater_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str,
     numbers = [
         (
             _n(overdue),
-            f"inspections overdue, {period}: due and not made by {day_words(as_of)}",
+            f"{noun(overdue, 'inspection')} overdue, {period}: due and not made by {day_words(as_of)}",
             _tone(overdue),
         ),
-        (_n(late), f"inspections made late, {period}", _tone(late, "warn")),
-        (_n(week), f"inspections due by {week_end:%A %B} {week_end.day}", _tone(week, "warn")),
+        (_n(late), f"{noun(late, 'inspection')} made late, {period}", _tone(late, "warn")),
+        (_n(week), f"{noun(week, 'inspection')} due by {week_end:%A %B} {week_end.day}", _tone(week, "warn")),
     ]
     if notices is not None:
         count, mailed, drafts, items, first_month, last_month = notices
@@ -249,7 +276,8 @@ def _stormwater_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str,
         numbers.append(
             (
                 _n(count),
-                f"notices of violation, {months}: {mailed} mailed, {drafts} drafts, listing {items} findings",
+                f"{noun(count, 'notice of violation', 'notices of violation')}, {months}: {mailed} mailed, "
+                f"{drafts} {noun(drafts, 'draft')}, listing {items} {noun(items, 'finding')}",
                 "",
             )
         )
@@ -264,7 +292,9 @@ def _tone(value: Any, bad: str = "bad") -> str:
     return "" if value is None else (bad if value else "good")
 
 
-def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResource) -> list[PageCard]:
+def _cards(
+    r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResource, laws: dict[str, str]
+) -> list[PageCard]:
     years = r.named("sewer_bills", "select_dashboard_bill_years")
     year = int(years["year"].max()) if years is not None and not years.empty else None
     if settings.year and r.has("sewer_bills"):
@@ -279,7 +309,7 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
         PageCard(
             "sewer.html",
             "Industrial users",
-            "Superintendent of Sewage",
+            role_name(laws, "superintendent"),
             "What to do next, violations and slugs, notices, required testing; each user's control charts "
             "and flow.",
             (folder / "sewer.html").exists(),
@@ -288,7 +318,7 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
         PageCard(
             "stormwater.html",
             "Construction sites",
-            "Stormwater management officer",
+            role_name(laws, "stormwater_officer"),
             "What to do next, this week's inspections, late and overdue findings, notices, illicit "
             "discharges; each site's inspections against rainfall.",
             (folder / "stormwater.html").exists(),
@@ -297,7 +327,7 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
         PageCard(
             "billing.html",
             f"Sewer roll {year}" if year else "Sewer roll",
-            "Clerk",
+            role_name(laws, "clerk"),
             "Units and revenue by district, component and class; changes from last year; largest bills.",
             (folder / "billing.html").exists(),
             [
@@ -306,7 +336,7 @@ def _cards(r: Reader, folder: Path, settings: OutfallSettings, rules: RulesResou
                     f"billed for {year}" if year else "billed",
                     "",
                 ),
-                (_n(parcels), "parcels", ""),
+                (_n(parcels), noun(parcels, "parcel"), ""),
             ],
         ),
     ]
@@ -333,7 +363,7 @@ def read_index_data(
     data.quarantine_total = int(counts["rows"].sum()) if counts is not None else 0
     data.set_aside = r.named("set_aside", "select_dashboard_set_aside")
     data.not_judged = r.named("not_judged", "select_dashboard_not_judged", {"examples": NOT_JUDGED_EXAMPLES})
-    data.cards = _cards(r, folder, settings, rules)
+    data.cards = _cards(r, folder, settings, rules, data.laws)
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.reports = _reports(con, r, folder)
     data.present = r.present
@@ -392,6 +422,7 @@ def dashboard_index(
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
         data = read_index_data(con, settings, rules, folder)
+    data.failures = [tuple(f) for f in json.loads(context.run.tags.get(FAILED_STEPS_TAG) or "[]")]
     quarantine_html, _ = build_quarantine_page(data)
     _write_page(folder, "quarantine.html", quarantine_html)
     html_text, meta = build_index_page(data)

@@ -10,8 +10,10 @@ A sheet per input folder a person records in, named after it, one prefilled row 
 
 Each sheet has its folder's columns (the key of the item prefilled, the answers blank, with Excel's
 checks: ``outfall.workbooks``), grey columns for reading only (the folder does not read them) and a
-hidden column marking the rows Outfall wrote, so that a row saved back unanswered is quarantined with
-a plain reason (``Dataset.answers``). Saved into each of the three folders, the workbook is read as any
+hidden column marking the rows Outfall wrote (contract 7.5): a row saved back with nothing filled in
+records nothing and is counted as left blank; a row partly filled, or filled against the notes, is
+quarantined naming the column (``Dataset.answers``). A stormwater notice's days to correct are marked
+required on its row (contract 7.2). Saved into each of the three folders, the workbook is read as any
 input file. Written whole (``outfall.atomic``) where exports go (``outfall.output_folders``); nothing is
 written
 without a folder (an in-memory warehouse).
@@ -119,23 +121,37 @@ def write_sheet(wb, sheet: Sheet, rows: list[dict], paths: OutputPaths):
 
 def correction_checks(ws, letter: str, rows: list[dict], sewer_max: int | None) -> None:
     """The days to correct (column ``letter``): a whole number from 0 to the most the sewer law allows on
-    a sewer notice's row; any whole number from 0 on a stormwater notice's (the law leaves it to the
-    officer) and below the rows."""
+    a sewer notice's row (blank: that most); on a stormwater notice's row required (the law leaves it to
+    the officer: contract 7.2), marked so and checked as a whole number from 0; any whole number from 0
+    below the rows."""
     sewer = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if r["kind"] == "sewer"]
-    other = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if r["kind"] != "sewer"]
-    other.append(f"{letter}{len(rows) + 2}:{letter}{workbooks.LAST_ROW}")
+    required = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if r["kind"] != "sewer"]
+    below = [f"{letter}{len(rows) + 2}:{letter}{workbooks.LAST_ROW}"]
     if sewer:
         ws.add_data_validation(workbooks.whole_number_check(0, sewer_max, sewer))
-    ws.add_data_validation(workbooks.whole_number_check(0, None, other))
+    if required:
+        check = workbooks.whole_number_check(0, None, required)
+        check.allow_blank = False
+        check.error = "Required for a stormwater notice: type the days given to correct, a whole number."
+        ws.add_data_validation(check)
+        for ref in required:
+            ws[ref].fill = workbooks.REQUIRED_FILL
+    ws.add_data_validation(workbooks.whole_number_check(0, None, below))
 
 
-def read_me(as_of: dt.date, counts: dict[str, int]) -> tuple[list[str], list[tuple[str, ...]]]:
+def read_me(
+    as_of: dt.date, counts: dict[str, int], laws: dict[str, str] | None = None
+) -> tuple[list[str], list[tuple[str, ...]]]:
     paragraphs = [
         f"What waits for an answer, as Outfall found it on {as_of.isoformat()}: a row per item, on the "
         "sheet of the person who answers it.",
         "Fill the white cells of each row; the grey columns are there to help and are not read. A row you "
-        "cannot answer yet may stay: it goes to the quarantine list with a plain reason, and comes back in "
-        "the next workbook. You may also type new rows below. Each header cell has a note on what it holds.",
+        "cannot answer yet may stay as it is: a row with nothing filled in records nothing (it is counted as "
+        "left blank) and comes back in the next workbook. A row partly filled, or filled against a column's "
+        "note, is set aside on the quarantine page with the column named, and comes first on your list "
+        "until it is corrected. Each header cell's note says what the column requires; a yellow cell is "
+        "required on its row (a stormwater notice's days to correct: the law leaves them to the officer, so "
+        "they are recorded). You may also type new rows below.",
         "Then save this workbook into each of the folders notices_mailed, inspections and lab_results of the "
         "data folder (each reads its own sheet and leaves the others), and run Outfall again.",
     ]
@@ -147,11 +163,18 @@ def read_me(as_of: dt.date, counts: dict[str, int]) -> tuple[list[str], list[tup
     }
     for sheet in SHEETS:
         ds = all_datasets()[sheet.dataset]
-        table.append((sheet.dataset, workbooks.person(ds), what[sheet.dataset], str(counts[sheet.dataset])))
+        who = workbooks.person(ds, laws)
+        table.append((sheet.dataset, who, what[sheet.dataset], str(counts[sheet.dataset])))
     return paragraphs, table
 
 
-def build_workbook(rows: dict[str, list[dict]], as_of: dt.date, sewer_max: int | None, paths: OutputPaths):
+def build_workbook(
+    rows: dict[str, list[dict]],
+    as_of: dt.date,
+    sewer_max: int | None,
+    paths: OutputPaths,
+    laws: dict[str, str] | None = None,
+):
     import openpyxl
 
     wb = openpyxl.Workbook()
@@ -160,7 +183,7 @@ def build_workbook(rows: dict[str, list[dict]], as_of: dt.date, sewer_max: int |
         ws, letters = write_sheet(wb, sheet, rows[sheet.dataset], paths)
         if sheet.dataset == "notices_mailed":
             correction_checks(ws, letters["correct_within_days"], rows[sheet.dataset], sewer_max)
-    paragraphs, table = read_me(as_of, {name: len(r) for name, r in rows.items()})
+    paragraphs, table = read_me(as_of, {name: len(r) for name, r in rows.items()}, laws)
     workbooks.notes_sheet(wb, paragraphs, table)
     wb.active = 0
     return wb
@@ -192,7 +215,8 @@ def to_record(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesRes
         return MaterializeResult(
             metadata={**counts, "written": "no: the warehouse has no folder (in memory)"}
         )
-    wb = build_workbook(rows, as_of, _sewer_max(rules, as_of), paths)
+    laws = {name: law.short for name, law in rules.town_rules().laws(as_of).items()}
+    wb = build_workbook(rows, as_of, _sewer_max(rules, as_of), paths, laws)
     path = write_atomic(
         Path(paths.exports) / FILE, workbooks.workbook_bytes(wb, dt.datetime.combine(as_of, dt.time()))
     )

@@ -1,22 +1,19 @@
-"""What each person must do next, and by when: the table ``worklist`` (contract 6.4).
+"""What each person must do next, and by when: the table ``worklist`` (contracts 6.4, 7.5).
 
-One row per open action, for the superintendent of sewage, the stormwater management officer or the clerk,
-each in plain words with its subject's name, its due date (none where the law sets none), its status
-(``overdue`` before the day judged, ``due`` within the week the rules give, else ``upcoming``) and a link to
-the letter or the page section it concerns. The rows come from the tables that judged the law:
+Each line is an action its person does and records, and it closes when that record arrives in the input
+folders (contract 7.5): mail a draft notice (or withdraw it), record the sample of a testing period,
+renew a permit (the Superintendent of Sewage); mail a draft notice, see that an inspection is made and
+record it, hold an appeal hearing, send a cost notice (the stormwater management officer); complete the
+address of a letter or of a bill, confirm a ZIP code, correct rows of a file that could not be read (the
+clerk, or whoever keeps the file). A duty of another party (a user's report, 24-hour notice or resample,
+an owner's as-built plans) is not a line: it is an item of the draft notice or a line of the record on
+the person's page.
 
-- every draft notice (to mail or withdraw), and every mailed notice the data no longer support, that has
-  violations found after its mailing, or that cannot be mailed as it is;
-- every open or overdue deadline of the sewer engine (``obligations``: reports owed, permits expiring);
-- the Town's own acts under the illicit discharge law (the appeal hearing, the notice of the cost of an
-  abatement);
-- post-construction practice findings open or overdue (``smp_findings``);
-- required testing open or missed (``required_testing``);
-- inspections coming due at active sites (``swppp_upcoming``);
-- letters that cannot be mailed, recipients whose ZIP code differs between files, files with rows not read.
-
-A withdrawn draft is off the list. The words of each action are built here; the dates and numbers come from
-the tables and the rules.
+Status: ``overdue``, ``due`` within the Town's week, ``undated`` (the law gives no date: draft notices,
+oldest first by the day their first item was found), ``upcoming`` (``outfall.law.worklist``). A row of
+the to-record workbook filled against the sheet's rules comes first (``first``). Every draft comes from
+one statement, ``select_worklist_drafts`` (one branch per kind of document). The words of each action
+are built here; the dates and numbers come from the tables and the rules.
 """
 
 import datetime as dt
@@ -29,11 +26,20 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, table_result, warehouse
 from outfall import notice_words as words
 from outfall.law import worklist as law
+from outfall.register_export import bills_lacking_address
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.warehouse import replace_rows, sql, transaction
 
-PERSON_OF_KIND = {"sewer": law.SUPERINTENDENT, "stormwater": law.STORMWATER_OFFICER}
+# Whose action a draft is, by the kind its mailing is recorded as (notices_mailed.kind; illicit_nov: the
+# case's nov_on). The orders (grease_order, stop_work: contract 7.3) are their people's too.
+PERSON_OF_KIND = {
+    "sewer": law.SUPERINTENDENT,
+    "grease_order": law.SUPERINTENDENT,
+    "stormwater": law.STORMWATER_OFFICER,
+    "stop_work": law.STORMWATER_OFFICER,
+    "illicit_nov": law.STORMWATER_OFFICER,
+}
 COLUMNS = [
     "person",
     "action",
@@ -47,6 +53,8 @@ COLUMNS = [
     "link",
     "detail",
     "as_of",
+    "found_on",
+    "first",
 ]
 # Who keeps each input folder (the person who fixes its rows that could not be read).
 DATASET_PERSON = {
@@ -67,19 +75,10 @@ DATASET_PERSON = {
     "illicit_payments": law.STORMWATER_OFFICER,
     "smp_practices": law.STORMWATER_OFFICER,
 }
-OBLIGATION_SUBJECT = {
-    "periodic_report": "the periodic report",
-    "accidental_statement": "the written statement of an accidental discharge",
-    "violation_notice_24h": "the notice of a violation its own sampling found",
-    "resample_30d": "the repeat sample after a violation its own sampling found",
-    "slug_report": "the written report of a slug discharge",
-}
-PRACTICE_ACTION = {
-    "as_built": "Obtain the as-built plans, certified by a professional engineer, of practice {p}",
-    "maintenance_agreement": "Obtain the recorded maintenance agreement of practice {p}",
-    "one_year_inspection": "Make the one-year inspection of practice {p}",
-    "guarantee_release": "Review the guarantee of practice {p}: it was released before the law allows it to "
-    "be (not before {due})",
+INSPECTION_WORDS = {
+    "weekly": "the weekly inspection",
+    "storm": "the inspection after a storm",
+    "milestone": "the milestone inspection",
 }
 
 
@@ -89,12 +88,18 @@ def _records(con, name: str) -> list[dict]:
     return [dict(zip(cols, row)) for row in cursor.fetchall()]
 
 
-class Worklist:
-    """Collects the rows of one run, each with its status on the day judged."""
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
-    def __init__(self, as_of: dt.date, window_days: int):
+
+class Worklist:
+    """Collects the rows of one run, each with its status on the day judged; a line repeated for one
+    subject and action is kept once."""
+
+    def __init__(self, as_of: dt.date, window_days: int | None):
         self.as_of, self.window = as_of, window_days
         self.rows: list[dict] = []
+        self._seen: set[tuple] = set()
 
     def add(
         self,
@@ -107,7 +112,13 @@ class Worklist:
         name: Any = None,
         link: str | None = None,
         detail: str | None = None,
+        found_on: dt.date | None = None,
+        first: bool = False,
     ) -> None:
+        key = (person, str(subject_id), action)
+        if key in self._seen:
+            return
+        self._seen.add(key)
         self.rows.append(
             {
                 "person": person,
@@ -122,13 +133,23 @@ class Worklist:
                 "link": link,
                 "detail": detail,
                 "as_of": self.as_of,
+                "found_on": found_on,
+                "first": first,
             }
         )
 
     def frame(self) -> pd.DataFrame:
         rows = sorted(
             self.rows,
-            key=lambda r: law.sort_key(r["person"], r["status"], r["due"], r["subject_id"], r["action"]),
+            key=lambda r: law.sort_key(
+                r["person"],
+                r["status"],
+                r["due"],
+                r["subject_id"],
+                r["action"],
+                found_on=r["found_on"],
+                first=r["first"],
+            ),
         )
         return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -138,24 +159,49 @@ def _month(period: str) -> str:
     return words.month_words(dt.date(year, month, 1))
 
 
-def notices_actions(w: Worklist, rows: list[dict]) -> None:
+# What each kind of draft document is called in its line (the orders: contract 7.3).
+ORDER_WORDS = {"grease_order": "the grease trap pump-out order", "stop_work": "the stop-work order"}
+
+
+def draft_action(d: dict) -> str:
+    """What the person does with a draft document, and records."""
+    if d["kind"] == "illicit_nov":
+        return (
+            f"Mail the notice of violation of illicit discharge case {d['recipient_id']} and record the "
+            "day it was mailed in the illicit discharges file"
+        )
+    if d["kind"] in ORDER_WORDS:
+        month = f" of {_month(d['period'])}" if d.get("period") else ""
+        return f"Mail {ORDER_WORDS[d['kind']]}{month} and record the mailing, or withdraw it"
+    count = _plural(int(d["items"] or 0), "violation")
+    return (
+        f"Mail the notice of violation for {_month(d['period'])} ({count}) by certified mail and record the "
+        f"mailing, or withdraw it"
+    )
+
+
+def draft_actions(w: Worklist, drafts: list[dict]) -> None:
+    """Every draft document (select_worklist_drafts), undated, oldest first by its first item found."""
+    for d in drafts:
+        w.add(
+            PERSON_OF_KIND.get(d["kind"], law.SUPERINTENDENT),
+            draft_action(d),
+            d["recipient_id"],
+            None,
+            "notices" if d["kind"] in ("sewer", "stormwater") else "letters",
+            d["document_id"],
+            name=d["recipient_name"],
+            link=d["letter"],
+            detail=d["not_ready_reason"],
+            found_on=d["found_on"],
+        )
+
+
+def review_actions(w: Worklist, rows: list[dict]) -> None:
+    """Mailed notices the data no longer support, or whose month has violations found after the mailing."""
     for n in rows:
         person = PERSON_OF_KIND[n["kind"]]
-        count = f"{n['violations']} violation{'s' if n['violations'] != 1 else ''}"
-        where = dict(name=n["recipient_name"], link=n["letter"])
-        if n["status"] == "draft":
-            w.add(
-                person,
-                f"Mail the notice of violation for {_month(n['period'])} ({count}) by certified mail and "
-                f"record the mailing, or withdraw it",
-                n["recipient_id"],
-                None,
-                "notices",
-                n["notice_id"],
-                detail=n["not_ready_reason"],
-                **where,
-            )
-            continue
+        where = dict(name=n["recipient_name"], link=n["letter"], found_on=n["issued_on"])
         if n["needs_review"]:
             what = (
                 f"the data no longer show {n['items_unsupported']} of the {n['items_in_letter']} violations "
@@ -176,19 +222,9 @@ def notices_actions(w: Worklist, rows: list[dict]) -> None:
             k = n["items_not_in_letter"]
             w.add(
                 person,
-                f"{k} violation{'s' if k != 1 else ''} of {_month(n['period'])} "
-                f"{'were' if k != 1 else 'was'} found after notice {n['notice_id']} was mailed and "
-                f"{'are' if k != 1 else 'is'} not in it: decide how to notify them",
-                n["recipient_id"],
-                None,
-                "notices",
-                n["notice_id"],
-                **where,
-            )
-        if not n["ready_to_send"]:
-            w.add(
-                law.CLERK,
-                f"Complete the mailing of notice {n['notice_id']}: {n['not_ready_reason']}",
+                f"{_plural(k, 'violation')} of {_month(n['period'])} {'were' if k != 1 else 'was'} found "
+                f"after notice {n['notice_id']} was mailed and {'are' if k != 1 else 'is'} not in it: decide "
+                "how to notify them",
                 n["recipient_id"],
                 None,
                 "notices",
@@ -197,19 +233,13 @@ def notices_actions(w: Worklist, rows: list[dict]) -> None:
             )
 
 
-def obligation_action(o: dict) -> str:
-    if o["obligation"] == "permit_renewal":
-        return f"Renew the permit of {o['name'] or o['user_id']} ({o['reference'] or 'no permit number'})"
-    subject = OBLIGATION_SUBJECT.get(o["obligation"], o["obligation"].replace("_", " "))
-    late = "overdue: follow up on" if o["status"] == "overdue" else "expect"
-    return f"{late[:1].upper()}{late[1:]} {subject} from {o['name'] or o['user_id']}"
-
-
-def sewer_actions(w: Worklist, obligations: list[dict], testing: list[dict]) -> None:
-    for o in obligations:
+def sewer_actions(w: Worklist, permits: list[dict], testing: list[dict]) -> None:
+    """The permits to renew and the samples of the testing periods still open."""
+    for o in permits:
         w.add(
             law.SUPERINTENDENT,
-            obligation_action(o),
+            f"Renew permit {o['reference'] or '(no permit number)'} and record its new dates in the "
+            "industrial users file",
             o["user_id"],
             o["due"],
             "obligations",
@@ -221,16 +251,9 @@ def sewer_actions(w: Worklist, obligations: list[dict], testing: list[dict]) -> 
     for t in testing:
         kind = words.SAMPLE_TYPES.get(str(t["sample_type"] or ""), "sample")
         period = words.period_words(t["period_start"], t["period_end"])
-        label = words.parameter_label(t["parameter"])
-        action = (
-            f"Expect the {label} {kind} of {period}"
-            if t["status"] == "open"
-            else f"No {label} {kind} was taken in {period}: it is on the notice for "
-            f"{words.month_words(t['period_end'])}"
-        )
         w.add(
             law.SUPERINTENDENT,
-            action,
+            f"Record the {words.parameter_label(t['parameter'])} {kind} the user takes for {period}",
             t["user_id"],
             t["period_end"],
             "required_testing",
@@ -243,11 +266,12 @@ def sewer_actions(w: Worklist, obligations: list[dict], testing: list[dict]) -> 
 def stormwater_actions(
     w: Worklist, illicit: list[dict], practices: list[dict], inspections: list[dict]
 ) -> None:
+    """The officer's own acts: appeal hearings, cost notices, one-year and SWPPP inspections."""
     for d in illicit:
         action = (
-            "Hold the appeal hearing of case {c}"
+            "Hold the appeal hearing of case {c} and record its day"
             if d["obligation"] == "appeal_hearing"
-            else "Send the owner the notice of the cost of abating case {c}"
+            else "Send the owner the notice of the cost of abating case {c} and record the day it was sent"
         ).format(c=d["case_id"])
         w.add(
             law.STORMWATER_OFFICER,
@@ -260,30 +284,23 @@ def stormwater_actions(
             link="stormwater.html#illicit",
         )
     for f in practices:
-        action = PRACTICE_ACTION.get(f["finding"], "Follow up practice {p}").format(
-            p=f["practice_id"], due=words.day_words(f["due"])
-        )
-        # an early release has happened already: its date is the earliest the law allowed, not a deadline
-        due = None if f["finding"] == "guarantee_release" else f["due"]
         w.add(
             law.STORMWATER_OFFICER,
-            f"{action} (site {f['site_id']})",
+            f"Make the one-year inspection of practice {f['practice_id']} (site {f['site_id']}) and "
+            "record it",
             f["site_id"],
-            due,
+            f["due"],
             "smp_findings",
             f"{f['practice_id']} {f['finding']}",
             name=f["name"],
             link="stormwater.html#practices",
         )
     for i in inspections:
-        what = {
-            "weekly": "the weekly inspection",
-            "storm": "the inspection after a storm",
-            "milestone": "the milestone inspection",
-        }.get(i["requirement"], i["requirement"])
+        what = INSPECTION_WORDS.get(i["requirement"], i["requirement"])
+        by = f" by {i['inspector']}" if i.get("inspector") else ""
         w.add(
             law.STORMWATER_OFFICER,
-            f"See that {what} of site {i['site_id']} is made",
+            f"See that {what} is made{by}, and record it",
             i["site_id"],
             i["due_by"],
             "swppp_upcoming",
@@ -294,17 +311,28 @@ def stormwater_actions(
         )
 
 
-def clerk_actions(w: Worklist, letters: list[dict], conflicts: list[dict], quarantine: list[dict]) -> None:
+def address_actions(w: Worklist, letters: list[dict], conflicts: list[dict], bills: list[dict]) -> None:
+    """The clerk's addresses to complete: one line per recipient and what its letters lack; the ZIP codes
+    that differ between files; the bills of the last year billed without a full mailing address."""
+    waiting: dict[tuple, list[dict]] = {}
     for letter in letters:
+        waiting.setdefault((letter["recipient_id"] or letter["document_id"], letter["reason"]), []).append(
+            letter
+        )
+    for (recipient, reason), group in waiting.items():
+        numbers = ", ".join(str(g["document_id"]) for g in group)
+        many, who = len(group) > 1, group[0]["recipient_name"] or recipient
         w.add(
             law.CLERK,
-            f"Complete letter {letter['document_id']} before mailing it: {letter['reason']}",
-            letter["recipient_id"] or letter["document_id"],
+            f"Complete what the {'letters' if many else 'letter'} to {who} {'lack' if many else 'lacks'} "
+            f"before mailing: {reason}",
+            recipient,
             None,
             "letters",
-            letter["letter"],
-            name=letter["recipient_name"],
-            link=letter["letter"],
+            group[0]["letter"],
+            name=group[0]["recipient_name"],
+            link=group[0]["letter"],
+            detail=f"{_plural(len(group), 'letter')} waiting: {numbers}",
         )
     for c in conflicts:
         w.add(
@@ -317,25 +345,56 @@ def clerk_actions(w: Worklist, letters: list[dict], conflicts: list[dict], quara
             f"{c['recipient_name']} {c['source']} {c['other_source']}",
             name=c["recipient_name"],
         )
-    for q in quarantine:
-        person = DATASET_PERSON.get(q["dataset"], law.SUPERINTENDENT)
-        n = q["rows"]
-        what = "the whole file" if q["first_row"] == 0 and n == 1 else f"{n} row{'s' if n != 1 else ''}"
+    for b in bills:
         w.add(
-            person,
-            f"Correct {what} of {q['source_file']} that could not be read, and send the file again: "
-            f"{q['reason']}",
-            q["source_file"],
+            law.CLERK,
+            f"Complete the owner's mailing address of parcel {b['parcel_id']} before the {b['year']} sewer "
+            f"bills are mailed: {b['lacks']}",
+            b["parcel_id"],
             None,
-            "quarantine",
-            f"{q['dataset']} {q['source_file']}",
-            link="quarantine.html",
+            "sewer_bills",
+            f"{b['year']} {b['parcel_id']}",
+            name=b["owner"],
+            link="billing.html#addresses",
         )
 
 
-def build_worklist(con, as_of: dt.date, rules: Rules) -> pd.DataFrame:
-    w = Worklist(as_of, rules.worklist.at(as_of).due_within_days)
-    notices_actions(w, _records(con, "select_worklist_notices"))
+def quarantine_actions(w: Worklist, quarantine: list[dict]) -> None:
+    """Rows that could not be read, for whoever keeps the file: a file's rows in one line; a row filled
+    in the to-record workbook by itself, first on the list."""
+    for q in quarantine:
+        person = DATASET_PERSON.get(q["dataset"], law.SUPERINTENDENT)
+        n = q["rows"]
+        if q["prefilled"]:
+            what = f"row {q['row_key']} of {q['source_file']}"
+            action = f"Correct {what}, filled in the to-record workbook, and save it again: {q['reason']}"
+        else:
+            what = "the whole file" if q["first_row"] == 0 and n == 1 else _plural(n, "row")
+            action = (
+                f"Correct {what} of {q['source_file']} that could not be read, and send the file again: "
+                f"{q['reason']}"
+            )
+        w.add(
+            person,
+            action,
+            q["source_file"],
+            None,
+            "quarantine",
+            f"{q['dataset']} {q['source_file']}" + (f" {q['row_key']}" if q["prefilled"] else ""),
+            link="quarantine.html",
+            found_on=q["found_on"],
+            first=bool(q["prefilled"]),
+        )
+
+
+def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -> pd.DataFrame:
+    """Every person's actions on ``as_of``; ``year``: the billing year whose bills' addresses are listed
+    (None: the last year billed, as the billing page shows it)."""
+    setting = rules.worklist  # a setting of the pages, not law: undated (None: nothing is "due")
+    w = Worklist(as_of, setting.due_within_days if setting is not None else None)
+    quarantine_actions(w, _records(con, "select_worklist_quarantine"))
+    draft_actions(w, _records(con, "select_worklist_drafts"))
+    review_actions(w, _records(con, "select_worklist_notices"))
     sewer_actions(w, _records(con, "select_worklist_obligations"), _records(con, "select_worklist_testing"))
     stormwater_actions(
         w,
@@ -343,11 +402,11 @@ def build_worklist(con, as_of: dt.date, rules: Rules) -> pd.DataFrame:
         _records(con, "select_worklist_practices"),
         _records(con, "select_worklist_inspections"),
     )
-    clerk_actions(
+    address_actions(
         w,
         _records(con, "select_worklist_letters"),
         _records(con, "select_worklist_addresses"),
-        _records(con, "select_worklist_quarantine"),
+        bills_lacking_address(con, year),
     )
     return w.frame()
 
@@ -364,15 +423,21 @@ def build_worklist(con, as_of: dt.date, rules: Rules) -> pd.DataFrame:
         "required_testing",
         "swppp_upcoming",
         "quarantine",
+        "illicit_discharges",
+        "sewer_bills",
+        "parcels",
     ],
-    description="What each person must do next, and by when: the superintendent of sewage, the stormwater "
-    "management officer and the clerk, one row per open action in plain words, with its due date, "
-    "whether it is overdue, due within the week or upcoming, and a link to the letter or record.",
+    description="What each person must do next, and by when: the Superintendent of Sewage, the stormwater "
+    "management officer and the clerk, one row per action its person does and records (mail or withdraw a "
+    "draft notice, record a sample or an inspection, renew a permit, hold a hearing, send a cost notice, "
+    "complete an address, correct rows that could not be read), closed when that record arrives; with "
+    "its due date, whether it is overdue, due within the week, undated (the law gives none) or upcoming, "
+    "and a link to the letter or record.",
 )
 def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:
-        frame = build_worklist(con, as_of, rules.town_rules())
+        frame = build_worklist(con, as_of, rules.town_rules(), settings.year or None)
         with transaction(con):
             replace_rows(con, "worklist", frame)
         counts = frame.groupby(["person", "status"]).size().to_dict() if len(frame) else {}
@@ -389,14 +454,15 @@ def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesReso
 @asset_check(
     asset=worklist,
     description="Every row's status agrees with its due date and the day judged: overdue "
-    "before it, due within the rules' week, upcoming after it or with no due date. Threshold: 0 rows that "
-    "do not. Severity ERROR.",
+    "before it, due within the Town's week, upcoming after it, undated with no due date. Threshold: 0 rows "
+    "that do not. Severity ERROR.",
 )
 def check_validity_worklist_status(
     duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
 ) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    window = rules.town_rules().require("worklist").at(as_of).due_within_days
+    setting = rules.town_rules().worklist
+    window = setting.due_within_days if setting is not None else None
     with warehouse(duckdb) as con:
         bad, total = con.execute(
             sql("check_validity_worklist_status"), {"as_of": as_of, "window": window}

@@ -179,7 +179,7 @@ def bare(root: Path, fmt: str) -> None:
     db.unlink(missing_ok=True)
 
 
-def _child(cmd: list[str], env: dict | None = None) -> dict:
+def _child(cmd: list[str], env: dict | None = None, cwd: Path = REPO) -> dict:
     """Run a command; its wall time, CPU time and its own peak RSS.
 
     Measured by benchmarks/peak_rss.py, a small process that starts the command and waits for it: a
@@ -190,7 +190,7 @@ def _child(cmd: list[str], env: dict | None = None) -> dict:
         try:
             proc = subprocess.run(
                 [sys.executable, "-I", str(_LAUNCHER), str(write), *cmd],
-                cwd=REPO,
+                cwd=cwd,
                 env=env,
                 capture_output=True,
                 text=True,

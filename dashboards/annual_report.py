@@ -33,6 +33,7 @@ from dashboards.html import (
     month_words,
     no_data,
     note,
+    noun,
     page,
     section,
     slug_columns,
@@ -144,7 +145,7 @@ def panel_headline(view: ReportView) -> str:
                 "distinct samples",
             ),
             Kpi(
-                f"violations, {when}",
+                f"{noun(single + stats, 'limit')} broken, {when}",
                 fmt_num(single + stats),
                 f"{single} single samples, {stats} daily maximums or monthly averages (a sample by the day "
                 "it was collected, an average by its first day)",
@@ -432,6 +433,7 @@ def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
         body=body,
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=False,
     )

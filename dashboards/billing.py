@@ -44,6 +44,7 @@ from dashboards.html import (
     no_data,
     note,
     page,
+    role_name,
     section,
     table,
 )
@@ -98,6 +99,9 @@ class BillingData(PageData):
     # cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None
     fees_unpriced: pd.DataFrame | None = None
+    # the year's bills whose owner's mailing address is not full (register_export.bills_lacking_address):
+    # parcel_id, owner, street, city, state, zip, lacks (in words)
+    addresses: pd.DataFrame | None = None
 
 
 def by_component(totals: pd.DataFrame) -> pd.DataFrame:
@@ -433,6 +437,13 @@ def kpi_panel(y: _Year, data: BillingData) -> str:
                 "#changes",
             ),
             Kpi(
+                f"bills without a full mailing address, {_by(y.year)}",
+                fmt_num(len(as_frame(data.addresses))),
+                "for the mail merge: listed below, and on the list above",
+                "warn" if len(as_frame(data.addresses)) else "good",
+                "#addresses",
+            ),
+            Kpi(
                 f"largest bill, {_by(y.year)}",
                 fmt_usd(top["total_usd"]) if top is not None else "none",
                 " ".join(str(v) for v in (top.get("parcel_id"), top.get("owner")) if not is_missing(v))
@@ -443,6 +454,31 @@ def kpi_panel(y: _Year, data: BillingData) -> str:
             ),
         ]
     )
+
+
+def addresses_panel(y: _Year, data: BillingData) -> str:
+    """The bills whose owner's mailing address is not full: the mail merge's gaps, every one of them."""
+    frame = as_frame(data.addresses)
+    lead = (
+        f"{len(frame):,} of the {y.parcels_now:,} bills of {y.year} lack a full mailing address (a name, a "
+        "street line, a city, a state and a five- or nine-digit ZIP code), so the register's mail merge "
+        "cannot address them: complete them in the parcels file and run again. The register's workbook "
+        "lists them too (sheet Addresses to complete)."
+        if len(frame)
+        else f"Every bill of {y.year} has a full mailing address for the register's mail merge."
+    )
+    if frame.empty:
+        return section("Mailing addresses", "", sid="addresses", lead=esc(lead))
+    cols = [
+        Col("parcel_id", "Parcel", nowrap=True),
+        Col("owner", "Owner"),
+        Col("street", "Mailing address"),
+        Col("city", "City"),
+        Col("state", "State"),
+        Col("zip", "ZIP"),
+        Col("lacks", "What it lacks"),
+    ]
+    return section("Mailing addresses", table(frame, cols, whole=True), sid="addresses", lead=esc(lead))
 
 
 def districts_panel(y: _Year, data: BillingData, charts: list[Chart]) -> str:
@@ -687,27 +723,29 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     meta = PageMeta()
     if as_frame(data.totals).empty or data.year is None:
         body = [
-            worklist_panel(data.worklist, "clerk", data.as_of),
+            worklist_panel(data.worklist, "clerk", data.as_of, data.laws),
             section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills")),
             fees_section(data),
         ]
         return page(
             file="billing.html",
-            title="Billing: annual sewer roll",
+            title=f"{role_name(data.laws, 'clerk')}: the annual sewer roll",
             subtitle=esc(
                 f"{law_cited(data.laws, 'sewer_rates')} sewer units · as of {data.as_of.isoformat()}"
             ),
             body=join(body),
             as_of=data.as_of,
             town=data.town,
+            laws=data.laws,
             generated_at=data.generated_at,
             has_charts=False,
         ), meta
     y = _Year.of(data)
     charts: list[Chart] = []
     body = [
-        worklist_panel(data.worklist, "clerk", data.as_of),
+        worklist_panel(data.worklist, "clerk", data.as_of, data.laws),
         kpi_panel(y, data),
+        addresses_panel(y, data),
         districts_panel(y, data, charts),
         classes_panel(y, charts),
         largest_panel(y, data),
@@ -724,11 +762,12 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     )
     return page(
         file="billing.html",
-        title=f"Billing: sewer roll, billing year {y.year}",
+        title=f"{role_name(data.laws, 'clerk')}: the sewer roll of billing year {y.year}",
         subtitle=esc(subtitle),
         body=join(body),
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=True,
     ), meta

@@ -29,11 +29,11 @@ from outfall.rules import local_timezone
 
 PLOTLY_JS = "plotly.min.js"  # written once beside the pages (include_plotlyjs="directory" layout)
 
-PAGES = (  # (file, menu label)
+PAGES = (  # (file, menu label: a person's page is named for its person, role_name)
     ("index.html", "Overview"),
-    ("sewer.html", "Sewer administrator"),
-    ("stormwater.html", "Stormwater officer"),
-    ("billing.html", "Billing"),
+    ("sewer.html", "superintendent"),
+    ("stormwater.html", "stormwater_officer"),
+    ("billing.html", "clerk"),
     ("quarantine.html", "Quarantined rows"),
 )
 
@@ -98,6 +98,37 @@ LAW_WORDS = {
 def law_cited(laws: dict[str, str] | None, name: str) -> str:
     """How a page cites the law ``name``: the rules' short name (``law_names``), else plain words."""
     return (laws or {}).get(name) or LAW_WORDS.get(name, name.replace("_", " "))
+
+
+#: Each person's page, and the name of the official in ``law_names`` whose title names the person.
+ROLES = {
+    "superintendent": ("sewer.html", "sewer_administrator"),
+    "stormwater_officer": ("stormwater.html", "stormwater_officer"),
+    "clerk": ("billing.html", None),
+}
+#: A person's name where the rules name no official (a new town's rules before they are filled in).
+ROLE_WORDS = {
+    "superintendent": "Sewer use administrator",
+    "stormwater_officer": "Stormwater officer",
+    "clerk": "Clerk",
+}
+
+
+def noun(n: Any, one: str, many: str | None = None) -> str:
+    """The noun that follows a count: 'inspection' after 1, 'inspections' after 0 or 2 (``many``: when not
+    the singular with an s: 'notices of violation')."""
+    try:
+        single = int(n) == 1
+    except (TypeError, ValueError):
+        single = False
+    return one if single else (many or one + "s")
+
+
+def role_name(laws: dict[str, str] | None, person: str) -> str:
+    """The one name of a person on every page: the official the rules name (``law_names``), else plain
+    words."""
+    law = ROLES.get(person, ("", None))[1]
+    return (laws or {}).get(law or "") or ROLE_WORDS.get(person, person.replace("_", " ").capitalize())
 
 
 def as_frame(value: pd.DataFrame | None) -> pd.DataFrame:
@@ -581,13 +612,14 @@ def table(
     empty: str = "No rows.",
     table_class: str = "",
     detail: Callable[[dict], str] | None = None,
+    whole: bool = False,
 ) -> str:
     """An HTML table of ``frame``; every cell escaped unless the column renders HTML itself.
 
     ``max_rows`` shows only the first rows: then ``rest`` (plain text) must say where all of them are,
     and the page says how many there are. ``detail``: a second line under a row, across every column (HTML;
     blank for none), kept on the same paper page as its row: a long sentence there leaves the columns their
-    width."""
+    width. ``whole``: the table is part of the page, which scrolls, not a box with its own scroll bar."""
     if max_rows is not None and not rest:
         raise ValueError("a table that shows only its first rows must say where the rest are (rest=...)")
     if frame is None or frame.empty:
@@ -609,9 +641,9 @@ def table(
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     cls = f' class="{esc(table_class)}"' if table_class else ""
     rows_html = "".join(body) if detail is not None else f"<tbody>{''.join(body)}</tbody>"
+    wrap = "table-wrap whole" if whole else "table-wrap"
     return (
-        f'<div class="table-wrap"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
-        f"{rows_html}</table></div>{more}"
+        f'<div class="{wrap}"><table{cls}>{cap}<thead><tr>{head}</tr></thead>{rows_html}</table></div>{more}'
     )
 
 
@@ -790,6 +822,7 @@ border:1px solid #bfdbfe}
 .note-warn{background:#fffbeb;border-color:#fcd34d}
 .note-bad{background:#fef2f2;border-color:#fca5a5}
 .table-wrap{overflow:auto;max-height:560px;border:1px solid #e5e7eb;border-radius:8px;margin:6px 0}
+.table-wrap.whole{overflow:visible;max-height:none}
 table{border-collapse:collapse;width:100%%;font-size:13px}
 caption{text-align:left;font-weight:600;padding:6px 8px}
 th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;border-bottom:1px solid #cbd5e1;\
@@ -1031,12 +1064,18 @@ def page(
     footer_note: str = "",
     extra_css: str = "",
     town: str = "",
+    laws: dict[str, str] | None = None,
 ) -> str:
     """A complete, self-standing HTML page (plotly.min.js beside it when it has charts).
 
-    ``town``: who the page is about (the rules file's name, e.g. "Town of ..."), printed atop every paper page
-    with the title and the as-of day."""
-    menu = "".join(f'<a href="{f}"{" class=on" if f == file else ""}>{esc(label)}</a>' for f, label in PAGES)
+    ``town``: who the page is about (the rules files' names, e.g. "Town of ..."), printed atop every paper
+    page with the title and the as-of day; ``laws``: the rules' names (``law_names``), which name each
+    person's page in the menu."""
+    menu = "".join(
+        f'<a href="{f}"{" class=on" if f == file else ""}>'
+        f"{esc(role_name(laws, label) if label in ROLES else label)}</a>"
+        for f, label in PAGES
+    )
     scripts = ""
     if has_charts:
         scripts = (

@@ -50,11 +50,13 @@ class PageCard:
 
 @dataclass
 class IndexData(PageData):
-    """ingested: dataset, files, rows_read, rows_kept, rows_quarantined, last_loaded
+    """ingested: dataset, files, rows_read, rows_kept, rows_quarantined, rows_left_blank (rows of the
+    to-record workbook saved back with nothing filled in), last_loaded
     ranges: dataset, what (the column), first, last, rows
     quarantine_counts: dataset, reason, rows
     quarantine: the quarantined rows shown (the first ``quarantine_per_reason`` of each dataset and reason,
-    with ``reason_rows``: how many share the reason); quarantine_total: all of them."""
+    with ``reason_rows``: how many share the reason, and ``prefilled``: a row of a sheet Outfall prefilled,
+    listed first); quarantine_total: all of them."""
 
     cards: list[PageCard] = field(default_factory=list)
     ingested: pd.DataFrame | None = None
@@ -71,6 +73,8 @@ class IndexData(PageData):
         default_factory=list
     )  # (file, label) of the annual reports written
     worklist: pd.DataFrame | None = None  # what each person must do next (table worklist)
+    # the steps of this run that failed, and why in plain words (step, why): none when the run finished
+    failures: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _range_text(first: Any, last: Any) -> str:
@@ -93,14 +97,35 @@ def _span(data: IndexData) -> tuple[Any, Any]:
     return (None if pd.isna(first) else first), (None if pd.isna(last) else last)
 
 
+def panel_failures(data: IndexData) -> str:
+    """First of all, when the run did not finish: which steps failed and why; the pages show what the
+    warehouse held, and what those steps write is as the last run that finished them left it."""
+    if not data.failures:
+        return ""
+    steps = "".join(f"<li><code>{esc(step)}</code>: {esc(why)}</li>" for step, why in data.failures)
+    n = len(data.failures)
+    return section(
+        "This run did not finish",
+        note(
+            f"<strong>{n} step{'s' if n != 1 else ''} of the run as of {esc(day_words(data.as_of))} failed"
+            f"</strong> (the details are in outfall.log beside the warehouse):<ul>{steps}</ul>"
+            "What those steps write, and what reads it, is as the last run that finished them left it; the "
+            "pages were written again from what the warehouse holds. Correct what is said above and run "
+            "Outfall again.",
+            "bad",
+        ),
+        sid="failed",
+    )
+
+
 def panel_worklist(data: IndexData) -> str:
     return section(
         "What to do next",
-        worklist_summary(data.worklist),
+        worklist_summary(data.worklist, data.laws),
         sid="worklist",
         lead=esc(
-            f"Each person's actions as of {day_words(data.as_of)}: overdue, due within the week, "
-            f"upcoming. Click a person for their whole list."
+            f"Each person's actions as of {day_words(data.as_of)}: overdue, due within the week, with no "
+            f"date set by law, upcoming. Click a person for their whole list."
         ),
     )
 
@@ -235,6 +260,14 @@ def panel_data(data: IndexData) -> str:
                 Col("rows_read", "Rows read", num=True, fmt=fmt_num),
                 Col("rows_kept", "Kept", num=True, fmt=fmt_num),
                 Col("quarantined_now", "Quarantined", num=True, html=_quarantined_cell),
+                Col(
+                    "rows_left_blank",
+                    "Left blank",
+                    num=True,
+                    fmt=fmt_num,
+                    title="rows of the to-record "
+                    "workbook saved back with nothing filled in: they record nothing",
+                ),
                 Col("balance", "Read = kept + quarantined", html=lambda r: esc(_balanced(r))),
                 Col("what", "Dates of"),
                 Col(
@@ -289,6 +322,7 @@ def panel_reasons(data: IndexData) -> str:
 
 # The index, top to bottom: what to do, the run, the pages and their numbers, then the data.
 INDEX_PANELS = (
+    panel_failures,
     panel_worklist,
     panel_after_as_of,
     panel_run,
@@ -312,6 +346,7 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
         extra_css=_CARD_CSS,
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=False,
     )
@@ -342,8 +377,47 @@ def _per_dataset(data: IndexData) -> pd.Series:
     )
 
 
+def left_blank_line(data: IndexData) -> str:
+    """The summary line of the to-record workbook's rows saved back with nothing filled in (contract 7.5):
+    they record nothing and are not quarantined; '' when there are none."""
+    ingested = as_frame(data.ingested)
+    if "rows_left_blank" not in ingested:
+        return ""
+    per = ingested.set_index("dataset")["rows_left_blank"].fillna(0).astype(int)
+    per = per[per > 0]
+    if per.empty:
+        return ""
+    total = int(per.sum())
+    where = ", ".join(f"{n:,} in {d}" for d, n in per.items())
+    return note(
+        esc(
+            f"Left blank: {total:,} row{'s' if total != 1 else ''} of the to-record workbook "
+            f"({where}) {'were' if total != 1 else 'was'} saved back with nothing filled in. "
+            f"{'They record' if total != 1 else 'It records'} nothing and {'are' if total != 1 else 'is'} "
+            "not quarantined; what waits is in the next workbook."
+        ),
+        "info",
+    )
+
+
+def _prefilled_line(data: IndexData) -> str:
+    rows = as_frame(data.quarantine)
+    n = int(rows["prefilled"].fillna(False).astype(bool).sum()) if "prefilled" in rows else 0
+    if not n:
+        return ""
+    return note(
+        esc(
+            f"{n:,} row{'s' if n != 1 else ''} filled in the to-record workbook could not be read: "
+            f"{'they come' if n != 1 else 'it comes'} first below, with the column to correct. Correct "
+            f"{'them' if n != 1 else 'it'} in the workbook, save it again and run Outfall."
+        ),
+        "warn",
+    )
+
+
 def panel_quarantined(data: IndexData) -> str:
-    """How many rows were refused and why they are listed as they are, with a link to each dataset's."""
+    """How many rows were refused and why they are listed as they are, with a link to each dataset's; the
+    summary line of the to-record workbook's rows left blank and of those filled wrongly (first below)."""
     total = int(data.quarantine_total)
     if data.quarantine is None:
         return section(
@@ -351,7 +425,8 @@ def panel_quarantined(data: IndexData) -> str:
         )
     if total == 0:
         return section(
-            "Quarantined rows", note("No input row was rejected: every row read was kept.", "info")
+            "Quarantined rows",
+            note("No input row was rejected: every row read was kept.", "info") + left_blank_line(data),
         )
     toc = "".join(
         f'<a class="bad" href="#q-{esc(slug(d))}">{esc(d)} · {int(n):,}</a>'
@@ -368,7 +443,12 @@ def panel_quarantined(data: IndexData) -> str:
             f" Of a reason shared by more than {data.quarantine_per_reason:,} rows, the first "
             f"{data.quarantine_per_reason:,} are listed here; {ALL_ROWS_WHERE}"
         )
-    return section("Quarantined rows", f'<div class="toc">{toc}</div>', sid="top", lead=esc(lead))
+    return section(
+        "Quarantined rows",
+        left_blank_line(data) + _prefilled_line(data) + f'<div class="toc">{toc}</div>',
+        sid="top",
+        lead=esc(lead),
+    )
 
 
 def panel_quarantined_rows(data: IndexData) -> str:
@@ -378,7 +458,8 @@ def panel_quarantined_rows(data: IndexData) -> str:
         return ""
     per = _per_dataset(data)
     sections = []
-    for dataset, frame in rows.groupby("dataset", sort=True):
+    # the rows filled in the to-record workbook first (the statement lists them first), then by dataset
+    for dataset, frame in rows.groupby("dataset", sort=False):
         parts = []
         for reason, group in frame.groupby("reason", sort=False):
             n = int(group["reason_rows"].iloc[0]) if "reason_rows" in group else len(group)
@@ -501,6 +582,7 @@ def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
         body=join(panel(data) for panel in QUARANTINE_PANELS),
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=False,
         extra_css=_QUARANTINE_CSS,

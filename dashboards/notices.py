@@ -76,11 +76,13 @@ def _letter(r: pd.Series) -> str:
 
 
 def _ready(r: pd.Series, reasons: RuleNotes) -> str:
-    if bool(r.get("ready_to_send")):
-        return badge("ready", "good")
+    """Whether the recipient's address is complete (what ``ready_to_send`` judges): a draft's letter says
+    NOT READY TO MAIL until its mailing is recorded, so the page does not call a draft 'ready'."""
     if str(r.get("status")) == "withdrawn":
         return ""
-    return badge("not ready", "bad") + reasons.mark(r.get("not_ready_reason"))
+    if bool(r.get("ready_to_send")):
+        return badge("complete", "good")
+    return badge("incomplete", "bad") + reasons.mark(r.get("not_ready_reason"))
 
 
 def _mailed(r: pd.Series) -> str:
@@ -148,11 +150,11 @@ def notices_table(
     lead = note(
         esc(
             f"{len(rows)} notices, one per {who.lower()} and month with a violation, {span}: {mailed} "
-            f"mailed, {len(rows) - mailed - withdrawn} drafts, {withdrawn} withdrawn; {not_ready} not ready "
-            f"to send. They list {fmt_num(rows['violations'].sum())} violations"
+            f"mailed, {len(rows) - mailed - withdrawn} drafts, {withdrawn} withdrawn; {not_ready} whose "
+            f"recipient's address is incomplete. They list {fmt_num(rows['violations'].sum())} violations"
             + (f": {items_words(items, kind)}" if items_words(items, kind) else "")
             + ". A draft sets no deadline and accrues no penalty until its mailing is recorded in the "
-            "notices mailed file."
+            "notices mailed file; until then its letter says NOT READY TO MAIL."
         ),
         "info",
     )
@@ -174,11 +176,11 @@ def notices_table(
             Col("status", "Status", html=_status),
             Col("issued_on", "Mailed", nowrap=True, html=_mailed),
             Col("correct_by", "Correct by", nowrap=True, fmt=fmt_date),
-            Col("ready_to_send", "Ready to send", nowrap=True, html=lambda r: _ready(r, reasons)),
+            Col("ready_to_send", "Address", nowrap=True, html=lambda r: _ready(r, reasons)),
             Col("letter", "Letter", html=_letter),
         ],
     )
-    return lead + listed + reasons.notes("Why a notice is not ready to send")
+    return lead + listed + reasons.notes("What the address lacks")
 
 
 SEWER_FOLLOW_UP = {

@@ -44,7 +44,9 @@ from dashboards.html import (
     no_data,
     note,
     nothing_found,
+    noun,
     page,
+    role_name,
     section,
     short_name,
     short_rule,
@@ -53,6 +55,7 @@ from dashboards.html import (
     table,
     to_date_words,
     unit_text,
+    units_in_words,
 )
 from dashboards.notices import notices_table, sewer_follow_up
 from dashboards.testing import required_testing_section
@@ -123,6 +126,9 @@ class SewerData:
     worklist: pd.DataFrame | None = None
     # what the notices list, by kind of item (kind, item, items)
     notice_items: pd.DataFrame | None = None
+    # the notices' items other than a sample's or statistic's result (late reports, testing missed, months
+    # without a permit): user_id, period, item, ref, item_on, description, rule, notice_status, issued_on
+    other_items: pd.DataFrame | None = None
     present: dict[str, bool] = field(default_factory=dict)  # table -> exists
 
 
@@ -1217,6 +1223,24 @@ class SewerView:
         return to_date_words(self.data.as_of)
 
     @property
+    def items_period(self) -> str:
+        """The months the violations are counted in: the samples' (``period``), widened to every violation
+        listed (statistics and the notices' other items)."""
+        days = [d for d in (self.first, self.last) if not is_missing(d)]
+        if not self.violations.empty:
+            days += list(local_naive(self.violations["collected_at"]))
+        for frame, column in ((self.statv, "period_end"), (self.other_items, "item_on")):
+            if not frame.empty:
+                days += list(pd.to_datetime(frame[column]))
+        days = [d for d in days if not is_missing(d)]
+        return months_words(min(days), max(days)) if days else self.period
+
+    @property
+    def violations_total(self) -> int:
+        """Every violation the page lists (the violations panel's rows): the items of the notices."""
+        return len(self.violations) + len(self.statv) + len(self.other_items)
+
+    @property
     def flow_period(self) -> str:
         """The months of the flow readings: the period the slugs are found in."""
         if self.flow.empty:
@@ -1234,9 +1258,11 @@ class SewerView:
         return Col("user_id", "User", html=cell, width="24%" if short else "")
 
     def violations_by_user(self) -> dict[Any, int]:
-        """Violations in the period per user: single samples, daily maximums and monthly averages."""
+        """Violations per user: the items of its notices (contract 7.5), as the violations panel lists them:
+        single samples, daily maximums and monthly averages, and the other items (reports, testing, days
+        without a permit)."""
         counts: dict[Any, int] = {}
-        for frame in (self.violations, self.statv):
+        for frame in (self.violations, self.statv, self.other_items):
             if not frame.empty:
                 for u, n in frame.groupby("user_id").size().items():
                     counts[u] = counts.get(u, 0) + int(n)
@@ -1265,6 +1291,7 @@ def sewer_view(data: SewerData) -> SewerView:
         "baselines",
         "gaps",
         "snc",
+        "other_items",
     )
     frames = {n: _frame(getattr(data, n)) for n in names}
     frames["statv"], frames["inconc"] = frames.pop("statistic_violations"), frames.pop("inconclusive")
@@ -1282,7 +1309,7 @@ def sewer_view(data: SewerData) -> SewerView:
 
 
 def panel_worklist(view: SewerView) -> str:
-    return worklist_panel(view.data.worklist, "superintendent", view.data.as_of)
+    return worklist_panel(view.data.worklist, "superintendent", view.data.as_of, view.data.laws)
 
 
 def panel_headline(view: SewerView) -> str:
@@ -1292,40 +1319,43 @@ def panel_headline(view: SewerView) -> str:
     flagged = summary[summary["permit_expiry_flag"]] if not summary.empty else summary
     by_user = view.violations_by_user()
     ytd_samples, ytd_stats = view.year_to_date()
-    total, ytd = len(v) + len(statv), ytd_samples + ytd_stats
+    total, ytd = view.violations_total, ytd_samples + ytd_stats
+    others = len(view.other_items)
+    slug_users = view.slugs["user_id"].nunique() if not view.slugs.empty else 0
     cards = [
         Kpi(
-            f"violations, {view.period}",
+            f"{noun(total, 'violation')}, {view.items_period}",
             fmt_num(total),
-            f"{fmt_num(len(v))} single samples, {fmt_num(len(statv))} daily maximums or monthly averages; "
-            f"{len(by_user)} of {n_users} users",
+            f"the items of the notices: {fmt_num(len(v))} single {noun(len(v), 'sample')}, "
+            f"{fmt_num(len(statv))} daily maximums or monthly averages, {fmt_num(others)} other; "
+            f"{len(by_user)} of {n_users} {noun(n_users, 'user')}",
             "bad" if total else "good",
-            "#violations",
+            "#findings",
         ),
         Kpi(
-            f"violations, {view.ytd}",
+            f"{noun(ytd, 'limit', 'limits')} broken, {view.ytd}",
             fmt_num(ytd),
-            f"{ytd_samples} single samples, {ytd_stats} daily maximums or monthly averages (as the annual "
-            "report counts them)",
+            f"{ytd_samples} single {noun(ytd_samples, 'sample')}, {ytd_stats} daily maximums or monthly "
+            "averages (as the annual report counts them)",
             "bad" if ytd else "good",
             "#summary",
         ),
         Kpi(
-            f"inconclusive non-detects, {view.period}",
+            f"inconclusive {noun(len(view.inconc), 'non-detect')}, {view.period}",
             fmt_num(len(view.inconc)),
             "detection value above the limit",
             "warn" if len(view.inconc) else "good",
             "#inconclusive",
         ),
         Kpi(
-            f"slug events, {view.flow_period}",
+            f"slug {noun(len(view.slugs), 'event')}, {view.flow_period}",
             fmt_num(len(view.slugs)),
-            f"{view.slugs['user_id'].nunique() if not view.slugs.empty else 0} users",
+            f"{slug_users} {noun(slug_users, 'user')}",
             "bad" if len(view.slugs) else "good",
             "#slugs",
         ),
         Kpi(
-            f"permits expiring {_within(data.permit_warn_days)} or expired",
+            f"{noun(len(flagged), 'permit')} expiring {_within(data.permit_warn_days)} or expired",
             fmt_num(len(flagged)),
             f"as of {day_words(data.as_of)}",
             "warn" if len(flagged) else "good",
@@ -1333,16 +1363,19 @@ def panel_headline(view: SewerView) -> str:
         ),
     ]
     if data.snc is not None:
-        cards.append(
-            Kpi(
-                "users in significant noncompliance",
-                fmt_num(view.snc["user_id"].nunique()),
-                f"in a six-month period, {view.period}",
-                "bad" if len(view.snc) else "good",
-                "#snc",
-            )
-        )
+        cards.append(_snc_card(view))
     return kpis(cards)
+
+
+def _snc_card(view: SewerView) -> Kpi:
+    users = view.snc["user_id"].nunique() if not view.snc.empty else 0
+    return Kpi(
+        f"{noun(users, 'user')} in significant noncompliance",
+        fmt_num(users),
+        f"in a six-month period, {view.period}",
+        "bad" if users else "good",
+        "#snc",
+    )
 
 
 def _expiring_note(view: SewerView, flagged: pd.DataFrame) -> str:
@@ -1390,8 +1423,9 @@ def panel_summary(view: SewerView) -> str:
         )
     parts.append(table(_summary_order(view), _summary_cols(view), row_class=_summary_row_class))
     lead = (
-        f"Counts of {view.ytd}, and in the last column all the violations of {view.period} (the count on "
-        f"each user's chip below); permit status as of {day_words(data.as_of)}."
+        f"Counts of {view.ytd}, and in the last column every violation of {view.items_period}: the items "
+        f"of its notices, as the violations below list them (the count on each user's chip below); permit "
+        f"status as of {day_words(data.as_of)}."
     )
     return section(f"Compliance summary, {view.ytd}", join(parts), sid="summary", lead=esc(lead))
 
@@ -1438,7 +1472,7 @@ def _summary_cols(view: SewerView) -> list[Col]:
         Col("inconclusive", "Inconclusive", fmt=count, num=True),
         Col("slugs", "Slugs", fmt=count, num=True),
         Col("worst", "Worst exceedance", html=_worst_words),
-        Col("period_violations", f"All violations, {view.period}", fmt=count, num=True),
+        Col("period_violations", f"All violations, {view.items_period}", fmt=count, num=True),
     ]
 
 
@@ -1608,17 +1642,61 @@ def panel_violations(view: SewerView) -> str:
             violations_table(view, rules),
             '<h3 id="statistic">Daily maximums and monthly averages above their limit</h3>',
             statistics_table(view, rules),
-            '<h3 id="inconclusive">Inconclusive non-detects</h3>',
+            '<h3 id="other-items">Reports, testing and permits</h3>',
+            other_items_table(view, rules),
+            '<h3 id="inconclusive">Inconclusive non-detects (not violations)</h3>',
             inconclusive_table(view, rules),
             rules.notes(),
         ]
     )
     lead = (
-        f"Every violation in the samples collected {view.period}, newest first: which user broke which "
-        "limit, when, by how much and under which section (numbered: the full text of each section is at "
-        "the end), and the notice of violation that lists it."
+        f"Every violation of {view.items_period}, {fmt_num(view.violations_total)} in all, newest first: "
+        "each is an item of the notice of its month. Which user broke which limit, when, by how much and "
+        "under which section (numbered: the full text of each section is at the end); then the reports "
+        "late or missing, the testing missed and the months of discharging without a permit."
     )
-    return section(f"Violations, {view.period}", body, sid="findings", lead=esc(lead))
+    return section(f"Violations, {view.items_period}", body, sid="findings", lead=esc(lead))
+
+
+# The other items of a notice, as the violations list names them in one line each.
+OTHER_ITEM_WORDS = {
+    "late_report": "report late or missing",
+    "missed_testing": "testing missed",
+    "no_permit": "month without a permit",
+}
+
+
+def other_items_table(view: SewerView, rules: RuleNotes) -> str:
+    """The notices' items other than a result over its limit: what, when, and the notice that lists it."""
+    items = view.other_items
+    if items.empty:
+        return note("No report late or missing, no testing missed, no month without a permit.", "info")
+    cols = [
+        view.user(),
+        Col("item_on", "Day", nowrap=True, fmt=fmt_date),
+        Col(
+            "item", "What", nowrap=True, fmt=lambda x: OTHER_ITEM_WORDS.get(str(x), str(x).replace("_", " "))
+        ),
+        Col(  # on paper the row is one line: what, when, the rule and the notice (the letter says the rest)
+            "description", "Found", html=lambda r: esc(units_in_words(r.get("description"))), screen_only=True
+        ),
+        rules.col("rule", "Rule (section)", limit=32),
+        Col(
+            "period",
+            "Notice of the month",
+            nowrap=True,
+            html=lambda r: esc(
+                notice_words(
+                    {
+                        "notice_period": r.get("period"),
+                        "notice_status": r.get("notice_status"),
+                        "issued_on": r.get("issued_on"),
+                    }
+                )
+            ),
+        ),
+    ]
+    return table(items, cols)
 
 
 def panel_slugs(view: SewerView) -> str:
@@ -1780,16 +1858,32 @@ def _user_ids(view: SewerView) -> list:
     return sorted(ids)
 
 
+def users_with_findings(view: SewerView) -> set:
+    """The users the page has a finding of: a violation (an item of its notices), a slug, an inconclusive
+    result or significant noncompliance. Only they are charted (a region's 2,000 meters, each charted, made
+    a page of 127 MB); the others are one table."""
+    if _frame(view.data.summary).empty:
+        return set(_user_ids(view))  # nothing judged yet: no user can be said to be without findings
+    found = set(view.violations_by_user())
+    for frame in (view.slugs, view.inconc, view.snc):
+        if not frame.empty:
+            found |= set(frame["user_id"])
+    return found
+
+
 def panel_users(view: SewerView) -> str:
-    """The users' chips, then each user's section: its facts, control charts and flow trace."""
+    """The users' chips, then each user with findings in a section of its own (its facts, control charts
+    and flow trace), then the users without findings in one table."""
     data = view.data
-    user_ids = _user_ids(view)
+    everyone = _user_ids(view)
+    found = users_with_findings(view)
+    user_ids = [u for u in everyone if u in found]
     by_user = view.violations_by_user()
     toc = "".join(
         f'<a class="{"bad" if by_user.get(u) else ""}" href="#user-{esc(slug(u))}">{esc(u)}'
         f"{(' ' + esc(short_name(view.names[u], 24))) if u in view.names else ''}"
         f"{(' · ' + str(by_user[u])) if by_user.get(u) else ''}</a>"
-        for u in user_ids
+        for u in everyone
     )
     with_violations, with_slugs = year_to_date_users(view)
     printed = [u for u in user_ids if u in with_violations or u in with_slugs]
@@ -1824,12 +1918,55 @@ def panel_users(view: SewerView) -> str:
         + reading,
         sid="users",
         lead=esc(
-            f"Each user's control charts and flow trace. Red: users with violations; "
-            f"the count after the name is of all its violations, {view.period}."
+            f"The control charts and flow trace of each of the {len(user_ids)} users with findings (a "
+            f"violation, a slug, an inconclusive result or significant noncompliance); the other "
+            f"{len(everyone) - len(user_ids)} are listed together after them. Red: users with violations; "
+            f"the count after the name is of all its violations, {view.items_period}."
         ),
     )
     inputs = user_chart_inputs(view)
-    return head + join(user_section(view, u, inputs, u in with_violations, u in with_slugs) for u in user_ids)
+    sections = join(user_section(view, u, inputs, u in with_violations, u in with_slugs) for u in user_ids)
+    return head + sections + users_without_findings(view, [u for u in everyone if u not in found], inputs)
+
+
+def users_without_findings(view: SewerView, quiet: list, inputs: UserChartInputs) -> str:
+    """The users with no finding, one row each (its anchor is the row): no chart of theirs is drawn."""
+    if not quiet:
+        return ""
+    rows = []
+    for u in quiet:
+        urow, srow = inputs.users.get(u), inputs.summary.get(u)
+        get = lambda row, key: None if row is None else row.get(key)  # noqa: E731
+        rows.append(
+            {
+                "user_id": u,
+                "address": get(urow, "address"),
+                "permit_no": get(urow, "permit_no"),
+                "permit_expires": get(urow, "permit_expires"),
+                "samples": get(srow, "samples"),
+                "normal_flow_gpd": get(urow, "normal_flow_gpd"),
+                "flow": "yes" if u in inputs.flow else "no",
+            }
+        )
+    cols = [
+        view.user(short=False),
+        Col("address", "Address"),
+        Col("permit_no", "Permit"),
+        Col("permit_expires", "Permit expires", nowrap=True, fmt=fmt_date),
+        Col("samples", f"Samples, {view.ytd}", num=True, fmt=fmt_num),
+        Col("normal_flow_gpd", "Normal average flow (gallons a day)", num=True, fmt=fmt_num),
+        Col("flow", "Flow or probe readings"),
+    ]
+    body = table(pd.DataFrame(rows), cols, row_id=lambda r: f"user-{slug(r['user_id'])}", whole=True)
+    return section(
+        f"Users without findings, {view.items_period}",
+        body,
+        sid="users-without-findings",
+        lead=esc(
+            f"{len(quiet)} users had no violation, slug, inconclusive result or significant noncompliance "
+            f"in {view.items_period}: their readings are judged like every other's, and not charted here."
+        ),
+    )
 
 
 @dataclass
@@ -1880,9 +2017,9 @@ def _user_head(view: SewerView, u: Any, inputs: UserChartInputs) -> str:
     if u in inputs.in_snc:
         badges += " " + badge("significant noncompliance", "bad")
     badges += " " + (
-        badge(f"{n} violation{'s' if n != 1 else ''}, {view.period}", "bad")
+        badge(f"{n} violation{'s' if n != 1 else ''}, {view.items_period}", "bad")
         if n
-        else badge(f"no violations, {view.period}", "good")
+        else badge(f"no violations, {view.items_period}", "good")
     )
     return (
         f'<div class="entity-head"><h2>{esc(u)} · {esc(view.names.get(u) or "")}</h2>{badges}</div>'
@@ -1991,7 +2128,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
     rng = f" · samples collected {view.period}" if view.first is not None else ""
     html_text = page(
         file="sewer.html",
-        title="Sewer administrator: industrial users",
+        title=f"{role_name(data.laws, 'superintendent')}: industrial users",
         subtitle=esc(
             f"{law_cited(data.laws, 'sewer_use')} discharge limits and slugs · as of "
             f"{day_words(data.as_of)}{rng}"
@@ -1999,6 +2136,7 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
         body=body,
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=bool(view.charts),
     )

@@ -38,7 +38,9 @@ from dashboards.html import (
     named,
     no_data,
     note,
+    noun,
     page,
+    role_name,
     section,
     short_name,
     short_rule,
@@ -708,7 +710,7 @@ def stormwater_view(data: StormwaterData) -> StormwaterView:
 
 
 def panel_worklist(view: StormwaterView) -> str:
-    return worklist_panel(view.data.worklist, "stormwater_officer", view.data.as_of)
+    return worklist_panel(view.data.worklist, "stormwater_officer", view.data.as_of, view.data.laws)
 
 
 def _notice_counts(view: StormwaterView) -> tuple[int, int, int, int, str]:
@@ -736,48 +738,69 @@ def panel_headline(view: StormwaterView) -> str:
     day = day_words(data.as_of)
     cards = [
         Kpi(
-            f"inspections overdue, {view.period}",
+            f"{noun(n_overdue, 'inspection')} overdue, {view.period}",
             fmt_num(n_overdue),
             f"due and not made by {day}",
             "bad" if n_overdue else "good",
             "#sites",
         ),
         Kpi(
-            f"inspections made late, {view.period}",
+            f"{noun(n_late, 'inspection')} made late, {view.period}",
             fmt_num(n_late),
             "made after the day they were due",
             "warn" if n_late else "good",
             "#sites",
         ),
         Kpi(
-            f"inspections due by {view.week_end:%A %B} {view.week_end.day}",
+            f"{noun(len(week), 'inspection')} due by {view.week_end:%A %B} {view.week_end.day}",
             fmt_num(len(week)),
             f"{week_overdue} of them overdue already",
             "warn" if len(week) else "good",
             "#upcoming",
         ),
-        Kpi(f"sites needing inspections on {day}", fmt_num(active), f"of {len(status)} sites", "", "#sites"),
         Kpi(
-            f"notices of violation, {months}",
+            f"{noun(active, 'site')} needing inspections on {day}",
+            fmt_num(active),
+            f"of {len(status)} {noun(len(status), 'site')}",
+            "",
+            "#sites",
+        ),
+        Kpi(
+            f"{noun(notices, 'notice of violation', 'notices of violation')}, {months}",
             fmt_num(notices),
-            f"one per site and month: {mailed} mailed, {drafts} drafts; they list {listed} findings",
+            f"one per site and month: {mailed} mailed, {drafts} {noun(drafts, 'draft')}; they list {listed} "
+            f"{noun(listed, 'finding')}",
             "",
             "#monthly-notices",
         ),
     ]
     if data.illicit_deadlines is not None:
-        illicit = as_frame(data.illicit_deadlines)
-        n = int((illicit["status"] == "overdue").sum()) if not illicit.empty else 0
-        cards.append(
-            Kpi(
-                "illicit discharge deadlines overdue",
-                fmt_num(n),
-                f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}",
-                "bad" if n else "good",
-                "#illicit",
-            )
-        )
+        cards.append(_illicit_card(data, day))
     return kpis(cards)
+
+
+def _illicit_card(data: StormwaterData, day: str) -> Kpi:
+    """The illicit discharge deadlines overdue: the length of the list the cases' section shows first."""
+    overdue = overdue_deadlines(as_frame(data.illicit_deadlines))
+    town = int(overdue["obligation"].isin(TOWN_ACTS).sum()) if not overdue.empty else 0
+    return Kpi(
+        f"illicit discharge {noun(len(overdue), 'deadline')} overdue",
+        fmt_num(len(overdue)),
+        f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}: {town} the Town's own "
+        f"(on the list above), {len(overdue) - town} the responsible parties' (with the cases)",
+        "bad" if len(overdue) else "good",
+        "#illicit-overdue",
+    )
+
+
+# The deadlines of an illicit discharge case that are the Town's own acts (the officer's worklist); the
+# others are the responsible party's (notify, confirm, abate, appeal, protest).
+TOWN_ACTS = ("appeal_hearing", "cost_notice")
+
+
+def overdue_deadlines(deadlines: pd.DataFrame) -> pd.DataFrame:
+    """The deadlines of the cases overdue on the day judged: the list the card counts."""
+    return deadlines[deadlines["status"] == "overdue"] if not deadlines.empty else deadlines
 
 
 def _due_badge(r: pd.Series) -> str:
@@ -1156,7 +1179,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
     )
     html_text = page(
         file="stormwater.html",
-        title="Stormwater officer: construction sites",
+        title=f"{role_name(data.laws, 'stormwater_officer')}: construction sites",
         subtitle=esc(
             f"Construction site inspections ({law_cited(data.laws, 'stormwater')}) · as of "
             f"{day_words(data.as_of)}" + (f" · storm threshold {thresholds}" if thresholds else "")
@@ -1164,6 +1187,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
         body=body,
         as_of=data.as_of,
         town=data.town,
+        laws=data.laws,
         generated_at=data.generated_at,
         has_charts=bool(view.charts),
     )
@@ -1288,8 +1312,15 @@ def illicit_section(data: StormwaterData) -> str:
     deadlines, charges = as_frame(data.illicit_deadlines), as_frame(data.illicit_charges)
     rules = RuleNotes("rule-illicit")
     parts = [_cases_table(data)]
-    if not deadlines.empty:
-        parts.append("<h3>Deadlines of the cases</h3>" + _deadlines_table(deadlines, rules))
+    overdue = overdue_deadlines(deadlines)
+    if not overdue.empty:
+        parts.append(
+            f'<h3 id="illicit-overdue">Deadlines overdue ({len(overdue)})</h3>'
+            + _deadlines_table(overdue, rules)
+        )
+    rest = deadlines.drop(index=overdue.index) if not deadlines.empty else deadlines
+    if not rest.empty:
+        parts.append("<h3>The other deadlines of the cases</h3>" + _deadlines_table(rest, rules))
     if not charges.empty:
         parts.append(
             "<h3>Cost of abatement by the Town, payments and interest</h3>" + _charges_table(charges, rules)

@@ -1,11 +1,11 @@
-"""The worklist on the pages: what each person must do next, and by when (table ``worklist``).
+"""The worklist on the pages: what each person must do next, and by when (table ``worklist``, contract 7.5).
 
-Each person's page opens with their list (``worklist_panel``): overdue, then due within the week, then
-upcoming, each action in plain words with its subject's name, its due date and days left, and a link to
-the letter or record it concerns. Actions alike are one line, so the list stays readable and prints whole:
-a user's many overdue follow-ups of its own violations are one line with their count and dates; a
-recipient's draft notices are one line with their months; the same report expected from many users on one
-day is one line naming them. The index shows the three lists' counts and the most urgent actions
+Each person's page opens with their list (``worklist_panel``), whole (the page scrolls; the list is no box
+of its own): the rows of the to-record workbook to correct first, then overdue, due within the week,
+undated (the law gives no date: draft notices, oldest first) and upcoming. Within each, the lines of one
+subject are one row, with how many: a user's draft notices are one line with each month's letter linked;
+its other actions one line each. Every action is one its person does and records; it closes when that
+record arrives. The index shows the three lists' counts and the most urgent actions
 (``worklist_summary``).
 """
 
@@ -17,6 +17,7 @@ import re
 import pandas as pd
 
 from dashboards.html import (
+    ROLES,
     Col,
     Kpi,
     badge,
@@ -26,110 +27,59 @@ from dashboards.html import (
     is_missing,
     kpis,
     note,
+    role_name,
     section,
     table,
     units_in_words,
 )
 
-PEOPLE = {
-    "superintendent": ("Superintendent of Sewage", "sewer.html"),
-    "stormwater_officer": ("Stormwater Management Officer", "stormwater.html"),
-    "clerk": ("Clerk", "billing.html"),
+STATUS_WORDS = {
+    "overdue": ("Overdue", "bad"),
+    "due": ("Due this week", "warn"),
+    "undated": ("No date set by law", ""),
+    "upcoming": ("Upcoming", ""),
 }
-STATUS_WORDS = {"overdue": ("Overdue", "bad"), "due": ("Due this week", "warn"), "upcoming": ("Upcoming", "")}
 # "Mail the notice of violation for July 2026 (2 violations) by certified mail ..." (assets/worklist.py)
 DRAFT = re.compile(
     r"^Mail the notice of violation for (?P<month>[A-Z][a-z]+ \d{4}) \((?P<n>\d+) violations?\)"
 )
-# The same report expected from this many users or more on one day is one line naming them.
-MANY_SUBJECTS = 3
+DRAFT_HEAD = (
+    "Mail each notice of violation (its violations in brackets) by certified mail and record the mailing, "
+    "or withdraw it:"
+)
 
 
-def _kind(rows: pd.DataFrame) -> pd.Series:
-    """What an action is, apart from its subject and dates: a draft notice to mail; an obligation of a
-    kind (its ref's first word); otherwise the action's own words."""
-    action = rows["action"].astype(str)
-    kind = action.copy()
-    drafts = (rows["source"] == "notices") & action.str.match(DRAFT.pattern)
-    kind[drafts] = "mail a draft notice"
-    obligations = rows["source"] == "obligations"
-    kind[obligations] = (
-        "obligation "
-        + rows.loc[obligations, "ref"].astype(str).str.split(" ").str[0]
-        + " "
-        + action[obligations].str.split(" ").str[0]
-    )
-    return kind
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
-def _draft_action(actions: list[str]) -> str:
-    """One line for a recipient's draft notices: their months and violations."""
-    found = [DRAFT.match(a) for a in actions]
-    months = [m["month"] for m in found if m]
-    total = sum(int(m["n"]) for m in found if m)
-    order = sorted(months, key=lambda m: pd.Timestamp(f"1 {m}"))
-    listed = ", ".join(order)
-    return (
-        f"Mail the {len(actions)} draft notices of violation ({listed}; {total} violations) by certified "
-        f"mail and record each mailing, or withdraw them"
-    )
-
-
-def _grouped(rows: pd.DataFrame) -> pd.DataFrame:
-    """One line per status, kind of action and subject: how many, the first and last due dates."""
-    rows = rows.assign(_order=range(len(rows)), _kind=_kind(rows))
-    keys = ["person", "status", "_kind", "subject_id"]
-    out = rows.groupby(keys, sort=False, dropna=False).agg(
-        action=("action", "first"),
-        actions=("action", list),
-        source=("source", "first"),
-        count=("ref", "size"),
-        first_due=("due", "min"),
-        last_due=("due", "max"),
-        days_left=("days_left", "min"),
-        subject_name=("subject_name", "first"),
-        link=("link", "first"),
-        detail=("detail", "first"),
-        order=("_order", "min"),
-    )
-    out = out.reset_index()
-    drafts = out["_kind"] == "mail a draft notice"
-    out.loc[drafts, "action"] = [_draft_action(a) if len(a) > 1 else a[0] for a in out.loc[drafts, "actions"]]
-    out["subjects"] = [[(s, n)] for s, n in zip(out["subject_id"], out["subject_name"])]
-    out = _merge_subjects(out)
-    return out.sort_values("order", kind="stable").drop(columns=["actions"])
-
-
-def _merge_subjects(out: pd.DataFrame) -> pd.DataFrame:
-    """The same obligation due the same day from many subjects, once each: one line naming them."""
-    single = out["_kind"].str.startswith("obligation ") & (out["count"] == 1) & out["first_due"].notna()
-    merged, used = [], set()
-    for _key, group in out[single].groupby(["person", "status", "_kind", "first_due"], sort=False):
-        if len(group) < MANY_SUBJECTS:
-            continue
-        first = group.iloc[0].to_dict()
-        head = str(first["action"]).rsplit(" from ", 1)[0]
-        first.update(
-            action=f"{head} from each of these {len(group)} users",
-            subject_id="",
-            subject_name=None,
-            subjects=[s for subjects in group["subjects"] for s in subjects],
-            link=None,
-            detail=None,
-            count=1,
+def _groups(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per subject within its place in the list (to correct first, then by status), in the order
+    the list is read: its actions (a dict each), how many, the first and last due dates."""
+    rows = rows.assign(_order=range(len(rows)), due=pd.to_datetime(rows["due"]))
+    rows["first"] = rows["first"].fillna(False).astype(bool) if "first" in rows else False
+    keys = ["person", "first", "status", "subject_id"]
+    out = (
+        rows.groupby(keys, sort=False, dropna=False)
+        .agg(
+            items=("action", lambda s: rows.loc[s.index].to_dict("records")),
+            count=("action", "size"),
+            first_due=("due", "min"),
+            last_due=("due", "max"),
+            days_left=("days_left", "min"),
+            subject_name=("subject_name", "first"),
+            order=("_order", "min"),
         )
-        merged.append(first)
-        used.update(group.index)
-    if not merged:
-        return out
-    return pd.concat([out.drop(index=list(used)), pd.DataFrame(merged)], ignore_index=True)
+        .reset_index()
+    )
+    return out.sort_values("order", kind="stable")
 
 
 def _due_text(r: dict) -> str:
     first, last = r.get("first_due"), r.get("last_due")
     if is_missing(first):
-        return "no date set by law"
-    if r.get("count", 1) > 1 and last != first:
+        return ""
+    if r.get("count", 1) > 1 and last != first and not is_missing(last):
         return f"{fmt_date(first)} to {fmt_date(last)}"
     return fmt_date(first)
 
@@ -145,40 +95,58 @@ def _days_text(r: dict) -> str:
 
 
 def action_words(r: dict) -> str:
-    """The action as the list shows it: without what its other columns say (a leading 'Overdue:', a trailing
-    'from <the subject's name>')."""
+    """The action as the list shows it: without a trailing 'from <the subject's name>' its column says."""
     text = str(r["action"])
-    if text.startswith("Overdue: "):
-        text = text[len("Overdue: ") :]
-        text = text[:1].upper() + text[1:]
     name = r.get("subject_name")
     if not is_missing(name) and text.endswith(f" from {name}"):
         text = text[: -len(f" from {name}")]
     return units_in_words(text)
 
 
+def _linked(text: str, link) -> str:
+    return f'<a href="{esc(link)}">{text}</a>' if not is_missing(link) else text
+
+
+def _drafts_html(drafts: list[dict]) -> str:
+    """A subject's draft notices as one line: each month's letter linked, with its count of violations."""
+    months = []
+    for d in drafts:
+        m = DRAFT.match(str(d["action"]))
+        label = f"{m['month']} ({m['n']})" if m else action_words(d)
+        months.append(_linked(esc(label), d.get("link")))
+    reasons = sorted({str(d["detail"]) for d in drafts if not is_missing(d.get("detail"))})
+    why = "".join(f'<br><span class="muted">{esc(units_in_words(x))}</span>' for x in reasons)
+    return f"{esc(DRAFT_HEAD)} {', '.join(months)}{why}"
+
+
 def _action_html(r: dict) -> str:
-    text = esc(action_words(r))
-    if r.get("count", 1) > 1 and r.get("_kind") != "mail a draft notice":
-        text += f' <span class="muted">({int(r["count"])} times)</span>'
-    if not is_missing(r.get("link")):
-        text = f'<a href="{esc(r["link"])}">{text}</a>'
-    if not is_missing(r.get("detail")) and r.get("count", 1) == 1:
+    text = _linked(esc(action_words(r)), r.get("link"))
+    if not is_missing(r.get("detail")):
         text += f'<br><span class="muted">{esc(units_in_words(r["detail"]))}</span>'
     return text
 
 
-def _subject_html(r: dict) -> str:
-    parts = []
-    for ident, name in r.get("subjects") or [(r["subject_id"], r.get("subject_name"))]:
-        parts.append(
-            f'{esc(name)} <span class="muted">({esc(ident)})</span>' if not is_missing(name) else esc(ident)
-        )
-    return "; ".join(parts)
+def _actions_html(g: dict) -> str:
+    """The subject's actions: its draft notices in one line, each other action on a line of its own."""
+    items = g["items"]
+    drafts = [i for i in items if i.get("source") == "notices" and DRAFT.match(str(i["action"]))]
+    lines = [_drafts_html(drafts)] if len(drafts) > 1 else []
+    lines += [_action_html(i) for i in items if not (len(drafts) > 1 and i in drafts)]
+    return "".join(f'<div class="act">{line}</div>' for line in lines)
+
+
+def _subject_html(g: dict) -> str:
+    ident, name = g["subject_id"], g.get("subject_name")
+    who = f'{esc(name)} <span class="muted">({esc(ident)})</span>' if not is_missing(name) else esc(ident)
+    count = int(g.get("count", 1))
+    return who + (f'<br><span class="muted">{_plural(count, "action")}</span>' if count > 1 else "")
 
 
 def _status_html(r: dict) -> str:
-    return badge(*STATUS_WORDS.get(r["status"], (str(r["status"]).replace("_", " ").capitalize(), "")))
+    if r.get("first"):
+        return badge("To correct", "bad")
+    words = STATUS_WORDS.get(r["status"], (str(r["status"]).replace("_", " ").capitalize(), ""))
+    return badge(*words)
 
 
 def worklist_table(rows: pd.DataFrame) -> str:
@@ -187,14 +155,27 @@ def worklist_table(rows: pd.DataFrame) -> str:
         Col("first_due", "Due", html=lambda r: esc(_due_text(r)), width="10%"),
         Col("days_left", "Days", html=lambda r: esc(_days_text(r)), nowrap=True),
         Col("subject_id", "Who or what", html=_subject_html, width="22%"),
-        Col("action", "What to do", html=_action_html, width="52%"),
+        Col("items", "What to do", html=_actions_html, width="52%"),
     ]
-    return table(_grouped(rows), cols, empty="Nothing to do.", table_class="worklist")
+    return table(_groups(rows), cols, empty="Nothing to do.", table_class="worklist", whole=True)
 
 
-def worklist_panel(frame: pd.DataFrame | None, person: str, as_of: dt.date | None) -> str:
-    """The section that opens a person's page: their actions, most urgent first."""
-    title, _page = PEOPLE[person]
+def _counts_text(rows: pd.DataFrame) -> str:
+    counts = rows["status"].value_counts()
+    parts = [
+        f"{int(counts.get('overdue', 0))} overdue",
+        f"{int(counts.get('due', 0))} due within the week",
+        f"{int(counts.get('undated', 0))} with no date set by law",
+        f"{int(counts.get('upcoming', 0))} upcoming",
+    ]
+    return ", ".join(parts)
+
+
+def worklist_panel(
+    frame: pd.DataFrame | None, person: str, as_of: dt.date | None, laws: dict[str, str] | None = None
+) -> str:
+    """The section that opens a person's page: their actions, most urgent first, the whole list."""
+    title = role_name(laws, person)
     if frame is None:
         return section(
             "What to do next", note("The list is made at the end of each run.", "empty"), sid="worklist"
@@ -207,56 +188,54 @@ def worklist_panel(frame: pd.DataFrame | None, person: str, as_of: dt.date | Non
             note(esc(f"Nothing is open for the {title} as of {day}."), "info"),
             sid="worklist",
         )
-    counts = rows["status"].value_counts()
     lead = esc(
-        f"As of {day}: {len(rows)} actions for the {title}, {int(counts.get('overdue', 0))} overdue, "
-        f"{int(counts.get('due', 0))} due within the week, {int(counts.get('upcoming', 0))} upcoming or "
-        f"with no date set by law. Actions alike are one line, with how many: a user's or site's follow-ups "
-        f"of one kind, a recipient's draft notices, one report expected from many users on one day."
+        f"As of {day}: {_plural(len(rows), 'action')} for the {title}: {_counts_text(rows)}. Each leaves "
+        "the list when its record arrives; draft notices oldest first."
     )
     return section("What to do next", worklist_table(rows), sid="worklist", lead=lead)
 
 
-def worklist_summary(frame: pd.DataFrame | None, most_urgent: int = 4) -> str:
-    """For the index: each person's counts, and each person's ``most_urgent`` lines overdue or due this
-    week."""
+def worklist_summary(
+    frame: pd.DataFrame | None, laws: dict[str, str] | None = None, most_urgent: int = 4
+) -> str:
+    """For the index: each person's counts (each card's number is the length of that person's list), and
+    each person's ``most_urgent`` rows to correct, overdue or due this week."""
     if frame is None:
         return note("The list of what to do is made at the end of each run.", "empty")
     cards = []
-    for person, (title, page_file) in PEOPLE.items():
+    for person, (page_file, _law) in ROLES.items():
         rows = frame[frame["person"] == person] if len(frame) else frame
         counts = rows["status"].value_counts() if len(rows) else pd.Series(dtype=int)
         overdue = int(counts.get("overdue", 0))
         cards.append(
             Kpi(
-                f"actions for the {title}",
+                f"actions for the {role_name(laws, person)}",
                 f"{len(rows):,}",
                 f"{overdue} overdue, {int(counts.get('due', 0))} due this week",
                 "bad" if overdue else "",
                 f"{page_file}#worklist",
             )
         )
-    urgent = frame[frame["status"].isin(["overdue", "due"])] if len(frame) else frame
-    lines = _grouped(urgent) if len(urgent) else urgent
-    top = pd.concat([lines[lines["person"] == p].head(most_urgent) for p in PEOPLE]) if len(lines) else lines
-    rest = "each person's page lists all of them" if len(urgent) else ""
+    first = frame["first"].fillna(False).astype(bool) if "first" in frame and len(frame) else False
+    urgent = frame[frame["status"].isin(["overdue", "due"]) | first] if len(frame) else frame
+    lines = _groups(urgent) if len(urgent) else urgent
+    top = pd.concat([lines[lines["person"] == p].head(most_urgent) for p in ROLES]) if len(lines) else lines
     cols = [
-        Col("person", "Whose", html=lambda r: esc(PEOPLE.get(r.get("person"), (r.get("person"), ""))[0])),
+        Col("person", "Whose", html=lambda r: esc(role_name(laws, str(r.get("person"))))),
         Col("status", "When", html=_status_html, nowrap=True),
         Col("first_due", "Due", html=lambda r: esc(_due_text(r)), nowrap=True),
         Col("subject_id", "Who or what", html=_subject_html),
-        Col("action", "What to do", html=_action_html),
+        Col("items", "What to do", html=_actions_html),
     ]
     lead = (
         note(
             esc(
-                f"Each person's most urgent: {len(top)} of the {len(lines)} lines overdue or due this week; "
-                + rest
-                + "."
+                f"Each person's most urgent: {len(top)} of the {len(lines)} rows to correct, overdue or due "
+                "this week; each person's page lists all of them."
             ),
             "info",
         )
         if len(urgent)
         else ""
     )
-    return kpis(cards) + lead + table(top, cols, empty="Nothing overdue or due this week.")
+    return kpis(cards) + lead + table(top, cols, empty="Nothing overdue or due this week.", whole=True)

@@ -8,6 +8,7 @@ the dataset specs (``outfall.ingest.registry``); no row is written, so nothing n
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 from outfall import workbooks
@@ -30,24 +31,34 @@ def template_paths(out: Path) -> list[Path]:
 
 
 def letterhead_form() -> str:
-    """The letterhead file to fill (docs/letters.md): an entry per jurisdiction of the rules, every value
-    blank. Left blank, each letter says which line is missing and is not ready to mail."""
+    """The letterhead file to fill (docs/letters.md): an entry per jurisdiction of the rules found (the
+    rules folder of the run: OUTFALL_RULES_DIR, else the project's), its name as its rules file names it,
+    a signatory for each kind of letter its rules give (sewer, stormwater), every other value blank. Left
+    blank, each letter says which line is missing and is not ready to mail."""
+    found = load_all()
     lines = [
         "# Who the letters come from and who signs them (docs/letters.md). Fill in every value; a",
-        "# jurisdiction whose letters you do not send may be deleted.",
+        f"# jurisdiction whose letters you do not send may be deleted. Written for the rules found: "
+        f"{', '.join(f'{j}.yaml' for j in found)}.",
         "",
     ]
-    for jurisdiction, rules in load_all().items():
+    for jurisdiction, rules in found.items():
         lines += [
-            f"{jurisdiction}:                  # {rules.name}",
-            '  name: ""                    # e.g. Town of ...',
+            f"{jurisdiction}:",
+            f"  name: {json.dumps(rules.name)}{' ' * max(1, 26 - len(json.dumps(rules.name)))}# as its rules "
+            "file names it",
             "  address:                    # the mailing address, one line per item (at least two)",
             '    - ""',
             '    - ""',
             '  phone: ""',
             "  signatories:",
         ]
-        for area in ("sewer", "stormwater"):
+        areas = [
+            a
+            for a, section in (("sewer", "discharge_limits"), ("stormwater", "swppp"))
+            if getattr(rules, section)
+        ]
+        for area in areas:
             lines += [
                 f"    {area}:                     # who signs the {area} letters",
                 '      name: ""',

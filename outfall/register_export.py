@@ -19,7 +19,9 @@
   Street lateral, House lateral, Total, How the units were counted, Law; a
   totals row under the bills), ``Totals`` (per district and component: units,
   the rate and whether it was adopted or derived from the budget, amount),
-  ``Summary`` (by district and property class), ``Inspection fees`` (the water
+  ``Summary`` (by district and property class), ``Addresses to complete`` (how many bills lack a full
+  mailing address for the mail merge, by the one address rule of every letter, and which), ``Inspection
+  fees`` (the water
   and sewer inspection fees, the inspection fee law, of the permits applied for that
   year, with their total; one sentence when there are none), ``Changes`` (what
   the run changed against the previous run and year) and ``About`` (the run's
@@ -62,6 +64,7 @@ from outfall.billing_words import (
     rate_source_word,
     word_lists,
 )
+from outfall.letters import Recipient, address_problems
 from outfall.rules import RulesError, load_rules
 from outfall.spreadsheets import (
     FORMULA_PATTERN,
@@ -409,6 +412,51 @@ def _fees_law(rules: Any, year: int) -> str:
         return ""
 
 
+def bills_lacking_address(con, year: int | None = None) -> list[dict]:
+    """The bills of ``year`` (None: the last year billed) whose owner's mailing address is not full by the
+    one address rule of every letter (a name, a street line, a city, a state and a five- or nine-digit ZIP
+    code: ``outfall.letters.address_problems``): year, parcel_id, owner, street, city, state, zip and
+    ``lacks``, in words."""
+    names, rows = _rows(con, "select_bills_lacking_address", {"year": year})
+    out = []
+    for r in (dict(zip(names, row)) for row in rows):
+        recipient = Recipient(r["owner"], r["street"], r["city"], r["state"], r["zip"])
+        problems = address_problems(recipient, "the parcels file")
+        if problems:
+            out.append({**r, "lacks": "; ".join(problems)})
+    return out
+
+
+def _addresses_sheet(con, year: int) -> Sheet:
+    """How many of the year's bills lack a full mailing address, and which: the mail merge's gaps."""
+    lacking = bills_lacking_address(con, year)
+    bills = int(con.execute(sql("count_dashboard_bills_of_year"), {"year": year}).fetchall()[0][1])
+    sentence = (
+        f"{len(lacking):,} of the {bills:,} bills of {year} lack a full mailing address (a name, a street "
+        "line, a city, a state and a five- or nine-digit ZIP code): complete them in the parcels file "
+        "before the mail merge."
+        if lacking
+        else f"Every one of the {bills:,} bills of {year} has a full mailing address."
+    )
+    columns = [
+        Column("Parcel", width=14),
+        Column("Owner", width=24, wrap=True),
+        Column("Mailing address", width=24, wrap=True),
+        Column("City", width=14),
+        Column("State", width=6),
+        Column("ZIP", width=8),
+        Column("What it lacks", width=60, wrap=True),
+    ]
+    rows = [
+        (r["parcel_id"], r["owner"], r["street"], r["city"], r["state"], r["zip"], r["lacks"])
+        for r in lacking
+    ]
+    totals = (f"{len(lacking):,} bills", None, None, None, None, None, sentence)
+    return Sheet(
+        "Addresses to complete", columns, rows, totals=totals, subtotals=False, autofilter=bool(rows)
+    )
+
+
 def _fees_sheet(con, year: int, law: str = "") -> Sheet:
     """The water and sewer inspection fees (ch. 301) of the permits applied for in ``year``, with their
     total; one plain sentence when no permit was applied for that year."""
@@ -472,7 +520,7 @@ def register_xlsx_bytes(
     """One billing year's register as an XLSX workbook (see the module docstring). ``names``: the
     districts' names, ``town``: the town's and ``rules``: those the laws cited come from (default: from
     the rules the run used)."""
-    taken = {"totals", "summary", "changes", "about", "inspection fees"}
+    taken = {"totals", "summary", "changes", "about", "inspection fees", "addresses to complete"}
     districts = con.execute(sql("select_register_districts"), {"year": year}).fetchall()
     rules = rules if rules is not None else _run_rules(run)
     if names is None or town is None:
@@ -485,6 +533,7 @@ def register_xlsx_bytes(
     sheets += [
         _totals_sheet(con, year, run, names),
         _summary_sheet(con, year, names),
+        _addresses_sheet(con, year),
         _fees_sheet(con, year, _fees_law(rules, year)),
         _changes_sheet(con, run),
         _about_sheet(year, run, town),

@@ -29,16 +29,19 @@ LIST_MAX = 255  # characters Excel allows in a list written into its check
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDEBF7")
 HELPER_FILL = PatternFill("solid", fgColor="EDEDED")
+REQUIRED_FILL = PatternFill("solid", fgColor="FFF2CC")  # a cell required on its row, though not on every row
 WRAPPED = Alignment(wrap_text=True, vertical="top")
 AUTHOR = "Outfall"
 
-# Who fills a folder, by the group of its spec.
+# Who fills a folder, by the group of its spec: the official named in the rules' law_names (the pages' one
+# name for each person), else these words.
 PEOPLE = {
     "sewer_administrator": "Superintendent of Sewage",
-    "stormwater_officer": "Stormwater management officer",
+    "stormwater_officer": "Stormwater Management Officer",
     "billing": "Clerk",
     "notices": "Clerk",
 }
+PEOPLE_LAW_NAMES = {"sewer_administrator": "sewer_administrator", "stormwater_officer": "stormwater_officer"}
 
 # How a column of each kind is described, its example, and how Excel shows a typed value.
 KIND_WORDS = {
@@ -63,8 +66,10 @@ EXAMPLES = {
 FORMATS = {"text": "@", "date": "yyyy-mm-dd", "timestamp": "yyyy-mm-dd hh:mm", "enum": "@"}
 
 
-def person(ds: Dataset) -> str:
-    return PEOPLE.get(ds.group, "Whoever keeps these records")
+def person(ds: Dataset, laws: dict[str, str] | None = None) -> str:
+    """Who fills the folder: ``laws`` (the rules' names, law_names) name the officials."""
+    law = PEOPLE_LAW_NAMES.get(ds.group)
+    return (laws or {}).get(law or "") or PEOPLE.get(ds.group, "Whoever keeps these records")
 
 
 def words(col: Column) -> tuple[str, ...]:
@@ -84,8 +89,14 @@ def example(col: Column) -> str:
 
 
 def column_note(col: Column) -> str:
-    """The header's note: what the column holds, whether it is required, and an example."""
-    lines = [f"{col.name}: {'required' if col.required else 'may be left blank'}."]
+    """The header's note: whether it is required (or when: a column whose own words say when it is
+    required), what the column holds, and an example: what the reader requires of it, exactly."""
+    doc = col.doc.replace("`", "")
+    if not col.required and "required" in doc:
+        lines = [f"{col.name}: {doc}."]
+    else:
+        lines = [f"{col.name}: {'required' if col.required else 'may be left blank'}."]
+        lines += [doc[:1].upper() + doc[1:] + "."] if doc else []
     kind = KIND_WORDS[col.kind]
     if col.nonnegative and col.kind in ("number", "integer"):
         kind = kind[:-1] + ", 0 or more."
@@ -209,8 +220,8 @@ def write_header(
         cells.append(
             (
                 PREFILLED_COLUMN,
-                "Outfall marks each row it wrote here, so that a row left unanswered "
-                "is set aside with a plain reason. Keep it.",
+                "Outfall marks each row it wrote here, so that a row left with nothing filled in "
+                "records nothing (it is counted as left blank). Keep it.",
                 HELPER_FILL,
             )
         )

@@ -130,7 +130,7 @@ def _parser() -> argparse.ArgumentParser:
         "--dashboards",
         metavar="DIR",
         default="",
-        help="where the letters are (default: where the last run wrote them)",
+        help="where the letters are (default: the dashboards folder beside the warehouse)",
     )
     templates = sub.add_parser(
         "templates",
@@ -468,6 +468,8 @@ def run_pipeline(
             with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
                 progress.attach(instance, *([_warm_for_letters] if inputs else []))
                 result = run_stages(STAGES, PARENTS, run_one, wanted, instance, only=only)
+                if not result.success:
+                    _pages_after_failure(STAGES, result, run_one, warehouse)
     outcome = RunOutcome(ok=result.success and bool(result.results), seconds=time.perf_counter() - started)
     for event in result.all_events:
         if event.event_type == DagsterEventType.ASSET_MATERIALIZATION:
@@ -498,6 +500,34 @@ def run_pipeline(
         len(outcome.failures),
     )
     return outcome
+
+
+def _pages_after_failure(stages, result, run_one, warehouse: Path) -> None:
+    """A run in which a step failed still writes its pages (issue 37: the index above all, saying which
+    steps failed and why): the pages it did not write (assets.pages.PAGES_AFTER_FAILURE) are written in
+    one more run per stage that holds them, from what the warehouse holds. Its results join the run's."""
+    import json
+
+    from dagster import AssetKey, DagsterEventType
+
+    from assets.pages import FAILED_STEPS_TAG, PAGES_AFTER_FAILURE
+
+    events = result.all_events
+    done = {e.asset_key for e in events if e.event_type == DagsterEventType.ASSET_MATERIALIZATION}
+    failed = [
+        (e.step_key or "?", e.step_failure_data.error if e.step_failure_data else None)
+        for e in events
+        if e.event_type == DagsterEventType.STEP_FAILURE
+    ]
+    if not failed:
+        return  # the run failed before any step could: nothing to say it with
+    pages = {AssetKey(n) for n in PAGES_AFTER_FAILURE} - done - {AssetKey(step) for step, _ in failed}
+    why = [[step, explain(error, warehouse).why] for step, error in failed]
+    for stage in stages:
+        keys = [k for k in stage.keys if k in pages]
+        if keys and stage.partitions_def is None:
+            result.results.append(run_one(stage, keys, {FAILED_STEPS_TAG: json.dumps(why)}))
+            pages -= set(keys)
 
 
 def _summary(warehouse: Path, outcome: RunOutcome) -> str:
@@ -658,7 +688,7 @@ def cmd_verify(args) -> int:
     import duckdb
 
     # DuckDB and pandas: only to verify
-    from outfall.output_folders import last_run_dashboards, output_paths
+    from outfall.output_folders import output_paths
     from outfall.records import verify_records
 
     warehouse = _check_warehouse(args.warehouse, must_exist=True)
@@ -671,8 +701,8 @@ def cmd_verify(args) -> int:
             dashboards = Path(args.dashboards).resolve()
             if not dashboards.is_dir():
                 raise UsageError(f"no such dashboards folder: {args.dashboards}")
-        else:
-            dashboards = last_run_dashboards(con) or output_paths(str(warehouse)).dashboards
+        else:  # beside the warehouse, wherever it now is (contract 7.3): a copy checks its own folder
+            dashboards = output_paths(str(warehouse)).dashboards
         try:
             problems = verify_records(con, dashboards)
             total = con.execute("SELECT count(*) FROM documents_issued").fetchall()[0][0]

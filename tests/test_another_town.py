@@ -230,3 +230,43 @@ def test_springfield_runs_end_to_end_in_its_own_time_and_words(tmp_path):
 
         words = " ".join(page.extract_text() or "" for page in PdfReader(str(pdf)).pages)
         assert not MODEL_WORDS.search(words), f"{pdf.name} names the model town"
+    # a count and its noun agree: never "1 inspections", "of 1 sites" (issue 37)
+    from tests.test_print import visible_text
+
+    for name in ("index.html", "sewer.html", "stormwater.html", "billing.html"):
+        words = visible_text((dashboards / name).read_text(encoding="utf-8"))
+        wrong = re.findall(
+            r"\b1 (?:inspections|sites|violations|notices|users|drafts|findings|actions)\b", words
+        )
+        assert not wrong, f"{name}: {wrong}"
+
+
+def test_templates_write_a_letterhead_keyed_to_the_rules_found(tmp_path):
+    rules = tmp_path / "rules"
+    springfield_rules(rules)
+    done = run("templates", "--out", str(tmp_path / "my_town"), rules=rules)
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "my_town" / "letterhead.yaml").read_text(encoding="utf-8")
+    assert "springfield:" in text and 'name: "City of Springfield"' in text and "springfield.yaml" in text
+    assert not MODEL_WORDS.search(text)
+
+
+@pytest.mark.slow
+def test_a_run_whose_billing_fails_still_writes_its_index_saying_why(tmp_path):
+    """Issue 37: the index is written on every run, saying which steps failed and why, with the pages
+    written from what the warehouse holds."""
+    rules = tmp_path / "rules"
+    springfield_rules(rules)
+    data = springfield_town(tmp_path / "data")
+    rates = data / "sewer_rates" / "rates.csv"
+    kept = [line for line in rates.read_text().splitlines() if "house_lateral" not in line]
+    rates.write_text("\n".join(kept) + "\n")
+    db = tmp_path / "springfield.duckdb"
+    done = run("run", "--data", str(data), "--warehouse", str(db), "--as-of", "2026-06-30", rules=rules)
+    assert done.returncode == 1 and "asset sewer_billing failed: no sewer rate" in done.stderr
+    dashboards = tmp_path / "dashboards"
+    for name in ("index.html", "sewer.html", "stormwater.html", "billing.html", "quarantine.html"):
+        assert (dashboards / name).is_file(), name
+    index = (dashboards / "index.html").read_text(encoding="utf-8")
+    assert index.index("This run did not finish") < index.index("What to do next")
+    assert "sewer_billing" in index and "no sewer rate for 2026" in index and "City of Springfield" in index

@@ -455,6 +455,7 @@ def test_exports(con, tmp_path):
         "Sewer District #1",
         "Totals",
         "Summary",
+        "Addresses to complete",
         "Inspection fees",
         "Changes",
         "About",

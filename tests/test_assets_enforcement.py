@@ -446,7 +446,7 @@ def obligations_fixture(tmp_path: Path) -> Path:
     # Slugs: Thursday June 4 (report due Tuesday June 9) and Friday June 5 (due Wednesday June 10).
     con.executemany(
         "INSERT INTO slug_events (user_id, constituent, start_at, end_at, duration_min, baseline, "
-        "peak_value, peak_ratio, unit) VALUES (?, 'flow', ?, ?, 30, 10, 80, 8, 'gpm')",
+        "peak_value, peak_ratio, unit) VALUES (?, 'flow', ?, ?, 30, 15.277, 151.4647, 9.914, 'gpm')",
         [
             (
                 "SLUGTHU",
@@ -560,6 +560,9 @@ def test_obligations_deadlines(tmp_path):
     ]
     rules = dict(rows(tmp_path, "SELECT DISTINCT obligation, rule FROM obligations"))
     assert "40 CFR 403.8(f)(2)(vi)" in rules["slug_report"]
+    # values rounded as a reader writes them, with their units (issue 37: not "151.4647 gpm (9.914 x ...)")
+    details = dict(rows(tmp_path, "SELECT user_id, detail FROM obligations WHERE obligation = 'slug_report'"))
+    assert details["SLUGFRI"] == "flow slug peaking at 151 gpm, 9.9 times the baseline"
     assert "403.12(g)(2)" in rules["resample_30d"]
     assert "15 days" in rules["accidental_statement"]
     # whose law each rests on (contract 7.1): the federal duties are not adopted, so no notice counts them

@@ -365,8 +365,10 @@ def sewer_frames() -> SewerData:
 def test_sewer_page_charts_limits_nondetects_and_escaping():
     html_text, meta = build_sewer_page(sewer_frames())
     specs = figure_specs(html_text)
-    assert meta.charts == len(specs) == 4  # heat map, IU-1 control + flow, IU-2 control
-    assert {"fig-violations-heatmap", "fig-control-IU-1", "fig-flow-IU-1", "fig-control-IU-2"} <= set(specs)
+    assert meta.charts == len(specs) == 3  # heat map, IU-1 control + flow; IU-2 has no finding: not charted
+    assert {"fig-violations-heatmap", "fig-control-IU-1", "fig-flow-IU-1"} <= set(specs)
+    quiet = html_text[html_text.index('id="users-without-findings"') :]
+    assert 'id="user-IU-2"' in quiet and esc(EVIL) in quiet  # one table of the users without findings
     # names from input files are escaped in the HTML and never open a tag
     assert EVIL not in html_text and "<img" not in html_text
     assert esc(EVIL) in html_text and "&lt;b&gt;2 Mill&lt;/b&gt;" in html_text
@@ -1565,6 +1567,23 @@ def test_the_sewer_page_opens_with_the_worklist_and_counts_with_periods():
             }
         ]
     )
+    data.other_items = pd.DataFrame(
+        [
+            {
+                "kind": "sewer",
+                "user_id": "IU-1",
+                "period": "2026-04",
+                "item": "late_report",
+                "ref": "2026-04-15",
+                "item_on": dt.date(2026, 4, 15),
+                "description": "required: the periodic report of 2026-H1; not received",
+                "rule": "Woodbury Code ch. 253 Part 2, reports",
+                "notice_status": "draft",
+                "issued_on": None,
+                "notice_id": "NOV-SE-IU-1-2026-04",
+            }
+        ]
+    )
     html_text, _ = build_sewer_page(data)
     main = html_text.split("<main>", 1)[1]
     assert main.index('id="worklist"') < main.index('class="kpis"') < main.index('id="summary"')
@@ -1572,11 +1591,15 @@ def test_the_sewer_page_opens_with_the_worklist_and_counts_with_periods():
     # each count with its period; the year to date as the annual report counts it
     assert (
         "violations, February 2026 to May 2026" in main
-        and "violations, 2026 to date (January 1 to June 30)" in main
+        and "limits broken, 2026 to date (January 1 to June 30)" in main
     )
+    # one count, one meaning (contract 7.5): the items of the notices, the length of the violations list
     assert (
-        '>3</div><div class="kpi-label">violations, February 2026 to May 2026' in main
-    )  # 2 samples + 1 average
+        '>4</div><div class="kpi-label">violations, February 2026 to May 2026' in main
+    )  # 2 samples + 1 average + 1 report late
+    assert "4 violations, February 2026 to May 2026" in main  # the user's chip: the same number
+    findings = main[main.index('id="findings"') :]
+    assert "the periodic report of 2026-H1" in findings and "April 2026, draft" in findings
     # words, units and names, not codes
     assert "technical review criteria" in main and "monthly average" in main and ">trc<" not in main
     assert "150 mg/L" in main and "181 mg/L" in main and "62 gpm" in main and "10 gpm" in main

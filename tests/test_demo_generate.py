@@ -65,6 +65,9 @@ OPTIONAL = {
         "moratorium",
         "owner",
         "address",
+        "city",
+        "state",
+        "zip",
     },
     "sewer_rates": set(),
     "sites": {

@@ -232,7 +232,8 @@ def _district_sheets(wb) -> list:
     return [
         ws
         for ws in wb.worksheets
-        if ws.title not in ("Totals", "Summary", "Inspection fees", "Changes", "About")
+        if ws.title
+        not in ("Totals", "Summary", "Addresses to complete", "Inspection fees", "Changes", "About")
     ]
 
 
@@ -249,6 +250,7 @@ def test_register_workbook_as_a_clerk_opens_it(con, tmp_path):
         "Sewer District #1",
         "Totals",
         "Summary",
+        "Addresses to complete",
         "Inspection fees",
         "Changes",
         "About",
@@ -584,6 +586,32 @@ def test_libreoffice_recalculates_the_totals_of_a_corrected_row(con, tmp_path):
     assert Decimal(rows[n + 1][total_col - 1]) == before + 1000
 
 
+def test_the_register_says_how_many_bills_lack_a_full_mailing_address_and_which(con, tmp_path):
+    """The mail merge's gaps (issue 37): the owner's name, street line, city, state and ZIP code, by the one
+    address rule of every letter; a parcel with all of them is not listed."""
+    from outfall.register_export import bills_lacking_address
+
+    parcels, _ = put_town(con)
+    con.execute(
+        "UPDATE parcels SET city = 'Central Valley', state = 'NY', zip = '10917' WHERE parcel_id = 'P-0'"
+    ).fetchall()
+    con.execute(
+        "UPDATE parcels SET city = 'Central Valley', state = 'NY', zip = '109' WHERE parcel_id = 'P-1'"
+    ).fetchall()
+    lacking = {r["parcel_id"]: r["lacks"] for r in bills_lacking_address(con, 2026)}
+    assert "P-0" not in lacking and len(lacking) == len(parcels) - 1
+    assert lacking["P-1"] == "the ZIP code '109' is not five digits (or five and four)"
+    assert lacking["P-N"].startswith(
+        "the mailing address on file lacks the name, the street address, the city"
+    )
+    export_register(con, tmp_path)
+    ws = openpyxl.load_workbook(tmp_path / "sewer_register_2026.xlsx")["Addresses to complete"]
+    rows = list(ws.iter_rows(values_only=True))
+    assert rows[0] == ("Parcel", "Owner", "Mailing address", "City", "State", "ZIP", "What it lacks")
+    assert len(rows) == 1 + len(lacking) + 1
+    assert rows[-1][-1].startswith(f"{len(lacking)} of the {len(parcels)} bills of 2026 lack a full mailing")
+
+
 def test_register_text_edge_cases_are_kept(con, tmp_path):
     parcels, _ = put_town(con)
     export_register(con, tmp_path)
@@ -663,7 +691,7 @@ def test_export_all_tables(con, tmp_path):
     assert row["raw"].value == "parcel id: =1+1; owner: @SUM(1); acres: -2+3"  # JSON as words
     assert row["row_number"].value == 3 and row["row_number"].data_type == "n"
     assert row["quarantined_at"].is_date and row["quarantined_at"].value == dt.datetime(2026, 1, 2, 3, 0)
-    assert q.auto_filter.ref == "A1:F2"
+    assert q.auto_filter.ref == "A1:G2"  # dataset .. quarantined_at, prefilled
     snc = wb["snc_publication"]
     header = [c.value for c in snc[1]]
     names = [r[header.index("name")] for r in snc.iter_rows(min_row=2)]

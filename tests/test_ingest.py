@@ -124,8 +124,20 @@ def test_conflicting_rows_in_one_file_are_quarantined_exact_repeats_are_not(con,
     )
     report = load(con, data, "lab_results")
     assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (3, 2, 1)
-    assert "conflicts with row 1 of this file" in reasons(con, "lab_results")[3]
+    assert reasons(con, "lab_results")[3] == (
+        "conflicts with row 1 of this file: the same sample_id and parameter with different values; send one "
+        "corrected row"
+    )
     assert con.execute("SELECT count(*) FROM lab_results").fetchall()[0][0] == 1
+
+
+def test_a_conflict_names_the_files_columns_in_words():
+    """The flow table's ``ts`` is the file's ``timestamp``: the reason names what the file calls it."""
+    from outfall.ingest.engine import key_words
+    from outfall.ingest.registry import all_datasets
+
+    assert key_words(all_datasets()["flow"]) == "user_id, constituent and timestamp"
+    assert key_words(all_datasets()["parcels"]) == "parcel_id"
 
 
 @pytest.mark.parametrize(

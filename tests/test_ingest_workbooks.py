@@ -23,7 +23,9 @@ MAILED = [
     "withdrawn_reason",
 ]
 INSPECTED = ["site_id", "inspected_at", "inspector", "kind", "sediment_capacity_lost_pct", "notes"]
-UNANSWERED_MAILING = "left unanswered: fill mailed_on or withdrawn_reason, or delete the row"
+MAILED_ON_BLANK = (
+    "mailed_on is blank: give the day the notice was mailed, or a withdrawn_reason to withdraw the draft"
+)
 
 
 def workbook(path: Path, sheets: dict[str, list[list]], percent: tuple[str, str] | None = None) -> Path:
@@ -135,7 +137,9 @@ def prefilled(rows: list[list], header=MAILED) -> list[list]:
     return [[*header, "recipient name", PREFILLED_COLUMN], *rows]
 
 
-def test_an_unanswered_prefilled_row_is_quarantined_with_one_plain_reason(con, tmp_path):
+def test_a_prefilled_row_left_blank_records_nothing_and_a_partly_filled_one_is_judged(con, tmp_path):
+    """Contract 7.5: a row Outfall prefilled whose cells to fill are all blank is no row (counted as left
+    blank, not quarantined); one with any of them filled is judged, and quarantined naming the column."""
     data = tmp_path / "d"
     workbook(
         data / "notices_mailed" / "to_record.xlsx",
@@ -154,18 +158,25 @@ def test_an_unanswered_prefilled_row_is_quarantined_with_one_plain_reason(con, t
                         "yes",
                     ],  # mailed
                     ["sewer", "IU-2", "2026-03", None, None, None, "sent twice", "Bolt", "yes"],  # withdrawn
-                    ["sewer", "IU-3", "2026-03", None, "7009", None, None, "Crane", "yes"],  # unanswered
-                    ["stormwater", "S-1", "2026-04", None, None, None, None, "Shore", "yes"],  # unanswered
+                    ["sewer", "IU-3", "2026-03", None, "7009", None, None, "Crane", "yes"],  # partly filled
+                    ["stormwater", "S-1", "2026-04", None, None, None, None, "Shore", "yes"],  # left blank
                     ["sewer", "IU-4", "2026-03", None, None, None, None, "Dove", None],  # typed in
                 ]
             )
         },
     )
     report = load(con, data, "notices_mailed")
-    assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (5, 2, 3)
+    assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (4, 2, 2)
+    assert report.rows_left_blank == 1
     got = quarantine(con, "notices_mailed")
-    assert [(r, why) for _, r, why in got[:2]] == [(3, UNANSWERED_MAILING), (4, UNANSWERED_MAILING)]
-    assert got[2][1] == 5 and got[2][2].startswith("mailed_on is blank")  # no marker: judged as always
+    assert [r for _, r, _ in got] == [3, 5]  # row 4, left blank, is not there
+    assert got[0][2] == MAILED_ON_BLANK  # partly filled: the column to fill is named
+    assert got[1][2] == MAILED_ON_BLANK  # no marker: judged as always
+    assert con.execute(
+        "SELECT rows_left_blank, prefilled FROM ingested_files WHERE dataset = 'notices_mailed'"
+    ).fetchall() == [(1, True)]
+    # the workbook's rows set aside come first on the quarantine page and their person's list
+    assert con.execute("SELECT DISTINCT prefilled FROM quarantine").fetchall() == [(True,)]
     raw = con.execute("SELECT raw FROM quarantine WHERE row_number = 3").fetchall()[0][0]
     assert '"certified_mail_no":"7009"' in raw.replace(" ", "")  # what was typed is kept
     assert con.execute(
@@ -199,10 +210,7 @@ def test_an_answer_however_partial_is_judged_as_any_row(con, tmp_path):
     )
     load(con, data, "inspections")
     got = [(r, why) for _, r, why in quarantine(con, "inspections")]
-    assert got == [
-        (1, "missing required value for 'inspected_at'"),
-        (2, "left unanswered: fill inspected_at and inspector, or delete the row"),
-    ]
+    assert got == [(1, "missing required value for 'inspected_at'")]  # row 2: left blank
     assert con.execute("SELECT site_id FROM inspections").fetchall() == [("S-2",)]
 
 
@@ -217,8 +225,9 @@ def test_a_prefilled_sheet_saved_as_csv_is_judged_the_same(con, tmp_path):
         encoding="utf-8",
     )
     report = load(con, data, "notices_mailed")
-    assert (report.rows_kept, report.rows_quarantined) == (1, 1)
-    assert quarantine(con, "notices_mailed") == [("to_record.csv", 2, UNANSWERED_MAILING)]
+    counts = (report.rows_read, report.rows_kept, report.rows_quarantined, report.rows_left_blank)
+    assert counts == (1, 1, 0, 1)
+    assert quarantine(con, "notices_mailed") == []
 
 
 def test_a_percentage_is_never_read_as_its_fraction(con, tmp_path):

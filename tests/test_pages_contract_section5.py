@@ -114,7 +114,7 @@ def test_stormwater_page_lists_cases_deadlines_charges_and_practices():
     assert "not judged: see the quarantined rows" in html_text and "no deadline yet" in html_text
     assert "As-built plans certified by a professional engineer" in html_text
     assert meta.counts["illicit_overdue"] == 1 and meta.counts["smp_findings"] == 1
-    assert "illicit discharge deadlines overdue" in html_text
+    assert "illicit discharge deadline overdue" in html_text  # 1 deadline: the noun agrees
 
 
 def test_permit_spells_join_consecutive_days():

@@ -88,6 +88,7 @@ def test_a_long_violations_table_prints_every_row(chromium, tmp_path: Path):
         SewerData(
             as_of=AS_OF,
             town="Town of Woodbury",
+            laws={"sewer_administrator": "Superintendent of Sewage"},  # the rules' name of the person
             users=users,
             violations=violations,
             present={"industrial_users": True, "discharge_violations": True},
@@ -99,7 +100,7 @@ def test_a_long_violations_table_prints_every_row(chromium, tmp_path: Path):
     text = "\n".join(pages)
     missing = sorted(set(ids) - ids_in(text, ids))
     assert not missing, f"{len(missing)} of 144 violating samples are not on paper: {missing[:10]}"
-    assert_headed(pages, "Town of Woodbury", "Sewer administrator: industrial users", AS_OF)
+    assert_headed(pages, "Town of Woodbury", "Superintendent of Sewage: industrial users", AS_OF)
     # the table's header is repeated on every page that continues it
     continued = [p for p in pages if ids_in(p, ids)]
     assert len(continued) >= 2 and all("Sample" in p and "Rule (section)" in p for p in continued)
@@ -114,15 +115,15 @@ def test_the_small_towns_sewer_page_prints_every_violating_sample(chromium, buil
     assert len(ids) >= 5
     pages = print_page(chromium, built_town / "dashboards" / "sewer.html", tmp_path / "sewer.pdf")
     assert ids_in("\n".join(pages), ids) == set(ids)
-    assert_headed(pages, "Town of Woodbury", "Sewer administrator: industrial users", AS_OF)
+    assert_headed(pages, "Town of Woodbury", "Superintendent of Sewage: industrial users", AS_OF)
     assert len(pages) >= 3
 
 
 def test_every_page_prints_with_its_header(chromium, built_town: Path, tmp_path: Path):
     titles = {
         "index.html": "Outfall dashboards",
-        "stormwater.html": "Stormwater officer: construction sites",
-        "billing.html": "Billing: sewer roll, billing year 2026",
+        "stormwater.html": "Stormwater Management Officer: construction sites",
+        "billing.html": "Clerk: the sewer roll of billing year 2026",
         "quarantine.html": "Quarantined input rows",
     }
     both = "Town of Woodbury and Village of Bellport"

@@ -459,6 +459,26 @@ def test_verify_finds_one_flipped_byte_and_the_chain_moves_for_an_earlier_docume
     assert run_cli("verify", "--warehouse", str(db)).returncode == 0
     tampered = run_cli("verify", "--warehouse", str(db), "--dashboards", str(tmp_path / "nowhere"))
     assert tampered.returncode == 2 and "no such dashboards folder" in tampered.stderr
+    verify_checks_the_folder_beside_a_moved_warehouse(db, tmp_path / "moved")
+
+
+def verify_checks_the_folder_beside_a_moved_warehouse(db: Path, moved: Path) -> None:
+    """A copy of the warehouse and its dashboards folder elsewhere: `outfall verify` reads the folder beside
+    the copy (contract 7.3), so a byte changed in the copy is found and the original still verifies; a file
+    missing from the copy's folder is named."""
+    import shutil
+
+    moved.mkdir()
+    shutil.copy(db, moved / db.name)
+    shutil.copytree(db.parent / "dashboards", moved / "dashboards")
+    letter = moved / "dashboards" / "letters" / "sewer" / "notice_IU-1_2026-03.html"
+    letter.write_bytes(letter.read_bytes().replace(b"</body>", b"</body> "))
+    copy = run_cli("verify", "--warehouse", str(moved / db.name))
+    assert copy.returncode == 1 and "NOV-SE-IU-1-2026-03" in copy.stderr and "changed" in copy.stderr
+    assert run_cli("verify", "--warehouse", str(db)).returncode == 0
+    letter.unlink()
+    gone = run_cli("verify", "--warehouse", str(moved / db.name))
+    assert gone.returncode == 1 and "notice_IU-1_2026-03.html is missing" in gone.stderr
 
 
 def test_one_address_rule_for_every_letter(town):

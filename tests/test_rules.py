@@ -54,7 +54,8 @@ def test_shipped_rules_load_typed_and_cite_everything():
         # 2026.12.7 / 2026.12.4: the names of the laws letters and pages cite (law_names)
         # 2026.12.8 / 2026.12.5: first days the code does not state are null, remedial measures per kind of
         # finding replace the remedial days, federal duties name their law and are not adopted (contract 7)
-        version = {"woodbury": "2026.12.8", "bellport": "2026.12.5"}[jurisdiction]
+        # 2026.12.9 / 2026.12.6: the worklist's week is a setting, not law: undated (contract 7.5)
+        version = {"woodbury": "2026.12.9", "bellport": "2026.12.6"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20

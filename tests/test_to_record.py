@@ -1,6 +1,6 @@
 """exports/to_record.xlsx: what waits for a person's answer, prefilled, filled in Excel as a clerk
 would, saved back into the input folders and read as any input file: a draft notice becomes mailed, dated as
-filled; a row left unanswered is quarantined with a plain reason; a re-run changes nothing."""
+filled; a row left blank records nothing and is counted as left blank; a re-run changes nothing."""
 
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ from tests.conftest import materialize
 from tests.test_notices import MAX, finding, insert, new_warehouse, query, run, violation
 
 D = dt.date
-UNANSWERED = "left unanswered: fill mailed_on or withdrawn_reason, or delete the row"
 
 
 @pytest.fixture
@@ -164,9 +163,20 @@ def test_each_open_item_is_a_prefilled_row_of_its_folders_sheet(town, tmp_path):
     checks = {str(v.sqref): v for v in ws.data_validations.dataValidation}
     assert checks["D2:D1048576"].type == "date"  # mailed_on
     assert (checks["F2"].type, checks["F2"].formula1, checks["F2"].formula2) == ("whole", "0", str(MAX))
-    assert (checks["F3 F4:F1048576"].type, checks["F3 F4:F1048576"].operator) == (
+    # the stormwater notice's days to correct: required on its row, marked so (contract 7.2)
+    assert (checks["F3"].type, checks["F3"].operator, checks["F3"].allow_blank) == (
         "whole",
         "greaterThanOrEqual",
+        False,
+    )
+    assert ws["F3"].fill.fgColor.rgb.endswith("FFF2CC") and not ws["F2"].fill.fgColor.rgb.endswith("FFF2CC")
+    assert checks["F4:F1048576"].type == "whole"
+    note = ws["F1"].comment.text
+    assert (
+        note.startswith(
+            "correct_within_days: days to correct from the mailing day: required for a stormwater notice"
+        )
+        and "may be left blank" not in note
     )
     assert "required" in ws["A1"].comment.text and "not read" in ws["H1"].comment.text
 
@@ -246,9 +256,9 @@ def test_a_filled_workbook_saved_back_records_what_happened(town, tmp_path):
         ),
         ("stormwater", "S-1", "2026-04", "draft", None, None, None),
     ]
-    assert query(db, "SELECT dataset, source_file, row_number, reason FROM quarantine ORDER BY 1") == [
-        ("notices_mailed", f"{FILE} [notices_mailed]", 2, UNANSWERED)
-    ]
+    assert query(db, "SELECT dataset, source_file, row_number, reason FROM quarantine ORDER BY 1") == []
+    left_blank = "SELECT dataset, rows_left_blank FROM ingested_files WHERE rows_left_blank > 0 ORDER BY 1"
+    assert query(db, left_blank) == [("notices_mailed", 1)]  # the stormwater notice, left for later
     assert query(db, "SELECT site_id, inspected_at, inspector, kind FROM inspections") == [
         ("S-1", dt.datetime(2026, 6, 29, 14, 15, tzinfo=dt.UTC), "J. Park", "routine")
     ]

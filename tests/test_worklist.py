@@ -1,5 +1,7 @@
-"""The worklist (contract 6.4): its status arithmetic at every boundary, and the table built from what the
-other assets judged, for each person, with withdrawn drafts off the list."""
+"""The worklist (contracts 6.4, 7.5): its status arithmetic at every boundary, and the table built from what
+the other assets judged, for each person: only actions its person does and records (the duties of others are
+items of notices or lines of the record), draft notices undated and oldest first, withdrawn drafts off the
+list, the rows of the to-record workbook filled wrongly first."""
 
 from __future__ import annotations
 
@@ -18,12 +20,16 @@ from tests.test_records import insert, new_warehouse, query
 
 D = dt.date
 AS_OF = D(2026, 11, 30)
+LAWS = {
+    "sewer_administrator": "Superintendent of Sewage",
+    "stormwater_officer": "Stormwater Management Officer",
+}
 
 
 @pytest.mark.parametrize(
     "due, expected",
     [
-        (None, "upcoming"),
+        (None, "undated"),
         (D(2026, 11, 29), "overdue"),
         (AS_OF, "due"),
         (D(2026, 12, 7), "due"),
@@ -35,67 +41,102 @@ def test_status_at_each_boundary(due, expected):
     assert law.status(due, AS_OF, 7) == expected
 
 
-def test_the_list_is_read_overdue_first_then_by_due_date():
+def test_without_the_towns_week_nothing_is_due_but_overdue_stays_overdue():
+    assert law.status(AS_OF, AS_OF, None) == "upcoming"
+    assert law.status(D(2026, 11, 29), AS_OF, None) == "overdue"
+
+
+def test_the_list_is_read_to_correct_first_then_overdue_due_undated_upcoming():
     rows = [
-        ("upcoming", None),
-        ("due", D(2026, 12, 3)),
-        ("overdue", D(2026, 11, 2)),
-        ("upcoming", D(2027, 1, 1)),
-        ("due", D(2026, 12, 1)),
+        ("upcoming", D(2027, 1, 1), None, False),
+        ("undated", None, D(2026, 5, 1), False),
+        ("due", D(2026, 12, 3), None, False),
+        ("overdue", D(2026, 11, 2), None, False),
+        ("undated", None, D(2025, 2, 1), False),
+        ("undated", None, None, True),
+        ("due", D(2026, 12, 1), None, False),
     ]
-    ordered = sorted(rows, key=lambda r: law.sort_key("clerk", r[0], r[1]))
+    ordered = sorted(rows, key=lambda r: law.sort_key("clerk", r[0], r[1], found_on=r[2], first=r[3]))
     assert ordered == [
-        ("overdue", D(2026, 11, 2)),
-        ("due", D(2026, 12, 1)),
-        ("due", D(2026, 12, 3)),
-        ("upcoming", D(2027, 1, 1)),
-        ("upcoming", None),
+        ("undated", None, None, True),
+        ("overdue", D(2026, 11, 2), None, False),
+        ("due", D(2026, 12, 1), None, False),
+        ("due", D(2026, 12, 3), None, False),
+        ("undated", None, D(2025, 2, 1), False),  # the draft whose first item was found first
+        ("undated", None, D(2026, 5, 1), False),
+        ("upcoming", D(2027, 1, 1), None, False),
     ]
 
 
-def test_the_worklist_of_each_person(tmp_path):
+def _notice(kind, recipient, period, status, **more) -> dict:
+    prefix = "SE" if kind == "sewer" else "ST"
+    return {
+        "kind": kind,
+        "recipient_id": recipient,
+        "period": period,
+        "notice_id": f"NOV-{prefix}-{recipient}-{period}",
+        "status": status,
+        "letter": f"letters/{kind}/notice_{recipient}_{period}.html",
+        **more,
+    }
+
+
+def _item(kind, recipient, period, ref, known_on) -> dict:
+    return {
+        "kind": kind,
+        "recipient_id": recipient,
+        "period": period,
+        "item": "sample" if kind == "sewer" else "inspection",
+        "ref": ref,
+        "item_on": known_on,
+        "known_on": known_on,
+    }
+
+
+@pytest.fixture
+def town(tmp_path):
     db = new_warehouse(tmp_path)
     insert(
         db,
         "notices",
         [
-            {
-                "kind": "sewer",
-                "recipient_id": "IU-1",
-                "period": "2026-10",
-                "notice_id": "NOV-SE-IU-1-2026-10",
-                "status": "draft",
-                "violations": 2,
-                "recipient_name": "Acme",
-                "letter": "letters/sewer/n1.html",
-                "ready_to_send": True,
-            },
-            {
-                "kind": "sewer",
-                "recipient_id": "IU-2",
-                "period": "2026-10",
-                "notice_id": "NOV-SE-IU-2-2026-10",
-                "status": "withdrawn",
-                "violations": 1,
-                "recipient_name": "Bolt",
-                "letter": "letters/sewer/n2.html",
-            },
-            {
-                "kind": "stormwater",
-                "recipient_id": "S-1",
-                "period": "2026-09",
-                "notice_id": "NOV-ST-S-1-2026-09",
-                "status": "mailed",
-                "issued_on": D(2026, 10, 2),
-                "violations": 3,
-                "recipient_name": "Oak",
-                "letter": "letters/stormwater/n3.html",
-                "needs_review": True,
-                "items_unsupported": 1,
-                "items_in_letter": 3,
-                "items_not_in_letter": 0,
-                "ready_to_send": True,
-            },
+            _notice("sewer", "IU-1", "2026-10", "draft", violations=2, recipient_name="Acme"),
+            _notice("sewer", "IU-1", "2026-03", "draft", violations=1, recipient_name="Acme"),
+            _notice("sewer", "IU-2", "2026-10", "withdrawn", violations=1, recipient_name="Bolt"),
+            _notice(
+                "sewer",
+                "IU-3",
+                "2026-05",
+                "mailed",
+                violations=1,
+                recipient_name="Crane",
+                issued_on=D(2026, 6, 2),
+                not_ready_reason="the mailing address on file lacks the ZIP code",
+                ready_to_send=False,
+            ),
+            _notice(
+                "stormwater",
+                "S-1",
+                "2026-09",
+                "mailed",
+                issued_on=D(2026, 10, 2),
+                violations=3,
+                recipient_name="Oak",
+                needs_review=True,
+                items_unsupported=1,
+                items_in_letter=3,
+                items_not_in_letter=0,
+                ready_to_send=True,
+            ),
+        ],
+    )
+    insert(
+        db,
+        "notice_items",
+        [
+            _item("sewer", "IU-1", "2026-10", "A1", D(2026, 10, 3)),
+            _item("sewer", "IU-1", "2026-10", "A2", D(2026, 10, 9)),
+            _item("sewer", "IU-1", "2026-03", "A0", D(2026, 3, 4)),
         ],
     )
     insert(
@@ -111,6 +152,13 @@ def test_the_worklist_of_each_person(tmp_path):
             },
             {
                 "user_id": "IU-1",
+                "obligation": "violation_notice_24h",
+                "due": D(2025, 1, 9),
+                "status": "overdue",
+                "reference": "A0",
+            },
+            {
+                "user_id": "IU-1",
                 "obligation": "permit_renewal",
                 "due": D(2027, 2, 1),
                 "status": "open",
@@ -120,46 +168,67 @@ def test_the_worklist_of_each_person(tmp_path):
         ],
     )
     insert(db, "industrial_users", [{"user_id": "IU-1", "name": "Acme Plating", "district": "consolidated"}])
+    testing = {"user_id": "IU-1", "name": "Acme Plating", "parameter": "BOD", "sample_type": "composite"}
     insert(
         db,
         "required_testing",
         [
-            {
-                "user_id": "IU-1",
-                "name": "Acme Plating",
-                "parameter": "BOD",
-                "sample_type": "composite",
-                "frequency": "monthly",
-                "period_start": D(2026, 11, 1),
-                "period_end": D(2026, 11, 30),
-                "status": "open",
-            }
+            {**testing, "period_start": D(2026, 11, 1), "period_end": D(2026, 11, 30), "status": "open"},
+            {**testing, "period_start": D(2026, 10, 1), "period_end": D(2026, 10, 31), "status": "missed"},
         ],
     )
     insert(
         db,
         "illicit_discharge_deadlines",
         [
+            {"case_id": "ID-1", "obligation": "appeal_hearing", "due": D(2026, 12, 1), "status": "open"},
+            {"case_id": "ID-1", "obligation": "abatement", "due": D(2026, 11, 1), "status": "overdue"},
+        ],
+    )
+    insert(
+        db,
+        "smp_findings",
+        [
+            {"practice_id": "P-1", "site_id": "S-1", "finding": "as_built", "status": "overdue"},
+            {"practice_id": "P-1", "site_id": "S-1", "finding": "guarantee_release", "status": "overdue"},
             {
-                "case_id": "ID-1",
-                "obligation": "appeal_hearing",
-                "due": D(2026, 12, 1),
+                "practice_id": "P-1",
+                "site_id": "S-1",
+                "finding": "one_year_inspection",
+                "due": D(2027, 3, 1),
                 "status": "open",
-                "premises": "1 Elm",
-            },
-            {
-                "case_id": "ID-1",
-                "obligation": "abatement",
-                "due": D(2026, 11, 1),
-                "status": "overdue",
-                "premises": "1 Elm",
             },
         ],
     )
     insert(
         db,
         "quarantine",
-        [{"dataset": "parcels", "source_file": "p.csv", "row_number": 3, "reason": "no seats"}],
+        [
+            {"dataset": "parcels", "source_file": "p.csv", "row_number": 3, "reason": "no seats"},
+            {
+                "dataset": "notices_mailed",
+                "source_file": "to_record.xlsx [notices_mailed]",
+                "row_number": 2,
+                "reason": "a stormwater notice needs correct_within_days",
+                "prefilled": True,
+            },
+        ],
+    )
+    insert(
+        db,
+        "ingested_files",
+        [
+            {
+                "dataset": "notices_mailed",
+                "source_file": "to_record.xlsx",
+                "sha256": "x",
+                "rows_read": 1,
+                "rows_kept": 0,
+                "rows_quarantined": 1,
+                "rows_left_blank": 3,
+                "prefilled": True,
+            }
+        ],
     )
     result = materialize(
         [worklist],
@@ -169,105 +238,123 @@ def test_the_worklist_of_each_person(tmp_path):
         },
     )
     assert result.success
-    rows = query(db, "SELECT person, status, subject_id, due, source FROM worklist ORDER BY ALL")
+    return db
+
+
+def test_each_line_is_an_action_its_person_records(town):
+    rows = query(town, "SELECT person, status, subject_id, due, source, ref FROM worklist ORDER BY ALL")
     assert rows == [
-        ("clerk", "upcoming", "p.csv", None, "quarantine"),
-        ("stormwater_officer", "due", "ID-1", D(2026, 12, 1), "illicit_discharge_deadlines"),
-        ("stormwater_officer", "upcoming", "S-1", None, "notices"),
-        ("superintendent", "due", "IU-1", D(2026, 11, 30), "required_testing"),
-        ("superintendent", "overdue", "IU-1", D(2026, 11, 20), "obligations"),
-        ("superintendent", "upcoming", "IU-1", D(2027, 2, 1), "obligations"),
-        ("superintendent", "upcoming", "IU-1", None, "notices"),
+        ("clerk", "undated", "p.csv", None, "quarantine", "parcels p.csv"),
+        (
+            "clerk",
+            "undated",
+            "to_record.xlsx [notices_mailed]",
+            None,
+            "quarantine",
+            "notices_mailed to_record.xlsx [notices_mailed] 2",
+        ),
+        (
+            "stormwater_officer",
+            "due",
+            "ID-1",
+            D(2026, 12, 1),
+            "illicit_discharge_deadlines",
+            "ID-1 appeal_hearing",
+        ),
+        ("stormwater_officer", "undated", "S-1", None, "notices", "NOV-ST-S-1-2026-09"),
+        ("stormwater_officer", "upcoming", "S-1", D(2027, 3, 1), "smp_findings", "P-1 one_year_inspection"),
+        ("superintendent", "due", "IU-1", D(2026, 11, 30), "required_testing", "BOD composite 2026-11-01"),
+        ("superintendent", "undated", "IU-1", None, "notices", "NOV-SE-IU-1-2026-03"),
+        ("superintendent", "undated", "IU-1", None, "notices", "NOV-SE-IU-1-2026-10"),
+        ("superintendent", "upcoming", "IU-1", D(2027, 2, 1), "obligations", "permit_renewal P-1"),
     ]
-    actions = dict(query(db, "SELECT ref, action FROM worklist"))
+    actions = dict(query(town, "SELECT ref, action FROM worklist"))
+    # the user's and the owner's duties are not lines: the slug report, the 24-hour notice, the as-built
+    # plans; a missed testing period is an item of the draft notice; a guarantee released early is a finding
+    assert not query(town, "SELECT * FROM worklist WHERE ref LIKE 'slug_report%' OR ref LIKE '%as_built%'")
+    assert actions["NOV-SE-IU-1-2026-10"] == (
+        "Mail the notice of violation for October 2026 (2 violations) by certified mail and record the "
+        "mailing, or withdraw it"
+    )
     assert actions["NOV-ST-S-1-2026-09"].startswith(
         "Review notice NOV-ST-S-1-2026-09, mailed October 2, 2026"
     )
-    assert "Renew the permit of Acme Plating" in actions["permit_renewal P-1"]
-    assert query(db, "SELECT count(*) FROM worklist WHERE subject_id = 'IU-2'") == [
-        (0,)
-    ]  # withdrawn: off the list
-    frame = pd.DataFrame(
-        query(db, "SELECT * FROM worklist"),
-        columns=[
-            c
-            for (c,) in query(
-                db,
-                "SELECT column_name FROM information_schema.columns WHERE table_name = 'worklist' ORDER BY "
-                "ordinal_position",
-            )
-        ],
-    )
-    panel = worklist_panel(frame, "superintendent", AS_OF)
+    assert actions["permit_renewal P-1"].startswith("Renew permit P-1 and record its new dates")
+    assert actions["BOD composite 2026-11-01"].startswith("Record the BOD")
+    # a mailed notice is a record: nothing to complete, whatever its address; a withdrawn draft: off the list
+    assert not query(town, "SELECT * FROM worklist WHERE subject_id IN ('IU-2', 'IU-3')")
+
+
+def test_drafts_are_undated_oldest_first_and_rows_filled_wrongly_first(town):
+    rows = query(town, "SELECT person, ref, status, found_on, first FROM worklist")
+    frame = pd.DataFrame(rows, columns=["person", "ref", "status", "found_on", "first"])
+    sewer = frame[frame["person"] == "superintendent"]
+    drafts = sewer[sewer["ref"].str.startswith("NOV-")]
+    assert list(drafts["status"]) == ["undated", "undated"]
+    assert dict(zip(drafts["ref"], drafts["found_on"])) == {
+        "NOV-SE-IU-1-2026-03": D(2026, 3, 4),
+        "NOV-SE-IU-1-2026-10": D(2026, 10, 3),  # the day its first item was found
+    }
+    page_order = [
+        r
+        for r, p in query(
+            town,
+            "SELECT ref, person FROM worklist ORDER BY CASE person WHEN 'superintendent' THEN 0 "
+            "WHEN 'stormwater_officer' THEN 1 ELSE 2 END, NOT coalesce(first, FALSE), "
+            "CASE status WHEN 'overdue' THEN 0 WHEN 'due' THEN 1 WHEN 'undated' THEN 2 ELSE 3 END, "
+            "coalesce(due, found_on)",
+        )
+    ]
+    assert page_order.index("NOV-SE-IU-1-2026-03") < page_order.index("NOV-SE-IU-1-2026-10")
+    clerk = frame[frame["person"] == "clerk"]
+    assert list(clerk[clerk["first"]]["ref"]) == ["notices_mailed to_record.xlsx [notices_mailed] 2"]
+    action = query(town, "SELECT action FROM worklist WHERE first")[0][0]
+    assert action.startswith("Correct row 2 of to_record.xlsx [notices_mailed], filled in the to-record")
+
+
+def test_the_page_shows_the_whole_list_grouped_by_subject(town):
+    columns = [c for (c,) in query(town, "SELECT column_name FROM (DESCRIBE worklist)")]
+    frame = pd.DataFrame(query(town, "SELECT * FROM worklist"), columns=columns)
+    panel = worklist_panel(frame, "superintendent", AS_OF, LAWS)
+    assert 'id="worklist"' in panel and "Superintendent of Sewage" in panel
     assert (
-        'id="worklist"' in panel and "1 overdue, 1 due within the week" in panel and "Acme Plating" in panel
+        "4 actions for the Superintendent of Sewage: 0 overdue, 1 due within the week, 2 with no date"
+        in panel
     )
-    assert "Overdue" in panel and panel.index("Overdue") < panel.index("Due this week") < panel.index(
-        "Upcoming"
+    assert 'class="table-wrap whole"' in panel  # the page scrolls, the list is no box of its own
+    assert "Acme Plating" in panel and "2 actions" in panel  # the user's two drafts, one row with the count
+    assert ">March 2026 (1)</a>, <a" in panel and panel.index("March 2026 (1)") < panel.index(
+        "October 2026 (2)"
     )
-    summary = worklist_summary(frame)
+    assert panel.index("Due this week") < panel.index("No date set by law") < panel.index("Upcoming")
+    clerk = worklist_panel(frame, "clerk", AS_OF, LAWS)
+    assert clerk.index("To correct") < clerk.index("No date set by law")
+    summary = worklist_summary(frame, LAWS)
     assert "Superintendent of Sewage" in summary and "sewer.html#worklist" in summary
+    assert ">4</div>" in summary  # a card's count is the length of the person's list
 
 
-def test_alike_actions_are_one_line():
-    """A recipient's draft notices are one line with their months; the same report expected from many users on
-    one day is one line naming them; a line does not repeat what its other columns say."""
+def test_one_line_per_subject_and_action():
+    from assets.worklist import Worklist
 
-    def row(action, subject, due, source, ref, name, status="upcoming"):
-        return {
-            "person": "superintendent",
-            "action": action,
-            "subject_id": subject,
-            "due": due,
-            "status": status,
-            "source": source,
-            "ref": ref,
-            "subject_name": name,
-            "days_left": None if due is None else (due - AS_OF).days,
-            "link": None,
-            "detail": None,
-        }
+    w = Worklist(AS_OF, 7)
+    for _ in range(3):
+        w.add("clerk", "Confirm the ZIP code of Acme", "IU-1", None, "address_conflicts", "x")
+    w.add("clerk", "Confirm the ZIP code of Acme", "IU-2", None, "address_conflicts", "x")
+    assert len(w.frame()) == 2
 
-    rows = [
-        row(
-            f"Mail the notice of violation for {m} 2026 ({n} violation{'s' if n > 1 else ''}) by certified "
-            "mail and record the mailing, or withdraw it",
-            "IU-1",
-            None,
-            "notices",
-            f"NOV-{m}",
-            "Acme",
-        )
-        for m, n in (("March", 1), ("January", 2))
-    ]
-    rows += [
-        row(
-            f"Expect the periodic report from {name}",
-            uid,
-            D(2027, 1, 30),
-            "obligations",
-            f"periodic_report 2026-H2 {uid}",
-            name,
-        )
-        for uid, name in (("IU-1", "Acme"), ("IU-2", "Bolt"), ("IU-3", "Cork"))
-    ]
-    rows.append(
-        row(
-            "Overdue: follow up on the slug report from Acme",
-            "IU-1",
-            D(2026, 11, 2),
-            "obligations",
-            "slug_report x",
-            "Acme",
-            "overdue",
-        )
-    )
-    panel = worklist_panel(pd.DataFrame(rows), "superintendent", AS_OF)
-    assert panel.count("<tr") == 1 + 3
+
+def test_every_kind_of_draft_is_worded_for_its_person():
+    """Drafts come from one statement (select_worklist_drafts); an order drafted as a notice is (contract
+    7.3) is its person's line with its own words."""
+    from assets.worklist import PERSON_OF_KIND, draft_action
+
+    order = {"kind": "stop_work", "recipient_id": "S-1", "period": "2026-10", "items": 1}
+    assert PERSON_OF_KIND["stop_work"] == law.STORMWATER_OFFICER
+    assert PERSON_OF_KIND["grease_order"] == law.SUPERINTENDENT
     assert (
-        "Mail the 2 draft notices of violation (January 2026, March 2026; 3 violations) by certified mail "
-        "and record each mailing, or withdraw them"
-    ) in panel
-    assert "Expect the periodic report from each of these 3 users" in panel
-    assert 'Acme <span class="muted">(IU-1)</span>; Bolt' in panel
-    assert "Follow up on the slug report</" in panel and "Overdue: follow" not in panel
+        draft_action(order)
+        == "Mail the stop-work order of October 2026 and record the mailing, or withdraw it"
+    )
+    case = {"kind": "illicit_nov", "recipient_id": "ID-1", "period": None, "items": 1}
+    assert draft_action(case).startswith("Mail the notice of violation of illicit discharge case ID-1")

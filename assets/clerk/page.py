@@ -12,6 +12,7 @@ from assets.pages import Reader, _now_local, page_laws, write_page
 from dashboards import query
 from dashboards.billing import BillingData, build_billing_page
 from outfall.billing_words import district_names
+from outfall.register_export import bills_lacking_address
 from outfall.resources import OutfallSettings, RulesResource
 
 # --------------------------------------------------------------------------- billing
@@ -54,6 +55,7 @@ def read_billing_data(
     data.year, data.previous_year = year, prev
     params = {"year": year, "previous_year": prev}
     data.totals = r.named("sewer_bills", "select_dashboard_bill_totals", params)
+    data.addresses = pd.DataFrame(bills_lacking_address(con, year))
     data.largest = r.named(
         "sewer_bills", "select_dashboard_largest_bills", {"year": year, "limit": TOP_BILLS}
     )

@@ -56,6 +56,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, letters_dir, table_asset, table_result, warehouse
 from assets.run import replace_judged
+from dashboards.html import fmt_measure
 from outfall.law import enforcement as law, notices as notice_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.discharge import nondetect_value
@@ -215,6 +216,11 @@ def _num(value: float | None) -> str:
         return "(no value)"
     text = f"{float(value):,.4f}".rstrip("0").rstrip(".")
     return text if text not in ("", "-0") else "0"
+
+
+def _ratio(value: float | None) -> str:
+    """A peak over its baseline as a reader writes it: one decimal ('9.9')."""
+    return "(no value)" if value is None else f"{float(value):.1f}"
 
 
 def _date_text(day: dt.date | None) -> str:
@@ -587,8 +593,8 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             rule,
             d,
             f"slug of {e['start_at'].isoformat()}",
-            f"{e['constituent']} slug peaking at {_num(e['peak_value'])} {e['unit'] or ''} "
-            f"({_num(e['peak_ratio'])} x baseline)".replace("  ", " "),
+            f"{e['constituent']} slug peaking at {fmt_measure(e['peak_value'], e['unit'] or '')}, "
+            f"{_ratio(e['peak_ratio'])} times the baseline",
         )
 
     # Permits expiring soon (or expired), by the policy in effect on the day judged.

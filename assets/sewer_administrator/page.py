@@ -59,6 +59,7 @@ def read_sewer_data(
     data.required_testing = r.named("required_testing", "select_dashboard_required_testing")
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.notice_items = r.named("notice_items", "select_dashboard_notice_item_counts")
+    data.other_items = r.named("notice_items", "select_dashboard_other_items", {"kind": "sewer"})
     if lab is not None:
         data.results = label_results(lab, evaluations, data.violations, data.inconclusive)
         data.limits = (

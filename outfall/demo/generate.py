@@ -1250,7 +1250,13 @@ PARCEL_COLUMNS = [
     "moratorium",
     "owner",
     "address",
+    "city",
+    "state",
+    "zip",
 ]
+#: How many parcels' owners have no city, state or ZIP code on file: the sewer register and the billing
+#: page warn of them, and the clerk's list asks for each (contract 6.5's address rule).
+PARCELS_WITHOUT_MAILING_PLACE = 3
 _C, _D1 = "consolidated", "district_1"
 #: Boundary cases of Part 3 that every demo must bill, plus four bad rows.
 SPECIAL_PARCELS = (
@@ -1370,7 +1376,18 @@ def _parcels(scale: float, rng: np.random.Generator) -> pd.DataFrame:
         f"{num} {STREETS[d if d in STREETS else _C][int(p * len(STREETS[d if d in STREETS else _C]))]}"
         for num, d, p in zip(numbers, df["district"], street_pick)
     ]
+    _mailing_places(df)
     return df[PARCEL_COLUMNS]
+
+
+def _mailing_places(df: pd.DataFrame) -> None:
+    """The owner's city, state and ZIP code for the register's mail merge: the post office of the parcel's
+    district (the street line is the parcel's address); the first few single-family parcels have none."""
+    office = df["district"].map(POST_OFFICES)
+    for i, key in enumerate(("city", "state", "zip")):
+        df[key] = [o[i] if isinstance(o, tuple) else None for o in office]
+    without = df.index[df["property_class"] == "single_family"][:PARCELS_WITHOUT_MAILING_PLACE]
+    df.loc[without, ["city", "state", "zip"]] = None
 
 
 # -------------------------------------------------------------- sewer rates

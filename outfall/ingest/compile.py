@@ -239,8 +239,6 @@ def judge_sql(
     out = [f"CAST({ident(by_table.get(n, n))} AS {t}) AS {ident(n)}" for n, t in table_cols]
     value_cols = [ident(n) for n, _ in table_cols]
     reason = f"nullif(concat_ws('; ', _source_reason, {', '.join(reasons) or 'NULL'}), '')"
-    if unanswered:  # the one plain reason, not every blank answer's
-        reason = f"CASE WHEN _unanswered THEN {lit(ds.unanswered_reason)} ELSE {reason} END"
     raw = ", ".join(
         f"{lit(c)}, left({parse.clean(ident('_raw_' + c), present[c])}, {RAW_CELL_MAX})"
         for c in cols
@@ -253,7 +251,9 @@ def judge_sql(
         f"SELECT {star}, hash({', '.join(value_cols)}) AS row_hash, {raw_sql} AS raw "
         f"FROM (SELECT {', '.join(out)}, CAST(source_row AS INTEGER) AS source_row, {reason} AS reason"
         f"{''.join(', ' + ident(f) for f in flags)}, "
-        f"{', '.join(raws) or 'NULL AS _no_raw'} FROM {last})"
+        f"{', '.join(raws) or 'NULL AS _no_raw'} FROM {last}"
+        # a prefilled row left blank records nothing: like a blank line, it is not a row (left_blank_sql)
+        f"{' WHERE NOT _unanswered' if unanswered else ''})"
     )
     # The town's time zone is the run's constant, written into the query rather than bound: a
     # bound time zone is looked up again for every row.
@@ -263,12 +263,25 @@ def judge_sql(
 def _unanswered_sql(ds: Dataset, present: dict[str, str]) -> str | None:
     """A row Outfall prefilled (its hidden marker cell not blank) whose answers are all blank; None when
     the file has no marker column or the dataset no answers. Only the marker and the answers decide:
-    a row without the marker, or with any answer given, is judged as every row is."""
+    a row without the marker, or with any answer given, is judged as every row is. Such a row records
+    nothing (contract 7.5): the judging leaves it out, as a blank line, and the ledger counts it as left
+    blank (``left_blank_sql``)."""
     if PREFILLED_KEY not in present or not ds.answers:
         return None
     marked = f"{ident('_t_' + PREFILLED_KEY)} IS NOT NULL"
     blanks = [f"{ident('_t_' + a)} IS NULL" for a in ds.answers if a in present]
-    return "(" + " AND ".join([marked, *blanks]) + ")"
+    return "coalesce(" + " AND ".join([marked, *blanks]) + ", FALSE)"
+
+
+def left_blank_sql(ds: Dataset, source: str, present: dict[str, str]) -> str | None:
+    """The count of the rows of ``source`` that Outfall prefilled and a person left blank (none answered),
+    which ``judge_sql`` leaves out; None when the file can have none."""
+    unanswered = _unanswered_sql(ds, present)
+    if unanswered is None:
+        return None
+    cells = [c for c in (PREFILLED_KEY, *ds.answers) if c in present]
+    cleaned = ", ".join(f"{parse.clean(ident('r_' + c), present[c])} AS {ident('_t_' + c)}" for c in cells)
+    return f"SELECT count(*) FROM (SELECT {cleaned} FROM ({source}) AS src) WHERE {unanswered}"
 
 
 def _step_sql(step: Step, known: set[str], reasons: list[str], prev: str) -> str:

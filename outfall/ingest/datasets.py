@@ -138,25 +138,11 @@ class Dataset:
     context_steps: Callable[[Context], tuple[Step, ...]] | None = None  # finish steps from the rules
     order: tuple[str, ...] = ()  # the table's column order, when not columns then extra_columns
     hourly_summaries: bool = False  # flow: kept up to date by its loads (outfall/flow_hours.py)
-    # The columns a person fills in to answer a row Outfall prefilled (exports/to_record.xlsx): a row
-    # marked in the hidden column PREFILLED_COLUMN whose answers are all blank was left unanswered.
+    # The columns a person fills in to answer a row Outfall prefilled (exports/to_record.xlsx: every
+    # column the sheet does not prefill): a row marked in the hidden column PREFILLED_COLUMN whose answers
+    # are all blank was left blank and records nothing (contract 7.5); one with any answer is judged.
     answers: tuple[str, ...] = ()
     key_doc: str = ""  # the natural key in words, when it is made of columns the finish steps derive
-
-    @property
-    def unanswered_reason(self) -> str:
-        """Why a prefilled row left unanswered is quarantined, and what to do: 'fill a or b' when any one
-        answer will do (none is required), 'fill a and b' when each is required."""
-        names = list(self.answers)
-        required = set(self.required)
-        joined = (
-            names[0]
-            if len(names) == 1
-            else (
-                ", ".join(names[:-1]) + (" and " if all(n in required for n in names) else " or ") + names[-1]
-            )
-        )
-        return f"left unanswered: fill {joined}, or delete the row"
 
     @property
     def required(self) -> list[str]:
@@ -498,7 +484,7 @@ register(
         ),
         key=("sample_id", "parameter"),
         extensions=BY_HAND,
-        answers=("sample_id", "collected_at", "result", "unit"),
+        answers=("sample_id", "collected_at", "result", "unit", "mdl", "lab", "method"),
         finish=(
             Step(
                 columns=(
@@ -800,7 +786,7 @@ register(
         ),
         key=("site_id", "inspected_at", "inspector"),
         extensions=BY_HAND,
-        answers=("inspected_at", "inspector"),
+        answers=("inspected_at", "inspector", "sediment_capacity_lost_pct", "notes"),
         finish=(
             Step(
                 columns=(("inspected_on", "CAST(timezone($tz, inspected_at) AS DATE)"),),

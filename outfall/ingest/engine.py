@@ -83,6 +83,8 @@ class FileReport:
     rows_quarantined: int = 0
     rows_new: int = 0
     rows_superseded: int = 0
+    rows_left_blank: int = 0  # rows Outfall prefilled that a person left blank: not rows, nothing recorded
+    prefilled: bool = False  # a sheet Outfall prefilled for a person's answers (exports/to_record.xlsx)
     skipped: bool = False  # already loaded, unchanged
     straight: bool = False  # judged straight into the table (_load_straight)
     hours_summarised: bool = False  # flow: an hour of its new rows was summarised already
@@ -111,6 +113,10 @@ class DatasetReport:
     @property
     def rows_quarantined(self) -> int:
         return self.total("rows_quarantined")
+
+    @property
+    def rows_left_blank(self) -> int:
+        return self.total("rows_left_blank")
 
     @property
     def notes(self) -> list[str]:
@@ -419,8 +425,14 @@ def _record_file(
             "rows_quarantined": fr.rows_quarantined,
             "rows_new": fr.rows_new,
             "rows_superseded": fr.rows_superseded,
+            "rows_left_blank": fr.rows_left_blank,
+            "prefilled": fr.prefilled,
         },
     )
+    if fr.prefilled and fr.rows_quarantined:
+        con.execute(
+            sql("mark_prefilled_quarantine"), {"dataset": ds.name, "source_file": fr.source_file, "now": now}
+        ).fetchall()
     report.files.append(fr)
     if report.summaries is not None:
         if fr.straight and report.summaries:
@@ -573,6 +585,8 @@ def _load_csv_group(con, ds: Dataset, group, layout: tuple, ctx, now, report: Da
     _, delimiter, skip, names = layout
     spec = set(_read_columns(ds))
     where = {n: i for i, n in reversed(list(enumerate(names))) if n in spec}
+    if PREFILLED_KEY in where:  # rows a person may have left blank are counted file by file
+        return False
     paths = _batch_files(con, group)
     for entry, _ in group:
         progress.reading(ds.name, entry.rel)
@@ -875,7 +889,7 @@ def _load_csv(con, ds, path, rel, facts, ctx, now, tmp) -> FileReport:
             straight = _load_straight(con, ds, ctx, source, present, {}, rel, now, rows)
             if straight is not None:
                 return straight
-        _judge(con, ds, ctx, source, present, {}, rel, now)
+        _count_left_blank(fr, _judge(con, ds, ctx, source, present, {}, rel, now))
     finally:
         con.execute("DROP TABLE IF EXISTS _csv_rows").fetchall()
     if rejects:
@@ -1070,6 +1084,8 @@ def _load_straight(
     if not rows:
         return None
     table = ident(ds.name)
+    blank = cq.left_blank_sql(ds, source, present)
+    left_blank = int(con.execute(blank, params).fetchall()[0][0]) if blank else 0
     query = cq.judge_sql(ds, ctx, source, present)
     flags = [
         f"coalesce({ident('_amb_' + c.name)}, false)"
@@ -1141,7 +1157,7 @@ def _load_straight(
         if kept == 0
         else _straight_rows_fit(con, ds, new, {"source_file": rel, "now": now}, kept)
     )
-    ok = ok and kept + quarantined == rows
+    ok = ok and kept + quarantined + left_blank == rows
     if not ok:
         if ds.hourly_summaries:
             flow_hours.drop_staged(con)
@@ -1155,10 +1171,12 @@ def _load_straight(
         return None
     return FileReport(
         rel,
-        rows_read=rows,
+        rows_read=rows - left_blank,
         rows_kept=kept,
         rows_quarantined=quarantined,
         rows_new=kept,
+        rows_left_blank=left_blank,
+        prefilled=blank is not None,
         straight=True,
         hours_summarised=summarised,
     )
@@ -1246,7 +1264,7 @@ def _load_xlsx(con, ds, path, rel, ctx, now) -> FileReport:
         con.register("_xlsx_source", table)
         try:
             present = {c: "VARCHAR" for c in sheet.columns}
-            _judge(con, ds, ctx, "SELECT * FROM _xlsx_source", present, {}, name, now)
+            _count_left_blank(fr, _judge(con, ds, ctx, "SELECT * FROM _xlsx_source", present, {}, name, now))
         finally:
             con.unregister("_xlsx_source")
         _finish_file(con, ds, name, now, fr)
@@ -1272,12 +1290,22 @@ def _skipped_sheets(rel: str, sheets) -> list[str]:
 # judging, quarantine and merge
 
 
+def _count_left_blank(fr: FileReport, left_blank: int | None) -> None:
+    if left_blank is not None:
+        fr.rows_left_blank += left_blank
+        fr.prefilled = True
+
+
 def _judge(
     con, ds, ctx, source: str, present: dict[str, str], params: dict, source_file: str | None, now
-) -> None:
+) -> int | None:
     """The judged rows of ``source`` in _judged; ``source_file`` None: several files, each row's
-    from the source's ``_source_file`` (a path of _batch_files)."""
+    from the source's ``_source_file`` (a path of _batch_files). Returns the rows Outfall prefilled that
+    were left blank, which are not judged; None when the source is no sheet Outfall prefilled (a group
+    of files never is: compile.left_blank_sql)."""
     batch = source_file is None
+    blank = cq.left_blank_sql(ds, source, present) if not batch else None
+    left_blank = int(con.execute(blank, params).fetchall()[0][0]) if blank else None
     query = cq.judge_sql(ds, ctx, source, present, carry=("_source_file",) if batch else ())
     con.execute("DROP TABLE IF EXISTS _rejected_lines").fetchall()
     con.execute("SET preserve_insertion_order = true").fetchall()  # row numbers follow the file's order
@@ -1300,6 +1328,7 @@ def _judge(
         },
     ).fetchall()
     _fall_back(con, ds)
+    return left_blank
 
 
 def _fall_back(con, ds: Dataset) -> None:
@@ -1328,11 +1357,19 @@ def _fall_back(con, ds: Dataset) -> None:
         con.execute(f"UPDATE _judged SET row_hash = {cq.hash_sql(ds)} WHERE {flag}").fetchall()
 
 
+def key_words(ds: Dataset) -> str:
+    """A dataset's natural key as its files name the columns, in words: 'user_id, constituent and
+    timestamp' (a table column renamed from the file's is named as the file names it)."""
+    file_name = {table: column for column, table in ds.renames}
+    names = [file_name.get(k, k) for k in ds.key]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _mark_repeats(con, ds: Dataset) -> None:
     """Rows of one file with the same natural key: a repeat of the first is dropped (_repeats), a
     different row is quarantined as a conflict naming the first."""
     key = ", ".join(ident(k) for k in ds.key)
-    keys_text = " + ".join(ds.key)
+    keys_text = key_words(ds)
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE _repeats AS "
         f"WITH k AS (SELECT hash(source_file, {key}) AS h FROM _judged WHERE reason IS NULL GROUP BY 1 "
@@ -1346,7 +1383,9 @@ def _mark_repeats(con, ds: Dataset) -> None:
     ).fetchall()
     con.execute(
         "UPDATE _judged SET reason = 'conflicts with row ' || CAST(r.first_row AS VARCHAR) || ' of this "
-        "file (same " + keys_text.replace("'", "''") + ", different values); send one corrected row' FROM "
+        "file: the same "
+        + keys_text.replace("'", "''")
+        + " with different values; send one corrected row' FROM "
         "_repeats r WHERE _judged.source_file = r.source_file AND _judged.source_row = r.source_row AND NOT "
         "r.repeat"
     ).fetchall()

@@ -148,7 +148,7 @@ NOTICES_MAILED = register(
         ),
         key=("kind", "recipient_id", "period", "mailed_on"),
         extensions=BY_HAND,
-        answers=("mailed_on", "withdrawn_reason"),
+        answers=("mailed_on", "certified_mail_no", "correct_within_days", "withdrawn_reason"),
         finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
         context_steps=correction_steps,
         group="notices",

@@ -1038,11 +1038,15 @@ class RequiredTesting(Dated):
     """That reading in words, with the section it reads."""
 
 
-class Worklist(Dated):
-    """The worklist (contract 6.4): when an action counts as due rather than upcoming."""
+class Worklist(Model):
+    """The worklist (contracts 6.4, 7.5): when an action counts as due rather than upcoming. A setting of the
+    Town's pages, not a law: it has no citation and no effective dates, so a run judged on any day uses
+    it."""
 
     due_within_days: Count
     """An action due on the day judged or within this many days after it is listed as due this week."""
+    note: Text | None = None
+    """Who set the number, and that it is not law (for the reader of the rules file)."""
 
 
 # ============================================================ names of the law
@@ -1085,6 +1089,12 @@ class LawNames(Model):
     pretreatment: Versions[LawName] | None = None
     """The federal General Pretreatment Regulations (40 CFR Part 403), whose duties (the 24-hour notice and
     repeat sampling after a violation, the slug report) the town's notices count only where adopted."""
+    sewer_administrator: Versions[LawName] | None = None
+    """The official the sewer use law names to administer it (its definition of the administrator): the
+    name every page gives the person whose work the sewer page is."""
+    stormwater_officer: Versions[LawName] | None = None
+    """The official the stormwater law designates: the name every page gives the person whose work the
+    stormwater page is."""
 
 
 #: The names a section needs in ``law_names``: (section present, names it needs).
@@ -1162,8 +1172,8 @@ class Rules(Model):
     # Contract section 6.3.
     required_testing: Versions[RequiredTesting] | None = None
     """Required testing: the rule of each period of a monitoring requirement."""
-    worklist: Versions[Worklist] | None = None
-    """What each person must do next: the week of actions due."""
+    worklist: Worklist | None = None
+    """What each person must do next: the week of actions due (a setting, not law: undated)."""
     law_names: LawNames | None = None
     """The names of the laws and bodies that letters and pages print."""
 

@@ -10,7 +10,9 @@ CREATE TABLE IF NOT EXISTS quarantine (
     row_number INTEGER,
     reason VARCHAR NOT NULL,
     raw VARCHAR,
-    quarantined_at TIMESTAMPTZ
+    quarantined_at TIMESTAMPTZ,
+    -- a row of a sheet Outfall prefilled (exports/to_record.xlsx), filled against its rules: listed first
+    prefilled BOOLEAN
 );
 
 CREATE TABLE IF NOT EXISTS ingested_files (
@@ -26,7 +28,12 @@ CREATE TABLE IF NOT EXISTS ingested_files (
     rows_superseded INTEGER,
     -- size, modification and change times (ns), inode and device of the file as it was read: a
     -- file found with the same stamp is not read again (null: read and hashed on the next run)
-    file_stamp VARCHAR
+    file_stamp VARCHAR,
+    -- rows of exports/to_record.xlsx saved back with nothing filled in: they record nothing and, like
+    -- blank lines, are not rows read (contract 7.5: "left blank")
+    rows_left_blank INTEGER,
+    -- a sheet Outfall prefilled (to_record.xlsx): its quarantined rows come first
+    prefilled BOOLEAN
 );
 
 -- Output tables of the contract (section 3).
