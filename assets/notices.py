@@ -429,6 +429,7 @@ class NoticeBuilder:
                 "withdrawn_reason": withdrawn,
                 "recipient_name": (recipient or {}).get("recipient_name"),
                 "mailing_address": "; ".join(recipient["recipient"].lines()) if recipient else None,
+                "address_missing": None,
                 "as_of": self.as_of,
             },
         )
@@ -568,6 +569,7 @@ class NoticeBuilder:
             }
         )
         problems = address_problems(person, INPUT_FILE[n.kind])
+        address = list(problems)
         if n.kind == "stormwater":
             problems += stormwater_problems(listed, r, day, row["correct_within_days"])
         if mailed and not listed:
@@ -597,6 +599,7 @@ class NoticeBuilder:
             reasons = [*draft, *reasons]
         row["ready_to_send"] = not reasons
         row["not_ready_reason"] = "; ".join(reasons) or None
+        row["address_missing"] = "; ".join(x for x in reasons if x in address) or None
         n.html = rendered.html
 
 

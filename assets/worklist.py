@@ -163,6 +163,15 @@ def _month(period: str) -> str:
 ORDER_WORDS = {"grease_order": "the grease trap pump-out order", "stop_work": "the stop-work order"}
 
 
+# The table each kind of draft is read from (the worklist's `source`).
+DRAFT_SOURCE = {
+    "sewer": "notices",
+    "stormwater": "notices",
+    "grease_order": "grease_orders",
+    "stop_work": "swppp_stop_work_orders",
+}
+
+
 def draft_action(d: dict) -> str:
     """What the person does with a draft document, and records."""
     if d["kind"] == "illicit_nov":
@@ -188,7 +197,7 @@ def draft_actions(w: Worklist, drafts: list[dict]) -> None:
             draft_action(d),
             d["recipient_id"],
             None,
-            "notices" if d["kind"] in ("sewer", "stormwater") else "letters",
+            DRAFT_SOURCE.get(d["kind"], "letters"),
             d["document_id"],
             name=d["recipient_name"],
             link=d["letter"],
@@ -417,6 +426,8 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
     deps=[
         "notices",
         "letters",
+        "grease_trap_status",
+        "swppp_stop_work_orders",
         "obligations",
         "illicit_discharge_deadlines",
         "smp_findings",

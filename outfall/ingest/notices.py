@@ -141,8 +141,10 @@ NOTICES_MAILED = register(
                 "correct_within_days",
                 "integer",
                 nonnegative=True,
-                doc="days to correct from the mailing day; sewer: blank is the most the law allows; "
-                "stormwater: required; grease_order: blank is the rules' days for an order; stop_work: blank",
+                doc="days to correct from the mailing day: required for a stormwater notice (the law leaves "
+                "them to the officer: a stormwater row mailed without them is set aside); for a sewer notice "
+                "blank gives the most the law allows; for a grease order blank gives the rules' days for an "
+                "order; for a stop-work order leave it blank (the order stands until compliance)",
             ),
             Column("withdrawn_reason", doc="with no mailed_on: withdraws the draft notice"),
         ),

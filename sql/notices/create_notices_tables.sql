@@ -15,6 +15,7 @@ CREATE TABLE IF NOT EXISTS notices (
     mailing_address VARCHAR,         -- the full address, lines joined by '; '
     ready_to_send BOOLEAN,
     not_ready_reason VARCHAR,        -- plain words; NULL when ready
+    address_missing VARCHAR,         -- the part of it that is the address (the clerk completes it)
     items_in_letter INTEGER,         -- mailed: the items its letter lists (the record)
     items_not_in_letter INTEGER,     -- mailed: items of its month found after it was mailed
     items_unsupported INTEGER,       -- mailed: items of its letter the data no longer show

@@ -25,5 +25,21 @@ LEFT JOIN (
     SELECT case_id, min(discovered_on) AS discovered_on FROM illicit_discharges GROUP BY case_id
 ) AS d ON d.case_id = l.recipient_id
 WHERE l.letter_kind = 'illicit_notice_of_violation' AND NOT coalesce(l.mailed, FALSE)
--- 3. (The draft orders, kinds grease_order and stop_work, join here once they are drafts: contract 7.3.)
+UNION ALL
+-- 3. The grease trap pump-out orders not yet recorded as mailed (notices_mailed kind grease_order, contract
+-- 7.3): one item, the pump-out missed, found the day after it was due.
+SELECT
+    'grease_order' AS kind, g.trap_id AS recipient_id, g.recipient_name, g.period, g.order_id AS document_id,
+    g.letter_file AS letter, 1 AS items, g.missed_due + 1 AS found_on, g.not_ready_reason
+FROM grease_orders AS g
+WHERE g.status = 'draft'
+UNION ALL
+-- 4. The stop-work orders not yet recorded as mailed (kind stop_work): their items are the violations of
+-- the mailed notices they rest on; found the first day the order was warranted (its month).
+SELECT
+    'stop_work' AS kind, o.site_id AS recipient_id, o.recipient_name, o.period, o.order_id AS document_id,
+    o.letter_file AS letter, o.violations AS items,
+    coalesce(o.issued_on, strptime(o.period || '-01', '%Y-%m-%d')::DATE) AS found_on, o.not_ready_reason
+FROM swppp_stop_work_orders AS o
+WHERE o.status = 'draft'
 ORDER BY found_on, kind, recipient_id, period
