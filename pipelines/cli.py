@@ -433,8 +433,10 @@ def run_pipeline(
             resources = build_resources(
                 str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year, dashboards_dir=dashboards
             )
-            # The very jobs the Dagster UI shows as "everything_1_...", bound to this run's folders.
-            defs = build_definitions(resources)
+            # The project's Definitions, bound to this run's folders; each stage a run of its assets
+            # (the implicit asset job, as the UI's "Materialize" runs them).
+            defs = build_definitions(resources, described=False)
+            asset_job = defs.resolve_implicit_global_asset_job_def()
             only = None
             if partition:
                 asked = [
@@ -454,10 +456,10 @@ def run_pipeline(
                     return partitions_with_data(con, stage.partitions_def)
 
             def run_one(stage, keys, tags):
-                return defs.resolve_job_def(stage.job_name).execute_in_process(
+                return asset_job.execute_in_process(
                     instance=instance,
                     raise_on_error=False,
-                    asset_selection=keys if len(keys) < len(stage.keys) else None,
+                    asset_selection=keys,
                     # Nothing on the terminal from Dagster: failures are reported in plain words by
                     # _report, their traces go to the run log (outfall.runlog).
                     run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},

@@ -12,6 +12,10 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
+# `outfall run` records its runs in DAGSTER_HOME's instance when it is set: the tests' runs are their own
+# (ephemeral), whatever the shell has (tests/test_ui_backfill.py sets one where it means to).
+os.environ.pop("DAGSTER_HOME", None)
+os.environ.pop("OUTFALL_AS_OF", None)
 REPO = Path(__file__).resolve().parents[1]
 
 

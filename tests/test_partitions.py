@@ -328,9 +328,9 @@ def test_a_range_of_months_is_one_run_and_equals_the_run_of_every_month(meter):
 
 
 def test_sensors_request_only_the_partitions_new_files_touch(tmp_path, town):
+    from assets.sewer_administrator.months import reading_months
     from dagster import build_sensor_context
 
-    from assets.sewer_administrator.months import reading_months
     from pipelines.definitions import billing_years_sensor, defs, reading_months_sensor
 
     data = tmp_path / "d"

@@ -49,7 +49,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, letters_dir, table_asset, table_result, warehouse
+from assets.common import GROUP_SEWER, WAREHOUSE_POOL, letters_dir, table_asset, table_result, warehouse
 from assets.run import replace_judged
 from outfall.law import enforcement as law, notices as notice_law
 from outfall.law.discharge import nondetect_value
@@ -838,6 +838,7 @@ CRITERION_TEXT = {
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
     deps=["snc_determinations", "industrial_users"],
@@ -1235,6 +1236,7 @@ def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> t
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
     deps=["grease_traps", "pumpouts", "industrial_users"],

@@ -45,7 +45,15 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset, table_result, warehouse
+from assets.common import (
+    GROUP_STORMWATER,
+    WAREHOUSE_POOL,
+    check_rows,
+    letters_dir,
+    table_asset,
+    table_result,
+    warehouse,
+)
 from assets.notices import notice_number, recipients
 from assets.run import replace_judged
 from outfall.law import notices as notice_law, swppp as law
@@ -539,6 +547,7 @@ def _follow_monthly_notice(
 
 
 @multi_asset(
+    pool=WAREHOUSE_POOL,
     specs=[
         AssetSpec(
             "swppp_notices",
