@@ -11,7 +11,6 @@ them was bookkeeping that Dagster paid for as a step of its own.
 
 import contextlib
 import datetime as dt
-import os
 from collections.abc import Iterator
 
 from dagster import (
@@ -32,7 +31,6 @@ from outfall import gx_worker
 from outfall.ingest.datasets import Context, Dataset
 from outfall.ingest.engine import DatasetReport, load_dataset
 from outfall.ingest.registry import all_datasets
-from outfall.paths import EXPECTATIONS_DIR
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.runlog import run_logger
 from outfall.warehouse import configure, count, preview_markdown, sql
@@ -136,18 +134,6 @@ def load_folder(
     return MaterializeResult(asset_key=ds.name, metadata=_report_metadata(con, report))
 
 
-def _validated_inputs(settings: OutfallSettings) -> bool:
-    """Whether a folder that Great Expectations validates holds a file: only then is a worker worth it."""
-    for suite in EXPECTATIONS_DIR.glob("*.json"):
-        folder = settings.data_path() / suite.stem
-        try:
-            if folder.is_dir() and any(entry.is_file() for entry in os.scandir(folder)):
-                return True
-        except OSError:
-            continue
-    return False
-
-
 def build_input_folders(datasets: list[Dataset], name: str = "input_folders", run_checks: bool = True):
     """The ingestion step of ``datasets`` (every registered one: ``input_folders``)."""
     specs = [dataset_spec(ds) for ds in datasets]
@@ -189,7 +175,7 @@ def load_inputs(
     # does (which has started one already); an ephemeral one (a test's materialize) in this process.
     own_worker = not context.instance.is_ephemeral and not gx_worker.active()
     with gx_worker.background() if own_worker else contextlib.nullcontext():
-        if own_worker and _validated_inputs(settings):
+        if own_worker and gx_worker.worth_starting(settings.data_path()):
             gx_worker.start()
         ctx = ingestion_context(settings, rules)
         with warehouse(duckdb, ctx.timezone) as con:

@@ -29,7 +29,6 @@ os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 # use them, so that a usage error, `outfall -h` or `outfall templates` answers at once.
 from outfall import gx_worker, pdf, progress  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
-from outfall.paths import EXPECTATIONS_DIR  # noqa: E402
 from outfall.runlog import (  # noqa: E402
     close_log,
     explain,
@@ -316,19 +315,6 @@ class RunOutcome:
     run_error: object = None  # why the run itself failed, when it says (an interruption before any step)
 
 
-def _validated_inputs_present(data_dir: Path) -> bool:
-    """Whether an input folder that Great Expectations validates (one with a suite under
-    expectations/) holds a file: only then is its worker process worth starting."""
-    for suite in EXPECTATIONS_DIR.glob("*.json"):
-        folder = data_dir / suite.stem
-        try:
-            if folder.is_dir() and any(entry.is_file() for entry in os.scandir(folder)):
-                return True
-        except OSError:
-            continue
-    return False
-
-
 def _warm_for_letters(entry) -> None:
     """When the first step whose letters are printed starts, Chromium starts in the background
     (outfall.pdf.warm), so that it is up when the letters are (its start is slow)."""
@@ -406,7 +392,7 @@ def run_pipeline(
         from dagster import DagsterEventType
 
         started = time.perf_counter()
-        inputs = _validated_inputs_present(data_dir)
+        inputs = gx_worker.worth_starting(data_dir)
         with gx_worker.background(), _letters_warmed():
             if inputs:
                 gx_worker.start()  # the worker imports Great Expectations while this process goes on
