@@ -143,16 +143,14 @@ def one_round(args, workdir: Path) -> dict:
         OUTFALL_AS_OF=AS_OF,
         GX_ANALYTICS_ENABLED="false",
     )
-    dagster = Path(args.venv) / "bin" / "dagster"
-    command = [str(dagster), "dev", "-m", "pipelines.definitions", "-p", str(args.port), "-h", "127.0.0.1"]
     log = open(workdir / "dagster_dev.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        command, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
+    proc = start_server(Path(args.venv), Path(args.checkout), env, args.port, log)
     try:
         up = wait_until_up(args.port, proc)
+        loaded = wait_for_runs(args.port, first=90 if Path(args.checkout) == REPO else 10)
         time.sleep(args.settle)
         outcome = materialize_all(args.port)
+        outcome["inputs_loaded_s"] = round(loaded, 2)
         outcome["startup_s"] = round(up, 2)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
