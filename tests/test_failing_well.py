@@ -57,11 +57,7 @@ def tables(db: Path) -> dict[str, list]:
             n: sorted(
                 map(
                     repr,
-                    con.execute(
-                        f'SELECT * EXCLUDE (loaded_at) FROM "{n}"'
-                        if "loaded_at" in [c[0] for c in con.execute(f'DESCRIBE "{n}"').fetchall()]
-                        else f'SELECT * FROM "{n}"'
-                    ).fetchall(),
+                    con.execute(_without_clock(con, n)).fetchall(),
                 )
             )
             for n in names
@@ -383,3 +379,13 @@ def test_a_run_interrupted_before_its_first_asset_says_so(tmp_path, capsys):
         assert len(lines) == 1 and lines[0].startswith(said), (
             lines
         )  # then where the run log is, if one is kept
+
+
+def _without_clock(con, table: str) -> str:
+    """Every column of ``table`` but when a row was loaded and the file stamp (a file gets one only when
+    read at least 2 s after it last changed: outfall.ingest.files.STAMP_SETTLE_S)."""
+    present = [c[0] for c in con.execute(f'DESCRIBE "{table}"').fetchall()]
+    dropped = [c for c in ("loaded_at", "file_stamp") if c in present]
+    return (
+        f'SELECT * EXCLUDE ({", ".join(dropped)}) FROM "{table}"' if dropped else f'SELECT * FROM "{table}"'
+    )
