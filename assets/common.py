@@ -13,7 +13,6 @@ from dagster import (
     DynamicPartitionsDefinition,
     MaterializeResult,
     MetadataValue,
-    MonthlyPartitionsDefinition,
     asset,
 )
 from dagster_duckdb import DuckDBResource
@@ -23,7 +22,7 @@ from outfall.ingest.registry import all_datasets
 from outfall.law.enforcement import add_months
 from outfall.output_folders import OutputPaths, output_paths
 from outfall.resources import OutfallSettings
-from outfall.rules import local_timezone
+from outfall.rules import Rules, local_timezone
 from outfall.warehouse import area_tables_sql, configure, count, ensure_schema, preview_markdown, sql
 
 GROUP_SEWER = "sewer_administrator"
@@ -32,16 +31,53 @@ GROUP_BILLING = "billing"
 GROUP_INGEST = "ingestion"
 GROUP_DASHBOARDS = "dashboards"
 
-# Billing years: the years that have rates (adopted or from a budget), added as partitions by the asset
-# `billing_years` once the rates are loaded (and by `outfall run`). A year's partition is billable by
-# construction; a calendar of years (a yearly TimeWindowPartitionsDefinition) would also offer years
-# with no rates, each failing on its first missing rate, and would need a first year written in code.
+# The two partitions definitions hold only keys that have data: a billing year is a year that has rates
+# (adopted or from a budget), a reading month a month (its first local day, ``2026-03-01``) that has
+# readings. Both are dynamic, added by the ingestion step as soon as the files that give them are loaded
+# (``register_partitions``), in whatever instance runs it: `outfall run`'s, the daemon's, the UI's. A
+# calendar would offer years without rates (each failing on its first missing rate) and every month since
+# a first one written in code (a backfill of "all partitions" ran 324 months for 12 months of readings).
 BILLING_YEARS = DynamicPartitionsDefinition(name="billing_year")
-# Readings by the month of their local day. The first month is before any reading a town keeps; the
-# current month is a partition too (end_offset=1), so today's readings are judged today.
-READING_MONTHS = MonthlyPartitionsDefinition(start_date="2000-01-01", end_offset=1)
-# A range of partitions (a year's months, every billing year) runs as one run, one pass over the rows.
+READING_MONTHS = DynamicPartitionsDefinition(name="reading_month")
 ONE_RUN = BackfillPolicy.single_run()
+# The Dagster concurrency pool of every step that writes the warehouse: DuckDB lets one process write a
+# file, so the instance's settings (pipelines/dagster.yaml: `concurrency: pools: default_limit: 1`) let
+# one such step run at a time, across runs; the others wait in Dagster's queue, not on the file's lock.
+WAREHOUSE_POOL = "outfall_warehouse"
+
+
+def years_with_rates(con, rules: Rules | None = None) -> list[int]:
+    """Every year that has rates: the years with adopted rates (sewer_rates), and the years of a budget
+    (sewer_budget) whose billing rules (``rules``, the town's) adopt the method of deriving a rate from it
+    (``billing.rate_sources``; a budget alone is no rate the Town adopted). These are the billing years."""
+    years = {int(r[0]) for r in con.execute(sql("select_billing_years")).fetchall()}
+    versions = getattr(rules, "billing", None) if rules is not None else None
+    for (budget_year,) in con.execute(sql("select_budget_years")).fetchall() if versions else ():
+        version = versions.get(dt.date(int(budget_year), 1, 1))
+        if version is not None and "sewer_budget" in version.rate_sources:
+            years.add(int(budget_year))
+    return sorted(years)
+
+
+def register_partitions(instance: Any, con, rules: Rules | None = None) -> dict[str, list[str]]:
+    """Add to ``instance`` the partitions the warehouse (``con``) gives and it lacks: each month that has
+    readings (its first local day) and each year that has rates (by the town's ``rules``). Returns what
+    was added."""
+    from outfall.flow_hours import ensure_flow_hours  # ingestion's module: only where flow is read
+
+    ensure_flow_hours(con)
+    wanted = {
+        READING_MONTHS.name: [r[0].isoformat() for r in con.execute(sql("select_reading_months")).fetchall()],
+        BILLING_YEARS.name: [str(y) for y in years_with_rates(con, rules)],
+    }
+    added = {}
+    for name, keys in wanted.items():
+        known = set(instance.get_dynamic_partitions(name))
+        new = [k for k in keys if k not in known]
+        if new:
+            instance.add_dynamic_partitions(name, new)
+            added[name] = new
+    return added
 
 
 def reading_months_in(con, since: dt.datetime | None = None) -> list[dt.date]:
@@ -99,9 +135,9 @@ def warehouse(resource: DuckDBResource, timezone: str | None = None) -> Iterator
 
 
 def table_asset(group: str, **kwargs: Any):
-    """``@asset`` of a table the warehouse keeps: its group and ``kind`` duckdb, with ``deps``,
-    ``description``."""
-    return asset(group_name=group, kinds={"duckdb"}, **kwargs)
+    """``@asset`` of a table the warehouse keeps: its group, ``kind`` duckdb and the warehouse's pool, with
+    ``deps``, ``description``."""
+    return asset(group_name=group, kinds={"duckdb"}, pool=WAREHOUSE_POOL, **kwargs)
 
 
 def table_result(con: duckdb.DuckDBPyConnection, table: str, **metadata: Any) -> MaterializeResult:

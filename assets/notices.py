@@ -41,7 +41,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, check_rows, outputs, table_result, warehouse
+from assets.common import GROUP_SEWER, WAREHOUSE_POOL, check_rows, outputs, table_result, warehouse
 from outfall import notice_words as words
 from outfall.atomic import each_folder_swept_once
 from outfall.law import notices as law, swppp as swppp_law
@@ -642,6 +642,7 @@ def period_end(rules: Rules):
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
     deps=[

@@ -22,7 +22,7 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, outputs
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs
 from dashboards import query
 from dashboards.html import PageMeta, day_words, months_words, noun, role_name, to_date_words
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
@@ -385,6 +385,7 @@ def _reports(con: duckdb_module.DuckDBPyConnection, r: Reader, folder: Path) -> 
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"html"},
     deps=[

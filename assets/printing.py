@@ -22,7 +22,7 @@ from pathlib import Path
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, outputs, warehouse
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, warehouse
 from assets.records import pdf_of
 from outfall.letters import read_letterhead
 from outfall.pdf import join_pdfs, print_pdfs
@@ -72,6 +72,7 @@ def _remove_stale_pdfs(dashboards: Path, keep: set[Path]) -> int:
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"pdf"},
     deps=["letters"],

@@ -30,7 +30,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, outputs, table_result, warehouse
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, table_result, warehouse
 from outfall.letters import parse_address_block
 from outfall.pdf import recorded_source, source_digest
 from outfall.records import rechain, sha256_of_file, verify_records
@@ -104,6 +104,7 @@ def address_conflicts(con) -> list[dict]:
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"duckdb"},
     deps=list(LETTER_SOURCES) + ["industrial_users", "sites", "illicit_discharges"],
@@ -171,6 +172,7 @@ def new_records(con, dashboards: Path) -> list[dict]:
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"duckdb"},
     deps=["letters", "letter_pdfs"],

@@ -10,10 +10,10 @@ from collections.abc import Iterable
 
 import duckdb
 import pandas as pd
-from dagster import MaterializeResult, asset
+from dagster import MaterializeResult
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_INGEST, outputs, warehouse
+from assets.common import outputs, warehouse
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import RulesError
 from outfall.rules.tables import NotJudged
@@ -27,13 +27,14 @@ def _rules_versions(rules: RulesResource) -> str:
         return f"unreadable: {exc}"
 
 
-@asset(
-    group_name=GROUP_INGEST,
-    kinds={"duckdb"},
-    description="The settings of the latest run (table outfall_run): the day it judges overdue work by, "
-    "fixed once when the run starts, the billing year, and the folders it reads and writes.",
+OUTFALL_RUN_DESCRIPTION = (
+    "The settings of the latest run (table outfall_run): the day it judges overdue work by, fixed once "
+    "when the run starts, the billing year, and the folders it reads and writes."
 )
+
+
 def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
+    """The asset ``outfall_run``, written by the ingestion step (``assets.ingest.input_folders``)."""
     paths = outputs(duckdb, settings)
     as_of = settings.as_of_date()
     with warehouse(duckdb) as con:

@@ -26,7 +26,7 @@ from pathlib import Path
 from dagster import MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, outputs, warehouse
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, warehouse
 from outfall import workbooks
 from outfall.atomic import write_atomic
 from outfall.ingest.datasets import PREFILLED_COLUMN
@@ -197,6 +197,7 @@ def _sewer_max(rules: RulesResource, as_of: dt.date) -> int | None:
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"excel"},
     deps=["notices", "required_testing", "swppp_upcoming"],

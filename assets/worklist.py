@@ -23,7 +23,7 @@ import pandas as pd
 from dagster import AssetCheckResult, AssetCheckSeverity, MaterializeResult, MetadataValue, asset, asset_check
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, table_result, warehouse
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, table_result, warehouse
 from outfall import notice_words as words
 from outfall.law import worklist as law
 from outfall.register_export import bills_lacking_address
@@ -421,6 +421,7 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"duckdb"},
     deps=[

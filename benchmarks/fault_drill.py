@@ -54,7 +54,6 @@ from pathlib import Path
 import duckdb
 
 from benchmarks.executors import multiprocess_command
-from outfall.ingest.registry import all_datasets
 
 REPO = Path(__file__).resolve().parents[1]
 AS_OF = "2026-11-30"
@@ -82,7 +81,7 @@ DASHBOARD_STEPS = (
 
 def phase_steps() -> dict[str, frozenset[str]]:
     return {
-        "ingestion": frozenset(all_datasets()),  # one ingestion asset per input folder
+        "ingestion": frozenset({"input_folders"}),  # one step loads every input folder
         "slug detection": frozenset({"slug_events"}),
         "billing": frozenset({"sewer_billing"}),  # sewer_bills, billing_runs, ... in one transaction
         "dashboards": frozenset(DASHBOARD_STEPS),
@@ -98,11 +97,11 @@ def phase_steps() -> dict[str, frozenset[str]]:
 PARTITION_RERUNS = {"month re-run": "2026-05", "billing year re-run": "2026"}
 
 
-# The step a kill aims at in a phase: for ingestion, the flow readings (the largest input), not the
-# empty folders read before it; in the other phases one of the phase's steps that runs at least
+# The step a kill aims at in a phase: for ingestion, the one step that loads every folder; in the other
+# phases one of the phase's steps that runs at least
 # MIN_STEP_S in the reference run, drawn with the drill's seed.
 MIN_STEP_S = 0.1
-TRIGGERS = {"ingestion": "flow"}
+TRIGGERS = {"ingestion": "input_folders"}
 
 
 # ---------------------------------------------------------------------------

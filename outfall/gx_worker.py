@@ -12,9 +12,10 @@ What is validated is exactly what the step would validate: the same columns of t
 rows, read from the warehouse after the ingestion asset's transaction, by the same
 ``gx_adapter.validate_frame``; only input tables are read, and nothing but their ingestion asset
 writes them. Results are keyed by the Dagster run, the warehouse and the dataset, so a result is
-only ever used by the run that asked for it. Outside ``background()`` (the Dagster UI, the tests'
-``materialize``) nothing is started and every check validates in its own step, as does a check
-whose worker failed for any reason.
+only ever used by the run that asked for it. The ingestion step opens ``background()`` itself in a
+run of a real instance (the daemon's, the UI's), so the UI's path validates as fast as the command
+line's; in the tests' ``materialize`` (an ephemeral instance) nothing is started and every check
+validates in its step, as does a check whose worker failed for any reason.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from outfall.paths import EXPECTATIONS_DIR
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -82,6 +85,19 @@ def _validate(frame: pd.DataFrame, suite_path: str, parameters: dict | None = No
     )  # Great Expectations: imported by the worker, never by the run
 
     return validate_frame(frame, Path(suite_path), parameters)
+
+
+def worth_starting(data_dir: Path) -> bool:
+    """Whether an input folder that Great Expectations validates (one with a suite under
+    expectations/) holds a file: only then is a worker process worth starting."""
+    for suite in EXPECTATIONS_DIR.glob("*.json"):
+        folder = data_dir / suite.stem
+        try:
+            if folder.is_dir() and any(entry.is_file() for entry in os.scandir(folder)):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def active() -> bool:

@@ -31,6 +31,11 @@ def default_memory_limit() -> str:
     return memory_limit()
 
 
+def default_as_of() -> str:
+    """The day the daemon's and the UI's runs judge by: OUTFALL_AS_OF, else today (empty)."""
+    return os.environ.get("OUTFALL_AS_OF", "")
+
+
 def default_warehouse() -> str:
     return os.environ.get("OUTFALL_WAREHOUSE", str(DEFAULT_WAREHOUSE))
 
@@ -39,7 +44,8 @@ class OutfallSettings(ConfigurableResource):
     """Run settings shared by every asset.
 
     data_dir: the folder of input dataset folders (contract section 2).
-    as_of: the day "overdue" is judged (YYYY-MM-DD); empty = today in the town's time zone.
+    as_of: the day "overdue" is judged (YYYY-MM-DD; OUTFALL_AS_OF for the daemon's and the UI's runs);
+        empty = today in the town's time zone.
     year: the billing year; 0 = every year that has rates.
     rules_dir: the folder of rules files (OUTFALL_RULES_DIR); empty = the project's rules/.
     town: the jurisdiction running Outfall (OUTFALL_TOWN); empty = the one whose rules file has the sewer
@@ -50,7 +56,7 @@ class OutfallSettings(ConfigurableResource):
     """
 
     data_dir: str = Field(default_factory=default_data_dir)
-    as_of: str = ""
+    as_of: str = Field(default_factory=default_as_of)
     year: int = 0
     rules_dir: str = Field(default_factory=default_rules_dir)
     town: str = Field(default_factory=default_town)

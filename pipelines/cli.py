@@ -29,7 +29,6 @@ os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 # use them, so that a usage error, `outfall -h` or `outfall templates` answers at once.
 from outfall import gx_worker, pdf, progress  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
-from outfall.paths import EXPECTATIONS_DIR  # noqa: E402
 from outfall.runlog import (  # noqa: E402
     close_log,
     explain,
@@ -316,19 +315,6 @@ class RunOutcome:
     run_error: object = None  # why the run itself failed, when it says (an interruption before any step)
 
 
-def _validated_inputs_present(data_dir: Path) -> bool:
-    """Whether an input folder that Great Expectations validates (one with a suite under
-    expectations/) holds a file: only then is its worker process worth starting."""
-    for suite in EXPECTATIONS_DIR.glob("*.json"):
-        folder = data_dir / suite.stem
-        try:
-            if folder.is_dir() and any(entry.is_file() for entry in os.scandir(folder)):
-                return True
-        except OSError:
-            continue
-    return False
-
-
 def _warm_for_letters(entry) -> None:
     """When the first step whose letters are printed starts, Chromium starts in the background
     (outfall.pdf.warm), so that it is up when the letters are (its start is slow)."""
@@ -406,7 +392,7 @@ def run_pipeline(
         from dagster import DagsterEventType
 
         started = time.perf_counter()
-        inputs = _validated_inputs_present(data_dir)
+        inputs = gx_worker.worth_starting(data_dir)
         with gx_worker.background(), _letters_warmed():
             if inputs:
                 gx_worker.start()  # the worker imports Great Expectations while this process goes on
@@ -433,8 +419,10 @@ def run_pipeline(
             resources = build_resources(
                 str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year, dashboards_dir=dashboards
             )
-            # The very jobs the Dagster UI shows as "everything_1_...", bound to this run's folders.
-            defs = build_definitions(resources)
+            # The project's Definitions, bound to this run's folders; each stage a run of its assets
+            # (the implicit asset job, as the UI's "Materialize" runs them).
+            defs = build_definitions(resources, described=False)
+            asset_job = defs.resolve_implicit_global_asset_job_def()
             only = None
             if partition:
                 asked = [
@@ -451,13 +439,13 @@ def run_pipeline(
                 if year and partition_key_for(stage.partitions_def, str(year)):
                     return [str(year)]
                 with open_warehouse(resources["duckdb"]) as con:
-                    return partitions_with_data(con, stage.partitions_def)
+                    return partitions_with_data(con, stage.partitions_def, resources["rules"].town_rules())
 
             def run_one(stage, keys, tags):
-                return defs.resolve_job_def(stage.job_name).execute_in_process(
+                return asset_job.execute_in_process(
                     instance=instance,
                     raise_on_error=False,
-                    asset_selection=keys if len(keys) < len(stage.keys) else None,
+                    asset_selection=keys,
                     # Nothing on the terminal from Dagster: failures are reported in plain words by
                     # _report, their traces go to the run log (outfall.runlog).
                     run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},

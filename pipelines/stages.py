@@ -13,23 +13,27 @@ from __future__ import annotations
 
 import datetime as dt
 import graphlib
+import inspect
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from dagster import (
+    AssetCheckResult,
+    AssetChecksDefinition,
     AssetKey,
     AssetsDefinition,
     DagsterEventType,
     DagsterInstance,
     DynamicPartitionsDefinition,
-    MonthlyPartitionsDefinition,
     PartitionsDefinition,
-    TimeWindowPartitionsDefinition,
+    multi_asset_check,
 )
 
-from assets.common import reading_months_in
+from assets.common import BILLING_YEARS, READING_MONTHS, years_with_rates
+from outfall.flow_hours import ensure_flow_hours
+from outfall.rules import Rules
 from outfall.warehouse import sql
 
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
@@ -57,7 +61,7 @@ def partitions_label(partitions_def: PartitionsDefinition | None) -> str:
         return "unpartitioned"
     if isinstance(partitions_def, DynamicPartitionsDefinition):
         return f"by_{partitions_def.name}"
-    if isinstance(partitions_def, MonthlyPartitionsDefinition):
+    if partitions_def == READING_MONTHS:
         return "by_month"
     return "partitioned"
 
@@ -132,9 +136,9 @@ YEAR = re.compile(r"^\d{4}$")
 
 def partition_key_for(partitions_def: PartitionsDefinition, asked: str) -> str | None:
     """The key of ``partitions_def`` that ``asked`` names (``2026-03`` a month, ``2026`` a year), or None."""
-    if isinstance(partitions_def, TimeWindowPartitionsDefinition) and MONTH.match(asked):
+    if partitions_def == READING_MONTHS and MONTH.match(asked):
         return f"{asked}-01"
-    if isinstance(partitions_def, DynamicPartitionsDefinition) and YEAR.match(asked):
+    if partitions_def == BILLING_YEARS and YEAR.match(asked):
         return asked
     return None
 
@@ -156,9 +160,6 @@ def run_tags(
         if missing:
             instance.add_dynamic_partitions(partitions_def.name, missing)
     ordered = keys_in_order(partitions_def, instance)
-    if isinstance(partitions_def, TimeWindowPartitionsDefinition) and ordered:
-        # a month after the latest partition (readings dated ahead): that partition judges it
-        wanted = [min(k, ordered[-1]) for k in wanted]
     at = sorted(ordered.index(k) for k in set(wanted) if k in ordered)
     if not at:
         return None
@@ -171,14 +172,14 @@ def month_key(day: dt.date) -> str:
     return f"{day.year:04d}-{day.month:02d}-01"
 
 
-def partitions_with_data(con, partitions_def: PartitionsDefinition) -> list[str]:
+def partitions_with_data(con, partitions_def: PartitionsDefinition, rules: Rules | None = None) -> list[str]:
     """The partitions a run of everything covers in the warehouse (``con``): the billing years that have
-    rates; the months from the first to the last that has readings (local days; a month between them
-    without readings is judged as empty, as a run over the range judges it anyway)."""
-    if isinstance(partitions_def, DynamicPartitionsDefinition):
-        return [str(r[0]) for r in con.execute(sql("select_billing_years")).fetchall()]
-    if isinstance(partitions_def, TimeWindowPartitionsDefinition):
-        return [month_key(m) for m in reading_months_in(con)]
+    rates (by the town's ``rules``); the months that have readings (their first local days)."""
+    if partitions_def == BILLING_YEARS:
+        return [str(y) for y in years_with_rates(con, rules)]
+    if partitions_def == READING_MONTHS:
+        ensure_flow_hours(con)
+        return [month_key(r[0]) for r in con.execute(sql("select_reading_months")).fetchall()]
     return []
 
 
@@ -255,3 +256,58 @@ def run_stages(
             }
             failed |= set(keys) - done
     return staged
+
+
+# ---------------------------------------------------------------------------
+# the checks written beside their assets, a step per stage
+
+
+def check_steps(checks_defs: Iterable[AssetChecksDefinition], stages: list[Stage]) -> list:
+    """The single checks (``@asset_check``) run as one step per stage of their assets (a subsettable
+    ``multi_asset_check``: each check keeps its own result and can be run alone), the others as they are.
+    Each of the twenty was a Dagster step of its own, bookkeeping that cost as much as a table."""
+    stage_of = {key: s for s in stages for key in s.keys}
+    grouped: dict[int, list] = {}
+    kept = []
+    for checks_def in checks_defs:
+        specs = list(checks_def.check_specs)
+        stage = stage_of.get(specs[0].asset_key) if len(specs) == 1 else None
+        if stage is None:
+            kept.append(checks_def)
+        else:
+            grouped.setdefault(stage.index, []).append(checks_def)
+    return kept + [
+        _combined(f"checks_{stages[i].index + 1}_{stages[i].label}", defs) for i, defs in grouped.items()
+    ]
+
+
+def _combined(name: str, checks_defs: list[AssetChecksDefinition]):
+    calls = {}
+    for checks_def in checks_defs:
+        fn = checks_def.node_def.compute_fn.decorated_fn
+        calls[next(iter(checks_def.check_keys))] = (fn, list(inspect.signature(fn).parameters))
+    resource_keys = {p for _, params in calls.values() for p in params if p != "context"}
+
+    @multi_asset_check(
+        specs=[spec for c in checks_defs for spec in c.check_specs],
+        name=name,
+        can_subset=True,
+        required_resource_keys=resource_keys,
+        description="The checks of this stage's tables, one step (each reports its own result).",
+    )
+    def _step(context):  # no annotation: this module has `from __future__ import annotations`
+        for key, (fn, params) in calls.items():
+            if key not in context.selected_asset_check_keys:
+                continue
+            kwargs = {p: (context if p == "context" else getattr(context.resources, p)) for p in params}
+            result = fn(**kwargs)
+            yield AssetCheckResult(
+                asset_key=key.asset_key,
+                check_name=key.name,
+                passed=result.passed,
+                severity=result.severity,
+                metadata=result.metadata,
+                description=result.description,
+            )
+
+    return _step

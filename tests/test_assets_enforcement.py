@@ -26,7 +26,7 @@ from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
 from outfall.rules import local_timezone
 from outfall.warehouse import configure, ensure_schema
-from tests.conftest import materialize, small_town, write
+from tests.conftest import materialize, own_checks, small_town, write
 
 AS_OF = "2026-06-30"
 NY = ZoneInfo("America/New_York")
@@ -256,7 +256,7 @@ def test_snc_determinations_at_each_boundary(tmp_path):
         ],
         as_of=AS_OF,
     )
-    checks = result.get_asset_check_evaluations()
+    checks = own_checks(result)
     assert [c.passed for c in checks] == [True]
     got = rows(
         tmp_path,
@@ -382,7 +382,7 @@ def test_sewer_notices_follow_up_30_vs_31_days_from_the_mailed_notice(tmp_path):
         ],
     )
     result = run(tmp_path, assets=[enf.sewer_notices, enf.check_completeness_sewer_notices_violation])
-    assert [c.passed for c in result.get_asset_check_evaluations()] == [True]
+    assert [c.passed for c in own_checks(result)] == [True]
     got = {
         (r[0], r[1]): r[2:]
         for r in rows(
@@ -835,11 +835,7 @@ def test_end_to_end_with_the_compliance_core(tmp_path):
     from assets.sewer_administrator import compliance as sewer
 
     data = small_town(tmp_path / "data")
-    selected = [
-        a
-        for a in ingest.ingest_assets
-        if a.key.to_user_string() in ("industrial_users", "permit_limits", "lab_results", "flow")
-    ]
+    selected = list(ingest.ingest_assets)
     run(
         tmp_path,
         data,

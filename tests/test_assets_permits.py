@@ -9,7 +9,7 @@ from pathlib import Path
 
 from assets.ingest import ingest_asset
 from assets.sewer_administrator import compliance, permits
-from tests.conftest import materialize_town, query_warehouse as rows, write
+from tests.conftest import materialize_town, own_checks, query_warehouse as rows, write
 
 D = dt.date
 
@@ -55,7 +55,7 @@ def run(tmp_path: Path) -> Path:
         wh,
         "2026-11-30",
     )
-    assert all(c.passed for c in result.get_asset_check_evaluations())
+    assert all(c.passed for c in own_checks(result))
     return wh
 
 
@@ -123,7 +123,7 @@ def test_probe_readings_and_zero_flow_are_not_discharges(tmp_path):
         wh,
         "2026-11-30",
     )
-    assert all(c.passed for c in result.get_asset_check_evaluations())
+    assert all(c.passed for c in own_checks(result))
     assert rows(wh, "SELECT count(*) FROM quarantine") == [(0,)]
     # only October 7, with its one reading above 0 (a blank constituent is flow)
     assert rows(

@@ -26,7 +26,7 @@ OUTPUTS = [
     "swppp_upcoming",
 ]
 ASSETS = (
-    [a for a in ingest_assets.ingest_assets if a.key.path[-1] in ("sites", "inspections", "rainfall")]
+    list(ingest_assets.ingest_assets)
     + [ingest_assets.ingest_asset(ds.name) for ds in SWPPP_DATASETS]
     + [ingest_assets.ingest_asset("notices_mailed"), notices]
     + [

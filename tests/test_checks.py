@@ -17,7 +17,7 @@ from dagster_duckdb import DuckDBResource
 
 import assets.checks as checks
 from assets.common import schema_ddl
-from assets.ingest import ingest_assets, quarantine
+from assets.ingest import ingest_assets, input_folders
 from outfall import flow_hours, gx_adapter
 from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.paths import EXPECTATIONS_DIR, REPO_ROOT
@@ -70,7 +70,7 @@ def insert_frame(con, table: str, frame: pd.DataFrame) -> None:
 
 def run_check(check_def, path: Path):
     """Direct invocation of one input check with its resource (the run runs them all in one step,
-    ``checks.input_checks``)."""
+    the ingestion step)."""
     return check_def(DuckDBResource(database=str(path)))
 
 
@@ -529,7 +529,7 @@ def test_a_check_that_cannot_run_reports_instead_of_failing(tmp_path):
 
 def test_check_names_assets_and_non_blocking():
     found = {}
-    for spec in checks.input_checks.check_specs:
+    for spec in input_folders.check_specs:
         found[spec.name] = spec.asset_key.to_user_string()
         assert not spec.blocking and spec.description
     expected = {f"check_expectations_{d}": d for d in checks.GX_DATASETS}
@@ -552,7 +552,7 @@ def test_checks_report_bad_data_without_failing_the_run(town, tmp_path):
         "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
         "settings": OutfallSettings(data_dir=str(town), as_of="2026-06-30"),
     }
-    everything = [*ingest_assets, quarantine, checks.input_checks]
+    everything = [*ingest_assets]  # the ingestion step runs the checks
 
     first = materialize(everything, resources=resources)
     evaluations = {e.check_name: e for e in first.get_asset_check_evaluations()}

@@ -102,7 +102,9 @@ def columns(db: Path) -> dict[str, dict[str, str]]:
 
 
 def snapshot(db: Path, tables) -> dict[str, list]:
-    """Table contents, without the load timestamps that differ between runs."""
+    """Table contents, without the load timestamps that differ between runs, and the file stamp, which a
+    file gets only when it is read at least 2 s after it last changed (outfall.ingest.files.STAMP_SETTLE_S:
+    the first run may read the files the test has just written sooner than that, a rerun later)."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         out = {}
@@ -114,7 +116,7 @@ def snapshot(db: Path, tables) -> dict[str, list]:
                     "ordinal_position",
                     [table],
                 ).fetchall()
-                if c not in ("loaded_at", "quarantined_at", "superseded_at", "run_at")
+                if c not in ("loaded_at", "quarantined_at", "superseded_at", "run_at", "file_stamp")
             ]
             select = ", ".join(f'"{c}"' for c in cols)
             out[table] = sorted(map(repr, con.execute(f'SELECT {select} FROM "{table}"').fetchall()))

@@ -1268,7 +1268,7 @@ def _ingest_only(data_dir: Path, warehouse: Path, **settings):
     from dagster_duckdb import DuckDBResource
 
     from assets.clerk.page import billing_dashboard
-    from assets.ingest import ingest_assets, quarantine
+    from assets.ingest import ingest_assets
     from assets.pages import dashboard_index
     from assets.sewer_administrator.page import sewer_dashboard
     from assets.stormwater_officer.page import stormwater_dashboard
@@ -1278,7 +1278,6 @@ def _ingest_only(data_dir: Path, warehouse: Path, **settings):
     return materialize(
         [
             *ingest_assets,
-            quarantine,
             sewer_dashboard,
             stormwater_dashboard,
             billing_dashboard,

@@ -1,12 +1,16 @@
-"""The one Definitions loads, with every ingestion asset, jobs, sensors and schedules."""
+"""The one Definitions loads, with every ingestion asset, its one job, two sensors and the automation."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
-from dagster import build_sensor_context
+from dagster import AssetKey, AutomationCondition, build_sensor_context
 
 from outfall.ingest.registry import CONTRACT_DATASETS
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def test_definitions_load():
@@ -14,29 +18,57 @@ def test_definitions_load():
 
     repo = defs.get_repository_def()
     keys = {k.to_user_string() for k in repo.assets_defs_by_key}
-    assert set(CONTRACT_DATASETS) | {"quarantine"} <= keys
-    jobs = {j.name for j in repo.get_all_jobs()}
-    assert {"daily_compliance", "stormwater_review", "annual_billing"} <= jobs
-    # everything is a few jobs run in order, one per partitions definition (pipelines.stages)
-    assert {
-        "everything_1_unpartitioned",
-        "everything_2_by_month",
-        "everything_3_by_billing_year",
-        "everything_4_unpartitioned",
-    } <= jobs
-    assert {s.name for s in repo.schedule_defs} == {
-        "daily_compliance_schedule",
-        "monday_stormwater_review_schedule",
-        "annual_billing_schedule",
-    }
-    assert {f"{d}_files_sensor" for d in CONTRACT_DATASETS} <= {s.name for s in repo.sensor_defs}
+    assert set(CONTRACT_DATASETS) | {"quarantine", "outfall_run"} <= keys
+    assert {j.name for j in repo.get_all_jobs()} == {"__ASSET_JOB", "load_inputs"}
+    assert not repo.schedule_defs
+    assert {s.name for s in repo.sensor_defs} == {"input_files_sensor", "outfall_automation"}
 
 
-def test_folder_sensor_fires_once_per_change(tmp_path, monkeypatch):
+def test_every_asset_has_its_owner_automation_and_pool():
+    from pipelines.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    for key in graph.get_all_asset_keys():
+        node = graph.get(key)
+        assert node.owners, key
+        assert node.automation_condition is not None, key
+        assert node.pools == {"outfall_warehouse"}, key
+    bills = graph.get(AssetKey("sewer_bills"))
+    assert bills.owners == ["team:clerk"]
+    assert bills.metadata["dagster/table_name"] == "main.sewer_bills"
+    columns = [c.name for c in bills.metadata["dagster/column_schema"].columns]
+    assert columns[:4] == ["year", "parcel_id", "district", "property_class"]
+    assert graph.get(AssetKey("slug_events")).owners == ["team:superintendent"]
+    assert graph.get(AssetKey("sites")).owners == ["team:stormwater_officer"]
+    assert isinstance(graph.get(AssetKey("discharge_violations")).automation_condition, AutomationCondition)
+
+
+def test_the_ingestion_and_checks_are_few_steps():
+    """The 27 folders, the quarantine, the run's record and the input checks are one step; the checks
+    written beside their assets one step per stage."""
+    from pipelines.definitions import defs
+
+    job = defs.resolve_implicit_global_asset_job_def()
+    steps = {node.name for node in job.graph.node_dict.values()}
+    assert "input_folders" in steps
+    assert not any(name in steps for name in ("lab_results", "quarantine", "input_checks", "reading_months"))
+    assert len(steps) <= 45
+
+
+def test_loading_the_definitions_prints_no_warning():
+    code = "import pipelines.definitions"
+    result = subprocess.run(
+        [sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Warning" not in result.stderr, result.stderr
+
+
+def test_input_sensor_fires_once_per_change(tmp_path, monkeypatch):
     monkeypatch.setenv("OUTFALL_DATA_DIR", str(tmp_path))
     from pipelines.definitions import defs
 
-    sensor = defs.get_repository_def().get_sensor_def("rainfall_files_sensor")
+    sensor = defs.get_repository_def().get_sensor_def("input_files_sensor")
     ctx = build_sensor_context(cursor=None)
     assert list(sensor.evaluate_tick(ctx).run_requests or []) == []
     folder = Path(tmp_path) / "rainfall"
@@ -44,5 +76,6 @@ def test_folder_sensor_fires_once_per_change(tmp_path, monkeypatch):
     (folder / "r.csv").write_text("gauge_id,date,precip_in\nG,2026-01-01,0.1\n")
     first = sensor.evaluate_tick(ctx)
     assert len(first.run_requests) == 1
+    assert first.run_requests[0].tags["outfall/folders"] == "rainfall"
     again = sensor.evaluate_tick(build_sensor_context(cursor=first.cursor))
     assert not again.run_requests

@@ -129,9 +129,7 @@ def test_a_season_of_inspections_through_the_assets(noaa, tmp_path, sub_daily):
     # Visits every 9 days: weekly findings too, and many storms missed.
     visits = weekly_visits(START, AS_OF, every=9)
     data = _write_inputs(tmp_path, window, visits, sub_daily)
-    selected = [
-        a for a in ingest_assets.ingest_assets if a.key.path[-1] in ("sites", "inspections", "rainfall")
-    ]
+    selected = list(ingest_assets.ingest_assets)
     result = materialize(
         selected + [sw.site_classification, sw.swppp_inspection_findings],
         resources={

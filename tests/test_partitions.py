@@ -14,14 +14,14 @@ from dagster import (
     DagsterInstance,
     Definitions,
     DynamicPartitionsDefinition,
-    MonthlyPartitionsDefinition,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.clerk.billing import billing_exports, billing_year_partitions, sewer_billing
-from assets.common import BILLING_YEARS, READING_MONTHS, months_between
-from assets.ingest import ingest_asset, ingest_assets
+from assets.clerk.billing import billing_exports, sewer_billing
+from assets.common import BILLING_YEARS, READING_MONTHS, months_between, schema_ddl
+from assets.ingest import ingest_assets
 from outfall.resources import OutfallSettings
+from outfall.warehouse import configure, ensure_schema
 from pipelines.stages import (
     RANGE_END,
     RANGE_START,
@@ -32,8 +32,8 @@ from pipelines.stages import (
 )
 from tests.conftest import materialize, run_cli, write
 
-INGEST = [a for a in ingest_assets if a.key.to_user_string() in ("parcels", "sewer_rates")]
-BILLING = [ingest_asset("sewer_budget"), billing_year_partitions, sewer_billing, billing_exports]
+INGEST = list(ingest_assets)  # the ingestion step: every folder, and the partitions they give
+BILLING = [sewer_billing, billing_exports]
 RATES = """
     year,district,component,rate_per_unit
     {year},consolidated,bond,{bond}
@@ -83,14 +83,10 @@ def test_billing_assets_are_partitioned_by_billing_year():
         node = graph.get(AssetKey(name))
         assert node.partitions_def == BILLING_YEARS, name
         assert node.backfill_policy == BackfillPolicy.single_run(), name
-    assert graph.get(AssetKey("billing_years")).partitions_def is None
-    assert isinstance(READING_MONTHS, MonthlyPartitionsDefinition)
+    # the months: only those that have readings, registered as they are loaded (no calendar from 2000)
+    assert isinstance(READING_MONTHS, DynamicPartitionsDefinition) and READING_MONTHS.name == "reading_month"
     slugs = graph.get(AssetKey("slug_events"))
     assert slugs.partitions_def == READING_MONTHS and slugs.backfill_policy == BackfillPolicy.single_run()
-    assert "2026-03-01" in READING_MONTHS.get_partition_keys()  # a month the UI can backfill
-    assert defs.resolve_job_def("everything_2_by_month").partitions_def == READING_MONTHS
-    job = defs.resolve_job_def("annual_billing")
-    assert job.partitions_def == BILLING_YEARS
 
 
 def test_a_run_of_everything_is_one_run_per_partitions_definition_in_order():
@@ -126,31 +122,23 @@ def test_stages_and_partition_keys():
     }
 
 
-def test_the_months_of_a_run_span_the_first_to_the_last_reading_in_local_time():
-    """The month partitions of a run of everything: from the first reading's local month to the last's,
-    the months between included, found from the earliest and latest instants alone."""
-    assert months_between(dt.date(2025, 11, 30), dt.date(2026, 2, 1)) == [
-        dt.date(2025, 11, 1),
+def test_the_months_of_a_run_are_the_months_that_have_readings_in_local_time():
+    """The month partitions: each local month that has a reading, none between them without one."""
+    assert months_between(dt.date(2025, 11, 30), dt.date(2026, 2, 1))[1:3] == [
         dt.date(2025, 12, 1),
         dt.date(2026, 1, 1),
-        dt.date(2026, 2, 1),
     ]
-    assert months_between(dt.date(2026, 3, 1), dt.date(2026, 3, 31)) == [dt.date(2026, 3, 1)]
     con = duckdb.connect()
-    con.execute("SET TimeZone = 'America/New_York'")
-    con.execute("CREATE TABLE flow (ts TIMESTAMPTZ)")
+    configure(con, timezone="America/New_York")
+    ensure_schema(con, schema_ddl())
     assert partitions_with_data(con, READING_MONTHS) == []
-    # 04:30 UTC on 1 March is still 28 February in New York; nothing in April; a NULL time is no month
-    con.execute(
-        "INSERT INTO flow VALUES ('2026-03-01 04:30:00+00'), ('2026-05-31 23:59:00-04'), (NULL), "
-        "('2026-03-15 12:00:00+00')"
-    )
-    assert partitions_with_data(con, READING_MONTHS) == [
-        "2026-02-01",
-        "2026-03-01",
-        "2026-04-01",
-        "2026-05-01",
-    ]
+    # 04:30 UTC on 1 March is still 28 February in New York; nothing in April
+    for ts in ("2026-03-01 04:30:00+00", "2026-05-31 23:59:00-04", "2026-03-15 12:00:00+00"):
+        con.execute(
+            "INSERT INTO flow (user_id, constituent, ts, value, loaded_at) VALUES ('U', 'flow', ?, 1, now())",
+            [ts],
+        ).fetchall()
+    assert partitions_with_data(con, READING_MONTHS) == ["2026-02-01", "2026-03-01", "2026-05-01"]
 
 
 # ---------------------------------------------------------------------------
@@ -264,7 +252,7 @@ def meter(tmp_path_factory):
         "duckdb": DuckDBResource(database=str(root / "w.duckdb")),
         "settings": OutfallSettings(data_dir=str(data), as_of="2026-06-30"),
     }
-    inputs = [a for a in ingest_assets if a.key.path[-1] in ("flow", "industrial_users")]
+    inputs = list(ingest_assets)
     result = materialize([*inputs, slug_events], resources=res)
     assert result.success
     months = {e.partition for e in result.get_asset_materialization_events() if e.partition}
@@ -324,100 +312,29 @@ def test_a_range_of_months_is_one_run_and_equals_the_run_of_every_month(meter):
 
 
 # ---------------------------------------------------------------------------
-# sensors: only the partitions the new files touch
+# the partitions are registered as the files are loaded
 
 
-def test_sensors_request_only_the_partitions_new_files_touch(tmp_path, town):
-    from dagster import build_sensor_context
-
-    from assets.sewer_administrator.months import reading_months
-    from pipelines.definitions import billing_years_sensor, defs, reading_months_sensor
-
-    data = tmp_path / "d"
-    write(
-        data,
-        "flow/a.csv",
-        """
-        user_id,timestamp,value,unit,constituent
-        IU-1,2026-03-31T23:00:00-04:00,1.0,gpm,flow
-        IU-1,2026-04-01T01:00:00-04:00,1.0,gpm,flow
-        """,
-    )
-    write(data, "sewer_rates/r.csv", RATES.format(year=2025, bond=90))
-    res = _resources(tmp_path, data)
+def test_the_ingestion_step_registers_the_months_and_years_the_files_give(tmp_path, town):
+    """Before anything reads them: a backfill of "all partitions" launched after the folders are loaded
+    (the daemon's input sensor loads them on start) covers them."""
     instance = DagsterInstance.ephemeral()
-    flow = [a for a in ingest_assets if a.key.path[-1] in ("flow", "sewer_rates", "parcels")]
-    assert materialize(
-        [*flow, reading_months, billing_year_partitions, ingest_asset("sewer_budget")],
-        resources=res,
-        instance=instance,
-    ).success
-    months_ctx = build_sensor_context(instance=instance, repository_def=defs.get_repository_def())
-    years_ctx = build_sensor_context(instance=instance, repository_def=defs.get_repository_def())
-    [request] = reading_months_sensor(months_ctx)
-    assert request.tags["dagster/asset_partition_range_start"] == "2026-03-01"
-    assert request.tags["dagster/asset_partition_range_end"] == "2026-04-01"
-    assert [r.partition_key for r in billing_years_sensor(years_ctx)] == ["2025"]
-
-    # a second file of one day in May, and a 2026 rate: May alone, 2026 alone
-    write(
-        data,
-        "flow/b.csv",
-        "user_id,timestamp,value,unit,constituent\nIU-1,2026-05-02T10:00:00-04:00,2,gpm,flow\n",
-    )
-    write(data, "sewer_rates/r26.csv", RATES.format(year=2026, bond=90))
-    assert materialize(
-        [*flow, reading_months, billing_year_partitions, ingest_asset("sewer_budget")],
-        resources=res,
-        instance=instance,
-    ).success
-    assert [r.partition_key for r in reading_months_sensor(months_ctx)] == ["2026-05-01"]
-    assert [r.partition_key for r in billing_years_sensor(years_ctx)] == ["2026"]
+    assert materialize(INGEST, resources=_resources(tmp_path, town), instance=instance).success
+    assert instance.get_dynamic_partitions("billing_year") == ["2026"]
+    assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01"]
+    write(town, "sewer_rates/rates_2025.csv", RATES.format(year=2025, bond=90))
+    write(town, "flow/later.csv", "user_id,timestamp,value,unit\nIU-1,2026-07-02T10:00:00-04:00,10,gpm\n")
+    assert materialize(INGEST, resources=_resources(tmp_path, town), instance=instance).success
+    assert instance.get_dynamic_partitions("billing_year") == ["2026", "2025"]
+    assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01", "2026-07-01"]
 
 
-def test_pages_are_refreshed_once_after_months_or_billing_years_are_judged_again():
-    from dagster import AssetMaterialization, RunRequest, SkipReason, build_sensor_context
-
-    from pipelines.definitions import AFTER_PARTITIONS, all_assets, refresh_after_partitions_sensor
-
-    refreshed = {k.to_user_string() for k in AFTER_PARTITIONS.resolve(all_assets)}
-    assert {"sewer_dashboard", "billing_dashboard", "notices", "pretreatment_annual_report"} <= refreshed
-    assert not refreshed & {
-        "slug_events",
-        "sewer_bills",
-        "billing_exports",
-        "flow",
-        "parcels",
-        "industrial_users",
-    }
-
-    instance = DagsterInstance.ephemeral()
-    cursor = None
-
-    def evaluate():
-        nonlocal cursor
-        context = build_sensor_context(instance=instance, cursor=cursor)
-        result = refresh_after_partitions_sensor(context)
-        cursor = context.cursor
-        return result
-
-    assert isinstance(evaluate(), SkipReason)  # nothing judged yet
-    instance.report_runless_asset_event(AssetMaterialization("slug_events", partition="2026-03-01"))
-    request = evaluate()
-    assert isinstance(request, RunRequest) and isinstance(evaluate(), SkipReason)  # once per judgement
-    instance.add_dynamic_partitions("billing_year", ["2026"])
-    instance.report_runless_asset_event(AssetMaterialization("sewer_bills", partition="2026"))
-    again = evaluate()
-    assert isinstance(again, RunRequest) and again.run_key != request.run_key
-
-
-def test_readings_dated_after_this_month_are_judged_with_this_months_partition(tmp_path):
-    """No partition holds a month after the current one yet: the latest partition judges its readings."""
+def test_readings_dated_after_this_month_have_their_own_partition(tmp_path):
+    """A reading dated ahead (a test's or a demo's future day) is in a month that has readings: its own."""
     from assets.sewer_administrator.compliance import slug_events
 
-    last = READING_MONTHS.get_last_partition_key()  # this month
-    year, month = int(last[:4]), int(last[5:7])
-    later = f"{year + (month == 12):04d}-{month % 12 + 1:02d}-02"  # a day of next month
+    today = dt.date.today()
+    later = dt.date(today.year + (today.month == 12), today.month % 12 + 1, 2).isoformat()
     data = tmp_path / "d"
     rows = [
         f"IU-1,{later}T{h:02d}:{m:02d}:00-05:00,{600 if h == 12 and m < 30 else 100},gpm,flow"
@@ -431,6 +348,5 @@ def test_readings_dated_after_this_month_are_judged_with_this_months_partition(t
         "user_id,name,district,normal_avg_flow_gpd\nIU-1,Acme,consolidated,144000\n",
     )
     res = _resources(tmp_path, data)
-    inputs = [a for a in ingest_assets if a.key.path[-1] in ("flow", "industrial_users")]
-    assert materialize([*inputs, slug_events], resources=res).success
+    assert materialize([*ingest_assets, slug_events], resources=res).success
     assert _rows(tmp_path / "w.duckdb", "SELECT count(*) FROM slug_events") == [(1,)]

@@ -122,7 +122,7 @@ def meter_warehouse(tmp_path_factory) -> Path:
         encoding="utf-8",
     )
     db = root / "w.duckdb"
-    wanted = [a for a in ingest_assets if a.key.path[-1] in ("flow", "industrial_users")]
+    wanted = list(ingest_assets)
     result = materialize(
         [*wanted, slug_events],
         resources={

@@ -266,9 +266,12 @@ def test_bellport_penalty_changed_from_a_date_reprices_only_notices_of_violation
         "B-1,2027-01-07T10:00,Pro,routine,,\nB-1,2027-01-20T10:00,Pro,routine,,\n",
     )
     write(data, "rainfall/r.csv", "gauge_id,date,precip_in\nG1,2026-12-24,0.1\n")
-    assets = [
-        a for a in ingest_assets.ingest_assets if a.key.path[-1] in ("sites", "inspections", "rainfall")
-    ] + [sw.site_classification, sw.swppp_inspection_findings, sw.swppp_other_findings, sw.swppp_notices]
+    assets = list(ingest_assets.ingest_assets) + [
+        sw.site_classification,
+        sw.swppp_inspection_findings,
+        sw.swppp_other_findings,
+        sw.swppp_notices,
+    ]
     wh = tmp_path / "w.duckdb"
     _materialize(assets, data, wh, folder, "2027-02-01")
     got = _rows(

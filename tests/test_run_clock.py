@@ -13,7 +13,7 @@ from dagster import asset
 from dagster_duckdb import DuckDBResource
 
 import outfall.resources as resources
-from assets.run import outfall_run
+from assets.ingest import input_folders
 from outfall.output_folders import output_paths
 from outfall.resources import OutfallSettings
 from tests.conftest import materialize
@@ -35,7 +35,7 @@ def test_a_run_across_midnight_judges_every_asset_by_the_same_day(tmp_path, monk
 
     warehouse = tmp_path / "w.duckdb"
     result = materialize(
-        [outfall_run, first, second],
+        [input_folders, first, second],
         resources={
             "duckdb": DuckDBResource(database=str(warehouse)),
             "settings": OutfallSettings(data_dir=str(tmp_path)),
@@ -47,6 +47,12 @@ def test_a_run_across_midnight_judges_every_asset_by_the_same_day(tmp_path, monk
     con.close()
     assert len(set(seen)) == 1
     assert recorded == [(seen[0], str(tmp_path / "dashboards"))]
+
+
+def test_the_daemons_runs_take_the_day_from_outfall_as_of(monkeypatch):
+    monkeypatch.setenv("OUTFALL_AS_OF", "2026-03-02")
+    assert OutfallSettings(data_dir=".").as_of_date() == dt.date(2026, 3, 2)
+    assert OutfallSettings(data_dir=".", as_of="2026-06-30").as_of_date() == dt.date(2026, 6, 30)
 
 
 def test_as_of_given_on_the_command_line_is_the_day():

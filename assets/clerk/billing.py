@@ -39,6 +39,7 @@ from dagster import (
     AssetCheckResult,
     AssetCheckSeverity,
     AssetExecutionContext,
+    AssetKey,
     AssetSpec,
     Failure,
     MaterializeResult,
@@ -49,7 +50,16 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import BILLING_YEARS, GROUP_BILLING, ONE_RUN, outputs, run_started, table_result, warehouse
+from assets.common import (
+    BILLING_YEARS,
+    GROUP_BILLING,
+    ONE_RUN,
+    WAREHOUSE_POOL,
+    outputs,
+    table_result,
+    warehouse,
+    years_with_rates,
+)
 from outfall.law.billing import (
     COMPONENTS,
     PARCEL_FIELDS,
@@ -105,18 +115,10 @@ class YearResult:
 
 
 def billing_years(con: duckdb.DuckDBPyConnection, year: int = 0, rules: Rules | None = None) -> list[int]:
-    """``[year]``, or for 0 every year that has rates: the years with adopted rates (sewer_rates), and
-    the years of a budget (sewer_budget) whose billing rules adopt the method of deriving a rate from it
-    (``billing.rate_sources``; a budget alone is no rate the Town adopted)."""
+    """``[year]``, or for 0 every year that has rates (``assets.common.years_with_rates``)."""
     if year:
         return [int(year)]
-    years = {int(r[0]) for r in con.execute(sql("select_billing_years")).fetchall()}
-    versions = getattr(rules, "billing", None) if rules is not None else None
-    for (budget_year,) in con.execute(sql("select_budget_years")).fetchall() if versions else ():
-        version = versions.get(dt.date(int(budget_year), 1, 1))
-        if version is not None and "sewer_budget" in version.rate_sources:
-            years.add(int(budget_year))
-    return sorted(years)
+    return years_with_rates(con, rules)
 
 
 def _check_parcels(con: duckdb.DuckDBPyConnection) -> None:
@@ -566,8 +568,8 @@ def bill(
 # ---------------------------------------------------------------------------
 # assets
 
-# the inputs, and the years (partitions) they give
-_BILL_DEPS = ["parcels", "sewer_rates", "sewer_budget", "billing_years"]
+# the inputs (the ingestion step registers the years that have rates as partitions)
+_BILL_DEPS = ["parcels", "sewer_rates", "sewer_budget"]
 
 _SPECS = [
     AssetSpec(
@@ -627,45 +629,20 @@ def _warehouse(duckdb: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
             raise
 
 
-@asset(
-    name="billing_years",
-    group_name=GROUP_BILLING,
-    deps=["sewer_rates", "sewer_budget"],
-    description="The billing years: every year that has rates the Town adopted (or, where the rules adopt "
-    "the method, rates derived from a budget). Each is a partition of the billing assets (the sewer bills, "
-    "the register's files), so that one year can be billed again without touching another.",
-)
-def billing_year_partitions(
-    context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource
-) -> MaterializeResult:
-    since = run_started(context)
-    with warehouse(duckdb) as con:
-        years = [str(y) for y in billing_years(con, 0, rules.town_rules())]
-        touched = [
-            str(r[0])
-            for r in con.execute(sql("select_billing_years_loaded_since"), {"since": since}).fetchall()
-            if str(r[0]) in years
-        ]
-    known = set(context.instance.get_dynamic_partitions(BILLING_YEARS.name))
-    added = [y for y in years if y not in known]
-    if added:
-        context.instance.add_dynamic_partitions(BILLING_YEARS.name, added)
-    # years_touched: what the sensor `billing_years_sensor` bills again (pipelines/definitions.py)
-    return MaterializeResult(
-        metadata={
-            "years": ", ".join(years) or "none",
-            "added": ", ".join(added) or "none",
-            "years_touched": MetadataValue.json(touched),
-        }
-    )
-
-
 def partition_years(context: AssetExecutionContext) -> list[int]:
     """The billing years of this run: its partition, or the range of them a backfill gives it."""
     return sorted(int(key) for key in context.partition_keys)
 
 
-@multi_asset(specs=_SPECS, can_subset=False, partitions_def=BILLING_YEARS, backfill_policy=ONE_RUN)
+# Subsettable: any one table can be asked for (the UI's "Materialize" on sewer_bills alone); the year is
+# billed whole in one transaction whatever is asked, and the tables asked for are reported.
+@multi_asset(
+    pool=WAREHOUSE_POOL,
+    specs=_SPECS,
+    can_subset=True,
+    partitions_def=BILLING_YEARS,
+    backfill_policy=ONE_RUN,
+)
 def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource):
     town = rules.town_rules()
     years = partition_years(context)
@@ -702,6 +679,8 @@ def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, rules:
             "rules_version": town.version,
         }
         for key in BILLING_TABLES:
+            if AssetKey(key) not in context.selected_asset_keys:
+                continue
             result = table_result(con, key, **common)
             yield MaterializeResult(asset_key=key, metadata=result.metadata)
 
@@ -712,6 +691,7 @@ def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_BILLING,
     kinds={"duckdb", "xlsx", "csv"},
     partitions_def=BILLING_YEARS,

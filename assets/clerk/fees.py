@@ -15,7 +15,7 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_BILLING, warehouse
+from assets.common import GROUP_BILLING, WAREHOUSE_POOL, warehouse
 from outfall.law.fees import ConnectionPermit, inspection_fees as law_fees
 from outfall.resources import RulesResource
 from outfall.rules.words import DESCRIBE
@@ -38,6 +38,7 @@ COLUMNS = [
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_BILLING,
     kinds={"duckdb"},
     deps=["connection_permits"],

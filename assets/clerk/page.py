@@ -7,7 +7,7 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL
 from assets.pages import Reader, _now_local, page_laws, write_page
 from dashboards import query
 from dashboards.billing import BillingData, build_billing_page
@@ -87,6 +87,7 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
     deps=[

@@ -482,14 +482,10 @@ def plan_slug_detection(
 
 
 def partition_days(context: AssetExecutionContext, months: list[dt.date]) -> tuple[dt.date, dt.date]:
-    """The first and last local day of the months of this run (a month partition, or a range of them).
-    The latest partition (this month) also holds the readings dated after it (``months``: the months
-    that have readings), which no partition has yet."""
-    window = context.partition_time_window
-    first, last = window.start.date(), window.end.date() - dt.timedelta(days=1)
-    if months and context.partition_keys[-1] == READING_MONTHS.get_last_partition_key():
-        last = max(last, _month_end(months[-1]))
-    return first, last
+    """The first and last local day of the months of this run (a month partition, ``2026-03-01``, or a
+    range of them; every month that has readings is a partition)."""
+    keys = sorted(context.partition_keys)
+    return dt.date.fromisoformat(keys[0]), _month_end(dt.date.fromisoformat(keys[-1]))
 
 
 @table_asset(

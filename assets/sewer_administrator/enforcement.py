@@ -54,7 +54,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, letters_dir, table_asset, table_result, warehouse
+from assets.common import GROUP_SEWER, WAREHOUSE_POOL, letters_dir, table_asset, table_result, warehouse
 from assets.run import replace_judged
 from dashboards.html import fmt_measure
 from outfall.law import enforcement as law, notices as notice_law
@@ -887,6 +887,7 @@ CRITERION_TEXT = {
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
     deps=["snc_determinations", "industrial_users"],
@@ -1363,6 +1364,7 @@ def _order_days(on: Dated, mailing: notice_law.Mailing) -> int | None:
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
     deps=["grease_traps", "pumpouts", "industrial_users", "notices_mailed"],

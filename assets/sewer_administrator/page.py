@@ -8,7 +8,7 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL
 from assets.pages import Reader, _now_local, page_laws, write_page
 from dashboards import query
 from dashboards.sewer import SewerData, build_sewer_page, choose_bucket_hours, label_results
@@ -129,6 +129,7 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader, timezone: str) -
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
     deps=[
@@ -202,6 +203,7 @@ def read_annual_report(
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"html"},
     deps=[

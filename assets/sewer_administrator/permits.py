@@ -35,7 +35,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, warehouse
+from assets.common import GROUP_SEWER, WAREHOUSE_POOL, warehouse
 from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
@@ -83,6 +83,7 @@ def permit_rules(settings: OutfallSettings, resource: RulesResource) -> tuple[Ru
 
 
 @multi_asset(
+    pool=WAREHOUSE_POOL,
     specs=[
         AssetSpec(
             "discharges_without_permit",

@@ -46,7 +46,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, check_rows, letters_dir, warehouse
+from assets.common import GROUP_STORMWATER, WAREHOUSE_POOL, check_rows, letters_dir, warehouse
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.enforcement import days_late
 from outfall.law.illicit import (
@@ -516,6 +516,7 @@ def _counts(rows: list[dict], *keys: str) -> dict[str, int]:
 
 
 @multi_asset(
+    pool=WAREHOUSE_POOL,
     specs=[
         AssetSpec(
             "illicit_discharge_deadlines",

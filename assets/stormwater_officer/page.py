@@ -7,7 +7,7 @@ import duckdb as duckdb_module
 from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, letters_dir
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, letters_dir
 from assets.pages import Reader, _now_local, page_laws, write_page
 from dashboards.stormwater import StormwaterData, build_stormwater_page
 from outfall.resources import OutfallSettings, RulesResource
@@ -75,6 +75,7 @@ def read_stormwater_data(
 
 
 @asset(
+    pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"html", "plotly"},
     deps=[

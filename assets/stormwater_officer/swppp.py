@@ -46,7 +46,15 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, check_rows, letters_dir, table_asset, table_result, warehouse
+from assets.common import (
+    GROUP_STORMWATER,
+    WAREHOUSE_POOL,
+    check_rows,
+    letters_dir,
+    table_asset,
+    table_result,
+    warehouse,
+)
 from assets.notices import INPUT_FILE, copy_lines, notice_number, recipients
 from assets.run import replace_judged
 from outfall.law import notices as notice_law, swppp as law
@@ -784,6 +792,7 @@ class StopWorkOrders:
 
 
 @multi_asset(
+    pool=WAREHOUSE_POOL,
     specs=[
         AssetSpec(
             "swppp_notices",
