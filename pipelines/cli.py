@@ -105,6 +105,13 @@ def _parser() -> argparse.ArgumentParser:
         default="",
         help="where HTML dashboards and letters go (default: beside the warehouse)",
     )
+    run.add_argument(
+        "--rules",
+        metavar="DIR",
+        default="",
+        help="folder of the town's rules files, one <jurisdiction>.yaml each (default: OUTFALL_RULES_DIR, "
+        "else the project's rules/)",
+    )
     run.add_argument("--quiet", action="store_true", help="print nothing but errors")
     run.add_argument(
         "--verbose",
@@ -539,14 +546,21 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
     return "\n".join(lines)
 
 
-def _check_rules() -> None:
-    """Every rules file and the town running Outfall, before any asset starts: a bad file, or a folder that
-    leaves the town open, is a one-line exit 2."""
-    from outfall.rules import RulesError, load_town  # pydantic and the rules' models: not for a usage error
-    from outfall.rules.town import default_rules_dir, default_town
+def _check_rules(rules: str = "") -> None:
+    """Every rules file and the town running Outfall, before any asset starts, as ``python -m outfall.rules
+    check`` checks them: a bad file, or a folder that leaves the town open, is a one-line exit 2 (the first
+    problem; the check lists them all). ``rules``: the folder --rules names (it becomes the run's
+    OUTFALL_RULES_DIR, so that every part of the run reads the same rules)."""
+    from outfall.rules import RulesError  # pydantic and the rules' models: not for a usage error
+    from outfall.rules.check import load_checked
+    from outfall.rules.town import RULES_DIR_VARIABLE, default_rules_dir, default_town
 
+    if rules:
+        if not Path(rules).is_dir():
+            raise UsageError(f"no such rules folder: {rules}")
+        os.environ[RULES_DIR_VARIABLE] = str(Path(rules).resolve())
     try:
-        load_town(default_rules_dir() or None, default_town())
+        load_checked(default_rules_dir() or None, default_town())
     except RulesError as exc:
         raise UsageError(str(exc)) from None
 
@@ -557,7 +571,7 @@ def cmd_run(args) -> int:
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
     partition = _check_partition(args.partition)
-    _check_rules()
+    _check_rules(args.rules)
     with warehouse_lock(warehouse), run_log(warehouse):
         for line in folder_warnings(data_dir):
             print(f"outfall: warning: {line}", file=sys.stderr)

@@ -58,6 +58,7 @@ from assets.run import counts_by, record_not_judged
 from outfall.law.enforcement import add_months
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
+from outfall.rules.implemented import IMPLEMENTED
 from outfall.rules.tables import NotJudged, check_implemented, coverage_text, not_in_effect, versions_frame
 from outfall.rules.words import DESCRIBE
 from outfall.slug_context import SLUG_CONTEXT_HOURS, refresh_slug_context
@@ -71,14 +72,7 @@ LAST_DAY = dt.date(9999, 12, 31)
 
 # Readings of the compliance core this code implements (rules section
 # readings_sewer_compliance); a rules file asking for another fails loudly.
-IMPLEMENTED_READINGS = {
-    "daily_value": "composite_else_mean_of_grabs",
-    "monthly_value": "mean_of_results",
-    "overlapping_permit_limits": "latest_effective_from_then_strictest",
-    "nondetect_against_minimum": "below_limit_is_violation",
-    "slug_usual_interval": "median_daily_spacing",
-    "slug_duration_display": "ceil_minutes",
-}
+IMPLEMENTED_READINGS = IMPLEMENTED["readings_sewer_compliance"]
 
 
 def sewer_rules(resource: RulesResource) -> Rules:

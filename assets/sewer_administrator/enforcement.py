@@ -56,27 +56,14 @@ from outfall.law.discharge import nondetect_value
 from outfall.letters import Letter, LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
+from outfall.rules.implemented import IMPLEMENTED
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import sql, transaction
 
 # Readings of the enforcement law this code implements (rules section
 # readings_enforcement); a rules file asking for another fails loudly.
-IMPLEMENTED_READINGS: dict[str, Any] = {
-    "sewer_notice_date": "mailed_on",
-    "sewer_correction_judged_by": "next_decided_result",
-    "sewer_penalty_days": "days_after_correct_by",
-    "accidental_statement_from": "notification_else_occurrence",
-    "self_monitoring_aware_on": "collected_date",
-    "resample_by_any_lab": True,
-    "late_report_not_received": "days_through_as_of",
-    "late_report_counts": "every_report_with_due_date",
-    "snc_publication_period": "calendar_year",
-    "surcharge_threshold": "part2_limit",
-    "surcharge_concentration": "monthly_mean_composites_else_grabs",
-    "surcharge_flow": "meter_time_weighted_else_permit",
-    "grease_due_from": "later_of_set_on_and_last_pumpout",
-}
+IMPLEMENTED_READINGS: dict[str, Any] = IMPLEMENTED["readings_enforcement"]
 
 NOTICE_PREFIX = "sewer_nov_"
 ORDER_PREFIX = "sewer_grease_order_"

@@ -38,10 +38,14 @@ from assets.common import GROUP_SEWER, warehouse
 from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
+from outfall.rules.implemented import IMPLEMENTED
 from outfall.warehouse import count, preview_markdown, sql, transaction
 
 # Readings of the permit term this code implements (rules section readings_sewer_compliance).
-IMPLEMENTED_READINGS = {"permit_in_effect": "effective_through_expires", "permit_term_unknown": "not_judged"}
+IMPLEMENTED_READINGS = {
+    name: IMPLEMENTED["readings_sewer_compliance"][name]
+    for name in ("permit_in_effect", "permit_term_unknown")
+}
 
 
 def permit_rules(settings: OutfallSettings, resource: RulesResource) -> tuple[Rules, pd.DataFrame, str]:

@@ -33,8 +33,14 @@ from outfall.rules.types import Citation, Day
 class RulesError(ValueError):
     """A rules file that cannot be used, or a rule asked for a day it does not cover.
 
-    The message is one line naming the file, the entry's path and what is wrong.
+    The message is one line naming the file, the entry's path and what is wrong. ``problems`` lists every
+    problem found, one line each, in the order of the file (the message names the first and counts the
+    others; ``python -m outfall.rules check`` prints them all).
     """
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        super().__init__(message)
+        self.problems: list[str] = list(problems) if problems else [message]
 
 
 class Model(BaseModel):
@@ -60,14 +66,37 @@ class Model(BaseModel):
         return data
 
 
+#: The first day of an entry whose law does not state when it took effect (``effective_from: null``):
+#: the entry covers every day before its ``effective_to``, and is shown as "not stated in the code".
+NOT_STATED = dt.date(1, 1, 1)
+
+
+def day_text(day: dt.date | None) -> str:
+    """A day as the rules' words show it: 2026-01-01, or "a day the code does not state"."""
+    return "a day the code does not state" if day == NOT_STATED else str(day)
+
+
 class Dated(Model):
     """An entry with its citation and the days it is in effect (both ends inclusive)."""
 
     citation: Citation
     effective_from: Day
-    """First day in effect."""
+    """First day in effect; null where the law does not state it (the entry then covers every day before its
+    effective_to, and pages show the date as not stated in the code)."""
     effective_to: Day | None = None
     """Last day in effect; left out while the entry is still in effect."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_not_stated(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "effective_from" in data and data["effective_from"] is None:
+            return {**data, "effective_from": NOT_STATED}
+        return data
+
+    @property
+    def effective_from_stated(self) -> bool:
+        """False where the law does not state the day the entry took effect."""
+        return self.effective_from != NOT_STATED
 
     @model_validator(mode="after")
     def _dates_in_order(self) -> Dated:
@@ -89,7 +118,7 @@ class Dated(Model):
 def period_text(entry: Any) -> str:
     """'from 2007-01-01 through 2026-12-31' or 'from 2007-01-01 with no end date' (any dated entry)."""
     end = f"through {entry.effective_to}" if getattr(entry, "effective_to", None) else "with no end date"
-    return f"from {entry.effective_from} {end}"
+    return f"from {day_text(entry.effective_from)} {end}"
 
 
 T = TypeVar("T", bound=Dated)

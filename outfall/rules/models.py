@@ -31,6 +31,7 @@ from outfall.rules.calendar import BusinessDayRules, DeadlineExtension
 from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
 from outfall.rules.fees import FeeSchedule
 from outfall.rules.illicit import IllicitTerms
+from outfall.rules.implemented import unimplemented
 from outfall.rules.practices import PracticeTerms
 from outfall.rules.types import (
     Citation,
@@ -206,6 +207,10 @@ class SewerComplianceReadings(Model):
     permit_term_unknown: Versions[WordReading] | None = None
     """What a user with neither permit date means for the finding of discharges without a permit."""
 
+    @model_validator(mode="after")
+    def _implemented(self) -> "SewerComplianceReadings":
+        return _refuse_unimplemented(self, "readings_sewer_compliance")
+
 
 class EnforcementReadings(Model):
     """Readings of the enforcement law where the text and the inputs leave a choice (the code refuses a
@@ -239,6 +244,24 @@ class EnforcementReadings(Model):
     """How a month's volume is formed for a surcharge."""
     grease_due_from: Versions[WordReading] | None = None
     """The day a grease interceptor's next pump-out is counted from."""
+
+    @model_validator(mode="after")
+    def _implemented(self) -> "EnforcementReadings":
+        return _refuse_unimplemented(self, "readings_enforcement")
+
+
+def _refuse_unimplemented(readings: Any, group: str) -> Any:
+    """A reading this version of Outfall does not implement is refused when the file is read."""
+    found = unimplemented(group, readings)
+    if found is not None:
+        name, i, asked, value = found
+        raise _error(
+            "{asked} is not a reading this version of Outfall implements: it implements only {value}",
+            asked=show(asked),
+            value=repr(value) if isinstance(value, str) else show(value),
+            sub=[name, i, "value"],
+        )
+    return readings
 
 
 # ============================================================ sewer: compliance core
@@ -1112,6 +1135,7 @@ class Rules(Model):
 
     _source: Path = PrivateAttr(default=Path("rules.yaml"))
     _sha256: str = PrivateAttr(default="")
+    _not_stated: tuple[str, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
     def _sections_together(self) -> "Rules":
@@ -1148,6 +1172,12 @@ class Rules(Model):
     def sha256(self) -> str:
         """The SHA-256 of the file's text (recorded with each billing run)."""
         return self._sha256
+
+    @property
+    def not_stated(self) -> tuple[str, ...]:
+        """The sections, entries and keys the file leaves ``""``: what the law does not state, in the order
+        of the file."""
+        return self._not_stated
 
     def today(self) -> dt.date:
         """Today in the rules' time zone."""
