@@ -55,6 +55,7 @@ import pyarrow.csv as pa_csv
 
 from outfall.billing_words import (
     change_word,
+    class_codes,
     class_word,
     component_word,
     district_names,
@@ -140,11 +141,14 @@ def bills_csv_bytes(con: duckdb.DuckDBPyConnection, year: int) -> bytes:
     return query_csv_bytes(con, sql("select_sewer_register"), {"year": int(year)})
 
 
-def register_csv_bytes(con: duckdb.DuckDBPyConnection, year: int, names: dict[str, str]) -> bytes:
+def register_csv_bytes(
+    con: duckdb.DuckDBPyConnection, year: int, names: dict[str, str], classes: list[str] | None = None
+) -> bytes:
     """One billing year's register in words, for the clerk and a mail merge
-    (``sewer_register_<year>.csv``); ``names``: the districts' names (:func:`district_names`)."""
+    (``sewer_register_<year>.csv``); ``names``: the districts' names (:func:`district_names`); ``classes``:
+    the schedule's property classes (:func:`class_codes`)."""
     return query_csv_bytes(
-        con, sql("select_register_for_mail_merge"), {"year": int(year), **word_lists(names)}
+        con, sql("select_register_for_mail_merge"), {"year": int(year), **word_lists(names, classes or [])}
     )
 
 
@@ -170,14 +174,19 @@ def export_register(
     written: list[Path] = []
     registered = [int(r[0]) for r in con.execute(sql("select_register_years")).fetchall()]
     latest_names: dict[str, str] = {}  # the summary's district names: the latest year's that has some
+    latest_classes: list[str] = []
     for year in registered:
-        names = district_names(rules if rules is not None else _run_rules(_last_run(con, year)), year)
+        year_rules = rules if rules is not None else _run_rules(_last_run(con, year))
+        names = district_names(year_rules, year)
         latest_names = names or latest_names
+        latest_classes = class_codes(year_rules, year) or latest_classes
     for year in registered if years is None else [y for y in registered if y in set(years)]:
         run = _last_run(con, year)
         year_rules = rules if rules is not None else _run_rules(run)
-        names = district_names(year_rules, year)
-        written.append(write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year, names)))
+        names, classes = district_names(year_rules, year), class_codes(year_rules, year)
+        written.append(
+            write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year, names, classes))
+        )
         written.append(write_atomic(out / f"sewer_bills_{year}.csv", bills_csv_bytes(con, year)))
         written.append(
             write_atomic(
@@ -199,14 +208,16 @@ def export_register(
                     query_csv_bytes(
                         con,
                         sql("select_bill_changes_in_words"),
-                        {"run_id": run["run_id"], **word_lists(names, changes=True)},
+                        {"run_id": run["run_id"], **word_lists(names, classes, changes=True)},
                     ),
                 )
             )
     written.append(
         write_atomic(
             out / "billing_summary.csv",
-            query_csv_bytes(con, sql("select_billing_summary_in_words"), word_lists(latest_names)),
+            query_csv_bytes(
+                con, sql("select_billing_summary_in_words"), word_lists(latest_names, latest_classes)
+            ),
         )
     )
     written.append(write_atomic(out / "billing_runs.csv", query_csv_bytes(con, sql("select_billing_runs"))))

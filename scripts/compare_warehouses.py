@@ -6,6 +6,8 @@ Every table of BEFORE is compared with the table of the same name in AFTER, on B
 multisets of rows (the order rows were written in does not count). Columns that hold the wall clock of
 a run (when a file was loaded, a row set aside, a document recorded, a run started, how long a step took)
 and the folders a run was given are left out: two runs of the same inputs differ there and nowhere else.
+The columns that name the rules file a run read (its version and SHA-256, and the hashes chained
+from them) are left out too, and said so: a changed rules file changes them whatever the results.
 Tables and columns AFTER adds are listed, not compared. Exit 0 when every table is equal, 1 otherwise,
 naming each table that differs and how many rows differ each way.
 """
@@ -25,6 +27,15 @@ WALL_CLOCK = re.compile(
 #: Columns of one table that hold the wall clock: a printed PDF carries the moment it was printed, so its
 #: bytes' sha256 and the chain made of them differ from run to run (the HTML's sha256 does not).
 WALL_CLOCK_OF = {"documents_issued": {"sha256", "prev_sha256", "chain_sha256"}}
+#: Columns that record which rules file a run read (its version and the SHA-256 of its bytes, and the
+#: hashes a billing run or the slug detection chains from them): they differ whenever the file does,
+#: whatever the results. Left out, and listed apart.
+RULES_IDENTITY = {
+    "billing_runs": {"rules_version", "rules_sha256", "inputs_sha256", "previous_run_hash", "run_hash"},
+    "slug_state": {"fingerprint"},
+    "outfall_run": {"rules_versions"},
+    "discharge_limit_defaults": {"rules_version"},
+}
 
 
 def tables(con: duckdb.DuckDBPyConnection, db: str) -> dict[str, list[str]]:
@@ -55,7 +66,13 @@ def compare(before: str, after: str) -> int:
             print(f"{table}: columns missing after: {', '.join(missing)}")
             differing += 1
             continue
-        kept = [c for c in columns if not WALL_CLOCK.match(c) and c not in WALL_CLOCK_OF.get(table, ())]
+        kept = [
+            c
+            for c in columns
+            if not WALL_CLOCK.match(c)
+            and c not in WALL_CLOCK_OF.get(table, ())
+            and c not in RULES_IDENTITY.get(table, ())
+        ]
         cols = ", ".join(f'"{c}"' for c in kept)
         only_a = con.execute(
             f'SELECT count(*) FROM (SELECT {cols} FROM a.main."{table}" EXCEPT ALL '

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from pydantic import TypeAdapter
 
-from outfall import vocab
 from outfall.paths import RULES_DIR
 from outfall.rules import (
     Dated,
@@ -70,7 +69,7 @@ def test_shipped_rules_load_typed_and_cite_everything():
         ("pH", "min"): 5.5,
         ("pH", "max"): 9.5,
     }
-    assert set(woodbury.sewer_units.at(D(2026, 1, 1)).classes) == set(vocab.PROPERTY_CLASSES)
+    assert set(woodbury.sewer_units.at(D(2026, 1, 1)).classes) == set(woodbury.vocabulary.property_classes)
     assert woodbury.readings.exceedance_is_strict.at(D(2026, 1, 1)).value is True
     assert rules["bellport"].penalties.stormwater.at(D(2026, 1, 1)).per == "week"
     assert woodbury.penalties.stormwater.at(D(2026, 1, 1)).per == "day"

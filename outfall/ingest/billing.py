@@ -11,11 +11,11 @@ are made from the specs (``outfall.ingest.compile.create_table_sql``).
 
 from __future__ import annotations
 
-from outfall import vocab
 from outfall.ingest.datasets import (
     BY_HAND,
     COMPONENT_VOCAB,
     DISTRICT_VOCAB,
+    TOWN_CODES,
     Column,
     Dataset,
     Step,
@@ -38,14 +38,14 @@ SEWER_BUDGET = register(
                 "enum",
                 required=True,
                 vocabulary=DISTRICT_VOCAB,
-                allowed=", ".join(vocab.DISTRICTS),
+                allowed=TOWN_CODES.format(kind="sewer districts"),
             ),
             Column(
                 "component",
                 "enum",
                 required=True,
                 vocabulary=COMPONENT_VOCAB,
-                allowed=", ".join(vocab.COMPONENTS),
+                allowed=TOWN_CODES.format(kind="bill components"),
             ),
             Column(
                 "amount",

@@ -113,6 +113,17 @@ def create_lookups(con, datasets, ctx: Context) -> None:
 # the judging query
 
 
+def town_codes_column(col: Column, ctx: Context) -> Column:
+    """A column of the town's codes (districts, property classes, components) as this run's rules have
+    them: one of the codes listed, or, where the rules list none, the text as written and not required."""
+    if col.vocabulary is None or not col.vocabulary.rules_codes:
+        return col
+    lookup = col.vocabulary.for_context(ctx)
+    if not lookup:
+        return replace(col, kind="text", vocabulary=None, required=False, allowed="")
+    return replace(col, allowed=", ".join(dict.fromkeys(lookup.values())))
+
+
 def _typed(
     col: Column, ref: str | None, src_type: str, hoist: parse.Hoist = parse.inline
 ) -> tuple[str, list[str], str | None, str]:
@@ -194,6 +205,7 @@ def judge_sql(
     for col in ds.columns:
         if col.vocabulary is not None and col.vocabulary.jurisdiction_spellings is not None:
             col = replace(col, allowed=ctx.allowed_jurisdictions())
+        col = town_codes_column(col, ctx)
         src_type = present.get(col.name, "VARCHAR")
         if col.name in present and parse.is_text(src_type):
             ref, src_type = ident("_t_" + col.name), parse.CLEANED

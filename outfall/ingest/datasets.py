@@ -43,6 +43,9 @@ class Vocabulary:
     # The spellings of one jurisdiction, for a vocabulary of the jurisdictions the run's rules files name
     # (Context.jurisdictions): its mapping is made per run (``for_context``), ``mapping`` stays empty.
     jurisdiction_spellings: Callable[[str], tuple[str, ...]] | None = None
+    # The codes of the town's rules (their section ``vocabulary``): 'districts', 'property_classes' or
+    # 'components'; the mapping is made per run from the rules (Context.codes), ``mapping`` stays empty.
+    rules_codes: str = ""
 
     def for_jurisdictions(self, jurisdictions: tuple[str, ...]) -> Mapping[str, str]:
         """The mapping: its own, or that of the jurisdictions given."""
@@ -56,7 +59,25 @@ class Vocabulary:
         }
 
     def for_context(self, ctx: Context) -> Mapping[str, str]:
+        if self.rules_codes:
+            return ctx.codes.get(self.rules_codes, {})
         return self.for_jurisdictions(ctx.jurisdictions)
+
+
+def rules_codes(name: str, kind: str) -> Vocabulary:
+    """The codes of the town's rules of ``kind`` (districts, property_classes, components), with their
+    spellings. A town whose rules list none takes the column as written and does not require it."""
+    return Vocabulary(name, {}, "norm", rules_codes=kind)
+
+
+def default_codes() -> dict[str, dict[str, str]]:
+    """The codes of the town of the default rules folder (OUTFALL_RULES_DIR, else the project's rules/), by
+    kind: every spelling (matched as ``outfall.rules.codes.norm`` makes it) and its code."""
+    from outfall.rules import load_town  # the rules' models (pydantic): only when a context is made
+    from outfall.rules.codes import KINDS
+
+    codes = load_town().town.vocabulary
+    return {kind: codes.lookup(kind) if codes is not None else {} for kind in KINDS}
 
 
 def jurisdiction_vocabulary(
@@ -117,6 +138,9 @@ class Context:
     # The jurisdictions of the rules files found (a site's jurisdiction is one), and those files in words.
     jurisdictions: tuple[str, ...] = ()
     rules_files: str = ""
+    # The codes of the town's rules by kind (districts, property_classes, components): every spelling
+    # and the code it stands for (default: the default rules folder's town's).
+    codes: Mapping[str, Mapping[str, str]] = field(default_factory=default_codes)
 
     def allowed_jurisdictions(self) -> str:
         """What a quarantined jurisdiction is told: the rules files found."""
@@ -258,14 +282,13 @@ def key_vocabulary(name: str, options: tuple[str, ...], spellings=()) -> Vocabul
     )
 
 
-DISTRICT_VOCAB = vocabulary(
-    "district", vocab.canonical_district, [*vocab.DISTRICTS, *vocab._DISTRICT_SYNONYMS]
-)
-PROPERTY_CLASS_VOCAB = vocabulary(
-    "property_class", vocab.canonical_property_class, [*vocab.PROPERTY_CLASSES, *vocab._CLASS_SYNONYMS]
-)
-COMPONENT_VOCAB = vocabulary(
-    "component", vocab.canonical_component, [*vocab.COMPONENTS, *vocab._COMPONENT_SYNONYMS]
+DISTRICT_VOCAB = rules_codes("district", "districts")
+PROPERTY_CLASS_VOCAB = rules_codes("property_class", "property_classes")
+COMPONENT_VOCAB = rules_codes("component", "components")
+#: What a column of the town's codes accepts, as the documentation of the input folders says it.
+TOWN_CODES = (
+    "one of the town's {kind} as its rules file lists them, or a spelling it gives (required where the "
+    "rules list some; taken as written where they list none)"
 )
 
 
@@ -388,7 +411,7 @@ MAILING_COLUMNS = (
 
 
 def _district(required: bool = True) -> Column:
-    return _enum("district", DISTRICT_VOCAB, "consolidated, district_1", required)
+    return _enum("district", DISTRICT_VOCAB, TOWN_CODES.format(kind="sewer districts"), required)
 
 
 register(
@@ -663,7 +686,7 @@ register(
         (
             Column("parcel_id", required=True),
             _district(),
-            _enum("property_class", PROPERTY_CLASS_VOCAB, ", ".join(vocab.PROPERTY_CLASSES), True),
+            _enum("property_class", PROPERTY_CLASS_VOCAB, TOWN_CODES.format(kind="property classes"), True),
             Column("acres", "number", nonnegative=True),
             Column("living_units", "integer", nonnegative=True),
             Column("bathrooms", "integer", nonnegative=True),
@@ -695,7 +718,7 @@ register(
         (
             Column("year", "integer", required=True),
             _district(),
-            _enum("component", COMPONENT_VOCAB, ", ".join(vocab.COMPONENTS), True),
+            _enum("component", COMPONENT_VOCAB, TOWN_CODES.format(kind="bill components"), True),
             Column(
                 "rate_per_unit",
                 "number",

@@ -28,6 +28,7 @@ from pydantic_core import PydanticCustomError
 
 from outfall import vocab
 from outfall.rules.calendar import BusinessDayRules, DeadlineExtension
+from outfall.rules.codes import BILL_COMPONENTS, Code, Codes, check_schedule_codes
 from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
 from outfall.rules.fees import FeeSchedule
 from outfall.rules.illicit import IllicitTerms
@@ -36,7 +37,6 @@ from outfall.rules.practices import PracticeTerms
 from outfall.rules.types import (
     Citation,
     ClockTime,
-    Component,
     Count,
     Flag,
     Jurisdiction,
@@ -50,10 +50,8 @@ from outfall.rules.types import (
     Percent,
     PositiveCount,
     PositiveNumber,
-    PropertyClass,
     Rate,
     Rounding,
-    SewerDistrictCode,
     Text,
     TimeZone,
     show,
@@ -337,7 +335,7 @@ class _UnitRule(Model):
     """How the schedule words this class (printed on each bill line)."""
     requires: list[ParcelCount] = Field(default_factory=list)
     """The parcels columns this class needs (a parcel without them is quarantined)."""
-    components: list[Component] | None = None
+    components: list[Code] | None = None
     """The components charged (left out: all four)."""
 
 
@@ -439,7 +437,7 @@ UnitRule = Annotated[
 class Moratorium(Model):
     """Property without service because of the sewer moratorium."""
 
-    zero_components: list[Component]
+    zero_components: list[Code]
     """Components not charged to such property."""
     citation: Citation
 
@@ -447,7 +445,7 @@ class Moratorium(Model):
 class SewerDistricts(Model):
     """The sewer districts the rate schedule is for, by the word the inputs use for each."""
 
-    names: dict[SewerDistrictCode, Text]
+    names: dict[Code, Text]
     """Each district's name as the law writes it (bills, the register and the billing page show it)."""
     citation: Citation
 
@@ -457,20 +455,25 @@ class SewerUnits(Dated):
 
     short_citation: Text | None = None
     """A short form of the citation, ending each bill line's explanation."""
-    components: list[Component]
+    components: list[Code]
     """The components billed."""
     moratorium: Moratorium
     """Property without service because of the sewer moratorium."""
-    classes: dict[PropertyClass, UnitRule]
+    classes: dict[Code, UnitRule]
     """The unit rule of every property class."""
     districts: SewerDistricts | None = None
     """The districts' names (left out: the inputs' words are shown)."""
 
     @model_validator(mode="after")
-    def _every_class(self) -> "SewerUnits":
-        missing = [c for c in vocab.PROPERTY_CLASSES if c not in self.classes]
-        if missing:
-            raise _error("no unit rule for property class(es) {missing}", missing=", ".join(missing))
+    def _bill_columns(self) -> "SewerUnits":
+        others = [c for c in self.components if c not in BILL_COMPONENTS]
+        if others:
+            raise _error(
+                "component(s) {others}: the sewer bills have columns for {known} only (contract section 3)",
+                others=", ".join(others),
+                known=", ".join(BILL_COMPONENTS),
+                key_name="components",
+            )
         return self
 
 
@@ -1053,9 +1056,12 @@ class LawNames(Model):
     """The law that sets the water and sewer inspection fees."""
 
 
-#: The names a section needs in ``law_names``: (section present, names it needs).
+#: The names a section needs in ``law_names``: (section present, names it needs). Letters and pages print
+#: them; a name a letter needs only where the rules have that part (the penalty, the district) is asked
+#: for by what prints it.
 LAW_NAMES_NEEDED = (
-    ("discharge_limits", ("sewer_use", "sewer_rates", "sewer_penalty", "sewer_district")),
+    ("discharge_limits", ("sewer_use",)),
+    ("sewer_units", ("sewer_rates",)),
     ("swppp", ("stormwater",)),
     ("illicit_discharges", ("illicit_discharges",)),
     ("inspection_fees", ("inspection_fees",)),
@@ -1063,23 +1069,6 @@ LAW_NAMES_NEEDED = (
 
 
 # ============================================================ the file
-
-#: Sections the sewer side reads together: a file with one of them needs all.
-SEWER_SECTIONS = (
-    "discharge_limits",
-    "table_7_1",
-    "nondetect_averaging",
-    "slug",
-    "infiltration",
-    "sewer_units",
-    "billing",
-    "notices",
-    "snc",
-    "surcharge",
-    "sewer_compliance",
-    "sewer_enforcement",
-    "grease_interceptors",
-)
 
 
 class Rules(Model):
@@ -1093,6 +1082,9 @@ class Rules(Model):
     """The rules' version (bump it with every change; quote it: "2026.12.1")."""
     timezone: TimeZone
     """The local time zone of dates and days."""
+    vocabulary: Codes | None = None
+    """The codes the input files use for the town's sewer districts, property classes and bill
+    components, with their other spellings."""
     discharge_limits: Entries[DischargeLimit] | None = None
     """Per-sample discharge limits."""
     table_7_1: Table71 | None = None
@@ -1138,15 +1130,8 @@ class Rules(Model):
     _not_stated: tuple[str, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
-    def _sections_together(self) -> "Rules":
-        present = [s for s in SEWER_SECTIONS if getattr(self, s) is not None]
-        missing = [s for s in SEWER_SECTIONS if getattr(self, s) is None]
-        if present and missing:
-            raise _error(
-                "has sewer rules ({present}) but no {missing}; the sewer rules go together",
-                present=present[0] if len(present) == 1 else f"{present[0]} ...",
-                missing=", ".join(missing),
-            )
+    def _sections_agree(self) -> "Rules":
+        check_schedule_codes(self.vocabulary, self.sewer_units)
         if self.swppp is not None and self.penalties is None:
             raise _error("has swppp but no penalties")
         for section, names in LAW_NAMES_NEEDED:

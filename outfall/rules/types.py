@@ -331,10 +331,6 @@ Rounding = Annotated[
     ),
 ]
 
-Component = Literal[vocab.COMPONENTS]  # type: ignore[valid-type]
-PropertyClass = Literal[vocab.PROPERTY_CLASSES]  # type: ignore[valid-type]
-SewerDistrictCode = Literal[vocab.DISTRICTS]  # type: ignore[valid-type]
-
 
 def _jurisdiction(value: Any) -> str:
     text = _text(value)
