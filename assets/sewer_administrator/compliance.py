@@ -59,7 +59,7 @@ from outfall.law.enforcement import add_months
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.implemented import IMPLEMENTED
-from outfall.rules.tables import NotJudged, check_implemented, coverage_text, not_in_effect, versions_frame
+from outfall.rules.tables import NotJudged, check_implemented, coverage_phrase, not_in_effect, versions_frame
 from outfall.rules.words import DESCRIBE
 from outfall.slug_context import SLUG_CONTEXT_HOURS, refresh_slug_context
 from outfall.warehouse import count, replace_rows, sql, transaction
@@ -104,7 +104,7 @@ def write_rule_tables(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
         con,
         "sewer_compliance_rules",
         versions_frame(
-            rules.require("sewer_compliance"),
+            rules.sewer_compliance or (),
             {
                 k: k
                 for k in (
@@ -146,7 +146,7 @@ def judge_statistics(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
 
 def judge_infiltration(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
     """Every infiltration test against the infiltration rule in effect on its day."""
-    versions = rules.require("infiltration")
+    versions = rules.infiltration or ()  # none: every test is not judged, and says why
     replace_rows(
         con,
         "infiltration_rules",
@@ -159,7 +159,7 @@ def judge_infiltration(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
         ),
     )
     con.execute(sql("delete_infiltration_results")).fetchall()
-    con.execute(sql("insert_infiltration_results"), {"coverage": coverage_text(versions)}).fetchall()
+    con.execute(sql("insert_infiltration_results"), {"coverage": coverage_phrase(versions)}).fetchall()
     con.execute(sql("insert_infiltration_findings")).fetchall()
     record_not_judged(con, "infiltration_results", sql_name="insert_not_judged_infiltration_tests")
 
@@ -209,7 +209,7 @@ def nondetect_policy_frame(rules: Rules) -> pd.DataFrame:
     """Every dated version of the non-detect policy: one row for its default ('*') and one per
     parameter it names (the policy in effect on a result's day applies)."""
     frames = []
-    for version in rules.require("nondetect_averaging"):
+    for version in rules.nondetect_averaging or ():
         policies = {"*": version.default, **version.by_parameter}
         for parameter, policy in policies.items():
             frames.append(
@@ -217,6 +217,8 @@ def nondetect_policy_frame(rules: Rules) -> pd.DataFrame:
                     [version], {"parameter": lambda v, p=parameter: p, "policy": lambda v, q=policy: q}
                 )
             )
+    if not frames:  # the rules state no policy: every average with a non-detect is not judged
+        return versions_frame([], {"parameter": "parameter", "policy": "policy"})
     return pd.concat(frames, ignore_index=True)
 
 
@@ -268,12 +270,12 @@ SLUG_COLUMNS = {
 def write_slug_rules(con: duckdb.DuckDBPyConnection, rules: Rules) -> dict[str, Any]:
     """The dated slug definitions as table slug_rules (the SQL joins each day to its version);
     returns what the statements bind that is not a law value (the zone, the longest baseline)."""
-    versions = rules.require("slug")
+    versions = rules.slug or ()  # none: every day is not judged, and says why
     replace_rows(con, "slug_rules", versions_frame(versions, SLUG_COLUMNS))
     return {
         "tz": rules.timezone,
-        "max_baseline_days": max(v.baseline_days for v in versions),
-        "coverage": coverage_text(versions),
+        "max_baseline_days": max((v.baseline_days for v in versions), default=0),
+        "coverage": coverage_phrase(versions),
     }
 
 
@@ -594,7 +596,7 @@ def compliance_summary(
 ) -> MaterializeResult:
     town = sewer_rules(rules)
     as_of = settings.as_of_date()
-    versions = town.require("notices").permit_expiry_warning
+    versions = town.notices.permit_expiry_warning if town.notices is not None else ()
     warning = versions.get(as_of)  # permits are flagged by the policy in effect on the day judged
     not_judged = (
         []
