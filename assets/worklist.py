@@ -334,7 +334,7 @@ def clerk_actions(w: Worklist, letters: list[dict], conflicts: list[dict], quara
 
 
 def build_worklist(con, as_of: dt.date, rules: Rules) -> pd.DataFrame:
-    w = Worklist(as_of, rules.worklist.at(as_of).due_within_days)
+    w = Worklist(as_of, rules.due_within_days(as_of))
     notices_actions(w, _records(con, "select_worklist_notices"))
     sewer_actions(w, _records(con, "select_worklist_obligations"), _records(con, "select_worklist_testing"))
     stormwater_actions(
@@ -396,7 +396,7 @@ def check_validity_worklist_status(
     duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
 ) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    window = rules.town_rules().require("worklist").at(as_of).due_within_days
+    window = rules.town_rules().due_within_days(as_of)
     with warehouse(duckdb) as con:
         bad, total = con.execute(
             sql("check_validity_worklist_status"), {"as_of": as_of, "window": window}

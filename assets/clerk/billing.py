@@ -525,6 +525,8 @@ def bill(
     deleted and inserted. Call inside a transaction: a BillingError (missing rate, unbillable parcel, a
     year no rules cover) leaves nothing written once it rolls back."""
     now = now or dt.datetime.now(dt.UTC)
+    if rules.sewer_units is None:  # the town's rules state no unit schedule: no unit bills to make
+        return []
     years = sorted({int(y) for y in years}) if years is not None else billing_years(con, year)
     _check_parcels(con)
     laws = {y: year_law(rules, y) for y in years}
@@ -625,12 +627,16 @@ def _warehouse(duckdb: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
     deps=["sewer_rates", "sewer_budget"],
     description="The billing years: every year that has rates, adopted or from a budget. Each is a "
     "partition of the billing assets (the sewer bills, the register's files), so that one "
-    "year can be billed again without touching another.",
+    "year can be billed again without touching another. A town whose rules state no unit schedule "
+    "has no unit bills, and so no billing year.",
 )
-def billing_year_partitions(context: AssetExecutionContext, duckdb: DuckDBResource) -> MaterializeResult:
+def billing_year_partitions(
+    context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource
+) -> MaterializeResult:
     since = run_started(context)
+    unit_schedule = rules.town_rules().sewer_units is not None
     with warehouse(duckdb) as con:
-        years = [str(y) for y in billing_years(con)]
+        years = [str(y) for y in billing_years(con)] if unit_schedule else []
         touched = [
             str(r[0])
             for r in con.execute(sql("select_billing_years_loaded_since"), {"since": since}).fetchall()
@@ -642,7 +648,8 @@ def billing_year_partitions(context: AssetExecutionContext, duckdb: DuckDBResour
     # years_touched: what the sensor `billing_years_sensor` bills again (pipelines/definitions.py)
     return MaterializeResult(
         metadata={
-            "years": ", ".join(years) or "none",
+            "years": ", ".join(years)
+            or ("none" if unit_schedule else "none: the rules state no unit schedule"),
             "added": ", ".join(added) or "none",
             "years_touched": MetadataValue.json(touched),
         }

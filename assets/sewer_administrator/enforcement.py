@@ -52,7 +52,7 @@ from assets.run import replace_judged
 from outfall.law import enforcement as law, notices as notice_law
 from outfall.letters import Letter, LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings, RulesResource
-from outfall.rules import Rules, RulesError
+from outfall.rules import Rules, RulesError, Versions
 from outfall.rules.implemented import IMPLEMENTED
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
 from outfall.rules.words import DESCRIBE
@@ -118,9 +118,7 @@ class Dated:
         value: Any = self.rules
         for name in section.split("."):
             value = getattr(value, name, None) if value is not None else None
-        if value is None:
-            raise RulesError(f"{self.rules.source.name}: no '{section}' section for {self.rules.name}")
-        return value
+        return Versions(()) if value is None else value  # a section the rules do not state: no version
 
     def get(self, section: str, day: dt.date, subject: str = "") -> Any:
         versions = self.versions(section)
@@ -1114,7 +1112,7 @@ def grease_trap_status(
     "no pH row under the technical review criteria.",
 )
 def check_validity_snc_determinations_pct(duckdb: DuckDBResource, rules: RulesResource) -> AssetCheckResult:
-    versions = enforcement_rules(rules).require("snc")
+    versions = Dated(enforcement_rules(rules)).versions("snc")
     with warehouse(duckdb) as con:
         rows = con.execute(sql("select_snc_determination_counts")).fetchall()
     bad = []
@@ -1151,7 +1149,7 @@ def check_completeness_sewer_notices_violation(
     duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
 ) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    versions = enforcement_rules(rules).require("notices").sewer_correction
+    versions = Dated(enforcement_rules(rules)).versions("notices.sewer_correction")
     with warehouse(duckdb) as con:
         violations, notices, distinct, not_judged = con.execute(
             sql("select_sewer_notice_completeness"), {"as_of": as_of}

@@ -221,6 +221,17 @@ def site_classification(
                 row.update(
                     inspections_required=False, reason=f"no rules for jurisdiction '{s['jurisdiction']}'"
                 )
+            elif r.swppp is None:  # the jurisdiction's law, as its rules file has it, states none
+                not_judged.append(
+                    NotJudged(
+                        f"site {s['site_id']}",
+                        day,
+                        "swppp",
+                        f"not judged: the rules of {r.name} state no construction stormwater inspections "
+                        "(the law they were written from states none)",
+                    )
+                )
+                row.update(inspections_required=False, reason=not_judged[-1].reason)
             else:
                 try:
                     c = law.classify_site(
@@ -888,7 +899,7 @@ def swppp_upcoming(
         horizon = {
             j: v.interval_days
             for j, r in rules.items()
-            if (v := r.swppp.weekly_inspection.get(as_of)) is not None
+            if r.swppp is not None and (v := r.swppp.weekly_inspection.get(as_of)) is not None
         }
         until = as_of + dt.timedelta(days=max(horizon.values(), default=0))
         for m in _records(con, sql("select_upcoming_milestones"), {"as_of": as_of, "until": until}):

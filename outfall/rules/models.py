@@ -1182,6 +1182,15 @@ class Rules(Model):
         started = [v for v in versions if v.effective_from <= day]
         return (started or sorted(versions, key=lambda v: v.effective_from))[-1]
 
+    def due_within_days(self, day: dt.date) -> int:
+        """The worklist's days in which an action counts as due (``worklist`` in effect on ``day``); 0 where
+        the town sets none: an action is then due only on its own day."""
+        return self.worklist.at(day).due_within_days if self.worklist is not None else 0
+
+    def has_law(self, name: str) -> bool:
+        """Whether ``law_names`` names ``name`` (a law or body some towns' rules do not name)."""
+        return self.law_names is not None and bool(getattr(self.law_names, name, None))
+
     def laws(self, day: dt.date | None = None) -> dict[str, LawName]:
         """Every name of ``law_names`` as of ``day`` (what a letter's template reads as ``law``)."""
         if self.law_names is None:
