@@ -168,14 +168,19 @@ def judge_infiltration(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
 
 
 def default_limits_frame(rules: Rules) -> pd.DataFrame:
-    """The jurisdiction's limits as applied, every dated entry: Part 2 (discharge_limits) and Table 7-1."""
-    rows = []
+    """The jurisdiction's limits as applied, every dated entry: its own (discharge_limits) and those adopted
+    under table_7_1. Each limit's source is the word its rules give it (else the sewer use law's short
+    name); its rule quotes the condition the law sets on it, where it sets one."""
+    fallback = rules.law("sewer_use").short if rules.has_law("sewer_use") else rules.name
+    adopted = rules.table_7_1
     groups = [
-        ("Part 2", rules.discharge_limits or ()),
-        ("Table 7-1", rules.table_7_1.limits if rules.table_7_1 else ()),
+        (None, rules.discharge_limits or ()),
+        (adopted.source if adopted else None, adopted.limits if adopted else ()),
     ]
+    rows = []
     for source, limits in groups:
         for lim in limits:
+            rule = f"{lim.citation}; {lim.applies_when}" if lim.applies_when else lim.citation
             rows.append(
                 {
                     "parameter": lim.parameter,
@@ -184,25 +189,26 @@ def default_limits_frame(rules: Rules) -> pd.DataFrame:
                     "unit": lim.unit,
                     "effective_from": lim.effective_from,
                     "effective_to": lim.effective_to,
-                    "source": source,
-                    "rule": lim.citation,
+                    "source": lim.source or source or fallback,
+                    "rule": rule,
                     "rules_version": rules.version,
+                    "excursion_minutes": lim.excursion_minutes,
                 }
             )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "parameter",
-            "limit_type",
-            "value",
-            "unit",
-            "effective_from",
-            "effective_to",
-            "source",
-            "rule",
-            "rules_version",
-        ],
-    )
+    return pd.DataFrame(rows, columns=[*LIMIT_COLUMNS, "excursion_minutes"])
+
+
+LIMIT_COLUMNS = (
+    "parameter",
+    "limit_type",
+    "value",
+    "unit",
+    "effective_from",
+    "effective_to",
+    "source",
+    "rule",
+    "rules_version",
+)
 
 
 def nondetect_policy_frame(rules: Rules) -> pd.DataFrame:

@@ -433,6 +433,18 @@ register(
                 "of its flow, when given)",
             ),
             *MAILING_COLUMNS,
+            Column(
+                "outside_limits",
+                "bool",
+                doc="yes when the user's service location is outside the town's corporate limits (where "
+                "the rules charge such users otherwise; blank: inside)",
+            ),
+            Column(
+                "permit_sets_surcharge",
+                "bool",
+                doc="yes when the user's permit allows discharge above the limits for a surcharge (where "
+                "the rules surcharge only such users; blank: no)",
+            ),
         ),
         key=("user_id",),
         extensions=BY_HAND,
@@ -507,6 +519,13 @@ register(
             ),
             Column("lab"),
             Column("method"),
+            Column(
+                "sampled_by",
+                "enum",
+                vocabulary=lower_in("sampled_by", ("user", "town")),
+                allowed="user, town",
+                doc="who took the sample: `user` (its own monitoring) or `town` (blank: user)",
+            ),
         ),
         key=("sample_id", "parameter"),
         extensions=BY_HAND,
@@ -582,6 +601,7 @@ register(
             "mdl",
             "lab",
             "method",
+            "sampled_by",
         ),
         group="sewer_administrator",
         description="Laboratory results of industrial users' samples (composites and grabs).",
@@ -694,6 +714,14 @@ register(
             Column("people", "integer", nonnegative=True),
             Column("seats", "integer", nonnegative=True),
             Column("moratorium", "bool"),
+            # what a charge by the volume of water used reads (rules volume_charges)
+            Column("meter_size_in", "number", nonnegative=True, doc="the water meter's size, in inches"),
+            Column(
+                "outside_limits",
+                "bool",
+                doc="yes when the premises are outside the town's corporate limits (blank: inside)",
+            ),
+            Column("metered", "bool", doc="no when the premises have no water meter (blank: metered)"),
             Column("owner"),
             Column("address"),
             # the owner's mailing address for the sewer register's mail merge: the street line (blank:

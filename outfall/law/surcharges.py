@@ -91,3 +91,36 @@ def month_concentration(
         if v is not None:
             values.append(float(v))
     return (sum(values) / len(values) if values else None), used
+
+
+def volume_surcharge(flow_mg: float | None, usd: Decimal | str, per_gallons: float) -> Decimal | None:
+    """A surcharge per volume: the gallons discharged / ``per_gallons`` x ``usd``, rounded half-up to the
+    cent. None when the volume is unknown."""
+    if flow_mg is None:
+        return None
+    return cents(exact(float(flow_mg) * 1e6) / exact(per_gallons) * Decimal(str(usd)))
+
+
+def strength_surcharge(
+    flow_mg: float | None,
+    concentration: float | None,
+    above_mgl: float,
+    usd: Decimal | str,
+    per_gallons: float,
+    per_mgl: float,
+) -> Decimal | None:
+    """A surcharge per volume per strength: (gallons / ``per_gallons``) x (mg/L above ``above_mgl`` /
+    ``per_mgl``) x ``usd``, a strength at or below ``above_mgl`` costing nothing; rounded half-up to the
+    cent. None when the volume or the concentration is unknown."""
+    if flow_mg is None or concentration is None:
+        return None
+    steps = max(Decimal(0), exact(concentration) - exact(above_mgl)) / exact(per_mgl)
+    return cents(exact(float(flow_mg) * 1e6) / exact(per_gallons) * steps * Decimal(str(usd)))
+
+
+def multiplied(amount: Decimal | None, factor: Decimal | str | None) -> Decimal | None:
+    """``amount`` x ``factor`` (an extra 20% of a surcharge: x 1.2), rounded half-up to the cent; the
+    amount as it is when there is no factor."""
+    if amount is None or factor is None:
+        return amount
+    return cents(amount * Decimal(str(factor)))

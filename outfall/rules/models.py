@@ -28,19 +28,21 @@ from pydantic_core import PydanticCustomError
 
 from outfall import vocab
 from outfall.rules.calendar import BusinessDayRules, DeadlineExtension
+from outfall.rules.charges import ChargeModel, VolumeCharges, check_charge_model
 from outfall.rules.codes import BILL_COMPONENTS, Code, Codes, check_schedule_codes
 from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
+from outfall.rules.fee_schedules import FeeScheduleEntry
 from outfall.rules.fees import FeeSchedule
 from outfall.rules.illicit import IllicitTerms
 from outfall.rules.implemented import unimplemented
 from outfall.rules.practices import PracticeTerms
+from outfall.rules.surcharges import Surcharge
 from outfall.rules.types import (
     Citation,
     ClockTime,
     Count,
     Flag,
     Jurisdiction,
-    KnownParameter,
     LimitType,
     Money,
     NonNegativeNumber,
@@ -50,7 +52,6 @@ from outfall.rules.types import (
     Percent,
     PositiveCount,
     PositiveNumber,
-    Rate,
     Rounding,
     Text,
     TimeZone,
@@ -83,6 +84,16 @@ class DischargeLimit(Dated):
     """The limit, in `unit`."""
     unit: Text
     """The unit of `value` (mg/L or ug/L for a concentration, s.u. for pH, degF or degC for temperature)."""
+    applies_when: Text | None = None
+    """Where the law bars the discharge only on a finding (a waste an official must judge harmful, a
+    'restricted' waste), that condition in the law's words: every violation of the limit quotes it."""
+    excursion_minutes: PositiveNumber | None = None
+    """Where the law counts an excursion beyond the limit as a violation only when it lasts longer than so
+    many minutes (a pH time rule): continuous readings are judged by how long they stay beyond it, and a
+    single sample beyond it is reported as inconclusive."""
+    source: Text | None = None
+    """The word the limits' source column gives this limit (e.g. the part of the code it is in; left out:
+    the sewer use law's short name)."""
 
     _written: tuple[float, str] = PrivateAttr(default=(0.0, ""))
 
@@ -130,6 +141,10 @@ class Table71(Dated):
 
     limits: Entries[TownBoardLimit]
     """The limits the Town Board adopted (empty: none adopted)."""
+    set_by: Text | None = None
+    """Whom the law leaves these limits to (e.g. "the Town Board")."""
+    source: Text | None = None
+    """The word the limits' source column gives these limits (left out: the sewer use law's short name)."""
 
 
 # ============================================================ readings
@@ -567,58 +582,6 @@ class Snc(Dated):
     """A report received more than this many days late counts."""
     period_months: PositiveCount
     """The length of a period, in months."""
-
-
-class SurchargeMethod(Dated):
-    """How a surcharge's pounds are computed."""
-
-    lbs_per_mg_per_mgl: PositiveNumber
-    """Pounds per million gallons per mg/L."""
-    parameters: list[KnownParameter] = Field(min_length=1)
-    """The parameters surcharged."""
-
-
-class SurchargeRate(Dated):
-    """A rate per pound the Town Board adopted for one parameter."""
-
-    parameter: KnownParameter
-    """The parameter the rate is for."""
-    usd_per_lb: Rate
-    """Dollars per pound."""
-    adopted_by: Text
-    """The Town Board's act that adopted the rate (e.g. "Resolution 2026-14")."""
-
-    def key(self) -> str:
-        return self.parameter
-
-    def label(self) -> str:
-        return self.parameter
-
-
-class Surcharge(Model):
-    """Surcharges for wastes stronger than the Part 2 limits."""
-
-    method: Versions[SurchargeMethod]
-    """How the pounds are computed."""
-    rates: Entries[SurchargeRate]
-    """Adopted rates per pound (empty: no rate adopted; pounds are reported without an amount)."""
-
-    @model_validator(mode="after")
-    def _rates_for_surcharged(self) -> "Surcharge":
-        surcharged = {p for m in self.method for p in m.parameters}
-        for i, rate in enumerate(self.rates):
-            if rate.parameter not in surcharged:
-                raise _error(
-                    "{parameter} is not surcharged (method lists {listed})",
-                    sub=["rates", i],
-                    parameter=rate.parameter,
-                    listed=", ".join(sorted(surcharged)),
-                )
-        return self
-
-    def rate(self, parameter: str, day: dt.date) -> SurchargeRate | None:
-        """The adopted rate of ``parameter`` in effect on ``day``; None when none is adopted."""
-        return self.rates.find(day, vocab.canonical_parameter(parameter))
 
 
 class SewerEnforcementTexts(Model):
@@ -1062,6 +1025,7 @@ class LawNames(Model):
 LAW_NAMES_NEEDED = (
     ("discharge_limits", ("sewer_use",)),
     ("sewer_units", ("sewer_rates",)),
+    ("volume_charges", ("sewer_rates",)),
     ("swppp", ("stormwater",)),
     ("illicit_discharges", ("illicit_discharges",)),
     ("inspection_fees", ("inspection_fees",)),
@@ -1094,8 +1058,13 @@ class Rules(Model):
     readings_enforcement: EnforcementReadings | None = None
     slug: Versions[Slug] | None = None
     infiltration: Versions[Infiltration] | None = None
+    charge_model: ChargeModel | None = None
+    """How the town charges for sewer use: units (the unit schedule, sewer_units), volume (the water used,
+    volume_charges) or both."""
     sewer_units: Versions[SewerUnits] | None = None
     billing: Versions[Billing] | None = None
+    volume_charges: VolumeCharges | None = None
+    """Sewer charges by the volume of water used."""
     swppp: Swppp | None = None
     penalties: Penalties | None = None
     notices: Notices | None = None
@@ -1117,6 +1086,8 @@ class Rules(Model):
     """Post-construction stormwater management practices: as-built plans, maintenance agreement, guarantee."""
     inspection_fees: FeeSchedule | None = None
     """Water and sewer inspection fees."""
+    fee_schedules: Entries[FeeScheduleEntry] | None = None
+    """Fee schedules item by item (sampling and testing fees, tap fees ...), each naming what it prices."""
     # Contract section 6.3.
     required_testing: Versions[RequiredTesting] | None = None
     """Required testing: the rule of each period of a monitoring requirement."""
@@ -1132,6 +1103,7 @@ class Rules(Model):
     @model_validator(mode="after")
     def _sections_agree(self) -> "Rules":
         check_schedule_codes(self.vocabulary, self.sewer_units)
+        check_charge_model(self.charge_model, self.sewer_units is not None, self.volume_charges is not None)
         if self.swppp is not None and self.penalties is None:
             raise _error("has swppp but no penalties")
         for section, names in LAW_NAMES_NEEDED:
