@@ -33,6 +33,10 @@ def read_billing_data(
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.fees = r.named("inspection_fees", "select_inspection_fee_totals")
     data.fees_unpriced = r.named("inspection_fees", "select_dashboard_unpriced_fees")
+    data.unit_schedule = rules.sewer_units is not None
+    data.inspection_fee_law = rules.inspection_fees is not None
+    data.volume = r.named("volume_charges", "select_dashboard_volume_charges")
+    data.sampling_fees = r.named("sampling_fees", "select_dashboard_sampling_fees")
     years_frame = r.named("sewer_bills", "select_dashboard_bill_years")
     years = [int(y) for y in years_frame["year"]] if years_frame is not None else []
     data.billed_years = years
@@ -95,6 +99,8 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
         "billing_summary",
         "parcels",
         "inspection_fees",
+        "volume_charges",
+        "sampling_fees",
         "worklist",
     ],
     description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and "

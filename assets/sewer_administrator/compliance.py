@@ -172,11 +172,8 @@ def default_limits_frame(rules: Rules) -> pd.DataFrame:
     under table_7_1. Each limit's source is the word its rules give it (else the sewer use law's short
     name); its rule quotes the condition the law sets on it, where it sets one."""
     fallback = rules.law("sewer_use").short if rules.has_law("sewer_use") else rules.name
-    adopted = rules.table_7_1
-    groups = [
-        (None, rules.discharge_limits or ()),
-        (adopted.source if adopted else None, adopted.limits if adopted else ()),
-    ]
+    groups = [(None, rules.discharge_limits or ())]
+    groups += [(g.source, g.limits) for g in rules.adopted_limit_groups()]
     rows = []
     for source, limits in groups:
         for lim in limits:

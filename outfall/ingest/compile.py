@@ -113,6 +113,12 @@ def create_lookups(con, datasets, ctx: Context) -> None:
 # the judging query
 
 
+def for_town(ds: Dataset, ctx: Context) -> Dataset:
+    """``ds`` with its columns of the town's codes as this run's rules have them (town_codes_column)."""
+    columns = tuple(town_codes_column(c, ctx) for c in ds.columns)
+    return ds if columns == ds.columns else replace(ds, columns=columns)
+
+
 def town_codes_column(col: Column, ctx: Context) -> Column:
     """A column of the town's codes (districts, property classes, components) as this run's rules have
     them: one of the codes listed, or, where the rules list none, the text as written and not required."""

@@ -129,22 +129,40 @@ class DischargeLimit(Dated):
 
 
 class TownBoardLimit(DischargeLimit):
-    """A limit the Town Board established (a metal, a Table 7-1 substance)."""
+    """A limit the body the law leaves it to has adopted (a board's resolution, an official's order)."""
 
     adopted_by: Text
-    """The Town Board's act that set the limit (e.g. "Resolution 2027-3")."""
+    """The act that set the limit (e.g. "Resolution 2027-3")."""
 
 
 class Table71(Dated):
-    """Metals and Table 7-1 substances: the limits are the Town Board's. Until the Board adopts
-    some, `limits` is empty and a result of such a substance is reported as having no limit."""
+    """Substances whose limits the law leaves to a body (the model town's metals and Table 7-1
+    substances, its Town Board's). Until the body adopts some, `limits` is empty and a result of such a
+    substance is reported as having no limit."""
 
     limits: Entries[TownBoardLimit]
-    """The limits the Town Board adopted (empty: none adopted)."""
+    """The limits adopted (empty: none adopted)."""
     set_by: Text | None = None
     """Whom the law leaves these limits to (e.g. "the Town Board")."""
     source: Text | None = None
     """The word the limits' source column gives these limits (left out: the sewer use law's short name)."""
+
+
+class LimitsSetElsewhere(Dated):
+    """Substances the law names but whose limits it leaves to an official, a board or another document
+    (the superintendent's limits of metals, the plant's discharge permit). Until limits are adopted,
+    `limits` is empty and a result of such a substance is reported as having no limit."""
+
+    substances: Text
+    """The substances, as the law names them."""
+    set_by: Text
+    """Who or what sets the limits (e.g. "the Superintendent", "the City's NPDES permit, as amended")."""
+    parameters: list[Parameter] = Field(default_factory=list)
+    """The parameters among them, as lab results name them (left out: as the law names them only)."""
+    source: Text | None = None
+    """The word the limits' source column gives these limits (left out: the sewer use law's short name)."""
+    limits: Entries[TownBoardLimit] = Field(default_factory=lambda: Entries(()))
+    """The limits adopted, each with the act that adopted it (empty: none adopted)."""
 
 
 # ============================================================ readings
@@ -1052,6 +1070,8 @@ class Rules(Model):
     discharge_limits: Entries[DischargeLimit] | None = None
     """Per-sample discharge limits."""
     table_7_1: Table71 | None = None
+    limits_set_elsewhere: list[LimitsSetElsewhere] | None = None
+    """Substances the law names but whose limits it leaves to an official, a board or another document."""
     nondetect_averaging: Versions[NondetectAveraging] | None = None
     readings: Readings | None = None
     readings_sewer_compliance: SewerComplianceReadings | None = None
@@ -1177,10 +1197,15 @@ class Rules(Model):
         return value
 
     def limits_at(self, day: dt.date) -> tuple[DischargeLimit, ...]:
-        """Part 2 and Town Board (Table 7-1) limits in effect on ``day``."""
-        part2 = self.discharge_limits.at(day) if self.discharge_limits else ()
-        board = self.table_7_1.limits.at(day) if self.table_7_1 else ()
-        return (*part2, *board)
+        """The law's own limits and those adopted under it (table_7_1, limits_set_elsewhere) in effect on
+        ``day``."""
+        own = self.discharge_limits.at(day) if self.discharge_limits else ()
+        adopted = [g.limits.at(day) for g in self.adopted_limit_groups()]
+        return (*own, *(lim for group in adopted for lim in group))
+
+    def adopted_limit_groups(self) -> list[Any]:
+        """Every group of limits the law leaves to a body: table_7_1, then each of limits_set_elsewhere."""
+        return [g for g in (self.table_7_1, *(self.limits_set_elsewhere or ())) if g is not None]
 
     def reading_at(self, group: str, name: str, day: dt.date) -> Any:
         """The value of reading ``name`` of ``group`` (readings, readings_sewer_compliance,
