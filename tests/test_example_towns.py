@@ -89,7 +89,8 @@ def no_model_town_words(db: Path) -> None:
 def test_st_charles_judges_its_local_limits_at_their_boundaries(st_charles):
     found = query_warehouse(
         st_charles,
-        "SELECT sample_id, parameter, value, limit_value, limit_source FROM discharge_violations ORDER BY 1, 2",
+        "SELECT sample_id, parameter, value, limit_value, limit_source FROM discharge_violations "
+        "ORDER BY 1, 2",
     )
     assert found == [
         ("SC-S1", "FOG", 173.0, 123.0, "13.12.430"),
