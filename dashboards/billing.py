@@ -94,7 +94,7 @@ class BillingData(PageData):
     bill_rule: str = ""  # how an amount is computed (the billing rule's citation, full)
     district_names: dict[str, str] = field(default_factory=dict)  # the rules' names of the districts
     billed_years: list[int] = field(default_factory=list)  # the years that have a register
-    # contract 5.5: water and sewer inspection fees (ch. 301) per year applied
+    # contract 5.5: water and sewer inspection fees (the inspection fee law) per year applied
     # for (select_inspection_fee_totals) and the permits the schedule does not
     # cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None
@@ -102,6 +102,7 @@ class BillingData(PageData):
     # what the town's rules charge: a unit schedule (sewer_bills), inspection fees; sewer charges by the
     # volume of water used (select_dashboard_volume_charges) and the fees of the town's samples
     # (select_dashboard_sampling_fees), each None until its table exists
+    rates_by: str = ""  # who adopts the rates per unit (the rules' billing rule)
     unit_schedule: bool = True
     inspection_fee_law: bool = True
     volume: pd.DataFrame | None = None
@@ -469,7 +470,9 @@ def districts_panel(y: _Year, data: BillingData, charts: list[Chart]) -> str:
             Col("amount_now", f"Billed, {_by(y.year)}", num=True, fmt=fmt_usd),
             Col("change", "Change", num=True, fmt=fmt_signed_usd),
             Col("change_pct", "Change (%)", num=True, fmt=fmt_pct),
-            Col("rate_source", f"Rate of {_by(y.year)} from", fmt=rate_source_word),
+            Col(
+                "rate_source", f"Rate of {_by(y.year)} from", fmt=lambda v: rate_source_word(v, data.rates_by)
+            ),
         ],
         table_class="wrap-head",
     )
@@ -663,7 +666,7 @@ def runs_panel(y: _Year, data: BillingData) -> str:
             Col("run_id", "Billing run", num=True),
             Col("run_at", "Run at (local time)", fmt=fmt_datetime, nowrap=True),
             Col("rules_version", "Rules version"),
-            Col("rate_source", "Rates per unit from", fmt=rate_source_word),
+            Col("rate_source", "Rates per unit from", fmt=lambda v: rate_source_word(v, data.rates_by)),
             Col("parcels_billed", "Parcels", num=True, fmt=fmt_num),
             Col("total_usd", "Total billed", num=True, fmt=fmt_usd),
         ],

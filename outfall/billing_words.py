@@ -1,7 +1,7 @@
 """The clerk's words for the billing area's codes: what the register, the billing
 page and the billing files show where the warehouse keeps a code.
 
-The warehouse tables keep the inputs' codes (``district_1``, ``single_family``,
+The warehouse tables keep the inputs' codes (``north``, ``single_family``,
 ``amount_up``); everything a person reads says them in words, from here. The
 districts' names are data: the rules' ``sewer_units.districts`` (the model
 town's rate schedule names both districts in its heading), in the version in effect on the
@@ -21,7 +21,7 @@ COMPONENT_WORDS = {
     "house_lateral": "House lateral",
 }
 RATE_SOURCE_WORDS = {
-    "sewer_rates": "the rate the Town Board adopted",
+    "sewer_rates": "the rate {by}adopted",
     "sewer_budget": "the district's budget divided by its units",
 }
 CHANGE_WORDS = {
@@ -71,7 +71,7 @@ def class_codes(rules: Any, year: int | None = None) -> list[str]:
 
 
 def district_word(code: Any, names: dict[str, str]) -> str:
-    """ "Sewer District #1" for ``district_1`` (from ``names``), else the code in plain words."""
+    """ "North Sewer District" for ``north`` (from ``names``), else the code in plain words."""
     return "" if _missing(code) else names.get(str(code), plain(code))
 
 
@@ -88,11 +88,25 @@ def change_word(code: Any) -> str:
     return "" if _missing(code) else CHANGE_WORDS.get(str(code), plain(code))
 
 
-def rate_source_word(code: Any) -> str:
+def rates_adopted_by(rules: Any, year: int | None = None) -> str:
+    """Who adopts the rates per unit, as the rules' billing rule of ``year`` (the latest) says it."""
+    versions = getattr(rules, "billing", None) if rules is not None else None
+    if not versions:
+        return ""
+    billing = (
+        versions.get(dt.date(int(year), 1, 1)) if year else max(versions, key=lambda v: v.effective_from)
+    )
+    return (billing.rates_adopted_by or "") if billing is not None else ""
+
+
+def rate_source_word(code: Any, adopted_by: str = "") -> str:
     """Where a rate came from, in words (``sewer_rates+sewer_budget``: both, joined by "and")."""
     if _missing(code):
         return ""
-    return " and ".join(RATE_SOURCE_WORDS.get(part, plain(part)) for part in str(code).split("+"))
+    by = f"{adopted_by} " if adopted_by else ""
+    return " and ".join(
+        RATE_SOURCE_WORDS.get(part, plain(part)).format(by=by) for part in str(code).split("+")
+    )
 
 
 def word_lists(names: dict[str, str], classes: list[str], changes: bool = False) -> dict[str, list[str]]:

@@ -61,6 +61,7 @@ from outfall.billing_words import (
     district_names,
     district_word,
     rate_source_word,
+    rates_adopted_by,
     word_lists,
 )
 from outfall.rules import RulesError, load_rules
@@ -280,7 +281,7 @@ def _district_sheet(con, year: int, title: str, totals: tuple) -> Sheet:
     )
 
 
-def _totals_sheet(con, year: int, run: dict | None, names: dict[str, str]) -> Sheet:
+def _totals_sheet(con, year: int, run: dict | None, names: dict[str, str], by: str = "") -> Sheet:
     columns = [
         Column("District", width=28),
         Column("Component", width=14),
@@ -297,7 +298,7 @@ def _totals_sheet(con, year: int, run: dict | None, names: dict[str, str]) -> Sh
         _, plain = _rows(con, "select_billing_totals", {"year": year})
         raw = [(d, c, p, u, None, None, None, a) for d, c, p, u, a in plain]
     rows = [
-        (district_word(d, names), component_word(c), p, u, rate, rate_source_word(src), budget, amount)
+        (district_word(d, names), component_word(c), p, u, rate, rate_source_word(src, by), budget, amount)
         for d, c, p, u, rate, src, budget, amount in raw
     ]
     total = sum((r[7] for r in raw if r[7] is not None), start=Decimal("0"))
@@ -359,7 +360,7 @@ def _changes_sheet(con, run: dict | None) -> Sheet:
     return Sheet("Changes", columns, rows)
 
 
-def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
+def _about_sheet(year: int, run: dict | None, town: str, by: str = "") -> Sheet:
     columns = [
         Column("About this register", width=38, wrap=True),
         Column("Details", "auto", width=80, wrap=True),
@@ -372,7 +373,7 @@ def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
         facts += [
             ("Billing run", run["run_id"]),
             ("Run at (local time)", run["run_at"]),
-            ("Rates from", rate_source_word(run["rate_source"])),
+            ("Rates from", rate_source_word(run["rate_source"], by)),
             ("Parcels billed", run["parcels_billed"]),
             ("Total billed", run["total_usd"]),
             ("Law", run["rule"]),
@@ -421,8 +422,8 @@ def _fees_law(rules: Any, year: int) -> str:
 
 
 def _fees_sheet(con, year: int, law: str = "") -> Sheet:
-    """The water and sewer inspection fees (ch. 301) of the permits applied for in ``year``, with their
-    total; one plain sentence when no permit was applied for that year."""
+    """The water and sewer inspection fees (the inspection fee law) of the permits applied for in
+    ``year``, with their total; one plain sentence when no permit was applied for that year."""
     columns = [
         Column("Permit", width=14),
         Column("Parcel", width=14),
@@ -494,11 +495,11 @@ def register_xlsx_bytes(
         for d in districts
     ]
     sheets += [
-        _totals_sheet(con, year, run, names),
+        _totals_sheet(con, year, run, names, rates_adopted_by(rules, year)),
         _summary_sheet(con, year, names),
         _fees_sheet(con, year, _fees_law(rules, year)),
         _changes_sheet(con, run),
-        _about_sheet(year, run, town),
+        _about_sheet(year, run, town, rates_adopted_by(rules, year)),
     ]
 
     found = con.execute(sql("select_register_strings"), {"year": year}).fetchall()

@@ -21,7 +21,7 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
 _PARAM_LOOKUP = {syn: canon for canon, syns in PARAMETERS.items() for syn in syns}
 
 # Which kind of unit each parameter is measured in. Parameters not listed
-# (metals, Table 7-1 substances, anything else) are concentrations.
+# (metals, other substances, anything else) are concentrations.
 PARAMETER_KIND = {"pH": "ph", "temperature": "temperature"}
 
 CONCENTRATION_UNITS = {

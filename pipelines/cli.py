@@ -166,6 +166,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE.yaml",
         help="the file to write (rules/NAME.yaml; never over an existing file)",
     )
+    new_town.add_argument(
+        "--charges",
+        choices=("units", "volume", "both", "none"),
+        default="",
+        help="how the town charges for sewer use: by a unit schedule, by the volume of water used, both, "
+        "or none (asked when left out and the command runs in a terminal)",
+    )
     return parser
 
 
@@ -737,22 +744,40 @@ def cmd_templates(args) -> int:
 
 
 def cmd_new_town(args) -> int:
-    """A starting rules file for another town, from the model (the project's rules of the town running
-    Outfall): never over a file already there."""
+    """A starting rules file for another town, from the models: every section and key, each value to
+    fill in and each key explained; never over a file already there."""
     from outfall.rules.new_town import (
+        CHARGE_MODELS,
         NewTownError,
         write_new_town,
     )  # pydantic and YAML: only for this command
 
+    charges = args.charges or _ask_charges(CHARGE_MODELS)
     try:
-        path, emptied = write_new_town(args.name, Path(args.out))
+        path, empty = write_new_town(args.name, Path(args.out), charges)
     except NewTownError as exc:
         raise UsageError(str(exc)) from None
     print(
-        f"outfall new-town: {path} written: {emptied} values to fill in (each says the model's value and "
-        f"citation); check it with python -m outfall.rules check --rules-dir {path.parent}"
+        f"outfall new-town: {path} written (charge model: {charges}): {empty} values to fill in from the "
+        f"town's ordinances, or to leave empty where they state none (each key is explained above it); "
+        f"check it with python -m outfall.rules check --rules-dir {path.parent}; the guide is docs/adopt.md"
     )
     return 0
+
+
+def _ask_charges(models: tuple[str, ...]) -> str:
+    """The charge model, asked in a terminal; a usage error elsewhere (a script must say --charges)."""
+    if not sys.stdin.isatty():
+        raise UsageError(f"say how the town charges for sewer use: --charges {'|'.join(models)}")
+    question = (
+        "How does the town charge for sewer use? units (a unit schedule), volume (the water used), "
+        f"both, or none [{'/'.join(models)}]: "
+    )
+    for _ in range(3):
+        answer = input(question).strip().lower()
+        if answer in models:
+            return answer
+    raise UsageError(f"no charge model chosen: --charges {'|'.join(models)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -52,7 +52,8 @@ def test_shipped_rules_load_typed_and_cite_everything():
         # contract 6.5); 2026.12.6: the worklist's week (contract 6.4), the sewer districts' names (Part 3)
         # 2026.12.7 / 2026.12.4: the names of the laws letters and pages cite (law_names)
         # 2026.12.8: the codes of the districts, property classes and components (vocabulary)
-        version = {"woodbury": "2026.12.8", "bellport": "2026.12.4"}[jurisdiction]
+        # 2026.12.9: the charge model, limits' sources, who adopts rates, words the code no longer holds
+        version = {"woodbury": "2026.12.9", "bellport": "2026.12.4"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20

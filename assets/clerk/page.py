@@ -52,6 +52,7 @@ def read_billing_data(
     data.rule = schedule.citation if schedule is not None else ""  # the schedule the year was billed by
     data.rule_short = (schedule.short_citation or "") if schedule is not None else ""
     data.bill_rule = billing.citation if billing is not None else ""
+    data.rates_by = (billing.rates_adopted_by or "") if billing is not None else ""
     data.district_names = district_names(rules, year)
     earlier = [y for y in years if y < year]
     prev = max(earlier) if earlier else None

@@ -1,7 +1,7 @@
 """Assets of the sewer administrator: the compliance core of the sewer use law.
 
 - ``discharge_violations``: every lab result against every per-sample limit
-  (Part 2 defaults, Table 7-1 from the rules, permit limits replacing them);
+  (the rules' own limits and those adopted under them, permit limits replacing them);
   also writes ``discharge_evaluations``, ``inconclusive_results``,
   ``unlimited_results`` and ``discharge_limit_defaults``.
 - ``statistic_violations``: daily-maximum and monthly-average permit limits;

@@ -571,8 +571,8 @@ def _follow_monthly_notice(
             group_name=GROUP_STORMWATER,
             kinds={"duckdb", "html"},
             deps=["swppp_notices"],
-            description="Proposed stop-work orders (ch. 267 / ch. 21 stop-work orders): one per active "
-            "site with uncorrected violations; all work halted except site stabilization and "
+            description="Proposed stop-work orders (the stormwater law of the site's jurisdiction): one per "
+            "active site with uncorrected violations; all work halted except site stabilization and "
             "the correction of the violations.",
         ),
         AssetSpec(

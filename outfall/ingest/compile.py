@@ -81,9 +81,11 @@ def lookup_rows(datasets, ctx: Context) -> dict[str, list[tuple]]:
                 for key, value in col.vocabulary.for_context(ctx).items():
                     vocabs[(col.vocabulary.name, key)] = value
     requires = []
-    for cls, spec in (ctx.unit_schedule or {}).get("classes", {}).items():
+    schedule = ctx.unit_schedule or {}
+    citation = schedule.get("short_citation") or schedule.get("citation") or "the unit schedule"
+    for cls, spec in schedule.get("classes", {}).items():
         for i, col in enumerate((spec or {}).get("requires", []) or []):
-            requires.append((str(cls), str(col), i))
+            requires.append((str(cls), str(col), i, str(citation)))
     return {
         "_param_vocab": sorted(params.items()),
         "_unit_vocab": sorted(set(units)),
@@ -97,7 +99,7 @@ LOOKUP_DDL = {
     "_unit_vocab": "kind VARCHAR, key VARCHAR, unit_canonical VARCHAR, scale DOUBLE, off DOUBLE, "
     "converts_to VARCHAR",
     "_vocab": "vocabulary VARCHAR, key VARCHAR, canonical VARCHAR",
-    "_parcel_requires": "property_class VARCHAR, column_name VARCHAR, position INTEGER",
+    "_parcel_requires": "property_class VARCHAR, column_name VARCHAR, position INTEGER, citation VARCHAR",
 }
 
 

@@ -449,7 +449,7 @@ register(
         key=("user_id",),
         extensions=BY_HAND,
         group="sewer_administrator",
-        description="Permitted industrial users (ch. 253 Part 2 permits).",
+        description="Permitted industrial users (the sewer use law's permits).",
     )
 )
 
@@ -495,7 +495,8 @@ register(
             "effective_to",
         ),
         group="sewer_administrator",
-        description="Permit-specific limits (Part 2 special agreements) replacing the jurisdiction's limit "
+        description="Permit-specific limits (the sewer use law's special agreements) replacing the "
+        "jurisdiction's limit "
         "while in effect.",
     )
 )
@@ -675,8 +676,8 @@ register(
             ),
         ),
         group="sewer_administrator",
-        description="Infiltration tests of sewer sections (Part 2: 200 gal per inch-diameter per mile per "
-        "day).",
+        description="Infiltration tests of sewer sections (judged against the sewer use law's infiltration "
+        "limit in the rules).",
     )
 )
 
@@ -684,15 +685,16 @@ _PARCEL_COUNTS = ("acres", "living_units", "bathrooms", "washing_machines", "peo
 
 
 def _parcel_steps(ctx: Context) -> tuple[Step, ...]:
-    """Each property class's required counts (the rules' unit schedule, ch. 253
-    Part 3), as reasons; the classes and columns come from the lookup table
-    _parcel_requires(property_class, column_name) that the engine fills."""
+    """Each property class's required counts (the rules' unit schedule), as reasons; the classes,
+    columns and the schedule's short citation come from the lookup table
+    _parcel_requires(property_class, column_name, position, citation) that the engine fills."""
     missing = " ".join(f"WHEN {lit(c)} THEN s.{c} IS NULL" for c in _PARCEL_COUNTS)
     return (
         Step(
             reasons=(
                 "(SELECT string_agg(r.property_class || ' parcel has no ' || r.column_name || '; its sewer "
-                "units depend on it (ch. 253 Part 3): fill in ' || r.column_name, '; ' ORDER BY r.position) "
+                "units depend on it (' || r.citation || '): fill in ' || r.column_name, '; ' "
+                "ORDER BY r.position) "
                 "FROM _parcel_requires r WHERE r.property_class = s.property_class AND CASE r.column_name "
                 f"{missing} ELSE false END)",
             )

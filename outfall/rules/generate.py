@@ -137,10 +137,10 @@ def schema_text() -> str:
 
 TITLES = {
     "discharge_limits": "Discharge limits (each sample)",
-    "table_7_1": "Metals and Table 7-1 substances",
+    "table_7_1": "Limits left to a body (the model town's shape)",
     "nondetect_averaging": "Non-detects in daily and monthly averages",
     "readings": "Readings of ambiguous law",
-    "readings_sewer_compliance": "Readings of Part 2 (compliance)",
+    "readings_sewer_compliance": "Readings of the sewer use law (compliance)",
     "readings_enforcement": "Readings of the enforcement law",
     "slug": "Slug discharges",
     "infiltration": "Infiltration",

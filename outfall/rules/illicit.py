@@ -67,5 +67,8 @@ class IllicitTerms(Dated):
     """Interest runs from this many days after discovery: 30 is the 30th day following it."""
     penalty_per_day_usd: Money
     """The greatest criminal penalty for each day of violation."""
+    cited_as: Text | None = None
+    """How a sentence of a letter or a reason cites the chapter (e.g. "ch. 12"; left out: "the illicit
+    discharge law")."""
     rules: IllicitRules
     """The sentence shown with each obligation and with the charges."""

@@ -222,8 +222,10 @@ def _problems(
             line = lines.get(path + (error["loc"][-1],))
             path = path + (error["loc"][-1],)
             text = (
-                'is empty: write the law\'s value, or leave every value of this entry "" where the law '
-                "states none"
+                "is empty: fill it in"
+                if len(path) == 1
+                else 'is empty: write the law\'s value, or leave every value of this entry "" where the '
+                "law states none"
             )
         else:
             line = lines.get(path) if path else None  # the whole file: no one line to point at

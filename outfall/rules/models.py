@@ -8,7 +8,7 @@ parts, each a list of versions (``rules.swppp.storm_inspection.at(day)``).
 
 No model here carries a number of the law as a default: every value comes from
 the rules files. Where the law leaves a number to the town and none is adopted
-(Table 7-1 limits, surcharge rates), the list is empty and stays empty until an
+(a board's metal limits, surcharge rates), the list is empty and stays empty until an
 adopted entry, naming what adopted it, is added.
 
 The docstrings below become the descriptions of the JSON Schema
@@ -136,14 +136,14 @@ class TownBoardLimit(DischargeLimit):
 
 
 class Table71(Dated):
-    """Substances whose limits the law leaves to a body (the model town's metals and Table 7-1
-    substances, its Town Board's). Until the body adopts some, `limits` is empty and a result of such a
-    substance is reported as having no limit."""
+    """Substances whose limits the law leaves to a body (the model town's shape of
+    `limits_set_elsewhere`: one table of a board's limits). Until the body adopts some, `limits` is
+    empty and a result of such a substance is reported as having no limit."""
 
     limits: Entries[TownBoardLimit]
     """The limits adopted (empty: none adopted)."""
     set_by: Text | None = None
-    """Whom the law leaves these limits to (e.g. "the Town Board")."""
+    """Whom the law leaves these limits to (e.g. "the Village Council")."""
     source: Text | None = None
     """The word the limits' source column gives these limits (left out: the sewer use law's short name)."""
 
@@ -218,8 +218,8 @@ class Readings(Model):
 
 
 class SewerComplianceReadings(Model):
-    """Readings of Part 2 where the law and the contract leave a choice (the code refuses a value it does
-    not implement)."""
+    """Readings of the sewer use law where the law and the contract leave a choice (the code refuses a
+    value it does not implement)."""
 
     daily_value: Versions[WordReading] | None = None
     """How a day's value is formed for a daily-maximum limit."""
@@ -252,7 +252,7 @@ class EnforcementReadings(Model):
     sewer_correction_judged_by: Versions[WordReading] | None = None
     """What shows a violation corrected in time."""
     sewer_penalty_days: Versions[WordReading] | None = None
-    """Which days count toward the § 253-55 A penalty."""
+    """Which days count toward the sewer use law's penalty."""
     accidental_statement_from: Versions[WordReading] | None = None
     """The day the accidental-discharge statement period runs from."""
     self_monitoring_town_words: Versions[WordsReading] | None = None
@@ -521,6 +521,8 @@ class Billing(Dated):
     """Where a component's rate comes from, first found wins."""
     citation_budget_rate: Text | None = None
     """The policy that derives a rate from a budget."""
+    rates_adopted_by: Text | None = None
+    """Who adopts the rates per unit (e.g. "the Village Council"), as the bills say where they come from."""
 
 
 # ============================================================ sewer enforcement
@@ -608,7 +610,7 @@ class SewerEnforcementTexts(Model):
     enforcement: Text
     """The enforcement section."""
     penalties: Text
-    """§ 253-55 A, penalties."""
+    """The sewer use law's penalties section."""
     grease: Text
     """Grease, oil and sand interceptors."""
     citation: Citation
@@ -690,7 +692,7 @@ class StormwaterPenalty(Dated):
 
 
 class SewerUsePenalty(Dated):
-    """The § 253-55 A fine and civil penalty."""
+    """The sewer use law's fine and civil penalty."""
 
     per: Per
     """Each day (or week) a violation continues is a separate violation."""
@@ -1012,7 +1014,7 @@ class LawName(Dated):
     """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part
     2")."""
     short: Text
-    """As a page or a finding cites it (e.g. "<Town> Code ch. 12 Part 2")."""
+    """As a page or a finding cites it (e.g. "<Town> Code ch. 12")."""
 
 
 class LawNames(Model):

@@ -147,7 +147,7 @@ class Surcharge(Model):
     permit: Versions[PermitRequirement] | None = None
     """Whether a user is surcharged only where its permit sets the surcharge (left out: every user)."""
     rates_set_by: Text | None = None
-    """Whom the law leaves the rates per pound to (e.g. "the Town Board"), where it states none itself."""
+    """Whom the law leaves the rates per pound to (e.g. "the Village Council"), where it states none."""
     no_rate: Text | None = None
     """What a surcharge by the pound says where no rate is adopted: whom the law leaves the rate to (left
     out: that no rate is adopted)."""

@@ -271,7 +271,7 @@ Parameter = Annotated[
             "type": "string",
             "minLength": 1,
             "description": "A parameter: BOD, COD, TSS, chlorine_demand, pH, FOG, temperature (or a "
-            "synonym), or another substance's name (a metal, a Table 7-1 substance)",
+            "synonym), or another substance's name (a metal, CBOD, cyanide ...)",
         }
     ),
 ]

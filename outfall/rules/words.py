@@ -122,8 +122,8 @@ class Describe:
         return (
             "Sample results that break a per-sample limit of "
             f"{self.law('sewer_use', fallback='the sewer use law')} "
-            f"({limits_words(now) or 'no limits in the rules'}; Table 7-1 and metal limits as the Town "
-            "Board adopts them), each result against the limits in effect on its own day, permit limits "
+            f"({limits_words(now) or 'no limits in the rules'}; the limits the law leaves to a body, as "
+            "that body adopts them), each result against the limits in effect on its own day, permit limits "
             "(special agreements) replacing the default while in effect. Also writes discharge_evaluations, "
             "inconclusive_results (non-detects above a limit) and unlimited_results (no limit in effect)."
         )
