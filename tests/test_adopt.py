@@ -137,3 +137,54 @@ def test_a_town_written_with_new_town_and_only_its_values_filled_in_runs(tmp_pat
     reasons = {s: r for s, r in query_warehouse(db, "SELECT DISTINCT section, reason FROM not_judged")}
     assert "the rules state no slug definition" in reasons.get("slug", "") or "slug" in reasons
     assert query_warehouse(db, "SELECT count(*) FROM sewer_bills") == [(0,)]
+
+
+def test_a_reason_names_each_period_of_the_rules_once():
+    import datetime as dt
+
+    from outfall.rules.models import DischargeLimit
+    from outfall.rules.tables import not_in_effect
+
+    limits = [
+        DischargeLimit.model_validate(
+            {
+                "parameter": f"metal {i}",
+                "limit_type": "max",
+                "value": 1,
+                "unit": "mg/L",
+                "citation": "x",
+                "effective_from": "2012-01-01",
+            }
+        )
+        for i in range(20)
+    ]
+    reason = not_in_effect("maximum limit of TSS", dt.date(2011, 6, 1), limits)
+    assert reason.count("2012-01-01") == 1 and reason.endswith("(they give one from 2012-01-01)")
+    assert not_in_effect("slug definition", dt.date(2026, 1, 1), []) == (
+        "not judged: the rules state no slug definition (the law they were written from states none)"
+    )
+
+
+def test_check_refuses_a_folder_that_leaves_the_town_open_as_run_does(tmp_path):
+    import shutil
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    for town in ("st_charles", "chagrin_falls"):
+        shutil.copy(REPO / "examples" / "towns" / town / "rules" / f"{town}.yaml", rules)
+    checked = outfall("outfall.rules", "check", "--rules-dir", str(rules))
+    ran = outfall(
+        "outfall",
+        "run",
+        "--rules",
+        str(rules),
+        "--data",
+        str(tmp_path),
+        "--warehouse",
+        str(tmp_path / "w.db"),
+    )
+    assert checked.returncode == 2 and ran.returncode == 2
+    assert "2 rules files have sewer rules" in checked.stderr and "OUTFALL_TOWN" in checked.stderr
+    assert "2 rules files have sewer rules" in ran.stderr
+    named = outfall("outfall.rules", "check", "--rules-dir", str(rules), "--town", "st_charles")
+    assert named.returncode == 0 and "the town running Outfall: st_charles" in named.stdout
