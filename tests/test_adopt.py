@@ -38,6 +38,14 @@ def fill(path: Path, values: dict[tuple, object]) -> None:
         yaml.dump(data, handle)
 
 
+def check_and_run(rules: Path, tmp_path: Path) -> tuple[subprocess.CompletedProcess, ...]:
+    """``python -m outfall.rules check`` and ``outfall run --rules`` on the same folder."""
+    checked = outfall("outfall.rules", "check", "--rules-dir", str(rules))
+    warehouse = str(tmp_path / "w.db")
+    ran = outfall("outfall", "run", "--rules", str(rules), "--data", str(tmp_path), "--warehouse", warehouse)
+    return checked, ran
+
+
 BOD_LIMIT = {
     ("name",): "City of Springfield",
     ("timezone",): "America/Chicago",
@@ -71,17 +79,7 @@ def test_check_lists_every_problem_at_once_in_the_order_of_the_file(tmp_path):
             ("discharge_limits", 0, "effective_from"): "2026-01-01",
         },
     )
-    checked = outfall("outfall.rules", "check", "--rules-dir", str(rules))
-    ran = outfall(
-        "outfall",
-        "run",
-        "--rules",
-        str(rules),
-        "--data",
-        str(tmp_path),
-        "--warehouse",
-        str(tmp_path / "w.db"),
-    )
+    checked, ran = check_and_run(rules, tmp_path)
     assert checked.returncode == 2 and ran.returncode == 2
     lines = [line for line in checked.stderr.splitlines() if "springfield.yaml, line" in line]
     assert [line.split(": ", 2)[2].split(":")[0] for line in lines] == [
@@ -172,17 +170,7 @@ def test_check_refuses_a_folder_that_leaves_the_town_open_as_run_does(tmp_path):
     rules.mkdir()
     for town in ("st_charles", "chagrin_falls"):
         shutil.copy(REPO / "examples" / "towns" / town / "rules" / f"{town}.yaml", rules)
-    checked = outfall("outfall.rules", "check", "--rules-dir", str(rules))
-    ran = outfall(
-        "outfall",
-        "run",
-        "--rules",
-        str(rules),
-        "--data",
-        str(tmp_path),
-        "--warehouse",
-        str(tmp_path / "w.db"),
-    )
+    checked, ran = check_and_run(rules, tmp_path)
     assert checked.returncode == 2 and ran.returncode == 2
     assert "2 rules files have sewer rules" in checked.stderr and "OUTFALL_TOWN" in checked.stderr
     assert "2 rules files have sewer rules" in ran.stderr
