@@ -47,7 +47,8 @@ from outfall.gx_adapter import ValidationSummary, suite_columns, suite_info, val
 from outfall.ingest.registry import all_datasets
 from outfall.paths import EXPECTATIONS_DIR
 from outfall.resources import RulesResource
-from outfall.rules import jurisdictions, local_timezone
+from outfall.rules import jurisdictions, load_town, local_timezone
+from outfall.rules.codes import KINDS
 from outfall.warehouse import count, sql, table_columns
 
 ERROR = AssetCheckSeverity.ERROR
@@ -364,13 +365,24 @@ def _worker_key(run_id: str, duckdb: DuckDBResource, dataset: str) -> gx_worker.
 
 def suite_parameters(rules: RulesResource) -> dict:
     """The values the stored suites leave to the run (``{"$PARAMETER": name}``): the jurisdictions of the
-    rules files found, which a town's own rules folder sets."""
-    return {"jurisdictions": list(rules.jurisdictions())}
+    rules files found, and the town's codes of each kind (districts, property classes, components) with
+    whether it lists any, all of which a town's own rules folder sets."""
+    return {"jurisdictions": list(rules.jurisdictions()), **town_code_parameters(rules.town_rules())}
 
 
 def default_parameters() -> dict:
     """The suites' parameters outside a run (a check called directly): the default rules folder's."""
-    return {"jurisdictions": list(jurisdictions())}
+    return {"jurisdictions": list(jurisdictions()), **town_code_parameters(load_town().town)}
+
+
+def town_code_parameters(town) -> dict:
+    """``$districts`` and ``$districts_listed`` (1.0, or 0.0 where the rules list none), and so for
+    property classes and components."""
+    out: dict = {}
+    for kind in KINDS:
+        codes = list(getattr(town.vocabulary, kind, {}) or {}) if town.vocabulary is not None else []
+        out[kind], out[f"{kind}_listed"] = codes, 1.0 if codes else 0.0
+    return out
 
 
 def validate_in_background(

@@ -49,7 +49,10 @@ WAREHOUSE_POOL = "outfall_warehouse"
 def years_with_rates(con, rules: Rules | None = None) -> list[int]:
     """Every year that has rates: the years with adopted rates (sewer_rates), and the years of a budget
     (sewer_budget) whose billing rules (``rules``, the town's) adopt the method of deriving a rate from it
-    (``billing.rate_sources``; a budget alone is no rate the Town adopted). These are the billing years."""
+    (``billing.rate_sources``; a budget alone is no rate the Town adopted). These are the billing years.
+    A town whose rules state no unit schedule has no unit bills, and so no billing year."""
+    if rules is not None and getattr(rules, "sewer_units", None) is None:
+        return []
     years = {int(r[0]) for r in con.execute(sql("select_billing_years")).fetchall()}
     versions = getattr(rules, "billing", None) if rules is not None else None
     for (budget_year,) in con.execute(sql("select_budget_years")).fetchall() if versions else ():

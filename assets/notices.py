@@ -42,6 +42,7 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, WAREHOUSE_POOL, check_rows, outputs, table_result, warehouse
+from assets.run import record_not_judged
 from outfall import notice_words as words
 from outfall.atomic import each_folder_swept_once
 from outfall.law import notices as law, swppp as swppp_law
@@ -49,6 +50,7 @@ from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
+from outfall.rules.tables import NotJudged
 from outfall.rules.words import stormwater_penalty_words
 from outfall.warehouse import replace_rows, sql, transaction
 
@@ -384,7 +386,26 @@ class NoticeBuilder:
 
     def keys(self) -> list[tuple[str, str, str]]:
         recorded = {(r["kind"], r["recipient_id"], r["period"]) for r in self.records.values()}
-        return sorted(set(self.items) | recorded)
+        return sorted(k for k in set(self.items) | recorded if k in recorded or self.drafts(k[0]))
+
+    def drafts(self, kind: str) -> bool:
+        """Whether the town's rules say how a sewer notice is issued (who signs it, how it is sent, the
+        penalty): without them no sewer notice is drafted, and not_judged says why."""
+        return kind != "sewer" or not self.undrafted()
+
+    def undrafted(self) -> list[NotJudged]:
+        r = self.sewer_rules
+        if r.sewer_enforcement is not None and r.penalties is not None and r.penalties.sewer_use is not None:
+            return []
+        reason = (
+            "not drafted: the rules state no enforcement texts and penalty of the sewer use law (who issues "
+            "a notice, how it is sent, the penalty); the violations are in discharge_violations"
+        )
+        keys = sorted(k for k in self.items if k[0] == "sewer")
+        return [
+            NotJudged(f"sewer notice to {k[1]} for {k[2]}", self.as_of, "sewer_enforcement", reason)
+            for k in keys
+        ]
 
     def build(self) -> NoticeRun:
         built = [self.notice(*key) for key in self.keys()]
@@ -671,11 +692,13 @@ def notices(
     paths = outputs(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
     with warehouse(duckdb) as con:
-        built = NoticeBuilder(con, settings, rules, writer).build()
+        builder = NoticeBuilder(con, settings, rules, writer)
+        built = builder.build()
         rows = built.rows()
         with transaction(con):
             replace_rows(con, "notices", pd.DataFrame(rows))
             replace_rows(con, "notice_items", pd.DataFrame(built.item_rows()))
+            record_not_judged(con, "notices", builder.undrafted())
             for n in built.notices:
                 if n.issued_items or n.html is not None and n.row["status"] == law.MAILED:
                     con.execute(

@@ -26,6 +26,7 @@ from dashboards.html import (
     Kpi,
     PageData,
     PageMeta,
+    RuleNotes,
     as_frame,
     badge,
     cited,
@@ -94,7 +95,7 @@ class BillingData(PageData):
     bill_rule: str = ""  # how an amount is computed (the billing rule's citation, full)
     district_names: dict[str, str] = field(default_factory=dict)  # the rules' names of the districts
     billed_years: list[int] = field(default_factory=list)  # the years that have a register
-    # contract 5.5: water and sewer inspection fees (ch. 301) per year applied
+    # contract 5.5: water and sewer inspection fees (the inspection fee law) per year applied
     # for (select_inspection_fee_totals) and the permits the schedule does not
     # cover (permit_id, parcel_id, applied_on, rule)
     fees: pd.DataFrame | None = None
@@ -102,6 +103,14 @@ class BillingData(PageData):
     # the year's bills whose owner's mailing address is not full (register_export.bills_lacking_address):
     # parcel_id, owner, street, city, state, zip, lacks (in words)
     addresses: pd.DataFrame | None = None
+    # what the town's rules charge: a unit schedule (sewer_bills), inspection fees; sewer charges by the
+    # volume of water used (select_dashboard_volume_charges) and the fees of the town's samples
+    # (select_dashboard_sampling_fees), each None until its table exists
+    rates_by: str = ""  # who adopts the rates per unit (the rules' billing rule)
+    unit_schedule: bool = True
+    inspection_fee_law: bool = True
+    volume: pd.DataFrame | None = None
+    sampling_fees: pd.DataFrame | None = None
 
 
 def by_component(totals: pd.DataFrame) -> pd.DataFrame:
@@ -497,7 +506,9 @@ def districts_panel(y: _Year, data: BillingData, charts: list[Chart]) -> str:
             Col("amount_now", f"Billed, {_by(y.year)}", num=True, fmt=fmt_usd),
             Col("change", "Change", num=True, fmt=fmt_signed_usd),
             Col("change_pct", "Change (%)", num=True, fmt=fmt_pct),
-            Col("rate_source", f"Rate of {_by(y.year)} from", fmt=rate_source_word),
+            Col(
+                "rate_source", f"Rate of {_by(y.year)} from", fmt=lambda v: rate_source_word(v, data.rates_by)
+            ),
         ],
         table_class="wrap-head",
     )
@@ -691,7 +702,7 @@ def runs_panel(y: _Year, data: BillingData) -> str:
             Col("run_id", "Billing run", num=True),
             Col("run_at", "Run at (local time)", fmt=fmt_datetime, nowrap=True),
             Col("rules_version", "Rules version"),
-            Col("rate_source", "Rates per unit from", fmt=rate_source_word),
+            Col("rate_source", "Rates per unit from", fmt=lambda v: rate_source_word(v, data.rates_by)),
             Col("parcels_billed", "Parcels", num=True, fmt=fmt_num),
             Col("total_usd", "Total billed", num=True, fmt=fmt_usd),
         ],
@@ -722,17 +733,20 @@ def runs_panel(y: _Year, data: BillingData) -> str:
 def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     meta = PageMeta()
     if as_frame(data.totals).empty or data.year is None:
+        roll = section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills"))
         body = [
             worklist_panel(data.worklist, "clerk", data.as_of, data.laws),
-            section("Sewer roll", no_data("sewer_bills", data.present.get("sewer_bills"), "bills")),
-            fees_section(data),
+            roll if data.unit_schedule else "",
+            volume_section(data),
+            sampling_fees_section(data),
+            fees_section(data) if data.inspection_fee_law else "",
         ]
+        what = "sewer units" if data.unit_schedule else "sewer charges"
         return page(
             file="billing.html",
-            title=f"{role_name(data.laws, 'clerk')}: the annual sewer roll",
-            subtitle=esc(
-                f"{law_cited(data.laws, 'sewer_rates')} sewer units · as of {data.as_of.isoformat()}"
-            ),
+            title=f"{role_name(data.laws, 'clerk')}: "
+            + ("the annual sewer roll" if data.unit_schedule else "sewer charges and fees"),
+            subtitle=esc(f"{law_cited(data.laws, 'sewer_rates')} {what} · as of {data.as_of.isoformat()}"),
             body=join(body),
             as_of=data.as_of,
             town=data.town,
@@ -751,7 +765,9 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
         largest_panel(y, data),
         changes_panel(y, data),
         runs_panel(y, data),
-        fees_section(data),
+        volume_section(data),
+        sampling_fees_section(data),
+        fees_section(data) if data.inspection_fee_law else "",
     ]
     meta.charts = len(charts)
     meta.counts = {"year": y.year, "parcels": y.parcels_now, "fee_years": len(as_frame(data.fees))}
@@ -771,6 +787,57 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
         generated_at=data.generated_at,
         has_charts=True,
     ), meta
+
+
+def volume_section(data: BillingData) -> str:
+    """Sewer charges by the volume of water used (rules volume_charges): every premises and period charged;
+    left out where the town charges none."""
+    frame = as_frame(data.volume)
+    if frame.empty:
+        return ""
+    rules = RuleNotes("rule-volume")
+    total = frame["total_usd"].fillna(0).astype(float).sum()
+    html = table(
+        frame,
+        [
+            Col("parcel_id", "Parcel", nowrap=True),
+            Col("owner", "Owner"),
+            Col("period_start", "From", fmt=fmt_date, nowrap=True),
+            Col("period_end", "To", fmt=fmt_date, nowrap=True),
+            Col("outside_limits", "Outside the limits", fmt=lambda v: "yes" if v is True else "no"),
+            Col("explanation", "How it is charged"),
+            Col("total_usd", "Total", num=True, fmt=fmt_usd),
+            rules.col("rule", "Rule (section)"),
+        ],
+    )
+    lead = (
+        f"{len(frame)} periods charged, {fmt_usd(total)} in all: the volume of water used times the rate of "
+        "the period's first day (the period's least charge where that is more), the flat charge of unmetered "
+        "premises, and the fixed charges by meter size. A period that cannot be charged as the data stand "
+        "is listed on the quarantine page with why."
+    )
+    return section("Sewer charges by volume", html + rules.notes(), sid="volume", lead=esc(lead))
+
+
+def sampling_fees_section(data: BillingData) -> str:
+    """The fees of the samples the town took (rules fee_schedules); left out where there are none."""
+    frame = as_frame(data.sampling_fees)
+    if frame.empty:
+        return ""
+    rules = RuleNotes("rule-sampling-fees")
+    html = table(
+        frame,
+        [
+            Col("user_id", "Industrial user", nowrap=True),
+            Col("sample_id", "Sample", nowrap=True),
+            Col("collected_date", "Taken on", fmt=fmt_date, nowrap=True),
+            Col("items", "Items charged"),
+            Col("total_usd", "Total", num=True, fmt=fmt_usd),
+            rules.col("rule", "Rule (section)"),
+        ],
+    )
+    lead = f"{len(frame)} samples the town took, each charged by the fee schedule in effect on its day."
+    return section("Fees of the town's samples", html + rules.notes(), sid="sampling-fees", lead=esc(lead))
 
 
 def _fees_listed_in(year: Any, billed: list[int]) -> str:

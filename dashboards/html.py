@@ -225,8 +225,8 @@ def fmt_pct(value: Any, digits: int = 1) -> str:
 def short_rule(rule: Any, limit: int = 70) -> str:
     """A short label of a citation for chart annotations (the full text goes in hovers).
 
-    "<Town> Code ch. 12 Part 2, discharges ..., (a): BOD in excess of 240 mg/l"
-    -> "<Town> ch. 12 Part 2, discharges ..., (a)".
+    "<Town> Code ch. 12 § 4, discharges ..., (a): BOD in excess of 200 mg/l"
+    -> "<Town> ch. 12 § 4, discharges ..., (a)".
     """
     if is_missing(rule):
         return ""
@@ -369,7 +369,7 @@ class RuleNotes:
         return self.numbers[text]
 
     def cite(self, rule: Any, limit: int = 60) -> str:
-        """HTML: '<Town> ch. 12 Part 2, …, (a)' and its note's number."""
+        """HTML: '<Town> ch. 12 § 4, …, (a)' and its note's number."""
         if is_missing(rule) or not str(rule).strip():
             return ""
         n = self.number(rule)

@@ -4,9 +4,10 @@ The suites describe the KEPT rows of the input tables in DuckDB, after
 ingestion (canonical names and units, contract section 2). They are run by
 ``assets/checks.py`` through ``outfall/gx_adapter.py``.
 
-Why a generator and not hand-written JSON: the vocabularies (districts,
-property classes, sample types, units, parameter synonyms) come from
-``outfall.vocab``, so a suite cannot drift from what ingestion accepts, and
+Why a generator and not hand-written JSON: the vocabularies (sample types,
+units, parameter synonyms) come from
+``outfall.vocab`` (a town's districts, property classes and components from its rules, given by
+the run), so a suite cannot drift from what ingestion accepts, and
 every suite is passed through ``great_expectations.ExpectationSuite`` before it
 is written, so a misspelt expectation type or keyword fails here, not in a run.
 The JSON files are checked in; ``tests/test_checks.py`` fails when they differ
@@ -91,6 +92,28 @@ def in_set(column: str, values, what: str, severity: str = "ERROR", **kw: Any) -
     )
 
 
+TOWN_CODE_WORDS = {
+    "districts": "one of the town's sewer districts",
+    "property_classes": "one of the unit schedule's property classes",
+    "components": "one of the town's bill components",
+}
+
+
+def town_code(column: str, kind: str, dataset: str) -> list[dict]:
+    """A column of the town's codes (its rules' vocabulary of ``kind``): required and one of them where the
+    rules list some; anything, or nothing, where they list none. The run gives the codes (``$kind``) and
+    whether they are listed (``$kind_listed``: 1.0, or 0.0 to let every value pass)."""
+    listed = {"$PARAMETER": f"{kind}_listed"}
+    return [
+        not_null(
+            column,
+            f"Every kept {dataset} row has {column} (required where the town's rules list its {kind}).",
+            mostly=listed,
+        ),
+        in_set(column, {"$PARAMETER": kind}, f"{column} is {TOWN_CODE_WORDS[kind]}.", mostly=listed),
+    ]
+
+
 def between(
     column: str, what: str, severity: str = "ERROR", min_value=None, max_value=None, **kw: Any
 ) -> dict:
@@ -171,11 +194,11 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
     out: dict[str, tuple[str, list[dict]]] = {}
 
     out["industrial_users"] = (
-        "Permitted industrial users (ch. 253 Part 2 permits).",
+        "Permitted industrial users (sewer use permits).",
         [
-            *required("user_id", "name", "district", dataset="industrial_users"),
+            *required("user_id", "name", dataset="industrial_users"),
+            *town_code("district", "districts", "industrial_users"),
             unique(["user_id"], "user_id is the natural key: one row per industrial user."),
-            in_set("district", vocab.DISTRICTS, "district is consolidated or district_1."),
             between("normal_avg_flow_gpd", "The permit's normal average flow is not negative.", min_value=0),
             ordered(
                 "permit_effective",
@@ -194,7 +217,7 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
     )
 
     out["permit_limits"] = (
-        "Permit-specific limits (Part 2 special agreements).",
+        "Permit-specific limits (special agreements replacing the jurisdiction's limits).",
         [
             *required("user_id", "parameter", "limit_type", "value", "unit", dataset="permit_limits"),
             in_set(
@@ -296,7 +319,7 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
     )
 
     out["infiltration_tests"] = (
-        "Infiltration tests of sewer sections (Part 2).",
+        "Infiltration tests of sewer sections (the sewer use law's infiltration limit).",
         [
             *required(
                 "section_id",
@@ -320,16 +343,12 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
     )
 
     out["parcels"] = (
-        "Tax parcels of the sewer districts (ch. 253 Part 3 unit schedule).",
+        "Tax parcels of the sewer districts (the unit schedule of the sewer rates).",
         [
-            *required("parcel_id", "district", "property_class", dataset="parcels"),
+            *required("parcel_id", dataset="parcels"),
+            *town_code("district", "districts", "parcels"),
+            *town_code("property_class", "property_classes", "parcels"),
             unique(["parcel_id"], "parcel_id is the natural key: one row per parcel."),
-            in_set("district", vocab.DISTRICTS, "district is consolidated or district_1."),
-            in_set(
-                "property_class",
-                vocab.PROPERTY_CLASSES,
-                "property_class is one of the unit schedule's classes.",
-            ),
             *[
                 between(c, f"{c} is not negative.", min_value=0)
                 for c in ("acres", "living_units", "bathrooms", "washing_machines", "people", "seats")
@@ -340,9 +359,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
     out["sewer_rates"] = (
         "USD per unit by billing year, district and component.",
         [
-            *required("year", "district", "component", "rate_per_unit", dataset="sewer_rates"),
-            in_set("district", vocab.DISTRICTS, "district is consolidated or district_1."),
-            in_set("component", vocab.COMPONENTS, "component is bond, om, street_lateral or house_lateral."),
+            *required("year", "rate_per_unit", dataset="sewer_rates"),
+            *town_code("district", "districts", "sewer_rates"),
+            *town_code("component", "components", "sewer_rates"),
             between("rate_per_unit", "A rate is not negative.", min_value=0),
             between(
                 "year", "The billing year is between 1900 and 2200.", "WARN", min_value=1900, max_value=2200

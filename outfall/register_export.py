@@ -57,11 +57,13 @@ import pyarrow.csv as pa_csv
 
 from outfall.billing_words import (
     change_word,
+    class_codes,
     class_word,
     component_word,
     district_names,
     district_word,
     rate_source_word,
+    rates_adopted_by,
     word_lists,
 )
 from outfall.letters import Recipient, address_problems
@@ -143,11 +145,14 @@ def bills_csv_bytes(con: duckdb.DuckDBPyConnection, year: int) -> bytes:
     return query_csv_bytes(con, sql("select_sewer_register"), {"year": int(year)})
 
 
-def register_csv_bytes(con: duckdb.DuckDBPyConnection, year: int, names: dict[str, str]) -> bytes:
+def register_csv_bytes(
+    con: duckdb.DuckDBPyConnection, year: int, names: dict[str, str], classes: list[str] | None = None
+) -> bytes:
     """One billing year's register in words, for the clerk and a mail merge
-    (``sewer_register_<year>.csv``); ``names``: the districts' names (:func:`district_names`)."""
+    (``sewer_register_<year>.csv``); ``names``: the districts' names (:func:`district_names`); ``classes``:
+    the schedule's property classes (:func:`class_codes`)."""
     return query_csv_bytes(
-        con, sql("select_register_for_mail_merge"), {"year": int(year), **word_lists(names)}
+        con, sql("select_register_for_mail_merge"), {"year": int(year), **word_lists(names, classes or [])}
     )
 
 
@@ -173,14 +178,19 @@ def export_register(
     written: list[Path] = []
     registered = [int(r[0]) for r in con.execute(sql("select_register_years")).fetchall()]
     latest_names: dict[str, str] = {}  # the summary's district names: the latest year's that has some
+    latest_classes: list[str] = []
     for year in registered:
-        names = district_names(rules if rules is not None else _run_rules(_last_run(con, year)), year)
+        year_rules = rules if rules is not None else _run_rules(_last_run(con, year))
+        names = district_names(year_rules, year)
         latest_names = names or latest_names
+        latest_classes = class_codes(year_rules, year) or latest_classes
     for year in registered if years is None else [y for y in registered if y in set(years)]:
         run = _last_run(con, year)
         year_rules = rules if rules is not None else _run_rules(run)
-        names = district_names(year_rules, year)
-        written.append(write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year, names)))
+        names, classes = district_names(year_rules, year), class_codes(year_rules, year)
+        written.append(
+            write_atomic(out / f"sewer_register_{year}.csv", register_csv_bytes(con, year, names, classes))
+        )
         written.append(write_atomic(out / f"sewer_bills_{year}.csv", bills_csv_bytes(con, year)))
         written.append(
             write_atomic(
@@ -202,14 +212,16 @@ def export_register(
                     query_csv_bytes(
                         con,
                         sql("select_bill_changes_in_words"),
-                        {"run_id": run["run_id"], **word_lists(names, changes=True)},
+                        {"run_id": run["run_id"], **word_lists(names, classes, changes=True)},
                     ),
                 )
             )
     written.append(
         write_atomic(
             out / "billing_summary.csv",
-            query_csv_bytes(con, sql("select_billing_summary_in_words"), word_lists(latest_names)),
+            query_csv_bytes(
+                con, sql("select_billing_summary_in_words"), word_lists(latest_names, latest_classes)
+            ),
         )
     )
     written.append(write_atomic(out / "billing_runs.csv", query_csv_bytes(con, sql("select_billing_runs"))))
@@ -272,7 +284,7 @@ def _district_sheet(con, year: int, title: str, totals: tuple) -> Sheet:
     )
 
 
-def _totals_sheet(con, year: int, run: dict | None, names: dict[str, str]) -> Sheet:
+def _totals_sheet(con, year: int, run: dict | None, names: dict[str, str], by: str = "") -> Sheet:
     columns = [
         Column("District", width=28),
         Column("Component", width=14),
@@ -289,7 +301,7 @@ def _totals_sheet(con, year: int, run: dict | None, names: dict[str, str]) -> Sh
         _, plain = _rows(con, "select_billing_totals", {"year": year})
         raw = [(d, c, p, u, None, None, None, a) for d, c, p, u, a in plain]
     rows = [
-        (district_word(d, names), component_word(c), p, u, rate, rate_source_word(src), budget, amount)
+        (district_word(d, names), component_word(c), p, u, rate, rate_source_word(src, by), budget, amount)
         for d, c, p, u, rate, src, budget, amount in raw
     ]
     total = sum((r[7] for r in raw if r[7] is not None), start=Decimal("0"))
@@ -351,7 +363,7 @@ def _changes_sheet(con, run: dict | None) -> Sheet:
     return Sheet("Changes", columns, rows)
 
 
-def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
+def _about_sheet(year: int, run: dict | None, town: str, by: str = "") -> Sheet:
     columns = [
         Column("About this register", width=38, wrap=True),
         Column("Details", "auto", width=80, wrap=True),
@@ -364,7 +376,7 @@ def _about_sheet(year: int, run: dict | None, town: str) -> Sheet:
         facts += [
             ("Billing run", run["run_id"]),
             ("Run at (local time)", run["run_at"]),
-            ("Rates from", rate_source_word(run["rate_source"])),
+            ("Rates from", rate_source_word(run["rate_source"], by)),
             ("Parcels billed", run["parcels_billed"]),
             ("Total billed", run["total_usd"]),
             ("Law", run["rule"]),
@@ -458,8 +470,8 @@ def _addresses_sheet(con, year: int) -> Sheet:
 
 
 def _fees_sheet(con, year: int, law: str = "") -> Sheet:
-    """The water and sewer inspection fees (ch. 301) of the permits applied for in ``year``, with their
-    total; one plain sentence when no permit was applied for that year."""
+    """The water and sewer inspection fees (the inspection fee law) of the permits applied for in
+    ``year``, with their total; one plain sentence when no permit was applied for that year."""
     columns = [
         Column("Permit", width=14),
         Column("Parcel", width=14),
@@ -531,12 +543,12 @@ def register_xlsx_bytes(
         for d in districts
     ]
     sheets += [
-        _totals_sheet(con, year, run, names),
+        _totals_sheet(con, year, run, names, rates_adopted_by(rules, year)),
         _summary_sheet(con, year, names),
         _addresses_sheet(con, year),
         _fees_sheet(con, year, _fees_law(rules, year)),
         _changes_sheet(con, run),
-        _about_sheet(year, run, town),
+        _about_sheet(year, run, town, rates_adopted_by(rules, year)),
     ]
 
     found = con.execute(sql("select_register_strings"), {"year": year}).fetchall()

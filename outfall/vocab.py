@@ -21,7 +21,7 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
 _PARAM_LOOKUP = {syn: canon for canon, syns in PARAMETERS.items() for syn in syns}
 
 # Which kind of unit each parameter is measured in. Parameters not listed
-# (metals, Table 7-1 substances, anything else) are concentrations.
+# (metals, other substances, anything else) are concentrations.
 PARAMETER_KIND = {"pH": "ph", "temperature": "temperature"}
 
 CONCENTRATION_UNITS = {
@@ -77,59 +77,8 @@ LINEAR: dict[str, tuple[float, float]] = {
 }
 CANONICAL_OF = {u: TO_CANONICAL[u][0] for u in TO_CANONICAL}
 
-DISTRICTS = ("consolidated", "district_1")
-_DISTRICT_SYNONYMS = {
-    "consolidated": "consolidated",
-    "consolidated sewer district": "consolidated",
-    "csd": "consolidated",
-    "district_1": "district_1",
-    "district 1": "district_1",
-    "sewer district #1": "district_1",
-    "district #1": "district_1",
-    "sd1": "district_1",
-}
-
-PROPERTY_CLASSES = (
-    "single_family",
-    "two_family",
-    "three_family",
-    "apartment",
-    "trailer_park",
-    "motel",
-    "commercial",
-    "laundromat",
-    "large_establishment",
-    "senior_high_school",
-    "elementary_school",
-    "restaurant",
-    "exempt",
-    "approved_lot",
-    "vacant",
-)
-_CLASS_SYNONYMS = {
-    "junior_high_school": "elementary_school",
-    "junior high school": "elementary_school",
-    "education_center": "elementary_school",
-    "education center": "elementary_school",
-    "elementary school": "elementary_school",
-    "senior high school": "senior_high_school",
-    "high_school": "senior_high_school",
-    "single family": "single_family",
-    "two family": "two_family",
-    "three family": "three_family",
-    "large establishment": "large_establishment",
-    "approved lot": "approved_lot",
-    "trailer park": "trailer_park",
-}
-
-COMPONENTS = ("bond", "om", "street_lateral", "house_lateral")
-_COMPONENT_SYNONYMS = {
-    "o&m": "om",
-    "operation_and_maintenance": "om",
-    "street lateral": "street_lateral",
-    "house lateral": "house_lateral",
-}
-
+# The sewer districts, property classes and bill components are not lists here: each town's rules file
+# lists its own codes (section vocabulary; outfall.rules.codes).
 # The jurisdictions are not a list here: each is a rules file, found by name (outfall.rules.jurisdictions).
 SAMPLE_TYPES = ("composite", "grab")
 LIMIT_TYPES = ("max", "min", "daily_max", "monthly_avg")
@@ -159,19 +108,3 @@ def canonical_unit(unit: object, kind: str) -> str | None:
     key = _norm(unit)
     table = {"concentration": _CONC, "ph": _PH, "temperature": _TEMP, "flow": _FLOW}[kind]
     return table.get(key)
-
-
-def canonical_district(value: object) -> str | None:
-    return _DISTRICT_SYNONYMS.get(_norm(value))
-
-
-def canonical_property_class(value: object) -> str | None:
-    key = _norm(value)
-    if key in PROPERTY_CLASSES:
-        return key
-    return _CLASS_SYNONYMS.get(key, _CLASS_SYNONYMS.get(key.replace(" ", "_")))
-
-
-def canonical_component(value: object) -> str | None:
-    key = _norm(value)
-    return key if key in COMPONENTS else _COMPONENT_SYNONYMS.get(key)

@@ -20,7 +20,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from outfall.ingest.datasets import PREFILLED_COLUMN, Column, Dataset
+from outfall.ingest.datasets import PREFILLED_COLUMN, Column, Dataset, default_codes
 from outfall.ingest.xlsx import NOTES_SHEET
 from outfall.rules import jurisdictions
 
@@ -75,6 +75,9 @@ def person(ds: Dataset, laws: dict[str, str] | None = None) -> str:
 def words(col: Column) -> tuple[str, ...]:
     """The words a column's list offers: its vocabulary's own names (enum), yes and no (bool), or the
     choices a finish step judges (units, parameters); none for other columns."""
+    if col.kind == "enum" and col.vocabulary is not None and col.vocabulary.rules_codes:
+        # a district, a property class, a component: the codes of the town's rules
+        return tuple(dict.fromkeys(default_codes().get(col.vocabulary.rules_codes, {}).values()))
     if col.kind == "enum" and col.vocabulary is not None:
         # a site's jurisdiction: one of the rules files found
         return tuple(dict.fromkeys(col.vocabulary.for_jurisdictions(jurisdictions()).values()))
@@ -101,7 +104,9 @@ def column_note(col: Column) -> str:
     if col.nonnegative and col.kind in ("number", "integer"):
         kind = kind[:-1] + ", 0 or more."
     lines.append(kind)
-    if col.kind == "enum":
+    if col.kind == "enum" and col.vocabulary is not None and col.vocabulary.rules_codes:
+        lines.append(f"Allowed: {', '.join(words(col)) or 'any text (the town names none)'}.")
+    elif col.kind == "enum":
         lines.append(f"Allowed: {col.allowed}.")
     elif col.choices:
         lines.append(f"Usually one of: {', '.join(col.choices)}; other words are read too.")

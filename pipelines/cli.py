@@ -104,6 +104,13 @@ def _parser() -> argparse.ArgumentParser:
         default="",
         help="where HTML dashboards and letters go (default: beside the warehouse)",
     )
+    run.add_argument(
+        "--rules",
+        metavar="DIR",
+        default="",
+        help="folder of the town's rules files, one <jurisdiction>.yaml each (default: OUTFALL_RULES_DIR, "
+        "else the project's rules/)",
+    )
     run.add_argument("--quiet", action="store_true", help="print nothing but errors")
     run.add_argument(
         "--verbose",
@@ -157,6 +164,13 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         metavar="FILE.yaml",
         help="the file to write (rules/NAME.yaml; never over an existing file)",
+    )
+    new_town.add_argument(
+        "--charges",
+        choices=("units", "volume", "both", "none"),
+        default="",
+        help="how the town charges for sewer use: by a unit schedule, by the volume of water used, both, "
+        "or none (asked when left out and the command runs in a terminal)",
     )
     return parser
 
@@ -557,14 +571,21 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
     return "\n".join(lines)
 
 
-def _check_rules() -> None:
-    """Every rules file and the town running Outfall, before any asset starts: a bad file, or a folder that
-    leaves the town open, is a one-line exit 2."""
-    from outfall.rules import RulesError, load_town  # pydantic and the rules' models: not for a usage error
-    from outfall.rules.town import default_rules_dir, default_town
+def _check_rules(rules: str = "") -> None:
+    """Every rules file and the town running Outfall, before any asset starts, as ``python -m outfall.rules
+    check`` checks them: a bad file, or a folder that leaves the town open, is a one-line exit 2 (the first
+    problem; the check lists them all). ``rules``: the folder --rules names (it becomes the run's
+    OUTFALL_RULES_DIR, so that every part of the run reads the same rules)."""
+    from outfall.rules import RulesError  # pydantic and the rules' models: not for a usage error
+    from outfall.rules.check import load_checked
+    from outfall.rules.town import RULES_DIR_VARIABLE, default_rules_dir, default_town
 
+    if rules:
+        if not Path(rules).is_dir():
+            raise UsageError(f"no such rules folder: {rules}")
+        os.environ[RULES_DIR_VARIABLE] = str(Path(rules).resolve())
     try:
-        load_town(default_rules_dir() or None, default_town())
+        load_checked(default_rules_dir() or None, default_town())
     except RulesError as exc:
         raise UsageError(str(exc)) from None
 
@@ -575,7 +596,7 @@ def cmd_run(args) -> int:
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
     partition = _check_partition(args.partition)
-    _check_rules()
+    _check_rules(args.rules)
     with warehouse_lock(warehouse), run_log(warehouse):
         for line in folder_warnings(data_dir):
             print(f"outfall: warning: {line}", file=sys.stderr)
@@ -741,22 +762,40 @@ def cmd_templates(args) -> int:
 
 
 def cmd_new_town(args) -> int:
-    """A starting rules file for another town, from the model (the project's rules of the town running
-    Outfall): never over a file already there."""
+    """A starting rules file for another town, from the models: every section and key, each value to
+    fill in and each key explained; never over a file already there."""
     from outfall.rules.new_town import (
+        CHARGE_MODELS,
         NewTownError,
         write_new_town,
     )  # pydantic and YAML: only for this command
 
+    charges = args.charges or _ask_charges(CHARGE_MODELS)
     try:
-        path, emptied = write_new_town(args.name, Path(args.out))
+        path, empty = write_new_town(args.name, Path(args.out), charges)
     except NewTownError as exc:
         raise UsageError(str(exc)) from None
     print(
-        f"outfall new-town: {path} written: {emptied} values to fill in (each says the model's value and "
-        f"citation); check it with python -m outfall.rules check --rules-dir {path.parent}"
+        f"outfall new-town: {path} written (charge model: {charges}): {empty} values to fill in from the "
+        f"town's ordinances, or to leave empty where they state none (each key is explained above it); "
+        f"check it with python -m outfall.rules check --rules-dir {path.parent}; the guide is docs/adopt.md"
     )
     return 0
+
+
+def _ask_charges(models: tuple[str, ...]) -> str:
+    """The charge model, asked in a terminal; a usage error elsewhere (a script must say --charges)."""
+    if not sys.stdin.isatty():
+        raise UsageError(f"say how the town charges for sewer use: --charges {'|'.join(models)}")
+    question = (
+        "How does the town charge for sewer use? units (a unit schedule), volume (the water used), "
+        f"both, or none [{'/'.join(models)}]: "
+    )
+    for _ in range(3):
+        answer = input(question).strip().lower()
+        if answer in models:
+            return answer
+    raise UsageError(f"no charge model chosen: --charges {'|'.join(models)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

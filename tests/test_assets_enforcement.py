@@ -20,7 +20,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import schema_ddl
 from assets.ingest import ingest_asset
-from assets.sewer_administrator import enforcement as enf
+from assets.sewer_administrator import enforcement as enf, surcharges as sur
 from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
@@ -38,7 +38,7 @@ ALL = [
     enf.obligations,
     enf.snc_determinations,
     enf.snc_publication,
-    enf.surcharges,
+    sur.surcharges,
     enf.grease_trap_status,
 ]
 
@@ -634,7 +634,7 @@ def surcharge_fixture(tmp_path: Path) -> None:
 
 def test_surcharges_pounds_and_samples(tmp_path):
     surcharge_fixture(tmp_path)
-    run(tmp_path, assets=[enf.surcharges], rules_dir=rules_with_rates(tmp_path))
+    run(tmp_path, assets=[sur.surcharges], rules_dir=rules_with_rates(tmp_path))
     got = {
         (r[0], r[1]): r[2:]
         for r in rows(
@@ -667,7 +667,7 @@ def test_surcharges_pounds_and_samples(tmp_path):
 def test_surcharges_without_an_adopted_rate_report_pounds_and_no_amount(tmp_path):
     # The shipped rules adopt no rate: the pounds are still computed, the amount is not invented.
     surcharge_fixture(tmp_path)
-    run(tmp_path, assets=[enf.surcharges])
+    run(tmp_path, assets=[sur.surcharges])
     got = {
         (r[0], r[1]): r[2:]
         for r in rows(
@@ -683,7 +683,7 @@ def test_surcharges_without_an_adopted_rate_report_pounds_and_no_amount(tmp_path
 def test_surcharge_rate_adopted_from_a_date_prices_only_months_from_then(tmp_path):
     surcharge_fixture(tmp_path)
     later = TEST_RATES.replace("effective_from: 2026-01-01", "effective_from: 2026-07-01")
-    run(tmp_path, assets=[enf.surcharges], rules_dir=rules_with_rates(tmp_path, later), as_of="2026-07-31")
+    run(tmp_path, assets=[sur.surcharges], rules_dir=rules_with_rates(tmp_path, later), as_of="2026-07-31")
     got = {
         (r[0], r[1], r[2]): r[3:]
         for r in rows(tmp_path, "SELECT user_id, parameter, period_start, pounds, amount_usd FROM surcharges")

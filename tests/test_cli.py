@@ -211,17 +211,11 @@ def test_second_run_on_a_warehouse_in_use_fails_at_once(tmp_path):
 
 @pytest.mark.slow  # `outfall run` end to end
 def test_a_failing_asset_exits_1_and_names_it(tmp_path):
-    rules = tmp_path / "rules"
-    shutil.copytree(REPO / "rules", rules)
-    # A file the loader accepts (a bad file stops the run with exit 2 before any asset: test_rules_cli.py)
-    # but whose reading no asset implements.
-    text = (rules / "woodbury.yaml").read_text()
-    assert "value: composite_else_mean_of_grabs" in text
-    (rules / "woodbury.yaml").write_text(
-        text.replace("value: composite_else_mean_of_grabs", "value: median_of_grabs")
-    )
+    # Inputs the rules accept but billing cannot: a district's rate missing for the year (contract
+    # section 4: the billing asset fails, naming year, district and component).
     data = small_town(tmp_path / "data")
-    env = dict(os.environ, OUTFALL_RULES_DIR=str(rules))
+    rates = data / "sewer_rates" / "rates.csv"
+    rates.write_text(rates.read_text().replace("2026,district_1,om,60\n", ""))
     result = subprocess.run(
         [
             sys.executable,
@@ -235,11 +229,44 @@ def test_a_failing_asset_exits_1_and_names_it(tmp_path):
         ],
         capture_output=True,
         text=True,
-        env=env,
         cwd=REPO,
         timeout=300,
     )
     assert result.returncode == 1
-    assert "asset discharge_violations failed" in result.stderr
-    assert "implements only 'composite_else_mean_of_grabs'" in result.stderr
+    assert "asset sewer_billing failed: no sewer rate for 2026, district_1, om" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_reading_no_asset_implements_is_refused_by_check_and_run_alike(tmp_path):
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO / "rules", rules)
+    text = (rules / "woodbury.yaml").read_text()
+    assert "value: composite_else_mean_of_grabs" in text
+    (rules / "woodbury.yaml").write_text(
+        text.replace("value: composite_else_mean_of_grabs", "value: median_of_grabs")
+    )
+    env = dict(os.environ, OUTFALL_RULES_DIR=str(rules))
+    checked = subprocess.run(
+        [sys.executable, "-m", "outfall.rules", "check"], capture_output=True, text=True, env=env, cwd=REPO
+    )
+    ran = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "outfall",
+            "run",
+            "--data",
+            str(tmp_path),
+            "--warehouse",
+            str(tmp_path / "w.db"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
+    assert checked.returncode == 2 and ran.returncode == 2
+    for out in (checked.stderr, ran.stderr):
+        assert "readings_sewer_compliance.daily_value[0].value: 'median_of_grabs'" in out
+        assert "implements only 'composite_else_mean_of_grabs'" in out
+    assert not (tmp_path / "w.db").exists()

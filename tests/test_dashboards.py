@@ -820,6 +820,7 @@ def billing_frames(prev: bool = True) -> BillingData:
         largest=largest,
         changes=changes if prev else None,
         rates=rates,
+        rates_by="the Town Board",  # who adopts the rates (the rules' billing rule)
         runs=runs,
         change_counts=pd.DataFrame([{"change": "amount_up", "parcels": 3, "total_change": 280.0}]),
         rule="Woodbury Code ch. 253 Part 3, Sewer Use Rate Schedule (L.L. No. 2-1986)",

@@ -266,6 +266,8 @@ def test_nothing_dated_after_the_as_of_date(town):
     root, _ = town
     checked = 0
     for name, spec in all_datasets().items():
+        if name in NOT_IN_DEMO:  # a folder the demo town does not write, and why
+            continue
         dated = [c.name for c in spec.columns if c.kind in ("date", "timestamp")]
         for path in sorted((root / name).iterdir()):
             df = _read(path)

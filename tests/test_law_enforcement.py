@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from outfall.law import enforcement as law
+from outfall.law import enforcement as law, surcharges as sur
 from outfall.rules import load_rules
 
 D = dt.date
@@ -261,29 +261,29 @@ def test_violation_days_and_penalty():
 def test_surcharge_pounds_and_amount():
     lbs = RULES.surcharge.method.at(DAY).lbs_per_mg_per_mgl
     # 1.5 MG x 8.34 x (340 - 240) = 1251 lb; x $0.35 = $437.85
-    pounds = law.surcharge_pounds(1.5, 340, 240, lbs)
+    pounds = sur.surcharge_pounds(1.5, 340, 240, lbs)
     assert pounds == pytest.approx(1251.0)
     assert RULES.surcharge.rates.at(DAY) == ()  # no Town Board rate adopted
-    assert law.surcharge_amount(pounds, "0.35") == Decimal("437.85")  # a test rate
-    assert law.surcharge_pounds(1.5, 200, 240, lbs) == 0.0  # negatives count as zero
-    assert law.surcharge_amount(0.0, 0.35) == Decimal("0.00")
-    assert law.surcharge_pounds(None, 340, 240, lbs) is None
-    assert law.cents(Decimal("0.125")) == Decimal("0.13")
+    assert sur.surcharge_amount(pounds, "0.35") == Decimal("437.85")  # a test rate
+    assert sur.surcharge_pounds(1.5, 200, 240, lbs) == 0.0  # negatives count as zero
+    assert sur.surcharge_amount(0.0, 0.35) == Decimal("0.00")
+    assert sur.surcharge_pounds(None, 340, 240, lbs) is None
+    assert sur.cents(Decimal("0.125")) == Decimal("0.13")
 
 
 def test_flow_volume_and_time_weighted_mean():
     t0 = dt.datetime(2026, 6, 1, tzinfo=dt.UTC)
     readings = [(t0, 10.0), (t0 + dt.timedelta(minutes=15), 20.0), (t0 + dt.timedelta(minutes=45), 20.0)]
     # trapezoids: 15 min at 15 gpm, 30 min at 20 gpm -> 825 / 45
-    assert law.time_weighted_mean(readings) == pytest.approx(825 / 45)
-    assert law.time_weighted_mean([(t0, 7.0)]) == 7.0
-    assert law.time_weighted_mean([]) is None
-    assert law.meter_volume_mg(100.0, 30 * 1440) == pytest.approx(4.32)
-    assert law.permit_volume_mg(14400, 30) == pytest.approx(0.432)
+    assert sur.time_weighted_mean(readings) == pytest.approx(825 / 45)
+    assert sur.time_weighted_mean([(t0, 7.0)]) == 7.0
+    assert sur.time_weighted_mean([]) is None
+    assert sur.meter_volume_mg(100.0, 30 * 1440) == pytest.approx(4.32)
+    assert sur.permit_volume_mg(14400, 30) == pytest.approx(0.432)
 
 
 def test_month_concentration_prefers_composites_and_halves_nondetects():
-    conc, used = law.month_concentration(
+    conc, used = sur.month_concentration(
         [
             ("composite", 300.0, False, "half_dl"),
             ("grab", 900.0, False, "half_dl"),
@@ -291,15 +291,15 @@ def test_month_concentration_prefers_composites_and_halves_nondetects():
         ]
     )
     assert used == [0, 2] and conc == pytest.approx((300 + 10) / 2)
-    conc, used = law.month_concentration(
+    conc, used = sur.month_concentration(
         [("grab", 300.0, False, "half_dl"), ("grab", 100.0, False, "half_dl")]
     )
     assert used == [0, 1] and conc == 200.0
     # each result by the policy of its own day; a non-detect no policy covers leaves the month unjudged
-    conc, _ = law.month_concentration([("composite", 20.0, True, "dl"), ("composite", 20.0, True, "zero")])
+    conc, _ = sur.month_concentration([("composite", 20.0, True, "dl"), ("composite", 20.0, True, "zero")])
     assert conc == 10.0
     assert (
-        law.month_concentration([("composite", 300.0, False, None), ("composite", 20.0, True, None)])[0]
+        sur.month_concentration([("composite", 300.0, False, None), ("composite", 20.0, True, None)])[0]
         is None
     )
 

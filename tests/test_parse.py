@@ -196,9 +196,10 @@ def test_enum_uses_synonyms(con, text, canonical):
     assert con.execute(sql, [text]).fetchall()[0][0] == canonical
 
 
-def test_vocabulary_lookups_agree_with_vocab():
-    for key, value in DISTRICT_VOCAB.mapping.items():
-        assert vocab.canonical_district(key) == value
+def test_the_district_vocabulary_is_the_towns_rules():
+    codes = TOWN.town.vocabulary
+    assert DISTRICT_VOCAB.for_context(Context(timezone=TZ)) == codes.lookup("districts")
+    assert codes.lookup("districts")["sewer district #1"] == "district_1"
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from pydantic import TypeAdapter
 
-from outfall import vocab
 from outfall.paths import RULES_DIR
 from outfall.rules import (
     Dated,
@@ -55,7 +54,10 @@ def test_shipped_rules_load_typed_and_cite_everything():
         # 2026.12.8 / 2026.12.5: first days the code does not state are null, remedial measures per kind of
         # finding replace the remedial days, federal duties name their law and are not adopted (contract 7)
         # 2026.12.9 / 2026.12.6: the worklist's week is a setting, not law: undated (contract 7.5)
-        version = {"woodbury": "2026.12.9", "bellport": "2026.12.6"}[jurisdiction]
+        # 2026.12.8: the codes of the districts, property classes and components (vocabulary)
+        # 2026.12.9: the charge model, limits' sources, who adopts rates, words the code no longer holds
+        # 2026.12.10: both of the above merged
+        version = {"woodbury": "2026.12.10", "bellport": "2026.12.6"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20
@@ -74,7 +76,7 @@ def test_shipped_rules_load_typed_and_cite_everything():
         ("pH", "min"): 5.5,
         ("pH", "max"): 9.5,
     }
-    assert set(woodbury.sewer_units.at(D(2026, 1, 1)).classes) == set(vocab.PROPERTY_CLASSES)
+    assert set(woodbury.sewer_units.at(D(2026, 1, 1)).classes) == set(woodbury.vocabulary.property_classes)
     assert woodbury.readings.exceedance_is_strict.at(D(2026, 1, 1)).value is True
     assert rules["bellport"].penalties.stormwater.at(D(2026, 1, 1)).per == "week"
     assert woodbury.penalties.stormwater.at(D(2026, 1, 1)).per == "day"

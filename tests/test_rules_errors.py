@@ -262,16 +262,40 @@ def test_several_problems_name_the_first_in_the_file_and_count_the_rest(tmp_path
     assert str(err.value).endswith("(and 1 more problem)")
 
 
-def test_the_sewer_sections_go_together():
+def test_a_town_states_only_the_sections_its_law_has():
     text = (RULES_DIR / "woodbury.yaml").read_text()
     start = text.index("\ninfiltration:\n")
     end = text.index("\n\n", start + 1)
-    with pytest.raises(RulesError) as err:
-        parse_rules(text[:start] + text[end:], Path("woodbury.yaml"))
-    assert str(err.value) == (
-        "woodbury.yaml: has sewer rules (discharge_limits ...) but no infiltration; "
-        "the sewer rules go together"
+    rules = parse_rules(text[:start] + text[end:], Path("woodbury.yaml"))
+    assert rules.infiltration is None and rules.slug is not None
+
+
+def test_values_left_empty_are_not_stated_and_a_half_filled_entry_names_each_blank():
+    text = (RULES_DIR / "woodbury.yaml").read_text()
+    # a whole section left "": not stated
+    start = text.index("\ninfiltration:\n")
+    end = text.index("\n\n", start + 1)
+    emptied = (
+        text[:start]
+        + (
+            '\ninfiltration:\n  - gal_per_inch_diameter_per_mile_per_day: ""\n    feet_per_mile: ""\n'
+            '    citation: ""\n    effective_from: ""'
+        )
+        + text[end:]
     )
+    rules = parse_rules(emptied, Path("woodbury.yaml"))
+    assert rules.infiltration is None and rules.not_stated == ("infiltration",)
+    # a version that states some values and leaves two required ones "": both named, in file order
+    half = emptied.replace('feet_per_mile: ""', "feet_per_mile: 5280").replace(
+        'citation: ""\n    effective_from: ""', 'citation: "x"\n    effective_from: ""'
+    )
+    with pytest.raises(RulesError) as err:
+        parse_rules(half, Path("woodbury.yaml"))
+    problems = err.value.problems
+    assert len(problems) == 2
+    assert "infiltration[0].gal_per_inch_diameter_per_mile_per_day: is empty" in problems[0]
+    assert "infiltration[0].effective_from: is empty" in problems[1]
+    assert str(err.value).endswith("(and 1 more problem)")
 
 
 def test_the_file_must_be_the_jurisdictions_own(tmp_path):

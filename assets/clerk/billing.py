@@ -535,6 +535,8 @@ def bill(
     deleted and inserted. Call inside a transaction: a BillingError (missing rate, unbillable parcel, a
     year no rules cover) leaves nothing written once it rolls back."""
     now = now or dt.datetime.now(dt.UTC)
+    if rules.sewer_units is None:  # the town's rules state no unit schedule: no unit bills to make
+        return []
     years = sorted({int(y) for y in years}) if years is not None else billing_years(con, year, rules)
     _check_parcels(con)
     laws = {y: year_law(rules, y) for y in years}

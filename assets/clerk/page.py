@@ -34,6 +34,10 @@ def read_billing_data(
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.fees = r.named("inspection_fees", "select_inspection_fee_totals")
     data.fees_unpriced = r.named("inspection_fees", "select_dashboard_unpriced_fees")
+    data.unit_schedule = rules.sewer_units is not None
+    data.inspection_fee_law = rules.inspection_fees is not None
+    data.volume = r.named("volume_charges", "select_dashboard_volume_charges")
+    data.sampling_fees = r.named("sampling_fees", "select_dashboard_sampling_fees")
     years_frame = r.named("sewer_bills", "select_dashboard_bill_years")
     years = [int(y) for y in years_frame["year"]] if years_frame is not None else []
     data.billed_years = years
@@ -49,6 +53,7 @@ def read_billing_data(
     data.rule = schedule.citation if schedule is not None else ""  # the schedule the year was billed by
     data.rule_short = (schedule.short_citation or "") if schedule is not None else ""
     data.bill_rule = billing.citation if billing is not None else ""
+    data.rates_by = (billing.rates_adopted_by or "") if billing is not None else ""
     data.district_names = district_names(rules, year)
     earlier = [y for y in years if y < year]
     prev = max(earlier) if earlier else None
@@ -98,6 +103,8 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
         "billing_summary",
         "parcels",
         "inspection_fees",
+        "volume_charges",
+        "sampling_fees",
         "worklist",
     ],
     description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and "

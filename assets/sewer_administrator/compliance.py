@@ -1,7 +1,7 @@
 """Assets of the sewer administrator: the compliance core of the sewer use law.
 
 - ``discharge_violations``: every lab result against every per-sample limit
-  (Part 2 defaults, Table 7-1 from the rules, permit limits replacing them);
+  (the rules' own limits and those adopted under them, permit limits replacing them);
   also writes ``discharge_evaluations``, ``inconclusive_results``,
   ``unlimited_results`` and ``discharge_limit_defaults``.
 - ``statistic_violations``: daily-maximum and monthly-average permit limits;
@@ -57,8 +57,9 @@ from assets.common import (
 from assets.run import counts_by, record_not_judged
 from outfall.law.enforcement import add_months
 from outfall.resources import OutfallSettings, RulesResource
-from outfall.rules import Rules, RulesError
-from outfall.rules.tables import NotJudged, check_implemented, coverage_text, not_in_effect, versions_frame
+from outfall.rules import Rules, RulesError, Versions
+from outfall.rules.implemented import IMPLEMENTED
+from outfall.rules.tables import NotJudged, check_implemented, coverage_phrase, not_in_effect, versions_frame
 from outfall.rules.words import DESCRIBE
 from outfall.slug_context import SLUG_CONTEXT_HOURS, refresh_slug_context
 from outfall.warehouse import count, replace_rows, sql, transaction
@@ -71,14 +72,7 @@ LAST_DAY = dt.date(9999, 12, 31)
 
 # Readings of the compliance core this code implements (rules section
 # readings_sewer_compliance); a rules file asking for another fails loudly.
-IMPLEMENTED_READINGS = {
-    "daily_value": "composite_else_mean_of_grabs",
-    "monthly_value": "mean_of_results",
-    "overlapping_permit_limits": "latest_effective_from_then_strictest",
-    "nondetect_against_minimum": "below_limit_is_violation",
-    "slug_usual_interval": "median_daily_spacing",
-    "slug_duration_display": "ceil_minutes",
-}
+IMPLEMENTED_READINGS = IMPLEMENTED["readings_sewer_compliance"]
 
 
 def sewer_rules(resource: RulesResource) -> Rules:
@@ -110,7 +104,7 @@ def write_rule_tables(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
         con,
         "sewer_compliance_rules",
         versions_frame(
-            rules.require("sewer_compliance"),
+            rules.sewer_compliance or (),
             {
                 k: k
                 for k in (
@@ -152,7 +146,7 @@ def judge_statistics(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
 
 def judge_infiltration(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
     """Every infiltration test against the infiltration rule in effect on its day."""
-    versions = rules.require("infiltration")
+    versions = rules.infiltration or ()  # none: every test is not judged, and says why
     replace_rows(
         con,
         "infiltration_rules",
@@ -165,7 +159,7 @@ def judge_infiltration(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
         ),
     )
     con.execute(sql("delete_infiltration_results")).fetchall()
-    con.execute(sql("insert_infiltration_results"), {"coverage": coverage_text(versions)}).fetchall()
+    con.execute(sql("insert_infiltration_results"), {"coverage": coverage_phrase(versions)}).fetchall()
     con.execute(sql("insert_infiltration_findings")).fetchall()
     record_not_judged(con, "infiltration_results", sql_name="insert_not_judged_infiltration_tests")
 
@@ -174,14 +168,16 @@ def judge_infiltration(con: duckdb.DuckDBPyConnection, rules: Rules) -> None:
 
 
 def default_limits_frame(rules: Rules) -> pd.DataFrame:
-    """The jurisdiction's limits as applied, every dated entry: Part 2 (discharge_limits) and Table 7-1."""
+    """The jurisdiction's limits as applied, every dated entry: its own (discharge_limits) and those adopted
+    under table_7_1. Each limit's source is the word its rules give it (else the sewer use law's short
+    name); its rule quotes the condition the law sets on it, where it sets one."""
+    fallback = rules.law("sewer_use").short if rules.has_law("sewer_use") else rules.name
+    groups = [(None, rules.discharge_limits or ())]
+    groups += [(g.source, g.limits) for g in rules.adopted_limit_groups()]
     rows = []
-    groups = [
-        ("Part 2", rules.discharge_limits or ()),
-        ("Table 7-1", rules.table_7_1.limits if rules.table_7_1 else ()),
-    ]
     for source, limits in groups:
         for lim in limits:
+            rule = f"{lim.citation}; {lim.applies_when}" if lim.applies_when else lim.citation
             rows.append(
                 {
                     "parameter": lim.parameter,
@@ -190,32 +186,33 @@ def default_limits_frame(rules: Rules) -> pd.DataFrame:
                     "unit": lim.unit,
                     "effective_from": lim.starts,
                     "effective_to": lim.effective_to,
-                    "source": source,
-                    "rule": lim.citation,
+                    "source": lim.source or source or fallback,
+                    "rule": rule,
                     "rules_version": rules.version,
+                    "excursion_minutes": lim.excursion_minutes,
                 }
             )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "parameter",
-            "limit_type",
-            "value",
-            "unit",
-            "effective_from",
-            "effective_to",
-            "source",
-            "rule",
-            "rules_version",
-        ],
-    )
+    return pd.DataFrame(rows, columns=[*LIMIT_COLUMNS, "excursion_minutes"])
+
+
+LIMIT_COLUMNS = (
+    "parameter",
+    "limit_type",
+    "value",
+    "unit",
+    "effective_from",
+    "effective_to",
+    "source",
+    "rule",
+    "rules_version",
+)
 
 
 def nondetect_policy_frame(rules: Rules) -> pd.DataFrame:
     """Every dated version of the non-detect policy: one row for its default ('*') and one per
     parameter it names (the policy in effect on a result's day applies)."""
     frames = []
-    for version in rules.require("nondetect_averaging"):
+    for version in rules.nondetect_averaging or ():
         policies = {"*": version.default, **version.by_parameter}
         for parameter, policy in policies.items():
             frames.append(
@@ -223,6 +220,8 @@ def nondetect_policy_frame(rules: Rules) -> pd.DataFrame:
                     [version], {"parameter": lambda v, p=parameter: p, "policy": lambda v, q=policy: q}
                 )
             )
+    if not frames:  # the rules state no policy: every average with a non-detect is not judged
+        return versions_frame([], {"parameter": "parameter", "policy": "policy"})
     return pd.concat(frames, ignore_index=True)
 
 
@@ -274,12 +273,12 @@ SLUG_COLUMNS = {
 def write_slug_rules(con: duckdb.DuckDBPyConnection, rules: Rules) -> dict[str, Any]:
     """The dated slug definitions as table slug_rules (the SQL joins each day to its version);
     returns what the statements bind that is not a law value (the zone, the longest baseline)."""
-    versions = rules.require("slug")
+    versions = rules.slug or ()  # none: every day is not judged, and says why
     replace_rows(con, "slug_rules", versions_frame(versions, SLUG_COLUMNS))
     return {
         "tz": rules.timezone,
-        "max_baseline_days": max(v.baseline_days for v in versions),
-        "coverage": coverage_text(versions),
+        "max_baseline_days": max((v.baseline_days for v in versions), default=0),
+        "coverage": coverage_phrase(versions),
     }
 
 
@@ -596,7 +595,7 @@ def compliance_summary(
 ) -> MaterializeResult:
     town = sewer_rules(rules)
     as_of = settings.as_of_date()
-    versions = town.require("notices").permit_expiry_warning
+    versions = town.notices.permit_expiry_warning if town.notices is not None else Versions(())
     warning = versions.get(as_of)  # permits are flagged by the policy in effect on the day judged
     not_judged = (
         []

@@ -189,7 +189,11 @@ def read_annual_report(
         generated_at=_now_local(),
         town=town.name,
         laws=page_laws(rules, end),
-        authority=f"{town.law('sewer_district', end).name}, {town.name}",
+        authority=(
+            f"{town.law('sewer_district', end).name}, {town.name}"
+            if town.has_law("sewer_district")
+            else town.name
+        ),
     )
     params = {"year": year}
     data.users = r.named("pretreatment_annual_report", "select_report_users", params)

@@ -39,12 +39,13 @@ from assets.common import GROUP_SEWER, WAREHOUSE_POOL, warehouse
 from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
+from outfall.rules.implemented import IMPLEMENTED
 from outfall.warehouse import count, preview_markdown, sql, transaction
 
 # Readings of the permit term this code implements (rules section readings_sewer_compliance).
 IMPLEMENTED_READINGS = {
-    "permit_in_effect": "effective_through_expires",
-    "permit_term_unknown": "never_held_without_number",
+    name: IMPLEMENTED["readings_sewer_compliance"][name]
+    for name in ("permit_in_effect", "permit_term_unknown")
 }
 
 

@@ -11,8 +11,8 @@ the stormwater management officer.
 - ``illicit_discharge_charges``: per case with a cost of abatement, the 12 equal payments,
   18% a year simple interest from the 30th day after discovery on the unpaid principal,
   the balance and the largest criminal penalty ($350 a day);
-- ``illicit_discharge_letters``: a notice of violation per case (the six measures ch. 185
-  lets it require, the abatement deadline, the appeal to the Justice Court) and, for an
+- ``illicit_discharge_letters``: a notice of violation per case (the measures the law lets it
+  require, the abatement deadline, the appeal) and, for an
   abatement done by the Town, the notice of its cost, written to
   ``<dashboards>/letters/stormwater/illicit_*.html``.
 
@@ -20,7 +20,7 @@ The arithmetic is ``outfall/law/illicit.py`` and ``outfall/law/calendar.py`` (bu
 of General Construction Law § 24); every number and rule sentence comes from
 the town's rules file (``illicit_discharges``, the version in effect on the day the
 discharge was discovered, ``business_days`` and ``deadline_extension``). A case the rules do
-not cover (discovered before ch. 185 took effect), a case whose appeal's outcome is given
+not cover (discovered before the law took effect), a case whose appeal's outcome is given
 without the day of the decision, and a payment that cannot be matched to a case's cost are
 set aside in ``quarantine`` with the reason. All three tables are written in one transaction.
 """
@@ -78,7 +78,7 @@ INPUTS = [
     "illicit_discharges",
     "illicit_payments",
     "parcels",
-]  # the six things ch. 185 lets a notice of violation require, by their numbers
+]  # the measures the illicit discharge law lets a notice of violation require, by their numbers
 
 DEADLINE_COLUMNS = [
     "case_id",
@@ -141,7 +141,7 @@ def _case(row: dict) -> IllicitCase:
     return IllicitCase.model_validate({**row, "abatement_cost_usd": _money(row["abatement_cost_usd"])})
 
 
-def parse_measures(text: Any) -> tuple[list[int], str | None]:
+def parse_measures(text: Any, cited_as: str = "the illicit discharge law") -> tuple[list[int], str | None]:
     """The measures a notice requires, from '2, 3, 4', '(2)(4)', '2;4' or 'all':
     (numbers 1-6 in order, the problem in plain words or None)."""
     if text is None or not str(text).strip():
@@ -154,7 +154,7 @@ def parse_measures(text: Any) -> tuple[list[int], str | None]:
     if len(numbers) != len({t for t in tokens}) or any(not t.isdigit() for t in tokens):
         return numbers, (
             f"the measures the notice requires ('{text}') are not all among the numbers 1 to 6 "
-            f"of ch. 185's list"
+            f"of {cited_as}'s list"
         )
     return numbers, None
 
@@ -213,17 +213,18 @@ def _nov_context(
     abatement_by, abatement_note = _period_end(
         case["abatement_due"], "illicit_discharges.abatement", calendar, extensions
     )
-    measures, problem = parse_measures(case.get("nov_requires"))
+    cited_as = terms.cited_as or "the illicit discharge law"
+    measures, problem = parse_measures(case.get("nov_requires"), cited_as)
     recipient = _recipient(case)
     missing = address_problems(recipient, ADDRESS_FIX)
     if problem:
         missing.append(problem)
     elif not measures:
-        missing.append("the case does not say which of the six measures of ch. 185 the notice requires")
+        missing.append(f"the case does not say which of the six measures of {cited_as} the notice requires")
     if 4 in measures and case["abatement_due"] is None:
         missing.append(
             "the notice requires abatement or restoration but sets no deadline for it "
-            "(ch. 185: the notice shall set forth a deadline)"
+            f"({cited_as}: the notice shall set forth a deadline)"
         )
     context = {
         "case_id": case["case_id"],
@@ -602,8 +603,8 @@ def recorded_letter_files(con) -> set[str]:
 
 
 def keep_records(letters: list[dict], folder: Path | None, recorded: set[str]) -> list[dict]:
-    """Each letter on record as it was issued: its file's own text instead of this run's wording (a ch. 185
-    letter dated by its notice is a record; later facts and later wording never change it)."""
+    """Each letter on record as it was issued: its file's own text instead of this run's wording (an illicit
+    discharge letter dated by its notice is a record; later facts and later wording never change it)."""
     out = []
     for letter in letters:
         path = folder / letter["letter_file"] if folder is not None else None

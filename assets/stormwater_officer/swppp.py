@@ -230,6 +230,17 @@ def site_classification(
                 row.update(
                     inspections_required=False, reason=f"no rules for jurisdiction '{s['jurisdiction']}'"
                 )
+            elif r.swppp is None:  # the jurisdiction's law, as its rules file has it, states none
+                not_judged.append(
+                    NotJudged(
+                        f"site {s['site_id']}",
+                        day,
+                        "swppp",
+                        f"not judged: the rules of {r.name} state no construction stormwater inspections "
+                        "(the law they were written from states none)",
+                    )
+                )
+                row.update(inspections_required=False, reason=not_judged[-1].reason)
             else:
                 try:
                     c = law.classify_site(
@@ -814,12 +825,12 @@ class StopWorkOrders:
             group_name=GROUP_STORMWATER,
             kinds={"duckdb", "html"},
             deps=["swppp_notices"],
-            description="Stop-work orders (ch. 267 / ch. 21 stop-work orders): for an active site, an order "
-            "resting only on mailed notices of violation whose last day to correct has passed with the "
-            "violation uncorrected; all work halted except site stabilization and the correction of the "
-            "violations. A draft (numbered by the month it was first warranted, the number kept between "
-            "runs) until its mailing is recorded in notices_mailed (kind stop_work); then written once and "
-            "kept as a record.",
+            description="Stop-work orders (the stormwater law of the site's jurisdiction): for an "
+            "active site, an order resting only on mailed notices of violation whose last day to correct "
+            "has passed with the violation uncorrected; all work halted except site stabilization and the "
+            "correction of the violations. A draft (numbered by the month it was first warranted, the "
+            "number kept between runs) until its mailing is recorded in notices_mailed (kind stop_work); "
+            "then written once and kept as a record.",
         ),
         AssetSpec(
             "swppp_letters",
@@ -1067,7 +1078,7 @@ def swppp_upcoming(
         horizon = {
             j: v.interval_days
             for j, r in rules.items()
-            if (v := r.swppp.weekly_inspection.get(as_of)) is not None
+            if r.swppp is not None and (v := r.swppp.weekly_inspection.get(as_of)) is not None
         }
         until = as_of + dt.timedelta(days=max(horizon.values(), default=0))
         for m in _records(con, sql("select_upcoming_milestones"), {"as_of": as_of, "until": until}):

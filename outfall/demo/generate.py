@@ -137,7 +137,10 @@ DATASETS = (
 )
 #: Registered input folders the demo town does not write, each with why (tests/test_demo_generate.py:
 #: every folder of outfall.ingest's registry is in DATASETS or here). A new folder goes in one of the two.
-NOT_IN_DEMO: dict[str, str] = {}
+NOT_IN_DEMO: dict[str, str] = {
+    "water_use": "the demo town charges by its unit schedule, not by the volume of water used "
+    "(examples/towns/chagrin_falls/data has a town that does)",
+}
 LOCAL_TZ = "America/New_York"
 #: The default as-of day (month, day) of the demo year: the data ends on it.
 AS_OF_MONTH_DAY = (11, 30)

@@ -11,16 +11,17 @@ are made from the specs (``outfall.ingest.compile.create_table_sql``).
 
 from __future__ import annotations
 
-from outfall import vocab
 from outfall.ingest.datasets import (
     BY_HAND,
     COMPONENT_VOCAB,
     DISTRICT_VOCAB,
+    TOWN_CODES,
     Column,
     Dataset,
     Step,
     key_vocabulary,
     register,
+    synonym_vocabulary,
 )
 
 # Keep the amount as exact decimal text (DECIMAL(12,2) in the table), not a float:
@@ -38,14 +39,14 @@ SEWER_BUDGET = register(
                 "enum",
                 required=True,
                 vocabulary=DISTRICT_VOCAB,
-                allowed=", ".join(vocab.DISTRICTS),
+                allowed=TOWN_CODES.format(kind="sewer districts"),
             ),
             Column(
                 "component",
                 "enum",
                 required=True,
                 vocabulary=COMPONENT_VOCAB,
-                allowed=", ".join(vocab.COMPONENTS),
+                allowed=TOWN_CODES.format(kind="bill components"),
             ),
             Column(
                 "amount",
@@ -77,6 +78,52 @@ SEWER_BUDGET = register(
         "method (billing.rate_sources lists sewer_budget, with the act that adopted it) is a rate not "
         "adopted in sewer_rates this budget divided by the component's total units in the district; the "
         "shipped rules adopt none, so a budget alone bills nothing.",
+    )
+)
+
+# The units a water meter's reading may be in, and the spellings a file may use for each.
+VOLUME_UNITS = {
+    "gallon": ("gallons", "gal", "g"),
+    "thousand_gallons": ("kgal", "1000 gallons", "1,000 gallons", "thousand gallons", "tgal"),
+    "cubic_foot": ("cubic feet", "cf", "ft3", "cu ft"),
+    "hundred_cubic_feet": ("ccf", "hcf", "100 cubic feet", "100 cf", "hundred cubic feet"),
+}
+_, VOLUME_UNIT_VOCAB = synonym_vocabulary("volume_unit", VOLUME_UNITS)
+
+WATER_USE = register(
+    Dataset(
+        "water_use",
+        (
+            Column("parcel_id", required=True, doc="the premises (a parcel of the parcels folder)"),
+            Column("period_start", "date", required=True, doc="the billing period's first day"),
+            Column("period_end", "date", required=True, doc="the billing period's last day"),
+            Column(
+                "volume",
+                "number",
+                nonnegative=True,
+                doc="the water used in the period, as the meter reads it (blank for unmetered premises)",
+            ),
+            Column(
+                "unit",
+                "enum",
+                vocabulary=VOLUME_UNIT_VOCAB,
+                allowed=", ".join(VOLUME_UNITS),
+                doc="of the volume: gallons, thousand gallons, cubic feet or hundred cubic feet (ccf)",
+            ),
+        ),
+        key=("parcel_id", "period_start"),
+        extensions=BY_HAND,
+        finish=(
+            Step(
+                reasons=(
+                    "CASE WHEN period_end < period_start THEN 'the period ends before it starts' END",
+                    "CASE WHEN volume IS NOT NULL AND unit IS NULL THEN 'a volume needs its unit' END",
+                ),
+            ),
+        ),
+        group="billing",
+        description="The water each premises used in a billing period, as its meter reads it: what a sewer "
+        "charge by volume is computed from.",
     )
 )
 

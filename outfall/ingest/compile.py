@@ -81,9 +81,11 @@ def lookup_rows(datasets, ctx: Context) -> dict[str, list[tuple]]:
                 for key, value in col.vocabulary.for_context(ctx).items():
                     vocabs[(col.vocabulary.name, key)] = value
     requires = []
-    for cls, spec in (ctx.unit_schedule or {}).get("classes", {}).items():
+    schedule = ctx.unit_schedule or {}
+    citation = schedule.get("short_citation") or schedule.get("citation") or "the unit schedule"
+    for cls, spec in schedule.get("classes", {}).items():
         for i, col in enumerate((spec or {}).get("requires", []) or []):
-            requires.append((str(cls), str(col), i))
+            requires.append((str(cls), str(col), i, str(citation)))
     return {
         "_param_vocab": sorted(params.items()),
         "_unit_vocab": sorted(set(units)),
@@ -97,7 +99,7 @@ LOOKUP_DDL = {
     "_unit_vocab": "kind VARCHAR, key VARCHAR, unit_canonical VARCHAR, scale DOUBLE, off DOUBLE, "
     "converts_to VARCHAR",
     "_vocab": "vocabulary VARCHAR, key VARCHAR, canonical VARCHAR",
-    "_parcel_requires": "property_class VARCHAR, column_name VARCHAR, position INTEGER",
+    "_parcel_requires": "property_class VARCHAR, column_name VARCHAR, position INTEGER, citation VARCHAR",
 }
 
 
@@ -111,6 +113,23 @@ def create_lookups(con, datasets, ctx: Context) -> None:
 
 # ---------------------------------------------------------------------------
 # the judging query
+
+
+def for_town(ds: Dataset, ctx: Context) -> Dataset:
+    """``ds`` with its columns of the town's codes as this run's rules have them (town_codes_column)."""
+    columns = tuple(town_codes_column(c, ctx) for c in ds.columns)
+    return ds if columns == ds.columns else replace(ds, columns=columns)
+
+
+def town_codes_column(col: Column, ctx: Context) -> Column:
+    """A column of the town's codes (districts, property classes, components) as this run's rules have
+    them: one of the codes listed, or, where the rules list none, the text as written and not required."""
+    if col.vocabulary is None or not col.vocabulary.rules_codes:
+        return col
+    lookup = col.vocabulary.for_context(ctx)
+    if not lookup:
+        return replace(col, kind="text", vocabulary=None, required=False, allowed="")
+    return replace(col, allowed=", ".join(dict.fromkeys(lookup.values())))
 
 
 def _typed(
@@ -194,6 +213,7 @@ def judge_sql(
     for col in ds.columns:
         if col.vocabulary is not None and col.vocabulary.jurisdiction_spellings is not None:
             col = replace(col, allowed=ctx.allowed_jurisdictions())
+        col = town_codes_column(col, ctx)
         src_type = present.get(col.name, "VARCHAR")
         if col.name in present and parse.is_text(src_type):
             ref, src_type = ident("_t_" + col.name), parse.CLEANED

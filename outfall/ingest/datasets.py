@@ -43,6 +43,9 @@ class Vocabulary:
     # The spellings of one jurisdiction, for a vocabulary of the jurisdictions the run's rules files name
     # (Context.jurisdictions): its mapping is made per run (``for_context``), ``mapping`` stays empty.
     jurisdiction_spellings: Callable[[str], tuple[str, ...]] | None = None
+    # The codes of the town's rules (their section ``vocabulary``): 'districts', 'property_classes' or
+    # 'components'; the mapping is made per run from the rules (Context.codes), ``mapping`` stays empty.
+    rules_codes: str = ""
 
     def for_jurisdictions(self, jurisdictions: tuple[str, ...]) -> Mapping[str, str]:
         """The mapping: its own, or that of the jurisdictions given."""
@@ -56,7 +59,25 @@ class Vocabulary:
         }
 
     def for_context(self, ctx: Context) -> Mapping[str, str]:
+        if self.rules_codes:
+            return ctx.codes.get(self.rules_codes, {})
         return self.for_jurisdictions(ctx.jurisdictions)
+
+
+def rules_codes(name: str, kind: str) -> Vocabulary:
+    """The codes of the town's rules of ``kind`` (districts, property_classes, components), with their
+    spellings. A town whose rules list none takes the column as written and does not require it."""
+    return Vocabulary(name, {}, "norm", rules_codes=kind)
+
+
+def default_codes() -> dict[str, dict[str, str]]:
+    """The codes of the town of the default rules folder (OUTFALL_RULES_DIR, else the project's rules/), by
+    kind: every spelling (matched as ``outfall.rules.codes.norm`` makes it) and its code."""
+    from outfall.rules import load_town  # the rules' models (pydantic): only when a context is made
+    from outfall.rules.codes import KINDS
+
+    codes = load_town().town.vocabulary
+    return {kind: codes.lookup(kind) if codes is not None else {} for kind in KINDS}
 
 
 def jurisdiction_vocabulary(
@@ -117,6 +138,9 @@ class Context:
     # The jurisdictions of the rules files found (a site's jurisdiction is one), and those files in words.
     jurisdictions: tuple[str, ...] = ()
     rules_files: str = ""
+    # The codes of the town's rules by kind (districts, property_classes, components): every spelling
+    # and the code it stands for (default: the default rules folder's town's).
+    codes: Mapping[str, Mapping[str, str]] = field(default_factory=default_codes)
 
     def allowed_jurisdictions(self) -> str:
         """What a quarantined jurisdiction is told: the rules files found."""
@@ -244,14 +268,13 @@ def key_vocabulary(name: str, options: tuple[str, ...], spellings=()) -> Vocabul
     )
 
 
-DISTRICT_VOCAB = vocabulary(
-    "district", vocab.canonical_district, [*vocab.DISTRICTS, *vocab._DISTRICT_SYNONYMS]
-)
-PROPERTY_CLASS_VOCAB = vocabulary(
-    "property_class", vocab.canonical_property_class, [*vocab.PROPERTY_CLASSES, *vocab._CLASS_SYNONYMS]
-)
-COMPONENT_VOCAB = vocabulary(
-    "component", vocab.canonical_component, [*vocab.COMPONENTS, *vocab._COMPONENT_SYNONYMS]
+DISTRICT_VOCAB = rules_codes("district", "districts")
+PROPERTY_CLASS_VOCAB = rules_codes("property_class", "property_classes")
+COMPONENT_VOCAB = rules_codes("component", "components")
+#: What a column of the town's codes accepts, as the documentation of the input folders says it.
+TOWN_CODES = (
+    "one of the town's {kind} as its rules file lists them, or a spelling it gives (required where the "
+    "rules list some; taken as written where they list none)"
 )
 
 
@@ -374,7 +397,7 @@ MAILING_COLUMNS = (
 
 
 def _district(required: bool = True) -> Column:
-    return _enum("district", DISTRICT_VOCAB, "consolidated, district_1", required)
+    return _enum("district", DISTRICT_VOCAB, TOWN_CODES.format(kind="sewer districts"), required)
 
 
 register(
@@ -396,11 +419,23 @@ register(
                 "of its flow, when given)",
             ),
             *MAILING_COLUMNS,
+            Column(
+                "outside_limits",
+                "bool",
+                doc="yes when the user's service location is outside the town's corporate limits (where "
+                "the rules charge such users otherwise; blank: inside)",
+            ),
+            Column(
+                "permit_sets_surcharge",
+                "bool",
+                doc="yes when the user's permit allows discharge above the limits for a surcharge (where "
+                "the rules surcharge only such users; blank: no)",
+            ),
         ),
         key=("user_id",),
         extensions=BY_HAND,
         group="sewer_administrator",
-        description="Permitted industrial users (ch. 253 Part 2 permits).",
+        description="Permitted industrial users (the sewer use law's permits).",
     )
 )
 
@@ -446,7 +481,8 @@ register(
             "effective_to",
         ),
         group="sewer_administrator",
-        description="Permit-specific limits (Part 2 special agreements) replacing the jurisdiction's limit "
+        description="Permit-specific limits (the sewer use law's special agreements) replacing the "
+        "jurisdiction's limit "
         "while in effect.",
     )
 )
@@ -630,8 +666,8 @@ register(
             ),
         ),
         group="sewer_administrator",
-        description="Infiltration tests of sewer sections (Part 2: 200 gal per inch-diameter per mile per "
-        "day).",
+        description="Infiltration tests of sewer sections (judged against the sewer use law's infiltration "
+        "limit in the rules).",
     )
 )
 
@@ -639,15 +675,16 @@ _PARCEL_COUNTS = ("acres", "living_units", "bathrooms", "washing_machines", "peo
 
 
 def _parcel_steps(ctx: Context) -> tuple[Step, ...]:
-    """Each property class's required counts (the rules' unit schedule, ch. 253
-    Part 3), as reasons; the classes and columns come from the lookup table
-    _parcel_requires(property_class, column_name) that the engine fills."""
+    """Each property class's required counts (the rules' unit schedule), as reasons; the classes,
+    columns and the schedule's short citation come from the lookup table
+    _parcel_requires(property_class, column_name, position, citation) that the engine fills."""
     missing = " ".join(f"WHEN {lit(c)} THEN s.{c} IS NULL" for c in _PARCEL_COUNTS)
     return (
         Step(
             reasons=(
                 "(SELECT string_agg(r.property_class || ' parcel has no ' || r.column_name || '; its sewer "
-                "units depend on it (ch. 253 Part 3): fill in ' || r.column_name, '; ' ORDER BY r.position) "
+                "units depend on it (' || r.citation || '): fill in ' || r.column_name, '; ' "
+                "ORDER BY r.position) "
                 "FROM _parcel_requires r WHERE r.property_class = s.property_class AND CASE r.column_name "
                 f"{missing} ELSE false END)",
             )
@@ -661,7 +698,7 @@ register(
         (
             Column("parcel_id", required=True),
             _district(),
-            _enum("property_class", PROPERTY_CLASS_VOCAB, ", ".join(vocab.PROPERTY_CLASSES), True),
+            _enum("property_class", PROPERTY_CLASS_VOCAB, TOWN_CODES.format(kind="property classes"), True),
             Column("acres", "number", nonnegative=True),
             Column("living_units", "integer", nonnegative=True),
             Column("bathrooms", "integer", nonnegative=True),
@@ -669,6 +706,14 @@ register(
             Column("people", "integer", nonnegative=True),
             Column("seats", "integer", nonnegative=True),
             Column("moratorium", "bool"),
+            # what a charge by the volume of water used reads (rules volume_charges)
+            Column("meter_size_in", "number", nonnegative=True, doc="the water meter's size, in inches"),
+            Column(
+                "outside_limits",
+                "bool",
+                doc="yes when the premises are outside the town's corporate limits (blank: inside)",
+            ),
+            Column("metered", "bool", doc="no when the premises have no water meter (blank: metered)"),
             Column("owner"),
             Column("address"),
             # the owner's mailing address for the sewer register's mail merge: the street line (blank:
@@ -693,7 +738,7 @@ register(
         (
             Column("year", "integer", required=True),
             _district(),
-            _enum("component", COMPONENT_VOCAB, ", ".join(vocab.COMPONENTS), True),
+            _enum("component", COMPONENT_VOCAB, TOWN_CODES.format(kind="bill components"), True),
             Column(
                 "rate_per_unit",
                 "number",

@@ -271,6 +271,7 @@ def ingest_dataset(
     now = now or dt.datetime.now(dt.UTC)
     unreadable = unreadable or {}
     alone = alone or set()
+    ds = cq.for_town(ds, ctx)  # the town's codes: required where its rules list them
     con.execute(cq.create_table_sql(ds)).fetchall()
     check_table(con, ds)
     report = DatasetReport(ds.name)

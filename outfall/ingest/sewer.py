@@ -23,8 +23,8 @@ from outfall.ingest.datasets import (
     synonym_vocabulary,
 )
 
-# Report types, with the spellings a clerk may use. `periodic` is the Part 2
-# periodic report (at intervals not exceeding six months); `slug` the written
+# Report types, with the spellings a clerk may use. `periodic` is the sewer use
+# law's periodic report (at the intervals its rules set); `slug` the written
 # report after a slug discharge (40 CFR 403.8(f)(2)(vi)); `violation_notice`
 # the user's notice of a violation its own sampling found (40 CFR 403.12(g)(2));
 # the others are 40 CFR 403.12 reports that count for SNC when late.
@@ -104,13 +104,13 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
             Column("received_on", "date", doc="blank: not received"),
         ),
         ("user_id", "report_type", "period_start", "period_end", "due_date"),
-        "Reports due from industrial users and when they came in: periodic reports (ch. 253 Part 2, "
-        "at intervals not exceeding six months), slug reports (40 CFR 403.8(f)(2)(vi)), "
+        "Reports due from industrial users and when they came in: periodic reports (the sewer use law, "
+        "at the intervals its rules set), slug reports (40 CFR 403.8(f)(2)(vi)), "
         "24-hour violation notices (40 CFR 403.12(g)(2)) and other 40 CFR 403.12 reports.",
         (
             "CASE WHEN period_end < period_start THEN 'period_end is before period_start' END",
             "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its "
-            "due_date (ch. 253 Part 2: at intervals not exceeding six months)' END",
+            "due_date (the day the sewer use law''s periodic report was due)' END",
         ),
     ),
     _sewer_dataset(
@@ -124,7 +124,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         ),
         ("user_id", "occurred_at"),
         "Accidental discharges, the user's notification and its written statement "
-        "(ch. 253 Part 2: a detailed written statement within 15 days).",
+        "(the sewer use law: a detailed written statement within the days its rules set).",
         ("CASE WHEN notified_at < occurred_at THEN 'notified_at is before occurred_at' END",),
         timestamp_groups=("user_id",),
     ),
@@ -146,7 +146,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         ),
         ("trap_id", "set_on"),
         "Grease interceptors and the cleaning and pumping frequency the administrator set for each "
-        "establishment (ch. 253 Part 2, grease, oil and sand interceptors); a new set_on row changes "
+        "establishment (the sewer use law on grease, oil and sand interceptors); a new set_on row changes "
         "the frequency from that day.",
         (
             "CASE WHEN user_id IS NULL AND parcel_id IS NULL THEN "
@@ -163,7 +163,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
             Column("invoice_no", doc="the scavenger's receipted invoice; blank: none on file"),
         ),
         ("trap_id", "pumped_on"),
-        "Grease trap pump-outs from the scavengers' receipted invoices (ch. 253 Part 2).",
+        "Grease trap pump-outs from the scavengers' receipted invoices (the sewer use law).",
     ),
 )
 
@@ -231,8 +231,8 @@ MONITORING_REQUIREMENTS = register(
             ),
         ),
         group="sewer_administrator",
-        description="The testing the administrator specified for each industrial user (ch. 253 Part 2: the "
-        "types and frequency of testing are specified by the administrator): which parameter, how often "
+        description="The testing the administrator specified for each industrial user (the sewer use law: "
+        "the types and frequency of testing are specified by the administrator): which parameter, how often "
         "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when to "
         "when.",
     )

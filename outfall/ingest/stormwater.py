@@ -12,10 +12,10 @@ folder means "no such data" and its table stays empty); their ingestion assets a
 (``outfall.ingest.compile.create_table_sql``).
 
 The specs of the last three are plain column declarations with no finish step: whatever needs the
-rules (a case before ch. 185 took effect, a practice on a site that is not in ``sites``) is judged
-by the assets that read these tables, which list such rows in table ``set_aside`` with a reason
-(the rows stay kept). Their word lists (``abated_by``, ``appeal_outcome``) are enums: any other
-word is quarantined here, as the contract says.
+rules (a case before the illicit discharge law took effect, a practice on a site that is not in
+``sites``) is judged by the assets that read these tables, which list such rows in table
+``set_aside`` with a reason (the rows stay kept). Their word lists (``abated_by``,
+``appeal_outcome``) are enums: any other word is quarantined here, as the contract says.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ canonical_milestone, MILESTONE_VOCAB = synonym_vocabulary("milestone", MILESTONE
 
 
 def chapter_number(text: object) -> str | None:
-    """'ch. 267', 'Chapter 267', '267' -> '267' (the first number, without leading zeros)."""
+    """'ch. 12', 'Chapter 12', '012' -> '12' (the first number, without leading zeros)."""
     m = re.search(r"\d+", str(text))
     return (m.group(0).lstrip("0") or "0") if m else None
 
@@ -121,7 +121,7 @@ CHAPTER_NUMBER_SQL = (
 )
 CHAPTER_REASON_SQL = (
     "CASE WHEN chapter IS NOT NULL AND NOT regexp_matches(chapter, '[0-9]') THEN "
-    "'chapter ''' || chapter || ''' names no chapter number (e.g. 267)' END"
+    "'chapter ''' || chapter || ''' names no chapter number (e.g. 12)' END"
 )
 
 
@@ -155,7 +155,8 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             extensions=BY_HAND,
             group="stormwater_officer",
             description="Construction milestones and when the applicant notified the enforcement official "
-            "(ch. 267 / ch. 21: at least 48 hours before each of eight milestones).",
+            "(the stormwater law of the site's jurisdiction: notice the hours it sets before each "
+            "milestone).",
         )
     ),
     register(
@@ -221,7 +222,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
                 Column(
                     "chapter",
                     required=True,
-                    doc="the number of the chapter the conviction was under: `21`, `ch. 21`, `Chapter 21`...",
+                    doc="the number of the chapter the conviction was under: `12`, `ch. 12`, `Chapter 12`...",
                 ),
                 Column("site_id"),
                 Column(
@@ -321,7 +322,7 @@ ILLICIT_DISCHARGES = register(
                 doc="blank while the appeal is pending",
             ),
             # optional, for the letters: who is responsible and where to write, what was found,
-            # which of the six measures of ch. 185 the notice of violation requires
+            # which of the measures of the illicit discharge law the notice of violation requires
             Column("responsible_party", doc="for the letters"),
             Column("mailing_address", doc="for the letters"),
             Column("description", doc="what was found, for the letters"),

@@ -103,7 +103,9 @@ class Limit:
     limit_type: str
     value: float
     rule: str
-    source: str = "Part 2"  # "permit" for a special agreement
+    source: str = (
+        "jurisdiction"  # the word of the jurisdiction's own limits; "permit" for a special agreement
+    )
     user_id: str | None = None  # None: the jurisdiction's default
     effective_from: dt.date | None = None
     effective_to: dt.date | None = None

@@ -21,11 +21,9 @@ What must follow a violation, and by when:
   (count x 100 >= pct x measurements), the TRC product in decimals;
 - a report is ``late_report`` when received more than 45 days after its due
   date (not received: the days from its due date to --as-of);
-- surcharge pounds = flow (million gallons) x 8.34 x (concentration - limit),
-  a negative difference counting as zero; amounts rounded half-up to the cent;
-- § 253-55 A: a fine not exceeding $250 or imprisonment not exceeding 15 days,
-  or both, and a civil penalty not exceeding $250 for each violation, each day
-  a separate violation.
+- surcharges are ``outfall/law/surcharges.py``;
+- the sewer use law's penalties (the rules' ``penalties.sewer_use``): a fine, or imprisonment, or both,
+  and a civil penalty, for each violation, each day a separate violation.
 
 Every number comes in as an argument: a version of a section of
 the town's rules file (``rules.snc.at(day)``, ``rules.notices.sewer_correction.at(day)``)
@@ -43,8 +41,6 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo
-
-from outfall.law.discharge import nondetect_value
 
 # ------------------------------------------------------------------ calendar
 
@@ -399,80 +395,6 @@ def violation_days(correct_by: dt.date, corrected_on: dt.date | None, as_of: dt.
 def max_penalty(days: int, fine_max: float | int | str, civil_max: float | int | str) -> Decimal:
     """The most § 253-55 A allows: per day, the fine plus the civil penalty."""
     return (Decimal(str(fine_max)) + Decimal(str(civil_max))) * int(days)
-
-
-# ------------------------------------------------------------- surcharges
-
-
-def cents(value: Decimal | float | int | str) -> Decimal:
-    d = (
-        value
-        if isinstance(value, Decimal)
-        else Decimal(repr(value) if isinstance(value, float) else str(value))
-    )
-    return d.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-
-
-def surcharge_pounds(
-    flow_mg: float | None, concentration: float | None, limit_value: float, lbs_per_mg_per_mgl: float
-) -> float | None:
-    """flow (million gallons) x 8.34 x (concentration - limit); a negative
-    difference counts as zero. None when flow or concentration is unknown."""
-    if flow_mg is None or concentration is None:
-        return None
-    return float(flow_mg) * float(lbs_per_mg_per_mgl) * max(0.0, float(concentration) - float(limit_value))
-
-
-def surcharge_amount(pounds: float | None, rate_usd_per_lb: float | str) -> Decimal | None:
-    """pounds x rate, rounded half-up to the cent."""
-    if pounds is None:
-        return None
-    return cents(exact(pounds) * Decimal(str(rate_usd_per_lb)))
-
-
-def time_weighted_mean(readings: Sequence[tuple[dt.datetime, float]]) -> float | None:
-    """Mean rate over the span of the readings: trapezoids between consecutive
-    readings / the time they cover. One reading: its value."""
-    pts = sorted((t, float(v)) for t, v in readings if v is not None)
-    if not pts:
-        return None
-    area = span = 0.0
-    for (t0, v0), (t1, v1) in zip(pts, pts[1:]):
-        seconds = (t1 - t0).total_seconds()
-        area += (v0 + v1) / 2.0 * seconds
-        span += seconds
-    return area / span if span > 0 else sum(v for _, v in pts) / len(pts)
-
-
-def meter_volume_mg(mean_gpm: float, minutes: float) -> float:
-    """Million gallons at ``mean_gpm`` for ``minutes``."""
-    return float(mean_gpm) * float(minutes) / 1e6
-
-
-def permit_volume_mg(normal_avg_flow_gpd: float, days: int) -> float:
-    return float(normal_avg_flow_gpd) * int(days) / 1e6
-
-
-def month_concentration(
-    results: Sequence[tuple[str, float | None, bool, str | None]],
-) -> tuple[float | None, list[int]]:
-    """The month's concentration for a surcharge and the indexes of the results
-    used: the mean of the composites, else of the grabs. ``results``: (sample_type,
-    value, nondetect, the non-detect policy in effect on the result's day: zero,
-    half_dl or dl). A non-detect on a day no policy covers (None) leaves the
-    month without a concentration: it is not judged."""
-    used = [i for i, r in enumerate(results) if r[0] == "composite"]
-    if not used:
-        used = list(range(len(results)))
-    values = []
-    for i in used:
-        sample_type, value, nd, policy = results[i]
-        if nd and policy is None:
-            return None, used
-        v = nondetect_value(value, policy) if nd else value
-        if v is not None:
-            values.append(float(v))
-    return (sum(values) / len(values) if values else None), used
 
 
 # ----------------------------------------------------- grease interceptors

@@ -4,14 +4,14 @@ The schedule is data (``inspection_fees`` in the town's rules file, typed by
 ``outfall.rules.fees.FeeSchedule``): each entry names a use (``single_family``
 or ``commercial``), whether it applies within a shopping mall or business park
 (true, false, or blank for either), the water and sewer fees, its sentence
-citing ch. 301, and its dates.
+citing the law, and its dates.
 
 - A permit pays the fee of each inspection it asks for; an inspection not asked
   for is 0.00, and a permit asking for neither pays 0.00 in all.
 - The entry used is the one in effect on the day the permit was applied for.
-- No entry for the permit's use and place (ch. 301 schedule B is for commercial
-  uses *not* within a shopping mall or business park, and nothing covers those
-  within one): both fees and the total are None, and the rule says so. This
+- No entry for the permit's use and place (the model town's schedule B is for
+  commercial uses *not* within a shopping mall or business park, and nothing covers
+  those within one): both fees and the total are None, and the rule says so. This
   holds for every such permit, whatever it asks for.
 - A blank ``in_mall_or_business_park`` is read as not within one; a blank
   ``water`` or ``sewer`` as not asked for. A ``use`` other than the two words is

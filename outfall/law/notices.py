@@ -14,7 +14,7 @@
   maximum in the rules in effect on the mailing day; blank means that maximum.
 - Stormwater (the stormwater law of each jurisdiction): the law leaves the schedule to the
   officer, so the days must be given.
-- § 253-55 A penalty days count from the day after correct_by until the first later compliant
+- the sewer use law's penalty days count from the day after correct_by until the first later compliant
   result (exclusive) or the day judged (inclusive).
 
 Every number of the law comes in as an argument (``maximum`` from ``rules.notices.sewer_correction``).
@@ -159,7 +159,9 @@ def correction_days(kind: str, given: int | None, maximum: int | None) -> int:
             raise ValueError("no maximum period to correct a sewer violation is in effect on the mailing day")
         days = int(maximum) if given is None else int(given)
         if days < 0 or days > int(maximum):
-            raise ValueError(f"{days} days to correct is outside 0-{maximum} (ch. 253 Part 2, enforcement)")
+            raise ValueError(
+                f"{days} days to correct is outside 0-{maximum} (the sewer use law's enforcement)"
+            )
         return days
     if kind == "stormwater":
         if given is None:
@@ -213,7 +215,7 @@ def chain(records: Iterable[tuple[dt.date, str, str]]) -> list[tuple[str, str, s
 
 
 def penalty_days(correct_by_day: dt.date | None, corrected_on: dt.date | None, as_of: dt.date) -> int:
-    """§ 253-55 A days counted: from the day after correct_by through the day before the first later
+    """The penalty days counted: from the day after correct_by through the day before the first later
     compliant result, or through the day judged when none has come (results after it are unseen).
     A draft (no correct_by) counts none."""
     if correct_by_day is None:

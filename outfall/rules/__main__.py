@@ -1,6 +1,8 @@
 """``python -m outfall.rules check | schema | docs``.
 
-- ``check [--rules-dir DIR]``: read every rules file; exit 2 with one line when one is not usable.
+- ``check [--rules-dir DIR] [--town NAME]``: read every rules file of the folder as ``outfall run`` reads
+  it; print each file's summary (and what it leaves unstated), or every problem, one line each, in the
+  order of the files and their lines, and exit 2.
 - ``schema``: regenerate ``rules/schema.json`` from the models.
 - ``docs``: regenerate ``docs/rules.md`` from the rules files.
 """
@@ -13,7 +15,9 @@ from pathlib import Path
 
 from outfall.paths import REPO_ROOT, RULES_DIR
 from outfall.rules import RulesError, load_all
+from outfall.rules.check import check_folder
 from outfall.rules.generate import docs_text, schema_text
+from outfall.rules.town import default_rules_dir, default_town
 
 SCHEMA_FILE = RULES_DIR / "schema.json"
 DOCS_FILE = REPO_ROOT / "docs" / "rules.md"
@@ -22,19 +26,25 @@ DOCS_FILE = REPO_ROOT / "docs" / "rules.md"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m outfall.rules", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check", help="read every rules file and say what is wrong")
+    check = sub.add_parser("check", help="read every rules file as `outfall run` does and say what is wrong")
     check.add_argument(
-        "--rules-dir", default=None, help="folder of the rules files (default: the project's rules/)"
+        "--rules-dir",
+        default=None,
+        help="folder of the rules files (default: OUTFALL_RULES_DIR, else the project's rules/)",
+    )
+    check.add_argument(
+        "--town",
+        default=None,
+        help="the jurisdiction running Outfall (default: OUTFALL_TOWN, else the one file with sewer rules)",
     )
     sub.add_parser("schema", help=f"regenerate {SCHEMA_FILE.relative_to(REPO_ROOT)}")
     sub.add_parser("docs", help=f"regenerate {DOCS_FILE.relative_to(REPO_ROOT)}")
     args = parser.parse_args(argv)
+    if args.command == "check":
+        return _check(
+            args.rules_dir or default_rules_dir() or None, default_town() if args.town is None else args.town
+        )
     try:
-        if args.command == "check":
-            rules = load_all(args.rules_dir)
-            for r in rules.values():
-                print(f"{r.source}: {r.name}, version {r.version}: ok")
-            return 0
         if args.command == "schema":
             _write(SCHEMA_FILE, schema_text())
         else:
@@ -43,6 +53,27 @@ def main(argv: list[str] | None = None) -> int:
     except RulesError as exc:
         print(f"outfall: {exc}", file=sys.stderr)
         return 2
+
+
+def _check(rules_dir: str | None, town: str) -> int:
+    checked = check_folder(rules_dir, town)
+    for problem in checked.problems:
+        print(f"outfall: {problem}", file=sys.stderr)
+    if checked.problems:
+        count = len(checked.problems)
+        print(
+            f"outfall: {count} problem{'s' if count > 1 else ''}; `outfall run` would refuse this folder",
+            file=sys.stderr,
+        )
+        return 2
+    for rules in checked.rules.values():
+        print(f"{rules.source}: {rules.name}, version {rules.version}: ok")
+        if rules.not_stated:
+            print(
+                f"  not stated (left empty, reported as such by what needs it): {', '.join(rules.not_stated)}"
+            )
+    print(f"the town running Outfall: {checked.town.jurisdiction}")
+    return 0
 
 
 def _write(path: Path, text: str) -> None:

@@ -41,8 +41,14 @@ OPEN_START = dt.date.min
 class RulesError(ValueError):
     """A rules file that cannot be used, or a rule asked for a day it does not cover.
 
-    The message is one line naming the file, the entry's path and what is wrong.
+    The message is one line naming the file, the entry's path and what is wrong. ``problems`` lists every
+    problem found, one line each, in the order of the file (the message names the first and counts the
+    others; ``python -m outfall.rules check`` prints them all).
     """
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        super().__init__(message)
+        self.problems: list[str] = list(problems) if problems else [message]
 
 
 class Model(BaseModel):
@@ -68,6 +74,12 @@ class Model(BaseModel):
         return data
 
 
+def day_text(day: dt.date | None) -> str:
+    """A first day as the rules' words show it: 2026-01-01, or "a day not stated in the code" (None, or the
+    ``OPEN_START`` lookups use for it)."""
+    return NOT_STATED if day is None or day == OPEN_START else str(day)
+
+
 class Dated(Model):
     """An entry with its citation and the days it is in effect (both ends inclusive)."""
 
@@ -82,6 +94,11 @@ class Dated(Model):
     def starts(self) -> dt.date:
         """The first day in effect for lookups: effective_from, or the earliest day when not stated."""
         return starts(self)
+
+    @property
+    def effective_from_stated(self) -> bool:
+        """False where the law does not state the day the entry took effect."""
+        return self.effective_from is not None
 
     @model_validator(mode="after")
     def _dates_in_order(self) -> Dated:

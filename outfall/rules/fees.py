@@ -1,7 +1,7 @@
 """Water and sewer inspection fees (the inspection fee law): the ``inspection_fees`` section of a rules file.
 
 Each entry names a use (``single_family`` or ``commercial``), whether it applies within a shopping mall or
-business park (true, false, or null for either), the water and sewer fees, its sentence citing ch. 301 and
+business park (true, false, or null for either), the water and sewer fees, its sentence citing the law and
 its dates. The law's pure function that prices a permit by it is ``inspection_fees`` (``law/fees.py``).
 """
 
@@ -15,11 +15,11 @@ from outfall.rules.dated import Dated, Model
 from outfall.rules.types import Citation, FlagOrNull, Money, Text
 
 Use = Literal["single_family", "commercial"]
-"""The uses ch. 301's schedules price (a connection permit's ``use``)."""
+"""The uses the inspection fee law's schedules price (a connection permit's ``use``)."""
 
 
 class FeeEntry(Dated):
-    """The inspection fees of one use (and place) of a ch. 301 schedule, while in effect."""
+    """The inspection fees of one use (and place) of the inspection fee law's schedule, while in effect."""
 
     citation: Citation | None = None
     """Left out: the entry's `rule`, which cites its schedule (every dated entry of the rules is cited)."""

@@ -137,10 +137,10 @@ def schema_text() -> str:
 
 TITLES = {
     "discharge_limits": "Discharge limits (each sample)",
-    "table_7_1": "Metals and Table 7-1 substances",
+    "table_7_1": "Limits left to a body (the model town's shape)",
     "nondetect_averaging": "Non-detects in daily and monthly averages",
     "readings": "Readings of ambiguous law",
-    "readings_sewer_compliance": "Readings of Part 2 (compliance)",
+    "readings_sewer_compliance": "Readings of the sewer use law (compliance)",
     "readings_enforcement": "Readings of the enforcement law",
     "slug": "Slug discharges",
     "infiltration": "Infiltration",
@@ -151,6 +151,10 @@ TITLES = {
     "notices": "Sewer notices and reports: deadlines",
     "snc": "Significant noncompliance",
     "surcharge": "Surcharges",
+    "charge_model": "How sewer use is charged",
+    "vocabulary": "The codes of the input files",
+    "volume_charges": "Sewer charges by volume",
+    "fee_schedules": "Fee schedules",
     "sewer_compliance": "Rule texts of the compliance findings",
     "sewer_enforcement": "Sewer enforcement letters",
     "grease_interceptors": "Grease interceptors",
@@ -317,7 +321,9 @@ def _section(rules: Rules, name: str) -> list[str]:
     value = getattr(rules, name)
     lines = [f"### {TITLES.get(name, name)} (`{name}`)", ""]
     doc = _words(field_doc(Rules, name))
-    if name == "discharge_limits":
+    if isinstance(value, str):  # a word the code reads (charge_model)
+        lines += [doc, "", f"**{value}**", ""]
+    elif name == "discharge_limits":
         lines += [doc.rstrip(".") + ". A result above an upper limit (or below a lower one) breaks it.", ""]
         lines += _limits(value, "None.")
     elif name == "table_7_1":
@@ -327,9 +333,10 @@ def _section(rules: Rules, name: str) -> list[str]:
             f"*Provision in effect {value.period_text()}* ({_words(value.citation)})",
             "",
         ]
+        by = f" by {value.set_by}" if value.set_by else ""
         lines += _limits(
             value.limits,
-            "**None adopted by the Town Board.** A limit takes effect when an entry "
+            f"**None adopted{by}.** A limit takes effect when an entry "
             "naming the act that adopted it (`adopted_by`) is added under "
             "`table_7_1.limits`.",
         )
@@ -344,11 +351,12 @@ def _section(rules: Rules, name: str) -> list[str]:
             "#### How the pounds are computed (`surcharge.method`)",
             "",
         ]
-        lines += _versions(value.method, "surcharge.method")
+        lines += _versions(value.method, "surcharge.method") if value.method else ["None.", ""]
         lines += ["#### Rates per pound (`surcharge.rates`)", ""]
         if not value.rates:
+            by = f" by {value.rates_set_by}" if value.rates_set_by else ""
             lines += [
-                "**None adopted by the Town Board.** The surcharges table reports the pounds and says that "
+                f"**None adopted{by}.** The surcharges table reports the pounds and says that "
                 "no rate is adopted; no amount is charged. A rate takes effect when an entry naming the act "
                 "that adopted it (`adopted_by`) is added under `surcharge.rates`.",
                 "",
@@ -359,6 +367,12 @@ def _section(rules: Rules, name: str) -> list[str]:
                 f"in effect {rate.period_text()} ({_words(rate.citation)})"
             ]
         lines += [""] if value.rates else []
+        for part in ("per_volume", "per_strength", "multipliers", "permit"):
+            if getattr(value, part):
+                label = _words(field_doc(type(value), part)).rstrip(".")
+                lines += [f"#### {label} (`surcharge.{part}`)", ""] + _versions(
+                    getattr(value, part), f"surcharge.{part}"
+                )
     elif isinstance(value, Versions):
         lines += [_words(doc or value[0].__doc__), ""] + _versions(value, name)
     elif not any(isinstance(getattr(value, f), Versions) for f in type(value).model_fields):  # one mapping

@@ -72,5 +72,8 @@ class IllicitTerms(Dated):
     """The greatest criminal penalty for each day of violation."""
     imprisonment_max_days: Count
     """The longest imprisonment, days (with or instead of the criminal penalty)."""
+    cited_as: Text | None = None
+    """How a sentence of a letter or a reason cites the chapter (e.g. "ch. 12"; left out: "the illicit
+    discharge law")."""
     rules: IllicitRules
     """The sentence shown with each obligation and with the charges."""

@@ -6,7 +6,15 @@ path and what is wrong, in words for the person who edits the file, e.g.
     rules/<town>.yaml, line 331: penalties.sewer_use[0].fine_max_usd: 'five hundred' is not an amount of money
 
 When a file has several problems, the first in the file is named and the count
-of the others follows.
+of the others follows; the error's ``problems`` lists every one, in the order of
+the file (``python -m outfall.rules check`` prints them all).
+
+A value written as ``""`` is one the law does not state: it is left out, as if
+the key were not written. An optional key left out is simply not applied; an
+entry or a section whose every value is ``""`` is not stated at all (the section
+is absent, and each asset that needs it says so in its output); a required key
+left ``""`` in an entry that states other values is a problem, "is empty". The
+paths left out are the rules' ``not_stated``.
 """
 
 from __future__ import annotations
@@ -192,7 +200,10 @@ def _message(error: dict, value: Any) -> str:
     return str(error.get("msg", "is not valid")).replace("Value error, ", "")
 
 
-def _first_error(exc: ValidationError, data: Any, lines: dict[tuple, int], where: str) -> RulesError:
+def _problems(
+    exc: ValidationError, data: Any, lines: dict[tuple, int], where: str, emptied: set[tuple]
+) -> list[tuple[int, tuple, str]]:
+    """Every problem of a validation error as (line, path, text), in the order of the file, each once."""
     found = []
     for error in exc.errors(include_url=False):
         path, value, _ = _walk(data, tuple(error["loc"]))
@@ -201,21 +212,44 @@ def _first_error(exc: ValidationError, data: Any, lines: dict[tuple, int], where
             path = path + (ctx["index"],)
         if "sub" in ctx:  # a check of a whole section that names one entry of it
             path = path + tuple(ctx["sub"])
+        text = _message(error, value)
         if "key_name" in ctx:  # an unknown key: point at it
             path = path + (ctx["key_name"],)
             line = lines.get(path)
             path = path[:-1]
+        elif error["type"] == "missing" and path + (error["loc"][-1],) in emptied:
+            # a required key written "": point at it, and say what to do
+            line = lines.get(path + (error["loc"][-1],))
+            path = path + (error["loc"][-1],)
+            text = (
+                "is empty: fill it in"
+                if len(path) == 1
+                else 'is empty: write the law\'s value, or leave every value of this entry "" where the '
+                "law states none"
+            )
         else:
             line = lines.get(path) if path else None  # the whole file: no one line to point at
-        text = _message(error, value)
         found.append((line or 0, path, text))
-    found.sort(key=lambda f: f[0])
-    line, path, text = found[0]
-    more = len({(p, t) for _, p, t in found}) - 1
+    out, seen = [], set()
+    for line, path, text in sorted(found, key=lambda f: f[0]):
+        if (path, text) not in seen:
+            seen.add((path, text))
+            out.append((line, path, text))
+    return out
+
+
+def problem_line(where: str, line: int, path: tuple, text: str) -> str:
+    """One problem as a person reads it: "file, line 12: entry.path: what is wrong"."""
     at = f", line {line}" if line else ""
     entry = f"{path_text(path)}: " if path else ""
+    return f"{where}{at}: {entry}{text}"
+
+
+def error_of(problems: list[str]) -> RulesError:
+    """The error of a file's problems: the first named, the others counted (``.problems``: all)."""
+    more = len(problems) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more > 0 else ""
-    return RulesError(f"{where}{at}: {entry}{text}{tail}")
+    return RulesError(problems[0] + tail, problems)
 
 
 # ---------------------------------------------------------------- loading
@@ -242,45 +276,61 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def _first_empty(data: Any, lines: dict[tuple, int], path: tuple = ()) -> tuple[int, tuple] | None:
-    """(line, path) of the first value written as "" in the file (a value to fill in), or None."""
-    found: list[tuple[int, tuple]] = []
+def prune_not_stated(data: Any, path: tuple = ()) -> tuple[Any, set[tuple]]:
+    """``data`` without the values written ``""`` (what the law does not state), and the paths left out.
 
-    def walk(node: Any, here: tuple) -> None:
+    A mapping or list left empty by this is left out too (an entry or a section the law states nothing of);
+    one written empty (``rates: []``) stays."""
+    emptied: set[tuple] = set()
+
+    def walk(node: Any, here: tuple) -> Any:
         if isinstance(node, dict):
+            out = {}
             for key, value in node.items():
-                walk(value, here + (key,))
-        elif isinstance(node, list):
-            for i, value in enumerate(node):
-                walk(value, here + (i,))
-        elif node == "" and here:
-            found.append((lines.get(here, 0), here))
+                kept = walk(value, here + (key,))
+                if kept is _GONE:
+                    emptied.add(here + (key,))
+                else:
+                    out[key] = kept
+            return _GONE if node and not out else out
+        if isinstance(node, list):
+            items = [walk(value, here + (i,)) for i, value in enumerate(node)]
+            kept_items = [v for v in items if v is not _GONE]
+            return _GONE if node and not kept_items else kept_items
+        return _GONE if node == "" else node
 
-    walk(data, path)
-    return min(found) if found else None
+    pruned = walk(data, path)
+    return ({} if pruned is _GONE else pruned), emptied
+
+
+_GONE = object()
 
 
 def parse_rules(text: str, source: Path) -> Rules:
-    """Parse and check one rules file's text; RulesError (one line) when it is not usable."""
+    """Parse and check one rules file's text; RulesError (its first problem, the others counted and listed
+    in ``problems``) when it is not usable."""
     where = display_path(source)
     data, lines = read_yaml(text, where)
     if not isinstance(data, dict):
         raise RulesError(f"{where}: expected key: value lines at the top of the file, not {_kind(data)}")
-    empty = _first_empty(data, lines)
-    if empty is not None:
-        line, path = empty
-        raise RulesError(
-            f"{where}, line {line}: {path_text(path)}: is empty: fill it in (a file written by "
-            f"outfall new-town gives the model town's value beside it)"
-        )
+    stated, emptied = prune_not_stated(data)
     try:
-        rules = Rules.model_validate(data)
+        rules = Rules.model_validate(stated)
     except ValidationError as exc:
-        raise _first_error(exc, data, lines, where) from None
+        found = _problems(exc, stated, lines, where, emptied)
+        raise error_of([problem_line(where, *p) for p in found]) from None
     rules._source = source
     rules._sha256 = hashlib.sha256(text.encode()).hexdigest()
+    # the outermost paths left out: a section, an entry or a key the law does not state
+    rules._not_stated = tuple(
+        path_text(p) for p in sorted(emptied, key=lambda p: lines.get(p, 0)) if not _inside(p, emptied)
+    )
     _bind(rules, source.name)
     return rules
+
+
+def _inside(path: tuple, paths: set[tuple]) -> bool:
+    return any(path[:n] in paths for n in range(1, len(path)))
 
 
 @lru_cache(maxsize=8)
@@ -345,4 +395,12 @@ def load_all(rules_dir: Path | str | None = None) -> dict[str, Rules]:
             f"{display_path(folder)}: {where}; a town's rules are <jurisdiction>.yaml "
             f"(outfall new-town NAME --out {display_path(folder / 'NAME.yaml')} starts one)"
         )
-    return {j: load_rules(j, rules_dir) for j in found}
+    loaded, problems = {}, []
+    for j in found:
+        try:
+            loaded[j] = load_rules(j, rules_dir)
+        except RulesError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise error_of(problems)
+    return loaded

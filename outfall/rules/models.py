@@ -8,7 +8,7 @@ parts, each a list of versions (``rules.swppp.storm_inspection.at(day)``).
 
 No model here carries a number of the law as a default: every value comes from
 the rules files. Where the law leaves a number to the town and none is adopted
-(Table 7-1 limits, surcharge rates), the list is empty and stays empty until an
+(a board's metal limits, surcharge rates), the list is empty and stays empty until an
 adopted entry, naming what adopted it, is added.
 
 The docstrings below become the descriptions of the JSON Schema
@@ -28,18 +28,21 @@ from pydantic_core import PydanticCustomError
 
 from outfall import vocab
 from outfall.rules.calendar import BusinessDayRules, DeadlineExtension
+from outfall.rules.charges import ChargeModel, VolumeCharges, check_charge_model
+from outfall.rules.codes import BILL_COMPONENTS, Code, Codes, check_schedule_codes
 from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
+from outfall.rules.fee_schedules import FeeScheduleEntry
 from outfall.rules.fees import FeeSchedule
 from outfall.rules.illicit import IllicitTerms
+from outfall.rules.implemented import unimplemented
 from outfall.rules.practices import PracticeTerms
+from outfall.rules.surcharges import Surcharge
 from outfall.rules.types import (
     Citation,
     ClockTime,
-    Component,
     Count,
     Flag,
     Jurisdiction,
-    KnownParameter,
     LimitType,
     Money,
     NonNegativeNumber,
@@ -49,10 +52,7 @@ from outfall.rules.types import (
     Percent,
     PositiveCount,
     PositiveNumber,
-    PropertyClass,
-    Rate,
     Rounding,
-    SewerDistrictCode,
     Text,
     TimeZone,
     show,
@@ -84,6 +84,16 @@ class DischargeLimit(Dated):
     """The limit, in `unit`."""
     unit: Text
     """The unit of `value` (mg/L or ug/L for a concentration, s.u. for pH, degF or degC for temperature)."""
+    applies_when: Text | None = None
+    """Where the law bars the discharge only on a finding (a waste an official must judge harmful, a
+    'restricted' waste), that condition in the law's words: every violation of the limit quotes it."""
+    excursion_minutes: PositiveNumber | None = None
+    """Where the law counts an excursion beyond the limit as a violation only when it lasts longer than so
+    many minutes (a pH time rule): continuous readings are judged by how long they stay beyond it, and a
+    single sample beyond it is reported as inconclusive."""
+    source: Text | None = None
+    """The word the limits' source column gives this limit (e.g. the part of the code it is in; left out:
+    the sewer use law's short name)."""
 
     _written: tuple[float, str] = PrivateAttr(default=(0.0, ""))
 
@@ -119,18 +129,40 @@ class DischargeLimit(Dated):
 
 
 class TownBoardLimit(DischargeLimit):
-    """A limit the Town Board established (a metal, a Table 7-1 substance)."""
+    """A limit the body the law leaves it to has adopted (a board's resolution, an official's order)."""
 
     adopted_by: Text
-    """The Town Board's act that set the limit (e.g. "Resolution 2027-3")."""
+    """The act that set the limit (e.g. "Resolution 2027-3")."""
 
 
 class Table71(Dated):
-    """Metals and Table 7-1 substances: the limits are the Town Board's. Until the Board adopts
-    some, `limits` is empty and a result of such a substance is reported as having no limit."""
+    """Substances whose limits the law leaves to a body (the model town's shape of
+    `limits_set_elsewhere`: one table of a board's limits). Until the body adopts some, `limits` is
+    empty and a result of such a substance is reported as having no limit."""
 
     limits: Entries[TownBoardLimit]
-    """The limits the Town Board adopted (empty: none adopted)."""
+    """The limits adopted (empty: none adopted)."""
+    set_by: Text | None = None
+    """Whom the law leaves these limits to (e.g. "the Village Council")."""
+    source: Text | None = None
+    """The word the limits' source column gives these limits (left out: the sewer use law's short name)."""
+
+
+class LimitsSetElsewhere(Dated):
+    """Substances the law names but whose limits it leaves to an official, a board or another document
+    (the superintendent's limits of metals, the plant's discharge permit). Until limits are adopted,
+    `limits` is empty and a result of such a substance is reported as having no limit."""
+
+    substances: Text
+    """The substances, as the law names them."""
+    set_by: Text
+    """Who or what sets the limits (e.g. "the Superintendent", "the City's NPDES permit, as amended")."""
+    parameters: list[Parameter] = Field(default_factory=list)
+    """The parameters among them, as lab results name them (left out: as the law names them only)."""
+    source: Text | None = None
+    """The word the limits' source column gives these limits (left out: the sewer use law's short name)."""
+    limits: Entries[TownBoardLimit] = Field(default_factory=lambda: Entries(()))
+    """The limits adopted, each with the act that adopted it (empty: none adopted)."""
 
 
 # ============================================================ readings
@@ -186,8 +218,8 @@ class Readings(Model):
 
 
 class SewerComplianceReadings(Model):
-    """Readings of Part 2 where the law and the contract leave a choice (the code refuses a value it does
-    not implement)."""
+    """Readings of the sewer use law where the law and the contract leave a choice (the code refuses a
+    value it does not implement)."""
 
     daily_value: Versions[WordReading] | None = None
     """How a day's value is formed for a daily-maximum limit."""
@@ -206,6 +238,10 @@ class SewerComplianceReadings(Model):
     permit_term_unknown: Versions[WordReading] | None = None
     """What a user with neither permit date means for the finding of discharges without a permit."""
 
+    @model_validator(mode="after")
+    def _implemented(self) -> "SewerComplianceReadings":
+        return _refuse_unimplemented(self, "readings_sewer_compliance")
+
 
 class EnforcementReadings(Model):
     """Readings of the enforcement law where the text and the inputs leave a choice (the code refuses a
@@ -216,7 +252,7 @@ class EnforcementReadings(Model):
     sewer_correction_judged_by: Versions[WordReading] | None = None
     """What shows a violation corrected in time."""
     sewer_penalty_days: Versions[WordReading] | None = None
-    """Which days count toward the § 253-55 A penalty."""
+    """Which days count toward the sewer use law's penalty."""
     accidental_statement_from: Versions[WordReading] | None = None
     """The day the accidental-discharge statement period runs from."""
     self_monitoring_aware_on: Versions[WordReading] | None = None
@@ -237,6 +273,24 @@ class EnforcementReadings(Model):
     """How a month's volume is formed for a surcharge."""
     grease_due_from: Versions[WordReading] | None = None
     """The day a grease interceptor's next pump-out is counted from."""
+
+    @model_validator(mode="after")
+    def _implemented(self) -> "EnforcementReadings":
+        return _refuse_unimplemented(self, "readings_enforcement")
+
+
+def _refuse_unimplemented(readings: Any, group: str) -> Any:
+    """A reading this version of Outfall does not implement is refused when the file is read."""
+    found = unimplemented(group, readings)
+    if found is not None:
+        name, i, asked, value = found
+        raise _error(
+            "{asked} is not a reading this version of Outfall implements: it implements only {value}",
+            asked=show(asked),
+            value=repr(value) if isinstance(value, str) else show(value),
+            sub=[name, i, "value"],
+        )
+    return readings
 
 
 # ============================================================ sewer: compliance core
@@ -312,7 +366,7 @@ class _UnitRule(Model):
     """How the schedule words this class (printed on each bill line)."""
     requires: list[ParcelCount] = Field(default_factory=list)
     """The parcels columns this class needs (a parcel without them is quarantined)."""
-    components: list[Component] | None = None
+    components: list[Code] | None = None
     """The components charged (left out: all four)."""
 
 
@@ -414,7 +468,7 @@ UnitRule = Annotated[
 class Moratorium(Model):
     """Property without service because of the sewer moratorium."""
 
-    zero_components: list[Component]
+    zero_components: list[Code]
     """Components not charged to such property."""
     citation: Citation
 
@@ -422,7 +476,7 @@ class Moratorium(Model):
 class SewerDistricts(Model):
     """The sewer districts the rate schedule is for, by the word the inputs use for each."""
 
-    names: dict[SewerDistrictCode, Text]
+    names: dict[Code, Text]
     """Each district's name as the law writes it (bills, the register and the billing page show it)."""
     citation: Citation
 
@@ -432,20 +486,25 @@ class SewerUnits(Dated):
 
     short_citation: Text | None = None
     """A short form of the citation, ending each bill line's explanation."""
-    components: list[Component]
+    components: list[Code]
     """The components billed."""
     moratorium: Moratorium
     """Property without service because of the sewer moratorium."""
-    classes: dict[PropertyClass, UnitRule]
+    classes: dict[Code, UnitRule]
     """The unit rule of every property class."""
     districts: SewerDistricts | None = None
     """The districts' names (left out: the inputs' words are shown)."""
 
     @model_validator(mode="after")
-    def _every_class(self) -> "SewerUnits":
-        missing = [c for c in vocab.PROPERTY_CLASSES if c not in self.classes]
-        if missing:
-            raise _error("no unit rule for property class(es) {missing}", missing=", ".join(missing))
+    def _bill_columns(self) -> "SewerUnits":
+        others = [c for c in self.components if c not in BILL_COMPONENTS]
+        if others:
+            raise _error(
+                "component(s) {others}: the sewer bills have columns for {known} only (contract section 3)",
+                others=", ".join(others),
+                known=", ".join(BILL_COMPONENTS),
+                key_name="components",
+            )
         return self
 
 
@@ -461,8 +520,10 @@ class Billing(Dated):
     citation_budget_rate: Text | None = None
     """The method that derives a rate from a budget (rate = budget / total units), with its section."""
     budget_rate_adopted_by: Text | None = None
-    """The act of the Town Board that adopted that method (needed to list sewer_budget in rate_sources: a
-    rate no adopted act provides is never billed)."""
+    """The act of the town's governing body that adopted that method (needed to list sewer_budget in
+    rate_sources: a rate no adopted act provides is never billed)."""
+    rates_adopted_by: Text | None = None
+    """Who adopts the rates per unit (e.g. "the Village Council"), as the bills say where they come from."""
 
     @model_validator(mode="after")
     def _budget_rates_adopted(self) -> "Billing":
@@ -580,65 +641,13 @@ class Snc(Dated):
     """The length of a period, in months."""
 
 
-class SurchargeMethod(Dated):
-    """How a surcharge's pounds are computed."""
-
-    lbs_per_mg_per_mgl: PositiveNumber
-    """Pounds per million gallons per mg/L."""
-    parameters: list[KnownParameter] = Field(min_length=1)
-    """The parameters surcharged."""
-
-
-class SurchargeRate(Dated):
-    """A rate per pound the Town Board adopted for one parameter."""
-
-    parameter: KnownParameter
-    """The parameter the rate is for."""
-    usd_per_lb: Rate
-    """Dollars per pound."""
-    adopted_by: Text
-    """The Town Board's act that adopted the rate (e.g. "Resolution 2026-14")."""
-
-    def key(self) -> str:
-        return self.parameter
-
-    def label(self) -> str:
-        return self.parameter
-
-
-class Surcharge(Model):
-    """Surcharges for wastes stronger than the Part 2 limits."""
-
-    method: Versions[SurchargeMethod]
-    """How the pounds are computed."""
-    rates: Entries[SurchargeRate]
-    """Adopted rates per pound (empty: no rate adopted; pounds are reported without an amount)."""
-
-    @model_validator(mode="after")
-    def _rates_for_surcharged(self) -> "Surcharge":
-        surcharged = {p for m in self.method for p in m.parameters}
-        for i, rate in enumerate(self.rates):
-            if rate.parameter not in surcharged:
-                raise _error(
-                    "{parameter} is not surcharged (method lists {listed})",
-                    sub=["rates", i],
-                    parameter=rate.parameter,
-                    listed=", ".join(sorted(surcharged)),
-                )
-        return self
-
-    def rate(self, parameter: str, day: dt.date) -> SurchargeRate | None:
-        """The adopted rate of ``parameter`` in effect on ``day``; None when none is adopted."""
-        return self.rates.find(day, vocab.canonical_parameter(parameter))
-
-
 class SewerEnforcementTexts(Model):
     """The law's words quoted in sewer letters."""
 
     enforcement: Text
     """The enforcement section."""
     penalties: Text
-    """§ 253-55 A, penalties."""
+    """The sewer use law's penalties section."""
     grease: Text
     """Grease, oil and sand interceptors."""
     citation: Citation
@@ -720,7 +729,7 @@ class StormwaterPenalty(Dated):
 
 
 class SewerUsePenalty(Dated):
-    """The § 253-55 A fine and civil penalty."""
+    """The sewer use law's fine and civil penalty."""
 
     per: Per
     """Each day (or week) a violation continues is a separate violation."""
@@ -1063,7 +1072,7 @@ class LawName(Dated):
     """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part
     2")."""
     short: Text
-    """As a page or a finding cites it (e.g. "<Town> Code ch. 12 Part 2")."""
+    """As a page or a finding cites it (e.g. "<Town> Code ch. 12")."""
 
 
 class LawNames(Model):
@@ -1097,9 +1106,13 @@ class LawNames(Model):
     stormwater page is."""
 
 
-#: The names a section needs in ``law_names``: (section present, names it needs).
+#: The names a section needs in ``law_names``: (section present, names it needs). Letters and pages print
+#: them; a name a letter needs only where the rules have that part (the penalty, the district) is asked
+#: for by what prints it.
 LAW_NAMES_NEEDED = (
-    ("discharge_limits", ("sewer_use", "sewer_rates", "sewer_penalty", "sewer_district")),
+    ("discharge_limits", ("sewer_use",)),
+    ("sewer_units", ("sewer_rates",)),
+    ("volume_charges", ("sewer_rates",)),
     ("swppp", ("stormwater",)),
     ("illicit_discharges", ("illicit_discharges",)),
     ("inspection_fees", ("inspection_fees",)),
@@ -1107,23 +1120,6 @@ LAW_NAMES_NEEDED = (
 
 
 # ============================================================ the file
-
-#: Sections the sewer side reads together: a file with one of them needs all.
-SEWER_SECTIONS = (
-    "discharge_limits",
-    "table_7_1",
-    "nondetect_averaging",
-    "slug",
-    "infiltration",
-    "sewer_units",
-    "billing",
-    "notices",
-    "snc",
-    "surcharge",
-    "sewer_compliance",
-    "sewer_enforcement",
-    "grease_interceptors",
-)
 
 
 class Rules(Model):
@@ -1137,17 +1133,27 @@ class Rules(Model):
     """The rules' version (bump it with every change; quote it: "2026.12.1")."""
     timezone: TimeZone
     """The local time zone of dates and days."""
+    vocabulary: Codes | None = None
+    """The codes the input files use for the town's sewer districts, property classes and bill
+    components, with their other spellings."""
     discharge_limits: Entries[DischargeLimit] | None = None
     """Per-sample discharge limits."""
     table_7_1: Table71 | None = None
+    limits_set_elsewhere: list[LimitsSetElsewhere] | None = None
+    """Substances the law names but whose limits it leaves to an official, a board or another document."""
     nondetect_averaging: Versions[NondetectAveraging] | None = None
     readings: Readings | None = None
     readings_sewer_compliance: SewerComplianceReadings | None = None
     readings_enforcement: EnforcementReadings | None = None
     slug: Versions[Slug] | None = None
     infiltration: Versions[Infiltration] | None = None
+    charge_model: ChargeModel | None = None
+    """How the town charges for sewer use: units (the unit schedule, sewer_units), volume (the water used,
+    volume_charges) or both."""
     sewer_units: Versions[SewerUnits] | None = None
     billing: Versions[Billing] | None = None
+    volume_charges: VolumeCharges | None = None
+    """Sewer charges by the volume of water used."""
     swppp: Swppp | None = None
     penalties: Penalties | None = None
     notices: Notices | None = None
@@ -1169,6 +1175,8 @@ class Rules(Model):
     """Post-construction stormwater management practices: as-built plans, maintenance agreement, guarantee."""
     inspection_fees: FeeSchedule | None = None
     """Water and sewer inspection fees."""
+    fee_schedules: Entries[FeeScheduleEntry] | None = None
+    """Fee schedules item by item (sampling and testing fees, tap fees ...), each naming what it prices."""
     # Contract section 6.3.
     required_testing: Versions[RequiredTesting] | None = None
     """Required testing: the rule of each period of a monitoring requirement."""
@@ -1179,17 +1187,12 @@ class Rules(Model):
 
     _source: Path = PrivateAttr(default=Path("rules.yaml"))
     _sha256: str = PrivateAttr(default="")
+    _not_stated: tuple[str, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
-    def _sections_together(self) -> "Rules":
-        present = [s for s in SEWER_SECTIONS if getattr(self, s) is not None]
-        missing = [s for s in SEWER_SECTIONS if getattr(self, s) is None]
-        if present and missing:
-            raise _error(
-                "has sewer rules ({present}) but no {missing}; the sewer rules go together",
-                present=present[0] if len(present) == 1 else f"{present[0]} ...",
-                missing=", ".join(missing),
-            )
+    def _sections_agree(self) -> "Rules":
+        check_schedule_codes(self.vocabulary, self.sewer_units)
+        check_charge_model(self.charge_model, self.sewer_units is not None, self.volume_charges is not None)
         if self.swppp is not None and self.penalties is None:
             raise _error("has swppp but no penalties")
         for section, names in LAW_NAMES_NEEDED:
@@ -1216,6 +1219,12 @@ class Rules(Model):
         """The SHA-256 of the file's text (recorded with each billing run)."""
         return self._sha256
 
+    @property
+    def not_stated(self) -> tuple[str, ...]:
+        """The sections, entries and keys the file leaves ``""``: what the law does not state, in the order
+        of the file."""
+        return self._not_stated
+
     def today(self) -> dt.date:
         """Today in the rules' time zone."""
         return dt.datetime.now(ZoneInfo(self.timezone)).date()
@@ -1240,6 +1249,10 @@ class Rules(Model):
         name = self.law(duty.law or "sewer_use", day)
         return name, name.enacted_by == "town" or bool(duty.adopted_by)
 
+    def has_law(self, name: str) -> bool:
+        """Whether ``law_names`` names ``name`` (a law or body some towns' rules do not name)."""
+        return self.law_names is not None and bool(getattr(self.law_names, name, None))
+
     def laws(self, day: dt.date | None = None) -> dict[str, LawName]:
         """Every name of ``law_names`` as of ``day`` (what a letter's template reads as ``law``)."""
         if self.law_names is None:
@@ -1254,10 +1267,15 @@ class Rules(Model):
         return value
 
     def limits_at(self, day: dt.date) -> tuple[DischargeLimit, ...]:
-        """Part 2 and Town Board (Table 7-1) limits in effect on ``day``."""
-        part2 = self.discharge_limits.at(day) if self.discharge_limits else ()
-        board = self.table_7_1.limits.at(day) if self.table_7_1 else ()
-        return (*part2, *board)
+        """The law's own limits and those adopted under it (table_7_1, limits_set_elsewhere) in effect on
+        ``day``."""
+        own = self.discharge_limits.at(day) if self.discharge_limits else ()
+        adopted = [g.limits.at(day) for g in self.adopted_limit_groups()]
+        return (*own, *(lim for group in adopted for lim in group))
+
+    def adopted_limit_groups(self) -> list[Any]:
+        """Every group of limits the law leaves to a body: table_7_1, then each of limits_set_elsewhere."""
+        return [g for g in (self.table_7_1, *(self.limits_set_elsewhere or ())) if g is not None]
 
     def reading_at(self, group: str, name: str, day: dt.date) -> Any:
         """The value of reading ``name`` of ``group`` (readings, readings_sewer_compliance,

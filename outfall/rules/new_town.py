@@ -1,156 +1,158 @@
 """A starting rules file for another town (``outfall new-town NAME --out rules/NAME.yaml``).
 
-The model is the rules file of the town running Outfall (the project's ``rules/``): the new file has
-its sections and keys, in its order, with its comments. The jurisdiction is the new town's; its name
-and time zone are left to fill in, and so is every limit, number and citation of the law: each is
-emptied (``""``) and commented with the model's value and the model's citation, e.g.
+The file is the structure of a rules file, written from the models of ``outfall.rules`` (not from any
+town's rules): every section and key, in the models' order, each value ``""`` and each key explained by a
+comment above it (its description, the words it takes). The charge model (``--charges``: units, volume,
+both or none) decides which billing sections are written.
 
-    value: ""    # model: 240 (the sewer use law, ...: BOD in excess of 240 mg/l) - replace with your town's
+A value left ``""`` is one the town's law does not state: it is left out when the file is read, and an
+entry or a section left all ``""`` is not stated at all (``python -m outfall.rules check`` lists what the
+file leaves unstated). So the person filling the file in writes the values the ordinance states, with
+their sections, and leaves the rest ``""``; a section half filled names each required value still empty,
+every one at once. ``effective_from: null`` is a date the code does not state.
 
-Such a file does not load until it is filled in: the loader names the first value still empty, with
-its line. Kept as they are: the names the code reads (methods, kinds, parameters, units, components,
-the readings' words), the effective dates and the calendar's positions (month, day, n), which the
-person filling the file checks against the town's own law.
+Lists of entries get one entry to copy; a mapping of codes (the vocabulary, the unit schedule's classes)
+is ``""`` with an example in its comment, since its keys are the town's own.
 """
 
 from __future__ import annotations
 
 import io
 import re
-from decimal import Decimal, InvalidOperation
+import textwrap
+import types
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from outfall.rules.town import load_town
+from pydantic import BaseModel
+
+from outfall.rules.dated import _DatedList
+from outfall.rules.generate import field_doc
+from outfall.rules.models import Rules
 from outfall.rules.types import JURISDICTION_PATTERN
 
-#: Keys whose values are not the law's numbers or words but names the code reads, dates, or positions.
-KEPT = {
-    "effective_from",
-    "effective_to",
-    "method",
-    "kind",
-    "rule",
-    "per",
-    "unit",
-    "parameter",
-    "limit_type",
-    "components",
-    "zero_components",
-    "requires",
-    "count",
-    "rounding",
-    "budget_rate_rounding",
-    "rate_sources",
-    "month",
-    "day",
-    "n",
-    "weekday",
-    "anchor_weekday",
-    "anchor_n",
-    "sunday_observed_next_day",
-    "flag",
-    "excluded_flags",
-    "business_weekdays",
-    "periods",
-    "use",
-    "in_mall_or_business_park",
-    "required",
-    "leap_day_year_later",
-    "start_when_blank",
-    "for_findings",
-    "when_status",
-    "value",
-    "default",
-    "by_parameter",
-    "trc_excluded_parameters",
-    "parameters",
-    "mailing",
-    "chapter",
-    "label",
-    "paragraph",
-    "name_of_item",
+CHARGE_MODELS = ("units", "volume", "both", "none")
+#: The sections each charge model writes; the others are left out.
+CHARGE_SECTIONS = {
+    "units": ("sewer_units", "billing"),
+    "volume": ("volume_charges",),
 }
-#: Keys kept only where their value is a word the code reads (a reading's value); numbers are emptied.
-WORD_KEYS = {"value", "default"}
+#: Keys the file writes itself, before the sections.
+HEAD = ("jurisdiction", "name", "version", "timezone", "charge_model")
+#: Mappings whose keys are the town's own codes: "" and an example, not a structure.
+EXAMPLES = {
+    "districts": "{north: [north sewer district, nsd]}",
+    "property_classes": "{single_family: [single family], restaurant: []}",
+    "components": "{om: [o&m]}",
+    "classes": '{single_family: {method: fixed, units: 1, label: "Single-family residence"}} (methods: '
+    "acreage, fixed, per_count, tiers, acreage_only; docs/rules.md shows each)",
+    "names": '{north: "North Sewer District"}',
+    "by_parameter": "{BOD: dl}",
+    "trc_factor_by_parameter": "{BOD: 1.4}",
+}
+WIDTH = 100
+#: Sections of the model town's own shape, which limits_set_elsewhere states for any town.
+MODEL_TOWN_ONLY = ("table_7_1",)
 
 
 class NewTownError(Exception):
     """Why no file was written: one line."""
 
 
-def _is_number(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, (int, float)):
-        return True
-    if isinstance(value, str):
-        try:
-            Decimal(value.strip())
-        except InvalidOperation:
-            return False
-        return bool(value.strip())
-    return False
+def _strip(annotation: Any) -> Any:
+    """The type inside Annotated[...] and X | None."""
+    while True:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            annotation = get_args(annotation)[0]
+        elif origin in (Union, types.UnionType):
+            args = [a for a in get_args(annotation) if a is not type(None)]
+            if len(args) != 1:
+                return annotation
+            annotation = args[0]
+        else:
+            return annotation
 
 
-def _citation_key(key: str) -> bool:
-    return key == "citation" or key.startswith("citation_") or key.endswith("_citation")
+def _words(annotation: Any) -> str:
+    """What a value of the type looks like, for the comment: 'one of a, b', 'a date', 'true or false'."""
+    inner = _strip(annotation)
+    if get_origin(inner) is Literal:
+        return "one of " + ", ".join(str(a) for a in get_args(inner))
+    if inner is bool:
+        return "true or false"
+    return ""
 
 
-class _Emptier:
-    """Empties the law's values of a round-trip YAML document, commenting each with the model's."""
-
-    def __init__(self, town_words: tuple[str, ...]):
-        self.town_words = town_words
-        self.count = 0
-        self.first: list[str] = []
-
-    def _names_town(self, text: str) -> bool:
-        return any(re.search(rf"\b{re.escape(w)}\b", text) for w in self.town_words)
-
-    def _should_empty(self, key: str, value: Any) -> bool:
-        if isinstance(value, bool) or value is None:
-            return False
-        if key in KEPT and not (key in WORD_KEYS and _is_number(value)):
-            return False
-        if _citation_key(key):
-            return True
-        if _is_number(value):
-            return True
-        return isinstance(value, str) and self._names_town(value)
-
-    def walk(self, node: Any, citation: str | None = None) -> None:
-        from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-        if isinstance(node, CommentedMap):
-            here = node.get("citation") if isinstance(node.get("citation"), str) else citation
-            emptied = []
-            for key in list(node.keys()):
-                value = node[key]
-                if isinstance(value, (CommentedMap, CommentedSeq)):
-                    self.walk(value, here)
-                    continue
-                if isinstance(value, list) or not self._should_empty(str(key), value):
-                    continue
-                emptied.append((key, value))
-            if emptied and getattr(node, "fa", None) is not None and node.fa.flow_style():
-                node.fa.set_block_style()
-            for key, value in emptied:
-                node[key] = ""
-                if _citation_key(str(key)):
-                    words = f"model: {value} - replace with your town's section"
-                else:
-                    source = f" ({here})" if here and here != value else ""
-                    words = f"model: {value}{source} - replace with your town's"
-                node.yaml_add_eol_comment(words, key)
-                self.count += 1
-        elif isinstance(node, CommentedSeq):
-            for item in node:
-                self.walk(item, citation)
+CITATION = "The law (code, chapter, section) or the adopted act this entry comes from."
 
 
-def new_town_text(name: str, rules_dir: Path | str | None = None) -> tuple[str, int]:
-    """(the starting rules file of town ``name``, how many values it leaves to fill in)."""
+def _explain(model: type[BaseModel], name: str, annotation: Any) -> str:
+    doc = " ".join((field_doc(model, name) or (CITATION if name == "citation" else "")).split())
+    words = _words(annotation)
+    if name in EXAMPLES:
+        words = f"e.g. {EXAMPLES[name]}"
+    return " ".join(part for part in (doc, f"({words})" if words else "") if part)
+
+
+def _empty() -> Any:
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+    return DoubleQuotedScalarString("")
+
+
+def _skeleton(annotation: Any, name: str, indent: int) -> Any:
+    """The empty value of a field: "", a list of one empty entry, or a mapping of empty keys."""
+    from ruamel.yaml.comments import CommentedSeq
+
+    if name in EXAMPLES:
+        return _empty()
+    inner = _strip(annotation)
+    origin = get_origin(inner)
+    if isinstance(origin, type) and issubclass(origin, _DatedList) or origin is list:
+        (item,) = get_args(inner) or (Any,)
+        entry = _skeleton(item, "", indent + 2)
+        seq = CommentedSeq([entry])
+        if not isinstance(entry, dict):
+            seq.fa.set_flow_style()
+        return seq
+    if isinstance(inner, type) and issubclass(inner, BaseModel):
+        return _mapping(inner, indent=indent + 2)
+    return _empty()
+
+
+def _mapping(model: type[BaseModel], only: tuple[str, ...] | None = None, indent: int = 0) -> Any:
+    """Every field of ``model`` (or ``only`` those), empty, each explained by a comment above it."""
+    from ruamel.yaml.comments import CommentedMap
+
+    out = CommentedMap()
+    for name, field in model.model_fields.items():
+        if only is not None and name not in only:
+            continue
+        out[name] = _skeleton(field.annotation, name, indent)
+        text = _explain(model, name, field.annotation)
+        if text:
+            lines = textwrap.wrap(text, WIDTH - indent)
+            out.yaml_set_comment_before_after_key(name, before="\n".join(lines), indent=indent)
+    return out
+
+
+def sections(charges: str) -> tuple[str, ...]:
+    """The sections of a new town's file, in the models' order, for its charge model."""
+    left_out = {s for model, names in CHARGE_SECTIONS.items() for s in names}
+    kept = set(CHARGE_SECTIONS.get(charges, ())) | (
+        set(CHARGE_SECTIONS["units"]) | set(CHARGE_SECTIONS["volume"]) if charges == "both" else set()
+    )
+    return tuple(
+        n
+        for n in Rules.model_fields
+        if n not in HEAD and n not in MODEL_TOWN_ONLY and (n not in left_out or n in kept)
+    )
+
+
+def new_town_text(name: str, charges: str) -> tuple[str, int]:
+    """(the starting rules file of town ``name`` charging by ``charges``, how many values it leaves
+    to fill in)."""
     from ruamel.yaml import YAML  # round-trip YAML (comments kept): only for this command
 
     if not re.fullmatch(JURISDICTION_PATTERN, name):
@@ -158,57 +160,62 @@ def new_town_text(name: str, rules_dir: Path | str | None = None) -> tuple[str, 
             f"'{name}' is not a jurisdiction's name: lower-case letters, digits and _, starting "
             f"with a letter (the file is NAME.yaml)"
         )
-    town = load_town(rules_dir or None)
-    model = town.town
-    text = model.source.read_text(encoding="utf-8")
-    body = "\n".join(line for line in _without_header(text.splitlines()))
+    if charges not in CHARGE_MODELS:
+        raise NewTownError(f"--charges {charges}: not one of {', '.join(CHARGE_MODELS)}")
+    from ruamel.yaml.comments import CommentedMap
+
+    data = CommentedMap()
+    data["jurisdiction"] = name
+    data["name"] = _empty()
+    data.yaml_add_eol_comment("the town's name as letters and pages print it", "name")
+    data["version"] = "0.1"
+    data.yaml_add_eol_comment("bump it with every change", "version")
+    data["timezone"] = _empty()
+    data.yaml_add_eol_comment("the town's time zone, e.g. America/Chicago", "timezone")
+    if charges != "none":
+        data["charge_model"] = charges
+    body = _mapping(Rules, sections(charges))
+    for key in body:
+        data[key] = body[key]
+    comments = body.ca.items
+    for key in body:
+        if key in comments:
+            data.ca.items[key] = comments[key]
     yaml = YAML()
-    yaml.preserve_quotes = True
     yaml.width = 4096
     yaml.indent(mapping=2, sequence=4, offset=2)
-    data = yaml.load(body)
-    words = tuple(w for w in {model.jurisdiction.title(), *model.name.split()[-1:]} if w)
-    emptier = _Emptier(words)
-    emptier.walk(data)
-    data["jurisdiction"] = name
-    for key, words_ in (
-        ("name", f"fill in: the town's name as letters print it (model: {model.name})"),
-        ("timezone", f"fill in: the town's time zone, e.g. America/Chicago (model: {model.timezone})"),
-    ):
-        data[key] = ""
-        data.yaml_add_eol_comment(words_, key)
-        emptier.count += 1
-    data["version"] = "0.1"
     out = io.StringIO()
     yaml.dump(data, out)
-    header = [
-        "# yaml-language-server: $schema=schema.json",
-        f"# Rules of {name}, to fill in. Written by `outfall new-town` from the rules of {model.name}",
-        f'# ({model.source.name}, version {model.version}): the same sections and keys. Every value left ""',
-        "# is yours to fill in: the comment beside it gives the model town's value and citation. Check the",
-        "# effective dates too (the model's are kept), and delete a section your town does not apply only",
-        "# where the loader allows it (the sewer sections go together). Until every value is filled in, the",
-        "# file does not load: `python -m outfall.rules check --rules-dir <this folder>` names the first",
-        '# value still empty. The recipe: docs/CONTRIBUTING.md, "Adopt Outfall in another town".',
-        "",
-    ]
-    return "\n".join(header) + out.getvalue(), emptier.count
+    text = out.getvalue()
+    count = len(re.findall(r': ""$|- ""|\[""\]', text, flags=re.M))
+    return HEADER.format(name=name, charges=charges) + text, count
 
 
-def _without_header(lines: list[str]) -> list[str]:
-    """The lines after the model's opening comment block."""
-    for i, line in enumerate(lines):
-        if line.strip() and not line.lstrip().startswith("#"):
-            return lines[i:]
-    return []
+HEADER = """\
+# yaml-language-server: $schema=schema.json
+# Rules of {name}, to fill in from the town's ordinances (written by `outfall new-town`, charge model:
+# {charges}). Every section and key of a rules file is here, each explained by the comment above it.
+#
+# - Write each value the ordinance states, with the section it comes from in the entry's `citation`.
+# - Leave "" what it does not state: a value left "" is not applied, and an entry or a section left
+#   all "" is not stated at all (Outfall reports what it could not judge for want of it). Never copy
+#   another town's number.
+# - A date the code does not state is `effective_from: null`.
+# - A list of entries has one to copy; a mapping of the town's own codes is "" with an example.
+#
+# Check it as `outfall run` will read it, every problem at once, in the order of the file:
+#     python -m outfall.rules check --rules-dir <this folder>
+# The guide from an ordinance to a first run: docs/adopt.md; every key: docs/rules.md.
+
+"""
 
 
-def write_new_town(name: str, out: Path, rules_dir: Path | str | None = None) -> tuple[Path, int]:
+def write_new_town(name: str, out: Path, charges: str) -> tuple[Path, int]:
     """Write the starting rules file of ``name`` to ``out``; NewTownError (one line) when ``out`` exists or
     cannot be written. Returns (the file, how many values it leaves to fill in)."""
     if out.exists() or out.is_symlink():
         raise NewTownError(f"{out} exists already; a rules file is never overwritten: give a new file")
-    text, count = new_town_text(name, rules_dir)
+    text, count = new_town_text(name, charges)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with open(out, "x", encoding="utf-8") as handle:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from outfall.rules.dated import RulesError, first_day_text, starts
+from outfall.rules.dated import RulesError, day_text, starts
 
 OPEN_END = dt.date(9999, 12, 31)  # effective_to of a version still in effect, in the SQL tables
 
@@ -51,19 +51,35 @@ def versions_frame(
 
 
 def coverage_text(versions: Iterable[Any]) -> str:
-    """'from 1986-11-20' or 'from 2005-10-14 to 2026-12-31 and from 2027-01-01' (for a reader)."""
-    parts = []
+    """'from 1986-11-20' or 'from 2005-10-14 to 2026-12-31 and from 2027-01-01' (for a reader): each
+    period once, however many entries share it, periods that touch or overlap joined."""
+    periods: list[list] = []
     for v in sorted(versions, key=starts):
-        parts.append(f"from {first_day_text(v)}" + (f" to {v.effective_to}" if v.effective_to else ""))
+        start, end = starts(v), v.effective_to
+        last = periods[-1] if periods else None
+        if last is not None and (last[1] is None or start <= last[1] + dt.timedelta(days=1)):
+            last[1] = None if last[1] is None or end is None else max(last[1], end)
+            continue
+        periods.append([start, end])
+    parts = [f"from {day_text(a)}" + (f" to {b}" if b else "") for a, b in periods]
     return " and ".join(parts) or "never"
+
+
+def coverage_phrase(versions: Iterable[Any]) -> str:
+    """What the rules give, for the parenthesis of a reason: 'they give one from 1986-11-20', or 'the rules
+    file states none' when it has no such section (the law it was written from states none)."""
+    versions = list(versions or ())
+    return f"they give one {coverage_text(versions)}" if versions else "the rules file states none"
 
 
 def not_in_effect(what: str, day: dt.date, versions: Iterable[Any]) -> str:
     """Why something was not judged: 'not judged: the rules give no slug definition in effect on 2004-05-01
-    (they give one from 1986-11-20)'."""
-    return (
-        f"not judged: the rules give no {what} in effect on {day} (they give one {coverage_text(versions)})"
-    )
+    (they give one from 1986-11-20)'; with no such rule at all: 'not judged: the rules state no slug
+    definition (the law they were written from states none)'."""
+    versions = list(versions or ())
+    if not versions:
+        return f"not judged: the rules state no {what} (the law they were written from states none)"
+    return f"not judged: the rules give no {what} in effect on {day} ({coverage_phrase(versions)})"
 
 
 @dataclass(frozen=True)

@@ -271,7 +271,7 @@ Parameter = Annotated[
             "type": "string",
             "minLength": 1,
             "description": "A parameter: BOD, COD, TSS, chlorine_demand, pH, FOG, temperature (or a "
-            "synonym), or another substance's name (a metal, a Table 7-1 substance)",
+            "synonym), or another substance's name (a metal, CBOD, cyanide ...)",
         }
     ),
 ]
@@ -330,10 +330,6 @@ Rounding = Annotated[
         {"type": "string", "pattern": rf"^({'|'.join(_ROUNDING_MODES)})_({'|'.join(_ROUNDING_QUANTA)})$"}
     ),
 ]
-
-Component = Literal[vocab.COMPONENTS]  # type: ignore[valid-type]
-PropertyClass = Literal[vocab.PROPERTY_CLASSES]  # type: ignore[valid-type]
-SewerDistrictCode = Literal[vocab.DISTRICTS]  # type: ignore[valid-type]
 
 
 def _jurisdiction(value: Any) -> str:

@@ -161,8 +161,8 @@ class Describe:
         return (
             "Sample results that break a per-sample limit of "
             f"{self.law('sewer_use', fallback='the sewer use law')} "
-            f"({limits_words(now) or 'no limits in the rules'}; Table 7-1 and metal limits as the Town "
-            "Board adopts them), each result against the limits in effect on its own day, permit limits "
+            f"({limits_words(now) or 'no limits in the rules'}; the limits the law leaves to a body, as "
+            "that body adopts them), each result against the limits in effect on its own day, permit limits "
             "(special agreements) replacing the default while in effect. Also writes discharge_evaluations, "
             "inconclusive_results (non-detects above a limit) and unlimited_results (no limit in effect)."
         )
@@ -278,17 +278,30 @@ class Describe:
     def surcharges(self) -> str:
         sc = self._get(self.town, "surcharge")
         if sc is None:
-            return "Surcharges: no surcharge section in the rules."
-        m = current(sc.method)
-        params = ", ".join(parameter_words(p) for p in m.parameters)
+            return "Surcharges: the rules state none."
+        parts = []
+        if sc.method:
+            m = current(sc.method)
+            params = ", ".join(parameter_words(p) for p in m.parameters)
+            parts.append(
+                f"by the pound ({params}): pounds = flow (million gallons) x {num(m.lbs_per_mg_per_mgl)} x "
+                "(concentration - limit), negatives as zero, x the rate per pound adopted for the month, "
+                "when one is"
+            )
+        if sc.per_strength:
+            parts.append("per volume for each mg/L above a strength")
+        if sc.per_volume:
+            parts.append("per volume of discharge")
+        if sc.multipliers:
+            parts.append("with a factor for users outside the corporate limits")
+        if sc.permit:
+            parts.append("only for users whose permit sets a surcharge, where the rules say so")
         return (
-            "Surcharges for wastes stronger than the sewer use law's limits "
-            f"({self.law('sewer_use', fallback='the sewer use law')}: payment to cover the added cost of "
-            f"treating them): per user, calendar month and parameter ({params}), pounds = flow (million "
-            f"gallons) x {num(m.lbs_per_mg_per_mgl)} x (concentration - limit), negatives as zero, each "
-            "month by the rules in effect on its first day; x the Town Board's adopted rate per pound, when "
-            "one is. Flow: the month's time-weighted mean meter flow x its minutes, else the permit's "
-            "normal daily flow x its days. Also writes surcharge_samples."
+            "Surcharges for wastes stronger than the limits "
+            f"({self.law('sewer_use', fallback='the sewer use law')}), per user, calendar month and "
+            f"parameter, each month by the rules in effect on its first day: {'; '.join(parts) or 'none'}. "
+            "Flow: the month's time-weighted mean meter flow x its minutes, else the permit's normal daily "
+            "flow x its days. Also writes surcharge_samples."
         )
 
     # -------------------------------------------------------- stormwater

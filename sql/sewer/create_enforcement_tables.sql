@@ -8,8 +8,8 @@
 -- Outputs. Every user-facing row names its rule (citation from the town's rules file).
 
 -- One notice of violation per sample result that breaks a per-sample limit
--- (ch. 253 Part 2 enforcement: certified mail, at most 30 days to correct),
--- with its follow-up as of --as-of and the § 253-55 A penalty.
+-- (the sewer use law's enforcement: the notice, its period to correct),
+-- with its follow-up as of --as-of and the sewer use law's penalty.
 CREATE TABLE IF NOT EXISTS sewer_notices (
     notice_id VARCHAR, user_id VARCHAR, name VARCHAR, address VARCHAR, permit_no VARCHAR,
     sample_id VARCHAR, parameter VARCHAR, collected_at TIMESTAMPTZ, collected_date DATE,
@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS sewer_notices (
     corrected_on DATE,              -- the first later compliant result (by --as-of)
     status VARCHAR,                 -- corrected | corrected_late | not_corrected | pending | overdue
     corrected_in_time BOOLEAN,      -- NULL while pending
-    violation_days INTEGER,         -- § 253-55 A days: from the day after correct_by, uncorrected
+    violation_days INTEGER,         -- penalty days: from the day after correct_by, uncorrected
                                     -- (0 for a draft)
     fine_max_usd DECIMAL(12,2), civil_penalty_max_usd DECIMAL(12,2), max_penalty_usd DECIMAL(12,2),
     as_of DATE, letter_file VARCHAR, rule VARCHAR, penalty_rule VARCHAR
@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS snc_publication (
     year_closed BOOLEAN, letter_file VARCHAR, rule VARCHAR
 );
 
--- Surcharges for wastes stronger than the Part 2 limits, per user, month and parameter.
+-- Surcharges for wastes stronger than the limits, per user, month and parameter.
 CREATE TABLE IF NOT EXISTS surcharges (
     user_id VARCHAR, name VARCHAR, period_start DATE, period_end DATE, parameter VARCHAR,
     samples INTEGER, nondetects INTEGER, sample_type VARCHAR, concentration_mgl DOUBLE,

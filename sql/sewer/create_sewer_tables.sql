@@ -3,11 +3,13 @@
 -- (sql/ingest/create_tables.sql). Created if missing (idempotent).
 
 -- The jurisdiction's per-sample and statistic limits as applied (rules file:
--- discharge_limits and table_7_1), one row per limit entry.
+-- discharge_limits and the limits adopted under table_7_1), one row per limit entry.
+-- excursion_minutes: a limit the law breaks only by an excursion longer than so
+-- many minutes (a pH time rule), else NULL.
 CREATE TABLE IF NOT EXISTS discharge_limit_defaults (
     parameter VARCHAR, limit_type VARCHAR, value DOUBLE, unit VARCHAR,
     effective_from DATE, effective_to DATE, source VARCHAR, rule VARCHAR,
-    rules_version VARCHAR
+    rules_version VARCHAR, excursion_minutes DOUBLE
 );
 
 -- Every lab result compared with every per-sample limit (max, min) that
@@ -16,7 +18,7 @@ CREATE TABLE IF NOT EXISTS discharge_evaluations (
     user_id VARCHAR, sample_id VARCHAR, parameter VARCHAR, collected_at TIMESTAMPTZ,
     collected_date DATE, sample_type VARCHAR, value DOUBLE, nondetect BOOLEAN, qualifier VARCHAR,
     unit VARCHAR, limit_value DOUBLE, limit_type VARCHAR, limit_source VARCHAR, rule VARCHAR,
-    outcome VARCHAR, exceedance_ratio DOUBLE
+    outcome VARCHAR, exceedance_ratio DOUBLE, excursion_minutes DOUBLE
 );
 
 -- Non-detects whose detection value is above a maximum limit (or, against a
@@ -134,11 +136,12 @@ WITH permits AS (
 )
 SELECT pl.user_id, lower(pl.parameter) AS pkey, pl.limit_type, pl.value AS limit_value,
        pl.effective_from, pl.effective_to, 1 AS priority, 'permit' AS limit_source,
-       nullif(trim(pl.basis), '') AS basis, p.permit_no
+       nullif(trim(pl.basis), '') AS basis, p.permit_no, CAST(NULL AS DOUBLE) AS excursion_minutes
 FROM permit_limits pl LEFT JOIN permits p USING (user_id)
 WHERE pl.value IS NOT NULL
 UNION ALL
-SELECT NULL, lower(parameter), limit_type, value, effective_from, effective_to, 2, source, rule, NULL
+SELECT NULL, lower(parameter), limit_type, value, effective_from, effective_to, 2, source, rule, NULL,
+       excursion_minutes
 FROM discharge_limit_defaults;
 
 -- The compliance summary also counts the month's days of discharge without a permit

@@ -5,6 +5,10 @@
 -- limit type (rules: discharge_limit_defaults); of several, the latest
 -- effective_from, then the stricter. "In excess of" is strictly greater; a
 -- non-detect <X is compliant with a maximum when X <= limit, else inconclusive.
+-- A limit the law breaks only by an excursion longer than so many minutes
+-- (excursion_minutes: a pH time rule) is not broken by one sample beyond it:
+-- that result is inconclusive (the continuous readings are judged by
+-- insert_excursion_events.sql).
 -- A permit limit with no basis is cited by the rules' special-agreement text in
 -- effect on the sample's day (table sewer_compliance_rules).
 -- Parameters: $uncited (the rule text when no such text is in effect).
@@ -17,12 +21,13 @@ WITH results AS (
 ),
 limits AS (
     SELECT user_id, pkey, limit_type, limit_value, effective_from, effective_to, priority, limit_source,
-           basis, permit_no
+           basis, permit_no, excursion_minutes
     FROM applicable_limit_sources
     WHERE limit_type IN ('max', 'min')
 ),
 candidates AS (
     SELECT r.*, l.limit_type, l.limit_value, l.limit_source, l.priority, l.basis, l.permit_no,
+           l.excursion_minutes,
            row_number() OVER (
                PARTITION BY r.rid, l.limit_type
                ORDER BY l.priority, l.effective_from DESC NULLS LAST,
@@ -36,7 +41,7 @@ candidates AS (
      AND (l.effective_to IS NULL OR r.collected_date <= l.effective_to)
 )
 SELECT user_id, sample_id, parameter, collected_at, collected_date, sample_type, value, nondetect,
-       qualifier, unit, limit_value, limit_type, limit_source,
+       qualifier, unit, limit_value, limit_type, limit_source, excursion_minutes,
        CASE WHEN priority = 1
             THEN coalesce(basis, t.permit_limit_citation, $uncited)
                 || coalesce(' (permit ' || permit_no || ')', '')
@@ -46,8 +51,12 @@ SELECT user_id, sample_id, parameter, collected_at, collected_date, sample_type,
            WHEN nondetect AND limit_type = 'max'
                 THEN CASE WHEN value <= limit_value THEN 'compliant' ELSE 'inconclusive' END
            WHEN nondetect THEN CASE WHEN value <= limit_value THEN 'violation' ELSE 'inconclusive' END
-           WHEN limit_type = 'max' THEN CASE WHEN value > limit_value THEN 'violation' ELSE 'compliant' END
-           ELSE CASE WHEN value < limit_value THEN 'violation' ELSE 'compliant' END
+           WHEN limit_type = 'max' THEN CASE WHEN value <= limit_value THEN 'compliant'
+                                              WHEN excursion_minutes IS NOT NULL THEN 'inconclusive'
+                                              ELSE 'violation' END
+           ELSE CASE WHEN value >= limit_value THEN 'compliant'
+                     WHEN excursion_minutes IS NOT NULL THEN 'inconclusive'
+                     ELSE 'violation' END
        END AS outcome,
        CASE WHEN limit_type = 'max' THEN value / nullif(limit_value, 0)
             ELSE limit_value / nullif(value, 0) END AS exceedance_ratio

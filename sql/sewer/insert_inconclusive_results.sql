@@ -7,6 +7,10 @@ SELECT user_id, sample_id, parameter, collected_at, value AS detection_value,
        limit_source,
        CASE
            WHEN value IS NULL THEN 'no result value (non-detect without a detection value)'
+           WHEN excursion_minutes IS NOT NULL AND NOT nondetect
+                THEN 'one sample beyond a limit the law breaks only by an excursion lasting longer than '
+                     || printf('%g', excursion_minutes)
+                     || ' minutes (the continuous readings show how long it lasts)'
            WHEN limit_type = 'max' THEN 'non-detect whose detection value is above the maximum limit'
            ELSE 'non-detect whose detection value is above the minimum limit'
        END AS reason,

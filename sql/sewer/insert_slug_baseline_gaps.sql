@@ -3,12 +3,12 @@
 -- normal_avg_flow_gpd (flow) and fewer than the rule's min_baseline_days days
 -- with readings in its baseline_days days before; no usual reading interval at
 -- all; or no slug rule in effect on the day.
--- Parameters: $coverage (the days the rules cover, in words).
+-- Parameters: $coverage (what the rules give, in words: 'they give one from ...').
 INSERT INTO slug_baseline_gaps BY NAME
 SELECT d.user_id, d.constituent, count(*)::INTEGER AS days_lacking, min(d.local_day) AS first_day,
        max(d.local_day) AS last_day, sum(d.readings) AS readings_not_judged,
        CASE WHEN r.effective_from IS NULL
-            THEN 'not judged: the rules give no slug definition in effect on these days (they give one '
+            THEN 'not judged: the rules give no slug definition in effect on these days ('
                  || $coverage || ')'
             WHEN any_value(i.interval_s) IS NULL
             THEN 'no usual reading interval: no day has two readings'

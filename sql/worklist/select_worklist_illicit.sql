@@ -1,4 +1,4 @@
--- The Town's own acts of the illicit discharge law (ch. 185) that are open or overdue: the appeal hearing and
+-- The Town's own acts of the illicit discharge law that are open or overdue: the appeal hearing and
 -- the notice of the cost of an abatement the Town made.
 SELECT case_id, obligation, due, status, premises, rule
 FROM illicit_discharge_deadlines
