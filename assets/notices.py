@@ -643,9 +643,7 @@ def stormwater_problems(
     _measures, missing = remedial_measures(listed, r, day)
     if correction_days is None:
         missing.append(
-            "the time schedule is not set: the stormwater law leaves the days to correct to the officer, who "
-            "gives them with the notice (correct within days, recorded with its mailing in the notices "
-            "mailed file)"
+            "the days to correct are not set: the officer gives them when mailing it (the law sets none)"
         )
     return missing
 

@@ -57,8 +57,9 @@ SHEETS = (
             ("letter file", "The notice's letter, to print and mail.", "letter"),
             (
                 "not ready to send because",
-                "What the address on file lacks, when it lacks something.",
-                "not_ready_reason",
+                "What the recipient's address on file lacks, when it lacks something: complete it in the "
+                "file named before mailing.",
+                "address_missing",
             ),
         ),
     ),

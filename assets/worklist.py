@@ -306,18 +306,28 @@ def stormwater_actions(
         )
     for i in inspections:
         what = INSPECTION_WORDS.get(i["requirement"], i["requirement"])
-        by = f" by {i['inspector']}" if i.get("inspector") else ""
+        # who the law names to inspect goes in the detail, so that the action stays one line
+        by = f"by {i['inspector']}; " if i.get("inspector") else ""
         w.add(
             law.STORMWATER_OFFICER,
-            f"See that {what} is made{by}, and record it",
+            f"See that {what} is made, and record it",
             i["site_id"],
             i["due_by"],
             "swppp_upcoming",
             f"{i['requirement']} {i['due_by']}",
             name=i["site_name"],
             link=f"stormwater.html#site-{i['site_id']}",
-            detail=i["detail"],
+            detail=f"{by}{_without_requirement(i['detail'], i['requirement'])}"
+            if i["detail"]
+            else by.rstrip("; ") or None,
         )
+
+
+def _without_requirement(detail: str, requirement: str) -> str:
+    """An upcoming inspection's detail without the requirement's name the action already says ('weekly
+    inspection: 7 days after ...' -> '7 days after ...')."""
+    head, sep, rest = detail.partition(": ")
+    return rest if sep and head.lower().startswith(str(requirement).lower()) else detail
 
 
 def address_actions(w: Worklist, letters: list[dict], conflicts: list[dict], bills: list[dict]) -> None:

@@ -829,6 +829,8 @@ th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:6px 8px;bord
 z-index:1;vertical-align:bottom}
 th.num{white-space:normal}
 td{padding:5px 8px;border-bottom:1px solid #eef2f7;vertical-align:top}
+table.worklist td{padding:3px 8px;line-height:1.35}
+table.worklist .muted{font-size:12px}
 tbody tr:nth-child(even){background:#fafbfc}
 tbody tr:target{outline:2px solid #2563eb}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}

@@ -23,6 +23,7 @@ from dashboards.html import (
     months_words,
     named,
     note,
+    noun,
     short_name,
     slug,
     table,
@@ -124,6 +125,35 @@ def items_words(items: pd.DataFrame | None, kind: str) -> str:
     return ", ".join(parts)
 
 
+def _notices_lead(rows: pd.DataFrame, kind: str, who: str, items: pd.DataFrame | None) -> str:
+    """What the notices of one kind are, in counts: mailed, drafts, withdrawn, drafts whose address is
+    incomplete, and the violations they list."""
+    mailed = int((rows["status"] == "mailed").sum())
+    withdrawn = int((rows["status"] == "withdrawn").sum())
+    incomplete = (
+        rows["address_missing"].notna()
+        if "address_missing" in rows
+        else ~rows["ready_to_send"].fillna(False).astype(bool)
+    )
+    not_ready = int((incomplete & (rows["status"] == "draft")).sum())
+    drafts = len(rows) - mailed - withdrawn
+    months = pd.to_datetime(rows["period"].astype(str) + "-01", errors="coerce")
+    span = months_words(months.min(), months.max())
+    listed = items_words(items, kind)
+    return note(
+        esc(
+            f"{len(rows)} {noun(len(rows), 'notice')}, one per {who.lower()} and month with a violation, "
+            f"{span}: {mailed} mailed, {drafts} {noun(drafts, 'draft')}, {withdrawn} withdrawn; {not_ready} "
+            f"{noun(not_ready, 'draft')} whose recipient's address is incomplete. They list "
+            f"{fmt_num(rows['violations'].sum())} violations"
+            + (f": {listed}" if listed else "")
+            + ". A draft sets no deadline and accrues no penalty until its mailing is recorded in the "
+            "notices mailed file; until then its letter says NOT READY TO MAIL."
+        ),
+        "info",
+    )
+
+
 def notices_table(
     frame: pd.DataFrame | None,
     kind: str,
@@ -140,24 +170,7 @@ def notices_table(
     if rows.empty:
         return note("No month has a violation: no notice to send.", "info")
     names = names or {}
-    mailed = int((rows["status"] == "mailed").sum())
-    withdrawn = int((rows["status"] == "withdrawn").sum())
-    not_ready = int(
-        (~rows["ready_to_send"].fillna(False).astype(bool) & (rows["status"] != "withdrawn")).sum()
-    )
-    months = pd.to_datetime(rows["period"].astype(str) + "-01", errors="coerce")
-    span = months_words(months.min(), months.max())
-    lead = note(
-        esc(
-            f"{len(rows)} notices, one per {who.lower()} and month with a violation, {span}: {mailed} "
-            f"mailed, {len(rows) - mailed - withdrawn} drafts, {withdrawn} withdrawn; {not_ready} whose "
-            f"recipient's address is incomplete. They list {fmt_num(rows['violations'].sum())} violations"
-            + (f": {items_words(items, kind)}" if items_words(items, kind) else "")
-            + ". A draft sets no deadline and accrues no penalty until its mailing is recorded in the "
-            "notices mailed file; until then its letter says NOT READY TO MAIL."
-        ),
-        "info",
-    )
+    lead = _notices_lead(rows, kind, who, items)
 
     def recipient(r: dict) -> str:
         name = names.get(r["recipient_id"])

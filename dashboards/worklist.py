@@ -152,10 +152,10 @@ def _status_html(r: dict) -> str:
 def worklist_table(rows: pd.DataFrame) -> str:
     cols = [
         Col("status", "When", html=_status_html, nowrap=True),
-        Col("first_due", "Due", html=lambda r: esc(_due_text(r)), width="10%"),
+        Col("first_due", "Due", html=lambda r: esc(_due_text(r)), nowrap=True),
         Col("days_left", "Days", html=lambda r: esc(_days_text(r)), nowrap=True),
-        Col("subject_id", "Who or what", html=_subject_html, width="22%"),
-        Col("items", "What to do", html=_actions_html, width="52%"),
+        Col("subject_id", "Who or what", html=_subject_html, width="20%"),
+        Col("items", "What to do", html=_actions_html, width="58%"),
     ]
     return table(_groups(rows), cols, empty="Nothing to do.", table_class="worklist", whole=True)
 

@@ -1149,14 +1149,15 @@ def dashboard_town(root: Path) -> Path:
         W-1,2026-05-28T09:00,J. Smith,routine,10,ok
         """,
     )
-    # a site with a full mailing address and its May notice mailed: a letter printed and on record
+    # a site whose landowner (the notice's recipient, contract 7.4) has a full mailing address and whose
+    # May notice was mailed: a letter printed and on record
     write(
         root,
         "sites/w1_mailing.csv",
         """
-        site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id,name,address,applicant,impaired_water,single_family,agricultural,exempt,final_stabilization,city,state,zip
+        site_id,jurisdiction,disturbed_acres,construction_start,rain_gauge_id,name,address,applicant,impaired_water,single_family,agricultural,exempt,final_stabilization,city,state,zip,owner_name,owner_address,owner_city,owner_state,owner_zip
         W-1,woodbury,2.0,2026-05-01,G1,Oak Ridge,5 Oak,Builder Co,false,false,false,false,,\
-Central Valley,NY,10917
+Central Valley,NY,10917,Oak Ridge Land LLC,12 Elm St,Central Valley,NY,10917
         """,
     )
     write(

@@ -115,7 +115,7 @@ def test_the_demo_shows_each_reading_of_contract_7(demo):
         demo,
         "SELECT status, not_ready_reason FROM notices WHERE recipient_id = 'S-B03' AND period = '2026-10'",
     )
-    assert held[0][0] == "draft" and "time schedule is not set" in held[0][1]
+    assert held[0][0] == "draft" and "days to correct are not set" in held[0][1]
     # 7.3: the mailed grease order and stop-work order are records; the order rests on a mailed notice
     recorded = dict(q(demo, "SELECT document_id, letter_kind FROM documents_issued"))
     assert recorded["GO-GT-003-20261010"] == "grease_order"

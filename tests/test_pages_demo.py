@@ -22,10 +22,9 @@ from tests.test_print import assert_headed, ids_in, print_page
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 AS_OF = dt.date(2026, 11, 30)  # the demo's day judged
-# The violations list holds every item of the notices (issue 37: a count is the length of a list on its page):
-# 202 reports, tests and months without a permit besides the samples, 194 of them the federal 24-hour
-# notices and resamples that issue 36 takes out of the notices' items. 30 pages before.
-MAX_SEWER_PAGES = 35
+# The violations list holds every item of the notices (a count is the length of a list on its page); the
+# federal duties the Town has not adopted are not items (contract 7.1), so the page stays within 30 pages.
+MAX_SEWER_PAGES = 30
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import openpyxl
@@ -141,7 +142,8 @@ def test_three_cycles_of_the_loop(demo_town, tmp_path):
     assert (
         after - before_lists == added
     )  # the row to correct (first on the clerk's list), the next inspection
-    wrong_rows = [q for q in quarantined(demo) if q not in before_quarantine]
+    # as multisets: the demo's own files already hold a stormwater mailing without its days (contract 7.2)
+    wrong_rows = list((Counter(quarantined(demo)) - Counter(before_quarantine)).elements())
     assert len(quarantined(demo)) == len(before_quarantine) + 1
     assert wrong_rows[0][0] == "notices_mailed" and "needs correct_within_days" in wrong_rows[0][1]
     assert query_warehouse(demo / "outfall.duckdb", "SELECT action FROM worklist WHERE first")[0][

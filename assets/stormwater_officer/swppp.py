@@ -61,7 +61,7 @@ from outfall.law import notices as notice_law, swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
-from outfall.rules.tables import NotJudged
+from outfall.rules.tables import NotJudged, not_in_effect
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, preview_markdown, sql, transaction
 
@@ -133,9 +133,15 @@ UPCOMING_COLUMNS = [
 
 
 def _not_judged(subject: str, day: dt.date, exc: RulesError) -> NotJudged:
-    """A site or finding no version of the stormwater rules covers (the RulesError names the part and day)."""
-    message = str(exc).split(": ", 1)[-1]
-    return NotJudged(subject, day, message.split(":", 1)[0], f"not judged: {message}")
+    """A site or finding no version of the stormwater rules covers (the RulesError names the part and day),
+    with the reason in words: 'not judged: the rules give no stormwater rule of weekly inspection in effect
+    on 1986-06-02 (they give one from 2007-05-03)'."""
+    section = getattr(exc, "section", None)
+    if section is None:
+        message = str(exc).split(": ", 1)[-1]
+        return NotJudged(subject, day, message.split(":", 1)[0], f"not judged: {message}")
+    what = "stormwater rule of " + section.rsplit(".", 1)[-1].replace("_", " ")
+    return NotJudged(subject, day, section, not_in_effect(what, exc.day, exc.entries))
 
 
 # ---------------------------------------------------------------------------

@@ -245,10 +245,13 @@ class _DatedList(tuple, Generic[T]):
 
     def _no_entry(self, day: dt.date) -> RulesError:
         cover = "; ".join(period_text(e) for e in sorted(self, key=starts)) or "none"
-        return RulesError(
+        error = RulesError(
             f"{self.source}: {self.where}: no entry in effect on {day} (entries: {cover}); "
             f"add one that covers that day"
         )
+        # what a caller needs to say it in words (outfall.rules.tables.not_in_effect)
+        error.section, error.day, error.entries = self.where, day, list(self)
+        return error
 
     def __iter__(self) -> Iterator[T]:
         return super().__iter__()
