@@ -114,7 +114,7 @@ def with_law(i: law.Item, rules: Rules) -> law.Item:
 
 
 def violation_counts(items: list[law.Item]) -> list[str]:
-    """'2 violations of Woodbury Code ch. 253 Part 2': each law's violations counted apart (contract 7.1)."""
+    """'2 violations of <the law's name>': each law's violations counted apart (contract 7.1)."""
     return [
         f"{n} violation{'s' if n != 1 else ''} of {name or 'the law'}" for name, n in law.count_by_law(items)
     ]

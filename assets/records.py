@@ -1,14 +1,14 @@
 """Every letter a run writes, and the record of the ones written for a mailing.
 
 - ``letters`` (contract 6.5): one row per letter written, whatever asset wrote it (monthly notices,
-  grease orders, stop-work orders, ch. 185 letters, the annual list of users in significant
+  grease orders, stop-work orders, illicit discharge letters, the annual list of users in significant
   noncompliance), whether it is ready to mail and, if not, what is missing in words. One address
   rule for every letter (``outfall.letters.address_problems``); a letter that is not ready is in no
   batch to print or mail (``assets/printing.py`` reads this table).
 - ``documents_issued`` (contract 6.2, 7.3): one row per document written for a mailing (a mailed notice,
-  a mailed grease-trap or stop-work order, a ch. 185 letter dated by its notice or cost notice), ready to
-  mail or not (a letter not ready is recorded with ``ready`` false and its reason, never written again),
-  recorded once its files are written (the PDF where Chromium
+  a mailed grease-trap or stop-work order, an illicit discharge letter dated by its notice or cost
+  notice), ready to mail or not (a letter not ready is recorded with ``ready`` false and its reason,
+  never written again), recorded once its files are written (the PDF where Chromium
   printed one, else the HTML) and chained by SHA-256: prev_sha256 is the previous row's chain value
   in the order of issued_on then document_id, chain_sha256 the SHA-256 of prev_sha256 + sha256 +
   document_id. Once recorded, no run rewrites or deletes the files; ``outfall verify`` checks them.

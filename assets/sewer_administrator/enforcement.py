@@ -513,10 +513,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             hours = (a["notified_at"] - a["occurred_at"]).total_seconds() / 3600.0
             notice = f"notified {_num(hours)} hours after the discharge"
         else:
-            notice = (
-                "no notification recorded (Part 2: notify the administrator immediately); counted from the "
-                "discharge"
-            )
+            notice = "no notification recorded: the period is counted from the discharge"
         detail = "; ".join(x for x in (a["description"], notice) if x)
         add(
             a["user_id"],

@@ -241,6 +241,7 @@ def _nov_context(
         "abatement_due": abatement_by,
         "abatement_note": abatement_note,
         "appeal_days": terms.appeal_days,
+        "appeal_filed_with": terms.appeal_filed_with,
         "period_end_rule": extension_law(extensions, dated, "illicit_discharges.appeal"),
         "hearing_days": terms.hearing_days,
         "abatement_after_decision_days": terms.abatement_after_decision_days,
@@ -353,7 +354,7 @@ def build_illicit(
             ),
         )
     calendar = BusinessCalendar(holidays)
-    issuer = f"Stormwater Management Officer, {rules.name}"
+    issuer = f"{rules.official('stormwater_officer', fallback='Stormwater officer')}, {rules.name}"
     first = min(versions, key=lambda v: v.starts)
     deadlines: list[dict] = []
     charges: list[dict] = []

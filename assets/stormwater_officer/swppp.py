@@ -1115,7 +1115,9 @@ def swppp_upcoming(
                     "due_by": m["occurs_on"],
                     "days_until_due": (m["occurs_on"] - as_of).days,
                     "status": _upcoming_status(m["occurs_on"], as_of),
-                    "inspector": "Stormwater Management Officer",
+                    "inspector": rules[s["jurisdiction"]].official(
+                        "stormwater_officer", m["occurs_on"], "the stormwater officer"
+                    ),
                     "detail": f"milestone inspection: {items.get(m['milestone'], m['milestone'])}; {notice}",
                     "rule": milestones.citation,
                 }

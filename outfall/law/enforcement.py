@@ -3,7 +3,7 @@
 What must follow a violation, and by when:
 
 - deadlines count calendar days: weekends and holidays count like any other
-  day (no business-day rule appears in ch. 253 Part 2 or 40 CFR 403.8/403.12
+  day (no business-day rule appears in the sewer use law or 40 CFR 403.8/403.12
   for these deadlines), but a period within which the user must act that ends
   on a Saturday, Sunday or public holiday ends on the next business day
   (New York General Construction Law § 25-a: ``period_end``, given by the
@@ -172,7 +172,7 @@ USER, TOWN = "user", "town"
 def is_users_own(sampled_by: str | None) -> bool:
     """Whether a sample is the user's own (lab_results.sampled_by ``user``, or blank): only such a sample's
     violation calls for the user's 24-hour notice and repeat sampling (40 CFR 403.12(g)(2)), and only such
-    samples meet the testing the administrator requires of "each such person" (ch. 253 Part 2)."""
+    samples meet the testing the administrator requires of "each such person" (the sewer use law)."""
     return (sampled_by or USER).strip().lower() != TOWN
 
 
@@ -334,10 +334,7 @@ def correction_period_days(correction: Any) -> int:
     maximum = int(correction.max_days)
     days = int(correction.days if correction.days is not None else maximum)
     if days > maximum or days < 0:
-        raise ValueError(
-            f"sewer_correction_days {days} is outside 0-{maximum} (ch. 253 Part 2: not to exceed "
-            f"{maximum} days)"
-        )
+        raise ValueError(f"{days} days to correct is outside 0-{maximum} ({correction.citation})")
     return days
 
 
@@ -381,7 +378,7 @@ def follow_up(
 
 
 def violation_days(correct_by: dt.date, corrected_on: dt.date | None, as_of: dt.date) -> int:
-    """Days counted under § 253-55 A: the day of the violation, plus each day
+    """Days counted under the sewer use law's penalty section: the day of the violation, plus each day
     after the correction period until the first later compliant result
     (exclusive) or --as-of (inclusive)."""
     done = seen(corrected_on, as_of)
@@ -393,7 +390,7 @@ def violation_days(correct_by: dt.date, corrected_on: dt.date | None, as_of: dt.
 
 
 def max_penalty(days: int, fine_max: float | int | str, civil_max: float | int | str) -> Decimal:
-    """The most § 253-55 A allows: per day, the fine plus the civil penalty."""
+    """The most the sewer use law's penalty section allows: per day, the fine plus the civil penalty."""
     return (Decimal(str(fine_max)) + Decimal(str(civil_max))) * int(days)
 
 

@@ -10,19 +10,19 @@ section. Nothing here is a law number.
 Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
 
 - ``notify_town`` (release not hazardous, or not known to be): due the next
-  business day after discovery (ch. 185, notification of spills); satisfied by ``notified_on``. A
+  business day after discovery (the law, notification of spills); satisfied by ``notified_on``. A
   hazardous release goes to emergency services at once and has neither this
   row nor the next.
 - ``written_confirmation`` (not hazardous, notified): due 3 business days after
-  the notice, i.e. the third business day after it (ch. 185, notification of spills).
+  the notice, i.e. the third business day after it (the law, notification of spills).
 - ``appeal`` (notice of violation and appeal both dated): due 15 days after
-  the notice of violation (ch. 185, appeal); satisfied by the appeal's receipt, so it
+  the notice of violation (the law, appeal); satisfied by the appeal's receipt, so it
   is ``met`` or ``late``, never open.
-- ``appeal_hearing`` (appeal received): due 15 days after receipt (ch. 185, appeal);
+- ``appeal_hearing`` (appeal received): due 15 days after receipt (the law, appeal);
   satisfied by ``hearing_on``, or by ``appeal_decided_on`` when no hearing day is on file.
 - ``abatement``: due 15 days after the appeal's decision when one was decided
-  (ch. 185, enforcement measures after an appeal), otherwise the deadline set in
-  the notice of violation (ch. 185, notice of violation); satisfied by
+  (the law, enforcement measures after an appeal), otherwise the deadline set in
+  the notice of violation (the law, notice of violation); satisfied by
   ``abated_on``. While an appeal is pending (received, not yet
   decided on --as-of) the row is ``suspended``, with no due day (its
   satisfied_on still shows an abatement made meanwhile). An appeal decided
@@ -32,9 +32,9 @@ Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
   stays due by the notice's deadline and the penalty runs (contract 7.4,
   ``appeal_in_time``).
 - ``cost_notice`` (abated by the Town, on a known day): due 30 days after the
-  abatement (ch. 185, cost of abatement); satisfied by ``cost_notice_on``.
+  abatement (the law, cost of abatement); satisfied by ``cost_notice_on``.
 - ``protest`` (cost notice and protest both dated): due 10 days after the cost
-  notice (ch. 185, cost of abatement); satisfied by the protest's receipt.
+  notice (the law, cost of abatement); satisfied by the protest's receipt.
 
 The recipient's periods (``appeal``, ``abatement``, ``protest``: those the
 ``deadline_extension`` version in effect on the day names) that end on a
@@ -50,7 +50,7 @@ after --as-of has not happened yet on --as-of: an event dated later neither
 triggers nor satisfies anything (the project's rule, as in
 ``outfall.law.enforcement``).
 
-Charges (``illicit_charges``), for a case with an abatement cost (ch. 185, cost
+Charges (``illicit_charges``), for a case with an abatement cost (the law, cost
 of abatement, liability and criminal prosecution):
 
 - principal = the abatement cost; 12 installments of principal / 12 rounded

@@ -749,7 +749,7 @@ def years_before(day: dt.date, years: int) -> dt.date:
 
 
 def normalize_chapter(chapter: Any) -> str | None:
-    """'ch. 267', 'Chapter 267', '267' -> '267'; None when no number."""
+    """'ch. 12', 'Chapter 12', '12' -> '12'; None when no number."""
     if chapter is None:
         return None
     m = re.search(r"\d+", str(chapter))

@@ -75,5 +75,8 @@ class IllicitTerms(Dated):
     cited_as: Text | None = None
     """How a sentence of a letter or a reason cites the chapter (e.g. "ch. 12"; left out: "the illicit
     discharge law")."""
+    appeal_filed_with: Text | None = None
+    """Who receives the appeal of a notice of violation, as a letter names it (e.g. "the municipal court");
+    left out: the letter says only that the notice may be appealed."""
     rules: IllicitRules
     """The sentence shown with each obligation and with the charges."""

@@ -1243,6 +1243,14 @@ class Rules(Model):
         started = [v for v in versions if v.starts <= day]
         return (started or sorted(versions, key=lambda v: v.starts))[-1]
 
+    def official(self, name: str, day: dt.date | None = None, fallback: str = "") -> str:
+        """The title of the official ``name`` of ``law_names`` (``sewer_administrator``,
+        ``stormwater_officer``) as of ``day``, else ``fallback`` where the rules name none."""
+        try:
+            return self.law(name, day).name
+        except RulesError:
+            return fallback
+
     def duty_law(self, duty: "Duty", day: dt.date | None = None) -> tuple[LawName, bool]:
         """(the law a duty rests on, as of ``day``; whether it is the town's to notice: its own code's, or
         another law's that the rules adopt with ``adopted_by``)."""

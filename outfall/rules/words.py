@@ -472,12 +472,13 @@ class Describe:
     def illicit_discharge_letters(self) -> str:
         t = self._illicit()
         appeal = f"within {t.appeal_days} days" if t is not None else "as the illicit discharge law allows"
+        court = f" to {t.appeal_filed_with}" if t is not None and t.appeal_filed_with else ""
         payments = f"{t.installments} payments" if t is not None else "payments"
         protest = f"the {t.protest_days}-day protest" if t is not None else "the protest"
         return (
             "The letters of the illicit discharge cases: a notice of violation (the measures "
             f"{self._illicit_law()} lets it require, the abatement deadline and what follows if it passes, "
-            f"the appeal to the Justice Court {appeal}) and, for an abatement done by the Town, the notice "
+            f"the appeal{court} {appeal}) and, for an abatement done by the Town, the notice "
             f"of its cost ({payments}, interest, {protest}, the lien)."
         )
 

@@ -1,7 +1,7 @@
--- The letters written for a mailing (a mailed notice or order, a ch. 185 letter dated by its notice) not yet
--- on record in documents_issued, with what a notice's or an order's record keeps of its mailing. Every
--- document recorded as mailed is recorded, ready or not (contract 7.3): a letter that was not ready is kept
--- with ready false and its reason, and is never written again.
+-- The letters written for a mailing (a mailed notice or order, an illicit discharge letter dated by its
+-- notice) not yet on record in documents_issued, with what a notice's or an order's record keeps of its
+-- mailing. Every document recorded as mailed is recorded, ready or not (contract 7.3): a letter that was
+-- not ready is kept with ready false and its reason, and is never written again.
 WITH mailings AS (
     SELECT notice_id AS document_id, period, certified_mail_no, correct_within_days, correct_by
     FROM notices WHERE status = 'mailed'

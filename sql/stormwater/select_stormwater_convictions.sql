@@ -1,5 +1,5 @@
 -- Prior convictions: applicant (matched without regard to case and blanks), the day of the offense
--- (offense_on; convicted_on when blank: the five years of ch. 267 and the Bellport article count the days
+-- (offense_on; convicted_on when blank: the five years of the stormwater laws count the days
 -- the offenses were committed), the conviction's date and its chapter number.
 SELECT lower(regexp_replace(trim(applicant), '\s+', ' ', 'g')) AS applicant_key, site_id, convicted_on,
        coalesce(offense_on, convicted_on) AS offense_on, chapter_number, jurisdiction

@@ -16,7 +16,7 @@ WHERE n.status = 'draft'
 GROUP BY n.kind, n.recipient_id, n.recipient_name, n.period, n.notice_id, n.letter, n.first_violation_on,
     n.not_ready_reason
 UNION ALL
--- 2. The notices of violation of illicit discharge cases (ch. 185) not yet recorded by nov_on.
+-- 2. The notices of violation of illicit discharge cases not yet recorded by nov_on.
 SELECT
     'illicit_nov' AS kind, l.recipient_id, l.recipient_name, NULL AS period, l.document_id, l.letter,
     1 AS items, d.discovered_on AS found_on, l.reason AS not_ready_reason
