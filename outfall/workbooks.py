@@ -36,8 +36,8 @@ AUTHOR = "Outfall"
 # Who fills a folder, by the group of its spec: the official named in the rules' law_names (the pages' one
 # name for each person), else these words.
 PEOPLE = {
-    "sewer_administrator": "Sewer use administrator",
-    "stormwater_officer": "Stormwater officer",
+    "sewer_administrator": "Superintendent of Sewage",
+    "stormwater_officer": "Stormwater Management Officer",
     "billing": "Clerk",
     "notices": "Clerk",
 }
