@@ -2,13 +2,14 @@
 
 import contextlib
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import duckdb
 from dagster import (
+    AssetExecutionContext,
     BackfillPolicy,
     DynamicPartitionsDefinition,
     MaterializeResult,
@@ -152,6 +153,22 @@ def table_result(con: duckdb.DuckDBPyConnection, table: str, **metadata: Any) ->
     }
     md.update(metadata)
     return MaterializeResult(metadata=md)
+
+
+def report_partition_rows(
+    context: AssetExecutionContext, rows: Mapping[str, int], asset_key: str | None = None
+) -> None:
+    """Each partition of this run reports its own row count as ``dagster/row_count`` (``rows`` by
+    partition key, from one GROUP BY; a key absent has none), not the whole table's.
+
+    A run over a range of partitions (``BackfillPolicy.single_run``) is one step whose materialization
+    Dagster records once per partition; metadata added with ``partition_key`` goes to that partition's
+    record only, over what the step returns for all of them (``AssetExecutionContext.add_asset_metadata``).
+    """
+    for key in context.partition_keys:
+        context.add_asset_metadata(
+            {"dagster/row_count": int(rows.get(key, 0))}, asset_key=asset_key, partition_key=key
+        )
 
 
 def outputs(duckdb: DuckDBResource, settings: OutfallSettings) -> OutputPaths:

@@ -145,13 +145,36 @@ def test_the_months_of_a_run_are_the_months_that_have_readings_in_local_time():
 # billing by year
 
 
+def _reported_rows(result) -> dict[tuple[str, str], int]:
+    """``dagster/row_count`` of each materialization of a run, by asset and partition."""
+    return {
+        (e.asset_key.to_user_string(), e.partition): e.materialization.metadata["dagster/row_count"].value
+        for e in result.get_asset_materialization_events()
+        if "dagster/row_count" in e.materialization.metadata
+    }
+
+
+BILLING_TABLES = ("sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary")
+
+
 def test_billing_years_asset_adds_the_years_that_have_rates(tmp_path, town):
+    """Two years billed in one run; each year's materialization of each table counts that year's rows
+    (the first year has no changes against a year before it: 0), not the table's."""
     write(town, "sewer_rates/rates_2025.csv", RATES.format(year=2025, bond=90))
     instance = DagsterInstance.ephemeral()
-    assert materialize([*INGEST, *BILLING], resources=_resources(tmp_path, town), instance=instance).success
+    result = materialize([*INGEST, *BILLING], resources=_resources(tmp_path, town), instance=instance)
+    assert result.success
     assert instance.get_dynamic_partitions("billing_year") == ["2025", "2026"]
-    years = _rows(tmp_path / "w.duckdb", "SELECT DISTINCT year FROM sewer_bills")
-    assert years == [(2025,), (2026,)]
+    w = tmp_path / "w.duckdb"
+    assert _rows(w, "SELECT DISTINCT year FROM sewer_bills") == [(2025,), (2026,)]
+    reported = {k: n for k, n in _reported_rows(result).items() if k[0] in BILLING_TABLES}
+    assert reported == {
+        (t, str(y)): _rows(w, f"SELECT count(*) FROM {t} WHERE year = {y}")[0][0]
+        for t in BILLING_TABLES
+        for y in (2025, 2026)
+    }
+    assert reported[("bill_changes", "2025")] == 0 < reported[("bill_changes", "2026")]
+    assert reported[("sewer_bills", "2025")] < _rows(w, "SELECT count(*) FROM sewer_bills")[0][0]
 
 
 def test_rebilling_2026_leaves_2025_rows_and_files_alone(tmp_path, town):
@@ -329,15 +352,10 @@ def test_the_ingestion_step_registers_the_months_and_years_the_files_give(tmp_pa
     assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01", "2026-07-01"]
 
 
-def test_readings_dated_after_this_month_have_their_own_partition(tmp_path):
-    """A reading dated ahead (a test's or a demo's future day) is in a month that has readings: its own."""
-    from assets.sewer_administrator.compliance import slug_events
-
-    today = dt.date.today()
-    later = dt.date(today.year + (today.month == 12), today.month % 12 + 1, 2).isoformat()
-    data = tmp_path / "d"
+def _one_day_of_flow(data: Path, day: str) -> None:
+    """A meter's one day of 5-minute readings with one slug (six times its flow for half an hour at noon)."""
     rows = [
-        f"IU-1,{later}T{h:02d}:{m:02d}:00-05:00,{600 if h == 12 and m < 30 else 100},gpm,flow"
+        f"IU-1,{day}T{h:02d}:{m:02d}:00-05:00,{600 if h == 12 and m < 30 else 100},gpm,flow"
         for h in range(24)
         for m in range(0, 60, 5)
     ]
@@ -347,6 +365,39 @@ def test_readings_dated_after_this_month_have_their_own_partition(tmp_path):
         "industrial_users/u.csv",
         "user_id,name,district,normal_avg_flow_gpd\nIU-1,Acme,consolidated,144000\n",
     )
+
+
+def test_readings_dated_after_this_month_have_their_own_partition(tmp_path):
+    """A reading dated ahead (a test's or a demo's future day) is in a month that has readings: its own."""
+    from assets.sewer_administrator.compliance import slug_events
+
+    today = dt.date.today()
+    later = dt.date(today.year + (today.month == 12), today.month % 12 + 1, 2).isoformat()
+    data = tmp_path / "d"
+    _one_day_of_flow(data, later)
     res = _resources(tmp_path, data)
     assert materialize([*ingest_assets, slug_events], resources=res).success
     assert _rows(tmp_path / "w.duckdb", "SELECT count(*) FROM slug_events") == [(1,)]
+
+
+def test_each_month_reports_its_own_slugs_and_a_month_without_readings_none(tmp_path):
+    """Two months in one run (one step): March's materialization counts March's slug, April's (a month
+    registered whose readings are gone) 0, not the table's count."""
+    from assets.sewer_administrator.compliance import slug_events
+
+    data = tmp_path / "d"
+    _one_day_of_flow(data, "2026-03-10")
+    res = _resources(tmp_path, data)
+    instance = DagsterInstance.ephemeral()
+    assert materialize(list(ingest_assets), resources=res, instance=instance).success
+    assert instance.get_dynamic_partitions("reading_month") == ["2026-03-01"]
+    instance.add_dynamic_partitions("reading_month", ["2026-04-01"])
+    result = materialize(
+        [slug_events],
+        resources=res,
+        instance=instance,
+        tags={RANGE_START: "2026-03-01", RANGE_END: "2026-04-01"},
+    )
+    assert result.success
+    assert len([e for e in result.all_events if e.is_step_start]) == 1
+    assert _reported_rows(result) == {("slug_events", "2026-03-01"): 1, ("slug_events", "2026-04-01"): 0}

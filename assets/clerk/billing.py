@@ -56,6 +56,7 @@ from assets.common import (
     ONE_RUN,
     WAREHOUSE_POOL,
     outputs,
+    report_partition_rows,
     table_result,
     warehouse,
     years_with_rates,
@@ -680,11 +681,21 @@ def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, rules:
             ),
             "rules_version": town.version,
         }
+        rows = rows_by_year(con, years)
         for key in BILLING_TABLES:
             if AssetKey(key) not in context.selected_asset_keys:
                 continue
+            report_partition_rows(context, rows.get(key, {}), asset_key=key)
             result = table_result(con, key, **common)
             yield MaterializeResult(asset_key=key, metadata=result.metadata)
+
+
+def rows_by_year(con: duckdb.DuckDBPyConnection, years: list[int]) -> dict[str, dict[str, int]]:
+    """Each billing table's rows in each of ``years``, by table and partition key (``"2026"``)."""
+    found: dict[str, dict[str, int]] = {}
+    for table, year, n in con.execute(sql("count_billing_rows_by_year"), {"years": years}).fetchall():
+        found.setdefault(table, {})[str(year)] = n
+    return found
 
 
 def export_dir(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:

@@ -50,6 +50,7 @@ from assets.common import (
     ONE_RUN,
     READING_MONTHS,
     reading_months_in,
+    report_partition_rows,
     table_asset,
     table_result,
     warehouse,
@@ -522,6 +523,7 @@ def slug_events(
             else:
                 info = _judge_every_month(con, town, tz, timings)
         context.log.info(f"slug detection: {info}")
+        report_partition_rows(context, slugs_by_month(con, town.timezone, first_day, last_day))
         return table_result(
             con,
             "slug_events",
@@ -531,6 +533,19 @@ def slug_events(
             slugs_by_constituent=_count_by(con, "slug_events", "constituent"),
             users_lacking_baseline=count(con, "slug_baseline_gaps"),
         )
+
+
+def slugs_by_month(
+    con: duckdb.DuckDBPyConnection, timezone: str, first_day: dt.date, last_day: dt.date
+) -> dict[str, int]:
+    """The slugs that start in each local month of ``first_day`` to ``last_day``, by partition key."""
+    tz = ZoneInfo(timezone)
+    bounds = {
+        "tz": timezone,
+        "start_from": _local_midnight(first_day, tz),
+        "start_to": _local_midnight(last_day + dt.timedelta(days=1), tz),
+    }
+    return dict(con.execute(sql("count_slug_events_by_month"), bounds).fetchall())
 
 
 def _month_end(first: dt.date) -> dt.date:
