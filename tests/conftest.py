@@ -149,11 +149,14 @@ def town(tmp_path: Path) -> Path:
     return small_town(tmp_path / "data")
 
 
-def run_cli(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    """`outfall ...` in a fresh process, as a user would run it."""
-    env = dict(os.environ, GX_ANALYTICS_ENABLED="false")
+def run_cli(
+    *args: str, timeout: int = 300, env: dict[str, str] | None = None, module: str = "outfall"
+) -> subprocess.CompletedProcess:
+    """`outfall ...` (or `python -m <module> ...`) in a fresh process, as a user would run it;
+    ``env`` adds to the environment."""
+    env = dict(os.environ, GX_ANALYTICS_ENABLED="false", **(env or {}))
     return subprocess.run(
-        [sys.executable, "-m", "outfall", *args],
+        [sys.executable, "-m", module, *args],
         capture_output=True,
         text=True,
         timeout=timeout,

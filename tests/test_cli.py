@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import fcntl
-import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -216,22 +213,7 @@ def test_a_failing_asset_exits_1_and_names_it(tmp_path):
     data = small_town(tmp_path / "data")
     rates = data / "sewer_rates" / "rates.csv"
     rates.write_text(rates.read_text().replace("2026,district_1,om,60\n", ""))
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "outfall",
-            "run",
-            "--data",
-            str(data),
-            "--warehouse",
-            str(tmp_path / "w.duckdb"),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=300,
-    )
+    result = run_cli("run", "--data", str(data), "--warehouse", str(tmp_path / "w.duckdb"))
     assert result.returncode == 1
     assert "asset sewer_billing failed: no sewer rate for 2026, district_1, om" in result.stderr
     assert "Traceback" not in result.stderr
@@ -245,26 +227,9 @@ def test_a_reading_no_asset_implements_is_refused_by_check_and_run_alike(tmp_pat
     (rules / "woodbury.yaml").write_text(
         text.replace("value: composite_else_mean_of_grabs", "value: median_of_grabs")
     )
-    env = dict(os.environ, OUTFALL_RULES_DIR=str(rules))
-    checked = subprocess.run(
-        [sys.executable, "-m", "outfall.rules", "check"], capture_output=True, text=True, env=env, cwd=REPO
-    )
-    ran = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "outfall",
-            "run",
-            "--data",
-            str(tmp_path),
-            "--warehouse",
-            str(tmp_path / "w.db"),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=REPO,
-    )
+    env = {"OUTFALL_RULES_DIR": str(rules)}
+    checked = run_cli("check", env=env, module="outfall.rules")
+    ran = run_cli("run", "--data", str(tmp_path), "--warehouse", str(tmp_path / "w.db"), env=env)
     assert checked.returncode == 2 and ran.returncode == 2
     for out in (checked.stderr, ran.stderr):
         assert "readings_sewer_compliance.daily_value[0].value: 'median_of_grabs'" in out

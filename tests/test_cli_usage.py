@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from pipelines.cli import folder_warnings, main
+from tests.conftest import run_cli
 
 
 def test_a_missing_command_prints_the_usage_and_exits_2(capsys):
@@ -30,9 +28,7 @@ def test_an_abbreviated_option_is_refused_not_guessed(tmp_path, capsys):
 def test_the_command_from_a_shell_exits_with_its_status(args, code):
     # Regression: the command ends without tearing down its modules (pipelines/console.py), and at first
     # answered `outfall --help` with 1: argparse ends -h with SystemExit(0), which it did not record.
-    done = subprocess.run(
-        [sys.executable, "-m", "outfall", *args], capture_output=True, text=True, timeout=120
-    )
+    done = run_cli(*args, timeout=120)
     assert done.returncode == code, done.stderr
     assert ("usage: outfall" in done.stdout) == (code == 0)
 
@@ -56,22 +52,15 @@ def test_a_folder_with_input_folders_gets_no_warning(tmp_path):
 def test_run_on_an_empty_folder_succeeds_with_a_warning(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "outfall",
-            "run",
-            "--data",
-            str(data),
-            "--warehouse",
-            str(tmp_path / "w.duckdb"),
-            "--as-of",
-            "2026-06-30",
-            "--quiet",
-        ],
-        capture_output=True,
-        text=True,
+    proc = run_cli(
+        "run",
+        "--data",
+        str(data),
+        "--warehouse",
+        str(tmp_path / "w.duckdb"),
+        "--as-of",
+        "2026-06-30",
+        "--quiet",
         timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
