@@ -1,9 +1,9 @@
 """Notices of violation: every violation found, noticed once, one notice per recipient and month.
 
 ``notices``: one row per kind (``sewer``, ``stormwater``), recipient and month that has at least one
-item (``notice_items``: per-sample results, daily maximums, monthly averages, discharging without a
-permit, late reports and missed testing for a sewer user; missed inspections and other findings for
-a construction site), each with one letter in
+item (``notice_items``: per-sample results, excursions of continuous readings, daily maximums, monthly
+averages, discharging without a permit, late reports and missed testing for a sewer user; missed
+inspections and other findings for a construction site), each with one letter in
 ``<dashboards>/letters/<kind>/notice_<recipient>_<YYYY-MM>.html``
 with a section per kind of item.
 
@@ -163,6 +163,10 @@ def collect_items(con: duckdb.DuckDBPyConnection, tz: str) -> list[law.Item]:
         for r in _records(con, "select_notice_sample_items", {"tz": tz})
     ]
     items += [
+        _item("sewer", "excursion", r, f"{r['parameter']}|{r['limit_type']}")
+        for r in _records(con, "select_notice_excursion_items", {"tz": tz})
+    ]
+    items += [
         _item("sewer", r["item"], r, str(r["parameter"]))
         for r in _records(con, "select_notice_statistic_items")
     ]
@@ -189,7 +193,11 @@ def collect_items(con: duckdb.DuckDBPyConnection, tz: str) -> list[law.Item]:
 def _parameter(i: law.Item) -> str | None:
     """The parameter of an item (a recorded item keeps it at the head of its sub)."""
     found = i.fact("parameter")
-    if found is None and i.item in ("sample", "daily_max", "monthly_avg", "missed_testing") and i.sub:
+    if (
+        found is None
+        and i.item in ("sample", "excursion", "daily_max", "monthly_avg", "missed_testing")
+        and i.sub
+    ):
         found = i.sub.split("|")[0]
     return None if found is None else str(found)
 

@@ -280,3 +280,21 @@ def test_snohomish_judges_a_ph_excursion_only_past_one_hour(snohomish):
     found = query_warehouse(snohomish, "SELECT sample_id, parameter FROM discharge_violations ORDER BY 1")
     assert found == [("SN-S2", "FOG, animal or vegetable"), ("SN-S4", "FOG, petroleum or mineral")]
     no_model_town_words(snohomish)
+
+
+def test_snohomish_excursion_past_one_hour_is_an_item_of_the_months_notice(snohomish):
+    import duckdb
+
+    from assets.notices import collect_items
+
+    with duckdb.connect(str(snohomish), read_only=True) as con:
+        items = [i for i in collect_items(con, "America/Los_Angeles") if i.item == "excursion"]
+    assert [(i.recipient_id, i.ref, i.period, i.sub) for i in items] == [
+        ("SN-1", "2026-05-04 14:00", "2026-05", "pH|max")
+    ]
+    assert "15.08.090" in items[0].rule
+    # the rules state no enforcement texts: the month's notice is not drafted, and not_judged says so
+    subjects = {
+        s for (s,) in query_warehouse(snohomish, "SELECT subject FROM not_judged WHERE asset = 'notices'")
+    }
+    assert "sewer notice to SN-1 for 2026-05" in subjects
