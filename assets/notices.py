@@ -1,9 +1,9 @@
 """Notices of violation: every violation found, noticed once, one notice per recipient and month.
 
 ``notices``: one row per kind (``sewer``, ``stormwater``), recipient and month that has at least one
-item (``notice_items``: per-sample results, daily maximums, monthly averages, discharging without a
-permit, late reports and missed testing for a sewer user; missed inspections and other findings for
-a construction site), each with one letter in
+item (``notice_items``: per-sample results, excursions of continuous readings, daily maximums, monthly
+averages, discharging without a permit, late reports and missed testing for a sewer user; missed
+inspections and other findings for a construction site), each with one letter in
 ``<dashboards>/letters/<kind>/notice_<recipient>_<YYYY-MM>.html``
 with a section per kind of item.
 
@@ -163,6 +163,10 @@ def collect_items(con: duckdb.DuckDBPyConnection, tz: str) -> list[law.Item]:
         for r in _records(con, "select_notice_sample_items", {"tz": tz})
     ]
     items += [
+        _item("sewer", "excursion", r, f"{r['parameter']}|{r['limit_type']}")
+        for r in _records(con, "select_notice_excursion_items", {"tz": tz})
+    ]
+    items += [
         _item("sewer", r["item"], r, str(r["parameter"]))
         for r in _records(con, "select_notice_statistic_items")
     ]
@@ -189,7 +193,11 @@ def collect_items(con: duckdb.DuckDBPyConnection, tz: str) -> list[law.Item]:
 def _parameter(i: law.Item) -> str | None:
     """The parameter of an item (a recorded item keeps it at the head of its sub)."""
     found = i.fact("parameter")
-    if found is None and i.item in ("sample", "daily_max", "monthly_avg", "missed_testing") and i.sub:
+    if (
+        found is None
+        and i.item in ("sample", "excursion", "daily_max", "monthly_avg", "missed_testing")
+        and i.sub
+    ):
         found = i.sub.split("|")[0]
     return None if found is None else str(found)
 
@@ -386,26 +394,52 @@ class NoticeBuilder:
 
     def keys(self) -> list[tuple[str, str, str]]:
         recorded = {(r["kind"], r["recipient_id"], r["period"]) for r in self.records.values()}
-        return sorted(k for k in set(self.items) | recorded if k in recorded or self.drafts(k[0]))
+        return sorted(k for k in set(self.items) | recorded if k in recorded or self.drafts(k[0], k[1]))
 
-    def drafts(self, kind: str) -> bool:
-        """Whether the town's rules say how a sewer notice is issued (who signs it, how it is sent, the
-        penalty): without them no sewer notice is drafted, and not_judged says why."""
-        return kind != "sewer" or not self.undrafted()
+    def drafts(self, kind: str, recipient_id: str = "") -> bool:
+        """Whether the rules say how a notice of this kind is issued: for a sewer user the town's (who signs
+        it, how it is sent, the penalty), for a site its jurisdiction's (``Rules.stormwater_notices_stated``).
+        Without them no notice is drafted, and not_judged says why."""
+        if kind == "sewer":
+            return not self._sewer_unstated()
+        return self._rules_of(kind, recipient_id).stormwater_notices_stated()
+
+    def _rules_of(self, kind: str, recipient_id: str) -> Rules:
+        jurisdiction = (self.recipients.get((kind, recipient_id)) or {}).get("jurisdiction") or self.town
+        return self.rules.get(jurisdiction, self.sewer_rules)
+
+    def _sewer_unstated(self) -> bool:
+        r = self.sewer_rules
+        return not (
+            r.sewer_enforcement is not None and r.penalties is not None and r.penalties.sewer_use is not None
+        )
 
     def undrafted(self) -> list[NotJudged]:
-        r = self.sewer_rules
-        if r.sewer_enforcement is not None and r.penalties is not None and r.penalties.sewer_use is not None:
-            return []
-        reason = (
+        out = []
+        sewer_reason = (
             "not drafted: the rules state no enforcement texts and penalty of the sewer use law (who issues "
             "a notice, how it is sent, the penalty); the violations are in discharge_violations"
         )
-        keys = sorted(k for k in self.items if k[0] == "sewer")
-        return [
-            NotJudged(f"sewer notice to {k[1]} for {k[2]}", self.as_of, "sewer_enforcement", reason)
-            for k in keys
-        ]
+        for kind, recipient_id, period in sorted(self.items):
+            if kind == "sewer" and self._sewer_unstated():
+                out.append(
+                    NotJudged(
+                        f"sewer notice to {recipient_id} for {period}",
+                        self.as_of,
+                        "sewer_enforcement",
+                        sewer_reason,
+                    )
+                )
+            elif kind == "stormwater" and not self.drafts(kind, recipient_id):
+                out.append(
+                    NotJudged(
+                        f"stormwater notice to site {recipient_id} for {period}",
+                        self.as_of,
+                        "swppp.notice_of_violation",
+                        self._rules_of(kind, recipient_id).stormwater_notices_reason(),
+                    )
+                )
+        return out
 
     def build(self) -> NoticeRun:
         built = [self.notice(*key) for key in self.keys()]
@@ -471,7 +505,11 @@ class NoticeBuilder:
         n.row["rule"] = (
             r.sewer_enforcement.at(day).citation
             if kind == "sewer"
-            else r.swppp.notice_of_violation.at(day).law_name
+            else (
+                r.swppp.notice_of_violation.at(day).law_name
+                if r.swppp is not None and r.swppp.notice_of_violation is not None
+                else r.law("stormwater", day).name
+            )
         )
         return n
 

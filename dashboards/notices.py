@@ -98,6 +98,7 @@ def _mailed(r: pd.Series) -> str:
 # what a notice lists (notice_items.item), one and many
 ITEM_WORDS = {
     "sample": ("single sample", "single samples"),
+    "excursion": ("excursion of continuous readings", "excursions of continuous readings"),
     "daily_max": ("daily maximum", "daily maximums"),
     "monthly_avg": ("monthly average", "monthly averages"),
     "no_permit": ("month of discharging without a permit", "months of discharging without a permit"),

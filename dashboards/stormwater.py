@@ -232,6 +232,12 @@ def _storm_rule(data: StormwaterData, jurisdiction: Any, day: dt.date) -> tuple[
     return rules, version
 
 
+def _threshold_words(storm_rule: Any) -> str:
+    """The storm threshold as the law counts it: '0.5 in' (at least), or 'more than 0.5 in'."""
+    amount = f"{float(storm_rule.threshold_in):g} in"
+    return f"more than {amount}" if getattr(storm_rule, "counts", "at_least") == "more_than" else amount
+
+
 def _storm_window_words(data: StormwaterData) -> str:
     """'on the day of or the day after' (a window of 1 day), from each jurisdiction's storm rule of the
     day."""
@@ -351,7 +357,9 @@ def _rain_marks(
                 "showarrow": False,
                 "font": {"size": 10, "color": COLORS["limit"]},
                 "bgcolor": "rgba(255,255,255,0.8)",
-                "text": esc(f"{threshold:g} in storm threshold · {short_rule(storm_rule.citation, 70)}"),
+                "text": esc(
+                    f"{_threshold_words(storm_rule)} storm threshold · {short_rule(storm_rule.citation, 70)}"
+                ),
             }
         )
     if r.empty:
@@ -1173,7 +1181,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
         },
     )
     thresholds = ", ".join(
-        f"{view.jurisdiction(j)}: {float(v.threshold_in):g} in"
+        f"{view.jurisdiction(j)}: {_threshold_words(v)}"
         for j in sorted(data.rules)
         if (v := _storm_rule(data, j, data.as_of)[1]) is not None
     )

@@ -96,6 +96,34 @@ def _sample(i: Item, day: dt.date, rules: Any) -> list[str]:
     ]
 
 
+def _minutes_words(minutes: Any) -> str:
+    """91 -> '1 hour 31 minutes'; 45 -> '45 minutes'."""
+    total = int(round(float(minutes or 0)))
+    hours, mins = divmod(total, 60)
+    parts = [f"{hours} hour{'s' if hours != 1 else ''}"] if hours else []
+    if mins or not parts:
+        parts.append(f"{mins} minute{'s' if mins != 1 else ''}")
+    return " ".join(parts)
+
+
+def _clock_words(moment: Any) -> str:
+    """A local moment in words: 'March 3, 2026, 14:05'."""
+    return f"{day_words(moment.date())}, {moment:%H:%M}" if moment is not None else ""
+
+
+def _excursion(i: Item, day: dt.date, rules: Any) -> list[str]:
+    word = "at least" if i.fact("limit_type") == "min" else "at most"
+    unit = i.fact("unit") or ""
+    return [
+        parameter_label(i.fact("parameter")),
+        f"{_clock_words(i.fact('local_start'))} to {_clock_words(i.fact('local_end'))}",
+        f"{_minutes_words(i.fact('duration_min'))} "
+        f"(the law allows {_minutes_words(i.fact('excursion_minutes'))})",
+        f"{number(i.fact('extreme_value'))} {unit}".strip(),
+        f"{word} {number(i.fact('limit_value'))} {unit}".strip(),
+    ]
+
+
 def _statistic(i: Item, day: dt.date, rules: Any) -> list[str]:
     start = i.fact("period_start")
     when = day_words(start) if i.item == "daily_max" else month_words(start)
@@ -224,6 +252,13 @@ SEWER_SECTIONS: dict[str, tuple[str, str, list[str], Callable]] = {
         "Each sample result below broke a limit that applies to your discharge.",
         ["Sample", "Collected", "Parameter", "Measured", "Limit"],
         _sample,
+    ),
+    "excursion": (
+        "Continuous readings outside a limit for longer than allowed",
+        "Your continuous monitoring readings below stayed outside a limit for longer than the law allows "
+        "an excursion to last; each such excursion is a violation.",
+        ["Parameter", "Outside the limit", "Lasted", "Most extreme reading", "Limit"],
+        _excursion,
     ),
     "daily_max": (
         "Daily maximums over your permit's limit",

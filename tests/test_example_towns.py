@@ -214,6 +214,58 @@ def test_chagrin_falls_pages_name_only_its_own_law(chagrin_falls):
     assert "Sewer charges by volume" in billing and "917.04(k)" in billing
 
 
+def test_chagrin_falls_judges_its_construction_inspections_by_its_own_counting(chagrin_falls):
+    # 1355.09(h): every 7 calendar days, and within 24 hours after a storm "greater than one-half inch"
+    found = query_warehouse(
+        chagrin_falls,
+        "SELECT site_id, requirement, trigger_date, due_by, satisfied_on, status "
+        "FROM swppp_inspection_findings ORDER BY requirement, trigger_date",
+    )
+    d = dt.date
+    assert found == [
+        # 0.51 inch on June 2 is more than one-half inch: inspected June 5, two days late
+        ("CF-C1", "storm", d(2026, 6, 2), d(2026, 6, 3), d(2026, 6, 5), "late"),
+        # 9 days between the inspections of May 21 and May 30
+        ("CF-C1", "weekly", d(2026, 5, 21), d(2026, 5, 28), d(2026, 5, 30), "late"),
+        # none since June 19: the 7-day inspection due June 26 was missed as of June 30
+        ("CF-C1", "weekly", d(2026, 6, 19), d(2026, 6, 26), None, "overdue"),
+    ]
+    # exactly 0.5 inch on May 10 is not "greater than" one-half inch: no storm inspection was due
+    assert all(row[2] != d(2026, 5, 10) for row in found)
+    rules = dict(query_warehouse(chagrin_falls, "SELECT requirement, rule FROM swppp_inspection_findings"))
+    assert all("1355.09(h)" in rule for rule in rules.values())
+    required = dict(
+        query_warehouse(chagrin_falls, "SELECT site_id, inspections_required FROM site_classification")
+    )
+    assert required == {"CF-C1": True, "CF-C2": False}  # 1355.05(a): one acre or more
+
+    # what ch. 1355 does not state in this model is not judged and says so; no notice is drafted
+    assert query_warehouse(chagrin_falls, "SELECT count(*) FROM notices WHERE kind = 'stormwater'") == [(0,)]
+    assert query_warehouse(chagrin_falls, "SELECT count(*) FROM swppp_notices") == [(0,)]
+    reasons = [
+        r
+        for (r,) in query_warehouse(
+            chagrin_falls, "SELECT reason FROM not_judged WHERE asset IN ('notices', 'swppp_notices')"
+        )
+        if "stormwater" in r
+    ]
+    assert len(reasons) == 3 and all("not drafted" in r and "the penalty" in r for r in reasons)
+    unstated = {
+        s
+        for (s,) in query_warehouse(
+            chagrin_falls, "SELECT section FROM not_judged WHERE asset = 'swppp_other_findings'"
+        )
+    }
+    assert unstated == {
+        "swppp.disturbance_limit",
+        "swppp.sediment_cleanout",
+        "swppp.milestone_notice",
+        "swppp.contractor_certification",
+    }
+    page = (chagrin_falls.parent / "dashboards" / "stormwater.html").read_text(encoding="utf-8")
+    assert "more than 0.5 in" in page
+
+
 # ---------------------------------------------------------------------------- Snohomish, Washington
 
 
@@ -228,3 +280,21 @@ def test_snohomish_judges_a_ph_excursion_only_past_one_hour(snohomish):
     found = query_warehouse(snohomish, "SELECT sample_id, parameter FROM discharge_violations ORDER BY 1")
     assert found == [("SN-S2", "FOG, animal or vegetable"), ("SN-S4", "FOG, petroleum or mineral")]
     no_model_town_words(snohomish)
+
+
+def test_snohomish_excursion_past_one_hour_is_an_item_of_the_months_notice(snohomish):
+    import duckdb
+
+    from assets.notices import collect_items
+
+    with duckdb.connect(str(snohomish), read_only=True) as con:
+        items = [i for i in collect_items(con, "America/Los_Angeles") if i.item == "excursion"]
+    assert [(i.recipient_id, i.ref, i.period, i.sub) for i in items] == [
+        ("SN-1", "2026-05-04 14:00", "2026-05", "pH|max")
+    ]
+    assert "15.08.090" in items[0].rule
+    # the rules state no enforcement texts: the month's notice is not drafted, and not_judged says so
+    subjects = {
+        s for (s,) in query_warehouse(snohomish, "SELECT subject FROM not_judged WHERE asset = 'notices'")
+    }
+    assert "sewer notice to SN-1 for 2026-05" in subjects

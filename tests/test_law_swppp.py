@@ -16,6 +16,7 @@ import pytest
 from outfall.law import swppp as law
 from outfall.letters import render_letter
 from outfall.rules import Versions, load_rules
+from tests.conftest import REPO
 
 W = load_rules("woodbury")
 B = load_rules("bellport")
@@ -193,6 +194,77 @@ def test_storm_threshold_049_vs_050():
         "overdue",
         0.5,
     )
+
+
+# A code that counts a storm only above its amount ("greater than one-half inch": 1355.09(h) of the example
+# village), and states no other part of the section.
+C = load_rules("chagrin_falls", REPO / "examples" / "towns" / "chagrin_falls" / "rules")
+
+
+def test_storm_threshold_more_than_050_where_the_law_says_greater():
+    assert C.swppp.storm_inspection.at(ON).counts == "more_than"
+    assert law.storm_findings(START, None, [], {day(2): 0.50}, AS_OF, C) == []
+    assert (
+        law.storm_findings(START, None, [], {day(2): 12.7 / 25.4}, AS_OF, C) == []
+    )  # 12.7 mm, no float noise
+    (f,) = law.storm_findings(START, None, [], {day(2): 0.51}, AS_OF, C)
+    assert (f.trigger_date, f.due_by, f.status) == (day(2), day(3), "overdue")
+    assert law.is_storm(0.5, W, ON) and not law.is_storm(0.5, C, ON)  # the default counts at least
+
+
+def test_storm_words_say_more_than_where_the_law_does():
+    assert law.finding_labels(C, ON)["storm"] == (
+        "Inspection within 24 hours of a storm event of more than 0.5 inch"
+    )
+    assert (
+        law.finding_labels(W, ON)["storm"]
+        == "Inspection within 24 hours of a storm event of 0.5 inch or more"
+    )
+    v = law.Violation("S", "storm", day(2), day(3), "overdue", None, 5, "r", precip_in=0.6)
+    record = law.SiteRecord("S", "chagrin_falls", "Site", "1 Main St", None, START)
+    assert "a storm event producing more than 0.5 inch of precipitation." in law._nature(v, record, AS_OF, C)
+    assert "a storm event producing 0.5 inch of precipitation or more." in law._nature(v, record, AS_OF, W)
+
+
+def test_a_part_the_code_does_not_state_is_not_judged():
+    assert law.disturbance_finding(40, START, None, [], AS_OF, C) is None
+    assert law.sediment_findings([(day(7), 90.0), (day(14), 90.0)], START, AS_OF, C) == []
+    assert law.certification_finding("X", None, day(1), None, AS_OF, C) is None
+    assert set(law.finding_labels(C, ON)) == {"weekly", "storm"}
+    assert C.swppp.not_stated() == [
+        "land_development_activity",
+        "disturbance_limit",
+        "sediment_cleanout",
+        "milestone_notice",
+        "milestones",
+        "contractor_certification",
+        "appeal",
+        "notice_of_violation",
+        "convictions",
+        "stop_work_order",
+    ]
+
+
+@pytest.mark.parametrize("acres, required", [(0.99, False), (1.0, True)])
+def test_a_code_without_land_development_activity_classifies_by_acres(acres, required):
+    c = law.classify_site(facts(acres), C, ON)
+    assert c.inspections_required is required and c.land_development_activity is False
+    assert "land development" not in c.reason and "1355.05(a)" in c.rule
+
+
+def test_stormwater_notices_are_stated_only_with_their_parts():
+    assert W.stormwater_notices_stated() and B.stormwater_notices_stated()
+    assert W.stormwater_notices_reason() == ""
+    assert not C.stormwater_notices_stated()
+    assert C.stormwater_notices_missing() == [
+        "swppp.notice_of_violation",
+        "swppp.appeal",
+        "swppp.convictions",
+        "swppp.section_text",
+        "penalties.stormwater",
+    ]
+    reason = C.stormwater_notices_reason()
+    assert reason.startswith("not drafted:") and "the penalty" in reason and "swppp." not in reason
 
 
 def test_storm_inspection_on_d_or_d_plus_1_in_time_d_plus_2_late():

@@ -496,3 +496,49 @@ def test_a_stormwater_notice_reads_the_same_under_every_hash_seed():
         assert out.returncode == 0, out.stderr
         texts.add(out.stdout)
     assert len(texts) == 1 and "0.5 inch" in texts.pop()
+
+
+def test_an_excursion_is_worded_with_its_length_and_the_rule_it_breaks():
+    """A pH excursion past the time the law allows (an item of kind excursion) in a sewer letter: how long
+    it lasted against what the law allows, its most extreme reading, the limit, and the rule's section."""
+    from outfall import notice_words as words
+
+    rules = load_rules("snohomish", REPO / "examples" / "towns" / "snohomish" / "rules")
+    facts = (
+        ("parameter", "pH"),
+        ("limit_type", "max"),
+        ("limit_value", 10.0),
+        ("unit", "s.u."),
+        ("excursion_minutes", 60.0),
+        ("local_start", dt.datetime(2026, 5, 4, 14, 0)),
+        ("local_end", dt.datetime(2026, 5, 4, 15, 15)),
+        ("duration_min", 75.0),
+        ("readings", 6),
+        ("extreme_value", 10.4),
+    )
+    rule = "Snohomish Mun. Code 15.08.090: pH above 10.0 is prohibited"
+    item = law.Item(
+        "sewer",
+        "SN-1",
+        "excursion",
+        "2026-05-04 14:00",
+        rule,
+        dt.date(2026, 5, 4),
+        dt.date(2026, 5, 4),
+        None,
+        facts,
+        "pH|max",
+    )
+    (section,) = words.sewer_sections([item], dt.date(2026, 6, 30), rules)
+    assert section.title == "Continuous readings outside a limit for longer than allowed"
+    assert section.rows == [
+        [
+            "pH",
+            "May 4, 2026, 14:00 to May 4, 2026, 15:15",
+            "1 hour 15 minutes (the law allows 1 hour)",
+            "10.4 s.u.",
+            "at most 10 s.u.",
+        ]
+    ]
+    assert section.rules == [rule]
+    assert law.SEWER_ITEMS.index("excursion") == 1  # listed after the samples, before the statistics

@@ -61,6 +61,7 @@ from outfall.law import notices as notice_law, swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
+from outfall.rules.models import OPTIONAL_SWPPP_PARTS
 from outfall.rules.tables import NotJudged, not_in_effect
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, preview_markdown, sql, transaction
@@ -415,6 +416,7 @@ def swppp_other_findings(
             or count(con, "report_deliveries") > 0
         )
 
+        not_judged += _duties_not_stated(rules, sites.values(), as_of)
         for site_id, s in sites.items():
             r = rules[s["jurisdiction"]]
             start, fs = s["construction_start"], s["final_stabilization"]
@@ -469,6 +471,30 @@ def swppp_other_findings(
         )
 
 
+def _duties_not_stated(rules: dict[str, Rules], sites: Any, as_of: dt.date) -> list[NotJudged]:
+    """One row per jurisdiction with sites and duty its rules leave out (a disturbance limit, sediment
+    clean-out, milestones ...): that duty is not judged, and says so, never judged by another town's
+    number."""
+    out = []
+    for j in sorted({s["jurisdiction"] for s in sites if s["jurisdiction"] in rules}):
+        r = rules[j]
+        said: dict[str, list[str]] = defaultdict(list)
+        for part in r.swppp.not_stated():
+            said[OPTIONAL_SWPPP_PARTS[part]].append(part)
+        for words, parts in said.items():
+            if "not judged" not in words:
+                continue
+            out.append(
+                NotJudged(
+                    f"construction sites of {r.name}",
+                    as_of,
+                    "swppp." + parts[0],
+                    f"{words}: not stated in the rules of {r.name}",
+                )
+            )
+    return out
+
+
 def _other_findings(
     r: Rules,
     s: dict,
@@ -489,7 +515,8 @@ def _other_findings(
     found += law.sediment_findings(
         [(i["inspected_on"], i["sediment_capacity_lost_pct"]) for i in visits], start, as_of, r
     )
-    for m in milestones:
+    sw = r.swppp
+    for m in milestones if sw.milestones is not None and sw.milestone_notice is not None else ():
         items = {
             i.name: f"{i.label} {i.paragraph}".strip() for i in r.swppp.milestones.at(m["occurs_on"]).items
         }
@@ -876,10 +903,23 @@ def swppp_notices(
             (i["recipient_id"], i["item"], i["ref"], i["item_on"])
             for i in _records(con, sql("select_notice_items_in_letters"), {"kind": "stormwater"})
         }
+        unstated: set[str] = set()
         for f in _records(con, sql("select_swppp_findings")):
             site = sites.get(f["site_id"])
             r = rules.get(f["jurisdiction"])
             if site is None or r is None:
+                continue
+            if not r.stormwater_notices_stated():  # findings listed; no notice without the law's terms
+                if f["site_id"] not in unstated:
+                    unstated.add(f["site_id"])
+                    not_judged.append(
+                        NotJudged(
+                            f"notices of violation of site {f['site_id']}",
+                            as_of,
+                            "swppp.notice_of_violation",
+                            r.stormwater_notices_reason(),
+                        )
+                    )
                 continue
             precip = None
             if f["finding"] == "storm":
@@ -1095,7 +1135,8 @@ def swppp_upcoming(
                 or (m["occurs_on"] - as_of).days > horizon[s["jurisdiction"]]
             ):
                 continue
-            milestones = rules[s["jurisdiction"]].swppp.milestones.get(m["occurs_on"])
+            stated = rules[s["jurisdiction"]].swppp.milestones
+            milestones = stated.get(m["occurs_on"]) if stated is not None else None
             if milestones is None:
                 continue
             items = {i.name: i.label for i in milestones.items}

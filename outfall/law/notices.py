@@ -30,7 +30,15 @@ from dataclasses import dataclass, replace
 DRAFT, MAILED, WITHDRAWN = "draft", "mailed", "withdrawn"
 KINDS = ("sewer", "stormwater")
 # The kinds of item a notice lists, in the order its letter lists them.
-SEWER_ITEMS = ("sample", "daily_max", "monthly_avg", "no_permit", "late_report", "missed_testing")
+SEWER_ITEMS = (
+    "sample",
+    "excursion",
+    "daily_max",
+    "monthly_avg",
+    "no_permit",
+    "late_report",
+    "missed_testing",
+)
 STORMWATER_ITEMS = ("inspection", "other")
 ITEMS = {"sewer": SEWER_ITEMS, "stormwater": STORMWATER_ITEMS}
 

@@ -132,20 +132,30 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
         "agricultural": bool(facts.agricultural),
         "exempt": bool(facts.exempt),
     }
-    lda_rule = sw.land_development_activity.at(day)
-    lda_min = float(lda_rule.min_disturbed_acres)
-    lda = acres >= lda_min
+    # a code without the land development activity (or Conditions A-C) states no such class: not judged
+    lda_rule = sw.land_development_activity.at(day) if sw.land_development_activity is not None else None
+    lda_min = float(lda_rule.min_disturbed_acres) if lda_rule is not None else None
+    lda = lda_min is not None and acres >= lda_min
     exempt = flags["exempt"]
 
     app = sw.applicability.at(day)
-    specs = app if app.rule == "conditions_abc" else sw.conditions.at(day)
-    spec_a, spec_b, spec_c = specs.condition_a, specs.condition_b, specs.condition_c
-    a_alone = bool(reading(rules, "swppp_condition_a_is_impaired_water_flag", day))
-    cond_a = flags.get(spec_a.flag, False) and (a_alone or lda)
-    cond_b = acres >= float(spec_b.min_disturbed_acres)
-    c_min, c_below = float(spec_c.min_disturbed_acres), float(spec_c.below_acres)
-    c_excluded = [f for f in spec_c.excluded_flags if flags.get(f, False)]
-    cond_c = c_min <= acres < c_below and not c_excluded
+    specs = (
+        app
+        if app.rule == "conditions_abc"
+        else (sw.conditions.at(day) if sw.conditions is not None else None)
+    )
+    cond_a = cond_b = cond_c = False
+    c_excluded: list[str] = []
+    c_min = c_below = 0.0
+    spec_a = spec_b = spec_c = None
+    if specs is not None:
+        spec_a, spec_b, spec_c = specs.condition_a, specs.condition_b, specs.condition_c
+        a_alone = bool(reading(rules, "swppp_condition_a_is_impaired_water_flag", day))
+        cond_a = flags.get(spec_a.flag, False) and (a_alone or lda)
+        cond_b = acres >= float(spec_b.min_disturbed_acres)
+        c_min, c_below = float(spec_c.min_disturbed_acres), float(spec_c.below_acres)
+        c_excluded = [f for f in spec_c.excluded_flags if flags.get(f, False)]
+        cond_c = c_min <= acres < c_below and not c_excluded
 
     if app.rule == "min_disturbed_acres":
         app_min = float(app.min_disturbed_acres)
@@ -175,28 +185,35 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
     inspector = weekly.inspector if required else None
     weekly_reports = bool(weekly.reports_delivered_weekly) and required
 
-    lda_text = (
-        "a land development activity"
-        if lda
-        else f"not a land development activity ({_acres(acres)}, less than {_acres(lda_min)})"
-    )
+    if lda_min is None:
+        lda_text = f"disturbs {_acres(acres)}"
+    elif lda:
+        lda_text = "a land development activity"
+    else:
+        lda_text = f"not a land development activity ({_acres(acres)}, less than {_acres(lda_min)})"
     if exempt:
         reason = f"Exempt (site record): {lda_text}; no inspections required"
     elif required:
-        reason = f"{lda_text[0].upper()}{lda_text[1:]}; {why_needs}"
+        reason = (
+            f"{lda_text[0].upper()}{lda_text[1:]}; {why_needs}"
+            if lda_min is not None
+            else f"{why_needs[0].upper()}{why_needs[1:]}"
+        )
         if cond_a and not lda and app.rule == "conditions_abc":
             reason += " (Condition A applies whatever the acreage disturbed)"
         reason += f"; inspections required, made by {inspector}"
         if weekly_reports:
             reason += ", reports delivered to the Stormwater Management Officer weekly"
+    elif lda_min is None:
+        reason = f"{why_needs[0].upper()}{why_needs[1:]}; no inspections required"
     else:
         reason = f"{lda_text[0].upper()}{lda_text[1:]}; {why_needs}; no inspections required"
 
-    cites = [app.citation, lda_rule.citation]
+    cites = [app.citation, lda_rule.citation if lda_rule is not None else ""]
     for flag, spec in ((cond_a, spec_a), (cond_b, spec_b), (cond_c, spec_c)):
-        if flag:
+        if flag and spec is not None:
             cites.append(spec.citation)
-    if exempt:
+    if exempt and sw.exemptions is not None:
         cites.append(sw.exemptions.at(day).citation)
     if required:
         cites.append(weekly.citation)
@@ -319,9 +336,17 @@ def daily_totals(
 
 
 def is_storm(precip_in: float, rules: Any, day: dt.date) -> bool:
-    """A storm event: the day's rain is at least the threshold in effect on that day."""
-    threshold = float(rules.swppp.storm_inspection.at(day).threshold_in)
-    return round(float(precip_in), RAIN_DECIMALS) >= threshold
+    """A storm event: the day's rain is at least (or, where the law counts so, more than) the threshold in
+    effect on that day."""
+    storm = rules.swppp.storm_inspection.at(day)
+    rain, threshold = round(float(precip_in), RAIN_DECIMALS), float(storm.threshold_in)
+    return rain > threshold if storm.counts == "more_than" else rain >= threshold
+
+
+def storm_amount_words(storm: Any, unit: str = "inch") -> str:
+    """The threshold as the law counts it: '0.5 inch or more', or 'more than 0.5 inch'."""
+    amount = f"{num(storm.threshold_in)} {unit}"
+    return f"more than {amount}" if storm.counts == "more_than" else f"{amount} or more"
 
 
 def storm_days(
@@ -445,6 +470,8 @@ def disturbance_finding(
     approvals. An approval allowing at least the disturbed acreage, dated on or
     before construction start, means no finding; dated later, the finding is
     ``late`` (satisfied on the approval's date). The limit in effect on construction start applies."""
+    if rules.swppp.disturbance_limit is None:  # the law states no limit: not judged
+        return None
     limit = float(rules.swppp.disturbance_limit.at(start).max_acres_without_approval)
     acres = float(disturbed_acres or 0.0)
     if acres <= limit or start > as_of:
@@ -503,6 +530,8 @@ def sediment_findings(
     effect on the inspection that finds the trap full; the reading of the rules
     on which inspection judges the cleanout, the one in effect on construction start."""
     cleanout = rules.swppp.sediment_cleanout
+    if cleanout is None:  # the law states no clean-out: not judged
+        return []
     with_reading = bool(reading(rules, "swppp_sediment_next_inspection_with_reading", start))
     per_day: dict[dt.date, float | None] = {}
     for day, pct in readings:
@@ -654,7 +683,7 @@ def certification_finding(
     rules: Any,
 ) -> OtherFinding | None:
     """A contractor working before signing the SWPPP certification statement."""
-    if first_work_on > as_of:
+    if first_work_on > as_of or rules.swppp.contractor_certification is None:
         return None
     same_day = bool(reading(rules, "swppp_certification_same_day_counts_as_before", first_work_on))
     due = first_work_on if same_day else first_work_on - dt.timedelta(days=1)
@@ -915,6 +944,12 @@ def _hours(days: int) -> str:
     return f"within {days * 24} hours"
 
 
+def _storm_precipitation(storm: Any) -> str:
+    """'0.5 inch of precipitation or more' (at least) or 'more than 0.5 inch of precipitation'."""
+    amount = f"{num(storm.threshold_in)} inch of precipitation"
+    return f"more than {amount}" if storm.counts == "more_than" else f"{amount} or more"
+
+
 def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
     """The nature of the violation, by the rules in effect on the day that started it."""
     sw = rules.swppp
@@ -940,8 +975,8 @@ def _nature(v: Violation, site: SiteRecord, as_of: dt.date, rules: Any) -> str:
         gauge = f" at rain gauge {site.rain_gauge_id}" if site.rain_gauge_id else ""
         storm = sw.storm_inspection.at(v.trigger_date)
         head = (
-            f"{rain} fell on {_d(v.trigger_date)}{gauge}, a storm event producing {num(storm.threshold_in)} "
-            f"inch of precipitation or more. An inspection was required {_hours(storm.window_days)} (by "
+            f"{rain} fell on {_d(v.trigger_date)}{gauge}, a storm event producing "
+            f"{_storm_precipitation(storm)}. An inspection was required {_hours(storm.window_days)} (by "
             f"{_d(v.due_by)})"
         )
         if v.status == "late":
@@ -1098,7 +1133,7 @@ def stop_work_warranted(v: Violation, site_active: bool, rules: Any, day: dt.dat
     active site. Whether an order may rest on it is the order's day's question (contract 7.3: a mailed
     notice listing it, its last day to correct passed, the violation not corrected by then:
     ``assets.stormwater_officer.swppp.stop_work_basis``)."""
-    if not site_active:
+    if not site_active or rules.swppp.stop_work_order is None:
         return False
     return v.finding in set(rules.swppp.stop_work_order.at(day).for_findings)
 
@@ -1109,20 +1144,24 @@ def finding_labels(rules: Any, day: dt.date) -> dict[str, str]:
     weekly, storm = sw.weekly_inspection.at(day), sw.storm_inspection.at(day)
     labels = {
         "weekly": f"Inspection at least every {weekly.interval_days} days",
-        "storm": f"Inspection {_hours(storm.window_days)} of a storm event of {num(storm.threshold_in)} "
-        "inch or more",
-        "disturbance_over_limit": (
+        "storm": f"Inspection {_hours(storm.window_days)} of a storm event of {storm_amount_words(storm)}",
+    }
+    if sw.disturbance_limit is not None:
+        labels["disturbance_over_limit"] = (
             f"Not more than {num(sw.disturbance_limit.at(day).max_acres_without_approval)} "
             "acres disturbed at one time without an approved SWPPP"
-        ),
-        "sediment_not_removed": (
+        )
+    if sw.sediment_cleanout is not None:
+        labels["sediment_not_removed"] = (
             f"Sediment removed when traps have lost "
             f"{num(sw.sediment_cleanout.at(day).capacity_lost_pct)}% of capacity"
-        ),
-        "milestone_notice_late": f"{num(sw.milestone_notice.at(day).hours)} hours' notice before a "
-        "construction milestone",
-        "contractor_not_certified": "Contractor certification signed before work",
-    }
+        )
+    if sw.milestone_notice is not None:
+        labels["milestone_notice_late"] = (
+            f"{num(sw.milestone_notice.at(day).hours)} hours' notice before a construction milestone"
+        )
+    if sw.contractor_certification is not None:
+        labels["contractor_not_certified"] = "Contractor certification signed before work"
     if sw.report_delivery is not None:
         labels["report_not_delivered"] = (
             "Inspection reports delivered to the Stormwater Management Officer weekly"
@@ -1142,4 +1181,5 @@ def finding_rule(rules: Any, finding: str, day: dt.date) -> tuple[str, str | Non
         "report_not_delivered": sw.report_delivery,
     }.get(finding)
     citation = part.at(day).citation if part is not None else ""
-    return citation, getattr(sw.section_text.at(day), finding, None)
+    texts = sw.section_text.at(day) if sw.section_text is not None else None
+    return citation, getattr(texts, finding, None)

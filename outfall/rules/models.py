@@ -744,7 +744,7 @@ class SewerUsePenalty(Dated):
 class Penalties(Model):
     """The most (and least) a violation may be fined."""
 
-    stormwater: Versions[StormwaterPenalty]
+    stormwater: Versions[StormwaterPenalty] | None = None
     """Stormwater violations."""
     sewer_use: Versions[SewerUsePenalty] | None = None
     """Sewer use violations."""
@@ -832,7 +832,10 @@ class StormInspection(Dated):
     """Inspections after a storm."""
 
     threshold_in: PositiveNumber
-    """A day with at least this many inches of rain is a storm."""
+    """The storm threshold: inches of rain in a day (a storm at least or more than it, as counts says)."""
+    counts: Literal["at_least", "more_than"] = "at_least"
+    """How the law counts the threshold: at_least (a day with the threshold or more is a storm, the
+    default) or more_than (only a day with more than the threshold)."""
     window_days: Count
     """The inspection is due within this many days after the storm day."""
 
@@ -996,39 +999,76 @@ class SwpppTexts(Dated):
 
 class Swppp(Model):
     """Stormwater pollution prevention during construction: who needs inspections, how often, and the
-    notices that follow."""
+    notices that follow. Only which sites need inspections and the weekly and storm inspections are
+    required; every other part is a duty some codes state and others do not: a part left out is not judged
+    (reported as not stated), never given a value. Notices of violation are drafted only where the rules
+    state who issues them, the appeal, the law's words, the convictions and the stormwater penalty."""
 
     applicability: Versions[Applicability]
     """Which sites need inspections."""
     weekly_inspection: Versions[WeeklyInspection]
     storm_inspection: Versions[StormInspection]
-    disturbance_limit: Versions[DisturbanceLimit]
-    sediment_cleanout: Versions[SedimentCleanout]
-    milestone_notice: Versions[MilestoneNotice]
-    appeal: Versions[Appeal]
-    land_development_activity: Versions[LandDevelopmentActivity]
+    disturbance_limit: Versions[DisturbanceLimit] | None = None
+    sediment_cleanout: Versions[SedimentCleanout] | None = None
+    milestone_notice: Versions[MilestoneNotice] | None = None
+    appeal: Versions[Appeal] | None = None
+    land_development_activity: Versions[LandDevelopmentActivity] | None = None
     conditions: Versions[Conditions] | None = None
     """Conditions A, B and C where they do not decide applicability."""
-    exemptions: Versions[CitedRule]
+    exemptions: Versions[CitedRule] | None = None
     """Activities exempt from review."""
     report_delivery: Versions[ReportDelivery] | None = None
-    milestones: Versions[Milestones]
-    contractor_certification: Versions[CitedRule]
+    milestones: Versions[Milestones] | None = None
+    contractor_certification: Versions[CitedRule] | None = None
     """Each contractor signs the certification before work begins."""
-    notice_of_violation: Versions[NoticeOfViolation]
-    stop_work_order: Versions[StopWorkOrder]
-    convictions: Versions[Convictions]
-    remedial_measures: Versions[RemedialMeasures]
-    section_text: Versions[SwpppTexts]
+    notice_of_violation: Versions[NoticeOfViolation] | None = None
+    stop_work_order: Versions[StopWorkOrder] | None = None
+    convictions: Versions[Convictions] | None = None
+    remedial_measures: Versions[RemedialMeasures] | None = None
+    section_text: Versions[SwpppTexts] | None = None
 
     @model_validator(mode="after")
     def _conditions_somewhere(self) -> "Swppp":
-        if self.conditions is None and any(isinstance(a, MinAcresApplicability) for a in self.applicability):
+        if (
+            self.conditions is None
+            and self.land_development_activity is not None
+            and any(isinstance(a, MinAcresApplicability) for a in self.applicability)
+        ):
             raise _error(
-                "missing 'conditions': with applicability rule min_disturbed_acres, Conditions A, B "
-                "and C are listed under conditions"
+                "missing 'conditions': with applicability rule min_disturbed_acres and a "
+                "land_development_activity, Conditions A, B and C are listed under conditions"
             )
         return self
+
+    def not_stated(self) -> list[str]:
+        """The optional parts of the section the rules leave out, in the order of the model: each a duty
+        not judged (or a notice not drafted)."""
+        return [n for n in OPTIONAL_SWPPP_PARTS if getattr(self, n) is None]
+
+
+#: The parts of ``swppp`` a code may not state, each with what is then not judged, in words.
+OPTIONAL_SWPPP_PARTS = {
+    "land_development_activity": "sites are not classed as land development activities",
+    "disturbance_limit": "land disturbed at one time is not judged",
+    "sediment_cleanout": "sediment clean-out is not judged",
+    "milestone_notice": "notice before construction milestones is not judged",
+    "milestones": "notice before construction milestones is not judged",
+    "contractor_certification": "contractor certification is not judged",
+    "appeal": "no notice of violation is drafted",
+    "notice_of_violation": "no notice of violation is drafted",
+    "convictions": "no notice of violation is drafted",
+    "stop_work_order": "no stop-work order is proposed",
+}
+
+#: What a stormwater notice of violation needs the rules to state: its issuer, the appeal, the penalty
+#: (and the convictions that raise it) and the law's words it quotes.
+STORMWATER_NOTICE_PARTS = {
+    "swppp.notice_of_violation": "who issues a notice",
+    "swppp.appeal": "the appeal",
+    "swppp.convictions": "the prior convictions that raise the penalty",
+    "swppp.section_text": "the law's words a notice quotes",
+    "penalties.stormwater": "the penalty",
+}
 
 
 # ============================================================ required testing
@@ -1193,8 +1233,6 @@ class Rules(Model):
     def _sections_agree(self) -> "Rules":
         check_schedule_codes(self.vocabulary, self.sewer_units)
         check_charge_model(self.charge_model, self.sewer_units is not None, self.volume_charges is not None)
-        if self.swppp is not None and self.penalties is None:
-            raise _error("has swppp but no penalties")
         for section, names in LAW_NAMES_NEEDED:
             if getattr(self, section) is None:
                 continue
@@ -1266,6 +1304,35 @@ class Rules(Model):
         if self.law_names is None:
             return {}
         return {n: self.law(n, day) for n in type(self.law_names).model_fields if getattr(self.law_names, n)}
+
+    def stormwater_notices_missing(self) -> list[str]:
+        """The parts a stormwater notice of violation needs that these rules do not state (``swppp.appeal``,
+        ``penalties.stormwater`` ...): none, and notices are drafted; some, and the findings are listed
+        without a notice (``stormwater_notices_stated``)."""
+        if self.swppp is None:
+            return ["swppp"]
+        missing = []
+        for path in STORMWATER_NOTICE_PARTS:
+            section, part = path.split(".")
+            if getattr(getattr(self, section, None), part, None) is None:
+                missing.append(path)
+        return missing
+
+    def stormwater_notices_stated(self) -> bool:
+        """Whether these rules state how a stormwater notice of violation is issued (its issuer, appeal,
+        penalty and the law's words): without them the findings are judged and no notice is drafted."""
+        return not self.stormwater_notices_missing()
+
+    def stormwater_notices_reason(self) -> str:
+        """Why no stormwater notice is drafted under these rules, in words ("" when they are)."""
+        missing = self.stormwater_notices_missing()
+        if not missing:
+            return ""
+        said = [STORMWATER_NOTICE_PARTS.get(m, "the construction stormwater law") for m in missing]
+        return (
+            f"not drafted: the rules of {self.name} do not state how a stormwater notice of violation is "
+            f"issued ({', '.join(said)}: not stated); the findings are listed without a notice"
+        )
 
     def require(self, name: str) -> Any:
         """Section ``name``; RulesError naming the file when this jurisdiction has none."""

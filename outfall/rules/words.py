@@ -329,10 +329,41 @@ class Describe:
             return f"{num(v)}{unit_of(v)}"
         return " / ".join(f"{num(v)}{unit_of(v)} ({self.rules[j].name})" for j, v in values.items())
 
+    def _storm_rain(self, lead: str = "", tail: str = " of rain") -> str:
+        """The storm threshold as each jurisdiction counts it: '0.5 in of rain or more' where every one
+        counts at least the amount; else each's, 'more than 0.5 in of rain (Village of A)'."""
+        counts = {
+            j: getattr(current(v), "counts", "at_least")
+            for j in self.rules
+            if (v := self._get(j, "swppp", "storm_inspection"))
+        }
+        if all(c == "at_least" for c in counts.values()):
+            return f"{lead}{self._both('storm_inspection', 'threshold_in', ' in')}{tail} or more"
+        values = self._swppp("storm_inspection", "threshold_in")
+        said = {
+            j: (f"more than {num(v)} in" if counts.get(j) == "more_than" else f"{num(v)} in or more")
+            for j, v in values.items()
+        }
+        if len(set(said.values())) == 1:
+            return f"{lead}{next(iter(said.values()))}{tail}"
+        return " / ".join(f"{lead}{w}{tail} ({self.rules[j].name})" for j, w in said.items())
+
+    def _counts_more_than(self) -> bool:
+        """Whether some jurisdiction counts a storm only above its threshold."""
+        return any(
+            getattr(current(v), "counts", "at_least") == "more_than"
+            for j in self.rules
+            if (v := self._get(j, "swppp", "storm_inspection"))
+        )
+
     def site_classification(self) -> str:
+        lda = (
+            f" ({self._both('land_development_activity', 'min_disturbed_acres', ' acres')} or more)"
+            if self._swppp("land_development_activity", "min_disturbed_acres")
+            else " (where the rules define one)"
+        )
         return (
-            "Per site and jurisdiction: land development activity or not "
-            f"({self._both('land_development_activity', 'min_disturbed_acres', ' acres')} or more), "
+            f"Per site and jurisdiction: land development activity or not{lda}, "
             "exemption, Conditions A/B/C, whether SWPPP inspections are required and who must make them "
             f"({self._applicability_words()}), by the rules in effect when construction started, with "
             "the sections cited."
@@ -372,22 +403,35 @@ class Describe:
             f"every {self._both('weekly_inspection', 'interval_days', ' days')} from construction start, "
             "then from each inspection; storm: within "
             f"{self._both('storm_inspection', 'window_days', ' days')} after any day with "
-            f"{self._both('storm_inspection', 'threshold_in', ' in')} of rain or more at the site's gauge "
+            f"{self._storm_rain()} at the site's gauge "
             f"({self._stormwater_laws('; ')}, maintenance and inspection during construction), each "
             "requirement by the rules of the day that starts it. late: made after due_by; overdue: none by "
             "the day judged."
         )
 
     def swppp_other_findings(self) -> str:
+        duties = []  # each duty some rules state (one no rules state is not judged, and not listed here)
+        if self._swppp("disturbance_limit", "max_acres_without_approval"):
+            duties.append(
+                f"more than {self._both('disturbance_limit', 'max_acres_without_approval', ' acres')} "
+                "disturbed at one time without an approved SWPPP allowing it"
+            )
+        if self._swppp("sediment_cleanout", "capacity_lost_pct"):
+            duties.append(
+                f"sediment traps at or above {self._both('sediment_cleanout', 'capacity_lost_pct', '%')} of "
+                "capacity lost at one inspection and still at the next"
+            )
+        if self._swppp("milestone_notice", "hours"):
+            duties.append(f"milestones without {self._both('milestone_notice', 'hours', ' hours')}' notice")
+        if any(self._get(j, "swppp", "contractor_certification") for j in self.rules):
+            duties.append("contractors working before signing the SWPPP certification")
+        duties.append(
+            "inspection reports not delivered to the officer within the week (where the rules ask for it)"
+        )
         return (
-            "Further SWPPP violations as of the day judged: more than "
-            f"{self._both('disturbance_limit', 'max_acres_without_approval', ' acres')} disturbed at one "
-            "time without an approved SWPPP allowing it; sediment traps at or above "
-            f"{self._both('sediment_cleanout', 'capacity_lost_pct', '%')} of capacity lost at one "
-            "inspection and still at the next; milestones without "
-            f"{self._both('milestone_notice', 'hours', ' hours')}' notice; contractors working before "
-            "signing the SWPPP certification; inspection reports not delivered to the officer within the "
-            "week (where the rules ask for it). Each row names its rule and quotes the section."
+            "Further SWPPP violations as of the day judged: "
+            + "; ".join(duties)
+            + ". Each row names its rule and quotes the section."
         )
 
     def swppp_notices(self) -> str:
@@ -411,16 +455,22 @@ class Describe:
         return (
             "The officer's week: per active site needing inspections, the next weekly inspection due "
             f"({self._both('weekly_inspection', 'interval_days', ' days')} after the previous one), every "
-            f"storm inspection due soon (rain of {self._both('storm_inspection', 'threshold_in', ' in')} or "
-            "more, not yet inspected), and construction milestones of the coming week with whether the "
+            f"storm inspection due soon ({self._storm_rain('rain of ', '')}, not yet inspected), and "
+            "construction milestones of the coming week with whether the "
             f"{self._both('milestone_notice', 'hours', '-hour')} notice was given."
         )
 
     def stormwater_dashboard(self) -> str:
+        threshold = (
+            self._storm_rain(tail="")
+            if self._counts_more_than()
+            else self._both("storm_inspection", "threshold_in", " in")
+        )
         return (
             "The stormwater officer's page (stormwater.html): the week's upcoming inspections, sites by "
             "status, and per site a timeline of inspections against daily rainfall with the storm threshold "
-            f"({self._both('storm_inspection', 'threshold_in', ' in')}, {self._stormwater_laws()}) and the "
+            f"({threshold}, "
+            f"{self._stormwater_laws()}) and the "
             "late and overdue findings; illicit discharge cases with their deadlines, charges and letters "
             f"({self._illicit_law()}); findings on permanent stormwater management practices."
         )
