@@ -1313,13 +1313,13 @@ def panel_worklist(view: SewerView) -> str:
 
 
 def panel_headline(view: SewerView) -> str:
-    """The counts of the page, each with the period it covers."""
+    """The counts of the page, each with the period it covers and linked to the list it counts (the list's
+    rows on this page number the card's count)."""
     data, summary, v, statv = view.data, view.summary, view.violations, view.statv
     n_users = int(summary["user_id"].nunique()) if not summary.empty else 0
     flagged = summary[summary["permit_expiry_flag"]] if not summary.empty else summary
     by_user = view.violations_by_user()
-    ytd_samples, ytd_stats = view.year_to_date()
-    total, ytd = view.violations_total, ytd_samples + ytd_stats
+    total = view.violations_total
     others = len(view.other_items)
     slug_users = view.slugs["user_id"].nunique() if not view.slugs.empty else 0
     cards = [
@@ -1330,15 +1330,7 @@ def panel_headline(view: SewerView) -> str:
             f"{fmt_num(len(statv))} daily maximums or monthly averages, {fmt_num(others)} other; "
             f"{len(by_user)} of {n_users} {noun(n_users, 'user')}",
             "bad" if total else "good",
-            "#findings",
-        ),
-        Kpi(
-            f"{noun(ytd, 'limit', 'limits')} broken, {view.ytd}",
-            fmt_num(ytd),
-            f"{ytd_samples} single {noun(ytd_samples, 'sample')}, {ytd_stats} daily maximums or monthly "
-            "averages (as the annual report counts them)",
-            "bad" if ytd else "good",
-            "#summary",
+            "#violation-items",
         ),
         Kpi(
             f"inconclusive {noun(len(view.inconc), 'non-detect')}, {view.period}",
@@ -1359,7 +1351,7 @@ def panel_headline(view: SewerView) -> str:
             fmt_num(len(flagged)),
             f"as of {day_words(data.as_of)}",
             "warn" if len(flagged) else "good",
-            "#summary",
+            "#expiring",
         ),
     ]
     if data.snc is not None:
@@ -1368,11 +1360,13 @@ def panel_headline(view: SewerView) -> str:
 
 
 def _snc_card(view: SewerView) -> Kpi:
+    """The findings of significant noncompliance: the rows of the section's table (a user, six months and
+    a criterion each)."""
     users = view.snc["user_id"].nunique() if not view.snc.empty else 0
     return Kpi(
-        f"{noun(users, 'user')} in significant noncompliance",
-        fmt_num(users),
-        f"in a six-month period, {view.period}",
+        f"{noun(len(view.snc), 'finding')} of significant noncompliance, {view.period}",
+        fmt_num(len(view.snc)),
+        f"{users} {noun(users, 'user')}, each six months judged on its own",
         "bad" if users else "good",
         "#snc",
     )
@@ -1395,10 +1389,14 @@ def _expiring_note(view: SewerView, flagged: pd.DataFrame) -> str:
         )
     rule = view.data.permit_warn_rule
     cite = f" ({esc(short_rule(rule, 40))})" if rule else ""
-    return note(
-        f"<strong>Permits expiring {_within(view.data.permit_warn_days)} or expired{cite}:</strong>"
-        f"<ul>{''.join(items)}</ul>",
-        "warn",
+    return (
+        '<div id="expiring">'
+        + note(
+            f"<strong>Permits expiring {_within(view.data.permit_warn_days)} or expired{cite}:</strong>"
+            f"<ul>{''.join(items)}</ul>",
+            "warn",
+        )
+        + "</div>"
     )
 
 
@@ -1638,14 +1636,17 @@ def panel_violations(view: SewerView) -> str:
     rules = RuleNotes("rule-violations")
     body = join(
         [
+            '<div id="violation-items">',  # the items of the notices: the list the violations card counts
             '<h3 id="violations">Single samples above (or below) their limit</h3>',
             violations_table(view, rules),
             '<h3 id="statistic">Daily maximums and monthly averages above their limit</h3>',
             statistics_table(view, rules),
             '<h3 id="other-items">Reports, testing and permits</h3>',
             other_items_table(view, rules),
-            '<h3 id="inconclusive">Inconclusive non-detects (not violations)</h3>',
+            "</div>",
+            '<div id="inconclusive"><h3>Inconclusive non-detects (not violations)</h3>',
             inconclusive_table(view, rules),
+            "</div>",
             rules.notes(),
         ]
     )
@@ -1701,7 +1702,7 @@ def other_items_table(view: SewerView, rules: RuleNotes) -> str:
 
 def panel_slugs(view: SewerView) -> str:
     rules = RuleNotes("rule-slugs")
-    parts = ['<h3 id="slugs">Slug events</h3>', _slug_table(view, rules)]
+    parts = ['<div id="slugs"><h3>Slug events</h3>', _slug_table(view, rules), "</div>"]
     if not view.gaps.empty:
         parts.append('<h3 id="baseline-gaps">Readings not judged for slugs (no baseline)</h3>')
         parts.append(_baseline_gap_table(view))
