@@ -117,6 +117,8 @@ class SewerData:
     permit_dates_missing: pd.DataFrame | None = None
     permit_warn_days: int | None = None
     permit_warn_rule: str = ""
+    # the flow points the page draws in all, shared by the users charted (None: not stated)
+    flow_points: int | None = None
     # the monthly notices (table notices) and each violation's follow-up from its notice (sewer_notices)
     notices: pd.DataFrame | None = None
     follow_up: pd.DataFrame | None = None
@@ -1129,8 +1131,9 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
     mean_names = list(dict.fromkeys(name for name, _unit in drawn))
     _flow_axes(layout, constituents, [unit for _name, unit in drawn])
     caption = (
-        f"{' and '.join(mean_names).capitalize()}s of the readings (the finest that keeps the page light), "
-        "plus every reading near each slug (red). Shaded red: "
+        f"{esc(resolution_words(inputs))} {' and '.join(mean_names).capitalize()}s of the readings (the "
+        "page's flow points shared among the users charted), plus every reading near each slug (red). "
+        "Shaded red: "
         f"slug events, {esc(definition)} ({esc(short_rule(citation, 90))}); the triangle marks the peak "
         f"(zoom in to see the shading). Shaded grey: days without enough history for a baseline."
     )
@@ -1923,11 +1926,56 @@ def panel_users(view: SewerView) -> str:
             f"violation, a slug, an inconclusive result or significant noncompliance); the other "
             f"{len(everyone) - len(user_ids)} are listed together after them. Red: users with violations; "
             f"the count after the name is of all its violations, {view.items_period}."
+            + _flow_share_words(view.data.flow_points, len(_flow_users(view, user_ids)))
         ),
     )
     inputs = user_chart_inputs(view)
     sections = join(user_section(view, u, inputs, u in with_violations, u in with_slugs) for u in user_ids)
     return head + sections + users_without_findings(view, [u for u in everyone if u not in found], inputs)
+
+
+def _flow_users(view: SewerView, user_ids: list) -> set:
+    """The users charted that have flow or probe readings: they share the page's flow points."""
+    have = set(view.flow["user_id"]) if not view.flow.empty else set()
+    return {u for u in user_ids if u in have}
+
+
+def _flow_share_words(points: int | None, users: int) -> str:
+    """How the flow traces' points are shared, in words (nothing when no trace is drawn)."""
+    if not points or not users:
+        return ""
+    share = fmt_num(flow_points_per_user(points, users))
+    who = f"{fmt_num(users)} {noun(users, 'user')}"
+    how = "the mean of as many hours as that takes, an hour at the finest, a week at the coarsest"
+    return (
+        f" The flow traces draw at most {fmt_num(points)} points in all, {share} for each of the {who} with "
+        f"readings (shared among its meters and probes): each point is {how}, as said under each trace; "
+        "near each slug every reading is drawn."
+    )
+
+
+def resolution_words(uflow: FlowInputs) -> str:
+    """Under a flow trace: what each of its points is, e.g. 'Each point is the mean of 6 hours of readings.'
+    (per constituent when they differ)."""
+    flow = uflow.flow
+    means = flow["kind"] == "mean"
+    by_constituent: dict[str, int] = {}
+    for c, h in zip(flow["constituent"][means], flow["bucket_hours"][means]):
+        if not np.isnan(h):
+            by_constituent[str(c)] = max(by_constituent.get(str(c), 0), int(h))
+    if not by_constituent:
+        return ""
+
+    def mean_of(hours: int) -> str:
+        return "an hour" if hours == 1 else f"{hours} hours"
+
+    if len(set(by_constituent.values())) == 1:
+        return f"Each point is the mean of {mean_of(next(iter(by_constituent.values())))} of readings."
+    return (
+        "Each point is the mean of "
+        + "; ".join(f"{mean_of(h)} of {c} readings" for c, h in by_constituent.items())
+        + "."
+    )
 
 
 def users_without_findings(view: SewerView, quiet: list, inputs: UserChartInputs) -> str:
@@ -2157,6 +2205,16 @@ def choose_bucket_hours(span_hours: float, max_points: int = 1500) -> int:
         if span_hours / hours <= max_points:
             return hours
     return BUCKET_HOURS[-1]
+
+
+def flow_points_per_user(budget: int, users: int) -> int:
+    """Each charted user's share of the page's ``budget`` of flow points: the budget divided evenly among
+    the ``users`` (rounded down), at least one point each; the whole budget when no user is charted."""
+    if budget < 1:
+        raise ValueError(f"a budget of flow points is at least 1 (got {budget})")
+    if users < 0:
+        raise ValueError(f"a number of users is at least 0 (got {users})")
+    return budget if users == 0 else max(1, budget // users)
 
 
 def label_results(
