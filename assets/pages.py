@@ -24,7 +24,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs
 from dashboards import query
-from dashboards.html import PageMeta, day_words, months_words, noun, role_name, to_date_words
+from dashboards.html import PageMeta, day_words, months_words, noun, role_name
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
 from outfall.resources import OutfallSettings, RulesResource
@@ -202,7 +202,6 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -
     as_of = settings.as_of_date()
     year = {"year": as_of.year}
     samples = _counts(r, "discharge_violations", "count_dashboard_violations", year)
-    stats = _counts(r, "statistic_violations", "count_dashboard_statistic_violations", year) or (0, [], 0)
     items = _counts(r, "notice_items", "count_dashboard_notice_items", {"kind": "sewer"}) or (
         0,
         [],
@@ -218,22 +217,16 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -
     if samples is None:
         numbers.append(("–", "violations", ""))
     else:
-        count, _users, ytd, first, last = samples
+        _count, _users, _ytd, first, last = samples
         total, recipients, first_item, last_item = items  # the notices' items, as the sewer page counts
         days = [d for d in (first, last, first_item, last_item) if d is not None]
         period = months_words(min(days), max(days)) if days else "no sample yet"
-        ytd_total = ytd + stats[2]
         numbers += [
             (
                 f"{total:,}",
                 f"{noun(total, 'violation')}, {period}: the items of the notices; "
                 f"{len(recipients or []):,} {noun(len(recipients or []), 'user')}",
                 _tone(total),
-            ),
-            (
-                f"{ytd_total:,}",
-                f"{noun(ytd_total, 'limit')} broken, {to_date_words(as_of)}",
-                _tone(ytd_total),
             ),
         ]
     flow = _flow_span(r)

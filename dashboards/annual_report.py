@@ -132,17 +132,17 @@ def panel_headline(view: ReportView) -> str:
     single = int(users["violations"].sum()) if not users.empty else 0
     stats = int(users["statistic_violations"].sum()) if not users.empty else 0
     in_snc = view.snc["user_id"].nunique() if not view.snc.empty else 0
+    samples = int(users["samples"].sum()) if not users.empty else 0
+    # each count linked to the list of this report it is the length of
     cards = kpis(
         [
             Kpi(
                 f"industrial users, {when}",
                 fmt_num(len(users)),
-                "with samples, flow readings or notices in the year",
-            ),
-            Kpi(
-                f"samples collected, {when}",
-                fmt_num(users["samples"].sum() if not users.empty else 0),
-                "distinct samples",
+                f"with samples, flow readings or notices in the year; {fmt_num(samples)} "
+                f"{noun(samples, 'sample')} collected",
+                "",
+                "#users",
             ),
             Kpi(
                 f"{noun(single + stats, 'limit')} broken, {when}",
@@ -153,9 +153,9 @@ def panel_headline(view: ReportView) -> str:
                 "#violations",
             ),
             Kpi(
-                f"users in significant noncompliance, {when}",
-                fmt_num(in_snc),
-                "in either six-month period",
+                f"{noun(len(view.snc), 'finding')} of significant noncompliance, {when}",
+                fmt_num(len(view.snc)),
+                f"{in_snc} {noun(in_snc, 'user')}, each six-month period judged on its own",
                 "bad" if in_snc else "good",
                 "#snc",
             ),
@@ -163,6 +163,8 @@ def panel_headline(view: ReportView) -> str:
                 f"notices of violation mailed, {when}",
                 fmt_num(len(view.notices)),
                 "sewer notices, by the day mailed",
+                "",
+                "#notices",
             ),
         ]
     )

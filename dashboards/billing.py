@@ -44,6 +44,7 @@ from dashboards.html import (
     law_cited,
     no_data,
     note,
+    noun,
     page,
     role_name,
     section,
@@ -424,25 +425,24 @@ class _Year:
 
 
 def kpi_panel(y: _Year, data: BillingData) -> str:
+    """The roll's totals (amounts, not counts) and the one count of the page, the bills lacking an address,
+    linked to their list."""
     largest = as_frame(data.largest)
     change = y.total_now - y.total_before if y.total_before is not None else None
     top = largest.iloc[0] if not largest.empty else None
+    pct = fmt_pct(_change_pct(y.total_before, y.total_now)) if y.total_before else "no earlier billed year"
+    changed = (
+        f"; {fmt_num(y.changed)} {noun(y.changed, 'parcel')}' bills changed" if y.changed is not None else ""
+    )
     return kpis(
         [
-            Kpi(f"billed, {_by(y.year)}", fmt_usd(y.total_now).split(".")[0], f"{y.parcels_now:,} parcels"),
+            # whole dollars rounded, as the index states the roll
+            Kpi(f"billed, {_by(y.year)}", f"${y.total_now:,.0f}", f"{y.parcels_now:,} parcels"),
             Kpi(
                 f"change from {_by(y.prev)}" if y.prev else "previous billing year",
-                fmt_signed_usd(change).split(".")[0] if change is not None else "none",
-                fmt_pct(_change_pct(y.total_before, y.total_now))
-                if y.total_before
-                else "no earlier billed year",
+                fmt_signed_usd(round(change)).split(".")[0] if change is not None else "none",
+                pct + changed,
                 "warn" if change and change > 0 else "",
-            ),
-            Kpi(
-                f"parcels whose bill changed from {_by(y.prev)}" if y.prev else "parcels whose bill changed",
-                fmt_num(y.changed) if y.changed is not None else "none recorded",
-                "",
-                "",
                 "#changes",
             ),
             Kpi(

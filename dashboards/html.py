@@ -881,6 +881,7 @@ tr.detail td{border-top:0;padding-top:0;color:#374151;font-size:12.5px}
 .legend{font-size:13px;margin:6px 0}
 .legend dt{font-weight:600;float:left;clear:left;margin-right:6px}
 .legend dd{margin:0 0 2px}
+main>section{content-visibility:auto;contain-intrinsic-size:auto 900px}
 """ % {"font": FONT}
 
 # Paper: every row of every table, headers repeated, no row split across pages, and on each
@@ -913,6 +914,7 @@ PRINT_CSS = """
   figure.chart-box{break-inside:avoid;page-break-inside:avoid;overflow:hidden}
   figure.chart-small{margin:2px 0 6px}
   section.user,section.site{break-inside:avoid;page-break-inside:avoid}
+  main>section{content-visibility:visible;contain-intrinsic-size:none}
   h3.chart-title{font-size:12px;margin:4px 0 0}
   figure.chart-small .chart{min-height:0!important}
   figure.chart-small .chart-caption,figure.chart-small h3.chart-title{display:none}

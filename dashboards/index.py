@@ -30,6 +30,7 @@ from dashboards.html import (
     kpis,
     no_data,
     note,
+    noun,
     page,
     section,
     slug,
@@ -153,10 +154,15 @@ def panel_after_as_of(data: IndexData) -> str:
 
 
 def panel_run(data: IndexData) -> str:
+    """The run at a glance; each count linked to the list on this page it is the length of."""
     ingested = as_frame(data.ingested)
     first, last = _span(data)
     rows_read = int(ingested["rows_read"].sum()) if not ingested.empty else 0
     q_total = int(data.quarantine_total)
+    listed = not (as_frame(data.ingested).empty and as_frame(data.ranges).empty)
+    datasets = len(_datasets(data)) if listed else 0  # the rows of the data's table (panel_data)
+    reasons = len(_top_reasons(data))
+    all_reasons = len(as_frame(data.quarantine_counts))
     return kpis(
         [
             Kpi("as of", data.as_of.isoformat(), "the day 'overdue' is judged"),
@@ -166,16 +172,20 @@ def panel_run(data: IndexData) -> str:
                 f"to {fmt_date(last)}" if last is not None else "",
             ),
             Kpi(
-                "rows read",
-                fmt_num(rows_read),
-                f"{len(ingested)} datasets" if not ingested.empty else "no files yet",
+                noun(datasets, "dataset") + " read",
+                fmt_num(datasets),
+                f"{fmt_num(rows_read)} rows" if not ingested.empty else "no files yet",
+                "",
+                "#data" if listed else "",
             ),
             Kpi(
-                "rows quarantined",
-                fmt_num(q_total),
-                "rejected input rows: see the list",
+                ("most frequent " if reasons < all_reasons else "")
+                + noun(reasons, "reason")
+                + " for quarantined rows",
+                fmt_num(reasons),
+                f"{fmt_num(q_total)} {noun(q_total, 'row')} quarantined, each on the quarantine page",
                 "bad" if q_total else "good",
-                "quarantine.html",
+                "#reasons" if reasons else "",
             ),
         ]
     )
@@ -288,11 +298,19 @@ def panel_data(data: IndexData) -> str:
     )
 
 
+def _top_reasons(data: IndexData) -> pd.DataFrame:
+    """The reasons rows were quarantined that the index lists: the 12 most frequent."""
+    qcounts = as_frame(data.quarantine_counts)
+    if qcounts.empty:
+        return qcounts
+    return qcounts.sort_values(["rows", "dataset"], ascending=[False, True]).head(12)
+
+
 def panel_reasons(data: IndexData) -> str:
     qcounts = as_frame(data.quarantine_counts)
     if qcounts.empty:
         return ""
-    top = qcounts.sort_values(["rows", "dataset"], ascending=[False, True]).head(12)
+    top = _top_reasons(data)
     return section(
         "Why rows were quarantined",
         table(

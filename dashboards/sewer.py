@@ -117,6 +117,8 @@ class SewerData:
     permit_dates_missing: pd.DataFrame | None = None
     permit_warn_days: int | None = None
     permit_warn_rule: str = ""
+    # the flow points the page draws in all, shared by the users charted (None: not stated)
+    flow_points: int | None = None
     # the monthly notices (table notices) and each violation's follow-up from its notice (sewer_notices)
     notices: pd.DataFrame | None = None
     follow_up: pd.DataFrame | None = None
@@ -1129,8 +1131,9 @@ def draw_flow_chart(uid: str, inputs: FlowInputs, words: tuple[str, str]) -> Cha
     mean_names = list(dict.fromkeys(name for name, _unit in drawn))
     _flow_axes(layout, constituents, [unit for _name, unit in drawn])
     caption = (
-        f"{' and '.join(mean_names).capitalize()}s of the readings (the finest that keeps the page light), "
-        "plus every reading near each slug (red). Shaded red: "
+        f"{esc(resolution_words(inputs))} {' and '.join(mean_names).capitalize()}s of the readings (the "
+        "page's flow points shared among the users charted), plus every reading near each slug (red). "
+        "Shaded red: "
         f"slug events, {esc(definition)} ({esc(short_rule(citation, 90))}); the triangle marks the peak "
         f"(zoom in to see the shading). Shaded grey: days without enough history for a baseline."
     )
@@ -1313,13 +1316,13 @@ def panel_worklist(view: SewerView) -> str:
 
 
 def panel_headline(view: SewerView) -> str:
-    """The counts of the page, each with the period it covers."""
+    """The counts of the page, each with the period it covers and linked to the list it counts (the list's
+    rows on this page number the card's count)."""
     data, summary, v, statv = view.data, view.summary, view.violations, view.statv
     n_users = int(summary["user_id"].nunique()) if not summary.empty else 0
     flagged = summary[summary["permit_expiry_flag"]] if not summary.empty else summary
     by_user = view.violations_by_user()
-    ytd_samples, ytd_stats = view.year_to_date()
-    total, ytd = view.violations_total, ytd_samples + ytd_stats
+    total = view.violations_total
     others = len(view.other_items)
     slug_users = view.slugs["user_id"].nunique() if not view.slugs.empty else 0
     cards = [
@@ -1330,15 +1333,7 @@ def panel_headline(view: SewerView) -> str:
             f"{fmt_num(len(statv))} daily maximums or monthly averages, {fmt_num(others)} other; "
             f"{len(by_user)} of {n_users} {noun(n_users, 'user')}",
             "bad" if total else "good",
-            "#findings",
-        ),
-        Kpi(
-            f"{noun(ytd, 'limit', 'limits')} broken, {view.ytd}",
-            fmt_num(ytd),
-            f"{ytd_samples} single {noun(ytd_samples, 'sample')}, {ytd_stats} daily maximums or monthly "
-            "averages (as the annual report counts them)",
-            "bad" if ytd else "good",
-            "#summary",
+            "#violation-items",
         ),
         Kpi(
             f"inconclusive {noun(len(view.inconc), 'non-detect')}, {view.period}",
@@ -1359,7 +1354,7 @@ def panel_headline(view: SewerView) -> str:
             fmt_num(len(flagged)),
             f"as of {day_words(data.as_of)}",
             "warn" if len(flagged) else "good",
-            "#summary",
+            "#expiring",
         ),
     ]
     if data.snc is not None:
@@ -1368,11 +1363,13 @@ def panel_headline(view: SewerView) -> str:
 
 
 def _snc_card(view: SewerView) -> Kpi:
+    """The findings of significant noncompliance: the rows of the section's table (a user, six months and
+    a criterion each)."""
     users = view.snc["user_id"].nunique() if not view.snc.empty else 0
     return Kpi(
-        f"{noun(users, 'user')} in significant noncompliance",
-        fmt_num(users),
-        f"in a six-month period, {view.period}",
+        f"{noun(len(view.snc), 'finding')} of significant noncompliance, {view.period}",
+        fmt_num(len(view.snc)),
+        f"{users} {noun(users, 'user')}, each six months judged on its own",
         "bad" if users else "good",
         "#snc",
     )
@@ -1395,10 +1392,14 @@ def _expiring_note(view: SewerView, flagged: pd.DataFrame) -> str:
         )
     rule = view.data.permit_warn_rule
     cite = f" ({esc(short_rule(rule, 40))})" if rule else ""
-    return note(
-        f"<strong>Permits expiring {_within(view.data.permit_warn_days)} or expired{cite}:</strong>"
-        f"<ul>{''.join(items)}</ul>",
-        "warn",
+    return (
+        '<div id="expiring">'
+        + note(
+            f"<strong>Permits expiring {_within(view.data.permit_warn_days)} or expired{cite}:</strong>"
+            f"<ul>{''.join(items)}</ul>",
+            "warn",
+        )
+        + "</div>"
     )
 
 
@@ -1638,14 +1639,17 @@ def panel_violations(view: SewerView) -> str:
     rules = RuleNotes("rule-violations")
     body = join(
         [
+            '<div id="violation-items">',  # the items of the notices: the list the violations card counts
             '<h3 id="violations">Single samples above (or below) their limit</h3>',
             violations_table(view, rules),
             '<h3 id="statistic">Daily maximums and monthly averages above their limit</h3>',
             statistics_table(view, rules),
             '<h3 id="other-items">Reports, testing and permits</h3>',
             other_items_table(view, rules),
-            '<h3 id="inconclusive">Inconclusive non-detects (not violations)</h3>',
+            "</div>",
+            '<div id="inconclusive"><h3>Inconclusive non-detects (not violations)</h3>',
             inconclusive_table(view, rules),
+            "</div>",
             rules.notes(),
         ]
     )
@@ -1701,7 +1705,7 @@ def other_items_table(view: SewerView, rules: RuleNotes) -> str:
 
 def panel_slugs(view: SewerView) -> str:
     rules = RuleNotes("rule-slugs")
-    parts = ['<h3 id="slugs">Slug events</h3>', _slug_table(view, rules)]
+    parts = ['<div id="slugs"><h3>Slug events</h3>', _slug_table(view, rules), "</div>"]
     if not view.gaps.empty:
         parts.append('<h3 id="baseline-gaps">Readings not judged for slugs (no baseline)</h3>')
         parts.append(_baseline_gap_table(view))
@@ -1922,11 +1926,56 @@ def panel_users(view: SewerView) -> str:
             f"violation, a slug, an inconclusive result or significant noncompliance); the other "
             f"{len(everyone) - len(user_ids)} are listed together after them. Red: users with violations; "
             f"the count after the name is of all its violations, {view.items_period}."
+            + _flow_share_words(view.data.flow_points, len(_flow_users(view, user_ids)))
         ),
     )
     inputs = user_chart_inputs(view)
     sections = join(user_section(view, u, inputs, u in with_violations, u in with_slugs) for u in user_ids)
     return head + sections + users_without_findings(view, [u for u in everyone if u not in found], inputs)
+
+
+def _flow_users(view: SewerView, user_ids: list) -> set:
+    """The users charted that have flow or probe readings: they share the page's flow points."""
+    have = set(view.flow["user_id"]) if not view.flow.empty else set()
+    return {u for u in user_ids if u in have}
+
+
+def _flow_share_words(points: int | None, users: int) -> str:
+    """How the flow traces' points are shared, in words (nothing when no trace is drawn)."""
+    if not points or not users:
+        return ""
+    share = fmt_num(flow_points_per_user(points, users))
+    who = f"{fmt_num(users)} {noun(users, 'user')}"
+    how = "the mean of as many hours as that takes, an hour at the finest, a week at the coarsest"
+    return (
+        f" The flow traces draw at most {fmt_num(points)} points in all, {share} for each of the {who} with "
+        f"readings (shared among its meters and probes): each point is {how}, as said under each trace; "
+        "near each slug every reading is drawn."
+    )
+
+
+def resolution_words(uflow: FlowInputs) -> str:
+    """Under a flow trace: what each of its points is, e.g. 'Each point is the mean of 6 hours of readings.'
+    (per constituent when they differ)."""
+    flow = uflow.flow
+    means = flow["kind"] == "mean"
+    by_constituent: dict[str, int] = {}
+    for c, h in zip(flow["constituent"][means], flow["bucket_hours"][means]):
+        if not np.isnan(h):
+            by_constituent[str(c)] = max(by_constituent.get(str(c), 0), int(h))
+    if not by_constituent:
+        return ""
+
+    def mean_of(hours: int) -> str:
+        return "an hour" if hours == 1 else f"{hours} hours"
+
+    if len(set(by_constituent.values())) == 1:
+        return f"Each point is the mean of {mean_of(next(iter(by_constituent.values())))} of readings."
+    return (
+        "Each point is the mean of "
+        + "; ".join(f"{mean_of(h)} of {c} readings" for c, h in by_constituent.items())
+        + "."
+    )
 
 
 def users_without_findings(view: SewerView, quiet: list, inputs: UserChartInputs) -> str:
@@ -2156,6 +2205,16 @@ def choose_bucket_hours(span_hours: float, max_points: int = 1500) -> int:
         if span_hours / hours <= max_points:
             return hours
     return BUCKET_HOURS[-1]
+
+
+def flow_points_per_user(budget: int, users: int) -> int:
+    """Each charted user's share of the page's ``budget`` of flow points: the budget divided evenly among
+    the ``users`` (rounded down), at least one point each; the whole budget when no user is charted."""
+    if budget < 1:
+        raise ValueError(f"a budget of flow points is at least 1 (got {budget})")
+    if users < 0:
+        raise ValueError(f"a number of users is at least 0 (got {users})")
+    return budget if users == 0 else max(1, budget // users)
 
 
 def label_results(

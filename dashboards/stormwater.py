@@ -734,6 +734,8 @@ def _notice_counts(view: StormwaterView) -> tuple[int, int, int, int, str]:
 
 
 def panel_headline(view: StormwaterView) -> str:
+    """The counts of the page, each linked to the list it counts (the list's rows on this page number the
+    card's count)."""
     data, findings, status = view.data, view.findings, view.status
     n_overdue = int((findings["status"] == "overdue").sum()) if not findings.empty else 0
     n_late = int((findings["status"] == "late").sum()) if not findings.empty else 0
@@ -750,14 +752,14 @@ def panel_headline(view: StormwaterView) -> str:
             fmt_num(n_overdue),
             f"due and not made by {day}",
             "bad" if n_overdue else "good",
-            "#sites",
+            "#inspections-overdue",
         ),
         Kpi(
             f"{noun(n_late, 'inspection')} made late, {view.period}",
             fmt_num(n_late),
             "made after the day they were due",
             "warn" if n_late else "good",
-            "#sites",
+            "#inspections-late",
         ),
         Kpi(
             f"{noun(len(week), 'inspection')} due by {view.week_end:%A %B} {view.week_end.day}",
@@ -767,9 +769,9 @@ def panel_headline(view: StormwaterView) -> str:
             "#upcoming",
         ),
         Kpi(
-            f"{noun(active, 'site')} needing inspections on {day}",
-            fmt_num(active),
-            f"of {len(status)} {noun(len(status), 'site')}",
+            f"construction {noun(len(status), 'site')}",
+            fmt_num(len(status)),
+            f"{active} needing inspections on {day}",
             "",
             "#sites",
         ),
@@ -795,7 +797,7 @@ def _illicit_card(data: StormwaterData, day: str) -> Kpi:
         f"illicit discharge {noun(len(overdue), 'deadline')} overdue",
         fmt_num(len(overdue)),
         f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}: {town} the Town's own "
-        f"(on the list above), {len(overdue) - town} the responsible parties' (with the cases)",
+        f"(also on the list above), {len(overdue) - town} the responsible parties'",
         "bad" if len(overdue) else "good",
         "#illicit-overdue",
     )
@@ -984,6 +986,51 @@ def _site_cols(view: StormwaterView) -> list[Col]:
     ]
 
 
+def panel_missed(view: StormwaterView) -> str:
+    """The inspections not made (overdue) and those made late: the two lists the page's cards count."""
+    findings = view.findings
+    if findings.empty:
+        return ""
+    rules = RuleNotes("rule-missed")
+    cols = [
+        view.site(),
+        Col("requirement", "Inspection", fmt=lambda v: REQUIREMENT_WORDS.get(v, v)),
+        Col("due_by", "Due by", fmt=fmt_date, nowrap=True),
+        Col("satisfied_on", "Made on", fmt=fmt_date, nowrap=True),
+        Col("days_late", "Days late", num=True, fmt=fmt_num),
+        rules.col("rule", "Rule (section)", limit=40),
+    ]
+    parts = []
+    for status, sid, title, tone in (
+        ("overdue", "inspections-overdue", "Not made, overdue", "row-bad"),
+        ("late", "inspections-late", "Made late", "row-warn"),
+    ):
+        rows = findings[findings["status"] == status].sort_values(
+            ["due_by", "site_id"], ascending=[False, True]
+        )
+        listed = (
+            table(
+                rows,
+                [c for c in cols if status == "late" or c.key != "satisfied_on"],
+                row_class=lambda r, tone=tone: tone,
+                whole=True,
+            )
+            if not rows.empty
+            else note("None.", "info")
+        )
+        parts.append(f'<div id="{sid}"><h3>{esc(title)} ({len(rows)})</h3>{listed}</div>')
+    parts.append(rules.notes())
+    return section(
+        "Inspections not made or made late",
+        join(parts),
+        sid="missed",
+        lead=esc(
+            f"Each inspection due {view.period} that was not made by {day_words(view.data.as_of)}, then "
+            "each made after the day it was due, the latest due first."
+        ),
+    )
+
+
 def panel_other(view: StormwaterView) -> str:
     other = view.other
     if other.empty:
@@ -1018,8 +1065,9 @@ def panel_notices(view: StormwaterView) -> str:
     data = view.data
     body = join(
         [
-            '<h3 id="monthly-notices">Notices, one per site and month</h3>',
+            '<div id="monthly-notices"><h3>Notices, one per site and month</h3>',
             notices_table(data.monthly_notices, "stormwater", "Site", view.names, data.notice_items),
+            "</div>",
             '<h3 id="notice-follow-up">Each finding and its notice</h3>',
             stormwater_follow_up(data.follow_up, view.names),
         ]
@@ -1153,6 +1201,7 @@ STORMWATER_PANELS = (
     panel_headline,
     panel_upcoming,
     panel_sites,
+    panel_missed,
     panel_other,
     panel_notices,
     panel_illicit,
@@ -1323,8 +1372,9 @@ def illicit_section(data: StormwaterData) -> str:
     overdue = overdue_deadlines(deadlines)
     if not overdue.empty:
         parts.append(
-            f'<h3 id="illicit-overdue">Deadlines overdue ({len(overdue)})</h3>'
+            f'<div id="illicit-overdue"><h3>Deadlines overdue ({len(overdue)})</h3>'
             + _deadlines_table(overdue, rules)
+            + "</div>"
         )
     rest = deadlines.drop(index=overdue.index) if not deadlines.empty else deadlines
     if not rest.empty:

@@ -19,13 +19,11 @@ import pandas as pd
 from dashboards.html import (
     ROLES,
     Col,
-    Kpi,
     badge,
     day_words,
     esc,
     fmt_date,
     is_missing,
-    kpis,
     note,
     role_name,
     section,
@@ -198,24 +196,34 @@ def worklist_panel(
 def worklist_summary(
     frame: pd.DataFrame | None, laws: dict[str, str] | None = None, most_urgent: int = 4
 ) -> str:
-    """For the index: each person's counts (each card's number is the length of that person's list), and
-    each person's ``most_urgent`` rows to correct, overdue or due this week."""
+    """For the index: each person's counts, a line each linked to their page (where the list is, whole),
+    and each person's ``most_urgent`` rows to correct, overdue or due this week."""
     if frame is None:
         return note("The list of what to do is made at the end of each run.", "empty")
-    cards = []
+    people = []
     for person, (page_file, _law) in ROLES.items():
         rows = frame[frame["person"] == person] if len(frame) else frame
         counts = rows["status"].value_counts() if len(rows) else pd.Series(dtype=int)
-        overdue = int(counts.get("overdue", 0))
-        cards.append(
-            Kpi(
-                f"actions for the {role_name(laws, person)}",
-                f"{len(rows):,}",
-                f"{overdue} overdue, {int(counts.get('due', 0))} due this week",
-                "bad" if overdue else "",
-                f"{page_file}#worklist",
-            )
+        people.append(
+            {
+                "person": role_name(laws, person),
+                "link": f"{page_file}#worklist",
+                "actions": len(rows),
+                "overdue": int(counts.get("overdue", 0)),
+                "due": int(counts.get("due", 0)),
+            }
         )
+    whose = table(
+        pd.DataFrame(people),
+        [
+            Col("person", "Whose list", html=lambda r: f'<a href="{esc(r["link"])}">{esc(r["person"])}</a>'),
+            Col("actions", "Actions", num=True, fmt=lambda v: f"{int(v):,}"),
+            Col("overdue", "Overdue", num=True, fmt=lambda v: f"{int(v):,}"),
+            Col("due", "Due this week", num=True, fmt=lambda v: f"{int(v):,}"),
+        ],
+        row_class=lambda r: "row-bad" if r["overdue"] else "",
+        whole=True,
+    )
     first = frame["first"].fillna(False).astype(bool) if "first" in frame and len(frame) else False
     urgent = frame[frame["status"].isin(["overdue", "due"]) | first] if len(frame) else frame
     lines = _groups(urgent) if len(urgent) else urgent
@@ -238,4 +246,4 @@ def worklist_summary(
         if len(urgent)
         else ""
     )
-    return kpis(cards) + lead + table(top, cols, empty="Nothing overdue or due this week.", whole=True)
+    return whose + lead + table(top, cols, empty="Nothing overdue or due this week.", whole=True)

@@ -42,12 +42,16 @@ FROM flow WHERE ts IS NOT NULL AND value IS NOT NULL
 GROUP BY user_id, constituent ORDER BY user_id, constituent"""
 
 
-def per_series(con, r) -> pd.DataFrame:
+def per_series(con, r, budget: int) -> pd.DataFrame:
+    """The oracle: each series on its own, its bucket the finest within its user's share of ``budget``
+    (every user charted), split among the user's series."""
     spans = con.execute(SPANS_OF_EVERY_SERIES).df()
+    users = spans["user_id"].nunique()
     frames = []
     for _, s in spans.iterrows():
         span_h = (pd.Timestamp(s["last_ts"]) - pd.Timestamp(s["first_ts"])).total_seconds() / 3600.0
-        hours = choose_bucket_hours(span_h, page.MAX_FLOW_POINTS)
+        series = int((spans["user_id"] == s["user_id"]).sum())
+        hours = choose_bucket_hours(span_h, (budget // users) // series)
         series = {"tz": local_timezone(), "user_id": s["user_id"], "constituent": s["constituent"]}
         means = con.execute(MEANS_OF_ONE_SERIES, {**series, "hours": hours}).df()
         means["kind"] = "mean"
@@ -92,9 +96,12 @@ def warehouse_with_flow() -> duckdb.DuckDBPyConnection:
 
 def test_flow_of_every_meter_in_one_pass_equals_the_query_per_meter():
     con = warehouse_with_flow()
-    new = page.read_flow(con, Reader(con), local_timezone())
-    old = per_series(con, Reader(con))[new.columns]
-    assert set(new["bucket_hours"]) == {1, 4} and len(new[new["kind"] == "slug"]) > 0
+    # 3,000 points for 3 users: IU-1's day of flow and pH hourly (500 each), IU-2's 20 days hourly (480 of
+    # 1,000), IU-3's 200 days in 6-hour means (800 of 1,000)
+    new = page.read_flow(con, Reader(con), local_timezone(), budget=3000)
+    old = per_series(con, Reader(con), 3000)[new.columns]
+    assert set(new["bucket_hours"]) == {1, 6} and len(new[new["kind"] == "slug"]) > 0
+    assert len(new[(new["user_id"] == "IU-3") & (new["kind"] == "mean")]) <= 1000
     capped = new[(new["user_id"] == "IU-3") & (new["kind"] == "slug")]
     assert len(capped) > page.MAX_SLUG_READINGS  # over the cap: only the readings inside the long slug
     assert capped["ts"].min() == pd.Timestamp("2026-02-01") and capped["ts"].max() == pd.Timestamp(
@@ -305,3 +312,25 @@ def test_the_most_frequent_source_is_pandas_mode():
         expected = pd.Series(values, dtype=object).dropna().mode()
         got = _mode(np.array(values, dtype=object))
         assert got == (expected.iloc[0] if not expected.empty else None), values
+
+
+def test_the_page_budget_of_flow_points_is_shared_by_the_users_charted():
+    """A user not charted is read as weekly means (only its presence is shown); the users charted share the
+    budget, each user's share split among its series."""
+    con = warehouse_with_flow()
+    flow = page.read_flow(con, Reader(con), local_timezone(), charted={"IU-3"}, budget=4800)
+    hours = flow[flow["kind"] == "mean"].groupby("user_id")["bucket_hours"].first().to_dict()
+    assert hours == {"IU-1": 168, "IU-2": 168, "IU-3": 1}  # 4,800 hours of IU-3 in its 4,800 points
+    flow = page.read_flow(con, Reader(con), local_timezone(), charted={"IU-3"}, budget=4799)
+    assert flow[flow["user_id"] == "IU-3"]["bucket_hours"].iloc[0] == 2  # one point fewer: 2-hour means
+
+
+def test_the_default_budget_keeps_a_region_with_every_meter_charted_light():
+    """2,000 meters charted, a year each: 250 points a meter, two-day means (183), not 1,460 six-hour ones."""
+    from dashboards.sewer import flow_points_per_user
+
+    assert page.FLOW_POINTS == 500_000
+    share = flow_points_per_user(page.FLOW_POINTS, 2000)
+    assert share == 250 and choose_bucket_hours(365 * 24, share) == 48
+    # the demo's dozen users with findings: hourly means of a year (8,760 points each)
+    assert choose_bucket_hours(365 * 24, flow_points_per_user(page.FLOW_POINTS, 14)) == 1

@@ -446,6 +446,45 @@ def test_choose_bucket_hours(span, expected):
     assert choose_bucket_hours(span, 1500) == expected
 
 
+@pytest.mark.parametrize(
+    "budget, users, share",
+    [
+        (500_000, 0, 500_000),  # nobody charted: the whole budget
+        (500_000, 1, 500_000),
+        (500_000, 2, 250_000),
+        (500_000, 3, 166_666),  # rounded down: never more than the budget in all
+        (500_000, 2000, 250),
+        (500_000, 499_999, 1),
+        (500_000, 500_000, 1),
+        (500_000, 500_001, 1),  # at least one point each
+        (1, 1, 1),
+    ],
+)
+def test_flow_points_per_user_at_its_boundaries(budget, users, share):
+    from dashboards.sewer import flow_points_per_user
+
+    assert flow_points_per_user(budget, users) == share
+    assert share * max(users, 1) <= budget or share == 1
+
+
+@pytest.mark.parametrize("budget, users", [(0, 1), (-1, 1), (10, -1)])
+def test_flow_points_per_user_refuses_no_budget_or_fewer_than_no_users(budget, users):
+    from dashboards.sewer import flow_points_per_user
+
+    with pytest.raises(ValueError):
+        flow_points_per_user(budget, users)
+
+
+def test_long_sections_are_laid_out_when_near_the_screen_and_all_printed():
+    """A long page's sections are drawn only as they near the screen (content-visibility: auto, with a
+    guessed height until then); on paper every section is laid out whole, so every row prints."""
+    from dashboards.html import CSS, PRINT_CSS
+
+    assert "main>section{content-visibility:auto;contain-intrinsic-size:auto 900px}" in CSS
+    printed = PRINT_CSS[PRINT_CSS.index("@media print{") :]
+    assert "main>section{content-visibility:visible;contain-intrinsic-size:none}" in printed
+
+
 def test_label_results_prefers_evaluations_then_violation_tables():
     data = sewer_frames()
     lab = data.results.drop(columns=["outcome", "limit_value", "limit_type", "exceedance_ratio", "rule"])
@@ -1589,11 +1628,10 @@ def test_the_sewer_page_opens_with_the_worklist_and_counts_with_periods():
     main = html_text.split("<main>", 1)[1]
     assert main.index('id="worklist"') < main.index('class="kpis"') < main.index('id="summary"')
     assert "Renew the permit of Acme Plating (P-1)" in main
-    # each count with its period; the year to date as the annual report counts it
-    assert (
-        "violations, February 2026 to May 2026" in main
-        and "limits broken, 2026 to date (January 1 to June 30)" in main
-    )
+    # each count with its period; the year to date is the annual report's count, not a card here (one count,
+    # one meaning: the violations are the items of the notices)
+    assert "violations, February 2026 to May 2026" in main
+    assert "limits broken, 2026 to date" not in main.split('id="summary"')[0]
     # one count, one meaning (contract 7.5): the items of the notices, the length of the violations list
     assert (
         '>4</div><div class="kpi-label">violations, February 2026 to May 2026' in main

@@ -11,13 +11,24 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL
 from assets.pages import Reader, _now_local, page_laws, write_page
 from dashboards import query
-from dashboards.sewer import SewerData, build_sewer_page, choose_bucket_hours, label_results
+from dashboards.sewer import (
+    BUCKET_HOURS,
+    SewerData,
+    build_sewer_page,
+    choose_bucket_hours,
+    flow_points_per_user,
+    label_results,
+    sewer_view,
+    users_with_findings,
+)
 from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.slug_context import refresh_slug_context
 from outfall.warehouse import transaction
 
-MAX_FLOW_POINTS = 1500  # per meter series: means of the finest bucket that keeps to this many
+# The flow points the page draws in all: shared evenly by the users charted (those with findings), each
+# user's share by its meters and probes; each series the means of the finest bucket that keeps to its share.
+FLOW_POINTS = 500_000
 # every reading from SLUG_CONTEXT_HOURS before each slug to as long after it (outfall/slug_context.py) ...
 MAX_SLUG_READINGS = 20_000  # ... unless a series has more than this: then the readings inside the slugs only
 
@@ -67,15 +78,28 @@ def read_sewer_data(
         )
     # the corners of each baseline's step line (a year of 190 meters: 29,000 of its 69,000 days)
     data.baselines = r.named("slug_daily_stats", "select_dashboard_slug_baselines")
-    data.flow = read_flow(con, r, rules.timezone())
+    # the users the page charts, known before the flow is read: they share its flow points (nothing judged
+    # yet: every user is charted)
+    judged = data.summary is not None and not data.summary.empty
+    charted = users_with_findings(sewer_view(data)) if judged else None
+    data.flow = read_flow(con, r, rules.timezone(), charted)
+    data.flow_points = FLOW_POINTS
     data.present = r.present
     return data
 
 
-def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader, timezone: str) -> pd.DataFrame | None:
-    """Each meter series as means of the finest bucket (1, 2, 3, 4, 6 ... hours) that keeps it
-    under MAX_FLOW_POINTS points, plus every reading near a slug event (the page stays light), as kept
-    beside the slugs by their detection (outfall/slug_context.py).
+def read_flow(
+    con: duckdb_module.DuckDBPyConnection,
+    r: Reader,
+    timezone: str,
+    charted: set | None = None,
+    budget: int = FLOW_POINTS,
+) -> pd.DataFrame | None:
+    """Each meter series as means of the finest bucket (1, 2, 3, 4, 6 ... hours) that keeps it within its
+    share of ``budget`` points for the page (``flow_points_per_user`` of the users ``charted`` with
+    readings, None: every user; a user's share split evenly among its series), plus every reading near a
+    slug event, as kept beside the slugs by their detection (outfall/slug_context.py). A series of a user
+    not charted is read as weekly means (only its presence is shown).
 
     Flow is read in SQL, all series at once (sql/sewer/select_dashboard_flow.sql): one grouped read
     for the spans, then one read of the means (each series with its own bucket width) and the
@@ -91,12 +115,7 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader, timezone: str) -
     columns = ["ts", "value", "kind", "user_id", "constituent", "unit", "bucket_hours"]
     if spans.empty:
         return pd.DataFrame(columns=["user_id", "constituent", "ts", "value", "unit", "kind", "bucket_hours"])
-    hours = [
-        choose_bucket_hours(
-            (pd.Timestamp(last) - pd.Timestamp(first)).total_seconds() / 3600.0, MAX_FLOW_POINTS
-        )
-        for first, last in zip(spans["first_ts"], spans["last_ts"])
-    ]
+    hours = bucket_hours_of(spans, charted, budget)
     with_readings = r.has("slug_events")
     if with_readings:
         with transaction(con):  # the readings beside slugs the slug detection did not keep (none in a run)
@@ -126,6 +145,23 @@ def read_flow(con: duckdb_module.DuckDBPyConnection, r: Reader, timezone: str) -
         }
     )
     return flow[columns]
+
+
+def bucket_hours_of(spans: pd.DataFrame, charted: set | None, budget: int) -> list[int]:
+    """Each series' bucket (spans: user_id, first_ts, last_ts, one row a series): its user's share of the
+    budget split among the user's series; the coarsest for a user not charted."""
+    drawn = spans["user_id"].isin(charted) if charted is not None else pd.Series(True, index=spans.index)
+    series_of = spans.loc[drawn, "user_id"].value_counts()
+    share = flow_points_per_user(budget, len(series_of))
+    return [
+        choose_bucket_hours(
+            (pd.Timestamp(last) - pd.Timestamp(first)).total_seconds() / 3600.0,
+            max(1, share // int(series_of[u])),
+        )
+        if d
+        else BUCKET_HOURS[-1]
+        for u, first, last, d in zip(spans["user_id"], spans["first_ts"], spans["last_ts"], drawn)
+    ]
 
 
 @asset(
