@@ -216,11 +216,21 @@ def test_charts_draw_when_scrolled_into_view(browser, built_town):  # noqa: F811
     assert not severe(browser.get_log("browser"))
 
 
+def shown_text(browser, element_id: str) -> str:
+    """The text a reader sees in an element once scrolled to it: the page's long sections are laid out
+    only near the screen (content-visibility: auto), and until then a browser reports no text for them."""
+    browser.execute_script(f"document.getElementById('{element_id}').scrollIntoView()")
+    deadline = time.monotonic() + RENDER_TIMEOUT_S
+    while not (text := browser.execute_script(f"return document.getElementById('{element_id}').innerText")):
+        assert time.monotonic() < deadline, f"{element_id} shows no text when scrolled to"
+        time.sleep(0.05)
+    return text
+
+
 def test_names_from_input_files_show_as_text(browser, built_town):  # noqa: F811
     open_page(browser, built_town / "dashboards" / "sewer.html")
     assert browser.execute_script("return document.querySelectorAll('main img').length") == 0
-    text = browser.execute_script("return document.getElementById('user-IU-3').innerText")
-    assert EVIL in text
+    assert EVIL in shown_text(browser, "user-IU-3")
     open_page(browser, built_town / "dashboards" / "stormwater.html")
     assert browser.execute_script("return document.querySelectorAll('main script:not([type])').length") == 0
     assert not severe(browser.get_log("browser"))
