@@ -2,7 +2,9 @@
 warehouse, then again with nothing new), and on a loaded year of meter readings (one new day's file, then
 again with nothing new), each in its own process.
 
-    .venv/bin/python -m benchmarks.daily [--rounds 3] [--dir /tmp/outfall_bench_daily] [--year-meters 190]
+    .venv/bin/python -m benchmarks.daily [--rounds 3] [--dir DIR] [--year-meters 190]
+
+(DIR: by default outfall_bench_daily in the temporary folder.)
 
 The loaded year is benchmarks/ingest.py's: ``--year-meters`` meters of one-minute readings for a year in
 twelve monthly Parquet files (190 meters: about 100M readings; 0 leaves the case out), loaded once into a
