@@ -15,7 +15,7 @@ import pandas as pd
 from assets.common import schema_ddl
 from assets.pages import Reader
 from assets.sewer_administrator import page
-from dashboards.sewer import choose_bucket_hours
+from dashboards.sewer_flow import choose_bucket_hours
 from outfall.rules import local_timezone
 from outfall.slug_context import SLUG_CONTEXT_HOURS
 from outfall.warehouse import configure, ensure_schema
@@ -260,7 +260,8 @@ def test_the_page_splits_every_meter_at_once_as_one_meter_is_drawn():
     frames (flow_chart) is the same chart, for users whose rows come interleaved."""
     import json
 
-    from dashboards.sewer import SewerData, draw_flow_chart, flow_chart, flow_inputs, slug_words
+    from dashboards.sewer import SewerData, flow_chart
+    from dashboards.sewer_flow import draw_flow_chart, flow_inputs, slug_words
 
     flow, slugs, baselines, gaps = _interleaved_page_frames()
     words = slug_words(None)
@@ -305,7 +306,7 @@ def test_the_page_splits_every_meter_at_once_as_one_meter_is_drawn():
 
 
 def test_the_most_frequent_source_is_pandas_mode():
-    from dashboards.sewer import _mode
+    from dashboards.sewer_flow import _mode
 
     cases = [["b", "a", "b", None], ["b", "a"], [None, np.nan], ["x"], ["c", "c", "a", "a", np.nan, "b"]]
     for values in cases:
@@ -327,7 +328,7 @@ def test_the_page_budget_of_flow_points_is_shared_by_the_users_charted():
 
 def test_the_default_budget_keeps_a_region_with_every_meter_charted_light():
     """2,000 meters charted, a year each: 250 points a meter, two-day means (183), not 1,460 six-hour ones."""
-    from dashboards.sewer import flow_points_per_user
+    from dashboards.sewer_flow import flow_points_per_user
 
     assert page.FLOW_POINTS == 500_000
     share = flow_points_per_user(page.FLOW_POINTS, 2000)

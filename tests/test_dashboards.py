@@ -20,15 +20,9 @@ from dashboards.billing import BillingData, build_billing_page
 from dashboards.html import PLOTLY_JS, Chart, esc, script_json, short_rule
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
-from dashboards.sewer import (
-    SewerData,
-    build_sewer_page,
-    choose_bucket_hours,
-    label_results,
-    limit_steps,
-    slug_words,
-    user_summary,
-)
+from dashboards.sewer import SewerData, build_sewer_page, user_summary
+from dashboards.sewer_control import label_results, limit_steps
+from dashboards.sewer_flow import choose_bucket_hours, slug_words
 from dashboards.stormwater import StormwaterData, build_stormwater_page, site_status
 from outfall.demo.generate import write_letterhead
 from outfall.paths import REPO_ROOT
@@ -461,7 +455,7 @@ def test_choose_bucket_hours(span, expected):
     ],
 )
 def test_flow_points_per_user_at_its_boundaries(budget, users, share):
-    from dashboards.sewer import flow_points_per_user
+    from dashboards.sewer_flow import flow_points_per_user
 
     assert flow_points_per_user(budget, users) == share
     assert share * max(users, 1) <= budget or share == 1
@@ -469,7 +463,7 @@ def test_flow_points_per_user_at_its_boundaries(budget, users, share):
 
 @pytest.mark.parametrize("budget, users", [(0, 1), (-1, 1), (10, -1)])
 def test_flow_points_per_user_refuses_no_budget_or_fewer_than_no_users(budget, users):
-    from dashboards.sewer import flow_points_per_user
+    from dashboards.sewer_flow import flow_points_per_user
 
     with pytest.raises(ValueError):
         flow_points_per_user(budget, users)

@@ -105,7 +105,7 @@ def test_readings_near_a_slug_in_the_fall_back_hour_come_in_the_order_they_were_
     that order between the two readings of each repeated minute."""
     import numpy as np
 
-    from dashboards.sewer import _by_time
+    from dashboards.sewer_flow import _by_time
 
     con.execute(
         "INSERT INTO flow (user_id, constituent, ts, value, unit) SELECT 'IU-3', 'flow', "

@@ -11,16 +11,9 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL
 from assets.pages import Reader, _now_local, page_laws, write_page
 from dashboards import query
-from dashboards.sewer import (
-    BUCKET_HOURS,
-    SewerData,
-    build_sewer_page,
-    choose_bucket_hours,
-    flow_points_per_user,
-    label_results,
-    sewer_view,
-    users_with_findings,
-)
+from dashboards.sewer import SewerData, build_sewer_page, sewer_view, users_with_findings
+from dashboards.sewer_control import label_results
+from dashboards.sewer_flow import BUCKET_HOURS, choose_bucket_hours, flow_points_per_user
 from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.slug_context import refresh_slug_context
