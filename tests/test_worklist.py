@@ -362,3 +362,32 @@ def test_every_kind_of_draft_is_worded_for_its_person():
     )
     case = {"kind": "illicit_nov", "recipient_id": "ID-1", "period": None, "items": 1}
     assert draft_action(case).startswith("Mail the notice of violation of illicit discharge case ID-1")
+
+
+def test_a_files_quarantine_line_names_the_same_reason_on_every_run(tmp_path):
+    # Regression: the line named the file's most frequent reason with DuckDB's mode(), which picks any of
+    # reasons as frequent, so a rerun could name another (the fault drill's kill-and-rerun differed).
+    # Of reasons as frequent, the one of the earliest row is named.
+    import duckdb
+
+    from outfall.warehouse import sql
+
+    db = new_warehouse(tmp_path)
+    at = pd.Timestamp("2026-06-01 12:00", tz="UTC")
+    rows = [
+        (5, "z: the earliest of the tied"),
+        (7, "a: as frequent, later"),
+        (9, "z: the earliest of the tied"),
+    ]
+    rows += [(8, "a: as frequent, later")]
+    insert(
+        db,
+        "quarantine",
+        [
+            {"dataset": "flow", "source_file": "m.csv", "row_number": n, "reason": r, "quarantined_at": at}
+            for n, r in rows
+        ],
+    )
+    with duckdb.connect(str(db)) as con:
+        found = con.execute(sql("select_worklist_quarantine")).fetchall()
+    assert [(f[1], f[4], f[5], f[6]) for f in found] == [("m.csv", 4, "z: the earliest of the tied", 5)]
