@@ -570,7 +570,8 @@ def test_obligations_deadlines(tmp_path):
     assert laws == {
         ("accidental_statement", "Woodbury Code ch. 253 Part 2", True, None),
         ("periodic_report", "Woodbury Code ch. 253 Part 2", True, None),
-        ("permit_renewal", "Woodbury Code ch. 253 Part 2", True, None),
+        # a Town practice is no law (contract 8.5): its own name, never a violation
+        ("permit_renewal", "Town practice: permit renewal reminder", False, None),
         ("violation_notice_24h", "40 CFR Part 403", False, None),
         ("resample_30d", "40 CFR Part 403", False, None),
         ("slug_report", "40 CFR Part 403", False, None),

@@ -427,7 +427,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
                 "user_id": user_id,
                 "obligation": obligation,
                 "rule": duty.citation,
-                "law": name.short,
+                "law": name,
                 "adopted": adopted,
                 "adopted_by": duty.adopted_by,
                 "trigger_date": d.trigger_date,
