@@ -865,6 +865,35 @@ CRITERION_TEXT = {
 }
 
 
+def _periods_text(periods: Iterable[tuple[dt.date, dt.date]]) -> str:
+    return "; ".join(f"{_date_text(s)} - {_date_text(e)}" for s, e in sorted(periods))
+
+
+def criteria_statements(items: list[dict], late_days: int) -> list[str]:
+    """What one user's determinations of a year say, each criterion with exactly the periods in which
+    ``snc_determinations`` has it (contract 8.5): "chronic violations of BOD (January 1, 2026 - June 30,
+    2026; July 1, 2026 - December 31, 2026)"; parameters met in the same periods are named together."""
+    out = []
+    for crit in ("chronic", "trc", "late_report"):
+        mine = [i for i in items if i["criterion"] == crit]
+        if crit == "late_report":
+            if mine:
+                periods = {(i["period_start"], i["period_end"]) for i in mine}
+                out.append(f"{CRITERION_TEXT[crit].format(late_days=late_days)} ({_periods_text(periods)})")
+            continue
+        by_parameter: dict[str, set] = defaultdict(set)
+        for i in mine:
+            if i["parameter"]:
+                by_parameter[i["parameter"]].add((i["period_start"], i["period_end"]))
+        by_periods: dict[tuple, list[str]] = defaultdict(list)
+        for parameter, periods in by_parameter.items():
+            by_periods[tuple(sorted(periods))].append(parameter)
+        for periods, parameters in sorted(by_periods.items()):
+            text = CRITERION_TEXT[crit].format(parameter=", ".join(sorted(parameters)))
+            out.append(f"{text} ({_periods_text(periods)})")
+    return out
+
+
 @asset(
     pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
@@ -907,17 +936,8 @@ def snc_publication(
                 users.items(), key=lambda kv: ((kv[1][0]["name"] or kv[0]).lower(), kv[0])
             ):
                 first = items[0]
-                criteria = []
-                for crit in ("chronic", "trc", "late_report"):
-                    params = sorted(
-                        {i["parameter"] for i in items if i["criterion"] == crit and i["parameter"]}
-                    )
-                    if crit == "late_report" and any(i["criterion"] == crit for i in items):
-                        criteria.append(CRITERION_TEXT[crit].format(late_days=late_days))
-                    elif params:
-                        criteria.append(CRITERION_TEXT[crit].format(parameter=", ".join(params)))
-                periods = sorted({(i["period_start"], i["period_end"]) for i in items})
-                period_text = "; ".join(f"{_date_text(s)} - {_date_text(e)}" for s, e in periods)
+                criteria = criteria_statements(items, late_days)
+                period_text = _periods_text({(i["period_start"], i["period_end"]) for i in items})
                 rows.append(
                     {
                         "year": year,
@@ -937,7 +957,7 @@ def snc_publication(
                 who = first["name"] or f"Industrial user {user_id}"
                 where = f", {first['address']}" if first["address"] else ""
                 permit = f" (permit {first['permit_no']})" if first["permit_no"] else ""
-                entries.append(f"{who}{where}{permit}: {'; '.join(criteria)} ({period_text}).")
+                entries.append(f"{who}{where}{permit}: {'; '.join(criteria)}.")
             letters[file_name] = writer.render(
                 "sewer_snc_publication.html",
                 {
