@@ -20,7 +20,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import schema_ddl
 from assets.ingest import ingest_asset
-from assets.sewer_administrator import enforcement as enf, surcharges as sur
+from assets.sewer_administrator import enforcement as enf, permits as per, surcharges as sur
 from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
@@ -31,7 +31,8 @@ from tests.conftest import materialize, own_checks, small_town, write
 AS_OF = "2026-06-30"
 NY = ZoneInfo("America/New_York")
 D = dt.date
-ENFORCEMENT_INGEST = [ingest_asset(name) for name in ENFORCEMENT_DATASET_NAMES]
+# the enforcement folders, and each user's permits (contract 8.2), which the permit renewals read
+ENFORCEMENT_INGEST = [ingest_asset(name) for name in ENFORCEMENT_DATASET_NAMES] + [per.user_permits]
 ALL = [
     *ENFORCEMENT_INGEST,
     enf.sewer_notices,

@@ -256,7 +256,7 @@ def _follow_up_text(
 
 @table_asset(
     GROUP_SEWER,
-    deps=["discharge_violations", "industrial_users", "notices"],
+    deps=["discharge_violations", "industrial_users", "user_permits", "notices"],
     description=DESCRIBE.sewer_notices(),
 )
 def sewer_notices(
@@ -576,23 +576,20 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             f"{_ratio(e['peak_ratio'])} times the baseline",
         )
 
-    # Permits expiring soon (or expired), by the policy in effect on the day judged.
+    # Permits expiring soon (or expired), by the policy in effect on the day judged; renewed by a later
+    # permit of the user (contract 8.2: a renewal adds a permit).
     rule = on.get("notices.permit_expiry_warning", as_of, "permits expiring soon")
     for u in _records(con, "select_permit_expirations") if rule is not None else ():
         expires = u["permit_expires"]
         trigger = law.add_days(expires, -rule.days)
         if as_of < trigger:
             continue
-        d = law.dated_deadline(trigger, expires, None, as_of)
+        d = law.dated_deadline(trigger, expires, u["renewed_on"], as_of)
         state = "expired" if expires < as_of else "expires"
-        add(
-            u["user_id"],
-            "permit_renewal",
-            rule,
-            d,
-            u["permit_no"] or "",
-            f"permit {u['permit_no'] or '(no number)'} of {u['name']} {state} {expires}",
-        )
+        detail = f"permit {u['permit_no'] or '(no number)'} of {u['name'] or u['user_id']} {state} {expires}"
+        if u["renewed_by"] is not None:
+            detail += f"; renewed by permit {u['renewed_by']} on {u['renewed_on']}"
+        add(u["user_id"], "permit_renewal", rule, d, u["permit_no"] or "", detail)
 
     rows.sort(key=lambda r: (r["user_id"], r["due"], r["obligation"], r["reference"]))
     return rows
@@ -607,6 +604,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         "slug_events",
         "lab_results",
         "industrial_users",
+        "user_permits",
     ],
     description=DESCRIBE.obligations(),
 )
@@ -898,7 +896,7 @@ def criteria_statements(items: list[dict], late_days: int) -> list[str]:
     pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
-    deps=["snc_determinations", "industrial_users"],
+    deps=["snc_determinations", "industrial_users", "user_permits"],
     description="The annual list of industrial users in significant noncompliance at any time during the "
     "year (its two six-month periods), ready for newspaper publication (40 CFR 403.8(f)(2)(viii)): "
     "one row per year and user, and an HTML page per year in <dashboards>/letters/sewer/.",
