@@ -4,7 +4,10 @@ A sheet per input folder a person records in, named after it, one prefilled row 
 
 - ``notices_mailed`` (the clerk): each draft notice, for the day it was mailed (or why it was withdrawn);
 - ``inspections`` (the stormwater management officer): each inspection coming due or overdue
-  (table ``swppp_upcoming``), for when it was made and by whom;
+  (table ``swppp_upcoming``), for when it was made and by whom, with the duty recording it creates (its
+  report to the officer, contract 8.5);
+- ``report_deliveries`` (the stormwater management officer): each report of a recorded inspection still
+  awaited (table ``swppp_reports_due``), for the day it was delivered;
 - ``lab_results`` (the Superintendent of Sewage): each testing period still open (table
   ``required_testing``), for the sample's result;
 - ``permits`` (the Superintendent of Sewage): each permit to renew (obligations ``permit_renewal``, open or
@@ -74,6 +77,23 @@ SHEETS = (
             ("inspection due", "Which inspection is due, and why.", "detail"),
             ("due by", "The last day for it.", "due_by"),
             ("status", "Overdue, due today, due tomorrow or upcoming, on the day Outfall ran.", "status"),
+            (
+                "then due",
+                "What recording this inspection starts: its report, due to the officer within the days the "
+                "law gives (blank: nothing). It comes back on the report_deliveries sheet until it is "
+                "recorded as delivered; not delivered in time, it is a violation.",
+                "then_due",
+            ),
+        ),
+    ),
+    Sheet(
+        "report_deliveries",
+        "select_reports_to_record",
+        ("site_id", "report_date"),
+        (
+            ("site name", "The construction site.", "site_name"),
+            ("due by", "The last day to deliver the report of that inspection.", "due_by"),
+            ("status", "Due today, due tomorrow or upcoming, on the day Outfall ran.", "status"),
         ),
     ),
     Sheet(
@@ -178,7 +198,9 @@ def read_me(
     table = [("sheet (and folder)", "who answers it", "what each row is", "rows")]
     what = {
         "notices_mailed": "a draft notice: the day it was mailed, or why it was withdrawn",
-        "inspections": "an inspection coming due or overdue: when it was made, and by whom",
+        "inspections": "an inspection coming due or overdue: when it was made, and by whom (a recorded "
+        "inspection's report is then due: see its row's last column)",
+        "report_deliveries": "the report of a recorded inspection, awaited: the day it was delivered",
         "lab_results": "testing still to do this period: the sample and its result",
         "permits": "a permit to renew: the new permit's number, its first and last days and the day it was "
         "issued (the permit it renews stays as it is)",
@@ -222,11 +244,12 @@ def _sewer_max(rules: RulesResource, as_of: dt.date) -> int | None:
     pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"excel"},
-    deps=["notices", "required_testing", "swppp_upcoming", "obligations"],
+    deps=["notices", "required_testing", "swppp_upcoming", "swppp_other_findings", "obligations"],
     description="What waits for a person's answer, as one workbook to fill and save back into the input "
     "folders (exports/to_record.xlsx): the draft notices to record as mailed or withdrawn (notices_mailed), "
-    "the inspections coming due or overdue (inspections), the testing periods still open (lab_results) and "
-    "the permits to renew (permits), each row prefilled, with Excel's checks of what is typed.",
+    "the inspections coming due or overdue (inspections), the reports of recorded inspections awaited "
+    "(report_deliveries), the testing periods still open (lab_results) and the permits to renew (permits), "
+    "each row prefilled, with Excel's checks of what is typed.",
 )
 def to_record(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     paths = outputs(duckdb, settings)

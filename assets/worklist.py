@@ -3,8 +3,9 @@
 Each line is an action its person does and records, and it closes when that record arrives in the input
 folders (contract 7.5): mail a draft notice (or withdraw it), record the sample of a testing period,
 renew a permit, confirm or withdraw a permit no input gives any longer (the Superintendent of Sewage);
-mail a draft notice, see that an inspection is made and record it, hold an appeal hearing, send a cost
-notice (the stormwater management officer); complete the address of a letter or of a bill, confirm a ZIP
+mail a draft notice, see that an inspection is made and record it, record the delivery of the report a
+recorded inspection calls for, hold an appeal hearing, send a cost notice (the stormwater management
+officer); complete the address of a letter or of a bill, confirm a ZIP
 code, correct rows of a file that could not be read (the clerk, or whoever keeps the file). A duty of
 another party (a user's report, 24-hour notice or resample, an owner's as-built plans) is not a line: it
 is an item of the draft notice or a line of the record on the person's page.
@@ -298,9 +299,15 @@ def sewer_actions(
 
 
 def stormwater_actions(
-    w: Worklist, illicit: list[dict], practices: list[dict], inspections: list[dict]
+    w: Worklist,
+    illicit: list[dict],
+    practices: list[dict],
+    inspections: list[dict],
+    reports: list[dict] | None = None,
 ) -> None:
-    """The officer's own acts: appeal hearings, cost notices, one-year and SWPPP inspections."""
+    """The officer's own acts: appeal hearings, cost notices, one-year and SWPPP inspections, and the record
+    of each awaited inspection report when it is delivered (the duty a recorded inspection creates,
+    contract 8.5)."""
     for d in illicit:
         action = (
             "Hold the appeal hearing of case {c} and record its day"
@@ -345,6 +352,21 @@ def stormwater_actions(
             detail=f"{by}{_without_requirement(i['detail'], i['requirement'])}"
             if i["detail"]
             else by.rstrip("; ") or None,
+        )
+
+    for r in reports or ():
+        w.add(
+            law.STORMWATER_OFFICER,
+            f"Record the delivery of the report of the inspection of {words.day_words(r['report_date'])} "
+            "when it arrives (the report_deliveries sheet of the to-record workbook)",
+            r["site_id"],
+            r["due_by"],
+            "swppp_reports_due",
+            f"report {r['report_date']}",
+            name=r["site_name"],
+            link=f"stormwater.html#site-{r['site_id']}",
+            detail=f"the applicant's duty, created by recording that inspection ({r['rule']}); not delivered "
+            "by then, it is a violation on the site's next notice",
         )
 
 
@@ -450,6 +472,7 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
         _records(con, "select_worklist_illicit"),
         _records(con, "select_worklist_practices"),
         _records(con, "select_worklist_inspections"),
+        _records(con, "select_worklist_reports"),
     )
     address_actions(
         w,
@@ -475,6 +498,7 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
         "smp_findings",
         "required_testing",
         "swppp_upcoming",
+        "swppp_other_findings",
         "quarantine",
         "illicit_discharges",
         "sewer_bills",

@@ -148,7 +148,14 @@ def test_each_open_item_is_a_prefilled_row_of_its_folders_sheet(town, tmp_path):
     db, data = town
     run(db, data, [ingest_asset("notices_mailed"), notices, to_record])
     wb = openpyxl.load_workbook(tmp_path / "exports" / FILE)
-    assert wb.sheetnames == ["Read me", "notices_mailed", "inspections", "lab_results", "permits"]
+    assert wb.sheetnames == [
+        "Read me",
+        "notices_mailed",
+        "inspections",
+        "report_deliveries",
+        "lab_results",
+        "permits",
+    ]
     mailed = rows_of(wb["notices_mailed"])
     assert [
         (r["kind"], r["recipient_id"], r["period"], r["mailed_on"], r[PREFILLED_COLUMN]) for r in mailed
@@ -320,7 +327,7 @@ def test_a_renewal_recorded_on_the_permits_sheet_closes_the_renewal(town, tmp_pa
         "expires soon",
     )
     read_me = " ".join(str(c.value) for r in wb["Read me"].iter_rows() for c in r if c.value)
-    assert "notices_mailed, inspections, lab_results and permits" in read_me
+    assert "notices_mailed, inspections, report_deliveries, lab_results and permits" in read_me
     assert "a permit to renew" in read_me
     fill(
         wb["permits"],

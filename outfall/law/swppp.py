@@ -765,6 +765,30 @@ def report_delivery_findings(
     return out
 
 
+def reports_awaited(
+    inspection_dates: Iterable[dt.date | None],
+    deliveries: Mapping[dt.date, Iterable[dt.date | None]],
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    as_of: dt.date,
+    rules: Any,
+) -> list[tuple[dt.date, dt.date]]:
+    """The inspection reports the Stormwater Management Officer is still waiting for on ``as_of``: (the
+    inspection's day, the last day to deliver its report) for each inspection whose report is not
+    delivered and whose period to deliver it has not passed (none where the rules have no
+    ``report_delivery``). Each recorded inspection creates this duty of the applicant's; once its period
+    passes undelivered it is a finding of ``report_delivery_findings`` instead."""
+    spec = rules.swppp.report_delivery
+    if spec is None:
+        return []
+    out = []
+    for day in _inspections_in_window(inspection_dates, start, active_through(final_stabilization, as_of)):
+        due = day + _days(spec.at(day).max_days_after_inspection)
+        if due >= as_of and not any(d is not None and d <= as_of for d in deliveries.get(day, ())):
+            out.append((day, due))
+    return out
+
+
 # --------------------------------------------------------------------------
 # Penalties
 
