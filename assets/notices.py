@@ -712,6 +712,7 @@ def period_end(rules: Rules):
         "swppp_other_findings",
         "notices_mailed",
         "industrial_users",
+        "user_permits",
         "sites",
     ],
     description="Notices of violation, one per recipient and month with a violation: for a sewer user its "

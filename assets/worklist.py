@@ -2,12 +2,13 @@
 
 Each line is an action its person does and records, and it closes when that record arrives in the input
 folders (contract 7.5): mail a draft notice (or withdraw it), record the sample of a testing period,
-renew a permit (the Superintendent of Sewage); mail a draft notice, see that an inspection is made and
-record it, hold an appeal hearing, send a cost notice (the stormwater management officer); complete the
-address of a letter or of a bill, confirm a ZIP code, correct rows of a file that could not be read (the
-clerk, or whoever keeps the file). A duty of another party (a user's report, 24-hour notice or resample,
-an owner's as-built plans) is not a line: it is an item of the draft notice or a line of the record on
-the person's page.
+renew a permit, confirm or withdraw a permit no input gives any longer (the Superintendent of Sewage);
+mail a draft notice, see that an inspection is made and record it, record the delivery of the report a
+recorded inspection calls for, hold an appeal hearing, send a cost notice (the stormwater management
+officer); complete the address of a letter or of a bill, confirm a ZIP
+code, correct rows of a file that could not be read (the clerk, or whoever keeps the file). A duty of
+another party (a user's report, 24-hour notice or resample, an owner's as-built plans) is not a line: it
+is an item of the draft notice or a line of the record on the person's page.
 
 Status: ``overdue``, ``due`` within the Town's week, ``undated`` (the law gives no date: draft notices,
 oldest first by the day their first item was found), ``upcoming`` (``outfall.law.worklist``). A row of
@@ -242,13 +243,23 @@ def review_actions(w: Worklist, rows: list[dict]) -> None:
             )
 
 
-def sewer_actions(w: Worklist, permits: list[dict], testing: list[dict]) -> None:
-    """The permits to renew and the samples of the testing periods still open."""
+def _term(start: dt.date | None, end: dt.date | None) -> str:
+    """A permit's term in words: "October 1, 2021 to September 30, 2026"."""
+    first = words.day_words(start) if start else "an unknown day"
+    return f"{first} to {words.day_words(end) if end else 'no end'}"
+
+
+def sewer_actions(
+    w: Worklist, permits: list[dict], testing: list[dict], dropped: list[dict] | None = None
+) -> None:
+    """The permits to renew (recorded by a row of the permits folder: the permits sheet of the to-record
+    workbook), the permits no input gives any longer (to confirm or withdraw, contract 8.2) and the samples
+    of the testing periods still open."""
     for o in permits:
         w.add(
             law.SUPERINTENDENT,
-            f"Renew permit {o['reference'] or '(no permit number)'} and record its new dates in the "
-            "industrial users file",
+            f"Renew permit {o['reference'] or '(no permit number)'} and record the new permit in the permits "
+            "folder (the permits sheet of the to-record workbook)",
             o["user_id"],
             o["due"],
             "obligations",
@@ -256,6 +267,21 @@ def sewer_actions(w: Worklist, permits: list[dict], testing: list[dict]) -> None
             name=o["name"],
             link=f"sewer.html#user-{o['user_id']}",
             detail=o["detail"],
+        )
+    for p in dropped or ():
+        number = p["permit_no"] or "(no permit number)"
+        w.add(
+            law.SUPERINTENDENT,
+            f"Confirm permit {number}: permit {number} is no longer in the inputs. It stays in force for "
+            f"its own days ({_term(p['effective_on'], p['expires_on'])}): record it in the permits folder "
+            "to keep it, or withdraw it there with the reason",
+            p["user_id"],
+            None,
+            "user_permits",
+            f"permit {p['permit_no'] or ''}".strip(),
+            name=p["name"],
+            link=f"sewer.html#user-{p['user_id']}",
+            detail=f"last given by {p['source_file']}" if p["source_file"] else None,
         )
     for t in testing:
         kind = words.SAMPLE_TYPES.get(str(t["sample_type"] or ""), "sample")
@@ -273,9 +299,15 @@ def sewer_actions(w: Worklist, permits: list[dict], testing: list[dict]) -> None
 
 
 def stormwater_actions(
-    w: Worklist, illicit: list[dict], practices: list[dict], inspections: list[dict]
+    w: Worklist,
+    illicit: list[dict],
+    practices: list[dict],
+    inspections: list[dict],
+    reports: list[dict] | None = None,
 ) -> None:
-    """The officer's own acts: appeal hearings, cost notices, one-year and SWPPP inspections."""
+    """The officer's own acts: appeal hearings, cost notices, one-year and SWPPP inspections, and the record
+    of each awaited inspection report when it is delivered (the duty a recorded inspection creates,
+    contract 8.5)."""
     for d in illicit:
         action = (
             "Hold the appeal hearing of case {c} and record its day"
@@ -320,6 +352,21 @@ def stormwater_actions(
             detail=f"{by}{_without_requirement(i['detail'], i['requirement'])}"
             if i["detail"]
             else by.rstrip("; ") or None,
+        )
+
+    for r in reports or ():
+        w.add(
+            law.STORMWATER_OFFICER,
+            f"Record the delivery of the report of the inspection of {words.day_words(r['report_date'])} "
+            "when it arrives (the report_deliveries sheet of the to-record workbook)",
+            r["site_id"],
+            r["due_by"],
+            "swppp_reports_due",
+            f"report {r['report_date']}",
+            name=r["site_name"],
+            link=f"stormwater.html#site-{r['site_id']}",
+            detail=f"the applicant's duty, created by recording that inspection ({r['rule']}); not delivered "
+            "by then, it is a violation on the site's next notice",
         )
 
 
@@ -414,12 +461,18 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
     quarantine_actions(w, _records(con, "select_worklist_quarantine"))
     draft_actions(w, _records(con, "select_worklist_drafts"))
     review_actions(w, _records(con, "select_worklist_notices"))
-    sewer_actions(w, _records(con, "select_worklist_obligations"), _records(con, "select_worklist_testing"))
+    sewer_actions(
+        w,
+        _records(con, "select_worklist_obligations"),
+        _records(con, "select_worklist_testing"),
+        _records(con, "select_worklist_permits"),
+    )
     stormwater_actions(
         w,
         _records(con, "select_worklist_illicit"),
         _records(con, "select_worklist_practices"),
         _records(con, "select_worklist_inspections"),
+        _records(con, "select_worklist_reports"),
     )
     address_actions(
         w,
@@ -440,10 +493,12 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
         "grease_trap_status",
         "swppp_stop_work_orders",
         "obligations",
+        "user_permits",
         "illicit_discharge_deadlines",
         "smp_findings",
         "required_testing",
         "swppp_upcoming",
+        "swppp_other_findings",
         "quarantine",
         "illicit_discharges",
         "sewer_bills",

@@ -101,6 +101,12 @@ def _count_of(r: pd.Series) -> str:
 
 
 def _term(r: pd.Series) -> str:
+    """The terms of the user's permits in force during the year (``permit_terms``: each permit's, a renewal
+    being a permit of its own, contract 8.2), else the one term of ``permit_effective`` and
+    ``permit_expires``."""
+    terms = r.get("permit_terms")
+    if not is_missing(terms) and str(terms):
+        return str(terms)
     start, end = r.get("permit_effective"), r.get("permit_expires")
     if is_missing(start) and is_missing(end):
         return "not on file"

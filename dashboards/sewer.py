@@ -64,8 +64,9 @@ from dashboards.worklist import worklist_panel
 class SewerData:
     """Frames read from the warehouse. ``None`` = the table does not exist yet.
 
-    users: industrial_users (user_id, name, district, address, permit_no, permit_expires, normal_flow_gpd: the
-    permit's average 24-hour flow in normal operation)
+    users: industrial_users (user_id, name, district, address, normal_flow_gpd: the permit's average 24-hour
+    flow in normal operation), with the current permit (permit_no, permit_effective, permit_expires) and
+    other_permits (every other permit in force, in words: a renewal is a permit of its own, contract 8.2)
     results: one row per lab result: user_id, sample_id, parameter, collected_at, value, nondetect,
         qualifier, unit, sample_type, outcome (compliant | violation | inconclusive | None),
         limit_value, limit_type, exceedance_ratio, rule (of the violation when there is one)
@@ -1216,6 +1217,8 @@ def _user_head(view: SewerView, u: Any, inputs: UserChartInputs) -> str:
                 facts.append(f"{label} {esc(value)}")
         if not is_missing(urow.get("permit_expires")):
             facts.append(f"permit expires {esc(fmt_date(urow.get('permit_expires')))}")
+        if not is_missing(urow.get("other_permits")):
+            facts.append(f"also permit {esc(urow.get('other_permits'))}")
         if not is_missing(urow.get("normal_flow_gpd")):
             facts.append(f"normal average flow {fmt_num(urow.get('normal_flow_gpd'))} gallons a day")
     badges = _status_badge(srow) if srow is not None else ""

@@ -1392,7 +1392,8 @@ def illicit_section(data: StormwaterData) -> str:
         "the deadlines that were met are listed too. Business days leave out weekends and the public "
         "holidays of the General Construction Law; a period to appeal, abate or protest that ends on a "
         "weekend or holiday ends on the next business day (General Construction Law § 25-a). While an "
-        "appeal is pending the abatement is suspended.",
+        "appeal received in time is pending the abatement is suspended; the penalty is not. An appeal "
+        "received late is no appeal: nothing is suspended and no hearing is held on it.",
     )
 
 
@@ -1447,8 +1448,8 @@ def _charges_table(charges: pd.DataFrame, rules: RuleNotes) -> str:
                 "Largest criminal penalty",
                 num=True,
                 fmt=fmt_usd,
-                title="for each day from discovery through abatement, except the days an appeal was "
-                "pending (and none after the notice of violation when the appeal vacated it)",
+                title="for each day from discovery through abatement, the days an appeal was pending "
+                "included (none after the notice of violation when the appeal vacated it)",
             ),
             rules.col("rule", "Rule (section)", limit=45),
         ],

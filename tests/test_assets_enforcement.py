@@ -20,7 +20,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import schema_ddl
 from assets.ingest import ingest_asset
-from assets.sewer_administrator import enforcement as enf, surcharges as sur
+from assets.sewer_administrator import enforcement as enf, permits as per, surcharges as sur
 from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
@@ -31,7 +31,8 @@ from tests.conftest import materialize, own_checks, small_town, write
 AS_OF = "2026-06-30"
 NY = ZoneInfo("America/New_York")
 D = dt.date
-ENFORCEMENT_INGEST = [ingest_asset(name) for name in ENFORCEMENT_DATASET_NAMES]
+# the enforcement folders, and each user's permits (contract 8.2), which the permit renewals read
+ENFORCEMENT_INGEST = [ingest_asset(name) for name in ENFORCEMENT_DATASET_NAMES] + [per.user_permits]
 ALL = [
     *ENFORCEMENT_INGEST,
     enf.sewer_notices,
@@ -307,13 +308,45 @@ def test_snc_publication_lists_each_user_once_per_year(tmp_path):
     assert h2 == (
         2026,
         "H2",
-        "chronic violations of COD; technical review criteria violations of COD",
+        "chronic violations of COD (July 1, 2026 - December 31, 2026); technical review criteria violations "
+        "of COD (July 1, 2026 - December 31, 2026)",
         2,
         False,
     )
     page = (letters(tmp_path) / "sewer_snc_publication_2026.html").read_text()
     assert "Chronic &amp; Co &lt;Inc&gt;" in page and "<Inc>" not in page
-    assert "reports more than 45 days late" in page and "Provisional" in page
+    assert (
+        "reports more than 45 days late (January 1, 2026 - June 30, 2026)" in page and "Provisional" in page
+    )
+
+
+def test_the_snc_list_states_each_criterion_with_its_own_periods():
+    # contract 8.5: IU-017 met the chronic criterion in both halves of 2026 and the technical review
+    # criteria in January-June only; the list said both criteria in both halves.
+    h1, h2 = (D(2026, 1, 1), D(2026, 6, 30)), (D(2026, 7, 1), D(2026, 12, 31))
+
+    def det(period, parameter, criterion):
+        return {
+            "period_start": period[0],
+            "period_end": period[1],
+            "parameter": parameter,
+            "criterion": criterion,
+        }
+
+    items = [det(h1, "BOD", "chronic"), det(h1, "BOD", "trc"), det(h2, "BOD", "chronic")]
+    assert enf.criteria_statements(items, 45) == [
+        "chronic violations of BOD (January 1, 2026 - June 30, 2026; July 1, 2026 - December 31, 2026)",
+        "technical review criteria violations of BOD (January 1, 2026 - June 30, 2026)",
+    ]
+    # parameters met in the same periods are named together; in other periods, apart
+    items = [det(h1, "BOD", "chronic"), det(h1, "TSS", "chronic"), det(h2, "COD", "chronic")]
+    assert enf.criteria_statements(items, 45) == [
+        "chronic violations of BOD, TSS (January 1, 2026 - June 30, 2026)",
+        "chronic violations of COD (July 1, 2026 - December 31, 2026)",
+    ]
+    assert enf.criteria_statements([det(h2, None, "late_report")], 45) == [
+        "reports more than 45 days late (July 1, 2026 - December 31, 2026)"
+    ]
 
 
 # ------------------------------------------------------- notices of violation
@@ -570,7 +603,8 @@ def test_obligations_deadlines(tmp_path):
     assert laws == {
         ("accidental_statement", "Woodbury Code ch. 253 Part 2", True, None),
         ("periodic_report", "Woodbury Code ch. 253 Part 2", True, None),
-        ("permit_renewal", "Woodbury Code ch. 253 Part 2", True, None),
+        # a Town practice is no law (contract 8.5): its own name, never a violation
+        ("permit_renewal", "Town practice: permit renewal reminder", False, None),
         ("violation_notice_24h", "40 CFR Part 403", False, None),
         ("resample_30d", "40 CFR Part 403", False, None),
         ("slug_report", "40 CFR Part 403", False, None),

@@ -142,6 +142,44 @@ def test_the_demo_shows_each_reading_of_contract_7(demo):
     ) == [("overdue",)]
 
 
+def test_the_demo_shows_each_reading_of_contract_8_5(demo):
+    # a late appeal is no appeal: no hearing row, no hearing line (ID-2026-07's came Monday October 19, its
+    # 15th day was Friday October 16); the timely one pending (ID-2026-05) asks for its hearing
+    assert q(
+        demo,
+        "SELECT case_id FROM illicit_discharge_deadlines WHERE obligation = 'appeal_hearing' ORDER BY 1",
+    ) == [("ID-2026-03",), ("ID-2026-05",), ("ID-2026-06",)]
+    hearings = q(demo, "SELECT subject_id FROM worklist WHERE action LIKE 'Hold the appeal hearing%'")
+    assert ("ID-2026-07",) not in hearings and ("ID-2026-05",) in hearings
+    # no ch. 185 letter says a penalty stops during an appeal
+    folder = demo / "dashboards"
+    for (file,) in q(demo, "SELECT letter FROM letters WHERE letter_kind LIKE 'illicit%'"):
+        text = (folder / file).read_text(encoding="utf-8")
+        assert "penalty accrues" not in text and "no penalty" not in text, file
+    # the permit renewal reminder is the Town's practice, never a chapter of the code
+    assert q(demo, "SELECT DISTINCT law, adopted FROM obligations WHERE obligation = 'permit_renewal'") == [
+        ("Town practice: permit renewal reminder", False)
+    ]
+    # the significant-noncompliance list states each criterion with exactly its periods (IU-017: chronic in
+    # both halves of 2026, the technical review criteria in January-June only)
+    (criteria,) = q(demo, "SELECT criteria FROM snc_publication WHERE user_id = 'IU-017'")[0]
+    assert "technical review criteria violations of BOD (January 1, 2026 - June 30, 2026)" in criteria
+    assert (
+        "technical review criteria violations of BOD (January 1, 2026 - June 30, 2026; July" not in criteria
+    )
+    # a description states only what was known when it was written: ID-2026-06's, dated August 13, says
+    # nothing of the appeal decided September 3
+    (nov,) = q(
+        demo,
+        "SELECT letter FROM letters WHERE letter_kind = 'illicit_notice_of_violation' AND "
+        "recipient_id = 'ID-2026-06'",
+    )[0]
+    assert "hydrant" not in (folder / nov).read_text(encoding="utf-8")
+    # the treatment plant's record is not judged as a user's samples (issue 45)
+    assert q(demo, "SELECT count(*) FROM lab_results WHERE user_id = 'IU-020'") == [(0,)]
+    assert q(demo, "SELECT count(*) FROM discharge_violations WHERE sample_id LIKE 'UCI-%'") == [(0,)]
+
+
 def test_mailed_letters_stay_as_issued_on_a_later_day(demo_town, tmp_path):
     demo = tmp_path / "town"  # a copy: the demo town is shared with other tests
     shutil.copytree(demo_town, demo)
@@ -196,3 +234,62 @@ def test_the_batches_to_mail_hold_only_letters_with_a_full_address(demo):
             block = re.search(r"<address>(.*?)</address>", html_of[title].read_text(encoding="utf-8"), re.S)
             lines = [ln.strip() for ln in re.sub(r"<[^>]+>", "\n", block.group(1)).splitlines() if ln.strip()]
             assert len(lines) >= 3 and ZIP_LINE.fullmatch(lines[-1]), (title, lines)
+
+
+def test_renewing_iu_013_through_the_workbook_adds_no_notice(demo_town, tmp_path):
+    # contract 8.2: the Superintendent's list says "Renew permit SIU-2021-013"; done through the workbook (the
+    # permits sheet of exports/to_record.xlsx, saved into the permits folder) and run as of December 14, it
+    # adds a permit, takes no day from the old one, adds no notice and closes the renewal line
+    import openpyxl
+
+    demo = tmp_path / "town"  # a copy: the demo town is shared with other tests
+    shutil.copytree(demo_town, demo)
+    iu013 = "SELECT period, status, violations FROM notices WHERE recipient_id = 'IU-013' ORDER BY period"
+    before = q(demo, iu013)
+    unpermitted = (
+        "SELECT min(day), max(day), count(*) FROM discharges_without_permit WHERE user_id = 'IU-013'"
+    )
+    assert q(demo, unpermitted) == [(dt.date(2026, 10, 1), dt.date(2026, 11, 30), 61)]
+    assert q(demo, "SELECT count(*) FROM worklist WHERE action LIKE 'Renew permit SIU-2021-013%'") == [(1,)]
+
+    workbook = openpyxl.load_workbook(demo / "exports" / "to_record.xlsx")
+    ws = workbook["permits"]
+    header = [c.value for c in ws[1]]
+    (row,) = [r[0].row for r in ws.iter_rows(min_row=2) if r[header.index("user_id")].value == "IU-013"]
+    for column, value in {
+        "permit_no": "SIU-2026-013",
+        "effective_on": dt.datetime(2026, 12, 10),
+        "expires_on": dt.datetime(2031, 12, 9),
+        "issued_on": dt.datetime(2026, 12, 8),
+    }.items():
+        ws.cell(row=row, column=header.index(column) + 1, value=value)
+    (demo / "data" / "permits").mkdir()
+    workbook.save(demo / "data" / "permits" / "to_record.xlsx")
+    again = run_cli(
+        "run",
+        "--data",
+        str(demo / "data"),
+        "--warehouse",
+        str(demo / "outfall.duckdb"),
+        "--as-of",
+        "2026-12-14",
+        "--dashboards",
+        str(demo / "dashboards"),
+        timeout=900,
+    )
+    assert again.returncode == 0, again.stderr
+    assert q(demo, "SELECT count(*) FROM quarantine WHERE dataset = 'permits'") == [(0,)]
+    assert q(demo, iu013) == before  # no notice added
+    assert q(demo, unpermitted) == [(dt.date(2026, 10, 1), dt.date(2026, 11, 30), 61)]  # the real gap only
+    assert q(
+        demo, "SELECT permit_no, given_by, is_current FROM user_permits WHERE user_id = 'IU-013' ORDER BY 1"
+    ) == [("SIU-2021-013", "industrial_users", False), ("SIU-2026-013", "permits", True)]
+    assert q(
+        demo,
+        "SELECT status, satisfied_on FROM obligations WHERE user_id = 'IU-013' "
+        "AND obligation = 'permit_renewal'",
+    ) == [("late", dt.date(2026, 12, 8))]
+    assert q(demo, "SELECT count(*) FROM worklist WHERE subject_id = 'IU-013' AND action LIKE 'Renew%'") == [
+        (0,)
+    ]
+    assert q(demo, "SELECT count(*) FROM worklist WHERE source = 'user_permits'") == [(0,)]

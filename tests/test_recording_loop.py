@@ -72,8 +72,9 @@ def save_into_folders(wb, demo: Path) -> None:
 def first_cycle(demo: Path) -> tuple[set[tuple], set[tuple], str]:
     """Two notices mailed (one sewer, one stormwater with its days to correct), one withdrawn, one
     inspection, one sample; and a stormwater notice mailed without its days, wrongly on purpose.
-    Returns (the actions recorded, as the worklist keys them; the lines the records add: the row to correct
-    and the next weekly inspection of the site inspected; the notice filled wrongly)."""
+    Returns (the actions recorded, as the worklist keys them; the lines the records add: the row to correct,
+    the next weekly inspection of the site inspected and, where its reports go to the officer weekly, the
+    delivery of its report (contract 8.5); the notice filled wrongly)."""
     wb = openpyxl.load_workbook(demo / "exports" / FILE)
     notices = rows(wb["notices_mailed"])
     ready = [r for r in notices if not r.get("not ready to send because")]
@@ -126,6 +127,8 @@ def first_cycle(demo: Path) -> tuple[set[tuple], set[tuple], str]:
         ),
         ("stormwater_officer", inspection["site_id"], "swppp_upcoming", "weekly 2026-12-07"),
     }
+    if inspection["then due"]:  # the duty recording it creates, named on its row and then on the list (8.5)
+        added.add(("stormwater_officer", inspection["site_id"], "swppp_reports_due", "report 2026-11-30"))
     return recorded, added, notice_id(wrong)
 
 
@@ -139,9 +142,8 @@ def test_three_cycles_of_the_loop(demo_town, tmp_path):
     run(demo)
     after = lists(demo)
     assert before_lists - after == recorded  # each line closed is an action recorded
-    assert (
-        after - before_lists == added
-    )  # the row to correct (first on the clerk's list), the next inspection
+    # the row to correct (first on the clerk's list), the next inspection, the report the inspection calls for
+    assert after - before_lists == added
     # as multisets: the demo's own files already hold a stormwater mailing without its days (contract 7.2)
     wrong_rows = list((Counter(quarantined(demo)) - Counter(before_quarantine)).elements())
     assert len(quarantined(demo)) == len(before_quarantine) + 1

@@ -280,7 +280,10 @@ def test_each_line_is_an_action_its_person_records(town):
     assert actions["NOV-ST-S-1-2026-09"].startswith(
         "Review notice NOV-ST-S-1-2026-09, mailed October 2, 2026"
     )
-    assert actions["permit_renewal P-1"].startswith("Renew permit P-1 and record its new dates")
+    # the renewal is recorded by a permits row (contract 8.2), not by editing the users file
+    assert actions["permit_renewal P-1"].startswith(
+        "Renew permit P-1 and record the new permit in the permits folder"
+    )
     assert actions["BOD composite 2026-11-01"].startswith("Record the BOD")
     # a mailed notice is a record: nothing to complete, whatever its address; a withdrawn draft: off the list
     assert not query(town, "SELECT * FROM worklist WHERE subject_id IN ('IU-2', 'IU-3')")

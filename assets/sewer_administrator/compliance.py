@@ -231,7 +231,7 @@ _count_by = counts_by
 
 @table_asset(
     GROUP_SEWER,
-    deps=["lab_results", "permit_limits", "industrial_users"],
+    deps=["lab_results", "permit_limits", "industrial_users", "user_permits"],
     description=DESCRIBE.discharge_violations(),
 )
 def discharge_violations(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
@@ -250,7 +250,7 @@ def discharge_violations(duckdb: DuckDBResource, rules: RulesResource) -> Materi
 @table_asset(
     GROUP_SEWER,
     # discharge_limit_defaults (the rules' limits as applied) is written by discharge_violations.
-    deps=["lab_results", "permit_limits", "industrial_users", "discharge_violations"],
+    deps=["lab_results", "permit_limits", "industrial_users", "user_permits", "discharge_violations"],
     description=DESCRIBE.statistic_violations(),
 )
 def statistic_violations(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
@@ -600,6 +600,7 @@ def infiltration_results(duckdb: DuckDBResource, rules: RulesResource) -> Materi
         "statistic_violations",
         "slug_events",
         "industrial_users",
+        "user_permits",
         "lab_results",
         "discharges_without_permit",
     ],

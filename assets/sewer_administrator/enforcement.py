@@ -256,7 +256,7 @@ def _follow_up_text(
 
 @table_asset(
     GROUP_SEWER,
-    deps=["discharge_violations", "industrial_users", "notices"],
+    deps=["discharge_violations", "industrial_users", "user_permits", "notices"],
     description=DESCRIBE.sewer_notices(),
 )
 def sewer_notices(
@@ -427,7 +427,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
                 "user_id": user_id,
                 "obligation": obligation,
                 "rule": duty.citation,
-                "law": name.short,
+                "law": name,
                 "adopted": adopted,
                 "adopted_by": duty.adopted_by,
                 "trigger_date": d.trigger_date,
@@ -576,23 +576,20 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             f"{_ratio(e['peak_ratio'])} times the baseline",
         )
 
-    # Permits expiring soon (or expired), by the policy in effect on the day judged.
+    # Permits expiring soon (or expired), by the policy in effect on the day judged; renewed by a later
+    # permit of the user (contract 8.2: a renewal adds a permit).
     rule = on.get("notices.permit_expiry_warning", as_of, "permits expiring soon")
     for u in _records(con, "select_permit_expirations") if rule is not None else ():
         expires = u["permit_expires"]
         trigger = law.add_days(expires, -rule.days)
         if as_of < trigger:
             continue
-        d = law.dated_deadline(trigger, expires, None, as_of)
+        d = law.dated_deadline(trigger, expires, u["renewed_on"], as_of)
         state = "expired" if expires < as_of else "expires"
-        add(
-            u["user_id"],
-            "permit_renewal",
-            rule,
-            d,
-            u["permit_no"] or "",
-            f"permit {u['permit_no'] or '(no number)'} of {u['name']} {state} {expires}",
-        )
+        detail = f"permit {u['permit_no'] or '(no number)'} of {u['name'] or u['user_id']} {state} {expires}"
+        if u["renewed_by"] is not None:
+            detail += f"; renewed by permit {u['renewed_by']} on {u['renewed_on']}"
+        add(u["user_id"], "permit_renewal", rule, d, u["permit_no"] or "", detail)
 
     rows.sort(key=lambda r: (r["user_id"], r["due"], r["obligation"], r["reference"]))
     return rows
@@ -607,6 +604,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         "slug_events",
         "lab_results",
         "industrial_users",
+        "user_permits",
     ],
     description=DESCRIBE.obligations(),
 )
@@ -865,11 +863,40 @@ CRITERION_TEXT = {
 }
 
 
+def _periods_text(periods: Iterable[tuple[dt.date, dt.date]]) -> str:
+    return "; ".join(f"{_date_text(s)} - {_date_text(e)}" for s, e in sorted(periods))
+
+
+def criteria_statements(items: list[dict], late_days: int) -> list[str]:
+    """What one user's determinations of a year say, each criterion with exactly the periods in which
+    ``snc_determinations`` has it (contract 8.5): "chronic violations of BOD (January 1, 2026 - June 30,
+    2026; July 1, 2026 - December 31, 2026)"; parameters met in the same periods are named together."""
+    out = []
+    for crit in ("chronic", "trc", "late_report"):
+        mine = [i for i in items if i["criterion"] == crit]
+        if crit == "late_report":
+            if mine:
+                periods = {(i["period_start"], i["period_end"]) for i in mine}
+                out.append(f"{CRITERION_TEXT[crit].format(late_days=late_days)} ({_periods_text(periods)})")
+            continue
+        by_parameter: dict[str, set] = defaultdict(set)
+        for i in mine:
+            if i["parameter"]:
+                by_parameter[i["parameter"]].add((i["period_start"], i["period_end"]))
+        by_periods: dict[tuple, list[str]] = defaultdict(list)
+        for parameter, periods in by_parameter.items():
+            by_periods[tuple(sorted(periods))].append(parameter)
+        for periods, parameters in sorted(by_periods.items()):
+            text = CRITERION_TEXT[crit].format(parameter=", ".join(sorted(parameters)))
+            out.append(f"{text} ({_periods_text(periods)})")
+    return out
+
+
 @asset(
     pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
-    deps=["snc_determinations", "industrial_users"],
+    deps=["snc_determinations", "industrial_users", "user_permits"],
     description="The annual list of industrial users in significant noncompliance at any time during the "
     "year (its two six-month periods), ready for newspaper publication (40 CFR 403.8(f)(2)(viii)): "
     "one row per year and user, and an HTML page per year in <dashboards>/letters/sewer/.",
@@ -907,17 +934,8 @@ def snc_publication(
                 users.items(), key=lambda kv: ((kv[1][0]["name"] or kv[0]).lower(), kv[0])
             ):
                 first = items[0]
-                criteria = []
-                for crit in ("chronic", "trc", "late_report"):
-                    params = sorted(
-                        {i["parameter"] for i in items if i["criterion"] == crit and i["parameter"]}
-                    )
-                    if crit == "late_report" and any(i["criterion"] == crit for i in items):
-                        criteria.append(CRITERION_TEXT[crit].format(late_days=late_days))
-                    elif params:
-                        criteria.append(CRITERION_TEXT[crit].format(parameter=", ".join(params)))
-                periods = sorted({(i["period_start"], i["period_end"]) for i in items})
-                period_text = "; ".join(f"{_date_text(s)} - {_date_text(e)}" for s, e in periods)
+                criteria = criteria_statements(items, late_days)
+                period_text = _periods_text({(i["period_start"], i["period_end"]) for i in items})
                 rows.append(
                     {
                         "year": year,
@@ -937,7 +955,7 @@ def snc_publication(
                 who = first["name"] or f"Industrial user {user_id}"
                 where = f", {first['address']}" if first["address"] else ""
                 permit = f" (permit {first['permit_no']})" if first["permit_no"] else ""
-                entries.append(f"{who}{where}{permit}: {'; '.join(criteria)} ({period_text}).")
+                entries.append(f"{who}{where}{permit}: {'; '.join(criteria)}.")
             letters[file_name] = writer.render(
                 "sewer_snc_publication.html",
                 {

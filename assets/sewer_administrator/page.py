@@ -46,7 +46,8 @@ def read_sewer_data(
         permit_warn_rule=warning.citation if warning else "",
         slug_rules=r.table("slug_rules"),
     )
-    data.users = r.named("industrial_users", "select_dashboard_users")
+    # the users with their permits (user_permits, the sewer area's): none before that table exists
+    data.users = r.named("industrial_users", "select_dashboard_users") if r.has("user_permits") else None
     lab = r.named("lab_results", "select_dashboard_lab_results")
     evaluations = r.named("discharge_evaluations", "select_dashboard_evaluations")
     data.violations = r.table("discharge_violations")
@@ -163,6 +164,7 @@ def bucket_hours_of(spans: pd.DataFrame, charted: set | None, budget: int) -> li
     kinds={"html", "plotly"},
     deps=[
         "industrial_users",
+        "user_permits",
         "lab_results",
         "flow",
         "discharge_violations",
@@ -246,6 +248,7 @@ def read_annual_report(
         "snc_determinations",
         "slug_events",
         "industrial_users",
+        "user_permits",
         "discharges_without_permit",
     ],
     description="The annual pretreatment report of each calendar year, printable, for the approval authority "

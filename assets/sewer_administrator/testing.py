@@ -129,7 +129,7 @@ def required_testing_frame(con, rules: Rules, as_of: dt.date) -> tuple[pd.DataFr
 
 @table_asset(
     GROUP_SEWER,
-    deps=["monitoring_requirements", "industrial_users", "lab_results"],
+    deps=["monitoring_requirements", "industrial_users", "user_permits", "lab_results"],
     description="The testing each industrial user must do, period by period: one row per monitoring "
     "requirement and calendar period (month, quarter, half-year or year) in effect, with the "
     "samples collected in it and its status: met, open (none yet, still time) or missed (a "

@@ -52,7 +52,6 @@ from outfall.law.enforcement import days_late
 from outfall.law.illicit import (
     IllicitCase,
     IllicitPayment,
-    appeal_in_time,
     case_problem,
     extension_note,
     illicit_charges,
@@ -263,7 +262,6 @@ def _cost_context(
     terms: IllicitTerms,
     as_of: dt.date,
     issuer: str,
-    calendar: BusinessCalendar,
     extensions: list[DeadlineExtension] | None,
 ) -> tuple[dict, list[str]]:
     sent = (
@@ -273,8 +271,7 @@ def _cost_context(
     )
     dated = sent or as_of
     # the account as it stood on the notice's own date (a notice sent earlier is shown as it was sent)
-    in_time = appeal_in_time(_case(case), terms, calendar, extensions)
-    charges = illicit_charges(_case(case), payments, terms, dated, in_time) or charges
+    charges = illicit_charges(_case(case), payments, terms, dated) or charges
     recipient = _recipient(case)
     missing = address_problems(recipient, ADDRESS_FIX)
     paid = [p for p in payments if p.paid_on <= dated]
@@ -428,8 +425,7 @@ def build_illicit(
                     "as_of": as_of,
                 }
             )
-        in_time = appeal_in_time(case, terms, calendar, rules.deadline_extension)
-        c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of, in_time)
+        c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of)
         if c is not None:
             charges.append(
                 {
@@ -470,7 +466,6 @@ def build_illicit(
                 terms,
                 as_of,
                 issuer,
-                calendar,
                 rules.deadline_extension,
             )
             letter = writer.render(

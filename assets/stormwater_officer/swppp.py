@@ -118,6 +118,9 @@ OTHER_COLUMNS = [
     "rule",
     "section_text",
 ]
+# The inspection reports awaited (table swppp_reports_due): each recorded inspection's report, while its
+# period to deliver it to the officer has not passed.
+REPORTS_DUE_COLUMNS = ["site_id", "jurisdiction", "site_name", "report_date", "due_by", "status", "rule"]
 UPCOMING_COLUMNS = [
     "site_id",
     "jurisdiction",
@@ -130,6 +133,7 @@ UPCOMING_COLUMNS = [
     "inspector",
     "detail",
     "rule",
+    "then_due",
 ]
 
 
@@ -395,7 +399,7 @@ def swppp_other_findings(
 ) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(rules)
-    rows, not_judged = [], []
+    rows, not_judged, awaited = [], [], []
     with warehouse(duckdb) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if _subject_to_chapter(s)}
         inspections = _inspections(con)
@@ -423,6 +427,10 @@ def swppp_other_findings(
             if start is None:
                 continue
             try:  # each finding by the rules in effect on the day its obligation arose
+                if deliveries_tracked and s["reports_to_officer_weekly"]:
+                    awaited += _reports_awaited(
+                        r, s, start, fs, as_of, inspections.get(site_id, []), deliveries
+                    )
                 found = _other_findings(
                     r,
                     s,
@@ -460,15 +468,46 @@ def swppp_other_findings(
             frame = frame.sort_values(
                 ["site_id", "finding", "trigger_date", "subject"], kind="stable", na_position="first"
             )
+        due = pd.DataFrame(awaited, columns=REPORTS_DUE_COLUMNS)
         with transaction(con):
-            replace_judged(con, not_judged, swppp_other_findings=frame)
+            replace_judged(con, not_judged, swppp_other_findings=frame, swppp_reports_due=due)
         return table_result(
             con,
             "swppp_other_findings",
             as_of=str(as_of),
             report_deliveries_tracked=deliveries_tracked,
+            reports_awaited=len(due),
             by_finding_and_status=MetadataValue.json(_counts(frame, "finding", "status")),
         )
+
+
+def _reports_awaited(
+    r: Rules,
+    s: dict,
+    start: dt.date,
+    fs: dt.date | None,
+    as_of: dt.date,
+    visits: list[dict],
+    deliveries: dict,
+) -> list[dict]:
+    """The reports of a site's recorded inspections (but the officer's own) still awaited on ``as_of``: the
+    duty each recorded inspection creates (the law's report delivery), named on the officer's list until the
+    report is recorded as delivered; after its period it is a finding instead."""
+    reported = [i["inspected_on"] for i in visits if (i["kind"] or "") != "officer"]
+    out = []
+    for day, due in law.reports_awaited(reported, deliveries.get(s["site_id"], {}), start, fs, as_of, r):
+        out.append(
+            {
+                "site_id": s["site_id"],
+                "jurisdiction": s["jurisdiction"],
+                "site_name": s["name"],
+                "report_date": day,
+                "due_by": due,
+                "status": _upcoming_status(due, as_of),
+                "rule": r.swppp.report_delivery.at(day).citation,
+            }
+        )
+    return out
 
 
 def _duties_not_stated(rules: dict[str, Rules], sites: Any, as_of: dt.date) -> list[NotJudged]:
@@ -1058,6 +1097,21 @@ def swppp_notices(
 # upcoming work
 
 
+def _then_due(r: Rules, s: dict, day: dt.date) -> str | None:
+    """The duty an inspection of this site creates once it is recorded (contract 8.5: named where it is
+    recorded): its report, to the officer within the rules' days, where the site's reports go to the officer
+    weekly; None where they do not."""
+    versions = r.swppp.report_delivery
+    spec = versions.get(day) if versions is not None and s["reports_to_officer_weekly"] else None
+    if spec is None:
+        return None
+    officer = r.official("stormwater_officer", day, "the stormwater officer")
+    return (
+        f"its report, delivered to the {officer} within {spec.max_days_after_inspection} days of the "
+        f"inspection ({spec.citation})"
+    )
+
+
 def _upcoming_status(due: dt.date, as_of: dt.date) -> str:
     if due < as_of:
         return "overdue"
@@ -1118,6 +1172,7 @@ def swppp_upcoming(
                         "inspector": s["inspector"],
                         "detail": detail,
                         "rule": rule,
+                        "then_due": _then_due(r, s, q.due_by),
                     }
                 )
         # The week ahead: the weekly interval in effect on the day judged, per jurisdiction.
@@ -1161,6 +1216,7 @@ def swppp_upcoming(
                     ),
                     "detail": f"milestone inspection: {items.get(m['milestone'], m['milestone'])}; {notice}",
                     "rule": milestones.citation,
+                    "then_due": _then_due(rules[s["jurisdiction"]], s, m["occurs_on"]),
                 }
             )
         frame = pd.DataFrame(rows, columns=UPCOMING_COLUMNS)

@@ -237,3 +237,42 @@ MONITORING_REQUIREMENTS = register(
         "when.",
     )
 )
+
+
+# Permits with a history (contract 8.2): a user holds a permit on a day when any of its permits, here or in
+# industrial_users' permit columns, is in effect that day and not withdrawn. A renewal is a new row; a row
+# with a withdrawn_reason removes the permit of that number (assets/sewer_administrator/permits.py).
+PERMITS = register(
+    Dataset(
+        "permits",
+        (
+            Column("user_id", required=True),
+            Column("permit_no", required=True),
+            Column("effective_on", "date", required=True, doc="the permit's first day"),
+            Column("expires_on", "date", required=True, doc="its last day (both days are in effect)"),
+            Column("issued_on", "date", doc="the day the administrator issued it (blank: not on file)"),
+            Column(
+                "withdrawn_reason",
+                doc="why the permit of this number is withdrawn (given: the permit, here or in the "
+                "industrial users file, is removed and covers no day; blank: in force)",
+            ),
+        ),
+        key=("user_id", "permit_no"),
+        extensions=BY_HAND,
+        finish=(
+            Step(
+                reasons=(
+                    "CASE WHEN expires_on < effective_on THEN 'expires_on ' "
+                    "|| strftime(expires_on, '%Y-%m-%d') || ' is before effective_on ' "
+                    "|| strftime(effective_on, '%Y-%m-%d') || ': the permit would never be in effect; "
+                    "correct one of the two dates' END",
+                )
+            ),
+        ),
+        group="sewer_administrator",
+        description="Industrial users' permits, each with its term (the sewer use law's permits): a renewal "
+        "adds a row and never shortens another permit; a row with a withdrawn_reason removes the permit of "
+        "its number, wherever it was given.",
+        answers=("permit_no", "effective_on", "expires_on", "issued_on", "withdrawn_reason"),
+    )
+)

@@ -274,6 +274,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             key=("site_id", "report_date", "delivered_on"),
             extensions=BY_HAND,
             group="stormwater_officer",
+            answers=("delivered_on", "method"),
             description="Inspection reports delivered to the Stormwater Management Officer (where the rules "
             "ask for it: weekly).",
         )

@@ -580,6 +580,19 @@ class Duty(Dated):
     """For a duty of another law (a federal or state regulation): the local law, resolution or permit
     condition that adopts it for the town. Left out, the duty stays on the user's record and is never a
     violation in a notice or a count of violations."""
+    practice: Text | None = None
+    """Where it rests on no law but on a practice of the municipality (a reminder the code does not require):
+    the practice's name (e.g. "Town practice: permit renewal reminder"), which is then the item's law; it is
+    never a violation. Give it without ``law`` and ``adopted_by``."""
+
+    @model_validator(mode="after")
+    def _practice_is_not_law(self) -> "Duty":
+        if self.practice is not None and (self.law is not None or self.adopted_by is not None):
+            raise _error(
+                "a practice is not law: give practice without law and adopted_by",
+                key_name="practice",
+            )
+        return self
 
 
 class DaysRule(Duty):
@@ -1289,11 +1302,14 @@ class Rules(Model):
         except RulesError:
             return fallback
 
-    def duty_law(self, duty: "Duty", day: dt.date | None = None) -> tuple[LawName, bool]:
-        """(the law a duty rests on, as of ``day``; whether it is the town's to notice: its own code's, or
-        another law's that the rules adopt with ``adopted_by``)."""
+    def duty_law(self, duty: "Duty", day: dt.date | None = None) -> tuple[str, bool]:
+        """(the law a duty rests on, as of ``day``, as a page cites it; whether it is the town's to notice:
+        its own code's, or another law's that the rules adopt with ``adopted_by``). A practice the rules mark
+        as such (``practice``) is no law: its own name, never noticed (contract 8.5)."""
+        if duty.practice is not None:
+            return duty.practice, False
         name = self.law(duty.law or "sewer_use", day)
-        return name, name.enacted_by == "town" or bool(duty.adopted_by)
+        return name.short, name.enacted_by == "town" or bool(duty.adopted_by)
 
     def has_law(self, name: str) -> bool:
         """Whether ``law_names`` names ``name`` (a law or body some towns' rules do not name)."""

@@ -497,9 +497,10 @@ class Describe:
             f"Per illicit discharge case, each obligation of {self._illicit_law()} whose trigger exists: "
             f"notice to the Town by {notify} and its written confirmation within "
             f"{t.confirmation_business_days} business days, unless hazardous; the {t.appeal_days}-day "
-            "appeal and the hearing; abatement by the notice's deadline or "
-            f"{t.abatement_after_decision_days} days after an appeal's decision (suspended while the appeal "
-            "is pending, none once it vacates the notice); the Town's notice of the cost within "
+            "appeal and the hearing (none for an appeal received late, which is no appeal); abatement by the "
+            f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision "
+            "(suspended while an appeal received in time is pending, none once it vacates the notice); "
+            "the Town's notice of the cost within "
             f"{t.cost_notice_days} days of its abatement; the {t.protest_days}-day protest; each with its "
             "due day (a period to appeal, abate or protest that ends on a weekend or holiday ends on the "
             "next business day, General Construction Law § 25-a), the day it was met and its status (met, "
@@ -515,8 +516,8 @@ class Describe:
             f"payments (the last takes the rounding), simple interest at {num(t.interest_rate * 100)}% a "
             f"year on the unpaid principal from the {t.interest_start_days}th day after discovery through "
             "the day judged, the payments, the balance, and the largest criminal penalty "
-            f"({usd(t.penalty_per_day_usd)} for each day from discovery through abatement, except the days "
-            "an appeal was pending, and none after the notice of violation once an appeal vacates it)."
+            f"({usd(t.penalty_per_day_usd)} for each day from discovery through abatement, the days an "
+            "appeal was pending included, and none after the notice of violation once an appeal vacates it)."
         )
 
     def illicit_discharge_letters(self) -> str:
