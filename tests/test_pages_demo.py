@@ -202,7 +202,9 @@ def test_the_sewer_page_prints_in_at_most_35_pages_with_every_violating_sample(d
             demo / "outfall.duckdb", "SELECT DISTINCT sample_id FROM discharge_violations"
         )
     ]
-    assert len(ids) >= 100  # the demo's size: 183 violations of 144 samples
+    # the demo's size: 16 violating samples since the plant's own record (data/real/uci_water-treatment.data)
+    # is no longer judged as a user's discharge (contract 8, issue 45)
+    assert len(ids) >= 10
     pages = print_page(chromium, demo / "dashboards" / "sewer.html", tmp_path / "sewer.pdf")
     assert len(pages) <= MAX_SEWER_PAGES, f"the sewer page prints in {len(pages)} pages"
     missing = sorted(set(ids) - ids_in("\n".join(pages), ids))
