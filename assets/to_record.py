@@ -29,6 +29,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, warehouse
 from outfall import workbooks
 from outfall.atomic import write_atomic
+from outfall.document_kinds import DAYS_GIVEN, DAYS_MOST, KINDS, writers
 from outfall.ingest.datasets import PREFILLED_COLUMN
 from outfall.ingest.registry import all_datasets
 from outfall.output_folders import OutputPaths
@@ -121,19 +122,21 @@ def write_sheet(wb, sheet: Sheet, rows: list[dict], paths: OutputPaths):
 
 
 def correction_checks(ws, letter: str, rows: list[dict], sewer_max: int | None) -> None:
-    """The days to correct (column ``letter``): a whole number from 0 to the most the sewer law allows on
-    a sewer notice's row (blank: that most); on a stormwater notice's row required (the law leaves it to
-    the officer: contract 7.2), marked so and checked as a whole number from 0; any whole number from 0
-    below the rows."""
-    sewer = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if r["kind"] == "sewer"]
-    required = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if r["kind"] != "sewer"]
+    """The days to correct (column ``letter``), by what the registry of kinds says they mean for the row's
+    kind: a whole number from 0 to the most the sewer law allows where blank gives that most (a sewer
+    notice); required where the person mailing it gives them (a stormwater notice: the law leaves them to the
+    officer, contract 7.2; a grease order: the administrator's), marked so and checked as a whole number from
+    0; none where the document sets no period (a stop-work order); any whole number from 0 below the rows."""
+    days = {k.mailed_as: k.days for k in KINDS.values() if k.mailed_as}
+    sewer = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if days.get(r["kind"]) == DAYS_MOST]
+    required = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if days.get(r["kind"]) == DAYS_GIVEN]
     below = [f"{letter}{len(rows) + 2}:{letter}{workbooks.LAST_ROW}"]
     if sewer:
         ws.add_data_validation(workbooks.whole_number_check(0, sewer_max, sewer))
     if required:
         check = workbooks.whole_number_check(0, None, required)
         check.allow_blank = False
-        check.error = "Required for a stormwater notice: type the days given to correct, a whole number."
+        check.error = "Required for this kind of document: type the days it gives, a whole number."
         ws.add_data_validation(check)
         for ref in required:
             ws[ref].fill = workbooks.REQUIRED_FILL
@@ -201,7 +204,7 @@ def _sewer_max(rules: RulesResource, as_of: dt.date) -> int | None:
     pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"excel"},
-    deps=["notices", "required_testing", "swppp_upcoming"],
+    deps=[*writers(), "letters", "required_testing", "swppp_upcoming"],
     description="What waits for a person's answer, as one workbook to fill and save back into the input "
     "folders (exports/to_record.xlsx): the draft notices to record as mailed or withdrawn (notices_mailed), "
     "the inspections coming due or overdue (inspections) and the testing periods still open (lab_results), "
