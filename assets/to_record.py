@@ -2,7 +2,9 @@
 
 A sheet per input folder a person records in, named after it, one prefilled row per open item:
 
-- ``notices_mailed`` (the clerk): each draft notice, for the day it was mailed (or why it was withdrawn);
+- ``notices_mailed`` (the clerk): each draft notice or order whose mailing that folder records (every kind
+  of document with a ``mailed_as`` in the registry, ``outfall.document_kinds``), for the day it was mailed
+  (or why it was withdrawn);
 - ``inspections`` (the stormwater management officer): each inspection coming due or overdue
   (table ``swppp_upcoming``), for when it was made and by whom;
 - ``lab_results`` (the Superintendent of Sewage): each testing period still open (table
@@ -12,8 +14,9 @@ Each sheet has its folder's columns (the key of the item prefilled, the answers 
 checks: ``outfall.workbooks``), grey columns for reading only (the folder does not read them) and a
 hidden column marking the rows Outfall wrote (contract 7.5): a row saved back with nothing filled in
 records nothing and is counted as left blank; a row partly filled, or filled against the notes, is
-quarantined naming the column (``Dataset.answers``). A stormwater notice's days to correct are marked
-required on its row (contract 7.2). Saved into each of the three folders, the workbook is read as any
+quarantined naming the column (``Dataset.answers``). Days the sender gives (a stormwater notice's, a grease
+order's) are marked required on its row (contracts 7.2, 8.4); a mailing saved without them is a record all the
+same, listed for review (contract 8.3). Saved into each of the three folders, the workbook is read as any
 input file. Written whole (``outfall.atomic``) where exports go (``outfall.output_folders``); nothing is
 written
 without a folder (an in-memory warehouse).
@@ -161,7 +164,7 @@ def read_me(
     ]
     table = [("sheet (and folder)", "who answers it", "what each row is", "rows")]
     what = {
-        "notices_mailed": "a draft notice: the day it was mailed, or why it was withdrawn",
+        "notices_mailed": "a draft notice or order: the day it was mailed, or why it was withdrawn",
         "inspections": "an inspection coming due or overdue: when it was made, and by whom",
         "lab_results": "testing still to do this period: the sample and its result",
     }

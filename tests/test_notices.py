@@ -16,6 +16,8 @@ from assets.common import schema_ddl
 from assets.ingest import ingest_asset
 from assets.notices import notices
 from outfall.demo.generate import write_letterhead
+from outfall.document_kinds import KINDS
+from outfall.documents import Period, period_given
 from outfall.law import notices as law
 from outfall.letters import Recipient, address_problems
 from outfall.resources import OutfallSettings
@@ -50,20 +52,23 @@ def test_earliest_mailed_on_counts_with_its_own_days():
     assert law.earliest_mailing(tie) == law.earliest_mailing(list(reversed(tie))) == tie[1]
 
 
-def test_sewer_blank_is_the_rules_maximum_and_more_is_refused():
-    assert law.correction_days("sewer", None, MAX) == MAX
-    assert law.correction_days("sewer", MAX, MAX) == MAX
-    assert law.correction_days("sewer", 0, MAX) == 0
-    with pytest.raises(ValueError):
-        law.correction_days("sewer", MAX + 1, MAX)
-    with pytest.raises(ValueError):
-        law.correction_days("sewer", None, None)
+def test_sewer_blank_is_the_rules_maximum_and_more_is_a_record_for_review():
+    # contract 8.3 (instead of 5.1's refusal): more than the maximum is the mailing's record, for review
+    sewer = KINDS["sewer_notice"]
+    assert period_given(sewer, None, MAX).days == MAX
+    assert period_given(sewer, MAX, MAX) == period_given(sewer, MAX, MAX, "x") == Period(MAX, (), None)
+    assert period_given(sewer, 0, MAX).days == 0
+    over = period_given(sewer, MAX + 1, MAX)
+    assert over.days == MAX + 1 and over.review and over.problem
+    assert period_given(sewer, None, None).days is None and period_given(sewer, None, None).review
 
 
 def test_stormwater_needs_its_days():
-    assert law.correction_days("stormwater", 7, None) == 7
-    with pytest.raises(ValueError):
-        law.correction_days("stormwater", None, None)
+    stormwater = KINDS["stormwater_notice"]
+    assert period_given(stormwater, 7).days == 7
+    # contract 8.3 (instead of 5.1's refusal): mailed without them, a record with no days, for review
+    blank = period_given(stormwater, None)
+    assert blank.days is None and "correct_within_days is blank" in blank.review[0]
 
 
 def test_penalty_days_count_from_the_day_after_correct_by():
