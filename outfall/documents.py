@@ -295,7 +295,7 @@ class Written:
     ready: bool
     reasons: tuple[str, ...]
     problems: str | None  # the reasons besides its being a draft or withdrawn
-    address_missing: str | None  # what its recipient's address lacks
+    address_missing: str | None  # what its recipient's address lacks (None once mailed: a record)
     html: str | None  # None: on record, not written again
     record: dict | None
     review: str | None = None  # a mailed document: what its mailing's record lacks or gets wrong
@@ -408,7 +408,8 @@ class Documents:
                 not reasons,
                 reasons,
                 "; ".join(others) or None,
-                "; ".join(addr) or None,
+                # a mailed letter is a record: nothing to complete (on this run as on the next)
+                ("; ".join(addr) or None) if doc.status != MAILED else None,
                 rendered.html,
                 None,
                 ("; ".join(review) or None) if doc.status == MAILED else None,

@@ -288,10 +288,14 @@ def test_a_mailing_on_d_is_recorded_as_of_d_and_one_on_d_plus_1_only_from_then(t
 
 def test_rerunning_with_nothing_new_changes_no_table_and_rewrites_no_mailed_file(town):
     db, data = town
+    # a user without a ZIP code: its mailed letter is a record, not ready, the same on the first run and after
+    insert(db, "industrial_users", [{"user_id": "IU-2", "name": "Bolt Works", "district": "consolidated"}])
+    insert(db, "discharge_violations", [violation("B1", "2026-03-05 10:00") | {"user_id": "IU-2"}])
     mailings(
         data,
         "sewer,IU-1,2026-03,2026-04-02,7001,,",
         "sewer,IU-1,2026-03,2026-04-09,7002,14,",
+        "sewer,IU-2,2026-03,2026-04-02,7004,,",
         "stormwater,S-1,2026-03,2026-04-01,7003,,",
     )
     run(db, data, "2026-04-20")
@@ -300,7 +304,7 @@ def test_rerunning_with_nothing_new_changes_no_table_and_rewrites_no_mailed_file
         f: (folder / f).read_bytes() for (f,) in query(db, "SELECT DISTINCT html_file FROM documents_issued")
     }
     before = snapshot(db)
-    assert len(before["documents_issued"]) == 3
+    assert len(before["documents_issued"]) == 4
     run(db, data, "2026-04-20")
     assert snapshot(db) == before
     assert {f: (folder / f).read_bytes() for f in files} == files
