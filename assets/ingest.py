@@ -67,20 +67,12 @@ def _report_metadata(con, report: DatasetReport) -> dict:
 
 def ingestion_context(settings: OutfallSettings, rules: RulesResource) -> Context:
     """What reading the input folders needs of the rules: the town's local time zone, the jurisdictions
-    found (a site's), the unit schedule in effect on the day judged and the notices' maximum period to
-    correct, every version (a town without sewer rules has neither)."""
+    found (a site's) and the unit schedule in effect on the day judged (a town without sewer rules has
+    none)."""
     town = rules.town_rules()
     schedule = town.sewer_units.at(settings.as_of_date()).model_dump() if town.sewer_units else {}
-    correction = (
-        tuple((v.starts, v.effective_to, v.max_days, v.citation) for v in town.notices.sewer_correction)
-        if town.notices
-        else ()
-    )
-    law = town.law("sewer_use").short if town.law_names and town.law_names.sewer_use else ""
     return Context(
         unit_schedule=schedule,
-        sewer_correction=correction,
-        sewer_law=law,
         timezone=rules.timezone(),
         jurisdictions=rules.jurisdictions(),
         rules_files=rules.load().files_found(),

@@ -24,25 +24,21 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, warehouse
 from assets.records import pdf_of
+from outfall.document_kinds import KINDS, MAILED_NOTICES, READY_TO_MAIL, writers
 from outfall.letters import read_letterhead
 from outfall.pdf import join_pdfs, print_pdfs
 from outfall.resources import OutfallSettings
 from outfall.warehouse import sql
 
-AREAS = ("sewer", "stormwater")
-BATCH = "ready_to_mail.pdf"
-NOTICES_BATCH = "mailed_notices.pdf"  # in <dashboards>/letters/
-NOTICE_KINDS = ("sewer_notice", "stormwater_notice")
-NOT_MAIL = ("snc_publication",)  # printed, but for publication: in no batch to mail
+AREAS = tuple(sorted({k.area for k in KINDS.values()}))
+BATCH = f"{READY_TO_MAIL}.pdf"
+NOTICES_BATCH = f"{MAILED_NOTICES}.pdf"  # in <dashboards>/letters/
+# The kinds printed into each batch (the registry's ``batch``; None: printed, in no batch to mail).
+NOTICE_KINDS = tuple(k.name for k in KINDS.values() if k.batch == MAILED_NOTICES)
+AREA_KINDS = tuple(k.name for k in KINDS.values() if k.batch == READY_TO_MAIL)
 # The assets whose letters are printed: `outfall run` starts Chromium (outfall.pdf.warm) when the
 # first of them starts, so that the browser is up by the time the letters are.
-LETTER_SOURCES = (
-    "notices",
-    "snc_publication",
-    "grease_trap_status",
-    "swppp_notices",
-    "illicit_discharge_letters",
-)
+LETTER_SOURCES = writers()
 
 
 def _say(line: str) -> None:
@@ -109,7 +105,7 @@ def letter_pdfs(
         parts = [
             pdf_of(dashboards / letter)
             for letter, kind, a, _d, _r, ready in rows
-            if a == area and ready and kind not in NOTICE_KINDS and kind not in NOT_MAIL
+            if a == area and ready and kind in AREA_KINDS
         ]
         batches += _batch([p for p in parts if p in printed], dashboards / "letters" / area / BATCH)
     notice_parts = [

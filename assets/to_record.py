@@ -2,7 +2,9 @@
 
 A sheet per input folder a person records in, named after it, one prefilled row per open item:
 
-- ``notices_mailed`` (the clerk): each draft notice, for the day it was mailed (or why it was withdrawn);
+- ``notices_mailed`` (the clerk): each draft notice or order whose mailing that folder records (every kind
+  of document with a ``mailed_as`` in the registry, ``outfall.document_kinds``), for the day it was mailed
+  (or why it was withdrawn);
 - ``inspections`` (the stormwater management officer): each inspection coming due or overdue
   (table ``swppp_upcoming``), for when it was made and by whom, with the duty recording it creates (its
   report to the officer, contract 8.5);
@@ -17,8 +19,9 @@ Each sheet has its folder's columns (the key of the item prefilled, the answers 
 checks: ``outfall.workbooks``), grey columns for reading only (the folder does not read them) and a
 hidden column marking the rows Outfall wrote (contract 7.5): a row saved back with nothing filled in
 records nothing and is counted as left blank; a row partly filled, or filled against the notes, is
-quarantined naming the column (``Dataset.answers``). A stormwater notice's days to correct are marked
-required on its row (contract 7.2). Saved into each of its folders, the workbook is read as any input
+quarantined naming the column (``Dataset.answers``). Days the sender gives (a stormwater notice's, a grease
+order's) are marked required on its row (contracts 7.2, 8.4); a mailing saved without them is a record all the
+same, listed for review (contract 8.3). Saved into each of its folders, the workbook is read as any input
 file. Written whole (``outfall.atomic``) where exports go (``outfall.output_folders``); nothing is
 written
 without a folder (an in-memory warehouse).
@@ -34,6 +37,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, warehouse
 from outfall import workbooks
 from outfall.atomic import write_atomic
+from outfall.document_kinds import DAYS_GIVEN, DAYS_MOST, KINDS, writers
 from outfall.ingest.datasets import PREFILLED_COLUMN
 from outfall.ingest.registry import all_datasets
 from outfall.output_folders import OutputPaths
@@ -154,19 +158,21 @@ def write_sheet(wb, sheet: Sheet, rows: list[dict], paths: OutputPaths):
 
 
 def correction_checks(ws, letter: str, rows: list[dict], sewer_max: int | None) -> None:
-    """The days to correct (column ``letter``): a whole number from 0 to the most the sewer law allows on
-    a sewer notice's row (blank: that most); on a stormwater notice's row required (the law leaves it to
-    the officer: contract 7.2), marked so and checked as a whole number from 0; any whole number from 0
-    below the rows."""
-    sewer = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if r["kind"] == "sewer"]
-    required = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if r["kind"] != "sewer"]
+    """The days to correct (column ``letter``), by what the registry of kinds says they mean for the row's
+    kind: a whole number from 0 to the most the sewer law allows where blank gives that most (a sewer
+    notice); required where the person mailing it gives them (a stormwater notice: the law leaves them to the
+    officer, contract 7.2; a grease order: the administrator's), marked so and checked as a whole number from
+    0; none where the document sets no period (a stop-work order); any whole number from 0 below the rows."""
+    days = {k.mailed_as: k.days for k in KINDS.values() if k.mailed_as}
+    sewer = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if days.get(r["kind"]) == DAYS_MOST]
+    required = [f"{letter}{n}" for n, r in enumerate(rows, start=2) if days.get(r["kind"]) == DAYS_GIVEN]
     below = [f"{letter}{len(rows) + 2}:{letter}{workbooks.LAST_ROW}"]
     if sewer:
         ws.add_data_validation(workbooks.whole_number_check(0, sewer_max, sewer))
     if required:
         check = workbooks.whole_number_check(0, None, required)
         check.allow_blank = False
-        check.error = "Required for a stormwater notice: type the days given to correct, a whole number."
+        check.error = "Required for this kind of document: type the days it gives, a whole number."
         ws.add_data_validation(check)
         for ref in required:
             ws[ref].fill = workbooks.REQUIRED_FILL
@@ -197,7 +203,7 @@ def read_me(
     ]
     table = [("sheet (and folder)", "who answers it", "what each row is", "rows")]
     what = {
-        "notices_mailed": "a draft notice: the day it was mailed, or why it was withdrawn",
+        "notices_mailed": "a draft notice or order: the day it was mailed, or why it was withdrawn",
         "inspections": "an inspection coming due or overdue: when it was made, and by whom (a recorded "
         "inspection's report is then due: see its row's last column)",
         "report_deliveries": "the report of a recorded inspection, awaited: the day it was delivered",
@@ -244,7 +250,7 @@ def _sewer_max(rules: RulesResource, as_of: dt.date) -> int | None:
     pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"excel"},
-    deps=["notices", "required_testing", "swppp_upcoming", "swppp_other_findings", "obligations"],
+    deps=[*writers(), "letters", "required_testing", "swppp_upcoming", "swppp_other_findings", "obligations"],
     description="What waits for a person's answer, as one workbook to fill and save back into the input "
     "folders (exports/to_record.xlsx): the draft notices to record as mailed or withdrawn (notices_mailed), "
     "the inspections coming due or overdue (inspections), the reports of recorded inspections awaited "

@@ -12,9 +12,12 @@ is an item of the draft notice or a line of the record on the person's page.
 
 Status: ``overdue``, ``due`` within the Town's week, ``undated`` (the law gives no date: draft notices,
 oldest first by the day their first item was found), ``upcoming`` (``outfall.law.worklist``). A row of
-the to-record workbook filled against the sheet's rules comes first (``first``). Every draft comes from
-one statement, ``select_worklist_drafts`` (one branch per kind of document). The words of each action
-are built here; the dates and numbers come from the tables and the rules.
+the to-record workbook filled against the sheet's rules comes first (``first``). Every document comes
+from the one table of letters: its drafts (``select_worklist_drafts``), its mailings whose record lacks
+something (``select_worklist_reviews``, contract 8.3) and the addresses its letters lack, each kind's
+person and words from the registry of kinds (``outfall.document_kinds``). The findings at the town's own
+sites are lines of their own (``own_findings``, contract 8.4). The words of each action are built here; the
+dates and numbers come from the tables and the rules.
 """
 
 import datetime as dt
@@ -26,21 +29,16 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, table_result, warehouse
 from outfall import notice_words as words
+from outfall.document_kinds import KINDS, writers
 from outfall.law import worklist as law
 from outfall.register_export import bills_lacking_address
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.warehouse import replace_rows, sql, transaction
 
-# Whose action a draft is, by the kind its mailing is recorded as (notices_mailed.kind; illicit_nov: the
-# case's nov_on). The orders (grease_order, stop_work: contract 7.3) are their people's too.
-PERSON_OF_KIND = {
-    "sewer": law.SUPERINTENDENT,
-    "grease_order": law.SUPERINTENDENT,
-    "stormwater": law.STORMWATER_OFFICER,
-    "stop_work": law.STORMWATER_OFFICER,
-    "illicit_nov": law.STORMWATER_OFFICER,
-}
+# Whose action a monthly notice is, by its kind (the notices table's; every other document's person is the
+# registry's, outfall.document_kinds).
+PERSON_OF_KIND = {"sewer": law.SUPERINTENDENT, "stormwater": law.STORMWATER_OFFICER}
 COLUMNS = [
     "person",
     "action",
@@ -160,50 +158,82 @@ def _month(period: str) -> str:
     return words.month_words(dt.date(year, month, 1))
 
 
-# What each kind of draft document is called in its line (the orders: contract 7.3).
-ORDER_WORDS = {"grease_order": "the grease trap pump-out order", "stop_work": "the stop-work order"}
-
-
-# The table each kind of draft is read from (the worklist's `source`).
-DRAFT_SOURCE = {
-    "sewer": "notices",
-    "stormwater": "notices",
-    "grease_order": "grease_orders",
-    "stop_work": "swppp_stop_work_orders",
-}
-
-
-def draft_action(d: dict) -> str:
-    """What the person does with a draft document, and records."""
-    if d["kind"] == "illicit_nov":
-        return (
-            f"Mail the notice of violation of illicit discharge case {d['recipient_id']} and record the "
-            "day it was mailed in the illicit discharges file"
-        )
-    if d["kind"] in ORDER_WORDS:
-        month = f" of {_month(d['period'])}" if d.get("period") else ""
-        return f"Mail {ORDER_WORDS[d['kind']]}{month} and record the mailing, or withdraw it"
-    count = _plural(int(d["items"] or 0), "violation")
-    return (
-        f"Mail the notice of violation for {_month(d['period'])} ({count}) by certified mail and record the "
-        f"mailing, or withdraw it"
+def draft_action(d: dict) -> str | None:
+    """What the person does with a draft document, and records: its kind's words (the registry's
+    ``draft_action``; None: the kind's drafts have no line of their own)."""
+    words_ = KINDS[d["letter_kind"]].draft_action
+    if words_ is None:
+        return None
+    period = d.get("period")
+    return words_.format(
+        month=_month(period) if period else "",
+        of_month=f" of {_month(period)}" if period else "",
+        count=_plural(int(d["items"] or 0), "violation"),
+        recipient_id=d["recipient_id"],
     )
 
 
 def draft_actions(w: Worklist, drafts: list[dict]) -> None:
     """Every draft document (select_worklist_drafts), undated, oldest first by its first item found."""
     for d in drafts:
+        action = draft_action(d)
+        if action is None:
+            continue
         w.add(
-            PERSON_OF_KIND.get(d["kind"], law.SUPERINTENDENT),
-            draft_action(d),
+            KINDS[d["letter_kind"]].person,
+            action,
             d["recipient_id"],
             None,
-            DRAFT_SOURCE.get(d["kind"], "letters"),
+            KINDS[d["letter_kind"]].table,
             d["document_id"],
             name=d["recipient_name"],
             link=d["letter"],
             detail=d["not_ready_reason"],
             found_on=d["found_on"],
+        )
+
+
+def record_reviews(w: Worklist, rows: list[dict]) -> None:
+    """Mailed documents whose mailing's record lacks something or gets something wrong (contract 8.3): the
+    mailing stands; its person reviews the row, whose column the line names."""
+    for d in rows:
+        spec = KINDS[d["letter_kind"]]
+        w.add(
+            spec.person,
+            f"Review the record of {spec.title} {d['document_id']}, mailed {words.day_words(d['dated'])}: "
+            f"{d['review']}",
+            d["recipient_id"],
+            None,
+            "letters",
+            d["document_id"],
+            name=d["recipient_name"],
+            link=d["letter"],
+            found_on=d["dated"],
+        )
+
+
+def own_actions(w: Worklist, rows: list[dict]) -> None:
+    """The findings at the municipality's own sites and premises (contract 8.4): it does not serve itself a
+    notice or an order; its person sees each corrected."""
+    for f in rows:
+        where = f"{f['subject_name']} ({f['subject_id']})" if f["subject_name"] else str(f["subject_id"])
+        what = (
+            f"Correct at the {f['municipality']}'s own site {where}: {f['description']}"
+            if f["resolved_on"] is None
+            else f"See that it does not recur at the {f['municipality']}'s own site {where}: "
+            f"{f['description']}"
+        )
+        w.add(
+            f["person"],
+            what,
+            f["subject_id"],
+            None,
+            "own_findings",
+            f"{f['item']} {f['ref']} {f['item_on']}",
+            name=f["subject_name"],
+            detail=f"{f['owner']}, of record here, is one of the {f['municipality']}'s own names: it serves "
+            "itself no notice of violation or order",
+            found_on=f["known_on"],
         )
 
 
@@ -461,6 +491,8 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
     quarantine_actions(w, _records(con, "select_worklist_quarantine"))
     draft_actions(w, _records(con, "select_worklist_drafts"))
     review_actions(w, _records(con, "select_worklist_notices"))
+    record_reviews(w, _records(con, "select_worklist_reviews"))
+    own_actions(w, _records(con, "select_worklist_own"))
     sewer_actions(
         w,
         _records(con, "select_worklist_obligations"),
@@ -488,10 +520,8 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
     group_name=GROUP_DASHBOARDS,
     kinds={"duckdb"},
     deps=[
-        "notices",
+        *writers(),
         "letters",
-        "grease_trap_status",
-        "swppp_stop_work_orders",
         "obligations",
         "user_permits",
         "illicit_discharge_deadlines",

@@ -238,11 +238,13 @@ def _other(i: Item, day: dt.date, rules: Any, labels: dict[str, str]) -> list[st
     if subject:
         what += f" ({subject})"
     due = i.fact("due_by")
-    complied = (
-        f"complied with {day_words(i.resolved_on)}, late"
-        if i.resolved_on is not None
-        else f"not complied with as of {day_words(day)}"
-    )
+    ended = i.fact("ended_on")
+    if i.resolved_on is not None:
+        complied = f"complied with {day_words(i.resolved_on)}, late"
+    elif isinstance(ended, dt.date) and ended <= day:  # a continuing violation the inputs end (8.1)
+        complied = f"not complied with; it continued to {day_words(ended)}, the site's final stabilization"
+    else:
+        complied = f"not complied with: continuing on {day_words(day)}"
     return [what, day_words(i.fact("trigger_date")), day_words(due) if due else "", complied]
 
 

@@ -807,24 +807,27 @@ def test_a_mailed_grease_order_is_dated_recorded_and_never_rewritten(tmp_path):
         data,
         "notices_mailed/m.csv",
         "kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days\n"
-        "grease_order,GT-1,2026-06,2026-07-02,7019 0001,\n",
+        "grease_order,GT-1,2026-06,2026-07-02,7019 0001,30\n",
     )
     chain = [*ENFORCEMENT_INGEST, ingest_asset("notices_mailed"), enf.grease_trap_status]
     chain += [records.letters, records.documents_issued]
     run(tmp_path, data, chain, as_of="2026-07-10")
     got = rows(tmp_path, "SELECT order_id, issued_on, comply_by, status FROM grease_orders")
-    # July 2 + the rules' 30 days = Saturday August 1: the period ends Monday August 3 (GCL § 25-a)
+    # July 2 + the 30 days the administrator gave (contract 8.4: from the record, the law's 30 a ceiling,
+    # never a default) = Saturday August 1: the period ends Monday August 3 (GCL § 25-a)
     assert got == [("GO-GT-1-20260628", D(2026, 7, 2), D(2026, 8, 3), "mailed")]
     assert rows(
         tmp_path,
-        "SELECT document_id, letter_kind, recipient_id, period, recorded FROM documents_issued "
+        "SELECT document_id, letter_kind, recipient_id, documents_issued.period, recorded "
+        "FROM documents_issued "
         "JOIN letters USING (document_id, letter_kind, recipient_id)",
     ) == [("GO-GT-1-20260628", "grease_order", "GT-1", "2026-06", True)]
     path = letters(tmp_path) / "sewer_grease_order_GO-GT-1-20260628.html"
     first = path.read_bytes()
     text = " ".join(first.decode().split())
-    assert "within 30 days of the date of this order" in text and "§ 25-a" in text and "DRAFT" not in text
-    assert "August 3, 2026" not in text  # a record prints no day after its own
+    # contract 8.4 (instead of 6.2's days from the date): the order prints its comply-by day
+    assert "by August 3, 2026, 30 days from the date of this order" in text
+    assert "§ 25-a" in text and "DRAFT" not in text
     # later data and a later day: the trap pumped, the order stays as mailed, byte for byte
     write(data, "pumpouts/q.csv", "trap_id,pumped_on,hauler,invoice_no\nGT-1,2026-07-20,Acme Septic,INV-2\n")
     run(tmp_path, data, chain, as_of="2026-08-15")

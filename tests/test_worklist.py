@@ -82,6 +82,27 @@ def _notice(kind, recipient, period, status, **more) -> dict:
     }
 
 
+def _letter(n: dict, items: int = 1, found_on=None) -> dict:
+    """The notice's row of the one table of letters (every kind is written there, through the one helper of
+    documents; the worklist reads every draft from it)."""
+    return {
+        "letter": n["letter"],
+        "letter_kind": f"{n['kind']}_notice",
+        "recipient_id": n["recipient_id"],
+        "document_id": n["notice_id"],
+        "recipient_name": n.get("recipient_name"),
+        "area": n["kind"],
+        "status": n["status"],
+        "mailed": n["status"] == "mailed",
+        "dated": n.get("issued_on"),
+        "ready": n.get("ready_to_send") is True and n["status"] == "mailed",
+        "period": n["period"],
+        "mailed_as": n["kind"],
+        "items": items,
+        "found_on": found_on,
+    }
+
+
 def _item(kind, recipient, period, ref, known_on) -> dict:
     return {
         "kind": kind,
@@ -128,6 +149,23 @@ def town(tmp_path):
                 items_in_letter=3,
                 items_not_in_letter=0,
                 ready_to_send=True,
+            ),
+        ],
+    )
+    insert(
+        db,
+        "letters",
+        [
+            _letter(_notice("sewer", "IU-1", "2026-10", "draft", recipient_name="Acme"), 2, D(2026, 10, 3)),
+            _letter(_notice("sewer", "IU-1", "2026-03", "draft", recipient_name="Acme"), 1, D(2026, 3, 4)),
+            _letter(_notice("sewer", "IU-2", "2026-10", "withdrawn", recipient_name="Bolt")),
+            _letter(
+                _notice("sewer", "IU-3", "2026-05", "mailed", recipient_name="Crane", issued_on=D(2026, 6, 2))
+            ),
+            _letter(
+                _notice(
+                    "stormwater", "S-1", "2026-09", "mailed", issued_on=D(2026, 10, 2), ready_to_send=True
+                )
             ),
         ],
     )
@@ -354,16 +392,17 @@ def test_one_line_per_subject_and_action():
 def test_every_kind_of_draft_is_worded_for_its_person():
     """Drafts come from one statement (select_worklist_drafts); an order drafted as a notice is (contract
     7.3) is its person's line with its own words."""
-    from assets.worklist import PERSON_OF_KIND, draft_action
+    from assets.worklist import draft_action
+    from outfall.document_kinds import KINDS
 
-    order = {"kind": "stop_work", "recipient_id": "S-1", "period": "2026-10", "items": 1}
-    assert PERSON_OF_KIND["stop_work"] == law.STORMWATER_OFFICER
-    assert PERSON_OF_KIND["grease_order"] == law.SUPERINTENDENT
+    order = {"letter_kind": "stop_work_order", "recipient_id": "S-1", "period": "2026-10", "items": 1}
+    assert KINDS["stop_work_order"].person == law.STORMWATER_OFFICER
+    assert KINDS["grease_order"].person == law.SUPERINTENDENT
     assert (
         draft_action(order)
         == "Mail the stop-work order of October 2026 and record the mailing, or withdraw it"
     )
-    case = {"kind": "illicit_nov", "recipient_id": "ID-1", "period": None, "items": 1}
+    case = {"letter_kind": "illicit_notice_of_violation", "recipient_id": "ID-1", "period": None, "items": 1}
     assert draft_action(case).startswith("Mail the notice of violation of illicit discharge case ID-1")
 
 

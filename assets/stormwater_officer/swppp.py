@@ -51,14 +51,18 @@ from assets.common import (
     WAREHOUSE_POOL,
     check_rows,
     letters_dir,
+    outputs,
     table_asset,
     table_result,
     warehouse,
 )
 from assets.notices import INPUT_FILE, copy_lines, notice_number, recipients
 from assets.run import replace_judged
+from outfall.document_kinds import KINDS
+from outfall.documents import Document, Documents, is_own, period_given
 from outfall.law import notices as notice_law, swppp as law
-from outfall.letters import LetterWriter, address_problems, write_letter
+from outfall.law.notices import Mailing
+from outfall.letters import LetterWriter, write_letter
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.models import OPTIONAL_SWPPP_PARTS
@@ -68,8 +72,6 @@ from outfall.warehouse import count, preview_markdown, sql, transaction
 
 # Ingestion assets of the officer's own input folders (asset key = table name).
 
-LETTER_PREFIX = "swppp_"
-STOP_WORK_TEMPLATE = "swppp_stop_work_order.html"
 
 CLASSIFICATION_COLUMNS = [
     "site_id",
@@ -658,10 +660,7 @@ ORDER_COLUMNS = [
     "period",
     "certified_mail_no",
 ]
-DRAFT_WORDS = (
-    "a draft, not dated: the officer decides whether to serve it; record the day it is mailed in the notices "
-    "mailed file (kind stop_work) and run again"
-)
+STOP_WORK = KINDS["stop_work_order"]
 
 
 def stop_work_basis(items: list[dict], day: dt.date) -> list[dict]:
@@ -690,17 +689,23 @@ class StopWorkOrders:
     """The stop-work orders of every site: mailed ones (as of their mailing day) and the draft of what is
     warranted now and not yet in a mailed order. A recorded order's letter is never written again."""
 
-    def __init__(self, con, sites: dict, rules: dict[str, Rules], people: dict, writer, folder, as_of):
-        self.sites, self.rules, self.people, self.writer = sites, rules, people, writer
+    def __init__(self, sites: dict, rules: dict[str, Rules], people: dict, docs: Documents, folder, as_of):
+        self.sites, self.rules, self.people, self.docs = sites, rules, people, docs
         self.folder, self.as_of = folder, as_of
         self.mailed: dict[str, list[dict]] = defaultdict(list)
-        for m in _records(con, sql("select_notices_mailed")):
-            if m["kind"] == "stop_work":
-                self.mailed[m["recipient_id"]].append(m)
-        self.records = {
-            r["document_id"]: r
-            for r in _records(con, sql("select_order_documents"), {"letter_kind": "stop_work_order"})
-        }
+        kind = STOP_WORK.mailed_as or ""
+        for site_id, period in docs.mailed_keys(kind):
+            for m in docs.mailings(kind, site_id, period):
+                self.mailed[site_id].append(
+                    {
+                        "period": period,
+                        "mailed_on": m.mailed_on,
+                        "certified_mail_no": m.certified_mail_no,
+                        "correct_within_days": m.correct_within_days,
+                        "withdrawn_reason": m.withdrawn_reason,
+                    }
+                )
+        self.records = {number: r for number, r in docs.records.items() if r["letter_kind"] == STOP_WORK.name}
 
     def build(self, notices: list[dict]) -> tuple[list[dict], list[dict]]:
         per_site: dict[str, list[dict]] = defaultdict(list)
@@ -750,7 +755,9 @@ class StopWorkOrders:
 
     def order_id(self, site: dict, period: str) -> str:
         site_part = re.sub(r"[^A-Za-z0-9]+", "-", site["site_id"]).strip("-")[:24] or "site"
-        return f"SWO-{site['jurisdiction'][:1].upper()}-{site_part}-{period}"
+        return STOP_WORK.make_number(
+            jurisdiction=site["jurisdiction"][:1].upper(), site=site_part, period=period
+        )
 
     def recorded(self, site: dict, record: dict) -> tuple[dict, dict | None]:
         """A mailed order on record: its row as recorded; its letter, the file on record, never rewritten."""
@@ -771,6 +778,27 @@ class StopWorkOrders:
             ready_to_mail=record["ready"],
             not_ready_reason=record["not_ready_reason"],
             rule=self.rules[site["jurisdiction"]].swppp.stop_work_order.at(record["issued_on"]).citation,
+        )
+        mailings = tuple(
+            Mailing(m["mailed_on"], m["correct_within_days"], m["certified_mail_no"])
+            for m in self.mailed.get(site["site_id"], [])
+            if m["period"] == record["period"]
+        ) or (Mailing(record["issued_on"], None, record["certified_mail_no"]),)
+        self.docs.add(
+            Document(
+                STOP_WORK.name,
+                record["document_id"],
+                file_name,
+                site["site_id"],
+                site["jurisdiction"],
+                {},
+                recipient=recipient,
+                status="mailed",
+                period=record["period"],
+                mailings=mailings,
+                items=0,
+                recipient_name=order["recipient_name"],
+            )
         )
         return order, self._kept_letter(order)
 
@@ -810,9 +838,8 @@ class StopWorkOrders:
         ]
         person = self.people.get(("stormwater", site_id))
         recipient = person["recipient"] if person else None
-        record = self.records.get(order_id) if mailing is not None else None
         status = "mailed" if mailing is not None else ("withdrawn" if withdrawn else "draft")
-        file_name = f"{LETTER_PREFIX}{order_id}.html"
+        file_name = STOP_WORK.make_file(number=order_id)
         order = {
             "order_id": order_id,
             "issued_on": mailing["mailed_on"] if mailing is not None else None,
@@ -845,22 +872,36 @@ class StopWorkOrders:
             "site_id_text": f"site {site_id}",
             "as_of": day,
         }
-        draft = (
-            []
-            if mailing is not None
-            else [f"this draft was withdrawn ({withdrawn})" if withdrawn else DRAFT_WORDS]
+        mailings = tuple(
+            Mailing(m["mailed_on"], m["correct_within_days"], m["certified_mail_no"])
+            for m in self.mailed.get(site_id, [])
+            if m["period"] == period
         )
-        letter = self.writer.render(
-            STOP_WORK_TEMPLATE,
-            context_,
-            jurisdiction=site["jurisdiction"],
-            area="stormwater",
-            missing=[*draft, *address_problems(recipient, INPUT_FILE["stormwater"])],
+        given = period_given(STOP_WORK, mailing["correct_within_days"]) if mailing is not None else None
+        letter = self.docs.add(
+            Document(
+                STOP_WORK.name,
+                order_id,
+                file_name,
+                site_id,
+                site["jurisdiction"],
+                context_,
+                recipient=recipient,
+                fix=INPUT_FILE["stormwater"],
+                status=status,
+                dated=order["issued_on"],
+                period=period,
+                mailings=mailings,
+                review=list(given.review) if given is not None else [],
+                items=len(basis),
+                found_on=order["issued_on"] or dt.date.fromisoformat(f"{period}-01"),
+                withdrawn_reason=withdrawn,
+                recipient_name=order["recipient_name"],
+            )
         )
-        order["ready_to_mail"] = letter.ready_to_mail
-        order["not_ready_reason"] = "; ".join(letter.not_ready) or None
-        if record is not None:  # mailed and on record: its row as the data show it, its file as written
-            order.update(ready_to_mail=record["ready"], not_ready_reason=record["not_ready_reason"])
+        order["ready_to_mail"] = letter.ready
+        order["not_ready_reason"] = "; ".join(letter.reasons) or None
+        if letter.html is None:  # mailed and on record: its row as the data show it, its file as written
             return order, self._kept_letter(order)
         return order, {
             "file_name": file_name,
@@ -871,6 +912,7 @@ class StopWorkOrders:
             "issued_on": order["issued_on"],
             "sha256": hashlib.sha256(letter.html.encode("utf-8")).hexdigest(),
             "html": letter.html,
+            "write": False,  # written by the helper of documents
         }
 
 
@@ -948,6 +990,8 @@ def swppp_notices(
             r = rules.get(f["jurisdiction"])
             if site is None or r is None:
                 continue
+            if is_own(site["owner_name"], r.own_names) or is_own(site["applicant"], r.own_names):
+                continue  # the municipality does not serve itself: the worklist has the finding (8.4)
             if not r.stormwater_notices_stated():  # findings listed; no notice without the law's terms
                 if f["site_id"] not in unstated:
                     unstated.add(f["site_id"])
@@ -1028,7 +1072,8 @@ def swppp_notices(
         # Stop-work orders (contract 7.3): each rests only on mailed notices past their last day to
         # correct with the finding uncorrected; a draft until notices_mailed records it (kind stop_work),
         # then written once and kept.
-        orders, letters = StopWorkOrders(con, sites, rules, people, writer, folder, as_of).build(notices)
+        docs = Documents(con, writer, outputs(duckdb, settings).dashboards, (STOP_WORK.name,), as_of)
+        orders, letters = StopWorkOrders(sites, rules, people, docs, folder, as_of).build(notices)
 
         notice_frame = pd.DataFrame(notices)
         order_frame = pd.DataFrame(orders, columns=ORDER_COLUMNS)
@@ -1053,13 +1098,8 @@ def swppp_notices(
                 swppp_stop_work_orders=order_frame,
                 swppp_letters=letter_frame,
             )
-        removed = 0
-        if folder is not None and folder.is_dir():
-            keep = {letter["file_name"] for letter in letters}
-            for stale in folder.glob(f"{LETTER_PREFIX}*.html"):
-                if stale.name not in keep:
-                    stale.unlink()
-                    removed += 1
+            docs.save(con)
+            removed = docs.write()
 
         notices_md = {
             "dagster/row_count": count(con, "swppp_notices"),

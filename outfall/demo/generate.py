@@ -1484,6 +1484,8 @@ SITES = (
         single_family=True,
         behaviour="few",
     ),
+    # the Town's own site (its public works department is the applicant and landowner; rules own_names): no
+    # notice of violation or order, its findings a line each of the officer's list (contract 8.4)
     _Site(
         "S-W04",
         "woodbury",
@@ -1715,11 +1717,13 @@ def _mailing(place: str, missing: bool = False) -> dict:
     return {"city": city, "state": state, "zip": None if missing else zip_code}
 
 
-#: A stormwater notice whose mailing was recorded without its days to correct (contract 7.2): the row is
-#: quarantined and the notice stays a draft, held until the officer gives its time schedule.
+#: A stormwater notice whose mailing was recorded without its days to correct (contract 8.3): the mailing
+#: is a record all the same (mailed, in documents_issued, no last day to correct), and the officer's list
+#: asks for the days the notice gave.
 HELD_STORMWATER_NOTICE = ("S-B03", "10")
-#: The grease-trap order mailed (contract 7.3): the overdue trap's, for its pump-out missed in October.
-MAILED_GREASE_ORDER = ("GT-003", "10", (11, 4))
+#: The grease-trap order mailed (contracts 7.3, 8.4): the overdue trap's, for its pump-out missed in October,
+#: to its owner (:data:`TRAP_OWNERS`), with the 14 days the administrator gave.
+MAILED_GREASE_ORDER = ("GT-003", "10", (11, 4), 14)
 #: The stop-work order mailed (contract 7.3): S-W05's, resting on its September notice (mailed October 2,
 #: to be corrected by October 13), numbered by the month it was first warranted, October.
 MAILED_STOP_WORK = ("S-W05", "10", (10, 20))
@@ -1730,9 +1734,11 @@ def _notices_mailed(year: int) -> pd.DataFrame:
     notices, one recorded twice (the earlier mailing counts, with its blank days: the most the law allows),
     one whose last day to correct is a public holiday (S-W05: October 12 is Columbus Day, so it ends on the
     13th, General Construction Law § 25-a), one whose letter lacks a ZIP code (IU-017: recorded all the
-    same, not ready), one draft withdrawn, a stormwater notice recorded without its days to correct (held:
-    :data:`HELD_STORMWATER_NOTICE`), a grease-trap order and a stop-work order; the rest left as drafts. A
-    row for a month with no violation makes no notice."""
+    same, not ready), one draft withdrawn, a stormwater notice recorded without its days to correct (a
+    record all the same, for review: :data:`HELD_STORMWATER_NOTICE`), a grease-trap order with its days and
+    a stop-work order; the rest left as drafts. IU-002's March notice is recorded as mailed on two days:
+    two mailings of one notice, its period from the first (contract 8.3). A row for a month with no
+    violation makes no notice."""
     rows = [
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 8), "7019 0140 0000 1111 0001", None, None),
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 15), "7019 0140 0000 1111 0002", 14, None),
@@ -1764,7 +1770,7 @@ def _notices_mailed(year: int) -> pd.DataFrame:
             f"{year}-{MAILED_GREASE_ORDER[1]}",
             date(year, *MAILED_GREASE_ORDER[2]),
             "7019 0140 0000 1111 0008",
-            None,
+            MAILED_GREASE_ORDER[3],
             None,
         ),
         (
@@ -2222,6 +2228,12 @@ ACCIDENTAL_DISCHARGES = (
 )
 #: The restaurant whose grease trap is overdue for pumping.
 OVERDUE_TRAP_USER = "IU-003"
+#: The owners of the restaurants' premises, to whom an order directing compliance goes (contract 8.4: the
+#: owner the inputs name; invented names and addresses). A trap without one gets an order that is not ready.
+TRAP_OWNERS = {
+    OVERDUE_TRAP_USER: ("Harbor Road Realty LLC", "PO Box 412", "Central Valley", "NY", "10917"),
+}
+OWNER_COLUMNS = ("owner_name", "owner_address", "owner_city", "owner_state", "owner_zip")
 HAULERS = ("A-1 Grease Trap Service", "Nassau Suffolk Liquid Waste Inc.", "Island Environmental Pumping")
 
 
@@ -2328,6 +2340,7 @@ def _grease(users: list[_User], as_of: date, rng: np.random.Generator) -> tuple[
                 "address": u.address,
                 "pumpout_interval_days": interval,
                 "set_on": set_on.isoformat(),
+                **dict(zip(OWNER_COLUMNS, TRAP_OWNERS.get(u.user_id, (None,) * 5))),
             }
         )
         stop = as_of - timedelta(days=interval + 35) if u.user_id == OVERDUE_TRAP_USER else as_of
@@ -2360,6 +2373,7 @@ def _grease(users: list[_User], as_of: date, rng: np.random.Generator) -> tuple[
             "address",
             "pumpout_interval_days",
             "set_on",
+            *OWNER_COLUMNS,
         ],
     )
     pump_df = pd.DataFrame(pumps, columns=["trap_id", "pumped_on", "hauler", "invoice_no"])

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from outfall import vocab
 from outfall.ingest.parse import lit, squeeze
@@ -128,11 +127,6 @@ class Context:
     """What a finish step may need besides the rows: the rules."""
 
     unit_schedule: dict = field(default_factory=dict)
-    # The dated maximum periods to correct a sewer violation (rules notices.sewer_correction):
-    # (effective_from, effective_to or None, max_days, citation), for the notices_mailed input, and the
-    # short name of the sewer use law they come from.
-    sewer_correction: tuple[tuple[Any, Any, int, str], ...] = ()
-    sewer_law: str = ""
     # The town's local time zone (its rules' timezone): a time written without an offset is local time.
     timezone: str = ""
     # The jurisdictions of the rules files found (a site's jurisdiction is one), and those files in words.

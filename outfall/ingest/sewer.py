@@ -143,6 +143,17 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
                 required=True,
                 doc="the day the administrator set the frequency and notified the owner",
             ),
+            # the owner an order directing compliance is addressed to (contract 8.4); blank: the owner of
+            # the trap's parcel (parcels: owner and mailing address), when parcel_id is given
+            Column(
+                "owner_name",
+                doc="the owner an order directing compliance goes to (blank: the owner of the trap's parcel, "
+                "when parcel_id is given)",
+            ),
+            Column("owner_address", doc="the owner's street line"),
+            Column("owner_city", doc="of the owner's mailing address"),
+            Column("owner_state", doc="of the owner's mailing address: two letters, e.g. `NY`"),
+            Column("owner_zip", doc="of the owner's mailing address: `12345` or `12345-6789`"),
         ),
         ("trap_id", "set_on"),
         "Grease interceptors and the cleaning and pumping frequency the administrator set for each "

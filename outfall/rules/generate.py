@@ -165,6 +165,7 @@ TITLES = {
     "inspection_fees": "Water and sewer inspection fees",
     "required_testing": "Required testing (monitoring requirements)",
     "worklist": "What to do next: the week of actions due",
+    "own_names": "The municipality's own names (it serves itself no notice)",
 }
 
 INTRO = """\
@@ -323,6 +324,8 @@ def _section(rules: Rules, name: str) -> list[str]:
     doc = _words(field_doc(Rules, name))
     if isinstance(value, str):  # a word the code reads (charge_model)
         lines += [doc, "", f"**{value}**", ""]
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):  # names (own_names)
+        lines += [doc, ""] + [f"- {v}" for v in value] + ([] if value else ["None."]) + [""]
     elif name == "discharge_limits":
         lines += [doc.rstrip(".") + ". A result above an upper limit (or below a lower one) breaks it.", ""]
         lines += _limits(value, "None.")

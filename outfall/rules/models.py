@@ -685,7 +685,8 @@ class GreaseInterceptors(Dated):
     citation_invoices: Text
     """The owner's duty to keep the scavenger's receipted invoices."""
     order_compliance_days: Count
-    """Days an order directing compliance gives."""
+    """The most days an order directing compliance may give: a ceiling, never a default (the administrator
+    sets each order's days, recorded with its mailing; more than this is listed for review)."""
     citation_order_compliance: Text
     """The law limiting that period."""
 
@@ -1237,6 +1238,14 @@ class Rules(Model):
     """What each person must do next: the week of actions due (a setting, not law: undated)."""
     law_names: LawNames | None = None
     """The names of the laws and bodies that letters and pages print."""
+    own_names: list[Text] | None = None
+    """The names under which the municipality itself (its departments included) owns land, applies for a
+    permit, runs premises or is a party to a case, each written as the input files write it (compared
+    ignoring case, commas and periods). The municipality does not serve itself: a site, premises, grease
+    trap or case whose landowner, applicant, owner or responsible party is one of these names gets no notice
+    of violation or order; each of its findings is a line of the responsible person's worklist instead. A
+    setting of the town's own records, not law: no citation and no dates. None or empty: no name is the
+    town's own."""
 
     _source: Path = PrivateAttr(default=Path("rules.yaml"))
     _sha256: str = PrivateAttr(default="")
