@@ -71,10 +71,9 @@ def ingestion_context(settings: OutfallSettings, rules: RulesResource) -> Contex
     correct, every version (a town without sewer rules has neither)."""
     town = rules.town_rules()
     schedule = town.sewer_units.at(settings.as_of_date()).model_dump() if town.sewer_units else {}
-    correction = (
-        tuple((v.starts, v.effective_to, v.max_days, v.citation) for v in town.notices.sewer_correction)
-        if town.notices
-        else ()
+    correction = tuple(
+        (v.starts, v.effective_to, v.max_days, v.citation)
+        for v in town.versions_of("notices.sewer_correction")
     )
     law = town.law("sewer_use").short if town.law_names and town.law_names.sewer_use else ""
     return Context(

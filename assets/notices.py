@@ -520,11 +520,14 @@ class NoticeBuilder:
             return record["correct_within_days"], record["correct_by"]
         if mailing is None or issued_on is None:
             return None, None
-        maximum = None
         if kind == "sewer":
-            version = self.sewer_rules.notices.sewer_correction.get(issued_on)
-            maximum = version.max_days if version is not None else None
-        days = law.correction_days(kind, mailing.correct_within_days, maximum)
+            version = self.sewer_rules.versions_of("notices.sewer_correction").get(issued_on)
+            if version is None or version.set_per_notice:  # none in effect, or a reasonable time per notice
+                days = mailing.correct_within_days if version is not None else None
+                return days, law.correct_by(issued_on, days, period_end(r))
+            days = law.correction_days(kind, mailing.correct_within_days, version.max_days, version.days)
+        else:
+            days = law.correction_days(kind, mailing.correct_within_days, None)
         return days, law.correct_by(issued_on, days, period_end(r))
 
     def _items(

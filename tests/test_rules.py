@@ -58,7 +58,9 @@ def test_shipped_rules_load_typed_and_cite_everything():
         # 2026.12.9: the charge model, limits' sources, who adopts rates, words the code no longer holds
         # 2026.12.10: both of the above merged
         # 2026.12.11: the body that receives an illicit discharge appeal (the letter no longer names it)
-        version = {"woodbury": "2026.12.11", "bellport": "2026.12.6"}[jurisdiction]
+        # 2026.12.12: the surcharge threshold reading's word says what it means (code_limit, not
+        # part2_limit: contract 8.8, the allowed words of every key)
+        version = {"woodbury": "2026.12.12", "bellport": "2026.12.6"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20

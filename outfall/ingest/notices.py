@@ -79,14 +79,17 @@ def correction_steps(ctx: Context) -> tuple[Step, ...]:
         )
         return f"(CASE {whens} END)" if whens else f"CAST(NULL AS {sql_type})"
 
-    maximum = in_effect(lambda days, _: int(days), "INTEGER")
+    # A version without a maximum (the law gives "a reasonable time", set per notice) covers the day
+    # and caps nothing.
+    maximum = in_effect(lambda days, _: "NULL" if days is None else int(days), "INTEGER")
+    covered = in_effect(lambda _days, _: "TRUE", "BOOLEAN")
     cited = in_effect(lambda _, citation: lit(citation), "VARCHAR")
     law = lit(ctx.sewer_law or "the sewer use law")
     return (
         Step(
             reasons=(
                 "CASE WHEN kind IN ('sewer', 'grease_order') AND correct_within_days IS NOT NULL "
-                f"AND mailed_on IS NOT NULL AND {maximum} IS NULL THEN 'the rules give no maximum period to "
+                f"AND mailed_on IS NOT NULL AND {covered} IS NULL THEN 'the rules give no maximum period to "
                 f"correct a sewer violation (' || {law} || ') for a notice mailed on ' || "
                 "strftime(mailed_on, '%Y-%m-%d') END",
                 f"CASE WHEN kind IN ('sewer', 'grease_order') AND correct_within_days > {maximum} THEN "

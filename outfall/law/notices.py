@@ -156,17 +156,19 @@ def withdrawal(mailings: Iterable[Mailing]) -> str | None:
     return "; ".join(reasons) or None
 
 
-def correction_days(kind: str, given: int | None, maximum: int | None) -> int:
+def correction_days(kind: str, given: int | None, maximum: int | None, default: int | None = None) -> int:
     """The days a mailed notice gives to correct.
 
-    sewer: ``given``, or ``maximum`` (the rules' maximum on the mailing day) when blank; more than
-    the maximum is an error (such a row is quarantined at ingestion).
+    sewer: ``given``, or ``default`` (the days the rules give, when they give days short of the maximum),
+    or ``maximum`` (the rules' maximum on the mailing day) when blank; more than the maximum is an error
+    (such a row is quarantined at ingestion).
     stormwater: ``given``, which is required."""
     if kind == "sewer":
-        if maximum is None:
+        if maximum is None and default is None:
             raise ValueError("no maximum period to correct a sewer violation is in effect on the mailing day")
-        days = int(maximum) if given is None else int(given)
-        if days < 0 or days > int(maximum):
+        fallback = default if default is not None else maximum
+        days = int(fallback) if given is None else int(given)
+        if days < 0 or (maximum is not None and days > int(maximum)):
             raise ValueError(
                 f"{days} days to correct is outside 0-{maximum} (the sewer use law's enforcement)"
             )

@@ -22,8 +22,9 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from outfall.rules.amounts import AmountMoney
 from outfall.rules.dated import Dated, Model
-from outfall.rules.types import Money, Parameter, Text
+from outfall.rules.types import Parameter, Text
 
 Prices = Literal["samples_taken_by_town", "other"]
 SAMPLE_UNITS = ("sampling", "test", "sample")
@@ -34,8 +35,8 @@ class FeeItem(Model):
 
     item: Text
     """The item as the schedule names it (e.g. "Heavy metal analysis")."""
-    usd: Money
-    """Its amount, dollars."""
+    usd: AmountMoney
+    """Its amount, dollars, or {set_by: ...} where the schedule leaves it to another document."""
     per: Text
     """What it is charged per: for the samples the town took, sampling (each sample), test (each parameter
     listed that a sample was tested for) or sample (each sample tested for any parameter listed); for

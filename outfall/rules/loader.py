@@ -30,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 
 from outfall.paths import RULES_DIR
 from outfall.rules.dated import RulesError, _DatedList
+from outfall.rules.implemented import OLD_WORDS
 from outfall.rules.models import Rules
 from outfall.rules.types import show
 
@@ -325,8 +326,29 @@ def parse_rules(text: str, source: Path) -> Rules:
     rules._not_stated = tuple(
         path_text(p) for p in sorted(emptied, key=lambda p: lines.get(p, 0)) if not _inside(p, emptied)
     )
+    rules._notes = tuple(_old_words(stated, lines, where))
     _bind(rules, source.name)
     return rules
+
+
+def _old_words(data: dict, lines: dict[tuple, int], where: str) -> list[str]:
+    """A line for each renamed old word the file still uses (read as the new word)."""
+    out = []
+    for (group, name), words in OLD_WORDS.items():
+        for i, version in enumerate((data.get(group) or {}).get(name) or ()):
+            value = version.get("value") if isinstance(version, dict) else None
+            if value in words:
+                path = (group, name, i, "value")
+                out.append(
+                    problem_line(
+                        where,
+                        lines.get(path, 0),
+                        path,
+                        f"{value!r} is the old word for {words[value]!r}; it is read as {words[value]!r} "
+                        f"(write {words[value]!r})",
+                    )
+                )
+    return out
 
 
 def _inside(path: tuple, paths: set[tuple]) -> bool:

@@ -40,6 +40,20 @@ def acres(value: Any) -> str:
     return "? acres" if value is None else f"{num(value)} acre{'' if num(value) == '1' else 's'}"
 
 
+def penalty_words(pen: Any) -> str:
+    """A sewer use penalty in the words of the parts its section has: 'a fine up to $250 plus a civil
+    penalty up to $250 per violation, each day a separate violation'."""
+    parts = []
+    if pen.fine_max_usd is not None:
+        parts.append(f"a fine up to {usd(pen.fine_max_usd)}")
+    if pen.imprisonment_max_days is not None and pen.fine_max_usd is None:
+        parts.append(f"imprisonment up to {pen.imprisonment_max_days} days")
+    if pen.civil_max_usd is not None:
+        parts.append(f"a civil penalty up to {usd(pen.civil_max_usd)}")
+    each = f", each {pen.per} a separate violation" if pen.per else ""
+    return f"{' plus '.join(parts)} per violation{each}"
+
+
 def current(versions: Iterable[Any], day: dt.date | None = None) -> Any:
     """The version in effect on ``day`` (today), else the latest that began before it, else the first:
     for words about the rules, never for judging (judging asks ``.at(day)`` of the day judged)."""
@@ -209,7 +223,9 @@ class Describe:
 
     def compliance_summary(self) -> str:
         notices = self._get(self.town, "notices")
-        days = current(notices.permit_expiry_warning).days if notices else None
+        days = (
+            current(notices.permit_expiry_warning).days if notices and notices.permit_expiry_warning else None
+        )
         within = f"within {days} days" if days is not None else "as the rules say"
         return (
             "Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
@@ -219,14 +235,10 @@ class Describe:
 
     def sewer_notices(self) -> str:
         notices, penalties = self._get(self.town, "notices"), self._get(self.town, "penalties")
-        days = current(notices.sewer_correction).max_days if notices else "?"
+        correction = current(notices.sewer_correction) if notices and notices.sewer_correction else None
+        days = (correction.max_days if correction.max_days is not None else "?") if correction else "?"
         pen = current(penalties.sewer_use) if penalties and penalties.sewer_use else None
-        penalty = (
-            f"a fine up to {usd(pen.fine_max_usd)} plus a civil penalty up to {usd(pen.civil_max_usd)} per "
-            f"violation, each {pen.per} a separate violation"
-            if pen
-            else "no penalty in the rules"
-        )
+        penalty = penalty_words(pen) if pen else "no penalty in the rules"
         return (
             "The follow-up of every sample result that breaks a per-sample limit "
             f"({self.law('sewer_use', fallback='the sewer use law')}, enforcement) from the monthly notice "
