@@ -50,8 +50,8 @@ class Checked:
         """The problems as one error: the first named, the others counted (``.problems``: all)."""
         more = len(self.problems) - 1
         tail = (
-            f" (and {more} more problem{'s' if more > 1 else ''}: python -m outfall.rules check "
-            f"--rules-dir {display_path(self.folder)} lists them all)"
+            f" (and {more} more problem{'s' if more > 1 else ''}: outfall rules check "
+            f"--rules {display_path(self.folder)} lists them all)"
             if more > 0
             else ""
         )
@@ -164,7 +164,7 @@ def unjudged(rules: Rules) -> list[str]:
         lacking = [words for path, words in SEWER_NOTICE_PARTS.items() if not rules.part(path)]
         if lacking:
             out.append(
-                f"sewer notices of violation are not drafted: the rules state no {', no '.join(lacking)}"
+                f"sewer notices of violation are not drafted: the rules do not state {'; '.join(lacking)}"
             )
     sc = rules.surcharge
     if sc is not None and (sc.method or sc.per_volume or sc.per_strength or sc.per_flow):
@@ -194,7 +194,7 @@ def unjudged(rules: Rules) -> list[str]:
 
 def load_checked(rules_dir: Path | str | None = None, town: str = "") -> TownRules:
     """The rules of a run; RulesError (the first problem, every one in ``.problems``) when the folder is not
-    usable as ``python -m outfall.rules check`` says."""
+    usable as ``outfall rules check`` says."""
     checked = check_folder(rules_dir, town)
     if checked.problems or checked.town is None:
         raise checked.error()

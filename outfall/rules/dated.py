@@ -43,7 +43,7 @@ class RulesError(ValueError):
 
     The message is one line naming the file, the entry's path and what is wrong. ``problems`` lists every
     problem found, one line each, in the order of the file (the message names the first and counts the
-    others; ``python -m outfall.rules check`` prints them all).
+    others; ``outfall rules check`` prints them all).
     """
 
     def __init__(self, message: str, problems: list[str] | None = None):

@@ -12,7 +12,7 @@ the records for:
 
 A schedule of anything else (``prices: other``: connection and tap fees, filing fees) is data the rules
 state and the documentation shows; no record of the inputs says what to charge it on, so no amount is
-computed, and ``python -m outfall.rules check`` says so.
+computed, and ``outfall rules check`` says so.
 """
 
 # (no "from __future__ import annotations": pydantic would evaluate every annotation string at import)

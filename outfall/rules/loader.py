@@ -7,7 +7,7 @@ path and what is wrong, in words for the person who edits the file, e.g.
 
 When a file has several problems, the first in the file is named and the count
 of the others follows; the error's ``problems`` lists every one, in the order of
-the file (``python -m outfall.rules check`` prints them all).
+the file (``outfall rules check`` prints them all).
 
 A value written as ``""`` is one the law does not state: it is left out, as if
 the key were not written. An optional key left out is simply not applied; an
