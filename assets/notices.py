@@ -280,6 +280,7 @@ def _sewer_context(n: dict, items: list[law.Item], rules: Rules, day: dt.date) -
         "penalty_rule": penalty.citation,
         "fine_max_usd": penalty.fine_max_usd,
         "imprisonment_max_days": penalty.imprisonment_max_days,
+        "imprisonment_max_months": penalty.imprisonment_max_months,
         "civil_max_usd": penalty.civil_max_usd,
         "penalty_per": penalty.per,
         "sections": words.sewer_sections(items, day, rules),

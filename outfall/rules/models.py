@@ -826,15 +826,28 @@ class SewerUsePenalty(Dated):
     """Greatest fine per violation, dollars."""
     imprisonment_max_days: Count | None = None
     """Longest imprisonment per violation, days (with or instead of the fine)."""
+    imprisonment_max_months: Count | None = None
+    """Longest imprisonment per violation, where the section states it in months."""
     civil_max_usd: Money | None = None
     """Greatest civil penalty per violation, dollars."""
 
     @model_validator(mode="after")
     def _some_part(self) -> "SewerUsePenalty":
-        if self.fine_max_usd is None and self.imprisonment_max_days is None and self.civil_max_usd is None:
+        parts = (
+            self.fine_max_usd,
+            self.imprisonment_max_days,
+            self.imprisonment_max_months,
+            self.civil_max_usd,
+        )
+        if all(p is None for p in parts):
             raise _error(
-                "give at least one of fine_max_usd, imprisonment_max_days and civil_max_usd, as the penalty "
-                "section states them (or leave the whole section out)"
+                "give at least one of fine_max_usd, imprisonment_max_days (or _months) and civil_max_usd, as "
+                "the penalty section states them (or leave the whole section out)"
+            )
+        if self.imprisonment_max_days is not None and self.imprisonment_max_months is not None:
+            raise _error(
+                "give imprisonment_max_days or imprisonment_max_months, as the section states it, not both",
+                key_name="imprisonment_max_months",
             )
         return self
 
