@@ -155,6 +155,19 @@ law_names:
             "'part2_limits' is not a reading this version of Outfall implements: it implements only "
             "'code_limit'",
         ),
+        (
+            "surcharge:\n  method:\n    - {lbs_per_mg_per_mgl: 8.34, parameters: [BOD], citation: x, "
+            "effective_from: null}\n  thresholds:\n    - {parameter: TSS, value: 250, unit: mg/L, "
+            "citation: x, effective_from: null}\n",
+            "surcharge.thresholds[0]: TSS is not surcharged (method lists BOD)",
+        ),
+        (
+            "surcharge:\n  method:\n    - {lbs_per_mg_per_mgl: 8.34, parameters: [BOD], citation: x, "
+            "effective_from: null}\n  thresholds:\n    - {parameter: BOD, value: 250, unit: mg/L, "
+            "citation: x, effective_from: null}\n    - {parameter: BOD, value: 300, unit: mg/L, citation: y, "
+            "effective_from: null}\n",
+            "may not both be in effect on a day not stated in the code; correct the dates",
+        ),
     ],
 )
 def test_a_wrong_part_gets_a_clear_message(text, says):

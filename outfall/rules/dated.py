@@ -193,7 +193,7 @@ def _check_overlaps(
                 "is in effect {b}, and so is entry [{other}]{what} ({a}): two entries of the same rule "
                 "may not both be in effect on {day}; {hint}",
                 {
-                    "day": str(day),
+                    "day": day_text(day),
                     "other": i,
                     "what": what,
                     "a": period_text(earlier),

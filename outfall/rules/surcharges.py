@@ -276,17 +276,15 @@ class Surcharge(Model):
     @model_validator(mode="after")
     def _rates_for_surcharged(self) -> "Surcharge":
         surcharged = {p for m in self.method or () for p in m.parameters}
-        for i, rate in enumerate(self.rates):
-            if rate.parameter not in surcharged:
-                raise PydanticCustomError(
-                    "rules",
-                    "{parameter} is not surcharged (method lists {listed})",
-                    {
-                        "sub": ["rates", i],
-                        "parameter": rate.parameter,
-                        "listed": ", ".join(sorted(surcharged)),
-                    },
-                )
+        listed = ", ".join(sorted(surcharged)) or "none"
+        for part, entries in (("thresholds", self.thresholds or ()), ("rates", self.rates)):
+            for i, entry in enumerate(entries):
+                if entry.parameter not in surcharged:
+                    raise PydanticCustomError(
+                        "rules",
+                        "{parameter} is not surcharged (method lists {listed})",
+                        {"sub": [part, i], "parameter": entry.parameter, "listed": listed},
+                    )
         return self
 
     def threshold(self, parameter: str, day: dt.date) -> SurchargeThreshold | None:
