@@ -168,6 +168,19 @@ law_names:
             "effective_from: null}\n",
             "may not both be in effect on a day not stated in the code; correct the dates",
         ),
+        (
+            "surcharge:\n  method:\n    - {lbs_per_mg_per_mgl: 8.34, parameters: [BOD], citation: x, "
+            'effective_from: null}\n  rates:\n    - {parameter: BOD, usd_per_lb: "set by Appendix B", '
+            "citation: x, effective_from: null}\n",
+            "usd_per_lb: 'set by Appendix B' is not a rate in dollars (write digits, e.g. 350 or 350.00; "
+            "or {set_by: ...} where the law sets it in another document)",
+        ),
+        (
+            "surcharge:\n  method:\n    - {lbs_per_mg_per_mgl: 8.34, parameters: [BOD], citation: x, "
+            'effective_from: null}\n  rates:\n    - {parameter: BOD, usd_per_lb: {set_by: ""}, '
+            "citation: x, effective_from: null}\n",
+            'usd_per_lb: is empty: write where the law sets the amount (e.g. set_by: "Appendix A")',
+        ),
     ],
 )
 def test_a_wrong_part_gets_a_clear_message(text, says):

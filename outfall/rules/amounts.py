@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from pydantic import Discriminator, Tag
 
 from outfall.rules.dated import Model
-from outfall.rules.types import Money, Rate, Text
+from outfall.rules.types import StatedMoney, StatedRate, Text
 
 
 class SetElsewhere(Model):
@@ -43,13 +43,13 @@ def _which(value: Any) -> str:
 
 
 AmountMoney = Annotated[
-    Annotated[Money, Tag("stated")] | Annotated[SetElsewhere, Tag("set_elsewhere")],
+    Annotated[StatedMoney, Tag("stated")] | Annotated[SetElsewhere, Tag("set_elsewhere")],
     Discriminator(_which),
 ]
 """Dollars and cents, or ``{set_by: ...}`` where the law sets the amount in another document."""
 
 AmountRate = Annotated[
-    Annotated[Rate, Tag("stated")] | Annotated[SetElsewhere, Tag("set_elsewhere")],
+    Annotated[StatedRate, Tag("stated")] | Annotated[SetElsewhere, Tag("set_elsewhere")],
     Discriminator(_which),
 ]
 """Dollars per unit (at most 4 places), or ``{set_by: ...}`` where the law sets the rate elsewhere."""

@@ -222,12 +222,15 @@ def _problems(
             # a required key written "": point at it, and say what to do
             line = lines.get(path + (error["loc"][-1],))
             path = path + (error["loc"][-1],)
-            text = (
-                "is empty: fill it in"
-                if len(path) == 1
-                else 'is empty: write the law\'s value, or leave every value of this entry "" where the '
-                "law states none"
-            )
+            if len(path) == 1:
+                text = "is empty: fill it in"
+            elif path + ("set_by",) in emptied:  # {set_by: ""}: an amount set elsewhere, but where?
+                text = 'is empty: write where the law sets the amount (e.g. set_by: "Appendix A")'
+            else:
+                text = (
+                    'is empty: write the law\'s value, or leave every value of this entry "" where the '
+                    "law states none"
+                )
         else:
             line = lines.get(path) if path else None  # the whole file: no one line to point at
         found.append((line or 0, path, text))
