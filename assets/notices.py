@@ -43,7 +43,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_SEWER, WAREHOUSE_POOL, check_rows, outputs, table_result, warehouse
 from assets.run import record_not_judged
 from outfall import notice_words as words
-from outfall.document_kinds import KINDS, STORMWATER_OFFICER, SUPERINTENDENT
+from outfall.document_kinds import DAYS_GIVEN, KINDS, STORMWATER_OFFICER, SUPERINTENDENT
 from outfall.documents import Document, Documents, is_own, mailing_days, period_given, save_own_findings
 from outfall.law import notices as law, swppp as swppp_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
@@ -276,6 +276,7 @@ def _sewer_context(n: dict, items: list[law.Item], rules: Rules, day: dt.date) -
         "penalty_rule": penalty.citation,
         "fine_max_usd": penalty.fine_max_usd,
         "imprisonment_max_days": penalty.imprisonment_max_days,
+        "imprisonment_max_months": penalty.imprisonment_max_months,
         "civil_max_usd": penalty.civil_max_usd,
         "penalty_per": penalty.per,
         "sections": words.sewer_sections(items, day, rules),
@@ -577,17 +578,21 @@ class NoticeBuilder:
             return record["correct_within_days"], record["correct_by"], [], None
         if mailing is None or issued_on is None:
             return None, None, [], None
-        maximum, cited = None, ""
+        doc_kind, given, maximum, cited = KINDS[DOCUMENT_KIND[kind]], mailing.correct_within_days, None, ""
         if kind == "sewer":
-            version = self.sewer_rules.notices.sewer_correction.get(issued_on)
-            maximum = version.max_days if version is not None else None
-            cited = version.citation if version is not None else ""
-        given = period_given(KINDS[DOCUMENT_KIND[kind]], mailing.correct_within_days, maximum, cited)
+            version = self.sewer_rules.versions_of("notices.sewer_correction").get(issued_on)
+            if version is not None:
+                maximum, cited = version.max_days, version.citation
+                if version.set_per_notice:  # "a reasonable time": the days each notice gives (contract 8.8)
+                    doc_kind = replace(doc_kind, days=DAYS_GIVEN)
+                elif given is None and version.days is not None:  # the rules' days, short of the most
+                    given = version.days
+        period = period_given(doc_kind, given, maximum, cited)
         return (
-            given.days,
-            law.correct_by(issued_on, given.days, period_end(r)),
-            list(given.review),
-            given.problem,
+            period.days,
+            law.correct_by(issued_on, period.days, period_end(r)),
+            list(period.review),
+            period.problem,
         )
 
     def _items(

@@ -211,7 +211,7 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -
     (slugs,) = _counts(r, "slug_events", "count_dashboard_slug_events") or (None,)
     (expiring,) = _counts(r, "compliance_summary", "count_dashboard_expiring_permits") or (None,)
     town = rules.town_rules()
-    warning = town.notices.permit_expiry_warning.get(as_of) if town.notices else None
+    warning = town.versions_of("notices.permit_expiry_warning").get(as_of)
     within = f"within {warning.days} days " if warning else ""
     numbers = []
     if samples is None:

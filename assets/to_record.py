@@ -241,9 +241,8 @@ def build_workbook(
 
 def _sewer_max(rules: RulesResource, as_of: dt.date) -> int | None:
     """The most days the sewer law allows to correct, on the day judged (None: no version in effect)."""
-    notices = rules.town_rules().notices
-    version = notices.sewer_correction.get(as_of) if notices is not None else None
-    return None if version is None else int(version.max_days)
+    version = rules.town_rules().versions_of("notices.sewer_correction").get(as_of)
+    return None if version is None or version.max_days is None else int(version.max_days)
 
 
 @asset(

@@ -525,6 +525,15 @@ class Col:
     width: str = ""  # the column's share of the table ("24%"): a long name keeps to one line
 
 
+def slug_end_text(start: Any, minutes: Any, end: Any = None) -> str:
+    """A slug's end as the pages show it: its start plus its duration in whole minutes (the end of the last
+    high reading's interval), so that From, To and Minutes agree; the last reading's time when the duration
+    is not known."""
+    if is_missing(start) or is_missing(minutes):
+        return fmt_datetime(end)
+    return fmt_datetime(pd.Timestamp(start) + pd.Timedelta(minutes=float(minutes)))
+
+
 def slug_columns() -> list[Col]:
     """The columns of a table of slug events after its user column, in the same words on every page."""
 
@@ -534,7 +543,15 @@ def slug_columns() -> list[Col]:
     return [
         Col("constituent", "Of"),
         Col("start_at", "From", fmt=fmt_datetime, nowrap=True),
-        Col("end_at", "To", fmt=fmt_datetime, nowrap=True),
+        # the end of the last high reading's interval: From plus the minutes shown (contract 4's duration,
+        # last reading minus first plus one interval), so that the two always agree
+        Col(
+            "end_at",
+            "To",
+            html=lambda r: esc(slug_end_text(r["start_at"], r["duration_min"], r["end_at"])),
+            nowrap=True,
+            title="The end of the last high reading's interval: the start plus the minutes",
+        ),
         Col("duration_min", "Minutes", num=True, fmt=fmt_num),
         Col("peak_value", "Peak", num=True, html=measure("peak_value")),
         Col("baseline", "Usual (baseline)", num=True, html=measure("baseline")),

@@ -726,6 +726,76 @@ def test_surcharge_rate_adopted_from_a_date_prices_only_months_from_then(tmp_pat
     assert got[("METER", "BOD", D(2026, 7, 1))][1] is not None  # July: priced
 
 
+# ------------------------------------------------ contract 8.8: thresholds, set elsewhere, flow
+
+
+#: The model town's rules with a test's own surcharge threshold of BOD (200 mg/L, under the 240 limit).
+TEST_THRESHOLD = """  thresholds:
+    - {parameter: BOD, value: 200, unit: mg/L, citation: "test threshold", effective_from: null}
+  rates: []
+"""
+
+
+def test_a_surcharge_threshold_is_not_a_limit(tmp_path):
+    from assets.sewer_administrator import compliance
+
+    surcharge_fixture(tmp_path)
+    con = open_warehouse(tmp_path / "w.duckdb")
+    insert_users(con, [("MID", "Middle Strength", None, "P-X", None, 14400.0)])
+    # 220 mg/L: above the surcharge threshold (200), under the limit (240)
+    insert_lab(con, [("X-1", "MID", D(2026, 6, 5), "composite", "BOD", 220.0, False, "L")])
+    con.close()
+    rules = rules_with_rates(tmp_path, TEST_THRESHOLD)
+    run(tmp_path, assets=[compliance.discharge_violations, sur.surcharges], rules_dir=rules)
+    (mid,) = rows(tmp_path, "SELECT pounds, limit_mgl, threshold_kind FROM surcharges WHERE user_id = 'MID'")
+    # 14,400 gpd x 30 days = 0.432 MG x 8.34 x (220 - 200) = 72.0576 lb: surcharged from the threshold ...
+    assert mid[0] == pytest.approx(0.432 * 8.34 * 20) and mid[1:] == (200.0, "surcharge threshold")
+    # ... and never a violation: under every limit
+    assert rows(tmp_path, "SELECT count(*) FROM discharge_violations WHERE user_id = 'MID'") == [(0,)]
+    # above the limit too (340 mg/L): a violation of the limit, and surcharged from the threshold
+    meter = rows(tmp_path, "SELECT pounds FROM surcharges WHERE user_id = 'METER' AND parameter = 'BOD'")
+    assert meter[0][0] == pytest.approx(6.48 * 8.34 * 140)
+    assert rows(tmp_path, "SELECT count(*) FROM discharge_violations WHERE user_id = 'METER'") != [(0,)]
+
+
+def test_a_rate_set_elsewhere_is_reported_as_set_there_never_as_zero(tmp_path):
+    surcharge_fixture(tmp_path)
+    elsewhere = """  rates:
+    - {parameter: BOD, usd_per_lb: {set_by: "Appendix A"}, citation: "test (C)", effective_from: null}
+"""
+    run(tmp_path, assets=[sur.surcharges], rules_dir=rules_with_rates(tmp_path, elsewhere))
+    got = rows(
+        tmp_path,
+        "SELECT pounds, rate_usd_per_lb, amount_usd, amount_set_by, rule FROM surcharges "
+        "WHERE user_id = 'METER' AND parameter = 'BOD'",
+    )
+    pounds, rate, amount, set_by, rule = got[0]
+    assert pounds == pytest.approx(5404.32) and rate is None and amount is None
+    assert set_by == "set by Appendix A" and "rate per pound set by Appendix A" in rule
+
+
+@pytest.mark.parametrize(("above_gpd", "gallons"), [(216000, None), (215999, 30.0)])
+def test_a_flow_surcharge_runs_over_its_threshold_not_at_it(tmp_path, above_gpd, gallons):
+    # METER's June: 150 gpm x 43,200 minutes = 6,480,000 gallons = 216,000 gallons a day
+    surcharge_fixture(tmp_path)
+    flow = f"""  rates: []
+  per_flow:
+    - {{above_gpd: {above_gpd}, usd: "2.00", per_gallons: 1000, charged_on: gallons_over,
+       citation: "test flow surcharge", effective_from: null}}
+"""
+    run(tmp_path, assets=[sur.surcharges], rules_dir=rules_with_rates(tmp_path, flow))
+    got = rows(
+        tmp_path,
+        "SELECT average_gpd, gallons_charged, amount_usd FROM surcharges "
+        "WHERE kind = 'flow' AND user_id = 'METER'",
+    )
+    if gallons is None:  # exactly at the threshold: not over it
+        assert got == []
+    else:  # one gallon a day over for 30 days: 30 gallons x $2.00 / 1,000 = $0.06
+        assert got[0][0] == pytest.approx(216000) and got[0][1] == pytest.approx(gallons)
+        assert got[0][2] == Decimal("0.06")
+
+
 # ------------------------------------------------------------ grease traps
 
 

@@ -1729,3 +1729,16 @@ def test_the_stormwater_page_says_its_codes_in_words():
     )
     assert "inspection report not delivered in time" in html_text and "2 weeks" in html_text
     assert "Penalty periods" not in html_text and "Days (or weeks) of penalty" in html_text
+
+
+def test_a_slugs_shown_end_is_its_start_plus_its_minutes():
+    """Contract 4's duration is last reading minus first plus one interval: a slug of 5-minute readings from
+    10:00 to 10:30 lasted 35 minutes, and its shown end is 10:35, so that From, To and Minutes agree."""
+    import datetime as dt
+
+    from dashboards.html import slug_end_text
+
+    start = dt.datetime(2026, 7, 12, 14, 0, tzinfo=dt.UTC)  # 10:00 in New York
+    last = dt.datetime(2026, 7, 12, 14, 30, tzinfo=dt.UTC)
+    assert slug_end_text(start, 35, last) == "2026-07-12 10:35"
+    assert slug_end_text(start, None, last) == "2026-07-12 10:30"  # no duration: the last reading

@@ -61,7 +61,9 @@ def test_shipped_rules_load_typed_and_cite_everything():
         # 2026.12.12: ch. 185's appeal postpones the abatement, not the penalty; a late appeal is no appeal;
         # the permit renewal reminder is a Town practice, not law (contract 8.5)
         # 2026.12.13 / 2026.12.7: the municipality's own names (contract 8.4)
-        version = {"woodbury": "2026.12.13", "bellport": "2026.12.7"}[jurisdiction]
+        # 2026.12.14: the surcharge threshold reading's word says what it means (code_limit, not
+        # part2_limit: contract 8.8, the allowed words of every key)
+        version = {"woodbury": "2026.12.14", "bellport": "2026.12.7"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20

@@ -58,7 +58,7 @@ from assets.common import (
 from assets.run import counts_by, record_not_judged
 from outfall.law.enforcement import add_months
 from outfall.resources import OutfallSettings, RulesResource
-from outfall.rules import Rules, RulesError, Versions
+from outfall.rules import Rules, RulesError
 from outfall.rules.implemented import IMPLEMENTED
 from outfall.rules.tables import NotJudged, check_implemented, coverage_phrase, not_in_effect, versions_frame
 from outfall.rules.words import DESCRIBE
@@ -611,7 +611,7 @@ def compliance_summary(
 ) -> MaterializeResult:
     town = sewer_rules(rules)
     as_of = settings.as_of_date()
-    versions = town.notices.permit_expiry_warning if town.notices is not None else Versions(())
+    versions = town.versions_of("notices.permit_expiry_warning")
     warning = versions.get(as_of)  # permits are flagged by the policy in effect on the day judged
     not_judged = (
         []

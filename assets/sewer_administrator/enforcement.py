@@ -1374,8 +1374,8 @@ def _grease_letter(
                 "address_block": (recipient.lines() if recipient else []) or ["[address not on file]"],
                 "set_on": set_on,
                 "last_pumped_text": last,
-                "section_text": enforcement.section_text.grease if enforcement else "",
-                "penalty_text": enforcement.section_text.penalties if enforcement else "",
+                "section_text": (enforcement.section_text.grease or "") if enforcement else "",
+                "penalty_text": (enforcement.section_text.penalties or "") if enforcement else "",
                 "penalty_rule": penalty.citation if penalty else "",
                 "period_end_rule": extension_law(on.rules.deadline_extension, day, "grease_orders.comply_by"),
             },
@@ -1453,7 +1453,7 @@ def check_completeness_sewer_notices_violation(
         1
         for issued_on, days, correct_by in periods
         if versions.get(issued_on) is None
-        or days > versions.get(issued_on).max_days
+        or (versions.get(issued_on).max_days is not None and days > versions.get(issued_on).max_days)
         or correct_by > law.add_days(issued_on, days)
     )
     passed = violations == notices + not_judged and notices == distinct and too_long == 0

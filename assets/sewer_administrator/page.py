@@ -36,7 +36,7 @@ def read_sewer_data(
     as_of = settings.as_of_date()
     # The labels say what the rules say: the permit policy in effect on the as-of day, and the slug
     # definitions as the slug asset applied them (table slug_rules).
-    warning = town.notices.permit_expiry_warning.get(as_of) if town.notices else None
+    warning = town.versions_of("notices.permit_expiry_warning").get(as_of)
     data = SewerData(
         as_of=as_of,
         generated_at=_now_local(),

@@ -425,6 +425,11 @@ register(
                 doc="yes when the user's permit allows discharge above the limits for a surcharge (where "
                 "the rules surcharge only such users; blank: no)",
             ),
+            Column(
+                "parcel_id",
+                doc="the premises (parcels) whose sewer charges the user's surcharges are billed with: its "
+                "bill adds them to the premises' charges (blank: its surcharges are listed, not billed)",
+            ),
         ),
         key=("user_id",),
         extensions=BY_HAND,

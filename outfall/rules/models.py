@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import BeforeValidator, Field, PrivateAttr, WithJsonSchema, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
 from outfall import vocab
@@ -34,7 +34,7 @@ from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
 from outfall.rules.fee_schedules import FeeScheduleEntry
 from outfall.rules.fees import FeeSchedule
 from outfall.rules.illicit import IllicitTerms
-from outfall.rules.implemented import unimplemented
+from outfall.rules.implemented import OLD_WORDS, WORDS, renamed, unimplemented
 from outfall.rules.practices import PracticeTerms
 from outfall.rules.surcharges import Surcharge
 from outfall.rules.types import (
@@ -217,66 +217,128 @@ class Readings(Model):
     """A site's disturbed acres are taken as disturbed at one time."""
 
 
+def _word_reading(group: str, name: str) -> Any:
+    """The model of one named reading: its ``value`` is the one word this version implements (the schema's
+    enum and the docs say which, and what it means)."""
+    word, meaning = WORDS[group][name]
+    words = [word, *OLD_WORDS.get((group, name), {})]
+    kind: Any = (
+        Annotated[bool, BeforeValidator(_reading_flag), WithJsonSchema({"type": "boolean", "enum": [word]})]
+        if isinstance(word, bool)
+        else Annotated[str, BeforeValidator(_reading_text), WithJsonSchema({"type": "string", "enum": words})]
+    )
+    said = "true" if word is True else word
+    old = "".join(f" (the old word {o!r} is read as {said!r})" for o in OLD_WORDS.get((group, name), {}))
+    return create_model(
+        "".join(part.title() for part in name.split("_")) + "Reading",
+        __base__=Dated,
+        __module__=__name__,
+        __doc__=f"A reading of ambiguous law: {meaning}.",
+        value=(kind, Field(description=f"{said}: {meaning}{old}.")),
+    )
+
+
+def _reading_text(value: Any) -> Any:
+    if not isinstance(value, str) or not value.strip():
+        raise _error("{value} is not a word (write the reading's word)", value=show(value))
+    return value
+
+
+def _reading_flag(value: Any) -> Any:
+    if not isinstance(value, bool):
+        raise _error("{value} is not true or false", value=show(value))
+    return value
+
+
+def _renamed_words(group: str, data: Any) -> Any:
+    """A renamed old word (``OLD_WORDS``) read as the new one."""
+    if not isinstance(data, dict):
+        return data
+    out = dict(data)
+    for name, versions in data.items():
+        if isinstance(versions, list):
+            out[name] = [
+                {**v, "value": renamed(group, name, v.get("value"))} if isinstance(v, dict) else v
+                for v in versions
+            ]
+    return out
+
+
+_SC = "readings_sewer_compliance"
+_EN = "readings_enforcement"
+
+
 class SewerComplianceReadings(Model):
     """Readings of the sewer use law where the law and the contract leave a choice (the code refuses a
-    value it does not implement)."""
+    value it does not implement; each key's one word, and what it means, is in docs/rules.md)."""
 
-    daily_value: Versions[WordReading] | None = None
+    daily_value: Versions[_word_reading(_SC, "daily_value")] | None = None  # type: ignore[valid-type]
     """How a day's value is formed for a daily-maximum limit."""
-    monthly_value: Versions[WordReading] | None = None
+    monthly_value: Versions[_word_reading(_SC, "monthly_value")] | None = None  # type: ignore[valid-type]
     """How a month's value is formed for a monthly-average limit."""
-    overlapping_permit_limits: Versions[WordReading] | None = None
+    overlapping_permit_limits: Versions[_word_reading(_SC, "overlapping_permit_limits")] | None = None  # type: ignore[valid-type]
     """Which permit limit applies when two are in effect on one day."""
-    nondetect_against_minimum: Versions[WordReading] | None = None
+    nondetect_against_minimum: Versions[_word_reading(_SC, "nondetect_against_minimum")] | None = None  # type: ignore[valid-type]
     """How a non-detect is judged against a minimum limit."""
-    slug_usual_interval: Versions[WordReading] | None = None
+    slug_usual_interval: Versions[_word_reading(_SC, "slug_usual_interval")] | None = None  # type: ignore[valid-type]
     """How a meter's usual reading interval is measured."""
-    slug_duration_display: Versions[WordReading] | None = None
+    slug_duration_display: Versions[_word_reading(_SC, "slug_duration_display")] | None = None  # type: ignore[valid-type]
     """How a slug's duration is shown."""
-    permit_in_effect: Versions[WordReading] | None = None
+    permit_in_effect: Versions[_word_reading(_SC, "permit_in_effect")] | None = None  # type: ignore[valid-type]
     """Which days a user's permit is in effect, from its permit_effective and permit_expires dates."""
-    permit_term_unknown: Versions[WordReading] | None = None
+    permit_term_unknown: Versions[_word_reading(_SC, "permit_term_unknown")] | None = None  # type: ignore[valid-type]
     """What a user with neither permit date means for the finding of discharges without a permit."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_words(cls, data: Any) -> Any:
+        return _renamed_words(_SC, data)
 
     @model_validator(mode="after")
     def _implemented(self) -> "SewerComplianceReadings":
-        return _refuse_unimplemented(self, "readings_sewer_compliance")
+        return _refuse_unimplemented(self, _SC)
 
 
 class EnforcementReadings(Model):
     """Readings of the enforcement law where the text and the inputs leave a choice (the code refuses a
-    value it does not implement)."""
+    value it does not implement; each key's one word, and what it means, is in docs/rules.md)."""
 
-    sewer_notice_date: Versions[WordReading] | None = None
+    sewer_notice_date: Versions[_word_reading(_EN, "sewer_notice_date")] | None = None  # type: ignore[valid-type]
     """The day a notice of violation is dated."""
-    sewer_correction_judged_by: Versions[WordReading] | None = None
+    sewer_correction_judged_by: Versions[_word_reading(_EN, "sewer_correction_judged_by")] | None = None  # type: ignore[valid-type]
     """What shows a violation corrected in time."""
-    sewer_penalty_days: Versions[WordReading] | None = None
+    sewer_penalty_days: Versions[_word_reading(_EN, "sewer_penalty_days")] | None = None  # type: ignore[valid-type]
     """Which days count toward the sewer use law's penalty."""
-    accidental_statement_from: Versions[WordReading] | None = None
+    accidental_statement_from: Versions[_word_reading(_EN, "accidental_statement_from")] | None = None  # type: ignore[valid-type]
     """The day the accidental-discharge statement period runs from."""
-    self_monitoring_aware_on: Versions[WordReading] | None = None
+    self_monitoring_aware_on: Versions[_word_reading(_EN, "self_monitoring_aware_on")] | None = None  # type: ignore[valid-type]
     """The day a user is taken to become aware of a violation."""
-    resample_by_any_lab: Versions[FlagReading] | None = None
+    resample_by_any_lab: Versions[_word_reading(_EN, "resample_by_any_lab")] | None = None  # type: ignore[valid-type]
     """Whether any later result satisfies the repeat sampling."""
-    late_report_not_received: Versions[WordReading] | None = None
+    late_report_not_received: Versions[_word_reading(_EN, "late_report_not_received")] | None = None  # type: ignore[valid-type]
     """How late a report not yet received is."""
-    late_report_counts: Versions[WordReading] | None = None
+    late_report_counts: Versions[_word_reading(_EN, "late_report_counts")] | None = None  # type: ignore[valid-type]
     """Which reports count for the late-report criterion."""
-    snc_publication_period: Versions[WordReading] | None = None
+    snc_publication_period: Versions[_word_reading(_EN, "snc_publication_period")] | None = None  # type: ignore[valid-type]
     """The period the annual list of significant noncompliance covers."""
-    surcharge_threshold: Versions[WordReading] | None = None
-    """The concentration above which a surcharge is owed."""
-    surcharge_concentration: Versions[WordReading] | None = None
+    surcharge_threshold: Versions[_word_reading(_EN, "surcharge_threshold")] | None = None  # type: ignore[valid-type]
+    """The concentration a surcharge by the pound counts from where the rules state no surcharge
+    threshold."""
+    surcharge_concentration: Versions[_word_reading(_EN, "surcharge_concentration")] | None = None  # type: ignore[valid-type]
     """How a month's concentration is formed for a surcharge."""
-    surcharge_flow: Versions[WordReading] | None = None
+    surcharge_flow: Versions[_word_reading(_EN, "surcharge_flow")] | None = None  # type: ignore[valid-type]
     """How a month's volume is formed for a surcharge."""
-    grease_due_from: Versions[WordReading] | None = None
+    grease_due_from: Versions[_word_reading(_EN, "grease_due_from")] | None = None  # type: ignore[valid-type]
     """The day a grease interceptor's next pump-out is counted from."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_words(cls, data: Any) -> Any:
+        return _renamed_words(_EN, data)
 
     @model_validator(mode="after")
     def _implemented(self) -> "EnforcementReadings":
-        return _refuse_unimplemented(self, "readings_enforcement")
+        return _refuse_unimplemented(self, _EN)
 
 
 def _refuse_unimplemented(readings: Any, group: str) -> Any:
@@ -542,20 +604,40 @@ class Billing(Dated):
 
 
 class SewerCorrection(Dated):
-    """The period a notice of violation gives to correct it."""
+    """The period a notice of violation gives to correct it: a number of days the law states (max_days, or
+    days), or a period the law leaves to the notice ("a reasonable time", set_per_notice: true), which the
+    administrator gives in each notice (notices_mailed.correct_within_days)."""
 
-    max_days: Count
-    """The law's maximum period, in days."""
+    max_days: Count | None = None
+    """The law's maximum period, in days (left out: the law states no maximum)."""
     days: Count | None = None
     """The period the administrator gives (left out: the maximum)."""
+    set_per_notice: Flag = False
+    """true where the law gives no number of days ("a reasonable time", "a period determined by the
+    Director"): each notice's days are the ones recorded with its mailing, and a mailed notice without
+    them is listed for review."""
+    words: Text | None = None
+    """The law's words for the period where it is set per notice (e.g. "a reasonable time")."""
 
     @model_validator(mode="after")
     def _within(self) -> "SewerCorrection":
-        if self.days is not None and self.days > self.max_days:
+        if self.max_days is None and self.days is None and not self.set_per_notice:
+            raise _error(
+                "give max_days (the law's maximum), days, or set_per_notice: true where the law leaves the "
+                "period to each notice (a reasonable time)"
+            )
+        if self.days is not None and self.max_days is not None and self.days > self.max_days:
             raise _error(
                 "days {days} is more than max_days {max}", days=self.days, max=self.max_days, key_name="days"
             )
         return self
+
+    @property
+    def default_days(self) -> int | None:
+        """The days a mailed notice gives when its record states none (None: set per notice)."""
+        if self.set_per_notice:
+            return None
+        return self.days if self.days is not None else self.max_days
 
 
 LawKey = Literal[
@@ -619,19 +701,22 @@ class SelfMonitoring(Duty):
 
 
 class Notices(Model):
-    """Deadlines of sewer notices and reports."""
+    """Deadlines of sewer notices and reports. Each part is a duty some codes state and others do not: a
+    part left out is not judged (reported as not judged, never given a value), and the letters say nothing
+    of it."""
 
-    sewer_correction: Versions[SewerCorrection]
-    """The period to correct a violation."""
-    accidental_statement: Versions[DaysRule]
+    sewer_correction: Versions[SewerCorrection] | None = None
+    """The period to correct a violation (left out: no period to correct is judged, and no sewer notice
+    is drafted)."""
+    accidental_statement: Versions[DaysRule] | None = None
     """Days to follow an accidental discharge's notification with a written statement."""
-    periodic_report: Versions[PeriodicReport]
+    periodic_report: Versions[PeriodicReport] | None = None
     """The interval of periodic reports."""
-    self_monitoring: Versions[SelfMonitoring]
+    self_monitoring: Versions[SelfMonitoring] | None = None
     """Notice and repeat sampling after a self-monitoring violation."""
-    slug_report: Versions[DaysRule]
+    slug_report: Versions[DaysRule] | None = None
     """Days to send a written report of a slug discharge."""
-    permit_expiry_warning: Versions[DaysRule]
+    permit_expiry_warning: Versions[DaysRule] | None = None
     """Days before a permit's expiry from which it is flagged."""
 
 
@@ -655,14 +740,15 @@ class Snc(Dated):
 
 
 class SewerEnforcementTexts(Model):
-    """The law's words quoted in sewer letters."""
+    """The law's words quoted in sewer letters; a text the code does not have is left out, and no letter
+    quotes it."""
 
-    enforcement: Text
+    enforcement: Text | None = None
     """The enforcement section."""
-    penalties: Text
+    penalties: Text | None = None
     """The sewer use law's penalties section."""
-    grease: Text
-    """Grease, oil and sand interceptors."""
+    grease: Text | None = None
+    """Grease, oil and sand interceptors (left out where the code has no such section)."""
     citation: Citation
 
 
@@ -743,16 +829,41 @@ class StormwaterPenalty(Dated):
 
 
 class SewerUsePenalty(Dated):
-    """The sewer use law's fine and civil penalty."""
+    """The sewer use law's penalty, as its section states it: a fine, imprisonment, a civil penalty, or any
+    of them. A part the section does not have is left out: it is not stated in any letter and adds
+    nothing to the most a violation may cost."""
 
-    per: Per
-    """Each day (or week) a violation continues is a separate violation."""
-    fine_max_usd: Money
+    per: Per | None = None
+    """Each day (or week) a violation continues is a separate violation (left out: the section does not
+    say so)."""
+    fine_max_usd: Money | None = None
     """Greatest fine per violation, dollars."""
-    imprisonment_max_days: Count
+    imprisonment_max_days: Count | None = None
     """Longest imprisonment per violation, days (with or instead of the fine)."""
-    civil_max_usd: Money
+    imprisonment_max_months: Count | None = None
+    """Longest imprisonment per violation, where the section states it in months."""
+    civil_max_usd: Money | None = None
     """Greatest civil penalty per violation, dollars."""
+
+    @model_validator(mode="after")
+    def _some_part(self) -> "SewerUsePenalty":
+        parts = (
+            self.fine_max_usd,
+            self.imprisonment_max_days,
+            self.imprisonment_max_months,
+            self.civil_max_usd,
+        )
+        if all(p is None for p in parts):
+            raise _error(
+                "give at least one of fine_max_usd, imprisonment_max_days (or _months) and civil_max_usd, as "
+                "the penalty section states them (or leave the whole section out)"
+            )
+        if self.imprisonment_max_days is not None and self.imprisonment_max_months is not None:
+            raise _error(
+                "give imprisonment_max_days or imprisonment_max_months, as the section states it, not both",
+                key_name="imprisonment_max_months",
+            )
+        return self
 
 
 class Penalties(Model):
@@ -1123,8 +1234,7 @@ class LawName(Dated):
     are violations in the town's notices only where the rules adopt them (``adopted_by``)."""
 
     name: Text
-    """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part
-    2")."""
+    """In full, as a letter's heading names it (e.g. "Sewer Use, <Town> Code chapter 12")."""
     short: Text
     """As a page or a finding cites it (e.g. "<Town> Code ch. 12")."""
 
@@ -1173,6 +1283,60 @@ LAW_NAMES_NEEDED = (
 )
 
 
+# ============================================================ is a duty judged
+
+
+#: What each duty or part of the rules is, in words ("not judged: the rules state no <words>"): the parts a
+#: code may leave out, each then not judged.
+DUTY_WORDS = {
+    "discharge_limits": "discharge limits",
+    "slug": "definition of a slug discharge",
+    "snc": "criteria of significant noncompliance",
+    "notices": "deadlines of notices and reports",
+    "notices.sewer_correction": "period to correct a violation",
+    "notices.accidental_statement": "period for a written statement after an accidental discharge",
+    "notices.periodic_report": "interval of periodic reports",
+    "notices.self_monitoring": "notice and repeat sampling after a user's own sample shows a violation",
+    "notices.slug_report": "period for a written report of a slug discharge",
+    "notices.permit_expiry_warning": "notice of an expiring permit",
+    "penalties": "penalties",
+    "penalties.sewer_use": "sewer use penalty",
+    "penalties.stormwater": "stormwater penalty",
+    "sewer_enforcement": "who issues sewer notices and how",
+    "sewer_enforcement.section_text.enforcement": "enforcement section's words",
+    "sewer_enforcement.section_text.penalties": "penalty section's words",
+    "sewer_enforcement.section_text.grease": "grease interceptor section's words",
+    "grease_interceptors": "rules for grease interceptors",
+    "required_testing": "rule of required testing",
+    "surcharge": "surcharge",
+    "surcharge.method": "surcharge by the pound",
+    "surcharge.thresholds": "surcharge thresholds",
+    "surcharge.per_volume": "surcharge per volume of discharge",
+    "surcharge.per_flow": "surcharge by flow",
+    "infiltration": "allowed infiltration",
+    "volume_charges": "charge by the volume of water used",
+    "sewer_units": "sewer unit schedule",
+    "swppp": "construction stormwater inspections",
+    "illicit_discharges": "illicit discharge rules",
+}
+
+
+class Judgment:
+    """Whether the rules judge a duty: ``judged`` (bool), and ``reason`` in words when they do not
+    ("not judged: the rules of the City of X state no period to correct a violation")."""
+
+    __slots__ = ("judged", "reason")
+
+    def __init__(self, judged: bool, reason: str = ""):
+        self.judged, self.reason = judged, reason
+
+    def __bool__(self) -> bool:
+        return self.judged
+
+    def __repr__(self) -> str:
+        return f"Judgment({self.judged}, {self.reason!r})"
+
+
 # ============================================================ the file
 
 
@@ -1219,10 +1383,11 @@ class Rules(Model):
     # Contract section 5: their models are in outfall/rules/calendar.py, illicit.py, practices.py and
     # fees.py; the pure functions that apply them are the law's (law/, modules of the same names).
     business_days: BusinessDayRules | None = None
-    """Business days: the weekdays counted and the public holidays of New York GCL § 24."""
+    """Business days: the weekdays counted and the public holidays, as the state law the town follows lists
+    them."""
     deadline_extension: Versions[DeadlineExtension] | None = None
-    """Deadlines that end on a weekend or holiday (New York GCL § 25-a): the periods within which a recipient
-    must act that end instead on the next business day."""
+    """Deadlines that end on a weekend or holiday: the periods within which a recipient must act that end
+    instead on the next business day, under the state law the rules name (left out: none moves)."""
     illicit_discharges: Versions[IllicitTerms] | None = None
     """Illicit discharges to the storm drain system: deadlines, charges and penalty."""
     post_construction: Versions[PracticeTerms] | None = None
@@ -1250,6 +1415,7 @@ class Rules(Model):
     _source: Path = PrivateAttr(default=Path("rules.yaml"))
     _sha256: str = PrivateAttr(default="")
     _not_stated: tuple[str, ...] = PrivateAttr(default=())
+    _notes: tuple[str, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
     def _sections_agree(self) -> "Rules":
@@ -1284,6 +1450,11 @@ class Rules(Model):
         """The sections, entries and keys the file leaves ``""``: what the law does not state, in the order
         of the file."""
         return self._not_stated
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the check says of a usable file beside its problems: an old word read as its new one."""
+        return self._notes
 
     def today(self) -> dt.date:
         """Today in the rules' time zone."""
@@ -1358,6 +1529,35 @@ class Rules(Model):
             f"not drafted: the rules of {self.name} do not state how a stormwater notice of violation is "
             f"issued ({', '.join(said)}: not stated); the findings are listed without a notice"
         )
+
+    def part(self, path: str) -> Any:
+        """The part of the rules at ``path`` ("notices.slug_report", "sewer_enforcement.section_text.grease");
+        None when the rules leave it (or what holds it) out."""
+        value: Any = self
+        for name in path.split("."):
+            if value is None:
+                return None
+            if isinstance(value, Versions) and value:  # a part of a dated section: its latest version's
+                value = sorted(value, key=lambda v: v.starts)[-1]
+            value = getattr(value, name, None)
+        return value
+
+    def versions_of(self, path: str) -> Versions:
+        """The dated versions at ``path`` ("notices.sewer_correction"): none when the rules leave it out."""
+        value = self.part(path)
+        return value if isinstance(value, Versions) else Versions(())
+
+    def judged(self, path: str, day: dt.date | None = None) -> Judgment:
+        """Whether these rules judge the duty at ``path`` (on ``day``, for a dated part): a part the rules
+        leave out is not judged, and the reason says so in words. Every statement of "none", "no" or 0
+        about a duty asks this first (contract 8.6)."""
+        value = self.part(path)
+        what = DUTY_WORDS.get(path, path.rsplit(".", 1)[-1].replace("_", " "))
+        if value is None or (isinstance(value, (list, tuple)) and not value):
+            return Judgment(False, f"not judged: the rules of {self.name} state no {what}")
+        if day is not None and isinstance(value, Versions) and value.get(day) is None:
+            return Judgment(False, f"not judged: the rules of {self.name} state no {what} in effect on {day}")
+        return Judgment(True)
 
     def require(self, name: str) -> Any:
         """Section ``name``; RulesError naming the file when this jurisdiction has none."""

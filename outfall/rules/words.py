@@ -40,9 +40,28 @@ def acres(value: Any) -> str:
     return "? acres" if value is None else f"{num(value)} acre{'' if num(value) == '1' else 's'}"
 
 
+def penalty_words(pen: Any) -> str:
+    """A sewer use penalty in the words of the parts its section has: 'a fine up to $250 plus a civil
+    penalty up to $250 per violation, each day a separate violation'."""
+    parts = []
+    if pen.fine_max_usd is not None:
+        parts.append(f"a fine up to {usd(pen.fine_max_usd)}")
+    jail = pen.imprisonment_max_days or getattr(pen, "imprisonment_max_months", None)
+    if jail is not None and pen.fine_max_usd is None:
+        unit = "days" if pen.imprisonment_max_days is not None else "months"
+        parts.append(f"imprisonment up to {jail} {unit}")
+    if pen.civil_max_usd is not None:
+        parts.append(f"a civil penalty up to {usd(pen.civil_max_usd)}")
+    each = f", each {pen.per} a separate violation" if pen.per else ""
+    return f"{' plus '.join(parts)} per violation{each}"
+
+
 def current(versions: Iterable[Any], day: dt.date | None = None) -> Any:
     """The version in effect on ``day`` (today), else the latest that began before it, else the first:
-    for words about the rules, never for judging (judging asks ``.at(day)`` of the day judged)."""
+    for words about the rules, never for judging (judging asks ``.at(day)`` of the day judged). None when
+    the rules state no version (a part a code leaves out)."""
+    if not versions:
+        return None
     items = sorted(versions, key=lambda v: v.starts)
     day = day or dt.date.today()
     for v in items:
@@ -209,7 +228,9 @@ class Describe:
 
     def compliance_summary(self) -> str:
         notices = self._get(self.town, "notices")
-        days = current(notices.permit_expiry_warning).days if notices else None
+        days = (
+            current(notices.permit_expiry_warning).days if notices and notices.permit_expiry_warning else None
+        )
         within = f"within {days} days" if days is not None else "as the rules say"
         return (
             "Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
@@ -219,14 +240,10 @@ class Describe:
 
     def sewer_notices(self) -> str:
         notices, penalties = self._get(self.town, "notices"), self._get(self.town, "penalties")
-        days = current(notices.sewer_correction).max_days if notices else "?"
+        correction = current(notices.sewer_correction) if notices and notices.sewer_correction else None
+        days = (correction.max_days if correction.max_days is not None else "?") if correction else "?"
         pen = current(penalties.sewer_use) if penalties and penalties.sewer_use else None
-        penalty = (
-            f"a fine up to {usd(pen.fine_max_usd)} plus a civil penalty up to {usd(pen.civil_max_usd)} per "
-            f"violation, each {pen.per} a separate violation"
-            if pen
-            else "no penalty in the rules"
-        )
+        penalty = penalty_words(pen) if pen else "no penalty in the rules"
         return (
             "The follow-up of every sample result that breaks a per-sample limit "
             f"({self.law('sewer_use', fallback='the sewer use law')}, enforcement) from the monthly notice "
@@ -243,6 +260,8 @@ class Describe:
             return "The deadlines engine: no notices section in the rules."
         periodic, accidental = current(n.periodic_report), current(n.accidental_statement)
         sm, slug, warn = current(n.self_monitoring), current(n.slug_report), current(n.permit_expiry_warning)
+        if None in (periodic, accidental, sm, slug, warn):
+            return self._some_obligations(periodic, accidental, sm, slug, warn)
         return (
             "The deadlines engine (status met / late / open / overdue as of the day judged, calendar days), "
             "each deadline by the rules in effect on the day that starts it: periodic reports at intervals "
@@ -251,6 +270,30 @@ class Describe:
             f"a violation the user's own sampling found, notice within {num(sm.notice_hours)} hours and a "
             f"repeat result within {sm.resample_days} days (40 CFR 403.12(g)(2)); a written slug report "
             f"within {slug.days} days (40 CFR 403.8(f)(2)(vi)); permits expiring within {warn.days} days."
+        )
+
+    def _some_obligations(self, periodic: Any, accidental: Any, sm: Any, slug: Any, warn: Any) -> str:
+        """The deadlines engine's description where the rules state only some of the duties."""
+        law = self.law("sewer_use", fallback="the sewer use law")
+        said = [
+            f"periodic reports at intervals not exceeding {periodic.max_months} months ({law})"
+            if periodic
+            else "",
+            f"the written statement within {accidental.days} days of an accidental discharge ({law})"
+            if accidental
+            else "",
+            f"for a violation the user's own sampling found, notice within {num(sm.notice_hours)} hours and "
+            f"a repeat result within {sm.resample_days} days"
+            if sm
+            else "",
+            f"a written slug report within {slug.days} days" if slug else "",
+            f"permits expiring within {warn.days} days" if warn else "",
+        ]
+        stated = "; ".join(p for p in said if p) or "none"
+        return (
+            "The deadlines engine (status met / late / open / overdue as of the day judged, calendar days), "
+            f"each deadline by the rules in effect on the day that starts it: {stated}. A duty the rules do "
+            "not state is not judged."
         )
 
     def snc_determinations(self) -> str:
@@ -283,15 +326,23 @@ class Describe:
         if sc.method:
             m = current(sc.method)
             params = ", ".join(parameter_words(p) for p in m.parameters)
+            volume = (
+                "flow (million gallons)"
+                if m.unit == "million_gallons"
+                else f"volume ({m.unit.replace('_', ' ')})"
+            )
+            above = "the surcharge threshold (else the limit)" if sc.thresholds else "limit"
             parts.append(
-                f"by the pound ({params}): pounds = flow (million gallons) x {num(m.lbs_per_mg_per_mgl)} x "
-                "(concentration - limit), negatives as zero, x the rate per pound adopted for the month, "
+                f"by the pound ({params}): pounds = {volume} x {num(m.factor)} x "
+                f"(concentration - {above}), negatives as zero, x the rate per pound adopted for the month, "
                 "when one is"
             )
         if sc.per_strength:
             parts.append("per volume for each mg/L above a strength")
         if sc.per_volume:
             parts.append("per volume of discharge")
+        if sc.per_flow:
+            parts.append("by flow, for a month averaging more than so many gallons a day")
         if sc.multipliers:
             parts.append("with a factor for users outside the corporate limits")
         if sc.permit:
