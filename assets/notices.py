@@ -48,6 +48,7 @@ from outfall.atomic import each_folder_swept_once
 from outfall.law import notices as law, swppp as swppp_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
+from outfall.records import files_on_record
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged
@@ -727,7 +728,7 @@ def notices(
 ) -> MaterializeResult:
     paths = outputs(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         builder = NoticeBuilder(con, settings, rules, writer)
         built = builder.build()
         rows = built.rows()
@@ -744,12 +745,15 @@ def notices(
                         con.register("_issued", pd.DataFrame(n.issued_items))
                         con.execute(sql("insert_notice_items_issued")).fetchall()
                         con.unregister("_issued")
+            # the files of the record, whatever day this run judges by: never written again nor removed
+            on_record = files_on_record(con) | built.recorded_files
             if paths.dashboards is not None:
                 with each_folder_swept_once():
                     for rel, html_text in built.letters().items():
-                        target = paths.dashboards / rel
-                        write_letter(target.parent, target.name, html_text)
-        removed = _remove_stale(paths.dashboards, set(built.letters()) | built.recorded_files)
+                        if rel not in on_record:
+                            target = paths.dashboards / rel
+                            write_letter(target.parent, target.name, html_text)
+        removed = _remove_stale(paths.dashboards, set(built.letters()) | on_record)
         if paths.dashboards is None:
             context.log.warning("in-memory warehouse and no dashboards folder: notice letters not written")
         counts: dict[str, int] = defaultdict(int)

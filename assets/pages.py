@@ -22,7 +22,7 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, read_as_of
 from dashboards import query
 from dashboards.html import PageMeta, day_words, months_words, noun, role_name
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
@@ -133,6 +133,7 @@ def write_page(
     folder = dashboards_dir(duckdb, settings)
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
+        read_as_of(con, settings.as_of_date(), rules.timezone())  # the inputs as of the run's day
         data = read(con, folder)
     html_text, meta = build(data)
     ensure_plotly_js(folder)
@@ -415,6 +416,7 @@ def dashboard_index(
     folder = dashboards_dir(duckdb, settings)
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
+        read_as_of(con, settings.as_of_date(), rules.timezone())  # the inputs as of the run's day
         data = read_index_data(con, settings, rules, folder)
     data.failures = [tuple(f) for f in json.loads(context.run.tags.get(FAILED_STEPS_TAG) or "[]")]
     quarantine_html, _ = build_quarantine_page(data)

@@ -58,6 +58,7 @@ from dashboards.html import fmt_measure
 from outfall.law import enforcement as law, notices as notice_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.letters import Letter, LetterWriter, Recipient, address_problems, safe_file_name, write_letter
+from outfall.records import files_on_record
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError, Versions
 from outfall.rules.implemented import IMPLEMENTED
@@ -167,18 +168,25 @@ def _built(
     asset's own table first) have replaced the tables' rows, with what was not judged, in one transaction."""
     on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         built = build(con, on, as_of)
         with transaction(con):
             replace_judged(con, on.missing, **dict(zip(tables, built if len(tables) > 1 else (built,))))
         yield con, as_of, built
 
 
-def _write_letters(folder: Path | None, letters: dict[str, Letter]) -> None:
+def _write_letters(folder: Path | None, letters: dict[str, Letter], on_record: set[str]) -> None:
+    """Write ``letters`` into ``folder``, but a file of the record (``on_record``: never written again)."""
     if folder is None:
         return
     for name, html_text in letters.items():
-        write_letter(folder, name, html_text)
+        if name not in on_record:
+            write_letter(folder, name, html_text)
+
+
+def _on_record(con) -> set[str]:
+    """The names of the files of the record, whatever day this run judges by (``files_on_record``)."""
+    return {Path(f).name for f in files_on_record(con)}
 
 
 def _remove_stale(folder: Path | None, prefix: str, keep: Iterable[str]) -> int:
@@ -269,7 +277,7 @@ def sewer_notices(
     on = Dated(town)
     folder = letters_folder(duckdb, settings)
     rows: list[dict] = []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         monthly = {
             (n["recipient_id"], n["period"]): n
             for n in _records(con, "select_notices_of_kind", {"kind": "sewer"})
@@ -356,7 +364,7 @@ def sewer_notices(
         with transaction(con):
             replace_judged(con, on.missing, sewer_notices=rows)
         # One letter per notice now (assets/notices.py): the one-per-sample letters of old go.
-        removed = _remove_stale(folder, NOTICE_PREFIX, ())
+        removed = _remove_stale(folder, NOTICE_PREFIX, _on_record(con))
         return table_result(
             con,
             "sewer_notices",
@@ -882,7 +890,7 @@ def snc_publication(
     as_of = settings.as_of_date()
     folder = letters_folder(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         by_year: dict[int, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
         for d in _records(con, "select_snc_publication_users"):
             by_year[d["period_start"].year][d["user_id"]].append(d)
@@ -970,8 +978,9 @@ def snc_publication(
             )
         with transaction(con):
             replace_judged(con, on.missing, snc_publication=rows)
-            _write_letters(folder, letters)
-        removed = _remove_stale(folder, PUBLICATION_PREFIX, letters)
+            on_record = _on_record(con)
+            _write_letters(folder, letters, on_record)
+        removed = _remove_stale(folder, PUBLICATION_PREFIX, set(letters) | on_record)
         return table_result(
             con,
             "snc_publication",
@@ -1183,7 +1192,7 @@ def grease_trap_status(
     as_of = settings.as_of_date()
     folder = letters_folder(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         status_rows, orders = build_grease(con, on, as_of)
         records = {
             r["document_id"]: r
@@ -1217,8 +1226,9 @@ def grease_trap_status(
             letters[file_name] = letter
         with transaction(con):
             replace_judged(con, on.missing, grease_trap_status=status_rows, grease_orders=orders)
-            _write_letters(folder, letters)
-        removed = _remove_stale(folder, ORDER_PREFIX, set(letters) | kept | _recorded_files(records))
+            on_record = _on_record(con) | _recorded_files(records)
+            _write_letters(folder, letters, on_record)
+        removed = _remove_stale(folder, ORDER_PREFIX, set(letters) | kept | on_record)
         return table_result(
             con,
             "grease_trap_status",
@@ -1319,7 +1329,7 @@ def check_completeness_sewer_notices_violation(
 ) -> AssetCheckResult:
     as_of = settings.as_of_date()
     versions = Dated(enforcement_rules(rules)).versions("notices.sewer_correction")
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         violations, notices, distinct, not_judged = con.execute(
             sql("select_sewer_notice_completeness"), {"as_of": as_of}
         ).fetchall()[0]

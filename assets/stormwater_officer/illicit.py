@@ -549,7 +549,7 @@ def illicit_discharges_judged(
     as_of = settings.as_of_date()
     folder = letters_dir(duckdb, settings, "stormwater")
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         deadlines, charges, letters, aside, skipped = build_illicit(con, rules.town_rules(), as_of, writer)
         recorded = recorded_letter_files(con)
         letters = keep_records(letters, folder, recorded)

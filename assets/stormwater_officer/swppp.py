@@ -59,6 +59,7 @@ from assets.notices import INPUT_FILE, copy_lines, notice_number, recipients
 from assets.run import replace_judged
 from outfall.law import notices as notice_law, swppp as law
 from outfall.letters import LetterWriter, address_problems, write_letter
+from outfall.records import files_on_record
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.models import OPTIONAL_SWPPP_PARTS
@@ -213,7 +214,7 @@ def site_classification(
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         for s in _records(con, sql("select_swppp_sites")):
             start, fs = s["construction_start"], s["final_stabilization"]
             row = {
@@ -322,7 +323,7 @@ def swppp_inspection_findings(
     rows, not_judged = [], []
     storm_requirements = 0
     sites_judged = 0
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = [s for s in _classified_sites(con) if s["inspections_required"]]
         inspections = _inspections(con)
         rain = _daily_rain(con)
@@ -396,7 +397,7 @@ def swppp_other_findings(
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if _subject_to_chapter(s)}
         inspections = _inspections(con)
         approvals: dict[str, list] = defaultdict(list)
@@ -883,7 +884,7 @@ def swppp_notices(
     folder = letters_dir(duckdb, settings, "stormwater")
     writer = LetterWriter(settings.data_path(), rules)
     notices, orders, letters, not_judged = [], [], [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con)}
         rain = _daily_rain(con)
         convictions = defaultdict(list)
@@ -1002,9 +1003,11 @@ def swppp_notices(
             context.log.warning(
                 "in-memory warehouse and no dashboards_dir: letters are kept in table swppp_letters only"
             )
-        else:
+        # the files of the record, whatever day this run judges by: never written again nor removed
+        on_record = {Path(f).name for f in files_on_record(con)}
+        if folder is not None:
             for letter in letters:
-                if letter.get("write", True):
+                if letter.get("write", True) and letter["file_name"] not in on_record:
                     write_letter(folder, letter["file_name"], letter["html"])
         with transaction(con):
             replace_judged(
@@ -1016,7 +1019,7 @@ def swppp_notices(
             )
         removed = 0
         if folder is not None and folder.is_dir():
-            keep = {letter["file_name"] for letter in letters}
+            keep = {letter["file_name"] for letter in letters} | on_record
             for stale in folder.glob(f"{LETTER_PREFIX}*.html"):
                 if stale.name not in keep:
                     stale.unlink()
@@ -1079,7 +1082,7 @@ def swppp_upcoming(
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if s["inspections_required"] and s["active"]}
         inspections = _inspections(con)
         rain = _daily_rain(con)
@@ -1189,7 +1192,9 @@ def swppp_upcoming(
 )
 def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    rows, total = check_rows(duckdb, sql("check_validity_status"), [as_of], table="swppp_inspection_findings")
+    rows, total = check_rows(
+        duckdb, sql("check_validity_status"), [as_of], table="swppp_inspection_findings", as_of=as_of
+    )
     bad = rows[0][0]
     return AssetCheckResult(
         passed=bad == 0,
@@ -1204,8 +1209,8 @@ def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> 
     description="Every active site needing inspections has rainfall at its gauge during its judged "
     "period; without it no storm inspection can be required (WARN).",
 )
-def check_completeness_rain_gauge(duckdb: DuckDBResource) -> AssetCheckResult:
-    rows, _ = check_rows(duckdb, sql("check_completeness_rain_gauge"))
+def check_completeness_rain_gauge(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
+    rows, _ = check_rows(duckdb, sql("check_completeness_rain_gauge"), as_of=settings.as_of_date())
     return AssetCheckResult(
         passed=not rows,
         severity=AssetCheckSeverity.WARN,

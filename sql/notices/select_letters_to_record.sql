@@ -17,5 +17,5 @@ SELECT l.letter, l.letter_kind, l.recipient_id, l.dated, l.ready, l.reason, l.do
 FROM letters l
 LEFT JOIN mailings m ON m.document_id = l.document_id
 WHERE l.mailed AND l.dated IS NOT NULL
-  AND l.document_id NOT IN (SELECT document_id FROM documents_issued)
+  AND l.document_id NOT IN (SELECT document_id FROM main.documents_issued)
 ORDER BY l.dated, l.document_id
