@@ -359,6 +359,7 @@ def read_index_data(
     data.not_judged = r.named("not_judged", "select_dashboard_not_judged", {"examples": NOT_JUDGED_EXAMPLES})
     data.cards = _cards(r, folder, settings, rules, data.laws)
     data.worklist = r.named("worklist", "select_dashboard_worklist")
+    data.held_back = r.named("held_back", "select_held_back")
     data.reports = _reports(con, r, folder)
     data.present = r.present
     return data

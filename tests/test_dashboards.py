@@ -1015,11 +1015,21 @@ def test_index_and_quarantine_pages_show_bad_rows():
         quarantine_counts=pd.DataFrame([{"dataset": "lab_results", "reason": "unit", "rows": 1}]),
         quarantine=q,
         quarantine_total=1,
+        held_back=pd.DataFrame(
+            [
+                {"dataset": "lab_results", "rows_after": 2, "later_facts_after": 0, "quarantined_after": 1},
+                {"dataset": "sites", "rows_after": 0, "later_facts_after": 1, "quarantined_after": 0},
+            ]
+        ),
     )
     index_html, _ = build_index_page(data)
     assert 'href="quarantine.html#q-lab_results"' in index_html and 'href="sewer.html"' in index_html
     assert "Not written yet" in index_html  # billing page not there
-    assert "2026-02-02 to 2026-07-02" in index_html and "Data dated after the as-of date" in index_html
+    assert "2026-02-02 to 2026-07-02" in index_html
+    # contract 8.1: the index says how many rows dated after the day the run did not judge, per folder
+    assert "2 input rows dated after June 30, 2026 were not judged</strong> (lab_results 2)" in index_html
+    assert "1 row was judged as it stood on June 30, 2026" in index_html and "sites 1" in index_html
+    assert "1 row that could not be read and is dated after June 30, 2026 is not listed" in index_html
     q_html, meta = build_quarantine_page(data)
     assert 'id="q-lab_results"' in q_html and "&lt;furlongs&gt;" in q_html and "<furlongs>" not in q_html
     assert meta.counts == {"quarantined": 1, "shown": 1, "set_aside": 0, "not_judged": 0}
