@@ -735,6 +735,19 @@ def test_stormwater_page_timeline_threshold_findings_and_week():
     assert status == {"W-1": "overdue", "B-1": "not required"}
 
 
+def test_a_site_whose_construction_starts_after_the_day_is_not_started():
+    """Contract 8.1: its start is the plan's day; the page says when it starts, not that it is active."""
+    data = storm_frames()
+    data.as_of, data.findings = dt.date(2026, 4, 1), data.findings.iloc[0:0]  # nothing found before it
+    status = site_status(data).set_index("site_id")
+    assert status.loc["W-1", "status"] == "not started" and not status.loc["W-1", "started"]
+    assert status.loc["B-1", "status"] == "not required" and not status.loc["B-1", "started"]
+    html_text, _ = build_stormwater_page(data)
+    for site in ("W-1", "B-1"):
+        assert f"starts {pd.Timestamp(status.loc[site, 'construction_start']):%Y-%m-%d}" in html_text
+    assert "0 needing inspections" in html_text
+
+
 def test_stormwater_page_without_tables():
     html_text, meta = build_stormwater_page(StormwaterData(as_of=AS_OF, present={"sites": False}))
     assert meta.charts == 0 and "No data yet" in html_text
