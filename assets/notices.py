@@ -493,8 +493,14 @@ class NoticeBuilder:
         if record is not None:
             listed = [with_law(i, r) for i in self.issued.get(number, [])]
             self._items(n, listed, current, in_letter_known=True)
+            # as recorded; the part of its reason that is the address, as the run that wrote it said it
+            reasons = (record.get("not_ready_reason") or "").split("; ")
+            person = recipient["recipient"] if recipient else None
+            address = address_problems(person, INPUT_FILE[kind])
             n.row.update(
-                ready_to_send=bool(record.get("ready")), not_ready_reason=record.get("not_ready_reason")
+                ready_to_send=bool(record.get("ready")),
+                not_ready_reason=record.get("not_ready_reason"),
+                address_missing="; ".join(x for x in reasons if x in address) or None,
             )
         else:
             listed = law.letter_items(current, day) if issued_on is not None else current
