@@ -175,7 +175,7 @@ def load_inputs(
                     yield load_folder(context, con, ds, duckdb, settings, rules, ctx)
             if AssetKey("quarantine") in selected:
                 yield quarantine_result(con)
-            registered = register_partitions(context.instance, con, rules.town_rules())
+            registered = register_partitions(context.instance, con, rules.town_rules(), settings.as_of_date())
         if registered:
             context.log.info(f"partitions added: {registered}")
         if AssetKey("outfall_run") in selected:

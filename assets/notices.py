@@ -827,7 +827,7 @@ def notices(
 ) -> MaterializeResult:
     paths = outputs(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         docs = Documents(con, writer, paths.dashboards, DOCUMENT_KIND.values(), settings.as_of_date())
         builder = NoticeBuilder(con, settings, rules, docs)
         built = builder.build()

@@ -22,7 +22,7 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, read_as_of
 from dashboards import query
 from dashboards.html import PageMeta, day_words, months_words, noun, role_name
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
@@ -133,6 +133,7 @@ def write_page(
     folder = dashboards_dir(duckdb, settings)
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
+        read_as_of(con, settings.as_of_date(), rules.timezone())  # the inputs as of the run's day
         data = read(con, folder)
     html_text, meta = build(data)
     ensure_plotly_js(folder)
@@ -358,6 +359,7 @@ def read_index_data(
     data.not_judged = r.named("not_judged", "select_dashboard_not_judged", {"examples": NOT_JUDGED_EXAMPLES})
     data.cards = _cards(r, folder, settings, rules, data.laws)
     data.worklist = r.named("worklist", "select_dashboard_worklist")
+    data.held_back = r.named("held_back", "select_held_back")
     data.reports = _reports(con, r, folder)
     data.present = r.present
     return data
@@ -415,6 +417,7 @@ def dashboard_index(
     folder = dashboards_dir(duckdb, settings)
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
+        read_as_of(con, settings.as_of_date(), rules.timezone())  # the inputs as of the run's day
         data = read_index_data(con, settings, rules, folder)
     data.failures = [tuple(f) for f in json.loads(context.run.tags.get(FAILED_STEPS_TAG) or "[]")]
     quarantine_html, _ = build_quarantine_page(data)

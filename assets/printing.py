@@ -27,6 +27,7 @@ from assets.records import pdf_of
 from outfall.document_kinds import KINDS, MAILED_NOTICES, READY_TO_MAIL, writers
 from outfall.letters import read_letterhead
 from outfall.pdf import join_pdfs, print_pdfs
+from outfall.records import files_on_record
 from outfall.resources import OutfallSettings
 from outfall.warehouse import sql
 
@@ -87,10 +88,12 @@ def letter_pdfs(
     if dashboards is None:
         context.log.warning("in-memory warehouse and no dashboards folder: no letters to print")
         return MaterializeResult(metadata={"pdfs": 0})
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         rows = con.execute(sql("select_letters_to_print")).fetchall()
         not_ready = con.execute(sql("count_letters_not_ready")).fetchall()[0][0]
-    jobs, recorded = [], set()
+        # the record's files, whatever day this run judges by: never printed again nor removed
+        on_record = {dashboards / f for f in files_on_record(con) if f.endswith(".pdf")}
+    jobs, recorded = [], set(on_record)
     for letter, kind, _area, _dated, is_recorded, _ready in rows:
         html = dashboards / letter
         if is_recorded:

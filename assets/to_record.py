@@ -259,7 +259,7 @@ def _sewer_max(rules: RulesResource, as_of: dt.date) -> int | None:
 def to_record(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     paths = outputs(duckdb, settings)
     as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         rows = {sheet.dataset: _records(con, sheet.query) for sheet in SHEETS}
     counts = {f"rows_{name}": len(r) for name, r in rows.items()}
     if paths.exports is None:

@@ -543,7 +543,7 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
 )
 def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         frame = build_worklist(con, as_of, rules.town_rules(), settings.year or None)
         with transaction(con):
             replace_rows(con, "worklist", frame)
@@ -570,7 +570,7 @@ def check_validity_worklist_status(
     as_of = settings.as_of_date()
     setting = rules.town_rules().worklist
     window = setting.due_within_days if setting is not None else None
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         bad, total = con.execute(
             sql("check_validity_worklist_status"), {"as_of": as_of, "window": window}
         ).fetchall()[0]

@@ -53,13 +53,21 @@ from outfall.law import swppp as law
 from outfall.rules import RulesError
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
-STATUS_ORDER = {"overdue": 0, "late": 1, "in compliance": 2, "stabilized": 3, "not required": 4}
+STATUS_ORDER = {
+    "overdue": 0,
+    "late": 1,
+    "in compliance": 2,
+    "not started": 3,
+    "stabilized": 4,
+    "not required": 5,
+}
 STATUS_TONE = {
     "overdue": "bad",
     "late": "warn",
     "in compliance": "good",
     "stabilized": "info",
     "not required": "",
+    "not started": "",
 }
 
 
@@ -125,6 +133,8 @@ def site_status(data: StormwaterData) -> pd.DataFrame:
     _add_counts(out, findings, other, notices)
     _add_inspections(out, insp)
     out["status"] = out.apply(lambda r: _site_status_of(r, other, as_of), axis=1)
+    starts = out["construction_start"] if "construction_start" in out else pd.Series(None, index=out.index)
+    out["started"] = [(s := _d(d)) is None or s <= as_of for d in starts]
     out["_order"] = out["status"].map(STATUS_ORDER).fillna(9)
     return out.sort_values(["_order", "site_id"]).drop(columns="_order").reset_index(drop=True)
 
@@ -205,7 +215,8 @@ def _add_inspections(out: pd.DataFrame, insp: pd.DataFrame) -> None:
 
 
 def _site_status_of(r: pd.Series, other: pd.DataFrame, as_of: pd.Timestamp) -> str:
-    """A site's status: overdue, late, not required, stabilized or in compliance (the first that holds)."""
+    """A site's status: overdue, late, not required, not started (its construction starts after the day
+    judged), stabilized or in compliance (the first that holds)."""
     if r["overdue"] > 0 or _other_overdue(other, r["site_id"]):
         return "overdue"
     if r["late"] > 0 or r["other_findings"] > 0:
@@ -213,6 +224,9 @@ def _site_status_of(r: pd.Series, other: pd.DataFrame, as_of: pd.Timestamp) -> s
     required = r.get("inspections_required")
     if required is False or (is_missing(required) and bool(r.get("exempt"))):
         return "not required"
+    start = _d(r.get("construction_start"))
+    if start is not None and start > as_of:
+        return "not started"
     stab = _d(r.get("final_stabilization"))
     if stab is not None and stab <= as_of:
         return "stabilized"
@@ -967,7 +981,9 @@ def _site_cols(view: StormwaterView) -> list[Col]:
             "Active",
             nowrap=True,
             html=lambda r: (
-                esc(f"{fmt_date(r.get('construction_start'))} to ")
+                esc(f"starts {fmt_date(r.get('construction_start'))}")
+                if not r.get("started", True)
+                else esc(f"{fmt_date(r.get('construction_start'))} to ")
                 + "<br>"
                 + esc(fmt_date(r.get("final_stabilization")) or "still active")
             ),

@@ -485,6 +485,10 @@ class Documents:
         with each_folder_swept_once():
             for rel, html_text in sorted(self.files.items()):
                 target = self.dashboards / rel
+                # a record's file is never written again, whatever day this run judges by (a draft of a day
+                # before its mailing shares its file name): contract 6.2
+                if target.name in self.on_record_files.get(target.parent.name, ()):
+                    continue
                 write_letter(target.parent, target.name, html_text)
         keep = {Path(r["letter"]).name for r in self.rows}
         removed = 0

@@ -486,7 +486,9 @@ def run_pipeline(
                     return [key] if key else []
                 if year and partition_key_for(stage.partitions_def, str(year)):
                     return [str(year)]
-                with open_warehouse(resources["duckdb"]) as con:
+                # the partitions that hold data on the run's day: a month of readings after it has none
+                as_of = resources["settings"].as_of_date()
+                with open_warehouse(resources["duckdb"], as_of=as_of) as con:
                     return partitions_with_data(con, stage.partitions_def, resources["rules"].town_rules())
 
             def run_one(stage, keys, tags):

@@ -173,13 +173,17 @@ def month_key(day: dt.date) -> str:
 
 
 def partitions_with_data(con, partitions_def: PartitionsDefinition, rules: Rules | None = None) -> list[str]:
-    """The partitions a run of everything covers in the warehouse (``con``): the billing years that have
-    rates (by the town's ``rules``); the months that have readings (their first local days)."""
+    """The partitions a run of everything covers in the warehouse (``con``, reading the inputs as of the
+    run's day): the billing years that have rates (by the town's ``rules``); the months that have readings
+    (their first local days), and those whose slugs an earlier run kept, judged again (a run as of a day
+    before their readings finds none)."""
     if partitions_def == BILLING_YEARS:
         return [str(y) for y in years_with_rates(con, rules)]
     if partitions_def == READING_MONTHS:
         ensure_flow_hours(con)
-        return [month_key(r[0]) for r in con.execute(sql("select_reading_months")).fetchall()]
+        months = {r[0] for r in con.execute(sql("select_reading_months")).fetchall()}
+        months |= {r[0] for r in con.execute(sql("select_slug_months")).fetchall()}
+        return [month_key(m) for m in sorted(months)]
     return []
 
 

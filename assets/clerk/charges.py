@@ -22,7 +22,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_BILLING, table_asset, table_result, warehouse
 from assets.run import replace_judged
 from outfall.law import charges as law
-from outfall.resources import RulesResource
+from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.amounts import amount as stated, set_by as set_elsewhere, shown
 from outfall.rules.tables import NotJudged, not_in_effect
@@ -174,9 +174,11 @@ def build_volume_charges(con: duckdb.DuckDBPyConnection, rules: Rules) -> tuple[
     "inside or outside the corporate limits (the period's least charge when more), or the flat charge of "
     "unmetered premises, plus the fixed charges by water meter size; rounded half-up to the cent.",
 )
-def volume_charges(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+def volume_charges(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     town = rules.town_rules()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         rows, not_judged = build_volume_charges(con, town)
         with transaction(con):
             replace_judged(con, not_judged, volume_charges=rows)
@@ -339,9 +341,11 @@ def build_sampling_fees(con: duckdb.DuckDBPyConnection, rules: Rules) -> list[di
     "schedules that price them (fee_schedules): a fee per sampling, per test of each parameter listed, "
     "per sample with any parameter listed; each row cites its schedule.",
 )
-def sampling_fees(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+def sampling_fees(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     town = rules.town_rules()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         rows = build_sampling_fees(con, town)
         with transaction(con):
             replace_judged(con, [], sampling_fees=rows)

@@ -15,6 +15,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, table_asset, warehouse
 from outfall.flow_hours import ensure_flow_hours
+from outfall.resources import OutfallSettings
 from outfall.warehouse import count, preview_markdown, sql, transaction
 
 COLUMNS = (
@@ -46,8 +47,8 @@ COLUMNS = (
     "collected, violations, statistic violations, slugs, significant noncompliance in either half of "
     "the year and the sewer notices of violation mailed.",
 )
-def pretreatment_annual_report(duckdb: DuckDBResource) -> MaterializeResult:
-    with warehouse(duckdb) as con:
+def pretreatment_annual_report(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         ensure_flow_hours(con)  # the years with readings come from the hourly summaries of flow
         with transaction(con):
             con.execute(sql("delete_pretreatment_annual_report")).fetchall()

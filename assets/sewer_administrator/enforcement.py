@@ -68,6 +68,7 @@ from outfall.documents import Document, Documents, Written, is_own, period_given
 from outfall.law import enforcement as law, notices as notice_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.letters import LetterWriter, Recipient, safe_file_name
+from outfall.records import files_on_record
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, Versions
 from outfall.rules.implemented import IMPLEMENTED
@@ -176,11 +177,16 @@ def _built(
     asset's own table first) have replaced the tables' rows, with what was not judged, in one transaction."""
     on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         built = build(con, on, as_of)
         with transaction(con):
             replace_judged(con, on.missing, **dict(zip(tables, built if len(tables) > 1 else (built,))))
         yield con, as_of, built
+
+
+def _on_record(con) -> set[str]:
+    """The names of the files of the record, whatever day this run judges by (``files_on_record``)."""
+    return {Path(f).name for f in files_on_record(con)}
 
 
 def _remove_stale(folder: Path | None, prefix: str, keep: Iterable[str]) -> int:
@@ -271,7 +277,7 @@ def sewer_notices(
     on = Dated(town)
     folder = letters_folder(duckdb, settings)
     rows: list[dict] = []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         monthly = {
             (n["recipient_id"], n["period"]): n
             for n in _records(con, "select_notices_of_kind", {"kind": "sewer"})
@@ -358,7 +364,7 @@ def sewer_notices(
         with transaction(con):
             replace_judged(con, on.missing, sewer_notices=rows)
         # One letter per notice now (assets/notices.py): the one-per-sample letters of old go.
-        removed = _remove_stale(folder, NOTICE_PREFIX, ())
+        removed = _remove_stale(folder, NOTICE_PREFIX, _on_record(con))
         return table_result(
             con,
             "sewer_notices",
@@ -941,7 +947,7 @@ def snc_publication(
     as_of = settings.as_of_date()
     folder = letters_folder(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         docs = Documents(con, writer, outputs(duckdb, settings).dashboards, (PUBLICATION.name,), as_of)
         by_year: dict[int, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
         for d in _records(con, "select_snc_publication_users"):
@@ -1248,7 +1254,7 @@ def grease_trap_status(
     on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         docs = Documents(con, writer, outputs(duckdb, settings).dashboards, (GREASE_ORDER.name,), as_of)
         status_rows, orders = build_grease(con, on, as_of, docs)
         for o in orders:
@@ -1444,7 +1450,7 @@ def check_completeness_sewer_notices_violation(
 ) -> AssetCheckResult:
     as_of = settings.as_of_date()
     versions = Dated(enforcement_rules(rules)).versions("notices.sewer_correction")
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         violations, notices, distinct, not_judged = con.execute(
             sql("select_sewer_notice_completeness"), {"as_of": as_of}
         ).fetchall()[0]

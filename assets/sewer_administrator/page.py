@@ -8,7 +8,7 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, read_as_of
 from assets.pages import Reader, _now_local, page_laws, write_page
 from dashboards import query
 from dashboards.sewer import SewerData, build_sewer_page, sewer_view, users_with_findings
@@ -268,6 +268,7 @@ def pretreatment_report_pages(
     written = []
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
+        read_as_of(con, settings.as_of_date(), rules.timezone())  # the inputs as of the run's day
         r = Reader(con)
         years = (
             [int(y) for y in r.named("pretreatment_annual_report", "select_report_years")["year"]]

@@ -159,7 +159,7 @@ def discharges_without_permit(
             "the rules give no citation for discharging without a permit "
             "(sewer_compliance.without_permit_citation): that finding is not made"
         )
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         ensure_flow_hours(con)  # the days with readings come from the hourly summaries of flow
         con.register("_permit_rules", citations.astype({"citation": object}))
         try:

@@ -146,7 +146,7 @@ def required_testing(
             f"{town.source.name} has no required_testing section: no period of a monitoring "
             "requirement is judged"
         )
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         frame, not_judged = required_testing_frame(con, town, as_of)
         with transaction(con):
             replace_rows(con, TABLE, frame)

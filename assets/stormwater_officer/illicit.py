@@ -601,7 +601,7 @@ def illicit_discharges_judged(
     as_of = settings.as_of_date()
     folder = letters_dir(duckdb, settings, "stormwater")
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         docs = Documents(con, writer, outputs(duckdb, settings).dashboards, LETTER_KINDS.values(), as_of)
         own: list[dict] = []
         deadlines, charges, letters, aside, skipped = build_illicit(con, rules.town_rules(), as_of, docs, own)

@@ -63,6 +63,7 @@ from outfall.documents import Document, Documents, is_own, period_given
 from outfall.law import notices as notice_law, swppp as law
 from outfall.law.notices import Mailing
 from outfall.letters import LetterWriter, write_letter
+from outfall.records import files_on_record
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.models import OPTIONAL_SWPPP_PARTS
@@ -219,7 +220,7 @@ def site_classification(
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         for s in _records(con, sql("select_swppp_sites")):
             start, fs = s["construction_start"], s["final_stabilization"]
             row = {
@@ -328,7 +329,7 @@ def swppp_inspection_findings(
     rows, not_judged = [], []
     storm_requirements = 0
     sites_judged = 0
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = [s for s in _classified_sites(con) if s["inspections_required"]]
         inspections = _inspections(con)
         rain = _daily_rain(con)
@@ -402,7 +403,7 @@ def swppp_other_findings(
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged, awaited = [], [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if _subject_to_chapter(s)}
         inspections = _inspections(con)
         approvals: dict[str, list] = defaultdict(list)
@@ -964,7 +965,7 @@ def swppp_notices(
     folder = letters_dir(duckdb, settings, "stormwater")
     writer = LetterWriter(settings.data_path(), rules)
     notices, orders, letters, not_judged = [], [], [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con)}
         rain = _daily_rain(con)
         convictions = defaultdict(list)
@@ -1086,9 +1087,11 @@ def swppp_notices(
             context.log.warning(
                 "in-memory warehouse and no dashboards_dir: letters are kept in table swppp_letters only"
             )
-        else:
+        # the files of the record, whatever day this run judges by: never written again nor removed
+        on_record = {Path(f).name for f in files_on_record(con)}
+        if folder is not None:
             for letter in letters:
-                if letter.get("write", True):
+                if letter.get("write", True) and letter["file_name"] not in on_record:
                     write_letter(folder, letter["file_name"], letter["html"])
         with transaction(con):
             replace_judged(
@@ -1173,7 +1176,7 @@ def swppp_upcoming(
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if s["inspections_required"] and s["active"]}
         inspections = _inspections(con)
         rain = _daily_rain(con)
@@ -1285,7 +1288,9 @@ def swppp_upcoming(
 )
 def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    rows, total = check_rows(duckdb, sql("check_validity_status"), [as_of], table="swppp_inspection_findings")
+    rows, total = check_rows(
+        duckdb, sql("check_validity_status"), [as_of], table="swppp_inspection_findings", as_of=as_of
+    )
     bad = rows[0][0]
     return AssetCheckResult(
         passed=bad == 0,
@@ -1300,8 +1305,8 @@ def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> 
     description="Every active site needing inspections has rainfall at its gauge during its judged "
     "period; without it no storm inspection can be required (WARN).",
 )
-def check_completeness_rain_gauge(duckdb: DuckDBResource) -> AssetCheckResult:
-    rows, _ = check_rows(duckdb, sql("check_completeness_rain_gauge"))
+def check_completeness_rain_gauge(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
+    rows, _ = check_rows(duckdb, sql("check_completeness_rain_gauge"), as_of=settings.as_of_date())
     return AssetCheckResult(
         passed=not rows,
         severity=AssetCheckSeverity.WARN,

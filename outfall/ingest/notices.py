@@ -107,6 +107,8 @@ NOTICES_MAILED = register(
         extensions=BY_HAND,
         answers=("mailed_on", "certified_mail_no", "correct_within_days", "withdrawn_reason"),
         finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
+        # a withdrawal (a withdrawn_reason, no mailed_on) is dated by no column: a fact on every day
+        own_day="mailed_on",
         group="notices",
         description="Notices of violation and orders put in the mail (one row per mailing): the clerk's "
         "record that turns a drafted monthly notice, grease-trap order or stop-work order into a mailed one, "

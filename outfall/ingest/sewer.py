@@ -16,6 +16,7 @@ from outfall.ingest.datasets import (
     PARAMETER_CHOICES,
     Column,
     Dataset,
+    LaterFact,
     Step,
     lower_in,
     parameter_steps,
@@ -112,6 +113,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
             "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its "
             "due_date (the day the sewer use law''s periodic report was due)' END",
         ),
+        later_facts=(LaterFact("received_on"),),
     ),
     _sewer_dataset(
         "accidental_discharges",
@@ -127,6 +129,8 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         "(the sewer use law: a detailed written statement within the days its rules set).",
         ("CASE WHEN notified_at < occurred_at THEN 'notified_at is before occurred_at' END",),
         timestamp_groups=("user_id",),
+        own_day="occurred_at",
+        later_facts=(LaterFact("notified_at"), LaterFact("statement_received_on")),
     ),
     _sewer_dataset(
         "grease_traps",
@@ -164,6 +168,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
             "'a grease trap needs user_id or parcel_id (whose premises it serves)' END",
             "CASE WHEN pumpout_interval_days < 1 THEN 'pumpout_interval_days must be at least 1' END",
         ),
+        own_day="set_on",
     ),
     _sewer_dataset(
         "pumpouts",
@@ -175,6 +180,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         ),
         ("trap_id", "pumped_on"),
         "Grease trap pump-outs from the scavengers' receipted invoices (the sewer use law).",
+        own_day="pumped_on",
     ),
 )
 
@@ -241,6 +247,7 @@ MONITORING_REQUIREMENTS = register(
                 )
             ),
         ),
+        own_day="effective_from",
         group="sewer_administrator",
         description="The testing the administrator specified for each industrial user (the sewer use law: "
         "the types and frequency of testing are specified by the administrator): which parameter, how often "
@@ -280,6 +287,9 @@ PERMITS = register(
                 )
             ),
         ),
+        # a permit is a fact from its first day (contract 8.1: "a permit's effective day"); one issued after
+        # the day judged is not yet one either (sql/sewer/insert_user_permits.sql)
+        own_day="effective_on",
         group="sewer_administrator",
         description="Industrial users' permits, each with its term (the sewer use law's permits): a renewal "
         "adds a row and never shortens another permit; a row with a withdrawn_reason removes the permit of "

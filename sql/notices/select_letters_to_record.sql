@@ -9,5 +9,5 @@ SELECT l.letter, l.letter_kind, l.recipient_id, m.mailed_on AS dated, l.ready, l
 FROM letter_mailings AS m
 INNER JOIN letters AS l ON l.letter = m.letter AND l.document_id = m.document_id
 WHERE l.mailed AND m.mailed_on IS NOT NULL
-  AND m.record_id NOT IN (SELECT document_id FROM documents_issued)
+  AND m.record_id NOT IN (SELECT document_id FROM main.documents_issued)
 ORDER BY m.mailed_on, m.record_id
