@@ -2,10 +2,10 @@
 -- and number (a user's numberless permit columns are one permit). The permits folder's row of a number is
 -- preferred to the industrial_users columns of the same number; a permit only industrial_users_history
 -- still holds (an earlier load of a users file since edited in place) is given_by earlier_load, with the
--- last values loaded. A permits row with a withdrawn_reason withdraws its permit. A permit's own day is its
--- day of issue when the row gives one, else its first day: one whose day is after $as_of is not yet a fact
--- (contract 8.1), while one issued by then and taking effect later is (the renewal is done; it covers no
--- day before its first). is_current prefers a permit in effect on $as_of. Parameters: $as_of, $rule.
+-- last values loaded. A permits row with a withdrawn_reason withdraws its permit. A permit whose first day
+-- (contract 8.1: the permits folder is read as of the day, outfall/ingest/as_of.py) or day of issue is
+-- after $as_of is not yet a fact. is_current prefers a permit in effect on $as_of. Parameters: $as_of,
+-- $rule.
 INSERT INTO user_permits BY NAME
 WITH folder AS (
     SELECT user_id, permit_no, effective_on, expires_on, issued_on,
