@@ -276,11 +276,12 @@ def test_a_permit_not_yet_issued_on_the_day_judged_is_not_yet_a_fact(tmp_path):
     assert rows(
         wh, "SELECT permit_no, is_current FROM user_permits WHERE user_id = 'R-1' ORDER BY permit_no"
     ) == [("P-1", False), ("P-1B", True)]
-    # as of June 20 P-1B is issued (the renewal is done) but not yet in effect: P-1 is still the current one
+    # as of June 20 P-1B is issued but its first day, July 1, is after the day: not yet a fact (contract
+    # 8.1 names a permit's effective day); P-1 is the one permit of the run
     _history_run(data, wh, "2026-06-20")
     assert rows(
         wh, "SELECT permit_no, is_current FROM user_permits WHERE user_id = 'R-1' ORDER BY permit_no"
-    ) == [("P-1", True), ("P-1B", False)]
+    ) == [("P-1", True)]
 
 
 # D-1's users file first gives permit P-9 (October 1, 2021 to September 30, 2026); it is then edited in

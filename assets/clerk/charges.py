@@ -279,8 +279,8 @@ def _records(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
     "of the months it holds, each shown, and their total (not computed while a surcharge's amount is set "
     "in another document).",
 )
-def user_bills(duckdb: DuckDBResource) -> MaterializeResult:
-    with warehouse(duckdb) as con:
+def user_bills(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         rows, not_judged = build_user_bills(con)
         with transaction(con):
             replace_judged(con, not_judged, user_bills=rows)

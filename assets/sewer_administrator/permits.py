@@ -112,7 +112,7 @@ def user_permits(
 ) -> MaterializeResult:
     as_of = settings.as_of_date()
     _, texts = permit_readings(settings, rules)
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         with transaction(con):
             con.execute(sql("delete_user_permits")).fetchall()
             con.execute(
