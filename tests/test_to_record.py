@@ -333,6 +333,34 @@ def test_a_renewal_recorded_on_the_permits_sheet_closes_the_renewal(town, tmp_pa
         wb["permits"],
         2,
         permit_no="P-1B",
+        effective_on=dt.datetime(2026, 6, 25),
+        expires_on=dt.datetime(2031, 6, 24),
+        issued_on=dt.datetime(2026, 6, 20),
+    )
+    (data / "permits").mkdir()
+    wb.save(data / "permits" / FILE)
+    run(db, data, assets)
+    assert query(db, "SELECT user_id, permit_no, effective_on, expires_on, issued_on FROM permits") == [
+        ("IU-1", "P-1B", D(2026, 6, 25), D(2031, 6, 24), D(2026, 6, 20))
+    ]
+    assert query(db, "SELECT count(*) FROM quarantine") == [(0,)]
+    assert query(
+        db, "SELECT reference, status, satisfied_on FROM obligations WHERE obligation = 'permit_renewal'"
+    ) == [("P-1", "met", D(2026, 6, 20))]
+    assert rows_of(openpyxl.load_workbook(path)["permits"]) == []  # nothing left to renew
+
+
+def test_a_renewal_taking_effect_after_the_day_closes_nothing_yet(town, tmp_path):
+    # contract 8.1: a permit's own day is its effective day; a renewal recorded for a later day is not yet
+    # a fact, so as of 2026-06-30 the renewal stays open and the workbook still asks for it
+    db, data = town
+    assets = [ingest_asset("permits"), user_permits, obligations, to_record]
+    run(db, data, assets)
+    wb = openpyxl.load_workbook(tmp_path / "exports" / FILE)
+    fill(
+        wb["permits"],
+        2,
+        permit_no="P-1B",
         effective_on=dt.datetime(2026, 7, 16),
         expires_on=dt.datetime(2031, 7, 15),
         issued_on=dt.datetime(2026, 6, 20),
@@ -340,14 +368,13 @@ def test_a_renewal_recorded_on_the_permits_sheet_closes_the_renewal(town, tmp_pa
     (data / "permits").mkdir()
     wb.save(data / "permits" / FILE)
     run(db, data, assets)
-    assert query(db, "SELECT user_id, permit_no, effective_on, expires_on, issued_on FROM permits") == [
-        ("IU-1", "P-1B", D(2026, 7, 16), D(2031, 7, 15), D(2026, 6, 20))
-    ]
     assert query(db, "SELECT count(*) FROM quarantine") == [(0,)]
-    assert query(
-        db, "SELECT reference, status, satisfied_on FROM obligations WHERE obligation = 'permit_renewal'"
-    ) == [("P-1", "met", D(2026, 6, 20))]
-    assert rows_of(openpyxl.load_workbook(path)["permits"]) == []  # nothing left to renew
+    assert query(db, "SELECT reference, status FROM obligations WHERE obligation = 'permit_renewal'") == [
+        ("P-1", "open")
+    ]
+    assert [
+        r["permit to renew"] for r in rows_of(openpyxl.load_workbook(tmp_path / "exports" / FILE)["permits"])
+    ] == ["P-1"]
 
 
 def test_a_permits_row_left_blank_records_nothing(town, tmp_path):
