@@ -158,25 +158,47 @@ def _month(period: str) -> str:
     return words.month_words(dt.date(year, month, 1))
 
 
-def draft_action(d: dict) -> str | None:
+def served_by(kind: str, rules: Rules | None) -> str:
+    """How the rules of a document's jurisdiction have it served ("certified mail"; "" where they do not
+    say): the sewer law's enforcement for the sewer area's documents, the stormwater notice of violation's
+    for the stormwater area's (contract 8.7)."""
+    if rules is None:
+        return ""
+    spec = KINDS[kind]
+    if spec.area == "sewer":
+        version = rules.versions_of("sewer_enforcement")
+    else:
+        version = rules.versions_of("swppp.notice_of_violation")
+    latest = sorted(version, key=lambda v: v.starts)[-1] if version else None
+    return (getattr(latest, "mailing", None) or "") if latest is not None else ""
+
+
+def draft_action(d: dict, rules: Rules | None = None) -> str | None:
     """What the person does with a draft document, and records: its kind's words (the registry's
-    ``draft_action``; None: the kind's drafts have no line of their own)."""
+    ``draft_action``; None: the kind's drafts have no line of their own), served as ``rules`` (its
+    jurisdiction's) say."""
     words_ = KINDS[d["letter_kind"]].draft_action
     if words_ is None:
         return None
     period = d.get("period")
+    by = served_by(d["letter_kind"], rules)
     return words_.format(
         month=_month(period) if period else "",
         of_month=f" of {_month(period)}" if period else "",
         count=_plural(int(d["items"] or 0), "violation"),
         recipient_id=d["recipient_id"],
+        by=f" by {by}" if by else "",
     )
 
 
-def draft_actions(w: Worklist, drafts: list[dict]) -> None:
-    """Every draft document (select_worklist_drafts), undated, oldest first by its first item found."""
+def draft_actions(
+    w: Worklist, drafts: list[dict], rules: dict[str, Rules] | None = None, town: Rules | None = None
+) -> None:
+    """Every draft document (select_worklist_drafts), undated, oldest first by its first item found; each
+    served as the rules of its jurisdiction say (``rules``: by jurisdiction; ``town``'s where it names
+    none)."""
     for d in drafts:
-        action = draft_action(d)
+        action = draft_action(d, (rules or {}).get(d.get("jurisdiction") or "", town))
         if action is None:
             continue
         w.add(
@@ -483,13 +505,16 @@ def quarantine_actions(w: Worklist, quarantine: list[dict]) -> None:
         )
 
 
-def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -> pd.DataFrame:
+def build_worklist(
+    con, as_of: dt.date, rules: Rules, year: int | None = None, every: dict[str, Rules] | None = None
+) -> pd.DataFrame:
     """Every person's actions on ``as_of``; ``year``: the billing year whose bills' addresses are listed
-    (None: the last year billed, as the billing page shows it)."""
+    (None: the last year billed, as the billing page shows it); ``every``: every jurisdiction's rules (how
+    its documents are served; None: the town's alone)."""
     setting = rules.worklist  # a setting of the pages, not law: undated (None: nothing is "due")
     w = Worklist(as_of, setting.due_within_days if setting is not None else None)
     quarantine_actions(w, _records(con, "select_worklist_quarantine"))
-    draft_actions(w, _records(con, "select_worklist_drafts"))
+    draft_actions(w, _records(con, "select_worklist_drafts"), every or {rules.jurisdiction: rules}, rules)
     review_actions(w, _records(con, "select_worklist_notices"))
     record_reviews(w, _records(con, "select_worklist_reviews"))
     own_actions(w, _records(con, "select_worklist_own"))
@@ -544,7 +569,7 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
 def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
     with warehouse(duckdb, as_of=as_of) as con:
-        frame = build_worklist(con, as_of, rules.town_rules(), settings.year or None)
+        frame = build_worklist(con, as_of, rules.town_rules(), settings.year or None, rules.all_rules())
         with transaction(con):
             replace_rows(con, "worklist", frame)
         counts = frame.groupby(["person", "status"]).size().to_dict() if len(frame) else {}

@@ -37,13 +37,14 @@ STATUS_WORDS = {
     "undated": ("No date set by law", ""),
     "upcoming": ("Upcoming", ""),
 }
-# "Mail the notice of violation for July 2026 (2 violations) by certified mail ..." (assets/worklist.py)
+# "Mail the notice of violation for July 2026 (2 violations) by certified mail ..." (assets/worklist.py;
+# served as the rules of its jurisdiction say, if they say)
 DRAFT = re.compile(
     r"^Mail the notice of violation for (?P<month>[A-Z][a-z]+ \d{4}) \((?P<n>\d+) violations?\)"
+    r"(?: by (?P<by>.+?))? and record"
 )
 DRAFT_HEAD = (
-    "Mail each notice of violation (its violations in brackets) by certified mail and record the mailing, "
-    "or withdraw it:"
+    "Mail each notice of violation (its violations in brackets){by} and record the mailing, or withdraw it:"
 )
 
 
@@ -114,13 +115,20 @@ def _drafts_html(drafts: list[dict]) -> str:
         months.append(_linked(esc(label), d.get("link")))
     reasons = sorted({str(d["detail"]) for d in drafts if not is_missing(d.get("detail"))})
     why = "".join(f'<br><span class="muted">{esc(units_in_words(x))}</span>' for x in reasons)
-    return f"{esc(DRAFT_HEAD)} {', '.join(months)}{why}"
+    served = {m["by"] for m in (DRAFT.match(str(d["action"])) for d in drafts) if m and m["by"]}
+    by = f" by {served.pop()}" if len(served) == 1 else ""
+    return f"{esc(DRAFT_HEAD.format(by=by))} {', '.join(months)}{why}"
 
 
-def _action_html(r: dict) -> str:
+def _action_html(r: dict, said: set[str] | None = None) -> str:
+    """One action, linked, with its detail below it unless an earlier action of its subject said the same
+    (``said``: the details said so far)."""
     text = _linked(esc(action_words(r)), r.get("link"))
-    if not is_missing(r.get("detail")):
-        text += f'<br><span class="muted">{esc(units_in_words(r["detail"]))}</span>'
+    detail = r.get("detail")
+    if not is_missing(detail) and (said is None or detail not in said):
+        text += f'<br><span class="muted">{esc(units_in_words(detail))}</span>'
+        if said is not None:
+            said.add(detail)
     return text
 
 

@@ -30,7 +30,9 @@ CREATE TABLE IF NOT EXISTS notices (
 -- What each notice covers (contract 6.1): one row per item. For a mailed notice, the items its
 -- letter lists (as they stood on its issued_on, in_letter true) and any item of its month the data
 -- show now but the letter could not (in_letter false); supported is false for an item of the letter
--- the data no longer show (a result corrected below its limit).
+-- the data no longer show (a result corrected below its limit). A violation of a month whose notice the
+-- rules do not say how to issue (contract 8.6) is a row too, with notice_status not_drafted and no notice:
+-- the pages and the index count every violation, whatever the rules hold.
 CREATE TABLE IF NOT EXISTS notice_items (
     kind VARCHAR, recipient_id VARCHAR, period VARCHAR, item VARCHAR, ref VARCHAR, rule VARCHAR,
     parameter VARCHAR,               -- the parameter of a sample, statistic or testing item (else NULL)
