@@ -428,8 +428,14 @@ class NoticeBuilder:
                 continue
             r = self._rules_of(kind, recipient_id)
             found = self.recipients.get((kind, recipient_id)) or {}
+            # the month seen to: a notices_mailed row of its kind, subject and month with a withdrawn_reason
+            # and no mailing day (no notice goes to the municipality itself) closes its lines once corrected
+            closed_by = law.withdrawal(self.docs.mailings(kind, recipient_id, period))
+            labels = swppp_law.finding_labels(r, self.as_of) if kind == "stormwater" else None
             for i in law.sort_items(items):
                 i = with_law(i, r)
+                if i.resolved_on is not None and i.resolved_on > self.as_of:
+                    i = replace(i, resolved_on=None)
                 out.append(
                     {
                         "person": OWN_PERSON[kind],
@@ -447,6 +453,8 @@ class NoticeBuilder:
                         if i.resolved_on and i.resolved_on <= self.as_of
                         else None,
                         "description": self._describe(i, r, self.as_of),
+                        "finding": words.sentence(i, self.as_of, r, labels),
+                        "closed_by": closed_by,
                         "rule": i.rule,
                         "law": i.law,
                     }

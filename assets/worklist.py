@@ -234,17 +234,35 @@ def record_reviews(w: Worklist, rows: list[dict]) -> None:
         )
 
 
+#: The notices_mailed kind that records a month of a municipality's own findings seen to (its notice's).
+OWN_RECORDED_AS = {"sewer": "sewer", "stormwater": "stormwater"}
+
+
 def own_actions(w: Worklist, rows: list[dict]) -> None:
     """The findings at the municipality's own sites and premises (contract 8.4): it does not serve itself a
-    notice or an order; its person sees each corrected."""
+    notice or an order; its person sees each corrected. Each line is plain sentences: where, what was found,
+    what to do and the record that closes it (contract 7.5: the correction; for a month's violations found
+    corrected already, such as an inspection made late, the month recorded as seen to)."""
     for f in rows:
         where = f"{f['subject_name']} ({f['subject_id']})" if f["subject_name"] else str(f["subject_id"])
-        what = (
-            f"Correct at the {f['municipality']}'s own site {where}: {f['description']}"
-            if f["resolved_on"] is None
-            else f"See that it does not recur at the {f['municipality']}'s own site {where}: "
-            f"{f['description']}"
-        )
+        found = f.get("finding") or _sentence(f["description"])
+        kind = OWN_RECORDED_AS.get(f["kind"])
+        if f["resolved_on"] is None:
+            what = f"Correct at the {f['municipality']}'s own site {where}: {found}"
+            why = (
+                f"No notice goes to the {f['municipality']} itself: {f['owner']}, of record here, is one "
+                "of its names."
+            )
+            close = "The line closes when the correction is recorded."
+        else:
+            what = f"See that it does not recur at the {f['municipality']}'s own site {where}: {found}"
+            why = f"No notice goes to the {f['municipality']} itself ({f['owner']})."
+            close = (
+                f"Close a month's lines: a notices mailed row of kind {kind}, recipient {f['subject_id']}, "
+                "that month, a withdrawn reason, no mailing day."
+                if kind
+                else ""
+            )
         w.add(
             f["person"],
             what,
@@ -253,10 +271,15 @@ def own_actions(w: Worklist, rows: list[dict]) -> None:
             "own_findings",
             f"{f['item']} {f['ref']} {f['item_on']}",
             name=f["subject_name"],
-            detail=f"{f['owner']}, of record here, is one of the {f['municipality']}'s own names: it serves "
-            "itself no notice of violation or order",
+            detail=f"{why} {close}".strip(),
             found_on=f["known_on"],
         )
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter capital, a full stop at its end."""
+    text = str(text or "").strip()
+    return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else ""
 
 
 def review_actions(w: Worklist, rows: list[dict]) -> None:

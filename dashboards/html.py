@@ -881,6 +881,10 @@ th.num{white-space:normal}
 td{padding:5px 8px;border-bottom:1px solid #eef2f7;vertical-align:top}
 table.worklist td{padding:3px 8px;line-height:1.35}
 table.worklist .muted{font-size:12px}
+.act-toggle{display:none}
+label.act-more{cursor:pointer;color:#1d4ed8;font-size:12.5px}
+@media screen{.act-toggle:not(:checked)~.act-rest{display:none}
+.act-toggle:checked~.act .act-more{display:none}}
 tbody tr:nth-child(even){background:#fafbfc}
 tbody tr:target{outline:2px solid #2563eb}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}

@@ -54,7 +54,11 @@ CREATE TABLE IF NOT EXISTS own_findings (
     municipality VARCHAR,            -- the municipality's name, as its rules give it
     period VARCHAR, item VARCHAR, ref VARCHAR, item_on DATE, known_on DATE,
     resolved_on DATE,                -- the later fact that ended it, if any (an inspection made late)
-    description VARCHAR, rule VARCHAR, law VARCHAR
+    description VARCHAR, rule VARCHAR, law VARCHAR,
+    finding VARCHAR,                 -- the finding in a plain sentence, as its worklist line says it
+    closed_by VARCHAR                -- the record that closes its line once it is corrected: the
+                                     -- withdrawn_reason of a notices_mailed row of its kind, subject
+                                     -- and month
 );
 
 -- The record of every document written for a mailing (contract 6.2). Kept across runs and never
