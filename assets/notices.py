@@ -522,26 +522,10 @@ class NoticeBuilder:
             if self.own_name(kind, recipient_id) is not None:
                 continue
             r = self._rules_of(kind, recipient_id)
+            month = Notice(kind, recipient_id, period, {"status": NOT_DRAFTED})  # no notice: its items only
             for i in law.sort_items(items):
-                i = with_law(i, r)
                 out.append(
-                    {
-                        "kind": kind,
-                        "recipient_id": recipient_id,
-                        "period": period,
-                        "item": i.item,
-                        "ref": i.ref,
-                        "rule": i.rule,
-                        "law": i.law,
-                        "parameter": _parameter(i),
-                        "item_on": i.month_day,
-                        "known_on": i.known_on,
-                        "resolved_on": i.resolved_on,
-                        "description": self._describe(i, r, self.as_of),
-                        "in_letter": False,
-                        "supported": True,
-                        "notice_status": NOT_DRAFTED,
-                    }
+                    self._item_row(month, with_law(i, r), r, self.as_of, in_letter=False, supported=True)
                 )
         return out
 
