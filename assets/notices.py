@@ -47,7 +47,7 @@ from outfall.document_kinds import DAYS_GIVEN, KINDS, STORMWATER_OFFICER, SUPERI
 from outfall.documents import Document, Documents, is_own, mailing_days, period_given, save_own_findings
 from outfall.law import notices as law, swppp as swppp_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
-from outfall.letters import LetterWriter, Recipient, safe_file_name
+from outfall.letters import LetterWriter, Recipient, format_money, safe_file_name
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged
@@ -58,6 +58,8 @@ from outfall.warehouse import replace_rows, sql, transaction
 DOCUMENT_KIND = {"sewer": "sewer_notice", "stormwater": "stormwater_notice"}
 #: Whose worklist a finding at the municipality's own site or premises is on (contract 8.4).
 OWN_PERSON = {"sewer": SUPERINTENDENT, "stormwater": STORMWATER_OFFICER}
+#: The notice_status of a violation whose month has no notice because the rules do not say how to issue one.
+NOT_DRAFTED = "not_drafted"
 INPUT_FILE = {
     "sewer": "the industrial users' file",
     "stormwater": "the construction sites' file: the landowner's name and mailing address",
@@ -265,20 +267,26 @@ def _period_words(period: str) -> str:
 
 
 def _sewer_context(n: dict, items: list[law.Item], rules: Rules, day: dt.date) -> dict:
+    """A sewer notice's words, each from the rules of ``day`` (contract 8.7): who found the violations and how
+    the notice is served, the period to correct as the rules state it (none written where they state none,
+    contract 8.8) and the penalty as its section states it."""
     enforcement = rules.sewer_enforcement.at(day)
     penalty = rules.penalties.sewer_use.at(day)
+    correction = rules.versions_of("notices.sewer_correction").get(day)
+    practice = rules.readings_enforcement is not None and bool(rules.readings_enforcement.sewer_penalty_days)
     return {
         "issuer": enforcement.issuer,
+        "found_by": enforcement.found_by or enforcement.issuer,
         "mailing": enforcement.mailing,
         "enforcement_text": enforcement.section_text.enforcement,
         "rule": enforcement.citation,
+        "correction": correction.model_dump() if correction is not None else None,
         "penalty_text": enforcement.section_text.penalties,
         "penalty_rule": penalty.citation,
-        "fine_max_usd": penalty.fine_max_usd,
-        "imprisonment_max_days": penalty.imprisonment_max_days,
-        "imprisonment_max_months": penalty.imprisonment_max_months,
-        "civil_max_usd": penalty.civil_max_usd,
-        "penalty_per": penalty.per,
+        "penalty_statement": penalty.statement(format_money),
+        "practice_days": practice
+        and penalty.per is not None
+        and (correction is not None or n.get("correct_within_days") is not None),
         "sections": words.sewer_sections(items, day, rules),
         "permit_text": f"permit {n['permit_no']}"
         if n.get("permit_no")
@@ -361,12 +369,13 @@ class NoticeRun:
 
     notices: list[Notice]
     own: list[dict] = field(default_factory=list)  # rows of own_findings
+    undrafted: list[dict] = field(default_factory=list)  # rows of notice_items with no notice drafted
 
     def rows(self) -> list[dict]:
         return [n.row for n in self.notices]
 
     def item_rows(self) -> list[dict]:
-        return [i for n in self.notices for i in n.items]
+        return [i for n in self.notices for i in n.items] + self.undrafted
 
     def written(self) -> int:
         return sum(1 for n in self.notices if n.written)
@@ -419,8 +428,14 @@ class NoticeBuilder:
                 continue
             r = self._rules_of(kind, recipient_id)
             found = self.recipients.get((kind, recipient_id)) or {}
+            # the month seen to: a notices_mailed row of its kind, subject and month with a withdrawn_reason
+            # and no mailing day (no notice goes to the municipality itself) closes its lines once corrected
+            closed_by = law.withdrawal(self.docs.mailings(kind, recipient_id, period))
+            labels = swppp_law.finding_labels(r, self.as_of) if kind == "stormwater" else None
             for i in law.sort_items(items):
                 i = with_law(i, r)
+                if i.resolved_on is not None and i.resolved_on > self.as_of:
+                    i = replace(i, resolved_on=None)
                 out.append(
                     {
                         "person": OWN_PERSON[kind],
@@ -438,6 +453,8 @@ class NoticeBuilder:
                         if i.resolved_on and i.resolved_on <= self.as_of
                         else None,
                         "description": self._describe(i, r, self.as_of),
+                        "finding": words.sentence(i, self.as_of, r, labels),
+                        "closed_by": closed_by,
                         "rule": i.rule,
                         "law": i.law,
                     }
@@ -460,10 +477,7 @@ class NoticeBuilder:
         return self.rules.get(jurisdiction, self.sewer_rules)
 
     def _sewer_unstated(self) -> bool:
-        r = self.sewer_rules
-        return not (
-            r.sewer_enforcement is not None and r.penalties is not None and r.penalties.sewer_use is not None
-        )
+        return not self.sewer_rules.sewer_notices_stated()
 
     def undrafted(self) -> list[NotJudged]:
         out = []
@@ -494,7 +508,26 @@ class NoticeBuilder:
 
     def build(self) -> NoticeRun:
         built = [self.notice(*key) for key in self.keys()]
-        return NoticeRun([n for n in built if n is not None], self.own_findings())
+        return NoticeRun([n for n in built if n is not None], self.own_findings(), self.undrafted_items())
+
+    def undrafted_items(self) -> list[dict]:
+        """The violations of each month whose notice the rules do not say how to issue (contract 8.6: the
+        pages and the index count and list them like any other, whatever the rules hold): rows of
+        notice_items with no notice, notice_status ``not_drafted`` (not_judged says why)."""
+        out = []
+        recorded = self._recorded_keys()
+        for (kind, recipient_id, period), items in sorted(self.items.items()):
+            if (kind, recipient_id, period) in recorded or self.drafts(kind, recipient_id):
+                continue
+            if self.own_name(kind, recipient_id) is not None:
+                continue
+            r = self._rules_of(kind, recipient_id)
+            month = Notice(kind, recipient_id, period, {"status": NOT_DRAFTED})  # no notice: its items only
+            for i in law.sort_items(items):
+                out.append(
+                    self._item_row(month, with_law(i, r), r, self.as_of, in_letter=False, supported=True)
+                )
+        return out
 
     # -- one notice
 

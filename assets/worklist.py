@@ -158,25 +158,47 @@ def _month(period: str) -> str:
     return words.month_words(dt.date(year, month, 1))
 
 
-def draft_action(d: dict) -> str | None:
+def served_by(kind: str, rules: Rules | None) -> str:
+    """How the rules of a document's jurisdiction have it served ("certified mail"; "" where they do not
+    say): the sewer law's enforcement for the sewer area's documents, the stormwater notice of violation's
+    for the stormwater area's (contract 8.7)."""
+    if rules is None:
+        return ""
+    spec = KINDS[kind]
+    if spec.area == "sewer":
+        version = rules.versions_of("sewer_enforcement")
+    else:
+        version = rules.versions_of("swppp.notice_of_violation")
+    latest = sorted(version, key=lambda v: v.starts)[-1] if version else None
+    return (getattr(latest, "mailing", None) or "") if latest is not None else ""
+
+
+def draft_action(d: dict, rules: Rules | None = None) -> str | None:
     """What the person does with a draft document, and records: its kind's words (the registry's
-    ``draft_action``; None: the kind's drafts have no line of their own)."""
+    ``draft_action``; None: the kind's drafts have no line of their own), served as ``rules`` (its
+    jurisdiction's) say."""
     words_ = KINDS[d["letter_kind"]].draft_action
     if words_ is None:
         return None
     period = d.get("period")
+    by = served_by(d["letter_kind"], rules)
     return words_.format(
         month=_month(period) if period else "",
         of_month=f" of {_month(period)}" if period else "",
         count=_plural(int(d["items"] or 0), "violation"),
         recipient_id=d["recipient_id"],
+        by=f" by {by}" if by else "",
     )
 
 
-def draft_actions(w: Worklist, drafts: list[dict]) -> None:
-    """Every draft document (select_worklist_drafts), undated, oldest first by its first item found."""
+def draft_actions(
+    w: Worklist, drafts: list[dict], rules: dict[str, Rules] | None = None, town: Rules | None = None
+) -> None:
+    """Every draft document (select_worklist_drafts), undated, oldest first by its first item found; each
+    served as the rules of its jurisdiction say (``rules``: by jurisdiction; ``town``'s where it names
+    none)."""
     for d in drafts:
-        action = draft_action(d)
+        action = draft_action(d, (rules or {}).get(d.get("jurisdiction") or "", town))
         if action is None:
             continue
         w.add(
@@ -212,17 +234,35 @@ def record_reviews(w: Worklist, rows: list[dict]) -> None:
         )
 
 
+#: The notices_mailed kind that records a month of a municipality's own findings seen to (its notice's).
+OWN_RECORDED_AS = {"sewer": "sewer", "stormwater": "stormwater"}
+
+
 def own_actions(w: Worklist, rows: list[dict]) -> None:
     """The findings at the municipality's own sites and premises (contract 8.4): it does not serve itself a
-    notice or an order; its person sees each corrected."""
+    notice or an order; its person sees each corrected. Each line is plain sentences: where, what was found,
+    what to do and the record that closes it (contract 7.5: the correction; for a month's violations found
+    corrected already, such as an inspection made late, the month recorded as seen to)."""
     for f in rows:
         where = f"{f['subject_name']} ({f['subject_id']})" if f["subject_name"] else str(f["subject_id"])
-        what = (
-            f"Correct at the {f['municipality']}'s own site {where}: {f['description']}"
-            if f["resolved_on"] is None
-            else f"See that it does not recur at the {f['municipality']}'s own site {where}: "
-            f"{f['description']}"
-        )
+        found = f.get("finding") or _sentence(f["description"])
+        kind = OWN_RECORDED_AS.get(f["kind"])
+        if f["resolved_on"] is None:
+            what = f"Correct at the {f['municipality']}'s own site {where}: {found}"
+            why = (
+                f"No notice goes to the {f['municipality']} itself: {f['owner']}, of record here, is one "
+                "of its names."
+            )
+            close = "The line closes when the correction is recorded."
+        else:
+            what = f"See that it does not recur at the {f['municipality']}'s own site {where}: {found}"
+            why = f"No notice goes to the {f['municipality']} itself ({f['owner']})."
+            close = (
+                f"Close a month's lines: a notices mailed row of kind {kind}, recipient {f['subject_id']}, "
+                "that month, a withdrawn reason, no mailing day."
+                if kind
+                else ""
+            )
         w.add(
             f["person"],
             what,
@@ -231,10 +271,15 @@ def own_actions(w: Worklist, rows: list[dict]) -> None:
             "own_findings",
             f"{f['item']} {f['ref']} {f['item_on']}",
             name=f["subject_name"],
-            detail=f"{f['owner']}, of record here, is one of the {f['municipality']}'s own names: it serves "
-            "itself no notice of violation or order",
+            detail=f"{why} {close}".strip(),
             found_on=f["known_on"],
         )
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter capital, a full stop at its end."""
+    text = str(text or "").strip()
+    return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else ""
 
 
 def review_actions(w: Worklist, rows: list[dict]) -> None:
@@ -483,13 +528,16 @@ def quarantine_actions(w: Worklist, quarantine: list[dict]) -> None:
         )
 
 
-def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -> pd.DataFrame:
+def build_worklist(
+    con, as_of: dt.date, rules: Rules, year: int | None = None, every: dict[str, Rules] | None = None
+) -> pd.DataFrame:
     """Every person's actions on ``as_of``; ``year``: the billing year whose bills' addresses are listed
-    (None: the last year billed, as the billing page shows it)."""
+    (None: the last year billed, as the billing page shows it); ``every``: every jurisdiction's rules (how
+    its documents are served; None: the town's alone)."""
     setting = rules.worklist  # a setting of the pages, not law: undated (None: nothing is "due")
     w = Worklist(as_of, setting.due_within_days if setting is not None else None)
     quarantine_actions(w, _records(con, "select_worklist_quarantine"))
-    draft_actions(w, _records(con, "select_worklist_drafts"))
+    draft_actions(w, _records(con, "select_worklist_drafts"), every or {rules.jurisdiction: rules}, rules)
     review_actions(w, _records(con, "select_worklist_notices"))
     record_reviews(w, _records(con, "select_worklist_reviews"))
     own_actions(w, _records(con, "select_worklist_own"))
@@ -544,7 +592,7 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
 def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
     with warehouse(duckdb, as_of=as_of) as con:
-        frame = build_worklist(con, as_of, rules.town_rules(), settings.year or None)
+        frame = build_worklist(con, as_of, rules.town_rules(), settings.year or None, rules.all_rules())
         with transaction(con):
             replace_rows(con, "worklist", frame)
         counts = frame.groupby(["person", "status"]).size().to_dict() if len(frame) else {}

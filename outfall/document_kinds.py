@@ -68,7 +68,8 @@ class DocumentKind:
     """False for a document that is never mailed (a list for publication)."""
     draft_action: str | None = None
     """The worklist's line for a draft, a format of {month} ({of_month}: " of March 2026" or ""),
-    {count} ("3 violations") and {recipient_id}; None: its drafts have no line of their own."""
+    {count} ("3 violations"), {recipient_id} and {by} (" by certified mail": how the rules of its
+    jurisdiction have it served, or ""); None: its drafts have no line of their own."""
 
     @property
     def file_prefix(self) -> str:
@@ -88,8 +89,7 @@ class DocumentKind:
 
 
 _NOTICE_DRAFT = (
-    "Mail the notice of violation for {month} ({count}) by certified mail and record the mailing, or "
-    "withdraw it"
+    "Mail the notice of violation for {month} ({count}){by} and record the mailing, or withdraw it"
 )
 
 KINDS: dict[str, DocumentKind] = {

@@ -520,6 +520,8 @@ OWN_COLUMNS = (
     "description",
     "rule",
     "law",
+    "finding",
+    "closed_by",
 )
 
 

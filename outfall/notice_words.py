@@ -336,6 +336,26 @@ def stormwater_sections(items: list[Item], day: dt.date, rules: Any, labels: dic
     return list(out.values())
 
 
+def sentence(item: Item, day: dt.date, rules: Any, labels: dict[str, str] | None = None) -> str:
+    """One item as a plain sentence, for a line of a person's list (a finding at the municipality's own
+    site): "Inspection at least every 7 days was due by April 3, 2026 and was made April 4, 2026, late." A
+    sewer item is its line of words (``describe``)."""
+    if item.kind == "sewer":
+        text = describe(item, day, rules, labels)
+        return text[:1].upper() + text[1:] + "."
+    labels = labels or {}
+    what, arose, due, done = (_inspection if item.item == "inspection" else _other)(item, day, rules, labels)
+    when = f" was due by {due}" if due else f" arose {arose}"
+    since = ""
+    if item.resolved_on is not None:
+        status = f"and was {done}"
+    elif item.item == "inspection":
+        status = f"and {done.replace('none recorded', 'none is recorded')}"
+    else:
+        status = f"and is {done}"
+    return f"{what}{when}{since} {status}."
+
+
 def describe(item: Item, day: dt.date, rules: Any, labels: dict[str, str] | None = None) -> str:
     """One item in one line of words (the notice_items table and the pages)."""
     if item.kind == "sewer":

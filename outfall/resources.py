@@ -15,6 +15,7 @@ from dagster import ConfigurableResource, InitResourceContext
 from pydantic import Field, PrivateAttr
 
 from outfall.rules import Rules, TownRules, load_town
+from outfall.rules.judged import Judged
 from outfall.rules.town import default_rules_dir, default_town, enter_timezone, leave_timezone
 from outfall.warehouse import memory_limit
 
@@ -147,6 +148,11 @@ class RulesResource(ConfigurableResource):
 
     def jurisdictions(self) -> tuple[str, ...]:
         return self.load().jurisdictions
+
+    def judged(self) -> Judged:
+        """What the rules judge (contract 8.6): the town's of the sewer use law, every jurisdiction's of
+        construction sites; every statement of "none" asks it (``Judged.none``)."""
+        return Judged.of(self.town_rules(), self.all_rules().values())
 
     def timezone(self) -> str:
         """The town's local time zone: the day of a reading, a time without an offset, today."""

@@ -48,6 +48,7 @@ def check_and_run(rules: Path, tmp_path: Path) -> tuple[subprocess.CompletedProc
 
 BOD_LIMIT = {
     ("name",): "City of Springfield",
+    ("kind",): "City",
     ("timezone",): "America/Chicago",
     ("discharge_limits", 0, "parameter"): "BOD",
     ("discharge_limits", 0, "limit_type"): "max",

@@ -371,6 +371,32 @@ def test_the_towns_own_site_gets_no_notice_but_a_line_of_the_officers(town):
     assert "Inspection at least every 7 days" in action and "Town of Woodbury DPW" in detail
 
 
+def test_a_line_of_the_towns_own_site_closes_by_its_record(town):
+    """Contract 7.5: the own site's finding made late is a plain sentence; the month recorded seen to (a
+    notices_mailed row with a withdrawn reason and no mailing day) closes it, and nothing is mailed."""
+    db, data = town
+    execute(
+        db,
+        "UPDATE swppp_inspection_findings SET status = 'late', satisfied_on = DATE '2026-03-11', "
+        "days_late = 2 WHERE site_id = 'S-T'",
+    )
+    run(db, data, "2026-04-10")
+    (action, detail), *_ = query(db, "SELECT action, detail FROM worklist WHERE subject_id = 'S-T'")
+    assert action == (
+        "See that it does not recur at the Town of Woodbury's own site Crestview Ln water main (S-T): "
+        "Inspection at least every 7 days was due by March 9, 2026 and was made March 11, 2026, late."
+    )
+    assert "a notices mailed row of kind stormwater, recipient S-T, that month, a withdrawn reason" in detail
+    assert ":" not in action.split(": ", 1)[1]  # no "requirement: ...; made: made ..." words
+    mailings(data, "stormwater,S-T,2026-03,,,,seen to by the DPW")
+    run(db, data, "2026-04-10")
+    assert query(db, "SELECT count(*) FROM worklist WHERE subject_id = 'S-T'") == [(0,)]
+    assert query(db, "SELECT closed_by FROM own_findings WHERE subject_id = 'S-T'") == [
+        ("seen to by the DPW",)
+    ]
+    assert query(db, "SELECT count(*) FROM letters WHERE recipient_id = 'S-T'") == [(0,)]
+
+
 def test_an_open_address_conflict_holds_a_letter_of_its_day(town):
     db, data = town
     insert(

@@ -63,7 +63,9 @@ def test_shipped_rules_load_typed_and_cite_everything():
         # 2026.12.13 / 2026.12.7: the municipality's own names (contract 8.4)
         # 2026.12.14: the surcharge threshold reading's word says what it means (code_limit, not
         # part2_limit: contract 8.8, the allowed words of every key)
-        version = {"woodbury": "2026.12.14", "bellport": "2026.12.7"}[jurisdiction]
+        # 2026.12.15 / 2026.12.8: the town's own words (contract 8.7): its kind, who finds a violation, how a
+        # stormwater notice is served, the penalty section's own words
+        version = {"woodbury": "2026.12.15", "bellport": "2026.12.8"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20

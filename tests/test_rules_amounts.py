@@ -13,6 +13,7 @@ import pytest
 from assets.clerk.charges import bill_row, charge_row
 from outfall.rules import RulesError, parse_rules
 from outfall.rules.amounts import SetElsewhere, amount, set_by, shown
+from tests.conftest import REPO
 
 HEAD = """
 jurisdiction: testville
@@ -181,6 +182,16 @@ law_names:
             "citation: x, effective_from: null}\n",
             'usd_per_lb: is empty: write where the law sets the amount (e.g. set_by: "Appendix A")',
         ),
+        (
+            "penalties:\n  sewer_use:\n    - {fine_max_usd: 500, per: day, "
+            "words: 'a fine {fine} or {civil}', citation: x, effective_from: null}\n",
+            "words leave out {per}, which the entry states and name {civil}, which the entry does not state",
+        ),
+        (
+            "penalties:\n  sewer_use:\n    - {fine_max_usd: 500, words: '{fine} and {jail}', citation: x, "
+            "effective_from: null}\n",
+            "words name {jail}, no part of a penalty (fine, imprisonment, civil, per)",
+        ),
     ],
 )
 def test_a_wrong_part_gets_a_clear_message(text, says):
@@ -196,3 +207,27 @@ def test_the_old_word_of_a_reading_is_read_as_its_new_one_and_said():
     )
     assert r.readings_enforcement.surcharge_threshold[0].value == "code_limit"
     assert r.notes and "'part2_limit' is the old word for 'code_limit'" in r.notes[0]
+
+
+def test_the_penalty_is_stated_as_its_section_states_it():
+    """Contract 8.7: the section's own words with the amounts in their places, else each part stated."""
+    from outfall.letters import format_money
+
+    woodbury = parse_rules(
+        (REPO / "rules" / "woodbury.yaml").read_text(encoding="utf-8"), Path("woodbury.yaml")
+    )
+    assert woodbury.penalties.sewer_use[0].statement(format_money) == (
+        "each violation is an offense and may be punished by a fine not exceeding $250.00 or by imprisonment "
+        "not exceeding 15 days, or by both; in lieu of, or in addition to, such fine or imprisonment, each "
+        "violation is subject to a civil penalty not exceeding $250.00; each day a violation continues is "
+        "subject to a separate fine, imprisonment or civil penalty"
+    )
+    fine_only = rules(
+        "penalties:\n  sewer_use:\n    - {fine_max_usd: 2500, per: day, citation: x, effective_from: null}\n"
+    )
+    said = fine_only.penalties.sewer_use[0].statement(format_money)
+    assert said == (
+        "for each violation, a fine not exceeding $2,500.00; each day a violation continues is a separate "
+        "violation"
+    )
+    assert "civil" not in said and "imprisonment" not in said  # a part the section lacks is not written

@@ -55,6 +55,6 @@ def test_the_model_town_and_its_village_are_judged_as_before(demo_town):
     assert differences("demo", demo_town / "outfall.duckdb") == []
 
 
-@pytest.mark.parametrize("town", ["st_charles", "chagrin_falls", "snohomish"])
+@pytest.mark.parametrize("town", ["st_charles", "chagrin_falls", "snohomish", "seymour"])
 def test_each_example_town_is_judged_as_before(town, tmp_path):
     assert differences(town, run_town(town, tmp_path)) == []

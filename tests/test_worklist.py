@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -15,7 +16,7 @@ from dagster_duckdb import DuckDBResource
 from assets.worklist import worklist
 from dashboards.worklist import worklist_panel, worklist_summary
 from outfall.law import worklist as law
-from outfall.resources import OutfallSettings
+from outfall.resources import OutfallSettings, RulesResource
 from tests.conftest import materialize
 from tests.test_records import insert, new_warehouse, query
 
@@ -377,6 +378,67 @@ def test_the_page_shows_the_whole_list_grouped_by_subject(town):
     # its own page)
     assert "kpi-value" not in summary
     assert re.search(r"Superintendent of Sewage</a></td><td[^>]*>4</td>", summary), summary
+
+
+def test_a_subjects_many_lines_show_the_first_and_say_how_many_more_but_all_print():
+    """Issue 46: the town's own site's 16 lines were one row 1,500 px tall, pushing the first undated line
+    off the first screen; on screen a subject shows its first line and how many more (a click shows them),
+    on paper every one, each detail said once."""
+    from dashboards.html import CSS as PAGE_CSS, PRINT_CSS
+    from dashboards.worklist import worklist_table
+
+    rows = pd.DataFrame(
+        [
+            {
+                "person": "stormwater_officer",
+                "action": f"See that it does not recur at the Town's own site: line {n}.",
+                "subject_id": "S-W04",
+                "subject_name": "Crestview",
+                "due": None,
+                "status": "undated",
+                "source": "own_findings",
+                "ref": str(n),
+                "days_left": None,
+                "link": None,
+                "detail": "No notice goes to the Town itself.",
+                "first": False,
+            }
+            for n in range(16)
+        ]
+    )
+    html_text = worklist_table(rows)
+    assert html_text.count('<div class="act">') == 1 and html_text.count('class="act act-rest"') == 15
+    assert "and 15 more actions" in html_text
+    assert all(f"line {n}." in html_text for n in range(16))  # every line is on the page, for paper
+    assert html_text.count("No notice goes to the Town itself.") == 1
+    assert ".act-toggle:not(:checked)~.act-rest{display:none}" in PAGE_CSS
+    assert "act-rest" not in PRINT_CSS  # on paper nothing hides them
+    screen = PAGE_CSS[PAGE_CSS.index("@media screen{.act-toggle") :]
+    assert screen.index("act-rest{display:none}") < screen.index("}}")
+
+
+def test_a_draft_is_mailed_as_the_rules_of_its_jurisdiction_say():
+    """Contract 8.7: "by certified mail" is the rules' word for how a notice is served, not the program's."""
+    import yaml
+
+    from assets.worklist import draft_action, served_by
+    from outfall.rules import parse_rules
+    from tests.conftest import REPO
+
+    notice = {"letter_kind": "stormwater_notice", "recipient_id": "S-1", "period": "2026-10", "items": 2}
+    woodbury = RulesResource(rules_dir="", town="woodbury").town_rules()
+    assert draft_action(notice, woodbury) == (
+        "Mail the notice of violation for October 2026 (2 violations) by certified mail and record the "
+        "mailing, or withdraw it"
+    )
+    raw = yaml.safe_load((REPO / "rules" / "woodbury.yaml").read_text(encoding="utf-8"))
+    raw["swppp"]["notice_of_violation"][0]["mailing"] = "personal service"
+    served = parse_rules(yaml.safe_dump(raw), Path("woodbury.yaml"))
+    assert served_by("stormwater_notice", served) == "personal service"
+    assert "(2 violations) by personal service and record" in draft_action(notice, served)
+    del raw["swppp"]["notice_of_violation"][0]["mailing"]
+    unserved = parse_rules(yaml.safe_dump(raw), Path("woodbury.yaml"))
+    assert "(2 violations) and record the mailing" in draft_action(notice, unserved)
 
 
 def test_one_line_per_subject_and_action():

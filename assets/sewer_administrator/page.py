@@ -37,11 +37,15 @@ def read_sewer_data(
     # The labels say what the rules say: the permit policy in effect on the as-of day, and the slug
     # definitions as the slug asset applied them (table slug_rules).
     warning = town.versions_of("notices.permit_expiry_warning").get(as_of)
+    enforcement = town.versions_of("sewer_enforcement").get(as_of)
     data = SewerData(
         as_of=as_of,
         generated_at=_now_local(),
         town=town.name,
         laws=page_laws(rules, as_of),
+        judged=rules.judged(),
+        municipality=town.municipality,
+        notice_mailing=enforcement.mailing if enforcement is not None else "",
         permit_warn_days=warning.days if warning else None,
         permit_warn_rule=warning.citation if warning else "",
         slug_rules=r.table("slug_rules"),
@@ -184,7 +188,7 @@ def bucket_hours_of(spans: pd.DataFrame, charted: set | None, budget: int) -> li
     "limited parameter with the limit and its section (the sewer use law), violations and "
     "non-detects marked; the flow trace with slug events and baseline; violations by user and "
     "month; the compliance summary with permits expiring soon; the monthly notices of violation and "
-    "the Town's follow-up of each violation from its notice; the testing required of each user, "
+    "the municipality's follow-up of each violation from its notice; the testing required of each user, "
     "period by period (met, missed or open).",
 )
 def sewer_dashboard(
@@ -220,6 +224,8 @@ def read_annual_report(
         generated_at=_now_local(),
         town=town.name,
         laws=page_laws(rules, end),
+        judged=rules.judged(),
+        municipality=town.municipality,
         authority=(
             f"{town.law('sewer_district', end).name}, {town.name}"
             if town.has_law("sewer_district")

@@ -19,6 +19,7 @@ for the person who edits a rules file.
 # (no "from __future__ import annotations": pydantic would evaluate every annotation string at import)
 
 import datetime as dt
+import string
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
@@ -758,7 +759,11 @@ class SewerEnforcement(Dated):
     issuer: Text
     """The signer of notices."""
     mailing: Text
-    """How notices are sent."""
+    """How the law has notices served, as a letter says it after "By" ("certified mail", "personal
+    service"): the delivery line of a mailed notice and order, a draft's period to correct, the pages."""
+    found_by: Text | None = None
+    """Who finds a violation and notifies the user, as a notice's first sentence names the office after
+    "The" ("administrator of the sewer district"). Left out: the issuer."""
     citation_not_corrected: Text
     """What follows when a violation is not corrected in time."""
     section_text: SewerEnforcementTexts
@@ -844,6 +849,70 @@ class SewerUsePenalty(Dated):
     """Longest imprisonment per violation, where the section states it in months."""
     civil_max_usd: Money | None = None
     """Greatest civil penalty per violation, dollars."""
+    words: Text | None = None
+    """The penalty in the section's own words, as a notice prints it after "<the section> provides:", with
+    the amounts above in their places: ``{fine}`` ("a fine not exceeding $250.00"), ``{imprisonment}``
+    ("imprisonment not exceeding 15 days"), ``{civil}`` ("a civil penalty not exceeding $250.00") and
+    ``{per}`` ("day"); each part the entry states appears, and none it leaves out. Left out: the notice
+    lists each part stated, for each violation, and whether each day is a separate violation."""
+
+    @model_validator(mode="after")
+    def _words_fit(self) -> "SewerUsePenalty":
+        if self.words is None:
+            return self
+        stated = {
+            "fine": self.fine_max_usd is not None,
+            "imprisonment": self.imprisonment_max_days is not None
+            or self.imprisonment_max_months is not None,
+            "civil": self.civil_max_usd is not None,
+            "per": self.per is not None,
+        }
+        used = {f for _, f, _, _ in string.Formatter().parse(self.words) if f is not None}
+        said = []
+        unknown = sorted(used - set(stated))
+        if unknown:
+            said.append(
+                "name {" + "}, {".join(unknown) + "}, no part of a penalty (fine, imprisonment, civil, per)"
+            )
+        lacking = sorted(p for p, given in stated.items() if given and p not in used)
+        if lacking:
+            said.append("leave out {" + "}, {".join(lacking) + "}, which the entry states")
+        extra = sorted(p for p in used if p in stated and not stated[p])
+        if extra:
+            said.append("name {" + "}, {".join(extra) + "}, which the entry does not state")
+        if said:
+            raise _error(
+                "words {said}: write each part the entry states, and only those",
+                said=" and ".join(said),
+                key_name="words",
+            )
+        return self
+
+    def statement(self, money: Any = str) -> str:
+        """The penalty in words, after "<the section> provides:": the section's own (``words``) with the
+        amounts in their places, else each part stated, for each violation. ``money`` writes an amount."""
+        months = self.imprisonment_max_months
+        parts = {
+            "fine": f"a fine not exceeding {money(self.fine_max_usd)}"
+            if self.fine_max_usd is not None
+            else None,
+            "imprisonment": (
+                f"imprisonment not exceeding {self.imprisonment_max_days} days"
+                if self.imprisonment_max_days is not None
+                else (f"imprisonment not exceeding {months} months" if months is not None else None)
+            ),
+            "civil": (
+                f"a civil penalty not exceeding {money(self.civil_max_usd)}"
+                if self.civil_max_usd is not None
+                else None
+            ),
+            "per": self.per,
+        }
+        if self.words is not None:
+            return self.words.format(**{k: v or "" for k, v in parts.items()})
+        stated = [parts[k] for k in ("fine", "imprisonment", "civil") if parts[k]]
+        each = f"; each {self.per} a violation continues is a separate violation" if self.per else ""
+        return f"for each violation, {'; '.join(stated)}{each}"
 
     @model_validator(mode="after")
     def _some_part(self) -> "SewerUsePenalty":
@@ -1049,6 +1118,10 @@ class NoticeOfViolation(Dated):
     """Where an appeal is filed."""
     law_name: Text
     """The law's name as written in notices."""
+    mailing: Text | None = None
+    """How the municipality serves its notices and stop-work orders, as a letter says it after "By"
+    ("certified mail", "personal service"). Left out: the letters and the worklist name no method, and a
+    mailing's certified mail number is printed as the record gives it."""
 
 
 class StopWorkOrder(Dated):
@@ -1347,6 +1420,9 @@ class Rules(Model):
     """The file's jurisdiction (its file name without .yaml)."""
     name: Text
     """The jurisdiction's name as printed."""
+    kind: Text | None = None
+    """The kind of municipality, as a sentence of a page or letter names it: "Town", "City", "Village"
+    ("the Town's record", "the City abated it"). Left out: "municipality"."""
     version: Text
     """The rules' version (bump it with every change; quote it: "2026.12.1")."""
     timezone: TimeZone
@@ -1473,6 +1549,22 @@ class Rules(Model):
             return found
         started = [v for v in versions if v.starts <= day]
         return (started or sorted(versions, key=lambda v: v.starts))[-1]
+
+    @property
+    def municipality(self) -> str:
+        """The municipality's kind as a sentence names it ("Town", "City", "Village": ``kind``), else
+        "municipality"."""
+        return self.kind or "municipality"
+
+    def sewer_notices_stated(self) -> bool:
+        """Whether these rules state how a sewer notice of violation is issued (who issues it, how it is
+        served: ``sewer_enforcement``) and the penalty it states (``penalties.sewer_use``): without them the
+        violations are judged and no notice is drafted."""
+        return (
+            self.sewer_enforcement is not None
+            and self.penalties is not None
+            and bool(self.penalties.sewer_use)
+        )
 
     def official(self, name: str, day: dt.date | None = None, fallback: str = "") -> str:
         """The title of the official ``name`` of ``law_names`` (``sewer_administrator``,

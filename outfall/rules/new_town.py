@@ -42,7 +42,7 @@ CHARGE_SECTIONS = {
     "volume": ("volume_charges",),
 }
 #: Keys the file writes itself, before the sections.
-HEAD = ("jurisdiction", "name", "version", "timezone", "charge_model")
+HEAD = ("jurisdiction", "name", "kind", "version", "timezone", "charge_model")
 #: Mappings whose keys are the town's own codes: "" and an example, not a structure.
 EXAMPLES = {
     "districts": "{north: [north sewer district, nsd]}",
@@ -192,6 +192,10 @@ def new_town_text(name: str, charges: str) -> tuple[str, int]:
     data["jurisdiction"] = name
     data["name"] = _empty()
     data.yaml_add_eol_comment("the town's name as letters and pages print it", "name")
+    data["kind"] = _empty()
+    data.yaml_add_eol_comment(
+        'Town, City, Village: what a sentence calls it ("the City\'s record"); "" says "municipality"', "kind"
+    )
     data["version"] = "0.1"
     data.yaml_add_eol_comment("bump it with every change", "version")
     data["timezone"] = _empty()

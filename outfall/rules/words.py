@@ -47,7 +47,7 @@ def penalty_words(pen: Any) -> str:
     if pen.fine_max_usd is not None:
         parts.append(f"a fine up to {usd(pen.fine_max_usd)}")
     jail = pen.imprisonment_max_days or getattr(pen, "imprisonment_max_months", None)
-    if jail is not None and pen.fine_max_usd is None:
+    if jail is not None:
         unit = "days" if pen.imprisonment_max_days is not None else "months"
         parts.append(f"imprisonment up to {jail} {unit}")
     if pen.civil_max_usd is not None:
@@ -172,6 +172,26 @@ class Describe:
             value = getattr(value, name, None) if value is not None else None
         return value
 
+    def municipality(self) -> str:
+        """The town's kind as a sentence names it ("Town", "City": its rules' ``kind``)."""
+        rules = self.rules.get(self.town)
+        return rules.municipality if rules is not None else "municipality"
+
+    def mailing(self) -> str:
+        """How the town's law has sewer notices served ("certified mail"), else "mail"."""
+        enforcement = self._get(self.town, "sewer_enforcement")
+        return current(enforcement).mailing if enforcement else "mail"
+
+    def extension(self) -> str:
+        """' (a period that ends on a weekend or holiday ends on the next business day, <the law>)' as the
+        town's rules name the law that moves it, else "" (none moves)."""
+        versions = self._get(self.town, "deadline_extension")
+        version = current(versions) if versions else None
+        if version is None:
+            return ""
+        law = version.citation.split(":", 1)[0].strip()
+        return f" (a period that ends on a weekend or holiday ends on the next business day, {law})"
+
     # ------------------------------------------------------------- sewer
 
     def discharge_violations(self) -> str:
@@ -235,7 +255,8 @@ class Describe:
         return (
             "Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
             "discharge without a permit in effect, worst exceedance ratio, and the permit's expiry with "
-            f"days left as of the day judged (flagged {within}, by the Town's policy in effect on that day)."
+            f"days left as of the day judged (flagged {within}, by the {self.municipality()}'s policy in "
+            "effect on that day)."
         )
 
     def sewer_notices(self) -> str:
@@ -247,7 +268,7 @@ class Describe:
         return (
             "The follow-up of every sample result that breaks a per-sample limit "
             f"({self.law('sewer_use', fallback='the sewer use law')}, enforcement) from the monthly notice "
-            "that lists it (table notices): sent by certified mail, with a period to correct of at most "
+            f"that lists it (table notices): sent by {self.mailing()}, with a period to correct of at most "
             f"{days} days from the mailing and the penalty of "
             f"{self.law('sewer_penalty', fallback='the sewer use law')} ({penalty}) for each day after it, "
             "until the next result of the same user and parameter complies. A notice not yet mailed is a "
@@ -546,16 +567,15 @@ class Describe:
         )
         return (
             f"Per illicit discharge case, each obligation of {self._illicit_law()} whose trigger exists: "
-            f"notice to the Town by {notify} and its written confirmation within "
+            f"notice to the {self.municipality()} by {notify} and its written confirmation within "
             f"{t.confirmation_business_days} business days, unless hazardous; the {t.appeal_days}-day "
             "appeal and the hearing (none for an appeal received late, which is no appeal); abatement by the "
             f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision "
             "(suspended while an appeal received in time is pending, none once it vacates the notice); "
-            "the Town's notice of the cost within "
+            f"the {self.municipality()}'s notice of the cost within "
             f"{t.cost_notice_days} days of its abatement; the {t.protest_days}-day protest; each with its "
-            "due day (a period to appeal, abate or protest that ends on a weekend or holiday ends on the "
-            "next business day, General Construction Law § 25-a), the day it was met and its status (met, "
-            "late, open, overdue, suspended) on the day judged."
+            f"due day{self.extension()}, the day it was met and its status (met, late, open, overdue, "
+            "suspended) on the day judged."
         )
 
     def illicit_discharge_charges(self) -> str:
@@ -580,8 +600,8 @@ class Describe:
         return (
             "The letters of the illicit discharge cases: a notice of violation (the measures "
             f"{self._illicit_law()} lets it require, the abatement deadline and what follows if it passes, "
-            f"the appeal{court} {appeal}) and, for an abatement done by the Town, the notice "
-            f"of its cost ({payments}, interest, {protest}, the lien)."
+            f"the appeal{court} {appeal}) and, for an abatement done by the {self.municipality()}, the "
+            f"notice of its cost ({payments}, interest, {protest}, the lien)."
         )
 
     # ------------------------------------------------------- the rest of the law

@@ -30,7 +30,9 @@ CREATE TABLE IF NOT EXISTS notices (
 -- What each notice covers (contract 6.1): one row per item. For a mailed notice, the items its
 -- letter lists (as they stood on its issued_on, in_letter true) and any item of its month the data
 -- show now but the letter could not (in_letter false); supported is false for an item of the letter
--- the data no longer show (a result corrected below its limit).
+-- the data no longer show (a result corrected below its limit). A violation of a month whose notice the
+-- rules do not say how to issue (contract 8.6) is a row too, with notice_status not_drafted and no notice:
+-- the pages and the index count every violation, whatever the rules hold.
 CREATE TABLE IF NOT EXISTS notice_items (
     kind VARCHAR, recipient_id VARCHAR, period VARCHAR, item VARCHAR, ref VARCHAR, rule VARCHAR,
     parameter VARCHAR,               -- the parameter of a sample, statistic or testing item (else NULL)
@@ -52,7 +54,11 @@ CREATE TABLE IF NOT EXISTS own_findings (
     municipality VARCHAR,            -- the municipality's name, as its rules give it
     period VARCHAR, item VARCHAR, ref VARCHAR, item_on DATE, known_on DATE,
     resolved_on DATE,                -- the later fact that ended it, if any (an inspection made late)
-    description VARCHAR, rule VARCHAR, law VARCHAR
+    description VARCHAR, rule VARCHAR, law VARCHAR,
+    finding VARCHAR,                 -- the finding in a plain sentence, as its worklist line says it
+    closed_by VARCHAR                -- the record that closes its line once it is corrected: the
+                                     -- withdrawn_reason of a notices_mailed row of its kind, subject
+                                     -- and month
 );
 
 -- The record of every document written for a mailing (contract 6.2). Kept across runs and never
