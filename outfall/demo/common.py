@@ -3,6 +3,7 @@ addresses are drawn from, the 365 days of its meters and rain gauges, and small 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, timedelta
 
 LOCAL_TZ = "America/New_York"
@@ -134,3 +135,8 @@ def mailing(place: str, missing: bool = False) -> dict:
 def window(as_of: date) -> tuple[date, date]:
     """The 365 local days of the meters and the rain gauge: ``as_of - 364 days`` .. ``as_of``."""
     return as_of - timedelta(days=364), as_of
+
+
+def day_of(year: int) -> Callable[[int, int], str]:
+    """``(month, day)`` of ``year`` as its ISO date."""
+    return lambda month, day: date(year, month, day).isoformat()

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Callable
 
 import pandas as pd
 
 from outfall.demo.billing import first_parcel
+from outfall.demo.common import day_of
 
 #: The illicit discharge abated by the Town and paid in part (Woodbury ch. 185).
 TOWN_ABATED_CASE = "ID-2026-01"
@@ -47,14 +48,27 @@ ILLICIT_COLUMNS = [
 
 def illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Eight cases in the states ch. 185 knows, and the payments toward the Town's abatement."""
-    yard = first_parcel(parcels, "commercial")
-    d = lambda m, day: date(year, m, day).isoformat()  # noqa: E731
+    d = day_of(year)
     cases = [
+        *_noticed_cases(first_parcel(parcels, "commercial")["parcel_id"], d),
+        *_cases_without_notice(year, d),
+        *_appealed_cases(d),
+    ]
+    return (
+        pd.DataFrame(cases, columns=ILLICIT_COLUMNS),
+        pd.DataFrame(_payments(year, d), columns=["case_id", "paid_on", "amount_usd", "receipt_no"]),
+    )
+
+
+def _noticed_cases(yard: str, d: Callable[[int, int], str]) -> list[dict]:
+    """Three cases with a notice of violation: the Town's abatement of ``yard`` (a parcel id), a
+    notification a business day late, a hazardous discharge appealed and abated by its owner."""
+    return [
         # Friday before Memorial Day: notice due Tuesday; abated by the Town after the notice's deadline,
         # its cost noticed, paid in part
         {
             "case_id": TOWN_ABATED_CASE,
-            "premises": yard["parcel_id"],
+            "premises": yard,
             "discovered_on": d(5, 22),
             "hazardous": "false",
             "notified_on": d(5, 26),
@@ -101,6 +115,12 @@ def illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame, 
             "description": "Hydraulic oil from a ruptured excavator line reaching a catch basin",
             "nov_requires": "1, 2, 4, 6",
         },
+    ]
+
+
+def _cases_without_notice(year: int, d: Callable[[int, int], str]) -> list[dict]:
+    """A case whose notice is not yet due, and one from before ch. 185 took effect."""
+    return [
         # the day before Thanksgiving: notice due Friday; none yet; no one known to write to
         {
             "case_id": "ID-2026-04",
@@ -116,6 +136,12 @@ def illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame, 
             "hazardous": "false",
             "description": "Entered from the paper files",
         },
+    ]
+
+
+def _appealed_cases(d: Callable[[int, int], str]) -> list[dict]:
+    """Contract 6.5: an appeal pending (the abatement suspended), one that vacated the notice, one late."""
+    return [
         # notice of violation Friday October 30: its 15th day is Saturday November 14, so the
         # appeal received Monday November 16 is in time (GCL § 25-a); not decided yet: the
         # abatement (due November 20) is suspended
@@ -173,7 +199,11 @@ def illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame, 
             "nov_requires": "2, 3, 4",
         },
     ]
-    payments = [
+
+
+def _payments(year: int, d: Callable[[int, int], str]) -> list[dict]:
+    """Two payments toward the Town's abatement of :data:`TOWN_ABATED_CASE`."""
+    return [
         {
             "case_id": TOWN_ABATED_CASE,
             "paid_on": d(9, 15),
@@ -187,7 +217,3 @@ def illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame, 
             "receipt_no": f"R-{year}-1022",
         },
     ]
-    return (
-        pd.DataFrame(cases, columns=ILLICIT_COLUMNS),
-        pd.DataFrame(payments, columns=["case_id", "paid_on", "amount_usd", "receipt_no"]),
-    )

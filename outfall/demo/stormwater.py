@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta
 import numpy as np
 import pandas as pd
 
-from outfall.demo.common import FIRST, LAST
+from outfall.demo.common import FIRST, LAST, day_of
 from outfall.demo.sites import Site
 
 #: (site_id, milestone): notified only 24 hours before (ch. 267 / ch. 21 require 48).
@@ -312,7 +312,7 @@ SMP_COLUMNS = [
 def smp_practices(sites: list[Site], year: int) -> pd.DataFrame:
     """Permanent practices of the stabilized sites: one as-built plan missing, one received late, one
     without an engineer's certification, an agreement recorded after approval, a guarantee released early."""
-    d = lambda m, day: date(year, m, day).isoformat()  # noqa: E731
+    d = day_of(year)
     rows = [
         ("SMP-W01-1", "S-W01", "wet detention pond", d(11, 2), "true", d(2, 20), d(2, 18), None, None, None),
         ("SMP-W01-2", "S-W01", "bioretention area", None, None, d(2, 20), d(2, 18), None, None, None),
