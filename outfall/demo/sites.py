@@ -307,6 +307,21 @@ def _site_inspections(
     start = date(year, *site.start)
     end = min(date(year, *site.final) if site.final else as_of, as_of)
     last_logged = date(year, *site.stop) if site.stop else end
+    visits = _visits(site, storms, start, end, year, rng)
+    # one record per day (storm beats routine on the same day), none after the log stops
+    by_day: dict[date, str] = {}
+    rank = {"routine": 0, "storm": 1, "officer": 2, "milestone": 3}
+    for day, kind in sorted(visits, key=lambda v: (v[0], rank[v[1]])):
+        if day <= min(end, last_logged):
+            by_day[day] = kind
+    return _log(site, by_day, year, rng)
+
+
+def _visits(
+    site: Site, storms: list[date], start: date, end: date, year: int, rng: np.random.Generator
+) -> list[tuple[date, str]]:
+    """The site's visits (day, kind) from ``start`` to ``end``: routine ones at the gaps its behaviour
+    keeps, after storms (some missed or late, by its :data:`STORM_ODDS`), the officer's, the milestones."""
     visits: list[tuple[date, str]] = [(start + timedelta(days=int(rng.integers(0, 3))), "milestone")]
     d = visits[0][0]
     while True:
@@ -333,13 +348,12 @@ def _site_inspections(
         visits.append((start + timedelta(days=int(rng.integers(10, max(11, (end - start).days)))), "officer"))
     if site.final:
         visits.append((date(year, *site.final), "milestone"))
+    return visits
 
-    # one record per day (storm beats routine on the same day), none after the log stops
-    by_day: dict[date, str] = {}
-    rank = {"routine": 0, "storm": 1, "officer": 2, "milestone": 3}
-    for day, kind in sorted(visits, key=lambda v: (v[0], rank[v[1]])):
-        if day <= min(end, last_logged):
-            by_day[day] = kind
+
+def _log(site: Site, by_day: dict[date, str], year: int, rng: np.random.Generator) -> list[dict]:
+    """The inspection log's rows, one a day: the sediment trap fills with each visit (more after a storm)
+    and is cleaned out once half full."""
     rows = []
     lost = float(rng.uniform(0, 10))
     inspectors = INSPECTORS[site.jurisdiction]
@@ -348,28 +362,7 @@ def _site_inspections(
         lost += float(rng.uniform(12, 25)) if kind == "storm" else float(rng.uniform(2, 10))
         lost = min(lost, 95.0)
         pct = int(round(lost))
-        if pct >= 50:
-            note = f"Sediment trap {pct}% full: cleanout ordered within 48 hours"
-            cleaned = True
-        elif kind == "storm":
-            note = "Post-storm check: silt fence holding, minor sediment at inlet protection"
-            cleaned = False
-        elif kind == "milestone":
-            note = (
-                "Final stabilization walk-through"
-                if site.final and day == date(year, *site.final)
-                else "Pre-construction meeting; perimeter controls installed"
-            )
-            cleaned = False
-        else:
-            note = (
-                "Controls in place",
-                "Construction entrance needs stone",
-                "Silt fence repaired",
-                "Stockpile covered",
-                "Inlet protection cleaned",
-            )[int(rng.integers(5))]
-            cleaned = False
+        note, cleaned = _note(site, kind, pct, day, year, rng)
         inspector = (
             OFFICERS[site.jurisdiction]
             if kind == "officer"
@@ -394,6 +387,30 @@ def _site_inspections(
         if cleaned:
             lost = float(rng.uniform(0, 8))
     return rows
+
+
+def _note(
+    site: Site, kind: str, pct: int, day: date, year: int, rng: np.random.Generator
+) -> tuple[str, bool]:
+    """The inspector's note of a visit, and whether it orders the sediment trap cleaned out."""
+    if pct >= 50:
+        return f"Sediment trap {pct}% full: cleanout ordered within 48 hours", True
+    if kind == "storm":
+        return "Post-storm check: silt fence holding, minor sediment at inlet protection", False
+    if kind == "milestone":
+        final = site.final and day == date(year, *site.final)
+        return (
+            "Final stabilization walk-through"
+            if final
+            else "Pre-construction meeting; perimeter controls installed"
+        ), False
+    return (
+        "Controls in place",
+        "Construction entrance needs stone",
+        "Silt fence repaired",
+        "Stockpile covered",
+        "Inlet protection cleaned",
+    )[int(rng.integers(5))], False
 
 
 # ------------------------------------------------------------------ rainfall
