@@ -137,7 +137,6 @@ def _lab_months(as_of: date) -> list[tuple[int, int]]:
 
 def _lab_rows_for_user(u: User, year: int, as_of: date, rng: np.random.Generator) -> list[dict]:
     style = LABS[u.lab]
-    ranges = STRENGTH[u.strength]
     injected = {(m, p): (r, unit) for uid, m, p, r, unit in INJECTED_EXCEEDANCES if uid == u.user_id}
     rows: list[dict] = []
 
@@ -167,31 +166,7 @@ def _lab_rows_for_user(u: User, year: int, as_of: date, rng: np.random.Generator
         cid = f"{u.user_id}-{day:%Y%m%d}-C"
         gid = f"{u.user_id}-{day:%Y%m%d}-G"
         mg_unit = style["mg"][int(rng.integers(len(style["mg"])))]
-
-        bod = float(rng.uniform(*ranges["BOD"]))
-        if u.strength == "brewery" and this_year and month >= 4:
-            bod = float(rng.uniform(260, 390))  # allowed by the special agreement
-        if u.user_id == CHRONIC_BOD_H1[0] and this_year and month <= 6:
-            bod = float(CHRONIC_BOD_H1[1][month - 1])
-        cod_ratio = rng.uniform(1.4, 1.5) if u.strength == "brewery" else rng.uniform(1.8, 2.3)
-        cod = min(bod * cod_ratio, 585.0)
-        tss = float(rng.uniform(*ranges["TSS"]))
-        if u.strength == "dairy" and this_year and month <= 6:
-            tss = float(rng.uniform(320, 430))  # allowed until 30 June
-        values = {
-            "BOD": f"{bod:.0f}",
-            "COD": f"{cod:.0f}",
-            "TSS": f"{tss:.0f}",
-            "FOG": f"{rng.uniform(*ranges['FOG']):.1f}",
-            "chlorine_demand": f"{rng.uniform(*ranges['chlorine_demand']):.1f}",
-        }
-        mdls: dict[str, float | None] = {p: None for p in values}
-        if u.strength == "dilute" and month in (2, 6, 9):
-            values["BOD"], mdls["BOD"] = "<2", 2.0
-        if u.user_id in ("IU-008", "IU-010", "IU-015") and month % 4 == 1:
-            values["FOG"], mdls["FOG"] = "ND", 1.4
-        if u.user_id == "IU-003" and this_year and month == 11:
-            values["FOG"], mdls["FOG"] = "<150", 150.0  # diluted sample: inconclusive
+        values, mdls = _composite_values(u, month, this_year, rng)
         injected_now = injected if this_year else {}
         for parameter in ("BOD", "COD", "TSS", "FOG", "chlorine_demand"):
             result, unit = values[parameter], mg_unit
@@ -204,21 +179,61 @@ def _lab_rows_for_user(u: User, year: int, as_of: date, rng: np.random.Generator
                 if (month, metal) in injected_now:
                     result, unit = injected_now[(month, metal)]
                 add(cid, composite_at, "composite", metal, result, unit)
-
-        ph = f"{np.clip(rng.normal(7.3, 0.45), 6.0, 8.9):.1f}"
-        ph_unit = style["ph"]
-        if (month, "pH") in injected_now:
-            ph, ph_unit = injected_now[(month, "pH")]
-        add(gid, grab_at, "grab", "pH", ph, ph_unit)
-        temp_f = float(rng.uniform(55, 95))
-        if style["temp"] == "degC":
-            temp, temp_unit = f"{(temp_f - 32) / 1.8:.1f}", "degC"
-        else:
-            temp, temp_unit = f"{temp_f:.0f}", style["temp"]
-        if (month, "temperature") in injected_now:
-            temp, temp_unit = injected_now[(month, "temperature")]
-        add(gid, grab_at, "grab", "temperature", temp, temp_unit)
+        for parameter, result, unit in _grab_values(style, month, injected_now, rng):
+            add(gid, grab_at, "grab", parameter, result, unit)
     return rows
+
+
+def _composite_values(
+    u: User, month: int, this_year: bool, rng: np.random.Generator
+) -> tuple[dict[str, str], dict[str, float | None]]:
+    """A month's composite results (as the lab writes them) and their detection limits, by the user's
+    strength and the cases planted in the demo year (``this_year``)."""
+    ranges = STRENGTH[u.strength]
+    bod = float(rng.uniform(*ranges["BOD"]))
+    if u.strength == "brewery" and this_year and month >= 4:
+        bod = float(rng.uniform(260, 390))  # allowed by the special agreement
+    if u.user_id == CHRONIC_BOD_H1[0] and this_year and month <= 6:
+        bod = float(CHRONIC_BOD_H1[1][month - 1])
+    cod_ratio = rng.uniform(1.4, 1.5) if u.strength == "brewery" else rng.uniform(1.8, 2.3)
+    cod = min(bod * cod_ratio, 585.0)
+    tss = float(rng.uniform(*ranges["TSS"]))
+    if u.strength == "dairy" and this_year and month <= 6:
+        tss = float(rng.uniform(320, 430))  # allowed until 30 June
+    values = {
+        "BOD": f"{bod:.0f}",
+        "COD": f"{cod:.0f}",
+        "TSS": f"{tss:.0f}",
+        "FOG": f"{rng.uniform(*ranges['FOG']):.1f}",
+        "chlorine_demand": f"{rng.uniform(*ranges['chlorine_demand']):.1f}",
+    }
+    mdls: dict[str, float | None] = {p: None for p in values}
+    if u.strength == "dilute" and month in (2, 6, 9):
+        values["BOD"], mdls["BOD"] = "<2", 2.0
+    if u.user_id in ("IU-008", "IU-010", "IU-015") and month % 4 == 1:
+        values["FOG"], mdls["FOG"] = "ND", 1.4
+    if u.user_id == "IU-003" and this_year and month == 11:
+        values["FOG"], mdls["FOG"] = "<150", 150.0  # diluted sample: inconclusive
+    return values, mdls
+
+
+def _grab_values(
+    style: dict, month: int, injected: dict, rng: np.random.Generator
+) -> list[tuple[str, str, str]]:
+    """A month's grab results (parameter, result, unit): pH and temperature, in the lab's units, or the
+    exceedance ``injected`` for the month."""
+    ph = f"{np.clip(rng.normal(7.3, 0.45), 6.0, 8.9):.1f}"
+    ph_unit = style["ph"]
+    if (month, "pH") in injected:
+        ph, ph_unit = injected[(month, "pH")]
+    temp_f = float(rng.uniform(55, 95))
+    if style["temp"] == "degC":
+        temp, temp_unit = f"{(temp_f - 32) / 1.8:.1f}", "degC"
+    else:
+        temp, temp_unit = f"{temp_f:.0f}", style["temp"]
+    if (month, "temperature") in injected:
+        temp, temp_unit = injected[(month, "temperature")]
+    return [("pH", ph, ph_unit), ("temperature", temp, temp_unit)]
 
 
 def _bad_lab_rows(year: int) -> list[dict]:
