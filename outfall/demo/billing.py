@@ -97,8 +97,31 @@ SPECIAL_PARCELS = (
 
 
 def parcels_frame(scale: float, rng: np.random.Generator) -> pd.DataFrame:
+    """The parcels: :data:`SPECIAL_PARCELS` among ``3000 x scale`` drawn by :data:`CLASS_WEIGHTS`, shuffled,
+    numbered by tax map, with owners, addresses and mailing places."""
     n_total = scaled(3000, scale, len(SPECIAL_PARCELS) + 50)
     n = n_total - len(SPECIAL_PARCELS)
+    random_part = _random_parcels(n, rng)
+    special = pd.DataFrame(list(SPECIAL_PARCELS))
+    special["moratorium"] = special["moratorium"].eq(True)
+    for col in ("living_units", "bathrooms", "washing_machines", "people", "seats"):
+        special[col] = special.get(col, pd.Series(dtype="float")).astype("Int64")
+    df = pd.concat([special, random_part], ignore_index=True)
+    df = df.iloc[rng.permutation(len(df))].reset_index(drop=True)
+    m = len(df)
+    idx = np.arange(m)
+    df.insert(
+        0, "parcel_id", [f"{100 + i // 250:03d}.00-{(i // 25) % 10 + 1:02d}-{i % 25 + 1:03d}" for i in idx]
+    )
+    df["moratorium"] = bools(df["moratorium"])
+    df["owner"] = _owners(df, rng)
+    df["address"] = _addresses(df, rng)
+    _mailing_places(df)
+    return df[PARCEL_COLUMNS]
+
+
+def _random_parcels(n: int, rng: np.random.Generator) -> pd.DataFrame:
+    """``n`` parcels of the classes of :data:`CLASS_WEIGHTS`, each with the measures its class bills by."""
     classes = np.array(list(CLASS_WEIGHTS))
     weights = np.array(list(CLASS_WEIGHTS.values()))
     cls = rng.choice(classes, size=n, p=weights / weights.sum())
@@ -128,7 +151,7 @@ def parcels_frame(scale: float, rng: np.random.Generator) -> pd.DataFrame:
     seats = ints(cls == "restaurant", 20, 160)
     moratorium = rng.random(n) < 0.02
 
-    random_part = pd.DataFrame(
+    return pd.DataFrame(
         {
             "district": district,
             "property_class": cls,
@@ -141,18 +164,11 @@ def parcels_frame(scale: float, rng: np.random.Generator) -> pd.DataFrame:
             "moratorium": moratorium,
         }
     )
-    special = pd.DataFrame(list(SPECIAL_PARCELS))
-    special["moratorium"] = special["moratorium"].eq(True)
-    for col in ("living_units", "bathrooms", "washing_machines", "people", "seats"):
-        special[col] = special.get(col, pd.Series(dtype="float")).astype("Int64")
-    df = pd.concat([special, random_part], ignore_index=True)
-    df = df.iloc[rng.permutation(len(df))].reset_index(drop=True)
+
+
+def _owners(df: pd.DataFrame, rng: np.random.Generator) -> pd.Series:
+    """An owner of each parcel: a person, a business's holding company, the school district or the Town."""
     m = len(df)
-    idx = np.arange(m)
-    df.insert(
-        0, "parcel_id", [f"{100 + i // 250:03d}.00-{(i // 25) % 10 + 1:02d}-{i % 25 + 1:03d}" for i in idx]
-    )
-    df["moratorium"] = bools(df["moratorium"])
     first = np.array(FIRST)[rng.integers(len(FIRST), size=m)]
     last = np.array(LAST)[rng.integers(len(LAST), size=m)]
     owners = pd.Series([f"{b}, {a}" for a, b in zip(first, last)])
@@ -162,15 +178,18 @@ def parcels_frame(scale: float, rng: np.random.Generator) -> pd.DataFrame:
     owners[business] = [f"{b} Holdings LLC" for b in last[business.to_numpy()]]
     owners[df["property_class"].str.contains("school")] = "Woodbury Union Free School District"
     owners[df["property_class"] == "exempt"] = "Town of Woodbury"
-    df["owner"] = owners
+    return owners
+
+
+def _addresses(df: pd.DataFrame, rng: np.random.Generator) -> list[str]:
+    """A street address of each parcel, on a street of its district."""
+    m = len(df)
     numbers = rng.integers(1, 999, size=m)
     street_pick = rng.random(m)
-    df["address"] = [
+    return [
         f"{num} {STREETS[d if d in STREETS else _C][int(p * len(STREETS[d if d in STREETS else _C]))]}"
         for num, d, p in zip(numbers, df["district"], street_pick)
     ]
-    _mailing_places(df)
-    return df[PARCEL_COLUMNS]
 
 
 def _mailing_places(df: pd.DataFrame) -> None:

@@ -44,7 +44,25 @@ def notices_mailed(year: int) -> pd.DataFrame:
     a stop-work order; the rest left as drafts. IU-002's March notice is recorded as mailed on two days:
     two mailings of one notice, its period from the first (contract 8.3). A row for a month with no
     violation makes no notice."""
-    rows = [
+    return pd.DataFrame(
+        [
+            {
+                "kind": k,
+                "recipient_id": r,
+                "period": p,
+                "mailed_on": m.isoformat() if m else None,
+                "certified_mail_no": c,
+                "correct_within_days": d,
+                "withdrawn_reason": w,
+            }
+            for k, r, p, m, c, d, w in _mailings(year)
+        ]
+    ).astype({"correct_within_days": "Int64"})
+
+
+def _mailings(year: int) -> list[tuple]:
+    """(kind, recipient, period, mailed on, certified mail number, days to correct, why withdrawn)."""
+    return [
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 8), "7019 0140 0000 1111 0001", None, None),
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 15), "7019 0140 0000 1111 0002", 14, None),
         ("sewer", "IU-011", f"{year}-08", date(year, 9, 3), "7019 0140 0000 1111 0003", 21, None),
@@ -88,20 +106,6 @@ def notices_mailed(year: int) -> pd.DataFrame:
             None,
         ),
     ]
-    return pd.DataFrame(
-        [
-            {
-                "kind": k,
-                "recipient_id": r,
-                "period": p,
-                "mailed_on": m.isoformat() if m else None,
-                "certified_mail_no": c,
-                "correct_within_days": d,
-                "withdrawn_reason": w,
-            }
-            for k, r, p, m, c, d, w in rows
-        ]
-    ).astype({"correct_within_days": "Int64"})
 
 
 # ------------------------------------------------------------------ letterhead

@@ -114,6 +114,18 @@ def milestones(sites: list[Site], year: int, as_of: date, rng: np.random.Generat
     )
 
 
+CERTIFICATION_COLUMNS = [
+    "site_id",
+    "contractor",
+    "first_work_on",
+    "title",
+    "signed_on",
+    "signer_name",
+    "firm_address",
+    "firm_phone",
+]
+
+
 def contractor_certifications(
     sites: list[Site], year: int, as_of: date, rng: np.random.Generator
 ) -> pd.DataFrame:
@@ -162,19 +174,7 @@ def contractor_certifications(
                 first,
                 first - timedelta(days=int(rng.integers(0, 6))),
             )
-    df = pd.DataFrame(
-        rows,
-        columns=[
-            "site_id",
-            "contractor",
-            "first_work_on",
-            "title",
-            "signed_on",
-            "signer_name",
-            "firm_address",
-            "firm_phone",
-        ],
-    )
+    df = pd.DataFrame(rows, columns=CERTIFICATION_COLUMNS)
     return df[pd.to_datetime(df["first_work_on"]).dt.date <= as_of].reset_index(drop=True)
 
 

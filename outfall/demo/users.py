@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from outfall.demo.common import STREETS, mailing, scaled
+from outfall.demo.echo import LIMIT_COLUMNS
 
 REAL_METER_USER = "IU-019"
 #: The neighbouring village's sewers, metered into the Town's under an inter-municipal agreement: its flow
@@ -358,80 +359,87 @@ def unpermitted(year: int) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
     return user, flow, lab
 
 
+#: The special agreements of the Town Board (ch. 253 Part 2): (user_id, parameter, limit type, value, unit,
+#: basis, effective from, effective to); the basis names its resolution of the demo year (``{year}``) or the
+#: year before (``{last_year}``), the days are (month, day) of the demo year.
+SPECIAL_AGREEMENTS = (
+    (
+        "IU-005",
+        "BOD",
+        "max",
+        400,
+        "mg/L",
+        "Special agreement with Old Mill Brewing Co., Town Board resolution {year}-41 "
+        "(Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval (a)); "
+        "brewery surcharge paid",
+        (4, 1),
+        None,
+    ),
+    (
+        "IU-006",
+        "copper",
+        "max",
+        1.0,
+        "mg/L",
+        "Pretreatment agreement with Precision Plating & Finishing, resolution {last_year}-77 "
+        "(ch. 253 Part 2, Town Board limits on metals)",
+        (1, 1),
+        None,
+    ),
+    (
+        "IU-006",
+        "zinc",
+        "max",
+        2.0,
+        "mg/L",
+        "Pretreatment agreement with Precision Plating & Finishing, resolution {last_year}-77 "
+        "(ch. 253 Part 2, Town Board limits on metals)",
+        (1, 1),
+        None,
+    ),
+    (
+        "IU-004",
+        "TSS",
+        "max",
+        450,
+        "mg/L",
+        "Temporary agreement with Woodbury Creamery while its DAF unit is rebuilt, resolution "
+        "{last_year}-102 (ch. 253 Part 2 (d))",
+        (1, 1),
+        (6, 30),
+    ),
+    # a monthly-average limit under Part 2's 240 per sample: significant noncompliance on the
+    # monthly averages while every single sample stays under 240 (contract 5.2)
+    (
+        "IU-017",
+        "BOD",
+        "monthly_avg",
+        150,
+        "mg/L",
+        "Pretreatment agreement with Green Valley Pickle Works, resolution {last_year}-88: monthly "
+        "average (ch. 253 Part 2, special agreements)",
+        (1, 1),
+        None,
+    ),
+)
+
+
 def special_agreements(user_ids: set[str], year: int) -> pd.DataFrame:
+    """The special agreements (``permit_limits``) of the users in ``user_ids``, dated in ``year``."""
     rows = [
         (
-            "IU-005",
-            "BOD",
-            "max",
-            400,
-            "mg/L",
-            f"Special agreement with Old Mill Brewing Co., Town Board resolution {year}-41 "
-            "(Woodbury Code ch. 253 Part 2, discharges requiring Town Board approval (a)); "
-            "brewery surcharge paid",
-            date(year, 4, 1),
-            None,
-        ),
-        (
-            "IU-006",
-            "copper",
-            "max",
-            1.0,
-            "mg/L",
-            f"Pretreatment agreement with Precision Plating & Finishing, resolution {year - 1}-77 "
-            "(ch. 253 Part 2, Town Board limits on metals)",
-            date(year, 1, 1),
-            None,
-        ),
-        (
-            "IU-006",
-            "zinc",
-            "max",
-            2.0,
-            "mg/L",
-            f"Pretreatment agreement with Precision Plating & Finishing, resolution {year - 1}-77 "
-            "(ch. 253 Part 2, Town Board limits on metals)",
-            date(year, 1, 1),
-            None,
-        ),
-        (
-            "IU-004",
-            "TSS",
-            "max",
-            450,
-            "mg/L",
-            f"Temporary agreement with Woodbury Creamery while its DAF unit is rebuilt, resolution "
-            f"{year - 1}-102 (ch. 253 Part 2 (d))",
-            date(year, 1, 1),
-            date(year, 6, 30),
-        ),
-        # a monthly-average limit under Part 2's 240 per sample: significant noncompliance on the
-        # monthly averages while every single sample stays under 240 (contract 5.2)
-        (
-            "IU-017",
-            "BOD",
-            "monthly_avg",
-            150,
-            "mg/L",
-            f"Pretreatment agreement with Green Valley Pickle Works, resolution {year - 1}-88: monthly "
-            "average (ch. 253 Part 2, special agreements)",
-            date(year, 1, 1),
-            None,
-        ),
+            uid,
+            parameter,
+            kind,
+            value,
+            unit,
+            basis.format(year=year, last_year=year - 1),
+            date(year, *start),
+            date(year, *end) if end else None,
+        )
+        for uid, parameter, kind, value, unit, basis, start, end in SPECIAL_AGREEMENTS
     ]
-    df = pd.DataFrame(
-        rows,
-        columns=[
-            "user_id",
-            "parameter",
-            "limit_type",
-            "value",
-            "unit",
-            "basis",
-            "effective_from",
-            "effective_to",
-        ],
-    )
+    df = pd.DataFrame(rows, columns=LIMIT_COLUMNS)
     df = df[df["user_id"].isin(user_ids)].reset_index(drop=True)
     df["value"] = [f"{v:g}" for v in df["value"]]
     for col in ("effective_from", "effective_to"):
