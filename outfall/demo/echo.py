@@ -143,7 +143,16 @@ def echo_inputs(path: Path | str | None = None, district: str = "consolidated") 
     rows = _selected(chart)
     npdes = chart["npdes_id"].iloc[0]
     outfall_no = chart["perm_feature_nmbr"].iloc[0]
-    users = pd.DataFrame(
+    return {
+        "industrial_users": _echo_user(chart, npdes, outfall_no, district),
+        "permit_limits": _echo_limits(rows, npdes, outfall_no),
+        "lab_results": _echo_lab(rows, npdes),
+    }
+
+
+def _echo_user(chart: pd.DataFrame, npdes: str, outfall_no: str, district: str) -> pd.DataFrame:
+    """The permittee as an industrial user, its permit from the chart's first limit to its last."""
+    return pd.DataFrame(
         [
             {
                 "user_id": npdes,
@@ -163,10 +172,13 @@ def echo_inputs(path: Path | str | None = None, district: str = "consolidated") 
         columns=USER_COLUMNS,
     )
 
+
+def _echo_limits(rows: pd.DataFrame, npdes: str, outfall_no: str) -> pd.DataFrame:
+    """Each limit of the chart once, by parameter and kind."""
     limits = rows.drop_duplicates(
         ["parameter_code", "limit_type", "limit_value_nmbr", "limit_begin_date", "limit_end_date"]
     )
-    limits = (
+    return (
         pd.DataFrame(
             {
                 "user_id": npdes,
@@ -190,6 +202,9 @@ def echo_inputs(path: Path | str | None = None, district: str = "consolidated") 
         .reset_index(drop=True)
     )
 
+
+def _echo_lab(rows: pd.DataFrame, npdes: str) -> pd.DataFrame:
+    """The monthly DMR values reported, as lab results (a "<" kept with its number)."""
     values = rows[rows["dmr_value_nmbr"].str.strip() != ""]
     qualifier = values["dmr_value_qualifier_code"].str.strip()
     number = values["dmr_value_nmbr"].str.strip()
@@ -208,8 +223,7 @@ def echo_inputs(path: Path | str | None = None, district: str = "consolidated") 
         },
         columns=LAB_COLUMNS,
     )
-    lab = lab.sort_values(["collected_at", "parameter", "sample_id"], kind="stable").reset_index(drop=True)
-    return {"industrial_users": users, "permit_limits": limits, "lab_results": lab}
+    return lab.sort_values(["collected_at", "parameter", "sample_id"], kind="stable").reset_index(drop=True)
 
 
 def write_echo_inputs(out_dir: Path | str, path: Path | str | None = None) -> dict[str, int]:

@@ -199,6 +199,18 @@ def daily_baselines(
     return out
 
 
+def _slug_event(
+    run: list[tuple[dt.datetime, float, float]], p: SlugParams, interval: float
+) -> list[SlugEvent]:
+    """The slug a run of high readings (ts, value, baseline) makes under the definition ``p`` it began
+    under: none if it is too short, else one, its peak the reading furthest above its baseline."""
+    duration = run_duration_s(run[0][0], run[-1][0], interval)
+    if not is_slug(duration, p.min_duration_min):
+        return []
+    peak = max(run, key=lambda r: r[1] / r[2])
+    return [SlugEvent(run[0][0], run[-1][0], duration, peak[2], peak[1], peak[1] / peak[2], len(run))]
+
+
 def detect(
     readings: Sequence[tuple[dt.datetime, float]],
     params: SlugParams | ParamsOn,
@@ -230,12 +242,7 @@ def detect(
 
     def close() -> None:
         if run:
-            duration = run_duration_s(run[0][0], run[-1][0], interval)
-            if is_slug(duration, run_params[0].min_duration_min):
-                peak = max(run, key=lambda r: r[1] / r[2])
-                events.append(
-                    SlugEvent(run[0][0], run[-1][0], duration, peak[2], peak[1], peak[1] / peak[2], len(run))
-                )
+            events.extend(_slug_event(run, run_params[0], interval))
             run.clear()
             run_params.clear()
 
