@@ -62,7 +62,6 @@ from outfall.rules.readings import (
     SewerComplianceReadings,
     TimeReading,
     WordReading,
-    WordsReading,
 )
 from outfall.rules.sewer import (
     Infiltration,
@@ -205,7 +204,6 @@ __all__ = [
     "UnitRule",
     "WeeklyInspection",
     "WordReading",
-    "WordsReading",
     "Worklist",
 ]
 
@@ -522,13 +520,6 @@ class Rules(Model):
         if value is None:
             raise RulesError(f"{self.source.name}: no '{name}' section for {self.name}")
         return value
-
-    def limits_at(self, day: dt.date) -> tuple[DischargeLimit, ...]:
-        """The law's own limits and those adopted under it (table_7_1, limits_set_elsewhere) in effect on
-        ``day``."""
-        own = self.discharge_limits.at(day) if self.discharge_limits else ()
-        adopted = [g.limits.at(day) for g in self.adopted_limit_groups()]
-        return (*own, *(lim for group in adopted for lim in group))
 
     def adopted_limit_groups(self) -> list[Any]:
         """Every group of limits the law leaves to a body: table_7_1, then each of limits_set_elsewhere."""

@@ -30,12 +30,6 @@ class WordReading(Dated):
     value: Text
 
 
-class WordsReading(Dated):
-    """A reading of ambiguous law that is a list of words."""
-
-    value: list[Text]
-
-
 class TimeReading(Dated):
     """A reading of ambiguous law that is a local time of day (HH:MM)."""
 
