@@ -17,12 +17,6 @@ from outfall.rules.types import (
     show,
 )
 
-_UNITS_OF_KIND = {
-    "concentration": vocab.CONCENTRATION_UNITS,
-    "ph": vocab.PH_UNITS,
-    "temperature": vocab.TEMPERATURE_UNITS,
-}
-
 
 class DischargeLimit(Dated):
     """A per-sample limit on one parameter. Once loaded, ``value`` and ``unit`` are in the
@@ -59,7 +53,7 @@ class DischargeLimit(Dated):
                 unit=show(self.unit),
                 kind=kind,
                 parameter=self.parameter,
-                units=", ".join(_UNITS_OF_KIND[kind]),
+                units=", ".join(vocab.UNITS[kind]),
                 key_name="unit",
             )
         self._written = (self.value, self.unit)
