@@ -43,6 +43,7 @@ from dashboards.html import (
 )
 from dashboards.notices import period_words
 from outfall.rules.judged import Judged
+from outfall.vocab import parameter_short
 
 CRITERIA = {
     "chronic": "Chronic violations",
@@ -52,11 +53,10 @@ CRITERIA = {
 BASES = {"sample": "single samples", "daily_max": "daily maximums", "monthly_avg": "monthly averages"}
 STATISTICS = {"daily_max": "Daily maximum", "monthly_avg": "Monthly average"}
 LIMIT_TYPES = {"max": "max", "min": "min"}
-PARAMETERS = {"chlorine_demand": "chlorine demand"}
 
 
 def parameter_words(value) -> str:
-    return "" if is_missing(value) else PARAMETERS.get(str(value), str(value))
+    return "" if is_missing(value) else parameter_short(value)
 
 
 def year_words(year: int, as_of: dt.date) -> str:

@@ -130,21 +130,6 @@ def vrect(x0: str, x1: str, xref: str, yref: str, fill: str) -> dict[str, Any]:
     }
 
 
-def hline(
-    y: float, xref: str, yref: str, color: str, dash: str = "dash", width: float = 1.5
-) -> dict[str, Any]:
-    return {
-        "type": "line",
-        "xref": f"{xref} domain",
-        "yref": yref,
-        "x0": 0,
-        "x1": 1,
-        "y0": y,
-        "y1": y,
-        "line": {"color": color, "dash": dash, "width": width},
-    }
-
-
 def legend_entry(name: str, **trace: Any) -> dict[str, Any]:
     """A legend-only trace (no points), for a marker style used by other traces."""
     return {

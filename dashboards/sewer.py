@@ -347,7 +347,6 @@ def flow_chart(
 # ----------------------------------------------------------------------- page: a list of panels
 
 STATISTIC_WORDS = {"daily_max": "daily maximum", "monthly_avg": "monthly average"}
-LIMIT_WORDS = {"max": "at most", "min": "at least"}
 CRITERION_WORDS = {
     "chronic": "chronic violations",
     "trc": "technical review criteria",

@@ -19,20 +19,11 @@ from dashboards.html import (
     short_rule,
     unit_text,
 )
+from outfall.vocab import parameter_order, parameter_short as param_label
 
-PARAMETER_ORDER = ["BOD", "COD", "TSS", "chlorine_demand", "FOG", "pH", "temperature"]
-PARAMETER_LABEL = {"chlorine_demand": "chlorine demand", "temperature": "temperature"}
 # On screen each control chart's row of panels is this tall (px); on paper, smaller.
 CONTROL_PANEL_PX = 215
 PRINT_PANEL_PX = 78
-
-
-def parameter_order(p: str) -> tuple[int, str]:
-    return (PARAMETER_ORDER.index(p) if p in PARAMETER_ORDER else len(PARAMETER_ORDER), str(p).lower())
-
-
-def param_label(p: Any) -> str:
-    return PARAMETER_LABEL.get(str(p), str(p))
 
 
 def short_number(v: Any, digits: int = 3) -> str:

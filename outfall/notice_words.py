@@ -14,16 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from outfall.law.notices import Item
+from outfall.vocab import parameter_label
 
-PARAMETER_LABELS = {
-    "BOD": "BOD (5-day biochemical oxygen demand)",
-    "COD": "COD (chemical oxygen demand)",
-    "TSS": "suspended solids (TSS)",
-    "chlorine_demand": "chlorine demand",
-    "FOG": "fats, oils and grease (FOG)",
-    "pH": "pH",
-    "temperature": "temperature",
-}
 SAMPLE_TYPES = {"composite": "composite sample", "grab": "grab sample"}
 FREQUENCY_WORDS = {
     "monthly": "every calendar month",
@@ -31,10 +23,6 @@ FREQUENCY_WORDS = {
     "semiannual": "every half-year (January-June, July-December)",
     "annual": "every calendar year",
 }
-
-
-def parameter_label(parameter: Any) -> str:
-    return PARAMETER_LABELS.get(str(parameter), str(parameter))
 
 
 def day_words(day: dt.date | None) -> str:

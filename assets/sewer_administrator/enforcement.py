@@ -74,6 +74,7 @@ from outfall.rules import Rules, Versions
 from outfall.rules.implemented import IMPLEMENTED
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
 from outfall.rules.words import DESCRIBE
+from outfall.vocab import parameter_label
 from outfall.warehouse import sql, transaction
 
 # Readings of the enforcement law this code implements (rules section
@@ -82,16 +83,6 @@ IMPLEMENTED_READINGS: dict[str, Any] = IMPLEMENTED["readings_enforcement"]
 
 NOTICE_PREFIX = "sewer_nov_"
 PUBLICATION = KINDS["snc_publication"]
-
-PARAMETER_LABELS = {
-    "BOD": "BOD (5-day biochemical oxygen demand)",
-    "COD": "COD (chemical oxygen demand)",
-    "TSS": "suspended solids (TSS)",
-    "chlorine_demand": "chlorine demand",
-    "FOG": "fats, oils and grease (FOG)",
-    "pH": "pH",
-    "temperature": "temperature",
-}
 
 
 # The enforcement input folders: ingestion assets (asset key = table name).
@@ -237,7 +228,7 @@ def _follow_up_text(
 ) -> str:
     """The follow-up in words; ``penalty_section``: where the law says what the administrator may do next."""
     nxt = fu.next_result
-    label = PARAMETER_LABELS.get(v["parameter"], v["parameter"])
+    label = parameter_label(v["parameter"])
     if fu.status == law.PENDING:
         return f"No later analysis of {label} yet; the period to correct runs to {_date_text(correct_by)}."
     if fu.status == law.OVERDUE:
@@ -849,8 +840,8 @@ def _criteria_text(snc: Any) -> str:
     """The SNC criteria in words, from a version of the rules (factors grouped by value)."""
     by_factor: dict[str, list[str]] = defaultdict(list)
     for parameter, factor in snc.trc_factor_by_parameter.items():
-        by_factor[str(factor)].append(PARAMETER_LABELS.get(str(parameter), str(parameter)))
-    excluded = [PARAMETER_LABELS.get(str(p), str(p)) for p in snc.trc_excluded_parameters]
+        by_factor[str(factor)].append(parameter_label(parameter))
+    excluded = [parameter_label(p) for p in snc.trc_excluded_parameters]
     factors = "; ".join(f"times {f} for {', '.join(ps)}" for f, ps in by_factor.items())
     others = f"times {snc.trc_factor_default} for other parameters"
     if excluded:

@@ -17,6 +17,7 @@ from dashboards.sewer_flow import BUCKET_HOURS, choose_bucket_hours, flow_points
 from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.slug_context import refresh_slug_context
+from outfall.vocab import PARAMETER_ORDER
 from outfall.warehouse import transaction
 
 # The flow points the page draws in all: shared evenly by the users charted (those with findings), each
@@ -65,7 +66,9 @@ def read_sewer_data(
     data.permit_dates_missing = r.table("permit_dates_missing")
     data.notices = r.table("notices")
     data.follow_up = r.table("sewer_notices")
-    data.required_testing = r.named("required_testing", "select_dashboard_required_testing")
+    data.required_testing = r.named(
+        "required_testing", "select_dashboard_required_testing", {"parameter_order": list(PARAMETER_ORDER)}
+    )
     data.worklist = r.named("worklist", "select_dashboard_worklist")
     data.notice_items = r.named("notice_items", "select_dashboard_notice_item_counts")
     data.other_items = r.named("notice_items", "select_dashboard_other_items", {"kind": "sewer"})

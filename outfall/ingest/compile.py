@@ -62,15 +62,10 @@ def lookup_rows(datasets, ctx: Context) -> dict[str, list[tuple]]:
                 if vocab.canonical_parameter(v) == canon:
                     params[" ".join(v.strip().lower().split())] = canon
     units = []
-    for kind, table in (
-        ("concentration", vocab.CONCENTRATION_UNITS),
-        ("ph", vocab.PH_UNITS),
-        ("temperature", vocab.TEMPERATURE_UNITS),
-        ("flow", vocab.FLOW_UNITS),
-    ):
-        for canon, syns in table.items():
-            scale, off = vocab.LINEAR[canon]
-            for s in {canon.lower(), *syns}:
+    for kind, table in vocab.UNITS.items():
+        for canon, unit in table.items():
+            scale, off = unit.scale, unit.offset
+            for s in {canon.lower(), *unit.synonyms}:
                 units.append(
                     (kind, " ".join(s.strip().lower().split()), canon, scale, off, vocab.CANONICAL_OF[canon])
                 )

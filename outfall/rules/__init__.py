@@ -35,7 +35,8 @@ the version in effect today, which is wrong for a past violation. Its
 replacements: ``rules.<section>.at(day).<key>`` (``.get(day)`` for None
 instead of an error), ``rules.require(name)``, ``rules.<name> is not None``,
 ``rules.reading_at(group, name, day)``, ``rules.table_7_1.limits``,
-``rules.limits_at(day)``, ``rules.surcharge.rate(parameter, day)``,
+``rules.discharge_limits.at(day)`` and ``rules.adopted_limit_groups()`` (the
+limits left to a body), ``rules.surcharge.rate(parameter, day)``,
 ``rules.timezone``.
 
 Money (penalties) is ``Decimal`` with at most 2 places; a surcharge rate is

@@ -51,14 +51,6 @@ def _tiers_ascending(tiers: list[MeterTier], where: str) -> None:
         )
 
 
-def tier_for(tiers: list[MeterTier], size_in: float) -> MeterTier | None:
-    """The step of a meter of ``size_in`` inches: the first whose max_in is at least it (None: none)."""
-    for tier in tiers:
-        if tier.max_in is None or size_in <= tier.max_in:
-            return tier
-    return None
-
-
 class _Premises(Dated):
     outside_limits: FlagOrNull = None
     """Which premises: true, those outside the corporate limits; false, those inside; null, either."""

@@ -38,6 +38,12 @@ OPEN_START = dt.date.min
 """The first day of an entry whose effective_from is not stated, for lookups and SQL tables."""
 
 
+def rule_error(message: str, **ctx: Any) -> PydanticCustomError:
+    """The error of a value a rules file cannot have: ``message`` with ``{name}`` fields filled from ``ctx``
+    (``key_name`` or ``sub`` point at the key within the entry)."""
+    return PydanticCustomError("rules", message, ctx or None)
+
+
 class RulesError(ValueError):
     """A rules file that cannot be used, or a rule asked for a day it does not cover.
 

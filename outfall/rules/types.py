@@ -295,22 +295,6 @@ Parameter = Annotated[
 """Any parameter name; the contract's synonyms become the canonical name (BOD5 -> BOD)."""
 
 
-def _known_parameter(value: Any) -> str:
-    name = _parameter(value)
-    if name not in vocab.PARAMETERS:
-        raise _fail(
-            "{value} is not a parameter this rule knows (one of {known})",
-            value=show(value),
-            known=", ".join(vocab.PARAMETERS),
-        )
-    return name
-
-
-KnownParameter = Annotated[
-    str, BeforeValidator(_known_parameter), WithJsonSchema({"type": "string", "enum": list(vocab.PARAMETERS)})
-]
-
-
 def _timezone(value: Any) -> str:
     text = _text(value)
     try:

@@ -18,6 +18,7 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
+from outfall import vocab
 from outfall.rules.dated import RulesError
 from outfall.rules.town import TownRules, load_town
 
@@ -72,9 +73,7 @@ def current(versions: Iterable[Any], day: dt.date | None = None) -> Any:
 
 
 def parameter_words(parameter: str) -> str:
-    return {"TSS": "TSS", "FOG": "FOG", "BOD": "BOD", "COD": "COD", "pH": "pH"}.get(
-        parameter, parameter.replace("_", " ")
-    )
+    return vocab.parameter_short(parameter) if parameter in vocab.CATALOG else parameter.replace("_", " ")
 
 
 def limits_words(limits: Iterable[Any]) -> str:
