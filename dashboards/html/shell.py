@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import html
 from dataclasses import dataclass, field
+
+import jinja2
+from markupsafe import Markup
 
 from dashboards.html.charts import TEMPLATE
 from dashboards.html.style import CSS, JS, PRINT_CSS, PRINT_WIDTH_PX
-from dashboards.html.text import ROLES, esc, role_name, script_json
+from dashboards.html.text import ROLES, role_name, script_json
 from dashboards.html.theme import FONT, PAGES, PLOTLY_JS
 from outfall.letters import css_string
+from outfall.paths import TEMPLATES_DIR
 from outfall.rules import local_timezone
 
 
@@ -52,32 +58,48 @@ def page(
     ``town``: who the page is about (the rules files' names, e.g. "Town of ..."), printed atop every paper
     page with the title and the as-of day; ``laws``: the rules' names (``law_names``), which name each
     person's page in the menu."""
-    menu = "".join(
-        f'<a href="{f}"{" class=on" if f == file else ""}>'
-        f"{esc(role_name(laws, label) if label in ROLES else label)}</a>"
+    menu = [
+        {"file": f, "on": f == file, "label": role_name(laws, label) if label in ROLES else label}
         for f, label in PAGES
+    ]
+    return _shell().render(
+        print_width=PRINT_WIDTH_PX,
+        title=title,
+        style=Markup(CSS + PRINT_CSS + print_header_css(town, title, as_of) + extra_css),
+        town=town,
+        subtitle=Markup(subtitle),
+        menu=menu,
+        body=Markup(body),
+        as_of=as_of.isoformat() if as_of else "",
+        written=generated_at.strftime("%Y-%m-%d %H:%M") if generated_at else "",
+        timezone=local_timezone(),
+        plotly_js=PLOTLY_JS,
+        footer_note=Markup(footer_note),
+        has_charts=has_charts,
+        template_json=Markup(script_json(TEMPLATE)),
+        js=Markup(JS),
     )
-    scripts = ""
-    if has_charts:
-        scripts = (
-            f'<script src="{PLOTLY_JS}" charset="utf-8"></script>'
-            f'<script type="application/json" id="outfall-template">{script_json(TEMPLATE)}</script>'
-            f"<script>{JS}</script>"
-        )
-    gen = f" · page written {esc(generated_at.strftime('%Y-%m-%d %H:%M'))}" if generated_at else ""
-    brand = f"{esc(town) if town else 'Outfall'} · sewer &amp; stormwater compliance"
-    as_of_text = f"as of {esc(as_of.isoformat())}" if as_of else ""
-    foot = (
-        f"<footer>Outfall · {as_of_text}{gen} · times in {esc(local_timezone())}. "
-        f"Opens without a server or internet; charts use {PLOTLY_JS} beside this page.{footer_note}</footer>"
+
+
+@functools.cache
+def _shell() -> jinja2.Template:
+    """The page shell's template (templates/pages/page.html), autoescaped: text given to it is escaped, HTML
+    is given as ``Markup``."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR / "pages")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        finalize=_as_esc,
     )
+    return env.get_template("page.html")
+
+
+def _as_esc(value: object) -> object:
+    """Text escaped as ``esc`` escapes the page's other text (quotes as &quot; and &#x27;), so that the shell
+    and its panels write the same bytes for the same words."""
     return (
-        '<!DOCTYPE html>\n<html lang="en"'
-        + f' data-print-width="{PRINT_WIDTH_PX}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{esc(title)} · Outfall</title><style>{CSS}{PRINT_CSS}{print_header_css(town, title, as_of)}"
-        f"{extra_css}</style></head><body>"
-        f'<header class="top"><div class="brand">{brand}</div>'
-        f'<h1>{esc(title)}</h1><div class="sub">{subtitle}</div><nav class="menu">{menu}</nav></header>'
-        f"<main>{body}</main>{foot}{scripts}</body></html>\n"
+        Markup(html.escape(value, quote=True))
+        if isinstance(value, str) and not isinstance(value, Markup)
+        else value
     )
