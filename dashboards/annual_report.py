@@ -43,6 +43,7 @@ from dashboards.html import (
 )
 from dashboards.notices import period_words
 from outfall.rules.judged import Judged
+from outfall.words import month_day_words
 
 CRITERIA = {
     "chronic": "Chronic violations",
@@ -63,7 +64,7 @@ def year_words(year: int, as_of: dt.date) -> str:
     """'calendar year 2025'; the year not ended: 'calendar year 2026 (January 1 to November 30)'."""
     if as_of >= dt.date(year, 12, 31):
         return f"calendar year {year}"
-    return f"calendar year {year} (January 1 to {as_of:%B} {as_of.day})"
+    return f"calendar year {year} (January 1 to {month_day_words(as_of)})"
 
 
 def report_file(year: int) -> str:
@@ -144,7 +145,7 @@ def panel_headline(view: ReportView) -> str:
             note(
                 esc(
                     f"The year {view.data.year} has not ended: this report covers what is on file through "
-                    f"{d:%B} {d.day}, {d.year}."
+                    f"{day_words(d)}."
                 ),
                 "warn",
             )

@@ -17,6 +17,7 @@ from dashboards.html.theme import FONT, PAGES, PLOTLY_JS
 from outfall.letters import css_string
 from outfall.paths import TEMPLATES_DIR
 from outfall.rules import local_timezone
+from outfall.words import day_words
 
 
 @dataclass
@@ -31,7 +32,7 @@ class PageMeta:
 def print_header_css(town: str, title: str, as_of: dt.date | None) -> str:
     """On each printed page: the town and the page's title at the top left, the as-of day at the top right."""
     left = " · ".join(t for t in (town, title) if t)
-    right = f"as of {as_of:%B} {as_of.day}, {as_of.year}" if as_of else ""
+    right = f"as of {day_words(as_of)}" if as_of else ""
     return (
         "@page{"
         f"@top-left{{content:{css_string(left)};font:10px {FONT};color:#000}}"

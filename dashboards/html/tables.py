@@ -9,8 +9,9 @@ from typing import Any
 
 import pandas as pd
 
-from dashboards.html.text import esc, fmt_datetime, fmt_measure, fmt_num, is_missing, short_rule, slug
+from dashboards.html.text import esc, fmt_datetime, fmt_measure, short_rule, slug
 from outfall.rules.judged import Judged
+from outfall.words import is_missing, number as fmt_num
 
 
 class RuleNotes:

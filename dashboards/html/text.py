@@ -16,6 +16,10 @@ import pandas as pd
 
 from outfall.rules import local_timezone
 from outfall.rules.judged import Judged
+from outfall.words import (
+    is_missing,
+    usd as fmt_usd,
+)
 
 # --------------------------------------------------------------------------- text
 
@@ -66,16 +70,6 @@ ROLE_WORDS = {
 }
 
 
-def noun(n: Any, one: str, many: str | None = None) -> str:
-    """The noun that follows a count: 'inspection' after 1, 'inspections' after 0 or 2 (``many``: when not
-    the singular with an s: 'notices of violation')."""
-    try:
-        single = int(n) == 1
-    except (TypeError, ValueError):
-        single = False
-    return one if single else (many or one + "s")
-
-
 def role_name(laws: dict[str, str] | None, person: str) -> str:
     """The one name of a person on every page: the official the rules name (``law_names``), else plain
     words."""
@@ -91,19 +85,6 @@ def as_frame(value: pd.DataFrame | None) -> pd.DataFrame:
 def frames(data: Any, *names: str) -> list[pd.DataFrame]:
     """``as_frame`` of each named field of a page's data, in order."""
     return [as_frame(getattr(data, name)) for name in names]
-
-
-def is_missing(value: Any) -> bool:
-    if value is None or value is pd.NaT:
-        return True
-    if isinstance(value, str):  # the common cases first: a table of 2,000 rows asks 20,000 times
-        return False
-    if isinstance(value, float):
-        return value != value
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
 
 
 def esc(value: Any) -> str:
@@ -140,24 +121,6 @@ def fmt_datetime(value: Any) -> str:
     if ts.tzinfo is not None:
         ts = ts.tz_convert(local_timezone())
     return ts.strftime("%Y-%m-%d %H:%M")
-
-
-def fmt_num(value: Any, digits: int = 0) -> str:
-    if is_missing(value):
-        return ""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return str(value)
-    return f"{number:,.{digits}f}"
-
-
-def fmt_usd(value: Any) -> str:
-    if is_missing(value):
-        return ""
-    number = float(value)
-    sign = "-" if number < 0 else ""
-    return f"{sign}${abs(number):,.2f}"
 
 
 def fmt_signed_usd(value: Any) -> str:
@@ -241,51 +204,6 @@ def fmt_measure(value: Any, unit: Any = "", *, exact: bool = False) -> str:
     if text in ("-0", ""):
         text = "0"
     return f"{text} {unit_text(unit)}".strip()
-
-
-MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-
-
-def day_words(value: Any) -> str:
-    """'November 30, 2026'."""
-    if is_missing(value):
-        return ""
-    day = pd.Timestamp(value)
-    return f"{MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
-
-
-def month_words(value: Any) -> str:
-    """'November 2026'."""
-    if is_missing(value):
-        return ""
-    day = pd.Timestamp(value)
-    return f"{MONTH_NAMES[day.month - 1]} {day.year}"
-
-
-def months_words(first: Any, last: Any) -> str:
-    """The months a count covers: 'January 2025 to November 2026', 'March 2026' (one month)."""
-    if is_missing(first) or is_missing(last):
-        return ""
-    a, b = month_words(first), month_words(last)
-    return a if a == b else f"{a} to {b}"
-
-
-def to_date_words(as_of: dt.date) -> str:
-    """The year to the day judged: '2026 to date (January 1 to November 30)'."""
-    return f"{as_of.year} to date (January 1 to {MONTH_NAMES[as_of.month - 1]} {as_of.day})"
 
 
 def named(ident: Any, name: Any, href: str = "") -> str:
