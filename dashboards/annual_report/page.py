@@ -18,7 +18,7 @@ from dashboards.html import (
     esc,
     frames,
     join,
-    page,
+    page_of,
 )
 
 REPORT_PANELS = (
@@ -47,7 +47,8 @@ def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
         }
     )
     who = f"{data.authority} · " if data.authority else ""
-    html_text = page(
+    html_text = page_of(
+        data,
         file=report_file(data.year),
         title=f"Annual pretreatment report {data.year}",
         subtitle=esc(
@@ -55,10 +56,6 @@ def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
             f"{data.year} · as of {day_words(data.as_of)}"
         ),
         body=body,
-        as_of=data.as_of,
-        town=data.town,
-        laws=data.laws,
-        generated_at=data.generated_at,
         has_charts=False,
     )
     return html_text, meta

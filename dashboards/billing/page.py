@@ -27,7 +27,7 @@ from dashboards.html import (
     join,
     law_cited,
     no_data,
-    page,
+    page_of,
     role_name,
     section,
 )
@@ -56,16 +56,13 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
             *charges_sections(data),
         ]
         what = "sewer units" if data.unit_schedule else "sewer charges"
-        return page(
+        return page_of(
+            data,
             file="billing.html",
             title=f"{role_name(data.laws, 'clerk')}: "
             + ("the annual sewer roll" if data.unit_schedule else "sewer charges and fees"),
             subtitle=esc(f"{law_cited(data.laws, 'sewer_rates')} {what} · as of {data.as_of.isoformat()}"),
             body=join(body),
-            as_of=data.as_of,
-            town=data.town,
-            laws=data.laws,
-            generated_at=data.generated_at,
             has_charts=False,
         ), meta
     y = _Year.of(data)
@@ -88,14 +85,11 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
         + (f" compared with billing year {y.prev}" if y.prev else "")
         + f" · as of {data.as_of.isoformat()}"
     )
-    return page(
+    return page_of(
+        data,
         file="billing.html",
         title=f"{role_name(data.laws, 'clerk')}: the sewer roll of billing year {y.year}",
         subtitle=esc(subtitle),
         body=join(body),
-        as_of=data.as_of,
-        town=data.town,
-        laws=data.laws,
-        generated_at=data.generated_at,
         has_charts=True,
     ), meta

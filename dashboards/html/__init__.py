@@ -10,7 +10,7 @@ input files (names, addresses, notes, reasons, raw rows) always goes through
 from __future__ import annotations
 
 from dashboards.html.charts import PLOTLY_CONFIG, TEMPLATE, Chart, axis_times, local_naive
-from dashboards.html.shell import PageMeta, page, print_header_css
+from dashboards.html.shell import PageMeta, page, page_of, print_header_css
 from dashboards.html.style import CSS, JS, PRINT_CSS, PRINT_WIDTH_PX
 from dashboards.html.tables import (
     Col,
@@ -124,6 +124,7 @@ __all__ = [
     "nothing_found",
     "noun",
     "page",
+    "page_of",
     "print_header_css",
     "role_name",
     "script_json",

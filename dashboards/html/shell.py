@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from dashboards.html.charts import TEMPLATE
 from dashboards.html.style import CSS, JS, PRINT_CSS, PRINT_WIDTH_PX
-from dashboards.html.text import ROLES, role_name, script_json
+from dashboards.html.text import ROLES, PageData, role_name, script_json
 from dashboards.html.theme import FONT, PAGES, PLOTLY_JS
 from outfall.letters import css_string
 from outfall.paths import TEMPLATES_DIR
@@ -79,6 +79,33 @@ def page(
         has_charts=has_charts,
         template_json=Markup(script_json(TEMPLATE)),
         js=Markup(JS),
+    )
+
+
+def page_of(
+    data: PageData,
+    *,
+    file: str,
+    title: str,
+    subtitle: str,
+    body: str,
+    has_charts: bool = True,
+    footer_note: str = "",
+    extra_css: str = "",
+) -> str:
+    """``page`` of a page's data: its as-of day, when it was made, its town and the rules' names."""
+    return page(
+        file=file,
+        title=title,
+        subtitle=subtitle,
+        body=body,
+        as_of=data.as_of,
+        generated_at=data.generated_at,
+        has_charts=has_charts,
+        footer_note=footer_note,
+        extra_css=extra_css,
+        town=data.town,
+        laws=data.laws,
     )
 
 

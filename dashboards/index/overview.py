@@ -22,7 +22,7 @@ from dashboards.html import (
     no_data,
     note,
     noun,
-    page,
+    page_of,
     section,
     slug,
     table,
@@ -314,7 +314,8 @@ INDEX_PANELS = (
 
 def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
     first, last = _span(data)
-    html_text = page(
+    html_text = page_of(
+        data,
         file="index.html",
         title="Outfall dashboards",
         subtitle=esc(
@@ -323,10 +324,6 @@ def build_index_page(data: IndexData) -> tuple[str, PageMeta]:
         ),
         body=join(panel(data) for panel in INDEX_PANELS),
         extra_css=_CARD_CSS,
-        as_of=data.as_of,
-        town=data.town,
-        laws=data.laws,
-        generated_at=data.generated_at,
         has_charts=False,
     )
     return html_text, PageMeta(

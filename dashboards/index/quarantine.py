@@ -19,7 +19,7 @@ from dashboards.html import (
     join,
     no_data,
     note,
-    page,
+    page_of,
     section,
     slug,
     table,
@@ -231,17 +231,14 @@ def build_quarantine_page(data: IndexData) -> tuple[str, PageMeta]:
             "not_judged": int(as_frame(data.not_judged).get("items", pd.Series(dtype=int)).sum()),
         }
     )
-    html_text = page(
+    html_text = page_of(
+        data,
         file="quarantine.html",
         title="Quarantined input rows",
         subtitle=esc(
             f"Rows rejected on input, with the reason a clerk can act on · as of {data.as_of.isoformat()}"
         ),
         body=join(panel(data) for panel in QUARANTINE_PANELS),
-        as_of=data.as_of,
-        town=data.town,
-        laws=data.laws,
-        generated_at=data.generated_at,
         has_charts=False,
         extra_css=_QUARANTINE_CSS,
     )

@@ -8,7 +8,7 @@ from dashboards.html import (
     esc,
     join,
     law_cited,
-    page,
+    page_of,
     role_name,
 )
 from dashboards.sewer.cards import panel_headline, panel_heatmap, panel_summary, panel_worklist
@@ -41,7 +41,8 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
         counts={"users": len(_user_ids(view)), "violations": len(view.violations), "slugs": len(view.slugs)},
     )
     rng = f" · samples collected {view.period}" if view.first is not None else ""
-    html_text = page(
+    html_text = page_of(
+        data,
         file="sewer.html",
         title=f"{role_name(data.laws, 'superintendent')}: industrial users",
         subtitle=esc(
@@ -49,10 +50,6 @@ def build_sewer_page(data: SewerData) -> tuple[str, PageMeta]:
             f"{day_words(data.as_of)}{rng}"
         ),
         body=body,
-        as_of=data.as_of,
-        town=data.town,
-        laws=data.laws,
-        generated_at=data.generated_at,
         has_charts=bool(view.charts),
     )
     return html_text, meta

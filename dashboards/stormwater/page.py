@@ -11,7 +11,7 @@ from dashboards.html import (
     esc,
     join,
     law_cited,
-    page,
+    page_of,
     role_name,
 )
 from dashboards.stormwater.cards import panel_headline, panel_worklist
@@ -68,7 +68,8 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
         for j in sorted(data.rules)
         if (v := _storm_rule(data, j, data.as_of)[1]) is not None
     )
-    html_text = page(
+    html_text = page_of(
+        data,
         file="stormwater.html",
         title=f"{role_name(data.laws, 'stormwater_officer')}: construction sites",
         subtitle=esc(
@@ -76,10 +77,6 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
             f"{day_words(data.as_of)}" + (f" · storm threshold {thresholds}" if thresholds else "")
         ),
         body=body,
-        as_of=data.as_of,
-        town=data.town,
-        laws=data.laws,
-        generated_at=data.generated_at,
         has_charts=bool(view.charts),
     )
     return html_text, meta
