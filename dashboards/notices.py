@@ -31,6 +31,7 @@ from dashboards.html import (
     table,
 )
 from outfall.rules.judged import Judged
+from outfall.words import and_list, plural
 
 STATUS_WORDS = {
     "draft": ("draft, not mailed", "warn"),
@@ -123,10 +124,8 @@ def items_words(items: pd.DataFrame | None, kind: str) -> str:
     parts = []
     for item, n in zip(rows["item"], rows["items"]):
         one, many = ITEM_WORDS.get(str(item), (str(item).replace("_", " "),) * 2)
-        parts.append(f"{int(n):,} {one if int(n) == 1 else many}")
-    if len(parts) > 1:
-        parts = parts[:-2] + [f"{parts[-2]} and {parts[-1]}"]
-    return ", ".join(parts)
+        parts.append(plural(int(n), one, many))
+    return and_list(parts)
 
 
 def _notices_lead(rows: pd.DataFrame, kind: str, who: str, items: pd.DataFrame | None) -> str:

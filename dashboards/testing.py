@@ -27,6 +27,7 @@ from dashboards.html import (
     table,
 )
 from outfall.rules.judged import Judged
+from outfall.words import MONTH_NAMES, day_words, month_words
 
 CALENDAR_MONTHS = 12
 FREQUENCY_WORDS = {
@@ -71,8 +72,8 @@ def period_words(r: Any) -> str:
     if r["frequency"] == "annual" and start.month == 1 and end.month == 12:
         return f"{start:%Y}"
     if start.month == end.month and start.year == end.year:
-        return f"{start:%B %Y}"
-    return f"{start:%B} to {end:%B %Y}"
+        return month_words(start)
+    return f"{MONTH_NAMES[start.month - 1]} to {month_words(end)}"
 
 
 def _cell(period: Any, span: int) -> str:
@@ -145,7 +146,7 @@ def legend(as_of: dt.date) -> str:
             ),
             (
                 *STATUS_LOOK["open"],
-                f"no sample yet, and the period has not ended before {as_of:%B} {as_of.day}, {as_of.year}",
+                f"no sample yet, and the period has not ended before {day_words(as_of)}",
             ),
         )
     ]

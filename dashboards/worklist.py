@@ -31,6 +31,7 @@ from dashboards.html import (
     table,
     units_in_words,
 )
+from outfall.words import plural
 
 STATUS_WORDS = {
     "overdue": ("Overdue", "bad"),
@@ -47,10 +48,6 @@ DRAFT = re.compile(
 DRAFT_HEAD = (
     "Mail each notice of violation (its violations in brackets){by} and record the mailing, or withdraw it:"
 )
-
-
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
 def _groups(rows: pd.DataFrame) -> pd.DataFrame:
@@ -154,7 +151,7 @@ def _actions_html(g: dict) -> str:
     toggle = "act-" + slug(f"{g.get('person')}-{g.get('first')}-{g.get('status')}-{g.get('subject_id')}")
     more = (  # on the last line shown, after its words
         f' <label class="act-more no-print" for="{toggle}" title="all of them print">and '
-        f"{_plural(len(rest), 'more action')}</label>"
+        f"{plural(len(rest), 'more action')}</label>"
     )
     shown = lines[:FIRST_ACTIONS]
     return (
@@ -171,7 +168,7 @@ def _subject_html(g: dict) -> str:
     ident, name = g["subject_id"], g.get("subject_name")
     who = f'{esc(name)} <span class="muted">({esc(ident)})</span>' if not is_missing(name) else esc(ident)
     count = int(g.get("count", 1))
-    return who + (f'<br><span class="muted">{_plural(count, "action")}</span>' if count > 1 else "")
+    return who + (f'<br><span class="muted">{plural(count, "action")}</span>' if count > 1 else "")
 
 
 def _status_html(r: dict) -> str:
@@ -221,7 +218,7 @@ def worklist_panel(
             sid="worklist",
         )
     lead = esc(
-        f"As of {day}: {_plural(len(rows), 'action')} for the {title}: {_counts_text(rows)}. Each leaves "
+        f"As of {day}: {plural(len(rows), 'action')} for the {title}: {_counts_text(rows)}. Each leaves "
         "the list when its record arrives; draft notices oldest first."
     )
     return section("What to do next", worklist_table(rows), sid="worklist", lead=lead)

@@ -956,10 +956,14 @@ def test_billing_page_in_plain_words():
     assert "no register for 2024 (the year was not billed)" in text
 
 
-@pytest.mark.parametrize("module", sorted((REPO_ROOT / "dashboards").glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "module",
+    sorted((REPO_ROOT / "dashboards").rglob("*.py")),
+    ids=lambda p: str(p.relative_to(REPO_ROOT / "dashboards")),
+)
 def test_page_functions_are_short(module):
     """A page is a list of panels, and a chart a list of named steps: no function of dashboards/ is longer
-    than about 60 lines."""
+    than about 60 lines, and no module longer than 500."""
     import ast
 
     tree = ast.parse(module.read_text(encoding="utf-8"))
@@ -968,7 +972,9 @@ def test_page_functions_are_short(module):
         for f in ast.walk(tree)
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.end_lineno - f.lineno + 1 > 60
     }
-    assert long == {}, f"dashboards/{module.name}: split these into named steps: {long}"
+    assert long == {}, f"{module.relative_to(REPO_ROOT)}: split these into named steps: {long}"
+    lines = len(module.read_text(encoding="utf-8").splitlines())
+    assert lines <= 500, f"{module.relative_to(REPO_ROOT)}: {lines} lines; split it along its sections"
 
 
 def test_billing_page_without_bills():
@@ -1765,3 +1771,31 @@ def test_a_slugs_shown_end_is_its_start_plus_its_minutes():
     last = dt.datetime(2026, 7, 12, 14, 30, tzinfo=dt.UTC)
     assert slug_end_text(start, 35, last) == "2026-07-12 10:35"
     assert slug_end_text(start, None, last) == "2026-07-12 10:30"  # no duration: the last reading
+
+
+def test_the_page_shell_escapes_text_and_keeps_html():
+    """The shell (templates/pages/page.html, autoescaped) escapes the title and the town as ``esc`` does the
+    panels' text, and writes the subtitle, body and footer note, which are HTML, as they are."""
+    from dashboards.html import esc, page
+
+    title, town = 'O\'Brien <Pump> & "Sons"', "Town of O'Hara"
+    text = page(
+        file="sewer.html",
+        title=title,
+        subtitle="<b>sub</b>",
+        body="<p>body</p>",
+        as_of=dt.date(2026, 11, 30),
+        generated_at=dt.datetime(2026, 12, 1, 9, 5),
+        has_charts=False,
+        footer_note=" <a href='x'>note</a>",
+        town=town,
+    )
+    assert text.startswith('<!DOCTYPE html>\n<html lang="en" data-print-width=') and text.endswith(
+        "</html>\n"
+    )
+    assert f"<title>{esc(title)} · Outfall</title>" in text and f"<h1>{esc(title)}</h1>" in text
+    assert f'<div class="brand">{esc(town)} · sewer &amp; stormwater compliance</div>' in text
+    assert '<div class="sub"><b>sub</b></div>' in text and "<main><p>body</p></main>" in text
+    assert "as of 2026-11-30 · page written 2026-12-01 09:05 · times in" in text
+    assert "beside this page. <a href='x'>note</a></footer></body></html>" in text
+    assert '<a href="sewer.html" class=on>' in text and "<script" not in text

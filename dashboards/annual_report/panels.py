@@ -1,24 +1,22 @@
-"""The annual pretreatment report of one calendar year, printable, for the approval authority
-(40 CFR 403.12(i)): the industrial users with their sampling and violations, the list of users in
-significant noncompliance, the notices of violation mailed, and the slug discharges, every row.
-
-Pure: ``build_annual_report_page(AnnualReportData) -> (html, PageMeta)``; the file is
-``pretreatment_report_<year>.html`` (:func:`report_file`), written beside the other pages by
-``assets/sewer_administrator/page.py`` and linked from the index page.
-"""
+"""The annual pretreatment report's panels: the headline, the users, violations, significant
+noncompliance, notices, slugs."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
-import pandas as pd
-
+from dashboards.annual_report.data import (
+    CRITERIA,
+    LIMIT_TYPES,
+    STATISTICS,
+    ReportView,
+    _count_of,
+    _term,
+    parameter_words,
+)
 from dashboards.html import (
     Col,
     Kpi,
-    PageData,
-    PageMeta,
     RuleNotes,
     badge,
     day_words,
@@ -26,7 +24,6 @@ from dashboards.html import (
     fmt_date,
     fmt_measure,
     fmt_num,
-    frames,
     is_missing,
     join,
     judged_kpi,
@@ -36,104 +33,12 @@ from dashboards.html import (
     none_note,
     note,
     noun,
-    page,
     section,
     slug_columns,
     table,
 )
 from dashboards.notices import period_words
 from outfall.rules.judged import Judged
-from outfall.vocab import parameter_short
-
-CRITERIA = {
-    "chronic": "Chronic violations",
-    "trc": "Technical review criteria violations",
-    "late_report": "Reports submitted late",
-}
-BASES = {"sample": "single samples", "daily_max": "daily maximums", "monthly_avg": "monthly averages"}
-STATISTICS = {"daily_max": "Daily maximum", "monthly_avg": "Monthly average"}
-LIMIT_TYPES = {"max": "max", "min": "min"}
-
-
-def parameter_words(value) -> str:
-    return "" if is_missing(value) else parameter_short(value)
-
-
-def year_words(year: int, as_of: dt.date) -> str:
-    """'calendar year 2025'; the year not ended: 'calendar year 2026 (January 1 to November 30)'."""
-    if as_of >= dt.date(year, 12, 31):
-        return f"calendar year {year}"
-    return f"calendar year {year} (January 1 to {as_of:%B} {as_of.day})"
-
-
-def report_file(year: int) -> str:
-    return f"pretreatment_report_{int(year)}.html"
-
-
-@dataclass
-class AnnualReportData(PageData):
-    """One year's report. Frames are ``None`` when their table does not exist yet.
-
-    users: select_report_users; violations: select_report_violations; statistics:
-    select_report_statistic_violations; snc: select_report_snc; notices: select_report_notices;
-    slugs: select_report_slugs."""
-
-    year: int
-    authority: str = ""  # who reports: the Control Authority's name
-    users: pd.DataFrame | None = None
-    violations: pd.DataFrame | None = None
-    statistics: pd.DataFrame | None = None
-    snc: pd.DataFrame | None = None
-    notices: pd.DataFrame | None = None
-    slugs: pd.DataFrame | None = None
-
-
-def _name(users: pd.DataFrame):
-    names = dict(zip(users["user_id"], users["name"])) if not users.empty and "name" in users else {}
-
-    def cell(r: pd.Series) -> str:
-        name = names.get(r["user_id"])
-        return esc(r["user_id"]) + (f"<br><small>{esc(name)}</small>" if not is_missing(name) else "")
-
-    return cell
-
-
-def _count_of(r: pd.Series) -> str:
-    what = BASES.get(str(r.get("basis")), "reports") if r.get("criterion") != "late_report" else "reports due"
-    return f"{int(r['count'])} of {int(r['measurements'])} {what} ({float(r['pct']):.0f}%)"
-
-
-def _term(r: pd.Series) -> str:
-    """The terms of the user's permits in force during the year (``permit_terms``: each permit's, a renewal
-    being a permit of its own, contract 8.2), else the one term of ``permit_effective`` and
-    ``permit_expires``."""
-    terms = r.get("permit_terms")
-    if not is_missing(terms) and str(terms):
-        return str(terms)
-    start, end = r.get("permit_effective"), r.get("permit_expires")
-    if is_missing(start) and is_missing(end):
-        return "not on file"
-    return f"{fmt_date(start) or '…'} to {fmt_date(end) or '…'}"
-
-
-@dataclass
-class ReportView:
-    """What the report's panels share: its frames, the users' name cells and the period in words."""
-
-    data: AnnualReportData
-    users: pd.DataFrame
-    violations: pd.DataFrame
-    statistics: pd.DataFrame
-    snc: pd.DataFrame
-    notices: pd.DataFrame
-    slugs: pd.DataFrame
-
-    @property
-    def when(self) -> str:
-        return year_words(self.data.year, self.data.as_of)
-
-    def user(self) -> Col:
-        return Col("user_id", "User", html=_name(self.users), width="18%")
 
 
 def panel_headline(view: ReportView) -> str:
@@ -144,7 +49,7 @@ def panel_headline(view: ReportView) -> str:
             note(
                 esc(
                     f"The year {view.data.year} has not ended: this report covers what is on file through "
-                    f"{d:%B} {d.day}, {d.year}."
+                    f"{day_words(d)}."
                 ),
                 "warn",
             )
@@ -466,44 +371,3 @@ def panel_not_contained(view: ReportView) -> str:
 
 
 # The report, top to bottom: its counts, then each part the regulation names.
-REPORT_PANELS = (
-    panel_headline,
-    panel_users,
-    panel_violations,
-    panel_snc,
-    panel_notices,
-    panel_slugs,
-    panel_not_contained,
-)
-
-
-def build_annual_report_page(data: AnnualReportData) -> tuple[str, PageMeta]:
-    view = ReportView(data, *frames(data, "users", "violations", "statistics", "snc", "notices", "slugs"))
-    body = join(panel(view) for panel in REPORT_PANELS)
-    in_snc = sorted(set(view.snc["user_id"])) if not view.snc.empty else []
-    meta = PageMeta(
-        counts={
-            "users": len(view.users),
-            "violations": len(view.violations),
-            "statistic_violations": len(view.statistics),
-            "snc_users": len(in_snc),
-            "notices": len(view.notices),
-            "slugs": len(view.slugs),
-        }
-    )
-    who = f"{data.authority} · " if data.authority else ""
-    html_text = page(
-        file=report_file(data.year),
-        title=f"Annual pretreatment report {data.year}",
-        subtitle=esc(
-            f"{who}report to the approval authority under 40 CFR 403.12(i) · calendar year "
-            f"{data.year} · as of {day_words(data.as_of)}"
-        ),
-        body=body,
-        as_of=data.as_of,
-        town=data.town,
-        laws=data.laws,
-        generated_at=data.generated_at,
-        has_charts=False,
-    )
-    return html_text, meta
