@@ -45,6 +45,14 @@ def sql(name: str) -> str:
     return sql_path(name).read_text(encoding="utf-8")
 
 
+def records(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None) -> list[dict]:
+    """The rows of the statement ``name`` (``sql(name)``), each a dict of its columns' Python values
+    (dates as dt.date), in the statement's order."""
+    cursor = con.execute(sql(name), params or {})
+    columns = [d[0] for d in cursor.description]
+    return [dict(zip(columns, row)) for row in cursor.fetchall()]
+
+
 def run_script(con: duckdb.DuckDBPyConnection, text: str, params: dict) -> None:
     """Run each statement of a SQL script, binding the named parameters it uses. DuckDB's own parser
     splits the script, so a ";" or a "$name" inside a string literal or a comment is left alone."""
