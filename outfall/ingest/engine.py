@@ -31,7 +31,7 @@ nothing.
 
 New Parquet files of one layout, and new UTF-8 CSV files of one header, are judged together, up
 to ``BATCH_MAX_ROWS`` rows in one statement (a CSV file's rows reckoned from its size,
-``CSV_BYTES_PER_ROW``; its rows read with ``read_csv`` of the list of files, each row's file
+``batch.CSV_BYTES_PER_ROW``; its rows read with ``read_csv`` of the list of files, each row's file
 carried along; a group with a line DuckDB could not read as a row is loaded file by file, which
 quarantines the line) (one query over many small files uses every core; one per file ran on one core and
 paid a dozen statements per file), with each row's file carried along: file by file, the rows,
@@ -62,7 +62,7 @@ import duckdb
 
 from outfall import flow_hours, progress
 from outfall.ingest import batch, compile as cq, files as fs
-from outfall.ingest.batch import BATCH_MAX_ROWS, CSV_BYTES_PER_ROW, CSV_GROUP_MAX_BYTES, BatchUnreadable
+from outfall.ingest.batch import BatchUnreadable
 from outfall.ingest.datasets import Context, Dataset
 from outfall.ingest.judging import DatasetReport, FileReport, at_fault, key_words, whole_file_problem
 from outfall.ingest.registry import all_datasets
@@ -324,10 +324,7 @@ def _record_file(
 
 
 __all__ = [
-    "BATCH_MAX_ROWS",
     "CSV_BROKEN",
-    "CSV_BYTES_PER_ROW",
-    "CSV_GROUP_MAX_BYTES",
     "PARQUET_CUT",
     "PARQUET_DAMAGED",
     "PARQUET_UNREADABLE",
