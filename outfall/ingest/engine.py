@@ -30,7 +30,7 @@ nothing). A failure costs one more pass over the dataset's new files; a run with
 nothing.
 
 New Parquet files of one layout, and new UTF-8 CSV files of one header, are judged together, up
-to ``BATCH_MAX_ROWS`` rows in one statement (a CSV file's rows reckoned from its size,
+to ``batch.BATCH_MAX_ROWS`` rows in one statement (a CSV file's rows reckoned from its size,
 ``batch.CSV_BYTES_PER_ROW``; its rows read with ``read_csv`` of the list of files, each row's file
 carried along; a group with a line DuckDB could not read as a row is loaded file by file, which
 quarantines the line) (one query over many small files uses every core; one per file ran on one core and
