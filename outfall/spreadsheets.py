@@ -728,23 +728,12 @@ def xlsx_bytes(
     sheets give the same bytes. ``shared_strings``, for sheets whose XML refers
     to shared strings: called with the index the first of them gets, it
     returns the texts and a function to call when the rows are written."""
-    import openpyxl
-
     if not sheets:
         raise ValueError("a workbook needs at least one sheet")
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    for sheet in sheets:
-        _prepare_sheet(wb, sheet, town, title)
-    styles = _style_probes(wb)
     if stamp is not None and stamp.tzinfo is not None:
         stamp = stamp.astimezone(dt.UTC).replace(tzinfo=None)
     stamp = (stamp or EPOCH_STAMP).replace(microsecond=0)
-    wb.properties.created = stamp
-    wb.properties.creator = "Outfall"
-    wb.properties.title = title
-    template = io.BytesIO()
-    wb.save(template)
+    template, styles = _skeleton(sheets, title, town, stamp)
     iso = stamp.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
     by_title = {s.title: s for s in sheets}
 
@@ -770,28 +759,55 @@ def xlsx_bytes(
                     sheet = parts[name]
                     put(name, _fill_sheet(data, sheet, styles), level=1 if sheet.data_rows() > 20_000 else 6)
                     continue
-                if name == _SST_PART:
-                    data = _shared_strings(existing, strings)
-                elif name == "docProps/core.xml":
-                    data = _CORE_DATES.sub(lambda m: m.group(1) + iso + m.group(4), data)
-                elif name == "[Content_Types].xml" and not had_sst and strings:
-                    data = data.replace(
-                        b"</Types>",
-                        f'<Override PartName="/{_SST_PART}" ContentType="{_SST_TYPE}"/></Types>'.encode(),
-                    )
-                elif name == "xl/_rels/workbook.xml.rels" and not had_sst and strings:
-                    data = data.replace(
-                        b"</Relationships>",
-                        f'<Relationship Type="{_SST_REL}" '
-                        f'Target="sharedStrings.xml" Id="rIdOutfallStrings"/>'
-                        f"</Relationships>".encode(),
-                    )
-                put(name, data)
+                put(name, _other_part(name, data, existing, strings, iso))
             if not had_sst and strings:
                 put(_SST_PART, _shared_strings(None, strings))
         finally:
             done()
     return out.getvalue()
+
+
+def _other_part(name: str, data: bytes, existing: bytes | None, strings: list[str], iso: bytes) -> bytes:
+    """A part of the skeleton other than a sheet's, as the workbook keeps it: the shared strings
+    with ``strings`` appended (``existing``: the skeleton's own, if it had any; else the part is
+    declared), the document dated ``iso``."""
+    if name == _SST_PART:
+        return _shared_strings(existing, strings)
+    if name == "docProps/core.xml":
+        return _CORE_DATES.sub(lambda m: m.group(1) + iso + m.group(4), data)
+    if existing is None and strings and name == "[Content_Types].xml":
+        return data.replace(
+            b"</Types>",
+            f'<Override PartName="/{_SST_PART}" ContentType="{_SST_TYPE}"/></Types>'.encode(),
+        )
+    if existing is None and strings and name == "xl/_rels/workbook.xml.rels":
+        return data.replace(
+            b"</Relationships>",
+            f'<Relationship Type="{_SST_REL}" '
+            f'Target="sharedStrings.xml" Id="rIdOutfallStrings"/>'
+            f"</Relationships>".encode(),
+        )
+    return data
+
+
+def _skeleton(
+    sheets: Sequence[Sheet], title: str, town: str, stamp: dt.datetime
+) -> tuple[io.BytesIO, Styles]:
+    """The workbook without its rows, as openpyxl saves it (styles, sheet settings, print titles,
+    properties dated ``stamp``), and the styles its cells are to use."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for sheet in sheets:
+        _prepare_sheet(wb, sheet, town, title)
+    styles = _style_probes(wb)
+    wb.properties.created = stamp
+    wb.properties.creator = "Outfall"
+    wb.properties.title = title
+    template = io.BytesIO()
+    wb.save(template)
+    return template, styles
 
 
 def _fill_sheet(xml: bytes, sheet: Sheet, styles: Styles) -> bytes:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
 
@@ -46,13 +45,26 @@ def sql(name: str) -> str:
     return sql_path(name).read_text(encoding="utf-8")
 
 
+def records(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None) -> list[dict]:
+    """The rows of the statement ``name`` (``sql(name)``), each a dict of its columns' Python values
+    (dates as dt.date), in the statement's order."""
+    cursor = con.execute(sql(name), params or {})
+    columns = [d[0] for d in cursor.description]
+    return [dict(zip(columns, row)) for row in cursor.fetchall()]
+
+
 def run_script(con: duckdb.DuckDBPyConnection, text: str, params: dict) -> None:
-    """Run each statement of a SQL script, binding the named parameters it uses."""
-    body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("--"))
-    for statement in (s.strip() for s in body.split(";")):
-        if statement:
-            used = {k: v for k, v in params.items() if re.search(rf"\${k}\b", statement)}
-            con.execute(statement, used).fetchall()
+    """Run each statement of a SQL script, binding the named parameters it uses. DuckDB's own parser
+    splits the script, so a ";" or a "$name" inside a string literal or a comment is left alone."""
+    for statement, names in _statements(text):
+        con.execute(statement, {k: v for k, v in params.items() if k in names}).fetchall()
+
+
+@lru_cache(maxsize=256)
+def _statements(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each statement of a script with the names of the parameters it binds (a script run in a loop,
+    as outfall/flow_hours.py does a chunk at a time, is parsed once)."""
+    return tuple((s.query, frozenset(s.named_parameters)) for s in duckdb.extract_statements(text))
 
 
 def memory_limit() -> str:

@@ -1,4 +1,4 @@
-"""New Parquet files of one layout are judged and merged together (outfall.ingest.engine,
+"""New Parquet files of one layout are judged and merged together (outfall.ingest.batch,
 BATCH_MAX_ROWS): what lands in every table (the dataset, its history, quarantine, the ledger) and
 each file's counts are exactly those of loading the files one at a time, whatever the files hold:
 bad rows, repeats and conflicts within a file, two files sharing a key, a key already stored, a
@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import outfall.ingest.engine as engine
+import outfall.ingest.batch as batch
 from assets.common import schema_ddl
 from outfall.rules import local_timezone
 from tests.ingesting import con, load  # noqa: F401 - a fixture
@@ -134,16 +134,16 @@ def test_files_judged_together_land_exactly_as_one_at_a_time(tmp_path: Path, mon
     _scenario_first(data)
     results = {}
     batched = []
-    real = engine._load_parquet_group
+    real = batch._load_parquet_group
 
     def spy(*args, **kwargs):
         done = real(*args, **kwargs)
         batched.append((len(args[2]), done))
         return done
 
-    monkeypatch.setattr(engine, "_load_parquet_group", spy)
+    monkeypatch.setattr(batch, "_load_parquet_group", spy)
     for mode, rows in (("one at a time", 0), ("together", batch_rows)):
-        monkeypatch.setattr(engine, "BATCH_MAX_ROWS", rows)
+        monkeypatch.setattr(batch, "BATCH_MAX_ROWS", rows)
         results[mode] = two_loads(tmp_path / mode, data)
     assert results["together"] == results["one at a time"]
     first, second, tables = results["together"]
@@ -183,10 +183,8 @@ def test_a_batch_of_files_without_shared_keys_is_one_pass(tmp_path: Path, monkey
     for n in range(5):
         _write(data / "flow", f"iu{n}.parquet", _readings(f"IU-{n}", "2026-03-01", 20))
     seen = []
-    real = engine._load_parquet_group
-    monkeypatch.setattr(
-        engine, "_load_parquet_group", lambda *a, **k: seen.append(len(a[2])) or real(*a, **k)
-    )
+    real = batch._load_parquet_group
+    monkeypatch.setattr(batch, "_load_parquet_group", lambda *a, **k: seen.append(len(a[2])) or real(*a, **k))
     report = load(con, data, "flow")
     assert seen == [5]
     assert report.rows_read == 100 and report.rows_kept == 100

@@ -16,7 +16,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-import outfall.ingest.engine as engine
+import outfall.ingest.batch as batch
+import outfall.ingest.single as single
+import outfall.ingest.straight as straight
 from tests.ingesting import con, load  # noqa: F401 - con is a fixture
 
 GOOD_CSV = "user_id,timestamp,value,unit\nIU-9,2026-03-01 00:00,10.5,gpm\nIU-9,2026-03-01 00:15,11.5,gpm\n"
@@ -79,8 +81,8 @@ def test_a_truncated_parquet_file_beside_a_good_csv(con, tmp_path):  # noqa: F81
     whole = _parquet(tmp_path / "whole.parquet", 1000).read_bytes()
     (data / "flow" / "meter.parquet").write_bytes(whole[: len(whole) // 2])
     report = load(con, data, "flow")
-    assert _quarantine(con) == [("meter.parquet", 0, engine.PARQUET_CUT)]
-    assert "cut short" in engine.PARQUET_CUT and "Parquet" in engine.PARQUET_CUT
+    assert _quarantine(con) == [("meter.parquet", 0, single.PARQUET_CUT)]
+    assert "cut short" in single.PARQUET_CUT and "Parquet" in single.PARQUET_CUT
     assert _by_file(con) == {"flow.csv": 2}
     assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (3, 2, 1)
     assert _balanced(con)
@@ -104,7 +106,7 @@ def test_a_parquet_file_whose_later_row_group_is_damaged(con, tmp_path, batched)
         _parquet(data / "flow" / "a_meter.parquet", 2000, user="IU-2")
         _parquet(data / "flow" / "c_meter.parquet", 2000, user="IU-3")
     report = load(con, data, "flow")
-    assert _quarantine(con) == [("b_meter.parquet", 0, engine.PARQUET_DAMAGED)]
+    assert _quarantine(con) == [("b_meter.parquet", 0, single.PARQUET_DAMAGED)]
     want = {"flow.csv": 2, **({"a_meter.parquet": 2000, "c_meter.parquet": 2000} if batched else {})}
     assert _by_file(con) == want
     assert report.rows_quarantined == 1 and report.rows_kept == sum(want.values())
@@ -138,7 +140,7 @@ def test_a_csv_file_that_breaks_the_reader_partway(con, tmp_path):  # noqa: F811
     lines.insert(200_001, "IU-1,2026\r05,1,gpm\r\n")
     (data / "flow" / "meter.csv").write_text("".join(lines), newline="")
     report = load(con, data, "flow")
-    assert _quarantine(con) == [("meter.csv", 0, engine.CSV_BROKEN)]
+    assert _quarantine(con) == [("meter.csv", 0, single.CSV_BROKEN)]
     assert _by_file(con) == {"flow.csv": 2}
     assert (report.rows_read, report.rows_kept, report.rows_quarantined) == (3, 2, 1)
     assert _balanced(con)
@@ -194,7 +196,7 @@ def test_a_failure_not_the_files_own_still_fails_the_dataset(con, tmp_path, monk
     def out_of_memory(*args, **kwargs):
         raise duckdb.OutOfMemoryException("Out of Memory Error: could not allocate")
 
-    monkeypatch.setattr(engine, "_load_straight", out_of_memory)
+    monkeypatch.setattr(straight, "load_straight", out_of_memory)
     with pytest.raises(duckdb.OutOfMemoryException):
         load(con, data, "flow")
     assert _quarantine(con) == [] and _by_file(con) == {}
@@ -226,12 +228,12 @@ def test_outfall_run_with_a_truncated_parquet_file_loads_the_good_csv(tmp_path, 
     )
     assert code == 0, capsys.readouterr().err
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as warehouse:
-        assert _quarantine(warehouse) == [("meter.parquet", 0, engine.PARQUET_CUT)]
+        assert _quarantine(warehouse) == [("meter.parquet", 0, single.PARQUET_CUT)]
         assert _by_file(warehouse) == {"flow.csv": 2}
 
 
 # ---------------------------------------------------------------------------
-# small CSV files read together (engine._load_csv_group), exactly as one at a time
+# small CSV files read together (batch._load_csv_group), exactly as one at a time
 
 _HEAD = "user_id,timestamp,value,unit\n"
 
@@ -350,17 +352,17 @@ def test_csv_files_read_together_land_exactly_as_one_at_a_time(tmp_path, monkeyp
     data = tmp_path / "data"
     _csv_first(data / "flow")
     groups = []
-    real = engine._load_csv_group
+    real = batch._load_csv_group
 
     def spy(*args, **kwargs):
         done = real(*args, **kwargs)
         groups.append(([e.rel for e, _ in args[2]], done))
         return done
 
-    monkeypatch.setattr(engine, "_load_csv_group", spy)
+    monkeypatch.setattr(batch, "_load_csv_group", spy)
     results = {}
     for mode, rows in (("one at a time", 0), ("together", 2_000_000)):
-        monkeypatch.setattr(engine, "BATCH_MAX_ROWS", rows)
+        monkeypatch.setattr(batch, "BATCH_MAX_ROWS", rows)
         results[mode] = _two_csv_loads(tmp_path / mode.replace(" ", "_"), data)
     assert results["together"] == results["one at a time"]
     first, second, tables = results["together"]
@@ -405,8 +407,8 @@ def test_a_thousand_small_csv_files_are_read_in_a_few_statements(tmp_path, monke
         for day in range(9, 29):  # after the night the clocks go forward (8 March 2026: no 02:00)
             (flow / f"IU-{meter}" / f"2026-03-{day:02d}.csv").write_text(_csv_day(f"IU-{meter}", day, n=24))
     reads = []
-    real = engine._read_csv_sql
-    monkeypatch.setattr(engine, "_read_csv_sql", lambda *a: reads.append(a) or real(*a))
+    real = single.read_csv_sql
+    monkeypatch.setattr(single, "read_csv_sql", lambda *a: reads.append(a) or real(*a))
     report = load(con, tmp_path / "data", "flow")
     assert len(reads) <= 2, len(reads)
     assert (report.files_loaded, report.rows_read, report.rows_kept) == (300, 7200, 7200)
@@ -425,11 +427,11 @@ def test_files_key_ranges_meet_only_when_they_overlap_on_every_column():
         for m in range(30)
         for d in range(40)
     ]
-    assert not engine._boxes_meet(per_meter_day, 3)
+    assert not batch._boxes_meet(per_meter_day, 3)
     again = per_meter_day + [("IU-7", "IU-7", "flow", "flow", 12 * day + 600, 12 * day + 700)]
-    assert engine._boxes_meet(again, 3)
-    assert engine._boxes_meet([("A", "C", "f", "f", 0, 10), ("B", "B", "f", "f", 10, 20)], 3)
-    assert not engine._boxes_meet([("A", "A", "f", "f", 0, 10), ("B", "B", "f", "f", 0, 10)], 3)
+    assert batch._boxes_meet(again, 3)
+    assert batch._boxes_meet([("A", "C", "f", "f", 0, 10), ("B", "B", "f", "f", 10, 20)], 3)
+    assert not batch._boxes_meet([("A", "A", "f", "f", 0, 10), ("B", "B", "f", "f", 0, 10)], 3)
 
 
 def test_a_group_whose_ranges_take_in_stored_rows_is_merged_at_once(tmp_path, monkeypatch, con):  # noqa: F811
@@ -442,10 +444,10 @@ def test_a_group_whose_ranges_take_in_stored_rows_is_merged_at_once(tmp_path, mo
             (flow / f"IU-{meter}").mkdir(parents=True, exist_ok=True)
             (flow / f"IU-{meter}" / f"2026-03-{day:02d}.csv").write_text(_csv_day(f"IU-{meter}", day))
     # groups of six files: the second holds days of both meters, its ranges take in the first group's
-    monkeypatch.setattr(engine, "BATCH_MAX_ROWS", 6 * (len(_csv_day("IU-1", 10)) // engine.CSV_BYTES_PER_ROW))
+    monkeypatch.setattr(batch, "BATCH_MAX_ROWS", 6 * (len(_csv_day("IU-1", 10)) // batch.CSV_BYTES_PER_ROW))
     groups = []
-    real = engine._load_csv_group
-    monkeypatch.setattr(engine, "_load_csv_group", lambda *a, **k: groups.append(real(*a, **k)) or groups[-1])
+    real = batch._load_csv_group
+    monkeypatch.setattr(batch, "_load_csv_group", lambda *a, **k: groups.append(real(*a, **k)) or groups[-1])
     report = load(con, tmp_path / "data", "flow")
     assert len(groups) == 4 and all(groups), groups
     assert (report.rows_read, report.rows_kept) == (480, 480)
@@ -459,11 +461,11 @@ def test_a_large_csv_file_is_loaded_on_its_own_straight(tmp_path, monkeypatch, c
     for day in (10, 11, 12):
         (flow / f"a_{day}.csv").write_text(_csv_day("IU-1", day, n=12))
     (flow / "b_big.csv").write_text(_csv_day("IU-2", 10))
-    monkeypatch.setattr(engine, "CSV_GROUP_MAX_BYTES", len(_csv_day("IU-2", 10)) - 1)
+    monkeypatch.setattr(batch, "CSV_GROUP_MAX_BYTES", len(_csv_day("IU-2", 10)) - 1)
     groups = []
-    real = engine._load_csv_group
+    real = batch._load_csv_group
     monkeypatch.setattr(
-        engine, "_load_csv_group", lambda *a, **k: groups.append([e.rel for e, _ in a[2]]) or real(*a, **k)
+        batch, "_load_csv_group", lambda *a, **k: groups.append([e.rel for e, _ in a[2]]) or real(*a, **k)
     )
     report = load(con, tmp_path / "data", "flow")
     assert groups == [["a_10.csv", "a_11.csv", "a_12.csv"]]

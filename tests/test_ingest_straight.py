@@ -1,5 +1,5 @@
-"""A Parquet or CSV file loaded on its own is judged straight into its table (outfall.ingest.engine,
-_load_straight): the kept rows are inserted as they are judged, then checked. What lands in every
+"""A Parquet or CSV file loaded on its own is judged straight into its table (outfall.ingest.straight,
+load_straight): the kept rows are inserted as they are judged, then checked. What lands in every
 table (the dataset, its history, quarantine, the ledger) and each file's counts are exactly those
 of the careful way (a scratch copy of the judged rows, then repeats, quarantine and merge), whatever
 the files hold; where the check finds something only the careful way handles (repeated keys, keys
@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pandas as pd
 
+import outfall.ingest.batch as batch
 import outfall.ingest.engine as engine
+import outfall.ingest.single as single
+import outfall.ingest.straight as straight
 from assets.common import schema_ddl
 from outfall.rules import local_timezone
 from tests.ingesting import con, load  # noqa: F401 - a fixture
@@ -63,17 +66,17 @@ def test_straight_in_lands_exactly_as_the_careful_way(tmp_path: Path, monkeypatc
     _scenario_first(data)
     _scenario_more(data)
     outcomes: list[tuple[str, bool]] = []
-    real = engine._load_straight
+    real = straight.load_straight
 
     def spy(con, ds, ctx, source, present, params, rel, now, rows):
         done = real(con, ds, ctx, source, present, params, rel, now, rows)
         outcomes.append((rel, done is not None))
         return done
 
-    monkeypatch.setattr(engine, "BATCH_MAX_ROWS", 0)  # every Parquet file on its own
+    monkeypatch.setattr(batch, "BATCH_MAX_ROWS", 0)  # every Parquet file on its own
     results = {}
     for mode in ("careful", "straight"):
-        monkeypatch.setattr(engine, "_load_straight", spy if mode == "straight" else (lambda *a, **k: None))
+        monkeypatch.setattr(straight, "load_straight", spy if mode == "straight" else (lambda *a, **k: None))
         results[mode] = two_loads(tmp_path / mode, data)
     assert results["straight"] == results["careful"]
     done = dict(outcomes)
@@ -160,7 +163,7 @@ def test_straight_loads_keep_the_hourly_summaries_of_flow_exact(tmp_path: Path, 
     leaves them to be made again for the hours it touched, as before."""
     from outfall.flow_hours import ensure_flow_hours
 
-    monkeypatch.setattr(engine, "BATCH_MAX_ROWS", 0)  # small files, each on its own (batches keep none)
+    monkeypatch.setattr(batch, "BATCH_MAX_ROWS", 0)  # small files, each on its own (batches keep none)
     flow = tmp_path / "flow"
     _write(flow, "a.parquet", _readings("IU-1", "2026-03-01", 40))
     _write(flow, "b.parquet", _readings("IU-2", "2026-03-01", 40))
@@ -217,7 +220,7 @@ def test_a_parquet_column_stored_as_a_dictionary_is_cleaned_as_one_stored_plainl
         pq.write_table(table, path, use_dictionary=encoded)
         with configure(duckdb.connect(str(tmp_path / f"{name}.duckdb")), timezone=local_timezone()) as con:
             ensure_schema(con, schema_ddl())
-            seen[name] = engine._dictionary_columns(path)
+            seen[name] = single._dictionary_columns(path)
             report = load(con, data, "flow")
             assert report.files[0].straight
             stored[name] = (
@@ -239,7 +242,7 @@ def test_a_footer_that_cannot_be_read_for_its_encodings_leaves_the_load_going(tm
     bad = tmp_path / "not.parquet"
     bad.write_bytes(b"PAR1 not really")
     con.execute("BEGIN TRANSACTION")
-    assert engine._dictionary_columns(bad) == set()
+    assert single._dictionary_columns(bad) == set()
     assert con.execute("SELECT count(*) FROM flow").fetchall() == [(0,)]
     con.execute("ROLLBACK")
 

@@ -182,6 +182,8 @@ def judge_sql(
     """The query judging every row of ``source`` (a SQL relation) for dataset
     ``ds``; ``present`` maps each spec column found in the file to its source type;
     ``carry`` names columns of the source passed through as they are (a row's file)."""
+    if not ctx.timezone:
+        raise ValueError("the ingestion context names no time zone (the town's rules' timezone)")
     cols: list[str] = []
     reasons: list[str] = []
     select = ["source_row", "_source_reason", *(ident(c) for c in carry)]
@@ -203,29 +205,8 @@ def judge_sql(
         hoisted.append((level[ident(name)], f"{expr} AS {ident(name)}"))
         return ident(name)
 
-    if not ctx.timezone:
-        raise ValueError("the ingestion context names no time zone (the town's rules' timezone)")
     for col in ds.columns:
-        if col.vocabulary is not None and col.vocabulary.jurisdiction_spellings is not None:
-            col = replace(col, allowed=ctx.allowed_jurisdictions())
-        col = town_codes_column(col, ctx)
-        src_type = present.get(col.name, "VARCHAR")
-        if col.name in present and parse.is_text(src_type):
-            ref, src_type = ident("_t_" + col.name), parse.CLEANED
-        else:
-            ref = ident("r_" + col.name) if col.name in present else None
-        value, why, amb, text = _typed(col, ref, src_type, hoist)
-        select.append(f"{value} AS {ident(col.name)}")
-        raw_ref = ident("r_" + col.name) if col.name in present else "CAST(NULL AS VARCHAR)"
-        select.append(f"{raw_ref} AS {ident('_raw_' + col.name)}")
-        cols.append(col.name)
-        for w in why:
-            if w != "NULL":
-                reasons.append(f"_w{len(reasons)}")
-                select.append(f"{w} AS {reasons[-1]}")
-        if amb is not None:
-            flags.append("_amb_" + col.name)
-            select.append(f"{amb} AS {ident('_amb_' + col.name)}")
+        _judge_column(col, ctx, present, hoist, select, cols, reasons, flags)
     unanswered = _unanswered_sql(ds, present)
     if unanswered:
         select.append(f"{unanswered} AS _unanswered")
@@ -247,7 +228,59 @@ def judge_sql(
     steps = ds.steps(ctx)
     for i, step in enumerate(steps, start=1):
         ctes.append(f"s{i} AS ({_step_sql(step, known, reasons, f's{i - 1}')})")
-    last = f"s{len(steps)}"
+    final = _judged_select(ds, present, known, cols, reasons, flags, f"s{len(steps)}", bool(unanswered))
+    # The town's time zone is the run's constant, written into the query rather than bound: a
+    # bound time zone is looked up again for every row.
+    return ("WITH " + ",\n".join(ctes) + "\n" + final).replace("$tz", lit(ctx.timezone))
+
+
+def _judge_column(
+    col: Column,
+    ctx: Context,
+    present: dict[str, str],
+    hoist: parse.Hoist,
+    select: list[str],
+    cols: list[str],
+    reasons: list[str],
+    flags: list[str],
+) -> None:
+    """One spec column's expressions, added to the first stage's ``select``: its typed value, its raw
+    cell, each of its reasons (``reasons``, named _w0, _w1, ...) and its flag of a local time that may
+    occur twice (``flags``)."""
+    if col.vocabulary is not None and col.vocabulary.jurisdiction_spellings is not None:
+        col = replace(col, allowed=ctx.allowed_jurisdictions())
+    col = town_codes_column(col, ctx)
+    src_type = present.get(col.name, "VARCHAR")
+    if col.name in present and parse.is_text(src_type):
+        ref, src_type = ident("_t_" + col.name), parse.CLEANED
+    else:
+        ref = ident("r_" + col.name) if col.name in present else None
+    value, why, amb, text = _typed(col, ref, src_type, hoist)
+    select.append(f"{value} AS {ident(col.name)}")
+    raw_ref = ident("r_" + col.name) if col.name in present else "CAST(NULL AS VARCHAR)"
+    select.append(f"{raw_ref} AS {ident('_raw_' + col.name)}")
+    cols.append(col.name)
+    for w in why:
+        if w != "NULL":
+            reasons.append(f"_w{len(reasons)}")
+            select.append(f"{w} AS {reasons[-1]}")
+    if amb is not None:
+        flags.append("_amb_" + col.name)
+        select.append(f"{amb} AS {ident('_amb_' + col.name)}")
+
+
+def _judged_select(
+    ds: Dataset,
+    present: dict[str, str],
+    known: set[str],
+    cols: list[str],
+    reasons: list[str],
+    flags: list[str],
+    last: str,
+    unanswered: bool,
+) -> str:
+    """The last SELECT of the judging: the table's columns typed, the row's number, its reasons as one
+    text, its flags, its hash, and its raw cells (as JSON) when it has a reason."""
     renamed = dict(ds.renames)
     table_cols = ds.table_columns()
     by_table = {renamed.get(c, c): c for c in known if not c.startswith("_")}
@@ -262,7 +295,7 @@ def judge_sql(
     raw_sql = f"CASE WHEN reason IS NOT NULL THEN CAST(json_object({raw}) AS VARCHAR) END" if raw else "NULL"
     raws = [ident("_raw_" + c) for c in cols if c in present]
     star = f"* EXCLUDE ({', '.join(raws)})" if raws else "*"
-    final = (
+    return (
         f"SELECT {star}, hash({', '.join(value_cols)}) AS row_hash, {raw_sql} AS raw "
         f"FROM (SELECT {', '.join(out)}, CAST(source_row AS INTEGER) AS source_row, {reason} AS reason"
         f"{''.join(', ' + ident(f) for f in flags)}, "
@@ -270,9 +303,6 @@ def judge_sql(
         # a prefilled row left blank records nothing: like a blank line, it is not a row (left_blank_sql)
         f"{' WHERE NOT _unanswered' if unanswered else ''})"
     )
-    # The town's time zone is the run's constant, written into the query rather than bound: a
-    # bound time zone is looked up again for every row.
-    return ("WITH " + ",\n".join(ctes) + "\n" + final).replace("$tz", lit(ctx.timezone))
 
 
 def _unanswered_sql(ds: Dataset, present: dict[str, str]) -> str | None:

@@ -100,45 +100,7 @@ def scan_folder(folder: Path, root: Path | None = None) -> list[InputEntry]:
             rel = prefix + entry.name
             try:
                 if entry.is_symlink():
-                    target = os.path.realpath(entry.path)
-                    if not os.path.exists(target):
-                        out.append(
-                            InputEntry(
-                                rel,
-                                None,
-                                "the file is a link to nothing (its target is gone); "
-                                "put the file itself in the folder",
-                            )
-                        )
-                    elif not _inside(target, real_root):
-                        out.append(
-                            InputEntry(
-                                rel,
-                                None,
-                                "the file is a link to a file outside the data folder; it "
-                                "was not read: put the file itself in the folder",
-                            )
-                        )
-                    elif os.path.isdir(target):
-                        out.append(
-                            InputEntry(
-                                rel,
-                                None,
-                                "the entry is a link to a folder; links to folders are "
-                                "not followed: put the files themselves in the folder",
-                            )
-                        )
-                    elif stat.S_ISREG(os.stat(target).st_mode):
-                        out.append(InputEntry(rel, Path(target)))
-                    else:
-                        out.append(
-                            InputEntry(
-                                rel,
-                                None,
-                                "the entry is not a regular file (a link to a device, "
-                                "pipe or socket); it was not read",
-                            )
-                        )
+                    out.append(_link_entry(rel, entry.path, real_root))
                 elif entry.is_dir(follow_symlinks=False):
                     walk(Path(entry.path), rel + "/")
                 elif entry.is_file(follow_symlinks=False):
@@ -156,6 +118,29 @@ def scan_folder(folder: Path, root: Path | None = None) -> list[InputEntry]:
 
     walk(folder, "")
     return sorted(out, key=lambda e: e.rel)
+
+
+def _link_entry(rel: str, path: str, real_root: str) -> InputEntry:
+    """A link in an input folder: the file it points to, when that is a regular file inside the data
+    folder; else why it was not read."""
+    target = os.path.realpath(path)
+    if not os.path.exists(target):
+        why = "the file is a link to nothing (its target is gone); put the file itself in the folder"
+    elif not _inside(target, real_root):
+        why = (
+            "the file is a link to a file outside the data folder; it was not read: put the file "
+            "itself in the folder"
+        )
+    elif os.path.isdir(target):
+        why = (
+            "the entry is a link to a folder; links to folders are not followed: put the files "
+            "themselves in the folder"
+        )
+    elif stat.S_ISREG(os.stat(target).st_mode):
+        return InputEntry(rel, Path(target))
+    else:
+        why = "the entry is not a regular file (a link to a device, pipe or socket); it was not read"
+    return InputEntry(rel, None, why)
 
 
 def list_input_files(folder: Path) -> list[Path]:

@@ -1,6 +1,6 @@
 -- Merge one file's kept rows (the view _incoming) into a dataset table.
 -- {table}, {key_match} and {t_filter} are identifiers and predicates built from the
--- project's own dataset specs (outfall/ingest/datasets.py), never input values;
+-- project's own dataset specs (outfall/ingest/spec.py), never input values;
 -- values are bind parameters:
 --   $source_file  the file the rows come from
 --   $now          when this load happened
