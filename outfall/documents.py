@@ -45,8 +45,8 @@ from outfall.document_kinds import (
 )
 from outfall.law.notices import Mailing
 from outfall.letters import LetterWriter, Recipient, address_problems, parse_address_block, write_letter
-from outfall.notice_words import day_words
 from outfall.warehouse import sql
+from outfall.words import day_words
 
 LETTER_COLUMNS = (
     "letter",

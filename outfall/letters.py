@@ -43,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, f
 from outfall.atomic import sweep_stale, write_atomic
 from outfall.paths import TEMPLATES_DIR as _TEMPLATES
 from outfall.rules import Rules, jurisdictions as rules_jurisdictions, load_all
+from outfall.words import and_list, day_words, measure
 
 TEMPLATES_DIR = _TEMPLATES / "letters"
 LETTERHEAD_FILE = "letterhead.yaml"
@@ -265,7 +266,7 @@ def format_date(value: Any) -> str:
             value = dt.date.fromisoformat(str(value)[:10])
         except ValueError:
             raise LetterError(f"'{value}' is not a date") from None
-    return f"{value:%B} {value.day}, {value.year}"
+    return day_words(value)
 
 
 def format_money(value: Any) -> str:
@@ -284,8 +285,7 @@ def format_number(value: Any, digits: int = 4) -> str:
     """A measurement without trailing zeros: 240, 5.49, 0.012, 1,600."""
     if value is None or value == "":
         raise LetterError("a number the letter needs is blank")
-    text = f"{float(value):,.{digits}f}".rstrip("0").rstrip(".")
-    return text if text not in ("", "-0") else "0"
+    return measure(value, digits)
 
 
 def _lines(value: Any) -> Markup:
@@ -299,13 +299,6 @@ def _sentence(value: Any) -> str:
     """The text with its first letter capitalized (the rest left as it is)."""
     text = str(value)
     return text[:1].upper() + text[1:]
-
-
-def _and_list(value: Iterable[Any], last: str = "and") -> str:
-    items = [str(v) for v in value]
-    if len(items) <= 2:
-        return f" {last} ".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def css_string(value: Any) -> Markup:
@@ -339,7 +332,7 @@ def environment(templates_dir: Path | None = None, override_dir: Path | None = N
         money=format_money,
         number=format_number,
         lines=_lines,
-        and_list=_and_list,
+        and_list=and_list,
         css_string=css_string,
         sentence=_sentence,
     )

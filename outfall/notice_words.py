@@ -15,6 +15,7 @@ from typing import Any
 
 from outfall.law.notices import Item
 from outfall.vocab import parameter_label
+from outfall.words import MONTH_NAMES, day_words, measure, month_words
 
 SAMPLE_TYPES = {"composite": "composite sample", "grab": "grab sample"}
 FREQUENCY_WORDS = {
@@ -25,19 +26,8 @@ FREQUENCY_WORDS = {
 }
 
 
-def day_words(day: dt.date | None) -> str:
-    return "" if day is None else f"{day:%B} {day.day}, {day.year}"
-
-
-def month_words(day: dt.date) -> str:
-    return f"{day:%B} {day.year}"
-
-
 def number(value: Any, digits: int = 4) -> str:
-    if value is None:
-        return "(no value)"
-    text = f"{float(value):,.{digits}f}".rstrip("0").rstrip(".")
-    return text if text not in ("", "-0") else "0"
+    return "(no value)" if value is None else measure(value, digits)
 
 
 def period_words(start: dt.date, end: dt.date) -> str:
@@ -47,7 +37,7 @@ def period_words(start: dt.date, end: dt.date) -> str:
     if start.year == end.year and start.month == 1 and end.month == 12:
         return f"the year {start.year}"
     if start.year == end.year:
-        return f"{start:%B}-{end:%B} {start.year}"
+        return f"{MONTH_NAMES[start.month - 1]}-{MONTH_NAMES[end.month - 1]} {start.year}"
     return f"{day_words(start)} - {day_words(end)}"
 
 

@@ -101,6 +101,15 @@ def number(value: Any, digits: int = 0) -> str:
     return f"{figure:,.{digits}f}"
 
 
+def measure(value: Any, digits: int = 4) -> str:
+    """A measurement as a letter states it, without trailing zeros: '240', '5.49', '0.012', '1,600'
+    (at most ``digits`` after the point)."""
+    if is_missing(value):
+        return ""
+    text = f"{float(value):,.{digits}f}".rstrip("0").rstrip(".")
+    return text if text not in ("", "-0") else "0"
+
+
 def usd(value: Any) -> str:
     """'$1,234.50', '-$12.00'."""
     if is_missing(value):
