@@ -58,23 +58,31 @@ from pipelines.stages import Stage, asset_graph, check_steps, plan_stages  # noq
 
 CODE_LOCATION = "outfall"  # the one name: pyproject.toml's [tool.dg] and [tool.dagster], the Makefile, docs
 DAILY_CRON = "0 6 * * *"  # the ingestion step's daily run under the automation: "overdue" moves with the day
+DAILY_LABEL = "daily at 06:00"
 
 _loaded = load_assets_from_package_module(assets_package)
 _checks = load_asset_checks_from_package_module(assets_package)
 
 
-def _automation(assets_def, timezone: str):
-    """Eager for what reads other assets; the ingestion step (which reads only files) also once a day."""
-    if assets_def is input_folders:
-        return AutomationCondition.cron_tick_passed(DAILY_CRON, timezone) & ~AutomationCondition.in_progress()
+INGEST_KEYS = frozenset(input_folders.keys)
+
+
+def automation_condition(key, timezone: str) -> AutomationCondition:
+    """The ingestion step (which reads only files) once a day at 06:00 in the town's time zone: the day
+    judged by moves; every other asset when what it reads was updated, a partition as soon as it exists."""
+    if key in INGEST_KEYS:
+        return (
+            AutomationCondition.cron_tick_passed(DAILY_CRON, timezone) & ~AutomationCondition.in_progress()
+        ).with_label(DAILY_LABEL)
     return AutomationCondition.eager()
 
 
 def build_assets(timezone: str, described: bool = True) -> list:
-    """Every asset, with its owners, tags, table metadata (pipelines.operator) and automation condition."""
+    """Every asset, with its owners, tags, table metadata (pipelines.operator) and automation condition,
+    given to each asset key (the loader copies the definitions: none is the module's object)."""
     return [
-        (with_operator_metadata(a) if described else a).with_attributes(
-            automation_condition=_automation(a, timezone)
+        (with_operator_metadata(a) if described else a).map_asset_specs(
+            lambda s: s.replace_attributes(automation_condition=automation_condition(s.key, timezone))
         )
         for a in _loaded
     ]
@@ -90,7 +98,6 @@ PARTITIONED = [k for k, d in PARTITIONS.items() if d is not None]
 all_checks = [c for c in _checks if c.node_def.name != "input_checks"]
 check_defs = check_steps(all_checks, STAGES)
 
-INGEST_KEYS = sorted(input_folders.keys, key=lambda k: k.to_user_string())
 load_inputs_job = define_asset_job(
     "load_inputs",
     selection=AssetSelection.assets(*INGEST_KEYS),

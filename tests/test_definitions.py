@@ -79,3 +79,25 @@ def test_input_sensor_fires_once_per_change(tmp_path, monkeypatch):
     assert first.run_requests[0].tags["outfall/folders"] == "rainfall"
     again = sensor.evaluate_tick(build_sensor_context(cursor=first.cursor))
     assert not again.run_requests
+
+
+def test_each_asset_has_the_condition_docs_operating_names():
+    """The ingestion step's assets run daily at 06:00 in the town's time zone (the day judged by moves);
+    every other asset when what it reads was updated. Regression: the daily condition was given by
+    identity to the ingestion step's definition, which the loader copies, so every asset had eager."""
+    from pipelines.definitions import DAILY_CRON, DAILY_LABEL, INGEST_KEYS, defs
+
+    graph = defs.resolve_asset_graph()
+    timezone = defs.resources["rules"].timezone()
+    daily, eager = [], []
+    for key in graph.get_all_asset_keys():
+        condition = graph.get(key).automation_condition
+        (daily if condition.get_label() == DAILY_LABEL else eager).append(key)
+        if key in INGEST_KEYS:
+            assert condition.get_label() == DAILY_LABEL, key
+            crons = [c for c in condition.children if hasattr(c, "cron_schedule")]
+            assert [(c.cron_schedule, c.cron_timezone) for c in crons] == [(DAILY_CRON, timezone)], key
+        else:
+            assert condition.get_label() == "eager", key
+    assert set(daily) == set(INGEST_KEYS) and AssetKey("lab_results") in daily
+    assert AssetKey("sewer_bills") in eager and AssetKey("outfall_run") in daily
