@@ -7,6 +7,12 @@ registers the partitions the loaded data give (``assets.common.register_partitio
 have readings, the years that have rates) and runs the checks of the input tables, Great Expectations in
 a second process while the folders load (``outfall.gx_worker``). One step instead of thirty: each of
 them was bookkeeping that Dagster paid for as a step of its own.
+
+Each folder's data version is its files' content (``outfall.versions``: the ledger's names and SHA-256s),
+the quarantine's that of every folder, the run record's its row (the day judged by, the folders). In a
+run of the inputs alone (the input sensor's, the daily one, `outfall run`'s first) an asset is reported
+only when its version changed (its spec is ``skippable``), so that what reads an unchanged folder is
+not run again; the warehouse records each version (``_asset_versions``).
 """
 
 import contextlib
@@ -18,6 +24,7 @@ from dagster import (
     AssetExecutionContext,
     AssetKey,
     AssetSpec,
+    DataVersion,
     MaterializeResult,
     MetadataValue,
     multi_asset,
@@ -33,7 +40,18 @@ from outfall.ingest.engine import DatasetReport, load_dataset
 from outfall.ingest.registry import all_datasets
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.runlog import run_logger
-from outfall.warehouse import configure, count, preview_markdown, sql
+from outfall.versions import (
+    QUARANTINE,
+    RUN_SETTINGS,
+    UNPARTITIONED,
+    digest,
+    folder_versions,
+    record_versions,
+    recorded_versions,
+)
+from outfall.warehouse import configure, count, preview_markdown, sql, transaction
+
+NO_FILES = digest("no files")  # the data version of a folder no file was loaded from
 
 
 def _report_metadata(con, report: DatasetReport) -> dict:
@@ -95,6 +113,7 @@ def dataset_spec(ds: Dataset) -> AssetSpec:
         description=f"{ds.description} Input folder `{ds.name}/` "
         f"({', '.join(ds.extensions)}); natural key {' + '.join(ds.key)}.",
         metadata={"input_folder": ds.name, "natural_key": list(ds.key), "serves": ds.group},
+        skippable=True,  # reported only when its files changed (``load_inputs``)
     )
 
 
@@ -105,8 +124,20 @@ QUARANTINE_DESCRIPTION = (
 )
 INGEST_SPECS = [
     *(dataset_spec(ds) for ds in all_datasets().values()),
-    AssetSpec("quarantine", group_name=GROUP_INGEST, kinds={"duckdb"}, description=QUARANTINE_DESCRIPTION),
-    AssetSpec("outfall_run", group_name=GROUP_INGEST, kinds={"duckdb"}, description=OUTFALL_RUN_DESCRIPTION),
+    AssetSpec(
+        QUARANTINE,
+        group_name=GROUP_INGEST,
+        kinds={"duckdb"},
+        description=QUARANTINE_DESCRIPTION,
+        skippable=True,
+    ),
+    AssetSpec(
+        RUN_SETTINGS,
+        group_name=GROUP_INGEST,
+        kinds={"duckdb"},
+        description=OUTFALL_RUN_DESCRIPTION,
+        skippable=True,
+    ),
 ]
 # The checks of the input tables, run in this step once the folders are loaded (no extra deps: every
 # table they read is loaded by this step).
@@ -116,12 +147,9 @@ INGEST_CHECK_SPECS = [
 ]
 
 
-def load_folder(
-    context: AssetExecutionContext, con, ds: Dataset, duckdb, settings, rules, ctx
-) -> MaterializeResult:
-    """Load ``ds``'s new files (in a transaction of its own) and start validating its kept rows."""
+def load_folder(context: AssetExecutionContext, con, ds: Dataset, settings, ctx) -> DatasetReport:
+    """Load ``ds``'s new files, in a transaction of its own."""
     report = load_dataset(con, ds, settings.data_path(), ctx, dt.datetime.now(dt.UTC))
-    validate_in_background(context.run.run_id, duckdb, con, ds.name, suite_parameters(rules))
     context.log.info(
         f"{ds.name}: {report.files_loaded} new file(s), {report.rows_read} rows read, "
         f"{report.rows_kept} kept, {report.rows_quarantined} quarantined"
@@ -129,7 +157,7 @@ def load_folder(
     for note in report.notes:  # sheets of a workbook that belong to other folders: not quarantined
         context.log.info(f"{ds.name}: {note}")
         run_logger().info("%s: %s", ds.name, note)
-    return MaterializeResult(asset_key=ds.name, metadata=_report_metadata(con, report))
+    return report
 
 
 def build_input_folders(datasets: list[Dataset], name: str = "input_folders", run_checks: bool = True):
@@ -146,7 +174,8 @@ def build_input_folders(datasets: list[Dataset], name: str = "input_folders", ru
         pool=WAREHOUSE_POOL,
         description="Loads every input folder's new files, reports the quarantine, records the run's "
         "settings, registers the months that have readings and the years that have rates as partitions, "
-        "and checks the input tables.",
+        "and checks the input tables. A folder whose files did not change is reported only when the run "
+        "also makes what reads it.",
     )
     def _step(
         context: AssetExecutionContext,
@@ -159,6 +188,28 @@ def build_input_folders(datasets: list[Dataset], name: str = "input_folders", ru
     return _step
 
 
+def reports_only_changes(context: AssetExecutionContext) -> bool:
+    """Whether this run makes the inputs alone (the input sensor's run, the daily run, `outfall run`'s
+    first): then a folder is reported only when its files changed, so that only what reads a changed
+    folder runs again. A run that also makes what reads them (Materialize all) reports every folder it
+    loads: what reads them runs in it, as asked."""
+    return len(context.job_def.graph.nodes) == 1  # the run's job holds this step alone
+
+
+def unseen_by(context: AssetExecutionContext, keys: set[AssetKey]) -> set[AssetKey]:
+    """The ``keys`` this Dagster instance has no materialization of (a new instance: the daemon's first
+    run reports every folder, so that what reads them is not left waiting for them). An ephemeral
+    instance (`outfall run`'s) goes by the warehouse's record alone."""
+    if context.instance.is_ephemeral or not keys:
+        return set()
+    seen = {r.asset_entry.asset_key for r in context.instance.get_asset_records(list(keys))}
+    return {k for k in keys if k not in seen} | {
+        r.asset_entry.asset_key
+        for r in context.instance.get_asset_records(list(keys & seen))
+        if r.asset_entry.last_materialization is None
+    }
+
+
 def load_inputs(
     context: AssetExecutionContext,
     datasets: list[Dataset],
@@ -166,9 +217,12 @@ def load_inputs(
     settings: OutfallSettings,
     rules: RulesResource,
 ) -> Iterator:
-    """What the ingestion step yields: each selected folder's asset, the quarantine and the run's record,
-    then the selected checks."""
+    """What the ingestion step yields: each selected folder's asset, the quarantine and the run's record
+    (each with its data version, and only when it changed if ``reports_only_changes``), then the selected
+    checks."""
     selected = context.selected_asset_keys
+    only_changes = reports_only_changes(context)
+    unseen = unseen_by(context, set(selected))
     # A run of a real instance (the daemon's, the UI's) validates in its own worker, as `outfall run`
     # does (which has started one already); an ephemeral one (a test's materialize) in this process.
     own_worker = not context.instance.is_ephemeral and not gx_worker.active()
@@ -178,18 +232,47 @@ def load_inputs(
         ctx = ingestion_context(settings, rules)
         with warehouse(duckdb, ctx.timezone) as con:
             configure(con, settings.memory_limit, timezone=ctx.timezone)
+            recorded = recorded_versions(con)
+            changed: dict[tuple[str, str], str] = {}
+
+            def report(key: str, version: str) -> bool:
+                """Whether to report ``key`` (a new version is recorded: ``changed``)."""
+                if recorded.get((key, UNPARTITIONED)) != version:
+                    changed[(key, UNPARTITIONED)] = version
+                    return True
+                return AssetKey(key) in unseen or not only_changes
+
             for ds in datasets:
-                if AssetKey(ds.name) in selected:
-                    yield load_folder(context, con, ds, duckdb, settings, rules, ctx)
-            if AssetKey("quarantine") in selected:
-                yield quarantine_result(con)
+                if AssetKey(ds.name) not in selected:
+                    continue
+                loaded = load_folder(context, con, ds, settings, ctx)
+                version = folder_versions(con).get(ds.name) or NO_FILES
+                validate_in_background(context.run.run_id, duckdb, con, ds.name, suite_parameters(rules))
+                if report(ds.name, version):
+                    yield MaterializeResult(
+                        asset_key=ds.name,
+                        data_version=DataVersion(version),
+                        metadata=_report_metadata(con, loaded),
+                    )
+            if AssetKey(QUARANTINE) in selected:
+                version = digest(sorted(folder_versions(con).items()))
+                if report(QUARANTINE, version):
+                    yield quarantine_result(con, version)
             registered = register_partitions(context.instance, con, rules.town_rules())
+            with transaction(con):
+                record_versions(con, changed)
         if registered:
             context.log.info(f"partitions added: {registered}")
-        if AssetKey("outfall_run") in selected:
-            yield MaterializeResult(
-                asset_key="outfall_run", metadata=outfall_run(duckdb, settings, rules).metadata
-            )
+        if AssetKey(RUN_SETTINGS) in selected:
+            version, metadata = outfall_run(duckdb, settings, rules)
+            if report(RUN_SETTINGS, version):
+                if (RUN_SETTINGS, UNPARTITIONED) in changed:
+                    with warehouse(duckdb, ctx.timezone) as con, transaction(con):
+                        record_versions(con, {(RUN_SETTINGS, UNPARTITIONED): version})
+                yield MaterializeResult(
+                    asset_key=RUN_SETTINGS, data_version=DataVersion(version), metadata=metadata
+                )
+        # Every check of the inputs, reported or not: a check guards what is kept, however it came there.
         yield from run_input_checks(context.run.run_id, context.selected_asset_check_keys, duckdb, rules)
 
 
@@ -201,12 +284,13 @@ def build_ingest_asset(ds: Dataset):
     return build_input_folders([ds], name=f"load_{ds.name}", run_checks=False)
 
 
-def quarantine_result(con) -> MaterializeResult:
+def quarantine_result(con, version: str) -> MaterializeResult:
     by_dataset = con.execute(sql("select_quarantine_by_dataset")).fetchall()
     ledger = con.execute(sql("select_ingested_totals")).fetchall()
     table = "\n".join(f"| {d} | {r} | {k} | {q} | {'yes' if r == k + q else 'NO'} |" for d, r, k, q in ledger)
     return MaterializeResult(
         asset_key="quarantine",
+        data_version=DataVersion(version),
         metadata={
             "dagster/row_count": count(con, "quarantine"),
             "by_dataset": MetadataValue.json({d: int(n) for d, n in by_dataset}),

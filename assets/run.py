@@ -10,13 +10,13 @@ from collections.abc import Iterable
 
 import duckdb
 import pandas as pd
-from dagster import MaterializeResult
 from dagster_duckdb import DuckDBResource
 
 from assets.common import outputs, warehouse
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import RulesError
 from outfall.rules.tables import NotJudged
+from outfall.versions import digest
 from outfall.warehouse import replace_rows, sql, transaction
 
 
@@ -33,25 +33,25 @@ OUTFALL_RUN_DESCRIPTION = (
 )
 
 
-def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
-    """The asset ``outfall_run``, written by the ingestion step (``assets.ingest.input_folders``)."""
+def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> tuple[str, dict]:
+    """The record of the run's settings (table ``outfall_run``), written by the ingestion step
+    (``assets.ingest.input_folders``): its data version (the hash of the row: what reads the day judged by
+    is made again when it changes) and the metadata of its materialization."""
     paths = outputs(duckdb, settings)
     as_of = settings.as_of_date()
+    row = {
+        "as_of": as_of,
+        "billing_year": settings.year or None,
+        "data_dir": str(settings.data_path().resolve()),
+        "dashboards_dir": None if paths.dashboards is None else str(paths.dashboards),
+        "exports_dir": None if paths.exports is None else str(paths.exports),
+        "rules_versions": _rules_versions(rules),
+    }
     with warehouse(duckdb) as con:
         with transaction(con):
             con.execute(sql("delete_outfall_run"))
-            con.execute(
-                sql("insert_outfall_run"),
-                {
-                    "as_of": as_of,
-                    "billing_year": settings.year or None,
-                    "data_dir": str(settings.data_path().resolve()),
-                    "dashboards_dir": None if paths.dashboards is None else str(paths.dashboards),
-                    "exports_dir": None if paths.exports is None else str(paths.exports),
-                    "rules_versions": _rules_versions(rules),
-                },
-            )
-    return MaterializeResult(metadata={"as_of": str(as_of), "dashboards": str(paths.dashboards or "(none)")})
+            con.execute(sql("insert_outfall_run"), row)
+    return digest(row), {"as_of": str(as_of), "dashboards": str(paths.dashboards or "(none)")}
 
 
 def record_not_judged(

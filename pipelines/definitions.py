@@ -31,6 +31,8 @@ from dagster import BetaWarning  # noqa: E402
 warnings.filterwarnings("ignore", message=r"Parameter `backfill_policy`", category=BetaWarning)
 
 from dagster import (  # noqa: E402
+    AssetDep,
+    AssetKey,
     AssetSelection,
     AutomationCondition,
     AutomationConditionSensorDefinition,
@@ -53,47 +55,87 @@ from assets.ingest import input_folders  # noqa: E402
 from outfall.ingest.files import list_input_files  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
 from outfall.resources import RulesResource, default_data_dir, default_warehouse, run_resources  # noqa: E402
+from outfall.rules.town import default_rules_dir  # noqa: E402
+from outfall.versions import RUN_SETTINGS, Node, code_version  # noqa: E402
 from pipelines.operator import with_operator_metadata  # noqa: E402
 from pipelines.stages import Stage, asset_graph, check_steps, plan_stages  # noqa: E402
 
 CODE_LOCATION = "outfall"  # the one name: pyproject.toml's [tool.dg] and [tool.dagster], the Makefile, docs
 DAILY_CRON = "0 6 * * *"  # the ingestion step's daily run under the automation: "overdue" moves with the day
 DAILY_LABEL = "daily at 06:00"
+EAGER_LABEL = "eager, or a new code version"
 
 _loaded = load_assets_from_package_module(assets_package)
 _checks = load_asset_checks_from_package_module(assets_package)
 
 
 INGEST_KEYS = frozenset(input_folders.keys)
+RUN_SETTINGS_KEY = AssetKey(RUN_SETTINGS)
 
 
-def automation_condition(key, timezone: str) -> AutomationCondition:
+def automation_condition(key: AssetKey, timezone: str) -> AutomationCondition:
     """The ingestion step (which reads only files) once a day at 06:00 in the town's time zone: the day
-    judged by moves; every other asset when what it reads was updated, a partition as soon as it exists."""
+    judged by moves; every other asset when what it reads was updated, a partition as soon as it exists,
+    and when its code changed (a new code version)."""
     if key in INGEST_KEYS:
         return (
             AutomationCondition.cron_tick_passed(DAILY_CRON, timezone) & ~AutomationCondition.in_progress()
         ).with_label(DAILY_LABEL)
-    return AutomationCondition.eager()
+    return (
+        AutomationCondition.in_latest_time_window()
+        & (
+            AutomationCondition.newly_missing()
+            | AutomationCondition.any_deps_updated()
+            | AutomationCondition.code_version_changed()
+        ).since_last_handled()
+        & ~AutomationCondition.any_deps_missing()
+        & ~AutomationCondition.any_deps_in_progress()
+        & ~AutomationCondition.in_progress()
+    ).with_label(EAGER_LABEL)
 
 
-def build_assets(timezone: str, described: bool = True) -> list:
-    """Every asset, with its owners, tags, table metadata (pipelines.operator) and automation condition,
-    given to each asset key (the loader copies the definitions: none is the module's object)."""
-    return [
-        (with_operator_metadata(a) if described else a).map_asset_specs(
-            lambda s: s.replace_attributes(automation_condition=automation_condition(s.key, timezone))
+def _versioned(assets_def, timezone: str, code: str):
+    """``assets_def`` with its automation condition and code version; what reads the run's settings (the
+    day judged by, the folders written to: the ``settings`` resource) reads the asset ``outfall_run``, so
+    that a new day is a new version of what it judges."""
+    reads_settings = (
+        "settings" in assets_def.required_resource_keys and not set(assets_def.keys) & INGEST_KEYS
+    )
+
+    def spec(s):
+        deps = [*s.deps, AssetDep(RUN_SETTINGS_KEY)] if reads_settings else list(s.deps)
+        return s.replace_attributes(
+            automation_condition=automation_condition(s.key, timezone), code_version=code, deps=deps
         )
-        for a in _loaded
-    ]
+
+    return assets_def.map_asset_specs(spec)
 
 
-all_assets = _loaded
+def build_assets(timezone: str, described: bool = True, code: str | None = None) -> list:
+    """Every asset, with its owners, tags, table metadata (pipelines.operator), automation condition and
+    code version (``outfall.versions.code_version``: default the project's with the environment's rules)."""
+    code = code or code_version(default_rules_dir())
+    return [_versioned(with_operator_metadata(a) if described else a, timezone, code) for a in _loaded]
+
+
+# The graph (what reads what, the outfall_run dependencies included), for planning runs.
+all_assets = build_assets("UTC", described=False, code="graph")
 # A Dagster run targets one partitions definition, so every asset is a few runs in order (the stages,
 # pipelines.stages): the inputs, the readings by month, billing by year, then what reads them.
 STAGES: list[Stage] = plan_stages(all_assets)
 PARTITIONS, PARENTS = asset_graph(all_assets)
 PARTITIONED = [k for k, d in PARTITIONS.items() if d is not None]
+# The same graph for outfall.versions: each asset, what it reads and its partitions definition's name.
+NODES = {
+    k.to_user_string(): Node(
+        k.to_user_string(),
+        tuple(sorted(p.to_user_string() for p in PARENTS[k])),
+        PARTITIONS[k].name if PARTITIONS[k] is not None else None,
+    )
+    for k in PARTITIONS
+}
+# The keys a step makes together whatever is asked of it (a multi-asset that cannot make part of them).
+TOGETHER = [frozenset(a.keys) for a in all_assets if len(a.keys) > 1 and not a.can_subset]
 # The checks written beside their assets, run a step per stage instead of a step each.
 all_checks = [c for c in _checks if c.node_def.name != "input_checks"]
 check_defs = check_steps(all_checks, STAGES)
@@ -202,8 +244,10 @@ def build_definitions(resources: dict | None = None, described: bool = True) -> 
     below; `outfall run` builds the same Definitions with the folders it was given (``described``
     False: without the owners, tags and table schemas only the UI shows, 0.15 s a run)."""
     resources = resources if resources is not None else build_resources()
+    rules = resources.get("rules")
+    code = code_version(rules.rules_dir if isinstance(rules, RulesResource) else default_rules_dir())
     return Definitions(
-        assets=build_assets(_timezone(resources), described),
+        assets=build_assets(_timezone(resources), described, code),
         asset_checks=check_defs,
         jobs=[load_inputs_job],
         sensors=[input_files_sensor, automation_sensor()],

@@ -85,7 +85,7 @@ def test_each_asset_has_the_condition_docs_operating_names():
     """The ingestion step's assets run daily at 06:00 in the town's time zone (the day judged by moves);
     every other asset when what it reads was updated. Regression: the daily condition was given by
     identity to the ingestion step's definition, which the loader copies, so every asset had eager."""
-    from pipelines.definitions import DAILY_CRON, DAILY_LABEL, INGEST_KEYS, defs
+    from pipelines.definitions import DAILY_CRON, DAILY_LABEL, EAGER_LABEL, INGEST_KEYS, defs
 
     graph = defs.resolve_asset_graph()
     timezone = defs.resources["rules"].timezone()
@@ -98,6 +98,6 @@ def test_each_asset_has_the_condition_docs_operating_names():
             crons = [c for c in condition.children if hasattr(c, "cron_schedule")]
             assert [(c.cron_schedule, c.cron_timezone) for c in crons] == [(DAILY_CRON, timezone)], key
         else:
-            assert condition.get_label() == "eager", key
+            assert condition.get_label() == EAGER_LABEL, key
     assert set(daily) == set(INGEST_KEYS) and AssetKey("lab_results") in daily
     assert AssetKey("sewer_bills") in eager and AssetKey("outfall_run") in daily
