@@ -54,7 +54,15 @@ import assets as assets_package  # noqa: E402
 from assets.ingest import input_folders  # noqa: E402
 from outfall.ingest.files import list_input_files  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
-from outfall.resources import RulesResource, default_data_dir, default_warehouse, run_resources  # noqa: E402
+from outfall.resources import (  # noqa: E402
+    WAREHOUSE_VARIABLE,
+    RulesResource,
+    default_data_dir,
+    default_warehouse,
+    from_environment,
+    run_resources,
+    value,
+)
 from outfall.rules.town import default_rules_dir  # noqa: E402
 from outfall.versions import RUN_SETTINGS, Node, code_version  # noqa: E402
 from pipelines.operator import with_operator_metadata  # noqa: E402
@@ -230,11 +238,12 @@ def _hold_event_log_connection(storage) -> None:
 
 
 def build_resources(warehouse: str | None = None, **settings) -> dict:
-    """The resources of a run: the DuckDB warehouse file, the run settings and the rules of the run (the
-    rules folder and the town from ``settings``' rules_dir and town, else OUTFALL_RULES_DIR and
-    OUTFALL_TOWN)."""
+    """The resources of a run: the DuckDB warehouse file, the run settings and the rules of the run. What
+    is not given comes from the environment where it is set, as Dagster's EnvVar (read when a run starts:
+    the daemon's and the UI's runs), else the default (the demo's folders, the project's rules)."""
+    database = warehouse or from_environment({"database": WAREHOUSE_VARIABLE}).get("database")
     return {
-        "duckdb": DuckDBResource(database=str(Path(warehouse or default_warehouse()))),
+        "duckdb": DuckDBResource(database=database or str(Path(default_warehouse()))),
         **run_resources(**settings),
     }
 
@@ -245,7 +254,7 @@ def build_definitions(resources: dict | None = None, described: bool = True) -> 
     False: without the owners, tags and table schemas only the UI shows, 0.15 s a run)."""
     resources = resources if resources is not None else build_resources()
     rules = resources.get("rules")
-    code = code_version(rules.rules_dir if isinstance(rules, RulesResource) else default_rules_dir())
+    code = code_version(value(rules.rules_dir) if isinstance(rules, RulesResource) else default_rules_dir())
     return Definitions(
         assets=build_assets(_timezone(resources), described, code),
         asset_checks=check_defs,
