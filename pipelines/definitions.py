@@ -64,7 +64,7 @@ from outfall.resources import (  # noqa: E402
     value,
 )
 from outfall.rules.town import default_rules_dir  # noqa: E402
-from outfall.versions import RUN_SETTINGS, Node, code_version  # noqa: E402
+from outfall.versions import RUN_SETTINGS, Node, code_version, digest  # noqa: E402
 from pipelines.operator import with_operator_metadata  # noqa: E402
 from pipelines.stages import Stage, asset_graph, check_steps, plan_stages  # noqa: E402
 
@@ -187,7 +187,7 @@ def input_files_sensor(context: SensorEvaluationContext):
     changed = _changed_folders(context.cursor or "", fingerprint)
     context.update_cursor(fingerprint)
     return RunRequest(
-        run_key=f"inputs {abs(hash(fingerprint))}", tags={"outfall/folders": ",".join(changed)[:200]}
+        run_key=f"inputs {digest(fingerprint)}", tags={"outfall/folders": ",".join(changed)[:200]}
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,30 @@ def test_each_asset_has_the_condition_docs_operating_names():
             assert condition.get_label() == EAGER_LABEL, key
     assert set(daily) == set(INGEST_KEYS) and AssetKey("lab_results") in daily
     assert AssetKey("sewer_bills") in eager and AssetKey("outfall_run") in daily
+
+
+SENSOR_KEY = """
+import os, sys
+from pathlib import Path
+from dagster import build_sensor_context
+from pipelines.definitions import defs
+
+sensor = defs.get_repository_def().get_sensor_def("input_files_sensor")
+print(sensor.evaluate_tick(build_sensor_context(cursor=None)).run_requests[0].run_key)
+"""
+
+
+def test_the_input_sensors_run_key_is_the_same_in_every_process(tmp_path):
+    """Regression: the run key was Python's hash() of the folders' fingerprint, salted per process, so a
+    restarted daemon asked again for a run it had asked for."""
+    (tmp_path / "rainfall").mkdir()
+    (tmp_path / "rainfall" / "r.csv").write_text("gauge_id,date,precip_in\nG,2026-01-01,0.1\n")
+    keys = set()
+    for seed in ("1", "2"):
+        env = dict(os.environ, OUTFALL_DATA_DIR=str(tmp_path), PYTHONHASHSEED=seed)
+        done = subprocess.run(
+            [sys.executable, "-c", SENSOR_KEY], capture_output=True, text=True, cwd=REPO, env=env, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        keys.add(done.stdout.strip().splitlines()[-1])
+    assert len(keys) == 1 and keys.pop().startswith("inputs ")
