@@ -2,19 +2,23 @@
 
 import contextlib
 import datetime as dt
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import duckdb
 from dagster import (
+    AssetCheckKey,
+    AssetCheckResult,
+    AssetChecksDefinition,
     AssetExecutionContext,
     BackfillPolicy,
     DynamicPartitionsDefinition,
     MaterializeResult,
     MetadataValue,
     asset,
+    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
@@ -142,6 +146,23 @@ def table_asset(group: str, **kwargs: Any):
     """``@asset`` of a table the warehouse keeps: its group, ``kind`` duckdb and the warehouse's pool, with
     ``deps``, ``description``."""
     return asset(group_name=group, kinds={"duckdb"}, pool=WAREHOUSE_POOL, **kwargs)
+
+
+# The function of each check written beside its table (``table_check``), by check key: the Definitions run
+# the checks of a stage as one step that calls them (pipelines.stages.check_steps).
+CHECK_FUNCTIONS: dict[AssetCheckKey, Callable[..., AssetCheckResult]] = {}
+
+
+def table_check(**kwargs: Any) -> Callable[[Callable[..., AssetCheckResult]], AssetChecksDefinition]:
+    """``@asset_check`` of a table (``asset``, ``description``, ...), whose function is also kept in
+    ``CHECK_FUNCTIONS``: the function's parameters are resources (``duckdb``, ``rules``, ``settings``)."""
+
+    def define(fn: Callable[..., AssetCheckResult]) -> AssetChecksDefinition:
+        checks_def = asset_check(**kwargs)(fn)
+        CHECK_FUNCTIONS[next(iter(checks_def.check_keys))] = fn
+        return checks_def
+
+    return define
 
 
 def table_result(con: duckdb.DuckDBPyConnection, table: str, **metadata: Any) -> MaterializeResult:

@@ -37,11 +37,18 @@ from dagster import (
     MaterializeResult,
     MetadataValue,
     asset,
-    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, WAREHOUSE_POOL, check_rows, outputs, table_result, warehouse
+from assets.common import (
+    GROUP_SEWER,
+    WAREHOUSE_POOL,
+    check_rows,
+    outputs,
+    table_check,
+    table_result,
+    warehouse,
+)
 from assets.run import record_not_judged
 from outfall import notice_words as words
 from outfall.atomic import each_folder_swept_once
@@ -781,7 +788,7 @@ def _remove_stale(dashboards: Path | None, keep: set[str]) -> int:
     return removed
 
 
-@asset_check(
+@table_check(
     asset=notices,
     description="One notice per kind, recipient and month with a violation; a mailed "
     "notice has its mailing day and last day to correct, a draft neither; every notice names its letter "

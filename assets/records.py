@@ -26,11 +26,10 @@ from dagster import (
     MaterializeResult,
     MetadataValue,
     asset,
-    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, table_result, warehouse
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, table_check, table_result, warehouse
 from outfall.letters import parse_address_block
 from outfall.pdf import recorded_source, source_digest
 from outfall.records import rechain, sha256_of_file, verify_records
@@ -203,7 +202,7 @@ def documents_issued(
         return table_result(con, "documents_issued", recorded_now=len(new), chain_values_moved=moved)
 
 
-@asset_check(
+@table_check(
     asset=documents_issued,
     description="Every mailed document's files still have the bytes recorded "
     "when they were issued, and the chain of records is unbroken. Threshold: no document that differs. "

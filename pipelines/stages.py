@@ -31,7 +31,7 @@ from dagster import (
     multi_asset_check,
 )
 
-from assets.common import BILLING_YEARS, READING_MONTHS, years_with_rates
+from assets.common import BILLING_YEARS, CHECK_FUNCTIONS, READING_MONTHS, years_with_rates
 from outfall.flow_hours import ensure_flow_hours
 from outfall.rules import Rules
 from outfall.warehouse import sql
@@ -263,15 +263,18 @@ def run_stages(
 
 
 def check_steps(checks_defs: Iterable[AssetChecksDefinition], stages: list[Stage]) -> list:
-    """The single checks (``@asset_check``) run as one step per stage of their assets (a subsettable
-    ``multi_asset_check``: each check keeps its own result and can be run alone), the others as they are.
-    Each of the twenty was a Dagster step of its own, bookkeeping that cost as much as a table."""
+    """The checks written beside their tables (``assets.common.table_check``) run as one step per stage of
+    their assets (a subsettable ``multi_asset_check`` calling each check's function: each keeps its own
+    result and can be run alone), the others as they are. Each of the twenty was a Dagster step of its
+    own, bookkeeping that cost as much as a table."""
     stage_of = {key: s for s in stages for key in s.keys}
+    written = set(CHECK_FUNCTIONS)
     grouped: dict[int, list] = {}
     kept = []
     for checks_def in checks_defs:
         specs = list(checks_def.check_specs)
-        stage = stage_of.get(specs[0].asset_key) if len(specs) == 1 else None
+        merged = len(specs) == 1 and specs[0].key in written
+        stage = stage_of.get(specs[0].asset_key) if merged else None
         if stage is None:
             kept.append(checks_def)
         else:
@@ -284,8 +287,9 @@ def check_steps(checks_defs: Iterable[AssetChecksDefinition], stages: list[Stage
 def _combined(name: str, checks_defs: list[AssetChecksDefinition]):
     calls = {}
     for checks_def in checks_defs:
-        fn = checks_def.node_def.compute_fn.decorated_fn
-        calls[next(iter(checks_def.check_keys))] = (fn, list(inspect.signature(fn).parameters))
+        key = next(iter(checks_def.check_keys))
+        fn = CHECK_FUNCTIONS[key]  # the function written beside its table (assets.common.table_check)
+        calls[key] = (fn, list(inspect.signature(fn).parameters))
     resource_keys = {p for _, params in calls.values() for p in params if p != "context"}
 
     @multi_asset_check(

@@ -48,11 +48,18 @@ from dagster import (
     MaterializeResult,
     MetadataValue,
     asset,
-    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, WAREHOUSE_POOL, letters_dir, table_asset, table_result, warehouse
+from assets.common import (
+    GROUP_SEWER,
+    WAREHOUSE_POOL,
+    letters_dir,
+    table_asset,
+    table_check,
+    table_result,
+    warehouse,
+)
 from assets.run import replace_judged
 from dashboards.html import fmt_measure
 from outfall.law import enforcement as law, notices as notice_law
@@ -1274,7 +1281,7 @@ def _grease_letter(
 # ---------------------------------------------------------------- checks
 
 
-@asset_check(
+@table_check(
     asset=snc_determinations,
     description="Every SNC determination meets its criterion's threshold in "
     "exact arithmetic (count x 100 >= pct x measurements), with pct = 100 x count / measurements and "
@@ -1308,7 +1315,7 @@ def check_validity_snc_determinations_pct(duckdb: DuckDBResource, rules: RulesRe
     )
 
 
-@asset_check(
+@table_check(
     asset=sewer_notices,
     description="Every violation collected by the day judged has exactly one notice "
     "of violation (or is listed as not judged for want of a rule of its day), and every notice's period "

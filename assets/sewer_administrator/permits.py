@@ -30,12 +30,11 @@ from dagster import (
     AssetSpec,
     MaterializeResult,
     MetadataValue,
-    asset_check,
     multi_asset,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, WAREHOUSE_POOL, warehouse
+from assets.common import GROUP_SEWER, WAREHOUSE_POOL, table_check, warehouse
 from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
@@ -156,7 +155,7 @@ def discharges_without_permit(
         )
 
 
-@asset_check(
+@table_check(
     asset="discharges_without_permit",
     blocking=False,
     description="Every day listed lies outside its user's permit term (before permit_effective or after "

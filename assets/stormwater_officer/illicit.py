@@ -41,12 +41,11 @@ from dagster import (
     AssetSpec,
     MaterializeResult,
     MetadataValue,
-    asset_check,
     multi_asset,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, WAREHOUSE_POOL, check_rows, letters_dir, warehouse
+from assets.common import GROUP_STORMWATER, WAREHOUSE_POOL, check_rows, letters_dir, table_check, warehouse
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.enforcement import days_late
 from outfall.law.illicit import (
@@ -641,7 +640,7 @@ def _write_letters(folder: Path | None, letters: list[dict], recorded: set[str])
 # ---------------------------------------------------------------------------- checks
 
 
-@asset_check(
+@table_check(
     asset="illicit_discharge_charges",
     blocking=False,
     description="Every charge adds up: the equal installments plus the last make the principal, the balance "
@@ -661,7 +660,7 @@ def check_validity_illicit_balance(duckdb: DuckDBResource) -> AssetCheckResult:
     )
 
 
-@asset_check(
+@table_check(
     asset="illicit_discharge_deadlines",
     blocking=False,
     description="Every deadline's status is met, late, open, overdue or suspended and agrees with its days: "
