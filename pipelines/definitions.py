@@ -16,7 +16,6 @@ When things run, under the daemon (docs/operating.md):
 
 from __future__ import annotations
 
-import contextlib
 import os
 import warnings
 from pathlib import Path
@@ -214,27 +213,7 @@ def run_instance() -> DagsterInstance:
     command's runs, materializations, check results and partitions), else an ephemeral one."""
     if os.environ.get("DAGSTER_HOME"):
         return DagsterInstance.get()
-    instance = DagsterInstance.ephemeral()
-    _hold_event_log_connection(instance.event_log_storage)
-    return instance
-
-
-def _hold_event_log_connection(storage) -> None:
-    """Make the in-memory event log use the one SQLite connection it already holds, instead of
-    opening a new one, with two PRAGMAs, for each of the thousands of reads and writes of a run's
-    events. Dagster has no public setting for it, so this reaches into the private ``_connect``,
-    ``_db_lock`` and ``_held_conn`` of its ``InMemoryEventLogStorage``; on a Dagster without them
-    the storage is left as it is (slower, nothing else changes)."""
-    lock, held = getattr(storage, "_db_lock", None), getattr(storage, "_held_conn", None)
-    if lock is None or held is None or not hasattr(storage, "_connect"):
-        return
-
-    @contextlib.contextmanager
-    def connect():
-        with lock, held.begin():
-            yield held
-
-    storage._connect = connect  # noqa: SLF001 - see the docstring
+    return DagsterInstance.ephemeral()
 
 
 def build_resources(warehouse: str | None = None, **settings) -> dict:
