@@ -9,11 +9,16 @@ OUTFALL_MEMORY_LIMIT; the warehouse from OUTFALL_WAREHOUSE (``pipelines.definiti
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import duckdb
 from dagster import ConfigurableResource, EnvVar, InitResourceContext
+from dagster_duckdb import DuckDBResource
 from pydantic import PrivateAttr
 
 from outfall.rules import Rules, TownRules, load_town
@@ -54,6 +59,54 @@ def from_environment(names: dict[str, str] = ENVIRONMENT) -> dict[str, EnvVar]:
 def value(setting: str | EnvVar) -> str:
     """A setting's value outside a run (an ``EnvVar`` read now)."""
     return (setting.get_value() or "") if isinstance(setting, EnvVar) else setting
+
+
+# How long a step tries to open a warehouse another process holds, before it fails (seconds between tries).
+LOCK_TRIES = (0.1, 0.3, 0.6, 1.0)
+IN_USE = "is in use by another writer"
+# When this process last found each warehouse in use: for a while after, its other steps try once only
+# (a run's independent steps would otherwise each wait the tries above, one after the other).
+_FOUND_IN_USE: dict[str, float] = {}
+IN_USE_FOR_S = 60.0
+
+
+class WarehouseInUse(RuntimeError):
+    """Another process holds the warehouse file (DuckDB lets one process write it)."""
+
+    def __init__(self, database: str, detail: str):
+        super().__init__(
+            f"the warehouse {database} {IN_USE} (another outfall run, a Dagster run of the daemon or the "
+            f"UI, or a program that has it open); this step wrote nothing: run again when it is done "
+            f"(DuckDB: {detail})"
+        )
+
+
+class Warehouse(DuckDBResource):
+    """The DuckDB warehouse of a run: ``DuckDBResource`` (the same ``database`` and connection settings),
+    but a file another process holds fails the step within two seconds, saying so, instead of Dagster's
+    ten retries over minutes while the step holds its pool's slot. Every writer of the file waits in
+    Dagster's queue (the pool ``outfall_warehouse``), not on the file's lock."""
+
+    @contextlib.contextmanager
+    def get_connection(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        config = {"custom_user_agent": "dagster", **self.connection_config}
+        recently = time.monotonic() - _FOUND_IN_USE.get(self.database, -IN_USE_FOR_S) < IN_USE_FOR_S
+        for pause in (None,) if recently else (*LOCK_TRIES, None):
+            try:
+                con = duckdb.connect(self.database, read_only=False, config=config)
+                _FOUND_IN_USE.pop(self.database, None)
+                break
+            except duckdb.IOException as exc:
+                if "lock" not in str(exc).lower():
+                    raise
+                if pause is None:
+                    _FOUND_IN_USE[self.database] = time.monotonic()
+                    raise WarehouseInUse(self.database, str(exc).splitlines()[0]) from None
+                time.sleep(pause)
+        try:
+            yield con
+        finally:
+            con.close()
 
 
 class OutfallSettings(ConfigurableResource):

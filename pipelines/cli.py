@@ -423,6 +423,10 @@ def cmd_run(args) -> int:
 
 def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: bool = False) -> int:
     log = log_path(warehouse) if run_logger().handlers else None
+    in_use = outcome.in_use_line() if (outcome.failures or outcome.in_use) else ""
+    if in_use:  # not a failure of the data or of Outfall: another writer; nothing is half-written
+        print(f"outfall: {in_use}", file=sys.stderr)
+        return 2
     if outcome.failures:
         for steps, error in group_failures(outcome.failures, warehouse):
             if verbose:

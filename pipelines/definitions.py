@@ -47,7 +47,6 @@ from dagster import (  # noqa: E402
     load_assets_from_package_module,
     sensor,
 )
-from dagster_duckdb import DuckDBResource  # noqa: E402
 
 import assets as assets_package  # noqa: E402
 from assets.ingest import input_folders  # noqa: E402
@@ -56,6 +55,7 @@ from outfall.ingest.registry import all_datasets  # noqa: E402
 from outfall.resources import (  # noqa: E402
     WAREHOUSE_VARIABLE,
     RulesResource,
+    Warehouse,
     default_data_dir,
     default_warehouse,
     from_environment,
@@ -222,7 +222,7 @@ def build_resources(warehouse: str | None = None, **settings) -> dict:
     the daemon's and the UI's runs), else the default (the demo's folders, the project's rules)."""
     database = warehouse or from_environment({"database": WAREHOUSE_VARIABLE}).get("database")
     return {
-        "duckdb": DuckDBResource(database=database or str(Path(default_warehouse()))),
+        "duckdb": Warehouse(database=database or str(Path(default_warehouse()))),
         **run_resources(**settings),
     }
 

@@ -47,6 +47,17 @@ class RunOutcome:
     seconds: float = 0.0
     run_error: object = None  # why the run itself failed, when it says (an interruption before any step)
     nothing_new: bool = False  # the last run's fingerprint: no Dagster run at all
+    in_use: str = ""  # another writer held the warehouse: why, in one line (exit 2)
+
+    def in_use_line(self) -> str:
+        """Why the warehouse could not be written, when another writer held it (a step's failure or the
+        command's own reading), else ''."""
+        from outfall.runlog import explain
+
+        if self.in_use:
+            return self.in_use
+        found = [explain(error).why for _, error in self.failures]
+        return next((why for why in found if "is in use by another writer" in why), "")
 
 
 def _warm_for_letters(entry) -> None:
@@ -190,10 +201,15 @@ def run_pipeline(
                     tags={"outfall/command": "run", **tags},
                 )
 
+            from outfall.resources import WarehouseInUse
+
             set_apart()
             with run_instance() as instance, progress.shown(quiet):
                 progress.attach(instance, *([_warm_for_letters] if inputs else []))
-                result = _run(resources, run_one, instance, year, partition, fingerprint)
+                try:
+                    result = _run(resources, run_one, instance, year, partition, fingerprint)
+                except WarehouseInUse as exc:  # the command's own reading or recording, between runs
+                    return RunOutcome(ok=False, in_use=str(exc), seconds=time.perf_counter() - started)
     return outcome_of(result, time.perf_counter() - started)
 
 
