@@ -38,8 +38,8 @@ GROUP_DASHBOARDS = "dashboards"
 
 # The two partitions definitions hold only keys that have data: a billing year is a year that has rates
 # (adopted or from a budget), a reading month a month (its first local day, ``2026-03-01``) that has
-# readings. Both are dynamic, added by the ingestion step as soon as the files that give them are loaded
-# (``register_partitions``), in whatever instance runs it: `outfall run`'s, the daemon's, the UI's. A
+# readings. Both are dynamic: the ingestion step reports those the loaded files give (``data_partitions``)
+# and the input sensor registers them (its dynamic_partitions_requests); `outfall run` in its own. A
 # calendar would offer years without rates (each failing on its first missing rate) and every month since
 # a first one written in code (a backfill of "all partitions" ran 324 months for 12 months of readings).
 BILLING_YEARS = DynamicPartitionsDefinition(name="billing_year")
@@ -67,25 +67,18 @@ def years_with_rates(con, rules: Rules | None = None) -> list[int]:
     return sorted(years)
 
 
-def register_partitions(instance: Any, con, rules: Rules | None = None) -> dict[str, list[str]]:
-    """Add to ``instance`` the partitions the warehouse (``con``) gives and it lacks: each month that has
-    readings (its first local day) and each year that has rates (by the town's ``rules``). Returns what
-    was added."""
+def data_partitions(con, rules: Rules | None = None) -> dict[str, list[str]]:
+    """The partitions the warehouse (``con``) gives, by partitions definition's name: each month that has
+    readings (its first local day) and each year that has rates (by the town's ``rules``). The ingestion
+    step reports them (the quarantine's metadata); the input sensor registers those the instance lacks
+    (pipelines.definitions), and `outfall run` in its own instance."""
     from outfall.flow_hours import ensure_flow_hours  # ingestion's module: only where flow is read
 
     ensure_flow_hours(con)
-    wanted = {
+    return {
         READING_MONTHS.name: [r[0].isoformat() for r in con.execute(sql("select_reading_months")).fetchall()],
         BILLING_YEARS.name: [str(y) for y in years_with_rates(con, rules)],
     }
-    added = {}
-    for name, keys in wanted.items():
-        known = set(instance.get_dynamic_partitions(name))
-        new = [k for k in keys if k not in known]
-        if new:
-            instance.add_dynamic_partitions(name, new)
-            added[name] = new
-    return added
 
 
 def reading_months_in(con, since: dt.datetime | None = None) -> list[dt.date]:

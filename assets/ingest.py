@@ -2,9 +2,10 @@
 
 Each folder's asset loads only files it has not loaded before (ledger ``ingested_files``), in one
 transaction, and reports rows read, kept and quarantined per file so that read = kept + quarantined can
-be seen in the UI. The same step reports the quarantine, records the run's settings (``outfall_run``),
-registers the partitions the loaded data give (``assets.common.register_partitions``: the months that
-have readings, the years that have rates) and runs the checks of the input tables, Great Expectations in
+be seen in the UI. The same step reports the quarantine (with the partitions the loaded data give,
+``assets.common.data_partitions``: the months that have readings, the years that have rates, which the
+input sensor registers), records the run's settings (``outfall_run``) and runs the checks of the input
+tables, Great Expectations in
 a second process while the folders load (``outfall.gx_worker``). One step instead of thirty: each of
 them was bookkeeping that Dagster paid for as a step of its own.
 
@@ -25,6 +26,7 @@ from dagster import (
     AssetKey,
     AssetSpec,
     DataVersion,
+    Failure,
     MaterializeResult,
     MetadataValue,
     multi_asset,
@@ -32,7 +34,7 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.checks import INPUT_CHECK_SPECS, run_input_checks, suite_parameters, validate_in_background
-from assets.common import GROUP_INGEST, WAREHOUSE_POOL, register_partitions, warehouse
+from assets.common import GROUP_INGEST, WAREHOUSE_POOL, data_partitions, warehouse
 from assets.run import OUTFALL_RUN_DESCRIPTION, outfall_run
 from outfall import gx_worker
 from outfall.ingest.datasets import Context, Dataset
@@ -52,6 +54,9 @@ from outfall.versions import (
 from outfall.warehouse import configure, count, preview_markdown, sql, transaction
 
 NO_FILES = digest("no files")  # the data version of a folder no file was loaded from
+BACKFILL_TAG = "dagster/backfill"
+PARTITIONS_METADATA = "partitions/"  # the quarantine's metadata: the partitions the loaded files give
+PARTITION_WORDS = {"reading_month": "months of readings", "billing_year": "billing years"}
 
 
 def _report_metadata(con, report: DatasetReport) -> dict:
@@ -172,9 +177,8 @@ def build_input_folders(datasets: list[Dataset], name: str = "input_folders", ru
         check_specs=INGEST_CHECK_SPECS if run_checks else None,
         can_subset=True,
         pool=WAREHOUSE_POOL,
-        description="Loads every input folder's new files, reports the quarantine, records the run's "
-        "settings, registers the months that have readings and the years that have rates as partitions, "
-        "and checks the input tables. A folder whose files did not change is reported only when the run "
+        description="Loads every input folder's new files, reports the quarantine and the months that have "
+        "readings and the years that have rates, records the run's settings, and checks the input tables. A folder whose files did not change is reported only when the run "
         "also makes what reads it.",
     )
     def _step(
@@ -254,15 +258,13 @@ def load_inputs(
                         data_version=DataVersion(version),
                         metadata=_report_metadata(con, loaded),
                     )
+            partitions = data_partitions(con, rules.town_rules())
             if AssetKey(QUARANTINE) in selected:
                 version = digest(sorted(folder_versions(con).items()))
                 if report(QUARANTINE, version):
-                    yield quarantine_result(con, version)
-            registered = register_partitions(context.instance, con, rules.town_rules())
+                    yield quarantine_result(con, version, partitions)
             with transaction(con):
                 record_versions(con, changed)
-        if registered:
-            context.log.info(f"partitions added: {registered}")
         if AssetKey(RUN_SETTINGS) in selected:
             version, metadata = outfall_run(duckdb, settings, rules)
             if report(RUN_SETTINGS, version):
@@ -274,6 +276,28 @@ def load_inputs(
                 )
         # Every check of the inputs, reported or not: a check guards what is kept, however it came there.
         yield from run_input_checks(context.run.run_id, context.selected_asset_check_keys, duckdb, rules)
+    refuse_a_backfill_without(context, partitions)
+
+
+def refuse_a_backfill_without(context: AssetExecutionContext, partitions: dict[str, list[str]]) -> None:
+    """A backfill (Materialize all) covers the partitions registered when it was launched: launched on a
+    new instance before the input sensor registered the months and years the files give, it would bill
+    no year and judge no month, and report success. Its ingestion step fails instead, saying why; the
+    tables it loaded stay loaded and the sensor registers the partitions they give."""
+    if BACKFILL_TAG not in context.run.tags:
+        return
+    missing = {
+        name: [k for k in keys if k not in set(context.instance.get_dynamic_partitions(name))]
+        for name, keys in partitions.items()
+    }
+    missing = {name: keys for name, keys in missing.items() if keys}
+    if missing:
+        said = "; ".join(f"{PARTITION_WORDS[name]} {', '.join(keys)}" for name, keys in missing.items())
+        raise Failure(
+            description=f"The files hold partitions that were not registered when this backfill was "
+            f"launched ({said}): it would make no bills and judge no readings for them. The input sensor "
+            f"registers them within a minute of this run; launch Materialize all again then."
+        )
 
 
 input_folders = build_input_folders(list(all_datasets().values()))
@@ -284,7 +308,7 @@ def build_ingest_asset(ds: Dataset):
     return build_input_folders([ds], name=f"load_{ds.name}", run_checks=False)
 
 
-def quarantine_result(con, version: str) -> MaterializeResult:
+def quarantine_result(con, version: str, partitions: dict[str, list[str]]) -> MaterializeResult:
     by_dataset = con.execute(sql("select_quarantine_by_dataset")).fetchall()
     ledger = con.execute(sql("select_ingested_totals")).fetchall()
     table = "\n".join(f"| {d} | {r} | {k} | {q} | {'yes' if r == k + q else 'NO'} |" for d, r, k, q in ledger)
@@ -299,6 +323,8 @@ def quarantine_result(con, version: str) -> MaterializeResult:
                 + (table or "| | | | | |")
             ),
             "preview": MetadataValue.md(preview_markdown(con, "quarantine", 20)),
+            # what the loaded files give: the input sensor registers them as partitions
+            **{f"{PARTITIONS_METADATA}{name}": MetadataValue.json(keys) for name, keys in partitions.items()},
         },
     )
 

@@ -103,6 +103,18 @@ def wait_for_runs(port: int, first: float = 20, limit: float = 600) -> float:
     raise RuntimeError("the daemon's runs did not end")
 
 
+def wait_for_partitions(port: int, limit: float = 120) -> float:
+    """Seconds until the input sensor has registered the partitions the loaded files give (its next tick
+    after the load: every partitioned asset has at least one)."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        nodes = graphql(port, ASSET_KEYS)["assetNodes"]
+        if all(n["partitionKeys"] for n in nodes if n["isPartitioned"]):
+            return time.perf_counter() - started
+        time.sleep(1)
+    raise RuntimeError("the input sensor registered no partitions")
+
+
 def materialize_all(port: int, limit: float = 900) -> dict:
     """Launch the UI's "Materialize all" (every asset, all partitions) and wait for the backfill."""
     nodes = graphql(port, ASSET_KEYS)["assetNodes"]
@@ -148,6 +160,8 @@ def one_round(args, workdir: Path) -> dict:
     try:
         up = wait_until_up(args.port, proc)
         loaded = wait_for_runs(args.port, first=90 if Path(args.checkout) == REPO else 10)
+        if Path(args.checkout) == REPO:
+            loaded += wait_for_partitions(args.port)
         time.sleep(args.settle)
         outcome = materialize_all(args.port)
         outcome["inputs_loaded_s"] = round(loaded, 2)

@@ -40,6 +40,7 @@ from dagster import (  # noqa: E402
     Definitions,
     RunRequest,
     SensorEvaluationContext,
+    SensorResult,
     SkipReason,
     define_asset_job,
     in_process_executor,
@@ -49,7 +50,8 @@ from dagster import (  # noqa: E402
 )
 
 import assets as assets_package  # noqa: E402
-from assets.ingest import input_folders  # noqa: E402
+from assets.common import BILLING_YEARS, READING_MONTHS  # noqa: E402
+from assets.ingest import PARTITIONS_METADATA, input_folders  # noqa: E402
 from outfall.ingest.files import list_input_files  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
 from outfall.resources import (  # noqa: E402
@@ -63,7 +65,7 @@ from outfall.resources import (  # noqa: E402
     value,
 )
 from outfall.rules.town import default_rules_dir  # noqa: E402
-from outfall.versions import RUN_SETTINGS, Node, code_version, digest  # noqa: E402
+from outfall.versions import QUARANTINE, RUN_SETTINGS, Node, code_version, digest  # noqa: E402
 from pipelines.operator import with_operator_metadata  # noqa: E402
 from pipelines.stages import Stage, asset_graph, check_steps, plan_stages  # noqa: E402
 
@@ -151,7 +153,8 @@ load_inputs_job = define_asset_job(
     "load_inputs",
     selection=AssetSelection.assets(*INGEST_KEYS),
     description="Loads the input folders' new files and checks the input tables (the ingestion step); "
-    "registers the months that have readings and the years that have rates as partitions.",
+    "reports the months that have readings and the years that have rates, which the input sensor "
+    "registers as partitions.",
 )
 
 
@@ -169,25 +172,43 @@ def data_fingerprint(data_dir: Path) -> str:
     return "\n".join(f"{name}={folder_fingerprint(data_dir / name)}" for name in sorted(all_datasets()))
 
 
+def partition_requests(instance: DagsterInstance) -> list:
+    """The partitions the latest ingestion reported (the quarantine's metadata: the months that have
+    readings, the years that have rates) that ``instance`` lacks, as Dagster's requests to add them."""
+    event = instance.get_latest_materialization_event(AssetKey(QUARANTINE))
+    metadata = event.asset_materialization.metadata if event and event.asset_materialization else {}
+    requests = []
+    for definition in (READING_MONTHS, BILLING_YEARS):
+        given = metadata.get(f"{PARTITIONS_METADATA}{definition.name}")
+        known = set(instance.get_dynamic_partitions(definition.name))
+        new = [k for k in (given.value if given is not None else []) if k not in known]
+        if new:
+            requests.append(definition.build_add_request(new))
+    return requests
+
+
 @sensor(
     name="input_files_sensor",
     job=load_inputs_job,
     minimum_interval_seconds=30,
     default_status=DefaultSensorStatus.RUNNING,
     description="Loads the input folders when files land or change in any of them (one run of the "
-    "ingestion step); the months and years the files give become partitions, and the automation brings "
-    "what reads them up to date.",
+    "ingestion step), and registers the months and years the loaded files give as partitions; the "
+    "automation brings what reads them up to date.",
 )
 def input_files_sensor(context: SensorEvaluationContext):
     data_dir = Path(default_data_dir())
     fingerprint = data_fingerprint(data_dir)
+    partitions = partition_requests(context.instance)
     if fingerprint == context.cursor or not any(line.split("=", 1)[1] for line in fingerprint.splitlines()):
+        if partitions:
+            return SensorResult(dynamic_partitions_requests=partitions)
         return SkipReason(f"no new or changed files under {data_dir}")
     changed = _changed_folders(context.cursor or "", fingerprint)
-    context.update_cursor(fingerprint)
-    return RunRequest(
+    request = RunRequest(
         run_key=f"inputs {digest(fingerprint)}", tags={"outfall/folders": ",".join(changed)[:200]}
     )
+    return SensorResult(run_requests=[request], dynamic_partitions_requests=partitions, cursor=fingerprint)
 
 
 def _changed_folders(before: str, after: str) -> list[str]:

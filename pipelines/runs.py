@@ -241,6 +241,10 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
             name: partitions_with_data(con, d, rules.town_rules()) for name, d in definitions.items()
         }
         recorded = recorded_versions(con)
+    for name, keys in partitions.items():  # as the input sensor registers them in the daemon's instance
+        known = set(instance.get_dynamic_partitions(name))
+        if [k for k in keys if k not in known]:
+            instance.add_dynamic_partitions(name, [k for k in keys if k not in known])
     forced: set[tuple[str, str]] = set()
     allowed = {name: set(keys) for name, keys in partitions.items()}
     if partition:

@@ -11,7 +11,6 @@ partitions runs them as one run over the range (the assets' BackfillPolicy.singl
 
 from __future__ import annotations
 
-import datetime as dt
 import graphlib
 import inspect
 import re
@@ -31,10 +30,8 @@ from dagster import (
     multi_asset_check,
 )
 
-from assets.common import BILLING_YEARS, CHECK_FUNCTIONS, READING_MONTHS, years_with_rates
-from outfall.flow_hours import ensure_flow_hours
+from assets.common import BILLING_YEARS, CHECK_FUNCTIONS, READING_MONTHS, data_partitions
 from outfall.rules import Rules
-from outfall.warehouse import sql
 
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
 
@@ -168,19 +165,12 @@ def run_tags(
     return {RANGE_START: ordered[at[0]], RANGE_END: ordered[at[-1]]}
 
 
-def month_key(day: dt.date) -> str:
-    return f"{day.year:04d}-{day.month:02d}-01"
-
-
 def partitions_with_data(con, partitions_def: PartitionsDefinition, rules: Rules | None = None) -> list[str]:
     """The partitions a run of everything covers in the warehouse (``con``): the billing years that have
     rates (by the town's ``rules``); the months that have readings (their first local days)."""
-    if partitions_def == BILLING_YEARS:
-        return [str(y) for y in years_with_rates(con, rules)]
-    if partitions_def == READING_MONTHS:
-        ensure_flow_hours(con)
-        return [month_key(r[0]) for r in con.execute(sql("select_reading_months")).fetchall()]
-    return []
+    if partitions_def not in (BILLING_YEARS, READING_MONTHS):
+        return []
+    return data_partitions(con, rules)[partitions_def.name]
 
 
 # ---------------------------------------------------------------------------

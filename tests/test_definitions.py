@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dagster import AssetKey, AutomationCondition, build_sensor_context
+from dagster import AssetKey, AutomationCondition, DagsterInstance, build_sensor_context
 
 from outfall.ingest.registry import CONTRACT_DATASETS
 
@@ -70,7 +70,8 @@ def test_input_sensor_fires_once_per_change(tmp_path, monkeypatch):
     from pipelines.definitions import defs
 
     sensor = defs.get_repository_def().get_sensor_def("input_files_sensor")
-    ctx = build_sensor_context(cursor=None)
+    instance = DagsterInstance.ephemeral()  # the daemon's (the sensor registers partitions in it)
+    ctx = build_sensor_context(cursor=None, instance=instance)
     assert list(sensor.evaluate_tick(ctx).run_requests or []) == []
     folder = Path(tmp_path) / "rainfall"
     folder.mkdir()
@@ -78,7 +79,7 @@ def test_input_sensor_fires_once_per_change(tmp_path, monkeypatch):
     first = sensor.evaluate_tick(ctx)
     assert len(first.run_requests) == 1
     assert first.run_requests[0].tags["outfall/folders"] == "rainfall"
-    again = sensor.evaluate_tick(build_sensor_context(cursor=first.cursor))
+    again = sensor.evaluate_tick(build_sensor_context(cursor=first.cursor, instance=instance))
     assert not again.run_requests
 
 
@@ -107,11 +108,12 @@ def test_each_asset_has_the_condition_docs_operating_names():
 SENSOR_KEY = """
 import os, sys
 from pathlib import Path
-from dagster import build_sensor_context
+from dagster import DagsterInstance, build_sensor_context
 from pipelines.definitions import defs
 
 sensor = defs.get_repository_def().get_sensor_def("input_files_sensor")
-print(sensor.evaluate_tick(build_sensor_context(cursor=None)).run_requests[0].run_key)
+context = build_sensor_context(cursor=None, instance=DagsterInstance.ephemeral())
+print(sensor.evaluate_tick(context).run_requests[0].run_key)
 """
 
 

@@ -90,10 +90,12 @@ def server(demo_town, tmp_path_factory):
 
 def test_materialize_all_from_the_ui_equals_outfall_run(server, demo_town):
     port, warehouse, _ = server
-    # On start the daemon's input sensor loads the folders: the months and years become partitions.
+    # On start the daemon's input sensor loads the folders; its next tick registers the months and years
+    # they give as partitions.
     ui.wait_for_runs(port, first=90)
     loaded = ui.runs(port)
     assert [r["jobName"] for r in loaded] == ["load_inputs"] and loaded[0]["status"] == "SUCCESS"
+    ui.wait_for_partitions(port)
     outcome = ui.materialize_all(port)
     assert outcome["status"] == "COMPLETED_SUCCESS", outcome
     assert outcome["partitions"]["sewer_bills"] >= 1
