@@ -21,6 +21,9 @@ import datetime as dt
 from collections.abc import Iterator
 
 from dagster import (
+    AssetCheckKey,
+    AssetCheckResult,
+    AssetCheckSeverity,
     AssetCheckSpec,
     AssetExecutionContext,
     AssetKey,
@@ -146,10 +149,50 @@ INGEST_SPECS = [
 ]
 # The checks of the input tables, run in this step once the folders are loaded (no extra deps: every
 # table they read is loaded by this step).
+NEW_FILES_CHECK = "check_validity_new_files"
 INGEST_CHECK_SPECS = [
     AssetCheckSpec(s.name, asset=s.asset_key, description=s.description, blocking=s.blocking)
     for s in INPUT_CHECK_SPECS
+] + [
+    AssetCheckSpec(
+        NEW_FILES_CHECK,
+        asset=name,
+        description="The files the latest run loaded into this folder's table: WARN when rows of them were "
+        "refused (quarantined) or a file could not be read at all, with each reason and how many rows it "
+        "refused. Nothing is lost: the refused rows are in the quarantine table, with what to correct.",
+    )
+    for name in INPUT_DATASETS
 ]
+
+
+def new_files_result(con, ds: Dataset, loaded: DatasetReport, since: dt.datetime) -> AssetCheckResult:
+    """The check ``NEW_FILES_CHECK`` of the files a run loaded into ``ds``'s table."""
+    reasons = con.execute(
+        sql("select_quarantine_reasons_since"), {"dataset": ds.name, "since": since}
+    ).fetchall()
+    rows = sum(n for _, n, _ in reasons)
+    files = sum(f for _, _, f in reasons)
+    table = "\n".join(f"| {reason} | {n} |" for reason, n, _ in reasons) or "| (none) | 0 |"
+    said = [f"{rows} row{'s' if rows != 1 else ''} quarantined"] if rows - files else []
+    said += [f"{files} file{'s' if files != 1 else ''} that could not be read"] if files else []
+    return AssetCheckResult(
+        asset_key=ds.name,
+        check_name=NEW_FILES_CHECK,
+        passed=not reasons,
+        severity=AssetCheckSeverity.WARN,
+        description=(
+            f"{' and '.join(said)} in the {loaded.files_loaded} file(s) loaded: see the reasons"
+            if reasons
+            else f"every row of the {loaded.files_loaded} file(s) loaded was kept"
+        ),
+        metadata={
+            "files_loaded": loaded.files_loaded,
+            "rows_read": loaded.rows_read,
+            "rows_quarantined": rows - files,
+            "files_not_read": files,
+            "reasons": MetadataValue.md("| reason | rows |\n|---|---|\n" + table),
+        },
+    )
 
 
 def load_folder(context: AssetExecutionContext, con, ds: Dataset, settings, ctx) -> DatasetReport:
@@ -178,8 +221,8 @@ def build_input_folders(datasets: list[Dataset], name: str = "input_folders", ru
         can_subset=True,
         pool=WAREHOUSE_POOL,
         description="Loads every input folder's new files, reports the quarantine and the months that have "
-        "readings and the years that have rates, records the run's settings, and checks the input tables. A folder whose files did not change is reported only when the run "
-        "also makes what reads it.",
+        "readings and the years that have rates, records the run's settings, and checks the input tables. "
+        "A folder whose files did not change is reported only when the run also makes what reads it.",
     )
     def _step(
         context: AssetExecutionContext,
@@ -249,6 +292,7 @@ def load_inputs(
             for ds in datasets:
                 if AssetKey(ds.name) not in selected:
                     continue
+                since = dt.datetime.now(dt.UTC)
                 loaded = load_folder(context, con, ds, settings, ctx)
                 version = folder_versions(con).get(ds.name) or NO_FILES
                 validate_in_background(context.run.run_id, duckdb, con, ds.name, suite_parameters(rules))
@@ -258,6 +302,9 @@ def load_inputs(
                         data_version=DataVersion(version),
                         metadata=_report_metadata(con, loaded),
                     )
+                check = AssetCheckKey(AssetKey(ds.name), NEW_FILES_CHECK)
+                if loaded.files_loaded and check in context.selected_asset_check_keys:
+                    yield new_files_result(con, ds, loaded, since)
             partitions = data_partitions(con, rules.town_rules())
             if AssetKey(QUARANTINE) in selected:
                 version = digest(sorted(folder_versions(con).items()))
