@@ -60,6 +60,10 @@ NO_FILES = digest("no files")  # the data version of a folder no file was loaded
 BACKFILL_TAG = "dagster/backfill"
 PARTITIONS_METADATA = "partitions/"  # the quarantine's metadata: the partitions the loaded files give
 PARTITION_WORDS = {"reading_month": "months of readings", "billing_year": "billing years"}
+# A run with this tag (`outfall run`'s first) checks only the inputs it reports (whose files changed): the
+# others' results stand from the run that loaded them. Without it every selected check runs, as a check
+# guards the kept rows however they came there.
+CHANGED_CHECKS_TAG = "outfall/checks"
 
 
 def _report_metadata(con, report: DatasetReport) -> dict:
@@ -270,6 +274,8 @@ def load_inputs(
     selected = context.selected_asset_keys
     only_changes = reports_only_changes(context)
     unseen = unseen_by(context, set(selected))
+    reported: set[AssetKey] = set()
+    changed_checks = CHANGED_CHECKS_TAG in context.run.tags
     # A run of a real instance (the daemon's, the UI's) validates in its own worker, as `outfall run`
     # does (which has started one already); an ephemeral one (a test's materialize) in this process.
     own_worker = not context.instance.is_ephemeral and not gx_worker.active()
@@ -286,8 +292,10 @@ def load_inputs(
                 """Whether to report ``key`` (a new version is recorded: ``changed``)."""
                 if recorded.get((key, UNPARTITIONED)) != version:
                     changed[(key, UNPARTITIONED)] = version
-                    return True
-                return AssetKey(key) in unseen or not only_changes
+                    reported.add(AssetKey(key))
+                elif AssetKey(key) in unseen or not only_changes:
+                    reported.add(AssetKey(key))
+                return AssetKey(key) in reported
 
             for ds in datasets:
                 if AssetKey(ds.name) not in selected:
@@ -295,8 +303,9 @@ def load_inputs(
                 since = dt.datetime.now(dt.UTC)
                 loaded = load_folder(context, con, ds, settings, ctx)
                 version = folder_versions(con).get(ds.name) or NO_FILES
-                validate_in_background(context.run.run_id, duckdb, con, ds.name, suite_parameters(rules))
-                if report(ds.name, version):
+                if report(ds.name, version) or not changed_checks:
+                    validate_in_background(context.run.run_id, duckdb, con, ds.name, suite_parameters(rules))
+                if AssetKey(ds.name) in reported:
                     yield MaterializeResult(
                         asset_key=ds.name,
                         data_version=DataVersion(version),
@@ -321,8 +330,10 @@ def load_inputs(
                 yield MaterializeResult(
                     asset_key=RUN_SETTINGS, data_version=DataVersion(version), metadata=metadata
                 )
-        # Every check of the inputs, reported or not: a check guards what is kept, however it came there.
-        yield from run_input_checks(context.run.run_id, context.selected_asset_check_keys, duckdb, rules)
+        checks = {
+            k for k in context.selected_asset_check_keys if not changed_checks or k.asset_key in reported
+        }
+        yield from run_input_checks(context.run.run_id, checks, duckdb, rules)
     refuse_a_backfill_without(context, partitions)
 
 

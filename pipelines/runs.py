@@ -216,6 +216,7 @@ def run_pipeline(
 def _run(resources, run_one, instance, year: int, partition: str, fingerprint: str | None):
     """The inputs, then what changed, stage by stage; the versions of what was made recorded."""
     from assets.common import warehouse as open_warehouse
+    from assets.ingest import CHANGED_CHECKS_TAG
     from outfall.versions import (
         UNPARTITIONED,
         all_current,
@@ -231,7 +232,10 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
     from pipelines.stages import StagedRun, partition_key_for, partitions_with_data, run_stages
 
     rules = resources["rules"]
-    first = run_one(STAGES[0], sorted(INGEST_KEYS, key=lambda k: k.to_user_string()), {})
+    # The inputs alone; the checks of the folders whose files changed (assets.ingest.CHANGED_CHECKS_TAG).
+    first = run_one(
+        STAGES[0], sorted(INGEST_KEYS, key=lambda k: k.to_user_string()), {CHANGED_CHECKS_TAG: "1"}
+    )
     staged = StagedRun(results=[first], skipped=set())
     if not first.success:
         return staged
