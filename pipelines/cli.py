@@ -266,8 +266,9 @@ def run_log(warehouse: Path) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def warehouse_lock(path: Path) -> Iterator[None]:
-    """One `outfall run` per warehouse at a time: a second one fails at once."""
+def warehouse_lock(path: Path, check_free: bool = True) -> Iterator[None]:
+    """One `outfall run` per warehouse at a time: a second one fails at once. ``check_free``: and no other
+    program holds the DuckDB file (not for a run that waits in Dagster's queue: the daemon's step may)."""
     lock_path = path.with_name(path.name + ".lock")
     try:
         handle = open(lock_path, "a+")
@@ -285,7 +286,8 @@ def warehouse_lock(path: Path) -> Iterator[None]:
         handle.truncate()
         handle.write(str(os.getpid()))
         handle.flush()
-        _check_duckdb_free(path)
+        if check_free:
+            _check_duckdb_free(path)
         yield
     finally:
         fcntl.flock(handle, fcntl.LOCK_UN)
@@ -346,7 +348,15 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
             f"into {warehouse}" + ("" if outcome.materialized else ": no file changed since the last run")
         )
     lines = [first]
-    con = duckdb.connect(str(warehouse), read_only=True)
+    for pause in (0.5, 1, 2, 4, None):  # a Dagster run of the queue may be writing it: a moment
+        try:
+            con = duckdb.connect(str(warehouse), read_only=True)
+            break
+        except duckdb.IOException:
+            if pause is None:
+                lines.append("  (its tables are being written by a Dagster run: they are in the UI)")
+                return "\n".join(lines)
+            time.sleep(pause)
     try:
         rows = dict((d, (r, k, q)) for d, r, k, q in con.execute(sql("select_ingested_totals")).fetchall())
         lines.append(f"  {'dataset':<22}{'read':>10}{'kept':>10}{'quarantined':>13}")
@@ -403,8 +413,10 @@ def cmd_run(args) -> int:
     partition = _check_partition(args.partition)
     town = _check_rules(args.rules)
     from outfall.rules.town import default_rules_dir
+    from pipelines.queue import server_of
 
-    with warehouse_lock(warehouse), run_log(warehouse):
+    queued = server_of(os.environ.get("DAGSTER_HOME"))  # its web server answers: its queue runs them
+    with warehouse_lock(warehouse, check_free=queued is None), run_log(warehouse):
         for line in folder_warnings(data_dir):
             print(f"outfall: warning: {line}", file=sys.stderr)
         # "Today" is read once, here: the run's fingerprint and every asset judge by the same day.
@@ -417,6 +429,7 @@ def cmd_run(args) -> int:
             quiet=args.quiet,
             partition=partition,
             rules_dir=default_rules_dir(),
+            queued=queued,
         )
         return _report(outcome, warehouse, quiet=args.quiet, verbose=args.verbose)
 

@@ -155,9 +155,13 @@ def run_pipeline(
     quiet: bool = False,
     partition: str = "",
     rules_dir: str = "",
+    queued=None,
 ) -> RunOutcome:
     """Make what changed (the module's docstring), in process, into ``warehouse``; ``as_of`` is the day
-    judged by (YYYY-MM-DD, already today's when the command was given none)."""
+    judged by (YYYY-MM-DD, already today's when the command was given none). ``queued``: the web server
+    of DAGSTER_HOME's instance (``pipelines.queue.server_of``), which then runs them in its queue."""
+    if queued is not None:
+        return run_queued(queued, data_dir, warehouse, as_of, year, dashboards, quiet, partition, rules_dir)
     started = time.perf_counter()
     fingerprint = (
         None if partition else fingerprint_of(data_dir, warehouse, as_of, year, dashboards, rules_dir)
@@ -299,6 +303,118 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
         done = fingerprint is not None and staged.success and all_current({**recorded, **new}, expected)
         set_last_run(con, fingerprint if done else None)
     return staged
+
+
+def run_queued(
+    server,
+    data_dir: Path,
+    warehouse: Path,
+    as_of: str,
+    year: int,
+    dashboards: str,
+    quiet: bool,
+    partition: str,
+    rules_dir: str,
+) -> RunOutcome:
+    """The same run through the instance's run queue (``pipelines.queue``): the ingestion step, then one
+    backfill of what Dagster finds stale or missing (and, ``partition``, that partition and what reads it)."""
+    import sys
+
+    from dagster import DagsterInstance
+
+    from assets.ingest import CHANGED_CHECKS_TAG
+    from outfall.rules.town import default_town
+    from outfall.versions import UNPARTITIONED, plan
+    from pipelines import queue
+    from pipelines.definitions import INGEST_KEYS, NODES, STAGES, TOGETHER, partition_requests
+    from pipelines.stages import partition_key_for
+
+    started = time.perf_counter()
+    settings = {"data_dir": str(data_dir), "as_of": as_of, "year": year, "dashboards_dir": dashboards}
+    config = queue.run_config(settings, warehouse, rules_dir, default_town())
+    tags = {"outfall/command": "run"}
+    if not quiet:
+        print(
+            f"outfall: the runs wait in the queue of the Dagster instance of DAGSTER_HOME ({server.url}); "
+            "the UI shows them",
+            file=sys.stderr,
+        )
+    run_logger().info(
+        "run (queued at %s): data %s, warehouse %s, as of %s", server.url, data_dir, warehouse, as_of
+    )
+    sources = sorted(k.to_user_string() for k in INGEST_KEYS)
+    runs = [queue.launch_run(server, sources, config, {**tags, CHANGED_CHECKS_TAG: "1"})]
+    statuses = [queue.wait_for_run(server, runs[0])]
+    if statuses[0] == "SUCCESS":
+        with DagsterInstance.get() as instance:  # as the input sensor would, at once
+            for request in partition_requests(instance):
+                instance.add_dynamic_partitions(request.partitions_def_name, list(request.partition_keys))
+            partitions = {
+                n.partitions: instance.get_dynamic_partitions(n.partitions)
+                for n in NODES.values()
+                if n.partitions
+            }
+        definitions = {
+            s.partitions_def.name: s.partitions_def for s in STAGES if s.partitions_def is not None
+        }
+        allowed = {name: set(keys) for name, keys in partitions.items()}
+        forced: set[tuple[str, str]] = set()
+        for name, d in definitions.items():
+            key = partition_key_for(d, partition or str(year)) if (partition or year) else None
+            if partition or (year and key):
+                allowed[name] = {key} if key else set()
+            if partition and key:
+                forced |= {(n.key, key) for n in NODES.values() if n.partitions == name}
+        asked = {n.key: partitions.get(n.partitions, []) for n in NODES.values() if n.partitions}
+        todo = queue.stale(server, [k for k in NODES if k not in sources], asked) | plan(
+            NODES, {}, {}, partitions, forced
+        )
+        todo = {
+            (a, p)
+            for a, p in todo
+            if a not in sources and (p == UNPARTITIONED or p in allowed.get(NODES[a].partitions, ()))
+        }
+        for group in TOGETHER:  # a step that makes its assets together makes all of them
+            names = {k.to_user_string() for k in group}
+            for p in {p for a, p in todo if a in names}:
+                todo |= {(a, p) for a in names}
+        run_logger().info("run: %d tables and partitions to make, as one backfill", len(todo))
+        if todo:
+            backfill = queue.launch_backfill(server, todo, config, tags)
+            done = queue.wait_for_backfill(server, backfill)
+            runs += done
+    outcome = RunOutcome(ok=True, seconds=time.perf_counter() - started)
+    for run_id in runs:
+        for event in queue.events_of(server, run_id):
+            kind = event["__typename"]
+            if kind == "MaterializationEvent":
+                outcome.materialized.append(event["assetKey"]["path"][-1])
+            elif kind == "ExecutionStepFailureEvent":
+                error = event.get("error") or {}
+                messages = [error.get("message") or ""] + [
+                    c.get("message") or "" for c in error.get("causes") or []
+                ]
+                outcome.failures.append(
+                    (event["stepKey"], " | ".join(m.strip() for m in reversed(messages) if m))
+                )
+            elif kind == "RunFailureEvent":
+                outcome.ok = False
+                outcome.run_error = (event.get("error") or {}).get("message") or "the run failed"
+            elif kind == "AssetCheckEvaluationEvent" and not event["evaluation"]["success"]:
+                outcome.checks_failed.append(
+                    f"{event['evaluation']['assetKey']['path'][-1]}:{event['evaluation']['checkName']}"
+                )
+    outcome.ok = outcome.ok and not outcome.failures and statuses[0] == "SUCCESS"
+    log_failures(outcome.failures)
+    run_logger().info(
+        "run %s in %.1f s (queued): %d assets materialized, %d failed",
+        "succeeded" if outcome.ok else "failed",
+        time.perf_counter() - started,
+        len(set(outcome.materialized)),
+        len(outcome.failures),
+    )
+    outcome.seconds = time.perf_counter() - started
+    return outcome
 
 
 def _code_version(resources) -> str:
