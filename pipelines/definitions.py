@@ -248,10 +248,13 @@ def build_resources(warehouse: str | None = None, **settings) -> dict:
     }
 
 
-def build_definitions(resources: dict | None = None, described: bool = True) -> Definitions:
+def build_definitions(
+    resources: dict | None = None, described: bool = True, loggers: dict | None = None
+) -> Definitions:
     """The Definitions, bound to ``resources`` (default: the environment's). `dg dev` loads ``defs``
     below; `outfall run` builds the same Definitions with the folders it was given (``described``
-    False: without the owners, tags and table schemas only the UI shows, 0.15 s a run)."""
+    False: without the owners, tags and table schemas only the UI shows, 0.15 s a run; ``loggers``: its
+    own, which hear every event of its runs)."""
     resources = resources if resources is not None else build_resources()
     rules = resources.get("rules")
     code = code_version(value(rules.rules_dir) if isinstance(rules, RulesResource) else default_rules_dir())
@@ -264,6 +267,7 @@ def build_definitions(resources: dict | None = None, described: bool = True) -> 
         # One process: DuckDB allows a single writing process per file, and GX is
         # imported once instead of once per step.
         executor=in_process_executor,
+        loggers=loggers,
     )
 
 

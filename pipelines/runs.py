@@ -30,9 +30,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from outfall import gx_worker, pdf, progress
-from outfall.runlog import log_failures, run_logger, trace_text
+from outfall.runlog import log_failures, log_step, run_logger, trace_text
 
 FULL_PASS_EVERY = 1000  # the collector's full pass during a run: after this many of its middle ones
+# Who hears each event of the command's runs (``run_events``): the progress line, the run log, and the
+# Chromium that the letters will need.
+LISTENERS: list[Callable] = []
+
+
+def run_events():
+    """A Dagster logger (``@logger``) of the command's runs: every event's log record (its
+    ``dagster_event``) to each of ``LISTENERS``, as Dagster hands it to any logger of a run."""
+    import logging
+
+    from dagster import logger
+
+    class Listeners(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            for listen in LISTENERS:
+                listen(record)
+
+    @logger(description="Every event of `outfall run`'s runs to its progress line and run log.")
+    def outfall_events(init_context):
+        found = logging.getLogger("outfall.run_events")
+        found.setLevel(logging.DEBUG)
+        found.propagate = False
+        if not found.handlers:
+            found.addHandler(Listeners())
+        return found
+
+    return outfall_events
 
 
 @dataclass
@@ -191,7 +218,13 @@ def run_pipeline(
             )
             # The project's Definitions, bound to this run's folders; each stage a run of its assets
             # (the implicit asset job, as the UI's "Materialize" runs them).
-            defs = build_definitions(resources, described=False)
+            from dagster import colored_console_logger
+
+            defs = build_definitions(
+                resources,
+                described=False,
+                loggers={"console": colored_console_logger, "events": run_events()},
+            )
             asset_job = defs.resolve_implicit_global_asset_job_def()
 
             def run_one(stage, keys, tags):
@@ -200,8 +233,9 @@ def run_pipeline(
                     raise_on_error=False,
                     asset_selection=keys,
                     # Nothing on the terminal from Dagster: failures are reported in plain words by
-                    # the command, their traces go to the run log (outfall.runlog).
-                    run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},
+                    # the command, their traces go to the run log (outfall.runlog); every event to
+                    # the progress line and the run log's step lines (LISTENERS).
+                    run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}, "events": {}}},
                     tags={"outfall/command": "run", **tags},
                 )
 
@@ -209,7 +243,7 @@ def run_pipeline(
 
             set_apart()
             with run_instance() as instance, progress.shown(quiet):
-                progress.attach(instance, *([_warm_for_letters] if inputs else []))
+                LISTENERS[:] = [progress.listen, log_step, *([_warm_for_letters] if inputs else [])]
                 try:
                     result = _run(resources, run_one, instance, year, partition, fingerprint)
                 except WarehouseInUse as exc:  # the command's own reading or recording, between runs
