@@ -2,11 +2,14 @@
 
 A Dagster run targets one partitions definition, so a run of everything is a few runs, one after
 the other: the assets without partitions that the partitioned ones read (ingestion), then the
-readings by month, then billing by year, then what reads them (pages, letters). ``plan_stages``
-finds those stages from the assets' dependencies (any number of partitions definitions, in any
-order the graph allows); ``stage_partitions`` says which partitions a stage runs: those that hold
-data (a full run) or the one asked for (``outfall run --partition``). A stage with several
-partitions runs them as one run over the range (the assets' BackfillPolicy.single_run()).
+readings by month, then billing by year, then what reads them (pages, letters). Where there is a
+daemon, Dagster's backfill orders such runs itself (the UI's Materialize all; `outfall run` with
+DAGSTER_HOME and the web server launches one, pipelines.queue). In one process Dagster has no public
+way to run a backfill, so ``plan_stages`` finds the stages from the assets' public specs (their
+partitions definitions and what they read: any number of definitions, in any order the graph allows)
+and ``run_stages`` runs them; which partitions a stage runs is the caller's (``pipelines.runs``: what
+changed). A stage with several partitions runs them as one run over the range (the assets'
+BackfillPolicy.single_run()).
 """
 
 from __future__ import annotations
