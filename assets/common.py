@@ -135,6 +135,20 @@ def warehouse(resource: DuckDBResource, timezone: str | None = None) -> Iterator
             con.close()
 
 
+@contextlib.contextmanager
+def held_open(resource: DuckDBResource) -> Iterator[None]:
+    """The warehouse held open for a block (one step, never a whole run): the connections the block opens
+    share the open database (DuckDB keeps one per file and process) instead of loading its catalog and
+    checkpointing on close each time. An in-memory database is not shared: nothing is held."""
+    database = str(getattr(resource, "database", "") or "")
+    if not database or database.startswith((":memory:", "md:")):
+        yield
+        return
+    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    with resource.get_connection():
+        yield
+
+
 def table_asset(group: str, **kwargs: Any):
     """``@asset`` of a table the warehouse keeps: its group, ``kind`` duckdb and the warehouse's pool, with
     ``deps``, ``description``."""

@@ -33,7 +33,7 @@ from dagster import (
     multi_asset_check,
 )
 
-from assets.common import BILLING_YEARS, CHECK_FUNCTIONS, READING_MONTHS, data_partitions
+from assets.common import BILLING_YEARS, CHECK_FUNCTIONS, READING_MONTHS, data_partitions, held_open
 from outfall.rules import Rules
 
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
@@ -283,7 +283,7 @@ def _combined(name: str, checks_defs: list[AssetChecksDefinition]):
         key = next(iter(checks_def.check_keys))
         fn = CHECK_FUNCTIONS[key]  # the function written beside its table (assets.common.table_check)
         calls[key] = (fn, list(inspect.signature(fn).parameters))
-    resource_keys = {p for _, params in calls.values() for p in params if p != "context"}
+    resource_keys = {p for _, params in calls.values() for p in params if p != "context"} | {"duckdb"}
 
     @multi_asset_check(
         specs=[spec for c in checks_defs for spec in c.check_specs],
@@ -293,11 +293,15 @@ def _combined(name: str, checks_defs: list[AssetChecksDefinition]):
         description="The checks of this stage's tables, one step (each reports its own result).",
     )
     def _step(context):  # no annotation: this module has `from __future__ import annotations`
-        for key, (fn, params) in calls.items():
-            if key not in context.selected_asset_check_keys:
-                continue
-            kwargs = {p: (context if p == "context" else getattr(context.resources, p)) for p in params}
-            result = fn(**kwargs)
+        results = []
+        with held_open(context.resources.duckdb):  # the checks share one open warehouse, for this step
+            for key, (fn, params) in calls.items():
+                if key in context.selected_asset_check_keys:
+                    kwargs = {
+                        p: (context if p == "context" else getattr(context.resources, p)) for p in params
+                    }
+                    results.append((key, fn(**kwargs)))
+        for key, result in results:
             yield AssetCheckResult(
                 asset_key=key.asset_key,
                 check_name=key.name,
