@@ -266,8 +266,8 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
         set_last_run,
     )
     from outfall.warehouse import transaction
-    from pipelines.definitions import INGEST_KEYS, NODES, PARENTS, STAGES, TOGETHER
-    from pipelines.stages import StagedRun, partition_key_for, partitions_with_data, run_stages
+    from pipelines.definitions import INGEST_KEYS, NODES, PARENTS, STAGES
+    from pipelines.stages import StagedRun, partitions_with_data, run_stages
 
     rules = resources["rules"]
     # The inputs alone; the checks of the folders whose files changed (assets.ingest.CHANGED_CHECKS_TAG).
@@ -287,32 +287,11 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
         known = set(instance.get_dynamic_partitions(name))
         if [k for k in keys if k not in known]:
             instance.add_dynamic_partitions(name, [k for k in keys if k not in known])
-    forced: set[tuple[str, str]] = set()
-    allowed = {name: set(keys) for name, keys in partitions.items()}
-    if partition:
-        for name, d in definitions.items():
-            key = partition_key_for(d, partition)
-            allowed[name] = {key} if key else set()
-            if key:
-                partitions[name] = sorted({*partitions[name], key})
-                forced |= {(n.key, key) for n in NODES.values() if n.partitions == name}
-    elif year:
-        for name, d in definitions.items():
-            key = partition_key_for(d, str(year))
-            if key:
-                allowed[name] = {key}
+    allowed, forced = asked_for(definitions, partitions, year, partition)
     code = _code_version(resources)
     sources = [k.to_user_string() for k in INGEST_KEYS]
     expected = expected_versions(NODES, recorded, partitions, code, sources)
-    todo = {
-        (a, p)
-        for a, p in plan(NODES, recorded, expected, partitions, forced)
-        if a not in sources and (p == UNPARTITIONED or p in allowed.get(NODES[a].partitions, ()))
-    }
-    for group in TOGETHER:  # a step that makes its assets together makes all of them
-        names = {k.to_user_string() for k in group}
-        for p in {p for a, p in todo if a in names}:
-            todo |= {(a, p) for a in names}
+    todo = to_make(plan(NODES, recorded, expected, partitions, forced), sources, allowed)
     run_logger().info("run: %d tables and partitions to make", len(todo))
     from dagster import AssetKey
 
@@ -339,6 +318,45 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
     return staged
 
 
+def asked_for(definitions: dict, partitions: dict, year: int, partition: str) -> tuple[dict, set]:
+    """Which partitions a run may make of each definition (``year``: that billing year; ``partition``: that
+    month or year, and no other of any definition), and the pairs it makes whatever their version
+    (``partition``'s: its assets). ``partitions`` gains the partition asked for."""
+    from pipelines.definitions import NODES
+    from pipelines.stages import partition_key_for
+
+    allowed = {name: set(keys) for name, keys in partitions.items()}
+    forced: set[tuple[str, str]] = set()
+    for name, d in definitions.items():
+        key = partition_key_for(d, partition or str(year)) if (partition or year) else None
+        if partition:
+            allowed[name] = {key} if key else set()
+        elif key:
+            allowed[name] = {key}
+        if partition and key:
+            partitions[name] = sorted({*partitions.get(name, []), key})
+            forced |= {(n.key, key) for n in NODES.values() if n.partitions == name}
+    return allowed, forced
+
+
+def to_make(pairs: set, sources: list[str], allowed: dict) -> set:
+    """The (asset, partition) pairs of ``pairs`` a run makes: not the inputs (the ingestion step's), only
+    the partitions ``allowed``, and every asset of a step that makes its assets together."""
+    from outfall.versions import UNPARTITIONED
+    from pipelines.definitions import NODES, TOGETHER
+
+    todo = {
+        (a, p)
+        for a, p in pairs
+        if a not in sources and (p == UNPARTITIONED or p in allowed.get(NODES[a].partitions, ()))
+    }
+    for group in TOGETHER:
+        names = {k.to_user_string() for k in group}
+        for p in {p for a, p in todo if a in names}:
+            todo |= {(a, p) for a in names}
+    return todo
+
+
 def run_queued(
     server,
     data_dir: Path,
@@ -358,10 +376,9 @@ def run_queued(
 
     from assets.ingest import CHANGED_CHECKS_TAG
     from outfall.rules.town import default_town
-    from outfall.versions import UNPARTITIONED, plan
+    from outfall.versions import plan
     from pipelines import queue
-    from pipelines.definitions import INGEST_KEYS, NODES, STAGES, TOGETHER, partition_requests
-    from pipelines.stages import partition_key_for
+    from pipelines.definitions import INGEST_KEYS, NODES, STAGES, partition_requests
 
     started = time.perf_counter()
     settings = {"data_dir": str(data_dir), "as_of": as_of, "year": year, "dashboards_dir": dashboards}
@@ -391,27 +408,10 @@ def run_queued(
         definitions = {
             s.partitions_def.name: s.partitions_def for s in STAGES if s.partitions_def is not None
         }
-        allowed = {name: set(keys) for name, keys in partitions.items()}
-        forced: set[tuple[str, str]] = set()
-        for name, d in definitions.items():
-            key = partition_key_for(d, partition or str(year)) if (partition or year) else None
-            if partition or (year and key):
-                allowed[name] = {key} if key else set()
-            if partition and key:
-                forced |= {(n.key, key) for n in NODES.values() if n.partitions == name}
+        allowed, forced = asked_for(definitions, partitions, year, partition)
         asked = {n.key: partitions.get(n.partitions, []) for n in NODES.values() if n.partitions}
-        todo = queue.stale(server, [k for k in NODES if k not in sources], asked) | plan(
-            NODES, {}, {}, partitions, forced
-        )
-        todo = {
-            (a, p)
-            for a, p in todo
-            if a not in sources and (p == UNPARTITIONED or p in allowed.get(NODES[a].partitions, ()))
-        }
-        for group in TOGETHER:  # a step that makes its assets together makes all of them
-            names = {k.to_user_string() for k in group}
-            for p in {p for a, p in todo if a in names}:
-                todo |= {(a, p) for a in names}
+        stale = queue.stale(server, [k for k in NODES if k not in sources], asked)
+        todo = to_make(stale | plan(NODES, {}, {}, partitions, forced), sources, allowed)
         run_logger().info("run: %d tables and partitions to make, as one backfill", len(todo))
         if todo:
             backfill = queue.launch_backfill(server, todo, config, tags)
