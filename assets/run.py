@@ -51,7 +51,9 @@ def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesR
         with transaction(con):
             con.execute(sql("delete_outfall_run"))
             con.execute(sql("insert_outfall_run"), row)
-    return digest(row), {"as_of": str(as_of), "dashboards": str(paths.dashboards or "(none)")}
+    # the town running Outfall is part of what its rows were judged by (a folder may hold several towns)
+    version = digest(row, rules.jurisdiction())
+    return version, {"as_of": str(as_of), "dashboards": str(paths.dashboards or "(none)")}
 
 
 def record_not_judged(

@@ -142,11 +142,11 @@ def _startup_objects_set_apart() -> Iterator[Callable[[], None]]:
 def fingerprint_of(
     data_dir: Path, warehouse: Path, as_of: str, year: int, dashboards: str, rules_dir: str
 ) -> str:
+    from outfall.rules.town import default_town
     from outfall.versions import run_fingerprint
 
-    return run_fingerprint(
-        data_dir, rules_dir, as_of=as_of, year=year, dashboards=dashboards, warehouse=str(warehouse)
-    )
+    settings = {"as_of": as_of, "year": year, "dashboards": dashboards, "town": default_town()}
+    return run_fingerprint(data_dir, rules_dir, warehouse=str(warehouse), **settings)
 
 
 def nothing_new(warehouse: Path, fingerprint: str) -> bool:
@@ -213,8 +213,16 @@ def run_pipeline(
                 year or "every year with rates",
                 dashboards or "beside the warehouse",
             )
+            from outfall.rules.town import default_town
+
             resources = build_resources(
-                str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year, dashboards_dir=dashboards
+                str(warehouse),
+                data_dir=str(data_dir),
+                as_of=as_of,
+                year=year,
+                dashboards_dir=dashboards,
+                rules_dir=rules_dir,
+                town=default_town(),
             )
             # The project's Definitions, bound to this run's folders; each stage a run of its assets
             # (the implicit asset job, as the UI's "Materialize" runs them).
@@ -452,9 +460,10 @@ def run_queued(
 
 
 def _code_version(resources) -> str:
+    from outfall.resources import value
     from outfall.versions import code_version
 
-    return code_version(resources["rules"].rules_dir or "")
+    return code_version(value(resources["rules"].rules_dir) or "")
 
 
 def _pages_after_failure(stages, result, run_one, warehouse: Path) -> None:

@@ -177,3 +177,28 @@ def test_the_ingestion_steps_assets_may_be_left_unreported(name):
     from assets.ingest import input_folders
 
     assert next(s for s in input_folders.specs if s.key == AssetKey(name)).skippable
+
+
+def test_a_runs_fingerprint_sees_the_day_the_town_and_the_rules(tmp_path, monkeypatch):
+    """Regression: the fingerprint left out the town running Outfall, so a run of another town of the
+    same folder (OUTFALL_TOWN) was "nothing new"; a run as of another day never is either."""
+    from outfall.rules.town import TOWN_VARIABLE
+    from pipelines.runs import fingerprint_of
+
+    write(tmp_path, "data/lab_results/a.csv", LAB)
+    monkeypatch.delenv(TOWN_VARIABLE, raising=False)
+
+    def of(as_of: str = "2026-06-30", rules_dir: str = "") -> str:
+        return fingerprint_of(tmp_path / "data", tmp_path / "w.duckdb", as_of, 0, "", rules_dir)
+
+    before = of()
+    assert of() == before
+    assert of(as_of="2026-07-01") != before
+    monkeypatch.setenv(TOWN_VARIABLE, "bellport")
+    assert of() != before
+    monkeypatch.delenv(TOWN_VARIABLE)
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "woodbury.yaml").write_text("# another town's rules\n")
+    code_version.cache_clear()
+    assert of(rules_dir=str(rules)) != before
