@@ -35,7 +35,14 @@ from outfall.runlog import (  # noqa: E402
     run_logger,
     trace_text,
 )
-from pipelines.runs import RunOutcome, _warm_for_letters, run_pipeline, today_in  # noqa: E402, F401
+from pipelines.runs import (  # noqa: E402, F401 - the tests reach these through the command's module
+    FULL_PASS_EVERY,
+    RunOutcome,
+    _startup_objects_set_apart,
+    _warm_for_letters,
+    run_pipeline,
+    today_in,
+)
 
 DEMO_AS_OF = "2026-11-30"
 DEMO_SEED = 20261130
