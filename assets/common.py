@@ -22,10 +22,12 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
+from outfall.ingest.as_of import judge_as_of, views_ddl
 from outfall.ingest.compile import create_table_sql
 from outfall.ingest.registry import all_datasets
 from outfall.law.enforcement import add_months
 from outfall.output_folders import OutputPaths, output_paths
+from outfall.records import AS_OF_RECORDS
 from outfall.resources import OutfallSettings
 from outfall.rules import Rules, local_timezone
 from outfall.warehouse import area_tables_sql, configure, count, ensure_schema, preview_markdown, sql
@@ -67,16 +69,18 @@ def years_with_rates(con, rules: Rules | None = None) -> list[int]:
     return sorted(years)
 
 
-def data_partitions(con, rules: Rules | None = None) -> dict[str, list[str]]:
+def data_partitions(con, rules: Rules | None = None, as_of: dt.date | None = None) -> dict[str, list[str]]:
     """The partitions the warehouse (``con``) gives, by partitions definition's name: each month that has
-    readings (its first local day) and each year that has rates (by the town's ``rules``). The ingestion
-    step reports them (the quarantine's metadata); the input sensor registers those the instance lacks
-    (pipelines.definitions), and `outfall run` in its own instance."""
+    readings (its first local day; ``as_of``: on or before that day, since a month after it has nothing to
+    judge yet) and each year that has rates (by the town's ``rules``). The ingestion step reports them (the
+    quarantine's metadata); the input sensor registers those the instance lacks (pipelines.definitions),
+    and `outfall run` in its own."""
     from outfall.flow_hours import ensure_flow_hours  # ingestion's module: only where flow is read
 
     ensure_flow_hours(con)
+    months = [r[0] for r in con.execute(sql("select_reading_months")).fetchall()]
     return {
-        READING_MONTHS.name: [r[0].isoformat() for r in con.execute(sql("select_reading_months")).fetchall()],
+        READING_MONTHS.name: [m.isoformat() for m in months if as_of is None or m <= as_of],
         BILLING_YEARS.name: [str(y) for y in years_with_rates(con, rules)],
     }
 
@@ -118,16 +122,23 @@ def schema_ddl() -> str:
 
 
 @contextlib.contextmanager
-def warehouse(resource: DuckDBResource, timezone: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+def warehouse(
+    resource: DuckDBResource, timezone: str | None = None, *, as_of: dt.date | None = None
+) -> Iterator[duckdb.DuckDBPyConnection]:
     """A configured connection with every table created; local times in ``timezone``, by default the
-    town's of the run (``outfall.rules.local_timezone``, which the rules resource sets)."""
+    town's of the run (``outfall.rules.local_timezone``, which the rules resource sets). ``as_of``: the
+    day the run judges (``OutfallSettings.as_of_date()``): the connection reads the inputs as they stood
+    at its end (contract 8.1, ``outfall.ingest.as_of``); without it, as loaded (ingestion)."""
     database = str(getattr(resource, "database", "") or "")
     if database and not database.startswith((":memory:", "md:")):
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     with resource.get_connection() as con:
         try:
-            configure(con, timezone=timezone or local_timezone())
-            ensure_schema(con, schema_ddl())
+            tz = timezone or local_timezone()
+            configure(con, timezone=tz)
+            ensure_schema(con, schema_ddl(), views_ddl(AS_OF_RECORDS))
+            if as_of is not None:
+                judge_as_of(con, as_of, tz)
             yield con
         finally:
             # Close even when the step fails, so the file is not left open in
@@ -147,6 +158,13 @@ def held_open(resource: DuckDBResource) -> Iterator[None]:
     Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     with resource.get_connection():
         yield
+
+
+def read_as_of(con: duckdb.DuckDBPyConnection, as_of: dt.date, timezone: str) -> duckdb.DuckDBPyConnection:
+    """``con`` (a page's, configured) reads the warehouse as a run as of ``as_of`` judges it: the inputs and
+    the record as they stood at the end of that day (``warehouse(..., as_of=)`` for a connection of its
+    own). Its tables are left as they are: a page says which no step has made yet."""
+    return judge_as_of(con, as_of, timezone)
 
 
 def table_asset(group: str, **kwargs: Any):
@@ -210,10 +228,16 @@ def letters_dir(duckdb: DuckDBResource, settings: OutfallSettings, area: str) ->
 
 
 def check_rows(
-    duckdb: DuckDBResource, query: str, params: list | None = None, table: str | None = None
+    duckdb: DuckDBResource,
+    query: str,
+    params: list | None = None,
+    table: str | None = None,
+    *,
+    as_of: dt.date | None = None,
 ) -> tuple[list[tuple], int | None]:
-    """What an asset check's query finds and, given ``table``, that table's row count, on one connection."""
-    with warehouse(duckdb) as con:
+    """What an asset check's query finds and, given ``table``, that table's row count, on one connection
+    (reading the inputs as of ``as_of``, the run's day)."""
+    with warehouse(duckdb, as_of=as_of) as con:
         rows = con.execute(query, params).fetchall() if params else con.execute(query).fetchall()
         total = count(con, table) if table else None
     return rows, total

@@ -97,20 +97,12 @@ def _report_metadata(con, report: DatasetReport) -> dict:
 
 def ingestion_context(settings: OutfallSettings, rules: RulesResource) -> Context:
     """What reading the input folders needs of the rules: the town's local time zone, the jurisdictions
-    found (a site's), the unit schedule in effect on the day judged and the notices' maximum period to
-    correct, every version (a town without sewer rules has neither)."""
+    found (a site's) and the unit schedule in effect on the day judged (a town without sewer rules has
+    none)."""
     town = rules.town_rules()
     schedule = town.sewer_units.at(settings.as_of_date()).model_dump() if town.sewer_units else {}
-    correction = (
-        tuple((v.starts, v.effective_to, v.max_days, v.citation) for v in town.notices.sewer_correction)
-        if town.notices
-        else ()
-    )
-    law = town.law("sewer_use").short if town.law_names and town.law_names.sewer_use else ""
     return Context(
         unit_schedule=schedule,
-        sewer_correction=correction,
-        sewer_law=law,
         timezone=rules.timezone(),
         jurisdictions=rules.jurisdictions(),
         rules_files=rules.load().files_found(),
@@ -316,7 +308,7 @@ def load_inputs(
                 check = AssetCheckKey(AssetKey(ds.name), NEW_FILES_CHECK)
                 if loaded.files_loaded and check in context.selected_asset_check_keys:
                     yield new_files_result(con, ds, loaded, since)
-            partitions = data_partitions(con, rules.town_rules())
+            partitions = data_partitions(con, rules.town_rules(), settings.as_of_date())
             if AssetKey(QUARANTINE) in selected:
                 version = digest(sorted(folder_versions(con).items()))
                 if report(QUARANTINE, version):

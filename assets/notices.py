@@ -25,7 +25,6 @@ The words of each item are ``outfall/notice_words.py``; the letters
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -51,31 +50,41 @@ from assets.common import (
 )
 from assets.run import record_not_judged
 from outfall import notice_words as words
-from outfall.atomic import each_folder_swept_once
+from outfall.document_kinds import DAYS_GIVEN, KINDS, STORMWATER_OFFICER, SUPERINTENDENT
+from outfall.documents import Document, Documents, is_own, mailing_days, period_given, save_own_findings
 from outfall.law import notices as law, swppp as swppp_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
-from outfall.letters import LetterWriter, Recipient, address_problems, safe_file_name, write_letter
+from outfall.letters import LetterWriter, Recipient, format_money, safe_file_name
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged
 from outfall.rules.words import stormwater_penalty_words
 from outfall.warehouse import replace_rows, sql, transaction
 
-LETTER_PREFIX = "notice_"
-TEMPLATES = {"sewer": "sewer_notice.html", "stormwater": "stormwater_notice.html"}
+#: The kind of document (outfall.document_kinds) of each kind of notice.
+DOCUMENT_KIND = {"sewer": "sewer_notice", "stormwater": "stormwater_notice"}
+#: Whose worklist a finding at the municipality's own site or premises is on (contract 8.4).
+OWN_PERSON = {"sewer": SUPERINTENDENT, "stormwater": STORMWATER_OFFICER}
+#: The notice_status of a violation whose month has no notice because the rules do not say how to issue one.
+NOT_DRAFTED = "not_drafted"
 INPUT_FILE = {
     "sewer": "the industrial users' file",
     "stormwater": "the construction sites' file: the landowner's name and mailing address",
 }
 
 
+def letter_file(kind: str, recipient_id: str, period: str) -> str:
+    """The letter's file name in letters/<kind>/ (the registry's format)."""
+    return KINDS[DOCUMENT_KIND[kind]].make_file(recipient=safe_file_name(recipient_id), period=period)
+
+
 def letter_path(kind: str, recipient_id: str, period: str) -> str:
     """The letter's file, relative to the dashboards folder (never null)."""
-    return f"letters/{kind}/{LETTER_PREFIX}{safe_file_name(recipient_id)}_{period}.html"
+    return f"letters/{KINDS[DOCUMENT_KIND[kind]].area}/{letter_file(kind, recipient_id, period)}"
 
 
 def notice_number(kind: str, recipient_id: str, period: str) -> str:
-    return f"NOV-{kind[:2].upper()}-{recipient_id}-{period}"
+    return KINDS[DOCUMENT_KIND[kind]].make_number(recipient_id=recipient_id, period=period)
 
 
 def _records(con, name: str, params: Any = None) -> list[dict]:
@@ -256,17 +265,6 @@ def recipients(con, town: str) -> dict[tuple[str, str], dict]:
     return out
 
 
-def mailings(con) -> dict[tuple[str, str, str], list[law.Mailing]]:
-    out: dict[tuple[str, str, str], list[law.Mailing]] = defaultdict(list)
-    for m in _records(con, "select_notices_mailed"):
-        out[(m["kind"], m["recipient_id"], m["period"])].append(
-            law.Mailing(
-                m["mailed_on"], m["correct_within_days"], m["certified_mail_no"], m["withdrawn_reason"]
-            )
-        )
-    return out
-
-
 # ------------------------------------------------------------------ letters
 
 
@@ -276,19 +274,26 @@ def _period_words(period: str) -> str:
 
 
 def _sewer_context(n: dict, items: list[law.Item], rules: Rules, day: dt.date) -> dict:
+    """A sewer notice's words, each from the rules of ``day`` (contract 8.7): who found the violations and how
+    the notice is served, the period to correct as the rules state it (none written where they state none,
+    contract 8.8) and the penalty as its section states it."""
     enforcement = rules.sewer_enforcement.at(day)
     penalty = rules.penalties.sewer_use.at(day)
+    correction = rules.versions_of("notices.sewer_correction").get(day)
+    practice = rules.readings_enforcement is not None and bool(rules.readings_enforcement.sewer_penalty_days)
     return {
         "issuer": enforcement.issuer,
+        "found_by": enforcement.found_by or enforcement.issuer,
         "mailing": enforcement.mailing,
         "enforcement_text": enforcement.section_text.enforcement,
         "rule": enforcement.citation,
+        "correction": correction.model_dump() if correction is not None else None,
         "penalty_text": enforcement.section_text.penalties,
         "penalty_rule": penalty.citation,
-        "fine_max_usd": penalty.fine_max_usd,
-        "imprisonment_max_days": penalty.imprisonment_max_days,
-        "civil_max_usd": penalty.civil_max_usd,
-        "penalty_per": penalty.per,
+        "penalty_statement": penalty.statement(format_money),
+        "practice_days": practice
+        and penalty.per is not None
+        and (correction is not None or n.get("correct_within_days") is not None),
         "sections": words.sewer_sections(items, day, rules),
         "permit_text": f"permit {n['permit_no']}"
         if n.get("permit_no")
@@ -360,48 +365,111 @@ class Notice:
     period: str
     row: dict
     items: list[dict] = field(default_factory=list)  # rows of notice_items
-    html: str | None = None  # a letter to write this run (None: leave it)
+    written: bool = False  # its letter was written this run (not on record)
+    period_problem: str | None = None  # its mailing's days are more than the law allows (contract 8.3)
     issued_items: list[dict] = field(default_factory=list)  # rows of notice_items_issued to record
 
 
 @dataclass
 class NoticeRun:
-    """What the notices asset computed: the notices, their letters to write and the records kept."""
+    """What the notices asset computed: the notices, and the findings at the municipality's own sites."""
 
     notices: list[Notice]
-    recorded_files: set[str]
+    own: list[dict] = field(default_factory=list)  # rows of own_findings
+    undrafted: list[dict] = field(default_factory=list)  # rows of notice_items with no notice drafted
 
     def rows(self) -> list[dict]:
         return [n.row for n in self.notices]
 
     def item_rows(self) -> list[dict]:
-        return [i for n in self.notices for i in n.items]
+        return [i for n in self.notices for i in n.items] + self.undrafted
 
-    def letters(self) -> dict[str, str]:
-        return {n.row["letter"]: n.html for n in self.notices if n.html is not None}
+    def written(self) -> int:
+        return sum(1 for n in self.notices if n.written)
 
 
 class NoticeBuilder:
     """Builds every notice of a run from the items, the mailings and the records already kept."""
 
-    def __init__(self, con, settings: OutfallSettings, rules: RulesResource, writer: LetterWriter):
+    def __init__(self, con, settings: OutfallSettings, rules: RulesResource, docs: Documents):
         self.as_of = settings.as_of_date()
         self.rules = rules.all_rules()
         self.town = rules.jurisdiction()
         self.sewer_rules = rules.town_rules()
-        self.writer = writer
+        self.docs = docs
         self.items: dict[tuple[str, str, str], list[law.Item]] = defaultdict(list)
         for i in collect_items(con, self.sewer_rules.timezone):
             if i.known_on <= self.as_of:
                 self.items[(i.kind, i.recipient_id, i.period)].append(i)
         self.recipients = recipients(con, self.town)
-        self.mailings = mailings(con)
-        self.records = {r["document_id"]: r for r in _records(con, "select_notice_documents")}
+        self.records = {
+            number: r for number, r in docs.records.items() if r["letter_kind"] in DOCUMENT_KIND.values()
+        }
         self.issued = _issued_items(con)
 
     def keys(self) -> list[tuple[str, str, str]]:
-        recorded = {(r["kind"], r["recipient_id"], r["period"]) for r in self.records.values()}
-        return sorted(k for k in set(self.items) | recorded if k in recorded or self.drafts(k[0], k[1]))
+        recorded = {(r["area"], r["recipient_id"], r["period"]) for r in self.records.values()}
+        return sorted(
+            k
+            for k in set(self.items) | recorded
+            if k in recorded or (self.drafts(k[0], k[1]) and self.own_name(k[0], k[1]) is None)
+        )
+
+    def own_name(self, kind: str, recipient_id: str) -> str | None:
+        """The municipality's own name the recipient's record gives, if any (contract 8.4: a site whose
+        landowner or applicant, or premises whose user, is the municipality gets no notice)."""
+        found = self.recipients.get((kind, recipient_id)) or {}
+        names = self._rules_of(kind, recipient_id).own_names
+        for key in ("recipient_name", "record_name", "applicant_name"):
+            if is_own(found.get(key), names):
+                return str(found.get(key))
+        return None
+
+    def own_findings(self) -> list[dict]:
+        """Each finding at the municipality's own site or premises, for its person's worklist: no notice
+        (contract 8.4)."""
+        out = []
+        for (kind, recipient_id, period), items in sorted(self.items.items()):
+            owner = self.own_name(kind, recipient_id)
+            if owner is None or (kind, recipient_id, period) in self._recorded_keys():
+                continue
+            r = self._rules_of(kind, recipient_id)
+            found = self.recipients.get((kind, recipient_id)) or {}
+            # the month seen to: a notices_mailed row of its kind, subject and month with a withdrawn_reason
+            # and no mailing day (no notice goes to the municipality itself) closes its lines once corrected
+            closed_by = law.withdrawal(self.docs.mailings(kind, recipient_id, period))
+            labels = swppp_law.finding_labels(r, self.as_of) if kind == "stormwater" else None
+            for i in law.sort_items(items):
+                i = with_law(i, r)
+                if i.resolved_on is not None and i.resolved_on > self.as_of:
+                    i = replace(i, resolved_on=None)
+                out.append(
+                    {
+                        "person": OWN_PERSON[kind],
+                        "kind": kind,
+                        "subject_id": recipient_id,
+                        "subject_name": found.get("record_name"),
+                        "owner": owner,
+                        "municipality": r.name,
+                        "period": period,
+                        "item": i.item,
+                        "ref": i.ref,
+                        "item_on": i.month_day,
+                        "known_on": i.known_on,
+                        "resolved_on": i.resolved_on
+                        if i.resolved_on and i.resolved_on <= self.as_of
+                        else None,
+                        "description": self._describe(i, r, self.as_of),
+                        "finding": words.sentence(i, self.as_of, r, labels),
+                        "closed_by": closed_by,
+                        "rule": i.rule,
+                        "law": i.law,
+                    }
+                )
+        return out
+
+    def _recorded_keys(self) -> set[tuple[str, str, str]]:
+        return {(r["area"], r["recipient_id"], r["period"]) for r in self.records.values()}
 
     def drafts(self, kind: str, recipient_id: str = "") -> bool:
         """Whether the rules say how a notice of this kind is issued: for a sewer user the town's (who signs
@@ -416,10 +484,7 @@ class NoticeBuilder:
         return self.rules.get(jurisdiction, self.sewer_rules)
 
     def _sewer_unstated(self) -> bool:
-        r = self.sewer_rules
-        return not (
-            r.sewer_enforcement is not None and r.penalties is not None and r.penalties.sewer_use is not None
-        )
+        return not self.sewer_rules.sewer_notices_stated()
 
     def undrafted(self) -> list[NotJudged]:
         out = []
@@ -450,15 +515,33 @@ class NoticeBuilder:
 
     def build(self) -> NoticeRun:
         built = [self.notice(*key) for key in self.keys()]
-        files = {f for r in self.records.values() for f in (r["file"], r["html_file"]) if f}
-        return NoticeRun([n for n in built if n is not None], files)
+        return NoticeRun([n for n in built if n is not None], self.own_findings(), self.undrafted_items())
+
+    def undrafted_items(self) -> list[dict]:
+        """The violations of each month whose notice the rules do not say how to issue (contract 8.6: the
+        pages and the index count and list them like any other, whatever the rules hold): rows of
+        notice_items with no notice, notice_status ``not_drafted`` (not_judged says why)."""
+        out = []
+        recorded = self._recorded_keys()
+        for (kind, recipient_id, period), items in sorted(self.items.items()):
+            if (kind, recipient_id, period) in recorded or self.drafts(kind, recipient_id):
+                continue
+            if self.own_name(kind, recipient_id) is not None:
+                continue
+            r = self._rules_of(kind, recipient_id)
+            month = Notice(kind, recipient_id, period, {"status": NOT_DRAFTED})  # no notice: its items only
+            for i in law.sort_items(items):
+                out.append(
+                    self._item_row(month, with_law(i, r), r, self.as_of, in_letter=False, supported=True)
+                )
+        return out
 
     # -- one notice
 
     def notice(self, kind: str, recipient_id: str, period: str) -> Notice | None:
         number = notice_number(kind, recipient_id, period)
         record = self.records.get(number)
-        found = self.mailings.get((kind, recipient_id, period), [])
+        found = self.docs.mailings(kind, recipient_id, period)
         mailing = law.earliest_mailing(found)
         current = law.sort_items(self.items.get((kind, recipient_id, period), []))
         if record is None and not current:
@@ -469,7 +552,7 @@ class NoticeBuilder:
         current = [with_law(i, r) for i in current]
         issued_on = record["issued_on"] if record is not None else (mailing.mailed_on if mailing else None)
         withdrawn = None if issued_on is not None else law.withdrawal(found)
-        days, correct_by = self._correction(kind, record, mailing, issued_on, r)
+        days, correct_by, review, period_problem = self._correction(kind, record, mailing, issued_on, r)
         n = Notice(
             kind,
             recipient_id,
@@ -487,7 +570,7 @@ class NoticeBuilder:
                 "jurisdiction": jurisdiction,
                 "certified_mail_no": (record or {}).get("certified_mail_no")
                 or (mailing.certified_mail_no if mailing else None),
-                "mailings": len(found),
+                "mailings": len(mailing_days(found)),
                 "withdrawn_reason": withdrawn,
                 "recipient_name": (recipient or {}).get("recipient_name"),
                 "mailing_address": "; ".join(recipient["recipient"].lines()) if recipient else None,
@@ -496,18 +579,23 @@ class NoticeBuilder:
             },
         )
         day = issued_on or self.as_of
+        if issued_on is not None and not (n.row["certified_mail_no"] or "").strip():
+            mailing_by = r.sewer_enforcement.at(day).mailing if kind == "sewer" else ""
+            if "certified" in (mailing_by or "").lower():
+                review.append(
+                    f"certified_mail_no is blank: the law serves the notice by {mailing_by}; record its "
+                    "number"
+                )
         if record is not None:
             listed = [with_law(i, r) for i in self.issued.get(number, [])]
             self._items(n, listed, current, in_letter_known=True)
-            n.row.update(
-                ready_to_send=bool(record.get("ready")), not_ready_reason=record.get("not_ready_reason")
-            )
         else:
-            listed = law.letter_items(current, day) if issued_on is not None else current
+            listed = law.letter_items(current, day)
             self._items(n, listed, current, in_letter_known=issued_on is not None)
-            self._letter(n, r, recipient, listed, day, mailing is not None)
-            if issued_on is not None:
-                n.issued_items = [{"document_id": number, **self._issued_row(i, r, day)} for i in listed]
+        n.period_problem = period_problem
+        self._letter(n, r, recipient, listed, day, mailing is not None or record is not None, found, review)
+        if record is None and issued_on is not None:
+            n.issued_items = [{"document_id": number, **self._issued_row(i, r, day)} for i in listed]
         n.row["violations"] = len(n.items)
         n.row["rule"] = (
             r.sewer_enforcement.at(day).citation
@@ -522,17 +610,30 @@ class NoticeBuilder:
 
     def _correction(
         self, kind: str, record: dict | None, mailing: law.Mailing | None, issued_on: dt.date | None, r: Rules
-    ) -> tuple[int | None, dt.date | None]:
-        if record is not None:
-            return record["correct_within_days"], record["correct_by"]
+    ) -> tuple[int | None, dt.date | None, list[str], str | None]:
+        """(days to correct, last day to correct, what to review, what keeps the letter from the mail): as
+        recorded; a record whose mailing gave no days takes them from its mailing's row once the row gives
+        them (contract 8.3: the mailing was recorded without them, and listed for review until they are)."""
+        if record is not None and record["correct_within_days"] is not None:
+            return record["correct_within_days"], record["correct_by"], [], None
         if mailing is None or issued_on is None:
-            return None, None
-        maximum = None
+            return None, None, [], None
+        doc_kind, given, maximum, cited = KINDS[DOCUMENT_KIND[kind]], mailing.correct_within_days, None, ""
         if kind == "sewer":
-            version = self.sewer_rules.notices.sewer_correction.get(issued_on)
-            maximum = version.max_days if version is not None else None
-        days = law.correction_days(kind, mailing.correct_within_days, maximum)
-        return days, law.correct_by(issued_on, days, period_end(r))
+            version = self.sewer_rules.versions_of("notices.sewer_correction").get(issued_on)
+            if version is not None:
+                maximum, cited = version.max_days, version.citation
+                if version.set_per_notice:  # "a reasonable time": the days each notice gives (contract 8.8)
+                    doc_kind = replace(doc_kind, days=DAYS_GIVEN)
+                elif given is None and version.days is not None:  # the rules' days, short of the most
+                    given = version.days
+        period = period_given(doc_kind, given, maximum, cited)
+        return (
+            period.days,
+            law.correct_by(issued_on, period.days, period_end(r)),
+            list(period.review),
+            period.problem,
+        )
 
     def _items(
         self, n: Notice, listed: list[law.Item], current: list[law.Item], in_letter_known: bool
@@ -604,8 +705,71 @@ class NoticeBuilder:
         }
 
     def _letter(
-        self, n: Notice, r: Rules, recipient: dict | None, listed: list[law.Item], day: dt.date, mailed: bool
+        self,
+        n: Notice,
+        r: Rules,
+        recipient: dict | None,
+        listed: list[law.Item],
+        day: dt.date,
+        mailed: bool,
+        found: list[law.Mailing],
+        review: list[str],
     ) -> None:
+        """The notice's letter, through the one helper of documents (outfall.documents): written as the
+        facts stood on ``day``, or, on record, left as it was written."""
+        row = n.row
+        person = recipient["recipient"] if recipient else None
+        on_record = self.records.get(row["notice_id"]) is not None
+        context: dict = {}
+        problems: list[str] = []
+        if not on_record:
+            context = self._context(n, r, recipient, listed, day, mailed)
+            if n.kind == "stormwater":
+                problems += stormwater_problems(listed, r, day, row["correct_within_days"])
+            if n.period_problem:
+                problems.append(n.period_problem)
+            if mailed and not listed:
+                problems.append(
+                    f"the mailing recorded on {words.day_words(day)} is dated before any violation of "
+                    f"{_period_words(n.period)} was known: check the mailing day"
+                )
+        found_on = [i["known_on"] or i["item_on"] for i in n.items if i["known_on"] or i["item_on"]]
+        written = self.docs.add(
+            Document(
+                DOCUMENT_KIND[n.kind],
+                row["notice_id"],
+                letter_file(n.kind, n.recipient_id, n.period),
+                n.recipient_id,
+                row["jurisdiction"],
+                context,
+                recipient=person,
+                fix=INPUT_FILE[n.kind],
+                status=row["status"],
+                dated=row["issued_on"],
+                period=n.period,
+                mailings=tuple(found),
+                correct_within_days=row["correct_within_days"],
+                correct_by=row["correct_by"],
+                missing=problems,
+                review=review,
+                items=len(n.items),
+                found_on=min(found_on) if found_on else row["first_violation_on"],
+                withdrawn_reason=row["withdrawn_reason"],
+                recipient_name=row["recipient_name"],
+            )
+        )
+        reasons = [written.problems] if written.problems else []
+        if row["status"] == law.WITHDRAWN:
+            reasons = [f"this draft was withdrawn ({row['withdrawn_reason']})", *reasons]
+        row["ready_to_send"] = not reasons
+        row["not_ready_reason"] = "; ".join(reasons) or None
+        row["address_missing"] = written.address_missing
+        row["review"] = written.review
+        n.written = written.html is not None
+
+    def _context(
+        self, n: Notice, r: Rules, recipient: dict | None, listed: list[law.Item], day: dt.date, mailed: bool
+    ) -> dict:
         row = n.row
         base = {
             **row,
@@ -634,39 +798,7 @@ class NoticeBuilder:
                 "copy_to": copy_lines(copy, person),
             }
         )
-        problems = address_problems(person, INPUT_FILE[n.kind])
-        address = list(problems)
-        if n.kind == "stormwater":
-            problems += stormwater_problems(listed, r, day, row["correct_within_days"])
-        if mailed and not listed:
-            problems.append(
-                f"the mailing recorded on {words.day_words(day)} is dated before any violation of "
-                f"{_period_words(n.period)} was known: check the mailing day"
-            )
-        draft = (
-            []
-            if mailed
-            else [
-                "this notice is a draft: it has not been mailed, so it sets no deadline; record "
-                "its mailing in the notices mailed file and run again"
-            ]
-        )
-        if row["status"] == law.WITHDRAWN:
-            draft = [f"this draft was withdrawn ({row['withdrawn_reason']})"]
-        rendered = self.writer.render(
-            TEMPLATES[n.kind],
-            context,
-            jurisdiction=row["jurisdiction"],
-            area=n.kind,
-            missing=[*draft, *problems],
-        )
-        reasons = [x for x in rendered.not_ready if x not in draft]
-        if row["status"] == law.WITHDRAWN:
-            reasons = [*draft, *reasons]
-        row["ready_to_send"] = not reasons
-        row["not_ready_reason"] = "; ".join(reasons) or None
-        row["address_missing"] = "; ".join(x for x in reasons if x in address) or None
-        n.html = rendered.html
+        return context
 
 
 def copy_lines(copy: Recipient | None, to: Recipient | None) -> list[str]:
@@ -719,6 +851,7 @@ def period_end(rules: Rules):
         "swppp_other_findings",
         "notices_mailed",
         "industrial_users",
+        "user_permits",
         "sites",
     ],
     description="Notices of violation, one per recipient and month with a violation: for a sewer user its "
@@ -734,16 +867,18 @@ def notices(
 ) -> MaterializeResult:
     paths = outputs(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
-        builder = NoticeBuilder(con, settings, rules, writer)
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
+        docs = Documents(con, writer, paths.dashboards, DOCUMENT_KIND.values(), settings.as_of_date())
+        builder = NoticeBuilder(con, settings, rules, docs)
         built = builder.build()
         rows = built.rows()
         with transaction(con):
             replace_rows(con, "notices", pd.DataFrame(rows))
             replace_rows(con, "notice_items", pd.DataFrame(built.item_rows()))
+            save_own_findings(con, "notices", built.own)
             record_not_judged(con, "notices", builder.undrafted())
             for n in built.notices:
-                if n.issued_items or n.html is not None and n.row["status"] == law.MAILED:
+                if n.issued_items or n.written and n.row["status"] == law.MAILED:
                     con.execute(
                         sql("delete_notice_items_issued"), {"document_id": n.row["notice_id"]}
                     ).fetchall()
@@ -751,12 +886,8 @@ def notices(
                         con.register("_issued", pd.DataFrame(n.issued_items))
                         con.execute(sql("insert_notice_items_issued")).fetchall()
                         con.unregister("_issued")
-            if paths.dashboards is not None:
-                with each_folder_swept_once():
-                    for rel, html_text in built.letters().items():
-                        target = paths.dashboards / rel
-                        write_letter(target.parent, target.name, html_text)
-        removed = _remove_stale(paths.dashboards, set(built.letters()) | built.recorded_files)
+            docs.save(con)
+            removed = docs.write()
         if paths.dashboards is None:
             context.log.warning("in-memory warehouse and no dashboards folder: notice letters not written")
         counts: dict[str, int] = defaultdict(int)
@@ -765,27 +896,14 @@ def notices(
         return table_result(
             con,
             "notices",
-            letters_written=len(built.letters()) if paths.dashboards else 0,
+            letters_written=built.written() if paths.dashboards else 0,
             items=len(built.item_rows()),
             stale_letters_removed=removed,
             not_ready_to_send=sum(1 for n in rows if not n["ready_to_send"]),
             needs_review=sum(1 for n in rows if n["needs_review"]),
+            own_site_findings=len(built.own),
             by_kind_and_status=MetadataValue.json(dict(sorted(counts.items()))),
         )
-
-
-def _remove_stale(dashboards: Path | None, keep: set[str]) -> int:
-    """Remove the draft letters of notices that no longer exist; never a letter of the record."""
-    if dashboards is None:
-        return 0
-    removed = 0
-    for kind in law.KINDS:
-        folder = dashboards / "letters" / kind
-        for stale in folder.glob(f"{LETTER_PREFIX}*.html") if folder.is_dir() else []:
-            if f"letters/{kind}/{stale.name}" not in keep:
-                stale.unlink()
-                removed += 1
-    return removed
 
 
 @table_check(

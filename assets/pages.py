@@ -22,13 +22,14 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, read_as_of
 from dashboards import query
 from dashboards.html import PageMeta, day_words, months_words, noun, role_name
 from dashboards.index import IndexData, PageCard, build_index_page, build_quarantine_page
 from dashboards.output import ensure_plotly_js, write_atomic
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import local_timezone
+from outfall.rules.judged import Judged
 from outfall.warehouse import configure, sql
 
 # The quarantine page lists the first rows of each dataset and reason (one fix per reason); it says
@@ -133,6 +134,7 @@ def write_page(
     folder = dashboards_dir(duckdb, settings)
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
+        read_as_of(con, settings.as_of_date(), rules.timezone())  # the inputs as of the run's day
         data = read(con, folder)
     html_text, meta = build(data)
     ensure_plotly_js(folder)
@@ -202,7 +204,7 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -
     as_of = settings.as_of_date()
     year = {"year": as_of.year}
     samples = _counts(r, "discharge_violations", "count_dashboard_violations", year)
-    items = _counts(r, "notice_items", "count_dashboard_notice_items", {"kind": "sewer"}) or (
+    items = _counts(r, "notice_items", "count_dashboard_sewer_violations") or (
         0,
         [],
         None,
@@ -211,9 +213,11 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -
     (slugs,) = _counts(r, "slug_events", "count_dashboard_slug_events") or (None,)
     (expiring,) = _counts(r, "compliance_summary", "count_dashboard_expiring_permits") or (None,)
     town = rules.town_rules()
-    warning = town.notices.permit_expiry_warning.get(as_of) if town.notices else None
+    judged = rules.judged()
+    warning = town.versions_of("notices.permit_expiry_warning").get(as_of)
     within = f"within {warning.days} days " if warning else ""
     numbers = []
+    duties = ("limits", "reports", "testing", "permits")
     if samples is None:
         numbers.append(("–", "violations", ""))
     else:
@@ -221,19 +225,27 @@ def _sewer_numbers(r: Reader, settings: OutfallSettings, rules: RulesResource) -
         total, recipients, first_item, last_item = items  # the notices' items, as the sewer page counts
         days = [d for d in (first, last, first_item, last_item) if d is not None]
         period = months_words(min(days), max(days)) if days else "no sample yet"
+        stated = total or any(judged.judged(d) for d in duties)
+        unjudged = judged.reasons(duties)
         numbers += [
             (
-                f"{total:,}",
-                f"{noun(total, 'violation')}, {period}: the items of the notices; "
-                f"{len(recipients or []):,} {noun(len(recipients or []), 'user')}",
-                _tone(total),
+                f"{total:,}" if stated else "not judged",
+                f"{noun(total, 'violation')}, {period}: the items of the notices"
+                + (f"; {len(recipients or []):,} {noun(len(recipients or []), 'user')}" if stated else "")
+                + (f"; {unjudged}" if unjudged else ""),
+                _tone(total) if not unjudged or total else "warn",
             ),
         ]
     flow = _flow_span(r)
-    numbers.append((_n(slugs), f"slug {noun(slugs, 'event')}" + (f", {flow}" if flow else ""), _tone(slugs)))
     numbers.append(
-        (_n(expiring), f"{noun(expiring, 'permit')} expiring {within}or expired", _tone(expiring, "warn"))
+        _judged_number(judged, "slugs", slugs, f"slug {noun(slugs, 'event')}" + (f", {flow}" if flow else ""))
     )
+    expiring_words = f"{noun(expiring, 'permit')} expiring {within}or expired"
+    if not warning:
+        expiring_words = f"{noun(expiring, 'permit')} expired; expiring: " + judged.none(
+            "permit_expiry", "no policy in effect on the day judged"
+        )
+    numbers.append((_n(expiring), expiring_words, _tone(expiring, "warn")))
     return numbers
 
 
@@ -244,7 +256,17 @@ def _flow_span(r: Reader) -> str:
     return months_words(rows["first"].iloc[0], rows["last"].iloc[0]) if not rows.empty else ""
 
 
-def _stormwater_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str, str, str]]:
+def _judged_number(
+    judged: Judged, duty: str, value: Any, words: str, tone: str = "bad"
+) -> tuple[str, str, str]:
+    """A card's number, its words and tone: a 0 of a duty the rules do not judge reads "not judged", and its
+    words say why (contract 8.6)."""
+    if value == 0 and not judged.judged(duty):
+        return "not judged", f"{words}; {judged.reason(duty)}", "warn"
+    return _n(value), words, _tone(value, tone)
+
+
+def _stormwater_numbers(r: Reader, settings: OutfallSettings, judged: Judged) -> list[tuple[str, str, str]]:
     """The stormwater card's numbers, each with the period it covers, as the stormwater page counts them."""
     as_of = settings.as_of_date()
     week_end = as_of + dt.timedelta(days=7)
@@ -255,25 +277,34 @@ def _stormwater_numbers(r: Reader, settings: OutfallSettings) -> list[tuple[str,
     notices = _counts(r, "notices", "count_dashboard_notices", {"kind": "stormwater"})
     period = months_words(first, last) or "no finding yet"
     numbers = [
-        (
-            _n(overdue),
+        _judged_number(
+            judged,
+            "inspections",
+            overdue,
             f"{noun(overdue, 'inspection')} overdue, {period}: due and not made by {day_words(as_of)}",
-            _tone(overdue),
         ),
-        (_n(late), f"{noun(late, 'inspection')} made late, {period}", _tone(late, "warn")),
-        (_n(week), f"{noun(week, 'inspection')} due by {week_end:%A %B} {week_end.day}", _tone(week, "warn")),
+        _judged_number(
+            judged, "inspections", late, f"{noun(late, 'inspection')} made late, {period}", "warn"
+        ),
+        _judged_number(
+            judged,
+            "inspections",
+            week,
+            f"{noun(week, 'inspection')} due by {week_end:%A %B} {week_end.day}",
+            "warn",
+        ),
     ]
     if notices is not None:
         count, mailed, drafts, items, first_month, last_month = notices
         months = months_words(*(f"{m}-01" if m else None for m in (first_month, last_month))) or "none yet"
-        numbers.append(
-            (
-                _n(count),
-                f"{noun(count, 'notice of violation', 'notices of violation')}, {months}: {mailed} mailed, "
-                f"{drafts} {noun(drafts, 'draft')}, listing {items} {noun(items, 'finding')}",
-                "",
+        words = f"{noun(count, 'notice of violation', 'notices of violation')}"
+        if count or judged.judged("stormwater_notices"):
+            words += (
+                f", {months}: {mailed} mailed, {drafts} {noun(drafts, 'draft')}, listing {items} "
+                f"{noun(items, 'finding')}"
             )
-        )
+        number, words, _tone_ = _judged_number(judged, "stormwater_notices", count, words)
+        numbers.append((number, words, "warn" if number == "not judged" else ""))
     return numbers
 
 
@@ -315,7 +346,7 @@ def _cards(
             "What to do next, this week's inspections, late and overdue findings, notices, illicit "
             "discharges; each site's inspections against rainfall.",
             (folder / "stormwater.html").exists(),
-            _stormwater_numbers(r, settings),
+            _stormwater_numbers(r, settings, rules.judged()),
         ),
         PageCard(
             "billing.html",
@@ -358,6 +389,7 @@ def read_index_data(
     data.not_judged = r.named("not_judged", "select_dashboard_not_judged", {"examples": NOT_JUDGED_EXAMPLES})
     data.cards = _cards(r, folder, settings, rules, data.laws)
     data.worklist = r.named("worklist", "select_dashboard_worklist")
+    data.held_back = r.named("held_back", "select_held_back")
     data.reports = _reports(con, r, folder)
     data.present = r.present
     return data
@@ -415,6 +447,7 @@ def dashboard_index(
     folder = dashboards_dir(duckdb, settings)
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
+        read_as_of(con, settings.as_of_date(), rules.timezone())  # the inputs as of the run's day
         data = read_index_data(con, settings, rules, folder)
     data.failures = [tuple(f) for f in json.loads(context.run.tags.get(FAILED_STEPS_TAG) or "[]")]
     quarantine_html, _ = build_quarantine_page(data)

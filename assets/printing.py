@@ -24,25 +24,22 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, warehouse
 from assets.records import pdf_of
+from outfall.document_kinds import KINDS, MAILED_NOTICES, READY_TO_MAIL, writers
 from outfall.letters import read_letterhead
 from outfall.pdf import join_pdfs, print_pdfs
+from outfall.records import files_on_record
 from outfall.resources import OutfallSettings
 from outfall.warehouse import sql
 
-AREAS = ("sewer", "stormwater")
-BATCH = "ready_to_mail.pdf"
-NOTICES_BATCH = "mailed_notices.pdf"  # in <dashboards>/letters/
-NOTICE_KINDS = ("sewer_notice", "stormwater_notice")
-NOT_MAIL = ("snc_publication",)  # printed, but for publication: in no batch to mail
+AREAS = tuple(sorted({k.area for k in KINDS.values()}))
+BATCH = f"{READY_TO_MAIL}.pdf"
+NOTICES_BATCH = f"{MAILED_NOTICES}.pdf"  # in <dashboards>/letters/
+# The kinds printed into each batch (the registry's ``batch``; None: printed, in no batch to mail).
+NOTICE_KINDS = tuple(k.name for k in KINDS.values() if k.batch == MAILED_NOTICES)
+AREA_KINDS = tuple(k.name for k in KINDS.values() if k.batch == READY_TO_MAIL)
 # The assets whose letters are printed: `outfall run` starts Chromium (outfall.pdf.warm) when the
 # first of them starts, so that the browser is up by the time the letters are.
-LETTER_SOURCES = (
-    "notices",
-    "snc_publication",
-    "grease_trap_status",
-    "swppp_notices",
-    "illicit_discharge_letters",
-)
+LETTER_SOURCES = writers()
 
 
 def _say(line: str) -> None:
@@ -91,10 +88,12 @@ def letter_pdfs(
     if dashboards is None:
         context.log.warning("in-memory warehouse and no dashboards folder: no letters to print")
         return MaterializeResult(metadata={"pdfs": 0})
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         rows = con.execute(sql("select_letters_to_print")).fetchall()
         not_ready = con.execute(sql("count_letters_not_ready")).fetchall()[0][0]
-    jobs, recorded = [], set()
+        # the record's files, whatever day this run judges by: never printed again nor removed
+        on_record = {dashboards / f for f in files_on_record(con) if f.endswith(".pdf")}
+    jobs, recorded = [], set(on_record)
     for letter, kind, _area, _dated, is_recorded, _ready in rows:
         html = dashboards / letter
         if is_recorded:
@@ -109,7 +108,7 @@ def letter_pdfs(
         parts = [
             pdf_of(dashboards / letter)
             for letter, kind, a, _d, _r, ready in rows
-            if a == area and ready and kind not in NOTICE_KINDS and kind not in NOT_MAIL
+            if a == area and ready and kind in AREA_KINDS
         ]
         batches += _batch([p for p in parts if p in printed], dashboards / "letters" / area / BATCH)
     notice_parts = [

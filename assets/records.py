@@ -1,18 +1,21 @@
 """Every letter a run writes, and the record of the ones written for a mailing.
 
-- ``letters`` (contract 6.5): one row per letter written, whatever asset wrote it (monthly notices,
-  grease orders, stop-work orders, illicit discharge letters, the annual list of users in significant
-  noncompliance), whether it is ready to mail and, if not, what is missing in words. One address
-  rule for every letter (``outfall.letters.address_problems``); a letter that is not ready is in no
-  batch to print or mail (``assets/printing.py`` reads this table).
-- ``documents_issued`` (contract 6.2, 7.3): one row per document written for a mailing (a mailed notice,
-  a mailed grease-trap or stop-work order, an illicit discharge letter dated by its notice or cost
-  notice), ready to mail or not (a letter not ready is recorded with ``ready`` false and its reason,
+- ``letters`` (contract 6.5): one row per letter written, whatever asset wrote it (each kind of the
+  registry ``outfall.document_kinds``, written through the one helper ``outfall.documents``), whether it is
+  ready to mail and, if not, what is missing in words. One address rule for every letter
+  (``outfall.letters.address_problems``); a letter that is not ready is in no batch to print or mail
+  (``assets/printing.py`` reads this table). This asset completes the table once every kind is written:
+  whether each is on record, and the address conflicts.
+- ``documents_issued`` (contract 6.2, 7.3, 8.3): one row per mailing of a document (a mailed notice, a
+  mailed grease-trap or stop-work order, an illicit discharge letter dated by its notice or cost notice;
+  a document recorded as mailed on a second day is a second row, ``<number>/2``, of the same file), ready
+  to mail or not (a letter not ready is recorded with ``ready`` false and its reason,
   never written again), recorded once its files are written (the PDF where Chromium
   printed one, else the HTML) and chained by SHA-256: prev_sha256 is the previous row's chain value
   in the order of issued_on then document_id, chain_sha256 the SHA-256 of prev_sha256 + sha256 +
   document_id. Once recorded, no run rewrites or deletes the files; ``outfall verify`` checks them.
-- ``address_conflicts``: recipients whose ZIP code differs between two input files.
+- ``address_conflicts``: recipients whose ZIP code differs between two input files (a letter to one is not
+  ready until it is resolved: ``outfall.documents``).
 """
 
 import datetime as dt
@@ -30,19 +33,13 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, table_check, table_result, warehouse
-from outfall.letters import parse_address_block
+from outfall.document_kinds import writers
+from outfall.documents import address_conflicts
 from outfall.pdf import recorded_source, source_digest
 from outfall.records import rechain, sha256_of_file, verify_records
 from outfall.resources import OutfallSettings
 from outfall.warehouse import replace_rows, sql, transaction
 
-LETTER_SOURCES = (
-    "notices",
-    "grease_trap_status",
-    "swppp_notices",
-    "illicit_discharge_letters",
-    "snc_publication",
-)
 PDF_FOLDER = "pdf"
 
 
@@ -57,48 +54,6 @@ def pdf_of(html: Path) -> Path:
     return html.parent / PDF_FOLDER / f"{html.stem}.pdf"
 
 
-# ------------------------------------------------------------------ address conflicts
-
-
-def _zip5(value: object) -> str | None:
-    text = str(value or "").strip()
-    return text[:5] if len(text) >= 5 and text[:5].isdigit() else None
-
-
-def _name_key(value: object) -> str:
-    return " ".join(str(value or "").lower().replace(",", " ").replace(".", " ").split())
-
-
-def address_conflicts(con) -> list[dict]:
-    """Recipients named the same in two input files with different ZIP codes (the first five digits)."""
-    seen: dict[str, list[tuple[str, str, str, str]]] = {}
-    for r in _records(con, "select_recipient_addresses"):
-        zip_code = _zip5(r["zip"]) or _zip5(parse_address_block(r["address_text"])[3])
-        key = _name_key(r["name"])
-        if zip_code and key:
-            seen.setdefault(key, []).append(
-                (r["source"], str(r["recipient_id"] or ""), zip_code, str(r["name"]))
-            )
-    out = []
-    for entries in seen.values():
-        first = entries[0]
-        for other in entries[1:]:
-            if other[2] != first[2]:
-                out.append(
-                    {
-                        "recipient_name": first[3],
-                        "recipient_id": first[1] or other[1],
-                        "source": first[0],
-                        "zip": first[2],
-                        "other_source": other[0],
-                        "other_zip": other[2],
-                        "detail": f"{first[3]}: ZIP code {first[2]} in {first[0]}, {other[2]} in {other[0]}; "
-                        f"correct the wrong one",
-                    }
-                )
-    return out
-
-
 # ------------------------------------------------------------------ the assets
 
 
@@ -106,25 +61,25 @@ def address_conflicts(con) -> list[dict]:
     pool=WAREHOUSE_POOL,
     group_name=GROUP_DASHBOARDS,
     kinds={"duckdb"},
-    deps=list(LETTER_SOURCES) + ["industrial_users", "sites", "illicit_discharges"],
+    deps=list(writers()) + ["industrial_users", "sites", "illicit_discharges"],
     description="Every letter written (notices of violation, grease trap orders, stop-work orders, illicit "
-    "discharge letters, the annual list of users in significant noncompliance): whether it is ready to "
-    "mail and, if not, what is missing. A letter is ready only when its recipient has a name, a street "
-    "address, a city, a state and a five- or nine-digit ZIP code. Also the recipients whose ZIP code "
-    "differs between two input files (table address_conflicts).",
+    "discharge letters, the annual list of users in significant noncompliance), as the asset of each kind "
+    "wrote it through the one helper of documents: whether it is ready to mail and, if not, what is "
+    "missing. A letter is ready only when its recipient has a name, a street address, a city, a state and a "
+    "five- or nine-digit ZIP code that no two input files give differently. Also the recipients whose ZIP "
+    "code differs between two input files (table address_conflicts).",
 )
 def letters(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
-    with warehouse(duckdb) as con:
-        rows = _records(con, "select_letters")
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         conflicts = address_conflicts(con)
         with transaction(con):
-            replace_rows(con, "letters", pd.DataFrame(rows))
             replace_rows(con, "address_conflicts", pd.DataFrame(conflicts))
+            con.execute(sql("update_letters_recorded")).fetchall()
+        rows = _records(con, "select_letters")
         kinds: dict[str, int] = {}
         for r in rows:
-            kinds[f"{r['letter_kind']} {'ready' if r['ready'] else 'not ready'}"] = (
-                kinds.get(f"{r['letter_kind']} {'ready' if r['ready'] else 'not ready'}", 0) + 1
-            )
+            key = f"{r['letter_kind']} {'ready' if r['ready'] else 'not ready'}"
+            kinds[key] = kinds.get(key, 0) + 1
         return table_result(
             con,
             "letters",
@@ -135,9 +90,9 @@ def letters(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeRes
 
 
 def new_records(con, dashboards: Path) -> list[dict]:
-    """The documents written for a mailing that are not yet on record: their file (the PDF when one was
-    printed
-    from this very HTML, else the HTML) and its hash."""
+    """The mailings of documents not yet on record: their file (the PDF when one was printed from this very
+    HTML, else the HTML) and its hash. A document's later mailing (``<number>/2``) is a record of the same
+    file."""
     out = []
     now = dt.datetime.now(dt.UTC)
     for r in _records(con, "select_letters_to_record"):
@@ -185,7 +140,9 @@ def documents_issued(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings
 ) -> MaterializeResult:
     paths = outputs(duckdb, settings)
-    with warehouse(duckdb) as con:
+    # The record is written whole (main.documents_issued), whatever day this run judges by (contract 8.1: it
+    # is the record of what was mailed); the letters of this run, judged as of its day, say what it adds.
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         new = new_records(con, paths.dashboards) if paths.dashboards is not None else []
         with transaction(con):
             if new:
@@ -210,7 +167,7 @@ def documents_issued(
 )
 def check_integrity_documents_issued(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
     paths = outputs(duckdb, settings)
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb) as con:  # the whole record, whatever day the run judges by
         problems = verify_records(con, paths.dashboards) if paths.dashboards is not None else []
         total = con.execute("SELECT count(*) FROM documents_issued").fetchall()[0][0]
     return AssetCheckResult(

@@ -10,9 +10,11 @@ from collections.abc import Iterable
 
 import duckdb
 import pandas as pd
+from dagster import MetadataValue
 from dagster_duckdb import DuckDBResource
 
 from assets.common import outputs, warehouse
+from outfall.ingest.as_of import held_back
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import RulesError
 from outfall.rules.tables import NotJudged
@@ -48,12 +50,25 @@ def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesR
         "rules_versions": _rules_versions(rules),
     }
     with warehouse(duckdb) as con:
+        held = held_back(con, as_of, rules.timezone())
         with transaction(con):
+            replace_rows(
+                con,
+                "held_back",
+                pd.DataFrame(
+                    held, columns=["dataset", "rows_after", "later_facts_after", "quarantined_after"]
+                ),
+            )
             con.execute(sql("delete_outfall_run"))
             con.execute(sql("insert_outfall_run"), row)
     # the town running Outfall is part of what its rows were judged by (a folder may hold several towns)
     version = digest(row, rules.jurisdiction())
-    return version, {"as_of": str(as_of), "dashboards": str(paths.dashboards or "(none)")}
+    return version, {
+        "as_of": str(as_of),
+        "dashboards": str(paths.dashboards or "(none)"),
+        "rows_after_the_day": sum(r[1] for r in held),
+        "rows_after_the_day_by_folder": MetadataValue.json({d: r for d, r, _, _ in held if r}),
+    }
 
 
 def record_not_judged(

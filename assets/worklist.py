@@ -2,18 +2,22 @@
 
 Each line is an action its person does and records, and it closes when that record arrives in the input
 folders (contract 7.5): mail a draft notice (or withdraw it), record the sample of a testing period,
-renew a permit (the Superintendent of Sewage); mail a draft notice, see that an inspection is made and
-record it, hold an appeal hearing, send a cost notice (the stormwater management officer); complete the
-address of a letter or of a bill, confirm a ZIP code, correct rows of a file that could not be read (the
-clerk, or whoever keeps the file). A duty of another party (a user's report, 24-hour notice or resample,
-an owner's as-built plans) is not a line: it is an item of the draft notice or a line of the record on
-the person's page.
+renew a permit, confirm or withdraw a permit no input gives any longer (the Superintendent of Sewage);
+mail a draft notice, see that an inspection is made and record it, record the delivery of the report a
+recorded inspection calls for, hold an appeal hearing, send a cost notice (the stormwater management
+officer); complete the address of a letter or of a bill, confirm a ZIP
+code, correct rows of a file that could not be read (the clerk, or whoever keeps the file). A duty of
+another party (a user's report, 24-hour notice or resample, an owner's as-built plans) is not a line: it
+is an item of the draft notice or a line of the record on the person's page.
 
 Status: ``overdue``, ``due`` within the Town's week, ``undated`` (the law gives no date: draft notices,
 oldest first by the day their first item was found), ``upcoming`` (``outfall.law.worklist``). A row of
-the to-record workbook filled against the sheet's rules comes first (``first``). Every draft comes from
-one statement, ``select_worklist_drafts`` (one branch per kind of document). The words of each action
-are built here; the dates and numbers come from the tables and the rules.
+the to-record workbook filled against the sheet's rules comes first (``first``). Every document comes
+from the one table of letters: its drafts (``select_worklist_drafts``), its mailings whose record lacks
+something (``select_worklist_reviews``, contract 8.3) and the addresses its letters lack, each kind's
+person and words from the registry of kinds (``outfall.document_kinds``). The findings at the town's own
+sites are lines of their own (``own_findings``, contract 8.4). The words of each action are built here; the
+dates and numbers come from the tables and the rules.
 """
 
 import datetime as dt
@@ -25,21 +29,16 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, table_check, table_result, warehouse
 from outfall import notice_words as words
+from outfall.document_kinds import KINDS, writers
 from outfall.law import worklist as law
 from outfall.register_export import bills_lacking_address
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.warehouse import replace_rows, sql, transaction
 
-# Whose action a draft is, by the kind its mailing is recorded as (notices_mailed.kind; illicit_nov: the
-# case's nov_on). The orders (grease_order, stop_work: contract 7.3) are their people's too.
-PERSON_OF_KIND = {
-    "sewer": law.SUPERINTENDENT,
-    "grease_order": law.SUPERINTENDENT,
-    "stormwater": law.STORMWATER_OFFICER,
-    "stop_work": law.STORMWATER_OFFICER,
-    "illicit_nov": law.STORMWATER_OFFICER,
-}
+# Whose action a monthly notice is, by its kind (the notices table's; every other document's person is the
+# registry's, outfall.document_kinds).
+PERSON_OF_KIND = {"sewer": law.SUPERINTENDENT, "stormwater": law.STORMWATER_OFFICER}
 COLUMNS = [
     "person",
     "action",
@@ -159,51 +158,128 @@ def _month(period: str) -> str:
     return words.month_words(dt.date(year, month, 1))
 
 
-# What each kind of draft document is called in its line (the orders: contract 7.3).
-ORDER_WORDS = {"grease_order": "the grease trap pump-out order", "stop_work": "the stop-work order"}
+def served_by(kind: str, rules: Rules | None) -> str:
+    """How the rules of a document's jurisdiction have it served ("certified mail"; "" where they do not
+    say): the sewer law's enforcement for the sewer area's documents, the stormwater notice of violation's
+    for the stormwater area's (contract 8.7)."""
+    if rules is None:
+        return ""
+    spec = KINDS[kind]
+    if spec.area == "sewer":
+        version = rules.versions_of("sewer_enforcement")
+    else:
+        version = rules.versions_of("swppp.notice_of_violation")
+    latest = sorted(version, key=lambda v: v.starts)[-1] if version else None
+    return (getattr(latest, "mailing", None) or "") if latest is not None else ""
 
 
-# The table each kind of draft is read from (the worklist's `source`).
-DRAFT_SOURCE = {
-    "sewer": "notices",
-    "stormwater": "notices",
-    "grease_order": "grease_orders",
-    "stop_work": "swppp_stop_work_orders",
-}
-
-
-def draft_action(d: dict) -> str:
-    """What the person does with a draft document, and records."""
-    if d["kind"] == "illicit_nov":
-        return (
-            f"Mail the notice of violation of illicit discharge case {d['recipient_id']} and record the "
-            "day it was mailed in the illicit discharges file"
-        )
-    if d["kind"] in ORDER_WORDS:
-        month = f" of {_month(d['period'])}" if d.get("period") else ""
-        return f"Mail {ORDER_WORDS[d['kind']]}{month} and record the mailing, or withdraw it"
-    count = _plural(int(d["items"] or 0), "violation")
-    return (
-        f"Mail the notice of violation for {_month(d['period'])} ({count}) by certified mail and record the "
-        f"mailing, or withdraw it"
+def draft_action(d: dict, rules: Rules | None = None) -> str | None:
+    """What the person does with a draft document, and records: its kind's words (the registry's
+    ``draft_action``; None: the kind's drafts have no line of their own), served as ``rules`` (its
+    jurisdiction's) say."""
+    words_ = KINDS[d["letter_kind"]].draft_action
+    if words_ is None:
+        return None
+    period = d.get("period")
+    by = served_by(d["letter_kind"], rules)
+    return words_.format(
+        month=_month(period) if period else "",
+        of_month=f" of {_month(period)}" if period else "",
+        count=_plural(int(d["items"] or 0), "violation"),
+        recipient_id=d["recipient_id"],
+        by=f" by {by}" if by else "",
     )
 
 
-def draft_actions(w: Worklist, drafts: list[dict]) -> None:
-    """Every draft document (select_worklist_drafts), undated, oldest first by its first item found."""
+def draft_actions(
+    w: Worklist, drafts: list[dict], rules: dict[str, Rules] | None = None, town: Rules | None = None
+) -> None:
+    """Every draft document (select_worklist_drafts), undated, oldest first by its first item found; each
+    served as the rules of its jurisdiction say (``rules``: by jurisdiction; ``town``'s where it names
+    none)."""
     for d in drafts:
+        action = draft_action(d, (rules or {}).get(d.get("jurisdiction") or "", town))
+        if action is None:
+            continue
         w.add(
-            PERSON_OF_KIND.get(d["kind"], law.SUPERINTENDENT),
-            draft_action(d),
+            KINDS[d["letter_kind"]].person,
+            action,
             d["recipient_id"],
             None,
-            DRAFT_SOURCE.get(d["kind"], "letters"),
+            KINDS[d["letter_kind"]].table,
             d["document_id"],
             name=d["recipient_name"],
             link=d["letter"],
             detail=d["not_ready_reason"],
             found_on=d["found_on"],
         )
+
+
+def record_reviews(w: Worklist, rows: list[dict]) -> None:
+    """Mailed documents whose mailing's record lacks something or gets something wrong (contract 8.3): the
+    mailing stands; its person reviews the row, whose column the line names."""
+    for d in rows:
+        spec = KINDS[d["letter_kind"]]
+        w.add(
+            spec.person,
+            f"Review the record of {spec.title} {d['document_id']}, mailed {words.day_words(d['dated'])}: "
+            f"{d['review']}",
+            d["recipient_id"],
+            None,
+            "letters",
+            d["document_id"],
+            name=d["recipient_name"],
+            link=d["letter"],
+            found_on=d["dated"],
+        )
+
+
+#: The notices_mailed kind that records a month of a municipality's own findings seen to (its notice's).
+OWN_RECORDED_AS = {"sewer": "sewer", "stormwater": "stormwater"}
+
+
+def own_actions(w: Worklist, rows: list[dict]) -> None:
+    """The findings at the municipality's own sites and premises (contract 8.4): it does not serve itself a
+    notice or an order; its person sees each corrected. Each line is plain sentences: where, what was found,
+    what to do and the record that closes it (contract 7.5: the correction; for a month's violations found
+    corrected already, such as an inspection made late, the month recorded as seen to)."""
+    for f in rows:
+        where = f"{f['subject_name']} ({f['subject_id']})" if f["subject_name"] else str(f["subject_id"])
+        found = f.get("finding") or _sentence(f["description"])
+        kind = OWN_RECORDED_AS.get(f["kind"])
+        if f["resolved_on"] is None:
+            what = f"Correct at the {f['municipality']}'s own site {where}: {found}"
+            why = (
+                f"No notice goes to the {f['municipality']} itself: {f['owner']}, of record here, is one "
+                "of its names."
+            )
+            close = "The line closes when the correction is recorded."
+        else:
+            what = f"See that it does not recur at the {f['municipality']}'s own site {where}: {found}"
+            why = f"No notice goes to the {f['municipality']} itself ({f['owner']})."
+            close = (
+                f"Close a month's lines: a notices mailed row of kind {kind}, recipient {f['subject_id']}, "
+                "that month, a withdrawn reason, no mailing day."
+                if kind
+                else ""
+            )
+        w.add(
+            f["person"],
+            what,
+            f["subject_id"],
+            None,
+            "own_findings",
+            f"{f['item']} {f['ref']} {f['item_on']}",
+            name=f["subject_name"],
+            detail=f"{why} {close}".strip(),
+            found_on=f["known_on"],
+        )
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter capital, a full stop at its end."""
+    text = str(text or "").strip()
+    return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else ""
 
 
 def review_actions(w: Worklist, rows: list[dict]) -> None:
@@ -242,13 +318,23 @@ def review_actions(w: Worklist, rows: list[dict]) -> None:
             )
 
 
-def sewer_actions(w: Worklist, permits: list[dict], testing: list[dict]) -> None:
-    """The permits to renew and the samples of the testing periods still open."""
+def _term(start: dt.date | None, end: dt.date | None) -> str:
+    """A permit's term in words: "October 1, 2021 to September 30, 2026"."""
+    first = words.day_words(start) if start else "an unknown day"
+    return f"{first} to {words.day_words(end) if end else 'no end'}"
+
+
+def sewer_actions(
+    w: Worklist, permits: list[dict], testing: list[dict], dropped: list[dict] | None = None
+) -> None:
+    """The permits to renew (recorded by a row of the permits folder: the permits sheet of the to-record
+    workbook), the permits no input gives any longer (to confirm or withdraw, contract 8.2) and the samples
+    of the testing periods still open."""
     for o in permits:
         w.add(
             law.SUPERINTENDENT,
-            f"Renew permit {o['reference'] or '(no permit number)'} and record its new dates in the "
-            "industrial users file",
+            f"Renew permit {o['reference'] or '(no permit number)'} and record the new permit in the permits "
+            "folder (the permits sheet of the to-record workbook)",
             o["user_id"],
             o["due"],
             "obligations",
@@ -256,6 +342,21 @@ def sewer_actions(w: Worklist, permits: list[dict], testing: list[dict]) -> None
             name=o["name"],
             link=f"sewer.html#user-{o['user_id']}",
             detail=o["detail"],
+        )
+    for p in dropped or ():
+        number = p["permit_no"] or "(no permit number)"
+        w.add(
+            law.SUPERINTENDENT,
+            f"Confirm permit {number}: permit {number} is no longer in the inputs. It stays in force for "
+            f"its own days ({_term(p['effective_on'], p['expires_on'])}): record it in the permits folder "
+            "to keep it, or withdraw it there with the reason",
+            p["user_id"],
+            None,
+            "user_permits",
+            f"permit {p['permit_no'] or ''}".strip(),
+            name=p["name"],
+            link=f"sewer.html#user-{p['user_id']}",
+            detail=f"last given by {p['source_file']}" if p["source_file"] else None,
         )
     for t in testing:
         kind = words.SAMPLE_TYPES.get(str(t["sample_type"] or ""), "sample")
@@ -273,9 +374,15 @@ def sewer_actions(w: Worklist, permits: list[dict], testing: list[dict]) -> None
 
 
 def stormwater_actions(
-    w: Worklist, illicit: list[dict], practices: list[dict], inspections: list[dict]
+    w: Worklist,
+    illicit: list[dict],
+    practices: list[dict],
+    inspections: list[dict],
+    reports: list[dict] | None = None,
 ) -> None:
-    """The officer's own acts: appeal hearings, cost notices, one-year and SWPPP inspections."""
+    """The officer's own acts: appeal hearings, cost notices, one-year and SWPPP inspections, and the record
+    of each awaited inspection report when it is delivered (the duty a recorded inspection creates,
+    contract 8.5)."""
     for d in illicit:
         action = (
             "Hold the appeal hearing of case {c} and record its day"
@@ -320,6 +427,21 @@ def stormwater_actions(
             detail=f"{by}{_without_requirement(i['detail'], i['requirement'])}"
             if i["detail"]
             else by.rstrip("; ") or None,
+        )
+
+    for r in reports or ():
+        w.add(
+            law.STORMWATER_OFFICER,
+            f"Record the delivery of the report of the inspection of {words.day_words(r['report_date'])} "
+            "when it arrives (the report_deliveries sheet of the to-record workbook)",
+            r["site_id"],
+            r["due_by"],
+            "swppp_reports_due",
+            f"report {r['report_date']}",
+            name=r["site_name"],
+            link=f"stormwater.html#site-{r['site_id']}",
+            detail=f"the applicant's duty, created by recording that inspection ({r['rule']}); not delivered "
+            "by then, it is a violation on the site's next notice",
         )
 
 
@@ -406,20 +528,31 @@ def quarantine_actions(w: Worklist, quarantine: list[dict]) -> None:
         )
 
 
-def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -> pd.DataFrame:
+def build_worklist(
+    con, as_of: dt.date, rules: Rules, year: int | None = None, every: dict[str, Rules] | None = None
+) -> pd.DataFrame:
     """Every person's actions on ``as_of``; ``year``: the billing year whose bills' addresses are listed
-    (None: the last year billed, as the billing page shows it)."""
+    (None: the last year billed, as the billing page shows it); ``every``: every jurisdiction's rules (how
+    its documents are served; None: the town's alone)."""
     setting = rules.worklist  # a setting of the pages, not law: undated (None: nothing is "due")
     w = Worklist(as_of, setting.due_within_days if setting is not None else None)
     quarantine_actions(w, _records(con, "select_worklist_quarantine"))
-    draft_actions(w, _records(con, "select_worklist_drafts"))
+    draft_actions(w, _records(con, "select_worklist_drafts"), every or {rules.jurisdiction: rules}, rules)
     review_actions(w, _records(con, "select_worklist_notices"))
-    sewer_actions(w, _records(con, "select_worklist_obligations"), _records(con, "select_worklist_testing"))
+    record_reviews(w, _records(con, "select_worklist_reviews"))
+    own_actions(w, _records(con, "select_worklist_own"))
+    sewer_actions(
+        w,
+        _records(con, "select_worklist_obligations"),
+        _records(con, "select_worklist_testing"),
+        _records(con, "select_worklist_permits"),
+    )
     stormwater_actions(
         w,
         _records(con, "select_worklist_illicit"),
         _records(con, "select_worklist_practices"),
         _records(con, "select_worklist_inspections"),
+        _records(con, "select_worklist_reports"),
     )
     address_actions(
         w,
@@ -435,15 +568,15 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
     group_name=GROUP_DASHBOARDS,
     kinds={"duckdb"},
     deps=[
-        "notices",
+        *writers(),
         "letters",
-        "grease_trap_status",
-        "swppp_stop_work_orders",
         "obligations",
+        "user_permits",
         "illicit_discharge_deadlines",
         "smp_findings",
         "required_testing",
         "swppp_upcoming",
+        "swppp_other_findings",
         "quarantine",
         "illicit_discharges",
         "sewer_bills",
@@ -458,8 +591,8 @@ def build_worklist(con, as_of: dt.date, rules: Rules, year: int | None = None) -
 )
 def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
     as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
-        frame = build_worklist(con, as_of, rules.town_rules(), settings.year or None)
+    with warehouse(duckdb, as_of=as_of) as con:
+        frame = build_worklist(con, as_of, rules.town_rules(), settings.year or None, rules.all_rules())
         with transaction(con):
             replace_rows(con, "worklist", frame)
         counts = frame.groupby(["person", "status"]).size().to_dict() if len(frame) else {}
@@ -485,7 +618,7 @@ def check_validity_worklist_status(
     as_of = settings.as_of_date()
     setting = rules.town_rules().worklist
     window = setting.due_within_days if setting is not None else None
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         bad, total = con.execute(
             sql("check_validity_worklist_status"), {"as_of": as_of, "window": window}
         ).fetchall()[0]

@@ -29,9 +29,11 @@ from dashboards.html import (
     frames,
     is_missing,
     join,
+    judged_kpi,
     kpis,
     month_words,
     no_data,
+    none_note,
     note,
     noun,
     page,
@@ -40,6 +42,7 @@ from dashboards.html import (
     table,
 )
 from dashboards.notices import period_words
+from outfall.rules.judged import Judged
 
 CRITERIA = {
     "chronic": "Chronic violations",
@@ -101,6 +104,12 @@ def _count_of(r: pd.Series) -> str:
 
 
 def _term(r: pd.Series) -> str:
+    """The terms of the user's permits in force during the year (``permit_terms``: each permit's, a renewal
+    being a permit of its own, contract 8.2), else the one term of ``permit_effective`` and
+    ``permit_expires``."""
+    terms = r.get("permit_terms")
+    if not is_missing(terms) and str(terms):
+        return str(terms)
     start, end = r.get("permit_effective"), r.get("permit_expires")
     if is_missing(start) and is_missing(end):
         return "not on file"
@@ -128,46 +137,7 @@ class ReportView:
 
 
 def panel_headline(view: ReportView) -> str:
-    users, when = view.users, view.when
-    single = int(users["violations"].sum()) if not users.empty else 0
-    stats = int(users["statistic_violations"].sum()) if not users.empty else 0
-    in_snc = view.snc["user_id"].nunique() if not view.snc.empty else 0
-    samples = int(users["samples"].sum()) if not users.empty else 0
-    # each count linked to the list of this report it is the length of
-    cards = kpis(
-        [
-            Kpi(
-                f"industrial users, {when}",
-                fmt_num(len(users)),
-                f"with samples, flow readings or notices in the year; {fmt_num(samples)} "
-                f"{noun(samples, 'sample')} collected",
-                "",
-                "#users",
-            ),
-            Kpi(
-                f"{noun(single + stats, 'limit')} broken, {when}",
-                fmt_num(single + stats),
-                f"{single} single samples, {stats} daily maximums or monthly averages (a sample by the day "
-                "it was collected, an average by its first day)",
-                "bad" if single + stats else "good",
-                "#violations",
-            ),
-            Kpi(
-                f"{noun(len(view.snc), 'finding')} of significant noncompliance, {when}",
-                fmt_num(len(view.snc)),
-                f"{in_snc} {noun(in_snc, 'user')}, each six-month period judged on its own",
-                "bad" if in_snc else "good",
-                "#snc",
-            ),
-            Kpi(
-                f"notices of violation mailed, {when}",
-                fmt_num(len(view.notices)),
-                "sewer notices, by the day mailed",
-                "",
-                "#notices",
-            ),
-        ]
-    )
+    cards = kpis(_headline_cards(view))
     if view.data.as_of < dt.date(view.data.year, 12, 31):
         d = view.data.as_of
         cards = (
@@ -183,8 +153,74 @@ def panel_headline(view: ReportView) -> str:
     return cards
 
 
+def _of(judged: Judged, duty: str):
+    """A count of a user's: "not judged" in place of a 0 (or a blank) the rules do not judge."""
+    return lambda v: fmt_num(v) if judged.judged(duty) or (not is_missing(v) and v) else "not judged"
+
+
+def _snc_cell(judged: Judged, r: dict) -> str:
+    if not is_missing(r.get("snc")) and bool(r["snc"]):
+        return badge("yes", "bad")
+    return "no" if judged.judged("snc") else "not judged"
+
+
+def _headline_cards(view: ReportView) -> list[Kpi]:
+    """The report's counts, each linked to the list of this report it is the length of; a 0 the rules do
+    not judge reads "not judged" (contract 8.6)."""
+    users, when, judged = view.users, view.when, view.data.judged
+    single = int(users["violations"].sum()) if not users.empty else 0
+    stats = int(users["statistic_violations"].sum()) if not users.empty else 0
+    in_snc = view.snc["user_id"].nunique() if not view.snc.empty else 0
+    samples = int(users["samples"].sum()) if not users.empty else 0
+    return [
+        Kpi(
+            f"industrial users, {when}",
+            fmt_num(len(users)),
+            f"with samples, flow readings or notices in the year; {fmt_num(samples)} "
+            f"{noun(samples, 'sample')} collected",
+            "",
+            "#users",
+        ),
+        judged_kpi(
+            judged,
+            "limits",
+            Kpi(
+                f"{noun(single + stats, 'limit')} broken, {when}",
+                fmt_num(single + stats),
+                f"{single} single samples, {stats} daily maximums or monthly averages (a sample by the "
+                "day it was collected, an average by its first day)",
+                "bad" if single + stats else "good",
+                "#violations",
+            ),
+        ),
+        judged_kpi(
+            judged,
+            "snc",
+            Kpi(
+                f"{noun(len(view.snc), 'finding')} of significant noncompliance, {when}",
+                fmt_num(len(view.snc)),
+                f"{in_snc} {noun(in_snc, 'user')}, each six-month period judged on its own",
+                "bad" if in_snc else "good",
+                "#snc",
+            ),
+        ),
+        judged_kpi(
+            judged,
+            "sewer_notices",
+            Kpi(
+                f"notices of violation mailed, {when}",
+                fmt_num(len(view.notices)),
+                "sewer notices, by the day mailed",
+                "",
+                "#notices",
+            ),
+        ),
+    ]
+
+
 def panel_users(view: ReportView) -> str:
     data, users = view.data, view.users
+    judged = data.judged
     if users.empty:
         u_html = no_data(
             "pretreatment_annual_report",
@@ -200,19 +236,28 @@ def panel_users(view: ReportView) -> str:
                 Col("permit_no", "Permit", nowrap=True),
                 Col("permit_effective", "Permit term", nowrap=True, html=lambda r: esc(_term(r))),
                 Col("samples", "Samples", num=True, fmt=fmt_num),
-                Col("violations", "Sample violations", num=True, fmt=fmt_num),
-                Col("statistic_violations", "Average and daily maximum violations", num=True, fmt=fmt_num),
-                Col("slugs", "Slug discharges", num=True, fmt=fmt_num),
-                Col("days_without_permit", "Days discharging without a permit", num=True, fmt=fmt_num),
+                Col("violations", "Sample violations", num=True, fmt=_of(judged, "limits")),
                 Col(
-                    "snc",
-                    "Significant noncompliance",
-                    html=lambda r: badge("yes", "bad") if bool(r["snc"]) else "no",
+                    "statistic_violations",
+                    "Average and daily maximum violations",
+                    num=True,
+                    fmt=_of(judged, "limits"),
                 ),
-                Col("notices_mailed", "Notices mailed", num=True, fmt=fmt_num),
+                Col("slugs", "Slug discharges", num=True, fmt=_of(judged, "slugs")),
+                Col(
+                    "days_without_permit",
+                    "Days discharging without a permit",
+                    num=True,
+                    fmt=_of(judged, "permits"),
+                ),
+                Col("snc", "Significant noncompliance", html=lambda r: _snc_cell(judged, r)),
+                Col("notices_mailed", "Notices mailed", num=True, fmt=_of(judged, "sewer_notices")),
             ],
-            row_class=lambda r: "row-bad" if bool(r["snc"]) else "",
+            row_class=lambda r: "row-bad" if not is_missing(r["snc"]) and bool(r["snc"]) else "",
         )
+        unjudged = judged.reasons(("limits", "slugs", "permits", "snc", "sewer_notices"))
+        if unjudged:
+            u_html += note(esc(unjudged[:1].upper() + unjudged[1:] + "."), "warn")
     return section(
         f"1. Industrial users and their compliance, {view.when}",
         u_html,
@@ -237,7 +282,10 @@ def _sample_violations(view: ReportView, rules: RuleNotes) -> str:
             data.present.get("discharge_violations"),
             "violations of single samples",
         )
-    return "<h3>Single samples above (or below) their limit</h3>" + table(
+    head = "<h3>Single samples above (or below) their limit</h3>"
+    if view.violations.empty:
+        return head + none_note(data.judged, "limits", "No sample broke its limit in the year.")
+    return head + table(
         view.violations,
         [
             view.user(),
@@ -274,7 +322,12 @@ def _statistic_violations(view: ReportView, rules: RuleNotes) -> str:
             data.present.get("statistic_violations"),
             "violations of daily maximum and monthly average limits",
         )
-    return "<h3>Daily maximums and monthly averages above their limit</h3>" + table(
+    head = "<h3>Daily maximums and monthly averages above their limit</h3>"
+    if view.statistics.empty:
+        return head + none_note(
+            data.judged, "limits", "No daily maximum or monthly average broke its limit in the year."
+        )
+    return head + table(
         view.statistics,
         [
             view.user(),
@@ -306,10 +359,19 @@ def _statistic_violations(view: ReportView, rules: RuleNotes) -> str:
 def panel_snc(view: ReportView) -> str:
     data = view.data
     rules = RuleNotes("rule-report-snc")
+    lead = (
+        "40 CFR 403.8(f)(2)(viii), per six-month period. Single samples, daily maximums and "
+        "monthly averages are each judged on their own."
+    )
     if data.snc is None:
         s_html = no_data(
             "snc_determinations", data.present.get("snc_determinations"), "significant noncompliance"
         )
+    elif view.snc.empty:
+        s_html = none_note(
+            data.judged, "snc", "No industrial user was in significant noncompliance in the year."
+        )
+        lead = lead if data.judged.judged("snc") else ""
     else:
         s_html = (
             table(
@@ -335,8 +397,7 @@ def panel_snc(view: ReportView) -> str:
         f"3. Industrial users in significant noncompliance, {view.when}",
         s_html,
         sid="snc",
-        lead="40 CFR 403.8(f)(2)(viii), per six-month period. Single samples, daily maximums and "
-        "monthly averages are each judged on their own.",
+        lead=lead,
     )
 
 
@@ -344,6 +405,10 @@ def panel_notices(view: ReportView) -> str:
     data = view.data
     if data.notices is None:
         n_html = no_data("notices", data.present.get("notices"), "notices of violation mailed")
+    elif view.notices.empty:
+        n_html = none_note(
+            data.judged, "sewer_notices", "No notice of violation is recorded as mailed in the year."
+        )
     else:
         n_html = table(
             view.notices,
@@ -376,6 +441,8 @@ def panel_slugs(view: ReportView) -> str:
     data = view.data
     if data.slugs is None:
         g_html = no_data("slug_events", data.present.get("slug_events"), "slug discharges")
+    elif view.slugs.empty:
+        g_html = none_note(data.judged, "slugs", "No slug discharge in the year.")
     else:
         g_html = table(
             view.slugs,

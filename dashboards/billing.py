@@ -112,6 +112,10 @@ class BillingData(PageData):
     inspection_fee_law: bool = True
     volume: pd.DataFrame | None = None
     sampling_fees: pd.DataFrame | None = None
+    # the surcharges (select_dashboard_surcharges) and the bills of industrial users linked to premises,
+    # charges and surcharges each shown (select_dashboard_user_bills)
+    surcharges: pd.DataFrame | None = None
+    user_bills: pd.DataFrame | None = None
 
 
 def by_component(totals: pd.DataFrame) -> pd.DataFrame:
@@ -730,6 +734,18 @@ def runs_panel(y: _Year, data: BillingData) -> str:
     )
 
 
+def charges_sections(data: BillingData) -> list[str]:
+    """What the page shows beside the unit schedule's roll: the charges by volume, the industrial users'
+    bills and their surcharges, the fees of the town's samples and the inspection fees."""
+    return [
+        volume_section(data),
+        user_bills_section(data),
+        surcharges_section(data),
+        sampling_fees_section(data),
+        fees_section(data) if data.inspection_fee_law else "",
+    ]
+
+
 def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
     meta = PageMeta()
     if as_frame(data.totals).empty or data.year is None:
@@ -737,9 +753,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
         body = [
             worklist_panel(data.worklist, "clerk", data.as_of, data.laws),
             roll if data.unit_schedule else "",
-            volume_section(data),
-            sampling_fees_section(data),
-            fees_section(data) if data.inspection_fee_law else "",
+            *charges_sections(data),
         ]
         what = "sewer units" if data.unit_schedule else "sewer charges"
         return page(
@@ -765,9 +779,7 @@ def build_billing_page(data: BillingData) -> tuple[str, PageMeta]:
         largest_panel(y, data),
         changes_panel(y, data),
         runs_panel(y, data),
-        volume_section(data),
-        sampling_fees_section(data),
-        fees_section(data) if data.inspection_fee_law else "",
+        *charges_sections(data),
     ]
     meta.charts = len(charts)
     meta.counts = {"year": y.year, "parcels": y.parcels_now, "fee_years": len(as_frame(data.fees))}
@@ -817,6 +829,105 @@ def volume_section(data: BillingData) -> str:
         "is listed on the quarantine page with why."
     )
     return section("Sewer charges by volume", html + rules.notes(), sid="volume", lead=esc(lead))
+
+
+def user_bills_section(data: BillingData) -> str:
+    """The bills of industrial users linked to premises: the premises' charges and the user's surcharges,
+    each shown, and their total; left out where no user is linked to premises."""
+    frame = as_frame(data.user_bills)
+    if frame.empty:
+        return ""
+    rules = RuleNotes("rule-user-bills")
+
+    def total(r: dict) -> str:
+        if r.get("total_usd") is None or pd.isna(r.get("total_usd")):
+            return esc(
+                f"not computed: a surcharge's amount is {r.get('surcharges_set_by') or 'set elsewhere'}"
+            )
+        return esc(fmt_usd(r["total_usd"]))
+
+    html = table(
+        frame,
+        [
+            Col("user_id", "Industrial user", nowrap=True),
+            Col("name", "Name"),
+            Col("parcel_id", "Premises", nowrap=True),
+            Col("period_start", "From", fmt=fmt_date, nowrap=True),
+            Col("period_end", "To", fmt=fmt_date, nowrap=True),
+            Col("fixed_usd", "Fixed charges", num=True, fmt=fmt_usd),
+            Col("volume_usd", "Volume charge", num=True, fmt=fmt_usd),
+            Col("surcharges_usd", "Surcharges", num=True, fmt=fmt_usd),
+            Col("total_usd", "Bill", num=True, html=total),
+            Col("explanation", "How it is charged"),
+            rules.col("rule", "Rule (section)"),
+        ],
+    )
+    lead = (
+        f"{len(frame)} bills of industrial users: the charges of the premises each is linked to, plus its "
+        "surcharges of the months the billing period holds, each shown. A surcharge whose amount the law "
+        "sets in another document is shown as set there, and the bill's total waits for it."
+    )
+    return section("Industrial users' bills", html + rules.notes(), sid="user-bills", lead=esc(lead))
+
+
+def surcharges_section(data: BillingData) -> str:
+    """Every surcharge of the run: user, month, what is surcharged, its pounds or gallons and its amount (or
+    where the amount is set, or that no rate is adopted); left out where there is none."""
+    frame = as_frame(data.surcharges)
+    if frame.empty:
+        return ""
+    rules = RuleNotes("rule-surcharges")
+
+    def what(r: dict) -> str:
+        kind = r.get("kind")
+        parameter = r.get("parameter")
+        words = {
+            "pounds": f"{parameter}, by the pound",
+            "strength": f"{parameter}, by strength",
+            "volume": "per volume of discharge",
+            "flow": "by flow",
+        }
+        return esc(words.get(kind, str(kind)))
+
+    def measure(r: dict) -> str:
+        if r.get("kind") == "pounds" and not is_missing(r.get("pounds")):
+            above = f" above the {r.get('threshold_kind') or 'limit'}" if r.get("threshold_kind") else ""
+            return esc(f"{fmt_num(r['pounds'], 1)} lb{above}")
+        if r.get("kind") == "flow" and not is_missing(r.get("gallons_charged")):
+            return esc(f"{fmt_num(r['gallons_charged'], 0)} gallons")
+        return ""
+
+    def amount(r: dict) -> str:
+        if not is_missing(r.get("amount_usd")):
+            return esc(fmt_usd(r["amount_usd"]))
+        if r.get("amount_set_by"):
+            return esc(str(r["amount_set_by"]))
+        return esc("no rate adopted")
+
+    html = table(
+        frame,
+        [
+            Col("user_id", "Industrial user", nowrap=True),
+            Col("period_start", "Month", fmt=lambda v: fmt_date(v)[:7], nowrap=True),
+            Col("kind", "Surcharged", html=what),
+            Col("pounds", "Pounds or gallons", num=True, html=measure),
+            Col("amount_usd", "Amount", num=True, html=amount),
+            rules.col("rule", "Rule (section)"),
+        ],
+    )
+    judged = int(frame["judged"].iloc[0]) if "judged" in frame else len(frame)
+    under = judged - len(frame)
+    lead = (
+        f"{len(frame)} surcharges of wastes stronger than normal sewage (and by flow or volume where the law "
+        "says so): an amount the law sets in another document is shown as set there, never as 0; pounds with "
+        "no rate adopted are listed and not billed."
+        + (
+            f" {under} other user-months were judged at or under their threshold: nothing owed."
+            if under
+            else ""
+        )
+    )
+    return section("Surcharges", html + rules.notes(), sid="surcharges", lead=esc(lead))
 
 
 def sampling_fees_section(data: BillingData) -> str:

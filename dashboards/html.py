@@ -26,6 +26,7 @@ import plotly.io as pio
 
 from outfall.letters import css_string
 from outfall.rules import local_timezone
+from outfall.rules.judged import Judged
 
 PLOTLY_JS = "plotly.min.js"  # written once beside the pages (include_plotlyjs="directory" layout)
 
@@ -81,6 +82,9 @@ class PageData:
     town: str = ""
     laws: dict[str, str] = field(default_factory=dict)
     present: dict[str, bool] = field(default_factory=dict)
+    # what the rules judge: every statement of "none" goes through it (contract 8.6; Judged(): everything)
+    judged: Judged = field(default_factory=Judged)
+    municipality: str = "municipality"  # the kind of the page's municipality ("Town", "City": its rules)
 
 
 #: How a page names a law the rules do not name (``law_names`` of the rules files).
@@ -461,6 +465,35 @@ def note(text: str, kind: str = "info") -> str:
     return f'<p class="note note-{kind}">{text}</p>'
 
 
+def none_note(judged: Judged, duty: str, words: str, kind: str = "info") -> str:
+    """A statement of none on a page, through the one helper (``Judged.none``, contract 8.6): ``words`` (plain
+    text) as a note of ``kind`` where the rules judge ``duty``, else why they do not ("not judged: the rules
+    of X state no ..."), in the same place. Its duty is kept out of sight, in data attributes, for tests."""
+    said = judged.none(duty, words)
+    shown = kind if judged.judged(duty) else "warn"
+    flag = "yes" if judged.judged(duty) else "no"
+    return f'<p class="note note-{shown}" data-duty="{esc(duty)}" data-judged="{flag}">{esc(said)}</p>'
+
+
+def judged_kpi(judged: Judged, duty: str, card: Kpi) -> Kpi:
+    """``card``, whose count of 0 reads "not judged", with the reason, where the rules do not judge ``duty``
+    (contract 8.6)."""
+    if card.value != "0" or judged.judged(duty):
+        return card
+    return Kpi(card.label, "not judged", judged.reason(duty), "warn", card.href)
+
+
+def judged_nothing(
+    judged: Judged, duty: str, table: str, present: dict, none: str, kind: str = "info", what: str = ""
+) -> str:
+    """What an empty table of ``duty``'s findings shows: why not, where the rules do not judge ``duty``; else
+    "no data yet" while the step that fills it has not run (``nothing_found``), else ``none``, each through
+    the one helper of "none" (``none_note``)."""
+    if judged.judged(duty) and not present.get(table):
+        return no_data(table, present.get(table), what)
+    return none_note(judged, duty, none, kind)
+
+
 def no_data(table: str, present: bool | None, what: str = "") -> str:
     """The "no data yet" note for a table that is missing (present=False) or empty, in plain words
     (the table's name is kept out of sight, in a data attribute, for tests and support)."""
@@ -525,6 +558,15 @@ class Col:
     width: str = ""  # the column's share of the table ("24%"): a long name keeps to one line
 
 
+def slug_end_text(start: Any, minutes: Any, end: Any = None) -> str:
+    """A slug's end as the pages show it: its start plus its duration in whole minutes (the end of the last
+    high reading's interval), so that From, To and Minutes agree; the last reading's time when the duration
+    is not known."""
+    if is_missing(start) or is_missing(minutes):
+        return fmt_datetime(end)
+    return fmt_datetime(pd.Timestamp(start) + pd.Timedelta(minutes=float(minutes)))
+
+
 def slug_columns() -> list[Col]:
     """The columns of a table of slug events after its user column, in the same words on every page."""
 
@@ -534,7 +576,15 @@ def slug_columns() -> list[Col]:
     return [
         Col("constituent", "Of"),
         Col("start_at", "From", fmt=fmt_datetime, nowrap=True),
-        Col("end_at", "To", fmt=fmt_datetime, nowrap=True),
+        # the end of the last high reading's interval: From plus the minutes shown (contract 4's duration,
+        # last reading minus first plus one interval), so that the two always agree
+        Col(
+            "end_at",
+            "To",
+            html=lambda r: esc(slug_end_text(r["start_at"], r["duration_min"], r["end_at"])),
+            nowrap=True,
+            title="The end of the last high reading's interval: the start plus the minutes",
+        ),
         Col("duration_min", "Minutes", num=True, fmt=fmt_num),
         Col("peak_value", "Peak", num=True, html=measure("peak_value")),
         Col("baseline", "Usual (baseline)", num=True, html=measure("baseline")),
@@ -831,6 +881,10 @@ th.num{white-space:normal}
 td{padding:5px 8px;border-bottom:1px solid #eef2f7;vertical-align:top}
 table.worklist td{padding:3px 8px;line-height:1.35}
 table.worklist .muted{font-size:12px}
+.act-toggle{display:none}
+label.act-more{cursor:pointer;color:#1d4ed8;font-size:12.5px}
+@media screen{.act-toggle:not(:checked)~.act-rest{display:none}
+.act-toggle:checked~.act .act-more{display:none}}
 tbody tr:nth-child(even){background:#fafbfc}
 tbody tr:target{outline:2px solid #2563eb}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}

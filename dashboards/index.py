@@ -74,6 +74,9 @@ class IndexData(PageData):
         default_factory=list
     )  # (file, label) of the annual reports written
     worklist: pd.DataFrame | None = None  # what each person must do next (table worklist)
+    # the input rows the run did not judge, dated after its day (table held_back): dataset, rows_after,
+    # later_facts_after
+    held_back: pd.DataFrame | None = None
     # the steps of this run that failed, and why in plain words (step, why): none when the run finished
     failures: list[tuple[str, str]] = field(default_factory=list)
 
@@ -131,26 +134,44 @@ def panel_worklist(data: IndexData) -> str:
     )
 
 
+def _per_folder(frame: pd.DataFrame, column: str) -> str:
+    return ", ".join(f"{esc(r['dataset'])} {fmt_num(int(r[column]))}" for _, r in frame.iterrows())
+
+
 def panel_after_as_of(data: IndexData) -> str:
-    observed = _observed(data)
-    after = (
-        observed[pd.to_datetime(observed["last"]) > pd.Timestamp(data.as_of)]
-        if not observed.empty
-        else observed
-    )
-    if after.empty:
+    """The input rows this run did not judge because they are dated after its day, per folder; and the
+    rows it judged with what came after the day left out (contract 8.1). A run as of a later day judges
+    them."""
+    held = as_frame(data.held_back)
+    if held.empty:
         return ""
-    return note(
-        "<strong>Data dated after the as-of date "
-        + esc(data.as_of.isoformat())
-        + ":</strong> "
-        + "; ".join(
-            f"{esc(r['dataset'])} ({esc(r['what'])}) to {esc(fmt_date(r['last']))}"
-            for _, r in after.iterrows()
+    day = esc(day_words(data.as_of))
+    after = held[held["rows_after"] > 0]
+    later = held[held["later_facts_after"] > 0]
+    n_after, n_later = int(after["rows_after"].sum()), int(later["later_facts_after"].sum())
+    text = []
+    if n_after:
+        text.append(
+            f"<strong>{fmt_num(n_after)} input {noun(n_after, 'row')} dated after {day} "
+            f"{'was' if n_after == 1 else 'were'} not judged</strong> ({_per_folder(after, 'rows_after')}): "
+            f"on {day} {'it was' if n_after == 1 else 'they were'} not yet a fact. "
         )
-        + ". Check the as-of date or the files' dates.",
-        "warn",
-    )
+    if n_later:
+        text.append(
+            f"{fmt_num(n_later)} {noun(n_later, 'row')} {'was' if n_later == 1 else 'were'} judged as "
+            f"{'it' if n_later == 1 else 'they'} stood on {day}, without what came after it (a final "
+            f"stabilization, a decision, a receipt; {_per_folder(later, 'later_facts_after')}). "
+        )
+    refused = held[held["quarantined_after"] > 0] if "quarantined_after" in held else held.iloc[0:0]
+    n_refused = int(refused["quarantined_after"].sum()) if not refused.empty else 0
+    if n_refused:
+        verb = "is" if n_refused == 1 else "are"
+        text.append(
+            f"{fmt_num(n_refused)} {noun(n_refused, 'row')} that could not be read and {verb} dated after "
+            f"{day} {verb} not listed on the quarantine page ({_per_folder(refused, 'quarantined_after')}). "
+        )
+    text.append("A run as of a later day judges them; the rows stay loaded.")
+    return note("".join(text), "warn")
 
 
 def panel_run(data: IndexData) -> str:
@@ -228,11 +249,14 @@ def panel_reports(data: IndexData) -> str:
 
 
 def _datasets(data: IndexData) -> pd.DataFrame:
-    """Rows per dataset, with its date range and the rows it has in the quarantine now."""
-    ingested, ranges, qcounts = frames(data, "ingested", "ranges", "quarantine_counts")
+    """Rows per dataset, with its date range, the rows it has in the quarantine now and those dated after
+    the run's day."""
+    ingested, ranges, qcounts, held = frames(data, "ingested", "ranges", "quarantine_counts", "held_back")
     merged = ingested.copy() if not ingested.empty else pd.DataFrame({"dataset": ranges["dataset"]})
     if not ranges.empty:
         merged = merged.merge(ranges, on="dataset", how="outer")
+    if not held.empty:
+        merged = merged.merge(held[["dataset", "rows_after"]], on="dataset", how="left")
     if not qcounts.empty:
         q = (
             qcounts.groupby("dataset", as_index=False)["rows"]
@@ -279,6 +303,13 @@ def panel_data(data: IndexData) -> str:
                     "workbook saved back with nothing filled in: they record nothing",
                 ),
                 Col("balance", "Read = kept + quarantined", html=lambda r: esc(_balanced(r))),
+                Col(
+                    "rows_after",
+                    "Dated after the day",
+                    num=True,
+                    fmt=fmt_num,
+                    title="rows kept whose own day is after the day this run judges: not judged yet",
+                ),
                 Col("what", "Dates of"),
                 Col(
                     "first",

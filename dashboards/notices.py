@@ -1,7 +1,8 @@
-"""The monthly notices of violation on the pages (contract 5.1 and 6.1), and the Town's follow-up of each
-violation from its notice: which notices are mailed or still drafts, which cannot be sent and why, the last
-day to correct, and for each violation on a mailed notice its status, the days past that day and the most
-the law allows (the letter carries only what goes to the recipient; this is the Town's record)."""
+"""The monthly notices of violation on the pages (contract 5.1 and 6.1), and the municipality's follow-up
+of each violation from its notice: which notices are mailed or still drafts, which cannot be sent and why,
+the last day to correct, and for each violation on a mailed notice its status, the days past that day and
+the most the law allows (the letter carries only what goes to the recipient; this is the municipality's
+record). A statement that there is none goes through the one helper of "none" (``Judged``, contract 8.6)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,14 @@ from dashboards.html import (
     month_words,
     months_words,
     named,
+    none_note,
     note,
     noun,
     short_name,
     slug,
     table,
 )
+from outfall.rules.judged import Judged
 
 STATUS_WORDS = {
     "draft": ("draft, not mailed", "warn"),
@@ -161,15 +164,20 @@ def notices_table(
     who: str,
     names: Mapping[Any, Any] | None = None,
     items: pd.DataFrame | None = None,
+    *,
+    judged: Judged | None = None,
+    found: int = 0,
 ) -> str:
     """The notices of one kind, newest month first; each recipient by id and name (``names``: id -> name,
     else the name the notice is addressed to). ``items``: what the notices list, counted by kind of item
-    (kind, item, items), said in the lead so that their count is not read as the count of another panel."""
+    (kind, item, items), said in the lead so that their count is not read as the count of another panel.
+    ``judged``: what the rules judge (a notice of a kind they do not say how to issue is not drafted);
+    ``found``: the violations of the kind the page lists."""
     if frame is None:
         return note("The notices have not been drafted yet (run Outfall).", "empty")
     rows = frame[frame["kind"] == kind] if not frame.empty else frame
     if rows.empty:
-        return note("No month has a violation: no notice to send.", "info")
+        return no_notice(judged or Judged(), kind, found)
     names = names or {}
     lead = _notices_lead(rows, kind, who, items)
 
@@ -197,6 +205,35 @@ def notices_table(
     return lead + listed + reasons.notes("What the address lacks")
 
 
+#: The duty of the rules that says how a notice of each kind is issued.
+NOTICE_DUTY = {"sewer": "sewer_notices", "stormwater": "stormwater_notices"}
+
+
+#: What a page says where no month has a violation of a kind (a statement of none, through ``none_note``).
+NO_NOTICE = {
+    "sewer": "No month has a violation: no notice to send.",
+    "stormwater": "No site has a finding in a month: no notice to send.",
+}
+
+
+def no_notice(judged: Judged, kind: str, found: int) -> str:
+    """Why a page lists no notice of a kind: the rules do not say how to issue one (the violations found are
+    listed without a notice), or no month has a violation (a statement of none, through ``none_note``)."""
+    duty = NOTICE_DUTY[kind]
+    if not judged.judged(duty):
+        listed = (
+            f": the {fmt_num(found)} {noun(found, 'violation')} found are listed without a notice"
+            if found
+            else ""
+        )
+        return note(esc(f"{judged.reason(duty)}; no notice is drafted{listed}."), "warn")
+    if found:
+        return note(
+            esc(f"No notice is drafted of the {fmt_num(found)} {noun(found, 'violation')} listed."), "info"
+        )
+    return none_note(judged, duty, NO_NOTICE[kind])
+
+
 SEWER_FOLLOW_UP = {
     "draft": ("draft notice", "warn"),
     "pending": ("within the period to correct", ""),
@@ -211,6 +248,8 @@ def sewer_follow_up(
     frame: pd.DataFrame | None,
     names: Mapping[Any, Any] | None = None,
     penalty_law: str = "the penalty section of the sewer use law",
+    *,
+    judged: Judged | None = None,
 ) -> str:
     """The follow-up of each violation on a mailed notice (table sewer_notices): its status, the days to
     correct, the penalty days accrued (``penalty_law``: the section that counts them) and the most the law
@@ -218,7 +257,7 @@ def sewer_follow_up(
     The violations on drafts and withdrawn notices are counted in a note (they have no period to correct and
     accrue no penalty; the violations table names each one's notice)."""
     if frame is None or frame.empty:
-        return note("No violation to follow up.", "info")
+        return none_note(judged or Judged(), "sewer_notices", "No violation to follow up.")
     names = names or {}
     mailed = frame[frame["notice_status"] == "mailed"] if "notice_status" in frame else frame
     rest = frame.drop(index=mailed.index)
@@ -301,11 +340,13 @@ def _penalty_periods(r: dict) -> str:
     return f"{int(n)} {one if int(n) == 1 else many}"
 
 
-def stormwater_follow_up(frame: pd.DataFrame | None, names: Mapping[Any, Any] | None = None) -> str:
+def stormwater_follow_up(
+    frame: pd.DataFrame | None, names: Mapping[Any, Any] | None = None, *, judged: Judged | None = None
+) -> str:
     """Each finding and its monthly notice (table swppp_notices), with the days (or weeks) of penalty
     counted."""
     if frame is None or frame.empty:
-        return note("No finding to follow up.", "info")
+        return none_note(judged or Judged(), "stormwater_notices", "No finding to follow up.")
     names = names or {}
     cols: Sequence[Col] = [
         Col(

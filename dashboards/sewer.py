@@ -32,6 +32,7 @@ from dashboards.html import (
     fmt_num,
     is_missing,
     join,
+    judged_nothing,
     kpis,
     law_cited,
     local_naive,
@@ -39,6 +40,7 @@ from dashboards.html import (
     months_words,
     named,
     no_data,
+    none_note,
     note,
     nothing_found,
     noun,
@@ -58,14 +60,16 @@ from dashboards.sewer_control import control_chart, param_label, parameter_order
 from dashboards.sewer_flow import FlowInputs, draw_flow_chart, flow_inputs, flow_points_per_user, slug_words
 from dashboards.testing import required_testing_section
 from dashboards.worklist import worklist_panel
+from outfall.rules.judged import Judged
 
 
 @dataclass
 class SewerData:
     """Frames read from the warehouse. ``None`` = the table does not exist yet.
 
-    users: industrial_users (user_id, name, district, address, permit_no, permit_expires, normal_flow_gpd: the
-    permit's average 24-hour flow in normal operation)
+    users: industrial_users (user_id, name, district, address, normal_flow_gpd: the permit's average 24-hour
+    flow in normal operation), with the current permit (permit_no, permit_effective, permit_expires) and
+    other_permits (every other permit in force, in words: a renewal is a permit of its own, contract 8.2)
     results: one row per lab result: user_id, sample_id, parameter, collected_at, value, nondetect,
         qualifier, unit, sample_type, outcome (compliant | violation | inconclusive | None),
         limit_value, limit_type, exceedance_ratio, rule (of the violation when there is one)
@@ -121,6 +125,10 @@ class SewerData:
     # without a permit): user_id, period, item, ref, item_on, description, rule, notice_status, issued_on
     other_items: pd.DataFrame | None = None
     present: dict[str, bool] = field(default_factory=dict)  # table -> exists
+    # what the rules judge: every statement of "none" goes through it (contract 8.6; Judged(): everything)
+    judged: Judged = field(default_factory=Judged)
+    municipality: str = "municipality"  # the municipality's kind as a sentence names it ("Town", "City")
+    notice_mailing: str = ""  # how the law has a sewer notice served ("certified mail"; "": not stated)
 
 
 def _frame(frame: pd.DataFrame | None) -> pd.DataFrame:
@@ -498,60 +506,106 @@ def panel_worklist(view: SewerView) -> str:
 
 def panel_headline(view: SewerView) -> str:
     """The counts of the page, each with the period it covers and linked to the list it counts (the list's
-    rows on this page number the card's count)."""
-    data, summary, v, statv = view.data, view.summary, view.violations, view.statv
-    n_users = int(summary["user_id"].nunique()) if not summary.empty else 0
+    rows on this page number the card's count); a 0 the rules do not judge reads "not judged" (8.6)."""
+    data, summary, judged = view.data, view.summary, view.data.judged
     flagged = summary[summary["permit_expiry_flag"]] if not summary.empty else summary
-    by_user = view.violations_by_user()
-    total = view.violations_total
-    others = len(view.other_items)
     slug_users = view.slugs["user_id"].nunique() if not view.slugs.empty else 0
     cards = [
-        Kpi(
-            f"{noun(total, 'violation')}, {view.items_period}",
-            fmt_num(total),
-            f"the items of the notices: {fmt_num(len(v))} single {noun(len(v), 'sample')}, "
-            f"{fmt_num(len(statv))} daily maximums or monthly averages, {fmt_num(others)} other; "
-            f"{len(by_user)} of {n_users} {noun(n_users, 'user')}",
-            "bad" if total else "good",
-            "#violation-items",
-        ),
+        _violations_card(view),
         Kpi(
             f"inconclusive {noun(len(view.inconc), 'non-detect')}, {view.period}",
-            fmt_num(len(view.inconc)),
-            "detection value above the limit",
-            "warn" if len(view.inconc) else "good",
+            judged.count("limits", len(view.inconc)),
+            "detection value above the limit"
+            if len(view.inconc)
+            else judged.none("limits", "detection value above the limit"),
+            "warn" if len(view.inconc) or not judged.judged("limits") else "good",
             "#inconclusive",
         ),
         Kpi(
             f"slug {noun(len(view.slugs), 'event')}, {view.flow_period}",
-            fmt_num(len(view.slugs)),
-            f"{slug_users} {noun(slug_users, 'user')}",
-            "bad" if len(view.slugs) else "good",
+            judged.count("slugs", len(view.slugs)),
+            f"{slug_users} {noun(slug_users, 'user')}"
+            if len(view.slugs)
+            else judged.none("slugs", "0 users"),
+            "bad" if len(view.slugs) else ("good" if judged.judged("slugs") else "warn"),
             "#slugs",
         ),
-        Kpi(
-            f"{noun(len(flagged), 'permit')} expiring {_within(data.permit_warn_days)} or expired",
-            fmt_num(len(flagged)),
-            f"as of {day_words(data.as_of)}",
-            "warn" if len(flagged) else "good",
-            "#expiring",
-        ),
+        _permits_card(view, flagged),
     ]
     if data.snc is not None:
         cards.append(_snc_card(view))
     return kpis(cards)
 
 
+def _violations_card(view: SewerView) -> Kpi:
+    """Every violation the page lists (the items of the notices), by kind; the duties the rules do not judge
+    said, and "not judged" in place of a 0 none of them judges."""
+    summary, v, statv, judged = view.summary, view.violations, view.statv, view.data.judged
+    n_users = int(summary["user_id"].nunique()) if not summary.empty else 0
+    by_user = view.violations_by_user()
+    total, others = view.violations_total, len(view.other_items)
+    duties = ("limits", *OTHER_ITEM_DUTIES.values())
+    any_judged = any(judged.judged(d) for d in duties)
+    limits = judged.judged("limits")
+    counted = [
+        f"{fmt_num(len(v))} single {noun(len(v), 'sample')}" if limits or len(v) else "",
+        f"{fmt_num(len(statv))} daily maximums or monthly averages" if limits or len(statv) else "",
+        f"{fmt_num(others)} other"
+        if others or any(judged.judged(d) for d in OTHER_ITEM_DUTIES.values())
+        else "",
+    ]
+    unjudged = judged.reasons(duties)
+    said = [
+        f"the items of the notices: {', '.join(c for c in counted if c)}" if any(counted) else "",
+        f"{len(by_user)} of {n_users} {noun(n_users, 'user')}" if total or any_judged else "",
+        unjudged,
+    ]
+    return Kpi(
+        f"{noun(total, 'violation')}, {view.items_period}",
+        fmt_num(total) if total or any_judged else "not judged",
+        "; ".join(x for x in said if x),
+        "bad" if total else ("good" if not unjudged else "warn"),
+        "#violation-items",
+    )
+
+
+def _permits_card(view: SewerView, flagged: pd.DataFrame) -> Kpi:
+    """The permits expiring (by the rules' policy of a notice of an expiring permit, where they state one)
+    or expired."""
+    data = view.data
+    if data.permit_warn_days is None:  # no policy in effect: only the permits expired are counted
+        expired = (
+            flagged[pd.to_numeric(flagged["days_left"], errors="coerce") < 0] if len(flagged) else flagged
+        )
+        return Kpi(
+            f"{noun(len(expired), 'permit')} expired",
+            fmt_num(len(expired)),
+            f"as of {day_words(data.as_of)}; expiring: "
+            + data.judged.none("permit_expiry", "no policy in effect on the as-of day"),
+            "warn" if len(expired) else "good",
+            "#expiring",
+        )
+    return Kpi(
+        f"{noun(len(flagged), 'permit')} expiring {_within(data.permit_warn_days)} or expired",
+        fmt_num(len(flagged)),
+        f"as of {day_words(data.as_of)}",
+        "warn" if len(flagged) else "good",
+        "#expiring",
+    )
+
+
 def _snc_card(view: SewerView) -> Kpi:
     """The findings of significant noncompliance: the rows of the section's table (a user, six months and
     a criterion each)."""
     users = view.snc["user_id"].nunique() if not view.snc.empty else 0
+    judged = view.data.judged
     return Kpi(
         f"{noun(len(view.snc), 'finding')} of significant noncompliance, {view.period}",
-        fmt_num(len(view.snc)),
-        f"{users} {noun(users, 'user')}, each six months judged on its own",
-        "bad" if users else "good",
+        judged.count("snc", len(view.snc)),
+        f"{users} {noun(users, 'user')}, each six months judged on its own"
+        if len(view.snc)
+        else judged.none("snc", "0 users, each six months judged on its own"),
+        "bad" if users else ("good" if judged.judged("snc") else "warn"),
         "#snc",
     )
 
@@ -604,6 +658,9 @@ def panel_summary(view: SewerView) -> str:
             )
         )
     parts.append(table(_summary_order(view), _summary_cols(view), row_class=_summary_row_class))
+    unjudged = data.judged.reasons(("limits", "slugs"))
+    if unjudged:
+        parts.append(note(esc(unjudged[:1].upper() + unjudged[1:] + "."), "warn"))
     lead = (
         f"Counts of {view.ytd}, and in the last column every violation of {view.items_period}: the items "
         f"of its notices, as the violations below list them (the count on each user's chip below); permit "
@@ -637,8 +694,15 @@ def _summary_row_class(r: dict) -> str:
 
 
 def _summary_cols(view: SewerView) -> list[Col]:
-    """The columns of the compliance summary."""
+    """The columns of the compliance summary: a count of 0 of a duty the rules do not judge reads "not
+    judged" (contract 8.6)."""
     count = lambda v: fmt_num(v)  # noqa: E731
+
+    def of(*duties: str):
+        judged = view.data.judged
+        stated = any(judged.judged(d) for d in duties)
+        return lambda v: fmt_num(v) if stated or (not is_missing(v) and v) else "not judged"
+
     return [
         Col(
             "user_id",
@@ -649,12 +713,19 @@ def _summary_cols(view: SewerView) -> list[Col]:
         Col("permit_no", "Permit", html=lambda r: esc(r.get("permit_no")) + " " + _status_badge(r)),
         Col("permit_expires", "Expires", nowrap=True, fmt=fmt_date),
         Col("samples", "Samples", fmt=count, num=True),
-        Col("violations", "Single-sample violations", fmt=count, num=True),
-        Col("statistic_violations", "Daily maximum or monthly average violations", fmt=count, num=True),
-        Col("inconclusive", "Inconclusive", fmt=count, num=True),
-        Col("slugs", "Slugs", fmt=count, num=True),
+        Col("violations", "Single-sample violations", fmt=of("limits"), num=True),
+        Col(
+            "statistic_violations", "Daily maximum or monthly average violations", fmt=of("limits"), num=True
+        ),
+        Col("inconclusive", "Inconclusive", fmt=of("limits"), num=True),
+        Col("slugs", "Slugs", fmt=of("slugs"), num=True),
         Col("worst", "Worst exceedance", html=_worst_words),
-        Col("period_violations", f"All violations, {view.items_period}", fmt=count, num=True),
+        Col(
+            "period_violations",
+            f"All violations, {view.items_period}",
+            fmt=of("limits", *OTHER_ITEM_DUTIES.values()),
+            num=True,
+        ),
     ]
 
 
@@ -690,6 +761,8 @@ def notice_words(r: dict | None) -> str:
     status = str(r.get("notice_status") or "")
     if status == "mailed" and not is_missing(r.get("issued_on")):
         return f"{month}, mailed {fmt_date(r['issued_on'])}"
+    if status == "not_drafted":  # the rules do not say how to issue a notice (contract 8.6)
+        return f"{month}, none drafted"
     return f"{month}, {status}"
 
 
@@ -698,10 +771,10 @@ def violations_table(view: SewerView, rules: RuleNotes) -> str:
     notice."""
     v, data = view.violations, view.data
     if v.empty:
-        return (
-            no_data("discharge_violations", data.present.get("discharge_violations"))
-            if not data.present.get("discharge_violations") or view.results.empty
-            else note("No sample broke a limit.", "info")
+        if data.judged.judged("limits") and view.results.empty:
+            return no_data("discharge_violations", data.present.get("discharge_violations"))
+        return judged_nothing(
+            data.judged, "limits", "discharge_violations", data.present, "No sample broke a limit."
         )
     notices = _notice_of(view)
     cols = [
@@ -752,7 +825,7 @@ def violations_table(view: SewerView, rules: RuleNotes) -> str:
 def statistics_table(view: SewerView, rules: RuleNotes) -> str:
     statv, present = view.statv, view.data.present
     if statv.empty:
-        return nothing_found("statistic_violations", present, "None.")
+        return judged_nothing(view.data.judged, "limits", "statistic_violations", present, "None.")
 
     def period(r: dict) -> str:
         if r.get("statistic") == "monthly_avg":
@@ -786,7 +859,7 @@ def statistics_table(view: SewerView, rules: RuleNotes) -> str:
 def inconclusive_table(view: SewerView, rules: RuleNotes) -> str:
     inconc, present = view.inconc, view.data.present
     if inconc.empty:
-        return nothing_found("inconclusive_results", present, "None.")
+        return judged_nothing(view.data.judged, "limits", "inconclusive_results", present, "None.")
     return table(
         inconc.sort_values("collected_at", ascending=False),
         [
@@ -849,13 +922,18 @@ OTHER_ITEM_WORDS = {
     "missed_testing": "testing missed",
     "no_permit": "month without a permit",
 }
+# The duty of the rules that judges each (contract 8.6: "no ..." only where it is judged).
+OTHER_ITEM_DUTIES = {"late_report": "reports", "missed_testing": "testing", "no_permit": "permits"}
 
 
 def other_items_table(view: SewerView, rules: RuleNotes) -> str:
     """The notices' items other than a result over its limit: what, when, and the notice that lists it."""
     items = view.other_items
     if items.empty:
-        return note("No report late or missing, no testing missed, no month without a permit.", "info")
+        judged = view.data.judged
+        return "".join(
+            none_note(judged, OTHER_ITEM_DUTIES[k], f"No {w}.") for k, w in OTHER_ITEM_WORDS.items()
+        )
     cols = [
         view.user(),
         Col("item_on", "Day", nowrap=True, fmt=fmt_date),
@@ -904,7 +982,9 @@ def _slug_table(view: SewerView, rules: RuleNotes) -> str:
     """The slug events, newest first (or why there are none)."""
     slugs, present = view.slugs, view.data.present
     if slugs.empty:
-        return nothing_found("slug_events", present, "No slug discharge detected.")
+        return judged_nothing(
+            view.data.judged, "slugs", "slug_events", present, "No slug discharge detected."
+        )
     return table(
         slugs.sort_values("start_at", ascending=False),
         [view.user(), *slug_columns(), rules.col("rule", "Rule")],
@@ -939,8 +1019,15 @@ def panel_snc(view: SewerView) -> str:
         return ""
     snc = view.snc
     rules = RuleNotes("rule-snc")
+    judged = view.data.judged
+    if not judged.judged("snc"):
+        return section(
+            f"Significant noncompliance, {view.period}",
+            none_note(judged, "snc", "No user meets a criterion of significant noncompliance."),
+            sid="snc",
+        )
     if snc.empty:
-        body = note("No user meets a criterion of significant noncompliance.", "info")
+        body = none_note(judged, "snc", "No user meets a criterion of significant noncompliance.")
     else:
         body = (
             table(
@@ -992,29 +1079,55 @@ def panel_permits(view: SewerView) -> str:
 
 def panel_notices(view: SewerView) -> str:
     """The monthly notices of violation, and the follow-up of each violation on a mailed notice."""
+    judged = view.data.judged
     body = join(
         [
             '<h3 id="notices">Notices, one per user and month</h3>',
-            notices_table(view.data.notices, "sewer", "User", view.names, view.data.notice_items),
+            notices_table(
+                view.data.notices,
+                "sewer",
+                "User",
+                view.names,
+                view.data.notice_items,
+                judged=judged,
+                found=view.violations_total,
+            ),
             '<h3 id="follow-up">Follow-up of the violations on mailed notices</h3>',
-            sewer_follow_up(view.data.follow_up, view.names, law_cited(view.data.laws, "sewer_penalty")),
+            sewer_follow_up(
+                view.data.follow_up, view.names, law_cited(view.data.laws, "sewer_penalty"), judged=judged
+            ),
         ]
     )
     return section(
-        "Notices of violation and follow-up",
-        body,
-        sid="notices-section",
-        lead=esc(
-            f"{law_cited(view.data.laws, 'sewer_use')}, enforcement: a notice by certified mail sets "
-            f"a period to correct; {law_cited(view.data.laws, 'sewer_penalty')} penalty days count "
-            "from the day after it. The Town's record, not sent to the user."
-        ),
+        "Notices of violation and follow-up", body, sid="notices-section", lead=esc(_notices_lead(view))
+    )
+
+
+def _notices_lead(view: SewerView) -> str:
+    """How the rules have a notice served, its period to correct and its penalty days counted, each only as
+    the rules state it (contract 8.7, 8.8); the municipality's record, not sent to the user."""
+    data, judged = view.data, view.data.judged
+    record = f"The {data.municipality}'s record, not sent to the user."
+    if not judged.judged("sewer_notices"):
+        return (
+            f"{judged.reason('sewer_notices')}: the violations are listed, and no notice is drafted. {record}"
+        )
+    by = f" by {data.notice_mailing}" if data.notice_mailing else ""
+    law = law_cited(data.laws, "sewer_use")
+    if not judged.judged("sewer_correction"):
+        return f"{law}, enforcement: a notice{by}; {judged.reason('sewer_correction')}. {record}"
+    return (
+        f"{law}, enforcement: a notice{by} sets a period to correct; {law_cited(data.laws, 'sewer_penalty')} "
+        f"penalty days count from the day after it. {record}"
     )
 
 
 def panel_testing(view: SewerView) -> str:
     return required_testing_section(
-        view.data.required_testing, view.data.as_of, view.data.present.get("required_testing")
+        view.data.required_testing,
+        view.data.as_of,
+        view.data.present.get("required_testing"),
+        view.data.judged,
     )
 
 
@@ -1216,6 +1329,8 @@ def _user_head(view: SewerView, u: Any, inputs: UserChartInputs) -> str:
                 facts.append(f"{label} {esc(value)}")
         if not is_missing(urow.get("permit_expires")):
             facts.append(f"permit expires {esc(fmt_date(urow.get('permit_expires')))}")
+        if not is_missing(urow.get("other_permits")):
+            facts.append(f"also permit {esc(urow.get('other_permits'))}")
         if not is_missing(urow.get("normal_flow_gpd")):
             facts.append(f"normal average flow {fmt_num(urow.get('normal_flow_gpd'))} gallons a day")
     badges = _status_badge(srow) if srow is not None else ""
@@ -1430,16 +1545,13 @@ def _permit_spells_table(data: SewerData, rules: RuleNotes) -> str:
     """The spells of days each user discharged without a permit in effect (or why there are none)."""
     spells = permit_spells(_frame(data.without_permit))
     if spells.empty:
-        return (
-            no_data(
-                "discharges_without_permit",
-                data.present.get("discharges_without_permit"),
-                "samples or flow readings on days a permit was not in effect",
-            )
-            if not data.present.get("discharges_without_permit")
-            else note(
-                "No sample or flow reading above 0 on a day its user's permit was not in effect.", "info"
-            )
+        return judged_nothing(
+            data.judged,
+            "permits",
+            "discharges_without_permit",
+            data.present,
+            "No sample or flow reading above 0 on a day its user's permit was not in effect.",
+            what="samples or flow readings on days a permit was not in effect",
         )
     return table(spells, _permit_spell_cols(rules), row_class=lambda r: "row-bad")
 

@@ -150,8 +150,11 @@ def flow_arrays(flow: pd.DataFrame) -> dict[str, np.ndarray]:
 def slug_arrays(slugs: pd.DataFrame) -> dict[str, np.ndarray]:
     """The slug events' marks: local start and end ('YYYY-MM-DD HH:MM'), the hover text before and
     after the unit, the peak and its ratio's label, formatted all at once."""
-    start = _minutes(local_naive(slugs["start_at"]).to_numpy(dtype="datetime64[ns]"))
-    end = _minutes(local_naive(slugs["end_at"]).to_numpy(dtype="datetime64[ns]"))
+    begins = local_naive(slugs["start_at"]).to_numpy(dtype="datetime64[ns]")
+    start = _minutes(begins)
+    # the end of the last high reading's interval: the start plus the duration shown, so that they agree
+    minutes = slugs["duration_min"].to_numpy(dtype=float)
+    end = _minutes(begins + (minutes * 60e9).astype("timedelta64[ns]"))
     head = [
         f"<b>slug</b> {s} to {e[11:]} ({int(minutes)} min)<br>peak {fmt_measure(peak)} "
         for s, e, minutes, peak in zip(start, end, slugs["duration_min"], slugs["peak_value"])

@@ -32,11 +32,14 @@ from dashboards.html import (
     frames,
     is_missing,
     join,
+    judged_kpi,
+    judged_nothing,
     kpis,
     law_cited,
     months_words,
     named,
     no_data,
+    none_note,
     note,
     noun,
     page,
@@ -53,13 +56,21 @@ from outfall.law import swppp as law
 from outfall.rules import RulesError
 
 KIND_SYMBOL = {"routine": "circle", "storm": "triangle-up", "milestone": "square", "officer": "star"}
-STATUS_ORDER = {"overdue": 0, "late": 1, "in compliance": 2, "stabilized": 3, "not required": 4}
+STATUS_ORDER = {
+    "overdue": 0,
+    "late": 1,
+    "in compliance": 2,
+    "not started": 3,
+    "stabilized": 4,
+    "not required": 5,
+}
 STATUS_TONE = {
     "overdue": "bad",
     "late": "warn",
     "in compliance": "good",
     "stabilized": "info",
     "not required": "",
+    "not started": "",
 }
 
 
@@ -104,6 +115,10 @@ class StormwaterData(PageData):
     worklist: pd.DataFrame | None = None
     # what the notices list, by kind of item (kind, item, items)
     notice_items: pd.DataFrame | None = None
+    # the laws the town's rules name for its business days' holidays and for a period that ends on a weekend
+    # or holiday ("": they name none, and no period moves)
+    holiday_law: str = ""
+    deadline_law: str = ""
 
 
 def _d(value: Any) -> pd.Timestamp | None:
@@ -125,6 +140,8 @@ def site_status(data: StormwaterData) -> pd.DataFrame:
     _add_counts(out, findings, other, notices)
     _add_inspections(out, insp)
     out["status"] = out.apply(lambda r: _site_status_of(r, other, as_of), axis=1)
+    starts = out["construction_start"] if "construction_start" in out else pd.Series(None, index=out.index)
+    out["started"] = [(s := _d(d)) is None or s <= as_of for d in starts]
     out["_order"] = out["status"].map(STATUS_ORDER).fillna(9)
     return out.sort_values(["_order", "site_id"]).drop(columns="_order").reset_index(drop=True)
 
@@ -205,7 +222,8 @@ def _add_inspections(out: pd.DataFrame, insp: pd.DataFrame) -> None:
 
 
 def _site_status_of(r: pd.Series, other: pd.DataFrame, as_of: pd.Timestamp) -> str:
-    """A site's status: overdue, late, not required, stabilized or in compliance (the first that holds)."""
+    """A site's status: overdue, late, not required, not started (its construction starts after the day
+    judged), stabilized or in compliance (the first that holds)."""
     if r["overdue"] > 0 or _other_overdue(other, r["site_id"]):
         return "overdue"
     if r["late"] > 0 or r["other_findings"] > 0:
@@ -213,6 +231,9 @@ def _site_status_of(r: pd.Series, other: pd.DataFrame, as_of: pd.Timestamp) -> s
     required = r.get("inspections_required")
     if required is False or (is_missing(required) and bool(r.get("exempt"))):
         return "not required"
+    start = _d(r.get("construction_start"))
+    if start is not None and start > as_of:
+        return "not started"
     stab = _d(r.get("final_stabilization"))
     if stab is not None and stab <= as_of:
         return "stabilized"
@@ -735,18 +756,48 @@ def _notice_counts(view: StormwaterView) -> tuple[int, int, int, int, str]:
 
 def panel_headline(view: StormwaterView) -> str:
     """The counts of the page, each linked to the list it counts (the list's rows on this page number the
-    card's count)."""
-    data, findings, status = view.data, view.findings, view.status
-    n_overdue = int((findings["status"] == "overdue").sum()) if not findings.empty else 0
-    n_late = int((findings["status"] == "late").sum()) if not findings.empty else 0
-    week, _later = view.week()
-    week_overdue = int((week["status"] == "overdue").sum()) if not week.empty else 0
+    card's count); a 0 the rules do not judge reads "not judged" (contract 8.6)."""
+    data, status = view.data, view.status
     active = (
         int((status["status"].isin(["overdue", "late", "in compliance"])).sum()) if not status.empty else 0
     )
     notices, mailed, drafts, listed, months = _notice_counts(view)
     day = day_words(data.as_of)
     cards = [
+        *(judged_kpi(data.judged, "inspections", card) for card in _inspection_cards(view, day)),
+        Kpi(
+            f"construction {noun(len(status), 'site')}",
+            fmt_num(len(status)),
+            f"{active} needing inspections on {day}",
+            "",
+            "#sites",
+        ),
+        judged_kpi(
+            data.judged,
+            "stormwater_notices",
+            Kpi(
+                f"{noun(notices, 'notice of violation', 'notices of violation')}, {months}",
+                fmt_num(notices),
+                f"one per site and month: {mailed} mailed, {drafts} {noun(drafts, 'draft')}; they list "
+                f"{listed} {noun(listed, 'finding')}",
+                "",
+                "#monthly-notices",
+            ),
+        ),
+    ]
+    if data.illicit_deadlines is not None:
+        cards.append(judged_kpi(data.judged, "illicit", _illicit_card(data, day)))
+    return kpis(cards)
+
+
+def _inspection_cards(view: StormwaterView, day: str) -> list[Kpi]:
+    """The inspections overdue, made late and due this week."""
+    findings = view.findings
+    n_overdue = int((findings["status"] == "overdue").sum()) if not findings.empty else 0
+    n_late = int((findings["status"] == "late").sum()) if not findings.empty else 0
+    week, _later = view.week()
+    week_overdue = int((week["status"] == "overdue").sum()) if not week.empty else 0
+    return [
         Kpi(
             f"{noun(n_overdue, 'inspection')} overdue, {view.period}",
             fmt_num(n_overdue),
@@ -768,25 +819,7 @@ def panel_headline(view: StormwaterView) -> str:
             "warn" if len(week) else "good",
             "#upcoming",
         ),
-        Kpi(
-            f"construction {noun(len(status), 'site')}",
-            fmt_num(len(status)),
-            f"{active} needing inspections on {day}",
-            "",
-            "#sites",
-        ),
-        Kpi(
-            f"{noun(notices, 'notice of violation', 'notices of violation')}, {months}",
-            fmt_num(notices),
-            f"one per site and month: {mailed} mailed, {drafts} {noun(drafts, 'draft')}; they list {listed} "
-            f"{noun(listed, 'finding')}",
-            "",
-            "#monthly-notices",
-        ),
     ]
-    if data.illicit_deadlines is not None:
-        cards.append(_illicit_card(data, day))
-    return kpis(cards)
 
 
 def _illicit_card(data: StormwaterData, day: str) -> Kpi:
@@ -796,7 +829,7 @@ def _illicit_card(data: StormwaterData, day: str) -> Kpi:
     return Kpi(
         f"illicit discharge {noun(len(overdue), 'deadline')} overdue",
         fmt_num(len(overdue)),
-        f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}: {town} the Town's own "
+        f"{law_cited(data.laws, 'illicit_discharges')} cases, on {day}: {town} the {data.municipality}'s own "
         f"(also on the list above), {len(overdue) - town} the responsible parties'",
         "bad" if len(overdue) else "good",
         "#illicit-overdue",
@@ -842,9 +875,18 @@ def panel_upcoming(view: StormwaterView) -> str:
     week, later = view.week()
     rules = RuleNotes("rule-upcoming")
     if data.upcoming is None or view.upcoming.empty:
-        html_text = no_data("swppp_upcoming", data.present.get("swppp_upcoming"), "upcoming inspections")
+        html_text = judged_nothing(
+            data.judged,
+            "inspections",
+            "swppp_upcoming",
+            data.present,
+            "No inspection is due.",
+            what="upcoming inspections",
+        )
     elif week.empty:
-        html_text = note(f"No inspection is due by {view.week_end:%A %B %d}.", "info")
+        html_text = none_note(
+            data.judged, "inspections", f"No inspection is due by {view.week_end:%A %B %d}."
+        )
     else:
         html_text = table(
             week,
@@ -967,7 +1009,9 @@ def _site_cols(view: StormwaterView) -> list[Col]:
             "Active",
             nowrap=True,
             html=lambda r: (
-                esc(f"{fmt_date(r.get('construction_start'))} to ")
+                esc(f"starts {fmt_date(r.get('construction_start'))}")
+                if not r.get("started", True)
+                else esc(f"{fmt_date(r.get('construction_start'))} to ")
                 + "<br>"
                 + esc(fmt_date(r.get("final_stabilization")) or "still active")
             ),
@@ -1016,7 +1060,7 @@ def panel_missed(view: StormwaterView) -> str:
                 whole=True,
             )
             if not rows.empty
-            else note("None.", "info")
+            else none_note(view.data.judged, "inspections", "None.")
         )
         parts.append(f'<div id="{sid}"><h3>{esc(title)} ({len(rows)})</h3>{listed}</div>')
     parts.append(rules.notes())
@@ -1066,10 +1110,18 @@ def panel_notices(view: StormwaterView) -> str:
     body = join(
         [
             '<div id="monthly-notices"><h3>Notices, one per site and month</h3>',
-            notices_table(data.monthly_notices, "stormwater", "Site", view.names, data.notice_items),
+            notices_table(
+                data.monthly_notices,
+                "stormwater",
+                "Site",
+                view.names,
+                data.notice_items,
+                judged=data.judged,
+                found=len(view.findings) + len(view.other),
+            ),
             "</div>",
             '<h3 id="notice-follow-up">Each finding and its notice</h3>',
-            stormwater_follow_up(data.follow_up, view.names),
+            stormwater_follow_up(data.follow_up, view.names, judged=data.judged),
         ]
     )
     periods = []
@@ -1086,17 +1138,14 @@ def panel_notices(view: StormwaterView) -> str:
         if periods
         else ""
     )
-    return section(
-        "Notices of violation and follow-up",
-        body,
-        sid="notices-section",
-        lead=esc(
-            f"{law_cited(data.laws, 'stormwater')}: the notice of violation sets the time "
-            "schedule of the remedial measures; it runs from the day the notice is mailed."
-            + counted
-            + " The Town's record, not sent to the site."
-        ),
+    record = f" The {data.municipality}'s record, not sent to the site."
+    lead = (
+        f"{law_cited(data.laws, 'stormwater')}: the notice of violation sets the time "
+        "schedule of the remedial measures; it runs from the day the notice is mailed." + counted
+        if data.judged.judged("stormwater_notices")
+        else f"{data.judged.reason('stormwater_notices')}: the findings are listed, and no notice is drafted."
     )
+    return section("Notices of violation and follow-up", body, sid="notices-section", lead=esc(lead + record))
 
 
 def panel_illicit(view: StormwaterView) -> str:
@@ -1254,7 +1303,7 @@ def build_stormwater_page(data: StormwaterData) -> tuple[str, PageMeta]:
 # --------------------------------------------------------------------------- contract 5.3 and 5.4
 
 OBLIGATION_LABELS = {
-    "notify_town": "Notice of the release to the Town (by the next business day)",
+    "notify_town": "Notice of the release to the municipality",
     "written_confirmation": "Written confirmation of a notice given in person or by phone",
     "appeal": "Notice of appeal received",
     "appeal_hearing": "Hearing on the appeal",
@@ -1365,7 +1414,14 @@ def _cases_table(data: StormwaterData) -> str:
 
 
 def illicit_section(data: StormwaterData) -> str:
-    """Illicit discharge cases, their deadlines and charges (the illicit discharge law)."""
+    """Illicit discharge cases, their deadlines and charges (the illicit discharge law); where the rules state
+    none, why not (contract 8.6)."""
+    if not data.judged.judged("illicit"):
+        return section(
+            "Illicit discharges to the storm drain system",
+            none_note(data.judged, "illicit", "No illicit discharge case is on file."),
+            sid="illicit",
+        )
     deadlines, charges = as_frame(data.illicit_deadlines), as_frame(data.illicit_charges)
     rules = RuleNotes("rule-illicit")
     parts = [_cases_table(data)]
@@ -1381,18 +1437,28 @@ def illicit_section(data: StormwaterData) -> str:
         parts.append("<h3>The other deadlines of the cases</h3>" + _deadlines_table(rest, rules))
     if not charges.empty:
         parts.append(
-            "<h3>Cost of abatement by the Town, payments and interest</h3>" + _charges_table(charges, rules)
+            f"<h3>Cost of abatement by the {esc(data.municipality)}, payments and interest</h3>"
+            + _charges_table(charges, rules)
         )
     parts.append(rules.notes())
     return section(
         "Illicit discharges to the storm drain system",
         join(parts),
         sid="illicit",
-        lead=f"{esc(law_cited(data.laws, 'illicit_discharges'))}: each case with its worst deadline first; "
-        "the deadlines that were met are listed too. Business days leave out weekends and the public "
-        "holidays of the General Construction Law; a period to appeal, abate or protest that ends on a "
-        "weekend or holiday ends on the next business day (General Construction Law § 25-a). While an "
-        "appeal is pending the abatement is suspended.",
+        lead=esc(
+            f"{law_cited(data.laws, 'illicit_discharges')}: each case with its worst deadline first; the "
+            "deadlines that were met are listed too. Business days leave out weekends and the public holidays"
+            + (f" of {data.holiday_law}" if data.holiday_law else "")
+            + "; "
+            + (
+                "a period to appeal, abate or protest that ends on a weekend or holiday ends on the next "
+                f"business day ({data.deadline_law}). "
+                if data.deadline_law
+                else ""
+            )
+            + "While an appeal received in time is pending the abatement is suspended; the penalty is not. "
+            "An appeal received late is no appeal: nothing is suspended and no hearing is held on it."
+        ),
     )
 
 
@@ -1447,8 +1513,8 @@ def _charges_table(charges: pd.DataFrame, rules: RuleNotes) -> str:
                 "Largest criminal penalty",
                 num=True,
                 fmt=fmt_usd,
-                title="for each day from discovery through abatement, except the days an appeal was "
-                "pending (and none after the notice of violation when the appeal vacated it)",
+                title="for each day from discovery through abatement, the days an appeal was pending "
+                "included (none after the notice of violation when the appeal vacated it)",
             ),
             rules.col("rule", "Rule (section)", limit=45),
         ],
@@ -1473,7 +1539,9 @@ def practices_section(view: StormwaterView) -> str:
     data = view.data
     findings = as_frame(data.smp_findings)
     rules = RuleNotes("rule-practices")
-    if data.smp_findings is None or findings.empty:
+    if not data.judged.judged("practices"):
+        p_html = none_note(data.judged, "practices", "No finding on a permanent practice.")
+    elif data.smp_findings is None or findings.empty:
         p_html = no_data(
             "smp_findings",
             data.present.get("smp_findings"),

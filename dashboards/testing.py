@@ -13,7 +13,20 @@ from typing import Any
 
 import pandas as pd
 
-from dashboards.html import Col, badge, esc, is_missing, no_data, note, section, short_rule, slug, table
+from dashboards.html import (
+    Col,
+    badge,
+    esc,
+    is_missing,
+    no_data,
+    none_note,
+    note,
+    section,
+    short_rule,
+    slug,
+    table,
+)
+from outfall.rules.judged import Judged
 
 CALENDAR_MONTHS = 12
 FREQUENCY_WORDS = {
@@ -143,13 +156,13 @@ def legend(as_of: dt.date) -> str:
     )
 
 
-def missed_table(frame: pd.DataFrame) -> str:
+def missed_table(frame: pd.DataFrame, judged: Judged | None = None) -> str:
     """Every missed period (all of them, not only the last twelve months), newest first."""
     missed = frame[frame["status"] == "missed"].sort_values(
         ["period_end", "user_id"], ascending=[False, True]
     )
     if missed.empty:
-        return note("No required testing was missed.", "info")
+        return none_note(judged or Judged(), "testing", "No required testing was missed.")
     return table(
         missed,
         [
@@ -164,10 +177,18 @@ def missed_table(frame: pd.DataFrame) -> str:
     )
 
 
-def required_testing_section(frame: pd.DataFrame | None, as_of: dt.date, present: bool | None) -> str:
-    """The panel: the calendar, its legend and the missed periods; a note when there is nothing."""
+def required_testing_section(
+    frame: pd.DataFrame | None, as_of: dt.date, present: bool | None, judged: Judged | None = None
+) -> str:
+    """The panel: the calendar, its legend and the missed periods; a note when there is nothing (why not,
+    where the rules state no rule of required testing: contract 8.6)."""
+    judged = judged or Judged()
     if frame is None or frame.empty:
-        body = no_data("required_testing", present, "testing required of the industrial users")
+        body = (
+            no_data("required_testing", present, "testing required of the industrial users")
+            if judged.judged("testing")
+            else none_note(judged, "testing", "No testing is required of the industrial users.")
+        )
         return section("Required testing", body, sid="testing")
     rules = sorted({str(r) for r in frame["rule"] if not is_missing(r)})
     lead = (
@@ -180,7 +201,7 @@ def required_testing_section(frame: pd.DataFrame | None, as_of: dt.date, present
             legend(as_of),
             calendar_table(frame, as_of),
             '<h3 id="missed-testing">Missed testing</h3>',
-            missed_table(frame),
+            missed_table(frame, judged),
         ]
     )
     return section("Required testing", body, sid="testing", lead=lead)

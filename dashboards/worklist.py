@@ -27,6 +27,7 @@ from dashboards.html import (
     note,
     role_name,
     section,
+    slug,
     table,
     units_in_words,
 )
@@ -37,13 +38,14 @@ STATUS_WORDS = {
     "undated": ("No date set by law", ""),
     "upcoming": ("Upcoming", ""),
 }
-# "Mail the notice of violation for July 2026 (2 violations) by certified mail ..." (assets/worklist.py)
+# "Mail the notice of violation for July 2026 (2 violations) by certified mail ..." (assets/worklist.py;
+# served as the rules of its jurisdiction say, if they say)
 DRAFT = re.compile(
     r"^Mail the notice of violation for (?P<month>[A-Z][a-z]+ \d{4}) \((?P<n>\d+) violations?\)"
+    r"(?: by (?P<by>.+?))? and record"
 )
 DRAFT_HEAD = (
-    "Mail each notice of violation (its violations in brackets) by certified mail and record the mailing, "
-    "or withdraw it:"
+    "Mail each notice of violation (its violations in brackets){by} and record the mailing, or withdraw it:"
 )
 
 
@@ -93,11 +95,14 @@ def _days_text(r: dict) -> str:
 
 
 def action_words(r: dict) -> str:
-    """The action as the list shows it: without a trailing 'from <the subject's name>' its column says."""
+    """The action as the list shows it: without a trailing 'from <the subject's name>', nor the subject's
+    name and id after 'own site' (a finding at the municipality's own site), which its column says."""
     text = str(r["action"])
     name = r.get("subject_name")
     if not is_missing(name) and text.endswith(f" from {name}"):
         text = text[: -len(f" from {name}")]
+    if not is_missing(name):
+        text = text.replace(f" own site {name} ({r.get('subject_id')}):", " own site:", 1)
     return units_in_words(text)
 
 
@@ -114,23 +119,52 @@ def _drafts_html(drafts: list[dict]) -> str:
         months.append(_linked(esc(label), d.get("link")))
     reasons = sorted({str(d["detail"]) for d in drafts if not is_missing(d.get("detail"))})
     why = "".join(f'<br><span class="muted">{esc(units_in_words(x))}</span>' for x in reasons)
-    return f"{esc(DRAFT_HEAD)} {', '.join(months)}{why}"
+    served = {m["by"] for m in (DRAFT.match(str(d["action"])) for d in drafts) if m and m["by"]}
+    by = f" by {served.pop()}" if len(served) == 1 else ""
+    return f"{esc(DRAFT_HEAD.format(by=by))} {', '.join(months)}{why}"
 
 
-def _action_html(r: dict) -> str:
+def _action_html(r: dict, said: set[str] | None = None) -> str:
+    """One action, linked, with its detail below it unless an earlier action of its subject said the same
+    (``said``: the details said so far)."""
     text = _linked(esc(action_words(r)), r.get("link"))
-    if not is_missing(r.get("detail")):
-        text += f'<br><span class="muted">{esc(units_in_words(r["detail"]))}</span>'
+    detail = r.get("detail")
+    if not is_missing(detail) and (said is None or detail not in said):
+        text += f'<br><span class="muted">{esc(units_in_words(detail))}</span>'
+        if said is not None:
+            said.add(detail)
     return text
 
 
+#: The actions of one subject shown on screen before "and N more" (every one prints).
+FIRST_ACTIONS = 1
+
+
 def _actions_html(g: dict) -> str:
-    """The subject's actions: its draft notices in one line, each other action on a line of its own."""
+    """The subject's actions: its draft notices in one line, each other action on a line of its own; on
+    screen the first ``FIRST_ACTIONS`` and how many more (a click shows them), on paper every one."""
     items = g["items"]
     drafts = [i for i in items if i.get("source") == "notices" and DRAFT.match(str(i["action"]))]
     lines = [_drafts_html(drafts)] if len(drafts) > 1 else []
-    lines += [_action_html(i) for i in items if not (len(drafts) > 1 and i in drafts)]
-    return "".join(f'<div class="act">{line}</div>' for line in lines)
+    said: set[str] = set()
+    lines += [_action_html(i, said) for i in items if not (len(drafts) > 1 and i in drafts)]
+    rest = lines[FIRST_ACTIONS:]
+    if not rest:
+        return "".join(f'<div class="act">{line}</div>' for line in lines)
+    toggle = "act-" + slug(f"{g.get('person')}-{g.get('first')}-{g.get('status')}-{g.get('subject_id')}")
+    more = (  # on the last line shown, after its words
+        f' <label class="act-more no-print" for="{toggle}" title="all of them print">and '
+        f"{_plural(len(rest), 'more action')}</label>"
+    )
+    shown = lines[:FIRST_ACTIONS]
+    return (
+        f'<input type="checkbox" class="act-toggle" id="{toggle}">'
+        + "".join(
+            f'<div class="act">{line}{more if n == len(shown) - 1 else ""}</div>'
+            for n, line in enumerate(shown)
+        )
+        + "".join(f'<div class="act act-rest">{line}</div>' for line in rest)
+    )
 
 
 def _subject_html(g: dict) -> str:

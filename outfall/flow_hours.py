@@ -24,13 +24,22 @@ from __future__ import annotations
 
 import duckdb
 
-from outfall.warehouse import DERIVED_TABLES, run_script, sql, table_columns, transaction
+from outfall.warehouse import DERIVED_TABLES, as_loaded, run_script, sql, table_columns, transaction
 
 CHUNK_HOURS = 31 * 24
+# The summaries a run as of a day reads as they stood at its end (outfall/ingest/as_of.py): the hours
+# before it. (The gap check's steps are the input check's, of the readings as loaded.)
+AS_OF_HOURS = ("_flow_hours", "_flow_hour_steps")
 
 
 def ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
-    """Bring the summaries up to date; returns what was done: 'current', 'touched' or 'rebuilt'."""
+    """Bring the summaries up to date with flow as loaded (whatever day ``con`` judges by); returns what
+    was done: 'current', 'touched' or 'rebuilt'."""
+    with as_loaded(con):
+        return _ensure_flow_hours(con)
+
+
+def _ensure_flow_hours(con: duckdb.DuckDBPyConnection) -> str:
     missing = [
         c for c in ("user_id", "constituent", "ts", "loaded_at") if c not in table_columns(con, "flow")
     ]
@@ -203,7 +212,7 @@ def flow_gap_steps(con: duckdb.DuckDBPyConnection) -> str:
     """Bring the summaries and the gap check's steps up to date; returns what was done to the steps:
     'current', 'appended' or 'made'."""
     ensure_flow_hours(con)
-    with transaction(con):
+    with as_loaded(con), transaction(con):
         state, after = con.execute(sql("select_flow_gap_version")).fetchall()[0]
         if state == "current":
             return state
@@ -219,6 +228,7 @@ __all__ = [
     "ensure_flow_hours",
     "flow_gap_steps",
     "CHUNK_HOURS",
+    "AS_OF_HOURS",
     "summaries_current",
     "stage_new_rows",
     "keep_staged",

@@ -30,12 +30,13 @@ def template_paths(out: Path) -> list[Path]:
     return [out / name / f"{name}.csv" for name in all_datasets()] + [out / WORKBOOK, out / LETTERHEAD]
 
 
-def letterhead_form() -> str:
+def letterhead_form(rules_dir: Path | str | None = None) -> str:
     """The letterhead file to fill (docs/letters.md): an entry per jurisdiction of the rules found (the
     rules folder of the run: OUTFALL_RULES_DIR, else the project's), its name as its rules file names it,
     a signatory for each kind of letter its rules give (sewer, stormwater), every other value blank. Left
-    blank, each letter says which line is missing and is not ready to mail."""
-    found = load_all()
+    blank, each letter says which line is missing and is not ready to mail. ``rules_dir``: the folder of
+    the rules files to key it to (``outfall templates --rules DIR``)."""
+    found = load_all(rules_dir)
     lines = [
         "# Who the letters come from and who signs them (docs/letters.md). Fill in every value; a",
         f"# jurisdiction whose letters you do not send may be deleted. Written for the rules found: "
@@ -110,11 +111,12 @@ def build_workbook():
     return wb
 
 
-def write_templates(out: Path) -> list[Path]:
-    """Write every form under ``out``; the files written."""
+def write_templates(out: Path, rules_dir: Path | str | None = None) -> list[Path]:
+    """Write every form under ``out`` (letterhead.yaml keyed to the rules of ``rules_dir``: the run's rules
+    folder when not given); the files written."""
     written = []
     for name, ds in all_datasets().items():
         written.append(write_atomic(out / name / f"{name}.csv", csv_header(ds)))
     written.append(write_atomic(out / WORKBOOK, workbooks.workbook_bytes(build_workbook(), WRITTEN)))
-    written.append(write_atomic(out / LETTERHEAD, letterhead_form()))
+    written.append(write_atomic(out / LETTERHEAD, letterhead_form(rules_dir)))
     return written

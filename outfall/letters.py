@@ -427,6 +427,8 @@ class LetterWriter:
         values = {
             "law": names,
             "town_name": law.name if law is not None else "",
+            # the municipality's kind as its sentences name it ("Town", "City", "Village"; contract 8.7)
+            "municipality": law.municipality if law is not None else "municipality",
             **context,
             "letterhead": issuer.model_dump() if issuer is not None else None,
             "signatory": signatory.model_dump() if signatory is not None else None,

@@ -238,11 +238,13 @@ def _other(i: Item, day: dt.date, rules: Any, labels: dict[str, str]) -> list[st
     if subject:
         what += f" ({subject})"
     due = i.fact("due_by")
-    complied = (
-        f"complied with {day_words(i.resolved_on)}, late"
-        if i.resolved_on is not None
-        else f"not complied with as of {day_words(day)}"
-    )
+    ended = i.fact("ended_on")
+    if i.resolved_on is not None:
+        complied = f"complied with {day_words(i.resolved_on)}, late"
+    elif isinstance(ended, dt.date) and ended <= day:  # a continuing violation the inputs end (8.1)
+        complied = f"not complied with; it continued to {day_words(ended)}, the site's final stabilization"
+    else:
+        complied = f"not complied with: continuing on {day_words(day)}"
     return [what, day_words(i.fact("trigger_date")), day_words(due) if due else "", complied]
 
 
@@ -332,6 +334,26 @@ def stormwater_sections(items: list[Item], day: dt.date, rules: Any, labels: dic
             )
             section.add(i, _other(i, day, rules, labels))
     return list(out.values())
+
+
+def sentence(item: Item, day: dt.date, rules: Any, labels: dict[str, str] | None = None) -> str:
+    """One item as a plain sentence, for a line of a person's list (a finding at the municipality's own
+    site): "Inspection at least every 7 days was due by April 3, 2026 and was made April 4, 2026, late." A
+    sewer item is its line of words (``describe``)."""
+    if item.kind == "sewer":
+        text = describe(item, day, rules, labels)
+        return text[:1].upper() + text[1:] + "."
+    labels = labels or {}
+    what, arose, due, done = (_inspection if item.item == "inspection" else _other)(item, day, rules, labels)
+    when = f" was due by {due}" if due else f" arose {arose}"
+    since = ""
+    if item.resolved_on is not None:
+        status = f"and was {done}"
+    elif item.item == "inspection":
+        status = f"and {done.replace('none recorded', 'none is recorded')}"
+    else:
+        status = f"and is {done}"
+    return f"{what}{when}{since} {status}."
 
 
 def describe(item: Item, day: dt.date, rules: Any, labels: dict[str, str] | None = None) -> str:

@@ -15,8 +15,20 @@ from pathlib import Path
 
 import duckdb
 
+from outfall.ingest.as_of import DAY
 from outfall.law import notices as law
-from outfall.warehouse import sql
+from outfall.warehouse import as_loaded, sql
+
+# The record as a run as of a day reads it (outfall/ingest/as_of.py): the documents issued on or before the
+# day, and their notices' items. Every row stays in the tables, and no run as of an earlier day writes,
+# rewrites or removes a file they list (``files_on_record`` reads them all).
+AS_OF_RECORDS = (
+    ("documents_issued", f"issued_on <= {DAY}"),
+    (
+        "notice_items_issued",
+        f"document_id IN (SELECT d.document_id FROM main.documents_issued AS d WHERE d.issued_on <= {DAY})",
+    ),
+)
 
 
 def _records(con, name: str) -> list[dict]:
@@ -36,6 +48,13 @@ class Problem:
 
     def line(self) -> str:
         return f"document {self.document_id}: {self.what}"
+
+
+def files_on_record(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """Every file the record lists (the HTML and the PDF of each document issued, relative to the
+    dashboards folder), whatever day ``con`` judges by: no run writes, rewrites or removes one."""
+    with as_loaded(con):
+        return {f for (f,) in con.execute(sql("select_files_on_record")).fetchall() if f}
 
 
 def rechain(con) -> int:

@@ -22,6 +22,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import PrivateAttr
 
 from outfall.rules import Rules, TownRules, load_town
+from outfall.rules.judged import Judged
 from outfall.rules.town import RULES_DIR_VARIABLE, TOWN_VARIABLE, enter_timezone, leave_timezone
 from outfall.warehouse import DEFAULT_MEMORY_LIMIT
 
@@ -216,6 +217,11 @@ class RulesResource(ConfigurableResource):
 
     def jurisdictions(self) -> tuple[str, ...]:
         return self.load().jurisdictions
+
+    def judged(self) -> Judged:
+        """What the rules judge (contract 8.6): the town's of the sewer use law, every jurisdiction's of
+        construction sites; every statement of "none" asks it (``Judged.none``)."""
+        return Judged.of(self.town_rules(), self.all_rules().values())
 
     def timezone(self) -> str:
         """The town's local time zone: the day of a reading, a time without an offset, today."""

@@ -93,6 +93,11 @@ def _neutralise_column(column: pa.ChunkedArray) -> pa.ChunkedArray:
     return pc.if_else(hit, pc.binary_join_element_wise("'", column, ""), column)
 
 
+#: The day the rules' tables write for a first day the law does not state
+#: (``outfall.rules.dated.OPEN_START``): a blank cell in every export, never the year 1.
+NOT_STATED_DAY = dt.date.min
+
+
 def _csv_ready(table: pa.Table) -> pa.Table:
     """Text columns neutralised; local times written with their offset and no
     empty fraction (2026-01-02 03:00:00-05:00); everything else as it is."""
@@ -117,6 +122,9 @@ def _csv_ready(table: pa.Table) -> pa.Table:
         elif pa.types.is_timestamp(typ) and typ.tz:
             text = pc.strftime(column, format="%Y-%m-%d %H:%M:%S%Ez")
             column = pc.replace_substring_regex(text, r"\.0+([+-])", r"\1")
+        elif pa.types.is_date32(typ):  # a first day the law does not state is blank, never 0001-01-01
+            unstated = pc.equal(column, pa.scalar(NOT_STATED_DAY, typ))
+            column = pc.if_else(unstated, pa.scalar(None, typ), column)
         columns.append(column)
     return pa.table(columns, names=table.column_names)
 
@@ -456,6 +464,8 @@ class _CellWriter:
                 serial = (local - _EPOCH).total_seconds() / 86400
                 return self.number(ref, repr(serial), st.datetime)
             if isinstance(value, dt.date):
+                if value == NOT_STATED_DAY:
+                    return ""
                 return self.number(ref, str((value - _EPOCH_DATE).days), st.date)
             return self.text(ref, cell_text(value), column.wrap, column)
         number = _number(value)
@@ -534,6 +544,8 @@ class _CellWriter:
             day_style = st.date
 
             def date(ref: str, value: Any) -> str:
+                if value == NOT_STATED_DAY:
+                    return ""
                 if type(value) is dt.date:
                     return f'<c r="{ref}" s="{day_style}"><v>{(value - _EPOCH_DATE).days}</v></c>'
                 return generic(ref, column, value)

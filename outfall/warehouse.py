@@ -31,6 +31,9 @@ DERIVED_TABLES = (
     "_flow_gap_series",
     "_flow_gap_state",
 )
+# The schema of the views a run reads its inputs through, as they stood at the end of the day it judges
+# (outfall/ingest/as_of.py); the tables themselves are in ``main``.
+AS_OF_SCHEMA = "as_of"
 # Columns whose type changed since an older Outfall made the table: (column, old type, new type) ->
 # the expression that converts a stored value (any other change is a plain CAST). A row's hash was
 # its hexadecimal text; it is the number itself (a text per row weighed on every load of a meter file).
@@ -89,22 +92,43 @@ def schema_digest(ddl: str) -> str:
     return hashlib.sha256(ddl.encode()).hexdigest()
 
 
-def ensure_schema(con: duckdb.DuckDBPyConnection, ddl: str) -> None:
+def ensure_schema(con: duckdb.DuckDBPyConnection, ddl: str, views: str = "") -> None:
     """Create every table ``ddl`` declares (idempotent), and bring tables an older Outfall made to its
-    columns. The warehouse remembers the DDL's digest, so a connection to an up-to-date warehouse runs
-    no DDL at all. The caller assembles ``ddl`` (``assets.common.schema_ddl``: the contract's tables,
-    the input tables made from the dataset specs, the areas' own)."""
-    digest = schema_digest(ddl)
+    columns; then run ``views`` (the views over them). The warehouse remembers the DDL's digest, so a
+    connection to an up-to-date warehouse runs no DDL at all. The caller assembles ``ddl``
+    (``assets.common.schema_ddl``: the contract's tables, the input tables made from the dataset specs,
+    the areas' own) and ``views``."""
+    digest = schema_digest(ddl + views)
     try:
         if con.execute(f"SELECT max(digest) FROM main.{SCHEMA_MARKER}").fetchall()[0][0] == digest:
             return
     except duckdb.CatalogException:
         pass
-    new = con.execute(sql("count_tables")).fetchall()[0][0] == 0
-    con.execute(ddl).fetchall()
-    if not new:  # a new warehouse has nothing made by an older Outfall to upgrade
-        upgrade_tables(con, ddl)
-    con.execute(f"CREATE OR REPLACE TABLE {SCHEMA_MARKER} AS SELECT ? AS digest", [digest]).fetchall()
+    with as_loaded(con):
+        new = con.execute(sql("count_tables")).fetchall()[0][0] == 0
+        con.execute(ddl).fetchall()
+        if not new:  # a new warehouse has nothing made by an older Outfall to upgrade
+            upgrade_tables(con, ddl)
+        if views:
+            con.execute(views).fetchall()
+        con.execute(
+            f"CREATE OR REPLACE TABLE main.{SCHEMA_MARKER} AS SELECT ? AS digest", [digest]
+        ).fetchall()
+
+
+@contextlib.contextmanager
+def as_loaded(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """``con`` reads and writes the tables as loaded for a while, whatever day it judges by
+    (outfall/ingest/as_of.py): unqualified names find the tables of ``main``, and new tables go there."""
+    path = con.execute("SELECT current_setting('search_path')").fetchall()[0][0]
+    if not path or path == "main":
+        yield con
+        return
+    con.execute("SET search_path = 'main'").fetchall()
+    try:
+        yield con
+    finally:
+        con.execute(f"SET search_path = {_quoted(path)}").fetchall()
 
 
 def upgrade_tables(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:

@@ -57,7 +57,7 @@ class UsageError(Exception):
         self.usage = usage
 
 
-COMMANDS = "{run,demo,export,verify,templates,new-town}"
+COMMANDS = "{run,demo,export,verify,templates,new-town,rules}"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,7 +71,7 @@ class _Parser(argparse.ArgumentParser):
         if f"required: {COMMANDS}" in message:
             raise UsageError(
                 "say what to do: outfall run, outfall demo, outfall export, outfall verify, "
-                "outfall templates or outfall new-town (outfall -h for help)",
+                "outfall templates, outfall new-town or outfall rules check (outfall -h for help)",
                 usage=self.format_usage(),
             )
         raise UsageError(f"{message} (see {self.prog} -h)")
@@ -152,6 +152,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="folder to write them in (new, or holding none of the forms yet)",
     )
+    templates.add_argument(
+        "--rules",
+        metavar="DIR",
+        default="",
+        help="folder of the town's rules files, to key letterhead.yaml to (default: OUTFALL_RULES_DIR, else "
+        "the project's rules/)",
+    )
     new_town = sub.add_parser(
         "new-town",
         help="write a starting rules file for another town, every value to fill "
@@ -174,6 +181,33 @@ def _parser() -> argparse.ArgumentParser:
         default="",
         help="how the town charges for sewer use: by a unit schedule, by the volume of water used, both, "
         "or none (asked when left out and the command runs in a terminal)",
+    )
+    rules = sub.add_parser(
+        "rules",
+        help="check a folder of rules files as outfall run reads it: every problem, and everything a run "
+        "of them will need and lack",
+    )
+    rules_sub = rules.add_subparsers(
+        dest="rules_command", required=True, parser_class=_Parser, metavar="{check}"
+    )
+    check = rules_sub.add_parser(
+        "check",
+        help="read every rules file as outfall run does: every problem, one line each, and what a run of "
+        "them will need and lack (exit 2 when the folder would be refused)",
+    )
+    check.add_argument(
+        "--rules",
+        "--rules-dir",
+        dest="rules",
+        metavar="DIR",
+        default="",
+        help="folder of the rules files (default: OUTFALL_RULES_DIR, else the project's rules/)",
+    )
+    check.add_argument(
+        "--town",
+        metavar="NAME",
+        default=None,
+        help="the jurisdiction running Outfall (default: OUTFALL_TOWN, else the one file with sewer rules)",
     )
     return parser
 
@@ -579,6 +613,7 @@ def cmd_templates(args) -> int:
         template_paths,
         write_templates,
     )  # openpyxl: only for the forms
+    from outfall.rules.dated import RulesError  # pydantic: only for the commands that read the rules
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -589,9 +624,15 @@ def cmd_templates(args) -> int:
             f"{there[0]} exists already; templates are written only where none of them is, so that "
             "no data are overwritten: give a new folder"
         )
+    if args.rules and not Path(args.rules).is_dir():
+        raise UsageError(f"no such rules folder: {args.rules}")
     try:
         out.mkdir(parents=True, exist_ok=True)
-        written = write_templates(out)
+        written = write_templates(out, args.rules or None)
+    except RulesError as exc:
+        raise UsageError(
+            f"letterhead.yaml is keyed to the rules found, and they cannot be read: {exc}"
+        ) from None
     except OSError as exc:
         raise UsageError(f"cannot write the templates in {args.out}: {exc.strerror or exc}") from None
     print(
@@ -599,6 +640,16 @@ def cmd_templates(args) -> int:
         f"(a sheet per folder) and {LETTERHEAD} (fill it in before the first run) written to {out}"
     )
     return 0
+
+
+def cmd_rules(args) -> int:
+    """``outfall rules check``: every problem of a folder of rules files, and what a run of them will need
+    and lack; exit 2 when ``outfall run`` would refuse the folder."""
+    from outfall.rules.__main__ import check_command  # pydantic and YAML: only for this command
+
+    if args.rules and not Path(args.rules).exists():
+        raise UsageError(f"no such rules folder: {args.rules}")
+    return check_command(args.rules or None, args.town)
 
 
 def cmd_new_town(args) -> int:
@@ -618,7 +669,7 @@ def cmd_new_town(args) -> int:
     print(
         f"outfall new-town: {path} written (charge model: {charges}): {empty} values to fill in from the "
         f"town's ordinances, or to leave empty where they state none (each key is explained above it); "
-        f"check it with python -m outfall.rules check --rules-dir {path.parent}; the guide is docs/adopt.md"
+        f"check it with outfall rules check --rules {path.parent}; the guide is docs/adopt.md"
     )
     return 0
 
@@ -648,6 +699,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "verify": cmd_verify,
             "templates": cmd_templates,
             "new-town": cmd_new_town,
+            "rules": cmd_rules,
         }[args.command]
         return handler(args)
     except UsageError as exc:

@@ -286,7 +286,8 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
     if not first.success:
         return staged
     definitions = {s.partitions_def.name: s.partitions_def for s in STAGES if s.partitions_def is not None}
-    with open_warehouse(resources["duckdb"]) as con:
+    # the partitions that hold data on the run's day (a month of readings after it has none), read as of it
+    with open_warehouse(resources["duckdb"], as_of=resources["settings"].as_of_date()) as con:
         partitions = {
             name: partitions_with_data(con, d, rules.town_rules()) for name, d in definitions.items()
         }

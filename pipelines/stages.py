@@ -35,6 +35,7 @@ from dagster import (
 
 from assets.common import BILLING_YEARS, CHECK_FUNCTIONS, READING_MONTHS, data_partitions, held_open
 from outfall.rules import Rules
+from outfall.warehouse import sql
 
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
 
@@ -169,11 +170,17 @@ def run_tags(
 
 
 def partitions_with_data(con, partitions_def: PartitionsDefinition, rules: Rules | None = None) -> list[str]:
-    """The partitions a run of everything covers in the warehouse (``con``): the billing years that have
-    rates (by the town's ``rules``); the months that have readings (their first local days)."""
+    """The partitions a run of everything covers in the warehouse (``con``, reading the inputs as of the
+    run's day): the billing years that have rates (by the town's ``rules``); the months that have readings
+    (their first local days), and those whose slugs an earlier run kept, judged again (a run as of a day
+    before their readings finds none)."""
     if partitions_def not in (BILLING_YEARS, READING_MONTHS):
         return []
-    return data_partitions(con, rules)[partitions_def.name]
+    found = data_partitions(con, rules)[partitions_def.name]
+    if partitions_def == READING_MONTHS:
+        kept = [r[0].isoformat() for r in con.execute(sql("select_slug_months")).fetchall()]
+        found = sorted({*found, *kept})
+    return found
 
 
 # ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import schema_ddl
 from assets.ingest import ingest_asset
-from assets.sewer_administrator import enforcement as enf, surcharges as sur
+from assets.sewer_administrator import enforcement as enf, permits as per, surcharges as sur
 from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
@@ -31,7 +31,8 @@ from tests.conftest import materialize, own_checks, small_town, write
 AS_OF = "2026-06-30"
 NY = ZoneInfo("America/New_York")
 D = dt.date
-ENFORCEMENT_INGEST = [ingest_asset(name) for name in ENFORCEMENT_DATASET_NAMES]
+# the enforcement folders, and each user's permits (contract 8.2), which the permit renewals read
+ENFORCEMENT_INGEST = [ingest_asset(name) for name in ENFORCEMENT_DATASET_NAMES] + [per.user_permits]
 ALL = [
     *ENFORCEMENT_INGEST,
     enf.sewer_notices,
@@ -307,13 +308,45 @@ def test_snc_publication_lists_each_user_once_per_year(tmp_path):
     assert h2 == (
         2026,
         "H2",
-        "chronic violations of COD; technical review criteria violations of COD",
+        "chronic violations of COD (July 1, 2026 - December 31, 2026); technical review criteria violations "
+        "of COD (July 1, 2026 - December 31, 2026)",
         2,
         False,
     )
     page = (letters(tmp_path) / "sewer_snc_publication_2026.html").read_text()
     assert "Chronic &amp; Co &lt;Inc&gt;" in page and "<Inc>" not in page
-    assert "reports more than 45 days late" in page and "Provisional" in page
+    assert (
+        "reports more than 45 days late (January 1, 2026 - June 30, 2026)" in page and "Provisional" in page
+    )
+
+
+def test_the_snc_list_states_each_criterion_with_its_own_periods():
+    # contract 8.5: IU-017 met the chronic criterion in both halves of 2026 and the technical review
+    # criteria in January-June only; the list said both criteria in both halves.
+    h1, h2 = (D(2026, 1, 1), D(2026, 6, 30)), (D(2026, 7, 1), D(2026, 12, 31))
+
+    def det(period, parameter, criterion):
+        return {
+            "period_start": period[0],
+            "period_end": period[1],
+            "parameter": parameter,
+            "criterion": criterion,
+        }
+
+    items = [det(h1, "BOD", "chronic"), det(h1, "BOD", "trc"), det(h2, "BOD", "chronic")]
+    assert enf.criteria_statements(items, 45) == [
+        "chronic violations of BOD (January 1, 2026 - June 30, 2026; July 1, 2026 - December 31, 2026)",
+        "technical review criteria violations of BOD (January 1, 2026 - June 30, 2026)",
+    ]
+    # parameters met in the same periods are named together; in other periods, apart
+    items = [det(h1, "BOD", "chronic"), det(h1, "TSS", "chronic"), det(h2, "COD", "chronic")]
+    assert enf.criteria_statements(items, 45) == [
+        "chronic violations of BOD, TSS (January 1, 2026 - June 30, 2026)",
+        "chronic violations of COD (July 1, 2026 - December 31, 2026)",
+    ]
+    assert enf.criteria_statements([det(h2, None, "late_report")], 45) == [
+        "reports more than 45 days late (July 1, 2026 - December 31, 2026)"
+    ]
 
 
 # ------------------------------------------------------- notices of violation
@@ -570,7 +603,8 @@ def test_obligations_deadlines(tmp_path):
     assert laws == {
         ("accidental_statement", "Woodbury Code ch. 253 Part 2", True, None),
         ("periodic_report", "Woodbury Code ch. 253 Part 2", True, None),
-        ("permit_renewal", "Woodbury Code ch. 253 Part 2", True, None),
+        # a Town practice is no law (contract 8.5): its own name, never a violation
+        ("permit_renewal", "Town practice: permit renewal reminder", False, None),
         ("violation_notice_24h", "40 CFR Part 403", False, None),
         ("resample_30d", "40 CFR Part 403", False, None),
         ("slug_report", "40 CFR Part 403", False, None),
@@ -692,6 +726,76 @@ def test_surcharge_rate_adopted_from_a_date_prices_only_months_from_then(tmp_pat
     assert got[("METER", "BOD", D(2026, 7, 1))][1] is not None  # July: priced
 
 
+# ------------------------------------------------ contract 8.8: thresholds, set elsewhere, flow
+
+
+#: The model town's rules with a test's own surcharge threshold of BOD (200 mg/L, under the 240 limit).
+TEST_THRESHOLD = """  thresholds:
+    - {parameter: BOD, value: 200, unit: mg/L, citation: "test threshold", effective_from: null}
+  rates: []
+"""
+
+
+def test_a_surcharge_threshold_is_not_a_limit(tmp_path):
+    from assets.sewer_administrator import compliance
+
+    surcharge_fixture(tmp_path)
+    con = open_warehouse(tmp_path / "w.duckdb")
+    insert_users(con, [("MID", "Middle Strength", None, "P-X", None, 14400.0)])
+    # 220 mg/L: above the surcharge threshold (200), under the limit (240)
+    insert_lab(con, [("X-1", "MID", D(2026, 6, 5), "composite", "BOD", 220.0, False, "L")])
+    con.close()
+    rules = rules_with_rates(tmp_path, TEST_THRESHOLD)
+    run(tmp_path, assets=[compliance.discharge_violations, sur.surcharges], rules_dir=rules)
+    (mid,) = rows(tmp_path, "SELECT pounds, limit_mgl, threshold_kind FROM surcharges WHERE user_id = 'MID'")
+    # 14,400 gpd x 30 days = 0.432 MG x 8.34 x (220 - 200) = 72.0576 lb: surcharged from the threshold ...
+    assert mid[0] == pytest.approx(0.432 * 8.34 * 20) and mid[1:] == (200.0, "surcharge threshold")
+    # ... and never a violation: under every limit
+    assert rows(tmp_path, "SELECT count(*) FROM discharge_violations WHERE user_id = 'MID'") == [(0,)]
+    # above the limit too (340 mg/L): a violation of the limit, and surcharged from the threshold
+    meter = rows(tmp_path, "SELECT pounds FROM surcharges WHERE user_id = 'METER' AND parameter = 'BOD'")
+    assert meter[0][0] == pytest.approx(6.48 * 8.34 * 140)
+    assert rows(tmp_path, "SELECT count(*) FROM discharge_violations WHERE user_id = 'METER'") != [(0,)]
+
+
+def test_a_rate_set_elsewhere_is_reported_as_set_there_never_as_zero(tmp_path):
+    surcharge_fixture(tmp_path)
+    elsewhere = """  rates:
+    - {parameter: BOD, usd_per_lb: {set_by: "Appendix A"}, citation: "test (C)", effective_from: null}
+"""
+    run(tmp_path, assets=[sur.surcharges], rules_dir=rules_with_rates(tmp_path, elsewhere))
+    got = rows(
+        tmp_path,
+        "SELECT pounds, rate_usd_per_lb, amount_usd, amount_set_by, rule FROM surcharges "
+        "WHERE user_id = 'METER' AND parameter = 'BOD'",
+    )
+    pounds, rate, amount, set_by, rule = got[0]
+    assert pounds == pytest.approx(5404.32) and rate is None and amount is None
+    assert set_by == "set by Appendix A" and "rate per pound set by Appendix A" in rule
+
+
+@pytest.mark.parametrize(("above_gpd", "gallons"), [(216000, None), (215999, 30.0)])
+def test_a_flow_surcharge_runs_over_its_threshold_not_at_it(tmp_path, above_gpd, gallons):
+    # METER's June: 150 gpm x 43,200 minutes = 6,480,000 gallons = 216,000 gallons a day
+    surcharge_fixture(tmp_path)
+    flow = f"""  rates: []
+  per_flow:
+    - {{above_gpd: {above_gpd}, usd: "2.00", per_gallons: 1000, charged_on: gallons_over,
+       citation: "test flow surcharge", effective_from: null}}
+"""
+    run(tmp_path, assets=[sur.surcharges], rules_dir=rules_with_rates(tmp_path, flow))
+    got = rows(
+        tmp_path,
+        "SELECT average_gpd, gallons_charged, amount_usd FROM surcharges "
+        "WHERE kind = 'flow' AND user_id = 'METER'",
+    )
+    if gallons is None:  # exactly at the threshold: not over it
+        assert got == []
+    else:  # one gallon a day over for 30 days: 30 gallons x $2.00 / 1,000 = $0.06
+        assert got[0][0] == pytest.approx(216000) and got[0][1] == pytest.approx(gallons)
+        assert got[0][2] == Decimal("0.06")
+
+
 # ------------------------------------------------------------ grease traps
 
 
@@ -773,24 +877,27 @@ def test_a_mailed_grease_order_is_dated_recorded_and_never_rewritten(tmp_path):
         data,
         "notices_mailed/m.csv",
         "kind,recipient_id,period,mailed_on,certified_mail_no,correct_within_days\n"
-        "grease_order,GT-1,2026-06,2026-07-02,7019 0001,\n",
+        "grease_order,GT-1,2026-06,2026-07-02,7019 0001,30\n",
     )
     chain = [*ENFORCEMENT_INGEST, ingest_asset("notices_mailed"), enf.grease_trap_status]
     chain += [records.letters, records.documents_issued]
     run(tmp_path, data, chain, as_of="2026-07-10")
     got = rows(tmp_path, "SELECT order_id, issued_on, comply_by, status FROM grease_orders")
-    # July 2 + the rules' 30 days = Saturday August 1: the period ends Monday August 3 (GCL § 25-a)
+    # July 2 + the 30 days the administrator gave (contract 8.4: from the record, the law's 30 a ceiling,
+    # never a default) = Saturday August 1: the period ends Monday August 3 (GCL § 25-a)
     assert got == [("GO-GT-1-20260628", D(2026, 7, 2), D(2026, 8, 3), "mailed")]
     assert rows(
         tmp_path,
-        "SELECT document_id, letter_kind, recipient_id, period, recorded FROM documents_issued "
+        "SELECT document_id, letter_kind, recipient_id, documents_issued.period, recorded "
+        "FROM documents_issued "
         "JOIN letters USING (document_id, letter_kind, recipient_id)",
     ) == [("GO-GT-1-20260628", "grease_order", "GT-1", "2026-06", True)]
     path = letters(tmp_path) / "sewer_grease_order_GO-GT-1-20260628.html"
     first = path.read_bytes()
     text = " ".join(first.decode().split())
-    assert "within 30 days of the date of this order" in text and "§ 25-a" in text and "DRAFT" not in text
-    assert "August 3, 2026" not in text  # a record prints no day after its own
+    # contract 8.4 (instead of 6.2's days from the date): the order prints its comply-by day
+    assert "by August 3, 2026, 30 days from the date of this order" in text
+    assert "§ 25-a" in text and "DRAFT" not in text
     # later data and a later day: the trap pumped, the order stays as mailed, byte for byte
     write(data, "pumpouts/q.csv", "trap_id,pumped_on,hauler,invoice_no\nGT-1,2026-07-20,Acme Septic,INV-2\n")
     run(tmp_path, data, chain, as_of="2026-08-15")

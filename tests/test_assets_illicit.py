@@ -138,7 +138,7 @@ def test_deadlines_of_each_obligation(judged):
         in moved["IC-5 appeal"]
     )
     assert (
-        "while an appeal is pending"
+        "while an appeal received in time is pending"
         in rows(wh, "SELECT rule FROM illicit_discharge_deadlines WHERE status = 'suspended'")[0][0]
     )
 
@@ -169,8 +169,8 @@ def test_charges_with_two_partial_payments(judged):
     # interest from May 22 + 30 = June 21. Unpaid $4,800 June 21 - Oct 1 (103 days), $4,400 Oct 2 - Nov 2
     # (32 days), $4,000 Nov 3 - Nov 30 (28 days): 0.18 / 365 x (494,400 + 140,800 + 112,000) = 368.4821...
     # The payment of December 1 is after --as-of and counts for nothing yet.
-    # Penalty: May 22 through August 14, both counted = 85 days, less the days the appeal was pending, June 18
-    # (received) through July 9 (decided July 10) = 13 + 9 = 22: 63 days x $350.
+    # Penalty: May 22 through August 14, both counted = 85 days, the days the appeal was pending (June 18
+    # through July 9) included (contract 8.5): 85 days x $350.
     assert row == (
         "IC-1",
         Decimal("4800.00"),
@@ -180,9 +180,9 @@ def test_charges_with_two_partial_payments(judged):
         D(2026, 6, 21),
         Decimal("368.48"),
         Decimal("4368.48"),
-        Decimal("22050.00"),
+        Decimal("29750.00"),
         Decimal("800.00"),
-        63,
+        85,
     )
     types = dict(
         rows(
@@ -271,8 +271,10 @@ def test_letters(judged):
     assert "$368.48" not in cost and "October 1, 2026" not in cost and "September 21, 2026" not in cost
     assert (
         "the deadline for abatement does\n  not run" in nov
-        and "an appeal received after them suspends neither" in nov
+        and "an appeal received after them does not suspend it" in nov
     )
+    # ch. 185 says nothing of the penalty during an appeal: no letter says it stops (contract 8.5)
+    assert "penalty accrues" not in nov and "no penalty" not in nov
     assert "imprisonment for a period not to\n  exceed 180 days" in nov  # the penalty stated whole
     # IC-5: June 5 + 15 = Saturday June 20: the appeal may be received by Monday June 22 (the deadlines table
     # says so); the letter gives the 15 days and the law that moves their end, no later date

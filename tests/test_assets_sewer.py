@@ -13,7 +13,7 @@ import pytest
 from dagster_duckdb import DuckDBResource
 
 from assets.common import schema_ddl
-from assets.sewer_administrator import compliance as sewer
+from assets.sewer_administrator import compliance as sewer, permits
 from outfall.demo import slugs as s
 from outfall.law import discharge as d
 from outfall.resources import OutfallSettings
@@ -26,6 +26,7 @@ UTC = dt.UTC
 RULES = load_rules("woodbury")
 DAY = dt.date(2026, 6, 30)  # the fixtures' rules: those in effect in 2026
 SEWER_ASSETS = [
+    permits.user_permits,  # each user's permits (contract 8.2): a permit limit's rule names its permit
     sewer.discharge_violations,
     sewer.statistic_violations,
     sewer.slug_events,

@@ -12,7 +12,7 @@ def test_a_missing_command_prints_the_usage_and_exits_2(capsys):
     assert main([]) == 2
     err = capsys.readouterr().err
     assert err.startswith("usage: outfall")
-    assert "{run,demo,export,verify,templates,new-town}" in err
+    assert "{run,demo,export,verify,templates,new-town,rules}" in err
 
 
 def test_an_abbreviated_option_is_refused_not_guessed(tmp_path, capsys):

@@ -735,6 +735,19 @@ def test_stormwater_page_timeline_threshold_findings_and_week():
     assert status == {"W-1": "overdue", "B-1": "not required"}
 
 
+def test_a_site_whose_construction_starts_after_the_day_is_not_started():
+    """Contract 8.1: its start is the plan's day; the page says when it starts, not that it is active."""
+    data = storm_frames()
+    data.as_of, data.findings = dt.date(2026, 4, 1), data.findings.iloc[0:0]  # nothing found before it
+    status = site_status(data).set_index("site_id")
+    assert status.loc["W-1", "status"] == "not started" and not status.loc["W-1", "started"]
+    assert status.loc["B-1", "status"] == "not required" and not status.loc["B-1", "started"]
+    html_text, _ = build_stormwater_page(data)
+    for site in ("W-1", "B-1"):
+        assert f"starts {pd.Timestamp(status.loc[site, 'construction_start']):%Y-%m-%d}" in html_text
+    assert "0 needing inspections" in html_text
+
+
 def test_stormwater_page_without_tables():
     html_text, meta = build_stormwater_page(StormwaterData(as_of=AS_OF, present={"sites": False}))
     assert meta.charts == 0 and "No data yet" in html_text
@@ -1015,11 +1028,21 @@ def test_index_and_quarantine_pages_show_bad_rows():
         quarantine_counts=pd.DataFrame([{"dataset": "lab_results", "reason": "unit", "rows": 1}]),
         quarantine=q,
         quarantine_total=1,
+        held_back=pd.DataFrame(
+            [
+                {"dataset": "lab_results", "rows_after": 2, "later_facts_after": 0, "quarantined_after": 1},
+                {"dataset": "sites", "rows_after": 0, "later_facts_after": 1, "quarantined_after": 0},
+            ]
+        ),
     )
     index_html, _ = build_index_page(data)
     assert 'href="quarantine.html#q-lab_results"' in index_html and 'href="sewer.html"' in index_html
     assert "Not written yet" in index_html  # billing page not there
-    assert "2026-02-02 to 2026-07-02" in index_html and "Data dated after the as-of date" in index_html
+    assert "2026-02-02 to 2026-07-02" in index_html
+    # contract 8.1: the index says how many rows dated after the day the run did not judge, per folder
+    assert "2 input rows dated after June 30, 2026 were not judged</strong> (lab_results 2)" in index_html
+    assert "1 row was judged as it stood on June 30, 2026" in index_html and "sites 1" in index_html
+    assert "1 row that could not be read and is dated after June 30, 2026 is not listed" in index_html
     q_html, meta = build_quarantine_page(data)
     assert 'id="q-lab_results"' in q_html and "&lt;furlongs&gt;" in q_html and "<furlongs>" not in q_html
     assert meta.counts == {"quarantined": 1, "shown": 1, "set_aside": 0, "not_judged": 0}
@@ -1729,3 +1752,16 @@ def test_the_stormwater_page_says_its_codes_in_words():
     )
     assert "inspection report not delivered in time" in html_text and "2 weeks" in html_text
     assert "Penalty periods" not in html_text and "Days (or weeks) of penalty" in html_text
+
+
+def test_a_slugs_shown_end_is_its_start_plus_its_minutes():
+    """Contract 4's duration is last reading minus first plus one interval: a slug of 5-minute readings from
+    10:00 to 10:30 lasted 35 minutes, and its shown end is 10:35, so that From, To and Minutes agree."""
+    import datetime as dt
+
+    from dashboards.html import slug_end_text
+
+    start = dt.datetime(2026, 7, 12, 14, 0, tzinfo=dt.UTC)  # 10:00 in New York
+    last = dt.datetime(2026, 7, 12, 14, 30, tzinfo=dt.UTC)
+    assert slug_end_text(start, 35, last) == "2026-07-12 10:35"
+    assert slug_end_text(start, None, last) == "2026-07-12 10:30"  # no duration: the last reading

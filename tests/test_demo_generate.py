@@ -346,7 +346,7 @@ def test_users_and_special_agreements(town):
 
 
 def _canonical_results(root: Path) -> pd.DataFrame:
-    files = [p for p in sorted((root / "lab_results").iterdir()) if "uci" not in p.name]
+    files = sorted((root / "lab_results").iterdir())
     df = pd.concat([_read(p) for p in files], ignore_index=True)
     df["p"] = df["parameter"].str.lower().map(PARAMETER).fillna(df["parameter"])
     df["u"] = df["unit"].str.lower().map(UNIT)
@@ -396,10 +396,16 @@ def test_lab_results_exceedances_are_exactly_the_planted_ones(town):
     assert set(df.loc[df["sampled_by"].notna(), "sampled_by"]) == {"town"}
 
 
-def test_uci_record_for_iu_020(town):
+def test_the_treatment_plant_record_is_not_judged_as_a_users_samples(town):
+    # issue 45: the real UCI record is a treatment plant's own influent record, not samples of an industrial
+    # user's discharge: no user's lab results carry it; IU-020, the neighbouring village's metered sewers,
+    # has its flow and no samples
     root, _ = town
-    uci = _read(root / "lab_results" / "IU-020_uci_plant_record.csv")
-    assert len(uci) == 2078 and set(uci["user_id"]) == {"IU-020"}
+    assert not [p.name for p in (root / "lab_results").iterdir() if "uci" in p.name.lower()]
+    lab = _canonical_results(root)
+    assert not lab["sample_id"].astype(str).str.startswith("UCI-").any()
+    assert gen.INTERMUNICIPAL_USER not in set(lab["user_id"])
+    assert any(p.name.startswith(f"{gen.INTERMUNICIPAL_USER}_flow") for p in (root / "flow").iterdir())
 
 
 def test_flow_files(town):
@@ -745,7 +751,7 @@ def test_required_testing_most_met_and_a_missed_month(town, tmp_path):
     assert counts["monitoring_requirements"] == len(req) and not req.duplicated().any()
     users = set(_dataset(root, "industrial_users")["user_id"])
     # most users (not the one never permitted: the administrator specifies testing in a permit)
-    assert set(req["user_id"]) == users - {gen.REAL_METER_USER, gen.UCI_USER, gen.UNPERMITTED_USER}
+    assert set(req["user_id"]) == users - {gen.REAL_METER_USER, gen.INTERMUNICIPAL_USER, gen.UNPERMITTED_USER}
     assert {"monthly", "quarterly", "semiannual", "annual"} == set(req["frequency"])
     assert req["sample_type"].isna().any() and {"composite", "grab"} <= set(req["sample_type"].dropna())
     user, month = gen.STOPPED_SAMPLING

@@ -105,17 +105,19 @@ def test_the_demo_shows_each_reading_of_contract_7(demo):
         (1,)
     ]
     assert q(demo, "SELECT count(*) FROM obligations WHERE user_id = 'IU-021'") == [(0,)]
-    # 7.2: a stormwater notice held for its missing days to correct (its mailing row quarantined)
-    assert q(
-        demo,
-        "SELECT count(*) FROM quarantine WHERE dataset = 'notices_mailed' AND reason LIKE "
-        "'%stormwater notice needs correct_within_days%'",
-    ) == [(1,)]
+    # 7.2 and 8.3 (instead of quarantining the row): a stormwater notice mailed without its days to correct is
+    # mailed and a record, no last day to correct, its letter not ready, and the officer reviews the row
+    assert q(demo, "SELECT count(*) FROM quarantine WHERE dataset = 'notices_mailed'") == [(0,)]
     held = q(
         demo,
-        "SELECT status, not_ready_reason FROM notices WHERE recipient_id = 'S-B03' AND period = '2026-10'",
+        "SELECT status, issued_on, correct_by, not_ready_reason, review FROM notices "
+        "WHERE recipient_id = 'S-B03' AND period = '2026-10'",
     )
-    assert held[0][0] == "draft" and "days to correct are not set" in held[0][1]
+    assert held[0][:3] == ("mailed", dt.date(2026, 11, 16), None)
+    assert "days to correct are not set" in held[0][3] and "correct_within_days is blank" in held[0][4]
+    assert q(demo, "SELECT ready FROM documents_issued WHERE document_id = 'NOV-ST-S-B03-2026-10'") == [
+        (False,)
+    ]
     # 7.3: the mailed grease order and stop-work order are records; the order rests on a mailed notice
     recorded = dict(q(demo, "SELECT document_id, letter_kind FROM documents_issued"))
     assert recorded["GO-GT-003-20261010"] == "grease_order"
@@ -142,6 +144,86 @@ def test_the_demo_shows_each_reading_of_contract_7(demo):
     ) == [("overdue",)]
 
 
+def test_the_demo_shows_each_reading_of_contract_8_5(demo):
+    # a late appeal is no appeal: no hearing row, no hearing line (ID-2026-07's came Monday October 19, its
+    # 15th day was Friday October 16); the timely one pending (ID-2026-05) asks for its hearing
+    assert q(
+        demo,
+        "SELECT case_id FROM illicit_discharge_deadlines WHERE obligation = 'appeal_hearing' ORDER BY 1",
+    ) == [("ID-2026-03",), ("ID-2026-05",), ("ID-2026-06",)]
+    hearings = q(demo, "SELECT subject_id FROM worklist WHERE action LIKE 'Hold the appeal hearing%'")
+    assert ("ID-2026-07",) not in hearings and ("ID-2026-05",) in hearings
+    # no ch. 185 letter says a penalty stops during an appeal
+    folder = demo / "dashboards"
+    for (file,) in q(demo, "SELECT letter FROM letters WHERE letter_kind LIKE 'illicit%'"):
+        text = (folder / file).read_text(encoding="utf-8")
+        assert "penalty accrues" not in text and "no penalty" not in text, file
+    # the permit renewal reminder is the Town's practice, never a chapter of the code
+    assert q(demo, "SELECT DISTINCT law, adopted FROM obligations WHERE obligation = 'permit_renewal'") == [
+        ("Town practice: permit renewal reminder", False)
+    ]
+    # the significant-noncompliance list states each criterion with exactly its periods (IU-017: chronic in
+    # both halves of 2026, the technical review criteria in January-June only)
+    (criteria,) = q(demo, "SELECT criteria FROM snc_publication WHERE user_id = 'IU-017'")[0]
+    assert "technical review criteria violations of BOD (January 1, 2026 - June 30, 2026)" in criteria
+    assert (
+        "technical review criteria violations of BOD (January 1, 2026 - June 30, 2026; July" not in criteria
+    )
+    # a description states only what was known when it was written: ID-2026-06's, dated August 13, says
+    # nothing of the appeal decided September 3
+    (nov,) = q(
+        demo,
+        "SELECT letter FROM letters WHERE letter_kind = 'illicit_notice_of_violation' AND "
+        "recipient_id = 'ID-2026-06'",
+    )[0]
+    assert "hydrant" not in (folder / nov).read_text(encoding="utf-8")
+    # the treatment plant's record is not judged as a user's samples (issue 45)
+    assert q(demo, "SELECT count(*) FROM lab_results WHERE user_id = 'IU-020'") == [(0,)]
+    assert q(demo, "SELECT count(*) FROM discharge_violations WHERE sample_id LIKE 'UCI-%'") == [(0,)]
+
+
+def test_the_demo_shows_each_reading_of_contract_8(demo):
+    # 8.3: IU-002's March notice recorded as mailed on two days: two records of one document, the period
+    # counting from the first, and the superintendent reviews it
+    assert q(
+        demo,
+        "SELECT document_id, issued_on, html_file FROM documents_issued WHERE recipient_id = 'IU-002' "
+        "ORDER BY issued_on",
+    ) == [
+        ("NOV-SE-IU-002-2026-03", dt.date(2026, 4, 8), "letters/sewer/notice_IU-002_2026-03.html"),
+        ("NOV-SE-IU-002-2026-03/2", dt.date(2026, 4, 15), "letters/sewer/notice_IU-002_2026-03.html"),
+    ]
+    assert q(demo, "SELECT issued_on, correct_by FROM notices WHERE notice_id = 'NOV-SE-IU-002-2026-03'") == [
+        (dt.date(2026, 4, 8), dt.date(2026, 5, 8))
+    ]
+    reviews = [a for (a,) in q(demo, "SELECT action FROM worklist WHERE action LIKE 'Review the record of%'")]
+    assert any("NOV-SE-IU-002-2026-03" in a and "mailed again on April 15, 2026" in a for a in reviews)
+    assert any("NOV-ST-S-B03-2026-10" in a and "correct_within_days" in a for a in reviews)
+    # 8.4: the grease order goes to the owner the inputs name, with the administrator's days and its day
+    assert q(demo, "SELECT recipient_name, correct_within_days, comply_by FROM grease_orders") == [
+        ("Harbor Road Realty LLC", 14, dt.date(2026, 11, 18))
+    ]
+    order = (
+        demo / "dashboards" / "letters" / "sewer" / "sewer_grease_order_GO-GT-003-20261010.html"
+    ).read_text(encoding="utf-8")
+    assert "by November 18, 2026" in " ".join(order.split()) and "Owner, " not in order
+    # 8.4: the Town's own site gets no notice or order; each finding is a line of the officer's
+    assert q(demo, "SELECT count(*) FROM notices WHERE recipient_id = 'S-W04'") == [(0,)]
+    assert q(demo, "SELECT count(*) FROM swppp_notices WHERE site_id = 'S-W04'") == [(0,)]
+    lines = q(
+        demo, "SELECT person, action FROM worklist WHERE subject_id = 'S-W04' AND source = 'own_findings'"
+    )
+    assert lines and all(p == "stormwater_officer" and "Town of Woodbury's own site" in a for p, a in lines)
+    # 8.4: a letter to a recipient whose ZIP code two files give differently is held
+    assert q(demo, "SELECT ready FROM letters WHERE document_id = 'ID-2026-02-NOV'") == [(False,)]
+    # 8.1: S-W01's disturbance, ended by the site's final stabilization, is stated to that day
+    assert q(
+        demo,
+        "SELECT count(*) FROM notice_items WHERE recipient_id = 'S-W01' AND ref = 'disturbance_over_limit' "
+        "AND description LIKE '%continued to October 20, 2026, the site''s final stabilization%'",
+    ) == [(1,)]
+
+
 def test_mailed_letters_stay_as_issued_on_a_later_day(demo_town, tmp_path):
     demo = tmp_path / "town"  # a copy: the demo town is shared with other tests
     shutil.copytree(demo_town, demo)
@@ -154,6 +236,8 @@ def test_mailed_letters_stay_as_issued_on_a_later_day(demo_town, tmp_path):
         # ch. 185 requires its notice of violation to set the deadline
         # for abatement: that date alone may follow
         text = re.sub(r"must be completed by\s+(\w+ \d+, \d{4})", "", text)
+        # a grease order prints its comply-by day (contract 8.4): that date alone may follow too
+        text = re.sub(r"by\s+(\w+ \d+, \d{4}),\s+\d+ days from the date of this order", "", text)
         days = [dt.datetime.strptime(" ".join(m), "%B %d %Y").date() for m in DATE_WORDS.findall(text)]
         assert days and max(days) <= issued_on, document_id
     # later data and a later day judged: the mailed files are byte for byte the same
@@ -196,3 +280,62 @@ def test_the_batches_to_mail_hold_only_letters_with_a_full_address(demo):
             block = re.search(r"<address>(.*?)</address>", html_of[title].read_text(encoding="utf-8"), re.S)
             lines = [ln.strip() for ln in re.sub(r"<[^>]+>", "\n", block.group(1)).splitlines() if ln.strip()]
             assert len(lines) >= 3 and ZIP_LINE.fullmatch(lines[-1]), (title, lines)
+
+
+def test_renewing_iu_013_through_the_workbook_adds_no_notice(demo_town, tmp_path):
+    # contract 8.2: the Superintendent's list says "Renew permit SIU-2021-013"; done through the workbook (the
+    # permits sheet of exports/to_record.xlsx, saved into the permits folder) and run as of December 14, it
+    # adds a permit, takes no day from the old one, adds no notice and closes the renewal line
+    import openpyxl
+
+    demo = tmp_path / "town"  # a copy: the demo town is shared with other tests
+    shutil.copytree(demo_town, demo)
+    iu013 = "SELECT period, status, violations FROM notices WHERE recipient_id = 'IU-013' ORDER BY period"
+    before = q(demo, iu013)
+    unpermitted = (
+        "SELECT min(day), max(day), count(*) FROM discharges_without_permit WHERE user_id = 'IU-013'"
+    )
+    assert q(demo, unpermitted) == [(dt.date(2026, 10, 1), dt.date(2026, 11, 30), 61)]
+    assert q(demo, "SELECT count(*) FROM worklist WHERE action LIKE 'Renew permit SIU-2021-013%'") == [(1,)]
+
+    workbook = openpyxl.load_workbook(demo / "exports" / "to_record.xlsx")
+    ws = workbook["permits"]
+    header = [c.value for c in ws[1]]
+    (row,) = [r[0].row for r in ws.iter_rows(min_row=2) if r[header.index("user_id")].value == "IU-013"]
+    for column, value in {
+        "permit_no": "SIU-2026-013",
+        "effective_on": dt.datetime(2026, 12, 10),
+        "expires_on": dt.datetime(2031, 12, 9),
+        "issued_on": dt.datetime(2026, 12, 8),
+    }.items():
+        ws.cell(row=row, column=header.index(column) + 1, value=value)
+    (demo / "data" / "permits").mkdir()
+    workbook.save(demo / "data" / "permits" / "to_record.xlsx")
+    again = run_cli(
+        "run",
+        "--data",
+        str(demo / "data"),
+        "--warehouse",
+        str(demo / "outfall.duckdb"),
+        "--as-of",
+        "2026-12-14",
+        "--dashboards",
+        str(demo / "dashboards"),
+        timeout=900,
+    )
+    assert again.returncode == 0, again.stderr
+    assert q(demo, "SELECT count(*) FROM quarantine WHERE dataset = 'permits'") == [(0,)]
+    assert q(demo, iu013) == before  # no notice added
+    assert q(demo, unpermitted) == [(dt.date(2026, 10, 1), dt.date(2026, 11, 30), 61)]  # the real gap only
+    assert q(
+        demo, "SELECT permit_no, given_by, is_current FROM user_permits WHERE user_id = 'IU-013' ORDER BY 1"
+    ) == [("SIU-2021-013", "industrial_users", False), ("SIU-2026-013", "permits", True)]
+    assert q(
+        demo,
+        "SELECT status, satisfied_on FROM obligations WHERE user_id = 'IU-013' "
+        "AND obligation = 'permit_renewal'",
+    ) == [("late", dt.date(2026, 12, 8))]
+    assert q(demo, "SELECT count(*) FROM worklist WHERE subject_id = 'IU-013' AND action LIKE 'Renew%'") == [
+        (0,)
+    ]
+    assert q(demo, "SELECT count(*) FROM worklist WHERE source = 'user_permits'") == [(0,)]

@@ -18,7 +18,12 @@ from tests.conftest import REPO, query_warehouse
 
 EXAMPLES = REPO / "examples" / "towns"
 MODEL_WORDS = re.compile(r"woodbury|bellport", re.IGNORECASE)
-AS_OF = {"chagrin_falls": "2026-06-30", "st_charles": "2026-07-31", "snohomish": "2026-06-30"}
+AS_OF = {
+    "chagrin_falls": "2026-06-30",
+    "st_charles": "2026-07-31",
+    "snohomish": "2026-06-30",
+    "seymour": "2026-07-31",
+}
 
 pytestmark = pytest.mark.slow  # `outfall run` end to end
 
@@ -66,6 +71,11 @@ def chagrin_falls(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def snohomish(tmp_path_factory) -> Path:
     return run_town("snohomish", tmp_path_factory.mktemp("snohomish"))
+
+
+@pytest.fixture(scope="module")
+def seymour(tmp_path_factory) -> Path:
+    return run_town("seymour", tmp_path_factory.mktemp("seymour"))
 
 
 def no_model_town_words(db: Path) -> None:
@@ -298,3 +308,47 @@ def test_snohomish_excursion_past_one_hour_is_an_item_of_the_months_notice(snoho
         s for (s,) in query_warehouse(snohomish, "SELECT subject FROM not_judged WHERE asset = 'notices'")
     }
     assert "sewer notice to SN-1 for 2026-05" in subjects
+
+
+# ----------------------------------------------------------------------------- Seymour, Indiana
+
+
+def test_seymour_surcharges_the_pounds_over_its_thresholds_by_its_own_factor(seymour):
+    rows = {
+        (r[0], r[1]): r[2:]
+        for r in query_warehouse(
+            seymour,
+            "SELECT user_id, parameter, concentration_mgl, limit_mgl, threshold_kind, flow_source, pounds, "
+            "amount_usd, amount_set_by FROM surcharges",
+        )
+    }
+    # SY-1's meter: 25 gpm all June = 1,080,000 gallons = 1,443.75 hundred cubic feet (748.05 gallons each);
+    # BOD the mean of its composites, (260 + 240) / 2 = 250 mg/L, 50 over (A)(1)'s 200:
+    # 1,443.75 x 0.0062321 x 50 = 449.8797 lb ((B)(1): the code's factor per hundred cubic feet)
+    conc, threshold, kind, source, pounds, amount, set_by = rows[("SY-1", "BOD")]
+    assert (conc, threshold, kind, source) == (250.0, 200.0, "surcharge threshold", "meter")
+    assert pounds == pytest.approx(1443.75 * 0.0062321 * 50)
+    # (C): the rate is in Appendix B, Table F: set elsewhere, never 0, never refused
+    assert amount is None and set_by == "set by Appendix B, Table F, of the sewer chapter"
+    # at the threshold exactly nothing is surcharged: TSS 250 of 250, ammonia 12 of 12
+    assert rows[("SY-1", "TSS")][4] == 0.0 and rows[("SY-1", "ammonia")][4] == 0.0
+    # phosphorus 5.01 over 5: 1,443.75 x 0.0062321 x 0.01 lb
+    assert rows[("SY-1", "phosphorus")][4] == pytest.approx(1443.75 * 0.0062321 * 0.01)
+    # SY-2 has no meter: its permit's 20,000 gallons a day x 30 days = 600,000 gallons = 802.0833
+    # hundred cubic feet; BOD 300, 100 over: 802.0833 x 0.0062321 x 100 = 499.87 lb
+    assert rows[("SY-2", "BOD")][3] == "permit"
+    assert rows[("SY-2", "BOD")][4] == pytest.approx(600_000 * 231 / 172_800 * 0.0062321 * 100)
+    assert rows[("SY-2", "TSS")][4] == 0.0  # 190 under 250
+
+
+def test_seymour_judges_no_surcharge_threshold_as_a_prohibition(seymour):
+    # the thresholds of (A) are not limits: 300 mg/L of BOD is surcharged, never a violation
+    assert query_warehouse(seymour, "SELECT count(*) FROM discharge_violations") == [(0,)]
+    assert query_warehouse(seymour, "SELECT count(*) FROM notices") == [(0,)]
+    # what the sections read do not state is not judged, and says so: the slug definition among them
+    sections = {s for (s,) in query_warehouse(seymour, "SELECT DISTINCT section FROM not_judged")}
+    assert "slug" in sections
+    no_model_town_words(seymour)
+    billing = (seymour.parent / "dashboards" / "billing.html").read_text(encoding="utf-8")
+    assert "Surcharges" in billing and "set by Appendix B, Table F, of the sewer chapter" in billing
+    assert "$0.00" not in billing.split('id="surcharges"')[1].split("</section>")[0]

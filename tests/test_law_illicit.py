@@ -220,9 +220,15 @@ def test_appeal_rows_need_their_triggers():
         discovered_on=D(2026, 1, 5), hazardous=True, nov_on=D(2026, 2, 2), appeal_received_on=D(2026, 2, 18)
     )
     rows = by_obligation(illicit_deadlines(late, TERMS, CAL, D(2026, 6, 30), EXT))
-    # Feb 2 + 15 = Feb 17; received Feb 18: late. Hearing Feb 18 + 15 = Mar 5, no decision: overdue.
+    # Feb 2 + 15 = Feb 17; received Feb 18: late, so no appeal: no hearing is owed (contract 8.5).
     assert (rows["appeal"].due, rows["appeal"].status) == (D(2026, 2, 17), "late")
-    assert (rows["appeal_hearing"].due, rows["appeal_hearing"].status) == (D(2026, 3, 5), "overdue")
+    assert "appeal_hearing" not in rows
+    # received on its 15th day: in time, a hearing Feb 17 + 15 = Mar 4, none held: overdue
+    timely = late.model_copy(update={"appeal_received_on": D(2026, 2, 17)})
+    rows = by_obligation(illicit_deadlines(timely, TERMS, CAL, D(2026, 6, 30), EXT))
+    assert (rows["appeal"].status, rows["appeal_hearing"].due) == ("met", D(2026, 3, 4))
+    assert rows["appeal_hearing"].status == "overdue"
+    rows = by_obligation(illicit_deadlines(late, TERMS, CAL, D(2026, 6, 30), EXT))
     # an appeal received after its 15 days suspends nothing (contract 7.4): no abatement is set in this
     # notice, so there is no abatement row (suspended or not)
     assert "abatement" not in rows
@@ -438,29 +444,22 @@ def test_an_outcome_without_the_day_of_the_decision_cannot_be_judged():
         case(discovered_on=D(2026, 1, 1), appeal_outcome="dismissed")
 
 
-def test_penalty_days_leave_out_the_days_an_appeal_was_pending():
-    # discovered June 1, 2026, not abated, judged June 30: 30 days.
+def test_the_penalty_counts_every_day_an_appeal_is_pending():
+    # Ch. 185 postpones the abatement during a timely appeal and says nothing of the penalty (contract
+    # 8.5): discovered June 1, 2026, not abated, judged June 30: 30 days, appeal or none.
     def at(as_of, **kw):
         return case_penalty_days(case(discovered_on=D(2026, 6, 1), **kw), as_of)
 
     assert at(D(2026, 6, 30)) == 30
-    # received June 10, decided June 20: June 10 .. 19 left out (10 days); the decision day counts again.
-    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 20)) == 20
-    # pending on --as-of: June 10 through June 30 left out: June 1 .. 9.
-    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10)) == 9
-    # received on --as-of itself: that day is left out already
-    assert at(D(2026, 6, 10), appeal_received_on=D(2026, 6, 10)) == 9
-    # received after --as-of: not yet
-    assert at(D(2026, 6, 9), appeal_received_on=D(2026, 6, 10)) == 9
-    # decided the day it was received: nothing left out; the day after: one day
-    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 10)) == 30
-    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 11)) == 29
-    # a decision after --as-of has not happened: pending through --as-of
-    assert at(D(2026, 6, 15), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 20)) == 9
-    # abated June 14 while pending: June 1 .. 14, less June 10 .. 14 = 9
-    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), abated_on=D(2026, 6, 14)) == 9
-    # received on the day of discovery and still pending: nothing
-    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 1)) == 0
+    # received June 10, decided (upheld) June 20: every day counts
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), appeal_decided_on=D(2026, 6, 20)) == 30
+    # pending on --as-of: every day through it counts
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10)) == 30
+    assert at(D(2026, 6, 10), appeal_received_on=D(2026, 6, 10)) == 10
+    # received on the day of discovery and still pending: every day
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 1)) == 30
+    # abated June 14 while pending: June 1 .. 14
+    assert at(D(2026, 6, 30), appeal_received_on=D(2026, 6, 10), abated_on=D(2026, 6, 14)) == 14
 
 
 def test_no_penalty_after_the_notice_once_the_appeal_vacates_it():
@@ -476,8 +475,8 @@ def test_no_penalty_after_the_notice_once_the_appeal_vacates_it():
         case_penalty_days(case(**base, appeal_outcome="vacated", abated_on=D(2026, 6, 25)), D(2026, 6, 30))
         == 5
     )
-    # upheld: June 1 .. 30 less June 10 .. 19
-    assert case_penalty_days(case(**base, appeal_outcome="upheld"), D(2026, 6, 30)) == 20
+    # upheld: June 1 .. 30, the days it was pending included
+    assert case_penalty_days(case(**base, appeal_outcome="upheld"), D(2026, 6, 30)) == 30
     # vacated with no notice day on file: through the day before the appeal was received
     no_nov = {**base, "nov_on": None}
     assert case_penalty_days(case(**no_nov, appeal_outcome="vacated"), D(2026, 6, 30)) == 9
@@ -526,7 +525,7 @@ def test_charges_with_a_leap_day_and_a_partial_payment():
     assert got.interest_from == D(2024, 2, 25)
     assert got.interest_usd == M("13.61")
     assert (got.paid_usd, got.balance_usd) == (M("400.00"), M("613.61"))
-    assert (got.penalty_days, got.max_penalty_usd) == (43, M("15050.00"))
+    assert (got.penalty_days, got.max_penalty_usd) == (60, M("21000.00"))
     assert (
         got.rule.startswith("Woodbury Code ch. 185, liability for the violation")
         and "criminal prosecution" in got.rule
@@ -749,17 +748,15 @@ def test_an_appeal_received_after_its_days_does_not_suspend(nov_on, received, in
     as_of = D(2026, 11, 30)
     rows = by_obligation(illicit_deadlines(c, TERMS, CAL, as_of, EXT))
     assert rows["appeal"].status == ("met" if in_time else "late")
-    assert "appeal_hearing" in rows  # the Town still owes the hearing the appeal asks for
+    # a late appeal is no appeal (contract 8.5): no hearing is owed on it
+    assert ("appeal_hearing" in rows) is in_time
     if in_time:
         assert (rows["abatement"].status, rows["abatement"].due) == ("suspended", None)
     else:
         assert (rows["abatement"].status, rows["abatement"].due) == ("overdue", D(2026, 11, 6))
         assert "does not suspend" in rows["abatement"].rule
-    # the penalty: every day from discovery through the day judged, less the days a timely appeal pauses
-    paused = (as_of - received).days + 1 if in_time else 0
+    # the penalty: every day from discovery through the day judged, a timely appeal or not (contract 8.5)
     full = (as_of - D(2026, 9, 28)).days + 1
-    assert case_penalty_days(c, as_of, in_time) == full - paused
-    charges = illicit_charges(
-        c.model_copy(update={"abatement_cost_usd": M("100")}), [], TERMS, as_of, in_time
-    )
-    assert charges.penalty_days == full - paused
+    assert case_penalty_days(c, as_of) == full
+    charges = illicit_charges(c.model_copy(update={"abatement_cost_usd": M("100")}), [], TERMS, as_of)
+    assert charges.penalty_days == full

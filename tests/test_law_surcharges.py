@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from outfall.law import surcharges as sur
 
 
@@ -37,3 +39,41 @@ def test_a_factor_on_the_amount():
     assert sur.multiplied(Decimal("0.05"), Decimal("1.2")) == Decimal("0.06")
     assert sur.multiplied(Decimal("10.00"), None) == Decimal("10.00")
     assert sur.multiplied(None, Decimal("1.2")) is None
+
+
+# ------------------------------------------------------------------ contract 8.8
+
+
+def test_a_factor_on_a_surcharge_rounds_once_not_twice():
+    # 380.2118 lb x $0.17 = $64.636006 exact; x 1.2 = $77.5632 -> $77.56. Rounded to $64.64 first and
+    # again after the factor it would be $77.57: a cent too much.
+    exact = sur.pounds_amount_exact(380.2118, "0.17")
+    assert exact == Decimal("64.636006")
+    assert sur.multiplied(exact, Decimal("1.2")) == Decimal("77.56")
+    assert sur.multiplied(sur.cents(exact), Decimal("1.2")) == Decimal("77.57")  # the old double rounding
+    assert sur.multiplied(exact, None) == Decimal("64.64")
+
+
+@pytest.mark.parametrize(
+    ("flow_mg", "charged_on", "expected"),
+    [
+        (0.3, "gallons_over", (10000.0, 0.0)),  # 10,000 gallons a day: at the threshold, not over it
+        (0.30003, "gallons_over", (10001.0, 30.0)),  # one gallon a day over, 30 days
+        (0.30003, "all_gallons", (10001.0, 300030.0)),  # over: every gallon of the month
+        (0.29, "all_gallons", (pytest.approx(9666.67, abs=0.01), 0.0)),  # under: nothing
+        (None, "gallons_over", (None, None)),  # no volume: not judged
+    ],
+)
+def test_a_flow_surcharge_is_charged_only_over_its_gallons_a_day(flow_mg, charged_on, expected):
+    assert sur.flow_gallons_charged(flow_mg, 30, 10000, charged_on) == expected
+
+
+def test_a_flow_surcharge_amount_and_the_volume_in_the_laws_unit():
+    assert sur.flow_surcharge_exact(30.0, "2.00", 1000) == Decimal("0.06")
+    # 1,080,000 gallons is 1,443.75 hundred cubic feet (748.05 gallons each) and 1,080 thousand gallons
+    assert sur.volume_in(1.08, "hundred_cubic_feet") == pytest.approx(1443.75)
+    assert sur.volume_in(1.08, "thousand_gallons") == pytest.approx(1080.0)
+    assert sur.volume_in(1.08, "million_gallons") == pytest.approx(1.08)
+    # a threshold, not a limit: the pounds count from it, and at it there are none
+    assert sur.surcharge_pounds(1443.75, 250.0, 250.0, 0.0062321) == 0.0
+    assert sur.surcharge_pounds(1443.75, 250.0, 200.0, 0.0062321) == pytest.approx(449.8797, abs=1e-4)

@@ -452,6 +452,29 @@ def test_report_delivery_within_the_week_woodbury_only():
     assert law.report_delivery_findings(reports, {}, START, None, day(30), B) == []
 
 
+def test_each_recorded_inspection_awaits_its_report_until_its_week_passes():
+    # contract 8.5: the duty a recorded inspection creates (its report, to the officer within 7 days) is
+    # named while it is open; once its day passes undelivered it is a finding of report_delivery_findings
+    reports = [day(7), day(14), day(21), day(23), day(31)]
+    deliveries = {day(7): [day(14)], day(21): [day(31)]}
+    # judged on May 28: the 14th's report is due the 21st (passed: a finding), the 21st's is due the 28th
+    # (today: still awaited), the 23rd's the 30th; the 31st has not happened yet
+    assert law.reports_awaited(reports, deliveries, START, None, day(28), W) == [
+        (day(21), day(28)),
+        (day(23), day(30)),
+    ]
+    assert [
+        f.trigger_date for f in law.report_delivery_findings(reports, deliveries, START, None, day(28), W)
+    ] == [day(14)]
+    # delivered on the day judged: no longer awaited; a delivery after it does not count yet
+    assert law.reports_awaited([day(21)], {day(21): [day(28)]}, START, None, day(28), W) == []
+    assert law.reports_awaited([day(21)], {day(21): [day(29)]}, START, None, day(28), W) == [
+        (day(21), day(28))
+    ]
+    # Bellport's rules ask for no delivery: nothing awaited
+    assert law.reports_awaited(reports, {}, START, None, day(28), B) == []
+
+
 # --------------------------------------------------------------------------
 # penalties
 

@@ -158,6 +158,8 @@ def test_the_letterhead_heads_and_signs_every_letter(data_dir: Path):
             "penalty_rule": "pr",
             "issued_on": dt.date(2026, 6, 30),
             "establishment": "Diner",
+            "recipient_name": "Diner Holdings LLC",
+            "comply_by": dt.date(2026, 7, 30),
             "address_block": "2 Elm",
             "trap_id": "T-1",
             "pumpout_interval_days": 60,

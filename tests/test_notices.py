@@ -16,6 +16,8 @@ from assets.common import schema_ddl
 from assets.ingest import ingest_asset
 from assets.notices import notices
 from outfall.demo.generate import write_letterhead
+from outfall.document_kinds import KINDS
+from outfall.documents import Period, period_given
 from outfall.law import notices as law
 from outfall.letters import Recipient, address_problems
 from outfall.resources import OutfallSettings
@@ -50,20 +52,23 @@ def test_earliest_mailed_on_counts_with_its_own_days():
     assert law.earliest_mailing(tie) == law.earliest_mailing(list(reversed(tie))) == tie[1]
 
 
-def test_sewer_blank_is_the_rules_maximum_and_more_is_refused():
-    assert law.correction_days("sewer", None, MAX) == MAX
-    assert law.correction_days("sewer", MAX, MAX) == MAX
-    assert law.correction_days("sewer", 0, MAX) == 0
-    with pytest.raises(ValueError):
-        law.correction_days("sewer", MAX + 1, MAX)
-    with pytest.raises(ValueError):
-        law.correction_days("sewer", None, None)
+def test_sewer_blank_is_the_rules_maximum_and_more_is_a_record_for_review():
+    # contract 8.3 (instead of 5.1's refusal): more than the maximum is the mailing's record, for review
+    sewer = KINDS["sewer_notice"]
+    assert period_given(sewer, None, MAX).days == MAX
+    assert period_given(sewer, MAX, MAX) == period_given(sewer, MAX, MAX, "x") == Period(MAX, (), None)
+    assert period_given(sewer, 0, MAX).days == 0
+    over = period_given(sewer, MAX + 1, MAX)
+    assert over.days == MAX + 1 and over.review and over.problem
+    assert period_given(sewer, None, None).days is None and period_given(sewer, None, None).review
 
 
 def test_stormwater_needs_its_days():
-    assert law.correction_days("stormwater", 7, None) == 7
-    with pytest.raises(ValueError):
-        law.correction_days("stormwater", None, None)
+    stormwater = KINDS["stormwater_notice"]
+    assert period_given(stormwater, 7).days == 7
+    # contract 8.3 (instead of 5.1's refusal): mailed without them, a record with no days, for review
+    blank = period_given(stormwater, None)
+    assert blank.days is None and "correct_within_days is blank" in blank.review[0]
 
 
 def test_penalty_days_count_from_the_day_after_correct_by():
@@ -225,6 +230,7 @@ def fixture(tmp_path):
                 "IU-1", "A3", "2026-04-01 00:30"
             ),  # local April (UTC it is still... April too, but after midnight)
             violation("IU-2", "B1", "2026-03-10 09:00"),
+            violation("IU-2", "B2", "2026-04-10 09:00"),  # a month no mailing records: a draft
         ],
     )
     insert(
@@ -243,8 +249,8 @@ def fixture(tmp_path):
         "sewer,IU-2,2026-03,2026-04-02,7003,20\n"
         "sewer,IU-9,2026-03,2026-04-02,7004,\n"  # no violations: no notice
         "stormwater,S-1,2026-04,2026-05-01,7005,14\n"
-        "stormwater,S-1,2026-05,2026-06-01,7006,\n"  # quarantined: stormwater needs its days
-        "sewer,IU-1,2026-04,2026-05-01,7007,31\n",  # quarantined: more than the maximum
+        "stormwater,S-1,2026-05,2026-06-01,7006,\n"  # a record without its days (contract 8.3): review
+        "sewer,IU-1,2026-04,2026-05-01,7007,31\n",  # a record with more than the maximum: review
         encoding="utf-8",
     )
     return db, data
@@ -258,12 +264,14 @@ def test_notices_mailed_and_draft(fixture, tmp_path):
         "SELECT sum(rows_read), sum(rows_kept), sum(rows_quarantined) FROM "
         "ingested_files WHERE dataset = 'notices_mailed'",
     )[0]
-    assert (read, kept, quarantined) == (7, 5, 2)
-    reasons = [
-        r for (r,) in query(db, "SELECT reason FROM quarantine WHERE dataset = 'notices_mailed' ORDER BY 1")
-    ]
-    assert any("stormwater notice needs correct_within_days" in r for r in reasons)
-    assert any(f"more than the {MAX} days" in r and "ch. 253" in r for r in reasons)
+    # contract 8.3 (instead of 5.1's quarantine): every mailing is a record, whatever its row lacks; what it
+    # lacks or gets wrong is listed for review, naming the column
+    assert (read, kept, quarantined) == (7, 7, 0)
+    reviews = dict(query(db, "SELECT notice_id, review FROM notices WHERE review IS NOT NULL"))
+    assert "correct_within_days is blank" in reviews["NOV-ST-S-1-2026-05"]
+    assert f"correct_within_days 31 is more than the {MAX} days" in reviews["NOV-SE-IU-1-2026-04"]
+    assert "ch. 253" in reviews["NOV-SE-IU-1-2026-04"]
+    assert "recorded as mailed again on April 9, 2026" in reviews["NOV-SE-IU-1-2026-03"]
     rows = query(
         db,
         "SELECT kind, recipient_id, period, violations, status, issued_on, correct_by, letter, "
@@ -282,7 +290,18 @@ def test_notices_mailed_and_draft(fixture, tmp_path):
             "letters/sewer/notice_IU-1_2026-03.html",
             True,
         ),
-        ("sewer", "IU-1", "2026-04", 1, "draft", None, None, "letters/sewer/notice_IU-1_2026-04.html", True),
+        # 31 days given, more than the law allows: mailed all the same, its period as given, not ready
+        (
+            "sewer",
+            "IU-1",
+            "2026-04",
+            1,
+            "mailed",
+            D(2026, 5, 1),
+            D(2026, 6, 1),
+            "letters/sewer/notice_IU-1_2026-04.html",
+            False,
+        ),
         (
             "sewer",
             "IU-2",
@@ -294,6 +313,7 @@ def test_notices_mailed_and_draft(fixture, tmp_path):
             "letters/sewer/notice_IU-2_2026-03.html",
             False,
         ),
+        ("sewer", "IU-2", "2026-04", 1, "draft", None, None, "letters/sewer/notice_IU-2_2026-04.html", False),
         (
             "stormwater",
             "S-1",
@@ -305,14 +325,14 @@ def test_notices_mailed_and_draft(fixture, tmp_path):
             "letters/stormwater/notice_S-1_2026-04.html",
             True,
         ),
-        # a stormwater draft has no time schedule yet (contract 7.2): not ready, and it says so
+        # mailed without its days (contract 8.3): a record, no last day to correct, not ready, for review
         (
             "stormwater",
             "S-1",
             "2026-05",
             1,
-            "draft",
-            None,
+            "mailed",
+            D(2026, 6, 1),
             None,
             "letters/stormwater/notice_S-1_2026-05.html",
             False,
@@ -338,7 +358,7 @@ def test_notices_mailed_and_draft(fixture, tmp_path):
         s in march for s in ("A1", "A2", "suspended solids", "April 2, 2026", "certified mail, no. 7001")
     )
     assert "A3" not in march
-    draft = (letters / "sewer" / "notice_IU-1_2026-04.html").read_text(encoding="utf-8")
+    draft = (letters / "sewer" / "notice_IU-2_2026-04.html").read_text(encoding="utf-8")
     assert "DRAFT" in draft and "not mailed" in draft and 'content="no"' in draft
     storm = (letters / "stormwater" / "notice_S-1_2026-04.html").read_text(encoding="utf-8")
     assert "within <strong>14 days of the date of this notice</strong>" in storm and "PO Box 9" in storm

@@ -189,6 +189,8 @@ def test_discharge_sql_equals_the_oracle(con, rules, drawn, permit):
             }
         ],
     )
+    # each user's permits (contract 8.2), whose number a permit limit's rule names
+    con.execute(sql("insert_user_permits"), {"as_of": CHANGE, "rule": ""}).fetchall()
     compliance.judge_discharges(con, rules)
 
     limits = rules_limits(rules)

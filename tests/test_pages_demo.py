@@ -167,7 +167,9 @@ def test_a_users_counts_agree_between_the_sewer_page_and_the_annual_report(demo)
     sewer = read(demo, "sewer.html")
     summary = {
         r["User"].split()[0]: r
-        for r in table_with(sewer, f"All violations, {months_words('2025-01-01', '2026-11-01')}")
+        # the period of the demo's violations: its 12 months (the treatment plant's 1990-91 record,
+        # re-dated to 2025, is no longer judged as a user's samples: issue 45)
+        for r in table_with(sewer, f"All violations, {months_words('2025-12-01', '2026-11-01')}")
     }
     report = {
         r["User"].split()[0]: r for r in table_with(read(demo, report_file(AS_OF.year)), "Sample violations")
@@ -186,11 +188,11 @@ def test_a_users_counts_agree_between_the_sewer_page_and_the_annual_report(demo)
             row["Daily maximum or monthly average violations"]
             == of_year["Average and daily maximum violations"]
         ), user
-        total = int(row["All violations, January 2025 to November 2026"].replace(",", ""))
+        total = int(row["All violations, December 2025 to November 2026"].replace(",", ""))
         assert total == period_total.get(user, 0), user
         chip = re.search(rf'href="#user-{re.escape(user)}">{re.escape(user)}[^<]*?· (\d+)</a>', sewer)
         assert (int(chip.group(1)) if chip else 0) == total, user
-    assert summary["IU-020"]["User"].startswith("IU-020 Eastbrook Regional Treatment Plant")  # named
+    assert summary["IU-020"]["User"].startswith("IU-020 Village of Eastbrook sewers")  # named
 
 
 def test_the_sewer_page_prints_in_at_most_35_pages_with_every_violating_sample(demo, chromium, tmp_path):
@@ -200,7 +202,9 @@ def test_the_sewer_page_prints_in_at_most_35_pages_with_every_violating_sample(d
             demo / "outfall.duckdb", "SELECT DISTINCT sample_id FROM discharge_violations"
         )
     ]
-    assert len(ids) >= 100  # the demo's size: 183 violations of 144 samples
+    # the demo's size: 16 violating samples since the plant's own record (data/real/uci_water-treatment.data)
+    # is no longer judged as a user's discharge (contract 8, issue 45)
+    assert len(ids) >= 10
     pages = print_page(chromium, demo / "dashboards" / "sewer.html", tmp_path / "sewer.pdf")
     assert len(pages) <= MAX_SEWER_PAGES, f"the sewer page prints in {len(pages)} pages"
     missing = sorted(set(ids) - ids_in("\n".join(pages), ids))

@@ -372,6 +372,10 @@ def test_the_input_sensor_registers_the_months_and_years_the_loaded_files_give(t
     assert materialize(INGEST, resources=_resources(tmp_path, town), instance=instance).success
     sensor_tick(instance, town)
     assert instance.get_dynamic_partitions("billing_year") == ["2026", "2025"]
+    # as of June 30 July's reading is not yet a fact (contract 8.1): its month has nothing to judge yet
+    assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01"]
+    res = {**_resources(tmp_path, town), "settings": OutfallSettings(data_dir=str(town), as_of="2026-07-31")}
+    assert materialize(INGEST, resources=res, instance=instance).success
     assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01", "2026-07-01"]
 
 
@@ -409,7 +413,9 @@ def _one_day_of_flow(data: Path, day: str) -> None:
 
 
 def test_readings_dated_after_this_month_have_their_own_partition(tmp_path):
-    """A reading dated ahead (a test's or a demo's future day) is in a month that has readings: its own."""
+    """A reading dated ahead (a test's or a demo's future day) is in a month that has readings: its own,
+    judged by a run as of a day it has come to; a run as of a day before it judges none of it (contract
+    8.1)."""
     from assets.sewer_administrator.compliance import slug_events
 
     today = dt.date.today()
@@ -417,6 +423,9 @@ def test_readings_dated_after_this_month_have_their_own_partition(tmp_path):
     data = tmp_path / "d"
     _one_day_of_flow(data, later)
     res = _resources(tmp_path, data)
+    assert materialize([*ingest_assets, slug_events], resources=res).success
+    assert _rows(tmp_path / "w.duckdb", "SELECT count(*) FROM slug_events") == [(0,)]
+    res["settings"] = OutfallSettings(data_dir=str(data), as_of=later)
     assert materialize([*ingest_assets, slug_events], resources=res).success
     assert _rows(tmp_path / "w.duckdb", "SELECT count(*) FROM slug_events") == [(1,)]
 

@@ -71,9 +71,11 @@ def save_into_folders(wb, demo: Path) -> None:
 
 def first_cycle(demo: Path) -> tuple[set[tuple], set[tuple], str]:
     """Two notices mailed (one sewer, one stormwater with its days to correct), one withdrawn, one
-    inspection, one sample; and a stormwater notice mailed without its days, wrongly on purpose.
-    Returns (the actions recorded, as the worklist keys them; the lines the records add: the row to correct
-    and the next weekly inspection of the site inspected; the notice filled wrongly)."""
+    inspection, one sample; and a stormwater notice given a certified mail number but no mailing day,
+    wrongly on purpose (a mailing without its days is a record all the same: contract 8.3).
+    Returns (the actions recorded, as the worklist keys them; the lines the records add: the row to correct,
+    the next weekly inspection of the site inspected and, where its reports go to the officer weekly, the
+    delivery of its report (contract 8.5); the notice filled wrongly)."""
     wb = openpyxl.load_workbook(demo / "exports" / FILE)
     notices = rows(wb["notices_mailed"])
     ready = [r for r in notices if not r.get("not ready to send because")]
@@ -85,7 +87,8 @@ def first_cycle(demo: Path) -> tuple[set[tuple], set[tuple], str]:
     fill(wb["notices_mailed"], withdrawn["_row"], withdrawn_reason="sent to the wrong user")
     fill(wb["notices_mailed"], storm_mailed["_row"], mailed_on=day, certified_mail_no="7019 0000 0000 1002")
     fill(wb["notices_mailed"], storm_mailed["_row"], correct_within_days=10)
-    fill(wb["notices_mailed"], wrong["_row"], mailed_on=day)  # no days to correct: against the sheet's rules
+    # a number but no mailing day (nor a reason to withdraw it): against the sheet's rules
+    fill(wb["notices_mailed"], wrong["_row"], certified_mail_no="7019 0000 0000 1003")
     inspection = rows(wb["inspections"])[0]
     fill(
         wb["inspections"], inspection["_row"], inspected_at=dt.datetime(2026, 11, 30, 9), inspector="J. Park"
@@ -126,6 +129,8 @@ def first_cycle(demo: Path) -> tuple[set[tuple], set[tuple], str]:
         ),
         ("stormwater_officer", inspection["site_id"], "swppp_upcoming", "weekly 2026-12-07"),
     }
+    if inspection["then due"]:  # the duty recording it creates, named on its row and then on the list (8.5)
+        added.add(("stormwater_officer", inspection["site_id"], "swppp_reports_due", "report 2026-11-30"))
     return recorded, added, notice_id(wrong)
 
 
@@ -139,13 +144,12 @@ def test_three_cycles_of_the_loop(demo_town, tmp_path):
     run(demo)
     after = lists(demo)
     assert before_lists - after == recorded  # each line closed is an action recorded
-    assert (
-        after - before_lists == added
-    )  # the row to correct (first on the clerk's list), the next inspection
-    # as multisets: the demo's own files already hold a stormwater mailing without its days (contract 7.2)
+    # the row to correct (first on the clerk's list), the next inspection, the report the inspection calls for
+    assert after - before_lists == added
+    # as multisets: the demo's own files may hold rows quarantined already
     wrong_rows = list((Counter(quarantined(demo)) - Counter(before_quarantine)).elements())
     assert len(quarantined(demo)) == len(before_quarantine) + 1
-    assert wrong_rows[0][0] == "notices_mailed" and "needs correct_within_days" in wrong_rows[0][1]
+    assert wrong_rows[0][0] == "notices_mailed" and "mailed_on is blank" in wrong_rows[0][1]
     assert query_warehouse(demo / "outfall.duckdb", "SELECT action FROM worklist WHERE first")[0][
         0
     ].startswith("Correct row")
@@ -155,7 +159,7 @@ def test_three_cycles_of_the_loop(demo_town, tmp_path):
     assert left_blank > 50  # every row left as it was: recorded as nothing, not quarantined
     assert "Left blank:" in (demo / "dashboards" / "quarantine.html").read_text(encoding="utf-8")
 
-    # cycle 2: the row is corrected (its days to correct given); the rest of the new workbook left blank
+    # cycle 2: the row is corrected (its mailing day and days to correct given); the rest left blank
     wb = openpyxl.load_workbook(demo / "exports" / FILE)
     again = [r for r in rows(wb["notices_mailed"]) if notice_id(r) == wrong]
     assert again, "the notice filled wrongly is still a draft, in the next workbook"

@@ -58,7 +58,14 @@ def test_shipped_rules_load_typed_and_cite_everything():
         # 2026.12.9: the charge model, limits' sources, who adopts rates, words the code no longer holds
         # 2026.12.10: both of the above merged
         # 2026.12.11: the body that receives an illicit discharge appeal (the letter no longer names it)
-        version = {"woodbury": "2026.12.11", "bellport": "2026.12.6"}[jurisdiction]
+        # 2026.12.12: ch. 185's appeal postpones the abatement, not the penalty; a late appeal is no appeal;
+        # the permit renewal reminder is a Town practice, not law (contract 8.5)
+        # 2026.12.13 / 2026.12.7: the municipality's own names (contract 8.4)
+        # 2026.12.14: the surcharge threshold reading's word says what it means (code_limit, not
+        # part2_limit: contract 8.8, the allowed words of every key)
+        # 2026.12.15 / 2026.12.8: the town's own words (contract 8.7): its kind, who finds a violation, how a
+        # stormwater notice is served, the penalty section's own words
+        version = {"woodbury": "2026.12.15", "bellport": "2026.12.8"}[jurisdiction]
         assert isinstance(r, Rules) and r.jurisdiction == jurisdiction and r.version == version
         dated = list(_walk_dated(r))
         assert len(dated) > 20
@@ -257,3 +264,22 @@ def test_rules_files_are_text_files_in_the_rules_folder():
             .read_text()
             .startswith("# yaml-language-server: $schema=schema.json\n")
         )
+
+
+def test_a_practice_is_not_law(tmp_path):
+    # contract 8.5: a duty the rules mark as the town's practice names the practice as its law, is never
+    # noticed, and cannot also name a law or an adopting act
+    from outfall.rules.models import DaysRule
+
+    rules = load_rules("woodbury")
+    warning = rules.notices.permit_expiry_warning.at(dt.date(2026, 11, 30))
+    assert warning.practice == "Town practice: permit renewal reminder"
+    assert rules.duty_law(warning) == ("Town practice: permit renewal reminder", False)
+    assert "ch. 253" not in rules.duty_law(warning)[0]
+    report = rules.notices.periodic_report.at(dt.date(2026, 11, 30))
+    assert rules.duty_law(report) == ("Woodbury Code ch. 253 Part 2", True)
+    base = {"days": 90, "citation": "a practice", "effective_from": None}
+    with pytest.raises(ValueError, match="a practice is not law"):
+        DaysRule(**base, practice="Town practice: x", law="sewer_use")
+    with pytest.raises(ValueError, match="a practice is not law"):
+        DaysRule(**base, practice="Town practice: x", adopted_by="Resolution 1")

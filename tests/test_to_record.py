@@ -14,6 +14,8 @@ from dagster_duckdb import DuckDBResource
 
 from assets.ingest import ingest_asset
 from assets.notices import notices
+from assets.sewer_administrator.enforcement import obligations
+from assets.sewer_administrator.permits import user_permits
 from assets.to_record import FILE, SHEETS, to_record
 from outfall.demo.generate import write_letterhead
 from outfall.ingest.datasets import DATASETS, PREFILLED_COLUMN
@@ -27,7 +29,8 @@ D = dt.date
 
 @pytest.fixture
 def town(tmp_path):
-    """A warehouse with two draft notices, two inspections coming due and two testing periods (one open)."""
+    """A warehouse with two draft notices, two inspections coming due, two testing periods (one open) and a
+    permit to renew."""
     db = new_warehouse(tmp_path)
     data = tmp_path / "data"
     data.mkdir()
@@ -44,6 +47,10 @@ def town(tmp_path):
                 "city": "Central Valley",
                 "state": "NY",
                 "zip": "10917",
+                # expires within the Town's 90 days of June 30: to renew (contract 8.2)
+                "permit_no": "P-1",
+                "permit_effective": D(2021, 7, 16),
+                "permit_expires": D(2026, 7, 15),
             }
         ],
     )
@@ -141,7 +148,14 @@ def test_each_open_item_is_a_prefilled_row_of_its_folders_sheet(town, tmp_path):
     db, data = town
     run(db, data, [ingest_asset("notices_mailed"), notices, to_record])
     wb = openpyxl.load_workbook(tmp_path / "exports" / FILE)
-    assert wb.sheetnames == ["Read me", "notices_mailed", "inspections", "lab_results"]
+    assert wb.sheetnames == [
+        "Read me",
+        "notices_mailed",
+        "inspections",
+        "report_deliveries",
+        "lab_results",
+        "permits",
+    ]
     mailed = rows_of(wb["notices_mailed"])
     assert [
         (r["kind"], r["recipient_id"], r["period"], r["mailed_on"], r[PREFILLED_COLUMN]) for r in mailed
@@ -295,3 +309,81 @@ def test_an_in_memory_warehouse_writes_no_workbook(tmp_path):
     assert result.success
     meta = result.asset_materializations_for_node("to_record")[0].metadata
     assert "no" in meta["written"].value and not list(tmp_path.rglob("*.xlsx"))
+
+
+def test_a_renewal_recorded_on_the_permits_sheet_closes_the_renewal(town, tmp_path):
+    # contract 8.2: the worklist's renewal is recorded by a permits row, a sheet of the workbook; the
+    # permit it renews stays as it is, and the renewal adds a permit
+    db, data = town
+    assets = [ingest_asset("permits"), user_permits, obligations, to_record]
+    run(db, data, assets)
+    path = tmp_path / "exports" / FILE
+    wb = openpyxl.load_workbook(path)
+    (row,) = rows_of(wb["permits"])
+    assert (row["user_id"], row["permit_no"], row["permit to renew"], row["status"]) == (
+        "IU-1",
+        None,
+        "P-1",
+        "expires soon",
+    )
+    read_me = " ".join(str(c.value) for r in wb["Read me"].iter_rows() for c in r if c.value)
+    assert "notices_mailed, inspections, report_deliveries, lab_results and permits" in read_me
+    assert "a permit to renew" in read_me
+    fill(
+        wb["permits"],
+        2,
+        permit_no="P-1B",
+        effective_on=dt.datetime(2026, 6, 25),
+        expires_on=dt.datetime(2031, 6, 24),
+        issued_on=dt.datetime(2026, 6, 20),
+    )
+    (data / "permits").mkdir()
+    wb.save(data / "permits" / FILE)
+    run(db, data, assets)
+    assert query(db, "SELECT user_id, permit_no, effective_on, expires_on, issued_on FROM permits") == [
+        ("IU-1", "P-1B", D(2026, 6, 25), D(2031, 6, 24), D(2026, 6, 20))
+    ]
+    assert query(db, "SELECT count(*) FROM quarantine") == [(0,)]
+    assert query(
+        db, "SELECT reference, status, satisfied_on FROM obligations WHERE obligation = 'permit_renewal'"
+    ) == [("P-1", "met", D(2026, 6, 20))]
+    assert rows_of(openpyxl.load_workbook(path)["permits"]) == []  # nothing left to renew
+
+
+def test_a_renewal_taking_effect_after_the_day_closes_nothing_yet(town, tmp_path):
+    # contract 8.1: a permit's own day is its effective day; a renewal recorded for a later day is not yet
+    # a fact, so as of 2026-06-30 the renewal stays open and the workbook still asks for it
+    db, data = town
+    assets = [ingest_asset("permits"), user_permits, obligations, to_record]
+    run(db, data, assets)
+    wb = openpyxl.load_workbook(tmp_path / "exports" / FILE)
+    fill(
+        wb["permits"],
+        2,
+        permit_no="P-1B",
+        effective_on=dt.datetime(2026, 7, 16),
+        expires_on=dt.datetime(2031, 7, 15),
+        issued_on=dt.datetime(2026, 6, 20),
+    )
+    (data / "permits").mkdir()
+    wb.save(data / "permits" / FILE)
+    run(db, data, assets)
+    assert query(db, "SELECT count(*) FROM quarantine") == [(0,)]
+    assert query(db, "SELECT reference, status FROM obligations WHERE obligation = 'permit_renewal'") == [
+        ("P-1", "open")
+    ]
+    assert [
+        r["permit to renew"] for r in rows_of(openpyxl.load_workbook(tmp_path / "exports" / FILE)["permits"])
+    ] == ["P-1"]
+
+
+def test_a_permits_row_left_blank_records_nothing(town, tmp_path):
+    db, data = town
+    assets = [ingest_asset("permits"), user_permits, obligations, to_record]
+    run(db, data, assets)
+    (data / "permits").mkdir()
+    openpyxl.load_workbook(tmp_path / "exports" / FILE).save(data / "permits" / FILE)
+    run(db, data, assets)
+    assert query(db, "SELECT count(*) FROM permits") == [(0,)]
+    assert query(db, "SELECT count(*) FROM quarantine") == [(0,)]
+    assert query(db, "SELECT rows_left_blank FROM ingested_files WHERE dataset = 'permits'") == [(1,)]

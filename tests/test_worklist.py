@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -15,7 +16,7 @@ from dagster_duckdb import DuckDBResource
 from assets.worklist import worklist
 from dashboards.worklist import worklist_panel, worklist_summary
 from outfall.law import worklist as law
-from outfall.resources import OutfallSettings
+from outfall.resources import OutfallSettings, RulesResource
 from tests.conftest import materialize
 from tests.test_records import insert, new_warehouse, query
 
@@ -82,6 +83,27 @@ def _notice(kind, recipient, period, status, **more) -> dict:
     }
 
 
+def _letter(n: dict, items: int = 1, found_on=None) -> dict:
+    """The notice's row of the one table of letters (every kind is written there, through the one helper of
+    documents; the worklist reads every draft from it)."""
+    return {
+        "letter": n["letter"],
+        "letter_kind": f"{n['kind']}_notice",
+        "recipient_id": n["recipient_id"],
+        "document_id": n["notice_id"],
+        "recipient_name": n.get("recipient_name"),
+        "area": n["kind"],
+        "status": n["status"],
+        "mailed": n["status"] == "mailed",
+        "dated": n.get("issued_on"),
+        "ready": n.get("ready_to_send") is True and n["status"] == "mailed",
+        "period": n["period"],
+        "mailed_as": n["kind"],
+        "items": items,
+        "found_on": found_on,
+    }
+
+
 def _item(kind, recipient, period, ref, known_on) -> dict:
     return {
         "kind": kind,
@@ -128,6 +150,23 @@ def town(tmp_path):
                 items_in_letter=3,
                 items_not_in_letter=0,
                 ready_to_send=True,
+            ),
+        ],
+    )
+    insert(
+        db,
+        "letters",
+        [
+            _letter(_notice("sewer", "IU-1", "2026-10", "draft", recipient_name="Acme"), 2, D(2026, 10, 3)),
+            _letter(_notice("sewer", "IU-1", "2026-03", "draft", recipient_name="Acme"), 1, D(2026, 3, 4)),
+            _letter(_notice("sewer", "IU-2", "2026-10", "withdrawn", recipient_name="Bolt")),
+            _letter(
+                _notice("sewer", "IU-3", "2026-05", "mailed", recipient_name="Crane", issued_on=D(2026, 6, 2))
+            ),
+            _letter(
+                _notice(
+                    "stormwater", "S-1", "2026-09", "mailed", issued_on=D(2026, 10, 2), ready_to_send=True
+                )
             ),
         ],
     )
@@ -280,7 +319,10 @@ def test_each_line_is_an_action_its_person_records(town):
     assert actions["NOV-ST-S-1-2026-09"].startswith(
         "Review notice NOV-ST-S-1-2026-09, mailed October 2, 2026"
     )
-    assert actions["permit_renewal P-1"].startswith("Renew permit P-1 and record its new dates")
+    # the renewal is recorded by a permits row (contract 8.2), not by editing the users file
+    assert actions["permit_renewal P-1"].startswith(
+        "Renew permit P-1 and record the new permit in the permits folder"
+    )
     assert actions["BOD composite 2026-11-01"].startswith("Record the BOD")
     # a mailed notice is a record: nothing to complete, whatever its address; a withdrawn draft: off the list
     assert not query(town, "SELECT * FROM worklist WHERE subject_id IN ('IU-2', 'IU-3')")
@@ -338,6 +380,67 @@ def test_the_page_shows_the_whole_list_grouped_by_subject(town):
     assert re.search(r"Superintendent of Sewage</a></td><td[^>]*>4</td>", summary), summary
 
 
+def test_a_subjects_many_lines_show_the_first_and_say_how_many_more_but_all_print():
+    """Issue 46: the town's own site's 16 lines were one row 1,500 px tall, pushing the first undated line
+    off the first screen; on screen a subject shows its first line and how many more (a click shows them),
+    on paper every one, each detail said once."""
+    from dashboards.html import CSS as PAGE_CSS, PRINT_CSS
+    from dashboards.worklist import worklist_table
+
+    rows = pd.DataFrame(
+        [
+            {
+                "person": "stormwater_officer",
+                "action": f"See that it does not recur at the Town's own site: line {n}.",
+                "subject_id": "S-W04",
+                "subject_name": "Crestview",
+                "due": None,
+                "status": "undated",
+                "source": "own_findings",
+                "ref": str(n),
+                "days_left": None,
+                "link": None,
+                "detail": "No notice goes to the Town itself.",
+                "first": False,
+            }
+            for n in range(16)
+        ]
+    )
+    html_text = worklist_table(rows)
+    assert html_text.count('<div class="act">') == 1 and html_text.count('class="act act-rest"') == 15
+    assert "and 15 more actions" in html_text
+    assert all(f"line {n}." in html_text for n in range(16))  # every line is on the page, for paper
+    assert html_text.count("No notice goes to the Town itself.") == 1
+    assert ".act-toggle:not(:checked)~.act-rest{display:none}" in PAGE_CSS
+    assert "act-rest" not in PRINT_CSS  # on paper nothing hides them
+    screen = PAGE_CSS[PAGE_CSS.index("@media screen{.act-toggle") :]
+    assert screen.index("act-rest{display:none}") < screen.index("}}")
+
+
+def test_a_draft_is_mailed_as_the_rules_of_its_jurisdiction_say():
+    """Contract 8.7: "by certified mail" is the rules' word for how a notice is served, not the program's."""
+    import yaml
+
+    from assets.worklist import draft_action, served_by
+    from outfall.rules import parse_rules
+    from tests.conftest import REPO
+
+    notice = {"letter_kind": "stormwater_notice", "recipient_id": "S-1", "period": "2026-10", "items": 2}
+    woodbury = RulesResource(rules_dir="", town="woodbury").town_rules()
+    assert draft_action(notice, woodbury) == (
+        "Mail the notice of violation for October 2026 (2 violations) by certified mail and record the "
+        "mailing, or withdraw it"
+    )
+    raw = yaml.safe_load((REPO / "rules" / "woodbury.yaml").read_text(encoding="utf-8"))
+    raw["swppp"]["notice_of_violation"][0]["mailing"] = "personal service"
+    served = parse_rules(yaml.safe_dump(raw), Path("woodbury.yaml"))
+    assert served_by("stormwater_notice", served) == "personal service"
+    assert "(2 violations) by personal service and record" in draft_action(notice, served)
+    del raw["swppp"]["notice_of_violation"][0]["mailing"]
+    unserved = parse_rules(yaml.safe_dump(raw), Path("woodbury.yaml"))
+    assert "(2 violations) and record the mailing" in draft_action(notice, unserved)
+
+
 def test_one_line_per_subject_and_action():
     from assets.worklist import Worklist
 
@@ -351,16 +454,17 @@ def test_one_line_per_subject_and_action():
 def test_every_kind_of_draft_is_worded_for_its_person():
     """Drafts come from one statement (select_worklist_drafts); an order drafted as a notice is (contract
     7.3) is its person's line with its own words."""
-    from assets.worklist import PERSON_OF_KIND, draft_action
+    from assets.worklist import draft_action
+    from outfall.document_kinds import KINDS
 
-    order = {"kind": "stop_work", "recipient_id": "S-1", "period": "2026-10", "items": 1}
-    assert PERSON_OF_KIND["stop_work"] == law.STORMWATER_OFFICER
-    assert PERSON_OF_KIND["grease_order"] == law.SUPERINTENDENT
+    order = {"letter_kind": "stop_work_order", "recipient_id": "S-1", "period": "2026-10", "items": 1}
+    assert KINDS["stop_work_order"].person == law.STORMWATER_OFFICER
+    assert KINDS["grease_order"].person == law.SUPERINTENDENT
     assert (
         draft_action(order)
         == "Mail the stop-work order of October 2026 and record the mailing, or withdraw it"
     )
-    case = {"kind": "illicit_nov", "recipient_id": "ID-1", "period": None, "items": 1}
+    case = {"letter_kind": "illicit_notice_of_violation", "recipient_id": "ID-1", "period": None, "items": 1}
     assert draft_action(case).startswith("Mail the notice of violation of illicit discharge case ID-1")
 
 

@@ -620,11 +620,11 @@ _SPECS = [
 
 
 @contextlib.contextmanager
-def _warehouse(duckdb: DuckDBResource) -> Iterator[duckdb.DuckDBPyConnection]:
-    """``assets.common.warehouse``, closing the connection when the step fails too
+def _warehouse(duckdb: DuckDBResource, as_of: dt.date) -> Iterator[duckdb.DuckDBPyConnection]:
+    """``assets.common.warehouse`` (as of the run's day), closing the connection when the step fails too
     (dagster_duckdb closes it only after a clean exit, so a failed step would keep
     the file open in the process)."""
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         try:
             yield con
         except BaseException:
@@ -646,10 +646,12 @@ def partition_years(context: AssetExecutionContext) -> list[int]:
     partitions_def=BILLING_YEARS,
     backfill_policy=ONE_RUN,
 )
-def sewer_billing(context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource):
+def sewer_billing(
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+):
     town = rules.town_rules()
     years = partition_years(context)
-    with _warehouse(duckdb) as con:
+    with _warehouse(duckdb, as_of=settings.as_of_date()) as con:
         try:
             with transaction(con):
                 results = bill(con, town, years=years)
@@ -732,7 +734,7 @@ def billing_exports(
         return MaterializeResult(
             metadata={"skipped": "in-memory warehouse and no dashboards_dir: nowhere to write"}
         )
-    with _warehouse(duckdb) as con:
+    with _warehouse(duckdb, as_of=settings.as_of_date()) as con:
         written = export_register(con, out, rules.town_rules(), years=partition_years(context))
     context.log.info(f"billing exports: {len(written)} files in {out}")
     return MaterializeResult(

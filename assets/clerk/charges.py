@@ -22,8 +22,9 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_BILLING, table_asset, table_result, warehouse
 from assets.run import replace_judged
 from outfall.law import charges as law
-from outfall.resources import RulesResource
+from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
+from outfall.rules.amounts import amount as stated, set_by as set_elsewhere, shown
 from outfall.rules.tables import NotJudged, not_in_effect
 from outfall.warehouse import sql, transaction
 
@@ -56,14 +57,25 @@ def _metered(vc: Any, use: dict, day: dt.date) -> tuple[dict, list[str], list[st
             raise Unbilled(
                 "parcels", f"not charged: the least charge goes by meter size, and {minimum_words}"
             )
-    c = law.volume_charge(use["volume"], use["unit"], vc.unit, rate.usd_per_unit, minimum)
-    said = f"{law.volume_words(c.billed_volume, vc.unit)} x ${rate.usd_per_unit} = ${c.volume_usd}"
+    per_unit, least = stated(rate.usd_per_unit), stated(minimum)
+    if per_unit is None or (minimum is not None and least is None):
+        # an amount the law sets in another document: the volume is shown, the charge is not computed
+        billed = law.convert(use["volume"], use["unit"], vc.unit)
+        said = f"{law.volume_words(billed, vc.unit)} x rate {shown(rate.usd_per_unit)}"
+        if minimum is not None:
+            by_meter = f" ({minimum_words})" if minimum_words else ""
+            said += f", or the least charge of the period, {shown(minimum)}{by_meter}, when that is more"
+        row = {"billed_volume": float(billed), "usd_per_unit": per_unit, "minimum_usd": least, "charge": None}
+        set_by = [s.words() for s in (set_elsewhere(rate.usd_per_unit), set_elsewhere(minimum)) if s]
+        return {**row, "set_by": set_by}, [said], [rate.citation]
+    c = law.volume_charge(use["volume"], use["unit"], vc.unit, per_unit, least)
+    said = f"{law.volume_words(c.billed_volume, vc.unit)} x ${per_unit} = ${c.volume_usd}"
     if c.minimum_applied:
         by_meter = f" ({minimum_words})" if minimum_words else ""
         said += f", less than the least charge of the period, ${c.minimum_usd}{by_meter}"
     row = {
         "billed_volume": float(c.billed_volume),
-        "usd_per_unit": rate.usd_per_unit,
+        "usd_per_unit": per_unit,
         "volume_usd": c.volume_usd,
         "minimum_usd": c.minimum_usd,
         "minimum_applied": c.minimum_applied,
@@ -77,28 +89,42 @@ def _unmetered(vc: Any, use: dict, day: dt.date) -> tuple[dict, list[str], list[
     if flat is None:
         what = f"flat charge for unmetered {_premises(use['outside_limits'])}"
         raise Unbilled("volume_charges.unmetered", not_in_effect(what, day, vc.unmetered or ()))
-    return {"flat_usd": flat.usd, "charge": Decimal(flat.usd)}, [f"unmetered: ${flat.usd}"], [flat.citation]
+    usd = stated(flat.usd)
+    if usd is None:
+        return (
+            {"flat_usd": None, "charge": None, "set_by": [flat.usd.words()]},
+            [f"unmetered: {shown(flat.usd)}"],
+            [flat.citation],
+        )
+    return {"flat_usd": usd, "charge": Decimal(usd)}, [f"unmetered: ${usd}"], [flat.citation]
 
 
-def _fixed(vc: Any, use: dict, day: dt.date) -> tuple[Decimal, list[str], list[str]]:
-    total, said, cited = Decimal("0.00"), [], []
+def _fixed(vc: Any, use: dict, day: dt.date) -> tuple[Decimal | None, list[str], list[str], list[str]]:
+    total, said, cited, set_by = Decimal("0.00"), [], [], []
     for charge in vc.fixed_charges(day, use["outside_limits"]):
         amount, words = law.meter_amount(charge.by_meter_size, use["meter_size_in"])
         if amount is None:
             raise Unbilled("parcels", f"not charged: the {charge.name} goes by meter size, and {words}")
+        cited.append(charge.citation)
+        if stated(amount) is None:
+            said.append(f"{charge.name}, {words}: {shown(amount)}")
+            set_by.append(amount.words())
+            continue
         total += amount
         said.append(f"{charge.name}, {words}: ${law.cents(amount)}")
-        cited.append(charge.citation)
-    return law.cents(total), said, cited
+    return (law.cents(total) if not set_by else None), said, cited, set_by
 
 
 def charge_row(rules: Rules, use: dict) -> dict:
-    """The charges of one premises' billing period; Unbilled when it cannot be charged as the data stand."""
+    """The charges of one premises' billing period; Unbilled when it cannot be charged as the data stand. An
+    amount the law sets in another document is shown as set there: the period's total is then not
+    computed (never 0), and ``amounts_set_by`` says where."""
     vc, day = rules.volume_charges, use["period_start"]
     part = _metered if use["metered"] else _unmetered
     row, said, cited = part(vc, use, day)
-    fixed, fixed_said, fixed_cited = _fixed(vc, use, day)
+    fixed, fixed_said, fixed_cited, fixed_set_by = _fixed(vc, use, day)
     charge = row.pop("charge")
+    set_by = [*row.pop("set_by", []), *fixed_set_by]
     return {
         **dict.fromkeys(
             ("billed_volume", "usd_per_unit", "volume_usd", "minimum_usd", "minimum_applied", "flat_usd")
@@ -108,7 +134,8 @@ def charge_row(rules: Rules, use: dict) -> dict:
         **row,
         "rate_unit": vc.unit,
         "fixed_usd": fixed,
-        "total_usd": law.cents(charge + fixed),
+        "total_usd": law.cents(charge + fixed) if charge is not None and fixed is not None else None,
+        "amounts_set_by": "; ".join(dict.fromkeys(set_by)) or None,
         "explanation": "; ".join([*said, *fixed_said]),
         "rule": "; ".join(dict.fromkeys([vc.citation, *cited, *fixed_cited])),
     }
@@ -147,16 +174,118 @@ def build_volume_charges(con: duckdb.DuckDBPyConnection, rules: Rules) -> tuple[
     "inside or outside the corporate limits (the period's least charge when more), or the flat charge of "
     "unmetered premises, plus the fixed charges by water meter size; rounded half-up to the cent.",
 )
-def volume_charges(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+def volume_charges(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     town = rules.town_rules()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         rows, not_judged = build_volume_charges(con, town)
         with transaction(con):
             replace_judged(con, not_judged, volume_charges=rows)
-        total = sum((r["total_usd"] for r in rows), Decimal("0.00"))
+        total = sum((r["total_usd"] for r in rows if r["total_usd"] is not None), Decimal("0.00"))
         return table_result(
             con, "volume_charges", total_usd=float(total), periods_not_charged=len(not_judged)
         )
+
+
+# ---------------------------------------------------------------- users' bills: charges and surcharges
+
+
+def _surcharge_words(r: dict) -> str:
+    what = {"pounds": f"{r['parameter']} by the pound", "strength": f"{r['parameter']} by strength"}.get(
+        r["kind"], {"volume": "per volume", "flow": "by flow"}.get(r["kind"], r["kind"])
+    )
+    month = f"{r['period_start']:%B %Y}"
+    if r["amount_usd"] is not None:
+        return f"surcharge {what}, {month}: ${r['amount_usd']}"
+    if r["amount_set_by"]:
+        return f"surcharge {what}, {month}: amount {r['amount_set_by']}"
+    return f"surcharge {what}, {month}: no rate adopted, not billed"
+
+
+def bill_row(period: dict, surcharges: list[dict]) -> dict:
+    """A user's bill for one billing period of its premises: the fixed charges, the volume (or least, or
+    flat) charge and the surcharges of the months the period holds, each shown; the total is their sum, or
+    None while a surcharge's amount is set in another document."""
+    fixed = Decimal(period["fixed_usd"] or 0)
+    volume = Decimal(period["total_usd"]) - fixed if period["total_usd"] is not None else None
+    amounts = [Decimal(r["amount_usd"]) for r in surcharges if r["amount_usd"] is not None]
+    elsewhere = list(dict.fromkeys(r["amount_set_by"] for r in surcharges if r["amount_set_by"]))
+    surcharged = law.cents(sum(amounts, Decimal(0)))
+    if period["total_usd"] is None:
+        own = period.get("amounts_set_by") or "set elsewhere"
+        elsewhere.insert(0, f"the charges of premises {period['parcel_id']}: {own}")
+    total = None if elsewhere or volume is None else law.cents(fixed + volume + surcharged)
+    said = [f"charges of premises {period['parcel_id']}: {period['explanation']}"]
+    said += [_surcharge_words(r) for r in surcharges]
+    if elsewhere:
+        said.append("total not computed: a surcharge's amount is set elsewhere")
+    return {
+        "user_id": period["user_id"],
+        "name": period["name"],
+        "parcel_id": period["parcel_id"],
+        "period_start": period["period_start"],
+        "period_end": period["period_end"],
+        "fixed_usd": law.cents(fixed),
+        "volume_usd": law.cents(volume) if volume is not None else None,
+        "surcharges_usd": surcharged,
+        "surcharges": len(surcharges),
+        "surcharges_set_by": "; ".join(elsewhere) or None,
+        "total_usd": total,
+        "explanation": "; ".join(said),
+        "rule": "; ".join(dict.fromkeys([period["rule"], *(r["rule"] for r in surcharges)])),
+    }
+
+
+def build_user_bills(con: duckdb.DuckDBPyConnection) -> tuple[list[dict], list[NotJudged]]:
+    """The bills of the industrial users linked to premises (industrial_users.parcel_id), per billing period
+    of the premises' sewer charges; a surcharge of a month no period covers is not billed, and said so."""
+    periods = _records(con, "select_user_bill_periods")
+    surcharges = _records(con, "select_user_bill_surcharges")
+    rows, billed = [], set()
+    for period in periods:
+        held = [
+            r
+            for r in surcharges
+            if r["user_id"] == period["user_id"]
+            and period["period_start"] <= r["period_start"] <= period["period_end"]
+        ]
+        billed |= {id(r) for r in held}
+        rows.append(bill_row(period, held))
+    not_judged = [
+        NotJudged(
+            f"{r['kind']} surcharge of {r['user_id']} for {r['period_start']:%B %Y}",
+            r["period_start"],
+            "volume_charges",
+            "not billed: no billing period of the sewer charges of the user's premises holds the month",
+        )
+        for r in surcharges
+        if id(r) not in billed
+    ]
+    return rows, not_judged
+
+
+def _records(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
+    cursor = con.execute(sql(name))
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+@table_asset(
+    GROUP_BILLING,
+    deps=["volume_charges", "surcharges", "industrial_users"],
+    description="The bills of industrial users linked to premises (industrial_users.parcel_id): per billing "
+    "period of the premises' sewer charges, the fixed charges, the volume charge and the user's surcharges "
+    "of the months it holds, each shown, and their total (not computed while a surcharge's amount is set "
+    "in another document).",
+)
+def user_bills(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
+        rows, not_judged = build_user_bills(con)
+        with transaction(con):
+            replace_judged(con, not_judged, user_bills=rows)
+        total = sum((r["total_usd"] for r in rows if r["total_usd"] is not None), Decimal("0.00"))
+        return table_result(con, "user_bills", total_usd=float(total))
 
 
 # ---------------------------------------------------------------- fees of the town's samples
@@ -187,8 +316,8 @@ def sample_fee_rows(
                     "schedule": schedule.name,
                     "item": item.item,
                     "parameter": parameter,
-                    "usd": item.usd,
-                    "rule": f"{schedule.citation}: {item.item}, ${item.usd} per {item.per}",
+                    "usd": stated(item.usd),
+                    "rule": f"{schedule.citation}: {item.item}, {shown(item.usd)} per {item.per}",
                 }
                 for parameter in charged
             ]
@@ -212,11 +341,13 @@ def build_sampling_fees(con: duckdb.DuckDBPyConnection, rules: Rules) -> list[di
     "schedules that price them (fee_schedules): a fee per sampling, per test of each parameter listed, "
     "per sample with any parameter listed; each row cites its schedule.",
 )
-def sampling_fees(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
+def sampling_fees(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
     town = rules.town_rules()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         rows = build_sampling_fees(con, town)
         with transaction(con):
             replace_judged(con, [], sampling_fees=rows)
-        total = sum((Decimal(str(r["usd"])) for r in rows), Decimal("0.00"))
+        total = sum((Decimal(str(r["usd"])) for r in rows if r["usd"] is not None), Decimal("0.00"))
         return table_result(con, "sampling_fees", total_usd=float(total))

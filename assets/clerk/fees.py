@@ -17,7 +17,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_BILLING, WAREHOUSE_POOL, warehouse
 from outfall.law.fees import ConnectionPermit, inspection_fees as law_fees
-from outfall.resources import RulesResource
+from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
@@ -45,10 +45,10 @@ COLUMNS = [
     description=DESCRIBE.inspection_fees(),
 )
 def inspection_fees(
-    context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
 ) -> MaterializeResult:
     schedule = rules.town_rules().inspection_fees
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         cursor = con.execute(sql("select_connection_permits"))
         names = [d[0] for d in cursor.description]
         permits = [dict(zip(names, r)) for r in cursor.fetchall()]

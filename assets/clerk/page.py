@@ -38,6 +38,8 @@ def read_billing_data(
     data.inspection_fee_law = rules.inspection_fees is not None
     data.volume = r.named("volume_charges", "select_dashboard_volume_charges")
     data.sampling_fees = r.named("sampling_fees", "select_dashboard_sampling_fees")
+    data.surcharges = r.named("surcharges", "select_dashboard_surcharges")
+    data.user_bills = r.named("user_bills", "select_dashboard_user_bills")
     years_frame = r.named("sewer_bills", "select_dashboard_bill_years")
     years = [int(y) for y in years_frame["year"]] if years_frame is not None else []
     data.billed_years = years
@@ -105,6 +107,8 @@ def _ids(frame: pd.DataFrame | None) -> list[str]:
         "inspection_fees",
         "volume_charges",
         "sampling_fees",
+        "surcharges",
+        "user_bills",
         "worklist",
     ],
     description="The clerk's billing page (billing.html): what to do next (the clerk's worklist); units and "

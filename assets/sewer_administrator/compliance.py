@@ -58,7 +58,7 @@ from assets.common import (
 from assets.run import counts_by, record_not_judged
 from outfall.law.enforcement import add_months
 from outfall.resources import OutfallSettings, RulesResource
-from outfall.rules import Rules, RulesError, Versions
+from outfall.rules import Rules, RulesError
 from outfall.rules.implemented import IMPLEMENTED
 from outfall.rules.tables import NotJudged, check_implemented, coverage_phrase, not_in_effect, versions_frame
 from outfall.rules.words import DESCRIBE
@@ -85,11 +85,15 @@ def sewer_rules(resource: RulesResource) -> Rules:
 
 @contextlib.contextmanager
 def _judged(
-    resource: DuckDBResource, town: RulesResource, judge: Callable[[duckdb.DuckDBPyConnection, Rules], Any]
+    resource: DuckDBResource,
+    settings: OutfallSettings,
+    town: RulesResource,
+    judge: Callable[[duckdb.DuckDBPyConnection, Rules], Any],
 ) -> Iterator[tuple[duckdb.DuckDBPyConnection, Rules]]:
-    """(connection, rules) once ``judge(con, rules)`` has written its tables in one transaction."""
+    """(connection, rules) once ``judge(con, rules)`` has written its tables in one transaction, reading
+    the inputs as of the run's day."""
     rules = sewer_rules(town)
-    with warehouse(resource) as con:
+    with warehouse(resource, as_of=settings.as_of_date()) as con:
         with transaction(con):
             judge(con, rules)
         yield con, rules
@@ -231,11 +235,13 @@ _count_by = counts_by
 
 @table_asset(
     GROUP_SEWER,
-    deps=["lab_results", "permit_limits", "industrial_users"],
+    deps=["lab_results", "permit_limits", "industrial_users", "user_permits"],
     description=DESCRIBE.discharge_violations(),
 )
-def discharge_violations(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
-    with _judged(duckdb, rules, judge_discharges) as (con, town):
+def discharge_violations(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
+    with _judged(duckdb, settings, rules, judge_discharges) as (con, town):
         return table_result(
             con,
             "discharge_violations",
@@ -250,11 +256,13 @@ def discharge_violations(duckdb: DuckDBResource, rules: RulesResource) -> Materi
 @table_asset(
     GROUP_SEWER,
     # discharge_limit_defaults (the rules' limits as applied) is written by discharge_violations.
-    deps=["lab_results", "permit_limits", "industrial_users", "discharge_violations"],
+    deps=["lab_results", "permit_limits", "industrial_users", "user_permits", "discharge_violations"],
     description=DESCRIBE.statistic_violations(),
 )
-def statistic_violations(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
-    with _judged(duckdb, rules, judge_statistics) as (con, _):
+def statistic_violations(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
+    with _judged(duckdb, settings, rules, judge_statistics) as (con, _):
         return table_result(
             con,
             "statistic_violations",
@@ -496,11 +504,11 @@ def partition_days(context: AssetExecutionContext, months: list[dt.date]) -> tup
     description=DESCRIBE.slug_events(),
 )
 def slug_events(
-    context: AssetExecutionContext, duckdb: DuckDBResource, rules: RulesResource
+    context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
 ) -> MaterializeResult:
     town = sewer_rules(rules)
     tz = ZoneInfo(town.timezone)
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         with transaction(con):
             con.execute(sql("create_slug_views")).fetchall()
             months = reading_months_in(con)
@@ -585,8 +593,10 @@ def _judge_every_month(
 
 
 @table_asset(GROUP_SEWER, deps=["infiltration_tests"], description=DESCRIBE.infiltration_results())
-def infiltration_results(duckdb: DuckDBResource, rules: RulesResource) -> MaterializeResult:
-    with _judged(duckdb, rules, judge_infiltration) as (con, _):
+def infiltration_results(
+    duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
+) -> MaterializeResult:
+    with _judged(duckdb, settings, rules, judge_infiltration) as (con, _):
         return table_result(con, "infiltration_results", failing_sections=count(con, "infiltration_findings"))
 
 
@@ -600,6 +610,7 @@ def infiltration_results(duckdb: DuckDBResource, rules: RulesResource) -> Materi
         "statistic_violations",
         "slug_events",
         "industrial_users",
+        "user_permits",
         "lab_results",
         "discharges_without_permit",
     ],
@@ -610,7 +621,7 @@ def compliance_summary(
 ) -> MaterializeResult:
     town = sewer_rules(rules)
     as_of = settings.as_of_date()
-    versions = town.notices.permit_expiry_warning if town.notices is not None else Versions(())
+    versions = town.versions_of("notices.permit_expiry_warning")
     warning = versions.get(as_of)  # permits are flagged by the policy in effect on the day judged
     not_judged = (
         []
@@ -624,7 +635,7 @@ def compliance_summary(
             )
         ]
     )
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         with transaction(con):
             con.execute(sql("delete_compliance_summary")).fetchall()
             con.execute(
@@ -666,8 +677,10 @@ def check_validity_discharge_violations_limit(duckdb: DuckDBResource) -> AssetCh
     description="Every lab result is judged: compared with a "
     "per-sample limit, covered by a statistic limit, or reported as 'no limit defined'.",
 )
-def check_completeness_lab_results_parameter(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
+def check_completeness_lab_results_parameter(
+    duckdb: DuckDBResource, settings: OutfallSettings
+) -> AssetCheckResult:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         total, judged = con.execute(sql("check_completeness_lab_results_parameter")).fetchall()[0]
     return AssetCheckResult(
         passed=total == judged,

@@ -55,6 +55,7 @@ from assets.common import (
     GROUP_SEWER,
     WAREHOUSE_POOL,
     letters_dir,
+    outputs,
     table_asset,
     table_check,
     table_result,
@@ -62,11 +63,14 @@ from assets.common import (
 )
 from assets.run import replace_judged
 from dashboards.html import fmt_measure
+from outfall.document_kinds import FOR_PUBLICATION, KINDS, SUPERINTENDENT
+from outfall.documents import Document, Documents, Written, is_own, period_given, save_own_findings
 from outfall.law import enforcement as law, notices as notice_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
-from outfall.letters import Letter, LetterWriter, Recipient, address_problems, safe_file_name, write_letter
+from outfall.letters import LetterWriter, Recipient, safe_file_name
+from outfall.records import files_on_record
 from outfall.resources import OutfallSettings, RulesResource
-from outfall.rules import Rules, RulesError, Versions
+from outfall.rules import Rules, Versions
 from outfall.rules.implemented import IMPLEMENTED
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
 from outfall.rules.words import DESCRIBE
@@ -77,8 +81,7 @@ from outfall.warehouse import sql, transaction
 IMPLEMENTED_READINGS: dict[str, Any] = IMPLEMENTED["readings_enforcement"]
 
 NOTICE_PREFIX = "sewer_nov_"
-ORDER_PREFIX = "sewer_grease_order_"
-PUBLICATION_PREFIX = "sewer_snc_publication_"
+PUBLICATION = KINDS["snc_publication"]
 
 PARAMETER_LABELS = {
     "BOD": "BOD (5-day biochemical oxygen demand)",
@@ -174,18 +177,16 @@ def _built(
     asset's own table first) have replaced the tables' rows, with what was not judged, in one transaction."""
     on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         built = build(con, on, as_of)
         with transaction(con):
             replace_judged(con, on.missing, **dict(zip(tables, built if len(tables) > 1 else (built,))))
         yield con, as_of, built
 
 
-def _write_letters(folder: Path | None, letters: dict[str, Letter]) -> None:
-    if folder is None:
-        return
-    for name, html_text in letters.items():
-        write_letter(folder, name, html_text)
+def _on_record(con) -> set[str]:
+    """The names of the files of the record, whatever day this run judges by (``files_on_record``)."""
+    return {Path(f).name for f in files_on_record(con)}
 
 
 def _remove_stale(folder: Path | None, prefix: str, keep: Iterable[str]) -> int:
@@ -263,7 +264,7 @@ def _follow_up_text(
 
 @table_asset(
     GROUP_SEWER,
-    deps=["discharge_violations", "industrial_users", "notices"],
+    deps=["discharge_violations", "industrial_users", "user_permits", "notices"],
     description=DESCRIBE.sewer_notices(),
 )
 def sewer_notices(
@@ -276,7 +277,7 @@ def sewer_notices(
     on = Dated(town)
     folder = letters_folder(duckdb, settings)
     rows: list[dict] = []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         monthly = {
             (n["recipient_id"], n["period"]): n
             for n in _records(con, "select_notices_of_kind", {"kind": "sewer"})
@@ -363,7 +364,7 @@ def sewer_notices(
         with transaction(con):
             replace_judged(con, on.missing, sewer_notices=rows)
         # One letter per notice now (assets/notices.py): the one-per-sample letters of old go.
-        removed = _remove_stale(folder, NOTICE_PREFIX, ())
+        removed = _remove_stale(folder, NOTICE_PREFIX, _on_record(con))
         return table_result(
             con,
             "sewer_notices",
@@ -434,7 +435,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
                 "user_id": user_id,
                 "obligation": obligation,
                 "rule": duty.citation,
-                "law": name.short,
+                "law": name,
                 "adopted": adopted,
                 "adopted_by": duty.adopted_by,
                 "trigger_date": d.trigger_date,
@@ -583,23 +584,20 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             f"{_ratio(e['peak_ratio'])} times the baseline",
         )
 
-    # Permits expiring soon (or expired), by the policy in effect on the day judged.
+    # Permits expiring soon (or expired), by the policy in effect on the day judged; renewed by a later
+    # permit of the user (contract 8.2: a renewal adds a permit).
     rule = on.get("notices.permit_expiry_warning", as_of, "permits expiring soon")
     for u in _records(con, "select_permit_expirations") if rule is not None else ():
         expires = u["permit_expires"]
         trigger = law.add_days(expires, -rule.days)
         if as_of < trigger:
             continue
-        d = law.dated_deadline(trigger, expires, None, as_of)
+        d = law.dated_deadline(trigger, expires, u["renewed_on"], as_of)
         state = "expired" if expires < as_of else "expires"
-        add(
-            u["user_id"],
-            "permit_renewal",
-            rule,
-            d,
-            u["permit_no"] or "",
-            f"permit {u['permit_no'] or '(no number)'} of {u['name']} {state} {expires}",
-        )
+        detail = f"permit {u['permit_no'] or '(no number)'} of {u['name'] or u['user_id']} {state} {expires}"
+        if u["renewed_by"] is not None:
+            detail += f"; renewed by permit {u['renewed_by']} on {u['renewed_on']}"
+        add(u["user_id"], "permit_renewal", rule, d, u["permit_no"] or "", detail)
 
     rows.sort(key=lambda r: (r["user_id"], r["due"], r["obligation"], r["reference"]))
     return rows
@@ -614,6 +612,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         "slug_events",
         "lab_results",
         "industrial_users",
+        "user_permits",
     ],
     description=DESCRIBE.obligations(),
 )
@@ -865,6 +864,36 @@ def _criteria_text(snc: Any) -> str:
     )
 
 
+def _publish(
+    docs: Documents,
+    context: dict,
+    *,
+    jurisdiction: str,
+    number: str,
+    file_name: str,
+    dated: dt.date,
+    entries: int,
+    missing: list[str],
+) -> Written:
+    """The year's list for publication, through the one helper of documents: never mailed, ready once the
+    year has ended."""
+    return docs.add(
+        Document(
+            PUBLICATION.name,
+            number,
+            file_name,
+            None,
+            jurisdiction,
+            context,
+            addressed=False,
+            status=FOR_PUBLICATION,
+            dated=dated,
+            missing=missing,
+            items=entries,
+        )
+    )
+
+
 CRITERION_TEXT = {
     "chronic": "chronic violations of {parameter}",
     "trc": "technical review criteria violations of {parameter}",
@@ -872,11 +901,40 @@ CRITERION_TEXT = {
 }
 
 
+def _periods_text(periods: Iterable[tuple[dt.date, dt.date]]) -> str:
+    return "; ".join(f"{_date_text(s)} - {_date_text(e)}" for s, e in sorted(periods))
+
+
+def criteria_statements(items: list[dict], late_days: int) -> list[str]:
+    """What one user's determinations of a year say, each criterion with exactly the periods in which
+    ``snc_determinations`` has it (contract 8.5): "chronic violations of BOD (January 1, 2026 - June 30,
+    2026; July 1, 2026 - December 31, 2026)"; parameters met in the same periods are named together."""
+    out = []
+    for crit in ("chronic", "trc", "late_report"):
+        mine = [i for i in items if i["criterion"] == crit]
+        if crit == "late_report":
+            if mine:
+                periods = {(i["period_start"], i["period_end"]) for i in mine}
+                out.append(f"{CRITERION_TEXT[crit].format(late_days=late_days)} ({_periods_text(periods)})")
+            continue
+        by_parameter: dict[str, set] = defaultdict(set)
+        for i in mine:
+            if i["parameter"]:
+                by_parameter[i["parameter"]].add((i["period_start"], i["period_end"]))
+        by_periods: dict[tuple, list[str]] = defaultdict(list)
+        for parameter, periods in by_parameter.items():
+            by_periods[tuple(sorted(periods))].append(parameter)
+        for periods, parameters in sorted(by_periods.items()):
+            text = CRITERION_TEXT[crit].format(parameter=", ".join(sorted(parameters)))
+            out.append(f"{text} ({_periods_text(periods)})")
+    return out
+
+
 @asset(
     pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
-    deps=["snc_determinations", "industrial_users"],
+    deps=["snc_determinations", "industrial_users", "user_permits"],
     description="The annual list of industrial users in significant noncompliance at any time during the "
     "year (its two six-month periods), ready for newspaper publication (40 CFR 403.8(f)(2)(viii)): "
     "one row per year and user, and an HTML page per year in <dashboards>/letters/sewer/.",
@@ -889,12 +947,13 @@ def snc_publication(
     as_of = settings.as_of_date()
     folder = letters_folder(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
+        docs = Documents(con, writer, outputs(duckdb, settings).dashboards, (PUBLICATION.name,), as_of)
         by_year: dict[int, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
         for d in _records(con, "select_snc_publication_users"):
             by_year[d["period_start"].year][d["user_id"]].append(d)
         rows: list[dict] = []
-        letters: dict[str, Letter] = {}
+        letters: list[str] = []
         for year, users in sorted(by_year.items()):
             # The list of a year is worded by the rules in effect on its last day.
             end = dt.date(year, 12, 31)
@@ -907,24 +966,15 @@ def snc_publication(
             snc, enforcement, period = found
             late_days = snc.late_report_days
             citation = f"{snc.citation}; {period.citation}"
-            file_name = f"{PUBLICATION_PREFIX}{year}.html"
+            file_name = PUBLICATION.make_file(year=year)
             closed = dt.date(year, 12, 31) < as_of
             entries = []
             for user_id, items in sorted(
                 users.items(), key=lambda kv: ((kv[1][0]["name"] or kv[0]).lower(), kv[0])
             ):
                 first = items[0]
-                criteria = []
-                for crit in ("chronic", "trc", "late_report"):
-                    params = sorted(
-                        {i["parameter"] for i in items if i["criterion"] == crit and i["parameter"]}
-                    )
-                    if crit == "late_report" and any(i["criterion"] == crit for i in items):
-                        criteria.append(CRITERION_TEXT[crit].format(late_days=late_days))
-                    elif params:
-                        criteria.append(CRITERION_TEXT[crit].format(parameter=", ".join(params)))
-                periods = sorted({(i["period_start"], i["period_end"]) for i in items})
-                period_text = "; ".join(f"{_date_text(s)} - {_date_text(e)}" for s, e in periods)
+                criteria = criteria_statements(items, late_days)
+                period_text = _periods_text({(i["period_start"], i["period_end"]) for i in items})
                 rows.append(
                     {
                         "year": year,
@@ -944,9 +994,10 @@ def snc_publication(
                 who = first["name"] or f"Industrial user {user_id}"
                 where = f", {first['address']}" if first["address"] else ""
                 permit = f" (permit {first['permit_no']})" if first["permit_no"] else ""
-                entries.append(f"{who}{where}{permit}: {'; '.join(criteria)} ({period_text}).")
-            letters[file_name] = writer.render(
-                "sewer_snc_publication.html",
+                entries.append(f"{who}{where}{permit}: {'; '.join(criteria)}.")
+            letters.append(file_name)
+            _publish(
+                docs,
                 {
                     "year": year,
                     "issuer": enforcement.issuer,
@@ -972,13 +1023,16 @@ def snc_publication(
                     ),
                 },
                 jurisdiction=rules.jurisdiction(),
-                area="sewer",
+                number=PUBLICATION.make_number(year=year),
+                file_name=file_name,
+                dated=min(end, as_of),
+                entries=len(users),
                 missing=[] if closed else [f"the year {year} has not ended: the list is provisional"],
             )
         with transaction(con):
             replace_judged(con, on.missing, snc_publication=rows)
-            _write_letters(folder, letters)
-        removed = _remove_stale(folder, PUBLICATION_PREFIX, letters)
+            docs.save(con)
+            removed = docs.write()
         return table_result(
             con,
             "snc_publication",
@@ -992,25 +1046,22 @@ def snc_publication(
 # ----------------------------------------------------- grease interceptors
 
 
-def grease_recipient(t: dict) -> Recipient:
-    """The owner of the establishment: at the mailing address of its industrial user when the trap names
-    one (the user's city, state and ZIP code), else at the trap's own address, whose city, state and ZIP
-    code are not on file."""
-    name = (
-        f"Owner, {t['establishment']}"
-        if t.get("establishment")
-        else (t.get("mailing_name") or t.get("user_name"))
+def grease_recipient(t: dict) -> Recipient | None:
+    """The owner an order goes to, as the inputs name it (contract 8.4): the trap's owner_name at its
+    owner's mailing address, else the owner of the trap's parcel (select_grease_traps); None when neither
+    names one (the order is then not ready). Never a name no input gives."""
+    if not str(t.get("owner_name") or "").strip():
+        return None
+    return Recipient(
+        t["owner_name"], t.get("owner_address"), t.get("owner_city"), t.get("owner_state"), t.get("owner_zip")
     )
-    if t.get("user_id") and (t.get("user_name") or t.get("mailing_address")):
-        street = t.get("mailing_address") or t.get("address") or t.get("user_address")
-        return Recipient(name, street, t.get("city"), t.get("state"), t.get("zip"))
-    return Recipient(name, t.get("address"))
 
 
-GREASE_DRAFT = (
-    "a draft, not dated: record the day it is mailed in the notices mailed file (kind grease_order, the "
-    "trap's id and the month of the missed pump-out) and run again"
+OWNER_FIX = (
+    "the grease traps file: owner_name and the owner's mailing address, or the trap's parcel_id with the "
+    "parcel's owner in the parcels file"
 )
+GREASE_ORDER = KINDS["grease_order"]
 
 
 def _trap_on(settings_rows: list[dict], day: dt.date) -> dict | None:
@@ -1020,12 +1071,20 @@ def _trap_on(settings_rows: list[dict], day: dt.date) -> dict | None:
 
 
 def grease_order(
-    trap_id: str, t: dict, pumps: list[dict], day: dt.date, g: Any, comply_days: int | None, end: Any
+    trap_id: str,
+    t: dict,
+    pumps: list[dict],
+    day: dt.date,
+    g: Any,
+    comply_days: int | None,
+    end: Any,
+    mailed: bool = False,
 ) -> dict | None:
-    """The order directing compliance for a trap overdue on ``day`` (None when it is not): dated ``day``
-    when mailed (``comply_days`` given: its period to correct, moved off a weekend or holiday by ``end``),
-    else a draft with no date. Numbered by the trap and the missed pump-out's due day, so the draft keeps
-    its number between runs."""
+    """The order directing compliance for a trap overdue on ``day`` (None when it is not): ``mailed``, dated
+    ``day``, with the days the administrator gave (``comply_days``; its comply-by day moved off a weekend or
+    holiday by ``end``), or a draft with no date and no days. Numbered by the trap and the missed pump-out's
+    due day, so the draft keeps its number between runs. The law's "not to exceed" is a ceiling, never a
+    default (contract 8.4): a draft says the administrator sets the days."""
     interval = int(t["pumpout_interval_days"])
     seen = [p for p in pumps if p["pumped_on"] <= day]
     st = law.pumpout_status(t["set_on"], interval, [p["pumped_on"] for p in seen], day)
@@ -1033,22 +1092,27 @@ def grease_order(
         return None
     recipient = grease_recipient(t)
     comply_by = None
-    if comply_days is not None:
+    if mailed and comply_days is not None:
         comply_by = law.add_days(day, comply_days)
         comply_by = end(comply_by) if end is not None else comply_by
-    # a mailed order gives its period as days from its own date (no later day is printed in a record)
-    by = (
-        f"within {comply_days} days of the date of this order"
-        if comply_days is not None
-        else "within the period this order gives once mailed"
-    )
+    if comply_by is not None:
+        by = f"by {_date_text(comply_by)}, {comply_days} days from the date of this order"
+    elif mailed:
+        by = "within the period the administrator sets"
+    else:
+        by = (
+            f"within the number of days the administrator sets in this order (not more than "
+            f"{g.order_compliance_days})"
+        )
     return {
-        "order_id": "GO-" + safe_file_name(f"{trap_id}-{st.next_due:%Y%m%d}"),
+        "order_id": GREASE_ORDER.make_number(
+            trap=safe_file_name(trap_id), missed_due=f"{st.next_due:%Y%m%d}"
+        ),
         **_trap_fields(trap_id, t),
         "last_pumped_on": st.last_pumped_on,
         "missed_due": st.next_due,
         "days_overdue": st.days_overdue,
-        "issued_on": day if comply_days is not None else None,
+        "issued_on": day if mailed else None,
         "comply_by": comply_by,
         "directive": (
             f"You are directed to have grease trap {trap_id} cleaned and pumped by a scavenger service {by}, "
@@ -1057,16 +1121,19 @@ def grease_order(
         ),
         "letter_file": None,
         "rule": f"{g.citation}; {g.citation_order_compliance}",
-        "recipient_name": recipient.name,
-        "mailing_address": "; ".join(recipient.lines()) or None,
+        "recipient_name": recipient.name if recipient is not None else None,
+        "mailing_address": ("; ".join(recipient.lines()) or None) if recipient is not None else None,
         "recipient": recipient,
         "ready_to_mail": None,
         "not_ready_reason": None,
-        "status": "mailed" if comply_days is not None else "draft",
+        "status": "mailed" if mailed else "draft",
         "period": notice_law.period_of(st.next_due),
         "certified_mail_no": None,
-        "correct_within_days": comply_days,
+        "correct_within_days": comply_days if mailed else None,
+        "owner_from": t.get("owner_from"),
+        "review": None,
         "set_on": t["set_on"],
+        "mailings": (),
     }
 
 
@@ -1099,88 +1166,86 @@ def _grease_status_row(trap_id: str, t: dict, pumps: list[dict], as_of: dt.date,
         "pumpouts_without_invoice": sum(1 for p in seen if not p["invoice_no"]),
         "as_of": as_of,
         "rule": g.citation,
+        "owner_name": t.get("owner_name"),
+        "own_owner": None,
     }
 
 
-def _grease_mailings(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], list[notice_law.Mailing]]:
-    out: dict[tuple[str, str], list[notice_law.Mailing]] = defaultdict(list)
-    for m in _records(con, "select_notices_mailed"):
-        if m["kind"] == "grease_order":
-            out[(m["recipient_id"], m["period"])].append(
-                notice_law.Mailing(
-                    m["mailed_on"], m["correct_within_days"], m["certified_mail_no"], m["withdrawn_reason"]
-                )
-            )
-    return out
-
-
-def build_grease(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tuple[list[dict], list[dict]]:
-    """Pump-out status of every grease trap, and its orders directing compliance (contract 7.3): each mailed
-    order as the facts stood on its mailing day (notices_mailed, kind grease_order), and a draft for a trap
-    overdue now whose order is not mailed, by the rules in effect on the order's day."""
+def build_grease(
+    con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date, docs: Documents | None = None
+) -> tuple[list[dict], list[dict]]:
+    """Pump-out status of every grease trap, and its orders directing compliance (contracts 7.3, 8.3, 8.4):
+    each mailed order as the facts stood on its mailing day (notices_mailed, kind grease_order), whatever its
+    mailing's row lacks (listed for review), and a draft for a trap overdue now whose order is not mailed,
+    by the rules in effect on the order's day. A trap whose owner is the town's own (the rules' own_names)
+    gets no order: its status row names the owner (the worklist's line)."""
     g = on.get("grease_interceptors", as_of, "grease interceptors")
     if g is None or on.get("notices.sewer_correction", as_of, "grease interceptors") is None:
         return [], []
+    docs = docs if docs is not None else Documents(con, None, None, (GREASE_ORDER.name,), as_of)
     traps: dict[str, list[dict]] = defaultdict(list)
     for t in _records(con, "select_grease_traps"):
         traps[t["trap_id"]].append(t)
     pumps: dict[str, list[dict]] = defaultdict(list)
     for p in _records(con, "select_pumpouts"):
         pumps[p["trap_id"]].append(p)
-    mails = _grease_mailings(con)
     end = obligation_period_end(on.rules, "comply_by", "grease_orders")
+    own = on.rules.own_names
     status_rows, orders, numbers = [], [], set()
-    for (trap_id, period), found in sorted(mails.items()):
+    for trap_id, period in docs.mailed_keys(GREASE_ORDER.mailed_as or ""):
+        found = docs.mailings(GREASE_ORDER.mailed_as or "", trap_id, period)
         mailing = notice_law.earliest_mailing(found)
         t = _trap_on(traps.get(trap_id, []), mailing.mailed_on) if mailing is not None else None
-        if t is None:
+        if t is None or mailing is None:
             continue
-        days = _order_days(on, mailing)
-        o = grease_order(trap_id, t, pumps.get(trap_id, []), mailing.mailed_on, g, days, end)
-        if o is not None and o["period"] == period and days is not None:
+        terms = on.get("grease_interceptors", mailing.mailed_on, "grease interceptor order")
+        if terms is None:
+            continue
+        given = period_given(
+            GREASE_ORDER,
+            mailing.correct_within_days,
+            terms.order_compliance_days,
+            terms.citation_order_compliance,
+        )
+        o = grease_order(trap_id, t, pumps.get(trap_id, []), mailing.mailed_on, terms, given.days, end, True)
+        if o is not None and o["period"] == period:
             o["certified_mail_no"] = mailing.certified_mail_no
+            o["mailings"] = tuple(found)
+            o["review"] = "; ".join(given.review) or None
+            o["period_problem"] = given.problem
             orders.append(o)
             numbers.add((trap_id, period))
     for trap_id, settings_rows in sorted(traps.items()):
         t = _trap_on(settings_rows, as_of)
         if t is None:
             continue
-        status_rows.append(_grease_status_row(trap_id, t, pumps.get(trap_id, []), as_of, g))
+        row = _grease_status_row(trap_id, t, pumps.get(trap_id, []), as_of, g)
+        status_rows.append(row)
         o = grease_order(trap_id, t, pumps.get(trap_id, []), as_of, g, None, None)
-        if o is not None and (trap_id, o["period"]) not in numbers:
-            withdrawn = notice_law.withdrawal(mails.get((trap_id, o["period"]), []))
-            o["status"] = "withdrawn" if withdrawn else "draft"
-            o["not_ready_reason"] = f"this draft was withdrawn ({withdrawn})" if withdrawn else None
-            orders.append(o)
+        if o is None or (trap_id, o["period"]) in numbers:
+            continue
+        if is_own(t.get("owner_name"), own):  # the municipality does not serve itself (contract 8.4)
+            row["own_owner"] = t["owner_name"]
+            continue
+        withdrawn = notice_law.withdrawal(docs.mailings(GREASE_ORDER.mailed_as or "", trap_id, o["period"]))
+        o["status"] = "withdrawn" if withdrawn else "draft"
+        o["not_ready_reason"] = f"this draft was withdrawn ({withdrawn})" if withdrawn else None
+        o["withdrawn_reason"] = withdrawn
+        orders.append(o)
     return status_rows, orders
-
-
-def _order_days(on: Dated, mailing: notice_law.Mailing) -> int | None:
-    """The days a mailed order gives to comply: the mailing's (at most the enforcement section's maximum in
-    effect that day), else the rules' days for an order; None when no rule is in effect that day."""
-    g = on.get("grease_interceptors", mailing.mailed_on, "grease interceptor order")
-    correction = on.get("notices.sewer_correction", mailing.mailed_on, "grease interceptor order")
-    if g is None or correction is None:
-        return None
-    if g.order_compliance_days > correction.max_days:
-        raise RulesError(
-            f"{on.rules.source.name}: grease_interceptors.order_compliance_days {g.order_compliance_days} is "
-            f"more than the {correction.max_days} days the enforcement section allows"
-        )
-    given = mailing.correct_within_days
-    return min(int(given), correction.max_days) if given is not None else g.order_compliance_days
 
 
 @asset(
     pool=WAREHOUSE_POOL,
     group_name=GROUP_SEWER,
     kinds={"duckdb", "html"},
-    deps=["grease_traps", "pumpouts", "industrial_users", "notices_mailed"],
+    deps=["grease_traps", "pumpouts", "industrial_users", "parcels", "notices_mailed"],
     description="Grease interceptors (the sewer use law): the cleaning and pumping frequency the "
     "administrator set for each establishment, the last pump-out, the next one due and whether it is "
     "overdue as of --as-of; an order directing compliance (with a printable letter) for every overdue trap, "
-    "written to grease_orders: a draft, numbered by the trap and the missed pump-out, until its mailing is "
-    "recorded in notices_mailed (kind grease_order), then dated that day, written once and kept as a "
+    "addressed to the owner the inputs name, written to grease_orders: a draft, numbered by the trap and "
+    "the missed pump-out, until its mailing is recorded in notices_mailed (kind grease_order) with the days "
+    "the administrator gives, then dated that day with its comply-by day, written once and kept as a "
     "record.",
 )
 def grease_trap_status(
@@ -1188,62 +1253,99 @@ def grease_trap_status(
 ) -> MaterializeResult:
     on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
-    folder = letters_folder(duckdb, settings)
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
-        status_rows, orders = build_grease(con, on, as_of)
-        records = {
-            r["document_id"]: r
-            for r in _records(con, "select_order_documents", {"letter_kind": "grease_order"})
-        }
-        letters: dict[str, Letter] = {}
-        kept: set[str] = set()
+    with warehouse(duckdb, as_of=as_of) as con:
+        docs = Documents(con, writer, outputs(duckdb, settings).dashboards, (GREASE_ORDER.name,), as_of)
+        status_rows, orders = build_grease(con, on, as_of, docs)
         for o in orders:
-            file_name = f"{ORDER_PREFIX}{o['order_id']}.html"
-            o["letter_file"] = file_name if folder is not None else None
-            record = records.get(o["order_id"])
+            o["letter_file"] = GREASE_ORDER.make_file(number=o["order_id"])
             recipient = o.pop("recipient")
             set_on = o.pop("set_on")
+            mailings = o.pop("mailings")
+            withdrawn = o.pop("withdrawn_reason", None)
+            period_problem = o.pop("period_problem", None)
+            record = docs.on_record(o["order_id"])
             if record is not None:  # on record: its letter stands as written, its mailing as recorded
                 o.update(
                     issued_on=record["issued_on"],
-                    comply_by=record["correct_by"],
-                    correct_within_days=record["correct_within_days"],
+                    comply_by=record["correct_by"] or o["comply_by"],
+                    correct_within_days=record["correct_within_days"]
+                    if record["correct_within_days"] is not None
+                    else o["correct_within_days"],
                     certified_mail_no=record["certified_mail_no"],
-                    ready_to_mail=record["ready"],
-                    not_ready_reason=record["not_ready_reason"],
                     status="mailed",
                 )
-                kept.add(file_name)
-                continue
-            letter = _grease_letter(writer, rules.jurisdiction(), on, o, recipient, set_on, as_of)
-            o["ready_to_mail"], o["not_ready_reason"] = (
-                letter.ready_to_mail,
-                "; ".join(letter.not_ready) or None,
+            letter = _grease_letter(
+                docs,
+                rules.jurisdiction(),
+                on,
+                o,
+                recipient,
+                set_on,
+                as_of,
+                mailings,
+                withdrawn,
+                period_problem,
             )
-            letters[file_name] = letter
+            o["ready_to_mail"] = letter.ready
+            o["not_ready_reason"] = "; ".join(letter.reasons) or None
         with transaction(con):
             replace_judged(con, on.missing, grease_trap_status=status_rows, grease_orders=orders)
-            _write_letters(folder, letters)
-        removed = _remove_stale(folder, ORDER_PREFIX, set(letters) | kept | _recorded_files(records))
+            save_own_findings(con, "grease_trap_status", own_traps(status_rows, on.rules))
+            docs.save(con)
+            removed = docs.write()
         return table_result(
             con,
             "grease_trap_status",
             as_of=str(as_of),
             orders=len(orders),
             overdue=sum(1 for s in status_rows if s["status"] == "overdue"),
+            own_premises=sum(1 for s in status_rows if s["own_owner"]),
             stale_orders_removed=removed,
         )
 
 
-def _recorded_files(records: dict[str, dict]) -> set[str]:
-    return {Path(f).name for r in records.values() for f in (r["file"], r["html_file"]) if f}
+def own_traps(status_rows: list[dict], rules: Rules) -> list[dict]:
+    """The overdue traps whose owner is the town's own (contract 8.4): no order, a line of the
+    superintendent's worklist each."""
+    return [
+        {
+            "person": SUPERINTENDENT,
+            "kind": "grease_trap",
+            "subject_id": r["trap_id"],
+            "subject_name": r["establishment"],
+            "owner": r["own_owner"],
+            "municipality": rules.name,
+            "period": notice_law.period_of(r["next_due"]),
+            "item": "pumpout",
+            "ref": r["next_due"].isoformat(),
+            "item_on": r["next_due"],
+            "known_on": r["next_due"] + dt.timedelta(days=1),
+            "resolved_on": None,
+            "description": f"have grease trap {r['trap_id']} cleaned and pumped: the pump-out due "
+            f"{_date_text(r['next_due'])} was not made (every {r['pumpout_interval_days']} days)",
+            "rule": r["rule"],
+            "law": rules.law("sewer_use", r["next_due"]).short if rules.law_names else "",
+        }
+        for r in status_rows
+        if r["own_owner"] and r["next_due"] is not None
+    ]
 
 
 def _grease_letter(
-    writer: LetterWriter, town: str, on: Dated, o: dict, recipient: Recipient, set_on: dt.date, as_of: dt.date
-) -> Letter:
-    """The order's letter, worded by the rules of its day (its mailing day; a draft's: the day judged)."""
+    docs: Documents,
+    town: str,
+    on: Dated,
+    o: dict,
+    recipient: Recipient | None,
+    set_on: dt.date,
+    as_of: dt.date,
+    mailings: tuple,
+    withdrawn: str | None,
+    period_problem: str | None = None,
+) -> Written:
+    """The order's letter through the one helper of documents, worded by the rules of its day (its mailing
+    day; a draft's: the day judged)."""
     day = o["issued_on"] or as_of
     enforcement = on.get("sewer_enforcement", day, "grease interceptor order")
     penalty = on.get("penalties.sewer_use", day, "grease interceptor order")
@@ -1252,29 +1354,51 @@ def _grease_letter(
         if o["last_pumped_on"]
         else "No pump-out is on file since the frequency was set."
     )
-    draft = o["status"] != "mailed"
-    reasons = [o["not_ready_reason"] or GREASE_DRAFT] if draft else []
-    return writer.render(
-        "sewer_grease_order.html",
-        {
-            **o,
-            "draft": draft,
-            "as_of": day,
-            "issuer": enforcement.issuer if enforcement else "",
-            "address_block": recipient.lines() or ["[address not on file]"],
-            "set_on": set_on,
-            "last_pumped_text": last,
-            "section_text": enforcement.section_text.grease if enforcement else "",
-            "penalty_text": enforcement.section_text.penalties if enforcement else "",
-            "penalty_rule": penalty.citation if penalty else "",
-            "period_end_rule": extension_law(on.rules.deadline_extension, day, "grease_orders.comply_by"),
-        },
-        jurisdiction=town,
-        area="sewer",
-        missing=[
-            *reasons,
-            *address_problems(recipient, "the industrial users' file or the grease traps' file"),
-        ],
+    mailed = o["status"] == "mailed"
+    missing = []
+    if mailed and o["comply_by"] is None:
+        missing.append(
+            "the days to comply are not recorded: the administrator sets them (the law gives only the most "
+            "allowed); record them in the notices mailed file (correct_within_days)"
+        )
+    if period_problem:
+        missing.append(period_problem)
+    review = [o["review"]] if o.get("review") else []
+    return docs.add(
+        Document(
+            GREASE_ORDER.name,
+            o["order_id"],
+            o["letter_file"],
+            o["trap_id"],
+            town,
+            {
+                **o,
+                "draft": not mailed,
+                "as_of": day,
+                "issuer": enforcement.issuer if enforcement else "",
+                "recipient_name": recipient.name if recipient else "[owner not on file]",
+                "address_block": (recipient.lines() if recipient else []) or ["[address not on file]"],
+                "set_on": set_on,
+                "last_pumped_text": last,
+                "section_text": (enforcement.section_text.grease or "") if enforcement else "",
+                "penalty_text": (enforcement.section_text.penalties or "") if enforcement else "",
+                "penalty_rule": penalty.citation if penalty else "",
+                "period_end_rule": extension_law(on.rules.deadline_extension, day, "grease_orders.comply_by"),
+            },
+            recipient=recipient,
+            fix=OWNER_FIX,
+            status=o["status"],
+            dated=o["issued_on"],
+            period=o["period"],
+            mailings=mailings,
+            correct_within_days=o["correct_within_days"],
+            correct_by=o["comply_by"],
+            missing=missing,
+            review=review,
+            found_on=o["missed_due"] + dt.timedelta(days=1),
+            withdrawn_reason=withdrawn,
+            recipient_name=o["recipient_name"],
+        )
     )
 
 
@@ -1326,7 +1450,7 @@ def check_completeness_sewer_notices_violation(
 ) -> AssetCheckResult:
     as_of = settings.as_of_date()
     versions = Dated(enforcement_rules(rules)).versions("notices.sewer_correction")
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         violations, notices, distinct, not_judged = con.execute(
             sql("select_sewer_notice_completeness"), {"as_of": as_of}
         ).fetchall()[0]
@@ -1335,7 +1459,7 @@ def check_completeness_sewer_notices_violation(
         1
         for issued_on, days, correct_by in periods
         if versions.get(issued_on) is None
-        or days > versions.get(issued_on).max_days
+        or (versions.get(issued_on).max_days is not None and days > versions.get(issued_on).max_days)
         or correct_by > law.add_days(issued_on, days)
     )
     passed = violations == notices + not_judged and notices == distinct and too_long == 0

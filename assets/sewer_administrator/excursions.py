@@ -14,6 +14,7 @@ from dagster import MaterializeResult
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, table_asset, table_result, warehouse
+from outfall.resources import OutfallSettings
 from outfall.warehouse import sql, transaction
 
 
@@ -24,8 +25,8 @@ from outfall.warehouse import sql, transaction
     "excursion lasting longer than so many minutes (rules: a discharge limit's excursion_minutes), each "
     "reading against the limit of its day; a run longer than that is a violation.",
 )
-def excursion_events(duckdb: DuckDBResource) -> MaterializeResult:
-    with warehouse(duckdb) as con:
+def excursion_events(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeResult:
+    with warehouse(duckdb, as_of=settings.as_of_date()) as con:
         with transaction(con):
             con.execute(sql("delete_excursion_events")).fetchall()
             con.execute(sql("insert_excursion_events")).fetchall()

@@ -8,7 +8,7 @@ import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, read_as_of
 from assets.pages import Reader, _now_local, page_laws, write_page
 from dashboards import query
 from dashboards.sewer import SewerData, build_sewer_page, sewer_view, users_with_findings
@@ -36,17 +36,22 @@ def read_sewer_data(
     as_of = settings.as_of_date()
     # The labels say what the rules say: the permit policy in effect on the as-of day, and the slug
     # definitions as the slug asset applied them (table slug_rules).
-    warning = town.notices.permit_expiry_warning.get(as_of) if town.notices else None
+    warning = town.versions_of("notices.permit_expiry_warning").get(as_of)
+    enforcement = town.versions_of("sewer_enforcement").get(as_of)
     data = SewerData(
         as_of=as_of,
         generated_at=_now_local(),
         town=town.name,
         laws=page_laws(rules, as_of),
+        judged=rules.judged(),
+        municipality=town.municipality,
+        notice_mailing=enforcement.mailing if enforcement is not None else "",
         permit_warn_days=warning.days if warning else None,
         permit_warn_rule=warning.citation if warning else "",
         slug_rules=r.table("slug_rules"),
     )
-    data.users = r.named("industrial_users", "select_dashboard_users")
+    # the users with their permits (user_permits, the sewer area's): none before that table exists
+    data.users = r.named("industrial_users", "select_dashboard_users") if r.has("user_permits") else None
     lab = r.named("lab_results", "select_dashboard_lab_results")
     evaluations = r.named("discharge_evaluations", "select_dashboard_evaluations")
     data.violations = r.table("discharge_violations")
@@ -163,6 +168,7 @@ def bucket_hours_of(spans: pd.DataFrame, charted: set | None, budget: int) -> li
     kinds={"html", "plotly"},
     deps=[
         "industrial_users",
+        "user_permits",
         "lab_results",
         "flow",
         "discharge_violations",
@@ -182,7 +188,7 @@ def bucket_hours_of(spans: pd.DataFrame, charted: set | None, budget: int) -> li
     "limited parameter with the limit and its section (the sewer use law), violations and "
     "non-detects marked; the flow trace with slug events and baseline; violations by user and "
     "month; the compliance summary with permits expiring soon; the monthly notices of violation and "
-    "the Town's follow-up of each violation from its notice; the testing required of each user, "
+    "the municipality's follow-up of each violation from its notice; the testing required of each user, "
     "period by period (met, missed or open).",
 )
 def sewer_dashboard(
@@ -218,6 +224,8 @@ def read_annual_report(
         generated_at=_now_local(),
         town=town.name,
         laws=page_laws(rules, end),
+        judged=rules.judged(),
+        municipality=town.municipality,
         authority=(
             f"{town.law('sewer_district', end).name}, {town.name}"
             if town.has_law("sewer_district")
@@ -246,6 +254,7 @@ def read_annual_report(
         "snc_determinations",
         "slug_events",
         "industrial_users",
+        "user_permits",
         "discharges_without_permit",
     ],
     description="The annual pretreatment report of each calendar year, printable, for the approval authority "
@@ -265,6 +274,7 @@ def pretreatment_report_pages(
     written = []
     with duckdb.get_connection() as con:
         configure(con, timezone=rules.timezone())
+        read_as_of(con, settings.as_of_date(), rules.timezone())  # the inputs as of the run's day
         r = Reader(con)
         years = (
             [int(y) for y in r.named("pretreatment_annual_report", "select_report_years")["year"]]

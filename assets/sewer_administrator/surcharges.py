@@ -1,7 +1,10 @@
-"""The surcharges of wastes stronger than the limits, per industrial user, month and parameter.
+"""The surcharges of wastes stronger than normal sewage, per industrial user, month and parameter.
 
-- ``surcharges`` (+ ``surcharge_samples``): the pounds above the limit of each surcharged parameter in a
-  month, and the amount at the rate per pound adopted for it (none adopted: the pounds, and no amount).
+- ``surcharges`` (+ ``surcharge_samples``): the pounds above the surcharge threshold (or, where the rules
+  state none, the limit) of each surcharged parameter in a month, and the amount at the rate per pound
+  adopted for it (none adopted: the pounds, and no amount; set elsewhere: the pounds, and where the rate
+  is set); per volume, per strength and by flow (gallons a day over a threshold) where the rules say so.
+  Each amount is rounded to the cent once, after the factor of a user's attribute.
 
 Numbers and citations come from the town's rules (section ``surcharge`` and the readings
 ``surcharge_*`` of ``readings_enforcement``), each in the version in effect on the month's first day;
@@ -11,6 +14,7 @@ the arithmetic is ``outfall/law/surcharges.py``. What no version covers is writt
 import datetime as dt
 from collections import defaultdict
 from decimal import Decimal
+from typing import Any
 
 import duckdb
 from dagster import MaterializeResult, MetadataValue
@@ -22,6 +26,7 @@ from outfall.law import enforcement as law, surcharges as sur
 from outfall.law.discharge import nondetect_value
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
+from outfall.rules.amounts import SetElsewhere, amount as stated_amount
 from outfall.rules.tables import NotJudged, not_in_effect
 from outfall.rules.words import DESCRIBE
 
@@ -34,6 +39,20 @@ def _limit(rules: Rules, parameter: str, day: dt.date) -> float | None:
         if lim.parameter.lower() == parameter.lower() and lim.limit_type == "max"
     ]
     return min(lim.value for lim in found) if found else None
+
+
+def _threshold(rules: Rules, parameter: str, day: dt.date) -> tuple[float | None, str]:
+    """(the concentration a surcharge by the pound counts from, what it is): the surcharge threshold the
+    rules state for ``parameter`` on ``day`` ("surcharge threshold"), else its maximum limit ("limit")."""
+    stated = rules.surcharge.threshold(parameter, day) if rules.surcharge is not None else None
+    if stated is not None:
+        return stated.value, "surcharge threshold"
+    return _limit(rules, parameter, day), "limit"
+
+
+def _rate_words(usd: Any) -> str:
+    """'$0.49', or 'set by Appendix B, Table F' (a rate the law sets in another document)."""
+    return usd.words() if isinstance(usd, SetElsewhere) else f"${usd}"
 
 
 #: What a surcharge by the pound says where no rate is adopted, when the rules do not say it themselves.
@@ -87,6 +106,10 @@ _EMPTY = dict.fromkeys(
         "rate_usd_per_lb",
         "base_amount_usd",
         "multiplier",
+        "threshold_kind",
+        "amount_set_by",
+        "average_gpd",
+        "gallons_charged",
     )
 )
 
@@ -182,55 +205,72 @@ class _Build:
         for r in _records(self.con, "select_surcharge_results", params):
             groups[(r["user_id"], r["month"], r["parameter"])].append(r)
         volume_months = self.volume_months()
-        flows = self.flows({(u, m) for u, m, _ in groups} | volume_months)
+        flow_months = self.flow_months()
+        flows = self.flows({(u, m) for u, m, _ in groups} | volume_months | flow_months)
         for (user_id, month, parameter), results in sorted(groups.items()):
             if self.permitted(user_id, month):
                 self.pounds(flows, user_id, month, parameter, results)
                 self.strength(flows, user_id, month, parameter, results)
         self.volume(flows, volume_months)
+        self.flow(flows, flow_months)
         for row in self.rows:
             self.multiply(row)
         return self.rows, self.samples
 
     def pounds(self, flows: dict, user_id: str, month: dt.date, parameter: str, results: list[dict]) -> None:
-        """The pounds above the limit of one parameter in one month, at the rate adopted for it."""
+        """The pounds above the threshold (or limit) of one parameter in one month, at the rate adopted
+        for it (or set elsewhere)."""
         m, start, end = self.month(flows, user_id, month)
         subject = f"{parameter} surcharge of {user_id} for {start:%B %Y}"
         found = self.on.each(("surcharge.method", *FLOW_PARTS), start, subject)
         if found is None or parameter.lower() not in {p.lower() for p in found[0].parameters}:
             return
         method, flow_reading, conc_reading = found
-        limit = _limit(self.rules, parameter, start)
-        if limit is None:
-            what = f"maximum limit of {parameter}"
+        threshold, kind = _threshold(self.rules, parameter, start)
+        if threshold is None:
+            stated = self.sc.thresholds is not None
+            what = f"{'surcharge threshold or ' if stated else ''}maximum limit of {parameter}"
+            entries = (
+                self.rules.discharge_limits
+                if not stated
+                else (*self.sc.thresholds, *(self.rules.discharge_limits or ()))
+            )
             self.on.missing.append(
-                NotJudged(
-                    subject,
-                    start,
-                    "discharge_limits",
-                    not_in_effect(what, start, self.rules.discharge_limits),
-                )
+                NotJudged(subject, start, "discharge_limits", not_in_effect(what, start, entries))
             )
             return
         adopted = self.sc.rate(parameter, start)  # none adopted: pounds without an amount
         conc, used = self.concentration(results, parameter, subject)
-        pounds = sur.surcharge_pounds(m.flow_mg, conc, limit, method.lbs_per_mg_per_mgl)
+        volume = sur.volume_in(m.flow_mg, method.unit)
+        pounds = sur.surcharge_pounds(volume, conc, threshold, method.factor)
+        volume_words = (
+            "flow (MG)" if method.unit == "million_gallons" else f"volume ({method.unit.replace('_', ' ')})"
+        )
         rule = (
-            f"{method.citation}; pounds = flow (MG) x {method.lbs_per_mg_per_mgl} x (concentration - limit); "
+            f"{method.citation}; pounds = {volume_words} x {method.factor:g} x (concentration - {kind}); "
             f"{flow_reading.citation}"
         )
+        usd = stated_amount(adopted.usd_per_lb) if adopted else None
+        if adopted is None:
+            rule += f"; {self.sc.no_rate or NO_RATE_ADOPTED}"
+        elif usd is None:
+            rule += (
+                f"; rate per pound {_rate_words(adopted.usd_per_lb)}: pounds reported, amount not computed"
+            )
+        else:
+            rule += f"; rate per pound adopted by {adopted.adopted_by}"
         self.rows.append(
             {
                 **_base_row(user_id, self.users.get(user_id) or {}, start, end, self.as_of),
-                **_concentration_columns(parameter, used, conc, limit),
+                **_concentration_columns(parameter, used, conc, threshold),
                 **m.columns(),
                 "kind": "pounds",
                 "pounds": pounds,
-                "rate_usd_per_lb": adopted.usd_per_lb if adopted else None,
-                "amount_usd": sur.surcharge_amount(pounds, adopted.usd_per_lb) if adopted else None,
-                "rule": f"{rule}; rate per pound adopted by {adopted.adopted_by}"
-                if adopted
-                else f"{rule}; {self.sc.no_rate or NO_RATE_ADOPTED}",
+                "threshold_kind": kind,
+                "rate_usd_per_lb": usd,
+                "amount_set_by": adopted.usd_per_lb.words() if adopted and usd is None else None,
+                "_exact": sur.pounds_amount_exact(pounds, usd) if usd is not None else None,
+                "rule": rule,
             }
         )
         self.samples += _sample_rows(user_id, start, parameter, used, conc_reading.citation)
@@ -248,17 +288,21 @@ class _Build:
         conc, used = self.concentration(results, parameter, subject)
         steps = f"(concentration - {entry.above_mgl:g}) / {entry.per_mgl:g} mg/L"
         adopted = f"; rate adopted by {entry.adopted_by}" if entry.adopted_by else ""
+        usd = stated_amount(entry.usd)
         self.rows.append(
             {
                 **_base_row(user_id, self.users.get(user_id) or {}, start, end, self.as_of),
                 **_concentration_columns(parameter, used, conc, entry.above_mgl),
                 **m.columns(),
                 "kind": "strength",
-                "amount_usd": sur.strength_surcharge(
-                    m.flow_mg, conc, entry.above_mgl, entry.usd, entry.per_gallons, entry.per_mgl
+                "amount_set_by": entry.usd.words() if usd is None else None,
+                "_exact": None
+                if usd is None
+                else sur.strength_surcharge_exact(
+                    m.flow_mg, conc, entry.above_mgl, usd, entry.per_gallons, entry.per_mgl
                 ),
                 "rule": f"{entry.citation}; amount = volume / {entry.per_gallons:g} gallons x {steps} x "
-                f"${entry.usd}{adopted}; {found[0].citation}",
+                f"{_rate_words(entry.usd)}{adopted}; {found[0].citation}",
             }
         )
         if parameter.lower() not in {
@@ -295,9 +339,19 @@ class _Build:
             )
         return out
 
+    def flow_months(self) -> set[tuple[str, dt.date]]:
+        """The users and months with flow readings, or with a permit flow, a flow surcharge is judged for."""
+        if self.sc is None or not self.sc.per_flow:
+            return set()
+        metered = {
+            (r["user_id"], r["month"])
+            for r in _records(self.con, "select_flow_months", {"as_of": self.as_of})
+        }
+        return {(u, m) for u, m in metered if self.sc.per_flow.get(m) is not None}
+
     def volume(self, flows: dict, months: set[tuple[str, dt.date]]) -> None:
         """A surcharge per volume of discharge, per user and month."""
-        charged = {(r["user_id"], r["period_start"]) for r in self.rows if r["amount_usd"]}
+        charged = {(r["user_id"], r["period_start"]) for r in self.rows if r.get("_exact")}
         for user_id, month in sorted(months):
             m, start, end = self.month(flows, user_id, month)
             version = self.sc.per_volume.at(start)
@@ -306,25 +360,80 @@ class _Build:
             if not self.permitted(user_id, start):
                 continue
             adopted = f"; rate adopted by {version.adopted_by}" if version.adopted_by else ""
+            usd = stated_amount(version.usd)
             self.rows.append(
                 {
                     **_base_row(user_id, self.users.get(user_id) or {}, start, end, self.as_of),
                     **m.columns(),
                     "kind": "volume",
-                    "amount_usd": sur.volume_surcharge(m.flow_mg, version.usd, version.per_gallons),
+                    "amount_set_by": version.usd.words() if usd is None else None,
+                    "_exact": None
+                    if usd is None
+                    else sur.volume_surcharge_exact(m.flow_mg, usd, version.per_gallons),
                     "rule": f"{version.citation}; amount = volume / {version.per_gallons:g} gallons x "
-                    f"${version.usd}{adopted}",
+                    f"{_rate_words(version.usd)}{adopted}",
+                }
+            )
+
+    def flow(self, flows: dict, months: set[tuple[str, dt.date]]) -> None:
+        """A surcharge of the users whose month averages more than so many gallons a day."""
+        for user_id, month in sorted(months):
+            m, start, end = self.month(flows, user_id, month)
+            version = self.sc.per_flow.get(start) if self.sc.per_flow else None
+            subject = f"flow surcharge of {user_id} for {start:%B %Y}"
+            if version is None or self.on.each(FLOW_PARTS[:1], start, subject) is None:
+                continue
+            if not self.permitted(user_id, start):
+                continue
+            days = (end - start).days + 1
+            average, gallons = sur.flow_gallons_charged(
+                m.flow_mg, days, version.above_gpd, version.charged_on
+            )
+            if average is None:
+                self.on.missing.append(
+                    NotJudged(
+                        subject,
+                        start,
+                        "surcharge.per_flow",
+                        "not judged: the month has no flow reading and the permit gives no normal flow",
+                    )
+                )
+                continue
+            if not gallons:
+                continue  # at or under the threshold: no flow surcharge
+            usd = stated_amount(version.usd)
+            on = (
+                "the gallons over" if version.charged_on == "gallons_over" else "every gallon of a month over"
+            )
+            adopted = f"; rate adopted by {version.adopted_by}" if version.adopted_by else ""
+            self.rows.append(
+                {
+                    **_base_row(user_id, self.users.get(user_id) or {}, start, end, self.as_of),
+                    **m.columns(),
+                    "kind": "flow",
+                    "average_gpd": average,
+                    "gallons_charged": gallons,
+                    "amount_set_by": version.usd.words() if usd is None else None,
+                    "_exact": None
+                    if usd is None
+                    else sur.flow_surcharge_exact(gallons, usd, version.per_gallons),
+                    "rule": f"{version.citation}; charged on {on} {version.above_gpd:g} gallons a day "
+                    f"(average {average:,.0f} gallons a day over {days} days): amount = gallons / "
+                    f"{version.per_gallons:g} x {_rate_words(version.usd)}{adopted}",
                 }
             )
 
     def multiply(self, row: dict) -> None:
-        """The factor of the user's attribute (outside the corporate limits) on the surcharge."""
+        """The amount, rounded to the cent once: after the factor of the user's attribute (outside the
+        corporate limits) where one applies, never before it and again after it."""
+        exact = row.pop("_exact", None)
+        row["amount_usd"] = sur.multiplied(exact, None)
         factor = self.sc.multiplier(row.get("outside_limits"), row["period_start"])
-        if factor is None or row.get("amount_usd") is None:
+        if factor is None or exact is None:
             return
-        row["base_amount_usd"] = row["amount_usd"]
+        row["base_amount_usd"] = sur.cents(exact)
         row["multiplier"] = factor.factor
-        row["amount_usd"] = sur.multiplied(row["amount_usd"], factor.factor)
+        row["amount_usd"] = sur.multiplied(exact, factor.factor)
         row["rule"] += f"; x {factor.factor} ({factor.citation})"
 
 

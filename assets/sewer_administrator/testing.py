@@ -128,7 +128,7 @@ def required_testing_frame(con, rules: Rules, as_of: dt.date) -> tuple[pd.DataFr
 
 @table_asset(
     GROUP_SEWER,
-    deps=["monitoring_requirements", "industrial_users", "lab_results"],
+    deps=["monitoring_requirements", "industrial_users", "user_permits", "lab_results"],
     description="The testing each industrial user must do, period by period: one row per monitoring "
     "requirement and calendar period (month, quarter, half-year or year) in effect, with the "
     "samples collected in it and its status: met, open (none yet, still time) or missed (a "
@@ -145,7 +145,7 @@ def required_testing(
             f"{town.source.name} has no required_testing section: no period of a monitoring "
             "requirement is judged"
         )
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         frame, not_judged = required_testing_frame(con, town, as_of)
         with transaction(con):
             replace_rows(con, TABLE, frame)

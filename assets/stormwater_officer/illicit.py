@@ -30,7 +30,6 @@ import hashlib
 import re
 from collections import defaultdict
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -45,19 +44,29 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, WAREHOUSE_POOL, check_rows, letters_dir, table_check, warehouse
+from assets.common import (
+    GROUP_STORMWATER,
+    WAREHOUSE_POOL,
+    check_rows,
+    letters_dir,
+    outputs,
+    table_check,
+    warehouse,
+)
+from outfall.document_kinds import DRAFT, KINDS, MAILED, STORMWATER_OFFICER
+from outfall.documents import Document, Documents, is_own, save_own_findings
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.law.enforcement import days_late
 from outfall.law.illicit import (
     IllicitCase,
     IllicitPayment,
-    appeal_in_time,
     case_problem,
     extension_note,
     illicit_charges,
     illicit_deadlines,
 )
-from outfall.letters import LetterWriter, Recipient, address_problems, parse_address_block, write_letter
+from outfall.law.notices import Mailing
+from outfall.letters import LetterWriter, Recipient, parse_address_block
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.calendar import DeadlineExtension, ExtendedPeriod
@@ -68,9 +77,6 @@ from outfall.set_aside import SetAside, replace_set_aside
 from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
 
 JUDGED_BY = "illicit_discharge_deadlines"
-LETTER_PREFIX = "illicit_"
-NOV_TEMPLATE = "illicit_notice_of_violation.html"
-COST_TEMPLATE = "illicit_cost_notice.html"
 MEASURES = range(1, 7)
 # The three tables are written together from the same inputs (the asset cannot be split).
 INPUTS = [
@@ -215,7 +221,7 @@ def _nov_context(
     cited_as = terms.cited_as or "the illicit discharge law"
     measures, problem = parse_measures(case.get("nov_requires"), cited_as)
     recipient = _recipient(case)
-    missing = address_problems(recipient, ADDRESS_FIX)
+    missing = []
     if problem:
         missing.append(problem)
     elif not measures:
@@ -262,7 +268,6 @@ def _cost_context(
     terms: IllicitTerms,
     as_of: dt.date,
     issuer: str,
-    calendar: BusinessCalendar,
     extensions: list[DeadlineExtension] | None,
 ) -> tuple[dict, list[str]]:
     sent = (
@@ -272,10 +277,9 @@ def _cost_context(
     )
     dated = sent or as_of
     # the account as it stood on the notice's own date (a notice sent earlier is shown as it was sent)
-    in_time = appeal_in_time(_case(case), terms, calendar, extensions)
-    charges = illicit_charges(_case(case), payments, terms, dated, in_time) or charges
+    charges = illicit_charges(_case(case), payments, terms, dated) or charges
     recipient = _recipient(case)
-    missing = address_problems(recipient, ADDRESS_FIX)
+    missing: list[str] = []
     paid = [p for p in payments if p.paid_on <= dated]
     context = {
         "case_id": case["case_id"],
@@ -309,17 +313,80 @@ def _cost_context(
     return context, missing
 
 
-def _letter_row(case_id: str, kind: str, file_name: str, context: dict, letter) -> dict:
+#: The kinds of document of the illicit discharge letters (outfall.document_kinds), by the table's kind.
+LETTER_KINDS = {"notice_of_violation": "illicit_notice_of_violation", "cost_notice": "illicit_cost_notice"}
+
+
+def _letter_row(docs: Documents, jurisdiction: str, case: dict, kind: str, context: dict, missing: list[str]):
+    """One letter of a case through the one helper of documents: a draft until the case records the day it
+    was mailed (nov_on, cost_notice_on), then a record; its row of illicit_discharge_letters."""
+    spec = KINDS[LETTER_KINDS[kind]]
+    file_name = spec.make_file(stem=_file_stem(case["case_id"]))
+    mailed = not context["draft"]
+    recipient = _recipient(case)
+    written = docs.add(
+        Document(
+            spec.name,
+            spec.make_number(case_id=case["case_id"]),
+            file_name,
+            case["case_id"],
+            jurisdiction,
+            context,
+            recipient=recipient,
+            fix=ADDRESS_FIX,
+            status=MAILED if mailed else DRAFT,
+            dated=context["issued_on"] if mailed else None,
+            mailings=(Mailing(context["issued_on"]),) if mailed else (),
+            missing=missing,
+            found_on=case["discovered_on"],
+        )
+    )
+    html = written.html
+    if html is None and docs.dashboards is not None:  # on record: its file as it was issued
+        path = docs.dashboards / written.letter
+        html = path.read_text(encoding="utf-8") if path.is_file() else ""
     return {
-        "case_id": case_id,
+        "case_id": case["case_id"],
         "kind": kind,
         "letter_file": file_name,
         "dated": context["issued_on"],
         "draft": context["draft"],
-        "ready_to_mail": letter.ready_to_mail,
-        "not_ready": "; ".join(letter.not_ready) or None,
-        "sha256": hashlib.sha256(letter.html.encode("utf-8")).hexdigest(),
-        "html": letter.html,
+        "ready_to_mail": written.ready,
+        "not_ready": "; ".join(written.reasons) or None,
+        "sha256": hashlib.sha256((html or "").encode("utf-8")).hexdigest(),
+        "html": html or "",
+    }
+
+
+def own_case(case: dict, rules: Rules) -> dict | None:
+    """A case whose responsible party (or the owner of its parcel) is the town's own (contract 8.4): no notice
+    of violation or cost notice, a line of the officer's worklist."""
+    owner = next(
+        (n for n in (case.get("responsible_party"), case.get("parcel_owner")) if is_own(n, rules.own_names)),
+        None,
+    )
+    if owner is None:
+        return None
+    return {
+        "person": STORMWATER_OFFICER,
+        "kind": "illicit_discharge",
+        "subject_id": case["case_id"],
+        "subject_name": _premises_text(case),
+        "owner": owner,
+        "municipality": rules.name,
+        "period": f"{case['discovered_on']:%Y-%m}",
+        "item": "illicit_discharge",
+        "ref": case["case_id"],
+        "item_on": case["discovered_on"],
+        "known_on": case["discovered_on"],
+        "resolved_on": case["abated_on"],
+        "description": f"stop and abate the illicit discharge at {_premises_text(case)}, discovered "
+        f"{case['discovered_on']:%B} {case['discovered_on'].day}, {case['discovered_on'].year}"
+        + (f": {case['description']}" if case.get("description") else ""),
+        "rule": (
+            rules.illicit_discharges.at(case["discovered_on"]).citation if rules.illicit_discharges else ""
+        ),
+        "law": "",
     }
 
 
@@ -331,9 +398,10 @@ def _file_stem(case_id: str) -> str:
 
 
 def build_illicit(
-    con, rules: Rules, as_of: dt.date, writer: LetterWriter | None
+    con, rules: Rules, as_of: dt.date, docs: Documents | None, own: list[dict] | None = None
 ) -> tuple[list[dict], list[dict], list[dict], list[SetAside], str | None]:
-    """(deadlines, charges, letters, rows set aside, why nothing was judged or None)."""
+    """(deadlines, charges, letters, rows set aside, why nothing was judged or None); ``own`` gathers the
+    cases at the town's own premises (no letter)."""
     versions = rules.illicit_discharges
     holidays = rules.business_days
     cases = _records(con, "select_illicit_cases")
@@ -427,8 +495,7 @@ def build_illicit(
                     "as_of": as_of,
                 }
             )
-        in_time = appeal_in_time(case, terms, calendar, rules.deadline_extension)
-        c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of, in_time)
+        c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of)
         if c is not None:
             charges.append(
                 {
@@ -447,19 +514,18 @@ def build_illicit(
                     "rule": c.rule,
                 }
             )
-        if writer is None:
+        if docs is None:
             continue
-        stem = _file_stem(case.case_id)
+        mine = own_case(row, rules)
+        if mine is not None:  # the municipality does not serve itself (contract 8.4)
+            if own is not None:
+                own.append(mine)
+            continue
         abated = case.abated_on is not None and case.abated_on <= as_of
         if (case.nov_on is not None and case.nov_on <= as_of) or not abated:
             context, missing = _nov_context(row, terms, as_of, issuer, calendar, rules.deadline_extension)
-            letter = writer.render(
-                NOV_TEMPLATE, context, jurisdiction=rules.jurisdiction, area="stormwater", missing=missing
-            )
             letters.append(
-                _letter_row(
-                    case.case_id, "notice_of_violation", f"{LETTER_PREFIX}nov_{stem}.html", context, letter
-                )
+                _letter_row(docs, rules.jurisdiction, row, "notice_of_violation", context, missing)
             )
         if c is not None and case.abated_by == "town" and abated:
             context, missing = _cost_context(
@@ -469,15 +535,9 @@ def build_illicit(
                 terms,
                 as_of,
                 issuer,
-                calendar,
                 rules.deadline_extension,
             )
-            letter = writer.render(
-                COST_TEMPLATE, context, jurisdiction=rules.jurisdiction, area="stormwater", missing=missing
-            )
-            letters.append(
-                _letter_row(case.case_id, "cost_notice", f"{LETTER_PREFIX}cost_{stem}.html", context, letter)
-            )
+            letters.append(_letter_row(docs, rules.jurisdiction, row, "cost_notice", context, missing))
 
     known = {r["case_id"] for r in cases}
     with_cost = {cid for cid, (row, _) in judged.items() if row["abatement_cost_usd"] is not None}
@@ -548,10 +608,10 @@ def illicit_discharges_judged(
     as_of = settings.as_of_date()
     folder = letters_dir(duckdb, settings, "stormwater")
     writer = LetterWriter(settings.data_path(), rules.all_rules())
-    with warehouse(duckdb) as con:
-        deadlines, charges, letters, aside, skipped = build_illicit(con, rules.town_rules(), as_of, writer)
-        recorded = recorded_letter_files(con)
-        letters = keep_records(letters, folder, recorded)
+    with warehouse(duckdb, as_of=as_of) as con:
+        docs = Documents(con, writer, outputs(duckdb, settings).dashboards, LETTER_KINDS.values(), as_of)
+        own: list[dict] = []
+        deadlines, charges, letters, aside, skipped = build_illicit(con, rules.town_rules(), as_of, docs, own)
         if skipped:
             context.log.warning(skipped)
         with transaction(con):
@@ -561,7 +621,9 @@ def illicit_discharges_judged(
             replace_rows(con, "illicit_discharge_charges", pd.DataFrame(charges, columns=CHARGE_COLUMNS))
             replace_rows(con, "illicit_discharge_letters", pd.DataFrame(letters, columns=LETTER_COLUMNS))
             set_aside = replace_set_aside(con, JUDGED_BY, aside)
-        removed = _write_letters(folder, letters, recorded)
+            save_own_findings(con, JUDGED_BY, own)
+            docs.save(con)
+            removed = docs.write()
         common = {"as_of": str(as_of), "rows_set_aside": set_aside}
         if skipped:
             common["not_judged"] = skipped
@@ -592,49 +654,6 @@ def illicit_discharges_judged(
                 "files": MetadataValue.json(sorted(r["letter_file"] for r in letters)[:50]),
             },
         )
-
-
-def recorded_letter_files(con) -> set[str]:
-    """The letters already on record as mailed documents (documents_issued): never written again."""
-    return {
-        Path(f).name
-        for (f,) in con.execute(sql("select_recorded_letter_files"), {"area": "stormwater"}).fetchall()
-    }
-
-
-def keep_records(letters: list[dict], folder: Path | None, recorded: set[str]) -> list[dict]:
-    """Each letter on record as it was issued: its file's own text instead of this run's wording (an illicit
-    discharge letter dated by its notice is a record; later facts and later wording never change it)."""
-    out = []
-    for letter in letters:
-        path = folder / letter["letter_file"] if folder is not None else None
-        if letter["letter_file"] in recorded and path is not None and path.is_file():
-            html = path.read_text(encoding="utf-8")
-            letter = {
-                **letter,
-                "html": html,
-                "sha256": hashlib.sha256(html.encode("utf-8")).hexdigest(),
-                "recorded": True,
-            }
-        out.append(letter)
-    return out
-
-
-def _write_letters(folder: Path | None, letters: list[dict], recorded: set[str]) -> int:
-    """Write this run's letters (never one on record) and remove the drafts no case has any more."""
-    if folder is None:
-        return 0
-    for letter in letters:
-        if not letter.get("recorded"):
-            write_letter(folder, letter["letter_file"], letter["html"])
-    removed = 0
-    if folder.is_dir():
-        keep = {letter["letter_file"] for letter in letters} | recorded
-        for stale in folder.glob(f"{LETTER_PREFIX}*.html"):
-            if stale.name not in keep:
-                stale.unlink()
-                removed += 1
-    return removed
 
 
 # ---------------------------------------------------------------------------- checks

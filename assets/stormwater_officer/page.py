@@ -10,6 +10,7 @@ from dagster_duckdb import DuckDBResource
 from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, letters_dir
 from assets.pages import Reader, _now_local, page_laws, write_page
 from dashboards.stormwater import StormwaterData, build_stormwater_page
+from outfall.law.calendar import extension_law
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules.words import DESCRIBE
 
@@ -29,11 +30,18 @@ def read_stormwater_data(
     letters: Path | None,
 ) -> StormwaterData:
     r = Reader(con)
+    town = rules.town_rules()
+    as_of = settings.as_of_date()
     data = StormwaterData(
-        as_of=settings.as_of_date(),
+        as_of=as_of,
         generated_at=_now_local(),
         town=rules.names(),
-        laws=page_laws(rules, settings.as_of_date()),
+        laws=page_laws(rules, as_of),
+        judged=rules.judged(),
+        municipality=town.municipality,
+        # the laws the town's rules name for its holidays and for moving a period off a weekend or holiday
+        holiday_law=town.business_days.citation.split(" (", 1)[0] if town.business_days else "",
+        deadline_law=extension_law(town.deadline_extension, as_of, "illicit_discharges.appeal") or "",
     )
     data.sites = r.table("sites")
     data.classification = r.table("site_classification")

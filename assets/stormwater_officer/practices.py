@@ -133,7 +133,7 @@ def smp_findings(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
 ) -> MaterializeResult:
     as_of = settings.as_of_date()
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         rows, aside, unruled = build_practice_findings(con, rules.all_rules(), as_of)
         if unruled:
             context.log.warning(

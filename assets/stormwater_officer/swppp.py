@@ -50,6 +50,7 @@ from assets.common import (
     WAREHOUSE_POOL,
     check_rows,
     letters_dir,
+    outputs,
     table_asset,
     table_check,
     table_result,
@@ -57,8 +58,12 @@ from assets.common import (
 )
 from assets.notices import INPUT_FILE, copy_lines, notice_number, recipients
 from assets.run import replace_judged
+from outfall.document_kinds import KINDS
+from outfall.documents import Document, Documents, is_own, period_given
 from outfall.law import notices as notice_law, swppp as law
-from outfall.letters import LetterWriter, address_problems, write_letter
+from outfall.law.notices import Mailing
+from outfall.letters import LetterWriter, write_letter
+from outfall.records import files_on_record
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.models import OPTIONAL_SWPPP_PARTS
@@ -68,8 +73,6 @@ from outfall.warehouse import count, preview_markdown, sql, transaction
 
 # Ingestion assets of the officer's own input folders (asset key = table name).
 
-LETTER_PREFIX = "swppp_"
-STOP_WORK_TEMPLATE = "swppp_stop_work_order.html"
 
 CLASSIFICATION_COLUMNS = [
     "site_id",
@@ -118,6 +121,9 @@ OTHER_COLUMNS = [
     "rule",
     "section_text",
 ]
+# The inspection reports awaited (table swppp_reports_due): each recorded inspection's report, while its
+# period to deliver it to the officer has not passed.
+REPORTS_DUE_COLUMNS = ["site_id", "jurisdiction", "site_name", "report_date", "due_by", "status", "rule"]
 UPCOMING_COLUMNS = [
     "site_id",
     "jurisdiction",
@@ -130,6 +136,7 @@ UPCOMING_COLUMNS = [
     "inspector",
     "detail",
     "rule",
+    "then_due",
 ]
 
 
@@ -213,7 +220,7 @@ def site_classification(
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         for s in _records(con, sql("select_swppp_sites")):
             start, fs = s["construction_start"], s["final_stabilization"]
             row = {
@@ -322,7 +329,7 @@ def swppp_inspection_findings(
     rows, not_judged = [], []
     storm_requirements = 0
     sites_judged = 0
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = [s for s in _classified_sites(con) if s["inspections_required"]]
         inspections = _inspections(con)
         rain = _daily_rain(con)
@@ -395,8 +402,8 @@ def swppp_other_findings(
 ) -> MaterializeResult:
     as_of = settings.as_of_date()
     rules = _rules(rules)
-    rows, not_judged = [], []
-    with warehouse(duckdb) as con:
+    rows, not_judged, awaited = [], [], []
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if _subject_to_chapter(s)}
         inspections = _inspections(con)
         approvals: dict[str, list] = defaultdict(list)
@@ -423,6 +430,10 @@ def swppp_other_findings(
             if start is None:
                 continue
             try:  # each finding by the rules in effect on the day its obligation arose
+                if deliveries_tracked and s["reports_to_officer_weekly"]:
+                    awaited += _reports_awaited(
+                        r, s, start, fs, as_of, inspections.get(site_id, []), deliveries
+                    )
                 found = _other_findings(
                     r,
                     s,
@@ -460,15 +471,46 @@ def swppp_other_findings(
             frame = frame.sort_values(
                 ["site_id", "finding", "trigger_date", "subject"], kind="stable", na_position="first"
             )
+        due = pd.DataFrame(awaited, columns=REPORTS_DUE_COLUMNS)
         with transaction(con):
-            replace_judged(con, not_judged, swppp_other_findings=frame)
+            replace_judged(con, not_judged, swppp_other_findings=frame, swppp_reports_due=due)
         return table_result(
             con,
             "swppp_other_findings",
             as_of=str(as_of),
             report_deliveries_tracked=deliveries_tracked,
+            reports_awaited=len(due),
             by_finding_and_status=MetadataValue.json(_counts(frame, "finding", "status")),
         )
+
+
+def _reports_awaited(
+    r: Rules,
+    s: dict,
+    start: dt.date,
+    fs: dt.date | None,
+    as_of: dt.date,
+    visits: list[dict],
+    deliveries: dict,
+) -> list[dict]:
+    """The reports of a site's recorded inspections (but the officer's own) still awaited on ``as_of``: the
+    duty each recorded inspection creates (the law's report delivery), named on the officer's list until the
+    report is recorded as delivered; after its period it is a finding instead."""
+    reported = [i["inspected_on"] for i in visits if (i["kind"] or "") != "officer"]
+    out = []
+    for day, due in law.reports_awaited(reported, deliveries.get(s["site_id"], {}), start, fs, as_of, r):
+        out.append(
+            {
+                "site_id": s["site_id"],
+                "jurisdiction": s["jurisdiction"],
+                "site_name": s["name"],
+                "report_date": day,
+                "due_by": due,
+                "status": _upcoming_status(due, as_of),
+                "rule": r.swppp.report_delivery.at(day).citation,
+            }
+        )
+    return out
 
 
 def _duties_not_stated(rules: dict[str, Rules], sites: Any, as_of: dt.date) -> list[NotJudged]:
@@ -619,10 +661,7 @@ ORDER_COLUMNS = [
     "period",
     "certified_mail_no",
 ]
-DRAFT_WORDS = (
-    "a draft, not dated: the officer decides whether to serve it; record the day it is mailed in the notices "
-    "mailed file (kind stop_work) and run again"
-)
+STOP_WORK = KINDS["stop_work_order"]
 
 
 def stop_work_basis(items: list[dict], day: dt.date) -> list[dict]:
@@ -651,17 +690,23 @@ class StopWorkOrders:
     """The stop-work orders of every site: mailed ones (as of their mailing day) and the draft of what is
     warranted now and not yet in a mailed order. A recorded order's letter is never written again."""
 
-    def __init__(self, con, sites: dict, rules: dict[str, Rules], people: dict, writer, folder, as_of):
-        self.sites, self.rules, self.people, self.writer = sites, rules, people, writer
+    def __init__(self, sites: dict, rules: dict[str, Rules], people: dict, docs: Documents, folder, as_of):
+        self.sites, self.rules, self.people, self.docs = sites, rules, people, docs
         self.folder, self.as_of = folder, as_of
         self.mailed: dict[str, list[dict]] = defaultdict(list)
-        for m in _records(con, sql("select_notices_mailed")):
-            if m["kind"] == "stop_work":
-                self.mailed[m["recipient_id"]].append(m)
-        self.records = {
-            r["document_id"]: r
-            for r in _records(con, sql("select_order_documents"), {"letter_kind": "stop_work_order"})
-        }
+        kind = STOP_WORK.mailed_as or ""
+        for site_id, period in docs.mailed_keys(kind):
+            for m in docs.mailings(kind, site_id, period):
+                self.mailed[site_id].append(
+                    {
+                        "period": period,
+                        "mailed_on": m.mailed_on,
+                        "certified_mail_no": m.certified_mail_no,
+                        "correct_within_days": m.correct_within_days,
+                        "withdrawn_reason": m.withdrawn_reason,
+                    }
+                )
+        self.records = {number: r for number, r in docs.records.items() if r["letter_kind"] == STOP_WORK.name}
 
     def build(self, notices: list[dict]) -> tuple[list[dict], list[dict]]:
         per_site: dict[str, list[dict]] = defaultdict(list)
@@ -711,7 +756,9 @@ class StopWorkOrders:
 
     def order_id(self, site: dict, period: str) -> str:
         site_part = re.sub(r"[^A-Za-z0-9]+", "-", site["site_id"]).strip("-")[:24] or "site"
-        return f"SWO-{site['jurisdiction'][:1].upper()}-{site_part}-{period}"
+        return STOP_WORK.make_number(
+            jurisdiction=site["jurisdiction"][:1].upper(), site=site_part, period=period
+        )
 
     def recorded(self, site: dict, record: dict) -> tuple[dict, dict | None]:
         """A mailed order on record: its row as recorded; its letter, the file on record, never rewritten."""
@@ -732,6 +779,27 @@ class StopWorkOrders:
             ready_to_mail=record["ready"],
             not_ready_reason=record["not_ready_reason"],
             rule=self.rules[site["jurisdiction"]].swppp.stop_work_order.at(record["issued_on"]).citation,
+        )
+        mailings = tuple(
+            Mailing(m["mailed_on"], m["correct_within_days"], m["certified_mail_no"])
+            for m in self.mailed.get(site["site_id"], [])
+            if m["period"] == record["period"]
+        ) or (Mailing(record["issued_on"], None, record["certified_mail_no"]),)
+        self.docs.add(
+            Document(
+                STOP_WORK.name,
+                record["document_id"],
+                file_name,
+                site["site_id"],
+                site["jurisdiction"],
+                {},
+                recipient=recipient,
+                status="mailed",
+                period=record["period"],
+                mailings=mailings,
+                items=0,
+                recipient_name=order["recipient_name"],
+            )
         )
         return order, self._kept_letter(order)
 
@@ -771,9 +839,8 @@ class StopWorkOrders:
         ]
         person = self.people.get(("stormwater", site_id))
         recipient = person["recipient"] if person else None
-        record = self.records.get(order_id) if mailing is not None else None
         status = "mailed" if mailing is not None else ("withdrawn" if withdrawn else "draft")
-        file_name = f"{LETTER_PREFIX}{order_id}.html"
+        file_name = STOP_WORK.make_file(number=order_id)
         order = {
             "order_id": order_id,
             "issued_on": mailing["mailed_on"] if mailing is not None else None,
@@ -806,22 +873,36 @@ class StopWorkOrders:
             "site_id_text": f"site {site_id}",
             "as_of": day,
         }
-        draft = (
-            []
-            if mailing is not None
-            else [f"this draft was withdrawn ({withdrawn})" if withdrawn else DRAFT_WORDS]
+        mailings = tuple(
+            Mailing(m["mailed_on"], m["correct_within_days"], m["certified_mail_no"])
+            for m in self.mailed.get(site_id, [])
+            if m["period"] == period
         )
-        letter = self.writer.render(
-            STOP_WORK_TEMPLATE,
-            context_,
-            jurisdiction=site["jurisdiction"],
-            area="stormwater",
-            missing=[*draft, *address_problems(recipient, INPUT_FILE["stormwater"])],
+        given = period_given(STOP_WORK, mailing["correct_within_days"]) if mailing is not None else None
+        letter = self.docs.add(
+            Document(
+                STOP_WORK.name,
+                order_id,
+                file_name,
+                site_id,
+                site["jurisdiction"],
+                context_,
+                recipient=recipient,
+                fix=INPUT_FILE["stormwater"],
+                status=status,
+                dated=order["issued_on"],
+                period=period,
+                mailings=mailings,
+                review=list(given.review) if given is not None else [],
+                items=len(basis),
+                found_on=order["issued_on"] or dt.date.fromisoformat(f"{period}-01"),
+                withdrawn_reason=withdrawn,
+                recipient_name=order["recipient_name"],
+            )
         )
-        order["ready_to_mail"] = letter.ready_to_mail
-        order["not_ready_reason"] = "; ".join(letter.not_ready) or None
-        if record is not None:  # mailed and on record: its row as the data show it, its file as written
-            order.update(ready_to_mail=record["ready"], not_ready_reason=record["not_ready_reason"])
+        order["ready_to_mail"] = letter.ready
+        order["not_ready_reason"] = "; ".join(letter.reasons) or None
+        if letter.html is None:  # mailed and on record: its row as the data show it, its file as written
             return order, self._kept_letter(order)
         return order, {
             "file_name": file_name,
@@ -832,6 +913,7 @@ class StopWorkOrders:
             "issued_on": order["issued_on"],
             "sha256": hashlib.sha256(letter.html.encode("utf-8")).hexdigest(),
             "html": letter.html,
+            "write": False,  # written by the helper of documents
         }
 
 
@@ -883,7 +965,7 @@ def swppp_notices(
     folder = letters_dir(duckdb, settings, "stormwater")
     writer = LetterWriter(settings.data_path(), rules)
     notices, orders, letters, not_judged = [], [], [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con)}
         rain = _daily_rain(con)
         convictions = defaultdict(list)
@@ -909,6 +991,8 @@ def swppp_notices(
             r = rules.get(f["jurisdiction"])
             if site is None or r is None:
                 continue
+            if is_own(site["owner_name"], r.own_names) or is_own(site["applicant"], r.own_names):
+                continue  # the municipality does not serve itself: the worklist has the finding (8.4)
             if not r.stormwater_notices_stated():  # findings listed; no notice without the law's terms
                 if f["site_id"] not in unstated:
                     unstated.add(f["site_id"])
@@ -989,7 +1073,8 @@ def swppp_notices(
         # Stop-work orders (contract 7.3): each rests only on mailed notices past their last day to
         # correct with the finding uncorrected; a draft until notices_mailed records it (kind stop_work),
         # then written once and kept.
-        orders, letters = StopWorkOrders(con, sites, rules, people, writer, folder, as_of).build(notices)
+        docs = Documents(con, writer, outputs(duckdb, settings).dashboards, (STOP_WORK.name,), as_of)
+        orders, letters = StopWorkOrders(sites, rules, people, docs, folder, as_of).build(notices)
 
         notice_frame = pd.DataFrame(notices)
         order_frame = pd.DataFrame(orders, columns=ORDER_COLUMNS)
@@ -1002,9 +1087,11 @@ def swppp_notices(
             context.log.warning(
                 "in-memory warehouse and no dashboards_dir: letters are kept in table swppp_letters only"
             )
-        else:
+        # the files of the record, whatever day this run judges by: never written again nor removed
+        on_record = {Path(f).name for f in files_on_record(con)}
+        if folder is not None:
             for letter in letters:
-                if letter.get("write", True):
+                if letter.get("write", True) and letter["file_name"] not in on_record:
                     write_letter(folder, letter["file_name"], letter["html"])
         with transaction(con):
             replace_judged(
@@ -1014,13 +1101,8 @@ def swppp_notices(
                 swppp_stop_work_orders=order_frame,
                 swppp_letters=letter_frame,
             )
-        removed = 0
-        if folder is not None and folder.is_dir():
-            keep = {letter["file_name"] for letter in letters}
-            for stale in folder.glob(f"{LETTER_PREFIX}*.html"):
-                if stale.name not in keep:
-                    stale.unlink()
-                    removed += 1
+            docs.save(con)
+            removed = docs.write()
 
         notices_md = {
             "dagster/row_count": count(con, "swppp_notices"),
@@ -1058,6 +1140,21 @@ def swppp_notices(
 # upcoming work
 
 
+def _then_due(r: Rules, s: dict, day: dt.date) -> str | None:
+    """The duty an inspection of this site creates once it is recorded (contract 8.5: named where it is
+    recorded): its report, to the officer within the rules' days, where the site's reports go to the officer
+    weekly; None where they do not."""
+    versions = r.swppp.report_delivery
+    spec = versions.get(day) if versions is not None and s["reports_to_officer_weekly"] else None
+    if spec is None:
+        return None
+    officer = r.official("stormwater_officer", day, "the stormwater officer")
+    return (
+        f"its report, delivered to the {officer} within {spec.max_days_after_inspection} days of the "
+        f"inspection ({spec.citation})"
+    )
+
+
 def _upcoming_status(due: dt.date, as_of: dt.date) -> str:
     if due < as_of:
         return "overdue"
@@ -1079,7 +1176,7 @@ def swppp_upcoming(
     as_of = settings.as_of_date()
     rules = _rules(rules)
     rows, not_judged = [], []
-    with warehouse(duckdb) as con:
+    with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if s["inspections_required"] and s["active"]}
         inspections = _inspections(con)
         rain = _daily_rain(con)
@@ -1118,6 +1215,7 @@ def swppp_upcoming(
                         "inspector": s["inspector"],
                         "detail": detail,
                         "rule": rule,
+                        "then_due": _then_due(r, s, q.due_by),
                     }
                 )
         # The week ahead: the weekly interval in effect on the day judged, per jurisdiction.
@@ -1161,6 +1259,7 @@ def swppp_upcoming(
                     ),
                     "detail": f"milestone inspection: {items.get(m['milestone'], m['milestone'])}; {notice}",
                     "rule": milestones.citation,
+                    "then_due": _then_due(rules[s["jurisdiction"]], s, m["occurs_on"]),
                 }
             )
         frame = pd.DataFrame(rows, columns=UPCOMING_COLUMNS)
@@ -1189,7 +1288,9 @@ def swppp_upcoming(
 )
 def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
     as_of = settings.as_of_date()
-    rows, total = check_rows(duckdb, sql("check_validity_status"), [as_of], table="swppp_inspection_findings")
+    rows, total = check_rows(
+        duckdb, sql("check_validity_status"), [as_of], table="swppp_inspection_findings", as_of=as_of
+    )
     bad = rows[0][0]
     return AssetCheckResult(
         passed=bad == 0,
@@ -1204,8 +1305,8 @@ def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> 
     description="Every active site needing inspections has rainfall at its gauge during its judged "
     "period; without it no storm inspection can be required (WARN).",
 )
-def check_completeness_rain_gauge(duckdb: DuckDBResource) -> AssetCheckResult:
-    rows, _ = check_rows(duckdb, sql("check_completeness_rain_gauge"))
+def check_completeness_rain_gauge(duckdb: DuckDBResource, settings: OutfallSettings) -> AssetCheckResult:
+    rows, _ = check_rows(duckdb, sql("check_completeness_rain_gauge"), as_of=settings.as_of_date())
     return AssetCheckResult(
         passed=not rows,
         severity=AssetCheckSeverity.WARN,

@@ -31,8 +31,13 @@ users, parcels, sites and tests; it never changes the 15-minute cadence):
   samples and flow came before it).
 - ``lab_results``: monthly composites and grabs of every user for the 12 whole
   months up to ``as_of`` (but the hotel's after August: :data:`STOPPED_SAMPLING`),
-  quarterly files (Q3 as ``.xlsx``), the real UCI plant record for ``IU-020``,
-  and five bad clerk rows in the last quarter's file.
+  quarterly files (Q3 as ``.xlsx``), and five bad clerk rows in the last
+  quarter's file. The real UCI water treatment plant record (1990-91, in
+  ``data/real/``) is a treatment plant's daily record of its own influent, not
+  samples of an industrial user's discharge, so the demo does not judge it as
+  a user's: ``IU-020``, the neighbouring village's sewers metered into the
+  Town's under an inter-municipal agreement, has its meter's flow and no
+  samples (:data:`INTERMUNICIPAL_USER`).
   Exceedances put there on purpose: see :data:`INJECTED_EXCEEDANCES`;
   ``IU-012`` is chronic and TRC for BOD in H1.
 - ``flow``: 15-minute flow of every user for the 365 days to ``as_of``, one
@@ -66,8 +71,11 @@ users, parcels, sites and tests; it never changes the 15-minute cadence):
   discovered the day before Thanksgiving with no notice yet, one from before
   ch. 185 took effect (:data:`PRE_CHAPTER_CASE`), set aside; contract 6.5: one
   whose appeal is pending, its abatement suspended, the appeal received on the
-  Monday after its 15th day, a Saturday (:data:`PENDING_APPEAL_CASE`), and one
-  whose appeal vacated the notice (:data:`VACATED_CASE`)) and ``illicit_payments``;
+  Monday after its 15th day, a Saturday (:data:`PENDING_APPEAL_CASE`), one
+  whose appeal vacated the notice (:data:`VACATED_CASE`), and one whose appeal
+  came a business day late, no appeal (:data:`LATE_APPEAL_CASE`); each case's
+  description says only what was known when it was written) and
+  ``illicit_payments``;
   ``smp_practices`` (six practices of the stabilized sites: as-built plans
   missing, late or uncertified, a maintenance agreement recorded after
   approval, a guarantee released early); ``connection_permits`` (single
@@ -140,6 +148,9 @@ DATASETS = (
 NOT_IN_DEMO: dict[str, str] = {
     "water_use": "the demo town charges by its unit schedule, not by the volume of water used "
     "(examples/towns/chagrin_falls/data has a town that does)",
+    "permits": "the demo's permits are all in its users file; IU-013's, expired on September 30, is the one "
+    "to renew: the Superintendent's list asks for it, and it is recorded on the permits sheet of "
+    "exports/to_record.xlsx (README, 'Recording what happened'; tests/test_demo_town.py)",
 }
 LOCAL_TZ = "America/New_York"
 #: The default as-of day (month, day) of the demo year: the data ends on it.
@@ -148,18 +159,22 @@ AS_OF_MONTH_DAY = (11, 30)
 NOAA_GAUGE = "ALB-1"
 RG_GAUGE = "RG-2008"
 REAL_METER_USER = "IU-019"
-UCI_USER = "IU-020"
+#: The neighbouring village's sewers, metered into the Town's under an inter-municipal agreement: its flow
+#: only. (It once carried the real UCI treatment plant record as its samples; that record is a plant's
+#: influent, not a user's discharge, and is no longer judged as one: issue 45.)
+INTERMUNICIPAL_USER = "IU-020"
 PH_PROBE_USER = "IU-006"
 #: The user whose mailing address lacks its ZIP code: its notices are not ready to send, and its May
 #: notice, recorded as mailed, is held back from the batch to print until the ZIP code is added.
 NO_MAILING_ADDRESS_USER = "IU-017"
-#: A draft withdrawn by the administrator (contract 6.4): the user's oldest month.
+#: A draft withdrawn by the administrator (contract 6.4): the hospital's November notice, whose one
+#: violation (the temperature result of :data:`INJECTED_EXCEEDANCES`) the administrator chose to take up at
+#: the inspection of its boiler plant instead.
 WITHDRAWN_NOTICE = (
     "sewer",
-    "IU-020",
-    "2025-01",
-    "the January 2025 results are the plant's historical record, "
-    "entered for comparison, not samples of this user's discharge",
+    "IU-008",
+    "{year}-11",
+    "taken up at the inspection of the hospital's boiler plant instead: the result is kept on its record",
 )
 #: The post office of each district or village, for the mailing addresses (invented ZIP codes are
 #: not used: these are the real offices of the places the demo is named after).
@@ -561,8 +576,8 @@ ROSTER: tuple[_User, ...] = (
         lab="C",
     ),
     _User(
-        UCI_USER,
-        "Eastbrook Regional Treatment Plant (inter-municipal agreement)",
+        INTERMUNICIPAL_USER,
+        "Village of Eastbrook sewers (inter-municipal agreement, master meter)",
         "consolidated",
         "600 Mill Pond Rd",
         "institution",
@@ -574,7 +589,7 @@ ROSTER: tuple[_User, ...] = (
 )
 #: Users kept at any scale: the ones that the special agreements, the pH probe,
 #: the data-derived baselines and the real records hang on.
-ESSENTIAL = ("IU-004", "IU-005", "IU-006", "IU-007", REAL_METER_USER, UCI_USER)
+ESSENTIAL = ("IU-004", "IU-005", "IU-006", "IU-007", REAL_METER_USER, INTERMUNICIPAL_USER)
 
 
 def _users(scale: float, rng: np.random.Generator) -> list[_User]:
@@ -584,7 +599,7 @@ def _users(scale: float, rng: np.random.Generator) -> list[_User]:
         keep += [u for u in ROSTER if u.user_id not in ESSENTIAL][: n - len(keep)]
         return sorted(keep, key=lambda u: u.user_id)
     users = list(ROSTER)
-    templates = [u for u in ROSTER if u.user_id not in (REAL_METER_USER, UCI_USER)]
+    templates = [u for u in ROSTER if u.user_id not in (REAL_METER_USER, INTERMUNICIPAL_USER)]
     for k in range(len(ROSTER), n):
         t = templates[k % len(templates)]
         district = "consolidated" if rng.random() < 0.6 else "district_1"
@@ -1151,7 +1166,7 @@ def _stop_sampling(rows: list[dict], year: int) -> list[dict]:
 def _lab_results(users: list[_User], out: Path, year: int, as_of: date, rng: np.random.Generator) -> int:
     rows: list[dict] = []
     for u in users:
-        if u.user_id != UCI_USER:
+        if u.user_id != INTERMUNICIPAL_USER:  # a village's sewers: metered, sampled under its own agreement
             rows.extend(_lab_rows_for_user(u, year, as_of, rng))
     rows = _stop_sampling(rows, year)
     rows.extend(_bad_lab_rows(year))  # all dated in Q4: they land in the Q4 file
@@ -1173,10 +1188,6 @@ def _lab_results(users: list[_User], out: Path, year: int, as_of: date, rng: np.
             text = part.copy()
             text["collected_at"] = pd.to_datetime(text["collected_at"]).dt.strftime("%Y-%m-%dT%H:%M:%S")
             written += _write_csv(text, out / f"lab_results_{y}_Q{q}.csv")
-    if any(u.user_id == UCI_USER for u in users):
-        written += _write_csv(
-            real.uci_lab_results(None, UCI_USER, target_year=year), out / f"{UCI_USER}_uci_plant_record.csv"
-        )
     return written
 
 
@@ -1473,6 +1484,8 @@ SITES = (
         single_family=True,
         behaviour="few",
     ),
+    # the Town's own site (its public works department is the applicant and landowner; rules own_names): no
+    # notice of violation or order, its findings a line each of the officer's list (contract 8.4)
     _Site(
         "S-W04",
         "woodbury",
@@ -1704,11 +1717,13 @@ def _mailing(place: str, missing: bool = False) -> dict:
     return {"city": city, "state": state, "zip": None if missing else zip_code}
 
 
-#: A stormwater notice whose mailing was recorded without its days to correct (contract 7.2): the row is
-#: quarantined and the notice stays a draft, held until the officer gives its time schedule.
+#: A stormwater notice whose mailing was recorded without its days to correct (contract 8.3): the mailing
+#: is a record all the same (mailed, in documents_issued, no last day to correct), and the officer's list
+#: asks for the days the notice gave.
 HELD_STORMWATER_NOTICE = ("S-B03", "10")
-#: The grease-trap order mailed (contract 7.3): the overdue trap's, for its pump-out missed in October.
-MAILED_GREASE_ORDER = ("GT-003", "10", (11, 4))
+#: The grease-trap order mailed (contracts 7.3, 8.4): the overdue trap's, for its pump-out missed in October,
+#: to its owner (:data:`TRAP_OWNERS`), with the 14 days the administrator gave.
+MAILED_GREASE_ORDER = ("GT-003", "10", (11, 4), 14)
 #: The stop-work order mailed (contract 7.3): S-W05's, resting on its September notice (mailed October 2,
 #: to be corrected by October 13), numbered by the month it was first warranted, October.
 MAILED_STOP_WORK = ("S-W05", "10", (10, 20))
@@ -1719,9 +1734,11 @@ def _notices_mailed(year: int) -> pd.DataFrame:
     notices, one recorded twice (the earlier mailing counts, with its blank days: the most the law allows),
     one whose last day to correct is a public holiday (S-W05: October 12 is Columbus Day, so it ends on the
     13th, General Construction Law § 25-a), one whose letter lacks a ZIP code (IU-017: recorded all the
-    same, not ready), one draft withdrawn, a stormwater notice recorded without its days to correct (held:
-    :data:`HELD_STORMWATER_NOTICE`), a grease-trap order and a stop-work order; the rest left as drafts. A
-    row for a month with no violation makes no notice."""
+    same, not ready), one draft withdrawn, a stormwater notice recorded without its days to correct (a
+    record all the same, for review: :data:`HELD_STORMWATER_NOTICE`), a grease-trap order with its days and
+    a stop-work order; the rest left as drafts. IU-002's March notice is recorded as mailed on two days:
+    two mailings of one notice, its period from the first (contract 8.3). A row for a month with no
+    violation makes no notice."""
     rows = [
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 8), "7019 0140 0000 1111 0001", None, None),
         ("sewer", "IU-002", f"{year}-03", date(year, 4, 15), "7019 0140 0000 1111 0002", 14, None),
@@ -1737,7 +1754,7 @@ def _notices_mailed(year: int) -> pd.DataFrame:
         ),
         ("stormwater", "S-W05", f"{year}-09", date(year, 10, 2), "7019 0140 0000 1111 0004", 10, None),
         ("stormwater", "S-B06", f"{year}-10", date(year, 11, 3), "7019 0140 0000 1111 0005", 14, None),
-        (*WITHDRAWN_NOTICE[:3], None, None, None, WITHDRAWN_NOTICE[3]),
+        (*WITHDRAWN_NOTICE[:2], WITHDRAWN_NOTICE[2].format(year=year), None, None, None, WITHDRAWN_NOTICE[3]),
         (
             "stormwater",
             HELD_STORMWATER_NOTICE[0],
@@ -1753,7 +1770,7 @@ def _notices_mailed(year: int) -> pd.DataFrame:
             f"{year}-{MAILED_GREASE_ORDER[1]}",
             date(year, *MAILED_GREASE_ORDER[2]),
             "7019 0140 0000 1111 0008",
-            None,
+            MAILED_GREASE_ORDER[3],
             None,
         ),
         (
@@ -2211,6 +2228,12 @@ ACCIDENTAL_DISCHARGES = (
 )
 #: The restaurant whose grease trap is overdue for pumping.
 OVERDUE_TRAP_USER = "IU-003"
+#: The owners of the restaurants' premises, to whom an order directing compliance goes (contract 8.4: the
+#: owner the inputs name; invented names and addresses). A trap without one gets an order that is not ready.
+TRAP_OWNERS = {
+    OVERDUE_TRAP_USER: ("Harbor Road Realty LLC", "PO Box 412", "Central Valley", "NY", "10917"),
+}
+OWNER_COLUMNS = ("owner_name", "owner_address", "owner_city", "owner_state", "owner_zip")
 HAULERS = ("A-1 Grease Trap Service", "Nassau Suffolk Liquid Waste Inc.", "Island Environmental Pumping")
 
 
@@ -2317,6 +2340,7 @@ def _grease(users: list[_User], as_of: date, rng: np.random.Generator) -> tuple[
                 "address": u.address,
                 "pumpout_interval_days": interval,
                 "set_on": set_on.isoformat(),
+                **dict(zip(OWNER_COLUMNS, TRAP_OWNERS.get(u.user_id, (None,) * 5))),
             }
         )
         stop = as_of - timedelta(days=interval + 35) if u.user_id == OVERDUE_TRAP_USER else as_of
@@ -2349,6 +2373,7 @@ def _grease(users: list[_User], as_of: date, rng: np.random.Generator) -> tuple[
             "address",
             "pumpout_interval_days",
             "set_on",
+            *OWNER_COLUMNS,
         ],
     )
     pump_df = pd.DataFrame(pumps, columns=["trap_id", "pumped_on", "hauler", "invoice_no"])
@@ -2425,7 +2450,7 @@ PRE_CHAPTER_CASE = "ID-2006-01"
 PENDING_APPEAL_CASE = "ID-2026-05"
 #: An appeal that vacated the notice of violation: the case ends (no abatement).
 VACATED_CASE = "ID-2026-06"
-#: An appeal received after its 15 days (contract 7.4): it suspends neither the abatement nor the penalty.
+#: An appeal received after its 15 days: no appeal (contract 8.5): no hearing, nothing suspended.
 LATE_APPEAL_CASE = "ID-2026-07"
 ILLICIT_COLUMNS = [
     "case_id",
@@ -2565,12 +2590,12 @@ def _illicit_discharges(parcels: pd.DataFrame, year: int) -> tuple[pd.DataFrame,
             "appeal_outcome": "vacated",
             "responsible_party": "Woodbury Auto Spa",
             "mailing_address": "9 Woodbury Rd\nWoodbury, NY 11797",
-            "description": "Rinse water running to a catch basin (the appeal showed it came from the Town's "
-            "hydrant flushing)",
+            # what was known when the notice was written, August 13 (the appeal's outcome is its own column)
+            "description": "Rinse water running to a catch basin",
             "nov_requires": "2, 3",
         },
         # notice of violation Thursday October 1: its 15th day is Friday October 16, so the appeal received
-        # Monday October 19 is late and suspends nothing (contract 7.4): the abatement stays due November 6
+        # Monday October 19 is late: no appeal (contract 8.5), no hearing; the abatement stays due November 6
         {
             "case_id": LATE_APPEAL_CASE,
             "premises": "55 Smith Clove Rd",
@@ -2682,13 +2707,13 @@ EXPIRED_PERMIT_USER = "IU-013"
 def _monitoring_requirements(users: list[_User], year: int) -> pd.DataFrame:
     """The testing the administrator requires (contract 6.3), from the schedule letter that took effect on
     1 December of the year before: monthly BOD5 and TSS composites of every user (not the industrial park's
-    master meter nor the treatment plant, which report under their own agreements), oil and grease every
-    quarter of the restaurants (any sample), and :data:`EXTRA_TESTING`. The new permit's requirements have no
-    start date (they run from its permit); the expired permit's end with it."""
+    master meter nor the neighbouring village's sewers, which report under their own agreements), oil and
+    grease every quarter of the restaurants (any sample), and :data:`EXTRA_TESTING`. The new permit's
+    requirements have no start date (they run from its permit); the expired permit's end with it."""
     letter = f"Superintendent's monitoring schedule letter of {year - 1}-11-14"
     rows = []
     for u in users:
-        if u.user_id in (REAL_METER_USER, UCI_USER):
+        if u.user_id in (REAL_METER_USER, INTERMUNICIPAL_USER):
             continue
         tests = [("BOD5", "monthly", "composite"), ("TSS", "monthly", "composite")]
         if u.strength == "restaurant":
@@ -2830,7 +2855,7 @@ def generate(
         _smp_practices(sites, year), folders["smp_practices"] / "practices.csv"
     )
     counts["connection_permits"] = _write_csv(
-        _connection_permits(parcels, year), folders["connection_permits"] / "permits.csv"
+        _connection_permits(parcels, year), folders["connection_permits"] / "connection_permits.csv"
     )
     counts["notices_mailed"] = _write_csv(_notices_mailed(year), folders["notices_mailed"] / "mailed.csv")
     counts["monitoring_requirements"] = _write_csv(

@@ -144,6 +144,7 @@ CONNECTION_PERMITS = register(
         ),
         key=("permit_id",),
         extensions=BY_HAND,
+        own_day="applied_on",
         group="billing",
         description="Building permits asking for a water service or sewer lateral inspection (the inspection "
         "fee law).",

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from outfall import vocab
 from outfall.ingest.parse import lit, squeeze
@@ -128,11 +127,6 @@ class Context:
     """What a finish step may need besides the rows: the rules."""
 
     unit_schedule: dict = field(default_factory=dict)
-    # The dated maximum periods to correct a sewer violation (rules notices.sewer_correction):
-    # (effective_from, effective_to or None, max_days, citation), for the notices_mailed input, and the
-    # short name of the sewer use law they come from.
-    sewer_correction: tuple[tuple[Any, Any, int, str], ...] = ()
-    sewer_law: str = ""
     # The town's local time zone (its rules' timezone): a time written without an offset is local time.
     timezone: str = ""
     # The jurisdictions of the rules files found (a site's jurisdiction is one), and those files in words.
@@ -145,6 +139,17 @@ class Context:
     def allowed_jurisdictions(self) -> str:
         """What a quarantined jurisdiction is told: the rules files found."""
         return f"the jurisdictions of the rules files found ({self.rules_files or 'none'})"
+
+
+@dataclass(frozen=True)
+class LaterFact:
+    """A column of a row that already stands whose day may come after the row's own (a site's final
+    stabilization, an appeal's decision): in a run as of a day before its day it is blank, and so are the
+    columns that go with it (``goes_with``: what that day brought, e.g. the appeal's outcome). Contract
+    8.1; ``outfall/ingest/as_of.py`` applies it."""
+
+    column: str
+    goes_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,13 @@ class Dataset:
     # are all blank was left blank and records nothing (contract 7.5); one with any answer is judged.
     answers: tuple[str, ...] = ()
     key_doc: str = ""  # the natural key in words, when it is made of columns the finish steps derive
+    # A run as of a day D judges the rows as they stood at the end of D (contract 8.1,
+    # ``outfall/ingest/as_of.py``): ``own_day`` is the column (a date, or a time judged by its local day)
+    # that makes a row a fact, a sample's collection or a mailing: a row whose own day is after D is not
+    # yet a fact (a blank own day: a fact on every day); ``later_facts`` are the columns of a row that
+    # stands whose own days may come after it, blank as of a day before theirs.
+    own_day: str = ""
+    later_facts: tuple[LaterFact, ...] = ()
 
     @property
     def required(self) -> list[str]:
@@ -431,9 +443,16 @@ register(
                 doc="yes when the user's permit allows discharge above the limits for a surcharge (where "
                 "the rules surcharge only such users; blank: no)",
             ),
+            Column(
+                "parcel_id",
+                doc="the premises (parcels) whose sewer charges the user's surcharges are billed with: its "
+                "bill adds them to the premises' charges (blank: its surcharges are listed, not billed)",
+            ),
         ),
         key=("user_id",),
         extensions=BY_HAND,
+        # a permit that takes effect after the day judged is not yet the user's permit
+        later_facts=(LaterFact("permit_effective", ("permit_no", "permit_expires")),),
         group="sewer_administrator",
         description="Permitted industrial users (the sewer use law's permits).",
     )
@@ -480,6 +499,7 @@ register(
             "effective_from",
             "effective_to",
         ),
+        own_day="effective_from",
         group="sewer_administrator",
         description="Permit-specific limits (the sewer use law's special agreements) replacing the "
         "jurisdiction's limit "
@@ -594,6 +614,7 @@ register(
             "method",
             "sampled_by",
         ),
+        own_day="collected_at",
         group="sewer_administrator",
         description="Laboratory results of industrial users' samples (composites and grabs).",
     )
@@ -630,6 +651,7 @@ register(
         timestamp_groups=("user_id", "constituent"),
         renames=(("timestamp", "ts"),),
         hourly_summaries=True,
+        own_day="ts",
         group="sewer_administrator",
         description="Flow-meter and continuous-probe readings.",
     )
@@ -665,6 +687,7 @@ register(
                 )
             ),
         ),
+        own_day="test_date",
         group="sewer_administrator",
         description="Infiltration tests of sewer sections (judged against the sewer use law's infiltration "
         "limit in the rules).",
@@ -809,6 +832,9 @@ register(
         ),
         key=("site_id",),
         extensions=BY_HAND,
+        # its construction start is the plan's day (a site not started yet is listed as such); its final
+        # stabilization a fact of its own day
+        later_facts=(LaterFact("final_stabilization"),),
         group="stormwater_officer",
         description="Construction sites under a SWPPP.",
     )
@@ -852,6 +878,7 @@ register(
             "sediment_capacity_lost_pct",
             "notes",
         ),
+        own_day="inspected_at",
         group="stormwater_officer",
         description="SWPPP inspection reports.",
     )
@@ -877,6 +904,7 @@ register(
         finish=(Step(columns=(("observed_at", "date"), ("date", "CAST(timezone($tz, date) AS DATE)"))),),
         extra_columns=(("date", "DATE"), ("observed_at", "TIMESTAMPTZ")),
         timestamp_groups=("gauge_id",),
+        own_day="date",
         group="stormwater_officer",
         description="Rain-gauge totals (daily, or sub-daily summed to local days).",
     )

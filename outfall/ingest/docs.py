@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from outfall.ingest.as_of import raw_own_day
 from outfall.ingest.datasets import Column, Dataset
 from outfall.ingest.registry import all_datasets
 from outfall.paths import REPO_ROOT
@@ -90,13 +91,31 @@ def natural_key(ds: Dataset) -> str:
     return " + ".join(named.get(k, k) for k in ds.key)
 
 
+def as_of_doc(ds: Dataset) -> str:
+    """What a run as of a day reads of the folder (contract 8.1): the rows and the later facts after it it
+    leaves for a later day; '' for a folder read as it is."""
+    parts = []
+    if ds.own_day:
+        parts.append(f"a row whose `{raw_own_day(ds) or ds.own_day}` is after that day is not judged yet")
+    for fact in ds.later_facts:
+        also = ", ".join(f"`{c}`" for c in fact.goes_with)
+        verb = "is" if len(fact.goes_with) == 1 else "are"
+        parts.append(
+            f"`{fact.column}` after it is read as blank" + (f", and so {verb} {also}" if also else "")
+        )
+    return f"A run as of a day: {'; '.join(parts)}." if parts else ""
+
+
 def folder_doc(ds: Dataset) -> str:
-    """One folder: its heading, description, files and natural key, and a line per column."""
+    """One folder: its heading, description, files and natural key, what a run as of a day reads of it,
+    and a line per column."""
     lines = [f"### `{ds.name}`", ""]
     if ds.description:
         lines += [ds.description, ""]
+    as_of = as_of_doc(ds)
     lines += [
-        f"Files: {', '.join(f'`{e}`' for e in ds.extensions)}. Natural key: {natural_key(ds)}.",
+        f"Files: {', '.join(f'`{e}`' for e in ds.extensions)}. Natural key: {natural_key(ds)}."
+        + (f" {as_of}" if as_of else ""),
         "",
         "| column | required | kind | what it holds |",
         "|---|---|---|---|",

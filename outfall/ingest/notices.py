@@ -1,41 +1,31 @@
-"""The input folder ``notices_mailed`` (contract sections 5.1 and 7.3): the clerk's record of each
+"""The input folder ``notices_mailed`` (contract sections 5.1, 7.3 and 8.3): the clerk's record of each
 notice of violation and each order put in the mail.
 
-One row per mailing: kind (``sewer`` or ``stormwater`` for a monthly notice; ``grease_order`` for an
-order directing compliance for a grease trap; ``stop_work`` for a stop-work order), the recipient (an
-industrial user's user_id, a construction site's site_id, a grease trap's trap_id), the month the
-document covers (``YYYY-MM``: a notice's month; a grease order's missed pump-out; a stop-work order's
+One row per mailing: kind (the kind of document, as the registry of document kinds names its mailing:
+``outfall.document_kinds``, ``mailed_as``; the table of kinds in docs/letters.md), the recipient, the month
+the document covers (``YYYY-MM``: a notice's month; a grease order's missed pump-out; a stop-work order's
 month, as its number shows), the day it was mailed, the certified mail number and the days it gives to
 correct.
 
-- ``correct_within_days``, sewer: blank means the most the law allows (the sewer use law's
-  enforcement: a period not to exceed the maximum in the rules' ``notices.sewer_correction``
-  in effect on the mailing day, 30 days); more than that maximum is quarantined with the section.
-  The blank stays blank in the table: the ``notices`` asset applies the maximum of the mailing day.
-- ``correct_within_days``, stormwater: required, since the stormwater law (each
-  jurisdiction's) leaves the time schedule of the remedial measures to the officer.
-- ``correct_within_days``, grease_order: the days the order gives to comply; blank is the rules'
-  days for an order (``grease_interceptors.order_compliance_days``); more than the enforcement
-  section's maximum is quarantined as for a sewer notice. stop_work: a stop-work order stands until
-  the Town confirms compliance, so a row giving days is quarantined.
-- Several rows for one notice are all kept (the natural key includes the mailing day); the
-  ``notices`` asset counts the earliest mailed_on, with that row's correct_within_days.
+- Every row with a mailing day is a mailing, and a record (contract 8.3), whatever else it lacks or gets
+  wrong: the days to correct blank where the person mailing it gives them, more than the law allows, or
+  given for an order that sets none. The asset of the document applies the days (``outfall.documents``)
+  and lists what the row lacks for review on its person's worklist, naming the column. A mailing day that
+  is not a date is quarantined (the column's kind).
+- Several rows for one document are all kept (the natural key includes the mailing day); the earliest
+  mailing dates the document and starts its period, and each later day is a mailing of its own.
 - ``withdrawn_reason``: a row with a reason and no mailing day withdraws a draft (it stays in the
   notices table with the reason, in no batch to mail, with no deadline). A row with neither a mailing
   day nor a reason is quarantined; one with both is a mailing (what was mailed stays mailed).
-
-The maximum comes from the rules through ``Context.sewer_correction`` (``assets/ingest.py``
-fills it from the town's rules file); nothing here restates the law's number.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-
-from outfall.ingest.datasets import BY_HAND, Column, Context, Dataset, Step, lower_in, register
+from outfall.document_kinds import mailed_as
+from outfall.ingest.datasets import BY_HAND, Column, Dataset, Step, lower_in, register
 from outfall.ingest.parse import lit
 
-NOTICE_KINDS = ("sewer", "stormwater", "grease_order", "stop_work")
+NOTICE_KINDS = mailed_as()
 KIND_VOCAB = lower_in("notice_kind", NOTICE_KINDS)
 
 _PERIOD = r"^\s*(\d{4})-(\d{1,2})\s*$"
@@ -62,49 +52,6 @@ def _period_steps() -> tuple[Step, ...]:
     )
 
 
-def _date_sql(day: dt.date | str | None) -> str:
-    return "NULL" if day is None else f"DATE {lit(str(day))}"
-
-
-def correction_steps(ctx: Context) -> tuple[Step, ...]:
-    """The period to correct: more than the maximum in effect on the mailing day (sewer) or blank
-    (stormwater) is quarantined, each with a reason that cites the law (the rules' citation)."""
-
-    def in_effect(value, sql_type: str) -> str:
-        whens = " ".join(
-            f"WHEN mailed_on >= {_date_sql(start)}"
-            + (f" AND mailed_on <= {_date_sql(end)}" if end is not None else "")
-            + f" THEN {value(days, citation)}"
-            for start, end, days, citation in ctx.sewer_correction
-        )
-        return f"(CASE {whens} END)" if whens else f"CAST(NULL AS {sql_type})"
-
-    maximum = in_effect(lambda days, _: int(days), "INTEGER")
-    cited = in_effect(lambda _, citation: lit(citation), "VARCHAR")
-    law = lit(ctx.sewer_law or "the sewer use law")
-    return (
-        Step(
-            reasons=(
-                "CASE WHEN kind IN ('sewer', 'grease_order') AND correct_within_days IS NOT NULL "
-                f"AND mailed_on IS NOT NULL AND {maximum} IS NULL THEN 'the rules give no maximum period to "
-                f"correct a sewer violation (' || {law} || ') for a notice mailed on ' || "
-                "strftime(mailed_on, '%Y-%m-%d') END",
-                f"CASE WHEN kind IN ('sewer', 'grease_order') AND correct_within_days > {maximum} THEN "
-                f"'correct_within_days ' || correct_within_days || ' is more than the ' || {maximum} || "
-                f"' days allowed to correct a sewer violation (' || {cited} || '); leave it blank to give "
-                "the most allowed' END",
-                "CASE WHEN kind = 'stop_work' AND correct_within_days IS NOT NULL THEN 'a stop-work order "
-                "sets no period to correct: it stands until the Town confirms the site complies; leave "
-                "correct_within_days blank' END",
-                "CASE WHEN kind = 'stormwater' AND correct_within_days IS NULL AND mailed_on IS NOT NULL "
-                "THEN 'a stormwater notice needs correct_within_days: the stormwater law of the "
-                "jurisdiction of the site leaves the time schedule of the remedial measures to the officer, "
-                "so the days given in the notice must be recorded' END",
-            )
-        ),
-    )
-
-
 def _mailed_or_withdrawn_steps() -> tuple[Step, ...]:
     """A row records a mailing (mailed_on) or withdraws a draft (withdrawn_reason): one of the two."""
     return (
@@ -122,12 +69,20 @@ NOTICES_MAILED = register(
     Dataset(
         "notices_mailed",
         (
-            Column("kind", "enum", required=True, vocabulary=KIND_VOCAB, allowed=", ".join(NOTICE_KINDS)),
+            Column(
+                "kind",
+                "enum",
+                required=True,
+                vocabulary=KIND_VOCAB,
+                allowed="the kinds of document recorded by their mailing: " + ", ".join(NOTICE_KINDS),
+                doc="the kind of document mailed, as the table of kinds of docs/letters.md names its mailing "
+                "(column *mailed as*)",
+            ),
             Column(
                 "recipient_id",
                 required=True,
-                doc="the user_id of an industrial user (`sewer`), the site_id of a construction site "
-                "(`stormwater`, `stop_work`) or the trap_id of a grease trap (`grease_order`)",
+                doc="the recipient as the document's kind names it (docs/letters.md): an industrial user's "
+                "user_id, a construction site's site_id, a grease trap's trap_id",
             ),
             Column(
                 "period",
@@ -141,10 +96,10 @@ NOTICES_MAILED = register(
                 "correct_within_days",
                 "integer",
                 nonnegative=True,
-                doc="days to correct from the mailing day: required for a stormwater notice (the law leaves "
-                "them to the officer: a stormwater row mailed without them is set aside); for a sewer notice "
-                "blank gives the most the law allows; for a grease order blank gives the rules' days for an "
-                "order; for a stop-work order leave it blank (the order stands until compliance)",
+                doc="days to correct from the mailing day: required for a stormwater notice or a grease "
+                "order (the law leaves the days to the person who mails it: a mailing recorded without "
+                "them is a record all the same, listed for review); for a sewer notice blank gives the most "
+                "the law allows; a stop-work order sets none (docs/letters.md says what each kind needs)",
             ),
             Column("withdrawn_reason", doc="with no mailed_on: withdraws the draft notice"),
         ),
@@ -152,7 +107,8 @@ NOTICES_MAILED = register(
         extensions=BY_HAND,
         answers=("mailed_on", "certified_mail_no", "correct_within_days", "withdrawn_reason"),
         finish=(*_period_steps(), *_mailed_or_withdrawn_steps()),
-        context_steps=correction_steps,
+        # a withdrawal (a withdrawn_reason, no mailed_on) is dated by no column: a fact on every day
+        own_day="mailed_on",
         group="notices",
         description="Notices of violation and orders put in the mail (one row per mailing): the clerk's "
         "record that turns a drafted monthly notice, grease-trap order or stop-work order into a mailed one, "

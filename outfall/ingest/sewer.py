@@ -16,6 +16,7 @@ from outfall.ingest.datasets import (
     PARAMETER_CHOICES,
     Column,
     Dataset,
+    LaterFact,
     Step,
     lower_in,
     parameter_steps,
@@ -112,6 +113,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
             "CASE WHEN report_type = 'periodic' AND due_date IS NULL THEN 'a periodic report needs its "
             "due_date (the day the sewer use law''s periodic report was due)' END",
         ),
+        later_facts=(LaterFact("received_on"),),
     ),
     _sewer_dataset(
         "accidental_discharges",
@@ -127,6 +129,8 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         "(the sewer use law: a detailed written statement within the days its rules set).",
         ("CASE WHEN notified_at < occurred_at THEN 'notified_at is before occurred_at' END",),
         timestamp_groups=("user_id",),
+        own_day="occurred_at",
+        later_facts=(LaterFact("notified_at"), LaterFact("statement_received_on")),
     ),
     _sewer_dataset(
         "grease_traps",
@@ -143,6 +147,17 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
                 required=True,
                 doc="the day the administrator set the frequency and notified the owner",
             ),
+            # the owner an order directing compliance is addressed to (contract 8.4); blank: the owner of
+            # the trap's parcel (parcels: owner and mailing address), when parcel_id is given
+            Column(
+                "owner_name",
+                doc="the owner an order directing compliance goes to (blank: the owner of the trap's parcel, "
+                "when parcel_id is given)",
+            ),
+            Column("owner_address", doc="the owner's street line"),
+            Column("owner_city", doc="of the owner's mailing address"),
+            Column("owner_state", doc="of the owner's mailing address: two letters, e.g. `NY`"),
+            Column("owner_zip", doc="of the owner's mailing address: `12345` or `12345-6789`"),
         ),
         ("trap_id", "set_on"),
         "Grease interceptors and the cleaning and pumping frequency the administrator set for each "
@@ -153,6 +168,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
             "'a grease trap needs user_id or parcel_id (whose premises it serves)' END",
             "CASE WHEN pumpout_interval_days < 1 THEN 'pumpout_interval_days must be at least 1' END",
         ),
+        own_day="set_on",
     ),
     _sewer_dataset(
         "pumpouts",
@@ -164,6 +180,7 @@ ENFORCEMENT_DATASETS: tuple[Dataset, ...] = (
         ),
         ("trap_id", "pumped_on"),
         "Grease trap pump-outs from the scavengers' receipted invoices (the sewer use law).",
+        own_day="pumped_on",
     ),
 )
 
@@ -230,10 +247,53 @@ MONITORING_REQUIREMENTS = register(
                 )
             ),
         ),
+        own_day="effective_from",
         group="sewer_administrator",
         description="The testing the administrator specified for each industrial user (the sewer use law: "
         "the types and frequency of testing are specified by the administrator): which parameter, how often "
         "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when to "
         "when.",
+    )
+)
+
+
+# Permits with a history (contract 8.2): a user holds a permit on a day when any of its permits, here or in
+# industrial_users' permit columns, is in effect that day and not withdrawn. A renewal is a new row; a row
+# with a withdrawn_reason removes the permit of that number (assets/sewer_administrator/permits.py).
+PERMITS = register(
+    Dataset(
+        "permits",
+        (
+            Column("user_id", required=True),
+            Column("permit_no", required=True),
+            Column("effective_on", "date", required=True, doc="the permit's first day"),
+            Column("expires_on", "date", required=True, doc="its last day (both days are in effect)"),
+            Column("issued_on", "date", doc="the day the administrator issued it (blank: not on file)"),
+            Column(
+                "withdrawn_reason",
+                doc="why the permit of this number is withdrawn (given: the permit, here or in the "
+                "industrial users file, is removed and covers no day; blank: in force)",
+            ),
+        ),
+        key=("user_id", "permit_no"),
+        extensions=BY_HAND,
+        finish=(
+            Step(
+                reasons=(
+                    "CASE WHEN expires_on < effective_on THEN 'expires_on ' "
+                    "|| strftime(expires_on, '%Y-%m-%d') || ' is before effective_on ' "
+                    "|| strftime(effective_on, '%Y-%m-%d') || ': the permit would never be in effect; "
+                    "correct one of the two dates' END",
+                )
+            ),
+        ),
+        # a permit is a fact from its first day (contract 8.1: "a permit's effective day"); one issued after
+        # the day judged is not yet one either (sql/sewer/insert_user_permits.sql)
+        own_day="effective_on",
+        group="sewer_administrator",
+        description="Industrial users' permits, each with its term (the sewer use law's permits): a renewal "
+        "adds a row and never shortens another permit; a row with a withdrawn_reason removes the permit of "
+        "its number, wherever it was given.",
+        answers=("permit_no", "effective_on", "expires_on", "issued_on", "withdrawn_reason"),
     )
 )

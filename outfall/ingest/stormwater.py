@@ -26,6 +26,7 @@ from outfall.ingest.datasets import (
     BY_HAND,
     Column,
     Dataset,
+    LaterFact,
     Step,
     jurisdiction_vocabulary,
     key_vocabulary,
@@ -153,6 +154,8 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             ),
             key=("site_id", "milestone", "occurs_on"),
             extensions=BY_HAND,
+            # a milestone is the SWPPP's plan (an inspection to come); its notice a fact of its own day
+            later_facts=(LaterFact("notified_at", ("notified_by",)),),
             group="stormwater_officer",
             description="Construction milestones and when the applicant notified the enforcement official "
             "(the stormwater law of the site's jurisdiction: notice the hours it sets before each "
@@ -181,6 +184,8 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             ),
             key=("site_id", "contractor"),
             extensions=BY_HAND,
+            own_day="first_work_on",
+            later_facts=(LaterFact("signed_on", ("title", "signer_name")),),
             group="stormwater_officer",
             description="Contractors' SWPPP certification statements: signed before undertaking any land "
             "development activity.",
@@ -203,6 +208,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             ),
             key=("site_id", "approved_on"),
             extensions=BY_HAND,
+            own_day="approved_on",
             group="stormwater_officer",
             description="Approved SWPPPs allowing more than five acres disturbed at one time.",
         )
@@ -250,6 +256,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             ),
             extra_columns=(("chapter_number", "VARCHAR"),),
             extensions=BY_HAND,
+            own_day="convicted_on",
             group="stormwater_officer",
             description="Prior convictions of applicants, for the escalating penalties (offenses within "
             "five years).",
@@ -273,7 +280,9 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             ),
             key=("site_id", "report_date", "delivered_on"),
             extensions=BY_HAND,
+            own_day="delivered_on",
             group="stormwater_officer",
+            answers=("delivered_on", "method"),
             description="Inspection reports delivered to the Stormwater Management Officer (where the rules "
             "ask for it: weekly).",
         )
@@ -334,6 +343,18 @@ ILLICIT_DISCHARGES = register(
         ),
         key=("case_id",),
         extensions=BY_HAND,
+        own_day="discovered_on",
+        later_facts=(
+            LaterFact("notified_on"),
+            LaterFact("written_confirmation_on"),
+            LaterFact("nov_on", ("abatement_due", "nov_requires")),
+            LaterFact("appeal_received_on"),
+            LaterFact("hearing_on"),
+            LaterFact("appeal_decided_on", ("appeal_outcome",)),
+            LaterFact("abated_on", ("abated_by", "abatement_cost_usd")),
+            LaterFact("cost_notice_on"),
+            LaterFact("protest_received_on"),
+        ),
         group="stormwater_officer",
         description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, "
         "the responsible person's notice to the Town, the notice of violation, appeal, abatement and the "
@@ -355,6 +376,7 @@ ILLICIT_PAYMENTS = register(
         ),
         key=("case_id", "paid_on", "amount_usd", "receipt_no"),
         extensions=BY_HAND,
+        own_day="paid_on",
         group="stormwater_officer",
         description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: "
         "in not more than 12 equal payments, 18% a year on the balance).",
@@ -378,6 +400,19 @@ SMP_PRACTICES = register(
         ),
         key=("practice_id",),
         extensions=BY_HAND,
+        later_facts=(
+            LaterFact("as_built_received_on", ("as_built_pe_certified",)),
+            *(
+                LaterFact(c)
+                for c in (
+                    "final_plan_approved_on",
+                    "maintenance_agreement_recorded_on",
+                    "final_acceptance_on",
+                    "one_year_inspection_on",
+                    "guarantee_released_on",
+                )
+            ),
+        ),
         group="stormwater_officer",
         description="Permanent stormwater management practices of the construction sites: as-built plans, "
         "the maintenance agreement, final acceptance, the one-year inspection and the release of the "

@@ -77,15 +77,17 @@ def volume_words(volume: Fraction, unit: str) -> str:
     return f"{text} {singular if volume == 1 else plural}"
 
 
-def meter_amount(tiers: Any, size_in: float | None) -> tuple[Decimal | None, str]:
-    """The amount of a schedule by meter size for a meter of ``size_in`` inches, and the step in words; None
+def meter_amount(tiers: Any, size_in: float | None) -> tuple[Any, str]:
+    """The amount of a schedule by meter size for a meter of ``size_in`` inches (a Decimal, or the rules'
+    ``SetElsewhere`` where the law sets the step's amount in another document), and the step in words; None
     (and why) when the size is unknown or above every step."""
     if size_in is None:
         return None, "no meter size on file"
     low = None
     for tier in tiers:
         if tier.max_in is None or size_in <= tier.max_in:
-            return Decimal(str(tier.usd)), f"a {size_in:g} in meter ({_band(low, tier.max_in)})"
+            usd = tier.usd if hasattr(tier.usd, "set_by") else Decimal(str(tier.usd))
+            return usd, f"a {size_in:g} in meter ({_band(low, tier.max_in)})"
         low = tier.max_in
     return None, f"a {size_in:g} in meter is above every step of the schedule"
 

@@ -389,9 +389,13 @@ def violation_days(correct_by: dt.date, corrected_on: dt.date | None, as_of: dt.
     return 1 + max(0, extra)
 
 
-def max_penalty(days: int, fine_max: float | int | str, civil_max: float | int | str) -> Decimal:
-    """The most the sewer use law's penalty section allows: per day, the fine plus the civil penalty."""
-    return (Decimal(str(fine_max)) + Decimal(str(civil_max))) * int(days)
+def max_penalty(
+    days: int, fine_max: float | int | str | None, civil_max: float | int | str | None
+) -> Decimal | None:
+    """The most the sewer use law's penalty section allows: per day, the fine plus the civil penalty, each
+    as the section states it (a part it does not have adds nothing); None when it states neither amount."""
+    stated = [Decimal(str(v)) for v in (fine_max, civil_max) if v is not None]
+    return sum(stated, Decimal(0)) * int(days) if stated else None
 
 
 # ----------------------------------------------------- grease interceptors

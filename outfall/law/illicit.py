@@ -18,8 +18,9 @@ Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
 - ``appeal`` (notice of violation and appeal both dated): due 15 days after
   the notice of violation (the law, appeal); satisfied by the appeal's receipt, so it
   is ``met`` or ``late``, never open.
-- ``appeal_hearing`` (appeal received): due 15 days after receipt (the law, appeal);
-  satisfied by ``hearing_on``, or by ``appeal_decided_on`` when no hearing day is on file.
+- ``appeal_hearing`` (appeal received in time): due 15 days after receipt (the law, appeal);
+  satisfied by ``hearing_on``, or by ``appeal_decided_on`` when no hearing day is on file. An appeal
+  received after its days is no appeal (contract 8.5): no hearing is owed.
 - ``abatement``: due 15 days after the appeal's decision when one was decided
   (the law, enforcement measures after an appeal), otherwise the deadline set in
   the notice of violation (the law, notice of violation); satisfied by
@@ -28,8 +29,8 @@ Deadlines (``illicit_deadlines``), one row per obligation whose trigger exists:
   satisfied_on still shows an abatement made meanwhile). An appeal decided
   ``vacated`` ends the case: no abatement row. An appeal decided with no
   outcome on file is read as upholding the notice (the law's words). An appeal
-  received after its 15 days (moved by § 25-a) suspends nothing: the abatement
-  stays due by the notice's deadline and the penalty runs (contract 7.4,
+  received after its 15 days (moved by § 25-a) is no appeal: it suspends nothing,
+  the abatement stays due by the notice's deadline (contracts 7.4, 8.5,
   ``appeal_in_time``).
 - ``cost_notice`` (abated by the Town, on a known day): due 30 days after the
   abatement (the law, cost of abatement); satisfied by ``cost_notice_on``.
@@ -70,11 +71,10 @@ of abatement, liability and criminal prosecution):
 - --as-of before interest_from: no interest (0.00);
 - max_penalty: $350 for each penalty day (``case_penalty_days``): each day
   from discovery through abatement (or through --as-of while not abated),
-  both ends counted, except the days an appeal was pending (from
-  appeal_received_on through the day before appeal_decided_on, or through
-  --as-of while undecided; the day of the decision counts again) and, when
-  the appeal was decided ``vacated``, every day after the notice of violation;
-  0 when --as-of is before discovery.
+  both ends counted, the days an appeal was pending included (the law postpones
+  the abatement during a timely appeal and says nothing of the penalty:
+  contract 8.5); when the appeal was decided ``vacated``, no day after the
+  notice of violation; 0 when --as-of is before discovery.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def case_problem(case: IllicitCase) -> str | None:
     """Why a case cannot be judged as entered, in plain words, or None.
 
     An appeal's outcome without the day it was decided: the days the appeal was pending (no
-    abatement due, no penalty) end on that day, so it is needed."""
+    abatement due) end on that day, so it is needed."""
     if case.appeal_outcome is not None and case.appeal_decided_on is None:
         return (
             f"the appeal's outcome ({case.appeal_outcome}) is given but not the day it was decided "
@@ -208,8 +208,9 @@ def appeal_in_time(
     extensions: Iterable[DeadlineExtension] | None,
 ) -> bool:
     """Whether the notice of appeal was received within its days of the notice of violation (their last day
-    moved off a weekend or holiday by General Construction Law § 25-a): only such an appeal suspends the
-    abatement and the penalty (contract 7.4). No appeal, or no notice's day to count from: True."""
+    moved off a weekend or holiday by General Construction Law § 25-a): only such an appeal is an appeal,
+    which postpones the abatement and asks for a hearing (contracts 7.4, 8.5). No appeal, or no notice's day
+    to count from: True."""
     if case.appeal_received_on is None or case.nov_on is None:
         return True
     due, _moved = extended_due(
@@ -287,12 +288,12 @@ def illicit_deadlines(
         add_period(
             "appeal", "illicit_discharges.appeal", _plus(nov, terms.appeal_days), appealed, rules.appeal
         )
-    if appealed is not None:
+    in_time = appeal_in_time(case, terms, calendar, extensions)
+    if appealed is not None and in_time:  # a late appeal is no appeal: no hearing is owed (contract 8.5)
         heard = case.hearing_on if case.hearing_on is not None else case.appeal_decided_on
         add("appeal_hearing", _plus(appealed, terms.hearing_days), heard, rules.appeal_hearing)
 
     decided = seen(case.appeal_decided_on, as_of)
-    in_time = appeal_in_time(case, terms, calendar, extensions)
     if appeal_pending(case, as_of, in_time):
         out.append(
             Deadline(
@@ -417,43 +418,29 @@ def penalty_days(
     discovered_on: dt.date,
     abated_on: dt.date | None,
     as_of: dt.date,
-    paused: tuple[dt.date, dt.date] | None = None,
     last_day: dt.date | None = None,
 ) -> int:
     """Days from discovery through abatement (or through --as-of while not abated on --as-of), both
-    ends counted, and through ``last_day`` at the latest; less the days from ``paused[0]`` through
-    ``paused[1]`` (both counted) that fall among them. 0 when --as-of is before discovery."""
+    ends counted, and through ``last_day`` at the latest. 0 when --as-of is before discovery."""
     end = seen(abated_on, as_of) or as_of
     if last_day is not None:
         end = min(end, last_day)
-    days = max(0, (end - discovered_on).days + 1)
-    if paused is not None:
-        first, last = max(paused[0], discovered_on), min(paused[1], end)
-        days -= max(0, (last - first).days + 1)
-    return days
+    return max(0, (end - discovered_on).days + 1)
 
 
-def case_penalty_days(case: IllicitCase, as_of: dt.date, in_time: bool = True) -> int:
-    """The penalty days of a case on --as-of (``penalty_days``), an appeal taken into account:
-
-    - while the appeal was pending no penalty accrues: the days from appeal_received_on through
-      the day before appeal_decided_on are left out (through --as-of while it is not decided on
-      --as-of); the day of the decision counts again;
-    - an appeal decided ``vacated`` ends the case: no day after nov_on counts (after the day
-      before the appeal was received, or decided, when the notice's day is not on file).
-
-    An appeal received after its days (``in_time`` False) pauses nothing (contract 7.4). Dates after
-    --as-of have not happened yet."""
-    received = seen(case.appeal_received_on, as_of) if in_time else None
-    decided = seen(case.appeal_decided_on, as_of)
-    paused = None
-    if received is not None:
-        paused = (received, decided - dt.timedelta(days=1) if decided is not None else as_of)
+def case_penalty_days(case: IllicitCase, as_of: dt.date) -> int:
+    """The penalty days of a case on --as-of (``penalty_days``): every day from discovery, the days an
+    appeal was pending included (the law postpones the abatement during a timely appeal and says nothing
+    of the penalty: contract 8.5); an appeal decided ``vacated`` ends the case: no day after nov_on counts
+    (after the day before the appeal was received, or decided, when the notice's day is not on file).
+    Dates after --as-of have not happened yet."""
     last_day = None
     if appeal_vacated(case, as_of):
         nov = seen(case.nov_on, as_of)
+        received = seen(case.appeal_received_on, as_of)
+        decided = seen(case.appeal_decided_on, as_of)
         last_day = nov if nov is not None else (received or decided) - dt.timedelta(days=1)  # type: ignore[operator]
-    return penalty_days(case.discovered_on, case.abated_on, as_of, paused, last_day)
+    return penalty_days(case.discovered_on, case.abated_on, as_of, last_day)
 
 
 def illicit_charges(
@@ -461,7 +448,6 @@ def illicit_charges(
     payments: Iterable[IllicitPayment],
     terms: IllicitTerms,
     as_of: dt.date,
-    in_time: bool = True,
 ) -> Charges | None:
     """The charges of one case on --as-of; None when it has no abatement cost.
 
@@ -476,7 +462,7 @@ def illicit_charges(
     interest = cents(
         accrued_interest(principal, paid, interest_from, as_of, terms.interest_rate, terms.interest_day_count)
     )
-    days = case_penalty_days(case, as_of, in_time)
+    days = case_penalty_days(case, as_of)
     return Charges(
         case_id=case.case_id,
         principal_usd=principal,

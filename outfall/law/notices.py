@@ -9,11 +9,9 @@
   then it is ``mailed``, dated the mailing day (issued_on), and its last day to correct is
   issued_on + the days it gives (correct_by). A draft starts no deadline and accrues no penalty.
 - When several mailings are recorded for one notice, the earliest mailed_on counts, with that
-  row's days to correct.
-- Sewer (the sewer use law, enforcement): the days to correct may not exceed the
-  maximum in the rules in effect on the mailing day; blank means that maximum.
-- Stormwater (the stormwater law of each jurisdiction): the law leaves the schedule to the
-  officer, so the days must be given.
+  row's days to correct (each later day is a mailing of its own: ``outfall.documents``).
+- The days a mailing gives, and what its row lacks (contract 8.3: a mailing is a record whatever it
+  lacks), are read by ``outfall.documents.period_given`` from the registry's kind of document.
 - the sewer use law's penalty days count from the day after correct_by until the first later compliant
   result (exclusive) or the day judged (inclusive).
 
@@ -154,30 +152,6 @@ def withdrawal(mailings: Iterable[Mailing]) -> str | None:
         {m.withdrawn_reason.strip() for m in rows if m.withdrawn_reason and m.withdrawn_reason.strip()}
     )
     return "; ".join(reasons) or None
-
-
-def correction_days(kind: str, given: int | None, maximum: int | None) -> int:
-    """The days a mailed notice gives to correct.
-
-    sewer: ``given``, or ``maximum`` (the rules' maximum on the mailing day) when blank; more than
-    the maximum is an error (such a row is quarantined at ingestion).
-    stormwater: ``given``, which is required."""
-    if kind == "sewer":
-        if maximum is None:
-            raise ValueError("no maximum period to correct a sewer violation is in effect on the mailing day")
-        days = int(maximum) if given is None else int(given)
-        if days < 0 or days > int(maximum):
-            raise ValueError(
-                f"{days} days to correct is outside 0-{maximum} (the sewer use law's enforcement)"
-            )
-        return days
-    if kind == "stormwater":
-        if given is None:
-            raise ValueError("a stormwater notice needs the days to correct (the officer's schedule)")
-        if int(given) < 0:
-            raise ValueError(f"{given} days to correct is negative")
-        return int(given)
-    raise ValueError(f"unknown kind of notice '{kind}'")
 
 
 def correct_by(

@@ -714,6 +714,25 @@ def certification_finding(
     )
 
 
+def _report_days(
+    inspection_dates: Iterable[dt.date | None],
+    deliveries: Mapping[dt.date, Iterable[dt.date | None]],
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    as_of: dt.date,
+    rules: Any,
+) -> Iterable[tuple[dt.date, dt.date, list[dt.date]]]:
+    """Each inspection report the rules ask to deliver (none without ``report_delivery``): (the
+    inspection's day, the last day to deliver its report by the delivery period in effect on the
+    inspection's day, the days it was delivered on or before ``as_of``, earliest first)."""
+    spec = rules.swppp.report_delivery
+    if spec is None:
+        return
+    for day in _inspections_in_window(inspection_dates, start, active_through(final_stabilization, as_of)):
+        due = day + _days(spec.at(day).max_days_after_inspection)
+        yield day, due, sorted(d for d in deliveries.get(day, ()) if d is not None and d <= as_of)
+
+
 def report_delivery_findings(
     inspection_dates: Iterable[dt.date | None],
     deliveries: Mapping[dt.date, Iterable[dt.date | None]],
@@ -727,13 +746,8 @@ def report_delivery_findings(
 
     deliveries: report (inspection) date -> the dates it was delivered. The
     delivery period in effect on the inspection's day applies."""
-    spec = rules.swppp.report_delivery
-    if spec is None:
-        return []
     out: list[OtherFinding] = []
-    for day in _inspections_in_window(inspection_dates, start, active_through(final_stabilization, as_of)):
-        due = day + _days(spec.at(day).max_days_after_inspection)
-        got = sorted(d for d in deliveries.get(day, ()) if d is not None and d <= as_of)
+    for day, due, got in _report_days(inspection_dates, deliveries, start, final_stabilization, as_of, rules):
         if got and got[0] <= due:
             continue
         if got:
@@ -763,6 +777,23 @@ def report_delivery_findings(
                 )
             )
     return out
+
+
+def reports_awaited(
+    inspection_dates: Iterable[dt.date | None],
+    deliveries: Mapping[dt.date, Iterable[dt.date | None]],
+    start: dt.date,
+    final_stabilization: dt.date | None,
+    as_of: dt.date,
+    rules: Any,
+) -> list[tuple[dt.date, dt.date]]:
+    """The inspection reports the Stormwater Management Officer is still waiting for on ``as_of``: (the
+    inspection's day, the last day to deliver its report) for each inspection whose report is not
+    delivered and whose period to deliver it has not passed (none where the rules have no
+    ``report_delivery``). Each recorded inspection creates this duty of the applicant's; once its period
+    passes undelivered it is a finding of ``report_delivery_findings`` instead."""
+    days = _report_days(inspection_dates, deliveries, start, final_stabilization, as_of, rules)
+    return [(day, due) for day, due, got in days if not got and due >= as_of]
 
 
 # --------------------------------------------------------------------------

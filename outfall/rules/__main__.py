@@ -1,8 +1,9 @@
 """``python -m outfall.rules check | schema | docs``.
 
-- ``check [--rules-dir DIR] [--town NAME]``: read every rules file of the folder as ``outfall run`` reads
-  it; print each file's summary (and what it leaves unstated), or every problem, one line each, in the
-  order of the files and their lines, and exit 2.
+- ``check [--rules DIR] [--town NAME]`` (also ``outfall rules check``): read every rules file of the folder
+  as ``outfall run`` reads it; print each file's summary (what it leaves unstated, what a run will leave
+  not judged for want of it), or every problem, one line each, in the order of the files and their lines,
+  including what a run will need and the file lacks, and exit 2.
 - ``schema``: regenerate ``rules/schema.json`` from the models.
 - ``docs``: regenerate ``docs/rules.md`` from the rules files.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from outfall.paths import REPO_ROOT, RULES_DIR
 from outfall.rules import RulesError, load_all
-from outfall.rules.check import check_folder
+from outfall.rules.check import check_folder, unjudged
 from outfall.rules.generate import docs_text, schema_text
 from outfall.rules.town import default_rules_dir, default_town
 
@@ -28,7 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="read every rules file as `outfall run` does and say what is wrong")
     check.add_argument(
+        "--rules",
         "--rules-dir",
+        dest="rules_dir",
         default=None,
         help="folder of the rules files (default: OUTFALL_RULES_DIR, else the project's rules/)",
     )
@@ -41,9 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("docs", help=f"regenerate {DOCS_FILE.relative_to(REPO_ROOT)}")
     args = parser.parse_args(argv)
     if args.command == "check":
-        return _check(
-            args.rules_dir or default_rules_dir() or None, default_town() if args.town is None else args.town
-        )
+        return check_command(args.rules_dir, args.town)
     try:
         if args.command == "schema":
             _write(SCHEMA_FILE, schema_text())
@@ -55,8 +56,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-def _check(rules_dir: str | None, town: str) -> int:
-    checked = check_folder(rules_dir, town)
+def check_command(rules_dir: str | None, town: str | None) -> int:
+    """Print what checking the folder finds (problems on stderr, the summary on stdout); 0 when a run would
+    start, 2 when it would refuse the folder."""
+    rules_dir = rules_dir or default_rules_dir() or None
+    checked = check_folder(rules_dir, default_town() if town is None else town)
     for problem in checked.problems:
         print(f"outfall: {problem}", file=sys.stderr)
     if checked.problems:
@@ -68,10 +72,14 @@ def _check(rules_dir: str | None, town: str) -> int:
         return 2
     for rules in checked.rules.values():
         print(f"{rules.source}: {rules.name}, version {rules.version}: ok")
+        for note in rules.notes:
+            print(f"  note: {note}")
         if rules.not_stated:
             print(
                 f"  not stated (left empty, reported as such by what needs it): {', '.join(rules.not_stated)}"
             )
+        for line in unjudged(rules):
+            print(f"  a run will say: {line}")
     print(f"the town running Outfall: {checked.town.jurisdiction}")
     return 0
 

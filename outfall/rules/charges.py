@@ -7,7 +7,9 @@ says which, and the loader refuses a file that names a model whose section it la
 A volume charge is dated rates per unit of volume (per 1,000 gallons, per 100 cubic feet ...), each with
 the least charge of a billing period (an amount, or an amount by meter size), for premises inside or
 outside the corporate limits; a flat charge for unmetered premises; and fixed charges by meter size (a
-capital charge), each with its own dates. The pure functions that apply them are ``outfall/law/charges.py``.
+capital charge), each with its own dates. Any amount may be written ``{set_by: ...}`` where the law sets
+it in another document: the period's volume is shown and the charge is reported as set there, never
+0. The pure functions that apply them are ``outfall/law/charges.py``.
 """
 
 # (no "from __future__ import annotations": pydantic would evaluate every annotation string at import)
@@ -18,8 +20,9 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from outfall.rules.amounts import AmountMoney, AmountRate
 from outfall.rules.dated import Dated, Entries, Model
-from outfall.rules.types import Citation, FlagOrNull, Money, NonNegativeNumber, Rate, Text
+from outfall.rules.types import Citation, FlagOrNull, NonNegativeNumber, Text
 
 ChargeModel = Literal["units", "volume", "both"]
 BillingPeriod = Literal["month", "quarter", "year"]
@@ -31,8 +34,8 @@ class MeterTier(Model):
 
     max_in: NonNegativeNumber | None
     """Meters up to this size, in inches, this one included (null: every larger meter)."""
-    usd: Money
-    """The amount for such a meter."""
+    usd: AmountMoney
+    """The amount for such a meter (or {set_by: ...} where the law sets it in another document)."""
 
 
 def _tiers_ascending(tiers: list[MeterTier], where: str) -> None:
@@ -75,10 +78,12 @@ class _Premises(Dated):
 class VolumeRate(_Premises):
     """The charge per unit of volume of water used by metered premises, and the least charge of a period."""
 
-    usd_per_unit: Rate
-    """Dollars per unit of volume (the unit of `volume_charges.unit`)."""
-    minimum_usd: Money | None = None
-    """The least charge of a billing period (left out: none, or by meter size)."""
+    usd_per_unit: AmountRate
+    """Dollars per unit of volume (the unit of `volume_charges.unit`), or {set_by: ...} where the law sets
+    the rate in another document (an ordinance's appendix, a resolution)."""
+    minimum_usd: AmountMoney | None = None
+    """The least charge of a billing period (left out: none, or by meter size; {set_by: ...}: set in another
+    document)."""
     minimum_by_meter: list[MeterTier] | None = None
     """The least charge of a billing period by water meter size."""
 
@@ -96,8 +101,8 @@ class VolumeRate(_Premises):
 class FlatCharge(_Premises):
     """A flat charge of a billing period for unmetered premises."""
 
-    usd: Money
-    """Dollars a billing period."""
+    usd: AmountMoney
+    """Dollars a billing period (or {set_by: ...})."""
 
 
 class FixedCharge(_Premises):

@@ -43,7 +43,7 @@ class RulesError(ValueError):
 
     The message is one line naming the file, the entry's path and what is wrong. ``problems`` lists every
     problem found, one line each, in the order of the file (the message names the first and counts the
-    others; ``python -m outfall.rules check`` prints them all).
+    others; ``outfall rules check`` prints them all).
     """
 
     def __init__(self, message: str, problems: list[str] | None = None):
@@ -193,7 +193,7 @@ def _check_overlaps(
                 "is in effect {b}, and so is entry [{other}]{what} ({a}): two entries of the same rule "
                 "may not both be in effect on {day}; {hint}",
                 {
-                    "day": str(day),
+                    "day": day_text(day),
                     "other": i,
                     "what": what,
                     "a": period_text(earlier),

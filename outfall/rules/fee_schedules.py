@@ -12,7 +12,7 @@ the records for:
 
 A schedule of anything else (``prices: other``: connection and tap fees, filing fees) is data the rules
 state and the documentation shows; no record of the inputs says what to charge it on, so no amount is
-computed, and ``python -m outfall.rules check`` says so.
+computed, and ``outfall rules check`` says so.
 """
 
 # (no "from __future__ import annotations": pydantic would evaluate every annotation string at import)
@@ -22,8 +22,9 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from outfall.rules.amounts import AmountMoney
 from outfall.rules.dated import Dated, Model
-from outfall.rules.types import Money, Parameter, Text
+from outfall.rules.types import Parameter, Text
 
 Prices = Literal["samples_taken_by_town", "other"]
 SAMPLE_UNITS = ("sampling", "test", "sample")
@@ -34,8 +35,8 @@ class FeeItem(Model):
 
     item: Text
     """The item as the schedule names it (e.g. "Heavy metal analysis")."""
-    usd: Money
-    """Its amount, dollars."""
+    usd: AmountMoney
+    """Its amount, dollars, or {set_by: ...} where the schedule leaves it to another document."""
     per: Text
     """What it is charged per: for the samples the town took, sampling (each sample), test (each parameter
     listed that a sample was tested for) or sample (each sample tested for any parameter listed); for

@@ -14,7 +14,8 @@ import sys
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, get_args
+from types import UnionType
+from typing import Annotated, Any, get_args
 
 from pydantic import BaseModel
 
@@ -165,6 +166,7 @@ TITLES = {
     "inspection_fees": "Water and sewer inspection fees",
     "required_testing": "Required testing (monitoring requirements)",
     "worklist": "What to do next: the week of actions due",
+    "own_names": "The municipality's own names (it serves itself no notice)",
 }
 
 INTRO = """\
@@ -323,6 +325,8 @@ def _section(rules: Rules, name: str) -> list[str]:
     doc = _words(field_doc(Rules, name))
     if isinstance(value, str):  # a word the code reads (charge_model)
         lines += [doc, "", f"**{value}**", ""]
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):  # names (own_names)
+        lines += [doc, ""] + [f"- {v}" for v in value] + ([] if value else ["None."]) + [""]
     elif name == "discharge_limits":
         lines += [doc.rstrip(".") + ". A result above an upper limit (or below a lower one) breaks it.", ""]
         lines += _limits(value, "None.")
@@ -362,12 +366,13 @@ def _section(rules: Rules, name: str) -> list[str]:
                 "",
             ]
         for rate in value.rates:
-            lines += [
-                f"- {rate.parameter}: **{_value(rate.usd_per_lb)} per pound**, adopted by {rate.adopted_by}, "
-                f"in effect {rate.period_text()} ({_words(rate.citation)})"
-            ]
+            usd = rate.usd_per_lb
+            said = usd.words() if hasattr(usd, "set_by") else f"{_value(usd)} per pound"
+            adopted = f", adopted by {rate.adopted_by}" if rate.adopted_by else ""
+            when = f"in effect {rate.period_text()} ({_words(rate.citation)})"
+            lines += [f"- {rate.parameter}: **{said}**{adopted}, {when}"]
         lines += [""] if value.rates else []
-        for part in ("per_volume", "per_strength", "multipliers", "permit"):
+        for part in ("thresholds", "per_volume", "per_strength", "per_flow", "multipliers", "permit"):
             if getattr(value, part):
                 label = _words(field_doc(type(value), part)).rstrip(".")
                 lines += [f"#### {label} (`surcharge.{part}`)", ""] + _versions(
@@ -393,6 +398,131 @@ def _section(rules: Rules, name: str) -> list[str]:
     return lines
 
 
+# ============================================================ every key, for any town
+
+REFERENCE = """\
+## Every key of a rules file, and the words it takes
+
+What follows is written from the models, not from any town's file: each section a rules file may have, in
+the order of the file, and each of its keys with what it means and the values or words it takes. A section
+or a key a town's code does not state is left out of its file (or written `""`): whatever needs it is then
+not judged, and says so. An entry of a dated list has a `citation` (the section of the law or the adopted
+act it comes from) and `effective_from` (its first day; `null` where the code does not state it), and may
+have `effective_to` (its last day). An amount (dollars) may be written `{set_by: "..."}` where the code sets
+it in another document (an appendix, a resolution): it is then shown as set there, never as 0.
+"""
+
+
+def _takes(model: type[BaseModel], name: str) -> str:
+    """The values or words a key takes, in words: 'one of a, b', 'true or false', 'a list of entries' ..."""
+    from typing import Literal, Union, get_origin
+
+    field = model.model_fields[name]
+    for meta in field.metadata:
+        schema = getattr(meta, "json_schema", None)
+        if isinstance(schema, dict) and schema.get("enum"):
+            return "the word " + ", or ".join(
+                f"`{str(w).lower() if isinstance(w, bool) else w}`" for w in schema["enum"]
+            )
+    annotation = field.annotation
+    while True:
+        origin = get_origin(annotation)
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if origin is Annotated and args:
+            meta = getattr(annotation, "__metadata__", ())
+            for m in meta:
+                schema = getattr(m, "json_schema", None)
+                if isinstance(schema, dict) and schema.get("enum"):
+                    return "the word " + ", or ".join(f"`{w}`" for w in schema["enum"])
+            annotation = args[0]
+            continue
+        if origin in (Union, UnionType) and len(args) == 1:
+            annotation = args[0]
+            continue
+        break
+    origin = get_origin(annotation)
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if origin is Literal:
+        return "one of " + ", ".join(f"`{a}`" for a in args)
+    if origin in (Union, UnionType) and any(
+        getattr(a, "__name__", "") == "SetElsewhere" for a in _flat(args)
+    ):
+        return "an amount in dollars, or `{set_by: ...}`"
+    if annotation is bool:
+        return "true or false"
+    if isinstance(origin, type) and issubclass(origin, (Versions, Entries)):
+        return "a list of dated entries"
+    if origin is list:
+        return "a list"
+    if origin is dict:
+        return "a mapping"
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "a section of keys"
+    if origin in (Union, UnionType):
+        return "one of several shapes (see the keys below)"
+    return {str: "text", float: "a number", int: "a whole number", dt.date: "a date (YYYY-MM-DD)"}.get(
+        annotation, "a value"
+    )
+
+
+def _flat(args: Any) -> list:
+    out = []
+    for a in args:
+        inner = get_args(a)
+        out += _flat(inner) if inner and getattr(a, "__metadata__", None) is not None else [a]
+    return out
+
+
+def _item_model(model: type[BaseModel], name: str) -> type[BaseModel] | None:
+    """The model of the key's entries or section, when it has keys of its own."""
+    stack = [model.model_fields[name].annotation]
+    while stack:
+        annotation = stack.pop()
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return annotation
+        stack += list(get_args(annotation))
+    return None
+
+
+def _reference_keys(model: type[BaseModel], path: str, depth: int, seen: set) -> list[str]:
+    lines = []
+    indent = "  " * depth
+    for name in model.model_fields:
+        if name in ("citation", "effective_from", "effective_to") and depth:
+            continue
+        doc = _words(field_doc(model, name)) or (
+            "The section of the law (code, chapter, section) or the adopted act it comes from."
+            if name == "citation"
+            else name.replace("_", " ")
+        )
+        lines.append(f"{indent}- `{name}` ({_takes(model, name)}): {doc}")
+        inner = _item_model(model, name)
+        if (
+            inner is not None
+            and inner.__name__ not in seen
+            and depth < 3
+            and inner.__name__ != "SetElsewhere"
+        ):
+            lines += _reference_keys(inner, f"{path}.{name}", depth + 1, seen | {inner.__name__})
+    return lines
+
+
+def reference_text() -> str:
+    """Every section and key of a rules file, from the models: what each means and the words it takes."""
+    lines = [REFERENCE]
+    for name in Rules.model_fields:
+        if name in ("jurisdiction", "name", "version", "timezone"):
+            continue
+        doc = _words(field_doc(Rules, name))
+        lines += [f"### `{name}`: {TITLES.get(name, name.replace('_', ' '))}", ""]
+        inner = _item_model(Rules, name)
+        lines += [doc or _words(inner.__doc__ if inner is not None else ""), ""]
+        lines += [f"Takes {_takes(Rules, name)}.", ""]
+        if inner is not None:
+            lines += _reference_keys(inner, name, 0, {inner.__name__}) + [""]
+    return "\n".join(lines)
+
+
 def docs_text(rules_by_jurisdiction: dict[str, Rules]) -> str:
     lines = [INTRO]
     for rules in rules_by_jurisdiction.values():
@@ -402,6 +532,7 @@ def docs_text(rules_by_jurisdiction: dict[str, Rules]) -> str:
             if name in ("jurisdiction", "name", "version", "timezone") or getattr(rules, name) is None:
                 continue
             lines += _section(rules, name)
+    lines += [reference_text()]
     text = "\n".join(lines).rstrip("\n") + "\n"
     while "\n\n\n" in text:
         text = text.replace("\n\n\n", "\n\n")

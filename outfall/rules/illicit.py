@@ -28,10 +28,11 @@ class IllicitRules(Model):
     abatement_after_appeal: Text
     """With the abatement after an appeal's decision upholding the notice."""
     abatement_suspended: Text
-    """With the abatement while an appeal is pending, when it is not due."""
+    """With the abatement while an appeal received in time is pending, when it is not due (the penalty is
+    not postponed)."""
     appeal_late: Text
-    """With the abatement of a case whose notice of appeal came after the days allowed: such an appeal
-    suspends neither the abatement nor the penalty."""
+    """With the abatement of a case whose notice of appeal came after the days allowed: such an appeal is
+    no appeal: it suspends nothing and no hearing is held on it."""
     cost_notice: Text
     """With the notice of the cost of an abatement made by the Town."""
     protest: Text

@@ -7,7 +7,7 @@ path and what is wrong, in words for the person who edits the file, e.g.
 
 When a file has several problems, the first in the file is named and the count
 of the others follows; the error's ``problems`` lists every one, in the order of
-the file (``python -m outfall.rules check`` prints them all).
+the file (``outfall rules check`` prints them all).
 
 A value written as ``""`` is one the law does not state: it is left out, as if
 the key were not written. An optional key left out is simply not applied; an
@@ -30,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 
 from outfall.paths import RULES_DIR
 from outfall.rules.dated import RulesError, _DatedList
+from outfall.rules.implemented import OLD_WORDS
 from outfall.rules.models import Rules
 from outfall.rules.types import show
 
@@ -221,12 +222,15 @@ def _problems(
             # a required key written "": point at it, and say what to do
             line = lines.get(path + (error["loc"][-1],))
             path = path + (error["loc"][-1],)
-            text = (
-                "is empty: fill it in"
-                if len(path) == 1
-                else 'is empty: write the law\'s value, or leave every value of this entry "" where the '
-                "law states none"
-            )
+            if len(path) == 1:
+                text = "is empty: fill it in"
+            elif path + ("set_by",) in emptied:  # {set_by: ""}: an amount set elsewhere, but where?
+                text = 'is empty: write where the law sets the amount (e.g. set_by: "Appendix A")'
+            else:
+                text = (
+                    'is empty: write the law\'s value, or leave every value of this entry "" where the '
+                    "law states none"
+                )
         else:
             line = lines.get(path) if path else None  # the whole file: no one line to point at
         found.append((line or 0, path, text))
@@ -325,8 +329,29 @@ def parse_rules(text: str, source: Path) -> Rules:
     rules._not_stated = tuple(
         path_text(p) for p in sorted(emptied, key=lambda p: lines.get(p, 0)) if not _inside(p, emptied)
     )
+    rules._notes = tuple(_old_words(stated, lines, where))
     _bind(rules, source.name)
     return rules
+
+
+def _old_words(data: dict, lines: dict[tuple, int], where: str) -> list[str]:
+    """A line for each renamed old word the file still uses (read as the new word)."""
+    out = []
+    for (group, name), words in OLD_WORDS.items():
+        for i, version in enumerate((data.get(group) or {}).get(name) or ()):
+            value = version.get("value") if isinstance(version, dict) else None
+            if value in words:
+                path = (group, name, i, "value")
+                out.append(
+                    problem_line(
+                        where,
+                        lines.get(path, 0),
+                        path,
+                        f"{value!r} is the old word for {words[value]!r}; it is read as {words[value]!r} "
+                        f"(write {words[value]!r})",
+                    )
+                )
+    return out
 
 
 def _inside(path: tuple, paths: set[tuple]) -> bool:

@@ -19,11 +19,12 @@ for the person who edits a rules file.
 # (no "from __future__ import annotations": pydantic would evaluate every annotation string at import)
 
 import datetime as dt
+import string
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import BeforeValidator, Field, PrivateAttr, WithJsonSchema, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
 from outfall import vocab
@@ -34,7 +35,7 @@ from outfall.rules.dated import Dated, Entries, Model, RulesError, Versions
 from outfall.rules.fee_schedules import FeeScheduleEntry
 from outfall.rules.fees import FeeSchedule
 from outfall.rules.illicit import IllicitTerms
-from outfall.rules.implemented import unimplemented
+from outfall.rules.implemented import OLD_WORDS, WORDS, renamed, unimplemented
 from outfall.rules.practices import PracticeTerms
 from outfall.rules.surcharges import Surcharge
 from outfall.rules.types import (
@@ -217,66 +218,128 @@ class Readings(Model):
     """A site's disturbed acres are taken as disturbed at one time."""
 
 
+def _word_reading(group: str, name: str) -> Any:
+    """The model of one named reading: its ``value`` is the one word this version implements (the schema's
+    enum and the docs say which, and what it means)."""
+    word, meaning = WORDS[group][name]
+    words = [word, *OLD_WORDS.get((group, name), {})]
+    kind: Any = (
+        Annotated[bool, BeforeValidator(_reading_flag), WithJsonSchema({"type": "boolean", "enum": [word]})]
+        if isinstance(word, bool)
+        else Annotated[str, BeforeValidator(_reading_text), WithJsonSchema({"type": "string", "enum": words})]
+    )
+    said = "true" if word is True else word
+    old = "".join(f" (the old word {o!r} is read as {said!r})" for o in OLD_WORDS.get((group, name), {}))
+    return create_model(
+        "".join(part.title() for part in name.split("_")) + "Reading",
+        __base__=Dated,
+        __module__=__name__,
+        __doc__=f"A reading of ambiguous law: {meaning}.",
+        value=(kind, Field(description=f"{said}: {meaning}{old}.")),
+    )
+
+
+def _reading_text(value: Any) -> Any:
+    if not isinstance(value, str) or not value.strip():
+        raise _error("{value} is not a word (write the reading's word)", value=show(value))
+    return value
+
+
+def _reading_flag(value: Any) -> Any:
+    if not isinstance(value, bool):
+        raise _error("{value} is not true or false", value=show(value))
+    return value
+
+
+def _renamed_words(group: str, data: Any) -> Any:
+    """A renamed old word (``OLD_WORDS``) read as the new one."""
+    if not isinstance(data, dict):
+        return data
+    out = dict(data)
+    for name, versions in data.items():
+        if isinstance(versions, list):
+            out[name] = [
+                {**v, "value": renamed(group, name, v.get("value"))} if isinstance(v, dict) else v
+                for v in versions
+            ]
+    return out
+
+
+_SC = "readings_sewer_compliance"
+_EN = "readings_enforcement"
+
+
 class SewerComplianceReadings(Model):
     """Readings of the sewer use law where the law and the contract leave a choice (the code refuses a
-    value it does not implement)."""
+    value it does not implement; each key's one word, and what it means, is in docs/rules.md)."""
 
-    daily_value: Versions[WordReading] | None = None
+    daily_value: Versions[_word_reading(_SC, "daily_value")] | None = None  # type: ignore[valid-type]
     """How a day's value is formed for a daily-maximum limit."""
-    monthly_value: Versions[WordReading] | None = None
+    monthly_value: Versions[_word_reading(_SC, "monthly_value")] | None = None  # type: ignore[valid-type]
     """How a month's value is formed for a monthly-average limit."""
-    overlapping_permit_limits: Versions[WordReading] | None = None
+    overlapping_permit_limits: Versions[_word_reading(_SC, "overlapping_permit_limits")] | None = None  # type: ignore[valid-type]
     """Which permit limit applies when two are in effect on one day."""
-    nondetect_against_minimum: Versions[WordReading] | None = None
+    nondetect_against_minimum: Versions[_word_reading(_SC, "nondetect_against_minimum")] | None = None  # type: ignore[valid-type]
     """How a non-detect is judged against a minimum limit."""
-    slug_usual_interval: Versions[WordReading] | None = None
+    slug_usual_interval: Versions[_word_reading(_SC, "slug_usual_interval")] | None = None  # type: ignore[valid-type]
     """How a meter's usual reading interval is measured."""
-    slug_duration_display: Versions[WordReading] | None = None
+    slug_duration_display: Versions[_word_reading(_SC, "slug_duration_display")] | None = None  # type: ignore[valid-type]
     """How a slug's duration is shown."""
-    permit_in_effect: Versions[WordReading] | None = None
+    permit_in_effect: Versions[_word_reading(_SC, "permit_in_effect")] | None = None  # type: ignore[valid-type]
     """Which days a user's permit is in effect, from its permit_effective and permit_expires dates."""
-    permit_term_unknown: Versions[WordReading] | None = None
+    permit_term_unknown: Versions[_word_reading(_SC, "permit_term_unknown")] | None = None  # type: ignore[valid-type]
     """What a user with neither permit date means for the finding of discharges without a permit."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_words(cls, data: Any) -> Any:
+        return _renamed_words(_SC, data)
 
     @model_validator(mode="after")
     def _implemented(self) -> "SewerComplianceReadings":
-        return _refuse_unimplemented(self, "readings_sewer_compliance")
+        return _refuse_unimplemented(self, _SC)
 
 
 class EnforcementReadings(Model):
     """Readings of the enforcement law where the text and the inputs leave a choice (the code refuses a
-    value it does not implement)."""
+    value it does not implement; each key's one word, and what it means, is in docs/rules.md)."""
 
-    sewer_notice_date: Versions[WordReading] | None = None
+    sewer_notice_date: Versions[_word_reading(_EN, "sewer_notice_date")] | None = None  # type: ignore[valid-type]
     """The day a notice of violation is dated."""
-    sewer_correction_judged_by: Versions[WordReading] | None = None
+    sewer_correction_judged_by: Versions[_word_reading(_EN, "sewer_correction_judged_by")] | None = None  # type: ignore[valid-type]
     """What shows a violation corrected in time."""
-    sewer_penalty_days: Versions[WordReading] | None = None
+    sewer_penalty_days: Versions[_word_reading(_EN, "sewer_penalty_days")] | None = None  # type: ignore[valid-type]
     """Which days count toward the sewer use law's penalty."""
-    accidental_statement_from: Versions[WordReading] | None = None
+    accidental_statement_from: Versions[_word_reading(_EN, "accidental_statement_from")] | None = None  # type: ignore[valid-type]
     """The day the accidental-discharge statement period runs from."""
-    self_monitoring_aware_on: Versions[WordReading] | None = None
+    self_monitoring_aware_on: Versions[_word_reading(_EN, "self_monitoring_aware_on")] | None = None  # type: ignore[valid-type]
     """The day a user is taken to become aware of a violation."""
-    resample_by_any_lab: Versions[FlagReading] | None = None
+    resample_by_any_lab: Versions[_word_reading(_EN, "resample_by_any_lab")] | None = None  # type: ignore[valid-type]
     """Whether any later result satisfies the repeat sampling."""
-    late_report_not_received: Versions[WordReading] | None = None
+    late_report_not_received: Versions[_word_reading(_EN, "late_report_not_received")] | None = None  # type: ignore[valid-type]
     """How late a report not yet received is."""
-    late_report_counts: Versions[WordReading] | None = None
+    late_report_counts: Versions[_word_reading(_EN, "late_report_counts")] | None = None  # type: ignore[valid-type]
     """Which reports count for the late-report criterion."""
-    snc_publication_period: Versions[WordReading] | None = None
+    snc_publication_period: Versions[_word_reading(_EN, "snc_publication_period")] | None = None  # type: ignore[valid-type]
     """The period the annual list of significant noncompliance covers."""
-    surcharge_threshold: Versions[WordReading] | None = None
-    """The concentration above which a surcharge is owed."""
-    surcharge_concentration: Versions[WordReading] | None = None
+    surcharge_threshold: Versions[_word_reading(_EN, "surcharge_threshold")] | None = None  # type: ignore[valid-type]
+    """The concentration a surcharge by the pound counts from where the rules state no surcharge
+    threshold."""
+    surcharge_concentration: Versions[_word_reading(_EN, "surcharge_concentration")] | None = None  # type: ignore[valid-type]
     """How a month's concentration is formed for a surcharge."""
-    surcharge_flow: Versions[WordReading] | None = None
+    surcharge_flow: Versions[_word_reading(_EN, "surcharge_flow")] | None = None  # type: ignore[valid-type]
     """How a month's volume is formed for a surcharge."""
-    grease_due_from: Versions[WordReading] | None = None
+    grease_due_from: Versions[_word_reading(_EN, "grease_due_from")] | None = None  # type: ignore[valid-type]
     """The day a grease interceptor's next pump-out is counted from."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_words(cls, data: Any) -> Any:
+        return _renamed_words(_EN, data)
 
     @model_validator(mode="after")
     def _implemented(self) -> "EnforcementReadings":
-        return _refuse_unimplemented(self, "readings_enforcement")
+        return _refuse_unimplemented(self, _EN)
 
 
 def _refuse_unimplemented(readings: Any, group: str) -> Any:
@@ -542,20 +605,40 @@ class Billing(Dated):
 
 
 class SewerCorrection(Dated):
-    """The period a notice of violation gives to correct it."""
+    """The period a notice of violation gives to correct it: a number of days the law states (max_days, or
+    days), or a period the law leaves to the notice ("a reasonable time", set_per_notice: true), which the
+    administrator gives in each notice (notices_mailed.correct_within_days)."""
 
-    max_days: Count
-    """The law's maximum period, in days."""
+    max_days: Count | None = None
+    """The law's maximum period, in days (left out: the law states no maximum)."""
     days: Count | None = None
     """The period the administrator gives (left out: the maximum)."""
+    set_per_notice: Flag = False
+    """true where the law gives no number of days ("a reasonable time", "a period determined by the
+    Director"): each notice's days are the ones recorded with its mailing, and a mailed notice without
+    them is listed for review."""
+    words: Text | None = None
+    """The law's words for the period where it is set per notice (e.g. "a reasonable time")."""
 
     @model_validator(mode="after")
     def _within(self) -> "SewerCorrection":
-        if self.days is not None and self.days > self.max_days:
+        if self.max_days is None and self.days is None and not self.set_per_notice:
+            raise _error(
+                "give max_days (the law's maximum), days, or set_per_notice: true where the law leaves the "
+                "period to each notice (a reasonable time)"
+            )
+        if self.days is not None and self.max_days is not None and self.days > self.max_days:
             raise _error(
                 "days {days} is more than max_days {max}", days=self.days, max=self.max_days, key_name="days"
             )
         return self
+
+    @property
+    def default_days(self) -> int | None:
+        """The days a mailed notice gives when its record states none (None: set per notice)."""
+        if self.set_per_notice:
+            return None
+        return self.days if self.days is not None else self.max_days
 
 
 LawKey = Literal[
@@ -580,6 +663,19 @@ class Duty(Dated):
     """For a duty of another law (a federal or state regulation): the local law, resolution or permit
     condition that adopts it for the town. Left out, the duty stays on the user's record and is never a
     violation in a notice or a count of violations."""
+    practice: Text | None = None
+    """Where it rests on no law but on a practice of the municipality (a reminder the code does not require):
+    the practice's name (e.g. "Town practice: permit renewal reminder"), which is then the item's law; it is
+    never a violation. Give it without ``law`` and ``adopted_by``."""
+
+    @model_validator(mode="after")
+    def _practice_is_not_law(self) -> "Duty":
+        if self.practice is not None and (self.law is not None or self.adopted_by is not None):
+            raise _error(
+                "a practice is not law: give practice without law and adopted_by",
+                key_name="practice",
+            )
+        return self
 
 
 class DaysRule(Duty):
@@ -606,19 +702,22 @@ class SelfMonitoring(Duty):
 
 
 class Notices(Model):
-    """Deadlines of sewer notices and reports."""
+    """Deadlines of sewer notices and reports. Each part is a duty some codes state and others do not: a
+    part left out is not judged (reported as not judged, never given a value), and the letters say nothing
+    of it."""
 
-    sewer_correction: Versions[SewerCorrection]
-    """The period to correct a violation."""
-    accidental_statement: Versions[DaysRule]
+    sewer_correction: Versions[SewerCorrection] | None = None
+    """The period to correct a violation (left out: no period to correct is judged, and no sewer notice
+    is drafted)."""
+    accidental_statement: Versions[DaysRule] | None = None
     """Days to follow an accidental discharge's notification with a written statement."""
-    periodic_report: Versions[PeriodicReport]
+    periodic_report: Versions[PeriodicReport] | None = None
     """The interval of periodic reports."""
-    self_monitoring: Versions[SelfMonitoring]
+    self_monitoring: Versions[SelfMonitoring] | None = None
     """Notice and repeat sampling after a self-monitoring violation."""
-    slug_report: Versions[DaysRule]
+    slug_report: Versions[DaysRule] | None = None
     """Days to send a written report of a slug discharge."""
-    permit_expiry_warning: Versions[DaysRule]
+    permit_expiry_warning: Versions[DaysRule] | None = None
     """Days before a permit's expiry from which it is flagged."""
 
 
@@ -642,14 +741,15 @@ class Snc(Dated):
 
 
 class SewerEnforcementTexts(Model):
-    """The law's words quoted in sewer letters."""
+    """The law's words quoted in sewer letters; a text the code does not have is left out, and no letter
+    quotes it."""
 
-    enforcement: Text
+    enforcement: Text | None = None
     """The enforcement section."""
-    penalties: Text
+    penalties: Text | None = None
     """The sewer use law's penalties section."""
-    grease: Text
-    """Grease, oil and sand interceptors."""
+    grease: Text | None = None
+    """Grease, oil and sand interceptors (left out where the code has no such section)."""
     citation: Citation
 
 
@@ -659,7 +759,11 @@ class SewerEnforcement(Dated):
     issuer: Text
     """The signer of notices."""
     mailing: Text
-    """How notices are sent."""
+    """How the law has notices served, as a letter says it after "By" ("certified mail", "personal
+    service"): the delivery line of a mailed notice and order, a draft's period to correct, the pages."""
+    found_by: Text | None = None
+    """Who finds a violation and notifies the user, as a notice's first sentence names the office after
+    "The" ("administrator of the sewer district"). Left out: the issuer."""
     citation_not_corrected: Text
     """What follows when a violation is not corrected in time."""
     section_text: SewerEnforcementTexts
@@ -672,7 +776,8 @@ class GreaseInterceptors(Dated):
     citation_invoices: Text
     """The owner's duty to keep the scavenger's receipted invoices."""
     order_compliance_days: Count
-    """Days an order directing compliance gives."""
+    """The most days an order directing compliance may give: a ceiling, never a default (the administrator
+    sets each order's days, recorded with its mailing; more than this is listed for review)."""
     citation_order_compliance: Text
     """The law limiting that period."""
 
@@ -729,16 +834,105 @@ class StormwaterPenalty(Dated):
 
 
 class SewerUsePenalty(Dated):
-    """The sewer use law's fine and civil penalty."""
+    """The sewer use law's penalty, as its section states it: a fine, imprisonment, a civil penalty, or any
+    of them. A part the section does not have is left out: it is not stated in any letter and adds
+    nothing to the most a violation may cost."""
 
-    per: Per
-    """Each day (or week) a violation continues is a separate violation."""
-    fine_max_usd: Money
+    per: Per | None = None
+    """Each day (or week) a violation continues is a separate violation (left out: the section does not
+    say so)."""
+    fine_max_usd: Money | None = None
     """Greatest fine per violation, dollars."""
-    imprisonment_max_days: Count
+    imprisonment_max_days: Count | None = None
     """Longest imprisonment per violation, days (with or instead of the fine)."""
-    civil_max_usd: Money
+    imprisonment_max_months: Count | None = None
+    """Longest imprisonment per violation, where the section states it in months."""
+    civil_max_usd: Money | None = None
     """Greatest civil penalty per violation, dollars."""
+    words: Text | None = None
+    """The penalty in the section's own words, as a notice prints it after "<the section> provides:", with
+    the amounts above in their places: ``{fine}`` ("a fine not exceeding $250.00"), ``{imprisonment}``
+    ("imprisonment not exceeding 15 days"), ``{civil}`` ("a civil penalty not exceeding $250.00") and
+    ``{per}`` ("day"); each part the entry states appears, and none it leaves out. Left out: the notice
+    lists each part stated, for each violation, and whether each day is a separate violation."""
+
+    @model_validator(mode="after")
+    def _words_fit(self) -> "SewerUsePenalty":
+        if self.words is None:
+            return self
+        stated = {
+            "fine": self.fine_max_usd is not None,
+            "imprisonment": self.imprisonment_max_days is not None
+            or self.imprisonment_max_months is not None,
+            "civil": self.civil_max_usd is not None,
+            "per": self.per is not None,
+        }
+        used = {f for _, f, _, _ in string.Formatter().parse(self.words) if f is not None}
+        said = []
+        unknown = sorted(used - set(stated))
+        if unknown:
+            said.append(
+                "name {" + "}, {".join(unknown) + "}, no part of a penalty (fine, imprisonment, civil, per)"
+            )
+        lacking = sorted(p for p, given in stated.items() if given and p not in used)
+        if lacking:
+            said.append("leave out {" + "}, {".join(lacking) + "}, which the entry states")
+        extra = sorted(p for p in used if p in stated and not stated[p])
+        if extra:
+            said.append("name {" + "}, {".join(extra) + "}, which the entry does not state")
+        if said:
+            raise _error(
+                "words {said}: write each part the entry states, and only those",
+                said=" and ".join(said),
+                key_name="words",
+            )
+        return self
+
+    def statement(self, money: Any = str) -> str:
+        """The penalty in words, after "<the section> provides:": the section's own (``words``) with the
+        amounts in their places, else each part stated, for each violation. ``money`` writes an amount."""
+        months = self.imprisonment_max_months
+        parts = {
+            "fine": f"a fine not exceeding {money(self.fine_max_usd)}"
+            if self.fine_max_usd is not None
+            else None,
+            "imprisonment": (
+                f"imprisonment not exceeding {self.imprisonment_max_days} days"
+                if self.imprisonment_max_days is not None
+                else (f"imprisonment not exceeding {months} months" if months is not None else None)
+            ),
+            "civil": (
+                f"a civil penalty not exceeding {money(self.civil_max_usd)}"
+                if self.civil_max_usd is not None
+                else None
+            ),
+            "per": self.per,
+        }
+        if self.words is not None:
+            return self.words.format(**{k: v or "" for k, v in parts.items()})
+        stated = [parts[k] for k in ("fine", "imprisonment", "civil") if parts[k]]
+        each = f"; each {self.per} a violation continues is a separate violation" if self.per else ""
+        return f"for each violation, {'; '.join(stated)}{each}"
+
+    @model_validator(mode="after")
+    def _some_part(self) -> "SewerUsePenalty":
+        parts = (
+            self.fine_max_usd,
+            self.imprisonment_max_days,
+            self.imprisonment_max_months,
+            self.civil_max_usd,
+        )
+        if all(p is None for p in parts):
+            raise _error(
+                "give at least one of fine_max_usd, imprisonment_max_days (or _months) and civil_max_usd, as "
+                "the penalty section states them (or leave the whole section out)"
+            )
+        if self.imprisonment_max_days is not None and self.imprisonment_max_months is not None:
+            raise _error(
+                "give imprisonment_max_days or imprisonment_max_months, as the section states it, not both",
+                key_name="imprisonment_max_months",
+            )
+        return self
 
 
 class Penalties(Model):
@@ -924,6 +1118,10 @@ class NoticeOfViolation(Dated):
     """Where an appeal is filed."""
     law_name: Text
     """The law's name as written in notices."""
+    mailing: Text | None = None
+    """How the municipality serves its notices and stop-work orders, as a letter says it after "By"
+    ("certified mail", "personal service"). Left out: the letters and the worklist name no method, and a
+    mailing's certified mail number is printed as the record gives it."""
 
 
 class StopWorkOrder(Dated):
@@ -1109,8 +1307,7 @@ class LawName(Dated):
     are violations in the town's notices only where the rules adopt them (``adopted_by``)."""
 
     name: Text
-    """In full, as a letter's heading names it (e.g. "Sewer Use Regulations, <Town> Code chapter 12, Part
-    2")."""
+    """In full, as a letter's heading names it (e.g. "Sewer Use, <Town> Code chapter 12")."""
     short: Text
     """As a page or a finding cites it (e.g. "<Town> Code ch. 12")."""
 
@@ -1159,6 +1356,60 @@ LAW_NAMES_NEEDED = (
 )
 
 
+# ============================================================ is a duty judged
+
+
+#: What each duty or part of the rules is, in words ("not judged: the rules state no <words>"): the parts a
+#: code may leave out, each then not judged.
+DUTY_WORDS = {
+    "discharge_limits": "discharge limits",
+    "slug": "definition of a slug discharge",
+    "snc": "criteria of significant noncompliance",
+    "notices": "deadlines of notices and reports",
+    "notices.sewer_correction": "period to correct a violation",
+    "notices.accidental_statement": "period for a written statement after an accidental discharge",
+    "notices.periodic_report": "interval of periodic reports",
+    "notices.self_monitoring": "notice and repeat sampling after a user's own sample shows a violation",
+    "notices.slug_report": "period for a written report of a slug discharge",
+    "notices.permit_expiry_warning": "notice of an expiring permit",
+    "penalties": "penalties",
+    "penalties.sewer_use": "sewer use penalty",
+    "penalties.stormwater": "stormwater penalty",
+    "sewer_enforcement": "who issues sewer notices and how",
+    "sewer_enforcement.section_text.enforcement": "enforcement section's words",
+    "sewer_enforcement.section_text.penalties": "penalty section's words",
+    "sewer_enforcement.section_text.grease": "grease interceptor section's words",
+    "grease_interceptors": "rules for grease interceptors",
+    "required_testing": "rule of required testing",
+    "surcharge": "surcharge",
+    "surcharge.method": "surcharge by the pound",
+    "surcharge.thresholds": "surcharge thresholds",
+    "surcharge.per_volume": "surcharge per volume of discharge",
+    "surcharge.per_flow": "surcharge by flow",
+    "infiltration": "allowed infiltration",
+    "volume_charges": "charge by the volume of water used",
+    "sewer_units": "sewer unit schedule",
+    "swppp": "construction stormwater inspections",
+    "illicit_discharges": "illicit discharge rules",
+}
+
+
+class Judgment:
+    """Whether the rules judge a duty: ``judged`` (bool), and ``reason`` in words when they do not
+    ("not judged: the rules of the City of X state no period to correct a violation")."""
+
+    __slots__ = ("judged", "reason")
+
+    def __init__(self, judged: bool, reason: str = ""):
+        self.judged, self.reason = judged, reason
+
+    def __bool__(self) -> bool:
+        return self.judged
+
+    def __repr__(self) -> str:
+        return f"Judgment({self.judged}, {self.reason!r})"
+
+
 # ============================================================ the file
 
 
@@ -1169,6 +1420,9 @@ class Rules(Model):
     """The file's jurisdiction (its file name without .yaml)."""
     name: Text
     """The jurisdiction's name as printed."""
+    kind: Text | None = None
+    """The kind of municipality, as a sentence of a page or letter names it: "Town", "City", "Village"
+    ("the Town's record", "the City abated it"). Left out: "municipality"."""
     version: Text
     """The rules' version (bump it with every change; quote it: "2026.12.1")."""
     timezone: TimeZone
@@ -1205,10 +1459,11 @@ class Rules(Model):
     # Contract section 5: their models are in outfall/rules/calendar.py, illicit.py, practices.py and
     # fees.py; the pure functions that apply them are the law's (law/, modules of the same names).
     business_days: BusinessDayRules | None = None
-    """Business days: the weekdays counted and the public holidays of New York GCL § 24."""
+    """Business days: the weekdays counted and the public holidays, as the state law the town follows lists
+    them."""
     deadline_extension: Versions[DeadlineExtension] | None = None
-    """Deadlines that end on a weekend or holiday (New York GCL § 25-a): the periods within which a recipient
-    must act that end instead on the next business day."""
+    """Deadlines that end on a weekend or holiday: the periods within which a recipient must act that end
+    instead on the next business day, under the state law the rules name (left out: none moves)."""
     illicit_discharges: Versions[IllicitTerms] | None = None
     """Illicit discharges to the storm drain system: deadlines, charges and penalty."""
     post_construction: Versions[PracticeTerms] | None = None
@@ -1224,10 +1479,19 @@ class Rules(Model):
     """What each person must do next: the week of actions due (a setting, not law: undated)."""
     law_names: LawNames | None = None
     """The names of the laws and bodies that letters and pages print."""
+    own_names: list[Text] | None = None
+    """The names under which the municipality itself (its departments included) owns land, applies for a
+    permit, runs premises or is a party to a case, each written as the input files write it (compared
+    ignoring case, commas and periods). The municipality does not serve itself: a site, premises, grease
+    trap or case whose landowner, applicant, owner or responsible party is one of these names gets no notice
+    of violation or order; each of its findings is a line of the responsible person's worklist instead. A
+    setting of the town's own records, not law: no citation and no dates. None or empty: no name is the
+    town's own."""
 
     _source: Path = PrivateAttr(default=Path("rules.yaml"))
     _sha256: str = PrivateAttr(default="")
     _not_stated: tuple[str, ...] = PrivateAttr(default=())
+    _notes: tuple[str, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
     def _sections_agree(self) -> "Rules":
@@ -1263,6 +1527,11 @@ class Rules(Model):
         of the file."""
         return self._not_stated
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the check says of a usable file beside its problems: an old word read as its new one."""
+        return self._notes
+
     def today(self) -> dt.date:
         """Today in the rules' time zone."""
         return dt.datetime.now(ZoneInfo(self.timezone)).date()
@@ -1281,6 +1550,22 @@ class Rules(Model):
         started = [v for v in versions if v.starts <= day]
         return (started or sorted(versions, key=lambda v: v.starts))[-1]
 
+    @property
+    def municipality(self) -> str:
+        """The municipality's kind as a sentence names it ("Town", "City", "Village": ``kind``), else
+        "municipality"."""
+        return self.kind or "municipality"
+
+    def sewer_notices_stated(self) -> bool:
+        """Whether these rules state how a sewer notice of violation is issued (who issues it, how it is
+        served: ``sewer_enforcement``) and the penalty it states (``penalties.sewer_use``): without them the
+        violations are judged and no notice is drafted."""
+        return (
+            self.sewer_enforcement is not None
+            and self.penalties is not None
+            and bool(self.penalties.sewer_use)
+        )
+
     def official(self, name: str, day: dt.date | None = None, fallback: str = "") -> str:
         """The title of the official ``name`` of ``law_names`` (``sewer_administrator``,
         ``stormwater_officer``) as of ``day``, else ``fallback`` where the rules name none."""
@@ -1289,11 +1574,14 @@ class Rules(Model):
         except RulesError:
             return fallback
 
-    def duty_law(self, duty: "Duty", day: dt.date | None = None) -> tuple[LawName, bool]:
-        """(the law a duty rests on, as of ``day``; whether it is the town's to notice: its own code's, or
-        another law's that the rules adopt with ``adopted_by``)."""
+    def duty_law(self, duty: "Duty", day: dt.date | None = None) -> tuple[str, bool]:
+        """(the law a duty rests on, as of ``day``, as a page cites it; whether it is the town's to notice:
+        its own code's, or another law's that the rules adopt with ``adopted_by``). A practice the rules mark
+        as such (``practice``) is no law: its own name, never noticed (contract 8.5)."""
+        if duty.practice is not None:
+            return duty.practice, False
         name = self.law(duty.law or "sewer_use", day)
-        return name, name.enacted_by == "town" or bool(duty.adopted_by)
+        return name.short, name.enacted_by == "town" or bool(duty.adopted_by)
 
     def has_law(self, name: str) -> bool:
         """Whether ``law_names`` names ``name`` (a law or body some towns' rules do not name)."""
@@ -1333,6 +1621,35 @@ class Rules(Model):
             f"not drafted: the rules of {self.name} do not state how a stormwater notice of violation is "
             f"issued ({', '.join(said)}: not stated); the findings are listed without a notice"
         )
+
+    def part(self, path: str) -> Any:
+        """The part of the rules at ``path`` ("notices.slug_report", "sewer_enforcement.section_text.grease");
+        None when the rules leave it (or what holds it) out."""
+        value: Any = self
+        for name in path.split("."):
+            if value is None:
+                return None
+            if isinstance(value, Versions) and value:  # a part of a dated section: its latest version's
+                value = sorted(value, key=lambda v: v.starts)[-1]
+            value = getattr(value, name, None)
+        return value
+
+    def versions_of(self, path: str) -> Versions:
+        """The dated versions at ``path`` ("notices.sewer_correction"): none when the rules leave it out."""
+        value = self.part(path)
+        return value if isinstance(value, Versions) else Versions(())
+
+    def judged(self, path: str, day: dt.date | None = None) -> Judgment:
+        """Whether these rules judge the duty at ``path`` (on ``day``, for a dated part): a part the rules
+        leave out is not judged, and the reason says so in words. Every statement of "none", "no" or 0
+        about a duty asks this first (contract 8.6)."""
+        value = self.part(path)
+        what = DUTY_WORDS.get(path, path.rsplit(".", 1)[-1].replace("_", " "))
+        if value is None or (isinstance(value, (list, tuple)) and not value):
+            return Judgment(False, f"not judged: the rules of {self.name} state no {what}")
+        if day is not None and isinstance(value, Versions) and value.get(day) is None:
+            return Judgment(False, f"not judged: the rules of {self.name} state no {what} in effect on {day}")
+        return Judgment(True)
 
     def require(self, name: str) -> Any:
         """Section ``name``; RulesError naming the file when this jurisdiction has none."""

@@ -1,12 +1,16 @@
 """A starting rules file for another town (``outfall new-town NAME --out rules/NAME.yaml``).
 
-The file is the structure of a rules file, written from the models of ``outfall.rules`` (not from any
-town's rules): every section and key, in the models' order, each value ``""`` and each key explained by a
+The file is a short rules file, written from the models of ``outfall.rules`` (not from any town's rules):
+the sections a sewer use ordinance usually has (``SHORT``: the law's names, the discharge limits and those
+left to someone else, the slug definition, the surcharge with its thresholds, the period to correct, the
+penalty and who issues notices), in the models' order, each value ``""`` and each key explained by a
 comment above it (its description, the words it takes). The charge model (``--charges``: units, volume,
-both or none) decides which billing sections are written.
+both or none) decides which billing sections are written. Every other section a rules file may have
+(stormwater, illicit discharges, fee schedules, significant noncompliance, business days ...) is in
+docs/rules.md, to add where the town's code has it; none of it names any state's law.
 
 A value left ``""`` is one the town's law does not state: it is left out when the file is read, and an
-entry or a section left all ``""`` is not stated at all (``python -m outfall.rules check`` lists what the
+entry or a section left all ``""`` is not stated at all (``outfall rules check`` lists what the
 file leaves unstated). So the person filling the file in writes the values the ordinance states, with
 their sections, and leaves the rest ``""``; a section half filled names each required value still empty,
 every one at once. ``effective_from: null`` is a date the code does not state.
@@ -38,7 +42,7 @@ CHARGE_SECTIONS = {
     "volume": ("volume_charges",),
 }
 #: Keys the file writes itself, before the sections.
-HEAD = ("jurisdiction", "name", "version", "timezone", "charge_model")
+HEAD = ("jurisdiction", "name", "kind", "version", "timezone", "charge_model")
 #: Mappings whose keys are the town's own codes: "" and an example, not a structure.
 EXAMPLES = {
     "districts": "{north: [north sewer district, nsd]}",
@@ -51,8 +55,19 @@ EXAMPLES = {
     "trc_factor_by_parameter": "{BOD: 1.4}",
 }
 WIDTH = 100
-#: Sections of the model town's own shape, which limits_set_elsewhere states for any town.
-MODEL_TOWN_ONLY = ("table_7_1",)
+#: The sections a sewer use ordinance usually has, and the parts of each written (None: the whole section).
+SHORT: dict[str, tuple[str, ...] | None] = {
+    "discharge_limits": None,
+    "limits_set_elsewhere": None,
+    "sewer_compliance": None,
+    "slug": None,
+    "readings_enforcement": ("surcharge_concentration", "surcharge_flow"),
+    "penalties": ("sewer_use",),
+    "notices": ("sewer_correction",),
+    "surcharge": ("method", "thresholds", "rates"),
+    "sewer_enforcement": None,
+    "law_names": ("sewer_use", "sewer_rates", "sewer_penalty", "sewer_district"),
+}
 
 
 class NewTownError(Exception):
@@ -121,33 +136,42 @@ def _skeleton(annotation: Any, name: str, indent: int) -> Any:
     return _empty()
 
 
-def _mapping(model: type[BaseModel], only: tuple[str, ...] | None = None, indent: int = 0) -> Any:
-    """Every field of ``model`` (or ``only`` those), empty, each explained by a comment above it."""
+#: Keys the short file leaves out (a rules file may add them: docs/rules.md explains each): an entry's last
+#: day, and what only some codes have (a limit barred on a finding, a pH time rule, the limits once set).
+OMIT = ("effective_to", "source", "applies_when", "excursion_minutes", "limits", "enacted_by")
+#: Keys every entry has, explained once in the file's header rather than above each entry.
+COMMON = ("citation", "effective_from")
+
+
+def _mapping(model: type[BaseModel], only: Any = None, indent: int = 0) -> Any:
+    """Every field of ``model`` (or ``only`` those: a tuple of names, or a mapping of a name to the names
+    of its own section to write, None for all), empty, each explained by a comment above it."""
     from ruamel.yaml.comments import CommentedMap
 
     out = CommentedMap()
     for name, field in model.model_fields.items():
-        if only is not None and name not in only:
+        if (only is not None and name not in only) or (indent and name in OMIT):
             continue
-        out[name] = _skeleton(field.annotation, name, indent)
-        text = _explain(model, name, field.annotation)
+        inner = only.get(name) if isinstance(only, dict) else None
+        section = _strip(field.annotation)
+        if inner is not None and isinstance(section, type) and issubclass(section, BaseModel):
+            out[name] = _mapping(section, inner, indent=indent + 2)
+        else:
+            out[name] = _skeleton(field.annotation, name, indent)
+        text = "" if name in COMMON else _explain(model, name, field.annotation)
         if text:
             lines = textwrap.wrap(text, WIDTH - indent)
             out.yaml_set_comment_before_after_key(name, before="\n".join(lines), indent=indent)
     return out
 
 
-def sections(charges: str) -> tuple[str, ...]:
-    """The sections of a new town's file, in the models' order, for its charge model."""
-    left_out = {s for model, names in CHARGE_SECTIONS.items() for s in names}
+def sections(charges: str) -> dict[str, tuple[str, ...] | None]:
+    """The sections of a new town's file (and the parts of each written), in the models' order, for its
+    charge model."""
     kept = set(CHARGE_SECTIONS.get(charges, ())) | (
         set(CHARGE_SECTIONS["units"]) | set(CHARGE_SECTIONS["volume"]) if charges == "both" else set()
     )
-    return tuple(
-        n
-        for n in Rules.model_fields
-        if n not in HEAD and n not in MODEL_TOWN_ONLY and (n not in left_out or n in kept)
-    )
+    return {n: SHORT.get(n) for n in Rules.model_fields if n in SHORT or n in kept}
 
 
 def new_town_text(name: str, charges: str) -> tuple[str, int]:
@@ -168,6 +192,10 @@ def new_town_text(name: str, charges: str) -> tuple[str, int]:
     data["jurisdiction"] = name
     data["name"] = _empty()
     data.yaml_add_eol_comment("the town's name as letters and pages print it", "name")
+    data["kind"] = _empty()
+    data.yaml_add_eol_comment(
+        'Town, City, Village: what a sentence calls it ("the City\'s record"); "" says "municipality"', "kind"
+    )
     data["version"] = "0.1"
     data.yaml_add_eol_comment("bump it with every change", "version")
     data["timezone"] = _empty()
@@ -194,17 +222,24 @@ def new_town_text(name: str, charges: str) -> tuple[str, int]:
 HEADER = """\
 # yaml-language-server: $schema=schema.json
 # Rules of {name}, to fill in from the town's ordinances (written by `outfall new-town`, charge model:
-# {charges}). Every section and key of a rules file is here, each explained by the comment above it.
+# {charges}). The sections a sewer use ordinance usually has are here, each key explained by the comment
+# above it; every other section (stormwater, fee schedules, significant noncompliance ...) is explained in
+# docs/rules.md, to add where the town's code has it.
 #
 # - Write each value the ordinance states, with the section it comes from in the entry's `citation`.
 # - Leave "" what it does not state: a value left "" is not applied, and an entry or a section left
 #   all "" is not stated at all (Outfall reports what it could not judge for want of it). Never copy
 #   another town's number.
-# - A date the code does not state is `effective_from: null`.
+# - Each entry's `citation` is the section (code, chapter, section) or adopted act it comes from, and
+#   `effective_from` the first day it is in effect (YYYY-MM-DD); a date the code does not state is
+#   `effective_from: null`. A rule that changes from a day gets a second entry, the first closed with
+#   `effective_to` (docs/adopt.md, "When the law changes").
+# - An amount the code leaves to another document (an appendix, a resolution) is {{set_by: "..."}}.
 # - A list of entries has one to copy; a mapping of the town's own codes is "" with an example.
 #
-# Check it as `outfall run` will read it, every problem at once, in the order of the file:
-#     python -m outfall.rules check --rules-dir <this folder>
+# Check it as `outfall run` will read it, every problem at once, in the order of the file, and what a
+# run will need and lack:
+#     outfall rules check --rules <this folder>
 # The guide from an ordinance to a first run: docs/adopt.md; every key: docs/rules.md.
 
 """

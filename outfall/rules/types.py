@@ -244,6 +244,23 @@ Rate = Annotated[
 ]
 """Dollars per unit (per pound, per unit of service): at most 4 decimal places, never negative."""
 
+#: What a word written where an amount may be set elsewhere is told (the amounts of ``amounts.py``).
+_OR_ELSEWHERE = "350 or 350.00; or {set_by: ...} where the law sets it in another document"
+
+StatedMoney = Annotated[
+    Decimal,
+    BeforeValidator(lambda v: _decimal(v, 2, "an amount of money", _OR_ELSEWHERE)),
+    _decimal_schema(2, "US dollars, at most 2 decimal places, never negative"),
+]
+"""Money, where ``{set_by: ...}`` may stand instead (its message says so)."""
+
+StatedRate = Annotated[
+    Decimal,
+    BeforeValidator(lambda v: _decimal(v, 4, "a rate in dollars", _OR_ELSEWHERE)),
+    _decimal_schema(4, "US dollars per unit, at most 4 decimal places, never negative"),
+]
+"""Rate, where ``{set_by: ...}`` may stand instead (its message says so)."""
+
 Proportion = Annotated[
     Decimal,
     BeforeValidator(lambda v: _decimal(v, 6, "a proportion", "0.18 for 18%")),

@@ -40,9 +40,28 @@ def acres(value: Any) -> str:
     return "? acres" if value is None else f"{num(value)} acre{'' if num(value) == '1' else 's'}"
 
 
+def penalty_words(pen: Any) -> str:
+    """A sewer use penalty in the words of the parts its section has: 'a fine up to $250 plus a civil
+    penalty up to $250 per violation, each day a separate violation'."""
+    parts = []
+    if pen.fine_max_usd is not None:
+        parts.append(f"a fine up to {usd(pen.fine_max_usd)}")
+    jail = pen.imprisonment_max_days or getattr(pen, "imprisonment_max_months", None)
+    if jail is not None:
+        unit = "days" if pen.imprisonment_max_days is not None else "months"
+        parts.append(f"imprisonment up to {jail} {unit}")
+    if pen.civil_max_usd is not None:
+        parts.append(f"a civil penalty up to {usd(pen.civil_max_usd)}")
+    each = f", each {pen.per} a separate violation" if pen.per else ""
+    return f"{' plus '.join(parts)} per violation{each}"
+
+
 def current(versions: Iterable[Any], day: dt.date | None = None) -> Any:
     """The version in effect on ``day`` (today), else the latest that began before it, else the first:
-    for words about the rules, never for judging (judging asks ``.at(day)`` of the day judged)."""
+    for words about the rules, never for judging (judging asks ``.at(day)`` of the day judged). None when
+    the rules state no version (a part a code leaves out)."""
+    if not versions:
+        return None
     items = sorted(versions, key=lambda v: v.starts)
     day = day or dt.date.today()
     for v in items:
@@ -153,6 +172,26 @@ class Describe:
             value = getattr(value, name, None) if value is not None else None
         return value
 
+    def municipality(self) -> str:
+        """The town's kind as a sentence names it ("Town", "City": its rules' ``kind``)."""
+        rules = self.rules.get(self.town)
+        return rules.municipality if rules is not None else "municipality"
+
+    def mailing(self) -> str:
+        """How the town's law has sewer notices served ("certified mail"), else "mail"."""
+        enforcement = self._get(self.town, "sewer_enforcement")
+        return current(enforcement).mailing if enforcement else "mail"
+
+    def extension(self) -> str:
+        """' (a period that ends on a weekend or holiday ends on the next business day, <the law>)' as the
+        town's rules name the law that moves it, else "" (none moves)."""
+        versions = self._get(self.town, "deadline_extension")
+        version = current(versions) if versions else None
+        if version is None:
+            return ""
+        law = version.citation.split(":", 1)[0].strip()
+        return f" (a period that ends on a weekend or holiday ends on the next business day, {law})"
+
     # ------------------------------------------------------------- sewer
 
     def discharge_violations(self) -> str:
@@ -209,28 +248,27 @@ class Describe:
 
     def compliance_summary(self) -> str:
         notices = self._get(self.town, "notices")
-        days = current(notices.permit_expiry_warning).days if notices else None
+        days = (
+            current(notices.permit_expiry_warning).days if notices and notices.permit_expiry_warning else None
+        )
         within = f"within {days} days" if days is not None else "as the rules say"
         return (
             "Per industrial user and month: samples taken, parameters evaluated, violations, slugs, days of "
             "discharge without a permit in effect, worst exceedance ratio, and the permit's expiry with "
-            f"days left as of the day judged (flagged {within}, by the Town's policy in effect on that day)."
+            f"days left as of the day judged (flagged {within}, by the {self.municipality()}'s policy in "
+            "effect on that day)."
         )
 
     def sewer_notices(self) -> str:
         notices, penalties = self._get(self.town, "notices"), self._get(self.town, "penalties")
-        days = current(notices.sewer_correction).max_days if notices else "?"
+        correction = current(notices.sewer_correction) if notices and notices.sewer_correction else None
+        days = (correction.max_days if correction.max_days is not None else "?") if correction else "?"
         pen = current(penalties.sewer_use) if penalties and penalties.sewer_use else None
-        penalty = (
-            f"a fine up to {usd(pen.fine_max_usd)} plus a civil penalty up to {usd(pen.civil_max_usd)} per "
-            f"violation, each {pen.per} a separate violation"
-            if pen
-            else "no penalty in the rules"
-        )
+        penalty = penalty_words(pen) if pen else "no penalty in the rules"
         return (
             "The follow-up of every sample result that breaks a per-sample limit "
             f"({self.law('sewer_use', fallback='the sewer use law')}, enforcement) from the monthly notice "
-            "that lists it (table notices): sent by certified mail, with a period to correct of at most "
+            f"that lists it (table notices): sent by {self.mailing()}, with a period to correct of at most "
             f"{days} days from the mailing and the penalty of "
             f"{self.law('sewer_penalty', fallback='the sewer use law')} ({penalty}) for each day after it, "
             "until the next result of the same user and parameter complies. A notice not yet mailed is a "
@@ -243,6 +281,8 @@ class Describe:
             return "The deadlines engine: no notices section in the rules."
         periodic, accidental = current(n.periodic_report), current(n.accidental_statement)
         sm, slug, warn = current(n.self_monitoring), current(n.slug_report), current(n.permit_expiry_warning)
+        if None in (periodic, accidental, sm, slug, warn):
+            return self._some_obligations(periodic, accidental, sm, slug, warn)
         return (
             "The deadlines engine (status met / late / open / overdue as of the day judged, calendar days), "
             "each deadline by the rules in effect on the day that starts it: periodic reports at intervals "
@@ -251,6 +291,30 @@ class Describe:
             f"a violation the user's own sampling found, notice within {num(sm.notice_hours)} hours and a "
             f"repeat result within {sm.resample_days} days (40 CFR 403.12(g)(2)); a written slug report "
             f"within {slug.days} days (40 CFR 403.8(f)(2)(vi)); permits expiring within {warn.days} days."
+        )
+
+    def _some_obligations(self, periodic: Any, accidental: Any, sm: Any, slug: Any, warn: Any) -> str:
+        """The deadlines engine's description where the rules state only some of the duties."""
+        law = self.law("sewer_use", fallback="the sewer use law")
+        said = [
+            f"periodic reports at intervals not exceeding {periodic.max_months} months ({law})"
+            if periodic
+            else "",
+            f"the written statement within {accidental.days} days of an accidental discharge ({law})"
+            if accidental
+            else "",
+            f"for a violation the user's own sampling found, notice within {num(sm.notice_hours)} hours and "
+            f"a repeat result within {sm.resample_days} days"
+            if sm
+            else "",
+            f"a written slug report within {slug.days} days" if slug else "",
+            f"permits expiring within {warn.days} days" if warn else "",
+        ]
+        stated = "; ".join(p for p in said if p) or "none"
+        return (
+            "The deadlines engine (status met / late / open / overdue as of the day judged, calendar days), "
+            f"each deadline by the rules in effect on the day that starts it: {stated}. A duty the rules do "
+            "not state is not judged."
         )
 
     def snc_determinations(self) -> str:
@@ -283,15 +347,23 @@ class Describe:
         if sc.method:
             m = current(sc.method)
             params = ", ".join(parameter_words(p) for p in m.parameters)
+            volume = (
+                "flow (million gallons)"
+                if m.unit == "million_gallons"
+                else f"volume ({m.unit.replace('_', ' ')})"
+            )
+            above = "the surcharge threshold (else the limit)" if sc.thresholds else "limit"
             parts.append(
-                f"by the pound ({params}): pounds = flow (million gallons) x {num(m.lbs_per_mg_per_mgl)} x "
-                "(concentration - limit), negatives as zero, x the rate per pound adopted for the month, "
+                f"by the pound ({params}): pounds = {volume} x {num(m.factor)} x "
+                f"(concentration - {above}), negatives as zero, x the rate per pound adopted for the month, "
                 "when one is"
             )
         if sc.per_strength:
             parts.append("per volume for each mg/L above a strength")
         if sc.per_volume:
             parts.append("per volume of discharge")
+        if sc.per_flow:
+            parts.append("by flow, for a month averaging more than so many gallons a day")
         if sc.multipliers:
             parts.append("with a factor for users outside the corporate limits")
         if sc.permit:
@@ -495,15 +567,15 @@ class Describe:
         )
         return (
             f"Per illicit discharge case, each obligation of {self._illicit_law()} whose trigger exists: "
-            f"notice to the Town by {notify} and its written confirmation within "
+            f"notice to the {self.municipality()} by {notify} and its written confirmation within "
             f"{t.confirmation_business_days} business days, unless hazardous; the {t.appeal_days}-day "
-            "appeal and the hearing; abatement by the notice's deadline or "
-            f"{t.abatement_after_decision_days} days after an appeal's decision (suspended while the appeal "
-            "is pending, none once it vacates the notice); the Town's notice of the cost within "
+            "appeal and the hearing (none for an appeal received late, which is no appeal); abatement by the "
+            f"notice's deadline or {t.abatement_after_decision_days} days after an appeal's decision "
+            "(suspended while an appeal received in time is pending, none once it vacates the notice); "
+            f"the {self.municipality()}'s notice of the cost within "
             f"{t.cost_notice_days} days of its abatement; the {t.protest_days}-day protest; each with its "
-            "due day (a period to appeal, abate or protest that ends on a weekend or holiday ends on the "
-            "next business day, General Construction Law § 25-a), the day it was met and its status (met, "
-            "late, open, overdue, suspended) on the day judged."
+            f"due day{self.extension()}, the day it was met and its status (met, late, open, overdue, "
+            "suspended) on the day judged."
         )
 
     def illicit_discharge_charges(self) -> str:
@@ -515,8 +587,8 @@ class Describe:
             f"payments (the last takes the rounding), simple interest at {num(t.interest_rate * 100)}% a "
             f"year on the unpaid principal from the {t.interest_start_days}th day after discovery through "
             "the day judged, the payments, the balance, and the largest criminal penalty "
-            f"({usd(t.penalty_per_day_usd)} for each day from discovery through abatement, except the days "
-            "an appeal was pending, and none after the notice of violation once an appeal vacates it)."
+            f"({usd(t.penalty_per_day_usd)} for each day from discovery through abatement, the days an "
+            "appeal was pending included, and none after the notice of violation once an appeal vacates it)."
         )
 
     def illicit_discharge_letters(self) -> str:
@@ -528,8 +600,8 @@ class Describe:
         return (
             "The letters of the illicit discharge cases: a notice of violation (the measures "
             f"{self._illicit_law()} lets it require, the abatement deadline and what follows if it passes, "
-            f"the appeal{court} {appeal}) and, for an abatement done by the Town, the notice "
-            f"of its cost ({payments}, interest, {protest}, the lien)."
+            f"the appeal{court} {appeal}) and, for an abatement done by the {self.municipality()}, the "
+            f"notice of its cost ({payments}, interest, {protest}, the lien)."
         )
 
     # ------------------------------------------------------- the rest of the law

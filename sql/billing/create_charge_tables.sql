@@ -16,3 +16,18 @@ CREATE TABLE IF NOT EXISTS sampling_fees (
     user_id VARCHAR, sample_id VARCHAR, collected_date DATE, schedule VARCHAR, item VARCHAR,
     parameter VARCHAR, usd DECIMAL(12, 2), rule VARCHAR
 );
+
+-- The bills of industrial users linked to premises (industrial_users.parcel_id; assets/clerk/charges.py):
+-- per user and billing period of its premises' sewer charges (table volume_charges), the fixed charges, the
+-- volume (or least, or flat) charge and the user's surcharges of the months the period holds (table
+-- surcharges), each shown; total_usd is their sum, null while a surcharge's amount is set in another
+-- document (surcharges_set_by says where).
+CREATE TABLE IF NOT EXISTS user_bills (
+    user_id VARCHAR, name VARCHAR, parcel_id VARCHAR, period_start DATE, period_end DATE,
+    fixed_usd DECIMAL(12, 2), volume_usd DECIMAL(12, 2), surcharges_usd DECIMAL(12, 2),
+    surcharges INTEGER, surcharges_set_by VARCHAR, total_usd DECIMAL(12, 2), explanation VARCHAR, rule VARCHAR
+);
+
+-- Where the amounts of a period's charges are set when the rules give them as set in another document (its
+-- total is then not computed, never 0).
+ALTER TABLE volume_charges ADD COLUMN IF NOT EXISTS amounts_set_by VARCHAR;

@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS notices (
     items_not_in_letter INTEGER,     -- mailed: items of its month found after it was mailed
     items_unsupported INTEGER,       -- mailed: items of its letter the data no longer show
     needs_review BOOLEAN,            -- mailed: the data no longer support every item it lists
+    review VARCHAR,                  -- mailed: what its mailing's record lacks or gets wrong (contract 8.3)
     first_violation_on DATE,
     last_violation_on DATE,
     as_of DATE,
@@ -29,7 +30,9 @@ CREATE TABLE IF NOT EXISTS notices (
 -- What each notice covers (contract 6.1): one row per item. For a mailed notice, the items its
 -- letter lists (as they stood on its issued_on, in_letter true) and any item of its month the data
 -- show now but the letter could not (in_letter false); supported is false for an item of the letter
--- the data no longer show (a result corrected below its limit).
+-- the data no longer show (a result corrected below its limit). A violation of a month whose notice the
+-- rules do not say how to issue (contract 8.6) is a row too, with notice_status not_drafted and no notice:
+-- the pages and the index count every violation, whatever the rules hold.
 CREATE TABLE IF NOT EXISTS notice_items (
     kind VARCHAR, recipient_id VARCHAR, period VARCHAR, item VARCHAR, ref VARCHAR, rule VARCHAR,
     parameter VARCHAR,               -- the parameter of a sample, statistic or testing item (else NULL)
@@ -39,6 +42,23 @@ CREATE TABLE IF NOT EXISTS notice_items (
     description VARCHAR,             -- the item in words, as the letter says it
     in_letter BOOLEAN, supported BOOLEAN, notice_status VARCHAR,
     law VARCHAR                      -- the law it rests on, as the rules name it (law_names, short)
+);
+
+-- The findings at the municipality's own sites and premises (contract 8.4: the rules' own_names): no notice
+-- of violation or order, one line each on the person's worklist (correct at the town's own site). Each
+-- asset that finds them replaces the rows of its own source.
+CREATE TABLE IF NOT EXISTS own_findings (
+    source VARCHAR,                  -- the asset that found it (notices, grease_trap_status, ...)
+    person VARCHAR, kind VARCHAR, subject_id VARCHAR, subject_name VARCHAR,
+    owner VARCHAR,                   -- the own name the record gives (landowner, applicant, user)
+    municipality VARCHAR,            -- the municipality's name, as its rules give it
+    period VARCHAR, item VARCHAR, ref VARCHAR, item_on DATE, known_on DATE,
+    resolved_on DATE,                -- the later fact that ended it, if any (an inspection made late)
+    description VARCHAR, rule VARCHAR, law VARCHAR,
+    finding VARCHAR,                 -- the finding in a plain sentence, as its worklist line says it
+    closed_by VARCHAR                -- the record that closes its line once it is corrected: the
+                                     -- withdrawn_reason of a notices_mailed row of its kind, subject
+                                     -- and month
 );
 
 -- The record of every document written for a mailing (contract 6.2). Kept across runs and never

@@ -9,13 +9,17 @@ WITH users AS (
     SELECT user_id,
            arg_max(name, coalesce(permit_effective, DATE '0001-01-01')) AS name,
            arg_max(address, coalesce(permit_effective, DATE '0001-01-01')) AS address,
-           arg_max(permit_no, coalesce(permit_effective, DATE '0001-01-01')) AS permit_no,
            arg_max(mailing_name, coalesce(permit_effective, DATE '0001-01-01')) AS mailing_name,
            arg_max(mailing_address, coalesce(permit_effective, DATE '0001-01-01')) AS mailing_address,
            arg_max(city, coalesce(permit_effective, DATE '0001-01-01')) AS city,
            arg_max(state, coalesce(permit_effective, DATE '0001-01-01')) AS state,
            arg_max(zip, coalesce(permit_effective, DATE '0001-01-01')) AS zip
     FROM industrial_users GROUP BY user_id
+),
+
+current_permits AS (
+    -- the user's current permit (user_permits, contract 8.2: the latest to expire of those in force)
+    SELECT user_id, permit_no FROM user_permits WHERE is_current
 )
 SELECT 'sewer' AS kind, user_id AS recipient_id, CAST($town AS VARCHAR) AS jurisdiction,
        coalesce(nullif(trim(mailing_name), ''), name) AS recipient_name,
@@ -24,7 +28,7 @@ SELECT 'sewer' AS kind, user_id AS recipient_id, CAST($town AS VARCHAR) AS juris
        CAST(NULL AS VARCHAR) AS applicant_name, CAST(NULL AS VARCHAR) AS applicant_street,
        CAST(NULL AS VARCHAR) AS applicant_city, CAST(NULL AS VARCHAR) AS applicant_state,
        CAST(NULL AS VARCHAR) AS applicant_zip
-FROM users
+FROM users LEFT JOIN current_permits USING (user_id)
 UNION ALL
 SELECT 'stormwater', site_id, jurisdiction,
        nullif(trim(owner_name), ''), nullif(trim(owner_address), ''),

@@ -11,6 +11,20 @@ CREATE TABLE IF NOT EXISTS outfall_run (
     rules_versions  VARCHAR             -- each rules file and its version, e.g. "a 2026.11.2, b 2026.11.2"
 );
 
+-- The input rows the latest run did not judge because they are dated after the
+-- day it judged by (contract 8.1: a sample collected, a mailing, a payment after
+-- it is not yet a fact), per input folder; and the rows it judged with a later
+-- fact left blank (a final stabilization, an appeal decided after the day), and
+-- the rows ingestion refused whose own day is after it (not listed either).
+-- The rows stay loaded: a run as of a later day judges them
+-- (outfall/ingest/as_of.py). Written with outfall_run.
+CREATE TABLE IF NOT EXISTS held_back (
+    dataset             VARCHAR,
+    rows_after          BIGINT,     -- rows whose own day is after the day judged
+    later_facts_after   BIGINT,     -- rows judged whose later facts are after it, left blank
+    quarantined_after   BIGINT      -- rows refused (quarantine) whose own day is after it: not listed
+);
+
 -- What an asset could not judge for want of a rule in effect on the day it
 -- applies to (a sample taken before the rules' first version of a section, a
 -- site that started before its chapter): one row per thing not judged (a

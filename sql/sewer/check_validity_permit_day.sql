@@ -1,9 +1,13 @@
--- Asset check check_validity_permit_day: every day of discharge without a permit lies outside the
--- permit's term (or the user never held a permit: finding never_permitted, no number and no dates) and
--- has a sample or a flow reading above 0. The rows that do not.
+-- Asset check check_validity_permit_day: every day of discharge without a permit lies outside the term of
+-- every permit of its user in force (user_permits, contract 8.2) and has a sample or a flow reading above 0.
+-- The rows that do not.
 SELECT count(*)
-FROM discharges_without_permit
-WHERE NOT (coalesce(day < permit_effective, FALSE) OR coalesce(day > permit_expires, FALSE)
-           OR (finding = 'never_permitted' AND permit_effective IS NULL AND permit_expires IS NULL
-               AND nullif(trim(permit_no), '') IS NULL))
-   OR samples + flow_readings = 0;
+FROM discharges_without_permit AS d
+WHERE d.samples + d.flow_readings = 0
+      OR EXISTS (
+          SELECT 1 FROM user_permits AS p
+          WHERE p.user_id = d.user_id AND p.status = 'in_force'
+                AND (p.effective_on IS NOT NULL OR p.expires_on IS NOT NULL)
+                AND (p.effective_on IS NULL OR d.day >= p.effective_on)
+                AND (p.expires_on IS NULL OR d.day <= p.expires_on)
+      );

@@ -83,7 +83,10 @@ CREATE TABLE IF NOT EXISTS grease_trap_status (
     pumpout_interval_days INTEGER, set_on DATE, pumpouts INTEGER, last_pumped_on DATE, next_due DATE,
     status VARCHAR,                 -- current | overdue
     days_overdue INTEGER, late_pumpouts INTEGER, pumpouts_without_invoice INTEGER,
-    as_of DATE, rule VARCHAR
+    as_of DATE, rule VARCHAR,
+    owner_name VARCHAR,             -- the owner an order goes to (the trap's owner_name, else its parcel's)
+    own_owner VARCHAR               -- the owner, when it is the town's own (rules own_names): no order is
+                                    -- drafted, the worklist has the line (contract 8.4)
 );
 
 -- Orders directing compliance, one per trap whose pump-out is overdue.
@@ -98,7 +101,10 @@ CREATE TABLE IF NOT EXISTS grease_orders (
     status VARCHAR,                                    -- draft, mailed or withdrawn (contract 7.3)
     period VARCHAR,                                    -- YYYY-MM of missed_due: the order's month
                                                        -- (notices_mailed: kind grease_order, trap_id)
-    certified_mail_no VARCHAR, correct_within_days INTEGER
+    certified_mail_no VARCHAR, correct_within_days INTEGER,            -- the days the administrator gave
+    owner_from VARCHAR,                                -- trap (its owner_name) or parcel (its owner); NULL:
+                                                       -- no owner on file (the order is not ready)
+    review VARCHAR                                     -- a mailed order: what its mailing's row lacks
 );
 
 -- Contract 5.2: which set of measurements a determination was made on (sample, daily_max,

@@ -126,18 +126,29 @@ CREATE TABLE IF NOT EXISTS compliance_summary (
 
 -- Every limit that may apply to a lab result, of every type: a user's permit
 -- limits (special agreements, priority 1) and the jurisdiction's defaults
--- (priority 2). `basis_rule` is the permit's basis text with its permit number,
--- NULL when the permit row gives no basis (the reader supplies the citation).
+-- (priority 2). `basis_rule` is the permit's basis text with its permit number (the user's permit in force
+-- on the limit's first day, else its current one: user_permits, contract 8.2), NULL when the permit row
+-- gives no basis (the reader supplies the citation).
 -- Read by insert_discharge_evaluations.sql and insert_statistic_results.sql.
 CREATE OR REPLACE VIEW applicable_limit_sources AS
 WITH permits AS (
-    SELECT user_id, arg_max(permit_no, coalesce(permit_effective, DATE '0001-01-01')) AS permit_no
-    FROM industrial_users GROUP BY user_id
+    SELECT pl.user_id, pl.parameter, pl.limit_type, pl.effective_from,
+           arg_max(
+               up.permit_no,
+               (pl.effective_from IS NOT NULL
+                AND pl.effective_from BETWEEN coalesce(up.effective_on, DATE '0001-01-01')
+                                          AND coalesce(up.expires_on, DATE '9999-12-31'),
+                up.is_current)
+           ) AS permit_no
+    FROM permit_limits AS pl JOIN user_permits AS up ON up.user_id = pl.user_id AND up.status = 'in_force'
+    GROUP BY ALL
 )
 SELECT pl.user_id, lower(pl.parameter) AS pkey, pl.limit_type, pl.value AS limit_value,
        pl.effective_from, pl.effective_to, 1 AS priority, 'permit' AS limit_source,
        nullif(trim(pl.basis), '') AS basis, p.permit_no, CAST(NULL AS DOUBLE) AS excursion_minutes
-FROM permit_limits pl LEFT JOIN permits p USING (user_id)
+FROM permit_limits pl LEFT JOIN permits p
+    ON p.user_id = pl.user_id AND p.parameter = pl.parameter AND p.limit_type = pl.limit_type
+       AND p.effective_from IS NOT DISTINCT FROM pl.effective_from
 WHERE pl.value IS NOT NULL
 UNION ALL
 SELECT NULL, lower(parameter), limit_type, value, effective_from, effective_to, 2, source, rule, NULL,

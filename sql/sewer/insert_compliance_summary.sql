@@ -6,10 +6,14 @@
 -- Parameters: $as_of, $warn_days, $tz, $citation.
 INSERT INTO compliance_summary BY NAME
 WITH users AS (
-    SELECT user_id, arg_max(name, coalesce(permit_effective, DATE '0001-01-01')) AS name,
-           arg_max(permit_no, coalesce(permit_effective, DATE '0001-01-01')) AS permit_no,
-           max(permit_expires) AS permit_expires
-    FROM industrial_users GROUP BY user_id
+    -- each user with its current permit (user_permits, contract 8.2: the latest to expire of its permits
+    -- in force, renewals included)
+    SELECT n.user_id, n.name, p.permit_no, p.expires_on AS permit_expires
+    FROM (
+        SELECT user_id, arg_max(name, coalesce(permit_effective, DATE '0001-01-01')) AS name
+        FROM industrial_users GROUP BY user_id
+    ) AS n
+    LEFT JOIN user_permits AS p ON p.user_id = n.user_id AND p.is_current
 ),
 samples AS (
     SELECT user_id, date_trunc('month', coalesce(collected_date, collected_at::DATE))::DATE AS month,

@@ -14,7 +14,9 @@
 -- Parameters: $uncited (the rule text when no such text is in effect).
 INSERT INTO discharge_evaluations BY NAME
 WITH results AS (
-    SELECT rowid AS rid, user_id, sample_id, parameter, lower(parameter) AS pkey, collected_at,
+    -- rid: each result's own number (the inputs are read through views, which have no rowid)
+    SELECT row_number() OVER () AS rid, user_id, sample_id, parameter, lower(parameter) AS pkey,
+           collected_at,
            coalesce(collected_date, collected_at::DATE) AS collected_date, sample_type,
            result AS value, coalesce(nondetect, FALSE) AS nondetect, qualifier, unit
     FROM lab_results

@@ -1,32 +1,27 @@
--- Days on which an industrial user discharged, with samples collected or flow readings above 0
--- (local dates, through the day judged) while no permit of its was in effect: before permit_effective
--- or after permit_expires (both days in effect; a missing date leaves that side open), or at any time
--- when it never held a permit (no permit number and neither date: reading permit_term_unknown). A user
--- with a permit number but neither date is in permit_dates_missing instead. Reads _activity
--- (create_user_activity_days). Each day's rule text is the version of
--- sewer_compliance.without_permit_citation in effect on it (registered as _permit_rules:
--- effective_from, effective_to, citation; a day no version covers is not judged).
+-- Days on which an industrial user discharged, with samples collected or flow readings above 0 (local
+-- dates, through the day judged), while no permit of its was in effect (contract 8.2: the union of its
+-- permits in user_permits): after the permit that ended last before the day (permit_expired), before the
+-- first one (permit_not_yet_effective), or at any time when it holds no permit at all (never_permitted:
+-- no permit number and neither date, or every permit withdrawn). A user whose undated permit might cover
+-- the day is in permit_dates_missing instead. Reads _uncovered (create_uncovered_days). Each day's rule
+-- text is the version of sewer_compliance.without_permit_citation in effect on it (registered as
+-- _permit_rules: effective_from, effective_to, citation; a day no version covers is not judged).
 INSERT INTO discharges_without_permit BY NAME
-WITH users AS (
-    SELECT user_id, any_value(name) AS name, any_value(permit_no) AS permit_no,
-           any_value(permit_effective) AS permit_effective, any_value(permit_expires) AS permit_expires,
-           bool_and(nullif(trim(permit_no), '') IS NULL AND permit_effective IS NULL
-                    AND permit_expires IS NULL) AS never_permitted
-    FROM industrial_users GROUP BY user_id
-)
-SELECT a.user_id, u.name, a.day,
-       CASE WHEN u.never_permitted THEN 'never_permitted'
-            WHEN a.day < u.permit_effective THEN 'permit_not_yet_effective'
-            ELSE 'permit_expired' END AS finding,
-       a.samples::INTEGER AS samples, a.flow_readings,
-       u.permit_no, u.permit_effective, u.permit_expires,
-       (CASE WHEN u.never_permitted THEN NULL
-             WHEN a.day < u.permit_effective THEN u.permit_effective - a.day
-             ELSE a.day - u.permit_expires END)::INTEGER AS days_outside,
+SELECT u.user_id, u.name, u.day,
+       CASE WHEN u.case_of = 'never_permitted' THEN 'never_permitted'
+            WHEN u.prev_expires IS NULL THEN 'permit_not_yet_effective'
+            ELSE 'permit_expired'
+       END AS finding,
+       u.samples::INTEGER AS samples, u.flow_readings,
+       CASE WHEN u.prev_expires IS NULL THEN u.next_permit_no ELSE u.prev_permit_no END AS permit_no,
+       CASE WHEN u.prev_expires IS NULL THEN u.next_effective ELSE u.prev_effective END AS permit_effective,
+       coalesce(u.prev_expires, u.next_expires) AS permit_expires,
+       (CASE WHEN u.case_of = 'never_permitted' THEN NULL
+             WHEN u.prev_expires IS NULL THEN u.next_effective - u.day
+             ELSE u.day - u.prev_expires END)::INTEGER AS days_outside,
        pr.citation AS rule
-FROM _activity a JOIN users u USING (user_id)
-JOIN _permit_rules pr ON a.day >= pr.effective_from AND (pr.effective_to IS NULL OR a.day <= pr.effective_to)
-WHERE u.never_permitted
-   OR (u.permit_effective IS NOT NULL AND a.day < u.permit_effective)
-   OR (u.permit_expires IS NOT NULL AND a.day > u.permit_expires)
-ORDER BY a.user_id, a.day;
+FROM _uncovered AS u
+JOIN _permit_rules AS pr
+    ON u.day >= pr.effective_from AND (pr.effective_to IS NULL OR u.day <= pr.effective_to)
+WHERE u.case_of IN ('never_permitted', 'outside_terms')
+ORDER BY u.user_id, u.day;

@@ -5,6 +5,9 @@
 --   snc: a determination of either half of the year names the user;
 --   notices_mailed: sewer notices to the user, mailed, issued in the year.
 -- Local dates: the connection's time zone is the town's (its rules' timezone).
+-- A count of a duty the rules do not judge (contract 8.6: no limits, no slug definition, no criteria of
+-- significant noncompliance, no way to issue a notice) is NULL where it would be 0 or false, never a 0
+-- or a "no" the rules did not judge: $limits, $slugs, $snc, $notices say which the rules judge.
 INSERT INTO pretreatment_annual_report BY NAME
 WITH samples AS (
     SELECT user_id, year(coalesce(collected_date, collected_at::DATE)) AS year,
@@ -47,11 +50,13 @@ snc AS (
 )
 SELECT k.user_id, k.year::INTEGER AS year,
        coalesce(s.samples, 0)::INTEGER AS samples,
-       coalesce(v.violations, 0)::INTEGER AS violations,
-       coalesce(t.statistic_violations, 0)::INTEGER AS statistic_violations,
-       coalesce(g.slugs, 0)::INTEGER AS slugs,
-       n.user_id IS NOT NULL AS snc,
-       coalesce(m.notices_mailed, 0)::INTEGER AS notices_mailed
+       CASE WHEN $limits OR v.violations > 0 THEN coalesce(v.violations, 0) END::INTEGER AS violations,
+       CASE WHEN $limits OR t.statistic_violations > 0 THEN coalesce(t.statistic_violations, 0) END::INTEGER
+           AS statistic_violations,
+       CASE WHEN $slugs OR g.slugs > 0 THEN coalesce(g.slugs, 0) END::INTEGER AS slugs,
+       CASE WHEN n.user_id IS NOT NULL THEN TRUE WHEN $snc THEN FALSE END AS snc,
+       CASE WHEN $notices OR m.notices_mailed > 0 THEN coalesce(m.notices_mailed, 0) END::INTEGER
+           AS notices_mailed
 FROM keys k
 LEFT JOIN samples s USING (user_id, year)
 LEFT JOIN violations v USING (user_id, year)

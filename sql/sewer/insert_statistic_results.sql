@@ -15,7 +15,8 @@
 -- Parameters: $uncited (the rule text when no such text is in effect).
 INSERT INTO statistic_results BY NAME
 WITH results AS (
-    SELECT rowid AS rid, user_id, parameter, lower(parameter) AS pkey,
+    -- rid: each result's own number (the inputs are read through views, which have no rowid)
+    SELECT row_number() OVER () AS rid, user_id, parameter, lower(parameter) AS pkey,
            coalesce(collected_date, collected_at::DATE) AS d, sample_type,
            result, coalesce(nondetect, FALSE) AS nondetect, unit
     FROM lab_results

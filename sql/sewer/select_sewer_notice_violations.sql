@@ -5,7 +5,7 @@
 --   outcome: violation when it breaks any limit, compliant when it complies with
 --   every limit, else inconclusive, which decides nothing and is passed over);
 -- - the date of the first later compliant result;
--- - the user's name, address and permit (industrial_users).
+-- - the user's name and address (industrial_users) and current permit (user_permits, contract 8.2).
 -- Results collected after $as_of are not seen.
 WITH samples AS (
     SELECT user_id, parameter, sample_id, min(collected_at) AS collected_at,
@@ -20,21 +20,22 @@ WITH samples AS (
 decided AS (SELECT * FROM samples WHERE outcome IN ('compliant', 'violation')),
 users AS (
     SELECT user_id, arg_max(name, coalesce(permit_effective, DATE '0001-01-01')) AS name,
-           arg_max(address, coalesce(permit_effective, DATE '0001-01-01')) AS address,
-           arg_max(permit_no, coalesce(permit_effective, DATE '0001-01-01')) AS permit_no
+           arg_max(address, coalesce(permit_effective, DATE '0001-01-01')) AS address
     FROM industrial_users GROUP BY user_id
 ),
+current_permits AS (SELECT user_id, permit_no FROM user_permits WHERE is_current),
 violations AS (
     SELECT user_id, sample_id, parameter, collected_at, collected_date, sample_type, value, unit,
            limit_value, limit_type, limit_source, rule
     FROM discharge_evaluations
     WHERE outcome = 'violation' AND collected_date <= $as_of
 )
-SELECT v.*, u.name, u.address, u.permit_no,
+SELECT v.*, u.name, u.address, p.permit_no,
        n.sample_id AS next_sample_id, n.collected_date AS next_collected_date, n.value AS next_value,
        n.outcome AS next_outcome, c.collected_date AS first_compliant_on
 FROM violations v
 LEFT JOIN users u USING (user_id)
+LEFT JOIN current_permits p USING (user_id)
 LEFT JOIN LATERAL (
     SELECT d.sample_id, d.collected_date, d.value, d.outcome FROM decided d
     WHERE d.user_id = v.user_id AND d.parameter = v.parameter AND d.collected_at > v.collected_at

@@ -70,10 +70,22 @@ CREATE TABLE IF NOT EXISTS swppp_letters (
     issued_on DATE, sha256 VARCHAR, html VARCHAR
 );
 
+-- The inspection reports the stormwater officer is waiting for (written by swppp_other_findings): each
+-- recorded inspection (but the officer's own) of a site whose reports go to the officer weekly creates the
+-- applicant's duty to deliver its report; listed while the period to deliver it has not passed and no
+-- report_deliveries row records it (after that, a report_not_delivered finding). report_date is the
+-- inspection's day.
+CREATE TABLE IF NOT EXISTS swppp_reports_due (
+    site_id VARCHAR, jurisdiction VARCHAR, site_name VARCHAR, report_date DATE, due_by DATE,
+    status VARCHAR,         -- due_today | due_tomorrow | upcoming
+    rule VARCHAR
+);
+
 CREATE TABLE IF NOT EXISTS swppp_upcoming (
     site_id VARCHAR, jurisdiction VARCHAR, site_name VARCHAR,
     requirement VARCHAR,    -- weekly | storm | milestone
     trigger_date DATE, due_by DATE, days_until_due INTEGER,
     status VARCHAR,         -- overdue | due_today | due_tomorrow | upcoming
-    inspector VARCHAR, detail VARCHAR, rule VARCHAR
+    inspector VARCHAR, detail VARCHAR, rule VARCHAR,
+    then_due VARCHAR        -- the duty recording it creates: its report to the officer (null: none)
 );
