@@ -310,7 +310,8 @@ def load_inputs(
                     yield new_files_result(con, ds, loaded, since)
             partitions = data_partitions(con, rules.town_rules(), settings.as_of_date())
             if AssetKey(QUARANTINE) in selected:
-                version = digest(sorted(folder_versions(con).items()))
+                # with the partitions it reports (the sensor registers them): a new day may add a month
+                version = digest(sorted(folder_versions(con).items()), partitions)
                 if report(QUARANTINE, version):
                     yield quarantine_result(con, version, partitions)
             with transaction(con):

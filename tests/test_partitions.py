@@ -376,6 +376,7 @@ def test_the_input_sensor_registers_the_months_and_years_the_loaded_files_give(t
     assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01"]
     res = {**_resources(tmp_path, town), "settings": OutfallSettings(data_dir=str(town), as_of="2026-07-31")}
     assert materialize(INGEST, resources=res, instance=instance).success
+    sensor_tick(instance, town)
     assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01", "2026-07-01"]
 
 
