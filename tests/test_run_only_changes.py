@@ -1,6 +1,7 @@
 """`outfall run` makes only what changed (issue 47): with nothing new it makes nothing and says so; one
-new lab-results file makes what reads it, not billing, slugs or stormwater; a new day makes what judges
-by it, not billing. Each leaves the same tables as a full run of the same files on a new warehouse."""
+new lab-results file makes what reads it, not billing, slugs or stormwater; a new day judges again what
+reads the inputs as of the day (contract 8.1), never "nothing new". Each leaves the same tables as a full
+run of the same files on a new warehouse."""
 
 from __future__ import annotations
 
@@ -86,13 +87,16 @@ def test_one_new_lab_file_makes_what_reads_it_and_the_same_tables_as_a_full_run(
     assert same_as_a_full_run(data, warehouse, tmp_path) == []
 
 
-def test_a_new_day_makes_what_judges_by_it_not_billing(ran, tmp_path):
+def test_a_new_day_judges_again_what_reads_the_day(ran, tmp_path):
+    """Every table is judged from the inputs as they stood at the end of the day (contract 8.1: a sample,
+    a reading, a mailing dated after it is not yet a fact), so a run as of another day over the same files
+    makes them again, and is never short-circuited as nothing new."""
     data, warehouse = ran
     later = run_cli("run", "--data", str(data), "--warehouse", str(warehouse), "--as-of", "2026-07-15")
     assert later.returncode == 0, later.stderr
+    assert "nothing new" not in later.stdout
     steps = steps_of_last_run(warehouse)
-    assert {"notices", "swppp_upcoming", "dashboard_index"} <= steps
-    assert not steps & {"sewer_billing", "slug_events", "discharge_violations"}
+    assert {"notices", "swppp_upcoming", "dashboard_index", "discharge_violations", "slug_events"} <= steps
     fresh = tmp_path / "fresh" / "w.duckdb"
     result = run_cli(
         "run", "--data", str(data), "--warehouse", str(fresh), "--as-of", "2026-07-15", "--quiet"
