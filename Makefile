@@ -53,11 +53,13 @@ test-fast: $(STAMP)
 # Figures, not pass/fail: slug detection on 190 meters x a year of 1-minute
 # readings (~100M) against a bare DuckDB scan; `outfall run` end to end on the
 # same year as Parquet and 25M rows as CSV against a bare DuckDB load; then
-# billing 100,000 parcels.
+# billing 100,000 parcels; then `outfall run` on the demo with nothing new, one
+# new file and a new day.
 bench: $(STAMP)
 	$(VENV)/bin/python -m benchmarks.slugs --verify
 	$(VENV)/bin/python -m benchmarks.ingest
 	$(VENV)/bin/python -m benchmarks.billing --parcels 100000
+	$(VENV)/bin/python -m benchmarks.runs
 
 # The web server and the daemon on the code location `outfall` ([tool.dg] of pyproject.toml), at
 # http://127.0.0.1:3000, with the instance in .dagster_home (docs/operating.md). Only these two targets

@@ -2,19 +2,23 @@
 
 import contextlib
 import datetime as dt
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import duckdb
 from dagster import (
+    AssetCheckKey,
+    AssetCheckResult,
+    AssetChecksDefinition,
     AssetExecutionContext,
     BackfillPolicy,
     DynamicPartitionsDefinition,
     MaterializeResult,
     MetadataValue,
     asset,
+    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
@@ -36,8 +40,8 @@ GROUP_DASHBOARDS = "dashboards"
 
 # The two partitions definitions hold only keys that have data: a billing year is a year that has rates
 # (adopted or from a budget), a reading month a month (its first local day, ``2026-03-01``) that has
-# readings. Both are dynamic, added by the ingestion step as soon as the files that give them are loaded
-# (``register_partitions``), in whatever instance runs it: `outfall run`'s, the daemon's, the UI's. A
+# readings. Both are dynamic: the ingestion step reports those the loaded files give (``data_partitions``)
+# and the input sensor registers them (its dynamic_partitions_requests); `outfall run` in its own. A
 # calendar would offer years without rates (each failing on its first missing rate) and every month since
 # a first one written in code (a backfill of "all partitions" ran 324 months for 12 months of readings).
 BILLING_YEARS = DynamicPartitionsDefinition(name="billing_year")
@@ -65,28 +69,20 @@ def years_with_rates(con, rules: Rules | None = None) -> list[int]:
     return sorted(years)
 
 
-def register_partitions(
-    instance: Any, con, rules: Rules | None = None, as_of: dt.date | None = None
-) -> dict[str, list[str]]:
-    """Add to ``instance`` the partitions the warehouse (``con``) gives and it lacks: each month that has
+def data_partitions(con, rules: Rules | None = None, as_of: dt.date | None = None) -> dict[str, list[str]]:
+    """The partitions the warehouse (``con``) gives, by partitions definition's name: each month that has
     readings (its first local day; ``as_of``: on or before that day, since a month after it has nothing to
-    judge yet) and each year that has rates (by the town's ``rules``). Returns what was added."""
+    judge yet) and each year that has rates (by the town's ``rules``). The ingestion step reports them (the
+    quarantine's metadata); the input sensor registers those the instance lacks (pipelines.definitions),
+    and `outfall run` in its own."""
     from outfall.flow_hours import ensure_flow_hours  # ingestion's module: only where flow is read
 
     ensure_flow_hours(con)
     months = [r[0] for r in con.execute(sql("select_reading_months")).fetchall()]
-    wanted = {
+    return {
         READING_MONTHS.name: [m.isoformat() for m in months if as_of is None or m <= as_of],
         BILLING_YEARS.name: [str(y) for y in years_with_rates(con, rules)],
     }
-    added = {}
-    for name, keys in wanted.items():
-        known = set(instance.get_dynamic_partitions(name))
-        new = [k for k in keys if k not in known]
-        if new:
-            instance.add_dynamic_partitions(name, new)
-            added[name] = new
-    return added
 
 
 def reading_months_in(con, since: dt.datetime | None = None) -> list[dt.date]:
@@ -150,6 +146,20 @@ def warehouse(
             con.close()
 
 
+@contextlib.contextmanager
+def held_open(resource: DuckDBResource) -> Iterator[None]:
+    """The warehouse held open for a block (one step, never a whole run): the connections the block opens
+    share the open database (DuckDB keeps one per file and process) instead of loading its catalog and
+    checkpointing on close each time. An in-memory database is not shared: nothing is held."""
+    database = str(getattr(resource, "database", "") or "")
+    if not database or database.startswith((":memory:", "md:")):
+        yield
+        return
+    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    with resource.get_connection():
+        yield
+
+
 def read_as_of(con: duckdb.DuckDBPyConnection, as_of: dt.date, timezone: str) -> duckdb.DuckDBPyConnection:
     """``con`` (a page's, configured) reads the warehouse as a run as of ``as_of`` judges it: the inputs and
     the record as they stood at the end of that day (``warehouse(..., as_of=)`` for a connection of its
@@ -161,6 +171,23 @@ def table_asset(group: str, **kwargs: Any):
     """``@asset`` of a table the warehouse keeps: its group, ``kind`` duckdb and the warehouse's pool, with
     ``deps``, ``description``."""
     return asset(group_name=group, kinds={"duckdb"}, pool=WAREHOUSE_POOL, **kwargs)
+
+
+# The function of each check written beside its table (``table_check``), by check key: the Definitions run
+# the checks of a stage as one step that calls them (pipelines.stages.check_steps).
+CHECK_FUNCTIONS: dict[AssetCheckKey, Callable[..., AssetCheckResult]] = {}
+
+
+def table_check(**kwargs: Any) -> Callable[[Callable[..., AssetCheckResult]], AssetChecksDefinition]:
+    """``@asset_check`` of a table (``asset``, ``description``, ...), whose function is also kept in
+    ``CHECK_FUNCTIONS``: the function's parameters are resources (``duckdb``, ``rules``, ``settings``)."""
+
+    def define(fn: Callable[..., AssetCheckResult]) -> AssetChecksDefinition:
+        checks_def = asset_check(**kwargs)(fn)
+        CHECK_FUNCTIONS[next(iter(checks_def.check_keys))] = fn
+        return checks_def
+
+    return define
 
 
 def table_result(con: duckdb.DuckDBPyConnection, table: str, **metadata: Any) -> MaterializeResult:

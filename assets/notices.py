@@ -36,11 +36,18 @@ from dagster import (
     MaterializeResult,
     MetadataValue,
     asset,
-    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, WAREHOUSE_POOL, check_rows, outputs, table_result, warehouse
+from assets.common import (
+    GROUP_SEWER,
+    WAREHOUSE_POOL,
+    check_rows,
+    outputs,
+    table_check,
+    table_result,
+    warehouse,
+)
 from assets.run import record_not_judged
 from outfall import notice_words as words
 from outfall.document_kinds import DAYS_GIVEN, KINDS, STORMWATER_OFFICER, SUPERINTENDENT
@@ -899,7 +906,7 @@ def notices(
         )
 
 
-@asset_check(
+@table_check(
     asset=notices,
     description="One notice per kind, recipient and month with a violation; a mailed "
     "notice has its mailing day and last day to correct, a draft neither; every notice names its letter "

@@ -29,11 +29,10 @@ from dagster import (
     MaterializeResult,
     MetadataValue,
     asset,
-    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, table_result, warehouse
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, outputs, table_check, table_result, warehouse
 from outfall.document_kinds import writers
 from outfall.documents import address_conflicts
 from outfall.pdf import recorded_source, source_digest
@@ -160,7 +159,7 @@ def documents_issued(
         return table_result(con, "documents_issued", recorded_now=len(new), chain_values_moved=moved)
 
 
-@asset_check(
+@table_check(
     asset=documents_issued,
     description="Every mailed document's files still have the bytes recorded "
     "when they were issued, and the chain of records is unbroken. Threshold: no document that differs. "

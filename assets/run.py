@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import duckdb
 import pandas as pd
-from dagster import MaterializeResult, MetadataValue
+from dagster import MetadataValue
 from dagster_duckdb import DuckDBResource
 
 from assets.common import outputs, warehouse
@@ -18,6 +18,7 @@ from outfall.ingest.as_of import held_back
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import RulesError
 from outfall.rules.tables import NotJudged
+from outfall.versions import digest
 from outfall.warehouse import replace_rows, sql, transaction
 
 
@@ -34,10 +35,20 @@ OUTFALL_RUN_DESCRIPTION = (
 )
 
 
-def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> MaterializeResult:
-    """The asset ``outfall_run``, written by the ingestion step (``assets.ingest.input_folders``)."""
+def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource) -> tuple[str, dict]:
+    """The record of the run's settings (table ``outfall_run``), written by the ingestion step
+    (``assets.ingest.input_folders``): its data version (the hash of the row: what reads the day judged by
+    is made again when it changes) and the metadata of its materialization."""
     paths = outputs(duckdb, settings)
     as_of = settings.as_of_date()
+    row = {
+        "as_of": as_of,
+        "billing_year": settings.year or None,
+        "data_dir": str(settings.data_path().resolve()),
+        "dashboards_dir": None if paths.dashboards is None else str(paths.dashboards),
+        "exports_dir": None if paths.exports is None else str(paths.exports),
+        "rules_versions": _rules_versions(rules),
+    }
     with warehouse(duckdb) as con:
         held = held_back(con, as_of, rules.timezone())
         with transaction(con):
@@ -49,25 +60,15 @@ def outfall_run(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesR
                 ),
             )
             con.execute(sql("delete_outfall_run"))
-            con.execute(
-                sql("insert_outfall_run"),
-                {
-                    "as_of": as_of,
-                    "billing_year": settings.year or None,
-                    "data_dir": str(settings.data_path().resolve()),
-                    "dashboards_dir": None if paths.dashboards is None else str(paths.dashboards),
-                    "exports_dir": None if paths.exports is None else str(paths.exports),
-                    "rules_versions": _rules_versions(rules),
-                },
-            )
-    return MaterializeResult(
-        metadata={
-            "as_of": str(as_of),
-            "dashboards": str(paths.dashboards or "(none)"),
-            "rows_after_the_day": sum(r[1] for r in held),
-            "rows_after_the_day_by_folder": MetadataValue.json({d: r for d, r, _, _ in held if r}),
-        }
-    )
+            con.execute(sql("insert_outfall_run"), row)
+    # the town running Outfall is part of what its rows were judged by (a folder may hold several towns)
+    version = digest(row, rules.jurisdiction())
+    return version, {
+        "as_of": str(as_of),
+        "dashboards": str(paths.dashboards or "(none)"),
+        "rows_after_the_day": sum(r[1] for r in held),
+        "rows_after_the_day_by_folder": MetadataValue.json({d: r for d, r, _, _ in held if r}),
+    }
 
 
 def record_not_judged(

@@ -24,10 +24,10 @@ import datetime as dt
 from typing import Any
 
 import pandas as pd
-from dagster import AssetCheckResult, AssetCheckSeverity, MaterializeResult, MetadataValue, asset, asset_check
+from dagster import AssetCheckResult, AssetCheckSeverity, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, table_result, warehouse
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, table_check, table_result, warehouse
 from outfall import notice_words as words
 from outfall.document_kinds import KINDS, writers
 from outfall.law import worklist as law
@@ -606,7 +606,7 @@ def worklist(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesReso
         )
 
 
-@asset_check(
+@table_check(
     asset=worklist,
     description="Every row's status agrees with its due date and the day judged: overdue "
     "before it, due within the Town's week, upcoming after it, undated with no due date. Threshold: 0 rows "

@@ -67,6 +67,9 @@ LOG = "outfall.log"  # outfall.runlog.LOG_NAME, beside the warehouse
 WALL_CLOCK_COLUMNS = frozenset(
     {"loaded_at", "superseded_at", "quarantined_at", "set_aside_at", "run_at", "file_stamp"}
 )
+# How the tables were made, not what they hold (outfall/versions.py): when each version was recorded, and
+# versions that hash the warehouse's folder (the run's settings); a run that was killed records them again.
+BOOKKEEPING_TABLES = frozenset({"_asset_versions", "_last_run"})
 
 # The steps (Dagster step keys, as the run log names them) of each phase of the drill.
 DASHBOARD_STEPS = (
@@ -405,7 +408,7 @@ def warehouse_tables(path: Path, folder: Path | None = None) -> dict[str, tuple[
             ).fetchall()
         ]
         out = {}
-        for table in tables:
+        for table in (t for t in tables if t not in BOOKKEEPING_TABLES):
             columns = [
                 r[0]
                 for r in con.execute(

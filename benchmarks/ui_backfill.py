@@ -24,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,15 +40,19 @@ DAEMONS = "{ instance { daemonHealth { allDaemonStatuses { daemonType healthy } 
 
 
 def graphql(port: int, query: str, variables: dict | None = None, timeout: float = 60) -> dict:
-    body = json.dumps({"query": query, "variables": variables or {}}).encode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/graphql", data=body, headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        answer = json.loads(response.read())
-    if answer.get("errors"):
-        raise RuntimeError(answer["errors"])
-    return answer["data"]
+    """The web server's GraphQL API on ``port`` (as `outfall run` calls it, pipelines.queue)."""
+    from pipelines.queue import Server
+
+    return Server(f"http://127.0.0.1:{port}").query(query, variables, timeout=timeout)
+
+
+def stop_server(proc: subprocess.Popen, wait: float = 30) -> None:
+    """`dg dev` and what it started (its process group): SIGTERM, then SIGKILL after ``wait`` seconds."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=wait)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
 
 
 def wait_until_up(port: int, proc: subprocess.Popen, limit: float = 120) -> float:
@@ -103,6 +106,18 @@ def wait_for_runs(port: int, first: float = 20, limit: float = 600) -> float:
     raise RuntimeError("the daemon's runs did not end")
 
 
+def wait_for_partitions(port: int, limit: float = 120) -> float:
+    """Seconds until the input sensor has registered the partitions the loaded files give (its next tick
+    after the load: every partitioned asset has at least one)."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        nodes = graphql(port, ASSET_KEYS)["assetNodes"]
+        if all(n["partitionKeys"] for n in nodes if n["isPartitioned"]):
+            return time.perf_counter() - started
+        time.sleep(1)
+    raise RuntimeError("the input sensor registered no partitions")
+
+
 def materialize_all(port: int, limit: float = 900) -> dict:
     """Launch the UI's "Materialize all" (every asset, all partitions) and wait for the backfill."""
     nodes = graphql(port, ASSET_KEYS)["assetNodes"]
@@ -148,16 +163,14 @@ def one_round(args, workdir: Path) -> dict:
     try:
         up = wait_until_up(args.port, proc)
         loaded = wait_for_runs(args.port, first=90 if Path(args.checkout) == REPO else 10)
+        if Path(args.checkout) == REPO:
+            loaded += wait_for_partitions(args.port)
         time.sleep(args.settle)
         outcome = materialize_all(args.port)
         outcome["inputs_loaded_s"] = round(loaded, 2)
         outcome["startup_s"] = round(up, 2)
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        stop_server(proc)
         log.close()
     if args.compare:
         outcome["differences"] = compare(warehouse, Path(args.compare))

@@ -16,10 +16,7 @@ import contextlib
 import sys
 import threading
 import time
-from collections import defaultdict
 from collections.abc import Iterator
-
-from outfall.runlog import log_step
 
 DELAY_S = 2.0  # nothing is drawn for runs shorter than this
 
@@ -120,16 +117,3 @@ def listen(entry) -> None:
     event = getattr(entry, "dagster_event", None)
     if event is not None and event.is_step_start:
         asset(event.step_key or "")
-
-
-def attach(instance, *more) -> None:
-    """Listen to every run of a Dagster instance (an ephemeral one, made for one
-    `outfall run`). Dagster keeps listeners per run id, which is not known before
-    the run starts, and has no public way to listen to every run: this sets the instance's
-    private ``_subscribers`` so that every run id gets ours. Without it, progress shows no asset.
-    The run log listens too (``outfall.runlog.log_step``: each step's start and end), and so does
-    each of ``more``."""
-    try:
-        instance._subscribers = defaultdict(lambda: [listen, log_step, *more])  # noqa: SLF001 - see docstring
-    except AttributeError:  # pragma: no cover - another Dagster
-        pass

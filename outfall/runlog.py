@@ -255,7 +255,7 @@ def trace_text(error) -> str:
 
 
 def log_step(entry) -> None:
-    """A Dagster event of the run (a listener, see ``outfall.progress.attach``): each step's start and
+    """A Dagster event of the run (its log record: ``pipelines.runs.run_events``): each step's start and
     end as one INFO line of the run log, so the log shows how far a run got; a killed run's last
     "started" line without its "finished" names the step it was in. Only in the log, never on the
     terminal."""

@@ -12,14 +12,11 @@ import argparse
 import contextlib
 import datetime as dt
 import fcntl
-import gc
 import os
 import re
 import sys
 import time
-import warnings
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
@@ -27,18 +24,24 @@ os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 
 # Only light modules here: Dagster, DuckDB, pandas and pydantic are imported by the commands that
 # use them, so that a usage error, `outfall -h` or `outfall templates` answers at once.
-from outfall import gx_worker, pdf, progress  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
 from outfall.runlog import (  # noqa: E402
     close_log,
     explain,
     failure_line,
     group_failures,
-    log_failures,
     log_path,
     open_log,
     run_logger,
     trace_text,
+)
+from pipelines.runs import (  # noqa: E402, F401 - the tests reach these through the command's module
+    FULL_PASS_EVERY,
+    RunOutcome,
+    _startup_objects_set_apart,
+    _warm_for_letters,
+    run_pipeline,
+    today_in,
 )
 
 DEMO_AS_OF = "2026-11-30"
@@ -304,8 +307,9 @@ def run_log(warehouse: Path) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def warehouse_lock(path: Path) -> Iterator[None]:
-    """One `outfall run` per warehouse at a time: a second one fails at once."""
+def warehouse_lock(path: Path, check_free: bool = True) -> Iterator[None]:
+    """One `outfall run` per warehouse at a time: a second one fails at once. ``check_free``: and no other
+    program holds the DuckDB file (not for a run that waits in Dagster's queue: the daemon's step may)."""
     lock_path = path.with_name(path.name + ".lock")
     try:
         handle = open(lock_path, "a+")
@@ -323,7 +327,8 @@ def warehouse_lock(path: Path) -> Iterator[None]:
         handle.truncate()
         handle.write(str(os.getpid()))
         handle.flush()
-        _check_duckdb_free(path)
+        if check_free:
+            _check_duckdb_free(path)
         yield
     finally:
         fcntl.flock(handle, fcntl.LOCK_UN)
@@ -350,70 +355,6 @@ def _check_duckdb_free(path: Path) -> None:
 # run
 
 
-@dataclass
-class RunOutcome:
-    ok: bool
-    materialized: list[str] = field(default_factory=list)
-    failures: list[tuple[str, object]] = field(default_factory=list)  # (asset or step, error info)
-    checks_failed: list[str] = field(default_factory=list)
-    checks_not_run: list[tuple[str, str]] = field(
-        default_factory=list
-    )  # (asset:check, the error's first line)
-    seconds: float = 0.0
-    run_error: object = None  # why the run itself failed, when it says (an interruption before any step)
-
-
-def _warm_for_letters(entry) -> None:
-    """When the first step whose letters are printed starts, Chromium starts in the background
-    (outfall.pdf.warm), so that it is up when the letters are (its start is slow)."""
-    from assets.printing import LETTER_SOURCES  # an asset module (Dagster): imported once a run is under way
-
-    event = getattr(entry, "dagster_event", None)
-    if event is not None and event.is_step_start and event.step_key in LETTER_SOURCES:
-        pdf.warm()
-
-
-@contextlib.contextmanager
-def _letters_warmed() -> Iterator[None]:
-    """A Chromium session started for the letters is closed when the run ends, used or not."""
-    try:
-        yield
-    finally:
-        pdf.cool()
-
-
-FULL_PASS_EVERY = 1000  # the collector's full pass during a run: after this many of its middle ones
-
-
-@contextlib.contextmanager
-def _startup_objects_set_apart() -> Iterator[Callable[[], None]]:
-    """The objects a run makes before its first asset (the imported modules, Dagster's definitions:
-    about 280,000 the collector tracks) live as long as the run. Without this, each of the
-    collector's full passes traverses them again, every pass of every run. The collector is off
-    while they are made; the function this yields sets them apart (gc.freeze) and turns it on
-    again. When the run ends they are collectable as before (gc.unfreeze), and the collector is as
-    the caller had it: a process that runs again, as the tests do, keeps nothing longer than it
-    would have."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    thresholds = gc.get_threshold()
-
-    def set_apart() -> None:
-        gc.freeze()
-        gc.set_threshold(thresholds[0], thresholds[1], FULL_PASS_EVERY)
-        gc.enable()
-
-    try:
-        yield set_apart
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-        if was_enabled:
-            gc.enable()
-        else:
-            gc.disable()
-
-
 def _check_partition(value: str) -> str:
     if not value:
         return ""
@@ -422,162 +363,41 @@ def _check_partition(value: str) -> str:
     raise UsageError(f"--partition '{value}' is neither a month (YYYY-MM) nor a billing year (YYYY)")
 
 
-def run_pipeline(
-    data_dir: Path,
-    warehouse: Path,
-    as_of: str = "",
-    year: int = 0,
-    dashboards: str = "",
-    quiet: bool = False,
-    partition: str = "",
-) -> RunOutcome:
-    """Materialize every asset and check, in process, into ``warehouse``: the stages of
-    ``pipelines.stages`` one after the other, each partitioned stage over the partitions that hold data
-    (``year``: that billing year only). ``partition`` (a month ``2026-03`` or a billing year ``2026``):
-    the inputs' stage, that partition and what reads it."""
-    with _startup_objects_set_apart() as set_apart:
-        warnings.filterwarnings("ignore")
-        from dagster import DagsterEventType
+def _sql(name: str) -> str:
+    """A statement of sql/ (not through outfall.warehouse, which imports pandas: a run with nothing new
+    answers without it)."""
+    from outfall.paths import sql_path
 
-        started = time.perf_counter()
-        inputs = gx_worker.worth_starting(data_dir)
-        with gx_worker.background(), _letters_warmed():
-            if inputs:
-                gx_worker.start()  # the worker imports Great Expectations while this process goes on
-            # Dagster, every asset and DuckDB: imported here, while the collector is off (see above).
-            from assets.common import warehouse as open_warehouse
-            from outfall.warehouse import kept_open
-            from pipelines.definitions import (
-                PARENTS,
-                STAGES,
-                build_definitions,
-                build_resources,
-                run_instance,
-            )
-            from pipelines.stages import downstream, partition_key_for, partitions_with_data, run_stages
-
-            run_logger().info(
-                "run: data %s, warehouse %s, as of %s, year %s, pages %s",
-                data_dir,
-                warehouse,
-                as_of or "today",
-                year or "every year with rates",
-                dashboards or "beside the warehouse",
-            )
-            resources = build_resources(
-                str(warehouse), data_dir=str(data_dir), as_of=as_of, year=year, dashboards_dir=dashboards
-            )
-            # The project's Definitions, bound to this run's folders; each stage a run of its assets
-            # (the implicit asset job, as the UI's "Materialize" runs them).
-            defs = build_definitions(resources, described=False)
-            asset_job = defs.resolve_implicit_global_asset_job_def()
-            only = None
-            if partition:
-                asked = [
-                    s
-                    for s in STAGES
-                    if s.partitions_def is not None and partition_key_for(s.partitions_def, partition)
-                ]
-                only = set(STAGES[0].keys) | downstream({k for s in asked for k in s.keys}, PARENTS)
-
-            def wanted(stage) -> list[str]:
-                if partition:
-                    key = partition_key_for(stage.partitions_def, partition)
-                    return [key] if key else []
-                if year and partition_key_for(stage.partitions_def, str(year)):
-                    return [str(year)]
-                # the partitions that hold data on the run's day: a month of readings after it has none
-                as_of = resources["settings"].as_of_date()
-                with open_warehouse(resources["duckdb"], as_of=as_of) as con:
-                    return partitions_with_data(con, stage.partitions_def, resources["rules"].town_rules())
-
-            def run_one(stage, keys, tags):
-                return asset_job.execute_in_process(
-                    instance=instance,
-                    raise_on_error=False,
-                    asset_selection=keys,
-                    # Nothing on the terminal from Dagster: failures are reported in plain words by
-                    # _report, their traces go to the run log (outfall.runlog).
-                    run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}},
-                    tags={"outfall/command": "run", **tags},
-                )
-
-            set_apart()
-            with run_instance() as instance, progress.shown(quiet), kept_open(warehouse):
-                progress.attach(instance, *([_warm_for_letters] if inputs else []))
-                result = run_stages(STAGES, PARENTS, run_one, wanted, instance, only=only)
-                if not result.success:
-                    _pages_after_failure(STAGES, result, run_one, warehouse)
-    outcome = RunOutcome(ok=result.success and bool(result.results), seconds=time.perf_counter() - started)
-    for event in result.all_events:
-        if event.event_type == DagsterEventType.ASSET_MATERIALIZATION:
-            outcome.materialized.append(event.asset_key.to_user_string())
-        elif event.event_type == DagsterEventType.STEP_FAILURE:
-            error = event.step_failure_data.error if event.step_failure_data else None
-            outcome.failures.append((event.step_key or "?", error))
-        elif event.event_type == DagsterEventType.RUN_FAILURE:
-            outcome.run_error = getattr(event.event_specific_data, "error", None)
-        elif event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
-            data = event.event_specific_data
-            if data is not None and not data.passed:
-                name = f"{data.asset_key.to_user_string()}:{data.check_name}"
-                outcome.checks_failed.append(name)
-                error = (data.metadata or {}).get("error")
-                if error is not None:  # the check could not run (assets/checks.py: _reports_errors)
-                    outcome.checks_not_run.append((name, str(getattr(error, "value", error))))
-    log_failures(outcome.failures)
-    if outcome.run_error is not None and not outcome.failures:
-        run_logger().error(
-            "the run failed before any asset could report why:\n%s", trace_text(outcome.run_error)
-        )
-    run_logger().info(
-        "run %s in %.1f s: %d assets materialized, %d failed",
-        "succeeded" if outcome.ok else "failed",
-        outcome.seconds,
-        len(set(outcome.materialized)),
-        len(outcome.failures),
-    )
-    return outcome
-
-
-def _pages_after_failure(stages, result, run_one, warehouse: Path) -> None:
-    """A run in which a step failed still writes its pages (issue 37: the index above all, saying which
-    steps failed and why): the pages it did not write (assets.pages.PAGES_AFTER_FAILURE) are written in
-    one more run per stage that holds them, from what the warehouse holds. Its results join the run's."""
-    import json
-
-    from dagster import AssetKey, DagsterEventType
-
-    from assets.pages import FAILED_STEPS_TAG, PAGES_AFTER_FAILURE
-
-    events = result.all_events
-    done = {e.asset_key for e in events if e.event_type == DagsterEventType.ASSET_MATERIALIZATION}
-    failed = [
-        (e.step_key or "?", e.step_failure_data.error if e.step_failure_data else None)
-        for e in events
-        if e.event_type == DagsterEventType.STEP_FAILURE
-    ]
-    if not failed:
-        return  # the run failed before any step could: nothing to say it with
-    pages = {AssetKey(n) for n in PAGES_AFTER_FAILURE} - done - {AssetKey(step) for step, _ in failed}
-    why = [[step, explain(error, warehouse).why] for step, error in failed]
-    for stage in stages:
-        keys = [k for k in stage.keys if k in pages]
-        if keys and stage.partitions_def is None:
-            result.results.append(run_one(stage, keys, {FAILED_STEPS_TAG: json.dumps(why)}))
-            pages -= set(keys)
+    return sql_path(name).read_text(encoding="utf-8")
 
 
 def _summary(warehouse: Path, outcome: RunOutcome) -> str:
-    import duckdb
+    import duckdb  # only once a run has ended
 
-    from outfall.warehouse import count, sql  # DuckDB and pandas: only once a run has ended
+    def count(con, table: str) -> int:
+        return int(con.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0])
 
-    lines = [
-        f"outfall: {len(set(outcome.materialized))} assets materialized in {outcome.seconds:.1f} s "
-        f"into {warehouse}"
-    ]
-    con = duckdb.connect(str(warehouse), read_only=True)
+    sql = _sql
+    if outcome.nothing_new:
+        first = (
+            f"outfall: nothing new since the last run (the same files, rules, day and folders): 0 assets "
+            f"materialized in {outcome.seconds:.1f} s; {warehouse} is as it was"
+        )
+    else:
+        first = (
+            f"outfall: {len(set(outcome.materialized))} assets materialized in {outcome.seconds:.1f} s "
+            f"into {warehouse}" + ("" if outcome.materialized else ": no file changed since the last run")
+        )
+    lines = [first]
+    for pause in (0.5, 1, 2, 4, None):  # a Dagster run of the queue may be writing it: a moment
+        try:
+            con = duckdb.connect(str(warehouse), read_only=True)
+            break
+        except duckdb.IOException:
+            if pause is None:
+                lines.append("  (its tables are being written by a Dagster run: they are in the UI)")
+                return "\n".join(lines)
+            time.sleep(pause)
     try:
         rows = dict((d, (r, k, q)) for d, r, k, q in con.execute(sql("select_ingested_totals")).fetchall())
         lines.append(f"  {'dataset':<22}{'read':>10}{'kept':>10}{'quarantined':>13}")
@@ -607,7 +427,7 @@ def _summary(warehouse: Path, outcome: RunOutcome) -> str:
     return "\n".join(lines)
 
 
-def _check_rules(rules: str = "") -> None:
+def _check_rules(rules: str = ""):
     """Every rules file and the town running Outfall, before any asset starts, as ``python -m outfall.rules
     check`` checks them: a bad file, or a folder that leaves the town open, is a one-line exit 2 (the first
     problem; the check lists them all). ``rules``: the folder --rules names (it becomes the run's
@@ -621,7 +441,7 @@ def _check_rules(rules: str = "") -> None:
             raise UsageError(f"no such rules folder: {rules}")
         os.environ[RULES_DIR_VARIABLE] = str(Path(rules).resolve())
     try:
-        load_checked(default_rules_dir() or None, default_town())
+        return load_checked(default_rules_dir() or None, default_town())
     except RulesError as exc:
         raise UsageError(str(exc)) from None
 
@@ -632,18 +452,35 @@ def cmd_run(args) -> int:
     as_of = _check_as_of(args.as_of)
     year = _check_year(args.year)
     partition = _check_partition(args.partition)
-    _check_rules(args.rules)
-    with warehouse_lock(warehouse), run_log(warehouse):
+    town = _check_rules(args.rules)
+    from outfall.rules.town import default_rules_dir
+    from pipelines.queue import server_of
+
+    queued = server_of(os.environ.get("DAGSTER_HOME"))  # its web server answers: its queue runs them
+    with warehouse_lock(warehouse, check_free=queued is None), run_log(warehouse):
         for line in folder_warnings(data_dir):
             print(f"outfall: warning: {line}", file=sys.stderr)
+        # "Today" is read once, here: the run's fingerprint and every asset judge by the same day.
         outcome = run_pipeline(
-            data_dir, warehouse, as_of, year, args.dashboards, quiet=args.quiet, partition=partition
+            data_dir,
+            warehouse,
+            as_of or today_in(town),
+            year,
+            args.dashboards,
+            quiet=args.quiet,
+            partition=partition,
+            rules_dir=default_rules_dir(),
+            queued=queued,
         )
         return _report(outcome, warehouse, quiet=args.quiet, verbose=args.verbose)
 
 
 def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: bool = False) -> int:
     log = log_path(warehouse) if run_logger().handlers else None
+    in_use = outcome.in_use_line() if (outcome.failures or outcome.in_use) else ""
+    if in_use:  # not a failure of the data or of Outfall: another writer; nothing is half-written
+        print(f"outfall: {in_use}", file=sys.stderr)
+        return 2
     if outcome.failures:
         for steps, error in group_failures(outcome.failures, warehouse):
             if verbose:
@@ -682,6 +519,7 @@ def _report(outcome: RunOutcome, warehouse: Path, quiet: bool = False, verbose: 
 
 def cmd_demo(args) -> int:
     from outfall.demo.generate import generate  # numpy, pandas and pyarrow: only for the demo
+    from outfall.rules.town import default_rules_dir
 
     _check_rules()
     out = Path(args.out).resolve()
@@ -698,7 +536,7 @@ def cmd_demo(args) -> int:
         f"({sum(counts.values())} rows in {len(counts)} datasets)"
     )
     with warehouse_lock(warehouse), run_log(warehouse):
-        outcome = run_pipeline(data_dir, warehouse, DEMO_AS_OF, 0)
+        outcome = run_pipeline(data_dir, warehouse, DEMO_AS_OF, 0, rules_dir=default_rules_dir())
         code = _report(outcome, warehouse, verbose=args.verbose)
     if code:
         return code

@@ -16,7 +16,6 @@ When things run, under the daemon (docs/operating.md):
 
 from __future__ import annotations
 
-import contextlib
 import os
 import warnings
 from pathlib import Path
@@ -31,6 +30,8 @@ from dagster import BetaWarning  # noqa: E402
 warnings.filterwarnings("ignore", message=r"Parameter `backfill_policy`", category=BetaWarning)
 
 from dagster import (  # noqa: E402
+    AssetDep,
+    AssetKey,
     AssetSelection,
     AutomationCondition,
     AutomationConditionSensorDefinition,
@@ -39,6 +40,7 @@ from dagster import (  # noqa: E402
     Definitions,
     RunRequest,
     SensorEvaluationContext,
+    SensorResult,
     SkipReason,
     define_asset_job,
     in_process_executor,
@@ -46,56 +48,113 @@ from dagster import (  # noqa: E402
     load_assets_from_package_module,
     sensor,
 )
-from dagster_duckdb import DuckDBResource  # noqa: E402
 
 import assets as assets_package  # noqa: E402
-from assets.ingest import input_folders  # noqa: E402
+from assets.common import BILLING_YEARS, READING_MONTHS  # noqa: E402
+from assets.ingest import PARTITIONS_METADATA, input_folders  # noqa: E402
 from outfall.ingest.files import list_input_files  # noqa: E402
 from outfall.ingest.registry import all_datasets  # noqa: E402
-from outfall.resources import RulesResource, default_data_dir, default_warehouse, run_resources  # noqa: E402
+from outfall.resources import (  # noqa: E402
+    WAREHOUSE_VARIABLE,
+    RulesResource,
+    Warehouse,
+    default_data_dir,
+    default_warehouse,
+    from_environment,
+    run_resources,
+    value,
+)
+from outfall.rules.town import default_rules_dir  # noqa: E402
+from outfall.versions import QUARANTINE, RUN_SETTINGS, Node, code_version, digest  # noqa: E402
 from pipelines.operator import with_operator_metadata  # noqa: E402
 from pipelines.stages import Stage, asset_graph, check_steps, plan_stages  # noqa: E402
 
 CODE_LOCATION = "outfall"  # the one name: pyproject.toml's [tool.dg] and [tool.dagster], the Makefile, docs
 DAILY_CRON = "0 6 * * *"  # the ingestion step's daily run under the automation: "overdue" moves with the day
+DAILY_LABEL = "daily at 06:00"
+EAGER_LABEL = "eager, or a new code version"
 
 _loaded = load_assets_from_package_module(assets_package)
 _checks = load_asset_checks_from_package_module(assets_package)
 
 
-def _automation(assets_def, timezone: str):
-    """Eager for what reads other assets; the ingestion step (which reads only files) also once a day."""
-    if assets_def is input_folders:
-        return AutomationCondition.cron_tick_passed(DAILY_CRON, timezone) & ~AutomationCondition.in_progress()
-    return AutomationCondition.eager()
+INGEST_KEYS = frozenset(input_folders.keys)
+RUN_SETTINGS_KEY = AssetKey(RUN_SETTINGS)
 
 
-def build_assets(timezone: str, described: bool = True) -> list:
-    """Every asset, with its owners, tags, table metadata (pipelines.operator) and automation condition."""
-    return [
-        (with_operator_metadata(a) if described else a).with_attributes(
-            automation_condition=_automation(a, timezone)
+def automation_condition(key: AssetKey, timezone: str) -> AutomationCondition:
+    """The ingestion step (which reads only files) once a day at 06:00 in the town's time zone: the day
+    judged by moves; every other asset when what it reads was updated, a partition as soon as it exists,
+    and when its code changed (a new code version)."""
+    if key in INGEST_KEYS:
+        return (
+            AutomationCondition.cron_tick_passed(DAILY_CRON, timezone) & ~AutomationCondition.in_progress()
+        ).with_label(DAILY_LABEL)
+    return (
+        AutomationCondition.in_latest_time_window()
+        & (
+            AutomationCondition.newly_missing()
+            | AutomationCondition.any_deps_updated()
+            | AutomationCondition.code_version_changed()
+        ).since_last_handled()
+        & ~AutomationCondition.any_deps_missing()
+        & ~AutomationCondition.any_deps_in_progress()
+        & ~AutomationCondition.in_progress()
+    ).with_label(EAGER_LABEL)
+
+
+def _versioned(assets_def, timezone: str, code: str):
+    """``assets_def`` with its automation condition and code version; what reads the run's settings (the
+    day judged by, the folders written to: the ``settings`` resource) reads the asset ``outfall_run``, so
+    that a new day is a new version of what it judges."""
+    reads_settings = (
+        "settings" in assets_def.required_resource_keys and not set(assets_def.keys) & INGEST_KEYS
+    )
+
+    def spec(s):
+        deps = [*s.deps, AssetDep(RUN_SETTINGS_KEY)] if reads_settings else list(s.deps)
+        return s.replace_attributes(
+            automation_condition=automation_condition(s.key, timezone), code_version=code, deps=deps
         )
-        for a in _loaded
-    ]
+
+    return assets_def.map_asset_specs(spec)
 
 
-all_assets = _loaded
+def build_assets(timezone: str, described: bool = True, code: str | None = None) -> list:
+    """Every asset, with its owners, tags, table metadata (pipelines.operator), automation condition and
+    code version (``outfall.versions.code_version``: default the project's with the environment's rules)."""
+    code = code or code_version(default_rules_dir())
+    return [_versioned(with_operator_metadata(a) if described else a, timezone, code) for a in _loaded]
+
+
+# The graph (what reads what, the outfall_run dependencies included), for planning runs.
+all_assets = build_assets("UTC", described=False, code="graph")
 # A Dagster run targets one partitions definition, so every asset is a few runs in order (the stages,
 # pipelines.stages): the inputs, the readings by month, billing by year, then what reads them.
 STAGES: list[Stage] = plan_stages(all_assets)
 PARTITIONS, PARENTS = asset_graph(all_assets)
 PARTITIONED = [k for k, d in PARTITIONS.items() if d is not None]
+# The same graph for outfall.versions: each asset, what it reads and its partitions definition's name.
+NODES = {
+    k.to_user_string(): Node(
+        k.to_user_string(),
+        tuple(sorted(p.to_user_string() for p in PARENTS[k])),
+        PARTITIONS[k].name if PARTITIONS[k] is not None else None,
+    )
+    for k in PARTITIONS
+}
+# The keys a step makes together whatever is asked of it (a multi-asset that cannot make part of them).
+TOGETHER = [frozenset(a.keys) for a in all_assets if len(a.keys) > 1 and not a.can_subset]
 # The checks written beside their assets, run a step per stage instead of a step each.
 all_checks = [c for c in _checks if c.node_def.name != "input_checks"]
 check_defs = check_steps(all_checks, STAGES)
 
-INGEST_KEYS = sorted(input_folders.keys, key=lambda k: k.to_user_string())
 load_inputs_job = define_asset_job(
     "load_inputs",
     selection=AssetSelection.assets(*INGEST_KEYS),
     description="Loads the input folders' new files and checks the input tables (the ingestion step); "
-    "registers the months that have readings and the years that have rates as partitions.",
+    "reports the months that have readings and the years that have rates, which the input sensor "
+    "registers as partitions.",
 )
 
 
@@ -113,25 +172,43 @@ def data_fingerprint(data_dir: Path) -> str:
     return "\n".join(f"{name}={folder_fingerprint(data_dir / name)}" for name in sorted(all_datasets()))
 
 
+def partition_requests(instance: DagsterInstance) -> list:
+    """The partitions the latest ingestion reported (the quarantine's metadata: the months that have
+    readings, the years that have rates) that ``instance`` lacks, as Dagster's requests to add them."""
+    event = instance.get_latest_materialization_event(AssetKey(QUARANTINE))
+    metadata = event.asset_materialization.metadata if event and event.asset_materialization else {}
+    requests = []
+    for definition in (READING_MONTHS, BILLING_YEARS):
+        given = metadata.get(f"{PARTITIONS_METADATA}{definition.name}")
+        known = set(instance.get_dynamic_partitions(definition.name))
+        new = [k for k in (given.value if given is not None else []) if k not in known]
+        if new:
+            requests.append(definition.build_add_request(new))
+    return requests
+
+
 @sensor(
     name="input_files_sensor",
     job=load_inputs_job,
     minimum_interval_seconds=30,
     default_status=DefaultSensorStatus.RUNNING,
     description="Loads the input folders when files land or change in any of them (one run of the "
-    "ingestion step); the months and years the files give become partitions, and the automation brings "
-    "what reads them up to date.",
+    "ingestion step), and registers the months and years the loaded files give as partitions; the "
+    "automation brings what reads them up to date.",
 )
 def input_files_sensor(context: SensorEvaluationContext):
     data_dir = Path(default_data_dir())
     fingerprint = data_fingerprint(data_dir)
+    partitions = partition_requests(context.instance)
     if fingerprint == context.cursor or not any(line.split("=", 1)[1] for line in fingerprint.splitlines()):
+        if partitions:
+            return SensorResult(dynamic_partitions_requests=partitions)
         return SkipReason(f"no new or changed files under {data_dir}")
     changed = _changed_folders(context.cursor or "", fingerprint)
-    context.update_cursor(fingerprint)
-    return RunRequest(
-        run_key=f"inputs {abs(hash(fingerprint))}", tags={"outfall/folders": ",".join(changed)[:200]}
+    request = RunRequest(
+        run_key=f"inputs {digest(fingerprint)}", tags={"outfall/folders": ",".join(changed)[:200]}
     )
+    return SensorResult(run_requests=[request], dynamic_partitions_requests=partitions, cursor=fingerprint)
 
 
 def _changed_folders(before: str, after: str) -> list[str]:
@@ -157,46 +234,32 @@ def run_instance() -> DagsterInstance:
     command's runs, materializations, check results and partitions), else an ephemeral one."""
     if os.environ.get("DAGSTER_HOME"):
         return DagsterInstance.get()
-    instance = DagsterInstance.ephemeral()
-    _hold_event_log_connection(instance.event_log_storage)
-    return instance
-
-
-def _hold_event_log_connection(storage) -> None:
-    """Make the in-memory event log use the one SQLite connection it already holds, instead of
-    opening a new one, with two PRAGMAs, for each of the thousands of reads and writes of a run's
-    events. Dagster has no public setting for it, so this reaches into the private ``_connect``,
-    ``_db_lock`` and ``_held_conn`` of its ``InMemoryEventLogStorage``; on a Dagster without them
-    the storage is left as it is (slower, nothing else changes)."""
-    lock, held = getattr(storage, "_db_lock", None), getattr(storage, "_held_conn", None)
-    if lock is None or held is None or not hasattr(storage, "_connect"):
-        return
-
-    @contextlib.contextmanager
-    def connect():
-        with lock, held.begin():
-            yield held
-
-    storage._connect = connect  # noqa: SLF001 - see the docstring
+    return DagsterInstance.ephemeral()
 
 
 def build_resources(warehouse: str | None = None, **settings) -> dict:
-    """The resources of a run: the DuckDB warehouse file, the run settings and the rules of the run (the
-    rules folder and the town from ``settings``' rules_dir and town, else OUTFALL_RULES_DIR and
-    OUTFALL_TOWN)."""
+    """The resources of a run: the DuckDB warehouse file, the run settings and the rules of the run. What
+    is not given comes from the environment where it is set, as Dagster's EnvVar (read when a run starts:
+    the daemon's and the UI's runs), else the default (the demo's folders, the project's rules)."""
+    database = warehouse or from_environment({"database": WAREHOUSE_VARIABLE}).get("database")
     return {
-        "duckdb": DuckDBResource(database=str(Path(warehouse or default_warehouse()))),
+        "duckdb": Warehouse(database=database or str(Path(default_warehouse()))),
         **run_resources(**settings),
     }
 
 
-def build_definitions(resources: dict | None = None, described: bool = True) -> Definitions:
+def build_definitions(
+    resources: dict | None = None, described: bool = True, loggers: dict | None = None
+) -> Definitions:
     """The Definitions, bound to ``resources`` (default: the environment's). `dg dev` loads ``defs``
     below; `outfall run` builds the same Definitions with the folders it was given (``described``
-    False: without the owners, tags and table schemas only the UI shows, 0.15 s a run)."""
+    False: without the owners, tags and table schemas only the UI shows, 0.15 s a run; ``loggers``: its
+    own, which hear every event of its runs)."""
     resources = resources if resources is not None else build_resources()
+    rules = resources.get("rules")
+    code = code_version(value(rules.rules_dir) if isinstance(rules, RulesResource) else default_rules_dir())
     return Definitions(
-        assets=build_assets(_timezone(resources), described),
+        assets=build_assets(_timezone(resources), described, code),
         asset_checks=check_defs,
         jobs=[load_inputs_job],
         sensors=[input_files_sensor, automation_sensor()],
@@ -204,6 +267,7 @@ def build_definitions(resources: dict | None = None, described: bool = True) -> 
         # One process: DuckDB allows a single writing process per file, and GX is
         # imported once instead of once per step.
         executor=in_process_executor,
+        loggers=loggers,
     )
 
 

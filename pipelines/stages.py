@@ -2,16 +2,18 @@
 
 A Dagster run targets one partitions definition, so a run of everything is a few runs, one after
 the other: the assets without partitions that the partitioned ones read (ingestion), then the
-readings by month, then billing by year, then what reads them (pages, letters). ``plan_stages``
-finds those stages from the assets' dependencies (any number of partitions definitions, in any
-order the graph allows); ``stage_partitions`` says which partitions a stage runs: those that hold
-data (a full run) or the one asked for (``outfall run --partition``). A stage with several
-partitions runs them as one run over the range (the assets' BackfillPolicy.single_run()).
+readings by month, then billing by year, then what reads them (pages, letters). Where there is a
+daemon, Dagster's backfill orders such runs itself (the UI's Materialize all; `outfall run` with
+DAGSTER_HOME and the web server launches one, pipelines.queue). In one process Dagster has no public
+way to run a backfill, so ``plan_stages`` finds the stages from the assets' public specs (their
+partitions definitions and what they read: any number of definitions, in any order the graph allows)
+and ``run_stages`` runs them; which partitions a stage runs is the caller's (``pipelines.runs``: what
+changed). A stage with several partitions runs them as one run over the range (the assets'
+BackfillPolicy.single_run()).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import graphlib
 import inspect
 import re
@@ -31,8 +33,7 @@ from dagster import (
     multi_asset_check,
 )
 
-from assets.common import BILLING_YEARS, READING_MONTHS, years_with_rates
-from outfall.flow_hours import ensure_flow_hours
+from assets.common import BILLING_YEARS, CHECK_FUNCTIONS, READING_MONTHS, data_partitions, held_open
 from outfall.rules import Rules
 from outfall.warehouse import sql
 
@@ -168,23 +169,18 @@ def run_tags(
     return {RANGE_START: ordered[at[0]], RANGE_END: ordered[at[-1]]}
 
 
-def month_key(day: dt.date) -> str:
-    return f"{day.year:04d}-{day.month:02d}-01"
-
-
 def partitions_with_data(con, partitions_def: PartitionsDefinition, rules: Rules | None = None) -> list[str]:
     """The partitions a run of everything covers in the warehouse (``con``, reading the inputs as of the
     run's day): the billing years that have rates (by the town's ``rules``); the months that have readings
     (their first local days), and those whose slugs an earlier run kept, judged again (a run as of a day
     before their readings finds none)."""
-    if partitions_def == BILLING_YEARS:
-        return [str(y) for y in years_with_rates(con, rules)]
+    if partitions_def not in (BILLING_YEARS, READING_MONTHS):
+        return []
+    found = data_partitions(con, rules)[partitions_def.name]
     if partitions_def == READING_MONTHS:
-        ensure_flow_hours(con)
-        months = {r[0] for r in con.execute(sql("select_reading_months")).fetchall()}
-        months |= {r[0] for r in con.execute(sql("select_slug_months")).fetchall()}
-        return [month_key(m) for m in sorted(months)]
-    return []
+        kept = [r[0].isoformat() for r in con.execute(sql("select_slug_months")).fetchall()]
+        found = sorted({*found, *kept})
+    return found
 
 
 # ---------------------------------------------------------------------------
@@ -267,15 +263,18 @@ def run_stages(
 
 
 def check_steps(checks_defs: Iterable[AssetChecksDefinition], stages: list[Stage]) -> list:
-    """The single checks (``@asset_check``) run as one step per stage of their assets (a subsettable
-    ``multi_asset_check``: each check keeps its own result and can be run alone), the others as they are.
-    Each of the twenty was a Dagster step of its own, bookkeeping that cost as much as a table."""
+    """The checks written beside their tables (``assets.common.table_check``) run as one step per stage of
+    their assets (a subsettable ``multi_asset_check`` calling each check's function: each keeps its own
+    result and can be run alone), the others as they are. Each of the twenty was a Dagster step of its
+    own, bookkeeping that cost as much as a table."""
     stage_of = {key: s for s in stages for key in s.keys}
+    written = set(CHECK_FUNCTIONS)
     grouped: dict[int, list] = {}
     kept = []
     for checks_def in checks_defs:
         specs = list(checks_def.check_specs)
-        stage = stage_of.get(specs[0].asset_key) if len(specs) == 1 else None
+        merged = len(specs) == 1 and specs[0].key in written
+        stage = stage_of.get(specs[0].asset_key) if merged else None
         if stage is None:
             kept.append(checks_def)
         else:
@@ -288,9 +287,10 @@ def check_steps(checks_defs: Iterable[AssetChecksDefinition], stages: list[Stage
 def _combined(name: str, checks_defs: list[AssetChecksDefinition]):
     calls = {}
     for checks_def in checks_defs:
-        fn = checks_def.node_def.compute_fn.decorated_fn
-        calls[next(iter(checks_def.check_keys))] = (fn, list(inspect.signature(fn).parameters))
-    resource_keys = {p for _, params in calls.values() for p in params if p != "context"}
+        key = next(iter(checks_def.check_keys))
+        fn = CHECK_FUNCTIONS[key]  # the function written beside its table (assets.common.table_check)
+        calls[key] = (fn, list(inspect.signature(fn).parameters))
+    resource_keys = {p for _, params in calls.values() for p in params if p != "context"} | {"duckdb"}
 
     @multi_asset_check(
         specs=[spec for c in checks_defs for spec in c.check_specs],
@@ -300,11 +300,15 @@ def _combined(name: str, checks_defs: list[AssetChecksDefinition]):
         description="The checks of this stage's tables, one step (each reports its own result).",
     )
     def _step(context):  # no annotation: this module has `from __future__ import annotations`
-        for key, (fn, params) in calls.items():
-            if key not in context.selected_asset_check_keys:
-                continue
-            kwargs = {p: (context if p == "context" else getattr(context.resources, p)) for p in params}
-            result = fn(**kwargs)
+        results = []
+        with held_open(context.resources.duckdb):  # the checks share one open warehouse, for this step
+            for key, (fn, params) in calls.items():
+                if key in context.selected_asset_check_keys:
+                    kwargs = {
+                        p: (context if p == "context" else getattr(context.resources, p)) for p in params
+                    }
+                    results.append((key, fn(**kwargs)))
+        for key, result in results:
             yield AssetCheckResult(
                 asset_key=key.asset_key,
                 check_name=key.name,

@@ -17,7 +17,7 @@ from dagster_duckdb import DuckDBResource
 
 import assets.checks as checks
 from assets.common import schema_ddl
-from assets.ingest import ingest_assets, input_folders
+from assets.ingest import NEW_FILES_CHECK as NEW_FILES, ingest_assets, input_folders
 from outfall import flow_hours, gx_adapter
 from outfall.ingest.registry import CONTRACT_DATASETS, all_datasets
 from outfall.paths import EXPECTATIONS_DIR, REPO_ROOT
@@ -528,10 +528,14 @@ def test_a_check_that_cannot_run_reports_instead_of_failing(tmp_path):
 
 
 def test_check_names_assets_and_non_blocking():
-    found = {}
+    found, new_files = {}, set()
     for spec in input_folders.check_specs:
-        found[spec.name] = spec.asset_key.to_user_string()
         assert not spec.blocking and spec.description
+        if spec.name == NEW_FILES:  # each input folder's: its new files' rows refused, files unreadable
+            new_files.add(spec.asset_key.to_user_string())
+            continue
+        found[spec.name] = spec.asset_key.to_user_string()
+    assert new_files == set(all_datasets())
     expected = {f"check_expectations_{d}": d for d in checks.GX_DATASETS}
     expected.update(
         {
@@ -555,7 +559,8 @@ def test_checks_report_bad_data_without_failing_the_run(town, tmp_path):
     everything = [*ingest_assets]  # the ingestion step runs the checks
 
     first = materialize(everything, resources=resources)
-    evaluations = {e.check_name: e for e in first.get_asset_check_evaluations()}
+    # the checks of the tables (the check of each folder's new files is test_bad_input_is_a_warn_check's)
+    evaluations = {e.check_name: e for e in first.get_asset_check_evaluations() if e.check_name != NEW_FILES}
     assert len(evaluations) == 16
     assert [n for n, e in evaluations.items() if not e.passed] == []
 
@@ -580,3 +585,41 @@ def test_an_empty_table_passes_its_suite_without_starting_gx(db, monkeypatch):
     for check_def in [*checks.expectation_checks, checks.check_expectations_flow_sample]:
         result = run_check(check_def, db)
         assert result.passed and md(result, "rows") == 0 and "GX was not started" in md(result, "skipped")
+
+
+def test_bad_input_is_a_warn_check_of_its_folder_with_the_reasons_and_counts(town, tmp_path):
+    """A row refused, a file of random bytes, a Parquet file cut short: each folder that loaded them has
+    its check of the new files in WARN, with the reason and the count; a folder whose files were all
+    kept passes; a run that loads nothing new leaves the verdicts as they were."""
+    import os
+
+    resources = {
+        "duckdb": DuckDBResource(database=str(tmp_path / "w.duckdb")),
+        "settings": OutfallSettings(data_dir=str(town), as_of="2026-06-30"),
+    }
+    (town / "rainfall" / "noise.csv").write_bytes(os.urandom(4096))
+    sites = {
+        "site_id": [f"W-{i}" for i in range(50)],
+        "jurisdiction": ["woodbury"] * 50,
+        "disturbed_acres": [1.5] * 50,
+    }
+    pd.DataFrame(sites).to_parquet(town / "sites" / "cut.parquet")
+    whole = (town / "sites" / "cut.parquet").read_bytes()
+    (town / "sites" / "cut.parquet").write_bytes(whole[: len(whole) // 2])
+    first = materialize(list(ingest_assets), resources=resources)
+    verdicts = {
+        e.asset_key.to_user_string(): e
+        for e in first.get_asset_check_evaluations()
+        if e.check_name == NEW_FILES
+    }
+    lab = verdicts["lab_results"]
+    assert not lab.passed and lab.severity == AssetCheckSeverity.WARN
+    assert lab.metadata["rows_quarantined"].value == 1 and lab.metadata["files_not_read"].value == 0
+    assert "furlongs" in lab.metadata["reasons"].value and "1 row quarantined" in lab.description
+    for folder in ("rainfall", "sites"):
+        bad = verdicts[folder]
+        assert not bad.passed and bad.severity == AssetCheckSeverity.WARN, folder
+        assert bad.metadata["files_not_read"].value == 1 and "could not be read" in bad.description, folder
+    assert verdicts["infiltration_tests"].passed
+    again = materialize(list(ingest_assets), resources=resources)
+    assert not [e for e in again.get_asset_check_evaluations() if e.check_name == NEW_FILES]

@@ -273,12 +273,13 @@ def test_rerun_after_a_kill_equals_an_uninterrupted_run(drilled, phase):
 
 @pytest.mark.slow
 def test_the_wal_a_kill_leaves_is_replayed(drilled):
-    """Every kill after the first commit leaves <warehouse>.wal; a copy opened read-only replays it and
-    holds what the steps finished before the kill committed; the rerun opens it (exit 0, above)."""
+    """A kill in a step that committed leaves <warehouse>.wal (each step opens the warehouse for its own
+    length and checkpoints it when it closes, so a kill between steps, or before a step's first commit,
+    leaves none); a copy opened read-only replays it and holds what was committed before the kill; the
+    rerun opens it (exit 0, above)."""
     for kill in drilled.kills:
         assert kill.wal_problems == [], kill.phase
-    later = [k for k in drilled.kills if k.phase != "ingestion"]
-    assert later and all(k.wal_bytes for k in later), [(k.phase, k.wal_bytes) for k in later]
+    assert any(k.wal_bytes for k in drilled.kills), [(k.phase, k.wal_bytes) for k in drilled.kills]
 
 
 # ---------------------------------------------------------------------------

@@ -119,3 +119,28 @@ def test_every_module_of_outfall_has_a_layer():
     children = {f"outfall.{p.stem}" for p in (REPO_ROOT / "outfall").glob("*.py") if p.stem != "__init__"}
     children |= {f"outfall.{p.parent.name}" for p in (REPO_ROOT / "outfall").glob("*/__init__.py")}
     assert children - named == set(), "place these in a layer of [tool.importlinter] in pyproject.toml"
+
+
+# What reached into Dagster's private parts, and was replaced (issue 47): a check definition's function,
+# the in-memory event log's connection, the instance's listeners, Python's salted hash as a run key.
+PRIVATE_DAGSTER = (
+    "from dagster._",
+    "import dagster._",
+    "decorated_fn",
+    ".compute_fn",
+    "._subscribers",
+    "._held_conn",
+    "._db_lock",
+    "abs(hash(",
+)
+
+
+def test_the_project_uses_dagsters_public_api_only():
+    """No module of the project imports Dagster's private modules or reaches into private attributes of
+    its objects (each breaks on the next release): ``from dagster import ...`` and the GraphQL API."""
+    found = []
+    for package in ("pipelines", "assets", "outfall", "dashboards"):
+        for path in sorted((REPO_ROOT / package).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            found += [f"{path.relative_to(REPO_ROOT)}: {p}" for p in PRIVATE_DAGSTER if p in text]
+    assert found == []

@@ -338,22 +338,64 @@ def test_a_range_of_months_is_one_run_and_equals_the_run_of_every_month(meter):
 # the partitions are registered as the files are loaded
 
 
-def test_the_ingestion_step_registers_the_months_and_years_the_files_give(tmp_path, town):
+def sensor_tick(instance, data: Path) -> None:
+    """One tick of the input sensor, its requests for partitions carried out as the daemon does."""
+    import os
+
+    from dagster import build_sensor_context
+
+    from pipelines.definitions import input_files_sensor
+
+    old = os.environ.get("OUTFALL_DATA_DIR")
+    os.environ["OUTFALL_DATA_DIR"] = str(data)
+    try:
+        result = input_files_sensor.evaluate_tick(build_sensor_context(instance=instance))
+    finally:
+        if old is None:
+            del os.environ["OUTFALL_DATA_DIR"]
+        else:
+            os.environ["OUTFALL_DATA_DIR"] = old
+    for request in result.dynamic_partitions_requests or []:
+        instance.add_dynamic_partitions(request.partitions_def_name, list(request.partition_keys))
+
+
+def test_the_input_sensor_registers_the_months_and_years_the_loaded_files_give(tmp_path, town):
     """Before anything reads them: a backfill of "all partitions" launched after the folders are loaded
-    (the daemon's input sensor loads them on start) covers them."""
+    (the daemon's input sensor loads them on start, and registers what they give) covers them."""
     instance = DagsterInstance.ephemeral()
     assert materialize(INGEST, resources=_resources(tmp_path, town), instance=instance).success
+    sensor_tick(instance, town)
     assert instance.get_dynamic_partitions("billing_year") == ["2026"]
     assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01"]
     write(town, "sewer_rates/rates_2025.csv", RATES.format(year=2025, bond=90))
     write(town, "flow/later.csv", "user_id,timestamp,value,unit\nIU-1,2026-07-02T10:00:00-04:00,10,gpm\n")
     assert materialize(INGEST, resources=_resources(tmp_path, town), instance=instance).success
+    sensor_tick(instance, town)
     assert instance.get_dynamic_partitions("billing_year") == ["2026", "2025"]
     # as of June 30 July's reading is not yet a fact (contract 8.1): its month has nothing to judge yet
     assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01"]
     res = {**_resources(tmp_path, town), "settings": OutfallSettings(data_dir=str(town), as_of="2026-07-31")}
     assert materialize(INGEST, resources=res, instance=instance).success
+    sensor_tick(instance, town)
     assert instance.get_dynamic_partitions("reading_month") == ["2026-05-01", "2026-07-01"]
+
+
+def test_a_backfill_launched_before_the_partitions_were_registered_fails_saying_why(tmp_path, town):
+    """Materialize all on a new instance, before the sensor registered what the files give: never a green
+    run without bills. Registered, the same backfill runs."""
+    instance = DagsterInstance.ephemeral()
+    backfill = {"dagster/backfill": "abcdefgh"}
+    first = materialize(
+        INGEST, resources=_resources(tmp_path, town), instance=instance, tags=backfill, raise_on_error=False
+    )
+    assert not first.success
+    (failure,) = first.get_step_failure_events()
+    said = failure.step_failure_data.user_failure_data.description
+    assert (
+        "billing years 2026" in said and "months of readings 2026-05-01" in said and "Materialize all" in said
+    )
+    sensor_tick(instance, town)
+    assert materialize(INGEST, resources=_resources(tmp_path, town), instance=instance, tags=backfill).success
 
 
 def _one_day_of_flow(data: Path, day: str) -> None:
@@ -399,6 +441,7 @@ def test_each_month_reports_its_own_slugs_and_a_month_without_readings_none(tmp_
     res = _resources(tmp_path, data)
     instance = DagsterInstance.ephemeral()
     assert materialize(list(ingest_assets), resources=res, instance=instance).success
+    sensor_tick(instance, data)
     assert instance.get_dynamic_partitions("reading_month") == ["2026-03-01"]
     instance.add_dynamic_partitions("reading_month", ["2026-04-01"])
     result = materialize(

@@ -50,9 +50,19 @@ def test_a_run_across_midnight_judges_every_asset_by_the_same_day(tmp_path, monk
 
 
 def test_the_daemons_runs_take_the_day_from_outfall_as_of(monkeypatch):
+    """The Definitions' resources read OUTFALL_AS_OF as Dagster's EnvVar, when a run starts."""
+    from dagster import EnvVar, build_resources as initialized
+
+    from pipelines.definitions import build_resources
+
     monkeypatch.setenv("OUTFALL_AS_OF", "2026-03-02")
-    assert OutfallSettings(data_dir=".").as_of_date() == dt.date(2026, 3, 2)
+    settings = build_resources()["settings"]
+    assert isinstance(settings.as_of, EnvVar) and settings.as_of.env_var_name == "OUTFALL_AS_OF"
+    with initialized({"settings": settings}) as started:
+        assert started.settings.as_of_date() == dt.date(2026, 3, 2)
     assert OutfallSettings(data_dir=".", as_of="2026-06-30").as_of_date() == dt.date(2026, 6, 30)
+    monkeypatch.delenv("OUTFALL_AS_OF")
+    assert build_resources()["settings"].as_of == ""
 
 
 def test_as_of_given_on_the_command_line_is_the_day():

@@ -42,8 +42,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+# The record of how the tables were made (outfall/versions.py): `outfall run` records every version, a
+# Dagster run of the daemon's only the inputs' (the instance keeps the others).
+NOT_DATA = ("_asset_versions", "_last_run")
+
+
 def _tables(path: Path) -> dict:
     tables = warehouse_tables(path, path.parent)
+    for name in NOT_DATA:
+        tables.pop(name, None)
     for table, columns in NOT_COMPARED.items():
         if table in tables:
             kept, rows = tables[table]
@@ -90,10 +97,12 @@ def server(demo_town, tmp_path_factory):
 
 def test_materialize_all_from_the_ui_equals_outfall_run(server, demo_town):
     port, warehouse, _ = server
-    # On start the daemon's input sensor loads the folders: the months and years become partitions.
+    # On start the daemon's input sensor loads the folders; its next tick registers the months and years
+    # they give as partitions.
     ui.wait_for_runs(port, first=90)
     loaded = ui.runs(port)
     assert [r["jobName"] for r in loaded] == ["load_inputs"] and loaded[0]["status"] == "SUCCESS"
+    ui.wait_for_partitions(port)
     outcome = ui.materialize_all(port)
     assert outcome["status"] == "COMPLETED_SUCCESS", outcome
     assert outcome["partitions"]["sewer_bills"] >= 1
@@ -184,3 +193,36 @@ def test_outfall_run_without_dagster_home_leaves_no_instance(tmp_path, town):
             os.environ["DAGSTER_HOME"] = env_home
     assert result.returncode == 0, result.stderr
     assert not any(p.name in ("history", "storage", "schedules") for p in tmp_path.rglob("*"))
+
+
+RUN_ORIGIN = """query($id: ID!) { runOrError(runId: $id) { ... on Run { status tags { key value }
+  repositoryOrigin { repositoryLocationName } startTime endTime } } }"""
+
+
+def test_outfall_run_waits_in_the_queue_beside_a_ui_run_and_both_finish(server, demo_town):
+    """A run launched from the UI writes the warehouse; `outfall run` with DAGSTER_HOME set is started at
+    once on the same warehouse: its runs wait in the instance's queue (one writer at a time, none on the
+    file's lock), both finish, and the tables are those of one after the other: as they were, the data
+    being the same."""
+    port, warehouse, home = server
+    ui.wait_for_runs(port, first=0)
+    before = {r["runId"] for r in ui.runs(port)}
+    expected = _tables(warehouse)  # the same data, day and code made again leave the tables as they are
+    writing = _launch(port, "__ASSET_JOB", ["discharge_violations", "notices", "sewer_dashboard", "worklist"])
+    env = {"DAGSTER_HOME": str(home), "OUTFALL_DAGSTER_URL": f"http://127.0.0.1:{port}"}
+    command = ["run", "--data", str(demo_town / "data"), "--warehouse", str(warehouse), "--as-of", DEMO_AS_OF]
+    result = run_cli(*command, env=env, timeout=900)
+    assert result.returncode == 0, result.stderr
+    assert "queue of the Dagster instance" in result.stderr
+    ui.wait_for_runs(port, first=0)
+    new = [r for r in ui.runs(port) if r["runId"] not in before]
+    assert all(r["status"] == "SUCCESS" for r in new), new
+    mine = [r["runId"] for r in new if r["runId"] != writing]
+    assert mine  # the command's runs are the instance's, of the code location outfall
+    for run_id in mine:
+        run = ui.graphql(port, RUN_ORIGIN, {"id": run_id})["runOrError"]
+        assert run["repositoryOrigin"]["repositoryLocationName"] == "outfall"
+        assert {"key": "outfall/command", "value": "run"} in run["tags"]
+    spans = sorted((r["startTime"], r["endTime"]) for r in new)
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), spans  # one at a time
+    assert table_differences(expected, _tables(warehouse)) == []

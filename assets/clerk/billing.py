@@ -45,7 +45,6 @@ from dagster import (
     MaterializeResult,
     MetadataValue,
     asset,
-    asset_check,
     multi_asset,
 )
 from dagster_duckdb import DuckDBResource
@@ -57,6 +56,7 @@ from assets.common import (
     WAREHOUSE_POOL,
     outputs,
     report_partition_rows,
+    table_check,
     table_result,
     warehouse,
     years_with_rates,
@@ -754,7 +754,7 @@ def _check_sql_rows(con, query: str) -> list[tuple]:
     return con.execute(query).fetchall()
 
 
-@asset_check(asset="sewer_bills", description="Every bill's total is the sum of its four amounts.")
+@table_check(asset="sewer_bills", description="Every bill's total is the sum of its four amounts.")
 def check_validity_total_usd(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         bad = _check_sql_rows(con, sql("select_bills_with_wrong_total"))
@@ -771,7 +771,7 @@ def check_validity_total_usd(duckdb: DuckDBResource) -> AssetCheckResult:
     )
 
 
-@asset_check(asset="sewer_bills", description="One bill per parcel and billing year.")
+@table_check(asset="sewer_bills", description="One bill per parcel and billing year.")
 def check_uniqueness_parcel_id(duckdb: DuckDBResource) -> AssetCheckResult:
     with warehouse(duckdb) as con:
         dupes = _check_sql_rows(con, sql("select_duplicate_bills"))
@@ -786,7 +786,7 @@ def check_uniqueness_parcel_id(duckdb: DuckDBResource) -> AssetCheckResult:
     )
 
 
-@asset_check(
+@table_check(
     asset="sewer_bills",
     description="Every parcel in `parcels` has a bill in each billed year, and "
     "no bill is for a parcel no longer in `parcels`.",
@@ -805,7 +805,7 @@ def check_completeness_parcel_id(duckdb: DuckDBResource) -> AssetCheckResult:
     )
 
 
-@asset_check(
+@table_check(
     asset="billing_runs",
     description="The billing runs form an unbroken hash chain: each run_hash "
     "matches its values and the next run's previous_run_hash.",

@@ -41,7 +41,6 @@ from dagster import (
     AssetCheckSeverity,
     AssetExecutionContext,
     MaterializeResult,
-    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
@@ -52,6 +51,7 @@ from assets.common import (
     reading_months_in,
     report_partition_rows,
     table_asset,
+    table_check,
     table_result,
     warehouse,
 )
@@ -657,7 +657,7 @@ def compliance_summary(
 # ------------------------------------------------------------- asset checks
 
 
-@asset_check(
+@table_check(
     asset=discharge_violations,
     description="Every violation breaks its limit strictly "
     "(value > limit for a maximum, < for a minimum, or a non-detect at or below a minimum).",
@@ -672,7 +672,7 @@ def check_validity_discharge_violations_limit(duckdb: DuckDBResource) -> AssetCh
     )
 
 
-@asset_check(
+@table_check(
     asset=discharge_violations,
     description="Every lab result is judged: compared with a "
     "per-sample limit, covered by a statistic limit, or reported as 'no limit defined'.",
@@ -694,7 +694,7 @@ def check_completeness_lab_results_parameter(
     )
 
 
-@asset_check(
+@table_check(
     asset=slug_events,
     description="Every slug event lasts longer than the min_duration_min, and "
     "peaks above the ratio x baseline, of the slug definition in effect on its first day.",

@@ -48,7 +48,6 @@ from dagster import (
     MaterializeResult,
     MetadataValue,
     asset,
-    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
@@ -58,6 +57,7 @@ from assets.common import (
     letters_dir,
     outputs,
     table_asset,
+    table_check,
     table_result,
     warehouse,
 )
@@ -1396,7 +1396,7 @@ def _grease_letter(
 # ---------------------------------------------------------------- checks
 
 
-@asset_check(
+@table_check(
     asset=snc_determinations,
     description="Every SNC determination meets its criterion's threshold in "
     "exact arithmetic (count x 100 >= pct x measurements), with pct = 100 x count / measurements and "
@@ -1430,7 +1430,7 @@ def check_validity_snc_determinations_pct(duckdb: DuckDBResource, rules: RulesRe
     )
 
 
-@asset_check(
+@table_check(
     asset=sewer_notices,
     description="Every violation collected by the day judged has exactly one notice "
     "of violation (or is listed as not judged for want of a rule of its day), and every notice's period "

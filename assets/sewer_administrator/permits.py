@@ -38,12 +38,11 @@ from dagster import (
     AssetSpec,
     MaterializeResult,
     MetadataValue,
-    asset_check,
     multi_asset,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, WAREHOUSE_POOL, table_asset, table_result, warehouse
+from assets.common import GROUP_SEWER, WAREHOUSE_POOL, table_asset, table_check, table_result, warehouse
 from outfall.flow_hours import ensure_flow_hours
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
@@ -196,7 +195,7 @@ def discharges_without_permit(
         )
 
 
-@asset_check(
+@table_check(
     asset="discharges_without_permit",
     blocking=False,
     description="Every day listed lies outside the term of each of its user's permits in force "

@@ -24,11 +24,10 @@ from dagster import (
     AssetExecutionContext,
     MaterializeResult,
     MetadataValue,
-    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_SEWER, check_rows, table_asset, warehouse
+from assets.common import GROUP_SEWER, check_rows, table_asset, table_check, warehouse
 from assets.run import record_not_judged
 from outfall.law.testing import STATUSES, period_status, periods, requirement_start
 from outfall.resources import OutfallSettings, RulesResource
@@ -172,7 +171,7 @@ def required_testing(
         )
 
 
-@asset_check(
+@table_check(
     asset=required_testing,
     blocking=False,
     description="Every period's status agrees with its samples and the day judged: met with one sample "

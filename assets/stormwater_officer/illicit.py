@@ -40,12 +40,19 @@ from dagster import (
     AssetSpec,
     MaterializeResult,
     MetadataValue,
-    asset_check,
     multi_asset,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, WAREHOUSE_POOL, check_rows, letters_dir, outputs, warehouse
+from assets.common import (
+    GROUP_STORMWATER,
+    WAREHOUSE_POOL,
+    check_rows,
+    letters_dir,
+    outputs,
+    table_check,
+    warehouse,
+)
 from outfall.document_kinds import DRAFT, KINDS, MAILED, STORMWATER_OFFICER
 from outfall.documents import Document, Documents, is_own, save_own_findings
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
@@ -652,7 +659,7 @@ def illicit_discharges_judged(
 # ---------------------------------------------------------------------------- checks
 
 
-@asset_check(
+@table_check(
     asset="illicit_discharge_charges",
     blocking=False,
     description="Every charge adds up: the equal installments plus the last make the principal, the balance "
@@ -672,7 +679,7 @@ def check_validity_illicit_balance(duckdb: DuckDBResource) -> AssetCheckResult:
     )
 
 
-@asset_check(
+@table_check(
     asset="illicit_discharge_deadlines",
     blocking=False,
     description="Every deadline's status is met, late, open, overdue or suspended and agrees with its days: "

@@ -29,11 +29,10 @@ from dagster import (
     AssetExecutionContext,
     MaterializeResult,
     MetadataValue,
-    asset_check,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_STORMWATER, check_rows, table_asset, warehouse
+from assets.common import GROUP_STORMWATER, check_rows, table_asset, table_check, warehouse
 from outfall.law.practices import Practice, smp_findings as law_findings
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
@@ -159,7 +158,7 @@ def smp_findings(
         )
 
 
-@asset_check(
+@table_check(
     asset=smp_findings,
     blocking=False,
     description="Every finding is one of the four, with a status of late, open or overdue ("

@@ -41,7 +41,6 @@ from dagster import (
     AssetSpec,
     MaterializeResult,
     MetadataValue,
-    asset_check,
     multi_asset,
 )
 from dagster_duckdb import DuckDBResource
@@ -53,6 +52,7 @@ from assets.common import (
     letters_dir,
     outputs,
     table_asset,
+    table_check,
     table_result,
     warehouse,
 )
@@ -1280,7 +1280,7 @@ def swppp_upcoming(
 # asset checks
 
 
-@asset_check(
+@table_check(
     asset="swppp_inspection_findings",
     blocking=False,
     description="Every finding is weekly or storm, late (with satisfied_on after due_by) or overdue "
@@ -1299,7 +1299,7 @@ def check_validity_status(duckdb: DuckDBResource, settings: OutfallSettings) -> 
     )
 
 
-@asset_check(
+@table_check(
     asset="swppp_inspection_findings",
     blocking=False,
     description="Every active site needing inspections has rainfall at its gauge during its judged "
@@ -1317,7 +1317,7 @@ def check_completeness_rain_gauge(duckdb: DuckDBResource, settings: OutfallSetti
     )
 
 
-@asset_check(
+@table_check(
     asset="swppp_notices",
     blocking=False,
     description="Every notice carries the six contents the law requires; a notice without the "

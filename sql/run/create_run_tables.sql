@@ -40,3 +40,22 @@ CREATE TABLE IF NOT EXISTS not_judged (
     section     VARCHAR,
     reason      VARCHAR
 );
+
+-- The version each table (and partition: '' for a table without) had when it was last made: the
+-- hash of what it was made from (outfall/versions.py). An input folder's is its files' content,
+-- recorded by the ingestion step; every other is recorded by the run that made it. A run makes only
+-- the tables whose version would change, and what reads them.
+CREATE TABLE IF NOT EXISTS _asset_versions (
+    asset           VARCHAR NOT NULL,
+    partition_key   VARCHAR NOT NULL,
+    version         VARCHAR NOT NULL,
+    recorded_at     TIMESTAMPTZ,
+    PRIMARY KEY (asset, partition_key)
+);
+
+-- The fingerprint of the last run that left every table current (its files, code, day and folders):
+-- a run with the same one has nothing to do. At most one row.
+CREATE TABLE IF NOT EXISTS _last_run (
+    fingerprint     VARCHAR NOT NULL,
+    finished_at     TIMESTAMPTZ
+);
