@@ -32,8 +32,8 @@ from outfall.resources import OutfallSettings
 from outfall.rules import Rules, local_timezone
 from outfall.warehouse import area_tables_sql, configure, count, ensure_schema, preview_markdown, sql
 
-GROUP_SEWER = "sewer_administrator"
-GROUP_STORMWATER = "stormwater_officer"
+GROUP_SEWER = "sewer"
+GROUP_STORMWATER = "stormwater"
 GROUP_BILLING = "billing"
 GROUP_INGEST = "ingestion"
 GROUP_DASHBOARDS = "dashboards"

@@ -27,9 +27,19 @@ import pandas as pd
 from dagster import AssetCheckResult, AssetCheckSeverity, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, table_check, table_result, warehouse
+from assets.common import (
+    GROUP_BILLING,
+    GROUP_DASHBOARDS,
+    GROUP_SEWER,
+    GROUP_STORMWATER,
+    WAREHOUSE_POOL,
+    table_check,
+    table_result,
+    warehouse,
+)
 from outfall import notice_words as words
 from outfall.document_kinds import KINDS, writers
+from outfall.ingest.registry import all_datasets
 from outfall.law import worklist as law
 from outfall.register_export import bills_lacking_address
 from outfall.resources import OutfallSettings, RulesResource
@@ -55,25 +65,23 @@ COLUMNS = [
     "found_on",
     "first",
 ]
-# Who keeps each input folder (the person who fixes its rows that could not be read).
-DATASET_PERSON = {
-    "parcels": law.CLERK,
-    "sewer_rates": law.CLERK,
-    "sewer_budget": law.CLERK,
-    "connection_permits": law.CLERK,
-    "notices_mailed": law.CLERK,
-    "sites": law.STORMWATER_OFFICER,
-    "inspections": law.STORMWATER_OFFICER,
-    "rainfall": law.STORMWATER_OFFICER,
-    "milestones": law.STORMWATER_OFFICER,
-    "contractor_certifications": law.STORMWATER_OFFICER,
-    "swppp_approvals": law.STORMWATER_OFFICER,
-    "convictions": law.STORMWATER_OFFICER,
-    "report_deliveries": law.STORMWATER_OFFICER,
-    "illicit_discharges": law.STORMWATER_OFFICER,
-    "illicit_payments": law.STORMWATER_OFFICER,
-    "smp_practices": law.STORMWATER_OFFICER,
+# Who keeps the input folders of each area (the person who fixes its rows that could not be read): a folder's
+# person follows from its spec's group, so a new folder needs no entry here (tests/test_worklist.py checks
+# that every folder's group has one).
+PERSON_OF_AREA = {
+    GROUP_SEWER: law.SUPERINTENDENT,
+    GROUP_STORMWATER: law.STORMWATER_OFFICER,
+    GROUP_BILLING: law.CLERK,
+    "notices": law.CLERK,  # the mailings, recorded by the clerk who mails them
 }
+
+
+def dataset_person(name: str) -> str:
+    """The person who keeps input folder ``name`` (a folder no spec names: the Superintendent)."""
+    ds = all_datasets().get(name)
+    return PERSON_OF_AREA[ds.group] if ds is not None else law.SUPERINTENDENT
+
+
 INSPECTION_WORDS = {
     "weekly": "the weekly inspection",
     "storm": "the inspection after a storm",
@@ -504,7 +512,7 @@ def quarantine_actions(w: Worklist, quarantine: list[dict]) -> None:
     """Rows that could not be read, for whoever keeps the file: a file's rows in one line; a row filled
     in the to-record workbook by itself, first on the list."""
     for q in quarantine:
-        person = DATASET_PERSON.get(q["dataset"], law.SUPERINTENDENT)
+        person = dataset_person(q["dataset"])
         n = q["rows"]
         if q["prefilled"]:
             what = f"row {q['row_key']} of {q['source_file']}"

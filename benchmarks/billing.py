@@ -32,7 +32,7 @@ import pandas as pd
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 
-from assets.clerk.billing import bill, billing_exports, sewer_billing  # noqa: E402
+from assets.billing.billing import bill, billing_exports, sewer_billing  # noqa: E402
 from assets.common import schema_ddl  # noqa: E402
 from outfall.register_export import export_register  # noqa: E402
 from outfall.resources import OutfallSettings  # noqa: E402

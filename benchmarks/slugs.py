@@ -10,7 +10,7 @@ by side, each phase in its own process (so peak memory is the phase's own):
 - reference: a bare DuckDB scan of the same Parquet
   (``select user_id, count(*), avg(value), max(ts) ... group by user_id``);
 - full: slug detection over the year with the SAME SQL files and driver as
-  the ``slug_events`` asset (``assets.sewer_administrator.compliance.run_slug_detection``);
+  the ``slug_events`` asset (``assets.sewer.compliance.run_slug_detection``);
 - append: the same warehouse after the extra day arrives, judged incrementally;
 - verify (with --verify): a full detection over year + extra day, whose
   slug_events must equal the incremental result.
@@ -151,7 +151,7 @@ def phase(args: argparse.Namespace) -> dict:
     else:
         # Imported here, in this phase's own process: the reference phase's memory is DuckDB's alone.
         from assets.common import schema_ddl
-        from assets.sewer_administrator.compliance import run_slug_detection
+        from assets.sewer.compliance import run_slug_detection
         from outfall.rules import load_town
         from outfall.warehouse import ensure_schema
 

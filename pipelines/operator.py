@@ -14,14 +14,19 @@ from dagster import AssetsDefinition, AssetSpec, TableColumn, TableSchema
 
 from assets.common import GROUP_BILLING, GROUP_INGEST, GROUP_SEWER, GROUP_STORMWATER
 
-# The three people, as Dagster owners (a team each).
-SUPERINTENDENT, STORMWATER_OFFICER, CLERK = "team:superintendent", "team:stormwater_officer", "team:clerk"
-OWNERS_BY_GROUP = {GROUP_SEWER: SUPERINTENDENT, GROUP_STORMWATER: STORMWATER_OFFICER, GROUP_BILLING: CLERK}
-AREA_BY_OWNER = {SUPERINTENDENT: "sewer", STORMWATER_OFFICER: "stormwater", CLERK: "billing"}
+# The three areas, as Dagster owners (a team each: the Superintendent's, the officer's, the clerk's), named
+# as their group, their assets' package, their SQL and their pages are (sewer, stormwater, billing).
+SEWER, STORMWATER, BILLING = (f"team:{area}" for area in (GROUP_SEWER, GROUP_STORMWATER, GROUP_BILLING))
+OWNERS_BY_GROUP = {GROUP_SEWER: SEWER, GROUP_STORMWATER: STORMWATER, GROUP_BILLING: BILLING}
+AREA_BY_OWNER = {owner: group for group, owner in OWNERS_BY_GROUP.items()}
 # The pages and letters (group dashboards) by the words of their key.
-OWNER_BY_WORD = {"sewer": SUPERINTENDENT, "pretreatment": SUPERINTENDENT, "stormwater": STORMWATER_OFFICER}
-OWNER_BY_WORD["billing"] = CLERK
-SERVES = {**OWNERS_BY_GROUP, "sewer": SUPERINTENDENT, "stormwater": STORMWATER_OFFICER, "billing": CLERK}
+OWNER_BY_WORD = {
+    GROUP_SEWER: SEWER,
+    "pretreatment": SEWER,
+    GROUP_STORMWATER: STORMWATER,
+    GROUP_BILLING: BILLING,
+}
+SERVES = OWNERS_BY_GROUP
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +61,7 @@ def owners_of(spec: AssetSpec) -> list[str]:
         return [SERVES[serves]]
     name = spec.key.to_user_string()
     found = [owner for word, owner in OWNER_BY_WORD.items() if word in name]
-    return found[:1] or [SUPERINTENDENT, STORMWATER_OFFICER, CLERK]
+    return found[:1] or [SEWER, STORMWATER, BILLING]
 
 
 def describe(spec: AssetSpec) -> AssetSpec:

@@ -13,7 +13,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets import pages
 from assets.common import schema_ddl
-from assets.sewer_administrator import annual_report, page as sewer_page
+from assets.sewer import annual_report, page as sewer_page
 from dashboards.annual_report import AnnualReportData, build_annual_report_page, report_file
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import local_timezone

@@ -21,8 +21,8 @@ from dagster_duckdb import DuckDBResource
 from assets import ingest as ingest_assets, records
 from assets.common import warehouse
 from assets.notices import notices
-from assets.sewer_administrator import compliance as sewer
-from assets.stormwater_officer import illicit, swppp as sw
+from assets.sewer import compliance as sewer
+from assets.stormwater import illicit, swppp as sw
 from outfall.ingest.as_of import held_back, raw_own_day
 from outfall.ingest.registry import all_datasets
 from outfall.resources import OutfallSettings

@@ -16,7 +16,7 @@ import openpyxl
 import pytest
 from dagster_duckdb import DuckDBResource
 
-from assets.clerk.billing import (
+from assets.billing.billing import (
     BillingError,
     bill,
     billing_exports,
@@ -333,7 +333,7 @@ def test_previous_year_comparison_and_year_setting(con):
 def test_a_budget_is_no_rate_unless_the_rules_adopt_the_method(con):
     # contract 7.2: the shipped rules adopt no budget method: a budget alone bills nothing, and a year with
     # only a budget is no billing year (the demo bills the years it has adopted rates for)
-    from assets.clerk.billing import billing_years
+    from assets.billing.billing import billing_years
 
     put_parcels(con, [p for p, _ in CASES])
     put_rates(con, 2026, RATES_2026, skip=(("district_1", "house_lateral"),))

@@ -1,4 +1,4 @@
-"""Enforcement assets (assets/sewer_administrator/enforcement.py) materialized in process on small
+"""Enforcement assets (assets/sewer/enforcement.py) materialized in process on small
 fixtures: rows inserted straight into discharge_evaluations, slug_events,
 lab_results, flow and industrial_users, plus the new input folders as CSV files.
 
@@ -20,7 +20,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.common import schema_ddl
 from assets.ingest import ingest_asset
-from assets.sewer_administrator import enforcement as enf, permits as per, surcharges as sur
+from assets.sewer import enforcement as enf, permits as per, surcharges as sur
 from outfall.ingest.sewer import ENFORCEMENT_DATASET_NAMES
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
@@ -737,7 +737,7 @@ TEST_THRESHOLD = """  thresholds:
 
 
 def test_a_surcharge_threshold_is_not_a_limit(tmp_path):
-    from assets.sewer_administrator import compliance
+    from assets.sewer import compliance
 
     surcharge_fixture(tmp_path)
     con = open_warehouse(tmp_path / "w.duckdb")
@@ -939,7 +939,7 @@ def test_reports_folder_quarantines_bad_rows(tmp_path):
 
 def test_end_to_end_with_the_compliance_core(tmp_path):
     from assets import ingest
-    from assets.sewer_administrator import compliance as sewer
+    from assets.sewer import compliance as sewer
 
     data = small_town(tmp_path / "data")
     selected = list(ingest.ingest_assets)

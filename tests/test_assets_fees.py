@@ -13,7 +13,7 @@ import openpyxl
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
-from assets.clerk import fees
+from assets.billing import fees
 from outfall.register_export import register_xlsx_bytes
 from outfall.resources import OutfallSettings
 from outfall.rules import load_rules

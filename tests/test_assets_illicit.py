@@ -12,7 +12,7 @@ import pytest
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
-from assets.stormwater_officer import illicit
+from assets.stormwater import illicit
 from outfall.resources import OutfallSettings
 from tests.conftest import materialize, query_warehouse as rows, write
 

@@ -9,7 +9,7 @@ import datetime as dt
 from pathlib import Path
 
 from assets.ingest import ingest_asset
-from assets.sewer_administrator import compliance, permits
+from assets.sewer import compliance, permits
 from tests.conftest import materialize_town, own_checks, query_warehouse as rows, write
 
 D = dt.date
@@ -232,7 +232,7 @@ def _history_run(data: Path, wh: Path, as_of: str, more: list | None = None):
 
 
 def test_a_renewal_the_day_after_leaves_no_day_without_a_permit(tmp_path):
-    from assets.sewer_administrator import enforcement
+    from assets.sewer import enforcement
 
     data, wh = tmp_path / "data", tmp_path / "w.duckdb"
     write(data, "industrial_users/u.csv", HISTORY_USERS)

@@ -9,7 +9,7 @@ from pathlib import Path
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
-from assets.stormwater_officer import practices
+from assets.stormwater import practices
 from outfall.resources import OutfallSettings
 from tests.conftest import materialize, query_warehouse as rows, write
 

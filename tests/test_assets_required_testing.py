@@ -15,7 +15,7 @@ import shutil
 from dagster_duckdb import DuckDBResource
 
 from assets.ingest import ingest_asset
-from assets.sewer_administrator import testing
+from assets.sewer import testing
 from outfall.paths import RULES_DIR
 from outfall.resources import OutfallSettings
 from tests.conftest import materialize, materialize_town, query_warehouse as rows, write

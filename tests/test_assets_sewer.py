@@ -13,7 +13,7 @@ import pytest
 from dagster_duckdb import DuckDBResource
 
 from assets.common import schema_ddl
-from assets.sewer_administrator import compliance as sewer, permits
+from assets.sewer import compliance as sewer, permits
 from outfall.demo import slugs as s
 from outfall.law import discharge as d
 from outfall.resources import OutfallSettings

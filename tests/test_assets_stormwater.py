@@ -11,7 +11,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
 from assets.notices import notices
-from assets.stormwater_officer import swppp as sw
+from assets.stormwater import swppp as sw
 from outfall.ingest.stormwater import SWPPP_DATASETS
 from outfall.resources import OutfallSettings
 from tests.conftest import materialize, write

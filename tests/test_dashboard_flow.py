@@ -14,7 +14,7 @@ import pandas as pd
 
 from assets.common import schema_ddl
 from assets.pages import Reader
-from assets.sewer_administrator import page
+from assets.sewer import page
 from dashboards.sewer_flow import choose_bucket_hours
 from outfall.rules import local_timezone
 from outfall.slug_context import SLUG_CONTEXT_HOURS

@@ -1310,7 +1310,7 @@ def test_assets_write_every_page_from_the_full_pipeline(built_town: Path):
 @pytest.mark.slow  # the whole job on the small town
 def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Path):
     """Regression: the page looked for letters in its own copy of the letters
-    folder rule, which stopped matching assets/stormwater_officer/swppp.py; links vanished."""
+    folder rule, which stopped matching assets/stormwater/swppp.py; links vanished."""
     import duckdb
 
     con = duckdb.connect(str(built_town / "w.duckdb"), read_only=True)
@@ -1331,11 +1331,11 @@ def test_stormwater_page_links_the_letters_where_they_are_written(built_town: Pa
 def _ingest_only(data_dir: Path, warehouse: Path, **settings):
     from dagster_duckdb import DuckDBResource
 
-    from assets.clerk.page import billing_dashboard
+    from assets.billing.page import billing_dashboard
     from assets.ingest import ingest_assets
     from assets.pages import dashboard_index
-    from assets.sewer_administrator.page import sewer_dashboard
-    from assets.stormwater_officer.page import stormwater_dashboard
+    from assets.sewer.page import sewer_dashboard
+    from assets.stormwater.page import stormwater_dashboard
     from outfall.resources import OutfallSettings
     from tests.conftest import materialize
 
@@ -1378,10 +1378,10 @@ def test_assets_render_when_area_tables_do_not_exist(tmp_path: Path):
     """A warehouse with only the contract's tables (other areas not installed): 'has not run yet'."""
     from dagster_duckdb import DuckDBResource
 
-    from assets.clerk.page import billing_dashboard
+    from assets.billing.page import billing_dashboard
     from assets.pages import dashboard_index
-    from assets.sewer_administrator.page import sewer_dashboard
-    from assets.stormwater_officer.page import stormwater_dashboard
+    from assets.sewer.page import sewer_dashboard
+    from assets.stormwater.page import stormwater_dashboard
     from outfall.resources import OutfallSettings
     from outfall.warehouse import configure
     from tests.conftest import materialize

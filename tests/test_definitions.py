@@ -35,12 +35,12 @@ def test_every_asset_has_its_owner_automation_and_pool():
         assert node.automation_condition is not None, key
         assert node.pools == {"outfall_warehouse"}, key
     bills = graph.get(AssetKey("sewer_bills"))
-    assert bills.owners == ["team:clerk"]
+    assert bills.owners == ["team:billing"]
     assert bills.metadata["dagster/table_name"] == "main.sewer_bills"
     columns = [c.name for c in bills.metadata["dagster/column_schema"].columns]
     assert columns[:4] == ["year", "parcel_id", "district", "property_class"]
-    assert graph.get(AssetKey("slug_events")).owners == ["team:superintendent"]
-    assert graph.get(AssetKey("sites")).owners == ["team:stormwater_officer"]
+    assert graph.get(AssetKey("slug_events")).owners == ["team:sewer"]
+    assert graph.get(AssetKey("sites")).owners == ["team:stormwater"]
     assert isinstance(graph.get(AssetKey("discharge_violations")).automation_condition, AutomationCondition)
 
 

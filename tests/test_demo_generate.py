@@ -743,7 +743,7 @@ def test_required_testing_most_met_and_a_missed_month(town, tmp_path):
     stopped sampling after August: its September and October testing is missed, November (the current
     month) open; every other period is met."""
     from assets.ingest import ingest_asset
-    from assets.sewer_administrator.testing import required_testing
+    from assets.sewer.testing import required_testing
     from tests.conftest import materialize_town, query_warehouse
 
     root, counts = town

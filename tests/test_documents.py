@@ -16,7 +16,7 @@ from dagster_duckdb import DuckDBResource
 from assets.ingest import ingest_asset
 from assets.notices import notices
 from assets.records import documents_issued, letters
-from assets.sewer_administrator import enforcement as enf
+from assets.sewer import enforcement as enf
 from assets.worklist import worklist
 from outfall.demo.generate import write_letterhead
 from outfall.document_kinds import DAYS_GIVEN, DAYS_MOST, DAYS_NONE, KINDS, mailed_as, writers

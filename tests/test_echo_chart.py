@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from assets.ingest import ingest_asset
-from assets.sewer_administrator import compliance, enforcement as enf
+from assets.sewer import compliance, enforcement as enf
 from outfall.demo import echo
 from outfall.demo.real import LAB_COLUMNS, REAL_DIR
 from tests.conftest import materialize_town, query_warehouse as rows

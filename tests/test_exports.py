@@ -22,7 +22,7 @@ import openpyxl
 import pyarrow as pa
 import pytest
 
-from assets.clerk.billing import bill, verify_run_chain
+from assets.billing.billing import bill, verify_run_chain
 from outfall import spreadsheets
 from outfall.register_export import REGISTER_COLUMNS, bills_csv_bytes, export_register
 from outfall.rules import load_rules

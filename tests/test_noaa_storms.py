@@ -16,7 +16,7 @@ import pytest
 from dagster_duckdb import DuckDBResource
 
 from assets import ingest as ingest_assets
-from assets.stormwater_officer import swppp as sw
+from assets.stormwater import swppp as sw
 from outfall.law import swppp as law
 from outfall.paths import REAL_DATA_DIR
 from outfall.resources import OutfallSettings

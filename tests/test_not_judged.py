@@ -21,9 +21,9 @@ import yaml
 
 from assets.common import read_as_of, schema_ddl
 from assets.pages import read_index_data
-from assets.sewer_administrator.annual_report import report_judged
-from assets.sewer_administrator.page import read_annual_report, read_sewer_data
-from assets.stormwater_officer.page import read_stormwater_data
+from assets.sewer.annual_report import report_judged
+from assets.sewer.page import read_annual_report, read_sewer_data
+from assets.stormwater.page import read_stormwater_data
 from dashboards.annual_report import build_annual_report_page
 from dashboards.index import build_index_page
 from dashboards.sewer import build_sewer_page

@@ -4,7 +4,7 @@ inputs hypothesis draws at the law's boundaries, with rules that change from a d
 Production runs one implementation of each rule. Where that is SQL (per-sample discharge limits,
 daily-maximum and monthly-average limits, slugs, infiltration), a plain-Python reading states the same
 rule and these tests run both on the same inputs: the very functions the assets run
-(assets.sewer_administrator.compliance.judge_*, run_slug_detection) against outfall.law.discharge,
+(assets.sewer.compliance.judge_*, run_slug_detection) against outfall.law.discharge,
 tests/oracles/infiltration.py and outfall/demo/slugs.py. Each test's rules change from 2027-01-01 (a BOD
 limit, the infiltration
 allowance, the slug ratio), and the drawn days fall on both sides of the change.
@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from assets.common import schema_ddl
-from assets.sewer_administrator import compliance
+from assets.sewer import compliance
 from outfall.demo import slugs as s
 from outfall.law import discharge as d
 from outfall.paths import RULES_DIR

@@ -17,7 +17,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.clerk.billing import billing_exports, sewer_billing
+from assets.billing.billing import billing_exports, sewer_billing
 from assets.common import BILLING_YEARS, READING_MONTHS, months_between, schema_ddl
 from assets.ingest import ingest_assets
 from outfall.resources import OutfallSettings
@@ -256,7 +256,7 @@ SLUG_TABLES = {
 def meter(tmp_path_factory):
     """The real 2008 flow meter (tests/test_real_meter_slugs.py): slugs in March and April, judged by a
     run of every month; returns the warehouse, its resources and the tables as that run left them."""
-    from assets.sewer_administrator.compliance import slug_events
+    from assets.sewer.compliance import slug_events
     from tests.test_real_meter_slugs import flow_frame
 
     root = tmp_path_factory.mktemp("months")
@@ -417,7 +417,7 @@ def test_readings_dated_after_this_month_have_their_own_partition(tmp_path):
     """A reading dated ahead (a test's or a demo's future day) is in a month that has readings: its own,
     judged by a run as of a day it has come to; a run as of a day before it judges none of it (contract
     8.1)."""
-    from assets.sewer_administrator.compliance import slug_events
+    from assets.sewer.compliance import slug_events
 
     today = dt.date.today()
     later = dt.date(today.year + (today.month == 12), today.month % 12 + 1, 2).isoformat()
@@ -434,7 +434,7 @@ def test_readings_dated_after_this_month_have_their_own_partition(tmp_path):
 def test_each_month_reports_its_own_slugs_and_a_month_without_readings_none(tmp_path):
     """Two months in one run (one step): March's materialization counts March's slug, April's (a month
     registered whose readings are gone) 0, not the table's count."""
-    from assets.sewer_administrator.compliance import slug_events
+    from assets.sewer.compliance import slug_events
 
     data = tmp_path / "d"
     _one_day_of_flow(data, "2026-03-10")

@@ -109,7 +109,7 @@ def flow_frame():
 @pytest.fixture(scope="module")
 def meter_warehouse(tmp_path_factory) -> Path:
     from assets.ingest import ingest_assets
-    from assets.sewer_administrator.compliance import slug_events
+    from assets.sewer.compliance import slug_events
 
     root = tmp_path_factory.mktemp("meter")
     data = root / "data"

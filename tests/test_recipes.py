@@ -175,7 +175,7 @@ def test_the_input_dataset_recipe_holds_end_to_end(tmp_path, monkeypatch):
         ),
         key=("hydrant_id", "flushed_on"),
         extensions=BY_HAND,
-        group="stormwater_officer",
+        group="stormwater",
         description="Hydrants flushed.",
     )
     monkeypatch.setitem(DATASETS, spec.name, spec)  # what register() does; undone after the test

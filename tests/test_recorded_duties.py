@@ -12,7 +12,7 @@ from pathlib import Path
 import openpyxl
 
 from assets import ingest as ingest_assets
-from assets.stormwater_officer import swppp as sw
+from assets.stormwater import swppp as sw
 from assets.to_record import FILE, to_record
 from assets.worklist import worklist
 from outfall.ingest.stormwater import SWPPP_DATASETS

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from assets.clerk.charges import bill_row, charge_row
+from assets.billing.charges import bill_row, charge_row
 from outfall.rules import RulesError, parse_rules
 from outfall.rules.amounts import SetElsewhere, amount, set_by, shown
 from tests.conftest import REPO

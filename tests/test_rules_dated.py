@@ -245,7 +245,7 @@ def _rows(warehouse: Path, query: str) -> list[tuple]:
 @pytest.mark.slow  # two runs of the stormwater assets
 def test_bellport_penalty_changed_from_a_date_reprices_only_notices_of_violations_from_then(tmp_path):
     from assets import ingest as ingest_assets
-    from assets.stormwater_officer import swppp as sw
+    from assets.stormwater import swppp as sw
     from tests.conftest import write
 
     folder = bellport_with_new_penalty(tmp_path).source.parent
@@ -297,7 +297,7 @@ def test_woodbury_slug_ratio_changed_from_a_date_applies_to_readings_from_that_d
     import datetime as dt_
     from zoneinfo import ZoneInfo
 
-    from assets.sewer_administrator import compliance
+    from assets.sewer import compliance
     from tests.test_assets_sewer import insert, new_warehouse
 
     folder = changed(
@@ -358,7 +358,7 @@ def test_a_part2_limit_changed_from_a_date_applies_to_samples_from_that_day(tmp_
     import datetime as dt_
     from zoneinfo import ZoneInfo
 
-    from assets.sewer_administrator import compliance
+    from assets.sewer import compliance
     from tests.test_assets_sewer import insert, lab, new_warehouse
 
     folder = changed(
@@ -401,7 +401,7 @@ def dated_part2(tmp_path: Path) -> Path:
 def test_a_day_no_version_covers_is_not_judged_and_said_so(tmp_path):
     # Old data: an infiltration test and a slug reading from before the chapter's first version, a sample
     # with a non-detect before any averaging policy. Nothing crashes; each is listed in not_judged.
-    from assets.sewer_administrator import compliance
+    from assets.sewer import compliance
     from tests.test_assets_sewer import insert, lab, new_warehouse
 
     rules_dir = dated_part2(tmp_path)

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from assets.ingest import ingest_asset
-from assets.sewer_administrator import compliance, enforcement as enf
+from assets.sewer import compliance, enforcement as enf
 from outfall.law.enforcement import Criterion
 from tests.conftest import materialize_town, query_warehouse as rows, write
 

@@ -14,8 +14,8 @@ from dagster_duckdb import DuckDBResource
 
 from assets.ingest import ingest_asset
 from assets.notices import notices
-from assets.sewer_administrator.enforcement import obligations
-from assets.sewer_administrator.permits import user_permits
+from assets.sewer.enforcement import obligations
+from assets.sewer.permits import user_permits
 from assets.to_record import FILE, SHEETS, to_record
 from outfall.demo.generate import write_letterhead
 from outfall.ingest.datasets import DATASETS, PREFILLED_COLUMN

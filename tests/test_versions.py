@@ -153,7 +153,7 @@ def test_the_inputs_alone_report_only_the_folders_whose_files_changed(tmp_path, 
 
 
 def test_a_run_that_makes_what_reads_the_inputs_reports_every_folder(tmp_path, town):
-    from assets.sewer_administrator.compliance import discharge_violations
+    from assets.sewer.compliance import discharge_violations
 
     res = _resources(tmp_path, town)
     assert materialize(list(ingest_assets), resources=res).success

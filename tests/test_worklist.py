@@ -495,3 +495,17 @@ def test_a_files_quarantine_line_names_the_same_reason_on_every_run(tmp_path):
     with duckdb.connect(str(db)) as con:
         found = con.execute(sql("select_worklist_quarantine")).fetchall()
     assert [(f[1], f[4], f[5], f[6]) for f in found] == [("m.csv", 4, "z: the earliest of the tied", 5)]
+
+
+def test_every_input_folder_has_a_keeper_from_its_area():
+    """Issue 48: a folder's person follows from its spec's group; a new folder is never sent to the
+    Superintendent for want of an entry (water_use, the clerk's, was)."""
+    from assets.worklist import PERSON_OF_AREA, dataset_person
+    from outfall.ingest.registry import all_datasets
+
+    for name, ds in all_datasets().items():
+        assert ds.group in PERSON_OF_AREA, name
+    assert dataset_person("water_use") == "clerk"
+    assert dataset_person("lab_results") == "superintendent"
+    assert dataset_person("inspections") == "stormwater_officer"
+    assert dataset_person("notices_mailed") == "clerk"

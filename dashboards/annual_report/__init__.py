@@ -4,7 +4,7 @@ significant noncompliance, the notices of violation mailed, and the slug dischar
 
 Pure: ``build_annual_report_page(AnnualReportData) -> (html, PageMeta)``; the file is
 ``pretreatment_report_<year>.html`` (:func:`report_file`), written beside the other pages by
-``assets/sewer_administrator/page.py`` and linked from the index page.
+``assets/sewer/page.py`` and linked from the index page.
 """
 
 from __future__ import annotations

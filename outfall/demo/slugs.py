@@ -31,7 +31,7 @@ reading's day. A day no version covers has no baseline: its readings are not
 judged (and the day is reported as lacking one).
 
 The production path is SQL (``sql/sewer/*slug*.sql``, run by
-``assets/sewer_administrator/compliance.py``), not this module; the tests check the SQL
+``assets/sewer/compliance.py``), not this module; the tests check the SQL
 against it (tests/test_assets_sewer.py, tests/test_oracles.py, tests/test_oracle_slug.py).
 """
 

@@ -66,7 +66,7 @@ register(
         extensions=BY_HAND,
         # a permit that takes effect after the day judged is not yet the user's permit
         later_facts=(LaterFact("permit_effective", ("permit_no", "permit_expires")),),
-        group="sewer_administrator",
+        group="sewer",
         description="Permitted industrial users (the sewer use law's permits).",
     )
 )
@@ -113,7 +113,7 @@ register(
             "effective_to",
         ),
         own_day="effective_from",
-        group="sewer_administrator",
+        group="sewer",
         description="Permit-specific limits (the sewer use law's special agreements) replacing the "
         "jurisdiction's limit "
         "while in effect.",
@@ -228,7 +228,7 @@ register(
             "sampled_by",
         ),
         own_day="collected_at",
-        group="sewer_administrator",
+        group="sewer",
         description="Laboratory results of industrial users' samples (composites and grabs).",
     )
 )
@@ -265,7 +265,7 @@ register(
         renames=(("timestamp", "ts"),),
         hourly_summaries=True,
         own_day="ts",
-        group="sewer_administrator",
+        group="sewer",
         description="Flow-meter and continuous-probe readings.",
     )
 )
@@ -301,7 +301,7 @@ register(
             ),
         ),
         own_day="test_date",
-        group="sewer_administrator",
+        group="sewer",
         description="Infiltration tests of sewer sections (judged against the sewer use law's infiltration "
         "limit in the rules).",
     )

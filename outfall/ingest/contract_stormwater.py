@@ -63,7 +63,7 @@ register(
         # its construction start is the plan's day (a site not started yet is listed as such); its final
         # stabilization a fact of its own day
         later_facts=(LaterFact("final_stabilization"),),
-        group="stormwater_officer",
+        group="stormwater",
         description="Construction sites under a SWPPP.",
     )
 )
@@ -107,7 +107,7 @@ register(
             "notes",
         ),
         own_day="inspected_at",
-        group="stormwater_officer",
+        group="stormwater",
         description="SWPPP inspection reports.",
     )
 )
@@ -133,7 +133,7 @@ register(
         extra_columns=(("date", "DATE"), ("observed_at", "TIMESTAMPTZ")),
         timestamp_groups=("gauge_id",),
         own_day="date",
-        group="stormwater_officer",
+        group="stormwater",
         description="Rain-gauge totals (daily, or sub-daily summed to local days).",
     )
 )

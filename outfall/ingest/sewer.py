@@ -79,7 +79,7 @@ def _sewer_dataset(
             key=key,
             finish=finish,
             extensions=BY_HAND,
-            group="sewer_administrator",
+            group="sewer",
             description=description,
             **kwargs,
         )
@@ -248,7 +248,7 @@ MONITORING_REQUIREMENTS = register(
             ),
         ),
         own_day="effective_from",
-        group="sewer_administrator",
+        group="sewer",
         description="The testing the administrator specified for each industrial user (the sewer use law: "
         "the types and frequency of testing are specified by the administrator): which parameter, how often "
         "(monthly, quarterly, semiannual or annual calendar periods), of which sample type, from when to "
@@ -259,7 +259,7 @@ MONITORING_REQUIREMENTS = register(
 
 # Permits with a history (contract 8.2): a user holds a permit on a day when any of its permits, here or in
 # industrial_users' permit columns, is in effect that day and not withdrawn. A renewal is a new row; a row
-# with a withdrawn_reason removes the permit of that number (assets/sewer_administrator/permits.py).
+# with a withdrawn_reason removes the permit of that number (assets/sewer/permits.py).
 PERMITS = register(
     Dataset(
         "permits",
@@ -290,7 +290,7 @@ PERMITS = register(
         # a permit is a fact from its first day (contract 8.1: "a permit's effective day"); one issued after
         # the day judged is not yet one either (sql/sewer/insert_user_permits.sql)
         own_day="effective_on",
-        group="sewer_administrator",
+        group="sewer",
         description="Industrial users' permits, each with its term (the sewer use law's permits): a renewal "
         "adds a row and never shortens another permit; a row with a withdrawn_reason removes the permit of "
         "its number, wherever it was given.",

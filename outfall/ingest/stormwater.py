@@ -156,7 +156,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             extensions=BY_HAND,
             # a milestone is the SWPPP's plan (an inspection to come); its notice a fact of its own day
             later_facts=(LaterFact("notified_at", ("notified_by",)),),
-            group="stormwater_officer",
+            group="stormwater",
             description="Construction milestones and when the applicant notified the enforcement official "
             "(the stormwater law of the site's jurisdiction: notice the hours it sets before each "
             "milestone).",
@@ -186,7 +186,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             extensions=BY_HAND,
             own_day="first_work_on",
             later_facts=(LaterFact("signed_on", ("title", "signer_name")),),
-            group="stormwater_officer",
+            group="stormwater",
             description="Contractors' SWPPP certification statements: signed before undertaking any land "
             "development activity.",
         )
@@ -209,7 +209,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             key=("site_id", "approved_on"),
             extensions=BY_HAND,
             own_day="approved_on",
-            group="stormwater_officer",
+            group="stormwater",
             description="Approved SWPPPs allowing more than five acres disturbed at one time.",
         )
     ),
@@ -257,7 +257,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             extra_columns=(("chapter_number", "VARCHAR"),),
             extensions=BY_HAND,
             own_day="convicted_on",
-            group="stormwater_officer",
+            group="stormwater",
             description="Prior convictions of applicants, for the escalating penalties (offenses within "
             "five years).",
         )
@@ -281,7 +281,7 @@ SWPPP_DATASETS: tuple[Dataset, ...] = (
             key=("site_id", "report_date", "delivered_on"),
             extensions=BY_HAND,
             own_day="delivered_on",
-            group="stormwater_officer",
+            group="stormwater",
             answers=("delivered_on", "method"),
             description="Inspection reports delivered to the Stormwater Management Officer (where the rules "
             "ask for it: weekly).",
@@ -355,7 +355,7 @@ ILLICIT_DISCHARGES = register(
             LaterFact("cost_notice_on"),
             LaterFact("protest_received_on"),
         ),
-        group="stormwater_officer",
+        group="stormwater",
         description="Illicit discharges to the storm drain system (the illicit discharge law): discovery, "
         "the responsible person's notice to the Town, the notice of violation, appeal, abatement and the "
         "cost of an abatement done by the Town.",
@@ -377,7 +377,7 @@ ILLICIT_PAYMENTS = register(
         key=("case_id", "paid_on", "amount_usd", "receipt_no"),
         extensions=BY_HAND,
         own_day="paid_on",
-        group="stormwater_officer",
+        group="stormwater",
         description="Payments toward the cost of an abatement done by the Town (the illicit discharge law: "
         "in not more than 12 equal payments, 18% a year on the balance).",
     )
@@ -413,7 +413,7 @@ SMP_PRACTICES = register(
                 )
             ),
         ),
-        group="stormwater_officer",
+        group="stormwater",
         description="Permanent stormwater management practices of the construction sites: as-built plans, "
         "the maintenance agreement, final acceptance, the one-year inspection and the release of the "
         "construction completion guarantee.",

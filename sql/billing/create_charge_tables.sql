@@ -1,4 +1,4 @@
--- Sewer charges by the volume of water used (rules volume_charges; assets/clerk/charges.py): one row per
+-- Sewer charges by the volume of water used (rules volume_charges; assets/billing/charges.py): one row per
 -- premises and billing period of the water_use folder, the volume (or flat) charge and the fixed charges
 -- by meter size, each line explained and cited.
 CREATE TABLE IF NOT EXISTS volume_charges (
@@ -10,14 +10,14 @@ CREATE TABLE IF NOT EXISTS volume_charges (
 );
 
 -- The fees of the samples the town took (rules fee_schedules that price samples_taken_by_town;
--- assets/clerk/charges.py): one row per sample and item charged (a sampling, a test of one parameter, a
+-- assets/billing/charges.py): one row per sample and item charged (a sampling, a test of one parameter, a
 -- preparation of the sample), with the schedule and its citation.
 CREATE TABLE IF NOT EXISTS sampling_fees (
     user_id VARCHAR, sample_id VARCHAR, collected_date DATE, schedule VARCHAR, item VARCHAR,
     parameter VARCHAR, usd DECIMAL(12, 2), rule VARCHAR
 );
 
--- The bills of industrial users linked to premises (industrial_users.parcel_id; assets/clerk/charges.py):
+-- The bills of industrial users linked to premises (industrial_users.parcel_id; assets/billing/charges.py):
 -- per user and billing period of its premises' sewer charges (table volume_charges), the fixed charges, the
 -- volume (or least, or flat) charge and the user's surcharges of the months the period holds (table
 -- surcharges), each shown; total_usd is their sum, null while a surcharge's amount is set in another

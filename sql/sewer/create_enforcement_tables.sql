@@ -1,4 +1,4 @@
--- Tables of the sewer administrator's enforcement (assets/sewer_administrator/enforcement.py),
+-- Tables of the sewer administrator's enforcement (assets/sewer/enforcement.py),
 -- created if missing. ensure_schema runs this file after sql/ingest/create_tables.sql,
 -- where the snc_determinations table of the data contract is created.
 

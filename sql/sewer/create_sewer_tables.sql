@@ -1,4 +1,4 @@
--- Tables of the sewer administrator's compliance core (assets/sewer_administrator/compliance.py), beside
+-- Tables of the sewer administrator's compliance core (assets/sewer/compliance.py), beside
 -- the contract's discharge_violations, slug_events and infiltration_results
 -- (sql/ingest/create_tables.sql). Created if missing (idempotent).
 

@@ -1,5 +1,5 @@
 -- Required testing (contract 6.3; the sewer use law: the types and frequency of testing are
--- specified by the administrator), created if missing; filled by assets/sewer_administrator/testing.py.
+-- specified by the administrator), created if missing; filled by assets/sewer/testing.py.
 
 -- One row per monitoring requirement (input monitoring_requirements) and calendar period whose last day
 -- is in effect and whose first day is on or before --as-of. samples: the distinct sample_ids of the

@@ -1,4 +1,4 @@
--- The monitoring requirements to judge (assets/sewer_administrator/testing.py), each with what its start
+-- The monitoring requirements to judge (assets/sewer/testing.py), each with what its start
 -- may come from when effective_from is blank: the day the user's first permit in force took effect
 -- (user_permits, contract 8.2) and the local day ($tz) of its first lab sample. Ordered so that the table's
 -- rows come out in the same order every run.

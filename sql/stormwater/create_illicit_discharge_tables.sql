@@ -1,5 +1,5 @@
 -- The illicit discharge cases' tables (contract 5.3, the illicit discharge law), created if missing; written
--- by assets/stormwater_officer/illicit.py. Every row names its rule (citation from
+-- by assets/stormwater/illicit.py. Every row names its rule (citation from
 -- rules/<jurisdiction>.yaml). The input folders illicit_discharges and illicit_payments have their
 -- tables made from their specs (outfall/ingest/stormwater.py; outfall.ingest.compile).
 

@@ -1,5 +1,5 @@
 -- The post-construction stormwater management practices' table (contract 5.4), created if missing;
--- written by assets/stormwater_officer/practices.py. The input folder smp_practices has its table
+-- written by assets/stormwater/practices.py. The input folder smp_practices has its table
 -- made from its spec (outfall/ingest/stormwater.py; outfall.ingest.compile).
 
 -- Practice findings, met rows left out. Every row names its rule.

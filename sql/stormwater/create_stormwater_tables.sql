@@ -1,4 +1,4 @@
--- Tables of the stormwater officer's area (assets/stormwater_officer/), created if missing.
+-- Tables of the stormwater officer's area (assets/stormwater/), created if missing.
 -- ensure_schema runs this file after sql/ingest/create_tables.sql.
 
 -- The input folders' tables (docs/inputs-stormwater.md) are made from their

@@ -7,7 +7,7 @@ gpimd = measured_gpd / (diameter_in x length_ft / 5280); a section passes when
 measured_gpd <= allowable_gpd. The numbers come from the rules file
 (``infiltration`` section, the version in effect on the test's day); nothing
 here has a default. Production is SQL (``sql/sewer/insert_infiltration_results.sql``, run by
-``assets/sewer_administrator/compliance.py``); this module is its independent test oracle
+``assets/sewer/compliance.py``); this module is its independent test oracle
 (tests/test_oracles.py), and nothing outside tests/ imports it.
 """
 

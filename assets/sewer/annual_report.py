@@ -6,7 +6,7 @@ sample and of daily-maximum and monthly-average limits), slugs, whether it was i
 noncompliance in either half of the year, and the notices of violation mailed to it (rows of
 ``notices``, contract 5.1, of kind sewer, status mailed, issued in the year: written by the
 ``notices`` asset, on which this one depends). The printable report per year for the
-approval authority is written by ``assets/sewer_administrator/page.py``
+approval authority is written by ``assets/sewer/page.py``
 (``dashboards/annual_report.py``) and linked from the index page.
 """
 
