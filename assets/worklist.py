@@ -27,16 +27,7 @@ import pandas as pd
 from dagster import AssetCheckResult, AssetCheckSeverity, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.common import (
-    GROUP_BILLING,
-    GROUP_DASHBOARDS,
-    GROUP_SEWER,
-    GROUP_STORMWATER,
-    WAREHOUSE_POOL,
-    table_check,
-    table_result,
-    warehouse,
-)
+from assets.common import GROUP_DASHBOARDS, WAREHOUSE_POOL, table_check, table_result, warehouse
 from outfall import notice_words as words
 from outfall.document_kinds import KINDS, writers
 from outfall.ingest.registry import all_datasets
@@ -65,21 +56,13 @@ COLUMNS = [
     "found_on",
     "first",
 ]
-# Who keeps the input folders of each area (the person who fixes its rows that could not be read): a folder's
-# person follows from its spec's group, so a new folder needs no entry here (tests/test_worklist.py checks
-# that every folder's group has one).
-PERSON_OF_AREA = {
-    GROUP_SEWER: law.SUPERINTENDENT,
-    GROUP_STORMWATER: law.STORMWATER_OFFICER,
-    GROUP_BILLING: law.CLERK,
-    "notices": law.CLERK,  # the mailings, recorded by the clerk who mails them
-}
 
 
 def dataset_person(name: str) -> str:
-    """The person who keeps input folder ``name`` (a folder no spec names: the Superintendent)."""
+    """The person who keeps input folder ``name``: its spec's keeper, from its area (a folder no spec names:
+    the Superintendent)."""
     ds = all_datasets().get(name)
-    return PERSON_OF_AREA[ds.group] if ds is not None else law.SUPERINTENDENT
+    return ds.keeper if ds is not None else law.SUPERINTENDENT
 
 
 INSPECTION_WORDS = {

@@ -134,3 +134,24 @@ def test_the_check_command_names_a_stale_page(tmp_path, monkeypatch, capsys):
     assert main(["docs", "--check"]) == 1
     assert "docs/inputs-billing.md: stale: run `python -m outfall.ingest docs`" in capsys.readouterr().err
     assert main(["docs"]) == 0 and main(["docs", "--check"]) == 0
+
+
+def test_the_readme_lists_every_folder_with_its_keeper():
+    """Issue 48: the README's table of input folders is generated from the specs (a new folder touches its
+    spec, its page and its test, not the README by hand); a folder's keeper follows from its area."""
+    from outfall.ingest.registry import all_datasets
+
+    assert not docs.readme_stale(), "README.md: stale: run `python -m outfall.ingest docs`"
+    table = docs.readme_table()
+    for name, ds in all_datasets().items():
+        assert f"| `{name}` | {docs.KEEPER_WORDS[ds.keeper]} |" in table
+    assert "| `water_use` | clerk |" in table and "| `inspections` | stormwater officer |" in table
+    new = Dataset("hydrant_flushes", (), key=(), group="stormwater", description="Hydrant flushes. More.")
+    assert "| `hydrant_flushes` | stormwater officer | Hydrant flushes |" in docs.readme_table({"x": new})
+
+
+def test_a_folder_of_no_area_is_refused():
+    from outfall.ingest.spec import register
+
+    with pytest.raises(ValueError, match="not one of sewer, stormwater, billing, notices"):
+        register(Dataset("hydrant_flushes", (), key=(), group="water_department"))

@@ -500,11 +500,12 @@ def test_a_files_quarantine_line_names_the_same_reason_on_every_run(tmp_path):
 def test_every_input_folder_has_a_keeper_from_its_area():
     """Issue 48: a folder's person follows from its spec's group; a new folder is never sent to the
     Superintendent for want of an entry (water_use, the clerk's, was)."""
-    from assets.worklist import PERSON_OF_AREA, dataset_person
+    from assets.worklist import dataset_person
     from outfall.ingest.registry import all_datasets
+    from outfall.law import worklist as law
 
-    for name, ds in all_datasets().items():
-        assert ds.group in PERSON_OF_AREA, name
+    people = {law.SUPERINTENDENT, law.STORMWATER_OFFICER, law.CLERK}
+    assert {ds.keeper for ds in all_datasets().values()} == people
     assert dataset_person("water_use") == "clerk"
     assert dataset_person("lab_results") == "superintendent"
     assert dataset_person("inspections") == "stormwater_officer"

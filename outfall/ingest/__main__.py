@@ -1,7 +1,7 @@
 """``python -m outfall.ingest docs [--check]``.
 
-- ``docs``: regenerate the input folders' tables in ``docs/inputs*.md`` from the dataset specs (the marked
-  blocks only; the prose around them is kept).
+- ``docs``: regenerate the input folders' tables in ``docs/inputs*.md`` and the README's table of folders from
+  the dataset specs (the marked blocks only; the prose around them is kept).
 - ``docs --check``: write nothing; exit 1 naming the pages that are stale.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from outfall.ingest.docs import DocsError, stale_pages, write_pages
+from outfall.ingest.docs import DocsError, readme_stale, stale_pages, write_pages, write_readme
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,12 +21,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.check:
-            stale = stale_pages()
+            stale = [f"docs/{page}" for page in stale_pages()] + (["README.md"] if readme_stale() else [])
             for page in stale:
-                print(f"docs/{page}: stale: run `python -m outfall.ingest docs`", file=sys.stderr)
+                print(f"{page}: stale: run `python -m outfall.ingest docs`", file=sys.stderr)
             return 1 if stale else 0
-        written = write_pages()
-        print("\n".join(f"docs/{page}: written" for page in written) or "docs/inputs*.md: up to date")
+        written = [f"docs/{page}" for page in write_pages()] + (["README.md"] if write_readme() else [])
+        print(
+            "\n".join(f"{page}: written" for page in written) or "docs/inputs*.md and README.md: up to date"
+        )
         return 0
     except DocsError as exc:
         print(f"outfall: {exc}", file=sys.stderr)

@@ -80,6 +80,7 @@ register(
         extensions=BY_HAND,
         context_steps=_parcel_steps,
         group="billing",
+        required_for="the sewer bills",
         description="Tax parcels of the sewer districts with the counts the unit schedule needs.",
     )
 )
@@ -116,6 +117,7 @@ register(
             ),
         ),
         group="billing",
+        required_for="the sewer bills",
         description="USD per unit by billing year, district and component.",
     )
 )

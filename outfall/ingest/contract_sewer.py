@@ -67,6 +67,7 @@ register(
         # a permit that takes effect after the day judged is not yet the user's permit
         later_facts=(LaterFact("permit_effective", ("permit_no", "permit_expires")),),
         group="sewer",
+        required_for="the sewer work",
         description="Permitted industrial users (the sewer use law's permits).",
     )
 )
@@ -229,6 +230,7 @@ register(
         ),
         own_day="collected_at",
         group="sewer",
+        required_for="the sewer work",
         description="Laboratory results of industrial users' samples (composites and grabs).",
     )
 )

@@ -64,6 +64,7 @@ register(
         # stabilization a fact of its own day
         later_facts=(LaterFact("final_stabilization"),),
         group="stormwater",
+        required_for="the stormwater work",
         description="Construction sites under a SWPPP.",
     )
 )
@@ -108,6 +109,7 @@ register(
         ),
         own_day="inspected_at",
         group="stormwater",
+        required_for="the stormwater work",
         description="SWPPP inspection reports.",
     )
 )
@@ -134,6 +136,7 @@ register(
         timestamp_groups=("gauge_id",),
         own_day="date",
         group="stormwater",
+        required_for="the stormwater work",
         description="Rain-gauge totals (daily, or sub-daily summed to local days).",
     )
 )

@@ -174,6 +174,9 @@ class Dataset:
     # are all blank was left blank and records nothing (contract 7.5); one with any answer is judged.
     answers: tuple[str, ...] = ()
     key_doc: str = ""  # the natural key in words, when it is made of columns the finish steps derive
+    # The work a run cannot do without the folder, in the README's words ("the sewer work"): the README's
+    # table of folders marks it required for that (a blank: a folder a town fills where it has the data).
+    required_for: str = ""
     # A run as of a day D judges the rows as they stood at the end of D (contract 8.1,
     # ``outfall/ingest/as_of.py``): ``own_day`` is the column (a date, or a time judged by its local day)
     # that makes a row a fact, a sample's collection or a mailing: a row whose own day is after D is not
@@ -181,6 +184,11 @@ class Dataset:
     # stands whose own days may come after it, blank as of a day before theirs.
     own_day: str = ""
     later_facts: tuple[LaterFact, ...] = ()
+
+    @property
+    def keeper(self) -> str:
+        """The person who keeps the folder (fills it, fixes its rows that could not be read): its area's."""
+        return KEEPERS[self.group]
 
     @property
     def required(self) -> list[str]:
@@ -210,6 +218,14 @@ class Dataset:
             out.sort(key=lambda c: rank[c[0]])
         return out
 
+
+# Who keeps the input folders of each area (a spec's group): the worklist's person values (contract 4).
+KEEPERS = {
+    "sewer": "superintendent",
+    "stormwater": "stormwater_officer",
+    "billing": "clerk",
+    "notices": "clerk",  # the mailings, recorded by the clerk who mails them
+}
 
 # The files of a folder people fill by hand: CSV, and Excel workbooks (outfall/ingest/xlsx.py). Folders
 # of instruments' readings (flow, rainfall), which may be far larger than a workbook holds, take CSV
@@ -390,7 +406,10 @@ DATASETS: dict[str, Dataset] = {}
 
 def register(ds: Dataset) -> Dataset:
     """Adds ``ds`` to ``DATASETS`` (the modules declaring datasets call it on import). Every registered
-    folder is optional: an absent folder means "no such data" and its table stays empty."""
+    folder is optional: an absent folder means "no such data" and its table stays empty. Its group is one of
+    the areas (``KEEPERS``): the person who keeps the folder follows from it."""
+    if ds.group not in KEEPERS:
+        raise ValueError(f"{ds.name}: group {ds.group!r} is not one of {', '.join(KEEPERS)}")
     DATASETS[ds.name] = ds
     return ds
 
