@@ -33,15 +33,14 @@ REQUIRED_FILL = PatternFill("solid", fgColor="FFF2CC")  # a cell required on its
 WRAPPED = Alignment(wrap_text=True, vertical="top")
 AUTHOR = "Outfall"
 
-# Who fills a folder, by the group of its spec: the official named in the rules' law_names (the pages' one
-# name for each person), else these words.
+# Who fills a folder, by its spec's keeper (from its area): the official named in the rules' law_names (the
+# pages' one name for each person), else these words.
 PEOPLE = {
-    "sewer_administrator": "Superintendent of Sewage",
+    "superintendent": "Superintendent of Sewage",
     "stormwater_officer": "Stormwater Management Officer",
-    "billing": "Clerk",
-    "notices": "Clerk",
+    "clerk": "Clerk",
 }
-PEOPLE_LAW_NAMES = {"sewer_administrator": "sewer_administrator", "stormwater_officer": "stormwater_officer"}
+PEOPLE_LAW_NAMES = {"superintendent": "sewer_administrator", "stormwater_officer": "stormwater_officer"}
 
 # How a column of each kind is described, its example, and how Excel shows a typed value.
 KIND_WORDS = {
@@ -68,8 +67,8 @@ FORMATS = {"text": "@", "date": "yyyy-mm-dd", "timestamp": "yyyy-mm-dd hh:mm", "
 
 def person(ds: Dataset, laws: dict[str, str] | None = None) -> str:
     """Who fills the folder: ``laws`` (the rules' names, law_names) name the officials."""
-    law = PEOPLE_LAW_NAMES.get(ds.group)
-    return (laws or {}).get(law or "") or PEOPLE.get(ds.group, "Whoever keeps these records")
+    law = PEOPLE_LAW_NAMES.get(ds.keeper)
+    return (laws or {}).get(law or "") or PEOPLE.get(ds.keeper, "Whoever keeps these records")
 
 
 def words(col: Column) -> tuple[str, ...]:
