@@ -2,7 +2,7 @@
 
 The stormwater law of each jurisdiction (its rules file), read as the data
 contract (section 4) fixes. The law's arithmetic is in
-``outfall/law/swppp.py``; these assets only read the warehouse, call it and
+``outfall/law/swppp/``; these assets only read the warehouse, call it and
 write the results (each asset all its tables in one transaction).
 
 - ``site_classification``: land development activity, exemption, Conditions
