@@ -285,7 +285,7 @@ def stop_work_warranted(v: Violation, site_active: bool, rules: Any, day: dt.dat
     """Whether the rules in effect on ``day`` propose a stop-work order for this kind of violation on an
     active site. Whether an order may rest on it is the order's day's question (contract 7.3: a mailed
     notice listing it, its last day to correct passed, the violation not corrected by then:
-    ``assets.stormwater.swppp.stop_work_basis``)."""
+    ``assets.stormwater.stop_work.stop_work_basis``)."""
     if not site_active or rules.swppp.stop_work_order is None:
         return False
     return v.finding in set(rules.swppp.stop_work_order.at(day).for_findings)
