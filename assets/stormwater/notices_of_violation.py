@@ -146,112 +146,10 @@ def swppp_notices(
     rules = _rules(rules)
     folder = letters_dir(duckdb, settings, "stormwater")
     writer = LetterWriter(settings.data_path(), rules)
-    notices, orders, letters, not_judged = [], [], [], []
     with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con)}
-        rain = _daily_rain(con)
-        convictions = defaultdict(list)
-        for c in records(con, "select_stormwater_convictions"):
-            convictions[c["applicant_key"]].append(c)
-        by_site_id = defaultdict(list)
-        for c in (c for cs in convictions.values() for c in cs):
-            if c["site_id"]:
-                by_site_id[c["site_id"]].append(c)
-
         people = recipients(con, town)
-        monthly = {
-            (n["recipient_id"], n["period"]): n
-            for n in records(con, "select_notices_of_kind", {"kind": "stormwater"})
-        }
-        listed = {
-            (i["recipient_id"], i["item"], i["ref"], i["item_on"])
-            for i in records(con, "select_notice_items_in_letters", {"kind": "stormwater"})
-        }
-        unstated: set[str] = set()
-        for f in records(con, "select_swppp_findings"):
-            site = sites.get(f["site_id"])
-            r = rules.get(f["jurisdiction"])
-            if site is None or r is None:
-                continue
-            if is_own(site["owner_name"], r.own_names) or is_own(site["applicant"], r.own_names):
-                continue  # the municipality does not serve itself: the worklist has the finding (8.4)
-            if not r.stormwater_notices_stated():  # findings listed; no notice without the law's terms
-                if f["site_id"] not in unstated:
-                    unstated.add(f["site_id"])
-                    not_judged.append(
-                        NotJudged(
-                            f"notices of violation of site {f['site_id']}",
-                            as_of,
-                            "swppp.notice_of_violation",
-                            r.stormwater_notices_reason(),
-                        )
-                    )
-                continue
-            precip = None
-            if f["finding"] == "storm":
-                precip = rain.get(_gauge_key(site["rain_gauge_id"]), {}).get(f["trigger_date"])
-            v = law.Violation(
-                f["site_id"],
-                f["finding"],
-                f["trigger_date"],
-                f["due_by"],
-                f["status"],
-                f["satisfied_on"],
-                f["days_late"],
-                f["rule"] or "",
-                f["subject"],
-                f["detail"] or "",
-                precip,
-                f["source_table"],
-            )
-            violation_on = v.due_by + dt.timedelta(days=1)
-            record = law.SiteRecord(
-                site["site_id"],
-                site["jurisdiction"],
-                site["name"],
-                site["address"],
-                site["applicant"],
-                site["construction_start"],
-                site["final_stabilization"],
-                site["rain_gauge_id"],
-                site["owner_name"],
-                site["owner_address"],
-            )
-            try:  # priced by the penalty of the violation's day; worded by the rules of the notice's day
-                chapter = r.swppp.convictions.at(violation_on).chapter
-                applicant = _person_key(site["applicant"])
-                candidates = (
-                    convictions.get(applicant, []) if applicant else by_site_id.get(site["site_id"], [])
-                )
-                dates = [
-                    c["offense_on"]
-                    for c in candidates
-                    if law.normalize_chapter(c["chapter_number"]) == law.normalize_chapter(chapter)
-                    and (c["jurisdiction"] is None or c["jurisdiction"] == f["jurisdiction"])
-                ]
-                prior = law.count_prior_convictions(dates, violation_on, r)
-                notice = law.build_notice(v, record, site["inspector"], prior, as_of, r)
-                notice["stop_work_order"] = law.stop_work_warranted(v, bool(site["active"]), r, as_of)
-            except RulesError as exc:
-                not_judged.append(
-                    _not_judged(
-                        f"notice of violation: {f['finding']} at site {f['site_id']} due {f['due_by']}",
-                        violation_on,
-                        exc,
-                    )
-                )
-                continue
-            # Every finding is noticed in its site's monthly notice (assets/notices.py): no
-            # letter of its own; its deadline and penalty run from that notice's mailing,
-            # and only when the mailed letter lists it.
-            inspection = f["source_table"] == "swppp_inspection_findings"
-            month_day = f["due_by"] if f["due_by"] is not None else f["trigger_date"]
-            ref = f"{f['finding']} {f['due_by']:%Y-%m-%d}" if inspection else f["finding"]
-            key = (f["site_id"], "inspection" if inspection else "other", ref, month_day)
-            monthly_notice = monthly.get((f["site_id"], notice_law.period_of(month_day)))
-            _follow_monthly_notice(notice, monthly_notice, key in listed, r, as_of)
-            notices.append(notice)
-
+        notices, not_judged = _notices(con, sites, rules, as_of)
         # Stop-work orders (contract 7.3): each rests only on mailed notices past their last day to
         # correct with the finding uncorrected; a draft until notices_mailed records it (kind stop_work),
         # then written once and kept.
@@ -269,12 +167,7 @@ def swppp_notices(
             context.log.warning(
                 "in-memory warehouse and no dashboards_dir: letters are kept in table swppp_letters only"
             )
-        # the files of the record, whatever day this run judges by: never written again nor removed
-        on_record = {Path(f).name for f in files_on_record(con)}
-        if folder is not None:
-            for letter in letters:
-                if letter.get("write", True) and letter["file_name"] not in on_record:
-                    write_letter(folder, letter["file_name"], letter["html"])
+        _write_letters(con, folder, letters)
         with transaction(con):
             replace_judged(
                 con,
@@ -285,37 +178,180 @@ def swppp_notices(
             )
             docs.save(con)
             removed = docs.write()
+        yield from _results(con, as_of, folder, letters, removed, notice_frame)
 
-        notices_md = {
-            "dagster/row_count": count(con, "swppp_notices"),
-            "as_of": str(as_of),
-            "letters_dir": str(folder) if folder else "(none: in-memory warehouse)",
-            "letters_written": len(letters) if folder else 0,
-            "stale_letters_removed": removed,
-            "not_ready_to_send": int((~notice_frame["contents_complete"].astype(bool)).sum())
-            if len(notice_frame)
-            else 0,
-            "by_jurisdiction_and_offense": MetadataValue.json(
-                _counts(notice_frame, "jurisdiction", "offense_number") if len(notice_frame) else {}
-            ),
-            "preview": MetadataValue.md(preview_markdown(con, "swppp_notices")),
-        }
-        yield MaterializeResult(asset_key="swppp_notices", metadata=notices_md)
-        yield MaterializeResult(
-            asset_key="swppp_stop_work_orders",
-            metadata={
-                "dagster/row_count": count(con, "swppp_stop_work_orders"),
-                "preview": MetadataValue.md(preview_markdown(con, "swppp_stop_work_orders")),
-            },
-        )
-        yield MaterializeResult(
-            asset_key="swppp_letters",
-            metadata={
-                "dagster/row_count": count(con, "swppp_letters"),
-                "letters_dir": str(folder) if folder else "(none)",
-                "files": MetadataValue.json(sorted(letter["file_name"] for letter in letters)[:50]),
-            },
-        )
+
+def _convictions(con) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
+    """The stormwater convictions on record, by applicant (its key) and by the site they name."""
+    convictions = defaultdict(list)
+    for c in records(con, "select_stormwater_convictions"):
+        convictions[c["applicant_key"]].append(c)
+    by_site_id = defaultdict(list)
+    for c in (c for cs in convictions.values() for c in cs):
+        if c["site_id"]:
+            by_site_id[c["site_id"]].append(c)
+    return convictions, by_site_id
+
+
+def _notices(con, sites: dict, rules: dict[str, Rules], as_of: dt.date) -> tuple[list[dict], list[NotJudged]]:
+    """One notice per finding of a site the chapter's notices reach, each following its site's monthly
+    notice; and what could not be judged (a town whose rules state no notice, a day no rule covers)."""
+    rain = _daily_rain(con)
+    convictions = _convictions(con)
+    monthly = {
+        (n["recipient_id"], n["period"]): n
+        for n in records(con, "select_notices_of_kind", {"kind": "stormwater"})
+    }
+    listed = {
+        (i["recipient_id"], i["item"], i["ref"], i["item_on"])
+        for i in records(con, "select_notice_items_in_letters", {"kind": "stormwater"})
+    }
+    notices, not_judged = [], []
+    unstated: set[str] = set()
+    for f in records(con, "select_swppp_findings"):
+        site = sites.get(f["site_id"])
+        r = rules.get(f["jurisdiction"])
+        if site is None or r is None:
+            continue
+        if is_own(site["owner_name"], r.own_names) or is_own(site["applicant"], r.own_names):
+            continue  # the municipality does not serve itself: the worklist has the finding (8.4)
+        if not r.stormwater_notices_stated():  # findings listed; no notice without the law's terms
+            if f["site_id"] not in unstated:
+                unstated.add(f["site_id"])
+                not_judged.append(
+                    NotJudged(
+                        f"notices of violation of site {f['site_id']}",
+                        as_of,
+                        "swppp.notice_of_violation",
+                        r.stormwater_notices_reason(),
+                    )
+                )
+            continue
+        v = _violation(f, site, rain)
+        violation_on = v.due_by + dt.timedelta(days=1)
+        try:  # priced by the penalty of the violation's day; worded by the rules of the notice's day
+            prior = _prior_convictions(site, f["jurisdiction"], convictions, violation_on, r)
+            notice = law.build_notice(v, _site_record(site), site["inspector"], prior, as_of, r)
+            notice["stop_work_order"] = law.stop_work_warranted(v, bool(site["active"]), r, as_of)
+        except RulesError as exc:
+            not_judged.append(
+                _not_judged(
+                    f"notice of violation: {f['finding']} at site {f['site_id']} due {f['due_by']}",
+                    violation_on,
+                    exc,
+                )
+            )
+            continue
+        # Every finding is noticed in its site's monthly notice (assets/notices.py): no
+        # letter of its own; its deadline and penalty run from that notice's mailing,
+        # and only when the mailed letter lists it.
+        inspection = f["source_table"] == "swppp_inspection_findings"
+        month_day = f["due_by"] if f["due_by"] is not None else f["trigger_date"]
+        ref = f"{f['finding']} {f['due_by']:%Y-%m-%d}" if inspection else f["finding"]
+        key = (f["site_id"], "inspection" if inspection else "other", ref, month_day)
+        monthly_notice = monthly.get((f["site_id"], notice_law.period_of(month_day)))
+        _follow_monthly_notice(notice, monthly_notice, key in listed, r, as_of)
+        notices.append(notice)
+    return notices, not_judged
+
+
+def _violation(f: dict, site: dict, rain: dict) -> law.Violation:
+    """A finding as the law's violation (a storm's with the rain of its day at the site's gauge)."""
+    precip = None
+    if f["finding"] == "storm":
+        precip = rain.get(_gauge_key(site["rain_gauge_id"]), {}).get(f["trigger_date"])
+    return law.Violation(
+        f["site_id"],
+        f["finding"],
+        f["trigger_date"],
+        f["due_by"],
+        f["status"],
+        f["satisfied_on"],
+        f["days_late"],
+        f["rule"] or "",
+        f["subject"],
+        f["detail"] or "",
+        precip,
+        f["source_table"],
+    )
+
+
+def _site_record(site: dict) -> law.SiteRecord:
+    return law.SiteRecord(
+        site["site_id"],
+        site["jurisdiction"],
+        site["name"],
+        site["address"],
+        site["applicant"],
+        site["construction_start"],
+        site["final_stabilization"],
+        site["rain_gauge_id"],
+        site["owner_name"],
+        site["owner_address"],
+    )
+
+
+def _prior_convictions(
+    site: dict, jurisdiction: str, convictions: tuple[dict, dict], violation_on: dt.date, r: Rules
+) -> int:
+    """The applicant's prior convictions under the chapter (those naming the site where no applicant is
+    given), counted by the law in effect on the violation's day."""
+    by_applicant, by_site_id = convictions
+    chapter = r.swppp.convictions.at(violation_on).chapter
+    applicant = _person_key(site["applicant"])
+    candidates = by_applicant.get(applicant, []) if applicant else by_site_id.get(site["site_id"], [])
+    dates = [
+        c["offense_on"]
+        for c in candidates
+        if law.normalize_chapter(c["chapter_number"]) == law.normalize_chapter(chapter)
+        and (c["jurisdiction"] is None or c["jurisdiction"] == jurisdiction)
+    ]
+    return law.count_prior_convictions(dates, violation_on, r)
+
+
+def _write_letters(con, folder: Path | None, letters: list[dict]) -> None:
+    """Write the letters due to be written; the files of the record, whatever day this run judges by, are
+    never written again nor removed."""
+    if folder is None:
+        return
+    on_record = {Path(f).name for f in files_on_record(con)}
+    for letter in letters:
+        if letter.get("write", True) and letter["file_name"] not in on_record:
+            write_letter(folder, letter["file_name"], letter["html"])
+
+
+def _results(con, as_of: dt.date, folder, letters: list[dict], removed, notice_frame: pd.DataFrame):
+    """The three assets' results: counts, previews and the letters written."""
+    notices_md = {
+        "dagster/row_count": count(con, "swppp_notices"),
+        "as_of": str(as_of),
+        "letters_dir": str(folder) if folder else "(none: in-memory warehouse)",
+        "letters_written": len(letters) if folder else 0,
+        "stale_letters_removed": removed,
+        "not_ready_to_send": int((~notice_frame["contents_complete"].astype(bool)).sum())
+        if len(notice_frame)
+        else 0,
+        "by_jurisdiction_and_offense": MetadataValue.json(
+            _counts(notice_frame, "jurisdiction", "offense_number") if len(notice_frame) else {}
+        ),
+        "preview": MetadataValue.md(preview_markdown(con, "swppp_notices")),
+    }
+    yield MaterializeResult(asset_key="swppp_notices", metadata=notices_md)
+    yield MaterializeResult(
+        asset_key="swppp_stop_work_orders",
+        metadata={
+            "dagster/row_count": count(con, "swppp_stop_work_orders"),
+            "preview": MetadataValue.md(preview_markdown(con, "swppp_stop_work_orders")),
+        },
+    )
+    yield MaterializeResult(
+        asset_key="swppp_letters",
+        metadata={
+            "dagster/row_count": count(con, "swppp_letters"),
+            "letters_dir": str(folder) if folder else "(none)",
+            "files": MetadataValue.json(sorted(letter["file_name"] for letter in letters)[:50]),
+        },
+    )
 
 
 @table_check(

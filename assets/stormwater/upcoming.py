@@ -90,78 +90,8 @@ def swppp_upcoming(
             except RulesError as exc:
                 not_judged.append(_not_judged(f"upcoming inspections of site {site_id}", as_of, exc))
                 continue
-            for q in upcoming:  # each by the rules in effect on the day that starts it
-                if q.requirement == "weekly":
-                    weekly = r.swppp.weekly_inspection.at(q.trigger_date)
-                    since = "construction start" if q.trigger_date == start else "the previous inspection"
-                    detail = (
-                        f"weekly inspection: {weekly.interval_days} days after {since} on "
-                        f"{q.trigger_date.isoformat()}"
-                    )
-                    rule = weekly.citation
-                else:
-                    detail = f"storm inspection: {q.precip_in:.2f} in of rain on {q.trigger_date.isoformat()}"
-                    rule = r.swppp.storm_inspection.at(q.trigger_date).citation
-                rows.append(
-                    {
-                        "site_id": site_id,
-                        "jurisdiction": s["jurisdiction"],
-                        "site_name": s["name"],
-                        "requirement": q.requirement,
-                        "trigger_date": q.trigger_date,
-                        "due_by": q.due_by,
-                        "days_until_due": (q.due_by - as_of).days,
-                        "status": _upcoming_status(q.due_by, as_of),
-                        "inspector": s["inspector"],
-                        "detail": detail,
-                        "rule": rule,
-                        "then_due": _then_due(r, s, q.due_by),
-                    }
-                )
-        # The week ahead: the weekly interval in effect on the day judged, per jurisdiction.
-        horizon = {
-            j: v.interval_days
-            for j, r in rules.items()
-            if r.swppp is not None and (v := r.swppp.weekly_inspection.get(as_of)) is not None
-        }
-        until = as_of + dt.timedelta(days=max(horizon.values(), default=0))
-        for m in records(con, "select_upcoming_milestones", {"as_of": as_of, "until": until}):
-            s = sites.get(m["site_id"])
-            if (
-                s is None
-                or s["jurisdiction"] not in horizon
-                or (m["occurs_on"] - as_of).days > horizon[s["jurisdiction"]]
-            ):
-                continue
-            stated = rules[s["jurisdiction"]].swppp.milestones
-            milestones = stated.get(m["occurs_on"]) if stated is not None else None
-            if milestones is None:
-                continue
-            items = {i.name: i.label for i in milestones.items}
-            tz = ZoneInfo(rules[s["jurisdiction"]].timezone)
-            notice = (
-                f"notice given {m['notified_at'].astimezone(tz):%Y-%m-%d %H:%M %Z}"
-                if m["notified_at"] is not None
-                else "no notice recorded yet"
-            )
-            rows.append(
-                {
-                    "site_id": m["site_id"],
-                    "jurisdiction": s["jurisdiction"],
-                    "site_name": s["name"],
-                    "requirement": "milestone",
-                    "trigger_date": m["occurs_on"],
-                    "due_by": m["occurs_on"],
-                    "days_until_due": (m["occurs_on"] - as_of).days,
-                    "status": _upcoming_status(m["occurs_on"], as_of),
-                    "inspector": rules[s["jurisdiction"]].official(
-                        "stormwater_officer", m["occurs_on"], "the stormwater officer"
-                    ),
-                    "detail": f"milestone inspection: {items.get(m['milestone'], m['milestone'])}; {notice}",
-                    "rule": milestones.citation,
-                    "then_due": _then_due(rules[s["jurisdiction"]], s, m["occurs_on"]),
-                }
-            )
+            rows += [_inspection_row(q, s, r, as_of) for q in upcoming]
+        rows += _milestone_rows(con, sites, rules, as_of)
         frame = pd.DataFrame(rows, columns=UPCOMING_COLUMNS)
         if len(frame):
             frame = frame.sort_values(["due_by", "site_id", "requirement"], kind="stable")
@@ -174,3 +104,79 @@ def swppp_upcoming(
             active_sites=len(sites),
             by_requirement_and_status=MetadataValue.json(_counts(frame, "requirement", "status")),
         )
+
+
+def _inspection_row(q: law.Requirement, s: dict, r: Rules, as_of: dt.date) -> dict:
+    """A weekly or storm inspection coming due, by the rules in effect on the day that starts it."""
+    if q.requirement == "weekly":
+        weekly = r.swppp.weekly_inspection.at(q.trigger_date)
+        since = (
+            "construction start" if q.trigger_date == s["construction_start"] else "the previous inspection"
+        )
+        detail = (
+            f"weekly inspection: {weekly.interval_days} days after {since} on {q.trigger_date.isoformat()}"
+        )
+        rule = weekly.citation
+    else:
+        detail = f"storm inspection: {q.precip_in:.2f} in of rain on {q.trigger_date.isoformat()}"
+        rule = r.swppp.storm_inspection.at(q.trigger_date).citation
+    return {
+        "site_id": s["site_id"],
+        "jurisdiction": s["jurisdiction"],
+        "site_name": s["name"],
+        "requirement": q.requirement,
+        "trigger_date": q.trigger_date,
+        "due_by": q.due_by,
+        "days_until_due": (q.due_by - as_of).days,
+        "status": _upcoming_status(q.due_by, as_of),
+        "inspector": s["inspector"],
+        "detail": detail,
+        "rule": rule,
+        "then_due": _then_due(r, s, q.due_by),
+    }
+
+
+def _milestone_rows(con, sites: dict, rules: dict[str, Rules], as_of: dt.date) -> list[dict]:
+    """The milestones of the week ahead: the weekly interval in effect on the day judged, per jurisdiction."""
+    horizon = {
+        j: v.interval_days
+        for j, r in rules.items()
+        if r.swppp is not None and (v := r.swppp.weekly_inspection.get(as_of)) is not None
+    }
+    until = as_of + dt.timedelta(days=max(horizon.values(), default=0))
+    rows = []
+    for m in records(con, "select_upcoming_milestones", {"as_of": as_of, "until": until}):
+        s = sites.get(m["site_id"])
+        if (
+            s is None
+            or s["jurisdiction"] not in horizon
+            or (m["occurs_on"] - as_of).days > horizon[s["jurisdiction"]]
+        ):
+            continue
+        r = rules[s["jurisdiction"]]
+        milestones = r.swppp.milestones.get(m["occurs_on"]) if r.swppp.milestones is not None else None
+        if milestones is None:
+            continue
+        items = {i.name: i.label for i in milestones.items}
+        notice = (
+            f"notice given {m['notified_at'].astimezone(ZoneInfo(r.timezone)):%Y-%m-%d %H:%M %Z}"
+            if m["notified_at"] is not None
+            else "no notice recorded yet"
+        )
+        rows.append(
+            {
+                "site_id": m["site_id"],
+                "jurisdiction": s["jurisdiction"],
+                "site_name": s["name"],
+                "requirement": "milestone",
+                "trigger_date": m["occurs_on"],
+                "due_by": m["occurs_on"],
+                "days_until_due": (m["occurs_on"] - as_of).days,
+                "status": _upcoming_status(m["occurs_on"], as_of),
+                "inspector": r.official("stormwater_officer", m["occurs_on"], "the stormwater officer"),
+                "detail": f"milestone inspection: {items.get(m['milestone'], m['milestone'])}; {notice}",
+                "rule": milestones.citation,
+                "then_due": _then_due(r, s, m["occurs_on"]),
+            }
+        )
+    return rows

@@ -79,6 +79,62 @@ def _acres(x: float) -> str:
     return f"{x:g} acre{'' if x == 1 else 's'}"
 
 
+@dataclass(frozen=True)
+class _Conditions:
+    """Conditions A, B and C as a site meets them, with what Condition C excludes."""
+
+    a: bool = False
+    b: bool = False
+    c: bool = False
+    c_excluded: tuple[str, ...] = ()
+    c_min: float = 0.0
+    c_below: float = 0.0
+    specs: tuple[Any, Any, Any] = (None, None, None)
+
+
+def _conditions(specs: Any, flags: dict[str, bool], acres: float, lda: bool, rules: Any, day) -> _Conditions:
+    if specs is None:
+        return _Conditions()
+    spec_a, spec_b, spec_c = specs.condition_a, specs.condition_b, specs.condition_c
+    a_alone = bool(reading(rules, "swppp_condition_a_is_impaired_water_flag", day))
+    c_min, c_below = float(spec_c.min_disturbed_acres), float(spec_c.below_acres)
+    c_excluded = tuple(f for f in spec_c.excluded_flags if flags.get(f, False))
+    return _Conditions(
+        a=flags.get(spec_a.flag, False) and (a_alone or lda),
+        b=acres >= float(spec_b.min_disturbed_acres),
+        c=c_min <= acres < c_below and not c_excluded,
+        c_excluded=c_excluded,
+        c_min=c_min,
+        c_below=c_below,
+        specs=(spec_a, spec_b, spec_c),
+    )
+
+
+def _needs(app: Any, acres: float, cond: _Conditions) -> tuple[bool, str]:
+    """Whether the site needs inspections by the applicability rule, and why in words."""
+    if app.rule == "min_disturbed_acres":
+        app_min = float(app.min_disturbed_acres)
+        needs = acres >= app_min
+        why_needs = (
+            f"disturbs {_acres(acres)} (at least {_acres(app_min)}): every such site needs inspections"
+            if needs
+            else f"inspections are required of sites disturbing {_acres(app_min)} or more"
+        )
+        return needs, why_needs
+    needs = cond.a or cond.b or cond.c
+    met = [n for n, f in (("A", cond.a), ("B", cond.b), ("C", cond.c)) if f]
+    if needs:
+        return needs, f"meets Condition {' and '.join(met)}"
+    why = []
+    if cond.c_excluded and cond.c_min <= acres < cond.c_below:
+        why.append(
+            "Condition C excludes "
+            + " and ".join(f.replace("_", "-") for f in cond.c_excluded)
+            + " construction"
+        )
+    return needs, "meets none of Conditions A, B and C" + (f" ({'; '.join(why)})" if why else "")
+
+
 def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
     """Land development activity or not, exemption, Conditions A/B/C and whether
     (and by whom) inspections are required, with the sections that say so, by the
@@ -103,41 +159,8 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
         if app.rule == "conditions_abc"
         else (sw.conditions.at(day) if sw.conditions is not None else None)
     )
-    cond_a = cond_b = cond_c = False
-    c_excluded: list[str] = []
-    c_min = c_below = 0.0
-    spec_a = spec_b = spec_c = None
-    if specs is not None:
-        spec_a, spec_b, spec_c = specs.condition_a, specs.condition_b, specs.condition_c
-        a_alone = bool(reading(rules, "swppp_condition_a_is_impaired_water_flag", day))
-        cond_a = flags.get(spec_a.flag, False) and (a_alone or lda)
-        cond_b = acres >= float(spec_b.min_disturbed_acres)
-        c_min, c_below = float(spec_c.min_disturbed_acres), float(spec_c.below_acres)
-        c_excluded = [f for f in spec_c.excluded_flags if flags.get(f, False)]
-        cond_c = c_min <= acres < c_below and not c_excluded
-
-    if app.rule == "min_disturbed_acres":
-        app_min = float(app.min_disturbed_acres)
-        needs = acres >= app_min
-        why_needs = (
-            f"disturbs {_acres(acres)} (at least {_acres(app_min)}): every such site needs inspections"
-            if needs
-            else f"inspections are required of sites disturbing {_acres(app_min)} or more"
-        )
-    else:
-        needs = cond_a or cond_b or cond_c
-        met = [n for n, f in (("A", cond_a), ("B", cond_b), ("C", cond_c)) if f]
-        if needs:
-            why_needs = f"meets Condition {' and '.join(met)}"
-        else:
-            why = []
-            if c_excluded and c_min <= acres < c_below:
-                why.append(
-                    "Condition C excludes "
-                    + " and ".join(f.replace("_", "-") for f in c_excluded)
-                    + " construction"
-                )
-            why_needs = "meets none of Conditions A, B and C" + (f" ({'; '.join(why)})" if why else "")
+    cond = _conditions(specs, flags, acres, lda, rules, day)
+    needs, why_needs = _needs(app, acres, cond)
 
     weekly = sw.weekly_inspection.at(day)
     required = needs and not exempt
@@ -158,7 +181,7 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
             if lda_min is not None
             else f"{why_needs[0].upper()}{why_needs[1:]}"
         )
-        if cond_a and not lda and app.rule == "conditions_abc":
+        if cond.a and not lda and app.rule == "conditions_abc":
             reason += " (Condition A applies whatever the acreage disturbed)"
         reason += f"; inspections required, made by {inspector}"
         if weekly_reports:
@@ -169,7 +192,7 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
         reason = f"{lda_text[0].upper()}{lda_text[1:]}; {why_needs}; no inspections required"
 
     cites = [app.citation, lda_rule.citation if lda_rule is not None else ""]
-    for flag, spec in ((cond_a, spec_a), (cond_b, spec_b), (cond_c, spec_c)):
+    for flag, spec in zip((cond.a, cond.b, cond.c), cond.specs):
         if flag and spec is not None:
             cites.append(spec.citation)
     if exempt and sw.exemptions is not None:
@@ -178,7 +201,7 @@ def classify_site(facts: SiteFacts, rules: Any, day: dt.date) -> Classification:
         cites.append(weekly.citation)
     rule = "; ".join(dict.fromkeys(c for c in cites if c))
     return Classification(
-        lda, exempt, cond_a, cond_b, cond_c, required, inspector, weekly_reports, reason, rule
+        lda, exempt, cond.a, cond.b, cond.c, required, inspector, weekly_reports, reason, rule
     )
 
 
