@@ -179,18 +179,7 @@ class StopWorkOrders:
         path = self.folder / order["letter_file"] if self.folder is not None else None
         if path is None or not path.is_file():
             return None
-        html_text = path.read_text(encoding="utf-8")
-        return {
-            "file_name": order["letter_file"],
-            "kind": "stop_work_order",
-            "ref_id": order["order_id"],
-            "site_id": order["site_id"],
-            "jurisdiction": order["jurisdiction"],
-            "issued_on": order["issued_on"],
-            "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(),
-            "html": html_text,
-            "write": False,
-        }
+        return _letter_row(order, path.read_text(encoding="utf-8"))
 
     def order(
         self, site: dict, basis: list[dict], period: str, mailing: dict | None, withdrawn: str | None = None
@@ -200,15 +189,9 @@ class StopWorkOrders:
         day = mailing["mailed_on"] if mailing is not None else self.as_of
         r = self.rules[site["jurisdiction"]]
         spec = r.swppp.stop_work_order.at(day)  # an order is issued by the rules of its day
-        labels = law.finding_labels(r, day)
         order_id = self.order_id(site, period)
         numbers = sorted({notice_number("stormwater", site_id, n["notice_period"]) for n in basis})
-        violations = [
-            f"{labels.get(n['finding'], n['finding'])}, due by {law._d(n['due_by'])}: notice "
-            f"{notice_number('stormwater', site_id, n['notice_period'])} mailed {law._d(n['issued_on'])}, "
-            f"to be corrected by {law._d(n['remedial_due_by'])}, not corrected"
-            for n in sorted(basis, key=lambda n: (n["due_by"], n["finding"]))
-        ]
+        violations = _violation_lines(basis, law.finding_labels(r, day), site_id)
         person = self.people.get(("stormwater", site_id))
         recipient = person["recipient"] if person else None
         status = "mailed" if mailing is not None else ("withdrawn" if withdrawn else "draft")
@@ -245,45 +228,65 @@ class StopWorkOrders:
             "site_id_text": f"site {site_id}",
             "as_of": day,
         }
-        mailings = tuple(
-            Mailing(m["mailed_on"], m["correct_within_days"], m["certified_mail_no"])
-            for m in self.mailed.get(site_id, [])
-            if m["period"] == period
-        )
-        given = period_given(STOP_WORK, mailing["correct_within_days"]) if mailing is not None else None
-        letter = self.docs.add(
-            Document(
-                STOP_WORK.name,
-                order_id,
-                file_name,
-                site_id,
-                site["jurisdiction"],
-                context_,
-                recipient=recipient,
-                fix=INPUT_FILE["stormwater"],
-                status=status,
-                dated=order["issued_on"],
-                period=period,
-                mailings=mailings,
-                review=list(given.review) if given is not None else [],
-                items=len(basis),
-                found_on=order["issued_on"] or dt.date.fromisoformat(f"{period}-01"),
-                withdrawn_reason=withdrawn,
-                recipient_name=order["recipient_name"],
-            )
-        )
+        letter = self.docs.add(self._document(order, context_, recipient, mailing, withdrawn))
         order["ready_to_mail"] = letter.ready
         order["not_ready_reason"] = "; ".join(letter.reasons) or None
         if letter.html is None:  # mailed and on record: its row as the data show it, its file as written
             return order, self._kept_letter(order)
-        return order, {
-            "file_name": file_name,
-            "kind": "stop_work_order",
-            "ref_id": order_id,
-            "site_id": site_id,
-            "jurisdiction": site["jurisdiction"],
-            "issued_on": order["issued_on"],
-            "sha256": hashlib.sha256(letter.html.encode("utf-8")).hexdigest(),
-            "html": letter.html,
-            "write": False,  # written by the helper of documents
-        }
+        return order, _letter_row(order, letter.html)
+
+    def _document(
+        self, order: dict, context_: dict, recipient, mailing: dict | None, withdrawn: str | None
+    ) -> Document:
+        """The order's letter as a document of the record: its mailings, the period it gives, its status."""
+        period = order["period"]
+        mailings = tuple(
+            Mailing(m["mailed_on"], m["correct_within_days"], m["certified_mail_no"])
+            for m in self.mailed.get(order["site_id"], [])
+            if m["period"] == period
+        )
+        given = period_given(STOP_WORK, mailing["correct_within_days"]) if mailing is not None else None
+        return Document(
+            STOP_WORK.name,
+            order["order_id"],
+            order["letter_file"],
+            order["site_id"],
+            order["jurisdiction"],
+            context_,
+            recipient=recipient,
+            fix=INPUT_FILE["stormwater"],
+            status=order["status"],
+            dated=order["issued_on"],
+            period=period,
+            mailings=mailings,
+            review=list(given.review) if given is not None else [],
+            items=order["violations"],
+            found_on=order["issued_on"] or dt.date.fromisoformat(f"{period}-01"),
+            withdrawn_reason=withdrawn,
+            recipient_name=order["recipient_name"],
+        )
+
+
+def _violation_lines(basis: list[dict], labels: dict, site_id: str) -> list[str]:
+    """Each violation an order rests on: its notice, the day that was mailed, its last day to correct."""
+    return [
+        f"{labels.get(n['finding'], n['finding'])}, due by {law._d(n['due_by'])}: notice "
+        f"{notice_number('stormwater', site_id, n['notice_period'])} mailed {law._d(n['issued_on'])}, "
+        f"to be corrected by {law._d(n['remedial_due_by'])}, not corrected"
+        for n in sorted(basis, key=lambda n: (n["due_by"], n["finding"]))
+    ]
+
+
+def _letter_row(order: dict, html_text: str) -> dict:
+    """An order's row of swppp_letters (written by the helper of documents, not by the asset)."""
+    return {
+        "file_name": order["letter_file"],
+        "kind": "stop_work_order",
+        "ref_id": order["order_id"],
+        "site_id": order["site_id"],
+        "jurisdiction": order["jurisdiction"],
+        "issued_on": order["issued_on"],
+        "sha256": hashlib.sha256(html_text.encode("utf-8")).hexdigest(),
+        "html": html_text,
+        "write": False,
+    }

@@ -139,94 +139,83 @@ def site_classification(
     rows, not_judged = [], []
     with warehouse(duckdb, as_of=as_of) as con:
         for s in records(con, "select_swppp_sites"):
-            start, fs = s["construction_start"], s["final_stabilization"]
-            row = {
-                k: s.get(k)
-                for k in (
-                    "site_id",
-                    "jurisdiction",
-                    "name",
-                    "applicant",
-                    "disturbed_acres",
-                    "construction_start",
-                    "final_stabilization",
-                )
-            }
-            r = rules.get(s["jurisdiction"])
-            day = (
-                start if start is not None and start <= as_of else as_of
-            )  # the law when construction started
-            c = None
-            if r is None:
-                row.update(
-                    inspections_required=False, reason=f"no rules for jurisdiction '{s['jurisdiction']}'"
-                )
-            elif r.swppp is None:  # the jurisdiction's law, as its rules file has it, states none
-                not_judged.append(
-                    NotJudged(
-                        f"site {s['site_id']}",
-                        day,
-                        "swppp",
-                        f"not judged: the rules of {r.name} state no construction stormwater inspections "
-                        "(the law they were written from states none)",
-                    )
-                )
-                row.update(inspections_required=False, reason=not_judged[-1].reason)
-            else:
-                try:
-                    c = law.classify_site(
-                        law.SiteFacts(
-                            s["disturbed_acres"],
-                            s["impaired_water"],
-                            s["single_family"],
-                            s["agricultural"],
-                            s["exempt"],
-                        ),
-                        r,
-                        day,
-                    )
-                except RulesError as exc:
-                    not_judged.append(_not_judged(f"site {s['site_id']}", day, exc))
-                    row.update(inspections_required=False, reason=not_judged[-1].reason)
-            if c is not None:
-                row.update(
-                    land_development_activity=c.land_development_activity,
-                    exempt=c.exempt,
-                    condition_a=c.condition_a,
-                    condition_b=c.condition_b,
-                    condition_c=c.condition_c,
-                    conditions=c.conditions or None,
-                    inspections_required=c.inspections_required,
-                    inspector=c.inspector,
-                    reports_to_officer_weekly=c.reports_to_officer_weekly,
-                    reason=c.reason,
-                    rule=c.rule,
-                )
-            row["active"] = bool(start is not None and law.is_active(start, fs, as_of))
-            row["judged_through"] = (
-                law.active_through(fs, as_of) if start is not None and start <= as_of else None
-            )
-            rows.append(row)
+            rows.append(_classified(s, rules.get(s["jurisdiction"]), as_of, not_judged))
         frame = pd.DataFrame(rows, columns=CLASSIFICATION_COLUMNS)
         with transaction(con):
             replace_judged(con, not_judged, site_classification=frame)
+        required = frame["inspections_required"].fillna(False).astype(bool)
         return table_result(
             con,
             "site_classification",
             as_of=str(as_of),
             sites=len(frame),
-            inspections_required=int(frame["inspections_required"].fillna(False).astype(bool).sum()),
-            active_requiring_inspections=int(
-                (
-                    frame["inspections_required"].fillna(False).astype(bool) & frame["active"].astype(bool)
-                ).sum()
-            )
+            inspections_required=int(required.sum()),
+            active_requiring_inspections=int((required & frame["active"].astype(bool)).sum())
             if len(frame)
             else 0,
             by_jurisdiction_required=MetadataValue.json(
                 _counts(frame, "jurisdiction", "inspections_required")
             ),
         )
+
+
+SITE_FACTS = (
+    "site_id",
+    "jurisdiction",
+    "name",
+    "applicant",
+    "disturbed_acres",
+    "construction_start",
+    "final_stabilization",
+)
+
+
+def _classified(s: dict, r: Rules | None, as_of: dt.date, not_judged: list[NotJudged]) -> dict:
+    """A site's row of site_classification, classified by the law when its construction started (or on
+    ``as_of``, not yet started); a site its rules cannot judge adds its reason to ``not_judged``."""
+    start, fs = s["construction_start"], s["final_stabilization"]
+    row = {k: s.get(k) for k in SITE_FACTS}
+    day = start if start is not None and start <= as_of else as_of  # the law when construction started
+    c = None
+    if r is None:
+        row.update(inspections_required=False, reason=f"no rules for jurisdiction '{s['jurisdiction']}'")
+    elif r.swppp is None:  # the jurisdiction's law, as its rules file has it, states none
+        not_judged.append(
+            NotJudged(
+                f"site {s['site_id']}",
+                day,
+                "swppp",
+                f"not judged: the rules of {r.name} state no construction stormwater inspections "
+                "(the law they were written from states none)",
+            )
+        )
+        row.update(inspections_required=False, reason=not_judged[-1].reason)
+    else:
+        try:
+            facts = law.SiteFacts(
+                s["disturbed_acres"], s["impaired_water"], s["single_family"], s["agricultural"], s["exempt"]
+            )
+            c = law.classify_site(facts, r, day)
+        except RulesError as exc:
+            not_judged.append(_not_judged(f"site {s['site_id']}", day, exc))
+            row.update(inspections_required=False, reason=not_judged[-1].reason)
+    if c is not None:
+        row.update(
+            land_development_activity=c.land_development_activity,
+            exempt=c.exempt,
+            condition_a=c.condition_a,
+            condition_b=c.condition_b,
+            condition_c=c.condition_c,
+            conditions=c.conditions or None,
+            inspections_required=c.inspections_required,
+            inspector=c.inspector,
+            reports_to_officer_weekly=c.reports_to_officer_weekly,
+            reason=c.reason,
+            rule=c.rule,
+        )
+    row["active"] = bool(start is not None and law.is_active(start, fs, as_of))
+    row["judged_through"] = law.active_through(fs, as_of) if start is not None and start <= as_of else None
+    return row
 
 
 # ---------------------------------------------------------------------------
@@ -323,22 +312,8 @@ def swppp_other_findings(
     with warehouse(duckdb, as_of=as_of) as con:
         sites = {s["site_id"]: s for s in _classified_sites(con) if _subject_to_chapter(s)}
         inspections = _inspections(con)
-        approvals: dict[str, list] = defaultdict(list)
-        for a in records(con, "select_swppp_approvals"):
-            approvals[a["site_id"]].append((a["approved_max_disturbed_acres"], a["approved_on"]))
-        milestones = defaultdict(list)
-        for m in records(con, "select_swppp_milestones"):
-            milestones[m["site_id"]].append(m)
-        contractors = defaultdict(list)
-        for c in records(con, "select_contractor_certifications"):
-            contractors[c["site_id"]].append(c)
-        deliveries: dict[str, dict[dt.date, list[dt.date]]] = defaultdict(lambda: defaultdict(list))
-        for d in records(con, "select_report_deliveries"):
-            deliveries[d["site_id"]][d["report_date"]].append(d["delivered_on"])
-        deliveries_tracked = (
-            int(records(con, "select_report_delivery_files")[0]["files"]) > 0
-            or count(con, "report_deliveries") > 0
-        )
+        facts = _site_facts(con)
+        deliveries, tracked = facts["deliveries"], facts["deliveries_tracked"]
 
         not_judged += _duties_not_stated(rules, sites.values(), as_of)
         for site_id, s in sites.items():
@@ -347,7 +322,7 @@ def swppp_other_findings(
             if start is None:
                 continue
             try:  # each finding by the rules in effect on the day its obligation arose
-                if deliveries_tracked and s["reports_to_officer_weekly"]:
+                if tracked and s["reports_to_officer_weekly"]:
                     awaited += _reports_awaited(
                         r, s, start, fs, as_of, inspections.get(site_id, []), deliveries
                     )
@@ -357,30 +332,14 @@ def swppp_other_findings(
                     start,
                     fs,
                     as_of,
-                    approvals.get(site_id, []),
+                    facts["approvals"].get(site_id, []),
                     inspections.get(site_id, []),
-                    milestones.get(site_id, []),
-                    contractors.get(site_id, []),
-                    deliveries.get(site_id, {}) if deliveries_tracked else None,
+                    facts["milestones"].get(site_id, []),
+                    facts["contractors"].get(site_id, []),
+                    deliveries.get(site_id, {}) if tracked else None,
                 )
-                for f in found:
-                    rule, text = law.finding_rule(r, f.finding, f.trigger_date)
-                    rows.append(
-                        {
-                            "site_id": site_id,
-                            "jurisdiction": s["jurisdiction"],
-                            "finding": f.finding,
-                            "subject": f.subject,
-                            "detail": f.detail,
-                            "trigger_date": f.trigger_date,
-                            "due_by": f.due_by,
-                            "satisfied_on": f.satisfied_on,
-                            "status": f.status,
-                            "days_late": f.days_late,
-                            "rule": rule,
-                            "section_text": text,
-                        }
-                    )
+                for f in found:  # row by row: a rule missing part-way keeps the rows before it
+                    rows.append(_other_row(s, f, r))
             except RulesError as exc:
                 not_judged.append(_not_judged(f"site {site_id}", start, exc))
         frame = pd.DataFrame(rows, columns=OTHER_COLUMNS)
@@ -395,10 +354,57 @@ def swppp_other_findings(
             con,
             "swppp_other_findings",
             as_of=str(as_of),
-            report_deliveries_tracked=deliveries_tracked,
+            report_deliveries_tracked=tracked,
             reports_awaited=len(due),
             by_finding_and_status=MetadataValue.json(_counts(frame, "finding", "status")),
         )
+
+
+def _site_facts(con) -> dict[str, Any]:
+    """What the other findings are judged from, by site: SWPPP approvals, milestones, contractors'
+    certifications and report deliveries (and whether deliveries are tracked at all)."""
+    approvals: dict[str, list] = defaultdict(list)
+    for a in records(con, "select_swppp_approvals"):
+        approvals[a["site_id"]].append((a["approved_max_disturbed_acres"], a["approved_on"]))
+    milestones = defaultdict(list)
+    for m in records(con, "select_swppp_milestones"):
+        milestones[m["site_id"]].append(m)
+    contractors = defaultdict(list)
+    for c in records(con, "select_contractor_certifications"):
+        contractors[c["site_id"]].append(c)
+    deliveries: dict[str, dict[dt.date, list[dt.date]]] = defaultdict(lambda: defaultdict(list))
+    for d in records(con, "select_report_deliveries"):
+        deliveries[d["site_id"]][d["report_date"]].append(d["delivered_on"])
+    tracked = (
+        int(records(con, "select_report_delivery_files")[0]["files"]) > 0
+        or count(con, "report_deliveries") > 0
+    )
+    return {
+        "approvals": approvals,
+        "milestones": milestones,
+        "contractors": contractors,
+        "deliveries": deliveries,
+        "deliveries_tracked": tracked,
+    }
+
+
+def _other_row(s: dict, f: law.OtherFinding, r: Rules) -> dict:
+    """A finding's row of swppp_other_findings, with the section of the rules of its day."""
+    rule, text = law.finding_rule(r, f.finding, f.trigger_date)
+    return {
+        "site_id": s["site_id"],
+        "jurisdiction": s["jurisdiction"],
+        "finding": f.finding,
+        "subject": f.subject,
+        "detail": f.detail,
+        "trigger_date": f.trigger_date,
+        "due_by": f.due_by,
+        "satisfied_on": f.satisfied_on,
+        "status": f.status,
+        "days_late": f.days_late,
+        "rule": rule,
+        "section_text": text,
+    }
 
 
 def _reports_awaited(
