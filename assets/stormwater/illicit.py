@@ -451,23 +451,7 @@ def build_illicit(
             if own is not None:
                 own.append(mine)
             continue
-        abated = case.abated_on is not None and case.abated_on <= as_of
-        if (case.nov_on is not None and case.nov_on <= as_of) or not abated:
-            context, missing = _nov_context(row, terms, as_of, issuer, calendar, rules.deadline_extension)
-            letters.append(
-                _letter_row(docs, rules.jurisdiction, row, "notice_of_violation", context, missing)
-            )
-        if c is not None and case.abated_by == "town" and abated:
-            context, missing = _cost_context(
-                row,
-                c,
-                payments_of.get(case.case_id, []),
-                terms,
-                as_of,
-                issuer,
-                rules.deadline_extension,
-            )
-            letters.append(_letter_row(docs, rules.jurisdiction, row, "cost_notice", context, missing))
+        letters += _case_letters(docs, rules, row, case, terms, c, payments_of, as_of, issuer, calendar)
     aside += _payments_set_aside(payment_source, {r["case_id"] for r in cases}, judged)
     return deadlines, charges, letters, aside, None
 
@@ -508,6 +492,33 @@ def _judge(
             f"case {case.case_id}: {exc} Check the dates of discovery and of the notice to the Town",
             {"case_id": case.case_id},
         )
+
+
+def _case_letters(
+    docs: Documents,
+    rules: Rules,
+    row: dict,
+    case: Any,
+    terms: IllicitTerms,
+    c: Any,
+    payments_of: dict[str, list[IllicitPayment]],
+    as_of: dt.date,
+    issuer: str,
+    calendar: BusinessCalendar,
+) -> list[dict]:
+    """A case's letters: its notice of violation (once sent, or while the discharge is not abated) and,
+    the town having abated it, the notice of its cost."""
+    letters = []
+    abated = case.abated_on is not None and case.abated_on <= as_of
+    if (case.nov_on is not None and case.nov_on <= as_of) or not abated:
+        context, missing = _nov_context(row, terms, as_of, issuer, calendar, rules.deadline_extension)
+        letters.append(_letter_row(docs, rules.jurisdiction, row, "notice_of_violation", context, missing))
+    if c is not None and case.abated_by == "town" and abated:
+        context, missing = _cost_context(
+            row, c, payments_of.get(case.case_id, []), terms, as_of, issuer, rules.deadline_extension
+        )
+        letters.append(_letter_row(docs, rules.jurisdiction, row, "cost_notice", context, missing))
+    return letters
 
 
 def _deadline_row(d: Any, case: Any, as_of: dt.date) -> dict:

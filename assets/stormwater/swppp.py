@@ -74,7 +74,8 @@ from outfall.rules.tables import NotJudged
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import count, records, sql, transaction
 
-CLASSIFICATION_COLUMNS = [
+# The site's own facts, as sites has them (the first columns of site_classification).
+SITE_FACTS = (
     "site_id",
     "jurisdiction",
     "name",
@@ -82,6 +83,9 @@ CLASSIFICATION_COLUMNS = [
     "disturbed_acres",
     "construction_start",
     "final_stabilization",
+)
+CLASSIFICATION_COLUMNS = [
+    *SITE_FACTS,
     "land_development_activity",
     "exempt",
     "condition_a",
@@ -157,17 +161,6 @@ def site_classification(
                 _counts(frame, "jurisdiction", "inspections_required")
             ),
         )
-
-
-SITE_FACTS = (
-    "site_id",
-    "jurisdiction",
-    "name",
-    "applicant",
-    "disturbed_acres",
-    "construction_start",
-    "final_stabilization",
-)
 
 
 def _classified(s: dict, r: Rules | None, as_of: dt.date, not_judged: list[NotJudged]) -> dict:
