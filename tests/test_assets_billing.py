@@ -20,12 +20,14 @@ from assets.billing.billing import (
     BillingError,
     bill,
     billing_exports,
+    sewer_billing,
+    verify_run_chain,
+)
+from assets.billing.checks import (
     check_completeness_parcel_id,
     check_integrity_run_hash,
     check_uniqueness_parcel_id,
     check_validity_total_usd,
-    sewer_billing,
-    verify_run_chain,
 )
 from assets.common import schema_ddl
 from assets.ingest import ingest_asset, ingest_assets

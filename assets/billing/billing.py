@@ -36,8 +36,6 @@ from typing import Any
 import duckdb
 import pandas as pd
 from dagster import (
-    AssetCheckResult,
-    AssetCheckSeverity,
     AssetExecutionContext,
     AssetKey,
     AssetSpec,
@@ -56,7 +54,6 @@ from assets.common import (
     WAREHOUSE_POOL,
     outputs,
     report_partition_rows,
-    table_check,
     table_result,
     warehouse,
     years_with_rates,
@@ -77,7 +74,7 @@ from outfall.register_export import bills_csv_bytes, export_register, sha256_hex
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.tables import not_in_effect
-from outfall.warehouse import count, sql, transaction
+from outfall.warehouse import count, records, sql, transaction
 
 BILLING_TABLES = ("sewer_bills", "billing_runs", "billing_run_totals", "bill_changes", "billing_summary")
 GENESIS_HASH = "0" * 64
@@ -277,17 +274,11 @@ def _first(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None
     return rows[0] if rows else None
 
 
-def _fetch_dicts(con: duckdb.DuckDBPyConnection, query: str, params: dict | None = None) -> list[dict]:
-    cursor = con.execute(query, params or {})
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
-
-
 def verify_run_chain(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Problems with the billing_runs hash chain (empty when intact)."""
     problems = []
     previous = GENESIS_HASH
-    for record in _fetch_dicts(con, sql("select_billing_runs")):
+    for record in records(con, "select_billing_runs"):
         if record["previous_run_hash"] != previous:
             problems.append(f"run {record['run_id']}: previous_run_hash does not match run before it")
         if record["run_hash"] != run_record_hash(record):
@@ -380,24 +371,15 @@ def _bill_year(
     law: "YearLaw",
 ) -> YearResult:
     billing, schedule = law.billing, law.schedule
-
-    con.register("billing_priced_frame", _price(prepared, rates, billing.rounding))
-    try:
-        con.execute(sql("create_billing_priced"))
-    finally:
-        con.unregister("billing_priced_frame")
-
-    # The register as it stood (the year's previous run), then the new one.
-    con.execute(sql("create_billing_compare_register"), {"year": year})
-    con.execute(sql("delete_sewer_bills_of_year"), {"year": year})
-    con.execute(sql("insert_sewer_bills"), {"year": year})
-    register_sha256 = sha256_hex(bills_csv_bytes(con, year))
-
-    rates_sha256 = table_sha256(con, sql("select_sewer_rates_fingerprint"), {"year": year})
-    budget_sha256 = table_sha256(con, sql("select_sewer_budget_fingerprint"), {"year": year})
+    register_sha256 = _write_register(con, year, prepared, rates, billing.rounding)
+    fingerprints = {
+        "parcels_sha256": parcels_sha256,
+        "rates_sha256": table_sha256(con, sql("select_sewer_rates_fingerprint"), {"year": year}),
+        "budget_sha256": table_sha256(con, sql("select_sewer_budget_fingerprint"), {"year": year}),
+    }
     inputs_sha256 = sha256_hex(
-        f"parcels {parcels_sha256}\nsewer_rates {rates_sha256}\nsewer_budget {budget_sha256}\n"
-        f"rules {rules.sha256}\n".encode()
+        f"parcels {parcels_sha256}\nsewer_rates {fingerprints['rates_sha256']}\n"
+        f"sewer_budget {fingerprints['budget_sha256']}\nrules {rules.sha256}\n".encode()
     )
     used_sources = sorted({r.source for r in rates.values()}, key=["sewer_rates", "sewer_budget"].index)
     rate_source = "+".join(used_sources) or "none"
@@ -411,85 +393,23 @@ def _bill_year(
     if last is not None and last[1] == inputs_sha256 and last[2] == register_sha256:
         run_id, new_run, vs_run, vs_year = int(last[0]), False, None, None
     else:
-        run_id, previous_run_hash = _first(con, "select_next_billing_run_id")
-        run_id = int(run_id)
-        vs_run = vs_year = None
-        if last is not None:
-            vs_run = _insert_changes(con, run_id, year, "previous_run", int(last[0]), year, run_rule)
-        compared_year = _first(con, "select_previous_billed_year", {"year": year})[0]
-        if compared_year is not None:
-            con.execute(sql("create_billing_compare_register"), {"year": int(compared_year)})
-            vs_year = _insert_changes(con, run_id, year, "previous_year", None, int(compared_year), run_rule)
-
-        totals = _fetch_dicts(con, sql("select_billing_totals"), {"year": year})
-        rates_json, totals_json = [], []
-        for t in totals:
-            used = rates[(t["district"], t["component"])]
-            rates_json.append(
-                {
-                    "district": t["district"],
-                    "component": t["component"],
-                    "rate_per_unit": str(used.rate),
-                    "source": used.source,
-                    "budget_usd": None if used.budget is None else str(used.budget),
-                    "budget_total_units": used.total_units,
-                }
-            )
-            totals_json.append(
-                {
-                    "district": t["district"],
-                    "component": t["component"],
-                    "parcels_charged": int(t["parcels_charged"]),
-                    "units": int(t["units"]),
-                    "amount_usd": str(t["amount_usd"]),
-                }
-            )
-            con.execute(
-                sql("insert_billing_run_total"),
-                {
-                    "run_id": run_id,
-                    "year": year,
-                    "district": t["district"],
-                    "component": t["component"],
-                    "parcels_charged": int(t["parcels_charged"]),
-                    "units": int(t["units"]),
-                    "rate_per_unit": str(used.rate),
-                    "rate_source": used.source,
-                    "budget_usd": None if used.budget is None else str(used.budget),
-                    "amount_usd": str(t["amount_usd"]),
-                    "rule": run_rule,
-                },
-            )
-        con.execute(
-            sql("insert_billing_run"),
-            {
-                "run_id": run_id,
-                "year": year,
-                "run_at": now.astimezone(dt.UTC).isoformat(),
-                "rules_jurisdiction": rules.jurisdiction,
-                "rules_version": rules.version,
-                "rules_sha256": rules.sha256,
-                "parcels_sha256": parcels_sha256,
-                "rates_sha256": rates_sha256,
-                "budget_sha256": budget_sha256,
-                "inputs_sha256": inputs_sha256,
-                "rate_source": rate_source,
-                "rates_json": json.dumps(rates_json, sort_keys=True, separators=(",", ":")),
-                "totals_json": json.dumps(totals_json, sort_keys=True, separators=(",", ":")),
-                "parcels_billed": int(_parcels),
-                "total_usd": str(total_usd),
-                "register_sha256": register_sha256,
-                "register_rows": int(rows),
-                "previous_run_id": None if last is None else int(last[0]),
-                "compared_year": None if compared_year is None else int(compared_year),
-                "changes_vs_previous_run": vs_run,
-                "changes_vs_previous_year": vs_year,
-                "previous_run_hash": previous_run_hash,
-                "rule": run_rule,
-            },
-        )
-        record = _fetch_dicts(con, sql("select_billing_run"), {"run_id": run_id})[0]
-        con.execute(sql("update_billing_run_hash"), {"run_id": run_id, "run_hash": run_record_hash(record)})
+        run = {
+            **fingerprints,
+            "year": year,
+            "run_at": now.astimezone(dt.UTC).isoformat(),
+            "rules_jurisdiction": rules.jurisdiction,
+            "rules_version": rules.version,
+            "rules_sha256": rules.sha256,
+            "inputs_sha256": inputs_sha256,
+            "rate_source": rate_source,
+            "parcels_billed": int(_parcels),
+            "total_usd": str(total_usd),
+            "register_sha256": register_sha256,
+            "register_rows": int(rows),
+            "previous_run_id": None if last is None else int(last[0]),
+            "rule": run_rule,
+        }
+        run_id, vs_run, vs_year = _record_run(con, run, rates)
         new_run = True
 
     con.execute(sql("delete_billing_summary_of_year"), {"year": year})
@@ -497,6 +417,107 @@ def _bill_year(
     return YearResult(
         year, run_id, new_run, int(rows), Decimal(total_usd), register_sha256, rate_source, vs_run, vs_year
     )
+
+
+def _write_register(
+    con: duckdb.DuckDBPyConnection,
+    year: int,
+    prepared: PreparedUnits,
+    rates: dict[tuple[str, str], RateUsed],
+    rounding: str,
+) -> str:
+    """Price the year's units and write its register (the year's previous run kept to compare with);
+    the register's fingerprint."""
+    con.register("billing_priced_frame", _price(prepared, rates, rounding))
+    try:
+        con.execute(sql("create_billing_priced"))
+    finally:
+        con.unregister("billing_priced_frame")
+
+    # The register as it stood (the year's previous run), then the new one.
+    con.execute(sql("create_billing_compare_register"), {"year": year})
+    con.execute(sql("delete_sewer_bills_of_year"), {"year": year})
+    con.execute(sql("insert_sewer_bills"), {"year": year})
+    return sha256_hex(bills_csv_bytes(con, year))
+
+
+def _record_run(
+    con: duckdb.DuckDBPyConnection, run: dict, rates: dict[tuple[str, str], RateUsed]
+) -> tuple[int, int | None, int | None]:
+    """A new billing run: its changes against the year's previous run and the previous billed year, its
+    totals, and its record, chained to the run before it by hash. (run_id, changes vs run, vs year)."""
+    year, run_rule = run["year"], run["rule"]
+    run_id, previous_run_hash = _first(con, "select_next_billing_run_id")
+    run_id = int(run_id)
+    vs_run = vs_year = None
+    if run["previous_run_id"] is not None:
+        vs_run = _insert_changes(con, run_id, year, "previous_run", run["previous_run_id"], year, run_rule)
+    compared_year = _first(con, "select_previous_billed_year", {"year": year})[0]
+    if compared_year is not None:
+        con.execute(sql("create_billing_compare_register"), {"year": int(compared_year)})
+        vs_year = _insert_changes(con, run_id, year, "previous_year", None, int(compared_year), run_rule)
+    rates_json, totals_json = _run_totals(con, run_id, year, rates, run_rule)
+    con.execute(
+        sql("insert_billing_run"),
+        {
+            **run,
+            "run_id": run_id,
+            "rates_json": json.dumps(rates_json, sort_keys=True, separators=(",", ":")),
+            "totals_json": json.dumps(totals_json, sort_keys=True, separators=(",", ":")),
+            "compared_year": None if compared_year is None else int(compared_year),
+            "changes_vs_previous_run": vs_run,
+            "changes_vs_previous_year": vs_year,
+            "previous_run_hash": previous_run_hash,
+        },
+    )
+    record = records(con, "select_billing_run", {"run_id": run_id})[0]
+    con.execute(sql("update_billing_run_hash"), {"run_id": run_id, "run_hash": run_record_hash(record)})
+    return run_id, vs_run, vs_year
+
+
+def _run_totals(
+    con: duckdb.DuckDBPyConnection, run_id: int, year: int, rates: dict[tuple[str, str], RateUsed], rule: str
+) -> tuple[list[dict], list[dict]]:
+    """Write the run's totals by district and component; the rates used and the totals, for its record."""
+    rates_json, totals_json = [], []
+    for t in records(con, "select_billing_totals", {"year": year}):
+        used = rates[(t["district"], t["component"])]
+        rates_json.append(
+            {
+                "district": t["district"],
+                "component": t["component"],
+                "rate_per_unit": str(used.rate),
+                "source": used.source,
+                "budget_usd": None if used.budget is None else str(used.budget),
+                "budget_total_units": used.total_units,
+            }
+        )
+        totals_json.append(
+            {
+                "district": t["district"],
+                "component": t["component"],
+                "parcels_charged": int(t["parcels_charged"]),
+                "units": int(t["units"]),
+                "amount_usd": str(t["amount_usd"]),
+            }
+        )
+        con.execute(
+            sql("insert_billing_run_total"),
+            {
+                "run_id": run_id,
+                "year": year,
+                "district": t["district"],
+                "component": t["component"],
+                "parcels_charged": int(t["parcels_charged"]),
+                "units": int(t["units"]),
+                "rate_per_unit": str(used.rate),
+                "rate_source": used.source,
+                "budget_usd": None if used.budget is None else str(used.budget),
+                "amount_usd": str(t["amount_usd"]),
+                "rule": rule,
+            },
+        )
+    return rates_json, totals_json
 
 
 @dataclass(frozen=True)
@@ -743,79 +764,4 @@ def billing_exports(
             "files": MetadataValue.md("\n".join(f"- {p.name}" for p in written) or "_none_"),
             "file_count": len(written),
         }
-    )
-
-
-# ---------------------------------------------------------------------------
-# asset checks
-
-
-def _check_sql_rows(con, query: str) -> list[tuple]:
-    return con.execute(query).fetchall()
-
-
-@table_check(asset="sewer_bills", description="Every bill's total is the sum of its four amounts.")
-def check_validity_total_usd(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
-        bad = _check_sql_rows(con, sql("select_bills_with_wrong_total"))
-        n = count(con, "sewer_bills")
-    return AssetCheckResult(
-        passed=not bad,
-        severity=AssetCheckSeverity.ERROR,
-        metadata={
-            "bills": n,
-            "wrong_totals": len(bad),
-            "examples": [f"{y} {p}" for y, p in bad[:10]],
-            "threshold": "0 bills whose total differs from the sum of its amounts",
-        },
-    )
-
-
-@table_check(asset="sewer_bills", description="One bill per parcel and billing year.")
-def check_uniqueness_parcel_id(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
-        dupes = _check_sql_rows(con, sql("select_duplicate_bills"))
-    return AssetCheckResult(
-        passed=not dupes,
-        severity=AssetCheckSeverity.ERROR,
-        metadata={
-            "duplicates": len(dupes),
-            "examples": [f"{y} {p} x{n}" for y, p, n in dupes[:10]],
-            "threshold": "0 parcels billed twice in a year",
-        },
-    )
-
-
-@table_check(
-    asset="sewer_bills",
-    description="Every parcel in `parcels` has a bill in each billed year, and "
-    "no bill is for a parcel no longer in `parcels`.",
-)
-def check_completeness_parcel_id(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
-        gaps = _check_sql_rows(con, sql("select_unbilled_parcels"))
-    return AssetCheckResult(
-        passed=not gaps,
-        severity=AssetCheckSeverity.WARN,
-        metadata={
-            "gaps": len(gaps),
-            "examples": [f"{y} {p}: {why}" for y, p, why in gaps[:10]],
-            "threshold": "0 (a year billed before a parcel was added or removed shows here until re-billed)",
-        },
-    )
-
-
-@table_check(
-    asset="billing_runs",
-    description="The billing runs form an unbroken hash chain: each run_hash "
-    "matches its values and the next run's previous_run_hash.",
-)
-def check_integrity_run_hash(duckdb: DuckDBResource) -> AssetCheckResult:
-    with warehouse(duckdb) as con:
-        problems = verify_run_chain(con)
-        n = count(con, "billing_runs")
-    return AssetCheckResult(
-        passed=not problems,
-        severity=AssetCheckSeverity.ERROR,
-        metadata={"runs": n, "problems": problems[:20], "threshold": "0 broken links"},
     )

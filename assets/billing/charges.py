@@ -26,7 +26,7 @@ from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.amounts import amount as stated, set_by as set_elsewhere, shown
 from outfall.rules.tables import NotJudged, not_in_effect
-from outfall.warehouse import sql, transaction
+from outfall.warehouse import records, sql, transaction
 
 
 class Unbilled(Exception):
@@ -240,8 +240,8 @@ def bill_row(period: dict, surcharges: list[dict]) -> dict:
 def build_user_bills(con: duckdb.DuckDBPyConnection) -> tuple[list[dict], list[NotJudged]]:
     """The bills of the industrial users linked to premises (industrial_users.parcel_id), per billing period
     of the premises' sewer charges; a surcharge of a month no period covers is not billed, and said so."""
-    periods = _records(con, "select_user_bill_periods")
-    surcharges = _records(con, "select_user_bill_surcharges")
+    periods = records(con, "select_user_bill_periods")
+    surcharges = records(con, "select_user_bill_surcharges")
     rows, billed = [], set()
     for period in periods:
         held = [
@@ -263,12 +263,6 @@ def build_user_bills(con: duckdb.DuckDBPyConnection) -> tuple[list[dict], list[N
         if id(r) not in billed
     ]
     return rows, not_judged
-
-
-def _records(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
-    cursor = con.execute(sql(name))
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
 @table_asset(

@@ -74,7 +74,7 @@ from outfall.rules.dated import first_day_text
 from outfall.rules.illicit import IllicitTerms
 from outfall.rules.words import DESCRIBE
 from outfall.set_aside import SetAside, replace_set_aside
-from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
+from outfall.warehouse import count, preview_markdown, records, replace_rows, sql, transaction
 
 JUDGED_BY = "illicit_discharge_deadlines"
 MEASURES = range(1, 7)
@@ -125,12 +125,6 @@ LETTER_COLUMNS = [
 
 
 # ---------------------------------------------------------------------------- reading
-
-
-def _records(con, name: str, params: Any = None) -> list[dict]:
-    cursor = con.execute(sql(name), params or {})
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
 def _money(value: Any) -> Decimal | None:
@@ -404,8 +398,8 @@ def build_illicit(
     cases at the town's own premises (no letter)."""
     versions = rules.illicit_discharges
     holidays = rules.business_days
-    cases = _records(con, "select_illicit_cases")
-    payment_rows = _records(con, "select_illicit_payments")
+    cases = records(con, "select_illicit_cases")
+    payment_rows = records(con, "select_illicit_payments")
     if versions is None or holidays is None:
         missing = " and ".join(
             n for n, v in (("illicit_discharges", versions), ("business_days", holidays)) if v is None
@@ -440,80 +434,16 @@ def build_illicit(
 
     for row in cases:
         case = _case(row)
-        terms = versions.get(case.discovered_on)
-        if terms is None:
-            when = "before" if case.discovered_on < first.starts else "on a day no version covers; "
-            aside.append(
-                SetAside(
-                    "illicit_discharges",
-                    row["source_file"],
-                    row["source_row"],
-                    f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the "
-                    f"rules of {first.citation} (in effect from {first_day_text(first)}): its "
-                    "deadlines and charges are not worked out; check the day of discovery",
-                    {"case_id": case.case_id, "discovered_on": case.discovered_on},
-                )
-            )
+        judging = _judge(row, case, versions, first, calendar, as_of, rules)
+        if isinstance(judging, SetAside):
+            aside.append(judging)
             continue
-        problem = case_problem(case)
-        if problem is not None:
-            aside.append(
-                SetAside(
-                    "illicit_discharges",
-                    row["source_file"],
-                    row["source_row"],
-                    f"case {case.case_id}: {problem}",
-                    {"case_id": case.case_id},
-                )
-            )
-            continue
-        try:
-            found = illicit_deadlines(case, terms, calendar, as_of, rules.deadline_extension)
-        except ValueError as exc:  # business days before the holiday rules begin
-            aside.append(
-                SetAside(
-                    "illicit_discharges",
-                    row["source_file"],
-                    row["source_row"],
-                    f"case {case.case_id}: {exc} Check the dates of discovery and of the notice to the Town",
-                    {"case_id": case.case_id},
-                )
-            )
-            continue
+        terms, found = judging
         judged[case.case_id] = (row, terms)
-        for d in found:
-            deadlines.append(
-                {
-                    "case_id": d.case_id,
-                    "obligation": d.obligation,
-                    "due": d.due,
-                    "satisfied_on": d.satisfied_on,
-                    "status": d.status,
-                    "rule": d.rule,
-                    "premises": case.premises,
-                    "days_late": days_late(d.due, d.satisfied_on, as_of) if d.due is not None else None,
-                    "as_of": as_of,
-                }
-            )
+        deadlines += [_deadline_row(d, case, as_of) for d in found]
         c = illicit_charges(case, payments_of.get(case.case_id, []), terms, as_of)
         if c is not None:
-            charges.append(
-                {
-                    "case_id": c.case_id,
-                    "principal_usd": c.principal_usd,
-                    "installments": c.installments,
-                    "installment_usd": c.installment_usd,
-                    "last_installment_usd": c.last_installment_usd,
-                    "interest_from": c.interest_from,
-                    "interest_usd": c.interest_usd,
-                    "balance_usd": c.balance_usd,
-                    "max_penalty_usd": c.max_penalty_usd,
-                    "paid_usd": c.paid_usd,
-                    "penalty_days": c.penalty_days,
-                    "as_of": as_of,
-                    "rule": c.rule,
-                }
-            )
+            charges.append(_charge_row(c, as_of))
         if docs is None:
             continue
         mine = own_case(row, rules)
@@ -521,25 +451,113 @@ def build_illicit(
             if own is not None:
                 own.append(mine)
             continue
-        abated = case.abated_on is not None and case.abated_on <= as_of
-        if (case.nov_on is not None and case.nov_on <= as_of) or not abated:
-            context, missing = _nov_context(row, terms, as_of, issuer, calendar, rules.deadline_extension)
-            letters.append(
-                _letter_row(docs, rules.jurisdiction, row, "notice_of_violation", context, missing)
-            )
-        if c is not None and case.abated_by == "town" and abated:
-            context, missing = _cost_context(
-                row,
-                c,
-                payments_of.get(case.case_id, []),
-                terms,
-                as_of,
-                issuer,
-                rules.deadline_extension,
-            )
-            letters.append(_letter_row(docs, rules.jurisdiction, row, "cost_notice", context, missing))
+        letters += _case_letters(docs, rules, row, case, terms, c, payments_of, as_of, issuer, calendar)
+    aside += _payments_set_aside(payment_source, {r["case_id"] for r in cases}, judged)
+    return deadlines, charges, letters, aside, None
 
-    known = {r["case_id"] for r in cases}
+
+def _judge(
+    row: dict, case: Any, versions: Any, first: Any, calendar: BusinessCalendar, as_of: dt.date, rules: Rules
+) -> SetAside | tuple[IllicitTerms, list]:
+    """The terms of a case (the law of its day of discovery) and its deadlines; or, where it cannot be
+    judged, the row set aside with the reason a clerk can act on."""
+    terms = versions.get(case.discovered_on)
+    if terms is None:
+        when = "before" if case.discovered_on < first.starts else "on a day no version covers; "
+        return SetAside(
+            "illicit_discharges",
+            row["source_file"],
+            row["source_row"],
+            f"case {case.case_id} was discovered on {case.discovered_on.isoformat()}, {when} the "
+            f"rules of {first.citation} (in effect from {first_day_text(first)}): its "
+            "deadlines and charges are not worked out; check the day of discovery",
+            {"case_id": case.case_id, "discovered_on": case.discovered_on},
+        )
+    problem = case_problem(case)
+    if problem is not None:
+        return SetAside(
+            "illicit_discharges",
+            row["source_file"],
+            row["source_row"],
+            f"case {case.case_id}: {problem}",
+            {"case_id": case.case_id},
+        )
+    try:
+        return terms, illicit_deadlines(case, terms, calendar, as_of, rules.deadline_extension)
+    except ValueError as exc:  # business days before the holiday rules begin
+        return SetAside(
+            "illicit_discharges",
+            row["source_file"],
+            row["source_row"],
+            f"case {case.case_id}: {exc} Check the dates of discovery and of the notice to the Town",
+            {"case_id": case.case_id},
+        )
+
+
+def _case_letters(
+    docs: Documents,
+    rules: Rules,
+    row: dict,
+    case: Any,
+    terms: IllicitTerms,
+    c: Any,
+    payments_of: dict[str, list[IllicitPayment]],
+    as_of: dt.date,
+    issuer: str,
+    calendar: BusinessCalendar,
+) -> list[dict]:
+    """A case's letters: its notice of violation (once sent, or while the discharge is not abated) and,
+    the town having abated it, the notice of its cost."""
+    letters = []
+    abated = case.abated_on is not None and case.abated_on <= as_of
+    if (case.nov_on is not None and case.nov_on <= as_of) or not abated:
+        context, missing = _nov_context(row, terms, as_of, issuer, calendar, rules.deadline_extension)
+        letters.append(_letter_row(docs, rules.jurisdiction, row, "notice_of_violation", context, missing))
+    if c is not None and case.abated_by == "town" and abated:
+        context, missing = _cost_context(
+            row, c, payments_of.get(case.case_id, []), terms, as_of, issuer, rules.deadline_extension
+        )
+        letters.append(_letter_row(docs, rules.jurisdiction, row, "cost_notice", context, missing))
+    return letters
+
+
+def _deadline_row(d: Any, case: Any, as_of: dt.date) -> dict:
+    return {
+        "case_id": d.case_id,
+        "obligation": d.obligation,
+        "due": d.due,
+        "satisfied_on": d.satisfied_on,
+        "status": d.status,
+        "rule": d.rule,
+        "premises": case.premises,
+        "days_late": days_late(d.due, d.satisfied_on, as_of) if d.due is not None else None,
+        "as_of": as_of,
+    }
+
+
+def _charge_row(c: Any, as_of: dt.date) -> dict:
+    return {
+        "case_id": c.case_id,
+        "principal_usd": c.principal_usd,
+        "installments": c.installments,
+        "installment_usd": c.installment_usd,
+        "last_installment_usd": c.last_installment_usd,
+        "interest_from": c.interest_from,
+        "interest_usd": c.interest_usd,
+        "balance_usd": c.balance_usd,
+        "max_penalty_usd": c.max_penalty_usd,
+        "paid_usd": c.paid_usd,
+        "penalty_days": c.penalty_days,
+        "as_of": as_of,
+        "rule": c.rule,
+    }
+
+
+def _payments_set_aside(
+    payment_source: dict[str, list[dict]], known: set[str], judged: dict[str, tuple[dict, IllicitTerms]]
+) -> list[SetAside]:
+    """The payments that count toward no cost of abatement on file, each with the reason why."""
+    aside = []
     with_cost = {cid for cid, (row, _) in judged.items() if row["abatement_cost_usd"] is not None}
     for case_id, rows in sorted(payment_source.items()):
         if case_id in with_cost:
@@ -566,7 +584,7 @@ def build_illicit(
                     {"case_id": case_id, "paid_on": p["paid_on"], "amount_usd": p["amount_usd"]},
                 )
             )
-    return deadlines, charges, letters, aside, None
+    return aside
 
 
 def _counts(rows: list[dict], *keys: str) -> dict[str, int]:

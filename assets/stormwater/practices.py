@@ -38,7 +38,7 @@ from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.dated import first_day_text
 from outfall.set_aside import SetAside, replace_set_aside
-from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
+from outfall.warehouse import count, preview_markdown, records, replace_rows, sql, transaction
 
 JUDGED_BY = "smp_findings"
 COLUMNS = [
@@ -54,12 +54,6 @@ COLUMNS = [
 ]
 
 
-def _records(con, name: str) -> list[dict]:
-    cursor = con.execute(sql(name))
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
-
-
 def build_practice_findings(
     con, rules: dict[str, Rules], as_of: dt.date
 ) -> tuple[list[dict], list[SetAside], list[str]]:
@@ -67,7 +61,7 @@ def build_practice_findings(
     rows: list[dict] = []
     aside: list[SetAside] = []
     unruled: set[str] = set()
-    for p in _records(con, "select_smp_practices"):
+    for p in records(con, "select_smp_practices"):
         where = ("smp_practices", p["source_file"], p["source_row"])
         raw = {"practice_id": p["practice_id"], "site_id": p["site_id"]}
         if not p["site_known"]:
