@@ -25,7 +25,6 @@ The words of each item are ``outfall/notice_words.py``; the letters
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import duckdb
 import pandas as pd
@@ -59,7 +58,7 @@ from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules, RulesError
 from outfall.rules.tables import NotJudged
 from outfall.rules.words import stormwater_penalty_words
-from outfall.warehouse import replace_rows, sql, transaction
+from outfall.warehouse import records, replace_rows, sql, transaction
 
 #: The kind of document (outfall.document_kinds) of each kind of notice.
 DOCUMENT_KIND = {"sewer": "sewer_notice", "stormwater": "stormwater_notice"}
@@ -85,12 +84,6 @@ def letter_path(kind: str, recipient_id: str, period: str) -> str:
 
 def notice_number(kind: str, recipient_id: str, period: str) -> str:
     return KINDS[DOCUMENT_KIND[kind]].make_number(recipient_id=recipient_id, period=period)
-
-
-def _records(con, name: str, params: Any = None) -> list[dict]:
-    cursor = con.execute(sql(name), params or {})
-    cols = [d[0] for d in cursor.description]
-    return [dict(zip(cols, row)) for row in cursor.fetchall()]
 
 
 # ------------------------------------------------------------------ the items
@@ -176,32 +169,32 @@ def collect_items(con: duckdb.DuckDBPyConnection, tz: str) -> list[law.Item]:
     """Every violation the data show now, as notice items (contract 6.1)."""
     items = [
         _item("sewer", "sample", r, f"{r['parameter']}|{r['limit_type']}")
-        for r in _records(con, "select_notice_sample_items", {"tz": tz})
+        for r in records(con, "select_notice_sample_items", {"tz": tz})
     ]
     items += [
         _item("sewer", "excursion", r, f"{r['parameter']}|{r['limit_type']}")
-        for r in _records(con, "select_notice_excursion_items", {"tz": tz})
+        for r in records(con, "select_notice_excursion_items", {"tz": tz})
     ]
     items += [
         _item("sewer", r["item"], r, str(r["parameter"]))
-        for r in _records(con, "select_notice_statistic_items")
+        for r in records(con, "select_notice_statistic_items")
     ]
-    items += _no_permit_items(_records(con, "select_notice_no_permit_days"))
+    items += _no_permit_items(records(con, "select_notice_no_permit_days"))
     items += [
         _item("sewer", "late_report", r, f"{r['obligation']}|{r['reference']}")
-        for r in _records(con, "select_notice_report_items")
+        for r in records(con, "select_notice_report_items")
     ]
     items += [
         _item("sewer", "missed_testing", r, f"{r['parameter']}|{r['sample_type'] or ''}")
-        for r in _records(con, "select_notice_testing_items")
+        for r in records(con, "select_notice_testing_items")
     ]
     items += [
         _item("stormwater", "inspection", r, str(r["trigger_date"]))
-        for r in _records(con, "select_notice_inspection_items")
+        for r in records(con, "select_notice_inspection_items")
     ]
     items += [
         _item("stormwater", "other", r, f"{r['subject'] or ''}|{r['trigger_date']}")
-        for r in _records(con, "select_notice_other_items")
+        for r in records(con, "select_notice_other_items")
     ]
     return items
 
@@ -221,7 +214,7 @@ def _parameter(i: law.Item) -> str | None:
 def _issued_items(con) -> dict[str, list[law.Item]]:
     """The items each recorded letter lists, by document: as written."""
     out: dict[str, list[law.Item]] = defaultdict(list)
-    for r in _records(con, "select_notice_items_issued"):
+    for r in records(con, "select_notice_items_issued"):
         facts = (("description", r["description"]),)
         out[r["document_id"]].append(
             law.Item(
@@ -248,7 +241,7 @@ def recipients(con, town: str) -> dict[tuple[str, str], dict]:
     """(kind, recipient_id) -> who a notice goes to: name, address, the record's own name and premises, the
     jurisdiction (an industrial user's: ``town``, the town running Outfall)."""
     out = {}
-    for r in _records(con, "select_notice_recipients", {"town": town}):
+    for r in records(con, "select_notice_recipients", {"town": town}):
         r["recipient"] = Recipient(r["recipient_name"], r["street"], r["city"], r["state"], r["zip"])
         r["applicant"] = (
             Recipient(

@@ -75,7 +75,7 @@ from outfall.rules.implemented import IMPLEMENTED
 from outfall.rules.tables import NotJudged, check_implemented, not_in_effect
 from outfall.rules.words import DESCRIBE
 from outfall.vocab import parameter_label
-from outfall.warehouse import sql, transaction
+from outfall.warehouse import records, sql, transaction
 
 # Readings of the enforcement law this code implements (rules section
 # readings_enforcement); a rules file asking for another fails loudly.
@@ -151,13 +151,6 @@ class Dated:
 def letters_folder(duckdb: DuckDBResource, settings: OutfallSettings) -> Path | None:
     """``<dashboards>/letters/sewer`` (None for an in-memory warehouse)."""
     return letters_dir(duckdb, settings, "sewer")
-
-
-def _records(con: duckdb.DuckDBPyConnection, name: str, params: Any = None) -> list[dict]:
-    """Rows of ``sql/<name>.sql`` as dicts of Python values (dates as dt.date)."""
-    cursor = con.execute(sql(name), params or {})
-    cols = [d[0] for d in cursor.description]
-    return [dict(zip(cols, row)) for row in cursor.fetchall()]
 
 
 @contextlib.contextmanager
@@ -271,9 +264,9 @@ def sewer_notices(
     with warehouse(duckdb, as_of=as_of) as con:
         monthly = {
             (n["recipient_id"], n["period"]): n
-            for n in _records(con, "select_notices_of_kind", {"kind": "sewer"})
+            for n in records(con, "select_notices_of_kind", {"kind": "sewer"})
         }
-        for v in _records(con, "select_sewer_notice_violations", {"as_of": as_of}):
+        for v in records(con, "select_sewer_notice_violations", {"as_of": as_of}):
             n = monthly.get((v["user_id"], notice_law.period_of(v["collected_date"])))
             issued_on = n["issued_on"] if n is not None else None
             # A mailed notice is worded and priced by the rules of its mailing day; a draft by today's.
@@ -440,7 +433,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             }
         )
 
-    reports = _records(con, "select_enforcement_reports")
+    reports = records(con, "select_enforcement_reports")
     by_type: dict[str, list[dict]] = defaultdict(list)
     for r in reports:
         by_type[r["report_type"]].append(r)
@@ -498,7 +491,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             )
 
     # Accidental discharges: a written statement within the rules' days of the notification.
-    for a in _records(con, "select_accidental_discharges"):
+    for a in records(con, "select_accidental_discharges"):
         trigger = a["notified_on"] or a["occurred_on"]
         rule = on.get(
             "notices.accidental_statement",
@@ -525,7 +518,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
 
     # Violations found by the user's own sampling: notice, then a repeat result, within the rules' periods.
     notices = by_type.get("violation_notice", [])
-    for v in _records(con, "select_self_monitoring_violations", {"as_of": as_of}):
+    for v in records(con, "select_self_monitoring_violations", {"as_of": as_of}):
         if not law.is_users_own(v["sampled_by"]):
             continue  # found by the Town's sampling: no 24-hour notice or repeat sampling of the user's
         aware = v["collected_date"]
@@ -556,7 +549,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
 
     # Slug discharges: a written report within the rules' days (a `reports` row of type slug).
     slug_reports = by_type.get("slug", [])
-    for e in _records(con, "select_slug_report_events"):
+    for e in records(con, "select_slug_report_events"):
         trigger = e["start_on"]
         rule = on.get(
             "notices.slug_report", trigger, f"slug report of {e['user_id']} for the slug of {trigger}"
@@ -578,7 +571,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
     # Permits expiring soon (or expired), by the policy in effect on the day judged; renewed by a later
     # permit of the user (contract 8.2: a renewal adds a permit).
     rule = on.get("notices.permit_expiry_warning", as_of, "permits expiring soon")
-    for u in _records(con, "select_permit_expirations") if rule is not None else ():
+    for u in records(con, "select_permit_expirations") if rule is not None else ():
         expires = u["permit_expires"]
         trigger = law.add_days(expires, -rule.days)
         if as_of < trigger:
@@ -674,7 +667,7 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
     sets of measurements, each judged on its own."""
     groups: dict[tuple, dict[str, list[law.Evaluation]]] = defaultdict(lambda: defaultdict(list))
     unjudged: dict[tuple, list[dt.date]] = defaultdict(list)
-    for r in _records(con, "select_snc_evaluations"):
+    for r in records(con, "select_snc_evaluations"):
         period = _period(on, r["collected_date"], "")
         if period is None:
             unjudged[(r["user_id"], r["parameter"], r["collected_date"].year)].append(r["collected_date"])
@@ -693,7 +686,7 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
     statistics: dict[tuple, dict[str, list[tuple[float, float, bool]]]] = defaultdict(
         lambda: defaultdict(list)
     )
-    for r in _records(con, "select_snc_statistics"):
+    for r in records(con, "select_snc_statistics"):
         period = _period(on, r["statistic_start"], "")
         if period is None:
             unjudged[(r["user_id"], r["parameter"], r["statistic_start"].year)].append(r["statistic_start"])
@@ -778,7 +771,7 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
             )
 
     due: dict[tuple, list[tuple[dt.date, dt.date | None]]] = defaultdict(list)
-    for r in _records(con, "select_enforcement_reports"):
+    for r in records(con, "select_enforcement_reports"):
         if r["due_date"] is None:
             continue
         period = _period(on, r["due_date"], f"report of {r['user_id']} due {r['due_date']}")
@@ -941,7 +934,7 @@ def snc_publication(
     with warehouse(duckdb, as_of=as_of) as con:
         docs = Documents(con, writer, outputs(duckdb, settings).dashboards, (PUBLICATION.name,), as_of)
         by_year: dict[int, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
-        for d in _records(con, "select_snc_publication_users"):
+        for d in records(con, "select_snc_publication_users"):
             by_year[d["period_start"].year][d["user_id"]].append(d)
         rows: list[dict] = []
         letters: list[str] = []
@@ -1175,10 +1168,10 @@ def build_grease(
         return [], []
     docs = docs if docs is not None else Documents(con, None, None, (GREASE_ORDER.name,), as_of)
     traps: dict[str, list[dict]] = defaultdict(list)
-    for t in _records(con, "select_grease_traps"):
+    for t in records(con, "select_grease_traps"):
         traps[t["trap_id"]].append(t)
     pumps: dict[str, list[dict]] = defaultdict(list)
-    for p in _records(con, "select_pumpouts"):
+    for p in records(con, "select_pumpouts"):
         pumps[p["trap_id"]].append(p)
     end = obligation_period_end(on.rules, "comply_by", "grease_orders")
     own = on.rules.own_names
