@@ -21,7 +21,7 @@ from dagster import MaterializeResult, MetadataValue
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, table_asset, table_result
-from assets.sewer.enforcement import Dated, _built, _counts
+from assets.sewer.dated import Dated, _built, _counts
 from outfall.law import enforcement as law, surcharges as sur
 from outfall.law.discharge import nondetect_value
 from outfall.resources import OutfallSettings, RulesResource
