@@ -18,6 +18,7 @@ from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules.words import DESCRIBE
 from outfall.warehouse import records
 
+#: The kinds of obligation (the obligations table's ``obligation``).
 OBLIGATIONS = (
     "periodic_report",
     "accidental_statement",
@@ -44,15 +45,19 @@ def _covering(reports: list[dict], user_id: str, day: dt.date) -> list[dt.date |
     return out
 
 
-def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> list[dict]:
-    """Every obligation of the deadlines engine, judged on ``as_of``, each by the rules in effect on the
-    day that starts it (what no rule covers goes to ``on.missing``), with the law it rests on."""
-    rows: list[dict] = []
-    ends = {o: obligation_period_end(on.rules, o) for o in OBLIGATIONS}
+class _Rows:
+    """The obligations found so far, each row with the law its duty rests on on the day that starts it."""
 
-    def add(user_id: str, obligation: str, duty: Any, d: law.Deadline, reference: str, detail: str) -> None:
-        name, adopted = on.rules.duty_law(duty, d.trigger_date)
-        rows.append(
+    def __init__(self, on: Dated, as_of: dt.date):
+        self.on, self.as_of = on, as_of
+        self.ends = {o: obligation_period_end(on.rules, o) for o in OBLIGATIONS}
+        self.rows: list[dict] = []
+
+    def add(
+        self, user_id: str, obligation: str, duty: Any, d: law.Deadline, reference: str, detail: str
+    ) -> None:
+        name, adopted = self.on.rules.duty_law(duty, d.trigger_date)
+        self.rows.append(
             {
                 "user_id": user_id,
                 "obligation": obligation,
@@ -67,58 +72,47 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
                 "days_late": d.days_late,
                 "reference": reference,
                 "detail": detail,
-                "as_of": as_of,
+                "as_of": self.as_of,
             }
         )
 
-    reports = records(con, "select_enforcement_reports")
-    by_type: dict[str, list[dict]] = defaultdict(list)
-    for r in reports:
-        by_type[r["report_type"]].append(r)
 
-    # Periodic reports (the sewer use law: at intervals not exceeding the rules' maximum).
+def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> list[dict]:
+    """Every obligation of the deadlines engine, judged on ``as_of``, each by the rules in effect on the
+    day that starts it (what no rule covers goes to ``on.missing``), with the law it rests on."""
+    out = _Rows(on, as_of)
+    by_type: dict[str, list[dict]] = defaultdict(list)
+    for r in records(con, "select_enforcement_reports"):
+        by_type[r["report_type"]].append(r)
+    _periodic_reports(out, by_type.get("periodic", []))
+    _accidental_statements(out, records(con, "select_accidental_discharges"))
+    _self_monitoring(out, con, by_type.get("violation_notice", []))
+    _slug_reports(out, con, by_type.get("slug", []))
+    _permit_renewals(out, con)
+    out.rows.sort(key=lambda r: (r["user_id"], r["due"], r["obligation"], r["reference"]))
+    return out.rows
+
+
+def _periodic_reports(out: _Rows, reports: list[dict]) -> None:
+    """Periodic reports (the sewer use law: at intervals not exceeding the rules' maximum), and the next
+    one due after each user's last."""
     periodic: dict[str, list[dict]] = defaultdict(list)
-    for r in by_type.get("periodic", []):
+    for r in reports:
         periodic[r["user_id"]].append(r)
     for user_id, items in sorted(periodic.items()):
         items.sort(key=lambda r: (r["due_date"], r["period_end"] or r["due_date"]))
         previous_due = None
         for r in items:
-            reference = f"{r['source_file']}:{r['source_row']}"
-            rule = on.get(
-                "notices.periodic_report", r["due_date"], f"periodic report {reference} of {user_id}"
-            )
-            if rule is None:
-                continue
-            months = rule.max_months
-            notes = []
-            if r["period_start"] or r["period_end"]:
-                notes.append(f"report for {r['period_start'] or '?'} to {r['period_end'] or '?'}")
-            if (
-                r["period_start"]
-                and r["period_end"]
-                and r["period_end"] >= law.add_months(r["period_start"], months)
-            ):
-                notes.append(f"the period is longer than the {months}-month maximum interval")
-            if previous_due is not None and r["due_date"] > law.add_months(previous_due, months):
-                notes.append(
-                    f"due more than {months} months after the previous report's due date ({previous_due})"
-                )
-            d = law.dated_deadline(
-                r["period_end"] or r["due_date"],
-                r["due_date"],
-                r["received_on"],
-                as_of,
-                ends["periodic_report"],
-            )
-            add(user_id, "periodic_report", rule, d, reference, "; ".join(notes))
+            _periodic_report(out, user_id, r, previous_due)
             previous_due = r["due_date"]
         last = items[-1]["due_date"]
-        rule = on.get("notices.periodic_report", last, f"next periodic report of {user_id}")
+        rule = out.on.get("notices.periodic_report", last, f"next periodic report of {user_id}")
         if rule is not None:
             months = rule.max_months
-            d = law.dated_deadline(last, law.add_months(last, months), None, as_of, ends["periodic_report"])
-            add(
+            d = law.dated_deadline(
+                last, law.add_months(last, months), None, out.as_of, out.ends["periodic_report"]
+            )
+            out.add(
                 user_id,
                 "periodic_report",
                 rule,
@@ -128,24 +122,51 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
                 f"date ({last}); none is scheduled yet in the reports on file",
             )
 
-    # Accidental discharges: a written statement within the rules' days of the notification.
-    for a in records(con, "select_accidental_discharges"):
+
+def _periodic_report(out: _Rows, user_id: str, r: dict, previous_due: dt.date | None) -> None:
+    reference = f"{r['source_file']}:{r['source_row']}"
+    rule = out.on.get("notices.periodic_report", r["due_date"], f"periodic report {reference} of {user_id}")
+    if rule is None:
+        return
+    months = rule.max_months
+    notes = []
+    if r["period_start"] or r["period_end"]:
+        notes.append(f"report for {r['period_start'] or '?'} to {r['period_end'] or '?'}")
+    if r["period_start"] and r["period_end"] and r["period_end"] >= law.add_months(r["period_start"], months):
+        notes.append(f"the period is longer than the {months}-month maximum interval")
+    if previous_due is not None and r["due_date"] > law.add_months(previous_due, months):
+        notes.append(f"due more than {months} months after the previous report's due date ({previous_due})")
+    d = law.dated_deadline(
+        r["period_end"] or r["due_date"],
+        r["due_date"],
+        r["received_on"],
+        out.as_of,
+        out.ends["periodic_report"],
+    )
+    out.add(user_id, "periodic_report", rule, d, reference, "; ".join(notes))
+
+
+def _accidental_statements(out: _Rows, discharges: list[dict]) -> None:
+    """Accidental discharges: a written statement within the rules' days of the notification."""
+    for a in discharges:
         trigger = a["notified_on"] or a["occurred_on"]
-        rule = on.get(
+        rule = out.on.get(
             "notices.accidental_statement",
             trigger,
             f"accidental discharge of {a['user_id']} on {a['occurred_at'].isoformat()}",
         )
         if rule is None:
             continue
-        d = law.deadline(trigger, rule.days, a["statement_received_on"], as_of, ends["accidental_statement"])
+        d = law.deadline(
+            trigger, rule.days, a["statement_received_on"], out.as_of, out.ends["accidental_statement"]
+        )
         if a["notified_at"] is not None:
             hours = (a["notified_at"] - a["occurred_at"]).total_seconds() / 3600.0
             notice = f"notified {_num(hours)} hours after the discharge"
         else:
             notice = "no notification recorded: the period is counted from the discharge"
         detail = "; ".join(x for x in (a["description"], notice) if x)
-        add(
+        out.add(
             a["user_id"],
             "accidental_statement",
             rule,
@@ -154,14 +175,16 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             detail,
         )
 
-    # Violations found by the user's own sampling: notice, then a repeat result, within the rules' periods.
-    notices = by_type.get("violation_notice", [])
+
+def _self_monitoring(out: _Rows, con: duckdb.DuckDBPyConnection, notices: list[dict]) -> None:
+    """Violations found by the user's own sampling: notice, then a repeat result, in the rules' periods."""
+    as_of = out.as_of
     for v in records(con, "select_self_monitoring_violations", {"as_of": as_of}):
         if not law.is_users_own(v["sampled_by"]):
             continue  # found by the Town's sampling: no 24-hour notice or repeat sampling of the user's
         aware = v["collected_date"]
         subject = f"self-monitoring deadlines of sample {v['sample_id']} of {v['user_id']}"
-        rule = on.get("notices.self_monitoring", aware, subject)
+        rule = out.on.get("notices.self_monitoring", aware, subject)
         if rule is None:
             continue
         what = (
@@ -169,34 +192,35 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             f"(lab: {v['lab'] or 'not given'})"
         ).replace("  ", " ")
         received = law.first_on_or_after(aware, _covering(notices, v["user_id"], aware))
-        add(
+        notice_by = law.hours_as_days(rule.notice_hours)
+        notice = law.deadline(aware, notice_by, received, as_of, out.ends["violation_notice_24h"])
+        out.add(
             v["user_id"],
             "violation_notice_24h",
             rule,
-            law.deadline(
-                aware, law.hours_as_days(rule.notice_hours), received, as_of, ends["violation_notice_24h"]
-            ),
+            notice,
             v["sample_id"],
             f"notify the Town of the violation: {what}",
         )
-        resample = law.deadline(aware, rule.resample_days, v["resampled_on"], as_of, ends["resample_30d"])
+        resample = law.deadline(aware, rule.resample_days, v["resampled_on"], as_of, out.ends["resample_30d"])
         detail = f"repeat the sampling and submit the result: {what}"
         if v["resample_id"] is not None and resample.satisfied_on is not None:
             detail += f"; repeated by sample {v['resample_id']}"
-        add(v["user_id"], "resample_30d", rule, resample, v["sample_id"], detail)
+        out.add(v["user_id"], "resample_30d", rule, resample, v["sample_id"], detail)
 
-    # Slug discharges: a written report within the rules' days (a `reports` row of type slug).
-    slug_reports = by_type.get("slug", [])
+
+def _slug_reports(out: _Rows, con: duckdb.DuckDBPyConnection, slug_reports: list[dict]) -> None:
+    """Slug discharges: a written report within the rules' days (a `reports` row of type slug)."""
     for e in records(con, "select_slug_report_events"):
         trigger = e["start_on"]
-        rule = on.get(
+        rule = out.on.get(
             "notices.slug_report", trigger, f"slug report of {e['user_id']} for the slug of {trigger}"
         )
         if rule is None:
             continue
         received = law.first_on_or_after(trigger, _covering(slug_reports, e["user_id"], trigger))
-        d = law.deadline(trigger, rule.days, received, as_of, ends["slug_report"])
-        add(
+        d = law.deadline(trigger, rule.days, received, out.as_of, out.ends["slug_report"])
+        out.add(
             e["user_id"],
             "slug_report",
             rule,
@@ -206,9 +230,12 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
             f"{_ratio(e['peak_ratio'])} times the baseline",
         )
 
-    # Permits expiring soon (or expired), by the policy in effect on the day judged; renewed by a later
-    # permit of the user (contract 8.2: a renewal adds a permit).
-    rule = on.get("notices.permit_expiry_warning", as_of, "permits expiring soon")
+
+def _permit_renewals(out: _Rows, con: duckdb.DuckDBPyConnection) -> None:
+    """Permits expiring soon (or expired), by the policy in effect on the day judged; renewed by a later
+    permit of the user (contract 8.2: a renewal adds a permit)."""
+    as_of = out.as_of
+    rule = out.on.get("notices.permit_expiry_warning", as_of, "permits expiring soon")
     for u in records(con, "select_permit_expirations") if rule is not None else ():
         expires = u["permit_expires"]
         trigger = law.add_days(expires, -rule.days)
@@ -219,10 +246,7 @@ def build_obligations(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date)
         detail = f"permit {u['permit_no'] or '(no number)'} of {u['name'] or u['user_id']} {state} {expires}"
         if u["renewed_by"] is not None:
             detail += f"; renewed by permit {u['renewed_by']} on {u['renewed_on']}"
-        add(u["user_id"], "permit_renewal", rule, d, u["permit_no"] or "", detail)
-
-    rows.sort(key=lambda r: (r["user_id"], r["due"], r["obligation"], r["reference"]))
-    return rows
+        out.add(u["user_id"], "permit_renewal", rule, d, u["permit_no"] or "", detail)
 
 
 @table_asset(

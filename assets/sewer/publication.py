@@ -17,6 +17,7 @@ from outfall.documents import Document, Documents, Written
 from outfall.law import enforcement as law
 from outfall.letters import LetterWriter
 from outfall.resources import OutfallSettings, RulesResource
+from outfall.rules import Rules
 from outfall.vocab import parameter_label
 from outfall.warehouse import records, transaction
 
@@ -120,10 +121,9 @@ def criteria_statements(items: list[dict], late_days: int) -> list[str]:
 def snc_publication(
     context: AssetExecutionContext, duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesResource
 ) -> MaterializeResult:
-    town = enforcement_rules(rules)
-    on = Dated(town)
+    on = Dated(enforcement_rules(rules))
     as_of = settings.as_of_date()
-    folder = letters_folder(duckdb, settings)
+    with_letters = letters_folder(duckdb, settings) is not None
     writer = LetterWriter(settings.data_path(), rules.all_rules())
     with warehouse(duckdb, as_of=as_of) as con:
         docs = Documents(con, writer, outputs(duckdb, settings).dashboards, (PUBLICATION.name,), as_of)
@@ -141,72 +141,10 @@ def snc_publication(
             )
             if found is None:
                 continue
-            snc, enforcement, period = found
-            late_days = snc.late_report_days
-            citation = f"{snc.citation}; {period.citation}"
-            file_name = PUBLICATION.make_file(year=year)
-            closed = dt.date(year, 12, 31) < as_of
-            entries = []
-            for user_id, items in sorted(
-                users.items(), key=lambda kv: ((kv[1][0]["name"] or kv[0]).lower(), kv[0])
-            ):
-                first = items[0]
-                criteria = criteria_statements(items, late_days)
-                period_text = _periods_text({(i["period_start"], i["period_end"]) for i in items})
-                rows.append(
-                    {
-                        "year": year,
-                        "user_id": user_id,
-                        "name": first["name"],
-                        "address": first["address"],
-                        "permit_no": first["permit_no"],
-                        "criteria": "; ".join(criteria),
-                        "parameters": ", ".join(sorted({i["parameter"] for i in items if i["parameter"]})),
-                        "periods": period_text,
-                        "determinations": len(items),
-                        "year_closed": closed,
-                        "letter_file": file_name if folder is not None else None,
-                        "rule": citation,
-                    }
-                )
-                who = first["name"] or f"Industrial user {user_id}"
-                where = f", {first['address']}" if first["address"] else ""
-                permit = f" (permit {first['permit_no']})" if first["permit_no"] else ""
-                entries.append(f"{who}{where}{permit}: {'; '.join(criteria)}.")
-            letters.append(file_name)
-            _publish(
-                docs,
-                {
-                    "year": year,
-                    "issuer": enforcement.issuer,
-                    "as_of": as_of,
-                    "entries": entries,
-                    "period_text": "; ".join(
-                        f"{_date_text(s)} - {_date_text(e)}"
-                        for s, e in law.publication_year_periods(year, snc.period_months)
-                    ),
-                    "intro": (
-                        "As required by 40 CFR 403.8(f)(2)(viii), the "
-                        f"{town.law('sewer_district', end).name} publishes the following industrial users, "
-                        f"which at some time during {year} were in significant noncompliance with the "
-                        f"pretreatment standards and requirements of the {town.name} "
-                        f"{town.law('sewer_use', end).name}."
-                    ),
-                    "criteria_text": _criteria_text(snc),
-                    "rule": citation,
-                    "status_text": (
-                        "Final list for the year."
-                        if closed
-                        else f"Provisional: the year has not ended as of {_date_text(as_of)}."
-                    ),
-                },
-                jurisdiction=rules.jurisdiction(),
-                number=PUBLICATION.make_number(year=year),
-                file_name=file_name,
-                dated=min(end, as_of),
-                entries=len(users),
-                missing=[] if closed else [f"the year {year} has not ended: the list is provisional"],
-            )
+            year_rows, entries = _year_list(year, users, found, as_of, with_letters)
+            rows += year_rows
+            letters.append(PUBLICATION.make_file(year=year))
+            _publish_year(docs, rules.jurisdiction(), on.rules, year, found, entries, as_of)
         with transaction(con):
             replace_judged(con, on.missing, snc_publication=rows)
             docs.save(con)
@@ -219,3 +157,87 @@ def snc_publication(
             pages=sorted(letters),
             stale_pages_removed=removed,
         )
+
+
+def _year_list(
+    year: int, users: dict[str, list[dict]], found: list, as_of: dt.date, with_letters: bool
+) -> tuple[list[dict], list[str]]:
+    """(snc_publication rows, the page's entries) of one year: a user each, by name."""
+    snc, _enforcement, period = found
+    citation = f"{snc.citation}; {period.citation}"
+    file_name = PUBLICATION.make_file(year=year)
+    closed = dt.date(year, 12, 31) < as_of
+    rows, entries = [], []
+    for user_id, items in sorted(users.items(), key=lambda kv: ((kv[1][0]["name"] or kv[0]).lower(), kv[0])):
+        first = items[0]
+        criteria = criteria_statements(items, snc.late_report_days)
+        rows.append(
+            {
+                "year": year,
+                "user_id": user_id,
+                "name": first["name"],
+                "address": first["address"],
+                "permit_no": first["permit_no"],
+                "criteria": "; ".join(criteria),
+                "parameters": ", ".join(sorted({i["parameter"] for i in items if i["parameter"]})),
+                "periods": _periods_text({(i["period_start"], i["period_end"]) for i in items}),
+                "determinations": len(items),
+                "year_closed": closed,
+                "letter_file": file_name if with_letters else None,
+                "rule": citation,
+            }
+        )
+        who = first["name"] or f"Industrial user {user_id}"
+        where = f", {first['address']}" if first["address"] else ""
+        permit = f" (permit {first['permit_no']})" if first["permit_no"] else ""
+        entries.append(f"{who}{where}{permit}: {'; '.join(criteria)}.")
+    return rows, entries
+
+
+def _publish_year(
+    docs: Documents,
+    jurisdiction: str,
+    town: Rules,
+    year: int,
+    found: list,
+    entries: list[str],
+    as_of: dt.date,
+) -> None:
+    """The page of one year's list, worded by the rules in effect on its last day."""
+    snc, enforcement, period = found
+    end = dt.date(year, 12, 31)
+    closed = end < as_of
+    citation = f"{snc.citation}; {period.citation}"
+    _publish(
+        docs,
+        {
+            "year": year,
+            "issuer": enforcement.issuer,
+            "as_of": as_of,
+            "entries": entries,
+            "period_text": "; ".join(
+                f"{_date_text(s)} - {_date_text(e)}"
+                for s, e in law.publication_year_periods(year, snc.period_months)
+            ),
+            "intro": (
+                "As required by 40 CFR 403.8(f)(2)(viii), the "
+                f"{town.law('sewer_district', end).name} publishes the following industrial users, "
+                f"which at some time during {year} were in significant noncompliance with the "
+                f"pretreatment standards and requirements of the {town.name} "
+                f"{town.law('sewer_use', end).name}."
+            ),
+            "criteria_text": _criteria_text(snc),
+            "rule": citation,
+            "status_text": (
+                "Final list for the year."
+                if closed
+                else f"Provisional: the year has not ended as of {_date_text(as_of)}."
+            ),
+        },
+        jurisdiction=jurisdiction,
+        number=PUBLICATION.make_number(year=year),
+        file_name=PUBLICATION.make_file(year=year),
+        dated=min(end, as_of),
+        entries=len(entries),
+        missing=[] if closed else [f"the year {year} has not ended: the list is provisional"],
+    )

@@ -4,6 +4,7 @@
 import datetime as dt
 from collections import defaultdict
 from fractions import Fraction
+from typing import Any
 
 import duckdb
 from dagster import AssetCheckResult, AssetCheckSeverity, MaterializeResult, MetadataValue
@@ -60,20 +61,51 @@ def choose_basis(met: dict[str, list[law.Criterion]], criterion: str) -> tuple[s
     return None if best is None else (best[1], best[2])
 
 
+Key = tuple  # (user_id, parameter, period_start, period_end)
+Statistics = dict[str, list[tuple[float, float, bool]]]
+
+
 def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tuple[list[dict], list[dict]]:
     """(snc_determinations rows, snc_evaluations rows). A result, daily maximum or monthly average belongs
     to the period the criteria in effect on its (first) day define; a period is judged by the criteria in
     effect on its last day. Per-sample results, judged daily maximums and judged monthly averages are three
     sets of measurements, each judged on its own."""
-    groups: dict[tuple, dict[str, list[law.Evaluation]]] = defaultdict(lambda: defaultdict(list))
+    groups, statistics = _measurements(con, on)
+    determinations: list[dict] = []
+    evaluations: list[dict] = []
+    for key in sorted(set(groups) | set(statistics), key=lambda k: (k[0], k[2], k[1])):
+        user_id, parameter, period_start, period_end = key
+        snc = on.get("snc", period_end, f"{parameter} results of {user_id}, {period_start} to {period_end}")
+        if snc is None:
+            continue
+        counts: dict[str, tuple[int, int, int | None]] = {}
+        if key in groups:
+            counts["sample"] = law.snc_counts(parameter, groups[key], snc)
+        for basis in ("daily_max", "monthly_avg"):
+            if statistics.get(key, {}).get(basis):
+                counts[basis] = statistic_counts(parameter, statistics[key][basis], snc)
+        met = {basis: law.criteria_met(m, b, t, snc) for basis, (m, b, t) in counts.items()}
+        evaluations += _evaluations(key, snc, counts, met, as_of)
+        determinations += _determinations(key, snc, met)
+    determinations += _late_reports(con, on, as_of)
+    determinations.sort(key=lambda r: (r["user_id"], r["period_start"], r["criterion"], r["parameter"] or ""))
+    return determinations, evaluations
+
+
+def _measurements(
+    con: duckdb.DuckDBPyConnection, on: Dated
+) -> tuple[dict[Key, dict[str, list[law.Evaluation]]], dict[Key, Statistics]]:
+    """The per-sample evaluations (by sample) and the judged statistics (by basis) of each user, parameter
+    and period; what falls in no period of the rules goes to ``on.missing``, one line per user, parameter
+    and year."""
+    groups: dict[Key, dict[str, list[law.Evaluation]]] = defaultdict(lambda: defaultdict(list))
     unjudged: dict[tuple, list[dt.date]] = defaultdict(list)
     for r in records(con, "select_snc_evaluations"):
         period = _period(on, r["collected_date"], "")
         if period is None:
             unjudged[(r["user_id"], r["parameter"], r["collected_date"].year)].append(r["collected_date"])
             continue
-        key = (r["user_id"], r["parameter"], *period)
-        groups[key][r["sample_id"]].append(
+        groups[(r["user_id"], r["parameter"], *period)][r["sample_id"]].append(
             law.Evaluation(
                 r["sample_id"],
                 r["limit_type"],
@@ -83,9 +115,7 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
                 r["outcome"],
             )
         )
-    statistics: dict[tuple, dict[str, list[tuple[float, float, bool]]]] = defaultdict(
-        lambda: defaultdict(list)
-    )
+    statistics: dict[Key, Statistics] = defaultdict(lambda: defaultdict(list))
     for r in records(con, "select_snc_statistics"):
         period = _period(on, r["statistic_start"], "")
         if period is None:
@@ -99,77 +129,77 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
             min(days),
             f"{parameter} results of {user_id} in {year} ({len(days)} comparisons with a limit)",
         )
-    determinations: list[dict] = []
-    evaluations: list[dict] = []
-    keys = sorted(set(groups) | set(statistics), key=lambda k: (k[0], k[2], k[1]))
-    for key in keys:
-        user_id, parameter, period_start, period_end = key
-        snc = on.get("snc", period_end, f"{parameter} results of {user_id}, {period_start} to {period_end}")
-        if snc is None:
-            continue
-        span = f"the {snc.period_months}-month period"
-        factor = None if law.trc_excluded(parameter, snc) else law.trc_factor(parameter, snc)
-        counts: dict[str, tuple[int, int, int | None]] = {}
-        if key in groups:
-            counts["sample"] = law.snc_counts(parameter, groups[key], snc)
-        for basis in ("daily_max", "monthly_avg"):
-            if statistics.get(key, {}).get(basis):
-                counts[basis] = statistic_counts(parameter, statistics[key][basis], snc)
-        met = {basis: law.criteria_met(m, b, t, snc) for basis, (m, b, t) in counts.items()}
-        for basis, (measurements, breaking, trc) in counts.items():
-            evaluations.append(
-                {
-                    "user_id": user_id,
-                    "period_start": period_start,
-                    "period_end": period_end,
-                    "parameter": parameter,
-                    "measurements": measurements,
-                    "violations": breaking,
-                    "trc_results": trc,
-                    "chronic_pct_needed": float(snc.chronic_pct),
-                    "trc_pct_needed": float(snc.trc_pct),
-                    "trc_factor": float(factor) if factor is not None else None,
-                    "chronic": any(c.criterion == "chronic" for c in met[basis]),
-                    "trc": any(c.criterion == "trc" for c in met[basis]),
-                    "period_closed": period_end < as_of,
-                    "basis": basis,
-                    "rule": snc.citation
-                    + (
-                        ""
-                        if factor is not None
-                        else f"; {parameter} is never judged by the technical review criteria"
-                    ),
-                }
-            )
-        for criterion in ("chronic", "trc"):
-            chosen = choose_basis(met, criterion)
-            if chosen is None:
-                continue
-            basis, c = chosen
-            breaking_words, judged_words, plural = BASIS_WORDS[basis]
-            rule = (
-                f"{snc.citation}: chronic, {breaking_words} are {snc.chronic_pct}% or more of the "
-                f"{judged_words} in {span}"
-                if criterion == "chronic"
-                else f"{snc.citation}: technical review criteria, {plural} equal to or above the limit x "
-                f"{factor} are {snc.trc_pct}% or more of the "
-                f"{'measurements' if basis == 'sample' else plural} in {span}"
-            )
-            determinations.append(
-                {
-                    "user_id": user_id,
-                    "period_start": period_start,
-                    "period_end": period_end,
-                    "parameter": parameter,
-                    "criterion": c.criterion,
-                    "measurements": c.measurements,
-                    "count": c.count,
-                    "pct": c.pct,
-                    "basis": basis,
-                    "rule": rule,
-                }
-            )
+    return groups, statistics
 
+
+def _evaluations(
+    key: Key, snc: Any, counts: dict[str, tuple[int, int, int | None]], met: dict, as_of: dt.date
+) -> list[dict]:
+    """The snc_evaluations rows of one user, parameter and period: one per set of measurements."""
+    user_id, parameter, period_start, period_end = key
+    factor = None if law.trc_excluded(parameter, snc) else law.trc_factor(parameter, snc)
+    never = "" if factor is not None else f"; {parameter} is never judged by the technical review criteria"
+    return [
+        {
+            "user_id": user_id,
+            "period_start": period_start,
+            "period_end": period_end,
+            "parameter": parameter,
+            "measurements": measurements,
+            "violations": breaking,
+            "trc_results": trc,
+            "chronic_pct_needed": float(snc.chronic_pct),
+            "trc_pct_needed": float(snc.trc_pct),
+            "trc_factor": float(factor) if factor is not None else None,
+            "chronic": any(c.criterion == "chronic" for c in met[basis]),
+            "trc": any(c.criterion == "trc" for c in met[basis]),
+            "period_closed": period_end < as_of,
+            "basis": basis,
+            "rule": snc.citation + never,
+        }
+        for basis, (measurements, breaking, trc) in counts.items()
+    ]
+
+
+def _determinations(key: Key, snc: Any, met: dict[str, list[law.Criterion]]) -> list[dict]:
+    """The snc_determinations rows of one user, parameter and period: each criterion met, on its set."""
+    user_id, parameter, period_start, period_end = key
+    span = f"the {snc.period_months}-month period"
+    factor = None if law.trc_excluded(parameter, snc) else law.trc_factor(parameter, snc)
+    out = []
+    for criterion in ("chronic", "trc"):
+        chosen = choose_basis(met, criterion)
+        if chosen is None:
+            continue
+        basis, c = chosen
+        breaking_words, judged_words, plural = BASIS_WORDS[basis]
+        rule = (
+            f"{snc.citation}: chronic, {breaking_words} are {snc.chronic_pct}% or more of the "
+            f"{judged_words} in {span}"
+            if criterion == "chronic"
+            else f"{snc.citation}: technical review criteria, {plural} equal to or above the limit x "
+            f"{factor} are {snc.trc_pct}% or more of the "
+            f"{'measurements' if basis == 'sample' else plural} in {span}"
+        )
+        out.append(
+            {
+                "user_id": user_id,
+                "period_start": period_start,
+                "period_end": period_end,
+                "parameter": parameter,
+                "criterion": c.criterion,
+                "measurements": c.measurements,
+                "count": c.count,
+                "pct": c.pct,
+                "basis": basis,
+                "rule": rule,
+            }
+        )
+    return out
+
+
+def _late_reports(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> list[dict]:
+    """The late-report determinations: a user's reports due in a period, judged by its last day's rules."""
     due: dict[tuple, list[tuple[dt.date, dt.date | None]]] = defaultdict(list)
     for r in records(con, "select_enforcement_reports"):
         if r["due_date"] is None:
@@ -177,13 +207,14 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
         period = _period(on, r["due_date"], f"report of {r['user_id']} due {r['due_date']}")
         if period is not None:
             due[(r["user_id"], period)].append((r["due_date"], r["received_on"]))
+    out = []
     for (user_id, (period_start, period_end)), items in sorted(due.items()):
         snc = on.get("snc", period_end, f"reports of {user_id} due {period_start} to {period_end}")
         if snc is None:
             continue
         c = law.late_report_criterion(items, as_of, snc.late_report_days)
         if c is not None:
-            determinations.append(
+            out.append(
                 {
                     "user_id": user_id,
                     "period_start": period_start,
@@ -201,8 +232,7 @@ def build_snc(con: duckdb.DuckDBPyConnection, on: Dated, as_of: dt.date) -> tupl
                     ),
                 }
             )
-    determinations.sort(key=lambda r: (r["user_id"], r["period_start"], r["criterion"], r["parameter"] or ""))
-    return determinations, evaluations
+    return out
 
 
 @table_asset(

@@ -83,91 +83,18 @@ def sewer_notices(
     as_of = settings.as_of_date()
     on = Dated(town)
     folder = letters_folder(duckdb, settings)
-    rows: list[dict] = []
     with warehouse(duckdb, as_of=as_of) as con:
         monthly = {
             (n["recipient_id"], n["period"]): n
             for n in records(con, "select_notices_of_kind", {"kind": "sewer"})
         }
+        rows = []
         for v in records(con, "select_sewer_notice_violations", {"as_of": as_of}):
-            n = monthly.get((v["user_id"], notice_law.period_of(v["collected_date"])))
-            issued_on = n["issued_on"] if n is not None else None
-            # A mailed notice is worded and priced by the rules of its mailing day; a draft by today's.
-            day = issued_on or as_of
-            subject = f"notice of violation: sample {v['sample_id']} of {v['user_id']}, {v['parameter']}"
-            parts = on.each(
-                ("notices.sewer_correction", "penalties.sewer_use", "sewer_enforcement"), day, subject
+            row = _notice_row(
+                v, monthly.get((v["user_id"], notice_law.period_of(v["collected_date"]))), on, as_of
             )
-            if parts is None:
-                continue
-            _correction, penalty, enforcement = parts
-            days = n["correct_within_days"] if issued_on is not None else None
-            correct_by = n["correct_by"] if issued_on is not None else None
-            nxt = (
-                law.LaterResult(
-                    v["next_sample_id"], v["next_collected_date"], v["next_outcome"], v["next_value"]
-                )
-                if v["next_sample_id"] is not None
-                else None
-            )
-            if correct_by is not None:
-                fu = law.follow_up(correct_by, nxt, v["first_compliant_on"], as_of)
-                status, in_time = fu.status, fu.corrected_in_time
-            else:  # a draft: no period to correct has started
-                seen_next = nxt if nxt is not None and nxt.collected_date <= as_of else None
-                fu = law.FollowUp(notice_law.DRAFT, None, seen_next, law.seen(v["first_compliant_on"], as_of))
-                status, in_time = notice_law.DRAFT, None
-            vdays = notice_law.penalty_days(correct_by, fu.corrected_on, as_of)
-            fine, civil = penalty.fine_max_usd, penalty.civil_max_usd
-            rows.append(
-                {
-                    "notice_id": _notice_id(v),
-                    "user_id": v["user_id"],
-                    "name": v["name"],
-                    "address": v["address"],
-                    "permit_no": v["permit_no"],
-                    "sample_id": v["sample_id"],
-                    "parameter": v["parameter"],
-                    "collected_at": v["collected_at"],
-                    "collected_date": v["collected_date"],
-                    "sample_type": v["sample_type"],
-                    "value": v["value"],
-                    "unit": v["unit"],
-                    "limit_value": v["limit_value"],
-                    "limit_type": v["limit_type"],
-                    "limit_source": v["limit_source"],
-                    "violation_rule": v["rule"],
-                    "issued_on": issued_on,
-                    "mailing": enforcement.mailing,
-                    "correction_days": days,
-                    "correct_by": correct_by,
-                    "next_sample_id": fu.next_result.sample_id if fu.next_result else None,
-                    "next_collected_date": fu.next_result.collected_date if fu.next_result else None,
-                    "next_value": fu.next_result.value if fu.next_result else None,
-                    "next_outcome": fu.next_result.outcome if fu.next_result else None,
-                    "corrected_on": fu.corrected_on,
-                    "status": status,
-                    "corrected_in_time": in_time,
-                    "violation_days": vdays,
-                    "fine_max_usd": fine,
-                    "civil_penalty_max_usd": civil,
-                    "max_penalty_usd": law.max_penalty(vdays, fine, civil),
-                    "as_of": as_of,
-                    "letter_file": n["letter"] if n is not None else None,
-                    "rule": enforcement.citation,
-                    "penalty_rule": penalty.citation,
-                    "notice_period": n["period"] if n is not None else None,
-                    "notice_status": n["status"] if n is not None else None,
-                    "follow_up": _follow_up_text(
-                        fu, v, correct_by, as_of, town.law("sewer_penalty", day).short
-                    )
-                    if correct_by is not None
-                    else (
-                        "The notice listing this violation is a draft, not mailed: no period to correct has "
-                        "started and no penalty accrues."
-                    ),
-                }
-            )
+            if row is not None:
+                rows.append(row)
         with transaction(con):
             replace_judged(con, on.missing, sewer_notices=rows)
         # One letter per notice now (assets/notices.py): the one-per-sample letters of old go.
@@ -181,6 +108,91 @@ def sewer_notices(
             by_status=MetadataValue.json(_counts(rows, "status")),
             by_parameter=MetadataValue.json(_counts(rows, "parameter")),
         )
+
+
+def _follow_up(v: dict, correct_by: dt.date | None, as_of: dt.date) -> tuple[law.FollowUp, str, bool | None]:
+    """(follow-up, status, corrected in time) of a violation: by its period to correct once its notice is
+    mailed; a draft's: no period to correct has started."""
+    nxt = (
+        law.LaterResult(v["next_sample_id"], v["next_collected_date"], v["next_outcome"], v["next_value"])
+        if v["next_sample_id"] is not None
+        else None
+    )
+    if correct_by is not None:
+        fu = law.follow_up(correct_by, nxt, v["first_compliant_on"], as_of)
+        return fu, fu.status, fu.corrected_in_time
+    seen_next = nxt if nxt is not None and nxt.collected_date <= as_of else None
+    fu = law.FollowUp(notice_law.DRAFT, None, seen_next, law.seen(v["first_compliant_on"], as_of))
+    return fu, notice_law.DRAFT, None
+
+
+def _notice_row(v: dict, n: dict | None, on: Dated, as_of: dt.date) -> dict | None:
+    """The sewer_notices row of violation ``v`` listed by the monthly notice ``n`` (None: no notice yet),
+    worded and priced by the rules of the notice's mailing day, a draft's by today's (None: no rules)."""
+    issued_on = n["issued_on"] if n is not None else None
+    day = issued_on or as_of
+    subject = f"notice of violation: sample {v['sample_id']} of {v['user_id']}, {v['parameter']}"
+    parts = on.each(("notices.sewer_correction", "penalties.sewer_use", "sewer_enforcement"), day, subject)
+    if parts is None:
+        return None
+    _correction, penalty, enforcement = parts
+    mailed = n if issued_on is not None else None
+    correct_by = mailed["correct_by"] if mailed is not None else None
+    fu, status, in_time = _follow_up(v, correct_by, as_of)
+    vdays = notice_law.penalty_days(correct_by, fu.corrected_on, as_of)
+    fine, civil = penalty.fine_max_usd, penalty.civil_max_usd
+    nxt = fu.next_result
+    return {
+        "notice_id": _notice_id(v),
+        **{k: v[k] for k in _VIOLATION_COLUMNS},
+        "violation_rule": v["rule"],
+        "issued_on": issued_on,
+        "mailing": enforcement.mailing,
+        "correction_days": mailed["correct_within_days"] if mailed is not None else None,
+        "correct_by": correct_by,
+        "next_sample_id": nxt.sample_id if nxt else None,
+        "next_collected_date": nxt.collected_date if nxt else None,
+        "next_value": nxt.value if nxt else None,
+        "next_outcome": nxt.outcome if nxt else None,
+        "corrected_on": fu.corrected_on,
+        "status": status,
+        "corrected_in_time": in_time,
+        "violation_days": vdays,
+        "fine_max_usd": fine,
+        "civil_penalty_max_usd": civil,
+        "max_penalty_usd": law.max_penalty(vdays, fine, civil),
+        "as_of": as_of,
+        "letter_file": n["letter"] if n is not None else None,
+        "rule": enforcement.citation,
+        "penalty_rule": penalty.citation,
+        "notice_period": n["period"] if n is not None else None,
+        "notice_status": n["status"] if n is not None else None,
+        "follow_up": _follow_up_text(fu, v, correct_by, as_of, on.rules.law("sewer_penalty", day).short)
+        if correct_by is not None
+        else (
+            "The notice listing this violation is a draft, not mailed: no period to correct has started and "
+            "no penalty accrues."
+        ),
+    }
+
+
+#: The columns of a violation a notice row repeats as they are.
+_VIOLATION_COLUMNS = (
+    "user_id",
+    "name",
+    "address",
+    "permit_no",
+    "sample_id",
+    "parameter",
+    "collected_at",
+    "collected_date",
+    "sample_type",
+    "value",
+    "unit",
+    "limit_value",
+    "limit_type",
+    "limit_source",
+)
 
 
 @table_check(
