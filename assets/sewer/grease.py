@@ -38,6 +38,10 @@ OWNER_FIX = (
     "parcel's owner in the parcels file"
 )
 GREASE_ORDER = KINDS["grease_order"]
+NO_COMPLY_DAYS = (
+    "the days to comply are not recorded: the administrator sets them (the law gives only the most "
+    "allowed); record them in the notices mailed file (correct_within_days)"
+)
 
 
 def _trap_on(settings_rows: list[dict], day: dt.date) -> dict | None:
@@ -71,15 +75,7 @@ def grease_order(
     if mailed and comply_days is not None:
         comply_by = law.add_days(day, comply_days)
         comply_by = end(comply_by) if end is not None else comply_by
-    if comply_by is not None:
-        by = f"by {_date_text(comply_by)}, {comply_days} days from the date of this order"
-    elif mailed:
-        by = "within the period the administrator sets"
-    else:
-        by = (
-            f"within the number of days the administrator sets in this order (not more than "
-            f"{g.order_compliance_days})"
-        )
+    by = _comply_words(comply_by, comply_days, mailed, g)
     return {
         "order_id": GREASE_ORDER.make_number(
             trap=safe_file_name(trap_id), missed_due=f"{st.next_due:%Y%m%d}"
@@ -111,6 +107,18 @@ def grease_order(
         "set_on": t["set_on"],
         "mailings": (),
     }
+
+
+def _comply_words(comply_by: dt.date | None, comply_days: int | None, mailed: bool, g: Any) -> str:
+    """By when the order directs the work: its comply-by day, else the period the administrator sets."""
+    if comply_by is not None:
+        return f"by {_date_text(comply_by)}, {comply_days} days from the date of this order"
+    if mailed:
+        return "within the period the administrator sets"
+    return (
+        f"within the number of days the administrator sets in this order (not more than "
+        f"{g.order_compliance_days})"
+    )
 
 
 def _trap_fields(trap_id: str, t: dict) -> dict:
@@ -165,9 +173,37 @@ def build_grease(
     pumps: dict[str, list[dict]] = defaultdict(list)
     for p in records(con, "select_pumpouts"):
         pumps[p["trap_id"]].append(p)
-    end = obligation_period_end(on.rules, "comply_by", "grease_orders")
     own = on.rules.own_names
-    status_rows, orders, numbers = [], [], set()
+    orders = _mailed_orders(on, docs, traps, pumps)
+    numbers = {(o["trap_id"], o["period"]) for o in orders}
+    status_rows = []
+    for trap_id, settings_rows in sorted(traps.items()):
+        t = _trap_on(settings_rows, as_of)
+        if t is None:
+            continue
+        row = _grease_status_row(trap_id, t, pumps.get(trap_id, []), as_of, g)
+        status_rows.append(row)
+        o = grease_order(trap_id, t, pumps.get(trap_id, []), as_of, g, None, None)
+        if o is None or (trap_id, o["period"]) in numbers:
+            continue
+        if is_own(t.get("owner_name"), own):  # the municipality does not serve itself (contract 8.4)
+            row["own_owner"] = t["owner_name"]
+            continue
+        withdrawn = notice_law.withdrawal(docs.mailings(GREASE_ORDER.mailed_as or "", trap_id, o["period"]))
+        o["status"] = "withdrawn" if withdrawn else "draft"
+        o["not_ready_reason"] = f"this draft was withdrawn ({withdrawn})" if withdrawn else None
+        o["withdrawn_reason"] = withdrawn
+        orders.append(o)
+    return status_rows, orders
+
+
+def _mailed_orders(
+    on: Dated, docs: Documents, traps: dict[str, list[dict]], pumps: dict[str, list[dict]]
+) -> list[dict]:
+    """Each mailed order as the facts stood on its mailing day, by the rules of that day, with what its
+    mailing's row lacks listed for review."""
+    end = obligation_period_end(on.rules, "comply_by", "grease_orders")
+    orders = []
     for trap_id, period in docs.mailed_keys(GREASE_ORDER.mailed_as or ""):
         found = docs.mailings(GREASE_ORDER.mailed_as or "", trap_id, period)
         mailing = notice_law.earliest_mailing(found)
@@ -190,25 +226,7 @@ def build_grease(
             o["review"] = "; ".join(given.review) or None
             o["period_problem"] = given.problem
             orders.append(o)
-            numbers.add((trap_id, period))
-    for trap_id, settings_rows in sorted(traps.items()):
-        t = _trap_on(settings_rows, as_of)
-        if t is None:
-            continue
-        row = _grease_status_row(trap_id, t, pumps.get(trap_id, []), as_of, g)
-        status_rows.append(row)
-        o = grease_order(trap_id, t, pumps.get(trap_id, []), as_of, g, None, None)
-        if o is None or (trap_id, o["period"]) in numbers:
-            continue
-        if is_own(t.get("owner_name"), own):  # the municipality does not serve itself (contract 8.4)
-            row["own_owner"] = t["owner_name"]
-            continue
-        withdrawn = notice_law.withdrawal(docs.mailings(GREASE_ORDER.mailed_as or "", trap_id, o["period"]))
-        o["status"] = "withdrawn" if withdrawn else "draft"
-        o["not_ready_reason"] = f"this draft was withdrawn ({withdrawn})" if withdrawn else None
-        o["withdrawn_reason"] = withdrawn
-        orders.append(o)
-    return status_rows, orders
+    return orders
 
 
 @asset(
@@ -331,12 +349,7 @@ def _grease_letter(
         else "No pump-out is on file since the frequency was set."
     )
     mailed = o["status"] == "mailed"
-    missing = []
-    if mailed and o["comply_by"] is None:
-        missing.append(
-            "the days to comply are not recorded: the administrator sets them (the law gives only the most "
-            "allowed); record them in the notices mailed file (correct_within_days)"
-        )
+    missing = [NO_COMPLY_DAYS] if mailed and o["comply_by"] is None else []
     if period_problem:
         missing.append(period_problem)
     review = [o["review"]] if o.get("review") else []
