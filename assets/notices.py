@@ -25,9 +25,7 @@ The words of each item are ``outfall/notice_words.py``; the letters
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Any
 
-import duckdb
 import pandas as pd
 from dagster import (
     AssetCheckResult,
@@ -48,6 +46,13 @@ from assets.common import (
     table_result,
     warehouse,
 )
+from assets.notice_items import (
+    collect_items,
+    issued_items_by_document,
+    item_parameter,
+    violation_counts,
+    with_law,
+)
 from assets.run import record_not_judged
 from outfall import notice_words as words
 from outfall.document_kinds import DAYS_GIVEN, KINDS, STORMWATER_OFFICER, SUPERINTENDENT
@@ -56,10 +61,10 @@ from outfall.law import notices as law, swppp as swppp_law
 from outfall.law.calendar import BusinessCalendar, extended_due, extension_law
 from outfall.letters import LetterWriter, Recipient, format_money, safe_file_name
 from outfall.resources import OutfallSettings, RulesResource
-from outfall.rules import Rules, RulesError
+from outfall.rules import Rules
 from outfall.rules.tables import NotJudged
 from outfall.rules.words import stormwater_penalty_words
-from outfall.warehouse import replace_rows, sql, transaction
+from outfall.warehouse import records, replace_rows, sql, transaction
 
 #: The kind of document (outfall.document_kinds) of each kind of notice.
 DOCUMENT_KIND = {"sewer": "sewer_notice", "stormwater": "stormwater_notice"}
@@ -87,160 +92,6 @@ def notice_number(kind: str, recipient_id: str, period: str) -> str:
     return KINDS[DOCUMENT_KIND[kind]].make_number(recipient_id=recipient_id, period=period)
 
 
-def _records(con, name: str, params: Any = None) -> list[dict]:
-    cursor = con.execute(sql(name), params or {})
-    cols = [d[0] for d in cursor.description]
-    return [dict(zip(cols, row)) for row in cursor.fetchall()]
-
-
-# ------------------------------------------------------------------ the items
-
-
-def _item(kind: str, item: str, row: dict, sub: str, skip: tuple[str, ...] = ()) -> law.Item:
-    core = ("recipient_id", "ref", "rule", "law", "month_day", "known_on", "resolved_on", "item", *skip)
-    facts = tuple((k, v) for k, v in row.items() if k not in core)
-    return law.Item(
-        kind,
-        row["recipient_id"],
-        item,
-        str(row["ref"]),
-        row["rule"] or "",
-        row["month_day"],
-        row["known_on"],
-        row["resolved_on"],
-        facts,
-        sub,
-        row.get("law") or "",
-    )
-
-
-#: The law each kind of notice rests on (law_names), for its items that name no other.
-KIND_LAW = {"sewer": "sewer_use", "stormwater": "stormwater"}
-
-
-def with_law(i: law.Item, rules: Rules) -> law.Item:
-    """The item with the law it rests on (contract 7.1): its own (a report's duty names it), else its kind's
-    law as the rules name it on the item's day."""
-    if i.law:
-        return i
-    try:
-        return replace(i, law=rules.law(KIND_LAW[i.kind], i.month_day).short)
-    except RulesError:
-        return i
-
-
-def violation_counts(items: list[law.Item]) -> list[str]:
-    """'2 violations of <the law's name>': each law's violations counted apart (contract 7.1)."""
-    return [
-        f"{n} violation{'s' if n != 1 else ''} of {name or 'the law'}" for name, n in law.count_by_law(items)
-    ]
-
-
-def _no_permit_items(rows: list[dict]) -> list[law.Item]:
-    """One item per user and local month in which it discharged without a permit (contract 6.5: a
-    sample, or a flow reading above 0): the month's days, samples and readings as its facts."""
-    by_month: dict[tuple[str, str], list[dict]] = defaultdict(list)
-    for r in rows:
-        by_month[(r["recipient_id"], law.period_of(r["day"]))].append(r)
-    out = []
-    for (user, _period), days in sorted(by_month.items()):
-        first, last = days[0], days[-1]
-        facts = (
-            ("days", tuple(d["day"] for d in days)),
-            ("samples_by_day", tuple(int(d["samples"] or 0) for d in days)),
-            ("readings_by_day", tuple(int(d["flow_readings"] or 0) for d in days)),
-            ("finding", last["finding"]),
-            ("permit_no", last["permit_no"]),
-            ("permit_effective", last["permit_effective"]),
-            ("permit_expires", last["permit_expires"]),
-        )
-        month_start = first["day"].replace(day=1)
-        out.append(
-            law.Item(
-                "sewer",
-                user,
-                "no_permit",
-                month_start.isoformat(),
-                first["rule"] or "",
-                first["day"],
-                first["day"],
-                None,
-                facts,
-                "",
-            )
-        )
-    return out
-
-
-def collect_items(con: duckdb.DuckDBPyConnection, tz: str) -> list[law.Item]:
-    """Every violation the data show now, as notice items (contract 6.1)."""
-    items = [
-        _item("sewer", "sample", r, f"{r['parameter']}|{r['limit_type']}")
-        for r in _records(con, "select_notice_sample_items", {"tz": tz})
-    ]
-    items += [
-        _item("sewer", "excursion", r, f"{r['parameter']}|{r['limit_type']}")
-        for r in _records(con, "select_notice_excursion_items", {"tz": tz})
-    ]
-    items += [
-        _item("sewer", r["item"], r, str(r["parameter"]))
-        for r in _records(con, "select_notice_statistic_items")
-    ]
-    items += _no_permit_items(_records(con, "select_notice_no_permit_days"))
-    items += [
-        _item("sewer", "late_report", r, f"{r['obligation']}|{r['reference']}")
-        for r in _records(con, "select_notice_report_items")
-    ]
-    items += [
-        _item("sewer", "missed_testing", r, f"{r['parameter']}|{r['sample_type'] or ''}")
-        for r in _records(con, "select_notice_testing_items")
-    ]
-    items += [
-        _item("stormwater", "inspection", r, str(r["trigger_date"]))
-        for r in _records(con, "select_notice_inspection_items")
-    ]
-    items += [
-        _item("stormwater", "other", r, f"{r['subject'] or ''}|{r['trigger_date']}")
-        for r in _records(con, "select_notice_other_items")
-    ]
-    return items
-
-
-def _parameter(i: law.Item) -> str | None:
-    """The parameter of an item (a recorded item keeps it at the head of its sub)."""
-    found = i.fact("parameter")
-    if (
-        found is None
-        and i.item in ("sample", "excursion", "daily_max", "monthly_avg", "missed_testing")
-        and i.sub
-    ):
-        found = i.sub.split("|")[0]
-    return None if found is None else str(found)
-
-
-def _issued_items(con) -> dict[str, list[law.Item]]:
-    """The items each recorded letter lists, by document: as written."""
-    out: dict[str, list[law.Item]] = defaultdict(list)
-    for r in _records(con, "select_notice_items_issued"):
-        facts = (("description", r["description"]),)
-        out[r["document_id"]].append(
-            law.Item(
-                r["kind"],
-                r["recipient_id"],
-                r["item"],
-                r["ref"],
-                r["rule"] or "",
-                r["item_on"],
-                r["known_on"],
-                r["resolved_on"],
-                facts,
-                r["sub"] or "",
-                r["law"] or "",
-            )
-        )
-    return out
-
-
 # ------------------------------------------------------------------ recipients and mailings
 
 
@@ -248,7 +99,7 @@ def recipients(con, town: str) -> dict[tuple[str, str], dict]:
     """(kind, recipient_id) -> who a notice goes to: name, address, the record's own name and premises, the
     jurisdiction (an industrial user's: ``town``, the town running Outfall)."""
     out = {}
-    for r in _records(con, "select_notice_recipients", {"town": town}):
+    for r in records(con, "select_notice_recipients", {"town": town}):
         r["recipient"] = Recipient(r["recipient_name"], r["street"], r["city"], r["state"], r["zip"])
         r["applicant"] = (
             Recipient(
@@ -405,7 +256,7 @@ class NoticeBuilder:
         self.records = {
             number: r for number, r in docs.records.items() if r["letter_kind"] in DOCUMENT_KIND.values()
         }
-        self.issued = _issued_items(con)
+        self.issued = issued_items_by_document(con)
 
     def keys(self) -> list[tuple[str, str, str]]:
         recorded = {(r["area"], r["recipient_id"], r["period"]) for r in self.records.values()}
@@ -678,7 +529,7 @@ class NoticeBuilder:
             "ref": i.ref,
             "rule": i.rule,
             "law": i.law,
-            "parameter": _parameter(i),
+            "parameter": item_parameter(i),
             "item_on": i.month_day,
             "known_on": i.known_on,
             "resolved_on": i.resolved_on,

@@ -38,15 +38,9 @@ from outfall.documents import address_conflicts
 from outfall.pdf import recorded_source, source_digest
 from outfall.records import rechain, sha256_of_file, verify_records
 from outfall.resources import OutfallSettings
-from outfall.warehouse import replace_rows, sql, transaction
+from outfall.warehouse import records, replace_rows, sql, transaction
 
 PDF_FOLDER = "pdf"
-
-
-def _records(con, name: str, params: dict | None = None) -> list[dict]:
-    cursor = con.execute(sql(name), params or {})
-    cols = [d[0] for d in cursor.description]
-    return [dict(zip(cols, row)) for row in cursor.fetchall()]
 
 
 def pdf_of(html: Path) -> Path:
@@ -75,7 +69,7 @@ def letters(duckdb: DuckDBResource, settings: OutfallSettings) -> MaterializeRes
         with transaction(con):
             replace_rows(con, "address_conflicts", pd.DataFrame(conflicts))
             con.execute(sql("update_letters_recorded")).fetchall()
-        rows = _records(con, "select_letters")
+        rows = records(con, "select_letters")
         kinds: dict[str, int] = {}
         for r in rows:
             key = f"{r['letter_kind']} {'ready' if r['ready'] else 'not ready'}"
@@ -95,7 +89,7 @@ def new_records(con, dashboards: Path) -> list[dict]:
     file."""
     out = []
     now = dt.datetime.now(dt.UTC)
-    for r in _records(con, "select_letters_to_record"):
+    for r in records(con, "select_letters_to_record"):
         html = dashboards / r["letter"]
         if not html.is_file():
             continue

@@ -42,7 +42,7 @@ from outfall.ingest.datasets import PREFILLED_COLUMN
 from outfall.ingest.registry import all_datasets
 from outfall.output_folders import OutputPaths
 from outfall.resources import OutfallSettings, RulesResource
-from outfall.warehouse import sql
+from outfall.warehouse import records
 
 FILE = "to_record.xlsx"
 
@@ -123,12 +123,6 @@ SHEETS = (
         ),
     ),
 )
-
-
-def _records(con, name: str) -> list[dict]:
-    cursor = con.execute(sql(name))
-    cols = [d[0] for d in cursor.description]
-    return [dict(zip(cols, row)) for row in cursor.fetchall()]
 
 
 def _helper_value(value, key: str, paths: OutputPaths):
@@ -260,7 +254,7 @@ def to_record(duckdb: DuckDBResource, settings: OutfallSettings, rules: RulesRes
     paths = outputs(duckdb, settings)
     as_of = settings.as_of_date()
     with warehouse(duckdb, as_of=as_of) as con:
-        rows = {sheet.dataset: _records(con, sheet.query) for sheet in SHEETS}
+        rows = {sheet.dataset: records(con, sheet.query) for sheet in SHEETS}
     counts = {f"rows_{name}": len(r) for name, r in rows.items()}
     if paths.exports is None:
         return MaterializeResult(

@@ -35,7 +35,7 @@ from outfall.law import worklist as law
 from outfall.register_export import bills_lacking_address
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
-from outfall.warehouse import replace_rows, sql, transaction
+from outfall.warehouse import records, replace_rows, sql, transaction
 
 # Whose action a monthly notice is, by its kind (the notices table's; every other document's person is the
 # registry's, outfall.document_kinds).
@@ -70,12 +70,6 @@ INSPECTION_WORDS = {
     "storm": "the inspection after a storm",
     "milestone": "the milestone inspection",
 }
-
-
-def _records(con, name: str) -> list[dict]:
-    cursor = con.execute(sql(name))
-    cols = [d[0] for d in cursor.description]
-    return [dict(zip(cols, row)) for row in cursor.fetchall()]
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
@@ -527,28 +521,28 @@ def build_worklist(
     its documents are served; None: the town's alone)."""
     setting = rules.worklist  # a setting of the pages, not law: undated (None: nothing is "due")
     w = Worklist(as_of, setting.due_within_days if setting is not None else None)
-    quarantine_actions(w, _records(con, "select_worklist_quarantine"))
-    draft_actions(w, _records(con, "select_worklist_drafts"), every or {rules.jurisdiction: rules}, rules)
-    review_actions(w, _records(con, "select_worklist_notices"))
-    record_reviews(w, _records(con, "select_worklist_reviews"))
-    own_actions(w, _records(con, "select_worklist_own"))
+    quarantine_actions(w, records(con, "select_worklist_quarantine"))
+    draft_actions(w, records(con, "select_worklist_drafts"), every or {rules.jurisdiction: rules}, rules)
+    review_actions(w, records(con, "select_worklist_notices"))
+    record_reviews(w, records(con, "select_worklist_reviews"))
+    own_actions(w, records(con, "select_worklist_own"))
     sewer_actions(
         w,
-        _records(con, "select_worklist_obligations"),
-        _records(con, "select_worklist_testing"),
-        _records(con, "select_worklist_permits"),
+        records(con, "select_worklist_obligations"),
+        records(con, "select_worklist_testing"),
+        records(con, "select_worklist_permits"),
     )
     stormwater_actions(
         w,
-        _records(con, "select_worklist_illicit"),
-        _records(con, "select_worklist_practices"),
-        _records(con, "select_worklist_inspections"),
-        _records(con, "select_worklist_reports"),
+        records(con, "select_worklist_illicit"),
+        records(con, "select_worklist_practices"),
+        records(con, "select_worklist_inspections"),
+        records(con, "select_worklist_reports"),
     )
     address_actions(
         w,
-        _records(con, "select_worklist_letters"),
-        _records(con, "select_worklist_addresses"),
+        records(con, "select_worklist_letters"),
+        records(con, "select_worklist_addresses"),
         bills_lacking_address(con, year),
     )
     return w.frame()

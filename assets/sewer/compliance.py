@@ -322,6 +322,36 @@ def check_whole_hour_zone(timezone: str) -> None:
                 raise RulesError(f"time zone {timezone}: offset {offset} is not a whole hour")
 
 
+def _judged_from(
+    con: duckdb.DuckDBPyConnection, since: dt.date | None, tz: ZoneInfo
+) -> tuple[dt.date, dt.datetime, dt.datetime]:
+    """(first local day judged again, first moment whose slugs are written again, first reading read) of a
+    detection from ``since`` (None: everything), once the slug events it writes again are deleted."""
+    if since is None:
+        con.execute(sql("delete_slug_events")).fetchall()
+        return DAY_ZERO, FAR_PAST, FAR_PAST
+    margin_day = since - dt.timedelta(days=1)
+    emit_from = _local_midnight(margin_day, tz)
+    earliest = con.execute(sql("select_first_slug_start_ending_from"), {"emit_from": emit_from}).fetchall()[
+        0
+    ][0]
+    from_day = min(margin_day, earliest.astimezone(tz).date()) if earliest is not None else margin_day
+    con.execute(sql("delete_slug_events_ending_from"), {"emit_from": emit_from}).fetchall()
+    return from_day, emit_from, _local_midnight(from_day, tz)
+
+
+def _detect_runs(con: duckdb.DuckDBPyConnection, clock: dict, emit_from: dt.datetime, coverage: Any) -> None:
+    """The slug events from the candidates, and the baseline gaps, timed in ``clock``."""
+    t3, c3 = time.perf_counter(), _cpu_s()
+    con.execute(
+        sql("detect_slug_events"), {"emit_from": emit_from, "start_from": FAR_PAST, "start_to": FAR_FUTURE}
+    ).fetchall()
+    con.execute(sql("delete_slug_baseline_gaps")).fetchall()
+    con.execute(sql("insert_slug_baseline_gaps"), {"coverage": coverage}).fetchall()
+    clock["runs_s"] = time.perf_counter() - t3
+    clock["runs_cpu_s"] = _cpu_s() - c3
+
+
 def run_slug_detection(
     con: duckdb.DuckDBPyConnection,
     rules: Rules,
@@ -344,19 +374,7 @@ def run_slug_detection(
     check_whole_hour_zone(p["tz"])
     clock = timings if timings is not None else {}
     t0, c0 = time.perf_counter(), _cpu_s()
-    if since is None:
-        from_day, emit_from = DAY_ZERO, FAR_PAST
-        scan_from = FAR_PAST
-        con.execute(sql("delete_slug_events")).fetchall()
-    else:
-        margin_day = since - dt.timedelta(days=1)
-        emit_from = _local_midnight(margin_day, tz)
-        earliest = con.execute(
-            sql("select_first_slug_start_ending_from"), {"emit_from": emit_from}
-        ).fetchall()[0][0]
-        from_day = min(margin_day, earliest.astimezone(tz).date()) if earliest is not None else margin_day
-        scan_from = _local_midnight(from_day, tz)
-        con.execute(sql("delete_slug_events_ending_from"), {"emit_from": emit_from}).fetchall()
+    from_day, emit_from, scan_from = _judged_from(con, since, tz)
     before = _intervals(con) if since is not None else {}
     window = {"scan_from": scan_from, "scan_to": FAR_FUTURE}
 
@@ -387,14 +405,7 @@ def run_slug_detection(
     con.execute(sql("select_slug_candidates"), window).fetchall()
     clock["pass2_s"] = time.perf_counter() - t2
     clock["pass2_cpu_s"] = _cpu_s() - c2
-    t3, c3 = time.perf_counter(), _cpu_s()
-    con.execute(
-        sql("detect_slug_events"), {"emit_from": emit_from, "start_from": FAR_PAST, "start_to": FAR_FUTURE}
-    ).fetchall()
-    con.execute(sql("delete_slug_baseline_gaps")).fetchall()
-    con.execute(sql("insert_slug_baseline_gaps"), {"coverage": p["coverage"]}).fetchall()
-    clock["runs_s"] = time.perf_counter() - t3
-    clock["runs_cpu_s"] = _cpu_s() - c3
+    _detect_runs(con, clock, emit_from, p["coverage"])
     candidates = count(con, "slug_candidates")
     con.execute(sql("drop_slug_temp_tables")).fetchall()
     clock["total_s"] = time.perf_counter() - t0

@@ -21,7 +21,7 @@ from dagster import MaterializeResult, MetadataValue
 from dagster_duckdb import DuckDBResource
 
 from assets.common import GROUP_SEWER, table_asset, table_result
-from assets.sewer.enforcement import Dated, _built, _counts, _records
+from assets.sewer.dated import Dated, _built, _counts
 from outfall.law import enforcement as law, surcharges as sur
 from outfall.law.discharge import nondetect_value
 from outfall.resources import OutfallSettings, RulesResource
@@ -29,6 +29,7 @@ from outfall.rules import Rules
 from outfall.rules.amounts import SetElsewhere, amount as stated_amount
 from outfall.rules.tables import NotJudged, not_in_effect
 from outfall.rules.words import DESCRIBE
+from outfall.warehouse import records
 
 
 def _limit(rules: Rules, parameter: str, day: dt.date) -> float | None:
@@ -158,7 +159,7 @@ class _Build:
         self.con, self.on, self.as_of = con, on, as_of
         self.rules = on.rules
         self.sc = self.rules.surcharge
-        self.users = {u["user_id"]: u for u in _records(con, "select_surcharge_users")}
+        self.users = {u["user_id"]: u for u in records(con, "select_surcharge_users")}
         self.rows: list[dict] = []
         self.samples: list[dict] = []
         self.unpermitted: set[str] = set()
@@ -178,7 +179,7 @@ class _Build:
             return {}
         pairs = sorted(wanted)
         params = {"as_of": self.as_of, "user_ids": [u for u, _ in pairs], "months": [m for _, m in pairs]}
-        return {(f["user_id"], f["month"]): f for f in _records(self.con, "select_monthly_flow", params)}
+        return {(f["user_id"], f["month"]): f for f in records(self.con, "select_monthly_flow", params)}
 
     def month(self, flows: dict, user_id: str, month: dt.date) -> tuple[_Month, dt.date, dt.date]:
         start, end = law.month_bounds(month)
@@ -202,7 +203,7 @@ class _Build:
         by_strength = {e.parameter.lower() for e in self.sc.per_strength or ()}
         groups: dict[tuple, list[dict]] = defaultdict(list)
         params = {"parameters": sorted(by_pound | by_strength), "as_of": self.as_of}
-        for r in _records(self.con, "select_surcharge_results", params):
+        for r in records(self.con, "select_surcharge_results", params):
             groups[(r["user_id"], r["month"], r["parameter"])].append(r)
         volume_months = self.volume_months()
         flow_months = self.flow_months()
@@ -317,8 +318,7 @@ class _Build:
             return set()
         out, unsaid = set(), {}
         for user_id, month in (
-            (r["user_id"], r["month"])
-            for r in _records(self.con, "select_flow_months", {"as_of": self.as_of})
+            (r["user_id"], r["month"]) for r in records(self.con, "select_flow_months", {"as_of": self.as_of})
         ):
             version = self.sc.per_volume.get(month)
             if version is None:
@@ -344,8 +344,7 @@ class _Build:
         if self.sc is None or not self.sc.per_flow:
             return set()
         metered = {
-            (r["user_id"], r["month"])
-            for r in _records(self.con, "select_flow_months", {"as_of": self.as_of})
+            (r["user_id"], r["month"]) for r in records(self.con, "select_flow_months", {"as_of": self.as_of})
         }
         return {(u, m) for u, m in metered if self.sc.per_flow.get(m) is not None}
 

@@ -33,7 +33,7 @@ from outfall.law.testing import STATUSES, period_status, periods, requirement_st
 from outfall.resources import OutfallSettings, RulesResource
 from outfall.rules import Rules
 from outfall.rules.tables import NotJudged, not_in_effect
-from outfall.warehouse import count, preview_markdown, replace_rows, sql, transaction
+from outfall.warehouse import count, preview_markdown, records, replace_rows, sql, transaction
 
 TABLE = "required_testing"
 COLUMNS = [
@@ -51,12 +51,6 @@ COLUMNS = [
     "as_of",
 ]
 PERIOD_COLUMNS = ["row_id", "user_id", "parameter", "sample_type", "period_start", "period_end"]
-
-
-def _records(con, name: str, params: dict) -> list[dict]:
-    cursor = con.execute(sql(name), params)
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
 def testing_periods(
@@ -118,7 +112,7 @@ def count_samples(con, rows: list[dict], tz: str, as_of: dt.date) -> list[int]:
 
 def required_testing_frame(con, rules: Rules, as_of: dt.date) -> tuple[pd.DataFrame, list[NotJudged]]:
     """Every row of required_testing, with its samples and status, and the periods not judged."""
-    requirements = _records(con, "select_monitoring_requirements", {"tz": rules.timezone})
+    requirements = records(con, "select_monitoring_requirements", {"tz": rules.timezone})
     rows, not_judged = testing_periods(requirements, rules, as_of)
     for row, samples in zip(rows, count_samples(con, rows, rules.timezone, as_of)):
         row["samples"] = samples
