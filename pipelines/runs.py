@@ -203,60 +203,82 @@ def run_pipeline(
             if inputs:
                 gx_worker.start()  # the worker imports Great Expectations while this process goes on
             # Dagster, every asset and DuckDB: imported here, while the collector is off (see above).
-            from pipelines.definitions import build_definitions, build_resources, run_instance
-
-            run_logger().info(
-                "run: data %s, warehouse %s, as of %s, year %s, pages %s",
-                data_dir,
-                warehouse,
-                as_of or "today",
-                year or "every year with rates",
-                dashboards or "beside the warehouse",
-            )
-            from outfall.rules.town import default_town
-
-            resources = build_resources(
-                str(warehouse),
-                data_dir=str(data_dir),
-                as_of=as_of,
-                year=year,
-                dashboards_dir=dashboards,
-                rules_dir=rules_dir,
-                town=default_town(),
-            )
-            # The project's Definitions, bound to this run's folders; each stage a run of its assets
-            # (the implicit asset job, as the UI's "Materialize" runs them).
-            from dagster import colored_console_logger
-
-            defs = build_definitions(
-                resources,
-                described=False,
-                loggers={"console": colored_console_logger, "events": run_events()},
-            )
-            asset_job = defs.resolve_implicit_global_asset_job_def()
-
-            def run_one(stage, keys, tags):
-                return asset_job.execute_in_process(
-                    instance=instance,
-                    raise_on_error=False,
-                    asset_selection=keys,
-                    # Nothing on the terminal from Dagster: failures are reported in plain words by
-                    # the command, their traces go to the run log (outfall.runlog); every event to
-                    # the progress line and the run log's step lines (LISTENERS).
-                    run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}, "events": {}}},
-                    tags={"outfall/command": "run", **tags},
-                )
-
             from outfall.resources import WarehouseInUse
+            from pipelines.definitions import run_instance
 
+            _log_settings(data_dir, warehouse, as_of, year, dashboards)
+            resources = _resources(data_dir, warehouse, as_of, year, dashboards, rules_dir)
+            asset_job = _asset_job(resources)
             set_apart()
             with run_instance() as instance, progress.shown(quiet):
                 LISTENERS[:] = [progress.listen, log_step, *([_warm_for_letters] if inputs else [])]
                 try:
-                    result = _run(resources, run_one, instance, year, partition, fingerprint)
+                    result = _run(
+                        resources, _runner(asset_job, instance), instance, year, partition, fingerprint
+                    )
                 except WarehouseInUse as exc:  # the command's own reading or recording, between runs
                     return RunOutcome(ok=False, in_use=str(exc), seconds=time.perf_counter() - started)
     return outcome_of(result, time.perf_counter() - started)
+
+
+def _log_settings(data_dir: Path, warehouse: Path, as_of: str, year: int, dashboards: str) -> None:
+    run_logger().info(
+        "run: data %s, warehouse %s, as of %s, year %s, pages %s",
+        data_dir,
+        warehouse,
+        as_of or "today",
+        year or "every year with rates",
+        dashboards or "beside the warehouse",
+    )
+
+
+def _resources(data_dir: Path, warehouse: Path, as_of: str, year: int, dashboards: str, rules_dir: str):
+    """The run's resources: its warehouse, folders, day, billing year and town's rules."""
+    from outfall.rules.town import default_town
+    from pipelines.definitions import build_resources
+
+    return build_resources(
+        str(warehouse),
+        data_dir=str(data_dir),
+        as_of=as_of,
+        year=year,
+        dashboards_dir=dashboards,
+        rules_dir=rules_dir,
+        town=default_town(),
+    )
+
+
+def _asset_job(resources):
+    """The project's Definitions, bound to this run's folders; its implicit asset job, which runs each
+    stage as the UI's "Materialize" does."""
+    from dagster import colored_console_logger
+
+    from pipelines.definitions import build_definitions
+
+    defs = build_definitions(
+        resources,
+        described=False,
+        loggers={"console": colored_console_logger, "events": run_events()},
+    )
+    return defs.resolve_implicit_global_asset_job_def()
+
+
+def _runner(asset_job, instance) -> Callable:
+    """A stage's run: its assets (and partitions, by ``tags``) made in process in ``instance``."""
+
+    def run_one(stage, keys, tags):
+        return asset_job.execute_in_process(
+            instance=instance,
+            raise_on_error=False,
+            asset_selection=keys,
+            # Nothing on the terminal from Dagster: failures are reported in plain words by
+            # the command, their traces go to the run log (outfall.runlog); every event to
+            # the progress line and the run log's step lines (LISTENERS).
+            run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}, "events": {}}},
+            tags={"outfall/command": "run", **tags},
+        )
+
+    return run_one
 
 
 def _run(resources, run_one, instance, year: int, partition: str, fingerprint: str | None):
