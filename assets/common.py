@@ -106,13 +106,6 @@ def months_between(first: dt.date, last: dt.date) -> list[dt.date]:
     return months
 
 
-def run_started(context: Any) -> dt.datetime:
-    """When this step's run was made: rows loaded since were loaded by this run (or one going on)."""
-    record = context.instance.get_run_record_by_id(context.run_id)
-    created = record.create_timestamp if record is not None else None
-    return created if created is not None else dt.datetime.now(dt.UTC)
-
-
 @lru_cache(maxsize=1)
 def schema_ddl() -> str:
     """Every CREATE TABLE of the warehouse: the contract's (sql/ingest/create_tables.sql), the input

@@ -24,12 +24,12 @@ import datetime as dt
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.common import outfall_env, run_command, run_outfall
 from benchmarks.ingest import _median
 
 REPO = Path(__file__).resolve().parents[1]
@@ -73,29 +73,10 @@ def split_log(text: str, started: float) -> dict:
 
 
 def timed_run(data: Path, warehouse: Path, as_of: str = AS_OF) -> dict:
-    env = dict(
-        os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1", PYTHONDONTWRITEBYTECODE=""
-    )
     started = time.time()
     t = time.perf_counter()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "outfall",
-            "run",
-            "--data",
-            str(data),
-            "--warehouse",
-            str(warehouse),
-            "--as-of",
-            as_of,
-            "--quiet",
-        ],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
+    done = run_outfall(
+        run_command(data, warehouse, as_of, "--quiet"), env=outfall_env(PYTHONDONTWRITEBYTECODE="")
     )
     wall = time.perf_counter() - t
     if done.returncode != 0:

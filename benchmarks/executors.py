@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.common import run_command
+
 REPO = Path(__file__).resolve().parents[1]
 AS_OF = "2026-11-30"
 
@@ -156,19 +158,7 @@ def measure(mode: str, data: Path, work: Path, timeout: float = 1800) -> dict:
     if mode == "in_process_1":
         env["OUTFALL_DUCKDB_THREADS"] = "1"
     if mode.startswith("in_process"):
-        cmd = [
-            sys.executable,
-            "-m",
-            "outfall",
-            "run",
-            "--data",
-            str(data),
-            "--warehouse",
-            str(warehouse),
-            "--as-of",
-            AS_OF,
-            "--quiet",
-        ]
+        cmd = run_command(data, warehouse, AS_OF, "--quiet")
     else:
         cmd = multiprocess_command(*mode_settings(mode))
     started = time.perf_counter()

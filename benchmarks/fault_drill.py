@@ -53,6 +53,7 @@ from pathlib import Path
 
 import duckdb
 
+from benchmarks.common import outfall_env, run_command, run_outfall
 from benchmarks.executors import multiprocess_command
 
 REPO = Path(__file__).resolve().parents[1]
@@ -177,23 +178,11 @@ def make_town(root: Path, seed: int = 14) -> Path:
 
 
 def command(data: Path, warehouse: Path, partition: str = "") -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "outfall",
-        "run",
-        "--data",
-        str(data),
-        "--warehouse",
-        str(warehouse),
-        "--as-of",
-        AS_OF,
-        *(["--partition", partition] if partition else []),
-    ]
+    return run_command(data, warehouse, AS_OF, *(["--partition", partition] if partition else []))
 
 
 def _env() -> dict[str, str]:
-    return dict(os.environ, GX_ANALYTICS_ENABLED="false")
+    return outfall_env()
 
 
 # The two ways the drill runs the stages: `outfall run` (Dagster's in-process executor), or the same
@@ -219,13 +208,8 @@ def run_multiprocess(data: Path, warehouse: Path, timeout: float = 1200) -> tupl
     """The stages on the multiprocess executor, to the end: (exit status, output, seconds)."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    done = subprocess.run(
-        multiprocess_command(2, "forkserver"),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=REPO,
-        env=multiprocess_env(data, warehouse),
+    done = run_outfall(
+        multiprocess_command(2, "forkserver"), env=multiprocess_env(data, warehouse), timeout=timeout
     )
     return done.returncode, done.stdout + done.stderr, time.perf_counter() - started
 
@@ -236,14 +220,7 @@ def run(
     """`outfall run` to the end; (the finished process, its seconds)."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    done = subprocess.run(
-        command(data, warehouse, partition),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=REPO,
-        env=_env(),
-    )
+    done = run_outfall(command(data, warehouse, partition), timeout=timeout)
     return done, time.perf_counter() - started
 
 

@@ -51,6 +51,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.common import outfall_env, run_command
 from benchmarks.slugs import _GENERATE, START_EPOCH
 
 REPO = Path(__file__).resolve().parents[1]
@@ -213,25 +214,7 @@ def _outfall(data: Path, warehouse: Path) -> dict:
     # as `make` runs it: Python writes its compiled modules (the warm-up's), and every later run
     # reads them, as an installed Outfall does (PYTHONDONTWRITEBYTECODE set would compile every
     # module again in every run, and the figure would measure the compiler)
-    env = dict(
-        os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1", PYTHONDONTWRITEBYTECODE=""
-    )
-    return _child(
-        [
-            sys.executable,
-            "-m",
-            "outfall",
-            "run",
-            "--data",
-            str(data),
-            "--warehouse",
-            str(warehouse),
-            "--as-of",
-            AS_OF,
-            "--quiet",
-        ],
-        env,
-    )
+    return _child(run_command(data, warehouse, AS_OF, "--quiet"), outfall_env(PYTHONDONTWRITEBYTECODE=""))
 
 
 def _fresh(warehouse: Path) -> None:

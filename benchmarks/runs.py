@@ -37,6 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.common import outfall_command, outfall_env, run_outfall
 from benchmarks.ingest import _median
 from benchmarks.ui_backfill import (
     graphql,
@@ -73,12 +74,10 @@ def make_data(root: Path) -> Path:
 
 def outfall(checkout: Path, *args: str) -> tuple[float, int]:
     """`outfall ...` of ``checkout`` in its own process: wall seconds, assets it says it materialized."""
-    env = dict(os.environ, GX_ANALYTICS_ENABLED="false", PYTHONPATH=str(checkout))
+    env = outfall_env(PYTHONPATH=str(checkout))
     env.pop("DAGSTER_HOME", None)
     started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "outfall", *args], cwd=checkout, env=env, capture_output=True, text=True
-    )
+    done = run_outfall(outfall_command(*args), env=env, cwd=checkout)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise RuntimeError(f"outfall {' '.join(args)} exited {done.returncode}: {done.stderr[-2000:]}")

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.common import outfall_env, run_command
 from benchmarks.ingest import _child
 from benchmarks.slugs import START_EPOCH
 
@@ -88,12 +88,12 @@ def run(data: Path, warehouse: Path, as_of: str, code: Path | None) -> dict:
     for suffix in ("", ".wal", ".lock"):
         Path(str(warehouse) + suffix).unlink(missing_ok=True)
     shutil.rmtree(warehouse.parent / "dashboards", ignore_errors=True)
-    env = dict(os.environ, GX_ANALYTICS_ENABLED="false", DAGSTER_DISABLE_TELEMETRY="1")
-    cmd = [sys.executable, "-m", "outfall", "run", "--data", str(data), "--warehouse", str(warehouse)]
+    env = outfall_env()
+    cmd = run_command(data, warehouse, as_of, "--quiet")
     if code is None:
-        return _child([*cmd, "--as-of", as_of, "--quiet"], env)
+        return _child(cmd, env)
     env["PYTHONPATH"] = str(code)  # `python -m` puts its folder first: that checkout's packages are imported
-    return _child([*cmd, "--as-of", as_of, "--quiet"], env, cwd=code)
+    return _child(cmd, env, cwd=code)
 
 
 def open_page(page: Path) -> dict:

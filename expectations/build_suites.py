@@ -190,10 +190,11 @@ def units_by_parameter(param_col: str, unit_col: str, value_col: str, dataset: s
 # the suites: dataset -> (description, expectations)
 
 
-def suites() -> dict[str, tuple[str, list[dict]]]:
-    out: dict[str, tuple[str, list[dict]]] = {}
+Suite = tuple[str, list[dict]]  # a suite's description and its expectations
 
-    out["industrial_users"] = (
+
+def industrial_users() -> Suite:
+    return (
         "Permitted industrial users (sewer use permits).",
         [
             *required("user_id", "name", dataset="industrial_users"),
@@ -216,7 +217,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         ],
     )
 
-    out["permit_limits"] = (
+
+def permit_limits() -> Suite:
+    return (
         "Permit-specific limits (special agreements replacing the jurisdiction's limits).",
         [
             *required("user_id", "parameter", "limit_type", "value", "unit", dataset="permit_limits"),
@@ -238,7 +241,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         ],
     )
 
-    out["lab_results"] = (
+
+def lab_results() -> Suite:
+    return (
         "Laboratory results of industrial users' samples, canonical units.",
         [
             *required(
@@ -286,7 +291,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         ],
     )
 
-    out["flow"] = (
+
+def flow() -> Suite:
+    return (
         "Flow-meter and continuous-probe readings (gpm for flow). The whole table is checked by "
         "SQL checks in DuckDB; this suite runs on a sample.",
         [
@@ -318,7 +325,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         ],
     )
 
-    out["infiltration_tests"] = (
+
+def infiltration_tests() -> Suite:
+    return (
         "Infiltration tests of sewer sections (the sewer use law's infiltration limit).",
         [
             *required(
@@ -342,7 +351,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         ],
     )
 
-    out["parcels"] = (
+
+def parcels() -> Suite:
+    return (
         "Tax parcels of the sewer districts (the unit schedule of the sewer rates).",
         [
             *required("parcel_id", dataset="parcels"),
@@ -356,7 +367,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         ],
     )
 
-    out["sewer_rates"] = (
+
+def sewer_rates() -> Suite:
+    return (
         "USD per unit by billing year, district and component.",
         [
             *required("year", "rate_per_unit", dataset="sewer_rates"),
@@ -373,7 +386,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         ],
     )
 
-    out["sites"] = (
+
+def sites() -> Suite:
+    return (
         "Construction sites under a SWPPP.",
         [
             *required(
@@ -402,7 +417,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         ],
     )
 
-    out["inspections"] = (
+
+def inspections() -> Suite:
+    return (
         "SWPPP inspection reports.",
         [
             *required("site_id", "inspected_at", "inspected_on", "inspector", dataset="inspections"),
@@ -422,7 +439,9 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
         ],
     )
 
-    out["rainfall"] = (
+
+def rainfall() -> Suite:
+    return (
         "Rain-gauge totals (daily, or sub-daily summed to local days).",
         [
             *required("gauge_id", "date", "precip_in", "observed_at", dataset="rainfall"),
@@ -437,7 +456,25 @@ def suites() -> dict[str, tuple[str, list[dict]]]:
             unique(["gauge_id", "observed_at"], "One total per gauge and time (the natural key)."),
         ],
     )
-    return out
+
+
+# One builder per input table, in the order the suites are written.
+BUILDERS = (
+    industrial_users,
+    permit_limits,
+    lab_results,
+    flow,
+    infiltration_tests,
+    parcels,
+    sewer_rates,
+    sites,
+    inspections,
+    rainfall,
+)
+
+
+def suites() -> dict[str, Suite]:
+    return {build.__name__: build() for build in BUILDERS}
 
 
 def suite_dict(dataset: str, description: str, expectations: list[dict]) -> dict:

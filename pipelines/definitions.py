@@ -20,21 +20,13 @@ import os
 import warnings
 from pathlib import Path
 
-os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
-
-from dagster import BetaWarning  # noqa: E402
-
-# `backfill_policy=BackfillPolicy.single_run()` (a range of months or billing years is one run, one pass
-# over the readings) is the one beta parameter the assets use; Dagster warns of it once per asset at
-# every start. It is chosen knowingly (docs/scaling.md), so that warning alone is left out.
-warnings.filterwarnings("ignore", message=r"Parameter `backfill_policy`", category=BetaWarning)
-
-from dagster import (  # noqa: E402
+from dagster import (
     AssetDep,
     AssetKey,
     AssetSelection,
     AutomationCondition,
     AutomationConditionSensorDefinition,
+    BetaWarning,
     DagsterInstance,
     DefaultSensorStatus,
     Definitions,
@@ -49,12 +41,12 @@ from dagster import (  # noqa: E402
     sensor,
 )
 
-import assets as assets_package  # noqa: E402
-from assets.common import BILLING_YEARS, READING_MONTHS  # noqa: E402
-from assets.ingest import PARTITIONS_METADATA, input_folders  # noqa: E402
-from outfall.ingest.files import list_input_files  # noqa: E402
-from outfall.ingest.registry import all_datasets  # noqa: E402
-from outfall.resources import (  # noqa: E402
+import assets as assets_package
+from assets.common import BILLING_YEARS, READING_MONTHS
+from assets.ingest import PARTITIONS_METADATA, input_folders
+from outfall.ingest.files import list_input_files
+from outfall.ingest.registry import all_datasets
+from outfall.resources import (
     WAREHOUSE_VARIABLE,
     RulesResource,
     Warehouse,
@@ -64,18 +56,32 @@ from outfall.resources import (  # noqa: E402
     run_resources,
     value,
 )
-from outfall.rules.town import default_rules_dir  # noqa: E402
-from outfall.versions import QUARANTINE, RUN_SETTINGS, Node, code_version, digest  # noqa: E402
-from pipelines.operator import with_operator_metadata  # noqa: E402
-from pipelines.stages import Stage, asset_graph, check_steps, plan_stages  # noqa: E402
+from outfall.rules.town import default_rules_dir
+from outfall.versions import QUARANTINE, RUN_SETTINGS, Node, code_version, digest
+from pipelines.operator import with_operator_metadata
+from pipelines.stages import Stage, asset_graph, check_steps, plan_stages
 
 CODE_LOCATION = "outfall"  # the one name: pyproject.toml's [tool.dg] and [tool.dagster], the Makefile, docs
 DAILY_CRON = "0 6 * * *"  # the ingestion step's daily run under the automation: "overdue" moves with the day
 DAILY_LABEL = "daily at 06:00"
 EAGER_LABEL = "eager, or a new code version"
 
-_loaded = load_assets_from_package_module(assets_package)
-_checks = load_asset_checks_from_package_module(assets_package)
+
+def _load_assets() -> tuple[list, list]:
+    """Every asset and asset check of the ``assets`` package, as the code location loads them.
+    `backfill_policy=BackfillPolicy.single_run()` (a range of months or billing years is one run, one pass
+    over the readings) is the one beta parameter the assets use; Dagster warns of it once per asset as
+    their modules are imported. It is chosen knowingly (docs/scaling.md), so that warning alone is left
+    out, here only: importing this module changes no process-wide setting."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Parameter `backfill_policy`", category=BetaWarning)
+        return (
+            load_assets_from_package_module(assets_package),
+            load_asset_checks_from_package_module(assets_package),
+        )
+
+
+_loaded, _checks = _load_assets()
 
 
 INGEST_KEYS = frozenset(input_folders.keys)
@@ -133,7 +139,6 @@ all_assets = build_assets("UTC", described=False, code="graph")
 # pipelines.stages): the inputs, the readings by month, billing by year, then what reads them.
 STAGES: list[Stage] = plan_stages(all_assets)
 PARTITIONS, PARENTS = asset_graph(all_assets)
-PARTITIONED = [k for k, d in PARTITIONS.items() if d is not None]
 # The same graph for outfall.versions: each asset, what it reads and its partitions definition's name.
 NODES = {
     k.to_user_string(): Node(

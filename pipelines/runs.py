@@ -203,60 +203,82 @@ def run_pipeline(
             if inputs:
                 gx_worker.start()  # the worker imports Great Expectations while this process goes on
             # Dagster, every asset and DuckDB: imported here, while the collector is off (see above).
-            from pipelines.definitions import build_definitions, build_resources, run_instance
-
-            run_logger().info(
-                "run: data %s, warehouse %s, as of %s, year %s, pages %s",
-                data_dir,
-                warehouse,
-                as_of or "today",
-                year or "every year with rates",
-                dashboards or "beside the warehouse",
-            )
-            from outfall.rules.town import default_town
-
-            resources = build_resources(
-                str(warehouse),
-                data_dir=str(data_dir),
-                as_of=as_of,
-                year=year,
-                dashboards_dir=dashboards,
-                rules_dir=rules_dir,
-                town=default_town(),
-            )
-            # The project's Definitions, bound to this run's folders; each stage a run of its assets
-            # (the implicit asset job, as the UI's "Materialize" runs them).
-            from dagster import colored_console_logger
-
-            defs = build_definitions(
-                resources,
-                described=False,
-                loggers={"console": colored_console_logger, "events": run_events()},
-            )
-            asset_job = defs.resolve_implicit_global_asset_job_def()
-
-            def run_one(stage, keys, tags):
-                return asset_job.execute_in_process(
-                    instance=instance,
-                    raise_on_error=False,
-                    asset_selection=keys,
-                    # Nothing on the terminal from Dagster: failures are reported in plain words by
-                    # the command, their traces go to the run log (outfall.runlog); every event to
-                    # the progress line and the run log's step lines (LISTENERS).
-                    run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}, "events": {}}},
-                    tags={"outfall/command": "run", **tags},
-                )
-
             from outfall.resources import WarehouseInUse
+            from pipelines.definitions import run_instance
 
+            _log_settings(data_dir, warehouse, as_of, year, dashboards)
+            resources = _resources(data_dir, warehouse, as_of, year, dashboards, rules_dir)
+            asset_job = _asset_job(resources)
             set_apart()
             with run_instance() as instance, progress.shown(quiet):
                 LISTENERS[:] = [progress.listen, log_step, *([_warm_for_letters] if inputs else [])]
                 try:
-                    result = _run(resources, run_one, instance, year, partition, fingerprint)
+                    result = _run(
+                        resources, _runner(asset_job, instance), instance, year, partition, fingerprint
+                    )
                 except WarehouseInUse as exc:  # the command's own reading or recording, between runs
                     return RunOutcome(ok=False, in_use=str(exc), seconds=time.perf_counter() - started)
     return outcome_of(result, time.perf_counter() - started)
+
+
+def _log_settings(data_dir: Path, warehouse: Path, as_of: str, year: int, dashboards: str) -> None:
+    run_logger().info(
+        "run: data %s, warehouse %s, as of %s, year %s, pages %s",
+        data_dir,
+        warehouse,
+        as_of or "today",
+        year or "every year with rates",
+        dashboards or "beside the warehouse",
+    )
+
+
+def _resources(data_dir: Path, warehouse: Path, as_of: str, year: int, dashboards: str, rules_dir: str):
+    """The run's resources: its warehouse, folders, day, billing year and town's rules."""
+    from outfall.rules.town import default_town
+    from pipelines.definitions import build_resources
+
+    return build_resources(
+        str(warehouse),
+        data_dir=str(data_dir),
+        as_of=as_of,
+        year=year,
+        dashboards_dir=dashboards,
+        rules_dir=rules_dir,
+        town=default_town(),
+    )
+
+
+def _asset_job(resources):
+    """The project's Definitions, bound to this run's folders; its implicit asset job, which runs each
+    stage as the UI's "Materialize" does."""
+    from dagster import colored_console_logger
+
+    from pipelines.definitions import build_definitions
+
+    defs = build_definitions(
+        resources,
+        described=False,
+        loggers={"console": colored_console_logger, "events": run_events()},
+    )
+    return defs.resolve_implicit_global_asset_job_def()
+
+
+def _runner(asset_job, instance) -> Callable:
+    """A stage's run: its assets (and partitions, by ``tags``) made in process in ``instance``."""
+
+    def run_one(stage, keys, tags):
+        return asset_job.execute_in_process(
+            instance=instance,
+            raise_on_error=False,
+            asset_selection=keys,
+            # Nothing on the terminal from Dagster: failures are reported in plain words by
+            # the command, their traces go to the run log (outfall.runlog); every event to
+            # the progress line and the run log's step lines (LISTENERS).
+            run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}, "events": {}}},
+            tags={"outfall/command": "run", **tags},
+        )
+
+    return run_one
 
 
 def _run(resources, run_one, instance, year: int, partition: str, fingerprint: str | None):
@@ -270,14 +292,12 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
         expected_versions,
         plan,
         record_versions,
-        recorded_versions,
         set_last_run,
     )
     from outfall.warehouse import transaction
     from pipelines.definitions import INGEST_KEYS, NODES, PARENTS, STAGES
-    from pipelines.stages import StagedRun, partitions_with_data, run_stages
+    from pipelines.stages import StagedRun, run_stages
 
-    rules = resources["rules"]
     # The inputs alone; the checks of the folders whose files changed (assets.ingest.CHANGED_CHECKS_TAG).
     first = run_one(
         STAGES[0], sorted(INGEST_KEYS, key=lambda k: k.to_user_string()), {CHANGED_CHECKS_TAG: "1"}
@@ -286,16 +306,7 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
     if not first.success:
         return staged
     definitions = {s.partitions_def.name: s.partitions_def for s in STAGES if s.partitions_def is not None}
-    # the partitions that hold data on the run's day (a month of readings after it has none), read as of it
-    with open_warehouse(resources["duckdb"], as_of=resources["settings"].as_of_date()) as con:
-        partitions = {
-            name: partitions_with_data(con, d, rules.town_rules()) for name, d in definitions.items()
-        }
-        recorded = recorded_versions(con)
-    for name, keys in partitions.items():  # as the input sensor registers them in the daemon's instance
-        known = set(instance.get_dynamic_partitions(name))
-        if [k for k in keys if k not in known]:
-            instance.add_dynamic_partitions(name, [k for k in keys if k not in known])
+    partitions, recorded = _partitions_and_versions(resources, definitions, instance)
     allowed, forced = asked_for(definitions, partitions, year, partition)
     code = _code_version(resources)
     sources = [k.to_user_string() for k in INGEST_KEYS]
@@ -325,6 +336,25 @@ def _run(resources, run_one, instance, year: int, partition: str, fingerprint: s
         done = fingerprint is not None and staged.success and all_current({**recorded, **new}, expected)
         set_last_run(con, fingerprint if done else None)
     return staged
+
+
+def _partitions_and_versions(resources, definitions: dict, instance) -> tuple[dict, dict]:
+    """The partitions that hold data on the run's day (a month of readings after it has none), read as of
+    it and registered in ``instance`` as the input sensor registers them in the daemon's; the versions
+    recorded in the warehouse."""
+    from assets.common import warehouse as open_warehouse
+    from outfall.versions import recorded_versions
+    from pipelines.stages import partitions_with_data
+
+    rules = resources["rules"].town_rules()
+    with open_warehouse(resources["duckdb"], as_of=resources["settings"].as_of_date()) as con:
+        partitions = {name: partitions_with_data(con, d, rules) for name, d in definitions.items()}
+        recorded = recorded_versions(con)
+    for name, keys in partitions.items():
+        known = set(instance.get_dynamic_partitions(name))
+        if [k for k in keys if k not in known]:
+            instance.add_dynamic_partitions(name, [k for k in keys if k not in known])
+    return partitions, recorded
 
 
 def asked_for(definitions: dict, partitions: dict, year: int, partition: str) -> tuple[dict, set]:
@@ -381,13 +411,10 @@ def run_queued(
     backfill of what Dagster finds stale or missing (and, ``partition``, that partition and what reads it)."""
     import sys
 
-    from dagster import DagsterInstance
-
     from assets.ingest import CHANGED_CHECKS_TAG
     from outfall.rules.town import default_town
-    from outfall.versions import plan
     from pipelines import queue
-    from pipelines.definitions import INGEST_KEYS, NODES, STAGES, partition_requests
+    from pipelines.definitions import INGEST_KEYS
 
     started = time.perf_counter()
     settings = {"data_dir": str(data_dir), "as_of": as_of, "year": year, "dashboards_dir": dashboards}
@@ -406,47 +433,10 @@ def run_queued(
     runs = [queue.launch_run(server, sources, config, {**tags, CHANGED_CHECKS_TAG: "1"})]
     statuses = [queue.wait_for_run(server, runs[0])]
     if statuses[0] == "SUCCESS":
-        with DagsterInstance.get() as instance:  # as the input sensor would, at once
-            for request in partition_requests(instance):
-                instance.add_dynamic_partitions(request.partitions_def_name, list(request.partition_keys))
-            partitions = {
-                n.partitions: instance.get_dynamic_partitions(n.partitions)
-                for n in NODES.values()
-                if n.partitions
-            }
-        definitions = {
-            s.partitions_def.name: s.partitions_def for s in STAGES if s.partitions_def is not None
-        }
-        allowed, forced = asked_for(definitions, partitions, year, partition)
-        asked = {n.key: partitions.get(n.partitions, []) for n in NODES.values() if n.partitions}
-        stale = queue.stale(server, [k for k in NODES if k not in sources], asked)
-        todo = to_make(stale | plan(NODES, {}, {}, partitions, forced), sources, allowed)
-        run_logger().info("run: %d tables and partitions to make, as one backfill", len(todo))
-        if todo:
-            backfill = queue.launch_backfill(server, todo, config, tags)
-            done = queue.wait_for_backfill(server, backfill)
-            runs += done
+        runs += _queued_backfill(server, config, tags, sources, year, partition)
     outcome = RunOutcome(ok=True, seconds=time.perf_counter() - started)
     for run_id in runs:
-        for event in queue.events_of(server, run_id):
-            kind = event["__typename"]
-            if kind == "MaterializationEvent":
-                outcome.materialized.append(event["assetKey"]["path"][-1])
-            elif kind == "ExecutionStepFailureEvent":
-                error = event.get("error") or {}
-                messages = [error.get("message") or ""] + [
-                    c.get("message") or "" for c in error.get("causes") or []
-                ]
-                outcome.failures.append(
-                    (event["stepKey"], " | ".join(m.strip() for m in reversed(messages) if m))
-                )
-            elif kind == "RunFailureEvent":
-                outcome.ok = False
-                outcome.run_error = (event.get("error") or {}).get("message") or "the run failed"
-            elif kind == "AssetCheckEvaluationEvent" and not event["evaluation"]["success"]:
-                outcome.checks_failed.append(
-                    f"{event['evaluation']['assetKey']['path'][-1]}:{event['evaluation']['checkName']}"
-                )
+        _read_events(queue.events_of(server, run_id), outcome)
     outcome.ok = outcome.ok and not outcome.failures and statuses[0] == "SUCCESS"
     log_failures(outcome.failures)
     run_logger().info(
@@ -458,6 +448,59 @@ def run_queued(
     )
     outcome.seconds = time.perf_counter() - started
     return outcome
+
+
+def _queued_backfill(server, config: dict, tags: dict, sources: list[str], year: int, partition: str) -> list:
+    """After the queued ingestion step: the partitions it reported registered (as the input sensor would,
+    at once), then one backfill of what is stale, missing or asked for; the ids of its runs."""
+    from dagster import DagsterInstance
+
+    from outfall.versions import plan
+    from pipelines import queue
+    from pipelines.definitions import NODES, STAGES, partition_requests
+
+    with DagsterInstance.get() as instance:
+        for request in partition_requests(instance):
+            instance.add_dynamic_partitions(request.partitions_def_name, list(request.partition_keys))
+        partitions = {
+            n.partitions: instance.get_dynamic_partitions(n.partitions)
+            for n in NODES.values()
+            if n.partitions
+        }
+    definitions = {s.partitions_def.name: s.partitions_def for s in STAGES if s.partitions_def is not None}
+    allowed, forced = asked_for(definitions, partitions, year, partition)
+    asked = {n.key: partitions.get(n.partitions, []) for n in NODES.values() if n.partitions}
+    stale = queue.stale(server, [k for k in NODES if k not in sources], asked)
+    todo = to_make(stale | plan(NODES, {}, {}, partitions, forced), sources, allowed)
+    run_logger().info("run: %d tables and partitions to make, as one backfill", len(todo))
+    if not todo:
+        return []
+    backfill = queue.launch_backfill(server, todo, config, tags)
+    return queue.wait_for_backfill(server, backfill)
+
+
+def _read_events(events, outcome: RunOutcome) -> None:
+    """A queued run's events (the web server's GraphQL) into ``outcome``: what was materialized, the
+    steps that failed and why, a failure of the run itself, the checks that found problems."""
+    for event in events:
+        kind = event["__typename"]
+        if kind == "MaterializationEvent":
+            outcome.materialized.append(event["assetKey"]["path"][-1])
+        elif kind == "ExecutionStepFailureEvent":
+            error = event.get("error") or {}
+            messages = [error.get("message") or ""] + [
+                c.get("message") or "" for c in error.get("causes") or []
+            ]
+            outcome.failures.append(
+                (event["stepKey"], " | ".join(m.strip() for m in reversed(messages) if m))
+            )
+        elif kind == "RunFailureEvent":
+            outcome.ok = False
+            outcome.run_error = (event.get("error") or {}).get("message") or "the run failed"
+        elif kind == "AssetCheckEvaluationEvent" and not event["evaluation"]["success"]:
+            outcome.checks_failed.append(
+                f"{event['evaluation']['assetKey']['path'][-1]}:{event['evaluation']['checkName']}"
+            )
 
 
 def _code_version(resources) -> str:
