@@ -48,8 +48,8 @@ KIND_WORDS = {
     "number": "A number.",
     "integer": "A whole number.",
     "date": "A date.",
-    "timestamp": "A date and time, or a date; local time in New York unless it ends with an offset such as "
-    "-05:00.",
+    "timestamp": "A date and time, or a date; the town's local time (the time zone of its rules) unless it "
+    "ends with an offset such as -05:00.",
     "bool": "Yes or no.",
     "enum": "One of the words in the list.",
 }
