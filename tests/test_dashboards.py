@@ -729,7 +729,7 @@ def test_stormwater_page_timeline_threshold_findings_and_week():
     assert storm["x"] == ["2026-05-12", "2026-06-20"]
     # notes and names escaped; this week's inspection first, then every later one (on paper too)
     assert "<script>alert" not in html_text and "Oak &lt;Ridge&gt;" in html_text
-    assert "2026-07-02" in html_text and "Due after Tuesday July 07 (1)</h3>" in html_text
+    assert "2026-07-02" in html_text and "Due after Tuesday July 7 (1)</h3>" in html_text
     assert html_text.index("2026-07-02") < html_text.index("Due after") < html_text.index("2026-07-20")
     status = site_status(storm_frames()).set_index("site_id")["status"].to_dict()
     assert status == {"W-1": "overdue", "B-1": "not required"}

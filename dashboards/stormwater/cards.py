@@ -19,6 +19,7 @@ from dashboards.stormwater.data import StormwaterData
 from dashboards.stormwater.illicit import TOWN_ACTS, overdue_deadlines
 from dashboards.stormwater.view import StormwaterView
 from dashboards.worklist import worklist_panel
+from outfall.words import month_day_words
 
 
 def panel_worklist(view: StormwaterView) -> str:
@@ -96,7 +97,7 @@ def _inspection_cards(view: StormwaterView, day: str) -> list[Kpi]:
             "#inspections-late",
         ),
         Kpi(
-            f"{noun(len(week), 'inspection')} due by {view.week_end:%A %B} {view.week_end.day}",
+            f"{noun(len(week), 'inspection')} due by {view.week_end:%A} {month_day_words(view.week_end)}",
             fmt_num(len(week)),
             f"{week_overdue} of them overdue already",
             "warn" if len(week) else "good",

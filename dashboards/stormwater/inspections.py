@@ -32,6 +32,12 @@ from dashboards.stormwater.illicit import illicit_section
 from dashboards.stormwater.practices import practices_section
 from dashboards.stormwater.sites import _storm_window_words
 from dashboards.stormwater.view import REQUIREMENT_WORDS, UPCOMING_WORDS, StormwaterView
+from outfall.words import month_day_words
+
+
+def _week_end(view: StormwaterView) -> str:
+    """'Monday December 7', as the cards say it (the day not zero-padded)."""
+    return f"{view.week_end:%A} {month_day_words(view.week_end)}"
 
 
 def _due_badge(r: pd.Series) -> str:
@@ -72,9 +78,7 @@ def panel_upcoming(view: StormwaterView) -> str:
             what="upcoming inspections",
         )
     elif week.empty:
-        html_text = none_note(
-            data.judged, "inspections", f"No inspection is due by {view.week_end:%A %B %d}."
-        )
+        html_text = none_note(data.judged, "inspections", f"No inspection is due by {_week_end(view)}.")
     else:
         html_text = table(
             week,
@@ -82,11 +86,11 @@ def panel_upcoming(view: StormwaterView) -> str:
             row_class=lambda r: "row-bad" if r.get("status") == "overdue" else "row-warn",
         )
     if data.upcoming is not None and not later.empty:
-        html_text += f"<h3>Due after {view.week_end:%A %B %d} ({len(later)})</h3>" + table(
+        html_text += f"<h3>Due after {_week_end(view)} ({len(later)})</h3>" + table(
             later.sort_values(["due_by", "site_id"]), _upcoming_cols(view, rules, False)
         )
     return section(
-        f"This week's inspections (through {view.week_end:%A %B %d})",
+        f"This week's inspections (through {_week_end(view)})",
         html_text + rules.notes(),
         sid="upcoming",
         lead=esc(
