@@ -363,104 +363,131 @@ class Documents:
     # -- writing
 
     def add(self, doc: Document) -> Written:
-        spec = doc.spec
+        """Write ``doc`` (or take it as on record), and list its row and its mailings' rows."""
         record = self.records.get(doc.number)
         days = mailing_days(doc.mailings)
-        review = [*doc.review, *later_mailings_review(spec, doc.number, days)]
+        review = [*doc.review, *later_mailings_review(doc.spec, doc.number, days)]
         if record is not None:
-            written = Written(
-                doc.letter,
-                bool(record["ready"]),
-                tuple(filter(None, [record["not_ready_reason"]])),
-                record["not_ready_reason"],
-                None,
-                None,
-                record,
-                "; ".join(review) or None,
-            )
+            written = self._as_recorded(doc, record, review)
             status, dated = MAILED, record["issued_on"]
         else:
-            address: list[str] = []
-            if doc.addressed:
-                address = address_problems(doc.recipient, doc.fix)
-                held = self.held.get(name_key(doc.recipient.name)) if doc.recipient is not None else None
-                if held is not None and held.holds(doc.dated):
-                    address.append(held.reason)
-            head = []
-            if doc.status == DRAFT:
-                head = [spec.draft_reason]
-            elif doc.status == WITHDRAWN:
-                head = [f"this draft was withdrawn ({doc.withdrawn_reason})"]
-            rendered = self.writer.render(
-                doc.template or spec.template,
-                doc.context,
-                jurisdiction=doc.jurisdiction,
-                area=spec.area,
-                missing=[*head, *doc.missing, *address],
-            )
-            reasons = tuple(rendered.not_ready)
-            others = [r for r in reasons if r not in head]
-            addr = [
-                r for r in address if r in reasons and not r.startswith("the recipient's ZIP code differs")
-            ]
-            written = Written(
-                doc.letter,
-                not reasons,
-                reasons,
-                "; ".join(others) or None,
-                # a mailed letter is a record: nothing to complete (on this run as on the next)
-                ("; ".join(addr) or None) if doc.status != MAILED else None,
-                rendered.html,
-                None,
-                ("; ".join(review) or None) if doc.status == MAILED else None,
-            )
+            written = self._render(doc, review)
             status, dated = doc.status, doc.dated
-            self.files[doc.letter] = rendered.html
-        self.rows.append(
-            {
-                "letter": doc.letter,
-                "letter_kind": spec.name,
-                "recipient_id": doc.recipient_id,
-                "dated": dated,
-                "ready": written.ready,
-                "reason": "; ".join(written.reasons) or None,
-                "document_id": doc.number,
-                "recipient_name": doc.recipient_name
-                if doc.recipient_name is not None
-                else (doc.recipient.name if doc.recipient is not None else None),
-                "area": spec.area,
-                "mailed": status == MAILED,
-                "recorded": record is not None,
-                "status": status,
-                "period": doc.period,
-                "mailed_as": spec.mailed_as,
-                "items": doc.items,
-                "found_on": doc.found_on,
-                "problems": written.problems,
-                "address_missing": written.address_missing,
-                "review": written.review,
-                "certified_mail_no": days[0].certified_mail_no if days else None,
-                "correct_within_days": doc.correct_within_days,
-                "correct_by": doc.correct_by,
-                "jurisdiction": doc.jurisdiction,
-                "mailings": len(days),
-            }
-        )
+            self.files[doc.letter] = written.html
+        self.rows.append(self._letter_row(doc, written, record, status, dated, days))
         if status == MAILED:
-            for n, m in enumerate(days, start=1):
-                self.mailing_rows.append(
-                    {
-                        "letter": doc.letter,
-                        "letter_kind": spec.name,
-                        "document_id": doc.number,
-                        "mailing": n,
-                        "record_id": record_id(doc.number, n),
-                        "mailed_on": m.mailed_on,
-                        "certified_mail_no": m.certified_mail_no,
-                        "correct_within_days": m.correct_within_days,
-                    }
-                )
+            self._add_mailings(doc, days)
         return written
+
+    def _as_recorded(self, doc: Document, record: dict, review: list[str]) -> Written:
+        """A document on record: not written again, ready as it was recorded."""
+        return Written(
+            doc.letter,
+            bool(record["ready"]),
+            tuple(filter(None, [record["not_ready_reason"]])),
+            record["not_ready_reason"],
+            None,
+            None,
+            record,
+            "; ".join(review) or None,
+        )
+
+    def _address_problems(self, doc: Document) -> list[str]:
+        """What the recipient's address lacks, and why it is held, for an addressed document."""
+        if not doc.addressed:
+            return []
+        address = address_problems(doc.recipient, doc.fix)
+        held = self.held.get(name_key(doc.recipient.name)) if doc.recipient is not None else None
+        if held is not None and held.holds(doc.dated):
+            address.append(held.reason)
+        return address
+
+    def _render(self, doc: Document, review: list[str]) -> Written:
+        """A document not on record, written from its template with what keeps it from being ready."""
+        spec = doc.spec
+        address = self._address_problems(doc)
+        head = []
+        if doc.status == DRAFT:
+            head = [spec.draft_reason]
+        elif doc.status == WITHDRAWN:
+            head = [f"this draft was withdrawn ({doc.withdrawn_reason})"]
+        rendered = self.writer.render(
+            doc.template or spec.template,
+            doc.context,
+            jurisdiction=doc.jurisdiction,
+            area=spec.area,
+            missing=[*head, *doc.missing, *address],
+        )
+        reasons = tuple(rendered.not_ready)
+        others = [r for r in reasons if r not in head]
+        addr = [r for r in address if r in reasons and not r.startswith("the recipient's ZIP code differs")]
+        return Written(
+            doc.letter,
+            not reasons,
+            reasons,
+            "; ".join(others) or None,
+            # a mailed letter is a record: nothing to complete (on this run as on the next)
+            ("; ".join(addr) or None) if doc.status != MAILED else None,
+            rendered.html,
+            None,
+            ("; ".join(review) or None) if doc.status == MAILED else None,
+        )
+
+    @staticmethod
+    def _letter_row(
+        doc: Document,
+        written: Written,
+        record: dict | None,
+        status: str,
+        dated: dt.date | None,
+        days: list[Mailing],
+    ) -> dict:
+        """The document's row of ``letters``."""
+        spec = doc.spec
+        return {
+            "letter": doc.letter,
+            "letter_kind": spec.name,
+            "recipient_id": doc.recipient_id,
+            "dated": dated,
+            "ready": written.ready,
+            "reason": "; ".join(written.reasons) or None,
+            "document_id": doc.number,
+            "recipient_name": doc.recipient_name
+            if doc.recipient_name is not None
+            else (doc.recipient.name if doc.recipient is not None else None),
+            "area": spec.area,
+            "mailed": status == MAILED,
+            "recorded": record is not None,
+            "status": status,
+            "period": doc.period,
+            "mailed_as": spec.mailed_as,
+            "items": doc.items,
+            "found_on": doc.found_on,
+            "problems": written.problems,
+            "address_missing": written.address_missing,
+            "review": written.review,
+            "certified_mail_no": days[0].certified_mail_no if days else None,
+            "correct_within_days": doc.correct_within_days,
+            "correct_by": doc.correct_by,
+            "jurisdiction": doc.jurisdiction,
+            "mailings": len(days),
+        }
+
+    def _add_mailings(self, doc: Document, days: list[Mailing]) -> None:
+        """A mailed document's rows of ``letter_mailings``, one a mailing."""
+        for n, m in enumerate(days, start=1):
+            self.mailing_rows.append(
+                {
+                    "letter": doc.letter,
+                    "letter_kind": doc.spec.name,
+                    "document_id": doc.number,
+                    "mailing": n,
+                    "record_id": record_id(doc.number, n),
+                    "mailed_on": m.mailed_on,
+                    "certified_mail_no": m.certified_mail_no,
+                    "correct_within_days": m.correct_within_days,
+                }
+            )
 
     def save(self, con) -> None:
         """Replace this asset's kinds' rows of ``letters`` and ``letter_mailings`` (in its transaction)."""

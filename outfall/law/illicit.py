@@ -82,7 +82,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
@@ -234,6 +234,34 @@ def appeal_vacated(case: IllicitCase, as_of: dt.date) -> bool:
     return seen(case.appeal_decided_on, as_of) is not None and case.appeal_outcome == "vacated"
 
 
+@dataclass
+class _CaseDeadlines:
+    """The deadlines of one case as they are listed, in order (``illicit_deadlines``)."""
+
+    case: IllicitCase
+    calendar: BusinessCalendar
+    as_of: dt.date
+    extensions: Iterable[DeadlineExtension] | None
+    rows: list[Deadline] = field(default_factory=list)
+
+    def add(self, obligation: str, due: dt.date, satisfied: dt.date | None, rule: str) -> None:
+        done = seen(satisfied, self.as_of)
+        status = deadline_status(due, done, self.as_of)
+        self.rows.append(Deadline(self.case.case_id, obligation, due, done, status, rule))
+
+    def add_period(
+        self, obligation: str, period: ExtendedPeriod, ends: dt.date, satisfied: dt.date | None, rule: str
+    ) -> None:
+        """A recipient's period: its due day moved by § 25-a where ``extensions`` say so."""
+        due, moved_by = extended_due(ends, period, self.calendar, self.extensions)
+        self.add(
+            obligation,
+            due,
+            satisfied,
+            rule if moved_by is None else f"{rule} {extension_note(ends, due, moved_by)}",
+        )
+
+
 def illicit_deadlines(
     case: IllicitCase,
     terms: IllicitTerms,
@@ -245,57 +273,61 @@ def illicit_deadlines(
 
     ``extensions``: the ``deadline_extension`` rules (General Construction Law § 25-a); the
     recipient's periods they name that end on a day that is not a business day end on the next."""
-    rules = terms.rules
-    out: list[Deadline] = []
+    out = _CaseDeadlines(case, calendar, as_of, extensions)
+    if seen(case.discovered_on, as_of) is None:
+        return out.rows
+    in_time = appeal_in_time(case, terms, calendar, extensions)
+    _notification_deadlines(out, terms)
+    _appeal_deadlines(out, terms, in_time)
+    _abatement_deadline(out, terms, in_time)
+    _cost_deadlines(out, terms)
+    return out.rows
 
-    def add(obligation: str, due: dt.date, satisfied: dt.date | None, rule: str) -> None:
-        done = seen(satisfied, as_of)
-        out.append(Deadline(case.case_id, obligation, due, done, deadline_status(due, done, as_of), rule))
 
-    def add_period(
-        obligation: str, period: ExtendedPeriod, ends: dt.date, satisfied: dt.date | None, rule: str
-    ) -> None:
-        due, moved_by = extended_due(ends, period, calendar, extensions)
-        add(
-            obligation,
-            due,
-            satisfied,
-            rule if moved_by is None else f"{rule} {extension_note(ends, due, moved_by)}",
+def _notification_deadlines(out: _CaseDeadlines, terms: IllicitTerms) -> None:
+    """``notify_town`` and ``written_confirmation``: a release not known to be hazardous."""
+    case, calendar, rules = out.case, out.calendar, terms.rules
+    if case.hazardous:
+        return
+    discovered = seen(case.discovered_on, out.as_of)
+    out.add(
+        "notify_town",
+        calendar.add_business_days(discovered, terms.notify_business_days),
+        case.notified_on,
+        rules.notify_town,
+    )
+    notified = seen(case.notified_on, out.as_of)
+    if notified is not None:
+        out.add(
+            "written_confirmation",
+            calendar.add_business_days(notified, terms.confirmation_business_days),
+            case.written_confirmation_on,
+            rules.written_confirmation,
         )
 
-    discovered = seen(case.discovered_on, as_of)
-    if discovered is None:
-        return out
-    if not case.hazardous:
-        add(
-            "notify_town",
-            calendar.add_business_days(discovered, terms.notify_business_days),
-            case.notified_on,
-            rules.notify_town,
-        )
-        notified = seen(case.notified_on, as_of)
-        if notified is not None:
-            add(
-                "written_confirmation",
-                calendar.add_business_days(notified, terms.confirmation_business_days),
-                case.written_confirmation_on,
-                rules.written_confirmation,
-            )
 
-    nov = seen(case.nov_on, as_of)
-    appealed = seen(case.appeal_received_on, as_of)
+def _appeal_deadlines(out: _CaseDeadlines, terms: IllicitTerms, in_time: bool) -> None:
+    """``appeal`` (notice of violation and appeal both dated) and ``appeal_hearing``."""
+    case, rules = out.case, terms.rules
+    nov = seen(case.nov_on, out.as_of)
+    appealed = seen(case.appeal_received_on, out.as_of)
     if nov is not None and appealed is not None:
-        add_period(
+        out.add_period(
             "appeal", "illicit_discharges.appeal", _plus(nov, terms.appeal_days), appealed, rules.appeal
         )
-    in_time = appeal_in_time(case, terms, calendar, extensions)
     if appealed is not None and in_time:  # a late appeal is no appeal: no hearing is owed (contract 8.5)
         heard = case.hearing_on if case.hearing_on is not None else case.appeal_decided_on
-        add("appeal_hearing", _plus(appealed, terms.hearing_days), heard, rules.appeal_hearing)
+        out.add("appeal_hearing", _plus(appealed, terms.hearing_days), heard, rules.appeal_hearing)
 
+
+def _abatement_deadline(out: _CaseDeadlines, terms: IllicitTerms, in_time: bool) -> None:
+    """``abatement``: suspended by a pending appeal, none once vacated, else due after the decision
+    or by the notice of violation's deadline."""
+    case, as_of, rules = out.case, out.as_of, terms.rules
+    nov = seen(case.nov_on, as_of)
     decided = seen(case.appeal_decided_on, as_of)
     if appeal_pending(case, as_of, in_time):
-        out.append(
+        out.rows.append(
             Deadline(
                 case.case_id,
                 "abatement",
@@ -308,7 +340,7 @@ def illicit_deadlines(
     elif appeal_vacated(case, as_of):
         pass  # the notice of violation is vacated: nothing to abate
     elif decided is not None and in_time:
-        add_period(
+        out.add_period(
             "abatement",
             "illicit_discharges.abatement",
             _plus(decided, terms.abatement_after_decision_days),
@@ -319,23 +351,25 @@ def illicit_deadlines(
         # the deadline is set in the notice of violation: not before that notice is issued; an appeal
         # received after its days suspends nothing (contract 7.4)
         rule = rules.abatement if in_time else f"{rules.abatement} {rules.appeal_late}"
-        add_period("abatement", "illicit_discharges.abatement", case.abatement_due, case.abated_on, rule)
+        out.add_period("abatement", "illicit_discharges.abatement", case.abatement_due, case.abated_on, rule)
 
+
+def _cost_deadlines(out: _CaseDeadlines, terms: IllicitTerms) -> None:
+    """``cost_notice`` (abated by the Town) and ``protest`` (cost notice and protest both dated)."""
+    case, as_of, rules = out.case, out.as_of, terms.rules
     abated = seen(case.abated_on, as_of)
     if case.abated_by == "town" and abated is not None:
-        add("cost_notice", _plus(abated, terms.cost_notice_days), case.cost_notice_on, rules.cost_notice)
-
+        out.add("cost_notice", _plus(abated, terms.cost_notice_days), case.cost_notice_on, rules.cost_notice)
     noticed = seen(case.cost_notice_on, as_of)
     protested = seen(case.protest_received_on, as_of)
     if noticed is not None and protested is not None:
-        add_period(
+        out.add_period(
             "protest",
             "illicit_discharges.protest",
             _plus(noticed, terms.protest_days),
             protested,
             rules.protest,
         )
-    return out
 
 
 def extension_note(ends: dt.date, due: dt.date, extension: DeadlineExtension) -> str:
