@@ -522,6 +522,13 @@ def _replayed_copy(
     compare the tables of finished steps with the reference."""
     wal = warehouse.with_name(warehouse.name + ".wal")
     wal_bytes = wal.stat().st_size if wal.exists() else None
+    wanted = {t for step in done for t in COMMITTED_BY.get(step, ())}
+    if not warehouse.exists():
+        # Killed before any step opened the warehouse (each step opens it for its own length): nothing was
+        # written, which is whole; only a step that finished would have left tables to find.
+        return wal_bytes, [
+            f"no warehouse, though {', '.join(sorted(wanted))} had committed"
+        ] if wanted else []
     work.mkdir(parents=True, exist_ok=True)
     copy = work / warehouse.name
     shutil.copy2(warehouse, copy)
@@ -531,7 +538,6 @@ def _replayed_copy(
         replayed = warehouse_tables(copy)
     except duckdb.Error as exc:
         return wal_bytes, [f"the killed warehouse does not open: {exc}"]
-    wanted = {t for step in done for t in COMMITTED_BY.get(step, ())}
     problems = table_differences(
         {t: reference[t] for t in wanted}, {t: replayed[t] for t in wanted if t in replayed}
     )

@@ -306,3 +306,16 @@ def test_a_killed_multiprocess_run_then_outfall_run_equals_an_uninterrupted_run(
     assert kill.phase == "ingestion" and kill.in_phase, kill.step
     assert kill.rerun_exit == 0, kill.rerun_stderr
     assert kill.identical, (kill.wal_problems, kill.differences, kill.files_missing, kill.files_changed)
+
+
+def test_a_kill_before_the_warehouse_exists_left_nothing_half_written(tmp_path):
+    """CI killed the multiprocess run before any step opened the warehouse (each opens it for its own
+    length): no file is whole, unless a step had finished, whose tables must then be there."""
+    from benchmarks.fault_drill import _replayed_copy
+
+    missing = tmp_path / "warehouse.duckdb"
+    assert _replayed_copy(missing, tmp_path / "replayed", {}, set()) == (None, [])
+    assert _replayed_copy(missing, tmp_path / "replayed", {}, {"parcels"}) == (
+        None,
+        ["no warehouse, though parcels had committed"],
+    )
