@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_dashboards import EVIL, PAGES, built_town  # noqa: F401  (session fixture: small town + pages)
+from tests.test_dashboard_assets import built_town  # noqa: F401  (session fixture: small town + pages)
+from tests.test_dashboards import EVIL, PAGES
 
 pytestmark = pytest.mark.browser
 

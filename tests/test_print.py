@@ -26,7 +26,8 @@ import pytest
 from dashboards.sewer import SewerData, build_sewer_page
 from outfall.pdf import print_pdfs
 from tests.browsing import chromium  # noqa: F401 - a fixture
-from tests.test_dashboards import PAGES, built_town  # noqa: F401  (session fixture: small town + pages + letters)
+from tests.test_dashboard_assets import built_town  # noqa: F401  (session fixture: small town + pages)
+from tests.test_dashboards import PAGES
 
 pytestmark = pytest.mark.browser
 AS_OF = dt.date(2026, 6, 30)
